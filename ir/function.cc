@@ -1,0 +1,27 @@
+/*! \file function.cc
+ *  \brief Graph-level function helpers.
+ */
+#include "ir/function.h"
+
+namespace mlc {
+namespace relax {
+
+StructInfo FunctionNode::GetStructInfo() const {
+  std::vector<StructInfo> param_sinfo;
+  for (const Var& p : params) param_sinfo.push_back(p->struct_info());
+  return FuncSInfo(std::move(param_sinfo), ret_struct_info);
+}
+
+Function MakeFunction(std::vector<Var> params, SeqExpr body, StructInfo ret_struct_info, Attrs attrs) {
+  if (!ret_struct_info.defined()) ret_struct_info = body->struct_info();
+  return Function(new FunctionNode(std::move(params), std::move(body), std::move(ret_struct_info), std::move(attrs)));
+}
+
+Function WithAttr(const Function& func, const std::string& key, AttrValue value) {
+  Attrs attrs = func->attrs;
+  attrs[key] = std::move(value);
+  return Function(new FunctionNode(func->params, func->body, func->ret_struct_info, std::move(attrs)));
+}
+
+}  // namespace relax
+}  // namespace mlc

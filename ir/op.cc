@@ -1,0 +1,148 @@
+/*! \file op.cc
+ *  \brief The operator registry and call struct-info inference.
+ */
+#include "ir/op.h"
+
+#include <cstdlib>
+#include <iostream>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "ir/module.h"
+
+namespace mlc {
+namespace relax {
+
+const char* OpPatternName(OpPattern pattern) {
+  switch (pattern) {
+    case OpPattern::kElemWise:
+      return "elemwise";
+    case OpPattern::kBroadcast:
+      return "broadcast";
+    case OpPattern::kInjective:
+      return "injective";
+    case OpPattern::kCommReduce:
+      return "reduce";
+    case OpPattern::kOutEWiseFusable:
+      return "out-elemwise-fusable";
+    case OpPattern::kTuple:
+      return "tuple";
+    case OpPattern::kOpaque:
+      return "opaque";
+  }
+  return "opaque";
+}
+
+OpRegistry& OpRegistry::Global() {
+  static OpRegistry* registry = [] {
+    auto* r = new OpRegistry();
+    RegisterCoreOps(*r);
+    return r;
+  }();
+  return *registry;
+}
+
+OpInfo& OpRegistry::Register(const std::string& name) {
+  auto& slot = ops_[name];
+  if (slot != nullptr) {
+    std::cerr << "operator \"" << name << "\" registered twice\n";
+    std::abort();
+  }
+  slot = std::make_unique<OpInfo>();
+  slot->name = name;
+  slot->node = Op(new OpNode(slot.get()));
+  return *slot;
+}
+
+const OpInfo* OpRegistry::Find(const std::string& name) const {
+  auto it = ops_.find(name);
+  return it == ops_.end() ? nullptr : it->second.get();
+}
+
+std::vector<std::string> OpRegistry::ListNames() const {
+  std::vector<std::string> names;
+  for (const auto& [name, info] : ops_) names.push_back(name);
+  return names;
+}
+
+absl::Status OpRegistry::SetAttr(const std::string& op_name, const std::string& key, std::any value) {
+  auto it = ops_.find(op_name);
+  if (it == ops_.end()) return absl::NotFoundError(absl::StrCat("no operator \"", op_name, "\" to attach ", key, " to"));
+  it->second->extra[key] = std::move(value);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Op> GetOp(const std::string& name) {
+  const OpInfo* info = OpRegistry::Global().Find(name);
+  if (info == nullptr) {
+    return absl::NotFoundError(absl::StrCat("unknown operator \"", name, "\"; known operators: ",
+                                            absl::StrJoin(OpRegistry::Global().ListNames(), ", ")));
+  }
+  return info->node;
+}
+
+Op GetOpOrDie(const std::string& name) {
+  absl::StatusOr<Op> op = GetOp(name);
+  if (!op.ok()) {
+    std::cerr << op.status() << "\n";
+    std::abort();
+  }
+  return *op;
+}
+
+absl::StatusOr<StructInfo> InferCallStructInfo(const CallNode& call, const IRModule* mod) {
+  if (const OpNode* op = call.op.as<OpNode>()) {
+    const OpInfo& info = op->info();
+    if (info.num_inputs >= 0 && static_cast<int>(call.args.size()) != info.num_inputs) {
+      return absl::InvalidArgumentError(absl::StrCat("operator ", info.name, " takes ", info.num_inputs,
+                                                     " arguments, got ", call.args.size()));
+    }
+    for (size_t i = 0; i < call.args.size(); ++i) {
+      if (!call.args[i]->struct_info().defined()) {
+        return absl::InvalidArgumentError(absl::StrCat("operator ", info.name, ": argument ", i,
+                                                       " has no struct info (not normalized)"));
+      }
+    }
+    if (!info.infer) return ObjectSInfo();
+    absl::StatusOr<StructInfo> result = info.infer(call);
+    if (!result.ok()) {
+      return absl::Status(result.status().code(), absl::StrCat(info.name, ": ", result.status().message()));
+    }
+    return result;
+  }
+  if (const GlobalVarNode* gv = call.op.as<GlobalVarNode>()) {
+    if (mod == nullptr) return ObjectSInfo();
+    BaseFunc callee = mod->Lookup(gv->name);
+    if (!callee.defined()) return absl::NotFoundError(absl::StrCat("call of unknown function @", gv->name));
+    const auto* func = callee.as<FunctionNode>();
+    if (func == nullptr) {
+      return absl::InvalidArgumentError(absl::StrCat("@", gv->name,
+                                                     " is a PrimFunc; call it through R.call_tir, not directly"));
+    }
+    if (func->params.size() != call.args.size()) {
+      return absl::InvalidArgumentError(absl::StrCat("@", gv->name, " takes ", func->params.size(),
+                                                     " arguments, got ", call.args.size()));
+    }
+    for (size_t i = 0; i < call.args.size(); ++i) {
+      if (!IsBaseOf(func->params[i]->struct_info(), call.args[i]->struct_info())) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "@", gv->name, ": argument ", i, " (parameter ", func->params[i]->name_hint, ") expects ",
+            StructInfoToString(func->params[i]->struct_info()), ", got ",
+            StructInfoToString(call.args[i]->struct_info())));
+      }
+    }
+    return func->ret_struct_info;
+  }
+  if (!call.sinfo_args.empty()) return call.sinfo_args[0];
+  return ObjectSInfo();
+}
+
+bool IsPureCall(const CallNode& call) {
+  if (const OpNode* op = call.op.as<OpNode>()) return op->info().pure;
+  // Graph-level functions in a module are pure computations; extern calls are assumed
+  // impure unless they go through call_dps_packed.
+  return call.op.as<GlobalVarNode>() != nullptr;
+}
+
+}  // namespace relax
+}  // namespace mlc

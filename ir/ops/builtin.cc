@@ -1,0 +1,94 @@
+/*! \file builtin.cc
+ *  \brief Operators with meaning to the compiler itself: call_tir, call_dps_packed, alloc_tensor.
+ */
+#include "absl/strings/str_cat.h"
+#include "ir/ops/op_util.h"
+
+namespace mlc {
+namespace relax {
+namespace {
+
+/*! \brief call_tir / call_dps_packed: (callee, (args...)) with the output in sinfo_args[0]. */
+absl::StatusOr<StructInfo> InferDestinationPassing(const CallNode& call, NodeKind callee_kind,
+                                                   const char* callee_desc) {
+  if (call.args.size() != 2) {
+    return absl::InvalidArgumentError(absl::StrCat("expects (", callee_desc, ", (args...)), got ", call.args.size(),
+                                                   " arguments"));
+  }
+  if (call.args[0]->kind() != callee_kind) {
+    return absl::InvalidArgumentError(absl::StrCat("the callee must be ", callee_desc));
+  }
+  if (call.args[1]->kind() != NodeKind::kTuple) {
+    return absl::InvalidArgumentError("the arguments must be given as a tuple");
+  }
+  if (call.sinfo_args.size() != 1) {
+    return absl::InvalidArgumentError("the output struct info (out_sinfo) is required");
+  }
+  const StructInfo& out = call.sinfo_args[0];
+  auto check_tensor = [](const StructInfo& s) -> absl::Status {
+    const auto* t = s.as<TensorStructInfoNode>();
+    if (t == nullptr || !t->shape || t->dtype.is_void()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("outputs must be tensors of static shape and known dtype, got ", StructInfoToString(s)));
+    }
+    return absl::OkStatus();
+  };
+  if (const auto* tuple = out.as<TupleStructInfoNode>()) {
+    for (const StructInfo& f : tuple->fields) {
+      if (absl::Status s = check_tensor(f); !s.ok()) return s;
+    }
+  } else if (absl::Status s = check_tensor(out); !s.ok()) {
+    return s;
+  }
+  return out;
+}
+
+absl::StatusOr<StructInfo> InferAllocTensor(const CallNode& call) {
+  const auto* shape = call.args.empty() ? nullptr : call.args[0].as<ShapeExprNode>();
+  if (shape == nullptr) return absl::InvalidArgumentError("the shape argument must be a literal shape");
+  auto it = call.attrs.find("dtype");
+  if (it == call.attrs.end() || !it->second.is<DataType>()) {
+    return absl::InvalidArgumentError("attribute dtype is required");
+  }
+  return TensorSInfo(shape->values, it->second.get<DataType>());
+}
+
+}  // namespace
+
+void RegisterBuiltinOps(OpRegistry& registry) {
+  {
+    OpInfo& op = registry.Register("call_tir");
+    op.num_inputs = 2;
+    op.arg_names = {"func", "args"};
+    op.description =
+        "Calls a PrimFunc in destination-passing style: allocates the output(s) described by out_sinfo, "
+        "passes them after the inputs, and returns them";
+    op.infer = [](const CallNode& call) {
+      return InferDestinationPassing(call, NodeKind::kGlobalVar, "a PrimFunc of the module");
+    };
+    op.pattern = OpPattern::kOpaque;
+  }
+  {
+    OpInfo& op = registry.Register("call_dps_packed");
+    op.num_inputs = 2;
+    op.arg_names = {"func", "args"};
+    op.description = "Calls a registered runtime function by name in destination-passing style";
+    op.infer = [](const CallNode& call) {
+      return InferDestinationPassing(call, NodeKind::kExternFunc, "a runtime function name");
+    };
+    op.pattern = OpPattern::kOpaque;
+  }
+  {
+    OpInfo& op = registry.Register("alloc_tensor");
+    op.num_inputs = 1;
+    op.arg_names = {"shape"};
+    op.attrs = {{"dtype", "dtype", "element type"}};
+    op.description = "Allocates an uninitialized tensor (has an effect: not allowed in dataflow blocks)";
+    op.infer = InferAllocTensor;
+    op.pure = false;
+    op.pattern = OpPattern::kOpaque;
+  }
+}
+
+}  // namespace relax
+}  // namespace mlc

@@ -1,0 +1,159 @@
+/*! \file linear_algebra.cc
+ *  \brief matmul (NumPy semantics), nn.dense (x @ w.T), linear (x @ w.T + b), ewise_fma.
+ */
+#include "absl/strings/str_cat.h"
+#include "ir/ops/op_util.h"
+
+namespace mlc {
+namespace relax {
+namespace {
+
+absl::Status CheckSameDtype(const TensorStructInfoNode* a, const TensorStructInfoNode* b) {
+  if (!a->dtype.is_void() && !b->dtype.is_void() && a->dtype != b->dtype) {
+    return absl::InvalidArgumentError(absl::StrCat("dtype mismatch: ", a->dtype.ToString(), " vs ", b->dtype.ToString()));
+  }
+  return absl::OkStatus();
+}
+
+/*! \brief NumPy matmul: 1-D operands are promoted and the added dim removed; batch dims broadcast. */
+absl::StatusOr<std::vector<int64_t>> MatmulShape(std::vector<int64_t> a, std::vector<int64_t> b) {
+  if (a.empty() || b.empty()) return absl::InvalidArgumentError("matmul operands must have at least one dimension");
+  bool a_vec = a.size() == 1, b_vec = b.size() == 1;
+  std::vector<int64_t> a_orig = a, b_orig = b;
+  if (a_vec) a.insert(a.begin(), 1);
+  if (b_vec) b.push_back(1);
+  int64_t k_a = a.back(), k_b = b[b.size() - 2];
+  if (k_a != k_b) {
+    return absl::InvalidArgumentError(absl::StrCat("reduction dimensions differ: ", ShapeToString(a_orig), " @ ",
+                                                   ShapeToString(b_orig), " (", k_a, " vs ", k_b, ")"));
+  }
+  std::vector<int64_t> batch_a(a.begin(), a.end() - 2), batch_b(b.begin(), b.end() - 2);
+  absl::StatusOr<std::vector<int64_t>> batch = BroadcastShapes(batch_a, batch_b);
+  if (!batch.ok()) return batch.status();
+  std::vector<int64_t> out = *batch;
+  if (!a_vec) out.push_back(a[a.size() - 2]);
+  if (!b_vec) out.push_back(b.back());
+  return out;
+}
+
+absl::StatusOr<StructInfo> InferMatmul(const CallNode& call) {
+  absl::StatusOr<const TensorStructInfoNode*> a = TensorArg(call, 0);
+  if (!a.ok()) return a.status();
+  absl::StatusOr<const TensorStructInfoNode*> b = TensorArg(call, 1);
+  if (!b.ok()) return b.status();
+  if (absl::Status s = CheckSameDtype(*a, *b); !s.ok()) return s;
+  DataType dtype = (*a)->dtype;
+  auto it = call.attrs.find("out_dtype");
+  if (it != call.attrs.end() && it->second.is<DataType>() && !it->second.get<DataType>().is_void()) {
+    dtype = it->second.get<DataType>();
+  }
+  if (!(*a)->shape || !(*b)->shape) return TensorSInfoUnknownShape(dtype, -1);
+  absl::StatusOr<std::vector<int64_t>> shape = MatmulShape(*(*a)->shape, *(*b)->shape);
+  if (!shape.ok()) return shape.status();
+  return TensorSInfo(*shape, dtype);
+}
+
+/*! \brief x: (..., k), w: (n, k) -> (..., n). */
+absl::StatusOr<std::vector<int64_t>> DenseShape(const std::vector<int64_t>& x, const std::vector<int64_t>& w) {
+  if (x.empty() || w.size() != 2) {
+    return absl::InvalidArgumentError(absl::StrCat("expects data of rank >= 1 and a 2-D weight, got ",
+                                                   ShapeToString(x), " and ", ShapeToString(w)));
+  }
+  if (x.back() != w[1]) {
+    return absl::InvalidArgumentError(absl::StrCat("data ", ShapeToString(x), " and weight ", ShapeToString(w),
+                                                   " disagree on the reduction dimension (", x.back(), " vs ",
+                                                   w[1], ")"));
+  }
+  std::vector<int64_t> out(x.begin(), x.end() - 1);
+  out.push_back(w[0]);
+  return out;
+}
+
+absl::StatusOr<StructInfo> InferDense(const CallNode& call) {
+  absl::StatusOr<const TensorStructInfoNode*> x = TensorArg(call, 0);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<const TensorStructInfoNode*> w = TensorArg(call, 1);
+  if (!w.ok()) return w.status();
+  if (absl::Status s = CheckSameDtype(*x, *w); !s.ok()) return s;
+  if (!(*x)->shape || !(*w)->shape) return TensorSInfoUnknownShape((*x)->dtype, (*x)->ndim);
+  absl::StatusOr<std::vector<int64_t>> shape = DenseShape(*(*x)->shape, *(*w)->shape);
+  if (!shape.ok()) return shape.status();
+  return TensorSInfo(*shape, (*x)->dtype);
+}
+
+absl::StatusOr<StructInfo> InferLinear(const CallNode& call) {
+  absl::StatusOr<StructInfo> dense = InferDense(call);
+  if (!dense.ok() || call.args.size() < 3) return dense;
+  absl::StatusOr<const TensorStructInfoNode*> b = TensorArg(call, 2);
+  if (!b.ok()) return b.status();
+  const auto* y = dense->as<TensorStructInfoNode>();
+  if (absl::Status s = CheckSameDtype(y, *b); !s.ok()) return s;
+  if (!y->shape || !(*b)->shape) return dense;
+  absl::StatusOr<std::vector<int64_t>> shape = BroadcastShapes(*y->shape, *(*b)->shape);
+  if (!shape.ok()) return shape.status();
+  if (*shape != *y->shape) {
+    return absl::InvalidArgumentError(absl::StrCat("bias ", ShapeToString(*(*b)->shape),
+                                                   " would change the output shape ", ShapeToString(*y->shape)));
+  }
+  return dense;
+}
+
+absl::StatusOr<StructInfo> InferEwiseFma(const CallNode& call) {
+  const TensorStructInfoNode* first = nullptr;
+  for (int i = 0; i < 3; ++i) {
+    absl::StatusOr<const TensorStructInfoNode*> t = TensorArg(call, i);
+    if (!t.ok()) return t.status();
+    if (first == nullptr) {
+      first = *t;
+      continue;
+    }
+    if (absl::Status s = CheckSameDtype(first, *t); !s.ok()) return s;
+    if (first->shape && (*t)->shape && *first->shape != *(*t)->shape) {
+      return absl::InvalidArgumentError(absl::StrCat("operands must have the same shape, got ",
+                                                     ShapeToString(*first->shape), " and ",
+                                                     ShapeToString(*(*t)->shape), " (argument ", i, ")"));
+    }
+  }
+  return call.args[0]->struct_info();
+}
+
+}  // namespace
+
+void RegisterLinearAlgebraOps(OpRegistry& registry) {
+  {
+    OpInfo& op = registry.Register("matmul");
+    op.num_inputs = 2;
+    op.arg_names = {"x1", "x2"};
+    op.attrs = {{"out_dtype", "dtype", "result dtype; \"void\" keeps the operands' dtype"}};
+    op.description = "NumPy matmul: batched, with broadcasting of batch dimensions";
+    op.infer = InferMatmul;
+    op.pattern = OpPattern::kOutEWiseFusable;
+  }
+  {
+    OpInfo& op = registry.Register("nn.dense");
+    op.num_inputs = 2;
+    op.arg_names = {"data", "weight"};
+    op.description = "data @ weight.T, weight of shape (units, in_features)";
+    op.infer = InferDense;
+    op.pattern = OpPattern::kOutEWiseFusable;
+  }
+  {
+    OpInfo& op = registry.Register("linear");
+    op.num_inputs = 3;
+    op.arg_names = {"data", "weight", "bias"};
+    op.description = "data @ weight.T + bias (torch.nn.Linear)";
+    op.infer = InferLinear;
+    op.pattern = OpPattern::kOutEWiseFusable;
+  }
+  {
+    OpInfo& op = registry.Register("ewise_fma");
+    op.num_inputs = 3;
+    op.arg_names = {"x1", "x2", "x3"};
+    op.description = "x1 * x2 + x3, all of one shape";
+    op.infer = InferEwiseFma;
+    op.pattern = OpPattern::kElemWise;
+  }
+}
+
+}  // namespace relax
+}  // namespace mlc

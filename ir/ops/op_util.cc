@@ -1,0 +1,56 @@
+/*! \file op_util.cc
+ *  \brief Helpers shared by the struct-info rules, and the core registration entry point.
+ */
+#include "ir/ops/op_util.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace mlc {
+namespace relax {
+
+std::string ShapeToString(const std::vector<int64_t>& shape) {
+  return absl::StrCat("(", absl::StrJoin(shape, ", "), shape.size() == 1 ? ",)" : ")");
+}
+
+absl::StatusOr<const TensorStructInfoNode*> TensorArg(const CallNode& call, int index) {
+  const OpNode* op = call.op.as<OpNode>();
+  std::string arg_name = absl::StrCat("argument ", index);
+  if (op != nullptr && index < static_cast<int>(op->info().arg_names.size())) {
+    arg_name = absl::StrCat("argument ", index, " (", op->info().arg_names[index], ")");
+  }
+  if (index >= static_cast<int>(call.args.size())) {
+    return absl::InvalidArgumentError(absl::StrCat(arg_name, " is missing"));
+  }
+  const auto* t = call.args[index]->struct_info().as<TensorStructInfoNode>();
+  if (t == nullptr) {
+    return absl::InvalidArgumentError(absl::StrCat(arg_name, " must be a tensor, got ",
+                                                   StructInfoToString(call.args[index]->struct_info())));
+  }
+  return t;
+}
+
+absl::StatusOr<std::vector<int64_t>> BroadcastShapes(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+  size_t n = std::max(a.size(), b.size());
+  std::vector<int64_t> out(n);
+  for (size_t i = 0; i < n; ++i) {
+    int64_t da = i < n - a.size() ? 1 : a[i - (n - a.size())];
+    int64_t db = i < n - b.size() ? 1 : b[i - (n - b.size())];
+    if (da != db && da != 1 && db != 1) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("shapes ", ShapeToString(a), " and ", ShapeToString(b), " cannot be broadcast together"));
+    }
+    out[i] = da == 1 ? db : da;
+  }
+  return out;
+}
+
+void RegisterCoreOps(OpRegistry& registry) {
+  RegisterElementwiseOps(registry);
+  RegisterLinearAlgebraOps(registry);
+  RegisterManipulationOps(registry);
+  RegisterBuiltinOps(registry);
+}
+
+}  // namespace relax
+}  // namespace mlc

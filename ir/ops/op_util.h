@@ -1,0 +1,36 @@
+/*! \file op_util.h
+ *  \brief Helpers shared by the struct-info rules of the core operators.
+ */
+#ifndef MLC_IR_OPS_OP_UTIL_H_
+#define MLC_IR_OPS_OP_UTIL_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "ir/expr.h"
+#include "ir/op.h"
+
+namespace mlc {
+namespace relax {
+
+/*! \brief The tensor struct info of argument `index`, or an error naming the argument. */
+absl::StatusOr<const TensorStructInfoNode*> TensorArg(const CallNode& call, int index);
+
+/*! \brief NumPy broadcasting of two static shapes, or an error naming both shapes. */
+absl::StatusOr<std::vector<int64_t>> BroadcastShapes(const std::vector<int64_t>& a, const std::vector<int64_t>& b);
+
+/*! \brief "(1, 128)" for messages. */
+std::string ShapeToString(const std::vector<int64_t>& shape);
+
+/*! \brief Registration groups, called by RegisterCoreOps. */
+void RegisterElementwiseOps(OpRegistry& registry);
+void RegisterLinearAlgebraOps(OpRegistry& registry);
+void RegisterManipulationOps(OpRegistry& registry);
+void RegisterBuiltinOps(OpRegistry& registry);
+
+}  // namespace relax
+}  // namespace mlc
+
+#endif  // MLC_IR_OPS_OP_UTIL_H_

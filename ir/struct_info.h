@@ -1,0 +1,96 @@
+/*! \file struct_info.h
+ *  \brief What is known statically about a graph-level value: tensor shape and dtype,
+ *         tuple structure, shape values, or a function signature.
+ */
+#ifndef MLC_IR_STRUCT_INFO_H_
+#define MLC_IR_STRUCT_INFO_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/dtype.h"
+#include "ir/object.h"
+
+namespace mlc {
+namespace relax {
+
+class StructInfoNode : public Object {
+ public:
+  explicit StructInfoNode(NodeKind kind) : Object(kind) {}
+  static bool IsInstance(const Object* obj) { return CategoryOf(obj->kind()) == NodeCategory::kStructInfo; }
+};
+using StructInfo = Ref<StructInfoNode>;
+
+/*! \brief Any value; nothing known. */
+class ObjectStructInfoNode : public StructInfoNode {
+ public:
+  MLC_DECLARE_NODE(ObjectStructInfo)
+  ObjectStructInfoNode() : StructInfoNode(kKind) {}
+};
+
+/*! \brief A scalar of the given dtype. */
+class PrimStructInfoNode : public StructInfoNode {
+ public:
+  MLC_DECLARE_NODE(PrimStructInfo)
+  explicit PrimStructInfoNode(DataType dtype) : StructInfoNode(kKind), dtype(dtype) {}
+  const DataType dtype;
+};
+
+/*! \brief A shape value (what R.shape / ShapeExpr produce): ndim and, when known, the dims. */
+class ShapeStructInfoNode : public StructInfoNode {
+ public:
+  MLC_DECLARE_NODE(ShapeStructInfo)
+  ShapeStructInfoNode(int ndim, std::optional<std::vector<int64_t>> values)
+      : StructInfoNode(kKind), ndim(ndim), values(std::move(values)) {}
+  const int ndim;  // -1: unknown
+  const std::optional<std::vector<int64_t>> values;
+};
+
+/*! \brief A tensor: dtype, rank (-1 when unknown) and, when known, the static shape. */
+class TensorStructInfoNode : public StructInfoNode {
+ public:
+  MLC_DECLARE_NODE(TensorStructInfo)
+  TensorStructInfoNode(std::optional<std::vector<int64_t>> shape, DataType dtype, int ndim)
+      : StructInfoNode(kKind), shape(std::move(shape)), dtype(dtype), ndim(ndim) {}
+  const std::optional<std::vector<int64_t>> shape;
+  const DataType dtype;  // void: unknown
+  const int ndim;        // -1: unknown; equals shape->size() when the shape is known
+};
+using TensorStructInfo = Ref<TensorStructInfoNode>;
+
+class TupleStructInfoNode : public StructInfoNode {
+ public:
+  MLC_DECLARE_NODE(TupleStructInfo)
+  explicit TupleStructInfoNode(std::vector<StructInfo> fields) : StructInfoNode(kKind), fields(std::move(fields)) {}
+  const std::vector<StructInfo> fields;
+};
+
+class FuncStructInfoNode : public StructInfoNode {
+ public:
+  MLC_DECLARE_NODE(FuncStructInfo)
+  FuncStructInfoNode(std::vector<StructInfo> params, StructInfo ret)
+      : StructInfoNode(kKind), params(std::move(params)), ret(std::move(ret)) {}
+  const std::vector<StructInfo> params;
+  const StructInfo ret;
+};
+
+StructInfo ObjectSInfo();
+StructInfo PrimSInfo(DataType dtype);
+StructInfo TensorSInfo(std::vector<int64_t> shape, DataType dtype);
+StructInfo TensorSInfoUnknownShape(DataType dtype, int ndim);
+StructInfo ShapeSInfo(std::vector<int64_t> values);
+StructInfo TupleSInfo(std::vector<StructInfo> fields);
+StructInfo FuncSInfo(std::vector<StructInfo> params, StructInfo ret);
+
+/*! \brief Human-readable form for error messages: "Tensor((1, 784), float32)". */
+std::string StructInfoToString(const StructInfo& sinfo);
+
+/*! \brief Whether a value described by `value` may be used where `expected` is declared
+ *         (equal, or `expected` is less specific: unknown shape, dtype, rank or Object). */
+bool IsBaseOf(const StructInfo& expected, const StructInfo& value);
+
+}  // namespace relax
+}  // namespace mlc
+
+#endif  // MLC_IR_STRUCT_INFO_H_
