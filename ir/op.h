@@ -45,6 +45,7 @@ struct OpAttrSpec {
   std::string name;
   std::string type;  // "int", "int[]", "float", "str", "dtype", "bool"; for docs and checks
   std::string doc;
+  AttrValue default_value;  // printed when the call does not set the attribute (None if unset)
 };
 
 struct OpInfo {

@@ -124,7 +124,7 @@ void RegisterLinearAlgebraOps(OpRegistry& registry) {
     OpInfo& op = registry.Register("matmul");
     op.num_inputs = 2;
     op.arg_names = {"x1", "x2"};
-    op.attrs = {{"out_dtype", "dtype", "result dtype; \"void\" keeps the operands' dtype"}};
+    op.attrs = {{"out_dtype", "dtype", "result dtype; \"void\" keeps the operands' dtype", DataType::Void()}};
     op.description = "NumPy matmul: batched, with broadcasting of batch dimensions";
     op.infer = InferMatmul;
     op.pattern = OpPattern::kOutEWiseFusable;
