@@ -103,7 +103,6 @@ class Ref {
 
   bool operator==(const Ref& other) const { return ptr_ == other.ptr_; }
   bool operator!=(const Ref& other) const { return ptr_ != other.ptr_; }
-  bool operator<(const Ref& other) const { return ptr_ < other.ptr_; }
 
  private:
   void IncRef() {

@@ -60,6 +60,13 @@ class NameTable {
   /*! \brief The name of `obj`; defines one from `hint` if it was never defined (a free var). */
   const std::string& Get(const void* obj, const std::string& hint) { return Define(obj, hint); }
   void Reserve(const std::string& name) { used_.insert(name); }
+  /*! \brief Ends the scope of `obj`: its name may be given to a later object. */
+  void Release(const void* obj) {
+    auto it = names_.find(obj);
+    if (it == names_.end()) return;
+    used_.erase(it->second);
+    names_.erase(it);
+  }
 
  private:
   std::unordered_map<const void*, std::string> names_;
@@ -371,6 +378,7 @@ class TirPrinter {
     }
     absl::StrAppend(out, Indent(indent), header, "\n");
     PrintStmt(nest.back()->body, indent + 1, out);
+    for (const tir::ForNode* f : nest) names_->Release(f->loop_var.get());
   }
 
   void PrintBlockRealize(const tir::BlockRealizeNode* realize, int indent, std::string* out) {
@@ -438,6 +446,8 @@ class TirPrinter {
       PrintStmt(block->init, body_indent + 1, out);
     }
     PrintStmt(block->body, body_indent, out);
+    for (const tir::IterVar& iv : block->iter_vars) names_->Release(iv.var.get());
+    for (const tir::Buffer& b : block->alloc_buffers) names_->Release(b.get());
   }
 
   std::string PrintFunc(const tir::PrimFuncNode* func, const std::string& name, int indent) {

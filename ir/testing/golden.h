@@ -1,0 +1,29 @@
+/*! \file golden.h
+ *  \brief Golden-file comparison for tests.
+ *
+ *  A golden is a file under the workspace (e.g. testdata/ir/my_module.py) that a test lists
+ *  in its `data`. To rewrite goldens after a deliberate change, run the test with
+ *  `UPDATE_GOLDENS=1 ./bazelw run //<package>:<test>`: `bazel run` exports the workspace
+ *  directory, and the helper writes there instead of comparing.
+ */
+#ifndef MLC_IR_TESTING_GOLDEN_H_
+#define MLC_IR_TESTING_GOLDEN_H_
+
+#include <string>
+
+#include "absl/status/status.h"
+
+namespace mlc {
+namespace testing {
+
+/*! \brief Ok if `actual` equals the golden file's contents (or it was updated); else an error
+ *         with the first differing line of each. */
+absl::Status CheckGolden(const std::string& workspace_relative_path, const std::string& actual);
+
+/*! \brief The contents of a data file of the test, by workspace-relative path. */
+std::string ReadTestData(const std::string& workspace_relative_path);
+
+}  // namespace testing
+}  // namespace mlc
+
+#endif  // MLC_IR_TESTING_GOLDEN_H_
