@@ -16,6 +16,7 @@
 #include "frontend/tvmscript.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "ir/block_builder.h"
 #include "ir/file_util.h"
 #include "ir/printer.h"
 #include "ir/serialize.h"
@@ -129,6 +130,43 @@ TEST(ParseSeeds, MatchesTheModulesBuiltWithTheIrApi) {
   absl::StatusOr<IRModule> parsed = ParseTVMScript(*ReadFile(path), path);
   ASSERT_TRUE(parsed.ok()) << parsed.status();
   absl::Status eq = CheckStructuralEqual(testing::MyModule(), *parsed);
+  EXPECT_TRUE(eq.ok()) << eq;
+}
+
+TEST(ParseSeeds, BlockBuilderExampleEqualsTheSeedText) {
+  // The seeds' bb.emit_te(te_matmul) / bb.emit_te(te_relu) example, built in C++ ...
+  relax::Var A = relax::MakeVar("A", relax::TensorSInfo({128, 128}, DataType::Float32()));
+  relax::Var B = relax::MakeVar("B", relax::TensorSInfo({128, 128}, DataType::Float32()));
+  relax::FTE te_matmul = [](const std::vector<te::Tensor>& t) -> absl::StatusOr<te::Tensor> {
+    te::ReduceAxis k = te::MakeReduceAxis(t[0].shape()[1], "k");
+    return te::Compute(
+        {t[0].shape()[0], t[1].shape()[1]},
+        [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
+          return te::Sum(tir::operator*(t[0]({i[0], k}), t[1]({k, i[1]})), {k});
+        },
+        "matmul", {"i", "j"});
+  };
+  relax::FTE te_relu = [](const std::vector<te::Tensor>& t) -> absl::StatusOr<te::Tensor> {
+    return te::Compute(
+        t[0].shape(),
+        [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
+          return tir::Max(t[0](std::vector<tir::PrimExpr>(i.begin(), i.end())), tir::F32(0));
+        },
+        "relu");
+  };
+  relax::BlockBuilder bb;
+  ASSERT_TRUE(bb.BeginFunction("main").ok());
+  ASSERT_TRUE(bb.BeginDataflow().ok());
+  relax::Var c = *bb.EmitTE("te_matmul", te_matmul, {A, B});
+  relax::Var d = *bb.EmitTE("te_relu", te_relu, {c});
+  relax::Var r = *bb.EmitOutput(d);
+  ASSERT_TRUE(bb.EndDataflow().ok());
+  ASSERT_TRUE(bb.EmitFuncOutput(r, std::vector<relax::Var>{A, B}).ok());
+  // ... equals the module the seed prints for it.
+  std::string path = absl::StrCat(kInputs, "/integ_block_builder_v2.py");
+  absl::StatusOr<IRModule> parsed = ParseTVMScript(*ReadFile(path), path);
+  ASSERT_TRUE(parsed.ok()) << parsed.status();
+  absl::Status eq = CheckStructuralEqual(bb.Get(), *parsed);
   EXPECT_TRUE(eq.ok()) << eq;
 }
 

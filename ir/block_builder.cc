@@ -1,0 +1,230 @@
+/*! \file block_builder.cc
+ *  \brief BlockBuilder.
+ */
+#include "ir/block_builder.h"
+
+#include "absl/strings/str_cat.h"
+#include "ir/op.h"
+#include "ir/structural_equal.h"
+
+namespace mlc {
+namespace relax {
+
+absl::Status BlockBuilder::RequireFunction(const char* what) const {
+  if (!func_) return absl::FailedPreconditionError(absl::StrCat(what, " outside a function: call BeginFunction first"));
+  return absl::OkStatus();
+}
+
+absl::Status BlockBuilder::BeginFunction(const std::string& name, std::optional<std::vector<Var>> params, Attrs attrs) {
+  if (func_) {
+    return absl::FailedPreconditionError(absl::StrCat("BeginFunction(\"", name, "\") inside function \"", func_->name,
+                                                      "\": end it with EmitFuncOutput first"));
+  }
+  FunctionFrame frame;
+  frame.name = name;
+  frame.attrs = std::move(attrs);
+  if (params) {
+    for (const Var& p : *params) frame.names.insert(p->name_hint);
+  }
+  frame.params = std::move(params);
+  func_ = std::move(frame);
+  return absl::OkStatus();
+}
+
+absl::Status BlockBuilder::BeginDataflow() {
+  if (absl::Status s = RequireFunction("BeginDataflow"); !s.ok()) return s;
+  if (func_->in_dataflow) return absl::FailedPreconditionError("BeginDataflow inside a dataflow block");
+  FlushBlock();
+  func_->in_dataflow = true;
+  return absl::OkStatus();
+}
+
+absl::Status BlockBuilder::EndDataflow() {
+  if (absl::Status s = RequireFunction("EndDataflow"); !s.ok()) return s;
+  if (!func_->in_dataflow) return absl::FailedPreconditionError("EndDataflow without BeginDataflow");
+  FlushBlock();
+  func_->in_dataflow = false;
+  return absl::OkStatus();
+}
+
+void BlockBuilder::FlushBlock() {
+  if (func_->current.empty()) return;
+  func_->blocks.push_back(BindingBlock(new BindingBlockNode(std::move(func_->current), func_->in_dataflow)));
+  func_->current.clear();
+}
+
+std::string BlockBuilder::FreshName(const std::string& hint) {
+  std::string name = hint;
+  for (int i = 1; func_->names.count(name); ++i) name = absl::StrCat(hint, i);
+  func_->names.insert(name);
+  return name;
+}
+
+absl::StatusOr<Expr> BlockBuilder::Normalize(Expr expr) {
+  switch (expr->kind()) {
+    case NodeKind::kCall: {
+      const CallNode* call = expr.as<CallNode>();
+      bool changed = false;
+      std::vector<Expr> args;
+      for (const Expr& a : call->args) {
+        absl::StatusOr<Expr> n = Normalize(a);
+        if (!n.ok()) return n.status();
+        // Arguments are leaves in normal form: a nested call is bound first.
+        if ((*n)->kind() == NodeKind::kCall && func_) {
+          absl::StatusOr<Var> v = Emit(*n);
+          if (!v.ok()) return v.status();
+          n = Expr(*v);
+        }
+        changed = changed || !n->same_as(a);
+        args.push_back(*n);
+      }
+      Call out = changed ? MakeCall(call->op, args, call->attrs, call->sinfo_args) : expr.as_ref<Call>();
+      if (!out->struct_info().defined()) {
+        absl::StatusOr<StructInfo> sinfo = InferCallStructInfo(*out, &mod_);
+        if (!sinfo.ok()) return sinfo.status();
+        out->SetStructInfoOnce(*sinfo);
+      }
+      return Expr(out);
+    }
+    case NodeKind::kTuple: {
+      const TupleNode* tuple = expr.as<TupleNode>();
+      bool changed = false;
+      std::vector<Expr> fields;
+      for (const Expr& f : tuple->fields) {
+        absl::StatusOr<Expr> n = Normalize(f);
+        if (!n.ok()) return n.status();
+        changed = changed || !n->same_as(f);
+        fields.push_back(*n);
+      }
+      if (!changed && expr->struct_info().defined()) return expr;
+      return MakeTuple(fields);
+    }
+    default:
+      return expr;
+  }
+}
+
+absl::StatusOr<Var> BlockBuilder::EmitBinding(Expr value, bool dataflow_var, const std::string& name) {
+  absl::StatusOr<Expr> normalized = Normalize(std::move(value));
+  if (!normalized.ok()) return normalized.status();
+  const StructInfo& sinfo = (*normalized)->struct_info();
+  Var var = dataflow_var ? MakeDataflowVar(name, sinfo) : MakeVar(name, sinfo);
+  func_->current.push_back(VarBinding(new VarBindingNode(var, *normalized)));
+  return var;
+}
+
+absl::StatusOr<Var> BlockBuilder::Emit(Expr value, const std::string& name_hint) {
+  if (absl::Status s = RequireFunction("Emit"); !s.ok()) return s;
+  return EmitBinding(std::move(value), func_->in_dataflow, FreshName(name_hint.empty() ? "lv" : name_hint));
+}
+
+absl::StatusOr<Var> BlockBuilder::EmitOutput(Expr value, const std::string& name_hint) {
+  if (absl::Status s = RequireFunction("EmitOutput"); !s.ok()) return s;
+  if (!func_->in_dataflow) return absl::FailedPreconditionError("EmitOutput outside a dataflow block");
+  return EmitBinding(std::move(value), false, FreshName(name_hint.empty() ? "gv" : name_hint));
+}
+
+absl::StatusOr<GlobalVar> BlockBuilder::EmitFuncOutput(Expr result, std::optional<std::vector<Var>> params) {
+  if (absl::Status s = RequireFunction("EmitFuncOutput"); !s.ok()) return s;
+  if (func_->in_dataflow) {
+    return absl::FailedPreconditionError("EmitFuncOutput inside a dataflow block: call EndDataflow first");
+  }
+  if (params && func_->params) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("function ", func_->name, ": parameters were given to BeginFunction and again to EmitFuncOutput"));
+  }
+  if (result->kind() == NodeKind::kDataflowVar) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "function ", func_->name, " would return DataflowVar ", result.as<VarNode>()->name_hint,
+        ", which is local to its dataflow block; return the Var from EmitOutput instead"));
+  }
+  absl::StatusOr<Expr> body = Normalize(std::move(result));
+  if (!body.ok()) return body.status();
+  FlushBlock();
+  std::vector<Var> fn_params = params ? *params : func_->params.value_or(std::vector<Var>{});
+  Attrs attrs = func_->attrs;
+  if (!attrs.count("global_symbol")) attrs["global_symbol"] = func_->name;
+  Function func = MakeFunction(fn_params, SeqExpr(new SeqExprNode(func_->blocks, *body)), nullptr, attrs);
+  std::string name = mod_.GetUniqueName(func_->name);
+  if (name != func_->name) {
+    Attrs renamed = func->attrs;
+    renamed["global_symbol"] = name;
+    func = Function(new FunctionNode(func->params, func->body, func->ret_struct_info, renamed));
+  }
+  mod_.Add(name, func);
+  func_.reset();
+  return MakeGlobalVar(name);
+}
+
+absl::StatusOr<Expr> BlockBuilder::CallTE(const std::string& name_hint, const FTE& f, const std::vector<Expr>& args) {
+  std::vector<te::Tensor> placeholders;
+  std::vector<Expr> normalized_args;
+  for (size_t i = 0; i < args.size(); ++i) {
+    absl::StatusOr<Expr> arg = Normalize(args[i]);
+    if (!arg.ok()) return arg.status();
+    if ((*arg)->kind() == NodeKind::kCall && func_) {
+      absl::StatusOr<Var> v = Emit(*arg);
+      if (!v.ok()) return v.status();
+      arg = Expr(*v);
+    }
+    const auto* t = (*arg)->struct_info().as<TensorStructInfoNode>();
+    if (t == nullptr || !t->shape || t->dtype.is_void()) {
+      return absl::InvalidArgumentError(absl::StrCat(name_hint, ": argument ", i, " must be a tensor of static shape, got ",
+                                                     StructInfoToString((*arg)->struct_info())));
+    }
+    std::vector<tir::PrimExpr> shape;
+    for (int64_t d : *t->shape) shape.push_back(tir::I64(d));
+    std::string name = (*arg)->kind() == NodeKind::kVar || (*arg)->kind() == NodeKind::kDataflowVar
+                           ? (*arg).as<VarNode>()->name_hint
+                           : std::string(1, static_cast<char>('A' + i % 26));
+    placeholders.push_back(te::PlaceholderWithExtents(shape, t->dtype, name));
+    normalized_args.push_back(*arg);
+  }
+  absl::StatusOr<te::Tensor> out = f(placeholders);
+  if (!out.ok()) return out.status();
+  std::vector<te::Tensor> func_args = placeholders;
+  func_args.push_back(*out);
+  absl::StatusOr<tir::PrimFunc> prim = te::CreatePrimFunc(func_args);
+  if (!prim.ok()) return absl::Status(prim.status().code(), absl::StrCat(name_hint, ": ", prim.status().message()));
+  GlobalVar gv = AddFunc(*prim, name_hint);
+  std::vector<int64_t> out_shape;
+  for (const tir::PrimExpr& d : out->shape()) {
+    const int64_t* v = tir::AsConstInt(d);
+    if (v == nullptr) return absl::InvalidArgumentError(absl::StrCat(name_hint, ": the output shape is not constant"));
+    out_shape.push_back(*v);
+  }
+  Call call = MakeCall(GetOpOrDie("call_tir"), {gv, MakeTuple(normalized_args)}, {},
+                       {TensorSInfo(out_shape, out->dtype())});
+  return Normalize(call);
+}
+
+absl::StatusOr<Var> BlockBuilder::EmitTE(const std::string& name_hint, const FTE& f, const std::vector<Expr>& args) {
+  if (absl::Status s = RequireFunction("EmitTE"); !s.ok()) return s;
+  absl::StatusOr<Expr> call = CallTE(name_hint, f, args);
+  if (!call.ok()) return call.status();
+  return Emit(*call);
+}
+
+GlobalVar BlockBuilder::AddFunc(BaseFunc func, const std::string& name_hint) {
+  if (func->kind() == NodeKind::kPrimFunc) {
+    size_t hash = StructuralHash(func);
+    for (const auto& [name, existing] : mod_.functions()) {
+      if (existing->kind() == NodeKind::kPrimFunc && StructuralHash(existing) == hash &&
+          StructuralEqual(existing, func)) {
+        return MakeGlobalVar(name);
+      }
+    }
+  }
+  std::string name = mod_.GetUniqueName(name_hint);
+  mod_.Add(name, std::move(func));
+  return MakeGlobalVar(name);
+}
+
+absl::Status BlockBuilder::UpdateFunc(const std::string& name, BaseFunc func) {
+  if (!mod_.Contains(name)) return absl::NotFoundError(absl::StrCat("UpdateFunc: no function @", name));
+  mod_.Add(name, std::move(func));
+  return absl::OkStatus();
+}
+
+}  // namespace relax
+}  // namespace mlc

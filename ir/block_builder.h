@@ -1,0 +1,106 @@
+/*! \file block_builder.h
+ *  \brief BlockBuilder: builds graph-level functions binding by binding, as the seeds'
+ *         relax.BlockBuilder does, with struct info inferred for every emitted binding.
+ *
+ *    BlockBuilder bb;
+ *    bb.BeginFunction("main");                         // or BeginFunction("main", params)
+ *    bb.BeginDataflow();
+ *    Var c = *bb.EmitTE("te_matmul", TeMatmul, {a, b});  // DataflowVar lv
+ *    Var d = *bb.EmitTE("te_relu", TeRelu, {c});         // DataflowVar lv1
+ *    Var r = *bb.EmitOutput(d);                           // Var gv = lv1
+ *    bb.EndDataflow();
+ *    bb.EmitFuncOutput(r, std::vector<Var>{a, b});
+ *    IRModule mod = bb.Get();
+ *
+ *  Every method that can fail returns a Status naming what was wrong (a shape mismatch names
+ *  the operator and both shapes; scope misuse names the call). Emitted names are unique per
+ *  function (lv, lv1, ... and gv, gv1, ...); functions added to the module get unique global
+ *  names (add, add1, ...), and a PrimFunc structurally equal to one already in the module is
+ *  reused instead of added again.
+ */
+#ifndef MLC_IR_BLOCK_BUILDER_H_
+#define MLC_IR_BLOCK_BUILDER_H_
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "ir/module.h"
+#include "ir/te/tensor.h"
+
+namespace mlc {
+namespace relax {
+
+/*! \brief A tensor-expression function: input placeholders -> output tensor. */
+using FTE = std::function<absl::StatusOr<te::Tensor>(const std::vector<te::Tensor>&)>;
+
+class BlockBuilder {
+ public:
+  explicit BlockBuilder(IRModule mod = IRModule()) : mod_(std::move(mod)) {}
+
+  // ---- Scopes.
+  /*! \brief Starts a function; its parameters may be given here or to EmitFuncOutput. */
+  absl::Status BeginFunction(const std::string& name, std::optional<std::vector<Var>> params = std::nullopt,
+                             Attrs attrs = {});
+  absl::Status BeginDataflow();
+  absl::Status EndDataflow();
+  bool InFunction() const { return func_.has_value(); }
+  bool InDataflow() const { return func_.has_value() && func_->in_dataflow; }
+
+  // ---- Bindings.
+  /*! \brief Binds `value` (normalized) to a new variable: a DataflowVar inside a dataflow
+   *         block, else a Var. Nested calls among the arguments are emitted first. */
+  absl::StatusOr<Var> Emit(Expr value, const std::string& name_hint = "");
+  /*! \brief Binds `value` to a Var that is visible after the dataflow block (R.output). */
+  absl::StatusOr<Var> EmitOutput(Expr value, const std::string& name_hint = "");
+  /*! \brief Ends the function with `result`; adds it to the module and returns its name. */
+  absl::StatusOr<GlobalVar> EmitFuncOutput(Expr result, std::optional<std::vector<Var>> params = std::nullopt);
+
+  // ---- Tensor expressions.
+  /*! \brief Makes a PrimFunc from `f` on placeholders shaped like `args` (named after the
+   *         argument vars), adds it to the module as `name_hint` (made unique), and returns
+   *         the call_tir that calls it. */
+  absl::StatusOr<Expr> CallTE(const std::string& name_hint, const FTE& f, const std::vector<Expr>& args);
+  /*! \brief Emit(CallTE(...)). */
+  absl::StatusOr<Var> EmitTE(const std::string& name_hint, const FTE& f, const std::vector<Expr>& args);
+
+  // ---- Module.
+  /*! \brief Adds `func` under a unique name derived from `name_hint` (or returns the name of
+   *         an equal PrimFunc already present). */
+  GlobalVar AddFunc(BaseFunc func, const std::string& name_hint);
+  /*! \brief Replaces the function named `name`. */
+  absl::Status UpdateFunc(const std::string& name, BaseFunc func);
+  /*! \brief Infers struct info for an expression built by hand (calls, tuples...). */
+  absl::StatusOr<Expr> Normalize(Expr expr);
+
+  const IRModule& module() const { return mod_; }
+  IRModule Get() const { return mod_; }
+
+ private:
+  struct FunctionFrame {
+    std::string name;
+    std::optional<std::vector<Var>> params;
+    Attrs attrs;
+    std::vector<BindingBlock> blocks;
+    std::vector<VarBinding> current;
+    bool in_dataflow = false;
+    std::set<std::string> names;
+  };
+
+  absl::Status RequireFunction(const char* what) const;
+  std::string FreshName(const std::string& hint);
+  void FlushBlock();
+  absl::StatusOr<Var> EmitBinding(Expr value, bool dataflow_var, const std::string& name);
+
+  IRModule mod_;
+  std::optional<FunctionFrame> func_;
+};
+
+}  // namespace relax
+}  // namespace mlc
+
+#endif  // MLC_IR_BLOCK_BUILDER_H_

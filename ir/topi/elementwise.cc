@@ -1,0 +1,157 @@
+/*! \file elementwise.cc
+ *  \brief Broadcasting binary operators and unary activations.
+ */
+#include "absl/strings/str_cat.h"
+#include "ir/ops/op_util.h"
+#include "ir/topi/topi.h"
+
+namespace mlc {
+namespace topi {
+
+absl::StatusOr<std::vector<int64_t>> StaticShape(const Tensor& t, const std::string& op) {
+  std::vector<int64_t> shape;
+  for (const tir::PrimExpr& d : t.shape()) {
+    const int64_t* v = tir::AsConstInt(d);
+    if (v == nullptr) return absl::InvalidArgumentError(absl::StrCat(op, ": ", t.name(), " has a non-constant shape"));
+    shape.push_back(*v);
+  }
+  return shape;
+}
+
+namespace {
+
+DataType IndexType(const Tensor& a, const Tensor& b) {
+  for (const Tensor* t : {&a, &b}) {
+    for (const tir::PrimExpr& d : t->shape()) {
+      if (d->dtype == DataType::Int64()) return DataType::Int64();
+    }
+  }
+  return DataType::Int32();
+}
+
+/*! \brief The index into `t` for output index `out` under broadcasting. */
+std::vector<tir::PrimExpr> BroadcastIndex(const Tensor& t, const std::vector<int64_t>& t_shape,
+                                          const std::vector<tir::Var>& out, const std::vector<int64_t>& out_shape) {
+  std::vector<tir::PrimExpr> index;
+  size_t offset = out.size() - t_shape.size();
+  for (size_t d = 0; d < t_shape.size(); ++d) {
+    if (t_shape[d] == 1 && out_shape[d + offset] != 1) {
+      index.push_back(tir::Const(t.shape()[d]->dtype, 0));
+    } else {
+      index.push_back(out[d + offset]);
+    }
+  }
+  return index;
+}
+
+using BinaryFn = tir::PrimExpr (*)(tir::PrimExpr, tir::PrimExpr);
+
+absl::StatusOr<Tensor> Broadcast(const Tensor& a, const Tensor& b, const std::string& op,
+                                 const std::function<tir::PrimExpr(tir::PrimExpr, tir::PrimExpr)>& f) {
+  if (a.dtype() != b.dtype()) {
+    return absl::InvalidArgumentError(absl::StrCat(op, ": dtype mismatch: ", a.dtype().ToString(), " vs ", b.dtype().ToString()));
+  }
+  absl::StatusOr<std::vector<int64_t>> sa = StaticShape(a, op);
+  if (!sa.ok()) return sa.status();
+  absl::StatusOr<std::vector<int64_t>> sb = StaticShape(b, op);
+  if (!sb.ok()) return sb.status();
+  absl::StatusOr<std::vector<int64_t>> out = relax::BroadcastShapes(*sa, *sb);
+  if (!out.ok()) return absl::InvalidArgumentError(absl::StrCat(op, ": ", out.status().message()));
+  DataType it = IndexType(a, b);
+  std::vector<tir::PrimExpr> shape;
+  std::vector<std::string> names;
+  for (size_t d = 0; d < out->size(); ++d) {
+    shape.push_back(tir::IntImm(it, (*out)[d]));
+    names.push_back(absl::StrCat("ax", d));
+  }
+  std::vector<int64_t> out_shape = *out, a_shape = *sa, b_shape = *sb;
+  return te::Compute(
+      shape,
+      [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
+        return f(a(BroadcastIndex(a, a_shape, i, out_shape)), b(BroadcastIndex(b, b_shape, i, out_shape)));
+      },
+      absl::StrCat("T_", op), names);
+}
+
+Tensor Unary(const Tensor& x, const std::function<tir::PrimExpr(tir::PrimExpr)>& f) {
+  return te::Compute(
+      x.shape(),
+      [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
+        return f(x(std::vector<tir::PrimExpr>(i.begin(), i.end())));
+      },
+      "compute");
+}
+
+}  // namespace
+
+absl::StatusOr<Tensor> Add(const Tensor& a, const Tensor& b) {
+  return Broadcast(a, b, "add", [](tir::PrimExpr x, tir::PrimExpr y) { return tir::operator+(x, y); });
+}
+absl::StatusOr<Tensor> Subtract(const Tensor& a, const Tensor& b) {
+  return Broadcast(a, b, "subtract", [](tir::PrimExpr x, tir::PrimExpr y) { return tir::operator-(x, y); });
+}
+absl::StatusOr<Tensor> Multiply(const Tensor& a, const Tensor& b) {
+  return Broadcast(a, b, "multiply", [](tir::PrimExpr x, tir::PrimExpr y) { return tir::operator*(x, y); });
+}
+absl::StatusOr<Tensor> Divide(const Tensor& a, const Tensor& b) {
+  return Broadcast(a, b, "divide", [](tir::PrimExpr x, tir::PrimExpr y) { return tir::operator/(x, y); });
+}
+absl::StatusOr<Tensor> Maximum(const Tensor& a, const Tensor& b) {
+  return Broadcast(a, b, "maximum", [](tir::PrimExpr x, tir::PrimExpr y) { return tir::Max(x, y); });
+}
+absl::StatusOr<Tensor> Minimum(const Tensor& a, const Tensor& b) {
+  return Broadcast(a, b, "minimum", [](tir::PrimExpr x, tir::PrimExpr y) { return tir::Min(x, y); });
+}
+absl::StatusOr<Tensor> Power(const Tensor& a, const Tensor& b) {
+  return Broadcast(a, b, "power", [](tir::PrimExpr x, tir::PrimExpr y) { return tir::Intrinsic("pow", {x, y}); });
+}
+
+absl::StatusOr<Tensor> EwiseFma(const Tensor& a, const Tensor& b, const Tensor& c) {
+  for (const Tensor* t : {&b, &c}) {
+    absl::StatusOr<std::vector<int64_t>> sa = StaticShape(a, "ewise_fma");
+    absl::StatusOr<std::vector<int64_t>> st = StaticShape(*t, "ewise_fma");
+    if (!sa.ok()) return sa.status();
+    if (!st.ok()) return st.status();
+    if (*sa != *st || a.dtype() != t->dtype()) {
+      return absl::InvalidArgumentError(absl::StrCat("ewise_fma: operands must have one shape and dtype, got ",
+                                                     relax::ShapeToString(*sa), " and ", relax::ShapeToString(*st)));
+    }
+  }
+  std::vector<std::string> names;
+  for (int d = 0; d < a.ndim(); ++d) names.push_back(absl::StrCat("ax", d));
+  return te::Compute(
+      a.shape(),
+      [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
+        std::vector<tir::PrimExpr> idx(i.begin(), i.end());
+        return tir::operator+(tir::operator*(a(idx), b(idx)), c(idx));
+      },
+      "T_ewise_fma", names);
+}
+
+Tensor Relu(const Tensor& x) {
+  return Unary(x, [&](tir::PrimExpr v) { return tir::Max(v, tir::Const(x.dtype(), 0)); });
+}
+Tensor Exp(const Tensor& x) {
+  return Unary(x, [](tir::PrimExpr v) { return tir::Intrinsic("exp", {v}); });
+}
+Tensor Log(const Tensor& x) {
+  return Unary(x, [](tir::PrimExpr v) { return tir::Intrinsic("log", {v}); });
+}
+Tensor Sqrt(const Tensor& x) {
+  return Unary(x, [](tir::PrimExpr v) { return tir::Intrinsic("sqrt", {v}); });
+}
+Tensor Tanh(const Tensor& x) {
+  return Unary(x, [](tir::PrimExpr v) { return tir::Intrinsic("tanh", {v}); });
+}
+Tensor Sigmoid(const Tensor& x) {
+  return Unary(x, [](tir::PrimExpr v) { return tir::Intrinsic("sigmoid", {v}); });
+}
+Tensor Erf(const Tensor& x) {
+  return Unary(x, [](tir::PrimExpr v) { return tir::Intrinsic("erf", {v}); });
+}
+Tensor Negative(const Tensor& x) {
+  return Unary(x, [](tir::PrimExpr v) { return tir::operator-(v); });
+}
+
+}  // namespace topi
+}  // namespace mlc

@@ -1,0 +1,118 @@
+/*! \file linear_algebra.cc
+ *  \brief dense (x @ w.T), NumPy matmul, and transpose.
+ */
+#include "absl/strings/str_cat.h"
+#include "ir/ops/op_util.h"
+#include "ir/topi/topi.h"
+
+namespace mlc {
+namespace topi {
+
+absl::StatusOr<Tensor> Dense(const Tensor& x, const Tensor& w) {
+  absl::StatusOr<std::vector<int64_t>> sx = StaticShape(x, "dense");
+  if (!sx.ok()) return sx.status();
+  absl::StatusOr<std::vector<int64_t>> sw = StaticShape(w, "dense");
+  if (!sw.ok()) return sw.status();
+  if (sx->empty() || sw->size() != 2 || sx->back() != (*sw)[1] || x.dtype() != w.dtype()) {
+    return absl::InvalidArgumentError(absl::StrCat("dense: data ", relax::ShapeToString(*sx), " ", x.dtype().ToString(),
+                                                   " and weight ", relax::ShapeToString(*sw), " ", w.dtype().ToString(),
+                                                   " do not fit x @ w.T"));
+  }
+  std::vector<tir::PrimExpr> shape(x.shape().begin(), x.shape().end() - 1);
+  shape.push_back(w.shape()[0]);
+  std::vector<std::string> names;
+  for (size_t d = 0; d < shape.size(); ++d) names.push_back(absl::StrCat("i", d));
+  te::ReduceAxis k = te::MakeReduceAxis(x.shape().back(), "k");
+  return te::Compute(
+      shape,
+      [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
+        std::vector<tir::PrimExpr> xi(i.begin(), i.end() - 1);
+        xi.push_back(k);
+        return te::Sum(tir::operator*(x(xi), w({i.back(), k})), {k});
+      },
+      "T_matmul_NT", names, {{"layout_free_inputs", std::vector<int64_t>{1}}});
+}
+
+absl::StatusOr<Tensor> Matmul(const Tensor& a, const Tensor& b) {
+  absl::StatusOr<std::vector<int64_t>> sa = StaticShape(a, "matmul");
+  if (!sa.ok()) return sa.status();
+  absl::StatusOr<std::vector<int64_t>> sb = StaticShape(b, "matmul");
+  if (!sb.ok()) return sb.status();
+  if (sa->empty() || sb->empty() || a.dtype() != b.dtype()) {
+    return absl::InvalidArgumentError("matmul: operands need rank >= 1 and one dtype");
+  }
+  bool a_vec = sa->size() == 1, b_vec = sb->size() == 1;
+  int64_t ka = sa->back(), kb = b_vec ? (*sb)[0] : (*sb)[sb->size() - 2];
+  if (ka != kb) {
+    return absl::InvalidArgumentError(absl::StrCat("matmul: reduction dimensions differ: ", relax::ShapeToString(*sa),
+                                                   " @ ", relax::ShapeToString(*sb)));
+  }
+  std::vector<int64_t> batch_a(sa->begin(), sa->end() - (a_vec ? 1 : 2));
+  std::vector<int64_t> batch_b(sb->begin(), sb->end() - (b_vec ? 1 : 2));
+  absl::StatusOr<std::vector<int64_t>> batch = relax::BroadcastShapes(batch_a, batch_b);
+  if (!batch.ok()) return absl::InvalidArgumentError(absl::StrCat("matmul: ", batch.status().message()));
+  DataType it = a.shape()[0]->dtype;
+  std::vector<tir::PrimExpr> shape;
+  for (int64_t d : *batch) shape.push_back(tir::IntImm(it, d));
+  if (!a_vec) shape.push_back(tir::IntImm(it, (*sa)[sa->size() - 2]));
+  if (!b_vec) shape.push_back(tir::IntImm(it, sb->back()));
+  std::vector<std::string> names;
+  for (size_t d = 0; d < shape.size(); ++d) names.push_back(absl::StrCat("i", d));
+  te::ReduceAxis k = te::MakeReduceAxis(tir::IntImm(it, ka), "k");
+  size_t nb = batch->size();
+  std::vector<int64_t> sa_v = *sa, sb_v = *sb, batch_v = *batch;
+  return te::Compute(
+      shape,
+      [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
+        // Batch indices broadcast into each operand's own batch dims.
+        auto batch_index = [&](const std::vector<int64_t>& own, const Tensor& t) {
+          std::vector<tir::PrimExpr> idx;
+          size_t offset = nb - own.size();
+          for (size_t d = 0; d < own.size(); ++d) {
+            idx.push_back(own[d] == 1 && batch_v[d + offset] != 1 ? tir::Const(t.shape()[d]->dtype, 0)
+                                                                  : tir::PrimExpr(i[d + offset]));
+          }
+          return idx;
+        };
+        std::vector<tir::PrimExpr> ai = batch_index(batch_a, a), bi = batch_index(batch_b, b);
+        if (!a_vec) ai.push_back(i[nb]);
+        ai.push_back(k);
+        bi.push_back(k);
+        if (!b_vec) bi.push_back(i.back());
+        return te::Sum(tir::operator*(a(ai), b(bi)), {k});
+      },
+      "T_matmul", names);
+}
+
+absl::StatusOr<Tensor> Transpose(const Tensor& x, std::vector<int64_t> axes) {
+  int n = x.ndim();
+  if (axes.empty()) {
+    for (int d = n - 1; d >= 0; --d) axes.push_back(d);
+  }
+  if (static_cast<int>(axes.size()) != n) {
+    return absl::InvalidArgumentError(absl::StrCat("transpose: ", axes.size(), " axes for a tensor of rank ", n));
+  }
+  std::vector<bool> seen(n, false);
+  for (int64_t& a : axes) {
+    if (a < 0) a += n;
+    if (a < 0 || a >= n || seen[a]) return absl::InvalidArgumentError("transpose: axes is not a permutation");
+    seen[a] = true;
+  }
+  std::vector<tir::PrimExpr> shape;
+  std::vector<std::string> names;
+  for (int d = 0; d < n; ++d) {
+    shape.push_back(x.shape()[axes[d]]);
+    names.push_back(absl::StrCat("ax", d));
+  }
+  return te::Compute(
+      shape,
+      [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
+        std::vector<tir::PrimExpr> idx(n);
+        for (int d = 0; d < n; ++d) idx[axes[d]] = i[d];
+        return x(idx);
+      },
+      "T_transpose", names);
+}
+
+}  // namespace topi
+}  // namespace mlc

@@ -1,0 +1,58 @@
+/*! \file topi.h
+ *  \brief The operator library: tensor-expression computes with NumPy semantics, named and
+ *         shaped as TVM's topi prints them (T_add, T_matmul_NT, compute...). Importers and the
+ *         legalize pass build loop programs from these; more operators go in this folder.
+ *
+ *  Shapes must be static. Every function checks its inputs and returns an error naming the
+ *  operator and the offending shapes.
+ */
+#ifndef MLC_IR_TOPI_TOPI_H_
+#define MLC_IR_TOPI_TOPI_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "ir/te/tensor.h"
+
+namespace mlc {
+namespace topi {
+
+using te::Tensor;
+
+// Elementwise with NumPy broadcasting ("T_add", "T_subtract", ...).
+absl::StatusOr<Tensor> Add(const Tensor& a, const Tensor& b);
+absl::StatusOr<Tensor> Subtract(const Tensor& a, const Tensor& b);
+absl::StatusOr<Tensor> Multiply(const Tensor& a, const Tensor& b);
+absl::StatusOr<Tensor> Divide(const Tensor& a, const Tensor& b);
+absl::StatusOr<Tensor> Maximum(const Tensor& a, const Tensor& b);
+absl::StatusOr<Tensor> Minimum(const Tensor& a, const Tensor& b);
+absl::StatusOr<Tensor> Power(const Tensor& a, const Tensor& b);
+
+/*! \brief a * b + c, all of one shape. */
+absl::StatusOr<Tensor> EwiseFma(const Tensor& a, const Tensor& b, const Tensor& c);
+
+// Unary ("compute").
+Tensor Relu(const Tensor& x);
+Tensor Exp(const Tensor& x);
+Tensor Log(const Tensor& x);
+Tensor Sqrt(const Tensor& x);
+Tensor Tanh(const Tensor& x);
+Tensor Sigmoid(const Tensor& x);
+Tensor Erf(const Tensor& x);
+Tensor Negative(const Tensor& x);
+
+/*! \brief x @ w.T with x (..., k) and w (n, k) ("T_matmul_NT"). */
+absl::StatusOr<Tensor> Dense(const Tensor& x, const Tensor& w);
+/*! \brief NumPy matmul: 1-D promotion and batch broadcasting ("T_matmul"). */
+absl::StatusOr<Tensor> Matmul(const Tensor& a, const Tensor& b);
+/*! \brief Permutes dimensions; empty `axes` reverses them ("T_transpose"). */
+absl::StatusOr<Tensor> Transpose(const Tensor& x, std::vector<int64_t> axes);
+
+/*! \brief The static extent of each dimension, or an error naming `op`. */
+absl::StatusOr<std::vector<int64_t>> StaticShape(const Tensor& t, const std::string& op);
+
+}  // namespace topi
+}  // namespace mlc
+
+#endif  // MLC_IR_TOPI_TOPI_H_
