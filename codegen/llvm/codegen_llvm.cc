@@ -1,0 +1,674 @@
+/*! \file codegen_llvm.cc
+ *  \brief Loop-level IR to LLVM IR, the O3 pipeline, object emission and linking.
+ */
+#include "codegen/llvm/codegen_llvm.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <set>
+#include <unordered_map>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "ir/file_util.h"
+#include "ir/tir_functor.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/MDBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Host.h"
+
+extern char** environ;
+
+namespace mlc {
+namespace codegen {
+
+std::string KernelSymbol(const std::string& name) { return absl::StrCat("__mlc_kernel_", name); }
+
+namespace {
+
+using tir::PrimExpr;
+using tir::Stmt;
+
+/*! \brief Buffers and variables a statement refers to (for outlining parallel bodies). */
+class UseCollector : public tir::StmtExprVisitor {
+ public:
+  std::set<const Object*> vars, buffers, defined;
+
+ protected:
+  void VisitExpr_(const tir::TirVarNode* op) override { vars.insert(op); }
+  void VisitExpr_(const tir::BufferLoadNode* op) override {
+    buffers.insert(op->buffer.get());
+    tir::StmtExprVisitor::VisitExpr_(op);
+  }
+  void VisitStmt_(const tir::BufferStoreNode* op) override {
+    buffers.insert(op->buffer.get());
+    tir::StmtExprVisitor::VisitStmt_(op);
+  }
+  void VisitStmt_(const tir::ForNode* op) override {
+    defined.insert(op->loop_var.get());
+    tir::StmtExprVisitor::VisitStmt_(op);
+  }
+  void VisitStmt_(const tir::AllocateNode* op) override {
+    defined.insert(op->buffer.get());
+    tir::StmtExprVisitor::VisitStmt_(op);
+  }
+};
+
+class KernelEmitter {
+ public:
+  KernelEmitter(llvm::LLVMContext& ctx, llvm::Module& mod) : ctx_(ctx), mod_(mod), b_(ctx) {
+    fast_math_.setAllowReassoc();
+    fast_math_.setAllowContract();
+    fast_math_.setNoSignedZeros();
+    fast_math_.setAllowReciprocal();
+    fast_math_.setApproxFunc();
+    b_.setFastMathFlags(fast_math_);
+    ptr_ = llvm::PointerType::get(ctx_, 0);
+    i64_ = llvm::Type::getInt64Ty(ctx_);
+    // The runtime's parallel launcher: void (*)(void (*)(void*, i64, i64), void*, i64).
+    launch_global_ = new llvm::GlobalVariable(mod_, ptr_, false, llvm::GlobalValue::ExternalLinkage,
+                                              llvm::ConstantPointerNull::get(llvm::PointerType::get(ctx_, 0)), "__mlc_parallel_launch");
+  }
+
+  absl::Status EmitKernel(const std::string& name, const tir::PrimFuncNode* func) {
+    error_ = absl::OkStatus();
+    // Inner function with noalias buffer pointers.
+    std::vector<llvm::Type*> param_types(func->params.size(), ptr_);
+    auto* impl_type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx_), param_types, false);
+    llvm::Function* impl =
+        llvm::Function::Create(impl_type, llvm::Function::InternalLinkage, absl::StrCat(name, "_impl"), &mod_);
+    for (size_t i = 0; i < func->params.size(); ++i) {
+      impl->addParamAttr(i, llvm::Attribute::NoAlias);
+      impl->addParamAttr(i, llvm::Attribute::getWithAlignment(ctx_, llvm::Align(64)));
+      impl->getArg(i)->setName(func->params[i]->name);
+      buffers_[func->params[i].get()] = impl->getArg(i);
+    }
+    BeginFunction(impl);
+    EmitStmt(func->body);
+    b_.CreateRetVoid();
+    EndFunction();
+    // Exported entry: unpack the argument array.
+    auto* entry_type = llvm::FunctionType::get(b_.getInt32Ty(), {ptr_}, false);
+    llvm::Function* entry =
+        llvm::Function::Create(entry_type, llvm::Function::ExternalLinkage, KernelSymbol(name), &mod_);
+    b_.SetInsertPoint(llvm::BasicBlock::Create(ctx_, "entry", entry));
+    std::vector<llvm::Value*> args;
+    for (size_t i = 0; i < func->params.size(); ++i) {
+      llvm::Value* slot = b_.CreateConstInBoundsGEP1_64(ptr_, entry->getArg(0), i);
+      args.push_back(b_.CreateLoad(ptr_, slot, func->params[i]->name));
+    }
+    b_.CreateCall(impl, args);
+    b_.CreateRet(b_.getInt32(0));
+    buffers_.clear();
+    vars_.clear();
+    return error_;
+  }
+
+ private:
+  void BeginFunction(llvm::Function* f) {
+    func_ = f;
+    entry_ = llvm::BasicBlock::Create(ctx_, "entry", f);
+    b_.SetInsertPoint(entry_);
+  }
+  void EndFunction() { func_ = nullptr; }
+
+  void Fail(const std::string& message) {
+    if (error_.ok()) error_ = absl::InternalError(message);
+  }
+
+  llvm::Type* ScalarType(DataType t) {
+    switch (t.code()) {
+      case DataType::kFloat:
+        if (t.bits() == 16) return b_.getHalfTy();
+        if (t.bits() == 64) return b_.getDoubleTy();
+        return b_.getFloatTy();
+      case DataType::kBFloat:
+        return b_.getBFloatTy();
+      case DataType::kBool:
+        return b_.getInt1Ty();
+      case DataType::kInt:
+      case DataType::kUInt:
+        return b_.getIntNTy(t.bits());
+      default:
+        return b_.getInt8Ty();
+    }
+  }
+  /*! \brief Bools are i1 in registers and i8 in memory. */
+  llvm::Type* MemoryType(DataType t) { return t.is_bool() ? b_.getInt8Ty() : ScalarType(t); }
+
+  llvm::Value* Address(const tir::Buffer& buffer, const PrimExpr& index) {
+    auto it = buffers_.find(buffer.get());
+    if (it == buffers_.end()) {
+      Fail(absl::StrCat("buffer ", buffer->name, " has no storage"));
+      return llvm::UndefValue::get(ptr_);
+    }
+    llvm::Value* idx = b_.CreateSExtOrTrunc(EmitExpr(index), i64_);
+    return b_.CreateInBoundsGEP(MemoryType(buffer->dtype), it->second, idx);
+  }
+
+  llvm::Value* CallIntrinsic(llvm::Intrinsic::ID id, llvm::Type* type, std::vector<llvm::Value*> args) {
+    llvm::Function* f = llvm::Intrinsic::getDeclaration(&mod_, id, {type});
+    return b_.CreateCall(f, args);
+  }
+  llvm::Value* CallLibm(const std::string& name, llvm::Type* type, std::vector<llvm::Value*> args) {
+    std::string fname = type->isFloatTy() ? name + "f" : name;
+    std::vector<llvm::Type*> types(args.size(), type);
+    llvm::FunctionCallee f = mod_.getOrInsertFunction(fname, llvm::FunctionType::get(type, types, false));
+    llvm::CallInst* call = b_.CreateCall(f, args);
+    call->setDoesNotAccessMemory();
+    call->setDoesNotThrow();
+    return call;
+  }
+
+  llvm::Value* EmitExpr(const PrimExpr& e) {
+    switch (e->kind()) {
+      case NodeKind::kIntImm: {
+        const auto* imm = e.as<tir::IntImmNode>();
+        return llvm::ConstantInt::get(ScalarType(e->dtype), imm->value, true);
+      }
+      case NodeKind::kFloatImm:
+        return llvm::ConstantFP::get(ScalarType(e->dtype), e.as<tir::FloatImmNode>()->value);
+      case NodeKind::kTirVar: {
+        auto it = vars_.find(e.get());
+        if (it == vars_.end()) {
+          Fail(absl::StrCat("variable ", e.as<tir::TirVarNode>()->name, " is not bound"));
+          return llvm::UndefValue::get(ScalarType(e->dtype));
+        }
+        return it->second;
+      }
+      case NodeKind::kBufferLoad: {
+        const auto* load = e.as<tir::BufferLoadNode>();
+        if (load->indices.size() != 1) {
+          Fail("buffer load is not flattened (run LowerPrimFunc first)");
+          return llvm::UndefValue::get(ScalarType(e->dtype));
+        }
+        llvm::Value* v = b_.CreateLoad(MemoryType(load->buffer->dtype), Address(load->buffer, load->indices[0]));
+        if (e->dtype.is_bool()) v = b_.CreateICmpNE(v, b_.getInt8(0));
+        return v;
+      }
+      case NodeKind::kNot:
+        return b_.CreateNot(EmitExpr(e.as<tir::NotNode>()->a));
+      case NodeKind::kSelect: {
+        const auto* s = e.as<tir::SelectNode>();
+        return b_.CreateSelect(EmitExpr(s->condition), EmitExpr(s->true_value), EmitExpr(s->false_value));
+      }
+      case NodeKind::kCast:
+        return EmitCast(e.as<tir::CastNode>()->value, e->dtype);
+      case NodeKind::kTirCall:
+        return EmitIntrinsic(e.as<tir::TirCallNode>());
+      case NodeKind::kStringImm:
+        Fail("string immediates cannot be compiled");
+        return llvm::UndefValue::get(b_.getInt8Ty());
+      default:
+        return EmitBinary(static_cast<const tir::BinaryNode*>(e.get()), e->kind());
+    }
+  }
+
+  llvm::Value* EmitCast(const PrimExpr& value, DataType to) {
+    llvm::Value* v = EmitExpr(value);
+    DataType from = value->dtype;
+    llvm::Type* t = ScalarType(to);
+    if (from == to) return v;
+    if (to.is_bool()) {
+      return from.is_float() ? b_.CreateFCmpUNE(v, llvm::ConstantFP::get(v->getType(), 0.0))
+                             : b_.CreateICmpNE(v, llvm::ConstantInt::get(v->getType(), 0));
+    }
+    if (from.is_float() && to.is_float()) return b_.CreateFPCast(v, t);
+    if (from.is_float()) return to.is_uint() ? b_.CreateFPToUI(v, t) : b_.CreateFPToSI(v, t);
+    bool from_signed = from.is_int();
+    if (to.is_float()) return from_signed ? b_.CreateSIToFP(v, t) : b_.CreateUIToFP(v, t);
+    return b_.CreateIntCast(v, t, from_signed);
+  }
+
+  llvm::Value* EmitBinary(const tir::BinaryNode* op, NodeKind kind) {
+    llvm::Value* a = EmitExpr(op->a);
+    llvm::Value* b = EmitExpr(op->b);
+    DataType t = op->a->dtype;
+    bool is_float = t.is_float();
+    bool is_signed = t.is_int();
+    switch (kind) {
+      case NodeKind::kAdd:
+        return is_float ? b_.CreateFAdd(a, b) : b_.CreateAdd(a, b, "", false, is_signed);
+      case NodeKind::kSub:
+        return is_float ? b_.CreateFSub(a, b) : b_.CreateSub(a, b, "", false, is_signed);
+      case NodeKind::kMul:
+        return is_float ? b_.CreateFMul(a, b) : b_.CreateMul(a, b, "", false, is_signed);
+      case NodeKind::kDiv:
+        return is_float ? b_.CreateFDiv(a, b) : (is_signed ? b_.CreateSDiv(a, b) : b_.CreateUDiv(a, b));
+      case NodeKind::kMod:
+        return is_float ? b_.CreateFRem(a, b) : (is_signed ? b_.CreateSRem(a, b) : b_.CreateURem(a, b));
+      case NodeKind::kFloorDiv: {
+        if (is_float) return CallIntrinsic(llvm::Intrinsic::floor, a->getType(), {b_.CreateFDiv(a, b)});
+        if (!is_signed) return b_.CreateUDiv(a, b);
+        // q = a / b rounded toward zero; subtract 1 when the remainder's sign differs from b's.
+        llvm::Value* q = b_.CreateSDiv(a, b);
+        llvm::Value* r = b_.CreateSRem(a, b);
+        llvm::Value* zero = llvm::ConstantInt::get(a->getType(), 0);
+        llvm::Value* adjust = b_.CreateAnd(b_.CreateICmpNE(r, zero),
+                                           b_.CreateICmpNE(b_.CreateICmpSLT(r, zero), b_.CreateICmpSLT(b, zero)));
+        return b_.CreateSub(q, b_.CreateZExt(adjust, a->getType()));
+      }
+      case NodeKind::kFloorMod: {
+        if (is_float) {
+          llvm::Value* q = CallIntrinsic(llvm::Intrinsic::floor, a->getType(), {b_.CreateFDiv(a, b)});
+          return b_.CreateFSub(a, b_.CreateFMul(q, b));
+        }
+        if (!is_signed) return b_.CreateURem(a, b);
+        llvm::Value* r = b_.CreateSRem(a, b);
+        llvm::Value* zero = llvm::ConstantInt::get(a->getType(), 0);
+        llvm::Value* adjust = b_.CreateAnd(b_.CreateICmpNE(r, zero),
+                                           b_.CreateICmpNE(b_.CreateICmpSLT(r, zero), b_.CreateICmpSLT(b, zero)));
+        return b_.CreateSelect(adjust, b_.CreateAdd(r, b), r);
+      }
+      case NodeKind::kMin:
+        if (is_float) return CallIntrinsic(llvm::Intrinsic::minnum, a->getType(), {a, b});
+        return CallIntrinsic(is_signed ? llvm::Intrinsic::smin : llvm::Intrinsic::umin, a->getType(), {a, b});
+      case NodeKind::kMax:
+        if (is_float) return CallIntrinsic(llvm::Intrinsic::maxnum, a->getType(), {a, b});
+        return CallIntrinsic(is_signed ? llvm::Intrinsic::smax : llvm::Intrinsic::umax, a->getType(), {a, b});
+      case NodeKind::kEQ:
+        return is_float ? b_.CreateFCmpOEQ(a, b) : b_.CreateICmpEQ(a, b);
+      case NodeKind::kNE:
+        return is_float ? b_.CreateFCmpUNE(a, b) : b_.CreateICmpNE(a, b);
+      case NodeKind::kLT:
+        return is_float ? b_.CreateFCmpOLT(a, b) : (is_signed ? b_.CreateICmpSLT(a, b) : b_.CreateICmpULT(a, b));
+      case NodeKind::kLE:
+        return is_float ? b_.CreateFCmpOLE(a, b) : (is_signed ? b_.CreateICmpSLE(a, b) : b_.CreateICmpULE(a, b));
+      case NodeKind::kGT:
+        return is_float ? b_.CreateFCmpOGT(a, b) : (is_signed ? b_.CreateICmpSGT(a, b) : b_.CreateICmpUGT(a, b));
+      case NodeKind::kGE:
+        return is_float ? b_.CreateFCmpOGE(a, b) : (is_signed ? b_.CreateICmpSGE(a, b) : b_.CreateICmpUGE(a, b));
+      case NodeKind::kAnd:
+        return b_.CreateAnd(a, b);
+      case NodeKind::kOr:
+        return b_.CreateOr(a, b);
+      default:
+        Fail(absl::StrCat("unexpected binary node ", NodeKindName(kind)));
+        return a;
+    }
+  }
+
+  llvm::Value* EmitIntrinsic(const tir::TirCallNode* call) {
+    std::vector<llvm::Value*> args;
+    for (const PrimExpr& a : call->args) args.push_back(EmitExpr(a));
+    if (args.empty()) {
+      Fail(absl::StrCat("T.", call->name, " without arguments"));
+      return llvm::UndefValue::get(ScalarType(call->dtype));
+    }
+    llvm::Type* t = args[0]->getType();
+    const std::string& n = call->name;
+    if (!t->isFloatingPointTy() && n != "isnan") {
+      Fail(absl::StrCat("T.", n, " needs a floating-point argument"));
+      return args[0];
+    }
+    if (n == "exp") return CallIntrinsic(llvm::Intrinsic::exp, t, args);
+    if (n == "exp2") return CallIntrinsic(llvm::Intrinsic::exp2, t, args);
+    if (n == "log") return CallIntrinsic(llvm::Intrinsic::log, t, args);
+    if (n == "log2") return CallIntrinsic(llvm::Intrinsic::log2, t, args);
+    if (n == "sqrt") return CallIntrinsic(llvm::Intrinsic::sqrt, t, args);
+    if (n == "rsqrt") return b_.CreateFDiv(llvm::ConstantFP::get(t, 1.0), CallIntrinsic(llvm::Intrinsic::sqrt, t, args));
+    if (n == "fabs") return CallIntrinsic(llvm::Intrinsic::fabs, t, args);
+    if (n == "floor") return CallIntrinsic(llvm::Intrinsic::floor, t, args);
+    if (n == "ceil") return CallIntrinsic(llvm::Intrinsic::ceil, t, args);
+    if (n == "round") return CallIntrinsic(llvm::Intrinsic::roundeven, t, args);
+    if (n == "trunc") return CallIntrinsic(llvm::Intrinsic::trunc, t, args);
+    if (n == "sin") return CallIntrinsic(llvm::Intrinsic::sin, t, args);
+    if (n == "cos") return CallIntrinsic(llvm::Intrinsic::cos, t, args);
+    if (n == "pow") return CallIntrinsic(llvm::Intrinsic::pow, t, args);
+    if (n == "tanh") return CallLibm("tanh", t, args);
+    if (n == "erf") return CallLibm("erf", t, args);
+    if (n == "sigmoid") {
+      llvm::Value* one = llvm::ConstantFP::get(t, 1.0);
+      llvm::Value* e = CallIntrinsic(llvm::Intrinsic::exp, t, {b_.CreateFNeg(args[0])});
+      return b_.CreateFDiv(one, b_.CreateFAdd(one, e));
+    }
+    if (n == "isnan") {
+      // isnan must see NaNs: compare without fast-math flags.
+      llvm::FastMathFlags none;
+      llvm::IRBuilder<>::FastMathFlagGuard guard(b_);
+      b_.setFastMathFlags(none);
+      return b_.CreateFCmpUNO(args[0], args[0]);
+    }
+    Fail(absl::StrCat("no code generation for intrinsic T.", n));
+    return args[0];
+  }
+
+  void EmitStmt(const Stmt& s) {
+    switch (s->kind()) {
+      case NodeKind::kBufferStore: {
+        const auto* store = s.as<tir::BufferStoreNode>();
+        if (store->indices.size() != 1) return Fail("buffer store is not flattened (run LowerPrimFunc first)");
+        llvm::Value* v = EmitExpr(store->value);
+        if (store->buffer->dtype.is_bool()) v = b_.CreateZExt(v, b_.getInt8Ty());
+        b_.CreateStore(v, Address(store->buffer, store->indices[0]));
+        return;
+      }
+      case NodeKind::kSeqStmt:
+        for (const Stmt& inner : s.as<tir::SeqStmtNode>()->seq) EmitStmt(inner);
+        return;
+      case NodeKind::kEvaluate:
+        EmitExpr(s.as<tir::EvaluateNode>()->value);
+        return;
+      case NodeKind::kIfThenElse:
+        return EmitIf(s.as<tir::IfThenElseNode>());
+      case NodeKind::kFor: {
+        const auto* loop = s.as<tir::ForNode>();
+        if (loop->for_kind == tir::ForKind::kParallel) return EmitParallelFor(loop);
+        return EmitSerialFor(loop);
+      }
+      case NodeKind::kAllocate:
+        return EmitAllocate(s.as<tir::AllocateNode>());
+      default:
+        return Fail(absl::StrCat("statement ", NodeKindName(s->kind()), " must be lowered before code generation"));
+    }
+  }
+
+  void EmitIf(const tir::IfThenElseNode* op) {
+    llvm::Value* cond = EmitExpr(op->condition);
+    auto* then_bb = llvm::BasicBlock::Create(ctx_, "if.then", func_);
+    auto* else_bb = op->else_case.defined() ? llvm::BasicBlock::Create(ctx_, "if.else", func_) : nullptr;
+    auto* end_bb = llvm::BasicBlock::Create(ctx_, "if.end", func_);
+    b_.CreateCondBr(cond, then_bb, else_bb ? else_bb : end_bb);
+    b_.SetInsertPoint(then_bb);
+    EmitStmt(op->then_case);
+    b_.CreateBr(end_bb);
+    if (else_bb) {
+      b_.SetInsertPoint(else_bb);
+      EmitStmt(op->else_case);
+      b_.CreateBr(end_bb);
+    }
+    b_.SetInsertPoint(end_bb);
+  }
+
+  /*! \brief for (v = begin; v < end; ++v) body, with loop metadata for the loop kind. */
+  void EmitLoop(const tir::Var& var, llvm::Value* begin, llvm::Value* end, tir::ForKind kind, const Stmt& body) {
+    llvm::Type* t = ScalarType(var->dtype);
+    begin = b_.CreateSExtOrTrunc(begin, t);
+    end = b_.CreateSExtOrTrunc(end, t);
+    llvm::BasicBlock* pre = b_.GetInsertBlock();
+    auto* header = llvm::BasicBlock::Create(ctx_, absl::StrCat("for.", var->name), func_);
+    auto* body_bb = llvm::BasicBlock::Create(ctx_, absl::StrCat("for.", var->name, ".body"), func_);
+    auto* exit = llvm::BasicBlock::Create(ctx_, absl::StrCat("for.", var->name, ".end"), func_);
+    b_.CreateBr(header);
+    b_.SetInsertPoint(header);
+    llvm::PHINode* phi = b_.CreatePHI(t, 2, var->name);
+    phi->addIncoming(begin, pre);
+    b_.CreateCondBr(b_.CreateICmpSLT(phi, end), body_bb, exit);
+    b_.SetInsertPoint(body_bb);
+    vars_[var.get()] = phi;
+    EmitStmt(body);
+    vars_.erase(var.get());
+    llvm::Value* next = b_.CreateAdd(phi, llvm::ConstantInt::get(t, 1), "", true, true);
+    llvm::BranchInst* back = b_.CreateBr(header);
+    phi->addIncoming(next, b_.GetInsertBlock());
+    std::vector<llvm::Metadata*> md = {nullptr, llvm::MDNode::get(ctx_, llvm::MDString::get(ctx_, "llvm.loop.mustprogress"))};
+    if (kind == tir::ForKind::kVectorized) {
+      md.push_back(llvm::MDNode::get(ctx_, {llvm::MDString::get(ctx_, "llvm.loop.vectorize.enable"),
+                                            llvm::ConstantAsMetadata::get(b_.getTrue())}));
+    } else if (kind == tir::ForKind::kUnrolled) {
+      md.push_back(llvm::MDNode::get(ctx_, llvm::MDString::get(ctx_, "llvm.loop.unroll.full")));
+    }
+    llvm::MDNode* loop_id = llvm::MDNode::getDistinct(ctx_, md);
+    loop_id->replaceOperandWith(0, loop_id);
+    back->setMetadata(llvm::LLVMContext::MD_loop, loop_id);
+    b_.SetInsertPoint(exit);
+  }
+
+  void EmitSerialFor(const tir::ForNode* loop) {
+    llvm::Value* begin = EmitExpr(loop->min);
+    llvm::Value* end = b_.CreateAdd(begin, EmitExpr(loop->extent));
+    EmitLoop(loop->loop_var, begin, end, loop->for_kind, loop->body);
+  }
+
+  /*! \brief Outlines the body into fn(closure, begin, end) and hands it to the thread pool. */
+  void EmitParallelFor(const tir::ForNode* loop) {
+    UseCollector uses;
+    uses.VisitStmt(loop->body);
+    uses.VisitExpr(loop->min);
+    std::vector<const Object*> captured_vars, captured_buffers;
+    for (const Object* v : uses.vars) {
+      if (v != loop->loop_var.get() && !uses.defined.count(v) && vars_.count(v)) captured_vars.push_back(v);
+    }
+    for (const Object* buf : uses.buffers) {
+      if (!uses.defined.count(buf) && buffers_.count(buf)) captured_buffers.push_back(buf);
+    }
+    // Closure: captured scalars widened to i64, then buffer pointers.
+    std::vector<llvm::Type*> fields(captured_vars.size(), i64_);
+    fields.insert(fields.end(), captured_buffers.size(), ptr_);
+    llvm::StructType* closure_type = llvm::StructType::get(ctx_, fields);
+    llvm::IRBuilderBase::InsertPoint saved_ip = b_.saveIP();
+    llvm::Function* outer = func_;
+    llvm::BasicBlock* outer_entry = entry_;
+    // Allocate the closure in the entry block.
+    llvm::IRBuilder<> entry_builder(outer_entry, outer_entry->begin());
+    llvm::Value* closure = entry_builder.CreateAlloca(closure_type);
+    std::vector<llvm::Value*> field_values;
+    for (const Object* v : captured_vars) field_values.push_back(b_.CreateSExtOrTrunc(vars_[v], i64_));
+    for (const Object* buf : captured_buffers) field_values.push_back(buffers_[buf]);
+    for (size_t i = 0; i < field_values.size(); ++i) {
+      b_.CreateStore(field_values[i], b_.CreateStructGEP(closure_type, closure, i));
+    }
+    llvm::Value* extent = b_.CreateSExtOrTrunc(EmitExpr(loop->extent), i64_);
+    llvm::Value* min = EmitExpr(loop->min);
+    (void)min;
+    // The outlined body.
+    auto* body_type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx_), {ptr_, i64_, i64_}, false);
+    llvm::Function* body_fn = llvm::Function::Create(body_type, llvm::Function::InternalLinkage,
+                                                     absl::StrCat(outer->getName().str(), "_par", parallel_counter_++), &mod_);
+    auto saved_vars = vars_;
+    auto saved_buffers = buffers_;
+    BeginFunction(body_fn);
+    for (size_t i = 0; i < captured_vars.size(); ++i) {
+      const auto* var = static_cast<const tir::TirVarNode*>(captured_vars[i]);
+      llvm::Value* v = b_.CreateLoad(i64_, b_.CreateStructGEP(closure_type, body_fn->getArg(0), i));
+      vars_[captured_vars[i]] = b_.CreateSExtOrTrunc(v, ScalarType(var->dtype));
+    }
+    for (size_t i = 0; i < captured_buffers.size(); ++i) {
+      buffers_[captured_buffers[i]] =
+          b_.CreateLoad(ptr_, b_.CreateStructGEP(closure_type, body_fn->getArg(0), captured_vars.size() + i));
+    }
+    llvm::Value* loop_min = b_.CreateSExtOrTrunc(EmitExpr(loop->min), i64_);
+    EmitLoop(loop->loop_var, b_.CreateAdd(loop_min, body_fn->getArg(1)), b_.CreateAdd(loop_min, body_fn->getArg(2)),
+             tir::ForKind::kSerial, loop->body);
+    b_.CreateRetVoid();
+    vars_ = std::move(saved_vars);
+    buffers_ = std::move(saved_buffers);
+    func_ = outer;
+    entry_ = outer_entry;
+    b_.restoreIP(saved_ip);
+    llvm::Value* launch = b_.CreateLoad(ptr_, launch_global_);
+    auto* launch_type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx_), {ptr_, ptr_, i64_}, false);
+    b_.CreateCall(launch_type, launch, {body_fn, closure, extent});
+  }
+
+  void EmitAllocate(const tir::AllocateNode* op) {
+    const int64_t* size = tir::AsConstInt(op->buffer->shape[0]);
+    if (size == nullptr) return Fail(absl::StrCat("allocation ", op->buffer->name, " has a non-constant size"));
+    int64_t bytes = *size * op->buffer->dtype.bytes();
+    llvm::Value* storage;
+    bool heap = bytes > 16 * 1024;
+    if (!heap) {
+      llvm::IRBuilder<> entry_builder(entry_, entry_->begin());
+      llvm::AllocaInst* a = entry_builder.CreateAlloca(MemoryType(op->buffer->dtype), entry_builder.getInt64(*size),
+                                                       op->buffer->name);
+      a->setAlignment(llvm::Align(64));
+      storage = a;
+    } else {
+      llvm::FunctionCallee alloc = mod_.getOrInsertFunction("aligned_alloc", ptr_, i64_, i64_);
+      storage = b_.CreateCall(alloc, {b_.getInt64(64), b_.getInt64((bytes + 63) / 64 * 64)}, op->buffer->name);
+    }
+    buffers_[op->buffer.get()] = storage;
+    EmitStmt(op->body);
+    buffers_.erase(op->buffer.get());
+    if (heap) {
+      llvm::FunctionCallee free_fn = mod_.getOrInsertFunction("free", llvm::Type::getVoidTy(ctx_), ptr_);
+      b_.CreateCall(free_fn, {storage});
+    }
+  }
+
+  llvm::LLVMContext& ctx_;
+  llvm::Module& mod_;
+  llvm::IRBuilder<> b_;
+  llvm::FastMathFlags fast_math_;
+  llvm::Type* ptr_;
+  llvm::Type* i64_;
+  llvm::GlobalVariable* launch_global_;
+  llvm::Function* func_ = nullptr;
+  llvm::BasicBlock* entry_ = nullptr;
+  int parallel_counter_ = 0;
+  std::unordered_map<const Object*, llvm::Value*> vars_;
+  std::unordered_map<const Object*, llvm::Value*> buffers_;
+  absl::Status error_;
+};
+
+/*! \brief Runs a program with arguments, capturing its standard error. */
+absl::Status RunTool(const std::vector<std::string>& argv, const std::string& stderr_path) {
+  std::vector<char*> cargv;
+  for (const std::string& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
+  cargv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 2, stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  pid_t pid;
+  int rc = posix_spawnp(&pid, cargv[0], &actions, nullptr, cargv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) return absl::FailedPreconditionError(absl::StrCat("cannot run ", argv[0], ": ", std::strerror(rc)));
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    absl::StatusOr<std::string> err = ReadFile(stderr_path);
+    return absl::InternalError(absl::StrCat(absl::StrJoin(argv, " "), " failed: ", err.ok() ? *err : ""));
+  }
+  return absl::OkStatus();
+}
+
+void InitializeLLVM() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+}
+
+}  // namespace
+
+absl::StatusOr<CompiledKernels> CompileKernels(const std::vector<std::pair<std::string, tir::PrimFunc>>& funcs,
+                                               const CodegenOptions& options) {
+  InitializeLLVM();
+  llvm::LLVMContext ctx;
+  auto mod = std::make_unique<llvm::Module>("mlc_kernels", ctx);
+  std::string triple = llvm::sys::getDefaultTargetTriple();
+  std::string error;
+  const llvm::Target* target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (target == nullptr) return absl::InternalError(absl::StrCat("LLVM has no target for ", triple, ": ", error));
+  std::string cpu = llvm::sys::getHostCPUName().str();
+  std::vector<std::string> features;
+  for (const auto& f : llvm::sys::getHostCPUFeatures()) features.push_back(absl::StrCat(f.getValue() ? "+" : "-", f.getKey().str()));
+  std::string feature_str = absl::StrJoin(features, ",");
+  llvm::TargetOptions target_options;
+  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
+      triple, cpu, feature_str, target_options, llvm::Reloc::PIC_, std::nullopt,
+      options.opt_level >= 2 ? llvm::CodeGenOptLevel::Aggressive : llvm::CodeGenOptLevel::Default));
+  mod->setTargetTriple(triple);
+  mod->setDataLayout(tm->createDataLayout());
+
+  KernelEmitter emitter(ctx, *mod);
+  CompiledKernels out;
+  for (const auto& [name, func] : funcs) {
+    if (absl::Status s = emitter.EmitKernel(name, func.get()); !s.ok()) {
+      return absl::Status(s.code(), absl::StrCat("codegen of PrimFunc @", name, ": ", s.message()));
+    }
+    out.symbols.push_back(KernelSymbol(name));
+  }
+  std::string verify_errors;
+  llvm::raw_string_ostream verify_os(verify_errors);
+  if (llvm::verifyModule(*mod, &verify_os)) {
+    return absl::InternalError(absl::StrCat("generated LLVM IR is invalid: ", verify_os.str()));
+  }
+
+  // Optimize: LLVM's default O3 pipeline, with libmvec for vectorized math calls.
+  {
+    llvm::LoopAnalysisManager lam;
+    llvm::FunctionAnalysisManager fam;
+    llvm::CGSCCAnalysisManager cgam;
+    llvm::ModuleAnalysisManager mam;
+    llvm::PipelineTuningOptions tuning;
+    tuning.LoopVectorization = true;
+    tuning.SLPVectorization = true;
+    llvm::PassBuilder pb(tm.get(), tuning);
+    llvm::TargetLibraryInfoImpl tlii{llvm::Triple(triple)};
+    tlii.addVectorizableFunctionsFromVecLib(llvm::TargetLibraryInfoImpl::LIBMVEC_X86, llvm::Triple(triple));
+    fam.registerPass([&] { return llvm::TargetLibraryAnalysis(tlii); });
+    pb.registerModuleAnalyses(mam);
+    pb.registerCGSCCAnalyses(cgam);
+    pb.registerFunctionAnalyses(fam);
+    pb.registerLoopAnalyses(lam);
+    pb.crossRegisterProxies(lam, fam, cgam, mam);
+    llvm::OptimizationLevel level = options.opt_level >= 3   ? llvm::OptimizationLevel::O3
+                                    : options.opt_level == 2 ? llvm::OptimizationLevel::O2
+                                    : options.opt_level == 1 ? llvm::OptimizationLevel::O1
+                                                             : llvm::OptimizationLevel::O0;
+    llvm::ModulePassManager mpm = level == llvm::OptimizationLevel::O0 ? pb.buildO0DefaultPipeline(level)
+                                                                      : pb.buildPerModuleDefaultPipeline(level);
+    mpm.run(*mod, mam);
+  }
+  if (options.keep_llvm_ir) {
+    llvm::raw_string_ostream os(out.llvm_ir);
+    mod->print(os, nullptr);
+  }
+
+  // Emit an object file and link it into a shared object with the system linker.
+  llvm::SmallVector<char, 0> object;
+  {
+    llvm::raw_svector_ostream os(object);
+    llvm::legacy::PassManager pm;
+    if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::ObjectFile)) {
+      return absl::InternalError("LLVM cannot emit an object file for this target");
+    }
+    pm.run(*mod);
+  }
+  char dir_template[] = "/tmp/mlc_codegen_XXXXXX";
+  const char* tmpdir = std::getenv("TMPDIR");
+  std::string dir_pattern = absl::StrCat(tmpdir != nullptr ? tmpdir : "/tmp", "/mlc_codegen_XXXXXX");
+  std::vector<char> dir_buf(dir_pattern.begin(), dir_pattern.end());
+  dir_buf.push_back('\0');
+  char* dir = mkdtemp(dir_buf.data());
+  if (dir == nullptr) dir = mkdtemp(dir_template);
+  if (dir == nullptr) return absl::InternalError("cannot create a temporary directory for linking");
+  std::string obj_path = absl::StrCat(dir, "/kernels.o"), so_path = absl::StrCat(dir, "/kernels.so"),
+              log_path = absl::StrCat(dir, "/link.log");
+  absl::Status status = WriteFileAtomically(obj_path, std::string(object.data(), object.size()));
+  if (status.ok()) {
+    status = RunTool({"cc", "-shared", "-o", so_path, obj_path, "-lmvec", "-lm"}, log_path);
+  }
+  absl::StatusOr<std::string> so = status.ok() ? ReadFile(so_path) : absl::StatusOr<std::string>(status);
+  std::remove(obj_path.c_str());
+  std::remove(so_path.c_str());
+  std::remove(log_path.c_str());
+  rmdir(dir);
+  if (!so.ok()) return so.status();
+  out.shared_object = std::move(*so);
+  out.target = absl::StrCat(triple, " ", cpu);
+  return out;
+}
+
+}  // namespace codegen
+}  // namespace mlc

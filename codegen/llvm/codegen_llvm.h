@@ -1,0 +1,54 @@
+/*! \file codegen_llvm.h
+ *  \brief Lowered PrimFuncs -> LLVM IR -> optimized native code for the host CPU -> one shared
+ *         object, linked by the system linker.
+ *
+ *  Each kernel `f` is exported as `int32_t __mlc_kernel_f(void* const* args)`, args[i] being the
+ *  data pointer of buffer parameter i (shapes are static and checked by the VM before the
+ *  call). The body is compiled into an internal function whose pointer parameters are
+ *  `noalias`, so loads hoist and loops vectorize.
+ *
+ *  Loop kinds: `parallel` bodies are outlined into `(closure, begin, end)` functions and run
+ *  through the runtime's thread pool, reached through the exported global pointer
+ *  `__mlc_parallel_launch` that the loader sets; `vectorized` and `unroll` loops carry
+ *  llvm.loop metadata forcing vectorization / full unrolling. Floating-point arithmetic allows
+ *  reassociation and contraction (so reductions vectorize and use FMA) but keeps inf and NaN.
+ *  The pipeline is LLVM's O3, for the host CPU's features (AVX-512 where present), with glibc's
+ *  libmvec as the vector math library.
+ */
+#ifndef MLC_CODEGEN_LLVM_CODEGEN_LLVM_H_
+#define MLC_CODEGEN_LLVM_CODEGEN_LLVM_H_
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "ir/prim_func.h"
+
+namespace mlc {
+namespace codegen {
+
+struct CodegenOptions {
+  int opt_level = 3;
+  /*! \brief Keep the optimized LLVM IR text in the result (for --dump). */
+  bool keep_llvm_ir = false;
+};
+
+struct CompiledKernels {
+  std::string shared_object;  // ELF bytes
+  std::vector<std::string> symbols;  // one per input function, same order
+  std::string target;         // "x86_64-pc-linux-gnu znver5 +avx512f,..."
+  std::string llvm_ir;        // when keep_llvm_ir
+};
+
+/*! \brief The exported symbol of a kernel. */
+std::string KernelSymbol(const std::string& name);
+
+/*! \brief Compiles lowered PrimFuncs (see lower_tir.h) into one shared object. */
+absl::StatusOr<CompiledKernels> CompileKernels(const std::vector<std::pair<std::string, tir::PrimFunc>>& funcs,
+                                               const CodegenOptions& options = {});
+
+}  // namespace codegen
+}  // namespace mlc
+
+#endif  // MLC_CODEGEN_LLVM_CODEGEN_LLVM_H_

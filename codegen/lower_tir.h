@@ -1,0 +1,29 @@
+/*! \file lower_tir.h
+ *  \brief Lowers a PrimFunc for code generation.
+ *
+ *  1. Blocks become plain statements: each block iteration variable is replaced by the value
+ *     it is bound to; a reduction block's init runs under `if` every reduction iteration value
+ *     is at its minimum (k == 0); a block predicate (T.where) becomes an `if`.
+ *  2. Every alloc_buffer becomes an Allocate around the statements of the block owning it.
+ *  3. Buffers are flattened to one dimension, row-major: A[i, j] on (M, N) reads A[i * N + j].
+ *     Flat indices are int64.
+ *  4. Index arithmetic is simplified (constants folded, x * 1, x + 0...).
+ *
+ *  The result has only For, SeqStmt, IfThenElse, BufferStore, Evaluate and Allocate, which is
+ *  what the LLVM code generator accepts. Preserves: semantics; loop kinds. Cost: linear.
+ */
+#ifndef MLC_CODEGEN_LOWER_TIR_H_
+#define MLC_CODEGEN_LOWER_TIR_H_
+
+#include "absl/status/statusor.h"
+#include "ir/prim_func.h"
+
+namespace mlc {
+namespace codegen {
+
+absl::StatusOr<tir::PrimFunc> LowerPrimFunc(const tir::PrimFunc& func);
+
+}  // namespace codegen
+}  // namespace mlc
+
+#endif  // MLC_CODEGEN_LOWER_TIR_H_

@@ -1,0 +1,31 @@
+/*! \file npy.h
+ *  \brief NumPy's .npy (one array) and .npz (a zip of named .npy files) <-> TensorData, for
+ *         model inputs, outputs and parameters exchanged with NumPy and PyTorch.
+ */
+#ifndef MLC_IR_NPY_H_
+#define MLC_IR_NPY_H_
+
+#include <map>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "ir/tensor_data.h"
+
+namespace mlc {
+
+/*! \brief Parses .npy bytes (C order, little-endian numeric dtypes). */
+absl::StatusOr<TensorData> ParseNpy(const std::string& bytes, const std::string& source_name);
+std::string SerializeNpy(const TensorData& tensor);
+
+absl::StatusOr<TensorData> ReadNpy(const std::string& path);
+/*! \brief Writes atomically. */
+absl::Status WriteNpy(const std::string& path, const TensorData& tensor);
+
+/*! \brief All arrays of an .npz, by name (without the ".npy" suffix). */
+absl::StatusOr<std::map<std::string, TensorData>> ReadNpz(const std::string& path);
+/*! \brief Writes atomically (stored, uncompressed entries, as np.savez does). */
+absl::Status WriteNpz(const std::string& path, const std::map<std::string, TensorData>& arrays);
+
+}  // namespace mlc
+
+#endif  // MLC_IR_NPY_H_
