@@ -60,6 +60,16 @@ class BlockLowerer : public tir::StmtExprMutator {
   }
 };
 
+/*! \brief Loops of extent 1 disappear: their variable is replaced by the loop's minimum. */
+class UnitLoopRemover : public tir::StmtExprMutator {
+ protected:
+  Stmt VisitStmt_(const tir::ForNode* op, const Stmt& self) override {
+    const int64_t* extent = tir::AsConstInt(op->extent);
+    if (extent != nullptr && *extent == 1) return VisitStmt(tir::Substitute(op->body, {{op->loop_var, op->min}}));
+    return tir::StmtExprMutator::VisitStmt_(op, self);
+  }
+};
+
 /*! \brief Step 3: every buffer becomes a 1-D buffer; indices become row-major offsets. */
 class Flattener : public tir::StmtExprMutator {
  public:
@@ -116,7 +126,7 @@ class Flattener : public tir::StmtExprMutator {
 
 absl::StatusOr<tir::PrimFunc> LowerPrimFunc(const tir::PrimFunc& func) {
   BlockLowerer blocks;
-  Stmt body = blocks.VisitStmt(func->body);
+  Stmt body = UnitLoopRemover().VisitStmt(blocks.VisitStmt(func->body));
   Flattener flatten;
   std::vector<tir::Buffer> params;
   for (const tir::Buffer& p : func->params) params.push_back(flatten.VisitBuffer(p));

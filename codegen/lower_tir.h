@@ -7,7 +7,8 @@
  *  2. Every alloc_buffer becomes an Allocate around the statements of the block owning it.
  *  3. Buffers are flattened to one dimension, row-major: A[i, j] on (M, N) reads A[i * N + j].
  *     Flat indices are int64.
- *  4. Index arithmetic is simplified (constants folded, x * 1, x + 0...).
+ *  4. Loops of extent 1 are removed (their variable becomes the loop's minimum) and index
+ *     arithmetic is simplified (constants folded, x * 1, x + 0...).
  *
  *  The result has only For, SeqStmt, IfThenElse, BufferStore, Evaluate and Allocate, which is
  *  what the LLVM code generator accepts. Preserves: semantics; loop kinds. Cost: linear.

@@ -1,0 +1,70 @@
+/*! \file build.cc
+ *  \brief The build: lower and compile PrimFuncs, compile graph functions to bytecode.
+ */
+#include "codegen/build.h"
+
+#include "absl/strings/str_cat.h"
+#include "codegen/lower_tir.h"
+#include "ir/file_util.h"
+#include "ir/printer.h"
+#include "ir/serialize.h"
+#include "ir/verifier.h"
+
+namespace mlc {
+namespace codegen {
+
+absl::StatusOr<proto::Executable> Build(const IRModule& mod, const BuildOptions& options) {
+  if (absl::Status s = VerifyModule(mod); !s.ok()) return s;
+  std::vector<std::pair<std::string, tir::PrimFunc>> lowered;
+  std::map<std::string, int> kernel_index;
+  IRModule lowered_module;
+  for (const auto& [name, func] : mod.functions()) {
+    tir::PrimFunc prim = func.as_ref<tir::PrimFunc>();
+    if (!prim.defined()) continue;
+    absl::StatusOr<tir::PrimFunc> l = LowerPrimFunc(prim);
+    if (!l.ok()) return absl::Status(l.status().code(), absl::StrCat("lowering @", name, ": ", l.status().message()));
+    kernel_index[name] = static_cast<int>(lowered.size());
+    lowered.emplace_back(name, *l);
+    lowered_module.Add(name, *l);
+  }
+  if (!options.dump_lowered_path.empty()) {
+    if (absl::Status s = WriteFileAtomically(options.dump_lowered_path, PrintModule(lowered_module)); !s.ok()) return s;
+  }
+  absl::StatusOr<proto::Executable> exe = CompileBytecode(mod, kernel_index);
+  if (!exe.ok()) return exe.status();
+  exe->set_magic(kExecutableMagic);
+  exe->set_format_version(kExecutableFormatVersion);
+  for (const auto& [name, prim] : lowered) {
+    proto::Kernel* k = exe->add_kernels();
+    k->set_name(name);
+    k->set_symbol(KernelSymbol(name));
+    // The VM checks arguments against the buffers as declared (before flattening).
+    for (const tir::Buffer& b : mod.LookupPrimFunc(name)->params) {
+      proto::TensorType* t = k->add_params();
+      t->mutable_dtype()->set_code(b->dtype.code());
+      t->mutable_dtype()->set_bits(b->dtype.bits());
+      t->set_ndim(b->ndim());
+      t->set_has_shape(true);
+      for (const tir::PrimExpr& d : b->shape) {
+        const int64_t* v = tir::AsConstInt(d);
+        if (v == nullptr) return absl::InvalidArgumentError(absl::StrCat("build: @", name, ": buffer ", b->name, " has a non-constant shape"));
+        t->add_shape(*v);
+      }
+    }
+  }
+  if (!lowered.empty()) {
+    CodegenOptions codegen = options.codegen;
+    codegen.keep_llvm_ir = codegen.keep_llvm_ir || !options.dump_llvm_path.empty();
+    absl::StatusOr<CompiledKernels> compiled = CompileKernels(lowered, codegen);
+    if (!compiled.ok()) return compiled.status();
+    exe->set_kernel_library(std::move(compiled->shared_object));
+    exe->set_target(compiled->target);
+    if (!options.dump_llvm_path.empty()) {
+      if (absl::Status s = WriteFileAtomically(options.dump_llvm_path, compiled->llvm_ir); !s.ok()) return s;
+    }
+  }
+  return exe;
+}
+
+}  // namespace codegen
+}  // namespace mlc

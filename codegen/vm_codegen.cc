@@ -1,0 +1,315 @@
+/*! \file vm_codegen.cc
+ *  \brief Graph-level functions -> VM bytecode.
+ *
+ *  Each binding gets a register (parameters take 0..n-1; `x = y` aliases y's register and a
+ *  bound constant is used in place). call_tir allocates its outputs with
+ *  vm.builtin.alloc_tensor and calls the kernel with inputs then outputs (destination
+ *  passing, as lnumpy_call_tir in the seeds); call_dps_packed does the same with a runtime
+ *  function. After code generation a liveness pass marks, on each instruction, the registers
+ *  that die there, so their memory returns to the VM's pool for later allocations.
+ */
+#include <map>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "codegen/build.h"
+#include "ir/op.h"
+#include "ir/printer.h"
+#include "ir/serialize.h"
+
+namespace mlc {
+namespace codegen {
+namespace {
+
+using proto::Arg;
+using proto::Instruction;
+
+void DTypeToProto(DataType t, proto::DataTypeProto* out) {
+  out->set_code(t.code());
+  out->set_bits(t.bits());
+}
+
+void TensorTypeOf(const relax::TensorStructInfoNode* t, proto::TensorType* out) {
+  DTypeToProto(t->dtype, out->mutable_dtype());
+  out->set_ndim(t->ndim);
+  out->set_has_shape(t->shape.has_value());
+  if (t->shape) {
+    for (int64_t d : *t->shape) out->add_shape(d);
+  }
+}
+
+void ValueTypeOf(const relax::StructInfo& s, proto::ValueType* out) {
+  if (const auto* t = s.as<relax::TensorStructInfoNode>()) {
+    TensorTypeOf(t, out->mutable_tensor());
+  } else if (const auto* tuple = s.as<relax::TupleStructInfoNode>()) {
+    proto::TupleType* tt = out->mutable_tuple();
+    for (const relax::StructInfo& f : tuple->fields) ValueTypeOf(f, tt->add_fields());
+  } else {
+    out->set_any(true);
+  }
+}
+
+class FunctionCompiler {
+ public:
+  FunctionCompiler(const IRModule& mod, const std::map<std::string, int>& kernel_index,
+                   const std::map<std::string, int>& function_index, proto::Executable* exe,
+                   std::map<const Object*, int>* constant_index, std::set<std::string>* externs)
+      : mod_(mod),
+        kernel_index_(kernel_index),
+        function_index_(function_index),
+        exe_(exe),
+        constant_index_(constant_index),
+        externs_(externs) {}
+
+  absl::Status Compile(const std::string& name, const relax::FunctionNode* func, proto::VMFunction* out) {
+    out_ = out;
+    name_ = name;
+    out->set_name(name);
+    for (const relax::Var& p : func->params) {
+      Arg a;
+      a.set_reg(num_registers_++);
+      values_[p.get()] = a;
+      out->add_param_names(p->name_hint);
+      ValueTypeOf(p->struct_info(), out->add_param_types());
+    }
+    for (const relax::BindingBlock& block : func->body->blocks) {
+      for (const relax::VarBinding& b : block->bindings) {
+        binding_ = b->var->name_hint;
+        absl::StatusOr<Arg> value = CompileExpr(b->value);
+        if (!value.ok()) return value.status();
+        values_[b->var.get()] = *value;
+      }
+    }
+    binding_ = "return";
+    absl::StatusOr<Arg> result = CompileExpr(func->body->body);
+    if (!result.ok()) return result.status();
+    Instruction* ret = out->add_instructions();
+    ret->set_opcode(Instruction::RET);
+    ret->set_dst(-1);
+    *ret->add_args() = *result;
+    out->set_num_registers(num_registers_);
+    MarkReleases();
+    return absl::OkStatus();
+  }
+
+ private:
+  absl::Status Error(const std::string& message) const {
+    return absl::InvalidArgumentError(absl::StrCat("build: in function @", name_, ", binding ", binding_, ": ", message));
+  }
+
+  Instruction* NewCall(Instruction::CalleeKind kind) {
+    Instruction* inst = out_->add_instructions();
+    inst->set_opcode(Instruction::CALL);
+    inst->set_callee_kind(kind);
+    inst->set_dst(-1);
+    return inst;
+  }
+
+  Arg NewRegister() {
+    Arg a;
+    a.set_reg(num_registers_++);
+    return a;
+  }
+
+  Arg AllocTensor(const relax::TensorStructInfoNode* t) {
+    Instruction* inst = NewCall(Instruction::BUILTIN);
+    inst->set_callee_name("vm.builtin.alloc_tensor");
+    proto::ShapeArg* shape = inst->add_args()->mutable_shape();
+    for (int64_t d : *t->shape) shape->add_values(d);
+    DTypeToProto(t->dtype, inst->add_args()->mutable_dtype());
+    Arg dst = NewRegister();
+    inst->set_dst(dst.reg());
+    return dst;
+  }
+
+  absl::StatusOr<Arg> CompileExpr(const relax::Expr& e) {
+    switch (e->kind()) {
+      case NodeKind::kVar:
+      case NodeKind::kDataflowVar: {
+        auto it = values_.find(e.get());
+        if (it == values_.end()) return Error(absl::StrCat("variable ", e.as<relax::VarNode>()->name_hint, " has no value"));
+        return it->second;
+      }
+      case NodeKind::kConstant: {
+        auto it = constant_index_->find(e.get());
+        int index;
+        if (it != constant_index_->end()) {
+          index = it->second;
+        } else {
+          index = exe_->constants_size();
+          TensorToProto(e.as<relax::ConstantNode>()->data, exe_->add_constants());
+          (*constant_index_)[e.get()] = index;
+        }
+        Arg a;
+        a.set_constant(index);
+        return a;
+      }
+      case NodeKind::kTuple: {
+        std::vector<Arg> fields;
+        for (const relax::Expr& f : e.as<relax::TupleNode>()->fields) {
+          absl::StatusOr<Arg> a = CompileExpr(f);
+          if (!a.ok()) return a.status();
+          fields.push_back(*a);
+        }
+        Instruction* inst = NewCall(Instruction::BUILTIN);
+        inst->set_callee_name("vm.builtin.make_tuple");
+        for (const Arg& a : fields) *inst->add_args() = a;
+        Arg dst = NewRegister();
+        inst->set_dst(dst.reg());
+        return dst;
+      }
+      case NodeKind::kTupleGetItem: {
+        const auto* g = e.as<relax::TupleGetItemNode>();
+        absl::StatusOr<Arg> tuple = CompileExpr(g->tuple);
+        if (!tuple.ok()) return tuple.status();
+        Instruction* inst = NewCall(Instruction::BUILTIN);
+        inst->set_callee_name("vm.builtin.tuple_getitem");
+        *inst->add_args() = *tuple;
+        inst->add_args()->set_imm(g->index);
+        Arg dst = NewRegister();
+        inst->set_dst(dst.reg());
+        return dst;
+      }
+      case NodeKind::kCall:
+        return CompileCall(e.as<relax::CallNode>());
+      default:
+        return Error(absl::StrCat("cannot compile ", PrintExpr(e), " to bytecode"));
+    }
+  }
+
+  absl::StatusOr<Arg> CompileCall(const relax::CallNode* call) {
+    if (const auto* gv = call->op.as<relax::GlobalVarNode>()) {
+      auto it = function_index_.find(gv->name);
+      if (it == function_index_.end()) return Error(absl::StrCat("call of @", gv->name, ", which is not a graph function"));
+      std::vector<Arg> args;
+      for (const relax::Expr& a : call->args) {
+        absl::StatusOr<Arg> arg = CompileExpr(a);
+        if (!arg.ok()) return arg.status();
+        args.push_back(*arg);
+      }
+      Instruction* inst = NewCall(Instruction::FUNCTION);
+      inst->set_callee_index(it->second);
+      inst->set_callee_name(gv->name);
+      for (const Arg& a : args) *inst->add_args() = a;
+      Arg dst = NewRegister();
+      inst->set_dst(dst.reg());
+      return dst;
+    }
+    const auto* op = call->op.as<relax::OpNode>();
+    if (op == nullptr) return Error(absl::StrCat("cannot call ", PrintExpr(call->op), " directly"));
+    const std::string& name = op->name();
+    if (name == "call_tir" || name == "call_dps_packed") return CompileDestinationPassing(call, name == "call_tir");
+    if (name == "alloc_tensor") {
+      const auto* t = call->struct_info().as<relax::TensorStructInfoNode>();
+      if (t == nullptr || !t->shape) return Error("R.alloc_tensor needs a static shape");
+      return AllocTensor(t);
+    }
+    return Error(absl::StrCat("operator R.", name, " is not lowered to a kernel; run the legalize pass (",
+                              "--passes=legalize) before build"));
+  }
+
+  absl::StatusOr<Arg> CompileDestinationPassing(const relax::CallNode* call, bool is_tir) {
+    std::vector<Arg> args;
+    for (const relax::Expr& a : call->args[1].as<relax::TupleNode>()->fields) {
+      absl::StatusOr<Arg> arg = CompileExpr(a);
+      if (!arg.ok()) return arg.status();
+      args.push_back(*arg);
+    }
+    std::vector<const relax::TensorStructInfoNode*> outputs;
+    if (const auto* tuple = call->sinfo_args[0].as<relax::TupleStructInfoNode>()) {
+      for (const relax::StructInfo& f : tuple->fields) outputs.push_back(f.as<relax::TensorStructInfoNode>());
+    } else {
+      outputs.push_back(call->sinfo_args[0].as<relax::TensorStructInfoNode>());
+    }
+    std::vector<Arg> out_regs;
+    for (const auto* t : outputs) {
+      if (t == nullptr || !t->shape) return Error("outputs of destination-passing calls need static shapes");
+      out_regs.push_back(AllocTensor(t));
+    }
+    Instruction* inst;
+    if (is_tir) {
+      const std::string& callee = call->args[0].as<relax::GlobalVarNode>()->name;
+      auto it = kernel_index_.find(callee);
+      if (it == kernel_index_.end()) return Error(absl::StrCat("R.call_tir of @", callee, ", which is not a PrimFunc"));
+      inst = NewCall(Instruction::KERNEL);
+      inst->set_callee_index(it->second);
+      inst->set_callee_name(callee);
+    } else {
+      const std::string& callee = call->args[0].as<relax::ExternFuncNode>()->global_symbol;
+      inst = NewCall(Instruction::EXTERN);
+      inst->set_callee_name(callee);
+      externs_->insert(callee);
+    }
+    for (const Arg& a : args) *inst->add_args() = a;
+    for (const Arg& a : out_regs) *inst->add_args() = a;
+    if (out_regs.size() == 1) return out_regs[0];
+    Instruction* tuple = NewCall(Instruction::BUILTIN);
+    tuple->set_callee_name("vm.builtin.make_tuple");
+    for (const Arg& a : out_regs) *tuple->add_args() = a;
+    Arg dst = NewRegister();
+    tuple->set_dst(dst.reg());
+    return dst;
+  }
+
+  /*! \brief Each register is released after its last use (or right after its definition
+   *         when it is never used). The returned register is never released. */
+  void MarkReleases() {
+    std::vector<int> last_use(num_registers_, -1), defined_at(num_registers_, -1);
+    for (int p = 0; p < out_->param_names_size(); ++p) defined_at[p] = 0;
+    int n = out_->instructions_size();
+    int returned = -1;
+    for (int i = 0; i < n; ++i) {
+      const Instruction& inst = out_->instructions(i);
+      for (const Arg& a : inst.args()) {
+        if (a.kind_case() == Arg::kReg) last_use[a.reg()] = i;
+      }
+      if (inst.dst() >= 0 && defined_at[inst.dst()] < 0) defined_at[inst.dst()] = i;
+      if (inst.opcode() == Instruction::RET && inst.args(0).kind_case() == Arg::kReg) returned = inst.args(0).reg();
+    }
+    for (int r = 0; r < num_registers_; ++r) {
+      if (r == returned) continue;
+      int at = last_use[r] >= 0 ? last_use[r] : defined_at[r];
+      if (at < 0 || at >= n) continue;
+      if (out_->instructions(at).opcode() == Instruction::RET) continue;
+      out_->mutable_instructions(at)->add_release(r);
+    }
+  }
+
+  const IRModule& mod_;
+  const std::map<std::string, int>& kernel_index_;
+  const std::map<std::string, int>& function_index_;
+  proto::Executable* exe_;
+  std::map<const Object*, int>* constant_index_;
+  std::set<std::string>* externs_;
+  proto::VMFunction* out_ = nullptr;
+  std::string name_, binding_;
+  int num_registers_ = 0;
+  std::map<const Object*, Arg> values_;
+};
+
+}  // namespace
+
+absl::StatusOr<proto::Executable> CompileBytecode(const IRModule& mod, const std::map<std::string, int>& kernel_index) {
+  proto::Executable exe;
+  std::map<std::string, int> function_index;
+  for (const auto& [name, func] : mod.functions()) {
+    if (func->kind() == NodeKind::kFunction) {
+      int index = static_cast<int>(function_index.size());
+      function_index[name] = index;
+    }
+  }
+  std::map<const Object*, int> constant_index;
+  std::set<std::string> externs;
+  for (const auto& [name, func] : mod.functions()) {
+    const auto* f = func.as<relax::FunctionNode>();
+    if (f == nullptr) continue;
+    FunctionCompiler compiler(mod, kernel_index, function_index, &exe, &constant_index, &externs);
+    absl::Status s = compiler.Compile(name, f, exe.add_functions());
+    if (!s.ok()) return s;
+  }
+  for (const std::string& e : externs) exe.add_extern_functions(e);
+  return exe;
+}
+
+}  // namespace codegen
+}  // namespace mlc

@@ -1,0 +1,118 @@
+/*! \file ndarray.cc
+ *  \brief Runtime tensors and the storage pool.
+ */
+#include "vm/ndarray.h"
+
+#include <cstdlib>
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace mlc {
+namespace vm {
+namespace {
+
+size_t RoundUp(size_t bytes) { return (std::max<size_t>(bytes, 1) + 63) / 64 * 64; }
+
+}  // namespace
+
+StoragePool::~StoragePool() {
+  for (auto& [size, data] : free_) std::free(data);
+}
+
+void* StoragePool::Allocate(size_t bytes) {
+  size_t size = RoundUp(bytes);
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = free_.find(size);
+    if (it != free_.end()) {
+      void* data = it->second;
+      free_.erase(it);
+      ++reused_;
+      return data;
+    }
+    ++allocated_;
+  }
+  return std::aligned_alloc(64, size);
+}
+
+void StoragePool::Release(void* data, size_t bytes) {
+  std::lock_guard<std::mutex> lock(mu_);
+  free_.emplace(RoundUp(bytes), data);
+}
+
+size_t StoragePool::cached_blocks() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return free_.size();
+}
+
+NDArray::Storage::~Storage() {
+  if (pool) {
+    pool->Release(data, bytes);
+  } else {
+    std::free(data);
+  }
+}
+
+int DLDataTypeBytes(DLDataType t) { return (t.bits * t.lanes + 7) / 8; }
+
+std::string DLDataTypeName(DLDataType t) {
+  switch (t.code) {
+    case kDLFloat:
+      return absl::StrCat("float", t.bits);
+    case kDLInt:
+      return absl::StrCat("int", t.bits);
+    case kDLUInt:
+      return absl::StrCat("uint", t.bits);
+    case kDLBfloat:
+      return "bfloat16";
+    case kDLBoolCode:
+      return "bool";
+    default:
+      return absl::StrCat("dtype(", static_cast<int>(t.code), ",", t.bits, ")");
+  }
+}
+
+std::string DescribeTensor(const DLDataType& dtype, const std::vector<int64_t>& shape) {
+  return absl::StrCat(DLDataTypeName(dtype), " (", absl::StrJoin(shape, ", "), shape.size() == 1 ? ",)" : ")");
+}
+
+NDArray NDArray::Empty(std::vector<int64_t> shape, DLDataType dtype, std::shared_ptr<StoragePool> pool) {
+  NDArray a;
+  a.c_ = std::make_shared<Container>();
+  a.c_->shape = std::move(shape);
+  int64_t n = 1;
+  for (int64_t d : a.c_->shape) n *= d;
+  auto storage = std::make_shared<Storage>();
+  storage->bytes = static_cast<size_t>(n) * DLDataTypeBytes(dtype);
+  storage->pool = pool;
+  storage->data = pool ? pool->Allocate(storage->bytes) : std::aligned_alloc(64, RoundUp(storage->bytes));
+  a.c_->storage = storage;
+  DLTensor& t = a.c_->tensor;
+  t.data = storage->data;
+  t.device = {kDLCPU, 0};
+  t.ndim = static_cast<int32_t>(a.c_->shape.size());
+  t.dtype = dtype;
+  t.shape = a.c_->shape.data();
+  t.strides = nullptr;
+  t.byte_offset = 0;
+  return a;
+}
+
+NDArray NDArray::FromBytes(std::vector<int64_t> shape, DLDataType dtype, const std::string& bytes) {
+  NDArray a = Empty(std::move(shape), dtype);
+  std::memcpy(a.data(), bytes.data(), std::min(bytes.size(), a.NumBytes()));
+  return a;
+}
+
+int64_t NDArray::NumElements() const {
+  int64_t n = 1;
+  for (int64_t d : c_->shape) n *= d;
+  return n;
+}
+
+size_t NDArray::NumBytes() const { return static_cast<size_t>(NumElements()) * DLDataTypeBytes(dtype()); }
+
+}  // namespace vm
+}  // namespace mlc

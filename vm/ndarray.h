@@ -1,0 +1,88 @@
+/*! \file ndarray.h
+ *  \brief Runtime tensors: a DLPack DLTensor over owned, 64-byte-aligned storage.
+ *
+ *  Storage comes from a StoragePool when one is given: freed storage goes back to the pool and
+ *  a later allocation of the same size reuses it. That is how the VM reuses the memory of
+ *  intermediates whose lifetime ended. Copies of an NDArray share storage.
+ */
+#ifndef MLC_VM_NDARRAY_H_
+#define MLC_VM_NDARRAY_H_
+
+#include <dlpack/dlpack.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace mlc {
+namespace vm {
+
+/*! \brief DLPack 0.6 (Debian's) predates kDLBool; newer versions use this code for bool. */
+inline constexpr uint8_t kDLBoolCode = 6;
+
+/*! \brief Size-bucketed free lists of aligned blocks. Thread-safe. */
+class StoragePool {
+ public:
+  ~StoragePool();
+  void* Allocate(size_t bytes);
+  void Release(void* data, size_t bytes);
+  /*! \brief Blocks currently held for reuse, and allocations served from the free lists. */
+  size_t cached_blocks() const;
+  size_t reused() const { return reused_; }
+  size_t allocated() const { return allocated_; }
+
+ private:
+  mutable std::mutex mu_;
+  std::multimap<size_t, void*> free_;
+  size_t reused_ = 0;
+  size_t allocated_ = 0;
+};
+
+class NDArray {
+ public:
+  NDArray() = default;
+
+  /*! \brief Uninitialized storage; from `pool` when given, else freshly allocated. */
+  static NDArray Empty(std::vector<int64_t> shape, DLDataType dtype, std::shared_ptr<StoragePool> pool = nullptr);
+  /*! \brief A copy of `bytes` (row-major). */
+  static NDArray FromBytes(std::vector<int64_t> shape, DLDataType dtype, const std::string& bytes);
+
+  bool defined() const { return c_ != nullptr; }
+  DLTensor* dl() const { return &c_->tensor; }
+  const std::vector<int64_t>& shape() const { return c_->shape; }
+  DLDataType dtype() const { return c_->tensor.dtype; }
+  void* data() const { return c_->tensor.data; }
+  int64_t NumElements() const;
+  size_t NumBytes() const;
+  std::string Bytes() const { return std::string(static_cast<const char*>(data()), NumBytes()); }
+  /*! \brief Whether two arrays share storage. */
+  bool SameStorage(const NDArray& other) const { return c_ && other.c_ && c_->storage == other.c_->storage; }
+
+ private:
+  struct Storage {
+    void* data = nullptr;
+    size_t bytes = 0;
+    std::shared_ptr<StoragePool> pool;
+    ~Storage();
+  };
+  struct Container {
+    DLTensor tensor;
+    std::vector<int64_t> shape;
+    std::shared_ptr<Storage> storage;
+  };
+  std::shared_ptr<Container> c_;
+};
+
+/*! \brief "float32", "int64", "bool"... */
+std::string DLDataTypeName(DLDataType t);
+int DLDataTypeBytes(DLDataType t);
+/*! \brief "float32 (1, 784)". */
+std::string DescribeTensor(const DLDataType& dtype, const std::vector<int64_t>& shape);
+
+}  // namespace vm
+}  // namespace mlc
+
+#endif  // MLC_VM_NDARRAY_H_

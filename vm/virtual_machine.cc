@@ -1,0 +1,381 @@
+/*! \file virtual_machine.cc
+ *  \brief Executable checking and the interpreter loop.
+ */
+#include "vm/virtual_machine.h"
+
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace mlc {
+namespace vm {
+namespace {
+
+constexpr char kMagic[] = "mlc.executable";
+constexpr uint32_t kFormatVersion = 1;
+constexpr int kMaxCallDepth = 256;
+
+using proto::Arg;
+using proto::Instruction;
+
+DLDataType ToDL(const proto::DataTypeProto& p) {
+  DLDataType t;
+  t.code = static_cast<uint8_t>(p.code());
+  t.bits = static_cast<uint8_t>(p.bits());
+  t.lanes = 1;
+  if (t.code == kDLBoolCode) t.bits = 8;
+  return t;
+}
+
+bool SameDType(DLDataType a, DLDataType b) { return a.code == b.code && a.bits == b.bits && a.lanes == b.lanes; }
+
+std::string DescribeType(const proto::TensorType& t) {
+  if (t.has_shape()) return DescribeTensor(ToDL(t.dtype()), std::vector<int64_t>(t.shape().begin(), t.shape().end()));
+  return absl::StrCat(DLDataTypeName(ToDL(t.dtype())), t.ndim() >= 0 ? absl::StrCat(" (ndim ", t.ndim(), ")") : "");
+}
+
+/*! \brief Whether a tensor fits a declared tensor type (unknown dtype code 255 = any). */
+bool Fits(const NDArray& a, const proto::TensorType& t) {
+  if (t.dtype().code() != 255 && !SameDType(a.dtype(), ToDL(t.dtype()))) return false;
+  if (t.ndim() >= 0 && static_cast<int>(a.shape().size()) != t.ndim()) return false;
+  if (t.has_shape()) return std::equal(a.shape().begin(), a.shape().end(), t.shape().begin(), t.shape().end());
+  return true;
+}
+
+absl::Status CheckValue(const Value& v, const proto::ValueType& t, const std::string& what) {
+  switch (t.kind_case()) {
+    case proto::ValueType::kTensor:
+      if (!v.is_tensor()) return absl::InvalidArgumentError(absl::StrCat(what, ": expected a tensor ", DescribeType(t.tensor()), ", got ", v.Describe()));
+      if (!Fits(v.tensor(), t.tensor())) {
+        return absl::InvalidArgumentError(absl::StrCat(what, ": expected ", DescribeType(t.tensor()), ", got ", v.Describe()));
+      }
+      return absl::OkStatus();
+    case proto::ValueType::kTuple: {
+      if (!v.is_tuple() || v.tuple().size() != static_cast<size_t>(t.tuple().fields_size())) {
+        return absl::InvalidArgumentError(absl::StrCat(what, ": expected a tuple of ", t.tuple().fields_size(), ", got ", v.Describe()));
+      }
+      for (int i = 0; i < t.tuple().fields_size(); ++i) {
+        absl::Status s = CheckValue(v.tuple()[i], t.tuple().fields(i), absl::StrCat(what, "[", i, "]"));
+        if (!s.ok()) return s;
+      }
+      return absl::OkStatus();
+    }
+    default:
+      return absl::OkStatus();
+  }
+}
+
+}  // namespace
+
+std::string Value::Describe() const {
+  if (is_tensor()) return DescribeTensor(tensor().dtype(), tensor().shape());
+  if (is_tuple()) {
+    std::vector<std::string> parts;
+    for (const Value& v : tuple()) parts.push_back(v.Describe());
+    return absl::StrCat("(", absl::StrJoin(parts, ", "), ")");
+  }
+  return "None";
+}
+
+absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::Load(proto::Executable exe, const RuntimeRegistry& registry) {
+  if (exe.magic() != kMagic) return absl::DataLossError("not an executable (bad magic)");
+  if (exe.format_version() != kFormatVersion) {
+    return absl::FailedPreconditionError(absl::StrCat("executable format version ", exe.format_version(),
+                                                      " is not supported (this VM reads version ", kFormatVersion, ")"));
+  }
+  std::unique_ptr<VirtualMachine> vm(new VirtualMachine());
+  // Constants.
+  for (int i = 0; i < exe.constants_size(); ++i) {
+    const proto::TensorProto& c = exe.constants(i);
+    std::vector<int64_t> shape(c.shape().begin(), c.shape().end());
+    int64_t n = 1;
+    for (int64_t d : shape) {
+      if (d < 0) return absl::DataLossError(absl::StrCat("constant ", i, " has a negative dimension"));
+      n *= d;
+    }
+    DLDataType dt = ToDL(c.dtype());
+    if (static_cast<int64_t>(c.data().size()) != n * DLDataTypeBytes(dt)) {
+      return absl::DataLossError(absl::StrCat("constant ", i, " holds ", c.data().size(), " bytes, its shape needs ",
+                                              n * DLDataTypeBytes(dt)));
+    }
+    vm->constants_.push_back(NDArray::FromBytes(shape, dt, c.data()));
+  }
+  // Kernels.
+  if (exe.kernels_size() > 0) {
+    absl::StatusOr<std::unique_ptr<KernelLibrary>> lib = KernelLibrary::Load(exe.kernel_library());
+    if (!lib.ok()) return lib.status();
+    vm->library_ = std::move(*lib);
+    for (const proto::Kernel& k : exe.kernels()) {
+      absl::StatusOr<KernelFunction> fn = vm->library_->Lookup(k.symbol());
+      if (!fn.ok()) return absl::DataLossError(absl::StrCat("kernel ", k.name(), ": ", fn.status().message()));
+      vm->kernels_.push_back(*fn);
+    }
+  }
+  // Runtime functions: all must exist now.
+  std::vector<std::string> missing;
+  for (const std::string& name : exe.extern_functions()) {
+    const RuntimeFunction* fn = registry.Find(name);
+    if (fn == nullptr) {
+      missing.push_back(name);
+    } else {
+      vm->externs_[name] = *fn;
+    }
+  }
+  if (!missing.empty()) {
+    return absl::NotFoundError(absl::StrCat("the program calls runtime function", missing.size() > 1 ? "s " : " ",
+                                            absl::StrJoin(missing, ", "),
+                                            ", not registered (load the library that provides ",
+                                            missing.size() > 1 ? "them" : "it", " with --plugin)"));
+  }
+  // Bytecode.
+  for (int f = 0; f < exe.functions_size(); ++f) {
+    const proto::VMFunction& fn = exe.functions(f);
+    if (!vm->function_index_.emplace(fn.name(), f).second) return absl::DataLossError(absl::StrCat("function ", fn.name(), " appears twice"));
+    if (fn.num_registers() < fn.param_types_size() || fn.param_names_size() != fn.param_types_size()) {
+      return absl::DataLossError(absl::StrCat("function ", fn.name(), ": inconsistent parameter table"));
+    }
+    auto where = [&](int pc) { return absl::StrCat("function ", fn.name(), ", instruction ", pc, ": "); };
+    for (int pc = 0; pc < fn.instructions_size(); ++pc) {
+      const Instruction& inst = fn.instructions(pc);
+      auto check_reg = [&](int r) { return r >= 0 && r < fn.num_registers(); };
+      for (const Arg& a : inst.args()) {
+        if (a.kind_case() == Arg::kReg && !check_reg(a.reg())) return absl::DataLossError(absl::StrCat(where(pc), "register ", a.reg(), " out of range"));
+        if (a.kind_case() == Arg::kConstant && (a.constant() < 0 || a.constant() >= exe.constants_size())) {
+          return absl::DataLossError(absl::StrCat(where(pc), "constant ", a.constant(), " out of range"));
+        }
+      }
+      if (inst.dst() != -1 && !check_reg(inst.dst())) return absl::DataLossError(absl::StrCat(where(pc), "destination out of range"));
+      for (int r : inst.release()) {
+        if (!check_reg(r)) return absl::DataLossError(absl::StrCat(where(pc), "released register out of range"));
+      }
+      switch (inst.opcode()) {
+        case Instruction::RET:
+          if (inst.args_size() != 1) return absl::DataLossError(absl::StrCat(where(pc), "RET takes one value"));
+          break;
+        case Instruction::GOTO:
+        case Instruction::IF: {
+          if (inst.args_size() < 1 || inst.args(inst.args_size() - 1).kind_case() != Arg::kImm) {
+            return absl::DataLossError(absl::StrCat(where(pc), "jump without an offset"));
+          }
+          int64_t target = pc + inst.args(inst.args_size() - 1).imm();
+          if (target < 0 || target >= fn.instructions_size()) return absl::DataLossError(absl::StrCat(where(pc), "jump out of range"));
+          break;
+        }
+        case Instruction::CALL:
+          switch (inst.callee_kind()) {
+            case Instruction::KERNEL:
+              if (inst.callee_index() < 0 || inst.callee_index() >= exe.kernels_size()) {
+                return absl::DataLossError(absl::StrCat(where(pc), "kernel index out of range"));
+              }
+              if (inst.args_size() != exe.kernels(inst.callee_index()).params_size()) {
+                return absl::DataLossError(absl::StrCat(where(pc), "kernel ", exe.kernels(inst.callee_index()).name(), " takes ",
+                                                        exe.kernels(inst.callee_index()).params_size(), " buffers, called with ",
+                                                        inst.args_size()));
+              }
+              break;
+            case Instruction::FUNCTION:
+              if (inst.callee_index() < 0 || inst.callee_index() >= exe.functions_size()) {
+                return absl::DataLossError(absl::StrCat(where(pc), "function index out of range"));
+              }
+              break;
+            case Instruction::EXTERN:
+              if (!vm->externs_.count(inst.callee_name())) {
+                return absl::DataLossError(absl::StrCat(where(pc), "runtime function ", inst.callee_name(), " is not listed"));
+              }
+              break;
+            case Instruction::BUILTIN: {
+              const std::string& b = inst.callee_name();
+              if (b != "vm.builtin.alloc_tensor" && b != "vm.builtin.make_tuple" && b != "vm.builtin.tuple_getitem") {
+                return absl::DataLossError(absl::StrCat(where(pc), "unknown builtin ", b));
+              }
+              if (b == "vm.builtin.alloc_tensor" &&
+                  (inst.args_size() < 2 || inst.args(0).kind_case() != Arg::kShape || inst.args(1).kind_case() != Arg::kDtype)) {
+                return absl::DataLossError(absl::StrCat(where(pc), "alloc_tensor takes a shape and a dtype"));
+              }
+              if (b == "vm.builtin.tuple_getitem" && (inst.args_size() != 2 || inst.args(1).kind_case() != Arg::kImm)) {
+                return absl::DataLossError(absl::StrCat(where(pc), "tuple_getitem takes a tuple and an index"));
+              }
+              break;
+            }
+            default:
+              return absl::DataLossError(absl::StrCat(where(pc), "unknown callee kind"));
+          }
+          break;
+        default:
+          return absl::DataLossError(absl::StrCat(where(pc), "unknown opcode"));
+      }
+    }
+    if (fn.instructions_size() == 0 || fn.instructions(fn.instructions_size() - 1).opcode() != Instruction::RET) {
+      return absl::DataLossError(absl::StrCat("function ", fn.name(), " does not end with RET"));
+    }
+  }
+  vm->exe_ = std::move(exe);
+  return vm;
+}
+
+absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::LoadBytes(const std::string& bytes, const std::string& source,
+                                                                           const RuntimeRegistry& registry) {
+  proto::Executable exe;
+  if (!exe.ParseFromString(bytes)) return absl::DataLossError(absl::StrCat(source, ": not a valid executable (truncated or corrupt)"));
+  absl::StatusOr<std::unique_ptr<VirtualMachine>> vm = Load(std::move(exe), registry);
+  if (!vm.ok()) return absl::Status(vm.status().code(), absl::StrCat(source, ": ", vm.status().message()));
+  return vm;
+}
+
+absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::LoadFile(const std::string& path, const RuntimeRegistry& registry) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open"));
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return LoadBytes(buffer.str(), path, registry);
+}
+
+std::vector<std::string> VirtualMachine::FunctionNames() const {
+  std::vector<std::string> names;
+  for (const auto& [name, index] : function_index_) names.push_back(name);
+  return names;
+}
+
+absl::StatusOr<std::vector<std::string>> VirtualMachine::DescribeParams(const std::string& name) const {
+  auto it = function_index_.find(name);
+  if (it == function_index_.end()) return absl::NotFoundError(absl::StrCat("no function ", name));
+  const proto::VMFunction& fn = exe_.functions(it->second);
+  std::vector<std::string> out;
+  for (int i = 0; i < fn.param_types_size(); ++i) {
+    const proto::ValueType& t = fn.param_types(i);
+    out.push_back(absl::StrCat(fn.param_names(i), ": ", t.has_tensor() ? DescribeType(t.tensor()) : "value"));
+  }
+  return out;
+}
+
+absl::Status VirtualMachine::CheckArgs(const proto::VMFunction& fn, const std::vector<Value>& args) const {
+  if (static_cast<int>(args.size()) != fn.param_types_size()) {
+    return absl::InvalidArgumentError(absl::StrCat("function ", fn.name(), " takes ", fn.param_types_size(),
+                                                   " arguments (", absl::StrJoin(fn.param_names(), ", "), "), got ",
+                                                   args.size()));
+  }
+  for (size_t i = 0; i < args.size(); ++i) {
+    absl::Status s = CheckValue(args[i], fn.param_types(i), absl::StrCat("argument ", i, " (", fn.param_names(i), ")"));
+    if (!s.ok()) return absl::InvalidArgumentError(absl::StrCat("function ", fn.name(), ": ", s.message()));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Value> VirtualMachine::Invoke(const std::string& name, const std::vector<Value>& args) {
+  auto it = function_index_.find(name);
+  if (it == function_index_.end()) {
+    return absl::NotFoundError(absl::StrCat("no function ", name, " in the executable (functions: ",
+                                            absl::StrJoin(FunctionNames(), ", "), ")"));
+  }
+  if (absl::Status s = CheckArgs(exe_.functions(it->second), args); !s.ok()) return s;
+  return Run(it->second, args, 0);
+}
+
+absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> args, int depth) {
+  if (depth > kMaxCallDepth) return absl::ResourceExhaustedError("call depth limit exceeded");
+  const proto::VMFunction& fn = exe_.functions(func_index);
+  std::vector<Value> regs(fn.num_registers());
+  for (size_t i = 0; i < args.size(); ++i) regs[i] = std::move(args[i]);
+  // Outputs of the function are allocated fresh, not from the pool.
+  std::vector<bool> returned(fn.num_registers(), false);
+  const Instruction& last = fn.instructions(fn.instructions_size() - 1);
+  if (last.args(0).kind_case() == Arg::kReg) returned[last.args(0).reg()] = true;
+  auto value_of = [&](const Arg& a) -> Value {
+    if (a.kind_case() == Arg::kReg) return regs[a.reg()];
+    if (a.kind_case() == Arg::kConstant) return constants_[a.constant()];
+    return Value();
+  };
+  auto where = [&](int pc, const Instruction& inst) {
+    return absl::StrCat("in function ", fn.name(), ", instruction ", pc, " (", inst.callee_name(), "): ");
+  };
+  std::vector<void*> kernel_args;
+  std::vector<DLTensor*> extern_args;
+  int pc = 0;
+  while (pc < fn.instructions_size()) {
+    const Instruction& inst = fn.instructions(pc);
+    switch (inst.opcode()) {
+      case Instruction::RET:
+        return value_of(inst.args(0));
+      case Instruction::GOTO:
+        pc += static_cast<int>(inst.args(0).imm());
+        continue;
+      case Instruction::IF: {
+        Value cond = value_of(inst.args(0));
+        bool taken = cond.is_tensor() && cond.tensor().NumBytes() > 0 && static_cast<const char*>(cond.tensor().data())[0] != 0;
+        pc += taken ? 1 : static_cast<int>(inst.args(1).imm());
+        continue;
+      }
+      case Instruction::CALL:
+        break;
+    }
+    switch (inst.callee_kind()) {
+      case Instruction::BUILTIN: {
+        const std::string& b = inst.callee_name();
+        if (b == "vm.builtin.alloc_tensor") {
+          std::vector<int64_t> shape(inst.args(0).shape().values().begin(), inst.args(0).shape().values().end());
+          bool fresh = inst.dst() >= 0 && returned[inst.dst()];
+          regs[inst.dst()] = NDArray::Empty(shape, ToDL(inst.args(1).dtype()), fresh ? nullptr : pool_);
+        } else if (b == "vm.builtin.make_tuple") {
+          Tuple t;
+          for (const Arg& a : inst.args()) t.push_back(value_of(a));
+          regs[inst.dst()] = Value(std::move(t));
+        } else {
+          Value t = value_of(inst.args(0));
+          int64_t index = inst.args(1).imm();
+          if (!t.is_tuple() || index < 0 || index >= static_cast<int64_t>(t.tuple().size())) {
+            return absl::InvalidArgumentError(absl::StrCat(where(pc, inst), "index ", index, " into ", t.Describe()));
+          }
+          regs[inst.dst()] = t.tuple()[index];
+        }
+        break;
+      }
+      case Instruction::KERNEL: {
+        const proto::Kernel& kernel = exe_.kernels(inst.callee_index());
+        kernel_args.clear();
+        for (int i = 0; i < inst.args_size(); ++i) {
+          Value v = value_of(inst.args(i));
+          if (!v.is_tensor() || !Fits(v.tensor(), kernel.params(i))) {
+            return absl::InvalidArgumentError(absl::StrCat(where(pc, inst), "kernel ", kernel.name(), " buffer ", i, " expects ",
+                                                           DescribeType(kernel.params(i)), ", got ", v.Describe()));
+          }
+          kernel_args.push_back(v.tensor().data());
+        }
+        int32_t rc = kernels_[inst.callee_index()](kernel_args.data());
+        if (rc != 0) return absl::InternalError(absl::StrCat(where(pc, inst), "kernel ", kernel.name(), " failed (", rc, ")"));
+        break;
+      }
+      case Instruction::EXTERN: {
+        extern_args.clear();
+        for (const Arg& a : inst.args()) {
+          Value v = value_of(a);
+          if (!v.is_tensor()) return absl::InvalidArgumentError(absl::StrCat(where(pc, inst), "runtime functions take tensors"));
+          extern_args.push_back(v.tensor().dl());
+        }
+        absl::Status s = externs_.at(inst.callee_name())(absl::MakeSpan(extern_args));
+        if (!s.ok()) return absl::Status(s.code(), absl::StrCat(where(pc, inst), s.message()));
+        break;
+      }
+      case Instruction::FUNCTION: {
+        std::vector<Value> call_args;
+        for (const Arg& a : inst.args()) call_args.push_back(value_of(a));
+        const proto::VMFunction& callee = exe_.functions(inst.callee_index());
+        if (absl::Status s = CheckArgs(callee, call_args); !s.ok()) return s;
+        absl::StatusOr<Value> result = Run(inst.callee_index(), std::move(call_args), depth + 1);
+        if (!result.ok()) return result.status();
+        if (inst.dst() >= 0) regs[inst.dst()] = std::move(*result);
+        break;
+      }
+      default:
+        return absl::InternalError("unknown callee kind");
+    }
+    for (int r : inst.release()) regs[r] = Value();
+    ++pc;
+  }
+  return absl::InternalError(absl::StrCat("function ", fn.name(), " ran past its end"));
+}
+
+}  // namespace vm
+}  // namespace mlc

@@ -1,0 +1,69 @@
+/*! \file virtual_machine.h
+ *  \brief The virtual machine: loads an executable (bytecode + constants + kernels), checks
+ *         it, and runs its graph-level functions on tensors.
+ *
+ *    absl::StatusOr<std::unique_ptr<VirtualMachine>> vm = VirtualMachine::LoadFile("mlp.mlcx");
+ *    absl::StatusOr<Value> out = (*vm)->Invoke("main", {input, w0, b0, w1, b1});
+ *
+ *  Loading verifies the bytecode (register, constant, kernel and function indices; builtin
+ *  names; argument counts of kernel calls) and resolves every runtime function the program
+ *  calls, so a missing one is reported at load time by name. Invoke checks the number,
+ *  shapes and dtypes of the arguments against the function's parameters and names the
+ *  parameter that does not match. Kernel calls check their tensors against the kernel's
+ *  buffers. Intermediates are allocated from a pool that takes back memory as soon as the
+ *  bytecode marks a register dead; returned tensors are allocated fresh.
+ */
+#ifndef MLC_VM_VIRTUAL_MACHINE_H_
+#define MLC_VM_VIRTUAL_MACHINE_H_
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "codegen/executable.pb.h"
+#include "vm/kernel_library.h"
+#include "vm/runtime_registry.h"
+#include "vm/value.h"
+
+namespace mlc {
+namespace vm {
+
+class VirtualMachine {
+ public:
+  /*! \brief Parses and checks an executable; resolves kernels and runtime functions. */
+  static absl::StatusOr<std::unique_ptr<VirtualMachine>> Load(proto::Executable exe,
+                                                               const RuntimeRegistry& registry = RuntimeRegistry::Global());
+  static absl::StatusOr<std::unique_ptr<VirtualMachine>> LoadBytes(const std::string& bytes, const std::string& source,
+                                                                    const RuntimeRegistry& registry = RuntimeRegistry::Global());
+  static absl::StatusOr<std::unique_ptr<VirtualMachine>> LoadFile(const std::string& path,
+                                                                   const RuntimeRegistry& registry = RuntimeRegistry::Global());
+
+  /*! \brief Runs function `name`. */
+  absl::StatusOr<Value> Invoke(const std::string& name, const std::vector<Value>& args);
+
+  std::vector<std::string> FunctionNames() const;
+  /*! \brief Parameter names and types of a function, for tools ("x: float32 (1, 784)"). */
+  absl::StatusOr<std::vector<std::string>> DescribeParams(const std::string& name) const;
+  const proto::Executable& executable() const { return exe_; }
+  const StoragePool& pool() const { return *pool_; }
+
+ private:
+  VirtualMachine() = default;
+  absl::StatusOr<Value> Run(int func_index, std::vector<Value> args, int depth);
+  absl::Status CheckArgs(const proto::VMFunction& fn, const std::vector<Value>& args) const;
+
+  proto::Executable exe_;
+  std::unique_ptr<KernelLibrary> library_;
+  std::vector<KernelFunction> kernels_;
+  std::map<std::string, RuntimeFunction> externs_;
+  std::vector<NDArray> constants_;
+  std::map<std::string, int> function_index_;
+  std::shared_ptr<StoragePool> pool_ = std::make_shared<StoragePool>();
+};
+
+}  // namespace vm
+}  // namespace mlc
+
+#endif  // MLC_VM_VIRTUAL_MACHINE_H_
