@@ -91,7 +91,9 @@ absl::StatusOr<TensorData> ParseNpy(const std::string& bytes, const std::string&
   absl::StatusOr<std::string> fortran = HeaderField(header, "fortran_order");
   absl::StatusOr<std::string> shape_text = HeaderField(header, "shape");
   if (!descr.ok() || !fortran.ok() || !shape_text.ok()) return error("malformed header");
-  if (absl::StripAsciiWhitespace(*fortran) != "False") return error("Fortran-order arrays are not supported");
+  absl::string_view order = absl::StripAsciiWhitespace(*fortran);
+  if (order != "False" && order != "True") return error("malformed fortran_order");
+  bool fortran_order = order == "True";
   absl::string_view d = absl::StripAsciiWhitespace(*descr);
   if (d.size() < 2 || (d.front() != '\'' && d.front() != '"')) return error("malformed descr");
   absl::StatusOr<DataType> dtype = DtypeFromDescr(d.substr(1, d.size() - 2));
@@ -110,7 +112,21 @@ absl::StatusOr<TensorData> ParseNpy(const std::string& bytes, const std::string&
     return error(absl::StrCat("holds ", bytes.size() - data_offset, " data bytes; shape (", absl::StrJoin(shape, ", "),
                               ") of ", dtype->ToString(), " needs ", expected));
   }
-  return TensorData(*dtype, shape, bytes.substr(data_offset));
+  if (!fortran_order || shape.size() < 2) return TensorData(*dtype, shape, bytes.substr(data_offset));
+  // Column-major data: copy each element to its row-major place.
+  TensorData out(*dtype, shape);
+  const char* src = bytes.data() + data_offset;
+  char* dst = static_cast<char*>(out.mutable_data());
+  size_t elem = dtype->bytes(), rank = shape.size();
+  std::vector<int64_t> index(rank, 0);
+  for (int64_t f = 0, n = NumElements(shape); f < n; ++f) {
+    // `index` is the multi-index of column-major element f (first dimension fastest).
+    int64_t c = 0;
+    for (size_t d = 0; d < rank; ++d) c = c * shape[d] + index[d];
+    std::memcpy(dst + c * elem, src + f * elem, elem);
+    for (size_t d = 0; d < rank && ++index[d] == shape[d]; ++d) index[d] = 0;
+  }
+  return out;
 }
 
 std::string SerializeNpy(const TensorData& t) {

@@ -13,7 +13,8 @@
 
 namespace mlc {
 
-/*! \brief Parses .npy bytes (C order, little-endian numeric dtypes). */
+/*! \brief Parses .npy bytes: little-endian numeric dtypes; Fortran-order data is converted
+ *         to row-major. */
 absl::StatusOr<TensorData> ParseNpy(const std::string& bytes, const std::string& source_name);
 std::string SerializeNpy(const TensorData& tensor);
 

@@ -1,0 +1,536 @@
+/*! \file end_to_end_test.cc
+ *  \brief End to end: TVMScript or BlockBuilder -> build (LLVM) -> VM, checked numerically
+ *         against references computed here in double precision. Covers the seeds' modules
+ *         (MyModule, MyModuleWithExternCall, MyModuleMixture, MyModuleWithParams, two dataflow
+ *         blocks), the bundled digits MLP, every operator-library kernel on odd shapes, loop
+ *         kinds, memory reuse, and the errors a user can hit.
+ */
+#include <cmath>
+#include <functional>
+#include <random>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "codegen/build.h"
+#include "frontend/tvmscript.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "ir/block_builder.h"
+#include "ir/file_util.h"
+#include "ir/npy.h"
+#include "ir/op.h"
+#include "ir/printer.h"
+#include "ir/testing/golden.h"
+#include "ir/topi/topi.h"
+#include "passes/bind_params.h"
+#include "vm/virtual_machine.h"
+
+namespace mlc {
+namespace {
+
+using ::testing::HasSubstr;
+using vm::NDArray;
+using vm::Value;
+
+const DataType kF32 = DataType::Float32();
+
+// ---- Helpers.
+
+NDArray Random(std::vector<int64_t> shape, std::mt19937* rng, float lo = -1, float hi = 1) {
+  NDArray a = NDArray::Empty(shape, DLDataType{kDLFloat, 32, 1});
+  std::uniform_real_distribution<float> dist(lo, hi);
+  float* p = static_cast<float*>(a.data());
+  for (int64_t i = 0; i < a.NumElements(); ++i) p[i] = dist(*rng);
+  return a;
+}
+
+TensorData ToTensorData(const NDArray& a) { return TensorData(kF32, a.shape(), a.Bytes()); }
+NDArray ToNDArray(const TensorData& t) {
+  return NDArray::FromBytes(t.shape(), DLDataType{static_cast<uint8_t>(t.dtype().code()), static_cast<uint8_t>(t.dtype().bits()), 1},
+                            t.bytes());
+}
+
+const float* F(const NDArray& a) { return static_cast<const float*>(a.data()); }
+
+/*! \brief |got - want| <= atol + rtol * |want| everywhere; reports the worst element. */
+void ExpectClose(const NDArray& got, const std::vector<double>& want, double rtol = 1e-5, double atol = 1e-5) {
+  ASSERT_EQ(got.NumElements(), static_cast<int64_t>(want.size()));
+  double worst = 0;
+  int64_t worst_i = -1;
+  for (size_t i = 0; i < want.size(); ++i) {
+    double err = std::abs(F(got)[i] - want[i]) - rtol * std::abs(want[i]);
+    if (err > worst) {
+      worst = err;
+      worst_i = static_cast<int64_t>(i);
+    }
+  }
+  EXPECT_LE(worst, atol) << "element " << worst_i << ": got " << F(got)[worst_i] << ", want " << want[worst_i];
+}
+
+absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> Compile(const IRModule& mod) {
+  absl::StatusOr<proto::Executable> exe = codegen::Build(mod);
+  if (!exe.ok()) return exe.status();
+  // Through bytes, as the stages exchange it.
+  return vm::VirtualMachine::LoadBytes(exe->SerializeAsString(), "test.mlcx");
+}
+
+IRModule Parse(const std::string& path, ParseOptions options = {}) {
+  absl::StatusOr<std::string> text = ReadFile(path);
+  EXPECT_TRUE(text.ok()) << path;
+  absl::StatusOr<IRModule> mod = ParseTVMScript(*text, path, options);
+  EXPECT_TRUE(mod.ok()) << mod.status();
+  return mod.ok() ? *mod : IRModule();
+}
+
+/*! \brief x @ w0.T + b0 -> relu -> @ w1.T + b1, in double. */
+std::vector<double> MlpReference(const NDArray& x, const NDArray& w0, const NDArray& b0, const NDArray& w1,
+                                 const NDArray& b1) {
+  int64_t n = x.shape()[0], k = x.shape()[1], h = w0.shape()[0], m = w1.shape()[0];
+  std::vector<double> hidden(n * h), out(n * m);
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t j = 0; j < h; ++j) {
+      double acc = F(b0)[j];
+      for (int64_t p = 0; p < k; ++p) acc += static_cast<double>(F(x)[i * k + p]) * F(w0)[j * k + p];
+      hidden[i * h + j] = std::max(acc, 0.0);
+    }
+    for (int64_t j = 0; j < m; ++j) {
+      double acc = F(b1)[j];
+      for (int64_t p = 0; p < h; ++p) acc += hidden[i * h + p] * F(w1)[j * h + p];
+      out[i * m + j] = acc;
+    }
+  }
+  return out;
+}
+
+struct Mlp {
+  NDArray x, w0, b0, w1, b1;
+};
+Mlp SeedMlp() {
+  std::mt19937 rng(2024);
+  return {Random({1, 784}, &rng, 0, 1), Random({128, 784}, &rng, -0.05f, 0.05f), Random({128}, &rng),
+          Random({10, 128}, &rng, -0.1f, 0.1f), Random({10}, &rng)};
+}
+
+constexpr char kSeeds[] = "testdata/parse/inputs";
+
+class PluginEnvironment : public ::testing::Environment {
+ public:
+  void SetUp() override {
+    absl::Status s = vm::RuntimeRegistry::Global().LoadPlugin("vm/examples/libenv_functions.so");
+    ASSERT_TRUE(s.ok()) << s;
+  }
+};
+const auto* const kPlugin = ::testing::AddGlobalTestEnvironment(new PluginEnvironment);
+
+// ---- The seeds' modules, with the seeds' 784 -> 128 -> 10 shapes and fixed random weights.
+
+TEST(SeedModules, MyModuleMatchesTheReference) {
+  Mlp m = SeedMlp();
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = Compile(Parse(absl::StrCat(kSeeds, "/e2e_my_module.py")));
+  ASSERT_TRUE(vm.ok()) << vm.status();
+  absl::StatusOr<Value> out = (*vm)->Invoke("main", {m.x, m.w0, m.b0, m.w1, m.b1});
+  ASSERT_TRUE(out.ok()) << out.status();
+  ExpectClose(out->tensor(), MlpReference(m.x, m.w0, m.b0, m.w1, m.b1));
+}
+
+TEST(SeedModules, WithExternCallUsesRuntimeFunctions) {
+  Mlp m = SeedMlp();
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm =
+      Compile(Parse(absl::StrCat(kSeeds, "/e2e_my_module_with_extern_call.py")));
+  ASSERT_TRUE(vm.ok()) << vm.status();
+  EXPECT_EQ((*vm)->executable().kernels_size(), 0);
+  absl::StatusOr<Value> out = (*vm)->Invoke("main", {m.x, m.w0, m.b0, m.w1, m.b1});
+  ASSERT_TRUE(out.ok()) << out.status();
+  ExpectClose(out->tensor(), MlpReference(m.x, m.w0, m.b0, m.w1, m.b1));
+}
+
+TEST(SeedModules, MixtureOfKernelAndRuntimeFunctions) {
+  Mlp m = SeedMlp();
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = Compile(Parse(absl::StrCat(kSeeds, "/e2e_my_module_mixture.py")));
+  ASSERT_TRUE(vm.ok()) << vm.status();
+  absl::StatusOr<Value> out = (*vm)->Invoke("main", {m.x, m.w0, m.b0, m.w1, m.b1});
+  ASSERT_TRUE(out.ok()) << out.status();
+  ExpectClose(out->tensor(), MlpReference(m.x, m.w0, m.b0, m.w1, m.b1));
+}
+
+TEST(SeedModules, WithParamsTakesOnlyTheInput) {
+  Mlp m = SeedMlp();
+  IRModule mixture = Parse(absl::StrCat(kSeeds, "/e2e_my_module_mixture.py"));
+  absl::StatusOr<IRModule> bound = passes::BindParams(
+      mixture, "main",
+      {{"w0", ToTensorData(m.w0)}, {"b0", ToTensorData(m.b0)}, {"w1", ToTensorData(m.w1)}, {"b1", ToTensorData(m.b1)}});
+  ASSERT_TRUE(bound.ok()) << bound.status();
+  EXPECT_EQ(bound->LookupFunction("main")->params.size(), 1u);
+  EXPECT_THAT(PrintModule(*bound), HasSubstr("metadata[\"relax.expr.Constant\"][3]"));
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = Compile(*bound);
+  ASSERT_TRUE(vm.ok()) << vm.status();
+  absl::StatusOr<Value> out = (*vm)->Invoke("main", {m.x});
+  ASSERT_TRUE(out.ok()) << out.status();
+  ExpectClose(out->tensor(), MlpReference(m.x, m.w0, m.b0, m.w1, m.b1));
+
+  // The seed's own printed MyModuleWithParams (constants from the same weights) runs too.
+  ParseOptions options;
+  options.constants = std::vector<TensorData>{ToTensorData(m.w0), ToTensorData(m.b0), ToTensorData(m.w1), ToTensorData(m.b1)};
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> printed =
+      Compile(Parse(absl::StrCat(kSeeds, "/e2e_my_module_with_params_printed.py"), options));
+  ASSERT_TRUE(printed.ok()) << printed.status();
+  absl::StatusOr<Value> out2 = (*printed)->Invoke("main", {m.x});
+  ASSERT_TRUE(out2.ok()) << out2.status();
+  ExpectClose(out2->tensor(), MlpReference(m.x, m.w0, m.b0, m.w1, m.b1));
+}
+
+TEST(SeedModules, BindParamsRejectsMismatches) {
+  Mlp m = SeedMlp();
+  IRModule mod = Parse(absl::StrCat(kSeeds, "/e2e_my_module_mixture.py"));
+  absl::StatusOr<IRModule> wrong = passes::BindParams(mod, "main", {{"w0", ToTensorData(m.w1)}});
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_THAT(std::string(wrong.status().message()),
+              HasSubstr("parameter w0 of @main is Tensor((128, 784), float32), the value given is Tensor((10, 128), float32)"));
+  absl::StatusOr<IRModule> unknown = passes::BindParams(mod, "main", {{"w9", ToTensorData(m.w1)}});
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_THAT(std::string(unknown.status().message()), HasSubstr("no parameter \"w9\" (parameters: x, w0, b0, w1, b1)"));
+}
+
+TEST(SeedModules, TwoDataflowBlocksAroundAnAllocation) {
+  Mlp m = SeedMlp();
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = Compile(Parse(absl::StrCat(kSeeds, "/e2e_two_dataflow_blocks.py")));
+  ASSERT_TRUE(vm.ok()) << vm.status();
+  absl::StatusOr<Value> out = (*vm)->Invoke("main", {m.x, m.w0, m.b0, m.w1, m.b1});
+  ASSERT_TRUE(out.ok()) << out.status();
+  // The second block reads the uninitialized R.alloc_tensor result, so only the shape is known.
+  EXPECT_EQ(out->tensor().shape(), (std::vector<int64_t>{1, 128}));
+}
+
+// ---- The bundled digits model.
+
+TEST(DigitsMlp, CompiledAccuracyEqualsTheReference) {
+  const std::string dir = "testdata/models/digits_mlp";
+  absl::StatusOr<std::map<std::string, TensorData>> params = ReadNpz(absl::StrCat(dir, "/params.npz"));
+  ASSERT_TRUE(params.ok()) << params.status();
+  absl::StatusOr<IRModule> bound = passes::BindParams(Parse(absl::StrCat(dir, "/mlp.py")), "main", *params);
+  ASSERT_TRUE(bound.ok()) << bound.status();
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = Compile(*bound);
+  ASSERT_TRUE(vm.ok()) << vm.status();
+  NDArray x = ToNDArray(*ReadNpy(absl::StrCat(dir, "/test_x.npy")));
+  TensorData labels = *ReadNpy(absl::StrCat(dir, "/test_y.npy"));
+  TensorData reference = *ReadNpy(absl::StrCat(dir, "/reference.npy"));
+  absl::StatusOr<Value> out = (*vm)->Invoke("main", {x});
+  ASSERT_TRUE(out.ok()) << out.status();
+  const float* ref = reference.data_as<float>();
+  ExpectClose(out->tensor(), std::vector<double>(ref, ref + reference.NumElements()), 1e-5, 1e-4);
+  int correct = 0, agree = 0, ref_correct = 0;
+  for (int i = 0; i < 360; ++i) {
+    const float* row = F(out->tensor()) + i * 10;
+    const float* ref_row = ref + i * 10;
+    int pred = static_cast<int>(std::max_element(row, row + 10) - row);
+    int ref_pred = static_cast<int>(std::max_element(ref_row, ref_row + 10) - ref_row);
+    correct += pred == labels.data_as<int64_t>()[i];
+    ref_correct += ref_pred == labels.data_as<int64_t>()[i];
+    agree += pred == ref_pred;
+  }
+  EXPECT_EQ(agree, 360);
+  EXPECT_EQ(correct, ref_correct);
+  EXPECT_GE(correct, 340);  // 97.5% when trained
+  // A second run reuses the intermediates' memory from the pool.
+  ASSERT_TRUE((*vm)->Invoke("main", {x}).ok());
+  EXPECT_GT((*vm)->pool().reused(), 0u);
+}
+
+// ---- Every operator-library kernel, on odd shapes, against a reference.
+
+using RefFn = std::function<double(const std::vector<double>&)>;
+
+/*! \brief Builds main(inputs) = call_tir(op(inputs)), runs it on random data, and compares
+ *         every output element with `ref` applied elementwise through `index_map`. */
+struct KernelCase {
+  std::string name;
+  std::vector<std::vector<int64_t>> inputs;
+  relax::FTE fte;
+  // Computes the expected output from the inputs.
+  std::function<std::vector<double>(const std::vector<NDArray>&, const std::vector<int64_t>& out_shape)> reference;
+  float lo = -1, hi = 1;
+};
+
+std::vector<int64_t> Strides(const std::vector<int64_t>& shape) {
+  std::vector<int64_t> s(shape.size(), 1);
+  for (int i = static_cast<int>(shape.size()) - 2; i >= 0; --i) s[i] = s[i + 1] * shape[i + 1];
+  return s;
+}
+
+/*! \brief Broadcast elementwise reference for any number of inputs. */
+std::function<std::vector<double>(const std::vector<NDArray>&, const std::vector<int64_t>&)> Elementwise(RefFn f) {
+  return [f](const std::vector<NDArray>& in, const std::vector<int64_t>& out_shape) {
+    int64_t n = 1;
+    for (int64_t d : out_shape) n *= d;
+    std::vector<int64_t> os = Strides(out_shape);
+    std::vector<double> out(n);
+    for (int64_t flat = 0; flat < n; ++flat) {
+      std::vector<double> vals;
+      for (const NDArray& a : in) {
+        std::vector<int64_t> as = Strides(a.shape());
+        int64_t offset = 0, rank = static_cast<int64_t>(a.shape().size()), shift = static_cast<int64_t>(out_shape.size()) - rank;
+        for (int64_t d = 0; d < rank; ++d) {
+          int64_t idx = (flat / os[d + shift]) % out_shape[d + shift];
+          offset += (a.shape()[d] == 1 ? 0 : idx) * as[d];
+        }
+        vals.push_back(F(a)[offset]);
+      }
+      out[flat] = f(vals);
+    }
+    return out;
+  };
+}
+
+template <typename Fn>
+relax::FTE Unary(Fn f) {
+  return [f](const std::vector<te::Tensor>& t) -> absl::StatusOr<te::Tensor> { return f(t[0]); };
+}
+template <typename Fn>
+relax::FTE Binary(Fn f) {
+  return [f](const std::vector<te::Tensor>& t) -> absl::StatusOr<te::Tensor> { return f(t[0], t[1]); };
+}
+
+void RunKernelCase(const KernelCase& c) {
+  SCOPED_TRACE(c.name);
+  relax::BlockBuilder bb;
+  std::vector<relax::Var> params;
+  for (size_t i = 0; i < c.inputs.size(); ++i) {
+    params.push_back(relax::MakeVar(absl::StrCat("in", i), relax::TensorSInfo(c.inputs[i], kF32)));
+  }
+  ASSERT_TRUE(bb.BeginFunction("main", params).ok());
+  std::vector<relax::Expr> args(params.begin(), params.end());
+  absl::StatusOr<relax::Var> out = bb.EmitTE(c.name, c.fte, args);
+  ASSERT_TRUE(out.ok()) << out.status();
+  ASSERT_TRUE(bb.EmitFuncOutput(*out).ok());
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = Compile(bb.Get());
+  ASSERT_TRUE(vm.ok()) << vm.status();
+  std::mt19937 rng(99);
+  std::vector<NDArray> inputs;
+  std::vector<Value> values;
+  for (const auto& shape : c.inputs) {
+    inputs.push_back(Random(shape, &rng, c.lo, c.hi));
+    values.push_back(inputs.back());
+  }
+  absl::StatusOr<Value> result = (*vm)->Invoke("main", values);
+  ASSERT_TRUE(result.ok()) << result.status();
+  ExpectClose(result->tensor(), c.reference(inputs, result->tensor().shape()), 1e-5, 1e-5);
+}
+
+TEST(OperatorLibrary, ElementwiseKernelsMatchReferences) {
+  std::vector<std::vector<int64_t>> odd = {{7, 129}, {129}};
+  std::vector<KernelCase> cases = {
+      {"add", odd, Binary(topi::Add), Elementwise([](auto v) { return v[0] + v[1]; })},
+      {"subtract", {{1, 7, 1}, {129, 1, 1}}, Binary(topi::Subtract), Elementwise([](auto v) { return v[0] - v[1]; })},
+      {"multiply", {{7, 1}, {1, 129}}, Binary(topi::Multiply), Elementwise([](auto v) { return v[0] * v[1]; })},
+      {"divide", odd, Binary(topi::Divide), Elementwise([](auto v) { return v[0] / v[1]; }), 0.5f, 2.0f},
+      {"maximum", odd, Binary(topi::Maximum), Elementwise([](auto v) { return std::max(v[0], v[1]); })},
+      {"minimum", odd, Binary(topi::Minimum), Elementwise([](auto v) { return std::min(v[0], v[1]); })},
+      {"power", odd, Binary(topi::Power), Elementwise([](auto v) { return std::pow(v[0], v[1]); }), 0.5f, 2.0f},
+      {"relu", {{1, 7, 129}}, Unary(topi::Relu), Elementwise([](auto v) { return std::max(v[0], 0.0); })},
+      {"exp", {{129}}, Unary(topi::Exp), Elementwise([](auto v) { return std::exp(v[0]); })},
+      {"log", {{7, 129}}, Unary(topi::Log), Elementwise([](auto v) { return std::log(v[0]); }), 0.1f, 3.0f},
+      {"sqrt", {{7, 129}}, Unary(topi::Sqrt), Elementwise([](auto v) { return std::sqrt(v[0]); }), 0.0f, 3.0f},
+      {"tanh", {{7, 129}}, Unary(topi::Tanh), Elementwise([](auto v) { return std::tanh(v[0]); }), -3.0f, 3.0f},
+      {"sigmoid", {{7, 129}}, Unary(topi::Sigmoid), Elementwise([](auto v) { return 1 / (1 + std::exp(-v[0])); }), -5, 5},
+      {"erf", {{7, 129}}, Unary(topi::Erf), Elementwise([](auto v) { return std::erf(v[0]); }), -3.0f, 3.0f},
+      {"negative", {{1}}, Unary(topi::Negative), Elementwise([](auto v) { return -v[0]; })},
+      {"ewise_fma",
+       {{7, 129}, {7, 129}, {7, 129}},
+       [](const std::vector<te::Tensor>& t) -> absl::StatusOr<te::Tensor> { return topi::EwiseFma(t[0], t[1], t[2]); },
+       Elementwise([](auto v) { return v[0] * v[1] + v[2]; })},
+  };
+  for (const KernelCase& c : cases) RunKernelCase(c);
+}
+
+TEST(OperatorLibrary, DenseMatmulTransposeMatchReferences) {
+  auto dense_ref = [](const std::vector<NDArray>& in, const std::vector<int64_t>&) {
+    int64_t n = in[0].shape()[0], k = in[0].shape()[1], m = in[1].shape()[0];
+    std::vector<double> out(n * m);
+    for (int64_t i = 0; i < n; ++i) {
+      for (int64_t j = 0; j < m; ++j) {
+        double acc = 0;
+        for (int64_t p = 0; p < k; ++p) acc += static_cast<double>(F(in[0])[i * k + p]) * F(in[1])[j * k + p];
+        out[i * m + j] = acc;
+      }
+    }
+    return out;
+  };
+  RunKernelCase({"dense", {{7, 129}, {1, 129}}, Binary(topi::Dense), dense_ref});
+  RunKernelCase({"dense", {{1, 7}, {129, 7}}, Binary(topi::Dense), dense_ref});
+  // Batched matmul with broadcasting: (2, 1, 7, 129) @ (3, 129, 5) -> (2, 3, 7, 5).
+  RunKernelCase({"matmul",
+                 {{2, 1, 7, 129}, {3, 129, 5}},
+                 Binary(topi::Matmul),
+                 [](const std::vector<NDArray>& in, const std::vector<int64_t>&) {
+                   std::vector<double> out(2 * 3 * 7 * 5);
+                   for (int b0 = 0; b0 < 2; ++b0)
+                     for (int b1 = 0; b1 < 3; ++b1)
+                       for (int i = 0; i < 7; ++i)
+                         for (int j = 0; j < 5; ++j) {
+                           double acc = 0;
+                           for (int k = 0; k < 129; ++k) {
+                             acc += static_cast<double>(F(in[0])[(b0 * 7 + i) * 129 + k]) * F(in[1])[(b1 * 129 + k) * 5 + j];
+                           }
+                           out[((b0 * 3 + b1) * 7 + i) * 5 + j] = acc;
+                         }
+                   return out;
+                 }});
+  RunKernelCase({"transpose",
+                 {{7, 1, 129}},
+                 Unary([](const te::Tensor& t) { return topi::Transpose(t, {2, 0, 1}); }),
+                 [](const std::vector<NDArray>& in, const std::vector<int64_t>&) {
+                   std::vector<double> out(129 * 7);
+                   for (int a = 0; a < 129; ++a)
+                     for (int b = 0; b < 7; ++b) out[a * 7 + b] = F(in[0])[b * 129 + a];
+                   return out;
+                 }});
+}
+
+// ---- Loop kinds and memory reuse.
+
+TEST(Codegen, ParallelVectorizedAndUnrolledLoops) {
+  const std::string text = R"(
+@I.ir_module
+class Loops:
+    @T.prim_func
+    def scale(A: T.Buffer((64, 129), "float32"), B: T.Buffer((64, 129), "float32")):
+        for i in T.parallel(64):
+            for j in T.vectorized(129):
+                with T.block("B"):
+                    vi = T.axis.spatial(64, i)
+                    vj = T.axis.spatial(129, j)
+                    B[vi, vj] = A[vi, vj] * T.float32(2) + T.Cast("float32", vi)
+
+    @T.prim_func
+    def rowsum(A: T.Buffer((64, 129), "float32"), S: T.Buffer((64,), "float32")):
+        for i in T.parallel(64):
+            for k in T.unroll(129):
+                with T.block("S"):
+                    vi, vk = T.axis.remap("SR", [i, k])
+                    with T.init():
+                        S[vi] = T.float32(0)
+                    S[vi] = S[vi] + A[vi, vk]
+
+    @R.function
+    def main(a: R.Tensor((64, 129), "float32")) -> R.Tuple(R.Tensor((64, 129), "float32"), R.Tensor((64,), "float32")):
+        with R.dataflow():
+            b = R.call_tir(scale, (a,), out_sinfo=R.Tensor((64, 129), "float32"))
+            s = R.call_tir(rowsum, (b,), out_sinfo=R.Tensor((64,), "float32"))
+            out = (b, s)
+            R.output(out)
+        return out
+)";
+  absl::StatusOr<IRModule> mod = ParseTVMScript(text, "loops.py");
+  ASSERT_TRUE(mod.ok()) << mod.status();
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = Compile(*mod);
+  ASSERT_TRUE(vm.ok()) << vm.status();
+  std::mt19937 rng(5);
+  NDArray a = Random({64, 129}, &rng);
+  absl::StatusOr<Value> out = (*vm)->Invoke("main", {a});
+  ASSERT_TRUE(out.ok()) << out.status();
+  ASSERT_TRUE(out->is_tuple());
+  std::vector<double> b(64 * 129), s(64, 0);
+  for (int i = 0; i < 64; ++i) {
+    for (int j = 0; j < 129; ++j) {
+      b[i * 129 + j] = F(a)[i * 129 + j] * 2.0f + i;
+      s[i] += static_cast<float>(b[i * 129 + j]);
+    }
+  }
+  ExpectClose(out->tuple()[0].tensor(), b);
+  ExpectClose(out->tuple()[1].tensor(), s, 1e-5, 1e-3);
+}
+
+TEST(VirtualMachine, IntermediatesReuseMemoryWithinARun) {
+  // relu chain: the third intermediate reuses the first one's memory.
+  relax::Var x = relax::MakeVar("x", relax::TensorSInfo({1024}, kF32));
+  relax::BlockBuilder bb;
+  ASSERT_TRUE(bb.BeginFunction("main", std::vector<relax::Var>{x}).ok());
+  relax::Expr cur = x;
+  for (int i = 0; i < 4; ++i) cur = *bb.EmitTE("relu", Unary(topi::Relu), {cur});
+  ASSERT_TRUE(bb.EmitFuncOutput(cur).ok());
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = Compile(bb.Get());
+  ASSERT_TRUE(vm.ok()) << vm.status();
+  std::mt19937 rng(1);
+  NDArray input = Random({1024}, &rng);
+  absl::StatusOr<Value> out = (*vm)->Invoke("main", {input});
+  ASSERT_TRUE(out.ok());
+  EXPECT_GE((*vm)->pool().reused(), 1u);
+  EXPECT_FALSE(out->tensor().SameStorage(input));
+  // The result is allocated fresh: a later run does not overwrite it.
+  std::vector<float> before(F(out->tensor()), F(out->tensor()) + 1024);
+  NDArray other = Random({1024}, &rng);
+  ASSERT_TRUE((*vm)->Invoke("main", {other}).ok());
+  EXPECT_EQ(std::vector<float>(F(out->tensor()), F(out->tensor()) + 1024), before);
+}
+
+// ---- Errors a user can hit.
+
+TEST(VirtualMachine, RejectsWrongArguments) {
+  Mlp m = SeedMlp();
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = Compile(Parse(absl::StrCat(kSeeds, "/e2e_my_module.py")));
+  ASSERT_TRUE(vm.ok());
+  absl::StatusOr<Value> few = (*vm)->Invoke("main", {m.x});
+  ASSERT_FALSE(few.ok());
+  EXPECT_EQ(few.status().message(), "function main takes 5 arguments (x, w0, b0, w1, b1), got 1");
+  absl::StatusOr<Value> shape = (*vm)->Invoke("main", {m.x, m.w1, m.b0, m.w1, m.b1});
+  ASSERT_FALSE(shape.ok());
+  EXPECT_EQ(shape.status().message(), "function main: argument 1 (w0): expected float32 (128, 784), got float32 (10, 128)");
+  NDArray ints = NDArray::Empty({1, 784}, DLDataType{kDLInt, 32, 1});
+  absl::StatusOr<Value> dtype = (*vm)->Invoke("main", {ints, m.w0, m.b0, m.w1, m.b1});
+  ASSERT_FALSE(dtype.ok());
+  EXPECT_EQ(dtype.status().message(), "function main: argument 0 (x): expected float32 (1, 784), got int32 (1, 784)");
+  EXPECT_THAT(std::string((*vm)->Invoke("predict", {}).status().message()), HasSubstr("no function predict"));
+}
+
+TEST(VirtualMachine, MissingRuntimeFunctionIsNamedAtLoad) {
+  IRModule mod = Parse(absl::StrCat(kSeeds, "/e2e_my_module_with_extern_call.py"));
+  absl::StatusOr<proto::Executable> exe = codegen::Build(mod);
+  ASSERT_TRUE(exe.ok());
+  vm::RuntimeRegistry empty;
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = vm::VirtualMachine::Load(*exe, empty);
+  ASSERT_FALSE(vm.ok());
+  EXPECT_EQ(vm.status().message(),
+            "the program calls runtime functions env.linear, env.relu, not registered (load the library that provides "
+            "them with --plugin)");
+}
+
+TEST(VirtualMachine, CorruptArtifactsGiveClearErrors) {
+  absl::StatusOr<proto::Executable> exe = codegen::Build(Parse(absl::StrCat(kSeeds, "/e2e_my_module.py")));
+  ASSERT_TRUE(exe.ok());
+  std::string bytes = exe->SerializeAsString();
+  int failures = 0;
+  for (size_t cut = 0; cut < bytes.size(); cut += bytes.size() / 37 + 1) {
+    absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = vm::VirtualMachine::LoadBytes(bytes.substr(0, cut), "cut.mlcx");
+    if (!vm.ok()) {
+      ++failures;
+      EXPECT_THAT(std::string(vm.status().message()), HasSubstr("cut.mlcx"));
+    }
+  }
+  EXPECT_GT(failures, 30);
+  proto::Executable bad = *exe;
+  bad.mutable_functions(0)->mutable_instructions(0)->set_dst(999);
+  EXPECT_THAT(std::string(vm::VirtualMachine::Load(bad).status().message()), HasSubstr("destination out of range"));
+  bad = *exe;
+  bad.set_kernel_library("not an elf");
+  EXPECT_THAT(std::string(vm::VirtualMachine::Load(bad).status().message()), HasSubstr("not an ELF shared object"));
+  bad = *exe;
+  bad.set_format_version(99);
+  EXPECT_THAT(std::string(vm::VirtualMachine::Load(bad).status().message()), HasSubstr("format version 99"));
+}
+
+TEST(Build, UnloweredOperatorsAreNamed) {
+  absl::StatusOr<proto::Executable> exe = codegen::Build(Parse(absl::StrCat(kSeeds, "/graphopt_ewise.py")));
+  ASSERT_FALSE(exe.ok());
+  EXPECT_THAT(std::string(exe.status().message()), HasSubstr("operator R.multiply is not lowered to a kernel"));
+}
+
+TEST(Build, LoweredLoopProgramsMatchTheGolden) {
+  codegen::BuildOptions options;
+  options.dump_lowered_path = absl::StrCat(::testing::TempDir(), "/lowered.py");
+  ASSERT_TRUE(codegen::Build(Parse(absl::StrCat(kSeeds, "/e2e_my_module.py")), options).ok());
+  absl::Status s = testing::CheckGolden("testdata/codegen/my_module_lowered.py", *ReadFile(options.dump_lowered_path));
+  EXPECT_TRUE(s.ok()) << s;
+}
+
+}  // namespace
+}  // namespace mlc
