@@ -40,6 +40,8 @@ class AccessCollector : public StmtExprVisitor {
 
  private:
   static void Record(std::vector<Access>* list, const Buffer& b, const std::vector<PrimExpr>& indices) {
+    // An access with the wrong number of indices is malformed; the verifier reports it.
+    if (static_cast<int>(indices.size()) != b->ndim()) return;
     for (Access& a : *list) {
       if (a.buffer.same_as(b)) {
         a.index_lists.push_back(indices);
