@@ -23,6 +23,7 @@
 #include "ir/testing/golden.h"
 #include "ir/topi/topi.h"
 #include "passes/bind_params.h"
+#include "passes/pass.h"
 #include "vm/virtual_machine.h"
 
 namespace mlc {
@@ -199,6 +200,62 @@ TEST(SeedModules, TwoDataflowBlocksAroundAnAllocation) {
   ASSERT_TRUE(out.ok()) << out.status();
   // The second block reads the uninitialized R.alloc_tensor result, so only the shape is known.
   EXPECT_EQ(out->tensor().shape(), (std::vector<int64_t>{1, 128}));
+}
+
+// ---- Graph-level passes keep the numbers: the seeds' high-level MLP before and after.
+
+absl::StatusOr<Value> RunWithPasses(const IRModule& mod, const std::string& pipeline, const std::vector<Value>& args) {
+  absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> passes = passes::ParsePipeline(pipeline);
+  if (!passes.ok()) return passes.status();
+  absl::StatusOr<IRModule> lowered = passes::RunPipeline(mod, *passes);
+  if (!lowered.ok()) return lowered.status();
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = Compile(*lowered);
+  if (!vm.ok()) return vm.status();
+  return (*vm)->Invoke("main", args);
+}
+
+TEST(GraphPasses, SeedMlpGivesTheSameOutputsThroughEveryPipeline) {
+  Mlp m = SeedMlp();
+  ParseOptions options;
+  options.constants = std::vector<TensorData>{ToTensorData(m.w0), ToTensorData(m.b0), ToTensorData(m.w1), ToTensorData(m.b1)};
+  IRModule high_level = Parse(absl::StrCat(kSeeds, "/graphopt_mlp.py"), options);  // nn.dense, add, relu
+  std::vector<double> want = MlpReference(m.x, m.w0, m.b0, m.w1, m.b1);
+  for (const char* pipeline : {"legalize", "fuse-dense-add,legalize,fuse-tir", "fuse-ops,legalize,fuse-tir",
+                               "fold-constant,fuse-ops,legalize,fuse-tir,remove-unused"}) {
+    SCOPED_TRACE(pipeline);
+    absl::StatusOr<Value> out = RunWithPasses(high_level, pipeline, {m.x});
+    ASSERT_TRUE(out.ok()) << out.status();
+    ExpectClose(out->tensor(), want);
+  }
+  // The seeds' other spelling of the same model: permute_dims + matmul + add.
+  IRModule permute = Parse(absl::StrCat(kSeeds, "/integ_mlp_high_level_v2.py"), options);
+  absl::StatusOr<Value> out = RunWithPasses(permute, "canonicalize-bindings,fuse-ops,legalize,fuse-tir", {m.x});
+  ASSERT_TRUE(out.ok()) << out.status();
+  ExpectClose(out->tensor(), want);
+}
+
+TEST(GraphPasses, SharedDenseIsNotDuplicatedAndResultsAgree) {
+  IRModule mod = Parse("testdata/passes/inputs/fuse_ops_shared_dense.py");
+  std::mt19937 rng(3);
+  std::vector<Value> args = {Random({4, 16}, &rng), Random({8, 16}, &rng), Random({8}, &rng), Random({8}, &rng)};
+  absl::StatusOr<Value> plain = RunWithPasses(mod, "legalize", args);
+  absl::StatusOr<Value> fused = RunWithPasses(mod, "fuse-ops,legalize,fuse-tir", args);
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  ASSERT_TRUE(fused.ok()) << fused.status();
+  for (int i = 0; i < 2; ++i) {
+    const NDArray& a = plain->tuple()[i].tensor();
+    std::vector<double> want(F(a), F(a) + a.NumElements());
+    ExpectClose(fused->tuple()[i].tensor(), want, 1e-6, 1e-6);
+  }
+  absl::StatusOr<IRModule> lowered = passes::RunPipeline(mod, *passes::ParsePipeline("fuse-ops,legalize,fuse-tir"));
+  ASSERT_TRUE(lowered.ok());
+  int dense_kernels = 0;
+  for (const auto& [name, f] : lowered->functions()) {
+    if (f->kind() == NodeKind::kPrimFunc && PrintPrimFunc(f.as_ref<tir::PrimFunc>(), name).find("T_matmul_NT") != std::string::npos) {
+      ++dense_kernels;
+    }
+  }
+  EXPECT_EQ(dense_kernels, 1);
 }
 
 // ---- The bundled digits model.

@@ -1,0 +1,37 @@
+/*! \file bind_params_pass.cc
+ *  \brief The bind-params pass: BindParams (bind_params.h) with the tensors of an .npz file.
+ */
+#include "ir/npy.h"
+#include "passes/bind_params.h"
+#include "passes/pass.h"
+
+namespace mlc {
+namespace passes {
+namespace {
+
+class BindParamsPass : public Pass {
+ public:
+  std::string name() const override { return "bind-params"; }
+  std::string description() const override {
+    return "Replaces parameters of a graph function by constants read from an .npz file, matched by name (the "
+           "seeds' BindParams(\"main\", params)). Bound parameters leave the signature.";
+  }
+  std::vector<PassOption> options() const override {
+    return {{"func", "string", "main", "the graph function whose parameters are bound"},
+            {"params", "string", "", ".npz file of name -> tensor (required)"}};
+  }
+  absl::StatusOr<IRModule> Run(const IRModule& mod) override {
+    std::string path = GetString("params");
+    if (path.empty()) return absl::InvalidArgumentError("bind-params needs params=<file.npz>");
+    absl::StatusOr<std::map<std::string, TensorData>> params = ReadNpz(path);
+    if (!params.ok()) return params.status();
+    return BindParams(mod, GetString("func"), *params);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> CreateBindParamsPass() { return std::make_unique<BindParamsPass>(); }
+
+}  // namespace passes
+}  // namespace mlc

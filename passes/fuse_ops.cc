@@ -1,0 +1,243 @@
+/*! \file fuse_ops.cc
+ *  \brief fuse-ops: groups operator calls into Primitive sub-functions by their pattern kind.
+ *
+ *  Within each dataflow block, bindings are visited in order and a call joins the group of
+ *  one of its producers when
+ *   - the producer's result is used by this call only (a computation with several users is
+ *     never duplicated: it stays the output of its own group);
+ *   - the kinds compose: an elementwise / broadcast / injective call fuses after a group whose
+ *     anchor is elementwise, broadcast, injective or out-elementwise-fusable (dense, matmul: the
+ *     epilogue); a reduction fuses after an elementwise / broadcast / injective group and then
+ *     closes it; out-elementwise-fusable and opaque calls start their own group;
+ *   - the group stays small (max-depth calls) and merging keeps the graph acyclic: no other
+ *     input of the call may depend on the group.
+ *  Groups of two or more calls become `fused_<op>_<op>...` functions with the attribute
+ *  Primitive = 1 whose parameters are the group's inputs (constants included, so fuse-tir can
+ *  turn them into buffers), and the group is replaced by one call. Cost: O(n * depth).
+ */
+#include <map>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
+#include "ir/expr_functor.h"
+#include "ir/op.h"
+#include "passes/pass.h"
+
+namespace mlc {
+namespace passes {
+namespace {
+
+using relax::OpPattern;
+
+struct Group {
+  std::vector<int> members;  // binding indices, in order
+  OpPattern anchor = OpPattern::kOpaque;
+  bool closed = false;       // a reduction ended it
+};
+
+class UseCollector : public relax::ExprVisitor {
+ public:
+  std::map<const Object*, int> uses;
+
+ protected:
+  void VisitExpr_(const relax::VarNode* op) override { ++uses[op]; }
+};
+
+bool EpilogueFusable(OpPattern p) {
+  return p == OpPattern::kElemWise || p == OpPattern::kBroadcast || p == OpPattern::kInjective;
+}
+
+class FuseOpsPass : public Pass {
+ public:
+  std::string name() const override { return "fuse-ops"; }
+  std::string description() const override {
+    return "Groups operator calls into Primitive sub-functions driven by each operator's pattern kind: elementwise, "
+           "broadcast and injective calls fuse into their producer's group (dense/matmul take them as an epilogue), "
+           "reductions end a group; a result with several users is never duplicated and the graph stays acyclic.";
+  }
+  std::vector<PassOption> options() const override {
+    return {{"max-depth", "int", "16", "most operator calls in one fused function"}};
+  }
+
+  absl::StatusOr<IRModule> Run(const IRModule& mod) override {
+    relax::BlockBuilder builder(mod);
+    for (const auto& [name, func] : mod.functions()) {
+      relax::Function f = func.as_ref<relax::Function>();
+      if (!f.defined() || f->IsPrimitive()) continue;
+      absl::StatusOr<relax::Function> fused = FuseFunction(f, &builder);
+      if (!fused.ok()) return fused.status();
+      if (!fused->same_as(f)) {
+        if (absl::Status s = builder.UpdateFunc(name, *fused); !s.ok()) return s;
+      }
+    }
+    return builder.Get();
+  }
+
+ private:
+  absl::StatusOr<relax::Function> FuseFunction(const relax::Function& func, relax::BlockBuilder* builder) {
+    UseCollector uses;
+    uses.VisitFunction(func.get());
+    int64_t max_depth = GetInt("max-depth");
+    bool changed = false;
+    std::vector<relax::BindingBlock> blocks;
+    for (const relax::BindingBlock& block : func->body->blocks) {
+      if (!block->is_dataflow) {
+        blocks.push_back(block);
+        continue;
+      }
+      const auto& bindings = block->bindings;
+      int n = static_cast<int>(bindings.size());
+      std::map<const Object*, int> index_of;  // var -> binding index
+      for (int i = 0; i < n; ++i) index_of[bindings[i]->var.get()] = i;
+      std::vector<OpPattern> kind(n, OpPattern::kOpaque);
+      std::vector<std::vector<int>> producers(n);
+      for (int i = 0; i < n; ++i) {
+        const auto* call = bindings[i]->value.as<relax::CallNode>();
+        const auto* op = call ? call->op.as<relax::OpNode>() : nullptr;
+        if (op != nullptr) kind[i] = op->info().pattern;
+        if (call != nullptr) {
+          for (const relax::Expr& a : call->args) {
+            auto it = index_of.find(a.get());
+            if (it != index_of.end()) producers[i].push_back(it->second);
+          }
+        }
+      }
+      // ancestors[i]: binding indices i depends on (transitively), for the cycle check.
+      std::vector<std::set<int>> ancestors(n);
+      for (int i = 0; i < n; ++i) {
+        for (int p : producers[i]) {
+          ancestors[i].insert(p);
+          ancestors[i].insert(ancestors[p].begin(), ancestors[p].end());
+        }
+      }
+      std::vector<int> group_of(n, -1);
+      std::vector<Group> groups;
+      for (int i = 0; i < n; ++i) {
+        int joined = -1;
+        if (kind[i] != OpPattern::kOpaque && kind[i] != OpPattern::kOutEWiseFusable && kind[i] != OpPattern::kTuple) {
+          for (int p : producers[i]) {
+            Group& g = groups[group_of[p]];
+            if (g.closed || static_cast<int64_t>(g.members.size()) >= max_depth) continue;
+            if (uses.uses[bindings[p]->var.get()] != 1) continue;  // never duplicate a shared result
+            if (g.members.back() != p) continue;                   // only extend from the group's output
+            bool ok = kind[i] == OpPattern::kCommReduce ? EpilogueFusable(g.anchor) || g.anchor == OpPattern::kCommReduce
+                                                        : EpilogueFusable(g.anchor) || g.anchor == OpPattern::kOutEWiseFusable;
+            if (kind[i] == OpPattern::kCommReduce && g.anchor == OpPattern::kCommReduce) ok = false;
+            if (!ok) continue;
+            // Acyclic: no other producer of i may depend on a member of the group.
+            bool cycle = false;
+            for (int q : producers[i]) {
+              if (group_of[q] == group_of[p]) continue;
+              for (int m : g.members) cycle = cycle || ancestors[q].count(m);
+            }
+            if (cycle) continue;
+            joined = group_of[p];
+            break;
+          }
+        }
+        if (joined >= 0) {
+          Group& g = groups[joined];
+          g.members.push_back(i);
+          if (kind[i] == OpPattern::kCommReduce) {
+            g.anchor = OpPattern::kCommReduce;
+            g.closed = true;
+          }
+          group_of[i] = joined;
+        } else {
+          Group g;
+          g.members = {i};
+          g.anchor = kind[i];
+          g.closed = kind[i] == OpPattern::kOpaque || kind[i] == OpPattern::kCommReduce;
+          groups.push_back(g);
+          group_of[i] = static_cast<int>(groups.size()) - 1;
+        }
+      }
+      // Emit: each group of >= 2 calls becomes one call of a new sub-function.
+      std::vector<relax::VarBinding> out;
+      std::map<int, bool> emitted;
+      for (int i = 0; i < n; ++i) {
+        const Group& g = groups[group_of[i]];
+        if (g.members.size() < 2) {
+          out.push_back(bindings[i]);
+          continue;
+        }
+        if (g.members.back() != i) continue;  // emitted at the group's last member
+        absl::StatusOr<relax::VarBinding> call = EmitGroup(g, bindings, builder);
+        if (!call.ok()) return call.status();
+        out.push_back(*call);
+        changed = true;
+      }
+      blocks.push_back(relax::BindingBlock(new relax::BindingBlockNode(out, true)));
+    }
+    if (!changed) return func;
+    return relax::MakeFunction(func->params, relax::SeqExpr(new relax::SeqExprNode(blocks, func->body->body)),
+                               func->ret_struct_info, func->attrs);
+  }
+
+  /*! \brief The sub-function for a group, and the binding that calls it. */
+  absl::StatusOr<relax::VarBinding> EmitGroup(const Group& g, const std::vector<relax::VarBinding>& bindings,
+                                              relax::BlockBuilder* builder) {
+    std::set<const Object*> inside;
+    for (int m : g.members) inside.insert(bindings[m]->var.get());
+    // Inputs: arguments not produced inside the group, in order of first use.
+    std::vector<relax::Expr> inputs;
+    std::map<const Object*, relax::Var> param_of;
+    std::vector<std::string> op_names;
+    for (int m : g.members) {
+      const auto* call = bindings[m]->value.as<relax::CallNode>();
+      op_names.push_back(absl::StrReplaceAll(call->op.as<relax::OpNode>()->name(), {{"nn.", ""}, {".", "_"}}));
+      for (const relax::Expr& a : call->args) {
+        if (inside.count(a.get()) || param_of.count(a.get())) continue;
+        if (a->kind() == NodeKind::kShapeExpr) continue;
+        const std::string hint = a.as<relax::VarNode>() ? a.as<relax::VarNode>()->name_hint : "c";
+        param_of[a.get()] = relax::MakeVar(hint, a->struct_info());
+        inputs.push_back(a);
+      }
+    }
+    std::vector<relax::Var> params;
+    for (const relax::Expr& in : inputs) params.push_back(param_of[in.get()]);
+    std::string fn_name = absl::StrCat("fused_", absl::StrJoin(op_names, "_"));
+    relax::BlockBuilder sub(builder->module());
+    if (absl::Status s = sub.BeginFunction(fn_name, params, {{"Primitive", int64_t{1}}}); !s.ok()) return s;
+    if (absl::Status s = sub.BeginDataflow(); !s.ok()) return s;
+    std::map<const Object*, relax::Expr> local;
+    for (const auto& [obj, var] : param_of) local[obj] = var;
+    relax::Var last;
+    for (size_t k = 0; k < g.members.size(); ++k) {
+      const relax::VarBinding& b = bindings[g.members[k]];
+      const auto* call = b->value.as<relax::CallNode>();
+      std::vector<relax::Expr> args;
+      for (const relax::Expr& a : call->args) {
+        auto it = local.find(a.get());
+        args.push_back(it != local.end() ? it->second : a);
+      }
+      relax::Expr value = relax::MakeCall(call->op, args, call->attrs, call->sinfo_args);
+      absl::StatusOr<relax::Var> v = k + 1 == g.members.size() ? sub.EmitOutput(value) : sub.Emit(value);
+      if (!v.ok()) return v.status();
+      local[b->var.get()] = *v;
+      last = *v;
+    }
+    if (absl::Status s = sub.EndDataflow(); !s.ok()) return s;
+    absl::StatusOr<relax::GlobalVar> emitted = sub.EmitFuncOutput(last);
+    if (!emitted.ok()) return emitted.status();
+    relax::Function fn = sub.Get().LookupFunction((*emitted)->name);
+    Attrs attrs = fn->attrs;
+    attrs.erase("global_symbol");
+    fn = relax::MakeFunction(fn->params, fn->body, fn->ret_struct_info, attrs);
+    relax::GlobalVar gv = builder->AddFunc(fn, fn_name);
+    relax::Call call = relax::MakeCall(gv, inputs);
+    absl::StatusOr<relax::Expr> normalized = builder->Normalize(call);
+    if (!normalized.ok()) return normalized.status();
+    const relax::VarBinding& last_binding = bindings[g.members.back()];
+    return relax::VarBinding(new relax::VarBindingNode(last_binding->var, *normalized));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> CreateFuseOpsPass() { return std::make_unique<FuseOpsPass>(); }
+
+}  // namespace passes
+}  // namespace mlc

@@ -1,0 +1,213 @@
+/*! \file fuse_tir.cc
+ *  \brief fuse-tir: each Primitive sub-function whose body is call_tirs becomes one PrimFunc.
+ *
+ *  The PrimFunc takes the sub-function's parameters (as buffers of the same names) and its
+ *  result; the callees' loop nests are inlined in order, with fresh loop and block variables,
+ *  each intermediate result becoming an alloc_buffer named after the callee's output buffer.
+ *  Call sites `f(args)` become `R.call_tir(cls.f, (args), out_sinfo=...)`. PrimFuncs nothing
+ *  calls any more are removed. Preconditions: legalize has run on the sub-function (any other
+ *  binding is an error naming it); constants inside the sub-function are not supported (fuse-ops
+ *  passes them as parameters). Cost: linear in the size of the inlined PrimFuncs.
+ */
+#include <map>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "ir/expr_functor.h"
+#include "ir/op.h"
+#include "ir/printer.h"
+#include "ir/tir_functor.h"
+#include "passes/pass.h"
+
+namespace mlc {
+namespace passes {
+
+std::unique_ptr<Pass> CreateRemoveUnusedPass();
+
+namespace {
+
+/*! \brief Copies a PrimFunc body with fresh loop/block variables and alloc_buffers, mapping
+ *         parameter buffers to the caller's. */
+class Inliner : public tir::StmtExprMutator {
+ public:
+  explicit Inliner(std::map<const Object*, tir::Buffer> buffers) : buffers_(std::move(buffers)) {}
+  tir::Buffer VisitBuffer(const tir::Buffer& b) override {
+    auto it = buffers_.find(b.get());
+    if (it != buffers_.end()) return it->second;
+    // An alloc_buffer of the callee: a fresh copy per inlined call.
+    tir::Buffer copy = tir::MakeBuffer(b->name, b->shape, b->dtype);
+    buffers_[b.get()] = copy;
+    return copy;
+  }
+
+ protected:
+  tir::PrimExpr VisitExpr_(const tir::TirVarNode* op, const tir::PrimExpr& self) override {
+    auto it = vars_.find(op);
+    return it == vars_.end() ? self : tir::PrimExpr(it->second);
+  }
+  tir::Stmt VisitStmt_(const tir::ForNode* op, const tir::Stmt& self) override {
+    tir::Var v = tir::MakeVar(op->loop_var->name, op->loop_var->dtype);
+    vars_[op->loop_var.get()] = v;
+    return tir::Stmt(new tir::ForNode(v, VisitExpr(op->min), VisitExpr(op->extent), op->for_kind, VisitStmt(op->body)));
+  }
+  tir::Stmt VisitStmt_(const tir::BlockNode* op, const tir::Stmt& self) override {
+    std::vector<tir::IterVar> iters;
+    for (const tir::IterVar& iv : op->iter_vars) {
+      tir::Var v = tir::MakeVar(iv.var->name, iv.var->dtype);
+      vars_[iv.var.get()] = v;
+      iters.push_back({v, {VisitExpr(iv.dom.min), VisitExpr(iv.dom.extent)}, iv.kind});
+    }
+    std::vector<tir::Buffer> allocs;
+    for (const tir::Buffer& b : op->alloc_buffers) allocs.push_back(VisitBuffer(b));
+    bool changed = false;
+    return tir::Stmt(new tir::BlockNode(op->name, iters, VisitRegions(op->reads, &changed), VisitRegions(op->writes, &changed),
+                                        allocs, VisitStmt(op->init), VisitStmt(op->body), op->annotations));
+  }
+
+ private:
+  std::map<const Object*, tir::Buffer> buffers_;
+  std::map<const Object*, tir::Var> vars_;
+};
+
+absl::StatusOr<tir::Buffer> BufferFor(const std::string& name, const relax::StructInfo& sinfo, const std::string& what) {
+  const auto* t = sinfo.as<relax::TensorStructInfoNode>();
+  if (t == nullptr || !t->shape) {
+    return absl::InvalidArgumentError(absl::StrCat(what, " must be a tensor of static shape, got ", relax::StructInfoToString(sinfo)));
+  }
+  std::vector<tir::PrimExpr> shape;
+  for (int64_t d : *t->shape) shape.push_back(tir::IntImm(DataType::Int64(), d));
+  return tir::MakeBuffer(name, shape, t->dtype);
+}
+
+absl::StatusOr<tir::PrimFunc> FusePrimitive(const std::string& name, const relax::FunctionNode* func, const IRModule& mod) {
+  auto error = [&](const std::string& msg) { return absl::InvalidArgumentError(absl::StrCat("@", name, ": ", msg)); };
+  std::map<const Object*, tir::Buffer> buffer_of;
+  std::vector<tir::Buffer> params;
+  for (const relax::Var& p : func->params) {
+    absl::StatusOr<tir::Buffer> b = BufferFor(p->name_hint, p->struct_info(), absl::StrCat("parameter ", p->name_hint));
+    if (!b.ok()) return error(std::string(b.status().message()));
+    buffer_of[p.get()] = *b;
+    params.push_back(*b);
+  }
+  std::vector<tir::Buffer> allocs;
+  std::vector<tir::Stmt> stmts;
+  for (const relax::BindingBlock& block : func->body->blocks) {
+    for (const relax::VarBinding& b : block->bindings) {
+      if (const auto* alias = b->value.as<relax::VarNode>()) {
+        auto it = buffer_of.find(alias);
+        if (it == buffer_of.end()) return error(absl::StrCat("binding ", b->var->name_hint, " refers to an unknown value"));
+        buffer_of[b->var.get()] = it->second;
+        continue;
+      }
+      const auto* call = b->value.as<relax::CallNode>();
+      const auto* op = call ? call->op.as<relax::OpNode>() : nullptr;
+      if (op == nullptr || op->name() != "call_tir") {
+        return error(absl::StrCat("binding ", b->var->name_hint, " = ", PrintExpr(b->value),
+                                  " is not a call_tir; run legalize before fuse-tir"));
+      }
+      const std::string& callee_name = call->args[0].as<relax::GlobalVarNode>()->name;
+      tir::PrimFunc callee = mod.LookupPrimFunc(callee_name);
+      if (!callee.defined()) return error(absl::StrCat("call_tir of @", callee_name, ", which is not a PrimFunc"));
+      const auto& args = call->args[1].as<relax::TupleNode>()->fields;
+      if (call->sinfo_args[0]->kind() != NodeKind::kTensorStructInfo || callee->params.size() != args.size() + 1) {
+        return error(absl::StrCat("call_tir of @", callee_name, " with several outputs is not supported"));
+      }
+      std::map<const Object*, tir::Buffer> map;
+      for (size_t i = 0; i < args.size(); ++i) {
+        if (args[i]->kind() == NodeKind::kConstant) {
+          return error("constants inside a fused function are not supported; pass them as parameters");
+        }
+        auto it = buffer_of.find(args[i].get());
+        if (it == buffer_of.end()) return error(absl::StrCat("argument ", PrintExpr(args[i]), " of @", callee_name, " is unknown"));
+        map[callee->params[i].get()] = it->second;
+      }
+      const tir::Buffer& out_param = callee->params.back();
+      absl::StatusOr<tir::Buffer> out = BufferFor(out_param->name, call->sinfo_args[0], "a call_tir output");
+      if (!out.ok()) return error(std::string(out.status().message()));
+      map[out_param.get()] = *out;
+      buffer_of[b->var.get()] = *out;
+      allocs.push_back(*out);
+      Inliner inliner(map);
+      const tir::BlockNode* root = tir::GetRootBlock(callee->body);
+      if (root != nullptr) {
+        for (const tir::Buffer& a : root->alloc_buffers) allocs.push_back(inliner.VisitBuffer(a));
+        stmts.push_back(inliner.VisitStmt(root->body));
+      } else {
+        stmts.push_back(inliner.VisitStmt(callee->body));
+      }
+    }
+  }
+  auto result = buffer_of.find(func->body->body.get());
+  if (result == buffer_of.end()) return error("the result must be a tensor bound in the function");
+  tir::Buffer output = result->second;
+  for (const tir::Buffer& p : params) {
+    if (p.same_as(output)) return error("returning a parameter unchanged is not supported");
+  }
+  std::vector<tir::Buffer> kept_allocs;
+  for (const tir::Buffer& a : allocs) {
+    if (!a.same_as(output)) kept_allocs.push_back(a);
+  }
+  params.push_back(output);
+  return tir::PrimFunc(new tir::PrimFuncNode(params, tir::MakeRootBlock(kept_allocs, tir::MakeSeq(stmts)),
+                                             {{"tir.noalias", true}}));
+}
+
+/*! \brief Calls of fused functions become call_tir. */
+class CallSiteRewriter : public relax::ExprMutator {
+ public:
+  CallSiteRewriter(const IRModule& mod, const std::map<std::string, relax::StructInfo>& fused)
+      : relax::ExprMutator(mod), fused_(fused) {}
+
+ protected:
+  relax::Expr VisitExpr_(const relax::CallNode* op, const relax::Expr& self) override {
+    relax::Expr e = relax::ExprMutator::VisitExpr_(op, self);
+    const auto* call = e.as<relax::CallNode>();
+    const auto* gv = call ? call->op.as<relax::GlobalVarNode>() : nullptr;
+    if (gv == nullptr) return e;
+    auto it = fused_.find(gv->name);
+    if (it == fused_.end()) return e;
+    return relax::MakeCall(relax::GetOpOrDie("call_tir"), {call->op, relax::MakeTuple(call->args)}, {}, {it->second});
+  }
+
+ private:
+  const std::map<std::string, relax::StructInfo>& fused_;
+};
+
+class FuseTirPass : public Pass {
+ public:
+  std::string name() const override { return "fuse-tir"; }
+  std::string description() const override {
+    return "Turns each Primitive sub-function whose body is call_tirs into one PrimFunc (intermediates become "
+           "alloc_buffers) and its call sites into one call_tir; PrimFuncs left uncalled are removed.";
+  }
+  absl::StatusOr<IRModule> Run(const IRModule& mod) override {
+    IRModule out = mod;
+    std::map<std::string, relax::StructInfo> fused;
+    for (const auto& [name, func] : mod.functions()) {
+      const auto* f = func.as<relax::FunctionNode>();
+      if (f == nullptr || !f->IsPrimitive()) continue;
+      absl::StatusOr<tir::PrimFunc> prim = FusePrimitive(name, f, mod);
+      if (!prim.ok()) return prim.status();
+      out.Add(name, *prim);
+      fused[name] = f->ret_struct_info;
+    }
+    if (fused.empty()) return mod;
+    CallSiteRewriter rewriter(out, fused);
+    IRModule rewritten = out;
+    for (const auto& [name, func] : out.functions()) {
+      relax::Function f = func.as_ref<relax::Function>();
+      if (!f.defined()) continue;
+      absl::StatusOr<relax::Function> r = rewriter.VisitFunction(f);
+      if (!r.ok()) return r.status();
+      rewritten.Add(name, *r);
+    }
+    return CreateRemoveUnusedPass()->Run(rewritten);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> CreateFuseTirPass() { return std::make_unique<FuseTirPass>(); }
+
+}  // namespace passes
+}  // namespace mlc

@@ -1,0 +1,70 @@
+/*! \file legalize.cc
+ *  \brief The legalize pass.
+ */
+#include "passes/legalize.h"
+
+#include "absl/strings/str_cat.h"
+#include "ir/expr_functor.h"
+#include "ir/op.h"
+#include "passes/pass.h"
+
+namespace mlc {
+namespace passes {
+
+absl::Status RegisterLegalization(const std::string& op, FLegalize rule) {
+  return relax::OpRegistry::Global().SetAttr(op, "FLegalize", std::move(rule));
+}
+
+namespace {
+
+class Legalizer : public relax::ExprMutator {
+ public:
+  using relax::ExprMutator::ExprMutator;
+  relax::BlockBuilder& builder() { return builder_; }
+
+ protected:
+  relax::Expr VisitExpr_(const relax::CallNode* op, const relax::Expr& self) override {
+    relax::Expr e = relax::ExprMutator::VisitExpr_(op, self);
+    const auto* call = e.as<relax::CallNode>();
+    if (call == nullptr) return e;
+    const auto* callee = call->op.as<relax::OpNode>();
+    if (callee == nullptr) return e;
+    const FLegalize* rule = relax::GetOpAttr<FLegalize>(callee->info(), "FLegalize");
+    if (rule == nullptr) return e;
+    absl::StatusOr<relax::Expr> lowered = (*rule)(&builder_, *call);
+    if (!lowered.ok()) {
+      Fail(absl::Status(lowered.status().code(), absl::StrCat("legalizing R.", callee->name(), ": ", lowered.status().message())));
+      return e;
+    }
+    return *lowered;
+  }
+};
+
+class LegalizePass : public Pass {
+ public:
+  std::string name() const override { return "legalize"; }
+  std::string description() const override {
+    return "Lowers high-level operator calls to call_tir of PrimFuncs built from the operator library's tensor "
+           "expressions (the seeds' LowerToTensorIR), through the FLegalize rules of the operator registry. "
+           "Operators without a rule are left alone.";
+  }
+  absl::StatusOr<IRModule> Run(const IRModule& mod) override {
+    RegisterCoreLegalizations();
+    Legalizer legalizer(mod);
+    for (const auto& [name, func] : mod.functions()) {
+      relax::Function f = func.as_ref<relax::Function>();
+      if (!f.defined()) continue;
+      absl::StatusOr<relax::Function> out = legalizer.VisitFunction(f);
+      if (!out.ok()) return absl::Status(out.status().code(), absl::StrCat("in @", name, ": ", out.status().message()));
+      if (absl::Status s = legalizer.builder().UpdateFunc(name, *out); !s.ok()) return s;
+    }
+    return legalizer.builder().Get();
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> CreateLegalizePass() { return std::make_unique<LegalizePass>(); }
+
+}  // namespace passes
+}  // namespace mlc

@@ -1,0 +1,153 @@
+/*! \file pattern.cc
+ *  \brief Dataflow pattern matching and rewriting.
+ */
+#include "passes/pattern.h"
+
+#include "ir/op.h"
+
+namespace mlc {
+namespace passes {
+namespace {
+
+Pattern Make(PatternNode::Kind kind, std::string name = "") {
+  auto node = std::make_shared<PatternNode>();
+  node->kind = kind;
+  node->name = std::move(name);
+  return Pattern(node);
+}
+
+bool MatchInto(const Pattern& p, const relax::Expr& expr, const LookupFn& lookup, Match* out, int depth) {
+  const PatternNode* node = p.get();
+  if (depth > 64) return false;
+  switch (node->kind) {
+    case PatternNode::kWildcard:
+      out->Set(node, expr);
+      return true;
+    case PatternNode::kVar:
+      if (expr.as<relax::VarNode>() == nullptr) return false;
+      out->Set(node, expr);
+      return true;
+    case PatternNode::kConst:
+      if (expr->kind() != NodeKind::kConstant) return false;
+      out->Set(node, expr);
+      return true;
+    case PatternNode::kOr:
+      for (const Pattern& alt : node->args) {
+        Match trial = *out;
+        if (MatchInto(alt, expr, lookup, &trial, depth + 1)) {
+          *out = trial;
+          out->Set(node, expr);
+          return true;
+        }
+      }
+      return false;
+    case PatternNode::kOp:
+    case PatternNode::kCallTIR: {
+      relax::Expr value = expr;
+      // Look through a variable bound to a call.
+      if (const auto* var = expr.as<relax::VarNode>()) {
+        std::optional<relax::Expr> bound = lookup(relax::Var(var));
+        if (!bound) return false;
+        value = *bound;
+      }
+      const auto* call = value.as<relax::CallNode>();
+      if (call == nullptr) return false;
+      const auto* op = call->op.as<relax::OpNode>();
+      if (op == nullptr) return false;
+      std::vector<relax::Expr> args;
+      if (node->kind == PatternNode::kOp) {
+        if (op->name() != node->name) return false;
+        args = call->args;
+      } else {
+        if (op->name() != "call_tir") return false;
+        const std::string& callee = call->args[0].as<relax::GlobalVarNode>()->name;
+        if (!node->name.empty() && callee != node->name) return false;
+        args = call->args[1].as<relax::TupleNode>()->fields;
+      }
+      if (node->has_args) {
+        if (args.size() != node->args.size()) return false;
+        for (size_t i = 0; i < args.size(); ++i) {
+          if (!MatchInto(node->args[i], args[i], lookup, out, depth + 1)) return false;
+        }
+      }
+      out->Set(node, value);
+      return true;
+    }
+  }
+  return false;
+}
+
+class PatternRewriter : public relax::ExprMutator {
+ public:
+  PatternRewriter(const Pattern& pattern, const RewriteFn& rewrite, relax::BlockBuilder* builder)
+      : relax::ExprMutator(builder->module()), pattern_(pattern), rewrite_(rewrite), outer_(builder) {}
+
+  relax::BlockBuilder& inner() { return builder_; }
+
+ protected:
+  relax::Expr VisitBindingValue_(const relax::VarBindingNode* binding, const relax::CallNode* call) override {
+    relax::Expr value = relax::ExprMutator::VisitBindingValue_(binding, call);
+    LookupFn lookup = [this](const relax::Var& v) { return LookupBinding(v); };
+    std::optional<Match> m = MatchPattern(pattern_, value, lookup);
+    if (!m) return value;
+    return rewrite_(value, *m, &builder_);
+  }
+
+ private:
+  Pattern pattern_;
+  RewriteFn rewrite_;
+  relax::BlockBuilder* outer_;
+};
+
+}  // namespace
+
+Pattern Pattern::operator()(std::vector<Pattern> args) const {
+  auto node = std::make_shared<PatternNode>(*node_);
+  node->args = std::move(args);
+  node->has_args = true;
+  return Pattern(node);
+}
+
+Pattern Pattern::operator|(const Pattern& other) const {
+  auto node = std::make_shared<PatternNode>();
+  node->kind = PatternNode::kOr;
+  node->args = {*this, other};
+  return Pattern(node);
+}
+
+Pattern Wildcard() { return Make(PatternNode::kWildcard); }
+Pattern IsVar() { return Make(PatternNode::kVar); }
+Pattern IsConst() { return Make(PatternNode::kConst); }
+Pattern IsOp(const std::string& name) { return Make(PatternNode::kOp, name); }
+Pattern IsCallTIR(const std::string& callee) { return Make(PatternNode::kCallTIR, callee); }
+
+relax::Expr Match::operator[](const Pattern& p) const {
+  auto it = map_.find(p.get());
+  return it == map_.end() ? relax::Expr() : it->second;
+}
+
+std::optional<Match> MatchPattern(const Pattern& pattern, const relax::Expr& expr, const LookupFn& lookup) {
+  Match m;
+  // The root must match the expression itself, not through a variable.
+  if (expr.as<relax::VarNode>() != nullptr &&
+      (pattern.get()->kind == PatternNode::kOp || pattern.get()->kind == PatternNode::kCallTIR)) {
+    return std::nullopt;
+  }
+  if (!MatchInto(pattern, expr, lookup, &m, 0)) return std::nullopt;
+  return m;
+}
+
+absl::StatusOr<relax::Function> Rewrite(const Pattern& pattern, const relax::Function& func, const RewriteFn& rewrite,
+                                        relax::BlockBuilder* builder) {
+  PatternRewriter rewriter(pattern, rewrite, builder);
+  absl::StatusOr<relax::Function> out = rewriter.VisitFunction(func);
+  if (!out.ok()) return out.status();
+  // Functions the callback added live in the rewriter's builder; hand them to the caller's.
+  for (const auto& [name, f] : rewriter.inner().module().functions()) {
+    if (!builder->module().Contains(name)) builder->AddFunc(f, name);
+  }
+  return out;
+}
+
+}  // namespace passes
+}  // namespace mlc

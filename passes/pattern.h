@@ -1,0 +1,87 @@
+/*! \file pattern.h
+ *  \brief A dataflow pattern language for graph-level rewrites.
+ *
+ *    Pattern fma = IsOp("add")({IsOp("multiply")({Wildcard(), Wildcard()}), Wildcard()});
+ *    absl::StatusOr<Function> f = Rewrite(fma, func, [](const Match& m) -> Expr {...});
+ *
+ *  Patterns: Wildcard(), IsVar(), IsConst(), IsOp(name)(args), IsCallTIR(callee)(args),
+ *  alternatives `a | b`. An operand pattern that is a call matches *through* a variable bound
+ *  to that call in the same function, which is how `add(lv0, y)` matches
+ *  add(multiply(_, _), _) when `lv0 = multiply(x, y)`. A Match maps each pattern node to the
+ *  expression it matched, so the callback reads operands back by pattern.
+ */
+#ifndef MLC_PASSES_PATTERN_H_
+#define MLC_PASSES_PATTERN_H_
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "ir/expr_functor.h"
+
+namespace mlc {
+namespace passes {
+
+struct PatternNode;
+
+class Pattern {
+ public:
+  Pattern() = default;
+  explicit Pattern(std::shared_ptr<const PatternNode> node) : node_(std::move(node)) {}
+  /*! \brief Call pattern with these argument patterns (for IsOp / IsCallTIR). */
+  Pattern operator()(std::vector<Pattern> args) const;
+  /*! \brief Alternative. */
+  Pattern operator|(const Pattern& other) const;
+  const PatternNode* get() const { return node_.get(); }
+
+ private:
+  std::shared_ptr<const PatternNode> node_;
+};
+
+struct PatternNode {
+  enum Kind { kWildcard, kVar, kConst, kOp, kCallTIR, kOr };
+  Kind kind;
+  std::string name;             // operator name, or call_tir callee ("" = any)
+  std::vector<Pattern> args;    // call arguments (kOp/kCallTIR) or alternatives (kOr)
+  bool has_args = false;
+};
+
+Pattern Wildcard();
+Pattern IsVar();
+Pattern IsConst();
+Pattern IsOp(const std::string& name);
+/*! \brief R.call_tir of `callee` (any PrimFunc when empty); argument patterns match the
+ *         call's tensor arguments. */
+Pattern IsCallTIR(const std::string& callee = "");
+
+/*! \brief What a pattern matched: per pattern node, the expression (a call matched through a
+ *         variable maps to the call). */
+class Match {
+ public:
+  relax::Expr operator[](const Pattern& p) const;
+  void Set(const PatternNode* p, relax::Expr e) { map_[p] = std::move(e); }
+
+ private:
+  std::map<const PatternNode*, relax::Expr> map_;
+};
+
+using LookupFn = std::function<std::optional<relax::Expr>(const relax::Var&)>;
+
+/*! \brief Matches `expr` (looking through variables with `lookup`). */
+std::optional<Match> MatchPattern(const Pattern& pattern, const relax::Expr& expr, const LookupFn& lookup);
+
+/*! \brief Replaces every binding value matching `pattern` by what `rewrite` returns (return
+ *         the matched expression unchanged to decline). `builder` is the mutator's BlockBuilder,
+ *         for adding functions; the rewritten module is `builder->module()` plus the result. */
+using RewriteFn = std::function<relax::Expr(const relax::Expr& matched, const Match& match, relax::BlockBuilder* builder)>;
+absl::StatusOr<relax::Function> Rewrite(const Pattern& pattern, const relax::Function& func, const RewriteFn& rewrite,
+                                        relax::BlockBuilder* builder);
+
+}  // namespace passes
+}  // namespace mlc
+
+#endif  // MLC_PASSES_PATTERN_H_
