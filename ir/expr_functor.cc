@@ -144,8 +144,24 @@ std::string ExprMutator::FreshName(const std::string& hint) {
   return name;
 }
 
+Expr ExprMutator::Flatten(const Expr& e) {
+  const auto* call = e.as<CallNode>();
+  if (call == nullptr) return e;
+  bool changed = false;
+  std::vector<Expr> args;
+  for (const Expr& a : call->args) {
+    if (a->kind() == NodeKind::kCall) {
+      args.push_back(Emit(a));
+      changed = true;
+    } else {
+      args.push_back(a);
+    }
+  }
+  return changed ? Expr(MakeCall(call->op, args, call->attrs, call->sinfo_args)) : e;
+}
+
 Var ExprMutator::Emit(const Expr& value, const std::string& name_hint) {
-  Expr v = Normalized(value);
+  Expr v = Normalized(Flatten(value));
   std::string name = FreshName(name_hint.empty() ? "lv" : name_hint);
   Var var = in_dataflow_ ? MakeDataflowVar(name, v->struct_info()) : MakeVar(name, v->struct_info());
   bindings_.push_back(VarBinding(new VarBindingNode(var, v)));
@@ -159,7 +175,7 @@ void ExprMutator::VisitBinding_(const VarBindingNode* binding) {
                    : VisitExpr(binding->value);
   Var var = binding->var;
   if (!value.same_as(binding->value)) {
-    value = Normalized(value);
+    value = Normalized(Flatten(value));
     // Keep the variable when its struct info still describes the value; else a new one.
     if (!IsBaseOf(var->struct_info(), value->struct_info()) || !IsBaseOf(value->struct_info(), var->struct_info())) {
       var = var->kind() == NodeKind::kDataflowVar ? MakeDataflowVar(var->name_hint, value->struct_info())

@@ -87,6 +87,8 @@ class ExprMutator {
 
  private:
   Expr Normalized(const Expr& e);
+  /*! \brief Normal form: call arguments that are calls are bound first (Emit). */
+  Expr Flatten(const Expr& e);
   std::string FreshName(const std::string& hint);
 
   std::vector<VarBinding> bindings_;

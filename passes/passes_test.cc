@@ -133,6 +133,14 @@ TEST(PassInfrastructure, ErrorsNameTheKnownPassesAndOptions) {
   EXPECT_THAT(PassRegistry::Global().Describe(), HasSubstr("| `max-depth` | int | `16` |"));
 }
 
+TEST(PassInfrastructure, ReferenceDocIsInSyncWithTheRegistry) {
+  absl::Status s = testing::CheckGolden("docs/passes_reference.md",
+                                        absl::StrCat("# Pass reference\n\nGenerated from the registry (`opt --list-passes`); ",
+                                                     "//passes:passes_test keeps it in sync.\n\n",
+                                                     PassRegistry::Global().Describe()));
+  EXPECT_TRUE(s.ok()) << s;
+}
+
 TEST(PassInfrastructure, PrintAfterAndTiming) {
   absl::StatusOr<IRModule> mod = ParseTVMScript(*ReadFile(absl::StrCat(kInputs, "/ewise_fma.py")), "m.py");
   ASSERT_TRUE(mod.ok());
