@@ -1,50 +1,388 @@
 /*! \file pipeline_main.cc
- *  \brief //tools:pipeline — the driver. At this stage of the project only the IR core exists,
- *         so it takes the bundled example (the seeds' MyModule), verifies it, writes it as an
- *         .irpb file, reads it back and prints it. The compile-and-run stages replace this.
+ *  \brief //tools:pipeline — model in, predictions out, one stage per process, each cached.
+ *
+ *    pipeline [MODEL] [--params w.npz] [--inputs x.npy,...] [--labels y.npy] [--passes=...]
+ *             [--out DIR] [--no-cache] [--cache-dir DIR] [--print-after-all] [--dump-dir DIR]
+ *             [--emit-dot graph.dot] [--plugin lib.so] [--pass-plugin lib.so]
+ *
+ *  Stages: frontend (parse TVMScript; the importers take .onnx / .fxpb), opt (graph passes:
+ *  fusion, legalization), build (loop lowering and LLVM code generation), run (the VM). Each
+ *  stage's output is cached under a key of (stage binary digest, input digests, options), so a
+ *  second run with nothing changed reruns no stage, and changing a pass option reruns opt and
+ *  what follows. Without MODEL it compiles and runs the bundled digits MLP on its test split
+ *  and prints the accuracy.
  */
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <functional>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "ir/file_util.h"
+#include "ir/npy.h"
 #include "ir/printer.h"
 #include "ir/serialize.h"
-#include "ir/structural_equal.h"
-#include "ir/testing/seed_modules.h"
-#include "ir/verifier.h"
+#include "tools/pipeline/graph_dot.h"
+#include "tools/pipeline/stage_cache.h"
+#include "tools/pipeline/subprocess.h"
 
-ABSL_FLAG(std::string, out, "", "directory for the example's .irpb (default: a temporary directory)");
+ABSL_FLAG(std::string, params, "", ".npz of weights to bind to the model's parameters (bind-params)");
+ABSL_FLAG(std::string, inputs, "", "comma-separated .npy inputs of the function");
+ABSL_FLAG(std::string, labels, "", ".npy of integer labels: print the accuracy of the argmax");
+ABSL_FLAG(std::string, passes, "fold-constant,fuse-ops,legalize,fuse-tir,remove-unused",
+          "graph pass pipeline (bind-params{...} is prepended when --params is given)");
+ABSL_FLAG(std::string, func, "main", "function to run");
+ABSL_FLAG(std::string, out, "", "work directory for the stage outputs (default: a new temporary directory)");
+ABSL_FLAG(bool, no_cache, false, "run every stage, ignoring and not filling the cache");
+ABSL_FLAG(std::string, cache_dir, "", "cache directory (default: $XDG_CACHE_HOME/mlc-pipeline or ~/.cache/mlc-pipeline)");
+ABSL_FLAG(bool, print_after_all, false, "print the module after every pass of the opt stage");
+ABSL_FLAG(std::string, dump_dir, "", "write every intermediate module as TVMScript into this directory");
+ABSL_FLAG(std::string, emit_dot, "", "write the compiled main function's graph as Graphviz dot here");
+ABSL_FLAG(std::string, plugin, "", "runtime-function plug-ins for the run stage");
+ABSL_FLAG(std::string, pass_plugin, "", "pass plug-ins for the opt stage");
+ABSL_FLAG(int, top, 3, "classes shown per prediction");
+
+namespace {
+
+namespace fs = std::filesystem;
+using mlc::pipeline::DigestBytes;
+using mlc::pipeline::DigestFile;
+
+std::string g_argv0;
+
+/*! \brief A file shipped with the pipeline (stage binaries, the bundled model). */
+std::string Runfile(const std::string& path) {
+  std::vector<std::string> roots;
+  if (const char* r = std::getenv("RUNFILES_DIR")) roots.push_back(absl::StrCat(r, "/mlc"));
+  roots.push_back(g_argv0 + ".runfiles/mlc");
+  std::error_code ec;
+  fs::path exe = fs::canonical("/proc/self/exe", ec);
+  if (!ec) {
+    roots.push_back(exe.string() + ".runfiles/mlc");
+    roots.push_back(exe.parent_path().parent_path().string());  // bazel-bin/tools/pipeline -> bazel-bin
+  }
+  roots.push_back(".");
+  for (const std::string& root : roots) {
+    fs::path p = fs::path(root) / path;
+    if (fs::exists(p, ec)) return fs::absolute(p, ec).string();
+  }
+  return path;
+}
+
+/*! \brief User paths are relative to where `bazel run` was invoked. */
+std::string UserPath(const std::string& path) {
+  if (path.empty() || path[0] == '/') return path;
+  if (const char* wd = std::getenv("BUILD_WORKING_DIRECTORY")) return absl::StrCat(wd, "/", path);
+  std::error_code ec;
+  return fs::absolute(path, ec).string();
+}
+
+struct Stage {
+  std::string name;
+  std::string binary;
+  std::vector<std::string> args;         // after the binary
+  std::vector<std::string> input_files;  // digested into the key
+  std::string options;                   // digested into the key
+  std::vector<std::string> outputs;      // paths in the work directory
+  std::string subject;                   // the file the stage works on, for messages
+};
+
+class Runner {
+ public:
+  Runner(std::string work_dir, std::optional<mlc::pipeline::StageCache> cache, int total)
+      : work_dir_(std::move(work_dir)), cache_(std::move(cache)), total_(total) {}
+
+  bool Run(const Stage& stage) {
+    ++index_;
+    std::printf("[%d/%d] %-8s %s ", index_, total_, stage.name.c_str(), fs::path(stage.subject).filename().c_str());
+    std::fflush(stdout);
+    std::string key;
+    if (cache_) {
+      absl::StatusOr<std::string> bin = Digest(stage.binary);
+      if (!bin.ok()) return Fail(stage, std::string(bin.status().message()));
+      std::string material = absl::StrCat(stage.name, "\n", *bin, "\n", stage.options, "\n");
+      for (const std::string& f : stage.input_files) {
+        absl::StatusOr<std::string> d = Digest(f);
+        if (!d.ok()) return Fail(stage, std::string(d.status().message()));
+        absl::StrAppend(&material, *d, "\n");
+      }
+      key = absl::StrCat(stage.name, "-", DigestBytes(material));
+      std::vector<std::string> names;
+      for (const std::string& o : stage.outputs) names.push_back(fs::path(o).filename().string());
+      if (cache_->Fetch(key, names, work_dir_)) {
+        std::printf("(cached)\n");
+        return true;
+      }
+    }
+    std::vector<std::string> argv = {stage.binary};
+    argv.insert(argv.end(), stage.args.begin(), stage.args.end());
+    mlc::pipeline::ProcessResult r = mlc::pipeline::RunProcess(argv);
+    if (r.exit_code != 0) {
+      std::printf("FAILED\n");
+      std::fprintf(stderr, "pipeline: stage %s failed on %s:\n%s%s", stage.name.c_str(), stage.subject.c_str(),
+                   r.stderr_text.c_str(), r.stdout_text.c_str());
+      return false;
+    }
+    std::printf("%.2f s\n", r.seconds);
+    if (!r.stderr_text.empty()) std::fputs(r.stderr_text.c_str(), stderr);
+    last_stdout_ = r.stdout_text;
+    if (cache_) {
+      absl::Status s = cache_->Store(key, stage.outputs);
+      if (!s.ok()) std::fprintf(stderr, "pipeline: warning: not cached: %s\n", std::string(s.message()).c_str());
+    }
+    return true;
+  }
+
+  const std::string& last_stdout() const { return last_stdout_; }
+
+ private:
+  absl::StatusOr<std::string> Digest(const std::string& path) {
+    auto it = digests_.find(path);
+    if (it != digests_.end()) return it->second;
+    absl::StatusOr<std::string> d = DigestFile(path);
+    if (d.ok()) digests_[path] = *d;
+    return d;
+  }
+  bool Fail(const Stage& stage, const std::string& message) {
+    std::printf("FAILED\n");
+    std::fprintf(stderr, "pipeline: stage %s on %s: %s\n", stage.name.c_str(), stage.subject.c_str(), message.c_str());
+    return false;
+  }
+
+  std::string work_dir_;
+  std::optional<mlc::pipeline::StageCache> cache_;
+  int total_;
+  int index_ = 0;
+  std::map<std::string, std::string> digests_;
+  std::string last_stdout_;
+};
+
+void PrintPredictions(const std::vector<std::string>& outputs, const std::string& labels_path, int top) {
+  for (const std::string& path : outputs) {
+    absl::StatusOr<mlc::TensorData> t = mlc::ReadNpy(path);
+    if (!t.ok() || t->dtype() != mlc::DataType::Float32()) continue;
+    const auto& shape = t->shape();
+    std::printf("output %s: float32 (%s)\n", fs::path(path).filename().c_str(), absl::StrJoin(shape, ", ").c_str());
+    if (shape.size() != 2 || shape[1] < 2) continue;
+    int64_t rows = shape[0], classes = shape[1];
+    const float* p = t->data_as<float>();
+    std::vector<int64_t> labels;
+    if (!labels_path.empty()) {
+      absl::StatusOr<mlc::TensorData> l = mlc::ReadNpy(labels_path);
+      if (l.ok() && l->NumElements() == rows && l->dtype().is_integer()) {
+        for (int64_t i = 0; i < rows; ++i) {
+          labels.push_back(l->dtype().bits() == 64 ? l->data_as<int64_t>()[i] : l->data_as<int32_t>()[i]);
+        }
+      }
+    }
+    int64_t correct = 0;
+    for (int64_t i = 0; i < rows; ++i) {
+      const float* row = p + i * classes;
+      std::vector<int64_t> order(classes);
+      for (int64_t c = 0; c < classes; ++c) order[c] = c;
+      std::partial_sort(order.begin(), order.begin() + std::min<int64_t>(top, classes), order.end(),
+                        [&](int64_t a, int64_t b) { return row[a] > row[b]; });
+      if (!labels.empty() && order[0] == labels[i]) ++correct;
+      if (i < 5) {
+        // Softmax probabilities of the top classes.
+        double mx = row[order[0]], sum = 0;
+        for (int64_t c = 0; c < classes; ++c) sum += std::exp(row[c] - mx);
+        std::string line = absl::StrCat("  sample ", i, ":");
+        for (int k = 0; k < std::min<int64_t>(top, classes); ++k) {
+          absl::StrAppend(&line, " class ", order[k], " (", absl::StrFormat("%.3f", std::exp(row[order[k]] - mx) / sum), ")");
+        }
+        if (!labels.empty()) absl::StrAppend(&line, "   label ", labels[i]);
+        std::printf("%s\n", line.c_str());
+      }
+    }
+    if (rows > 5) std::printf("  ... %lld more\n", static_cast<long long>(rows - 5));
+    if (!labels.empty()) {
+      std::printf("accuracy: %lld / %lld = %.2f%%\n", static_cast<long long>(correct), static_cast<long long>(rows),
+                  100.0 * correct / rows);
+    }
+  }
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
-  absl::ParseCommandLine(argc, argv);
-  std::string dir = absl::GetFlag(FLAGS_out);
-  if (dir.empty()) {
-    const char* tmp = std::getenv("TMPDIR");
-    dir = tmp != nullptr ? tmp : "/tmp";
+  g_argv0 = argv[0];
+  // Flags may be spelled with dashes (--no-cache) as the docs do.
+  std::vector<std::string> args(argv, argv + argc);
+  std::vector<char*> normalized;
+  for (std::string& a : args) {
+    if (a.rfind("--", 0) == 0) {
+      for (size_t i = 2; i < std::min(a.find('='), a.size()); ++i) {
+        if (a[i] == '-') a[i] = '_';
+      }
+    }
+    normalized.push_back(a.data());
   }
-  mlc::IRModule mod = mlc::testing::MyModule();
-  if (absl::Status s = mlc::VerifyModule(mod); !s.ok()) {
-    std::cerr << "pipeline: " << s.message() << "\n";
+  absl::SetProgramUsageMessage("Compiles and runs a model.\n  pipeline [MODEL.py|.onnx|.fxpb] [--params w.npz] [--inputs x.npy]");
+  std::vector<char*> positional = absl::ParseCommandLine(static_cast<int>(normalized.size()), normalized.data());
+
+  std::string model, params = UserPath(absl::GetFlag(FLAGS_params)), labels = UserPath(absl::GetFlag(FLAGS_labels));
+  std::vector<std::string> inputs;
+  for (absl::string_view in : absl::StrSplit(absl::GetFlag(FLAGS_inputs), ',', absl::SkipEmpty())) {
+    inputs.push_back(UserPath(std::string(in)));
+  }
+  if (positional.size() > 2) {
+    std::fprintf(stderr, "pipeline: one model at a time (got %zu)\n", positional.size() - 1);
+    return 2;
+  }
+  if (positional.size() == 2) {
+    model = UserPath(positional[1]);
+  } else {
+    // The bundled default: the digits MLP on its held-back test split.
+    model = Runfile("testdata/models/digits_mlp/digits_mlp.py");
+    if (params.empty()) params = Runfile("testdata/models/digits_mlp/params.npz");
+    if (inputs.empty()) inputs = {Runfile("testdata/models/digits_mlp/test_x.npy")};
+    if (labels.empty()) labels = Runfile("testdata/models/digits_mlp/test_y.npy");
+    std::printf("No model given: compiling the bundled digits MLP (64-128-10, trained on scikit-learn's digits)\n"
+                "and running it on its 360-image test split.\n");
+  }
+  std::error_code ec;
+  if (!fs::exists(model, ec)) {
+    std::fprintf(stderr, "pipeline: model %s does not exist\n", model.c_str());
     return 1;
   }
-  std::string path = absl::StrCat(dir, "/my_module.irpb");
-  if (absl::Status s = mlc::SaveModule(mod, path); !s.ok()) {
-    std::cerr << "pipeline: " << s.message() << "\n";
+
+  // Frontend by file type.
+  std::string frontend_binary, frontend_name;
+  if (absl::EndsWith(model, ".py")) {
+    frontend_name = "parse";
+    frontend_binary = Runfile("frontend/parse");
+  } else if (absl::EndsWith(model, ".onnx") || absl::EndsWith(model, ".fxpb")) {
+    frontend_name = "import";
+    frontend_binary = Runfile("frontend/import");
+    if (!fs::exists(frontend_binary, ec)) {
+      std::fprintf(stderr, "pipeline: importing %s needs //frontend:import, which this build does not have yet\n",
+                   model.c_str());
+      return 1;
+    }
+  } else {
+    std::fprintf(stderr, "pipeline: %s: unknown model format (expected .py TVMScript, .onnx or .fxpb)\n", model.c_str());
     return 1;
   }
-  absl::StatusOr<mlc::IRModule> loaded = mlc::LoadModule(path);
-  if (!loaded.ok()) {
-    std::cerr << "pipeline: " << loaded.status().message() << "\n";
+
+  std::string work = UserPath(absl::GetFlag(FLAGS_out));
+  if (work.empty()) {
+    std::string tmpl = (fs::temp_directory_path() / "mlc_pipeline_XXXXXX").string();
+    std::vector<char> buf(tmpl.begin(), tmpl.end());
+    buf.push_back('\0');
+    work = mkdtemp(buf.data());
+  }
+  fs::create_directories(work, ec);
+  std::optional<mlc::pipeline::StageCache> cache;
+  if (!absl::GetFlag(FLAGS_no_cache)) {
+    std::string dir = UserPath(absl::GetFlag(FLAGS_cache_dir));
+    if (dir.empty()) {
+      const char* xdg = std::getenv("XDG_CACHE_HOME");
+      const char* home = std::getenv("HOME");
+      dir = xdg ? absl::StrCat(xdg, "/mlc-pipeline") : absl::StrCat(home ? home : "/tmp", "/.cache/mlc-pipeline");
+    }
+    cache.emplace(dir);
+  }
+  std::string dump_dir = UserPath(absl::GetFlag(FLAGS_dump_dir));
+  if (!dump_dir.empty()) fs::create_directories(dump_dir, ec);
+
+  std::string passes = absl::GetFlag(FLAGS_passes);
+  if (!params.empty()) passes = absl::StrCat("bind-params{params=", params, "}", passes.empty() ? "" : ",", passes);
+  std::string ir = absl::StrCat(work, "/model.irpb"), opt = absl::StrCat(work, "/model.opt.irpb"),
+              exe = absl::StrCat(work, "/model.mlcx");
+  std::vector<std::string> outputs;
+  Runner runner(work, cache, inputs.empty() ? 3 : 4);
+
+  Stage frontend{frontend_name, frontend_binary, {"--in", model, "--out", ir}, {model}, "", {ir}, model};
+  if (!runner.Run(frontend)) return 1;
+
+  Stage optimize{"opt", Runfile("passes/opt"), {"--in", ir, "--out", opt, absl::StrCat("--passes=", passes)},
+                 {ir}, passes, {opt}, ir};
+  if (!params.empty()) optimize.input_files.push_back(params);
+  if (absl::GetFlag(FLAGS_print_after_all)) {
+    optimize.args.push_back("--print-after-all");
+    optimize.options += "\nprint-after-all";
+  }
+  if (!absl::GetFlag(FLAGS_pass_plugin).empty()) {
+    optimize.args.push_back(absl::StrCat("--pass-plugin=", absl::GetFlag(FLAGS_pass_plugin)));
+    for (absl::string_view p : absl::StrSplit(absl::GetFlag(FLAGS_pass_plugin), ',', absl::SkipEmpty())) {
+      optimize.input_files.push_back(std::string(p));
+    }
+  }
+  if (!dump_dir.empty()) {
+    optimize.args.push_back(absl::StrCat("--dump-dir=", dump_dir));
+    optimize.options += "\ndump:" + dump_dir;
+  }
+  if (!runner.Run(optimize)) return 1;
+
+  Stage build{"build", Runfile("codegen/build"), {"--in", opt, "--out", exe}, {opt}, "", {exe}, opt};
+  if (!runner.Run(build)) return 1;
+
+  if (!dump_dir.empty() || !absl::GetFlag(FLAGS_emit_dot).empty()) {
+    absl::StatusOr<mlc::IRModule> parsed = mlc::LoadModule(ir);
+    absl::StatusOr<mlc::IRModule> optimized = mlc::LoadModule(opt);
+    if (!dump_dir.empty() && parsed.ok()) {
+      (void)mlc::WriteFileAtomically(dump_dir + "/module.0000.input.py", mlc::PrintModule(*parsed));
+      if (optimized.ok()) (void)mlc::WriteFileAtomically(dump_dir + "/module.final.py", mlc::PrintModule(*optimized));
+    }
+    if (!absl::GetFlag(FLAGS_emit_dot).empty() && optimized.ok()) {
+      std::string dot = mlc::pipeline::FunctionToDot(*optimized, absl::GetFlag(FLAGS_func));
+      if (absl::Status s = mlc::WriteFileAtomically(UserPath(absl::GetFlag(FLAGS_emit_dot)), dot); !s.ok()) {
+        std::fprintf(stderr, "pipeline: %s\n", std::string(s.message()).c_str());
+        return 1;
+      }
+    }
+  }
+
+  if (inputs.empty()) {
+    std::printf("compiled %s -> %s (no --inputs: not run)\n", model.c_str(), exe.c_str());
+    return 0;
+  }
+  // The run stage: one .npy per tensor of the result (tuples are flattened in order).
+  absl::StatusOr<mlc::IRModule> optimized = mlc::LoadModule(opt);
+  if (!optimized.ok()) {
+    std::fprintf(stderr, "pipeline: %s\n", std::string(optimized.status().message()).c_str());
     return 1;
   }
-  if (absl::Status s = mlc::CheckStructuralEqual(mod, *loaded); !s.ok()) {
-    std::cerr << "pipeline: round trip changed the module: " << s.message() << "\n";
+  mlc::relax::Function entry = optimized->LookupFunction(absl::GetFlag(FLAGS_func));
+  if (!entry.defined()) {
+    std::fprintf(stderr, "pipeline: the model has no function %s\n", absl::GetFlag(FLAGS_func).c_str());
     return 1;
   }
-  std::cout << mlc::PrintModule(*loaded);
-  std::cerr << "pipeline: bundled example verified, saved to " << path << " and read back.\n";
+  std::function<int(const mlc::relax::StructInfo&)> count = [&](const mlc::relax::StructInfo& s) {
+    const auto* t = s.as<mlc::relax::TupleStructInfoNode>();
+    if (t == nullptr) return 1;
+    int n = 0;
+    for (const auto& f : t->fields) n += count(f);
+    return n;
+  };
+  int num_outputs = count(entry->ret_struct_info);
+  for (int i = 0; i < num_outputs; ++i) outputs.push_back(absl::StrCat(work, "/out", i, ".npy"));
+  Stage run{"run", Runfile("vm/run"),
+            {"--exe", exe, "--func", absl::GetFlag(FLAGS_func), "--inputs", absl::StrJoin(inputs, ","), "--outputs",
+             absl::StrJoin(outputs, ",")},
+            {exe},
+            absl::StrCat(absl::GetFlag(FLAGS_func), "\n", absl::GetFlag(FLAGS_plugin)),
+            outputs,
+            exe};
+  run.input_files.insert(run.input_files.end(), inputs.begin(), inputs.end());
+  if (!absl::GetFlag(FLAGS_plugin).empty()) run.args.push_back(absl::StrCat("--plugin=", absl::GetFlag(FLAGS_plugin)));
+  if (!runner.Run(run)) return 1;
+  PrintPredictions(outputs, labels, absl::GetFlag(FLAGS_top));
+  std::printf("stage outputs in %s\n", work.c_str());
   return 0;
 }
