@@ -657,7 +657,11 @@ absl::StatusOr<CompiledKernels> CompileKernels(const std::vector<std::pair<std::
               log_path = absl::StrCat(dir, "/link.log");
   absl::Status status = WriteFileAtomically(obj_path, std::string(object.data(), object.size()));
   if (status.ok()) {
-    status = RunTool({"cc", "-shared", "-o", so_path, obj_path, "-lmvec", "-lm"}, log_path);
+    // The linker driver needs PATH to find ld; Bazel actions may run with an empty environment.
+    setenv("PATH", "/usr/local/bin:/usr/bin:/bin", /*overwrite=*/0);
+    // An absolute path: through /bin/cc (merged /usr) gcc looks for its plug-ins under /libexec.
+    std::string cc = access("/usr/bin/cc", X_OK) == 0 ? "/usr/bin/cc" : "cc";
+    status = RunTool({cc, "-shared", "-fno-use-linker-plugin", "-o", so_path, obj_path, "-lmvec", "-lm"}, log_path);
   }
   absl::StatusOr<std::string> so = status.ok() ? ReadFile(so_path) : absl::StatusOr<std::string>(status);
   std::remove(obj_path.c_str());

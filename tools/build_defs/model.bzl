@@ -1,0 +1,97 @@
+"""Bazel rules that compile models with the compiler's stage binaries, as ordinary actions.
+
+A model declared in a BUILD file is compiled, cached and (with remote execution) built remotely
+like any other target:
+
+    load("//tools/build_defs:model.bzl", "compile_model")
+
+    compile_model(
+        name = "digits",                       # -> digits.mlcx
+        src = "digits_mlp.py",                 # TVMScript (ONNX / FX: once //frontend:import exists)
+        params = "params.npz",                 # optional: bound with bind-params
+        passes = "fold-constant,fuse-ops,legalize,fuse-tir,remove-unused",
+    )
+
+Each stage is its own rule, so each intermediate is a cacheable artifact:
+model_import (text -> .irpb), model_opt (.irpb -> .irpb), model_build (.irpb -> .mlcx).
+"""
+
+def _model_import_impl(ctx):
+    out = ctx.actions.declare_file(ctx.label.name + ".irpb")
+    ctx.actions.run(
+        executable = ctx.executable._parse,
+        arguments = ["--in", ctx.file.src.path, "--out", out.path],
+        inputs = [ctx.file.src],
+        outputs = [out],
+        mnemonic = "MlcImport",
+        progress_message = "Importing model %s" % ctx.file.src.short_path,
+    )
+    return [DefaultInfo(files = depset([out]), runfiles = ctx.runfiles(files = [out]))]
+
+model_import = rule(
+    implementation = _model_import_impl,
+    doc = "Model source (TVMScript .py) -> IRModule (.irpb), with //frontend:parse.",
+    attrs = {
+        "src": attr.label(allow_single_file = [".py"], mandatory = True),
+        "_parse": attr.label(default = "//frontend:parse", executable = True, cfg = "host"),
+    },
+)
+
+def _model_opt_impl(ctx):
+    out = ctx.actions.declare_file(ctx.label.name + ".irpb")
+    passes = ctx.attr.passes
+    inputs = [ctx.file.src]
+    if ctx.file.params:
+        passes = "bind-params{params=%s}" % ctx.file.params.path + ("," + passes if passes else "")
+        inputs.append(ctx.file.params)
+    ctx.actions.run(
+        executable = ctx.executable._opt,
+        arguments = ["--in", ctx.file.src.path, "--out", out.path, "--passes=" + passes],
+        inputs = inputs,
+        outputs = [out],
+        mnemonic = "MlcOpt",
+        progress_message = "Optimizing %s" % ctx.file.src.short_path,
+    )
+    return [DefaultInfo(files = depset([out]), runfiles = ctx.runfiles(files = [out]))]
+
+model_opt = rule(
+    implementation = _model_opt_impl,
+    doc = "IRModule -> IRModule through a pass pipeline, with //passes:opt.",
+    attrs = {
+        "src": attr.label(allow_single_file = [".irpb"], mandatory = True),
+        "passes": attr.string(default = "fold-constant,fuse-ops,legalize,fuse-tir,remove-unused"),
+        "params": attr.label(allow_single_file = [".npz"]),
+        "_opt": attr.label(default = "//passes:opt", executable = True, cfg = "host"),
+    },
+)
+
+def _model_build_impl(ctx):
+    out = ctx.actions.declare_file(ctx.label.name + ".mlcx")
+    ctx.actions.run(
+        executable = ctx.executable._build,
+        arguments = ["--in", ctx.file.src.path, "--out", out.path],
+        inputs = [ctx.file.src],
+        outputs = [out],
+        mnemonic = "MlcBuild",
+        use_default_shell_env = True,  # the system linker needs PATH
+        progress_message = "Compiling %s" % ctx.file.src.short_path,
+    )
+    return [DefaultInfo(files = depset([out]), runfiles = ctx.runfiles(files = [out]))]
+
+model_build = rule(
+    implementation = _model_build_impl,
+    doc = "IRModule -> executable (.mlcx), with //codegen:build.",
+    attrs = {
+        "src": attr.label(allow_single_file = [".irpb"], mandatory = True),
+        "_build": attr.label(default = "//codegen:build", executable = True, cfg = "host"),
+    },
+)
+
+def compile_model(name, src, params = None, passes = None, visibility = None, tags = None):
+    """src -> <name>_ir.irpb -> <name>_opt.irpb -> <name>.mlcx."""
+    model_import(name = name + "_ir", src = src, tags = tags)
+    opt_kwargs = {}
+    if passes != None:
+        opt_kwargs["passes"] = passes
+    model_opt(name = name + "_opt", src = ":" + name + "_ir", params = params, tags = tags, **opt_kwargs)
+    model_build(name = name, src = ":" + name + "_opt", visibility = visibility, tags = tags)

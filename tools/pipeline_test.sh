@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# //tools:pipeline end to end: the bundled default, the cache (hits, option changes, corrupt
+# entries), failures, --emit-dot and --dump-dir.
+set -euo pipefail
+cd "${TEST_SRCDIR}/mlc"
+pipeline=tools/pipeline
+cache="${TEST_TMPDIR}/cache"
+failures=0
+check() {  # check NAME CONDITION...
+  local name=$1; shift
+  if "$@"; then echo "ok: $name"; else echo "FAILED: $name"; failures=$((failures + 1)); fi
+}
+
+out1=$($pipeline --cache-dir "$cache" 2>&1)
+check "default model runs with the reference accuracy" grep -q "accuracy: 351 / 360 = 97.50%" <<<"$out1"
+check "first run computes every stage" test "$(grep -c '(cached)' <<<"$out1" || true)" -eq 0
+
+out2=$($pipeline --cache-dir "$cache" 2>&1)
+check "second run reruns no stage" test "$(grep -c '(cached)' <<<"$out2")" -eq 4
+check "cached run gives the same accuracy" grep -q "accuracy: 351 / 360 = 97.50%" <<<"$out2"
+
+out3=$($pipeline --cache-dir "$cache" --passes='fuse-ops{max-depth=2},legalize,fuse-tir' 2>&1)
+check "a pass option change keeps the frontend cached" grep -q "parse .*(cached)" <<<"$out3"
+check "a pass option change reruns opt" bash -c '! grep -q "opt .*(cached)" <<<"$0"' "$out3"
+
+# Corrupt every cached build output: it must be detected and rebuilt, never used.
+for f in "$cache"/build-*/*.mlcx; do truncate -s 64 "$f"; done
+out4=$($pipeline --cache-dir "$cache" 2>&1)
+check "a corrupt entry is rebuilt" bash -c '! grep -q "build .*(cached)" <<<"$0"' "$out4"
+check "after the rebuild the result is right" grep -q "accuracy: 351 / 360 = 97.50%" <<<"$out4"
+
+printf '@R.function\ndef main(x: R.Tensor((3,), "float32")):\n    return R.add(x, y)\n' > "$TEST_TMPDIR/bad.py"
+if $pipeline "$TEST_TMPDIR/bad.py" --cache-dir "$cache" > "$TEST_TMPDIR/bad.out" 2>&1; then
+  check "a failing stage exits non-zero" false
+else
+  check "a failing stage exits non-zero" true
+fi
+check "the failing stage and file are named" grep -q "stage parse failed on $TEST_TMPDIR/bad.py" "$TEST_TMPDIR/bad.out"
+check "the parser's message is shown" grep -q "bad.py:3:21: undefined variable 'y'" "$TEST_TMPDIR/bad.out"
+
+$pipeline --no-cache --emit-dot "$TEST_TMPDIR/g.dot" --dump-dir "$TEST_TMPDIR/dump" > /dev/null 2>&1
+check "emit-dot writes a graph with fused groups as clusters" grep -q "subgraph cluster_0" "$TEST_TMPDIR/g.dot"
+check "dump-dir holds every intermediate module" test -f "$TEST_TMPDIR/dump/module.0004.after_legalize.py"
+
+echo "$(( 13 - failures )) passed, ${failures} failed"
+test "$failures" -eq 0
