@@ -33,7 +33,7 @@ model_import = rule(
     doc = "Model source (TVMScript .py) -> IRModule (.irpb), with //frontend:parse.",
     attrs = {
         "src": attr.label(allow_single_file = [".py"], mandatory = True),
-        "_parse": attr.label(default = "//frontend:parse", executable = True, cfg = "host"),
+        "_parse": attr.label(default = "//frontend:parse", executable = True, cfg = "target"),
     },
 )
 
@@ -61,7 +61,7 @@ model_opt = rule(
         "src": attr.label(allow_single_file = [".irpb"], mandatory = True),
         "passes": attr.string(default = "fold-constant,fuse-ops,legalize,fuse-tir,remove-unused"),
         "params": attr.label(allow_single_file = [".npz"]),
-        "_opt": attr.label(default = "//passes:opt", executable = True, cfg = "host"),
+        "_opt": attr.label(default = "//passes:opt", executable = True, cfg = "target"),
     },
 )
 
@@ -83,7 +83,7 @@ model_build = rule(
     doc = "IRModule -> executable (.mlcx), with //codegen:build.",
     attrs = {
         "src": attr.label(allow_single_file = [".irpb"], mandatory = True),
-        "_build": attr.label(default = "//codegen:build", executable = True, cfg = "host"),
+        "_build": attr.label(default = "//codegen:build", executable = True, cfg = "target"),
     },
 )
 

@@ -1,0 +1,185 @@
+"""Exports a PyTorch module as an FX graph file (*.fxpb, frontend/torch/fx_graph.proto).
+
+    from export_fx import export
+    export(model, example_inputs, "model.fxpb")
+
+or, for the bundled example models (seeded weights):
+
+    /usr/bin/python3 export_fx.py --example mlp --out mlp.fxpb [--inputs x.npy --reference y.npy]
+
+It symbolic-traces the module with torch.fx, runs shape propagation on the example inputs,
+and records every node (op, name, target, args, kwargs, result shapes and dtypes), the
+configuration of every called submodule, and all parameters and buffers. Run it with Debian's
+/usr/bin/python3 (it sees python3-torch).
+"""
+import argparse
+import operator
+import os
+import sys
+
+import numpy as np
+import torch
+from torch import fx
+from torch.fx.passes.shape_prop import ShapeProp
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fx_graph_pb2  # noqa: E402  (generated next to this file by Bazel)
+
+FORMAT_VERSION = 1
+DTYPES = {torch.float32: "float32", torch.float64: "float64", torch.float16: "float16", torch.int64: "int64",
+          torch.int32: "int32", torch.int8: "int8", torch.uint8: "uint8", torch.bool: "bool"}
+
+# Configuration recorded for called modules (the importer's converters read these).
+MODULE_ATTRS = ["in_features", "out_features", "in_channels", "out_channels", "kernel_size", "stride", "padding",
+                "dilation", "groups", "eps", "momentum", "affine", "normalized_shape", "start_dim", "end_dim",
+                "output_size", "ceil_mode", "count_include_pad", "negative_slope", "dim", "p", "inplace",
+                "num_heads", "batch_first", "approximate", "min_val", "max_val"]
+
+
+def target_name(target):
+    if isinstance(target, str):
+        return target
+    if target in (operator.add, operator.sub, operator.mul, operator.truediv, operator.getitem, operator.floordiv,
+                  operator.neg, operator.matmul, operator.pow):
+        return "operator." + target.__name__
+    module = getattr(target, "__module__", None) or ""
+    name = getattr(target, "__name__", str(target))
+    if module.startswith("torch._C._nn") or module == "torch.nn.functional":
+        return "torch.nn.functional." + name
+    if module.startswith("torch"):
+        return "torch." + name
+    return f"{module}.{name}"
+
+
+def set_arg(msg, value):
+    if isinstance(value, fx.Node):
+        msg.node = value.name
+    elif isinstance(value, bool):
+        msg.b = value
+    elif isinstance(value, int):
+        msg.i = value
+    elif isinstance(value, float):
+        msg.f = value
+    elif isinstance(value, str):
+        msg.s = value
+    elif value is None:
+        msg.none = True
+    elif isinstance(value, torch.dtype):
+        msg.dtype = DTYPES.get(value, str(value))
+    elif isinstance(value, (list, tuple, torch.Size)):
+        msg.list.SetInParent()
+        for v in value:
+            set_arg(msg.list.items.add(), v)
+    else:
+        raise ValueError(f"cannot export argument {value!r} of type {type(value).__name__}")
+
+
+def set_tensor(msg, tensor):
+    tensor = tensor.detach().cpu().contiguous()
+    msg.dtype = DTYPES[tensor.dtype]
+    msg.shape.extend(tensor.shape)
+    msg.data = tensor.numpy().tobytes()
+
+
+def export(model, example_inputs, path):
+    model = model.eval()
+    traced = fx.symbolic_trace(model)
+    ShapeProp(traced).propagate(*example_inputs)
+    graph = fx_graph_pb2.FxGraph(magic="mlc.fx", format_version=FORMAT_VERSION, module_name=type(model).__name__)
+    modules = dict(traced.named_modules())
+    for node in traced.graph.nodes:
+        n = graph.nodes.add(op=node.op, name=node.name, target=target_name(node.target))
+        for a in node.args:
+            set_arg(n.args.add(), a)
+        for k, v in node.kwargs.items():
+            set_arg(n.kwargs[k], v)
+        meta = node.meta.get("tensor_meta")
+        # TensorMetadata is itself a NamedTuple: only a plain list/tuple means several results.
+        if meta is None:
+            metas = []
+        elif hasattr(meta, "shape"):
+            metas = [meta]
+        else:
+            metas = list(meta)
+        for m in metas:
+            if hasattr(m, "shape"):
+                n.outputs.add(shape=list(m.shape), dtype=DTYPES.get(m.dtype, str(m.dtype)))
+        if node.op == "call_module":
+            sub = modules[node.target]
+            n.module_type = type(sub).__name__
+            for attr in MODULE_ATTRS:
+                if hasattr(sub, attr):
+                    value = getattr(sub, attr)
+                    if isinstance(value, (bool, int, float, str, tuple, list)) or value is None:
+                        set_arg(n.module_attrs[attr], value)
+    for name, tensor in list(traced.named_parameters()) + list(traced.named_buffers()):
+        set_tensor(graph.parameters[name], tensor)
+    tmp = path + ".tmp"
+    with open(tmp, "wb") as f:
+        f.write(graph.SerializeToString())
+    os.replace(tmp, path)
+    return traced
+
+
+# ---- Example models with seeded weights.
+
+class MLP(torch.nn.Module):
+    """The seeds' FashionMNIST MLP."""
+
+    def __init__(self):
+        super().__init__()
+        self.linear0 = torch.nn.Linear(784, 128, bias=True)
+        self.relu = torch.nn.ReLU()
+        self.linear1 = torch.nn.Linear(128, 10, bias=True)
+
+    def forward(self, x):
+        return self.linear1(self.relu(self.linear0(x)))
+
+
+class MyModel(torch.nn.Module):
+    """The seeds' matmul + relu model."""
+
+    def __init__(self):
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.randn(128, 128))
+
+    def forward(self, x):
+        return torch.relu(torch.matmul(x, self.weight))
+
+
+class SmallConv(torch.nn.Module):
+    """A convolution, which the importer does not support yet (for the error test)."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 4, 3)
+
+    def forward(self, x):
+        return self.conv(x)
+
+
+EXAMPLES = {"mlp": (MLP, (1, 784)), "mymodel": (MyModel, (1, 128)), "conv": (SmallConv, (1, 3, 8, 8))}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--example", choices=sorted(EXAMPLES), required=True)
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--inputs", help="write the example input here (.npy)")
+    parser.add_argument("--reference", help="write PyTorch's output here (.npy)")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    torch.manual_seed(args.seed)
+    cls, shape = EXAMPLES[args.example]
+    model = cls()
+    x = torch.rand(*shape)
+    export(model, (x,), args.out)
+    if args.inputs:
+        np.save(args.inputs, x.numpy())
+    if args.reference:
+        with torch.no_grad():
+            np.save(args.reference, model(x).numpy())
+
+
+if __name__ == "__main__":
+    main()

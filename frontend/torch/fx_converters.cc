@@ -1,0 +1,146 @@
+/*! \file fx_converters.cc
+ *  \brief The core FX converters: high-level operators by default, the operator library's
+ *         tensor expressions with `use_te` (the seeds' two ways of importing).
+ */
+#include "absl/strings/str_cat.h"
+#include "frontend/torch/fx_importer.h"
+#include "ir/topi/topi.h"
+
+namespace mlc {
+namespace fx {
+namespace {
+
+using te::Tensor;
+
+/*! \brief Argument i as a value; a number becomes a scalar constant of `like`'s dtype. */
+absl::StatusOr<relax::Expr> Operand(FxContext& ctx, const proto::FxNode& node, int i, DataType like) {
+  if (i >= node.args_size()) return absl::InvalidArgumentError(absl::StrCat("missing argument ", i));
+  const proto::FxArg& a = node.args(i);
+  if (a.value_case() == proto::FxArg::kF) return FxContext::Scalar(a.f(), like);
+  if (a.value_case() == proto::FxArg::kI) return FxContext::Scalar(static_cast<double>(a.i()), like);
+  return ctx.Value(a);
+}
+
+DataType DtypeOf(const relax::Expr& e) {
+  const auto* t = e->struct_info().as<relax::TensorStructInfoNode>();
+  return t ? t->dtype : DataType::Float32();
+}
+
+absl::StatusOr<relax::Expr> EmitTE(FxContext& ctx, const std::string& name, const relax::FTE& f,
+                                   const std::vector<relax::Expr>& args) {
+  absl::StatusOr<relax::Var> v = ctx.bb().EmitTE(name, f, args);
+  if (!v.ok()) return v.status();
+  return relax::Expr(*v);
+}
+
+using TopiBinary = absl::StatusOr<Tensor> (*)(const Tensor&, const Tensor&);
+using TopiUnary = Tensor (*)(const Tensor&);
+
+FxConverter Binary(const std::string& op, const std::string& te_name, TopiBinary topi_fn) {
+  return [=](FxContext& ctx, const proto::FxNode& node) -> absl::StatusOr<relax::Expr> {
+    // The dtype comes from whichever operand is a tensor.
+    DataType dtype = DataType::Float32();
+    for (int i = 0; i < 2 && i < node.args_size(); ++i) {
+      if (node.args(i).value_case() == proto::FxArg::kNode) {
+        absl::StatusOr<relax::Expr> v = ctx.Arg(node, i);
+        if (v.ok()) dtype = DtypeOf(*v);
+      }
+    }
+    absl::StatusOr<relax::Expr> a = Operand(ctx, node, 0, dtype);
+    if (!a.ok()) return a.status();
+    absl::StatusOr<relax::Expr> b = Operand(ctx, node, 1, dtype);
+    if (!b.ok()) return b.status();
+    if (ctx.options().use_te) {
+      return EmitTE(ctx, te_name, [topi_fn](const std::vector<Tensor>& t) { return topi_fn(t[0], t[1]); }, {*a, *b});
+    }
+    return ctx.EmitOp(op, {*a, *b});
+  };
+}
+
+FxConverter Unary(const std::string& op, const std::string& te_name, TopiUnary topi_fn) {
+  return [=](FxContext& ctx, const proto::FxNode& node) -> absl::StatusOr<relax::Expr> {
+    absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
+    if (!x.ok()) return x.status();
+    if (ctx.options().use_te) {
+      return EmitTE(ctx, te_name, [topi_fn](const std::vector<Tensor>& t) -> absl::StatusOr<Tensor> { return topi_fn(t[0]); }, {*x});
+    }
+    return ctx.EmitOp(op, {*x});
+  };
+}
+
+/*! \brief torch.nn.Linear: x @ weight.T + bias. High-level: the seeds' permute_dims + matmul +
+ *         add; TE: dense + add from the operator library. */
+absl::StatusOr<relax::Expr> ConvertLinear(FxContext& ctx, const proto::FxNode& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<relax::Expr> w = ctx.Param(node.target() + ".weight");
+  if (!w.ok()) return w.status();
+  bool has_bias = ctx.HasParam(node.target() + ".bias");
+  if (ctx.options().use_te) {
+    absl::StatusOr<relax::Expr> y = EmitTE(ctx, "dense", [](const std::vector<Tensor>& t) { return topi::Dense(t[0], t[1]); }, {*x, *w});
+    if (!y.ok() || !has_bias) return y;
+    absl::StatusOr<relax::Expr> b = ctx.Param(node.target() + ".bias");
+    if (!b.ok()) return b.status();
+    return EmitTE(ctx, "add", [](const std::vector<Tensor>& t) { return topi::Add(t[0], t[1]); }, {*y, *b});
+  }
+  absl::StatusOr<relax::Expr> wt = ctx.EmitOp("permute_dims", {*w});
+  if (!wt.ok()) return wt;
+  absl::StatusOr<relax::Expr> y = ctx.EmitOp("matmul", {*x, *wt});
+  if (!y.ok() || !has_bias) return y;
+  absl::StatusOr<relax::Expr> b = ctx.Param(node.target() + ".bias");
+  if (!b.ok()) return b.status();
+  return ctx.EmitOp("add", {*y, *b});
+}
+
+}  // namespace
+
+void RegisterCoreFxConverters(FxConverterRegistry& r) {
+  using K = FxConverterRegistry;
+  struct BinaryEntry {
+    const char* op;
+    const char* te;
+    TopiBinary f;
+    std::vector<const char*> targets;
+  };
+  for (const BinaryEntry& e : {BinaryEntry{"add", "add", topi::Add, {"operator.add", "torch.add"}},
+                               BinaryEntry{"subtract", "subtract", topi::Subtract, {"operator.sub", "torch.sub"}},
+                               BinaryEntry{"multiply", "multiply", topi::Multiply, {"operator.mul", "torch.mul"}},
+                               BinaryEntry{"divide", "divide", topi::Divide, {"operator.truediv", "torch.div"}},
+                               BinaryEntry{"matmul", "matmul", topi::Matmul, {"torch.matmul", "operator.matmul"}},
+                               BinaryEntry{"maximum", "maximum", topi::Maximum, {"torch.maximum"}},
+                               BinaryEntry{"minimum", "minimum", topi::Minimum, {"torch.minimum"}},
+                               BinaryEntry{"power", "power", topi::Power, {"torch.pow", "operator.pow"}}}) {
+    for (const char* t : e.targets) r.Register(K::kFunction, t, Binary(e.op, e.te, e.f));
+  }
+  r.Register(K::kMethod, "add", Binary("add", "add", topi::Add));
+  r.Register(K::kMethod, "mul", Binary("multiply", "multiply", topi::Multiply));
+  r.Register(K::kMethod, "matmul", Binary("matmul", "matmul", topi::Matmul));
+  struct UnaryEntry {
+    const char* op;
+    const char* te;
+    TopiUnary f;
+    std::vector<const char*> functions;
+    const char* module;
+    const char* method;
+  };
+  for (const UnaryEntry& e :
+       {UnaryEntry{"nn.relu", "relu", topi::Relu, {"torch.relu", "torch.nn.functional.relu"}, "ReLU", "relu"},
+        UnaryEntry{"sigmoid", "sigmoid", topi::Sigmoid, {"torch.sigmoid", "torch.nn.functional.sigmoid"}, "Sigmoid", "sigmoid"},
+        UnaryEntry{"tanh", "tanh", topi::Tanh, {"torch.tanh", "torch.nn.functional.tanh"}, "Tanh", "tanh"},
+        UnaryEntry{"exp", "exp", topi::Exp, {"torch.exp"}, nullptr, "exp"},
+        UnaryEntry{"log", "log", topi::Log, {"torch.log"}, nullptr, "log"},
+        UnaryEntry{"sqrt", "sqrt", topi::Sqrt, {"torch.sqrt"}, nullptr, "sqrt"},
+        UnaryEntry{"erf", "erf", topi::Erf, {"torch.erf", "torch.special.erf"}, nullptr, "erf"},
+        UnaryEntry{"negative", "negative", topi::Negative, {"operator.neg", "torch.neg"}, nullptr, "neg"}}) {
+    FxConverter c = Unary(e.op, e.te, e.f);
+    for (const char* f : e.functions) r.Register(K::kFunction, f, c);
+    if (e.module) r.Register(K::kModule, e.module, c);
+    if (e.method) r.Register(K::kMethod, e.method, c);
+  }
+  r.Register(K::kModule, "Linear", ConvertLinear);
+  r.Register(K::kModule, "Identity", [](FxContext& ctx, const proto::FxNode& node) { return ctx.Arg(node, 0); });
+  r.Register(K::kModule, "Dropout", [](FxContext& ctx, const proto::FxNode& node) { return ctx.Arg(node, 0); });
+}
+
+}  // namespace fx
+}  // namespace mlc

@@ -1,0 +1,196 @@
+/*! \file fx_importer.cc
+ *  \brief The FX importer loop and its context.
+ */
+#include "frontend/torch/fx_importer.h"
+
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "ir/file_util.h"
+#include "ir/op.h"
+
+namespace mlc {
+namespace fx {
+
+FxConverterRegistry& FxConverterRegistry::Global() {
+  static FxConverterRegistry* registry = [] {
+    auto* r = new FxConverterRegistry();
+    RegisterCoreFxConverters(*r);
+    return r;
+  }();
+  return *registry;
+}
+
+void FxConverterRegistry::Register(Kind kind, const std::string& key, FxConverter converter) {
+  converters_[kind][key] = std::move(converter);
+}
+
+const FxConverter* FxConverterRegistry::Find(Kind kind, const std::string& key) const {
+  auto it = converters_[kind].find(key);
+  return it == converters_[kind].end() ? nullptr : &it->second;
+}
+
+std::vector<std::string> FxConverterRegistry::Keys(Kind kind) const {
+  std::vector<std::string> keys;
+  for (const auto& [k, c] : converters_[kind]) keys.push_back(k);
+  return keys;
+}
+
+absl::StatusOr<relax::Expr> FxContext::Value(const proto::FxArg& arg) const {
+  if (arg.value_case() != proto::FxArg::kNode) return absl::InvalidArgumentError("expected a tensor argument");
+  auto it = values_.find(arg.node());
+  if (it == values_.end()) return absl::InvalidArgumentError(absl::StrCat("node ", arg.node(), " has no value (yet)"));
+  return it->second;
+}
+
+absl::StatusOr<relax::Expr> FxContext::Arg(const proto::FxNode& node, int i) const {
+  if (i >= node.args_size()) return absl::InvalidArgumentError(absl::StrCat("missing argument ", i));
+  return Value(node.args(i));
+}
+
+bool FxContext::HasParam(const std::string& name) const { return graph_->parameters().count(name) > 0; }
+
+absl::StatusOr<relax::Expr> FxContext::Param(const std::string& name) const {
+  auto cached = params_.find(name);
+  if (cached != params_.end()) return cached->second;
+  auto it = graph_->parameters().find(name);
+  if (it == graph_->parameters().end()) return absl::NotFoundError(absl::StrCat("the module has no parameter ", name));
+  const proto::FxTensor& t = it->second;
+  absl::StatusOr<DataType> dtype = DataType::Parse(t.dtype());
+  if (!dtype.ok()) return absl::DataLossError(absl::StrCat("parameter ", name, ": ", dtype.status().message()));
+  std::vector<int64_t> shape(t.shape().begin(), t.shape().end());
+  if (static_cast<int64_t>(t.data().size()) != NumElements(shape) * dtype->bytes()) {
+    return absl::DataLossError(absl::StrCat("parameter ", name, " holds ", t.data().size(), " bytes, its shape needs ",
+                                            NumElements(shape) * dtype->bytes()));
+  }
+  relax::Expr c = relax::MakeConstant(TensorData(*dtype, shape, t.data()));
+  params_[name] = c;
+  return c;
+}
+
+relax::Expr FxContext::Scalar(double value, DataType dtype) {
+  TensorData t(dtype, {});
+  if (dtype == DataType::Float32()) {
+    *static_cast<float*>(t.mutable_data()) = static_cast<float>(value);
+  } else if (dtype == DataType::Float(64)) {
+    *static_cast<double*>(t.mutable_data()) = value;
+  } else {
+    int64_t v = static_cast<int64_t>(value);
+    std::memcpy(t.mutable_data(), &v, dtype.bytes());
+  }
+  return relax::MakeConstant(t);
+}
+
+absl::StatusOr<relax::Expr> FxContext::EmitOp(const std::string& op, std::vector<relax::Expr> args, Attrs attrs) {
+  absl::StatusOr<relax::Op> o = relax::GetOp(op);
+  if (!o.ok()) return o.status();
+  absl::StatusOr<relax::Var> v = bb_->Emit(relax::MakeCall(*o, std::move(args), std::move(attrs)));
+  if (!v.ok()) return v.status();
+  return relax::Expr(*v);
+}
+
+namespace {
+
+absl::StatusOr<relax::StructInfo> MetaSInfo(const proto::FxNode& node) {
+  if (node.outputs_size() != 1) {
+    return absl::InvalidArgumentError(absl::StrCat("input ", node.name(), " has no recorded shape (run shape propagation)"));
+  }
+  absl::StatusOr<DataType> dtype = DataType::Parse(node.outputs(0).dtype());
+  if (!dtype.ok()) return dtype.status();
+  return relax::TensorSInfo(std::vector<int64_t>(node.outputs(0).shape().begin(), node.outputs(0).shape().end()), *dtype);
+}
+
+absl::StatusOr<relax::Expr> OutputValue(FxContext& ctx, const proto::FxArg& arg) {
+  if (arg.value_case() == proto::FxArg::kList) {
+    std::vector<relax::Expr> fields;
+    for (const proto::FxArg& item : arg.list().items()) {
+      absl::StatusOr<relax::Expr> f = OutputValue(ctx, item);
+      if (!f.ok()) return f.status();
+      fields.push_back(*f);
+    }
+    return relax::MakeTuple(fields);
+  }
+  return ctx.Value(arg);
+}
+
+}  // namespace
+
+absl::StatusOr<IRModule> ImportFx(const proto::FxGraph& graph, const FxImportOptions& options) {
+  if (graph.magic() != "mlc.fx") return absl::InvalidArgumentError("not an FX graph file (bad magic)");
+  if (graph.format_version() != 1) {
+    return absl::FailedPreconditionError(absl::StrCat("FX graph format version ", graph.format_version(), " is not supported"));
+  }
+  relax::BlockBuilder bb;
+  FxContext ctx(&bb, &graph, &options);
+  const FxConverterRegistry& registry = FxConverterRegistry::Global();
+  std::vector<relax::Var> params;
+  if (absl::Status s = bb.BeginFunction("main"); !s.ok()) return s;
+  if (absl::Status s = bb.BeginDataflow(); !s.ok()) return s;
+  relax::Expr result;
+  for (const proto::FxNode& node : graph.nodes()) {
+    auto error = [&](const std::string& msg) {
+      return absl::InvalidArgumentError(absl::StrCat("node ", node.name(), " (", node.op(), " ", node.target(), "): ", msg));
+    };
+    absl::StatusOr<relax::Expr> value;
+    if (node.op() == "placeholder") {
+      absl::StatusOr<relax::StructInfo> sinfo = MetaSInfo(node);
+      if (!sinfo.ok()) return error(std::string(sinfo.status().message()));
+      relax::Var v = relax::MakeVar(node.target(), *sinfo);
+      params.push_back(v);
+      value = relax::Expr(v);
+    } else if (node.op() == "get_attr") {
+      value = ctx.Param(node.target());
+    } else if (node.op() == "output") {
+      if (node.args_size() != 1) return error("output takes one argument");
+      absl::StatusOr<relax::Expr> out = OutputValue(ctx, node.args(0));
+      if (!out.ok()) return error(std::string(out.status().message()));
+      absl::StatusOr<relax::Var> gv = bb.EmitOutput(*out);
+      if (!gv.ok()) return error(std::string(gv.status().message()));
+      result = *gv;
+      continue;
+    } else {
+      FxConverterRegistry::Kind kind;
+      std::string key;
+      if (node.op() == "call_function") {
+        kind = FxConverterRegistry::kFunction;
+        key = node.target();
+      } else if (node.op() == "call_module") {
+        kind = FxConverterRegistry::kModule;
+        key = node.module_type();
+      } else if (node.op() == "call_method") {
+        kind = FxConverterRegistry::kMethod;
+        key = node.target();
+      } else {
+        return error("unknown node op");
+      }
+      const FxConverter* converter = registry.Find(kind, key);
+      if (converter == nullptr) {
+        const char* what = kind == FxConverterRegistry::kFunction ? "function" : kind == FxConverterRegistry::kModule ? "module" : "method";
+        return error(absl::StrCat("unsupported ", what, " ", key, " (supported: ", absl::StrJoin(registry.Keys(kind), ", "),
+                                  "; register more with MLC_REGISTER_FX_CONVERTER)"));
+      }
+      value = (*converter)(ctx, node);
+    }
+    if (!value.ok()) return error(std::string(value.status().message()));
+    ctx.SetValue(node.name(), *value);
+  }
+  if (!result.defined()) return absl::InvalidArgumentError("the graph has no output node");
+  if (absl::Status s = bb.EndDataflow(); !s.ok()) return s;
+  absl::StatusOr<relax::GlobalVar> main = bb.EmitFuncOutput(result, params);
+  if (!main.ok()) return main.status();
+  return bb.Get();
+}
+
+absl::StatusOr<IRModule> ImportFxFile(const std::string& path, const FxImportOptions& options) {
+  absl::StatusOr<std::string> bytes = ReadFile(path);
+  if (!bytes.ok()) return bytes.status();
+  proto::FxGraph graph;
+  if (!graph.ParseFromString(*bytes)) return absl::DataLossError(absl::StrCat(path, ": not a valid FX graph file"));
+  absl::StatusOr<IRModule> mod = ImportFx(graph, options);
+  if (!mod.ok()) return absl::Status(mod.status().code(), absl::StrCat(path, ": ", mod.status().message()));
+  return mod;
+}
+
+}  // namespace fx
+}  // namespace mlc
