@@ -2,6 +2,7 @@
  *  \brief //frontend:import — a framework model to an IRModule file.
  *
  *    import --in model.fxpb --out model.irpb [--te]      PyTorch FX (frontend/torch/export_fx.py)
+ *    import --in model.onnx --out model.irpb [--keep_params_in_input] [--dim batch=1]
  *
  *  The result is verified before it is written; on any error nothing is written.
  */
@@ -12,13 +13,18 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_split.h"
+#include "frontend/onnx/onnx_importer.h"
 #include "frontend/torch/fx_importer.h"
 #include "ir/serialize.h"
 #include "ir/verifier.h"
 
-ABSL_FLAG(std::string, in, "", "model to import: *.fxpb (PyTorch FX)");
+ABSL_FLAG(std::string, in, "", "model to import: *.fxpb (PyTorch FX) or *.onnx");
 ABSL_FLAG(std::string, out, "", "IRModule to write (*.irpb)");
-ABSL_FLAG(bool, te, false, "lower operators through the operator library's tensor expressions at import");
+ABSL_FLAG(bool, te, false, "FX: lower operators through the operator library's tensor expressions at import");
+ABSL_FLAG(bool, keep_params_in_input, false, "ONNX: initializers become parameters of main instead of constants");
+ABSL_FLAG(std::string, dim, "", "ONNX: values of symbolic dimensions, e.g. batch=1,seq=128");
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage("Imports a model.\n  import --in model.fxpb --out model.irpb");
@@ -34,10 +40,20 @@ int main(int argc, char** argv) {
     options.use_te = absl::GetFlag(FLAGS_te);
     mod = mlc::fx::ImportFxFile(in, options);
   } else if (absl::EndsWith(in, ".onnx")) {
-    std::cerr << "import: " << in << ": the ONNX importer is not built yet (issue 7); export with torch.fx instead\n";
-    return 1;
+    mlc::onnx_import::OnnxImportOptions options;
+    options.keep_params_in_input = absl::GetFlag(FLAGS_keep_params_in_input);
+    for (absl::string_view kv : absl::StrSplit(absl::GetFlag(FLAGS_dim), ',', absl::SkipEmpty())) {
+      std::vector<std::string> parts = absl::StrSplit(kv, '=');
+      int64_t value = 0;
+      if (parts.size() != 2 || !absl::SimpleAtoi(parts[1], &value) || value <= 0) {
+        std::cerr << "import: --dim takes name=size pairs, got '" << kv << "'\n";
+        return 2;
+      }
+      options.dims[parts[0]] = value;
+    }
+    mod = mlc::onnx_import::ImportOnnxFile(in, options);
   } else {
-    std::cerr << "import: " << in << ": unknown format (expected .fxpb)\n";
+    std::cerr << "import: " << in << ": unknown format (expected .fxpb or .onnx)\n";
     return 1;
   }
   if (!mod.ok()) {

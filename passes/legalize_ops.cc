@@ -63,6 +63,13 @@ void RegisterCoreLegalizations() {
       return bb->CallTE(
           "transpose", [axes](const std::vector<Tensor>& t) { return topi::Transpose(t[0], axes); }, call.args);
     });
+    (void)RegisterLegalization("reshape", [](relax::BlockBuilder* bb, const relax::CallNode& call) -> absl::StatusOr<relax::Expr> {
+      const auto* out = call.struct_info().as<relax::TensorStructInfoNode>();
+      if (out == nullptr || !out->shape) return absl::InvalidArgumentError("reshape needs a static result shape");
+      std::vector<int64_t> shape = *out->shape;
+      return bb->CallTE(
+          "reshape", [shape](const std::vector<Tensor>& t) { return topi::Reshape(t[0], shape); }, call.args);
+    });
     (void)RegisterLegalization("linear", [](relax::BlockBuilder* bb, const relax::CallNode& call) {
       return bb->CallTE(
           "linear",

@@ -432,6 +432,12 @@ TEST(OperatorLibrary, DenseMatmulTransposeMatchReferences) {
                          }
                    return out;
                  }});
+  RunKernelCase({"reshape",
+                 {{7, 1, 129}},
+                 Unary([](const te::Tensor& t) { return topi::Reshape(t, {129, 7}); }),
+                 [](const std::vector<NDArray>& in, const std::vector<int64_t>&) {
+                   return std::vector<double>(F(in[0]), F(in[0]) + 7 * 129);  // row-major order is kept
+                 }});
   RunKernelCase({"transpose",
                  {{7, 1, 129}},
                  Unary([](const te::Tensor& t) { return topi::Transpose(t, {2, 0, 1}); }),

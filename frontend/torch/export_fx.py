@@ -167,6 +167,7 @@ def main():
     parser.add_argument("--out", required=True)
     parser.add_argument("--inputs", help="write the example input here (.npy)")
     parser.add_argument("--reference", help="write PyTorch's output here (.npy)")
+    parser.add_argument("--onnx", help="also export the example with torch.onnx (opset 13) to this path")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     torch.manual_seed(args.seed)
@@ -174,6 +175,8 @@ def main():
     model = cls()
     x = torch.rand(*shape)
     export(model, (x,), args.out)
+    if args.onnx:
+        torch.onnx.export(model.eval(), (x,), args.onnx, opset_version=13, input_names=["x"], output_names=["y"])
     if args.inputs:
         np.save(args.inputs, x.numpy())
     if args.reference:

@@ -92,6 +92,18 @@ absl::StatusOr<relax::Expr> ConvertLinear(FxContext& ctx, const proto::FxNode& n
   return ctx.EmitOp("add", {*y, *b});
 }
 
+/*! \brief flatten / view / reshape: the result shape is the one shape propagation recorded. */
+absl::StatusOr<relax::Expr> ConvertReshape(FxContext& ctx, const proto::FxNode& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
+  if (!x.ok()) return x.status();
+  if (node.outputs_size() != 1) return absl::InvalidArgumentError("the result shape was not recorded");
+  std::vector<int64_t> shape(node.outputs(0).shape().begin(), node.outputs(0).shape().end());
+  if (ctx.options().use_te) {
+    return EmitTE(ctx, "reshape", [shape](const std::vector<Tensor>& t) { return topi::Reshape(t[0], shape); }, {*x});
+  }
+  return ctx.EmitOp("reshape", {*x}, {{"shape", shape}});
+}
+
 }  // namespace
 
 void RegisterCoreFxConverters(FxConverterRegistry& r) {
@@ -138,6 +150,10 @@ void RegisterCoreFxConverters(FxConverterRegistry& r) {
     if (e.method) r.Register(K::kMethod, e.method, c);
   }
   r.Register(K::kModule, "Linear", ConvertLinear);
+  r.Register(K::kModule, "Flatten", ConvertReshape);
+  r.Register(K::kFunction, "torch.flatten", ConvertReshape);
+  r.Register(K::kFunction, "torch.reshape", ConvertReshape);
+  for (const char* m : {"view", "reshape", "flatten"}) r.Register(K::kMethod, m, ConvertReshape);
   r.Register(K::kModule, "Identity", [](FxContext& ctx, const proto::FxNode& node) { return ctx.Arg(node, 0); });
   r.Register(K::kModule, "Dropout", [](FxContext& ctx, const proto::FxNode& node) { return ctx.Arg(node, 0); });
 }

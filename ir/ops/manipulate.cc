@@ -2,6 +2,7 @@
  *  \brief Layout operators: permute_dims.
  */
 #include "absl/strings/str_cat.h"
+#include "ir/tensor_data.h"
 #include "ir/ops/op_util.h"
 
 namespace mlc {
@@ -39,9 +40,52 @@ absl::StatusOr<StructInfo> InferPermuteDims(const CallNode& call) {
   return TensorSInfo(shape, (*x)->dtype);
 }
 
+absl::StatusOr<StructInfo> InferReshape(const CallNode& call) {
+  absl::StatusOr<const TensorStructInfoNode*> x = TensorArg(call, 0);
+  if (!x.ok()) return x.status();
+  auto it = call.attrs.find("shape");
+  if (it == call.attrs.end() || !it->second.is<std::vector<int64_t>>()) {
+    return absl::InvalidArgumentError("attribute shape (int[]) is required");
+  }
+  std::vector<int64_t> shape = it->second.get<std::vector<int64_t>>();
+  if (!(*x)->shape) return TensorSInfo(shape, (*x)->dtype);
+  int64_t total = NumElements(*(*x)->shape), known = 1;
+  int infer = -1;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] == -1) {
+      if (infer >= 0) return absl::InvalidArgumentError("at most one dimension may be -1");
+      infer = static_cast<int>(i);
+    } else if (shape[i] < 0) {
+      return absl::InvalidArgumentError(absl::StrCat("invalid dimension ", shape[i]));
+    } else {
+      known *= shape[i];
+    }
+  }
+  if (infer >= 0) {
+    if (known == 0 || total % known != 0) {
+      return absl::InvalidArgumentError(absl::StrCat("cannot reshape ", ShapeToString(*(*x)->shape), " to ", ShapeToString(shape)));
+    }
+    shape[infer] = total / known;
+  }
+  if (NumElements(shape) != total) {
+    return absl::InvalidArgumentError(absl::StrCat("cannot reshape ", ShapeToString(*(*x)->shape), " (", total,
+                                                   " elements) to ", ShapeToString(shape)));
+  }
+  return TensorSInfo(shape, (*x)->dtype);
+}
+
 }  // namespace
 
 void RegisterManipulationOps(OpRegistry& registry) {
+  {
+    OpInfo& op = registry.Register("reshape");
+    op.num_inputs = 1;
+    op.arg_names = {"x"};
+    op.attrs = {{"shape", "int[]", "the new shape; one dimension may be -1 (inferred)"}};
+    op.description = "row-major reshape";
+    op.infer = InferReshape;
+    op.pattern = OpPattern::kInjective;
+  }
   OpInfo& op = registry.Register("permute_dims");
   op.num_inputs = 1;
   op.arg_names = {"x"};

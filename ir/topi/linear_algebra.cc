@@ -114,5 +114,40 @@ absl::StatusOr<Tensor> Transpose(const Tensor& x, std::vector<int64_t> axes) {
       "T_transpose", names);
 }
 
+absl::StatusOr<Tensor> Reshape(const Tensor& x, const std::vector<int64_t>& shape) {
+  absl::StatusOr<std::vector<int64_t>> sx = StaticShape(x, "reshape");
+  if (!sx.ok()) return sx.status();
+  int64_t n = 1, m = 1;
+  for (int64_t d : *sx) n *= d;
+  for (int64_t d : shape) m *= d;
+  if (n != m) {
+    return absl::InvalidArgumentError(absl::StrCat("reshape: ", relax::ShapeToString(*sx), " and ",
+                                                   relax::ShapeToString(shape), " differ in size"));
+  }
+  DataType it = x.ndim() > 0 ? x.shape()[0]->dtype : DataType::Int64();
+  std::vector<tir::PrimExpr> out_shape;
+  std::vector<std::string> names;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    out_shape.push_back(tir::IntImm(it, shape[d]));
+    names.push_back(absl::StrCat("ax", d));
+  }
+  std::vector<int64_t> in_shape = *sx;
+  return te::Compute(
+      out_shape,
+      [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
+        // Flat row-major offset of the output index, then the input index of that offset.
+        tir::PrimExpr flat = tir::IntImm(it, 0);
+        for (size_t d = 0; d < shape.size(); ++d) flat = tir::operator+(tir::operator*(flat, shape[d]), tir::PrimExpr(i[d]));
+        std::vector<tir::PrimExpr> idx(in_shape.size());
+        for (int d = static_cast<int>(in_shape.size()) - 1; d >= 0; --d) {
+          tir::PrimExpr extent = tir::IntImm(it, in_shape[d]);
+          idx[d] = d == 0 ? flat : tir::FloorMod(flat, extent);
+          flat = tir::FloorDiv(flat, extent);
+        }
+        return x(idx);
+      },
+      "T_reshape", names);
+}
+
 }  // namespace topi
 }  // namespace mlc

@@ -49,6 +49,9 @@ absl::StatusOr<Tensor> Matmul(const Tensor& a, const Tensor& b);
 /*! \brief Permutes dimensions; empty `axes` reverses them ("T_transpose"). */
 absl::StatusOr<Tensor> Transpose(const Tensor& x, std::vector<int64_t> axes);
 
+/*! \brief Row-major reshape to a static shape of the same size ("T_reshape"). */
+absl::StatusOr<Tensor> Reshape(const Tensor& x, const std::vector<int64_t>& shape);
+
 /*! \brief The static extent of each dimension, or an error naming `op`. */
 absl::StatusOr<std::vector<int64_t>> StaticShape(const Tensor& t, const std::string& op);
 

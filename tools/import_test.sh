@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# PyTorch FX models (the seeds' MLP and MyModel) exported with torch 1.13, imported (high-level
-# operators and TE), compiled and run: outputs match PyTorch within 1e-4 of the output's scale.
+# The seeds' MLP and MyModel exported with torch 1.13 through FX and through ONNX, imported (FX:
+# high-level operators and TE), compiled and run: outputs match PyTorch within 1e-4 of the
+# output's scale.
 # The imported modules print like their goldens. An unsupported module is a clear error.
 set -euo pipefail
 cd "${TEST_SRCDIR}/mlc"
@@ -24,12 +25,15 @@ PY
 
 for example in mlp mymodel; do
   /usr/bin/python3 frontend/torch/export_fx.py --example $example --out "$t/$example.fxpb" \
-    --inputs "$t/$example.x.npy" --reference "$t/$example.ref.npy"
-  for mode in high_level te; do
-    flag=""; [ "$mode" = te ] && flag="--te"
-    frontend/import --in "$t/$example.fxpb" --out "$t/$example.$mode.irpb" $flag
+    --onnx "$t/$example.onnx" --inputs "$t/$example.x.npy" --reference "$t/$example.ref.npy" 2> /dev/null
+  for mode in high_level te onnx; do
+    case $mode in
+      high_level) frontend/import --in "$t/$example.fxpb" --out "$t/$example.$mode.irpb" ;;
+      te) frontend/import --in "$t/$example.fxpb" --out "$t/$example.$mode.irpb" --te ;;
+      onnx) frontend/import --in "$t/$example.onnx" --out "$t/$example.$mode.irpb" ;;
+    esac
     tools/print --in "$t/$example.$mode.irpb" > "$t/$example.$mode.py"
-    if diff -u "testdata/import/fx_${example}_${mode}.py" "$t/$example.$mode.py" > "$t/diff.txt"; then
+    if diff -u "testdata/import/${example}_${mode}.py" "$t/$example.$mode.py" > "$t/diff.txt"; then
       ok "$example ($mode) prints like its golden"
     else
       bad "$example ($mode) prints like its golden"; cat "$t/diff.txt"
@@ -41,7 +45,19 @@ for example in mlp mymodel; do
   done
 done
 
+# The pipeline takes an ONNX file directly.
+if tools/pipeline "$t/mlp.onnx" --inputs "$t/mlp.x.npy" --out "$t/pipe" --no-cache > "$t/pipe.txt" 2>&1 &&
+   grep -q "\[1/4\] import" "$t/pipe.txt" && compare "$t/pipe/out0.npy" "$t/mlp.ref.npy"; then
+  ok "the pipeline compiles and runs an ONNX model"
+else
+  bad "the pipeline on ONNX"; cat "$t/pipe.txt"
+fi
+
 /usr/bin/python3 frontend/torch/export_fx.py --example conv --out "$t/conv.fxpb"
+printf 'not a model' > "$t/garbage.onnx"
+if frontend/import --in "$t/garbage.onnx" --out "$t/g.irpb" 2> "$t/gerr.txt"; then
+  bad "a corrupt ONNX file is an error"
+elif grep -q "garbage.onnx: not a valid ONNX model" "$t/gerr.txt"; then ok "a corrupt ONNX file is an error"; else bad "corrupt ONNX message"; cat "$t/gerr.txt"; fi
 if frontend/import --in "$t/conv.fxpb" --out "$t/conv.irpb" 2> "$t/err.txt"; then
   bad "unsupported module is an error"
 elif grep -q "node conv (call_module conv): unsupported module Conv2d" "$t/err.txt" && [ ! -e "$t/conv.irpb" ]; then

@@ -1,0 +1,182 @@
+/*! \file onnx_converters.cc
+ *  \brief Converters of the core ONNX operators into graph-level operators.
+ */
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+#include "frontend/onnx/onnx_importer.h"
+
+namespace mlc {
+namespace onnx_import {
+namespace {
+
+using Outputs = absl::StatusOr<std::vector<relax::Expr>>;
+
+Outputs One(absl::StatusOr<relax::Expr> e) {
+  if (!e.ok()) return e.status();
+  return std::vector<relax::Expr>{*e};
+}
+
+const relax::TensorStructInfoNode* TensorOf(const relax::Expr& e) { return e->struct_info().as<relax::TensorStructInfoNode>(); }
+
+relax::Expr Scalar(double value, DataType dtype) {
+  TensorData t(dtype, {});
+  if (dtype == DataType::Float32()) {
+    float f = static_cast<float>(value);
+    std::memcpy(t.mutable_data(), &f, 4);
+  } else if (dtype == DataType::Float(64)) {
+    std::memcpy(t.mutable_data(), &value, 8);
+  } else {
+    int64_t i = static_cast<int64_t>(value);
+    std::memcpy(t.mutable_data(), &i, dtype.bytes());
+  }
+  return relax::MakeConstant(t);
+}
+
+OnnxConverter Binary(const std::string& op) {
+  return [op](OnnxContext& ctx, const onnx::NodeProto& node) -> Outputs {
+    absl::StatusOr<relax::Expr> a = ctx.Input(node, 0);
+    if (!a.ok()) return a.status();
+    absl::StatusOr<relax::Expr> b = ctx.Input(node, 1);
+    if (!b.ok()) return b.status();
+    return One(ctx.EmitOp(op, {*a, *b}));
+  };
+}
+
+OnnxConverter Unary(const std::string& op) {
+  return [op](OnnxContext& ctx, const onnx::NodeProto& node) -> Outputs {
+    absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+    if (!x.ok()) return x.status();
+    return One(ctx.EmitOp(op, {*x}));
+  };
+}
+
+/*! \brief Y = alpha * A' @ B' + beta * C. */
+Outputs Gemm(OnnxContext& ctx, const onnx::NodeProto& node) {
+  absl::StatusOr<relax::Expr> a = ctx.Input(node, 0);
+  if (!a.ok()) return a.status();
+  absl::StatusOr<relax::Expr> b = ctx.Input(node, 1);
+  if (!b.ok()) return b.status();
+  float alpha = ctx.FloatAttr(node, "alpha", 1.0f), beta = ctx.FloatAttr(node, "beta", 1.0f);
+  DataType dtype = TensorOf(*a)->dtype;
+  if (ctx.IntAttr(node, "transA", 0)) {
+    a = ctx.EmitOp("permute_dims", {*a});
+    if (!a.ok()) return a.status();
+  }
+  absl::StatusOr<relax::Expr> y =
+      ctx.IntAttr(node, "transB", 0) ? ctx.EmitOp("nn.dense", {*a, *b}) : ctx.EmitOp("matmul", {*a, *b});
+  if (!y.ok()) return y.status();
+  if (alpha != 1.0f) {
+    y = ctx.EmitOp("multiply", {*y, Scalar(alpha, dtype)});
+    if (!y.ok()) return y.status();
+  }
+  if (ctx.HasInput(node, 2)) {
+    absl::StatusOr<relax::Expr> c = ctx.Input(node, 2);
+    if (!c.ok()) return c.status();
+    if (beta != 1.0f) {
+      c = ctx.EmitOp("multiply", {*c, Scalar(beta, dtype)});
+      if (!c.ok()) return c.status();
+    }
+    y = ctx.EmitOp("add", {*y, *c});
+  }
+  return One(y);
+}
+
+Outputs ReshapeTo(OnnxContext& ctx, const relax::Expr& x, std::vector<int64_t> shape) {
+  return One(ctx.EmitOp("reshape", {x}, {{"shape", shape}}));
+}
+
+Outputs Flatten(OnnxContext& ctx, const onnx::NodeProto& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  const auto* t = TensorOf(*x);
+  if (t == nullptr || !t->shape) return absl::InvalidArgumentError("Flatten needs a static shape");
+  int64_t rank = static_cast<int64_t>(t->shape->size());
+  int64_t axis = ctx.IntAttr(node, "axis", 1);
+  if (axis < 0) axis += rank;
+  if (axis < 0 || axis > rank) return absl::InvalidArgumentError(absl::StrCat("axis ", axis, " out of range"));
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < rank; ++d) (d < axis ? outer : inner) *= (*t->shape)[d];
+  return ReshapeTo(ctx, *x, {outer, inner});
+}
+
+Outputs Reshape(OnnxContext& ctx, const onnx::NodeProto& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  const TensorData* shape_tensor = ctx.ConstantInput(node, 1);
+  if (shape_tensor == nullptr || shape_tensor->dtype() != DataType::Int64()) {
+    return absl::UnimplementedError("the target shape must be a constant int64 tensor");
+  }
+  const auto* t = TensorOf(*x);
+  std::vector<int64_t> shape(shape_tensor->data_as<int64_t>(), shape_tensor->data_as<int64_t>() + shape_tensor->NumElements());
+  bool allow_zero = ctx.IntAttr(node, "allowzero", 0) != 0;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 0 && !allow_zero) {
+      if (t == nullptr || !t->shape || d >= t->shape->size()) return absl::InvalidArgumentError("0 in the shape needs a known input dimension");
+      shape[d] = (*t->shape)[d];
+    }
+  }
+  return ReshapeTo(ctx, *x, shape);
+}
+
+Outputs Transpose(OnnxContext& ctx, const onnx::NodeProto& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  Attrs attrs;
+  if (ctx.HasAttr(node, "perm")) attrs["axes"] = ctx.IntsAttr(node, "perm");
+  return One(ctx.EmitOp("permute_dims", {*x}, attrs));
+}
+
+Outputs Clip(OnnxContext& ctx, const onnx::NodeProto& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  DataType dtype = TensorOf(*x)->dtype;
+  absl::StatusOr<relax::Expr> y = *x;
+  for (int i : {1, 2}) {
+    if (!ctx.HasInput(node, i)) continue;
+    absl::StatusOr<relax::Expr> bound = ctx.Input(node, i);
+    if (!bound.ok()) return bound.status();
+    y = ctx.EmitOp(i == 1 ? "maximum" : "minimum", {*y, *bound});
+    if (!y.ok()) return y.status();
+  }
+  (void)dtype;
+  return One(y);
+}
+
+Outputs Constant(OnnxContext& ctx, const onnx::NodeProto& node) {
+  for (const onnx::AttributeProto& a : node.attribute()) {
+    if (a.name() == "value") {
+      absl::StatusOr<TensorData> t = TensorFromOnnx(a.t());
+      if (!t.ok()) return t.status();
+      return std::vector<relax::Expr>{relax::MakeConstant(*t)};
+    }
+    if (a.name() == "value_float") return std::vector<relax::Expr>{Scalar(a.f(), DataType::Float32())};
+    if (a.name() == "value_int") return std::vector<relax::Expr>{Scalar(static_cast<double>(a.i()), DataType::Int64())};
+  }
+  return absl::UnimplementedError("only value, value_float and value_int constants are supported");
+}
+
+}  // namespace
+
+void RegisterCoreOnnxConverters(OnnxConverterRegistry& r) {
+  for (const auto& [type, op] : std::vector<std::pair<const char*, const char*>>{
+           {"Add", "add"}, {"Sub", "subtract"}, {"Mul", "multiply"}, {"Div", "divide"}, {"Pow", "power"},
+           {"MatMul", "matmul"}}) {
+    r.Register(type, Binary(op));
+  }
+  for (const auto& [type, op] : std::vector<std::pair<const char*, const char*>>{
+           {"Relu", "nn.relu"}, {"Sigmoid", "sigmoid"}, {"Tanh", "tanh"}, {"Exp", "exp"}, {"Log", "log"},
+           {"Sqrt", "sqrt"}, {"Erf", "erf"}, {"Neg", "negative"}}) {
+    r.Register(type, Unary(op));
+  }
+  r.Register("Gemm", Gemm);
+  r.Register("Flatten", Flatten);
+  r.Register("Reshape", Reshape);
+  r.Register("Transpose", Transpose);
+  r.Register("Clip", Clip);
+  r.Register("Constant", Constant);
+  r.Register("Identity", [](OnnxContext& ctx, const onnx::NodeProto& node) -> Outputs { return One(ctx.Input(node, 0)); });
+}
+
+}  // namespace onnx_import
+}  // namespace mlc

@@ -1,0 +1,254 @@
+/*! \file onnx_importer.cc
+ *  \brief The ONNX import loop, tensors and the converter context.
+ */
+#include "frontend/onnx/onnx_importer.h"
+
+#include <cstring>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "ir/file_util.h"
+#include "ir/op.h"
+
+namespace mlc {
+namespace onnx_import {
+
+OnnxConverterRegistry& OnnxConverterRegistry::Global() {
+  static OnnxConverterRegistry* registry = [] {
+    auto* r = new OnnxConverterRegistry();
+    RegisterCoreOnnxConverters(*r);
+    return r;
+  }();
+  return *registry;
+}
+
+const OnnxConverter* OnnxConverterRegistry::Find(const std::string& op_type) const {
+  auto it = converters_.find(op_type);
+  return it == converters_.end() ? nullptr : &it->second;
+}
+
+std::vector<std::string> OnnxConverterRegistry::OpTypes() const {
+  std::vector<std::string> types;
+  for (const auto& [t, c] : converters_) types.push_back(t);
+  return types;
+}
+
+namespace {
+
+absl::StatusOr<DataType> DtypeFromOnnx(int32_t elem_type) {
+  switch (elem_type) {
+    case onnx::TensorProto::FLOAT: return DataType::Float32();
+    case onnx::TensorProto::DOUBLE: return DataType::Float(64);
+    case onnx::TensorProto::FLOAT16: return DataType::Float(16);
+    case onnx::TensorProto::INT64: return DataType::Int64();
+    case onnx::TensorProto::INT32: return DataType::Int32();
+    case onnx::TensorProto::INT8: return DataType::Int(8);
+    case onnx::TensorProto::UINT8: return DataType::UInt(8);
+    case onnx::TensorProto::BOOL: return DataType::Bool();
+    default:
+      return absl::InvalidArgumentError(absl::StrCat("unsupported ONNX element type ", elem_type));
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<TensorData> TensorFromOnnx(const onnx::TensorProto& t) {
+  absl::StatusOr<DataType> dtype = DtypeFromOnnx(t.data_type());
+  if (!dtype.ok()) return dtype.status();
+  std::vector<int64_t> shape(t.dims().begin(), t.dims().end());
+  int64_t n = NumElements(shape);
+  if (t.has_data_location() && t.data_location() == onnx::TensorProto::EXTERNAL) {
+    return absl::UnimplementedError(absl::StrCat("tensor ", t.name(), " uses external data, which is not supported"));
+  }
+  TensorData out(*dtype, shape);
+  size_t bytes = static_cast<size_t>(n) * dtype->bytes();
+  if (t.has_raw_data()) {
+    if (t.raw_data().size() != bytes) {
+      return absl::DataLossError(absl::StrCat("tensor ", t.name(), " holds ", t.raw_data().size(), " bytes, needs ", bytes));
+    }
+    std::memcpy(out.mutable_data(), t.raw_data().data(), bytes);
+    return out;
+  }
+  auto fill = [&](const auto& values, auto cast) -> absl::Status {
+    if (values.size() != n) {
+      return absl::DataLossError(absl::StrCat("tensor ", t.name(), " holds ", values.size(), " values, needs ", n));
+    }
+    for (int64_t i = 0; i < n; ++i) cast(i, values[i]);
+    return absl::OkStatus();
+  };
+  char* p = static_cast<char*>(out.mutable_data());
+  absl::Status s;
+  switch (t.data_type()) {
+    case onnx::TensorProto::FLOAT:
+      s = fill(t.float_data(), [&](int64_t i, float v) { std::memcpy(p + 4 * i, &v, 4); });
+      break;
+    case onnx::TensorProto::DOUBLE:
+      s = fill(t.double_data(), [&](int64_t i, double v) { std::memcpy(p + 8 * i, &v, 8); });
+      break;
+    case onnx::TensorProto::INT64:
+      s = fill(t.int64_data(), [&](int64_t i, int64_t v) { std::memcpy(p + 8 * i, &v, 8); });
+      break;
+    default:
+      s = fill(t.int32_data(), [&](int64_t i, int32_t v) {
+        int64_t wide = v;
+        std::memcpy(p + dtype->bytes() * i, &wide, dtype->bytes());
+      });
+  }
+  if (!s.ok()) return s;
+  return out;
+}
+
+absl::StatusOr<relax::Expr> OnnxContext::Value(const std::string& name) const {
+  auto it = values_.find(name);
+  if (it == values_.end()) return absl::InvalidArgumentError(absl::StrCat("value ", name, " is not defined"));
+  return it->second;
+}
+
+absl::StatusOr<relax::Expr> OnnxContext::Input(const onnx::NodeProto& node, int i) const {
+  if (i >= node.input_size() || node.input(i).empty()) {
+    return absl::InvalidArgumentError(absl::StrCat("input ", i, " is missing"));
+  }
+  return Value(node.input(i));
+}
+
+bool OnnxContext::HasInput(const onnx::NodeProto& node, int i) const {
+  return i < node.input_size() && !node.input(i).empty();
+}
+
+const TensorData* OnnxContext::ConstantInput(const onnx::NodeProto& node, int i) const {
+  if (!HasInput(node, i)) return nullptr;
+  auto it = values_.find(node.input(i));
+  if (it == values_.end()) return nullptr;
+  const auto* c = it->second.as<relax::ConstantNode>();
+  return c ? &c->data : nullptr;
+}
+
+namespace {
+const onnx::AttributeProto* FindAttr(const onnx::NodeProto& node, const std::string& name) {
+  for (const onnx::AttributeProto& a : node.attribute()) {
+    if (a.name() == name) return &a;
+  }
+  return nullptr;
+}
+}  // namespace
+
+bool OnnxContext::HasAttr(const onnx::NodeProto& node, const std::string& name) const { return FindAttr(node, name) != nullptr; }
+int64_t OnnxContext::IntAttr(const onnx::NodeProto& node, const std::string& name, int64_t fallback) const {
+  const onnx::AttributeProto* a = FindAttr(node, name);
+  return a && a->has_i() ? a->i() : fallback;
+}
+float OnnxContext::FloatAttr(const onnx::NodeProto& node, const std::string& name, float fallback) const {
+  const onnx::AttributeProto* a = FindAttr(node, name);
+  return a && a->has_f() ? a->f() : fallback;
+}
+std::vector<int64_t> OnnxContext::IntsAttr(const onnx::NodeProto& node, const std::string& name) const {
+  const onnx::AttributeProto* a = FindAttr(node, name);
+  return a ? std::vector<int64_t>(a->ints().begin(), a->ints().end()) : std::vector<int64_t>{};
+}
+
+absl::StatusOr<relax::Expr> OnnxContext::EmitOp(const std::string& op, std::vector<relax::Expr> args, Attrs attrs) {
+  absl::StatusOr<relax::Op> o = relax::GetOp(op);
+  if (!o.ok()) return o.status();
+  absl::StatusOr<relax::Var> v = bb_->Emit(relax::MakeCall(*o, std::move(args), std::move(attrs)));
+  if (!v.ok()) return v.status();
+  return relax::Expr(*v);
+}
+
+absl::StatusOr<IRModule> ImportOnnx(const onnx::ModelProto& model, const OnnxImportOptions& options) {
+  int64_t opset = 0;
+  for (const onnx::OperatorSetIdProto& o : model.opset_import()) {
+    if (o.domain().empty() || o.domain() == "ai.onnx") opset = o.version();
+  }
+  if (opset < 11 || opset > 17) {
+    return absl::UnimplementedError(absl::StrCat("opset ", opset, " is not supported (11 to 17 are)"));
+  }
+  const onnx::GraphProto& graph = model.graph();
+  relax::BlockBuilder bb;
+  OnnxContext ctx(&bb, opset);
+  std::vector<relax::Var> params;
+  std::set<std::string> initializer_names;
+  for (const onnx::TensorProto& init : graph.initializer()) {
+    absl::StatusOr<TensorData> data = TensorFromOnnx(init);
+    if (!data.ok()) return absl::Status(data.status().code(), absl::StrCat("initializer ", init.name(), ": ", data.status().message()));
+    initializer_names.insert(init.name());
+    if (options.keep_params_in_input) {
+      relax::Var v = relax::MakeVar(init.name(), relax::TensorSInfo(data->shape(), data->dtype()));
+      params.push_back(v);
+      ctx.SetValue(init.name(), v);
+    } else {
+      ctx.SetValue(init.name(), relax::MakeConstant(*data));
+    }
+  }
+  std::vector<relax::Var> inputs;
+  for (const onnx::ValueInfoProto& in : graph.input()) {
+    if (initializer_names.count(in.name())) continue;
+    const onnx::TypeProto::Tensor& t = in.type().tensor_type();
+    absl::StatusOr<DataType> dtype = DtypeFromOnnx(t.elem_type());
+    if (!dtype.ok()) return absl::InvalidArgumentError(absl::StrCat("input ", in.name(), ": ", dtype.status().message()));
+    std::vector<int64_t> shape;
+    for (const onnx::TensorShapeProto::Dimension& d : t.shape().dim()) {
+      if (d.has_dim_value()) {
+        shape.push_back(d.dim_value());
+        continue;
+      }
+      auto pinned = options.dims.find(d.dim_param());
+      if (pinned == options.dims.end()) {
+        return absl::InvalidArgumentError(absl::StrCat("input ", in.name(), " has the symbolic dimension '", d.dim_param(),
+                                                       "'; pin it with --dim ", d.dim_param(), "=<size>"));
+      }
+      shape.push_back(pinned->second);
+    }
+    relax::Var v = relax::MakeVar(in.name(), relax::TensorSInfo(shape, *dtype));
+    inputs.push_back(v);
+    ctx.SetValue(in.name(), v);
+  }
+  inputs.insert(inputs.end(), params.begin(), params.end());
+  if (absl::Status s = bb.BeginFunction("main", inputs); !s.ok()) return s;
+  if (absl::Status s = bb.BeginDataflow(); !s.ok()) return s;
+  const OnnxConverterRegistry& registry = OnnxConverterRegistry::Global();
+  for (int i = 0; i < graph.node_size(); ++i) {
+    const onnx::NodeProto& node = graph.node(i);
+    std::string where = absl::StrCat("node ", i, node.name().empty() ? "" : absl::StrCat(" '", node.name(), "'"), " (", node.op_type(), ")");
+    if (!node.domain().empty() && node.domain() != "ai.onnx") {
+      return absl::UnimplementedError(absl::StrCat(where, ": operators of domain ", node.domain(), " are not supported"));
+    }
+    const OnnxConverter* converter = registry.Find(node.op_type());
+    if (converter == nullptr) {
+      return absl::UnimplementedError(absl::StrCat(where, ": unsupported operator ", node.op_type(), " (supported: ",
+                                                   absl::StrJoin(registry.OpTypes(), ", "), ")"));
+    }
+    absl::StatusOr<std::vector<relax::Expr>> outs = (*converter)(ctx, node);
+    if (!outs.ok()) return absl::Status(outs.status().code(), absl::StrCat(where, ": ", outs.status().message()));
+    for (int o = 0; o < node.output_size() && o < static_cast<int>(outs->size()); ++o) {
+      if (!node.output(o).empty()) ctx.SetValue(node.output(o), (*outs)[o]);
+    }
+  }
+  std::vector<relax::Expr> results;
+  for (const onnx::ValueInfoProto& out : graph.output()) {
+    absl::StatusOr<relax::Expr> v = ctx.Value(out.name());
+    if (!v.ok()) return absl::InvalidArgumentError(absl::StrCat("graph output ", out.name(), " is not computed"));
+    results.push_back(*v);
+  }
+  if (results.empty()) return absl::InvalidArgumentError("the graph has no outputs");
+  relax::Expr result = results.size() == 1 ? results[0] : relax::MakeTuple(results);
+  absl::StatusOr<relax::Var> gv = bb.EmitOutput(result);
+  if (!gv.ok()) return gv.status();
+  if (absl::Status s = bb.EndDataflow(); !s.ok()) return s;
+  absl::StatusOr<relax::GlobalVar> main = bb.EmitFuncOutput(*gv);
+  if (!main.ok()) return main.status();
+  return bb.Get();
+}
+
+absl::StatusOr<IRModule> ImportOnnxFile(const std::string& path, const OnnxImportOptions& options) {
+  absl::StatusOr<std::string> bytes = ReadFile(path);
+  if (!bytes.ok()) return bytes.status();
+  onnx::ModelProto model;
+  if (!model.ParseFromString(*bytes)) return absl::DataLossError(absl::StrCat(path, ": not a valid ONNX model"));
+  absl::StatusOr<IRModule> mod = ImportOnnx(model, options);
+  if (!mod.ok()) return absl::Status(mod.status().code(), absl::StrCat(path, ": ", mod.status().message()));
+  return mod;
+}
+
+}  // namespace onnx_import
+}  // namespace mlc

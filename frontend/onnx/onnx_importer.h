@@ -1,0 +1,96 @@
+/*! \file onnx_importer.h
+ *  \brief ONNX ModelProto -> IRModule.
+ *
+ *  Opsets 11-17. Initializers become constants (or function parameters with
+ *  `keep_params_in_input`); graph inputs become parameters with their static shapes, a symbolic
+ *  dimension being pinned with `dims` ("batch" -> 1) or rejected with a message naming it.
+ *  Nodes are converted in order by a registry keyed by op_type (onnx_converters.cc; extend it
+ *  with MLC_REGISTER_ONNX_CONVERTER). An unsupported operator is an error naming the node, its
+ *  op_type and the supported ones; nothing half-built is returned.
+ */
+#ifndef MLC_FRONTEND_ONNX_ONNX_IMPORTER_H_
+#define MLC_FRONTEND_ONNX_ONNX_IMPORTER_H_
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "ir/block_builder.h"
+#include "ir/module.h"
+#include "onnx.pb.h"
+
+namespace mlc {
+namespace onnx_import {
+
+struct OnnxImportOptions {
+  bool keep_params_in_input = false;
+  /*! \brief Values for symbolic dimensions, by name ("batch" -> 1). */
+  std::map<std::string, int64_t> dims;
+};
+
+/*! \brief What a converter sees: the builder, the values of node inputs, attributes. */
+class OnnxContext {
+ public:
+  OnnxContext(relax::BlockBuilder* bb, int64_t opset) : bb_(bb), opset_(opset) {}
+
+  relax::BlockBuilder& bb() { return *bb_; }
+  int64_t opset() const { return opset_; }
+  /*! \brief Input i of the node ("" inputs, i.e. omitted optional ones, are null). */
+  absl::StatusOr<relax::Expr> Input(const onnx::NodeProto& node, int i) const;
+  bool HasInput(const onnx::NodeProto& node, int i) const;
+  /*! \brief A value by its ONNX name. */
+  absl::StatusOr<relax::Expr> Value(const std::string& name) const;
+  /*! \brief The constant tensor behind input i (initializer or Constant node), if it is one. */
+  const TensorData* ConstantInput(const onnx::NodeProto& node, int i) const;
+
+  int64_t IntAttr(const onnx::NodeProto& node, const std::string& name, int64_t fallback) const;
+  float FloatAttr(const onnx::NodeProto& node, const std::string& name, float fallback) const;
+  std::vector<int64_t> IntsAttr(const onnx::NodeProto& node, const std::string& name) const;
+  bool HasAttr(const onnx::NodeProto& node, const std::string& name) const;
+
+  /*! \brief Emits op(args) and returns its variable. */
+  absl::StatusOr<relax::Expr> EmitOp(const std::string& op, std::vector<relax::Expr> args, Attrs attrs = {});
+  void SetValue(const std::string& name, relax::Expr value) { values_[name] = std::move(value); }
+
+ private:
+  relax::BlockBuilder* bb_;
+  int64_t opset_;
+  std::map<std::string, relax::Expr> values_;
+};
+
+/*! \brief Returns the node's outputs (usually one). */
+using OnnxConverter =
+    std::function<absl::StatusOr<std::vector<relax::Expr>>(OnnxContext& ctx, const onnx::NodeProto& node)>;
+
+class OnnxConverterRegistry {
+ public:
+  static OnnxConverterRegistry& Global();
+  void Register(const std::string& op_type, OnnxConverter converter) { converters_[op_type] = std::move(converter); }
+  const OnnxConverter* Find(const std::string& op_type) const;
+  std::vector<std::string> OpTypes() const;
+
+ private:
+  std::map<std::string, OnnxConverter> converters_;
+};
+
+void RegisterCoreOnnxConverters(OnnxConverterRegistry& registry);
+
+/*! \brief TensorProto (raw_data or typed fields) -> TensorData. */
+absl::StatusOr<TensorData> TensorFromOnnx(const onnx::TensorProto& t);
+
+absl::StatusOr<IRModule> ImportOnnx(const onnx::ModelProto& model, const OnnxImportOptions& options = {});
+absl::StatusOr<IRModule> ImportOnnxFile(const std::string& path, const OnnxImportOptions& options = {});
+
+#define MLC_ONNX_CONCAT_INNER(a, b) a##b
+#define MLC_ONNX_CONCAT(a, b) MLC_ONNX_CONCAT_INNER(a, b)
+/*! \brief MLC_REGISTER_ONNX_CONVERTER("Gelu", [](OnnxContext& ctx, const onnx::NodeProto& n) {...}); */
+#define MLC_REGISTER_ONNX_CONVERTER(op_type, fn)                                              \
+  static const bool MLC_ONNX_CONCAT(mlc_onnx_converter_, __COUNTER__) =                        \
+      (::mlc::onnx_import::OnnxConverterRegistry::Global().Register(op_type, fn), true)
+
+}  // namespace onnx_import
+}  // namespace mlc
+
+#endif  // MLC_FRONTEND_ONNX_ONNX_IMPORTER_H_
