@@ -63,6 +63,38 @@ void RegisterCoreLegalizations() {
       return bb->CallTE(
           "transpose", [axes](const std::vector<Tensor>& t) { return topi::Transpose(t[0], axes); }, call.args);
     });
+    auto ints = [](const relax::CallNode& call, const std::string& name, size_t n, std::vector<int64_t> fallback) {
+      auto it = call.attrs.find(name);
+      if (it == call.attrs.end() || !it->second.is<std::vector<int64_t>>()) return fallback;
+      std::vector<int64_t> v = it->second.get<std::vector<int64_t>>();
+      if (v.size() == 1) v.assign(n, v[0]);
+      return v;
+    };
+    (void)RegisterLegalization("nn.conv2d", [ints](relax::BlockBuilder* bb, const relax::CallNode& call) {
+      std::vector<int64_t> strides = ints(call, "strides", 2, {1, 1}), padding = ints(call, "padding", 4, {0, 0, 0, 0}),
+                           dilation = ints(call, "dilation", 2, {1, 1});
+      int64_t groups = GetIntAttr(call.attrs, "groups", 1);
+      return bb->CallTE(
+          "conv2d",
+          [=](const std::vector<Tensor>& t) { return topi::Conv2d(t[0], t[1], strides, padding, dilation, groups); },
+          call.args);
+    });
+    for (const char* op : {"nn.max_pool2d", "nn.avg_pool2d"}) {
+      bool is_max = std::string(op) == "nn.max_pool2d";
+      (void)RegisterLegalization(op, [ints, is_max](relax::BlockBuilder* bb, const relax::CallNode& call) {
+        std::vector<int64_t> pool = ints(call, "pool_size", 2, {1, 1}), strides = ints(call, "strides", 2, {1, 1}),
+                             padding = ints(call, "padding", 4, {0, 0, 0, 0}), dilation = ints(call, "dilation", 2, {1, 1});
+        bool include_pad = GetIntAttr(call.attrs, "count_include_pad", 1) != 0;
+        return bb->CallTE(
+            is_max ? "max_pool2d" : "avg_pool2d",
+            [=](const std::vector<Tensor>& t) { return topi::Pool2d(t[0], is_max, pool, strides, padding, dilation, include_pad); },
+            call.args);
+      });
+    }
+    (void)RegisterLegalization("nn.adaptive_avg_pool2d", [](relax::BlockBuilder* bb, const relax::CallNode& call) {
+      return bb->CallTE(
+          "adaptive_avg_pool2d", [](const std::vector<Tensor>& t) { return topi::GlobalAvgPool2d(t[0]); }, call.args);
+    });
     (void)RegisterLegalization("reshape", [](relax::BlockBuilder* bb, const relax::CallNode& call) -> absl::StatusOr<relax::Expr> {
       const auto* out = call.struct_info().as<relax::TensorStructInfoNode>();
       if (out == nullptr || !out->shape) return absl::InvalidArgumentError("reshape needs a static result shape");

@@ -147,18 +147,61 @@ class MyModel(torch.nn.Module):
         return torch.relu(torch.matmul(x, self.weight))
 
 
-class SmallConv(torch.nn.Module):
-    """A convolution, which the importer does not support yet (for the error test)."""
+class SmallCnn(torch.nn.Module):
+    """Every convolution feature the importer handles: padding, stride, dilation, groups,
+    batch norm, max/avg pooling, adaptive pooling, flatten and a classifier."""
 
     def __init__(self):
         super().__init__()
-        self.conv = torch.nn.Conv2d(3, 4, 3)
+        self.conv0 = torch.nn.Conv2d(3, 8, 3, padding=1)
+        self.bn0 = torch.nn.BatchNorm2d(8)
+        self.pool0 = torch.nn.MaxPool2d(3, stride=2, padding=1)
+        self.conv1 = torch.nn.Conv2d(8, 8, 3, stride=2, padding=2, dilation=2, groups=4, bias=False)
+        self.pool1 = torch.nn.AvgPool2d(2, stride=1)
+        self.conv2 = torch.nn.Conv2d(8, 16, 1)
+        self.gap = torch.nn.AdaptiveAvgPool2d(1)
+        self.fc = torch.nn.Linear(16, 5)
 
     def forward(self, x):
-        return self.conv(x)
+        x = self.pool0(torch.relu(self.bn0(self.conv0(x))))
+        x = self.pool1(torch.nn.functional.relu6(self.conv1(x)))
+        x = self.gap(self.conv2(x))
+        return self.fc(torch.flatten(x, 1))
 
 
-EXAMPLES = {"mlp": (MLP, (1, 784)), "mymodel": (MyModel, (1, 128)), "conv": (SmallConv, (1, 3, 8, 8))}
+class Unsupported(torch.nn.Module):
+    """A module the importer does not support (for the error test)."""
+
+    def __init__(self):
+        super().__init__()
+        self.shuffle = torch.nn.PixelShuffle(2)
+
+    def forward(self, x):
+        return self.shuffle(x)
+
+
+def torchvision_model(name):
+    def make():
+        import torchvision
+        return getattr(torchvision.models, name)(weights=None)
+    return make
+
+
+def randomize_batch_norms(model):
+    """Fresh batch norms are identities in eval mode; seeded statistics make folding them testable."""
+    with torch.no_grad():
+        for m in model.modules():
+            if isinstance(m, torch.nn.BatchNorm2d):
+                m.running_mean.uniform_(-0.1, 0.1)
+                m.running_var.uniform_(0.5, 1.5)
+                m.weight.uniform_(0.5, 1.5)
+                m.bias.uniform_(-0.1, 0.1)
+
+
+EXAMPLES = {"mlp": (MLP, (1, 784)), "mymodel": (MyModel, (1, 128)), "cnn": (SmallCnn, (2, 3, 17, 15)),
+            "resnet18": (torchvision_model("resnet18"), (1, 3, 224, 224)),
+            "mobilenet_v2": (torchvision_model("mobilenet_v2"), (1, 3, 224, 224)),
+            "unsupported": (Unsupported, (1, 4, 4, 4))}
 
 
 def main():
@@ -173,6 +216,7 @@ def main():
     torch.manual_seed(args.seed)
     cls, shape = EXAMPLES[args.example]
     model = cls()
+    randomize_batch_norms(model)
     x = torch.rand(*shape)
     export(model, (x,), args.out)
     if args.onnx:

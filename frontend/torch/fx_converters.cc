@@ -2,6 +2,8 @@
  *  \brief The core FX converters: high-level operators by default, the operator library's
  *         tensor expressions with `use_te` (the seeds' two ways of importing).
  */
+#include <cmath>
+
 #include "absl/strings/str_cat.h"
 #include "frontend/torch/fx_importer.h"
 #include "ir/topi/topi.h"
@@ -104,6 +106,152 @@ absl::StatusOr<relax::Expr> ConvertReshape(FxContext& ctx, const proto::FxNode& 
   return ctx.EmitOp("reshape", {*x}, {{"shape", shape}});
 }
 
+/*! \brief An int or a tuple of ints from module attributes, as `n` values. */
+std::vector<int64_t> IntsOf(const proto::FxNode& node, const std::string& name, size_t n, std::vector<int64_t> fallback) {
+  auto it = node.module_attrs().find(name);
+  if (it == node.module_attrs().end()) return fallback;
+  const proto::FxArg& a = it->second;
+  if (a.value_case() == proto::FxArg::kI) return std::vector<int64_t>(n, a.i());
+  if (a.value_case() != proto::FxArg::kList) return fallback;
+  std::vector<int64_t> v;
+  for (const proto::FxArg& item : a.list().items()) v.push_back(item.i());
+  if (v.size() == 1) v.assign(n, v[0]);
+  return v.size() == n ? v : fallback;
+}
+
+double FloatOf(const proto::FxNode& node, const std::string& name, double fallback) {
+  auto it = node.module_attrs().find(name);
+  if (it == node.module_attrs().end()) return fallback;
+  if (it->second.value_case() == proto::FxArg::kF) return it->second.f();
+  if (it->second.value_case() == proto::FxArg::kI) return static_cast<double>(it->second.i());
+  return fallback;
+}
+
+/*! \brief A (C,) tensor as (C, 1, 1), to broadcast over NCHW. */
+relax::Expr PerChannel(const TensorData& t) {
+  return relax::MakeConstant(TensorData(t.dtype(), {t.NumElements(), 1, 1}, t.bytes()));
+}
+
+absl::StatusOr<relax::Expr> EmitBinaryOp(FxContext& ctx, const std::string& op, TopiBinary f, relax::Expr a, relax::Expr b) {
+  if (ctx.options().use_te) {
+    return EmitTE(ctx, op, [f](const std::vector<Tensor>& t) { return f(t[0], t[1]); }, {a, b});
+  }
+  return ctx.EmitOp(op, {a, b});
+}
+
+absl::StatusOr<relax::Expr> ConvertConv2d(FxContext& ctx, const proto::FxNode& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<relax::Expr> w = ctx.Param(node.target() + ".weight");
+  if (!w.ok()) return w.status();
+  auto pad_attr = node.module_attrs().find("padding");
+  if (pad_attr != node.module_attrs().end() && pad_attr->second.value_case() == proto::FxArg::kS) {
+    return absl::UnimplementedError("string padding ('same'/'valid') is not supported");
+  }
+  std::vector<int64_t> strides = IntsOf(node, "stride", 2, {1, 1}), pad = IntsOf(node, "padding", 2, {0, 0}),
+                       dilation = IntsOf(node, "dilation", 2, {1, 1});
+  int64_t groups = IntsOf(node, "groups", 1, {1})[0];
+  std::vector<int64_t> padding = {pad[0], pad[1], pad[0], pad[1]};
+  absl::StatusOr<relax::Expr> y;
+  if (ctx.options().use_te) {
+    y = EmitTE(ctx, "conv2d",
+               [=](const std::vector<Tensor>& t) { return topi::Conv2d(t[0], t[1], strides, padding, dilation, groups); },
+               {*x, *w});
+  } else {
+    y = ctx.EmitOp("nn.conv2d", {*x, *w},
+                   {{"strides", strides}, {"padding", padding}, {"dilation", dilation}, {"groups", groups}});
+  }
+  if (!y.ok() || !ctx.HasParam(node.target() + ".bias")) return y;
+  absl::StatusOr<relax::Expr> b = ctx.Param(node.target() + ".bias");
+  if (!b.ok()) return b.status();
+  return EmitBinaryOp(ctx, "add", topi::Add, *y, PerChannel(b->as<relax::ConstantNode>()->data));
+}
+
+/*! \brief Eval-mode batch norm, folded: x * (w / sqrt(var + eps)) + (b - mean * w / sqrt(var + eps)). */
+absl::StatusOr<relax::Expr> ConvertBatchNorm2d(FxContext& ctx, const proto::FxNode& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
+  if (!x.ok()) return x.status();
+  std::vector<const TensorData*> p;
+  for (const char* name : {".weight", ".bias", ".running_mean", ".running_var"}) {
+    absl::StatusOr<relax::Expr> c = ctx.Param(node.target() + name);
+    if (!c.ok()) return c.status();
+    p.push_back(&c->as<relax::ConstantNode>()->data);
+  }
+  if (p[0]->dtype() != DataType::Float32()) return absl::UnimplementedError("batch norm is supported for float32");
+  double eps = FloatOf(node, "eps", 1e-5);
+  int64_t c = p[0]->NumElements();
+  TensorData scale(DataType::Float32(), {c, 1, 1}), shift(DataType::Float32(), {c, 1, 1});
+  for (int64_t i = 0; i < c; ++i) {
+    double s = p[0]->data_as<float>()[i] / std::sqrt(static_cast<double>(p[3]->data_as<float>()[i]) + eps);
+    static_cast<float*>(scale.mutable_data())[i] = static_cast<float>(s);
+    static_cast<float*>(shift.mutable_data())[i] = static_cast<float>(p[1]->data_as<float>()[i] - p[2]->data_as<float>()[i] * s);
+  }
+  absl::StatusOr<relax::Expr> y = EmitBinaryOp(ctx, "multiply", topi::Multiply, *x, relax::MakeConstant(scale));
+  if (!y.ok()) return y;
+  return EmitBinaryOp(ctx, "add", topi::Add, *y, relax::MakeConstant(shift));
+}
+
+absl::StatusOr<relax::Expr> ConvertPool(FxContext& ctx, const proto::FxNode& node, bool is_max) {
+  absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
+  if (!x.ok()) return x.status();
+  std::vector<int64_t> kernel = IntsOf(node, "kernel_size", 2, {1, 1});
+  std::vector<int64_t> strides = IntsOf(node, "stride", 2, kernel), pad = IntsOf(node, "padding", 2, {0, 0}),
+                       dilation = IntsOf(node, "dilation", 2, {1, 1});
+  std::vector<int64_t> padding = {pad[0], pad[1], pad[0], pad[1]};
+  auto ceil = node.module_attrs().find("ceil_mode");
+  if (ceil != node.module_attrs().end() && ceil->second.b()) return absl::UnimplementedError("ceil_mode=True is not supported");
+  bool include_pad = true;
+  auto cip = node.module_attrs().find("count_include_pad");
+  if (cip != node.module_attrs().end()) include_pad = cip->second.b();
+  if (ctx.options().use_te) {
+    return EmitTE(ctx, is_max ? "max_pool2d" : "avg_pool2d",
+                  [=](const std::vector<Tensor>& t) { return topi::Pool2d(t[0], is_max, kernel, strides, padding, dilation, include_pad); },
+                  {*x});
+  }
+  return ctx.EmitOp(is_max ? "nn.max_pool2d" : "nn.avg_pool2d", {*x},
+                    {{"pool_size", kernel}, {"strides", strides}, {"padding", padding}, {"dilation", dilation},
+                     {"count_include_pad", include_pad}});
+}
+
+absl::StatusOr<relax::Expr> ConvertGlobalPool(FxContext& ctx, const proto::FxNode& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
+  if (!x.ok()) return x.status();
+  if (node.outputs_size() != 1 || node.outputs(0).shape_size() != 4 || node.outputs(0).shape(2) != 1 ||
+      node.outputs(0).shape(3) != 1) {
+    return absl::UnimplementedError("only output_size (1, 1) adaptive pooling is supported");
+  }
+  if (ctx.options().use_te) {
+    return EmitTE(ctx, "adaptive_avg_pool2d", [](const std::vector<Tensor>& t) { return topi::GlobalAvgPool2d(t[0]); }, {*x});
+  }
+  return ctx.EmitOp("nn.adaptive_avg_pool2d", {*x});
+}
+
+/*! \brief Numeric argument `index` (positional) or `name` (keyword) of a call, else `fallback`. */
+double NumberArg(const proto::FxNode& node, int index, const std::string& name, double fallback) {
+  auto number = [](const proto::FxArg& a) { return a.value_case() == proto::FxArg::kF ? a.f() : double(a.i()); };
+  if (index < node.args_size()) return number(node.args(index));
+  auto it = node.kwargs().find(name);
+  return it == node.kwargs().end() ? fallback : number(it->second);
+}
+
+/*! \brief min(max(x, lo), hi): ReLU6 and Hardtanh modules (their min_val/max_val), F.hardtanh and F.relu6. */
+absl::StatusOr<relax::Expr> ConvertClamp(FxContext& ctx, const proto::FxNode& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
+  if (!x.ok()) return x.status();
+  double lo = 0.0, hi = 6.0;
+  if (node.op() == "call_module") {
+    lo = FloatOf(node, "min_val", -1.0);
+    hi = FloatOf(node, "max_val", 1.0);
+  } else if (node.target() == "torch.nn.functional.hardtanh") {
+    lo = NumberArg(node, 1, "min_val", -1.0);
+    hi = NumberArg(node, 2, "max_val", 1.0);
+  }
+  DataType dtype = DtypeOf(*x);
+  absl::StatusOr<relax::Expr> y = EmitBinaryOp(ctx, "maximum", topi::Maximum, *x, FxContext::Scalar(lo, dtype));
+  if (!y.ok()) return y;
+  return EmitBinaryOp(ctx, "minimum", topi::Minimum, *y, FxContext::Scalar(hi, dtype));
+}
+
 }  // namespace
 
 void RegisterCoreFxConverters(FxConverterRegistry& r) {
@@ -151,6 +299,17 @@ void RegisterCoreFxConverters(FxConverterRegistry& r) {
   }
   r.Register(K::kModule, "Linear", ConvertLinear);
   r.Register(K::kModule, "Flatten", ConvertReshape);
+  r.Register(K::kModule, "Conv2d", ConvertConv2d);
+  r.Register(K::kModule, "BatchNorm2d", ConvertBatchNorm2d);
+  r.Register(K::kModule, "MaxPool2d", [](FxContext& c, const proto::FxNode& n) { return ConvertPool(c, n, true); });
+  r.Register(K::kModule, "AvgPool2d", [](FxContext& c, const proto::FxNode& n) { return ConvertPool(c, n, false); });
+  r.Register(K::kModule, "AdaptiveAvgPool2d", ConvertGlobalPool);
+  r.Register(K::kFunction, "torch.nn.functional.adaptive_avg_pool2d", ConvertGlobalPool);
+  r.Register(K::kModule, "ReLU6", ConvertClamp);
+  r.Register(K::kModule, "Hardtanh", ConvertClamp);
+  r.Register(K::kFunction, "torch.nn.functional.hardtanh", ConvertClamp);
+  r.Register(K::kFunction, "torch.nn.functional.relu6", ConvertClamp);
+  r.Register(K::kFunction, "operator.iadd", Binary("add", "add", topi::Add));
   r.Register(K::kFunction, "torch.flatten", ConvertReshape);
   r.Register(K::kFunction, "torch.reshape", ConvertReshape);
   for (const char* m : {"view", "reshape", "flatten"}) r.Register(K::kMethod, m, ConvertReshape);

@@ -50,6 +50,7 @@ void RegisterCoreOps(OpRegistry& registry) {
   RegisterLinearAlgebraOps(registry);
   RegisterManipulationOps(registry);
   RegisterBuiltinOps(registry);
+  RegisterNNOps(registry);
 }
 
 }  // namespace relax

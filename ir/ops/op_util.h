@@ -29,6 +29,7 @@ void RegisterElementwiseOps(OpRegistry& registry);
 void RegisterLinearAlgebraOps(OpRegistry& registry);
 void RegisterManipulationOps(OpRegistry& registry);
 void RegisterBuiltinOps(OpRegistry& registry);
+void RegisterNNOps(OpRegistry& registry);
 
 }  // namespace relax
 }  // namespace mlc

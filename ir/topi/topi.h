@@ -49,6 +49,16 @@ absl::StatusOr<Tensor> Matmul(const Tensor& a, const Tensor& b);
 /*! \brief Permutes dimensions; empty `axes` reverses them ("T_transpose"). */
 absl::StatusOr<Tensor> Transpose(const Tensor& x, std::vector<int64_t> axes);
 
+/*! \brief NCHW x OIHW convolution; padding is (top, left, bottom, right). */
+absl::StatusOr<Tensor> Conv2d(const Tensor& x, const Tensor& w, const std::vector<int64_t>& strides,
+                              const std::vector<int64_t>& padding, const std::vector<int64_t>& dilation, int64_t groups);
+/*! \brief NCHW max (is_max) or average pooling. */
+absl::StatusOr<Tensor> Pool2d(const Tensor& x, bool is_max, const std::vector<int64_t>& pool_size,
+                              const std::vector<int64_t>& strides, const std::vector<int64_t>& padding,
+                              const std::vector<int64_t>& dilation, bool count_include_pad);
+/*! \brief Mean over H and W, keeping them as 1 (NCHW). */
+absl::StatusOr<Tensor> GlobalAvgPool2d(const Tensor& x);
+
 /*! \brief Row-major reshape to a static shape of the same size ("T_reshape"). */
 absl::StatusOr<Tensor> Reshape(const Tensor& x, const std::vector<int64_t>& shape);
 

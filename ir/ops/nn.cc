@@ -1,0 +1,130 @@
+/*! \file nn.cc
+ *  \brief Neural-network operators on NCHW tensors: conv2d, max/avg pooling, adaptive average
+ *         pooling.
+ */
+#include "absl/strings/str_cat.h"
+#include "ir/ops/op_util.h"
+
+namespace mlc {
+namespace relax {
+namespace {
+
+/*! \brief An int-list attribute of `n` values (a single value is repeated). */
+absl::StatusOr<std::vector<int64_t>> IntsAttr(const CallNode& call, const std::string& name, size_t n,
+                                              std::vector<int64_t> fallback) {
+  auto it = call.attrs.find(name);
+  if (it == call.attrs.end() || it->second.is_none()) return fallback;
+  if (it->second.is<int64_t>()) return std::vector<int64_t>(n, it->second.get<int64_t>());
+  if (!it->second.is<std::vector<int64_t>>()) return absl::InvalidArgumentError(absl::StrCat(name, " must be a list of ints"));
+  std::vector<int64_t> v = it->second.get<std::vector<int64_t>>();
+  if (v.size() == 1) v.assign(n, v[0]);
+  if (v.size() != n) return absl::InvalidArgumentError(absl::StrCat(name, " needs ", n, " values, got ", v.size()));
+  return v;
+}
+
+/*! \brief Output extent of a sliding window. */
+int64_t WindowOut(int64_t in, int64_t pad_before, int64_t pad_after, int64_t kernel, int64_t dilation, int64_t stride) {
+  return (in + pad_before + pad_after - dilation * (kernel - 1) - 1) / stride + 1;
+}
+
+absl::StatusOr<StructInfo> InferConv2d(const CallNode& call) {
+  absl::StatusOr<const TensorStructInfoNode*> x = TensorArg(call, 0);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<const TensorStructInfoNode*> w = TensorArg(call, 1);
+  if (!w.ok()) return w.status();
+  if (!(*x)->shape || !(*w)->shape) return TensorSInfoUnknownShape((*x)->dtype, 4);
+  const std::vector<int64_t>& xs = *(*x)->shape;
+  const std::vector<int64_t>& ws = *(*w)->shape;
+  if (xs.size() != 4 || ws.size() != 4) {
+    return absl::InvalidArgumentError(absl::StrCat("expects NCHW data and OIHW weight, got ", ShapeToString(xs), " and ", ShapeToString(ws)));
+  }
+  auto strides = IntsAttr(call, "strides", 2, {1, 1});
+  auto padding = IntsAttr(call, "padding", 4, {0, 0, 0, 0});
+  auto dilation = IntsAttr(call, "dilation", 2, {1, 1});
+  for (const auto* s : {&strides, &padding, &dilation}) {
+    if (!s->ok()) return s->status();
+  }
+  int64_t groups = GetIntAttr(call.attrs, "groups", 1);
+  if (groups < 1 || xs[1] % groups != 0 || ws[0] % groups != 0 || ws[1] * groups != xs[1]) {
+    return absl::InvalidArgumentError(absl::StrCat("data ", ShapeToString(xs), " and weight ", ShapeToString(ws),
+                                                   " do not agree for groups=", groups));
+  }
+  int64_t oh = WindowOut(xs[2], (*padding)[0], (*padding)[2], ws[2], (*dilation)[0], (*strides)[0]);
+  int64_t ow = WindowOut(xs[3], (*padding)[1], (*padding)[3], ws[3], (*dilation)[1], (*strides)[1]);
+  if (oh <= 0 || ow <= 0) return absl::InvalidArgumentError("the window is larger than the padded input");
+  return TensorSInfo({xs[0], ws[0], oh, ow}, (*x)->dtype);
+}
+
+absl::StatusOr<StructInfo> InferPool2d(const CallNode& call) {
+  absl::StatusOr<const TensorStructInfoNode*> x = TensorArg(call, 0);
+  if (!x.ok()) return x.status();
+  if (!(*x)->shape) return TensorSInfoUnknownShape((*x)->dtype, 4);
+  const std::vector<int64_t>& xs = *(*x)->shape;
+  if (xs.size() != 4) return absl::InvalidArgumentError(absl::StrCat("expects NCHW data, got ", ShapeToString(xs)));
+  auto pool = IntsAttr(call, "pool_size", 2, {});
+  auto strides = IntsAttr(call, "strides", 2, {1, 1});
+  auto padding = IntsAttr(call, "padding", 4, {0, 0, 0, 0});
+  auto dilation = IntsAttr(call, "dilation", 2, {1, 1});
+  for (const auto* s : {&pool, &strides, &padding, &dilation}) {
+    if (!s->ok()) return s->status();
+  }
+  if (pool->size() != 2) return absl::InvalidArgumentError("pool_size is required");
+  if (GetIntAttr(call.attrs, "ceil_mode", 0)) return absl::UnimplementedError("ceil_mode=True is not supported");
+  int64_t oh = WindowOut(xs[2], (*padding)[0], (*padding)[2], (*pool)[0], (*dilation)[0], (*strides)[0]);
+  int64_t ow = WindowOut(xs[3], (*padding)[1], (*padding)[3], (*pool)[1], (*dilation)[1], (*strides)[1]);
+  if (oh <= 0 || ow <= 0) return absl::InvalidArgumentError("the window is larger than the padded input");
+  return TensorSInfo({xs[0], xs[1], oh, ow}, (*x)->dtype);
+}
+
+absl::StatusOr<StructInfo> InferAdaptiveAvgPool2d(const CallNode& call) {
+  absl::StatusOr<const TensorStructInfoNode*> x = TensorArg(call, 0);
+  if (!x.ok()) return x.status();
+  auto out = IntsAttr(call, "output_size", 2, {1, 1});
+  if (!out.ok()) return out.status();
+  if ((*out)[0] != 1 || (*out)[1] != 1) return absl::UnimplementedError("only output_size (1, 1) (global pooling) is supported");
+  if (!(*x)->shape || (*x)->shape->size() != 4) return absl::InvalidArgumentError("expects NCHW data");
+  return TensorSInfo({(*(*x)->shape)[0], (*(*x)->shape)[1], 1, 1}, (*x)->dtype);
+}
+
+}  // namespace
+
+void RegisterNNOps(OpRegistry& registry) {
+  {
+    OpInfo& op = registry.Register("nn.conv2d");
+    op.num_inputs = 2;
+    op.arg_names = {"data", "weight"};
+    op.attrs = {{"strides", "int[]", "(stride_h, stride_w)", std::vector<int64_t>{1, 1}},
+                {"padding", "int[]", "(top, left, bottom, right)", std::vector<int64_t>{0, 0, 0, 0}},
+                {"dilation", "int[]", "(dilation_h, dilation_w)", std::vector<int64_t>{1, 1}},
+                {"groups", "int", "channel groups (depthwise: groups = channels)", int64_t{1}}};
+    op.description = "2-D convolution, NCHW data, OIHW weight";
+    op.infer = InferConv2d;
+    op.pattern = OpPattern::kOutEWiseFusable;
+  }
+  for (const char* name : {"nn.max_pool2d", "nn.avg_pool2d"}) {
+    OpInfo& op = registry.Register(name);
+    op.num_inputs = 1;
+    op.arg_names = {"data"};
+    op.attrs = {{"pool_size", "int[]", "(window_h, window_w)"},
+                {"strides", "int[]", "(stride_h, stride_w)", std::vector<int64_t>{1, 1}},
+                {"padding", "int[]", "(top, left, bottom, right)", std::vector<int64_t>{0, 0, 0, 0}},
+                {"dilation", "int[]", "(dilation_h, dilation_w)", std::vector<int64_t>{1, 1}},
+                {"ceil_mode", "bool", "round the output size up (not supported)", false},
+                {"count_include_pad", "bool", "avg: divide by the full window, padding included", true}};
+    op.description = std::string(name) == "nn.max_pool2d" ? "2-D max pooling, NCHW" : "2-D average pooling, NCHW";
+    op.infer = InferPool2d;
+    op.pattern = OpPattern::kOutEWiseFusable;
+  }
+  {
+    OpInfo& op = registry.Register("nn.adaptive_avg_pool2d");
+    op.num_inputs = 1;
+    op.arg_names = {"data"};
+    op.attrs = {{"output_size", "int[]", "(1, 1): global average pooling", std::vector<int64_t>{1, 1}}};
+    op.description = "adaptive average pooling to output_size (global pooling only), NCHW";
+    op.infer = InferAdaptiveAvgPool2d;
+    op.pattern = OpPattern::kOutEWiseFusable;
+  }
+}
+
+}  // namespace relax
+}  // namespace mlc

@@ -1,0 +1,147 @@
+/*! \file nn.cc
+ *  \brief NCHW convolution and pooling as tensor expressions (names as TVM's topi prints them:
+ *         pad_temp, conv2d_nchw, pool_max, pool_sum/pool_avg, adaptive_pool_avg).
+ */
+#include "absl/strings/str_cat.h"
+#include "ir/ops/op_util.h"
+#include "ir/topi/topi.h"
+
+namespace mlc {
+namespace topi {
+namespace {
+
+DataType IndexType(const Tensor& t) { return t.shape()[0]->dtype; }
+
+tir::PrimExpr C(DataType t, int64_t v) { return tir::IntImm(t, v); }
+
+/*! \brief x padded with `value` (only the spatial dims); x itself when there is no padding. */
+Tensor Pad(const Tensor& x, const std::vector<int64_t>& shape, const std::vector<int64_t>& padding, tir::PrimExpr value) {
+  if (padding[0] == 0 && padding[1] == 0 && padding[2] == 0 && padding[3] == 0) return x;
+  DataType it = IndexType(x);
+  std::vector<tir::PrimExpr> out = {x.shape()[0], x.shape()[1], C(it, shape[2] + padding[0] + padding[2]),
+                                    C(it, shape[3] + padding[1] + padding[3])};
+  return te::Compute(
+      out,
+      [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
+        tir::PrimExpr h = tir::operator-(tir::PrimExpr(i[2]), C(it, padding[0]));
+        tir::PrimExpr w = tir::operator-(tir::PrimExpr(i[3]), C(it, padding[1]));
+        tir::PrimExpr inside = tir::operator&&(
+            tir::operator&&(tir::operator>=(h, C(it, 0)), tir::operator<(h, C(it, shape[2]))),
+            tir::operator&&(tir::operator>=(w, C(it, 0)), tir::operator<(w, C(it, shape[3]))));
+        // Clamp the index so the load stays in bounds even where the select discards it.
+        tir::PrimExpr hc = tir::Min(tir::Max(h, C(it, 0)), C(it, shape[2] - 1));
+        tir::PrimExpr wc = tir::Min(tir::Max(w, C(it, 0)), C(it, shape[3] - 1));
+        return tir::Select(inside, x({i[0], i[1], hc, wc}), value);
+      },
+      "pad_temp", {"i0", "i1", "i2", "i3"});
+}
+
+}  // namespace
+
+absl::StatusOr<Tensor> Conv2d(const Tensor& x, const Tensor& w, const std::vector<int64_t>& strides,
+                              const std::vector<int64_t>& padding, const std::vector<int64_t>& dilation, int64_t groups) {
+  absl::StatusOr<std::vector<int64_t>> xs = StaticShape(x, "conv2d");
+  if (!xs.ok()) return xs.status();
+  absl::StatusOr<std::vector<int64_t>> ws = StaticShape(w, "conv2d");
+  if (!ws.ok()) return ws.status();
+  if (xs->size() != 4 || ws->size() != 4 || (*ws)[1] * groups != (*xs)[1] || (*ws)[0] % groups != 0) {
+    return absl::InvalidArgumentError(absl::StrCat("conv2d: data ", relax::ShapeToString(*xs), " and weight ",
+                                                   relax::ShapeToString(*ws), " do not agree for groups=", groups));
+  }
+  DataType it = IndexType(x);
+  int64_t oh = ((*xs)[2] + padding[0] + padding[2] - dilation[0] * ((*ws)[2] - 1) - 1) / strides[0] + 1;
+  int64_t ow = ((*xs)[3] + padding[1] + padding[3] - dilation[1] * ((*ws)[3] - 1) - 1) / strides[1] + 1;
+  Tensor padded = Pad(x, *xs, padding, tir::Const(x.dtype(), 0));
+  int64_t in_per_group = (*ws)[1], out_per_group = (*ws)[0] / groups;
+  te::ReduceAxis rc = te::MakeReduceAxis(C(it, in_per_group), "rc");
+  te::ReduceAxis ry = te::MakeReduceAxis(C(it, (*ws)[2]), "ry");
+  te::ReduceAxis rx = te::MakeReduceAxis(C(it, (*ws)[3]), "rx");
+  std::vector<tir::PrimExpr> shape = {x.shape()[0], w.shape()[0], C(it, oh), C(it, ow)};
+  return te::Compute(
+      shape,
+      [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
+        tir::PrimExpr channel = groups == 1 ? tir::PrimExpr(rc)
+                                            : tir::operator+(tir::operator*(tir::FloorDiv(i[1], C(it, out_per_group)),
+                                                                            C(it, in_per_group)),
+                                                             tir::PrimExpr(rc));
+        tir::PrimExpr y = tir::operator+(tir::operator*(tir::PrimExpr(i[2]), C(it, strides[0])),
+                                         tir::operator*(tir::PrimExpr(ry), C(it, dilation[0])));
+        tir::PrimExpr xx = tir::operator+(tir::operator*(tir::PrimExpr(i[3]), C(it, strides[1])),
+                                          tir::operator*(tir::PrimExpr(rx), C(it, dilation[1])));
+        return te::Sum(tir::operator*(padded({i[0], channel, y, xx}), w({i[1], rc, ry, rx})), {rc, ry, rx});
+      },
+      "conv2d_nchw", {"nn", "ff", "yy", "xx"});
+}
+
+absl::StatusOr<Tensor> Pool2d(const Tensor& x, bool is_max, const std::vector<int64_t>& pool_size,
+                              const std::vector<int64_t>& strides, const std::vector<int64_t>& padding,
+                              const std::vector<int64_t>& dilation, bool count_include_pad) {
+  absl::StatusOr<std::vector<int64_t>> xs = StaticShape(x, "pool2d");
+  if (!xs.ok()) return xs.status();
+  if (xs->size() != 4) return absl::InvalidArgumentError("pool2d expects NCHW data");
+  DataType it = IndexType(x);
+  int64_t oh = ((*xs)[2] + padding[0] + padding[2] - dilation[0] * (pool_size[0] - 1) - 1) / strides[0] + 1;
+  int64_t ow = ((*xs)[3] + padding[1] + padding[3] - dilation[1] * (pool_size[1] - 1) - 1) / strides[1] + 1;
+  Tensor padded = Pad(x, *xs, padding, is_max ? tir::MinValue(x.dtype()) : tir::Const(x.dtype(), 0));
+  te::ReduceAxis ry = te::MakeReduceAxis(C(it, pool_size[0]), "rv0");
+  te::ReduceAxis rx = te::MakeReduceAxis(C(it, pool_size[1]), "rv1");
+  std::vector<tir::PrimExpr> shape = {x.shape()[0], x.shape()[1], C(it, oh), C(it, ow)};
+  auto window = [&](const std::vector<tir::Var>& i) {
+    tir::PrimExpr y = tir::operator+(tir::operator*(tir::PrimExpr(i[2]), C(it, strides[0])),
+                                     tir::operator*(tir::PrimExpr(ry), C(it, dilation[0])));
+    tir::PrimExpr xx = tir::operator+(tir::operator*(tir::PrimExpr(i[3]), C(it, strides[1])),
+                                      tir::operator*(tir::PrimExpr(rx), C(it, dilation[1])));
+    return padded({i[0], i[1], y, xx});
+  };
+  std::vector<std::string> names = {"ax0", "ax1", "ax2", "ax3"};
+  if (is_max) {
+    return te::Compute(shape, [&](const std::vector<tir::Var>& i) -> te::ComputeValue { return te::Max(window(i), {ry, rx}); },
+                       "pool_max", names);
+  }
+  Tensor sum = te::Compute(
+      shape, [&](const std::vector<tir::Var>& i) -> te::ComputeValue { return te::Sum(window(i), {ry, rx}); }, "pool_sum", names);
+  bool padded_any = padding[0] || padding[1] || padding[2] || padding[3];
+  return te::Compute(
+      shape,
+      [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
+        tir::PrimExpr count;
+        if (count_include_pad || !padded_any) {
+          count = tir::Const(x.dtype(), static_cast<double>(pool_size[0] * pool_size[1]));
+        } else {
+          // Window cells inside the input: clamp the window to [0, extent).
+          auto cells = [&](tir::PrimExpr out_index, int d) {
+            tir::PrimExpr start = tir::operator-(tir::operator*(out_index, C(it, strides[d])), C(it, padding[d]));
+            tir::PrimExpr end = tir::operator+(start, C(it, dilation[d] * (pool_size[d] - 1) + 1));
+            tir::PrimExpr lo = tir::Max(start, C(it, 0)), hi = tir::Min(end, C(it, (*xs)[2 + d]));
+            return tir::FloorDiv(tir::operator+(tir::operator-(hi, lo), C(it, dilation[d] - 1)), C(it, dilation[d]));
+          };
+          count = tir::Cast(x.dtype(), tir::operator*(cells(i[2], 0), cells(i[3], 1)));
+        }
+        return tir::operator/(sum({i[0], i[1], i[2], i[3]}), count);
+      },
+      "pool_avg", names);
+}
+
+absl::StatusOr<Tensor> GlobalAvgPool2d(const Tensor& x) {
+  absl::StatusOr<std::vector<int64_t>> xs = StaticShape(x, "adaptive_avg_pool2d");
+  if (!xs.ok()) return xs.status();
+  if (xs->size() != 4) return absl::InvalidArgumentError("adaptive_avg_pool2d expects NCHW data");
+  DataType it = IndexType(x);
+  te::ReduceAxis ry = te::MakeReduceAxis(C(it, (*xs)[2]), "rv0");
+  te::ReduceAxis rx = te::MakeReduceAxis(C(it, (*xs)[3]), "rv1");
+  std::vector<tir::PrimExpr> shape = {x.shape()[0], x.shape()[1], C(it, 1), C(it, 1)};
+  std::vector<std::string> names = {"ax0", "ax1", "ax2", "ax3"};
+  Tensor sum = te::Compute(
+      shape, [&](const std::vector<tir::Var>& i) -> te::ComputeValue { return te::Sum(x({i[0], i[1], ry, rx}), {ry, rx}); },
+      "adaptive_pool_sum", names);
+  double cells = static_cast<double>((*xs)[2] * (*xs)[3]);
+  return te::Compute(
+      shape,
+      [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
+        return tir::operator/(sum({i[0], i[1], i[2], i[3]}), tir::Const(x.dtype(), cells));
+      },
+      "adaptive_pool_avg", names);
+}
+
+}  // namespace topi
+}  // namespace mlc
