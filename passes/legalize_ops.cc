@@ -91,6 +91,23 @@ void RegisterCoreLegalizations() {
             call.args);
       });
     }
+    (void)RegisterLegalization("nn.pad", [](relax::BlockBuilder* bb, const relax::CallNode& call) -> absl::StatusOr<relax::Expr> {
+      auto it = call.attrs.find("pad_width");
+      if (it == call.attrs.end() || !it->second.is<std::vector<int64_t>>()) return absl::InvalidArgumentError("pad needs pad_width");
+      const std::vector<int64_t>& width = it->second.get<std::vector<int64_t>>();
+      std::vector<int64_t> before, after;
+      for (size_t i = 0; i + 1 < width.size(); i += 2) {
+        before.push_back(width[i]);
+        after.push_back(width[i + 1]);
+      }
+      double value = 0.0;
+      auto v = call.attrs.find("pad_value");
+      if (v != call.attrs.end() && v->second.is<double>()) value = v->second.get<double>();
+      return bb->CallTE(
+          "pad",
+          [=](const std::vector<Tensor>& t) { return topi::Pad(t[0], before, after, tir::Const(t[0].dtype(), value)); },
+          call.args);
+    });
     (void)RegisterLegalization("nn.adaptive_avg_pool2d", [](relax::BlockBuilder* bb, const relax::CallNode& call) {
       return bb->CallTE(
           "adaptive_avg_pool2d", [](const std::vector<Tensor>& t) { return topi::GlobalAvgPool2d(t[0]); }, call.args);

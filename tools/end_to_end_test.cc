@@ -21,59 +21,28 @@
 #include "ir/op.h"
 #include "ir/printer.h"
 #include "ir/testing/golden.h"
-#include "ir/topi/topi.h"
 #include "passes/bind_params.h"
+#include "ir/topi/topi.h"
 #include "passes/pass.h"
+#include "tools/testing/kernel_harness.h"
 #include "vm/virtual_machine.h"
 
 namespace mlc {
 namespace {
 
 using ::testing::HasSubstr;
+using testing_util::Compile;
+using testing_util::ExpectClose;
+using testing_util::F;
+using testing_util::kF32;
+using testing_util::Random;
+using testing_util::ToNDArray;
+using testing_util::ToTensorData;
+using testing_util::Unary;
 using vm::NDArray;
 using vm::Value;
 
-const DataType kF32 = DataType::Float32();
-
 // ---- Helpers.
-
-NDArray Random(std::vector<int64_t> shape, std::mt19937* rng, float lo = -1, float hi = 1) {
-  NDArray a = NDArray::Empty(shape, DLDataType{kDLFloat, 32, 1});
-  std::uniform_real_distribution<float> dist(lo, hi);
-  float* p = static_cast<float*>(a.data());
-  for (int64_t i = 0; i < a.NumElements(); ++i) p[i] = dist(*rng);
-  return a;
-}
-
-TensorData ToTensorData(const NDArray& a) { return TensorData(kF32, a.shape(), a.Bytes()); }
-NDArray ToNDArray(const TensorData& t) {
-  return NDArray::FromBytes(t.shape(), DLDataType{static_cast<uint8_t>(t.dtype().code()), static_cast<uint8_t>(t.dtype().bits()), 1},
-                            t.bytes());
-}
-
-const float* F(const NDArray& a) { return static_cast<const float*>(a.data()); }
-
-/*! \brief |got - want| <= atol + rtol * |want| everywhere; reports the worst element. */
-void ExpectClose(const NDArray& got, const std::vector<double>& want, double rtol = 1e-5, double atol = 1e-5) {
-  ASSERT_EQ(got.NumElements(), static_cast<int64_t>(want.size()));
-  double worst = 0;
-  int64_t worst_i = -1;
-  for (size_t i = 0; i < want.size(); ++i) {
-    double err = std::abs(F(got)[i] - want[i]) - rtol * std::abs(want[i]);
-    if (err > worst) {
-      worst = err;
-      worst_i = static_cast<int64_t>(i);
-    }
-  }
-  EXPECT_LE(worst, atol) << "element " << worst_i << ": got " << F(got)[worst_i] << ", want " << want[worst_i];
-}
-
-absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> Compile(const IRModule& mod) {
-  absl::StatusOr<proto::Executable> exe = codegen::Build(mod);
-  if (!exe.ok()) return exe.status();
-  // Through bytes, as the stages exchange it.
-  return vm::VirtualMachine::LoadBytes(exe->SerializeAsString(), "test.mlcx");
-}
 
 IRModule Parse(const std::string& path, ParseOptions options = {}) {
   absl::StatusOr<std::string> text = ReadFile(path);
@@ -291,162 +260,6 @@ TEST(DigitsMlp, CompiledAccuracyEqualsTheReference) {
   // A second run reuses the intermediates' memory from the pool.
   ASSERT_TRUE((*vm)->Invoke("main", {x}).ok());
   EXPECT_GT((*vm)->pool().reused(), 0u);
-}
-
-// ---- Every operator-library kernel, on odd shapes, against a reference.
-
-using RefFn = std::function<double(const std::vector<double>&)>;
-
-/*! \brief Builds main(inputs) = call_tir(op(inputs)), runs it on random data, and compares
- *         every output element with `ref` applied elementwise through `index_map`. */
-struct KernelCase {
-  std::string name;
-  std::vector<std::vector<int64_t>> inputs;
-  relax::FTE fte;
-  // Computes the expected output from the inputs.
-  std::function<std::vector<double>(const std::vector<NDArray>&, const std::vector<int64_t>& out_shape)> reference;
-  float lo = -1, hi = 1;
-};
-
-std::vector<int64_t> Strides(const std::vector<int64_t>& shape) {
-  std::vector<int64_t> s(shape.size(), 1);
-  for (int i = static_cast<int>(shape.size()) - 2; i >= 0; --i) s[i] = s[i + 1] * shape[i + 1];
-  return s;
-}
-
-/*! \brief Broadcast elementwise reference for any number of inputs. */
-std::function<std::vector<double>(const std::vector<NDArray>&, const std::vector<int64_t>&)> Elementwise(RefFn f) {
-  return [f](const std::vector<NDArray>& in, const std::vector<int64_t>& out_shape) {
-    int64_t n = 1;
-    for (int64_t d : out_shape) n *= d;
-    std::vector<int64_t> os = Strides(out_shape);
-    std::vector<double> out(n);
-    for (int64_t flat = 0; flat < n; ++flat) {
-      std::vector<double> vals;
-      for (const NDArray& a : in) {
-        std::vector<int64_t> as = Strides(a.shape());
-        int64_t offset = 0, rank = static_cast<int64_t>(a.shape().size()), shift = static_cast<int64_t>(out_shape.size()) - rank;
-        for (int64_t d = 0; d < rank; ++d) {
-          int64_t idx = (flat / os[d + shift]) % out_shape[d + shift];
-          offset += (a.shape()[d] == 1 ? 0 : idx) * as[d];
-        }
-        vals.push_back(F(a)[offset]);
-      }
-      out[flat] = f(vals);
-    }
-    return out;
-  };
-}
-
-template <typename Fn>
-relax::FTE Unary(Fn f) {
-  return [f](const std::vector<te::Tensor>& t) -> absl::StatusOr<te::Tensor> { return f(t[0]); };
-}
-template <typename Fn>
-relax::FTE Binary(Fn f) {
-  return [f](const std::vector<te::Tensor>& t) -> absl::StatusOr<te::Tensor> { return f(t[0], t[1]); };
-}
-
-void RunKernelCase(const KernelCase& c) {
-  SCOPED_TRACE(c.name);
-  relax::BlockBuilder bb;
-  std::vector<relax::Var> params;
-  for (size_t i = 0; i < c.inputs.size(); ++i) {
-    params.push_back(relax::MakeVar(absl::StrCat("in", i), relax::TensorSInfo(c.inputs[i], kF32)));
-  }
-  ASSERT_TRUE(bb.BeginFunction("main", params).ok());
-  std::vector<relax::Expr> args(params.begin(), params.end());
-  absl::StatusOr<relax::Var> out = bb.EmitTE(c.name, c.fte, args);
-  ASSERT_TRUE(out.ok()) << out.status();
-  ASSERT_TRUE(bb.EmitFuncOutput(*out).ok());
-  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = Compile(bb.Get());
-  ASSERT_TRUE(vm.ok()) << vm.status();
-  std::mt19937 rng(99);
-  std::vector<NDArray> inputs;
-  std::vector<Value> values;
-  for (const auto& shape : c.inputs) {
-    inputs.push_back(Random(shape, &rng, c.lo, c.hi));
-    values.push_back(inputs.back());
-  }
-  absl::StatusOr<Value> result = (*vm)->Invoke("main", values);
-  ASSERT_TRUE(result.ok()) << result.status();
-  ExpectClose(result->tensor(), c.reference(inputs, result->tensor().shape()), 1e-5, 1e-5);
-}
-
-TEST(OperatorLibrary, ElementwiseKernelsMatchReferences) {
-  std::vector<std::vector<int64_t>> odd = {{7, 129}, {129}};
-  std::vector<KernelCase> cases = {
-      {"add", odd, Binary(topi::Add), Elementwise([](auto v) { return v[0] + v[1]; })},
-      {"subtract", {{1, 7, 1}, {129, 1, 1}}, Binary(topi::Subtract), Elementwise([](auto v) { return v[0] - v[1]; })},
-      {"multiply", {{7, 1}, {1, 129}}, Binary(topi::Multiply), Elementwise([](auto v) { return v[0] * v[1]; })},
-      {"divide", odd, Binary(topi::Divide), Elementwise([](auto v) { return v[0] / v[1]; }), 0.5f, 2.0f},
-      {"maximum", odd, Binary(topi::Maximum), Elementwise([](auto v) { return std::max(v[0], v[1]); })},
-      {"minimum", odd, Binary(topi::Minimum), Elementwise([](auto v) { return std::min(v[0], v[1]); })},
-      {"power", odd, Binary(topi::Power), Elementwise([](auto v) { return std::pow(v[0], v[1]); }), 0.5f, 2.0f},
-      {"relu", {{1, 7, 129}}, Unary(topi::Relu), Elementwise([](auto v) { return std::max(v[0], 0.0); })},
-      {"exp", {{129}}, Unary(topi::Exp), Elementwise([](auto v) { return std::exp(v[0]); })},
-      {"log", {{7, 129}}, Unary(topi::Log), Elementwise([](auto v) { return std::log(v[0]); }), 0.1f, 3.0f},
-      {"sqrt", {{7, 129}}, Unary(topi::Sqrt), Elementwise([](auto v) { return std::sqrt(v[0]); }), 0.0f, 3.0f},
-      {"tanh", {{7, 129}}, Unary(topi::Tanh), Elementwise([](auto v) { return std::tanh(v[0]); }), -3.0f, 3.0f},
-      {"sigmoid", {{7, 129}}, Unary(topi::Sigmoid), Elementwise([](auto v) { return 1 / (1 + std::exp(-v[0])); }), -5, 5},
-      {"erf", {{7, 129}}, Unary(topi::Erf), Elementwise([](auto v) { return std::erf(v[0]); }), -3.0f, 3.0f},
-      {"negative", {{1}}, Unary(topi::Negative), Elementwise([](auto v) { return -v[0]; })},
-      {"ewise_fma",
-       {{7, 129}, {7, 129}, {7, 129}},
-       [](const std::vector<te::Tensor>& t) -> absl::StatusOr<te::Tensor> { return topi::EwiseFma(t[0], t[1], t[2]); },
-       Elementwise([](auto v) { return v[0] * v[1] + v[2]; })},
-  };
-  for (const KernelCase& c : cases) RunKernelCase(c);
-}
-
-TEST(OperatorLibrary, DenseMatmulTransposeMatchReferences) {
-  auto dense_ref = [](const std::vector<NDArray>& in, const std::vector<int64_t>&) {
-    int64_t n = in[0].shape()[0], k = in[0].shape()[1], m = in[1].shape()[0];
-    std::vector<double> out(n * m);
-    for (int64_t i = 0; i < n; ++i) {
-      for (int64_t j = 0; j < m; ++j) {
-        double acc = 0;
-        for (int64_t p = 0; p < k; ++p) acc += static_cast<double>(F(in[0])[i * k + p]) * F(in[1])[j * k + p];
-        out[i * m + j] = acc;
-      }
-    }
-    return out;
-  };
-  RunKernelCase({"dense", {{7, 129}, {1, 129}}, Binary(topi::Dense), dense_ref});
-  RunKernelCase({"dense", {{1, 7}, {129, 7}}, Binary(topi::Dense), dense_ref});
-  // Batched matmul with broadcasting: (2, 1, 7, 129) @ (3, 129, 5) -> (2, 3, 7, 5).
-  RunKernelCase({"matmul",
-                 {{2, 1, 7, 129}, {3, 129, 5}},
-                 Binary(topi::Matmul),
-                 [](const std::vector<NDArray>& in, const std::vector<int64_t>&) {
-                   std::vector<double> out(2 * 3 * 7 * 5);
-                   for (int b0 = 0; b0 < 2; ++b0)
-                     for (int b1 = 0; b1 < 3; ++b1)
-                       for (int i = 0; i < 7; ++i)
-                         for (int j = 0; j < 5; ++j) {
-                           double acc = 0;
-                           for (int k = 0; k < 129; ++k) {
-                             acc += static_cast<double>(F(in[0])[(b0 * 7 + i) * 129 + k]) * F(in[1])[(b1 * 129 + k) * 5 + j];
-                           }
-                           out[((b0 * 3 + b1) * 7 + i) * 5 + j] = acc;
-                         }
-                   return out;
-                 }});
-  RunKernelCase({"reshape",
-                 {{7, 1, 129}},
-                 Unary([](const te::Tensor& t) { return topi::Reshape(t, {129, 7}); }),
-                 [](const std::vector<NDArray>& in, const std::vector<int64_t>&) {
-                   return std::vector<double>(F(in[0]), F(in[0]) + 7 * 129);  // row-major order is kept
-                 }});
-  RunKernelCase({"transpose",
-                 {{7, 1, 129}},
-                 Unary([](const te::Tensor& t) { return topi::Transpose(t, {2, 0, 1}); }),
-                 [](const std::vector<NDArray>& in, const std::vector<int64_t>&) {
-                   std::vector<double> out(129 * 7);
-                   for (int a = 0; a < 129; ++a)
-                     for (int b = 0; b < 7; ++b) out[a * 7 + b] = F(in[0])[b * 129 + a];
-                   return out;
-                 }});
 }
 
 // ---- Loop kinds and memory reuse.

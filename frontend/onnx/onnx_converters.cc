@@ -1,37 +1,12 @@
 /*! \file onnx_converters.cc
  *  \brief Converters of the core ONNX operators into graph-level operators.
  */
-#include <cstring>
-
 #include "absl/strings/str_cat.h"
-#include "frontend/onnx/onnx_importer.h"
+#include "frontend/onnx/converter_util.h"
 
 namespace mlc {
 namespace onnx_import {
 namespace {
-
-using Outputs = absl::StatusOr<std::vector<relax::Expr>>;
-
-Outputs One(absl::StatusOr<relax::Expr> e) {
-  if (!e.ok()) return e.status();
-  return std::vector<relax::Expr>{*e};
-}
-
-const relax::TensorStructInfoNode* TensorOf(const relax::Expr& e) { return e->struct_info().as<relax::TensorStructInfoNode>(); }
-
-relax::Expr Scalar(double value, DataType dtype) {
-  TensorData t(dtype, {});
-  if (dtype == DataType::Float32()) {
-    float f = static_cast<float>(value);
-    std::memcpy(t.mutable_data(), &f, 4);
-  } else if (dtype == DataType::Float(64)) {
-    std::memcpy(t.mutable_data(), &value, 8);
-  } else {
-    int64_t i = static_cast<int64_t>(value);
-    std::memcpy(t.mutable_data(), &i, dtype.bytes());
-  }
-  return relax::MakeConstant(t);
-}
 
 OnnxConverter Binary(const std::string& op) {
   return [op](OnnxContext& ctx, const onnx::NodeProto& node) -> Outputs {

@@ -3,6 +3,8 @@
  */
 #include "frontend/onnx/onnx_importer.h"
 
+#include "frontend/onnx/constant_folding.h"
+
 #include <cstring>
 #include <set>
 
@@ -18,6 +20,7 @@ OnnxConverterRegistry& OnnxConverterRegistry::Global() {
   static OnnxConverterRegistry* registry = [] {
     auto* r = new OnnxConverterRegistry();
     RegisterCoreOnnxConverters(*r);
+    RegisterNNOnnxConverters(*r);
     return r;
   }();
   return *registry;
@@ -34,8 +37,6 @@ std::vector<std::string> OnnxConverterRegistry::OpTypes() const {
   return types;
 }
 
-namespace {
-
 absl::StatusOr<DataType> DtypeFromOnnx(int32_t elem_type) {
   switch (elem_type) {
     case onnx::TensorProto::FLOAT: return DataType::Float32();
@@ -50,8 +51,6 @@ absl::StatusOr<DataType> DtypeFromOnnx(int32_t elem_type) {
       return absl::InvalidArgumentError(absl::StrCat("unsupported ONNX element type ", elem_type));
   }
 }
-
-}  // namespace
 
 absl::StatusOr<TensorData> TensorFromOnnx(const onnx::TensorProto& t) {
   absl::StatusOr<DataType> dtype = DtypeFromOnnx(t.data_type());
@@ -147,6 +146,11 @@ std::vector<int64_t> OnnxContext::IntsAttr(const onnx::NodeProto& node, const st
   return a ? std::vector<int64_t>(a->ints().begin(), a->ints().end()) : std::vector<int64_t>{};
 }
 
+std::string OnnxContext::StringAttr(const onnx::NodeProto& node, const std::string& name, const std::string& fallback) const {
+  const onnx::AttributeProto* a = FindAttr(node, name);
+  return a ? a->s() : fallback;
+}
+
 absl::StatusOr<relax::Expr> OnnxContext::EmitOp(const std::string& op, std::vector<relax::Expr> args, Attrs attrs) {
   absl::StatusOr<relax::Op> o = relax::GetOp(op);
   if (!o.ok()) return o.status();
@@ -212,6 +216,12 @@ absl::StatusOr<IRModule> ImportOnnx(const onnx::ModelProto& model, const OnnxImp
     std::string where = absl::StrCat("node ", i, node.name().empty() ? "" : absl::StrCat(" '", node.name(), "'"), " (", node.op_type(), ")");
     if (!node.domain().empty() && node.domain() != "ai.onnx") {
       return absl::UnimplementedError(absl::StrCat(where, ": operators of domain ", node.domain(), " are not supported"));
+    }
+    absl::StatusOr<std::optional<TensorData>> folded = EvaluateAtImport(ctx, node);
+    if (!folded.ok()) return absl::Status(folded.status().code(), absl::StrCat(where, ": ", folded.status().message()));
+    if (folded->has_value()) {
+      ctx.SetValue(node.output(0), relax::MakeConstant(**folded));
+      continue;
     }
     const OnnxConverter* converter = registry.Find(node.op_type());
     if (converter == nullptr) {

@@ -48,6 +48,7 @@ class OnnxContext {
   int64_t IntAttr(const onnx::NodeProto& node, const std::string& name, int64_t fallback) const;
   float FloatAttr(const onnx::NodeProto& node, const std::string& name, float fallback) const;
   std::vector<int64_t> IntsAttr(const onnx::NodeProto& node, const std::string& name) const;
+  std::string StringAttr(const onnx::NodeProto& node, const std::string& name, const std::string& fallback) const;
   bool HasAttr(const onnx::NodeProto& node, const std::string& name) const;
 
   /*! \brief Emits op(args) and returns its variable. */
@@ -76,6 +77,11 @@ class OnnxConverterRegistry {
 };
 
 void RegisterCoreOnnxConverters(OnnxConverterRegistry& registry);
+/*! \brief Conv, BatchNormalization, MaxPool, AveragePool, GlobalAveragePool, Pad (onnx_nn_converters.cc). */
+void RegisterNNOnnxConverters(OnnxConverterRegistry& registry);
+
+/*! \brief TensorProto.DataType -> DataType. */
+absl::StatusOr<DataType> DtypeFromOnnx(int32_t elem_type);
 
 /*! \brief TensorProto (raw_data or typed fields) -> TensorData. */
 absl::StatusOr<TensorData> TensorFromOnnx(const onnx::TensorProto& t);

@@ -149,7 +149,7 @@ class MyModel(torch.nn.Module):
 
 class SmallCnn(torch.nn.Module):
     """Every convolution feature the importer handles: padding, stride, dilation, groups,
-    batch norm, max/avg pooling, adaptive pooling, flatten and a classifier."""
+    batch norm, max/avg pooling, explicit padding, adaptive pooling, flatten and a classifier."""
 
     def __init__(self):
         super().__init__()
@@ -165,7 +165,7 @@ class SmallCnn(torch.nn.Module):
     def forward(self, x):
         x = self.pool0(torch.relu(self.bn0(self.conv0(x))))
         x = self.pool1(torch.nn.functional.relu6(self.conv1(x)))
-        x = self.gap(self.conv2(x))
+        x = self.gap(self.conv2(torch.nn.functional.pad(x, (1, 2, 0, 1), value=0.25)))
         return self.fc(torch.flatten(x, 1))
 
 

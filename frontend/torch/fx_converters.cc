@@ -252,6 +252,42 @@ absl::StatusOr<relax::Expr> ConvertClamp(FxContext& ctx, const proto::FxNode& no
   return EmitBinaryOp(ctx, "minimum", topi::Minimum, *y, FxContext::Scalar(hi, dtype));
 }
 
+/*! \brief F.pad(x, pad, mode="constant", value=0): `pad` lists (before, after) pairs from the last dimension. */
+absl::StatusOr<relax::Expr> ConvertPad(FxContext& ctx, const proto::FxNode& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
+  if (!x.ok()) return x.status();
+  const proto::FxArg* pad = node.args_size() > 1 ? &node.args(1) : nullptr;
+  if (pad == nullptr && node.kwargs().count("pad")) pad = &node.kwargs().at("pad");
+  if (pad == nullptr || pad->value_case() != proto::FxArg::kList) return absl::InvalidArgumentError("pad needs a list of ints");
+  const proto::FxArg* mode = node.args_size() > 2 ? &node.args(2) : nullptr;
+  if (mode == nullptr && node.kwargs().count("mode")) mode = &node.kwargs().at("mode");
+  if (mode != nullptr && mode->value_case() == proto::FxArg::kS && mode->s() != "constant") {
+    return absl::UnimplementedError(absl::StrCat("mode '", mode->s(), "' is not supported (only constant)"));
+  }
+  const auto* t = (*x)->struct_info().as<relax::TensorStructInfoNode>();
+  if (t == nullptr || !t->shape) return absl::InvalidArgumentError("pad needs a static input shape");
+  size_t rank = t->shape->size();
+  if (pad->list().items_size() % 2 != 0 || static_cast<size_t>(pad->list().items_size()) > 2 * rank) {
+    return absl::InvalidArgumentError(absl::StrCat("pad has ", pad->list().items_size(), " values for a rank-", rank, " input"));
+  }
+  std::vector<int64_t> before(rank, 0), after(rank, 0);
+  for (int i = 0; i + 1 < pad->list().items_size(); i += 2) {
+    before[rank - 1 - i / 2] = pad->list().items(i).i();
+    after[rank - 1 - i / 2] = pad->list().items(i + 1).i();
+  }
+  double value = NumberArg(node, 3, "value", 0.0);
+  if (ctx.options().use_te) {
+    return EmitTE(ctx, "pad", [=](const std::vector<Tensor>& a) { return topi::Pad(a[0], before, after, tir::Const(a[0].dtype(), value)); },
+                  {*x});
+  }
+  std::vector<int64_t> width;
+  for (size_t d = 0; d < rank; ++d) {
+    width.push_back(before[d]);
+    width.push_back(after[d]);
+  }
+  return ctx.EmitOp("nn.pad", {*x}, {{"pad_width", width}, {"pad_value", value}});
+}
+
 }  // namespace
 
 void RegisterCoreFxConverters(FxConverterRegistry& r) {
@@ -309,6 +345,7 @@ void RegisterCoreFxConverters(FxConverterRegistry& r) {
   r.Register(K::kModule, "Hardtanh", ConvertClamp);
   r.Register(K::kFunction, "torch.nn.functional.hardtanh", ConvertClamp);
   r.Register(K::kFunction, "torch.nn.functional.relu6", ConvertClamp);
+  r.Register(K::kFunction, "torch.nn.functional.pad", ConvertPad);
   r.Register(K::kFunction, "operator.iadd", Binary("add", "add", topi::Add));
   r.Register(K::kFunction, "torch.flatten", ConvertReshape);
   r.Register(K::kFunction, "torch.reshape", ConvertReshape);

@@ -1,6 +1,6 @@
 /*! \file nn.cc
- *  \brief Neural-network operators on NCHW tensors: conv2d, max/avg pooling, adaptive average
- *         pooling.
+ *  \brief Neural-network operators: conv2d, max/avg pooling, adaptive average pooling (NCHW)
+ *         and constant padding.
  */
 #include "absl/strings/str_cat.h"
 #include "ir/ops/op_util.h"
@@ -86,6 +86,28 @@ absl::StatusOr<StructInfo> InferAdaptiveAvgPool2d(const CallNode& call) {
   return TensorSInfo({(*(*x)->shape)[0], (*(*x)->shape)[1], 1, 1}, (*x)->dtype);
 }
 
+absl::StatusOr<StructInfo> InferPad(const CallNode& call) {
+  absl::StatusOr<const TensorStructInfoNode*> x = TensorArg(call, 0);
+  if (!x.ok()) return x.status();
+  if (!(*x)->shape) return absl::InvalidArgumentError("pad needs a static input shape");
+  std::vector<int64_t> shape = *(*x)->shape;
+  auto it = call.attrs.find("pad_width");
+  if (it == call.attrs.end() || !it->second.is<std::vector<int64_t>>() ||
+      it->second.get<std::vector<int64_t>>().size() != 2 * shape.size()) {
+    return absl::InvalidArgumentError(absl::StrCat("pad_width needs ", 2 * shape.size(), " ints for ", ShapeToString(shape)));
+  }
+  const std::vector<int64_t>& width = it->second.get<std::vector<int64_t>>();
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (width[2 * d] < 0 || width[2 * d + 1] < 0) return absl::UnimplementedError("negative pad widths are not supported");
+    shape[d] += width[2 * d] + width[2 * d + 1];
+  }
+  auto mode = call.attrs.find("pad_mode");
+  if (mode != call.attrs.end() && mode->second.is<std::string>() && mode->second.get<std::string>() != "constant") {
+    return absl::UnimplementedError(absl::StrCat("pad_mode '", mode->second.get<std::string>(), "' is not supported (only constant)"));
+  }
+  return TensorSInfo(shape, (*x)->dtype);
+}
+
 }  // namespace
 
 void RegisterNNOps(OpRegistry& registry) {
@@ -123,6 +145,17 @@ void RegisterNNOps(OpRegistry& registry) {
     op.description = "adaptive average pooling to output_size (global pooling only), NCHW";
     op.infer = InferAdaptiveAvgPool2d;
     op.pattern = OpPattern::kOutEWiseFusable;
+  }
+  {
+    OpInfo& op = registry.Register("nn.pad");
+    op.num_inputs = 1;
+    op.arg_names = {"data"};
+    op.attrs = {{"pad_width", "int[]", "(before_0, after_0, before_1, after_1, ...)"},
+                {"pad_value", "float", "the value of the added elements", 0.0},
+                {"pad_mode", "str", "only \"constant\"", std::string("constant")}};
+    op.description = "adds constant elements around every dimension";
+    op.infer = InferPad;
+    op.pattern = OpPattern::kInjective;
   }
 }
 

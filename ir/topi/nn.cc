@@ -14,29 +14,53 @@ DataType IndexType(const Tensor& t) { return t.shape()[0]->dtype; }
 
 tir::PrimExpr C(DataType t, int64_t v) { return tir::IntImm(t, v); }
 
-/*! \brief x padded with `value` (only the spatial dims); x itself when there is no padding. */
-Tensor Pad(const Tensor& x, const std::vector<int64_t>& shape, const std::vector<int64_t>& padding, tir::PrimExpr value) {
+/*! \brief Spatial (top, left, bottom, right) padding of NCHW data as per-dimension widths. */
+absl::StatusOr<Tensor> PadSpatial(const Tensor& x, const std::vector<int64_t>& padding, tir::PrimExpr value) {
   if (padding[0] == 0 && padding[1] == 0 && padding[2] == 0 && padding[3] == 0) return x;
-  DataType it = IndexType(x);
-  std::vector<tir::PrimExpr> out = {x.shape()[0], x.shape()[1], C(it, shape[2] + padding[0] + padding[2]),
-                                    C(it, shape[3] + padding[1] + padding[3])};
-  return te::Compute(
-      out,
-      [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
-        tir::PrimExpr h = tir::operator-(tir::PrimExpr(i[2]), C(it, padding[0]));
-        tir::PrimExpr w = tir::operator-(tir::PrimExpr(i[3]), C(it, padding[1]));
-        tir::PrimExpr inside = tir::operator&&(
-            tir::operator&&(tir::operator>=(h, C(it, 0)), tir::operator<(h, C(it, shape[2]))),
-            tir::operator&&(tir::operator>=(w, C(it, 0)), tir::operator<(w, C(it, shape[3]))));
-        // Clamp the index so the load stays in bounds even where the select discards it.
-        tir::PrimExpr hc = tir::Min(tir::Max(h, C(it, 0)), C(it, shape[2] - 1));
-        tir::PrimExpr wc = tir::Min(tir::Max(w, C(it, 0)), C(it, shape[3] - 1));
-        return tir::Select(inside, x({i[0], i[1], hc, wc}), value);
-      },
-      "pad_temp", {"i0", "i1", "i2", "i3"});
+  return Pad(x, {0, 0, padding[0], padding[1]}, {0, 0, padding[2], padding[3]}, value);
 }
 
 }  // namespace
+
+absl::StatusOr<Tensor> Pad(const Tensor& x, const std::vector<int64_t>& before, const std::vector<int64_t>& after,
+                           tir::PrimExpr value) {
+  absl::StatusOr<std::vector<int64_t>> xs = StaticShape(x, "pad");
+  if (!xs.ok()) return xs.status();
+  size_t rank = xs->size();
+  if (before.size() != rank || after.size() != rank) {
+    return absl::InvalidArgumentError(absl::StrCat("pad: ", rank, "-d data needs ", rank, " widths before and after"));
+  }
+  for (size_t d = 0; d < rank; ++d) {
+    if (before[d] < 0 || after[d] < 0) return absl::UnimplementedError("pad: negative widths (cropping) are not supported");
+  }
+  DataType it = IndexType(x);
+  std::vector<tir::PrimExpr> shape;
+  std::vector<std::string> names;
+  for (size_t d = 0; d < rank; ++d) {
+    shape.push_back(C(it, (*xs)[d] + before[d] + after[d]));
+    names.push_back(absl::StrCat("i", d));
+  }
+  return te::Compute(
+      shape,
+      [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
+        tir::PrimExpr inside;
+        std::vector<tir::PrimExpr> index;
+        for (size_t d = 0; d < rank; ++d) {
+          if (before[d] == 0 && after[d] == 0) {
+            index.push_back(i[d]);
+            continue;
+          }
+          tir::PrimExpr v = tir::operator-(tir::PrimExpr(i[d]), C(it, before[d]));
+          tir::PrimExpr in_d = tir::operator&&(tir::operator>=(v, C(it, 0)), tir::operator<(v, C(it, (*xs)[d])));
+          inside = inside.defined() ? tir::operator&&(inside, in_d) : in_d;
+          // Clamp the index so the load stays in bounds even where the select discards it.
+          index.push_back(tir::Min(tir::Max(v, C(it, 0)), C(it, (*xs)[d] - 1)));
+        }
+        if (!inside.defined()) return x(index);  // zero widths: a copy
+        return tir::Select(inside, x(index), value);
+      },
+      "pad_temp", names);
+}
 
 absl::StatusOr<Tensor> Conv2d(const Tensor& x, const Tensor& w, const std::vector<int64_t>& strides,
                               const std::vector<int64_t>& padding, const std::vector<int64_t>& dilation, int64_t groups) {
@@ -51,7 +75,8 @@ absl::StatusOr<Tensor> Conv2d(const Tensor& x, const Tensor& w, const std::vecto
   DataType it = IndexType(x);
   int64_t oh = ((*xs)[2] + padding[0] + padding[2] - dilation[0] * ((*ws)[2] - 1) - 1) / strides[0] + 1;
   int64_t ow = ((*xs)[3] + padding[1] + padding[3] - dilation[1] * ((*ws)[3] - 1) - 1) / strides[1] + 1;
-  Tensor padded = Pad(x, *xs, padding, tir::Const(x.dtype(), 0));
+  absl::StatusOr<Tensor> padded = PadSpatial(x, padding, tir::Const(x.dtype(), 0));
+  if (!padded.ok()) return padded.status();
   int64_t in_per_group = (*ws)[1], out_per_group = (*ws)[0] / groups;
   te::ReduceAxis rc = te::MakeReduceAxis(C(it, in_per_group), "rc");
   te::ReduceAxis ry = te::MakeReduceAxis(C(it, (*ws)[2]), "ry");
@@ -68,7 +93,7 @@ absl::StatusOr<Tensor> Conv2d(const Tensor& x, const Tensor& w, const std::vecto
                                          tir::operator*(tir::PrimExpr(ry), C(it, dilation[0])));
         tir::PrimExpr xx = tir::operator+(tir::operator*(tir::PrimExpr(i[3]), C(it, strides[1])),
                                           tir::operator*(tir::PrimExpr(rx), C(it, dilation[1])));
-        return te::Sum(tir::operator*(padded({i[0], channel, y, xx}), w({i[1], rc, ry, rx})), {rc, ry, rx});
+        return te::Sum(tir::operator*((*padded)({i[0], channel, y, xx}), w({i[1], rc, ry, rx})), {rc, ry, rx});
       },
       "conv2d_nchw", {"nn", "ff", "yy", "xx"});
 }
@@ -82,7 +107,8 @@ absl::StatusOr<Tensor> Pool2d(const Tensor& x, bool is_max, const std::vector<in
   DataType it = IndexType(x);
   int64_t oh = ((*xs)[2] + padding[0] + padding[2] - dilation[0] * (pool_size[0] - 1) - 1) / strides[0] + 1;
   int64_t ow = ((*xs)[3] + padding[1] + padding[3] - dilation[1] * (pool_size[1] - 1) - 1) / strides[1] + 1;
-  Tensor padded = Pad(x, *xs, padding, is_max ? tir::MinValue(x.dtype()) : tir::Const(x.dtype(), 0));
+  absl::StatusOr<Tensor> padded = PadSpatial(x, padding, is_max ? tir::MinValue(x.dtype()) : tir::Const(x.dtype(), 0));
+  if (!padded.ok()) return padded.status();
   te::ReduceAxis ry = te::MakeReduceAxis(C(it, pool_size[0]), "rv0");
   te::ReduceAxis rx = te::MakeReduceAxis(C(it, pool_size[1]), "rv1");
   std::vector<tir::PrimExpr> shape = {x.shape()[0], x.shape()[1], C(it, oh), C(it, ow)};
@@ -91,7 +117,7 @@ absl::StatusOr<Tensor> Pool2d(const Tensor& x, bool is_max, const std::vector<in
                                      tir::operator*(tir::PrimExpr(ry), C(it, dilation[0])));
     tir::PrimExpr xx = tir::operator+(tir::operator*(tir::PrimExpr(i[3]), C(it, strides[1])),
                                       tir::operator*(tir::PrimExpr(rx), C(it, dilation[1])));
-    return padded({i[0], i[1], y, xx});
+    return (*padded)({i[0], i[1], y, xx});
   };
   std::vector<std::string> names = {"ax0", "ax1", "ax2", "ax3"};
   if (is_max) {

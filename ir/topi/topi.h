@@ -49,6 +49,9 @@ absl::StatusOr<Tensor> Matmul(const Tensor& a, const Tensor& b);
 /*! \brief Permutes dimensions; empty `axes` reverses them ("T_transpose"). */
 absl::StatusOr<Tensor> Transpose(const Tensor& x, std::vector<int64_t> axes);
 
+/*! \brief x with before[d] / after[d] elements of `value` added around each dimension d ("pad_temp"). */
+absl::StatusOr<Tensor> Pad(const Tensor& x, const std::vector<int64_t>& before, const std::vector<int64_t>& after,
+                           tir::PrimExpr value);
 /*! \brief NCHW x OIHW convolution; padding is (top, left, bottom, right). */
 absl::StatusOr<Tensor> Conv2d(const Tensor& x, const Tensor& w, const std::vector<int64_t>& strides,
                               const std::vector<int64_t>& padding, const std::vector<int64_t>& dilation, int64_t groups);

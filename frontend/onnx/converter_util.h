@@ -1,0 +1,52 @@
+/*! \file converter_util.h
+ *  \brief Small helpers shared by the ONNX converter files.
+ */
+#ifndef MLC_FRONTEND_ONNX_CONVERTER_UTIL_H_
+#define MLC_FRONTEND_ONNX_CONVERTER_UTIL_H_
+
+#include <cstring>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "frontend/onnx/onnx_importer.h"
+
+namespace mlc {
+namespace onnx_import {
+
+using Outputs = absl::StatusOr<std::vector<relax::Expr>>;
+
+inline Outputs One(absl::StatusOr<relax::Expr> e) {
+  if (!e.ok()) return e.status();
+  return std::vector<relax::Expr>{*e};
+}
+
+inline const relax::TensorStructInfoNode* TensorOf(const relax::Expr& e) {
+  return e->struct_info().as<relax::TensorStructInfoNode>();
+}
+
+/*! \brief The static shape of a value, or an error naming `what`. */
+inline absl::StatusOr<std::vector<int64_t>> StaticShape(const relax::Expr& e, const char* what) {
+  const auto* t = TensorOf(e);
+  if (t == nullptr || !t->shape) return absl::InvalidArgumentError(absl::StrCat(what, " needs a static shape"));
+  return *t->shape;
+}
+
+/*! \brief A 0-d constant of `dtype`. */
+inline relax::Expr Scalar(double value, DataType dtype) {
+  TensorData t(dtype, {});
+  if (dtype == DataType::Float32()) {
+    float f = static_cast<float>(value);
+    std::memcpy(t.mutable_data(), &f, 4);
+  } else if (dtype == DataType::Float(64)) {
+    std::memcpy(t.mutable_data(), &value, 8);
+  } else {
+    int64_t i = static_cast<int64_t>(value);
+    std::memcpy(t.mutable_data(), &i, dtype.bytes());
+  }
+  return relax::MakeConstant(t);
+}
+
+}  // namespace onnx_import
+}  // namespace mlc
+
+#endif  // MLC_FRONTEND_ONNX_CONVERTER_UTIL_H_

@@ -1,0 +1,193 @@
+/*! \file onnx_nn_converters.cc
+ *  \brief Converters of ONNX's convolutional-network operators: Conv, BatchNormalization
+ *         (inference), MaxPool, AveragePool, GlobalAveragePool (2-D, NCHW) and constant Pad.
+ *
+ *  Batch normalization is emitted as its arithmetic on the statistics; with constant
+ *  statistics fold-constant reduces it to one per-channel multiply and add.
+ */
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "frontend/onnx/converter_util.h"
+
+namespace mlc {
+namespace onnx_import {
+namespace {
+
+/*! \brief Window geometry shared by Conv and the pools, with auto_pad resolved to explicit pads. */
+struct Window {
+  std::vector<int64_t> kernel, strides, padding, dilation;  // padding: top, left, bottom, right
+};
+
+absl::StatusOr<Window> ReadWindow(const OnnxContext& ctx, const onnx::NodeProto& node, const std::vector<int64_t>& x_shape,
+                                  std::vector<int64_t> kernel) {
+  if (x_shape.size() != 4) {
+    return absl::UnimplementedError(absl::StrCat("only 2-D (NCHW) windows are supported, input has rank ", x_shape.size()));
+  }
+  if (ctx.HasAttr(node, "kernel_shape")) kernel = ctx.IntsAttr(node, "kernel_shape");
+  if (kernel.size() != 2) return absl::InvalidArgumentError("kernel_shape needs 2 values");
+  Window w;
+  w.kernel = kernel;
+  w.strides = ctx.HasAttr(node, "strides") ? ctx.IntsAttr(node, "strides") : std::vector<int64_t>{1, 1};
+  w.dilation = ctx.HasAttr(node, "dilations") ? ctx.IntsAttr(node, "dilations") : std::vector<int64_t>{1, 1};
+  w.padding = ctx.HasAttr(node, "pads") ? ctx.IntsAttr(node, "pads") : std::vector<int64_t>{0, 0, 0, 0};
+  if (w.strides.size() != 2 || w.dilation.size() != 2 || w.padding.size() != 4) {
+    return absl::InvalidArgumentError("strides and dilations need 2 values, pads 4");
+  }
+  std::string auto_pad = ctx.StringAttr(node, "auto_pad", "NOTSET");
+  if (auto_pad == "VALID") {
+    w.padding = {0, 0, 0, 0};
+  } else if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
+    // Output = ceil(input / stride); the odd unit of padding goes at the end (UPPER) or the start.
+    for (int d = 0; d < 2; ++d) {
+      int64_t in = x_shape[2 + d], out = (in + w.strides[d] - 1) / w.strides[d];
+      int64_t extent = (w.kernel[d] - 1) * w.dilation[d] + 1;
+      int64_t total = std::max<int64_t>(0, (out - 1) * w.strides[d] + extent - in);
+      int64_t small = total / 2, large = total - small;
+      w.padding[d] = auto_pad == "SAME_UPPER" ? small : large;
+      w.padding[d + 2] = auto_pad == "SAME_UPPER" ? large : small;
+    }
+  } else if (auto_pad != "NOTSET") {
+    return absl::InvalidArgumentError(absl::StrCat("unknown auto_pad '", auto_pad, "'"));
+  }
+  return w;
+}
+
+/*! \brief A (C,) vector as (C, 1, 1), so that it broadcasts over NCHW channels. */
+absl::StatusOr<relax::Expr> PerChannel(OnnxContext& ctx, const relax::Expr& v) {
+  absl::StatusOr<std::vector<int64_t>> shape = StaticShape(v, "a per-channel vector");
+  if (!shape.ok()) return shape.status();
+  if (shape->size() != 1) return absl::InvalidArgumentError(absl::StrCat("expected a vector, got rank ", shape->size()));
+  return ctx.EmitOp("reshape", {v}, {{"shape", std::vector<int64_t>{(*shape)[0], 1, 1}}});
+}
+
+Outputs Conv(OnnxContext& ctx, const onnx::NodeProto& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<relax::Expr> w = ctx.Input(node, 1);
+  if (!w.ok()) return w.status();
+  absl::StatusOr<std::vector<int64_t>> xs = StaticShape(*x, "Conv's input"), ws = StaticShape(*w, "Conv's weight");
+  if (!xs.ok()) return xs.status();
+  if (!ws.ok()) return ws.status();
+  if (ws->size() != 4) return absl::UnimplementedError(absl::StrCat("only 2-D convolution is supported, weight has rank ", ws->size()));
+  absl::StatusOr<Window> win = ReadWindow(ctx, node, *xs, {(*ws)[2], (*ws)[3]});
+  if (!win.ok()) return win.status();
+  if (win->kernel[0] != (*ws)[2] || win->kernel[1] != (*ws)[3]) {
+    return absl::InvalidArgumentError("kernel_shape disagrees with the weight's shape");
+  }
+  absl::StatusOr<relax::Expr> y =
+      ctx.EmitOp("nn.conv2d", {*x, *w},
+                 {{"strides", win->strides}, {"padding", win->padding}, {"dilation", win->dilation},
+                  {"groups", ctx.IntAttr(node, "group", 1)}});
+  if (!y.ok() || !ctx.HasInput(node, 2)) return One(y);
+  absl::StatusOr<relax::Expr> b = ctx.Input(node, 2);
+  if (!b.ok()) return b.status();
+  absl::StatusOr<relax::Expr> bias = PerChannel(ctx, *b);
+  if (!bias.ok()) return bias.status();
+  return One(ctx.EmitOp("add", {*y, *bias}));
+}
+
+/*! \brief y = (x - mean) * scale / sqrt(var + eps) + bias, as scale' = scale / sqrt(var + eps) and
+ *  shift' = bias - mean * scale', each a (C, 1, 1) vector. */
+Outputs BatchNormalization(OnnxContext& ctx, const onnx::NodeProto& node) {
+  if (ctx.IntAttr(node, "training_mode", 0) != 0) return absl::UnimplementedError("training_mode=1 is not supported");
+  if (node.output_size() > 1) return absl::UnimplementedError("only the first output (inference) is supported");
+  std::vector<relax::Expr> in;
+  for (int i = 0; i < 5; ++i) {
+    absl::StatusOr<relax::Expr> v = ctx.Input(node, i);
+    if (!v.ok()) return v.status();
+    in.push_back(*v);
+  }
+  const auto* t = TensorOf(in[0]);
+  if (t == nullptr || !t->shape || t->shape->size() != 4) return absl::UnimplementedError("only NCHW batch normalization is supported");
+  DataType dtype = t->dtype;
+  auto emit = [&](const std::string& op, std::vector<relax::Expr> args) { return ctx.EmitOp(op, std::move(args)); };
+  absl::StatusOr<relax::Expr> denom = emit("add", {in[4], Scalar(ctx.FloatAttr(node, "epsilon", 1e-5f), dtype)});
+  if (denom.ok()) denom = emit("sqrt", {*denom});
+  absl::StatusOr<relax::Expr> scale = denom.ok() ? emit("divide", {in[1], *denom}) : denom;
+  absl::StatusOr<relax::Expr> shift = scale.ok() ? emit("multiply", {in[3], *scale}) : scale;
+  if (shift.ok()) shift = emit("subtract", {in[2], *shift});
+  if (shift.ok()) scale = PerChannel(ctx, *scale);
+  if (scale.ok()) shift = PerChannel(ctx, *shift);
+  if (!shift.ok()) return shift.status();
+  absl::StatusOr<relax::Expr> y = emit("multiply", {in[0], *scale});
+  if (!y.ok()) return y.status();
+  return One(emit("add", {*y, *shift}));
+}
+
+OnnxConverter Pool(bool is_max) {
+  return [is_max](OnnxContext& ctx, const onnx::NodeProto& node) -> Outputs {
+    absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+    if (!x.ok()) return x.status();
+    if (node.output_size() > 1 && !node.output(1).empty()) return absl::UnimplementedError("the Indices output is not supported");
+    absl::StatusOr<std::vector<int64_t>> xs = StaticShape(*x, "the pooled input");
+    if (!xs.ok()) return xs.status();
+    if (!ctx.HasAttr(node, "kernel_shape")) return absl::InvalidArgumentError("kernel_shape is required");
+    absl::StatusOr<Window> win = ReadWindow(ctx, node, *xs, {});
+    if (!win.ok()) return win.status();
+    if (ctx.IntAttr(node, "ceil_mode", 0) != 0) return absl::UnimplementedError("ceil_mode=1 is not supported");
+    if (is_max && ctx.IntAttr(node, "storage_order", 0) != 0) return absl::UnimplementedError("storage_order=1 is not supported");
+    Attrs attrs = {{"pool_size", win->kernel}, {"strides", win->strides}, {"padding", win->padding},
+                   {"dilation", win->dilation}};
+    if (!is_max) attrs["count_include_pad"] = ctx.IntAttr(node, "count_include_pad", 0) != 0;
+    return One(ctx.EmitOp(is_max ? "nn.max_pool2d" : "nn.avg_pool2d", {*x}, attrs));
+  };
+}
+
+/*! \brief Constant-mode Pad; pads (input 1, or the attribute before opset 11) must be constant. */
+Outputs Pad(OnnxContext& ctx, const onnx::NodeProto& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<std::vector<int64_t>> xs = StaticShape(*x, "Pad's input");
+  if (!xs.ok()) return xs.status();
+  std::string mode = ctx.StringAttr(node, "mode", "constant");
+  if (mode != "constant") return absl::UnimplementedError(absl::StrCat("mode '", mode, "' is not supported (only constant)"));
+  std::vector<int64_t> pads;
+  if (ctx.HasInput(node, 1)) {
+    const TensorData* t = ctx.ConstantInput(node, 1);
+    if (t == nullptr || t->dtype() != DataType::Int64()) return absl::UnimplementedError("pads must be a constant int64 tensor");
+    pads.assign(t->data_as<int64_t>(), t->data_as<int64_t>() + t->NumElements());
+  } else {
+    pads = ctx.IntsAttr(node, "pads");
+  }
+  if (ctx.HasInput(node, 3)) return absl::UnimplementedError("the axes input is not supported");
+  size_t rank = xs->size();
+  if (pads.size() != 2 * rank) return absl::InvalidArgumentError(absl::StrCat("pads needs ", 2 * rank, " values, got ", pads.size()));
+  double value = ctx.FloatAttr(node, "value", 0.0f);
+  if (ctx.HasInput(node, 2)) {
+    const TensorData* t = ctx.ConstantInput(node, 2);
+    if (t == nullptr || t->NumElements() != 1) return absl::UnimplementedError("constant_value must be a constant scalar");
+    if (t->dtype() == DataType::Float32()) value = t->data_as<float>()[0];
+    else if (t->dtype() == DataType::Float(64)) value = t->data_as<double>()[0];
+    else if (t->dtype() == DataType::Int64()) value = static_cast<double>(t->data_as<int64_t>()[0]);
+    else return absl::UnimplementedError("constant_value must be float32, float64 or int64");
+  }
+  if (std::all_of(pads.begin(), pads.end(), [](int64_t p) { return p == 0; })) return std::vector<relax::Expr>{*x};
+  // ONNX lists all the begins then all the ends; pad_width interleaves them per dimension.
+  std::vector<int64_t> width;
+  for (size_t d = 0; d < rank; ++d) {
+    width.push_back(pads[d]);
+    width.push_back(pads[d + rank]);
+  }
+  return One(ctx.EmitOp("nn.pad", {*x}, {{"pad_width", width}, {"pad_value", value}}));
+}
+
+Outputs GlobalAveragePool(OnnxContext& ctx, const onnx::NodeProto& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  return One(ctx.EmitOp("nn.adaptive_avg_pool2d", {*x}));
+}
+
+}  // namespace
+
+void RegisterNNOnnxConverters(OnnxConverterRegistry& r) {
+  r.Register("Conv", Conv);
+  r.Register("BatchNormalization", BatchNormalization);
+  r.Register("MaxPool", Pool(/*is_max=*/true));
+  r.Register("AveragePool", Pool(/*is_max=*/false));
+  r.Register("GlobalAveragePool", GlobalAveragePool);
+  r.Register("Pad", Pad);
+}
+
+}  // namespace onnx_import
+}  // namespace mlc

@@ -1,0 +1,228 @@
+/*! \file operator_library_test.cc
+ *  \brief Every operator-library (TOPI) kernel on odd shapes, compiled with LLVM and run by the
+ *         VM, against references computed here in double precision.
+ */
+#include <algorithm>
+#include <cmath>
+
+#include "gtest/gtest.h"
+#include "ir/topi/topi.h"
+#include "tools/testing/kernel_harness.h"
+
+namespace mlc {
+namespace {
+
+using namespace testing_util;  // NOLINT: the harness is this test's vocabulary
+using vm::NDArray;
+
+TEST(OperatorLibrary, ElementwiseKernelsMatchReferences) {
+  std::vector<std::vector<int64_t>> odd = {{7, 129}, {129}};
+  std::vector<KernelCase> cases = {
+      {"add", odd, Binary(topi::Add), Elementwise([](auto v) { return v[0] + v[1]; })},
+      {"subtract", {{1, 7, 1}, {129, 1, 1}}, Binary(topi::Subtract), Elementwise([](auto v) { return v[0] - v[1]; })},
+      {"multiply", {{7, 1}, {1, 129}}, Binary(topi::Multiply), Elementwise([](auto v) { return v[0] * v[1]; })},
+      {"divide", odd, Binary(topi::Divide), Elementwise([](auto v) { return v[0] / v[1]; }), 0.5f, 2.0f},
+      {"maximum", odd, Binary(topi::Maximum), Elementwise([](auto v) { return std::max(v[0], v[1]); })},
+      {"minimum", odd, Binary(topi::Minimum), Elementwise([](auto v) { return std::min(v[0], v[1]); })},
+      {"power", odd, Binary(topi::Power), Elementwise([](auto v) { return std::pow(v[0], v[1]); }), 0.5f, 2.0f},
+      {"relu", {{1, 7, 129}}, Unary(topi::Relu), Elementwise([](auto v) { return std::max(v[0], 0.0); })},
+      {"exp", {{129}}, Unary(topi::Exp), Elementwise([](auto v) { return std::exp(v[0]); })},
+      {"log", {{7, 129}}, Unary(topi::Log), Elementwise([](auto v) { return std::log(v[0]); }), 0.1f, 3.0f},
+      {"sqrt", {{7, 129}}, Unary(topi::Sqrt), Elementwise([](auto v) { return std::sqrt(v[0]); }), 0.0f, 3.0f},
+      {"tanh", {{7, 129}}, Unary(topi::Tanh), Elementwise([](auto v) { return std::tanh(v[0]); }), -3.0f, 3.0f},
+      {"sigmoid", {{7, 129}}, Unary(topi::Sigmoid), Elementwise([](auto v) { return 1 / (1 + std::exp(-v[0])); }), -5, 5},
+      {"erf", {{7, 129}}, Unary(topi::Erf), Elementwise([](auto v) { return std::erf(v[0]); }), -3.0f, 3.0f},
+      {"negative", {{1}}, Unary(topi::Negative), Elementwise([](auto v) { return -v[0]; })},
+      {"ewise_fma",
+       {{7, 129}, {7, 129}, {7, 129}},
+       [](const std::vector<te::Tensor>& t) -> absl::StatusOr<te::Tensor> { return topi::EwiseFma(t[0], t[1], t[2]); },
+       Elementwise([](auto v) { return v[0] * v[1] + v[2]; })},
+  };
+  for (const KernelCase& c : cases) RunKernelCase(c);
+}
+
+TEST(OperatorLibrary, DenseMatmulTransposeMatchReferences) {
+  auto dense_ref = [](const std::vector<NDArray>& in, const std::vector<int64_t>&) {
+    int64_t n = in[0].shape()[0], k = in[0].shape()[1], m = in[1].shape()[0];
+    std::vector<double> out(n * m);
+    for (int64_t i = 0; i < n; ++i) {
+      for (int64_t j = 0; j < m; ++j) {
+        double acc = 0;
+        for (int64_t p = 0; p < k; ++p) acc += static_cast<double>(F(in[0])[i * k + p]) * F(in[1])[j * k + p];
+        out[i * m + j] = acc;
+      }
+    }
+    return out;
+  };
+  RunKernelCase({"dense", {{7, 129}, {1, 129}}, Binary(topi::Dense), dense_ref});
+  RunKernelCase({"dense", {{1, 7}, {129, 7}}, Binary(topi::Dense), dense_ref});
+  // Batched matmul with broadcasting: (2, 1, 7, 129) @ (3, 129, 5) -> (2, 3, 7, 5).
+  RunKernelCase({"matmul",
+                 {{2, 1, 7, 129}, {3, 129, 5}},
+                 Binary(topi::Matmul),
+                 [](const std::vector<NDArray>& in, const std::vector<int64_t>&) {
+                   std::vector<double> out(2 * 3 * 7 * 5);
+                   for (int b0 = 0; b0 < 2; ++b0)
+                     for (int b1 = 0; b1 < 3; ++b1)
+                       for (int i = 0; i < 7; ++i)
+                         for (int j = 0; j < 5; ++j) {
+                           double acc = 0;
+                           for (int k = 0; k < 129; ++k) {
+                             acc += static_cast<double>(F(in[0])[(b0 * 7 + i) * 129 + k]) * F(in[1])[(b1 * 129 + k) * 5 + j];
+                           }
+                           out[((b0 * 3 + b1) * 7 + i) * 5 + j] = acc;
+                         }
+                   return out;
+                 }});
+  RunKernelCase({"reshape",
+                 {{7, 1, 129}},
+                 Unary([](const te::Tensor& t) { return topi::Reshape(t, {129, 7}); }),
+                 [](const std::vector<NDArray>& in, const std::vector<int64_t>&) {
+                   return std::vector<double>(F(in[0]), F(in[0]) + 7 * 129);  // row-major order is kept
+                 }});
+  RunKernelCase({"transpose",
+                 {{7, 1, 129}},
+                 Unary([](const te::Tensor& t) { return topi::Transpose(t, {2, 0, 1}); }),
+                 [](const std::vector<NDArray>& in, const std::vector<int64_t>&) {
+                   std::vector<double> out(129 * 7);
+                   for (int a = 0; a < 129; ++a)
+                     for (int b = 0; b < 7; ++b) out[a * 7 + b] = F(in[0])[b * 129 + a];
+                   return out;
+                 }});
+}
+
+// ---- Convolution, pooling and padding (NCHW).
+
+/*! \brief Window geometry of one case; padding is (top, left, bottom, right). */
+struct Window {
+  std::vector<int64_t> kernel, strides, padding, dilation;
+};
+
+int64_t OutExtent(int64_t in, int64_t d, const Window& w) {
+  return (in + w.padding[d] + w.padding[d + 2] - w.dilation[d] * (w.kernel[d] - 1) - 1) / w.strides[d] + 1;
+}
+
+/*! \brief Direct convolution in double: out[n, f, y, x] = sum over the group's channels and the window. */
+Reference Conv2dReference(Window w, int64_t groups) {
+  return [w, groups](const std::vector<NDArray>& in, const std::vector<int64_t>& os) {
+    const std::vector<int64_t>& xs = in[0].shape();
+    const std::vector<int64_t>& ws = in[1].shape();
+    int64_t cin_group = ws[1], cout_group = ws[0] / groups;
+    std::vector<double> out;
+    for (int64_t n = 0; n < os[0]; ++n)
+      for (int64_t f = 0; f < os[1]; ++f)
+        for (int64_t oy = 0; oy < os[2]; ++oy)
+          for (int64_t ox = 0; ox < os[3]; ++ox) {
+            double acc = 0;
+            for (int64_t c = 0; c < cin_group; ++c)
+              for (int64_t ky = 0; ky < ws[2]; ++ky)
+                for (int64_t kx = 0; kx < ws[3]; ++kx) {
+                  int64_t y = oy * w.strides[0] + ky * w.dilation[0] - w.padding[0];
+                  int64_t x = ox * w.strides[1] + kx * w.dilation[1] - w.padding[1];
+                  if (y < 0 || y >= xs[2] || x < 0 || x >= xs[3]) continue;
+                  int64_t channel = (f / cout_group) * cin_group + c;
+                  acc += double(F(in[0])[((n * xs[1] + channel) * xs[2] + y) * xs[3] + x]) *
+                         F(in[1])[((f * ws[1] + c) * ws[2] + ky) * ws[3] + kx];
+                }
+            out.push_back(acc);
+          }
+    return out;
+  };
+}
+
+/*! \brief Max or average pooling in double; average divides by the full window or by the cells inside. */
+Reference Pool2dReference(Window w, bool is_max, bool count_include_pad) {
+  return [=](const std::vector<NDArray>& in, const std::vector<int64_t>& os) {
+    const std::vector<int64_t>& xs = in[0].shape();
+    std::vector<double> out;
+    for (int64_t n = 0; n < os[0]; ++n)
+      for (int64_t c = 0; c < os[1]; ++c)
+        for (int64_t oy = 0; oy < os[2]; ++oy)
+          for (int64_t ox = 0; ox < os[3]; ++ox) {
+            double acc = is_max ? -INFINITY : 0;
+            int64_t inside = 0;
+            for (int64_t ky = 0; ky < w.kernel[0]; ++ky)
+              for (int64_t kx = 0; kx < w.kernel[1]; ++kx) {
+                int64_t y = oy * w.strides[0] + ky * w.dilation[0] - w.padding[0];
+                int64_t x = ox * w.strides[1] + kx * w.dilation[1] - w.padding[1];
+                if (y < 0 || y >= xs[2] || x < 0 || x >= xs[3]) continue;
+                double v = F(in[0])[((n * xs[1] + c) * xs[2] + y) * xs[3] + x];
+                acc = is_max ? std::max(acc, v) : acc + v;
+                ++inside;
+              }
+            if (!is_max) acc /= count_include_pad ? double(w.kernel[0] * w.kernel[1]) : double(inside);
+            out.push_back(acc);
+          }
+    return out;
+  };
+}
+
+TEST(OperatorLibrary, Conv2dMatchesTheDirectReference) {
+  struct ConvCase {
+    std::vector<int64_t> x, w;
+    Window window;
+    int64_t groups;
+  };
+  std::vector<ConvCase> cases = {
+      {{1, 3, 9, 7}, {5, 3, 3, 3}, {{3, 3}, {1, 1}, {0, 0, 0, 0}, {1, 1}}, 1},   // valid
+      {{2, 3, 9, 7}, {4, 3, 3, 2}, {{3, 2}, {2, 1}, {1, 0, 2, 1}, {1, 1}}, 1},   // stride, asymmetric padding
+      {{1, 4, 11, 10}, {6, 2, 3, 3}, {{3, 3}, {2, 3}, {2, 2, 2, 2}, {2, 2}}, 2},  // groups, dilation
+      {{1, 6, 7, 7}, {6, 1, 3, 3}, {{3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}}, 6},   // depthwise
+      {{1, 5, 4, 3}, {7, 5, 1, 1}, {{1, 1}, {1, 1}, {0, 0, 0, 0}, {1, 1}}, 1},   // pointwise
+  };
+  for (const ConvCase& c : cases) {
+    Window w = c.window;
+    RunKernelCase({"conv2d", {c.x, c.w},
+                   [w, c](const std::vector<te::Tensor>& t) {
+                     return topi::Conv2d(t[0], t[1], w.strides, w.padding, w.dilation, c.groups);
+                   },
+                   Conv2dReference(w, c.groups)});
+  }
+}
+
+TEST(OperatorLibrary, PoolingMatchesTheReference) {
+  std::vector<Window> windows = {
+      {{2, 2}, {2, 2}, {0, 0, 0, 0}, {1, 1}},
+      {{3, 3}, {2, 2}, {1, 1, 1, 1}, {1, 1}},  // ResNet's stem pool
+      {{3, 2}, {1, 2}, {1, 0, 0, 1}, {2, 1}},  // asymmetric padding, dilation
+  };
+  for (const Window& w : windows) {
+    for (int kind = 0; kind < 3; ++kind) {
+      bool is_max = kind == 0, include_pad = kind == 1;
+      RunKernelCase({is_max ? "max_pool2d" : "avg_pool2d", {{2, 3, 9, 8}},
+                     [=](const std::vector<te::Tensor>& t) {
+                       return topi::Pool2d(t[0], is_max, w.kernel, w.strides, w.padding, w.dilation, include_pad);
+                     },
+                     Pool2dReference(w, is_max, include_pad)});
+    }
+  }
+  RunKernelCase({"adaptive_avg_pool2d", {{2, 5, 7, 3}}, Unary(topi::GlobalAvgPool2d),
+                 [](const std::vector<NDArray>& in, const std::vector<int64_t>&) {
+                   std::vector<double> out(10, 0.0);
+                   for (int64_t i = 0; i < 2 * 5 * 21; ++i) out[i / 21] += F(in[0])[i] / 21.0;
+                   return out;
+                 }});
+}
+
+TEST(OperatorLibrary, PadAddsTheValueAroundEveryDimension) {
+  std::vector<int64_t> before = {0, 2, 1}, after = {1, 0, 3};
+  RunKernelCase({"pad", {{2, 3, 4}},
+                 Unary([=](const te::Tensor& t) { return topi::Pad(t, before, after, tir::Const(kF32, 0.5)); }),
+                 [=](const std::vector<NDArray>& in, const std::vector<int64_t>& os) {
+                   std::vector<double> out;
+                   for (int64_t a = 0; a < os[0]; ++a)
+                     for (int64_t b = 0; b < os[1]; ++b)
+                       for (int64_t c = 0; c < os[2]; ++c) {
+                         int64_t i = a - before[0], j = b - before[1], k = c - before[2];
+                         bool inside = i >= 0 && i < 2 && j >= 0 && j < 3 && k >= 0 && k < 4;
+                         out.push_back(inside ? F(in[0])[(i * 3 + j) * 4 + k] : 0.5);
+                       }
+                   return out;
+                 }});
+  // Zero widths are a copy.
+  RunKernelCase({"pad", {{3, 5}}, Unary([](const te::Tensor& t) { return topi::Pad(t, {0, 0}, {0, 0}, tir::Const(kF32, 0)); }),
+                 Elementwise([](const std::vector<double>& v) { return v[0]; })});
+}
+
+}  // namespace
+}  // namespace mlc

@@ -1,0 +1,106 @@
+/*! \file kernel_harness.cc */
+#include "tools/testing/kernel_harness.h"
+
+#include <cmath>
+
+#include "absl/strings/str_cat.h"
+#include "codegen/build.h"
+#include "gtest/gtest.h"
+
+namespace mlc {
+namespace testing_util {
+
+using vm::NDArray;
+using vm::Value;
+
+NDArray Random(std::vector<int64_t> shape, std::mt19937* rng, float lo, float hi) {
+  NDArray a = NDArray::Empty(shape, DLDataType{kDLFloat, 32, 1});
+  std::uniform_real_distribution<float> dist(lo, hi);
+  float* p = static_cast<float*>(a.data());
+  for (int64_t i = 0; i < a.NumElements(); ++i) p[i] = dist(*rng);
+  return a;
+}
+
+TensorData ToTensorData(const NDArray& a) { return TensorData(kF32, a.shape(), a.Bytes()); }
+NDArray ToNDArray(const TensorData& t) {
+  return NDArray::FromBytes(t.shape(), DLDataType{static_cast<uint8_t>(t.dtype().code()), static_cast<uint8_t>(t.dtype().bits()), 1},
+                            t.bytes());
+}
+
+void ExpectClose(const NDArray& got, const std::vector<double>& want, double rtol, double atol) {
+  ASSERT_EQ(got.NumElements(), static_cast<int64_t>(want.size()));
+  double worst = 0;
+  int64_t worst_i = -1;
+  for (size_t i = 0; i < want.size(); ++i) {
+    double err = std::abs(F(got)[i] - want[i]) - rtol * std::abs(want[i]);
+    if (err > worst) {
+      worst = err;
+      worst_i = static_cast<int64_t>(i);
+    }
+  }
+  EXPECT_LE(worst, atol) << "element " << worst_i << ": got " << F(got)[worst_i] << ", want " << want[worst_i];
+}
+
+absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> Compile(const IRModule& mod) {
+  absl::StatusOr<proto::Executable> exe = codegen::Build(mod);
+  if (!exe.ok()) return exe.status();
+  return vm::VirtualMachine::LoadBytes(exe->SerializeAsString(), "test.mlcx");
+}
+
+std::vector<int64_t> Strides(const std::vector<int64_t>& shape) {
+  std::vector<int64_t> s(shape.size(), 1);
+  for (int i = static_cast<int>(shape.size()) - 2; i >= 0; --i) s[i] = s[i + 1] * shape[i + 1];
+  return s;
+}
+
+Reference Elementwise(std::function<double(const std::vector<double>&)> f) {
+  return [f](const std::vector<NDArray>& in, const std::vector<int64_t>& out_shape) {
+    int64_t n = 1;
+    for (int64_t d : out_shape) n *= d;
+    std::vector<int64_t> os = Strides(out_shape);
+    std::vector<double> out(n);
+    for (int64_t flat = 0; flat < n; ++flat) {
+      std::vector<double> vals;
+      for (const NDArray& a : in) {
+        std::vector<int64_t> as = Strides(a.shape());
+        int64_t offset = 0, rank = static_cast<int64_t>(a.shape().size()), shift = static_cast<int64_t>(out_shape.size()) - rank;
+        for (int64_t d = 0; d < rank; ++d) {
+          int64_t idx = (flat / os[d + shift]) % out_shape[d + shift];
+          offset += (a.shape()[d] == 1 ? 0 : idx) * as[d];
+        }
+        vals.push_back(F(a)[offset]);
+      }
+      out[flat] = f(vals);
+    }
+    return out;
+  };
+}
+
+void RunKernelCase(const KernelCase& c, double rtol, double atol) {
+  SCOPED_TRACE(c.name);
+  relax::BlockBuilder bb;
+  std::vector<relax::Var> params;
+  for (size_t i = 0; i < c.inputs.size(); ++i) {
+    params.push_back(relax::MakeVar(absl::StrCat("in", i), relax::TensorSInfo(c.inputs[i], kF32)));
+  }
+  ASSERT_TRUE(bb.BeginFunction("main", params).ok());
+  std::vector<relax::Expr> args(params.begin(), params.end());
+  absl::StatusOr<relax::Var> out = bb.EmitTE(c.name, c.fte, args);
+  ASSERT_TRUE(out.ok()) << out.status();
+  ASSERT_TRUE(bb.EmitFuncOutput(*out).ok());
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = Compile(bb.Get());
+  ASSERT_TRUE(vm.ok()) << vm.status();
+  std::mt19937 rng(99);
+  std::vector<NDArray> inputs;
+  std::vector<Value> values;
+  for (const auto& shape : c.inputs) {
+    inputs.push_back(Random(shape, &rng, c.lo, c.hi));
+    values.push_back(inputs.back());
+  }
+  absl::StatusOr<Value> result = (*vm)->Invoke("main", values);
+  ASSERT_TRUE(result.ok()) << result.status();
+  ExpectClose(result->tensor(), c.reference(inputs, result->tensor().shape()), rtol, atol);
+}
+
+}  // namespace testing_util
+}  // namespace mlc

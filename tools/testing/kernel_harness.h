@@ -1,0 +1,70 @@
+/*! \file kernel_harness.h
+ *  \brief Test helpers: random tensors, tolerant comparison, compile-and-load, and KernelCase,
+ *         which checks one TE kernel (built, compiled with LLVM, run by the VM) against a
+ *         double-precision reference.
+ */
+#ifndef MLC_TOOLS_TESTING_KERNEL_HARNESS_H_
+#define MLC_TOOLS_TESTING_KERNEL_HARNESS_H_
+
+#include <functional>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "ir/block_builder.h"
+#include "ir/module.h"
+#include "vm/virtual_machine.h"
+
+namespace mlc {
+namespace testing_util {
+
+inline const DataType kF32 = DataType::Float32();
+
+/*! \brief A float32 tensor of uniform values in [lo, hi). */
+vm::NDArray Random(std::vector<int64_t> shape, std::mt19937* rng, float lo = -1, float hi = 1);
+TensorData ToTensorData(const vm::NDArray& a);
+vm::NDArray ToNDArray(const TensorData& t);
+inline const float* F(const vm::NDArray& a) { return static_cast<const float*>(a.data()); }
+
+/*! \brief |got - want| <= atol + rtol * |want| everywhere; reports the worst element. */
+void ExpectClose(const vm::NDArray& got, const std::vector<double>& want, double rtol = 1e-5, double atol = 1e-5);
+
+/*! \brief Builds the module (LLVM) and loads it into a VM through serialized bytes, as the stages exchange it. */
+absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> Compile(const IRModule& mod);
+
+/*! \brief The expected output, from the inputs and the output shape. */
+using Reference = std::function<std::vector<double>(const std::vector<vm::NDArray>&, const std::vector<int64_t>& out_shape)>;
+
+/*! \brief main(inputs) = call_tir(fte(inputs)), run on random inputs in [lo, hi). */
+struct KernelCase {
+  std::string name;
+  std::vector<std::vector<int64_t>> inputs;
+  relax::FTE fte;
+  Reference reference;
+  float lo = -1, hi = 1;
+};
+
+/*! \brief Row-major strides of a shape, in elements. */
+std::vector<int64_t> Strides(const std::vector<int64_t>& shape);
+
+/*! \brief Broadcasting elementwise reference for any number of inputs. */
+Reference Elementwise(std::function<double(const std::vector<double>&)> f);
+
+template <typename Fn>
+relax::FTE Unary(Fn f) {
+  return [f](const std::vector<te::Tensor>& t) -> absl::StatusOr<te::Tensor> { return f(t[0]); };
+}
+template <typename Fn>
+relax::FTE Binary(Fn f) {
+  return [f](const std::vector<te::Tensor>& t) -> absl::StatusOr<te::Tensor> { return f(t[0], t[1]); };
+}
+
+/*! \brief Compiles and runs the case and compares with its reference (gtest assertions). */
+void RunKernelCase(const KernelCase& c, double rtol = 1e-5, double atol = 1e-5);
+
+}  // namespace testing_util
+}  // namespace mlc
+
+#endif  // MLC_TOOLS_TESTING_KERNEL_HARNESS_H_
