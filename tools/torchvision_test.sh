@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# torchvision's ResNet-18 and MobileNetV2 (seeded weights, batch norms with non-trivial
+# statistics) exported with torch 1.13 through FX and through ONNX, compiled by the pipeline
+# and run: the 1000 logits match PyTorch within 1e-4 of their scale.
+set -euo pipefail
+cd "${TEST_SRCDIR}/mlc"
+t="${TEST_TMPDIR}"
+failures=0; passed=0
+
+for model in resnet18 mobilenet_v2; do
+  /usr/bin/python3 frontend/torch/export_fx.py --example $model --out "$t/$model.fxpb" \
+    --onnx "$t/$model.onnx" --inputs "$t/$model.x.npy" --reference "$t/$model.ref.npy" 2> /dev/null
+  for format in fxpb onnx; do
+    out="$t/$model.$format"
+    if tools/pipeline "$t/$model.$format" --inputs "$t/$model.x.npy" --out "$out.work" --no-cache > "$out.log" 2>&1 &&
+       /usr/bin/python3 - "$out.work/out0.npy" "$t/$model.ref.npy" <<'PY'
+import sys
+import numpy as np
+out, ref = np.load(sys.argv[1]), np.load(sys.argv[2])
+assert out.shape == ref.shape, (out.shape, ref.shape)
+err = float(np.abs(out - ref).max()) / max(float(np.abs(ref).max()), 1e-6)
+print(f"  max |diff| / max |ref| = {err:.2e}")
+sys.exit(0 if err < 1e-4 else 1)
+PY
+    then
+      echo "ok: $model ($format) matches PyTorch"; passed=$((passed + 1))
+    else
+      echo "FAILED: $model ($format)"; cat "$out.log"; failures=$((failures + 1))
+    fi
+  done
+done
+echo "$passed passed, $failures failed"
+test "$failures" -eq 0
