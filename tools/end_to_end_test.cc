@@ -190,7 +190,8 @@ TEST(GraphPasses, SeedMlpGivesTheSameOutputsThroughEveryPipeline) {
   IRModule high_level = Parse(absl::StrCat(kSeeds, "/graphopt_mlp.py"), options);  // nn.dense, add, relu
   std::vector<double> want = MlpReference(m.x, m.w0, m.b0, m.w1, m.b1);
   for (const char* pipeline : {"legalize", "fuse-dense-add,legalize,fuse-tir", "fuse-ops,legalize,fuse-tir",
-                               "fold-constant,fuse-ops,legalize,fuse-tir,remove-unused"}) {
+                               "fold-constant,fuse-ops,legalize,fuse-tir,remove-unused",
+                               "fold-constant,dispatch-blas,fuse-ops,legalize,fuse-tir,remove-unused"}) {
     SCOPED_TRACE(pipeline);
     absl::StatusOr<Value> out = RunWithPasses(high_level, pipeline, {m.x});
     ASSERT_TRUE(out.ok()) << out.status();
@@ -198,9 +199,12 @@ TEST(GraphPasses, SeedMlpGivesTheSameOutputsThroughEveryPipeline) {
   }
   // The seeds' other spelling of the same model: permute_dims + matmul + add.
   IRModule permute = Parse(absl::StrCat(kSeeds, "/integ_mlp_high_level_v2.py"), options);
-  absl::StatusOr<Value> out = RunWithPasses(permute, "canonicalize-bindings,fuse-ops,legalize,fuse-tir", {m.x});
-  ASSERT_TRUE(out.ok()) << out.status();
-  ExpectClose(out->tensor(), want);
+  for (const char* pipeline : {"canonicalize-bindings,fuse-ops,legalize,fuse-tir", "dispatch-blas,fuse-ops,legalize,fuse-tir"}) {
+    SCOPED_TRACE(pipeline);
+    absl::StatusOr<Value> out = RunWithPasses(permute, pipeline, {m.x});
+    ASSERT_TRUE(out.ok()) << out.status();
+    ExpectClose(out->tensor(), want);
+  }
 }
 
 TEST(GraphPasses, SharedDenseIsNotDuplicatedAndResultsAgree) {

@@ -1,0 +1,153 @@
+/*! \file blas_functions.cc
+ *  \brief Runtime functions backed by BLAS (OpenBLAS), the targets of the dispatch-blas pass.
+ *
+ *    mlc.blas.dense(x[N,K], w[M,K], out[N,M])          out = x @ w^T
+ *    mlc.blas.matmul(a[N,K], b[K,M], out[N,M])         out = a @ b
+ *    mlc.blas.conv2d(x[N,C,H,W], w[F,C/g,KH,KW], geometry[9], out[N,F,OH,OW])
+ *        geometry = (stride_h, stride_w, pad_top, pad_left, pad_bottom, pad_right,
+ *                    dilation_h, dilation_w, groups); im2col + SGEMM per image and group,
+ *        a direct loop for depthwise convolution (one input and one output channel per group).
+ *
+ *  All float32, contiguous. Unscheduled loop programs are far from BLAS speed on these
+ *  operators; this is the library path a user would otherwise take by hand.
+ */
+#include <cblas.h>
+
+#include <cstring>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "vm/runtime_registry.h"
+
+namespace mlc {
+namespace vm {
+namespace {
+
+absl::Status CheckFloat32(absl::Span<DLTensor* const> args, size_t n, const char* name) {
+  if (args.size() != n) return absl::InvalidArgumentError(absl::StrCat(name, " takes ", n, " tensors, got ", args.size()));
+  for (DLTensor* t : args) {
+    if (t->strides != nullptr) return absl::InvalidArgumentError(absl::StrCat(name, ": tensors must be contiguous"));
+  }
+  return absl::OkStatus();
+}
+
+bool IsF32(const DLTensor* t) { return t->dtype.code == kDLFloat && t->dtype.bits == 32 && t->dtype.lanes == 1; }
+float* Data(DLTensor* t) { return reinterpret_cast<float*>(static_cast<char*>(t->data) + t->byte_offset); }
+
+absl::Status Dense(absl::Span<DLTensor* const> args) {
+  if (absl::Status s = CheckFloat32(args, 3, "mlc.blas.dense"); !s.ok()) return s;
+  DLTensor *x = args[0], *w = args[1], *out = args[2];
+  if (!IsF32(x) || !IsF32(w) || !IsF32(out) || x->ndim != 2 || w->ndim != 2 || x->shape[1] != w->shape[1]) {
+    return absl::InvalidArgumentError("mlc.blas.dense expects float32 x[N,K] and w[M,K]");
+  }
+  int n = static_cast<int>(x->shape[0]), k = static_cast<int>(x->shape[1]), m = static_cast<int>(w->shape[0]);
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, n, m, k, 1.0f, Data(x), k, Data(w), k, 0.0f, Data(out), m);
+  return absl::OkStatus();
+}
+
+absl::Status Matmul(absl::Span<DLTensor* const> args) {
+  if (absl::Status s = CheckFloat32(args, 3, "mlc.blas.matmul"); !s.ok()) return s;
+  DLTensor *a = args[0], *b = args[1], *out = args[2];
+  if (!IsF32(a) || !IsF32(b) || !IsF32(out) || a->ndim != 2 || b->ndim != 2 || a->shape[1] != b->shape[0]) {
+    return absl::InvalidArgumentError("mlc.blas.matmul expects float32 a[N,K] and b[K,M]");
+  }
+  int n = static_cast<int>(a->shape[0]), k = static_cast<int>(a->shape[1]), m = static_cast<int>(b->shape[1]);
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, m, k, 1.0f, Data(a), k, Data(b), m, 0.0f, Data(out), m);
+  return absl::OkStatus();
+}
+
+struct ConvGeometry {
+  int64_t n, c, h, w, f, cg, kh, kw, oh, ow;
+  int64_t stride[2], pad[4], dilation[2], groups;
+};
+
+/*! \brief Rows (c, ky, kx) x columns (oy, ox) of one image's group of channels; zeros in the padding. */
+void Im2Col(const float* x, const ConvGeometry& g, float* col) {
+  for (int64_t c = 0; c < g.cg; ++c) {
+    for (int64_t ky = 0; ky < g.kh; ++ky) {
+      for (int64_t kx = 0; kx < g.kw; ++kx) {
+        float* row = col + ((c * g.kh + ky) * g.kw + kx) * g.oh * g.ow;
+        for (int64_t oy = 0; oy < g.oh; ++oy) {
+          int64_t y = oy * g.stride[0] + ky * g.dilation[0] - g.pad[0];
+          float* dst = row + oy * g.ow;
+          if (y < 0 || y >= g.h) {
+            std::memset(dst, 0, sizeof(float) * g.ow);
+            continue;
+          }
+          const float* src = x + (c * g.h + y) * g.w;
+          for (int64_t ox = 0; ox < g.ow; ++ox) {
+            int64_t xx = ox * g.stride[1] + kx * g.dilation[1] - g.pad[1];
+            dst[ox] = (xx >= 0 && xx < g.w) ? src[xx] : 0.0f;
+          }
+        }
+      }
+    }
+  }
+}
+
+/*! \brief One input channel convolved with its own filters (depthwise), directly. */
+void DepthwiseChannel(const float* x, const float* w, const ConvGeometry& g, float* out) {
+  for (int64_t oy = 0; oy < g.oh; ++oy) {
+    for (int64_t ox = 0; ox < g.ow; ++ox) {
+      float acc = 0.0f;
+      for (int64_t ky = 0; ky < g.kh; ++ky) {
+        int64_t y = oy * g.stride[0] + ky * g.dilation[0] - g.pad[0];
+        if (y < 0 || y >= g.h) continue;
+        for (int64_t kx = 0; kx < g.kw; ++kx) {
+          int64_t xx = ox * g.stride[1] + kx * g.dilation[1] - g.pad[1];
+          if (xx >= 0 && xx < g.w) acc += x[y * g.w + xx] * w[ky * g.kw + kx];
+        }
+      }
+      out[oy * g.ow + ox] = acc;
+    }
+  }
+}
+
+absl::Status Conv2d(absl::Span<DLTensor* const> args) {
+  if (absl::Status s = CheckFloat32(args, 4, "mlc.blas.conv2d"); !s.ok()) return s;
+  DLTensor *x = args[0], *w = args[1], *geometry = args[2], *out = args[3];
+  if (!IsF32(x) || !IsF32(w) || !IsF32(out) || x->ndim != 4 || w->ndim != 4 || out->ndim != 4) {
+    return absl::InvalidArgumentError("mlc.blas.conv2d expects float32 NCHW data, OIHW weight and output");
+  }
+  if (geometry->dtype.code != kDLInt || geometry->dtype.bits != 64 || geometry->ndim != 1 || geometry->shape[0] != 9) {
+    return absl::InvalidArgumentError("mlc.blas.conv2d: geometry must be 9 int64 values");
+  }
+  const int64_t* p = reinterpret_cast<const int64_t*>(static_cast<char*>(geometry->data) + geometry->byte_offset);
+  ConvGeometry g{x->shape[0], x->shape[1], x->shape[2], x->shape[3], w->shape[0], w->shape[1], w->shape[2], w->shape[3],
+                 out->shape[2], out->shape[3], {p[0], p[1]}, {p[2], p[3], p[4], p[5]}, {p[6], p[7]}, p[8]};
+  if (g.groups <= 0 || g.c != g.cg * g.groups || g.f % g.groups != 0 || out->shape[0] != g.n || out->shape[1] != g.f) {
+    return absl::InvalidArgumentError("mlc.blas.conv2d: shapes do not agree with the groups");
+  }
+  int64_t fg = g.f / g.groups, spatial = g.oh * g.ow, patch = g.cg * g.kh * g.kw;
+  bool direct = g.kh == 1 && g.kw == 1 && g.stride[0] == 1 && g.stride[1] == 1 && g.pad[0] == 0 && g.pad[1] == 0 &&
+                g.pad[2] == 0 && g.pad[3] == 0;  // pointwise: the input already is the column matrix
+  std::vector<float> col(direct || (g.cg == 1 && fg == 1) ? 0 : patch * spatial);
+  for (int64_t n = 0; n < g.n; ++n) {
+    for (int64_t grp = 0; grp < g.groups; ++grp) {
+      const float* xg = Data(x) + (n * g.c + grp * g.cg) * g.h * g.w;
+      const float* wg = Data(w) + grp * fg * patch;
+      float* og = Data(out) + (n * g.f + grp * fg) * spatial;
+      if (g.cg == 1 && fg == 1) {
+        DepthwiseChannel(xg, wg, g, og);
+        continue;
+      }
+      const float* b = xg;
+      if (!direct) {
+        Im2Col(xg, g, col.data());
+        b = col.data();
+      }
+      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(fg), static_cast<int>(spatial),
+                  static_cast<int>(patch), 1.0f, wg, static_cast<int>(patch), b, static_cast<int>(spatial), 0.0f, og,
+                  static_cast<int>(spatial));
+    }
+  }
+  return absl::OkStatus();
+}
+
+MLC_REGISTER_RUNTIME_FUNC("mlc.blas.dense", Dense);
+MLC_REGISTER_RUNTIME_FUNC("mlc.blas.matmul", Matmul);
+MLC_REGISTER_RUNTIME_FUNC("mlc.blas.conv2d", Conv2d);
+
+}  // namespace
+}  // namespace vm
+}  // namespace mlc
