@@ -180,6 +180,31 @@ TEST(OperatorLibrary, Conv2dMatchesTheDirectReference) {
   }
 }
 
+// The same cases through the graph operator: legalized to loops, and dispatched to the BLAS
+// runtime function (im2col + SGEMM; the direct depthwise loop for the depthwise case).
+TEST(OperatorLibrary, Conv2dOperatorMatchesThroughLoopsAndThroughBlas) {
+  struct ConvCase {
+    std::vector<int64_t> x, w;
+    Window window;
+    int64_t groups;
+  };
+  std::vector<ConvCase> cases = {
+      {{2, 3, 9, 7}, {4, 3, 3, 2}, {{3, 2}, {2, 1}, {1, 0, 2, 1}, {1, 1}}, 1},
+      {{1, 4, 11, 10}, {6, 2, 3, 3}, {{3, 3}, {2, 3}, {2, 2, 2, 2}, {2, 2}}, 2},
+      {{1, 6, 7, 9}, {6, 1, 3, 3}, {{3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}}, 6},
+      {{2, 6, 8, 9}, {6, 1, 5, 3}, {{5, 3}, {2, 2}, {2, 1, 1, 2}, {1, 2}}, 6},
+      {{2, 5, 4, 3}, {7, 5, 1, 1}, {{1, 1}, {1, 1}, {0, 0, 0, 0}, {1, 1}}, 1},
+  };
+  for (const ConvCase& c : cases) {
+    Attrs attrs = {{"strides", c.window.strides}, {"padding", c.window.padding}, {"dilation", c.window.dilation},
+                   {"groups", c.groups}};
+    std::string loops = RunOpCase("nn.conv2d", attrs, {c.x, c.w}, "legalize", Conv2dReference(c.window, c.groups));
+    EXPECT_EQ(loops.find("mlc.blas"), std::string::npos);
+    std::string blas = RunOpCase("nn.conv2d", attrs, {c.x, c.w}, "dispatch-blas", Conv2dReference(c.window, c.groups));
+    EXPECT_NE(blas.find("mlc.blas.conv2d"), std::string::npos);
+  }
+}
+
 TEST(OperatorLibrary, PoolingMatchesTheReference) {
   std::vector<Window> windows = {
       {{2, 2}, {2, 2}, {0, 0, 0, 0}, {1, 1}},

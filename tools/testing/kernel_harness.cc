@@ -6,6 +6,9 @@
 #include "absl/strings/str_cat.h"
 #include "codegen/build.h"
 #include "gtest/gtest.h"
+#include "ir/op.h"
+#include "ir/printer.h"
+#include "passes/pass.h"
 
 namespace mlc {
 namespace testing_util {
@@ -100,6 +103,43 @@ void RunKernelCase(const KernelCase& c, double rtol, double atol) {
   absl::StatusOr<Value> result = (*vm)->Invoke("main", values);
   ASSERT_TRUE(result.ok()) << result.status();
   ExpectClose(result->tensor(), c.reference(inputs, result->tensor().shape()), rtol, atol);
+}
+
+std::string RunOpCase(const std::string& op, const Attrs& attrs, const std::vector<std::vector<int64_t>>& inputs,
+                      const std::string& pipeline, const Reference& reference) {
+  SCOPED_TRACE(absl::StrCat(op, " through ", pipeline));
+  relax::BlockBuilder bb;
+  std::vector<relax::Var> params;
+  std::vector<relax::Expr> args;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    params.push_back(relax::MakeVar(absl::StrCat("in", i), relax::TensorSInfo(inputs[i], kF32)));
+    args.push_back(params.back());
+  }
+  EXPECT_TRUE(bb.BeginFunction("main", params).ok());
+  absl::StatusOr<relax::Var> out = bb.Emit(relax::MakeCall(relax::GetOpOrDie(op), args, attrs));
+  EXPECT_TRUE(out.ok()) << out.status();
+  if (!out.ok()) return "";
+  EXPECT_TRUE(bb.EmitFuncOutput(*out).ok());
+  absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> passes = passes::ParsePipeline(pipeline);
+  EXPECT_TRUE(passes.ok()) << passes.status();
+  if (!passes.ok()) return "";
+  absl::StatusOr<IRModule> lowered = passes::RunPipeline(bb.Get(), *passes);
+  EXPECT_TRUE(lowered.ok()) << lowered.status();
+  if (!lowered.ok()) return "";
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = Compile(*lowered);
+  EXPECT_TRUE(vm.ok()) << vm.status();
+  if (!vm.ok()) return "";
+  std::mt19937 rng(7);
+  std::vector<NDArray> values;
+  std::vector<Value> vm_args;
+  for (const auto& shape : inputs) {
+    values.push_back(Random(shape, &rng));
+    vm_args.push_back(values.back());
+  }
+  absl::StatusOr<Value> result = (*vm)->Invoke("main", vm_args);
+  EXPECT_TRUE(result.ok()) << result.status();
+  if (result.ok()) ExpectClose(result->tensor(), reference(values, result->tensor().shape()));
+  return PrintModule(*lowered);
 }
 
 }  // namespace testing_util

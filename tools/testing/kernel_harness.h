@@ -64,6 +64,12 @@ relax::FTE Binary(Fn f) {
 /*! \brief Compiles and runs the case and compares with its reference (gtest assertions). */
 void RunKernelCase(const KernelCase& c, double rtol = 1e-5, double atol = 1e-5);
 
+/*! \brief main(inputs) = op(inputs) with `attrs`, rewritten by the pass `pipeline`, compiled and
+ *  run on random inputs in [-1, 1), compared with `reference`. Returns the lowered module's
+ *  text (to check which path the pipeline took). */
+std::string RunOpCase(const std::string& op, const Attrs& attrs, const std::vector<std::vector<int64_t>>& inputs,
+                      const std::string& pipeline, const Reference& reference);
+
 }  // namespace testing_util
 }  // namespace mlc
 
