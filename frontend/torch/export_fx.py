@@ -22,8 +22,29 @@ import torch
 from torch import fx
 from torch.fx.passes.shape_prop import ShapeProp
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import fx_graph_pb2  # noqa: E402  (generated next to this file by Bazel)
+def _load_schema():
+    """fx_graph_pb2 sits next to this file in Bazel's runfiles; run from the source tree, the
+    schema is compiled with protoc into a temporary directory."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    sys.path.insert(0, here)
+    try:
+        import fx_graph_pb2
+        return fx_graph_pb2
+    except ImportError:
+        import atexit
+        import shutil
+        import subprocess
+        import tempfile
+        out = tempfile.mkdtemp(prefix="mlc_fx_schema_")
+        atexit.register(shutil.rmtree, out, True)
+        subprocess.run(["protoc", f"--proto_path={here}", f"--python_out={out}", os.path.join(here, "fx_graph.proto")],
+                       check=True)
+        sys.path.insert(0, out)
+        import fx_graph_pb2
+        return fx_graph_pb2
+
+
+fx_graph_pb2 = _load_schema()
 
 FORMAT_VERSION = 1
 DTYPES = {torch.float32: "float32", torch.float64: "float64", torch.float16: "float16", torch.int64: "int64",
