@@ -249,5 +249,100 @@ TEST(OperatorLibrary, PadAddsTheValueAroundEveryDimension) {
                  Elementwise([](const std::vector<double>& v) { return v[0]; })});
 }
 
+// ---- Reductions, softmax, layer norm, slicing: shape (3, 5, 7).
+
+/*! \brief Element (a, b, c) of a (3, 5, 7) tensor. */
+double At3(const NDArray& t, int64_t a, int64_t b, int64_t c) { return F(t)[(a * 5 + b) * 7 + c]; }
+
+TEST(OperatorLibrary, ReductionsMatchTheReference) {
+  struct Case {
+    topi::ReduceOp op;
+    std::vector<int64_t> axes;
+    bool keepdims;
+  };
+  for (const Case& c : std::vector<Case>{{topi::ReduceOp::kSum, {1}, false},
+                                         {topi::ReduceOp::kMean, {-1, 0}, true},
+                                         {topi::ReduceOp::kMax, {2}, false},
+                                         {topi::ReduceOp::kMin, {}, false}}) {
+    RunKernelCase({"reduce", {{3, 5, 7}}, Unary([c](const te::Tensor& t) { return topi::Reduce(t, c.op, c.axes, c.keepdims); }),
+                   [c](const std::vector<NDArray>& in, const std::vector<int64_t>&) {
+                     std::vector<bool> mask(3, c.axes.empty());
+                     for (int64_t a : c.axes) mask[a < 0 ? a + 3 : a] = true;
+                     int64_t ext[3] = {3, 5, 7};
+                     std::vector<double> out;
+                     // Enumerate kept coordinates in order; reduce over the masked ones.
+                     for (int64_t a = 0; a < (mask[0] ? 1 : 3); ++a)
+                       for (int64_t b = 0; b < (mask[1] ? 1 : 5); ++b)
+                         for (int64_t d = 0; d < (mask[2] ? 1 : 7); ++d) {
+                           double acc = c.op == topi::ReduceOp::kMax ? -INFINITY : c.op == topi::ReduceOp::kMin ? INFINITY : 0;
+                           int64_t n = 0;
+                           for (int64_t x = 0; x < (mask[0] ? ext[0] : 1); ++x)
+                             for (int64_t y = 0; y < (mask[1] ? ext[1] : 1); ++y)
+                               for (int64_t z = 0; z < (mask[2] ? ext[2] : 1); ++z) {
+                                 double v = At3(in[0], mask[0] ? x : a, mask[1] ? y : b, mask[2] ? z : d);
+                                 if (c.op == topi::ReduceOp::kMax) acc = std::max(acc, v);
+                                 else if (c.op == topi::ReduceOp::kMin) acc = std::min(acc, v);
+                                 else acc += v;
+                                 ++n;
+                               }
+                           out.push_back(c.op == topi::ReduceOp::kMean ? acc / n : acc);
+                         }
+                     return out;
+                   }});
+  }
+}
+
+TEST(OperatorLibrary, SoftmaxAndLayerNormMatchTheReference) {
+  for (int64_t axis : {1, -1}) {
+    RunKernelCase({"softmax", {{3, 5, 7}}, Unary([axis](const te::Tensor& t) { return topi::Softmax(t, axis); }),
+                   [axis](const std::vector<NDArray>& in, const std::vector<int64_t>&) {
+                     std::vector<double> out(3 * 5 * 7);
+                     for (int64_t a = 0; a < 3; ++a)
+                       for (int64_t o = 0; o < (axis == 1 ? 7 : 5); ++o) {
+                         int64_t len = axis == 1 ? 5 : 7;
+                         auto at = [&](int64_t k) { return axis == 1 ? At3(in[0], a, k, o) : At3(in[0], a, o, k); };
+                         double mx = -INFINITY, sum = 0;
+                         for (int64_t k = 0; k < len; ++k) mx = std::max(mx, at(k));
+                         for (int64_t k = 0; k < len; ++k) sum += std::exp(at(k) - mx);
+                         for (int64_t k = 0; k < len; ++k) {
+                           int64_t flat = axis == 1 ? (a * 5 + k) * 7 + o : (a * 5 + o) * 7 + k;
+                           out[flat] = std::exp(at(k) - mx) / sum;
+                         }
+                       }
+                     return out;
+                   },
+                   -4.0f, 4.0f});
+  }
+  RunKernelCase({"layer_norm", {{3, 5, 7}, {5, 7}, {5, 7}},
+                 [](const std::vector<te::Tensor>& t) { return topi::LayerNorm(t[0], t[1], t[2], 2, 1e-5); },
+                 [](const std::vector<NDArray>& in, const std::vector<int64_t>&) {
+                   std::vector<double> out;
+                   for (int64_t a = 0; a < 3; ++a) {
+                     double mean = 0, var = 0;
+                     for (int64_t i = 0; i < 35; ++i) mean += F(in[0])[a * 35 + i] / 35.0;
+                     for (int64_t i = 0; i < 35; ++i) var += std::pow(F(in[0])[a * 35 + i] - mean, 2) / 35.0;
+                     for (int64_t i = 0; i < 35; ++i) {
+                       out.push_back((F(in[0])[a * 35 + i] - mean) / std::sqrt(var + 1e-5) * F(in[1])[i] + F(in[2])[i]);
+                     }
+                   }
+                   return out;
+                 }},
+                1e-4, 1e-5);
+}
+
+TEST(OperatorLibrary, StridedSliceMatchesTheReference) {
+  // x[:, 4:0:-2, 1::3] spelled with axes (2, 1), clamped ends and a negative begin.
+  RunKernelCase({"strided_slice", {{3, 5, 7}},
+                 Unary([](const te::Tensor& t) { return topi::StridedSlice(t, {2, 1}, {-6, 4}, {100, 0}, {3, -2}); }),
+                 [](const std::vector<NDArray>& in, const std::vector<int64_t>& os) {
+                   EXPECT_EQ(os, (std::vector<int64_t>{3, 2, 2}));
+                   std::vector<double> out;
+                   for (int64_t a = 0; a < 3; ++a)
+                     for (int64_t b : {4, 2})
+                       for (int64_t c : {1, 4}) out.push_back(At3(in[0], a, b, c));
+                   return out;
+                 }});
+}
+
 }  // namespace
 }  // namespace mlc

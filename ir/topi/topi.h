@@ -62,6 +62,17 @@ absl::StatusOr<Tensor> Pool2d(const Tensor& x, bool is_max, const std::vector<in
 /*! \brief Mean over H and W, keeping them as 1 (NCHW). */
 absl::StatusOr<Tensor> GlobalAvgPool2d(const Tensor& x);
 
+enum class ReduceOp { kSum, kMean, kMax, kMin };
+/*! \brief Reduction over `axes` (empty: all), dropping them or keeping them as 1. */
+absl::StatusOr<Tensor> Reduce(const Tensor& x, ReduceOp op, const std::vector<int64_t>& axes, bool keepdims);
+/*! \brief exp(x - max) / sum(exp(x - max)) along `axis`. */
+absl::StatusOr<Tensor> Softmax(const Tensor& x, int64_t axis);
+/*! \brief (x - mean) / sqrt(var + epsilon) * gamma + beta over the last `num_axes` dimensions. */
+absl::StatusOr<Tensor> LayerNorm(const Tensor& x, const Tensor& gamma, const Tensor& beta, int64_t num_axes, double epsilon);
+/*! \brief x[begin:end:stride] along each of `axes` (NumPy clamping; negative values count from the end). */
+absl::StatusOr<Tensor> StridedSlice(const Tensor& x, const std::vector<int64_t>& axes, const std::vector<int64_t>& begin,
+                                    const std::vector<int64_t>& end, const std::vector<int64_t>& strides);
+
 /*! \brief Row-major reshape to a static shape of the same size ("T_reshape"). */
 absl::StatusOr<Tensor> Reshape(const Tensor& x, const std::vector<int64_t>& shape);
 
