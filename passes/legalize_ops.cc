@@ -108,6 +108,44 @@ void RegisterCoreLegalizations() {
           [=](const std::vector<Tensor>& t) { return topi::Pad(t[0], before, after, tir::Const(t[0].dtype(), value)); },
           call.args);
     });
+    const std::pair<const char*, topi::ReduceOp> reductions[] = {
+        {"sum", topi::ReduceOp::kSum}, {"mean", topi::ReduceOp::kMean}, {"max", topi::ReduceOp::kMax}, {"min", topi::ReduceOp::kMin}};
+    for (const auto& [name, kind] : reductions) {
+      topi::ReduceOp op = kind;
+      (void)RegisterLegalization(name, [op](relax::BlockBuilder* bb, const relax::CallNode& call) {
+        std::vector<int64_t> axes;
+        auto it = call.attrs.find("axis");
+        if (it != call.attrs.end() && it->second.is<std::vector<int64_t>>()) axes = it->second.get<std::vector<int64_t>>();
+        bool keepdims = GetIntAttr(call.attrs, "keepdims", 0) != 0;
+        const char* te_names[] = {"sum", "mean", "max", "min"};
+        return bb->CallTE(
+            te_names[static_cast<int>(op)],
+            [=](const std::vector<Tensor>& t) { return topi::Reduce(t[0], op, axes, keepdims); }, call.args);
+      });
+    }
+    (void)RegisterLegalization("nn.softmax", [](relax::BlockBuilder* bb, const relax::CallNode& call) {
+      int64_t axis = GetIntAttr(call.attrs, "axis", -1);
+      return bb->CallTE("softmax", [=](const std::vector<Tensor>& t) { return topi::Softmax(t[0], axis); }, call.args);
+    });
+    (void)RegisterLegalization("nn.layer_norm", [](relax::BlockBuilder* bb, const relax::CallNode& call) {
+      double epsilon = 1e-5;
+      auto it = call.attrs.find("epsilon");
+      if (it != call.attrs.end() && it->second.is<double>()) epsilon = it->second.get<double>();
+      return bb->CallTE(
+          "layer_norm",
+          [=](const std::vector<Tensor>& t) { return topi::LayerNorm(t[0], t[1], t[2], t[1].ndim(), epsilon); }, call.args);
+    });
+    (void)RegisterLegalization("strided_slice", [ints](relax::BlockBuilder* bb, const relax::CallNode& call) {
+      auto get = [&](const char* name) {
+        auto it = call.attrs.find(name);
+        return it != call.attrs.end() && it->second.is<std::vector<int64_t>>() ? it->second.get<std::vector<int64_t>>()
+                                                                              : std::vector<int64_t>{};
+      };
+      std::vector<int64_t> axes = get("axes"), begin = get("begin"), end = get("end"), strides = get("strides");
+      return bb->CallTE(
+          "strided_slice",
+          [=](const std::vector<Tensor>& t) { return topi::StridedSlice(t[0], axes, begin, end, strides); }, call.args);
+    });
     (void)RegisterLegalization("nn.adaptive_avg_pool2d", [](relax::BlockBuilder* bb, const relax::CallNode& call) {
       return bb->CallTE(
           "adaptive_avg_pool2d", [](const std::vector<Tensor>& t) { return topi::GlobalAvgPool2d(t[0]); }, call.args);

@@ -1,6 +1,8 @@
 /*! \file onnx_converters.cc
  *  \brief Converters of the core ONNX operators into graph-level operators.
  */
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "frontend/onnx/converter_util.h"
 
@@ -131,6 +133,54 @@ Outputs Constant(OnnxContext& ctx, const onnx::NodeProto& node) {
   return absl::UnimplementedError("only value, value_float and value_int constants are supported");
 }
 
+/*! \brief ReduceSum/Mean/Max/Min: axes from the attribute, or (ReduceSum from opset 13) input 1. */
+OnnxConverter Reduce(const std::string& op) {
+  return [op](OnnxContext& ctx, const onnx::NodeProto& node) -> Outputs {
+    absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+    if (!x.ok()) return x.status();
+    std::vector<int64_t> axes = ctx.IntsAttr(node, "axes");
+    if (ctx.HasInput(node, 1)) {
+      const TensorData* t = ctx.ConstantInput(node, 1);
+      if (t == nullptr || t->dtype() != DataType::Int64()) return absl::UnimplementedError("axes must be a constant int64 tensor");
+      axes.assign(t->data_as<int64_t>(), t->data_as<int64_t>() + t->NumElements());
+    }
+    if (axes.empty() && ctx.IntAttr(node, "noop_with_empty_axes", 0) != 0) return std::vector<relax::Expr>{*x};
+    Attrs attrs = {{"keepdims", ctx.IntAttr(node, "keepdims", 1) != 0}};
+    if (!axes.empty()) attrs["axis"] = axes;
+    return One(ctx.EmitOp(op, {*x}, attrs));
+  };
+}
+
+/*! \brief Slice of a computed tensor (constant data is evaluated at import): constant starts,
+ *  ends, axes and steps become a strided_slice. */
+Outputs Slice(OnnxContext& ctx, const onnx::NodeProto& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  std::vector<std::vector<int64_t>> v(4);
+  for (int i = 1; i <= 4; ++i) {
+    if (!ctx.HasInput(node, i)) continue;
+    const TensorData* t = ctx.ConstantInput(node, i);
+    if (t == nullptr || (t->dtype() != DataType::Int64() && t->dtype() != DataType::Int32())) {
+      return absl::UnimplementedError("starts, ends, axes and steps must be constant integer tensors");
+    }
+    for (int64_t k = 0; k < t->NumElements(); ++k) {
+      v[i - 1].push_back(t->dtype() == DataType::Int64() ? t->data_as<int64_t>()[k] : t->data_as<int32_t>()[k]);
+    }
+  }
+  if (ctx.opset() < 10) return absl::UnimplementedError("Slice before opset 10 (attributes) is not supported");
+  std::vector<int64_t> axes = v[2];
+  if (axes.empty()) {
+    for (size_t d = 0; d < v[0].size(); ++d) axes.push_back(static_cast<int64_t>(d));
+  }
+  // INT64 max/min mean "to the end"; clamp to something the attribute type holds.
+  for (std::vector<int64_t>* bound : {&v[0], &v[1]}) {
+    for (int64_t& b : *bound) b = std::max<int64_t>(std::min<int64_t>(b, int64_t{1} << 40), -(int64_t{1} << 40));
+  }
+  Attrs attrs = {{"axes", axes}, {"begin", v[0]}, {"end", v[1]}};
+  if (!v[3].empty()) attrs["strides"] = v[3];
+  return One(ctx.EmitOp("strided_slice", {*x}, attrs));
+}
+
 }  // namespace
 
 void RegisterCoreOnnxConverters(OnnxConverterRegistry& r) {
@@ -144,6 +194,11 @@ void RegisterCoreOnnxConverters(OnnxConverterRegistry& r) {
            {"Sqrt", "sqrt"}, {"Erf", "erf"}, {"Neg", "negative"}}) {
     r.Register(type, Unary(op));
   }
+  for (const auto& [type, op] : std::vector<std::pair<const char*, const char*>>{
+           {"ReduceSum", "sum"}, {"ReduceMean", "mean"}, {"ReduceMax", "max"}, {"ReduceMin", "min"}}) {
+    r.Register(type, Reduce(op));
+  }
+  r.Register("Slice", Slice);
   r.Register("Gemm", Gemm);
   r.Register("Flatten", Flatten);
   r.Register("Reshape", Reshape);

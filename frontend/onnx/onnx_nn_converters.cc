@@ -6,6 +6,7 @@
  *  statistics fold-constant reduces it to one per-channel multiply and add.
  */
 #include <algorithm>
+#include <cstring>
 
 #include "absl/strings/str_cat.h"
 #include "frontend/onnx/converter_util.h"
@@ -178,6 +179,52 @@ Outputs GlobalAveragePool(OnnxContext& ctx, const onnx::NodeProto& node) {
   return One(ctx.EmitOp("nn.adaptive_avg_pool2d", {*x}));
 }
 
+/*! \brief Softmax along `axis` (opset 13 semantics; before 13 only the last axis, where both agree). */
+Outputs Softmax(OnnxContext& ctx, const onnx::NodeProto& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<std::vector<int64_t>> xs = StaticShape(*x, "Softmax's input");
+  if (!xs.ok()) return xs.status();
+  int64_t rank = static_cast<int64_t>(xs->size());
+  int64_t axis = ctx.IntAttr(node, "axis", ctx.opset() >= 13 ? -1 : 1);
+  if (axis < 0) axis += rank;
+  if (ctx.opset() < 13 && axis != rank - 1) {
+    return absl::UnimplementedError("before opset 13 Softmax flattens from axis; only the last axis is supported");
+  }
+  return One(ctx.EmitOp("nn.softmax", {*x}, {{"axis", axis}}));
+}
+
+/*! \brief LayerNormalization (opset 17) over the dimensions from `axis` on; only the first output. */
+Outputs LayerNormalization(OnnxContext& ctx, const onnx::NodeProto& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<relax::Expr> scale = ctx.Input(node, 1);
+  if (!scale.ok()) return scale.status();
+  absl::StatusOr<std::vector<int64_t>> xs = StaticShape(*x, "LayerNormalization's input");
+  if (!xs.ok()) return xs.status();
+  int64_t rank = static_cast<int64_t>(xs->size()), axis = ctx.IntAttr(node, "axis", -1);
+  if (axis < 0) axis += rank;
+  for (int i = 1; i < node.output_size(); ++i) {
+    if (!node.output(i).empty()) return absl::UnimplementedError("only the first output (Y) is supported");
+  }
+  absl::StatusOr<std::vector<int64_t>> ss = StaticShape(*scale, "Scale");
+  if (!ss.ok()) return ss.status();
+  if (static_cast<int64_t>(ss->size()) != rank - axis) {
+    return absl::UnimplementedError("Scale must have exactly the normalized dimensions (no broadcasting)");
+  }
+  relax::Expr bias;
+  if (ctx.HasInput(node, 2)) {
+    absl::StatusOr<relax::Expr> b = ctx.Input(node, 2);
+    if (!b.ok()) return b.status();
+    bias = *b;
+  } else {
+    TensorData zeros(TensorOf(*x)->dtype, *ss);
+    std::memset(zeros.mutable_data(), 0, zeros.NumBytes());
+    bias = relax::MakeConstant(zeros);
+  }
+  return One(ctx.EmitOp("nn.layer_norm", {*x, *scale, bias}, {{"epsilon", double(ctx.FloatAttr(node, "epsilon", 1e-5f))}}));
+}
+
 }  // namespace
 
 void RegisterNNOnnxConverters(OnnxConverterRegistry& r) {
@@ -187,6 +234,8 @@ void RegisterNNOnnxConverters(OnnxConverterRegistry& r) {
   r.Register("AveragePool", Pool(/*is_max=*/false));
   r.Register("GlobalAveragePool", GlobalAveragePool);
   r.Register("Pad", Pad);
+  r.Register("Softmax", Softmax);
+  r.Register("LayerNormalization", LayerNormalization);
 }
 
 }  // namespace onnx_import

@@ -190,6 +190,33 @@ class SmallCnn(torch.nn.Module):
         return self.fc(torch.flatten(x, 1))
 
 
+class Attention(torch.nn.Module):
+    """A pre-norm transformer block written with traceable tensor operations: layer norm,
+    multi-head self-attention (reshape, transpose, batched matmul, softmax), a feed-forward
+    block and residual adds, then the mean over the sequence."""
+
+    def __init__(self, d=32, heads=4, seq=10, batch=2):
+        super().__init__()
+        self.shape = (batch, seq, heads, d // heads)
+        self.norm1 = torch.nn.LayerNorm(d)
+        self.q, self.k, self.v = (torch.nn.Linear(d, d) for _ in range(3))
+        self.proj = torch.nn.Linear(d, d)
+        self.norm2 = torch.nn.LayerNorm(d)
+        self.ff = torch.nn.Sequential(torch.nn.Linear(d, 2 * d), torch.nn.ReLU(), torch.nn.Linear(2 * d, d))
+
+    def forward(self, x):
+        b, s, h, e = self.shape
+        y = self.norm1(x)
+        q = self.q(y).reshape(b, s, h, e).transpose(1, 2)
+        k = self.k(y).reshape(b, s, h, e).permute(0, 2, 3, 1)
+        v = self.v(y).reshape(b, s, h, e).transpose(1, 2)
+        att = torch.softmax(torch.matmul(q, k) * (e ** -0.5), dim=-1)
+        y = torch.matmul(att, v).transpose(1, 2).reshape(b, s, h * e)
+        x = x + self.proj(y)
+        x = x + self.ff(self.norm2(x))
+        return x.mean(dim=1)
+
+
 class Unsupported(torch.nn.Module):
     """A module the importer does not support (for the error test)."""
 
@@ -219,7 +246,14 @@ def randomize_batch_norms(model):
                 m.bias.uniform_(-0.1, 0.1)
 
 
-EXAMPLES = {"mlp": (MLP, (1, 784)), "mymodel": (MyModel, (1, 128)), "cnn": (SmallCnn, (2, 3, 17, 15)),
+def transformer_encoder_layer():
+    # torch 1.13's layer branches on tensor properties in forward (its fast path), which
+    # torch.fx cannot trace: export it with --onnx only.
+    return torch.nn.TransformerEncoderLayer(d_model=32, nhead=4, dim_feedforward=64, batch_first=True)
+
+
+EXAMPLES = {"mlp": (MLP, (1, 784)), "encoder": (transformer_encoder_layer, (2, 10, 32)),
+            "attention": (Attention, (2, 10, 32)), "mymodel": (MyModel, (1, 128)), "cnn": (SmallCnn, (2, 3, 17, 15)),
             "resnet18": (torchvision_model("resnet18"), (1, 3, 224, 224)),
             "mobilenet_v2": (torchvision_model("mobilenet_v2"), (1, 3, 224, 224)),
             "unsupported": (Unsupported, (1, 4, 4, 4))}
@@ -228,7 +262,7 @@ EXAMPLES = {"mlp": (MLP, (1, 784)), "mymodel": (MyModel, (1, 128)), "cnn": (Smal
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--example", choices=sorted(EXAMPLES), required=True)
-    parser.add_argument("--out", required=True)
+    parser.add_argument("--out", help="write the FX graph here (.fxpb)")
     parser.add_argument("--inputs", help="write the example input here (.npy)")
     parser.add_argument("--reference", help="write PyTorch's output here (.npy)")
     parser.add_argument("--onnx", help="also export the example with torch.onnx (opset 13) to this path")
@@ -239,7 +273,8 @@ def main():
     model = cls()
     randomize_batch_norms(model)
     x = torch.rand(*shape)
-    export(model, (x,), args.out)
+    if args.out:
+        export(model, (x,), args.out)
     if args.onnx:
         torch.onnx.export(model.eval(), (x,), args.onnx, opset_version=13, input_names=["x"], output_names=["y"])
     if args.inputs:

@@ -4,6 +4,8 @@
  */
 #include <cmath>
 
+#include <tuple>
+
 #include "absl/strings/str_cat.h"
 #include "frontend/torch/fx_importer.h"
 #include "ir/topi/topi.h"
@@ -288,6 +290,137 @@ absl::StatusOr<relax::Expr> ConvertPad(FxContext& ctx, const proto::FxNode& node
   return ctx.EmitOp("nn.pad", {*x}, {{"pad_width", width}, {"pad_value", value}});
 }
 
+// ---- What attention blocks use: softmax, layer norm, reductions, transpose / permute.
+
+/*! \brief An int list argument (positional `index` or keyword `name`), or the remaining
+ *  positional ints from `index` on (x.permute(0, 2, 1)). */
+std::vector<int64_t> IntListArg(const proto::FxNode& node, int index, const std::string& name) {
+  const proto::FxArg* a = index < node.args_size() ? &node.args(index) : nullptr;
+  if (a == nullptr) {
+    auto it = node.kwargs().find(name);
+    if (it == node.kwargs().end()) return {};
+    a = &it->second;
+  }
+  std::vector<int64_t> v;
+  if (a->value_case() == proto::FxArg::kList) {
+    for (const proto::FxArg& item : a->list().items()) v.push_back(item.i());
+  } else if (a->value_case() == proto::FxArg::kI) {
+    for (int i = index; i < node.args_size() && node.args(i).value_case() == proto::FxArg::kI; ++i) v.push_back(node.args(i).i());
+    if (index >= node.args_size()) v.push_back(a->i());
+  }
+  return v;
+}
+
+bool BoolArg(const proto::FxNode& node, int index, const std::string& name, bool fallback) {
+  if (index < node.args_size()) return node.args(index).b();
+  auto it = node.kwargs().find(name);
+  return it == node.kwargs().end() ? fallback : it->second.b();
+}
+
+int64_t RankOf(const relax::Expr& e) {
+  const auto* t = e->struct_info().as<relax::TensorStructInfoNode>();
+  return t && t->shape ? static_cast<int64_t>(t->shape->size()) : -1;
+}
+
+/*! \brief F.softmax / torch.softmax / x.softmax(dim) / nn.Softmax(dim). */
+absl::StatusOr<relax::Expr> ConvertSoftmax(FxContext& ctx, const proto::FxNode& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
+  if (!x.ok()) return x.status();
+  int64_t axis = node.op() == "call_module" ? static_cast<int64_t>(FloatOf(node, "dim", -1))
+                                            : static_cast<int64_t>(NumberArg(node, 1, "dim", -1));
+  if (ctx.options().use_te) {
+    return EmitTE(ctx, "softmax", [axis](const std::vector<Tensor>& t) { return topi::Softmax(t[0], axis); }, {*x});
+  }
+  return ctx.EmitOp("nn.softmax", {*x}, {{"axis", axis}});
+}
+
+/*! \brief nn.LayerNorm (weight and bias parameters, or ones and zeros without elementwise_affine)
+ *  and F.layer_norm(x, normalized_shape, weight, bias, eps). */
+absl::StatusOr<relax::Expr> ConvertLayerNorm(FxContext& ctx, const proto::FxNode& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
+  if (!x.ok()) return x.status();
+  std::vector<int64_t> shape;
+  relax::Expr gamma, beta;
+  double eps = 1e-5;
+  if (node.op() == "call_module") {
+    auto it = node.module_attrs().find("normalized_shape");
+    if (it != node.module_attrs().end()) {
+      for (const proto::FxArg& item : it->second.list().items()) shape.push_back(item.i());
+    }
+    eps = FloatOf(node, "eps", 1e-5);
+    for (const char* name : {".weight", ".bias"}) {
+      if (!ctx.HasParam(node.target() + name)) continue;
+      absl::StatusOr<relax::Expr> p = ctx.Param(node.target() + name);
+      if (!p.ok()) return p.status();
+      (std::string(name) == ".weight" ? gamma : beta) = *p;
+    }
+  } else {
+    shape = IntListArg(node, 1, "normalized_shape");
+    eps = NumberArg(node, 4, "eps", 1e-5);
+    for (int i : {2, 3}) {
+      bool present = i < node.args_size() ? node.args(i).value_case() == proto::FxArg::kNode
+                                          : node.kwargs().count(i == 2 ? "weight" : "bias") > 0;
+      if (!present) continue;
+      absl::StatusOr<relax::Expr> p = ctx.Arg(node, i);
+      if (!p.ok()) return p.status();
+      (i == 2 ? gamma : beta) = *p;
+    }
+  }
+  if (shape.empty()) return absl::InvalidArgumentError("normalized_shape is missing");
+  DataType dtype = DtypeOf(*x);
+  for (relax::Expr* e : {&gamma, &beta}) {
+    if (e->defined()) continue;
+    TensorData t(dtype, shape);
+    for (int64_t i = 0; i < t.NumElements(); ++i) static_cast<float*>(t.mutable_data())[i] = e == &gamma ? 1.0f : 0.0f;
+    *e = relax::MakeConstant(t);
+  }
+  if (ctx.options().use_te) {
+    int64_t n = static_cast<int64_t>(shape.size());
+    return EmitTE(ctx, "layer_norm", [n, eps](const std::vector<Tensor>& t) { return topi::LayerNorm(t[0], t[1], t[2], n, eps); },
+                  {*x, gamma, beta});
+  }
+  return ctx.EmitOp("nn.layer_norm", {*x, gamma, beta}, {{"epsilon", eps}});
+}
+
+/*! \brief x.mean(dim, keepdim) / torch.sum(x, dim, keepdim) and friends. */
+absl::StatusOr<relax::Expr> ConvertReduce(FxContext& ctx, const proto::FxNode& node, const std::string& op, topi::ReduceOp kind) {
+  absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
+  if (!x.ok()) return x.status();
+  std::vector<int64_t> axes = IntListArg(node, 1, "dim");
+  bool keepdims = BoolArg(node, 2, "keepdim", false);
+  if (ctx.options().use_te) {
+    return EmitTE(ctx, op, [=](const std::vector<Tensor>& t) { return topi::Reduce(t[0], kind, axes, keepdims); }, {*x});
+  }
+  Attrs attrs = {{"keepdims", keepdims}};
+  if (!axes.empty()) attrs["axis"] = axes;
+  return ctx.EmitOp(op, {*x}, attrs);
+}
+
+/*! \brief x.transpose(d0, d1) / torch.transpose and x.permute(dims...) / torch.permute. */
+absl::StatusOr<relax::Expr> ConvertPermute(FxContext& ctx, const proto::FxNode& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
+  if (!x.ok()) return x.status();
+  int64_t rank = RankOf(*x);
+  if (rank < 0) return absl::InvalidArgumentError("needs a static input shape");
+  std::vector<int64_t> axes;
+  const std::string& target = node.target();
+  if (target == "transpose" || target == "torch.transpose") {
+    axes.resize(rank);
+    for (int64_t d = 0; d < rank; ++d) axes[d] = d;
+    int64_t a = static_cast<int64_t>(NumberArg(node, 1, "dim0", 0)), b = static_cast<int64_t>(NumberArg(node, 2, "dim1", 1));
+    if (a < 0) a += rank;
+    if (b < 0) b += rank;
+    if (a < 0 || a >= rank || b < 0 || b >= rank) return absl::InvalidArgumentError("transpose dims out of range");
+    std::swap(axes[a], axes[b]);
+  } else {
+    axes = IntListArg(node, 1, "dims");
+  }
+  if (ctx.options().use_te) {
+    return EmitTE(ctx, "transpose", [axes](const std::vector<Tensor>& t) { return topi::Transpose(t[0], axes); }, {*x});
+  }
+  return ctx.EmitOp("permute_dims", {*x}, {{"axes", axes}});
+}
+
 }  // namespace
 
 void RegisterCoreFxConverters(FxConverterRegistry& r) {
@@ -346,6 +479,24 @@ void RegisterCoreFxConverters(FxConverterRegistry& r) {
   r.Register(K::kFunction, "torch.nn.functional.hardtanh", ConvertClamp);
   r.Register(K::kFunction, "torch.nn.functional.relu6", ConvertClamp);
   r.Register(K::kFunction, "torch.nn.functional.pad", ConvertPad);
+  for (const char* f : {"torch.nn.functional.softmax", "torch.softmax"}) r.Register(K::kFunction, f, ConvertSoftmax);
+  r.Register(K::kMethod, "softmax", ConvertSoftmax);
+  r.Register(K::kModule, "Softmax", ConvertSoftmax);
+  r.Register(K::kModule, "LayerNorm", ConvertLayerNorm);
+  r.Register(K::kFunction, "torch.nn.functional.layer_norm", ConvertLayerNorm);
+  for (const auto& [name, op, kind] : std::vector<std::tuple<const char*, const char*, topi::ReduceOp>>{
+           {"mean", "mean", topi::ReduceOp::kMean}, {"sum", "sum", topi::ReduceOp::kSum}, {"amax", "max", topi::ReduceOp::kMax},
+           {"amin", "min", topi::ReduceOp::kMin}}) {
+    std::string op_name = op;
+    topi::ReduceOp k = kind;
+    FxConverter c = [op_name, k](FxContext& ctx, const proto::FxNode& n) { return ConvertReduce(ctx, n, op_name, k); };
+    r.Register(K::kMethod, name, c);
+    r.Register(K::kFunction, absl::StrCat("torch.", name), c);
+  }
+  for (const char* m : {"transpose", "permute"}) {
+    r.Register(K::kMethod, m, ConvertPermute);
+    r.Register(K::kFunction, absl::StrCat("torch.", m), ConvertPermute);
+  }
   r.Register(K::kFunction, "operator.iadd", Binary("add", "add", topi::Add));
   r.Register(K::kFunction, "torch.flatten", ConvertReshape);
   r.Register(K::kFunction, "torch.reshape", ConvertReshape);

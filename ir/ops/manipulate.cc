@@ -1,6 +1,8 @@
 /*! \file manipulate.cc
- *  \brief Layout operators: permute_dims.
+ *  \brief Layout operators: reshape, permute_dims, strided_slice.
  */
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "ir/tensor_data.h"
 #include "ir/ops/op_util.h"
@@ -74,9 +76,49 @@ absl::StatusOr<StructInfo> InferReshape(const CallNode& call) {
   return TensorSInfo(shape, (*x)->dtype);
 }
 
+absl::StatusOr<StructInfo> InferStridedSlice(const CallNode& call) {
+  absl::StatusOr<const TensorStructInfoNode*> x = TensorArg(call, 0);
+  if (!x.ok()) return x.status();
+  if (!(*x)->shape) return absl::InvalidArgumentError("strided_slice needs a static input shape");
+  std::vector<int64_t> shape = *(*x)->shape;
+  int64_t rank = static_cast<int64_t>(shape.size());
+  auto ints = [&](const char* name) -> std::vector<int64_t> {
+    auto it = call.attrs.find(name);
+    return it != call.attrs.end() && it->second.is<std::vector<int64_t>>() ? it->second.get<std::vector<int64_t>>()
+                                                                          : std::vector<int64_t>{};
+  };
+  std::vector<int64_t> axes = ints("axes"), begin = ints("begin"), end = ints("end"), strides = ints("strides");
+  if (begin.size() != axes.size() || end.size() != axes.size() || (!strides.empty() && strides.size() != axes.size())) {
+    return absl::InvalidArgumentError("axes, begin, end (and strides) must have the same length");
+  }
+  for (size_t k = 0; k < axes.size(); ++k) {
+    int64_t d = axes[k] < 0 ? axes[k] + rank : axes[k];
+    if (d < 0 || d >= rank) return absl::InvalidArgumentError(absl::StrCat("axis ", axes[k], " out of range for rank ", rank));
+    int64_t s = strides.empty() ? 1 : strides[k], dim = shape[d];
+    if (s == 0) return absl::InvalidArgumentError("stride 0");
+    auto clamp = [&](int64_t v, int64_t lo, int64_t hi) { return std::min(std::max(v < 0 ? v + dim : v, lo), hi); };
+    int64_t b = s > 0 ? clamp(begin[k], 0, dim) : clamp(begin[k], -1, dim - 1);
+    int64_t e = s > 0 ? clamp(end[k], 0, dim) : clamp(end[k], -1, dim - 1);
+    shape[d] = s > 0 ? std::max<int64_t>(0, (e - b + s - 1) / s) : std::max<int64_t>(0, (b - e - s - 1) / (-s));
+  }
+  return TensorSInfo(shape, (*x)->dtype);
+}
+
 }  // namespace
 
 void RegisterManipulationOps(OpRegistry& registry) {
+  {
+    OpInfo& op = registry.Register("strided_slice");
+    op.num_inputs = 1;
+    op.arg_names = {"x"};
+    op.attrs = {{"axes", "int[]", "the sliced axes"},
+                {"begin", "int[]", "first index per axis (negative: from the end)"},
+                {"end", "int[]", "end index per axis, exclusive (clamped)"},
+                {"strides", "int[]", "step per axis (default 1)"}};
+    op.description = "x[begin:end:stride] along axes";
+    op.infer = InferStridedSlice;
+    op.pattern = OpPattern::kInjective;
+  }
   {
     OpInfo& op = registry.Register("reshape");
     op.num_inputs = 1;

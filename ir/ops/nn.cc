@@ -1,7 +1,9 @@
 /*! \file nn.cc
- *  \brief Neural-network operators: conv2d, max/avg pooling, adaptive average pooling (NCHW)
- *         and constant padding.
+ *  \brief Neural-network operators: conv2d, max/avg pooling, adaptive average pooling (NCHW),
+ *         constant padding, softmax and layer normalization.
  */
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "ir/ops/op_util.h"
 
@@ -108,6 +110,33 @@ absl::StatusOr<StructInfo> InferPad(const CallNode& call) {
   return TensorSInfo(shape, (*x)->dtype);
 }
 
+absl::StatusOr<StructInfo> InferSoftmax(const CallNode& call) {
+  absl::StatusOr<const TensorStructInfoNode*> x = TensorArg(call, 0);
+  if (!x.ok()) return x.status();
+  if (!(*x)->shape) return absl::InvalidArgumentError("softmax needs a static input shape");
+  int64_t rank = static_cast<int64_t>((*x)->shape->size()), axis = GetIntAttr(call.attrs, "axis", -1);
+  if (axis < -rank || axis >= rank) return absl::InvalidArgumentError(absl::StrCat("axis ", axis, " out of range for rank ", rank));
+  return TensorSInfo(*(*x)->shape, (*x)->dtype);
+}
+
+absl::StatusOr<StructInfo> InferLayerNorm(const CallNode& call) {
+  absl::StatusOr<const TensorStructInfoNode*> x = TensorArg(call, 0);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<const TensorStructInfoNode*> gamma = TensorArg(call, 1);
+  if (!gamma.ok()) return gamma.status();
+  absl::StatusOr<const TensorStructInfoNode*> beta = TensorArg(call, 2);
+  if (!beta.ok()) return beta.status();
+  if (!(*x)->shape || !(*gamma)->shape || !(*beta)->shape) return absl::InvalidArgumentError("layer_norm needs static shapes");
+  const std::vector<int64_t>& xs = *(*x)->shape;
+  const std::vector<int64_t>& gs = *(*gamma)->shape;
+  if (gs.empty() || gs.size() > xs.size() || gs != *(*beta)->shape ||
+      !std::equal(gs.begin(), gs.end(), xs.end() - static_cast<int64_t>(gs.size()))) {
+    return absl::InvalidArgumentError(absl::StrCat("gamma ", ShapeToString(gs), " and beta ", ShapeToString(*(*beta)->shape),
+                                                   " must equal the trailing dimensions of ", ShapeToString(xs)));
+  }
+  return TensorSInfo(xs, (*x)->dtype);
+}
+
 }  // namespace
 
 void RegisterNNOps(OpRegistry& registry) {
@@ -145,6 +174,24 @@ void RegisterNNOps(OpRegistry& registry) {
     op.description = "adaptive average pooling to output_size (global pooling only), NCHW";
     op.infer = InferAdaptiveAvgPool2d;
     op.pattern = OpPattern::kOutEWiseFusable;
+  }
+  {
+    OpInfo& op = registry.Register("nn.softmax");
+    op.num_inputs = 1;
+    op.arg_names = {"data"};
+    op.attrs = {{"axis", "int", "the normalized axis", int64_t{-1}}};
+    op.description = "exp(x - max) / sum(exp(x - max)) along axis";
+    op.infer = InferSoftmax;
+    op.pattern = OpPattern::kOpaque;  // a reduction and an elementwise pass: its own kernel
+  }
+  {
+    OpInfo& op = registry.Register("nn.layer_norm");
+    op.num_inputs = 3;
+    op.arg_names = {"data", "gamma", "beta"};
+    op.attrs = {{"epsilon", "float", "added to the variance", 1e-5}};
+    op.description = "normalization over the trailing dimensions that gamma and beta have";
+    op.infer = InferLayerNorm;
+    op.pattern = OpPattern::kOpaque;
   }
   {
     OpInfo& op = registry.Register("nn.pad");

@@ -51,6 +51,7 @@ void RegisterCoreOps(OpRegistry& registry) {
   RegisterManipulationOps(registry);
   RegisterBuiltinOps(registry);
   RegisterNNOps(registry);
+  RegisterReductionOps(registry);
 }
 
 }  // namespace relax

@@ -30,6 +30,7 @@ void RegisterLinearAlgebraOps(OpRegistry& registry);
 void RegisterManipulationOps(OpRegistry& registry);
 void RegisterBuiltinOps(OpRegistry& registry);
 void RegisterNNOps(OpRegistry& registry);
+void RegisterReductionOps(OpRegistry& registry);
 
 }  // namespace relax
 }  // namespace mlc
