@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The seeds' MLP and MyModel and a small CNN (every convolution feature) exported with torch
-# 1.13 through FX and through ONNX, imported (FX: high-level operators and TE), compiled and
+# The seeds' MLP and MyModel, a small CNN (every convolution feature) and a transformer block
+# (layer norm, attention, softmax) exported with torch 1.13 through FX and through ONNX, imported (FX: high-level operators and TE), compiled and
 # run: outputs match PyTorch within 1e-4 of the output's scale.
 # The imported modules print like their goldens. An unsupported module is a clear error.
 set -euo pipefail
@@ -23,7 +23,7 @@ sys.exit(0 if err < 1e-4 else 1)
 PY
 }
 
-for example in mlp mymodel cnn; do
+for example in mlp mymodel cnn attention; do
   /usr/bin/python3 frontend/torch/export_fx.py --example $example --out "$t/$example.fxpb" \
     --onnx "$t/$example.onnx" --inputs "$t/$example.x.npy" --reference "$t/$example.ref.npy" 2> /dev/null
   for mode in high_level te onnx; do
@@ -44,6 +44,18 @@ for example in mlp mymodel cnn; do
     if compare "$t/$example.$mode.out.npy" "$t/$example.ref.npy"; then ok "$example ($mode) matches PyTorch"; else bad "$example ($mode) matches PyTorch"; fi
   done
 done
+
+# nn.TransformerEncoderLayer cannot be traced by torch.fx (its forward branches on tensor
+# properties); through ONNX it is MatMul, Softmax, ReduceMean-based layer norms and shape
+# subgraphs evaluated at import.
+/usr/bin/python3 frontend/torch/export_fx.py --example encoder --onnx "$t/encoder.onnx" --inputs "$t/encoder.x.npy" \
+  --reference "$t/encoder.ref.npy" 2> /dev/null
+if tools/pipeline "$t/encoder.onnx" --inputs "$t/encoder.x.npy" --out "$t/enc" --no-cache > "$t/enc.txt" 2>&1 &&
+   compare "$t/enc/out0.npy" "$t/encoder.ref.npy"; then
+  ok "TransformerEncoderLayer (onnx) matches PyTorch"
+else
+  bad "TransformerEncoderLayer (onnx)"; cat "$t/enc.txt"
+fi
 
 # The pipeline takes an ONNX file directly.
 if tools/pipeline "$t/mlp.onnx" --inputs "$t/mlp.x.npy" --out "$t/pipe" --no-cache > "$t/pipe.txt" 2>&1 &&
