@@ -54,7 +54,7 @@ DTYPES = {torch.float32: "float32", torch.float64: "float64", torch.float16: "fl
 MODULE_ATTRS = ["in_features", "out_features", "in_channels", "out_channels", "kernel_size", "stride", "padding",
                 "dilation", "groups", "eps", "momentum", "affine", "normalized_shape", "start_dim", "end_dim",
                 "output_size", "ceil_mode", "count_include_pad", "negative_slope", "dim", "p", "inplace",
-                "num_heads", "batch_first", "approximate", "min_val", "max_val"]
+                "num_heads", "batch_first", "approximate", "min_val", "max_val", "embed_dim", "head_dim"]
 
 
 def target_name(target):
@@ -102,9 +102,50 @@ def set_tensor(msg, tensor):
     msg.data = tensor.numpy().tobytes()
 
 
+def _encoder_layer_forward(self, src, src_mask=None, src_key_padding_mask=None):
+    """nn.TransformerEncoderLayer.forward without its fast-path checks (which branch on tensor
+    properties, so torch.fx cannot trace them): the computation torch 1.13 runs in eval mode."""
+    x = src
+    if self.norm_first:
+        x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask)
+        x = x + self._ff_block(self.norm2(x))
+    else:
+        x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask))
+        x = self.norm2(x + self._ff_block(x))
+    return x
+
+
+class _Tracer(fx.Tracer):
+    """Keeps nn.MultiheadAttention whole (a converter maps it; its forward is not traceable)."""
+
+    def is_leaf_module(self, m, qualified_name):
+        if isinstance(m, torch.nn.TransformerEncoderLayer):
+            return False  # traced through _encoder_layer_forward
+        return isinstance(m, torch.nn.MultiheadAttention) or super().is_leaf_module(m, qualified_name)
+
+
+class _Root(torch.nn.Module):
+    """Wraps a model whose own forward must be replaced for tracing."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, x):
+        return self.model(x)
+
+
+def _trace(model):
+    for m in model.modules():
+        if isinstance(m, torch.nn.TransformerEncoderLayer):
+            m.forward = _encoder_layer_forward.__get__(m)
+    root = _Root(model) if isinstance(model, torch.nn.TransformerEncoderLayer) else model
+    return fx.GraphModule(root, _Tracer().trace(root))
+
+
 def export(model, example_inputs, path):
     model = model.eval()
-    traced = fx.symbolic_trace(model)
+    traced = _trace(model)
     ShapeProp(traced).propagate(*example_inputs)
     graph = fx_graph_pb2.FxGraph(magic="mlc.fx", format_version=FORMAT_VERSION, module_name=type(model).__name__)
     modules = dict(traced.named_modules())
@@ -247,12 +288,11 @@ def randomize_batch_norms(model):
 
 
 def transformer_encoder_layer():
-    # torch 1.13's layer branches on tensor properties in forward (its fast path), which
-    # torch.fx cannot trace: export it with --onnx only.
-    return torch.nn.TransformerEncoderLayer(d_model=32, nhead=4, dim_feedforward=64, batch_first=True)
+    # Traced with its eval-mode computation (_encoder_layer_forward); MultiheadAttention stays a module.
+    return torch.nn.TransformerEncoderLayer(d_model=256, nhead=4, batch_first=True)
 
 
-EXAMPLES = {"mlp": (MLP, (1, 784)), "encoder": (transformer_encoder_layer, (2, 10, 32)),
+EXAMPLES = {"mlp": (MLP, (1, 784)), "encoder": (transformer_encoder_layer, (1, 128, 256)),
             "attention": (Attention, (2, 10, 32)), "mymodel": (MyModel, (1, 128)), "cnn": (SmallCnn, (2, 3, 17, 15)),
             "resnet18": (torchvision_model("resnet18"), (1, 3, 224, 224)),
             "mobilenet_v2": (torchvision_model("mobilenet_v2"), (1, 3, 224, 224)),
@@ -270,19 +310,18 @@ def main():
     args = parser.parse_args()
     torch.manual_seed(args.seed)
     cls, shape = EXAMPLES[args.example]
-    model = cls()
+    model = cls().eval()
     randomize_batch_norms(model)
     x = torch.rand(*shape)
+    if args.reference:  # from the unmodified model, before tracing swaps any forward
+        with torch.no_grad():
+            np.save(args.reference, model(x).numpy())
     if args.out:
         export(model, (x,), args.out)
     if args.onnx:
-        torch.onnx.export(model.eval(), (x,), args.onnx, opset_version=13, input_names=["x"], output_names=["y"])
+        torch.onnx.export(model, (x,), args.onnx, opset_version=13, input_names=["x"], output_names=["y"])
     if args.inputs:
         np.save(args.inputs, x.numpy())
-    if args.reference:
-        with torch.no_grad():
-            np.save(args.reference, model(x).numpy())
-
 
 if __name__ == "__main__":
     main()

@@ -421,6 +421,120 @@ absl::StatusOr<relax::Expr> ConvertPermute(FxContext& ctx, const proto::FxNode& 
   return ctx.EmitOp("permute_dims", {*x}, {{"axes", axes}});
 }
 
+/*! \brief Emits op(args) as a high-level operator, or with --te as the operator library's compute. */
+absl::StatusOr<relax::Expr> Emit(FxContext& ctx, const std::string& op, std::vector<relax::Expr> args, Attrs attrs,
+                                 const relax::FTE& te) {
+  if (ctx.options().use_te) return EmitTE(ctx, op.substr(op.rfind('.') + 1), te, args);
+  return ctx.EmitOp(op, std::move(args), std::move(attrs));
+}
+
+/*! \brief Rows [begin, end) of a constant matrix or vector (in_proj_weight / in_proj_bias thirds). */
+relax::Expr Rows(const TensorData& t, int64_t begin, int64_t end) {
+  std::vector<int64_t> shape = t.shape();
+  int64_t row = t.NumElements() / shape[0] * t.dtype().bytes();
+  shape[0] = end - begin;
+  return relax::MakeConstant(TensorData(t.dtype(), shape, t.bytes().substr(begin * row, (end - begin) * row)));
+}
+
+/*! \brief nn.MultiheadAttention(query, key, value) without masks: per-head scaled dot-product
+ *  attention between the input projections and the output projection. Returns the tuple
+ *  (output,); the attention weights are not computed (need_weights=False). */
+absl::StatusOr<relax::Expr> ConvertMultiheadAttention(FxContext& ctx, const proto::FxNode& node) {
+  for (const char* mask : {"attn_mask", "key_padding_mask"}) {
+    auto it = node.kwargs().find(mask);
+    if (it != node.kwargs().end() && it->second.value_case() != proto::FxArg::kNone) {
+      return absl::UnimplementedError(absl::StrCat(mask, " is not supported"));
+    }
+  }
+  auto need = node.kwargs().find("need_weights");
+  if (need == node.kwargs().end() || need->second.b()) return absl::UnimplementedError("only need_weights=False is supported");
+  const std::string& m = node.target();
+  if (!ctx.HasParam(m + ".in_proj_weight")) return absl::UnimplementedError("separate q/k/v projection weights are not supported");
+  int64_t heads = IntsOf(node, "num_heads", 1, {1})[0], embed = IntsOf(node, "embed_dim", 1, {0})[0];
+  bool batch_first = node.module_attrs().count("batch_first") && node.module_attrs().at("batch_first").b();
+  if (embed <= 0 || embed % heads != 0) return absl::InvalidArgumentError("embed_dim must be a multiple of num_heads");
+  int64_t head_dim = embed / heads;
+  absl::StatusOr<relax::Expr> w_in = ctx.Param(m + ".in_proj_weight"), b_in = ctx.Param(m + ".in_proj_bias"),
+                              w_out = ctx.Param(m + ".out_proj.weight"), b_out = ctx.Param(m + ".out_proj.bias");
+  for (const auto* p : {&w_in, &b_in, &w_out, &b_out}) {
+    if (!p->ok()) return p->status();
+  }
+  const TensorData& w = w_in->as<relax::ConstantNode>()->data;
+  const TensorData& b = b_in->as<relax::ConstantNode>()->data;
+
+  auto permute = [&](relax::Expr x, std::vector<int64_t> axes) {
+    return Emit(ctx, "permute_dims", {x}, {{"axes", axes}},
+                [axes](const std::vector<Tensor>& t) { return topi::Transpose(t[0], axes); });
+  };
+  auto reshape = [&](relax::Expr x, std::vector<int64_t> shape) {
+    return Emit(ctx, "reshape", {x}, {{"shape", shape}}, [shape](const std::vector<Tensor>& t) { return topi::Reshape(t[0], shape); });
+  };
+  auto binary = [&](const std::string& op, TopiBinary f, relax::Expr a, relax::Expr c) { return EmitBinaryOp(ctx, op, f, a, c); };
+  // x @ weight.T + bias, with the transposed weight folded at import.
+  auto linear = [&](relax::Expr x, relax::Expr weight, relax::Expr bias) -> absl::StatusOr<relax::Expr> {
+    const TensorData& wt = weight.as<relax::ConstantNode>()->data;
+    int64_t rows = wt.shape()[0], cols = wt.shape()[1];
+    TensorData t(wt.dtype(), {cols, rows});
+    for (int64_t i = 0; i < rows; ++i) {
+      for (int64_t j = 0; j < cols; ++j) static_cast<float*>(t.mutable_data())[j * rows + i] = wt.data_as<float>()[i * cols + j];
+    }
+    absl::StatusOr<relax::Expr> y = binary("matmul", topi::Matmul, x, relax::MakeConstant(t));
+    if (!y.ok()) return y;
+    return binary("add", topi::Add, *y, bias);
+  };
+
+  std::vector<relax::Expr> qkv;
+  int64_t batch = 0, seq[3] = {0, 0, 0};
+  for (int i = 0; i < 3; ++i) {
+    absl::StatusOr<relax::Expr> x = ctx.Arg(node, i);
+    if (!x.ok()) return x.status();
+    const auto* t = (*x)->struct_info().as<relax::TensorStructInfoNode>();
+    if (t == nullptr || !t->shape || t->shape->size() != 3 || (*t->shape)[2] != embed || t->dtype != DataType::Float32()) {
+      return absl::InvalidArgumentError("query, key and value must be float32 (batch, sequence, embed_dim) tensors");
+    }
+    if (!batch_first) {
+      x = permute(*x, {1, 0, 2});
+      if (!x.ok()) return x.status();
+    }
+    batch = (*t->shape)[batch_first ? 0 : 1];
+    seq[i] = (*t->shape)[batch_first ? 1 : 0];
+    absl::StatusOr<relax::Expr> y = linear(*x, Rows(w, i * embed, (i + 1) * embed), Rows(b, i * embed, (i + 1) * embed));
+    if (y.ok()) y = reshape(*y, {batch, seq[i], heads, head_dim});
+    // q, v: (batch, heads, seq, head_dim); k: (batch, heads, head_dim, seq).
+    if (y.ok()) y = permute(*y, i == 1 ? std::vector<int64_t>{0, 2, 3, 1} : std::vector<int64_t>{0, 2, 1, 3});
+    if (!y.ok()) return y.status();
+    qkv.push_back(*y);
+  }
+  absl::StatusOr<relax::Expr> scores = binary("matmul", topi::Matmul, qkv[0], qkv[1]);
+  if (scores.ok()) scores = binary("multiply", topi::Multiply, *scores, FxContext::Scalar(1.0 / std::sqrt(double(head_dim)), DataType::Float32()));
+  if (scores.ok()) {
+    scores = Emit(ctx, "nn.softmax", {*scores}, {{"axis", int64_t{-1}}},
+                  [](const std::vector<Tensor>& t) { return topi::Softmax(t[0], -1); });
+  }
+  absl::StatusOr<relax::Expr> out = scores.ok() ? binary("matmul", topi::Matmul, *scores, qkv[2]) : scores;
+  if (out.ok()) out = permute(*out, {0, 2, 1, 3});
+  if (out.ok()) out = reshape(*out, {batch, seq[0], embed});
+  if (out.ok()) out = linear(*out, *w_out, *b_out);
+  if (out.ok() && !batch_first) out = permute(*out, {1, 0, 2});
+  if (!out.ok()) return out;
+  return relax::MakeTuple({*out});
+}
+
+/*! \brief operator.getitem on a tuple a converter returned (MultiheadAttention's (output,)). */
+absl::StatusOr<relax::Expr> ConvertGetItem(FxContext& ctx, const proto::FxNode& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
+  if (!x.ok()) return x.status();
+  const auto* tuple = x->as<relax::TupleNode>();
+  if (tuple == nullptr || node.args_size() < 2 || node.args(1).value_case() != proto::FxArg::kI) {
+    return absl::UnimplementedError("indexing is supported on tuple results only (not tensors or shapes)");
+  }
+  int64_t i = node.args(1).i();
+  if (i < 0 || i >= static_cast<int64_t>(tuple->fields.size())) {
+    return absl::UnimplementedError(absl::StrCat("element ", i, " of this tuple is not computed"));
+  }
+  return tuple->fields[i];
+}
+
 }  // namespace
 
 void RegisterCoreFxConverters(FxConverterRegistry& r) {
@@ -483,6 +597,8 @@ void RegisterCoreFxConverters(FxConverterRegistry& r) {
   r.Register(K::kMethod, "softmax", ConvertSoftmax);
   r.Register(K::kModule, "Softmax", ConvertSoftmax);
   r.Register(K::kModule, "LayerNorm", ConvertLayerNorm);
+  r.Register(K::kModule, "MultiheadAttention", ConvertMultiheadAttention);
+  r.Register(K::kFunction, "operator.getitem", ConvertGetItem);
   r.Register(K::kFunction, "torch.nn.functional.layer_norm", ConvertLayerNorm);
   for (const auto& [name, op, kind] : std::vector<std::tuple<const char*, const char*, topi::ReduceOp>>{
            {"mean", "mean", topi::ReduceOp::kMean}, {"sum", "sum", topi::ReduceOp::kSum}, {"amax", "max", topi::ReduceOp::kMax},
