@@ -146,6 +146,30 @@ void RegisterCoreLegalizations() {
           "strided_slice",
           [=](const std::vector<Tensor>& t) { return topi::StridedSlice(t[0], axes, begin, end, strides); }, call.args);
     });
+    (void)RegisterLegalization("concat", [](relax::BlockBuilder* bb, const relax::CallNode& call) {
+      int64_t axis = GetIntAttr(call.attrs, "axis", 0);
+      return bb->CallTE("concatenate", [axis](const std::vector<Tensor>& t) { return topi::Concatenate(t, axis); }, call.args);
+    });
+    (void)RegisterLegalization("take", [](relax::BlockBuilder* bb, const relax::CallNode& call) {
+      int64_t axis = GetIntAttr(call.attrs, "axis", 0);
+      return bb->CallTE("take", [axis](const std::vector<Tensor>& t) { return topi::Take(t[0], t[1], axis); }, call.args);
+    });
+    (void)RegisterLegalization("broadcast_to", [](relax::BlockBuilder* bb, const relax::CallNode& call) -> absl::StatusOr<relax::Expr> {
+      auto it = call.attrs.find("shape");
+      if (it == call.attrs.end() || !it->second.is<std::vector<int64_t>>()) return absl::InvalidArgumentError("shape is required");
+      std::vector<int64_t> shape = it->second.get<std::vector<int64_t>>();
+      return bb->CallTE("broadcast_to", [shape](const std::vector<Tensor>& t) { return topi::BroadcastTo(t[0], shape); }, call.args);
+    });
+    (void)RegisterLegalization("where", [](relax::BlockBuilder* bb, const relax::CallNode& call) {
+      return bb->CallTE("where", [](const std::vector<Tensor>& t) { return topi::Where(t[0], t[1], t[2]); }, call.args);
+    });
+    (void)RegisterLegalization("astype", [](relax::BlockBuilder* bb, const relax::CallNode& call) -> absl::StatusOr<relax::Expr> {
+      auto it = call.attrs.find("dtype");
+      if (it == call.attrs.end() || !it->second.is<DataType>()) return absl::InvalidArgumentError("dtype is required");
+      DataType dtype = it->second.get<DataType>();
+      return bb->CallTE(
+          "cast", [dtype](const std::vector<Tensor>& t) -> absl::StatusOr<Tensor> { return topi::Cast(t[0], dtype); }, call.args);
+    });
     (void)RegisterLegalization("nn.adaptive_avg_pool2d", [](relax::BlockBuilder* bb, const relax::CallNode& call) {
       return bb->CallTE(
           "adaptive_avg_pool2d", [](const std::vector<Tensor>& t) { return topi::GlobalAvgPool2d(t[0]); }, call.args);

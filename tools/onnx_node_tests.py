@@ -114,12 +114,14 @@ def main():
     parser.add_argument("--expected", required=True, help="cases that must pass, one per line")
     parser.add_argument("--only", help="run only these cases (comma-separated)")
     parser.add_argument("--verbose", action="store_true", help="print every case's outcome")
+    parser.add_argument("--report", help="write a Markdown table of passed / total cases per operator here")
     tools = parser.parse_args()
     with open(tools.expected) as f:
         expected_pass = {line.strip() for line in f if line.strip() and not line.startswith("#")}
     only = set(tools.only.split(",")) if tools.only else None
     outcomes = collections.defaultdict(list)
     details = {}
+    per_op = collections.defaultdict(lambda: [0, 0])  # op_type -> [passed, total]
     for case in collect_testcases(None):
         if case.model is None or (only and case.name not in only):
             continue
@@ -127,9 +129,20 @@ def main():
             outcome, detail = run_case(case, tools, tmp)
         outcomes[outcome].append(case.name)
         details[case.name] = detail
+        op_types = [n.op_type for n in case.model.graph.node if n.op_type != "Constant"] or ["Constant"]
+        per_op[op_types[0]][1] += 1
+        per_op[op_types[0]][0] += outcome == "pass"
         if tools.verbose or outcome in ("crash", "mismatch", "error") or (case.name in expected_pass and outcome != "pass"):
             print(f"{outcome:<11} {case.name}  {detail}")
     print("summary: " + ", ".join(f"{k} {len(v)}" for k, v in sorted(outcomes.items())))
+    if tools.report:
+        with open(tools.report, "w") as f:
+            f.write("| operator (first node of the case) | passed | cases |\n|---|---|---|\n")
+            for op, (ok, total) in sorted(per_op.items()):
+                if ok:
+                    f.write(f"| {op} | {ok} | {total} |\n")
+            f.write(f"\nOperators with no passing case: {len([1 for ok, _ in per_op.values() if not ok])} "
+                    f"({sum(t for ok, t in per_op.values() if not ok)} cases).\n")
     regressions = sorted(n for n in expected_pass if n not in outcomes["pass"] and (not only or n in only))
     new = sorted(n for n in outcomes["pass"] if n not in expected_pass)
     if new:

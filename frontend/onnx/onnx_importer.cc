@@ -21,6 +21,7 @@ OnnxConverterRegistry& OnnxConverterRegistry::Global() {
     auto* r = new OnnxConverterRegistry();
     RegisterCoreOnnxConverters(*r);
     RegisterNNOnnxConverters(*r);
+    RegisterTransformOnnxConverters(*r);
     return r;
   }();
   return *registry;

@@ -79,6 +79,8 @@ class OnnxConverterRegistry {
 void RegisterCoreOnnxConverters(OnnxConverterRegistry& registry);
 /*! \brief Conv, BatchNormalization, MaxPool, AveragePool, GlobalAveragePool, Pad (onnx_nn_converters.cc). */
 void RegisterNNOnnxConverters(OnnxConverterRegistry& registry);
+/*! \brief Concat, Gather, Unsqueeze, Squeeze, Split, Expand, Where, Cast (onnx_transform_converters.cc). */
+void RegisterTransformOnnxConverters(OnnxConverterRegistry& registry);
 
 /*! \brief TensorProto.DataType -> DataType. */
 absl::StatusOr<DataType> DtypeFromOnnx(int32_t elem_type);

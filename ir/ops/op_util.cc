@@ -52,6 +52,7 @@ void RegisterCoreOps(OpRegistry& registry) {
   RegisterBuiltinOps(registry);
   RegisterNNOps(registry);
   RegisterReductionOps(registry);
+  RegisterTransformOps(registry);
 }
 
 }  // namespace relax

@@ -31,6 +31,7 @@ void RegisterManipulationOps(OpRegistry& registry);
 void RegisterBuiltinOps(OpRegistry& registry);
 void RegisterNNOps(OpRegistry& registry);
 void RegisterReductionOps(OpRegistry& registry);
+void RegisterTransformOps(OpRegistry& registry);
 
 }  // namespace relax
 }  // namespace mlc

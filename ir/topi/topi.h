@@ -73,6 +73,17 @@ absl::StatusOr<Tensor> LayerNorm(const Tensor& x, const Tensor& gamma, const Ten
 absl::StatusOr<Tensor> StridedSlice(const Tensor& x, const std::vector<int64_t>& axes, const std::vector<int64_t>& begin,
                                     const std::vector<int64_t>& end, const std::vector<int64_t>& strides);
 
+/*! \brief Inputs joined along `axis` ("T_concat"). */
+absl::StatusOr<Tensor> Concatenate(const std::vector<Tensor>& xs, int64_t axis);
+/*! \brief x's slices at `indices` along `axis` (numpy.take; negative indices from the end). */
+absl::StatusOr<Tensor> Take(const Tensor& x, const Tensor& indices, int64_t axis);
+/*! \brief x broadcast (NumPy rules) to `shape`. */
+absl::StatusOr<Tensor> BroadcastTo(const Tensor& x, const std::vector<int64_t>& shape);
+/*! \brief cond ? a : b elementwise, with broadcasting; a non-bool cond is compared with 0. */
+absl::StatusOr<Tensor> Where(const Tensor& cond, const Tensor& a, const Tensor& b);
+/*! \brief Elementwise conversion to `dtype`. */
+Tensor Cast(const Tensor& x, DataType dtype);
+
 /*! \brief Row-major reshape to a static shape of the same size ("T_reshape"). */
 absl::StatusOr<Tensor> Reshape(const Tensor& x, const std::vector<int64_t>& shape);
 

@@ -1,0 +1,162 @@
+/*! \file onnx_transform_converters.cc
+ *  \brief Converters of ONNX's data-movement operators on computed tensors: Concat, Gather,
+ *         Unsqueeze, Squeeze, Split, Expand, Where, Cast. (With constant inputs these are
+ *         evaluated at import instead, constant_folding.cc.)
+ */
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "frontend/onnx/converter_util.h"
+
+namespace mlc {
+namespace onnx_import {
+namespace {
+
+/*! \brief Integer values of a constant input, or of the attribute `attr` (older opsets). */
+absl::StatusOr<std::vector<int64_t>> IntsInputOrAttr(const OnnxContext& ctx, const onnx::NodeProto& node, int i,
+                                                     const std::string& attr) {
+  if (!ctx.HasInput(node, i)) return ctx.IntsAttr(node, attr);
+  const TensorData* t = ctx.ConstantInput(node, i);
+  if (t == nullptr || !t->dtype().is_int()) return absl::UnimplementedError(absl::StrCat(attr, " must be a constant integer tensor"));
+  std::vector<int64_t> v;
+  for (int64_t k = 0; k < t->NumElements(); ++k) {
+    v.push_back(t->dtype() == DataType::Int64() ? t->data_as<int64_t>()[k] : t->data_as<int32_t>()[k]);
+  }
+  return v;
+}
+
+Outputs Concat(OnnxContext& ctx, const onnx::NodeProto& node) {
+  std::vector<relax::Expr> xs;
+  for (int i = 0; i < node.input_size(); ++i) {
+    absl::StatusOr<relax::Expr> x = ctx.Input(node, i);
+    if (!x.ok()) return x.status();
+    xs.push_back(*x);
+  }
+  return One(ctx.EmitOp("concat", xs, {{"axis", ctx.IntAttr(node, "axis", 0)}}));
+}
+
+Outputs Gather(OnnxContext& ctx, const onnx::NodeProto& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<relax::Expr> idx = ctx.Input(node, 1);
+  if (!idx.ok()) return idx.status();
+  return One(ctx.EmitOp("take", {*x, *idx}, {{"axis", ctx.IntAttr(node, "axis", 0)}}));
+}
+
+/*! \brief Unsqueeze / Squeeze: a reshape to the static result shape. */
+OnnxConverter ChangeRank(bool unsqueeze) {
+  return [unsqueeze](OnnxContext& ctx, const onnx::NodeProto& node) -> Outputs {
+    absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+    if (!x.ok()) return x.status();
+    absl::StatusOr<std::vector<int64_t>> xs = StaticShape(*x, "the input");
+    if (!xs.ok()) return xs.status();
+    absl::StatusOr<std::vector<int64_t>> axes = IntsInputOrAttr(ctx, node, 1, "axes");
+    if (!axes.ok()) return axes.status();
+    int64_t rank = static_cast<int64_t>(xs->size());
+    std::vector<int64_t> shape;
+    if (unsqueeze) {
+      int64_t out_rank = rank + static_cast<int64_t>(axes->size());
+      std::vector<bool> added(out_rank, false);
+      for (int64_t a : *axes) {
+        if (a < 0) a += out_rank;
+        if (a < 0 || a >= out_rank) return absl::InvalidArgumentError("axes out of range");
+        added[a] = true;
+      }
+      for (int64_t d = 0, next = 0; d < out_rank; ++d) shape.push_back(added[d] ? 1 : (*xs)[next++]);
+    } else {
+      std::vector<bool> removed(rank, axes->empty());
+      for (int64_t a : *axes) {
+        if (a < 0) a += rank;
+        if (a < 0 || a >= rank || (*xs)[a] != 1) return absl::InvalidArgumentError("Squeeze axes must name dimensions of size 1");
+        removed[a] = true;
+      }
+      for (int64_t d = 0; d < rank; ++d) {
+        if (!(removed[d] && (*xs)[d] == 1)) shape.push_back((*xs)[d]);
+      }
+    }
+    return One(ctx.EmitOp("reshape", {*x}, {{"shape", shape}}));
+  };
+}
+
+/*! \brief Split into strided slices: sizes from `split` (input or attribute) or equal parts. */
+Outputs Split(OnnxContext& ctx, const onnx::NodeProto& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<std::vector<int64_t>> xs = StaticShape(*x, "the input");
+  if (!xs.ok()) return xs.status();
+  int64_t rank = static_cast<int64_t>(xs->size()), axis = ctx.IntAttr(node, "axis", 0);
+  if (axis < 0) axis += rank;
+  if (axis < 0 || axis >= rank) return absl::InvalidArgumentError("axis out of range");
+  absl::StatusOr<std::vector<int64_t>> sizes = IntsInputOrAttr(ctx, node, 1, "split");
+  if (!sizes.ok()) return sizes.status();
+  int64_t parts = node.output_size(), dim = (*xs)[axis];
+  if (sizes->empty()) {
+    if (dim % parts != 0) return absl::InvalidArgumentError(absl::StrCat("dimension ", dim, " does not split into ", parts));
+    sizes->assign(parts, dim / parts);
+  }
+  if (static_cast<int64_t>(sizes->size()) != parts) return absl::InvalidArgumentError("split sizes and outputs differ in number");
+  std::vector<relax::Expr> outs;
+  int64_t begin = 0;
+  for (int64_t s : *sizes) {
+    absl::StatusOr<relax::Expr> y = ctx.EmitOp(
+        "strided_slice", {*x}, {{"axes", std::vector<int64_t>{axis}}, {"begin", std::vector<int64_t>{begin}}, {"end", std::vector<int64_t>{begin + s}}});
+    if (!y.ok()) return y.status();
+    outs.push_back(*y);
+    begin += s;
+  }
+  if (begin != dim) return absl::InvalidArgumentError(absl::StrCat("split sizes add up to ", begin, ", not ", dim));
+  return outs;
+}
+
+Outputs Expand(OnnxContext& ctx, const onnx::NodeProto& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<std::vector<int64_t>> xs = StaticShape(*x, "the input");
+  if (!xs.ok()) return xs.status();
+  absl::StatusOr<std::vector<int64_t>> shape = IntsInputOrAttr(ctx, node, 1, "shape");
+  if (!shape.ok()) return shape.status();
+  // ONNX Expand broadcasts both ways: a 1 in `shape` keeps the input's dimension.
+  std::vector<int64_t> a = *xs, b = *shape;
+  while (a.size() < b.size()) a.insert(a.begin(), 1);
+  while (b.size() < a.size()) b.insert(b.begin(), 1);
+  std::vector<int64_t> out;
+  for (size_t d = 0; d < a.size(); ++d) {
+    if (a[d] != b[d] && a[d] != 1 && b[d] != 1) return absl::InvalidArgumentError("shapes do not broadcast");
+    out.push_back(std::max(a[d], b[d]));
+  }
+  return One(ctx.EmitOp("broadcast_to", {*x}, {{"shape", out}}));
+}
+
+Outputs Where(OnnxContext& ctx, const onnx::NodeProto& node) {
+  std::vector<relax::Expr> in;
+  for (int i = 0; i < 3; ++i) {
+    absl::StatusOr<relax::Expr> v = ctx.Input(node, i);
+    if (!v.ok()) return v.status();
+    in.push_back(*v);
+  }
+  return One(ctx.EmitOp("where", in));
+}
+
+Outputs Cast(OnnxContext& ctx, const onnx::NodeProto& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<DataType> to = DtypeFromOnnx(static_cast<int32_t>(ctx.IntAttr(node, "to", 0)));
+  if (!to.ok()) return to.status();
+  return One(ctx.EmitOp("astype", {*x}, {{"dtype", *to}}));
+}
+
+}  // namespace
+
+void RegisterTransformOnnxConverters(OnnxConverterRegistry& r) {
+  r.Register("Concat", Concat);
+  r.Register("Gather", Gather);
+  r.Register("Unsqueeze", ChangeRank(/*unsqueeze=*/true));
+  r.Register("Squeeze", ChangeRank(/*unsqueeze=*/false));
+  r.Register("Split", Split);
+  r.Register("Expand", Expand);
+  r.Register("Where", Where);
+  r.Register("Cast", Cast);
+}
+
+}  // namespace onnx_import
+}  // namespace mlc

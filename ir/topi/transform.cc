@@ -1,0 +1,163 @@
+/*! \file transform.cc
+ *  \brief Data movement and selection: concatenate, take (gather), broadcast_to, where, cast.
+ */
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "ir/ops/op_util.h"
+#include "ir/topi/topi.h"
+
+namespace mlc {
+namespace topi {
+namespace {
+
+tir::PrimExpr C(DataType t, int64_t v) { return tir::IntImm(t, v); }
+
+DataType IndexTypeOf(const std::vector<Tensor>& ts) {
+  for (const Tensor& t : ts) {
+    for (const tir::PrimExpr& d : t.shape()) {
+      if (d->dtype == DataType::Int64()) return DataType::Int64();
+    }
+  }
+  return DataType::Int32();
+}
+
+/*! \brief Index into `t` (NumPy broadcasting against `out_shape`) for output index `i`. */
+std::vector<tir::PrimExpr> BroadcastIndex(const std::vector<int64_t>& t_shape, const std::vector<tir::Var>& i,
+                                          const std::vector<int64_t>& out_shape, DataType it) {
+  std::vector<tir::PrimExpr> index;
+  size_t offset = out_shape.size() - t_shape.size();
+  for (size_t d = 0; d < t_shape.size(); ++d) {
+    index.push_back(t_shape[d] == 1 && out_shape[d + offset] != 1 ? C(it, 0) : tir::PrimExpr(i[d + offset]));
+  }
+  return index;
+}
+
+}  // namespace
+
+absl::StatusOr<Tensor> Concatenate(const std::vector<Tensor>& xs, int64_t axis) {
+  if (xs.empty()) return absl::InvalidArgumentError("concatenate: no inputs");
+  std::vector<std::vector<int64_t>> shapes;
+  for (const Tensor& x : xs) {
+    absl::StatusOr<std::vector<int64_t>> s = StaticShape(x, "concatenate");
+    if (!s.ok()) return s.status();
+    shapes.push_back(*s);
+  }
+  int64_t rank = static_cast<int64_t>(shapes[0].size());
+  if (axis < 0) axis += rank;
+  if (axis < 0 || axis >= rank) return absl::InvalidArgumentError("concatenate: axis out of range");
+  std::vector<int64_t> out = shapes[0];
+  out[axis] = 0;
+  std::vector<int64_t> starts;
+  for (size_t k = 0; k < xs.size(); ++k) {
+    if (static_cast<int64_t>(shapes[k].size()) != rank || xs[k].dtype() != xs[0].dtype()) {
+      return absl::InvalidArgumentError("concatenate: inputs differ in rank or dtype");
+    }
+    starts.push_back(out[axis]);
+    out[axis] += shapes[k][axis];
+  }
+  DataType it = IndexTypeOf(xs);
+  std::vector<tir::PrimExpr> shape;
+  for (int64_t v : out) shape.push_back(C(it, v));
+  return te::Compute(
+      shape,
+      [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
+        // Last input first, each earlier one selected when the index falls before its end.
+        tir::PrimExpr value;
+        for (int64_t k = static_cast<int64_t>(xs.size()) - 1; k >= 0; --k) {
+          std::vector<tir::PrimExpr> idx(i.begin(), i.end());
+          tir::PrimExpr local = tir::operator-(tir::PrimExpr(i[axis]), C(it, starts[k]));
+          // Clamped so the load stays in bounds where the select discards it.
+          idx[axis] = tir::Min(tir::Max(local, C(it, 0)), C(it, shapes[k][axis] - 1));
+          tir::PrimExpr load = xs[k](idx);
+          value = value.defined() ? tir::Select(tir::operator<(tir::PrimExpr(i[axis]), C(it, starts[k] + shapes[k][axis])), load, value)
+                                  : load;
+        }
+        return value;
+      },
+      "T_concat");
+}
+
+absl::StatusOr<Tensor> Take(const Tensor& x, const Tensor& indices, int64_t axis) {
+  absl::StatusOr<std::vector<int64_t>> xs = StaticShape(x, "take");
+  if (!xs.ok()) return xs.status();
+  absl::StatusOr<std::vector<int64_t>> is = StaticShape(indices, "take");
+  if (!is.ok()) return is.status();
+  if (!indices.dtype().is_int()) return absl::InvalidArgumentError("take: indices must be integers");
+  int64_t rank = static_cast<int64_t>(xs->size());
+  if (axis < 0) axis += rank;
+  if (axis < 0 || axis >= rank) return absl::InvalidArgumentError("take: axis out of range");
+  DataType it = IndexTypeOf({x, indices});
+  std::vector<tir::PrimExpr> shape;
+  for (int64_t d = 0; d < axis; ++d) shape.push_back(x.shape()[d]);
+  for (int64_t v : *is) shape.push_back(C(it, v));
+  for (int64_t d = axis + 1; d < rank; ++d) shape.push_back(x.shape()[d]);
+  int64_t dim = (*xs)[axis], nidx = static_cast<int64_t>(is->size());
+  return te::Compute(
+      shape,
+      [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
+        std::vector<tir::PrimExpr> idx_index(i.begin() + axis, i.begin() + axis + nidx);
+        tir::PrimExpr k = tir::Cast(it, indices(idx_index));
+        // Negative indices count from the end; out-of-range ones are clamped (ONNX leaves them undefined).
+        k = tir::Select(tir::operator<(k, C(it, 0)), tir::operator+(k, C(it, dim)), k);
+        k = tir::Min(tir::Max(k, C(it, 0)), C(it, dim - 1));
+        std::vector<tir::PrimExpr> index(i.begin(), i.begin() + axis);
+        index.push_back(k);
+        index.insert(index.end(), i.begin() + axis + nidx, i.end());
+        return x(index);
+      },
+      "T_take");
+}
+
+absl::StatusOr<Tensor> BroadcastTo(const Tensor& x, const std::vector<int64_t>& shape) {
+  absl::StatusOr<std::vector<int64_t>> xs = StaticShape(x, "broadcast_to");
+  if (!xs.ok()) return xs.status();
+  absl::StatusOr<std::vector<int64_t>> out = relax::BroadcastShapes(*xs, shape);
+  if (!out.ok() || *out != shape) {
+    return absl::InvalidArgumentError(absl::StrCat("broadcast_to: ", relax::ShapeToString(*xs), " cannot be broadcast to ",
+                                                   relax::ShapeToString(shape)));
+  }
+  DataType it = IndexTypeOf({x});
+  std::vector<tir::PrimExpr> extents;
+  for (int64_t v : shape) extents.push_back(C(it, v));
+  return te::Compute(
+      extents, [&](const std::vector<tir::Var>& i) -> te::ComputeValue { return x(BroadcastIndex(*xs, i, shape, it)); },
+      "T_broadcast_to");
+}
+
+absl::StatusOr<Tensor> Where(const Tensor& cond, const Tensor& a, const Tensor& b) {
+  std::vector<std::vector<int64_t>> shapes;
+  for (const Tensor* t : {&cond, &a, &b}) {
+    absl::StatusOr<std::vector<int64_t>> s = StaticShape(*t, "where");
+    if (!s.ok()) return s.status();
+    shapes.push_back(*s);
+  }
+  if (a.dtype() != b.dtype()) return absl::InvalidArgumentError("where: the two branches differ in dtype");
+  absl::StatusOr<std::vector<int64_t>> out = relax::BroadcastShapes(shapes[0], shapes[1]);
+  if (out.ok()) out = relax::BroadcastShapes(*out, shapes[2]);
+  if (!out.ok()) return absl::InvalidArgumentError(absl::StrCat("where: ", out.status().message()));
+  DataType it = IndexTypeOf({cond, a, b});
+  std::vector<tir::PrimExpr> extents;
+  for (int64_t v : *out) extents.push_back(C(it, v));
+  return te::Compute(
+      extents,
+      [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
+        tir::PrimExpr c = cond(BroadcastIndex(shapes[0], i, *out, it));
+        if (cond.dtype() != DataType::Bool()) c = tir::Ne(c, tir::Const(cond.dtype(), 0));
+        return tir::Select(c, a(BroadcastIndex(shapes[1], i, *out, it)), b(BroadcastIndex(shapes[2], i, *out, it)));
+      },
+      "T_where");
+}
+
+Tensor Cast(const Tensor& x, DataType dtype) {
+  return te::Compute(
+      x.shape(),
+      [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
+        std::vector<tir::PrimExpr> idx(i.begin(), i.end());
+        return tir::Cast(dtype, x(idx));
+      },
+      "T_cast");
+}
+
+}  // namespace topi
+}  // namespace mlc
