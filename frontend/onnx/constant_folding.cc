@@ -220,6 +220,15 @@ Result EvaluateAtImport(const OnnxContext& ctx, const onnx::NodeProto& node) {
     int64_t end = std::clamp<int64_t>(NormalizeAxis(ctx.IntAttr(node, "end", rank), rank), 0, rank);
     return std::optional<TensorData>(IntVector(std::vector<int64_t>(shape.begin() + start, shape.begin() + std::max(start, end))));
   }
+  if (op == "Size") {
+    absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+    if (!x.ok()) return x.status();
+    const auto* t = TensorOf(*x);
+    if (t == nullptr || !t->shape) return std::optional<TensorData>();
+    TensorData out(DataType::Int64(), {});
+    *static_cast<int64_t*>(out.mutable_data()) = NumElements(*t->shape);
+    return std::optional<TensorData>(out);
+  }
   static const std::set<std::string> kFoldable = {"ConstantOfShape", "Concat", "Reshape", "Slice", "Transpose", "Gather",
                                                   "Unsqueeze", "Squeeze", "Cast", "Identity", "Add", "Sub", "Mul", "Div"};
   if (!kFoldable.count(op)) return std::optional<TensorData>();

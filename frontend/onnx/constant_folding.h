@@ -4,7 +4,7 @@
  *  Exporters compute attributes such as Pad's widths or Reshape's target with small subgraphs
  *  (Shape, Gather, Unsqueeze, Concat, ConstantOfShape, Slice, ...). Converters need those
  *  values as constants, so the importer evaluates a node here when its inputs are constants
- *  (Shape only needs a static input shape) before it looks for a converter.
+ *  (Shape and Size only need a static input shape) before it looks for a converter.
  */
 #ifndef MLC_FRONTEND_ONNX_CONSTANT_FOLDING_H_
 #define MLC_FRONTEND_ONNX_CONSTANT_FOLDING_H_

@@ -194,7 +194,9 @@ Outputs Softmax(OnnxContext& ctx, const onnx::NodeProto& node) {
   return One(ctx.EmitOp("nn.softmax", {*x}, {{"axis", axis}}));
 }
 
-/*! \brief LayerNormalization (opset 17) over the dimensions from `axis` on; only the first output. */
+/*! \brief LayerNormalization (opset 17) over the dimensions from `axis` on. Y is one
+ *  nn.layer_norm; the optional Mean and InvStdDev outputs (shape: x's with the normalized
+ *  dimensions as 1) are computed with reductions when asked for. */
 Outputs LayerNormalization(OnnxContext& ctx, const onnx::NodeProto& node) {
   absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
   if (!x.ok()) return x.status();
@@ -204,25 +206,49 @@ Outputs LayerNormalization(OnnxContext& ctx, const onnx::NodeProto& node) {
   if (!xs.ok()) return xs.status();
   int64_t rank = static_cast<int64_t>(xs->size()), axis = ctx.IntAttr(node, "axis", -1);
   if (axis < 0) axis += rank;
-  for (int i = 1; i < node.output_size(); ++i) {
-    if (!node.output(i).empty()) return absl::UnimplementedError("only the first output (Y) is supported");
-  }
-  absl::StatusOr<std::vector<int64_t>> ss = StaticShape(*scale, "Scale");
-  if (!ss.ok()) return ss.status();
-  if (static_cast<int64_t>(ss->size()) != rank - axis) {
-    return absl::UnimplementedError("Scale must have exactly the normalized dimensions (no broadcasting)");
-  }
-  relax::Expr bias;
+  if (axis < 0 || axis >= rank) return absl::InvalidArgumentError("axis out of range");
+  std::vector<int64_t> normalized(xs->begin() + axis, xs->end());
+  float epsilon = ctx.FloatAttr(node, "epsilon", 1e-5f);
+  DataType dtype = TensorOf(*x)->dtype;
+  // Scale and B broadcast to the normalized dimensions.
+  auto to_normalized = [&](relax::Expr v) -> absl::StatusOr<relax::Expr> {
+    absl::StatusOr<std::vector<int64_t>> vs = StaticShape(v, "Scale and B");
+    if (!vs.ok()) return vs.status();
+    if (*vs == normalized) return v;
+    return ctx.EmitOp("broadcast_to", {v}, {{"shape", normalized}});
+  };
+  absl::StatusOr<relax::Expr> gamma = to_normalized(*scale);
+  if (!gamma.ok()) return gamma.status();
+  absl::StatusOr<relax::Expr> beta;
   if (ctx.HasInput(node, 2)) {
-    absl::StatusOr<relax::Expr> b = ctx.Input(node, 2);
-    if (!b.ok()) return b.status();
-    bias = *b;
+    beta = ctx.Input(node, 2);
+    if (beta.ok()) beta = to_normalized(*beta);
   } else {
-    TensorData zeros(TensorOf(*x)->dtype, *ss);
+    TensorData zeros(dtype, normalized);
     std::memset(zeros.mutable_data(), 0, zeros.NumBytes());
-    bias = relax::MakeConstant(zeros);
+    beta = relax::MakeConstant(zeros);
   }
-  return One(ctx.EmitOp("nn.layer_norm", {*x, *scale, bias}, {{"epsilon", double(ctx.FloatAttr(node, "epsilon", 1e-5f))}}));
+  if (!beta.ok()) return beta.status();
+  absl::StatusOr<relax::Expr> y = ctx.EmitOp("nn.layer_norm", {*x, *gamma, *beta}, {{"epsilon", double(epsilon)}});
+  if (!y.ok()) return y.status();
+  std::vector<relax::Expr> outs = {*y};
+  bool stats = (node.output_size() > 1 && !node.output(1).empty()) || (node.output_size() > 2 && !node.output(2).empty());
+  if (stats) {
+    std::vector<int64_t> axes;
+    for (int64_t d = axis; d < rank; ++d) axes.push_back(d);
+    Attrs reduce = {{"axis", axes}, {"keepdims", true}};
+    absl::StatusOr<relax::Expr> mean = ctx.EmitOp("mean", {*x}, reduce);
+    absl::StatusOr<relax::Expr> dev = mean.ok() ? ctx.EmitOp("subtract", {*x, *mean}) : mean;
+    absl::StatusOr<relax::Expr> var = dev.ok() ? ctx.EmitOp("multiply", {*dev, *dev}) : dev;
+    if (var.ok()) var = ctx.EmitOp("mean", {*var}, reduce);
+    if (var.ok()) var = ctx.EmitOp("add", {*var, Scalar(epsilon, dtype)});
+    if (var.ok()) var = ctx.EmitOp("sqrt", {*var});
+    absl::StatusOr<relax::Expr> inv = var.ok() ? ctx.EmitOp("divide", {Scalar(1.0, dtype), *var}) : var;
+    if (!inv.ok()) return inv.status();
+    outs.push_back(*mean);
+    outs.push_back(*inv);
+  }
+  return outs;
 }
 
 }  // namespace
