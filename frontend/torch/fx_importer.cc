@@ -3,6 +3,8 @@
  */
 #include "frontend/torch/fx_importer.h"
 
+#include "frontend/torch/fx_converter_util.h"
+
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
@@ -17,6 +19,8 @@ FxConverterRegistry& FxConverterRegistry::Global() {
   static FxConverterRegistry* registry = [] {
     auto* r = new FxConverterRegistry();
     RegisterCoreFxConverters(*r);
+    RegisterNNFxConverters(*r);
+    RegisterTransformerFxConverters(*r);
     return r;
   }();
   return *registry;

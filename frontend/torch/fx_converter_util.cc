@@ -1,0 +1,111 @@
+/*! \file fx_converter_util.cc */
+#include "frontend/torch/fx_converter_util.h"
+
+#include "absl/strings/str_cat.h"
+
+namespace mlc {
+namespace fx {
+
+using te::Tensor;
+
+/*! \brief Argument i as a value; a number becomes a scalar constant of `like`'s dtype. */
+absl::StatusOr<relax::Expr> Operand(FxContext& ctx, const proto::FxNode& node, int i, DataType like) {
+  if (i >= node.args_size()) return absl::InvalidArgumentError(absl::StrCat("missing argument ", i));
+  const proto::FxArg& a = node.args(i);
+  if (a.value_case() == proto::FxArg::kF) return FxContext::Scalar(a.f(), like);
+  if (a.value_case() == proto::FxArg::kI) return FxContext::Scalar(static_cast<double>(a.i()), like);
+  return ctx.Value(a);
+}
+
+DataType DtypeOf(const relax::Expr& e) {
+  const auto* t = e->struct_info().as<relax::TensorStructInfoNode>();
+  return t ? t->dtype : DataType::Float32();
+}
+
+absl::StatusOr<relax::Expr> EmitTE(FxContext& ctx, const std::string& name, const relax::FTE& f,
+                                   const std::vector<relax::Expr>& args) {
+  absl::StatusOr<relax::Var> v = ctx.bb().EmitTE(name, f, args);
+  if (!v.ok()) return v.status();
+  return relax::Expr(*v);
+}
+
+/*! \brief An int or a tuple of ints from module attributes, as `n` values. */
+std::vector<int64_t> IntsOf(const proto::FxNode& node, const std::string& name, size_t n, std::vector<int64_t> fallback) {
+  auto it = node.module_attrs().find(name);
+  if (it == node.module_attrs().end()) return fallback;
+  const proto::FxArg& a = it->second;
+  if (a.value_case() == proto::FxArg::kI) return std::vector<int64_t>(n, a.i());
+  if (a.value_case() != proto::FxArg::kList) return fallback;
+  std::vector<int64_t> v;
+  for (const proto::FxArg& item : a.list().items()) v.push_back(item.i());
+  if (v.size() == 1) v.assign(n, v[0]);
+  return v.size() == n ? v : fallback;
+}
+
+double FloatOf(const proto::FxNode& node, const std::string& name, double fallback) {
+  auto it = node.module_attrs().find(name);
+  if (it == node.module_attrs().end()) return fallback;
+  if (it->second.value_case() == proto::FxArg::kF) return it->second.f();
+  if (it->second.value_case() == proto::FxArg::kI) return static_cast<double>(it->second.i());
+  return fallback;
+}
+
+/*! \brief A (C,) tensor as (C, 1, 1), to broadcast over NCHW. */
+relax::Expr PerChannel(const TensorData& t) {
+  return relax::MakeConstant(TensorData(t.dtype(), {t.NumElements(), 1, 1}, t.bytes()));
+}
+
+absl::StatusOr<relax::Expr> EmitBinaryOp(FxContext& ctx, const std::string& op, TopiBinary f, relax::Expr a, relax::Expr b) {
+  if (ctx.options().use_te) {
+    return EmitTE(ctx, op, [f](const std::vector<Tensor>& t) { return f(t[0], t[1]); }, {a, b});
+  }
+  return ctx.EmitOp(op, {a, b});
+}
+
+/*! \brief Numeric argument `index` (positional) or `name` (keyword) of a call, else `fallback`. */
+double NumberArg(const proto::FxNode& node, int index, const std::string& name, double fallback) {
+  auto number = [](const proto::FxArg& a) { return a.value_case() == proto::FxArg::kF ? a.f() : double(a.i()); };
+  if (index < node.args_size()) return number(node.args(index));
+  auto it = node.kwargs().find(name);
+  return it == node.kwargs().end() ? fallback : number(it->second);
+}
+
+/*! \brief An int list argument (positional `index` or keyword `name`), or the remaining
+ *  positional ints from `index` on (x.permute(0, 2, 1)). */
+std::vector<int64_t> IntListArg(const proto::FxNode& node, int index, const std::string& name) {
+  const proto::FxArg* a = index < node.args_size() ? &node.args(index) : nullptr;
+  if (a == nullptr) {
+    auto it = node.kwargs().find(name);
+    if (it == node.kwargs().end()) return {};
+    a = &it->second;
+  }
+  std::vector<int64_t> v;
+  if (a->value_case() == proto::FxArg::kList) {
+    for (const proto::FxArg& item : a->list().items()) v.push_back(item.i());
+  } else if (a->value_case() == proto::FxArg::kI) {
+    for (int i = index; i < node.args_size() && node.args(i).value_case() == proto::FxArg::kI; ++i) v.push_back(node.args(i).i());
+    if (index >= node.args_size()) v.push_back(a->i());
+  }
+  return v;
+}
+
+bool BoolArg(const proto::FxNode& node, int index, const std::string& name, bool fallback) {
+  if (index < node.args_size()) return node.args(index).b();
+  auto it = node.kwargs().find(name);
+  return it == node.kwargs().end() ? fallback : it->second.b();
+}
+
+int64_t RankOf(const relax::Expr& e) {
+  const auto* t = e->struct_info().as<relax::TensorStructInfoNode>();
+  return t && t->shape ? static_cast<int64_t>(t->shape->size()) : -1;
+}
+
+/*! \brief Emits op(args) as a high-level operator, or with --te as the operator library's compute. */
+absl::StatusOr<relax::Expr> Emit(FxContext& ctx, const std::string& op, std::vector<relax::Expr> args, Attrs attrs,
+                                 const relax::FTE& te) {
+  if (ctx.options().use_te) return EmitTE(ctx, op.substr(op.rfind('.') + 1), te, args);
+  return ctx.EmitOp(op, std::move(args), std::move(attrs));
+}
+
+}  // namespace fx
+}  // namespace mlc

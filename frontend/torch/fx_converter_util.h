@@ -1,0 +1,56 @@
+/*! \file fx_converter_util.h
+ *  \brief Helpers the FX converter files share: reading node arguments and module attributes,
+ *         and emitting a call as a high-level operator or (with --te) a tensor expression.
+ */
+#ifndef MLC_FRONTEND_TORCH_FX_CONVERTER_UTIL_H_
+#define MLC_FRONTEND_TORCH_FX_CONVERTER_UTIL_H_
+
+#include <string>
+#include <vector>
+
+#include "frontend/torch/fx_importer.h"
+#include "ir/topi/topi.h"
+
+namespace mlc {
+namespace fx {
+
+using TopiBinary = absl::StatusOr<te::Tensor> (*)(const te::Tensor&, const te::Tensor&);
+using TopiUnary = te::Tensor (*)(const te::Tensor&);
+
+/*! \brief Argument i as a value; a number becomes a scalar constant of `like`'s dtype. */
+absl::StatusOr<relax::Expr> Operand(FxContext& ctx, const proto::FxNode& node, int i, DataType like);
+/*! \brief The tensor dtype of a value (float32 when it has none). */
+DataType DtypeOf(const relax::Expr& e);
+/*! \brief The rank of a value with a static shape, else -1. */
+int64_t RankOf(const relax::Expr& e);
+
+/*! \brief An int or a tuple of ints from module attributes, as `n` values. */
+std::vector<int64_t> IntsOf(const proto::FxNode& node, const std::string& name, size_t n, std::vector<int64_t> fallback);
+/*! \brief A number from module attributes. */
+double FloatOf(const proto::FxNode& node, const std::string& name, double fallback);
+/*! \brief Numeric argument `index` (positional) or `name` (keyword) of a call, else `fallback`. */
+double NumberArg(const proto::FxNode& node, int index, const std::string& name, double fallback);
+/*! \brief An int list argument (positional or keyword), or the remaining positional ints (x.permute(0, 2, 1)). */
+std::vector<int64_t> IntListArg(const proto::FxNode& node, int index, const std::string& name);
+bool BoolArg(const proto::FxNode& node, int index, const std::string& name, bool fallback);
+
+/*! \brief A (C,) constant as (C, 1, 1), to broadcast over NCHW. */
+relax::Expr PerChannel(const TensorData& t);
+
+/*! \brief Emits a tensor expression as a PrimFunc + call_tir. */
+absl::StatusOr<relax::Expr> EmitTE(FxContext& ctx, const std::string& name, const relax::FTE& f,
+                                   const std::vector<relax::Expr>& args);
+/*! \brief Emits a binary operator, high-level or (--te) through `f`. */
+absl::StatusOr<relax::Expr> EmitBinaryOp(FxContext& ctx, const std::string& op, TopiBinary f, relax::Expr a, relax::Expr b);
+/*! \brief Emits op(args) as a high-level operator, or with --te as the operator library's compute. */
+absl::StatusOr<relax::Expr> Emit(FxContext& ctx, const std::string& op, std::vector<relax::Expr> args, Attrs attrs,
+                                 const relax::FTE& te);
+
+/*! \brief Registration groups (the registry's first use calls them all). */
+void RegisterNNFxConverters(FxConverterRegistry& registry);
+void RegisterTransformerFxConverters(FxConverterRegistry& registry);
+
+}  // namespace fx
+}  // namespace mlc
+
+#endif  // MLC_FRONTEND_TORCH_FX_CONVERTER_UTIL_H_

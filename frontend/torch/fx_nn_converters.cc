@@ -1,0 +1,153 @@
+/*! \file fx_nn_converters.cc
+ *  \brief FX converters of convolutional-network modules: Conv2d, BatchNorm2d (eval, folded),
+ *         MaxPool2d, AvgPool2d, AdaptiveAvgPool2d, F.pad.
+ */
+#include <cmath>
+
+#include "absl/strings/str_cat.h"
+#include "frontend/torch/fx_converter_util.h"
+
+namespace mlc {
+namespace fx {
+namespace {
+
+using te::Tensor;
+
+absl::StatusOr<relax::Expr> ConvertConv2d(FxContext& ctx, const proto::FxNode& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<relax::Expr> w = ctx.Param(node.target() + ".weight");
+  if (!w.ok()) return w.status();
+  auto pad_attr = node.module_attrs().find("padding");
+  if (pad_attr != node.module_attrs().end() && pad_attr->second.value_case() == proto::FxArg::kS) {
+    return absl::UnimplementedError("string padding ('same'/'valid') is not supported");
+  }
+  std::vector<int64_t> strides = IntsOf(node, "stride", 2, {1, 1}), pad = IntsOf(node, "padding", 2, {0, 0}),
+                       dilation = IntsOf(node, "dilation", 2, {1, 1});
+  int64_t groups = IntsOf(node, "groups", 1, {1})[0];
+  std::vector<int64_t> padding = {pad[0], pad[1], pad[0], pad[1]};
+  absl::StatusOr<relax::Expr> y;
+  if (ctx.options().use_te) {
+    y = EmitTE(ctx, "conv2d",
+               [=](const std::vector<Tensor>& t) { return topi::Conv2d(t[0], t[1], strides, padding, dilation, groups); },
+               {*x, *w});
+  } else {
+    y = ctx.EmitOp("nn.conv2d", {*x, *w},
+                   {{"strides", strides}, {"padding", padding}, {"dilation", dilation}, {"groups", groups}});
+  }
+  if (!y.ok() || !ctx.HasParam(node.target() + ".bias")) return y;
+  absl::StatusOr<relax::Expr> b = ctx.Param(node.target() + ".bias");
+  if (!b.ok()) return b.status();
+  return EmitBinaryOp(ctx, "add", topi::Add, *y, PerChannel(b->as<relax::ConstantNode>()->data));
+}
+
+/*! \brief Eval-mode batch norm, folded: x * (w / sqrt(var + eps)) + (b - mean * w / sqrt(var + eps)). */
+absl::StatusOr<relax::Expr> ConvertBatchNorm2d(FxContext& ctx, const proto::FxNode& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
+  if (!x.ok()) return x.status();
+  std::vector<const TensorData*> p;
+  for (const char* name : {".weight", ".bias", ".running_mean", ".running_var"}) {
+    absl::StatusOr<relax::Expr> c = ctx.Param(node.target() + name);
+    if (!c.ok()) return c.status();
+    p.push_back(&c->as<relax::ConstantNode>()->data);
+  }
+  if (p[0]->dtype() != DataType::Float32()) return absl::UnimplementedError("batch norm is supported for float32");
+  double eps = FloatOf(node, "eps", 1e-5);
+  int64_t c = p[0]->NumElements();
+  TensorData scale(DataType::Float32(), {c, 1, 1}), shift(DataType::Float32(), {c, 1, 1});
+  for (int64_t i = 0; i < c; ++i) {
+    double s = p[0]->data_as<float>()[i] / std::sqrt(static_cast<double>(p[3]->data_as<float>()[i]) + eps);
+    static_cast<float*>(scale.mutable_data())[i] = static_cast<float>(s);
+    static_cast<float*>(shift.mutable_data())[i] = static_cast<float>(p[1]->data_as<float>()[i] - p[2]->data_as<float>()[i] * s);
+  }
+  absl::StatusOr<relax::Expr> y = EmitBinaryOp(ctx, "multiply", topi::Multiply, *x, relax::MakeConstant(scale));
+  if (!y.ok()) return y;
+  return EmitBinaryOp(ctx, "add", topi::Add, *y, relax::MakeConstant(shift));
+}
+
+absl::StatusOr<relax::Expr> ConvertPool(FxContext& ctx, const proto::FxNode& node, bool is_max) {
+  absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
+  if (!x.ok()) return x.status();
+  std::vector<int64_t> kernel = IntsOf(node, "kernel_size", 2, {1, 1});
+  std::vector<int64_t> strides = IntsOf(node, "stride", 2, kernel), pad = IntsOf(node, "padding", 2, {0, 0}),
+                       dilation = IntsOf(node, "dilation", 2, {1, 1});
+  std::vector<int64_t> padding = {pad[0], pad[1], pad[0], pad[1]};
+  auto ceil = node.module_attrs().find("ceil_mode");
+  if (ceil != node.module_attrs().end() && ceil->second.b()) return absl::UnimplementedError("ceil_mode=True is not supported");
+  bool include_pad = true;
+  auto cip = node.module_attrs().find("count_include_pad");
+  if (cip != node.module_attrs().end()) include_pad = cip->second.b();
+  if (ctx.options().use_te) {
+    return EmitTE(ctx, is_max ? "max_pool2d" : "avg_pool2d",
+                  [=](const std::vector<Tensor>& t) { return topi::Pool2d(t[0], is_max, kernel, strides, padding, dilation, include_pad); },
+                  {*x});
+  }
+  return ctx.EmitOp(is_max ? "nn.max_pool2d" : "nn.avg_pool2d", {*x},
+                    {{"pool_size", kernel}, {"strides", strides}, {"padding", padding}, {"dilation", dilation},
+                     {"count_include_pad", include_pad}});
+}
+
+absl::StatusOr<relax::Expr> ConvertGlobalPool(FxContext& ctx, const proto::FxNode& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
+  if (!x.ok()) return x.status();
+  if (node.outputs_size() != 1 || node.outputs(0).shape_size() != 4 || node.outputs(0).shape(2) != 1 ||
+      node.outputs(0).shape(3) != 1) {
+    return absl::UnimplementedError("only output_size (1, 1) adaptive pooling is supported");
+  }
+  if (ctx.options().use_te) {
+    return EmitTE(ctx, "adaptive_avg_pool2d", [](const std::vector<Tensor>& t) { return topi::GlobalAvgPool2d(t[0]); }, {*x});
+  }
+  return ctx.EmitOp("nn.adaptive_avg_pool2d", {*x});
+}
+
+/*! \brief F.pad(x, pad, mode="constant", value=0): `pad` lists (before, after) pairs from the last dimension. */
+absl::StatusOr<relax::Expr> ConvertPad(FxContext& ctx, const proto::FxNode& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
+  if (!x.ok()) return x.status();
+  const proto::FxArg* pad = node.args_size() > 1 ? &node.args(1) : nullptr;
+  if (pad == nullptr && node.kwargs().count("pad")) pad = &node.kwargs().at("pad");
+  if (pad == nullptr || pad->value_case() != proto::FxArg::kList) return absl::InvalidArgumentError("pad needs a list of ints");
+  const proto::FxArg* mode = node.args_size() > 2 ? &node.args(2) : nullptr;
+  if (mode == nullptr && node.kwargs().count("mode")) mode = &node.kwargs().at("mode");
+  if (mode != nullptr && mode->value_case() == proto::FxArg::kS && mode->s() != "constant") {
+    return absl::UnimplementedError(absl::StrCat("mode '", mode->s(), "' is not supported (only constant)"));
+  }
+  const auto* t = (*x)->struct_info().as<relax::TensorStructInfoNode>();
+  if (t == nullptr || !t->shape) return absl::InvalidArgumentError("pad needs a static input shape");
+  size_t rank = t->shape->size();
+  if (pad->list().items_size() % 2 != 0 || static_cast<size_t>(pad->list().items_size()) > 2 * rank) {
+    return absl::InvalidArgumentError(absl::StrCat("pad has ", pad->list().items_size(), " values for a rank-", rank, " input"));
+  }
+  std::vector<int64_t> before(rank, 0), after(rank, 0);
+  for (int i = 0; i + 1 < pad->list().items_size(); i += 2) {
+    before[rank - 1 - i / 2] = pad->list().items(i).i();
+    after[rank - 1 - i / 2] = pad->list().items(i + 1).i();
+  }
+  double value = NumberArg(node, 3, "value", 0.0);
+  if (ctx.options().use_te) {
+    return EmitTE(ctx, "pad", [=](const std::vector<Tensor>& a) { return topi::Pad(a[0], before, after, tir::Const(a[0].dtype(), value)); },
+                  {*x});
+  }
+  std::vector<int64_t> width;
+  for (size_t d = 0; d < rank; ++d) {
+    width.push_back(before[d]);
+    width.push_back(after[d]);
+  }
+  return ctx.EmitOp("nn.pad", {*x}, {{"pad_width", width}, {"pad_value", value}});
+}
+
+}  // namespace
+
+void RegisterNNFxConverters(FxConverterRegistry& r) {
+  using K = FxConverterRegistry;
+  r.Register(K::kModule, "Conv2d", ConvertConv2d);
+  r.Register(K::kModule, "BatchNorm2d", ConvertBatchNorm2d);
+  r.Register(K::kModule, "MaxPool2d", [](FxContext& c, const proto::FxNode& n) { return ConvertPool(c, n, true); });
+  r.Register(K::kModule, "AvgPool2d", [](FxContext& c, const proto::FxNode& n) { return ConvertPool(c, n, false); });
+  r.Register(K::kModule, "AdaptiveAvgPool2d", ConvertGlobalPool);
+  r.Register(K::kFunction, "torch.nn.functional.adaptive_avg_pool2d", ConvertGlobalPool);
+  r.Register(K::kFunction, "torch.nn.functional.pad", ConvertPad);
+}
+
+}  // namespace fx
+}  // namespace mlc
