@@ -1,12 +1,13 @@
 /*! \file dispatch_blas.cc
- *  \brief dispatch-blas: hands float32 nn.conv2d, nn.dense and 2-D matmul to the BLAS runtime
+ *  \brief dispatch-blas: hands float32 nn.conv2d, nn.dense and matmul to the BLAS runtime
  *         functions (vm/library/blas_functions.cc) as R.call_dps_packed calls.
  *
  *  Run it before fuse-ops: what it rewrites is no longer fused, so the bias adds and
  *  activations around a dispatched call fuse with each other instead. Calls with dynamic
- *  shapes or other dtypes are left to legalize. conv2d's window geometry travels as a
+ *  shapes, other dtypes or broadcast batch dimensions are left to legalize. conv2d's window geometry travels as a
  *  9-element int64 constant (strides, padding, dilation, groups).
  */
+#include <algorithm>
 #include <cstring>
 
 #include "ir/op.h"
@@ -40,7 +41,8 @@ class DispatchBlasPass : public FunctionPass {
  public:
   std::string name() const override { return "dispatch-blas"; }
   std::string description() const override {
-    return "Replaces float32 nn.conv2d, nn.dense and 2-D matmul with static shapes by R.call_dps_packed calls of "
+    return "Replaces float32 nn.conv2d, nn.dense and matmul (a[..., N, K] @ b[K, M], or equal batch dimensions) with "
+           "static shapes by R.call_dps_packed calls of "
            "the OpenBLAS-backed runtime functions mlc.blas.conv2d / mlc.blas.dense / mlc.blas.matmul. Run before "
            "fuse-ops.";
   }
@@ -67,8 +69,18 @@ class DispatchBlasPass : public FunctionPass {
             std::memcpy(g.mutable_data(), geometry.data(), 9 * sizeof(int64_t));
             return CallPacked("mlc.blas.conv2d", {m[a], m[b], relax::MakeConstant(g)}, matched);
           }
-          if (!StaticF32(m[a], 2) || !StaticF32(m[b], 2) || !StaticF32(matched, 2)) return matched;
-          return CallPacked(op == "nn.dense" ? "mlc.blas.dense" : "mlc.blas.matmul", {m[a], m[b]}, matched);
+          if (op == "nn.dense") {
+            if (!StaticF32(m[a], 2) || !StaticF32(m[b], 2) || !StaticF32(matched, 2)) return matched;
+            return CallPacked("mlc.blas.dense", {m[a], m[b]}, matched);
+          }
+          // matmul: a[..., N, K] @ b[K, M], or equal batch dimensions on both sides.
+          const auto* ta = m[a]->struct_info().as<relax::TensorStructInfoNode>();
+          const auto* tb = m[b]->struct_info().as<relax::TensorStructInfoNode>();
+          if (ta == nullptr || tb == nullptr || !ta->shape || !tb->shape) return matched;
+          size_t ra = ta->shape->size(), rb = tb->shape->size();
+          if (ra < 2 || rb < 2 || !StaticF32(m[a], ra) || !StaticF32(m[b], rb) || !StaticF32(matched, ra)) return matched;
+          if (rb != 2 && (rb != ra || !std::equal(ta->shape->begin(), ta->shape->end() - 2, tb->shape->begin()))) return matched;
+          return CallPacked("mlc.blas.matmul", {m[a], m[b]}, matched);
         },
         &builder);
   }

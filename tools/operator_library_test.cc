@@ -205,6 +205,57 @@ TEST(OperatorLibrary, Conv2dOperatorMatchesThroughLoopsAndThroughBlas) {
   }
 }
 
+/*! \brief a[..., N, K] @ b[..., K, M] in double, b's batch broadcast when it is a matrix. */
+Reference BatchedMatmulReference() {
+  return [](const std::vector<NDArray>& in, const std::vector<int64_t>& os) {
+    const std::vector<int64_t>& as = in[0].shape();
+    const std::vector<int64_t>& bs = in[1].shape();
+    int64_t n = as[as.size() - 2], k = as.back(), m = bs.back(), batch = 1;
+    for (size_t d = 0; d + 2 < as.size(); ++d) batch *= as[d];
+    bool shared_b = bs.size() == 2;
+    std::vector<double> out;
+    for (int64_t i = 0; i < batch; ++i)
+      for (int64_t r = 0; r < n; ++r)
+        for (int64_t c = 0; c < m; ++c) {
+          double acc = 0;
+          for (int64_t p = 0; p < k; ++p) {
+            acc += double(F(in[0])[(i * n + r) * k + p]) * F(in[1])[((shared_b ? 0 : i) * k + p) * m + c];
+          }
+          out.push_back(acc);
+        }
+    EXPECT_EQ(static_cast<int64_t>(out.size()), NumElements(os));
+    return out;
+  };
+}
+
+TEST(OperatorLibrary, MatmulOperatorMatchesThroughLoopsAndThroughBlas) {
+  std::vector<std::pair<std::vector<int64_t>, std::vector<int64_t>>> cases = {
+      {{7, 129}, {129, 5}}, {{2, 3, 7, 9}, {9, 5}}, {{2, 3, 7, 9}, {2, 3, 9, 5}}};
+  for (const auto& [a, b] : cases) {
+    std::string loops = RunOpCase("matmul", {}, {a, b}, "legalize", BatchedMatmulReference());
+    EXPECT_EQ(loops.find("mlc.blas"), std::string::npos);
+    std::string blas = RunOpCase("matmul", {}, {a, b}, "dispatch-blas", BatchedMatmulReference());
+    EXPECT_NE(blas.find("mlc.blas.matmul"), std::string::npos);
+  }
+  // Broadcast batch dimensions stay with the loop programs: (2, 1, 7, 9) @ (3, 9, 5).
+  std::string broadcast = RunOpCase("matmul", {}, {{2, 1, 7, 9}, {3, 9, 5}}, "dispatch-blas,legalize",
+                                    [](const std::vector<NDArray>& in, const std::vector<int64_t>&) {
+                                      std::vector<double> out;
+                                      for (int i = 0; i < 2; ++i)
+                                        for (int j = 0; j < 3; ++j)
+                                          for (int r = 0; r < 7; ++r)
+                                            for (int c = 0; c < 5; ++c) {
+                                              double acc = 0;
+                                              for (int p = 0; p < 9; ++p) {
+                                                acc += double(F(in[0])[(i * 7 + r) * 9 + p]) * F(in[1])[(j * 9 + p) * 5 + c];
+                                              }
+                                              out.push_back(acc);
+                                            }
+                                      return out;
+                                    });
+  EXPECT_EQ(broadcast.find("mlc.blas"), std::string::npos);
+}
+
 TEST(OperatorLibrary, PoolingMatchesTheReference) {
   std::vector<Window> windows = {
       {{2, 2}, {2, 2}, {0, 0, 0, 0}, {1, 1}},

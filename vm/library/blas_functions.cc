@@ -2,7 +2,8 @@
  *  \brief Runtime functions backed by BLAS (OpenBLAS), the targets of the dispatch-blas pass.
  *
  *    mlc.blas.dense(x[N,K], w[M,K], out[N,M])          out = x @ w^T
- *    mlc.blas.matmul(a[N,K], b[K,M], out[N,M])         out = a @ b
+ *    mlc.blas.matmul(a[...,N,K], b[K,M] or b[...,K,M], out[...,N,M])
+ *                                                      out = a @ b (equal batch dimensions)
  *    mlc.blas.conv2d(x[N,C,H,W], w[F,C/g,KH,KW], geometry[9], out[N,F,OH,OW])
  *        geometry = (stride_h, stride_w, pad_top, pad_left, pad_bottom, pad_right,
  *                    dilation_h, dilation_w, groups); im2col + SGEMM per image and group,
@@ -50,11 +51,26 @@ absl::Status Dense(absl::Span<DLTensor* const> args) {
 absl::Status Matmul(absl::Span<DLTensor* const> args) {
   if (absl::Status s = CheckFloat32(args, 3, "mlc.blas.matmul"); !s.ok()) return s;
   DLTensor *a = args[0], *b = args[1], *out = args[2];
-  if (!IsF32(a) || !IsF32(b) || !IsF32(out) || a->ndim != 2 || b->ndim != 2 || a->shape[1] != b->shape[0]) {
-    return absl::InvalidArgumentError("mlc.blas.matmul expects float32 a[N,K] and b[K,M]");
+  if (!IsF32(a) || !IsF32(b) || !IsF32(out) || a->ndim < 2 || b->ndim < 2 || a->shape[a->ndim - 1] != b->shape[b->ndim - 2]) {
+    return absl::InvalidArgumentError("mlc.blas.matmul expects float32 a[..., N, K] and b[..., K, M]");
   }
-  int n = static_cast<int>(a->shape[0]), k = static_cast<int>(a->shape[1]), m = static_cast<int>(b->shape[1]);
-  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, m, k, 1.0f, Data(a), k, Data(b), m, 0.0f, Data(out), m);
+  int64_t k = a->shape[a->ndim - 1], m = b->shape[b->ndim - 1], n = a->shape[a->ndim - 2], batch = 1;
+  for (int d = 0; d < a->ndim - 2; ++d) batch *= a->shape[d];
+  if (b->ndim == 2) {
+    // Every row of every batch against one matrix: a single SGEMM over batch * N rows.
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(batch * n), static_cast<int>(m),
+                static_cast<int>(k), 1.0f, Data(a), static_cast<int>(k), Data(b), static_cast<int>(m), 0.0f, Data(out),
+                static_cast<int>(m));
+    return absl::OkStatus();
+  }
+  bool same_batch = a->ndim == b->ndim;
+  for (int d = 0; same_batch && d < a->ndim - 2; ++d) same_batch = a->shape[d] == b->shape[d];
+  if (!same_batch) return absl::InvalidArgumentError("mlc.blas.matmul: batch dimensions must be equal (no broadcasting)");
+  for (int64_t i = 0; i < batch; ++i) {
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(n), static_cast<int>(m), static_cast<int>(k), 1.0f,
+                Data(a) + i * n * k, static_cast<int>(k), Data(b) + i * k * m, static_cast<int>(m), 0.0f, Data(out) + i * n * m,
+                static_cast<int>(m));
+  }
   return absl::OkStatus();
 }
 

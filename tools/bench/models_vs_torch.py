@@ -1,10 +1,11 @@
-"""Compiled convolutional networks against PyTorch eager, in one run, on the same weights.
+"""Compiled models against PyTorch eager, in one run, on the same weights.
 
-    ./bazelw run //tools:bench_cnn [-- --threads 2 --runs 20]
+    ./bazelw run //tools:bench_models [-- --threads 2 --runs 20 --models resnet18]
 
-For each example of frontend/torch/export_fx.py (torchvision's ResNet-18 and MobileNetV2,
-seeded weights, batch 1, 224x224): exports it through FX, compiles it with the pipeline's
-default passes (so conv2d and dense go to OpenBLAS through dispatch-blas) and, with
+For each example of frontend/torch/export_fx.py (torchvision's ResNet-18 and MobileNetV2 at
+batch 1, 224x224, and nn.TransformerEncoderLayer(256, 4 heads) on 1x128x256; seeded weights):
+exports it through FX, compiles it with the pipeline's default passes (so conv2d, dense and
+matmul go to OpenBLAS through dispatch-blas) and, with
 --compare-unscheduled, also without dispatch-blas (our own loop programs only); times
 `run --bench`, times the module under torch.no_grad() with the same thread count, checks the
 outputs agree and prints median latencies and the ratio. Nothing is asserted: the figures go
@@ -43,7 +44,7 @@ def main():
     parser.add_argument("--exporter", required=True, help="frontend/torch/export_fx.py")
     for stage in ("import", "opt", "build", "run"):
         parser.add_argument("--" + stage, required=True)
-    parser.add_argument("--models", default="resnet18,mobilenet_v2")
+    parser.add_argument("--models", default="resnet18,mobilenet_v2,encoder")
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--compare-unscheduled", action="store_true")
