@@ -15,6 +15,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "frontend/onnx/converter_util.h"
+#include "ir/ops/op_util.h"
 
 namespace mlc {
 namespace onnx_import {
@@ -113,16 +114,10 @@ Result Slice(const std::vector<const TensorData*>& in) {
   for (size_t k = 0; k < axes.size(); ++k) {
     int64_t d = NormalizeAxis(axes[k], rank), dim = x.shape()[d];
     if (steps[k] == 0) return absl::InvalidArgumentError("Slice step 0");
-    auto clamp = [&](int64_t v, int64_t lo, int64_t hi) {
-      if (v < 0) v += dim;
-      return std::min(std::max(v, lo), hi);
-    };
-    int64_t s = steps[k] > 0 ? clamp(starts[k], 0, dim) : clamp(starts[k], -1, dim - 1);
-    int64_t e = steps[k] > 0 ? clamp(ends[k], 0, dim) : clamp(ends[k], -1, dim - 1);
-    begin[d] = s;
+    relax::SliceRange range = relax::ClampSlice(dim, starts[k], ends[k], steps[k]);
+    begin[d] = range.start;
     step[d] = steps[k];
-    out_shape[d] = steps[k] > 0 ? std::max<int64_t>(0, (e - s + steps[k] - 1) / steps[k])
-                                : std::max<int64_t>(0, (s - e + (-steps[k]) - 1) / (-steps[k]));
+    out_shape[d] = range.extent;
   }
   TensorData out(x.dtype(), out_shape);
   std::vector<int64_t> strides = RowMajorStrides(x.shape());

@@ -96,10 +96,7 @@ absl::StatusOr<StructInfo> InferStridedSlice(const CallNode& call) {
     if (d < 0 || d >= rank) return absl::InvalidArgumentError(absl::StrCat("axis ", axes[k], " out of range for rank ", rank));
     int64_t s = strides.empty() ? 1 : strides[k], dim = shape[d];
     if (s == 0) return absl::InvalidArgumentError("stride 0");
-    auto clamp = [&](int64_t v, int64_t lo, int64_t hi) { return std::min(std::max(v < 0 ? v + dim : v, lo), hi); };
-    int64_t b = s > 0 ? clamp(begin[k], 0, dim) : clamp(begin[k], -1, dim - 1);
-    int64_t e = s > 0 ? clamp(end[k], 0, dim) : clamp(end[k], -1, dim - 1);
-    shape[d] = s > 0 ? std::max<int64_t>(0, (e - b + s - 1) / s) : std::max<int64_t>(0, (b - e - s - 1) / (-s));
+    shape[d] = ClampSlice(dim, begin[k], end[k], s).extent;
   }
   return TensorSInfo(shape, (*x)->dtype);
 }

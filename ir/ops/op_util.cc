@@ -3,11 +3,21 @@
  */
 #include "ir/ops/op_util.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 
 namespace mlc {
 namespace relax {
+
+SliceRange ClampSlice(int64_t dim, int64_t begin, int64_t end, int64_t step) {
+  auto clamp = [dim](int64_t v, int64_t lo, int64_t hi) { return std::min(std::max(v < 0 ? v + dim : v, lo), hi); };
+  int64_t b = step > 0 ? clamp(begin, 0, dim) : clamp(begin, -1, dim - 1);
+  int64_t e = step > 0 ? clamp(end, 0, dim) : clamp(end, -1, dim - 1);
+  int64_t extent = step > 0 ? (e - b + step - 1) / step : (b - e - step - 1) / (-step);
+  return {b, std::max<int64_t>(0, extent)};
+}
 
 std::string ShapeToString(const std::vector<int64_t>& shape) {
   return absl::StrCat("(", absl::StrJoin(shape, ", "), shape.size() == 1 ? ",)" : ")");

@@ -24,6 +24,14 @@ absl::StatusOr<std::vector<int64_t>> BroadcastShapes(const std::vector<int64_t>&
 /*! \brief "(1, 128)" for messages. */
 std::string ShapeToString(const std::vector<int64_t>& shape);
 
+/*! \brief One dimension of a NumPy / ONNX slice x[begin:end:step] (step != 0): negative bounds
+ *  count from the end, bounds are clamped; `start` is the first index, `extent` how many. */
+struct SliceRange {
+  int64_t start;
+  int64_t extent;
+};
+SliceRange ClampSlice(int64_t dim, int64_t begin, int64_t end, int64_t step);
+
 /*! \brief Registration groups, called by RegisterCoreOps. */
 void RegisterElementwiseOps(OpRegistry& registry);
 void RegisterLinearAlgebraOps(OpRegistry& registry);

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "ir/ops/op_util.h"
 #include "ir/topi/topi.h"
 
 namespace mlc {
@@ -192,12 +193,10 @@ absl::StatusOr<Tensor> StridedSlice(const Tensor& x, const std::vector<int64_t>&
     if (d < 0 || d >= rank) return absl::InvalidArgumentError("strided_slice: axis out of range");
     int64_t s = strides.empty() ? 1 : strides[k], dim = (*xs)[d];
     if (s == 0) return absl::InvalidArgumentError("strided_slice: stride 0");
-    auto clamp = [&](int64_t v, int64_t lo, int64_t hi) { return std::min(std::max(v < 0 ? v + dim : v, lo), hi); };
-    int64_t b = s > 0 ? clamp(begin[k], 0, dim) : clamp(begin[k], -1, dim - 1);
-    int64_t e = s > 0 ? clamp(end[k], 0, dim) : clamp(end[k], -1, dim - 1);
-    start[d] = b;
+    relax::SliceRange range = relax::ClampSlice(dim, begin[k], end[k], s);
+    start[d] = range.start;
     step[d] = s;
-    extent[d] = s > 0 ? std::max<int64_t>(0, (e - b + s - 1) / s) : std::max<int64_t>(0, (b - e - s - 1) / (-s));
+    extent[d] = range.extent;
   }
   std::vector<tir::PrimExpr> shape;
   for (int64_t v : extent) shape.push_back(C(it, v));
