@@ -228,7 +228,7 @@ class SmallCnn(torch.nn.Module):
         x = self.pool0(torch.relu(self.bn0(self.conv0(x))))
         x = self.pool1(torch.nn.functional.relu6(self.conv1(x)))
         x = self.gap(self.conv2(torch.nn.functional.pad(x, (1, 2, 0, 1), value=0.25)))
-        return self.fc(torch.flatten(x, 1))
+        return self.fc(x.view(x.size(0), -1))
 
 
 class Attention(torch.nn.Module):

@@ -100,20 +100,58 @@ absl::StatusOr<relax::Expr> ConvertClamp(FxContext& ctx, const proto::FxNode& no
 }
 
 /*! \brief operator.getitem on a tuple a converter returned (MultiheadAttention's (output,)). */
+/*! \brief An int64 constant: a scalar, or a vector when `vector`. */
+relax::Expr Int64Constant(const std::vector<int64_t>& values, bool vector) {
+  TensorData t(DataType::Int64(), vector ? std::vector<int64_t>{static_cast<int64_t>(values.size())} : std::vector<int64_t>{});
+  for (size_t i = 0; i < values.size(); ++i) static_cast<int64_t*>(t.mutable_data())[i] = values[i];
+  return relax::MakeConstant(t);
+}
+
+/*! \brief x.size(), x.size(d), x.shape (getattr): the static shape as int64 constants. Shapes
+ *  only feed reshapes here, whose converters use the shape that shape propagation recorded. */
+absl::StatusOr<relax::Expr> ConvertSize(FxContext& ctx, const proto::FxNode& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
+  if (!x.ok()) return x.status();
+  const auto* t = (*x)->struct_info().as<relax::TensorStructInfoNode>();
+  if (t == nullptr || !t->shape) return absl::InvalidArgumentError("needs a static input shape");
+  const std::vector<int64_t>& shape = *t->shape;
+  if (node.target() == "builtins.getattr") {
+    if (node.args_size() < 2 || node.args(1).s() != "shape") {
+      return absl::UnimplementedError(absl::StrCat("tensor attribute '", node.args_size() > 1 ? node.args(1).s() : "", "'"));
+    }
+    return Int64Constant(shape, true);
+  }
+  if (node.args_size() < 2 && !node.kwargs().count("dim")) return Int64Constant(shape, true);
+  int64_t d = static_cast<int64_t>(NumberArg(node, 1, "dim", 0)), rank = static_cast<int64_t>(shape.size());
+  if (d < 0) d += rank;
+  if (d < 0 || d >= rank) return absl::InvalidArgumentError(absl::StrCat("dimension ", d, " out of range"));
+  return Int64Constant({shape[d]}, false);
+}
+
+/*! \brief operator.getitem on a tuple a converter returned (MultiheadAttention's (output,)) or
+ *  on a shape (x.shape[0]). Indexing tensors is not supported. */
 absl::StatusOr<relax::Expr> ConvertGetItem(FxContext& ctx, const proto::FxNode& node) {
   absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
   if (!x.ok()) return x.status();
-  const auto* tuple = x->as<relax::TupleNode>();
-  if (tuple == nullptr || node.args_size() < 2 || node.args(1).value_case() != proto::FxArg::kI) {
-    return absl::UnimplementedError("indexing is supported on tuple results only (not tensors or shapes)");
+  if (node.args_size() < 2 || node.args(1).value_case() != proto::FxArg::kI) {
+    return absl::UnimplementedError("only indexing with one integer is supported");
   }
   int64_t i = node.args(1).i();
-  if (i < 0 || i >= static_cast<int64_t>(tuple->fields.size())) {
-    return absl::UnimplementedError(absl::StrCat("element ", i, " of this tuple is not computed"));
+  if (const auto* tuple = x->as<relax::TupleNode>()) {
+    if (i < 0 || i >= static_cast<int64_t>(tuple->fields.size())) {
+      return absl::UnimplementedError(absl::StrCat("element ", i, " of this tuple is not computed"));
+    }
+    return tuple->fields[i];
   }
-  return tuple->fields[i];
+  const auto* c = x->as<relax::ConstantNode>();
+  if (c != nullptr && c->data.dtype() == DataType::Int64() && c->data.shape().size() == 1) {
+    int64_t n = c->data.NumElements();
+    if (i < 0) i += n;
+    if (i < 0 || i >= n) return absl::InvalidArgumentError(absl::StrCat("index ", i, " out of range"));
+    return Int64Constant({c->data.data_as<int64_t>()[i]}, false);
+  }
+  return absl::UnimplementedError("indexing is supported on tuples and shapes only, not on tensors");
 }
-
 
 }  // namespace
 
@@ -165,6 +203,8 @@ void RegisterCoreFxConverters(FxConverterRegistry& r) {
   r.Register(K::kFunction, "torch.nn.functional.hardtanh", ConvertClamp);
   r.Register(K::kFunction, "torch.nn.functional.relu6", ConvertClamp);
   r.Register(K::kFunction, "operator.getitem", ConvertGetItem);
+  r.Register(K::kMethod, "size", ConvertSize);
+  r.Register(K::kFunction, "builtins.getattr", ConvertSize);
   r.Register(K::kModule, "Linear", ConvertLinear);
   r.Register(K::kModule, "Flatten", ConvertReshape);
   r.Register(K::kFunction, "operator.iadd", Binary("add", "add", topi::Add));

@@ -21,7 +21,7 @@ class Module:
             lv12: R.Tensor((16, 1, 1), dtype="float32") = R.reshape(metadata["relax.expr.Constant"][6], shape=[16, 1, 1])
             lv13: R.Tensor((2, 16, 5, 6), dtype="float32") = R.add(lv11, lv12)
             lv14: R.Tensor((2, 16, 1, 1), dtype="float32") = R.nn.adaptive_avg_pool2d(lv13, output_size=[1, 1])
-            lv15: R.Tensor((2, 16), dtype="float32") = R.reshape(lv14, shape=[2, 16])
+            lv15: R.Tensor((2, 16), dtype="float32") = R.reshape(lv14, shape=[2, -1])
             lv16: R.Tensor((2, 5), dtype="float32") = R.nn.dense(lv15, metadata["relax.expr.Constant"][7])
             lv17: R.Tensor((2, 5), dtype="float32") = R.add(lv16, metadata["relax.expr.Constant"][8])
             gv: R.Tensor((2, 5), dtype="float32") = lv17
