@@ -85,9 +85,12 @@ void RegisterCoreLegalizations() {
         std::vector<int64_t> pool = ints(call, "pool_size", 2, {1, 1}), strides = ints(call, "strides", 2, {1, 1}),
                              padding = ints(call, "padding", 4, {0, 0, 0, 0}), dilation = ints(call, "dilation", 2, {1, 1});
         bool include_pad = GetIntAttr(call.attrs, "count_include_pad", 1) != 0;
+        bool ceil_mode = GetIntAttr(call.attrs, "ceil_mode", 0) != 0;
         return bb->CallTE(
             is_max ? "max_pool2d" : "avg_pool2d",
-            [=](const std::vector<Tensor>& t) { return topi::Pool2d(t[0], is_max, pool, strides, padding, dilation, include_pad); },
+            [=](const std::vector<Tensor>& t) {
+              return topi::Pool2d(t[0], is_max, pool, strides, padding, dilation, include_pad, ceil_mode);
+            },
             call.args);
       });
     }

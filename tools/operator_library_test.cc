@@ -130,7 +130,8 @@ Reference Conv2dReference(Window w, int64_t groups) {
   };
 }
 
-/*! \brief Max or average pooling in double; average divides by the full window or by the cells inside. */
+/*! \brief Max or average pooling in double; average divides by the taps inside the input, or
+ *  with count_include_pad inside the input and its padding (PyTorch's rule, ceil mode included). */
 Reference Pool2dReference(Window w, bool is_max, bool count_include_pad) {
   return [=](const std::vector<NDArray>& in, const std::vector<int64_t>& os) {
     const std::vector<int64_t>& xs = in[0].shape();
@@ -140,17 +141,18 @@ Reference Pool2dReference(Window w, bool is_max, bool count_include_pad) {
         for (int64_t oy = 0; oy < os[2]; ++oy)
           for (int64_t ox = 0; ox < os[3]; ++ox) {
             double acc = is_max ? -INFINITY : 0;
-            int64_t inside = 0;
+            int64_t inside = 0, with_pad = 0;
             for (int64_t ky = 0; ky < w.kernel[0]; ++ky)
               for (int64_t kx = 0; kx < w.kernel[1]; ++kx) {
                 int64_t y = oy * w.strides[0] + ky * w.dilation[0] - w.padding[0];
                 int64_t x = ox * w.strides[1] + kx * w.dilation[1] - w.padding[1];
+                with_pad += y >= -w.padding[0] && y < xs[2] + w.padding[2] && x >= -w.padding[1] && x < xs[3] + w.padding[3];
                 if (y < 0 || y >= xs[2] || x < 0 || x >= xs[3]) continue;
                 double v = F(in[0])[((n * xs[1] + c) * xs[2] + y) * xs[3] + x];
                 acc = is_max ? std::max(acc, v) : acc + v;
                 ++inside;
               }
-            if (!is_max) acc /= count_include_pad ? double(w.kernel[0] * w.kernel[1]) : double(inside);
+            if (!is_max) acc /= count_include_pad ? double(with_pad) : double(inside);
             out.push_back(acc);
           }
     return out;
@@ -270,6 +272,28 @@ TEST(OperatorLibrary, PoolingMatchesTheReference) {
                        return topi::Pool2d(t[0], is_max, w.kernel, w.strides, w.padding, w.dilation, include_pad);
                      },
                      Pool2dReference(w, is_max, include_pad)});
+    }
+  }
+  // Ceil mode: 8 rows, window 3, stride 2 -> 4 outputs (floor: 3), the last window reaching one
+  // row past the input; the divisor counts only the input (and its real padding).
+  // Expected output sizes from PyTorch 1.13: (4, 3) and (5, 4).
+  const std::vector<std::pair<Window, std::vector<int64_t>>> ceil_cases = {
+      {{{3, 3}, {2, 2}, {0, 0, 0, 0}, {1, 1}}, {1, 2, 4, 3}}, {{{3, 2}, {2, 2}, {1, 0, 1, 0}, {1, 1}}, {1, 2, 5, 4}}};
+  for (const auto& [w, want_shape] : ceil_cases) {
+    for (int kind = 0; kind < 3; ++kind) {
+      bool is_max = kind == 0, include_pad = kind == 1;
+      Reference check_shape = [=, ref = Pool2dReference(w, is_max, include_pad)](const std::vector<NDArray>& in,
+                                                                                const std::vector<int64_t>& os) {
+        EXPECT_EQ(os, want_shape);
+        return ref(in, os);
+      };
+      RunKernelCase({"pool2d_ceil", {{1, 2, 8, 7}},
+                     [=](const std::vector<te::Tensor>& t) -> absl::StatusOr<te::Tensor> {
+                       absl::StatusOr<te::Tensor> y =
+                           topi::Pool2d(t[0], is_max, w.kernel, w.strides, w.padding, w.dilation, include_pad, /*ceil_mode=*/true);
+                       return y;
+                     },
+                     check_shape});
     }
   }
   RunKernelCase({"adaptive_avg_pool2d", {{2, 5, 7, 3}}, Unary(topi::GlobalAvgPool2d),

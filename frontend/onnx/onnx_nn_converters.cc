@@ -126,10 +126,9 @@ OnnxConverter Pool(bool is_max) {
     if (!ctx.HasAttr(node, "kernel_shape")) return absl::InvalidArgumentError("kernel_shape is required");
     absl::StatusOr<Window> win = ReadWindow(ctx, node, *xs, {});
     if (!win.ok()) return win.status();
-    if (ctx.IntAttr(node, "ceil_mode", 0) != 0) return absl::UnimplementedError("ceil_mode=1 is not supported");
     if (is_max && ctx.IntAttr(node, "storage_order", 0) != 0) return absl::UnimplementedError("storage_order=1 is not supported");
     Attrs attrs = {{"pool_size", win->kernel}, {"strides", win->strides}, {"padding", win->padding},
-                   {"dilation", win->dilation}};
+                   {"dilation", win->dilation}, {"ceil_mode", ctx.IntAttr(node, "ceil_mode", 0) != 0}};
     if (!is_max) attrs["count_include_pad"] = ctx.IntAttr(node, "count_include_pad", 0) != 0;
     return One(ctx.EmitOp(is_max ? "nn.max_pool2d" : "nn.avg_pool2d", {*x}, attrs));
   };

@@ -219,7 +219,7 @@ class SmallCnn(torch.nn.Module):
         self.bn0 = torch.nn.BatchNorm2d(8)
         self.pool0 = torch.nn.MaxPool2d(3, stride=2, padding=1)
         self.conv1 = torch.nn.Conv2d(8, 8, 3, stride=2, padding=2, dilation=2, groups=4, bias=False)
-        self.pool1 = torch.nn.AvgPool2d(2, stride=1)
+        self.pool1 = torch.nn.AvgPool2d(3, stride=2, padding=1, ceil_mode=True)
         self.conv2 = torch.nn.Conv2d(8, 16, 1)
         self.gap = torch.nn.AdaptiveAvgPool2d(1)
         self.fc = torch.nn.Linear(16, 5)

@@ -73,18 +73,20 @@ absl::StatusOr<relax::Expr> ConvertPool(FxContext& ctx, const proto::FxNode& nod
                        dilation = IntsOf(node, "dilation", 2, {1, 1});
   std::vector<int64_t> padding = {pad[0], pad[1], pad[0], pad[1]};
   auto ceil = node.module_attrs().find("ceil_mode");
-  if (ceil != node.module_attrs().end() && ceil->second.b()) return absl::UnimplementedError("ceil_mode=True is not supported");
+  bool ceil_mode = ceil != node.module_attrs().end() && ceil->second.b();
   bool include_pad = true;
   auto cip = node.module_attrs().find("count_include_pad");
   if (cip != node.module_attrs().end()) include_pad = cip->second.b();
   if (ctx.options().use_te) {
     return EmitTE(ctx, is_max ? "max_pool2d" : "avg_pool2d",
-                  [=](const std::vector<Tensor>& t) { return topi::Pool2d(t[0], is_max, kernel, strides, padding, dilation, include_pad); },
+                  [=](const std::vector<Tensor>& t) {
+                    return topi::Pool2d(t[0], is_max, kernel, strides, padding, dilation, include_pad, ceil_mode);
+                  },
                   {*x});
   }
   return ctx.EmitOp(is_max ? "nn.max_pool2d" : "nn.avg_pool2d", {*x},
                     {{"pool_size", kernel}, {"strides", strides}, {"padding", padding}, {"dilation", dilation},
-                     {"count_include_pad", include_pad}});
+                     {"count_include_pad", include_pad}, {"ceil_mode", ceil_mode}});
 }
 
 absl::StatusOr<relax::Expr> ConvertGlobalPool(FxContext& ctx, const proto::FxNode& node) {

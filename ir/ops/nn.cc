@@ -71,9 +71,9 @@ absl::StatusOr<StructInfo> InferPool2d(const CallNode& call) {
     if (!s->ok()) return s->status();
   }
   if (pool->size() != 2) return absl::InvalidArgumentError("pool_size is required");
-  if (GetIntAttr(call.attrs, "ceil_mode", 0)) return absl::UnimplementedError("ceil_mode=True is not supported");
-  int64_t oh = WindowOut(xs[2], (*padding)[0], (*padding)[2], (*pool)[0], (*dilation)[0], (*strides)[0]);
-  int64_t ow = WindowOut(xs[3], (*padding)[1], (*padding)[3], (*pool)[1], (*dilation)[1], (*strides)[1]);
+  bool ceil_mode = GetIntAttr(call.attrs, "ceil_mode", 0) != 0;
+  int64_t oh = PoolOutExtent(xs[2], (*padding)[0], (*padding)[2], (*pool)[0], (*dilation)[0], (*strides)[0], ceil_mode);
+  int64_t ow = PoolOutExtent(xs[3], (*padding)[1], (*padding)[3], (*pool)[1], (*dilation)[1], (*strides)[1], ceil_mode);
   if (oh <= 0 || ow <= 0) return absl::InvalidArgumentError("the window is larger than the padded input");
   return TensorSInfo({xs[0], xs[1], oh, ow}, (*x)->dtype);
 }
@@ -160,7 +160,7 @@ void RegisterNNOps(OpRegistry& registry) {
                 {"strides", "int[]", "(stride_h, stride_w)", std::vector<int64_t>{1, 1}},
                 {"padding", "int[]", "(top, left, bottom, right)", std::vector<int64_t>{0, 0, 0, 0}},
                 {"dilation", "int[]", "(dilation_h, dilation_w)", std::vector<int64_t>{1, 1}},
-                {"ceil_mode", "bool", "round the output size up (not supported)", false},
+                {"ceil_mode", "bool", "round the output size up (the last window starts inside the input or its padding)", false},
                 {"count_include_pad", "bool", "avg: divide by the full window, padding included", true}};
     op.description = std::string(name) == "nn.max_pool2d" ? "2-D max pooling, NCHW" : "2-D average pooling, NCHW";
     op.infer = InferPool2d;

@@ -32,6 +32,12 @@ struct SliceRange {
 };
 SliceRange ClampSlice(int64_t dim, int64_t begin, int64_t end, int64_t step);
 
+/*! \brief Output extent of a pooling window along one dimension. With `ceil_mode` the division
+ *  rounds up, but the last window must start inside the input or its leading padding (PyTorch
+ *  and ONNX agree). */
+int64_t PoolOutExtent(int64_t in, int64_t pad_before, int64_t pad_after, int64_t kernel, int64_t dilation, int64_t stride,
+                      bool ceil_mode);
+
 /*! \brief Registration groups, called by RegisterCoreOps. */
 void RegisterElementwiseOps(OpRegistry& registry);
 void RegisterLinearAlgebraOps(OpRegistry& registry);

@@ -100,18 +100,28 @@ absl::StatusOr<Tensor> Conv2d(const Tensor& x, const Tensor& w, const std::vecto
 
 absl::StatusOr<Tensor> Pool2d(const Tensor& x, bool is_max, const std::vector<int64_t>& pool_size,
                               const std::vector<int64_t>& strides, const std::vector<int64_t>& padding,
-                              const std::vector<int64_t>& dilation, bool count_include_pad) {
+                              const std::vector<int64_t>& dilation, bool count_include_pad, bool ceil_mode) {
   absl::StatusOr<std::vector<int64_t>> xs = StaticShape(x, "pool2d");
   if (!xs.ok()) return xs.status();
   if (xs->size() != 4) return absl::InvalidArgumentError("pool2d expects NCHW data");
   DataType it = IndexType(x);
-  int64_t oh = ((*xs)[2] + padding[0] + padding[2] - dilation[0] * (pool_size[0] - 1) - 1) / strides[0] + 1;
-  int64_t ow = ((*xs)[3] + padding[1] + padding[3] - dilation[1] * (pool_size[1] - 1) - 1) / strides[1] + 1;
-  absl::StatusOr<Tensor> padded = PadSpatial(x, padding, is_max ? tir::MinValue(x.dtype()) : tir::Const(x.dtype(), 0));
+  int64_t out[2];
+  std::vector<int64_t> padded_by = padding;  // plus what ceil mode's last windows reach past the padding
+  bool ceil_extra = false;
+  for (int d = 0; d < 2; ++d) {
+    out[d] = relax::PoolOutExtent((*xs)[2 + d], padding[d], padding[d + 2], pool_size[d], dilation[d], strides[d], ceil_mode);
+    int64_t reach = (out[d] - 1) * strides[d] + dilation[d] * (pool_size[d] - 1) + 1;
+    int64_t extra = reach - ((*xs)[2 + d] + padding[d] + padding[d + 2]);
+    if (extra > 0) {
+      padded_by[d + 2] += extra;
+      ceil_extra = true;
+    }
+  }
+  absl::StatusOr<Tensor> padded = PadSpatial(x, padded_by, is_max ? tir::MinValue(x.dtype()) : tir::Const(x.dtype(), 0));
   if (!padded.ok()) return padded.status();
   te::ReduceAxis ry = te::MakeReduceAxis(C(it, pool_size[0]), "rv0");
   te::ReduceAxis rx = te::MakeReduceAxis(C(it, pool_size[1]), "rv1");
-  std::vector<tir::PrimExpr> shape = {x.shape()[0], x.shape()[1], C(it, oh), C(it, ow)};
+  std::vector<tir::PrimExpr> shape = {x.shape()[0], x.shape()[1], C(it, out[0]), C(it, out[1])};
   auto window = [&](const std::vector<tir::Var>& i) {
     tir::PrimExpr y = tir::operator+(tir::operator*(tir::PrimExpr(i[2]), C(it, strides[0])),
                                      tir::operator*(tir::PrimExpr(ry), C(it, dilation[0])));
@@ -131,17 +141,23 @@ absl::StatusOr<Tensor> Pool2d(const Tensor& x, bool is_max, const std::vector<in
       shape,
       [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
         tir::PrimExpr count;
-        if (count_include_pad || !padded_any) {
+        if ((count_include_pad || !padded_any) && !ceil_extra) {
           count = tir::Const(x.dtype(), static_cast<double>(pool_size[0] * pool_size[1]));
         } else {
-          // Window cells inside the input: clamp the window to [0, extent).
-          auto cells = [&](tir::PrimExpr out_index, int d) {
+          // Taps of the window inside [lo_bound, hi_bound): the input, or with count_include_pad
+          // the input and its padding (never the extra cells ceil mode adds).
+          auto taps = [&](tir::PrimExpr out_index, int d) {
+            int64_t lo_bound = count_include_pad ? -padding[d] : 0;
+            int64_t hi_bound = (*xs)[2 + d] + (count_include_pad ? padding[d + 2] : 0);
             tir::PrimExpr start = tir::operator-(tir::operator*(out_index, C(it, strides[d])), C(it, padding[d]));
             tir::PrimExpr end = tir::operator+(start, C(it, dilation[d] * (pool_size[d] - 1) + 1));
-            tir::PrimExpr lo = tir::Max(start, C(it, 0)), hi = tir::Min(end, C(it, (*xs)[2 + d]));
-            return tir::FloorDiv(tir::operator+(tir::operator-(hi, lo), C(it, dilation[d] - 1)), C(it, dilation[d]));
+            tir::PrimExpr lo = tir::Max(start, C(it, lo_bound)), hi = tir::Min(end, C(it, hi_bound));
+            auto ceil_div = [&](tir::PrimExpr a) {
+              return tir::FloorDiv(tir::operator+(a, C(it, dilation[d] - 1)), C(it, dilation[d]));
+            };
+            return tir::operator-(ceil_div(tir::operator-(hi, start)), ceil_div(tir::operator-(lo, start)));
           };
-          count = tir::Cast(x.dtype(), tir::operator*(cells(i[2], 0), cells(i[3], 1)));
+          count = tir::Cast(x.dtype(), tir::operator*(taps(i[2], 0), taps(i[3], 1)));
         }
         return tir::operator/(sum({i[0], i[1], i[2], i[3]}), count);
       },

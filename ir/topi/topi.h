@@ -58,7 +58,7 @@ absl::StatusOr<Tensor> Conv2d(const Tensor& x, const Tensor& w, const std::vecto
 /*! \brief NCHW max (is_max) or average pooling. */
 absl::StatusOr<Tensor> Pool2d(const Tensor& x, bool is_max, const std::vector<int64_t>& pool_size,
                               const std::vector<int64_t>& strides, const std::vector<int64_t>& padding,
-                              const std::vector<int64_t>& dilation, bool count_include_pad);
+                              const std::vector<int64_t>& dilation, bool count_include_pad, bool ceil_mode = false);
 /*! \brief Mean over H and W, keeping them as 1 (NCHW). */
 absl::StatusOr<Tensor> GlobalAvgPool2d(const Tensor& x);
 

@@ -15,16 +15,17 @@ class Module:
             lv6: R.Tensor((2, 8, 5, 4), dtype="float32") = R.nn.relu(lv5)
             lv7: R.Tensor((2, 8, 5, 4), dtype="float32") = R.maximum(lv6, metadata["relax.expr.Constant"][3])
             lv8: R.Tensor((2, 8, 5, 4), dtype="float32") = R.minimum(lv7, metadata["relax.expr.Constant"][4])
-            lv9: R.Tensor((2, 8, 4, 3), dtype="float32") = R.nn.avg_pool2d(lv8, pool_size=[2, 2], strides=[1, 1], padding=[0, 0, 0, 0], dilation=[1, 1], ceil_mode=False, count_include_pad=False)
-            lv10: R.Tensor((2, 8, 5, 6), dtype="float32") = R.nn.pad(lv9, pad_width=[0, 0, 0, 0, 0, 1, 1, 2], pad_value=0.25, pad_mode="constant")
-            lv11: R.Tensor((2, 16, 5, 6), dtype="float32") = R.nn.conv2d(lv10, metadata["relax.expr.Constant"][5], strides=[1, 1], padding=[0, 0, 0, 0], dilation=[1, 1], groups=1)
-            lv12: R.Tensor((16, 1, 1), dtype="float32") = R.reshape(metadata["relax.expr.Constant"][6], shape=[16, 1, 1])
-            lv13: R.Tensor((2, 16, 5, 6), dtype="float32") = R.add(lv11, lv12)
-            lv14: R.Tensor((2, 16, 1, 1), dtype="float32") = R.nn.adaptive_avg_pool2d(lv13, output_size=[1, 1])
-            lv15: R.Tensor((2, 16), dtype="float32") = R.reshape(lv14, shape=[2, -1])
-            lv16: R.Tensor((2, 5), dtype="float32") = R.nn.dense(lv15, metadata["relax.expr.Constant"][7])
-            lv17: R.Tensor((2, 5), dtype="float32") = R.add(lv16, metadata["relax.expr.Constant"][8])
-            gv: R.Tensor((2, 5), dtype="float32") = lv17
+            lv9: R.Tensor((2, 8, 7, 6), dtype="float32") = R.nn.pad(lv8, pad_width=[0, 0, 0, 0, 1, 1, 1, 1], pad_value=0.0, pad_mode="constant")
+            lv10: R.Tensor((2, 8, 3, 3), dtype="float32") = R.nn.avg_pool2d(lv9, pool_size=[3, 3], strides=[2, 2], padding=[0, 0, 0, 0], dilation=[1, 1], ceil_mode=True, count_include_pad=False)
+            lv11: R.Tensor((2, 8, 4, 6), dtype="float32") = R.nn.pad(lv10, pad_width=[0, 0, 0, 0, 0, 1, 1, 2], pad_value=0.25, pad_mode="constant")
+            lv12: R.Tensor((2, 16, 4, 6), dtype="float32") = R.nn.conv2d(lv11, metadata["relax.expr.Constant"][5], strides=[1, 1], padding=[0, 0, 0, 0], dilation=[1, 1], groups=1)
+            lv13: R.Tensor((16, 1, 1), dtype="float32") = R.reshape(metadata["relax.expr.Constant"][6], shape=[16, 1, 1])
+            lv14: R.Tensor((2, 16, 4, 6), dtype="float32") = R.add(lv12, lv13)
+            lv15: R.Tensor((2, 16, 1, 1), dtype="float32") = R.nn.adaptive_avg_pool2d(lv14, output_size=[1, 1])
+            lv16: R.Tensor((2, 16), dtype="float32") = R.reshape(lv15, shape=[2, -1])
+            lv17: R.Tensor((2, 5), dtype="float32") = R.nn.dense(lv16, metadata["relax.expr.Constant"][7])
+            lv18: R.Tensor((2, 5), dtype="float32") = R.add(lv17, metadata["relax.expr.Constant"][8])
+            gv: R.Tensor((2, 5), dtype="float32") = lv18
             R.output(gv)
         return gv
 

@@ -5,11 +5,11 @@
 @I.ir_module
 class Module:
     @T.prim_func(private=True)
-    def adaptive_avg_pool2d(lv12: T.Buffer((T.int64(2), T.int64(16), T.int64(5), T.int64(6)), "float32"), adaptive_pool_avg: T.Buffer((T.int64(2), T.int64(16), T.int64(1), T.int64(1)), "float32")):
+    def adaptive_avg_pool2d(lv12: T.Buffer((T.int64(2), T.int64(16), T.int64(4), T.int64(6)), "float32"), adaptive_pool_avg: T.Buffer((T.int64(2), T.int64(16), T.int64(1), T.int64(1)), "float32")):
         T.func_attr({"tir.noalias": T.bool(True)})
         # with T.block("root"):
         adaptive_pool_sum = T.alloc_buffer((T.int64(2), T.int64(16), T.int64(1), T.int64(1)))
-        for ax0, ax1, ax2, ax3, rv0, rv1 in T.grid(T.int64(2), T.int64(16), T.int64(1), T.int64(1), T.int64(5), T.int64(6)):
+        for ax0, ax1, ax2, ax3, rv0, rv1 in T.grid(T.int64(2), T.int64(16), T.int64(1), T.int64(1), T.int64(4), T.int64(6)):
             with T.block("adaptive_pool_sum"):
                 v_ax0, v_ax1, v_ax2, v_ax3, v_rv0, v_rv1 = T.axis.remap("SSSSRR", [ax0, ax1, ax2, ax3, rv0, rv1])
                 T.reads(lv12[v_ax0, v_ax1, v_rv0, v_rv1])
@@ -22,7 +22,7 @@ class Module:
                 v_ax0, v_ax1, v_ax2, v_ax3 = T.axis.remap("SSSS", [ax0, ax1, ax2, ax3])
                 T.reads(adaptive_pool_sum[v_ax0, v_ax1, v_ax2, v_ax3])
                 T.writes(adaptive_pool_avg[v_ax0, v_ax1, v_ax2, v_ax3])
-                adaptive_pool_avg[v_ax0, v_ax1, v_ax2, v_ax3] = adaptive_pool_sum[v_ax0, v_ax1, v_ax2, v_ax3] / T.float32(30.0)
+                adaptive_pool_avg[v_ax0, v_ax1, v_ax2, v_ax3] = adaptive_pool_sum[v_ax0, v_ax1, v_ax2, v_ax3] / T.float32(24.0)
 
     @T.prim_func(private=True)
     def add(lv: T.Buffer((T.int64(2), T.int64(8), T.int64(17), T.int64(15)), "float32"), B: T.Buffer((T.int64(8), T.int64(1), T.int64(1)), "float32"), T_add: T.Buffer((T.int64(2), T.int64(8), T.int64(17), T.int64(15)), "float32")):
@@ -36,10 +36,10 @@ class Module:
                 T_add[v_ax0, v_ax1, v_ax2, v_ax3] = lv[v_ax0, v_ax1, v_ax2, v_ax3] + B[v_ax1, T.int64(0), T.int64(0)]
 
     @T.prim_func(private=True)
-    def add1(lv11: T.Buffer((T.int64(2), T.int64(16), T.int64(5), T.int64(6)), "float32"), B: T.Buffer((T.int64(16), T.int64(1), T.int64(1)), "float32"), T_add: T.Buffer((T.int64(2), T.int64(16), T.int64(5), T.int64(6)), "float32")):
+    def add1(lv11: T.Buffer((T.int64(2), T.int64(16), T.int64(4), T.int64(6)), "float32"), B: T.Buffer((T.int64(16), T.int64(1), T.int64(1)), "float32"), T_add: T.Buffer((T.int64(2), T.int64(16), T.int64(4), T.int64(6)), "float32")):
         T.func_attr({"tir.noalias": T.bool(True)})
         # with T.block("root"):
-        for ax0, ax1, ax2, ax3 in T.grid(T.int64(2), T.int64(16), T.int64(5), T.int64(6)):
+        for ax0, ax1, ax2, ax3 in T.grid(T.int64(2), T.int64(16), T.int64(4), T.int64(6)):
             with T.block("T_add"):
                 v_ax0, v_ax1, v_ax2, v_ax3 = T.axis.remap("SSSS", [ax0, ax1, ax2, ax3])
                 T.reads(lv11[v_ax0, v_ax1, v_ax2, v_ax3], B[v_ax1, T.int64(0), T.int64(0)])
@@ -58,24 +58,31 @@ class Module:
                 T_add[v_ax0, v_ax1] = lv15[v_ax0, v_ax1] + B[v_ax1]
 
     @T.prim_func(private=True)
-    def avg_pool2d(lv8: T.Buffer((T.int64(2), T.int64(8), T.int64(5), T.int64(4)), "float32"), pool_avg: T.Buffer((T.int64(2), T.int64(8), T.int64(4), T.int64(3)), "float32")):
+    def avg_pool2d(lv8: T.Buffer((T.int64(2), T.int64(8), T.int64(5), T.int64(4)), "float32"), pool_avg: T.Buffer((T.int64(2), T.int64(8), T.int64(3), T.int64(3)), "float32")):
         T.func_attr({"tir.noalias": T.bool(True)})
         # with T.block("root"):
-        pool_sum = T.alloc_buffer((T.int64(2), T.int64(8), T.int64(4), T.int64(3)))
-        for ax0, ax1, ax2, ax3, rv0, rv1 in T.grid(T.int64(2), T.int64(8), T.int64(4), T.int64(3), T.int64(2), T.int64(2)):
+        pad_temp = T.alloc_buffer((T.int64(2), T.int64(8), T.int64(7), T.int64(7)))
+        pool_sum = T.alloc_buffer((T.int64(2), T.int64(8), T.int64(3), T.int64(3)))
+        for i0, i1, i2, i3 in T.grid(T.int64(2), T.int64(8), T.int64(7), T.int64(7)):
+            with T.block("pad_temp"):
+                v_i0, v_i1, v_i2, v_i3 = T.axis.remap("SSSS", [i0, i1, i2, i3])
+                T.reads(lv8[v_i0, v_i1, T.min(T.max(v_i2 - T.int64(1), T.int64(0)), T.int64(4)), T.min(T.max(v_i3 - T.int64(1), T.int64(0)), T.int64(3))])
+                T.writes(pad_temp[v_i0, v_i1, v_i2, v_i3])
+                pad_temp[v_i0, v_i1, v_i2, v_i3] = T.Select(v_i2 - T.int64(1) >= T.int64(0) and v_i2 - T.int64(1) < T.int64(5) and (v_i3 - T.int64(1) >= T.int64(0) and v_i3 - T.int64(1) < T.int64(4)), lv8[v_i0, v_i1, T.min(T.max(v_i2 - T.int64(1), T.int64(0)), T.int64(4)), T.min(T.max(v_i3 - T.int64(1), T.int64(0)), T.int64(3))], T.float32(0.0))
+        for ax0, ax1, ax2, ax3, rv0, rv1 in T.grid(T.int64(2), T.int64(8), T.int64(3), T.int64(3), T.int64(3), T.int64(3)):
             with T.block("pool_sum"):
                 v_ax0, v_ax1, v_ax2, v_ax3, v_rv0, v_rv1 = T.axis.remap("SSSSRR", [ax0, ax1, ax2, ax3, rv0, rv1])
-                T.reads(lv8[v_ax0, v_ax1, v_ax2 * T.int64(1) + v_rv0 * T.int64(1), v_ax3 * T.int64(1) + v_rv1 * T.int64(1)])
+                T.reads(pad_temp[v_ax0, v_ax1, v_ax2 * T.int64(2) + v_rv0 * T.int64(1), v_ax3 * T.int64(2) + v_rv1 * T.int64(1)])
                 T.writes(pool_sum[v_ax0, v_ax1, v_ax2, v_ax3])
                 with T.init():
                     pool_sum[v_ax0, v_ax1, v_ax2, v_ax3] = T.float32(0.0)
-                pool_sum[v_ax0, v_ax1, v_ax2, v_ax3] = pool_sum[v_ax0, v_ax1, v_ax2, v_ax3] + lv8[v_ax0, v_ax1, v_ax2 * T.int64(1) + v_rv0 * T.int64(1), v_ax3 * T.int64(1) + v_rv1 * T.int64(1)]
-        for ax0, ax1, ax2, ax3 in T.grid(T.int64(2), T.int64(8), T.int64(4), T.int64(3)):
+                pool_sum[v_ax0, v_ax1, v_ax2, v_ax3] = pool_sum[v_ax0, v_ax1, v_ax2, v_ax3] + pad_temp[v_ax0, v_ax1, v_ax2 * T.int64(2) + v_rv0 * T.int64(1), v_ax3 * T.int64(2) + v_rv1 * T.int64(1)]
+        for ax0, ax1, ax2, ax3 in T.grid(T.int64(2), T.int64(8), T.int64(3), T.int64(3)):
             with T.block("pool_avg"):
                 v_ax0, v_ax1, v_ax2, v_ax3 = T.axis.remap("SSSS", [ax0, ax1, ax2, ax3])
                 T.reads(pool_sum[v_ax0, v_ax1, v_ax2, v_ax3])
                 T.writes(pool_avg[v_ax0, v_ax1, v_ax2, v_ax3])
-                pool_avg[v_ax0, v_ax1, v_ax2, v_ax3] = pool_sum[v_ax0, v_ax1, v_ax2, v_ax3] / T.float32(4.0)
+                pool_avg[v_ax0, v_ax1, v_ax2, v_ax3] = pool_sum[v_ax0, v_ax1, v_ax2, v_ax3] / T.Cast("float32", ((T.min(v_ax2 * T.int64(2) - T.int64(1) + T.int64(3), T.int64(6)) - (v_ax2 * T.int64(2) - T.int64(1)) + T.int64(0)) // T.int64(1) - (T.max(v_ax2 * T.int64(2) - T.int64(1), T.int64(-1)) - (v_ax2 * T.int64(2) - T.int64(1)) + T.int64(0)) // T.int64(1)) * ((T.min(v_ax3 * T.int64(2) - T.int64(1) + T.int64(3), T.int64(5)) - (v_ax3 * T.int64(2) - T.int64(1)) + T.int64(0)) // T.int64(1) - (T.max(v_ax3 * T.int64(2) - T.int64(1), T.int64(-1)) - (v_ax3 * T.int64(2) - T.int64(1)) + T.int64(0)) // T.int64(1)))
 
     @T.prim_func(private=True)
     def conv2d(x: T.Buffer((T.int64(2), T.int64(3), T.int64(17), T.int64(15)), "float32"), B: T.Buffer((T.int64(8), T.int64(3), T.int64(3), T.int64(3)), "float32"), conv2d_nchw: T.Buffer((T.int64(2), T.int64(8), T.int64(17), T.int64(15)), "float32")):
@@ -118,10 +125,10 @@ class Module:
                 conv2d_nchw[v_nn, v_ff, v_yy, v_xx] = conv2d_nchw[v_nn, v_ff, v_yy, v_xx] + pad_temp[v_nn, v_ff // T.int64(2) * T.int64(2) + v_rc, v_yy * T.int64(2) + v_ry * T.int64(2), v_xx * T.int64(2) + v_rx * T.int64(2)] * B[v_ff, v_rc, v_ry, v_rx]
 
     @T.prim_func(private=True)
-    def conv2d2(lv10: T.Buffer((T.int64(2), T.int64(8), T.int64(5), T.int64(6)), "float32"), B: T.Buffer((T.int64(16), T.int64(8), T.int64(1), T.int64(1)), "float32"), conv2d_nchw: T.Buffer((T.int64(2), T.int64(16), T.int64(5), T.int64(6)), "float32")):
+    def conv2d2(lv10: T.Buffer((T.int64(2), T.int64(8), T.int64(4), T.int64(6)), "float32"), B: T.Buffer((T.int64(16), T.int64(8), T.int64(1), T.int64(1)), "float32"), conv2d_nchw: T.Buffer((T.int64(2), T.int64(16), T.int64(4), T.int64(6)), "float32")):
         T.func_attr({"tir.noalias": T.bool(True)})
         # with T.block("root"):
-        for nn, ff, yy, xx, rc, ry, rx in T.grid(T.int64(2), T.int64(16), T.int64(5), T.int64(6), T.int64(8), T.int64(1), T.int64(1)):
+        for nn, ff, yy, xx, rc, ry, rx in T.grid(T.int64(2), T.int64(16), T.int64(4), T.int64(6), T.int64(8), T.int64(1), T.int64(1)):
             with T.block("conv2d_nchw"):
                 v_nn, v_ff, v_yy, v_xx, v_rc, v_ry, v_rx = T.axis.remap("SSSSRRR", [nn, ff, yy, xx, rc, ry, rx])
                 T.reads(lv10[v_nn, v_rc, v_yy * T.int64(1) + v_ry * T.int64(1), v_xx * T.int64(1) + v_rx * T.int64(1)], B[v_ff, v_rc, v_ry, v_rx])
@@ -197,15 +204,15 @@ class Module:
                 T_multiply[v_ax0, v_ax1, v_ax2, v_ax3] = lv1[v_ax0, v_ax1, v_ax2, v_ax3] * B[v_ax1, T.int64(0), T.int64(0)]
 
     @T.prim_func(private=True)
-    def pad(lv9: T.Buffer((T.int64(2), T.int64(8), T.int64(4), T.int64(3)), "float32"), pad_temp: T.Buffer((T.int64(2), T.int64(8), T.int64(5), T.int64(6)), "float32")):
+    def pad(lv9: T.Buffer((T.int64(2), T.int64(8), T.int64(3), T.int64(3)), "float32"), pad_temp: T.Buffer((T.int64(2), T.int64(8), T.int64(4), T.int64(6)), "float32")):
         T.func_attr({"tir.noalias": T.bool(True)})
         # with T.block("root"):
-        for i0, i1, i2, i3 in T.grid(T.int64(2), T.int64(8), T.int64(5), T.int64(6)):
+        for i0, i1, i2, i3 in T.grid(T.int64(2), T.int64(8), T.int64(4), T.int64(6)):
             with T.block("pad_temp"):
                 v_i0, v_i1, v_i2, v_i3 = T.axis.remap("SSSS", [i0, i1, i2, i3])
-                T.reads(lv9[v_i0, v_i1, T.min(T.max(v_i2 - T.int64(0), T.int64(0)), T.int64(3)), T.min(T.max(v_i3 - T.int64(1), T.int64(0)), T.int64(2))])
+                T.reads(lv9[v_i0, v_i1, T.min(T.max(v_i2 - T.int64(0), T.int64(0)), T.int64(2)), T.min(T.max(v_i3 - T.int64(1), T.int64(0)), T.int64(2))])
                 T.writes(pad_temp[v_i0, v_i1, v_i2, v_i3])
-                pad_temp[v_i0, v_i1, v_i2, v_i3] = T.Select(v_i2 - T.int64(0) >= T.int64(0) and v_i2 - T.int64(0) < T.int64(4) and (v_i3 - T.int64(1) >= T.int64(0) and v_i3 - T.int64(1) < T.int64(3)), lv9[v_i0, v_i1, T.min(T.max(v_i2 - T.int64(0), T.int64(0)), T.int64(3)), T.min(T.max(v_i3 - T.int64(1), T.int64(0)), T.int64(2))], T.float32(0.25))
+                pad_temp[v_i0, v_i1, v_i2, v_i3] = T.Select(v_i2 - T.int64(0) >= T.int64(0) and v_i2 - T.int64(0) < T.int64(3) and (v_i3 - T.int64(1) >= T.int64(0) and v_i3 - T.int64(1) < T.int64(3)), lv9[v_i0, v_i1, T.min(T.max(v_i2 - T.int64(0), T.int64(0)), T.int64(2)), T.min(T.max(v_i3 - T.int64(1), T.int64(0)), T.int64(2))], T.float32(0.25))
 
     @T.prim_func(private=True)
     def relu(lv3: T.Buffer((T.int64(2), T.int64(8), T.int64(17), T.int64(15)), "float32"), compute: T.Buffer((T.int64(2), T.int64(8), T.int64(17), T.int64(15)), "float32")):
@@ -242,10 +249,10 @@ class Module:
             lv6 = R.call_tir(cls.conv2d1, (lv5, metadata["relax.expr.Constant"][4]), out_sinfo=R.Tensor((2, 8, 5, 4), dtype="float32"))
             lv7 = R.call_tir(cls.maximum, (lv6, metadata["relax.expr.Constant"][5]), out_sinfo=R.Tensor((2, 8, 5, 4), dtype="float32"))
             lv8 = R.call_tir(cls.minimum, (lv7, metadata["relax.expr.Constant"][6]), out_sinfo=R.Tensor((2, 8, 5, 4), dtype="float32"))
-            lv9 = R.call_tir(cls.avg_pool2d, (lv8,), out_sinfo=R.Tensor((2, 8, 4, 3), dtype="float32"))
-            lv10 = R.call_tir(cls.pad, (lv9,), out_sinfo=R.Tensor((2, 8, 5, 6), dtype="float32"))
-            lv11 = R.call_tir(cls.conv2d2, (lv10, metadata["relax.expr.Constant"][7]), out_sinfo=R.Tensor((2, 16, 5, 6), dtype="float32"))
-            lv12 = R.call_tir(cls.add1, (lv11, metadata["relax.expr.Constant"][8]), out_sinfo=R.Tensor((2, 16, 5, 6), dtype="float32"))
+            lv9 = R.call_tir(cls.avg_pool2d, (lv8,), out_sinfo=R.Tensor((2, 8, 3, 3), dtype="float32"))
+            lv10 = R.call_tir(cls.pad, (lv9,), out_sinfo=R.Tensor((2, 8, 4, 6), dtype="float32"))
+            lv11 = R.call_tir(cls.conv2d2, (lv10, metadata["relax.expr.Constant"][7]), out_sinfo=R.Tensor((2, 16, 4, 6), dtype="float32"))
+            lv12 = R.call_tir(cls.add1, (lv11, metadata["relax.expr.Constant"][8]), out_sinfo=R.Tensor((2, 16, 4, 6), dtype="float32"))
             lv13 = R.call_tir(cls.adaptive_avg_pool2d, (lv12,), out_sinfo=R.Tensor((2, 16, 1, 1), dtype="float32"))
             lv14 = R.call_tir(cls.reshape, (lv13,), out_sinfo=R.Tensor((2, 16), dtype="float32"))
             lv15 = R.call_tir(cls.dense, (lv14, metadata["relax.expr.Constant"][9]), out_sinfo=R.Tensor((2, 5), dtype="float32"))
