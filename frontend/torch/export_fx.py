@@ -243,7 +243,7 @@ class Attention(torch.nn.Module):
         self.q, self.k, self.v = (torch.nn.Linear(d, d) for _ in range(3))
         self.proj = torch.nn.Linear(d, d)
         self.norm2 = torch.nn.LayerNorm(d)
-        self.ff = torch.nn.Sequential(torch.nn.Linear(d, 2 * d), torch.nn.ReLU(), torch.nn.Linear(2 * d, d))
+        self.ff = torch.nn.Sequential(torch.nn.Linear(d, 2 * d), torch.nn.GELU(), torch.nn.Linear(2 * d, d))
 
     def forward(self, x):
         b, s, h, e = self.shape

@@ -4,6 +4,8 @@
  *         expressions with `use_te` (the seeds' two ways of importing). The CNN and transformer
  *         families are in fx_nn_converters.cc and fx_transformer_converters.cc.
  */
+#include <cmath>
+
 #include "absl/strings/str_cat.h"
 #include "frontend/torch/fx_converter_util.h"
 
@@ -100,6 +102,41 @@ absl::StatusOr<relax::Expr> ConvertClamp(FxContext& ctx, const proto::FxNode& no
 }
 
 /*! \brief operator.getitem on a tuple a converter returned (MultiheadAttention's (output,)). */
+/*! \brief GELU: x * 0.5 * (1 + erf(x / sqrt(2))), or with approximate="tanh"
+ *  x * 0.5 * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 x^3))), as elementwise operators (they fuse). */
+absl::StatusOr<relax::Expr> ConvertGelu(FxContext& ctx, const proto::FxNode& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
+  if (!x.ok()) return x.status();
+  std::string approximate = "none";
+  auto attr = node.module_attrs().find("approximate");
+  if (attr != node.module_attrs().end()) approximate = attr->second.s();
+  auto kw = node.kwargs().find("approximate");
+  if (kw != node.kwargs().end()) approximate = kw->second.s();
+  if (approximate != "none" && approximate != "tanh") return absl::InvalidArgumentError("approximate must be 'none' or 'tanh'");
+  DataType dtype = DtypeOf(*x);
+  auto scalar = [&](double v) { return FxContext::Scalar(v, dtype); };
+  auto unary = [&](const std::string& op, TopiUnary f, relax::Expr a) -> absl::StatusOr<relax::Expr> {
+    if (ctx.options().use_te) return EmitTE(ctx, op, [f](const std::vector<Tensor>& t) -> absl::StatusOr<Tensor> { return f(t[0]); }, {a});
+    return ctx.EmitOp(op, {a});
+  };
+  absl::StatusOr<relax::Expr> inner;
+  if (approximate == "none") {
+    inner = EmitBinaryOp(ctx, "multiply", topi::Multiply, *x, scalar(1.0 / std::sqrt(2.0)));
+    if (inner.ok()) inner = unary("erf", topi::Erf, *inner);
+  } else {
+    absl::StatusOr<relax::Expr> cube = EmitBinaryOp(ctx, "multiply", topi::Multiply, *x, *x);
+    if (cube.ok()) cube = EmitBinaryOp(ctx, "multiply", topi::Multiply, *cube, *x);
+    if (cube.ok()) cube = EmitBinaryOp(ctx, "multiply", topi::Multiply, *cube, scalar(0.044715));
+    inner = cube.ok() ? EmitBinaryOp(ctx, "add", topi::Add, *x, *cube) : cube;
+    if (inner.ok()) inner = EmitBinaryOp(ctx, "multiply", topi::Multiply, *inner, scalar(std::sqrt(2.0 / M_PI)));
+    if (inner.ok()) inner = unary("tanh", topi::Tanh, *inner);
+  }
+  if (inner.ok()) inner = EmitBinaryOp(ctx, "add", topi::Add, *inner, scalar(1.0));
+  if (inner.ok()) inner = EmitBinaryOp(ctx, "multiply", topi::Multiply, *inner, scalar(0.5));
+  if (!inner.ok()) return inner;
+  return EmitBinaryOp(ctx, "multiply", topi::Multiply, *x, *inner);
+}
+
 /*! \brief An int64 constant: a scalar, or a vector when `vector`. */
 relax::Expr Int64Constant(const std::vector<int64_t>& values, bool vector) {
   TensorData t(DataType::Int64(), vector ? std::vector<int64_t>{static_cast<int64_t>(values.size())} : std::vector<int64_t>{});
@@ -199,6 +236,8 @@ void RegisterCoreFxConverters(FxConverterRegistry& r) {
     if (e.method) r.Register(K::kMethod, e.method, c);
   }
   r.Register(K::kModule, "ReLU6", ConvertClamp);
+  r.Register(K::kModule, "GELU", ConvertGelu);
+  r.Register(K::kFunction, "torch.nn.functional.gelu", ConvertGelu);
   r.Register(K::kModule, "Hardtanh", ConvertClamp);
   r.Register(K::kFunction, "torch.nn.functional.hardtanh", ConvertClamp);
   r.Register(K::kFunction, "torch.nn.functional.relu6", ConvertClamp);

@@ -36,13 +36,17 @@ class Module:
             lv27: R.Tensor((32, 64), dtype="float32") = R.permute_dims(metadata["relax.expr.Constant"][13], axes=None)
             lv28: R.Tensor((2, 10, 64), dtype="float32") = R.matmul(lv26, lv27, out_dtype="void")
             lv29: R.Tensor((2, 10, 64), dtype="float32") = R.add(lv28, metadata["relax.expr.Constant"][14])
-            lv30: R.Tensor((2, 10, 64), dtype="float32") = R.nn.relu(lv29)
-            lv31: R.Tensor((64, 32), dtype="float32") = R.permute_dims(metadata["relax.expr.Constant"][15], axes=None)
-            lv32: R.Tensor((2, 10, 32), dtype="float32") = R.matmul(lv30, lv31, out_dtype="void")
-            lv33: R.Tensor((2, 10, 32), dtype="float32") = R.add(lv32, metadata["relax.expr.Constant"][16])
-            lv34: R.Tensor((2, 10, 32), dtype="float32") = R.add(lv25, lv33)
-            lv35: R.Tensor((2, 32), dtype="float32") = R.mean(lv34, axis=[1], keepdims=False)
-            gv: R.Tensor((2, 32), dtype="float32") = lv35
+            lv30: R.Tensor((2, 10, 64), dtype="float32") = R.multiply(lv29, metadata["relax.expr.Constant"][15])
+            lv31: R.Tensor((2, 10, 64), dtype="float32") = R.erf(lv30)
+            lv32: R.Tensor((2, 10, 64), dtype="float32") = R.add(lv31, metadata["relax.expr.Constant"][16])
+            lv33: R.Tensor((2, 10, 64), dtype="float32") = R.multiply(lv32, metadata["relax.expr.Constant"][17])
+            lv34: R.Tensor((2, 10, 64), dtype="float32") = R.multiply(lv29, lv33)
+            lv35: R.Tensor((64, 32), dtype="float32") = R.permute_dims(metadata["relax.expr.Constant"][18], axes=None)
+            lv36: R.Tensor((2, 10, 32), dtype="float32") = R.matmul(lv34, lv35, out_dtype="void")
+            lv37: R.Tensor((2, 10, 32), dtype="float32") = R.add(lv36, metadata["relax.expr.Constant"][19])
+            lv38: R.Tensor((2, 10, 32), dtype="float32") = R.add(lv25, lv37)
+            lv39: R.Tensor((2, 32), dtype="float32") = R.mean(lv38, axis=[1], keepdims=False)
+            gv: R.Tensor((2, 32), dtype="float32") = lv39
             R.output(gv)
         return gv
 

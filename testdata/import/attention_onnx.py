@@ -47,12 +47,16 @@ class Module:
             lv38: R.Tensor((2, 10, 32), dtype="float32") = R.add(lv37, metadata["relax.expr.Constant"][16])
             lv39: R.Tensor((2, 10, 64), dtype="float32") = R.matmul(lv38, metadata["relax.expr.Constant"][17], out_dtype="void")
             lv40: R.Tensor((2, 10, 64), dtype="float32") = R.add(metadata["relax.expr.Constant"][18], lv39)
-            lv41: R.Tensor((2, 10, 64), dtype="float32") = R.nn.relu(lv40)
-            lv42: R.Tensor((2, 10, 32), dtype="float32") = R.matmul(lv41, metadata["relax.expr.Constant"][19], out_dtype="void")
-            lv43: R.Tensor((2, 10, 32), dtype="float32") = R.add(metadata["relax.expr.Constant"][20], lv42)
-            lv44: R.Tensor((2, 10, 32), dtype="float32") = R.add(lv29, lv43)
-            lv45: R.Tensor((2, 32), dtype="float32") = R.mean(lv44, axis=[1], keepdims=False)
-            gv: R.Tensor((2, 32), dtype="float32") = lv45
+            lv41: R.Tensor((2, 10, 64), dtype="float32") = R.divide(lv40, metadata["relax.expr.Constant"][19])
+            lv42: R.Tensor((2, 10, 64), dtype="float32") = R.erf(lv41)
+            lv43: R.Tensor((2, 10, 64), dtype="float32") = R.add(lv42, metadata["relax.expr.Constant"][20])
+            lv44: R.Tensor((2, 10, 64), dtype="float32") = R.multiply(lv40, lv43)
+            lv45: R.Tensor((2, 10, 64), dtype="float32") = R.multiply(lv44, metadata["relax.expr.Constant"][21])
+            lv46: R.Tensor((2, 10, 32), dtype="float32") = R.matmul(lv45, metadata["relax.expr.Constant"][22], out_dtype="void")
+            lv47: R.Tensor((2, 10, 32), dtype="float32") = R.add(metadata["relax.expr.Constant"][23], lv46)
+            lv48: R.Tensor((2, 10, 32), dtype="float32") = R.add(lv29, lv47)
+            lv49: R.Tensor((2, 32), dtype="float32") = R.mean(lv48, axis=[1], keepdims=False)
+            gv: R.Tensor((2, 32), dtype="float32") = lv49
             R.output(gv)
         return gv
 

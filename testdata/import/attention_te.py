@@ -38,6 +38,17 @@ class Module:
                 T_add[v_ax0, v_ax1, v_ax2] = lv23[v_ax0, v_ax1, v_ax2] + B[v_ax2]
 
     @T.prim_func(private=True)
+    def add3(lv26: T.Buffer((T.int64(2), T.int64(10), T.int64(64)), "float32"), B: T.Buffer((), "float32"), T_add: T.Buffer((T.int64(2), T.int64(10), T.int64(64)), "float32")):
+        T.func_attr({"tir.noalias": T.bool(True)})
+        # with T.block("root"):
+        for ax0, ax1, ax2 in T.grid(T.int64(2), T.int64(10), T.int64(64)):
+            with T.block("T_add"):
+                v_ax0, v_ax1, v_ax2 = T.axis.remap("SSS", [ax0, ax1, ax2])
+                T.reads(lv26[v_ax0, v_ax1, v_ax2], B[])
+                T.writes(T_add[v_ax0, v_ax1, v_ax2])
+                T_add[v_ax0, v_ax1, v_ax2] = lv26[v_ax0, v_ax1, v_ax2] + B[]
+
+    @T.prim_func(private=True)
     def dense(lv: T.Buffer((T.int64(2), T.int64(10), T.int64(32)), "float32"), B: T.Buffer((T.int64(32), T.int64(32)), "float32"), T_matmul_NT: T.Buffer((T.int64(2), T.int64(10), T.int64(32)), "float32")):
         T.func_attr({"layout_free_buffers": [1], "tir.noalias": T.bool(True)})
         # with T.block("root"):
@@ -64,17 +75,28 @@ class Module:
                 T_matmul_NT[v_i0, v_i1, v_i2] = T_matmul_NT[v_i0, v_i1, v_i2] + lv22[v_i0, v_i1, v_k] * B[v_i2, v_k]
 
     @T.prim_func(private=True)
-    def dense2(lv25: T.Buffer((T.int64(2), T.int64(10), T.int64(64)), "float32"), B: T.Buffer((T.int64(32), T.int64(64)), "float32"), T_matmul_NT: T.Buffer((T.int64(2), T.int64(10), T.int64(32)), "float32")):
+    def dense2(lv29: T.Buffer((T.int64(2), T.int64(10), T.int64(64)), "float32"), B: T.Buffer((T.int64(32), T.int64(64)), "float32"), T_matmul_NT: T.Buffer((T.int64(2), T.int64(10), T.int64(32)), "float32")):
         T.func_attr({"layout_free_buffers": [1], "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for i0, i1, i2, k in T.grid(T.int64(2), T.int64(10), T.int64(32), T.int64(64)):
             with T.block("T_matmul_NT"):
                 v_i0, v_i1, v_i2, v_k = T.axis.remap("SSSR", [i0, i1, i2, k])
-                T.reads(lv25[v_i0, v_i1, v_k], B[v_i2, v_k])
+                T.reads(lv29[v_i0, v_i1, v_k], B[v_i2, v_k])
                 T.writes(T_matmul_NT[v_i0, v_i1, v_i2])
                 with T.init():
                     T_matmul_NT[v_i0, v_i1, v_i2] = T.float32(0.0)
-                T_matmul_NT[v_i0, v_i1, v_i2] = T_matmul_NT[v_i0, v_i1, v_i2] + lv25[v_i0, v_i1, v_k] * B[v_i2, v_k]
+                T_matmul_NT[v_i0, v_i1, v_i2] = T_matmul_NT[v_i0, v_i1, v_i2] + lv29[v_i0, v_i1, v_k] * B[v_i2, v_k]
+
+    @T.prim_func(private=True)
+    def erf(lv25: T.Buffer((T.int64(2), T.int64(10), T.int64(64)), "float32"), compute: T.Buffer((T.int64(2), T.int64(10), T.int64(64)), "float32")):
+        T.func_attr({"tir.noalias": T.bool(True)})
+        # with T.block("root"):
+        for i0, i1, i2 in T.grid(T.int64(2), T.int64(10), T.int64(64)):
+            with T.block("compute"):
+                v_i0, v_i1, v_i2 = T.axis.remap("SSS", [i0, i1, i2])
+                T.reads(lv25[v_i0, v_i1, v_i2])
+                T.writes(compute[v_i0, v_i1, v_i2])
+                compute[v_i0, v_i1, v_i2] = T.erf(lv25[v_i0, v_i1, v_i2])
 
     @T.prim_func(private=True)
     def layer_norm(x: T.Buffer((T.int64(2), T.int64(10), T.int64(32)), "float32"), B: T.Buffer((T.int64(32),), "float32"), C: T.Buffer((T.int64(32),), "float32"), T_layer_norm: T.Buffer((T.int64(2), T.int64(10), T.int64(32)), "float32")):
@@ -132,18 +154,18 @@ class Module:
                 T_matmul[v_i0, v_i1, v_i2, v_i3] = T_matmul[v_i0, v_i1, v_i2, v_i3] + lv15[v_i0, v_i1, v_i2, v_k] * lv12[v_i0, v_i1, v_k, v_i3]
 
     @T.prim_func(private=True)
-    def mean(lv28: T.Buffer((T.int64(2), T.int64(10), T.int64(32)), "float32"), T_divide: T.Buffer((T.int64(2), T.int64(32)), "float32")):
+    def mean(lv32: T.Buffer((T.int64(2), T.int64(10), T.int64(32)), "float32"), T_divide: T.Buffer((T.int64(2), T.int64(32)), "float32")):
         T.func_attr({"tir.noalias": T.bool(True)})
         # with T.block("root"):
         X_red_sum = T.alloc_buffer((T.int64(2), T.int64(32)))
         for i0, i1, k1 in T.grid(T.int64(2), T.int64(32), T.int64(10)):
             with T.block("X_red_sum"):
                 v_i0, v_i1, v_k1 = T.axis.remap("SSR", [i0, i1, k1])
-                T.reads(lv28[v_i0, v_k1, v_i1])
+                T.reads(lv32[v_i0, v_k1, v_i1])
                 T.writes(X_red_sum[v_i0, v_i1])
                 with T.init():
                     X_red_sum[v_i0, v_i1] = T.float32(0.0)
-                X_red_sum[v_i0, v_i1] = X_red_sum[v_i0, v_i1] + lv28[v_i0, v_k1, v_i1]
+                X_red_sum[v_i0, v_i1] = X_red_sum[v_i0, v_i1] + lv32[v_i0, v_k1, v_i1]
         for i0, i1 in T.grid(T.int64(2), T.int64(32)):
             with T.block("T_divide"):
                 v_i0, v_i1 = T.axis.remap("SS", [i0, i1])
@@ -163,15 +185,26 @@ class Module:
                 T_multiply[v_ax0, v_ax1, v_ax2, v_ax3] = lv13[v_ax0, v_ax1, v_ax2, v_ax3] * B[]
 
     @T.prim_func(private=True)
-    def relu(lv24: T.Buffer((T.int64(2), T.int64(10), T.int64(64)), "float32"), compute: T.Buffer((T.int64(2), T.int64(10), T.int64(64)), "float32")):
+    def multiply1(lv24: T.Buffer((T.int64(2), T.int64(10), T.int64(64)), "float32"), B: T.Buffer((), "float32"), T_multiply: T.Buffer((T.int64(2), T.int64(10), T.int64(64)), "float32")):
         T.func_attr({"tir.noalias": T.bool(True)})
         # with T.block("root"):
-        for i0, i1, i2 in T.grid(T.int64(2), T.int64(10), T.int64(64)):
-            with T.block("compute"):
-                v_i0, v_i1, v_i2 = T.axis.remap("SSS", [i0, i1, i2])
-                T.reads(lv24[v_i0, v_i1, v_i2])
-                T.writes(compute[v_i0, v_i1, v_i2])
-                compute[v_i0, v_i1, v_i2] = T.max(lv24[v_i0, v_i1, v_i2], T.float32(0.0))
+        for ax0, ax1, ax2 in T.grid(T.int64(2), T.int64(10), T.int64(64)):
+            with T.block("T_multiply"):
+                v_ax0, v_ax1, v_ax2 = T.axis.remap("SSS", [ax0, ax1, ax2])
+                T.reads(lv24[v_ax0, v_ax1, v_ax2], B[])
+                T.writes(T_multiply[v_ax0, v_ax1, v_ax2])
+                T_multiply[v_ax0, v_ax1, v_ax2] = lv24[v_ax0, v_ax1, v_ax2] * B[]
+
+    @T.prim_func(private=True)
+    def multiply2(lv24: T.Buffer((T.int64(2), T.int64(10), T.int64(64)), "float32"), lv28: T.Buffer((T.int64(2), T.int64(10), T.int64(64)), "float32"), T_multiply: T.Buffer((T.int64(2), T.int64(10), T.int64(64)), "float32")):
+        T.func_attr({"tir.noalias": T.bool(True)})
+        # with T.block("root"):
+        for ax0, ax1, ax2 in T.grid(T.int64(2), T.int64(10), T.int64(64)):
+            with T.block("T_multiply"):
+                v_ax0, v_ax1, v_ax2 = T.axis.remap("SSS", [ax0, ax1, ax2])
+                T.reads(lv24[v_ax0, v_ax1, v_ax2], lv28[v_ax0, v_ax1, v_ax2])
+                T.writes(T_multiply[v_ax0, v_ax1, v_ax2])
+                T_multiply[v_ax0, v_ax1, v_ax2] = lv24[v_ax0, v_ax1, v_ax2] * lv28[v_ax0, v_ax1, v_ax2]
 
     @T.prim_func(private=True)
     def reshape(lv2: T.Buffer((T.int64(2), T.int64(10), T.int64(32)), "float32"), T_reshape: T.Buffer((T.int64(2), T.int64(10), T.int64(4), T.int64(8)), "float32")):
@@ -293,12 +326,16 @@ class Module:
             lv22 = R.call_tir(cls.layer_norm, (lv21, metadata["relax.expr.Constant"][11], metadata["relax.expr.Constant"][12]), out_sinfo=R.Tensor((2, 10, 32), dtype="float32"))
             lv23 = R.call_tir(cls.dense1, (lv22, metadata["relax.expr.Constant"][13]), out_sinfo=R.Tensor((2, 10, 64), dtype="float32"))
             lv24 = R.call_tir(cls.add2, (lv23, metadata["relax.expr.Constant"][14]), out_sinfo=R.Tensor((2, 10, 64), dtype="float32"))
-            lv25 = R.call_tir(cls.relu, (lv24,), out_sinfo=R.Tensor((2, 10, 64), dtype="float32"))
-            lv26 = R.call_tir(cls.dense2, (lv25, metadata["relax.expr.Constant"][15]), out_sinfo=R.Tensor((2, 10, 32), dtype="float32"))
-            lv27 = R.call_tir(cls.add, (lv26, metadata["relax.expr.Constant"][16]), out_sinfo=R.Tensor((2, 10, 32), dtype="float32"))
-            lv28 = R.call_tir(cls.add1, (lv21, lv27), out_sinfo=R.Tensor((2, 10, 32), dtype="float32"))
-            lv29 = R.call_tir(cls.mean, (lv28,), out_sinfo=R.Tensor((2, 32), dtype="float32"))
-            gv: R.Tensor((2, 32), dtype="float32") = lv29
+            lv25 = R.call_tir(cls.multiply1, (lv24, metadata["relax.expr.Constant"][15]), out_sinfo=R.Tensor((2, 10, 64), dtype="float32"))
+            lv26 = R.call_tir(cls.erf, (lv25,), out_sinfo=R.Tensor((2, 10, 64), dtype="float32"))
+            lv27 = R.call_tir(cls.add3, (lv26, metadata["relax.expr.Constant"][16]), out_sinfo=R.Tensor((2, 10, 64), dtype="float32"))
+            lv28 = R.call_tir(cls.multiply1, (lv27, metadata["relax.expr.Constant"][17]), out_sinfo=R.Tensor((2, 10, 64), dtype="float32"))
+            lv29 = R.call_tir(cls.multiply2, (lv24, lv28), out_sinfo=R.Tensor((2, 10, 64), dtype="float32"))
+            lv30 = R.call_tir(cls.dense2, (lv29, metadata["relax.expr.Constant"][18]), out_sinfo=R.Tensor((2, 10, 32), dtype="float32"))
+            lv31 = R.call_tir(cls.add, (lv30, metadata["relax.expr.Constant"][19]), out_sinfo=R.Tensor((2, 10, 32), dtype="float32"))
+            lv32 = R.call_tir(cls.add1, (lv21, lv31), out_sinfo=R.Tensor((2, 10, 32), dtype="float32"))
+            lv33 = R.call_tir(cls.mean, (lv32,), out_sinfo=R.Tensor((2, 32), dtype="float32"))
+            gv: R.Tensor((2, 32), dtype="float32") = lv33
             R.output(gv)
         return gv
 
