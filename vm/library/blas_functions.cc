@@ -15,6 +15,7 @@
 #include <cblas.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -26,7 +27,18 @@ namespace mlc {
 namespace vm {
 namespace {
 
+/*! \brief One thread setting for both pools: unless OPENBLAS_NUM_THREADS is set, OpenBLAS uses
+ *  as many threads as the VM's pool (MLC_NUM_THREADS, else the cores). Runs once, at first use. */
+void MatchBlasThreads() {
+  static const bool done = [] {
+    if (std::getenv("OPENBLAS_NUM_THREADS") == nullptr) openblas_set_num_threads(ThreadPool::Global().num_threads());
+    return true;
+  }();
+  (void)done;
+}
+
 absl::Status CheckFloat32(absl::Span<DLTensor* const> args, size_t n, const char* name) {
+  MatchBlasThreads();
   if (args.size() != n) return absl::InvalidArgumentError(absl::StrCat(name, " takes ", n, " tensors, got ", args.size()));
   for (DLTensor* t : args) {
     if (t->strides != nullptr) return absl::InvalidArgumentError(absl::StrCat(name, ": tensors must be contiguous"));
