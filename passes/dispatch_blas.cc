@@ -2,20 +2,28 @@
  *  \brief dispatch-blas: hands float32 nn.conv2d, nn.dense and matmul to the BLAS runtime
  *         functions (vm/library/blas_functions.cc) as R.call_dps_packed calls.
  *
- *  Run it before fuse-ops: what it rewrites is no longer fused, so the bias adds and
- *  activations around a dispatched call fuse with each other instead. Calls with dynamic
- *  shapes, other dtypes or broadcast batch dimensions are left to legalize. conv2d's window geometry travels as a
- *  9-element int64 constant (strides, padding, dilation, groups).
+ *  Run it before fuse-ops: what it rewrites is no longer fused. A convolution's constant
+ *  per-channel bias add and ReLU run inside the call when nothing else uses the intermediate
+ *  results (mlc.blas.conv2d's epilogue); other adds and activations fuse with each other.
+ *  Calls with dynamic shapes, other dtypes or broadcast batch dimensions are left to legalize.
+ *  conv2d's geometry travels as a 10-element int64 constant (strides, padding, dilation,
+ *  groups, epilogue).
  */
 #include <algorithm>
 #include <cstring>
+#include <map>
+#include <optional>
 
+#include "ir/expr_functor.h"
 #include "ir/op.h"
 #include "passes/pass.h"
 #include "passes/pattern.h"
 
 namespace mlc {
 namespace passes {
+
+std::unique_ptr<Pass> CreateRemoveUnusedPass();
+
 namespace {
 
 const relax::TensorStructInfoNode* StaticF32(const relax::Expr& e, size_t rank) {
@@ -37,23 +45,102 @@ relax::Expr CallPacked(const std::string& name, std::vector<relax::Expr> args, c
                          {}, {matched->struct_info()});
 }
 
-class DispatchBlasPass : public FunctionPass {
+/*! \brief How often each variable is used (not defined) in a function. */
+class UseCounter : public relax::ExprVisitor {
+ public:
+  std::map<const relax::VarNode*, int> uses;
+
+ protected:
+  void VisitExpr_(const relax::VarNode* op) override { ++uses[op]; }
+};
+
+/*! \brief conv2d's window geometry for mlc.blas.conv2d: strides, padding, dilation, groups and
+ *  the epilogue (0: none, 1: ReLU). */
+relax::Expr Geometry(const relax::CallNode& conv, int64_t epilogue) {
+  std::vector<int64_t> g = Ints(conv, "strides", 2, {1, 1});
+  for (int64_t v : Ints(conv, "padding", 4, {0, 0, 0, 0})) g.push_back(v);
+  for (int64_t v : Ints(conv, "dilation", 2, {1, 1})) g.push_back(v);
+  g.push_back(GetIntAttr(conv.attrs, "groups", 1));
+  g.push_back(epilogue);
+  TensorData t(DataType::Int64(), {static_cast<int64_t>(g.size())});
+  std::memcpy(t.mutable_data(), g.data(), g.size() * sizeof(int64_t));
+  return relax::MakeConstant(t);
+}
+
+/*! \brief A constant per-channel bias of `channels` values ((C, 1, 1) or (1, C, 1, 1)) as a (C,) constant. */
+std::optional<relax::Expr> ChannelBias(const relax::Expr& e, int64_t channels) {
+  const auto* c = e.as<relax::ConstantNode>();
+  if (c == nullptr || c->data.dtype() != DataType::Float32() || c->data.NumElements() != channels) return std::nullopt;
+  const std::vector<int64_t>& s = c->data.shape();
+  bool per_channel = (s.size() == 3 && s[0] == channels) || (s.size() == 4 && s[0] == 1 && s[1] == channels);
+  if (!per_channel) return std::nullopt;
+  return relax::MakeConstant(TensorData(DataType::Float32(), {channels}, c->data.bytes()));
+}
+
+class DispatchBlasPass : public Pass {
  public:
   std::string name() const override { return "dispatch-blas"; }
   std::string description() const override {
     return "Replaces float32 nn.conv2d, nn.dense and matmul (a[..., N, K] @ b[K, M], or equal batch dimensions) with "
-           "static shapes by R.call_dps_packed calls of "
-           "the OpenBLAS-backed runtime functions mlc.blas.conv2d / mlc.blas.dense / mlc.blas.matmul. Run before "
-           "fuse-ops.";
+           "static shapes by R.call_dps_packed calls of the OpenBLAS-backed runtime functions mlc.blas.conv2d / "
+           "mlc.blas.dense / mlc.blas.matmul. A constant per-channel bias add and a ReLU after a convolution whose "
+           "result has no other use run inside the call. Run before fuse-ops.";
   }
 
- protected:
-  bool skip_primitive() const override { return true; }
+  absl::StatusOr<IRModule> Run(const IRModule& mod) override {
+    relax::BlockBuilder builder(mod);
+    for (const auto& [name, func] : mod.functions()) {
+      relax::Function f = func.as_ref<relax::Function>();
+      if (!f.defined() || f->IsPrimitive()) continue;
+      absl::StatusOr<relax::Function> fused = FuseConvEpilogues(f, &builder);
+      if (!fused.ok()) return fused.status();
+      absl::StatusOr<relax::Function> rewritten = DispatchRest(*fused, &builder);
+      if (!rewritten.ok()) return rewritten.status();
+      if (absl::Status s = builder.UpdateFunc(name, *rewritten); !s.ok()) return s;
+    }
+    // The convolutions and adds an epilogue absorbed are left unused.
+    return CreateRemoveUnusedPass()->Run(builder.Get());
+  }
 
-  absl::StatusOr<relax::Function> RunOnFunction(const relax::Function& func, const IRModule& mod) override {
+ private:
+  /*! \brief relu(add(conv2d(x, w), bias)), then add(conv2d(x, w), bias) -> one mlc.blas.conv2d.
+   *  (Two rounds: bindings are rewritten in order, so the add alone would match first.) */
+  static absl::StatusOr<relax::Function> FuseConvEpilogues(const relax::Function& func, relax::BlockBuilder* builder) {
+    absl::StatusOr<relax::Function> f = FuseConvEpilogue(func, /*with_relu=*/true, builder);
+    if (!f.ok()) return f;
+    return FuseConvEpilogue(*f, /*with_relu=*/false, builder);
+  }
+
+  static absl::StatusOr<relax::Function> FuseConvEpilogue(const relax::Function& func, bool with_relu,
+                                                          relax::BlockBuilder* builder) {
+    UseCounter counter;
+    counter.VisitFunction(func.get());
+    Pattern x = Wildcard(), w = Wildcard(), bias = IsConst();
+    Pattern conv = IsOp("nn.conv2d")({x, w});
+    Pattern add = IsOp("add")({conv, bias});
+    auto single_use = [&](const relax::Expr& e) {
+      const auto* v = e.as<relax::VarNode>();
+      return v != nullptr && counter.uses[v] == 1;
+    };
+    return Rewrite(
+        with_relu ? IsOp("nn.relu")({add}) : add, func,
+        [&](const relax::Expr& matched, const Match& m, relax::BlockBuilder*) -> relax::Expr {
+          const auto* outer = matched.as<relax::CallNode>();
+          const auto* add_call = m[add].as<relax::CallNode>();
+          if ((with_relu && !single_use(outer->args[0])) || !single_use(add_call->args[0])) return matched;
+          const relax::CallNode* conv_call = m[conv].as<relax::CallNode>();
+          if (!StaticF32(m[x], 4) || !StaticF32(m[w], 4) || !StaticF32(matched, 4)) return matched;
+          int64_t channels = (*m[w]->struct_info().as<relax::TensorStructInfoNode>()->shape)[0];
+          std::optional<relax::Expr> b = ChannelBias(m[bias], channels);
+          if (!b) return matched;
+          return CallPacked("mlc.blas.conv2d", {m[x], m[w], Geometry(*conv_call, with_relu ? 1 : 0), *b}, matched);
+        },
+        builder);
+  }
+
+  static absl::StatusOr<relax::Function> DispatchRest(const relax::Function& func, relax::BlockBuilder* builder) {
     Pattern a = Wildcard(), b = Wildcard();
     Pattern pattern = IsOp("nn.conv2d")({a, b}) | IsOp("nn.dense")({a, b}) | IsOp("matmul")({a, b});
-    relax::BlockBuilder builder(mod);
     return Rewrite(
         pattern, func,
         [&](const relax::Expr& matched, const Match& m, relax::BlockBuilder*) -> relax::Expr {
@@ -61,13 +148,7 @@ class DispatchBlasPass : public FunctionPass {
           const std::string& op = call->op.as<relax::OpNode>()->name();
           if (op == "nn.conv2d") {
             if (!StaticF32(m[a], 4) || !StaticF32(m[b], 4) || !StaticF32(matched, 4)) return matched;
-            std::vector<int64_t> geometry = Ints(*call, "strides", 2, {1, 1});
-            for (int64_t v : Ints(*call, "padding", 4, {0, 0, 0, 0})) geometry.push_back(v);
-            for (int64_t v : Ints(*call, "dilation", 2, {1, 1})) geometry.push_back(v);
-            geometry.push_back(GetIntAttr(call->attrs, "groups", 1));
-            TensorData g(DataType::Int64(), {9});
-            std::memcpy(g.mutable_data(), geometry.data(), 9 * sizeof(int64_t));
-            return CallPacked("mlc.blas.conv2d", {m[a], m[b], relax::MakeConstant(g)}, matched);
+            return CallPacked("mlc.blas.conv2d", {m[a], m[b], Geometry(*call, 0)}, matched);
           }
           if (op == "nn.dense") {
             if (!StaticF32(m[a], 2) || !StaticF32(m[b], 2) || !StaticF32(matched, 2)) return matched;
@@ -82,7 +163,7 @@ class DispatchBlasPass : public FunctionPass {
           if (rb != 2 && (rb != ra || !std::equal(ta->shape->begin(), ta->shape->end() - 2, tb->shape->begin()))) return matched;
           return CallPacked("mlc.blas.matmul", {m[a], m[b]}, matched);
         },
-        &builder);
+        builder);
   }
 };
 

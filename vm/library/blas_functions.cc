@@ -4,10 +4,11 @@
  *    mlc.blas.dense(x[N,K], w[M,K], out[N,M])          out = x @ w^T
  *    mlc.blas.matmul(a[...,N,K], b[K,M] or b[...,K,M], out[...,N,M])
  *                                                      out = a @ b (equal batch dimensions)
- *    mlc.blas.conv2d(x[N,C,H,W], w[F,C/g,KH,KW], geometry[9], out[N,F,OH,OW])
+ *    mlc.blas.conv2d(x[N,C,H,W], w[F,C/g,KH,KW], geometry[9 or 10], [bias[F],] out[N,F,OH,OW])
  *        geometry = (stride_h, stride_w, pad_top, pad_left, pad_bottom, pad_right,
- *                    dilation_h, dilation_w, groups); im2col + SGEMM per image and group,
- *        a direct loop for depthwise convolution (one input and one output channel per group).
+ *                    dilation_h, dilation_w, groups[, epilogue]); im2col + SGEMM per image and
+ *        group, a direct loop for depthwise convolution (one input and one output channel per
+ *        group). Epilogue, applied while the output is in cache: + bias, then ReLU if epilogue = 1.
  *
  *  All float32, contiguous. Unscheduled loop programs are far from BLAS speed on these
  *  operators; this is the library path a user would otherwise take by hand.
@@ -17,6 +18,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -146,13 +148,15 @@ void DepthwiseChannel(const float* x, const float* w, const ConvGeometry& g, flo
 }
 
 absl::Status Conv2d(absl::Span<DLTensor* const> args) {
-  if (absl::Status s = CheckFloat32(args, 4, "mlc.blas.conv2d"); !s.ok()) return s;
-  DLTensor *x = args[0], *w = args[1], *geometry = args[2], *out = args[3];
+  bool has_bias = args.size() == 5;
+  if (absl::Status s = CheckFloat32(args, has_bias ? 5 : 4, "mlc.blas.conv2d"); !s.ok()) return s;
+  DLTensor *x = args[0], *w = args[1], *geometry = args[2], *bias = has_bias ? args[3] : nullptr, *out = args.back();
   if (!IsF32(x) || !IsF32(w) || !IsF32(out) || x->ndim != 4 || w->ndim != 4 || out->ndim != 4) {
     return absl::InvalidArgumentError("mlc.blas.conv2d expects float32 NCHW data, OIHW weight and output");
   }
-  if (geometry->dtype.code != kDLInt || geometry->dtype.bits != 64 || geometry->ndim != 1 || geometry->shape[0] != 9) {
-    return absl::InvalidArgumentError("mlc.blas.conv2d: geometry must be 9 int64 values");
+  if (geometry->dtype.code != kDLInt || geometry->dtype.bits != 64 || geometry->ndim != 1 ||
+      (geometry->shape[0] != 9 && geometry->shape[0] != 10)) {
+    return absl::InvalidArgumentError("mlc.blas.conv2d: geometry must be 9 or 10 int64 values");
   }
   const int64_t* p = reinterpret_cast<const int64_t*>(static_cast<char*>(geometry->data) + geometry->byte_offset);
   ConvGeometry g{x->shape[0], x->shape[1], x->shape[2], x->shape[3], w->shape[0], w->shape[1], w->shape[2], w->shape[3],
@@ -161,21 +165,41 @@ absl::Status Conv2d(absl::Span<DLTensor* const> args) {
     return absl::InvalidArgumentError("mlc.blas.conv2d: shapes do not agree with the groups");
   }
   int64_t fg = g.f / g.groups, spatial = g.oh * g.ow, patch = g.cg * g.kh * g.kw;
+  bool relu = geometry->shape[0] == 10 && p[9] == 1;
+  if (has_bias && (!IsF32(bias) || bias->ndim != 1 || bias->shape[0] != g.f)) {
+    return absl::InvalidArgumentError("mlc.blas.conv2d: bias must be float32 with one value per output channel");
+  }
+  const float* bias_data = has_bias ? Data(bias) : nullptr;
+  // + bias, then ReLU, on `channels` output planes starting at channel `first`.
+  auto epilogue = [&](float* planes, int64_t first, int64_t channels) {
+    if (!has_bias && !relu) return;
+    for (int64_t c = 0; c < channels; ++c) {
+      float b = bias_data ? bias_data[first + c] : 0.0f;
+      float* plane = planes + c * spatial;
+      for (int64_t i = 0; i < spatial; ++i) {
+        float v = plane[i] + b;
+        plane[i] = relu && v < 0.0f ? 0.0f : v;
+      }
+    }
+  };
   bool direct = g.kh == 1 && g.kw == 1 && g.stride[0] == 1 && g.stride[1] == 1 && g.pad[0] == 0 && g.pad[1] == 0 &&
                 g.pad[2] == 0 && g.pad[3] == 0;  // pointwise: the input already is the column matrix
   if (g.cg == 1 && fg == 1) {
     // Depthwise: independent channels, spread over the VM's thread pool.
+    const std::function<void(float*, int64_t, int64_t)> finish = epilogue;
     struct Closure {
       const ConvGeometry* g;
       const float *x, *w;
       float* out;
-    } closure{&g, Data(x), Data(w), Data(out)};
+      const std::function<void(float*, int64_t, int64_t)>* finish;
+    } closure{&g, Data(x), Data(w), Data(out), &finish};
     ThreadPool::Global().Run(
         [](void* p, int64_t begin, int64_t end) {
           const Closure& c = *static_cast<const Closure*>(p);
           const int64_t plane_in = c.g->h * c.g->w, plane_out = c.g->oh * c.g->ow;
           for (int64_t i = begin; i < end; ++i) {  // i = n * channels + channel
             DepthwiseChannel(c.x + i * plane_in, c.w + (i % c.g->c) * c.g->kh * c.g->kw, *c.g, c.out + i * plane_out);
+            (*c.finish)(c.out + i * plane_out, i % c.g->c, 1);
           }
         },
         &closure, g.n * g.c);
@@ -196,6 +220,7 @@ absl::Status Conv2d(absl::Span<DLTensor* const> args) {
       cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(fg), static_cast<int>(spatial),
                   static_cast<int>(patch), 1.0f, wg, static_cast<int>(patch), b, static_cast<int>(spatial), 0.0f, og,
                   static_cast<int>(spatial));
+      epilogue(og, grp * fg, fg);
     }
   }
   return absl::OkStatus();
