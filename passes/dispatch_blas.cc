@@ -14,7 +14,6 @@
 #include <map>
 #include <optional>
 
-#include "ir/expr_functor.h"
 #include "ir/op.h"
 #include "passes/pass.h"
 #include "passes/pattern.h"
@@ -44,15 +43,6 @@ relax::Expr CallPacked(const std::string& name, std::vector<relax::Expr> args, c
   return relax::MakeCall(relax::GetOpOrDie("call_dps_packed"), {relax::MakeExternFunc(name), relax::MakeTuple(std::move(args))},
                          {}, {matched->struct_info()});
 }
-
-/*! \brief How often each variable is used (not defined) in a function. */
-class UseCounter : public relax::ExprVisitor {
- public:
-  std::map<const relax::VarNode*, int> uses;
-
- protected:
-  void VisitExpr_(const relax::VarNode* op) override { ++uses[op]; }
-};
 
 /*! \brief conv2d's window geometry for mlc.blas.conv2d: strides, padding, dilation, groups and
  *  the epilogue (0: none, 1: ReLU). */
@@ -113,14 +103,13 @@ class DispatchBlasPass : public Pass {
 
   static absl::StatusOr<relax::Function> FuseConvEpilogue(const relax::Function& func, bool with_relu,
                                                           relax::BlockBuilder* builder) {
-    UseCounter counter;
-    counter.VisitFunction(func.get());
+    std::map<const relax::VarNode*, int> uses = CountVarUses(func);
     Pattern x = Wildcard(), w = Wildcard(), bias = IsConst();
     Pattern conv = IsOp("nn.conv2d")({x, w});
     Pattern add = IsOp("add")({conv, bias});
     auto single_use = [&](const relax::Expr& e) {
       const auto* v = e.as<relax::VarNode>();
-      return v != nullptr && counter.uses[v] == 1;
+      return v != nullptr && uses[v] == 1;
     };
     return Rewrite(
         with_relu ? IsOp("nn.relu")({add}) : add, func,

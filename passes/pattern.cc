@@ -149,5 +149,21 @@ absl::StatusOr<relax::Function> Rewrite(const Pattern& pattern, const relax::Fun
   return out;
 }
 
+namespace {
+class UseCounter : public relax::ExprVisitor {
+ public:
+  std::map<const relax::VarNode*, int> uses;
+
+ protected:
+  void VisitExpr_(const relax::VarNode* op) override { ++uses[op]; }
+};
+}  // namespace
+
+std::map<const relax::VarNode*, int> CountVarUses(const relax::Function& func) {
+  UseCounter counter;
+  counter.VisitFunction(func.get());
+  return counter.uses;
+}
+
 }  // namespace passes
 }  // namespace mlc

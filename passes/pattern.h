@@ -77,6 +77,10 @@ std::optional<Match> MatchPattern(const Pattern& pattern, const relax::Expr& exp
 /*! \brief Replaces every binding value matching `pattern` by what `rewrite` returns (return
  *         the matched expression unchanged to decline). `builder` is the mutator's BlockBuilder,
  *         for adding functions; the rewritten module is `builder->module()` plus the result. */
+/*! \brief How often each variable is used (not defined) in `func`: a rewrite that absorbs a
+ *  binding into another call checks that nothing else needs it. */
+std::map<const relax::VarNode*, int> CountVarUses(const relax::Function& func);
+
 using RewriteFn = std::function<relax::Expr(const relax::Expr& matched, const Match& match, relax::BlockBuilder* builder)>;
 absl::StatusOr<relax::Function> Rewrite(const Pattern& pattern, const relax::Function& func, const RewriteFn& rewrite,
                                         relax::BlockBuilder* builder);

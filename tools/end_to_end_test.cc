@@ -191,7 +191,7 @@ TEST(GraphPasses, SeedMlpGivesTheSameOutputsThroughEveryPipeline) {
   std::vector<double> want = MlpReference(m.x, m.w0, m.b0, m.w1, m.b1);
   for (const char* pipeline : {"legalize", "fuse-dense-add,legalize,fuse-tir", "fuse-ops,legalize,fuse-tir",
                                "fold-constant,fuse-ops,legalize,fuse-tir,remove-unused",
-                               "fold-constant,dispatch-blas,fuse-ops,legalize,fuse-tir,remove-unused"}) {
+                               "fold-constant,fold-scale-into-conv,dispatch-blas,fuse-ops,legalize,fuse-tir,remove-unused"}) {
     SCOPED_TRACE(pipeline);
     absl::StatusOr<Value> out = RunWithPasses(high_level, pipeline, {m.x});
     ASSERT_TRUE(out.ok()) << out.status();

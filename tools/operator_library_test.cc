@@ -261,12 +261,13 @@ TEST(OperatorLibrary, MatmulOperatorMatchesThroughLoopsAndThroughBlas) {
   EXPECT_EQ(broadcast.find("mlc.blas"), std::string::npos);
 }
 
-// relu(add(conv2d(x, W), b)) with constant W and b becomes one mlc.blas.conv2d whose epilogue
-// adds the bias and applies the ReLU; the numbers match the direct reference.
-TEST(OperatorLibrary, ConvBiasReluRunsAsOneBlasCall) {
+// relu(add(multiply(conv2d(x, W), s), b)) with constant W, s and b (conv + eval batch norm +
+// ReLU) becomes one mlc.blas.conv2d: fold-scale-into-conv scales W, dispatch-blas runs the
+// bias and the ReLU as the call's epilogue; the numbers match the direct reference.
+TEST(OperatorLibrary, ConvBatchNormReluRunsAsOneBlasCall) {
   Window win{{3, 3}, {2, 1}, {1, 1, 1, 1}, {1, 1}};
   std::mt19937 rng(11);
-  NDArray w = Random({6, 3, 3, 3}, &rng), bias = Random({6, 1, 1}, &rng);
+  NDArray w = Random({6, 3, 3, 3}, &rng), scale = Random({6, 1, 1}, &rng, 0.5f, 1.5f), bias = Random({6, 1, 1}, &rng);
   relax::BlockBuilder bb;
   relax::Var x = relax::MakeVar("x", relax::TensorSInfo({2, 3, 9, 8}, kF32));
   ASSERT_TRUE(bb.BeginFunction("main", std::vector<relax::Var>{x}).ok());
@@ -274,18 +275,22 @@ TEST(OperatorLibrary, ConvBiasReluRunsAsOneBlasCall) {
   absl::StatusOr<relax::Var> conv =
       bb.Emit(relax::MakeCall(relax::GetOpOrDie("nn.conv2d"), {x, relax::MakeConstant(ToTensorData(w))}, attrs));
   ASSERT_TRUE(conv.ok()) << conv.status();
-  absl::StatusOr<relax::Var> add = bb.Emit(relax::MakeCall(relax::GetOpOrDie("add"), {*conv, relax::MakeConstant(ToTensorData(bias))}));
+  absl::StatusOr<relax::Var> scaled =
+      bb.Emit(relax::MakeCall(relax::GetOpOrDie("multiply"), {*conv, relax::MakeConstant(ToTensorData(scale))}));
+  ASSERT_TRUE(scaled.ok()) << scaled.status();
+  absl::StatusOr<relax::Var> add = bb.Emit(relax::MakeCall(relax::GetOpOrDie("add"), {*scaled, relax::MakeConstant(ToTensorData(bias))}));
   ASSERT_TRUE(add.ok()) << add.status();
   absl::StatusOr<relax::Var> relu = bb.Emit(relax::MakeCall(relax::GetOpOrDie("nn.relu"), {*add}));
   ASSERT_TRUE(relu.ok()) << relu.status();
   ASSERT_TRUE(bb.EmitFuncOutput(*relu).ok());
-  absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> pipeline = passes::ParsePipeline("dispatch-blas");
+  absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> pipeline = passes::ParsePipeline("fold-scale-into-conv,dispatch-blas");
   ASSERT_TRUE(pipeline.ok());
   absl::StatusOr<IRModule> lowered = passes::RunPipeline(bb.Get(), *pipeline);
   ASSERT_TRUE(lowered.ok()) << lowered.status();
   std::string text = PrintModule(*lowered);
   EXPECT_NE(text.find("mlc.blas.conv2d"), std::string::npos) << text;
   EXPECT_EQ(text.find("R.add"), std::string::npos) << text;
+  EXPECT_EQ(text.find("R.multiply"), std::string::npos) << text;
   EXPECT_EQ(text.find("R.nn.relu"), std::string::npos) << text;
   absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = Compile(*lowered);
   ASSERT_TRUE(vm.ok()) << vm.status();
@@ -294,7 +299,10 @@ TEST(OperatorLibrary, ConvBiasReluRunsAsOneBlasCall) {
   ASSERT_TRUE(out.ok()) << out.status();
   std::vector<double> want = Conv2dReference(win, 1)({input, w}, out->tensor().shape());
   int64_t spatial = out->tensor().shape()[2] * out->tensor().shape()[3];
-  for (size_t i = 0; i < want.size(); ++i) want[i] = std::max(0.0, want[i] + F(bias)[(i / spatial) % 6]);
+  for (size_t i = 0; i < want.size(); ++i) {
+    int64_t f = (i / spatial) % 6;
+    want[i] = std::max(0.0, want[i] * F(scale)[f] + F(bias)[f]);
+  }
   ExpectClose(out->tensor(), want);
 }
 

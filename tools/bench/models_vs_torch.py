@@ -22,7 +22,7 @@ import time
 import numpy as np
 import torch
 
-DEFAULT = "fold-constant,dispatch-blas,fuse-ops,legalize,fuse-tir,remove-unused"
+DEFAULT = "fold-constant,fold-scale-into-conv,dispatch-blas,fuse-ops,legalize,fuse-tir,remove-unused"
 UNSCHEDULED = "fold-constant,fuse-ops,legalize,fuse-tir,remove-unused"
 
 
