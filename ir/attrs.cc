@@ -13,4 +13,19 @@ int64_t GetIntAttr(const Attrs& attrs, const std::string& key, int64_t fallback)
   return fallback;
 }
 
+std::vector<int64_t> GetIntsAttr(const Attrs& attrs, const std::string& key, std::vector<int64_t> fallback, size_t n) {
+  auto it = attrs.find(key);
+  if (it == attrs.end()) return fallback;
+  std::vector<int64_t> v;
+  if (it->second.is<std::vector<int64_t>>()) {
+    v = it->second.get<std::vector<int64_t>>();
+  } else if (it->second.is<int64_t>() && n > 0) {
+    v = {it->second.get<int64_t>()};
+  } else {
+    return fallback;
+  }
+  if (n > 0 && v.size() == 1) v.assign(n, v[0]);
+  return v;
+}
+
 }  // namespace mlc

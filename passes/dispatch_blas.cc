@@ -31,14 +31,6 @@ const relax::TensorStructInfoNode* StaticF32(const relax::Expr& e, size_t rank) 
   return t;
 }
 
-std::vector<int64_t> Ints(const relax::CallNode& call, const std::string& name, size_t n, std::vector<int64_t> fallback) {
-  auto it = call.attrs.find(name);
-  if (it == call.attrs.end() || !it->second.is<std::vector<int64_t>>()) return fallback;
-  std::vector<int64_t> v = it->second.get<std::vector<int64_t>>();
-  if (v.size() == 1) v.assign(n, v[0]);
-  return v.size() == n ? v : fallback;
-}
-
 relax::Expr CallPacked(const std::string& name, std::vector<relax::Expr> args, const relax::Expr& matched) {
   return relax::MakeCall(relax::GetOpOrDie("call_dps_packed"), {relax::MakeExternFunc(name), relax::MakeTuple(std::move(args))},
                          {}, {matched->struct_info()});
@@ -47,9 +39,9 @@ relax::Expr CallPacked(const std::string& name, std::vector<relax::Expr> args, c
 /*! \brief conv2d's window geometry for mlc.blas.conv2d: strides, padding, dilation, groups and
  *  the epilogue (0: none, 1: ReLU). */
 relax::Expr Geometry(const relax::CallNode& conv, int64_t epilogue) {
-  std::vector<int64_t> g = Ints(conv, "strides", 2, {1, 1});
-  for (int64_t v : Ints(conv, "padding", 4, {0, 0, 0, 0})) g.push_back(v);
-  for (int64_t v : Ints(conv, "dilation", 2, {1, 1})) g.push_back(v);
+  std::vector<int64_t> g = GetIntsAttr(conv.attrs, "strides", {1, 1}, 2);
+  for (int64_t v : GetIntsAttr(conv.attrs, "padding", {0, 0, 0, 0}, 4)) g.push_back(v);
+  for (int64_t v : GetIntsAttr(conv.attrs, "dilation", {1, 1}, 2)) g.push_back(v);
   g.push_back(GetIntAttr(conv.attrs, "groups", 1));
   g.push_back(epilogue);
   TensorData t(DataType::Int64(), {static_cast<int64_t>(g.size())});

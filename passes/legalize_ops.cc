@@ -57,22 +57,14 @@ void RegisterCoreLegalizations() {
       (void)RegisterLegalization(r.op, Unary(r.name, r.f));
     }
     (void)RegisterLegalization("permute_dims", [](relax::BlockBuilder* bb, const relax::CallNode& call) {
-      std::vector<int64_t> axes;
-      auto it = call.attrs.find("axes");
-      if (it != call.attrs.end() && it->second.is<std::vector<int64_t>>()) axes = it->second.get<std::vector<int64_t>>();
+      std::vector<int64_t> axes = GetIntsAttr(call.attrs, "axes");
       return bb->CallTE(
           "transpose", [axes](const std::vector<Tensor>& t) { return topi::Transpose(t[0], axes); }, call.args);
     });
-    auto ints = [](const relax::CallNode& call, const std::string& name, size_t n, std::vector<int64_t> fallback) {
-      auto it = call.attrs.find(name);
-      if (it == call.attrs.end() || !it->second.is<std::vector<int64_t>>()) return fallback;
-      std::vector<int64_t> v = it->second.get<std::vector<int64_t>>();
-      if (v.size() == 1) v.assign(n, v[0]);
-      return v;
-    };
-    (void)RegisterLegalization("nn.conv2d", [ints](relax::BlockBuilder* bb, const relax::CallNode& call) {
-      std::vector<int64_t> strides = ints(call, "strides", 2, {1, 1}), padding = ints(call, "padding", 4, {0, 0, 0, 0}),
-                           dilation = ints(call, "dilation", 2, {1, 1});
+    (void)RegisterLegalization("nn.conv2d", [](relax::BlockBuilder* bb, const relax::CallNode& call) {
+      std::vector<int64_t> strides = GetIntsAttr(call.attrs, "strides", {1, 1}, 2);
+      std::vector<int64_t> padding = GetIntsAttr(call.attrs, "padding", {0, 0, 0, 0}, 4);
+      std::vector<int64_t> dilation = GetIntsAttr(call.attrs, "dilation", {1, 1}, 2);
       int64_t groups = GetIntAttr(call.attrs, "groups", 1);
       return bb->CallTE(
           "conv2d",
@@ -81,9 +73,11 @@ void RegisterCoreLegalizations() {
     });
     for (const char* op : {"nn.max_pool2d", "nn.avg_pool2d"}) {
       bool is_max = std::string(op) == "nn.max_pool2d";
-      (void)RegisterLegalization(op, [ints, is_max](relax::BlockBuilder* bb, const relax::CallNode& call) {
-        std::vector<int64_t> pool = ints(call, "pool_size", 2, {1, 1}), strides = ints(call, "strides", 2, {1, 1}),
-                             padding = ints(call, "padding", 4, {0, 0, 0, 0}), dilation = ints(call, "dilation", 2, {1, 1});
+      (void)RegisterLegalization(op, [is_max](relax::BlockBuilder* bb, const relax::CallNode& call) {
+        std::vector<int64_t> pool = GetIntsAttr(call.attrs, "pool_size", {1, 1}, 2);
+        std::vector<int64_t> strides = GetIntsAttr(call.attrs, "strides", {1, 1}, 2);
+        std::vector<int64_t> padding = GetIntsAttr(call.attrs, "padding", {0, 0, 0, 0}, 4);
+        std::vector<int64_t> dilation = GetIntsAttr(call.attrs, "dilation", {1, 1}, 2);
         bool include_pad = GetIntAttr(call.attrs, "count_include_pad", 1) != 0;
         bool ceil_mode = GetIntAttr(call.attrs, "ceil_mode", 0) != 0;
         return bb->CallTE(
@@ -116,9 +110,7 @@ void RegisterCoreLegalizations() {
     for (const auto& [name, kind] : reductions) {
       topi::ReduceOp op = kind;
       (void)RegisterLegalization(name, [op](relax::BlockBuilder* bb, const relax::CallNode& call) {
-        std::vector<int64_t> axes;
-        auto it = call.attrs.find("axis");
-        if (it != call.attrs.end() && it->second.is<std::vector<int64_t>>()) axes = it->second.get<std::vector<int64_t>>();
+        std::vector<int64_t> axes = GetIntsAttr(call.attrs, "axis");
         bool keepdims = GetIntAttr(call.attrs, "keepdims", 0) != 0;
         const char* te_names[] = {"sum", "mean", "max", "min"};
         return bb->CallTE(
@@ -138,13 +130,9 @@ void RegisterCoreLegalizations() {
           "layer_norm",
           [=](const std::vector<Tensor>& t) { return topi::LayerNorm(t[0], t[1], t[2], t[1].ndim(), epsilon); }, call.args);
     });
-    (void)RegisterLegalization("strided_slice", [ints](relax::BlockBuilder* bb, const relax::CallNode& call) {
-      auto get = [&](const char* name) {
-        auto it = call.attrs.find(name);
-        return it != call.attrs.end() && it->second.is<std::vector<int64_t>>() ? it->second.get<std::vector<int64_t>>()
-                                                                              : std::vector<int64_t>{};
-      };
-      std::vector<int64_t> axes = get("axes"), begin = get("begin"), end = get("end"), strides = get("strides");
+    (void)RegisterLegalization("strided_slice", [](relax::BlockBuilder* bb, const relax::CallNode& call) {
+      std::vector<int64_t> axes = GetIntsAttr(call.attrs, "axes"), begin = GetIntsAttr(call.attrs, "begin"),
+                           end = GetIntsAttr(call.attrs, "end"), strides = GetIntsAttr(call.attrs, "strides");
       return bb->CallTE(
           "strided_slice",
           [=](const std::vector<Tensor>& t) { return topi::StridedSlice(t[0], axes, begin, end, strides); }, call.args);

@@ -82,12 +82,8 @@ absl::StatusOr<StructInfo> InferStridedSlice(const CallNode& call) {
   if (!(*x)->shape) return absl::InvalidArgumentError("strided_slice needs a static input shape");
   std::vector<int64_t> shape = *(*x)->shape;
   int64_t rank = static_cast<int64_t>(shape.size());
-  auto ints = [&](const char* name) -> std::vector<int64_t> {
-    auto it = call.attrs.find(name);
-    return it != call.attrs.end() && it->second.is<std::vector<int64_t>>() ? it->second.get<std::vector<int64_t>>()
-                                                                          : std::vector<int64_t>{};
-  };
-  std::vector<int64_t> axes = ints("axes"), begin = ints("begin"), end = ints("end"), strides = ints("strides");
+  std::vector<int64_t> axes = GetIntsAttr(call.attrs, "axes"), begin = GetIntsAttr(call.attrs, "begin"),
+                       end = GetIntsAttr(call.attrs, "end"), strides = GetIntsAttr(call.attrs, "strides");
   if (begin.size() != axes.size() || end.size() != axes.size() || (!strides.empty() && strides.size() != axes.size())) {
     return absl::InvalidArgumentError("axes, begin, end (and strides) must have the same length");
   }
