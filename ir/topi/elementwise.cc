@@ -3,6 +3,7 @@
  */
 #include "absl/strings/str_cat.h"
 #include "ir/ops/op_util.h"
+#include "ir/topi/index_util.h"
 #include "ir/topi/topi.h"
 
 namespace mlc {
@@ -20,29 +21,8 @@ absl::StatusOr<std::vector<int64_t>> StaticShape(const Tensor& t, const std::str
 
 namespace {
 
-DataType IndexType(const Tensor& a, const Tensor& b) {
-  for (const Tensor* t : {&a, &b}) {
-    for (const tir::PrimExpr& d : t->shape()) {
-      if (d->dtype == DataType::Int64()) return DataType::Int64();
-    }
-  }
-  return DataType::Int32();
-}
-
-/*! \brief The index into `t` for output index `out` under broadcasting. */
-std::vector<tir::PrimExpr> BroadcastIndex(const Tensor& t, const std::vector<int64_t>& t_shape,
-                                          const std::vector<tir::Var>& out, const std::vector<int64_t>& out_shape) {
-  std::vector<tir::PrimExpr> index;
-  size_t offset = out.size() - t_shape.size();
-  for (size_t d = 0; d < t_shape.size(); ++d) {
-    if (t_shape[d] == 1 && out_shape[d + offset] != 1) {
-      index.push_back(tir::Const(t.shape()[d]->dtype, 0));
-    } else {
-      index.push_back(out[d + offset]);
-    }
-  }
-  return index;
-}
+using detail::BroadcastIndex;
+using detail::IndexType;
 
 using BinaryFn = tir::PrimExpr (*)(tir::PrimExpr, tir::PrimExpr);
 
@@ -57,7 +37,7 @@ absl::StatusOr<Tensor> Broadcast(const Tensor& a, const Tensor& b, const std::st
   if (!sb.ok()) return sb.status();
   absl::StatusOr<std::vector<int64_t>> out = relax::BroadcastShapes(*sa, *sb);
   if (!out.ok()) return absl::InvalidArgumentError(absl::StrCat(op, ": ", out.status().message()));
-  DataType it = IndexType(a, b);
+  DataType it = IndexType({a, b});
   std::vector<tir::PrimExpr> shape;
   std::vector<std::string> names;
   for (size_t d = 0; d < out->size(); ++d) {

@@ -4,15 +4,16 @@
  */
 #include "absl/strings/str_cat.h"
 #include "ir/ops/op_util.h"
+#include "ir/topi/index_util.h"
 #include "ir/topi/topi.h"
 
 namespace mlc {
 namespace topi {
 namespace {
 
-DataType IndexType(const Tensor& t) { return t.shape()[0]->dtype; }
+using detail::C;
 
-tir::PrimExpr C(DataType t, int64_t v) { return tir::IntImm(t, v); }
+DataType IndexType(const Tensor& t) { return detail::IndexType({t}); }
 
 /*! \brief Spatial (top, left, bottom, right) padding of NCHW data as per-dimension widths. */
 absl::StatusOr<Tensor> PadSpatial(const Tensor& x, const std::vector<int64_t>& padding, tir::PrimExpr value) {

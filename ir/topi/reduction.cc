@@ -6,13 +6,14 @@
 
 #include "absl/strings/str_cat.h"
 #include "ir/ops/op_util.h"
+#include "ir/topi/index_util.h"
 #include "ir/topi/topi.h"
 
 namespace mlc {
 namespace topi {
 namespace {
 
-tir::PrimExpr C(DataType t, int64_t v) { return tir::IntImm(t, v); }
+using detail::C;
 
 /*! \brief Sorted, non-negative, distinct axes; empty means all. */
 absl::StatusOr<std::vector<bool>> AxisMask(std::vector<int64_t> axes, int64_t rank, const std::string& op) {
@@ -51,7 +52,7 @@ absl::StatusOr<Tensor> Reduce(const Tensor& x, ReduceOp op, const std::vector<in
   if (!xs.ok()) return xs.status();
   absl::StatusOr<std::vector<bool>> mask = AxisMask(axes, static_cast<int64_t>(xs->size()), name);
   if (!mask.ok()) return mask.status();
-  DataType it = x.ndim() ? x.shape()[0]->dtype : DataType::Int64();
+  DataType it = detail::IndexType({x});
   std::vector<tir::PrimExpr> out_shape;
   std::vector<te::ReduceAxis> raxes;
   int64_t count = 1;
@@ -88,7 +89,7 @@ absl::StatusOr<Tensor> Softmax(const Tensor& x, int64_t axis) {
   int64_t rank = static_cast<int64_t>(xs->size());
   if (axis < 0) axis += rank;
   if (axis < 0 || axis >= rank) return absl::InvalidArgumentError(absl::StrCat("softmax: axis out of range for rank ", rank));
-  DataType it = x.shape()[0]->dtype;
+  DataType it = detail::IndexType({x});
   std::vector<tir::PrimExpr> reduced_shape;
   for (int64_t d = 0; d < rank; ++d) {
     if (d != axis) reduced_shape.push_back(x.shape()[d]);
@@ -138,7 +139,7 @@ absl::StatusOr<Tensor> LayerNorm(const Tensor& x, const Tensor& gamma, const Ten
   if (num_axes < 1 || num_axes > rank || gamma.ndim() != num_axes || beta.ndim() != num_axes) {
     return absl::InvalidArgumentError("layer_norm: gamma and beta must have the normalized (trailing) dimensions");
   }
-  DataType it = x.shape()[0]->dtype;
+  DataType it = detail::IndexType({x});
   int64_t lead = rank - num_axes, count = 1;
   std::vector<tir::PrimExpr> stat_shape(x.shape().begin(), x.shape().begin() + lead);
   std::vector<te::ReduceAxis> r1, r2;
@@ -186,7 +187,7 @@ absl::StatusOr<Tensor> StridedSlice(const Tensor& x, const std::vector<int64_t>&
   if (begin.size() != axes.size() || end.size() != axes.size() || (!strides.empty() && strides.size() != axes.size())) {
     return absl::InvalidArgumentError("strided_slice: axes, begin, end and strides differ in length");
   }
-  DataType it = x.shape()[0]->dtype;
+  DataType it = detail::IndexType({x});
   std::vector<int64_t> start(rank, 0), step(rank, 1), extent = *xs;
   for (size_t k = 0; k < axes.size(); ++k) {
     int64_t d = axes[k] < 0 ? axes[k] + rank : axes[k];

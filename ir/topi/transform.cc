@@ -5,35 +5,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "ir/ops/op_util.h"
+#include "ir/topi/index_util.h"
 #include "ir/topi/topi.h"
 
 namespace mlc {
 namespace topi {
-namespace {
 
-tir::PrimExpr C(DataType t, int64_t v) { return tir::IntImm(t, v); }
-
-DataType IndexTypeOf(const std::vector<Tensor>& ts) {
-  for (const Tensor& t : ts) {
-    for (const tir::PrimExpr& d : t.shape()) {
-      if (d->dtype == DataType::Int64()) return DataType::Int64();
-    }
-  }
-  return DataType::Int32();
-}
-
-/*! \brief Index into `t` (NumPy broadcasting against `out_shape`) for output index `i`. */
-std::vector<tir::PrimExpr> BroadcastIndex(const std::vector<int64_t>& t_shape, const std::vector<tir::Var>& i,
-                                          const std::vector<int64_t>& out_shape, DataType it) {
-  std::vector<tir::PrimExpr> index;
-  size_t offset = out_shape.size() - t_shape.size();
-  for (size_t d = 0; d < t_shape.size(); ++d) {
-    index.push_back(t_shape[d] == 1 && out_shape[d + offset] != 1 ? C(it, 0) : tir::PrimExpr(i[d + offset]));
-  }
-  return index;
-}
-
-}  // namespace
+using detail::C;
 
 absl::StatusOr<Tensor> Concatenate(const std::vector<Tensor>& xs, int64_t axis) {
   if (xs.empty()) return absl::InvalidArgumentError("concatenate: no inputs");
@@ -56,7 +34,7 @@ absl::StatusOr<Tensor> Concatenate(const std::vector<Tensor>& xs, int64_t axis) 
     starts.push_back(out[axis]);
     out[axis] += shapes[k][axis];
   }
-  DataType it = IndexTypeOf(xs);
+  DataType it = detail::IndexType(xs);
   std::vector<tir::PrimExpr> shape;
   for (int64_t v : out) shape.push_back(C(it, v));
   return te::Compute(
@@ -87,7 +65,7 @@ absl::StatusOr<Tensor> Take(const Tensor& x, const Tensor& indices, int64_t axis
   int64_t rank = static_cast<int64_t>(xs->size());
   if (axis < 0) axis += rank;
   if (axis < 0 || axis >= rank) return absl::InvalidArgumentError("take: axis out of range");
-  DataType it = IndexTypeOf({x, indices});
+  DataType it = detail::IndexType({x, indices});
   std::vector<tir::PrimExpr> shape;
   for (int64_t d = 0; d < axis; ++d) shape.push_back(x.shape()[d]);
   for (int64_t v : *is) shape.push_back(C(it, v));
@@ -117,11 +95,11 @@ absl::StatusOr<Tensor> BroadcastTo(const Tensor& x, const std::vector<int64_t>& 
     return absl::InvalidArgumentError(absl::StrCat("broadcast_to: ", relax::ShapeToString(*xs), " cannot be broadcast to ",
                                                    relax::ShapeToString(shape)));
   }
-  DataType it = IndexTypeOf({x});
+  DataType it = detail::IndexType({x});
   std::vector<tir::PrimExpr> extents;
   for (int64_t v : shape) extents.push_back(C(it, v));
   return te::Compute(
-      extents, [&](const std::vector<tir::Var>& i) -> te::ComputeValue { return x(BroadcastIndex(*xs, i, shape, it)); },
+      extents, [&](const std::vector<tir::Var>& i) -> te::ComputeValue { return x(detail::BroadcastIndex(x, *xs, i, shape)); },
       "T_broadcast_to");
 }
 
@@ -136,15 +114,15 @@ absl::StatusOr<Tensor> Where(const Tensor& cond, const Tensor& a, const Tensor& 
   absl::StatusOr<std::vector<int64_t>> out = relax::BroadcastShapes(shapes[0], shapes[1]);
   if (out.ok()) out = relax::BroadcastShapes(*out, shapes[2]);
   if (!out.ok()) return absl::InvalidArgumentError(absl::StrCat("where: ", out.status().message()));
-  DataType it = IndexTypeOf({cond, a, b});
+  DataType it = detail::IndexType({cond, a, b});
   std::vector<tir::PrimExpr> extents;
   for (int64_t v : *out) extents.push_back(C(it, v));
   return te::Compute(
       extents,
       [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
-        tir::PrimExpr c = cond(BroadcastIndex(shapes[0], i, *out, it));
+        tir::PrimExpr c = cond(detail::BroadcastIndex(cond, shapes[0], i, *out));
         if (cond.dtype() != DataType::Bool()) c = tir::Ne(c, tir::Const(cond.dtype(), 0));
-        return tir::Select(c, a(BroadcastIndex(shapes[1], i, *out, it)), b(BroadcastIndex(shapes[2], i, *out, it)));
+        return tir::Select(c, a(detail::BroadcastIndex(a, shapes[1], i, *out)), b(detail::BroadcastIndex(b, shapes[2], i, *out)));
       },
       "T_where");
 }
