@@ -24,11 +24,6 @@ absl::StatusOr<std::vector<int64_t>> IntsAttr(const CallNode& call, const std::s
   return v;
 }
 
-/*! \brief Output extent of a sliding window. */
-int64_t WindowOut(int64_t in, int64_t pad_before, int64_t pad_after, int64_t kernel, int64_t dilation, int64_t stride) {
-  return (in + pad_before + pad_after - dilation * (kernel - 1) - 1) / stride + 1;
-}
-
 absl::StatusOr<StructInfo> InferConv2d(const CallNode& call) {
   absl::StatusOr<const TensorStructInfoNode*> x = TensorArg(call, 0);
   if (!x.ok()) return x.status();
@@ -51,8 +46,8 @@ absl::StatusOr<StructInfo> InferConv2d(const CallNode& call) {
     return absl::InvalidArgumentError(absl::StrCat("data ", ShapeToString(xs), " and weight ", ShapeToString(ws),
                                                    " do not agree for groups=", groups));
   }
-  int64_t oh = WindowOut(xs[2], (*padding)[0], (*padding)[2], ws[2], (*dilation)[0], (*strides)[0]);
-  int64_t ow = WindowOut(xs[3], (*padding)[1], (*padding)[3], ws[3], (*dilation)[1], (*strides)[1]);
+  int64_t oh = WindowExtent(xs[2], (*padding)[0], (*padding)[2], ws[2], (*dilation)[0], (*strides)[0]);
+  int64_t ow = WindowExtent(xs[3], (*padding)[1], (*padding)[3], ws[3], (*dilation)[1], (*strides)[1]);
   if (oh <= 0 || ow <= 0) return absl::InvalidArgumentError("the window is larger than the padded input");
   return TensorSInfo({xs[0], ws[0], oh, ow}, (*x)->dtype);
 }
@@ -72,8 +67,8 @@ absl::StatusOr<StructInfo> InferPool2d(const CallNode& call) {
   }
   if (pool->size() != 2) return absl::InvalidArgumentError("pool_size is required");
   bool ceil_mode = GetIntAttr(call.attrs, "ceil_mode", 0) != 0;
-  int64_t oh = PoolOutExtent(xs[2], (*padding)[0], (*padding)[2], (*pool)[0], (*dilation)[0], (*strides)[0], ceil_mode);
-  int64_t ow = PoolOutExtent(xs[3], (*padding)[1], (*padding)[3], (*pool)[1], (*dilation)[1], (*strides)[1], ceil_mode);
+  int64_t oh = WindowExtent(xs[2], (*padding)[0], (*padding)[2], (*pool)[0], (*dilation)[0], (*strides)[0], ceil_mode);
+  int64_t ow = WindowExtent(xs[3], (*padding)[1], (*padding)[3], (*pool)[1], (*dilation)[1], (*strides)[1], ceil_mode);
   if (oh <= 0 || ow <= 0) return absl::InvalidArgumentError("the window is larger than the padded input");
   return TensorSInfo({xs[0], xs[1], oh, ow}, (*x)->dtype);
 }

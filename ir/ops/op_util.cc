@@ -19,8 +19,8 @@ SliceRange ClampSlice(int64_t dim, int64_t begin, int64_t end, int64_t step) {
   return {b, std::max<int64_t>(0, extent)};
 }
 
-int64_t PoolOutExtent(int64_t in, int64_t pad_before, int64_t pad_after, int64_t kernel, int64_t dilation, int64_t stride,
-                      bool ceil_mode) {
+int64_t WindowExtent(int64_t in, int64_t pad_before, int64_t pad_after, int64_t kernel, int64_t dilation, int64_t stride,
+                     bool ceil_mode) {
   int64_t span = in + pad_before + pad_after - dilation * (kernel - 1) - 1;
   if (span < 0) return 0;
   int64_t out = (ceil_mode ? (span + stride - 1) / stride : span / stride) + 1;

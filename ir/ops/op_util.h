@@ -32,11 +32,12 @@ struct SliceRange {
 };
 SliceRange ClampSlice(int64_t dim, int64_t begin, int64_t end, int64_t step);
 
-/*! \brief Output extent of a pooling window along one dimension. With `ceil_mode` the division
- *  rounds up, but the last window must start inside the input or its leading padding (PyTorch
- *  and ONNX agree). */
-int64_t PoolOutExtent(int64_t in, int64_t pad_before, int64_t pad_after, int64_t kernel, int64_t dilation, int64_t stride,
-                      bool ceil_mode);
+/*! \brief Output extent of a sliding window (convolution, pooling) along one dimension; 0 when
+ *  the window does not fit the padded input. With `ceil_mode` (pooling) the division rounds up,
+ *  but the last window must start inside the input or its leading padding (PyTorch and ONNX
+ *  agree). */
+int64_t WindowExtent(int64_t in, int64_t pad_before, int64_t pad_after, int64_t kernel, int64_t dilation, int64_t stride,
+                     bool ceil_mode = false);
 
 /*! \brief Registration groups, called by RegisterCoreOps. */
 void RegisterElementwiseOps(OpRegistry& registry);

@@ -74,8 +74,9 @@ absl::StatusOr<Tensor> Conv2d(const Tensor& x, const Tensor& w, const std::vecto
                                                    relax::ShapeToString(*ws), " do not agree for groups=", groups));
   }
   DataType it = IndexType(x);
-  int64_t oh = ((*xs)[2] + padding[0] + padding[2] - dilation[0] * ((*ws)[2] - 1) - 1) / strides[0] + 1;
-  int64_t ow = ((*xs)[3] + padding[1] + padding[3] - dilation[1] * ((*ws)[3] - 1) - 1) / strides[1] + 1;
+  int64_t oh = relax::WindowExtent((*xs)[2], padding[0], padding[2], (*ws)[2], dilation[0], strides[0]);
+  int64_t ow = relax::WindowExtent((*xs)[3], padding[1], padding[3], (*ws)[3], dilation[1], strides[1]);
+  if (oh <= 0 || ow <= 0) return absl::InvalidArgumentError("conv2d: the window is larger than the padded input");
   absl::StatusOr<Tensor> padded = PadSpatial(x, padding, tir::Const(x.dtype(), 0));
   if (!padded.ok()) return padded.status();
   int64_t in_per_group = (*ws)[1], out_per_group = (*ws)[0] / groups;
@@ -110,7 +111,7 @@ absl::StatusOr<Tensor> Pool2d(const Tensor& x, bool is_max, const std::vector<in
   std::vector<int64_t> padded_by = padding;  // plus what ceil mode's last windows reach past the padding
   bool ceil_extra = false;
   for (int d = 0; d < 2; ++d) {
-    out[d] = relax::PoolOutExtent((*xs)[2 + d], padding[d], padding[d + 2], pool_size[d], dilation[d], strides[d], ceil_mode);
+    out[d] = relax::WindowExtent((*xs)[2 + d], padding[d], padding[d + 2], pool_size[d], dilation[d], strides[d], ceil_mode);
     int64_t reach = (out[d] - 1) * strides[d] + dilation[d] * (pool_size[d] - 1) + 1;
     int64_t extra = reach - ((*xs)[2 + d] + padding[d] + padding[d + 2]);
     if (extra > 0) {
