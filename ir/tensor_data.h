@@ -44,6 +44,11 @@ class TensorData {
 
 int64_t NumElements(const std::vector<int64_t>& shape);
 
+/*! \brief A 0-d tensor holding `value` as `dtype` (float32, float64, else an integer type). */
+TensorData ScalarTensor(double value, DataType dtype);
+/*! \brief A 1-d int64 tensor of `values` (shapes, axes). */
+TensorData Int64Tensor(const std::vector<int64_t>& values);
+
 }  // namespace mlc
 
 #endif  // MLC_IR_TENSOR_DATA_H_

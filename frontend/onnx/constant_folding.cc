@@ -56,12 +56,6 @@ std::vector<int64_t> Ints(const TensorData& t) {
   return v;
 }
 
-TensorData IntVector(const std::vector<int64_t>& v) {
-  TensorData t(DataType::Int64(), {static_cast<int64_t>(v.size())});
-  if (!v.empty()) std::memcpy(t.mutable_data(), v.data(), v.size() * 8);
-  return t;
-}
-
 /*! \brief Calls f(out_flat, in_flat) for every output element of a gather-like index map. */
 void ForEachIndex(const std::vector<int64_t>& out_shape, const std::function<void(const std::vector<int64_t>&, int64_t)>& f) {
   int64_t n = NumElements(out_shape);
@@ -213,16 +207,14 @@ Result EvaluateAtImport(const OnnxContext& ctx, const onnx::NodeProto& node) {
     int64_t rank = static_cast<int64_t>(shape.size());
     int64_t start = std::clamp<int64_t>(NormalizeAxis(ctx.IntAttr(node, "start", 0), rank), 0, rank);
     int64_t end = std::clamp<int64_t>(NormalizeAxis(ctx.IntAttr(node, "end", rank), rank), 0, rank);
-    return std::optional<TensorData>(IntVector(std::vector<int64_t>(shape.begin() + start, shape.begin() + std::max(start, end))));
+    return std::optional<TensorData>(Int64Tensor(std::vector<int64_t>(shape.begin() + start, shape.begin() + std::max(start, end))));
   }
   if (op == "Size") {
     absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
     if (!x.ok()) return x.status();
     const auto* t = TensorOf(*x);
     if (t == nullptr || !t->shape) return std::optional<TensorData>();
-    TensorData out(DataType::Int64(), {});
-    *static_cast<int64_t*>(out.mutable_data()) = NumElements(*t->shape);
-    return std::optional<TensorData>(out);
+    return std::optional<TensorData>(ScalarTensor(static_cast<double>(NumElements(*t->shape)), DataType::Int64()));
   }
   static const std::set<std::string> kFoldable = {"ConstantOfShape", "Concat", "Reshape", "Slice", "Transpose", "Gather",
                                                   "Unsqueeze", "Squeeze", "Cast", "Identity", "Add", "Sub", "Mul", "Div"};
@@ -250,8 +242,7 @@ Result EvaluateAtImport(const OnnxContext& ctx, const onnx::NodeProto& node) {
       for (int64_t i = 0; i < out.NumElements(); ++i) std::memcpy(At(out, i), v->data(), v->dtype().bytes());
       return std::optional<TensorData>(out);
     }
-    std::memset(out.mutable_data(), 0, out.NumBytes());
-    return std::optional<TensorData>(out);
+    return std::optional<TensorData>(out);  // TensorData starts zero-filled
   }
   if (op == "Concat") return Concat(node, ctx, in);
   if (op == "Transpose") return Transpose(node, ctx, x);

@@ -4,7 +4,6 @@
 #ifndef MLC_FRONTEND_ONNX_CONVERTER_UTIL_H_
 #define MLC_FRONTEND_ONNX_CONVERTER_UTIL_H_
 
-#include <cstring>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -32,19 +31,7 @@ inline absl::StatusOr<std::vector<int64_t>> StaticShape(const relax::Expr& e, co
 }
 
 /*! \brief A 0-d constant of `dtype`. */
-inline relax::Expr Scalar(double value, DataType dtype) {
-  TensorData t(dtype, {});
-  if (dtype == DataType::Float32()) {
-    float f = static_cast<float>(value);
-    std::memcpy(t.mutable_data(), &f, 4);
-  } else if (dtype == DataType::Float(64)) {
-    std::memcpy(t.mutable_data(), &value, 8);
-  } else {
-    int64_t i = static_cast<int64_t>(value);
-    std::memcpy(t.mutable_data(), &i, dtype.bytes());
-  }
-  return relax::MakeConstant(t);
-}
+inline relax::Expr Scalar(double value, DataType dtype) { return relax::MakeConstant(ScalarTensor(value, dtype)); }
 
 }  // namespace onnx_import
 }  // namespace mlc

@@ -6,7 +6,6 @@
  *  statistics fold-constant reduces it to one per-channel multiply and add.
  */
 #include <algorithm>
-#include <cstring>
 
 #include "absl/strings/str_cat.h"
 #include "frontend/onnx/converter_util.h"
@@ -223,9 +222,7 @@ Outputs LayerNormalization(OnnxContext& ctx, const onnx::NodeProto& node) {
     beta = ctx.Input(node, 2);
     if (beta.ok()) beta = to_normalized(*beta);
   } else {
-    TensorData zeros(dtype, normalized);
-    std::memset(zeros.mutable_data(), 0, zeros.NumBytes());
-    beta = relax::MakeConstant(zeros);
+    beta = relax::MakeConstant(TensorData(dtype, normalized));  // zero-filled
   }
   if (!beta.ok()) return beta.status();
   absl::StatusOr<relax::Expr> y = ctx.EmitOp("nn.layer_norm", {*x, *gamma, *beta}, {{"epsilon", double(epsilon)}});

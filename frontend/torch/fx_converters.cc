@@ -137,13 +137,6 @@ absl::StatusOr<relax::Expr> ConvertGelu(FxContext& ctx, const proto::FxNode& nod
   return EmitBinaryOp(ctx, "multiply", topi::Multiply, *x, *inner);
 }
 
-/*! \brief An int64 constant: a scalar, or a vector when `vector`. */
-relax::Expr Int64Constant(const std::vector<int64_t>& values, bool vector) {
-  TensorData t(DataType::Int64(), vector ? std::vector<int64_t>{static_cast<int64_t>(values.size())} : std::vector<int64_t>{});
-  for (size_t i = 0; i < values.size(); ++i) static_cast<int64_t*>(t.mutable_data())[i] = values[i];
-  return relax::MakeConstant(t);
-}
-
 /*! \brief x.size(), x.size(d), x.shape (getattr): the static shape as int64 constants. Shapes
  *  only feed reshapes here, whose converters use the shape that shape propagation recorded. */
 absl::StatusOr<relax::Expr> ConvertSize(FxContext& ctx, const proto::FxNode& node) {
@@ -156,13 +149,13 @@ absl::StatusOr<relax::Expr> ConvertSize(FxContext& ctx, const proto::FxNode& nod
     if (node.args_size() < 2 || node.args(1).s() != "shape") {
       return absl::UnimplementedError(absl::StrCat("tensor attribute '", node.args_size() > 1 ? node.args(1).s() : "", "'"));
     }
-    return Int64Constant(shape, true);
+    return relax::MakeConstant(Int64Tensor(shape));
   }
-  if (node.args_size() < 2 && !node.kwargs().count("dim")) return Int64Constant(shape, true);
+  if (node.args_size() < 2 && !node.kwargs().count("dim")) return relax::MakeConstant(Int64Tensor(shape));
   int64_t d = static_cast<int64_t>(NumberArg(node, 1, "dim", 0)), rank = static_cast<int64_t>(shape.size());
   if (d < 0) d += rank;
   if (d < 0 || d >= rank) return absl::InvalidArgumentError(absl::StrCat("dimension ", d, " out of range"));
-  return Int64Constant({shape[d]}, false);
+  return relax::MakeConstant(ScalarTensor(static_cast<double>(shape[d]), DataType::Int64()));
 }
 
 /*! \brief operator.getitem on a tuple a converter returned (MultiheadAttention's (output,)) or
@@ -185,7 +178,7 @@ absl::StatusOr<relax::Expr> ConvertGetItem(FxContext& ctx, const proto::FxNode& 
     int64_t n = c->data.NumElements();
     if (i < 0) i += n;
     if (i < 0 || i >= n) return absl::InvalidArgumentError(absl::StrCat("index ", i, " out of range"));
-    return Int64Constant({c->data.data_as<int64_t>()[i]}, false);
+    return relax::MakeConstant(ScalarTensor(static_cast<double>(c->data.data_as<int64_t>()[i]), DataType::Int64()));
   }
   return absl::UnimplementedError("indexing is supported on tuples and shapes only, not on tensors");
 }

@@ -5,7 +5,6 @@
 
 #include "frontend/torch/fx_converter_util.h"
 
-#include <cstring>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -73,18 +72,7 @@ absl::StatusOr<relax::Expr> FxContext::Param(const std::string& name) const {
   return c;
 }
 
-relax::Expr FxContext::Scalar(double value, DataType dtype) {
-  TensorData t(dtype, {});
-  if (dtype == DataType::Float32()) {
-    *static_cast<float*>(t.mutable_data()) = static_cast<float>(value);
-  } else if (dtype == DataType::Float(64)) {
-    *static_cast<double*>(t.mutable_data()) = value;
-  } else {
-    int64_t v = static_cast<int64_t>(value);
-    std::memcpy(t.mutable_data(), &v, dtype.bytes());
-  }
-  return relax::MakeConstant(t);
-}
+relax::Expr FxContext::Scalar(double value, DataType dtype) { return relax::MakeConstant(ScalarTensor(value, dtype)); }
 
 absl::StatusOr<relax::Expr> FxContext::EmitOp(const std::string& op, std::vector<relax::Expr> args, Attrs attrs) {
   absl::StatusOr<relax::Op> o = relax::GetOp(op);
