@@ -17,12 +17,10 @@
 #include "ir/op.h"
 #include "passes/pass.h"
 #include "passes/pattern.h"
+#include "passes/remove_unused.h"
 
 namespace mlc {
 namespace passes {
-
-std::unique_ptr<Pass> CreateRemoveUnusedPass();
-
 namespace {
 
 const relax::TensorStructInfoNode* StaticF32(const relax::Expr& e, size_t rank) {
@@ -47,16 +45,6 @@ relax::Expr Geometry(const relax::CallNode& conv, int64_t epilogue) {
   TensorData t(DataType::Int64(), {static_cast<int64_t>(g.size())});
   std::memcpy(t.mutable_data(), g.data(), g.size() * sizeof(int64_t));
   return relax::MakeConstant(t);
-}
-
-/*! \brief A constant per-channel bias of `channels` values ((C, 1, 1) or (1, C, 1, 1)) as a (C,) constant. */
-std::optional<relax::Expr> ChannelBias(const relax::Expr& e, int64_t channels) {
-  const auto* c = e.as<relax::ConstantNode>();
-  if (c == nullptr || c->data.dtype() != DataType::Float32() || c->data.NumElements() != channels) return std::nullopt;
-  const std::vector<int64_t>& s = c->data.shape();
-  bool per_channel = (s.size() == 3 && s[0] == channels) || (s.size() == 4 && s[0] == 1 && s[1] == channels);
-  if (!per_channel) return std::nullopt;
-  return relax::MakeConstant(TensorData(DataType::Float32(), {channels}, c->data.bytes()));
 }
 
 class DispatchBlasPass : public Pass {
@@ -112,9 +100,10 @@ class DispatchBlasPass : public Pass {
           const relax::CallNode* conv_call = m[conv].as<relax::CallNode>();
           if (!StaticF32(m[x], 4) || !StaticF32(m[w], 4) || !StaticF32(matched, 4)) return matched;
           int64_t channels = (*m[w]->struct_info().as<relax::TensorStructInfoNode>()->shape)[0];
-          std::optional<relax::Expr> b = ChannelBias(m[bias], channels);
+          std::optional<TensorData> b = PerChannelValues(m[bias], channels);
           if (!b) return matched;
-          return CallPacked("mlc.blas.conv2d", {m[x], m[w], Geometry(*conv_call, with_relu ? 1 : 0), *b}, matched);
+          return CallPacked("mlc.blas.conv2d", {m[x], m[w], Geometry(*conv_call, with_relu ? 1 : 0), relax::MakeConstant(*b)},
+                            matched);
         },
         builder);
   }

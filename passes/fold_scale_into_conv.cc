@@ -9,12 +9,10 @@
 #include "ir/op.h"
 #include "passes/pass.h"
 #include "passes/pattern.h"
+#include "passes/remove_unused.h"
 
 namespace mlc {
 namespace passes {
-
-std::unique_ptr<Pass> CreateRemoveUnusedPass();
-
 namespace {
 
 class FoldScaleIntoConvPass : public Pass {
@@ -48,19 +46,16 @@ class FoldScaleIntoConvPass : public Pass {
           const auto* var = matched.as<relax::CallNode>()->args[0].as<relax::VarNode>();
           if (var == nullptr || uses[var] != 1) return matched;
           const TensorData& wd = m[w].as<relax::ConstantNode>()->data;
-          const TensorData& sd = m[scale].as<relax::ConstantNode>()->data;
-          if (wd.dtype() != DataType::Float32() || sd.dtype() != DataType::Float32() || wd.shape().size() != 4) return matched;
+          if (wd.dtype() != DataType::Float32() || wd.shape().size() != 4) return matched;
           int64_t channels = wd.shape()[0];
-          const std::vector<int64_t>& ss = sd.shape();
-          bool per_channel = sd.NumElements() == channels &&
-                             ((ss.size() == 3 && ss[0] == channels) || (ss.size() == 4 && ss[0] == 1 && ss[1] == channels));
-          if (!per_channel) return matched;
+          std::optional<TensorData> sd = PerChannelValues(m[scale], channels);
+          if (!sd) return matched;
           TensorData scaled(DataType::Float32(), wd.shape());
           int64_t per_filter = wd.NumElements() / channels;
           for (int64_t f = 0; f < channels; ++f) {
             for (int64_t i = 0; i < per_filter; ++i) {
               static_cast<float*>(scaled.mutable_data())[f * per_filter + i] =
-                  wd.data_as<float>()[f * per_filter + i] * sd.data_as<float>()[f];
+                  wd.data_as<float>()[f * per_filter + i] * sd->data_as<float>()[f];
             }
           }
           const auto* conv_call = m[conv].as<relax::CallNode>();

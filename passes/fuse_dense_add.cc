@@ -11,12 +11,10 @@
 #include "ir/op.h"
 #include "passes/pass.h"
 #include "passes/pattern.h"
+#include "passes/remove_unused.h"
 
 namespace mlc {
 namespace passes {
-
-std::unique_ptr<Pass> CreateRemoveUnusedPass();
-
 namespace {
 
 class FuseDenseAddPass : public Pass {

@@ -18,12 +18,10 @@
 #include "ir/printer.h"
 #include "ir/tir_functor.h"
 #include "passes/pass.h"
+#include "passes/remove_unused.h"
 
 namespace mlc {
 namespace passes {
-
-std::unique_ptr<Pass> CreateRemoveUnusedPass();
-
 namespace {
 
 /*! \brief Copies a PrimFunc body with fresh loop/block variables and alloc_buffers, mapping

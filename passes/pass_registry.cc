@@ -2,6 +2,7 @@
  *  \brief The core passes, registered explicitly (keep sorted).
  */
 #include "passes/pass.h"
+#include "passes/remove_unused.h"
 
 namespace mlc {
 namespace passes {
@@ -14,7 +15,6 @@ std::unique_ptr<Pass> CreateFuseDenseAddPass();
 std::unique_ptr<Pass> CreateFuseOpsPass();
 std::unique_ptr<Pass> CreateFuseTirPass();
 std::unique_ptr<Pass> CreateLegalizePass();
-std::unique_ptr<Pass> CreateRemoveUnusedPass();
 
 void RegisterCorePasses(PassRegistry& registry) {
   // keep-sorted start

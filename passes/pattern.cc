@@ -159,6 +159,15 @@ class UseCounter : public relax::ExprVisitor {
 };
 }  // namespace
 
+std::optional<TensorData> PerChannelValues(const relax::Expr& e, int64_t channels) {
+  const auto* c = e.as<relax::ConstantNode>();
+  if (c == nullptr || c->data.dtype() != DataType::Float32() || c->data.NumElements() != channels) return std::nullopt;
+  const std::vector<int64_t>& s = c->data.shape();
+  bool per_channel = (s.size() == 3 && s[0] == channels) || (s.size() == 4 && s[0] == 1 && s[1] == channels);
+  if (!per_channel) return std::nullopt;
+  return TensorData(DataType::Float32(), {channels}, c->data.bytes());
+}
+
 std::map<const relax::VarNode*, int> CountVarUses(const relax::Function& func) {
   UseCounter counter;
   counter.VisitFunction(func.get());

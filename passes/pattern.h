@@ -81,6 +81,11 @@ std::optional<Match> MatchPattern(const Pattern& pattern, const relax::Expr& exp
  *  binding into another call checks that nothing else needs it. */
 std::map<const relax::VarNode*, int> CountVarUses(const relax::Function& func);
 
+/*! \brief The values of a float32 constant that holds one value per NCHW channel, shaped
+ *  (C, 1, 1) or (1, C, 1, 1) so that it broadcasts over channels (a bias, a batch-norm scale),
+ *  as a (C,) tensor; nullopt for anything else. */
+std::optional<TensorData> PerChannelValues(const relax::Expr& e, int64_t channels);
+
 using RewriteFn = std::function<relax::Expr(const relax::Expr& matched, const Match& match, relax::BlockBuilder* builder)>;
 absl::StatusOr<relax::Function> Rewrite(const Pattern& pattern, const relax::Function& func, const RewriteFn& rewrite,
                                         relax::BlockBuilder* builder);

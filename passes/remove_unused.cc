@@ -12,6 +12,7 @@
 #include "ir/expr_functor.h"
 #include "ir/op.h"
 #include "passes/pass.h"
+#include "passes/remove_unused.h"
 
 namespace mlc {
 namespace passes {
