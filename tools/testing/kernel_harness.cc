@@ -79,44 +79,55 @@ Reference Elementwise(std::function<double(const std::vector<double>&)> f) {
   };
 }
 
-void RunKernelCase(const KernelCase& c, double rtol, double atol) {
-  SCOPED_TRACE(c.name);
-  relax::BlockBuilder bb;
+namespace {
+
+/*! \brief Float32 parameters in0, in1, ... of the given shapes. */
+std::vector<relax::Var> Params(const std::vector<std::vector<int64_t>>& shapes) {
   std::vector<relax::Var> params;
-  for (size_t i = 0; i < c.inputs.size(); ++i) {
-    params.push_back(relax::MakeVar(absl::StrCat("in", i), relax::TensorSInfo(c.inputs[i], kF32)));
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    params.push_back(relax::MakeVar(absl::StrCat("in", i), relax::TensorSInfo(shapes[i], kF32)));
   }
-  ASSERT_TRUE(bb.BeginFunction("main", params).ok());
-  std::vector<relax::Expr> args(params.begin(), params.end());
-  absl::StatusOr<relax::Var> out = bb.EmitTE(c.name, c.fte, args);
-  ASSERT_TRUE(out.ok()) << out.status();
-  ASSERT_TRUE(bb.EmitFuncOutput(*out).ok());
-  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = Compile(bb.Get());
+  return params;
+}
+
+/*! \brief Compiles `mod`, runs main on inputs drawn from `seed` in [lo, hi), compares with `reference`. */
+void CheckOnRandomInputs(const IRModule& mod, const std::vector<std::vector<int64_t>>& shapes, uint32_t seed, float lo,
+                         float hi, const Reference& reference, double rtol, double atol) {
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = Compile(mod);
   ASSERT_TRUE(vm.ok()) << vm.status();
-  std::mt19937 rng(99);
+  std::mt19937 rng(seed);
   std::vector<NDArray> inputs;
   std::vector<Value> values;
-  for (const auto& shape : c.inputs) {
-    inputs.push_back(Random(shape, &rng, c.lo, c.hi));
+  for (const auto& shape : shapes) {
+    inputs.push_back(Random(shape, &rng, lo, hi));
     values.push_back(inputs.back());
   }
   absl::StatusOr<Value> result = (*vm)->Invoke("main", values);
   ASSERT_TRUE(result.ok()) << result.status();
-  ExpectClose(result->tensor(), c.reference(inputs, result->tensor().shape()), rtol, atol);
+  ExpectClose(result->tensor(), reference(inputs, result->tensor().shape()), rtol, atol);
+}
+
+}  // namespace
+
+void RunKernelCase(const KernelCase& c, double rtol, double atol) {
+  SCOPED_TRACE(c.name);
+  relax::BlockBuilder bb;
+  std::vector<relax::Var> params = Params(c.inputs);
+  ASSERT_TRUE(bb.BeginFunction("main", params).ok());
+  absl::StatusOr<relax::Var> out = bb.EmitTE(c.name, c.fte, std::vector<relax::Expr>(params.begin(), params.end()));
+  ASSERT_TRUE(out.ok()) << out.status();
+  ASSERT_TRUE(bb.EmitFuncOutput(*out).ok());
+  CheckOnRandomInputs(bb.Get(), c.inputs, 99, c.lo, c.hi, c.reference, rtol, atol);
 }
 
 std::string RunOpCase(const std::string& op, const Attrs& attrs, const std::vector<std::vector<int64_t>>& inputs,
                       const std::string& pipeline, const Reference& reference) {
   SCOPED_TRACE(absl::StrCat(op, " through ", pipeline));
   relax::BlockBuilder bb;
-  std::vector<relax::Var> params;
-  std::vector<relax::Expr> args;
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    params.push_back(relax::MakeVar(absl::StrCat("in", i), relax::TensorSInfo(inputs[i], kF32)));
-    args.push_back(params.back());
-  }
+  std::vector<relax::Var> params = Params(inputs);
   EXPECT_TRUE(bb.BeginFunction("main", params).ok());
-  absl::StatusOr<relax::Var> out = bb.Emit(relax::MakeCall(relax::GetOpOrDie(op), args, attrs));
+  absl::StatusOr<relax::Var> out =
+      bb.Emit(relax::MakeCall(relax::GetOpOrDie(op), std::vector<relax::Expr>(params.begin(), params.end()), attrs));
   EXPECT_TRUE(out.ok()) << out.status();
   if (!out.ok()) return "";
   EXPECT_TRUE(bb.EmitFuncOutput(*out).ok());
@@ -126,19 +137,7 @@ std::string RunOpCase(const std::string& op, const Attrs& attrs, const std::vect
   absl::StatusOr<IRModule> lowered = passes::RunPipeline(bb.Get(), *passes);
   EXPECT_TRUE(lowered.ok()) << lowered.status();
   if (!lowered.ok()) return "";
-  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = Compile(*lowered);
-  EXPECT_TRUE(vm.ok()) << vm.status();
-  if (!vm.ok()) return "";
-  std::mt19937 rng(7);
-  std::vector<NDArray> values;
-  std::vector<Value> vm_args;
-  for (const auto& shape : inputs) {
-    values.push_back(Random(shape, &rng));
-    vm_args.push_back(values.back());
-  }
-  absl::StatusOr<Value> result = (*vm)->Invoke("main", vm_args);
-  EXPECT_TRUE(result.ok()) << result.status();
-  if (result.ok()) ExpectClose(result->tensor(), reference(values, result->tensor().shape()));
+  CheckOnRandomInputs(*lowered, inputs, 7, -1, 1, reference, 1e-5, 1e-5);
   return PrintModule(*lowered);
 }
 
