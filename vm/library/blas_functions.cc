@@ -206,7 +206,10 @@ absl::Status Conv2d(absl::Span<DLTensor* const> args) {
     return absl::OkStatus();
   }
   // Otherwise one SGEMM per image and group (OpenBLAS threads it).
-  std::vector<float> col(direct ? 0 : patch * spatial);
+  // The im2col matrix is reused across calls (per thread): a fresh one per call page-faulted
+  // megabytes on every convolution.
+  thread_local std::vector<float> col;
+  if (!direct && col.size() < static_cast<size_t>(patch * spatial)) col.resize(patch * spatial);
   for (int64_t n = 0; n < g.n; ++n) {
     for (int64_t grp = 0; grp < g.groups; ++grp) {
       const float* xg = Data(x) + (n * g.c + grp * g.cg) * g.h * g.w;
