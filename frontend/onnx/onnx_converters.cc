@@ -80,12 +80,10 @@ Outputs Flatten(OnnxContext& ctx, const onnx::NodeProto& node) {
 Outputs Reshape(OnnxContext& ctx, const onnx::NodeProto& node) {
   absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
   if (!x.ok()) return x.status();
-  const TensorData* shape_tensor = ctx.ConstantInput(node, 1);
-  if (shape_tensor == nullptr || shape_tensor->dtype() != DataType::Int64()) {
-    return absl::UnimplementedError("the target shape must be a constant int64 tensor");
-  }
+  absl::StatusOr<std::vector<int64_t>> target = ctx.ConstantInts(node, 1, "the target shape");
+  if (!target.ok()) return target.status();
   const auto* t = TensorOf(*x);
-  std::vector<int64_t> shape(shape_tensor->data_as<int64_t>(), shape_tensor->data_as<int64_t>() + shape_tensor->NumElements());
+  std::vector<int64_t> shape = *target;
   bool allow_zero = ctx.IntAttr(node, "allowzero", 0) != 0;
   for (size_t d = 0; d < shape.size(); ++d) {
     if (shape[d] == 0 && !allow_zero) {
@@ -140,9 +138,9 @@ OnnxConverter Reduce(const std::string& op) {
     if (!x.ok()) return x.status();
     std::vector<int64_t> axes = ctx.IntsAttr(node, "axes");
     if (ctx.HasInput(node, 1)) {
-      const TensorData* t = ctx.ConstantInput(node, 1);
-      if (t == nullptr || t->dtype() != DataType::Int64()) return absl::UnimplementedError("axes must be a constant int64 tensor");
-      axes.assign(t->data_as<int64_t>(), t->data_as<int64_t>() + t->NumElements());
+      absl::StatusOr<std::vector<int64_t>> from_input = ctx.ConstantInts(node, 1, "axes");
+      if (!from_input.ok()) return from_input.status();
+      axes = *from_input;
     }
     if (axes.empty() && ctx.IntAttr(node, "noop_with_empty_axes", 0) != 0) return std::vector<relax::Expr>{*x};
     Attrs attrs = {{"keepdims", ctx.IntAttr(node, "keepdims", 1) != 0}};
@@ -157,15 +155,12 @@ Outputs Slice(OnnxContext& ctx, const onnx::NodeProto& node) {
   absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
   if (!x.ok()) return x.status();
   std::vector<std::vector<int64_t>> v(4);
+  const char* names[] = {"starts", "ends", "axes", "steps"};
   for (int i = 1; i <= 4; ++i) {
     if (!ctx.HasInput(node, i)) continue;
-    const TensorData* t = ctx.ConstantInput(node, i);
-    if (t == nullptr || (t->dtype() != DataType::Int64() && t->dtype() != DataType::Int32())) {
-      return absl::UnimplementedError("starts, ends, axes and steps must be constant integer tensors");
-    }
-    for (int64_t k = 0; k < t->NumElements(); ++k) {
-      v[i - 1].push_back(t->dtype() == DataType::Int64() ? t->data_as<int64_t>()[k] : t->data_as<int32_t>()[k]);
-    }
+    absl::StatusOr<std::vector<int64_t>> values = ctx.ConstantInts(node, i, names[i - 1]);
+    if (!values.ok()) return values.status();
+    v[i - 1] = *values;
   }
   if (ctx.opset() < 10) return absl::UnimplementedError("Slice before opset 10 (attributes) is not supported");
   std::vector<int64_t> axes = v[2];

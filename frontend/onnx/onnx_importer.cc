@@ -124,6 +124,19 @@ const TensorData* OnnxContext::ConstantInput(const onnx::NodeProto& node, int i)
   return c ? &c->data : nullptr;
 }
 
+absl::StatusOr<std::vector<int64_t>> OnnxContext::ConstantInts(const onnx::NodeProto& node, int i,
+                                                              const std::string& what) const {
+  const TensorData* t = ConstantInput(node, i);
+  if (t == nullptr || (t->dtype() != DataType::Int64() && t->dtype() != DataType::Int32())) {
+    return absl::UnimplementedError(absl::StrCat(what, " must be a constant integer tensor"));
+  }
+  std::vector<int64_t> v;
+  for (int64_t k = 0; k < t->NumElements(); ++k) {
+    v.push_back(t->dtype() == DataType::Int64() ? t->data_as<int64_t>()[k] : t->data_as<int32_t>()[k]);
+  }
+  return v;
+}
+
 namespace {
 const onnx::AttributeProto* FindAttr(const onnx::NodeProto& node, const std::string& name) {
   for (const onnx::AttributeProto& a : node.attribute()) {

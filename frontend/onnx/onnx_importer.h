@@ -44,6 +44,9 @@ class OnnxContext {
   absl::StatusOr<relax::Expr> Value(const std::string& name) const;
   /*! \brief The constant tensor behind input i (initializer or Constant node), if it is one. */
   const TensorData* ConstantInput(const onnx::NodeProto& node, int i) const;
+  /*! \brief The values of input i, which must be a constant int32 or int64 tensor (shapes, axes,
+   *  pads, slice bounds), or an error naming `what`. */
+  absl::StatusOr<std::vector<int64_t>> ConstantInts(const onnx::NodeProto& node, int i, const std::string& what) const;
 
   int64_t IntAttr(const onnx::NodeProto& node, const std::string& name, int64_t fallback) const;
   float FloatAttr(const onnx::NodeProto& node, const std::string& name, float fallback) const;

@@ -141,13 +141,11 @@ Outputs Pad(OnnxContext& ctx, const onnx::NodeProto& node) {
   if (!xs.ok()) return xs.status();
   std::string mode = ctx.StringAttr(node, "mode", "constant");
   if (mode != "constant") return absl::UnimplementedError(absl::StrCat("mode '", mode, "' is not supported (only constant)"));
-  std::vector<int64_t> pads;
+  std::vector<int64_t> pads = ctx.IntsAttr(node, "pads");
   if (ctx.HasInput(node, 1)) {
-    const TensorData* t = ctx.ConstantInput(node, 1);
-    if (t == nullptr || t->dtype() != DataType::Int64()) return absl::UnimplementedError("pads must be a constant int64 tensor");
-    pads.assign(t->data_as<int64_t>(), t->data_as<int64_t>() + t->NumElements());
-  } else {
-    pads = ctx.IntsAttr(node, "pads");
+    absl::StatusOr<std::vector<int64_t>> from_input = ctx.ConstantInts(node, 1, "pads");
+    if (!from_input.ok()) return from_input.status();
+    pads = *from_input;
   }
   if (ctx.HasInput(node, 3)) return absl::UnimplementedError("the axes input is not supported");
   size_t rank = xs->size();

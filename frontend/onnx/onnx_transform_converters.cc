@@ -16,13 +16,7 @@ namespace {
 absl::StatusOr<std::vector<int64_t>> IntsInputOrAttr(const OnnxContext& ctx, const onnx::NodeProto& node, int i,
                                                      const std::string& attr) {
   if (!ctx.HasInput(node, i)) return ctx.IntsAttr(node, attr);
-  const TensorData* t = ctx.ConstantInput(node, i);
-  if (t == nullptr || !t->dtype().is_int()) return absl::UnimplementedError(absl::StrCat(attr, " must be a constant integer tensor"));
-  std::vector<int64_t> v;
-  for (int64_t k = 0; k < t->NumElements(); ++k) {
-    v.push_back(t->dtype() == DataType::Int64() ? t->data_as<int64_t>()[k] : t->data_as<int32_t>()[k]);
-  }
-  return v;
+  return ctx.ConstantInts(node, i, attr);
 }
 
 Outputs Concat(OnnxContext& ctx, const onnx::NodeProto& node) {
