@@ -5,7 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "codegen/lower_tir.h"
-#include "ir/file_util.h"
+#include "support/file_util.h"
 #include "ir/printer.h"
 #include "ir/serialize.h"
 #include "ir/verifier.h"

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "codegen/executable.pb.h"
+#include "vm/executable.pb.h"
 #include "codegen/llvm/codegen_llvm.h"
 #include "ir/module.h"
 

@@ -10,7 +10,7 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "codegen/build.h"
-#include "ir/file_util.h"
+#include "support/file_util.h"
 #include "ir/serialize.h"
 
 ABSL_FLAG(std::string, in, "", "IRModule to build (*.irpb)");

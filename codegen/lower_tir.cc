@@ -6,10 +6,10 @@
 #include <map>
 
 #include "absl/strings/str_cat.h"
-#include "ir/arith_simplify.h"
-#include "ir/prim_expr_ops.h"
-#include "ir/tir_functor.h"
-#include "ir/tir_util.h"
+#include "ir/tir/arith_simplify.h"
+#include "ir/tir/prim_expr_ops.h"
+#include "ir/tir/tir_functor.h"
+#include "ir/tir/tir_util.h"
 
 namespace mlc {
 namespace codegen {

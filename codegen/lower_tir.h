@@ -17,7 +17,7 @@
 #define MLC_CODEGEN_LOWER_TIR_H_
 
 #include "absl/status/statusor.h"
-#include "ir/prim_func.h"
+#include "ir/tir/prim_func.h"
 
 namespace mlc {
 namespace codegen {

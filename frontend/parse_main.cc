@@ -13,7 +13,7 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "frontend/tvmscript.h"
-#include "ir/file_util.h"
+#include "support/file_util.h"
 #include "ir/serialize.h"
 
 ABSL_FLAG(std::string, in, "", "TVMScript file to parse (*.py)");

@@ -17,7 +17,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "ir/block_builder.h"
-#include "ir/file_util.h"
+#include "support/file_util.h"
 #include "ir/printer.h"
 #include "ir/serialize.h"
 #include "ir/structural_equal.h"

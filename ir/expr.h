@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "ir/attrs.h"
+#include "ir/node/attrs.h"
 #include "ir/struct_info.h"
-#include "ir/tensor_data.h"
+#include "support/tensor_data.h"
 
 namespace mlc {
 namespace relax {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "ir/expr.h"
-#include "ir/prim_func.h"
+#include "ir/tir/prim_func.h"
 
 namespace mlc {
 namespace relax {

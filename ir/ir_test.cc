@@ -8,15 +8,15 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "ir/file_util.h"
+#include "support/file_util.h"
 #include "ir/op.h"
-#include "ir/prim_expr_ops.h"
+#include "ir/tir/prim_expr_ops.h"
 #include "ir/printer.h"
 #include "ir/serialize.h"
 #include "ir/structural_equal.h"
 #include "ir/testing/golden.h"
 #include "ir/testing/seed_modules.h"
-#include "ir/tir_util.h"
+#include "ir/tir/tir_util.h"
 #include "ir/verifier.h"
 
 namespace mlc {

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "ir/attrs.h"
+#include "ir/node/attrs.h"
 #include "ir/function.h"
-#include "ir/prim_func.h"
+#include "ir/tir/prim_func.h"
 
 namespace mlc {
 

@@ -6,7 +6,7 @@
 #include <unordered_map>
 
 #include "absl/strings/str_cat.h"
-#include "ir/file_util.h"
+#include "support/file_util.h"
 #include "ir/op.h"
 
 namespace mlc {

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "ir/dtype.h"
-#include "ir/object.h"
+#include "support/dtype.h"
+#include "ir/node/object.h"
 
 namespace mlc {
 namespace relax {

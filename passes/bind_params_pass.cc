@@ -1,7 +1,7 @@
 /*! \file bind_params_pass.cc
  *  \brief The bind-params pass: BindParams (bind_params.h) with the tensors of an .npz file.
  */
-#include "ir/npy.h"
+#include "support/npy.h"
 #include "passes/bind_params.h"
 #include "passes/pass.h"
 

@@ -16,7 +16,7 @@
 #include "ir/expr_functor.h"
 #include "ir/op.h"
 #include "ir/printer.h"
-#include "ir/tir_functor.h"
+#include "ir/tir/tir_functor.h"
 #include "passes/pass.h"
 #include "passes/remove_unused.h"
 

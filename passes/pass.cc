@@ -12,7 +12,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "ir/file_util.h"
+#include "support/file_util.h"
 #include "ir/printer.h"
 #include "ir/verifier.h"
 

@@ -14,7 +14,7 @@
 #include "frontend/tvmscript.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "ir/file_util.h"
+#include "support/file_util.h"
 #include "ir/op.h"
 #include "ir/printer.h"
 #include "ir/structural_equal.h"

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "ir/prim_func.h"
-#include "ir/tensor_data.h"
+#include "ir/tir/prim_func.h"
+#include "support/tensor_data.h"
 
 namespace mlc {
 namespace passes {

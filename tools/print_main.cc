@@ -9,7 +9,7 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
-#include "ir/file_util.h"
+#include "support/file_util.h"
 #include "ir/printer.h"
 #include "ir/serialize.h"
 

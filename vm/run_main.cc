@@ -21,7 +21,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "ir/npy.h"
+#include "support/npy.h"
 #include "vm/virtual_machine.h"
 
 ABSL_FLAG(std::string, exe, "", "executable to run (*.mlcx)");

@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "codegen/executable.pb.h"
+#include "vm/executable.pb.h"
 #include "vm/kernel_library.h"
 #include "vm/runtime_registry.h"
 #include "vm/value.h"

@@ -17,8 +17,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "ir/file_util.h"
-#include "ir/tir_functor.h"
+#include "support/file_util.h"
+#include "ir/tir/tir_functor.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Intrinsics.h"

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "ir/prim_func.h"
+#include "ir/tir/prim_func.h"
 
 namespace mlc {
 namespace codegen {

@@ -18,8 +18,8 @@
 #include "frontend/script/parser.h"
 #include "frontend/tvmscript.h"
 #include "ir/op.h"
-#include "ir/prim_expr_ops.h"
-#include "ir/tir_util.h"
+#include "ir/tir/prim_expr_ops.h"
+#include "ir/tir/tir_util.h"
 #include "ir/verifier.h"
 
 namespace mlc {

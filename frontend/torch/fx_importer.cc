@@ -8,7 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "ir/file_util.h"
+#include "support/file_util.h"
 #include "ir/op.h"
 
 namespace mlc {

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
-#include "ir/tensor_data.h"
+#include "support/tensor_data.h"
 #include "ir/ops/op_util.h"
 
 namespace mlc {

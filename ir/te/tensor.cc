@@ -9,8 +9,8 @@
 #include <unordered_map>
 
 #include "absl/strings/str_cat.h"
-#include "ir/tir_functor.h"
-#include "ir/tir_util.h"
+#include "ir/tir/tir_functor.h"
+#include "ir/tir/tir_util.h"
 
 namespace mlc {
 namespace te {

@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "ir/prim_expr_ops.h"
-#include "ir/prim_func.h"
+#include "ir/tir/prim_expr_ops.h"
+#include "ir/tir/prim_func.h"
 
 namespace mlc {
 namespace te {

@@ -8,7 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "ir/file_util.h"
+#include "support/file_util.h"
 
 namespace mlc {
 namespace testing {

@@ -7,8 +7,8 @@
 #include <iostream>
 
 #include "ir/op.h"
-#include "ir/prim_expr_ops.h"
-#include "ir/tir_util.h"
+#include "ir/tir/prim_expr_ops.h"
+#include "ir/tir/tir_util.h"
 
 namespace mlc {
 namespace testing {

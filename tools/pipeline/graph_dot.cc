@@ -9,7 +9,7 @@
 #include "absl/strings/str_replace.h"
 #include "ir/expr_functor.h"
 #include "ir/op.h"
-#include "ir/tir_functor.h"
+#include "ir/tir/tir_functor.h"
 
 namespace mlc {
 namespace pipeline {

@@ -12,7 +12,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "ir/file_util.h"
+#include "support/file_util.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/SHA256.h"
 

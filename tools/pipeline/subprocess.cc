@@ -13,7 +13,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "ir/file_util.h"
+#include "support/file_util.h"
 
 extern char** environ;
 

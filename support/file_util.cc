@@ -1,0 +1,62 @@
+/*! \file file_util.cc
+ *  \brief Whole-file reads and atomic writes.
+ */
+#include "support/file_util.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "absl/strings/str_cat.h"
+
+namespace mlc {
+
+absl::StatusOr<std::string> ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open: ", std::strerror(errno)));
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) return absl::DataLossError(absl::StrCat(path, ": read error"));
+  return buffer.str();
+}
+
+absl::Status WriteFileAtomically(const std::string& path, const std::string& contents) {
+  std::string tmp = absl::StrCat(path, ".tmp.XXXXXX");
+  int fd = mkstemp(tmp.data());
+  if (fd < 0) return absl::PermissionDeniedError(absl::StrCat(path, ": cannot create a temporary file: ", std::strerror(errno)));
+  const char* data = contents.data();
+  size_t left = contents.size();
+  while (left > 0) {
+    ssize_t n = write(fd, data, left);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      std::string err = std::strerror(errno);
+      close(fd);
+      unlink(tmp.c_str());
+      return absl::DataLossError(absl::StrCat(path, ": write failed: ", err));
+    }
+    data += n;
+    left -= static_cast<size_t>(n);
+  }
+  // mkstemp creates 0600; outputs are ordinary files.
+  fchmod(fd, 0644);
+  if (fsync(fd) != 0 || close(fd) != 0) {
+    unlink(tmp.c_str());
+    return absl::DataLossError(absl::StrCat(path, ": cannot flush: ", std::strerror(errno)));
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::string err = std::strerror(errno);
+    unlink(tmp.c_str());
+    return absl::PermissionDeniedError(absl::StrCat(path, ": cannot rename the temporary file into place: ", err));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace mlc

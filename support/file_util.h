@@ -1,0 +1,23 @@
+/*! \file file_util.h
+ *  \brief Whole-file reads and atomic writes (temporary file in the same directory, then
+ *         rename), so a reader never sees a half-written output.
+ */
+#ifndef MLC_SUPPORT_FILE_UTIL_H_
+#define MLC_SUPPORT_FILE_UTIL_H_
+
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+
+namespace mlc {
+
+absl::StatusOr<std::string> ReadFile(const std::string& path);
+
+/*! \brief Writes `contents` to `path` atomically: either the old file or the complete new one
+ *         is visible, never a prefix. */
+absl::Status WriteFileAtomically(const std::string& path, const std::string& contents);
+
+}  // namespace mlc
+
+#endif  // MLC_SUPPORT_FILE_UTIL_H_

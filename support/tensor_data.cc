@@ -1,0 +1,51 @@
+/*! \file tensor_data.cc
+ *  \brief Host tensor storage.
+ */
+#include "support/tensor_data.h"
+
+#include <cstring>
+
+namespace mlc {
+
+int64_t NumElements(const std::vector<int64_t>& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+TensorData ScalarTensor(double value, DataType dtype) {
+  TensorData t(dtype, {});
+  if (dtype == DataType::Float32()) {
+    float f = static_cast<float>(value);
+    std::memcpy(t.mutable_data(), &f, sizeof(f));
+  } else if (dtype == DataType::Float(64)) {
+    std::memcpy(t.mutable_data(), &value, sizeof(value));
+  } else {
+    int64_t i = static_cast<int64_t>(value);
+    std::memcpy(t.mutable_data(), &i, dtype.bytes());  // little-endian: the low bytes
+  }
+  return t;
+}
+
+TensorData Int64Tensor(const std::vector<int64_t>& values) {
+  TensorData t(DataType::Int64(), {static_cast<int64_t>(values.size())});
+  if (!values.empty()) std::memcpy(t.mutable_data(), values.data(), values.size() * sizeof(int64_t));
+  return t;
+}
+
+TensorData::TensorData(DataType dtype, std::vector<int64_t> shape)
+    : dtype_(dtype),
+      shape_(std::move(shape)),
+      bytes_(std::make_shared<std::string>(static_cast<size_t>(mlc::NumElements(shape_) * dtype.bytes()), '\0')) {}
+
+TensorData::TensorData(DataType dtype, std::vector<int64_t> shape, std::string bytes)
+    : dtype_(dtype), shape_(std::move(shape)), bytes_(std::make_shared<std::string>(std::move(bytes))) {}
+
+int64_t TensorData::NumElements() const { return mlc::NumElements(shape_); }
+
+const std::string& TensorData::bytes() const {
+  static const std::string kEmpty;
+  return bytes_ ? *bytes_ : kEmpty;
+}
+
+}  // namespace mlc
