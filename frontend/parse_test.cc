@@ -16,6 +16,7 @@
 #include "frontend/tvmscript.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "ir/te/call_te.h"
 #include "ir/block_builder.h"
 #include "support/file_util.h"
 #include "ir/printer.h"
@@ -137,7 +138,7 @@ TEST(ParseSeeds, BlockBuilderExampleEqualsTheSeedText) {
   // The seeds' bb.emit_te(te_matmul) / bb.emit_te(te_relu) example, built in C++ ...
   relax::Var A = relax::MakeVar("A", relax::TensorSInfo({128, 128}, DataType::Float32()));
   relax::Var B = relax::MakeVar("B", relax::TensorSInfo({128, 128}, DataType::Float32()));
-  relax::FTE te_matmul = [](const std::vector<te::Tensor>& t) -> absl::StatusOr<te::Tensor> {
+  te::FTE te_matmul = [](const std::vector<te::Tensor>& t) -> absl::StatusOr<te::Tensor> {
     te::ReduceAxis k = te::MakeReduceAxis(t[0].shape()[1], "k");
     return te::Compute(
         {t[0].shape()[0], t[1].shape()[1]},
@@ -146,7 +147,7 @@ TEST(ParseSeeds, BlockBuilderExampleEqualsTheSeedText) {
         },
         "matmul", {"i", "j"});
   };
-  relax::FTE te_relu = [](const std::vector<te::Tensor>& t) -> absl::StatusOr<te::Tensor> {
+  te::FTE te_relu = [](const std::vector<te::Tensor>& t) -> absl::StatusOr<te::Tensor> {
     return te::Compute(
         t[0].shape(),
         [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
@@ -157,8 +158,8 @@ TEST(ParseSeeds, BlockBuilderExampleEqualsTheSeedText) {
   relax::BlockBuilder bb;
   ASSERT_TRUE(bb.BeginFunction("main").ok());
   ASSERT_TRUE(bb.BeginDataflow().ok());
-  relax::Var c = *bb.EmitTE("te_matmul", te_matmul, {A, B});
-  relax::Var d = *bb.EmitTE("te_relu", te_relu, {c});
+  relax::Var c = *te::EmitTE(&bb, "te_matmul", te_matmul, {A, B});
+  relax::Var d = *te::EmitTE(&bb, "te_relu", te_relu, {c});
   relax::Var r = *bb.EmitOutput(d);
   ASSERT_TRUE(bb.EndDataflow().ok());
   ASSERT_TRUE(bb.EmitFuncOutput(r, std::vector<relax::Var>{A, B}).ok());

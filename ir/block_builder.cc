@@ -156,55 +156,6 @@ absl::StatusOr<GlobalVar> BlockBuilder::EmitFuncOutput(Expr result, std::optiona
   return MakeGlobalVar(name);
 }
 
-absl::StatusOr<Expr> BlockBuilder::CallTE(const std::string& name_hint, const FTE& f, const std::vector<Expr>& args) {
-  std::vector<te::Tensor> placeholders;
-  std::vector<Expr> normalized_args;
-  for (size_t i = 0; i < args.size(); ++i) {
-    absl::StatusOr<Expr> arg = Normalize(args[i]);
-    if (!arg.ok()) return arg.status();
-    if ((*arg)->kind() == NodeKind::kCall && func_) {
-      absl::StatusOr<Var> v = Emit(*arg);
-      if (!v.ok()) return v.status();
-      arg = Expr(*v);
-    }
-    const auto* t = (*arg)->struct_info().as<TensorStructInfoNode>();
-    if (t == nullptr || !t->shape || t->dtype.is_void()) {
-      return absl::InvalidArgumentError(absl::StrCat(name_hint, ": argument ", i, " must be a tensor of static shape, got ",
-                                                     StructInfoToString((*arg)->struct_info())));
-    }
-    std::vector<tir::PrimExpr> shape;
-    for (int64_t d : *t->shape) shape.push_back(tir::I64(d));
-    std::string name = (*arg)->kind() == NodeKind::kVar || (*arg)->kind() == NodeKind::kDataflowVar
-                           ? (*arg).as<VarNode>()->name_hint
-                           : std::string(1, static_cast<char>('A' + i % 26));
-    placeholders.push_back(te::PlaceholderWithExtents(shape, t->dtype, name));
-    normalized_args.push_back(*arg);
-  }
-  absl::StatusOr<te::Tensor> out = f(placeholders);
-  if (!out.ok()) return out.status();
-  std::vector<te::Tensor> func_args = placeholders;
-  func_args.push_back(*out);
-  absl::StatusOr<tir::PrimFunc> prim = te::CreatePrimFunc(func_args);
-  if (!prim.ok()) return absl::Status(prim.status().code(), absl::StrCat(name_hint, ": ", prim.status().message()));
-  GlobalVar gv = AddFunc(*prim, name_hint);
-  std::vector<int64_t> out_shape;
-  for (const tir::PrimExpr& d : out->shape()) {
-    const int64_t* v = tir::AsConstInt(d);
-    if (v == nullptr) return absl::InvalidArgumentError(absl::StrCat(name_hint, ": the output shape is not constant"));
-    out_shape.push_back(*v);
-  }
-  Call call = MakeCall(GetOpOrDie("call_tir"), {gv, MakeTuple(normalized_args)}, {},
-                       {TensorSInfo(out_shape, out->dtype())});
-  return Normalize(call);
-}
-
-absl::StatusOr<Var> BlockBuilder::EmitTE(const std::string& name_hint, const FTE& f, const std::vector<Expr>& args) {
-  if (absl::Status s = RequireFunction("EmitTE"); !s.ok()) return s;
-  absl::StatusOr<Expr> call = CallTE(name_hint, f, args);
-  if (!call.ok()) return call.status();
-  return Emit(*call);
-}
-
 GlobalVar BlockBuilder::AddFunc(BaseFunc func, const std::string& name_hint) {
   if (func->kind() == NodeKind::kPrimFunc) {
     size_t hash = StructuralHash(func);

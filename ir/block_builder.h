@@ -5,8 +5,8 @@
  *    BlockBuilder bb;
  *    bb.BeginFunction("main");                         // or BeginFunction("main", params)
  *    bb.BeginDataflow();
- *    Var c = *bb.EmitTE("te_matmul", TeMatmul, {a, b});  // DataflowVar lv
- *    Var d = *bb.EmitTE("te_relu", TeRelu, {c});         // DataflowVar lv1
+ *    Var c = *te::EmitTE(&bb, "te_matmul", TeMatmul, {a, b});  // DataflowVar lv (ir/te/call_te.h)
+ *    Var d = *te::EmitTE(&bb, "te_relu", TeRelu, {c});         // DataflowVar lv1
  *    Var r = *bb.EmitOutput(d);                           // Var gv = lv1
  *    bb.EndDataflow();
  *    bb.EmitFuncOutput(r, std::vector<Var>{a, b});
@@ -30,13 +30,9 @@
 
 #include "absl/status/statusor.h"
 #include "ir/module.h"
-#include "ir/te/tensor.h"
 
 namespace mlc {
 namespace relax {
-
-/*! \brief A tensor-expression function: input placeholders -> output tensor. */
-using FTE = std::function<absl::StatusOr<te::Tensor>(const std::vector<te::Tensor>&)>;
 
 class BlockBuilder {
  public:
@@ -59,14 +55,6 @@ class BlockBuilder {
   absl::StatusOr<Var> EmitOutput(Expr value, const std::string& name_hint = "");
   /*! \brief Ends the function with `result`; adds it to the module and returns its name. */
   absl::StatusOr<GlobalVar> EmitFuncOutput(Expr result, std::optional<std::vector<Var>> params = std::nullopt);
-
-  // ---- Tensor expressions.
-  /*! \brief Makes a PrimFunc from `f` on placeholders shaped like `args` (named after the
-   *         argument vars), adds it to the module as `name_hint` (made unique), and returns
-   *         the call_tir that calls it. */
-  absl::StatusOr<Expr> CallTE(const std::string& name_hint, const FTE& f, const std::vector<Expr>& args);
-  /*! \brief Emit(CallTE(...)). */
-  absl::StatusOr<Var> EmitTE(const std::string& name_hint, const FTE& f, const std::vector<Expr>& args);
 
   // ---- Module.
   /*! \brief Adds `func` under a unique name derived from `name_hint` (or returns the name of

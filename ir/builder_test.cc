@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "ir/te/call_te.h"
 #include "ir/block_builder.h"
 #include "ir/op.h"
 #include "ir/printer.h"
@@ -96,13 +97,13 @@ Var TensorVar(const std::string& name, std::vector<int64_t> shape) {
   return relax::MakeVar(name, relax::TensorSInfo(std::move(shape), kF32));
 }
 
-relax::FTE Fn(Tensor (*f)(const Tensor&)) {
+te::FTE Fn(Tensor (*f)(const Tensor&)) {
   return [f](const std::vector<Tensor>& t) -> absl::StatusOr<Tensor> { return f(t[0]); };
 }
-relax::FTE Fn2(Tensor (*f)(const Tensor&, const Tensor&)) {
+te::FTE Fn2(Tensor (*f)(const Tensor&, const Tensor&)) {
   return [f](const std::vector<Tensor>& t) -> absl::StatusOr<Tensor> { return f(t[0], t[1]); };
 }
-relax::FTE Topi2(absl::StatusOr<Tensor> (*f)(const Tensor&, const Tensor&)) {
+te::FTE Topi2(absl::StatusOr<Tensor> (*f)(const Tensor&, const Tensor&)) {
   return [f](const std::vector<Tensor>& t) { return f(t[0], t[1]); };
 }
 
@@ -111,10 +112,10 @@ IRModule MatmulReluModule(bool params_at_start) {
   BlockBuilder bb;
   EXPECT_TRUE(params_at_start ? bb.BeginFunction("main", std::vector<Var>{A, B}).ok() : bb.BeginFunction("main").ok());
   EXPECT_TRUE(bb.BeginDataflow().ok());
-  absl::StatusOr<Var> C = bb.EmitTE("te_matmul", Fn2(TeMatmul), {A, B});
+  absl::StatusOr<Var> C = te::EmitTE(&bb, "te_matmul", Fn2(TeMatmul), {A, B});
   EXPECT_TRUE(C.ok()) << C.status();
   EXPECT_EQ((*C)->kind(), NodeKind::kDataflowVar);
-  absl::StatusOr<Var> D = bb.EmitTE("te_relu", Fn(TeRelu), {*C});
+  absl::StatusOr<Var> D = te::EmitTE(&bb, "te_relu", Fn(TeRelu), {*C});
   absl::StatusOr<Var> R = bb.EmitOutput(*D);
   EXPECT_EQ((*R)->kind(), NodeKind::kVar);
   EXPECT_TRUE(bb.EndDataflow().ok());
@@ -152,11 +153,11 @@ TEST(BlockBuilder, MlpThroughTheOperatorLibrary) {
   BlockBuilder bb;
   ASSERT_TRUE(bb.BeginFunction("main").ok());
   ASSERT_TRUE(bb.BeginDataflow().ok());
-  Var lv = *bb.EmitTE("dense", Topi2(topi::Dense), {x, relax::MakeConstant(w[0])});
-  Var lv1 = *bb.EmitTE("add", Topi2(topi::Add), {lv, relax::MakeConstant(w[1])});
-  Var lv2 = *bb.EmitTE("te_relu", Fn(TeRelu), {lv1});
-  Var lv3 = *bb.EmitTE("dense", Topi2(topi::Dense), {lv2, relax::MakeConstant(w[2])});
-  Var lv4 = *bb.EmitTE("add", Topi2(topi::Add), {lv3, relax::MakeConstant(w[3])});
+  Var lv = *te::EmitTE(&bb, "dense", Topi2(topi::Dense), {x, relax::MakeConstant(w[0])});
+  Var lv1 = *te::EmitTE(&bb, "add", Topi2(topi::Add), {lv, relax::MakeConstant(w[1])});
+  Var lv2 = *te::EmitTE(&bb, "te_relu", Fn(TeRelu), {lv1});
+  Var lv3 = *te::EmitTE(&bb, "dense", Topi2(topi::Dense), {lv2, relax::MakeConstant(w[2])});
+  Var lv4 = *te::EmitTE(&bb, "add", Topi2(topi::Add), {lv3, relax::MakeConstant(w[3])});
   Var gv = *bb.EmitOutput(lv4);
   ASSERT_TRUE(bb.EndDataflow().ok());
   ASSERT_TRUE(bb.EmitFuncOutput(gv, std::vector<Var>{x}).ok());
@@ -205,7 +206,7 @@ TEST(BlockBuilder, ReportsMisuseAndShapeErrors) {
   absl::StatusOr<Var> bad = bb.Emit(relax::MakeCall(relax::GetOpOrDie("add"), {x, y}));
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.status().message(), "add: shapes (3, 4) and (5,) cannot be broadcast together");
-  absl::StatusOr<Var> te_bad = bb.EmitTE("add", Topi2(topi::Add), {x, y});
+  absl::StatusOr<Var> te_bad = te::EmitTE(&bb, "add", Topi2(topi::Add), {x, y});
   ASSERT_FALSE(te_bad.ok());
   EXPECT_THAT(std::string(te_bad.status().message()), HasSubstr("add: shapes (3, 4) and (5,) cannot be broadcast"));
   EXPECT_FALSE(bb.EmitOutput(x).ok());  // not in a dataflow block

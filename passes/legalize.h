@@ -7,7 +7,7 @@
  *  replaces a core one) with RegisterLegalization:
  *
  *    RegisterLegalization("my.gelu", [](relax::BlockBuilder* bb, const relax::CallNode& call) {
- *      return bb->CallTE("gelu", MyGeluTE, call.args);
+ *      return te::CallTE(bb, "gelu", MyGeluTE, call.args);
  *    });
  */
 #ifndef MLC_PASSES_LEGALIZE_H_
@@ -17,6 +17,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "ir/te/call_te.h"
 #include "ir/block_builder.h"
 
 namespace mlc {

@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "absl/strings/str_cat.h"
+#include "ir/te/call_te.h"
 #include "ir/op.h"
 #include "ir/topi/topi.h"
 #include "passes/legalize.h"
@@ -18,13 +19,13 @@ using te::Tensor;
 
 FLegalize Unary(const std::string& name, Tensor (*f)(const Tensor&)) {
   return [name, f](relax::BlockBuilder* bb, const relax::CallNode& call) {
-    return bb->CallTE(name, [f](const std::vector<Tensor>& t) -> absl::StatusOr<Tensor> { return f(t[0]); }, call.args);
+    return te::CallTE(bb, name, [f](const std::vector<Tensor>& t) -> absl::StatusOr<Tensor> { return f(t[0]); }, call.args);
   };
 }
 
 FLegalize Binary(const std::string& name, absl::StatusOr<Tensor> (*f)(const Tensor&, const Tensor&)) {
   return [name, f](relax::BlockBuilder* bb, const relax::CallNode& call) {
-    return bb->CallTE(name, [f](const std::vector<Tensor>& t) { return f(t[0], t[1]); }, call.args);
+    return te::CallTE(bb, name, [f](const std::vector<Tensor>& t) { return f(t[0], t[1]); }, call.args);
   };
 }
 
@@ -58,7 +59,7 @@ void RegisterCoreLegalizations() {
     }
     (void)RegisterLegalization("permute_dims", [](relax::BlockBuilder* bb, const relax::CallNode& call) {
       std::vector<int64_t> axes = GetIntsAttr(call.attrs, "axes");
-      return bb->CallTE(
+      return te::CallTE(bb, 
           "transpose", [axes](const std::vector<Tensor>& t) { return topi::Transpose(t[0], axes); }, call.args);
     });
     (void)RegisterLegalization("nn.conv2d", [](relax::BlockBuilder* bb, const relax::CallNode& call) {
@@ -66,7 +67,7 @@ void RegisterCoreLegalizations() {
       std::vector<int64_t> padding = GetIntsAttr(call.attrs, "padding", {0, 0, 0, 0}, 4);
       std::vector<int64_t> dilation = GetIntsAttr(call.attrs, "dilation", {1, 1}, 2);
       int64_t groups = GetIntAttr(call.attrs, "groups", 1);
-      return bb->CallTE(
+      return te::CallTE(bb, 
           "conv2d",
           [=](const std::vector<Tensor>& t) { return topi::Conv2d(t[0], t[1], strides, padding, dilation, groups); },
           call.args);
@@ -80,7 +81,7 @@ void RegisterCoreLegalizations() {
         std::vector<int64_t> dilation = GetIntsAttr(call.attrs, "dilation", {1, 1}, 2);
         bool include_pad = GetIntAttr(call.attrs, "count_include_pad", 1) != 0;
         bool ceil_mode = GetIntAttr(call.attrs, "ceil_mode", 0) != 0;
-        return bb->CallTE(
+        return te::CallTE(bb, 
             is_max ? "max_pool2d" : "avg_pool2d",
             [=](const std::vector<Tensor>& t) {
               return topi::Pool2d(t[0], is_max, pool, strides, padding, dilation, include_pad, ceil_mode);
@@ -100,7 +101,7 @@ void RegisterCoreLegalizations() {
       double value = 0.0;
       auto v = call.attrs.find("pad_value");
       if (v != call.attrs.end() && v->second.is<double>()) value = v->second.get<double>();
-      return bb->CallTE(
+      return te::CallTE(bb, 
           "pad",
           [=](const std::vector<Tensor>& t) { return topi::Pad(t[0], before, after, tir::Const(t[0].dtype(), value)); },
           call.args);
@@ -113,67 +114,67 @@ void RegisterCoreLegalizations() {
         std::vector<int64_t> axes = GetIntsAttr(call.attrs, "axis");
         bool keepdims = GetIntAttr(call.attrs, "keepdims", 0) != 0;
         const char* te_names[] = {"sum", "mean", "max", "min"};
-        return bb->CallTE(
+        return te::CallTE(bb, 
             te_names[static_cast<int>(op)],
             [=](const std::vector<Tensor>& t) { return topi::Reduce(t[0], op, axes, keepdims); }, call.args);
       });
     }
     (void)RegisterLegalization("nn.softmax", [](relax::BlockBuilder* bb, const relax::CallNode& call) {
       int64_t axis = GetIntAttr(call.attrs, "axis", -1);
-      return bb->CallTE("softmax", [=](const std::vector<Tensor>& t) { return topi::Softmax(t[0], axis); }, call.args);
+      return te::CallTE(bb, "softmax", [=](const std::vector<Tensor>& t) { return topi::Softmax(t[0], axis); }, call.args);
     });
     (void)RegisterLegalization("nn.layer_norm", [](relax::BlockBuilder* bb, const relax::CallNode& call) {
       double epsilon = 1e-5;
       auto it = call.attrs.find("epsilon");
       if (it != call.attrs.end() && it->second.is<double>()) epsilon = it->second.get<double>();
-      return bb->CallTE(
+      return te::CallTE(bb, 
           "layer_norm",
           [=](const std::vector<Tensor>& t) { return topi::LayerNorm(t[0], t[1], t[2], t[1].ndim(), epsilon); }, call.args);
     });
     (void)RegisterLegalization("strided_slice", [](relax::BlockBuilder* bb, const relax::CallNode& call) {
       std::vector<int64_t> axes = GetIntsAttr(call.attrs, "axes"), begin = GetIntsAttr(call.attrs, "begin"),
                            end = GetIntsAttr(call.attrs, "end"), strides = GetIntsAttr(call.attrs, "strides");
-      return bb->CallTE(
+      return te::CallTE(bb, 
           "strided_slice",
           [=](const std::vector<Tensor>& t) { return topi::StridedSlice(t[0], axes, begin, end, strides); }, call.args);
     });
     (void)RegisterLegalization("concat", [](relax::BlockBuilder* bb, const relax::CallNode& call) {
       int64_t axis = GetIntAttr(call.attrs, "axis", 0);
-      return bb->CallTE("concatenate", [axis](const std::vector<Tensor>& t) { return topi::Concatenate(t, axis); }, call.args);
+      return te::CallTE(bb, "concatenate", [axis](const std::vector<Tensor>& t) { return topi::Concatenate(t, axis); }, call.args);
     });
     (void)RegisterLegalization("take", [](relax::BlockBuilder* bb, const relax::CallNode& call) {
       int64_t axis = GetIntAttr(call.attrs, "axis", 0);
-      return bb->CallTE("take", [axis](const std::vector<Tensor>& t) { return topi::Take(t[0], t[1], axis); }, call.args);
+      return te::CallTE(bb, "take", [axis](const std::vector<Tensor>& t) { return topi::Take(t[0], t[1], axis); }, call.args);
     });
     (void)RegisterLegalization("broadcast_to", [](relax::BlockBuilder* bb, const relax::CallNode& call) -> absl::StatusOr<relax::Expr> {
       auto it = call.attrs.find("shape");
       if (it == call.attrs.end() || !it->second.is<std::vector<int64_t>>()) return absl::InvalidArgumentError("shape is required");
       std::vector<int64_t> shape = it->second.get<std::vector<int64_t>>();
-      return bb->CallTE("broadcast_to", [shape](const std::vector<Tensor>& t) { return topi::BroadcastTo(t[0], shape); }, call.args);
+      return te::CallTE(bb, "broadcast_to", [shape](const std::vector<Tensor>& t) { return topi::BroadcastTo(t[0], shape); }, call.args);
     });
     (void)RegisterLegalization("where", [](relax::BlockBuilder* bb, const relax::CallNode& call) {
-      return bb->CallTE("where", [](const std::vector<Tensor>& t) { return topi::Where(t[0], t[1], t[2]); }, call.args);
+      return te::CallTE(bb, "where", [](const std::vector<Tensor>& t) { return topi::Where(t[0], t[1], t[2]); }, call.args);
     });
     (void)RegisterLegalization("astype", [](relax::BlockBuilder* bb, const relax::CallNode& call) -> absl::StatusOr<relax::Expr> {
       auto it = call.attrs.find("dtype");
       if (it == call.attrs.end() || !it->second.is<DataType>()) return absl::InvalidArgumentError("dtype is required");
       DataType dtype = it->second.get<DataType>();
-      return bb->CallTE(
+      return te::CallTE(bb, 
           "cast", [dtype](const std::vector<Tensor>& t) -> absl::StatusOr<Tensor> { return topi::Cast(t[0], dtype); }, call.args);
     });
     (void)RegisterLegalization("nn.adaptive_avg_pool2d", [](relax::BlockBuilder* bb, const relax::CallNode& call) {
-      return bb->CallTE(
+      return te::CallTE(bb, 
           "adaptive_avg_pool2d", [](const std::vector<Tensor>& t) { return topi::GlobalAvgPool2d(t[0]); }, call.args);
     });
     (void)RegisterLegalization("reshape", [](relax::BlockBuilder* bb, const relax::CallNode& call) -> absl::StatusOr<relax::Expr> {
       const auto* out = call.struct_info().as<relax::TensorStructInfoNode>();
       if (out == nullptr || !out->shape) return absl::InvalidArgumentError("reshape needs a static result shape");
       std::vector<int64_t> shape = *out->shape;
-      return bb->CallTE(
+      return te::CallTE(bb, 
           "reshape", [shape](const std::vector<Tensor>& t) { return topi::Reshape(t[0], shape); }, call.args);
     });
     (void)RegisterLegalization("linear", [](relax::BlockBuilder* bb, const relax::CallNode& call) {
-      return bb->CallTE(
+      return te::CallTE(bb, 
           "linear",
           [](const std::vector<Tensor>& t) -> absl::StatusOr<Tensor> {
             absl::StatusOr<Tensor> y = topi::Dense(t[0], t[1]);
@@ -183,7 +184,7 @@ void RegisterCoreLegalizations() {
           call.args);
     });
     (void)RegisterLegalization("ewise_fma", [](relax::BlockBuilder* bb, const relax::CallNode& call) {
-      return bb->CallTE(
+      return te::CallTE(bb, 
           "ewise_fma", [](const std::vector<Tensor>& t) { return topi::EwiseFma(t[0], t[1], t[2]); }, call.args);
     });
   });

@@ -15,6 +15,7 @@
 #include "frontend/tvmscript.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "ir/te/call_te.h"
 #include "ir/block_builder.h"
 #include "support/file_util.h"
 #include "support/npy.h"
@@ -326,7 +327,7 @@ TEST(VirtualMachine, IntermediatesReuseMemoryWithinARun) {
   relax::BlockBuilder bb;
   ASSERT_TRUE(bb.BeginFunction("main", std::vector<relax::Var>{x}).ok());
   relax::Expr cur = x;
-  for (int i = 0; i < 4; ++i) cur = *bb.EmitTE("relu", Unary(topi::Relu), {cur});
+  for (int i = 0; i < 4; ++i) cur = *te::EmitTE(&bb, "relu", Unary(topi::Relu), {cur});
   ASSERT_TRUE(bb.EmitFuncOutput(cur).ok());
   absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = Compile(bb.Get());
   ASSERT_TRUE(vm.ok()) << vm.status();

@@ -22,9 +22,9 @@ DataType DtypeOf(const relax::Expr& e) {
   return t ? t->dtype : DataType::Float32();
 }
 
-absl::StatusOr<relax::Expr> EmitTE(FxContext& ctx, const std::string& name, const relax::FTE& f,
+absl::StatusOr<relax::Expr> EmitTE(FxContext& ctx, const std::string& name, const te::FTE& f,
                                    const std::vector<relax::Expr>& args) {
-  absl::StatusOr<relax::Var> v = ctx.bb().EmitTE(name, f, args);
+  absl::StatusOr<relax::Var> v = te::EmitTE(&ctx.bb(), name, f, args);
   if (!v.ok()) return v.status();
   return relax::Expr(*v);
 }
@@ -102,7 +102,7 @@ int64_t RankOf(const relax::Expr& e) {
 
 /*! \brief Emits op(args) as a high-level operator, or with --te as the operator library's compute. */
 absl::StatusOr<relax::Expr> Emit(FxContext& ctx, const std::string& op, std::vector<relax::Expr> args, Attrs attrs,
-                                 const relax::FTE& te) {
+                                 const te::FTE& te) {
   if (ctx.options().use_te) return EmitTE(ctx, op.substr(op.rfind('.') + 1), te, args);
   return ctx.EmitOp(op, std::move(args), std::move(attrs));
 }

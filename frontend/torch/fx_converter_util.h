@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "frontend/torch/fx_importer.h"
+#include "ir/te/call_te.h"
 #include "ir/topi/topi.h"
 
 namespace mlc {
@@ -38,13 +39,13 @@ bool BoolArg(const proto::FxNode& node, int index, const std::string& name, bool
 relax::Expr PerChannel(const TensorData& t);
 
 /*! \brief Emits a tensor expression as a PrimFunc + call_tir. */
-absl::StatusOr<relax::Expr> EmitTE(FxContext& ctx, const std::string& name, const relax::FTE& f,
+absl::StatusOr<relax::Expr> EmitTE(FxContext& ctx, const std::string& name, const te::FTE& f,
                                    const std::vector<relax::Expr>& args);
 /*! \brief Emits a binary operator, high-level or (--te) through `f`. */
 absl::StatusOr<relax::Expr> EmitBinaryOp(FxContext& ctx, const std::string& op, TopiBinary f, relax::Expr a, relax::Expr b);
 /*! \brief Emits op(args) as a high-level operator, or with --te as the operator library's compute. */
 absl::StatusOr<relax::Expr> Emit(FxContext& ctx, const std::string& op, std::vector<relax::Expr> args, Attrs attrs,
-                                 const relax::FTE& te);
+                                 const te::FTE& te);
 
 /*! \brief Registration groups (the registry's first use calls them all). */
 void RegisterNNFxConverters(FxConverterRegistry& registry);

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "codegen/build.h"
 #include "gtest/gtest.h"
+#include "ir/te/call_te.h"
 #include "ir/op.h"
 #include "ir/printer.h"
 #include "passes/pass.h"
@@ -114,7 +115,7 @@ void RunKernelCase(const KernelCase& c, double rtol, double atol) {
   relax::BlockBuilder bb;
   std::vector<relax::Var> params = Params(c.inputs);
   ASSERT_TRUE(bb.BeginFunction("main", params).ok());
-  absl::StatusOr<relax::Var> out = bb.EmitTE(c.name, c.fte, std::vector<relax::Expr>(params.begin(), params.end()));
+  absl::StatusOr<relax::Var> out = te::EmitTE(&bb, c.name, c.fte, std::vector<relax::Expr>(params.begin(), params.end()));
   ASSERT_TRUE(out.ok()) << out.status();
   ASSERT_TRUE(bb.EmitFuncOutput(*out).ok());
   CheckOnRandomInputs(bb.Get(), c.inputs, 99, c.lo, c.hi, c.reference, rtol, atol);

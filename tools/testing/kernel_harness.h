@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "ir/te/call_te.h"
 #include "ir/block_builder.h"
 #include "ir/module.h"
 #include "vm/virtual_machine.h"
@@ -41,7 +42,7 @@ using Reference = std::function<std::vector<double>(const std::vector<vm::NDArra
 struct KernelCase {
   std::string name;
   std::vector<std::vector<int64_t>> inputs;
-  relax::FTE fte;
+  te::FTE fte;
   Reference reference;
   float lo = -1, hi = 1;
 };
@@ -53,11 +54,11 @@ std::vector<int64_t> Strides(const std::vector<int64_t>& shape);
 Reference Elementwise(std::function<double(const std::vector<double>&)> f);
 
 template <typename Fn>
-relax::FTE Unary(Fn f) {
+te::FTE Unary(Fn f) {
   return [f](const std::vector<te::Tensor>& t) -> absl::StatusOr<te::Tensor> { return f(t[0]); };
 }
 template <typename Fn>
-relax::FTE Binary(Fn f) {
+te::FTE Binary(Fn f) {
   return [f](const std::vector<te::Tensor>& t) -> absl::StatusOr<te::Tensor> { return f(t[0], t[1]); };
 }
 

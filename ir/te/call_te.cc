@@ -1,0 +1,65 @@
+/*! \file call_te.cc */
+#include "ir/te/call_te.h"
+
+#include "absl/strings/str_cat.h"
+#include "ir/op.h"
+
+namespace mlc {
+namespace te {
+
+using relax::Expr;
+using relax::Var;
+
+absl::StatusOr<Expr> CallTE(relax::BlockBuilder* bb, const std::string& name_hint, const FTE& f,
+                            const std::vector<Expr>& args) {
+  std::vector<Tensor> placeholders;
+  std::vector<Expr> normalized_args;
+  for (size_t i = 0; i < args.size(); ++i) {
+    absl::StatusOr<Expr> arg = bb->Normalize(args[i]);
+    if (!arg.ok()) return arg.status();
+    if ((*arg)->kind() == NodeKind::kCall && bb->InFunction()) {
+      absl::StatusOr<Var> v = bb->Emit(*arg);
+      if (!v.ok()) return v.status();
+      arg = Expr(*v);
+    }
+    const auto* t = (*arg)->struct_info().as<relax::TensorStructInfoNode>();
+    if (t == nullptr || !t->shape || t->dtype.is_void()) {
+      return absl::InvalidArgumentError(absl::StrCat(name_hint, ": argument ", i, " must be a tensor of static shape, got ",
+                                                     relax::StructInfoToString((*arg)->struct_info())));
+    }
+    std::vector<tir::PrimExpr> shape;
+    for (int64_t d : *t->shape) shape.push_back(tir::I64(d));
+    std::string name = (*arg)->kind() == NodeKind::kVar || (*arg)->kind() == NodeKind::kDataflowVar
+                           ? (*arg).as<relax::VarNode>()->name_hint
+                           : std::string(1, static_cast<char>('A' + i % 26));
+    placeholders.push_back(PlaceholderWithExtents(shape, t->dtype, name));
+    normalized_args.push_back(*arg);
+  }
+  absl::StatusOr<Tensor> out = f(placeholders);
+  if (!out.ok()) return out.status();
+  std::vector<Tensor> func_args = placeholders;
+  func_args.push_back(*out);
+  absl::StatusOr<tir::PrimFunc> prim = CreatePrimFunc(func_args);
+  if (!prim.ok()) return absl::Status(prim.status().code(), absl::StrCat(name_hint, ": ", prim.status().message()));
+  relax::GlobalVar gv = bb->AddFunc(*prim, name_hint);
+  std::vector<int64_t> out_shape;
+  for (const tir::PrimExpr& d : out->shape()) {
+    const int64_t* v = tir::AsConstInt(d);
+    if (v == nullptr) return absl::InvalidArgumentError(absl::StrCat(name_hint, ": the output shape is not constant"));
+    out_shape.push_back(*v);
+  }
+  relax::Call call = relax::MakeCall(relax::GetOpOrDie("call_tir"), {gv, relax::MakeTuple(normalized_args)}, {},
+                                     {relax::TensorSInfo(out_shape, out->dtype())});
+  return bb->Normalize(call);
+}
+
+absl::StatusOr<Var> EmitTE(relax::BlockBuilder* bb, const std::string& name_hint, const FTE& f,
+                           const std::vector<Expr>& args) {
+  if (!bb->InFunction()) return absl::FailedPreconditionError("EmitTE outside a function: call BeginFunction first");
+  absl::StatusOr<Expr> call = CallTE(bb, name_hint, f, args);
+  if (!call.ok()) return call.status();
+  return bb->Emit(*call);
+}
+
+}  // namespace te
+}  // namespace mlc

@@ -1,0 +1,35 @@
+/*! \file call_te.h
+ *  \brief Tensor expressions into a graph-level function: the seeds' `bb.emit_te` and
+ *         `bb.call_te`. The PrimFunc built from the expression is added to the builder's
+ *         module and called through call_tir.
+ */
+#ifndef MLC_IR_TE_CALL_TE_H_
+#define MLC_IR_TE_CALL_TE_H_
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "ir/block_builder.h"
+#include "ir/te/tensor.h"
+
+namespace mlc {
+namespace te {
+
+/*! \brief A tensor-expression function: input placeholders -> output tensor. */
+using FTE = std::function<absl::StatusOr<Tensor>(const std::vector<Tensor>&)>;
+
+/*! \brief Makes a PrimFunc from `f` on placeholders shaped like `args` (named after the
+ *         argument vars), adds it to the module as `name_hint` (made unique; an equal PrimFunc
+ *         already there is reused), and returns the call_tir that calls it. */
+absl::StatusOr<relax::Expr> CallTE(relax::BlockBuilder* bb, const std::string& name_hint, const FTE& f,
+                                   const std::vector<relax::Expr>& args);
+/*! \brief bb->Emit(CallTE(...)): must be inside a function. */
+absl::StatusOr<relax::Var> EmitTE(relax::BlockBuilder* bb, const std::string& name_hint, const FTE& f,
+                                  const std::vector<relax::Expr>& args);
+
+}  // namespace te
+}  // namespace mlc
+
+#endif  // MLC_IR_TE_CALL_TE_H_
