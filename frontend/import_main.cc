@@ -1,7 +1,7 @@
 /*! \file import_main.cc
  *  \brief //frontend:import — a framework model to an IRModule file.
  *
- *    import --in model.fxpb --out model.irpb [--te]      PyTorch FX (frontend/torch/export_fx.py)
+ *    import --in model.fxpb --out model.irpb             PyTorch FX (frontend/torch/export_fx.py)
  *    import --in model.onnx --out model.irpb [--keep_params_in_input] [--dim batch=1]
  *
  *  The result is verified before it is written; on any error nothing is written.
@@ -22,7 +22,6 @@
 
 ABSL_FLAG(std::string, in, "", "model to import: *.fxpb (PyTorch FX) or *.onnx");
 ABSL_FLAG(std::string, out, "", "IRModule to write (*.irpb)");
-ABSL_FLAG(bool, te, false, "FX: lower operators through the operator library's tensor expressions at import");
 ABSL_FLAG(bool, keep_params_in_input, false, "ONNX: initializers become parameters of main instead of constants");
 ABSL_FLAG(std::string, dim, "", "ONNX: values of symbolic dimensions, e.g. batch=1,seq=128");
 
@@ -36,9 +35,7 @@ int main(int argc, char** argv) {
   }
   absl::StatusOr<mlc::IRModule> mod;
   if (absl::EndsWith(in, ".fxpb")) {
-    mlc::fx::FxImportOptions options;
-    options.use_te = absl::GetFlag(FLAGS_te);
-    mod = mlc::fx::ImportFxFile(in, options);
+    mod = mlc::fx::ImportFxFile(in);
   } else if (absl::EndsWith(in, ".onnx")) {
     mlc::onnx_import::OnnxImportOptions options;
     options.keep_params_in_input = absl::GetFlag(FLAGS_keep_params_in_input);

@@ -36,7 +36,7 @@ const char* OpPatternName(OpPattern pattern) {
 OpRegistry& OpRegistry::Global() {
   static OpRegistry* registry = [] {
     auto* r = new OpRegistry();
-    RegisterCoreOps(*r);
+    RegisterBuiltinOps(*r);
     return r;
   }();
   return *registry;
@@ -65,11 +65,9 @@ std::vector<std::string> OpRegistry::ListNames() const {
   return names;
 }
 
-absl::Status OpRegistry::SetAttr(const std::string& op_name, const std::string& key, std::any value) {
-  auto it = ops_.find(op_name);
-  if (it == ops_.end()) return absl::NotFoundError(absl::StrCat("no operator \"", op_name, "\" to attach ", key, " to"));
-  it->second->extra[key] = std::move(value);
-  return absl::OkStatus();
+OpInfo* OpRegistry::FindMutable(const std::string& name) {
+  auto it = ops_.find(name);
+  return it == ops_.end() ? nullptr : it->second.get();
 }
 
 absl::StatusOr<Op> GetOp(const std::string& name) {
@@ -101,6 +99,11 @@ absl::StatusOr<StructInfo> InferCallStructInfo(const CallNode& call, const IRMod
       if (!call.args[i]->struct_info().defined()) {
         return absl::InvalidArgumentError(absl::StrCat("operator ", info.name, ": argument ", i,
                                                        " has no struct info (not normalized)"));
+      }
+    }
+    if (info.check_attrs) {
+      if (absl::Status s = info.check_attrs(call.attrs); !s.ok()) {
+        return absl::Status(s.code(), absl::StrCat(info.name, ": ", s.message()));
       }
     }
     if (!info.infer) return ObjectSInfo();

@@ -2,15 +2,15 @@
  *  \brief The operator registry: every graph-level operator's name, arity, attributes,
  *         struct-info inference, purity and fusion pattern kind, in one table.
  *
- *  Core operators are registered by RegisterCoreOps() (files under ir/ops/) the first time the
- *  registry is used. Other targets add operators with MLC_REGISTER_OP in a library built
- *  with `alwayslink = True`. Attributes owned by later stages (such as the legalization rule,
- *  "FLegalize") are attached by those stages with OpRegistry::SetAttr.
+ *  The operators the IR itself needs (call_tir...) are registered when the registry is first
+ *  used; the operator library (//ir/ops) and user libraries register theirs with
+ *  MLC_REGISTER_OP in libraries built with `alwayslink = True`. One registration carries all
+ *  of an operator's facts: arity and argument names, typed attributes, inference, purity,
+ *  fusion pattern and the legalization rule.
  */
 #ifndef MLC_IR_OP_H_
 #define MLC_IR_OP_H_
 
-#include <any>
 #include <functional>
 #include <map>
 #include <memory>
@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "ir/attr_schema.h"
 #include "ir/expr.h"
 
 namespace mlc {
@@ -41,13 +42,22 @@ const char* OpPatternName(OpPattern pattern);
 /*! \brief Infers the struct info of a call of the operator, or says what is wrong with it. */
 using FInferStructInfo = std::function<absl::StatusOr<StructInfo>(const CallNode& call)>;
 
-struct OpAttrSpec {
-  std::string name;
-  std::string type;  // "int", "int[]", "float", "str", "dtype", "bool"; for docs and checks
-  std::string doc;
-  AttrValue default_value;  // printed when the call does not set the attribute (None if unset)
-};
+class BlockBuilder;
+/*! \brief Lowers a call of the operator to loop-level code (normally a call_tir of a PrimFunc
+ *         built from tensor expressions), emitting through `bb`. */
+using FLegalize = std::function<absl::StatusOr<Expr>(BlockBuilder* bb, const CallNode& call)>;
 
+/*! \brief Everything known about one operator. Registration fills it through the chainable
+ *         setters:
+ *
+ *    MLC_REGISTER_OP("nn.conv2d")
+ *        .set_description("2-D convolution, NCHW data, OIHW weight")
+ *        .set_inputs({"data", "weight"})
+ *        .set_attrs_type<Conv2DAttrs>()
+ *        .set_infer<Conv2DAttrs>(InferConv2d)
+ *        .set_pattern(OpPattern::kOutEWiseFusable)
+ *        .set_legalize(...);
+ */
 struct OpInfo {
   std::string name;            // "add", "nn.relu", "call_tir"
   int num_inputs = -1;         // -1: variadic
@@ -55,11 +65,62 @@ struct OpInfo {
   std::vector<OpAttrSpec> attrs;
   std::string description;
   FInferStructInfo infer;
+  /*! \brief Checks a call's attribute dictionary against the typed attributes (if declared). */
+  std::function<absl::Status(const Attrs&)> check_attrs;
   bool pure = true;            // may appear in a dataflow block
   OpPattern pattern = OpPattern::kOpaque;
-  /*! \brief Stage-owned attributes (e.g. "FLegalize"), keyed by name. */
-  std::map<std::string, std::any> extra;
+  FLegalize legalize;          // empty: the operator stays as it is through legalize
   Ref<OpNode> node;            // the unique Op expression for this operator
+
+  OpInfo& set_description(std::string text) {
+    description = std::move(text);
+    return *this;
+  }
+  /*! \brief Fixed arity with argument names. */
+  OpInfo& set_inputs(std::vector<std::string> names) {
+    num_inputs = static_cast<int>(names.size());
+    arg_names = std::move(names);
+    return *this;
+  }
+  /*! \brief Any number of inputs, documented as `name`. */
+  OpInfo& set_variadic(std::string name) {
+    num_inputs = -1;
+    arg_names = {std::move(name)};
+    return *this;
+  }
+  /*! \brief The typed attributes (attr_schema.h); calls are checked against them. */
+  template <typename A>
+  OpInfo& set_attrs_type() {
+    attrs = DescribeAttrs<A>();
+    check_attrs = [](const Attrs& a) { return ParseAttrs<A>(a).status(); };
+    return *this;
+  }
+  OpInfo& set_infer(FInferStructInfo f) {
+    infer = std::move(f);
+    return *this;
+  }
+  /*! \brief Inference that receives the parsed attributes. */
+  template <typename A, typename F>
+  OpInfo& set_infer(F f) {
+    infer = [f](const CallNode& call) -> absl::StatusOr<StructInfo> {
+      absl::StatusOr<A> attrs = ParseAttrs<A>(call.attrs);
+      if (!attrs.ok()) return attrs.status();
+      return f(call, *attrs);
+    };
+    return *this;
+  }
+  OpInfo& set_pattern(OpPattern p) {
+    pattern = p;
+    return *this;
+  }
+  OpInfo& set_impure() {
+    pure = false;
+    return *this;
+  }
+  OpInfo& set_legalize(FLegalize f) {
+    legalize = std::move(f);
+    return *this;
+  }
 };
 
 class OpRegistry {
@@ -73,8 +134,9 @@ class OpRegistry {
   /*! \brief Every registered name, sorted. */
   std::vector<std::string> ListNames() const;
 
-  /*! \brief Attaches a stage-owned attribute to an operator (fails if it is unknown). */
-  absl::Status SetAttr(const std::string& op_name, const std::string& key, std::any value);
+  /*! \brief The operator for changing a rule after registration (a user's legalization of a
+   *         core operator), or nullptr. */
+  OpInfo* FindMutable(const std::string& name);
 
  private:
   OpRegistry() = default;
@@ -86,14 +148,6 @@ absl::StatusOr<Op> GetOp(const std::string& name);
 /*! \brief For core operators known to exist (crashes on a typo: a programming error). */
 Op GetOpOrDie(const std::string& name);
 
-/*! \brief A stage-owned attribute of `op`, or nullptr if absent or of another type. */
-template <typename T>
-const T* GetOpAttr(const OpInfo& op, const std::string& key) {
-  auto it = op.extra.find(key);
-  if (it == op.extra.end()) return nullptr;
-  return std::any_cast<T>(&it->second);
-}
-
 /*! \brief Infers the struct info of any call: of an Op by its rule, of a graph function by its
  *         signature in `mod` (may be null), of call_tir/extern calls by their sinfo_args. */
 absl::StatusOr<StructInfo> InferCallStructInfo(const CallNode& call, const IRModule* mod);
@@ -101,22 +155,18 @@ absl::StatusOr<StructInfo> InferCallStructInfo(const CallNode& call, const IRMod
 /*! \brief Whether the callee of `call` is pure (allowed inside a dataflow block). */
 bool IsPureCall(const CallNode& call);
 
-/*! \brief Registers the core operators; called once by OpRegistry::Global(). */
-void RegisterCoreOps(OpRegistry& registry);
-
-namespace detail {
-struct OpRegistrar {
-  explicit OpRegistrar(const std::function<void(OpInfo&)>& init, const std::string& name) {
-    init(OpRegistry::Global().Register(name));
-  }
-};
-}  // namespace detail
+/*! \brief Registers the operators the IR itself needs (call_tir, call_dps_packed,
+ *         alloc_tensor); called once by OpRegistry::Global(). The operator library registers
+ *         itself (//ir/ops, MLC_REGISTER_OP). */
+void RegisterBuiltinOps(OpRegistry& registry);
 
 #define MLC_OP_CONCAT_INNER(a, b) a##b
 #define MLC_OP_CONCAT(a, b) MLC_OP_CONCAT_INNER(a, b)
-/*! \brief MLC_REGISTER_OP("my.op", [](OpInfo& op) { op.num_inputs = 1; ... }); */
-#define MLC_REGISTER_OP(name, init) \
-  static ::mlc::relax::detail::OpRegistrar MLC_OP_CONCAT(mlc_op_registrar_, __COUNTER__)(init, name)
+/*! \brief MLC_REGISTER_OP("my.op").set_inputs({"x"}).set_infer(...)...; in a library built with
+ *         `alwayslink = True`. */
+#define MLC_REGISTER_OP(name)                                                     \
+  [[maybe_unused]] static ::mlc::relax::OpInfo& MLC_OP_CONCAT(mlc_op_, __COUNTER__) = \
+      ::mlc::relax::OpRegistry::Global().Register(name)
 
 }  // namespace relax
 }  // namespace mlc

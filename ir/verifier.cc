@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "ir/tir/intrinsics.h"
 #include "ir/op.h"
 #include "ir/printer.h"
 

@@ -2,17 +2,15 @@
  *  \brief fold-constant: evaluates at compile time every pure call whose inputs are all
  *         constants, replacing it by the constant result.
  *
- *  A high-level operator is evaluated through its legalization (the same tensor expression
- *  codegen would compile), a call_tir through its PrimFunc, both by the loop-level interpreter
- *  (tir_interpreter.h). Calls with results above `max-elements` are left alone. Cost: the
+ *  Evaluation is the one constant evaluator (ir/ops/constant_eval.h): an operator through its
+ *  legalization, a call_tir through its PrimFunc, both by the loop-level interpreter. Calls with results above `max-elements` are left alone. Cost: the
  *  interpreted work, bounded by max-elements per call.
  */
 #include "absl/strings/str_cat.h"
 #include "ir/expr_functor.h"
 #include "ir/op.h"
-#include "passes/legalize.h"
+#include "ir/ops/constant_eval.h"
 #include "passes/pass.h"
-#include "passes/tir_interpreter.h"
 
 namespace mlc {
 namespace passes {
@@ -26,40 +24,9 @@ class ConstantFolder : public relax::ExprMutator {
   relax::Expr VisitExpr_(const relax::CallNode* op, const relax::Expr& self) override {
     relax::Expr e = relax::ExprMutator::VisitExpr_(op, self);
     const auto* call = e.as<relax::CallNode>();
-    const auto* callee = call ? call->op.as<relax::OpNode>() : nullptr;
-    if (callee == nullptr || !callee->info().pure) return e;
-    const auto* out = call->struct_info().as<relax::TensorStructInfoNode>();
-    if (out == nullptr || !out->shape || NumElements(*out->shape) > max_elements_) return e;
-    std::vector<relax::Expr> inputs;
-    tir::PrimFunc prim;
-    if (callee->name() == "call_tir") {
-      inputs = call->args[1].as<relax::TupleNode>()->fields;
-      prim = builder_.module().LookupPrimFunc(call->args[0].as<relax::GlobalVarNode>()->name);
-    } else {
-      inputs = call->args;
-      const FLegalize* rule = relax::GetOpAttr<FLegalize>(callee->info(), "FLegalize");
-      if (rule == nullptr) return e;
-      for (const relax::Expr& a : inputs) {
-        if (a->kind() != NodeKind::kConstant) return e;
-      }
-      relax::BlockBuilder scratch;
-      absl::StatusOr<relax::Expr> lowered = (*rule)(&scratch, *call);
-      if (!lowered.ok()) return e;
-      const auto* ct = lowered->as<relax::CallNode>();
-      if (ct == nullptr) return e;
-      prim = scratch.module().LookupPrimFunc(ct->args[0].as<relax::GlobalVarNode>()->name);
-    }
-    if (!prim.defined()) return e;
-    std::vector<TensorData> tensors;
-    for (const relax::Expr& a : inputs) {
-      if (a->kind() != NodeKind::kConstant) return e;
-      tensors.push_back(a.as<relax::ConstantNode>()->data);
-    }
-    tensors.emplace_back(out->dtype, *out->shape);
-    std::vector<TensorData*> ptrs;
-    for (TensorData& t : tensors) ptrs.push_back(&t);
-    if (!InterpretPrimFunc(prim, ptrs).ok()) return e;
-    return relax::MakeConstant(tensors.back());
+    if (call == nullptr) return e;
+    absl::StatusOr<TensorData> value = relax::EvaluateConstantCall(*call, &builder_.module(), max_elements_);
+    return value.ok() ? relax::MakeConstant(*value) : e;
   }
 
  protected:
@@ -87,7 +54,6 @@ class FoldConstantPass : public FunctionPass {
 
  protected:
   absl::StatusOr<relax::Function> RunOnFunction(const relax::Function& func, const IRModule& mod) override {
-    RegisterCoreLegalizations();
     return ConstantFolder(mod, GetInt("max-elements")).VisitFunction(func);
   }
 };

@@ -11,8 +11,11 @@
 namespace mlc {
 namespace passes {
 
-absl::Status RegisterLegalization(const std::string& op, FLegalize rule) {
-  return relax::OpRegistry::Global().SetAttr(op, "FLegalize", std::move(rule));
+absl::Status RegisterLegalization(const std::string& op, relax::FLegalize rule) {
+  relax::OpInfo* info = relax::OpRegistry::Global().FindMutable(op);
+  if (info == nullptr) return absl::NotFoundError(absl::StrCat("no operator \"", op, "\" to legalize"));
+  info->set_legalize(std::move(rule));
+  return absl::OkStatus();
 }
 
 namespace {
@@ -29,9 +32,9 @@ class Legalizer : public relax::ExprMutator {
     if (call == nullptr) return e;
     const auto* callee = call->op.as<relax::OpNode>();
     if (callee == nullptr) return e;
-    const FLegalize* rule = relax::GetOpAttr<FLegalize>(callee->info(), "FLegalize");
-    if (rule == nullptr) return e;
-    absl::StatusOr<relax::Expr> lowered = (*rule)(&builder_, *call);
+    const relax::FLegalize& rule = callee->info().legalize;
+    if (!rule) return e;
+    absl::StatusOr<relax::Expr> lowered = rule(&builder_, *call);
     if (!lowered.ok()) {
       Fail(absl::Status(lowered.status().code(), absl::StrCat("legalizing R.", callee->name(), ": ", lowered.status().message())));
       return e;
@@ -45,11 +48,10 @@ class LegalizePass : public Pass {
   std::string name() const override { return "legalize"; }
   std::string description() const override {
     return "Lowers high-level operator calls to call_tir of PrimFuncs built from the operator library's tensor "
-           "expressions (the seeds' LowerToTensorIR), through the FLegalize rules of the operator registry. "
+           "expressions (the seeds' LowerToTensorIR), through the legalization rule of each operator's registration. "
            "Operators without a rule are left alone.";
   }
   absl::StatusOr<IRModule> Run(const IRModule& mod) override {
-    RegisterCoreLegalizations();
     Legalizer legalizer(mod);
     for (const auto& [name, func] : mod.functions()) {
       relax::Function f = func.as_ref<relax::Function>();

@@ -2,12 +2,11 @@
  *  \brief legalize: high-level operator calls -> call_tir of PrimFuncs built from the operator
  *         library's tensor expressions (the seeds' LowerToTensorIR).
  *
- *  Rules live in the operator registry under the attribute "FLegalize". Core rules are
- *  registered by RegisterCoreLegalizations(); a user adds one for their own operator (or
- *  replaces a core one) with RegisterLegalization:
+ *  Each operator's rule is part of its registration (OpInfo::legalize, set in //ir/ops). A user
+ *  replaces the rule of an existing operator with RegisterLegalization:
  *
- *    RegisterLegalization("my.gelu", [](relax::BlockBuilder* bb, const relax::CallNode& call) {
- *      return te::CallTE(bb, "gelu", MyGeluTE, call.args);
+ *    RegisterLegalization("nn.relu", [](relax::BlockBuilder* bb, const relax::CallNode& call) {
+ *      return te::CallTE(bb, "my_relu", MyReluTE, call.args);
  *    });
  */
 #ifndef MLC_PASSES_LEGALIZE_H_
@@ -17,18 +16,13 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "ir/te/call_te.h"
-#include "ir/block_builder.h"
+#include "ir/op.h"
 
 namespace mlc {
 namespace passes {
 
-using FLegalize = std::function<absl::StatusOr<relax::Expr>(relax::BlockBuilder* bb, const relax::CallNode& call)>;
-
-/*! \brief Sets the legalization rule of `op` (fails if the operator is unknown). */
-absl::Status RegisterLegalization(const std::string& op, FLegalize rule);
-/*! \brief Registers the rules of the core operators (idempotent). */
-void RegisterCoreLegalizations();
+/*! \brief Replaces the legalization rule of `op` (fails if the operator is unknown). */
+absl::Status RegisterLegalization(const std::string& op, relax::FLegalize rule);
 
 }  // namespace passes
 }  // namespace mlc

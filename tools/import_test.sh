@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The seeds' MLP and MyModel, a small CNN (every convolution feature) and a transformer block
-# (layer norm, attention, softmax) exported with torch 1.13 through FX and through ONNX, imported (FX: high-level operators and TE), compiled and
-# run: outputs match PyTorch within 1e-4 of the output's scale.
+# (layer norm, attention, softmax) exported with torch 1.13 through FX and through ONNX, imported
+# (FX: graph-level operators, and those legalized to tensor expressions), compiled and run:
+# outputs match PyTorch within 1e-4 of the output's scale.
 # The imported modules print like their goldens. An unsupported module is a clear error.
 set -euo pipefail
 cd "${TEST_SRCDIR}/mlc"
+source tools/testing/golden.sh
 t="${TEST_TMPDIR}"
 failures=0; passed=0
 ok() { echo "ok: $1"; passed=$((passed + 1)); }
@@ -29,11 +31,12 @@ for example in mlp mymodel cnn attention; do
   for mode in high_level te onnx; do
     case $mode in
       high_level) frontend/import --in "$t/$example.fxpb" --out "$t/$example.$mode.irpb" ;;
-      te) frontend/import --in "$t/$example.fxpb" --out "$t/$example.$mode.irpb" --te ;;
+      te) frontend/import --in "$t/$example.fxpb" --out "$t/$example.fx.irpb" &&
+          passes/opt --in "$t/$example.fx.irpb" --out "$t/$example.$mode.irpb" --passes=legalize ;;
       onnx) frontend/import --in "$t/$example.onnx" --out "$t/$example.$mode.irpb" ;;
     esac
     tools/print --in "$t/$example.$mode.irpb" > "$t/$example.$mode.py"
-    if diff -u "testdata/import/${example}_${mode}.py" "$t/$example.$mode.py" > "$t/diff.txt"; then
+    if check_golden "testdata/import/${example}_${mode}.py" "$t/$example.$mode.py" > "$t/diff.txt"; then
       ok "$example ($mode) prints like its golden"
     else
       bad "$example ($mode) prints like its golden"; cat "$t/diff.txt"

@@ -12,12 +12,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "support/file_util.h"
+#include "ir/tir/intrinsics.h"
 #include "ir/tir/tir_functor.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/IRBuilder.h"
@@ -306,49 +308,35 @@ class KernelEmitter {
     }
   }
 
+  /*! \brief As the intrinsic table says: an LLVM intrinsic, a libm call, or its expansion. */
   llvm::Value* EmitIntrinsic(const tir::TirCallNode* call) {
-    std::vector<llvm::Value*> args;
-    for (const PrimExpr& a : call->args) args.push_back(EmitExpr(a));
-    if (args.empty()) {
-      Fail(absl::StrCat("T.", call->name, " without arguments"));
+    const tir::IntrinsicInfo* info = tir::LookupIntrinsic(call->name);
+    if (info == nullptr || static_cast<int>(call->args.size()) != info->num_args) {
+      Fail(absl::StrCat("no code generation for intrinsic T.", call->name));
       return llvm::UndefValue::get(ScalarType(call->dtype));
     }
+    if (!call->args[0]->dtype.is_float()) {
+      Fail(absl::StrCat("T.", call->name, " needs a floating-point argument"));
+      return llvm::UndefValue::get(ScalarType(call->dtype));
+    }
+    std::optional<llvm::IRBuilder<>::FastMathFlagGuard> strict;
+    if (info->strict_fp) {
+      strict.emplace(b_);
+      b_.setFastMathFlags(llvm::FastMathFlags());
+    }
+    if (info->expand != nullptr) return EmitExpr(info->expand(call->args));
+    std::vector<llvm::Value*> args;
+    for (const PrimExpr& a : call->args) args.push_back(EmitExpr(a));
     llvm::Type* t = args[0]->getType();
-    const std::string& n = call->name;
-    if (!t->isFloatingPointTy() && n != "isnan") {
-      Fail(absl::StrCat("T.", n, " needs a floating-point argument"));
-      return args[0];
+    if (info->llvm_intrinsic != nullptr) {
+      llvm::Intrinsic::ID id = llvm::Function::lookupIntrinsicID(info->llvm_intrinsic);
+      if (id == llvm::Intrinsic::not_intrinsic) {
+        Fail(absl::StrCat("LLVM has no intrinsic ", info->llvm_intrinsic));
+        return args[0];
+      }
+      return CallIntrinsic(id, t, args);
     }
-    if (n == "exp") return CallIntrinsic(llvm::Intrinsic::exp, t, args);
-    if (n == "exp2") return CallIntrinsic(llvm::Intrinsic::exp2, t, args);
-    if (n == "log") return CallIntrinsic(llvm::Intrinsic::log, t, args);
-    if (n == "log2") return CallIntrinsic(llvm::Intrinsic::log2, t, args);
-    if (n == "sqrt") return CallIntrinsic(llvm::Intrinsic::sqrt, t, args);
-    if (n == "rsqrt") return b_.CreateFDiv(llvm::ConstantFP::get(t, 1.0), CallIntrinsic(llvm::Intrinsic::sqrt, t, args));
-    if (n == "fabs") return CallIntrinsic(llvm::Intrinsic::fabs, t, args);
-    if (n == "floor") return CallIntrinsic(llvm::Intrinsic::floor, t, args);
-    if (n == "ceil") return CallIntrinsic(llvm::Intrinsic::ceil, t, args);
-    if (n == "round") return CallIntrinsic(llvm::Intrinsic::roundeven, t, args);
-    if (n == "trunc") return CallIntrinsic(llvm::Intrinsic::trunc, t, args);
-    if (n == "sin") return CallIntrinsic(llvm::Intrinsic::sin, t, args);
-    if (n == "cos") return CallIntrinsic(llvm::Intrinsic::cos, t, args);
-    if (n == "pow") return CallIntrinsic(llvm::Intrinsic::pow, t, args);
-    if (n == "tanh") return CallLibm("tanh", t, args);
-    if (n == "erf") return CallLibm("erf", t, args);
-    if (n == "sigmoid") {
-      llvm::Value* one = llvm::ConstantFP::get(t, 1.0);
-      llvm::Value* e = CallIntrinsic(llvm::Intrinsic::exp, t, {b_.CreateFNeg(args[0])});
-      return b_.CreateFDiv(one, b_.CreateFAdd(one, e));
-    }
-    if (n == "isnan") {
-      // isnan must see NaNs: compare without fast-math flags.
-      llvm::FastMathFlags none;
-      llvm::IRBuilder<>::FastMathFlagGuard guard(b_);
-      b_.setFastMathFlags(none);
-      return b_.CreateFCmpUNO(args[0], args[0]);
-    }
-    Fail(absl::StrCat("no code generation for intrinsic T.", n));
-    return args[0];
+    return CallLibm(info->libm, t, args);
   }
 
   void EmitStmt(const Stmt& s) {

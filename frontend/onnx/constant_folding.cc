@@ -15,7 +15,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "frontend/onnx/converter_util.h"
-#include "ir/ops/op_util.h"
+#include "ir/shape_util.h"
 
 namespace mlc {
 namespace onnx_import {

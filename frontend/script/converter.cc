@@ -13,6 +13,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "ir/tir/intrinsics.h"
 #include "absl/strings/str_join.h"
 #include "frontend/script/ast.h"
 #include "frontend/script/parser.h"

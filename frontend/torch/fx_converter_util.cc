@@ -6,8 +6,6 @@
 namespace mlc {
 namespace fx {
 
-using te::Tensor;
-
 /*! \brief Argument i as a value; a number becomes a scalar constant of `like`'s dtype. */
 absl::StatusOr<relax::Expr> Operand(FxContext& ctx, const proto::FxNode& node, int i, DataType like) {
   if (i >= node.args_size()) return absl::InvalidArgumentError(absl::StrCat("missing argument ", i));
@@ -20,13 +18,6 @@ absl::StatusOr<relax::Expr> Operand(FxContext& ctx, const proto::FxNode& node, i
 DataType DtypeOf(const relax::Expr& e) {
   const auto* t = e->struct_info().as<relax::TensorStructInfoNode>();
   return t ? t->dtype : DataType::Float32();
-}
-
-absl::StatusOr<relax::Expr> EmitTE(FxContext& ctx, const std::string& name, const te::FTE& f,
-                                   const std::vector<relax::Expr>& args) {
-  absl::StatusOr<relax::Var> v = te::EmitTE(&ctx.bb(), name, f, args);
-  if (!v.ok()) return v.status();
-  return relax::Expr(*v);
 }
 
 /*! \brief An int or a tuple of ints from module attributes, as `n` values. */
@@ -53,13 +44,6 @@ double FloatOf(const proto::FxNode& node, const std::string& name, double fallba
 /*! \brief A (C,) tensor as (C, 1, 1), to broadcast over NCHW. */
 relax::Expr PerChannel(const TensorData& t) {
   return relax::MakeConstant(TensorData(t.dtype(), {t.NumElements(), 1, 1}, t.bytes()));
-}
-
-absl::StatusOr<relax::Expr> EmitBinaryOp(FxContext& ctx, const std::string& op, TopiBinary f, relax::Expr a, relax::Expr b) {
-  if (ctx.options().use_te) {
-    return EmitTE(ctx, op, [f](const std::vector<Tensor>& t) { return f(t[0], t[1]); }, {a, b});
-  }
-  return ctx.EmitOp(op, {a, b});
 }
 
 /*! \brief Numeric argument `index` (positional) or `name` (keyword) of a call, else `fallback`. */
@@ -98,13 +82,6 @@ bool BoolArg(const proto::FxNode& node, int index, const std::string& name, bool
 int64_t RankOf(const relax::Expr& e) {
   const auto* t = e->struct_info().as<relax::TensorStructInfoNode>();
   return t && t->shape ? static_cast<int64_t>(t->shape->size()) : -1;
-}
-
-/*! \brief Emits op(args) as a high-level operator, or with --te as the operator library's compute. */
-absl::StatusOr<relax::Expr> Emit(FxContext& ctx, const std::string& op, std::vector<relax::Expr> args, Attrs attrs,
-                                 const te::FTE& te) {
-  if (ctx.options().use_te) return EmitTE(ctx, op.substr(op.rfind('.') + 1), te, args);
-  return ctx.EmitOp(op, std::move(args), std::move(attrs));
 }
 
 }  // namespace fx

@@ -1,6 +1,6 @@
 /*! \file fx_converter_util.h
  *  \brief Helpers the FX converter files share: reading node arguments and module attributes,
- *         and emitting a call as a high-level operator or (with --te) a tensor expression.
+ *         and emitting operator calls.
  */
 #ifndef MLC_FRONTEND_TORCH_FX_CONVERTER_UTIL_H_
 #define MLC_FRONTEND_TORCH_FX_CONVERTER_UTIL_H_
@@ -9,14 +9,9 @@
 #include <vector>
 
 #include "frontend/torch/fx_importer.h"
-#include "ir/te/call_te.h"
-#include "ir/topi/topi.h"
 
 namespace mlc {
 namespace fx {
-
-using TopiBinary = absl::StatusOr<te::Tensor> (*)(const te::Tensor&, const te::Tensor&);
-using TopiUnary = te::Tensor (*)(const te::Tensor&);
 
 /*! \brief Argument i as a value; a number becomes a scalar constant of `like`'s dtype. */
 absl::StatusOr<relax::Expr> Operand(FxContext& ctx, const proto::FxNode& node, int i, DataType like);
@@ -38,14 +33,6 @@ bool BoolArg(const proto::FxNode& node, int index, const std::string& name, bool
 /*! \brief A (C,) constant as (C, 1, 1), to broadcast over NCHW. */
 relax::Expr PerChannel(const TensorData& t);
 
-/*! \brief Emits a tensor expression as a PrimFunc + call_tir. */
-absl::StatusOr<relax::Expr> EmitTE(FxContext& ctx, const std::string& name, const te::FTE& f,
-                                   const std::vector<relax::Expr>& args);
-/*! \brief Emits a binary operator, high-level or (--te) through `f`. */
-absl::StatusOr<relax::Expr> EmitBinaryOp(FxContext& ctx, const std::string& op, TopiBinary f, relax::Expr a, relax::Expr b);
-/*! \brief Emits op(args) as a high-level operator, or with --te as the operator library's compute. */
-absl::StatusOr<relax::Expr> Emit(FxContext& ctx, const std::string& op, std::vector<relax::Expr> args, Attrs attrs,
-                                 const te::FTE& te);
 
 /*! \brief Registration groups (the registry's first use calls them all). */
 void RegisterNNFxConverters(FxConverterRegistry& registry);

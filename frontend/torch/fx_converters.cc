@@ -1,8 +1,8 @@
 /*! \file fx_converters.cc
  *  \brief The core FX converters (elementwise operators, Linear, reshapes, clamps, tuple
- *         indexing): high-level operators by default, the operator library's tensor
- *         expressions with `use_te` (the seeds' two ways of importing). The CNN and transformer
- *         families are in fx_nn_converters.cc and fx_transformer_converters.cc.
+ *         indexing), to graph-level operators; legalize lowers them to tensor expressions.
+ *         The CNN and transformer families are in fx_nn_converters.cc and
+ *         fx_transformer_converters.cc.
  */
 #include <cmath>
 
@@ -13,9 +13,7 @@ namespace mlc {
 namespace fx {
 namespace {
 
-using te::Tensor;
-
-FxConverter Binary(const std::string& op, const std::string& te_name, TopiBinary topi_fn) {
+FxConverter Binary(const std::string& op) {
   return [=](FxContext& ctx, const proto::FxNode& node) -> absl::StatusOr<relax::Expr> {
     // The dtype comes from whichever operand is a tensor.
     DataType dtype = DataType::Float32();
@@ -29,39 +27,25 @@ FxConverter Binary(const std::string& op, const std::string& te_name, TopiBinary
     if (!a.ok()) return a.status();
     absl::StatusOr<relax::Expr> b = Operand(ctx, node, 1, dtype);
     if (!b.ok()) return b.status();
-    if (ctx.options().use_te) {
-      return EmitTE(ctx, te_name, [topi_fn](const std::vector<Tensor>& t) { return topi_fn(t[0], t[1]); }, {*a, *b});
-    }
     return ctx.EmitOp(op, {*a, *b});
   };
 }
 
-FxConverter Unary(const std::string& op, const std::string& te_name, TopiUnary topi_fn) {
+FxConverter Unary(const std::string& op) {
   return [=](FxContext& ctx, const proto::FxNode& node) -> absl::StatusOr<relax::Expr> {
     absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
     if (!x.ok()) return x.status();
-    if (ctx.options().use_te) {
-      return EmitTE(ctx, te_name, [topi_fn](const std::vector<Tensor>& t) -> absl::StatusOr<Tensor> { return topi_fn(t[0]); }, {*x});
-    }
     return ctx.EmitOp(op, {*x});
   };
 }
 
-/*! \brief torch.nn.Linear: x @ weight.T + bias. High-level: the seeds' permute_dims + matmul +
- *         add; TE: dense + add from the operator library. */
+/*! \brief torch.nn.Linear: x @ weight.T + bias, as the seeds' permute_dims + matmul + add. */
 absl::StatusOr<relax::Expr> ConvertLinear(FxContext& ctx, const proto::FxNode& node) {
   absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
   if (!x.ok()) return x.status();
   absl::StatusOr<relax::Expr> w = ctx.Param(node.target() + ".weight");
   if (!w.ok()) return w.status();
   bool has_bias = ctx.HasParam(node.target() + ".bias");
-  if (ctx.options().use_te) {
-    absl::StatusOr<relax::Expr> y = EmitTE(ctx, "dense", [](const std::vector<Tensor>& t) { return topi::Dense(t[0], t[1]); }, {*x, *w});
-    if (!y.ok() || !has_bias) return y;
-    absl::StatusOr<relax::Expr> b = ctx.Param(node.target() + ".bias");
-    if (!b.ok()) return b.status();
-    return EmitTE(ctx, "add", [](const std::vector<Tensor>& t) { return topi::Add(t[0], t[1]); }, {*y, *b});
-  }
   absl::StatusOr<relax::Expr> wt = ctx.EmitOp("permute_dims", {*w});
   if (!wt.ok()) return wt;
   absl::StatusOr<relax::Expr> y = ctx.EmitOp("matmul", {*x, *wt});
@@ -77,9 +61,6 @@ absl::StatusOr<relax::Expr> ConvertReshape(FxContext& ctx, const proto::FxNode& 
   if (!x.ok()) return x.status();
   if (node.outputs_size() != 1) return absl::InvalidArgumentError("the result shape was not recorded");
   std::vector<int64_t> shape(node.outputs(0).shape().begin(), node.outputs(0).shape().end());
-  if (ctx.options().use_te) {
-    return EmitTE(ctx, "reshape", [shape](const std::vector<Tensor>& t) { return topi::Reshape(t[0], shape); }, {*x});
-  }
   return ctx.EmitOp("reshape", {*x}, {{"shape", shape}});
 }
 
@@ -96,12 +77,11 @@ absl::StatusOr<relax::Expr> ConvertClamp(FxContext& ctx, const proto::FxNode& no
     hi = NumberArg(node, 2, "max_val", 1.0);
   }
   DataType dtype = DtypeOf(*x);
-  absl::StatusOr<relax::Expr> y = EmitBinaryOp(ctx, "maximum", topi::Maximum, *x, FxContext::Scalar(lo, dtype));
+  absl::StatusOr<relax::Expr> y = ctx.EmitOp("maximum", {*x, FxContext::Scalar(lo, dtype)});
   if (!y.ok()) return y;
-  return EmitBinaryOp(ctx, "minimum", topi::Minimum, *y, FxContext::Scalar(hi, dtype));
+  return ctx.EmitOp("minimum", {*y, FxContext::Scalar(hi, dtype)});
 }
 
-/*! \brief operator.getitem on a tuple a converter returned (MultiheadAttention's (output,)). */
 /*! \brief GELU: x * 0.5 * (1 + erf(x / sqrt(2))), or with approximate="tanh"
  *  x * 0.5 * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 x^3))), as elementwise operators (they fuse). */
 absl::StatusOr<relax::Expr> ConvertGelu(FxContext& ctx, const proto::FxNode& node) {
@@ -115,26 +95,23 @@ absl::StatusOr<relax::Expr> ConvertGelu(FxContext& ctx, const proto::FxNode& nod
   if (approximate != "none" && approximate != "tanh") return absl::InvalidArgumentError("approximate must be 'none' or 'tanh'");
   DataType dtype = DtypeOf(*x);
   auto scalar = [&](double v) { return FxContext::Scalar(v, dtype); };
-  auto unary = [&](const std::string& op, TopiUnary f, relax::Expr a) -> absl::StatusOr<relax::Expr> {
-    if (ctx.options().use_te) return EmitTE(ctx, op, [f](const std::vector<Tensor>& t) -> absl::StatusOr<Tensor> { return f(t[0]); }, {a});
-    return ctx.EmitOp(op, {a});
-  };
+  auto op = [&](const std::string& name, relax::Expr a, relax::Expr b) { return ctx.EmitOp(name, {a, b}); };
   absl::StatusOr<relax::Expr> inner;
   if (approximate == "none") {
-    inner = EmitBinaryOp(ctx, "multiply", topi::Multiply, *x, scalar(1.0 / std::sqrt(2.0)));
-    if (inner.ok()) inner = unary("erf", topi::Erf, *inner);
+    inner = op("multiply", *x, scalar(1.0 / std::sqrt(2.0)));
+    if (inner.ok()) inner = ctx.EmitOp("erf", {*inner});
   } else {
-    absl::StatusOr<relax::Expr> cube = EmitBinaryOp(ctx, "multiply", topi::Multiply, *x, *x);
-    if (cube.ok()) cube = EmitBinaryOp(ctx, "multiply", topi::Multiply, *cube, *x);
-    if (cube.ok()) cube = EmitBinaryOp(ctx, "multiply", topi::Multiply, *cube, scalar(0.044715));
-    inner = cube.ok() ? EmitBinaryOp(ctx, "add", topi::Add, *x, *cube) : cube;
-    if (inner.ok()) inner = EmitBinaryOp(ctx, "multiply", topi::Multiply, *inner, scalar(std::sqrt(2.0 / M_PI)));
-    if (inner.ok()) inner = unary("tanh", topi::Tanh, *inner);
+    absl::StatusOr<relax::Expr> cube = op("multiply", *x, *x);
+    if (cube.ok()) cube = op("multiply", *cube, *x);
+    if (cube.ok()) cube = op("multiply", *cube, scalar(0.044715));
+    inner = cube.ok() ? op("add", *x, *cube) : cube;
+    if (inner.ok()) inner = op("multiply", *inner, scalar(std::sqrt(2.0 / M_PI)));
+    if (inner.ok()) inner = ctx.EmitOp("tanh", {*inner});
   }
-  if (inner.ok()) inner = EmitBinaryOp(ctx, "add", topi::Add, *inner, scalar(1.0));
-  if (inner.ok()) inner = EmitBinaryOp(ctx, "multiply", topi::Multiply, *inner, scalar(0.5));
+  if (inner.ok()) inner = op("add", *inner, scalar(1.0));
+  if (inner.ok()) inner = op("multiply", *inner, scalar(0.5));
   if (!inner.ok()) return inner;
-  return EmitBinaryOp(ctx, "multiply", topi::Multiply, *x, *inner);
+  return op("multiply", *x, *inner);
 }
 
 /*! \brief x.size(), x.size(d), x.shape (getattr): the static shape as int64 constants. Shapes
@@ -189,41 +166,35 @@ void RegisterCoreFxConverters(FxConverterRegistry& r) {
   using K = FxConverterRegistry;
   struct BinaryEntry {
     const char* op;
-    const char* te;
-    TopiBinary f;
-    std::vector<const char*> targets;
+    std::vector<const char*> functions;
+    const char* method;
   };
-  for (const BinaryEntry& e : {BinaryEntry{"add", "add", topi::Add, {"operator.add", "torch.add"}},
-                               BinaryEntry{"subtract", "subtract", topi::Subtract, {"operator.sub", "torch.sub"}},
-                               BinaryEntry{"multiply", "multiply", topi::Multiply, {"operator.mul", "torch.mul"}},
-                               BinaryEntry{"divide", "divide", topi::Divide, {"operator.truediv", "torch.div"}},
-                               BinaryEntry{"matmul", "matmul", topi::Matmul, {"torch.matmul", "operator.matmul"}},
-                               BinaryEntry{"maximum", "maximum", topi::Maximum, {"torch.maximum"}},
-                               BinaryEntry{"minimum", "minimum", topi::Minimum, {"torch.minimum"}},
-                               BinaryEntry{"power", "power", topi::Power, {"torch.pow", "operator.pow"}}}) {
-    for (const char* t : e.targets) r.Register(K::kFunction, t, Binary(e.op, e.te, e.f));
+  for (const BinaryEntry& e : {BinaryEntry{"add", {"operator.add", "torch.add", "operator.iadd"}, "add"},
+                               BinaryEntry{"subtract", {"operator.sub", "torch.sub"}, nullptr},
+                               BinaryEntry{"multiply", {"operator.mul", "torch.mul"}, "mul"},
+                               BinaryEntry{"divide", {"operator.truediv", "torch.div"}, nullptr},
+                               BinaryEntry{"matmul", {"torch.matmul", "operator.matmul"}, "matmul"},
+                               BinaryEntry{"maximum", {"torch.maximum"}, nullptr},
+                               BinaryEntry{"minimum", {"torch.minimum"}, nullptr},
+                               BinaryEntry{"power", {"torch.pow", "operator.pow"}, nullptr}}) {
+    for (const char* t : e.functions) r.Register(K::kFunction, t, Binary(e.op));
+    if (e.method) r.Register(K::kMethod, e.method, Binary(e.op));
   }
-  r.Register(K::kMethod, "add", Binary("add", "add", topi::Add));
-  r.Register(K::kMethod, "mul", Binary("multiply", "multiply", topi::Multiply));
-  r.Register(K::kMethod, "matmul", Binary("matmul", "matmul", topi::Matmul));
   struct UnaryEntry {
     const char* op;
-    const char* te;
-    TopiUnary f;
     std::vector<const char*> functions;
     const char* module;
     const char* method;
   };
-  for (const UnaryEntry& e :
-       {UnaryEntry{"nn.relu", "relu", topi::Relu, {"torch.relu", "torch.nn.functional.relu"}, "ReLU", "relu"},
-        UnaryEntry{"sigmoid", "sigmoid", topi::Sigmoid, {"torch.sigmoid", "torch.nn.functional.sigmoid"}, "Sigmoid", "sigmoid"},
-        UnaryEntry{"tanh", "tanh", topi::Tanh, {"torch.tanh", "torch.nn.functional.tanh"}, "Tanh", "tanh"},
-        UnaryEntry{"exp", "exp", topi::Exp, {"torch.exp"}, nullptr, "exp"},
-        UnaryEntry{"log", "log", topi::Log, {"torch.log"}, nullptr, "log"},
-        UnaryEntry{"sqrt", "sqrt", topi::Sqrt, {"torch.sqrt"}, nullptr, "sqrt"},
-        UnaryEntry{"erf", "erf", topi::Erf, {"torch.erf", "torch.special.erf"}, nullptr, "erf"},
-        UnaryEntry{"negative", "negative", topi::Negative, {"operator.neg", "torch.neg"}, nullptr, "neg"}}) {
-    FxConverter c = Unary(e.op, e.te, e.f);
+  for (const UnaryEntry& e : {UnaryEntry{"nn.relu", {"torch.relu", "torch.nn.functional.relu"}, "ReLU", "relu"},
+                              UnaryEntry{"sigmoid", {"torch.sigmoid", "torch.nn.functional.sigmoid"}, "Sigmoid", "sigmoid"},
+                              UnaryEntry{"tanh", {"torch.tanh", "torch.nn.functional.tanh"}, "Tanh", "tanh"},
+                              UnaryEntry{"exp", {"torch.exp"}, nullptr, "exp"},
+                              UnaryEntry{"log", {"torch.log"}, nullptr, "log"},
+                              UnaryEntry{"sqrt", {"torch.sqrt"}, nullptr, "sqrt"},
+                              UnaryEntry{"erf", {"torch.erf", "torch.special.erf"}, nullptr, "erf"},
+                              UnaryEntry{"negative", {"operator.neg", "torch.neg"}, nullptr, "neg"}}) {
+    FxConverter c = Unary(e.op);
     for (const char* f : e.functions) r.Register(K::kFunction, f, c);
     if (e.module) r.Register(K::kModule, e.module, c);
     if (e.method) r.Register(K::kMethod, e.method, c);
@@ -239,7 +210,6 @@ void RegisterCoreFxConverters(FxConverterRegistry& r) {
   r.Register(K::kFunction, "builtins.getattr", ConvertSize);
   r.Register(K::kModule, "Linear", ConvertLinear);
   r.Register(K::kModule, "Flatten", ConvertReshape);
-  r.Register(K::kFunction, "operator.iadd", Binary("add", "add", topi::Add));
   r.Register(K::kFunction, "torch.flatten", ConvertReshape);
   r.Register(K::kFunction, "torch.reshape", ConvertReshape);
   for (const char* m : {"view", "reshape", "flatten"}) r.Register(K::kMethod, m, ConvertReshape);

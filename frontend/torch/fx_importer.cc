@@ -108,13 +108,13 @@ absl::StatusOr<relax::Expr> OutputValue(FxContext& ctx, const proto::FxArg& arg)
 
 }  // namespace
 
-absl::StatusOr<IRModule> ImportFx(const proto::FxGraph& graph, const FxImportOptions& options) {
+absl::StatusOr<IRModule> ImportFx(const proto::FxGraph& graph) {
   if (graph.magic() != "mlc.fx") return absl::InvalidArgumentError("not an FX graph file (bad magic)");
   if (graph.format_version() != 1) {
     return absl::FailedPreconditionError(absl::StrCat("FX graph format version ", graph.format_version(), " is not supported"));
   }
   relax::BlockBuilder bb;
-  FxContext ctx(&bb, &graph, &options);
+  FxContext ctx(&bb, &graph);
   const FxConverterRegistry& registry = FxConverterRegistry::Global();
   std::vector<relax::Var> params;
   if (absl::Status s = bb.BeginFunction("main"); !s.ok()) return s;
@@ -174,12 +174,12 @@ absl::StatusOr<IRModule> ImportFx(const proto::FxGraph& graph, const FxImportOpt
   return bb.Get();
 }
 
-absl::StatusOr<IRModule> ImportFxFile(const std::string& path, const FxImportOptions& options) {
+absl::StatusOr<IRModule> ImportFxFile(const std::string& path) {
   absl::StatusOr<std::string> bytes = ReadFile(path);
   if (!bytes.ok()) return bytes.status();
   proto::FxGraph graph;
   if (!graph.ParseFromString(*bytes)) return absl::DataLossError(absl::StrCat(path, ": not a valid FX graph file"));
-  absl::StatusOr<IRModule> mod = ImportFx(graph, options);
+  absl::StatusOr<IRModule> mod = ImportFx(graph);
   if (!mod.ok()) return absl::Status(mod.status().code(), absl::StrCat(path, ": ", mod.status().message()));
   return mod;
 }

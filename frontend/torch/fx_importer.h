@@ -4,9 +4,8 @@
  *         get_attr -> constant, call_function / call_module / call_method -> a converter looked
  *         up by target, module class or method name, output -> the function's result.
  *
- *  Converters emit high-level operators (the seeds' "translate into high-level operators"),
- *  or, with `use_te`, tensor-expression calls through the operator library (their emit_te
- *  path). More converters are registered from any target with MLC_REGISTER_FX_CONVERTER.
+ *  Converters emit graph-level operators (the seeds' "translate into high-level operators");
+ *  the legalize pass lowers them to tensor expressions (the seeds' emit_te path). More converters are registered from any target with MLC_REGISTER_FX_CONVERTER.
  *  An unsupported target is an error naming the node and the target; nothing half-built is
  *  returned.
  */
@@ -26,19 +25,12 @@
 namespace mlc {
 namespace fx {
 
-struct FxImportOptions {
-  /*! \brief Lower through the operator library's TE computes instead of high-level operators. */
-  bool use_te = false;
-};
-
-/*! \brief What a converter sees: the builder, node values, parameters and options. */
+/*! \brief What a converter sees: the builder, node values and parameters. */
 class FxContext {
  public:
-  FxContext(relax::BlockBuilder* bb, const proto::FxGraph* graph, const FxImportOptions* options)
-      : bb_(bb), graph_(graph), options_(options) {}
+  FxContext(relax::BlockBuilder* bb, const proto::FxGraph* graph) : bb_(bb), graph_(graph) {}
 
   relax::BlockBuilder& bb() { return *bb_; }
-  const FxImportOptions& options() const { return *options_; }
   /*! \brief The value of a node argument (a node reference). */
   absl::StatusOr<relax::Expr> Value(const proto::FxArg& arg) const;
   /*! \brief Positional argument `i` of `node` as a value. */
@@ -56,7 +48,6 @@ class FxContext {
  private:
   relax::BlockBuilder* bb_;
   const proto::FxGraph* graph_;
-  const FxImportOptions* options_;
   std::map<std::string, relax::Expr> values_;
   mutable std::map<std::string, relax::Expr> params_;
 };
@@ -78,8 +69,8 @@ class FxConverterRegistry {
 
 void RegisterCoreFxConverters(FxConverterRegistry& registry);
 
-absl::StatusOr<IRModule> ImportFx(const proto::FxGraph& graph, const FxImportOptions& options = {});
-absl::StatusOr<IRModule> ImportFxFile(const std::string& path, const FxImportOptions& options = {});
+absl::StatusOr<IRModule> ImportFx(const proto::FxGraph& graph);
+absl::StatusOr<IRModule> ImportFxFile(const std::string& path);
 
 namespace detail {
 struct FxConverterRegistrar {

@@ -6,12 +6,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "frontend/torch/fx_converter_util.h"
+#include "ir/ops/op_attrs.h"
 
 namespace mlc {
 namespace fx {
 namespace {
-
-using te::Tensor;
 
 absl::StatusOr<relax::Expr> ConvertConv2d(FxContext& ctx, const proto::FxNode& node) {
   absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
@@ -26,19 +25,12 @@ absl::StatusOr<relax::Expr> ConvertConv2d(FxContext& ctx, const proto::FxNode& n
                        dilation = IntsOf(node, "dilation", 2, {1, 1});
   int64_t groups = IntsOf(node, "groups", 1, {1})[0];
   std::vector<int64_t> padding = {pad[0], pad[1], pad[0], pad[1]};
-  absl::StatusOr<relax::Expr> y;
-  if (ctx.options().use_te) {
-    y = EmitTE(ctx, "conv2d",
-               [=](const std::vector<Tensor>& t) { return topi::Conv2d(t[0], t[1], strides, padding, dilation, groups); },
-               {*x, *w});
-  } else {
-    y = ctx.EmitOp("nn.conv2d", {*x, *w},
-                   {{"strides", strides}, {"padding", padding}, {"dilation", dilation}, {"groups", groups}});
-  }
+  relax::Conv2DAttrs attrs{strides, padding, dilation, groups};
+  absl::StatusOr<relax::Expr> y = ctx.EmitOp("nn.conv2d", {*x, *w}, relax::ToAttrs(attrs));
   if (!y.ok() || !ctx.HasParam(node.target() + ".bias")) return y;
   absl::StatusOr<relax::Expr> b = ctx.Param(node.target() + ".bias");
   if (!b.ok()) return b.status();
-  return EmitBinaryOp(ctx, "add", topi::Add, *y, PerChannel(b->as<relax::ConstantNode>()->data));
+  return ctx.EmitOp("add", {*y, PerChannel(b->as<relax::ConstantNode>()->data)});
 }
 
 /*! \brief Eval-mode batch norm, folded: x * (w / sqrt(var + eps)) + (b - mean * w / sqrt(var + eps)). */
@@ -60,9 +52,9 @@ absl::StatusOr<relax::Expr> ConvertBatchNorm2d(FxContext& ctx, const proto::FxNo
     static_cast<float*>(scale.mutable_data())[i] = static_cast<float>(s);
     static_cast<float*>(shift.mutable_data())[i] = static_cast<float>(p[1]->data_as<float>()[i] - p[2]->data_as<float>()[i] * s);
   }
-  absl::StatusOr<relax::Expr> y = EmitBinaryOp(ctx, "multiply", topi::Multiply, *x, relax::MakeConstant(scale));
+  absl::StatusOr<relax::Expr> y = ctx.EmitOp("multiply", {*x, relax::MakeConstant(scale)});
   if (!y.ok()) return y;
-  return EmitBinaryOp(ctx, "add", topi::Add, *y, relax::MakeConstant(shift));
+  return ctx.EmitOp("add", {*y, relax::MakeConstant(shift)});
 }
 
 absl::StatusOr<relax::Expr> ConvertPool(FxContext& ctx, const proto::FxNode& node, bool is_max) {
@@ -77,16 +69,8 @@ absl::StatusOr<relax::Expr> ConvertPool(FxContext& ctx, const proto::FxNode& nod
   bool include_pad = true;
   auto cip = node.module_attrs().find("count_include_pad");
   if (cip != node.module_attrs().end()) include_pad = cip->second.b();
-  if (ctx.options().use_te) {
-    return EmitTE(ctx, is_max ? "max_pool2d" : "avg_pool2d",
-                  [=](const std::vector<Tensor>& t) {
-                    return topi::Pool2d(t[0], is_max, kernel, strides, padding, dilation, include_pad, ceil_mode);
-                  },
-                  {*x});
-  }
-  return ctx.EmitOp(is_max ? "nn.max_pool2d" : "nn.avg_pool2d", {*x},
-                    {{"pool_size", kernel}, {"strides", strides}, {"padding", padding}, {"dilation", dilation},
-                     {"count_include_pad", include_pad}, {"ceil_mode", ceil_mode}});
+  relax::Pool2DAttrs attrs{kernel, strides, padding, dilation, ceil_mode, include_pad};
+  return ctx.EmitOp(is_max ? "nn.max_pool2d" : "nn.avg_pool2d", {*x}, relax::ToAttrs(attrs));
 }
 
 absl::StatusOr<relax::Expr> ConvertGlobalPool(FxContext& ctx, const proto::FxNode& node) {
@@ -95,9 +79,6 @@ absl::StatusOr<relax::Expr> ConvertGlobalPool(FxContext& ctx, const proto::FxNod
   if (node.outputs_size() != 1 || node.outputs(0).shape_size() != 4 || node.outputs(0).shape(2) != 1 ||
       node.outputs(0).shape(3) != 1) {
     return absl::UnimplementedError("only output_size (1, 1) adaptive pooling is supported");
-  }
-  if (ctx.options().use_te) {
-    return EmitTE(ctx, "adaptive_avg_pool2d", [](const std::vector<Tensor>& t) { return topi::GlobalAvgPool2d(t[0]); }, {*x});
   }
   return ctx.EmitOp("nn.adaptive_avg_pool2d", {*x});
 }
@@ -126,10 +107,6 @@ absl::StatusOr<relax::Expr> ConvertPad(FxContext& ctx, const proto::FxNode& node
     after[rank - 1 - i / 2] = pad->list().items(i + 1).i();
   }
   double value = NumberArg(node, 3, "value", 0.0);
-  if (ctx.options().use_te) {
-    return EmitTE(ctx, "pad", [=](const std::vector<Tensor>& a) { return topi::Pad(a[0], before, after, tir::Const(a[0].dtype(), value)); },
-                  {*x});
-  }
   std::vector<int64_t> width;
   for (size_t d = 0; d < rank; ++d) {
     width.push_back(before[d]);

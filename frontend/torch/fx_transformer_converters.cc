@@ -3,16 +3,14 @@
  *         transpose / permute, and nn.MultiheadAttention as a whole module.
  */
 #include <cmath>
-#include <tuple>
 
 #include "absl/strings/str_cat.h"
 #include "frontend/torch/fx_converter_util.h"
+#include "ir/ops/op_attrs.h"
 
 namespace mlc {
 namespace fx {
 namespace {
-
-using te::Tensor;
 
 /*! \brief F.softmax / torch.softmax / x.softmax(dim) / nn.Softmax(dim). */
 absl::StatusOr<relax::Expr> ConvertSoftmax(FxContext& ctx, const proto::FxNode& node) {
@@ -20,9 +18,6 @@ absl::StatusOr<relax::Expr> ConvertSoftmax(FxContext& ctx, const proto::FxNode& 
   if (!x.ok()) return x.status();
   int64_t axis = node.op() == "call_module" ? static_cast<int64_t>(FloatOf(node, "dim", -1))
                                             : static_cast<int64_t>(NumberArg(node, 1, "dim", -1));
-  if (ctx.options().use_te) {
-    return EmitTE(ctx, "softmax", [axis](const std::vector<Tensor>& t) { return topi::Softmax(t[0], axis); }, {*x});
-  }
   return ctx.EmitOp("nn.softmax", {*x}, {{"axis", axis}});
 }
 
@@ -66,26 +61,16 @@ absl::StatusOr<relax::Expr> ConvertLayerNorm(FxContext& ctx, const proto::FxNode
     for (int64_t i = 0; i < t.NumElements(); ++i) static_cast<float*>(t.mutable_data())[i] = e == &gamma ? 1.0f : 0.0f;
     *e = relax::MakeConstant(t);
   }
-  if (ctx.options().use_te) {
-    int64_t n = static_cast<int64_t>(shape.size());
-    return EmitTE(ctx, "layer_norm", [n, eps](const std::vector<Tensor>& t) { return topi::LayerNorm(t[0], t[1], t[2], n, eps); },
-                  {*x, gamma, beta});
-  }
   return ctx.EmitOp("nn.layer_norm", {*x, gamma, beta}, {{"epsilon", eps}});
 }
 
 /*! \brief x.mean(dim, keepdim) / torch.sum(x, dim, keepdim) and friends. */
-absl::StatusOr<relax::Expr> ConvertReduce(FxContext& ctx, const proto::FxNode& node, const std::string& op, topi::ReduceOp kind) {
+absl::StatusOr<relax::Expr> ConvertReduce(FxContext& ctx, const proto::FxNode& node, const std::string& op) {
   absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
   if (!x.ok()) return x.status();
   std::vector<int64_t> axes = IntListArg(node, 1, "dim");
   bool keepdims = BoolArg(node, 2, "keepdim", false);
-  if (ctx.options().use_te) {
-    return EmitTE(ctx, op, [=](const std::vector<Tensor>& t) { return topi::Reduce(t[0], kind, axes, keepdims); }, {*x});
-  }
-  Attrs attrs = {{"keepdims", keepdims}};
-  if (!axes.empty()) attrs["axis"] = axes;
-  return ctx.EmitOp(op, {*x}, attrs);
+  return ctx.EmitOp(op, {*x}, relax::ToAttrs(relax::ReduceAttrs{axes, keepdims}));
 }
 
 /*! \brief x.transpose(d0, d1) / torch.transpose and x.permute(dims...) / torch.permute. */
@@ -106,9 +91,6 @@ absl::StatusOr<relax::Expr> ConvertPermute(FxContext& ctx, const proto::FxNode& 
     std::swap(axes[a], axes[b]);
   } else {
     axes = IntListArg(node, 1, "dims");
-  }
-  if (ctx.options().use_te) {
-    return EmitTE(ctx, "transpose", [axes](const std::vector<Tensor>& t) { return topi::Transpose(t[0], axes); }, {*x});
   }
   return ctx.EmitOp("permute_dims", {*x}, {{"axes", axes}});
 }
@@ -147,14 +129,9 @@ absl::StatusOr<relax::Expr> ConvertMultiheadAttention(FxContext& ctx, const prot
   const TensorData& w = w_in->as<relax::ConstantNode>()->data;
   const TensorData& b = b_in->as<relax::ConstantNode>()->data;
 
-  auto permute = [&](relax::Expr x, std::vector<int64_t> axes) {
-    return Emit(ctx, "permute_dims", {x}, {{"axes", axes}},
-                [axes](const std::vector<Tensor>& t) { return topi::Transpose(t[0], axes); });
-  };
-  auto reshape = [&](relax::Expr x, std::vector<int64_t> shape) {
-    return Emit(ctx, "reshape", {x}, {{"shape", shape}}, [shape](const std::vector<Tensor>& t) { return topi::Reshape(t[0], shape); });
-  };
-  auto binary = [&](const std::string& op, TopiBinary f, relax::Expr a, relax::Expr c) { return EmitBinaryOp(ctx, op, f, a, c); };
+  auto permute = [&](relax::Expr x, std::vector<int64_t> axes) { return ctx.EmitOp("permute_dims", {x}, {{"axes", axes}}); };
+  auto reshape = [&](relax::Expr x, std::vector<int64_t> shape) { return ctx.EmitOp("reshape", {x}, {{"shape", shape}}); };
+  auto binary = [&](const std::string& op, relax::Expr a, relax::Expr c) { return ctx.EmitOp(op, {a, c}); };
   // x @ weight.T + bias, with the transposed weight folded at import.
   auto linear = [&](relax::Expr x, relax::Expr weight, relax::Expr bias) -> absl::StatusOr<relax::Expr> {
     const TensorData& wt = weight.as<relax::ConstantNode>()->data;
@@ -163,9 +140,9 @@ absl::StatusOr<relax::Expr> ConvertMultiheadAttention(FxContext& ctx, const prot
     for (int64_t i = 0; i < rows; ++i) {
       for (int64_t j = 0; j < cols; ++j) static_cast<float*>(t.mutable_data())[j * rows + i] = wt.data_as<float>()[i * cols + j];
     }
-    absl::StatusOr<relax::Expr> y = binary("matmul", topi::Matmul, x, relax::MakeConstant(t));
+    absl::StatusOr<relax::Expr> y = binary("matmul", x, relax::MakeConstant(t));
     if (!y.ok()) return y;
-    return binary("add", topi::Add, *y, bias);
+    return binary("add", *y, bias);
   };
 
   std::vector<relax::Expr> qkv;
@@ -190,13 +167,12 @@ absl::StatusOr<relax::Expr> ConvertMultiheadAttention(FxContext& ctx, const prot
     if (!y.ok()) return y.status();
     qkv.push_back(*y);
   }
-  absl::StatusOr<relax::Expr> scores = binary("matmul", topi::Matmul, qkv[0], qkv[1]);
-  if (scores.ok()) scores = binary("multiply", topi::Multiply, *scores, FxContext::Scalar(1.0 / std::sqrt(double(head_dim)), DataType::Float32()));
+  absl::StatusOr<relax::Expr> scores = binary("matmul", qkv[0], qkv[1]);
+  if (scores.ok()) scores = binary("multiply", *scores, FxContext::Scalar(1.0 / std::sqrt(double(head_dim)), DataType::Float32()));
   if (scores.ok()) {
-    scores = Emit(ctx, "nn.softmax", {*scores}, {{"axis", int64_t{-1}}},
-                  [](const std::vector<Tensor>& t) { return topi::Softmax(t[0], -1); });
+    scores = ctx.EmitOp("nn.softmax", {*scores}, {{"axis", int64_t{-1}}});
   }
-  absl::StatusOr<relax::Expr> out = scores.ok() ? binary("matmul", topi::Matmul, *scores, qkv[2]) : scores;
+  absl::StatusOr<relax::Expr> out = scores.ok() ? binary("matmul", *scores, qkv[2]) : scores;
   if (out.ok()) out = permute(*out, {0, 2, 1, 3});
   if (out.ok()) out = reshape(*out, {batch, seq[0], embed});
   if (out.ok()) out = linear(*out, *w_out, *b_out);
@@ -215,12 +191,10 @@ void RegisterTransformerFxConverters(FxConverterRegistry& r) {
   r.Register(K::kModule, "LayerNorm", ConvertLayerNorm);
   r.Register(K::kModule, "MultiheadAttention", ConvertMultiheadAttention);
   r.Register(K::kFunction, "torch.nn.functional.layer_norm", ConvertLayerNorm);
-  for (const auto& [name, op, kind] : std::vector<std::tuple<const char*, const char*, topi::ReduceOp>>{
-           {"mean", "mean", topi::ReduceOp::kMean}, {"sum", "sum", topi::ReduceOp::kSum}, {"amax", "max", topi::ReduceOp::kMax},
-           {"amin", "min", topi::ReduceOp::kMin}}) {
+  for (const auto& [name, op] : std::vector<std::pair<const char*, const char*>>{
+           {"mean", "mean"}, {"sum", "sum"}, {"amax", "max"}, {"amin", "min"}}) {
     std::string op_name = op;
-    topi::ReduceOp k = kind;
-    FxConverter c = [op_name, k](FxContext& ctx, const proto::FxNode& n) { return ConvertReduce(ctx, n, op_name, k); };
+    FxConverter c = [op_name](FxContext& ctx, const proto::FxNode& n) { return ConvertReduce(ctx, n, op_name); };
     r.Register(K::kMethod, name, c);
     r.Register(K::kFunction, absl::StrCat("torch.", name), c);
   }

@@ -1,12 +1,20 @@
 /*! \file elementwise.cc
- *  \brief Elementwise operators: broadcasting binary arithmetic and unary activations.
+ *  \brief Elementwise operators: broadcasting binary arithmetic and unary functions.
+ *
+ *  A unary operator is one row of kUnaryOps: its name, what it computes, and the scalar
+ *  formula its legalization applies to every element. Adding one is adding a row (and the
+ *  importers' table entries that map framework names to it).
  */
 #include "absl/strings/str_cat.h"
 #include "ir/ops/op_util.h"
+#include "ir/tir/prim_expr_ops.h"
+#include "ir/topi/topi.h"
 
 namespace mlc {
 namespace relax {
 namespace {
+
+using tir::PrimExpr;
 
 absl::StatusOr<StructInfo> InferBroadcastBinary(const CallNode& call) {
   absl::StatusOr<const TensorStructInfoNode*> lhs = TensorArg(call, 0);
@@ -34,43 +42,67 @@ absl::StatusOr<StructInfo> InferUnary(const CallNode& call) {
   return call.args[0]->struct_info();
 }
 
-void RegisterBinary(OpRegistry& registry, const std::string& name, const std::string& description) {
-  OpInfo& op = registry.Register(name);
-  op.num_inputs = 2;
-  op.arg_names = {"x1", "x2"};
-  op.description = description;
-  op.infer = InferBroadcastBinary;
-  op.pattern = OpPattern::kBroadcast;
+struct BinaryOpDef {
+  const char* name;
+  const char* description;
+  absl::StatusOr<te::Tensor> (*compute)(const te::Tensor&, const te::Tensor&);
+};
+
+const BinaryOpDef kBinaryOps[] = {
+    {"add", "x1 + x2 with NumPy broadcasting", topi::Add},
+    {"subtract", "x1 - x2 with NumPy broadcasting", topi::Subtract},
+    {"multiply", "x1 * x2 with NumPy broadcasting", topi::Multiply},
+    {"divide", "x1 / x2 with NumPy broadcasting", topi::Divide},
+    {"maximum", "elementwise max with NumPy broadcasting", topi::Maximum},
+    {"minimum", "elementwise min with NumPy broadcasting", topi::Minimum},
+    {"power", "x1 ** x2 with NumPy broadcasting", topi::Power},
+};
+
+struct UnaryOpDef {
+  const char* name;     // the operator
+  const char* te_name;  // the PrimFunc legalization makes
+  const char* description;
+  PrimExpr (*formula)(const PrimExpr& x);
+};
+
+const UnaryOpDef kUnaryOps[] = {
+    {"nn.relu", "relu", "max(x, 0)", [](const PrimExpr& x) { return tir::Max(x, tir::Const(x->dtype, 0)); }},
+    {"exp", "exp", "e ** x", [](const PrimExpr& x) { return tir::Intrinsic("exp", {x}); }},
+    {"log", "log", "natural logarithm", [](const PrimExpr& x) { return tir::Intrinsic("log", {x}); }},
+    {"sqrt", "sqrt", "square root", [](const PrimExpr& x) { return tir::Intrinsic("sqrt", {x}); }},
+    {"tanh", "tanh", "hyperbolic tangent", [](const PrimExpr& x) { return tir::Intrinsic("tanh", {x}); }},
+    {"sigmoid", "sigmoid", "1 / (1 + exp(-x))", [](const PrimExpr& x) { return tir::Intrinsic("sigmoid", {x}); }},
+    {"erf", "erf", "Gauss error function", [](const PrimExpr& x) { return tir::Intrinsic("erf", {x}); }},
+    {"negative", "negative", "-x", [](const PrimExpr& x) { return tir::operator-(x); }},
+};
+
+bool RegisterElementwiseOps() {
+  OpRegistry& registry = OpRegistry::Global();
+  for (const BinaryOpDef& def : kBinaryOps) {
+    auto compute = def.compute;
+    registry.Register(def.name)
+        .set_inputs({"x1", "x2"})
+        .set_description(def.description)
+        .set_infer(InferBroadcastBinary)
+        .set_pattern(OpPattern::kBroadcast)
+        .set_legalize(LegalizeTE(def.name, [compute](const std::vector<te::Tensor>& t) { return compute(t[0], t[1]); }));
+  }
+  for (const UnaryOpDef& def : kUnaryOps) {
+    auto formula = def.formula;
+    registry.Register(def.name)
+        .set_inputs({"x"})
+        .set_description(def.description)
+        .set_infer(InferUnary)
+        .set_pattern(OpPattern::kElemWise)
+        .set_legalize(LegalizeTE(def.te_name, [formula](const std::vector<te::Tensor>& t) -> absl::StatusOr<te::Tensor> {
+          return topi::Unary(t[0], formula);
+        }));
+  }
+  return true;
 }
 
-void RegisterUnary(OpRegistry& registry, const std::string& name, const std::string& description) {
-  OpInfo& op = registry.Register(name);
-  op.num_inputs = 1;
-  op.arg_names = {"x"};
-  op.description = description;
-  op.infer = InferUnary;
-  op.pattern = OpPattern::kElemWise;
-}
+[[maybe_unused]] const bool kRegistered = RegisterElementwiseOps();
 
 }  // namespace
-
-void RegisterElementwiseOps(OpRegistry& registry) {
-  RegisterBinary(registry, "add", "x1 + x2 with NumPy broadcasting");
-  RegisterBinary(registry, "subtract", "x1 - x2 with NumPy broadcasting");
-  RegisterBinary(registry, "multiply", "x1 * x2 with NumPy broadcasting");
-  RegisterBinary(registry, "divide", "x1 / x2 with NumPy broadcasting");
-  RegisterBinary(registry, "maximum", "elementwise max with NumPy broadcasting");
-  RegisterBinary(registry, "minimum", "elementwise min with NumPy broadcasting");
-  RegisterBinary(registry, "power", "x1 ** x2 with NumPy broadcasting");
-  RegisterUnary(registry, "nn.relu", "max(x, 0)");
-  RegisterUnary(registry, "exp", "e ** x");
-  RegisterUnary(registry, "log", "natural logarithm");
-  RegisterUnary(registry, "sqrt", "square root");
-  RegisterUnary(registry, "tanh", "hyperbolic tangent");
-  RegisterUnary(registry, "sigmoid", "1 / (1 + exp(-x))");
-  RegisterUnary(registry, "erf", "Gauss error function");
-  RegisterUnary(registry, "negative", "-x");
-}
-
 }  // namespace relax
 }  // namespace mlc

@@ -3,6 +3,7 @@
  */
 #include "absl/strings/str_cat.h"
 #include "ir/ops/op_util.h"
+#include "ir/topi/topi.h"
 
 namespace mlc {
 namespace relax {
@@ -36,17 +37,14 @@ absl::StatusOr<std::vector<int64_t>> MatmulShape(std::vector<int64_t> a, std::ve
   return out;
 }
 
-absl::StatusOr<StructInfo> InferMatmul(const CallNode& call) {
+absl::StatusOr<StructInfo> InferMatmul(const CallNode& call, const MatmulAttrs& attrs) {
   absl::StatusOr<const TensorStructInfoNode*> a = TensorArg(call, 0);
   if (!a.ok()) return a.status();
   absl::StatusOr<const TensorStructInfoNode*> b = TensorArg(call, 1);
   if (!b.ok()) return b.status();
   if (absl::Status s = CheckSameDtype(*a, *b); !s.ok()) return s;
   DataType dtype = (*a)->dtype;
-  auto it = call.attrs.find("out_dtype");
-  if (it != call.attrs.end() && it->second.is<DataType>() && !it->second.get<DataType>().is_void()) {
-    dtype = it->second.get<DataType>();
-  }
+  if (!attrs.out_dtype.is_void()) dtype = attrs.out_dtype;
   if (!(*a)->shape || !(*b)->shape) return TensorSInfoUnknownShape(dtype, -1);
   absl::StatusOr<std::vector<int64_t>> shape = MatmulShape(*(*a)->shape, *(*b)->shape);
   if (!shape.ok()) return shape.status();
@@ -117,43 +115,39 @@ absl::StatusOr<StructInfo> InferEwiseFma(const CallNode& call) {
   return call.args[0]->struct_info();
 }
 
+MLC_REGISTER_OP("matmul")
+    .set_inputs({"x1", "x2"})
+    .set_attrs_type<MatmulAttrs>()
+    .set_description("NumPy matmul: batched, with broadcasting of batch dimensions")
+    .set_infer<MatmulAttrs>(InferMatmul)
+    .set_pattern(OpPattern::kOutEWiseFusable)
+    .set_legalize(LegalizeTE("matmul", [](const std::vector<te::Tensor>& t) { return topi::Matmul(t[0], t[1]); }));
+
+MLC_REGISTER_OP("nn.dense")
+    .set_inputs({"data", "weight"})
+    .set_description("data @ weight.T, weight of shape (units, in_features)")
+    .set_infer(InferDense)
+    .set_pattern(OpPattern::kOutEWiseFusable)
+    .set_legalize(LegalizeTE("dense", [](const std::vector<te::Tensor>& t) { return topi::Dense(t[0], t[1]); }));
+
+MLC_REGISTER_OP("linear")
+    .set_inputs({"data", "weight", "bias"})
+    .set_description("data @ weight.T + bias (torch.nn.Linear)")
+    .set_infer(InferLinear)
+    .set_pattern(OpPattern::kOutEWiseFusable)
+    .set_legalize(LegalizeTE("linear", [](const std::vector<te::Tensor>& t) -> absl::StatusOr<te::Tensor> {
+      absl::StatusOr<te::Tensor> y = topi::Dense(t[0], t[1]);
+      if (!y.ok()) return y;
+      return topi::Add(*y, t[2]);
+    }));
+
+MLC_REGISTER_OP("ewise_fma")
+    .set_inputs({"x1", "x2", "x3"})
+    .set_description("x1 * x2 + x3, all of one shape")
+    .set_infer(InferEwiseFma)
+    .set_pattern(OpPattern::kElemWise)
+    .set_legalize(LegalizeTE("ewise_fma", [](const std::vector<te::Tensor>& t) { return topi::EwiseFma(t[0], t[1], t[2]); }));
+
 }  // namespace
-
-void RegisterLinearAlgebraOps(OpRegistry& registry) {
-  {
-    OpInfo& op = registry.Register("matmul");
-    op.num_inputs = 2;
-    op.arg_names = {"x1", "x2"};
-    op.attrs = {{"out_dtype", "dtype", "result dtype; \"void\" keeps the operands' dtype", DataType::Void()}};
-    op.description = "NumPy matmul: batched, with broadcasting of batch dimensions";
-    op.infer = InferMatmul;
-    op.pattern = OpPattern::kOutEWiseFusable;
-  }
-  {
-    OpInfo& op = registry.Register("nn.dense");
-    op.num_inputs = 2;
-    op.arg_names = {"data", "weight"};
-    op.description = "data @ weight.T, weight of shape (units, in_features)";
-    op.infer = InferDense;
-    op.pattern = OpPattern::kOutEWiseFusable;
-  }
-  {
-    OpInfo& op = registry.Register("linear");
-    op.num_inputs = 3;
-    op.arg_names = {"data", "weight", "bias"};
-    op.description = "data @ weight.T + bias (torch.nn.Linear)";
-    op.infer = InferLinear;
-    op.pattern = OpPattern::kOutEWiseFusable;
-  }
-  {
-    OpInfo& op = registry.Register("ewise_fma");
-    op.num_inputs = 3;
-    op.arg_names = {"x1", "x2", "x3"};
-    op.description = "x1 * x2 + x3, all of one shape";
-    op.infer = InferEwiseFma;
-    op.pattern = OpPattern::kElemWise;
-  }
-}
-
 }  // namespace relax
 }  // namespace mlc

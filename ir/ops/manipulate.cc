@@ -6,22 +6,21 @@
 #include "absl/strings/str_cat.h"
 #include "support/tensor_data.h"
 #include "ir/ops/op_util.h"
+#include "ir/topi/topi.h"
 
 namespace mlc {
 namespace relax {
 namespace {
 
-absl::StatusOr<StructInfo> InferPermuteDims(const CallNode& call) {
+absl::StatusOr<StructInfo> InferPermuteDims(const CallNode& call, const PermuteDimsAttrs& attrs) {
   absl::StatusOr<const TensorStructInfoNode*> x = TensorArg(call, 0);
   if (!x.ok()) return x.status();
   int ndim = (*x)->ndim;
-  auto it = call.attrs.find("axes");
-  bool has_axes = it != call.attrs.end() && !it->second.is_none();
-  if (ndim < 0) return TensorSInfoUnknownShape((*x)->dtype, has_axes ? static_cast<int>(it->second.get<std::vector<int64_t>>().size()) : -1);
+  bool has_axes = !attrs.axes.empty();
+  if (ndim < 0) return TensorSInfoUnknownShape((*x)->dtype, has_axes ? static_cast<int>(attrs.axes.size()) : -1);
   std::vector<int64_t> axes;
   if (has_axes) {
-    if (!it->second.is<std::vector<int64_t>>()) return absl::InvalidArgumentError("axes must be a list of ints");
-    axes = it->second.get<std::vector<int64_t>>();
+    axes = attrs.axes;
     if (static_cast<int>(axes.size()) != ndim) {
       return absl::InvalidArgumentError(absl::StrCat("axes has ", axes.size(), " entries for a tensor of rank ", ndim));
     }
@@ -42,14 +41,10 @@ absl::StatusOr<StructInfo> InferPermuteDims(const CallNode& call) {
   return TensorSInfo(shape, (*x)->dtype);
 }
 
-absl::StatusOr<StructInfo> InferReshape(const CallNode& call) {
+absl::StatusOr<StructInfo> InferReshape(const CallNode& call, const ReshapeAttrs& attrs) {
   absl::StatusOr<const TensorStructInfoNode*> x = TensorArg(call, 0);
   if (!x.ok()) return x.status();
-  auto it = call.attrs.find("shape");
-  if (it == call.attrs.end() || !it->second.is<std::vector<int64_t>>()) {
-    return absl::InvalidArgumentError("attribute shape (int[]) is required");
-  }
-  std::vector<int64_t> shape = it->second.get<std::vector<int64_t>>();
+  std::vector<int64_t> shape = attrs.shape;
   if (!(*x)->shape) return TensorSInfo(shape, (*x)->dtype);
   int64_t total = NumElements(*(*x)->shape), known = 1;
   int infer = -1;
@@ -76,14 +71,13 @@ absl::StatusOr<StructInfo> InferReshape(const CallNode& call) {
   return TensorSInfo(shape, (*x)->dtype);
 }
 
-absl::StatusOr<StructInfo> InferStridedSlice(const CallNode& call) {
+absl::StatusOr<StructInfo> InferStridedSlice(const CallNode& call, const StridedSliceAttrs& attrs) {
   absl::StatusOr<const TensorStructInfoNode*> x = TensorArg(call, 0);
   if (!x.ok()) return x.status();
   if (!(*x)->shape) return absl::InvalidArgumentError("strided_slice needs a static input shape");
   std::vector<int64_t> shape = *(*x)->shape;
   int64_t rank = static_cast<int64_t>(shape.size());
-  std::vector<int64_t> axes = GetIntsAttr(call.attrs, "axes"), begin = GetIntsAttr(call.attrs, "begin"),
-                       end = GetIntsAttr(call.attrs, "end"), strides = GetIntsAttr(call.attrs, "strides");
+  const std::vector<int64_t>&axes = attrs.axes, &begin = attrs.begin, &end = attrs.end, &strides = attrs.strides;
   if (begin.size() != axes.size() || end.size() != axes.size() || (!strides.empty() && strides.size() != axes.size())) {
     return absl::InvalidArgumentError("axes, begin, end (and strides) must have the same length");
   }
@@ -97,38 +91,41 @@ absl::StatusOr<StructInfo> InferStridedSlice(const CallNode& call) {
   return TensorSInfo(shape, (*x)->dtype);
 }
 
+MLC_REGISTER_OP("strided_slice")
+    .set_inputs({"x"})
+    .set_attrs_type<StridedSliceAttrs>()
+    .set_description("x[begin:end:stride] along axes")
+    .set_infer<StridedSliceAttrs>(InferStridedSlice)
+    .set_pattern(OpPattern::kInjective)
+    .set_legalize(LegalizeTE<StridedSliceAttrs>("strided_slice", [](const std::vector<te::Tensor>& t, const StridedSliceAttrs& a) {
+      return topi::StridedSlice(t[0], a.axes, a.begin, a.end, a.strides);
+    }));
+
+MLC_REGISTER_OP("reshape")
+    .set_inputs({"x"})
+    .set_attrs_type<ReshapeAttrs>()
+    .set_description("row-major reshape")
+    .set_infer<ReshapeAttrs>(InferReshape)
+    .set_pattern(OpPattern::kInjective)
+    .set_legalize([](BlockBuilder* bb, const CallNode& call) -> absl::StatusOr<Expr> {
+      // The inferred result has the -1 dimension resolved.
+      const auto* out = call.struct_info().as<TensorStructInfoNode>();
+      if (out == nullptr || !out->shape) return absl::InvalidArgumentError("reshape needs a static result shape");
+      std::vector<int64_t> shape = *out->shape;
+      return te::CallTE(
+          bb, "reshape", [shape](const std::vector<te::Tensor>& t) { return topi::Reshape(t[0], shape); }, call.args);
+    });
+
+MLC_REGISTER_OP("permute_dims")
+    .set_inputs({"x"})
+    .set_attrs_type<PermuteDimsAttrs>()
+    .set_description("transpose")
+    .set_infer<PermuteDimsAttrs>(InferPermuteDims)
+    .set_pattern(OpPattern::kInjective)
+    .set_legalize(LegalizeTE<PermuteDimsAttrs>("transpose", [](const std::vector<te::Tensor>& t, const PermuteDimsAttrs& a) {
+      return topi::Transpose(t[0], a.axes);
+    }));
+
 }  // namespace
-
-void RegisterManipulationOps(OpRegistry& registry) {
-  {
-    OpInfo& op = registry.Register("strided_slice");
-    op.num_inputs = 1;
-    op.arg_names = {"x"};
-    op.attrs = {{"axes", "int[]", "the sliced axes"},
-                {"begin", "int[]", "first index per axis (negative: from the end)"},
-                {"end", "int[]", "end index per axis, exclusive (clamped)"},
-                {"strides", "int[]", "step per axis (default 1)"}};
-    op.description = "x[begin:end:stride] along axes";
-    op.infer = InferStridedSlice;
-    op.pattern = OpPattern::kInjective;
-  }
-  {
-    OpInfo& op = registry.Register("reshape");
-    op.num_inputs = 1;
-    op.arg_names = {"x"};
-    op.attrs = {{"shape", "int[]", "the new shape; one dimension may be -1 (inferred)"}};
-    op.description = "row-major reshape";
-    op.infer = InferReshape;
-    op.pattern = OpPattern::kInjective;
-  }
-  OpInfo& op = registry.Register("permute_dims");
-  op.num_inputs = 1;
-  op.arg_names = {"x"};
-  op.attrs = {{"axes", "int[]", "the permutation; None reverses the dimensions"}};
-  op.description = "transpose";
-  op.infer = InferPermuteDims;
-  op.pattern = OpPattern::kInjective;
-}
-
 }  // namespace relax
 }  // namespace mlc

@@ -1,16 +1,20 @@
 /*! \file op_util.h
- *  \brief Helpers shared by the struct-info rules of the core operators.
+ *  \brief What the operator definitions share: argument checks for inference and the
+ *         legalization of an operator to one tensor expression of the operator library.
  */
 #ifndef MLC_IR_OPS_OP_UTIL_H_
 #define MLC_IR_OPS_OP_UTIL_H_
 
-#include <optional>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "ir/expr.h"
 #include "ir/op.h"
+#include "ir/ops/op_attrs.h"
+#include "ir/shape_util.h"
+#include "ir/te/call_te.h"
 
 namespace mlc {
 namespace relax {
@@ -18,35 +22,22 @@ namespace relax {
 /*! \brief The tensor struct info of argument `index`, or an error naming the argument. */
 absl::StatusOr<const TensorStructInfoNode*> TensorArg(const CallNode& call, int index);
 
-/*! \brief NumPy broadcasting of two static shapes, or an error naming both shapes. */
-absl::StatusOr<std::vector<int64_t>> BroadcastShapes(const std::vector<int64_t>& a, const std::vector<int64_t>& b);
+/*! \brief Legalization to the tensor expression `rule(inputs)`, emitted as a PrimFunc named
+ *         `name` (the names the seeds print: add, dense, relu...). */
+using TeRule = std::function<absl::StatusOr<te::Tensor>(const std::vector<te::Tensor>&)>;
+FLegalize LegalizeTE(std::string name, TeRule rule);
 
-/*! \brief "(1, 128)" for messages. */
-std::string ShapeToString(const std::vector<int64_t>& shape);
-
-/*! \brief One dimension of a NumPy / ONNX slice x[begin:end:step] (step != 0): negative bounds
- *  count from the end, bounds are clamped; `start` is the first index, `extent` how many. */
-struct SliceRange {
-  int64_t start;
-  int64_t extent;
-};
-SliceRange ClampSlice(int64_t dim, int64_t begin, int64_t end, int64_t step);
-
-/*! \brief Output extent of a sliding window (convolution, pooling) along one dimension; 0 when
- *  the window does not fit the padded input. With `ceil_mode` (pooling) the division rounds up,
- *  but the last window must start inside the input or its leading padding (PyTorch and ONNX
- *  agree). */
-int64_t WindowExtent(int64_t in, int64_t pad_before, int64_t pad_after, int64_t kernel, int64_t dilation, int64_t stride,
-                     bool ceil_mode = false);
-
-/*! \brief Registration groups, called by RegisterCoreOps. */
-void RegisterElementwiseOps(OpRegistry& registry);
-void RegisterLinearAlgebraOps(OpRegistry& registry);
-void RegisterManipulationOps(OpRegistry& registry);
-void RegisterBuiltinOps(OpRegistry& registry);
-void RegisterNNOps(OpRegistry& registry);
-void RegisterReductionOps(OpRegistry& registry);
-void RegisterTransformOps(OpRegistry& registry);
+/*! \brief The same, for a rule that reads the operator's typed attributes. */
+template <typename A, typename F>
+FLegalize LegalizeTE(std::string name, F rule) {
+  return [name, rule](BlockBuilder* bb, const CallNode& call) -> absl::StatusOr<Expr> {
+    absl::StatusOr<A> attrs = ParseAttrs<A>(call.attrs);
+    if (!attrs.ok()) return attrs.status();
+    A a = *attrs;
+    return te::CallTE(
+        bb, name, [&](const std::vector<te::Tensor>& t) -> absl::StatusOr<te::Tensor> { return rule(t, a); }, call.args);
+  };
+}
 
 }  // namespace relax
 }  // namespace mlc

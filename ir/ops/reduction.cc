@@ -3,23 +3,22 @@
  */
 #include "absl/strings/str_cat.h"
 #include "ir/ops/op_util.h"
+#include "ir/topi/topi.h"
 
 namespace mlc {
 namespace relax {
 namespace {
 
-absl::StatusOr<StructInfo> InferReduce(const CallNode& call) {
+absl::StatusOr<StructInfo> InferReduce(const CallNode& call, const ReduceAttrs& attrs) {
   absl::StatusOr<const TensorStructInfoNode*> x = TensorArg(call, 0);
   if (!x.ok()) return x.status();
   if (!(*x)->shape) return absl::InvalidArgumentError("reductions need a static input shape");
   const std::vector<int64_t>& shape = *(*x)->shape;
   int64_t rank = static_cast<int64_t>(shape.size());
   std::vector<bool> mask(rank, true);
-  auto it = call.attrs.find("axis");
-  if (it != call.attrs.end() && !it->second.is_none()) {
-    if (!it->second.is<std::vector<int64_t>>()) return absl::InvalidArgumentError("axis must be a list of ints or None");
+  if (!attrs.axis.empty()) {
     mask.assign(rank, false);
-    for (int64_t a : it->second.get<std::vector<int64_t>>()) {
+    for (int64_t a : attrs.axis) {
       if (a < 0) a += rank;
       if (a < 0 || a >= rank || mask[a]) {
         return absl::InvalidArgumentError(absl::StrCat("axis ", a, " is out of range or repeated for ", ShapeToString(shape)));
@@ -27,7 +26,7 @@ absl::StatusOr<StructInfo> InferReduce(const CallNode& call) {
       mask[a] = true;
     }
   }
-  bool keepdims = GetIntAttr(call.attrs, "keepdims", 0) != 0;
+  bool keepdims = attrs.keepdims;
   std::vector<int64_t> out;
   for (int64_t d = 0; d < rank; ++d) {
     if (!mask[d]) out.push_back(shape[d]);
@@ -36,20 +35,27 @@ absl::StatusOr<StructInfo> InferReduce(const CallNode& call) {
   return TensorSInfo(out, (*x)->dtype);
 }
 
-}  // namespace
-
-void RegisterReductionOps(OpRegistry& registry) {
-  for (const char* name : {"sum", "mean", "max", "min"}) {
-    OpInfo& op = registry.Register(name);
-    op.num_inputs = 1;
-    op.arg_names = {"x"};
-    op.attrs = {{"axis", "int[]", "the reduced axes; None reduces all"},
-                {"keepdims", "bool", "keep reduced axes as size 1", false}};
-    op.description = absl::StrCat(name, " over axes");
-    op.infer = InferReduce;
-    op.pattern = OpPattern::kCommReduce;
+bool RegisterReductionOps() {
+  const std::pair<const char*, topi::ReduceOp> kReductions[] = {
+      {"sum", topi::ReduceOp::kSum}, {"mean", topi::ReduceOp::kMean}, {"max", topi::ReduceOp::kMax}, {"min", topi::ReduceOp::kMin}};
+  for (const auto& [name, kind] : kReductions) {
+    topi::ReduceOp op = kind;
+    OpRegistry::Global()
+        .Register(name)
+        .set_inputs({"x"})
+        .set_attrs_type<ReduceAttrs>()
+        .set_description(absl::StrCat(name, " over axes"))
+        .set_infer<ReduceAttrs>(InferReduce)
+        .set_pattern(OpPattern::kCommReduce)
+        .set_legalize(LegalizeTE<ReduceAttrs>(name, [op](const std::vector<te::Tensor>& t, const ReduceAttrs& a) {
+          return topi::Reduce(t[0], op, a.axis, a.keepdims);
+        }));
   }
+  return true;
 }
 
+[[maybe_unused]] const bool kRegistered = RegisterReductionOps();
+
+}  // namespace
 }  // namespace relax
 }  // namespace mlc

@@ -3,6 +3,7 @@
  */
 #include "absl/strings/str_cat.h"
 #include "ir/ops/op_util.h"
+#include "ir/topi/topi.h"
 
 namespace mlc {
 namespace relax {
@@ -16,12 +17,12 @@ absl::StatusOr<std::vector<int64_t>> StaticShapeArg(const CallNode& call, int i,
   return *(*x)->shape;
 }
 
-absl::StatusOr<StructInfo> InferConcat(const CallNode& call) {
+absl::StatusOr<StructInfo> InferConcat(const CallNode& call, const AxisAttrs& attrs) {
   if (call.args.empty()) return absl::InvalidArgumentError("concat needs at least one tensor");
   const TensorStructInfoNode* first = nullptr;
   absl::StatusOr<std::vector<int64_t>> out = StaticShapeArg(call, 0, &first);
   if (!out.ok()) return out.status();
-  int64_t rank = static_cast<int64_t>(out->size()), axis = GetIntAttr(call.attrs, "axis", 0);
+  int64_t rank = static_cast<int64_t>(out->size()), axis = attrs.axis;
   if (axis < 0) axis += rank;
   if (axis < 0 || axis >= rank) return absl::InvalidArgumentError(absl::StrCat("axis out of range for rank ", rank));
   for (size_t i = 1; i < call.args.size(); ++i) {
@@ -39,14 +40,14 @@ absl::StatusOr<StructInfo> InferConcat(const CallNode& call) {
   return TensorSInfo(*out, first->dtype);
 }
 
-absl::StatusOr<StructInfo> InferTake(const CallNode& call) {
+absl::StatusOr<StructInfo> InferTake(const CallNode& call, const AxisAttrs& attrs) {
   const TensorStructInfoNode *x = nullptr, *idx = nullptr;
   absl::StatusOr<std::vector<int64_t>> xs = StaticShapeArg(call, 0, &x);
   if (!xs.ok()) return xs.status();
   absl::StatusOr<std::vector<int64_t>> is = StaticShapeArg(call, 1, &idx);
   if (!is.ok()) return is.status();
   if (!idx->dtype.is_int()) return absl::InvalidArgumentError("indices must be integers");
-  int64_t rank = static_cast<int64_t>(xs->size()), axis = GetIntAttr(call.attrs, "axis", 0);
+  int64_t rank = static_cast<int64_t>(xs->size()), axis = attrs.axis;
   if (axis < 0) axis += rank;
   if (axis < 0 || axis >= rank) return absl::InvalidArgumentError(absl::StrCat("axis out of range for rank ", rank));
   std::vector<int64_t> out(xs->begin(), xs->begin() + axis);
@@ -55,13 +56,11 @@ absl::StatusOr<StructInfo> InferTake(const CallNode& call) {
   return TensorSInfo(out, x->dtype);
 }
 
-absl::StatusOr<StructInfo> InferBroadcastTo(const CallNode& call) {
+absl::StatusOr<StructInfo> InferBroadcastTo(const CallNode& call, const BroadcastToAttrs& attrs) {
   const TensorStructInfoNode* x = nullptr;
   absl::StatusOr<std::vector<int64_t>> xs = StaticShapeArg(call, 0, &x);
   if (!xs.ok()) return xs.status();
-  auto it = call.attrs.find("shape");
-  if (it == call.attrs.end() || !it->second.is<std::vector<int64_t>>()) return absl::InvalidArgumentError("shape is required");
-  const std::vector<int64_t>& shape = it->second.get<std::vector<int64_t>>();
+  const std::vector<int64_t>& shape = attrs.shape;
   absl::StatusOr<std::vector<int64_t>> b = BroadcastShapes(*xs, shape);
   if (!b.ok() || *b != shape) {
     return absl::InvalidArgumentError(absl::StrCat(ShapeToString(*xs), " cannot be broadcast to ", ShapeToString(shape)));
@@ -86,63 +85,60 @@ absl::StatusOr<StructInfo> InferWhere(const CallNode& call) {
   return TensorSInfo(*out, a->dtype);
 }
 
-absl::StatusOr<StructInfo> InferAstype(const CallNode& call) {
+absl::StatusOr<StructInfo> InferAstype(const CallNode& call, const AstypeAttrs& attrs) {
   const TensorStructInfoNode* x = nullptr;
   absl::StatusOr<std::vector<int64_t>> xs = StaticShapeArg(call, 0, &x);
   if (!xs.ok()) return xs.status();
-  auto it = call.attrs.find("dtype");
-  if (it == call.attrs.end() || !it->second.is<DataType>()) return absl::InvalidArgumentError("dtype is required");
-  return TensorSInfo(*xs, it->second.get<DataType>());
+  return TensorSInfo(*xs, attrs.dtype);
 }
+
+MLC_REGISTER_OP("concat")
+    .set_variadic("tensors...")
+    .set_attrs_type<AxisAttrs>()
+    .set_description("joins tensors along axis")
+    .set_infer<AxisAttrs>(InferConcat)
+    .set_pattern(OpPattern::kInjective)
+    .set_legalize(LegalizeTE<AxisAttrs>("concatenate", [](const std::vector<te::Tensor>& t, const AxisAttrs& a) {
+      return topi::Concatenate(t, a.axis);
+    }));
+
+MLC_REGISTER_OP("take")
+    .set_inputs({"x", "indices"})
+    .set_attrs_type<AxisAttrs>()
+    .set_description("slices of x at integer indices along axis (gather)")
+    .set_infer<AxisAttrs>(InferTake)
+    .set_pattern(OpPattern::kInjective)
+    .set_legalize(LegalizeTE<AxisAttrs>("take", [](const std::vector<te::Tensor>& t, const AxisAttrs& a) {
+      return topi::Take(t[0], t[1], a.axis);
+    }));
+
+MLC_REGISTER_OP("broadcast_to")
+    .set_inputs({"x"})
+    .set_attrs_type<BroadcastToAttrs>()
+    .set_description("NumPy broadcasting to a shape")
+    .set_infer<BroadcastToAttrs>(InferBroadcastTo)
+    .set_pattern(OpPattern::kBroadcast)
+    .set_legalize(LegalizeTE<BroadcastToAttrs>("broadcast_to", [](const std::vector<te::Tensor>& t, const BroadcastToAttrs& a) {
+      return topi::BroadcastTo(t[0], a.shape);
+    }));
+
+MLC_REGISTER_OP("where")
+    .set_inputs({"condition", "x", "y"})
+    .set_description("condition ? x : y elementwise, with broadcasting")
+    .set_infer(InferWhere)
+    .set_pattern(OpPattern::kBroadcast)
+    .set_legalize(LegalizeTE("where", [](const std::vector<te::Tensor>& t) { return topi::Where(t[0], t[1], t[2]); }));
+
+MLC_REGISTER_OP("astype")
+    .set_inputs({"x"})
+    .set_attrs_type<AstypeAttrs>()
+    .set_description("elementwise dtype conversion")
+    .set_infer<AstypeAttrs>(InferAstype)
+    .set_pattern(OpPattern::kElemWise)
+    .set_legalize(LegalizeTE<AstypeAttrs>("cast", [](const std::vector<te::Tensor>& t, const AstypeAttrs& a) -> absl::StatusOr<te::Tensor> {
+      return topi::Cast(t[0], a.dtype);
+    }));
 
 }  // namespace
-
-void RegisterTransformOps(OpRegistry& registry) {
-  {
-    OpInfo& op = registry.Register("concat");
-    op.num_inputs = -1;
-    op.arg_names = {"tensors..."};
-    op.attrs = {{"axis", "int", "the joined axis", int64_t{0}}};
-    op.description = "joins tensors along axis";
-    op.infer = InferConcat;
-    op.pattern = OpPattern::kInjective;
-  }
-  {
-    OpInfo& op = registry.Register("take");
-    op.num_inputs = 2;
-    op.arg_names = {"x", "indices"};
-    op.attrs = {{"axis", "int", "the indexed axis", int64_t{0}}};
-    op.description = "slices of x at integer indices along axis (gather)";
-    op.infer = InferTake;
-    op.pattern = OpPattern::kInjective;
-  }
-  {
-    OpInfo& op = registry.Register("broadcast_to");
-    op.num_inputs = 1;
-    op.arg_names = {"x"};
-    op.attrs = {{"shape", "int[]", "the target shape"}};
-    op.description = "NumPy broadcasting to a shape";
-    op.infer = InferBroadcastTo;
-    op.pattern = OpPattern::kBroadcast;
-  }
-  {
-    OpInfo& op = registry.Register("where");
-    op.num_inputs = 3;
-    op.arg_names = {"condition", "x", "y"};
-    op.description = "condition ? x : y elementwise, with broadcasting";
-    op.infer = InferWhere;
-    op.pattern = OpPattern::kBroadcast;
-  }
-  {
-    OpInfo& op = registry.Register("astype");
-    op.num_inputs = 1;
-    op.arg_names = {"x"};
-    op.attrs = {{"dtype", "dtype", "the result dtype"}};
-    op.description = "elementwise dtype conversion";
-    op.infer = InferAstype;
-    op.pattern = OpPattern::kElemWise;
-  }
-}
-
 }  // namespace relax
 }  // namespace mlc

@@ -2,9 +2,9 @@
  *  \brief Golden-file comparison for tests.
  *
  *  A golden is a file under the workspace (e.g. testdata/ir/my_module.py) that a test lists
- *  in its `data`. To rewrite goldens after a deliberate change, run the test with
- *  `UPDATE_GOLDENS=1 ./bazelw run //<package>:<test>`: `bazel run` exports the workspace
- *  directory, and the helper writes there instead of comparing.
+ *  in its `data`. To rewrite goldens after a deliberate change, run the tests with
+ *  `UPDATE_GOLDENS=1 ./bazelw test //...`: bazelw passes the workspace directory to the tests
+ *  (as `bazel run` does), and the helper writes there instead of comparing.
  */
 #ifndef MLC_IR_TESTING_GOLDEN_H_
 #define MLC_IR_TESTING_GOLDEN_H_

@@ -85,21 +85,5 @@ PrimExpr MakeBinary(NodeKind kind, PrimExpr a, PrimExpr b) {
 BufferLoadNode::BufferLoadNode(Buffer buffer, std::vector<PrimExpr> indices)
     : PrimExprNode(kKind, buffer->dtype), buffer(std::move(buffer)), indices(std::move(indices)) {}
 
-const std::vector<IntrinsicInfo>& AllIntrinsics() {
-  static const std::vector<IntrinsicInfo> kIntrinsics = {
-      {"exp", 1},   {"log", 1},   {"sqrt", 1},  {"rsqrt", 1}, {"tanh", 1},  {"sigmoid", 1},
-      {"erf", 1},   {"fabs", 1},  {"floor", 1}, {"ceil", 1},  {"round", 1}, {"trunc", 1},
-      {"sin", 1},   {"cos", 1},   {"pow", 2},   {"isnan", 1}, {"exp2", 1},  {"log2", 1},
-  };
-  return kIntrinsics;
-}
-
-const IntrinsicInfo* LookupIntrinsic(const std::string& name) {
-  for (const IntrinsicInfo& info : AllIntrinsics()) {
-    if (name == info.name) return &info;
-  }
-  return nullptr;
-}
-
 }  // namespace tir
 }  // namespace mlc

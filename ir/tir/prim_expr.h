@@ -131,7 +131,7 @@ class BufferLoadNode : public PrimExprNode {
   const std::vector<PrimExpr> indices;
 };
 
-/*! \brief A call of a math intrinsic by name ("exp", "sqrt", "tanh", "erf", "pow", ...). */
+/*! \brief A call of a math intrinsic by name ("exp", "sqrt", "tanh", ...; see intrinsics.h). */
 class TirCallNode : public PrimExprNode {
  public:
   MLC_DECLARE_NODE(TirCall)
@@ -140,14 +140,6 @@ class TirCallNode : public PrimExprNode {
   const std::string name;
   const std::vector<PrimExpr> args;
 };
-
-/*! \brief The intrinsics TirCall may name, with their arity; the codegen implements each. */
-struct IntrinsicInfo {
-  const char* name;
-  int num_args;
-};
-const IntrinsicInfo* LookupIntrinsic(const std::string& name);
-const std::vector<IntrinsicInfo>& AllIntrinsics();
 
 /*! \brief The constant value of an IntImm, or nullptr. */
 inline const int64_t* AsConstInt(const PrimExpr& e) {

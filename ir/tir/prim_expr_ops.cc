@@ -3,6 +3,8 @@
  */
 #include "ir/tir/prim_expr_ops.h"
 
+#include "ir/tir/intrinsics.h"
+
 #include <cmath>
 #include <limits>
 
@@ -79,7 +81,8 @@ PrimExpr Cast(DataType dtype, PrimExpr value) {
 
 PrimExpr Intrinsic(const std::string& name, std::vector<PrimExpr> args) {
   DataType dtype = args.empty() ? DataType::Float32() : args[0]->dtype;
-  if (name == "isnan") dtype = DataType::Bool();
+  const IntrinsicInfo* info = LookupIntrinsic(name);
+  if (info != nullptr && info->returns_bool) dtype = DataType::Bool();
   return PrimExpr(new TirCallNode(dtype, name, std::move(args)));
 }
 

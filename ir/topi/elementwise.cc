@@ -1,8 +1,8 @@
 /*! \file elementwise.cc
- *  \brief Broadcasting binary operators and unary activations.
+ *  \brief Broadcasting binary operators and elementwise maps.
  */
 #include "absl/strings/str_cat.h"
-#include "ir/ops/op_util.h"
+#include "ir/shape_util.h"
 #include "ir/topi/index_util.h"
 #include "ir/topi/topi.h"
 
@@ -53,15 +53,6 @@ absl::StatusOr<Tensor> Broadcast(const Tensor& a, const Tensor& b, const std::st
       absl::StrCat("T_", op), names);
 }
 
-Tensor Unary(const Tensor& x, const std::function<tir::PrimExpr(tir::PrimExpr)>& f) {
-  return te::Compute(
-      x.shape(),
-      [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
-        return f(x(std::vector<tir::PrimExpr>(i.begin(), i.end())));
-      },
-      "compute");
-}
-
 }  // namespace
 
 absl::StatusOr<Tensor> Add(const Tensor& a, const Tensor& b) {
@@ -108,29 +99,17 @@ absl::StatusOr<Tensor> EwiseFma(const Tensor& a, const Tensor& b, const Tensor& 
       "T_ewise_fma", names);
 }
 
+Tensor Unary(const Tensor& x, const std::function<tir::PrimExpr(const tir::PrimExpr&)>& f) {
+  return te::Compute(
+      x.shape(),
+      [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
+        return f(x(std::vector<tir::PrimExpr>(i.begin(), i.end())));
+      },
+      "compute");
+}
+
 Tensor Relu(const Tensor& x) {
-  return Unary(x, [&](tir::PrimExpr v) { return tir::Max(v, tir::Const(x.dtype(), 0)); });
-}
-Tensor Exp(const Tensor& x) {
-  return Unary(x, [](tir::PrimExpr v) { return tir::Intrinsic("exp", {v}); });
-}
-Tensor Log(const Tensor& x) {
-  return Unary(x, [](tir::PrimExpr v) { return tir::Intrinsic("log", {v}); });
-}
-Tensor Sqrt(const Tensor& x) {
-  return Unary(x, [](tir::PrimExpr v) { return tir::Intrinsic("sqrt", {v}); });
-}
-Tensor Tanh(const Tensor& x) {
-  return Unary(x, [](tir::PrimExpr v) { return tir::Intrinsic("tanh", {v}); });
-}
-Tensor Sigmoid(const Tensor& x) {
-  return Unary(x, [](tir::PrimExpr v) { return tir::Intrinsic("sigmoid", {v}); });
-}
-Tensor Erf(const Tensor& x) {
-  return Unary(x, [](tir::PrimExpr v) { return tir::Intrinsic("erf", {v}); });
-}
-Tensor Negative(const Tensor& x) {
-  return Unary(x, [](tir::PrimExpr v) { return tir::operator-(v); });
+  return Unary(x, [&](const tir::PrimExpr& v) { return tir::Max(v, tir::Const(x.dtype(), 0)); });
 }
 
 }  // namespace topi

@@ -2,7 +2,7 @@
  *  \brief dense (x @ w.T), NumPy matmul, and transpose.
  */
 #include "absl/strings/str_cat.h"
-#include "ir/ops/op_util.h"
+#include "ir/shape_util.h"
 #include "ir/topi/topi.h"
 
 namespace mlc {

@@ -3,7 +3,7 @@
  *         pad_temp, conv2d_nchw, pool_max, pool_sum/pool_avg, adaptive_pool_avg).
  */
 #include "absl/strings/str_cat.h"
-#include "ir/ops/op_util.h"
+#include "ir/shape_util.h"
 #include "ir/topi/index_util.h"
 #include "ir/topi/topi.h"
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
-#include "ir/ops/op_util.h"
+#include "ir/shape_util.h"
 #include "ir/topi/index_util.h"
 #include "ir/topi/topi.h"
 

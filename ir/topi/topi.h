@@ -9,6 +9,7 @@
 #ifndef MLC_IR_TOPI_TOPI_H_
 #define MLC_IR_TOPI_TOPI_H_
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -32,15 +33,11 @@ absl::StatusOr<Tensor> Power(const Tensor& a, const Tensor& b);
 /*! \brief a * b + c, all of one shape. */
 absl::StatusOr<Tensor> EwiseFma(const Tensor& a, const Tensor& b, const Tensor& c);
 
-// Unary ("compute").
+/*! \brief f applied to every element ("compute"); the unary operators (ir/ops/elementwise.cc)
+ *         are each one such formula. */
+Tensor Unary(const Tensor& x, const std::function<tir::PrimExpr(const tir::PrimExpr&)>& f);
+/*! \brief max(x, 0), as the seeds' topi.nn.relu. */
 Tensor Relu(const Tensor& x);
-Tensor Exp(const Tensor& x);
-Tensor Log(const Tensor& x);
-Tensor Sqrt(const Tensor& x);
-Tensor Tanh(const Tensor& x);
-Tensor Sigmoid(const Tensor& x);
-Tensor Erf(const Tensor& x);
-Tensor Negative(const Tensor& x);
 
 /*! \brief x @ w.T with x (..., k) and w (n, k) ("T_matmul_NT"). */
 absl::StatusOr<Tensor> Dense(const Tensor& x, const Tensor& w);

@@ -47,15 +47,15 @@ class Module:
                 T_add[v_ax0, v_ax1, v_ax2, v_ax3] = lv11[v_ax0, v_ax1, v_ax2, v_ax3] + B[v_ax1, T.int64(0), T.int64(0)]
 
     @T.prim_func(private=True)
-    def add2(lv15: T.Buffer((T.int64(2), T.int64(5)), "float32"), B: T.Buffer((T.int64(5),), "float32"), T_add: T.Buffer((T.int64(2), T.int64(5)), "float32")):
+    def add2(lv16: T.Buffer((T.int64(2), T.int64(5)), "float32"), B: T.Buffer((T.int64(5),), "float32"), T_add: T.Buffer((T.int64(2), T.int64(5)), "float32")):
         T.func_attr({"tir.noalias": T.bool(True)})
         # with T.block("root"):
         for ax0, ax1 in T.grid(T.int64(2), T.int64(5)):
             with T.block("T_add"):
                 v_ax0, v_ax1 = T.axis.remap("SS", [ax0, ax1])
-                T.reads(lv15[v_ax0, v_ax1], B[v_ax1])
+                T.reads(lv16[v_ax0, v_ax1], B[v_ax1])
                 T.writes(T_add[v_ax0, v_ax1])
-                T_add[v_ax0, v_ax1] = lv15[v_ax0, v_ax1] + B[v_ax1]
+                T_add[v_ax0, v_ax1] = lv16[v_ax0, v_ax1] + B[v_ax1]
 
     @T.prim_func(private=True)
     def avg_pool2d(lv8: T.Buffer((T.int64(2), T.int64(8), T.int64(5), T.int64(4)), "float32"), pool_avg: T.Buffer((T.int64(2), T.int64(8), T.int64(3), T.int64(3)), "float32")):
@@ -138,17 +138,17 @@ class Module:
                 conv2d_nchw[v_nn, v_ff, v_yy, v_xx] = conv2d_nchw[v_nn, v_ff, v_yy, v_xx] + lv10[v_nn, v_rc, v_yy * T.int64(1) + v_ry * T.int64(1), v_xx * T.int64(1) + v_rx * T.int64(1)] * B[v_ff, v_rc, v_ry, v_rx]
 
     @T.prim_func(private=True)
-    def dense(lv14: T.Buffer((T.int64(2), T.int64(16)), "float32"), B: T.Buffer((T.int64(5), T.int64(16)), "float32"), T_matmul_NT: T.Buffer((T.int64(2), T.int64(5)), "float32")):
-        T.func_attr({"layout_free_buffers": [1], "tir.noalias": T.bool(True)})
+    def matmul(lv14: T.Buffer((T.int64(2), T.int64(16)), "float32"), lv15: T.Buffer((T.int64(16), T.int64(5)), "float32"), T_matmul: T.Buffer((T.int64(2), T.int64(5)), "float32")):
+        T.func_attr({"tir.noalias": T.bool(True)})
         # with T.block("root"):
         for i0, i1, k in T.grid(T.int64(2), T.int64(5), T.int64(16)):
-            with T.block("T_matmul_NT"):
+            with T.block("T_matmul"):
                 v_i0, v_i1, v_k = T.axis.remap("SSR", [i0, i1, k])
-                T.reads(lv14[v_i0, v_k], B[v_i1, v_k])
-                T.writes(T_matmul_NT[v_i0, v_i1])
+                T.reads(lv14[v_i0, v_k], lv15[v_k, v_i1])
+                T.writes(T_matmul[v_i0, v_i1])
                 with T.init():
-                    T_matmul_NT[v_i0, v_i1] = T.float32(0.0)
-                T_matmul_NT[v_i0, v_i1] = T_matmul_NT[v_i0, v_i1] + lv14[v_i0, v_k] * B[v_i1, v_k]
+                    T_matmul[v_i0, v_i1] = T.float32(0.0)
+                T_matmul[v_i0, v_i1] = T_matmul[v_i0, v_i1] + lv14[v_i0, v_k] * lv15[v_k, v_i1]
 
     @T.prim_func(private=True)
     def max_pool2d(lv4: T.Buffer((T.int64(2), T.int64(8), T.int64(17), T.int64(15)), "float32"), pool_max: T.Buffer((T.int64(2), T.int64(8), T.int64(9), T.int64(8)), "float32")):
@@ -236,6 +236,17 @@ class Module:
                 T.writes(T_reshape[v_ax0, v_ax1])
                 T_reshape[v_ax0, v_ax1] = lv13[((T.int64(0) * T.int64(2) + v_ax0) * T.int64(16) + v_ax1) // T.int64(1) // T.int64(1) // T.int64(16), ((T.int64(0) * T.int64(2) + v_ax0) * T.int64(16) + v_ax1) // T.int64(1) // T.int64(1) % T.int64(16), ((T.int64(0) * T.int64(2) + v_ax0) * T.int64(16) + v_ax1) // T.int64(1) % T.int64(1), ((T.int64(0) * T.int64(2) + v_ax0) * T.int64(16) + v_ax1) % T.int64(1)]
 
+    @T.prim_func(private=True)
+    def transpose(A: T.Buffer((T.int64(5), T.int64(16)), "float32"), T_transpose: T.Buffer((T.int64(16), T.int64(5)), "float32")):
+        T.func_attr({"tir.noalias": T.bool(True)})
+        # with T.block("root"):
+        for ax0, ax1 in T.grid(T.int64(16), T.int64(5)):
+            with T.block("T_transpose"):
+                v_ax0, v_ax1 = T.axis.remap("SS", [ax0, ax1])
+                T.reads(A[v_ax1, v_ax0])
+                T.writes(T_transpose[v_ax0, v_ax1])
+                T_transpose[v_ax0, v_ax1] = A[v_ax1, v_ax0]
+
     @R.function
     def main(x: R.Tensor((2, 3, 17, 15), dtype="float32")) -> R.Tensor((2, 5), dtype="float32"):
         cls = Module
@@ -255,9 +266,10 @@ class Module:
             lv12 = R.call_tir(cls.add1, (lv11, metadata["relax.expr.Constant"][8]), out_sinfo=R.Tensor((2, 16, 4, 6), dtype="float32"))
             lv13 = R.call_tir(cls.adaptive_avg_pool2d, (lv12,), out_sinfo=R.Tensor((2, 16, 1, 1), dtype="float32"))
             lv14 = R.call_tir(cls.reshape, (lv13,), out_sinfo=R.Tensor((2, 16), dtype="float32"))
-            lv15 = R.call_tir(cls.dense, (lv14, metadata["relax.expr.Constant"][9]), out_sinfo=R.Tensor((2, 5), dtype="float32"))
-            lv16 = R.call_tir(cls.add2, (lv15, metadata["relax.expr.Constant"][10]), out_sinfo=R.Tensor((2, 5), dtype="float32"))
-            gv: R.Tensor((2, 5), dtype="float32") = lv16
+            lv15 = R.call_tir(cls.transpose, (metadata["relax.expr.Constant"][9],), out_sinfo=R.Tensor((16, 5), dtype="float32"))
+            lv16 = R.call_tir(cls.matmul, (lv14, lv15), out_sinfo=R.Tensor((2, 5), dtype="float32"))
+            lv17 = R.call_tir(cls.add2, (lv16, metadata["relax.expr.Constant"][10]), out_sinfo=R.Tensor((2, 5), dtype="float32"))
+            gv: R.Tensor((2, 5), dtype="float32") = lv17
             R.output(gv)
         return gv
 

@@ -122,7 +122,7 @@ void RunKernelCase(const KernelCase& c, double rtol, double atol) {
 }
 
 std::string RunOpCase(const std::string& op, const Attrs& attrs, const std::vector<std::vector<int64_t>>& inputs,
-                      const std::string& pipeline, const Reference& reference) {
+                      const std::string& pipeline, const Reference& reference, float lo, float hi) {
   SCOPED_TRACE(absl::StrCat(op, " through ", pipeline));
   relax::BlockBuilder bb;
   std::vector<relax::Var> params = Params(inputs);
@@ -138,7 +138,7 @@ std::string RunOpCase(const std::string& op, const Attrs& attrs, const std::vect
   absl::StatusOr<IRModule> lowered = passes::RunPipeline(bb.Get(), *passes);
   EXPECT_TRUE(lowered.ok()) << lowered.status();
   if (!lowered.ok()) return "";
-  CheckOnRandomInputs(*lowered, inputs, 7, -1, 1, reference, 1e-5, 1e-5);
+  CheckOnRandomInputs(*lowered, inputs, 7, lo, hi, reference, 1e-5, 1e-5);
   return PrintModule(*lowered);
 }
 

@@ -66,10 +66,10 @@ te::FTE Binary(Fn f) {
 void RunKernelCase(const KernelCase& c, double rtol = 1e-5, double atol = 1e-5);
 
 /*! \brief main(inputs) = op(inputs) with `attrs`, rewritten by the pass `pipeline`, compiled and
- *  run on random inputs in [-1, 1), compared with `reference`. Returns the lowered module's
+ *  run on random inputs in [lo, hi), compared with `reference`. Returns the lowered module's
  *  text (to check which path the pipeline took). */
 std::string RunOpCase(const std::string& op, const Attrs& attrs, const std::vector<std::vector<int64_t>>& inputs,
-                      const std::string& pipeline, const Reference& reference);
+                      const std::string& pipeline, const Reference& reference, float lo = -1, float hi = 1);
 
 }  // namespace testing_util
 }  // namespace mlc

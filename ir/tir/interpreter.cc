@@ -1,17 +1,17 @@
-/*! \file tir_interpreter.cc
+/*! \file interpreter.cc
  *  \brief Loop-level interpreter.
  */
-#include "passes/tir_interpreter.h"
+#include "ir/tir/interpreter.h"
 
 #include <cmath>
 #include <cstring>
 #include <map>
 
 #include "absl/strings/str_cat.h"
-#include "ir/printer.h"
+#include "ir/tir/intrinsics.h"
 
 namespace mlc {
-namespace passes {
+namespace tir {
 namespace {
 
 struct Scalar {
@@ -151,26 +151,13 @@ class Interpreter {
         std::vector<double> a;
         for (const tir::PrimExpr& x : c->args) a.push_back(Eval(x).AsDouble());
         double r = 0;
-        const std::string& n = c->name;
-        if (n == "exp") r = std::exp(a[0]);
-        else if (n == "exp2") r = std::exp2(a[0]);
-        else if (n == "log") r = std::log(a[0]);
-        else if (n == "log2") r = std::log2(a[0]);
-        else if (n == "sqrt") r = std::sqrt(a[0]);
-        else if (n == "rsqrt") r = 1 / std::sqrt(a[0]);
-        else if (n == "tanh") r = std::tanh(a[0]);
-        else if (n == "sigmoid") r = 1 / (1 + std::exp(-a[0]));
-        else if (n == "erf") r = std::erf(a[0]);
-        else if (n == "fabs") r = std::fabs(a[0]);
-        else if (n == "floor") r = std::floor(a[0]);
-        else if (n == "ceil") r = std::ceil(a[0]);
-        else if (n == "round") r = std::nearbyint(a[0]);
-        else if (n == "trunc") r = std::trunc(a[0]);
-        else if (n == "sin") r = std::sin(a[0]);
-        else if (n == "cos") r = std::cos(a[0]);
-        else if (n == "pow") r = std::pow(a[0], a[1]);
-        else if (n == "isnan") return MakeInt(std::isnan(a[0]));
-        else Fail(absl::StrCat("intrinsic T.", n, " is not supported by the interpreter"));
+        const IntrinsicInfo* info = LookupIntrinsic(c->name);
+        if (info == nullptr || static_cast<int>(a.size()) != info->num_args) {
+          Fail(absl::StrCat("unknown intrinsic T.", c->name));
+          return MakeInt(0);
+        }
+        r = info->eval(a.data());
+        if (info->returns_bool) return MakeInt(r != 0);
         return Make(e->dtype, r);
       }
       default: {
@@ -292,5 +279,5 @@ absl::Status InterpretPrimFunc(const tir::PrimFunc& func, const std::vector<Tens
   return Interpreter(max_steps).Run(func, buffers);
 }
 
-}  // namespace passes
+}  // namespace tir
 }  // namespace mlc

@@ -1,8 +1,9 @@
 /*! \file builtin.cc
  *  \brief Operators with meaning to the compiler itself: call_tir, call_dps_packed, alloc_tensor.
+ *         The IR cannot be used without them, so they are registered with the registry itself.
  */
 #include "absl/strings/str_cat.h"
-#include "ir/ops/op_util.h"
+#include "ir/op.h"
 
 namespace mlc {
 namespace relax {
@@ -43,51 +44,40 @@ absl::StatusOr<StructInfo> InferDestinationPassing(const CallNode& call, NodeKin
   return out;
 }
 
-absl::StatusOr<StructInfo> InferAllocTensor(const CallNode& call) {
+struct AllocTensorAttrs {
+  DataType dtype;
+  void VisitAttrs(AttrVisitor* v) { v->Field("dtype", &dtype).Describe("element type"); }
+};
+
+absl::StatusOr<StructInfo> InferAllocTensor(const CallNode& call, const AllocTensorAttrs& attrs) {
   const auto* shape = call.args.empty() ? nullptr : call.args[0].as<ShapeExprNode>();
   if (shape == nullptr) return absl::InvalidArgumentError("the shape argument must be a literal shape");
-  auto it = call.attrs.find("dtype");
-  if (it == call.attrs.end() || !it->second.is<DataType>()) {
-    return absl::InvalidArgumentError("attribute dtype is required");
-  }
-  return TensorSInfo(shape->values, it->second.get<DataType>());
+  return TensorSInfo(shape->values, attrs.dtype);
 }
 
 }  // namespace
 
 void RegisterBuiltinOps(OpRegistry& registry) {
-  {
-    OpInfo& op = registry.Register("call_tir");
-    op.num_inputs = 2;
-    op.arg_names = {"func", "args"};
-    op.description =
-        "Calls a PrimFunc in destination-passing style: allocates the output(s) described by out_sinfo, "
-        "passes them after the inputs, and returns them";
-    op.infer = [](const CallNode& call) {
-      return InferDestinationPassing(call, NodeKind::kGlobalVar, "a PrimFunc of the module");
-    };
-    op.pattern = OpPattern::kOpaque;
-  }
-  {
-    OpInfo& op = registry.Register("call_dps_packed");
-    op.num_inputs = 2;
-    op.arg_names = {"func", "args"};
-    op.description = "Calls a registered runtime function by name in destination-passing style";
-    op.infer = [](const CallNode& call) {
-      return InferDestinationPassing(call, NodeKind::kExternFunc, "a runtime function name");
-    };
-    op.pattern = OpPattern::kOpaque;
-  }
-  {
-    OpInfo& op = registry.Register("alloc_tensor");
-    op.num_inputs = 1;
-    op.arg_names = {"shape"};
-    op.attrs = {{"dtype", "dtype", "element type"}};
-    op.description = "Allocates an uninitialized tensor (has an effect: not allowed in dataflow blocks)";
-    op.infer = InferAllocTensor;
-    op.pure = false;
-    op.pattern = OpPattern::kOpaque;
-  }
+  registry.Register("call_tir")
+      .set_inputs({"func", "args"})
+      .set_description(
+          "Calls a PrimFunc in destination-passing style: allocates the output(s) described by out_sinfo, "
+          "passes them after the inputs, and returns them")
+      .set_infer([](const CallNode& call) {
+        return InferDestinationPassing(call, NodeKind::kGlobalVar, "a PrimFunc of the module");
+      });
+  registry.Register("call_dps_packed")
+      .set_inputs({"func", "args"})
+      .set_description("Calls a registered runtime function by name in destination-passing style")
+      .set_infer([](const CallNode& call) {
+        return InferDestinationPassing(call, NodeKind::kExternFunc, "a runtime function name");
+      });
+  registry.Register("alloc_tensor")
+      .set_inputs({"shape"})
+      .set_attrs_type<AllocTensorAttrs>()
+      .set_description("Allocates an uninitialized tensor (has an effect: not allowed in dataflow blocks)")
+      .set_infer<AllocTensorAttrs>(InferAllocTensor)
+      .set_impure();
 }
 
 }  // namespace relax

@@ -1,0 +1,55 @@
+/*! \file constant_eval.cc */
+#include "ir/ops/constant_eval.h"
+
+#include "absl/strings/str_cat.h"
+#include "ir/block_builder.h"
+#include "ir/op.h"
+#include "ir/tir/interpreter.h"
+
+namespace mlc {
+namespace relax {
+
+absl::StatusOr<TensorData> EvaluateConstantCall(const CallNode& call, const IRModule* mod, int64_t max_elements) {
+  const auto* callee = call.op.as<OpNode>();
+  if (callee == nullptr || !callee->info().pure) return absl::NotFoundError("not a pure operator call");
+  const auto* out = call.struct_info().as<TensorStructInfoNode>();
+  if (out == nullptr || !out->shape || out->dtype.is_void()) return absl::NotFoundError("the result is not a tensor of static shape");
+  if (NumElements(*out->shape) > max_elements) {
+    return absl::NotFoundError(absl::StrCat("the result has more than ", max_elements, " elements"));
+  }
+  std::vector<Expr> inputs;
+  tir::PrimFunc prim;
+  if (callee->name() == "call_tir") {
+    if (mod == nullptr) return absl::NotFoundError("call_tir without a module");
+    inputs = call.args[1].as<TupleNode>()->fields;
+    prim = mod->LookupPrimFunc(call.args[0].as<GlobalVarNode>()->name);
+  } else {
+    inputs = call.args;
+    if (!callee->info().legalize) return absl::NotFoundError(absl::StrCat(callee->name(), " has no legalization"));
+    for (const Expr& a : inputs) {
+      if (a->kind() != NodeKind::kConstant) return absl::NotFoundError("an argument is not a constant");
+    }
+    BlockBuilder scratch;
+    absl::StatusOr<Expr> lowered = callee->info().legalize(&scratch, call);
+    if (!lowered.ok()) return lowered.status();
+    const auto* ct = lowered->as<CallNode>();
+    if (ct == nullptr || ct->args.empty() || ct->args[0].as<GlobalVarNode>() == nullptr) {
+      return absl::NotFoundError("the legalization is not one call_tir");
+    }
+    prim = scratch.module().LookupPrimFunc(ct->args[0].as<GlobalVarNode>()->name);
+  }
+  if (!prim.defined()) return absl::NotFoundError("the callee is not a PrimFunc");
+  std::vector<TensorData> tensors;
+  for (const Expr& a : inputs) {
+    if (a->kind() != NodeKind::kConstant) return absl::NotFoundError("an argument is not a constant");
+    tensors.push_back(a.as<ConstantNode>()->data);
+  }
+  tensors.emplace_back(out->dtype, *out->shape);
+  std::vector<TensorData*> ptrs;
+  for (TensorData& t : tensors) ptrs.push_back(&t);
+  if (absl::Status s = tir::InterpretPrimFunc(prim, ptrs); !s.ok()) return s;
+  return tensors.back();
+}
+
+}  // namespace relax
+}  // namespace mlc

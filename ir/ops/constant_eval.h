@@ -1,0 +1,31 @@
+/*! \file constant_eval.h
+ *  \brief The one constant evaluator: the value of a graph-level call whose arguments are all
+ *         constants. An operator call is evaluated through its legalization (the same tensor
+ *         expression code generation would compile), a call_tir through its PrimFunc, both by
+ *         the loop-level interpreter (ir/tir/interpreter.h). fold-constant and the importers'
+ *         import-time folding both use it.
+ */
+#ifndef MLC_IR_OPS_CONSTANT_EVAL_H_
+#define MLC_IR_OPS_CONSTANT_EVAL_H_
+
+#include <cstdint>
+
+#include "absl/status/statusor.h"
+#include "ir/expr.h"
+#include "ir/module.h"
+#include "support/tensor_data.h"
+
+namespace mlc {
+namespace relax {
+
+/*! \brief The result of `call`, or an error saying why it cannot be evaluated: an argument is
+ *         not a constant, the callee is impure or has no legalization, the result is not a
+ *         tensor of static shape or has more than `max_elements` elements. `mod` resolves
+ *         call_tir callees (may be null otherwise). */
+absl::StatusOr<TensorData> EvaluateConstantCall(const CallNode& call, const IRModule* mod,
+                                                int64_t max_elements = int64_t{1} << 20);
+
+}  // namespace relax
+}  // namespace mlc
+
+#endif  // MLC_IR_OPS_CONSTANT_EVAL_H_

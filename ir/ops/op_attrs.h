@@ -1,0 +1,126 @@
+/*! \file op_attrs.h
+ *  \brief The typed attributes of the operator library, each declared once with its
+ *         defaults (see ir/attr_schema.h). Inference, legalization, the passes and the
+ *         importers read and build attributes through these structs.
+ */
+#ifndef MLC_IR_OPS_OP_ATTRS_H_
+#define MLC_IR_OPS_OP_ATTRS_H_
+
+#include <string>
+#include <vector>
+
+#include "ir/attr_schema.h"
+
+namespace mlc {
+namespace relax {
+
+struct MatmulAttrs {
+  DataType out_dtype = DataType::Void();
+  void VisitAttrs(AttrVisitor* v) {
+    v->Field("out_dtype", &out_dtype).Default(DataType::Void()).Describe("result dtype; \"void\" keeps the operands' dtype");
+  }
+};
+
+struct Conv2DAttrs {
+  std::vector<int64_t> strides, padding, dilation;
+  int64_t groups;
+  void VisitAttrs(AttrVisitor* v) {
+    v->Field("strides", &strides).Default({1, 1}).Length(2).Describe("(stride_h, stride_w)");
+    v->Field("padding", &padding).Default({0, 0, 0, 0}).Length(4).Describe("(top, left, bottom, right)");
+    v->Field("dilation", &dilation).Default({1, 1}).Length(2).Describe("(dilation_h, dilation_w)");
+    v->Field("groups", &groups).Default(1).Describe("channel groups (depthwise: groups = channels)");
+  }
+};
+
+struct Pool2DAttrs {
+  std::vector<int64_t> pool_size, strides, padding, dilation;
+  bool ceil_mode, count_include_pad;
+  void VisitAttrs(AttrVisitor* v) {
+    v->Field("pool_size", &pool_size).Length(2).Describe("(window_h, window_w)");
+    v->Field("strides", &strides).Default({1, 1}).Length(2).Describe("(stride_h, stride_w)");
+    v->Field("padding", &padding).Default({0, 0, 0, 0}).Length(4).Describe("(top, left, bottom, right)");
+    v->Field("dilation", &dilation).Default({1, 1}).Length(2).Describe("(dilation_h, dilation_w)");
+    v->Field("ceil_mode", &ceil_mode)
+        .Default(false)
+        .Describe("round the output size up (the last window starts inside the input or its padding)");
+    v->Field("count_include_pad", &count_include_pad).Default(true).Describe("avg: divide by the full window, padding included");
+  }
+};
+
+struct AdaptivePool2DAttrs {
+  std::vector<int64_t> output_size;
+  void VisitAttrs(AttrVisitor* v) {
+    v->Field("output_size", &output_size).Default({1, 1}).Length(2).Describe("(1, 1): global average pooling");
+  }
+};
+
+struct SoftmaxAttrs {
+  int64_t axis;
+  void VisitAttrs(AttrVisitor* v) { v->Field("axis", &axis).Default(-1).Describe("the normalized axis"); }
+};
+
+struct LayerNormAttrs {
+  double epsilon;
+  void VisitAttrs(AttrVisitor* v) { v->Field("epsilon", &epsilon).Default(1e-5).Describe("added to the variance"); }
+};
+
+struct PadAttrs {
+  std::vector<int64_t> pad_width;
+  double pad_value;
+  std::string pad_mode;
+  void VisitAttrs(AttrVisitor* v) {
+    v->Field("pad_width", &pad_width).Describe("(before_0, after_0, before_1, after_1, ...)");
+    v->Field("pad_value", &pad_value).Default(0.0).Describe("the value of the added elements");
+    v->Field("pad_mode", &pad_mode).Default("constant").Describe("only \"constant\"");
+  }
+};
+
+struct StridedSliceAttrs {
+  std::vector<int64_t> axes, begin, end, strides;
+  void VisitAttrs(AttrVisitor* v) {
+    v->Field("axes", &axes).Describe("the sliced axes");
+    v->Field("begin", &begin).Describe("first index per axis (negative: from the end)");
+    v->Field("end", &end).Describe("end index per axis, exclusive (clamped)");
+    v->Field("strides", &strides).Optional().Describe("step per axis (default 1)");
+  }
+};
+
+struct ReshapeAttrs {
+  std::vector<int64_t> shape;
+  void VisitAttrs(AttrVisitor* v) { v->Field("shape", &shape).Describe("the new shape; one dimension may be -1 (inferred)"); }
+};
+
+struct PermuteDimsAttrs {
+  std::vector<int64_t> axes;
+  void VisitAttrs(AttrVisitor* v) { v->Field("axes", &axes).Optional().Describe("the permutation; None reverses the dimensions"); }
+};
+
+struct ReduceAttrs {
+  std::vector<int64_t> axis;
+  bool keepdims;
+  void VisitAttrs(AttrVisitor* v) {
+    v->Field("axis", &axis).Optional().Describe("the reduced axes; None reduces all");
+    v->Field("keepdims", &keepdims).Default(false).Describe("keep reduced axes as size 1");
+  }
+};
+
+/*! \brief concat and take: the axis joined or indexed. */
+struct AxisAttrs {
+  int64_t axis;
+  void VisitAttrs(AttrVisitor* v) { v->Field("axis", &axis).Default(0).Describe("the joined or indexed axis"); }
+};
+
+struct BroadcastToAttrs {
+  std::vector<int64_t> shape;
+  void VisitAttrs(AttrVisitor* v) { v->Field("shape", &shape).Describe("the target shape"); }
+};
+
+struct AstypeAttrs {
+  DataType dtype;
+  void VisitAttrs(AttrVisitor* v) { v->Field("dtype", &dtype).Describe("the result dtype"); }
+};
+
+}  // namespace relax
+}  // namespace mlc
+
+#endif  // MLC_IR_OPS_OP_ATTRS_H_

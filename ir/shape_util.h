@@ -1,0 +1,41 @@
+/*! \file shape_util.h
+ *  \brief Static shape arithmetic shared by operator inference, the operator library and the
+ *         importers: broadcasting, slices, sliding windows, printing.
+ */
+#ifndef MLC_IR_SHAPE_UTIL_H_
+#define MLC_IR_SHAPE_UTIL_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+
+namespace mlc {
+namespace relax {
+
+/*! \brief NumPy broadcasting of two static shapes, or an error naming both shapes. */
+absl::StatusOr<std::vector<int64_t>> BroadcastShapes(const std::vector<int64_t>& a, const std::vector<int64_t>& b);
+
+/*! \brief "(1, 128)" for messages. */
+std::string ShapeToString(const std::vector<int64_t>& shape);
+
+/*! \brief One dimension of a NumPy / ONNX slice x[begin:end:step] (step != 0): negative bounds
+ *  count from the end, bounds are clamped; `start` is the first index, `extent` how many. */
+struct SliceRange {
+  int64_t start;
+  int64_t extent;
+};
+SliceRange ClampSlice(int64_t dim, int64_t begin, int64_t end, int64_t step);
+
+/*! \brief Output extent of a sliding window (convolution, pooling) along one dimension; 0 when
+ *  the window does not fit the padded input. With `ceil_mode` (pooling) the division rounds up,
+ *  but the last window must start inside the input or its leading padding (PyTorch and ONNX
+ *  agree). */
+int64_t WindowExtent(int64_t in, int64_t pad_before, int64_t pad_after, int64_t kernel, int64_t dilation, int64_t stride,
+                     bool ceil_mode = false);
+
+}  // namespace relax
+}  // namespace mlc
+
+#endif  // MLC_IR_SHAPE_UTIL_H_

@@ -1,0 +1,46 @@
+/*! \file intrinsics.h
+ *  \brief The math intrinsics a TirCall may name, in one table that the parser, the verifier,
+ *         the interpreter and code generation all read.
+ *
+ *  Each intrinsic says how it is computed: in double precision for the interpreter and
+ *  constant folding (`eval`), and for native code either as an LLVM intrinsic (by its LLVM
+ *  name), as a libm function (the float32 variant takes an "f" suffix), or as an expansion
+ *  into other expressions. Adding an intrinsic is adding one row to kIntrinsics.
+ */
+#ifndef MLC_IR_TIR_INTRINSICS_H_
+#define MLC_IR_TIR_INTRINSICS_H_
+
+#include <string>
+#include <vector>
+
+#include "ir/tir/prim_expr.h"
+
+namespace mlc {
+namespace tir {
+
+struct IntrinsicInfo {
+  const char* name;
+  int num_args;
+  const char* description;
+  /*! \brief Value in double precision. */
+  double (*eval)(const double* args);
+  /*! \brief LLVM intrinsic name ("llvm.exp"), or nullptr. */
+  const char* llvm_intrinsic;
+  /*! \brief libm function name ("tanh"), or nullptr. */
+  const char* libm;
+  /*! \brief The intrinsic written with other expressions, or nullptr. */
+  PrimExpr (*expand)(const std::vector<PrimExpr>& args);
+  /*! \brief Result is bool (a predicate) rather than the argument type. */
+  bool returns_bool;
+  /*! \brief Must be computed without fast-math assumptions (it inspects NaNs). */
+  bool strict_fp;
+};
+
+const std::vector<IntrinsicInfo>& AllIntrinsics();
+/*! \brief The intrinsic, or nullptr. */
+const IntrinsicInfo* LookupIntrinsic(const std::string& name);
+
+}  // namespace tir
+}  // namespace mlc
+
+#endif  // MLC_IR_TIR_INTRINSICS_H_
