@@ -3,7 +3,8 @@
  */
 #include "frontend/onnx/onnx_importer.h"
 
-#include "frontend/onnx/constant_folding.h"
+#include "ir/ops/constant_eval.h"
+
 
 #include <cstring>
 #include <set>
@@ -168,7 +169,17 @@ std::string OnnxContext::StringAttr(const onnx::NodeProto& node, const std::stri
 absl::StatusOr<relax::Expr> OnnxContext::EmitOp(const std::string& op, std::vector<relax::Expr> args, Attrs attrs) {
   absl::StatusOr<relax::Op> o = relax::GetOp(op);
   if (!o.ok()) return o.status();
-  absl::StatusOr<relax::Var> v = bb_->Emit(relax::MakeCall(*o, std::move(args), std::move(attrs)));
+  absl::StatusOr<relax::Expr> call = bb_->Normalize(relax::MakeCall(*o, std::move(args), std::move(attrs)));
+  if (!call.ok()) return call.status();
+  // Shape computations (Shape -> Gather -> Concat -> Reshape) and other calls on constants are
+  // evaluated now, by the same evaluator as fold-constant, so converters see their values.
+  bool all_constant = true;
+  for (const relax::Expr& a : call->as<relax::CallNode>()->args) all_constant &= a->kind() == NodeKind::kConstant;
+  if (all_constant) {
+    absl::StatusOr<TensorData> value = relax::EvaluateConstantCall(*call->as<relax::CallNode>(), &bb_->module());
+    if (value.ok()) return relax::MakeConstant(*value);
+  }
+  absl::StatusOr<relax::Var> v = bb_->Emit(*call);
   if (!v.ok()) return v.status();
   return relax::Expr(*v);
 }
@@ -230,12 +241,6 @@ absl::StatusOr<IRModule> ImportOnnx(const onnx::ModelProto& model, const OnnxImp
     std::string where = absl::StrCat("node ", i, node.name().empty() ? "" : absl::StrCat(" '", node.name(), "'"), " (", node.op_type(), ")");
     if (!node.domain().empty() && node.domain() != "ai.onnx") {
       return absl::UnimplementedError(absl::StrCat(where, ": operators of domain ", node.domain(), " are not supported"));
-    }
-    absl::StatusOr<std::optional<TensorData>> folded = EvaluateAtImport(ctx, node);
-    if (!folded.ok()) return absl::Status(folded.status().code(), absl::StrCat(where, ": ", folded.status().message()));
-    if (folded->has_value()) {
-      ctx.SetValue(node.output(0), relax::MakeConstant(**folded));
-      continue;
     }
     const OnnxConverter* converter = registry.Find(node.op_type());
     if (converter == nullptr) {

@@ -54,7 +54,8 @@ class OnnxContext {
   std::string StringAttr(const onnx::NodeProto& node, const std::string& name, const std::string& fallback) const;
   bool HasAttr(const onnx::NodeProto& node, const std::string& name) const;
 
-  /*! \brief Emits op(args) and returns its variable. */
+  /*! \brief Emits op(args) and returns its variable; a call whose arguments are all constants
+   *  is evaluated instead (ir/ops/constant_eval.h) and returned as a constant. */
   absl::StatusOr<relax::Expr> EmitOp(const std::string& op, std::vector<relax::Expr> args, Attrs attrs = {});
   void SetValue(const std::string& name, relax::Expr value) { values_[name] = std::move(value); }
 
@@ -82,7 +83,8 @@ class OnnxConverterRegistry {
 void RegisterCoreOnnxConverters(OnnxConverterRegistry& registry);
 /*! \brief Conv, BatchNormalization, MaxPool, AveragePool, GlobalAveragePool, Pad (onnx_nn_converters.cc). */
 void RegisterNNOnnxConverters(OnnxConverterRegistry& registry);
-/*! \brief Concat, Gather, Unsqueeze, Squeeze, Split, Expand, Where, Cast (onnx_transform_converters.cc). */
+/*! \brief Shape, Size, ConstantOfShape, Concat, Gather, Unsqueeze, Squeeze, Split, Expand, Where, Cast
+ *  (onnx_transform_converters.cc). */
 void RegisterTransformOnnxConverters(OnnxConverterRegistry& registry);
 
 /*! \brief TensorProto.DataType -> DataType. */

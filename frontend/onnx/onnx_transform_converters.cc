@@ -1,9 +1,11 @@
 /*! \file onnx_transform_converters.cc
- *  \brief Converters of ONNX's data-movement operators on computed tensors: Concat, Gather,
- *         Unsqueeze, Squeeze, Split, Expand, Where, Cast. (With constant inputs these are
- *         evaluated at import instead, constant_folding.cc.)
+ *  \brief Converters of ONNX's data-movement and shape operators: Shape, Size, ConstantOfShape,
+ *         Concat, Gather, Unsqueeze, Squeeze, Split, Expand, Where, Cast. With constant inputs
+ *         the operators they emit are evaluated at import (OnnxContext::EmitOp), so shape
+ *         subgraphs become constants that later converters read.
  */
 #include <algorithm>
+#include <cstring>
 
 #include "absl/strings/str_cat.h"
 #include "frontend/onnx/converter_util.h"
@@ -17,6 +19,45 @@ absl::StatusOr<std::vector<int64_t>> IntsInputOrAttr(const OnnxContext& ctx, con
                                                      const std::string& attr) {
   if (!ctx.HasInput(node, i)) return ctx.IntsAttr(node, attr);
   return ctx.ConstantInts(node, i, attr);
+}
+
+/*! \brief Shape(x)[start:end]: a constant, from the static shape. */
+Outputs Shape(OnnxContext& ctx, const onnx::NodeProto& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<std::vector<int64_t>> shape = StaticShape(*x, "the input");
+  if (!shape.ok()) return shape.status();
+  int64_t rank = static_cast<int64_t>(shape->size());
+  auto clamp = [rank](int64_t a) { return std::clamp<int64_t>(a < 0 ? a + rank : a, 0, rank); };
+  int64_t start = clamp(ctx.IntAttr(node, "start", 0)), end = clamp(ctx.IntAttr(node, "end", rank));
+  return One(relax::MakeConstant(Int64Tensor(std::vector<int64_t>(shape->begin() + start, shape->begin() + std::max(start, end)))));
+}
+
+Outputs Size(OnnxContext& ctx, const onnx::NodeProto& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<std::vector<int64_t>> shape = StaticShape(*x, "the input");
+  if (!shape.ok()) return shape.status();
+  return One(Scalar(static_cast<double>(NumElements(*shape)), DataType::Int64()));
+}
+
+/*! \brief A constant of the given shape filled with `value` (float32 0 by default). */
+Outputs ConstantOfShape(OnnxContext& ctx, const onnx::NodeProto& node) {
+  absl::StatusOr<std::vector<int64_t>> shape = ctx.ConstantInts(node, 0, "the shape");
+  if (!shape.ok()) return shape.status();
+  TensorData fill = ScalarTensor(0.0, DataType::Float32());
+  for (const onnx::AttributeProto& a : node.attribute()) {
+    if (a.name() != "value") continue;
+    absl::StatusOr<TensorData> v = TensorFromOnnx(a.t());
+    if (!v.ok()) return v.status();
+    if (v->NumElements() != 1) return absl::InvalidArgumentError("value must hold one element");
+    fill = *v;
+  }
+  TensorData out(fill.dtype(), *shape);
+  for (int64_t i = 0; i < out.NumElements(); ++i) {
+    std::memcpy(static_cast<char*>(out.mutable_data()) + i * fill.dtype().bytes(), fill.data(), fill.dtype().bytes());
+  }
+  return One(relax::MakeConstant(out));
 }
 
 Outputs Concat(OnnxContext& ctx, const onnx::NodeProto& node) {
@@ -142,6 +183,9 @@ Outputs Cast(OnnxContext& ctx, const onnx::NodeProto& node) {
 }  // namespace
 
 void RegisterTransformOnnxConverters(OnnxConverterRegistry& r) {
+  r.Register("Shape", Shape);
+  r.Register("Size", Size);
+  r.Register("ConstantOfShape", ConstantOfShape);
   r.Register("Concat", Concat);
   r.Register("Gather", Gather);
   r.Register("Unsqueeze", ChangeRank(/*unsqueeze=*/true));
