@@ -17,6 +17,7 @@
 #ifndef MLC_IR_EXPR_FUNCTOR_H_
 #define MLC_IR_EXPR_FUNCTOR_H_
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -54,7 +55,13 @@ class ExprVisitor {
 
 class ExprMutator {
  public:
-  explicit ExprMutator(IRModule mod = IRModule()) : builder_(std::move(mod)) {}
+  /*! \brief A mutator with a builder of its own over `mod`. */
+  explicit ExprMutator(IRModule mod = IRModule())
+      : own_builder_(std::make_unique<BlockBuilder>(std::move(mod))), builder_(*own_builder_) {}
+  /*! \brief A mutator that emits through the caller's `builder`: functions it adds (PrimFuncs,
+   *         fused sub-functions) land in the caller's module. */
+  explicit ExprMutator(BlockBuilder* builder) : builder_(*builder) {}
+  ExprMutator(const ExprMutator&) = delete;
   virtual ~ExprMutator() = default;
 
   virtual Expr VisitExpr(const Expr& e);
@@ -82,7 +89,11 @@ class ExprMutator {
   void Fail(absl::Status status);
   bool in_dataflow() const { return in_dataflow_; }
 
-  BlockBuilder builder_;
+ private:
+  std::unique_ptr<BlockBuilder> own_builder_;  // set when the mutator has a builder of its own
+
+ protected:
+  BlockBuilder& builder_;
   std::unordered_map<const Object*, Expr> var_remap_;
 
  private:

@@ -35,6 +35,10 @@ class IRModule {
   void Add(const std::string& name, BaseFunc func) { functions_[name] = std::move(func); }
   void Remove(const std::string& name) { functions_.erase(name); }
 
+  /*! \brief Whether both hold the very same function objects under the same names and equal
+   *         attributes: how a pass run tells that nothing changed (rewrites keep identity). */
+  bool SameAs(const IRModule& other) const;
+
   /*! \brief `hint` if unused, else hint1, hint2, ... (the seeds' add, add1, dense1 naming). */
   std::string GetUniqueName(const std::string& hint) const;
 

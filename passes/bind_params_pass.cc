@@ -16,22 +16,21 @@ class BindParamsPass : public Pass {
     return "Replaces parameters of a graph function by constants read from an .npz file, matched by name (the "
            "seeds' BindParams(\"main\", params)). Bound parameters leave the signature.";
   }
-  std::vector<PassOption> options() const override {
-    return {{"func", "string", "main", "the graph function whose parameters are bound"},
-            {"params", "string", "", ".npz file of name -> tensor (required)"}};
-  }
   absl::StatusOr<IRModule> Run(const IRModule& mod) override {
-    std::string path = GetString("params");
-    if (path.empty()) return absl::InvalidArgumentError("bind-params needs params=<file.npz>");
-    absl::StatusOr<std::map<std::string, TensorData>> params = ReadNpz(path);
+    if (params_->empty()) return absl::InvalidArgumentError("bind-params needs params=<file.npz>");
+    absl::StatusOr<std::map<std::string, TensorData>> params = ReadNpz(*params_);
     if (!params.ok()) return params.status();
-    return BindParams(mod, GetString("func"), *params);
+    return BindParams(mod, *func_, *params);
   }
+
+ private:
+  Option<std::string> func_{this, "func", "main", "the graph function whose parameters are bound"};
+  Option<std::string> params_{this, "params", "", ".npz file of name -> tensor (required)"};
 };
 
-}  // namespace
+MLC_REGISTER_PASS(BindParamsPass);
 
-std::unique_ptr<Pass> CreateBindParamsPass() { return std::make_unique<BindParamsPass>(); }
+}  // namespace
 
 }  // namespace passes
 }  // namespace mlc

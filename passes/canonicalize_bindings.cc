@@ -23,7 +23,7 @@ class CanonicalizeBindingsPass : public FunctionPass {
   }
 
  protected:
-  absl::StatusOr<relax::Function> RunOnFunction(const relax::Function& func, const IRModule& mod) override {
+  absl::StatusOr<relax::Function> RunOnFunction(const relax::Function& func, relax::BlockBuilder*) override {
     // Pass 1: decide, per trivial binding, which variable survives.
     std::unordered_map<const Object*, relax::Expr> replace;  // var -> its replacement
     std::unordered_map<const Object*, relax::Var> rename;    // dataflow var -> output var taking its binding
@@ -78,9 +78,9 @@ class CanonicalizeBindingsPass : public FunctionPass {
   }
 };
 
-}  // namespace
+MLC_REGISTER_PASS(CanonicalizeBindingsPass);
 
-std::unique_ptr<Pass> CreateCanonicalizeBindingsPass() { return std::make_unique<CanonicalizeBindingsPass>(); }
+}  // namespace
 
 }  // namespace passes
 }  // namespace mlc

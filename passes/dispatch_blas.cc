@@ -2,7 +2,8 @@
  *  \brief dispatch-blas: hands float32 nn.conv2d, nn.dense and matmul to the BLAS runtime
  *         functions (vm/library/blas_functions.cc) as R.call_dps_packed calls.
  *
- *  Run it before fuse-ops: what it rewrites is no longer fused. A convolution's constant
+ *  Run it before fuse-ops: what it rewrites is no longer fused; run remove-unused after it, to
+ *  drop the convolutions and adds an epilogue absorbed. A convolution's constant
  *  per-channel bias add and ReLU run inside the call when nothing else uses the intermediate
  *  results (mlc.blas.conv2d's epilogue); other adds and activations fuse with each other.
  *  Calls with dynamic shapes, other dtypes or broadcast batch dimensions are left to legalize.
@@ -10,14 +11,13 @@
  *  groups, epilogue).
  */
 #include <algorithm>
-#include <cstring>
 #include <map>
 #include <optional>
 
 #include "ir/op.h"
 #include "passes/pass.h"
 #include "passes/pattern.h"
-#include "passes/remove_unused.h"
+#include "ir/ops/op_attrs.h"
 
 namespace mlc {
 namespace passes {
@@ -36,40 +36,35 @@ relax::Expr CallPacked(const std::string& name, std::vector<relax::Expr> args, c
 
 /*! \brief conv2d's window geometry for mlc.blas.conv2d: strides, padding, dilation, groups and
  *  the epilogue (0: none, 1: ReLU). */
-relax::Expr Geometry(const relax::CallNode& conv, int64_t epilogue) {
-  std::vector<int64_t> g = GetIntsAttr(conv.attrs, "strides", {1, 1}, 2);
-  for (int64_t v : GetIntsAttr(conv.attrs, "padding", {0, 0, 0, 0}, 4)) g.push_back(v);
-  for (int64_t v : GetIntsAttr(conv.attrs, "dilation", {1, 1}, 2)) g.push_back(v);
-  g.push_back(GetIntAttr(conv.attrs, "groups", 1));
+relax::Expr Geometry(const relax::Conv2DAttrs& a, int64_t epilogue) {
+  std::vector<int64_t> g = a.strides;
+  g.insert(g.end(), a.padding.begin(), a.padding.end());
+  g.insert(g.end(), a.dilation.begin(), a.dilation.end());
+  g.push_back(a.groups);
   g.push_back(epilogue);
-  TensorData t(DataType::Int64(), {static_cast<int64_t>(g.size())});
-  std::memcpy(t.mutable_data(), g.data(), g.size() * sizeof(int64_t));
-  return relax::MakeConstant(t);
+  return relax::MakeConstant(Int64Tensor(g));
 }
 
-class DispatchBlasPass : public Pass {
+/*! \brief The conv2d call's attributes (the call was verified, so they parse). */
+relax::Conv2DAttrs ConvAttrs(const relax::CallNode& conv) { return *relax::ParseAttrs<relax::Conv2DAttrs>(conv.attrs); }
+
+class DispatchBlasPass : public FunctionPass {
  public:
   std::string name() const override { return "dispatch-blas"; }
   std::string description() const override {
     return "Replaces float32 nn.conv2d, nn.dense and matmul (a[..., N, K] @ b[K, M], or equal batch dimensions) with "
            "static shapes by R.call_dps_packed calls of the OpenBLAS-backed runtime functions mlc.blas.conv2d / "
            "mlc.blas.dense / mlc.blas.matmul. A constant per-channel bias add and a ReLU after a convolution whose "
-           "result has no other use run inside the call. Run before fuse-ops.";
+           "result has no other use run inside the call (the absorbed bindings are left for remove-unused). Run "
+           "before fuse-ops.";
   }
 
-  absl::StatusOr<IRModule> Run(const IRModule& mod) override {
-    relax::BlockBuilder builder(mod);
-    for (const auto& [name, func] : mod.functions()) {
-      relax::Function f = func.as_ref<relax::Function>();
-      if (!f.defined() || f->IsPrimitive()) continue;
-      absl::StatusOr<relax::Function> fused = FuseConvEpilogues(f, &builder);
-      if (!fused.ok()) return fused.status();
-      absl::StatusOr<relax::Function> rewritten = DispatchRest(*fused, &builder);
-      if (!rewritten.ok()) return rewritten.status();
-      if (absl::Status s = builder.UpdateFunc(name, *rewritten); !s.ok()) return s;
-    }
-    // The convolutions and adds an epilogue absorbed are left unused.
-    return CreateRemoveUnusedPass()->Run(builder.Get());
+ protected:
+  bool skip_primitive() const override { return true; }
+  absl::StatusOr<relax::Function> RunOnFunction(const relax::Function& f, relax::BlockBuilder* bb) override {
+    absl::StatusOr<relax::Function> fused = FuseConvEpilogues(f, bb);
+    if (!fused.ok()) return fused.status();
+    return DispatchRest(*fused, bb);
   }
 
  private:
@@ -102,7 +97,7 @@ class DispatchBlasPass : public Pass {
           int64_t channels = (*m[w]->struct_info().as<relax::TensorStructInfoNode>()->shape)[0];
           std::optional<TensorData> b = PerChannelValues(m[bias], channels);
           if (!b) return matched;
-          return CallPacked("mlc.blas.conv2d", {m[x], m[w], Geometry(*conv_call, with_relu ? 1 : 0), relax::MakeConstant(*b)},
+          return CallPacked("mlc.blas.conv2d", {m[x], m[w], Geometry(ConvAttrs(*conv_call), with_relu ? 1 : 0), relax::MakeConstant(*b)},
                             matched);
         },
         builder);
@@ -118,7 +113,7 @@ class DispatchBlasPass : public Pass {
           const std::string& op = call->op.as<relax::OpNode>()->name();
           if (op == "nn.conv2d") {
             if (!StaticF32(m[a], 4) || !StaticF32(m[b], 4) || !StaticF32(matched, 4)) return matched;
-            return CallPacked("mlc.blas.conv2d", {m[a], m[b], Geometry(*call, 0)}, matched);
+            return CallPacked("mlc.blas.conv2d", {m[a], m[b], Geometry(ConvAttrs(*call), 0)}, matched);
           }
           if (op == "nn.dense") {
             if (!StaticF32(m[a], 2) || !StaticF32(m[b], 2) || !StaticF32(matched, 2)) return matched;

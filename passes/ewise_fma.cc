@@ -20,11 +20,10 @@ class EwiseFmaPass : public FunctionPass {
   }
 
  protected:
-  absl::StatusOr<relax::Function> RunOnFunction(const relax::Function& func, const IRModule& mod) override {
+  absl::StatusOr<relax::Function> RunOnFunction(const relax::Function& func, relax::BlockBuilder* bb) override {
     Pattern a = Wildcard(), b = Wildcard(), c = Wildcard();
     Pattern mul = IsOp("multiply")({a, b});
     Pattern add = IsOp("add")({mul, c});
-    relax::BlockBuilder builder(mod);
     return Rewrite(add, func, [&](const relax::Expr& matched, const Match& m, relax::BlockBuilder*) -> relax::Expr {
       relax::Expr x = m[a], y = m[b], z = m[c];
       // ewise_fma needs one shape; decline when add/multiply broadcast.
@@ -33,13 +32,13 @@ class EwiseFmaPass : public FunctionPass {
         return matched;
       }
       return relax::MakeCall(relax::GetOpOrDie("ewise_fma"), {x, y, z});
-    }, &builder);
+    }, bb);
   }
 };
 
-}  // namespace
+MLC_REGISTER_PASS(EwiseFmaPass);
 
-std::unique_ptr<Pass> CreateEwiseFmaPass() { return std::make_unique<EwiseFmaPass>(); }
+}  // namespace
 
 }  // namespace passes
 }  // namespace mlc

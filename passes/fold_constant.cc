@@ -18,7 +18,7 @@ namespace {
 
 class ConstantFolder : public relax::ExprMutator {
  public:
-  ConstantFolder(const IRModule& mod, int64_t max_elements) : relax::ExprMutator(mod), max_elements_(max_elements) {}
+  ConstantFolder(relax::BlockBuilder* bb, int64_t max_elements) : relax::ExprMutator(bb), max_elements_(max_elements) {}
 
  protected:
   relax::Expr VisitExpr_(const relax::CallNode* op, const relax::Expr& self) override {
@@ -48,19 +48,19 @@ class FoldConstantPass : public FunctionPass {
     return "Evaluates pure calls whose inputs are all constants (operators through their legalization, call_tir "
            "through its PrimFunc) with the loop-level interpreter, replacing them by the result.";
   }
-  std::vector<PassOption> options() const override {
-    return {{"max-elements", "int", "1048576", "largest result (in elements) to fold"}};
-  }
 
  protected:
-  absl::StatusOr<relax::Function> RunOnFunction(const relax::Function& func, const IRModule& mod) override {
-    return ConstantFolder(mod, GetInt("max-elements")).VisitFunction(func);
+  absl::StatusOr<relax::Function> RunOnFunction(const relax::Function& func, relax::BlockBuilder* bb) override {
+    return ConstantFolder(bb, *max_elements_).VisitFunction(func);
   }
+
+ private:
+  Option<int64_t> max_elements_{this, "max-elements", 1048576, "largest result (in elements) to fold"};
 };
 
-}  // namespace
+MLC_REGISTER_PASS(FoldConstantPass);
 
-std::unique_ptr<Pass> CreateFoldConstantPass() { return std::make_unique<FoldConstantPass>(); }
+}  // namespace
 
 }  // namespace passes
 }  // namespace mlc

@@ -4,18 +4,18 @@
  *
  *  What an eval-mode batch norm leaves after a convolution is exactly such a scale and a
  *  shift; folding the scale leaves conv2d + add(shift), which dispatch-blas runs as one call
- *  with a bias epilogue. Only when the convolution's result has no other use.
+ *  with a bias epilogue. Only when the convolution's result has no other use; the unscaled
+ *  convolution is left for remove-unused.
  */
 #include "ir/op.h"
 #include "passes/pass.h"
 #include "passes/pattern.h"
-#include "passes/remove_unused.h"
 
 namespace mlc {
 namespace passes {
 namespace {
 
-class FoldScaleIntoConvPass : public Pass {
+class FoldScaleIntoConvPass : public FunctionPass {
  public:
   std::string name() const override { return "fold-scale-into-conv"; }
   std::string description() const override {
@@ -23,20 +23,10 @@ class FoldScaleIntoConvPass : public Pass {
            "(batch norm's scale), when the convolution has no other use.";
   }
 
-  absl::StatusOr<IRModule> Run(const IRModule& mod) override {
-    relax::BlockBuilder builder(mod);
-    for (const auto& [name, func] : mod.functions()) {
-      relax::Function f = func.as_ref<relax::Function>();
-      if (!f.defined() || f->IsPrimitive()) continue;
-      absl::StatusOr<relax::Function> folded = Fold(f, &builder);
-      if (!folded.ok()) return folded.status();
-      if (absl::Status s = builder.UpdateFunc(name, *folded); !s.ok()) return s;
-    }
-    return CreateRemoveUnusedPass()->Run(builder.Get());  // the unscaled convolutions
-  }
 
- private:
-  static absl::StatusOr<relax::Function> Fold(const relax::Function& func, relax::BlockBuilder* builder) {
+ protected:
+  bool skip_primitive() const override { return true; }
+  absl::StatusOr<relax::Function> RunOnFunction(const relax::Function& func, relax::BlockBuilder* builder) override {
     std::map<const relax::VarNode*, int> uses = CountVarUses(func);
     Pattern x = Wildcard(), w = IsConst(), scale = IsConst();
     Pattern conv = IsOp("nn.conv2d")({x, w});

@@ -3,7 +3,8 @@
  *
  *  Each `add(nn.dense(x, w), b)` becomes a call of a new sub-function
  *  `fused_dense_add<N>(x, w, b)` (attribute Primitive = 1) whose body is the dense and the add
- *  in a dataflow block; dense bindings left unused are removed. Fused functions are skipped.
+ *  in a dataflow block; the dense bindings left unused are for remove-unused. Fused functions
+ *  are skipped.
  *  A dense whose result has other users is still fused (it is computed again inside the
  *  sub-function, as the seed does); fuse-ops is the pass that never duplicates.
  */
@@ -11,55 +12,50 @@
 #include "ir/op.h"
 #include "passes/pass.h"
 #include "passes/pattern.h"
-#include "passes/remove_unused.h"
 
 namespace mlc {
 namespace passes {
 namespace {
 
-class FuseDenseAddPass : public Pass {
+class FuseDenseAddPass : public FunctionPass {
  public:
   std::string name() const override { return "fuse-dense-add"; }
   std::string description() const override {
     return "Fuses add(nn.dense(x, w), b) into calls of new Primitive sub-functions fused_dense_add0, "
-           "fused_dense_add1, ... (the seeds' DenseAddFusor), then removes the unused dense bindings.";
+           "fused_dense_add1, ... (the seeds' DenseAddFusor); the dense bindings left unused are for remove-unused.";
   }
 
-  absl::StatusOr<IRModule> Run(const IRModule& mod) override {
-    relax::BlockBuilder builder(mod);
-    int counter = 0;
+ protected:
+  bool skip_primitive() const override { return true; }
+  absl::StatusOr<relax::Function> RunOnFunction(const relax::Function& f, relax::BlockBuilder* bb) override {
     Pattern x = Wildcard(), w = Wildcard(), b = Wildcard();
     Pattern pattern = IsOp("add")({IsOp("nn.dense")({x, w}), b});
-    IRModule current = mod;
-    for (const auto& [name, func] : mod.functions()) {
-      relax::Function f = func.as_ref<relax::Function>();
-      if (!f.defined() || f->IsPrimitive()) continue;
-      absl::Status error;
-      absl::StatusOr<relax::Function> rewritten = Rewrite(
-          pattern, f,
-          [&](const relax::Expr& matched, const Match& m, relax::BlockBuilder* bb) -> relax::Expr {
-            absl::StatusOr<relax::Expr> call = MakeFused(m[x], m[w], m[b], &counter, bb);
-            if (!call.ok()) {
-              error = call.status();
-              return matched;
-            }
-            return *call;
-          },
-          &builder);
-      if (!rewritten.ok()) return rewritten.status();
-      if (!error.ok()) return error;
-      if (absl::Status s = builder.UpdateFunc(name, *rewritten); !s.ok()) return s;
-    }
-    return CreateRemoveUnusedPass()->Run(builder.Get());
+    absl::Status error;
+    absl::StatusOr<relax::Function> rewritten = Rewrite(
+        pattern, f,
+        [&](const relax::Expr& matched, const Match& m, relax::BlockBuilder* inner) -> relax::Expr {
+          absl::StatusOr<relax::Expr> call = MakeFused(m[x], m[w], m[b], inner);
+          if (!call.ok()) {
+            error = call.status();
+            return matched;
+          }
+          return *call;
+        },
+        bb);
+    if (!error.ok()) return error;
+    return rewritten;
   }
 
  private:
   static absl::StatusOr<relax::Expr> MakeFused(const relax::Expr& x, const relax::Expr& w, const relax::Expr& b,
-                                               int* counter, relax::BlockBuilder* bb) {
+                                               relax::BlockBuilder* bb) {
     relax::Var px = relax::MakeVar("x", x->struct_info());
     relax::Var pw = relax::MakeVar("w", w->struct_info());
     relax::Var pb = relax::MakeVar("b", b->struct_info());
-    std::string fn_name = absl::StrCat("fused_dense_add", (*counter)++);
+    // fused_dense_add0, fused_dense_add1, ... as the seeds print them.
+    int index = 0;
+    while (bb->module().Contains(absl::StrCat("fused_dense_add", index))) ++index;
+    std::string fn_name = absl::StrCat("fused_dense_add", index);
     relax::BlockBuilder sub;
     if (absl::Status s = sub.BeginFunction(fn_name, std::vector<relax::Var>{px, pw, pb}, {{"Primitive", int64_t{1}}}); !s.ok()) return s;
     if (absl::Status s = sub.BeginDataflow(); !s.ok()) return s;
@@ -79,9 +75,9 @@ class FuseDenseAddPass : public Pass {
   }
 };
 
-}  // namespace
+MLC_REGISTER_PASS(FuseDenseAddPass);
 
-std::unique_ptr<Pass> CreateFuseDenseAddPass() { return std::make_unique<FuseDenseAddPass>(); }
+}  // namespace
 
 }  // namespace passes
 }  // namespace mlc

@@ -49,7 +49,7 @@ bool EpilogueFusable(OpPattern p) {
   return p == OpPattern::kElemWise || p == OpPattern::kBroadcast || p == OpPattern::kInjective;
 }
 
-class FuseOpsPass : public Pass {
+class FuseOpsPass : public FunctionPass {
  public:
   std::string name() const override { return "fuse-ops"; }
   std::string description() const override {
@@ -57,29 +57,13 @@ class FuseOpsPass : public Pass {
            "broadcast and injective calls fuse into their producer's group (dense/matmul take them as an epilogue), "
            "reductions end a group; a result with several users is never duplicated and the graph stays acyclic.";
   }
-  std::vector<PassOption> options() const override {
-    return {{"max-depth", "int", "16", "most operator calls in one fused function"}};
-  }
 
-  absl::StatusOr<IRModule> Run(const IRModule& mod) override {
-    relax::BlockBuilder builder(mod);
-    for (const auto& [name, func] : mod.functions()) {
-      relax::Function f = func.as_ref<relax::Function>();
-      if (!f.defined() || f->IsPrimitive()) continue;
-      absl::StatusOr<relax::Function> fused = FuseFunction(f, &builder);
-      if (!fused.ok()) return fused.status();
-      if (!fused->same_as(f)) {
-        if (absl::Status s = builder.UpdateFunc(name, *fused); !s.ok()) return s;
-      }
-    }
-    return builder.Get();
-  }
-
- private:
-  absl::StatusOr<relax::Function> FuseFunction(const relax::Function& func, relax::BlockBuilder* builder) {
+ protected:
+  bool skip_primitive() const override { return true; }
+  absl::StatusOr<relax::Function> RunOnFunction(const relax::Function& func, relax::BlockBuilder* builder) override {
     UseCollector uses;
     uses.VisitFunction(func.get());
-    int64_t max_depth = GetInt("max-depth");
+    int64_t max_depth = *max_depth_;
     bool changed = false;
     std::vector<relax::BindingBlock> blocks;
     for (const relax::BindingBlock& block : func->body->blocks) {
@@ -233,11 +217,13 @@ class FuseOpsPass : public Pass {
     const relax::VarBinding& last_binding = bindings[g.members.back()];
     return relax::VarBinding(new relax::VarBindingNode(last_binding->var, *normalized));
   }
+
+  Option<int64_t> max_depth_{this, "max-depth", 16, "most operator calls in one fused function"};
 };
 
-}  // namespace
+MLC_REGISTER_PASS(FuseOpsPass);
 
-std::unique_ptr<Pass> CreateFuseOpsPass() { return std::make_unique<FuseOpsPass>(); }
+}  // namespace
 
 }  // namespace passes
 }  // namespace mlc

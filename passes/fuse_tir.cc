@@ -18,7 +18,6 @@
 #include "ir/printer.h"
 #include "ir/tir/tir_functor.h"
 #include "passes/pass.h"
-#include "passes/remove_unused.h"
 
 namespace mlc {
 namespace passes {
@@ -176,7 +175,7 @@ class FuseTirPass : public Pass {
   std::string name() const override { return "fuse-tir"; }
   std::string description() const override {
     return "Turns each Primitive sub-function whose body is call_tirs into one PrimFunc (intermediates become "
-           "alloc_buffers) and its call sites into one call_tir; PrimFuncs left uncalled are removed.";
+           "alloc_buffers) and its call sites into one call_tir; the PrimFuncs it merged are left for remove-unused.";
   }
   absl::StatusOr<IRModule> Run(const IRModule& mod) override {
     IRModule out = mod;
@@ -197,15 +196,15 @@ class FuseTirPass : public Pass {
       if (!f.defined()) continue;
       absl::StatusOr<relax::Function> r = rewriter.VisitFunction(f);
       if (!r.ok()) return r.status();
-      rewritten.Add(name, *r);
+      if (!r->same_as(f)) rewritten.Add(name, *r);
     }
-    return CreateRemoveUnusedPass()->Run(rewritten);
+    return rewritten;
   }
 };
 
-}  // namespace
+MLC_REGISTER_PASS(FuseTirPass);
 
-std::unique_ptr<Pass> CreateFuseTirPass() { return std::make_unique<FuseTirPass>(); }
+}  // namespace
 
 }  // namespace passes
 }  // namespace mlc

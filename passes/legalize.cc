@@ -23,7 +23,6 @@ namespace {
 class Legalizer : public relax::ExprMutator {
  public:
   using relax::ExprMutator::ExprMutator;
-  relax::BlockBuilder& builder() { return builder_; }
 
  protected:
   relax::Expr VisitExpr_(const relax::CallNode* op, const relax::Expr& self) override {
@@ -43,7 +42,7 @@ class Legalizer : public relax::ExprMutator {
   }
 };
 
-class LegalizePass : public Pass {
+class LegalizePass : public FunctionPass {
  public:
   std::string name() const override { return "legalize"; }
   std::string description() const override {
@@ -51,22 +50,15 @@ class LegalizePass : public Pass {
            "expressions (the seeds' LowerToTensorIR), through the legalization rule of each operator's registration. "
            "Operators without a rule are left alone.";
   }
-  absl::StatusOr<IRModule> Run(const IRModule& mod) override {
-    Legalizer legalizer(mod);
-    for (const auto& [name, func] : mod.functions()) {
-      relax::Function f = func.as_ref<relax::Function>();
-      if (!f.defined()) continue;
-      absl::StatusOr<relax::Function> out = legalizer.VisitFunction(f);
-      if (!out.ok()) return absl::Status(out.status().code(), absl::StrCat("in @", name, ": ", out.status().message()));
-      if (absl::Status s = legalizer.builder().UpdateFunc(name, *out); !s.ok()) return s;
-    }
-    return legalizer.builder().Get();
+
+ protected:
+  absl::StatusOr<relax::Function> RunOnFunction(const relax::Function& func, relax::BlockBuilder* bb) override {
+    return Legalizer(bb).VisitFunction(func);
   }
 };
 
+MLC_REGISTER_PASS(LegalizePass);
+
 }  // namespace
-
-std::unique_ptr<Pass> CreateLegalizePass() { return std::make_unique<LegalizePass>(); }
-
 }  // namespace passes
 }  // namespace mlc

@@ -21,7 +21,7 @@
 
 ABSL_FLAG(std::string, in, "", "IRModule to transform (*.irpb)");
 ABSL_FLAG(std::string, out, "", "IRModule to write (*.irpb)");
-ABSL_FLAG(std::string, passes, "", "pipeline: pass,pass{option=value,...},...");
+ABSL_FLAG(std::string, passes, "default", "pipeline: pass,pass{option=value,...},... or a named pipeline (default, native, O0)");
 ABSL_FLAG(bool, print_after_all, false, "print the module after every pass (to stderr)");
 ABSL_FLAG(std::string, print_after, "", "comma-separated passes after which to print the module");
 ABSL_FLAG(bool, timing, false, "print each pass's time (to stderr)");

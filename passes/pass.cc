@@ -19,80 +19,106 @@
 namespace mlc {
 namespace passes {
 
+PassOptionBase::PassOptionBase(Pass* owner, std::string name, std::string help)
+    : name_(std::move(name)), help_(std::move(help)) {
+  owner->options_.push_back(this);
+}
+
+template <>
+std::string Option<int64_t>::type() const {
+  return "int";
+}
+template <>
+std::string Option<double>::type() const {
+  return "float";
+}
+template <>
+std::string Option<bool>::type() const {
+  return "bool";
+}
+template <>
+std::string Option<std::string>::type() const {
+  return "string";
+}
+template <>
+std::string Option<int64_t>::default_text() const {
+  return absl::StrCat(default_);
+}
+template <>
+std::string Option<double>::default_text() const {
+  return absl::StrCat(default_);
+}
+template <>
+std::string Option<bool>::default_text() const {
+  return default_ ? "true" : "false";
+}
+template <>
+std::string Option<std::string>::default_text() const {
+  return default_;
+}
+template <>
+bool Option<int64_t>::Parse(const std::string& text) {
+  return absl::SimpleAtoi(text, &value_);
+}
+template <>
+bool Option<double>::Parse(const std::string& text) {
+  return absl::SimpleAtod(text, &value_);
+}
+template <>
+bool Option<bool>::Parse(const std::string& text) {
+  if (text != "true" && text != "false" && text != "1" && text != "0") return false;
+  value_ = text == "true" || text == "1";
+  return true;
+}
+template <>
+bool Option<std::string>::Parse(const std::string& text) {
+  value_ = text;
+  return true;
+}
+
+std::vector<PassOption> Pass::options() const {
+  std::vector<PassOption> out;
+  for (const PassOptionBase* o : options_) out.push_back({o->name(), o->type(), o->default_text(), o->help()});
+  return out;
+}
+
 absl::Status Pass::Configure(const std::map<std::string, std::string>& values) {
-  std::vector<PassOption> known = options();
   for (const auto& [key, value] : values) {
-    const PassOption* opt = nullptr;
-    for (const PassOption& o : known) {
-      if (o.name == key) opt = &o;
+    PassOptionBase* opt = nullptr;
+    for (PassOptionBase* o : options_) {
+      if (o->name() == key) opt = o;
     }
     if (opt == nullptr) {
       std::vector<std::string> names;
-      for (const PassOption& o : known) names.push_back(absl::StrCat(o.name, " (", o.help, ")"));
+      for (const PassOptionBase* o : options_) names.push_back(absl::StrCat(o->name(), " (", o->help(), ")"));
       return absl::InvalidArgumentError(absl::StrCat("pass ", name(), " has no option '", key, "'",
                                                      names.empty() ? "; it takes none" : absl::StrCat("; options: ", absl::StrJoin(names, ", "))));
     }
-    bool ok = true;
-    if (opt->type == "int") {
-      int64_t v;
-      ok = absl::SimpleAtoi(value, &v);
-    } else if (opt->type == "float") {
-      double v;
-      ok = absl::SimpleAtod(value, &v);
-    } else if (opt->type == "bool") {
-      ok = value == "true" || value == "false" || value == "1" || value == "0";
+    if (!opt->Parse(value)) {
+      return absl::InvalidArgumentError(absl::StrCat("pass ", name(), ": option ", key, " must be ", opt->type(), ", got '", value, "'"));
     }
-    if (!ok) {
-      return absl::InvalidArgumentError(absl::StrCat("pass ", name(), ": option ", key, " must be ", opt->type, ", got '", value, "'"));
-    }
-    values_[key] = value;
   }
   return absl::OkStatus();
 }
 
-std::string Pass::GetString(const std::string& key) const {
-  auto it = values_.find(key);
-  if (it != values_.end()) return it->second;
-  for (const PassOption& o : options()) {
-    if (o.name == key) return o.default_value;
-  }
-  return "";
-}
-int64_t Pass::GetInt(const std::string& key) const {
-  int64_t v = 0;
-  (void)absl::SimpleAtoi(GetString(key), &v);
-  return v;
-}
-double Pass::GetFloat(const std::string& key) const {
-  double v = 0;
-  (void)absl::SimpleAtod(GetString(key), &v);
-  return v;
-}
-bool Pass::GetBool(const std::string& key) const {
-  std::string v = GetString(key);
-  return v == "true" || v == "1";
-}
-
 absl::StatusOr<IRModule> FunctionPass::Run(const IRModule& mod) {
-  IRModule out = mod;
+  relax::BlockBuilder builder(mod);
   for (const auto& [name, func] : mod.functions()) {
     relax::Function f = func.as_ref<relax::Function>();
     if (!f.defined() || (skip_primitive() && f->IsPrimitive())) continue;
-    absl::StatusOr<relax::Function> result = RunOnFunction(f, out);
+    absl::StatusOr<relax::Function> result = RunOnFunction(f, &builder);
     if (!result.ok()) {
       return absl::Status(result.status().code(), absl::StrCat(this->name(), ": in @", name, ": ", result.status().message()));
     }
-    if (!result->same_as(f)) out.Add(name, *result);
+    if (!result->same_as(f)) {
+      if (absl::Status s = builder.UpdateFunc(name, *result); !s.ok()) return s;
+    }
   }
-  return out;
+  return builder.Get();
 }
 
 PassRegistry& PassRegistry::Global() {
-  static PassRegistry* registry = [] {
-    auto* r = new PassRegistry();
-    RegisterCorePasses(*r);
-    return r;
-  }();
+  static PassRegistry* registry = new PassRegistry();
   return *registry;
 }
 
@@ -101,10 +127,22 @@ void PassRegistry::Register(PassFactory factory) {
   factories_[name] = std::move(factory);
 }
 
+void PassRegistry::RegisterPipeline(const std::string& name, const std::string& text, const std::string& description) {
+  pipelines_[name] = {text, description};
+}
+
+const std::string* PassRegistry::FindPipeline(const std::string& name) const {
+  auto it = pipelines_.find(name);
+  return it == pipelines_.end() ? nullptr : &it->second.text;
+}
+
 absl::StatusOr<std::unique_ptr<Pass>> PassRegistry::Create(const std::string& name) const {
   auto it = factories_.find(name);
   if (it == factories_.end()) {
-    return absl::NotFoundError(absl::StrCat("unknown pass '", name, "'; known passes: ", absl::StrJoin(Names(), ", ")));
+    std::vector<std::string> pipelines;
+    for (const auto& [p, info] : pipelines_) pipelines.push_back(p);
+    return absl::NotFoundError(absl::StrCat("unknown pass '", name, "'; known passes: ", absl::StrJoin(Names(), ", "),
+                                            "; named pipelines: ", absl::StrJoin(pipelines, ", ")));
   }
   return it->second();
 }
@@ -129,11 +167,17 @@ std::string PassRegistry::Describe() const {
       out += "\n";
     }
   }
+  absl::StrAppend(&out, "## Named pipelines\n\nUse a name wherever a pipeline is expected (`--passes=default`).\n\n",
+                  "| name | passes | meaning |\n|---|---|---|\n");
+  for (const auto& [name, p] : pipelines_) absl::StrAppend(&out, "| `", name, "` | `", p.text, "` | ", p.description, " |\n");
   return out;
 }
 
-absl::StatusOr<std::vector<std::unique_ptr<Pass>>> ParsePipeline(const std::string& text) {
-  std::vector<std::unique_ptr<Pass>> out;
+namespace {
+
+absl::Status ParseInto(const std::string& text, std::vector<std::unique_ptr<Pass>>* out_ptr, int depth) {
+  if (depth > 16) return absl::InvalidArgumentError(absl::StrCat("named pipelines nest too deep (a cycle?) at \"", text, "\""));
+  std::vector<std::unique_ptr<Pass>>& out = *out_ptr;
   size_t i = 0;
   auto skip_space = [&] {
     while (i < text.size() && absl::ascii_isspace(static_cast<unsigned char>(text[i]))) ++i;
@@ -161,15 +205,29 @@ absl::StatusOr<std::vector<std::unique_ptr<Pass>>> ParsePipeline(const std::stri
       i = close + 1;
       skip_space();
     }
-    absl::StatusOr<std::unique_ptr<Pass>> pass = PassRegistry::Global().Create(name);
-    if (!pass.ok()) return pass.status();
-    if (absl::Status s = (*pass)->Configure(options); !s.ok()) return s;
-    out.push_back(std::move(*pass));
+    const std::string* named = PassRegistry::Global().FindPipeline(name);
+    if (named != nullptr) {
+      if (!options.empty()) return absl::InvalidArgumentError(absl::StrCat("named pipeline ", name, " takes no options"));
+      if (absl::Status s = ParseInto(*named, out_ptr, depth + 1); !s.ok()) return s;
+    } else {
+      absl::StatusOr<std::unique_ptr<Pass>> pass = PassRegistry::Global().Create(name);
+      if (!pass.ok()) return pass.status();
+      if (absl::Status s = (*pass)->Configure(options); !s.ok()) return s;
+      out.push_back(std::move(*pass));
+    }
     if (i < text.size()) {
       if (text[i] != ',') return absl::InvalidArgumentError(absl::StrCat("pipeline \"", text, "\": expected ',' at offset ", i));
       ++i;
     }
   }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<std::unique_ptr<Pass>>> ParsePipeline(const std::string& text) {
+  std::vector<std::unique_ptr<Pass>> out;
+  if (absl::Status s = ParseInto(text, &out, 0); !s.ok()) return s;
   return out;
 }
 
@@ -192,9 +250,11 @@ absl::StatusOr<IRModule> RunPipeline(const IRModule& mod, const std::vector<std:
         return absl::InternalError(absl::StrCat("pass ", pass->name(), " produced an ill-formed module: ", s.message()));
       }
     }
+    bool changed = !next->SameAs(current);
     current = std::move(*next);
+    if (options.records != nullptr) options.records->push_back({pass->name(), ms, changed});
     if (options.log != nullptr && options.timing) {
-      *options.log << "pass " << pass->name() << ": " << ms << " ms\n";
+      *options.log << "pass " << pass->name() << ": " << ms << " ms" << (changed ? "" : " (no change)") << "\n";
     }
     if (options.log != nullptr && (options.print_after_all || options.print_after.count(pass->name()))) {
       *options.log << "# IR after " << pass->name() << "\n" << PrintModule(current) << "\n";

@@ -80,9 +80,7 @@ bool MatchInto(const Pattern& p, const relax::Expr& expr, const LookupFn& lookup
 class PatternRewriter : public relax::ExprMutator {
  public:
   PatternRewriter(const Pattern& pattern, const RewriteFn& rewrite, relax::BlockBuilder* builder)
-      : relax::ExprMutator(builder->module()), pattern_(pattern), rewrite_(rewrite), outer_(builder) {}
-
-  relax::BlockBuilder& inner() { return builder_; }
+      : relax::ExprMutator(builder), pattern_(pattern), rewrite_(rewrite) {}
 
  protected:
   relax::Expr VisitBindingValue_(const relax::VarBindingNode* binding, const relax::CallNode* call) override {
@@ -96,7 +94,6 @@ class PatternRewriter : public relax::ExprMutator {
  private:
   Pattern pattern_;
   RewriteFn rewrite_;
-  relax::BlockBuilder* outer_;
 };
 
 }  // namespace
@@ -140,13 +137,7 @@ std::optional<Match> MatchPattern(const Pattern& pattern, const relax::Expr& exp
 absl::StatusOr<relax::Function> Rewrite(const Pattern& pattern, const relax::Function& func, const RewriteFn& rewrite,
                                         relax::BlockBuilder* builder) {
   PatternRewriter rewriter(pattern, rewrite, builder);
-  absl::StatusOr<relax::Function> out = rewriter.VisitFunction(func);
-  if (!out.ok()) return out.status();
-  // Functions the callback added live in the rewriter's builder; hand them to the caller's.
-  for (const auto& [name, f] : rewriter.inner().module().functions()) {
-    if (!builder->module().Contains(name)) builder->AddFunc(f, name);
-  }
-  return out;
+  return rewriter.VisitFunction(func);
 }
 
 namespace {

@@ -12,7 +12,7 @@
 #include "ir/expr_functor.h"
 #include "ir/op.h"
 #include "passes/pass.h"
-#include "passes/remove_unused.h"
+#include "passes/pass.h"
 
 namespace mlc {
 namespace passes {
@@ -64,11 +64,10 @@ class RemoveUnusedPass : public Pass {
  public:
   std::string name() const override { return "remove-unused"; }
   std::string description() const override {
-    return "Dead-code elimination: drops pure bindings whose variables are never used, and functions that no public "
-           "function (one with a global_symbol) reaches.";
+    return "Dead-code elimination: drops pure bindings whose variables are never used, and functions that no entry "
+           "point (a graph-level function with a global_symbol) reaches; PrimFuncs are kept only while called.";
   }
   absl::StatusOr<IRModule> Run(const IRModule& mod) override {
-    IRModule out;
     std::map<std::string, BaseFunc> cleaned;
     for (const auto& [name, func] : mod.functions()) {
       relax::Function f = func.as_ref<relax::Function>();
@@ -78,7 +77,9 @@ class RemoveUnusedPass : public Pass {
     std::set<std::string> reachable;
     std::vector<std::string> work;
     for (const auto& [name, func] : cleaned) {
-      if (func->attrs.count("global_symbol")) {
+      // Graph-level functions with a global_symbol are the entry points; a PrimFunc is only ever
+      // called through call_tir, so it stays only while something calls it.
+      if (func->kind() == NodeKind::kFunction && func->attrs.count("global_symbol")) {
         reachable.insert(name);
         work.push_back(name);
       }
@@ -94,17 +95,18 @@ class RemoveUnusedPass : public Pass {
         if (cleaned.count(g) && reachable.insert(g).second) work.push_back(g);
       }
     }
+    IRModule out = mod;
     for (const auto& [name, func] : cleaned) {
-      if (reachable.count(name)) out.Add(name, func);
+      if (!reachable.count(name)) out.Remove(name);
+      else if (!func.same_as(mod.Lookup(name))) out.Add(name, func);
     }
-    out.mutable_attrs() = mod.attrs();
     return out;
   }
 };
 
-}  // namespace
+MLC_REGISTER_PASS(RemoveUnusedPass);
 
-std::unique_ptr<Pass> CreateRemoveUnusedPass() { return std::make_unique<RemoveUnusedPass>(); }
+}  // namespace
 
 }  // namespace passes
 }  // namespace mlc

@@ -35,7 +35,7 @@ import onnx  # noqa: E402
 from onnx import numpy_helper  # noqa: E402
 from onnx.backend.test.case.node import collect_testcases  # noqa: E402
 
-DEFAULT_PASSES = "fold-constant,fold-scale-into-conv,dispatch-blas,fuse-ops,legalize,fuse-tir,remove-unused"
+DEFAULT_PASSES = "default"
 
 
 def run(cmd, timeout=120):

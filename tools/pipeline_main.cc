@@ -43,8 +43,8 @@
 ABSL_FLAG(std::string, params, "", ".npz of weights to bind to the model's parameters (bind-params)");
 ABSL_FLAG(std::string, inputs, "", "comma-separated .npy inputs of the function");
 ABSL_FLAG(std::string, labels, "", ".npy of integer labels: print the accuracy of the argmax");
-ABSL_FLAG(std::string, passes, "fold-constant,fold-scale-into-conv,dispatch-blas,fuse-ops,legalize,fuse-tir,remove-unused",
-          "graph pass pipeline (bind-params{...} is prepended when --params is given)");
+ABSL_FLAG(std::string, passes, "default",
+          "graph pass pipeline or named pipeline (bind-params{...} is prepended when --params is given)");
 ABSL_FLAG(std::string, func, "main", "function to run");
 ABSL_FLAG(std::string, out, "", "work directory for the stage outputs (default: a new temporary directory)");
 ABSL_FLAG(bool, no_cache, false, "run every stage, ignoring and not filling the cache");

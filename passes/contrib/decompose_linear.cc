@@ -22,9 +22,8 @@ class DecomposeLinearPass : public passes::FunctionPass {
   }
 
  protected:
-  absl::StatusOr<relax::Function> RunOnFunction(const relax::Function& func, const IRModule& mod) override {
+  absl::StatusOr<relax::Function> RunOnFunction(const relax::Function& func, relax::BlockBuilder* bb) override {
     passes::Pattern x = passes::Wildcard(), w = passes::Wildcard(), b = passes::Wildcard();
-    relax::BlockBuilder builder(mod);
     return passes::Rewrite(
         passes::IsOp("linear")({x, w, b}), func,
         [&](const relax::Expr& matched, const passes::Match& m, relax::BlockBuilder*) -> relax::Expr {
@@ -32,7 +31,7 @@ class DecomposeLinearPass : public passes::FunctionPass {
           relax::Expr mm = relax::MakeCall(relax::GetOpOrDie("matmul"), {m[x], wt});
           return relax::MakeCall(relax::GetOpOrDie("add"), {mm, m[b]});
         },
-        &builder);
+        bb);
   }
 };
 

@@ -22,8 +22,8 @@ import time
 import numpy as np
 import torch
 
-DEFAULT = "fold-constant,fold-scale-into-conv,dispatch-blas,fuse-ops,legalize,fuse-tir,remove-unused"
-UNSCHEDULED = "fold-constant,fuse-ops,legalize,fuse-tir,remove-unused"
+DEFAULT = "default"
+UNSCHEDULED = "native"
 
 
 def torch_median_ms(model, x, runs, warmup):

@@ -9,7 +9,7 @@ like any other target:
         name = "digits",                       # -> digits.mlcx
         src = "digits_mlp.py",                 # TVMScript (ONNX / FX: once //frontend:import exists)
         params = "params.npz",                 # optional: bound with bind-params
-        passes = "fold-constant,fold-scale-into-conv,dispatch-blas,fuse-ops,legalize,fuse-tir,remove-unused",
+        passes = "default",                    # a named pipeline or pass list (opt --list-passes)
     )
 
 Each stage is its own rule, so each intermediate is a cacheable artifact:
@@ -59,7 +59,7 @@ model_opt = rule(
     doc = "IRModule -> IRModule through a pass pipeline, with //passes:opt.",
     attrs = {
         "src": attr.label(allow_single_file = [".irpb"], mandatory = True),
-        "passes": attr.string(default = "fold-constant,fold-scale-into-conv,dispatch-blas,fuse-ops,legalize,fuse-tir,remove-unused"),
+        "passes": attr.string(default = "default"),
         "params": attr.label(allow_single_file = [".npz"]),
         "_opt": attr.label(default = "//passes:opt", executable = True, cfg = "target"),
     },

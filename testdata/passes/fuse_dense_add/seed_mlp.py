@@ -1,4 +1,4 @@
-# RUN: --passes=fuse-ops,legalize,fuse-tir
+# RUN: --passes=fuse-dense-add,remove-unused
 # From seed chapter 004 (line 420), verbatim.
 @tvm.script.ir_module
 class Module:

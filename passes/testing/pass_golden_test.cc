@@ -1,0 +1,185 @@
+/*! \file pass_golden_test.cc
+ *  \brief The golden-file test of one pass: every case in its directory
+ *         (testdata/passes/<pass>/), run as `pass_golden_test testdata/passes/<pass>`.
+ *
+ *  A case is a TVMScript module `<case>.py` whose first line is `# RUN: --passes=<pipeline>`.
+ *  The pipeline runs on it, and then:
+ *   - `# CHECK: text` lines in the case must match lines of the printed result in order
+ *     (substring match); `# CHECK-NEXT:` must match the very next line; `# CHECK-NOT: text`
+ *     must not appear between the neighbouring matches (MLIR's FileCheck, simplified). These
+ *     survive printer changes that do not matter to the case.
+ *   - `<case>.expected.py`, when present, must equal the printed result exactly
+ *     (UPDATE_GOLDENS=1 ./bazelw test rewrites it).
+ *   - the pass the directory is named after must report that it changed the module (a golden
+ *     that records a no-op proves nothing), unless the case says `# EXPECT: no change`.
+ *   - the result, printed with its constants, parses back to a structurally equal module.
+ *  `<case>.constants` lists `dtype d0,d1,...` per line: the metadata constants of the input,
+ *  filled with seeded random values.
+ */
+#include <dirent.h>
+
+#include <algorithm>
+#include <iostream>
+#include <random>
+
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "frontend/tvmscript.h"
+#include "gtest/gtest.h"
+#include "ir/printer.h"
+#include "ir/structural_equal.h"
+#include "ir/testing/golden.h"
+#include "passes/pass.h"
+#include "support/file_util.h"
+
+namespace mlc {
+namespace passes {
+namespace {
+
+std::string g_dir;  // testdata/passes/<pass>, from the command line
+
+std::vector<std::string> Cases() {
+  std::vector<std::string> names;
+  if (DIR* dir = opendir(g_dir.c_str())) {
+    while (dirent* e = readdir(dir)) {
+      std::string n = e->d_name;
+      if (absl::EndsWith(n, ".py") && !absl::EndsWith(n, ".expected.py")) names.push_back(n.substr(0, n.size() - 3));
+    }
+    closedir(dir);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::optional<std::vector<TensorData>> Constants(const std::string& base) {
+  absl::StatusOr<std::string> manifest = ReadFile(absl::StrCat(base, ".constants"));
+  if (!manifest.ok()) return std::nullopt;
+  std::vector<TensorData> out;
+  std::mt19937 rng(42);
+  std::uniform_real_distribution<float> dist(-1, 1);
+  for (absl::string_view line : absl::StrSplit(*manifest, '\n', absl::SkipEmpty())) {
+    std::vector<std::string> parts = absl::StrSplit(line, ' ');
+    std::vector<int64_t> shape;
+    for (absl::string_view d : absl::StrSplit(parts[1], ',')) {
+      int64_t v = 0;
+      (void)absl::SimpleAtoi(d, &v);
+      shape.push_back(v);
+    }
+    TensorData t(DataType::Float32(), shape);
+    for (int64_t i = 0; i < t.NumElements(); ++i) static_cast<float*>(t.mutable_data())[i] = dist(rng);
+    out.push_back(t);
+  }
+  return out;
+}
+
+/*! \brief FileCheck, simplified: the directives of `text` against `output`. */
+void CheckDirectives(const std::string& text, const std::string& output) {
+  std::vector<std::string> lines = absl::StrSplit(output, '\n');
+  size_t next = 0;  // first line not yet consumed
+  std::vector<std::string> pending_not;
+  bool any = false;
+  for (absl::string_view raw : absl::StrSplit(text, '\n')) {
+    absl::string_view line = absl::StripLeadingAsciiWhitespace(raw);
+    auto directive = [&](absl::string_view prefix, std::string* arg) {
+      if (!absl::ConsumePrefix(&line, prefix)) return false;
+      *arg = std::string(absl::StripAsciiWhitespace(line));
+      return true;
+    };
+    std::string arg;
+    if (directive("# CHECK-NOT:", &arg)) {
+      pending_not.push_back(arg);
+    } else if (directive("# CHECK-NEXT:", &arg)) {
+      any = true;
+      ASSERT_LT(next, lines.size()) << "CHECK-NEXT: " << arg << " after the end of the output";
+      EXPECT_TRUE(absl::StrContains(lines[next], arg)) << "CHECK-NEXT: " << arg << "\n  next line: " << lines[next];
+      ++next;
+    } else if (directive("# CHECK:", &arg)) {
+      any = true;
+      size_t found = next;
+      while (found < lines.size() && !absl::StrContains(lines[found], arg)) ++found;
+      ASSERT_LT(found, lines.size()) << "CHECK: " << arg << " not found after line " << next << " of:\n" << output;
+      for (const std::string& n : pending_not) {
+        for (size_t i = next; i < found; ++i) EXPECT_FALSE(absl::StrContains(lines[i], n)) << "CHECK-NOT: " << n << " at " << lines[i];
+      }
+      pending_not.clear();
+      next = found + 1;
+    }
+  }
+  for (const std::string& n : pending_not) {
+    for (size_t i = next; i < lines.size(); ++i) EXPECT_FALSE(absl::StrContains(lines[i], n)) << "CHECK-NOT: " << n << " at " << lines[i];
+  }
+  (void)any;
+}
+
+TEST(PassGolden, EveryCaseOfThisPass) {
+  std::string pass_dir_name = g_dir.substr(g_dir.rfind('/') + 1);
+  std::string pass_name = pass_dir_name;
+  std::replace(pass_name.begin(), pass_name.end(), '_', '-');
+  std::vector<std::string> cases = Cases();
+  ASSERT_FALSE(cases.empty()) << "no cases in " << g_dir;
+  for (const std::string& name : cases) {
+    SCOPED_TRACE(name);
+    std::string base = absl::StrCat(g_dir, "/", name);
+    std::string text = *ReadFile(base + ".py");
+    std::string first_line = text.substr(0, text.find('\n'));
+    ASSERT_EQ(first_line.rfind("# RUN: --passes=", 0), 0u) << "a case starts with # RUN: --passes=...";
+    std::string pipeline = first_line.substr(std::string("# RUN: --passes=").size());
+    ParseOptions options;
+    options.constants = Constants(base);
+    absl::StatusOr<IRModule> mod = ParseTVMScript(text, base + ".py", options);
+    ASSERT_TRUE(mod.ok()) << mod.status();
+    absl::StatusOr<std::vector<std::unique_ptr<Pass>>> passes = ParsePipeline(pipeline);
+    ASSERT_TRUE(passes.ok()) << passes.status();
+    std::vector<PassRecord> records;
+    PipelineOptions run_options;
+    run_options.records = &records;
+    absl::StatusOr<IRModule> result = RunPipeline(*mod, *passes, run_options);
+    ASSERT_TRUE(result.ok()) << result.status();
+    std::string printed = PrintModule(*result);
+
+    bool expect_change = !absl::StrContains(text, "# EXPECT: no change");
+    bool ran = false, changed = false;
+    for (const PassRecord& r : records) {
+      if (r.pass != pass_name) continue;
+      ran = true;
+      changed |= r.changed;
+    }
+    EXPECT_TRUE(ran) << "the pipeline of a case in " << g_dir << " must run " << pass_name;
+    EXPECT_EQ(changed, expect_change) << pass_name << (expect_change ? " did nothing to this case" : " changed this case");
+
+    CheckDirectives(text, printed);
+    absl::StatusOr<std::string> expected = ReadFile(base + ".expected.py");
+    if (expected.ok() || std::getenv("UPDATE_GOLDENS") != nullptr) {
+      if (expected.ok() || !absl::StrContains(text, "# CHECK")) {
+        absl::Status golden = testing::CheckGolden(base + ".expected.py", printed);
+        EXPECT_TRUE(golden.ok()) << golden;
+      }
+    } else {
+      EXPECT_TRUE(absl::StrContains(text, "# CHECK")) << "a case needs CHECK lines or a " << name << ".expected.py";
+    }
+    // Round trip: the printed result (with its constants) parses back to the same module.
+    PrintOptions with_meta;
+    with_meta.show_meta = true;
+    absl::StatusOr<IRModule> reparsed = ParseTVMScript(PrintModule(*result, with_meta), "result.py");
+    ASSERT_TRUE(reparsed.ok()) << reparsed.status();
+    absl::Status eq = CheckStructuralEqual(*result, *reparsed);
+    EXPECT_TRUE(eq.ok()) << eq;
+  }
+}
+
+}  // namespace
+}  // namespace passes
+}  // namespace mlc
+
+int main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  if (argc != 2) {
+    std::cerr << "usage: pass_golden_test testdata/passes/<pass>\n";
+    return 2;
+  }
+  mlc::passes::g_dir = argv[1];
+  return RUN_ALL_TESTS();
+}
