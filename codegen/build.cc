@@ -32,8 +32,8 @@ absl::StatusOr<proto::Executable> Build(const IRModule& mod, const BuildOptions&
   }
   absl::StatusOr<proto::Executable> exe = CompileBytecode(mod, kernel_index);
   if (!exe.ok()) return exe.status();
-  exe->set_magic(kExecutableMagic);
-  exe->set_format_version(kExecutableFormatVersion);
+  exe->set_magic(vm::kExecutableMagic);
+  exe->set_format_version(vm::kExecutableFormatVersion);
   for (const auto& [name, prim] : lowered) {
     proto::Kernel* k = exe->add_kernels();
     k->set_name(name);

@@ -10,14 +10,12 @@
 
 #include "absl/status/statusor.h"
 #include "vm/executable.pb.h"
+#include "vm/executable_format.h"
 #include "codegen/llvm/codegen_llvm.h"
 #include "ir/module.h"
 
 namespace mlc {
 namespace codegen {
-
-inline constexpr char kExecutableMagic[] = "mlc.executable";
-inline constexpr uint32_t kExecutableFormatVersion = 1;
 
 struct BuildOptions {
   CodegenOptions codegen;

@@ -2,8 +2,8 @@
  *  \brief Graph-level functions -> VM bytecode.
  *
  *  Each binding gets a register (parameters take 0..n-1; `x = y` aliases y's register and a
- *  bound constant is used in place). call_tir allocates its outputs with
- *  vm.builtin.alloc_tensor and calls the kernel with inputs then outputs (destination
+ *  bound constant is used in place). call_tir allocates its outputs with the ALLOC_TENSOR
+ *  builtin and calls the kernel with inputs then outputs (destination
  *  passing, as lnumpy_call_tir in the seeds); call_dps_packed does the same with a runtime
  *  function. After code generation a liveness pass marks, on each instruction, the registers
  *  that die there, so their memory returns to the VM's pool for later allocations.
@@ -113,7 +113,7 @@ class FunctionCompiler {
 
   Arg AllocTensor(const relax::TensorStructInfoNode* t) {
     Instruction* inst = NewCall(Instruction::BUILTIN);
-    inst->set_callee_name("vm.builtin.alloc_tensor");
+    inst->set_builtin(Instruction::ALLOC_TENSOR);
     proto::ShapeArg* shape = inst->add_args()->mutable_shape();
     for (int64_t d : *t->shape) shape->add_values(d);
     DTypeToProto(t->dtype, inst->add_args()->mutable_dtype());
@@ -152,7 +152,7 @@ class FunctionCompiler {
           fields.push_back(*a);
         }
         Instruction* inst = NewCall(Instruction::BUILTIN);
-        inst->set_callee_name("vm.builtin.make_tuple");
+        inst->set_builtin(Instruction::MAKE_TUPLE);
         for (const Arg& a : fields) *inst->add_args() = a;
         Arg dst = NewRegister();
         inst->set_dst(dst.reg());
@@ -163,7 +163,7 @@ class FunctionCompiler {
         absl::StatusOr<Arg> tuple = CompileExpr(g->tuple);
         if (!tuple.ok()) return tuple.status();
         Instruction* inst = NewCall(Instruction::BUILTIN);
-        inst->set_callee_name("vm.builtin.tuple_getitem");
+        inst->set_builtin(Instruction::TUPLE_GETITEM);
         *inst->add_args() = *tuple;
         inst->add_args()->set_imm(g->index);
         Arg dst = NewRegister();
@@ -172,9 +172,16 @@ class FunctionCompiler {
       }
       case NodeKind::kCall:
         return CompileCall(e.as<relax::CallNode>());
-      default:
-        return Error(absl::StrCat("cannot compile ", PrintExpr(e), " to bytecode"));
+      // No run-time value of their own (yet): shapes, functions and operators as values.
+      case NodeKind::kShapeExpr:
+      case NodeKind::kGlobalVar:
+      case NodeKind::kExternFunc:
+      case NodeKind::kOp:
+      case NodeKind::kSeqExpr:
+      MLC_CASES_NOT_EXPR
+        break;
     }
+    return Error(absl::StrCat("cannot compile ", PrintExpr(e), " to bytecode"));
   }
 
   absl::StatusOr<Arg> CompileCall(const relax::CallNode* call) {
@@ -244,7 +251,7 @@ class FunctionCompiler {
     for (const Arg& a : out_regs) *inst->add_args() = a;
     if (out_regs.size() == 1) return out_regs[0];
     Instruction* tuple = NewCall(Instruction::BUILTIN);
-    tuple->set_callee_name("vm.builtin.make_tuple");
+    tuple->set_builtin(Instruction::MAKE_TUPLE);
     for (const Arg& a : out_regs) *tuple->add_args() = a;
     Arg dst = NewRegister();
     tuple->set_dst(dst.reg());

@@ -99,7 +99,17 @@ absl::StatusOr<Expr> BlockBuilder::Normalize(Expr expr) {
       if (!changed && expr->struct_info().defined()) return expr;
       return MakeTuple(fields);
     }
-    default:
+    // Leaves carry their struct info from construction; a TupleGetItem takes its field's.
+    case NodeKind::kVar:
+    case NodeKind::kDataflowVar:
+    case NodeKind::kConstant:
+    case NodeKind::kTupleGetItem:
+    case NodeKind::kShapeExpr:
+    case NodeKind::kGlobalVar:
+    case NodeKind::kExternFunc:
+    case NodeKind::kOp:
+    case NodeKind::kSeqExpr:
+    MLC_CASES_NOT_EXPR
       return expr;
   }
 }

@@ -34,7 +34,7 @@ void ExprVisitor::VisitExpr(const Expr& e) {
       return VisitExpr_(e.as<OpNode>());
     case NodeKind::kSeqExpr:
       return VisitExpr_(e.as<SeqExprNode>());
-    default:
+    MLC_CASES_NOT_EXPR
       return;
   }
 }
@@ -90,8 +90,15 @@ Expr ExprMutator::VisitExpr(const Expr& e) {
       return VisitExpr_(e.as<TupleGetItemNode>(), e);
     case NodeKind::kCall:
       return VisitExpr_(e.as<CallNode>(), e);
-    default:
+    case NodeKind::kConstant:
+    case NodeKind::kShapeExpr:
+    case NodeKind::kGlobalVar:
+    case NodeKind::kExternFunc:
+    case NodeKind::kOp:
+    case NodeKind::kSeqExpr:  // function bodies are rewritten binding by binding (VisitFunction)
       return VisitLeaf(e);
+    MLC_CASES_NOT_EXPR
+      return e;
   }
 }
 

@@ -140,7 +140,7 @@ std::string StructInfoToScript(const StructInfo& sinfo) {
       for (const StructInfo& p : f->params) parts.push_back(StructInfoToScript(p));
       return absl::StrCat("R.Callable((", absl::StrJoin(parts, ", "), "), ", StructInfoToScript(f->ret), ")");
     }
-    default:
+    MLC_CASES_NOT_STRUCT_INFO
       return "R.Object";
   }
 }
@@ -253,7 +253,7 @@ class TirPrinter {
         for (const PrimExpr& a : call->args) args.push_back(Expr(a));
         return absl::StrCat("T.", call->name, "(", absl::StrJoin(args, ", "), ")");
       }
-      default:
+      MLC_CASES_NOT_PRIM_EXPR
         return "<?>";
     }
   }
@@ -340,7 +340,7 @@ class TirPrinter {
         PrintStmt(alloc->body, indent, out);
         return;
       }
-      default:
+      MLC_CASES_NOT_STMT
         absl::StrAppend(out, Indent(indent), "# <unprintable statement>\n");
     }
   }
@@ -542,7 +542,7 @@ class RelaxPrinter {
         return Call(e.as<relax::CallNode>());
       case NodeKind::kSeqExpr:
         return "<SeqExpr>";
-      default:
+      MLC_CASES_NOT_EXPR
         return "<?>";
     }
   }
@@ -686,7 +686,15 @@ void CollectConstantsInExpr(const relax::Expr& e, std::vector<relax::Expr>* out,
     case NodeKind::kTupleGetItem:
       CollectConstantsInExpr(e.as<relax::TupleGetItemNode>()->tuple, out, seen);
       return;
-    default:
+    // Leaves without constants inside (a SeqExpr is a function body, visited by bindings).
+    case NodeKind::kVar:
+    case NodeKind::kDataflowVar:
+    case NodeKind::kShapeExpr:
+    case NodeKind::kGlobalVar:
+    case NodeKind::kExternFunc:
+    case NodeKind::kOp:
+    case NodeKind::kSeqExpr:
+    MLC_CASES_NOT_EXPR
       return;
   }
 }

@@ -213,7 +213,7 @@ class Writer {
         for (int64_t a : args) p->add_args(a);
         break;
       }
-      default: {
+      MLC_BINARY_CASES {
         const auto* bin = static_cast<const tir::BinaryNode*>(e.get());
         int64_t a = Prim(bin->a), b = Prim(bin->b);
         auto* p = NewNode(e.get())->mutable_binary();
@@ -222,6 +222,8 @@ class Writer {
         p->set_b(b);
         break;
       }
+      MLC_CASES_NOT_PRIM_EXPR
+        break;
     }
     return ids_[e.get()];
   }
@@ -336,7 +338,7 @@ class Writer {
         p->set_body(body);
         break;
       }
-      default:
+      MLC_CASES_NOT_STMT
         break;
     }
     return ids_[s.get()];
@@ -386,7 +388,7 @@ class Writer {
         fp->set_ret(SInfo(f->ret));
         break;
       }
-      default:
+      MLC_CASES_NOT_STRUCT_INFO
         break;
     }
     *NewNode(s.get())->mutable_struct_info() = std::move(p);
@@ -473,7 +475,7 @@ class Writer {
         p->set_body(body);
         break;
       }
-      default:
+      MLC_CASES_NOT_EXPR
         break;
     }
     return ids_[e.get()];

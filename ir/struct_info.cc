@@ -59,7 +59,7 @@ std::string StructInfoToString(const StructInfo& sinfo) {
       for (const StructInfo& p : f->params) parts.push_back(StructInfoToString(p));
       return absl::StrCat("Callable((", absl::StrJoin(parts, ", "), ") -> ", StructInfoToString(f->ret), ")");
     }
-    default:
+    MLC_CASES_NOT_STRUCT_INFO
       return "<not struct info>";
   }
 }
@@ -92,11 +92,13 @@ bool IsBaseOf(const StructInfo& expected, const StructInfo& value) {
       }
       return true;
     }
+    case NodeKind::kObjectStructInfo:  // handled above
     case NodeKind::kFuncStructInfo:
       return true;
-    default:
+    MLC_CASES_NOT_STRUCT_INFO
       return false;
   }
+  return false;
 }
 
 }  // namespace relax

@@ -141,11 +141,13 @@ class Equal {
         if (x->name != y->name) return Fail(absl::StrCat("intrinsics differ: ", x->name, " vs ", y->name));
         return PrimList(x->args, y->args);
       }
-      default: {
+      MLC_BINARY_CASES {
         const auto* x = static_cast<const tir::BinaryNode*>(a.get());
         const auto* y = static_cast<const tir::BinaryNode*>(b.get());
         return PrimEq(x->a, y->a) && PrimEq(x->b, y->b);
       }
+      MLC_CASES_NOT_PRIM_EXPR
+        return Fail("unexpected expression kind");
     }
   }
 
@@ -235,7 +237,7 @@ class Equal {
         const auto *x = a.as<tir::AllocateNode>(), *y = b.as<tir::AllocateNode>();
         return DefineBuffer(x->buffer, y->buffer) && StmtEq(x->body, y->body);
       }
-      default:
+      MLC_CASES_NOT_STMT
         return Fail("unexpected statement kind");
     }
   }
@@ -273,7 +275,7 @@ class Equal {
         }
         return true;
       }
-      default:
+      MLC_CASES_NOT_STRUCT_INFO
         return false;
     }
   }
@@ -344,7 +346,7 @@ class Equal {
         }
         return ExprEq(x->body, y->body);
       }
-      default:
+      MLC_CASES_NOT_EXPR
         return Fail("unexpected expression kind");
     }
   }
@@ -451,11 +453,13 @@ class Hasher {
         for (const PrimExpr& a : c->args) PrimH(a);
         return;
       }
-      default: {
+      MLC_BINARY_CASES {
         const auto* bin = static_cast<const tir::BinaryNode*>(e.get());
         PrimH(bin->a);
         return PrimH(bin->b);
       }
+      MLC_CASES_NOT_PRIM_EXPR
+        return;
     }
   }
 
@@ -523,7 +527,7 @@ class Hasher {
         DefineBuffer(a->buffer);
         return StmtH(a->body);
       }
-      default:
+      MLC_CASES_NOT_STMT
         return;
     }
   }
@@ -532,6 +536,8 @@ class Hasher {
     if (!s.defined()) return Mix(2);
     Mix(static_cast<size_t>(s->kind()) * 521);
     switch (s->kind()) {
+      case NodeKind::kObjectStructInfo:
+        return;
       case NodeKind::kPrimStructInfo:
         return Mix(s.as<relax::PrimStructInfoNode>()->dtype.bits());
       case NodeKind::kShapeStructInfo: {
@@ -559,7 +565,7 @@ class Hasher {
         for (const StructInfo& p : f->params) SInfoH(p);
         return SInfoH(f->ret);
       }
-      default:
+      MLC_CASES_NOT_STRUCT_INFO
         return;
     }
   }
@@ -612,7 +618,7 @@ class Hasher {
         }
         return ExprH(seq->body);
       }
-      default:
+      MLC_CASES_NOT_EXPR
         return;
     }
   }

@@ -101,10 +101,12 @@ class PrimFuncVerifier {
         }
         return VisitExprs(c->args);
       }
-      default: {
+      MLC_BINARY_CASES {
         const auto* bin = static_cast<const tir::BinaryNode*>(e.get());
         return VisitExprs({bin->a, bin->b});
       }
+      MLC_CASES_NOT_PRIM_EXPR
+        return Error(absl::StrCat("unexpected expression ", NodeKindName(e->kind())));
     }
   }
 
@@ -158,7 +160,7 @@ class PrimFuncVerifier {
         buffers_.erase(a->buffer.get());
         return body;
       }
-      default:
+      MLC_CASES_NOT_STMT
         return Error(absl::StrCat("unexpected statement ", NodeKindName(s->kind())));
     }
   }
@@ -297,7 +299,7 @@ class FunctionVerifier {
         return VisitCall(e.as<relax::CallNode>(), in_dataflow);
       case NodeKind::kSeqExpr:
         return Error("nested SeqExpr is not supported");
-      default:
+      MLC_CASES_NOT_EXPR
         return Error(absl::StrCat("unexpected expression ", NodeKindName(e->kind())));
     }
   }

@@ -9,13 +9,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "vm/executable_format.h"
 
 namespace mlc {
 namespace vm {
 namespace {
 
-constexpr char kMagic[] = "mlc.executable";
-constexpr uint32_t kFormatVersion = 1;
 constexpr int kMaxCallDepth = 256;
 
 using proto::Arg;
@@ -81,10 +80,11 @@ std::string Value::Describe() const {
 }
 
 absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::Load(proto::Executable exe, const RuntimeRegistry& registry) {
-  if (exe.magic() != kMagic) return absl::DataLossError("not an executable (bad magic)");
-  if (exe.format_version() != kFormatVersion) {
+  if (exe.magic() != kExecutableMagic) return absl::DataLossError("not an executable (bad magic)");
+  if (exe.format_version() != kExecutableFormatVersion) {
     return absl::FailedPreconditionError(absl::StrCat("executable format version ", exe.format_version(),
-                                                      " is not supported (this VM reads version ", kFormatVersion, ")"));
+                                                      " is not supported (this VM reads version ",
+                                                      kExecutableFormatVersion, "; rebuild it)"));
   }
   std::unique_ptr<VirtualMachine> vm(new VirtualMachine());
   // Constants.
@@ -130,90 +130,164 @@ absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::Load(proto::Exec
                                             ", not registered (load the library that provides ",
                                             missing.size() > 1 ? "them" : "it", " with --plugin)"));
   }
-  // Bytecode.
-  for (int f = 0; f < exe.functions_size(); ++f) {
-    const proto::VMFunction& fn = exe.functions(f);
-    if (!vm->function_index_.emplace(fn.name(), f).second) return absl::DataLossError(absl::StrCat("function ", fn.name(), " appears twice"));
-    if (fn.num_registers() < fn.param_types_size() || fn.param_names_size() != fn.param_types_size()) {
-      return absl::DataLossError(absl::StrCat("function ", fn.name(), ": inconsistent parameter table"));
-    }
-    auto where = [&](int pc) { return absl::StrCat("function ", fn.name(), ", instruction ", pc, ": "); };
-    for (int pc = 0; pc < fn.instructions_size(); ++pc) {
-      const Instruction& inst = fn.instructions(pc);
-      auto check_reg = [&](int r) { return r >= 0 && r < fn.num_registers(); };
-      for (const Arg& a : inst.args()) {
-        if (a.kind_case() == Arg::kReg && !check_reg(a.reg())) return absl::DataLossError(absl::StrCat(where(pc), "register ", a.reg(), " out of range"));
-        if (a.kind_case() == Arg::kConstant && (a.constant() < 0 || a.constant() >= exe.constants_size())) {
-          return absl::DataLossError(absl::StrCat(where(pc), "constant ", a.constant(), " out of range"));
-        }
-      }
-      if (inst.dst() != -1 && !check_reg(inst.dst())) return absl::DataLossError(absl::StrCat(where(pc), "destination out of range"));
-      for (int r : inst.release()) {
-        if (!check_reg(r)) return absl::DataLossError(absl::StrCat(where(pc), "released register out of range"));
-      }
-      switch (inst.opcode()) {
-        case Instruction::RET:
-          if (inst.args_size() != 1) return absl::DataLossError(absl::StrCat(where(pc), "RET takes one value"));
-          break;
-        case Instruction::GOTO:
-        case Instruction::IF: {
-          if (inst.args_size() < 1 || inst.args(inst.args_size() - 1).kind_case() != Arg::kImm) {
-            return absl::DataLossError(absl::StrCat(where(pc), "jump without an offset"));
-          }
-          int64_t target = pc + inst.args(inst.args_size() - 1).imm();
-          if (target < 0 || target >= fn.instructions_size()) return absl::DataLossError(absl::StrCat(where(pc), "jump out of range"));
-          break;
-        }
-        case Instruction::CALL:
-          switch (inst.callee_kind()) {
-            case Instruction::KERNEL:
-              if (inst.callee_index() < 0 || inst.callee_index() >= exe.kernels_size()) {
-                return absl::DataLossError(absl::StrCat(where(pc), "kernel index out of range"));
-              }
-              if (inst.args_size() != exe.kernels(inst.callee_index()).params_size()) {
-                return absl::DataLossError(absl::StrCat(where(pc), "kernel ", exe.kernels(inst.callee_index()).name(), " takes ",
-                                                        exe.kernels(inst.callee_index()).params_size(), " buffers, called with ",
-                                                        inst.args_size()));
-              }
-              break;
-            case Instruction::FUNCTION:
-              if (inst.callee_index() < 0 || inst.callee_index() >= exe.functions_size()) {
-                return absl::DataLossError(absl::StrCat(where(pc), "function index out of range"));
-              }
-              break;
-            case Instruction::EXTERN:
-              if (!vm->externs_.count(inst.callee_name())) {
-                return absl::DataLossError(absl::StrCat(where(pc), "runtime function ", inst.callee_name(), " is not listed"));
-              }
-              break;
-            case Instruction::BUILTIN: {
-              const std::string& b = inst.callee_name();
-              if (b != "vm.builtin.alloc_tensor" && b != "vm.builtin.make_tuple" && b != "vm.builtin.tuple_getitem") {
-                return absl::DataLossError(absl::StrCat(where(pc), "unknown builtin ", b));
-              }
-              if (b == "vm.builtin.alloc_tensor" &&
-                  (inst.args_size() < 2 || inst.args(0).kind_case() != Arg::kShape || inst.args(1).kind_case() != Arg::kDtype)) {
-                return absl::DataLossError(absl::StrCat(where(pc), "alloc_tensor takes a shape and a dtype"));
-              }
-              if (b == "vm.builtin.tuple_getitem" && (inst.args_size() != 2 || inst.args(1).kind_case() != Arg::kImm)) {
-                return absl::DataLossError(absl::StrCat(where(pc), "tuple_getitem takes a tuple and an index"));
-              }
-              break;
-            }
-            default:
-              return absl::DataLossError(absl::StrCat(where(pc), "unknown callee kind"));
-          }
-          break;
-        default:
-          return absl::DataLossError(absl::StrCat(where(pc), "unknown opcode"));
-      }
-    }
-    if (fn.instructions_size() == 0 || fn.instructions(fn.instructions_size() - 1).opcode() != Instruction::RET) {
-      return absl::DataLossError(absl::StrCat("function ", fn.name(), " does not end with RET"));
-    }
-  }
+  // Bytecode: checked and decoded once, here.
   vm->exe_ = std::move(exe);
+  for (int f = 0; f < vm->exe_.functions_size(); ++f) {
+    const proto::VMFunction& fn = vm->exe_.functions(f);
+    if (!vm->function_index_.emplace(fn.name(), f).second) return absl::DataLossError(absl::StrCat("function ", fn.name(), " appears twice"));
+  }
+  for (int f = 0; f < vm->exe_.functions_size(); ++f) {
+    if (absl::Status s = vm->Decode(f); !s.ok()) return s;
+  }
   return vm;
+}
+
+absl::Status VirtualMachine::Decode(int func_index) {
+  const proto::Executable& exe = exe_;
+  const proto::VMFunction& fn = exe.functions(func_index);
+  if (fn.num_registers() < fn.param_types_size() || fn.param_names_size() != fn.param_types_size()) {
+    return absl::DataLossError(absl::StrCat("function ", fn.name(), ": inconsistent parameter table"));
+  }
+  if (fn.instructions_size() == 0 || fn.instructions(fn.instructions_size() - 1).opcode() != Instruction::RET) {
+    return absl::DataLossError(absl::StrCat("function ", fn.name(), " does not end with RET"));
+  }
+  Function out;
+  out.num_registers = fn.num_registers();
+  auto where = [&](int pc) { return absl::StrCat("function ", fn.name(), ", instruction ", pc, ": "); };
+  auto check_reg = [&](int64_t r) { return r >= 0 && r < fn.num_registers(); };
+  for (int pc = 0; pc < fn.instructions_size(); ++pc) {
+    const Instruction& inst = fn.instructions(pc);
+    Instr d;
+    for (const Arg& a : inst.args()) {
+      Operand o;
+      switch (a.kind_case()) {
+        case Arg::kReg:
+          if (!check_reg(a.reg())) return absl::DataLossError(absl::StrCat(where(pc), "register ", a.reg(), " out of range"));
+          o.kind = Operand::kReg;
+          o.value = a.reg();
+          break;
+        case Arg::kConstant:
+          if (a.constant() < 0 || a.constant() >= exe.constants_size()) {
+            return absl::DataLossError(absl::StrCat(where(pc), "constant ", a.constant(), " out of range"));
+          }
+          o.kind = Operand::kConstant;
+          o.value = a.constant();
+          break;
+        case Arg::kImm:
+          o.kind = Operand::kImm;
+          o.value = a.imm();
+          break;
+        case Arg::kShape:
+          o.kind = Operand::kShape;
+          o.shape.assign(a.shape().values().begin(), a.shape().values().end());
+          for (int64_t v : o.shape) {
+            if (v < 0) return absl::DataLossError(absl::StrCat(where(pc), "negative dimension"));
+          }
+          break;
+        case Arg::kDtype:
+          o.kind = Operand::kDType;
+          o.dtype = ToDL(a.dtype());
+          break;
+        case Arg::KIND_NOT_SET:
+          return absl::DataLossError(absl::StrCat(where(pc), "empty operand"));
+      }
+      d.args.push_back(std::move(o));
+    }
+    if (inst.dst() != -1 && !check_reg(inst.dst())) return absl::DataLossError(absl::StrCat(where(pc), "destination out of range"));
+    d.dst = inst.dst();
+    for (int r : inst.release()) {
+      if (!check_reg(r)) return absl::DataLossError(absl::StrCat(where(pc), "released register out of range"));
+      d.release.push_back(r);
+    }
+    auto jump = [&]() -> absl::Status {
+      if (d.args.empty() || d.args.back().kind != Operand::kImm) return absl::DataLossError(absl::StrCat(where(pc), "jump without an offset"));
+      int64_t target = pc + d.args.back().value;
+      if (target < 0 || target >= fn.instructions_size()) return absl::DataLossError(absl::StrCat(where(pc), "jump out of range"));
+      return absl::OkStatus();
+    };
+    switch (inst.opcode()) {
+      case Instruction::RET:
+        if (d.args.size() != 1) return absl::DataLossError(absl::StrCat(where(pc), "RET takes one value"));
+        d.op = Op::kRet;
+        break;
+      case Instruction::GOTO:
+        d.op = Op::kGoto;
+        if (absl::Status s = jump(); !s.ok()) return s;
+        break;
+      case Instruction::IF:
+        d.op = Op::kIf;
+        if (d.args.size() != 2) return absl::DataLossError(absl::StrCat(where(pc), "IF takes a condition and an offset"));
+        if (absl::Status s = jump(); !s.ok()) return s;
+        break;
+      case Instruction::CALL:
+        d.op = Op::kCall;
+        switch (inst.callee_kind()) {
+          case Instruction::KERNEL:
+            if (inst.callee_index() < 0 || inst.callee_index() >= exe.kernels_size()) {
+              return absl::DataLossError(absl::StrCat(where(pc), "kernel index out of range"));
+            }
+            if (inst.args_size() != exe.kernels(inst.callee_index()).params_size()) {
+              return absl::DataLossError(absl::StrCat(where(pc), "kernel ", exe.kernels(inst.callee_index()).name(), " takes ",
+                                                      exe.kernels(inst.callee_index()).params_size(), " buffers, called with ",
+                                                      inst.args_size()));
+            }
+            d.callee = Callee::kKernel;
+            d.index = inst.callee_index();
+            break;
+          case Instruction::FUNCTION:
+            if (inst.callee_index() < 0 || inst.callee_index() >= exe.functions_size()) {
+              return absl::DataLossError(absl::StrCat(where(pc), "function index out of range"));
+            }
+            d.callee = Callee::kFunction;
+            d.index = inst.callee_index();
+            break;
+          case Instruction::EXTERN: {
+            auto it = externs_.find(inst.callee_name());
+            if (it == externs_.end()) {
+              return absl::DataLossError(absl::StrCat(where(pc), "runtime function ", inst.callee_name(), " is not listed"));
+            }
+            d.callee = Callee::kExtern;
+            d.fn = &it->second;
+            break;
+          }
+          case Instruction::BUILTIN:
+            switch (inst.builtin()) {
+              case Instruction::ALLOC_TENSOR:
+                if (d.args.size() != 2 || d.args[0].kind != Operand::kShape || d.args[1].kind != Operand::kDType || d.dst < 0) {
+                  return absl::DataLossError(absl::StrCat(where(pc), "ALLOC_TENSOR takes a shape and a dtype"));
+                }
+                d.callee = Callee::kAllocTensor;
+                break;
+              case Instruction::MAKE_TUPLE:
+                if (d.dst < 0) return absl::DataLossError(absl::StrCat(where(pc), "MAKE_TUPLE needs a destination"));
+                d.callee = Callee::kMakeTuple;
+                break;
+              case Instruction::TUPLE_GETITEM:
+                if (d.args.size() != 2 || d.args[1].kind != Operand::kImm || d.dst < 0) {
+                  return absl::DataLossError(absl::StrCat(where(pc), "TUPLE_GETITEM takes a tuple and an index"));
+                }
+                d.callee = Callee::kTupleGetItem;
+                break;
+              default:
+                return absl::DataLossError(absl::StrCat(where(pc), "unknown builtin ", inst.builtin()));
+            }
+            break;
+          default:
+            return absl::DataLossError(absl::StrCat(where(pc), "unknown callee kind"));
+        }
+        break;
+      default:
+        return absl::DataLossError(absl::StrCat(where(pc), "unknown opcode"));
+    }
+    out.code.push_back(std::move(d));
+  }
+  // Values the function returns are allocated fresh, not from the pool.
+  const Instr& last = out.code.back();
+  if (last.args[0].kind == Operand::kReg) {
+    for (Instr& i : out.code) i.dst_returned = i.dst == last.args[0].value;
+  }
+  functions_.push_back(std::move(out));
+  return absl::OkStatus();
 }
 
 absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::LoadBytes(const std::string& bytes, const std::string& source,
@@ -274,107 +348,103 @@ absl::StatusOr<Value> VirtualMachine::Invoke(const std::string& name, const std:
   return Run(it->second, args, 0);
 }
 
+std::string VirtualMachine::Where(int func_index, int pc) const {
+  const proto::VMFunction& fn = exe_.functions(func_index);
+  const Instruction& inst = fn.instructions(pc);
+  std::string callee = inst.callee_kind() == Instruction::BUILTIN ? Instruction::Builtin_Name(inst.builtin()) : inst.callee_name();
+  return absl::StrCat("in function ", fn.name(), ", instruction ", pc, " (", callee, "): ");
+}
+
 absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> args, int depth) {
   if (depth > kMaxCallDepth) return absl::ResourceExhaustedError("call depth limit exceeded");
-  const proto::VMFunction& fn = exe_.functions(func_index);
-  std::vector<Value> regs(fn.num_registers());
+  const Function& fn = functions_[func_index];
+  std::vector<Value> regs(fn.num_registers);
   for (size_t i = 0; i < args.size(); ++i) regs[i] = std::move(args[i]);
-  // Outputs of the function are allocated fresh, not from the pool.
-  std::vector<bool> returned(fn.num_registers(), false);
-  const Instruction& last = fn.instructions(fn.instructions_size() - 1);
-  if (last.args(0).kind_case() == Arg::kReg) returned[last.args(0).reg()] = true;
-  auto value_of = [&](const Arg& a) -> Value {
-    if (a.kind_case() == Arg::kReg) return regs[a.reg()];
-    if (a.kind_case() == Arg::kConstant) return constants_[a.constant()];
+  auto value_of = [&](const Operand& a) -> Value {
+    if (a.kind == Operand::kReg) return regs[a.value];
+    if (a.kind == Operand::kConstant) return constants_[a.value];
     return Value();
-  };
-  auto where = [&](int pc, const Instruction& inst) {
-    return absl::StrCat("in function ", fn.name(), ", instruction ", pc, " (", inst.callee_name(), "): ");
   };
   std::vector<void*> kernel_args;
   std::vector<DLTensor*> extern_args;
+  const int size = static_cast<int>(fn.code.size());
   int pc = 0;
-  while (pc < fn.instructions_size()) {
-    const Instruction& inst = fn.instructions(pc);
-    switch (inst.opcode()) {
-      case Instruction::RET:
-        return value_of(inst.args(0));
-      case Instruction::GOTO:
-        pc += static_cast<int>(inst.args(0).imm());
+  while (pc < size) {
+    const Instr& inst = fn.code[pc];
+    switch (inst.op) {
+      case Op::kRet:
+        return value_of(inst.args[0]);
+      case Op::kGoto:
+        pc += static_cast<int>(inst.args[0].value);
         continue;
-      case Instruction::IF: {
-        Value cond = value_of(inst.args(0));
+      case Op::kIf: {
+        Value cond = value_of(inst.args[0]);
         bool taken = cond.is_tensor() && cond.tensor().NumBytes() > 0 && static_cast<const char*>(cond.tensor().data())[0] != 0;
-        pc += taken ? 1 : static_cast<int>(inst.args(1).imm());
+        pc += taken ? 1 : static_cast<int>(inst.args[1].value);
         continue;
       }
-      case Instruction::CALL:
+      case Op::kCall:
         break;
     }
-    switch (inst.callee_kind()) {
-      case Instruction::BUILTIN: {
-        const std::string& b = inst.callee_name();
-        if (b == "vm.builtin.alloc_tensor") {
-          std::vector<int64_t> shape(inst.args(0).shape().values().begin(), inst.args(0).shape().values().end());
-          bool fresh = inst.dst() >= 0 && returned[inst.dst()];
-          regs[inst.dst()] = NDArray::Empty(shape, ToDL(inst.args(1).dtype()), fresh ? nullptr : pool_);
-        } else if (b == "vm.builtin.make_tuple") {
-          Tuple t;
-          for (const Arg& a : inst.args()) t.push_back(value_of(a));
-          regs[inst.dst()] = Value(std::move(t));
-        } else {
-          Value t = value_of(inst.args(0));
-          int64_t index = inst.args(1).imm();
-          if (!t.is_tuple() || index < 0 || index >= static_cast<int64_t>(t.tuple().size())) {
-            return absl::InvalidArgumentError(absl::StrCat(where(pc, inst), "index ", index, " into ", t.Describe()));
-          }
-          regs[inst.dst()] = t.tuple()[index];
-        }
+    switch (inst.callee) {
+      case Callee::kAllocTensor:
+        regs[inst.dst] = NDArray::Empty(inst.args[0].shape, inst.args[1].dtype, inst.dst_returned ? nullptr : pool_);
+        break;
+      case Callee::kMakeTuple: {
+        Tuple t;
+        for (const Operand& a : inst.args) t.push_back(value_of(a));
+        regs[inst.dst] = Value(std::move(t));
         break;
       }
-      case Instruction::KERNEL: {
-        const proto::Kernel& kernel = exe_.kernels(inst.callee_index());
+      case Callee::kTupleGetItem: {
+        Value t = value_of(inst.args[0]);
+        int64_t index = inst.args[1].value;
+        if (!t.is_tuple() || index < 0 || index >= static_cast<int64_t>(t.tuple().size())) {
+          return absl::InvalidArgumentError(absl::StrCat(Where(func_index, pc), "index ", index, " into ", t.Describe()));
+        }
+        regs[inst.dst] = t.tuple()[index];
+        break;
+      }
+      case Callee::kKernel: {
+        const proto::Kernel& kernel = exe_.kernels(inst.index);
         kernel_args.clear();
-        for (int i = 0; i < inst.args_size(); ++i) {
-          Value v = value_of(inst.args(i));
+        for (size_t i = 0; i < inst.args.size(); ++i) {
+          Value v = value_of(inst.args[i]);
           if (!v.is_tensor() || !Fits(v.tensor(), kernel.params(i))) {
-            return absl::InvalidArgumentError(absl::StrCat(where(pc, inst), "kernel ", kernel.name(), " buffer ", i, " expects ",
-                                                           DescribeType(kernel.params(i)), ", got ", v.Describe()));
+            return absl::InvalidArgumentError(absl::StrCat(Where(func_index, pc), "kernel ", kernel.name(), " buffer ", i,
+                                                           " expects ", DescribeType(kernel.params(i)), ", got ", v.Describe()));
           }
           kernel_args.push_back(v.tensor().data());
         }
-        int32_t rc = kernels_[inst.callee_index()](kernel_args.data());
-        if (rc != 0) return absl::InternalError(absl::StrCat(where(pc, inst), "kernel ", kernel.name(), " failed (", rc, ")"));
+        int32_t rc = kernels_[inst.index](kernel_args.data());
+        if (rc != 0) return absl::InternalError(absl::StrCat(Where(func_index, pc), "kernel ", kernel.name(), " failed (", rc, ")"));
         break;
       }
-      case Instruction::EXTERN: {
+      case Callee::kExtern: {
         extern_args.clear();
-        for (const Arg& a : inst.args()) {
+        for (const Operand& a : inst.args) {
           Value v = value_of(a);
-          if (!v.is_tensor()) return absl::InvalidArgumentError(absl::StrCat(where(pc, inst), "runtime functions take tensors"));
+          if (!v.is_tensor()) return absl::InvalidArgumentError(absl::StrCat(Where(func_index, pc), "runtime functions take tensors"));
           extern_args.push_back(v.tensor().dl());
         }
-        absl::Status s = externs_.at(inst.callee_name())(absl::MakeSpan(extern_args));
-        if (!s.ok()) return absl::Status(s.code(), absl::StrCat(where(pc, inst), s.message()));
+        absl::Status s = (*inst.fn)(absl::MakeSpan(extern_args));
+        if (!s.ok()) return absl::Status(s.code(), absl::StrCat(Where(func_index, pc), s.message()));
         break;
       }
-      case Instruction::FUNCTION: {
+      case Callee::kFunction: {
         std::vector<Value> call_args;
-        for (const Arg& a : inst.args()) call_args.push_back(value_of(a));
-        const proto::VMFunction& callee = exe_.functions(inst.callee_index());
-        if (absl::Status s = CheckArgs(callee, call_args); !s.ok()) return s;
-        absl::StatusOr<Value> result = Run(inst.callee_index(), std::move(call_args), depth + 1);
+        for (const Operand& a : inst.args) call_args.push_back(value_of(a));
+        if (absl::Status s = CheckArgs(exe_.functions(inst.index), call_args); !s.ok()) return s;
+        absl::StatusOr<Value> result = Run(inst.index, std::move(call_args), depth + 1);
         if (!result.ok()) return result.status();
-        if (inst.dst() >= 0) regs[inst.dst()] = std::move(*result);
+        if (inst.dst >= 0) regs[inst.dst] = std::move(*result);
         break;
       }
-      default:
-        return absl::InternalError("unknown callee kind");
     }
-    for (int r : inst.release()) regs[r] = Value();
+    for (int r : inst.release) regs[r] = Value();
     ++pc;
   }
-  return absl::InternalError(absl::StrCat("function ", fn.name(), " ran past its end"));
+  return absl::InternalError(absl::StrCat("function ", exe_.functions(func_index).name(), " ran past its end"));
 }
 
 }  // namespace vm

@@ -50,9 +50,37 @@ class VirtualMachine {
   const StoragePool& pool() const { return *pool_; }
 
  private:
+  /*! \brief An instruction decoded at load time: enums and resolved callees, so the interpreter
+   *         loop compares no strings and reads no proto messages. */
+  struct Operand {
+    enum Kind : uint8_t { kNone, kReg, kConstant, kImm, kShape, kDType } kind = kNone;
+    int64_t value = 0;  // register, constant index or immediate
+    std::vector<int64_t> shape;
+    DLDataType dtype{};
+  };
+  enum class Op : uint8_t { kCall, kRet, kGoto, kIf };
+  enum class Callee : uint8_t { kAllocTensor, kMakeTuple, kTupleGetItem, kKernel, kExtern, kFunction };
+  struct Instr {
+    Op op = Op::kCall;
+    Callee callee = Callee::kFunction;
+    int32_t index = -1;                  // kernel or function index
+    const RuntimeFunction* fn = nullptr;  // kExtern
+    std::vector<Operand> args;
+    int32_t dst = -1;
+    std::vector<int32_t> release;
+    bool dst_returned = false;  // allocate fresh: the value leaves the function
+  };
+  struct Function {
+    std::vector<Instr> code;
+    int num_registers = 0;
+  };
+
   VirtualMachine() = default;
+  absl::Status Decode(int func_index);
   absl::StatusOr<Value> Run(int func_index, std::vector<Value> args, int depth);
   absl::Status CheckArgs(const proto::VMFunction& fn, const std::vector<Value>& args) const;
+  /*! \brief "in function f, instruction 3 (kernel dense): " for run-time errors. */
+  std::string Where(int func_index, int pc) const;
 
   proto::Executable exe_;
   std::unique_ptr<KernelLibrary> library_;
@@ -60,6 +88,7 @@ class VirtualMachine {
   std::map<std::string, RuntimeFunction> externs_;
   std::vector<NDArray> constants_;
   std::map<std::string, int> function_index_;
+  std::vector<Function> functions_;
   std::shared_ptr<StoragePool> pool_ = std::make_shared<StoragePool>();
 };
 

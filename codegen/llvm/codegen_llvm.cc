@@ -219,9 +219,13 @@ class KernelEmitter {
       case NodeKind::kStringImm:
         Fail("string immediates cannot be compiled");
         return llvm::UndefValue::get(b_.getInt8Ty());
-      default:
+      MLC_BINARY_CASES
         return EmitBinary(static_cast<const tir::BinaryNode*>(e.get()), e->kind());
+      MLC_CASES_NOT_PRIM_EXPR
+        break;
     }
+    Fail(absl::StrCat("unexpected expression ", NodeKindName(e->kind())));
+    return llvm::UndefValue::get(b_.getInt8Ty());
   }
 
   llvm::Value* EmitCast(const PrimExpr& value, DataType to) {
@@ -302,10 +306,11 @@ class KernelEmitter {
         return b_.CreateAnd(a, b);
       case NodeKind::kOr:
         return b_.CreateOr(a, b);
-      default:
-        Fail(absl::StrCat("unexpected binary node ", NodeKindName(kind)));
-        return a;
+      MLC_CASES_NOT_BINARY
+        break;
     }
+    Fail(absl::StrCat("unexpected binary node ", NodeKindName(kind)));
+    return a;
   }
 
   /*! \brief As the intrinsic table says: an LLVM intrinsic, a libm call, or its expansion. */
@@ -364,9 +369,12 @@ class KernelEmitter {
       }
       case NodeKind::kAllocate:
         return EmitAllocate(s.as<tir::AllocateNode>());
-      default:
-        return Fail(absl::StrCat("statement ", NodeKindName(s->kind()), " must be lowered before code generation"));
+      case NodeKind::kBlock:
+      case NodeKind::kBlockRealize:
+      MLC_CASES_NOT_STMT
+        break;
     }
+    Fail(absl::StrCat("statement ", NodeKindName(s->kind()), " must be lowered before code generation"));
   }
 
   void EmitIf(const tir::IfThenElseNode* op) {

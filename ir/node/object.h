@@ -2,7 +2,7 @@
  *  \brief Immutable, shared IR nodes with an intrusive reference count.
  *
  *  Every IR node derives from Object and carries its NodeKind, so dispatch is a switch on
- *  the kind (see node_kinds.def) and a downcast is a tag check, with no RTTI. Nodes are
+ *  the kind (see node_kinds.h) and a downcast is a tag check, with no RTTI. Nodes are
  *  never mutated after construction: rewriting builds new nodes, and a rewrite that changes
  *  nothing returns the very same pointer, which makes "did it change" a pointer compare.
  */
@@ -15,12 +15,16 @@
 #include <functional>
 #include <utility>
 
+#include "ir/node/node_kinds.h"
+
 namespace mlc {
 
 enum class NodeKind : uint8_t {
-#define MLC_NODE_KIND(Name, Category) k##Name,
-#include "ir/node/node_kinds.def"
-#undef MLC_NODE_KIND
+#define MLC_ENUM_KIND(Name) k##Name,
+  MLC_PRIM_EXPR_KINDS(MLC_ENUM_KIND) MLC_STMT_KINDS(MLC_ENUM_KIND) MLC_TIR_OTHER_KINDS(MLC_ENUM_KIND)
+  MLC_EXPR_KINDS(MLC_ENUM_KIND) MLC_STRUCT_INFO_KINDS(MLC_ENUM_KIND) MLC_GRAPH_OTHER_KINDS(MLC_ENUM_KIND)
+  MLC_FUNCTION_KINDS(MLC_ENUM_KIND)
+#undef MLC_ENUM_KIND
 };
 
 /*! \brief The category a kind belongs to (tir expression, tir statement, graph expression...). */

@@ -122,6 +122,9 @@ class Interpreter {
     switch (e->kind()) {
       case NodeKind::kIntImm: return MakeInt(e.as<tir::IntImmNode>()->value);
       case NodeKind::kFloatImm: return Make(e->dtype, e.as<tir::FloatImmNode>()->value);
+      case NodeKind::kStringImm:
+        Fail("string immediates have no value");
+        return Scalar();
       case NodeKind::kTirVar: {
         auto it = vars_.find(e.get());
         if (it == vars_.end()) {
@@ -160,7 +163,7 @@ class Interpreter {
         if (info->returns_bool) return MakeInt(r != 0);
         return Make(e->dtype, r);
       }
-      default: {
+      MLC_BINARY_CASES {
         const auto* bin = static_cast<const tir::BinaryNode*>(e.get());
         Scalar a = Eval(bin->a), b = Eval(bin->b);
         bool fl = a.is_float || b.is_float;
@@ -185,9 +188,18 @@ class Interpreter {
           case NodeKind::kGE: return MakeInt(fl ? x >= y : p >= q);
           case NodeKind::kAnd: return MakeInt(p && q);
           case NodeKind::kOr: return MakeInt(p || q);
-          default: Fail("unexpected expression"); return Scalar();
+          MLC_CASES_NOT_PRIM_EXPR
+          case NodeKind::kIntImm: case NodeKind::kFloatImm: case NodeKind::kStringImm: case NodeKind::kTirVar:
+          case NodeKind::kNot: case NodeKind::kSelect: case NodeKind::kCast: case NodeKind::kBufferLoad:
+          case NodeKind::kTirCall:
+            break;
         }
+        Fail("unexpected expression");
+        return Scalar();
       }
+      MLC_CASES_NOT_PRIM_EXPR
+        Fail("unexpected expression");
+        return Scalar();
     }
   }
 
@@ -242,7 +254,7 @@ class Interpreter {
         const auto* a = s.as<tir::AllocateNode>();
         return WithBuffers({a->buffer}, [&] { Exec(a->body); });
       }
-      default:
+      MLC_CASES_NOT_STMT
         return Fail("unexpected statement");
     }
   }

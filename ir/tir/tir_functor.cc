@@ -28,8 +28,10 @@ void StmtExprVisitor::VisitExpr(const PrimExpr& e) {
       return VisitExpr_(e.as<CastNode>());
     case NodeKind::kTirCall:
       return VisitExpr_(e.as<TirCallNode>());
-    default:
+    MLC_BINARY_CASES
       return VisitExpr_(static_cast<const BinaryNode*>(e.get()));
+    MLC_CASES_NOT_PRIM_EXPR
+      return;
   }
 }
 
@@ -70,7 +72,7 @@ void StmtExprVisitor::VisitStmt(const Stmt& s) {
       return VisitStmt_(s.as<BlockRealizeNode>());
     case NodeKind::kAllocate:
       return VisitStmt_(s.as<AllocateNode>());
-    default:
+    MLC_CASES_NOT_STMT
       return;
   }
 }
@@ -130,8 +132,10 @@ PrimExpr StmtExprMutator::VisitExpr(const PrimExpr& e) {
       return VisitExpr_(e.as<CastNode>(), e);
     case NodeKind::kTirCall:
       return VisitExpr_(e.as<TirCallNode>(), e);
-    default:
+    MLC_BINARY_CASES
       return VisitExpr_(static_cast<const BinaryNode*>(e.get()), e);
+    MLC_CASES_NOT_PRIM_EXPR
+      return e;
   }
 }
 
@@ -219,7 +223,7 @@ Stmt StmtExprMutator::VisitStmt(const Stmt& s) {
       return VisitStmt_(s.as<BlockRealizeNode>(), s);
     case NodeKind::kAllocate:
       return VisitStmt_(s.as<AllocateNode>(), s);
-    default:
+    MLC_CASES_NOT_STMT
       return s;
   }
 }
