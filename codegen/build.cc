@@ -5,10 +5,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "codegen/lower_tir.h"
-#include "support/file_util.h"
 #include "ir/printer.h"
 #include "ir/serialize.h"
 #include "ir/verifier.h"
+#include "support/file_util.h"
 
 namespace mlc {
 namespace codegen {

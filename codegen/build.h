@@ -9,10 +9,10 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "vm/executable.pb.h"
-#include "vm/executable_format.h"
 #include "codegen/llvm/codegen_llvm.h"
 #include "ir/module.h"
+#include "vm/executable.pb.h"
+#include "vm/executable_format.h"
 
 namespace mlc {
 namespace codegen {

@@ -10,8 +10,8 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "codegen/build.h"
-#include "support/file_util.h"
 #include "ir/serialize.h"
+#include "support/file_util.h"
 
 ABSL_FLAG(std::string, in, "", "IRModule to build (*.irpb)");
 ABSL_FLAG(std::string, out, "", "executable to write (*.mlcx)");

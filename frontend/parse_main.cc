@@ -13,8 +13,8 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "frontend/tvmscript.h"
-#include "support/file_util.h"
 #include "ir/serialize.h"
+#include "support/file_util.h"
 
 ABSL_FLAG(std::string, in, "", "TVMScript file to parse (*.py)");
 ABSL_FLAG(std::string, out, "", "IRModule file to write (*.irpb)");

@@ -16,14 +16,14 @@
 #include "frontend/tvmscript.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "ir/te/call_te.h"
 #include "ir/block_builder.h"
-#include "support/file_util.h"
 #include "ir/printer.h"
 #include "ir/serialize.h"
 #include "ir/structural_equal.h"
+#include "ir/te/call_te.h"
 #include "ir/testing/golden.h"
 #include "ir/testing/seed_modules.h"
+#include "support/file_util.h"
 
 namespace mlc {
 namespace {

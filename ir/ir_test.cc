@@ -8,16 +8,16 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "support/file_util.h"
 #include "ir/op.h"
-#include "ir/tir/prim_expr_ops.h"
 #include "ir/printer.h"
 #include "ir/serialize.h"
 #include "ir/structural_equal.h"
 #include "ir/testing/golden.h"
 #include "ir/testing/seed_modules.h"
+#include "ir/tir/prim_expr_ops.h"
 #include "ir/tir/tir_util.h"
 #include "ir/verifier.h"
+#include "support/file_util.h"
 
 namespace mlc {
 namespace {

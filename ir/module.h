@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "ir/node/attrs.h"
 #include "ir/function.h"
+#include "ir/node/attrs.h"
 #include "ir/tir/prim_func.h"
 
 namespace mlc {

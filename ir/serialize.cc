@@ -6,8 +6,8 @@
 #include <unordered_map>
 
 #include "absl/strings/str_cat.h"
-#include "support/file_util.h"
 #include "ir/op.h"
+#include "support/file_util.h"
 
 namespace mlc {
 namespace {

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "support/dtype.h"
 #include "ir/node/object.h"
+#include "support/dtype.h"
 
 namespace mlc {
 namespace relax {

@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "ir/tir/intrinsics.h"
 #include "ir/op.h"
 #include "ir/printer.h"
+#include "ir/tir/intrinsics.h"
 
 namespace mlc {
 namespace {

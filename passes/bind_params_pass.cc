@@ -1,9 +1,9 @@
 /*! \file bind_params_pass.cc
  *  \brief The bind-params pass: BindParams (bind_params.h) with the tensors of an .npz file.
  */
-#include "support/npy.h"
 #include "passes/bind_params.h"
 #include "passes/pass.h"
+#include "support/npy.h"
 
 namespace mlc {
 namespace passes {

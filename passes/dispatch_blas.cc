@@ -15,9 +15,9 @@
 #include <optional>
 
 #include "ir/op.h"
+#include "ir/ops/op_attrs.h"
 #include "passes/pass.h"
 #include "passes/pattern.h"
-#include "ir/ops/op_attrs.h"
 
 namespace mlc {
 namespace passes {

@@ -12,9 +12,9 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "support/file_util.h"
 #include "ir/printer.h"
 #include "ir/verifier.h"
+#include "support/file_util.h"
 
 namespace mlc {
 namespace passes {

@@ -16,13 +16,13 @@
 #include "frontend/tvmscript.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "support/file_util.h"
 #include "ir/op.h"
 #include "ir/printer.h"
 #include "ir/structural_equal.h"
 #include "ir/testing/golden.h"
 #include "passes/pass.h"
 #include "passes/pattern.h"
+#include "support/file_util.h"
 
 namespace mlc {
 namespace passes {

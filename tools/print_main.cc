@@ -9,9 +9,9 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
-#include "support/file_util.h"
 #include "ir/printer.h"
 #include "ir/serialize.h"
+#include "support/file_util.h"
 
 ABSL_FLAG(std::string, in, "", "IRModule file to print (*.irpb)");
 ABSL_FLAG(std::string, out, "", "write the text here (atomically) instead of to standard output");

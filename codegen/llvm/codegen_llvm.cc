@@ -18,7 +18,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "support/file_util.h"
 #include "ir/tir/intrinsics.h"
 #include "ir/tir/tir_functor.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
@@ -36,6 +35,7 @@
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Host.h"
+#include "support/file_util.h"
 
 extern char** environ;
 

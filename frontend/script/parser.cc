@@ -6,8 +6,8 @@
 
 #include <cstdlib>
 
-#include "absl/strings/str_cat.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "frontend/script/lexer.h"
 
 namespace mlc {

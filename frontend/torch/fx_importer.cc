@@ -8,8 +8,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "support/file_util.h"
 #include "ir/op.h"
+#include "support/file_util.h"
 
 namespace mlc {
 namespace fx {

@@ -4,9 +4,9 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
-#include "support/tensor_data.h"
 #include "ir/ops/op_util.h"
 #include "ir/topi/topi.h"
+#include "support/tensor_data.h"
 
 namespace mlc {
 namespace relax {

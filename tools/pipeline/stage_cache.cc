@@ -12,9 +12,9 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "support/file_util.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/SHA256.h"
+#include "support/file_util.h"
 
 namespace mlc {
 namespace pipeline {

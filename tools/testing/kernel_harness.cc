@@ -6,9 +6,9 @@
 #include "absl/strings/str_cat.h"
 #include "codegen/build.h"
 #include "gtest/gtest.h"
-#include "ir/te/call_te.h"
 #include "ir/op.h"
 #include "ir/printer.h"
+#include "ir/te/call_te.h"
 #include "passes/pass.h"
 
 namespace mlc {

@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "ir/te/call_te.h"
 #include "ir/block_builder.h"
 #include "ir/module.h"
+#include "ir/te/call_te.h"
 #include "vm/virtual_machine.h"
 
 namespace mlc {
