@@ -3,15 +3,13 @@
  */
 #include "frontend/onnx/onnx_importer.h"
 
-#include "ir/ops/constant_eval.h"
-
-
 #include <cstring>
 #include <set>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "ir/op.h"
+#include "ir/ops/constant_eval.h"
 #include "support/file_util.h"
 
 namespace mlc {
