@@ -45,28 +45,8 @@ std::vector<std::string> InputNames() {
   return names;
 }
 
-/*! \brief Deterministic constants for a module's metadata, from "<name>.constants" (one
- *         "dtype d0,d1,..." per line): the seeds omit their metadata. */
 std::optional<std::vector<TensorData>> ConstantsFor(const std::string& name) {
-  absl::StatusOr<std::string> manifest = ReadFile(absl::StrCat(kInputs, "/", name, ".constants"));
-  if (!manifest.ok()) return std::nullopt;
-  std::vector<TensorData> out;
-  std::mt19937 rng(42);
-  std::uniform_real_distribution<float> dist(-1, 1);
-  for (absl::string_view line : absl::StrSplit(*manifest, '\n', absl::SkipEmpty())) {
-    std::vector<std::string> parts = absl::StrSplit(line, ' ');
-    std::vector<int64_t> shape;
-    for (absl::string_view d : absl::StrSplit(parts[1], ',')) {
-      int64_t v = 0;
-      (void)absl::SimpleAtoi(d, &v);
-      shape.push_back(v);
-    }
-    TensorData t(*DataType::Parse(parts[0]), shape);
-    float* data = static_cast<float*>(t.mutable_data());
-    for (int64_t i = 0; i < t.NumElements(); ++i) data[i] = dist(rng);
-    out.push_back(std::move(t));
-  }
-  return out;
+  return testing::ConstantsFromManifest(absl::StrCat(kInputs, "/", name, ".constants"));
 }
 
 TEST(ParseSeeds, EveryInputParsesAndPrintsLikeItsGolden) {

@@ -4,14 +4,39 @@
 #include "ir/testing/golden.h"
 
 #include <cstdlib>
+#include <random>
 #include <vector>
 
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "support/file_util.h"
 
 namespace mlc {
 namespace testing {
+
+std::optional<std::vector<TensorData>> ConstantsFromManifest(const std::string& path) {
+  absl::StatusOr<std::string> manifest = ReadFile(path);
+  if (!manifest.ok()) return std::nullopt;
+  std::vector<TensorData> out;
+  std::mt19937 rng(42);
+  std::uniform_real_distribution<float> dist(-1, 1);
+  for (absl::string_view line : absl::StrSplit(*manifest, '\n', absl::SkipEmpty())) {
+    std::vector<std::string> parts = absl::StrSplit(line, ' ');
+    std::vector<int64_t> shape;
+    for (absl::string_view d : absl::StrSplit(parts.size() > 1 ? parts[1] : "", ',', absl::SkipEmpty())) {
+      int64_t v = 0;
+      (void)absl::SimpleAtoi(d, &v);
+      shape.push_back(v);
+    }
+    absl::StatusOr<DataType> dtype = DataType::Parse(parts[0]);
+    TensorData t(dtype.ok() ? *dtype : DataType::Float32(), shape);
+    float* data = static_cast<float*>(t.mutable_data());
+    for (int64_t i = 0; i < t.NumElements(); ++i) data[i] = dist(rng);
+    out.push_back(std::move(t));
+  }
+  return out;
+}
 
 std::string ReadTestData(const std::string& path) {
   absl::StatusOr<std::string> contents = ReadFile(path);

@@ -9,9 +9,12 @@
 #ifndef MLC_IR_TESTING_GOLDEN_H_
 #define MLC_IR_TESTING_GOLDEN_H_
 
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
+#include "support/tensor_data.h"
 
 namespace mlc {
 namespace testing {
@@ -19,6 +22,12 @@ namespace testing {
 /*! \brief Ok if `actual` equals the golden file's contents (or it was updated); else an error
  *         with the first differing line of each. */
 absl::Status CheckGolden(const std::string& workspace_relative_path, const std::string& actual);
+
+/*! \brief Deterministic constants for a module's metadata, from a manifest file
+ *         (`<case>.constants`: one "dtype d0,d1,..." per line) with seeded uniform values in
+ *         [-1, 1); nullopt when there is no manifest. The seeds print modules without their
+ *         metadata, so the tests that parse them supply it this way. */
+std::optional<std::vector<TensorData>> ConstantsFromManifest(const std::string& path);
 
 /*! \brief The contents of a data file of the test, by workspace-relative path. */
 std::string ReadTestData(const std::string& workspace_relative_path);

@@ -20,7 +20,6 @@
 
 #include <algorithm>
 #include <iostream>
-#include <random>
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -52,27 +51,6 @@ std::vector<std::string> Cases() {
   }
   std::sort(names.begin(), names.end());
   return names;
-}
-
-std::optional<std::vector<TensorData>> Constants(const std::string& base) {
-  absl::StatusOr<std::string> manifest = ReadFile(absl::StrCat(base, ".constants"));
-  if (!manifest.ok()) return std::nullopt;
-  std::vector<TensorData> out;
-  std::mt19937 rng(42);
-  std::uniform_real_distribution<float> dist(-1, 1);
-  for (absl::string_view line : absl::StrSplit(*manifest, '\n', absl::SkipEmpty())) {
-    std::vector<std::string> parts = absl::StrSplit(line, ' ');
-    std::vector<int64_t> shape;
-    for (absl::string_view d : absl::StrSplit(parts[1], ',')) {
-      int64_t v = 0;
-      (void)absl::SimpleAtoi(d, &v);
-      shape.push_back(v);
-    }
-    TensorData t(DataType::Float32(), shape);
-    for (int64_t i = 0; i < t.NumElements(); ++i) static_cast<float*>(t.mutable_data())[i] = dist(rng);
-    out.push_back(t);
-  }
-  return out;
 }
 
 /*! \brief FileCheck, simplified: the directives of `text` against `output`. */
@@ -128,7 +106,7 @@ TEST(PassGolden, EveryCaseOfThisPass) {
     ASSERT_EQ(first_line.rfind("# RUN: --passes=", 0), 0u) << "a case starts with # RUN: --passes=...";
     std::string pipeline = first_line.substr(std::string("# RUN: --passes=").size());
     ParseOptions options;
-    options.constants = Constants(base);
+    options.constants = testing::ConstantsFromManifest(base + ".constants");
     absl::StatusOr<IRModule> mod = ParseTVMScript(text, base + ".py", options);
     ASSERT_TRUE(mod.ok()) << mod.status();
     absl::StatusOr<std::vector<std::unique_ptr<Pass>>> passes = ParsePipeline(pipeline);
