@@ -350,7 +350,7 @@ class TirPrinter {
     std::vector<const tir::ForNode*> nest = {loop};
     auto is_grid_loop = [](const tir::ForNode* f) {
       const int64_t* min = tir::AsConstInt(f->min);
-      return f->for_kind == tir::ForKind::kSerial && min != nullptr && *min == 0;
+      return f->for_kind == tir::ForKind::kSerial && min != nullptr && *min == 0 && f->annotations.empty();
     };
     if (is_grid_loop(loop)) {
       while (true) {
@@ -373,7 +373,10 @@ class TirPrinter {
                                    ? Expr(loop->extent)
                                    : absl::StrCat(Expr(loop->min), ", ",
                                                   Expr(tir::MakeBinary(NodeKind::kAdd, loop->min, loop->extent)));
-      std::string fn = loop->for_kind == tir::ForKind::kSerial ? "range" : absl::StrCat("T.", tir::ForKindName(loop->for_kind));
+      std::string fn = loop->for_kind == tir::ForKind::kSerial && loop->annotations.empty()
+                           ? "range"
+                           : absl::StrCat("T.", tir::ForKindName(loop->for_kind));
+      if (!loop->annotations.empty()) absl::StrAppend(&range_args, ", annotations=", AttrDictToScript(loop->annotations, true));
       header = absl::StrCat("for ", vars[0], " in ", fn, "(", range_args, "):");
     }
     absl::StrAppend(out, Indent(indent), header, "\n");

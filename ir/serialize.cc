@@ -270,6 +270,7 @@ class Writer {
         p->set_extent(extent);
         p->set_kind(static_cast<uint32_t>(f->for_kind));
         p->set_body(body);
+        AttrsToProto(f->annotations, p->mutable_annotations());
         break;
       }
       case NodeKind::kSeqStmt: {
@@ -630,7 +631,8 @@ class Reader {
         MLC_ASSIGN_OR_RETURN(min, Get<tir::PrimExprNode>(p.min(), "loop min"));
         MLC_ASSIGN_OR_RETURN(extent, Get<tir::PrimExprNode>(p.extent(), "loop extent"));
         MLC_ASSIGN_OR_RETURN(body, Get<tir::StmtNode>(p.body(), "loop body"));
-        return Ref<Object>(new tir::ForNode(var, min, extent, static_cast<tir::ForKind>(p.kind()), body));
+        MLC_ASSIGN_OR_RETURN(annotations, AttrsFromProto(p.annotations()));
+        return Ref<Object>(new tir::ForNode(var, min, extent, static_cast<tir::ForKind>(p.kind()), body, annotations));
       }
       case proto::NodeProto::kSeqStmt: {
         MLC_ASSIGN_OR_RETURN(seq, GetList<tir::StmtNode>(node.seq_stmt().seq(), "sequence element"));

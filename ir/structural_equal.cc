@@ -188,6 +188,7 @@ class Equal {
       case NodeKind::kFor: {
         const auto *x = a.as<tir::ForNode>(), *y = b.as<tir::ForNode>();
         if (x->for_kind != y->for_kind) return Fail("loop kinds differ");
+        if (x->annotations != y->annotations) return Fail("loop annotations differ");
         return PrimEq(x->min, y->min) && PrimEq(x->extent, y->extent) && DefineTirVar(x->loop_var, y->loop_var) &&
                StmtEq(x->body, y->body);
       }
@@ -476,6 +477,7 @@ class Hasher {
       case NodeKind::kFor: {
         const auto* f = s.as<tir::ForNode>();
         Mix(static_cast<size_t>(f->for_kind));
+        Mix(f->annotations.size());
         PrimH(f->min);
         PrimH(f->extent);
         index_[f->loop_var.get()] = next_++;

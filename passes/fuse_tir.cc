@@ -45,7 +45,7 @@ class Inliner : public tir::StmtExprMutator {
   tir::Stmt VisitStmt_(const tir::ForNode* op, const tir::Stmt& self) override {
     tir::Var v = tir::MakeVar(op->loop_var->name, op->loop_var->dtype);
     vars_[op->loop_var.get()] = v;
-    return tir::Stmt(new tir::ForNode(v, VisitExpr(op->min), VisitExpr(op->extent), op->for_kind, VisitStmt(op->body)));
+    return tir::Stmt(new tir::ForNode(v, VisitExpr(op->min), VisitExpr(op->extent), op->for_kind, VisitStmt(op->body), op->annotations));
   }
   tir::Stmt VisitStmt_(const tir::BlockNode* op, const tir::Stmt& self) override {
     std::vector<tir::IterVar> iters;

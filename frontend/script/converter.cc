@@ -624,6 +624,7 @@ class TirConverter {
     std::string tname = TirName(iter->a);
     std::vector<std::pair<PrimExpr, PrimExpr>> ranges;  // (min, extent)
     tir::ForKind kind = tir::ForKind::kSerial;
+    Attrs annotations;
     if (tname == "grid") {
       MLC_CHECK_OK(CheckArgs(err_, iter, "T.grid", 1, 64));
       for (const AstPtr& e : iter->elts) {
@@ -635,6 +636,10 @@ class TirConverter {
       if (tname == "vectorized") kind = tir::ForKind::kVectorized;
       if (tname == "unroll") kind = tir::ForKind::kUnrolled;
       MLC_CHECK_OK(CheckArgs(err_, iter, name, 1, 2, {"annotations"}));
+      if (const AstPtr* a = FindKeyword(iter, "annotations")) {
+        MLC_TRY(parsed, ParseAttrDict(*a));
+        annotations = parsed;
+      }
       if (iter->elts.size() == 1) {
         MLC_TRY(extent, Expr(iter->elts[0]));
         ranges.push_back({tir::Const(extent->dtype, 0), extent});
@@ -667,7 +672,8 @@ class TirConverter {
     for (int i = static_cast<int>(vars.size()) - 1; i >= 0; --i) {
       PrimExpr min = ranges[i].first;
       tir::MatchTypes(&min, const_cast<PrimExpr*>(&ranges[i].second));
-      body = Stmt(new tir::ForNode(vars[i], min, ranges[i].second, i == 0 ? kind : tir::ForKind::kSerial, body));
+      body = Stmt(new tir::ForNode(vars[i], min, ranges[i].second, i == 0 ? kind : tir::ForKind::kSerial, body,
+                                   i == 0 ? annotations : Attrs()));
     }
     return body;
   }

@@ -62,6 +62,12 @@ PrimExpr operator-(PrimExpr a) {
 PrimExpr operator+(PrimExpr a, int64_t b) { return a + Const(a->dtype, static_cast<double>(b)); }
 PrimExpr operator-(PrimExpr a, int64_t b) { return a - Const(a->dtype, static_cast<double>(b)); }
 PrimExpr operator*(PrimExpr a, int64_t b) { return a * Const(a->dtype, static_cast<double>(b)); }
+PrimExpr operator<(PrimExpr a, int64_t b) { return a < Const(a->dtype, static_cast<double>(b)); }
+PrimExpr operator<=(PrimExpr a, int64_t b) { return a <= Const(a->dtype, static_cast<double>(b)); }
+PrimExpr operator>(PrimExpr a, int64_t b) { return a > Const(a->dtype, static_cast<double>(b)); }
+PrimExpr operator>=(PrimExpr a, int64_t b) { return a >= Const(a->dtype, static_cast<double>(b)); }
+PrimExpr FloorDiv(PrimExpr a, int64_t b) { return FloorDiv(a, Const(a->dtype, static_cast<double>(b))); }
+PrimExpr FloorMod(PrimExpr a, int64_t b) { return FloorMod(a, Const(a->dtype, static_cast<double>(b))); }
 PrimExpr Eq(PrimExpr a, PrimExpr b) { return Bin(NodeKind::kEQ, a, b); }
 PrimExpr Ne(PrimExpr a, PrimExpr b) { return Bin(NodeKind::kNE, a, b); }
 PrimExpr FloorDiv(PrimExpr a, PrimExpr b) { return Bin(NodeKind::kFloorDiv, a, b); }

@@ -39,18 +39,21 @@ const char* ForKindName(ForKind kind);  // "serial", "parallel", "vectorized", "
 class ForNode : public StmtNode {
  public:
   MLC_DECLARE_NODE(For)
-  ForNode(Var loop_var, PrimExpr min, PrimExpr extent, ForKind for_kind, Stmt body)
+  ForNode(Var loop_var, PrimExpr min, PrimExpr extent, ForKind for_kind, Stmt body, Attrs annotations = {})
       : StmtNode(kKind),
         loop_var(std::move(loop_var)),
         min(std::move(min)),
         extent(std::move(extent)),
         for_kind(for_kind),
-        body(std::move(body)) {}
+        body(std::move(body)),
+        annotations(std::move(annotations)) {}
   const Var loop_var;
   const PrimExpr min;
   const PrimExpr extent;
   const ForKind for_kind;
   const Stmt body;
+  /*! \brief Hints for later stages, set by the schedule's annotate ("pragma_unroll_explicit"...). */
+  const Attrs annotations;
 };
 
 class SeqStmtNode : public StmtNode {

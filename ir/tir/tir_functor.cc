@@ -241,7 +241,7 @@ Stmt StmtExprMutator::VisitStmt_(const ForNode* op, const Stmt& self) {
   PrimExpr min = VisitExpr(op->min), extent = VisitExpr(op->extent);
   Stmt body = VisitStmt(op->body);
   if (min.same_as(op->min) && extent.same_as(op->extent) && body.same_as(op->body)) return self;
-  return Stmt(new ForNode(op->loop_var, std::move(min), std::move(extent), op->for_kind, std::move(body)));
+  return Stmt(new ForNode(op->loop_var, std::move(min), std::move(extent), op->for_kind, std::move(body), op->annotations));
 }
 
 Stmt StmtExprMutator::VisitStmt_(const SeqStmtNode* op, const Stmt& self) {
