@@ -313,8 +313,18 @@ class KernelEmitter {
     return a;
   }
 
-  /*! \brief As the intrinsic table says: an LLVM intrinsic, a libm call, or its expansion. */
+  /*! \brief As the intrinsic table says: an LLVM intrinsic, a libm call, or its expansion; the
+   *         built-in calls (address_of, gemm_tile) are emitted here. */
   llvm::Value* EmitIntrinsic(const tir::TirCallNode* call) {
+    if (call->name == "address_of") {
+      const auto* load = call->args.empty() ? nullptr : call->args[0].as<tir::BufferLoadNode>();
+      if (load == nullptr || load->indices.size() != 1) {
+        Fail("T.address_of takes one flattened buffer element");
+        return llvm::UndefValue::get(ptr_);
+      }
+      return Address(load->buffer, load->indices[0]);
+    }
+    if (call->name == "gemm_tile") return EmitGemmTile(call);
     const tir::IntrinsicInfo* info = tir::LookupIntrinsic(call->name);
     if (info == nullptr || static_cast<int>(call->args.size()) != info->num_args) {
       Fail(absl::StrCat("no code generation for intrinsic T.", call->name));
@@ -342,6 +352,91 @@ class KernelEmitter {
       return CallIntrinsic(id, t, args);
     }
     return CallLibm(info->libm, t, args);
+  }
+
+  /*! \brief T.gemm_tile(C, A, B, K, MR, NR, a_m, a_k, b_k, b_n, c_m, c_n): C[m, n] += sum_k
+   *  A[m, k] * B[k, n] over an MR x NR tile. Each row of C is one <NR x float> accumulator held
+   *  in registers across the k loop (LLVM splits it into the target's vectors); per k, one
+   *  vector load of B's row and, per row, a broadcast of A's element and a fused multiply-add.
+   *  Strided B or C rows are gathered and scattered element by element. */
+  llvm::Value* EmitGemmTile(const tir::TirCallNode* call) {
+    llvm::Value* zero32 = b_.getInt32(0);
+    if (call->args.size() != 12) {
+      Fail("T.gemm_tile takes 12 arguments");
+      return zero32;
+    }
+    std::vector<int64_t> c(12, 0);
+    for (size_t i = 4; i < 12; ++i) {
+      const int64_t* v = tir::AsConstInt(call->args[i]);
+      if (v == nullptr) {
+        Fail("T.gemm_tile: tile sizes and strides must be constants");
+        return zero32;
+      }
+      c[i] = *v;
+    }
+    int64_t mr = c[4], nr = c[5], a_m = c[6], a_k = c[7], b_k = c[8], b_n = c[9], c_m = c[10], c_n = c[11];
+    llvm::Value* cp = EmitExpr(call->args[0]);
+    llvm::Value* ap = EmitExpr(call->args[1]);
+    llvm::Value* bp = EmitExpr(call->args[2]);
+    llvm::Value* k_extent = b_.CreateSExtOrTrunc(EmitExpr(call->args[3]), i64_);
+    llvm::Type* f32 = b_.getFloatTy();
+    auto* vec = llvm::FixedVectorType::get(f32, static_cast<unsigned>(nr));
+    auto at = [&](llvm::Value* base, llvm::Value* offset) { return b_.CreateInBoundsGEP(f32, base, offset); };
+    auto load_row = [&](llvm::Value* base, llvm::Value* offset, int64_t stride) -> llvm::Value* {
+      if (stride == 1) return b_.CreateAlignedLoad(vec, at(base, offset), llvm::Align(4));
+      llvm::Value* v = llvm::UndefValue::get(vec);
+      for (int64_t j = 0; j < nr; ++j) {
+        llvm::Value* e = b_.CreateLoad(f32, at(base, b_.CreateAdd(offset, b_.getInt64(j * stride))));
+        v = b_.CreateInsertElement(v, e, b_.getInt64(j));
+      }
+      return v;
+    };
+    std::vector<llvm::Value*> acc(mr);
+    for (int64_t r = 0; r < mr; ++r) acc[r] = load_row(cp, b_.getInt64(r * c_m), c_n);
+    // for (k = 0; k < K; ++k): accumulators are loop-carried values.
+    llvm::BasicBlock* pre = b_.GetInsertBlock();
+    auto* header = llvm::BasicBlock::Create(ctx_, "gemm.k", func_);
+    auto* body = llvm::BasicBlock::Create(ctx_, "gemm.k.body", func_);
+    auto* exit = llvm::BasicBlock::Create(ctx_, "gemm.k.end", func_);
+    b_.CreateBr(header);
+    b_.SetInsertPoint(header);
+    llvm::PHINode* k = b_.CreatePHI(i64_, 2, "k");
+    k->addIncoming(b_.getInt64(0), pre);
+    std::vector<llvm::PHINode*> phis(mr);
+    for (int64_t r = 0; r < mr; ++r) {
+      phis[r] = b_.CreatePHI(vec, 2);
+      phis[r]->addIncoming(acc[r], pre);
+    }
+    b_.CreateCondBr(b_.CreateICmpSLT(k, k_extent), body, exit);
+    b_.SetInsertPoint(body);
+    llvm::Value* brow = load_row(bp, b_.CreateMul(k, b_.getInt64(b_k)), b_n);
+    llvm::Function* fma = llvm::Intrinsic::getDeclaration(&mod_, llvm::Intrinsic::fmuladd, {vec});
+    llvm::Value* a_base = b_.CreateMul(k, b_.getInt64(a_k));
+    std::vector<llvm::Value*> next(mr);
+    for (int64_t r = 0; r < mr; ++r) {
+      llvm::Value* a = b_.CreateLoad(f32, at(ap, b_.CreateAdd(a_base, b_.getInt64(r * a_m))));
+      next[r] = b_.CreateCall(fma, {b_.CreateVectorSplat(static_cast<unsigned>(nr), a), brow, phis[r]});
+    }
+    llvm::Value* k_next = b_.CreateAdd(k, b_.getInt64(1), "", true, true);
+    llvm::BranchInst* back = b_.CreateBr(header);
+    k->addIncoming(k_next, b_.GetInsertBlock());
+    for (int64_t r = 0; r < mr; ++r) phis[r]->addIncoming(next[r], b_.GetInsertBlock());
+    llvm::MDNode* loop_id = llvm::MDNode::getDistinct(
+        ctx_, {nullptr, llvm::MDNode::get(ctx_, llvm::MDString::get(ctx_, "llvm.loop.mustprogress"))});
+    loop_id->replaceOperandWith(0, loop_id);
+    back->setMetadata(llvm::LLVMContext::MD_loop, loop_id);
+    b_.SetInsertPoint(exit);
+    for (int64_t r = 0; r < mr; ++r) {
+      llvm::Value* offset = b_.getInt64(r * c_m);
+      if (c_n == 1) {
+        b_.CreateAlignedStore(phis[r], at(cp, offset), llvm::Align(4));
+      } else {
+        for (int64_t j = 0; j < nr; ++j) {
+          b_.CreateStore(b_.CreateExtractElement(phis[r], b_.getInt64(j)), at(cp, b_.CreateAdd(offset, b_.getInt64(j * c_n))));
+        }
+      }
+    }
+    return zero32;
   }
 
   void EmitStmt(const Stmt& s) {

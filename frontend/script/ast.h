@@ -36,6 +36,7 @@ enum class AstKind {
   kCompare,    // a text b ("<", "<=", ">", ">=", "==", "!=")
   kBoolOp,     // a text b ("and", "or")
   kSlice,      // a:b (either may be null)
+  kLambda,     // lambda params: a (schedule traces' index maps)
   // Statements.
   kModule,       // body
   kFunctionDef,  // text = name, decorators, params, returns = a, body

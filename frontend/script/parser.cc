@@ -369,9 +369,26 @@ class Parser {
   // ---- Expressions, lowest precedence first.
   absl::StatusOr<AstPtr> Expression() {
     if (++depth_ > kMaxDepth) return ErrorAt(Peek(), "expression nested too deeply");
-    absl::StatusOr<AstPtr> e = OrExpr();
+    absl::StatusOr<AstPtr> e = IsName("lambda") ? Lambda() : OrExpr();
     --depth_;
     return e;
+  }
+
+  /*! \brief lambda a, b: expr */
+  absl::StatusOr<AstPtr> Lambda() {
+    auto node = New(AstKind::kLambda, Peek());
+    ++pos_;
+    while (!IsOp(":")) {
+      if (Peek().kind != TokenKind::kName) return Expected("a parameter name or ':'");
+      node->params.push_back(Param{Peek().text, nullptr, Peek().line, Peek().col});
+      ++pos_;
+      if (IsOp(",")) ++pos_;
+    }
+    ++pos_;
+    absl::StatusOr<AstPtr> body = Expression();
+    if (!body.ok()) return body;
+    node->a = *body;
+    return AstPtr(node);
   }
 
   absl::StatusOr<AstPtr> OrExpr() { return BoolChain("or", [this] { return AndExpr(); }); }

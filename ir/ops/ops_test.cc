@@ -110,7 +110,8 @@ std::string Describe() {
   for (const tir::IntrinsicInfo& i : tir::AllIntrinsics()) {
     std::string how = i.llvm_intrinsic ? absl::StrCat("`", i.llvm_intrinsic, "`")
                       : i.libm          ? absl::StrCat("libm `", i.libm, "`")
-                                        : "expanded";
+                      : i.expand        ? "expanded"
+                                        : "emitted by the code generator";
     absl::StrAppend(&out, "| `", i.name, "` | ", i.num_args, " | ", i.description, " | ", how, " |\n");
   }
   return out;

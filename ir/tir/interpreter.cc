@@ -155,12 +155,12 @@ class Interpreter {
         for (const tir::PrimExpr& x : c->args) a.push_back(Eval(x).AsDouble());
         double r = 0;
         const IntrinsicInfo* info = LookupIntrinsic(c->name);
-        if (info == nullptr || static_cast<int>(a.size()) != info->num_args) {
+        if (info == nullptr || static_cast<int>(a.size()) != info->num_args || info->eval == nullptr) {
           Fail(absl::StrCat("unknown intrinsic T.", c->name));
           return MakeInt(0);
         }
         r = info->eval(a.data());
-        if (info->returns_bool) return MakeInt(r != 0);
+        if (info->result == IntrinsicInfo::Result::kBool) return MakeInt(r != 0);
         return Make(e->dtype, r);
       }
       MLC_BINARY_CASES {

@@ -11,34 +11,40 @@ namespace mlc {
 namespace tir {
 
 const std::vector<IntrinsicInfo>& AllIntrinsics() {
-  // name, args, description, eval, LLVM intrinsic, libm, expansion, returns bool, strict fp
+  // name, args, description, eval, LLVM intrinsic, libm, expansion, result type, strict fp
   static const std::vector<IntrinsicInfo> kIntrinsics = {
-      {"exp", 1, "e ** x", [](const double* a) { return std::exp(a[0]); }, "llvm.exp", nullptr, nullptr, false, false},
-      {"exp2", 1, "2 ** x", [](const double* a) { return std::exp2(a[0]); }, "llvm.exp2", nullptr, nullptr, false, false},
-      {"log", 1, "natural logarithm", [](const double* a) { return std::log(a[0]); }, "llvm.log", nullptr, nullptr, false, false},
-      {"log2", 1, "base-2 logarithm", [](const double* a) { return std::log2(a[0]); }, "llvm.log2", nullptr, nullptr, false, false},
-      {"sqrt", 1, "square root", [](const double* a) { return std::sqrt(a[0]); }, "llvm.sqrt", nullptr, nullptr, false, false},
+      {"exp", 1, "e ** x", [](const double* a) { return std::exp(a[0]); }, "llvm.exp", nullptr, nullptr, IntrinsicInfo::Result::kArgType, false},
+      {"exp2", 1, "2 ** x", [](const double* a) { return std::exp2(a[0]); }, "llvm.exp2", nullptr, nullptr, IntrinsicInfo::Result::kArgType, false},
+      {"log", 1, "natural logarithm", [](const double* a) { return std::log(a[0]); }, "llvm.log", nullptr, nullptr, IntrinsicInfo::Result::kArgType, false},
+      {"log2", 1, "base-2 logarithm", [](const double* a) { return std::log2(a[0]); }, "llvm.log2", nullptr, nullptr, IntrinsicInfo::Result::kArgType, false},
+      {"sqrt", 1, "square root", [](const double* a) { return std::sqrt(a[0]); }, "llvm.sqrt", nullptr, nullptr, IntrinsicInfo::Result::kArgType, false},
       {"rsqrt", 1, "1 / sqrt(x)", [](const double* a) { return 1 / std::sqrt(a[0]); }, nullptr, nullptr,
-       [](const std::vector<PrimExpr>& a) { return Const(a[0]->dtype, 1.0) / Intrinsic("sqrt", {a[0]}); }, false, false},
-      {"tanh", 1, "hyperbolic tangent", [](const double* a) { return std::tanh(a[0]); }, nullptr, "tanh", nullptr, false, false},
+       [](const std::vector<PrimExpr>& a) { return Const(a[0]->dtype, 1.0) / Intrinsic("sqrt", {a[0]}); }, IntrinsicInfo::Result::kArgType, false},
+      {"tanh", 1, "hyperbolic tangent", [](const double* a) { return std::tanh(a[0]); }, nullptr, "tanh", nullptr, IntrinsicInfo::Result::kArgType, false},
       {"sigmoid", 1, "1 / (1 + exp(-x))", [](const double* a) { return 1 / (1 + std::exp(-a[0])); }, nullptr, nullptr,
        [](const std::vector<PrimExpr>& a) {
          PrimExpr one = Const(a[0]->dtype, 1.0);
          return one / (one + Intrinsic("exp", {-a[0]}));
        },
-       false, false},
-      {"erf", 1, "Gauss error function", [](const double* a) { return std::erf(a[0]); }, nullptr, "erf", nullptr, false, false},
-      {"fabs", 1, "|x| (T.abs)", [](const double* a) { return std::fabs(a[0]); }, "llvm.fabs", nullptr, nullptr, false, false},
-      {"floor", 1, "round down", [](const double* a) { return std::floor(a[0]); }, "llvm.floor", nullptr, nullptr, false, false},
-      {"ceil", 1, "round up", [](const double* a) { return std::ceil(a[0]); }, "llvm.ceil", nullptr, nullptr, false, false},
+       IntrinsicInfo::Result::kArgType, false},
+      {"erf", 1, "Gauss error function", [](const double* a) { return std::erf(a[0]); }, nullptr, "erf", nullptr, IntrinsicInfo::Result::kArgType, false},
+      {"fabs", 1, "|x| (T.abs)", [](const double* a) { return std::fabs(a[0]); }, "llvm.fabs", nullptr, nullptr, IntrinsicInfo::Result::kArgType, false},
+      {"floor", 1, "round down", [](const double* a) { return std::floor(a[0]); }, "llvm.floor", nullptr, nullptr, IntrinsicInfo::Result::kArgType, false},
+      {"ceil", 1, "round up", [](const double* a) { return std::ceil(a[0]); }, "llvm.ceil", nullptr, nullptr, IntrinsicInfo::Result::kArgType, false},
       {"round", 1, "round half to even", [](const double* a) { return std::nearbyint(a[0]); }, "llvm.roundeven", nullptr, nullptr,
-       false, false},
-      {"trunc", 1, "round toward zero", [](const double* a) { return std::trunc(a[0]); }, "llvm.trunc", nullptr, nullptr, false, false},
-      {"sin", 1, "sine", [](const double* a) { return std::sin(a[0]); }, "llvm.sin", nullptr, nullptr, false, false},
-      {"cos", 1, "cosine", [](const double* a) { return std::cos(a[0]); }, "llvm.cos", nullptr, nullptr, false, false},
-      {"pow", 2, "x ** y", [](const double* a) { return std::pow(a[0], a[1]); }, "llvm.pow", nullptr, nullptr, false, false},
+       IntrinsicInfo::Result::kArgType, false},
+      {"trunc", 1, "round toward zero", [](const double* a) { return std::trunc(a[0]); }, "llvm.trunc", nullptr, nullptr, IntrinsicInfo::Result::kArgType, false},
+      {"sin", 1, "sine", [](const double* a) { return std::sin(a[0]); }, "llvm.sin", nullptr, nullptr, IntrinsicInfo::Result::kArgType, false},
+      {"cos", 1, "cosine", [](const double* a) { return std::cos(a[0]); }, "llvm.cos", nullptr, nullptr, IntrinsicInfo::Result::kArgType, false},
+      {"pow", 2, "x ** y", [](const double* a) { return std::pow(a[0], a[1]); }, "llvm.pow", nullptr, nullptr, IntrinsicInfo::Result::kArgType, false},
       {"isnan", 1, "x is NaN", [](const double* a) { return std::isnan(a[0]) ? 1.0 : 0.0; }, nullptr, nullptr,
-       [](const std::vector<PrimExpr>& a) { return MakeBinary(NodeKind::kNE, a[0], a[0]); }, true, true},
+       [](const std::vector<PrimExpr>& a) { return MakeBinary(NodeKind::kNE, a[0], a[0]); }, IntrinsicInfo::Result::kBool, true},
+      // Built into code generation (no value of their own): what tensorize produces.
+      {"address_of", 1, "the address of a buffer element", nullptr, nullptr, nullptr, nullptr, IntrinsicInfo::Result::kHandle, false},
+      {"gemm_tile", 12,
+       "C[m, n] += A[m, k] * B[k, n] over an MR x NR register tile (C, A, B, K, MR, NR, then the m/k strides of A, k/n of B, "
+       "m/n of C)",
+       nullptr, nullptr, nullptr, nullptr, IntrinsicInfo::Result::kInt32, false},
   };
   return kIntrinsics;
 }

@@ -22,7 +22,7 @@ struct IntrinsicInfo {
   const char* name;
   int num_args;
   const char* description;
-  /*! \brief Value in double precision. */
+  /*! \brief Value in double precision (null for the built-in calls code generation emits). */
   double (*eval)(const double* args);
   /*! \brief LLVM intrinsic name ("llvm.exp"), or nullptr. */
   const char* llvm_intrinsic;
@@ -30,8 +30,9 @@ struct IntrinsicInfo {
   const char* libm;
   /*! \brief The intrinsic written with other expressions, or nullptr. */
   PrimExpr (*expand)(const std::vector<PrimExpr>& args);
-  /*! \brief Result is bool (a predicate) rather than the argument type. */
-  bool returns_bool;
+  /*! \brief The result's type: the first argument's, bool (a predicate), a pointer, or int32
+   *         (a call made for its effect). */
+  enum class Result { kArgType, kBool, kHandle, kInt32 } result;
   /*! \brief Must be computed without fast-math assumptions (it inspects NaNs). */
   bool strict_fp;
 };

@@ -88,7 +88,9 @@ PrimExpr Cast(DataType dtype, PrimExpr value) {
 PrimExpr Intrinsic(const std::string& name, std::vector<PrimExpr> args) {
   DataType dtype = args.empty() ? DataType::Float32() : args[0]->dtype;
   const IntrinsicInfo* info = LookupIntrinsic(name);
-  if (info != nullptr && info->returns_bool) dtype = DataType::Bool();
+  if (info != nullptr && info->result == IntrinsicInfo::Result::kBool) dtype = DataType::Bool();
+  if (info != nullptr && info->result == IntrinsicInfo::Result::kHandle) dtype = DataType::Handle();
+  if (info != nullptr && info->result == IntrinsicInfo::Result::kInt32) dtype = DataType::Int32();
   return PrimExpr(new TirCallNode(dtype, name, std::move(args)));
 }
 

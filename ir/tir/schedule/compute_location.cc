@@ -1,0 +1,270 @@
+/*! \file compute_location.cc
+ *  \brief compute_at and reverse_compute_at: moving a block under a loop of its consumers or
+ *         producers, iterating only the region they need or make there.
+ */
+#include <algorithm>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "ir/tir/prim_expr_ops.h"
+#include "ir/tir/schedule/schedule.h"
+#include "ir/tir/tir_util.h"
+
+namespace mlc {
+namespace tir {
+namespace {
+
+bool OnPath(const StmtPath& path, const Object* node) {
+  return std::any_of(path.begin(), path.end(), [&](const Stmt& s) { return s.get() == node; });
+}
+
+/*! \brief Loops on `path` strictly below `loop`. */
+std::vector<const ForNode*> LoopsBelow(const StmtPath& path, const ForNode* loop) {
+  std::vector<const ForNode*> out;
+  bool below = false;
+  for (const Stmt& s : path) {
+    if (s.get() == loop) {
+      below = true;
+      continue;
+    }
+    if (below) {
+      if (const auto* f = s.as<ForNode>()) out.push_back(f);
+    }
+  }
+  return out;
+}
+
+/*! \brief Whether, at the statements' lowest common ancestor (a sequence), the subtree of `a`
+ *  comes before the subtree of `b`. */
+bool ComesBefore(const StmtPath& a, const StmtPath& b) {
+  size_t i = 0;
+  while (i < a.size() && i < b.size() && a[i].same_as(b[i])) ++i;
+  if (i == 0 || i >= a.size() || i >= b.size()) return false;
+  const auto* seq = a[i - 1].as<SeqStmtNode>();
+  if (seq == nullptr) return false;
+  int ia = -1, ib = -1;
+  for (size_t k = 0; k < seq->seq.size(); ++k) {
+    if (seq->seq[k].same_as(a[i])) ia = static_cast<int>(k);
+    if (seq->seq[k].same_as(b[i])) ib = static_cast<int>(k);
+  }
+  return ia >= 0 && ib >= 0 && ia < ib;
+}
+
+struct IterRange {
+  PrimExpr min;
+  PrimExpr extent;
+  bool exact = true;  // false: an over-approximation guarded by a predicate
+  PrimExpr max;       // inclusive, when not exact
+};
+
+/*! \brief For each dimension of `regions` (one per buffer) that a single block iteration
+ *  variable indexes (extent 1, index exactly the variable), that variable's new range. */
+absl::Status IterRangesFromRegion(const BlockNode* block, const std::vector<BufferRegion>& accesses,
+                                  const std::vector<std::pair<Buffer, std::vector<IntRange>>>& needed,
+                                  const Analyzer& analyzer, std::vector<std::optional<IterRange>>* out) {
+  out->assign(block->iter_vars.size(), std::nullopt);
+  for (const auto& [buffer, region] : needed) {
+    for (const BufferRegion& acc : accesses) {
+      if (!acc.buffer.same_as(buffer)) continue;
+      for (size_t d = 0; d < acc.region.size() && d < region.size(); ++d) {
+        const int64_t* ext = AsConstInt(acc.region[d].extent);
+        const auto* var = acc.region[d].min.as<TirVarNode>();
+        if (ext == nullptr || *ext != 1 || var == nullptr) continue;
+        for (size_t i = 0; i < block->iter_vars.size(); ++i) {
+          if (block->iter_vars[i].var.get() != var || (*out)[i]) continue;
+          PrimExpr lo = region[d].min, hi = region[d].max;
+          PrimExpr extent = analyzer.Simplify(hi - lo + 1);
+          IterRange r{lo, extent, true, hi};
+          if (AsConstInt(extent) == nullptr) {
+            ConstIntBound bound = analyzer.Bound(extent);
+            if (!bound.bounded()) {
+              return absl::FailedPreconditionError(absl::StrCat("the region of ", buffer->name, " along dimension ", d,
+                                                                " has no constant bound"));
+            }
+            r.extent = IntImm(extent->dtype, bound.max);
+            r.exact = false;
+          }
+          (*out)[i] = r;
+        }
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+/*! \brief The block realized over the given ranges (full domain where unset) under new loops
+ *  ax0, ax1, ... (none for single iterations). */
+Stmt RealizeOverRanges(const BlockRealizeNode* realize, const std::vector<std::optional<IterRange>>& ranges,
+                       const Analyzer& outer) {
+  const BlockNode* block = realize->block.get();
+  std::vector<Var> loop_vars;
+  std::vector<PrimExpr> extents, values;
+  PrimExpr predicate;
+  Analyzer a = outer;
+  for (size_t i = 0; i < block->iter_vars.size(); ++i) {
+    const IterVar& iv = block->iter_vars[i];
+    IterRange r = ranges[i] ? *ranges[i] : IterRange{iv.dom.min, iv.dom.extent, true, PrimExpr()};
+    const int64_t* ext = AsConstInt(r.extent);
+    if (ext != nullptr && *ext == 1) {
+      values.push_back(r.min);
+      continue;
+    }
+    Var ax = MakeVar(absl::StrCat("ax", loop_vars.size()), iv.var->dtype);
+    loop_vars.push_back(ax);
+    extents.push_back(Cast(iv.var->dtype, r.extent));
+    if (ext != nullptr) a.Bind(ax, 0, *ext);
+    PrimExpr value = Cast(iv.var->dtype, r.min) + ax;
+    values.push_back(value);
+    if (!r.exact) {
+      PrimExpr guard = value <= Cast(iv.var->dtype, r.max);
+      predicate = predicate.defined() ? (predicate && guard) : guard;
+    }
+  }
+  for (PrimExpr& v : values) v = a.Simplify(v);
+  if (predicate.defined()) predicate = a.Simplify(predicate);
+  Stmt body(new BlockRealizeNode(values, predicate.defined() ? predicate : IntImm(DataType::Bool(), 1), realize->block));
+  for (size_t i = loop_vars.size(); i-- > 0;) {
+    body = Stmt(new ForNode(loop_vars[i], IntImm(loop_vars[i]->dtype, 0), extents[i], ForKind::kSerial, body));
+  }
+  return body;
+}
+
+}  // namespace
+
+absl::Status Schedule::ComputeAt(const BlockRV& block_rv, const LoopRV& loop_rv) {
+  const char* kPrim = "compute_at";
+  absl::StatusOr<BlockRef> b = Resolve(block_rv, kPrim);
+  if (!b.ok()) return b.status();
+  absl::StatusOr<LoopRef> l = Resolve(loop_rv, kPrim);
+  if (!l.ok()) return l.status();
+  std::string what = absl::StrCat("block ", b->block->name);
+  if (b->func != l->func) return ErrorAt(kPrim, what, absl::StrCat(Name(*l), " is in another function"));
+  if (OnPath(b->path, l->loop)) return ErrorAt(kPrim, what, absl::StrCat("it is already under ", Name(*l)));
+  if (ScopeOf(b->path) != ScopeOf(l->path)) return ErrorAt(kPrim, what, absl::StrCat(Name(*l), " is in another block scope"));
+  if (!ComesBefore(b->path, l->path)) {
+    return ErrorAt(kPrim, what, absl::StrCat("it does not come before ", Name(*l), " (compute_at moves a producer; use ",
+                                             "reverse_compute_at for a consumer)"));
+  }
+  // Every consumer must be under the loop; the region they read there is what to compute.
+  const BlockRealizeNode* scope = ScopeOf(b->path);
+  std::vector<std::pair<Buffer, std::vector<IntRange>>> needed;
+  int consumers = 0;
+  for (const BufferRegion& w : b->block->writes) {
+    std::vector<IntRange> region;
+    for (const BlockRealizeNode* r : ChildBlocks(Stmt(scope->block))) {
+      if (r == b->realize) continue;
+      bool reads = std::any_of(r->block->reads.begin(), r->block->reads.end(),
+                               [&](const BufferRegion& rr) { return rr.buffer.same_as(w.buffer); });
+      if (!reads) continue;
+      std::optional<StmtPath> cpath = FindBlock(l->prim->body, r->block->name);
+      if (!cpath || !OnPath(*cpath, l->loop)) {
+        return ErrorAt(kPrim, what, absl::StrCat("its consumer block ", r->block->name, " (reading ", w.buffer->name,
+                                                 ") is not under ", Name(*l)));
+      }
+      ++consumers;
+      Analyzer a = AnalyzerFor(LoopsAbove(*cpath));
+      std::vector<IntRange> acc = AccessRange(r, w.buffer, /*write=*/false, LoopRanges(LoopsBelow(*cpath, l->loop)), a);
+      if (acc.empty() || !acc[0].min.defined()) {
+        return ErrorAt(kPrim, what, absl::StrCat("cannot bound the region of ", w.buffer->name, " that block ",
+                                                 r->block->name, " reads under ", Name(*l)));
+      }
+      if (region.empty()) {
+        region = acc;
+      } else {
+        for (size_t d = 0; d < region.size(); ++d) {
+          region[d] = {a.Simplify(Min(region[d].min, acc[d].min)), a.Simplify(Max(region[d].max, acc[d].max))};
+        }
+      }
+    }
+    if (!region.empty()) needed.push_back({w.buffer, region});
+  }
+  if (consumers == 0) return ErrorAt(kPrim, what, absl::StrCat("nothing under ", Name(*l), " reads what it writes"));
+  Analyzer outer = AnalyzerFor(LoopsAbove(l->path));
+  outer.Bind(l->loop->loop_var, Range{l->loop->min, l->loop->extent});
+  std::vector<std::optional<IterRange>> ranges;
+  if (absl::Status s = IterRangesFromRegion(b->block, b->block->writes, needed, outer, &ranges); !s.ok()) {
+    return ErrorAt(kPrim, what, std::string(s.message()));
+  }
+  Stmt moved = RealizeOverRanges(b->realize, ranges, outer);
+  const ForNode* loop = l->loop;
+  Stmt new_loop(new ForNode(loop->loop_var, loop->min, loop->extent, loop->for_kind, MakeSeq({moved, loop->body}),
+                            loop->annotations));
+  const Object* old = b->realize;
+  Stmt body = RewriteStmt(l->prim->body, [&](const Stmt& s) -> std::optional<Stmt> {
+    if (s.get() == old) return Stmt();
+    if (s.get() == loop) return new_loop;
+    return std::nullopt;
+  });
+  SetBody(b->func, body);
+  Record(kPrim, {TraceValue::Block(block_rv), TraceValue::Loop(loop_rv)});
+  return absl::OkStatus();
+}
+
+absl::Status Schedule::ReverseComputeAt(const BlockRV& block_rv, const LoopRV& loop_rv) {
+  const char* kPrim = "reverse_compute_at";
+  absl::StatusOr<BlockRef> b = Resolve(block_rv, kPrim);
+  if (!b.ok()) return b.status();
+  absl::StatusOr<LoopRef> l = Resolve(loop_rv, kPrim);
+  if (!l.ok()) return l.status();
+  std::string what = absl::StrCat("block ", b->block->name);
+  if (b->func != l->func) return ErrorAt(kPrim, what, absl::StrCat(Name(*l), " is in another function"));
+  if (OnPath(b->path, l->loop)) return ErrorAt(kPrim, what, absl::StrCat("it is already under ", Name(*l)));
+  if (ScopeOf(b->path) != ScopeOf(l->path)) return ErrorAt(kPrim, what, absl::StrCat(Name(*l), " is in another block scope"));
+  if (!ComesBefore(l->path, b->path)) {
+    return ErrorAt(kPrim, what, absl::StrCat("it does not come after ", Name(*l), " (reverse_compute_at moves a consumer; use ",
+                                             "compute_at for a producer)"));
+  }
+  // The region its producers under the loop write there is what to consume.
+  const BlockRealizeNode* scope = ScopeOf(b->path);
+  std::vector<std::pair<Buffer, std::vector<IntRange>>> needed;
+  int producers = 0;
+  for (const BufferRegion& rd : b->block->reads) {
+    std::vector<IntRange> region;
+    for (const BlockRealizeNode* r : ChildBlocks(Stmt(scope->block))) {
+      if (r == b->realize) continue;
+      bool writes = std::any_of(r->block->writes.begin(), r->block->writes.end(),
+                                [&](const BufferRegion& w) { return w.buffer.same_as(rd.buffer); });
+      if (!writes) continue;
+      std::optional<StmtPath> ppath = FindBlock(l->prim->body, r->block->name);
+      if (!ppath || !OnPath(*ppath, l->loop)) continue;
+      ++producers;
+      Analyzer a = AnalyzerFor(LoopsAbove(*ppath));
+      std::vector<IntRange> acc = AccessRange(r, rd.buffer, /*write=*/true, LoopRanges(LoopsBelow(*ppath, l->loop)), a);
+      if (acc.empty() || !acc[0].min.defined()) {
+        return ErrorAt(kPrim, what, absl::StrCat("cannot bound the region of ", rd.buffer->name, " that block ",
+                                                 r->block->name, " writes under ", Name(*l)));
+      }
+      if (region.empty()) {
+        region = acc;
+      } else {
+        for (size_t d = 0; d < region.size(); ++d) {
+          region[d] = {a.Simplify(Min(region[d].min, acc[d].min)), a.Simplify(Max(region[d].max, acc[d].max))};
+        }
+      }
+    }
+    if (!region.empty()) needed.push_back({rd.buffer, region});
+  }
+  if (producers == 0) return ErrorAt(kPrim, what, absl::StrCat("nothing under ", Name(*l), " writes what it reads"));
+  Analyzer outer = AnalyzerFor(LoopsAbove(l->path));
+  outer.Bind(l->loop->loop_var, Range{l->loop->min, l->loop->extent});
+  std::vector<std::optional<IterRange>> ranges;
+  if (absl::Status s = IterRangesFromRegion(b->block, b->block->reads, needed, outer, &ranges); !s.ok()) {
+    return ErrorAt(kPrim, what, std::string(s.message()));
+  }
+  Stmt moved = RealizeOverRanges(b->realize, ranges, outer);
+  const ForNode* loop = l->loop;
+  Stmt new_loop(new ForNode(loop->loop_var, loop->min, loop->extent, loop->for_kind, MakeSeq({loop->body, moved}),
+                            loop->annotations));
+  const Object* old = b->realize;
+  Stmt body = RewriteStmt(l->prim->body, [&](const Stmt& s) -> std::optional<Stmt> {
+    if (s.get() == old) return Stmt();
+    if (s.get() == loop) return new_loop;
+    return std::nullopt;
+  });
+  SetBody(b->func, body);
+  Record(kPrim, {TraceValue::Block(block_rv), TraceValue::Loop(loop_rv)});
+  return absl::OkStatus();
+}
+
+}  // namespace tir
+}  // namespace mlc

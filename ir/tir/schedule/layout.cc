@@ -1,0 +1,168 @@
+/*! \file layout.cc
+ *  \brief transform_layout: a buffer stored under new indices (packing, blocked layouts).
+ */
+#include <algorithm>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "ir/tir/prim_expr_ops.h"
+#include "ir/tir/schedule/schedule.h"
+#include "ir/tir/tir_functor.h"
+#include "ir/tir/tir_util.h"
+
+namespace mlc {
+namespace tir {
+namespace {
+
+/*! \brief Integer evaluation of an index expression at given variable values (for checking
+ *  that a map is one-to-one); nullopt for anything but integer arithmetic. */
+std::optional<int64_t> EvalInt(const PrimExpr& e, const std::vector<std::pair<const Object*, int64_t>>& env) {
+  switch (e->kind()) {
+    case NodeKind::kIntImm:
+      return e.as<IntImmNode>()->value;
+    case NodeKind::kTirVar:
+      for (const auto& [v, x] : env) {
+        if (v == e.get()) return x;
+      }
+      return std::nullopt;
+    case NodeKind::kCast:
+      return EvalInt(e.as<CastNode>()->value, env);
+    MLC_BINARY_CASES {
+      const auto* b = e.as<BinaryNode>();
+      std::optional<int64_t> x = EvalInt(b->a, env), y = EvalInt(b->b, env);
+      if (!x || !y) return std::nullopt;
+      switch (e->kind()) {
+        case NodeKind::kAdd: return *x + *y;
+        case NodeKind::kSub: return *x - *y;
+        case NodeKind::kMul: return *x * *y;
+        case NodeKind::kFloorDiv:
+        case NodeKind::kDiv:
+          if (*y == 0) return std::nullopt;
+          return (*x / *y) - ((*x % *y != 0) && ((*x < 0) != (*y < 0)) ? 1 : 0);
+        case NodeKind::kFloorMod:
+        case NodeKind::kMod: {
+          if (*y == 0) return std::nullopt;
+          int64_t q = (*x / *y) - ((*x % *y != 0) && ((*x < 0) != (*y < 0)) ? 1 : 0);
+          return *x - q * *y;
+        }
+        case NodeKind::kMin: return std::min(*x, *y);
+        case NodeKind::kMax: return std::max(*x, *y);
+        default: return std::nullopt;
+      }
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+class LayoutRewriter : public StmtExprMutator {
+ public:
+  LayoutRewriter(Buffer from, Buffer to, const IndexMap& map) : from_(std::move(from)), to_(std::move(to)), map_(map) {}
+  Buffer VisitBuffer(const Buffer& b) override { return b.same_as(from_) ? to_ : b; }
+
+ protected:
+  PrimExpr VisitExpr_(const BufferLoadNode* op, const PrimExpr& self) override {
+    bool changed = false;
+    std::vector<PrimExpr> idx = VisitExprs(op->indices, &changed);
+    if (!op->buffer.same_as(from_)) return changed ? Load(op->buffer, idx) : self;
+    return Load(to_, Map(idx));
+  }
+  Stmt VisitStmt_(const BufferStoreNode* op, const Stmt& self) override {
+    bool changed = false;
+    std::vector<PrimExpr> idx = VisitExprs(op->indices, &changed);
+    PrimExpr v = VisitExpr(op->value);
+    if (!op->buffer.same_as(from_)) {
+      if (!changed && v.same_as(op->value)) return self;
+      return Stmt(new BufferStoreNode(op->buffer, v, idx));
+    }
+    return Stmt(new BufferStoreNode(to_, v, Map(idx)));
+  }
+
+ private:
+  std::vector<PrimExpr> Map(const std::vector<PrimExpr>& idx) const {
+    std::vector<std::pair<Var, PrimExpr>> bind;
+    for (size_t d = 0; d < idx.size(); ++d) bind.push_back({map_.inputs[d], Cast(map_.inputs[d]->dtype, idx[d])});
+    std::vector<PrimExpr> out;
+    for (const PrimExpr& o : map_.outputs) out.push_back(Substitute(o, bind));
+    return out;
+  }
+  Buffer from_, to_;
+  const IndexMap& map_;
+};
+
+}  // namespace
+
+absl::Status Schedule::TransformLayout(const BlockRV& block_rv, int buffer_index, bool is_write, const IndexMap& index_map) {
+  const char* kPrim = "transform_layout";
+  absl::StatusOr<BlockRef> b = Resolve(block_rv, kPrim);
+  if (!b.ok()) return b.status();
+  const auto& regions = is_write ? b->block->writes : b->block->reads;
+  std::string what = absl::StrCat("block ", b->block->name);
+  if (buffer_index < 0 || buffer_index >= static_cast<int>(regions.size())) {
+    return ErrorAt(kPrim, what, absl::StrCat("it ", is_write ? "writes " : "reads ", regions.size(), " buffers; index ",
+                                             buffer_index, " is out of range"));
+  }
+  Buffer buf = regions[buffer_index].buffer;
+  what = absl::StrCat("buffer ", buf->name);
+  if (std::any_of(b->prim->params.begin(), b->prim->params.end(), [&](const Buffer& p) { return p.same_as(buf); })) {
+    return ErrorAt(kPrim, what, "it is a parameter of the function; change the layout of a copy (cache_read / cache_write)");
+  }
+  if (static_cast<int>(index_map.inputs.size()) != buf->ndim()) {
+    return ErrorAt(kPrim, what, absl::StrCat("the map takes ", index_map.inputs.size(), " indices; the buffer has ", buf->ndim()));
+  }
+  // New shape: the bounds of each new index over the old index space.
+  Analyzer a;
+  std::vector<int64_t> old_shape;
+  int64_t total = 1;
+  for (int d = 0; d < buf->ndim(); ++d) {
+    const int64_t* e = AsConstInt(buf->shape[d]);
+    if (e == nullptr) return ErrorAt(kPrim, what, "its shape is not constant");
+    old_shape.push_back(*e);
+    total *= *e;
+    a.Bind(index_map.inputs[d], 0, *e);
+  }
+  std::vector<PrimExpr> shape;
+  int64_t new_total = 1;
+  for (const PrimExpr& o : index_map.outputs) {
+    ConstIntBound bound = a.Bound(a.Simplify(o));
+    if (!bound.bounded() || bound.min < 0) {
+      return ErrorAt(kPrim, what, "a new index is not bounded below by 0 and above by a constant");
+    }
+    shape.push_back(IntImm(buf->shape.empty() ? DataType::Int64() : buf->shape[0]->dtype, bound.max + 1));
+    new_total *= bound.max + 1;
+  }
+  // One-to-one: every old index lands on its own new index.
+  constexpr int64_t kMaxChecked = int64_t{1} << 24;
+  if (total > kMaxChecked) {
+    return ErrorAt(kPrim, what, absl::StrCat("it has ", total, " elements; the map can be checked one-to-one up to ", kMaxChecked));
+  }
+  std::vector<char> hit(static_cast<size_t>(new_total), 0);
+  std::vector<std::pair<const Object*, int64_t>> env;
+  for (const Var& v : index_map.inputs) env.push_back({v.get(), 0});
+  for (int64_t flat = 0; flat < total; ++flat) {
+    int64_t rest = flat;
+    for (int d = buf->ndim() - 1; d >= 0; --d) {
+      env[d].second = rest % old_shape[d];
+      rest /= old_shape[d];
+    }
+    int64_t target = 0;
+    for (size_t k = 0; k < index_map.outputs.size(); ++k) {
+      std::optional<int64_t> v = EvalInt(index_map.outputs[k], env);
+      if (!v) return ErrorAt(kPrim, what, "the map is not integer arithmetic of the indices");
+      target = target * *AsConstInt(shape[k]) + *v;
+    }
+    if (hit[target]++) return ErrorAt(kPrim, what, "the map sends two elements to the same place (not one-to-one)");
+  }
+  Buffer moved = MakeBuffer(buf->name, shape, buf->dtype);
+  LayoutRewriter rewriter(buf, moved, index_map);
+  Stmt body = ReinferRegions(rewriter.VisitStmt(b->prim->body));
+  SetBody(b->func, body);
+  std::vector<TraceValue> ins = {TraceValue::Block(block_rv), TraceValue::Int(buffer_index),
+                                 TraceValue::Str(is_write ? "write" : "read")};
+  ins.push_back(TraceValue::Map(index_map));
+  Record(kPrim, ins);
+  return absl::OkStatus();
+}
+
+}  // namespace tir
+}  // namespace mlc
