@@ -18,6 +18,7 @@
 #include "frontend/script/parser.h"
 #include "frontend/tvmscript.h"
 #include "ir/op.h"
+#include "ir/tir/analyzer.h"
 #include "ir/tir/intrinsics.h"
 #include "ir/tir/prim_expr_ops.h"
 #include "ir/tir/tir_util.h"
@@ -494,7 +495,8 @@ class TirConverter {
           hi = h;
         }
         const int64_t* lc = tir::AsConstInt(lo);
-        PrimExpr extent = (lc != nullptr && *lc == 0) ? hi : tir::operator-(hi, lo);
+        // `A[i * 4 : i * 4 + 4]` is the region (i * 4, 4): extents are simplified as TVM's parser does.
+        PrimExpr extent = (lc != nullptr && *lc == 0) ? hi : tir::Analyzer().Simplify(tir::operator-(hi, lo));
         region.region.push_back({lo, extent});
       } else {
         MLC_TRY(i, Expr(idx));

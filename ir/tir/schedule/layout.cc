@@ -157,10 +157,8 @@ absl::Status Schedule::TransformLayout(const BlockRV& block_rv, int buffer_index
   LayoutRewriter rewriter(buf, moved, index_map);
   Stmt body = ReinferRegions(rewriter.VisitStmt(b->prim->body));
   SetBody(b->func, body);
-  std::vector<TraceValue> ins = {TraceValue::Block(block_rv), TraceValue::Int(buffer_index),
-                                 TraceValue::Str(is_write ? "write" : "read")};
-  ins.push_back(TraceValue::Map(index_map));
-  Record(kPrim, ins);
+  TraceValue buffer = TraceValue::List({TraceValue::Str(is_write ? "write" : "read"), TraceValue::Int(buffer_index)});
+  Record(kPrim, {TraceValue::Block(block_rv), buffer, TraceValue::Map(index_map)});
   return absl::OkStatus();
 }
 

@@ -98,6 +98,24 @@ bool SameValue(const TraceValue& a, const TraceValue& b) {
   return false;
 }
 
+/*! \brief An index map output as the trace parser reads it: plain integers, Python operators. */
+std::string IndexExprAsPython(const PrimExpr& e, int parent_precedence = 0, bool right_operand = false) {
+  if (const auto* imm = e.as<IntImmNode>()) return absl::StrCat(imm->value);
+  if (const auto* v = e.as<TirVarNode>()) return v->name;
+  if (const auto* c = e.as<CastNode>()) return IndexExprAsPython(c->value, parent_precedence, right_operand);
+  static const std::map<NodeKind, std::pair<const char*, int>> kOps = {
+      {NodeKind::kAdd, {"+", 1}}, {NodeKind::kSub, {"-", 1}}, {NodeKind::kMul, {"*", 2}},
+      {NodeKind::kFloorDiv, {"//", 2}}, {NodeKind::kFloorMod, {"%", 2}}};
+  const auto* b = e.as<BinaryNode>();
+  auto it = b ? kOps.find(e->kind()) : kOps.end();
+  if (it == kOps.end()) return PrintPrimExpr(e);  // not an index map the parser reads; shown for diagnosis
+  auto [op, precedence] = it->second;
+  std::string text = absl::StrCat(IndexExprAsPython(b->a, precedence, false), " ", op, " ",
+                                  IndexExprAsPython(b->b, precedence, true));
+  bool parens = precedence < parent_precedence || (right_operand && precedence == parent_precedence);
+  return parens ? absl::StrCat("(", text, ")") : text;
+}
+
 std::string Quote(const std::string& s) {
   std::string out = "\"";
   for (char c : s) {
@@ -144,7 +162,7 @@ class Printer {
       case TraceValue::kIndexMap: {
         std::vector<std::string> ins, outs;
         for (const Var& x : v.map.inputs) ins.push_back(x->name);
-        for (const PrimExpr& e : v.map.outputs) outs.push_back(PrintPrimExpr(e));
+        for (const PrimExpr& e : v.map.outputs) outs.push_back(IndexExprAsPython(e));
         return absl::StrCat("lambda ", absl::StrJoin(ins, ", "), ": (", absl::StrJoin(outs, ", "), outs.size() == 1 ? ",)" : ")");
       }
     }

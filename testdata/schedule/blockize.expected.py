@@ -1,0 +1,30 @@
+# from tvm.script import ir as I
+# from tvm.script import tir as T
+
+@I.ir_module
+class Module:
+    @T.prim_func
+    def gemm(A: T.Buffer((48, 40), "float32"), B: T.Buffer((40, 64), "float32"), C: T.Buffer((48, 64), "float32")):
+        T.func_attr({"tir.noalias": T.bool(True)})
+        # with T.block("root"):
+        for i_0, j_0 in T.grid(12, 4):
+            for i_1_init, j_1_init in T.grid(4, 16):
+                with T.block("C_init"):
+                    vi = T.axis.spatial(48, i_0 * 4 + i_1_init)
+                    vj = T.axis.spatial(64, j_0 * 16 + j_1_init)
+                    T.reads()
+                    T.writes(C[vi, vj])
+                    C[vi, vj] = T.float32(0.0)
+            for k in range(40):
+                with T.block("C_update_o"):
+                    vi_o, vj_o, vk_o = T.axis.remap("SSR", [i_0, j_0, k])
+                    T.reads(C[vi_o * 4:vi_o * 4 + 4, vj_o * 16:vj_o * 16 + 16], A[vi_o * 4:vi_o * 4 + 4, vk_o], B[vk_o, vj_o * 16:vj_o * 16 + 16])
+                    T.writes(C[vi_o * 4:vi_o * 4 + 4, vj_o * 16:vj_o * 16 + 16])
+                    for i_1, j_1 in T.grid(4, 16):
+                        with T.block("C_update"):
+                            vi = T.axis.spatial(48, vi_o * 4 + i_1)
+                            vj = T.axis.spatial(64, vj_o * 16 + j_1)
+                            vk = T.axis.reduce(40, vk_o)
+                            T.reads(C[vi, vj], A[vi, vk], B[vk, vj])
+                            T.writes(C[vi, vj])
+                            C[vi, vj] = C[vi, vj] + A[vi, vk] * B[vk, vj]

@@ -1,0 +1,4 @@
+# MODULE: ewise.py
+sch = tir.Schedule(mod)
+b = sch.get_block("B")
+sch.compute_inline(b)

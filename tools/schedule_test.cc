@@ -1,0 +1,163 @@
+/*! \file schedule_test.cc
+ *  \brief Every schedule case of testdata/schedule against its golden, and numerically: the
+ *         scheduled PrimFuncs, built and run, match the unscheduled ones on random inputs.
+ *
+ *  A case is `<case>.trace.py` (a trace in TVM's Python spelling) applied to the module
+ *  `<case>.py`, or to the module a `# MODULE: <file>` line names. Then:
+ *   - `# ERROR: text`: the trace must be refused with a message containing the text;
+ *   - otherwise the result must print as `<case>.expected.py`, parse back to an equal module,
+ *     replay to the same module from its printed trace and from its Protobuf form, and compute
+ *     what the unscheduled module computes (float32 inputs in [-1, 1), rtol 1e-4).
+ */
+#include <dirent.h>
+
+#include <algorithm>
+#include <random>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "frontend/script/trace_parser.h"
+#include "frontend/tvmscript.h"
+#include "gtest/gtest.h"
+#include "ir/op.h"
+#include "ir/printer.h"
+#include "ir/structural_equal.h"
+#include "ir/testing/golden.h"
+#include "ir/tir/schedule/schedule.h"
+#include "support/file_util.h"
+#include "tools/testing/kernel_harness.h"
+
+namespace mlc {
+namespace {
+
+using testing_util::Compile;
+using testing_util::F;
+using vm::NDArray;
+using vm::Value;
+
+constexpr char kDir[] = "testdata/schedule";
+
+std::vector<std::string> Cases() {
+  std::vector<std::string> out;
+  if (DIR* d = opendir(kDir)) {
+    while (dirent* e = readdir(d)) {
+      std::string n = e->d_name;
+      if (absl::EndsWith(n, ".trace.py")) out.push_back(n.substr(0, n.size() - 9));
+    }
+    closedir(d);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string Directive(const std::string& text, const std::string& key) {
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    absl::string_view l = absl::StripLeadingAsciiWhitespace(line);
+    if (absl::ConsumePrefix(&l, absl::StrCat("# ", key, ":"))) return std::string(absl::StripAsciiWhitespace(l));
+  }
+  return "";
+}
+
+/*! \brief main(inputs...) = call_tir(func, inputs): every parameter but the last is an input. */
+IRModule Wrap(const tir::PrimFunc& func, const std::string& name) {
+  IRModule mod;
+  mod.Add(name, func);
+  relax::BlockBuilder bb(mod);
+  std::vector<relax::Var> params;
+  for (size_t i = 0; i + 1 < func->params.size(); ++i) {
+    std::vector<int64_t> shape;
+    for (const tir::PrimExpr& d : func->params[i]->shape) shape.push_back(*tir::AsConstInt(d));
+    params.push_back(relax::MakeVar(absl::StrCat("in", i), relax::TensorSInfo(shape, func->params[i]->dtype)));
+  }
+  std::vector<int64_t> out_shape;
+  for (const tir::PrimExpr& d : func->params.back()->shape) out_shape.push_back(*tir::AsConstInt(d));
+  EXPECT_TRUE(bb.BeginFunction("main", params).ok());
+  relax::Expr call = relax::MakeCall(relax::GetOpOrDie("call_tir"),
+                                     {relax::MakeGlobalVar(name), relax::MakeTuple(std::vector<relax::Expr>(params.begin(), params.end()))},
+                                     {}, {relax::TensorSInfo(out_shape, func->params.back()->dtype)});
+  absl::StatusOr<relax::Var> out = bb.Emit(call);
+  EXPECT_TRUE(out.ok()) << out.status();
+  EXPECT_TRUE(bb.EmitFuncOutput(*out).ok());
+  return bb.Get();
+}
+
+/*! \brief Every PrimFunc of `before` that `after` changed computes the same on random inputs. */
+void CheckSameResults(const IRModule& before, const IRModule& after) {
+  for (const auto& [name, f] : before.functions()) {
+    tir::PrimFunc original = f.as_ref<tir::PrimFunc>();
+    tir::PrimFunc scheduled = after.LookupPrimFunc(name);
+    if (!original.defined() || !scheduled.defined() || original.same_as(scheduled)) continue;
+    SCOPED_TRACE(name);
+    absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> a = Compile(Wrap(original, name));
+    ASSERT_TRUE(a.ok()) << a.status();
+    absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> b = Compile(Wrap(scheduled, name));
+    ASSERT_TRUE(b.ok()) << b.status();
+    std::mt19937 rng(7);
+    std::vector<Value> args;
+    for (size_t i = 0; i + 1 < original->params.size(); ++i) {
+      std::vector<int64_t> shape;
+      for (const tir::PrimExpr& d : original->params[i]->shape) shape.push_back(*tir::AsConstInt(d));
+      args.push_back(testing_util::Random(shape, &rng));
+    }
+    absl::StatusOr<Value> want = (*a)->Invoke("main", args);
+    ASSERT_TRUE(want.ok()) << want.status();
+    absl::StatusOr<Value> got = (*b)->Invoke("main", args);
+    ASSERT_TRUE(got.ok()) << got.status();
+    const NDArray& w = want->tensor();
+    std::vector<double> expected(F(w), F(w) + w.NumElements());
+    testing_util::ExpectClose(got->tensor(), expected, 1e-4, 1e-5);
+  }
+}
+
+TEST(ScheduleCases, EachCaseMatchesItsGoldenReplaysAndComputesTheSame) {
+  std::vector<std::string> cases = Cases();
+  ASSERT_GE(cases.size(), 20u);
+  for (const std::string& name : cases) {
+    SCOPED_TRACE(name);
+    std::string trace_path = absl::StrCat(kDir, "/", name, ".trace.py");
+    std::string trace_text = *ReadFile(trace_path);
+    std::string module_file = Directive(trace_text, "MODULE");
+    std::string module_path = absl::StrCat(kDir, "/", module_file.empty() ? name + ".py" : module_file);
+    absl::StatusOr<std::string> module_text = ReadFile(module_path);
+    ASSERT_TRUE(module_text.ok()) << module_path;
+    absl::StatusOr<IRModule> mod = ParseTVMScript(*module_text, module_path);
+    ASSERT_TRUE(mod.ok()) << mod.status();
+    absl::StatusOr<tir::Trace> trace = script::ParseTrace(trace_text, trace_path);
+    ASSERT_TRUE(trace.ok()) << trace.status();
+    tir::Schedule sch(*mod);
+    absl::Status applied = tir::ApplyTrace(*trace, &sch);
+    std::string error = Directive(trace_text, "ERROR");
+    if (!error.empty()) {
+      ASSERT_FALSE(applied.ok()) << "the trace should be refused";
+      EXPECT_TRUE(absl::StrContains(applied.message(), error)) << "message: " << applied.message() << "\nexpected: " << error;
+      continue;
+    }
+    ASSERT_TRUE(applied.ok()) << applied;
+    IRModule result = sch.mod();
+    absl::Status golden = testing::CheckGolden(absl::StrCat(kDir, "/", name, ".expected.py"), PrintModule(result));
+    EXPECT_TRUE(golden.ok()) << golden;
+    // The printed module parses back to the same module.
+    absl::StatusOr<IRModule> reparsed = ParseTVMScript(PrintModule(result), "scheduled.py");
+    ASSERT_TRUE(reparsed.ok()) << reparsed.status() << "\n" << PrintModule(result);
+    absl::Status eq = CheckStructuralEqual(result, *reparsed);
+    EXPECT_TRUE(eq.ok()) << eq;
+    // The applied trace replays to the same module, from its text and from its Protobuf form.
+    absl::StatusOr<tir::Trace> printed = script::ParseTrace(sch.trace().AsPython(), "printed.py");
+    ASSERT_TRUE(printed.ok()) << printed.status() << "\n" << sch.trace().AsPython();
+    tir::Schedule replay(*mod);
+    ASSERT_TRUE(tir::ApplyTrace(*printed, &replay).ok());
+    EXPECT_TRUE(CheckStructuralEqual(result, replay.mod()).ok()) << "replaying the printed trace differs";
+    EXPECT_EQ(replay.trace().AsPython(), sch.trace().AsPython());
+    absl::StatusOr<tir::Trace> from_proto = tir::Trace::Deserialize(sch.trace().Serialize(), "trace.pb");
+    ASSERT_TRUE(from_proto.ok()) << from_proto.status();
+    tir::Schedule replay2(*mod);
+    ASSERT_TRUE(tir::ApplyTrace(*from_proto, &replay2).ok());
+    EXPECT_TRUE(CheckStructuralEqual(result, replay2.mod()).ok()) << "replaying the Protobuf trace differs";
+    CheckSameResults(*mod, result);
+  }
+}
+
+}  // namespace
+}  // namespace mlc
