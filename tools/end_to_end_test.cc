@@ -26,7 +26,9 @@
 #include "support/file_util.h"
 #include "support/npy.h"
 #include "tools/testing/kernel_harness.h"
+#include "vm/thread_pool.h"
 #include "vm/virtual_machine.h"
+#include "vm/workspace_pool.h"
 
 namespace mlc {
 namespace {
@@ -40,6 +42,7 @@ using testing_util::Random;
 using testing_util::ToNDArray;
 using testing_util::ToTensorData;
 using testing_util::Unary;
+using testing_util::WithMainCalling;
 using vm::NDArray;
 using vm::Value;
 
@@ -342,6 +345,93 @@ class Loops:
   }
   ExpectClose(out->tuple()[0].tensor(), b);
   ExpectClose(out->tuple()[1].tensor(), s, 1e-5, 1e-3);
+  // The parallel loops ran on more than one thread.
+  vm::ThreadPool& pool = vm::ThreadPool::Global();
+  if (pool.num_threads() > 1) {
+    int64_t before = pool.worker_chunks();
+    ASSERT_TRUE((*vm)->Invoke("main", {a}).ok());
+    EXPECT_GE(pool.worker_chunks() - before, 2) << "both parallel loops should hand chunks to the workers";
+  } else {
+    GTEST_LOG_(WARNING) << "one core: the parallel loops could only be checked numerically";
+  }
+}
+
+TEST(Codegen, LargeBuffersComeFromTheReusedWorkspace) {
+  // B is 64 x 129 floats (33 KB): too large for the stack, so it comes from the workspace pool,
+  // which recycles it on the next call instead of growing.
+  const std::string text = R"(
+@I.ir_module
+class Module:
+    @T.prim_func
+    def twice(A: T.Buffer((64, 129), "float32"), C: T.Buffer((64, 129), "float32")):
+        B = T.alloc_buffer((64, 129))
+        for i, j in T.grid(64, 129):
+            with T.block("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                B[vi, vj] = A[vi, vj] * T.float32(2)
+        for i, j in T.grid(64, 129):
+            with T.block("C"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                C[vi, vj] = B[vi, 128 - vj] + T.float32(1)
+)";
+  absl::StatusOr<IRModule> mod = ParseTVMScript(text, "workspace.py");
+  ASSERT_TRUE(mod.ok()) << mod.status();
+  absl::StatusOr<IRModule> with_main = WithMainCalling(mod->LookupPrimFunc("twice"), "twice");
+  ASSERT_TRUE(with_main.ok()) << with_main.status();
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = Compile(*with_main);
+  ASSERT_TRUE(vm.ok()) << vm.status();
+  std::mt19937 rng(2);
+  NDArray a = Random({64, 129}, &rng);
+  vm::WorkspacePool& workspace = vm::WorkspacePool::Global();
+  int64_t held_before = workspace.bytes_held();
+  absl::StatusOr<Value> out = (*vm)->Invoke("main", {a});
+  ASSERT_TRUE(out.ok()) << out.status();
+  int64_t held_after_first = workspace.bytes_held();
+  EXPECT_GE(held_after_first - held_before, 64 * 129 * 4);
+  for (int r = 0; r < 3; ++r) ASSERT_TRUE((*vm)->Invoke("main", {a}).ok());
+  EXPECT_EQ(workspace.bytes_held(), held_after_first);
+  std::vector<double> want(64 * 129);
+  for (int i = 0; i < 64; ++i) {
+    for (int j = 0; j < 129; ++j) want[i * 129 + j] = F(a)[i * 129 + 128 - j] * 2.0f + 1.0f;
+  }
+  ExpectClose(out->tensor(), want);
+}
+
+TEST(VirtualMachine, ExecutablesLoadedTogetherKeepTheirOwnKernels) {
+  // Both define a kernel named `k`; each machine must run its own.
+  auto module = [](const std::string& factor) {
+    return ParseTVMScript(absl::StrCat(R"(
+@I.ir_module
+class Module:
+    @T.prim_func
+    def k(A: T.Buffer((8,), "float32"), B: T.Buffer((8,), "float32")):
+        for i in range(8):
+            with T.block("B"):
+                vi = T.axis.spatial(8, i)
+                B[vi] = A[vi] * T.float32()",
+                                       factor, R"()
+)"),
+                          "same_name.py");
+  };
+  std::vector<std::unique_ptr<vm::VirtualMachine>> machines;
+  for (const std::string& factor : {"2", "3"}) {
+    absl::StatusOr<IRModule> mod = module(factor);
+    ASSERT_TRUE(mod.ok()) << mod.status();
+    absl::StatusOr<IRModule> with_main = WithMainCalling(mod->LookupPrimFunc("k"), "k");
+    ASSERT_TRUE(with_main.ok()) << with_main.status();
+    absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = Compile(*with_main);
+    ASSERT_TRUE(vm.ok()) << vm.status();
+    machines.push_back(std::move(*vm));
+  }
+  std::mt19937 rng(3);
+  NDArray a = Random({8}, &rng);
+  for (int m = 0; m < 2; ++m) {
+    absl::StatusOr<Value> out = machines[m]->Invoke("main", {a});
+    ASSERT_TRUE(out.ok()) << out.status();
+    std::vector<double> want(8);
+    for (int i = 0; i < 8; ++i) want[i] = F(a)[i] * (m == 0 ? 2.0 : 3.0);
+    ExpectClose(out->tensor(), want);
+  }
 }
 
 TEST(VirtualMachine, IntermediatesReuseMemoryWithinARun) {

@@ -60,29 +60,6 @@ std::string Directive(const std::string& text, const std::string& key) {
   return "";
 }
 
-/*! \brief main(inputs...) = call_tir(func, inputs): every parameter but the last is an input. */
-IRModule Wrap(const tir::PrimFunc& func, const std::string& name) {
-  IRModule mod;
-  mod.Add(name, func);
-  relax::BlockBuilder bb(mod);
-  std::vector<relax::Var> params;
-  for (size_t i = 0; i + 1 < func->params.size(); ++i) {
-    std::vector<int64_t> shape;
-    for (const tir::PrimExpr& d : func->params[i]->shape) shape.push_back(*tir::AsConstInt(d));
-    params.push_back(relax::MakeVar(absl::StrCat("in", i), relax::TensorSInfo(shape, func->params[i]->dtype)));
-  }
-  std::vector<int64_t> out_shape;
-  for (const tir::PrimExpr& d : func->params.back()->shape) out_shape.push_back(*tir::AsConstInt(d));
-  EXPECT_TRUE(bb.BeginFunction("main", params).ok());
-  relax::Expr call = relax::MakeCall(relax::GetOpOrDie("call_tir"),
-                                     {relax::MakeGlobalVar(name), relax::MakeTuple(std::vector<relax::Expr>(params.begin(), params.end()))},
-                                     {}, {relax::TensorSInfo(out_shape, func->params.back()->dtype)});
-  absl::StatusOr<relax::Var> out = bb.Emit(call);
-  EXPECT_TRUE(out.ok()) << out.status();
-  EXPECT_TRUE(bb.EmitFuncOutput(*out).ok());
-  return bb.Get();
-}
-
 /*! \brief Every PrimFunc of `before` that `after` changed computes the same on random inputs. */
 void CheckSameResults(const IRModule& before, const IRModule& after) {
   for (const auto& [name, f] : before.functions()) {
@@ -90,9 +67,13 @@ void CheckSameResults(const IRModule& before, const IRModule& after) {
     tir::PrimFunc scheduled = after.LookupPrimFunc(name);
     if (!original.defined() || !scheduled.defined() || original.same_as(scheduled)) continue;
     SCOPED_TRACE(name);
-    absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> a = Compile(Wrap(original, name));
+    absl::StatusOr<IRModule> original_main = testing_util::WithMainCalling(original, name);
+    ASSERT_TRUE(original_main.ok()) << original_main.status();
+    absl::StatusOr<IRModule> scheduled_main = testing_util::WithMainCalling(scheduled, name);
+    ASSERT_TRUE(scheduled_main.ok()) << scheduled_main.status();
+    absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> a = Compile(*original_main);
     ASSERT_TRUE(a.ok()) << a.status();
-    absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> b = Compile(Wrap(scheduled, name));
+    absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> b = Compile(*scheduled_main);
     ASSERT_TRUE(b.ok()) << b.status();
     std::mt19937 rng(7);
     std::vector<Value> args;

@@ -8,7 +8,9 @@
 #include <unistd.h>
 
 #include "absl/strings/str_cat.h"
+#include "vm/kernel_abi.h"
 #include "vm/thread_pool.h"
+#include "vm/workspace_pool.h"
 
 namespace mlc {
 namespace vm {
@@ -30,17 +32,23 @@ absl::StatusOr<std::unique_ptr<KernelLibrary>> KernelLibrary::Load(const std::st
   }
   std::string path = absl::StrCat("/proc/self/fd/", fd);
   void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  close(fd);
-  if (handle == nullptr) return absl::DataLossError(absl::StrCat("cannot load the kernel library: ", dlerror()));
-  // Kernels with parallel loops reach the thread pool through this pointer.
-  if (void* slot = dlsym(handle, "__mlc_parallel_launch")) {
-    *static_cast<void**>(slot) = reinterpret_cast<void*>(&ThreadPool::Launch);
+  if (handle == nullptr) {
+    close(fd);
+    return absl::DataLossError(absl::StrCat("cannot load the kernel library: ", dlerror()));
   }
-  return std::unique_ptr<KernelLibrary>(new KernelLibrary(handle));
+  // The runtime services the kernels reach through global pointers (vm/kernel_abi.h).
+  auto provide = [handle](const char* symbol, void* fn) {
+    if (void* slot = dlsym(handle, symbol)) *static_cast<void**>(slot) = fn;
+  };
+  provide(kernel_abi::kParallelLaunchSymbol, reinterpret_cast<void*>(&ThreadPool::Launch));
+  provide(kernel_abi::kWorkspaceAllocSymbol, reinterpret_cast<void*>(&WorkspacePool::AllocEntry));
+  provide(kernel_abi::kWorkspaceFreeSymbol, reinterpret_cast<void*>(&WorkspacePool::FreeEntry));
+  return std::unique_ptr<KernelLibrary>(new KernelLibrary(handle, fd));
 }
 
 KernelLibrary::~KernelLibrary() {
   if (handle_ != nullptr) dlclose(handle_);
+  close(fd_);
 }
 
 absl::StatusOr<KernelFunction> KernelLibrary::Lookup(const std::string& symbol) const {

@@ -1,6 +1,6 @@
 /*! \file kernel_library.h
  *  \brief Loads the kernels' shared object embedded in an executable, from memory (memfd),
- *         and connects it to the runtime (the parallel-loop launcher).
+ *         and connects it to the runtime (parallel launch, workspace; vm/kernel_abi.h).
  */
 #ifndef MLC_VM_KERNEL_LIBRARY_H_
 #define MLC_VM_KERNEL_LIBRARY_H_
@@ -23,8 +23,11 @@ class KernelLibrary {
   absl::StatusOr<KernelFunction> Lookup(const std::string& symbol) const;
 
  private:
-  explicit KernelLibrary(void* handle) : handle_(handle) {}
+  KernelLibrary(void* handle, int fd) : handle_(handle), fd_(fd) {}
   void* handle_;
+  // The memfd stays open while the library is loaded: dlopen recognizes an already loaded
+  // library by its path, and a reused fd number would hand back another executable's kernels.
+  int fd_;
 };
 
 }  // namespace vm

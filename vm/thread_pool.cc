@@ -56,6 +56,7 @@ void ThreadPool::WorkerLoop(int index) {
     }
     auto [begin, end] = Chunk(n, num_threads(), index);
     if (begin < end) {
+      worker_chunks_.fetch_add(1);
       in_parallel_body = true;
       body(closure, begin, end);
       in_parallel_body = false;

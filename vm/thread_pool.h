@@ -9,6 +9,7 @@
 #ifndef MLC_VM_THREAD_POOL_H_
 #define MLC_VM_THREAD_POOL_H_
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -16,10 +17,12 @@
 #include <thread>
 #include <vector>
 
+#include "vm/kernel_abi.h"
+
 namespace mlc {
 namespace vm {
 
-using ParallelBody = void (*)(void* closure, int64_t begin, int64_t end);
+using ParallelBody = kernel_abi::ParallelBody;
 
 class ThreadPool {
  public:
@@ -29,6 +32,8 @@ class ThreadPool {
 
   int num_threads() const { return static_cast<int>(workers_.size()) + 1; }
   void Run(ParallelBody body, void* closure, int64_t n);
+  /*! \brief Chunks of parallel loops that worker threads (not the caller) have run. */
+  int64_t worker_chunks() const { return worker_chunks_.load(); }
   /*! \brief The C entry point stored in kernel libraries. */
   static void Launch(ParallelBody body, void* closure, int64_t n);
 
@@ -45,6 +50,7 @@ class ThreadPool {
   int64_t generation_ = 0;
   int pending_ = 0;
   bool stop_ = false;
+  std::atomic<int64_t> worker_chunks_{0};
 };
 
 }  // namespace vm

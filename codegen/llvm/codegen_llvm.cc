@@ -36,13 +36,14 @@
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Host.h"
 #include "support/file_util.h"
+#include "vm/kernel_abi.h"
 
 extern char** environ;
 
 namespace mlc {
 namespace codegen {
 
-std::string KernelSymbol(const std::string& name) { return absl::StrCat("__mlc_kernel_", name); }
+std::string KernelSymbol(const std::string& name) { return absl::StrCat(kernel_abi::kKernelPrefix, name); }
 
 namespace {
 
@@ -85,9 +86,14 @@ class KernelEmitter {
     b_.setFastMathFlags(fast_math_);
     ptr_ = llvm::PointerType::get(ctx_, 0);
     i64_ = llvm::Type::getInt64Ty(ctx_);
-    // The runtime's parallel launcher: void (*)(void (*)(void*, i64, i64), void*, i64).
-    launch_global_ = new llvm::GlobalVariable(mod_, ptr_, false, llvm::GlobalValue::ExternalLinkage,
-                                              llvm::ConstantPointerNull::get(llvm::PointerType::get(ctx_, 0)), "__mlc_parallel_launch");
+    // The runtime's services (vm/kernel_abi.h), set by the loader.
+    auto runtime_pointer = [&](const char* symbol) {
+      return new llvm::GlobalVariable(mod_, ptr_, false, llvm::GlobalValue::ExternalLinkage, llvm::ConstantPointerNull::get(llvm::PointerType::get(ctx_, 0)),
+                                      symbol);
+    };
+    launch_global_ = runtime_pointer(kernel_abi::kParallelLaunchSymbol);
+    workspace_alloc_global_ = runtime_pointer(kernel_abi::kWorkspaceAllocSymbol);
+    workspace_free_global_ = runtime_pointer(kernel_abi::kWorkspaceFreeSymbol);
   }
 
   absl::Status EmitKernel(const std::string& name, const tir::PrimFuncNode* func) {
@@ -391,8 +397,9 @@ class KernelEmitter {
       }
       return v;
     };
-    std::vector<llvm::Value*> acc(mr);
-    for (int64_t r = 0; r < mr; ++r) acc[r] = load_row(cp, b_.getInt64(r * c_m), c_n);
+    // Accumulators start at zero and C is added after the k loop: C's loads do not stall the
+    // first FMAs (the tile may come from L2 or L3), the out-of-order core issues them early.
+    std::vector<llvm::Value*> acc(mr, llvm::ConstantFP::get(vec, 0.0));
     // for (k = 0; k < K; ++k): accumulators are loop-carried values.
     llvm::BasicBlock* pre = b_.GetInsertBlock();
     auto* header = llvm::BasicBlock::Create(ctx_, "gemm.k", func_);
@@ -428,11 +435,12 @@ class KernelEmitter {
     b_.SetInsertPoint(exit);
     for (int64_t r = 0; r < mr; ++r) {
       llvm::Value* offset = b_.getInt64(r * c_m);
+      llvm::Value* sum = b_.CreateFAdd(load_row(cp, offset, c_n), phis[r]);
       if (c_n == 1) {
-        b_.CreateAlignedStore(phis[r], at(cp, offset), llvm::Align(4));
+        b_.CreateAlignedStore(sum, at(cp, offset), llvm::Align(4));
       } else {
         for (int64_t j = 0; j < nr; ++j) {
-          b_.CreateStore(b_.CreateExtractElement(phis[r], b_.getInt64(j)), at(cp, b_.CreateAdd(offset, b_.getInt64(j * c_n))));
+          b_.CreateStore(b_.CreateExtractElement(sum, b_.getInt64(j)), at(cp, b_.CreateAdd(offset, b_.getInt64(j * c_n))));
         }
       }
     }
@@ -595,7 +603,7 @@ class KernelEmitter {
     if (size == nullptr) return Fail(absl::StrCat("allocation ", op->buffer->name, " has a non-constant size"));
     int64_t bytes = *size * op->buffer->dtype.bytes();
     llvm::Value* storage;
-    bool heap = bytes > 16 * 1024;
+    bool heap = bytes > kernel_abi::kMaxStackBytes;
     if (!heap) {
       llvm::IRBuilder<> entry_builder(entry_, entry_->begin());
       llvm::AllocaInst* a = entry_builder.CreateAlloca(MemoryType(op->buffer->dtype), entry_builder.getInt64(*size),
@@ -603,15 +611,15 @@ class KernelEmitter {
       a->setAlignment(llvm::Align(64));
       storage = a;
     } else {
-      llvm::FunctionCallee alloc = mod_.getOrInsertFunction("aligned_alloc", ptr_, i64_, i64_);
-      storage = b_.CreateCall(alloc, {b_.getInt64(64), b_.getInt64((bytes + 63) / 64 * 64)}, op->buffer->name);
+      auto* alloc_type = llvm::FunctionType::get(ptr_, {i64_}, false);
+      storage = b_.CreateCall(alloc_type, b_.CreateLoad(ptr_, workspace_alloc_global_), {b_.getInt64(bytes)}, op->buffer->name);
     }
     buffers_[op->buffer.get()] = storage;
     EmitStmt(op->body);
     buffers_.erase(op->buffer.get());
     if (heap) {
-      llvm::FunctionCallee free_fn = mod_.getOrInsertFunction("free", llvm::Type::getVoidTy(ctx_), ptr_);
-      b_.CreateCall(free_fn, {storage});
+      auto* free_type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx_), {ptr_}, false);
+      b_.CreateCall(free_type, b_.CreateLoad(ptr_, workspace_free_global_), {storage});
     }
   }
 
@@ -622,6 +630,8 @@ class KernelEmitter {
   llvm::Type* ptr_;
   llvm::Type* i64_;
   llvm::GlobalVariable* launch_global_;
+  llvm::GlobalVariable* workspace_alloc_global_;
+  llvm::GlobalVariable* workspace_free_global_;
   llvm::Function* func_ = nullptr;
   llvm::BasicBlock* entry_ = nullptr;
   int parallel_counter_ = 0;

@@ -8,8 +8,9 @@
  *  `noalias`, so loads hoist and loops vectorize.
  *
  *  Loop kinds: `parallel` bodies are outlined into `(closure, begin, end)` functions and run
- *  through the runtime's thread pool, reached through the exported global pointer
- *  `__mlc_parallel_launch` that the loader sets; `vectorized` and `unroll` loops carry
+ *  through the runtime's thread pool, reached through an exported global pointer that the
+ *  loader sets (vm/kernel_abi.h; buffers above 16 KB come from the runtime's workspace pool the
+ *  same way); `vectorized` and `unroll` loops carry
  *  llvm.loop metadata forcing vectorization / full unrolling. Floating-point arithmetic allows
  *  reassociation and contraction (so reductions vectorize and use FMA) but keeps inf and NaN.
  *  The pipeline is LLVM's O3, for the host CPU's features (AVX-512 where present), with glibc's

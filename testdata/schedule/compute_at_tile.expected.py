@@ -14,6 +14,7 @@ class Module:
                     vi = T.axis.spatial(37, i)
                     vj = T.axis.spatial(129, j_0 * 8 + ax0)
                     vk = T.axis.reduce(33, ax1)
+                    T.where(j_0 * 8 + ax0 < 129)
                     T.reads(A[vi, vk], B[vk, vj])
                     T.writes(Y[vi, vj])
                     with T.init():

@@ -21,6 +21,7 @@ class Module:
                 with T.block("C"):
                     vi = T.axis.spatial(7, i)
                     vj = T.axis.spatial(129, j_0 * 32 + ax0)
+                    T.where(j_0 * 32 + ax0 < 129)
                     T.reads(B[vi, vj])
                     T.writes(C[vi, vj])
                     C[vi, vj] = B[vi, vj] + T.float32(1.0)

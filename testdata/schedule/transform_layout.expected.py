@@ -12,13 +12,13 @@ class Module:
             with T.block("B_global"):
                 v0, v1 = T.axis.remap("SS", [ax0, ax1])
                 T.reads(B[v0, v1])
-                T.writes(B_global[T.Cast("int64", v1) // T.int64(16), T.Cast("int64", v0), T.Cast("int64", v1) % T.int64(16)])
-                B_global[T.Cast("int64", v1) // T.int64(16), T.Cast("int64", v0), T.Cast("int64", v1) % T.int64(16)] = B[v0, v1]
+                T.writes(B_global[v1 // 16, v0, v1 % 16])
+                B_global[v1 // 16, v0, v1 % 16] = B[v0, v1]
         for i, j, k in T.grid(48, 64, 40):
             with T.block("C"):
                 vi, vj, vk = T.axis.remap("SSR", [i, j, k])
-                T.reads(A[vi, vk], B_global[T.Cast("int64", vj) // T.int64(16), T.Cast("int64", vk), T.Cast("int64", vj) % T.int64(16)])
+                T.reads(A[vi, vk], B_global[vj // 16, vk, vj % 16])
                 T.writes(C[vi, vj])
                 with T.init():
                     C[vi, vj] = T.float32(0.0)
-                C[vi, vj] = C[vi, vj] + A[vi, vk] * B_global[T.Cast("int64", vj) // T.int64(16), T.Cast("int64", vk), T.Cast("int64", vj) % T.int64(16)]
+                C[vi, vj] = C[vi, vj] + A[vi, vk] * B_global[vj // 16, vk, vj % 16]

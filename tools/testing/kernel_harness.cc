@@ -4,7 +4,6 @@
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
-#include "codegen/build.h"
 #include "gtest/gtest.h"
 #include "ir/op.h"
 #include "ir/printer.h"
@@ -43,12 +42,6 @@ void ExpectClose(const NDArray& got, const std::vector<double>& want, double rto
     }
   }
   EXPECT_LE(worst, atol) << "element " << worst_i << ": got " << F(got)[worst_i] << ", want " << want[worst_i];
-}
-
-absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> Compile(const IRModule& mod) {
-  absl::StatusOr<proto::Executable> exe = codegen::Build(mod);
-  if (!exe.ok()) return exe.status();
-  return vm::VirtualMachine::LoadBytes(exe->SerializeAsString(), "test.mlcx");
 }
 
 std::vector<int64_t> Strides(const std::vector<int64_t>& shape) {

@@ -16,6 +16,7 @@
 #include "ir/block_builder.h"
 #include "ir/module.h"
 #include "ir/te/call_te.h"
+#include "tools/testing/kernel_main.h"
 #include "vm/virtual_machine.h"
 
 namespace mlc {
@@ -31,9 +32,6 @@ inline const float* F(const vm::NDArray& a) { return static_cast<const float*>(a
 
 /*! \brief |got - want| <= atol + rtol * |want| everywhere; reports the worst element. */
 void ExpectClose(const vm::NDArray& got, const std::vector<double>& want, double rtol = 1e-5, double atol = 1e-5);
-
-/*! \brief Builds the module (LLVM) and loads it into a VM through serialized bytes, as the stages exchange it. */
-absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> Compile(const IRModule& mod);
 
 /*! \brief The expected output, from the inputs and the output shape. */
 using Reference = std::function<std::vector<double>(const std::vector<vm::NDArray>&, const std::vector<int64_t>& out_shape)>;

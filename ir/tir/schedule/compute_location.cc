@@ -104,20 +104,27 @@ Stmt RealizeOverRanges(const BlockRealizeNode* realize, const std::vector<std::o
   for (size_t i = 0; i < block->iter_vars.size(); ++i) {
     const IterVar& iv = block->iter_vars[i];
     IterRange r = ranges[i] ? *ranges[i] : IterRange{iv.dom.min, iv.dom.extent, true, PrimExpr()};
+    auto guard = [&](const PrimExpr& g) { predicate = predicate.defined() ? (predicate && g) : g; };
     const int64_t* ext = AsConstInt(r.extent);
+    PrimExpr value;
     if (ext != nullptr && *ext == 1) {
-      values.push_back(r.min);
-      continue;
+      value = Cast(iv.var->dtype, r.min);
+    } else {
+      Var ax = MakeVar(absl::StrCat("ax", loop_vars.size()), iv.var->dtype);
+      loop_vars.push_back(ax);
+      extents.push_back(Cast(iv.var->dtype, r.extent));
+      if (ext != nullptr) a.Bind(ax, 0, *ext);
+      value = Cast(iv.var->dtype, r.min) + ax;
+      if (!r.exact) guard(value <= Cast(iv.var->dtype, r.max));
     }
-    Var ax = MakeVar(absl::StrCat("ax", loop_vars.size()), iv.var->dtype);
-    loop_vars.push_back(ax);
-    extents.push_back(Cast(iv.var->dtype, r.extent));
-    if (ext != nullptr) a.Bind(ax, 0, *ext);
-    PrimExpr value = Cast(iv.var->dtype, r.min) + ax;
     values.push_back(value);
-    if (!r.exact) {
-      PrimExpr guard = value <= Cast(iv.var->dtype, r.max);
-      predicate = predicate.defined() ? (predicate && guard) : guard;
+    // A region taken from other blocks' loops may reach past this block's domain (a producer
+    // split with a predicate covers j0 * 32 + [0, 32) even where that exceeds 129): the
+    // iterations outside it are not this block's and must not run.
+    if (ranges[i]) {
+      PrimExpr lo = Cast(iv.var->dtype, iv.dom.min), hi = Cast(iv.var->dtype, iv.dom.min + iv.dom.extent);
+      if (!a.CanProve(value >= lo)) guard(value >= lo);
+      if (!a.CanProve(value < hi)) guard(value < hi);
     }
   }
   for (PrimExpr& v : values) v = a.Simplify(v);

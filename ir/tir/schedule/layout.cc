@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "ir/tir/analyzer.h"
 #include "ir/tir/prim_expr_ops.h"
 #include "ir/tir/schedule/schedule.h"
 #include "ir/tir/tir_functor.h"
@@ -55,6 +56,32 @@ std::optional<int64_t> EvalInt(const PrimExpr& e, const std::vector<std::pair<co
   }
 }
 
+/*! \brief The map in the index type of the buffer: written in a trace its variables and constants
+ *  are int64, but a buffer indexed by int32 must stay indexed by int32 (no casts in every access). */
+PrimExpr Retype(const PrimExpr& e, DataType t, const std::vector<std::pair<const Object*, Var>>& vars) {
+  if (const auto* imm = e.as<IntImmNode>()) return IntImm(t, imm->value);
+  if (const auto* v = e.as<TirVarNode>()) {
+    for (const auto& [from, to] : vars) {
+      if (from == v) return to;
+    }
+    return e;
+  }
+  if (const auto* c = e.as<CastNode>()) return Retype(c->value, t, vars);
+  if (const auto* b = e.as<BinaryNode>()) return MakeBinary(e->kind(), Retype(b->a, t, vars), Retype(b->b, t, vars));
+  return e;
+}
+
+IndexMap RetypeMap(const IndexMap& map, DataType t) {
+  IndexMap out;
+  std::vector<std::pair<const Object*, Var>> vars;
+  for (const Var& v : map.inputs) {
+    out.inputs.push_back(MakeVar(v->name, t));
+    vars.push_back({v.get(), out.inputs.back()});
+  }
+  for (const PrimExpr& o : map.outputs) out.outputs.push_back(Retype(o, t, vars));
+  return out;
+}
+
 class LayoutRewriter : public StmtExprMutator {
  public:
   LayoutRewriter(Buffer from, Buffer to, const IndexMap& map) : from_(std::move(from)), to_(std::move(to)), map_(map) {}
@@ -81,18 +108,19 @@ class LayoutRewriter : public StmtExprMutator {
  private:
   std::vector<PrimExpr> Map(const std::vector<PrimExpr>& idx) const {
     std::vector<std::pair<Var, PrimExpr>> bind;
-    for (size_t d = 0; d < idx.size(); ++d) bind.push_back({map_.inputs[d], Cast(map_.inputs[d]->dtype, idx[d])});
+    for (size_t d = 0; d < idx.size(); ++d) bind.push_back({map_.inputs[d], idx[d]->dtype == map_.inputs[d]->dtype ? idx[d] : Cast(map_.inputs[d]->dtype, idx[d])});
     std::vector<PrimExpr> out;
-    for (const PrimExpr& o : map_.outputs) out.push_back(Substitute(o, bind));
+    for (const PrimExpr& o : map_.outputs) out.push_back(analyzer_.Simplify(Substitute(o, bind)));
     return out;
   }
   Buffer from_, to_;
   const IndexMap& map_;
+  Analyzer analyzer_;
 };
 
 }  // namespace
 
-absl::Status Schedule::TransformLayout(const BlockRV& block_rv, int buffer_index, bool is_write, const IndexMap& index_map) {
+absl::Status Schedule::TransformLayout(const BlockRV& block_rv, int buffer_index, bool is_write, IndexMap index_map) {
   const char* kPrim = "transform_layout";
   absl::StatusOr<BlockRef> b = Resolve(block_rv, kPrim);
   if (!b.ok()) return b.status();
@@ -110,6 +138,8 @@ absl::Status Schedule::TransformLayout(const BlockRV& block_rv, int buffer_index
   if (static_cast<int>(index_map.inputs.size()) != buf->ndim()) {
     return ErrorAt(kPrim, what, absl::StrCat("the map takes ", index_map.inputs.size(), " indices; the buffer has ", buf->ndim()));
   }
+  const IndexMap recorded = index_map;
+  index_map = RetypeMap(index_map, buf->shape.empty() ? DataType::Int32() : buf->shape[0]->dtype);
   // New shape: the bounds of each new index over the old index space.
   Analyzer a;
   std::vector<int64_t> old_shape;
@@ -158,7 +188,7 @@ absl::Status Schedule::TransformLayout(const BlockRV& block_rv, int buffer_index
   Stmt body = ReinferRegions(rewriter.VisitStmt(b->prim->body));
   SetBody(b->func, body);
   TraceValue buffer = TraceValue::List({TraceValue::Str(is_write ? "write" : "read"), TraceValue::Int(buffer_index)});
-  Record(kPrim, {TraceValue::Block(block_rv), buffer, TraceValue::Map(index_map)});
+  Record(kPrim, {TraceValue::Block(block_rv), buffer, TraceValue::Map(recorded)});
   return absl::OkStatus();
 }
 

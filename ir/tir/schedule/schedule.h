@@ -104,7 +104,7 @@ class Schedule {
   absl::StatusOr<BlockRV> RFactor(const LoopRV& loop, int factor_axis);
   /*! \brief Changes the layout of a buffer (`is_write`: the block's write_index-th written
    *         buffer, else read) everywhere in the function. */
-  absl::Status TransformLayout(const BlockRV& block, int buffer_index, bool is_write, const IndexMap& index_map);
+  absl::Status TransformLayout(const BlockRV& block, int buffer_index, bool is_write, IndexMap index_map);
   /*! \brief Makes the loops at and below `loop` a block of their own (`<name>_o`). */
   absl::StatusOr<BlockRV> Blockize(const LoopRV& loop);
   /*! \brief Replaces the computation under a loop or block by a registered tensor intrinsic. */

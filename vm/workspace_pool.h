@@ -1,0 +1,46 @@
+/*! \file workspace_pool.h
+ *  \brief Scratch memory for kernels: buffers a schedule allocates (packed operands, caches)
+ *         that are too large for the stack.
+ *
+ *  A kernel allocates and frees its workspace on every call; fresh heap blocks of a few MB
+ *  would cost a page fault per 4 KB page each time (8 MB: 2048 faults, milliseconds). The pool
+ *  keeps freed blocks by size and hands them back, so after the first call a kernel touches
+ *  only warm pages. It holds at most what the largest call needed at once.
+ */
+#ifndef MLC_VM_WORKSPACE_POOL_H_
+#define MLC_VM_WORKSPACE_POOL_H_
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <vector>
+
+namespace mlc {
+namespace vm {
+
+class WorkspacePool {
+ public:
+  static WorkspacePool& Global();
+  ~WorkspacePool();
+
+  /*! \brief 64-byte aligned, at least `bytes` long; nullptr when out of memory. */
+  void* Alloc(int64_t bytes);
+  void Free(void* ptr);
+  /*! \brief Bytes held (in use or cached). */
+  int64_t bytes_held() const;
+
+  /*! \brief The C entry points stored in kernel libraries (vm/kernel_abi.h). */
+  static void* AllocEntry(int64_t bytes);
+  static void FreeEntry(void* ptr);
+
+ private:
+  mutable std::mutex mu_;
+  std::multimap<int64_t, void*> free_;  // size -> block
+  std::map<void*, int64_t> size_of_;    // every block the pool owns
+  int64_t held_ = 0;
+};
+
+}  // namespace vm
+}  // namespace mlc
+
+#endif  // MLC_VM_WORKSPACE_POOL_H_
