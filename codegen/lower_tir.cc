@@ -6,6 +6,7 @@
 #include <map>
 
 #include "absl/strings/str_cat.h"
+#include "ir/tir/analyzer.h"
 #include "ir/tir/arith_simplify.h"
 #include "ir/tir/prim_expr_ops.h"
 #include "ir/tir/tir_functor.h"
@@ -127,10 +128,13 @@ class Flattener : public tir::StmtExprMutator {
 absl::StatusOr<tir::PrimFunc> LowerPrimFunc(const tir::PrimFunc& func) {
   BlockLowerer blocks;
   Stmt body = UnitLoopRemover().VisitStmt(blocks.VisitStmt(func->body));
+  // Indices are simplified while still multi-dimensional, where a layout's `j // 16, j % 16`
+  // are visible, and again after flattening, to fold the row-major offsets.
+  body = tir::SimplifyWithLoopRanges(body);
   Flattener flatten;
   std::vector<tir::Buffer> params;
   for (const tir::Buffer& p : func->params) params.push_back(flatten.VisitBuffer(p));
-  body = tir::Simplify(flatten.VisitStmt(body));
+  body = tir::Simplify(tir::SimplifyWithLoopRanges(flatten.VisitStmt(body)));
   return tir::PrimFunc(new tir::PrimFuncNode(params, body, func->attrs));
 }
 

@@ -566,27 +566,37 @@ class KernelEmitter {
       b_.CreateStore(field_values[i], b_.CreateStructGEP(closure_type, closure, i));
     }
     llvm::Value* extent = b_.CreateSExtOrTrunc(EmitExpr(loop->extent), i64_);
-    llvm::Value* min = EmitExpr(loop->min);
-    (void)min;
-    // The outlined body.
-    auto* body_type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx_), {ptr_, i64_, i64_}, false);
-    llvm::Function* body_fn = llvm::Function::Create(body_type, llvm::Function::InternalLinkage,
-                                                     absl::StrCat(outer->getName().str(), "_par", parallel_counter_++), &mod_);
+    // The outlined body, in two functions: `impl(begin, end, scalars..., buffers...)` with
+    // noalias buffer pointers, as the kernel itself has (without them a copy loop between two
+    // captured buffers does not vectorize), and the launcher's `body(closure, begin, end)`,
+    // which unpacks the closure and calls it.
+    std::string base = absl::StrCat(outer->getName().str(), "_par", parallel_counter_++);
+    std::vector<llvm::Type*> impl_params = {i64_, i64_};
+    impl_params.insert(impl_params.end(), captured_vars.size(), i64_);
+    impl_params.insert(impl_params.end(), captured_buffers.size(), ptr_);
+    auto* impl_type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx_), impl_params, false);
+    llvm::Function* impl = llvm::Function::Create(impl_type, llvm::Function::InternalLinkage, base + "_impl", &mod_);
+    for (size_t i = 0; i < captured_buffers.size(); ++i) impl->addParamAttr(2 + captured_vars.size() + i, llvm::Attribute::NoAlias);
     auto saved_vars = vars_;
     auto saved_buffers = buffers_;
-    BeginFunction(body_fn);
+    BeginFunction(impl);
     for (size_t i = 0; i < captured_vars.size(); ++i) {
       const auto* var = static_cast<const tir::TirVarNode*>(captured_vars[i]);
-      llvm::Value* v = b_.CreateLoad(i64_, b_.CreateStructGEP(closure_type, body_fn->getArg(0), i));
-      vars_[captured_vars[i]] = b_.CreateSExtOrTrunc(v, ScalarType(var->dtype));
+      vars_[captured_vars[i]] = b_.CreateSExtOrTrunc(impl->getArg(2 + i), ScalarType(var->dtype));
     }
-    for (size_t i = 0; i < captured_buffers.size(); ++i) {
-      buffers_[captured_buffers[i]] =
-          b_.CreateLoad(ptr_, b_.CreateStructGEP(closure_type, body_fn->getArg(0), captured_vars.size() + i));
-    }
+    for (size_t i = 0; i < captured_buffers.size(); ++i) buffers_[captured_buffers[i]] = impl->getArg(2 + captured_vars.size() + i);
     llvm::Value* loop_min = b_.CreateSExtOrTrunc(EmitExpr(loop->min), i64_);
-    EmitLoop(loop->loop_var, b_.CreateAdd(loop_min, body_fn->getArg(1)), b_.CreateAdd(loop_min, body_fn->getArg(2)),
+    EmitLoop(loop->loop_var, b_.CreateAdd(loop_min, impl->getArg(0)), b_.CreateAdd(loop_min, impl->getArg(1)),
              tir::ForKind::kSerial, loop->body);
+    b_.CreateRetVoid();
+    auto* body_type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx_), {ptr_, i64_, i64_}, false);
+    llvm::Function* body_fn = llvm::Function::Create(body_type, llvm::Function::InternalLinkage, base, &mod_);
+    BeginFunction(body_fn);
+    std::vector<llvm::Value*> impl_args = {body_fn->getArg(1), body_fn->getArg(2)};
+    for (size_t i = 0; i < field_values.size(); ++i) {
+      impl_args.push_back(b_.CreateLoad(i < captured_vars.size() ? i64_ : ptr_, b_.CreateStructGEP(closure_type, body_fn->getArg(0), i)));
+    }
+    b_.CreateCall(impl, impl_args);
     b_.CreateRetVoid();
     vars_ = std::move(saved_vars);
     buffers_ = std::move(saved_buffers);

@@ -520,6 +520,43 @@ class Simplifier : public StmtExprMutator {
 
 PrimExpr Analyzer::Simplify(const PrimExpr& e) const { return Simplifier(this).VisitExpr(e); }
 
+namespace {
+
+class LoopRangeSimplifier : public StmtExprMutator {
+ public:
+  explicit LoopRangeSimplifier(Analyzer analyzer) : analyzer_(std::move(analyzer)) {}
+
+  PrimExpr VisitExpr(const PrimExpr& e) override { return analyzer_.Simplify(e); }
+
+ protected:
+  Stmt VisitStmt_(const ForNode* op, const Stmt& self) override {
+    PrimExpr min = VisitExpr(op->min), extent = VisitExpr(op->extent);
+    Analyzer saved = analyzer_;
+    analyzer_.Bind(op->loop_var, Range{min, extent});
+    Stmt body = VisitStmt(op->body);
+    analyzer_ = std::move(saved);
+    if (min.same_as(op->min) && extent.same_as(op->extent) && body.same_as(op->body)) return self;
+    return Stmt(new ForNode(op->loop_var, min, extent, op->for_kind, body, op->annotations));
+  }
+  Stmt VisitStmt_(const IfThenElseNode* op, const Stmt& self) override {
+    PrimExpr cond = VisitExpr(op->condition);
+    if (const int64_t* c = AsConstInt(cond)) {
+      if (*c != 0) return VisitStmt(op->then_case);
+      return op->else_case.defined() ? VisitStmt(op->else_case) : MakeSeq({});
+    }
+    Stmt then_case = VisitStmt(op->then_case);
+    Stmt else_case = op->else_case.defined() ? VisitStmt(op->else_case) : Stmt();
+    return Stmt(new IfThenElseNode(cond, then_case, else_case));
+  }
+
+ private:
+  Analyzer analyzer_;
+};
+
+}  // namespace
+
+Stmt SimplifyWithLoopRanges(const Stmt& stmt, const Analyzer& outer) { return LoopRangeSimplifier(outer).VisitStmt(stmt); }
+
 IntRange Analyzer::EvalRange(const PrimExpr& e, const std::unordered_map<const Object*, Range>& relaxed) const {
   if (!ContainsVar(e, relaxed)) {
     PrimExpr s = Simplify(e);

@@ -22,6 +22,7 @@
 
 #include "ir/tir/buffer.h"
 #include "ir/tir/prim_expr.h"
+#include "ir/tir/stmt.h"
 
 namespace mlc {
 namespace tir {
@@ -65,6 +66,12 @@ class Analyzer {
  private:
   std::unordered_map<const Object*, ConstIntBound> bounds_;
 };
+
+/*! \brief Every expression of `stmt` simplified knowing the range of each enclosing loop with
+ *  constant bounds (and whatever `outer` knows); an `if` whose condition is provable either way
+ *  is resolved. Lowering runs it so that the indices a schedule leaves, such as
+ *  `(j0 * 16 + j1) // 16` under `for j1 in range(16)`, become `j0` before code generation. */
+Stmt SimplifyWithLoopRanges(const Stmt& stmt, const Analyzer& outer = Analyzer());
 
 /*! \brief Structural equality of scalar expressions: variables and buffers by identity. */
 bool ExprDeepEqual(const PrimExpr& a, const PrimExpr& b);

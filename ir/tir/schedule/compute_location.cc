@@ -57,37 +57,73 @@ struct IterRange {
   PrimExpr max;       // inclusive, when not exact
 };
 
-/*! \brief For each dimension of `regions` (one per buffer) that a single block iteration
- *  variable indexes (extent 1, index exactly the variable), that variable's new range. */
+/*! \brief The values of `var` for which `index` lies in [lo, hi], as an interval, when `index`
+ *  is `var`, `var + c`, `var - c` or `var // c` (c > 0) of it; nullopt for other forms. The
+ *  interval is exact for these forms. */
+std::optional<IntRange> SolveIndex(const PrimExpr& index, const Object* var, const PrimExpr& lo, const PrimExpr& hi) {
+  if (index.get() == var) return IntRange{lo, hi};
+  if (const auto* c = index.as<CastNode>()) return SolveIndex(c->value, var, lo, hi);
+  const auto* b = index.as<BinaryNode>();
+  if (b == nullptr) return std::nullopt;
+  const int64_t* k = AsConstInt(b->b);
+  if (k == nullptr) return std::nullopt;
+  PrimExpr kk = b->b;
+  switch (index->kind()) {
+    case NodeKind::kAdd: return SolveIndex(b->a, var, lo - kk, hi - kk);
+    case NodeKind::kSub: return SolveIndex(b->a, var, lo + kk, hi + kk);
+    case NodeKind::kFloorDiv:
+      // v // c in [lo, hi]  <=>  v in [lo * c, hi * c + c - 1]
+      if (*k <= 0) return std::nullopt;
+      return SolveIndex(b->a, var, lo * kk, hi * kk + (kk - 1));
+    default: return std::nullopt;
+  }
+}
+
+/*! \brief The range of each block iteration variable for which the block writes only inside
+ *  the `needed` regions (nullopt: unconstrained, the full domain). Each written index of the
+ *  form SolveIndex reads constrains its variable; several constraints intersect. Indices of
+ *  other forms (v % c, sums of variables) constrain nothing: the block then computes a
+ *  superset of what is needed, which is still correct. */
 absl::Status IterRangesFromRegion(const BlockNode* block, const std::vector<BufferRegion>& accesses,
                                   const std::vector<std::pair<Buffer, std::vector<IntRange>>>& needed,
                                   const Analyzer& analyzer, std::vector<std::optional<IterRange>>* out) {
   out->assign(block->iter_vars.size(), std::nullopt);
+  std::vector<std::optional<IntRange>> solved(block->iter_vars.size());
   for (const auto& [buffer, region] : needed) {
     for (const BufferRegion& acc : accesses) {
       if (!acc.buffer.same_as(buffer)) continue;
       for (size_t d = 0; d < acc.region.size() && d < region.size(); ++d) {
         const int64_t* ext = AsConstInt(acc.region[d].extent);
-        const auto* var = acc.region[d].min.as<TirVarNode>();
-        if (ext == nullptr || *ext != 1 || var == nullptr) continue;
+        if (ext == nullptr || *ext != 1) continue;
         for (size_t i = 0; i < block->iter_vars.size(); ++i) {
-          if (block->iter_vars[i].var.get() != var || (*out)[i]) continue;
-          PrimExpr lo = region[d].min, hi = region[d].max;
-          PrimExpr extent = analyzer.Simplify(hi - lo + 1);
-          IterRange r{lo, extent, true, hi};
-          if (AsConstInt(extent) == nullptr) {
-            ConstIntBound bound = analyzer.Bound(extent);
-            if (!bound.bounded()) {
-              return absl::FailedPreconditionError(absl::StrCat("the region of ", buffer->name, " along dimension ", d,
-                                                                " has no constant bound"));
-            }
-            r.extent = IntImm(extent->dtype, bound.max);
-            r.exact = false;
+          std::optional<IntRange> r = SolveIndex(acc.region[d].min, block->iter_vars[i].var.get(), region[d].min, region[d].max);
+          if (!r) continue;
+          if (!solved[i]) {
+            solved[i] = r;
+            continue;
           }
-          (*out)[i] = r;
+          // Intersect, where the analyzer can tell which bound is tighter.
+          if (analyzer.CanProve(r->min >= solved[i]->min)) solved[i]->min = r->min;
+          if (analyzer.CanProve(r->max <= solved[i]->max)) solved[i]->max = r->max;
         }
       }
     }
+  }
+  for (size_t i = 0; i < solved.size(); ++i) {
+    if (!solved[i]) continue;
+    PrimExpr lo = analyzer.Simplify(solved[i]->min), hi = analyzer.Simplify(solved[i]->max);
+    PrimExpr extent = analyzer.Simplify(hi - lo + 1);
+    IterRange r{lo, extent, true, hi};
+    if (AsConstInt(extent) == nullptr) {
+      ConstIntBound bound = analyzer.Bound(extent);
+      if (!bound.bounded()) {
+        return absl::FailedPreconditionError(absl::StrCat("the range of ", block->iter_vars[i].var->name,
+                                                          " that the needed region asks for has no constant bound"));
+      }
+      r.extent = IntImm(extent->dtype, bound.max);
+      r.exact = false;
+    }
+    (*out)[i] = r;
   }
   return absl::OkStatus();
 }
