@@ -1,8 +1,9 @@
 /*! \file thread_pool.cc
- *  \brief A fork-join pool for parallel loops.
+ *  \brief A fork-join pool for parallel loops, spinning briefly between launches.
  */
 #include "vm/thread_pool.h"
 
+#include <chrono>
 #include <cstdlib>
 
 namespace mlc {
@@ -14,6 +15,12 @@ std::pair<int64_t, int64_t> Chunk(int64_t n, int parts, int index) {
   int64_t base = n / parts, extra = n % parts;
   int64_t begin = index * base + std::min<int64_t>(index, extra);
   return {begin, begin + base + (index < extra ? 1 : 0)};
+}
+
+inline void CpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
 }
 }  // namespace
 
@@ -31,40 +38,42 @@ ThreadPool::ThreadPool(int num_threads) {
 }
 
 ThreadPool::~ThreadPool() {
+  stop_.store(true);
   {
-    std::lock_guard<std::mutex> lock(mu_);
-    stop_ = true;
+    std::lock_guard<std::mutex> lock(sleep_mu_);
   }
-  work_cv_.notify_all();
+  wake_cv_.notify_all();
   for (std::thread& t : workers_) t.join();
+}
+
+int64_t ThreadPool::AwaitLaunch(int64_t seen) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::microseconds(kSpinMicros);
+  for (int i = 0;; ++i) {
+    int64_t g = generation_.load(std::memory_order_acquire);
+    if (g != seen || stop_.load(std::memory_order_relaxed)) return g;
+    if ((i & 63) == 63 && std::chrono::steady_clock::now() > deadline) break;
+    CpuRelax();
+  }
+  std::unique_lock<std::mutex> lock(sleep_mu_);
+  ++sleepers_;
+  wake_cv_.wait(lock, [&] { return generation_.load(std::memory_order_acquire) != seen || stop_.load(); });
+  --sleepers_;
+  return generation_.load(std::memory_order_acquire);
 }
 
 void ThreadPool::WorkerLoop(int index) {
   int64_t seen = 0;
   while (true) {
-    ParallelBody body;
-    void* closure;
-    int64_t n;
-    {
-      std::unique_lock<std::mutex> lock(mu_);
-      work_cv_.wait(lock, [&] { return stop_ || generation_ != seen; });
-      if (stop_) return;
-      seen = generation_;
-      body = body_;
-      closure = closure_;
-      n = n_;
-    }
-    auto [begin, end] = Chunk(n, num_threads(), index);
+    seen = AwaitLaunch(seen);
+    if (stop_.load()) return;
+    auto [begin, end] = Chunk(n_, num_threads(), index);
     if (begin < end) {
-      worker_chunks_.fetch_add(1);
+      worker_chunks_.fetch_add(1, std::memory_order_relaxed);
       in_parallel_body = true;
-      body(closure, begin, end);
+      body_(closure_, begin, end);
       in_parallel_body = false;
     }
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (--pending_ == 0) done_cv_.notify_one();
-    }
+    pending_.fetch_sub(1, std::memory_order_acq_rel);
   }
 }
 
@@ -75,21 +84,24 @@ void ThreadPool::Run(ParallelBody body, void* closure, int64_t n) {
     return;
   }
   std::lock_guard<std::mutex> launch(launch_mu_);
+  body_ = body;
+  closure_ = closure;
+  n_ = n;
+  pending_.store(static_cast<int>(workers_.size()), std::memory_order_relaxed);
+  generation_.fetch_add(1, std::memory_order_release);
   {
-    std::lock_guard<std::mutex> lock(mu_);
-    body_ = body;
-    closure_ = closure;
-    n_ = n;
-    pending_ = static_cast<int>(workers_.size());
-    ++generation_;
+    // Under the lock: a worker about to sleep either sees the new generation or is counted.
+    std::lock_guard<std::mutex> lock(sleep_mu_);
+    if (sleepers_ > 0) wake_cv_.notify_all();
   }
-  work_cv_.notify_all();
   auto [begin, end] = Chunk(n, num_threads(), 0);
   in_parallel_body = true;
   if (begin < end) body(closure, begin, end);
   in_parallel_body = false;
-  std::unique_lock<std::mutex> lock(mu_);
-  done_cv_.wait(lock, [&] { return pending_ == 0; });
+  for (int i = 0; pending_.load(std::memory_order_acquire) > 0; ++i) {
+    if (i < (1 << 16)) CpuRelax();
+    else std::this_thread::yield();
+  }
 }
 
 void ThreadPool::Launch(ParallelBody body, void* closure, int64_t n) { Global().Run(body, closure, n); }

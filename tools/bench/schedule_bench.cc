@@ -23,6 +23,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -61,23 +62,30 @@ std::string Directive(const std::string& text, const std::string& key) {
   return "";
 }
 
-/*! \brief Median seconds of each function over `runs` rounds after a warm-up call of each. The
- *  functions take turns within a round, so a slow spell of the (shared, noisy) machine hits all
- *  of them alike and their ratios stay meaningful. */
+/*! \brief Median seconds of each function. The functions take turns in blocks of consecutive
+ *  calls (five blocks each), so a slow spell of the shared, noisy machine hits all of them alike,
+ *  while within a block each runs in its steady state, as it would in a model: with several
+ *  threads a pool's workers spin between back-to-back calls and would steal the core of the
+ *  other library's workers if calls were interleaved one by one. Each block starts after a
+ *  pause (idle workers go to sleep) and one untimed call. */
 std::vector<double> MedianSeconds(int runs, const std::vector<std::function<void()>>& fns) {
-  for (const auto& f : fns) f();
+  constexpr int kBlocks = 5;
   std::vector<std::vector<double>> t(fns.size());
-  for (int r = 0; r < runs; ++r) {
+  for (int block = 0; block < kBlocks; ++block) {
     for (size_t i = 0; i < fns.size(); ++i) {
-      auto start = std::chrono::steady_clock::now();
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
       fns[i]();
-      t[i].push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      for (int r = block; r < runs; r += kBlocks) {
+        auto start = std::chrono::steady_clock::now();
+        fns[i]();
+        t[i].push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      }
     }
   }
   std::vector<double> out;
   for (std::vector<double>& v : t) {
     std::sort(v.begin(), v.end());
-    out.push_back(v[v.size() / 2]);
+    out.push_back(v.empty() ? 0 : v[v.size() / 2]);
   }
   return out;
 }
