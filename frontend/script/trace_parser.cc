@@ -75,6 +75,7 @@ class TraceConverter {
     }
     tir::Instruction inst;
     inst.kind = kind;
+    inst.line = call->line;
     std::vector<std::optional<TraceValue>> params(info->params.size());
     size_t next = 0;
     for (const AstPtr& arg : call->elts) {

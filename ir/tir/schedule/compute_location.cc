@@ -178,6 +178,10 @@ absl::Status Schedule::ComputeAt(const BlockRV& block_rv, const LoopRV& loop_rv)
   const char* kPrim = "compute_at";
   absl::StatusOr<BlockRef> b = Resolve(block_rv, kPrim);
   if (!b.ok()) return b.status();
+  if (IsRootLocation(loop_rv)) {
+    Record(kPrim, {TraceValue::Block(block_rv), TraceValue::Loop(loop_rv)});
+    return absl::OkStatus();
+  }
   absl::StatusOr<LoopRef> l = Resolve(loop_rv, kPrim);
   if (!l.ok()) return l.status();
   std::string what = absl::StrCat("block ", b->block->name);
@@ -247,6 +251,10 @@ absl::Status Schedule::ReverseComputeAt(const BlockRV& block_rv, const LoopRV& l
   const char* kPrim = "reverse_compute_at";
   absl::StatusOr<BlockRef> b = Resolve(block_rv, kPrim);
   if (!b.ok()) return b.status();
+  if (IsRootLocation(loop_rv)) {
+    Record(kPrim, {TraceValue::Block(block_rv), TraceValue::Loop(loop_rv)});
+    return absl::OkStatus();
+  }
   absl::StatusOr<LoopRef> l = Resolve(loop_rv, kPrim);
   if (!l.ok()) return l.status();
   std::string what = absl::StrCat("block ", b->block->name);

@@ -254,28 +254,31 @@ absl::Status ApplyTrace(const Trace& trace, Schedule* sch) {
   std::map<std::pair<int, int64_t>, TraceValue> env;
   int index = 0;
   for (const Instruction& inst : trace.instructions()) {
+    // "line 6 (sch.parallel)" for a parsed trace, else "instruction 3 (sch.parallel)", from 1.
+    std::string where = inst.line > 0 ? absl::StrCat("line ", inst.line, " (sch.", inst.kind, ")")
+                                      : absl::StrCat("instruction ", index + 1, " (sch.", inst.kind, ")");
     auto it = Kinds().find(inst.kind);
     if (it == Kinds().end()) {
-      return absl::InvalidArgumentError(absl::StrCat("instruction ", index, ": unknown instruction sch.", inst.kind, " (known: ",
+      return absl::InvalidArgumentError(absl::StrCat(where, ": unknown instruction (known: ",
                                                      absl::StrJoin(InstructionKindNames(), ", "), ")"));
     }
     const InstructionKindInfo& info = it->second.info;
     if (inst.inputs.size() != info.params.size()) {
-      return absl::InvalidArgumentError(absl::StrCat("instruction ", index, " (sch.", inst.kind, "): takes ", info.params.size(),
+      return absl::InvalidArgumentError(absl::StrCat(where, ": takes ", info.params.size(),
                                                      " arguments, got ", inst.inputs.size()));
     }
     std::vector<TraceValue> inputs;
     for (const TraceValue& v : inst.inputs) {
       absl::StatusOr<TraceValue> m = MapHandles(v, env);
-      if (!m.ok()) return absl::InvalidArgumentError(absl::StrCat("instruction ", index, " (sch.", inst.kind, "): ", m.status().message()));
+      if (!m.ok()) return absl::InvalidArgumentError(absl::StrCat(where, ": ", m.status().message()));
       inputs.push_back(*m);
     }
     Outs outs = it->second.apply(sch, inputs, inst.decision);
     if (!outs.ok()) {
-      return absl::Status(outs.status().code(), absl::StrCat("instruction ", index, " (sch.", inst.kind, "): ", outs.status().message()));
+      return absl::Status(outs.status().code(), absl::StrCat(where, ": ", outs.status().message()));
     }
     if (!inst.outputs.empty() && outs->size() != inst.outputs.size()) {
-      return absl::FailedPreconditionError(absl::StrCat("instruction ", index, " (sch.", inst.kind, "): the trace names ",
+      return absl::FailedPreconditionError(absl::StrCat(where, ": the trace names ",
                                                         inst.outputs.size(), " results, the primitive gives ", outs->size()));
     }
     for (size_t i = 0; i < inst.outputs.size(); ++i) env[{inst.outputs[i].kind, inst.outputs[i].i}] = (*outs)[i];

@@ -93,6 +93,11 @@ LoopRV Schedule::NewLoopRV(const std::string& func, const Var& var) {
   return LoopRV{static_cast<int>(symbols_.size()) - 1};
 }
 
+bool Schedule::IsRootLocation(const LoopRV& rv) const {
+  return rv.id >= 0 && rv.id < static_cast<int>(symbols_.size()) && symbols_[rv.id].kind == Symbol::kLoop &&
+         !symbols_[rv.id].loop.defined();
+}
+
 ExprRV Schedule::NewExprRV(int64_t value) {
   symbols_.push_back(Symbol{Symbol::kExpr, "", "", Var(), value});
   return ExprRV{static_cast<int>(symbols_.size()) - 1};

@@ -167,6 +167,10 @@ class Schedule {
     int64_t value = 0;  // kExpr
   };
 
+  /*! \brief The "root" location sample_compute_location returns for decision -1: compute_at
+   *  and reverse_compute_at to it leave the block where it is. */
+  bool IsRootLocation(const LoopRV& rv) const;
+
   IRModule mod_;
   Trace trace_;
   std::vector<Symbol> symbols_;

@@ -71,6 +71,7 @@ struct Instruction {
   std::vector<TraceValue> inputs;
   std::vector<TraceValue> outputs;
   TraceValue decision;
+  int line = 0;  // where a parsed trace spelled it (errors name it); 0 when recorded
 };
 
 class Trace {
