@@ -177,7 +177,7 @@ absl::Status RunCase(const std::string& name, const Options& opt, double peak_gf
   double blas = seconds.back();
   for (size_t i = 0; i < kernels.size(); ++i) {
     double gflops = flops / seconds[i] / 1e9;
-    std::printf("| %s (%lldx%lldx%lld) | %d | %s | %.3f | %.1f | %.0f%% | %.2fx |\n", name.c_str(),
+    std::printf("| %s (%lldx%lldx%lld) | %d | %s | %.3f | %.1f | %.0f%% | %.3gx |\n", name.c_str(),
                 static_cast<long long>(gemm->m), static_cast<long long>(gemm->n), static_cast<long long>(gemm->k), opt.threads,
                 kernels[i].c_str(), seconds[i] * 1e3, gflops, 100 * gflops / peak_gflops, blas / seconds[i]);
   }
