@@ -7,7 +7,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "ir/tir/analyzer.h"
-#include "ir/tir/arith_simplify.h"
 #include "ir/tir/prim_expr_ops.h"
 #include "ir/tir/tir_functor.h"
 #include "ir/tir/tir_util.h"
@@ -134,7 +133,7 @@ absl::StatusOr<tir::PrimFunc> LowerPrimFunc(const tir::PrimFunc& func) {
   Flattener flatten;
   std::vector<tir::Buffer> params;
   for (const tir::Buffer& p : func->params) params.push_back(flatten.VisitBuffer(p));
-  body = tir::Simplify(tir::SimplifyWithLoopRanges(flatten.VisitStmt(body)));
+  body = tir::SimplifyWithLoopRanges(flatten.VisitStmt(body));
   return tir::PrimFunc(new tir::PrimFuncNode(params, body, func->attrs));
 }
 

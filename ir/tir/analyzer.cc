@@ -542,7 +542,7 @@ class LoopRangeSimplifier : public StmtExprMutator {
     PrimExpr cond = VisitExpr(op->condition);
     if (const int64_t* c = AsConstInt(cond)) {
       if (*c != 0) return VisitStmt(op->then_case);
-      return op->else_case.defined() ? VisitStmt(op->else_case) : MakeSeq({});
+      return op->else_case.defined() ? VisitStmt(op->else_case) : Stmt(new EvaluateNode(IntImm(DataType::Int32(), 0)));
     }
     Stmt then_case = VisitStmt(op->then_case);
     Stmt else_case = op->else_case.defined() ? VisitStmt(op->else_case) : Stmt();

@@ -82,6 +82,23 @@ size_t TopLevelIndex(const Stmt& scope_body, const StmtPath& path) {
   return 0;
 }
 
+/*! \brief The function body with `block` accessing `cache` instead of `from`, the `copy`
+ *  inserted at top-level position `pos` of the block's scope, and `cache` allocated there. */
+Stmt WithCache(const Stmt& func_body, const StmtPath& path, const BlockNode* block, const Buffer& from, const Buffer& cache,
+               size_t pos, const Stmt& copy) {
+  const BlockRealizeNode* scope_realize = ScopeOf(path);
+  BufferRedirect redirect(from, cache);
+  Block redirected = WithInferredRegions(Block(new BlockNode(block->name, block->iter_vars, {}, {}, block->alloc_buffers,
+                                                             block->init.defined() ? redirect.VisitStmt(block->init) : block->init,
+                                                             redirect.VisitStmt(block->body), block->annotations)));
+  const BlockNode* sb = scope_realize->block.get();
+  Stmt scope_body = InsertInScope(ReplaceNode(sb->body, block, redirected), pos, copy);
+  std::vector<Buffer> allocs = sb->alloc_buffers;
+  allocs.push_back(cache);
+  Block new_scope(new BlockNode(sb->name, sb->iter_vars, sb->reads, sb->writes, allocs, sb->init, scope_body, sb->annotations));
+  return ReplaceNode(func_body, scope_realize, Stmt(new BlockRealizeNode(scope_realize->iter_values, scope_realize->predicate, new_scope)));
+}
+
 }  // namespace
 
 absl::StatusOr<BlockRV> Schedule::CacheRead(const BlockRV& block_rv, int read_index, const std::string& scope) {
@@ -106,19 +123,7 @@ absl::StatusOr<BlockRV> Schedule::CacheRead(const BlockRV& block_rv, int read_in
     std::optional<StmtPath> p = FindBlock(b->prim->body, r->block->name);
     pos = TopLevelIndex(scope_realize->block->body, *p) + 1;
   }
-  BufferRedirect redirect(src, cache);
-  const BlockNode* o = b->block;
-  Block reader = WithInferredRegions(Block(new BlockNode(o->name, o->iter_vars, {}, {}, o->alloc_buffers,
-                                                         o->init.defined() ? redirect.VisitStmt(o->init) : o->init,
-                                                         redirect.VisitStmt(o->body), o->annotations)));
-  const BlockNode* sb = scope_realize->block.get();
-  Stmt scope_body = ReplaceNode(sb->body, b->block, reader);
-  scope_body = InsertInScope(scope_body, pos, copy);
-  std::vector<Buffer> allocs = sb->alloc_buffers;
-  allocs.push_back(cache);
-  Block new_scope(new BlockNode(sb->name, sb->iter_vars, sb->reads, sb->writes, allocs, sb->init, scope_body, sb->annotations));
-  SetBody(b->func, ReplaceNode(b->prim->body, scope_realize,
-                               Stmt(new BlockRealizeNode(scope_realize->iter_values, scope_realize->predicate, new_scope))));
+  SetBody(b->func, WithCache(b->prim->body, b->path, b->block, src, cache, pos, copy));
   BlockRV out = NewBlockRV(b->func, name);
   Record(kPrim, {TraceValue::Block(block_rv), TraceValue::Int(read_index), TraceValue::Str(scope)}, {TraceValue::Block(out)});
   return out;
@@ -136,21 +141,8 @@ absl::StatusOr<BlockRV> Schedule::CacheWrite(const BlockRV& block_rv, int write_
   Buffer cache = MakeBuffer(absl::StrCat(dst->name, "_", scope), dst->shape, dst->dtype);
   std::string name = UniqueBlockName(b->prim->body, cache->name);
   Stmt copy = CopyBlock(name, cache, dst);
-  const BlockRealizeNode* scope_realize = ScopeOf(b->path);
-  BufferRedirect redirect(dst, cache);
-  const BlockNode* o = b->block;
-  Block writer = WithInferredRegions(Block(new BlockNode(o->name, o->iter_vars, {}, {}, o->alloc_buffers,
-                                                         o->init.defined() ? redirect.VisitStmt(o->init) : o->init,
-                                                         redirect.VisitStmt(o->body), o->annotations)));
-  const BlockNode* sb = scope_realize->block.get();
-  size_t pos = TopLevelIndex(sb->body, b->path) + 1;
-  Stmt scope_body = ReplaceNode(sb->body, b->block, writer);
-  scope_body = InsertInScope(scope_body, pos, copy);
-  std::vector<Buffer> allocs = sb->alloc_buffers;
-  allocs.push_back(cache);
-  Block new_scope(new BlockNode(sb->name, sb->iter_vars, sb->reads, sb->writes, allocs, sb->init, scope_body, sb->annotations));
-  SetBody(b->func, ReplaceNode(b->prim->body, scope_realize,
-                               Stmt(new BlockRealizeNode(scope_realize->iter_values, scope_realize->predicate, new_scope))));
+  size_t pos = TopLevelIndex(ScopeOf(b->path)->block->body, b->path) + 1;
+  SetBody(b->func, WithCache(b->prim->body, b->path, b->block, dst, cache, pos, copy));
   BlockRV out = NewBlockRV(b->func, name);
   Record(kPrim, {TraceValue::Block(block_rv), TraceValue::Int(write_index), TraceValue::Str(scope)}, {TraceValue::Block(out)});
   return out;

@@ -175,80 +175,18 @@ Stmt RealizeOverRanges(const BlockRealizeNode* realize, const std::vector<std::o
 }  // namespace
 
 absl::Status Schedule::ComputeAt(const BlockRV& block_rv, const LoopRV& loop_rv) {
-  const char* kPrim = "compute_at";
-  absl::StatusOr<BlockRef> b = Resolve(block_rv, kPrim);
-  if (!b.ok()) return b.status();
-  if (IsRootLocation(loop_rv)) {
-    Record(kPrim, {TraceValue::Block(block_rv), TraceValue::Loop(loop_rv)});
-    return absl::OkStatus();
-  }
-  absl::StatusOr<LoopRef> l = Resolve(loop_rv, kPrim);
-  if (!l.ok()) return l.status();
-  std::string what = absl::StrCat("block ", b->block->name);
-  if (b->func != l->func) return ErrorAt(kPrim, what, absl::StrCat(Name(*l), " is in another function"));
-  if (OnPath(b->path, l->loop)) return ErrorAt(kPrim, what, absl::StrCat("it is already under ", Name(*l)));
-  if (ScopeOf(b->path) != ScopeOf(l->path)) return ErrorAt(kPrim, what, absl::StrCat(Name(*l), " is in another block scope"));
-  if (!ComesBefore(b->path, l->path)) {
-    return ErrorAt(kPrim, what, absl::StrCat("it does not come before ", Name(*l), " (compute_at moves a producer; use ",
-                                             "reverse_compute_at for a consumer)"));
-  }
-  // Every consumer must be under the loop; the region they read there is what to compute.
-  const BlockRealizeNode* scope = ScopeOf(b->path);
-  std::vector<std::pair<Buffer, std::vector<IntRange>>> needed;
-  int consumers = 0;
-  for (const BufferRegion& w : b->block->writes) {
-    std::vector<IntRange> region;
-    for (const BlockRealizeNode* r : ChildBlocks(Stmt(scope->block))) {
-      if (r == b->realize) continue;
-      bool reads = std::any_of(r->block->reads.begin(), r->block->reads.end(),
-                               [&](const BufferRegion& rr) { return rr.buffer.same_as(w.buffer); });
-      if (!reads) continue;
-      std::optional<StmtPath> cpath = FindBlock(l->prim->body, r->block->name);
-      if (!cpath || !OnPath(*cpath, l->loop)) {
-        return ErrorAt(kPrim, what, absl::StrCat("its consumer block ", r->block->name, " (reading ", w.buffer->name,
-                                                 ") is not under ", Name(*l)));
-      }
-      ++consumers;
-      Analyzer a = AnalyzerFor(LoopsAbove(*cpath));
-      std::vector<IntRange> acc = AccessRange(r, w.buffer, /*write=*/false, LoopRanges(LoopsBelow(*cpath, l->loop)), a);
-      if (acc.empty() || !acc[0].min.defined()) {
-        return ErrorAt(kPrim, what, absl::StrCat("cannot bound the region of ", w.buffer->name, " that block ",
-                                                 r->block->name, " reads under ", Name(*l)));
-      }
-      if (region.empty()) {
-        region = acc;
-      } else {
-        for (size_t d = 0; d < region.size(); ++d) {
-          region[d] = {a.Simplify(Min(region[d].min, acc[d].min)), a.Simplify(Max(region[d].max, acc[d].max))};
-        }
-      }
-    }
-    if (!region.empty()) needed.push_back({w.buffer, region});
-  }
-  if (consumers == 0) return ErrorAt(kPrim, what, absl::StrCat("nothing under ", Name(*l), " reads what it writes"));
-  Analyzer outer = AnalyzerFor(LoopsAbove(l->path));
-  outer.Bind(l->loop->loop_var, Range{l->loop->min, l->loop->extent});
-  std::vector<std::optional<IterRange>> ranges;
-  if (absl::Status s = IterRangesFromRegion(b->block, b->block->writes, needed, outer, &ranges); !s.ok()) {
-    return ErrorAt(kPrim, what, std::string(s.message()));
-  }
-  Stmt moved = RealizeOverRanges(b->realize, ranges, outer);
-  const ForNode* loop = l->loop;
-  Stmt new_loop(new ForNode(loop->loop_var, loop->min, loop->extent, loop->for_kind, MakeSeq({moved, loop->body}),
-                            loop->annotations));
-  const Object* old = b->realize;
-  Stmt body = RewriteStmt(l->prim->body, [&](const Stmt& s) -> std::optional<Stmt> {
-    if (s.get() == old) return Stmt();
-    if (s.get() == loop) return new_loop;
-    return std::nullopt;
-  });
-  SetBody(b->func, body);
-  Record(kPrim, {TraceValue::Block(block_rv), TraceValue::Loop(loop_rv)});
-  return absl::OkStatus();
+  return MoveUnderLoop(block_rv, loop_rv, /*reverse=*/false);
 }
 
 absl::Status Schedule::ReverseComputeAt(const BlockRV& block_rv, const LoopRV& loop_rv) {
-  const char* kPrim = "reverse_compute_at";
+  return MoveUnderLoop(block_rv, loop_rv, /*reverse=*/true);
+}
+
+/*! compute_at moves a producer before the loop's body, computing the region its consumers under
+ *  the loop read (every consumer must be there); reverse_compute_at moves a consumer after it,
+ *  over the region its producers under the loop write. */
+absl::Status Schedule::MoveUnderLoop(const BlockRV& block_rv, const LoopRV& loop_rv, bool reverse) {
+  const char* kPrim = reverse ? "reverse_compute_at" : "compute_at";
   absl::StatusOr<BlockRef> b = Resolve(block_rv, kPrim);
   if (!b.ok()) return b.status();
   if (IsRootLocation(loop_rv)) {
@@ -261,29 +199,39 @@ absl::Status Schedule::ReverseComputeAt(const BlockRV& block_rv, const LoopRV& l
   if (b->func != l->func) return ErrorAt(kPrim, what, absl::StrCat(Name(*l), " is in another function"));
   if (OnPath(b->path, l->loop)) return ErrorAt(kPrim, what, absl::StrCat("it is already under ", Name(*l)));
   if (ScopeOf(b->path) != ScopeOf(l->path)) return ErrorAt(kPrim, what, absl::StrCat(Name(*l), " is in another block scope"));
-  if (!ComesBefore(l->path, b->path)) {
+  if (!reverse && !ComesBefore(b->path, l->path)) {
+    return ErrorAt(kPrim, what, absl::StrCat("it does not come before ", Name(*l), " (compute_at moves a producer; use ",
+                                             "reverse_compute_at for a consumer)"));
+  }
+  if (reverse && !ComesBefore(l->path, b->path)) {
     return ErrorAt(kPrim, what, absl::StrCat("it does not come after ", Name(*l), " (reverse_compute_at moves a consumer; use ",
                                              "compute_at for a producer)"));
   }
-  // The region its producers under the loop write there is what to consume.
+  // The buffers the block writes (compute_at) or reads (reverse), and the union of the regions
+  // of them the other blocks under the loop read (or write) there.
+  const std::vector<BufferRegion>& own = reverse ? b->block->reads : b->block->writes;
   const BlockRealizeNode* scope = ScopeOf(b->path);
   std::vector<std::pair<Buffer, std::vector<IntRange>>> needed;
-  int producers = 0;
-  for (const BufferRegion& rd : b->block->reads) {
+  int partners = 0;
+  for (const BufferRegion& mine : own) {
     std::vector<IntRange> region;
     for (const BlockRealizeNode* r : ChildBlocks(Stmt(scope->block))) {
       if (r == b->realize) continue;
-      bool writes = std::any_of(r->block->writes.begin(), r->block->writes.end(),
-                                [&](const BufferRegion& w) { return w.buffer.same_as(rd.buffer); });
-      if (!writes) continue;
-      std::optional<StmtPath> ppath = FindBlock(l->prim->body, r->block->name);
-      if (!ppath || !OnPath(*ppath, l->loop)) continue;
-      ++producers;
-      Analyzer a = AnalyzerFor(LoopsAbove(*ppath));
-      std::vector<IntRange> acc = AccessRange(r, rd.buffer, /*write=*/true, LoopRanges(LoopsBelow(*ppath, l->loop)), a);
+      const std::vector<BufferRegion>& theirs = reverse ? r->block->writes : r->block->reads;
+      bool touches = std::any_of(theirs.begin(), theirs.end(), [&](const BufferRegion& t) { return t.buffer.same_as(mine.buffer); });
+      if (!touches) continue;
+      std::optional<StmtPath> path = FindBlock(l->prim->body, r->block->name);
+      if (!path || !OnPath(*path, l->loop)) {
+        if (reverse) continue;  // a producer elsewhere has already written its part
+        return ErrorAt(kPrim, what, absl::StrCat("its consumer block ", r->block->name, " (reading ", mine.buffer->name,
+                                                 ") is not under ", Name(*l)));
+      }
+      ++partners;
+      Analyzer a = AnalyzerFor(LoopsAbove(*path));
+      std::vector<IntRange> acc = AccessRange(r, mine.buffer, /*write=*/reverse, LoopRanges(LoopsBelow(*path, l->loop)), a);
       if (acc.empty() || !acc[0].min.defined()) {
-        return ErrorAt(kPrim, what, absl::StrCat("cannot bound the region of ", rd.buffer->name, " that block ",
-                                                 r->block->name, " writes under ", Name(*l)));
+        return ErrorAt(kPrim, what, absl::StrCat("cannot bound the region of ", mine.buffer->name, " that block ",
+                                                 r->block->name, reverse ? " writes under " : " reads under ", Name(*l)));
       }
       if (region.empty()) {
         region = acc;
@@ -293,19 +241,21 @@ absl::Status Schedule::ReverseComputeAt(const BlockRV& block_rv, const LoopRV& l
         }
       }
     }
-    if (!region.empty()) needed.push_back({rd.buffer, region});
+    if (!region.empty()) needed.push_back({mine.buffer, region});
   }
-  if (producers == 0) return ErrorAt(kPrim, what, absl::StrCat("nothing under ", Name(*l), " writes what it reads"));
+  if (partners == 0) {
+    return ErrorAt(kPrim, what, absl::StrCat("nothing under ", Name(*l), reverse ? " writes what it reads" : " reads what it writes"));
+  }
   Analyzer outer = AnalyzerFor(LoopsAbove(l->path));
   outer.Bind(l->loop->loop_var, Range{l->loop->min, l->loop->extent});
   std::vector<std::optional<IterRange>> ranges;
-  if (absl::Status s = IterRangesFromRegion(b->block, b->block->reads, needed, outer, &ranges); !s.ok()) {
+  if (absl::Status s = IterRangesFromRegion(b->block, own, needed, outer, &ranges); !s.ok()) {
     return ErrorAt(kPrim, what, std::string(s.message()));
   }
   Stmt moved = RealizeOverRanges(b->realize, ranges, outer);
   const ForNode* loop = l->loop;
-  Stmt new_loop(new ForNode(loop->loop_var, loop->min, loop->extent, loop->for_kind, MakeSeq({loop->body, moved}),
-                            loop->annotations));
+  Stmt new_body = reverse ? MakeSeq({loop->body, moved}) : MakeSeq({moved, loop->body});
+  Stmt new_loop(new ForNode(loop->loop_var, loop->min, loop->extent, loop->for_kind, new_body, loop->annotations));
   const Object* old = b->realize;
   Stmt body = RewriteStmt(l->prim->body, [&](const Stmt& s) -> std::optional<Stmt> {
     if (s.get() == old) return Stmt();

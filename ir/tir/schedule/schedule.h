@@ -167,6 +167,8 @@ class Schedule {
     int64_t value = 0;  // kExpr
   };
 
+  /*! \brief compute_at (reverse = false) and reverse_compute_at, which differ only in direction. */
+  absl::Status MoveUnderLoop(const BlockRV& block, const LoopRV& loop, bool reverse);
   /*! \brief The "root" location sample_compute_location returns for decision -1: compute_at
    *  and reverse_compute_at to it leave the block where it is. */
   bool IsRootLocation(const LoopRV& rv) const;
