@@ -9,7 +9,6 @@
  *     replay to the same module from its printed trace and from its Protobuf form, and compute
  *     what the unscheduled module computes (float32 inputs in [-1, 1), rtol 1e-4).
  */
-#include <dirent.h>
 
 #include <algorithm>
 #include <random>
@@ -26,6 +25,7 @@
 #include "ir/structural_equal.h"
 #include "ir/testing/golden.h"
 #include "ir/tir/schedule/schedule.h"
+#include "support/case_files.h"
 #include "support/file_util.h"
 #include "tools/testing/kernel_harness.h"
 
@@ -39,26 +39,7 @@ using vm::Value;
 
 constexpr char kDir[] = "testdata/schedule";
 
-std::vector<std::string> Cases() {
-  std::vector<std::string> out;
-  if (DIR* d = opendir(kDir)) {
-    while (dirent* e = readdir(d)) {
-      std::string n = e->d_name;
-      if (absl::EndsWith(n, ".trace.py")) out.push_back(n.substr(0, n.size() - 9));
-    }
-    closedir(d);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
 
-std::string Directive(const std::string& text, const std::string& key) {
-  for (absl::string_view line : absl::StrSplit(text, '\n')) {
-    absl::string_view l = absl::StripLeadingAsciiWhitespace(line);
-    if (absl::ConsumePrefix(&l, absl::StrCat("# ", key, ":"))) return std::string(absl::StripAsciiWhitespace(l));
-  }
-  return "";
-}
 
 /*! \brief Every PrimFunc of `before` that `after` changed computes the same on random inputs. */
 void CheckSameResults(const IRModule& before, const IRModule& after) {
@@ -93,13 +74,13 @@ void CheckSameResults(const IRModule& before, const IRModule& after) {
 }
 
 TEST(ScheduleCases, EachCaseMatchesItsGoldenReplaysAndComputesTheSame) {
-  std::vector<std::string> cases = Cases();
+  std::vector<std::string> cases = CaseNames(kDir, ".trace.py");
   ASSERT_GE(cases.size(), 20u);
   for (const std::string& name : cases) {
     SCOPED_TRACE(name);
     std::string trace_path = absl::StrCat(kDir, "/", name, ".trace.py");
     std::string trace_text = *ReadFile(trace_path);
-    std::string module_file = Directive(trace_text, "MODULE");
+    std::string module_file = CaseDirective(trace_text, "MODULE");
     std::string module_path = absl::StrCat(kDir, "/", module_file.empty() ? name + ".py" : module_file);
     absl::StatusOr<std::string> module_text = ReadFile(module_path);
     ASSERT_TRUE(module_text.ok()) << module_path;
@@ -109,7 +90,7 @@ TEST(ScheduleCases, EachCaseMatchesItsGoldenReplaysAndComputesTheSame) {
     ASSERT_TRUE(trace.ok()) << trace.status();
     tir::Schedule sch(*mod);
     absl::Status applied = tir::ApplyTrace(*trace, &sch);
-    std::string error = Directive(trace_text, "ERROR");
+    std::string error = CaseDirective(trace_text, "ERROR");
     if (!error.empty()) {
       ASSERT_FALSE(applied.ok()) << "the trace should be refused";
       EXPECT_TRUE(absl::StrContains(applied.message(), error)) << "message: " << applied.message() << "\nexpected: " << error;

@@ -16,7 +16,6 @@
  *  `<case>.constants` lists `dtype d0,d1,...` per line: the metadata constants of the input,
  *  filled with seeded random values.
  */
-#include <dirent.h>
 
 #include <algorithm>
 #include <iostream>
@@ -32,6 +31,7 @@
 #include "ir/structural_equal.h"
 #include "ir/testing/golden.h"
 #include "passes/pass.h"
+#include "support/case_files.h"
 #include "support/file_util.h"
 
 namespace mlc {
@@ -40,18 +40,6 @@ namespace {
 
 std::string g_dir;  // testdata/passes/<pass>, from the command line
 
-std::vector<std::string> Cases() {
-  std::vector<std::string> names;
-  if (DIR* dir = opendir(g_dir.c_str())) {
-    while (dirent* e = readdir(dir)) {
-      std::string n = e->d_name;
-      if (absl::EndsWith(n, ".py") && !absl::EndsWith(n, ".expected.py")) names.push_back(n.substr(0, n.size() - 3));
-    }
-    closedir(dir);
-  }
-  std::sort(names.begin(), names.end());
-  return names;
-}
 
 /*! \brief FileCheck, simplified: the directives of `text` against `output`. */
 void CheckDirectives(const std::string& text, const std::string& output) {
@@ -96,7 +84,7 @@ TEST(PassGolden, EveryCaseOfThisPass) {
   std::string pass_dir_name = g_dir.substr(g_dir.rfind('/') + 1);
   std::string pass_name = pass_dir_name;
   std::replace(pass_name.begin(), pass_name.end(), '_', '-');
-  std::vector<std::string> cases = Cases();
+  std::vector<std::string> cases = CaseNames(g_dir, ".py", ".expected.py");
   ASSERT_FALSE(cases.empty()) << "no cases in " << g_dir;
   for (const std::string& name : cases) {
     SCOPED_TRACE(name);

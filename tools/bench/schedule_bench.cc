@@ -11,7 +11,6 @@
  *  Prints a Markdown table: median time, GFLOP/s, % of peak, and OpenBLAS / ours.
  */
 #include <cblas.h>
-#include <dirent.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -35,6 +34,7 @@
 #include "frontend/tvmscript.h"
 #include "ir/tir/schedule/schedule.h"
 #include "ir/tir/tir_util.h"
+#include "support/case_files.h"
 #include "support/file_util.h"
 #include "tools/bench/fma_peak.h"
 #include "tools/testing/kernel_main.h"
@@ -54,13 +54,6 @@ struct Options {
   std::string only;
 };
 
-std::string Directive(const std::string& text, const std::string& key) {
-  for (absl::string_view line : absl::StrSplit(text, '\n')) {
-    absl::string_view l = absl::StripLeadingAsciiWhitespace(line);
-    if (absl::ConsumePrefix(&l, absl::StrCat("# ", key, ":"))) return std::string(absl::StripAsciiWhitespace(l));
-  }
-  return "";
-}
 
 /*! \brief Median seconds of each function. The functions take turns in blocks of consecutive
  *  calls (five blocks each), so a slow spell of the shared, noisy machine hits all of them alike,
@@ -115,7 +108,7 @@ absl::Status RunCase(const std::string& name, const Options& opt, double peak_gf
   std::string trace_path = absl::StrCat(kDir, "/", name, ".trace.py");
   absl::StatusOr<std::string> trace_text = ReadFile(trace_path);
   if (!trace_text.ok()) return trace_text.status();
-  std::string module_path = absl::StrCat(kDir, "/", Directive(*trace_text, "MODULE"));
+  std::string module_path = absl::StrCat(kDir, "/", CaseDirective(*trace_text, "MODULE"));
   absl::StatusOr<std::string> module_text = ReadFile(module_path);
   if (!module_text.ok()) return module_text.status();
   absl::StatusOr<IRModule> mod = ParseTVMScript(*module_text, module_path);
@@ -126,7 +119,7 @@ absl::Status RunCase(const std::string& name, const Options& opt, double peak_gf
   if (absl::Status s = tir::ApplyTrace(*trace, &sch); !s.ok()) return s;
   if (mod->functions().size() != 1) return absl::InvalidArgumentError(absl::StrCat(module_path, ": one PrimFunc expected"));
   std::string func = mod->functions().begin()->first;
-  absl::StatusOr<Gemm> gemm = GemmOf(mod->LookupPrimFunc(func), Directive(*trace_text, "REFERENCE"));
+  absl::StatusOr<Gemm> gemm = GemmOf(mod->LookupPrimFunc(func), CaseDirective(*trace_text, "REFERENCE"));
   if (!gemm.ok()) return gemm.status();
 
   std::mt19937 rng(1);
@@ -184,18 +177,6 @@ absl::Status RunCase(const std::string& name, const Options& opt, double peak_gf
   return absl::OkStatus();
 }
 
-std::vector<std::string> Cases() {
-  std::vector<std::string> out;
-  if (DIR* d = opendir(kDir)) {
-    while (dirent* e = readdir(d)) {
-      std::string n = e->d_name;
-      if (absl::EndsWith(n, ".trace.py")) out.push_back(n.substr(0, n.size() - 9));
-    }
-    closedir(d);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
 
 int Main(int argc, char** argv) {
   // OpenBLAS's idle worker threads spin for a while after each call, on the core our next
@@ -234,7 +215,7 @@ int Main(int argc, char** argv) {
   std::printf("FMA peak (%s, %d thread%s): %.1f GFLOP/s\n\n", peak.isa.c_str(), opt.threads, opt.threads > 1 ? "s" : "",
               peak.gflops);
   std::printf("| case | threads | kernel | median ms | GFLOP/s | %% of peak | OpenBLAS / this |\n|---|---|---|---|---|---|---|\n");
-  std::vector<std::string> cases = Cases();
+  std::vector<std::string> cases = CaseNames(kDir, ".trace.py");
   if (cases.empty()) {
     std::fprintf(stderr, "bench_schedules: no cases in %s (run it with bazel run)\n", kDir);
     return 1;
