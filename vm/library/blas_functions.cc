@@ -29,18 +29,52 @@ namespace mlc {
 namespace vm {
 namespace {
 
-/*! \brief One thread setting for both pools: unless OPENBLAS_NUM_THREADS is set, OpenBLAS uses
- *  as many threads as the VM's pool (MLC_NUM_THREADS, else the cores). Runs once, at first use. */
-void MatchBlasThreads() {
+/*! \brief One pool for all parallel work: OpenBLAS runs single-threaded, inside the chunks
+ *  that the VM's pool hands out (its own threads would spin after each call on the cores our
+ *  kernels' workers need). Runs once, at first use. */
+void SingleThreadedBlas() {
   static const bool done = [] {
-    if (std::getenv("OPENBLAS_NUM_THREADS") == nullptr) openblas_set_num_threads(ThreadPool::Global().num_threads());
+    openblas_set_num_threads(1);
     return true;
   }();
   (void)done;
 }
 
+/*! \brief fn(begin, end) over [0, n) split into one contiguous chunk per thread of the pool. */
+void ParallelFor(int64_t n, const std::function<void(int64_t, int64_t)>& fn) {
+  ThreadPool::Global().Run(
+      [](void* closure, int64_t begin, int64_t end) { (*static_cast<const std::function<void(int64_t, int64_t)>*>(closure))(begin, end); },
+      const_cast<std::function<void(int64_t, int64_t)>*>(&fn), n);
+}
+
+/*! \brief Row-major C[m, n] = A[m, k] @ op(B) over the pool: the rows of C (or, when there are
+ *  fewer rows than columns, its columns) are split into blocks of 16, one range per thread. */
+void Sgemm(bool b_transposed, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b, int64_t ldb, float* c,
+           int64_t ldc) {
+  SingleThreadedBlas();
+  auto gemm = [&](int64_t rows, int64_t cols, const float* a0, const float* b0, float* c0) {
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, b_transposed ? CblasTrans : CblasNoTrans, static_cast<int>(rows),
+                static_cast<int>(cols), static_cast<int>(k), 1.0f, a0, static_cast<int>(lda), b0, static_cast<int>(ldb), 0.0f, c0,
+                static_cast<int>(ldc));
+  };
+  constexpr int64_t kBlock = 16;
+  bool by_rows = m >= n;
+  int64_t blocks = ((by_rows ? m : n) + kBlock - 1) / kBlock;
+  if (ThreadPool::Global().num_threads() == 1 || blocks < 2 || 2.0 * m * n * k < 2e5) {
+    gemm(m, n, a, b, c);  // too small to be worth a launch
+    return;
+  }
+  ParallelFor(blocks, [&](int64_t begin, int64_t end) {
+    int64_t lo = begin * kBlock, hi = std::min(end * kBlock, by_rows ? m : n);
+    if (by_rows) {
+      gemm(hi - lo, n, a + lo * lda, b, c + lo * ldc);
+    } else {
+      gemm(m, hi - lo, a, b_transposed ? b + lo * ldb : b + lo, c + lo);
+    }
+  });
+}
+
 absl::Status CheckFloat32(absl::Span<DLTensor* const> args, size_t n, const char* name) {
-  MatchBlasThreads();
   if (args.size() != n) return absl::InvalidArgumentError(absl::StrCat(name, " takes ", n, " tensors, got ", args.size()));
   for (DLTensor* t : args) {
     if (t->strides != nullptr) return absl::InvalidArgumentError(absl::StrCat(name, ": tensors must be contiguous"));
@@ -58,7 +92,7 @@ absl::Status Dense(absl::Span<DLTensor* const> args) {
     return absl::InvalidArgumentError("mlc.blas.dense expects float32 x[N,K] and w[M,K]");
   }
   int n = static_cast<int>(x->shape[0]), k = static_cast<int>(x->shape[1]), m = static_cast<int>(w->shape[0]);
-  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, n, m, k, 1.0f, Data(x), k, Data(w), k, 0.0f, Data(out), m);
+  Sgemm(/*b_transposed=*/true, n, m, k, Data(x), k, Data(w), k, Data(out), m);
   return absl::OkStatus();
 }
 
@@ -72,18 +106,14 @@ absl::Status Matmul(absl::Span<DLTensor* const> args) {
   for (int d = 0; d < a->ndim - 2; ++d) batch *= a->shape[d];
   if (b->ndim == 2) {
     // Every row of every batch against one matrix: a single SGEMM over batch * N rows.
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(batch * n), static_cast<int>(m),
-                static_cast<int>(k), 1.0f, Data(a), static_cast<int>(k), Data(b), static_cast<int>(m), 0.0f, Data(out),
-                static_cast<int>(m));
+    Sgemm(false, batch * n, m, k, Data(a), k, Data(b), m, Data(out), m);
     return absl::OkStatus();
   }
   bool same_batch = a->ndim == b->ndim;
   for (int d = 0; same_batch && d < a->ndim - 2; ++d) same_batch = a->shape[d] == b->shape[d];
   if (!same_batch) return absl::InvalidArgumentError("mlc.blas.matmul: batch dimensions must be equal (no broadcasting)");
   for (int64_t i = 0; i < batch; ++i) {
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(n), static_cast<int>(m), static_cast<int>(k), 1.0f,
-                Data(a) + i * n * k, static_cast<int>(k), Data(b) + i * k * m, static_cast<int>(m), 0.0f, Data(out) + i * n * m,
-                static_cast<int>(m));
+    Sgemm(false, n, m, k, Data(a) + i * n * k, k, Data(b) + i * k * m, m, Data(out) + i * n * m, m);
   }
   return absl::OkStatus();
 }
@@ -93,28 +123,28 @@ struct ConvGeometry {
   int64_t stride[2], pad[4], dilation[2], groups;
 };
 
-/*! \brief Rows (c, ky, kx) x columns (oy, ox) of one image's group of channels; zeros in the padding. */
+/*! \brief Rows (c, ky, kx) x columns (oy, ox) of one image's group of channels; zeros in the
+ *  padding. The rows are independent: they are spread over the pool. */
 void Im2Col(const float* x, const ConvGeometry& g, float* col) {
-  for (int64_t c = 0; c < g.cg; ++c) {
-    for (int64_t ky = 0; ky < g.kh; ++ky) {
-      for (int64_t kx = 0; kx < g.kw; ++kx) {
-        float* row = col + ((c * g.kh + ky) * g.kw + kx) * g.oh * g.ow;
-        for (int64_t oy = 0; oy < g.oh; ++oy) {
-          int64_t y = oy * g.stride[0] + ky * g.dilation[0] - g.pad[0];
-          float* dst = row + oy * g.ow;
-          if (y < 0 || y >= g.h) {
-            std::memset(dst, 0, sizeof(float) * g.ow);
-            continue;
-          }
-          const float* src = x + (c * g.h + y) * g.w;
-          for (int64_t ox = 0; ox < g.ow; ++ox) {
-            int64_t xx = ox * g.stride[1] + kx * g.dilation[1] - g.pad[1];
-            dst[ox] = (xx >= 0 && xx < g.w) ? src[xx] : 0.0f;
-          }
+  ParallelFor(g.cg * g.kh * g.kw, [&](int64_t begin, int64_t end) {
+    for (int64_t r = begin; r < end; ++r) {
+      int64_t c = r / (g.kh * g.kw), ky = r / g.kw % g.kh, kx = r % g.kw;
+      float* row = col + r * g.oh * g.ow;
+      for (int64_t oy = 0; oy < g.oh; ++oy) {
+        int64_t y = oy * g.stride[0] + ky * g.dilation[0] - g.pad[0];
+        float* dst = row + oy * g.ow;
+        if (y < 0 || y >= g.h) {
+          std::memset(dst, 0, sizeof(float) * g.ow);
+          continue;
+        }
+        const float* src = x + (c * g.h + y) * g.w;
+        for (int64_t ox = 0; ox < g.ow; ++ox) {
+          int64_t xx = ox * g.stride[1] + kx * g.dilation[1] - g.pad[1];
+          dst[ox] = (xx >= 0 && xx < g.w) ? src[xx] : 0.0f;
         }
       }
     }
-  }
+  });
 }
 
 /*! \brief One input channel convolved with its own filter (depthwise), directly: for each
@@ -205,7 +235,7 @@ absl::Status Conv2d(absl::Span<DLTensor* const> args) {
         &closure, g.n * g.c);
     return absl::OkStatus();
   }
-  // Otherwise one SGEMM per image and group (OpenBLAS threads it).
+  // Otherwise one SGEMM per image and group, split over the pool.
   // The im2col matrix is reused across calls (per thread): a fresh one per call page-faulted
   // megabytes on every convolution.
   thread_local std::vector<float> col;
@@ -220,9 +250,7 @@ absl::Status Conv2d(absl::Span<DLTensor* const> args) {
         Im2Col(xg, g, col.data());
         b = col.data();
       }
-      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(fg), static_cast<int>(spatial),
-                  static_cast<int>(patch), 1.0f, wg, static_cast<int>(patch), b, static_cast<int>(spatial), 0.0f, og,
-                  static_cast<int>(spatial));
+      Sgemm(false, fg, spatial, patch, wg, patch, b, spatial, og, spatial);
       epilogue(og, grp * fg, fg);
     }
   }
