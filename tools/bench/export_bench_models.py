@@ -1,0 +1,64 @@
+"""Writes the benchmark models as ONNX files (opset 13), with seeded weights, into a directory.
+
+    /usr/bin/python3 tools/bench/export_bench_models.py OUT_DIR [--models mlp_b1,resnet18]
+
+Each model is <name>.onnx with one float32 input "x"; the set is the one issue 12's table
+names: the seeds' MLP 784-128-10 at batch 1 and 64, the digits MLP 64-128-10 at batch 450,
+nn.TransformerEncoderLayer(d_model=256, nhead=4) on 1x128x256, MobileNetV2 and ResNet-18 at
+batch 1, 224x224 (batch norms with seeded statistics). Existing files are kept.
+"""
+import argparse
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "frontend", "torch"))
+import export_fx  # noqa: E402  (the example models with seeded weights)
+
+
+class DigitsMlp(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.net = torch.nn.Sequential(torch.nn.Linear(64, 128), torch.nn.ReLU(), torch.nn.Linear(128, 10))
+
+    def forward(self, x):
+        return self.net(x)
+
+
+MODELS = {
+    "mlp_b1": (export_fx.MLP, (1, 784)),
+    "mlp_b64": (export_fx.MLP, (64, 784)),
+    "digits_b450": (DigitsMlp, (450, 64)),
+    "encoder": (export_fx.transformer_encoder_layer, (1, 128, 256)),
+    "mobilenet_v2": (export_fx.torchvision_model("mobilenet_v2"), (1, 3, 224, 224)),
+    "resnet18": (export_fx.torchvision_model("resnet18"), (1, 3, 224, 224)),
+}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("out_dir")
+    parser.add_argument("--models", default=",".join(MODELS))
+    args = parser.parse_args()
+    os.makedirs(args.out_dir, exist_ok=True)
+    for name in args.models.split(","):
+        if name not in MODELS:
+            sys.exit(f"export_bench_models: unknown model {name} (known: {', '.join(MODELS)})")
+        path = os.path.join(args.out_dir, name + ".onnx")
+        if os.path.exists(path):
+            continue
+        torch.manual_seed(0)
+        cls, shape = MODELS[name]
+        model = cls().eval()
+        export_fx.randomize_batch_norms(model)
+        x = torch.rand(*shape)
+        tmp = path + ".tmp"
+        # Not under no_grad: there nn.TransformerEncoderLayer takes a fused fast path ONNX cannot express.
+        torch.onnx.export(model, (x,), tmp, opset_version=13, input_names=["x"], output_names=["y"])
+        os.replace(tmp, path)
+        print(f"exported {name} -> {path}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,229 @@
+/*! \file model_bench.cc
+ *  \brief Whole models compiled by us against ONNX Runtime on the same ONNX files, in one
+ *         process, with the machine's FMA peak measured in the same run.
+ *
+ *    ./bazelw run //tools:bench_vs_ort -- [--threads 2] [--runs 20] [--models mlp_b1,resnet18]
+ *        [--pipelines default,native]
+ *
+ *  (the wrapper tools/bench/bench_vs_ort.sh installs ONNX Runtime and exports the models first).
+ *  For each model and pipeline: import the ONNX file, run the pass pipeline, build, load; run
+ *  ONNX Runtime (all graph optimizations, `threads` intra-op threads) on the same random input;
+ *  check the outputs agree (|diff| <= 1e-3 * max|ref| + 1e-5); time both in alternating blocks
+ *  of steady-state calls. Prints median latency, ours / ONNX Runtime, achieved GFLOP/s and % of
+ *  the peak (FLOPs of convolutions and matrix products), and compile time. Nothing is asserted.
+ */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "codegen/build.h"
+#include "frontend/onnx/onnx_importer.h"
+#include "ir/expr_functor.h"
+#include "ir/module.h"
+#include "passes/pass.h"
+#include "tools/bench/fma_peak.h"
+#include "tools/bench/ort_session.h"
+#include "vm/virtual_machine.h"
+
+namespace mlc {
+namespace {
+
+struct Options {
+  int threads = 1;
+  int runs = 20;
+  std::string models_dir;
+  std::string ort_library;
+  std::vector<std::string> models = {"mlp_b1", "mlp_b64", "digits_b450", "encoder", "mobilenet_v2", "resnet18"};
+  std::vector<std::string> pipelines = {"default"};
+};
+
+double Seconds(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+}
+
+/*! \brief Median seconds of each function, in alternating blocks of consecutive calls (see
+ *  schedule_bench.cc: a slow spell hits all alike; each runs in its steady state). */
+std::vector<double> MedianSeconds(int runs, const std::vector<std::function<void()>>& fns) {
+  constexpr int kBlocks = 5;
+  std::vector<std::vector<double>> t(fns.size());
+  for (int block = 0; block < kBlocks; ++block) {
+    for (size_t i = 0; i < fns.size(); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      fns[i]();
+      for (int r = block; r < runs; r += kBlocks) {
+        auto start = std::chrono::steady_clock::now();
+        fns[i]();
+        t[i].push_back(Seconds(start));
+      }
+    }
+  }
+  std::vector<double> out;
+  for (std::vector<double>& v : t) {
+    std::sort(v.begin(), v.end());
+    out.push_back(v.empty() ? 0 : v[v.size() / 2]);
+  }
+  return out;
+}
+
+/*! \brief Multiply-adds x 2 of the convolutions and matrix products of the imported graph. */
+class FlopCounter : public relax::ExprVisitor {
+ public:
+  double flops = 0;
+
+ protected:
+  void VisitExpr_(const relax::CallNode* op) override {
+    relax::ExprVisitor::VisitExpr_(op);
+    const auto* callee = op->op.as<relax::OpNode>();
+    if (callee == nullptr) return;
+    auto shape = [](const relax::StructInfo& info) -> std::vector<int64_t> {
+      const auto* t = info.as<relax::TensorStructInfoNode>();
+      return t && t->shape ? *t->shape : std::vector<int64_t>{};
+    };
+    std::vector<int64_t> out = shape(op->struct_info());
+    if (out.empty() || op->args.size() < 2) return;
+    double out_elems = 1;
+    for (int64_t d : out) out_elems *= static_cast<double>(d);
+    double per_output = 0;
+    std::vector<int64_t> a = shape(op->args[0]->struct_info()), b = shape(op->args[1]->struct_info());
+    if (callee->name() == "nn.conv2d" && b.size() == 4) {
+      per_output = static_cast<double>(b[1] * b[2] * b[3]);
+    } else if ((callee->name() == "matmul" || callee->name() == "nn.dense" || callee->name() == "linear") && !a.empty()) {
+      per_output = static_cast<double>(a.back());
+    }
+    flops += 2 * out_elems * per_output;
+  }
+};
+
+double CountFlops(const IRModule& mod) {
+  FlopCounter counter;
+  for (const auto& [name, f] : mod.functions()) {
+    if (const auto* fn = f.as<relax::FunctionNode>()) counter.VisitFunction(fn);
+  }
+  return counter.flops;
+}
+
+struct Compiled {
+  std::unique_ptr<vm::VirtualMachine> machine;
+  double compile_seconds = 0;
+};
+
+absl::StatusOr<Compiled> Compile(const IRModule& imported, const std::string& pipeline) {
+  auto start = std::chrono::steady_clock::now();
+  absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> passes = passes::ParsePipeline(pipeline);
+  if (!passes.ok()) return passes.status();
+  absl::StatusOr<IRModule> optimized = passes::RunPipeline(imported, *passes);
+  if (!optimized.ok()) return optimized.status();
+  absl::StatusOr<proto::Executable> exe = codegen::Build(*optimized);
+  if (!exe.ok()) return exe.status();
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> machine = vm::VirtualMachine::LoadBytes(exe->SerializeAsString(), "bench");
+  if (!machine.ok()) return machine.status();
+  return Compiled{std::move(*machine), Seconds(start)};
+}
+
+absl::Status RunModel(const std::string& name, const Options& opt, double peak_gflops) {
+  std::string path = absl::StrCat(opt.models_dir, "/", name, ".onnx");
+  absl::StatusOr<IRModule> imported = onnx_import::ImportOnnxFile(path);
+  if (!imported.ok()) return imported.status();
+  double flops = CountFlops(*imported);
+  absl::StatusOr<std::unique_ptr<bench::OrtSession>> ort = bench::OrtSession::Create(opt.ort_library, path, opt.threads);
+  if (!ort.ok()) return ort.status();
+  // The input: the one parameter of main.
+  relax::Function main = imported->LookupFunction("main");
+  if (!main.defined() || main->params.size() != 1) return absl::InvalidArgumentError(absl::StrCat(name, ": main must take one input"));
+  const auto* sinfo = main->params[0]->struct_info().as<relax::TensorStructInfoNode>();
+  if (sinfo == nullptr || !sinfo->shape) return absl::InvalidArgumentError(absl::StrCat(name, ": the input needs a static shape"));
+  bench::OrtTensor input{*sinfo->shape, {}};
+  int64_t n = 1;
+  for (int64_t d : input.shape) n *= d;
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> dist(0, 1);
+  for (int64_t i = 0; i < n; ++i) input.data.push_back(dist(rng));
+  vm::NDArray x = vm::NDArray::Empty(input.shape, DLDataType{kDLFloat, 32, 1});
+  std::copy(input.data.begin(), input.data.end(), static_cast<float*>(x.data()));
+  absl::StatusOr<std::vector<bench::OrtTensor>> want = (*ort)->Run({input});
+  if (!want.ok()) return want.status();
+  std::vector<bench::OrtTensor> ort_inputs = {input};
+  for (const std::string& pipeline : opt.pipelines) {
+    absl::StatusOr<Compiled> c = Compile(*imported, pipeline);
+    if (!c.ok()) return absl::Status(c.status().code(), absl::StrCat(name, " (", pipeline, "): ", c.status().message()));
+    vm::VirtualMachine* machine = c->machine.get();
+    absl::StatusOr<vm::Value> got = machine->Invoke("main", {x});
+    if (!got.ok()) return got.status();
+    const vm::NDArray& out = got->is_tuple() ? got->tuple()[0].tensor() : got->tensor();
+    const std::vector<float>& ref = (*want)[0].data;
+    if (out.NumElements() != static_cast<int64_t>(ref.size())) {
+      return absl::InternalError(absl::StrCat(name, ": ", out.NumElements(), " outputs, ONNX Runtime gives ", ref.size()));
+    }
+    double scale = 0, worst = 0;
+    for (float v : ref) scale = std::max(scale, static_cast<double>(std::abs(v)));
+    const float* o = static_cast<const float*>(out.data());
+    for (size_t i = 0; i < ref.size(); ++i) worst = std::max(worst, static_cast<double>(std::abs(o[i] - ref[i])));
+    if (worst > 1e-3 * scale + 1e-5) {
+      return absl::InternalError(absl::StrCat(name, " (", pipeline, "): max |ours - ONNX Runtime| = ", worst, " of ", scale));
+    }
+    bench::OrtSession* session = ort->get();
+    std::vector<double> t = MedianSeconds(opt.runs, {[&] { (void)machine->Invoke("main", {x}); },
+                                                     [&] { (void)session->Run(ort_inputs); }});
+    auto gflops = [&](double s) { return flops / s / 1e9; };
+    std::printf("| %s | %d | %s | %.3f | %.3f | %.2f | %.1f (%.0f%%) | %.1f (%.0f%%) | %.1f | %.1e |\n", name.c_str(), opt.threads,
+                pipeline.c_str(), t[0] * 1e3, t[1] * 1e3, t[0] / t[1], gflops(t[0]), 100 * gflops(t[0]) / peak_gflops,
+                gflops(t[1]), 100 * gflops(t[1]) / peak_gflops, c->compile_seconds, worst / std::max(scale, 1e-30));
+    std::fflush(stdout);
+  }
+  return absl::OkStatus();
+}
+
+int Main(int argc, char** argv) {
+  Options opt;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
+    if (arg == "--threads") opt.threads = std::atoi(value().c_str());
+    else if (arg == "--runs") opt.runs = std::atoi(value().c_str());
+    else if (arg == "--models_dir") opt.models_dir = value();
+    else if (arg == "--ort_library") opt.ort_library = value();
+    else if (arg == "--models") opt.models = absl::StrSplit(value(), ',', absl::SkipEmpty());
+    else if (arg == "--pipelines") opt.pipelines = absl::StrSplit(value(), ';', absl::SkipEmpty());
+    else {
+      std::fprintf(stderr,
+                   "usage: model_bench --models_dir DIR --ort_library libonnxruntime.so.1 [--threads N] [--runs N] "
+                   "[--models a,b] [--pipelines 'default;native']\nunknown argument: %s\n",
+                   arg.c_str());
+      return 2;
+    }
+  }
+  if (opt.models_dir.empty() || opt.ort_library.empty() || opt.threads < 1 || opt.runs < 1) {
+    std::fprintf(stderr, "model_bench: --models_dir and --ort_library are required; --threads and --runs must be positive\n");
+    return 2;
+  }
+  setenv("MLC_NUM_THREADS", std::to_string(opt.threads).c_str(), 1);
+  bench::FmaPeak peak = bench::MeasureFmaPeak(opt.threads);
+  std::printf("FMA peak (%s, %d thread%s): %.1f GFLOP/s\n\n", peak.isa.c_str(), opt.threads, opt.threads > 1 ? "s" : "", peak.gflops);
+  std::printf("| model | threads | pipeline | ours ms | ONNX Runtime ms | ours / ORT | ours GFLOP/s (%% peak) | ORT GFLOP/s (%% peak) | "
+              "compile s | max rel diff |\n|---|---|---|---|---|---|---|---|---|---|\n");
+  std::fflush(stdout);
+  int failures = 0;
+  for (const std::string& name : opt.models) {
+    if (absl::Status s = RunModel(name, opt, peak.gflops); !s.ok()) {
+      std::fprintf(stderr, "model_bench: %s: %s\n", name.c_str(), std::string(s.message()).c_str());
+      ++failures;
+    }
+  }
+  return failures == 0 ? 0 : 1;
+}
+
+}  // namespace
+}  // namespace mlc
+
+int main(int argc, char** argv) { return mlc::Main(argc, argv); }
