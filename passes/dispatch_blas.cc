@@ -13,6 +13,10 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 
 #include "ir/op.h"
 #include "ir/ops/op_attrs.h"
@@ -62,12 +66,25 @@ class DispatchBlasPass : public FunctionPass {
  protected:
   bool skip_primitive() const override { return true; }
   absl::StatusOr<relax::Function> RunOnFunction(const relax::Function& f, relax::BlockBuilder* bb) override {
-    absl::StatusOr<relax::Function> fused = FuseConvEpilogues(f, bb);
-    if (!fused.ok()) return fused.status();
-    return DispatchRest(*fused, bb);
+    std::set<std::string> ops;
+    for (absl::string_view op : absl::StrSplit(*ops_, ',', absl::SkipEmpty())) {
+      if (op != "conv2d" && op != "dense" && op != "matmul") {
+        return absl::InvalidArgumentError(absl::StrCat("dispatch-blas: ops: unknown operator '", op, "' (conv2d, dense, matmul)"));
+      }
+      ops.insert(std::string(op));
+    }
+    relax::Function current = f;
+    if (ops.count("conv2d")) {
+      absl::StatusOr<relax::Function> fused = FuseConvEpilogues(current, bb);
+      if (!fused.ok()) return fused.status();
+      current = *fused;
+    }
+    return DispatchRest(current, ops, bb);
   }
 
  private:
+  Option<std::string> ops_{this, "ops", "conv2d,dense,matmul", "the operators to dispatch, of conv2d, dense, matmul"};
+
   /*! \brief relu(add(conv2d(x, w), bias)), then add(conv2d(x, w), bias) -> one mlc.blas.conv2d.
    *  (Two rounds: bindings are rewritten in order, so the add alone would match first.) */
   static absl::StatusOr<relax::Function> FuseConvEpilogues(const relax::Function& func, relax::BlockBuilder* builder) {
@@ -103,7 +120,8 @@ class DispatchBlasPass : public FunctionPass {
         builder);
   }
 
-  static absl::StatusOr<relax::Function> DispatchRest(const relax::Function& func, relax::BlockBuilder* builder) {
+  static absl::StatusOr<relax::Function> DispatchRest(const relax::Function& func, const std::set<std::string>& ops,
+                                                      relax::BlockBuilder* builder) {
     Pattern a = Wildcard(), b = Wildcard();
     Pattern pattern = IsOp("nn.conv2d")({a, b}) | IsOp("nn.dense")({a, b}) | IsOp("matmul")({a, b});
     return Rewrite(
@@ -111,6 +129,7 @@ class DispatchBlasPass : public FunctionPass {
         [&](const relax::Expr& matched, const Match& m, relax::BlockBuilder*) -> relax::Expr {
           const auto* call = matched.as<relax::CallNode>();
           const std::string& op = call->op.as<relax::OpNode>()->name();
+          if (!ops.count(op == "nn.conv2d" ? "conv2d" : op == "nn.dense" ? "dense" : "matmul")) return matched;
           if (op == "nn.conv2d") {
             if (!StaticF32(m[a], 4) || !StaticF32(m[b], 4) || !StaticF32(matched, 4)) return matched;
             return CallPacked("mlc.blas.conv2d", {m[a], m[b], Geometry(ConvAttrs(*call), 0)}, matched);

@@ -50,9 +50,10 @@ TEST(Passes, FoldConstantComputesTheValues) {
 
 /*! \brief A pass with nothing to do returns the same functions, and the pipeline reports it. */
 TEST(Passes, EveryPassReportsNoChangeWhereItHasNothingToDo) {
-  // Loop-level code only: no graph-level operator for any pass to rewrite.
+  // Loop-level code only, already scheduled: no graph-level operator for any pass to rewrite
+  // and no unscheduled loop nest for default-schedule.
   IRModule mod = ParseCase("remove_unused/seed_ewise_fma.expected.py");
-  absl::StatusOr<IRModule> lowered = RunPipeline(mod, *ParsePipeline("legalize,remove-unused"));
+  absl::StatusOr<IRModule> lowered = RunPipeline(mod, *ParsePipeline("legalize,remove-unused,default-schedule"));
   ASSERT_TRUE(lowered.ok()) << lowered.status();
   for (const std::string& name : PassRegistry::Global().Names()) {
     if (name == "bind-params") continue;  // needs a file
@@ -99,7 +100,7 @@ TEST(PassInfrastructure, ErrorsNameTheKnownPassesAndOptions) {
   absl::StatusOr<std::vector<std::unique_ptr<Pass>>> p = ParsePipeline("legalize,fuse-opz");
   ASSERT_FALSE(p.ok());
   EXPECT_THAT(std::string(p.status().message()), HasSubstr("unknown pass 'fuse-opz'; known passes: bind-params"));
-  EXPECT_THAT(std::string(p.status().message()), HasSubstr("named pipelines: O0, default, native"));
+  EXPECT_THAT(std::string(p.status().message()), HasSubstr("named pipelines: O0, blas, default, native"));
   p = ParsePipeline("fuse-ops{depth=3}");
   ASSERT_FALSE(p.ok());
   EXPECT_THAT(std::string(p.status().message()), HasSubstr("pass fuse-ops has no option 'depth'; options: max-depth"));

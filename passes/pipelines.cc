@@ -9,12 +9,20 @@ namespace passes {
 namespace {
 
 MLC_REGISTER_PIPELINE("default",
-                      "fold-constant,fold-scale-into-conv,dispatch-blas,remove-unused,fuse-ops,legalize,fuse-tir,"
-                      "remove-unused",
-                      "what the pipeline and the Bazel rules run: constants folded, convolutions, dense and matmul "
-                      "through the BLAS runtime functions, the rest fused and lowered to loops");
-MLC_REGISTER_PIPELINE("native", "fold-constant,fold-scale-into-conv,remove-unused,fuse-ops,legalize,fuse-tir,remove-unused",
+                      "fold-constant,fold-scale-into-conv,dispatch-blas{ops=conv2d},remove-unused,fuse-ops,legalize,fuse-tir,"
+                      "default-schedule,pack-constants,remove-unused",
+                      "what the pipeline and the Bazel rules run: constants folded, convolutions through the BLAS "
+                      "runtime function, the rest fused, lowered to loops and scheduled by the default rules (dense and "
+                      "matmul as register-tile micro-kernels over weight panels packed at compile time)");
+MLC_REGISTER_PIPELINE("native",
+                      "fold-constant,fold-scale-into-conv,remove-unused,fuse-ops,legalize,fuse-tir,default-schedule,"
+                      "pack-constants,remove-unused",
                       "the default without library dispatch: every operator compiled from the operator library");
+MLC_REGISTER_PIPELINE("blas",
+                      "fold-constant,fold-scale-into-conv,dispatch-blas,remove-unused,fuse-ops,legalize,fuse-tir,"
+                      "default-schedule,pack-constants,remove-unused",
+                      "convolutions, dense and matmul through OpenBLAS (the runtime functions), the rest scheduled by "
+                      "the default rules: the library path, for comparison");
 MLC_REGISTER_PIPELINE("O0", "legalize,remove-unused",
                       "each operator lowered on its own, nothing folded or fused (a reference for debugging)");
 

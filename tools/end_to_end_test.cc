@@ -414,7 +414,7 @@ class Module:
                           "same_name.py");
   };
   std::vector<std::unique_ptr<vm::VirtualMachine>> machines;
-  for (const std::string& factor : {"2", "3"}) {
+  for (const char* factor : {"2", "3"}) {
     absl::StatusOr<IRModule> mod = module(factor);
     ASSERT_TRUE(mod.ok()) << mod.status();
     absl::StatusOr<IRModule> with_main = WithMainCalling(mod->LookupPrimFunc("k"), "k");

@@ -257,6 +257,22 @@ Reference BatchedMatmulReference() {
   };
 }
 
+/*! \brief GEMMs whose extents the register tiles divide take the micro-kernel path of the
+ *  default schedule (packed panels, k blocking, rows folded over a batch) and stay exact. */
+TEST(OperatorLibrary, DefaultScheduledGemmsUseTheMicroKernelAndMatch) {
+  std::vector<std::pair<std::vector<int64_t>, std::vector<int64_t>>> cases = {
+      {{12, 40}, {40, 32}},          // 6 x 16 tiles
+      {{2, 8, 24}, {2, 24, 32}},     // batched
+      {{3, 4, 16}, {16, 16}},        // batch folded into 12 rows
+      {{8, 2048}, {2048, 16}},       // k blocked for L1
+  };
+  for (const auto& [a, b] : cases) {
+    std::string scheduled = RunOpCase("matmul", {}, {a, b}, "legalize,default-schedule", BatchedMatmulReference(), -1, 1);
+    EXPECT_NE(scheduled.find("T.gemm_tile("), std::string::npos) << scheduled;
+    EXPECT_NE(scheduled.find("T.parallel("), std::string::npos) << scheduled;
+  }
+}
+
 TEST(OperatorLibrary, MatmulOperatorMatchesThroughLoopsAndThroughBlas) {
   std::vector<std::pair<std::vector<int64_t>, std::vector<int64_t>>> cases = {
       {{7, 129}, {129, 5}}, {{2, 3, 7, 9}, {9, 5}}, {{2, 3, 7, 9}, {2, 3, 9, 5}}};

@@ -538,6 +538,15 @@ class LoopRangeSimplifier : public StmtExprMutator {
     if (min.same_as(op->min) && extent.same_as(op->extent) && body.same_as(op->body)) return self;
     return Stmt(new ForNode(op->loop_var, min, extent, op->for_kind, body, op->annotations));
   }
+  /*! Inside a block its iteration variables range over their domains (what the loops bind
+   *  them to is checked by the schedule, not assumed here). */
+  Stmt VisitStmt_(const BlockNode* op, const Stmt& self) override {
+    Analyzer saved = analyzer_;
+    for (const IterVar& iv : op->iter_vars) analyzer_.Bind(iv.var, iv.dom);
+    Stmt out = StmtExprMutator::VisitStmt_(op, self);
+    analyzer_ = std::move(saved);
+    return out;
+  }
   Stmt VisitStmt_(const IfThenElseNode* op, const Stmt& self) override {
     PrimExpr cond = VisitExpr(op->condition);
     if (const int64_t* c = AsConstInt(cond)) {

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "ir/op.h"
@@ -112,6 +113,11 @@ void RunKernelCase(const KernelCase& c, double rtol, double atol) {
   ASSERT_TRUE(out.ok()) << out.status();
   ASSERT_TRUE(bb.EmitFuncOutput(*out).ok());
   CheckOnRandomInputs(bb.Get(), c.inputs, 99, c.lo, c.hi, c.reference, rtol, atol);
+  // The same kernel after the default schedule rules (tiled, packed, vectorized, parallel).
+  SCOPED_TRACE("after default-schedule");
+  absl::StatusOr<IRModule> scheduled = passes::RunPipeline(bb.Get(), *passes::ParsePipeline("default-schedule"));
+  ASSERT_TRUE(scheduled.ok()) << scheduled.status();
+  CheckOnRandomInputs(*scheduled, c.inputs, 99, c.lo, c.hi, c.reference, rtol, atol);
 }
 
 std::string RunOpCase(const std::string& op, const Attrs& attrs, const std::vector<std::vector<int64_t>>& inputs,
@@ -132,6 +138,12 @@ std::string RunOpCase(const std::string& op, const Attrs& attrs, const std::vect
   EXPECT_TRUE(lowered.ok()) << lowered.status();
   if (!lowered.ok()) return "";
   CheckOnRandomInputs(*lowered, inputs, 7, lo, hi, reference, 1e-5, 1e-5);
+  if (absl::StrContains(pipeline, "legalize")) {
+    SCOPED_TRACE("after default-schedule");
+    absl::StatusOr<IRModule> scheduled = passes::RunPipeline(*lowered, *passes::ParsePipeline("default-schedule"));
+    EXPECT_TRUE(scheduled.ok()) << scheduled.status();
+    if (scheduled.ok()) CheckOnRandomInputs(*scheduled, inputs, 7, lo, hi, reference, 1e-5, 1e-5);
+  }
   return PrintModule(*lowered);
 }
 

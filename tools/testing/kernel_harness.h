@@ -60,7 +60,8 @@ te::FTE Binary(Fn f) {
   return [f](const std::vector<te::Tensor>& t) -> absl::StatusOr<te::Tensor> { return f(t[0], t[1]); };
 }
 
-/*! \brief Compiles and runs the case and compares with its reference (gtest assertions). */
+/*! \brief Compiles and runs the case and compares with its reference (gtest assertions), as the
+ *  operator library writes it and again after the default-schedule rules. */
 void RunKernelCase(const KernelCase& c, double rtol = 1e-5, double atol = 1e-5);
 
 /*! \brief main(inputs) = op(inputs) with `attrs`, rewritten by the pass `pipeline`, compiled and

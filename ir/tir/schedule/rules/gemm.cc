@@ -1,0 +1,260 @@
+/*! \file gemm.cc
+ *  \brief The GEMM rule: a register-tile micro-kernel over packed panels of B.
+ */
+#include <algorithm>
+#include <map>
+
+#include "absl/strings/str_cat.h"
+#include "ir/tir/prim_expr_ops.h"
+#include "ir/tir/schedule/rules/rules.h"
+#include "ir/tir/schedule/state.h"
+#include "ir/tir/tir_util.h"
+
+namespace mlc {
+namespace tir {
+namespace {
+
+/*! \brief The iteration variables of a load or store's indices, when each index is one. */
+std::optional<std::vector<const Object*>> PlainIndices(const std::vector<PrimExpr>& indices) {
+  std::vector<const Object*> out;
+  for (const PrimExpr& e : indices) {
+    const auto* v = e.as<TirVarNode>();
+    if (v == nullptr) return std::nullopt;
+    out.push_back(v);
+  }
+  return out;
+}
+
+bool Has(const std::vector<const Object*>& vars, const Object* v) { return std::find(vars.begin(), vars.end(), v) != vars.end(); }
+
+int ReadIndex(const BlockNode* block, const Buffer& buffer) {
+  for (size_t i = 0; i < block->reads.size(); ++i) {
+    if (block->reads[i].buffer.same_as(buffer)) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+/*! \brief Whether some binding of the block uses the variable of the loop at `depth` above it. */
+bool UsesLoopAt(const Schedule& sch, const BlockRV& block, size_t depth) {
+  absl::StatusOr<std::string> name = sch.BlockName(block), func = sch.FuncName(block);
+  if (!name.ok() || !func.ok()) return false;
+  std::optional<StmtPath> path = FindBlock(sch.mod().LookupPrimFunc(*func)->body, *name);
+  if (!path) return false;
+  std::vector<const ForNode*> fors = LoopsAbove(*path);
+  if (depth >= fors.size()) return false;
+  for (const PrimExpr& v : path->back().as<BlockRealizeNode>()->iter_values) {
+    if (UsesVar(v, fors[depth]->loop_var)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::optional<GemmBlock> MatchGemm(const Schedule& sch, const BlockRV& block_rv) {
+  absl::StatusOr<std::string> name = sch.BlockName(block_rv), func = sch.FuncName(block_rv);
+  if (!name.ok() || !func.ok()) return std::nullopt;
+  PrimFunc prim = sch.mod().LookupPrimFunc(*func);
+  std::optional<StmtPath> path = FindBlock(prim->body, *name);
+  if (!prim.defined() || !path) return std::nullopt;
+  const auto* realize = path->back().as<BlockRealizeNode>();
+  const BlockNode* block = realize->block.get();
+  if (!IsReductionBlock(block)) return std::nullopt;
+  // C[s...] = C[s...] + X[...] * Y[...], float32, every index an iteration variable.
+  const auto* store = block->body.as<BufferStoreNode>();
+  if (store == nullptr || store->buffer->dtype != DataType::Float32()) return std::nullopt;
+  const auto* add = store->value.as<AddNode>();
+  const auto* acc = add ? add->a.as<BufferLoadNode>() : nullptr;
+  const auto* mul = add ? add->b.as<MulNode>() : nullptr;
+  const auto* x = mul ? mul->a.as<BufferLoadNode>() : nullptr;
+  const auto* y = mul ? mul->b.as<BufferLoadNode>() : nullptr;
+  if (acc == nullptr || x == nullptr || y == nullptr || !acc->buffer.same_as(store->buffer)) return std::nullopt;
+  if (x->buffer->dtype != DataType::Float32() || y->buffer->dtype != DataType::Float32()) return std::nullopt;
+  auto c_idx = PlainIndices(store->indices), acc_idx = PlainIndices(acc->indices);
+  auto x_idx = PlainIndices(x->indices), y_idx = PlainIndices(y->indices);
+  if (!c_idx || !acc_idx || !x_idx || !y_idx || *c_idx != *acc_idx || c_idx->size() < 2) return std::nullopt;
+  // One reduction variable k; the loops are a plain nest binding each variable to one loop.
+  const Object* k = nullptr;
+  for (const IterVar& iv : block->iter_vars) {
+    if (iv.kind != IterKind::kReduce) continue;
+    if (k != nullptr) return std::nullopt;
+    k = iv.var.get();
+  }
+  std::vector<const ForNode*> loops = LoopsAbove(*path);
+  if (loops.size() != block->iter_vars.size()) return std::nullopt;
+  std::map<const Object*, int> loop_of;  // iteration variable -> loop position
+  std::map<const Object*, int64_t> extent_of;
+  for (size_t i = 0; i < block->iter_vars.size(); ++i) {
+    const auto* lv = realize->iter_values[i].as<TirVarNode>();
+    if (lv == nullptr) return std::nullopt;
+    for (size_t l = 0; l < loops.size(); ++l) {
+      if (loops[l]->loop_var.get() == lv) loop_of[block->iter_vars[i].var.get()] = static_cast<int>(l);
+    }
+    const int64_t* ext = AsConstInt(block->iter_vars[i].dom.extent);
+    const int64_t* lo = AsConstInt(block->iter_vars[i].dom.min);
+    if (ext == nullptr || lo == nullptr || *lo != 0) return std::nullopt;
+    extent_of[block->iter_vars[i].var.get()] = *ext;
+  }
+  if (loop_of.size() != block->iter_vars.size()) return std::nullopt;
+  // C's last two indices are i and j; A holds i and k, B holds j and k.
+  const Object* i = (*c_idx)[c_idx->size() - 2];
+  const Object* j = c_idx->back();
+  if (Has(*x_idx, j)) {
+    std::swap(x, y);
+    std::swap(x_idx, y_idx);
+  }
+  if (!Has(*x_idx, i) || Has(*x_idx, j) || x_idx->back() != k || !Has(*y_idx, j) || Has(*y_idx, i) || y_idx->size() < 2) {
+    return std::nullopt;
+  }
+  GemmBlock g;
+  g.name = *name;
+  g.b_transposed = y_idx->back() == k;
+  if (!g.b_transposed && (y_idx->back() != j || (*y_idx)[y_idx->size() - 2] != k)) return std::nullopt;
+  if (g.b_transposed && (*y_idx)[y_idx->size() - 2] != j) return std::nullopt;
+  g.m = extent_of[i];
+  g.n = extent_of[j];
+  g.k = extent_of[k];
+  g.i_loop = loop_of[i];
+  g.j_loop = loop_of[j];
+  g.k_loop = loop_of[k];
+  for (size_t d = 0; d + 2 < c_idx->size(); ++d) g.batch_loops.push_back(loop_of[(*c_idx)[d]]);
+  g.fold_batch_into_rows = !g.batch_loops.empty();
+  for (size_t d = 0; d + 2 < c_idx->size(); ++d) g.fold_batch_into_rows &= !Has(*y_idx, (*c_idx)[d]);
+  if (g.fold_batch_into_rows) {
+    g.rows_per_batch = g.m;
+    for (size_t d = 0; d + 2 < c_idx->size(); ++d) g.m *= extent_of[(*c_idx)[d]];
+  }
+  // The loops must run batch..., i, j, k in that order (as the operator library writes them).
+  std::vector<int> order = g.batch_loops;
+  order.insert(order.end(), {g.i_loop, g.j_loop, g.k_loop});
+  for (size_t p = 0; p < order.size(); ++p) {
+    if (order[p] != static_cast<int>(p)) return std::nullopt;
+  }
+  g.a_read = ReadIndex(block, x->buffer);
+  g.b_read = ReadIndex(block, y->buffer);
+  if (g.a_read < 0 || g.b_read < 0 || g.a_read == g.b_read) return std::nullopt;
+  return g;
+}
+
+std::optional<GemmTiles> DefaultGemmTiles(const GemmBlock& gemm, const ScheduleTarget& target) {
+  // Fewer than 4 rows: a few long dot products, which LLVM vectorizes along k as they are.
+  if (gemm.m < 4) return std::nullopt;
+  for (int64_t vectors : {2, 1}) {
+    int64_t nr = vectors * target.vector_lanes;
+    if (gemm.n % nr != 0) continue;
+    // Accumulators MR x vectors, plus the vectors of B's row and one broadcast of A.
+    for (int64_t mr = 8; mr >= 2; --mr) {
+      if (mr * vectors + vectors + 1 > target.vector_registers || gemm.m % mr != 0) continue;
+      // Folded rows: a tile must lie within one batch entry, or span whole ones.
+      if (gemm.fold_batch_into_rows && gemm.rows_per_batch > 1 && gemm.rows_per_batch % mr != 0) continue;
+      GemmTiles t;
+      t.mr = mr;
+      t.nr = nr;
+      // A panel of B (kc x NR floats) should take at most half of L1.
+      int64_t kc = target.l1_bytes / 2 / (nr * 4);
+      if (gemm.k > kc) {
+        for (int64_t c = kc; c >= 64; --c) {
+          if (gemm.k % c == 0) {
+            t.kc = c;
+            break;
+          }
+        }
+      }
+      return t;
+    }
+  }
+  return std::nullopt;
+}
+
+absl::Status ScheduleGemm(Schedule* sch, const BlockRV& block, const GemmBlock& gemm, const GemmTiles& tiles) {
+  absl::StatusOr<std::vector<LoopRV>> loops = sch->GetLoops(block);
+  if (!loops.ok()) return loops.status();
+  std::vector<LoopRV> batch;
+  for (int b : gemm.batch_loops) batch.push_back((*loops)[b]);
+  LoopRV rows = (*loops)[gemm.i_loop];
+  if (gemm.fold_batch_into_rows) {
+    std::vector<LoopRV> fused = batch;
+    fused.push_back(rows);
+    absl::StatusOr<LoopRV> f = sch->Fuse(fused);
+    if (!f.ok()) return f.status();
+    rows = *f;
+    batch.clear();
+  }
+  auto i = sch->Split(rows, {std::nullopt, tiles.mr});
+  if (!i.ok()) return i.status();
+  auto j = sch->Split((*loops)[gemm.j_loop], {std::nullopt, tiles.nr});
+  if (!j.ok()) return j.status();
+  LoopRV k1 = (*loops)[gemm.k_loop];
+  std::optional<LoopRV> k0;
+  if (tiles.kc > 0 && tiles.kc < gemm.k) {
+    auto k = sch->Split(k1, {std::nullopt, tiles.kc});
+    if (!k.ok()) return k.status();
+    k0 = (*k)[0];
+    k1 = (*k)[1];
+  }
+  // batch..., j0, [k0], i0, i1, j1, k1: a panel of B (kc x NR) stays in L1 while every row
+  // tile of A passes over it.
+  std::vector<LoopRV> order = batch;
+  order.push_back((*j)[0]);
+  if (k0) order.push_back(*k0);
+  order.insert(order.end(), {(*i)[0], (*i)[1], (*j)[1], k1});
+  if (absl::Status s = sch->Reorder(order); !s.ok()) return s;
+  // Pack B into NR-column panels, k-major, each panel by the iteration of j0 that uses it.
+  absl::StatusOr<BlockRV> packed = sch->CacheRead(block, gemm.b_read, "global");
+  if (!packed.ok()) return packed.status();
+  IndexMap map;
+  absl::StatusOr<std::string> func = sch->FuncName(block);
+  if (!func.ok()) return func.status();
+  PrimFunc prim = sch->mod().LookupPrimFunc(*func);
+  std::optional<StmtPath> path = FindBlock(prim->body, gemm.name);
+  const BlockNode* b = path->back().as<BlockRealizeNode>()->block.get();
+  const Buffer& bbuf = b->reads[gemm.b_read].buffer;
+  for (int d = 0; d < bbuf->ndim(); ++d) map.inputs.push_back(MakeVar(absl::StrCat("d", d), DataType::Int64()));
+  size_t nd = map.inputs.size();
+  PrimExpr kk = map.inputs[gemm.b_transposed ? nd - 1 : nd - 2], jj = map.inputs[gemm.b_transposed ? nd - 2 : nd - 1];
+  PrimExpr nr = IntImm(DataType::Int64(), tiles.nr);
+  for (size_t d = 0; d + 2 < nd; ++d) map.outputs.push_back(map.inputs[d]);
+  map.outputs.insert(map.outputs.end(), {FloorDiv(jj, nr), kk, FloorMod(jj, nr)});
+  if (absl::Status s = sch->TransformLayout(block, gemm.b_read, /*is_write=*/false, map); !s.ok()) return s;
+  if (absl::Status s = sch->ComputeAt(*packed, (*j)[0]); !s.ok()) return s;
+  // The copy's loops under j0: [k, j] (or [j, k] for B transposed); write contiguously along j.
+  auto copy_loops = sch->GetLoops(*packed);
+  if (!copy_loops.ok()) return copy_loops.status();
+  size_t outer = batch.size() + 1;  // batch loops and j0 above the copy
+  if (copy_loops->size() >= outer + 2) {
+    LoopRV first = (*copy_loops)[copy_loops->size() - 2], last = copy_loops->back();
+    if (gemm.b_transposed) {
+      if (absl::Status s = sch->Reorder({last, first}); !s.ok()) return s;
+      std::swap(first, last);
+    }
+    if (absl::Status s = sch->Vectorize(last); !s.ok()) return s;
+  }
+  // The elementwise epilogue (bias, activation) per panel, while the panel is in cache.
+  // Kept only when it really narrows to the panel (an index the region analysis cannot invert
+  // would make every panel recompute the whole epilogue).
+  absl::StatusOr<std::vector<BlockRV>> consumers = sch->GetConsumers(block);
+  if (consumers.ok() && consumers->size() == 1) {
+    Schedule trial = *sch;
+    BlockRV epilogue = consumers->front();
+    if (trial.ReverseComputeAt(epilogue, (*j)[0]).ok() && UsesLoopAt(trial, epilogue, batch.size())) {
+      *sch = trial;
+      auto e_loops = sch->GetLoops(epilogue);
+      if (e_loops.ok() && !e_loops->empty()) sch->Vectorize(e_loops->back()).IgnoreError();
+    }
+  }
+  // The init before the k loops; then the tile becomes the micro-kernel.
+  if (absl::StatusOr<BlockRV> init = sch->DecomposeReduction(block, k0 ? *k0 : (*i)[1]); !init.ok()) return init.status();
+  if (absl::Status s = sch->Tensorize((*i)[1], "gemm_f32"); !s.ok()) return s;
+  // Parallel over the panels (and batches).
+  std::vector<LoopRV> outer_loops = batch;
+  outer_loops.push_back((*j)[0]);
+  LoopRV par = outer_loops.front();
+  if (outer_loops.size() > 1) {
+    absl::StatusOr<LoopRV> fused = sch->Fuse(outer_loops);
+    if (!fused.ok()) return fused.status();
+    par = *fused;
+  }
+  return sch->Parallel(par);
+}
+
+}  // namespace tir
+}  // namespace mlc

@@ -1,0 +1,157 @@
+/*! \file loop_nest.cc
+ *  \brief Inlining of elementwise blocks, and the rule for the loop nests that remain:
+ *         vectorize the innermost contiguous loop, parallelize the outer ones.
+ */
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "ir/tir/schedule/rules/rules.h"
+#include "ir/tir/schedule/state.h"
+#include "ir/tir/tir_util.h"
+
+namespace mlc {
+namespace tir {
+namespace {
+
+// Work below this many iterations is not worth a parallel launch (a few microseconds).
+constexpr int64_t kMinParallelIterations = 1 << 14;
+
+struct BlockView {
+  PrimFunc prim;
+  StmtPath path;
+  const BlockRealizeNode* realize;
+  std::vector<const ForNode*> loops;
+};
+
+std::optional<BlockView> View(const Schedule& sch, const BlockRV& rv) {
+  absl::StatusOr<std::string> name = sch.BlockName(rv), func = sch.FuncName(rv);
+  if (!name.ok() || !func.ok()) return std::nullopt;
+  PrimFunc prim = sch.mod().LookupPrimFunc(*func);
+  if (!prim.defined()) return std::nullopt;
+  std::optional<StmtPath> path = FindBlock(prim->body, *name);
+  if (!path) return std::nullopt;
+  return BlockView{prim, *path, path->back().as<BlockRealizeNode>(), LoopsAbove(*path)};
+}
+
+bool IsParam(const PrimFunc& f, const Buffer& b) {
+  for (const Buffer& p : f->params) {
+    if (p.same_as(b)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+void InlineElementwise(Schedule* sch, const std::string& func) {
+  // Repeat until nothing more inlines: inlining one block can make its producer inlinable.
+  for (bool changed = true; changed;) {
+    changed = false;
+    PrimFunc prim = sch->mod().LookupPrimFunc(func);
+    if (!prim.defined()) return;
+    for (const BlockRealizeNode* r : AllBlocks(prim->body)) {
+      const BlockNode* block = r->block.get();
+      if (r->iter_values.empty() || !IsSpatialBlock(block) || block->writes.size() != 1 ||
+          IsParam(prim, block->writes[0].buffer)) {
+        continue;
+      }
+      absl::StatusOr<BlockRV> rv = sch->GetBlock(block->name, func);
+      if (rv.ok() && sch->ComputeInline(*rv).ok()) {
+        changed = true;
+        break;  // the function changed: look at it again
+      }
+    }
+  }
+}
+
+absl::Status ScheduleLoopNest(Schedule* sch, const BlockRV& block, const ScheduleTarget& target) {
+  std::optional<BlockView> v = View(*sch, block);
+  if (!v || v->loops.empty()) return absl::FailedPreconditionError("no loops");
+  absl::StatusOr<std::vector<LoopRV>> loops = sch->GetLoops(block);
+  if (!loops.ok()) return loops.status();
+  const BlockNode* b = v->realize->block.get();
+  // Vectorize the innermost loop when it runs along the last index of the store (contiguous).
+  const ForNode* inner = v->loops.back();
+  const auto* store = b->body.as<BufferStoreNode>();
+  const int64_t* inner_extent = AsConstInt(inner->extent);
+  bool contiguous = false;
+  if (store != nullptr && !store->indices.empty() && inner_extent != nullptr && *inner_extent >= 4) {
+    for (size_t i = 0; i < b->iter_vars.size(); ++i) {
+      if (UsesVar(v->realize->iter_values[i], inner->loop_var) && store->indices.back().same_as(b->iter_vars[i].var)) {
+        contiguous = b->iter_vars[i].kind == IterKind::kSpatial;
+      }
+    }
+  }
+  bool applied = contiguous && sch->Vectorize(loops->back()).ok();
+  // Parallelize the outermost loop when the nest has enough work (the primitive refuses a
+  // reduction loop or one whose iterations would race).
+  int64_t work = 1;
+  for (const ForNode* f : v->loops) {
+    const int64_t* e = AsConstInt(f->extent);
+    work *= e ? *e : 1;
+  }
+  const int64_t* outer_extent = AsConstInt(v->loops.front()->extent);
+  if (work >= kMinParallelIterations && outer_extent && *outer_extent >= 2 && loops->size() >= 2) {
+    applied |= sch->Parallel(loops->front()).ok();
+  }
+  return applied ? absl::OkStatus() : absl::FailedPreconditionError("nothing to vectorize or parallelize");
+}
+
+int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const ScheduleTarget& target, std::vector<std::string>* notes) {
+  auto note = [&](const std::string& block, const std::string& text) {
+    if (notes != nullptr) notes->push_back(absl::StrCat("@", func, " block ", block, ": ", text));
+  };
+  InlineElementwise(sch, func);
+  int scheduled = 0;
+  PrimFunc prim = sch->mod().LookupPrimFunc(func);
+  if (!prim.defined()) return 0;
+  std::vector<std::string> names;
+  for (const BlockRealizeNode* r : AllBlocks(prim->body)) {
+    if (!r->iter_values.empty()) names.push_back(r->block->name);
+  }
+  std::set<std::string> handled;
+  // GEMMs first: they place their epilogues.
+  for (const std::string& name : names) {
+    absl::StatusOr<BlockRV> rv = sch->GetBlock(name, func);
+    if (!rv.ok()) continue;
+    std::optional<GemmBlock> gemm = MatchGemm(*sch, *rv);
+    if (!gemm) continue;
+    std::optional<GemmTiles> tiles = DefaultGemmTiles(*gemm, target);
+    if (!tiles) {
+      note(name, absl::StrCat("GEMM ", gemm->m, "x", gemm->n, "x", gemm->k, ": no register tile divides the extents"));
+      continue;
+    }
+    Schedule attempt = *sch;
+    absl::StatusOr<BlockRV> again = attempt.GetBlock(name, func);
+    absl::Status s = again.ok() ? ScheduleGemm(&attempt, *again, *gemm, *tiles) : again.status();
+    if (!s.ok()) {
+      note(name, absl::StrCat("GEMM rule: ", s.message()));
+      continue;
+    }
+    *sch = attempt;
+    ++scheduled;
+    handled.insert(name);
+  }
+  // Then every nest still at the root of the function, untouched so far.
+  prim = sch->mod().LookupPrimFunc(func);
+  for (const BlockRealizeNode* r : AllBlocks(prim->body)) {
+    const std::string& name = r->block->name;
+    if (r->iter_values.empty() || handled.count(name)) continue;
+    absl::StatusOr<BlockRV> rv = sch->GetBlock(name, func);
+    if (!rv.ok()) continue;
+    std::optional<BlockView> v = View(*sch, *rv);
+    if (!v || v->loops.empty()) continue;
+    bool plain = true;  // serial loops only: nothing placed it yet
+    for (const ForNode* f : v->loops) plain &= f->for_kind == ForKind::kSerial;
+    const BlockRealizeNode* scope = ScopeOf(v->path);
+    if (!plain || scope == nullptr || !scope->iter_values.empty()) continue;
+    Schedule attempt = *sch;
+    absl::StatusOr<BlockRV> again = attempt.GetBlock(name, func);
+    if (!again.ok() || !ScheduleLoopNest(&attempt, *again, target).ok()) continue;
+    *sch = attempt;
+    ++scheduled;
+  }
+  return scheduled;
+}
+
+}  // namespace tir
+}  // namespace mlc

@@ -1,0 +1,75 @@
+/*! \file rules.h
+ *  \brief Default schedules: rules that turn each loop program into a fast one without tuning,
+ *         by the kind of its blocks, as TVM's MetaSchedule rules and IREE's CPU strategies do.
+ *
+ *   - inline: elementwise blocks writing intermediate buffers are inlined into their consumers;
+ *   - GEMM (`C[..., i, j] += A[..., i, k] * B[..., k, j]` or `B[..., j, k]`): a register tile of
+ *     MR x NR through the `gemm_f32` intrinsic, B packed into NR-column panels by the thread that
+ *     uses them, k blocked for L1, the elementwise epilogue computed per panel while it is hot,
+ *     the outer loop parallel;
+ *   - elementwise and other reductions: the innermost contiguous loop vectorized, the outer
+ *     loops parallel when there is enough work.
+ *  Each rule applies to a copy of the schedule and keeps it only if every step succeeds, so a
+ *  function the rules do not fit stays as it was. Everything applied is in the schedule's trace.
+ */
+#ifndef MLC_IR_TIR_SCHEDULE_RULES_RULES_H_
+#define MLC_IR_TIR_SCHEDULE_RULES_RULES_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "ir/tir/schedule/schedule.h"
+
+namespace mlc {
+namespace tir {
+
+/*! \brief What the rules need to know of the CPU. */
+struct ScheduleTarget {
+  int vector_lanes = 8;        // float32 lanes of a vector register (8: AVX2, 16: AVX-512)
+  int vector_registers = 16;   // architectural vector registers
+  int64_t l1_bytes = 32 * 1024;
+};
+
+/*! \brief A GEMM-shaped reduction block: which loops are which, and which reads are A and B. */
+struct GemmBlock {
+  std::string name;
+  int64_t m = 0, n = 0, k = 0;
+  std::vector<int> batch_loops;  // positions in GetLoops(block), outermost first
+  int i_loop = -1, j_loop = -1, k_loop = -1;
+  int a_read = -1, b_read = -1;  // positions in the block's reads
+  bool b_transposed = false;     // B indexed [..., j, k]
+  /*! \brief B has no batch dimensions (x[b, s, k] @ w[k, n]): the batch loops and i fuse into
+   *  one row loop of m = batch x rows. */
+  bool fold_batch_into_rows = false;
+  int64_t rows_per_batch = 0;  // when folded: the extent of i (a tile may not straddle batches)
+};
+
+/*! \brief The register tile and cache blocking of a GEMM schedule (what tuning varies). */
+struct GemmTiles {
+  int64_t mr = 4, nr = 16, kc = 0;  // kc = 0: no k blocking
+};
+
+/*! \brief The block as a GEMM, or nullopt when it is not one (or its loops are not a plain nest). */
+std::optional<GemmBlock> MatchGemm(const Schedule& sch, const BlockRV& block);
+/*! \brief The tiles the default rule picks for a GEMM on the target, or nullopt when no register
+ *  tile divides the extents (the block then keeps its loops). */
+std::optional<GemmTiles> DefaultGemmTiles(const GemmBlock& gemm, const ScheduleTarget& target);
+/*! \brief Applies the GEMM schedule with the given tiles (see the file comment). */
+absl::Status ScheduleGemm(Schedule* sch, const BlockRV& block, const GemmBlock& gemm, const GemmTiles& tiles);
+
+/*! \brief Inlines every elementwise block of `func` that writes an intermediate buffer. */
+void InlineElementwise(Schedule* sch, const std::string& func);
+/*! \brief Vectorizes and parallelizes the loop nest of a block left at the root of its function. */
+absl::Status ScheduleLoopNest(Schedule* sch, const BlockRV& block, const ScheduleTarget& target);
+
+/*! \brief Every rule, on every block of `func`. Returns how many blocks a rule scheduled; when
+ *  `notes` is given, it receives why a rule that matched a block could not be applied. */
+int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const ScheduleTarget& target,
+                         std::vector<std::string>* notes = nullptr);
+
+}  // namespace tir
+}  // namespace mlc
+
+#endif  // MLC_IR_TIR_SCHEDULE_RULES_RULES_H_

@@ -1,0 +1,80 @@
+/*! \file default_schedule.cc
+ *  \brief default-schedule: the rules of ir/tir/schedule/rules on every PrimFunc, so the default
+ *         pipeline generates fast code without tuning.
+ */
+#include <iostream>
+
+#include "absl/strings/str_cat.h"
+#include "ir/tir/analyzer.h"
+#include "ir/tir/schedule/rules/rules.h"
+#include "ir/tir/schedule/schedule.h"
+#include "ir/tir/schedule/state.h"
+#include "passes/pass.h"
+
+namespace mlc {
+namespace passes {
+namespace {
+
+/*! \brief A function someone already scheduled (any loop not serial) is left alone. */
+bool HasScheduledLoops(const tir::Stmt& s) {
+  bool found = false;
+  tir::RewriteStmt(s, [&](const tir::Stmt& st) -> std::optional<tir::Stmt> {
+    if (const auto* f = st.as<tir::ForNode>(); f && f->for_kind != tir::ForKind::kSerial) found = true;
+    return std::nullopt;
+  });
+  return found;
+}
+
+/*! \brief The host CPU's vector shape (until targets are explicit). */
+tir::ScheduleTarget HostTarget() {
+  tir::ScheduleTarget t;
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f")) {
+    t.vector_lanes = 16;
+    t.vector_registers = 32;
+  }
+  return t;
+}
+
+class DefaultSchedulePass : public Pass {
+ public:
+  std::string name() const override { return "default-schedule"; }
+  std::string description() const override {
+    return "Schedules every PrimFunc without tuning: inlines elementwise blocks, gives GEMM-shaped reductions a register-"
+           "tile micro-kernel over packed panels (gemm_f32) with the epilogue per panel and parallel panels, and "
+           "vectorizes and parallelizes the remaining loop nests. Functions with non-serial loops (already scheduled) "
+           "are left alone. Run after fuse-tir.";
+  }
+  absl::StatusOr<IRModule> Run(const IRModule& mod) override {
+    tir::ScheduleTarget target = HostTarget();
+    // Indices composed by fusion (a reshape after a matmul) are simplified first, with the
+    // iteration domains known, so the rules see `T[v0 + v1, v2]` rather than its long form.
+    IRModule simplified = mod;
+    for (const auto& [name, f] : mod.functions()) {
+      tir::PrimFunc prim = mod.LookupPrimFunc(name);
+      if (!prim.defined() || HasScheduledLoops(prim->body)) continue;
+      simplified.Add(name, tir::PrimFunc(new tir::PrimFuncNode(prim->params, tir::SimplifyWithLoopRanges(prim->body), prim->attrs)));
+    }
+    tir::Schedule sch(simplified);
+    std::vector<std::string> notes;
+    IRModule out = mod;  // functions no rule applied to stay as they were (simplification aside)
+    for (const auto& [name, f] : mod.functions()) {
+      tir::PrimFunc prim = mod.LookupPrimFunc(name);
+      if (!prim.defined() || HasScheduledLoops(prim->body)) continue;
+      if (tir::ApplyDefaultSchedule(&sch, name, target, *explain_ ? &notes : nullptr) > 0) {
+        out.Add(name, sch.mod().LookupPrimFunc(name));
+      }
+    }
+    for (const std::string& n : notes) std::cerr << "default-schedule: " << n << "\n";
+    return out;
+  }
+
+ private:
+  Option<bool> explain_{this, "explain", false, "print (to stderr) why a rule that matched a block could not apply"};
+};
+
+MLC_REGISTER_PASS(DefaultSchedulePass);
+
+}  // namespace
+}  // namespace passes
+}  // namespace mlc
