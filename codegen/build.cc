@@ -55,10 +55,13 @@ absl::StatusOr<proto::Executable> Build(const IRModule& mod, const BuildOptions&
   if (!lowered.empty()) {
     CodegenOptions codegen = options.codegen;
     codegen.keep_llvm_ir = codegen.keep_llvm_ir || !options.dump_llvm_path.empty();
-    absl::StatusOr<CompiledKernels> compiled = CompileKernels(lowered, codegen);
+    absl::StatusOr<Target> target = TargetFromAttrs(mod.attrs());
+    if (!target.ok()) return target.status();
+    absl::StatusOr<CompiledKernels> compiled = CompileKernels(lowered, *target, codegen);
     if (!compiled.ok()) return compiled.status();
     exe->set_kernel_library(std::move(compiled->shared_object));
-    exe->set_target(compiled->target);
+    exe->set_target(target->str());
+    for (const std::string& f : target->features) exe->add_cpu_features(f);
     if (!options.dump_llvm_path.empty()) {
       if (absl::Status s = WriteFileAtomically(options.dump_llvm_path, compiled->llvm_ir); !s.ok()) return s;
     }

@@ -11,10 +11,12 @@
 #include "absl/flags/usage.h"
 #include "codegen/build.h"
 #include "ir/serialize.h"
+#include "ir/target/target.h"
 #include "support/file_util.h"
 
 ABSL_FLAG(std::string, in, "", "IRModule to build (*.irpb)");
 ABSL_FLAG(std::string, out, "", "executable to write (*.mlcx)");
+ABSL_FLAG(std::string, target, "", "target to compile for (llvm -mcpu=native, x86-64-v3, znver4, ...); recorded in the module");
 ABSL_FLAG(std::string, dump_lowered, "", "write the lowered PrimFuncs here (TVMScript)");
 ABSL_FLAG(std::string, dump_llvm, "", "write the optimized LLVM IR here");
 ABSL_FLAG(int, opt_level, 3, "LLVM optimization level (0-3)");
@@ -30,6 +32,10 @@ int main(int argc, char** argv) {
   absl::StatusOr<mlc::IRModule> mod = mlc::LoadModule(in);
   if (!mod.ok()) {
     std::cerr << "build: " << mod.status().message() << "\n";
+    return 1;
+  }
+  if (absl::Status s = mlc::RecordTargetFlag(&mod->mutable_attrs(), absl::GetFlag(FLAGS_target)); !s.ok()) {
+    std::cerr << "build: " << in << ": " << s.message() << "\n";
     return 1;
   }
   mlc::codegen::BuildOptions options;

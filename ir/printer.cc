@@ -799,8 +799,13 @@ std::string PrintModule(const IRModule& mod, const PrintOptions& options) {
   }
   if (options.show_meta && !constants.empty()) out += MetadataSection(constants) + "\n";
   out += "@I.ir_module\nclass Module:\n";
-  if (order.empty()) out += "    pass\n";
   bool first = true;
+  if (!mod.attrs().empty()) {
+    out += absl::StrCat("    I.module_attrs(", AttrDictToScript(mod.attrs(), false), ")\n");
+    first = false;
+  } else if (order.empty()) {
+    out += "    pass\n";
+  }
   for (const auto& [name, func] : order) {
     if (!first) out += "\n";
     first = false;

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "absl/strings/str_cat.h"
+#include "ir/target/target.h"
 #include "ir/tir/analyzer.h"
 #include "ir/tir/schedule/rules/rules.h"
 #include "ir/tir/schedule/schedule.h"
@@ -25,17 +26,6 @@ bool HasScheduledLoops(const tir::Stmt& s) {
   return found;
 }
 
-/*! \brief The host CPU's vector shape (until targets are explicit). */
-tir::ScheduleTarget HostTarget() {
-  tir::ScheduleTarget t;
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f")) {
-    t.vector_lanes = 16;
-    t.vector_registers = 32;
-  }
-  return t;
-}
-
 class DefaultSchedulePass : public Pass {
  public:
   std::string name() const override { return "default-schedule"; }
@@ -43,10 +33,13 @@ class DefaultSchedulePass : public Pass {
     return "Schedules every PrimFunc without tuning: inlines elementwise blocks, gives GEMM-shaped reductions a register-"
            "tile micro-kernel over packed panels (gemm_f32) with the epilogue per panel and parallel panels, and "
            "vectorizes and parallelizes the remaining loop nests. Functions with non-serial loops (already scheduled) "
-           "are left alone. Run after fuse-tir.";
+           "are left alone. Tiles are sized for the module's target (its \"target\" attribute; the host where none). "
+           "Run after fuse-tir.";
   }
   absl::StatusOr<IRModule> Run(const IRModule& mod) override {
-    tir::ScheduleTarget target = HostTarget();
+    absl::StatusOr<Target> target_or = TargetFromAttrs(mod.attrs());
+    if (!target_or.ok()) return target_or.status();
+    const Target& target = *target_or;
     // Indices composed by fusion (a reshape after a matmul) are simplified first, with the
     // iteration domains known, so the rules see `T[v0 + v1, v2]` rather than its long form.
     IRModule simplified = mod;

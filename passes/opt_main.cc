@@ -17,10 +17,12 @@
 #include "absl/flags/usage.h"
 #include "absl/strings/str_split.h"
 #include "ir/serialize.h"
+#include "ir/target/target.h"
 #include "passes/pass.h"
 
 ABSL_FLAG(std::string, in, "", "IRModule to transform (*.irpb)");
 ABSL_FLAG(std::string, out, "", "IRModule to write (*.irpb)");
+ABSL_FLAG(std::string, target, "", "target to compile for (llvm -mcpu=native, x86-64-v3, znver4, ...); recorded in the module");
 ABSL_FLAG(std::string, passes, "default", "pipeline: pass,pass{option=value,...},... or a named pipeline (default, native, O0)");
 ABSL_FLAG(bool, print_after_all, false, "print the module after every pass (to stderr)");
 ABSL_FLAG(std::string, print_after, "", "comma-separated passes after which to print the module");
@@ -70,6 +72,10 @@ int main(int argc, char** argv) {
   absl::StatusOr<mlc::IRModule> mod = mlc::LoadModule(in);
   if (!mod.ok()) {
     std::cerr << "opt: " << mod.status().message() << "\n";
+    return 1;
+  }
+  if (absl::Status s = mlc::RecordTargetFlag(&mod->mutable_attrs(), absl::GetFlag(FLAGS_target)); !s.ok()) {
+    std::cerr << "opt: " << in << ": " << s.message() << "\n";
     return 1;
   }
   mlc::passes::PipelineOptions options;

@@ -14,6 +14,7 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "ir/serialize.h"
+#include "ir/target/target.h"
 #include "ir/verifier.h"
 #include "passes/apply_trace.h"
 #include "support/file_util.h"
@@ -21,6 +22,7 @@
 ABSL_FLAG(std::string, in, "", "module to schedule (*.irpb)");
 ABSL_FLAG(std::string, trace, "", "trace to apply (*.py in TVM's spelling, else Protobuf)");
 ABSL_FLAG(std::string, out, "", "scheduled module to write (*.irpb)");
+ABSL_FLAG(std::string, target, "", "target the schedule is for (llvm -mcpu=native, x86-64-v3, ...); recorded in the module");
 ABSL_FLAG(std::string, trace_out, "", "also write the applied trace (Protobuf; .py: TVM's spelling)");
 ABSL_FLAG(bool, print_trace, false, "print the applied trace in TVM's spelling");
 
@@ -40,6 +42,10 @@ int main(int argc, char** argv) {
   absl::StatusOr<mlc::IRModule> mod = mlc::LoadModule(in);
   if (!mod.ok()) {
     std::cerr << "schedule: " << mod.status().message() << "\n";
+    return 1;
+  }
+  if (absl::Status s = mlc::RecordTargetFlag(&mod->mutable_attrs(), absl::GetFlag(FLAGS_target)); !s.ok()) {
+    std::cerr << "schedule: " << in << ": " << s.message() << "\n";
     return 1;
   }
   mlc::tir::Trace applied;

@@ -6,6 +6,8 @@
  *         kinds, memory reuse, and the errors a user can hit.
  */
 #include <cmath>
+#include <cstdio>
+#include <cstring>
 #include <functional>
 #include <random>
 #include <string>
@@ -18,6 +20,7 @@
 #include "ir/block_builder.h"
 #include "ir/op.h"
 #include "ir/printer.h"
+#include "ir/target/target.h"
 #include "ir/te/call_te.h"
 #include "ir/testing/golden.h"
 #include "ir/topi/topi.h"
@@ -510,6 +513,103 @@ TEST(VirtualMachine, CorruptArtifactsGiveClearErrors) {
   bad = *exe;
   bad.set_format_version(99);
   EXPECT_THAT(std::string(vm::VirtualMachine::Load(bad).status().message()), HasSubstr("format version 99"));
+}
+
+// ---- Targets: recorded in the module and the executable, obeyed by codegen, checked at load.
+
+/*! \brief A dense layer with ReLU, default-scheduled for `target`, built and loaded. */
+proto::Executable DenseReluFor(const std::string& target_text) {
+  constexpr char kDense[] = R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((16, 64), dtype="float32"), w: R.Tensor((64, 64), dtype="float32")):
+        with R.dataflow():
+            gv = R.nn.relu(R.nn.dense(x, w))
+            R.output(gv)
+        return gv
+)";
+  absl::StatusOr<IRModule> mod = ParseTVMScript(kDense, "dense.py");
+  EXPECT_TRUE(mod.ok()) << mod.status();
+  absl::Status recorded = RecordTargetFlag(&mod->mutable_attrs(), target_text);
+  EXPECT_TRUE(recorded.ok()) << recorded;
+  absl::StatusOr<IRModule> scheduled = passes::RunPipeline(*mod, *passes::ParsePipeline("fuse-ops,legalize,fuse-tir,default-schedule"));
+  EXPECT_TRUE(scheduled.ok()) << scheduled.status();
+  absl::StatusOr<proto::Executable> exe = codegen::Build(*scheduled);
+  EXPECT_TRUE(exe.ok()) << exe.status();
+  return exe.ok() ? *exe : proto::Executable();
+}
+
+/*! \brief How many instructions of the kernel library name a 512-bit register. */
+int ZmmInstructions(const proto::Executable& exe) {
+  std::string path = absl::StrCat(::testing::TempDir(), "/kernels_", exe.target().size(), ".so");
+  EXPECT_TRUE(WriteFileAtomically(path, exe.kernel_library()).ok());
+  FILE* p = popen(absl::StrCat("objdump -d --no-show-raw-insn ", path).c_str(), "r");
+  EXPECT_NE(p, nullptr);
+  int count = 0, lines = 0;
+  char line[512];
+  while (p != nullptr && fgets(line, sizeof(line), p) != nullptr) {
+    ++lines;
+    count += std::strstr(line, "zmm") != nullptr;
+  }
+  if (p != nullptr) pclose(p);
+  EXPECT_GT(lines, 50) << "objdump printed no disassembly";
+  return count;
+}
+
+TEST(Target, KernelsUseOnlyTheirTargetsFeatures) {
+  proto::Executable avx2 = DenseReluFor("x86-64-v3");
+  EXPECT_EQ(avx2.target(), "llvm -mcpu=x86-64-v3");
+  std::vector<std::string> features(avx2.cpu_features().begin(), avx2.cpu_features().end());
+  EXPECT_THAT(features, ::testing::Contains("avx2"));
+  EXPECT_THAT(features, ::testing::Not(::testing::Contains("avx512f")));
+  EXPECT_EQ(ZmmInstructions(avx2), 0);
+
+  proto::Executable avx512 = DenseReluFor("x86-64-v4");
+  EXPECT_THAT(std::vector<std::string>(avx512.cpu_features().begin(), avx512.cpu_features().end()),
+              ::testing::Contains("avx512f"));
+  EXPECT_GT(ZmmInstructions(avx512), 0) << "the 16-lane register tile should use zmm registers";
+
+  // Both compute the same, wherever this CPU can run them.
+  std::mt19937 rng(7);
+  NDArray x = Random({16, 64}, &rng), w = Random({64, 64}, &rng);
+  std::vector<NDArray> results;
+  for (const proto::Executable* exe : {&avx2, &avx512}) {
+    absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = vm::VirtualMachine::Load(*exe);
+    if (!vm.ok()) {
+      EXPECT_THAT(std::string(vm.status().message()), HasSubstr("use CPU features this CPU lacks"));
+      continue;
+    }
+    absl::StatusOr<Value> out = (*vm)->Invoke("main", {Value(x), Value(w)});
+    ASSERT_TRUE(out.ok()) << out.status();
+    results.push_back(out->tensor());
+  }
+  if (results.size() == 2) ExpectClose(results[1], std::vector<double>(F(results[0]), F(results[0]) + results[0].NumElements()));
+}
+
+TEST(Target, ExecutableForAFeatureThisCpuLacksIsRefusedAtLoad) {
+  proto::Executable exe = DenseReluFor("x86-64-v3");
+  exe.add_cpu_features("amx-tile");  // Intel AMX: not detected, so never present here
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = vm::VirtualMachine::Load(exe);
+  ASSERT_FALSE(vm.ok());
+  EXPECT_THAT(std::string(vm.status().message()),
+              HasSubstr("the kernels were compiled for target 'llvm -mcpu=x86-64-v3' and use CPU features this CPU lacks: amx-tile"));
+}
+
+TEST(Target, ABuildForAnotherTargetThanTheModulesIsRefused) {
+  absl::StatusOr<IRModule> mod = ParseTVMScript(R"(
+@I.ir_module
+class Module:
+    I.module_attrs({"target": "llvm -mcpu=znver4"})
+
+    @R.function
+    def main(x: R.Tensor((4,), dtype="float32")):
+        return x
+)", "m.py");
+  ASSERT_TRUE(mod.ok()) << mod.status();
+  absl::Status s = RecordTargetFlag(&mod->mutable_attrs(), "x86-64-v3");
+  EXPECT_THAT(std::string(s.message()), HasSubstr("the module was compiled for target 'llvm -mcpu=znver4', not 'llvm -mcpu=x86-64-v3'"));
+  EXPECT_TRUE(RecordTargetFlag(&mod->mutable_attrs(), "llvm -mcpu=znver4").ok());
 }
 
 TEST(Build, UnloweredOperatorsAreNamed) {

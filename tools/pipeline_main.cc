@@ -3,7 +3,7 @@
  *
  *    pipeline [MODEL] [--params w.npz] [--inputs x.npy,...] [--labels y.npy] [--passes=...]
  *             [--out DIR] [--no-cache] [--cache-dir DIR] [--print-after-all] [--dump-dir DIR]
- *             [--emit-dot graph.dot] [--plugin lib.so] [--pass-plugin lib.so]
+ *             [--emit-dot graph.dot] [--plugin lib.so] [--pass-plugin lib.so] [--target T]
  *
  *  Stages: frontend (parse TVMScript; the importers take .onnx / .fxpb), opt (graph passes:
  *  fusion, legalization), build (loop lowering and LLVM code generation), run (the VM). Each
@@ -34,6 +34,7 @@
 #include "absl/strings/str_split.h"
 #include "ir/printer.h"
 #include "ir/serialize.h"
+#include "ir/target/target.h"
 #include "support/file_util.h"
 #include "support/npy.h"
 #include "tools/pipeline/graph_dot.h"
@@ -46,6 +47,7 @@ ABSL_FLAG(std::string, labels, "", ".npy of integer labels: print the accuracy o
 ABSL_FLAG(std::string, passes, "default",
           "graph pass pipeline or named pipeline (bind-params{...} is prepended when --params is given)");
 ABSL_FLAG(std::string, func, "main", "function to run");
+ABSL_FLAG(std::string, target, "native", "target to compile for (native, x86-64-v3, llvm -mcpu=znver4 -mattr=-avx512f, ...)");
 ABSL_FLAG(std::string, out, "", "work directory for the stage outputs (default: a new temporary directory)");
 ABSL_FLAG(bool, no_cache, false, "run every stage, ignoring and not filling the cache");
 ABSL_FLAG(std::string, cache_dir, "", "cache directory (default: $XDG_CACHE_HOME/mlc-pipeline or ~/.cache/mlc-pipeline)");
@@ -300,6 +302,13 @@ int main(int argc, char** argv) {
   std::string dump_dir = UserPath(absl::GetFlag(FLAGS_dump_dir));
   if (!dump_dir.empty()) fs::create_directories(dump_dir, ec);
 
+  // Resolved here (native -> this CPU), so the cache keys name the CPU the code is for.
+  absl::StatusOr<mlc::Target> target = mlc::Target::Parse(absl::GetFlag(FLAGS_target));
+  if (!target.ok()) {
+    std::fprintf(stderr, "pipeline: --target: %s\n", std::string(target.status().message()).c_str());
+    return 2;
+  }
+  std::string target_flag = absl::StrCat("--target=", target->str());
   std::string passes = absl::GetFlag(FLAGS_passes);
   if (!params.empty()) passes = absl::StrCat("bind-params{params=", params, "}", passes.empty() ? "" : ",", passes);
   std::string ir = absl::StrCat(work, "/model.irpb"), opt = absl::StrCat(work, "/model.opt.irpb"),
@@ -310,8 +319,8 @@ int main(int argc, char** argv) {
   Stage frontend{frontend_name, frontend_binary, {"--in", model, "--out", ir}, {model}, "", {ir}, model};
   if (!runner.Run(frontend)) return 1;
 
-  Stage optimize{"opt", Runfile("passes/opt"), {"--in", ir, "--out", opt, absl::StrCat("--passes=", passes)},
-                 {ir}, passes, {opt}, ir};
+  Stage optimize{"opt", Runfile("passes/opt"), {"--in", ir, "--out", opt, absl::StrCat("--passes=", passes), target_flag},
+                 {ir}, absl::StrCat(passes, "\n", target_flag), {opt}, ir};
   if (!params.empty()) optimize.input_files.push_back(params);
   if (absl::GetFlag(FLAGS_print_after_all)) {
     optimize.args.push_back("--print-after-all");
@@ -329,7 +338,7 @@ int main(int argc, char** argv) {
   }
   if (!runner.Run(optimize)) return 1;
 
-  Stage build{"build", Runfile("codegen/build"), {"--in", opt, "--out", exe}, {opt}, "", {exe}, opt};
+  Stage build{"build", Runfile("codegen/build"), {"--in", opt, "--out", exe, target_flag}, {opt}, target_flag, {exe}, opt};
   if (!runner.Run(build)) return 1;
 
   if (!dump_dir.empty() || !absl::GetFlag(FLAGS_emit_dot).empty()) {

@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "support/cpu_features.h"
 #include "vm/executable_format.h"
 
 namespace mlc {
@@ -105,6 +106,16 @@ absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::Load(proto::Exec
   }
   // Kernels.
   if (exe.kernels_size() > 0) {
+    // Kernels compiled for features this CPU lacks would die of SIGILL mid-run: refuse now.
+    std::vector<std::string> lacking;
+    for (const std::string& f : exe.cpu_features()) {
+      if (!HostHasCpuFeature(f)) lacking.push_back(f);
+    }
+    if (!lacking.empty()) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "the kernels were compiled for target '", exe.target(), "' and use CPU features this CPU lacks: ",
+          absl::StrJoin(lacking, ", "), " (this CPU: ", HostCpuName(), "); build the model again with --target=native or a target this CPU runs"));
+    }
     absl::StatusOr<std::unique_ptr<KernelLibrary>> lib = KernelLibrary::Load(exe.kernel_library());
     if (!lib.ok()) return lib.status();
     vm->library_ = std::move(*lib);

@@ -34,7 +34,8 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
-#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Host.h"  // the default triple (x86_64 Linux)
+#include "support/cpu_features.h"
 #include "support/file_util.h"
 #include "vm/kernel_abi.h"
 
@@ -682,7 +683,7 @@ void InitializeLLVM() {
 }  // namespace
 
 absl::StatusOr<CompiledKernels> CompileKernels(const std::vector<std::pair<std::string, tir::PrimFunc>>& funcs,
-                                               const CodegenOptions& options) {
+                                               const Target& mlc_target, const CodegenOptions& options) {
   InitializeLLVM();
   llvm::LLVMContext ctx;
   auto mod = std::make_unique<llvm::Module>("mlc_kernels", ctx);
@@ -690,9 +691,12 @@ absl::StatusOr<CompiledKernels> CompileKernels(const std::vector<std::pair<std::
   std::string error;
   const llvm::Target* target = llvm::TargetRegistry::lookupTarget(triple, error);
   if (target == nullptr) return absl::InternalError(absl::StrCat("LLVM has no target for ", triple, ": ", error));
-  std::string cpu = llvm::sys::getHostCPUName().str();
+  if (mlc_target.kind != "llvm") return absl::InvalidArgumentError(absl::StrCat("the LLVM backend cannot compile for target '", mlc_target.str(), "'"));
+  std::string cpu = mlc_target.mcpu;
+  // Every feature the target names is on and every other one we can detect is off, so the
+  // code runs wherever the executable's feature check passes.
   std::vector<std::string> features;
-  for (const auto& f : llvm::sys::getHostCPUFeatures()) features.push_back(absl::StrCat(f.getValue() ? "+" : "-", f.getKey().str()));
+  for (const std::string& f : DetectableCpuFeatures()) features.push_back(absl::StrCat(mlc_target.has(f) ? "+" : "-", f));
   std::string feature_str = absl::StrJoin(features, ",");
   llvm::TargetOptions target_options;
   std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
@@ -781,7 +785,6 @@ absl::StatusOr<CompiledKernels> CompileKernels(const std::vector<std::pair<std::
   rmdir(dir);
   if (!so.ok()) return so.status();
   out.shared_object = std::move(*so);
-  out.target = absl::StrCat(triple, " ", cpu);
   return out;
 }
 

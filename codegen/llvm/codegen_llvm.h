@@ -13,8 +13,8 @@
  *  same way); `vectorized` and `unroll` loops carry
  *  llvm.loop metadata forcing vectorization / full unrolling. Floating-point arithmetic allows
  *  reassociation and contraction (so reductions vectorize and use FMA) but keeps inf and NaN.
- *  The pipeline is LLVM's O3, for the host CPU's features (AVX-512 where present), with glibc's
- *  libmvec as the vector math library.
+ *  The pipeline is LLVM's O3 for the target's CPU and features (ir/target), with glibc's libmvec
+ *  as the vector math library.
  */
 #ifndef MLC_CODEGEN_LLVM_CODEGEN_LLVM_H_
 #define MLC_CODEGEN_LLVM_CODEGEN_LLVM_H_
@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "ir/target/target.h"
 #include "ir/tir/prim_func.h"
 
 namespace mlc {
@@ -38,16 +39,16 @@ struct CodegenOptions {
 struct CompiledKernels {
   std::string shared_object;  // ELF bytes
   std::vector<std::string> symbols;  // one per input function, same order
-  std::string target;         // "x86_64-pc-linux-gnu znver5 +avx512f,..."
   std::string llvm_ir;        // when keep_llvm_ir
 };
 
 /*! \brief The exported symbol of a kernel. */
 std::string KernelSymbol(const std::string& name);
 
-/*! \brief Compiles lowered PrimFuncs (see lower_tir.h) into one shared object. */
+/*! \brief Compiles lowered PrimFuncs (see lower_tir.h) into one shared object for `target`'s
+ *  CPU, using exactly its features. */
 absl::StatusOr<CompiledKernels> CompileKernels(const std::vector<std::pair<std::string, tir::PrimFunc>>& funcs,
-                                               const CodegenOptions& options = {});
+                                               const Target& target, const CodegenOptions& options = {});
 
 }  // namespace codegen
 }  // namespace mlc

@@ -241,19 +241,22 @@ class TirConverter {
     return nullptr;
   }
 
-  absl::StatusOr<Attrs> ParseAttrDict(const AstPtr& node) {
-    if (node->kind != AstKind::kDict) return err_.Error(node, absl::StrCat("found ", Describe(node), ", expected a dict of attributes"));
+  absl::StatusOr<Attrs> ParseAttrDict(const AstPtr& node) { return AttrDictOf(err_, node); }
+
+ public:
+  /*! \brief A dict literal of attributes: {"name": literal, ...}. */
+  static absl::StatusOr<Attrs> AttrDictOf(const ErrorReporter& err, const AstPtr& node) {
+    if (node->kind != AstKind::kDict) return err.Error(node, absl::StrCat("found ", Describe(node), ", expected a dict of attributes"));
     Attrs attrs;
     for (size_t i = 0; i + 1 < node->elts.size(); i += 2) {
       const AstPtr& key = node->elts[i];
-      if (key->kind != AstKind::kString) return err_.Error(key, "attribute names must be strings");
-      MLC_TRY(value, AttrLiteral(node->elts[i + 1]));
+      if (key->kind != AstKind::kString) return err.Error(key, "attribute names must be strings");
+      MLC_TRY(value, AttrLiteralOf(err, node->elts[i + 1]));
       attrs[key->text] = value;
     }
     return attrs;
   }
 
- public:
   /*! \brief A literal attribute value: True/False/T.bool(...), ints, floats, strings, lists. */
   static absl::StatusOr<AttrValue> AttrLiteralOf(const ErrorReporter& err, const AstPtr& v) {
     switch (v->kind) {
@@ -948,13 +951,8 @@ class RelaxConverter {
           if (e->kind == AstKind::kString) break;
           if (e->kind == AstKind::kCall && RelaxName(e->a) == "func_attr") {
             MLC_CHECK_OK(CheckArgs(err_, e, "R.func_attr", 1, 1));
-            const AstPtr& dict = e->elts[0];
-            if (dict->kind != AstKind::kDict) return err_.Error(dict, "expected a dict of attributes");
-            for (size_t k = 0; k + 1 < dict->elts.size(); k += 2) {
-              if (dict->elts[k]->kind != AstKind::kString) return err_.Error(dict->elts[k], "attribute names must be strings");
-              MLC_TRY(v, TirConverter::AttrLiteralOf(err_, dict->elts[k + 1]));
-              attrs[dict->elts[k]->text] = v;
-            }
+            MLC_TRY(parsed, TirConverter::AttrDictOf(err_, e->elts[0]));
+            for (auto& [k, v] : parsed) attrs[k] = v;
             break;
           }
           if (e->kind == AstKind::kCall && RelaxName(e->a) == "output") {
@@ -1628,6 +1626,12 @@ class ModuleConverter {
           class_name_ = s->text;
           for (const AstPtr& m : s->body) {
             if (m->kind == AstKind::kPass || (m->kind == AstKind::kExprStmt && m->a->kind == AstKind::kString)) continue;
+            if (m->kind == AstKind::kExprStmt && m->a->kind == AstKind::kCall && DottedName(m->a->a) == "I.module_attrs") {
+              MLC_CHECK_OK(CheckArgs(err_, m->a, "I.module_attrs", 1, 1));
+              MLC_TRY(attrs, TirConverter::AttrDictOf(err_, m->a->elts[0]));
+              for (auto& [k, v] : attrs) mod_.mutable_attrs()[k] = v;
+              continue;
+            }
             if (m->kind != AstKind::kFunctionDef) return err_.Error(m, "an @I.ir_module class holds only decorated functions");
             MLC_TRY(decl, ClassifyFunction(err_, m));
             decls.push_back(*decl);

@@ -10,7 +10,12 @@ like any other target:
         src = "digits_mlp.py",                 # TVMScript (ONNX / FX: once //frontend:import exists)
         params = "params.npz",                 # optional: bound with bind-params
         passes = "default",                    # a named pipeline or pass list (opt --list-passes)
+        target = "x86-64-v3",                  # optional: the CPU to compile for (default: native)
     )
+
+`target` is passed to opt and build as --target. The default, "native", is the machine that
+runs the action: give a named CPU when actions run remotely or the cache is shared between
+machines, since Bazel's cache key sees the flag, not the CPU behind it.
 
 Each stage is its own rule, so each intermediate is a cacheable artifact:
 model_import (text -> .irpb), model_opt (.irpb -> .irpb), model_build (.irpb -> .mlcx).
@@ -46,7 +51,7 @@ def _model_opt_impl(ctx):
         inputs.append(ctx.file.params)
     ctx.actions.run(
         executable = ctx.executable._opt,
-        arguments = ["--in", ctx.file.src.path, "--out", out.path, "--passes=" + passes],
+        arguments = ["--in", ctx.file.src.path, "--out", out.path, "--passes=" + passes, "--target=" + ctx.attr.target],
         inputs = inputs,
         outputs = [out],
         mnemonic = "MlcOpt",
@@ -60,6 +65,7 @@ model_opt = rule(
     attrs = {
         "src": attr.label(allow_single_file = [".irpb"], mandatory = True),
         "passes": attr.string(default = "default"),
+        "target": attr.string(default = "native"),
         "params": attr.label(allow_single_file = [".npz"]),
         "_opt": attr.label(default = "//passes:opt", executable = True, cfg = "target"),
     },
@@ -69,7 +75,7 @@ def _model_build_impl(ctx):
     out = ctx.actions.declare_file(ctx.label.name + ".mlcx")
     ctx.actions.run(
         executable = ctx.executable._build,
-        arguments = ["--in", ctx.file.src.path, "--out", out.path],
+        arguments = ["--in", ctx.file.src.path, "--out", out.path, "--target=" + ctx.attr.target],
         inputs = [ctx.file.src],
         outputs = [out],
         mnemonic = "MlcBuild",
@@ -83,15 +89,16 @@ model_build = rule(
     doc = "IRModule -> executable (.mlcx), with //codegen:build.",
     attrs = {
         "src": attr.label(allow_single_file = [".irpb"], mandatory = True),
+        "target": attr.string(default = "native"),
         "_build": attr.label(default = "//codegen:build", executable = True, cfg = "target"),
     },
 )
 
-def compile_model(name, src, params = None, passes = None, visibility = None, tags = None):
+def compile_model(name, src, params = None, passes = None, target = "native", visibility = None, tags = None):
     """src -> <name>_ir.irpb -> <name>_opt.irpb -> <name>.mlcx."""
     model_import(name = name + "_ir", src = src, tags = tags)
     opt_kwargs = {}
     if passes != None:
         opt_kwargs["passes"] = passes
-    model_opt(name = name + "_opt", src = ":" + name + "_ir", params = params, tags = tags, **opt_kwargs)
-    model_build(name = name, src = ":" + name + "_opt", visibility = visibility, tags = tags)
+    model_opt(name = name + "_opt", src = ":" + name + "_ir", params = params, target = target, tags = tags, **opt_kwargs)
+    model_build(name = name, src = ":" + name + "_opt", target = target, visibility = visibility, tags = tags)

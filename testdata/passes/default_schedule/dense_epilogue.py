@@ -4,6 +4,8 @@
 # the panels are parallel.
 @I.ir_module
 class Module:
+    I.module_attrs({"target": "llvm -mcpu=x86-64-v3"})
+
     @R.function
     def main(x: R.Tensor((16, 64), dtype="float32"), w: R.Tensor((32, 64), dtype="float32"), b: R.Tensor((32,), dtype="float32")):
         with R.dataflow():

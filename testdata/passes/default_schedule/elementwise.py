@@ -3,6 +3,8 @@
 # loop parallel (16K iterations); the add is inlined into the relu.
 @I.ir_module
 class Module:
+    I.module_attrs({"target": "llvm -mcpu=x86-64-v3"})
+
     @R.function
     def main(x: R.Tensor((64, 256), dtype="float32"), y: R.Tensor((64, 256), dtype="float32")):
         with R.dataflow():

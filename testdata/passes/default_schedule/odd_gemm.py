@@ -3,6 +3,8 @@
 # vectorizes the dot products along k); too little work to parallelize.
 @I.ir_module
 class Module:
+    I.module_attrs({"target": "llvm -mcpu=x86-64-v3"})
+
     @R.function
     def main(x: R.Tensor((7, 33), dtype="float32"), w: R.Tensor((10, 33), dtype="float32")):
         with R.dataflow():

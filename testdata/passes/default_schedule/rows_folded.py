@@ -3,6 +3,8 @@
 # the batch folds into the rows of one 8 x 16 x 32 GEMM.
 @I.ir_module
 class Module:
+    I.module_attrs({"target": "llvm -mcpu=x86-64-v3"})
+
     @R.function
     def main(x: R.Tensor((8, 1, 32), dtype="float32"), w: R.Tensor((32, 16), dtype="float32")):
         with R.dataflow():

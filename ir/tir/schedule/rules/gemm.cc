@@ -135,11 +135,11 @@ std::optional<GemmBlock> MatchGemm(const Schedule& sch, const BlockRV& block_rv)
   return g;
 }
 
-std::optional<GemmTiles> DefaultGemmTiles(const GemmBlock& gemm, const ScheduleTarget& target) {
+std::optional<GemmTiles> DefaultGemmTiles(const GemmBlock& gemm, const Target& target) {
   // Fewer than 4 rows: a few long dot products, which LLVM vectorizes along k as they are.
   if (gemm.m < 4) return std::nullopt;
   for (int64_t vectors : {2, 1}) {
-    int64_t nr = vectors * target.vector_lanes;
+    int64_t nr = vectors * target.float_lanes();
     if (gemm.n % nr != 0) continue;
     // Accumulators MR x vectors, plus the vectors of B's row and one broadcast of A.
     for (int64_t mr = 8; mr >= 2; --mr) {
@@ -150,7 +150,7 @@ std::optional<GemmTiles> DefaultGemmTiles(const GemmBlock& gemm, const ScheduleT
       t.mr = mr;
       t.nr = nr;
       // A panel of B (kc x NR floats) should take at most half of L1.
-      int64_t kc = target.l1_bytes / 2 / (nr * 4);
+      int64_t kc = target.l1d_bytes / 2 / (nr * 4);
       if (gemm.k > kc) {
         for (int64_t c = kc; c >= 64; --c) {
           if (gemm.k % c == 0) {

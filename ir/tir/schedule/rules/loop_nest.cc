@@ -63,7 +63,7 @@ void InlineElementwise(Schedule* sch, const std::string& func) {
   }
 }
 
-absl::Status ScheduleLoopNest(Schedule* sch, const BlockRV& block, const ScheduleTarget& target) {
+absl::Status ScheduleLoopNest(Schedule* sch, const BlockRV& block, const Target& target) {
   std::optional<BlockView> v = View(*sch, block);
   if (!v || v->loops.empty()) return absl::FailedPreconditionError("no loops");
   absl::StatusOr<std::vector<LoopRV>> loops = sch->GetLoops(block);
@@ -96,7 +96,7 @@ absl::Status ScheduleLoopNest(Schedule* sch, const BlockRV& block, const Schedul
   return applied ? absl::OkStatus() : absl::FailedPreconditionError("nothing to vectorize or parallelize");
 }
 
-int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const ScheduleTarget& target, std::vector<std::string>* notes) {
+int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const Target& target, std::vector<std::string>* notes) {
   auto note = [&](const std::string& block, const std::string& text) {
     if (notes != nullptr) notes->push_back(absl::StrCat("@", func, " block ", block, ": ", text));
   };

@@ -20,17 +20,11 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "ir/target/target.h"
 #include "ir/tir/schedule/schedule.h"
 
 namespace mlc {
 namespace tir {
-
-/*! \brief What the rules need to know of the CPU. */
-struct ScheduleTarget {
-  int vector_lanes = 8;        // float32 lanes of a vector register (8: AVX2, 16: AVX-512)
-  int vector_registers = 16;   // architectural vector registers
-  int64_t l1_bytes = 32 * 1024;
-};
 
 /*! \brief A GEMM-shaped reduction block: which loops are which, and which reads are A and B. */
 struct GemmBlock {
@@ -55,18 +49,18 @@ struct GemmTiles {
 std::optional<GemmBlock> MatchGemm(const Schedule& sch, const BlockRV& block);
 /*! \brief The tiles the default rule picks for a GEMM on the target, or nullopt when no register
  *  tile divides the extents (the block then keeps its loops). */
-std::optional<GemmTiles> DefaultGemmTiles(const GemmBlock& gemm, const ScheduleTarget& target);
+std::optional<GemmTiles> DefaultGemmTiles(const GemmBlock& gemm, const Target& target);
 /*! \brief Applies the GEMM schedule with the given tiles (see the file comment). */
 absl::Status ScheduleGemm(Schedule* sch, const BlockRV& block, const GemmBlock& gemm, const GemmTiles& tiles);
 
 /*! \brief Inlines every elementwise block of `func` that writes an intermediate buffer. */
 void InlineElementwise(Schedule* sch, const std::string& func);
 /*! \brief Vectorizes and parallelizes the loop nest of a block left at the root of its function. */
-absl::Status ScheduleLoopNest(Schedule* sch, const BlockRV& block, const ScheduleTarget& target);
+absl::Status ScheduleLoopNest(Schedule* sch, const BlockRV& block, const Target& target);
 
 /*! \brief Every rule, on every block of `func`. Returns how many blocks a rule scheduled; when
  *  `notes` is given, it receives why a rule that matched a block could not be applied. */
-int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const ScheduleTarget& target,
+int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const Target& target,
                          std::vector<std::string>* notes = nullptr);
 
 }  // namespace tir

@@ -1,0 +1,75 @@
+/*! \file target.h
+ *  \brief What the compiler generates code for: the backend and CPU, and what scheduling and
+ *         codegen read off it (vector width, vector registers, cache sizes, CPU features).
+ *
+ *  Spelled as in TVM: `llvm -mcpu=znver4`, `llvm -mcpu=native -mattr=-avx512f`, or a CPU name
+ *  alone (`x86-64-v3`, `native`). `native` is resolved when parsed, so a recorded target names
+ *  a concrete CPU. A module records its target in the module attribute "target" (set by the
+ *  stages' --target flags); passes read it from there, codegen compiles for it and the
+ *  executable lists its CPU features, which the VM checks before it loads any kernel.
+ *
+ *  The backend seam: everything CPU-specific that scheduling or codegen needs is a field here,
+ *  so a second backend adds a kind and its fields rather than tests of the host.
+ */
+#ifndef MLC_IR_TARGET_TARGET_H_
+#define MLC_IR_TARGET_TARGET_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "ir/node/attrs.h"
+
+namespace mlc {
+
+struct Target {
+  std::string kind = "llvm";
+  /*! \brief LLVM's CPU name; never "native" (resolved on parsing). */
+  std::string mcpu = "x86-64";
+  /*! \brief Every CPU feature the generated code may use (the CPU's own and -mattr's), in
+   *  DetectableCpuFeatures() order. */
+  std::vector<std::string> features;
+  /*! \brief -mattr as given (canonical order), kept so str() round-trips. */
+  std::vector<std::string> mattr;
+  int vector_bits = 128;      // widest vector register
+  int vector_registers = 16;  // architectural vector registers
+  int64_t l1d_bytes = 32 * 1024;
+  int64_t l2_bytes = 512 * 1024;
+
+  /*! \brief float32 lanes of one vector register. */
+  int float_lanes() const { return vector_bits / 32; }
+  bool has(absl::string_view feature) const;
+  /*! \brief The canonical spelling, which Parse() reads back to an equal target. */
+  std::string str() const;
+
+  /*! \brief Parses a target string; errors name the unknown part and list what is known. */
+  static absl::StatusOr<Target> Parse(absl::string_view text);
+  /*! \brief The CPU this process runs on (`llvm -mcpu=native`). */
+  static Target Host();
+};
+
+bool operator==(const Target& a, const Target& b);
+inline bool operator!=(const Target& a, const Target& b) { return !(a == b); }
+
+/*! \brief The module attribute that records a module's target. */
+inline constexpr char kTargetAttr[] = "target";
+
+/*! \brief The target recorded in a module's attributes; the host where none is recorded.
+ *  A recorded target that does not parse is an error naming the attribute. */
+absl::StatusOr<Target> TargetFromAttrs(const Attrs& module_attrs);
+
+/*! \brief What a stage's --target does: records `target` in the module's attributes, or
+ *  checks that the target already recorded is the same one (a module scheduled and packed for
+ *  one CPU is not rebuilt for another behind the user's back). */
+absl::Status RecordTarget(Attrs* module_attrs, const Target& target);
+/*! \brief The same from a --target flag's text; empty text records nothing. */
+absl::Status RecordTargetFlag(Attrs* module_attrs, absl::string_view flag);
+
+/*! \brief The CPU names Parse() knows, for messages and docs. */
+std::vector<std::string> KnownCpuNames();
+
+}  // namespace mlc
+
+#endif  // MLC_IR_TARGET_TARGET_H_

@@ -1,0 +1,129 @@
+/*! \file cpu_features.cc */
+#include "support/cpu_features.h"
+
+#include <cpuid.h>
+#include <unistd.h>
+
+#include <algorithm>
+
+namespace mlc {
+namespace {
+
+enum Reg { kEax, kEbx, kEcx, kEdx };
+
+/*! \brief Where CPUID reports a feature, and which XCR0 state bits the OS must enable for it. */
+struct FeatureBit {
+  const char* name;
+  unsigned leaf, subleaf;
+  Reg reg;
+  int bit;
+  uint64_t xcr0_mask;  // 0: no OS-managed register state needed
+};
+
+constexpr uint64_t kAvxState = 0x6;      // XMM and YMM
+constexpr uint64_t kAvx512State = 0xe6;  // + opmask, ZMM_Hi256, Hi16_ZMM
+
+constexpr FeatureBit kFeatures[] = {
+    {"sse4.2", 1, 0, kEcx, 20, 0},
+    {"popcnt", 1, 0, kEcx, 23, 0},
+    {"avx", 1, 0, kEcx, 28, kAvxState},
+    {"fma", 1, 0, kEcx, 12, kAvxState},
+    {"f16c", 1, 0, kEcx, 29, kAvxState},
+    {"bmi", 7, 0, kEbx, 3, 0},
+    {"avx2", 7, 0, kEbx, 5, kAvxState},
+    {"bmi2", 7, 0, kEbx, 8, 0},
+    {"avx512f", 7, 0, kEbx, 16, kAvx512State},
+    {"avx512dq", 7, 0, kEbx, 17, kAvx512State},
+    {"avx512ifma", 7, 0, kEbx, 21, kAvx512State},
+    {"avx512cd", 7, 0, kEbx, 28, kAvx512State},
+    {"avx512bw", 7, 0, kEbx, 30, kAvx512State},
+    {"avx512vl", 7, 0, kEbx, 31, kAvx512State},
+    {"avx512vbmi", 7, 0, kEcx, 1, kAvx512State},
+    {"avx512vnni", 7, 0, kEcx, 11, kAvx512State},
+    {"avxvnni", 7, 1, kEax, 4, kAvxState},
+    {"avx512bf16", 7, 1, kEax, 5, kAvx512State},
+};
+
+uint64_t EnabledStateBits() {
+  unsigned a, b, c, d;
+  if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 27))) return 0;  // no OSXSAVE
+  uint32_t lo, hi;
+  __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+  return (static_cast<uint64_t>(hi) << 32) | lo;
+}
+
+bool Detect(const FeatureBit& f) {
+  unsigned regs[4] = {0, 0, 0, 0};
+  if (!__get_cpuid_count(f.leaf, f.subleaf, &regs[0], &regs[1], &regs[2], &regs[3])) return false;
+  if (!(regs[f.reg] & (1u << f.bit))) return false;
+  static const uint64_t state = EnabledStateBits();
+  return (state & f.xcr0_mask) == f.xcr0_mask;
+}
+
+}  // namespace
+
+const std::vector<std::string>& DetectableCpuFeatures() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v;
+    for (const FeatureBit& f : kFeatures) v.push_back(f.name);
+    return v;
+  }();
+  return names;
+}
+
+bool IsDetectableCpuFeature(absl::string_view feature) {
+  const auto& all = DetectableCpuFeatures();
+  return std::find(all.begin(), all.end(), feature) != all.end();
+}
+
+bool HostHasCpuFeature(absl::string_view feature) {
+  for (const FeatureBit& f : kFeatures) {
+    if (feature == f.name) return Detect(f);
+  }
+  return false;
+}
+
+std::vector<std::string> HostCpuFeatures() {
+  std::vector<std::string> out;
+  for (const FeatureBit& f : kFeatures) {
+    if (Detect(f)) out.push_back(f.name);
+  }
+  return out;
+}
+
+std::string HostCpuName() {
+  unsigned a, b, c, d;
+  char vendor[13] = {};
+  if (__get_cpuid(0, &a, &b, &c, &d)) {
+    std::copy_n(reinterpret_cast<char*>(&b), 4, vendor);
+    std::copy_n(reinterpret_cast<char*>(&d), 4, vendor + 4);
+    std::copy_n(reinterpret_cast<char*>(&c), 4, vendor + 8);
+  }
+  if (std::string(vendor) == "AuthenticAMD" && __get_cpuid(1, &a, &b, &c, &d)) {
+    unsigned family = ((a >> 8) & 0xf) + ((a >> 20) & 0xff);
+    unsigned model = ((a >> 4) & 0xf) | (((a >> 16) & 0xf) << 4);
+    if (family == 0x1a) return "znver5";
+    if (family == 0x19) {
+      bool zen4 = (model >= 0x10 && model <= 0x1f) || (model >= 0x60 && model <= 0x7f) || (model >= 0xa0 && model <= 0xaf);
+      return zen4 ? "znver4" : "znver3";
+    }
+    if (family == 0x17) return model >= 0x30 ? "znver2" : "znver1";
+  }
+  auto has = [](std::initializer_list<const char*> fs) {
+    return std::all_of(fs.begin(), fs.end(), [](const char* f) { return HostHasCpuFeature(f); });
+  };
+  if (has({"avx512f", "avx512dq", "avx512cd", "avx512bw", "avx512vl"})) return "x86-64-v4";
+  if (has({"avx2", "fma", "bmi", "bmi2", "f16c"})) return "x86-64-v3";
+  if (has({"sse4.2", "popcnt"})) return "x86-64-v2";
+  return "x86-64";
+}
+
+HostCacheSizes HostCaches() {
+  HostCacheSizes c;
+  long l1 = sysconf(_SC_LEVEL1_DCACHE_SIZE), l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  c.l1d_bytes = l1 > 0 ? l1 : 0;
+  c.l2_bytes = l2 > 0 ? l2 : 0;
+  return c;
+}
+
+}  // namespace mlc

@@ -1,0 +1,45 @@
+/*! \file cpu_features.h
+ *  \brief What the CPU this process runs on can execute, read with CPUID (and XGETBV for the OS
+ *         side of AVX state). Shared by the compiler (resolving `-mcpu=native`) and the runtime
+ *         (refusing an executable whose kernels need features this CPU lacks).
+ *
+ *  Feature names are LLVM's ("avx2", "fma", "avx512f", ...), so a target's feature list reads
+ *  the same in the compiler, in LLVM and in an executable.
+ */
+#ifndef MLC_SUPPORT_CPU_FEATURES_H_
+#define MLC_SUPPORT_CPU_FEATURES_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+
+namespace mlc {
+
+/*! \brief Every feature name this file can detect, in a fixed order. */
+const std::vector<std::string>& DetectableCpuFeatures();
+
+/*! \brief Whether `feature` is detectable (see above). */
+bool IsDetectableCpuFeature(absl::string_view feature);
+
+/*! \brief Whether the host runs instructions of `feature` (false for names not detectable). */
+bool HostHasCpuFeature(absl::string_view feature);
+
+/*! \brief The detectable features the host has, in DetectableCpuFeatures() order. */
+std::vector<std::string> HostCpuFeatures();
+
+/*! \brief LLVM's name for the host CPU where CPUID tells it (AMD Zen generations), otherwise
+ *  the x86-64 micro-architecture level its features reach ("x86-64-v4", "x86-64-v3", ...). */
+std::string HostCpuName();
+
+/*! \brief Data cache sizes of one core of the host, 0 where the OS does not say. */
+struct HostCacheSizes {
+  int64_t l1d_bytes = 0;
+  int64_t l2_bytes = 0;
+};
+HostCacheSizes HostCaches();
+
+}  // namespace mlc
+
+#endif  // MLC_SUPPORT_CPU_FEATURES_H_
