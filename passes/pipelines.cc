@@ -9,14 +9,15 @@ namespace passes {
 namespace {
 
 MLC_REGISTER_PIPELINE("default",
-                      "fold-constant,fold-scale-into-conv,dispatch-blas{ops=conv2d},remove-unused,fuse-ops,legalize,fuse-tir,"
-                      "default-schedule,pack-constants,remove-unused",
-                      "what the pipeline and the Bazel rules run: constants folded, convolutions through the BLAS "
-                      "runtime function, the rest fused, lowered to loops and scheduled by the default rules (dense and "
-                      "matmul as register-tile micro-kernels over weight panels packed at compile time)");
+                      "fold-constant,fold-scale-into-conv,conv2d-to-gemm,dispatch-blas{ops=conv2d},remove-unused,fuse-ops,"
+                      "legalize,fuse-tir,default-schedule,pack-constants,remove-unused",
+                      "what the pipeline and the Bazel rules run: constants folded, convolutions as im2col + GEMM, the "
+                      "rest fused, lowered to loops and scheduled by the default rules (GEMMs as register-tile "
+                      "micro-kernels over packed panels, weights packed at compile time); grouped convolutions "
+                      "through the BLAS runtime function");
 MLC_REGISTER_PIPELINE("native",
-                      "fold-constant,fold-scale-into-conv,remove-unused,fuse-ops,legalize,fuse-tir,default-schedule,"
-                      "pack-constants,remove-unused",
+                      "fold-constant,fold-scale-into-conv,conv2d-to-gemm,remove-unused,fuse-ops,legalize,fuse-tir,"
+                      "default-schedule,pack-constants,remove-unused",
                       "the default without library dispatch: every operator compiled from the operator library");
 MLC_REGISTER_PIPELINE("blas",
                       "fold-constant,fold-scale-into-conv,dispatch-blas,remove-unused,fuse-ops,legalize,fuse-tir,"

@@ -32,6 +32,20 @@ struct Conv2DAttrs {
   }
 };
 
+/*! \brief nn.im2col: the windows of a convolution laid out as the columns of a matrix. */
+struct Im2colAttrs {
+  std::vector<int64_t> kernel_size, strides, padding, dilation;
+  int64_t columns;
+  void VisitAttrs(AttrVisitor* v) {
+    v->Field("kernel_size", &kernel_size).Length(2).Describe("(window_h, window_w)");
+    v->Field("strides", &strides).Default({1, 1}).Length(2).Describe("(stride_h, stride_w)");
+    v->Field("padding", &padding).Default({0, 0, 0, 0}).Length(4).Describe("(top, left, bottom, right)");
+    v->Field("dilation", &dilation).Default({1, 1}).Length(2).Describe("(dilation_h, dilation_w)");
+    v->Field("columns", &columns).Default(0).Describe(
+        "columns of the result, at least out_h * out_w (0: exactly that); the extra ones hold unspecified finite values");
+  }
+};
+
 struct Pool2DAttrs {
   std::vector<int64_t> pool_size, strides, padding, dilation;
   bool ceil_mode, count_include_pad;

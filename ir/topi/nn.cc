@@ -2,6 +2,8 @@
  *  \brief NCHW convolution and pooling as tensor expressions (names as TVM's topi prints them:
  *         pad_temp, conv2d_nchw, pool_max, pool_sum/pool_avg, adaptive_pool_avg).
  */
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "ir/shape_util.h"
 #include "ir/topi/index_util.h"
@@ -98,6 +100,42 @@ absl::StatusOr<Tensor> Conv2d(const Tensor& x, const Tensor& w, const std::vecto
         return te::Sum(tir::operator*((*padded)({i[0], channel, y, xx}), w({i[1], rc, ry, rx})), {rc, ry, rx});
       },
       "conv2d_nchw", {"nn", "ff", "yy", "xx"});
+}
+
+absl::StatusOr<Tensor> Im2col(const Tensor& x, const std::vector<int64_t>& kernel_size, const std::vector<int64_t>& strides,
+                              const std::vector<int64_t>& padding, const std::vector<int64_t>& dilation, int64_t columns) {
+  absl::StatusOr<std::vector<int64_t>> xs = StaticShape(x, "im2col");
+  if (!xs.ok()) return xs.status();
+  if (xs->size() != 4) return absl::InvalidArgumentError("im2col expects NCHW data");
+  int64_t kh = kernel_size[0], kw = kernel_size[1];
+  int64_t oh = relax::WindowExtent((*xs)[2], padding[0], padding[2], kh, dilation[0], strides[0]);
+  int64_t ow = relax::WindowExtent((*xs)[3], padding[1], padding[3], kw, dilation[1], strides[1]);
+  if (oh <= 0 || ow <= 0) return absl::InvalidArgumentError("im2col: the window is larger than the padded input");
+  if (columns == 0) columns = oh * ow;
+  if (columns < oh * ow) return absl::InvalidArgumentError(absl::StrCat("im2col: columns ", columns, " < ", oh * ow, " windows"));
+  // Extra columns continue the last window row into rows below the data: pad those with zeros
+  // so every load is in bounds and the loads stay selects-free (affine, so they vectorize).
+  int64_t rows_read = (columns + ow - 1) / ow;
+  int64_t last_row = (rows_read - 1) * strides[0] + (kh - 1) * dilation[0];
+  int64_t extra = std::max<int64_t>(0, last_row + 1 - ((*xs)[2] + padding[0] + padding[2]));
+  absl::StatusOr<Tensor> padded = PadSpatial(x, {padding[0], padding[1], padding[2] + extra, padding[3]}, tir::Const(x.dtype(), 0));
+  if (!padded.ok()) return padded.status();
+  DataType it = IndexType(x);
+  std::vector<tir::PrimExpr> shape = {x.shape()[0], C(it, (*xs)[1] * kh * kw), C(it, columns)};
+  using tir::operator*;
+  using tir::operator+;
+  return te::Compute(
+      shape,
+      [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
+        tir::PrimExpr k = i[1], p = i[2];
+        tir::PrimExpr c = tir::FloorDiv(k, C(it, kh * kw));
+        tir::PrimExpr ky = tir::FloorMod(tir::FloorDiv(k, C(it, kw)), C(it, kh));
+        tir::PrimExpr kx = tir::FloorMod(k, C(it, kw));
+        tir::PrimExpr y = tir::FloorDiv(p, C(it, ow)) * C(it, strides[0]) + ky * C(it, dilation[0]);
+        tir::PrimExpr xx = tir::FloorMod(p, C(it, ow)) * C(it, strides[1]) + kx * C(it, dilation[1]);
+        return (*padded)({i[0], c, y, xx});
+      },
+      "im2col", {"n", "k", "p"});
 }
 
 absl::StatusOr<Tensor> Pool2d(const Tensor& x, bool is_max, const std::vector<int64_t>& pool_size,

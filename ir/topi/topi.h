@@ -52,6 +52,11 @@ absl::StatusOr<Tensor> Pad(const Tensor& x, const std::vector<int64_t>& before, 
 /*! \brief NCHW x OIHW convolution; padding is (top, left, bottom, right). */
 absl::StatusOr<Tensor> Conv2d(const Tensor& x, const Tensor& w, const std::vector<int64_t>& strides,
                               const std::vector<int64_t>& padding, const std::vector<int64_t>& dilation, int64_t groups);
+/*! \brief The windows of an NCHW convolution as matrix columns: [N, C*KH*KW, columns], row
+ *  (c, kh, kw), column oh * out_w + ow. Columns past out_h * out_w read the zero padding or
+ *  real data (finite, unspecified): they exist so a GEMM's column count is a multiple of its tile. */
+absl::StatusOr<Tensor> Im2col(const Tensor& x, const std::vector<int64_t>& kernel_size, const std::vector<int64_t>& strides,
+                              const std::vector<int64_t>& padding, const std::vector<int64_t>& dilation, int64_t columns);
 /*! \brief NCHW max (is_max) or average pooling. */
 absl::StatusOr<Tensor> Pool2d(const Tensor& x, bool is_max, const std::vector<int64_t>& pool_size,
                               const std::vector<int64_t>& strides, const std::vector<int64_t>& padding,

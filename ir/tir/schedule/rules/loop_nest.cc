@@ -3,11 +3,13 @@
  *         vectorize the innermost contiguous loop, parallelize the outer ones.
  */
 #include <set>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "ir/tir/schedule/rules/rules.h"
 #include "ir/tir/schedule/state.h"
 #include "ir/tir/tir_util.h"
+#include "ir/tir/tir_functor.h"
 
 namespace mlc {
 namespace tir {
@@ -40,6 +42,64 @@ bool IsParam(const PrimFunc& f, const Buffer& b) {
   return false;
 }
 
+/*! \brief Iterations of the loops above a block (nullopt where an extent is not constant). */
+std::optional<int64_t> IterationVolume(const Schedule& sch, const BlockRV& rv) {
+  std::optional<BlockView> v = View(sch, rv);
+  if (!v) return std::nullopt;
+  int64_t volume = 1;
+  for (const ForNode* f : v->loops) {
+    const int64_t* e = AsConstInt(f->extent);
+    if (e == nullptr) return std::nullopt;
+    volume *= *e;
+  }
+  return volume;
+}
+
+/*! \brief Whether inlining the block would compute each of its values more than twice: its
+ *  consumers read it through windows (padding before im2col or a convolution) or reduce over
+ *  it. Such a block is kept, so the consumer's loads stay plain and cheap. */
+bool InliningRecomputes(Schedule* sch, const BlockRV& rv) {
+  std::optional<int64_t> own = IterationVolume(*sch, rv);
+  absl::StatusOr<std::vector<BlockRV>> consumers = sch->GetConsumers(rv);
+  if (!own || !consumers.ok()) return false;
+  int64_t reads = 0;
+  for (const BlockRV& c : *consumers) {
+    std::optional<int64_t> v = IterationVolume(*sch, c);
+    if (!v) return false;
+    reads += *v;
+  }
+  return reads > 2 * *own;
+}
+
+/*! \brief A constant c such that the block's body divides (or takes the remainder of) the
+ *  iteration variable bound to `loop` by c, with 4 <= c < the loop's extent: an index
+ *  [p // c, p % c] flattened by an earlier reshape or by im2col. */
+std::optional<int64_t> DivisorOfLoopIndex(const BlockRealizeNode* realize, const ForNode* loop) {
+  const BlockNode* block = realize->block.get();
+  const Object* var = nullptr;
+  for (size_t i = 0; i < block->iter_vars.size(); ++i) {
+    if (realize->iter_values[i].same_as(loop->loop_var)) var = block->iter_vars[i].var.get();
+  }
+  const int64_t* extent = AsConstInt(loop->extent);
+  if (var == nullptr || extent == nullptr) return std::nullopt;
+  struct Finder : StmtExprVisitor {
+    const Object* var;
+    int64_t extent;
+    std::optional<int64_t> divisor;
+    void VisitExpr_(const BinaryNode* op) override {
+      if ((op->kind() == NodeKind::kFloorDiv || op->kind() == NodeKind::kFloorMod) && op->a.get() == var) {
+        const int64_t* c = AsConstInt(op->b);
+        if (c != nullptr && *c >= 4 && *c < extent && !divisor) divisor = *c;  // narrower: not worth a vector
+      }
+      StmtExprVisitor::VisitExpr_(op);
+    }
+  } finder;
+  finder.var = var;
+  finder.extent = *extent;
+  finder.VisitStmt(block->body);
+  return finder.divisor;
+}
+
 }  // namespace
 
 void InlineElementwise(Schedule* sch, const std::string& func) {
@@ -55,7 +115,7 @@ void InlineElementwise(Schedule* sch, const std::string& func) {
         continue;
       }
       absl::StatusOr<BlockRV> rv = sch->GetBlock(block->name, func);
-      if (rv.ok() && sch->ComputeInline(*rv).ok()) {
+      if (rv.ok() && !InliningRecomputes(sch, *rv) && sch->ComputeInline(*rv).ok()) {
         changed = true;
         break;  // the function changed: look at it again
       }
@@ -68,6 +128,12 @@ absl::Status ScheduleLoopNest(Schedule* sch, const BlockRV& block, const Target&
   if (!v || v->loops.empty()) return absl::FailedPreconditionError("no loops");
   absl::StatusOr<std::vector<LoopRV>> loops = sch->GetLoops(block);
   if (!loops.ok()) return loops.status();
+  // An innermost index taken apart by // and % (the pixels of im2col's columns, a reshape's
+  // flattened dimensions) is split by the divisor first, so the loads along the new inner
+  // loop are affine, and vectorize, rather than gathers.
+  if (std::optional<int64_t> c = DivisorOfLoopIndex(v->realize, v->loops.back())) {
+    if (sch->Split(loops->back(), {std::nullopt, *c}).ok()) return ScheduleLoopNest(sch, block, target);
+  }
   const BlockNode* b = v->realize->block.get();
   // Vectorize the innermost loop when it runs along the last index of the store (contiguous).
   const ForNode* inner = v->loops.back();
