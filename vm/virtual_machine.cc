@@ -3,6 +3,8 @@
  */
 #include "vm/virtual_machine.h"
 
+#include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -259,6 +261,7 @@ absl::Status VirtualMachine::Decode(int func_index) {
             }
             d.callee = Callee::kExtern;
             d.fn = &it->second;
+            d.fn_name = inst.callee_name();
             break;
           }
           case Instruction::BUILTIN:
@@ -427,7 +430,9 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
           }
           kernel_args.push_back(v.tensor().data());
         }
+        auto start = profiling_ ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
         int32_t rc = kernels_[inst.index](kernel_args.data());
+        if (profiling_) Record(kernel.name(), start);
         if (rc != 0) return absl::InternalError(absl::StrCat(Where(func_index, pc), "kernel ", kernel.name(), " failed (", rc, ")"));
         break;
       }
@@ -438,7 +443,9 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
           if (!v.is_tensor()) return absl::InvalidArgumentError(absl::StrCat(Where(func_index, pc), "runtime functions take tensors"));
           extern_args.push_back(v.tensor().dl());
         }
+        auto start = profiling_ ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
         absl::Status s = (*inst.fn)(absl::MakeSpan(extern_args));
+        if (profiling_) Record(inst.fn_name, start);
         if (!s.ok()) return absl::Status(s.code(), absl::StrCat(Where(func_index, pc), s.message()));
         break;
       }
@@ -456,6 +463,25 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
     ++pc;
   }
   return absl::InternalError(absl::StrCat("function ", exe_.functions(func_index).name(), " ran past its end"));
+}
+
+void VirtualMachine::EnableProfiling(bool on) {
+  profiling_ = on;
+  profile_.clear();
+}
+
+void VirtualMachine::Record(const std::string& name, std::chrono::steady_clock::time_point start) {
+  CallProfile& p = profile_[name];
+  p.name = name;
+  ++p.calls;
+  p.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::vector<VirtualMachine::CallProfile> VirtualMachine::Profile() const {
+  std::vector<CallProfile> out;
+  for (const auto& [name, p] : profile_) out.push_back(p);
+  std::sort(out.begin(), out.end(), [](const CallProfile& a, const CallProfile& b) { return a.seconds > b.seconds; });
+  return out;
 }
 
 }  // namespace vm

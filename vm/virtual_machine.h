@@ -16,6 +16,7 @@
 #ifndef MLC_VM_VIRTUAL_MACHINE_H_
 #define MLC_VM_VIRTUAL_MACHINE_H_
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <string>
@@ -49,6 +50,17 @@ class VirtualMachine {
   const proto::Executable& executable() const { return exe_; }
   const StoragePool& pool() const { return *pool_; }
 
+  /*! \brief Time spent in one kernel or runtime function over the profiled calls. */
+  struct CallProfile {
+    std::string name;  // the kernel's PrimFunc name, or the runtime function's
+    int64_t calls = 0;
+    double seconds = 0;
+  };
+  /*! \brief Starts (or stops) timing every kernel and runtime-function call, from zero. */
+  void EnableProfiling(bool on);
+  /*! \brief What the profiled calls took, the slowest first. */
+  std::vector<CallProfile> Profile() const;
+
  private:
   /*! \brief An instruction decoded at load time: enums and resolved callees, so the interpreter
    *         loop compares no strings and reads no proto messages. */
@@ -65,6 +77,7 @@ class VirtualMachine {
     Callee callee = Callee::kFunction;
     int32_t index = -1;                  // kernel or function index
     const RuntimeFunction* fn = nullptr;  // kExtern
+    std::string fn_name;                  // kExtern, for errors and the profile
     std::vector<Operand> args;
     int32_t dst = -1;
     std::vector<int32_t> release;
@@ -79,6 +92,7 @@ class VirtualMachine {
   absl::Status Decode(int func_index);
   absl::StatusOr<Value> Run(int func_index, std::vector<Value> args, int depth);
   absl::Status CheckArgs(const proto::VMFunction& fn, const std::vector<Value>& args) const;
+  void Record(const std::string& name, std::chrono::steady_clock::time_point start);
   /*! \brief "in function f, instruction 3 (kernel dense): " for run-time errors. */
   std::string Where(int func_index, int pc) const;
 
@@ -90,6 +104,8 @@ class VirtualMachine {
   std::map<std::string, int> function_index_;
   std::vector<Function> functions_;
   std::shared_ptr<StoragePool> pool_ = std::make_shared<StoragePool>();
+  bool profiling_ = false;
+  std::map<std::string, CallProfile> profile_;
 };
 
 }  // namespace vm
