@@ -1,15 +1,15 @@
 /*! \file conv2d_to_gemm.cc
- *  \brief conv2d-to-gemm: a float32 convolution (groups 1, NCHW) becomes a GEMM over the
- *         windows, so the GEMM rule's register-tile micro-kernel computes it:
+ *  \brief conv2d-to-gemm: a float32 convolution (groups 1, NCHW) becomes nn.conv2d_gemm, a GEMM
+ *         over its windows, so the GEMM rule's register-tile micro-kernel computes it:
  *
- *    conv2d(x, W) -> reshape(matmul(W', im2col(x)), [N, O, OH, OW])     W' = W as [O, C*KH*KW]
+ *    conv2d(x, W) -> conv2d_gemm(x, W')     W' = W as [O, C*KH*KW], reshaped at compile time
  *
- *  The rows of the GEMM are the output channels (A = W', read in place: OIHW is already that
- *  matrix, reshaped at compile time when W is a constant); its columns the output pixels (B =
- *  the windows, packed into panels per column tile by the rule). The column count is rounded
- *  up to a multiple of the target's vector width, so every column tile is whole; the extra
- *  columns are sliced off before the reshape. Both run in the kernel that the bias and
- *  activation after the convolution fuse into.
+ *  The rows of the GEMM are the output channels (A = W', read in place); its columns the output
+ *  pixels (B = the windows, im2col of the padded input). The GEMM rule packs B per column tile,
+ *  and with the im2col stage inlined into that packing no window matrix is ever stored whole.
+ *  The column count is rounded up to a multiple of the target's vector width, so every column
+ *  tile is whole. With unit strides a column of B is a contiguous run of the padded input (see
+ *  topi::Im2col), so the packing copies rather than gathers. The bias and activation after the convolution fuse into its kernel as usual.
  */
 #include "ir/ops/op_attrs.h"
 #include "ir/op.h"
@@ -32,10 +32,10 @@ class Conv2dToGemmPass : public FunctionPass {
  public:
   std::string name() const override { return "conv2d-to-gemm"; }
   std::string description() const override {
-    return "Rewrites float32 nn.conv2d (groups 1, static shapes) as reshape(matmul(W as [O, C*KH*KW], nn.im2col(x))), "
-           "the output pixels padded to whole vectors of the module's target, so the GEMM rule of default-schedule "
-           "computes convolutions with its micro-kernel. Run before fuse-ops (and before dispatch-blas, which then "
-           "takes only the grouped convolutions).";
+    return "Rewrites float32 nn.conv2d (groups 1, static shapes) as nn.conv2d_gemm with the weight flattened to "
+           "[O, C*KH*KW] and the output pixels padded to whole vectors of the module's target, so the GEMM rule of "
+           "default-schedule computes convolutions with its micro-kernel. Run before fuse-ops (and before "
+           "dispatch-blas, which then takes only the grouped convolutions).";
   }
 
  protected:
@@ -56,30 +56,19 @@ class Conv2dToGemmPass : public FunctionPass {
           // Grouped convolutions are no single GEMM; an odd channel count has no register tile.
           if (a.groups != 1 || xs == nullptr || ws == nullptr || ys == nullptr || (*ws)[0] % 2 != 0) return matched;
           int64_t out_channels = (*ws)[0], k = (*ws)[1] * (*ws)[2] * (*ws)[3];
-          int64_t pixels = (*ys)[2] * (*ys)[3];
-          int64_t columns = (pixels + lanes - 1) / lanes * lanes;
           relax::Expr weights;
           if (const auto* c = m[w].as<relax::ConstantNode>()) {
             weights = relax::MakeConstant(TensorData(c->data.dtype(), {out_channels, k}, c->data.bytes()));
           } else {
             weights = relax::MakeCall(relax::GetOpOrDie("reshape"), {m[w]}, relax::ToAttrs(relax::ReshapeAttrs{{out_channels, k}}));
           }
-          relax::Im2colAttrs im2col;
-          im2col.kernel_size = {(*ws)[2], (*ws)[3]};
-          im2col.strides = a.strides;
-          im2col.padding = a.padding;
-          im2col.dilation = a.dilation;
-          im2col.columns = columns;
-          relax::Expr windows = relax::MakeCall(relax::GetOpOrDie("nn.im2col"), {m[x]}, relax::ToAttrs(im2col));
-          relax::Expr gemm = relax::MakeCall(relax::GetOpOrDie("matmul"), {weights, windows});
-          if (columns != pixels) {
-            relax::StridedSliceAttrs slice;
-            slice.axes = {2};
-            slice.begin = {0};
-            slice.end = {pixels};
-            gemm = relax::MakeCall(relax::GetOpOrDie("strided_slice"), {gemm}, relax::ToAttrs(slice));
-          }
-          return relax::MakeCall(relax::GetOpOrDie("reshape"), {gemm}, relax::ToAttrs(relax::ReshapeAttrs{*ys}));
+          relax::Conv2DGemmAttrs g;
+          g.kernel_size = {(*ws)[2], (*ws)[3]};
+          g.strides = a.strides;
+          g.padding = a.padding;
+          g.dilation = a.dilation;
+          g.column_tile = lanes;
+          return relax::MakeCall(relax::GetOpOrDie("nn.conv2d_gemm"), {m[x], weights}, relax::ToAttrs(g));
         },
         builder);
   }

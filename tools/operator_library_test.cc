@@ -234,6 +234,30 @@ TEST(OperatorLibrary, Conv2dOperatorMatchesThroughLoopsAndThroughBlas) {
   }
 }
 
+// conv2d-to-gemm's path: nn.conv2d_gemm, its windows packed per panel inside the GEMM kernel.
+// Unit strides (windows as contiguous runs of the padded input, junk columns dropped), strides
+// (gathered windows), dilation, asymmetric padding, batches, pixel counts that are no multiple
+// of the column tile, and a weight given at run time (reshaped by a kernel).
+TEST(OperatorLibrary, Conv2dAsGemmMatchesTheDirectReference) {
+  struct ConvCase {
+    std::vector<int64_t> x, w;
+    Window window;
+  };
+  std::vector<ConvCase> cases = {
+      {{1, 8, 7, 7}, {16, 8, 3, 3}, {{3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}}},
+      {{2, 3, 9, 7}, {4, 3, 3, 2}, {{3, 2}, {2, 1}, {1, 0, 2, 1}, {1, 1}}},
+      {{1, 4, 11, 10}, {6, 4, 3, 3}, {{3, 3}, {1, 1}, {2, 2, 2, 2}, {2, 2}}},
+      {{1, 5, 13, 12}, {8, 5, 1, 1}, {{1, 1}, {1, 1}, {0, 0, 0, 0}, {1, 1}}},
+      {{1, 3, 16, 16}, {8, 3, 7, 7}, {{7, 7}, {2, 2}, {3, 3, 3, 3}, {1, 1}}},
+  };
+  for (const ConvCase& c : cases) {
+    Attrs attrs = {{"strides", c.window.strides}, {"padding", c.window.padding}, {"dilation", c.window.dilation}};
+    std::string text = RunOpCase("nn.conv2d", attrs, {c.x, c.w}, "conv2d-to-gemm,fuse-ops,legalize,fuse-tir,default-schedule",
+                                 Conv2dReference(c.window, 1));
+    EXPECT_NE(text.find("gemm_tile"), std::string::npos) << text;
+  }
+}
+
 /*! \brief a[..., N, K] @ b[..., K, M] in double, b's batch broadcast when it is a matrix. */
 Reference BatchedMatmulReference() {
   return [](const std::vector<NDArray>& in, const std::vector<int64_t>& os) {

@@ -36,19 +36,24 @@ absl::StatusOr<StructInfo> InferConv2d(const CallNode& call, const Conv2DAttrs& 
   return TensorSInfo({xs[0], ws[0], oh, ow}, (*x)->dtype);
 }
 
-absl::StatusOr<StructInfo> InferIm2col(const CallNode& call, const Im2colAttrs& a) {
+absl::StatusOr<StructInfo> InferConv2dGemm(const CallNode& call, const Conv2DGemmAttrs& a) {
   absl::StatusOr<const TensorStructInfoNode*> x = TensorArg(call, 0);
   if (!x.ok()) return x.status();
-  if (!(*x)->shape) return TensorSInfoUnknownShape((*x)->dtype, 3);
+  absl::StatusOr<const TensorStructInfoNode*> w = TensorArg(call, 1);
+  if (!w.ok()) return w.status();
+  if (!(*x)->shape || !(*w)->shape) return TensorSInfoUnknownShape((*x)->dtype, 4);
   const std::vector<int64_t>& xs = *(*x)->shape;
+  const std::vector<int64_t>& ws = *(*w)->shape;
   if (xs.size() != 4) return absl::InvalidArgumentError(absl::StrCat("expects NCHW data, got ", ShapeToString(xs)));
+  if (ws.size() != 2 || ws[1] != xs[1] * a.kernel_size[0] * a.kernel_size[1]) {
+    return absl::InvalidArgumentError(absl::StrCat("weight ", ShapeToString(ws), " is not [O, C*KH*KW] = [O, ",
+                                                   xs[1] * a.kernel_size[0] * a.kernel_size[1], "]"));
+  }
   int64_t oh = WindowExtent(xs[2], a.padding[0], a.padding[2], a.kernel_size[0], a.dilation[0], a.strides[0]);
   int64_t ow = WindowExtent(xs[3], a.padding[1], a.padding[3], a.kernel_size[1], a.dilation[1], a.strides[1]);
   if (oh <= 0 || ow <= 0) return absl::InvalidArgumentError("the window is larger than the padded input");
-  if (a.columns != 0 && a.columns < oh * ow) {
-    return absl::InvalidArgumentError(absl::StrCat("columns ", a.columns, " is fewer than the ", oh * ow, " windows"));
-  }
-  return TensorSInfo({xs[0], xs[1] * a.kernel_size[0] * a.kernel_size[1], a.columns != 0 ? a.columns : oh * ow}, (*x)->dtype);
+  if (a.column_tile < 1) return absl::InvalidArgumentError(absl::StrCat("column_tile ", a.column_tile, " must be positive"));
+  return TensorSInfo({xs[0], ws[0], oh, ow}, (*x)->dtype);
 }
 
 absl::StatusOr<StructInfo> InferPool2d(const CallNode& call, const Pool2DAttrs& a) {
@@ -137,14 +142,15 @@ MLC_REGISTER_OP("nn.conv2d")
       return topi::Conv2d(t[0], t[1], a.strides, a.padding, a.dilation, a.groups);
     }));
 
-MLC_REGISTER_OP("nn.im2col")
-    .set_inputs({"data"})
-    .set_attrs_type<Im2colAttrs>()
-    .set_description("the windows of an NCHW convolution as the columns of a [N, C*KH*KW, OH*OW] matrix (conv2d-to-gemm)")
-    .set_infer<Im2colAttrs>(InferIm2col)
-    .set_pattern(OpPattern::kInjective)
-    .set_legalize(LegalizeTE<Im2colAttrs>("im2col", [](const std::vector<Tensor>& t, const Im2colAttrs& a) {
-      return topi::Im2col(t[0], a.kernel_size, a.strides, a.padding, a.dilation, a.columns);
+MLC_REGISTER_OP("nn.conv2d_gemm")
+    .set_inputs({"data", "weight"})
+    .set_attrs_type<Conv2DGemmAttrs>()
+    .set_description("2-D convolution, NCHW data, weight flattened to [O, C*KH*KW], computed as a GEMM over the windows "
+                     "(made by conv2d-to-gemm)")
+    .set_infer<Conv2DGemmAttrs>(InferConv2dGemm)
+    .set_pattern(OpPattern::kOutEWiseFusable)
+    .set_legalize(LegalizeTE<Conv2DGemmAttrs>("conv2d_gemm", [](const std::vector<Tensor>& t, const Conv2DGemmAttrs& a) {
+      return topi::Conv2dGemm(t[0], t[1], a.kernel_size, a.strides, a.padding, a.dilation, a.column_tile);
     }));
 
 MLC_REGISTER_OP("nn.max_pool2d")

@@ -32,17 +32,17 @@ struct Conv2DAttrs {
   }
 };
 
-/*! \brief nn.im2col: the windows of a convolution laid out as the columns of a matrix. */
-struct Im2colAttrs {
+/*! \brief nn.conv2d_gemm: a convolution computed as a GEMM over its windows (conv2d-to-gemm). */
+struct Conv2DGemmAttrs {
   std::vector<int64_t> kernel_size, strides, padding, dilation;
-  int64_t columns;
+  int64_t column_tile;
   void VisitAttrs(AttrVisitor* v) {
     v->Field("kernel_size", &kernel_size).Length(2).Describe("(window_h, window_w)");
     v->Field("strides", &strides).Default({1, 1}).Length(2).Describe("(stride_h, stride_w)");
     v->Field("padding", &padding).Default({0, 0, 0, 0}).Length(4).Describe("(top, left, bottom, right)");
     v->Field("dilation", &dilation).Default({1, 1}).Length(2).Describe("(dilation_h, dilation_w)");
-    v->Field("columns", &columns).Default(0).Describe(
-        "columns of the result, at least out_h * out_w (0: exactly that); the extra ones hold unspecified finite values");
+    v->Field("column_tile", &column_tile).Default(1).Describe(
+        "the GEMM's column count is rounded up to a multiple of this, so its column tiles are whole");
   }
 };
 

@@ -346,9 +346,12 @@ class Simplifier : public StmtExprMutator {
     switch (k) {
       case NodeKind::kAdd:
       case NodeKind::kSub:
-      case NodeKind::kMul:
+      case NodeKind::kMul: {
         if (!ints) return e;
-        return FromLinear(ToLinear(e));
+        Linear l = ToLinear(e);
+        FoldDivModPairs(&l);
+        return FromLinear(l);
+      }
       case NodeKind::kFloorDiv:
       case NodeKind::kFloorMod:
         if (ints && cb != nullptr && *cb > 0) return DivMod(b->a, *cb, k == NodeKind::kFloorDiv, e);
@@ -473,6 +476,35 @@ class Simplifier : public StmtExprMutator {
       case NodeKind::kGT: return a > b;
       case NodeKind::kGE: return a >= b;
       default: return false;
+    }
+  }
+
+  /*! \brief m * c * floordiv(x, c) + m * floormod(x, c) = m * x: an index taken apart by a
+   *  reshape (or im2col) and flattened again is the index it started as. */
+  static void FoldDivModPairs(Linear* l) {
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (size_t i = 0; i < l->terms.size() && !changed; ++i) {
+        const auto* div = l->terms[i].atom.as<BinaryNode>();
+        if (div == nullptr || div->kind() != NodeKind::kFloorDiv) continue;
+        const int64_t* c = AsConstInt(div->b);
+        if (c == nullptr || *c <= 0) continue;
+        for (size_t j = 0; j < l->terms.size(); ++j) {
+          const auto* mod = l->terms[j].atom.as<BinaryNode>();
+          if (mod == nullptr || mod->kind() != NodeKind::kFloorMod || !ExprDeepEqual(mod->b, div->b) ||
+              !ExprDeepEqual(mod->a, div->a) || l->terms[i].coef != *c * l->terms[j].coef) {
+            continue;
+          }
+          int64_t m = l->terms[j].coef;
+          PrimExpr x = div->a;
+          l->terms.erase(l->terms.begin() + std::max(i, j));
+          l->terms.erase(l->terms.begin() + std::min(i, j));
+          l->Add(ToLinear(x), m);
+          l->DropZeros();
+          changed = true;
+          break;
+        }
+      }
     }
   }
 

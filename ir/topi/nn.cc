@@ -102,40 +102,113 @@ absl::StatusOr<Tensor> Conv2d(const Tensor& x, const Tensor& w, const std::vecto
       "conv2d_nchw", {"nn", "ff", "yy", "xx"});
 }
 
+namespace {
+
+/*! \brief Where the windows of a convolution lie, as im2col lays them out: column q of the
+ *  window matrix is output pixel (q / pitch, q % pitch). With unit strides the pitch is the
+ *  padded input's width, so the window of pixel q at kernel tap (kh, kw) starts at flat
+ *  offset q + kh * d * width + kw * d of its input channel: a row of the window matrix is a
+ *  contiguous run of the padded input (columns with ow >= OW are junk, computed and dropped).
+ *  With larger strides the pitch is the output width and rows are gathered. */
+struct WindowGrid {
+  int64_t oh, ow, pitch, columns;
+  bool contiguous;
+  std::vector<int64_t> padding;  // (top, left, bottom, right), bottom grown so every load is in bounds
+  int64_t padded_h, padded_w;
+};
+
+absl::StatusOr<WindowGrid> MakeWindowGrid(const std::vector<int64_t>& xs, const std::vector<int64_t>& kernel_size,
+                                          const std::vector<int64_t>& strides, const std::vector<int64_t>& padding,
+                                          const std::vector<int64_t>& dilation, int64_t column_tile) {
+  if (xs.size() != 4) return absl::InvalidArgumentError("im2col expects NCHW data");
+  WindowGrid g;
+  int64_t kh = kernel_size[0], kw = kernel_size[1];
+  g.oh = relax::WindowExtent(xs[2], padding[0], padding[2], kh, dilation[0], strides[0]);
+  g.ow = relax::WindowExtent(xs[3], padding[1], padding[3], kw, dilation[1], strides[1]);
+  if (g.oh <= 0 || g.ow <= 0) return absl::InvalidArgumentError("im2col: the window is larger than the padded input");
+  if (column_tile < 1) return absl::InvalidArgumentError("im2col: column_tile must be positive");
+  g.padding = padding;
+  g.padded_w = xs[3] + padding[1] + padding[3];
+  g.contiguous = strides[0] == 1 && strides[1] == 1;
+  g.pitch = g.contiguous ? g.padded_w : g.ow;
+  g.columns = (g.oh * g.pitch + column_tile - 1) / column_tile * column_tile;
+  // Rows the last column's windows reach (junk columns included): pad the bottom to them.
+  int64_t rows;
+  if (g.contiguous) {
+    int64_t last = (g.columns - 1) + (kh - 1) * dilation[0] * g.padded_w + (kw - 1) * dilation[1];
+    rows = last / g.padded_w + 1;
+  } else {
+    rows = ((g.columns - 1) / g.ow) * strides[0] + (kh - 1) * dilation[0] + 1;
+  }
+  g.padding[2] += std::max<int64_t>(0, rows - (xs[2] + padding[0] + padding[2]));
+  g.padded_h = xs[2] + g.padding[0] + g.padding[2];
+  return g;
+}
+
+}  // namespace
+
 absl::StatusOr<Tensor> Im2col(const Tensor& x, const std::vector<int64_t>& kernel_size, const std::vector<int64_t>& strides,
-                              const std::vector<int64_t>& padding, const std::vector<int64_t>& dilation, int64_t columns) {
+                              const std::vector<int64_t>& padding, const std::vector<int64_t>& dilation, int64_t column_tile) {
   absl::StatusOr<std::vector<int64_t>> xs = StaticShape(x, "im2col");
   if (!xs.ok()) return xs.status();
-  if (xs->size() != 4) return absl::InvalidArgumentError("im2col expects NCHW data");
-  int64_t kh = kernel_size[0], kw = kernel_size[1];
-  int64_t oh = relax::WindowExtent((*xs)[2], padding[0], padding[2], kh, dilation[0], strides[0]);
-  int64_t ow = relax::WindowExtent((*xs)[3], padding[1], padding[3], kw, dilation[1], strides[1]);
-  if (oh <= 0 || ow <= 0) return absl::InvalidArgumentError("im2col: the window is larger than the padded input");
-  if (columns == 0) columns = oh * ow;
-  if (columns < oh * ow) return absl::InvalidArgumentError(absl::StrCat("im2col: columns ", columns, " < ", oh * ow, " windows"));
-  // Extra columns continue the last window row into rows below the data: pad those with zeros
-  // so every load is in bounds and the loads stay selects-free (affine, so they vectorize).
-  int64_t rows_read = (columns + ow - 1) / ow;
-  int64_t last_row = (rows_read - 1) * strides[0] + (kh - 1) * dilation[0];
-  int64_t extra = std::max<int64_t>(0, last_row + 1 - ((*xs)[2] + padding[0] + padding[2]));
-  absl::StatusOr<Tensor> padded = PadSpatial(x, {padding[0], padding[1], padding[2] + extra, padding[3]}, tir::Const(x.dtype(), 0));
+  absl::StatusOr<WindowGrid> g = MakeWindowGrid(*xs, kernel_size, strides, padding, dilation, column_tile);
+  if (!g.ok()) return g.status();
+  absl::StatusOr<Tensor> padded = PadSpatial(x, g->padding, tir::Const(x.dtype(), 0));
   if (!padded.ok()) return padded.status();
+  int64_t kh = kernel_size[0], kw = kernel_size[1];
   DataType it = IndexType(x);
-  std::vector<tir::PrimExpr> shape = {x.shape()[0], C(it, (*xs)[1] * kh * kw), C(it, columns)};
+  std::vector<tir::PrimExpr> shape = {x.shape()[0], C(it, (*xs)[1] * kh * kw), C(it, g->columns)};
   using tir::operator*;
   using tir::operator+;
   return te::Compute(
       shape,
       [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
-        tir::PrimExpr k = i[1], p = i[2];
+        tir::PrimExpr k = i[1], q = i[2];
         tir::PrimExpr c = tir::FloorDiv(k, C(it, kh * kw));
         tir::PrimExpr ky = tir::FloorMod(tir::FloorDiv(k, C(it, kw)), C(it, kh));
         tir::PrimExpr kx = tir::FloorMod(k, C(it, kw));
-        tir::PrimExpr y = tir::FloorDiv(p, C(it, ow)) * C(it, strides[0]) + ky * C(it, dilation[0]);
-        tir::PrimExpr xx = tir::FloorMod(p, C(it, ow)) * C(it, strides[1]) + kx * C(it, dilation[1]);
+        if (g->contiguous) {
+          tir::PrimExpr flat = q + ky * C(it, dilation[0] * g->padded_w) + kx * C(it, dilation[1]);
+          return (*padded)({i[0], c, tir::FloorDiv(flat, C(it, g->padded_w)), tir::FloorMod(flat, C(it, g->padded_w))});
+        }
+        tir::PrimExpr y = tir::FloorDiv(q, C(it, g->ow)) * C(it, strides[0]) + ky * C(it, dilation[0]);
+        tir::PrimExpr xx = tir::FloorMod(q, C(it, g->ow)) * C(it, strides[1]) + kx * C(it, dilation[1]);
         return (*padded)({i[0], c, y, xx});
       },
       "im2col", {"n", "k", "p"});
+}
+
+absl::StatusOr<Tensor> Conv2dGemm(const Tensor& x, const Tensor& w2d, const std::vector<int64_t>& kernel_size,
+                                  const std::vector<int64_t>& strides, const std::vector<int64_t>& padding,
+                                  const std::vector<int64_t>& dilation, int64_t column_tile) {
+  absl::StatusOr<std::vector<int64_t>> xs = StaticShape(x, "conv2d_gemm");
+  if (!xs.ok()) return xs.status();
+  absl::StatusOr<std::vector<int64_t>> ws = StaticShape(w2d, "conv2d_gemm");
+  if (!ws.ok()) return ws.status();
+  absl::StatusOr<WindowGrid> g = MakeWindowGrid(*xs, kernel_size, strides, padding, dilation, column_tile);
+  if (!g.ok()) return g.status();
+  int64_t k = (*xs)[1] * kernel_size[0] * kernel_size[1];
+  if (ws->size() != 2 || (*ws)[1] != k) {
+    return absl::InvalidArgumentError(absl::StrCat("conv2d_gemm: weight ", relax::ShapeToString(*ws), " is not [O, ", k, "]"));
+  }
+  absl::StatusOr<Tensor> col = Im2col(x, kernel_size, strides, padding, dilation, column_tile);
+  if (!col.ok()) return col.status();
+  DataType it = IndexType(x);
+  te::ReduceAxis rk = te::MakeReduceAxis(C(it, k), "k");
+  const Tensor& windows = *col;
+  Tensor gemm = te::Compute(
+      {x.shape()[0], w2d.shape()[0], windows.shape()[2]},
+      [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
+        return te::Sum(tir::operator*(w2d({i[1], rk}), windows({i[0], rk, i[2]})), {rk});
+      },
+      "conv2d_gemm", {"n", "o", "p"});
+  int64_t pitch = g->pitch;
+  return te::Compute(
+      {x.shape()[0], w2d.shape()[0], C(it, g->oh), C(it, g->ow)},
+      [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
+        return gemm({i[0], i[1], tir::operator+(tir::operator*(tir::PrimExpr(i[2]), C(it, pitch)), tir::PrimExpr(i[3]))});
+      },
+      "conv2d_nchw", {"nn", "ff", "yy", "xx"});
 }
 
 absl::StatusOr<Tensor> Pool2d(const Tensor& x, bool is_max, const std::vector<int64_t>& pool_size,

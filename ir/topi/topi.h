@@ -52,11 +52,19 @@ absl::StatusOr<Tensor> Pad(const Tensor& x, const std::vector<int64_t>& before, 
 /*! \brief NCHW x OIHW convolution; padding is (top, left, bottom, right). */
 absl::StatusOr<Tensor> Conv2d(const Tensor& x, const Tensor& w, const std::vector<int64_t>& strides,
                               const std::vector<int64_t>& padding, const std::vector<int64_t>& dilation, int64_t groups);
-/*! \brief The windows of an NCHW convolution as matrix columns: [N, C*KH*KW, columns], row
- *  (c, kh, kw), column oh * out_w + ow. Columns past out_h * out_w read the zero padding or
- *  real data (finite, unspecified): they exist so a GEMM's column count is a multiple of its tile. */
+/*! \brief The windows of an NCHW convolution as the columns of a matrix [N, C*KH*KW, columns],
+ *  row (c, kh, kw). Column q is output pixel (q / pitch, q % pitch): with unit strides the pitch
+ *  is the padded input's width (each row a contiguous run of the input; columns past the output
+ *  width are junk), else the output width. `columns` is rounded up to a multiple of
+ *  `column_tile`; the extra columns read zero padding or junk, never out of bounds. */
 absl::StatusOr<Tensor> Im2col(const Tensor& x, const std::vector<int64_t>& kernel_size, const std::vector<int64_t>& strides,
-                              const std::vector<int64_t>& padding, const std::vector<int64_t>& dilation, int64_t columns);
+                              const std::vector<int64_t>& padding, const std::vector<int64_t>& dilation, int64_t column_tile);
+/*! \brief NCHW convolution with the weight flattened to [O, C*KH*KW], as the GEMM
+ *  weight @ Im2col(x) ([N, O, columns], block "conv2d_gemm") whose pixel columns are then
+ *  gathered into [N, O, OH, OW]. */
+absl::StatusOr<Tensor> Conv2dGemm(const Tensor& x, const Tensor& w2d, const std::vector<int64_t>& kernel_size,
+                                  const std::vector<int64_t>& strides, const std::vector<int64_t>& padding,
+                                  const std::vector<int64_t>& dilation, int64_t column_tile);
 /*! \brief NCHW max (is_max) or average pooling. */
 absl::StatusOr<Tensor> Pool2d(const Tensor& x, bool is_max, const std::vector<int64_t>& pool_size,
                               const std::vector<int64_t>& strides, const std::vector<int64_t>& padding,

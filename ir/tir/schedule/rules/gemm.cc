@@ -216,6 +216,12 @@ absl::Status ScheduleGemm(Schedule* sch, const BlockRV& block, const GemmBlock& 
   map.outputs.insert(map.outputs.end(), {FloorDiv(jj, nr), kk, FloorMod(jj, nr)});
   if (absl::Status s = sch->TransformLayout(block, gemm.b_read, /*is_write=*/false, map); !s.ok()) return s;
   if (absl::Status s = sch->ComputeAt(*packed, (*j)[0]); !s.ok()) return s;
+  // B made in this function by an elementwise block (a convolution's windows): compute it
+  // within the packing, panel by panel, rather than store all of it and read it back.
+  if (absl::StatusOr<std::vector<BlockRV>> producers = sch->GetProducers(*packed); producers.ok() && producers->size() == 1) {
+    Schedule trial = *sch;
+    if (trial.ComputeInline(producers->front()).ok()) *sch = trial;
+  }
   // The copy's loops under j0: [k, j] (or [j, k] for B transposed); write contiguously along j.
   auto copy_loops = sch->GetLoops(*packed);
   if (!copy_loops.ok()) return copy_loops.status();
