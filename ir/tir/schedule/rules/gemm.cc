@@ -116,7 +116,10 @@ std::optional<GemmBlock> MatchGemm(const Schedule& sch, const BlockRV& block_rv)
   g.i_loop = loop_of[i];
   g.j_loop = loop_of[j];
   g.k_loop = loop_of[k];
-  for (size_t d = 0; d + 2 < c_idx->size(); ++d) g.batch_loops.push_back(loop_of[(*c_idx)[d]]);
+  for (size_t d = 0; d + 2 < c_idx->size(); ++d) {
+    g.batch_loops.push_back(loop_of[(*c_idx)[d]]);
+    g.batch_extent *= extent_of[(*c_idx)[d]];
+  }
   g.fold_batch_into_rows = !g.batch_loops.empty();
   for (size_t d = 0; d + 2 < c_idx->size(); ++d) g.fold_batch_into_rows &= !Has(*y_idx, (*c_idx)[d]);
   if (g.fold_batch_into_rows) {
@@ -159,6 +162,18 @@ std::optional<GemmTiles> DefaultGemmTiles(const GemmBlock& gemm, const Target& t
           }
         }
       }
+      // When A does not stay in L2 across the panels, blocks of B (k block x nc, at most half of
+      // L2) let each row tile of A meet several panels while it is in L1.
+      int64_t k_block = t.kc > 0 ? t.kc : gemm.k;
+      t.nc = nr;
+      if (gemm.m * gemm.k * 4 > target.l2_bytes / 2) {
+        for (int64_t c = nr; c <= gemm.n; c += nr) {
+          if (gemm.n % c == 0 && k_block * c * 4 <= target.l2_bytes / 2) t.nc = c;
+        }
+      }
+      // Parallel chunks: the column blocks (and batches), or the row tiles when there is one block.
+      int64_t batches = gemm.fold_batch_into_rows ? 1 : gemm.batch_extent;
+      t.parallel_rows = batches * (gemm.n / t.nc) < 2 && gemm.m / mr >= 4;
       return t;
     }
   }
@@ -181,8 +196,15 @@ absl::Status ScheduleGemm(Schedule* sch, const BlockRV& block, const GemmBlock& 
   }
   auto i = sch->Split(rows, {std::nullopt, tiles.mr});
   if (!i.ok()) return i.status();
-  auto j = sch->Split((*loops)[gemm.j_loop], {std::nullopt, tiles.nr});
+  // j -> j0 (blocks of nc columns) [, jp (panels of the block)], j1 (nr columns).
+  int64_t nc = tiles.nc > tiles.nr ? tiles.nc : tiles.nr;
+  std::vector<Factor> j_factors = {std::nullopt, tiles.nr};
+  if (nc > tiles.nr) j_factors = {std::nullopt, nc / tiles.nr, tiles.nr};
+  auto j = sch->Split((*loops)[gemm.j_loop], j_factors);
   if (!j.ok()) return j.status();
+  std::optional<LoopRV> jp;
+  if (nc > tiles.nr) jp = (*j)[1];
+  LoopRV j1 = j->back();
   LoopRV k1 = (*loops)[gemm.k_loop];
   std::optional<LoopRV> k0;
   if (tiles.kc > 0 && tiles.kc < gemm.k) {
@@ -191,12 +213,14 @@ absl::Status ScheduleGemm(Schedule* sch, const BlockRV& block, const GemmBlock& 
     k0 = (*k)[0];
     k1 = (*k)[1];
   }
-  // batch..., j0, [k0], i0, i1, j1, k1: a panel of B (kc x NR) stays in L1 while every row
-  // tile of A passes over it.
+  // batch..., j0, [k0], i0, [jp], i1, j1, k1: a block of B (kc x NC) stays in L2 and a row
+  // tile of A (MR x kc) in L1 while it meets every panel of the block.
   std::vector<LoopRV> order = batch;
   order.push_back((*j)[0]);
   if (k0) order.push_back(*k0);
-  order.insert(order.end(), {(*i)[0], (*i)[1], (*j)[1], k1});
+  order.push_back((*i)[0]);
+  if (jp) order.push_back(*jp);
+  order.insert(order.end(), {(*i)[1], j1, k1});
   if (absl::Status s = sch->Reorder(order); !s.ok()) return s;
   // Pack B into NR-column panels, k-major, each panel by the iteration of j0 that uses it.
   absl::StatusOr<BlockRV> packed = sch->CacheRead(block, gemm.b_read, "global");
@@ -222,7 +246,8 @@ absl::Status ScheduleGemm(Schedule* sch, const BlockRV& block, const GemmBlock& 
     Schedule trial = *sch;
     if (trial.ComputeInline(producers->front()).ok()) *sch = trial;
   }
-  // The copy's loops under j0: [k, j] (or [j, k] for B transposed); write contiguously along j.
+  // The copy's loops under j0: [k, j] (or [j, k] for B transposed); write contiguously along j,
+  // panel by panel.
   auto copy_loops = sch->GetLoops(*packed);
   if (!copy_loops.ok()) return copy_loops.status();
   size_t outer = batch.size() + 1;  // batch loops and j0 above the copy
@@ -232,9 +257,15 @@ absl::Status ScheduleGemm(Schedule* sch, const BlockRV& block, const GemmBlock& 
       if (absl::Status s = sch->Reorder({last, first}); !s.ok()) return s;
       std::swap(first, last);
     }
+    if (nc > tiles.nr) {
+      auto panels = sch->Split(last, {std::nullopt, tiles.nr});
+      if (!panels.ok()) return panels.status();
+      if (absl::Status s = sch->Reorder({(*panels)[0], first}); !s.ok()) return s;
+      last = (*panels)[1];
+    }
     if (absl::Status s = sch->Vectorize(last); !s.ok()) return s;
   }
-  // The elementwise epilogue (bias, activation) per panel, while the panel is in cache.
+  // The elementwise epilogue (bias, activation) per column block, while the block is in cache.
   // Kept only when it really narrows to the panel (an index the region analysis cannot invert
   // would make every panel recompute the whole epilogue).
   absl::StatusOr<std::vector<BlockRV>> consumers = sch->GetConsumers(block);
@@ -250,7 +281,8 @@ absl::Status ScheduleGemm(Schedule* sch, const BlockRV& block, const GemmBlock& 
   // The init before the k loops; then the tile becomes the micro-kernel.
   if (absl::StatusOr<BlockRV> init = sch->DecomposeReduction(block, k0 ? *k0 : (*i)[1]); !init.ok()) return init.status();
   if (absl::Status s = sch->Tensorize((*i)[1], "gemm_f32"); !s.ok()) return s;
-  // Parallel over the panels (and batches).
+  // Parallel over the column blocks (and batches), or, with too few of them, the row tiles.
+  if (tiles.parallel_rows) return sch->Parallel((*i)[0]);
   std::vector<LoopRV> outer_loops = batch;
   outer_loops.push_back((*j)[0]);
   LoopRV par = outer_loops.front();

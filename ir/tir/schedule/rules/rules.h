@@ -5,8 +5,10 @@
  *   - inline: elementwise blocks writing intermediate buffers are inlined into their consumers;
  *   - GEMM (`C[..., i, j] += A[..., i, k] * B[..., k, j]` or `B[..., j, k]`): a register tile of
  *     MR x NR through the `gemm_f32` intrinsic, B packed into NR-column panels by the thread that
- *     uses them, k blocked for L1, the elementwise epilogue computed per panel while it is hot,
- *     the outer loop parallel;
+ *     uses them in blocks of NC columns (half of L2), k blocked for L1 (half of it for a panel),
+ *     every row tile of A passing over the whole block while it is in L1, the elementwise
+ *     epilogue computed per block while it is hot, the column blocks parallel (the rows, when
+ *     there are too few blocks);
  *   - elementwise and other reductions: the innermost contiguous loop vectorized, the outer
  *     loops parallel when there is enough work.
  *  Each rule applies to a copy of the schedule and keeps it only if every step succeeds, so a
@@ -38,11 +40,17 @@ struct GemmBlock {
    *  one row loop of m = batch x rows. */
   bool fold_batch_into_rows = false;
   int64_t rows_per_batch = 0;  // when folded: the extent of i (a tile may not straddle batches)
+  int64_t batch_extent = 1;    // iterations of the batch loops
 };
 
 /*! \brief The register tile and cache blocking of a GEMM schedule (what tuning varies). */
 struct GemmTiles {
   int64_t mr = 4, nr = 16, kc = 0;  // kc = 0: no k blocking
+  /*! \brief Columns per block of packed B (a multiple of nr): each row tile of A, once in L1,
+   *  passes over all nc / nr panels of the block, so A is read N / nc times, not N / nr. */
+  int64_t nc = 0;  // 0: nr
+  /*! \brief Parallel over the rows of A rather than the column blocks (too few blocks). */
+  bool parallel_rows = false;
 };
 
 /*! \brief The block as a GEMM, or nullopt when it is not one (or its loops are not a plain nest). */
