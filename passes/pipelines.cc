@@ -9,16 +9,12 @@ namespace passes {
 namespace {
 
 MLC_REGISTER_PIPELINE("default",
-                      "fold-constant,fold-scale-into-conv,conv2d-to-gemm,dispatch-blas{ops=conv2d},remove-unused,fuse-ops,"
-                      "legalize,fuse-tir,default-schedule,pack-constants,remove-unused",
-                      "what the pipeline and the Bazel rules run: constants folded, convolutions as im2col + GEMM, the "
-                      "rest fused, lowered to loops and scheduled by the default rules (GEMMs as register-tile "
-                      "micro-kernels over packed panels, weights packed at compile time); grouped convolutions "
-                      "through the BLAS runtime function");
-MLC_REGISTER_PIPELINE("native",
                       "fold-constant,fold-scale-into-conv,conv2d-to-gemm,remove-unused,fuse-ops,legalize,fuse-tir,"
                       "default-schedule,pack-constants,remove-unused",
-                      "the default without library dispatch: every operator compiled from the operator library");
+                      "what the pipeline and the Bazel rules run: constants folded, convolutions as GEMMs over their "
+                      "windows, everything fused, lowered to loops and scheduled by the default rules (GEMMs as "
+                      "register-tile micro-kernels over packed panels, weights packed at compile time, depthwise "
+                      "convolutions and pooling vectorized along the output rows); no library call");
 MLC_REGISTER_PIPELINE("blas",
                       "fold-constant,fold-scale-into-conv,dispatch-blas,remove-unused,fuse-ops,legalize,fuse-tir,"
                       "default-schedule,pack-constants,remove-unused",

@@ -220,7 +220,7 @@ TEST(GraphPasses, SeedMlpGivesTheSameOutputsThroughEveryPipeline) {
   options.constants = std::vector<TensorData>{ToTensorData(m.w0), ToTensorData(m.b0), ToTensorData(m.w1), ToTensorData(m.b1)};
   IRModule high_level = Parse(absl::StrCat(kSeeds, "/graphopt_mlp.py"), options);  // nn.dense, add, relu
   std::vector<double> want = MlpReference(m.x, m.w0, m.b0, m.w1, m.b1);
-  for (const char* pipeline : {"legalize", "fuse-dense-add,legalize,fuse-tir", "fuse-ops,legalize,fuse-tir", "O0", "native",
+  for (const char* pipeline : {"legalize", "fuse-dense-add,legalize,fuse-tir", "fuse-ops,legalize,fuse-tir", "O0", "blas",
                                "default"}) {
     SCOPED_TRACE(pipeline);
     absl::StatusOr<Value> out = RunWithPasses(high_level, pipeline, {m.x});

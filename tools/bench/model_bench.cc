@@ -3,7 +3,7 @@
  *         process, with the machine's FMA peak measured in the same run.
  *
  *    ./bazelw run //tools:bench_vs_ort -- [--threads 2] [--runs 20] [--models mlp_b1,resnet18]
- *        [--pipelines default,native]
+ *        [--pipelines 'default;blas']
  *
  *  (the wrapper tools/bench/bench_vs_ort.sh installs ONNX Runtime and exports the models first).
  *  For each model and pipeline: import the ONNX file, run the pass pipeline, build, load; run
@@ -222,7 +222,7 @@ int Main(int argc, char** argv) {
     else {
       std::fprintf(stderr,
                    "usage: model_bench --models_dir DIR --ort_library libonnxruntime.so.1 [--threads N] [--runs N] "
-                   "[--models a,b] [--pipelines 'default;native']\nunknown argument: %s\n",
+                   "[--models a,b] [--pipelines 'default;blas']\nunknown argument: %s\n",
                    arg.c_str());
       return 2;
     }

@@ -4,9 +4,9 @@
 
 For each example of frontend/torch/export_fx.py (torchvision's ResNet-18 and MobileNetV2 at
 batch 1, 224x224, and nn.TransformerEncoderLayer(256, 4 heads) on 1x128x256; seeded weights):
-exports it through FX, compiles it with the pipeline's default passes (so conv2d, dense and
-matmul go to OpenBLAS through dispatch-blas) and, with
---compare-unscheduled, also without dispatch-blas (our own loop programs only); times
+exports it through FX, compiles it with the pipeline's default passes (our own kernels) and,
+with --compare-blas, also with the `blas` pipeline (convolutions, dense and matmul through
+OpenBLAS); times
 `run --bench`, times the module under torch.no_grad() with the same thread count, checks the
 outputs agree and prints median latencies and the ratio. Nothing is asserted: the figures go
 into docs/performance.md.
@@ -23,7 +23,7 @@ import numpy as np
 import torch
 
 DEFAULT = "default"
-UNSCHEDULED = "native"
+BLAS = "blas"
 
 
 def torch_median_ms(model, x, runs, warmup):
@@ -47,14 +47,14 @@ def main():
     parser.add_argument("--models", default="resnet18,mobilenet_v2,encoder")
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--compare-unscheduled", action="store_true")
+    parser.add_argument("--compare-blas", action="store_true")
     args = parser.parse_args()
     sys.path.insert(0, os.path.dirname(os.path.abspath(args.exporter)))
     import export_fx  # noqa: E402
 
     torch.set_num_threads(args.threads)
     env = dict(os.environ, MLC_NUM_THREADS=str(args.threads), OPENBLAS_NUM_THREADS=str(args.threads))
-    pipelines = [("dispatch-blas", DEFAULT)] + ([("loops only", UNSCHEDULED)] if args.compare_unscheduled else [])
+    pipelines = [("default", DEFAULT)] + ([("blas", BLAS)] if args.compare_blas else [])
     print(f"threads: {args.threads} (ours, OpenBLAS and PyTorch {torch.__version__}); {args.runs} timed runs; "
           "median latency in ms")
     print(f"{'model':<14} {'passes':<14} {'ours':>9} {'pytorch':>9} {'pytorch/ours':>13}  max|diff|/max|ref|")

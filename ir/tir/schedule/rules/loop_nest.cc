@@ -155,9 +155,16 @@ absl::Status ScheduleLoopNest(Schedule* sch, const BlockRV& block, const Target&
     const int64_t* e = AsConstInt(f->extent);
     work *= e ? *e : 1;
   }
-  const int64_t* outer_extent = AsConstInt(v->loops.front()->extent);
-  if (work >= kMinParallelIterations && outer_extent && *outer_extent >= 2 && loops->size() >= 2) {
-    applied |= sch->Parallel(loops->front()).ok();
+  // The loops outside the innermost one fuse into the parallel loop (a batch of 1 leaves the
+  // outermost loop with nothing to share).
+  if (work >= kMinParallelIterations && loops->size() >= 2) {
+    std::vector<LoopRV> outer(loops->begin(), loops->end() - 1);
+    Schedule trial = *sch;
+    absl::StatusOr<LoopRV> par = outer.size() > 1 ? trial.Fuse(outer) : absl::StatusOr<LoopRV>(outer.front());
+    if (par.ok() && trial.Parallel(*par).ok()) {
+      *sch = trial;
+      applied = true;
+    }
   }
   return applied ? absl::OkStatus() : absl::FailedPreconditionError("nothing to vectorize or parallelize");
 }
@@ -212,6 +219,13 @@ int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const Target& t
     if (!plain || scope == nullptr || !scope->iter_values.empty()) continue;
     Schedule attempt = *sch;
     absl::StatusOr<BlockRV> again = attempt.GetBlock(name, func);
+    if (again.ok() && ScheduleWindowReduction(&attempt, *again, target).ok()) {
+      *sch = attempt;
+      ++scheduled;
+      continue;
+    }
+    attempt = *sch;
+    again = attempt.GetBlock(name, func);
     if (!again.ok() || !ScheduleLoopNest(&attempt, *again, target).ok()) continue;
     *sch = attempt;
     ++scheduled;

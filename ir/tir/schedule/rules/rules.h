@@ -9,6 +9,8 @@
  *     every row tile of A passing over the whole block while it is in L1, the elementwise
  *     epilogue computed per block while it is hot, the column blocks parallel (the rows, when
  *     there are too few blocks);
+ *   - window reductions (depthwise convolution, pooling): the window loops unrolled under the
+ *     vectorized output row, the outer loops parallel;
  *   - elementwise and other reductions: the innermost contiguous loop vectorized, the outer
  *     loops parallel when there is enough work.
  *  Each rule applies to a copy of the schedule and keeps it only if every step succeeds, so a
@@ -60,6 +62,10 @@ std::optional<GemmBlock> MatchGemm(const Schedule& sch, const BlockRV& block);
 std::optional<GemmTiles> DefaultGemmTiles(const GemmBlock& gemm, const Target& target);
 /*! \brief Applies the GEMM schedule with the given tiles (see the file comment). */
 absl::Status ScheduleGemm(Schedule* sch, const BlockRV& block, const GemmBlock& gemm, const GemmTiles& tiles);
+
+/*! \brief The window rule (window.cc): a reduction over a small window (depthwise convolution,
+ *  pooling) with the window loops unrolled under the vectorized output row. */
+absl::Status ScheduleWindowReduction(Schedule* sch, const BlockRV& block, const Target& target);
 
 /*! \brief Inlines every elementwise block of `func` that writes an intermediate buffer. */
 void InlineElementwise(Schedule* sch, const std::string& func);
