@@ -1,6 +1,7 @@
 # RUN: --passes=fuse-ops,legalize,fuse-tir,default-schedule,remove-unused
-# 7 x 10 x 33: no register tile divides the extents, so the GEMM keeps its loops (LLVM
-# vectorizes the dot products along k); too little work to parallelize.
+# 7 x 10 x 33: no register tile divides the extents, so the GEMM keeps its loops with the init
+# taken out of the k loop (the accumulator stays in a register and LLVM vectorizes the dot
+# products along k); too little work to parallelize.
 @I.ir_module
 class Module:
     I.module_attrs({"target": "llvm -mcpu=x86-64-v3"})
@@ -11,6 +12,8 @@ class Module:
             gv = R.nn.dense(x, w)
             R.output(gv)
         return gv
-# EXPECT: no change
-# CHECK-NOT: T.gemm_tile
 # CHECK-NOT: T.parallel
+# CHECK: T.block("T_matmul_NT_init")
+# CHECK: for k in range(T.int64(33)):
+# CHECK: T.block("T_matmul_NT_update")
+# CHECK-NOT: T.gemm_tile

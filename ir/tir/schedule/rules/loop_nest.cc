@@ -166,6 +166,19 @@ absl::Status ScheduleLoopNest(Schedule* sch, const BlockRV& block, const Target&
       applied = true;
     }
   }
+  // A reduction along the innermost loops (a dot product per output) gets its init out of
+  // them, so the accumulator lives in a register and LLVM vectorizes the reduction.
+  if (IsReductionBlock(b)) {
+    size_t first_reduce = v->loops.size();
+    for (size_t l = 0; l < v->loops.size() && first_reduce == v->loops.size(); ++l) {
+      for (size_t i = 0; i < b->iter_vars.size(); ++i) {
+        if (b->iter_vars[i].kind == IterKind::kReduce && UsesVar(v->realize->iter_values[i], v->loops[l]->loop_var)) first_reduce = l;
+      }
+    }
+    if (first_reduce > 0 && first_reduce < v->loops.size() && sch->DecomposeReduction(block, (*loops)[first_reduce]).ok()) {
+      applied = true;
+    }
+  }
   return applied ? absl::OkStatus() : absl::FailedPreconditionError("nothing to vectorize or parallelize");
 }
 
