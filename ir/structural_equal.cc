@@ -385,12 +385,15 @@ class Hasher {
  private:
   void Mix(size_t v) { h_ = h_ * 1000003u ^ (v + 0x9e3779b97f4a7c15ull + (h_ << 6) + (h_ >> 2)); }
 
+  // std::hash of strings and integers (unlike absl::Hash, which is seeded per process), so a
+  // hash is the same in every process: the tuning database keys workloads by it.
   static size_t AttrsHash(const Attrs& attrs) {
     size_t h = attrs.size();
     for (const auto& [k, v] : attrs) {
-      h = absl::HashOf(h, k, v.storage().index());
+      h = h * 1000003u ^ std::hash<std::string>()(k);
+      h = h * 1000003u ^ v.storage().index();
       // The printed form is a stable, type-aware rendering of every value kind.
-      h = absl::HashOf(h, PrintAttr(v));
+      h = h * 1000003u ^ std::hash<std::string>()(PrintAttr(v));
     }
     return h;
   }

@@ -24,7 +24,8 @@ bool StructuralEqual(const BaseFunc& lhs, const BaseFunc& rhs);
 absl::Status CheckStructuralEqual(const IRModule& lhs, const IRModule& rhs);
 absl::Status CheckStructuralEqual(const BaseFunc& lhs, const BaseFunc& rhs);
 
-/*! \brief A hash consistent with StructuralEqual: equal programs hash equally. */
+/*! \brief A hash consistent with StructuralEqual: equal programs hash equally, in every process
+ *  (the tuning database keys workloads by it). */
 size_t StructuralHash(const IRModule& mod);
 size_t StructuralHash(const BaseFunc& func);
 

@@ -16,16 +16,6 @@ namespace mlc {
 namespace passes {
 namespace {
 
-/*! \brief A function someone already scheduled (any loop not serial) is left alone. */
-bool HasScheduledLoops(const tir::Stmt& s) {
-  bool found = false;
-  tir::RewriteStmt(s, [&](const tir::Stmt& st) -> std::optional<tir::Stmt> {
-    if (const auto* f = st.as<tir::ForNode>(); f && f->for_kind != tir::ForKind::kSerial) found = true;
-    return std::nullopt;
-  });
-  return found;
-}
-
 class DefaultSchedulePass : public Pass {
  public:
   std::string name() const override { return "default-schedule"; }
@@ -40,20 +30,18 @@ class DefaultSchedulePass : public Pass {
     absl::StatusOr<Target> target_or = TargetFromAttrs(mod.attrs());
     if (!target_or.ok()) return target_or.status();
     const Target& target = *target_or;
-    // Indices composed by fusion (a reshape after a matmul) are simplified first, with the
-    // iteration domains known, so the rules see `T[v0 + v1, v2]` rather than its long form.
     IRModule simplified = mod;
     for (const auto& [name, f] : mod.functions()) {
       tir::PrimFunc prim = mod.LookupPrimFunc(name);
-      if (!prim.defined() || HasScheduledLoops(prim->body)) continue;
-      simplified.Add(name, tir::PrimFunc(new tir::PrimFuncNode(prim->params, tir::SimplifyWithLoopRanges(prim->body), prim->attrs)));
+      if (!prim.defined() || tir::IsScheduled(prim)) continue;
+      simplified.Add(name, tir::SimplifiedForRules(prim));
     }
     tir::Schedule sch(simplified);
     std::vector<std::string> notes;
     IRModule out = mod;  // functions no rule applied to stay as they were (simplification aside)
     for (const auto& [name, f] : mod.functions()) {
       tir::PrimFunc prim = mod.LookupPrimFunc(name);
-      if (!prim.defined() || HasScheduledLoops(prim->body)) continue;
+      if (!prim.defined() || tir::IsScheduled(prim)) continue;
       if (tir::ApplyDefaultSchedule(&sch, name, target, *explain_ ? &notes : nullptr) > 0) {
         out.Add(name, sch.mod().LookupPrimFunc(name));
       }

@@ -3,18 +3,20 @@
  *
  *    opt --in a.irpb --out b.irpb --passes=legalize,fuse-ops{max-depth=4},fuse-tir
  *        [--print-after-all] [--print-after=fuse-ops] [--timing] [--dump-dir=DIR]
- *        [--pass-plugin=libmypass.so] [--list-passes]
+ *        [--pass-plugin=libmypass.so] [--list-passes] [--target=T] [--tuning_db=records.pb]
  *
  *  The verifier runs after every pass. The output is written atomically, and only on success.
  */
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <iostream>
 #include <string>
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "ir/serialize.h"
 #include "ir/target/target.h"
@@ -31,6 +33,7 @@ ABSL_FLAG(std::string, dump_dir, "", "write the module after each pass into this
 ABSL_FLAG(std::string, pass_plugin, "", "comma-separated shared libraries of passes to load");
 ABSL_FLAG(bool, list_passes, false, "describe every registered pass and its options, then exit");
 ABSL_FLAG(bool, verify_each, true, "run the verifier after every pass");
+ABSL_FLAG(std::string, tuning_db, "", "tuning database (//tools:tune): its records schedule their kernels before default-schedule");
 
 int main(int argc, char** argv) {
   // Flags may be spelled with dashes (--print-after-all) as in the docs.
@@ -68,6 +71,20 @@ int main(int argc, char** argv) {
   if (!passes.ok()) {
     std::cerr << "opt: " << passes.status().message() << "\n";
     return 1;
+  }
+  if (std::string db = absl::GetFlag(FLAGS_tuning_db); !db.empty()) {
+    auto at = std::find_if(passes->begin(), passes->end(), [](const auto& p) { return p->name() == "default-schedule"; });
+    if (at == passes->end()) {
+      std::cerr << "opt: --tuning_db needs a pipeline with default-schedule (the records replace its rules)\n";
+      return 1;
+    }
+    absl::StatusOr<std::vector<std::unique_ptr<mlc::passes::Pass>>> apply =
+        mlc::passes::ParsePipeline(absl::StrCat("apply-tuning-records{db=", db, "}"));
+    if (!apply.ok()) {
+      std::cerr << "opt: --tuning_db: " << apply.status().message() << "\n";
+      return 1;
+    }
+    passes->insert(at, std::move(apply->front()));
   }
   absl::StatusOr<mlc::IRModule> mod = mlc::LoadModule(in);
   if (!mod.ok()) {

@@ -4,6 +4,7 @@
  *    pipeline [MODEL] [--params w.npz] [--inputs x.npy,...] [--labels y.npy] [--passes=...]
  *             [--out DIR] [--no-cache] [--cache-dir DIR] [--print-after-all] [--dump-dir DIR]
  *             [--emit-dot graph.dot] [--plugin lib.so] [--pass-plugin lib.so] [--target T]
+ *             [--tuning_db records.pb]
  *
  *  Stages: frontend (parse TVMScript; the importers take .onnx / .fxpb), opt (graph passes:
  *  fusion, legalization), build (loop lowering and LLVM code generation), run (the VM). Each
@@ -47,6 +48,7 @@ ABSL_FLAG(std::string, labels, "", ".npy of integer labels: print the accuracy o
 ABSL_FLAG(std::string, passes, "default",
           "graph pass pipeline or named pipeline (bind-params{...} is prepended when --params is given)");
 ABSL_FLAG(std::string, func, "main", "function to run");
+ABSL_FLAG(std::string, tuning_db, "", "tuning database from //tools:tune: its records schedule the kernels they cover");
 ABSL_FLAG(std::string, target, "native", "target to compile for (native, x86-64-v3, llvm -mcpu=znver4 -mattr=-avx512f, ...)");
 ABSL_FLAG(std::string, out, "", "work directory for the stage outputs (default: a new temporary directory)");
 ABSL_FLAG(bool, no_cache, false, "run every stage, ignoring and not filling the cache");
@@ -322,6 +324,11 @@ int main(int argc, char** argv) {
   Stage optimize{"opt", Runfile("passes/opt"), {"--in", ir, "--out", opt, absl::StrCat("--passes=", passes), target_flag},
                  {ir}, absl::StrCat(passes, "\n", target_flag), {opt}, ir};
   if (!params.empty()) optimize.input_files.push_back(params);
+  if (std::string db = UserPath(absl::GetFlag(FLAGS_tuning_db)); !db.empty()) {
+    optimize.args.push_back(absl::StrCat("--tuning_db=", db));
+    optimize.input_files.push_back(db);
+    optimize.options += "\ntuning-db";
+  }
   if (absl::GetFlag(FLAGS_print_after_all)) {
     optimize.args.push_back("--print-after-all");
     optimize.options += "\nprint-after-all";

@@ -180,6 +180,47 @@ std::optional<GemmTiles> DefaultGemmTiles(const GemmBlock& gemm, const Target& t
   return std::nullopt;
 }
 
+std::vector<GemmTiles> GemmTileCandidates(const GemmBlock& gemm, const Target& target) {
+  std::vector<GemmTiles> out;
+  if (gemm.m < 4) return out;
+  int64_t batches = gemm.fold_batch_into_rows ? 1 : gemm.batch_extent;
+  for (int64_t vectors = 1; vectors <= 4; ++vectors) {
+    int64_t nr = vectors * target.float_lanes();
+    if (gemm.n % nr != 0) continue;
+    for (int64_t mr = 2; mr <= 16; ++mr) {
+      if (mr * vectors + vectors + 1 > target.vector_registers || gemm.m % mr != 0) continue;
+      if (gemm.fold_batch_into_rows && gemm.rows_per_batch > 1 && gemm.rows_per_batch % mr != 0) continue;
+      // k blocks: none, or divisors of k from 32 up to what keeps a panel within L1.
+      std::vector<int64_t> kcs = {0};
+      for (int64_t c = 32; c < gemm.k && c * nr * 4 <= target.l1d_bytes; ++c) {
+        if (gemm.k % c == 0) kcs.push_back(c);
+      }
+      // Column blocks: 1, 2, 4, ... panels, dividing n, within L2.
+      std::vector<int64_t> ncs;
+      for (int64_t c = nr; c <= gemm.n; c *= 2) {
+        if (gemm.n % c == 0) ncs.push_back(c);
+      }
+      for (int64_t kc : kcs) {
+        for (int64_t nc : ncs) {
+          if ((kc > 0 ? kc : gemm.k) * nc * 4 > target.l2_bytes) continue;
+          for (bool rows : {false, true}) {
+            if (rows && gemm.m / mr < 2) continue;
+            if (!rows && batches * (gemm.n / nc) < 1) continue;
+            GemmTiles t;
+            t.mr = mr;
+            t.nr = nr;
+            t.kc = kc;
+            t.nc = nc;
+            t.parallel_rows = rows;
+            out.push_back(t);
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
 absl::Status ScheduleGemm(Schedule* sch, const BlockRV& block, const GemmBlock& gemm, const GemmTiles& tiles) {
   absl::StatusOr<std::vector<LoopRV>> loops = sch->GetLoops(block);
   if (!loops.ok()) return loops.status();

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "ir/tir/analyzer.h"
 #include "ir/tir/schedule/rules/rules.h"
 #include "ir/tir/schedule/state.h"
 #include "ir/tir/tir_util.h"
@@ -182,7 +183,21 @@ absl::Status ScheduleLoopNest(Schedule* sch, const BlockRV& block, const Target&
   return applied ? absl::OkStatus() : absl::FailedPreconditionError("nothing to vectorize or parallelize");
 }
 
-int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const Target& target, std::vector<std::string>* notes) {
+bool IsScheduled(const PrimFunc& func) {
+  bool found = false;
+  RewriteStmt(func->body, [&](const Stmt& st) -> std::optional<Stmt> {
+    if (const auto* f = st.as<ForNode>(); f && f->for_kind != ForKind::kSerial) found = true;
+    return std::nullopt;
+  });
+  return found;
+}
+
+PrimFunc SimplifiedForRules(const PrimFunc& func) {
+  return PrimFunc(new PrimFuncNode(func->params, SimplifyWithLoopRanges(func->body), func->attrs));
+}
+
+int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const Target& target, std::vector<std::string>* notes,
+                         const GemmTileChooser& choose_tiles) {
   auto note = [&](const std::string& block, const std::string& text) {
     if (notes != nullptr) notes->push_back(absl::StrCat("@", func, " block ", block, ": ", text));
   };
@@ -201,7 +216,7 @@ int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const Target& t
     if (!rv.ok()) continue;
     std::optional<GemmBlock> gemm = MatchGemm(*sch, *rv);
     if (!gemm) continue;
-    std::optional<GemmTiles> tiles = DefaultGemmTiles(*gemm, target);
+    std::optional<GemmTiles> tiles = choose_tiles(*gemm, target);
     if (!tiles) {
       note(name, absl::StrCat("GEMM ", gemm->m, "x", gemm->n, "x", gemm->k, ": no register tile divides the extents"));
       continue;

@@ -19,6 +19,7 @@
 #ifndef MLC_IR_TIR_SCHEDULE_RULES_RULES_H_
 #define MLC_IR_TIR_SCHEDULE_RULES_RULES_H_
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,6 +48,9 @@ struct GemmBlock {
 
 /*! \brief The register tile and cache blocking of a GEMM schedule (what tuning varies). */
 struct GemmTiles {
+  bool operator==(const GemmTiles& o) const {
+    return mr == o.mr && nr == o.nr && kc == o.kc && nc == o.nc && parallel_rows == o.parallel_rows;
+  }
   int64_t mr = 4, nr = 16, kc = 0;  // kc = 0: no k blocking
   /*! \brief Columns per block of packed B (a multiple of nr): each row tile of A, once in L1,
    *  passes over all nc / nr panels of the block, so A is read N / nc times, not N / nr. */
@@ -60,6 +64,12 @@ std::optional<GemmBlock> MatchGemm(const Schedule& sch, const BlockRV& block);
 /*! \brief The tiles the default rule picks for a GEMM on the target, or nullopt when no register
  *  tile divides the extents (the block then keeps its loops). */
 std::optional<GemmTiles> DefaultGemmTiles(const GemmBlock& gemm, const Target& target);
+/*! \brief Every tile choice the GEMM rule can apply to the block on the target: the search
+ *  space of tuning (register tiles that fit the registers and divide the extents, k blocks
+ *  within L1, column blocks within L2, parallel over column blocks or row tiles). */
+std::vector<GemmTiles> GemmTileCandidates(const GemmBlock& gemm, const Target& target);
+/*! \brief Picks the tiles of a GEMM block: DefaultGemmTiles, or a tuner's candidate. */
+using GemmTileChooser = std::function<std::optional<GemmTiles>(const GemmBlock&, const Target&)>;
 /*! \brief Applies the GEMM schedule with the given tiles (see the file comment). */
 absl::Status ScheduleGemm(Schedule* sch, const BlockRV& block, const GemmBlock& gemm, const GemmTiles& tiles);
 
@@ -72,10 +82,19 @@ void InlineElementwise(Schedule* sch, const std::string& func);
 /*! \brief Vectorizes and parallelizes the loop nest of a block left at the root of its function. */
 absl::Status ScheduleLoopNest(Schedule* sch, const BlockRV& block, const Target& target);
 
+/*! \brief Whether someone already scheduled the function (a loop not serial): the rules, the
+ *  tuner and the tuning records leave it alone. */
+bool IsScheduled(const PrimFunc& func);
+
+/*! \brief The function as the rules (and tuning) see it: indices composed by fusion (a
+ *  reshape after a matmul) simplified with the iteration domains known, so the rules see
+ *  `T[v0 + v1, v2]` rather than its long form. */
+PrimFunc SimplifiedForRules(const PrimFunc& func);
+
 /*! \brief Every rule, on every block of `func`. Returns how many blocks a rule scheduled; when
  *  `notes` is given, it receives why a rule that matched a block could not be applied. */
 int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const Target& target,
-                         std::vector<std::string>* notes = nullptr);
+                         std::vector<std::string>* notes = nullptr, const GemmTileChooser& choose_tiles = DefaultGemmTiles);
 
 }  // namespace tir
 }  // namespace mlc

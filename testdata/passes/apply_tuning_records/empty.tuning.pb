@@ -1,0 +1,3 @@
+
+
+mlc.tuning

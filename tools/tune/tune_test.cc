@@ -1,0 +1,210 @@
+/*! \file tune_test.cc
+ *  \brief The tuning loop end to end on a tiny budget (tune -> records -> build -> run), the
+ *         database's round trip and merging, and records that must not be applied: for
+ *         another target, corrupt, or no longer matching their function.
+ */
+#include <cmath>
+#include <random>
+
+#include "codegen/build.h"
+#include "frontend/tvmscript.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "ir/structural_equal.h"
+#include "ir/tir/schedule/rules/rules.h"
+#include "ir/tir/schedule/tuning_database.h"
+#include "ir/tir/schedule/tuning_database.pb.h"
+#include "passes/pass.h"
+#include "support/file_util.h"
+#include "tools/testing/kernel_harness.h"
+#include "tools/tune/tuner.h"
+#include "vm/virtual_machine.h"
+
+namespace mlc {
+namespace {
+
+using ::testing::HasSubstr;
+
+constexpr char kDense[] = R"(
+@I.ir_module
+class Module:
+    I.module_attrs({"target": "llvm -mcpu=x86-64-v3"})
+
+    @R.function
+    def main(x: R.Tensor((32, 64), dtype="float32"), w: R.Tensor((64, 64), dtype="float32")):
+        with R.dataflow():
+            gv = R.nn.relu(R.nn.dense(x, w))
+            R.output(gv)
+        return gv
+)";
+
+IRModule RunPasses(const IRModule& mod, const std::string& pipeline) {
+  absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> p = passes::ParsePipeline(pipeline);
+  EXPECT_TRUE(p.ok()) << p.status();
+  absl::StatusOr<IRModule> out = passes::RunPipeline(mod, *p);
+  EXPECT_TRUE(out.ok()) << out.status();
+  return out.ok() ? *out : IRModule();
+}
+
+/*! \brief The dense + ReLU kernel as default-schedule receives it. */
+IRModule Prepared() {
+  absl::StatusOr<IRModule> mod = ParseTVMScript(kDense, "dense.py");
+  EXPECT_TRUE(mod.ok()) << mod.status();
+  return RunPasses(*mod, "fuse-ops,legalize,fuse-tir,remove-unused");
+}
+
+std::string KernelName(const IRModule& mod) {
+  for (const auto& [name, f] : mod.functions()) {
+    if (mod.LookupPrimFunc(name).defined()) return name;
+  }
+  return "";
+}
+
+tir::TuningDatabase Tune(const IRModule& prepared, std::vector<tune::TaskReport>* reports = nullptr) {
+  tune::TuneOptions options;
+  options.target = *Target::Parse("x86-64-v3");
+  options.trials = 6;
+  options.seed = 7;
+  tir::TuningDatabase db;
+  absl::StatusOr<std::vector<tune::TaskReport>> r = tune::TuneModule(prepared, options, &db);
+  EXPECT_TRUE(r.ok()) << r.status();
+  if (reports != nullptr && r.ok()) *reports = *r;
+  return db;
+}
+
+std::string Saved(const tir::TuningDatabase& db, const std::string& file) {
+  std::string path = absl::StrCat(::testing::TempDir(), "/", file);
+  EXPECT_TRUE(db.Save(path).ok());
+  return path;
+}
+
+TEST(Tuning, TinyBudgetTunesBuildsAndRunsCorrectly) {
+  IRModule prepared = Prepared();
+  std::vector<tune::TaskReport> reports;
+  tir::TuningDatabase db = Tune(prepared, &reports);
+  ASSERT_EQ(reports.size(), 1u);
+  EXPECT_EQ(reports[0].failed, 0);
+  EXPECT_GE(reports[0].trials, 2) << "the default and at least one searched candidate";
+  EXPECT_GT(reports[0].best_seconds, 0);
+  EXPECT_LE(reports[0].best_seconds, reports[0].default_seconds) << "the best is never worse than the default measured";
+  ASSERT_EQ(db.size(), 1u);
+  const tir::TuningRecord* record = db.records()[0];
+  EXPECT_EQ(record->target, "llvm -mcpu=x86-64-v3");
+  EXPECT_EQ(record->workload, tir::WorkloadKey(prepared.LookupPrimFunc(KernelName(prepared))));
+  EXPECT_FALSE(record->trace.empty());
+
+  // Records -> build -> run: the record schedules the kernel, and the result is right.
+  std::string path = Saved(db, "tiny.pb");
+  IRModule applied = RunPasses(prepared, absl::StrCat("apply-tuning-records{db=", path, "}"));
+  EXPECT_TRUE(tir::IsScheduled(applied.LookupPrimFunc(KernelName(applied))));
+  IRModule built = RunPasses(applied, "default-schedule");
+  absl::StatusOr<proto::Executable> exe = codegen::Build(built);
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = vm::VirtualMachine::Load(*exe);
+  ASSERT_TRUE(vm.ok()) << vm.status();
+  std::mt19937 rng(3);
+  vm::NDArray x = testing_util::Random({32, 64}, &rng), w = testing_util::Random({64, 64}, &rng);
+  absl::StatusOr<vm::Value> out = (*vm)->Invoke("main", {vm::Value(x), vm::Value(w)});
+  ASSERT_TRUE(out.ok()) << out.status();
+  std::vector<double> want(32 * 64);
+  for (int i = 0; i < 32; ++i) {
+    for (int j = 0; j < 64; ++j) {
+      double acc = 0;
+      for (int k = 0; k < 64; ++k) acc += double(testing_util::F(x)[i * 64 + k]) * testing_util::F(w)[j * 64 + k];
+      want[i * 64 + j] = std::max(acc, 0.0);
+    }
+  }
+  testing_util::ExpectClose(out->tensor(), want);
+}
+
+TEST(Tuning, DatabaseRoundTripsAndMergesKeepingTheFastest) {
+  tir::TuningDatabase db = Tune(Prepared());
+  absl::StatusOr<tir::TuningDatabase> loaded = tir::TuningDatabase::Load(Saved(db, "round.pb"));
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  ASSERT_EQ(loaded->size(), 1u);
+  const tir::TuningRecord r = *loaded->records()[0];
+  EXPECT_EQ(r.seconds, db.records()[0]->seconds);
+  EXPECT_EQ(r.trace.AsPython(), db.records()[0]->trace.AsPython());
+  tir::TuningRecord slower = r, faster = r;
+  slower.seconds = r.seconds * 2;
+  faster.seconds = r.seconds / 2;
+  tir::TuningDatabase other;
+  other.Add(slower);
+  loaded->Merge(other);
+  EXPECT_EQ(loaded->records()[0]->seconds, r.seconds);
+  other.Add(faster);
+  loaded->Merge(other);
+  EXPECT_EQ(loaded->records()[0]->seconds, r.seconds / 2);
+}
+
+TEST(Tuning, WorkloadKeysIgnoreNamesButNotShapes) {
+  IRModule a = Prepared();
+  std::string key = tir::WorkloadKey(a.LookupPrimFunc(KernelName(a)));
+  std::string renamed(kDense);
+  renamed.replace(renamed.find("def main(x"), 10, "def main(y");
+  renamed.replace(renamed.find("R.nn.dense(x"), 12, "R.nn.dense(y");
+  absl::StatusOr<IRModule> b = ParseTVMScript(renamed, "b.py");
+  ASSERT_TRUE(b.ok()) << b.status();
+  IRModule pb = RunPasses(*b, "fuse-ops,legalize,fuse-tir,remove-unused");
+  EXPECT_EQ(tir::WorkloadKey(pb.LookupPrimFunc(KernelName(pb))), key);
+  std::string bigger(kDense);
+  bigger.replace(bigger.find("(32, 64)"), 8, "(48, 64)");
+  absl::StatusOr<IRModule> c = ParseTVMScript(bigger, "c.py");
+  ASSERT_TRUE(c.ok()) << c.status();
+  IRModule pc = RunPasses(*c, "fuse-ops,legalize,fuse-tir,remove-unused");
+  EXPECT_NE(tir::WorkloadKey(pc.LookupPrimFunc(KernelName(pc))), key);
+}
+
+TEST(Tuning, ARecordForAnotherTargetIsIgnoredWithAWarning) {
+  IRModule prepared = Prepared();
+  tir::TuningDatabase db = Tune(prepared);
+  tir::TuningRecord foreign = *db.records()[0];
+  foreign.target = "llvm -mcpu=znver4";
+  tir::TuningDatabase only_foreign;
+  only_foreign.Add(foreign);
+  std::string path = Saved(only_foreign, "foreign.pb");
+  ::testing::internal::CaptureStderr();
+  IRModule applied = RunPasses(prepared, absl::StrCat("apply-tuning-records{db=", path, "}"));
+  std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_FALSE(tir::IsScheduled(applied.LookupPrimFunc(KernelName(applied))));
+  EXPECT_THAT(err, HasSubstr("has records only for target(s) llvm -mcpu=znver4, not llvm -mcpu=x86-64-v3: ignored"));
+}
+
+TEST(Tuning, CorruptOrStaleRecordsAreIgnoredWithAWarning) {
+  IRModule prepared = Prepared();
+  std::string name = KernelName(prepared);
+  // A record whose trace bytes are damaged: dropped when the database is read.
+  proto::TuningDatabaseProto p;
+  p.set_magic("mlc.tuning");
+  p.set_format_version(1);
+  proto::TuningRecordProto* r = p.add_records();
+  r->set_workload(tir::WorkloadKey(prepared.LookupPrimFunc(name)));
+  r->set_target("llvm -mcpu=x86-64-v3");
+  r->set_trace("not a trace");
+  r->set_seconds(1e-6);
+  std::string corrupt = absl::StrCat(::testing::TempDir(), "/corrupt.pb");
+  ASSERT_TRUE(WriteFileAtomically(corrupt, p.SerializeAsString()).ok());
+  ::testing::internal::CaptureStderr();
+  IRModule applied = RunPasses(prepared, absl::StrCat("apply-tuning-records{db=", corrupt, "}"));
+  EXPECT_THAT(::testing::internal::GetCapturedStderr(), HasSubstr("record 0: not a trace"));
+  EXPECT_FALSE(tir::IsScheduled(applied.LookupPrimFunc(name)));
+
+  // A record that names this workload but whose trace addresses blocks it does not have.
+  tir::TuningDatabase db = Tune(prepared);
+  tir::TuningRecord stale = *db.records()[0];
+  tir::Trace renamed;
+  for (tir::Instruction inst : stale.trace.instructions()) {
+    if (inst.kind == "get_block") inst.inputs[0].s = "no_such_block";
+    renamed.Append(inst);
+  }
+  stale.trace = renamed;
+  tir::TuningDatabase stale_db;
+  stale_db.Add(stale);
+  ::testing::internal::CaptureStderr();
+  applied = RunPasses(prepared, absl::StrCat("apply-tuning-records{db=", Saved(stale_db, "stale.pb"), "}"));
+  EXPECT_THAT(::testing::internal::GetCapturedStderr(), HasSubstr("does not apply"));
+  EXPECT_FALSE(tir::IsScheduled(applied.LookupPrimFunc(name)));
+}
+
+}  // namespace
+}  // namespace mlc

@@ -1,0 +1,246 @@
+/*! \file tuner.cc */
+#include "tools/tune/tuner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <numeric>
+#include <ostream>
+#include <random>
+#include <set>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "ir/tir/schedule/rules/rules.h"
+#include "ir/tir/schedule/schedule.h"
+#include "ir/tir/schedule/state.h"
+#include "tools/tune/cost_model.h"
+#include "tools/tune/measure.h"
+
+namespace mlc {
+namespace tune {
+namespace {
+
+struct Task {
+  std::string name;
+  tir::PrimFunc raw, simplified;
+  std::string workload;
+  int weight = 0;
+  tir::GemmBlock gemm;
+  std::vector<tir::GemmTiles> space;
+  KernelArguments args;
+  std::vector<std::string> reference;
+  // Measured so far: index into space -> seconds (failed candidates: negative).
+  std::map<size_t, double> measured;
+  std::map<size_t, tir::Trace> traces;
+  size_t default_index = 0;
+  int budget = 0, failed = 0;
+};
+
+struct Scheduled {
+  tir::PrimFunc func;
+  tir::Trace trace;
+};
+
+/*! \brief The task's function scheduled by the default rules with `tiles` for its GEMM. */
+absl::StatusOr<Scheduled> ScheduleWith(const Task& task, const tir::GemmTiles& tiles, const Target& target) {
+  IRModule one;
+  one.Add(task.name, task.simplified);
+  tir::Schedule sch(one);
+  std::vector<std::string> notes;
+  auto choose = [&](const tir::GemmBlock& g, const Target& t) -> std::optional<tir::GemmTiles> {
+    if (g.name == task.gemm.name) return tiles;
+    return tir::DefaultGemmTiles(g, t);
+  };
+  tir::ApplyDefaultSchedule(&sch, task.name, target, &notes, choose);
+  for (const std::string& n : notes) {
+    if (absl::StrContains(n, absl::StrCat("block ", task.gemm.name, ":"))) return absl::FailedPreconditionError(n);
+  }
+  return Scheduled{sch.mod().LookupPrimFunc(task.name), sch.trace()};
+}
+
+/*! \brief The tasks of the module, by workload, with their GEMM block and search space. */
+std::vector<Task> ExtractTasks(const IRModule& mod, const Target& target, uint64_t seed) {
+  std::map<std::string, size_t> by_workload;
+  std::vector<Task> tasks;
+  for (const auto& [name, f] : mod.functions()) {
+    tir::PrimFunc prim = mod.LookupPrimFunc(name);
+    if (!prim.defined() || tir::IsScheduled(prim)) continue;
+    std::string key = tir::WorkloadKey(prim);
+    if (auto it = by_workload.find(key); it != by_workload.end()) {
+      ++tasks[it->second].weight;
+      continue;
+    }
+    Task t;
+    t.name = name;
+    t.raw = prim;
+    t.simplified = tir::SimplifiedForRules(prim);
+    t.workload = key;
+    t.weight = 1;
+    IRModule one;
+    one.Add(name, t.simplified);
+    tir::Schedule probe(one);
+    tir::InlineElementwise(&probe, name);
+    std::optional<tir::GemmBlock> gemm;
+    for (const tir::BlockRealizeNode* r : tir::AllBlocks(probe.mod().LookupPrimFunc(name)->body)) {
+      absl::StatusOr<tir::BlockRV> rv = probe.GetBlock(r->block->name, name);
+      if (rv.ok() && !gemm) gemm = tir::MatchGemm(probe, *rv);
+    }
+    if (!gemm) continue;
+    t.gemm = *gemm;
+    t.space = tir::GemmTileCandidates(*gemm, target);
+    std::optional<tir::GemmTiles> d = tir::DefaultGemmTiles(*gemm, target);
+    if (t.space.size() < 2 || !d) continue;
+    auto it = std::find(t.space.begin(), t.space.end(), *d);
+    if (it == t.space.end()) {
+      t.space.push_back(*d);
+      it = t.space.end() - 1;
+    }
+    t.default_index = it - t.space.begin();
+    t.args = KernelArguments::For(prim, seed);
+    by_workload[key] = tasks.size();
+    tasks.push_back(std::move(t));
+  }
+  return tasks;
+}
+
+/*! \brief How many of the five knobs two tile choices share. */
+int Shared(const tir::GemmTiles& a, const tir::GemmTiles& b) {
+  return (a.mr == b.mr) + (a.nr == b.nr) + (a.kc == b.kc) + (a.nc == b.nc) + (a.parallel_rows == b.parallel_rows);
+}
+
+/*! \brief The next candidate: among mutations of the best measured (one or two knobs changed)
+ *  and random picks, the one the cost model predicts fastest (a random one a fifth of the
+ *  time, and while the model has too few samples). */
+std::optional<size_t> NextCandidate(const Task& task, const Target& target, std::mt19937_64* rng) {
+  std::vector<size_t> unmeasured;
+  for (size_t i = 0; i < task.space.size(); ++i) {
+    if (!task.measured.count(i)) unmeasured.push_back(i);
+  }
+  if (unmeasured.empty()) return std::nullopt;
+  std::vector<std::pair<double, size_t>> best;
+  for (const auto& [i, s] : task.measured) {
+    if (s > 0) best.emplace_back(s, i);
+  }
+  std::sort(best.begin(), best.end());
+  std::set<size_t> pool;
+  for (size_t p = 0; p < best.size() && p < 3; ++p) {
+    for (size_t i : unmeasured) {
+      if (Shared(task.space[i], task.space[best[p].second]) >= 3) pool.insert(i);
+    }
+  }
+  for (int r = 0; r < 8; ++r) pool.insert(unmeasured[(*rng)() % unmeasured.size()]);
+  std::vector<size_t> candidates(pool.begin(), pool.end());
+  CostModel model;
+  std::vector<std::vector<double>> x;
+  std::vector<double> y;
+  for (const auto& [i, s] : task.measured) {
+    if (s <= 0) continue;
+    x.push_back(TileFeatures(task.gemm, task.space[i], target));
+    y.push_back(s);
+  }
+  model.Fit(x, y);
+  if (!model.trained() || (*rng)() % 5 == 0) return candidates[(*rng)() % candidates.size()];
+  size_t pick = candidates.front();
+  double score = 1e300;
+  for (size_t i : candidates) {
+    double p = model.Predict(TileFeatures(task.gemm, task.space[i], target));
+    if (p < score) {
+      score = p;
+      pick = i;
+    }
+  }
+  return pick;
+}
+
+}  // namespace
+
+std::string DescribeTiles(const tir::GemmTiles& t) {
+  return absl::StrCat("mr=", t.mr, " nr=", t.nr, " kc=", t.kc, " nc=", t.nc > 0 ? t.nc : t.nr, " rows=", t.parallel_rows ? 1 : 0);
+}
+
+absl::StatusOr<std::vector<TaskReport>> TuneModule(const IRModule& mod, const TuneOptions& options, tir::TuningDatabase* db) {
+  auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  auto log = [&](const std::string& line) {
+    if (options.log != nullptr) *options.log << line << std::endl;
+  };
+  std::mt19937_64 rng(options.seed);
+  std::vector<Task> tasks = ExtractTasks(mod, options.target, options.seed);
+  log(absl::StrCat("tune: ", tasks.size(), " tasks on ", options.target.str()));
+  // Each task: the reference (unscheduled) and the default rules' schedule first.
+  auto measure = [&](Task* task, size_t index) {
+    absl::StatusOr<Scheduled> s = ScheduleWith(*task, task->space[index], options.target);
+    absl::StatusOr<Measurement> m = s.ok() ? Measure(s->func, task->name, options.target, &task->args, &task->reference)
+                                           : absl::StatusOr<Measurement>(s.status());
+    if (!m.ok()) {
+      task->measured[index] = -1;
+      ++task->failed;
+      return;
+    }
+    task->measured[index] = m->seconds;
+    task->traces[index] = s->trace;
+  };
+  for (size_t t = 0; t < tasks.size(); ++t) {
+    Task& task = tasks[t];
+    absl::StatusOr<Measurement> ref = Measure(task.raw, task.name, options.target, &task.args, &task.reference, 1, 0);
+    if (!ref.ok()) return absl::Status(ref.status().code(), absl::StrCat("tune: the unscheduled @", task.name, ": ", ref.status().message()));
+    measure(&task, task.default_index);
+    double d = task.measured[task.default_index];
+    log(absl::StrFormat("tune: [%d/%d] %s (x%d, %d candidates): default %.3f ms", t + 1, tasks.size(), task.name, task.weight,
+                        task.space.size(), d * 1e3));
+  }
+  // The remaining trials by each task's share of the model's time under the default rules.
+  int total = options.trials > 0 ? options.trials : 16 * static_cast<int>(tasks.size());
+  int remaining = std::max(0, total - static_cast<int>(tasks.size()));
+  double weight_sum = 0;
+  for (const Task& t : tasks) weight_sum += t.weight * std::max(t.measured.at(t.default_index), 0.0);
+  for (Task& t : tasks) {
+    double share = weight_sum > 0 ? t.weight * std::max(t.measured.at(t.default_index), 0.0) / weight_sum : 0;
+    t.budget = std::min<int>(static_cast<int>(t.space.size()) - 1, static_cast<int>(remaining * share + 0.5));
+  }
+  std::vector<TaskReport> reports;
+  for (size_t t = 0; t < tasks.size(); ++t) {
+    Task& task = tasks[t];
+    for (int trial = 0; trial < task.budget; ++trial) {
+      if (options.time_budget > 0 && elapsed() > options.time_budget) break;
+      std::optional<size_t> next = NextCandidate(task, options.target, &rng);
+      if (!next) break;
+      measure(&task, *next);
+    }
+    // The best measured candidate (the default when nothing beat it).
+    size_t best = task.default_index;
+    for (const auto& [i, s] : task.measured) {
+      if (s > 0 && (task.measured[best] <= 0 || s < task.measured[best])) best = i;
+    }
+    TaskReport r;
+    r.name = task.name;
+    r.workload = task.workload;
+    r.weight = task.weight;
+    r.trials = static_cast<int>(task.measured.size());
+    r.failed = task.failed;
+    r.default_seconds = task.measured[task.default_index];
+    r.best_seconds = task.measured[best];
+    r.choice = DescribeTiles(task.space[best]);
+    log(absl::StrFormat("tune: [%d/%d] %s: %d trials (%d failed), best %.3f ms (%s), default %.3f ms, %.2fx", t + 1, tasks.size(),
+                        task.name, r.trials, r.failed, r.best_seconds * 1e3, r.choice, r.default_seconds * 1e3,
+                        r.best_seconds > 0 ? r.default_seconds / r.best_seconds : 0.0));
+    if (r.best_seconds > 0) {
+      tir::TuningRecord record;
+      record.workload = task.workload;
+      record.target = options.target.str();
+      record.trace = task.traces[best];
+      record.func_name = task.name;
+      record.seconds = r.best_seconds;
+      record.choice = r.choice;
+      record.default_seconds = r.default_seconds;
+      db->Add(std::move(record));
+    }
+    reports.push_back(r);
+  }
+  return reports;
+}
+
+}  // namespace tune
+}  // namespace mlc

@@ -1,0 +1,58 @@
+/*! \file tuner.h
+ *  \brief Tuning: the distinct GEMM-shaped PrimFuncs of a module (tasks, deduplicated by
+ *         structural hash, weighted by how often the model calls them) each get a search over
+ *         the GEMM rule's tile choices (GemmTileCandidates): an evolutionary search (mutations
+ *         of the best measured, plus random picks) whose next candidate is the one a cost model
+ *         trained on the measurements so far predicts fastest. Every candidate is compiled,
+ *         checked against the unscheduled function and timed on this machine; the best trace
+ *         of each task goes into the tuning database.
+ */
+#ifndef MLC_TOOLS_TUNE_TUNER_H_
+#define MLC_TOOLS_TUNE_TUNER_H_
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "ir/module.h"
+#include "ir/target/target.h"
+#include "ir/tir/schedule/rules/rules.h"
+#include "ir/tir/schedule/tuning_database.h"
+
+namespace mlc {
+namespace tune {
+
+struct TuneOptions {
+  Target target;
+  /*! \brief Measurements in all, across the tasks (0: 16 per task). Each task's default
+   *  schedule is measured first; the rest go to the tasks by their share of the model's time. */
+  int trials = 0;
+  /*! \brief Stop searching after this many seconds (0: no limit). */
+  double time_budget = 0;
+  uint64_t seed = 1;
+  std::ostream* log = nullptr;  // progress lines
+};
+
+struct TaskReport {
+  std::string name;      // the first function with this workload
+  std::string workload;  // WorkloadKey
+  int weight = 0;        // functions with this workload
+  int trials = 0;
+  int failed = 0;        // candidates that did not apply or did not match the reference
+  double default_seconds = 0;
+  double best_seconds = 0;
+  std::string choice;
+};
+
+/*! \brief Tunes every task of `mod` (a module as default-schedule receives it: after fuse-tir)
+ *  and adds the best record of each to `db`. */
+absl::StatusOr<std::vector<TaskReport>> TuneModule(const IRModule& mod, const TuneOptions& options, tir::TuningDatabase* db);
+
+/*! \brief "mr=8 nr=32 kc=192 nc=32 rows=0". */
+std::string DescribeTiles(const tir::GemmTiles& tiles);
+
+}  // namespace tune
+}  // namespace mlc
+
+#endif  // MLC_TOOLS_TUNE_TUNER_H_
