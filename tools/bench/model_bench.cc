@@ -3,9 +3,12 @@
  *         process, with the machine's FMA peak measured in the same run.
  *
  *    ./bazelw run //tools:bench_vs_ort -- [--threads 2] [--runs 20] [--models mlp_b1,resnet18]
- *        [--pipelines 'default;blas']
+ *        [--pipelines 'default;tuned;blas'] [--tune_trials N]
  *
  *  (the wrapper tools/bench/bench_vs_ort.sh installs ONNX Runtime and exports the models first).
+ *  Pipelines are named pipelines, or "tuned": the kernels tuned on this machine first (tools/tune,
+ *  --tune_trials measurements; tuning time counts as compile time), then the default pipeline
+ *  with the records applied.
  *  For each model and pipeline: import the ONNX file, run the pass pipeline, build, load; run
  *  ONNX Runtime (all graph optimizations, `threads` intra-op threads) on the same random input;
  *  check the outputs agree (|diff| <= 1e-3 * max|ref| + 1e-5); time both in alternating blocks
@@ -31,7 +34,9 @@
 #include "frontend/onnx/onnx_importer.h"
 #include "ir/expr_functor.h"
 #include "ir/module.h"
+#include "ir/target/target.h"
 #include "passes/pass.h"
+#include "tools/tune/tuner.h"
 #include "tools/bench/fma_peak.h"
 #include "tools/bench/ort_session.h"
 #include "vm/virtual_machine.h"
@@ -46,6 +51,7 @@ struct Options {
   std::string ort_library;
   std::vector<std::string> models = {"mlp_b1", "mlp_b64", "digits_b450", "encoder", "mobilenet_v2", "resnet18"};
   std::vector<std::string> pipelines = {"default"};
+  int tune_trials = 0;  // for the "tuned" pipeline: measurements per model (0: 16 per kernel)
 };
 
 double Seconds(std::chrono::steady_clock::time_point since) {
@@ -129,9 +135,42 @@ struct Compiled {
   double compile_seconds = 0;
 };
 
-absl::StatusOr<Compiled> Compile(const IRModule& imported, const std::string& pipeline) {
+/*! \brief "tuned": the default pipeline with the kernels tuned first (tools/tune) and the
+ *  records applied before default-schedule. */
+absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> TunedPipeline(const IRModule& mod, int trials, const std::string& name) {
+  absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> passes = passes::ParsePipeline("default");
+  if (!passes.ok()) return passes.status();
+  auto at = std::find_if(passes->begin(), passes->end(), [](const auto& p) { return p->name() == "default-schedule"; });
+  std::vector<std::unique_ptr<passes::Pass>> prefix;
+  for (auto it = passes->begin(); it != at; ++it) prefix.push_back(std::move(*it));
+  absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> cleanup = passes::ParsePipeline("remove-unused");
+  if (!cleanup.ok()) return cleanup.status();
+  prefix.push_back(std::move(cleanup->front()));
+  absl::StatusOr<IRModule> prepared = passes::RunPipeline(mod, prefix);
+  if (!prepared.ok()) return prepared.status();
+  tune::TuneOptions options;
+  absl::StatusOr<Target> target = TargetFromAttrs(mod.attrs());
+  if (!target.ok()) return target.status();
+  options.target = *target;
+  options.trials = trials;
+  tir::TuningDatabase db;
+  absl::StatusOr<std::vector<tune::TaskReport>> reports = tune::TuneModule(*prepared, options, &db);
+  if (!reports.ok()) return reports.status();
+  std::string path = absl::StrCat(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp", "/model_bench_", name, "_", getpid(), ".tuning.pb");
+  if (absl::Status s = db.Save(path); !s.ok()) return s;
+  absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> full = passes::ParsePipeline("default");
+  absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> apply =
+      passes::ParsePipeline(absl::StrCat("apply-tuning-records{db=", path, "}"));
+  if (!full.ok() || !apply.ok()) return full.ok() ? apply.status() : full.status();
+  auto before = std::find_if(full->begin(), full->end(), [](const auto& p) { return p->name() == "default-schedule"; });
+  full->insert(before, std::move(apply->front()));
+  return full;
+}
+
+absl::StatusOr<Compiled> Compile(const IRModule& imported, const std::string& pipeline, int tune_trials, const std::string& name) {
   auto start = std::chrono::steady_clock::now();
-  absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> passes = passes::ParsePipeline(pipeline);
+  absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> passes =
+      pipeline == "tuned" ? TunedPipeline(imported, tune_trials, name) : passes::ParsePipeline(pipeline);
   if (!passes.ok()) return passes.status();
   absl::StatusOr<IRModule> optimized = passes::RunPipeline(imported, *passes);
   if (!optimized.ok()) return optimized.status();
@@ -167,7 +206,7 @@ absl::Status RunModel(const std::string& name, const Options& opt, double peak_g
   ort->reset();
   std::vector<bench::OrtTensor> ort_inputs = {input};
   for (const std::string& pipeline : opt.pipelines) {
-    absl::StatusOr<Compiled> c = Compile(*imported, pipeline);
+    absl::StatusOr<Compiled> c = Compile(*imported, pipeline, opt.tune_trials, name);
     if (!c.ok()) return absl::Status(c.status().code(), absl::StrCat(name, " (", pipeline, "): ", c.status().message()));
     vm::VirtualMachine* machine = c->machine.get();
     absl::StatusOr<vm::Value> got = machine->Invoke("main", {x});
@@ -219,10 +258,11 @@ int Main(int argc, char** argv) {
     else if (arg == "--ort_library") opt.ort_library = value();
     else if (arg == "--models") opt.models = absl::StrSplit(value(), ',', absl::SkipEmpty());
     else if (arg == "--pipelines") opt.pipelines = absl::StrSplit(value(), ';', absl::SkipEmpty());
+    else if (arg == "--tune_trials") opt.tune_trials = std::atoi(value().c_str());
     else {
       std::fprintf(stderr,
                    "usage: model_bench --models_dir DIR --ort_library libonnxruntime.so.1 [--threads N] [--runs N] "
-                   "[--models a,b] [--pipelines 'default;blas']\nunknown argument: %s\n",
+                   "[--models a,b] [--pipelines 'default;tuned;blas'] [--tune_trials N]\nunknown argument: %s\n",
                    arg.c_str());
       return 2;
     }

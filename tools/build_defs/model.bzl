@@ -11,6 +11,7 @@ like any other target:
         params = "params.npz",                 # optional: bound with bind-params
         passes = "default",                    # a named pipeline or pass list (opt --list-passes)
         target = "x86-64-v3",                  # optional: the CPU to compile for (default: native)
+        tuning_db = "records.pb",              # optional: records from //tools:tune
     )
 
 `target` is passed to opt and build as --target. The default, "native", is the machine that
@@ -49,9 +50,12 @@ def _model_opt_impl(ctx):
     if ctx.file.params:
         passes = "bind-params{params=%s}" % ctx.file.params.path + ("," + passes if passes else "")
         inputs.append(ctx.file.params)
+    if ctx.file.tuning_db:
+        inputs.append(ctx.file.tuning_db)
     ctx.actions.run(
         executable = ctx.executable._opt,
-        arguments = ["--in", ctx.file.src.path, "--out", out.path, "--passes=" + passes, "--target=" + ctx.attr.target],
+        arguments = ["--in", ctx.file.src.path, "--out", out.path, "--passes=" + passes, "--target=" + ctx.attr.target] +
+                    (["--tuning_db=" + ctx.file.tuning_db.path] if ctx.file.tuning_db else []),
         inputs = inputs,
         outputs = [out],
         mnemonic = "MlcOpt",
@@ -67,6 +71,7 @@ model_opt = rule(
         "passes": attr.string(default = "default"),
         "target": attr.string(default = "native"),
         "params": attr.label(allow_single_file = [".npz"]),
+        "tuning_db": attr.label(allow_single_file = True, doc = "records from //tools:tune"),
         "_opt": attr.label(default = "//passes:opt", executable = True, cfg = "target"),
     },
 )
@@ -94,11 +99,11 @@ model_build = rule(
     },
 )
 
-def compile_model(name, src, params = None, passes = None, target = "native", visibility = None, tags = None):
+def compile_model(name, src, params = None, passes = None, target = "native", tuning_db = None, visibility = None, tags = None):
     """src -> <name>_ir.irpb -> <name>_opt.irpb -> <name>.mlcx."""
     model_import(name = name + "_ir", src = src, tags = tags)
     opt_kwargs = {}
     if passes != None:
         opt_kwargs["passes"] = passes
-    model_opt(name = name + "_opt", src = ":" + name + "_ir", params = params, target = target, tags = tags, **opt_kwargs)
+    model_opt(name = name + "_opt", src = ":" + name + "_ir", params = params, target = target, tuning_db = tuning_db, tags = tags, **opt_kwargs)
     model_build(name = name, src = ":" + name + "_opt", target = target, visibility = visibility, tags = tags)
