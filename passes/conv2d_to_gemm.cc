@@ -23,9 +23,8 @@ namespace passes {
 namespace {
 
 const std::vector<int64_t>* StaticFloatShape(const relax::Expr& e, size_t rank) {
-  const auto* t = e->struct_info().as<relax::TensorStructInfoNode>();
-  if (t == nullptr || !t->shape || t->dtype != DataType::Float32() || t->shape->size() != rank) return nullptr;
-  return &*t->shape;
+  const relax::TensorStructInfoNode* t = StaticFloat32(e, rank);
+  return t != nullptr ? &*t->shape : nullptr;
 }
 
 class Conv2dToGemmPass : public FunctionPass {

@@ -27,12 +27,6 @@ namespace mlc {
 namespace passes {
 namespace {
 
-const relax::TensorStructInfoNode* StaticF32(const relax::Expr& e, size_t rank) {
-  const auto* t = e->struct_info().as<relax::TensorStructInfoNode>();
-  if (t == nullptr || !t->shape || t->dtype != DataType::Float32() || t->shape->size() != rank) return nullptr;
-  return t;
-}
-
 relax::Expr CallPacked(const std::string& name, std::vector<relax::Expr> args, const relax::Expr& matched) {
   return relax::MakeCall(relax::GetOpOrDie("call_dps_packed"), {relax::MakeExternFunc(name), relax::MakeTuple(std::move(args))},
                          {}, {matched->struct_info()});
@@ -110,7 +104,7 @@ class DispatchBlasPass : public FunctionPass {
           const auto* add_call = m[add].as<relax::CallNode>();
           if ((with_relu && !single_use(outer->args[0])) || !single_use(add_call->args[0])) return matched;
           const relax::CallNode* conv_call = m[conv].as<relax::CallNode>();
-          if (!StaticF32(m[x], 4) || !StaticF32(m[w], 4) || !StaticF32(matched, 4)) return matched;
+          if (!StaticFloat32(m[x], 4) || !StaticFloat32(m[w], 4) || !StaticFloat32(matched, 4)) return matched;
           int64_t channels = (*m[w]->struct_info().as<relax::TensorStructInfoNode>()->shape)[0];
           std::optional<TensorData> b = PerChannelValues(m[bias], channels);
           if (!b) return matched;
@@ -131,11 +125,11 @@ class DispatchBlasPass : public FunctionPass {
           const std::string& op = call->op.as<relax::OpNode>()->name();
           if (!ops.count(op == "nn.conv2d" ? "conv2d" : op == "nn.dense" ? "dense" : "matmul")) return matched;
           if (op == "nn.conv2d") {
-            if (!StaticF32(m[a], 4) || !StaticF32(m[b], 4) || !StaticF32(matched, 4)) return matched;
+            if (!StaticFloat32(m[a], 4) || !StaticFloat32(m[b], 4) || !StaticFloat32(matched, 4)) return matched;
             return CallPacked("mlc.blas.conv2d", {m[a], m[b], Geometry(ConvAttrs(*call), 0)}, matched);
           }
           if (op == "nn.dense") {
-            if (!StaticF32(m[a], 2) || !StaticF32(m[b], 2) || !StaticF32(matched, 2)) return matched;
+            if (!StaticFloat32(m[a], 2) || !StaticFloat32(m[b], 2) || !StaticFloat32(matched, 2)) return matched;
             return CallPacked("mlc.blas.dense", {m[a], m[b]}, matched);
           }
           // matmul: a[..., N, K] @ b[K, M], or equal batch dimensions on both sides.
@@ -143,7 +137,7 @@ class DispatchBlasPass : public FunctionPass {
           const auto* tb = m[b]->struct_info().as<relax::TensorStructInfoNode>();
           if (ta == nullptr || tb == nullptr || !ta->shape || !tb->shape) return matched;
           size_t ra = ta->shape->size(), rb = tb->shape->size();
-          if (ra < 2 || rb < 2 || !StaticF32(m[a], ra) || !StaticF32(m[b], rb) || !StaticF32(matched, ra)) return matched;
+          if (ra < 2 || rb < 2 || !StaticFloat32(m[a], ra) || !StaticFloat32(m[b], rb) || !StaticFloat32(matched, ra)) return matched;
           if (rb != 2 && (rb != ra || !std::equal(ta->shape->begin(), ta->shape->end() - 2, tb->shape->begin()))) return matched;
           return CallPacked("mlc.blas.matmul", {m[a], m[b]}, matched);
         },

@@ -159,6 +159,12 @@ std::optional<TensorData> PerChannelValues(const relax::Expr& e, int64_t channel
   return TensorData(DataType::Float32(), {channels}, c->data.bytes());
 }
 
+const relax::TensorStructInfoNode* StaticFloat32(const relax::Expr& e, size_t rank) {
+  const auto* t = e->struct_info().as<relax::TensorStructInfoNode>();
+  if (t == nullptr || !t->shape || t->dtype != DataType::Float32() || t->shape->size() != rank) return nullptr;
+  return t;
+}
+
 std::map<const relax::VarNode*, int> CountVarUses(const relax::Function& func) {
   UseCounter counter;
   counter.VisitFunction(func.get());

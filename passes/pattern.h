@@ -77,6 +77,10 @@ std::optional<Match> MatchPattern(const Pattern& pattern, const relax::Expr& exp
 /*! \brief Replaces every binding value matching `pattern` by what `rewrite` returns (return
  *         the matched expression unchanged to decline). `builder` is the mutator's BlockBuilder,
  *         for adding functions; the rewritten module is `builder->module()` plus the result. */
+/*! \brief The struct info of a float32 tensor of static shape and the given rank, else null
+ *  (what the rewrites that hand a call to a kernel of fixed layout require). */
+const relax::TensorStructInfoNode* StaticFloat32(const relax::Expr& e, size_t rank);
+
 /*! \brief How often each variable is used (not defined) in `func`: a rewrite that absorbs a
  *  binding into another call checks that nothing else needs it. */
 std::map<const relax::VarNode*, int> CountVarUses(const relax::Function& func);
