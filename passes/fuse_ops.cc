@@ -55,7 +55,8 @@ class FuseOpsPass : public FunctionPass {
   std::string description() const override {
     return "Groups operator calls into Primitive sub-functions driven by each operator's pattern kind: elementwise, "
            "broadcast and injective calls fuse into their producer's group (dense/matmul take them as an epilogue), "
-           "reductions end a group; a result with several users is never duplicated and the graph stays acyclic.";
+           "reductions end a group; a result with several users is never duplicated, but when all its users meet again "
+           "through fusible operators (a diamond: relu(x) * y + x) the whole region joins its group; the graph stays acyclic.";
   }
 
  protected:
@@ -96,11 +97,17 @@ class FuseOpsPass : public FunctionPass {
           ancestors[i].insert(ancestors[p].begin(), ancestors[p].end());
         }
       }
+      std::vector<std::vector<int>> users(n);  // binding indices using each binding's result
+      for (int i = 0; i < n; ++i) {
+        for (int p : producers[i]) users[p].push_back(i);
+      }
       std::vector<int> group_of(n, -1);
       std::vector<Group> groups;
+      std::map<int, int> diamond_group;  // binding -> the group a diamond region assigned it to
       for (int i = 0; i < n; ++i) {
         int joined = -1;
-        if (kind[i] != OpPattern::kOpaque && kind[i] != OpPattern::kOutEWiseFusable && kind[i] != OpPattern::kTuple) {
+        if (auto d = diamond_group.find(i); d != diamond_group.end()) joined = d->second;
+        if (joined < 0 && kind[i] != OpPattern::kOpaque && kind[i] != OpPattern::kOutEWiseFusable && kind[i] != OpPattern::kTuple) {
           for (int p : producers[i]) {
             Group& g = groups[group_of[p]];
             if (g.closed || static_cast<int64_t>(g.members.size()) >= max_depth) continue;
@@ -121,6 +128,11 @@ class FuseOpsPass : public FunctionPass {
             break;
           }
         }
+        if (joined >= 0 && diamond_group.count(i)) {
+          groups[joined].members.push_back(i);
+          group_of[i] = joined;
+          continue;
+        }
         if (joined >= 0) {
           Group& g = groups[joined];
           g.members.push_back(i);
@@ -136,6 +148,15 @@ class FuseOpsPass : public FunctionPass {
           g.closed = kind[i] == OpPattern::kOpaque || kind[i] == OpPattern::kCommReduce;
           groups.push_back(g);
           group_of[i] = static_cast<int>(groups.size()) - 1;
+        }
+        // A result several operators use, all of which meet again (a diamond: relu(x) * y + x):
+        // the whole region up to where the paths meet joins the group, as TVM's post-dominator
+        // analysis allows.
+        Group& g = groups[group_of[i]];
+        if (!g.closed && g.members.back() == i && users[i].size() > 1 && EpilogueHost(g.anchor)) {
+          std::vector<int> region = DiamondRegion(i, kind, producers, users, bindings, uses,
+                                                  max_depth - static_cast<int64_t>(g.members.size()));
+          for (int r : region) diamond_group[r] = group_of[i];
         }
       }
       // Emit: each group of >= 2 calls becomes one call of a new sub-function.
@@ -158,6 +179,37 @@ class FuseOpsPass : public FunctionPass {
     if (!changed) return func;
     return relax::MakeFunction(func->params, relax::SeqExpr(new relax::SeqExprNode(blocks, func->body->body)),
                                func->ret_struct_info, func->attrs);
+  }
+
+  static bool EpilogueHost(OpPattern anchor) { return EpilogueFusable(anchor) || anchor == OpPattern::kOutEWiseFusable; }
+
+  /*! \brief The bindings from `p` to where every use of `p` meets again, all elementwise,
+   *  broadcast or injective and used only inside the region (but the last), at most `room` of
+   *  them; empty when the uses of `p` do not meet under those conditions. */
+  static std::vector<int> DiamondRegion(int p, const std::vector<OpPattern>& kind, const std::vector<std::vector<int>>& producers,
+                                        const std::vector<std::vector<int>>& users, const std::vector<relax::VarBinding>& bindings,
+                                        UseCollector& uses, int64_t room) {
+    std::set<int> region;
+    std::map<int, int> open;  // value -> uses not yet inside the region
+    open[p] = static_cast<int>(users[p].size());
+    for (int j = p + 1; j < static_cast<int>(kind.size()); ++j) {
+      bool reached = false;
+      for (int q : producers[j]) reached |= q == p || region.count(q) > 0;
+      if (!reached) continue;
+      if (!EpilogueFusable(kind[j]) || static_cast<int64_t>(region.size()) + 1 > room) return {};
+      for (int q : producers[j]) {
+        if (q == p || region.count(q)) --open[q];
+      }
+      region.insert(j);
+      open[j] = static_cast<int>(users[j].size());
+      bool met = true;  // every value of the region but j fully used inside it
+      for (const auto& [v, left] : open) {
+        if (v == j) continue;
+        met &= left == 0 && uses.uses[bindings[v]->var.get()] == static_cast<int>(users[v].size());
+      }
+      if (met) return region.size() >= 2 ? std::vector<int>(region.begin(), region.end()) : std::vector<int>();
+    }
+    return {};
   }
 
   /*! \brief The sub-function for a group, and the binding that calls it. */

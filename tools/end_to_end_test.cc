@@ -612,6 +612,46 @@ class Module:
   EXPECT_TRUE(RecordTargetFlag(&mod->mutable_attrs(), "llvm -mcpu=znver4").ok());
 }
 
+// A diamond (relu(x) * y + x after a dense) fuses into one kernel and computes the same.
+TEST(GraphPasses, DiamondFusesIntoOneKernelAndMatches) {
+  absl::StatusOr<IRModule> mod = ParseTVMScript(R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((16, 64), dtype="float32"), w: R.Tensor((32, 64), dtype="float32"), y: R.Tensor((16, 32), dtype="float32")):
+        with R.dataflow():
+            lv = R.nn.dense(x, w)
+            lv1 = R.nn.relu(lv)
+            lv2 = R.multiply(lv1, y)
+            gv = R.add(lv2, lv)
+            R.output(gv)
+        return gv
+)", "diamond.py");
+  ASSERT_TRUE(mod.ok()) << mod.status();
+  absl::StatusOr<IRModule> built = passes::RunPipeline(*mod, *passes::ParsePipeline("default"));
+  ASSERT_TRUE(built.ok()) << built.status();
+  int kernels = 0;
+  for (const auto& [name, f] : built->functions()) kernels += built->LookupPrimFunc(name).defined();
+  EXPECT_EQ(kernels, 1);
+  absl::StatusOr<proto::Executable> exe = codegen::Build(*built);
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = vm::VirtualMachine::Load(*exe);
+  ASSERT_TRUE(vm.ok()) << vm.status();
+  std::mt19937 rng(5);
+  NDArray x = Random({16, 64}, &rng), w = Random({32, 64}, &rng), y = Random({16, 32}, &rng);
+  absl::StatusOr<Value> out = (*vm)->Invoke("main", {Value(x), Value(w), Value(y)});
+  ASSERT_TRUE(out.ok()) << out.status();
+  std::vector<double> want(16 * 32);
+  for (int i = 0; i < 16; ++i) {
+    for (int j = 0; j < 32; ++j) {
+      double d = 0;
+      for (int k = 0; k < 64; ++k) d += double(F(x)[i * 64 + k]) * F(w)[j * 64 + k];
+      want[i * 32 + j] = std::max(d, 0.0) * F(y)[i * 32 + j] + d;
+    }
+  }
+  ExpectClose(out->tensor(), want);
+}
+
 TEST(Build, UnloweredOperatorsAreNamed) {
   absl::StatusOr<proto::Executable> exe = codegen::Build(Parse(absl::StrCat(kSeeds, "/graphopt_ewise.py")));
   ASSERT_FALSE(exe.ok());
