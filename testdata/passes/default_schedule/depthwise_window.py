@@ -1,8 +1,8 @@
 # RUN: --passes=fuse-ops,legalize,fuse-tir,default-schedule,remove-unused
 # A strided depthwise convolution with bias and ReLU: the padding stays its own loop (inlined it
 # would be recomputed for each of the 9 taps), the window loops are unrolled under the
-# vectorized output row, channels and rows are one parallel loop, and the epilogue is its own
-# vectorized nest.
+# vectorized output row, channels and rows are one parallel loop, and the epilogue runs row by
+# row in that loop, vectorized.
 @I.ir_module
 class Module:
     I.module_attrs({"target": "llvm -mcpu=znver4"})
@@ -22,4 +22,6 @@ class Module:
 # CHECK: T.unroll(T.int64(3))
 # CHECK: T.unroll(T.int64(3))
 # CHECK: T.block("conv2d_nchw_update")
+# CHECK: for ax0 in T.vectorized(T.int64(28)):
+# CHECK-NEXT: with T.block("compute"):
 # CHECK: T.max(

@@ -6,7 +6,8 @@
  *
  *  The window loops are fully unrolled under the vectorized output-row loop, so LLVM keeps one
  *  vector of accumulators in a register per row segment and loads the input rows as vectors
- *  (strided ones for strided windows); the outer spatial loops are fused and parallel.
+ *  (strided ones for strided windows); the outer spatial loops are fused and parallel, and an
+ *  elementwise epilogue runs row by row inside them.
  */
 #include <map>
 
@@ -101,6 +102,28 @@ absl::Status ScheduleWindowReduction(Schedule* sch, const BlockRV& block, const 
   // The whole row is the vectorized loop: LLVM steps it by the target's vector width with a
   // remainder after it (a split by the width with a predicate would mask every load instead).
   LoopRV vec = (*loops)[spatial - 1];
+  // The elementwise epilogue (bias, activation) row by row under the last outer loop, while
+  // the row is in L1, instead of another pass over the output; kept only when it lands as one
+  // row per iteration (a region the analysis cannot narrow would repeat the whole epilogue).
+  absl::StatusOr<std::vector<BlockRV>> consumers = sch->GetConsumers(block);
+  if (spatial >= 2 && consumers.ok() && consumers->size() == 1) {
+    Schedule trial = *sch;
+    if (trial.ReverseComputeAt(consumers->front(), (*loops)[spatial - 2]).ok()) {
+      absl::StatusOr<std::string> e_name = trial.BlockName(consumers->front());
+      std::optional<StmtPath> e_path;
+      if (e_name.ok()) e_path = FindBlock(trial.mod().LookupPrimFunc(*func)->body, *e_name);
+      int64_t under = e_path ? 1 : -1;  // epilogue iterations per iteration of its new loop
+      if (e_path) {
+        std::vector<const ForNode*> e_fors = LoopsAbove(*e_path);
+        for (size_t l = spatial - 1; l < e_fors.size() && under > 0; ++l) {
+          const int64_t* e = AsConstInt(e_fors[l]->extent);
+          under = e != nullptr ? under * *e : -1;
+        }
+      }
+      auto e_loops = trial.GetLoops(consumers->front());
+      if (under == *row && e_loops.ok() && trial.Vectorize(e_loops->back()).ok()) *sch = trial;
+    }
+  }
   if (absl::StatusOr<BlockRV> init = sch->DecomposeReduction(block, (*loops)[spatial]); !init.ok()) return init.status();
   if (taps <= kMaxUnrolledTaps) {
     for (size_t l = spatial; l < fors.size(); ++l) {
