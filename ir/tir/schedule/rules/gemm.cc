@@ -309,23 +309,11 @@ absl::Status ScheduleGemm(Schedule* sch, const BlockRV& block, const GemmBlock& 
   // The elementwise epilogue (bias, activation) per column block, while the block is in cache.
   // Kept only when it really narrows to the panel (an index the region analysis cannot invert
   // would make every panel recompute the whole epilogue).
-  // An epilogue over more dimensions than C (a convolution's [n, o, oh, ow] reading C[n, o, p]
-  // at p = oh * OW + ow) gets its trailing loops fused first, so it reads C along one loop.
   absl::StatusOr<std::vector<BlockRV>> consumers = sch->GetConsumers(block);
   if (consumers.ok() && consumers->size() == 1) {
-    BlockRV epilogue = consumers->front();
-    auto narrows = [&](Schedule* trial) {
-      return trial->ReverseComputeAt(epilogue, (*j)[0]).ok() && UsesLoopAt(*trial, epilogue, batch.size());
-    };
     Schedule trial = *sch;
-    bool placed = narrows(&trial);
-    if (!placed) {
-      trial = *sch;
-      auto e_loops = trial.GetLoops(epilogue);
-      placed = e_loops.ok() && static_cast<int>(e_loops->size()) == bbuf->ndim() + 1 &&
-               trial.Fuse({(*e_loops)[e_loops->size() - 2], e_loops->back()}).ok() && narrows(&trial);
-    }
-    if (placed) {
+    BlockRV epilogue = consumers->front();
+    if (trial.ReverseComputeAt(epilogue, (*j)[0]).ok() && UsesLoopAt(trial, epilogue, batch.size())) {
       *sch = trial;
       auto e_loops = sch->GetLoops(epilogue);
       if (e_loops.ok() && !e_loops->empty()) sch->Vectorize(e_loops->back()).IgnoreError();
