@@ -73,18 +73,10 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (std::string db = absl::GetFlag(FLAGS_tuning_db); !db.empty()) {
-    auto at = std::find_if(passes->begin(), passes->end(), [](const auto& p) { return p->name() == "default-schedule"; });
-    if (at == passes->end()) {
-      std::cerr << "opt: --tuning_db needs a pipeline with default-schedule (the records replace its rules)\n";
+    if (absl::Status s = mlc::passes::InsertTuningRecords(&*passes, db); !s.ok()) {
+      std::cerr << "opt: --tuning_db: " << s.message() << "\n";
       return 1;
     }
-    absl::StatusOr<std::vector<std::unique_ptr<mlc::passes::Pass>>> apply =
-        mlc::passes::ParsePipeline(absl::StrCat("apply-tuning-records{db=", db, "}"));
-    if (!apply.ok()) {
-      std::cerr << "opt: --tuning_db: " << apply.status().message() << "\n";
-      return 1;
-    }
-    passes->insert(at, std::move(apply->front()));
   }
   absl::StatusOr<mlc::IRModule> mod = mlc::LoadModule(in);
   if (!mod.ok()) {

@@ -3,6 +3,8 @@
  */
 #include "passes/pass.h"
 
+#include <algorithm>
+
 #include <chrono>
 #include <cstdio>
 
@@ -268,6 +270,34 @@ absl::StatusOr<IRModule> RunPipeline(const IRModule& mod, const std::vector<std:
     }
   }
   return current;
+}
+
+namespace {
+std::vector<std::unique_ptr<Pass>>::iterator FindDefaultSchedule(std::vector<std::unique_ptr<Pass>>* passes) {
+  return std::find_if(passes->begin(), passes->end(), [](const auto& p) { return p->name() == "default-schedule"; });
+}
+}  // namespace
+
+absl::Status InsertTuningRecords(std::vector<std::unique_ptr<Pass>>* passes, const std::string& db) {
+  auto at = FindDefaultSchedule(passes);
+  if (at == passes->end()) return absl::InvalidArgumentError("tuning records need a pipeline with default-schedule (they replace its rules)");
+  absl::StatusOr<std::vector<std::unique_ptr<Pass>>> apply = ParsePipeline(absl::StrCat("apply-tuning-records{db=", db, "}"));
+  if (!apply.ok()) return apply.status();
+  passes->insert(at, std::move(apply->front()));
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<std::unique_ptr<Pass>>> PipelineBeforeScheduling(const std::string& pipeline) {
+  absl::StatusOr<std::vector<std::unique_ptr<Pass>>> passes = ParsePipeline(pipeline);
+  if (!passes.ok()) return passes.status();
+  auto at = FindDefaultSchedule(&*passes);
+  if (at == passes->end()) return absl::InvalidArgumentError(absl::StrCat("the pipeline '", pipeline, "' has no default-schedule"));
+  passes->erase(at, passes->end());
+  // Only the kernels the model calls: fuse-tir leaves the unfused functions behind.
+  absl::StatusOr<std::vector<std::unique_ptr<Pass>>> cleanup = ParsePipeline("remove-unused");
+  if (!cleanup.ok()) return cleanup.status();
+  passes->push_back(std::move(cleanup->front()));
+  return passes;
 }
 
 }  // namespace passes

@@ -146,6 +146,14 @@ class PassRegistry {
  *         their passes. */
 absl::StatusOr<std::vector<std::unique_ptr<Pass>>> ParsePipeline(const std::string& text);
 
+/*! \brief Puts apply-tuning-records{db=...} right before the pipeline's default-schedule (what
+ *  `--tuning_db` means everywhere); an error when there is no default-schedule. */
+absl::Status InsertTuningRecords(std::vector<std::unique_ptr<Pass>>* passes, const std::string& db);
+
+/*! \brief The passes of `pipeline` before its default-schedule, then remove-unused: the kernels
+ *  as default-schedule would receive them, and no others (what tuning tunes). */
+absl::StatusOr<std::vector<std::unique_ptr<Pass>>> PipelineBeforeScheduling(const std::string& pipeline);
+
 /*! \brief What one pass did in a pipeline run. */
 struct PassRecord {
   std::string pass;

@@ -138,15 +138,9 @@ struct Compiled {
 /*! \brief "tuned": the default pipeline with the kernels tuned first (tools/tune) and the
  *  records applied before default-schedule. */
 absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> TunedPipeline(const IRModule& mod, int trials, const std::string& name) {
-  absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> passes = passes::ParsePipeline("default");
-  if (!passes.ok()) return passes.status();
-  auto at = std::find_if(passes->begin(), passes->end(), [](const auto& p) { return p->name() == "default-schedule"; });
-  std::vector<std::unique_ptr<passes::Pass>> prefix;
-  for (auto it = passes->begin(); it != at; ++it) prefix.push_back(std::move(*it));
-  absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> cleanup = passes::ParsePipeline("remove-unused");
-  if (!cleanup.ok()) return cleanup.status();
-  prefix.push_back(std::move(cleanup->front()));
-  absl::StatusOr<IRModule> prepared = passes::RunPipeline(mod, prefix);
+  absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> prefix = passes::PipelineBeforeScheduling("default");
+  if (!prefix.ok()) return prefix.status();
+  absl::StatusOr<IRModule> prepared = passes::RunPipeline(mod, *prefix);
   if (!prepared.ok()) return prepared.status();
   tune::TuneOptions options;
   absl::StatusOr<Target> target = TargetFromAttrs(mod.attrs());
@@ -159,11 +153,8 @@ absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> TunedPipeline(const I
   std::string path = absl::StrCat(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp", "/model_bench_", name, "_", getpid(), ".tuning.pb");
   if (absl::Status s = db.Save(path); !s.ok()) return s;
   absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> full = passes::ParsePipeline("default");
-  absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> apply =
-      passes::ParsePipeline(absl::StrCat("apply-tuning-records{db=", path, "}"));
-  if (!full.ok() || !apply.ok()) return full.ok() ? apply.status() : full.status();
-  auto before = std::find_if(full->begin(), full->end(), [](const auto& p) { return p->name() == "default-schedule"; });
-  full->insert(before, std::move(apply->front()));
+  if (!full.ok()) return full.status();
+  if (absl::Status s = passes::InsertTuningRecords(&*full, path); !s.ok()) return s;
   return full;
 }
 

@@ -58,16 +58,10 @@ int main(int argc, char** argv) {
   absl::StatusOr<mlc::Target> target = mlc::TargetFromAttrs(mod->attrs());
   if (!target.ok()) return Fail(std::string(target.status().message()));
   if (absl::Status s = mlc::RecordTarget(&mod->mutable_attrs(), *target); !s.ok()) return Fail(std::string(s.message()));
-  // The pipeline up to default-schedule: the kernels as the build would schedule them.
-  absl::StatusOr<std::vector<std::unique_ptr<mlc::passes::Pass>>> passes = mlc::passes::ParsePipeline(absl::GetFlag(FLAGS_passes));
-  if (!passes.ok()) return Fail(std::string(passes.status().message()));
-  auto until = std::find_if(passes->begin(), passes->end(), [](const auto& p) { return p->name() == "default-schedule"; });
-  if (until == passes->end()) return Fail("--passes has no default-schedule: there is nothing to tune");
-  passes->erase(until, passes->end());
-  // Only the kernels the model calls: fuse-tir leaves the unfused functions behind.
-  absl::StatusOr<std::vector<std::unique_ptr<mlc::passes::Pass>>> cleanup = mlc::passes::ParsePipeline("remove-unused");
-  if (!cleanup.ok()) return Fail(std::string(cleanup.status().message()));
-  passes->push_back(std::move(cleanup->front()));
+  // The kernels as the build would schedule them.
+  absl::StatusOr<std::vector<std::unique_ptr<mlc::passes::Pass>>> passes =
+      mlc::passes::PipelineBeforeScheduling(absl::GetFlag(FLAGS_passes));
+  if (!passes.ok()) return Fail(absl::StrCat("--passes: ", passes.status().message()));
   absl::StatusOr<mlc::IRModule> prepared = mlc::passes::RunPipeline(*mod, *passes, {});
   if (!prepared.ok()) return Fail(absl::StrCat(in, ": ", prepared.status().message()));
 
