@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "ir/tir/prim_expr_ops.h"
+#include "ir/tir/schedule/rules/block_view.h"
 #include "ir/tir/schedule/rules/rules.h"
 #include "ir/tir/schedule/state.h"
 #include "ir/tir/tir_util.h"
@@ -36,14 +37,10 @@ int ReadIndex(const BlockNode* block, const Buffer& buffer) {
 
 /*! \brief Whether some binding of the block uses the variable of the loop at `depth` above it. */
 bool UsesLoopAt(const Schedule& sch, const BlockRV& block, size_t depth) {
-  absl::StatusOr<std::string> name = sch.BlockName(block), func = sch.FuncName(block);
-  if (!name.ok() || !func.ok()) return false;
-  std::optional<StmtPath> path = FindBlock(sch.mod().LookupPrimFunc(*func)->body, *name);
-  if (!path) return false;
-  std::vector<const ForNode*> fors = LoopsAbove(*path);
-  if (depth >= fors.size()) return false;
-  for (const PrimExpr& v : path->back().as<BlockRealizeNode>()->iter_values) {
-    if (UsesVar(v, fors[depth]->loop_var)) return true;
+  std::optional<BlockView> v = View(sch, block);
+  if (!v || depth >= v->loops.size()) return false;
+  for (const PrimExpr& value : v->realize->iter_values) {
+    if (UsesVar(value, v->loops[depth]->loop_var)) return true;
   }
   return false;
 }

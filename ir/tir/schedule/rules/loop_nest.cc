@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "ir/tir/analyzer.h"
+#include "ir/tir/schedule/rules/block_view.h"
 #include "ir/tir/schedule/rules/rules.h"
 #include "ir/tir/schedule/state.h"
 #include "ir/tir/tir_util.h"
@@ -15,26 +16,6 @@
 namespace mlc {
 namespace tir {
 namespace {
-
-// Work below this many iterations is not worth a parallel launch (a few microseconds).
-constexpr int64_t kMinParallelIterations = 1 << 14;
-
-struct BlockView {
-  PrimFunc prim;
-  StmtPath path;
-  const BlockRealizeNode* realize;
-  std::vector<const ForNode*> loops;
-};
-
-std::optional<BlockView> View(const Schedule& sch, const BlockRV& rv) {
-  absl::StatusOr<std::string> name = sch.BlockName(rv), func = sch.FuncName(rv);
-  if (!name.ok() || !func.ok()) return std::nullopt;
-  PrimFunc prim = sch.mod().LookupPrimFunc(*func);
-  if (!prim.defined()) return std::nullopt;
-  std::optional<StmtPath> path = FindBlock(prim->body, *name);
-  if (!path) return std::nullopt;
-  return BlockView{prim, *path, path->back().as<BlockRealizeNode>(), LoopsAbove(*path)};
-}
 
 bool IsParam(const PrimFunc& f, const Buffer& b) {
   for (const Buffer& p : f->params) {
@@ -46,14 +27,7 @@ bool IsParam(const PrimFunc& f, const Buffer& b) {
 /*! \brief Iterations of the loops above a block (nullopt where an extent is not constant). */
 std::optional<int64_t> IterationVolume(const Schedule& sch, const BlockRV& rv) {
   std::optional<BlockView> v = View(sch, rv);
-  if (!v) return std::nullopt;
-  int64_t volume = 1;
-  for (const ForNode* f : v->loops) {
-    const int64_t* e = AsConstInt(f->extent);
-    if (e == nullptr) return std::nullopt;
-    volume *= *e;
-  }
-  return volume;
+  return v ? LoopVolume(v->loops) : std::nullopt;
 }
 
 /*! \brief Whether inlining the block would compute each of its values more than twice: its

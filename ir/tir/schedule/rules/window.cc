@@ -12,6 +12,7 @@
 #include <map>
 
 #include "absl/strings/str_cat.h"
+#include "ir/tir/schedule/rules/block_view.h"
 #include "ir/tir/schedule/rules/rules.h"
 #include "ir/tir/schedule/state.h"
 #include "ir/tir/tir_functor.h"
@@ -23,25 +24,20 @@ namespace {
 
 // Windows with more taps than this keep their loops (unrolling them would bloat the code).
 constexpr int64_t kMaxUnrolledTaps = 64;
-// Work below this many iterations is not worth a parallel launch.
-constexpr int64_t kMinParallelWork = 1 << 14;
 
 absl::Status Refuse(const std::string& why) { return absl::FailedPreconditionError(why); }
 
 }  // namespace
 
 absl::Status ScheduleWindowReduction(Schedule* sch, const BlockRV& block, const Target& target) {
-  absl::StatusOr<std::string> name = sch->BlockName(block), func = sch->FuncName(block);
-  if (!name.ok() || !func.ok()) return Refuse("unknown block");
-  PrimFunc prim = sch->mod().LookupPrimFunc(*func);
-  std::optional<StmtPath> path = FindBlock(prim->body, *name);
-  if (!path) return Refuse("unknown block");
-  const auto* realize = path->back().as<BlockRealizeNode>();
+  std::optional<BlockView> view = View(*sch, block);
+  if (!view) return Refuse("unknown block");
+  const BlockRealizeNode* realize = view->realize;
   const BlockNode* b = realize->block.get();
   if (!IsReductionBlock(b)) return Refuse("not a reduction");
   const auto* store = b->body.as<BufferStoreNode>();
   if (store == nullptr || store->indices.empty()) return Refuse("no store");
-  std::vector<const ForNode*> fors = LoopsAbove(*path);
+  const std::vector<const ForNode*>& fors = view->loops;
   if (fors.size() != b->iter_vars.size()) return Refuse("not one loop per iteration variable");
   // Each iteration variable bound to its own loop; spatial loops outside, window loops inside.
   std::vector<IterKind> loop_kind(fors.size());
@@ -109,17 +105,9 @@ absl::Status ScheduleWindowReduction(Schedule* sch, const BlockRV& block, const 
   if (spatial >= 2 && consumers.ok() && consumers->size() == 1) {
     Schedule trial = *sch;
     if (trial.ReverseComputeAt(consumers->front(), (*loops)[spatial - 2]).ok()) {
-      absl::StatusOr<std::string> e_name = trial.BlockName(consumers->front());
-      std::optional<StmtPath> e_path;
-      if (e_name.ok()) e_path = FindBlock(trial.mod().LookupPrimFunc(*func)->body, *e_name);
-      int64_t under = e_path ? 1 : -1;  // epilogue iterations per iteration of its new loop
-      if (e_path) {
-        std::vector<const ForNode*> e_fors = LoopsAbove(*e_path);
-        for (size_t l = spatial - 1; l < e_fors.size() && under > 0; ++l) {
-          const int64_t* e = AsConstInt(e_fors[l]->extent);
-          under = e != nullptr ? under * *e : -1;
-        }
-      }
+      std::optional<BlockView> e = View(trial, consumers->front());
+      // Epilogue iterations per iteration of the loop it moved under.
+      std::optional<int64_t> under = e ? LoopVolume(e->loops, spatial - 1) : std::nullopt;
       auto e_loops = trial.GetLoops(consumers->front());
       if (under == *row && e_loops.ok() && trial.Vectorize(e_loops->back()).ok()) *sch = trial;
     }
@@ -138,7 +126,7 @@ absl::Status ScheduleWindowReduction(Schedule* sch, const BlockRV& block, const 
     work *= e != nullptr ? *e : 1;
   }
   std::vector<LoopRV> outer((*loops).begin(), (*loops).begin() + (spatial - 1));
-  if (work >= kMinParallelWork && !outer.empty()) {
+  if (work >= kMinParallelIterations && !outer.empty()) {
     LoopRV par = outer.front();
     if (outer.size() > 1) {
       absl::StatusOr<LoopRV> fused = sch->Fuse(outer);

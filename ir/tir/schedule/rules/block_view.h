@@ -1,0 +1,38 @@
+/*! \file block_view.h
+ *  \brief What the rules look at of a block (internal to the rules): its function, its path,
+ *         its realize and the loops above it; and the constants the rules share.
+ */
+#ifndef MLC_IR_TIR_SCHEDULE_RULES_BLOCK_VIEW_H_
+#define MLC_IR_TIR_SCHEDULE_RULES_BLOCK_VIEW_H_
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "ir/tir/schedule/schedule.h"
+#include "ir/tir/schedule/state.h"
+
+namespace mlc {
+namespace tir {
+
+// Work below this many iterations is not worth a parallel launch (a few microseconds).
+inline constexpr int64_t kMinParallelIterations = 1 << 14;
+
+struct BlockView {
+  PrimFunc prim;
+  StmtPath path;
+  const BlockRealizeNode* realize;
+  std::vector<const ForNode*> loops;
+};
+
+/*! \brief The block as the schedule has it now, or nullopt for a stale handle. */
+std::optional<BlockView> View(const Schedule& sch, const BlockRV& rv);
+
+/*! \brief Iterations of loops[from..]: the product of their extents, nullopt where one is not
+ *  constant. */
+std::optional<int64_t> LoopVolume(const std::vector<const ForNode*>& loops, size_t from = 0);
+
+}  // namespace tir
+}  // namespace mlc
+
+#endif  // MLC_IR_TIR_SCHEDULE_RULES_BLOCK_VIEW_H_
