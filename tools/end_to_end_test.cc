@@ -614,21 +614,9 @@ class Module:
 
 // A diamond (relu(x) * y + x after a dense) fuses into one kernel and computes the same.
 TEST(GraphPasses, DiamondFusesIntoOneKernelAndMatches) {
-  absl::StatusOr<IRModule> mod = ParseTVMScript(R"(
-@I.ir_module
-class Module:
-    @R.function
-    def main(x: R.Tensor((16, 64), dtype="float32"), w: R.Tensor((32, 64), dtype="float32"), y: R.Tensor((16, 32), dtype="float32")):
-        with R.dataflow():
-            lv = R.nn.dense(x, w)
-            lv1 = R.nn.relu(lv)
-            lv2 = R.multiply(lv1, y)
-            gv = R.add(lv2, lv)
-            R.output(gv)
-        return gv
-)", "diamond.py");
-  ASSERT_TRUE(mod.ok()) << mod.status();
-  absl::StatusOr<IRModule> built = passes::RunPipeline(*mod, *passes::ParsePipeline("default"));
+  // The fuse-ops golden case of it (testdata/passes/fuse_ops/diamond.py).
+  IRModule mod = Parse("testdata/passes/fuse_ops/diamond.py");
+  absl::StatusOr<IRModule> built = passes::RunPipeline(mod, *passes::ParsePipeline("default"));
   ASSERT_TRUE(built.ok()) << built.status();
   int kernels = 0;
   for (const auto& [name, f] : built->functions()) kernels += built->LookupPrimFunc(name).defined();

@@ -100,6 +100,7 @@ absl::StatusOr<Measurement> Measure(const tir::PrimFunc& func, const std::string
                                               " (outputs up to ", scale, ")"));
     }
   }
+  if (repeats == 0) return m;  // checked (or made the reference), not timed
   // Calls per block: enough for the block to take min_block_seconds.
   auto now = [] { return std::chrono::steady_clock::now(); };
   auto start = now();

@@ -45,7 +45,7 @@ struct Measurement {
 /*! \brief Compiles `func` for `target` and runs it on `args`: its outputs must match `reference`
  *  (from the unscheduled function; empty: this call makes the reference and returns it in
  *  `reference`) within 1e-3 relative, then it is timed: `repeats` blocks of at least
- *  `min_block_seconds` each. */
+ *  `min_block_seconds` each (none: `seconds` stays 0). */
 absl::StatusOr<Measurement> Measure(const tir::PrimFunc& func, const std::string& name, const Target& target,
                                     KernelArguments* args, std::vector<std::string>* reference, int repeats = 5,
                                     double min_block_seconds = 0.005);

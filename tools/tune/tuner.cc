@@ -184,7 +184,8 @@ absl::StatusOr<std::vector<TaskReport>> TuneModule(const IRModule& mod, const Tu
   };
   for (size_t t = 0; t < tasks.size(); ++t) {
     Task& task = tasks[t];
-    absl::StatusOr<Measurement> ref = Measure(task.raw, task.name, options.target, &task.args, &task.reference, 1, 0);
+    // The unscheduled kernel is run once for the reference, not timed (it can take seconds).
+    absl::StatusOr<Measurement> ref = Measure(task.raw, task.name, options.target, &task.args, &task.reference, /*repeats=*/0);
     if (!ref.ok()) return absl::Status(ref.status().code(), absl::StrCat("tune: the unscheduled @", task.name, ": ", ref.status().message()));
     measure(&task, task.default_index);
     double d = task.measured[task.default_index];
