@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "codegen/lower_tir.h"
 #include "ir/printer.h"
+#include "ir/tir/flop_count.h"
 #include "ir/serialize.h"
 #include "ir/verifier.h"
 #include "support/file_util.h"
@@ -38,8 +39,12 @@ absl::StatusOr<proto::Executable> Build(const IRModule& mod, const BuildOptions&
     proto::Kernel* k = exe->add_kernels();
     k->set_name(name);
     k->set_symbol(KernelSymbol(name));
+    const tir::PrimFunc& source = mod.LookupPrimFunc(name);
+    k->set_flops(tir::CountFlops(source));
+    auto origin = source->attrs.find(kSourceOpsAttr);
+    if (origin != source->attrs.end() && origin->second.is<std::string>()) k->set_source_ops(origin->second.get<std::string>());
     // The VM checks arguments against the buffers as declared (before flattening).
-    for (const tir::Buffer& b : mod.LookupPrimFunc(name)->params) {
+    for (const tir::Buffer& b : source->params) {
       proto::TensorType* t = k->add_params();
       t->mutable_dtype()->set_code(b->dtype.code());
       t->mutable_dtype()->set_bits(b->dtype.bits());

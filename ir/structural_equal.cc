@@ -45,7 +45,7 @@ class Equal {
 
   bool Func(const BaseFunc& a, const BaseFunc& b) {
     if (a->kind() != b->kind()) return Fail("one is a PrimFunc, the other a graph function");
-    if (a->attrs != b->attrs) return Fail("function attributes differ");
+    if (StructuralAttrs(a->attrs) != StructuralAttrs(b->attrs)) return Fail("function attributes differ");
     if (const auto* pa = a.as<tir::PrimFuncNode>()) {
       const auto* pb = b.as<tir::PrimFuncNode>();
       if (pa->params.size() != pb->params.size()) return Fail("parameter counts differ");
@@ -369,7 +369,7 @@ class Hasher {
 
   size_t Func(const BaseFunc& f) {
     Mix(static_cast<size_t>(f->kind()));
-    Mix(AttrsHash(f->attrs));
+    Mix(AttrsHash(StructuralAttrs(f->attrs)));
     if (const auto* p = f.as<tir::PrimFuncNode>()) {
       for (const tir::Buffer& b : p->params) DefineBuffer(b);
       StmtH(p->body);

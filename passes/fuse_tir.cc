@@ -13,6 +13,7 @@
 #include <set>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "ir/expr_functor.h"
 #include "ir/op.h"
 #include "ir/printer.h"
@@ -88,6 +89,7 @@ absl::StatusOr<tir::PrimFunc> FusePrimitive(const std::string& name, const relax
   }
   std::vector<tir::Buffer> allocs;
   std::vector<tir::Stmt> stmts;
+  std::vector<std::string> source_ops;
   for (const relax::BindingBlock& block : func->body->blocks) {
     for (const relax::VarBinding& b : block->bindings) {
       if (const auto* alias = b->value.as<relax::VarNode>()) {
@@ -105,6 +107,9 @@ absl::StatusOr<tir::PrimFunc> FusePrimitive(const std::string& name, const relax
       const std::string& callee_name = call->args[0].as<relax::GlobalVarNode>()->name;
       tir::PrimFunc callee = mod.LookupPrimFunc(callee_name);
       if (!callee.defined()) return error(absl::StrCat("call_tir of @", callee_name, ", which is not a PrimFunc"));
+      auto origin = callee->attrs.find(kSourceOpsAttr);
+      source_ops.push_back(origin != callee->attrs.end() && origin->second.is<std::string>() ? origin->second.get<std::string>()
+                                                                                           : callee_name);
       const auto& args = call->args[1].as<relax::TupleNode>()->fields;
       if (call->sinfo_args[0]->kind() != NodeKind::kTensorStructInfo || callee->params.size() != args.size() + 1) {
         return error(absl::StrCat("call_tir of @", callee_name, " with several outputs is not supported"));
@@ -145,8 +150,9 @@ absl::StatusOr<tir::PrimFunc> FusePrimitive(const std::string& name, const relax
     if (!a.same_as(output)) kept_allocs.push_back(a);
   }
   params.push_back(output);
-  return tir::PrimFunc(new tir::PrimFuncNode(params, tir::MakeRootBlock(kept_allocs, tir::MakeSeq(stmts)),
-                                             {{"tir.noalias", true}}));
+  Attrs attrs{{"tir.noalias", true}};
+  if (!source_ops.empty()) attrs[kSourceOpsAttr] = absl::StrJoin(source_ops, ", ");
+  return tir::PrimFunc(new tir::PrimFuncNode(params, tir::MakeRootBlock(kept_allocs, tir::MakeSeq(stmts)), attrs));
 }
 
 /*! \brief Calls of fused functions become call_tir. */

@@ -3,6 +3,7 @@
  */
 #include "vm/ndarray.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -25,6 +26,8 @@ void* StoragePool::Allocate(size_t bytes) {
   size_t size = RoundUp(bytes);
   {
     std::lock_guard<std::mutex> lock(mu_);
+    live_bytes_ += size;
+    peak_live_bytes_ = std::max(peak_live_bytes_, live_bytes_);
     auto it = free_.find(size);
     if (it != free_.end()) {
       void* data = it->second;
@@ -33,13 +36,25 @@ void* StoragePool::Allocate(size_t bytes) {
       return data;
     }
     ++allocated_;
+    held_bytes_ += size;
   }
   return std::aligned_alloc(64, size);
 }
 
 void StoragePool::Release(void* data, size_t bytes) {
   std::lock_guard<std::mutex> lock(mu_);
+  live_bytes_ -= RoundUp(bytes);
   free_.emplace(RoundUp(bytes), data);
+}
+
+size_t StoragePool::held_bytes() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return held_bytes_;
+}
+
+size_t StoragePool::peak_live_bytes() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return peak_live_bytes_;
 }
 
 size_t StoragePool::cached_blocks() const {

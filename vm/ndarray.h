@@ -33,12 +33,19 @@ class StoragePool {
   size_t cached_blocks() const;
   size_t reused() const { return reused_; }
   size_t allocated() const { return allocated_; }
+  /*! \brief Bytes the pool has allocated in all (it frees nothing before it dies). */
+  size_t held_bytes() const;
+  /*! \brief The most bytes handed out and not yet released at any one time. */
+  size_t peak_live_bytes() const;
 
  private:
   mutable std::mutex mu_;
   std::multimap<size_t, void*> free_;
   size_t reused_ = 0;
   size_t allocated_ = 0;
+  size_t held_bytes_ = 0;
+  size_t live_bytes_ = 0;
+  size_t peak_live_bytes_ = 0;
 };
 
 class NDArray {

@@ -2,11 +2,13 @@
  *  \brief //vm:run — runs a function of an executable on .npy inputs.
  *
  *    run --exe m.mlcx [--func main] --inputs x.npy,w.npy [--outputs out.npy] [--plugin lib.so]
- *        [--bench N [--warmup W]]
+ *        [--bench N [--warmup W]] [--profile] [--profile_json trace.json]
  *
  *  Outputs (a tuple result gives several) are written with --outputs, atomically, or printed.
  *  --bench runs the function W times to warm up, then N times, and prints the median and p90
- *  latency.
+ *  latency. --profile then runs it again timing every kernel, runtime function and parallel
+ *  chunk and prints a table (vm/profiler.h) and the memory held; --profile_json writes those
+ *  events as a Chrome trace.
  */
 #include <algorithm>
 #include <chrono>
@@ -19,9 +21,13 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "support/file_util.h"
+#include "support/fma_peak.h"
 #include "support/npy.h"
+#include "vm/thread_pool.h"
 #include "vm/virtual_machine.h"
 
 ABSL_FLAG(std::string, exe, "", "executable to run (*.mlcx)");
@@ -31,7 +37,10 @@ ABSL_FLAG(std::string, outputs, "", "comma-separated .npy files for the results 
 ABSL_FLAG(std::string, plugin, "", "comma-separated shared libraries of runtime functions to load");
 ABSL_FLAG(int, bench, 0, "time this many runs and print median and p90 latency");
 ABSL_FLAG(int, warmup, 10, "runs before timing (with --bench)");
-ABSL_FLAG(bool, profile, false, "with --bench: time each kernel and runtime function and print the table");
+ABSL_FLAG(bool, profile, false,
+          "after warm-up, run the function (--bench times, else 20) timing each kernel, runtime function and parallel "
+          "chunk; print the table and the memory held");
+ABSL_FLAG(std::string, profile_json, "", "write the profiled runs as a Chrome trace (Perfetto, chrome://tracing) here");
 
 namespace {
 
@@ -79,6 +88,41 @@ std::string Preview(const NDArray& a) {
   return out + "]";
 }
 
+constexpr int kDefaultProfileRuns = 20;
+
+std::string Megabytes(int64_t bytes) { return absl::StrFormat("%.2f MB", bytes / 1e6); }
+
+/*! \brief Profiled runs after the timed ones (the clock reads cost a little), then the table,
+ *         the memory held, and the trace. The FMA peak is measured here, on as many threads as
+ *         the pool runs, so "% peak" is of this machine now. */
+absl::Status Profile(mlc::vm::VirtualMachine& vm, const std::string& func, const std::vector<Value>& args, int runs,
+                     const std::string& json_path) {
+  for (int i = 0; i < 3; ++i) (void)vm.Invoke(func, args);
+  vm.EnableProfiling(true);
+  for (int i = 0; i < runs; ++i) {
+    absl::StatusOr<Value> r = vm.Invoke(func, args);
+    if (!r.ok()) {
+      vm.EnableProfiling(false);
+      return r.status();
+    }
+  }
+  vm.EnableProfiling(false);
+  const int threads = mlc::vm::ThreadPool::Global().num_threads();
+  mlc::FmaPeak peak = mlc::MeasureFmaPeak(threads);
+  std::printf("profile of %s: %d runs, %d thread%s, FMA peak %.1f GFLOP/s (%s)\n", func.c_str(), runs, threads,
+              threads > 1 ? "s" : "", peak.gflops, peak.isa.c_str());
+  std::fputs(mlc::vm::FormatProfileTable(vm.profiler()->Aggregate(runs), peak.gflops).c_str(), stdout);
+  mlc::vm::VirtualMachine::MemoryStats m = vm.Memory();
+  std::printf("memory: intermediates %s at peak (pool holds %s), constants %s, kernel workspace %s\n",
+              Megabytes(m.intermediates_peak).c_str(), Megabytes(m.intermediates_held).c_str(), Megabytes(m.constants).c_str(),
+              Megabytes(m.workspace_held).c_str());
+  if (!json_path.empty()) {
+    if (absl::Status s = mlc::WriteFileAtomically(json_path, vm.profiler()->ChromeTraceJson()); !s.ok()) return s;
+    std::printf("trace written to %s\n", json_path.c_str());
+  }
+  return absl::OkStatus();
+}
+
 int Fail(const std::string& message) {
   std::cerr << "run: " << message << "\n";
   return 1;
@@ -124,19 +168,11 @@ int main(int argc, char** argv) {
     double median = us[us.size() / 2];
     double p90 = us[std::min(us.size() - 1, static_cast<size_t>(us.size() * 0.9))];
     std::printf("bench %s: %d runs, median %.2f us, p90 %.2f us\n", func.c_str(), runs, median, p90);
-    if (absl::GetFlag(FLAGS_profile)) {
-      // Timed apart from the runs above: the clock reads around each call cost a little.
-      (*vm)->EnableProfiling(true);
-      for (int i = 0; i < runs; ++i) (void)(*vm)->Invoke(func, args);
-      double total = 0;
-      for (const auto& p : (*vm)->Profile()) total += p.seconds;
-      std::printf("%-48s %8s %12s %7s\n", "kernel / runtime function", "calls", "us per run", "share");
-      for (const auto& p : (*vm)->Profile()) {
-        std::printf("%-48s %8lld %12.2f %6.1f%%\n", p.name.c_str(), static_cast<long long>(p.calls / runs), p.seconds / runs * 1e6,
-                    100 * p.seconds / total);
-      }
-      (*vm)->EnableProfiling(false);
-    }
+  }
+  const std::string json_path = absl::GetFlag(FLAGS_profile_json);
+  if (absl::GetFlag(FLAGS_profile) || !json_path.empty()) {
+    absl::Status s = Profile(**vm, func, args, runs > 0 ? runs : kDefaultProfileRuns, json_path);
+    if (!s.ok()) return Fail(std::string(s.message()));
   }
 
   std::vector<NDArray> outputs;

@@ -69,12 +69,22 @@ void ThreadPool::WorkerLoop(int index) {
     auto [begin, end] = Chunk(n_, num_threads(), index);
     if (begin < end) {
       worker_chunks_.fetch_add(1, std::memory_order_relaxed);
-      in_parallel_body = true;
-      body_(closure_, begin, end);
-      in_parallel_body = false;
+      RunChunk(index, begin, end);
     }
     pending_.fetch_sub(1, std::memory_order_acq_rel);
   }
+}
+
+void ThreadPool::RunChunk(int index, int64_t begin, int64_t end) {
+  in_parallel_body = true;
+  if (job_profiler_ == nullptr) {
+    body_(closure_, begin, end);
+  } else {
+    int64_t start = job_profiler_->Now();
+    body_(closure_, begin, end);
+    job_profiler_->RecordChunk(index, start, job_profiler_->Now());
+  }
+  in_parallel_body = false;
 }
 
 void ThreadPool::Run(ParallelBody body, void* closure, int64_t n) {
@@ -87,6 +97,7 @@ void ThreadPool::Run(ParallelBody body, void* closure, int64_t n) {
   body_ = body;
   closure_ = closure;
   n_ = n;
+  job_profiler_ = profiler_.load(std::memory_order_relaxed);
   pending_.store(static_cast<int>(workers_.size()), std::memory_order_relaxed);
   generation_.fetch_add(1, std::memory_order_release);
   {
@@ -95,9 +106,7 @@ void ThreadPool::Run(ParallelBody body, void* closure, int64_t n) {
     if (sleepers_ > 0) wake_cv_.notify_all();
   }
   auto [begin, end] = Chunk(n, num_threads(), 0);
-  in_parallel_body = true;
-  if (begin < end) body(closure, begin, end);
-  in_parallel_body = false;
+  if (begin < end) RunChunk(0, begin, end);
   for (int i = 0; pending_.load(std::memory_order_acquire) > 0; ++i) {
     if (i < (1 << 16)) CpuRelax();
     else std::this_thread::yield();

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "vm/kernel_abi.h"
+#include "vm/profiler.h"
 
 namespace mlc {
 namespace vm {
@@ -42,11 +43,14 @@ class ThreadPool {
   void Run(ParallelBody body, void* closure, int64_t n);
   /*! \brief The C entry point stored in kernel libraries. */
   static void Launch(ParallelBody body, void* closure, int64_t n);
+  /*! \brief Records every chunk of the following launches in `profiler` (nullptr: stop). */
+  void SetProfiler(Profiler* profiler) { profiler_.store(profiler, std::memory_order_relaxed); }
   /*! \brief Chunks of parallel loops that worker threads (not the caller) have run. */
   int64_t worker_chunks() const { return worker_chunks_.load(); }
 
  private:
   void WorkerLoop(int index);
+  void RunChunk(int index, int64_t begin, int64_t end);
   /*! \brief Waits until the generation differs from `seen` (or stop); returns the new one. */
   int64_t AwaitLaunch(int64_t seen);
 
@@ -56,6 +60,7 @@ class ThreadPool {
   ParallelBody body_ = nullptr;
   void* closure_ = nullptr;
   int64_t n_ = 0;
+  Profiler* job_profiler_ = nullptr;
   std::atomic<int64_t> generation_{0};
   std::atomic<int> pending_{0};  // workers still running the current job
   std::atomic<bool> stop_{false};
@@ -64,6 +69,7 @@ class ThreadPool {
   std::condition_variable wake_cv_;
   int sleepers_ = 0;
   std::atomic<int64_t> worker_chunks_{0};
+  std::atomic<Profiler*> profiler_{nullptr};
 };
 
 }  // namespace vm

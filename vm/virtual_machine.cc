@@ -13,6 +13,8 @@
 #include "absl/strings/str_join.h"
 #include "support/cpu_features.h"
 #include "vm/executable_format.h"
+#include "vm/thread_pool.h"
+#include "vm/workspace_pool.h"
 
 namespace mlc {
 namespace vm {
@@ -30,6 +32,12 @@ DLDataType ToDL(const proto::DataTypeProto& p) {
   t.lanes = 1;
   if (t.code == kDLBoolCode) t.bits = 8;
   return t;
+}
+
+int64_t TensorBytes(const DLTensor& t) {
+  int64_t n = (t.dtype.bits * t.dtype.lanes + 7) / 8;
+  for (int i = 0; i < t.ndim; ++i) n *= t.shape[i];
+  return n;
 }
 
 bool SameDType(DLDataType a, DLDataType b) { return a.code == b.code && a.bits == b.bits && a.lanes == b.lanes; }
@@ -359,7 +367,12 @@ absl::StatusOr<Value> VirtualMachine::Invoke(const std::string& name, const std:
                                             absl::StrJoin(FunctionNames(), ", "), ")"));
   }
   if (absl::Status s = CheckArgs(exe_.functions(it->second), args); !s.ok()) return s;
-  return Run(it->second, args, 0);
+  if (recording_ == nullptr) return Run(it->second, args, 0);
+  int32_t label = recording_->Intern({name, Profiler::Kind::kInvoke});
+  int64_t start = recording_->Now();
+  absl::StatusOr<Value> result = Run(it->second, args, 0);
+  recording_->Record(Profiler::Kind::kInvoke, label, start, recording_->Now());
+  return result;
 }
 
 std::string VirtualMachine::Where(int func_index, int pc) const {
@@ -430,9 +443,15 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
           }
           kernel_args.push_back(v.tensor().data());
         }
-        auto start = profiling_ ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
-        int32_t rc = kernels_[inst.index](kernel_args.data());
-        if (profiling_) Record(kernel.name(), start);
+        int32_t rc;
+        if (recording_ == nullptr) {
+          rc = kernels_[inst.index](kernel_args.data());
+        } else {
+          recording_->SetCurrentKernel(kernel_labels_[inst.index]);
+          int64_t start = recording_->Now();
+          rc = kernels_[inst.index](kernel_args.data());
+          recording_->Record(Profiler::Kind::kKernel, kernel_labels_[inst.index], start, recording_->Now());
+        }
         if (rc != 0) return absl::InternalError(absl::StrCat(Where(func_index, pc), "kernel ", kernel.name(), " failed (", rc, ")"));
         break;
       }
@@ -443,9 +462,17 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
           if (!v.is_tensor()) return absl::InvalidArgumentError(absl::StrCat(Where(func_index, pc), "runtime functions take tensors"));
           extern_args.push_back(v.tensor().dl());
         }
-        auto start = profiling_ ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point();
-        absl::Status s = (*inst.fn)(absl::MakeSpan(extern_args));
-        if (profiling_) Record(inst.fn_name, start);
+        absl::Status s;
+        if (recording_ == nullptr) {
+          s = (*inst.fn)(absl::MakeSpan(extern_args));
+        } else {
+          Profiler::Label l{inst.fn_name, Profiler::Kind::kRuntimeFunction};
+          for (const DLTensor* t : extern_args) l.bytes += TensorBytes(*t);
+          int32_t label = recording_->Intern(l);
+          int64_t start = recording_->Now();
+          s = (*inst.fn)(absl::MakeSpan(extern_args));
+          recording_->Record(Profiler::Kind::kRuntimeFunction, label, start, recording_->Now());
+        }
         if (!s.ok()) return absl::Status(s.code(), absl::StrCat(Where(func_index, pc), s.message()));
         break;
       }
@@ -465,23 +492,37 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
   return absl::InternalError(absl::StrCat("function ", exe_.functions(func_index).name(), " ran past its end"));
 }
 
+VirtualMachine::~VirtualMachine() { EnableProfiling(false); }
+
 void VirtualMachine::EnableProfiling(bool on) {
-  profiling_ = on;
-  profile_.clear();
+  ThreadPool& pool = ThreadPool::Global();
+  if (!on) {
+    if (recording_ != nullptr) pool.SetProfiler(nullptr);
+    recording_ = nullptr;
+    return;
+  }
+  profiler_ = std::make_unique<Profiler>(pool.num_threads());
+  kernel_labels_.clear();
+  for (const proto::Kernel& k : exe_.kernels()) {
+    Profiler::Label l{k.name(), Profiler::Kind::kKernel, k.source_ops(), k.flops()};
+    for (const proto::TensorType& t : k.params()) {
+      int64_t n = DLDataTypeBytes(ToDL(t.dtype()));
+      for (int64_t d : t.shape()) n *= d;
+      l.bytes += n;
+    }
+    kernel_labels_.push_back(profiler_->Intern(l));
+  }
+  recording_ = profiler_.get();
+  pool.SetProfiler(recording_);
 }
 
-void VirtualMachine::Record(const std::string& name, std::chrono::steady_clock::time_point start) {
-  CallProfile& p = profile_[name];
-  p.name = name;
-  ++p.calls;
-  p.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-std::vector<VirtualMachine::CallProfile> VirtualMachine::Profile() const {
-  std::vector<CallProfile> out;
-  for (const auto& [name, p] : profile_) out.push_back(p);
-  std::sort(out.begin(), out.end(), [](const CallProfile& a, const CallProfile& b) { return a.seconds > b.seconds; });
-  return out;
+VirtualMachine::MemoryStats VirtualMachine::Memory() const {
+  MemoryStats m;
+  m.intermediates_peak = static_cast<int64_t>(pool_->peak_live_bytes());
+  m.intermediates_held = static_cast<int64_t>(pool_->held_bytes());
+  for (const NDArray& c : constants_) m.constants += c.NumBytes();
+  m.workspace_held = WorkspacePool::Global().bytes_held();
+  return m;
 }
 
 }  // namespace vm

@@ -16,7 +16,6 @@
 #ifndef MLC_VM_VIRTUAL_MACHINE_H_
 #define MLC_VM_VIRTUAL_MACHINE_H_
 
-#include <chrono>
 #include <map>
 #include <memory>
 #include <string>
@@ -25,6 +24,7 @@
 #include "absl/status/statusor.h"
 #include "vm/executable.pb.h"
 #include "vm/kernel_library.h"
+#include "vm/profiler.h"
 #include "vm/runtime_registry.h"
 #include "vm/value.h"
 
@@ -41,6 +41,8 @@ class VirtualMachine {
   static absl::StatusOr<std::unique_ptr<VirtualMachine>> LoadFile(const std::string& path,
                                                                    const RuntimeRegistry& registry = RuntimeRegistry::Global());
 
+  ~VirtualMachine();
+
   /*! \brief Runs function `name`. */
   absl::StatusOr<Value> Invoke(const std::string& name, const std::vector<Value>& args);
 
@@ -50,16 +52,21 @@ class VirtualMachine {
   const proto::Executable& executable() const { return exe_; }
   const StoragePool& pool() const { return *pool_; }
 
-  /*! \brief Time spent in one kernel or runtime function over the profiled calls. */
-  struct CallProfile {
-    std::string name;  // the kernel's PrimFunc name, or the runtime function's
-    int64_t calls = 0;
-    double seconds = 0;
-  };
-  /*! \brief Starts (or stops) timing every kernel and runtime-function call, from zero. */
+  /*! \brief Starts recording every call, kernel, runtime function and parallel chunk into a
+   *         new Profiler (attached to the global thread pool, so one VM profiles at a time), or
+   *         stops recording; the profile stays readable until the next start. */
   void EnableProfiling(bool on);
-  /*! \brief What the profiled calls took, the slowest first. */
-  std::vector<CallProfile> Profile() const;
+  /*! \brief The last profile, or nullptr if profiling never started. */
+  const Profiler* profiler() const { return profiler_.get(); }
+
+  /*! \brief Memory the VM holds, in bytes. Results handed to the caller are not counted. */
+  struct MemoryStats {
+    int64_t intermediates_peak = 0;  // most intermediate tensors alive at once
+    int64_t intermediates_held = 0;  // what the storage pool allocated (it keeps it for reuse)
+    int64_t constants = 0;           // weights and other constants of the executable
+    int64_t workspace_held = 0;      // kernels' scratch (packed operands), all VMs of the process
+  };
+  MemoryStats Memory() const;
 
  private:
   /*! \brief An instruction decoded at load time: enums and resolved callees, so the interpreter
@@ -92,7 +99,6 @@ class VirtualMachine {
   absl::Status Decode(int func_index);
   absl::StatusOr<Value> Run(int func_index, std::vector<Value> args, int depth);
   absl::Status CheckArgs(const proto::VMFunction& fn, const std::vector<Value>& args) const;
-  void Record(const std::string& name, std::chrono::steady_clock::time_point start);
   /*! \brief "in function f, instruction 3 (kernel dense): " for run-time errors. */
   std::string Where(int func_index, int pc) const;
 
@@ -104,8 +110,9 @@ class VirtualMachine {
   std::map<std::string, int> function_index_;
   std::vector<Function> functions_;
   std::shared_ptr<StoragePool> pool_ = std::make_shared<StoragePool>();
-  bool profiling_ = false;
-  std::map<std::string, CallProfile> profile_;
+  std::unique_ptr<Profiler> profiler_;
+  Profiler* recording_ = nullptr;  // profiler_ while profiling is on
+  std::vector<int32_t> kernel_labels_;  // the profiler's label of each kernel
 };
 
 }  // namespace vm

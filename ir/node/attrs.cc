@@ -5,6 +5,13 @@
 
 namespace mlc {
 
+Attrs StructuralAttrs(const Attrs& attrs) {
+  if (attrs.count(kSourceOpsAttr) == 0) return attrs;
+  Attrs out = attrs;
+  out.erase(kSourceOpsAttr);
+  return out;
+}
+
 int64_t GetIntAttr(const Attrs& attrs, const std::string& key, int64_t fallback) {
   auto it = attrs.find(key);
   if (it == attrs.end()) return fallback;

@@ -52,6 +52,15 @@ class AttrValue {
 /*! \brief Sorted by key, so printing and hashing are deterministic. */
 using Attrs = std::map<std::string, AttrValue>;
 
+/*! \brief PrimFunc attribute naming the graph-level operators it was made from, in program
+ *         order ("nn.conv2d_gemm, add, nn.relu"): set by legalize and fuse-tir, carried into
+ *         the executable for profiles. Provenance, like a source location: structural equality
+ *         and hashing ignore it, so equal kernels of different origin are still one. */
+inline constexpr char kSourceOpsAttr[] = "source_ops";
+
+/*! \brief The attributes that describe a function's structure (without provenance). */
+Attrs StructuralAttrs(const Attrs& attrs);
+
 /*! \brief The int attribute `key`, or `fallback` when absent or not an int. */
 int64_t GetIntAttr(const Attrs& attrs, const std::string& key, int64_t fallback);
 

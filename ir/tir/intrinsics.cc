@@ -44,7 +44,12 @@ const std::vector<IntrinsicInfo>& AllIntrinsics() {
       {"gemm_tile", 12,
        "C[m, n] += A[m, k] * B[k, n] over an MR x NR register tile (C, A, B, K, MR, NR, then the m/k strides of A, k/n of B, "
        "m/n of C)",
-       nullptr, nullptr, nullptr, nullptr, IntrinsicInfo::Result::kInt32, false},
+       nullptr, nullptr, nullptr, nullptr, IntrinsicInfo::Result::kInt32, false,
+       [](const std::vector<PrimExpr>& a) -> int64_t {  // a multiply-add per (k, m, n)
+         int64_t n = 2;
+         for (int i : {3, 4, 5}) n *= AsConstInt(a[i]) != nullptr ? *AsConstInt(a[i]) : 1;
+         return n;
+       }},
   };
   return kIntrinsics;
 }

@@ -10,6 +10,7 @@
 #ifndef MLC_IR_TIR_INTRINSICS_H_
 #define MLC_IR_TIR_INTRINSICS_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,9 @@ struct IntrinsicInfo {
   enum class Result { kArgType, kBool, kHandle, kInt32 } result;
   /*! \brief Must be computed without fast-math assumptions (it inspects NaNs). */
   bool strict_fp;
+  /*! \brief Float operations of one call, for intrinsics that do more than one (a tensor
+   *         intrinsic's tile); nullptr: one for a float result, none otherwise. */
+  int64_t (*flops)(const std::vector<PrimExpr>& args) = nullptr;
 };
 
 const std::vector<IntrinsicInfo>& AllIntrinsics();

@@ -37,7 +37,7 @@
 #include "ir/target/target.h"
 #include "passes/pass.h"
 #include "tools/tune/tuner.h"
-#include "tools/bench/fma_peak.h"
+#include "support/fma_peak.h"
 #include "tools/bench/ort_session.h"
 #include "vm/virtual_machine.h"
 
@@ -263,7 +263,7 @@ int Main(int argc, char** argv) {
     return 2;
   }
   setenv("MLC_NUM_THREADS", std::to_string(opt.threads).c_str(), 1);
-  bench::FmaPeak peak = bench::MeasureFmaPeak(opt.threads);
+  FmaPeak peak = MeasureFmaPeak(opt.threads);
   std::printf("FMA peak (%s, %d thread%s): %.1f GFLOP/s\n\n", peak.isa.c_str(), opt.threads, opt.threads > 1 ? "s" : "", peak.gflops);
   std::printf("| model | threads | pipeline | ours ms | ONNX Runtime ms | ours / ORT | ours GFLOP/s (%% peak) | ORT GFLOP/s (%% peak) | "
               "compile s | max rel diff |\n|---|---|---|---|---|---|---|---|---|---|\n");

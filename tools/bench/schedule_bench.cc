@@ -36,7 +36,7 @@
 #include "ir/tir/tir_util.h"
 #include "support/case_files.h"
 #include "support/file_util.h"
-#include "tools/bench/fma_peak.h"
+#include "support/fma_peak.h"
 #include "tools/testing/kernel_main.h"
 #include "vm/ndarray.h"
 
@@ -211,7 +211,7 @@ int Main(int argc, char** argv) {
   // Before the VM's pool starts: it reads MLC_NUM_THREADS once.
   setenv("MLC_NUM_THREADS", std::to_string(opt.threads).c_str(), 1);
   openblas_set_num_threads(opt.threads);
-  bench::FmaPeak peak = bench::MeasureFmaPeak(opt.threads);
+  FmaPeak peak = MeasureFmaPeak(opt.threads);
   std::printf("FMA peak (%s, %d thread%s): %.1f GFLOP/s\n\n", peak.isa.c_str(), opt.threads, opt.threads > 1 ? "s" : "",
               peak.gflops);
   std::printf("| case | threads | kernel | median ms | GFLOP/s | %% of peak | OpenBLAS / this |\n|---|---|---|---|---|---|---|\n");

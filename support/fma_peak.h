@@ -5,13 +5,12 @@
  *  full-width AVX-512), so absolute times are never compared across machines: a benchmark
  *  reports its kernels as a percentage of this peak, measured in the same run.
  */
-#ifndef MLC_TOOLS_BENCH_FMA_PEAK_H_
-#define MLC_TOOLS_BENCH_FMA_PEAK_H_
+#ifndef MLC_SUPPORT_FMA_PEAK_H_
+#define MLC_SUPPORT_FMA_PEAK_H_
 
 #include <string>
 
 namespace mlc {
-namespace bench {
 
 struct FmaPeak {
   double gflops = 0;  // all threads together
@@ -23,7 +22,6 @@ struct FmaPeak {
  *  threads at once for about `seconds`, with the widest vectors the CPU has. */
 FmaPeak MeasureFmaPeak(int threads, double seconds = 0.2);
 
-}  // namespace bench
 }  // namespace mlc
 
-#endif  // MLC_TOOLS_BENCH_FMA_PEAK_H_
+#endif  // MLC_SUPPORT_FMA_PEAK_H_

@@ -2,7 +2,7 @@
  *  \brief FMA peak: twelve independent accumulator chains per thread (more than the
  *         4-cycle latency times 2 FMA pipes of current x86 cores), no memory traffic.
  */
-#include "tools/bench/fma_peak.h"
+#include "support/fma_peak.h"
 
 #include <immintrin.h>
 
@@ -13,7 +13,6 @@
 #include <vector>
 
 namespace mlc {
-namespace bench {
 namespace {
 
 constexpr int kChains = 12;
@@ -85,5 +84,4 @@ FmaPeak MeasureFmaPeak(int threads, double seconds) {
   return peak;
 }
 
-}  // namespace bench
 }  // namespace mlc

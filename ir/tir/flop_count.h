@@ -1,0 +1,31 @@
+/*! \file flop_count.h
+ *  \brief How many floating-point operations one call of a PrimFunc performs.
+ *
+ *  Counted per block from its declared iteration domain, which scheduling does not change
+ *  (split, reorder, tiling, compute_at and blockize rebind a block's variables but keep their
+ *  domains), so the count is the same before and after a schedule and predicates of inexact
+ *  splits are accounted for. Each float add, subtract, multiply, divide, min, max and math
+ *  intrinsic is one operation: `C[i, j] = C[i, j] + A[i, k] * B[k, j]` is two per iteration,
+ *  so a matrix product counts 2·M·N·K; a tensor intrinsic counts what its table row says
+ *  (`T.gemm_tile` over K x MR x NR: 2·K·MR·NR), so tensorized kernels count the same. Index arithmetic and data movement count nothing.
+ *  Stores outside any block (hand-written loop programs) are scaled by their loops' constant
+ *  extents.
+ */
+#ifndef MLC_IR_TIR_FLOP_COUNT_H_
+#define MLC_IR_TIR_FLOP_COUNT_H_
+
+#include <cstdint>
+
+#include "ir/tir/prim_func.h"
+
+namespace mlc {
+namespace tir {
+
+/*! \brief Float operations of one call; 0 for pure data movement. Non-constant extents
+ *         (which a built kernel never has) count as 1. */
+int64_t CountFlops(const PrimFunc& func);
+
+}  // namespace tir
+}  // namespace mlc
+
+#endif  // MLC_IR_TIR_FLOP_COUNT_H_

@@ -1,0 +1,144 @@
+/*! \file profiler.cc
+ *  \brief Profiler: events, their aggregation, and the Chrome trace.
+ */
+#include "vm/profiler.h"
+
+#include <google/protobuf/struct.pb.h>
+#include <google/protobuf/util/json_util.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+
+namespace mlc {
+namespace vm {
+
+Profiler::Profiler(int num_threads) : events_(std::max(1, num_threads)) {
+  for (auto& e : events_) e.reserve(1 << 12);
+}
+
+int32_t Profiler::Intern(const Label& label) {
+  auto [it, added] = label_index_.emplace(std::make_pair(label.name, label.kind), static_cast<int32_t>(labels_.size()));
+  if (added) labels_.push_back(label);
+  return it->second;
+}
+
+void Profiler::RecordChunk(int thread, int64_t begin_ns, int64_t end_ns) {
+  if (thread < 0 || thread >= num_threads()) return;
+  events_[thread].push_back(Event{current_kernel_.load(std::memory_order_relaxed), Kind::kChunk, thread, begin_ns, end_ns});
+}
+
+std::vector<Profiler::Event> Profiler::Events() const {
+  std::vector<Event> out;
+  for (const auto& per_thread : events_) out.insert(out.end(), per_thread.begin(), per_thread.end());
+  return out;
+}
+
+Profiler::Table Profiler::Aggregate(int runs) const {
+  Table table;
+  table.runs = runs;
+  std::map<int32_t, Row> rows;
+  double inside = 0;  // time in kernels and runtime functions
+  for (const Event& e : events_[0]) {
+    double seconds = (e.end_ns - e.begin_ns) * 1e-9;
+    if (e.kind == Kind::kInvoke) {
+      table.total_seconds += seconds;
+      continue;
+    }
+    if (e.kind == Kind::kChunk) continue;
+    const Label& l = labels_[e.label];
+    Row& r = rows[e.label];
+    r.name = l.name;
+    r.kind = e.kind == Kind::kKernel ? "kernel" : "runtime";
+    r.source_ops = l.source_ops;
+    r.flops = l.flops;
+    r.bytes = l.bytes;
+    ++r.calls;
+    r.seconds += seconds;
+    inside += seconds;
+  }
+  for (auto& [label, row] : rows) table.rows.push_back(row);
+  std::sort(table.rows.begin(), table.rows.end(), [](const Row& a, const Row& b) { return a.seconds > b.seconds; });
+  Row vm;
+  vm.name = "(VM: dispatch, checks, allocation)";
+  vm.kind = "vm";
+  vm.seconds = std::max(0.0, table.total_seconds - inside);
+  table.rows.push_back(vm);
+  return table;
+}
+
+std::string Profiler::ChromeTraceJson() const {
+  namespace pb = google::protobuf;
+  pb::Struct root;
+  pb::ListValue* events = root.mutable_fields()->operator[]("traceEvents").mutable_list_value();
+  auto set = [](pb::Struct* s, const std::string& key) { return &(*s->mutable_fields())[key]; };
+  for (int t = 0; t < num_threads(); ++t) {
+    pb::Struct* m = events->add_values()->mutable_struct_value();
+    set(m, "name")->set_string_value("thread_name");
+    set(m, "ph")->set_string_value("M");
+    set(m, "pid")->set_number_value(1);
+    set(m, "tid")->set_number_value(t);
+    set(set(m, "args")->mutable_struct_value(), "name")->set_string_value(t == 0 ? "caller" : absl::StrCat("worker ", t));
+  }
+  static const char* kCategory[] = {"call", "kernel", "runtime", "parallel chunk"};
+  for (const Event& e : Events()) {
+    const Label& l = labels_[e.label];
+    pb::Struct* x = events->add_values()->mutable_struct_value();
+    set(x, "name")->set_string_value(l.name);
+    set(x, "cat")->set_string_value(kCategory[static_cast<int>(e.kind)]);
+    set(x, "ph")->set_string_value("X");
+    set(x, "pid")->set_number_value(1);
+    set(x, "tid")->set_number_value(e.thread);
+    set(x, "ts")->set_number_value(e.begin_ns * 1e-3);
+    set(x, "dur")->set_number_value((e.end_ns - e.begin_ns) * 1e-3);
+    if (e.kind == Kind::kKernel || e.kind == Kind::kRuntimeFunction) {
+      pb::Struct* args = set(x, "args")->mutable_struct_value();
+      if (!l.source_ops.empty()) set(args, "source_ops")->set_string_value(l.source_ops);
+      if (l.flops > 0) set(args, "flops")->set_number_value(static_cast<double>(l.flops));
+      if (l.bytes > 0) set(args, "bytes")->set_number_value(static_cast<double>(l.bytes));
+    }
+  }
+  set(&root, "displayTimeUnit")->set_string_value("ms");
+  std::string json;
+  (void)pb::util::MessageToJsonString(root, &json);
+  return json;
+}
+
+std::string FormatProfileTable(const Profiler::Table& table, double peak_gflops) {
+  const double runs = std::max(1, table.runs);
+  std::string out;
+  char line[512];
+  std::snprintf(line, sizeof(line), "%-34s %-32s %6s %10s %10s %6s %8s %6s %7s\n", "kernel / runtime function", "operators",
+                "calls", "us/run", "us/call", "share", "GFLOP/s", "%peak", "GB/s");
+  out += line;
+  double sum = 0;
+  for (const Profiler::Row& r : table.rows) {
+    sum += r.seconds;
+    const double per_run = r.seconds / runs;
+    const double per_call = r.calls > 0 ? r.seconds / r.calls : 0;
+    std::string gflops = "-", peak = "-", gbps = "-";
+    if (r.flops > 0 && per_call > 0) {
+      const double g = r.flops / per_call * 1e-9;
+      gflops = absl::StrFormat("%.1f", g);
+      if (peak_gflops > 0) peak = absl::StrFormat("%.0f%%", 100 * g / peak_gflops);
+    }
+    if (r.bytes > 0 && per_call > 0) gbps = absl::StrFormat("%.1f", r.bytes / per_call * 1e-9);
+    std::string ops = r.source_ops.size() > 32 ? r.source_ops.substr(0, 29) + "..." : r.source_ops;
+    std::string name = r.name.size() > 34 ? r.name.substr(0, 31) + "..." : r.name;
+    std::snprintf(line, sizeof(line), "%-34s %-32s %6s %10.1f %10s %5.1f%% %8s %6s %7s\n", name.c_str(),
+                  ops.empty() ? "-" : ops.c_str(), r.calls > 0 ? absl::StrCat(r.calls / table.runs).c_str() : "-",
+                  per_run * 1e6, r.calls > 0 ? absl::StrFormat("%.1f", per_call * 1e6).c_str() : "-",
+                  table.total_seconds > 0 ? 100 * r.seconds / table.total_seconds : 0.0, gflops.c_str(), peak.c_str(),
+                  gbps.c_str());
+    out += line;
+  }
+  std::snprintf(line, sizeof(line), "%-34s %-32s %6s %10.1f %10s %5.1f%%\n", "total (per call of the function)", "", "",
+                table.total_seconds / runs * 1e6, "", table.total_seconds > 0 ? 100 * sum / table.total_seconds : 0.0);
+  out += line;
+  return out;
+}
+
+}  // namespace vm
+}  // namespace mlc
