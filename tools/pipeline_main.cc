@@ -4,7 +4,7 @@
  *    pipeline [MODEL] [--params w.npz] [--inputs x.npy,...] [--labels y.npy] [--passes=...]
  *             [--out DIR] [--no-cache] [--cache-dir DIR] [--print-after-all] [--dump-dir DIR]
  *             [--emit-dot graph.dot] [--plugin lib.so] [--pass-plugin lib.so] [--target T]
- *             [--tuning_db records.pb]
+ *             [--tuning_db records.pb] [--profile [--profile_json trace.json]]
  *
  *  Stages: frontend (parse TVMScript; the importers take .onnx / .fxpb), opt (graph passes:
  *  fusion, legalization), build (loop lowering and LLVM code generation), run (the VM). Each
@@ -59,6 +59,8 @@ ABSL_FLAG(std::string, emit_dot, "", "write the compiled main function's graph a
 ABSL_FLAG(std::string, plugin, "", "runtime-function plug-ins for the run stage");
 ABSL_FLAG(std::string, pass_plugin, "", "pass plug-ins for the opt stage");
 ABSL_FLAG(int, top, 3, "classes shown per prediction");
+ABSL_FLAG(bool, profile, false, "after the run stage, profile the executable on the inputs and print the per-kernel table");
+ABSL_FLAG(std::string, profile_json, "", "with --profile: also write the profile as a Chrome trace here");
 
 namespace {
 
@@ -399,6 +401,19 @@ int main(int argc, char** argv) {
   if (!absl::GetFlag(FLAGS_plugin).empty()) run.args.push_back(absl::StrCat("--plugin=", absl::GetFlag(FLAGS_plugin)));
   if (!runner.Run(run)) return 1;
   PrintPredictions(outputs, labels, absl::GetFlag(FLAGS_top));
+  if (absl::GetFlag(FLAGS_profile)) {
+    // Never cached: a profile is a measurement of now.
+    std::vector<std::string> argv = {Runfile("vm/run"), "--exe", exe, "--func", absl::GetFlag(FLAGS_func), "--inputs",
+                                     absl::StrJoin(inputs, ","), "--profile"};
+    if (!absl::GetFlag(FLAGS_profile_json).empty()) argv.push_back(absl::StrCat("--profile_json=", UserPath(absl::GetFlag(FLAGS_profile_json))));
+    if (!absl::GetFlag(FLAGS_plugin).empty()) argv.push_back(absl::StrCat("--plugin=", absl::GetFlag(FLAGS_plugin)));
+    mlc::pipeline::ProcessResult r = mlc::pipeline::RunProcess(argv);
+    std::fputs(r.stdout_text.c_str(), stdout);
+    if (r.exit_code != 0) {
+      std::fprintf(stderr, "pipeline: profiling failed:\n%s", r.stderr_text.c_str());
+      return 1;
+    }
+  }
   std::printf("stage outputs in %s\n", work.c_str());
   return 0;
 }

@@ -170,7 +170,8 @@ int main(int argc, char** argv) {
     std::printf("bench %s: %d runs, median %.2f us, p90 %.2f us\n", func.c_str(), runs, median, p90);
   }
   const std::string json_path = absl::GetFlag(FLAGS_profile_json);
-  if (absl::GetFlag(FLAGS_profile) || !json_path.empty()) {
+  const bool profile = absl::GetFlag(FLAGS_profile) || !json_path.empty();
+  if (profile) {
     absl::Status s = Profile(**vm, func, args, runs > 0 ? runs : kDefaultProfileRuns, json_path);
     if (!s.ok()) return Fail(std::string(s.message()));
   }
@@ -179,7 +180,7 @@ int main(int argc, char** argv) {
   Flatten(*result, &outputs);
   std::vector<std::string> out_paths = absl::StrSplit(absl::GetFlag(FLAGS_outputs), ',', absl::SkipEmpty());
   if (out_paths.empty()) {
-    if (runs == 0) {
+    if (runs == 0 && !profile) {
       for (const NDArray& a : outputs) std::cout << Preview(a) << "\n";
     }
     return 0;

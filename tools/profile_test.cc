@@ -1,0 +1,229 @@
+/*! \file profile_test.cc
+ *  \brief The VM's profile of compiled models (the seeds' MLP and a small fused CNN, through
+ *         the default pipeline): every kernel has its row with its operators and FLOPs, the
+ *         rows never exceed the total, the Chrome trace parses and holds one complete event
+ *         per call, parallel loops show chunks on the worker thread, and profiling off
+ *         records nothing. Runs with MLC_NUM_THREADS=2 (see BUILD).
+ */
+#include <google/protobuf/struct.pb.h>
+#include <google/protobuf/util/json_util.h>
+
+#include <map>
+#include <random>
+#include <set>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "frontend/tvmscript.h"
+#include "gtest/gtest.h"
+#include "passes/bind_params.h"
+#include "passes/pass.h"
+#include "support/file_util.h"
+#include "tools/testing/kernel_harness.h"
+#include "vm/thread_pool.h"
+#include "vm/virtual_machine.h"
+
+namespace mlc {
+namespace {
+
+using testing_util::Random;
+using testing_util::ToTensorData;
+using vm::NDArray;
+using vm::Profiler;
+using vm::Value;
+
+constexpr int kRuns = 5;
+
+// A CNN whose default compilation fuses a convolution with its bias and ReLU, a depthwise
+// convolution with its ReLU, pooling, and a classifier.
+constexpr char kCnn[] = R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((1, 3, 16, 16), "float32"), w1: R.Tensor((8, 3, 3, 3), "float32"), b1: R.Tensor((1, 8, 1, 1), "float32"),
+             w2: R.Tensor((8, 1, 3, 3), "float32"), w3: R.Tensor((10, 128), "float32")) -> R.Tensor((1, 10), "float32"):
+        with R.dataflow():
+            lv = R.nn.conv2d(x, w1, strides=[1, 1], padding=[1, 1, 1, 1])
+            lv1 = R.add(lv, b1)
+            lv2 = R.nn.relu(lv1)
+            lv3 = R.nn.conv2d(lv2, w2, strides=[1, 1], padding=[1, 1, 1, 1], groups=8)
+            lv4 = R.nn.relu(lv3)
+            lv5 = R.nn.max_pool2d(lv4, pool_size=[4, 4], strides=[4, 4])
+            lv6 = R.reshape(lv5, shape=[1, 128])
+            gv = R.nn.dense(lv6, w3)
+            R.output(gv)
+        return gv
+)";
+
+struct Model {
+  std::unique_ptr<vm::VirtualMachine> vm;
+  std::vector<Value> args;
+};
+
+Model Compile(const IRModule& mod, std::vector<Value> args) {
+  absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> pipeline = passes::ParsePipeline("default");
+  EXPECT_TRUE(pipeline.ok()) << pipeline.status();
+  absl::StatusOr<IRModule> lowered = passes::RunPipeline(mod, *pipeline);
+  EXPECT_TRUE(lowered.ok()) << lowered.status();
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = testing_util::Compile(*lowered);
+  EXPECT_TRUE(vm.ok()) << vm.status();
+  return {std::move(*vm), std::move(args)};
+}
+
+// The seeds' high-level MLP (nn.dense, add, relu; 784 -> 128 -> 10) with random weights.
+Model SeedMlp() {
+  absl::StatusOr<std::string> text = ReadFile("testdata/parse/inputs/graphopt_mlp.py");
+  EXPECT_TRUE(text.ok());
+  std::mt19937 rng(7);
+  ParseOptions options;
+  options.constants = std::vector<TensorData>{ToTensorData(Random({128, 784}, &rng)), ToTensorData(Random({128}, &rng)),
+                                              ToTensorData(Random({10, 128}, &rng)), ToTensorData(Random({10}, &rng))};
+  absl::StatusOr<IRModule> mod = ParseTVMScript(*text, "graphopt_mlp.py", options);
+  EXPECT_TRUE(mod.ok()) << mod.status();
+  return Compile(*mod, {Random({1, 784}, &rng)});
+}
+
+Model Cnn() {
+  absl::StatusOr<IRModule> mod = ParseTVMScript(kCnn, "cnn.py");
+  EXPECT_TRUE(mod.ok()) << mod.status();
+  std::mt19937 rng(8);
+  absl::StatusOr<IRModule> bound = passes::BindParams(*mod, "main",
+                                                      {{"w1", ToTensorData(Random({8, 3, 3, 3}, &rng))},
+                                                       {"b1", ToTensorData(Random({1, 8, 1, 1}, &rng))},
+                                                       {"w2", ToTensorData(Random({8, 1, 3, 3}, &rng))},
+                                                       {"w3", ToTensorData(Random({10, 128}, &rng))}});
+  EXPECT_TRUE(bound.ok()) << bound.status();
+  return Compile(*bound, {Random({1, 3, 16, 16}, &rng)});
+}
+
+/*! \brief Kernel calls per run of main, from the bytecode. */
+std::map<std::string, int64_t> KernelCallsPerRun(const vm::VirtualMachine& vm) {
+  std::map<std::string, int64_t> calls;
+  for (const proto::VMFunction& f : vm.executable().functions()) {
+    for (const proto::Instruction& i : f.instructions()) {
+      if (i.callee_kind() == proto::Instruction::KERNEL) ++calls[vm.executable().kernels(i.callee_index()).name()];
+    }
+  }
+  return calls;
+}
+
+Profiler::Table ProfileRuns(Model& m) {
+  m.vm->EnableProfiling(true);
+  for (int i = 0; i < kRuns; ++i) {
+    absl::StatusOr<Value> out = m.vm->Invoke("main", m.args);
+    EXPECT_TRUE(out.ok()) << out.status();
+  }
+  m.vm->EnableProfiling(false);
+  return m.vm->profiler()->Aggregate(kRuns);
+}
+
+void ExpectTableCoversEveryKernel(Model& m) {
+  Profiler::Table table = ProfileRuns(m);
+  std::map<std::string, int64_t> want = KernelCallsPerRun(*m.vm);
+  ASSERT_FALSE(want.empty());
+  double rows = 0;
+  std::set<std::string> seen;
+  for (const Profiler::Row& r : table.rows) {
+    EXPECT_LE(r.seconds, table.total_seconds) << r.name;
+    rows += r.seconds;
+    if (r.kind != "kernel") continue;
+    seen.insert(r.name);
+    EXPECT_EQ(r.calls, kRuns * want[r.name]) << r.name;
+    EXPECT_FALSE(r.source_ops.empty()) << r.name << " does not say which operators it came from";
+    EXPECT_GT(r.bytes, 0) << r.name;
+  }
+  for (const auto& [name, calls] : want) EXPECT_TRUE(seen.count(name)) << name << " has no row";
+  // The VM row is the remainder, so all rows together are the total (up to rounding).
+  EXPECT_NEAR(rows, table.total_seconds, 1e-9 + 1e-6 * table.total_seconds);
+  EXPECT_EQ(table.rows.back().kind, "vm");
+  std::string text = vm::FormatProfileTable(table, 100.0);
+  for (const auto& [name, calls] : want) EXPECT_NE(text.find(name.substr(0, 31)), std::string::npos) << text;
+}
+
+TEST(Profile, SeedMlpTableListsEveryKernelWithItsOperatorsAndFlops) {
+  Model m = SeedMlp();
+  ExpectTableCoversEveryKernel(m);
+  // The first layer: 784 x 128 multiply-adds, the bias add and the ReLU's max per output.
+  bool found = false;
+  for (const Profiler::Row& r : m.vm->profiler()->Aggregate(kRuns).rows) {
+    if (r.source_ops != "nn.dense, add, nn.relu") continue;
+    found = true;
+    EXPECT_EQ(r.flops, 2 * 784 * 128 + 2 * 128);
+  }
+  EXPECT_TRUE(found);
+}
+
+TEST(Profile, FusedCnnTableListsEveryKernel) {
+  Model m = Cnn();
+  ExpectTableCoversEveryKernel(m);
+  bool conv = false;
+  for (const Profiler::Row& r : m.vm->profiler()->Aggregate(kRuns).rows) {
+    if (r.source_ops.find("nn.conv2d_gemm, add, nn.relu") == std::string::npos) continue;
+    conv = true;
+    // The FLOPs the kernel performs: its GEMM runs over 16 rows of the padded width (18
+    // columns, two of them dropped) x 8 channels x 27 taps; then the bias and the ReLU.
+    EXPECT_EQ(r.flops, 2 * 16 * 18 * 8 * 27 + 2 * 16 * 16 * 8);
+  }
+  EXPECT_TRUE(conv) << "no kernel fused the convolution with its bias and ReLU";
+}
+
+TEST(Profile, ChromeTraceHasOneCompleteEventPerCall) {
+  Model m = Cnn();
+  ProfileRuns(m);
+  const Profiler& p = *m.vm->profiler();
+  google::protobuf::Struct trace;
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(p.ChromeTraceJson(), &trace).ok());
+  const google::protobuf::ListValue& events = trace.fields().at("traceEvents").list_value();
+  std::map<std::string, int64_t> kernel_events;
+  int64_t calls = 0;
+  for (const google::protobuf::Value& v : events.values()) {
+    const auto& f = v.struct_value().fields();
+    if (f.at("ph").string_value() != "X") continue;
+    EXPECT_GE(f.at("dur").number_value(), 0);
+    EXPECT_GE(f.at("ts").number_value(), 0);
+    if (f.at("cat").string_value() == "kernel") ++kernel_events[f.at("name").string_value()];
+    if (f.at("cat").string_value() == "call") ++calls;
+  }
+  EXPECT_EQ(calls, kRuns);
+  for (const auto& [name, per_run] : KernelCallsPerRun(*m.vm)) EXPECT_EQ(kernel_events[name], kRuns * per_run) << name;
+}
+
+TEST(Profile, ParallelLoopsShowChunksOnTheWorkerInsideTheirKernel) {
+  ASSERT_EQ(vm::ThreadPool::Global().num_threads(), 2) << "the test runs with MLC_NUM_THREADS=2";
+  Model m = Cnn();
+  ProfileRuns(m);
+  std::vector<Profiler::Event> events = m.vm->profiler()->Events();
+  int worker_chunks = 0;
+  for (const Profiler::Event& chunk : events) {
+    if (chunk.kind != Profiler::Kind::kChunk || chunk.thread != 1) continue;
+    ++worker_chunks;
+    // The chunk ran while its kernel's call was open on the calling thread.
+    bool inside = false;
+    for (const Profiler::Event& k : events) {
+      inside |= k.kind == Profiler::Kind::kKernel && k.label == chunk.label && k.begin_ns <= chunk.begin_ns &&
+                chunk.end_ns <= k.end_ns;
+    }
+    EXPECT_TRUE(inside) << m.vm->profiler()->labels()[chunk.label].name;
+  }
+  EXPECT_GT(worker_chunks, 0) << "no parallel loop ran a chunk on the worker";
+}
+
+TEST(Profile, OffRecordsNothingAndMemoryIsReported) {
+  Model m = SeedMlp();
+  EXPECT_EQ(m.vm->profiler(), nullptr);
+  ASSERT_TRUE(m.vm->Invoke("main", m.args).ok());
+  EXPECT_EQ(m.vm->profiler(), nullptr);
+  ProfileRuns(m);
+  size_t recorded = m.vm->profiler()->Events().size();
+  ASSERT_TRUE(m.vm->Invoke("main", m.args).ok());  // stopped: nothing more
+  EXPECT_EQ(m.vm->profiler()->Events().size(), recorded);
+
+  vm::VirtualMachine::MemoryStats mem = m.vm->Memory();
+  // The hidden activation (1 x 128 floats) is the one intermediate.
+  EXPECT_GE(mem.intermediates_peak, 128 * 4);
+  EXPECT_GE(mem.intermediates_held, mem.intermediates_peak);
+  EXPECT_GE(mem.constants, 4 * (128 * 784 + 128 + 10 * 128 + 10));
+}
+
+}  // namespace
+}  // namespace mlc
