@@ -6,7 +6,7 @@
 class Module:
     @T.prim_func(private=True)
     def add(lv2: T.Buffer((T.int64(2), T.int64(10), T.int64(32)), "float32"), B: T.Buffer((T.int64(32),), "float32"), T_add: T.Buffer((T.int64(2), T.int64(10), T.int64(32)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "add", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for ax0, ax1, ax2 in T.grid(T.int64(2), T.int64(10), T.int64(32)):
             with T.block("T_add"):
@@ -17,7 +17,7 @@ class Module:
 
     @T.prim_func(private=True)
     def add1(x: T.Buffer((T.int64(2), T.int64(10), T.int64(32)), "float32"), lv24: T.Buffer((T.int64(2), T.int64(10), T.int64(32)), "float32"), T_add: T.Buffer((T.int64(2), T.int64(10), T.int64(32)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "add", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for ax0, ax1, ax2 in T.grid(T.int64(2), T.int64(10), T.int64(32)):
             with T.block("T_add"):
@@ -28,7 +28,7 @@ class Module:
 
     @T.prim_func(private=True)
     def add2(lv28: T.Buffer((T.int64(2), T.int64(10), T.int64(64)), "float32"), B: T.Buffer((T.int64(64),), "float32"), T_add: T.Buffer((T.int64(2), T.int64(10), T.int64(64)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "add", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for ax0, ax1, ax2 in T.grid(T.int64(2), T.int64(10), T.int64(64)):
             with T.block("T_add"):
@@ -39,7 +39,7 @@ class Module:
 
     @T.prim_func(private=True)
     def add3(lv31: T.Buffer((T.int64(2), T.int64(10), T.int64(64)), "float32"), B: T.Buffer((), "float32"), T_add: T.Buffer((T.int64(2), T.int64(10), T.int64(64)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "add", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for ax0, ax1, ax2 in T.grid(T.int64(2), T.int64(10), T.int64(64)):
             with T.block("T_add"):
@@ -50,7 +50,7 @@ class Module:
 
     @T.prim_func(private=True)
     def erf(lv30: T.Buffer((T.int64(2), T.int64(10), T.int64(64)), "float32"), compute: T.Buffer((T.int64(2), T.int64(10), T.int64(64)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "erf", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for i0, i1, i2 in T.grid(T.int64(2), T.int64(10), T.int64(64)):
             with T.block("compute"):
@@ -61,7 +61,7 @@ class Module:
 
     @T.prim_func(private=True)
     def layer_norm(x: T.Buffer((T.int64(2), T.int64(10), T.int64(32)), "float32"), B: T.Buffer((T.int64(32),), "float32"), C: T.Buffer((T.int64(32),), "float32"), T_layer_norm: T.Buffer((T.int64(2), T.int64(10), T.int64(32)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "nn.layer_norm", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         T_layer_norm_sum = T.alloc_buffer((T.int64(2), T.int64(10)))
         T_layer_norm_sqsum = T.alloc_buffer((T.int64(2), T.int64(10)))
@@ -90,7 +90,7 @@ class Module:
 
     @T.prim_func(private=True)
     def matmul(lv: T.Buffer((T.int64(2), T.int64(10), T.int64(32)), "float32"), lv1: T.Buffer((T.int64(32), T.int64(32)), "float32"), T_matmul: T.Buffer((T.int64(2), T.int64(10), T.int64(32)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "matmul", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for i0, i1, i2, k in T.grid(T.int64(2), T.int64(10), T.int64(32), T.int64(32)):
             with T.block("T_matmul"):
@@ -103,7 +103,7 @@ class Module:
 
     @T.prim_func(private=True)
     def matmul1(lv5: T.Buffer((T.int64(2), T.int64(4), T.int64(10), T.int64(8)), "float32"), lv10: T.Buffer((T.int64(2), T.int64(4), T.int64(8), T.int64(10)), "float32"), T_matmul: T.Buffer((T.int64(2), T.int64(4), T.int64(10), T.int64(10)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "matmul", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for i0, i1, i2, i3, k in T.grid(T.int64(2), T.int64(4), T.int64(10), T.int64(10), T.int64(8)):
             with T.block("T_matmul"):
@@ -116,7 +116,7 @@ class Module:
 
     @T.prim_func(private=True)
     def matmul2(lv18: T.Buffer((T.int64(2), T.int64(4), T.int64(10), T.int64(10)), "float32"), lv15: T.Buffer((T.int64(2), T.int64(4), T.int64(10), T.int64(8)), "float32"), T_matmul: T.Buffer((T.int64(2), T.int64(4), T.int64(10), T.int64(8)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "matmul", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for i0, i1, i2, i3, k in T.grid(T.int64(2), T.int64(4), T.int64(10), T.int64(8), T.int64(10)):
             with T.block("T_matmul"):
@@ -129,7 +129,7 @@ class Module:
 
     @T.prim_func(private=True)
     def matmul3(lv26: T.Buffer((T.int64(2), T.int64(10), T.int64(32)), "float32"), lv27: T.Buffer((T.int64(32), T.int64(64)), "float32"), T_matmul: T.Buffer((T.int64(2), T.int64(10), T.int64(64)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "matmul", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for i0, i1, i2, k in T.grid(T.int64(2), T.int64(10), T.int64(64), T.int64(32)):
             with T.block("T_matmul"):
@@ -142,7 +142,7 @@ class Module:
 
     @T.prim_func(private=True)
     def matmul4(lv34: T.Buffer((T.int64(2), T.int64(10), T.int64(64)), "float32"), lv35: T.Buffer((T.int64(64), T.int64(32)), "float32"), T_matmul: T.Buffer((T.int64(2), T.int64(10), T.int64(32)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "matmul", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for i0, i1, i2, k in T.grid(T.int64(2), T.int64(10), T.int64(32), T.int64(64)):
             with T.block("T_matmul"):
@@ -155,7 +155,7 @@ class Module:
 
     @T.prim_func(private=True)
     def mean(lv38: T.Buffer((T.int64(2), T.int64(10), T.int64(32)), "float32"), T_divide: T.Buffer((T.int64(2), T.int64(32)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "mean", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         X_red_sum = T.alloc_buffer((T.int64(2), T.int64(32)))
         for i0, i1, k1 in T.grid(T.int64(2), T.int64(32), T.int64(10)):
@@ -175,7 +175,7 @@ class Module:
 
     @T.prim_func(private=True)
     def multiply(lv16: T.Buffer((T.int64(2), T.int64(4), T.int64(10), T.int64(10)), "float32"), B: T.Buffer((), "float32"), T_multiply: T.Buffer((T.int64(2), T.int64(4), T.int64(10), T.int64(10)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "multiply", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for ax0, ax1, ax2, ax3 in T.grid(T.int64(2), T.int64(4), T.int64(10), T.int64(10)):
             with T.block("T_multiply"):
@@ -186,7 +186,7 @@ class Module:
 
     @T.prim_func(private=True)
     def multiply1(lv29: T.Buffer((T.int64(2), T.int64(10), T.int64(64)), "float32"), B: T.Buffer((), "float32"), T_multiply: T.Buffer((T.int64(2), T.int64(10), T.int64(64)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "multiply", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for ax0, ax1, ax2 in T.grid(T.int64(2), T.int64(10), T.int64(64)):
             with T.block("T_multiply"):
@@ -197,7 +197,7 @@ class Module:
 
     @T.prim_func(private=True)
     def multiply2(lv29: T.Buffer((T.int64(2), T.int64(10), T.int64(64)), "float32"), lv33: T.Buffer((T.int64(2), T.int64(10), T.int64(64)), "float32"), T_multiply: T.Buffer((T.int64(2), T.int64(10), T.int64(64)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "multiply", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for ax0, ax1, ax2 in T.grid(T.int64(2), T.int64(10), T.int64(64)):
             with T.block("T_multiply"):
@@ -208,7 +208,7 @@ class Module:
 
     @T.prim_func(private=True)
     def reshape(lv3: T.Buffer((T.int64(2), T.int64(10), T.int64(32)), "float32"), T_reshape: T.Buffer((T.int64(2), T.int64(10), T.int64(4), T.int64(8)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "reshape", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for ax0, ax1, ax2, ax3 in T.grid(T.int64(2), T.int64(10), T.int64(4), T.int64(8)):
             with T.block("T_reshape"):
@@ -219,7 +219,7 @@ class Module:
 
     @T.prim_func(private=True)
     def reshape1(lv20: T.Buffer((T.int64(2), T.int64(10), T.int64(4), T.int64(8)), "float32"), T_reshape: T.Buffer((T.int64(2), T.int64(10), T.int64(32)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "reshape", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for ax0, ax1, ax2 in T.grid(T.int64(2), T.int64(10), T.int64(32)):
             with T.block("T_reshape"):
@@ -230,7 +230,7 @@ class Module:
 
     @T.prim_func(private=True)
     def softmax(lv17: T.Buffer((T.int64(2), T.int64(4), T.int64(10), T.int64(10)), "float32"), T_softmax_norm: T.Buffer((T.int64(2), T.int64(4), T.int64(10), T.int64(10)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "nn.softmax", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         T_softmax_maxelem = T.alloc_buffer((T.int64(2), T.int64(4), T.int64(10)))
         T_softmax_exp = T.alloc_buffer((T.int64(2), T.int64(4), T.int64(10), T.int64(10)))
@@ -266,7 +266,7 @@ class Module:
 
     @T.prim_func(private=True)
     def transpose(A: T.Buffer((T.int64(32), T.int64(32)), "float32"), T_transpose: T.Buffer((T.int64(32), T.int64(32)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "permute_dims", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for ax0, ax1 in T.grid(T.int64(32), T.int64(32)):
             with T.block("T_transpose"):
@@ -277,7 +277,7 @@ class Module:
 
     @T.prim_func(private=True)
     def transpose1(lv4: T.Buffer((T.int64(2), T.int64(10), T.int64(4), T.int64(8)), "float32"), T_transpose: T.Buffer((T.int64(2), T.int64(4), T.int64(10), T.int64(8)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "permute_dims", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for ax0, ax1, ax2, ax3 in T.grid(T.int64(2), T.int64(4), T.int64(10), T.int64(8)):
             with T.block("T_transpose"):
@@ -288,7 +288,7 @@ class Module:
 
     @T.prim_func(private=True)
     def transpose2(lv9: T.Buffer((T.int64(2), T.int64(10), T.int64(4), T.int64(8)), "float32"), T_transpose: T.Buffer((T.int64(2), T.int64(4), T.int64(8), T.int64(10)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "permute_dims", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for ax0, ax1, ax2, ax3 in T.grid(T.int64(2), T.int64(4), T.int64(8), T.int64(10)):
             with T.block("T_transpose"):
@@ -299,7 +299,7 @@ class Module:
 
     @T.prim_func(private=True)
     def transpose3(lv19: T.Buffer((T.int64(2), T.int64(4), T.int64(10), T.int64(8)), "float32"), T_transpose: T.Buffer((T.int64(2), T.int64(10), T.int64(4), T.int64(8)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "permute_dims", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for ax0, ax1, ax2, ax3 in T.grid(T.int64(2), T.int64(10), T.int64(4), T.int64(8)):
             with T.block("T_transpose"):
@@ -310,7 +310,7 @@ class Module:
 
     @T.prim_func(private=True)
     def transpose4(A: T.Buffer((T.int64(64), T.int64(32)), "float32"), T_transpose: T.Buffer((T.int64(32), T.int64(64)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "permute_dims", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for ax0, ax1 in T.grid(T.int64(32), T.int64(64)):
             with T.block("T_transpose"):
@@ -321,7 +321,7 @@ class Module:
 
     @T.prim_func(private=True)
     def transpose5(A: T.Buffer((T.int64(32), T.int64(64)), "float32"), T_transpose: T.Buffer((T.int64(64), T.int64(32)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "permute_dims", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for ax0, ax1 in T.grid(T.int64(64), T.int64(32)):
             with T.block("T_transpose"):

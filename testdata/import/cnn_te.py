@@ -6,7 +6,7 @@
 class Module:
     @T.prim_func(private=True)
     def adaptive_avg_pool2d(lv12: T.Buffer((T.int64(2), T.int64(16), T.int64(4), T.int64(6)), "float32"), adaptive_pool_avg: T.Buffer((T.int64(2), T.int64(16), T.int64(1), T.int64(1)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "nn.adaptive_avg_pool2d", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         adaptive_pool_sum = T.alloc_buffer((T.int64(2), T.int64(16), T.int64(1), T.int64(1)))
         for ax0, ax1, ax2, ax3, rv0, rv1 in T.grid(T.int64(2), T.int64(16), T.int64(1), T.int64(1), T.int64(4), T.int64(6)):
@@ -26,7 +26,7 @@ class Module:
 
     @T.prim_func(private=True)
     def add(lv: T.Buffer((T.int64(2), T.int64(8), T.int64(17), T.int64(15)), "float32"), B: T.Buffer((T.int64(8), T.int64(1), T.int64(1)), "float32"), T_add: T.Buffer((T.int64(2), T.int64(8), T.int64(17), T.int64(15)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "add", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for ax0, ax1, ax2, ax3 in T.grid(T.int64(2), T.int64(8), T.int64(17), T.int64(15)):
             with T.block("T_add"):
@@ -37,7 +37,7 @@ class Module:
 
     @T.prim_func(private=True)
     def add1(lv11: T.Buffer((T.int64(2), T.int64(16), T.int64(4), T.int64(6)), "float32"), B: T.Buffer((T.int64(16), T.int64(1), T.int64(1)), "float32"), T_add: T.Buffer((T.int64(2), T.int64(16), T.int64(4), T.int64(6)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "add", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for ax0, ax1, ax2, ax3 in T.grid(T.int64(2), T.int64(16), T.int64(4), T.int64(6)):
             with T.block("T_add"):
@@ -48,7 +48,7 @@ class Module:
 
     @T.prim_func(private=True)
     def add2(lv16: T.Buffer((T.int64(2), T.int64(5)), "float32"), B: T.Buffer((T.int64(5),), "float32"), T_add: T.Buffer((T.int64(2), T.int64(5)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "add", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for ax0, ax1 in T.grid(T.int64(2), T.int64(5)):
             with T.block("T_add"):
@@ -59,7 +59,7 @@ class Module:
 
     @T.prim_func(private=True)
     def avg_pool2d(lv8: T.Buffer((T.int64(2), T.int64(8), T.int64(5), T.int64(4)), "float32"), pool_avg: T.Buffer((T.int64(2), T.int64(8), T.int64(3), T.int64(3)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "nn.avg_pool2d", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         pad_temp = T.alloc_buffer((T.int64(2), T.int64(8), T.int64(7), T.int64(7)))
         pool_sum = T.alloc_buffer((T.int64(2), T.int64(8), T.int64(3), T.int64(3)))
@@ -86,7 +86,7 @@ class Module:
 
     @T.prim_func(private=True)
     def conv2d(x: T.Buffer((T.int64(2), T.int64(3), T.int64(17), T.int64(15)), "float32"), B: T.Buffer((T.int64(8), T.int64(3), T.int64(3), T.int64(3)), "float32"), conv2d_nchw: T.Buffer((T.int64(2), T.int64(8), T.int64(17), T.int64(15)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "nn.conv2d", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         pad_temp = T.alloc_buffer((T.int64(2), T.int64(3), T.int64(19), T.int64(17)))
         for i0, i1, i2, i3 in T.grid(T.int64(2), T.int64(3), T.int64(19), T.int64(17)):
@@ -106,7 +106,7 @@ class Module:
 
     @T.prim_func(private=True)
     def conv2d1(lv5: T.Buffer((T.int64(2), T.int64(8), T.int64(9), T.int64(8)), "float32"), B: T.Buffer((T.int64(8), T.int64(2), T.int64(3), T.int64(3)), "float32"), conv2d_nchw: T.Buffer((T.int64(2), T.int64(8), T.int64(5), T.int64(4)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "nn.conv2d", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         pad_temp = T.alloc_buffer((T.int64(2), T.int64(8), T.int64(13), T.int64(12)))
         for i0, i1, i2, i3 in T.grid(T.int64(2), T.int64(8), T.int64(13), T.int64(12)):
@@ -126,7 +126,7 @@ class Module:
 
     @T.prim_func(private=True)
     def conv2d2(lv10: T.Buffer((T.int64(2), T.int64(8), T.int64(4), T.int64(6)), "float32"), B: T.Buffer((T.int64(16), T.int64(8), T.int64(1), T.int64(1)), "float32"), conv2d_nchw: T.Buffer((T.int64(2), T.int64(16), T.int64(4), T.int64(6)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "nn.conv2d", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for nn, ff, yy, xx, rc, ry, rx in T.grid(T.int64(2), T.int64(16), T.int64(4), T.int64(6), T.int64(8), T.int64(1), T.int64(1)):
             with T.block("conv2d_nchw"):
@@ -139,7 +139,7 @@ class Module:
 
     @T.prim_func(private=True)
     def matmul(lv14: T.Buffer((T.int64(2), T.int64(16)), "float32"), lv15: T.Buffer((T.int64(16), T.int64(5)), "float32"), T_matmul: T.Buffer((T.int64(2), T.int64(5)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "matmul", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for i0, i1, k in T.grid(T.int64(2), T.int64(5), T.int64(16)):
             with T.block("T_matmul"):
@@ -152,7 +152,7 @@ class Module:
 
     @T.prim_func(private=True)
     def max_pool2d(lv4: T.Buffer((T.int64(2), T.int64(8), T.int64(17), T.int64(15)), "float32"), pool_max: T.Buffer((T.int64(2), T.int64(8), T.int64(9), T.int64(8)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "nn.max_pool2d", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         pad_temp = T.alloc_buffer((T.int64(2), T.int64(8), T.int64(19), T.int64(17)))
         for i0, i1, i2, i3 in T.grid(T.int64(2), T.int64(8), T.int64(19), T.int64(17)):
@@ -172,7 +172,7 @@ class Module:
 
     @T.prim_func(private=True)
     def maximum(lv6: T.Buffer((T.int64(2), T.int64(8), T.int64(5), T.int64(4)), "float32"), B: T.Buffer((), "float32"), T_maximum: T.Buffer((T.int64(2), T.int64(8), T.int64(5), T.int64(4)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "maximum", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for ax0, ax1, ax2, ax3 in T.grid(T.int64(2), T.int64(8), T.int64(5), T.int64(4)):
             with T.block("T_maximum"):
@@ -183,7 +183,7 @@ class Module:
 
     @T.prim_func(private=True)
     def minimum(lv7: T.Buffer((T.int64(2), T.int64(8), T.int64(5), T.int64(4)), "float32"), B: T.Buffer((), "float32"), T_minimum: T.Buffer((T.int64(2), T.int64(8), T.int64(5), T.int64(4)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "minimum", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for ax0, ax1, ax2, ax3 in T.grid(T.int64(2), T.int64(8), T.int64(5), T.int64(4)):
             with T.block("T_minimum"):
@@ -194,7 +194,7 @@ class Module:
 
     @T.prim_func(private=True)
     def multiply(lv1: T.Buffer((T.int64(2), T.int64(8), T.int64(17), T.int64(15)), "float32"), B: T.Buffer((T.int64(8), T.int64(1), T.int64(1)), "float32"), T_multiply: T.Buffer((T.int64(2), T.int64(8), T.int64(17), T.int64(15)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "multiply", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for ax0, ax1, ax2, ax3 in T.grid(T.int64(2), T.int64(8), T.int64(17), T.int64(15)):
             with T.block("T_multiply"):
@@ -205,7 +205,7 @@ class Module:
 
     @T.prim_func(private=True)
     def pad(lv9: T.Buffer((T.int64(2), T.int64(8), T.int64(3), T.int64(3)), "float32"), pad_temp: T.Buffer((T.int64(2), T.int64(8), T.int64(4), T.int64(6)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "nn.pad", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for i0, i1, i2, i3 in T.grid(T.int64(2), T.int64(8), T.int64(4), T.int64(6)):
             with T.block("pad_temp"):
@@ -216,7 +216,7 @@ class Module:
 
     @T.prim_func(private=True)
     def relu(lv3: T.Buffer((T.int64(2), T.int64(8), T.int64(17), T.int64(15)), "float32"), compute: T.Buffer((T.int64(2), T.int64(8), T.int64(17), T.int64(15)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "nn.relu", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for i0, i1, i2, i3 in T.grid(T.int64(2), T.int64(8), T.int64(17), T.int64(15)):
             with T.block("compute"):
@@ -227,7 +227,7 @@ class Module:
 
     @T.prim_func(private=True)
     def reshape(lv13: T.Buffer((T.int64(2), T.int64(16), T.int64(1), T.int64(1)), "float32"), T_reshape: T.Buffer((T.int64(2), T.int64(16)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "reshape", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for ax0, ax1 in T.grid(T.int64(2), T.int64(16)):
             with T.block("T_reshape"):
@@ -238,7 +238,7 @@ class Module:
 
     @T.prim_func(private=True)
     def transpose(A: T.Buffer((T.int64(5), T.int64(16)), "float32"), T_transpose: T.Buffer((T.int64(16), T.int64(5)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "permute_dims", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for ax0, ax1 in T.grid(T.int64(16), T.int64(5)):
             with T.block("T_transpose"):

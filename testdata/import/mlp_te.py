@@ -6,7 +6,7 @@
 class Module:
     @T.prim_func(private=True)
     def add(lv1: T.Buffer((T.int64(1), T.int64(128)), "float32"), B: T.Buffer((T.int64(128),), "float32"), T_add: T.Buffer((T.int64(1), T.int64(128)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "add", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for ax0, ax1 in T.grid(T.int64(1), T.int64(128)):
             with T.block("T_add"):
@@ -17,7 +17,7 @@ class Module:
 
     @T.prim_func(private=True)
     def add1(lv5: T.Buffer((T.int64(1), T.int64(10)), "float32"), B: T.Buffer((T.int64(10),), "float32"), T_add: T.Buffer((T.int64(1), T.int64(10)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "add", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for ax0, ax1 in T.grid(T.int64(1), T.int64(10)):
             with T.block("T_add"):
@@ -28,7 +28,7 @@ class Module:
 
     @T.prim_func(private=True)
     def matmul(x: T.Buffer((T.int64(1), T.int64(784)), "float32"), lv: T.Buffer((T.int64(784), T.int64(128)), "float32"), T_matmul: T.Buffer((T.int64(1), T.int64(128)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "matmul", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for i0, i1, k in T.grid(T.int64(1), T.int64(128), T.int64(784)):
             with T.block("T_matmul"):
@@ -41,7 +41,7 @@ class Module:
 
     @T.prim_func(private=True)
     def matmul1(lv3: T.Buffer((T.int64(1), T.int64(128)), "float32"), lv4: T.Buffer((T.int64(128), T.int64(10)), "float32"), T_matmul: T.Buffer((T.int64(1), T.int64(10)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "matmul", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for i0, i1, k in T.grid(T.int64(1), T.int64(10), T.int64(128)):
             with T.block("T_matmul"):
@@ -54,7 +54,7 @@ class Module:
 
     @T.prim_func(private=True)
     def relu(lv2: T.Buffer((T.int64(1), T.int64(128)), "float32"), compute: T.Buffer((T.int64(1), T.int64(128)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "nn.relu", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for i0, i1 in T.grid(T.int64(1), T.int64(128)):
             with T.block("compute"):
@@ -65,7 +65,7 @@ class Module:
 
     @T.prim_func(private=True)
     def transpose(A: T.Buffer((T.int64(128), T.int64(784)), "float32"), T_transpose: T.Buffer((T.int64(784), T.int64(128)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "permute_dims", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for ax0, ax1 in T.grid(T.int64(784), T.int64(128)):
             with T.block("T_transpose"):
@@ -76,7 +76,7 @@ class Module:
 
     @T.prim_func(private=True)
     def transpose1(A: T.Buffer((T.int64(10), T.int64(128)), "float32"), T_transpose: T.Buffer((T.int64(128), T.int64(10)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "permute_dims", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for ax0, ax1 in T.grid(T.int64(128), T.int64(10)):
             with T.block("T_transpose"):

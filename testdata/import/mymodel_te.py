@@ -6,7 +6,7 @@
 class Module:
     @T.prim_func(private=True)
     def matmul(x: T.Buffer((T.int64(1), T.int64(128)), "float32"), B: T.Buffer((T.int64(128), T.int64(128)), "float32"), T_matmul: T.Buffer((T.int64(1), T.int64(128)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "matmul", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for i0, i1, k in T.grid(T.int64(1), T.int64(128), T.int64(128)):
             with T.block("T_matmul"):
@@ -19,7 +19,7 @@ class Module:
 
     @T.prim_func(private=True)
     def relu(lv: T.Buffer((T.int64(1), T.int64(128)), "float32"), compute: T.Buffer((T.int64(1), T.int64(128)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "nn.relu", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for i0, i1 in T.grid(T.int64(1), T.int64(128)):
             with T.block("compute"):

@@ -6,7 +6,7 @@
 class Module:
     @T.prim_func(private=True)
     def fused_dense_add(lv2: T.Buffer((T.int64(1), T.int64(128)), "float32"), c: T.Buffer((T.int64(10), T.int64(128)), "float32"), c_1: T.Buffer((T.int64(10),), "float32"), T_add: T.Buffer((T.int64(1), T.int64(10)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "nn.dense, add", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         T_matmul_NT = T.alloc_buffer((T.int64(1), T.int64(10)))
         for i0, i1, k in T.grid(T.int64(1), T.int64(10), T.int64(128)):
@@ -26,7 +26,7 @@ class Module:
 
     @T.prim_func(private=True)
     def fused_dense_add_relu(x: T.Buffer((T.int64(1), T.int64(784)), "float32"), c: T.Buffer((T.int64(128), T.int64(784)), "float32"), c_1: T.Buffer((T.int64(128),), "float32"), compute: T.Buffer((T.int64(1), T.int64(128)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "nn.dense, add, nn.relu", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         T_matmul_NT = T.alloc_buffer((T.int64(1), T.int64(128)))
         T_add = T.alloc_buffer((T.int64(1), T.int64(128)))

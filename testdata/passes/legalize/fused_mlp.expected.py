@@ -6,7 +6,7 @@
 class Module:
     @T.prim_func(private=True)
     def add(lv: T.Buffer((T.int64(1), T.int64(128)), "float32"), b: T.Buffer((T.int64(128),), "float32"), T_add: T.Buffer((T.int64(1), T.int64(128)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "add", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for ax0, ax1 in T.grid(T.int64(1), T.int64(128)):
             with T.block("T_add"):
@@ -17,7 +17,7 @@ class Module:
 
     @T.prim_func(private=True)
     def add1(lv1: T.Buffer((T.int64(1), T.int64(10)), "float32"), b1: T.Buffer((T.int64(10),), "float32"), T_add: T.Buffer((T.int64(1), T.int64(10)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "add", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for ax0, ax1 in T.grid(T.int64(1), T.int64(10)):
             with T.block("T_add"):
@@ -28,7 +28,7 @@ class Module:
 
     @T.prim_func(private=True)
     def dense(x: T.Buffer((T.int64(1), T.int64(784)), "float32"), w: T.Buffer((T.int64(128), T.int64(784)), "float32"), T_matmul_NT: T.Buffer((T.int64(1), T.int64(128)), "float32")):
-        T.func_attr({"layout_free_buffers": [1], "tir.noalias": T.bool(True)})
+        T.func_attr({"layout_free_buffers": [1], "source_ops": "nn.dense", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for i0, i1, k in T.grid(T.int64(1), T.int64(128), T.int64(784)):
             with T.block("T_matmul_NT"):
@@ -41,7 +41,7 @@ class Module:
 
     @T.prim_func(private=True)
     def dense1(x1: T.Buffer((T.int64(1), T.int64(128)), "float32"), w1: T.Buffer((T.int64(10), T.int64(128)), "float32"), T_matmul_NT: T.Buffer((T.int64(1), T.int64(10)), "float32")):
-        T.func_attr({"layout_free_buffers": [1], "tir.noalias": T.bool(True)})
+        T.func_attr({"layout_free_buffers": [1], "source_ops": "nn.dense", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for i0, i1, k in T.grid(T.int64(1), T.int64(10), T.int64(128)):
             with T.block("T_matmul_NT"):
@@ -54,7 +54,7 @@ class Module:
 
     @T.prim_func(private=True)
     def relu(lv11: T.Buffer((T.int64(1), T.int64(128)), "float32"), compute: T.Buffer((T.int64(1), T.int64(128)), "float32")):
-        T.func_attr({"tir.noalias": T.bool(True)})
+        T.func_attr({"source_ops": "nn.relu", "tir.noalias": T.bool(True)})
         # with T.block("root"):
         for i0, i1 in T.grid(T.int64(1), T.int64(128)):
             with T.block("compute"):
