@@ -3,6 +3,8 @@
  */
 #include "vm/thread_pool.h"
 
+#include <sched.h>
+
 #include <chrono>
 #include <cstdlib>
 
@@ -51,7 +53,12 @@ int64_t ThreadPool::AwaitLaunch(int64_t seen) {
   for (int i = 0;; ++i) {
     int64_t g = generation_.load(std::memory_order_acquire);
     if (g != seen || stop_.load(std::memory_order_relaxed)) return g;
-    if ((i & 63) == 63 && std::chrono::steady_clock::now() > deadline) break;
+    if ((i & 63) == 63) {
+      if (std::chrono::steady_clock::now() > deadline) break;
+      // Sharing a CPU with the launcher, spinning would hold it for a whole time slice
+      // (milliseconds) while the launcher waits for us; give it back instead.
+      if (SharesLauncherCpu()) std::this_thread::yield();
+    }
     CpuRelax();
   }
   std::unique_lock<std::mutex> lock(sleep_mu_);
@@ -75,7 +82,10 @@ void ThreadPool::WorkerLoop(int index) {
   }
 }
 
+bool ThreadPool::SharesLauncherCpu() const { return sched_getcpu() == launcher_cpu_.load(std::memory_order_relaxed); }
+
 void ThreadPool::RunChunk(int index, int64_t begin, int64_t end) {
+  if (index > 0) last_worker_cpu_.store(sched_getcpu(), std::memory_order_relaxed);
   in_parallel_body = true;
   if (job_profiler_ == nullptr) {
     body_(closure_, begin, end);
@@ -98,6 +108,7 @@ void ThreadPool::Run(ParallelBody body, void* closure, int64_t n) {
   closure_ = closure;
   n_ = n;
   job_profiler_ = profiler_.load(std::memory_order_relaxed);
+  launcher_cpu_.store(sched_getcpu(), std::memory_order_relaxed);
   pending_.store(static_cast<int>(workers_.size()), std::memory_order_relaxed);
   generation_.fetch_add(1, std::memory_order_release);
   {
@@ -107,9 +118,14 @@ void ThreadPool::Run(ParallelBody body, void* closure, int64_t n) {
   }
   auto [begin, end] = Chunk(n, num_threads(), 0);
   if (begin < end) RunChunk(0, begin, end);
+  // Spin while the workers finish on their own CPUs; yield when one of them shares ours (it
+  // cannot run while we spin) or after a long wait.
   for (int i = 0; pending_.load(std::memory_order_acquire) > 0; ++i) {
-    if (i < (1 << 16)) CpuRelax();
-    else std::this_thread::yield();
+    if (i >= (1 << 16) || ((i & 63) == 63 && launcher_cpu_.load(std::memory_order_relaxed) == last_worker_cpu_.load(std::memory_order_relaxed))) {
+      std::this_thread::yield();
+    } else {
+      CpuRelax();
+    }
   }
 }
 

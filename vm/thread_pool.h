@@ -10,7 +10,10 @@
  *  about 100 us), so waking a sleeping thread for each (tens of microseconds on a virtual
  *  machine) would cost as much as the loop. Workers therefore spin for a while
  *  (`kSpinMicros`) after each chunk, watching for the next launch, before they sleep on a
- *  condition variable; the caller spins while the workers finish.
+ *  condition variable; the caller spins while the workers finish. The scheduler sometimes
+ *  places a woken worker on the launcher's CPU (2-vCPU machines: one run in five): two
+ *  spinning threads on one CPU would then wait for each other a whole time slice per launch
+ *  (a 25 us model took 460 us), so both yield instead of spinning when they share a CPU.
  */
 #ifndef MLC_VM_THREAD_POOL_H_
 #define MLC_VM_THREAD_POOL_H_
@@ -51,6 +54,8 @@ class ThreadPool {
  private:
   void WorkerLoop(int index);
   void RunChunk(int index, int64_t begin, int64_t end);
+  /*! \brief Whether this worker runs on the CPU the last launch came from. */
+  bool SharesLauncherCpu() const;
   /*! \brief Waits until the generation differs from `seen` (or stop); returns the new one. */
   int64_t AwaitLaunch(int64_t seen);
 
@@ -70,6 +75,10 @@ class ThreadPool {
   int sleepers_ = 0;
   std::atomic<int64_t> worker_chunks_{0};
   std::atomic<Profiler*> profiler_{nullptr};
+  // Where the launcher and the last worker to run a chunk ran: when the scheduler puts a
+  // worker on the launcher's CPU, both must yield rather than spin (see AwaitLaunch, Run).
+  std::atomic<int> launcher_cpu_{-1};
+  std::atomic<int> last_worker_cpu_{-2};
 };
 
 }  // namespace vm
