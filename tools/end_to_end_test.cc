@@ -400,6 +400,27 @@ class Module:
   ExpectClose(out->tensor(), want);
 }
 
+TEST(VirtualMachine, WorkspacePoolHoldsAboutTheLargestNeedNotEverySize) {
+  constexpr int64_t kMB = 1 << 20;
+  vm::WorkspacePool pool;
+  auto use = [&](int64_t bytes) {
+    void* p = pool.Alloc(bytes);
+    ASSERT_NE(p, nullptr);
+    pool.Free(p);
+  };
+  use(1 * kMB);
+  use(3 * kMB);  // the 1 MB block cannot serve it: released
+  EXPECT_EQ(pool.bytes_held(), 3 * kMB);
+  use(2 * kMB);  // the 3 MB block serves it
+  EXPECT_EQ(pool.bytes_held(), 3 * kMB);
+  use(1 * kMB);  // 3 MB is more than twice too large: a block of its own
+  EXPECT_EQ(pool.bytes_held(), 4 * kMB);
+  for (int round = 0; round < 3; ++round) {  // steady state: nothing new
+    for (int64_t mb : {1, 3, 2, 1}) use(mb * kMB);
+  }
+  EXPECT_EQ(pool.bytes_held(), 4 * kMB);
+}
+
 TEST(VirtualMachine, ExecutablesLoadedTogetherKeepTheirOwnKernels) {
   // Both define a kernel named `k`; each machine must run its own.
   auto module = [](const std::string& factor) {

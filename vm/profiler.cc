@@ -7,7 +7,6 @@
 #include <google/protobuf/util/json_util.h>
 
 #include <algorithm>
-#include <cstdio>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -108,35 +107,33 @@ std::string Profiler::ChromeTraceJson() const {
 
 std::string FormatProfileTable(const Profiler::Table& table, double peak_gflops) {
   const double runs = std::max(1, table.runs);
-  std::string out;
-  char line[512];
-  std::snprintf(line, sizeof(line), "%-34s %-32s %6s %10s %10s %6s %8s %6s %7s\n", "kernel / runtime function", "operators",
-                "calls", "us/run", "us/call", "share", "GFLOP/s", "%peak", "GB/s");
-  out += line;
+  const std::string total_label = "total (per call of the function)";
+  size_t width = total_label.size();
+  for (const Profiler::Row& r : table.rows) width = std::max(width, r.name.size());
+  const int w = static_cast<int>(width);
+  std::string out = absl::StrFormat("%-*s %6s %10s %10s %6s %8s %6s %7s  %s\n", w, "kernel / runtime function", "calls",
+                                    "us/run", "us/call", "share", "GFLOP/s", "%peak", "GB/s", "operators");
   double sum = 0;
   for (const Profiler::Row& r : table.rows) {
     sum += r.seconds;
-    const double per_run = r.seconds / runs;
     const double per_call = r.calls > 0 ? r.seconds / r.calls : 0;
-    std::string gflops = "-", peak = "-", gbps = "-";
+    std::string calls = "-", mean = "-", gflops = "-", peak = "-", gbps = "-";
+    if (r.calls > 0) {
+      calls = absl::StrCat(r.calls / std::max(1, table.runs));
+      mean = absl::StrFormat("%.1f", per_call * 1e6);
+    }
     if (r.flops > 0 && per_call > 0) {
       const double g = r.flops / per_call * 1e-9;
       gflops = absl::StrFormat("%.1f", g);
       if (peak_gflops > 0) peak = absl::StrFormat("%.0f%%", 100 * g / peak_gflops);
     }
     if (r.bytes > 0 && per_call > 0) gbps = absl::StrFormat("%.1f", r.bytes / per_call * 1e-9);
-    std::string ops = r.source_ops.size() > 32 ? r.source_ops.substr(0, 29) + "..." : r.source_ops;
-    std::string name = r.name.size() > 34 ? r.name.substr(0, 31) + "..." : r.name;
-    std::snprintf(line, sizeof(line), "%-34s %-32s %6s %10.1f %10s %5.1f%% %8s %6s %7s\n", name.c_str(),
-                  ops.empty() ? "-" : ops.c_str(), r.calls > 0 ? absl::StrCat(r.calls / table.runs).c_str() : "-",
-                  per_run * 1e6, r.calls > 0 ? absl::StrFormat("%.1f", per_call * 1e6).c_str() : "-",
-                  table.total_seconds > 0 ? 100 * r.seconds / table.total_seconds : 0.0, gflops.c_str(), peak.c_str(),
-                  gbps.c_str());
-    out += line;
+    const double share = table.total_seconds > 0 ? 100 * r.seconds / table.total_seconds : 0.0;
+    absl::StrAppendFormat(&out, "%-*s %6s %10.1f %10s %5.1f%% %8s %6s %7s  %s\n", w, r.name, calls, r.seconds / runs * 1e6, mean,
+                          share, gflops, peak, gbps, r.source_ops.empty() ? "-" : r.source_ops);
   }
-  std::snprintf(line, sizeof(line), "%-34s %-32s %6s %10.1f %10s %5.1f%%\n", "total (per call of the function)", "", "",
-                table.total_seconds / runs * 1e6, "", table.total_seconds > 0 ? 100 * sum / table.total_seconds : 0.0);
-  out += line;
+  absl::StrAppendFormat(&out, "%-*s %6s %10.1f %10s %5.1f%%\n", w, total_label, "", table.total_seconds / runs * 1e6, "",
+                        table.total_seconds > 0 ? 100 * sum / table.total_seconds : 0.0);
   return out;
 }
 

@@ -5,7 +5,10 @@
  *  A kernel allocates and frees its workspace on every call; fresh heap blocks of a few MB
  *  would cost a page fault per 4 KB page each time (8 MB: 2048 faults, milliseconds). The pool
  *  keeps freed blocks by size and hands them back, so after the first call a kernel touches
- *  only warm pages. It holds at most what the largest call needed at once.
+ *  only warm pages. A request takes the smallest free block that fits and is at most twice its
+ *  size; when none does, the free blocks smaller than the request are released, so the pool
+ *  holds about what the largest call needs at once (within a factor of two per size class),
+ *  not a block for every distinct size.
  */
 #ifndef MLC_VM_WORKSPACE_POOL_H_
 #define MLC_VM_WORKSPACE_POOL_H_
