@@ -6,7 +6,7 @@
 class Module:
     @T.prim_func(private=True)
     def fused_dense_add0(x: T.Buffer((T.int64(1), T.int64(784)), "float32"), w: T.Buffer((T.int64(128), T.int64(784)), "float32"), b: T.Buffer((T.int64(128),), "float32"), T_add: T.Buffer((T.int64(1), T.int64(128)), "float32")):
-        T.func_attr({"source_ops": "dense, add", "tir.noalias": T.bool(True)})
+        T.func_attr({"tir.noalias": T.bool(True)})
         # with T.block("root"):
         T_matmul_NT = T.alloc_buffer((T.int64(1), T.int64(128)))
         for i0, i1, i2 in T.grid(1, T.int64(128), 784):
@@ -26,7 +26,7 @@ class Module:
 
     @T.prim_func(private=True)
     def fused_dense_add1(x2: T.Buffer((T.int64(1), T.int64(128)), "float32"), w1: T.Buffer((T.int64(10), T.int64(128)), "float32"), b1: T.Buffer((T.int64(10),), "float32"), T_add: T.Buffer((T.int64(1), T.int64(10)), "float32")):
-        T.func_attr({"source_ops": "dense1, add1", "tir.noalias": T.bool(True)})
+        T.func_attr({"tir.noalias": T.bool(True)})
         # with T.block("root"):
         T_matmul_NT = T.alloc_buffer((T.int64(1), T.int64(10)))
         for i0, i1, i2 in T.grid(1, T.int64(10), T.int64(128)):
