@@ -147,6 +147,14 @@ absl::StatusOr<WindowGrid> MakeWindowGrid(const std::vector<int64_t>& xs, const 
 
 }  // namespace
 
+absl::StatusOr<int64_t> Im2colColumns(const std::vector<int64_t>& xs, const std::vector<int64_t>& kernel_size,
+                                      const std::vector<int64_t>& strides, const std::vector<int64_t>& padding,
+                                      const std::vector<int64_t>& dilation, int64_t column_tile) {
+  absl::StatusOr<WindowGrid> g = MakeWindowGrid(xs, kernel_size, strides, padding, dilation, column_tile);
+  if (!g.ok()) return g.status();
+  return g->columns;
+}
+
 absl::StatusOr<Tensor> Im2col(const Tensor& x, const std::vector<int64_t>& kernel_size, const std::vector<int64_t>& strides,
                               const std::vector<int64_t>& padding, const std::vector<int64_t>& dilation, int64_t column_tile) {
   absl::StatusOr<std::vector<int64_t>> xs = StaticShape(x, "im2col");

@@ -59,6 +59,10 @@ absl::StatusOr<Tensor> Conv2d(const Tensor& x, const Tensor& w, const std::vecto
  *  `column_tile`; the extra columns read zero padding or junk, never out of bounds. */
 absl::StatusOr<Tensor> Im2col(const Tensor& x, const std::vector<int64_t>& kernel_size, const std::vector<int64_t>& strides,
                               const std::vector<int64_t>& padding, const std::vector<int64_t>& dilation, int64_t column_tile);
+/*! \brief How many columns Im2col gives an NCHW input of shape `xs` (junk included). */
+absl::StatusOr<int64_t> Im2colColumns(const std::vector<int64_t>& xs, const std::vector<int64_t>& kernel_size,
+                                      const std::vector<int64_t>& strides, const std::vector<int64_t>& padding,
+                                      const std::vector<int64_t>& dilation, int64_t column_tile);
 /*! \brief NCHW convolution with the weight flattened to [O, C*KH*KW], as the GEMM
  *  weight @ Im2col(x) ([N, O, columns], block "conv2d_gemm") whose pixel columns are then
  *  gathered into [N, O, OH, OW]. */
