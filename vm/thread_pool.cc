@@ -36,6 +36,8 @@ ThreadPool& ThreadPool::Global() {
 }
 
 ThreadPool::ThreadPool(int num_threads) {
+  CPU_ZERO(&allowed_cpus_);
+  if (sched_getaffinity(0, sizeof(allowed_cpus_), &allowed_cpus_) != 0) CPU_ZERO(&allowed_cpus_);
   for (int i = 1; i < num_threads; ++i) workers_.emplace_back([this, i] { WorkerLoop(i); });
 }
 
@@ -84,8 +86,22 @@ void ThreadPool::WorkerLoop(int index) {
 
 bool ThreadPool::SharesLauncherCpu() const { return sched_getcpu() == launcher_cpu_.load(std::memory_order_relaxed); }
 
+void ThreadPool::MoveOffCpu(int cpu) {
+  // Only this worker's own mask changes; with no other CPU allowed it stays (and yields).
+  cpu_set_t mask = allowed_cpus_;
+  CPU_CLR(cpu, &mask);
+  if (CPU_COUNT(&mask) > 0) sched_setaffinity(0, sizeof(mask), &mask);
+}
+
 void ThreadPool::RunChunk(int index, int64_t begin, int64_t end) {
-  if (index > 0) last_worker_cpu_.store(sched_getcpu(), std::memory_order_relaxed);
+  if (index > 0) {
+    int cpu = sched_getcpu();
+    if (cpu == launcher_cpu_.load(std::memory_order_relaxed)) {
+      MoveOffCpu(cpu);
+      cpu = sched_getcpu();
+    }
+    last_worker_cpu_.store(cpu, std::memory_order_relaxed);
+  }
   in_parallel_body = true;
   if (job_profiler_ == nullptr) {
     body_(closure_, begin, end);

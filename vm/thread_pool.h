@@ -13,10 +13,15 @@
  *  condition variable; the caller spins while the workers finish. The scheduler sometimes
  *  places a woken worker on the launcher's CPU (2-vCPU machines: one run in five): two
  *  spinning threads on one CPU would then wait for each other a whole time slice per launch
- *  (a 25 us model took 460 us), so both yield instead of spinning when they share a CPU.
+ *  (a 25 us model took 460 us), so both yield instead of spinning when they share a CPU; and
+ *  since the scheduler keeps two cache-hot threads together rather than use the idle CPU (the
+ *  chunks then ran one after the other), a worker that finds itself on the launcher's CPU
+ *  takes that CPU out of its own affinity mask, which moves it at once.
  */
 #ifndef MLC_VM_THREAD_POOL_H_
 #define MLC_VM_THREAD_POOL_H_
+
+#include <sched.h>
 
 #include <atomic>
 #include <condition_variable>
@@ -56,6 +61,8 @@ class ThreadPool {
   void RunChunk(int index, int64_t begin, int64_t end);
   /*! \brief Whether this worker runs on the CPU the last launch came from. */
   bool SharesLauncherCpu() const;
+  /*! \brief Restricts the calling worker to the allowed CPUs but `cpu`, which moves it now. */
+  void MoveOffCpu(int cpu);
   /*! \brief Waits until the generation differs from `seen` (or stop); returns the new one. */
   int64_t AwaitLaunch(int64_t seen);
 
@@ -79,6 +86,7 @@ class ThreadPool {
   // worker on the launcher's CPU, both must yield rather than spin (see AwaitLaunch, Run).
   std::atomic<int> launcher_cpu_{-1};
   std::atomic<int> last_worker_cpu_{-2};
+  cpu_set_t allowed_cpus_;  // the process's CPUs when the pool started
 };
 
 }  // namespace vm
