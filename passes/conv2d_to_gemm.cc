@@ -23,17 +23,21 @@ namespace mlc {
 namespace passes {
 namespace {
 
-constexpr int64_t kWideTileMinK = 256;
+constexpr int64_t kWideTileMinK = 64;
 
 /*! \brief Columns in multiples of two vectors give the GEMM rule its two-vector register tile
- *  (MR x 2 vectors of accumulators: the 56x56 layers of ResNet-18 went from an 8 x 16 tile at
- *  63-68% of peak to 8 x 32), unless rounding up adds more than an eighth junk columns. */
+ *  (MR x 2 vectors of accumulators instead of MR x 1: ResNet-18's 56x56 layers went from 63-68%
+ *  to 67-79% of peak, its stem from 2.07 to 1.87 ms), unless that adds more than an eighth junk
+ *  columns, makes Im2col copy an input it could read in place (the junk columns of a 1x1
+ *  convolution reaching past the input: MobileNetV2's 28x28 layers ran 55 -> 88 us), or the
+ *  reduction is too short for the larger tile to pay (K = 27: 502 -> 556 us). */
 int64_t ColumnTile(const std::vector<int64_t>& xs, const relax::Conv2DGemmAttrs& g, int64_t lanes) {
   if (xs[1] * g.kernel_size[0] * g.kernel_size[1] < kWideTileMinK) return lanes;
-  absl::StatusOr<int64_t> one = topi::Im2colColumns(xs, g.kernel_size, g.strides, g.padding, g.dilation, lanes);
-  absl::StatusOr<int64_t> two = topi::Im2colColumns(xs, g.kernel_size, g.strides, g.padding, g.dilation, 2 * lanes);
+  absl::StatusOr<topi::Im2colLayout> one = topi::Im2colLayoutOf(xs, g.kernel_size, g.strides, g.padding, g.dilation, lanes);
+  absl::StatusOr<topi::Im2colLayout> two = topi::Im2colLayoutOf(xs, g.kernel_size, g.strides, g.padding, g.dilation, 2 * lanes);
   if (!one.ok() || !two.ok()) return lanes;
-  return *two * 8 <= *one * 9 ? 2 * lanes : lanes;
+  if (two->copies_input && !one->copies_input) return lanes;
+  return two->columns * 8 <= one->columns * 9 ? 2 * lanes : lanes;
 }
 
 const std::vector<int64_t>* StaticFloatShape(const relax::Expr& e, size_t rank) {

@@ -236,7 +236,7 @@ TEST(OperatorLibrary, Conv2dOperatorMatchesThroughLoopsAndThroughBlas) {
 
 // conv2d-to-gemm's path: nn.conv2d_gemm, its windows packed per panel inside the GEMM kernel.
 // Unit strides (windows as contiguous runs of the padded input, junk columns dropped), strides
-// (gathered windows), dilation, asymmetric padding, batches, pixel counts that are no multiple
+// (contiguous runs of the input's stride phases), dilation (with and without strides), asymmetric padding, batches, pixel counts that are no multiple
 // of the column tile, and a weight given at run time (reshaped by a kernel).
 TEST(OperatorLibrary, Conv2dAsGemmMatchesTheDirectReference) {
   struct ConvCase {
@@ -249,6 +249,9 @@ TEST(OperatorLibrary, Conv2dAsGemmMatchesTheDirectReference) {
       {{1, 4, 11, 10}, {6, 4, 3, 3}, {{3, 3}, {1, 1}, {2, 2, 2, 2}, {2, 2}}},
       {{1, 5, 13, 12}, {8, 5, 1, 1}, {{1, 1}, {1, 1}, {0, 0, 0, 0}, {1, 1}}},
       {{1, 3, 16, 16}, {8, 3, 7, 7}, {{7, 7}, {2, 2}, {3, 3, 3, 3}, {1, 1}}},
+      {{1, 4, 15, 14}, {6, 4, 3, 3}, {{3, 3}, {2, 2}, {2, 1, 1, 2}, {2, 2}}},  // stride and dilation
+      {{1, 2, 9, 13}, {4, 2, 2, 3}, {{2, 3}, {1, 3}, {0, 1, 0, 1}, {1, 1}}},   // one stride only
+      {{2, 6, 8, 8}, {8, 6, 1, 1}, {{1, 1}, {2, 2}, {0, 0, 0, 0}, {1, 1}}},    // 1x1 downsample
   };
   for (const ConvCase& c : cases) {
     Attrs attrs = {{"strides", c.window.strides}, {"padding", c.window.padding}, {"dilation", c.window.dilation}};

@@ -104,17 +104,22 @@ absl::StatusOr<Tensor> Conv2d(const Tensor& x, const Tensor& w, const std::vecto
 
 namespace {
 
-/*! \brief Where the windows of a convolution lie, as im2col lays them out: column q of the
- *  window matrix is output pixel (q / pitch, q % pitch). With unit strides the pitch is the
- *  padded input's width, so the window of pixel q at kernel tap (kh, kw) starts at flat
- *  offset q + kh * d * width + kw * d of its input channel: a row of the window matrix is a
- *  contiguous run of the padded input (columns with ow >= OW are junk, computed and dropped).
- *  With larger strides the pitch is the output width and rows are gathered. */
+/*! \brief Where the windows of a convolution lie, as im2col lays them out, so that every row
+ *  of the window matrix is a contiguous run of memory (a panel of it is packed with vector
+ *  copies, never gathers).
+ *
+ *  The padded input is split into stride_h x stride_w phases, phase (a, b) holding the pixels
+ *  (y * stride_h + a, x * stride_w + b); with unit strides the single phase is the padded input
+ *  itself. Column q of the window matrix is output pixel (q / pitch, q % pitch), the pitch
+ *  being the phases' width: the window of pixel q at tap (kh, kw) is element
+ *  q + (kh * d_h / s_h) * pitch + (kw * d_w / s_w) of phase ((kh * d_h) % s_h, (kw * d_w) % s_w)
+ *  taken as a flat array. Columns with q % pitch >= OW are junk, computed and dropped. */
 struct WindowGrid {
-  int64_t oh, ow, pitch, columns;
-  bool contiguous;
-  std::vector<int64_t> padding;  // (top, left, bottom, right), bottom grown so every load is in bounds
-  int64_t padded_h, padded_w;
+  int64_t oh, ow;
+  int64_t pitch, phase_h;  // each phase is phase_h x pitch
+  int64_t columns;
+  std::vector<int64_t> padding;  // (top, left, bottom, right), bottom and right grown so the
+                                 // phases are whole and every load is in bounds
 };
 
 absl::StatusOr<WindowGrid> MakeWindowGrid(const std::vector<int64_t>& xs, const std::vector<int64_t>& kernel_size,
@@ -122,37 +127,35 @@ absl::StatusOr<WindowGrid> MakeWindowGrid(const std::vector<int64_t>& xs, const 
                                           const std::vector<int64_t>& dilation, int64_t column_tile) {
   if (xs.size() != 4) return absl::InvalidArgumentError("im2col expects NCHW data");
   WindowGrid g;
-  int64_t kh = kernel_size[0], kw = kernel_size[1];
-  g.oh = relax::WindowExtent(xs[2], padding[0], padding[2], kh, dilation[0], strides[0]);
-  g.ow = relax::WindowExtent(xs[3], padding[1], padding[3], kw, dilation[1], strides[1]);
+  int64_t kh = kernel_size[0], kw = kernel_size[1], sh = strides[0], sw = strides[1];
+  g.oh = relax::WindowExtent(xs[2], padding[0], padding[2], kh, dilation[0], sh);
+  g.ow = relax::WindowExtent(xs[3], padding[1], padding[3], kw, dilation[1], sw);
   if (g.oh <= 0 || g.ow <= 0) return absl::InvalidArgumentError("im2col: the window is larger than the padded input");
   if (column_tile < 1) return absl::InvalidArgumentError("im2col: column_tile must be positive");
-  g.padding = padding;
-  g.padded_w = xs[3] + padding[1] + padding[3];
-  g.contiguous = strides[0] == 1 && strides[1] == 1;
-  g.pitch = g.contiguous ? g.padded_w : g.ow;
+  int64_t padded_h = xs[2] + padding[0] + padding[2], padded_w = xs[3] + padding[1] + padding[3];
+  g.pitch = (padded_w + sw - 1) / sw;
   g.columns = (g.oh * g.pitch + column_tile - 1) / column_tile * column_tile;
-  // Rows the last column's windows reach (junk columns included): pad the bottom to them.
-  int64_t rows;
-  if (g.contiguous) {
-    int64_t last = (g.columns - 1) + (kh - 1) * dilation[0] * g.padded_w + (kw - 1) * dilation[1];
-    rows = last / g.padded_w + 1;
-  } else {
-    rows = ((g.columns - 1) / g.ow) * strides[0] + (kh - 1) * dilation[0] + 1;
-  }
-  g.padding[2] += std::max<int64_t>(0, rows - (xs[2] + padding[0] + padding[2]));
-  g.padded_h = xs[2] + g.padding[0] + g.padding[2];
+  // The phase rows the last column's windows reach (junk columns included).
+  int64_t last = (g.columns - 1) + ((kh - 1) * dilation[0] / sh) * g.pitch + (kw - 1) * dilation[1] / sw;
+  g.phase_h = std::max(last / g.pitch + 1, (padded_h + sh - 1) / sh);
+  g.padding = padding;
+  g.padding[2] += g.phase_h * sh - padded_h;
+  g.padding[3] += g.pitch * sw - padded_w;
   return g;
 }
 
 }  // namespace
 
-absl::StatusOr<int64_t> Im2colColumns(const std::vector<int64_t>& xs, const std::vector<int64_t>& kernel_size,
-                                      const std::vector<int64_t>& strides, const std::vector<int64_t>& padding,
-                                      const std::vector<int64_t>& dilation, int64_t column_tile) {
+absl::StatusOr<Im2colLayout> Im2colLayoutOf(const std::vector<int64_t>& xs, const std::vector<int64_t>& kernel_size,
+                                            const std::vector<int64_t>& strides, const std::vector<int64_t>& padding,
+                                            const std::vector<int64_t>& dilation, int64_t column_tile) {
   absl::StatusOr<WindowGrid> g = MakeWindowGrid(xs, kernel_size, strides, padding, dilation, column_tile);
   if (!g.ok()) return g.status();
-  return g->columns;
+  Im2colLayout layout;
+  layout.columns = g->columns;
+  layout.copies_input = strides[0] > 1 || strides[1] > 1;
+  for (int64_t p : g->padding) layout.copies_input |= p != 0;
+  return layout;
 }
 
 absl::StatusOr<Tensor> Im2col(const Tensor& x, const std::vector<int64_t>& kernel_size, const std::vector<int64_t>& strides,
@@ -163,25 +166,33 @@ absl::StatusOr<Tensor> Im2col(const Tensor& x, const std::vector<int64_t>& kerne
   if (!g.ok()) return g.status();
   absl::StatusOr<Tensor> padded = PadSpatial(x, g->padding, tir::Const(x.dtype(), 0));
   if (!padded.ok()) return padded.status();
-  int64_t kh = kernel_size[0], kw = kernel_size[1];
+  int64_t kh = kernel_size[0], kw = kernel_size[1], sh = strides[0], sw = strides[1];
   DataType it = IndexType(x);
-  std::vector<tir::PrimExpr> shape = {x.shape()[0], C(it, (*xs)[1] * kh * kw), C(it, g->columns)};
   using tir::operator*;
   using tir::operator+;
+  // The phases, stored once per call: [N, C, s_h, s_w, phase_h, pitch].
+  const bool strided = sh > 1 || sw > 1;
+  Tensor phases = *padded;
+  if (strided) {
+    phases = te::Compute(
+        {x.shape()[0], x.shape()[1], C(it, sh), C(it, sw), C(it, g->phase_h), C(it, g->pitch)},
+        [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
+          return (*padded)({i[0], i[1], tir::PrimExpr(i[4]) * C(it, sh) + i[2], tir::PrimExpr(i[5]) * C(it, sw) + i[3]});
+        },
+        "stride_phases", {"n", "c", "a", "b", "y", "x"});
+  }
+  std::vector<tir::PrimExpr> shape = {x.shape()[0], C(it, (*xs)[1] * kh * kw), C(it, g->columns)};
   return te::Compute(
       shape,
       [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
         tir::PrimExpr k = i[1], q = i[2];
         tir::PrimExpr c = tir::FloorDiv(k, C(it, kh * kw));
-        tir::PrimExpr ky = tir::FloorMod(tir::FloorDiv(k, C(it, kw)), C(it, kh));
-        tir::PrimExpr kx = tir::FloorMod(k, C(it, kw));
-        if (g->contiguous) {
-          tir::PrimExpr flat = q + ky * C(it, dilation[0] * g->padded_w) + kx * C(it, dilation[1]);
-          return (*padded)({i[0], c, tir::FloorDiv(flat, C(it, g->padded_w)), tir::FloorMod(flat, C(it, g->padded_w))});
-        }
-        tir::PrimExpr y = tir::FloorDiv(q, C(it, g->ow)) * C(it, strides[0]) + ky * C(it, dilation[0]);
-        tir::PrimExpr xx = tir::FloorMod(q, C(it, g->ow)) * C(it, strides[1]) + kx * C(it, dilation[1]);
-        return (*padded)({i[0], c, y, xx});
+        tir::PrimExpr ty = tir::FloorMod(tir::FloorDiv(k, C(it, kw)), C(it, kh)) * C(it, dilation[0]);
+        tir::PrimExpr tx = tir::FloorMod(k, C(it, kw)) * C(it, dilation[1]);
+        tir::PrimExpr flat = q + tir::FloorDiv(ty, C(it, sh)) * C(it, g->pitch) + tir::FloorDiv(tx, C(it, sw));
+        tir::PrimExpr y = tir::FloorDiv(flat, C(it, g->pitch)), xx = tir::FloorMod(flat, C(it, g->pitch));
+        if (!strided) return phases({i[0], c, y, xx});
+        return phases({i[0], c, tir::FloorMod(ty, C(it, sh)), tir::FloorMod(tx, C(it, sw)), y, xx});
       },
       "im2col", {"n", "k", "p"});
 }

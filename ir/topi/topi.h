@@ -53,16 +53,23 @@ absl::StatusOr<Tensor> Pad(const Tensor& x, const std::vector<int64_t>& before, 
 absl::StatusOr<Tensor> Conv2d(const Tensor& x, const Tensor& w, const std::vector<int64_t>& strides,
                               const std::vector<int64_t>& padding, const std::vector<int64_t>& dilation, int64_t groups);
 /*! \brief The windows of an NCHW convolution as the columns of a matrix [N, C*KH*KW, columns],
- *  row (c, kh, kw). Column q is output pixel (q / pitch, q % pitch): with unit strides the pitch
- *  is the padded input's width (each row a contiguous run of the input; columns past the output
- *  width are junk), else the output width. `columns` is rounded up to a multiple of
+ *  row (c, kh, kw). Column q is output pixel (q / pitch, q % pitch), the pitch being the width
+ *  of the input's stride phases (the padded input itself for unit strides; with strides s it is
+ *  first split into s_h x s_w phases, stored once), so each row is a contiguous run of a phase;
+ *  columns past the output width are junk. `columns` is rounded up to a multiple of
  *  `column_tile`; the extra columns read zero padding or junk, never out of bounds. */
 absl::StatusOr<Tensor> Im2col(const Tensor& x, const std::vector<int64_t>& kernel_size, const std::vector<int64_t>& strides,
                               const std::vector<int64_t>& padding, const std::vector<int64_t>& dilation, int64_t column_tile);
-/*! \brief How many columns Im2col gives an NCHW input of shape `xs` (junk included). */
-absl::StatusOr<int64_t> Im2colColumns(const std::vector<int64_t>& xs, const std::vector<int64_t>& kernel_size,
-                                      const std::vector<int64_t>& strides, const std::vector<int64_t>& padding,
-                                      const std::vector<int64_t>& dilation, int64_t column_tile);
+/*! \brief What Im2col makes of an NCHW input of shape `xs`: its column count (junk included)
+ *  and whether it first copies the input (padding, grown for the junk columns' reach, or stride
+ *  phases). */
+struct Im2colLayout {
+  int64_t columns = 0;
+  bool copies_input = false;
+};
+absl::StatusOr<Im2colLayout> Im2colLayoutOf(const std::vector<int64_t>& xs, const std::vector<int64_t>& kernel_size,
+                                            const std::vector<int64_t>& strides, const std::vector<int64_t>& padding,
+                                            const std::vector<int64_t>& dilation, int64_t column_tile);
 /*! \brief NCHW convolution with the weight flattened to [O, C*KH*KW], as the GEMM
  *  weight @ Im2col(x) ([N, O, columns], block "conv2d_gemm") whose pixel columns are then
  *  gathered into [N, O, OH, OW]. */

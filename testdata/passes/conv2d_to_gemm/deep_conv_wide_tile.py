@@ -1,5 +1,5 @@
 # RUN: --passes=conv2d-to-gemm
-# A deep 3x3 convolution (K = 32 * 9 = 288 >= 256) at 12 x 12: its columns (12 rows of the padded
+# A deep 3x3 convolution (K = 32 * 9 = 288 >= 64) at 12 x 12: its columns (12 rows of the padded
 # width 14 = 168) round up to two vectors of x86-64-v3 (16: 176 columns, 5% junk), which gives
 # the GEMM rule its MR x 2-vector register tile. The shallow one (K = 27) keeps one vector.
 @I.ir_module
