@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
     std::cerr << "build: " << in << ": " << exe.status().message() << "\n";
     return 1;
   }
-  absl::Status s = mlc::WriteFileAtomically(out, exe->SerializeAsString());
+  absl::Status s = mlc::WriteFileAtomically(out, mlc::vm::SerializeExecutable(*exe));
   if (!s.ok()) {
     std::cerr << "build: " << s.message() << "\n";
     return 1;

@@ -75,6 +75,14 @@ TEST(Serialization, RejectsTruncatedGarbageAndUnknownVersions) {
   EXPECT_GT(failures, 0);
   absl::StatusOr<IRModule> garbage = DeserializeModule("\x12\x34 this is not a protobuf \xff\xff", "garbage.irpb");
   EXPECT_FALSE(garbage.ok());
+  // A flipped byte anywhere is refused (the sealed envelope's digest), never read as another module.
+  for (size_t i = 0; i < bytes.size(); i += 13) {
+    std::string flipped = bytes;
+    flipped[i] ^= 0x04;
+    absl::StatusOr<IRModule> m = DeserializeModule(flipped, "flipped.irpb");
+    ASSERT_FALSE(m.ok()) << "byte " << i;
+    EXPECT_THAT(std::string(m.status().message()), HasSubstr("flipped.irpb"));
+  }
 
   proto::ModuleProto proto = ModuleToProto(testing::MyModule());
   proto.set_format_version(kIRFormatVersion + 1);

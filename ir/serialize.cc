@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "ir/op.h"
 #include "support/file_util.h"
+#include "support/sealed_file.h"
 
 namespace mlc {
 namespace {
@@ -868,12 +869,14 @@ absl::StatusOr<IRModule> ModuleFromProto(const proto::ModuleProto& proto) {
   return mod;
 }
 
-std::string SerializeModule(const IRModule& mod) { return ModuleToProto(mod).SerializeAsString(); }
+std::string SerializeModule(const IRModule& mod) { return Seal(kMagic, kIRFormatVersion, ModuleToProto(mod).SerializeAsString()); }
 
 absl::StatusOr<IRModule> DeserializeModule(const std::string& bytes, const std::string& source_name) {
+  absl::StatusOr<std::string> payload = Unseal(bytes, kMagic, kIRFormatVersion, source_name);
+  if (!payload.ok()) return payload.status();
   proto::ModuleProto proto;
-  if (!proto.ParseFromString(bytes)) {
-    return absl::DataLossError(absl::StrCat(source_name, ": not a valid IRModule file (truncated or corrupt)"));
+  if (!proto.ParseFromString(*payload)) {
+    return absl::DataLossError(absl::StrCat(source_name, ": the IRModule message does not parse"));
   }
   absl::StatusOr<IRModule> mod = ModuleFromProto(proto);
   if (!mod.ok()) return absl::Status(mod.status().code(), absl::StrCat(source_name, ": ", mod.status().message()));

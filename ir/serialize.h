@@ -13,7 +13,8 @@
 namespace mlc {
 
 /*! \brief The version this build writes and the only one it reads. */
-inline constexpr uint32_t kIRFormatVersion = 1;
+/*! \brief 2: sealed (support/sealed_file.h: kind, version and SHA-256 around the message). */
+inline constexpr uint32_t kIRFormatVersion = 2;
 
 proto::ModuleProto ModuleToProto(const IRModule& mod);
 /*! \brief Rebuilds the module; any malformed table (dangling or forward id, wrong node kind,

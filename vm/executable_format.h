@@ -6,13 +6,24 @@
 #define MLC_VM_EXECUTABLE_FORMAT_H_
 
 #include <cstdint>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "vm/executable.pb.h"
 
 namespace mlc {
 namespace vm {
 
 inline constexpr char kExecutableMagic[] = "mlc.executable";
-/*! \brief Bumped on any incompatible change. 2: builtins are an enum, not names. */
-inline constexpr uint32_t kExecutableFormatVersion = 2;
+/*! \brief Bumped on any incompatible change. 2: builtins are an enum, not names. 3: sealed
+ *  (support/sealed_file.h: kind, version and SHA-256 around the message). */
+inline constexpr uint32_t kExecutableFormatVersion = 3;
+
+/*! \brief The bytes of a *.mlcx file: the message in its sealed envelope. */
+std::string SerializeExecutable(const proto::Executable& exe);
+/*! \brief The message of a *.mlcx file's bytes; `source` names it in errors (damaged,
+ *  truncated, another format version, not an executable). */
+absl::StatusOr<proto::Executable> ParseExecutable(const std::string& bytes, const std::string& source);
 
 }  // namespace vm
 }  // namespace mlc

@@ -314,9 +314,9 @@ absl::Status VirtualMachine::Decode(int func_index) {
 
 absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::LoadBytes(const std::string& bytes, const std::string& source,
                                                                            const RuntimeRegistry& registry) {
-  proto::Executable exe;
-  if (!exe.ParseFromString(bytes)) return absl::DataLossError(absl::StrCat(source, ": not a valid executable (truncated or corrupt)"));
-  absl::StatusOr<std::unique_ptr<VirtualMachine>> vm = Load(std::move(exe), registry);
+  absl::StatusOr<proto::Executable> exe = ParseExecutable(bytes, source);
+  if (!exe.ok()) return exe.status();
+  absl::StatusOr<std::unique_ptr<VirtualMachine>> vm = Load(std::move(*exe), registry);
   if (!vm.ok()) return absl::Status(vm.status().code(), absl::StrCat(source, ": ", vm.status().message()));
   return vm;
 }

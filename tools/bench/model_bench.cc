@@ -167,7 +167,7 @@ absl::StatusOr<Compiled> Compile(const IRModule& imported, const std::string& pi
   if (!optimized.ok()) return optimized.status();
   absl::StatusOr<proto::Executable> exe = codegen::Build(*optimized);
   if (!exe.ok()) return exe.status();
-  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> machine = vm::VirtualMachine::LoadBytes(exe->SerializeAsString(), "bench");
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> machine = vm::VirtualMachine::LoadBytes(vm::SerializeExecutable(*exe), "bench");
   if (!machine.ok()) return machine.status();
   return Compiled{std::move(*machine), Seconds(start)};
 }

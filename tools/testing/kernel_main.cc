@@ -51,7 +51,7 @@ absl::StatusOr<IRModule> WithMainCalling(const tir::PrimFunc& func, const std::s
 absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> Compile(const IRModule& mod) {
   absl::StatusOr<proto::Executable> exe = codegen::Build(mod);
   if (!exe.ok()) return exe.status();
-  return vm::VirtualMachine::LoadBytes(exe->SerializeAsString(), "kernel.mlcx");
+  return vm::VirtualMachine::LoadBytes(vm::SerializeExecutable(*exe), "kernel.mlcx");
 }
 
 }  // namespace testing_util

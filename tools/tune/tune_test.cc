@@ -14,6 +14,7 @@
 #include "ir/tir/schedule/rules/rules.h"
 #include "ir/tir/schedule/tuning_database.h"
 #include "ir/tir/schedule/tuning_database.pb.h"
+#include "support/sealed_file.h"
 #include "passes/pass.h"
 #include "support/file_util.h"
 #include "tools/testing/kernel_harness.h"
@@ -176,14 +177,14 @@ TEST(Tuning, CorruptOrStaleRecordsAreIgnoredWithAWarning) {
   // A record whose trace bytes are damaged: dropped when the database is read.
   proto::TuningDatabaseProto p;
   p.set_magic("mlc.tuning");
-  p.set_format_version(1);
+  p.set_format_version(tir::kTuningDatabaseFormatVersion);
   proto::TuningRecordProto* r = p.add_records();
   r->set_workload(tir::WorkloadKey(prepared.LookupPrimFunc(name)));
   r->set_target("llvm -mcpu=x86-64-v3");
   r->set_trace("not a trace");
   r->set_seconds(1e-6);
   std::string corrupt = absl::StrCat(::testing::TempDir(), "/corrupt.pb");
-  ASSERT_TRUE(WriteFileAtomically(corrupt, p.SerializeAsString()).ok());
+  ASSERT_TRUE(WriteFileAtomically(corrupt, Seal(tir::kTuningDatabaseKind, tir::kTuningDatabaseFormatVersion, p.SerializeAsString())).ok());
   ::testing::internal::CaptureStderr();
   IRModule applied = RunPasses(prepared, absl::StrCat("apply-tuning-records{db=", corrupt, "}"));
   EXPECT_THAT(::testing::internal::GetCapturedStderr(), HasSubstr("record 0: not a trace"));

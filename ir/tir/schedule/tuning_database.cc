@@ -7,13 +7,11 @@
 #include "ir/structural_equal.h"
 #include "ir/tir/schedule/tuning_database.pb.h"
 #include "support/file_util.h"
+#include "support/sealed_file.h"
 
 namespace mlc {
 namespace tir {
 namespace {
-
-constexpr char kMagic[] = "mlc.tuning";
-constexpr uint32_t kFormatVersion = 1;
 
 }  // namespace
 
@@ -26,13 +24,10 @@ std::string WorkloadKey(const PrimFunc& func) {
 absl::StatusOr<TuningDatabase> TuningDatabase::Load(const std::string& path) {
   absl::StatusOr<std::string> bytes = ReadFile(path);
   if (!bytes.ok()) return bytes.status();
+  absl::StatusOr<std::string> payload = Unseal(*bytes, kTuningDatabaseKind, kTuningDatabaseFormatVersion, path);
+  if (!payload.ok()) return payload.status();
   proto::TuningDatabaseProto p;
-  if (!p.ParseFromString(*bytes)) return absl::DataLossError(absl::StrCat(path, ": not a tuning database (truncated or corrupt)"));
-  if (p.magic() != kMagic) return absl::DataLossError(absl::StrCat(path, ": not a tuning database (bad magic)"));
-  if (p.format_version() != kFormatVersion) {
-    return absl::FailedPreconditionError(absl::StrCat(path, ": tuning database format version ", p.format_version(),
-                                                      " is not supported (this build reads version ", kFormatVersion, ")"));
-  }
+  if (!p.ParseFromString(*payload)) return absl::DataLossError(absl::StrCat(path, ": the tuning database message does not parse"));
   TuningDatabase db;
   for (int i = 0; i < p.records_size(); ++i) {
     const proto::TuningRecordProto& r = p.records(i);
@@ -57,8 +52,8 @@ absl::StatusOr<TuningDatabase> TuningDatabase::Load(const std::string& path) {
 
 absl::Status TuningDatabase::Save(const std::string& path) const {
   proto::TuningDatabaseProto p;
-  p.set_magic(kMagic);
-  p.set_format_version(kFormatVersion);
+  p.set_magic(kTuningDatabaseKind);
+  p.set_format_version(kTuningDatabaseFormatVersion);
   for (const auto& [key, r] : records_) {
     proto::TuningRecordProto* out = p.add_records();
     out->set_workload(r.workload);
@@ -69,7 +64,7 @@ absl::Status TuningDatabase::Save(const std::string& path) const {
     out->set_choice(r.choice);
     out->set_default_seconds(r.default_seconds);
   }
-  return WriteFileAtomically(path, p.SerializeAsString());
+  return WriteFileAtomically(path, Seal(kTuningDatabaseKind, kTuningDatabaseFormatVersion, p.SerializeAsString()));
 }
 
 void TuningDatabase::Add(TuningRecord record) {

@@ -30,6 +30,10 @@ struct TuningRecord {
   double default_seconds = 0;
 };
 
+/*! \brief The database file's kind and version (support/sealed_file.h). 2: sealed. */
+inline constexpr char kTuningDatabaseKind[] = "mlc.tuning";
+inline constexpr uint32_t kTuningDatabaseFormatVersion = 2;
+
 /*! \brief The key of a PrimFunc in the database: its structural hash (names do not matter). */
 std::string WorkloadKey(const PrimFunc& func);
 

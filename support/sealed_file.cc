@@ -1,0 +1,94 @@
+/*! \file sealed_file.cc
+ *  \brief Seal / Unseal: the artifact envelope, digested with OpenSSL's SHA-256.
+ */
+#include "support/sealed_file.h"
+
+#include <openssl/evp.h>
+
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+
+namespace mlc {
+namespace {
+
+constexpr char kSealMagic[8] = {'m', 'l', 'c', '-', 's', 'e', 'a', 'l'};
+constexpr size_t kKindBytes = 24;
+constexpr size_t kDigestOffset = 8 + kKindBytes + 4 + 8;
+
+void PutLittleEndian(uint64_t v, int bytes, std::string* out) {
+  for (int i = 0; i < bytes; ++i) out->push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+}
+
+uint64_t GetLittleEndian(const std::string& s, size_t at, int bytes) {
+  uint64_t v = 0;
+  for (int i = 0; i < bytes; ++i) v |= static_cast<uint64_t>(static_cast<unsigned char>(s[at + i])) << (8 * i);
+  return v;
+}
+
+/*! \brief SHA-256 over the header (without the digest) and the payload, in place. */
+std::string Digest(const char* header, size_t header_bytes, const char* payload, size_t payload_bytes) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int size = 0;
+  EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+  EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr);
+  EVP_DigestUpdate(ctx, header, header_bytes);
+  EVP_DigestUpdate(ctx, payload, payload_bytes);
+  EVP_DigestFinal_ex(ctx, digest, &size);
+  EVP_MD_CTX_free(ctx);
+  return std::string(reinterpret_cast<const char*>(digest), size);
+}
+
+}  // namespace
+
+std::string Sha256(const std::string& bytes) { return Digest(bytes.data(), bytes.size(), nullptr, 0); }
+
+std::string Seal(const std::string& kind, uint32_t format_version, const std::string& payload) {
+  std::string out(kSealMagic, sizeof(kSealMagic));
+  std::string padded_kind = kind.substr(0, kKindBytes);
+  padded_kind.resize(kKindBytes, '\0');
+  out += padded_kind;
+  PutLittleEndian(format_version, 4, &out);
+  PutLittleEndian(payload.size(), 8, &out);
+  out += Digest(out.data(), out.size(), payload.data(), payload.size());
+  out.reserve(out.size() + payload.size());
+  out += payload;
+  return out;
+}
+
+absl::StatusOr<std::string> Unseal(const std::string& bytes, const std::string& kind, uint32_t format_version,
+                                   const std::string& source) {
+  if (bytes.size() < sizeof(kSealMagic) || std::memcmp(bytes.data(), kSealMagic, sizeof(kSealMagic)) != 0) {
+    return absl::DataLossError(absl::StrCat(source, ": not a ", kind,
+                                            " file (no mlc-seal header: another kind of file, damaged at its start, or written "
+                                            "by a build older than the sealed formats)"));
+  }
+  if (bytes.size() < kSealHeaderBytes) {
+    return absl::DataLossError(absl::StrCat(source, ": truncated (", bytes.size(), " bytes, shorter than the ",
+                                            kSealHeaderBytes, "-byte header)"));
+  }
+  const uint64_t length = GetLittleEndian(bytes, 8 + kKindBytes + 4, 8);
+  const uint64_t actual = bytes.size() - kSealHeaderBytes;
+  if (length != actual) {
+    return absl::DataLossError(absl::StrCat(source, ": ", actual < length ? "truncated" : "damaged", " (the header promises ",
+                                            length, " bytes of contents, the file holds ", actual, ")"));
+  }
+  const std::string digest = Digest(bytes.data(), kDigestOffset, bytes.data() + kSealHeaderBytes, actual);
+  if (bytes.compare(kDigestOffset, digest.size(), digest) != 0) {
+    return absl::DataLossError(absl::StrCat(source, ": damaged (its SHA-256 digest does not match its contents: ",
+                                            "flipped bytes on disk or in transfer, or an edit; rebuild it)"));
+  }
+  std::string found_kind = bytes.substr(8, kKindBytes);
+  found_kind.resize(std::strlen(found_kind.c_str()));
+  if (found_kind != kind) {
+    return absl::InvalidArgumentError(absl::StrCat(source, ": is a ", found_kind, " file, not a ", kind, " file"));
+  }
+  const uint32_t version = static_cast<uint32_t>(GetLittleEndian(bytes, 8 + kKindBytes, 4));
+  if (version != format_version) {
+    return absl::FailedPreconditionError(absl::StrCat(source, ": made by ", kind, " format version ", version,
+                                                      "; this build reads version ", format_version, " (rebuild it)"));
+  }
+  return bytes.substr(kSealHeaderBytes);
+}
+
+}  // namespace mlc

@@ -1,0 +1,44 @@
+/*! \file sealed_file.h
+ *  \brief The envelope of every artifact the stages write (IRModules, executables, tuning
+ *         databases): a kind, a format version and a SHA-256 digest around the payload, so a
+ *         damaged or truncated file is refused on load with a message instead of being parsed
+ *         into something else (an executable with flipped bytes used to load and print other
+ *         numbers; a damaged kernel library crashed glibc's ELF loader).
+ *
+ *    std::string bytes = Seal("mlc.executable", 3, exe.SerializeAsString());
+ *    absl::StatusOr<std::string> payload = Unseal(bytes, "mlc.executable", 3, "model.mlcx");
+ *
+ *  Layout (little-endian): "mlc-seal" (8 bytes), the kind (24 bytes, NUL-padded), the format
+ *  version (4), the payload's length (8), SHA-256 of everything before it and of the payload
+ *  (32), then the payload. The digest is checked before the kind and the version are believed,
+ *  so a flipped header byte reads as damage, and a file of another version (intact) names the
+ *  version that made it.
+ */
+#ifndef MLC_SUPPORT_SEALED_FILE_H_
+#define MLC_SUPPORT_SEALED_FILE_H_
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/statusor.h"
+
+namespace mlc {
+
+/*! \brief Bytes of the envelope before the payload. */
+inline constexpr size_t kSealHeaderBytes = 8 + 24 + 4 + 8 + 32;
+
+/*! \brief `payload` in an envelope of the given kind (at most 24 characters) and version. */
+std::string Seal(const std::string& kind, uint32_t format_version, const std::string& payload);
+
+/*! \brief The payload of a sealed file of this kind and version; `source` (a path) names the
+ *         file in errors: not sealed, truncated, damaged (digest mismatch), another kind, or
+ *         another version ("made by format version 2; this build reads version 3"). */
+absl::StatusOr<std::string> Unseal(const std::string& bytes, const std::string& kind, uint32_t format_version,
+                                   const std::string& source);
+
+/*! \brief SHA-256 of `bytes`, 32 raw bytes. */
+std::string Sha256(const std::string& bytes);
+
+}  // namespace mlc
+
+#endif  // MLC_SUPPORT_SEALED_FILE_H_

@@ -1,0 +1,77 @@
+// The artifact envelope: every flipped byte and every truncation of a sealed file is refused
+// with a message naming the file; another kind or version is named as such.
+#include "support/sealed_file.h"
+
+#include <random>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace mlc {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string Payload() {
+  std::mt19937 rng(3);
+  std::string p(3000, '\0');
+  for (char& c : p) c = static_cast<char>(rng());
+  return p;
+}
+
+TEST(SealedFile, RoundTrips) {
+  std::string sealed = Seal("mlc.test", 7, Payload());
+  EXPECT_EQ(sealed.size(), kSealHeaderBytes + 3000);
+  absl::StatusOr<std::string> back = Unseal(sealed, "mlc.test", 7, "a.bin");
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(*back, Payload());
+  EXPECT_TRUE(Unseal(Seal("mlc.test", 7, ""), "mlc.test", 7, "empty.bin").ok());
+}
+
+TEST(SealedFile, EveryFlippedByteIsRefused) {
+  const std::string sealed = Seal("mlc.test", 7, Payload());
+  for (size_t i = 0; i < sealed.size(); ++i) {
+    for (int bit : {0, 7}) {
+      std::string damaged = sealed;
+      damaged[i] = static_cast<char>(damaged[i] ^ (1 << bit));
+      absl::StatusOr<std::string> r = Unseal(damaged, "mlc.test", 7, "flipped.bin");
+      ASSERT_FALSE(r.ok()) << "byte " << i << " bit " << bit << " went unnoticed";
+      EXPECT_THAT(std::string(r.status().message()), HasSubstr("flipped.bin")) << i;
+    }
+  }
+  // In the payload the message says what happened.
+  std::string damaged = sealed;
+  damaged[kSealHeaderBytes + 1234] ^= 0x10;
+  EXPECT_THAT(std::string(Unseal(damaged, "mlc.test", 7, "f.bin").status().message()), HasSubstr("damaged"));
+}
+
+TEST(SealedFile, EveryTruncationIsRefused) {
+  const std::string sealed = Seal("mlc.test", 7, Payload());
+  for (size_t len = 0; len < sealed.size(); ++len) {
+    absl::StatusOr<std::string> r = Unseal(sealed.substr(0, len), "mlc.test", 7, "cut.bin");
+    ASSERT_FALSE(r.ok()) << len;
+    EXPECT_THAT(std::string(r.status().message()), HasSubstr("cut.bin"));
+  }
+  EXPECT_THAT(std::string(Unseal(sealed.substr(0, sealed.size() - 10), "mlc.test", 7, "c.bin").status().message()),
+              HasSubstr("truncated"));
+  EXPECT_THAT(std::string(Unseal(sealed + "xx", "mlc.test", 7, "c.bin").status().message()), HasSubstr("damaged"));
+}
+
+TEST(SealedFile, OtherKindsVersionsAndUnsealedFilesAreNamed) {
+  const std::string sealed = Seal("mlc.test", 7, Payload());
+  EXPECT_EQ(Unseal(sealed, "mlc.other", 7, "k.bin").status().message(), "k.bin: is a mlc.test file, not a mlc.other file");
+  EXPECT_EQ(Unseal(sealed, "mlc.test", 8, "v.bin").status().message(),
+            "v.bin: made by mlc.test format version 7; this build reads version 8 (rebuild it)");
+  EXPECT_THAT(std::string(Unseal(Payload(), "mlc.test", 7, "raw.bin").status().message()), HasSubstr("not a mlc.test file"));
+}
+
+TEST(SealedFile, Sha256MatchesTheStandardVector) {
+  std::string d = Sha256("abc");
+  static const char kHex[] = "0123456789abcdef";
+  std::string hex;
+  for (unsigned char c : d) hex += {kHex[c >> 4], kHex[c & 15]};
+  EXPECT_EQ(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+}
+
+}  // namespace
+}  // namespace mlc

@@ -1,0 +1,26 @@
+/*! \file executable_format.cc
+ *  \brief *.mlcx bytes <-> the Executable message, through the sealed envelope.
+ */
+#include "vm/executable_format.h"
+
+#include "absl/strings/str_cat.h"
+#include "support/sealed_file.h"
+
+namespace mlc {
+namespace vm {
+
+std::string SerializeExecutable(const proto::Executable& exe) {
+  return Seal(kExecutableMagic, kExecutableFormatVersion, exe.SerializeAsString());
+}
+
+absl::StatusOr<proto::Executable> ParseExecutable(const std::string& bytes, const std::string& source) {
+  absl::StatusOr<std::string> payload = Unseal(bytes, kExecutableMagic, kExecutableFormatVersion, source);
+  if (!payload.ok()) return payload.status();
+  proto::Executable exe;
+  // Intact envelope, unreadable message: written by a faulty writer, not damaged in transit.
+  if (!exe.ParseFromString(*payload)) return absl::DataLossError(absl::StrCat(source, ": the executable message does not parse"));
+  return exe;
+}
+
+}  // namespace vm
+}  // namespace mlc
