@@ -2,8 +2,10 @@
  *  \brief //codegen:build — IRModule file to executable.
  *
  *    build --in m.irpb --out m.mlcx [--dump_lowered lowered.py] [--dump_llvm kernels.ll] [--opt_level 3]
+ *          [--sign_key key.pem]
  */
 #include <iostream>
+#include <optional>
 #include <string>
 
 #include "absl/flags/flag.h"
@@ -20,6 +22,8 @@ ABSL_FLAG(std::string, target, "", "target to compile for (llvm -mcpu=native, x8
 ABSL_FLAG(std::string, dump_lowered, "", "write the lowered PrimFuncs here (TVMScript)");
 ABSL_FLAG(std::string, dump_llvm, "", "write the optimized LLVM IR here");
 ABSL_FLAG(int, opt_level, 3, "LLVM optimization level (0-3)");
+ABSL_FLAG(std::string, sign_key, "",
+          "sign the executable with this Ed25519 private key (PEM: openssl genpkey -algorithm ed25519 -out key.pem)");
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage("Builds an executable from an IRModule.\n  build --in m.irpb --out m.mlcx");
@@ -38,6 +42,15 @@ int main(int argc, char** argv) {
     std::cerr << "build: " << in << ": " << s.message() << "\n";
     return 1;
   }
+  std::optional<mlc::SigningKey> signer;
+  if (!absl::GetFlag(FLAGS_sign_key).empty()) {
+    absl::StatusOr<mlc::SigningKey> key = mlc::SigningKey::FromPemFile(absl::GetFlag(FLAGS_sign_key));
+    if (!key.ok()) {
+      std::cerr << "build: " << key.status().message() << "\n";
+      return 1;
+    }
+    signer = std::move(*key);
+  }
   mlc::codegen::BuildOptions options;
   options.codegen.opt_level = absl::GetFlag(FLAGS_opt_level);
   options.dump_lowered_path = absl::GetFlag(FLAGS_dump_lowered);
@@ -47,7 +60,7 @@ int main(int argc, char** argv) {
     std::cerr << "build: " << in << ": " << exe.status().message() << "\n";
     return 1;
   }
-  absl::Status s = mlc::WriteFileAtomically(out, mlc::vm::SerializeExecutable(*exe));
+  absl::Status s = mlc::WriteFileAtomically(out, mlc::vm::SerializeExecutable(*exe, signer ? &*signer : nullptr));
   if (!s.ok()) {
     std::cerr << "build: " << s.message() << "\n";
     return 1;

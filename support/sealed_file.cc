@@ -5,6 +5,7 @@
 
 #include <openssl/evp.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
@@ -13,6 +14,7 @@ namespace mlc {
 namespace {
 
 constexpr char kSealMagic[8] = {'m', 'l', 'c', '-', 's', 'e', 'a', 'l'};
+constexpr char kSignatureMagic[8] = {'m', 'l', 'c', '-', 's', 'i', 'g', '1'};
 constexpr size_t kKindBytes = 24;
 constexpr size_t kDigestOffset = 8 + kKindBytes + 4 + 8;
 
@@ -43,7 +45,7 @@ std::string Digest(const char* header, size_t header_bytes, const char* payload,
 
 std::string Sha256(const std::string& bytes) { return Digest(bytes.data(), bytes.size(), nullptr, 0); }
 
-std::string Seal(const std::string& kind, uint32_t format_version, const std::string& payload) {
+std::string Seal(const std::string& kind, uint32_t format_version, const std::string& payload, const SigningKey* signer) {
   std::string out(kSealMagic, sizeof(kSealMagic));
   std::string padded_kind = kind.substr(0, kKindBytes);
   padded_kind.resize(kKindBytes, '\0');
@@ -51,13 +53,19 @@ std::string Seal(const std::string& kind, uint32_t format_version, const std::st
   PutLittleEndian(format_version, 4, &out);
   PutLittleEndian(payload.size(), 8, &out);
   out += Digest(out.data(), out.size(), payload.data(), payload.size());
-  out.reserve(out.size() + payload.size());
+  const std::string digest = out.substr(kDigestOffset);
+  out.reserve(out.size() + payload.size() + kSignatureTrailerBytes);
   out += payload;
+  if (signer != nullptr) {
+    out.append(kSignatureMagic, sizeof(kSignatureMagic));
+    out += signer->public_key();
+    out += signer->Sign(digest);
+  }
   return out;
 }
 
 absl::StatusOr<std::string> Unseal(const std::string& bytes, const std::string& kind, uint32_t format_version,
-                                   const std::string& source) {
+                                   const std::string& source, const std::vector<std::string>& trusted_keys) {
   if (bytes.size() < sizeof(kSealMagic) || std::memcmp(bytes.data(), kSealMagic, sizeof(kSealMagic)) != 0) {
     return absl::DataLossError(absl::StrCat(source, ": not a ", kind,
                                             " file (no mlc-seal header: another kind of file, damaged at its start, or written "
@@ -68,7 +76,11 @@ absl::StatusOr<std::string> Unseal(const std::string& bytes, const std::string& 
                                             kSealHeaderBytes, "-byte header)"));
   }
   const uint64_t length = GetLittleEndian(bytes, 8 + kKindBytes + 4, 8);
-  const uint64_t actual = bytes.size() - kSealHeaderBytes;
+  uint64_t actual = bytes.size() - kSealHeaderBytes;
+  // A signature trailer follows the payload when the sizes say so and its marker is there.
+  const bool signed_file = actual == length + kSignatureTrailerBytes &&
+                           bytes.compare(kSealHeaderBytes + length, sizeof(kSignatureMagic), kSignatureMagic, sizeof(kSignatureMagic)) == 0;
+  if (signed_file) actual = length;
   if (length != actual) {
     return absl::DataLossError(absl::StrCat(source, ": ", actual < length ? "truncated" : "damaged", " (the header promises ",
                                             length, " bytes of contents, the file holds ", actual, ")"));
@@ -77,6 +89,19 @@ absl::StatusOr<std::string> Unseal(const std::string& bytes, const std::string& 
   if (bytes.compare(kDigestOffset, digest.size(), digest) != 0) {
     return absl::DataLossError(absl::StrCat(source, ": damaged (its SHA-256 digest does not match its contents: ",
                                             "flipped bytes on disk or in transfer, or an edit; rebuild it)"));
+  }
+  if (signed_file) {
+    const size_t at = kSealHeaderBytes + length + sizeof(kSignatureMagic);
+    const std::string key = bytes.substr(at, kPublicKeyBytes), signature = bytes.substr(at + kPublicKeyBytes, kSignatureBytes);
+    if (!VerifySignature(key, digest, signature)) {
+      return absl::PermissionDeniedError(absl::StrCat(source, ": its signature does not verify (the file or its signature was altered)"));
+    }
+    if (!trusted_keys.empty() && std::find(trusted_keys.begin(), trusted_keys.end(), key) == trusted_keys.end()) {
+      return absl::PermissionDeniedError(absl::StrCat(source, ": signed by key ", KeyFingerprint(key),
+                                                      ", which is not among the trusted keys"));
+    }
+  } else if (!trusted_keys.empty()) {
+    return absl::PermissionDeniedError(absl::StrCat(source, ": not signed, and only files signed by a trusted key may be loaded"));
   }
   std::string found_kind = bytes.substr(8, kKindBytes);
   found_kind.resize(std::strlen(found_kind.c_str()));
@@ -88,7 +113,7 @@ absl::StatusOr<std::string> Unseal(const std::string& bytes, const std::string& 
     return absl::FailedPreconditionError(absl::StrCat(source, ": made by ", kind, " format version ", version,
                                                       "; this build reads version ", format_version, " (rebuild it)"));
   }
-  return bytes.substr(kSealHeaderBytes);
+  return bytes.substr(kSealHeaderBytes, length);
 }
 
 }  // namespace mlc

@@ -13,6 +13,10 @@
  *  (32), then the payload. The digest is checked before the kind and the version are believed,
  *  so a flipped header byte reads as damage, and a file of another version (intact) names the
  *  version that made it.
+ *
+ *  A signed file (support/signature.h) ends with a trailer: "mlc-sig1" (8 bytes), the signer's
+ *  Ed25519 public key (32) and its signature of the digest (64). A present signature is always
+ *  verified; with trusted keys given, a file must carry one by a key among them.
  */
 #ifndef MLC_SUPPORT_SEALED_FILE_H_
 #define MLC_SUPPORT_SEALED_FILE_H_
@@ -20,21 +24,30 @@
 #include <cstdint>
 #include <string>
 
+#include <vector>
+
 #include "absl/status/statusor.h"
+#include "support/signature.h"
 
 namespace mlc {
 
 /*! \brief Bytes of the envelope before the payload. */
 inline constexpr size_t kSealHeaderBytes = 8 + 24 + 4 + 8 + 32;
 
-/*! \brief `payload` in an envelope of the given kind (at most 24 characters) and version. */
-std::string Seal(const std::string& kind, uint32_t format_version, const std::string& payload);
+/*! \brief Bytes of a signature trailer. */
+inline constexpr size_t kSignatureTrailerBytes = 8 + kPublicKeyBytes + kSignatureBytes;
+
+/*! \brief `payload` in an envelope of the given kind (at most 24 characters) and version,
+ *         signed by `signer` when given. */
+std::string Seal(const std::string& kind, uint32_t format_version, const std::string& payload,
+                 const SigningKey* signer = nullptr);
 
 /*! \brief The payload of a sealed file of this kind and version; `source` (a path) names the
  *         file in errors: not sealed, truncated, damaged (digest mismatch), another kind, or
- *         another version ("made by format version 2; this build reads version 3"). */
+ *         another version ("made by format version 2; this build reads version 3"); with
+ *         `trusted_keys` (raw public keys) not empty: unsigned, or signed by another key. */
 absl::StatusOr<std::string> Unseal(const std::string& bytes, const std::string& kind, uint32_t format_version,
-                                   const std::string& source);
+                                   const std::string& source, const std::vector<std::string>& trusted_keys = {});
 
 /*! \brief SHA-256 of `bytes`, 32 raw bytes. */
 std::string Sha256(const std::string& bytes);

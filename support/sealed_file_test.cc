@@ -6,6 +6,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "support/file_util.h"
 
 namespace mlc {
 namespace {
@@ -63,6 +64,55 @@ TEST(SealedFile, OtherKindsVersionsAndUnsealedFilesAreNamed) {
   EXPECT_EQ(Unseal(sealed, "mlc.test", 8, "v.bin").status().message(),
             "v.bin: made by mlc.test format version 7; this build reads version 8 (rebuild it)");
   EXPECT_THAT(std::string(Unseal(Payload(), "mlc.test", 7, "raw.bin").status().message()), HasSubstr("not a mlc.test file"));
+}
+
+TEST(SealedFile, SignedFilesLoadOnlyWithATrustedKey) {
+  absl::StatusOr<SigningKey> builder = SigningKey::Generate(), stranger = SigningKey::Generate();
+  ASSERT_TRUE(builder.ok() && stranger.ok());
+  const std::string signed_file = Seal("mlc.test", 7, Payload(), &*builder);
+  EXPECT_EQ(signed_file.size(), kSealHeaderBytes + 3000 + kSignatureTrailerBytes);
+  const std::vector<std::string> trusted = {builder->public_key()};
+  absl::StatusOr<std::string> ok = Unseal(signed_file, "mlc.test", 7, "s.bin", trusted);
+  ASSERT_TRUE(ok.ok()) << ok.status();
+  EXPECT_EQ(*ok, Payload());
+  // Without trusted keys a signed file still loads (its signature is still checked).
+  EXPECT_TRUE(Unseal(signed_file, "mlc.test", 7, "s.bin").ok());
+
+  // Unsigned, or signed by a key the user does not trust.
+  EXPECT_THAT(std::string(Unseal(Seal("mlc.test", 7, Payload()), "mlc.test", 7, "u.bin", trusted).status().message()),
+              HasSubstr("u.bin: not signed"));
+  absl::Status other = Unseal(Seal("mlc.test", 7, Payload(), &*stranger), "mlc.test", 7, "o.bin", trusted).status();
+  EXPECT_THAT(std::string(other.message()), HasSubstr("not among the trusted keys"));
+  EXPECT_THAT(std::string(other.message()), HasSubstr(KeyFingerprint(stranger->public_key())));
+
+  // Tampering: a changed payload re-sealed with a fresh digest keeps the old signature, which
+  // no longer verifies; every flipped byte of the trailer is refused too.
+  std::string tampered = Seal("mlc.test", 7, Payload() + "x");
+  tampered += signed_file.substr(signed_file.size() - kSignatureTrailerBytes);
+  EXPECT_THAT(std::string(Unseal(tampered, "mlc.test", 7, "t.bin").status().message()), HasSubstr("signature does not verify"));
+  for (size_t i = signed_file.size() - kSignatureTrailerBytes; i < signed_file.size(); ++i) {
+    std::string damaged = signed_file;
+    damaged[i] ^= 0x01;
+    EXPECT_FALSE(Unseal(damaged, "mlc.test", 7, "d.bin", trusted).ok()) << i;
+  }
+}
+
+TEST(SealedFile, KeysReadFromPemFiles) {
+  absl::StatusOr<SigningKey> key = SigningKey::Generate();
+  ASSERT_TRUE(key.ok());
+  const std::string dir = ::testing::TempDir();
+  ASSERT_TRUE(WriteFileAtomically(dir + "/k.pem", key->PrivatePem()).ok());
+  ASSERT_TRUE(WriteFileAtomically(dir + "/k.pub", key->PublicPem()).ok());
+  absl::StatusOr<SigningKey> loaded = SigningKey::FromPemFile(dir + "/k.pem");
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  EXPECT_EQ(loaded->public_key(), key->public_key());
+  absl::StatusOr<std::string> pub = ReadPublicKey(dir + "/k.pub");
+  ASSERT_TRUE(pub.ok()) << pub.status();
+  EXPECT_EQ(*pub, key->public_key());
+  // A public key is no signing key; a text file is no key at all.
+  EXPECT_THAT(std::string(SigningKey::FromPemFile(dir + "/k.pub").status().message()), HasSubstr("not an Ed25519 private key"));
+  ASSERT_TRUE(WriteFileAtomically(dir + "/junk.pem", "hello").ok());
+  EXPECT_THAT(std::string(ReadPublicKey(dir + "/junk.pem").status().message()), HasSubstr("junk.pem: not an Ed25519 key"));
 }
 
 TEST(SealedFile, Sha256MatchesTheStandardVector) {

@@ -28,6 +28,7 @@
 #include "passes/pass.h"
 #include "support/file_util.h"
 #include "support/npy.h"
+#include "support/signature.h"
 #include "tools/testing/kernel_harness.h"
 #include "vm/thread_pool.h"
 #include "vm/virtual_machine.h"
@@ -540,6 +541,23 @@ TEST(VirtualMachine, CorruptArtifactsGiveClearErrors) {
   bad = *exe;
   bad.set_format_version(99);
   EXPECT_THAT(std::string(vm::VirtualMachine::Load(bad).status().message()), HasSubstr("format version 99"));
+}
+
+TEST(VirtualMachine, WithTrustedKeysOnlySignedExecutablesLoad) {
+  absl::StatusOr<proto::Executable> exe = codegen::Build(Parse(absl::StrCat(kSeeds, "/e2e_my_module.py")));
+  ASSERT_TRUE(exe.ok());
+  absl::StatusOr<SigningKey> builder = SigningKey::Generate(), stranger = SigningKey::Generate();
+  ASSERT_TRUE(builder.ok() && stranger.ok());
+  const std::vector<std::string> trusted = {builder->public_key()};
+  const vm::RuntimeRegistry& registry = vm::RuntimeRegistry::Global();
+  EXPECT_TRUE(vm::VirtualMachine::LoadBytes(vm::SerializeExecutable(*exe, &*builder), "signed.mlcx", registry, trusted).ok());
+  EXPECT_THAT(std::string(vm::VirtualMachine::LoadBytes(vm::SerializeExecutable(*exe), "plain.mlcx", registry, trusted).status().message()),
+              HasSubstr("plain.mlcx: not signed"));
+  EXPECT_THAT(
+      std::string(vm::VirtualMachine::LoadBytes(vm::SerializeExecutable(*exe, &*stranger), "other.mlcx", registry, trusted).status().message()),
+      HasSubstr("not among the trusted keys"));
+  // Without trusted keys, signed and unsigned executables both load.
+  EXPECT_TRUE(vm::VirtualMachine::LoadBytes(vm::SerializeExecutable(*exe, &*stranger), "other.mlcx").ok());
 }
 
 // ---- Targets: recorded in the module and the executable, obeyed by codegen, checked at load.

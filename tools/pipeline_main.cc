@@ -5,6 +5,7 @@
  *             [--out DIR] [--no-cache] [--cache-dir DIR] [--print-after-all] [--dump-dir DIR]
  *             [--emit-dot graph.dot] [--plugin lib.so] [--pass-plugin lib.so] [--target T]
  *             [--tuning_db records.pb] [--profile [--profile_json trace.json]]
+ *             [--sign_key builder.pem] [--trusted_keys builder.pub,...]
  *
  *  Stages: frontend (parse TVMScript; the importers take .onnx / .fxpb), opt (graph passes:
  *  fusion, legalization), build (loop lowering and LLVM code generation), run (the VM). Each
@@ -59,6 +60,8 @@ ABSL_FLAG(std::string, emit_dot, "", "write the compiled main function's graph a
 ABSL_FLAG(std::string, plugin, "", "runtime-function plug-ins for the run stage");
 ABSL_FLAG(std::string, pass_plugin, "", "pass plug-ins for the opt stage");
 ABSL_FLAG(int, top, 3, "classes shown per prediction");
+ABSL_FLAG(std::string, sign_key, "", "sign the executable with this Ed25519 private key (PEM); see docs/build_and_run.md");
+ABSL_FLAG(std::string, trusted_keys, "", "comma-separated Ed25519 public keys (PEM): the run stage loads only an executable signed by one");
 ABSL_FLAG(bool, profile, false, "after the run stage, profile the executable on the inputs and print the per-kernel table");
 ABSL_FLAG(std::string, profile_json, "", "with --profile: also write the profile as a Chrome trace here");
 
@@ -348,6 +351,10 @@ int main(int argc, char** argv) {
   if (!runner.Run(optimize)) return 1;
 
   Stage build{"build", Runfile("codegen/build"), {"--in", opt, "--out", exe, target_flag}, {opt}, target_flag, {exe}, opt};
+  if (const std::string key = UserPath(absl::GetFlag(FLAGS_sign_key)); !key.empty()) {
+    build.args.push_back(absl::StrCat("--sign_key=", key));
+    build.input_files.push_back(key);  // another key, another executable
+  }
   if (!runner.Run(build)) return 1;
 
   if (!dump_dir.empty() || !absl::GetFlag(FLAGS_emit_dot).empty()) {
@@ -399,6 +406,12 @@ int main(int argc, char** argv) {
             exe};
   run.input_files.insert(run.input_files.end(), inputs.begin(), inputs.end());
   if (!absl::GetFlag(FLAGS_plugin).empty()) run.args.push_back(absl::StrCat("--plugin=", absl::GetFlag(FLAGS_plugin)));
+  std::vector<std::string> trusted;
+  for (absl::string_view k : absl::StrSplit(absl::GetFlag(FLAGS_trusted_keys), ',', absl::SkipEmpty())) trusted.push_back(UserPath(std::string(k)));
+  if (!trusted.empty()) {
+    run.args.push_back(absl::StrCat("--trusted_keys=", absl::StrJoin(trusted, ",")));
+    run.input_files.insert(run.input_files.end(), trusted.begin(), trusted.end());
+  }
   if (!runner.Run(run)) return 1;
   PrintPredictions(outputs, labels, absl::GetFlag(FLAGS_top));
   if (absl::GetFlag(FLAGS_profile)) {
@@ -407,6 +420,7 @@ int main(int argc, char** argv) {
                                      absl::StrJoin(inputs, ","), "--profile"};
     if (!absl::GetFlag(FLAGS_profile_json).empty()) argv.push_back(absl::StrCat("--profile_json=", UserPath(absl::GetFlag(FLAGS_profile_json))));
     if (!absl::GetFlag(FLAGS_plugin).empty()) argv.push_back(absl::StrCat("--plugin=", absl::GetFlag(FLAGS_plugin)));
+    if (!trusted.empty()) argv.push_back(absl::StrCat("--trusted_keys=", absl::StrJoin(trusted, ",")));
     mlc::pipeline::ProcessResult r = mlc::pipeline::RunProcess(argv);
     std::fputs(r.stdout_text.c_str(), stdout);
     if (r.exit_code != 0) {

@@ -9,12 +9,13 @@
 namespace mlc {
 namespace vm {
 
-std::string SerializeExecutable(const proto::Executable& exe) {
-  return Seal(kExecutableMagic, kExecutableFormatVersion, exe.SerializeAsString());
+std::string SerializeExecutable(const proto::Executable& exe, const SigningKey* signer) {
+  return Seal(kExecutableMagic, kExecutableFormatVersion, exe.SerializeAsString(), signer);
 }
 
-absl::StatusOr<proto::Executable> ParseExecutable(const std::string& bytes, const std::string& source) {
-  absl::StatusOr<std::string> payload = Unseal(bytes, kExecutableMagic, kExecutableFormatVersion, source);
+absl::StatusOr<proto::Executable> ParseExecutable(const std::string& bytes, const std::string& source,
+                                                  const std::vector<std::string>& trusted_keys) {
+  absl::StatusOr<std::string> payload = Unseal(bytes, kExecutableMagic, kExecutableFormatVersion, source, trusted_keys);
   if (!payload.ok()) return payload.status();
   proto::Executable exe;
   // Intact envelope, unreadable message: written by a faulty writer, not damaged in transit.

@@ -8,7 +8,10 @@
 #include <cstdint>
 #include <string>
 
+#include <vector>
+
 #include "absl/status/statusor.h"
+#include "support/signature.h"
 #include "vm/executable.pb.h"
 
 namespace mlc {
@@ -19,11 +22,14 @@ inline constexpr char kExecutableMagic[] = "mlc.executable";
  *  (support/sealed_file.h: kind, version and SHA-256 around the message). */
 inline constexpr uint32_t kExecutableFormatVersion = 3;
 
-/*! \brief The bytes of a *.mlcx file: the message in its sealed envelope. */
-std::string SerializeExecutable(const proto::Executable& exe);
+/*! \brief The bytes of a *.mlcx file: the message in its sealed envelope, signed by `signer`
+ *  when given. */
+std::string SerializeExecutable(const proto::Executable& exe, const SigningKey* signer = nullptr);
 /*! \brief The message of a *.mlcx file's bytes; `source` names it in errors (damaged,
- *  truncated, another format version, not an executable). */
-absl::StatusOr<proto::Executable> ParseExecutable(const std::string& bytes, const std::string& source);
+ *  truncated, another format version, not an executable; with `trusted_keys`, unsigned or
+ *  signed by another key). */
+absl::StatusOr<proto::Executable> ParseExecutable(const std::string& bytes, const std::string& source,
+                                                  const std::vector<std::string>& trusted_keys = {});
 
 }  // namespace vm
 }  // namespace mlc

@@ -2,6 +2,7 @@
  *  \brief //vm:run — runs a function of an executable on .npy inputs.
  *
  *    run --exe m.mlcx [--func main] --inputs x.npy,w.npy [--outputs out.npy] [--plugin lib.so]
+ *        [--trusted_keys builder.pub,...]
  *        [--bench N [--warmup W]] [--profile] [--profile_json trace.json]
  *
  *  Outputs (a tuple result gives several) are written with --outputs, atomically, or printed.
@@ -27,6 +28,7 @@
 #include "support/file_util.h"
 #include "support/fma_peak.h"
 #include "support/npy.h"
+#include "support/signature.h"
 #include "vm/thread_pool.h"
 #include "vm/virtual_machine.h"
 
@@ -35,6 +37,8 @@ ABSL_FLAG(std::string, func, "main", "function to call");
 ABSL_FLAG(std::string, inputs, "", "comma-separated .npy files, one per parameter");
 ABSL_FLAG(std::string, outputs, "", "comma-separated .npy files for the results (default: print them)");
 ABSL_FLAG(std::string, plugin, "", "comma-separated shared libraries of runtime functions to load");
+ABSL_FLAG(std::string, trusted_keys, "",
+          "comma-separated Ed25519 public keys (PEM); when given, only an executable signed by one of them is loaded");
 ABSL_FLAG(int, bench, 0, "time this many runs and print median and p90 latency");
 ABSL_FLAG(int, warmup, 10, "runs before timing (with --bench)");
 ABSL_FLAG(bool, profile, false,
@@ -141,7 +145,11 @@ int main(int argc, char** argv) {
     absl::Status s = mlc::vm::RuntimeRegistry::Global().LoadPlugin(std::string(p));
     if (!s.ok()) return Fail(std::string(s.message()));
   }
-  absl::StatusOr<std::unique_ptr<mlc::vm::VirtualMachine>> vm = mlc::vm::VirtualMachine::LoadFile(absl::GetFlag(FLAGS_exe));
+  std::vector<std::string> key_paths = absl::StrSplit(absl::GetFlag(FLAGS_trusted_keys), ',', absl::SkipEmpty());
+  absl::StatusOr<std::vector<std::string>> trusted = mlc::ReadPublicKeys(key_paths);
+  if (!trusted.ok()) return Fail(std::string(trusted.status().message()));
+  absl::StatusOr<std::unique_ptr<mlc::vm::VirtualMachine>> vm =
+      mlc::vm::VirtualMachine::LoadFile(absl::GetFlag(FLAGS_exe), mlc::vm::RuntimeRegistry::Global(), *trusted);
   if (!vm.ok()) return Fail(std::string(vm.status().message()));
   std::vector<Value> args;
   for (absl::string_view path : absl::StrSplit(absl::GetFlag(FLAGS_inputs), ',', absl::SkipEmpty())) {

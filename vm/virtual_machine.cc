@@ -313,20 +313,22 @@ absl::Status VirtualMachine::Decode(int func_index) {
 }
 
 absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::LoadBytes(const std::string& bytes, const std::string& source,
-                                                                           const RuntimeRegistry& registry) {
-  absl::StatusOr<proto::Executable> exe = ParseExecutable(bytes, source);
+                                                                           const RuntimeRegistry& registry,
+                                                                           const std::vector<std::string>& trusted_keys) {
+  absl::StatusOr<proto::Executable> exe = ParseExecutable(bytes, source, trusted_keys);
   if (!exe.ok()) return exe.status();
   absl::StatusOr<std::unique_ptr<VirtualMachine>> vm = Load(std::move(*exe), registry);
   if (!vm.ok()) return absl::Status(vm.status().code(), absl::StrCat(source, ": ", vm.status().message()));
   return vm;
 }
 
-absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::LoadFile(const std::string& path, const RuntimeRegistry& registry) {
+absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::LoadFile(const std::string& path, const RuntimeRegistry& registry,
+                                                                          const std::vector<std::string>& trusted_keys) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open"));
   std::ostringstream buffer;
   buffer << in.rdbuf();
-  return LoadBytes(buffer.str(), path, registry);
+  return LoadBytes(buffer.str(), path, registry, trusted_keys);
 }
 
 std::vector<std::string> VirtualMachine::FunctionNames() const {

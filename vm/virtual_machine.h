@@ -36,10 +36,15 @@ class VirtualMachine {
   /*! \brief Parses and checks an executable; resolves kernels and runtime functions. */
   static absl::StatusOr<std::unique_ptr<VirtualMachine>> Load(proto::Executable exe,
                                                                const RuntimeRegistry& registry = RuntimeRegistry::Global());
+  /*! \brief From a *.mlcx file's bytes (sealed; vm/executable_format.h). With `trusted_keys`
+   *         (raw Ed25519 public keys, support/signature.h) only an executable signed by one of
+   *         them loads: loading runs the native code inside. */
   static absl::StatusOr<std::unique_ptr<VirtualMachine>> LoadBytes(const std::string& bytes, const std::string& source,
-                                                                    const RuntimeRegistry& registry = RuntimeRegistry::Global());
+                                                                    const RuntimeRegistry& registry = RuntimeRegistry::Global(),
+                                                                    const std::vector<std::string>& trusted_keys = {});
   static absl::StatusOr<std::unique_ptr<VirtualMachine>> LoadFile(const std::string& path,
-                                                                   const RuntimeRegistry& registry = RuntimeRegistry::Global());
+                                                                   const RuntimeRegistry& registry = RuntimeRegistry::Global(),
+                                                                   const std::vector<std::string>& trusted_keys = {});
 
   ~VirtualMachine();
 
