@@ -101,9 +101,9 @@ model_build = rule(
 
 def compile_model(name, src, params = None, passes = None, target = "native", tuning_db = None, visibility = None, tags = None):
     """src -> <name>_ir.irpb -> <name>_opt.irpb -> <name>.mlcx."""
-    model_import(name = name + "_ir", src = src, tags = tags)
+    model_import(name = name + "_ir", src = src, visibility = visibility, tags = tags)
     opt_kwargs = {}
     if passes != None:
         opt_kwargs["passes"] = passes
-    model_opt(name = name + "_opt", src = ":" + name + "_ir", params = params, target = target, tuning_db = tuning_db, tags = tags, **opt_kwargs)
+    model_opt(name = name + "_opt", src = ":" + name + "_ir", params = params, target = target, tuning_db = tuning_db, visibility = visibility, tags = tags, **opt_kwargs)
     model_build(name = name, src = ":" + name + "_opt", target = target, visibility = visibility, tags = tags)

@@ -1,0 +1,32 @@
+"""mlc_fuzzer: a fuzz target's entry point as a libFuzzer binary and as a corpus regression test."""
+
+load("@rules_cc//cc:defs.bzl", "cc_binary", "cc_test")
+
+def mlc_fuzzer(name, src, deps, corpus):
+    """Declares <name> and <name>_regression.
+
+    <name>: with --config=fuzz a libFuzzer binary (clang, ASan + UBSan):
+        ./bazelw run --config=fuzz //tools/fuzz:<name> -- -max_total_time=60 CORPUS_DIR
+    otherwise a program that runs the entry point once over each file given.
+    <name>_regression: a test (in ./bazelw test //...) that runs every file of `corpus` through
+    the entry point; a crash or sanitizer finding fails it.
+    """
+    cc_binary(
+        name = name,
+        srcs = [src],
+        deps = deps + select({
+            "//tools/fuzz:libfuzzer": [],
+            "//conditions:default": ["//tools/fuzz:corpus_main"],
+        }),
+        linkopts = select({
+            "//tools/fuzz:libfuzzer": ["-fsanitize=fuzzer"],
+            "//conditions:default": [],
+        }),
+    )
+    cc_test(
+        name = name + "_regression",
+        srcs = [src],
+        deps = deps + ["//tools/fuzz:corpus_main"],
+        data = corpus,
+        args = ["$(locations %s)" % c for c in corpus],
+    )

@@ -1,0 +1,13 @@
+// Fuzz target: the schedule-trace parser (TVM's spelling) and the binary trace reader.
+#include <cstdint>
+#include <string>
+
+#include "frontend/script/trace_parser.h"
+#include "ir/tir/schedule/trace.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string bytes(reinterpret_cast<const char*>(data), size);
+  (void)mlc::script::ParseTrace(bytes, "fuzz.trace.py");
+  (void)mlc::tir::Trace::Deserialize(bytes, "fuzz.trace");
+  return 0;
+}
