@@ -17,8 +17,25 @@ SliceRange ClampSlice(int64_t dim, int64_t begin, int64_t end, int64_t step) {
   return {b, std::max<int64_t>(0, extent)};
 }
 
+absl::Status CheckWindowAttrs(const std::vector<int64_t>& kernel, const std::vector<int64_t>& strides,
+                              const std::vector<int64_t>& dilation, const std::vector<int64_t>& padding) {
+  auto check = [](const std::vector<int64_t>& v, const char* name, int64_t least) -> absl::Status {
+    for (int64_t x : v) {
+      if (x < least) {
+        return absl::InvalidArgumentError(absl::StrCat(name, " ", ShapeToString(v), " must be ", least > 0 ? "positive" : "non-negative"));
+      }
+    }
+    return absl::OkStatus();
+  };
+  if (absl::Status s = check(kernel, "kernel size", 1); !s.ok()) return s;
+  if (absl::Status s = check(strides, "strides", 1); !s.ok()) return s;
+  if (absl::Status s = check(dilation, "dilation", 1); !s.ok()) return s;
+  return check(padding, "padding", 0);
+}
+
 int64_t WindowExtent(int64_t in, int64_t pad_before, int64_t pad_after, int64_t kernel, int64_t dilation, int64_t stride,
                      bool ceil_mode) {
+  if (kernel < 1 || dilation < 1 || stride < 1) return 0;  // CheckWindowAttrs says which
   int64_t span = in + pad_before + pad_after - dilation * (kernel - 1) - 1;
   if (span < 0) return 0;
   int64_t out = (ceil_mode ? (span + stride - 1) / stride : span / stride) + 1;

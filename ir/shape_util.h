@@ -28,6 +28,11 @@ struct SliceRange {
 };
 SliceRange ClampSlice(int64_t dim, int64_t begin, int64_t end, int64_t step);
 
+/*! \brief Checks a sliding window's attributes (kernel, strides, dilation: positive; padding:
+ *         not negative), naming the one that is not. */
+absl::Status CheckWindowAttrs(const std::vector<int64_t>& kernel, const std::vector<int64_t>& strides,
+                              const std::vector<int64_t>& dilation, const std::vector<int64_t>& padding);
+
 /*! \brief Output extent of a sliding window (convolution, pooling) along one dimension; 0 when
  *  the window does not fit the padded input. With `ceil_mode` (pooling) the division rounds up,
  *  but the last window must start inside the input or its leading padding (PyTorch and ONNX

@@ -30,6 +30,7 @@ absl::StatusOr<StructInfo> InferConv2d(const CallNode& call, const Conv2DAttrs& 
     return absl::InvalidArgumentError(absl::StrCat("data ", ShapeToString(xs), " and weight ", ShapeToString(ws),
                                                    " do not agree for groups=", a.groups));
   }
+  if (absl::Status s = CheckWindowAttrs({ws[2], ws[3]}, a.strides, a.dilation, a.padding); !s.ok()) return s;
   int64_t oh = WindowExtent(xs[2], a.padding[0], a.padding[2], ws[2], a.dilation[0], a.strides[0]);
   int64_t ow = WindowExtent(xs[3], a.padding[1], a.padding[3], ws[3], a.dilation[1], a.strides[1]);
   if (oh <= 0 || ow <= 0) return absl::InvalidArgumentError("the window is larger than the padded input");
@@ -49,6 +50,7 @@ absl::StatusOr<StructInfo> InferConv2dGemm(const CallNode& call, const Conv2DGem
     return absl::InvalidArgumentError(absl::StrCat("weight ", ShapeToString(ws), " is not [O, C*KH*KW] = [O, ",
                                                    xs[1] * a.kernel_size[0] * a.kernel_size[1], "]"));
   }
+  if (absl::Status s = CheckWindowAttrs(a.kernel_size, a.strides, a.dilation, a.padding); !s.ok()) return s;
   int64_t oh = WindowExtent(xs[2], a.padding[0], a.padding[2], a.kernel_size[0], a.dilation[0], a.strides[0]);
   int64_t ow = WindowExtent(xs[3], a.padding[1], a.padding[3], a.kernel_size[1], a.dilation[1], a.strides[1]);
   if (oh <= 0 || ow <= 0) return absl::InvalidArgumentError("the window is larger than the padded input");
@@ -62,6 +64,7 @@ absl::StatusOr<StructInfo> InferPool2d(const CallNode& call, const Pool2DAttrs& 
   if (!(*x)->shape) return TensorSInfoUnknownShape((*x)->dtype, 4);
   const std::vector<int64_t>& xs = *(*x)->shape;
   if (xs.size() != 4) return absl::InvalidArgumentError(absl::StrCat("expects NCHW data, got ", ShapeToString(xs)));
+  if (absl::Status s = CheckWindowAttrs(a.pool_size, a.strides, a.dilation, a.padding); !s.ok()) return s;
   int64_t oh = WindowExtent(xs[2], a.padding[0], a.padding[2], a.pool_size[0], a.dilation[0], a.strides[0], a.ceil_mode);
   int64_t ow = WindowExtent(xs[3], a.padding[1], a.padding[3], a.pool_size[1], a.dilation[1], a.strides[1], a.ceil_mode);
   if (oh <= 0 || ow <= 0) return absl::InvalidArgumentError("the window is larger than the padded input");
