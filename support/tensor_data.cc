@@ -5,11 +5,13 @@
 
 #include <cstring>
 
+#include "support/checked_math.h"
+
 namespace mlc {
 
 int64_t NumElements(const std::vector<int64_t>& shape) {
   int64_t n = 1;
-  for (int64_t d : shape) n *= d;
+  for (int64_t d : shape) n = SaturatingMul(n, d);
   return n;
 }
 
@@ -21,7 +23,7 @@ TensorData ScalarTensor(double value, DataType dtype) {
   } else if (dtype == DataType::Float(64)) {
     std::memcpy(t.mutable_data(), &value, sizeof(value));
   } else {
-    int64_t i = static_cast<int64_t>(value);
+    int64_t i = SaturatingInt64(value);
     std::memcpy(t.mutable_data(), &i, dtype.bytes());  // little-endian: the low bytes
   }
   return t;
@@ -36,7 +38,7 @@ TensorData Int64Tensor(const std::vector<int64_t>& values) {
 TensorData::TensorData(DataType dtype, std::vector<int64_t> shape)
     : dtype_(dtype),
       shape_(std::move(shape)),
-      bytes_(std::make_shared<std::string>(static_cast<size_t>(mlc::NumElements(shape_) * dtype.bytes()), '\0')) {}
+      bytes_(std::make_shared<std::string>(static_cast<size_t>(SaturatingMul(mlc::NumElements(shape_), dtype.bytes())), '\0')) {}
 
 TensorData::TensorData(DataType dtype, std::vector<int64_t> shape, std::string bytes)
     : dtype_(dtype), shape_(std::move(shape)), bytes_(std::make_shared<std::string>(std::move(bytes))) {}

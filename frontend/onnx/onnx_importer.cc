@@ -3,6 +3,7 @@
  */
 #include "frontend/onnx/onnx_importer.h"
 
+#include <algorithm>
 #include <cstring>
 #include <set>
 
@@ -10,6 +11,8 @@
 #include "absl/strings/str_join.h"
 #include "ir/op.h"
 #include "ir/ops/constant_eval.h"
+#include "ir/shape_util.h"
+#include "support/checked_math.h"
 #include "support/file_util.h"
 
 namespace mlc {
@@ -56,17 +59,31 @@ absl::StatusOr<TensorData> TensorFromOnnx(const onnx::TensorProto& t) {
   absl::StatusOr<DataType> dtype = DtypeFromOnnx(t.data_type());
   if (!dtype.ok()) return dtype.status();
   std::vector<int64_t> shape(t.dims().begin(), t.dims().end());
-  int64_t n = NumElements(shape);
+  for (int64_t d : shape) {
+    if (d < 0) return absl::DataLossError(absl::StrCat("tensor ", t.name(), " has a negative dimension ", d));
+  }
+  int64_t n = NumElements(shape);  // saturates: a shape the data cannot fill fails below
   if (t.has_data_location() && t.data_location() == onnx::TensorProto::EXTERNAL) {
     return absl::UnimplementedError(absl::StrCat("tensor ", t.name(), " uses external data, which is not supported"));
   }
+  // The data must be there before anything is allocated for it: the shape alone is a claim.
+  const int64_t bytes = SaturatingMul(n, dtype->bytes());
+  int64_t held = 0;
+  switch (t.has_raw_data() ? -1 : t.data_type()) {
+    case -1: held = static_cast<int64_t>(t.raw_data().size()) / std::max(1, dtype->bytes()); break;
+    case onnx::TensorProto::FLOAT: held = t.float_data_size(); break;
+    case onnx::TensorProto::DOUBLE: held = t.double_data_size(); break;
+    case onnx::TensorProto::INT64: held = t.int64_data_size(); break;
+    default: held = t.int32_data_size(); break;
+  }
+  if (held != n || (t.has_raw_data() && static_cast<int64_t>(t.raw_data().size()) != bytes)) {
+    return absl::DataLossError(absl::StrCat("tensor ", t.name(), " of shape ", relax::ShapeToString(shape), " holds ",
+                                            t.has_raw_data() ? t.raw_data().size() : held, t.has_raw_data() ? " bytes" : " values",
+                                            ", needs ", t.has_raw_data() ? bytes : n));
+  }
   TensorData out(*dtype, shape);
-  size_t bytes = static_cast<size_t>(n) * dtype->bytes();
   if (t.has_raw_data()) {
-    if (t.raw_data().size() != bytes) {
-      return absl::DataLossError(absl::StrCat("tensor ", t.name(), " holds ", t.raw_data().size(), " bytes, needs ", bytes));
-    }
-    std::memcpy(out.mutable_data(), t.raw_data().data(), bytes);
+    std::memcpy(out.mutable_data(), t.raw_data().data(), static_cast<size_t>(bytes));
     return out;
   }
   auto fill = [&](const auto& values, auto cast) -> absl::Status {

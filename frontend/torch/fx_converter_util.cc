@@ -2,6 +2,7 @@
 #include "frontend/torch/fx_converter_util.h"
 
 #include "absl/strings/str_cat.h"
+#include "support/checked_math.h"
 
 namespace mlc {
 namespace fx {
@@ -52,6 +53,10 @@ double NumberArg(const proto::FxNode& node, int index, const std::string& name, 
   if (index < node.args_size()) return number(node.args(index));
   auto it = node.kwargs().find(name);
   return it == node.kwargs().end() ? fallback : number(it->second);
+}
+
+int64_t IntArg(const proto::FxNode& node, int index, const std::string& name, int64_t fallback) {
+  return SaturatingInt64(NumberArg(node, index, name, static_cast<double>(fallback)));
 }
 
 /*! \brief An int list argument (positional `index` or keyword `name`), or the remaining

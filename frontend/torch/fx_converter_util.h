@@ -26,6 +26,8 @@ std::vector<int64_t> IntsOf(const proto::FxNode& node, const std::string& name, 
 double FloatOf(const proto::FxNode& node, const std::string& name, double fallback);
 /*! \brief Numeric argument `index` (positional) or `name` (keyword) of a call, else `fallback`. */
 double NumberArg(const proto::FxNode& node, int index, const std::string& name, double fallback);
+/*! \brief NumberArg as an integer (saturating: an absurd value fails the caller's range check). */
+int64_t IntArg(const proto::FxNode& node, int index, const std::string& name, int64_t fallback);
 /*! \brief An int list argument (positional or keyword), or the remaining positional ints (x.permute(0, 2, 1)). */
 std::vector<int64_t> IntListArg(const proto::FxNode& node, int index, const std::string& name);
 bool BoolArg(const proto::FxNode& node, int index, const std::string& name, bool fallback);

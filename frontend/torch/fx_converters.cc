@@ -129,7 +129,7 @@ absl::StatusOr<relax::Expr> ConvertSize(FxContext& ctx, const proto::FxNode& nod
     return relax::MakeConstant(Int64Tensor(shape));
   }
   if (node.args_size() < 2 && !node.kwargs().count("dim")) return relax::MakeConstant(Int64Tensor(shape));
-  int64_t d = static_cast<int64_t>(NumberArg(node, 1, "dim", 0)), rank = static_cast<int64_t>(shape.size());
+  int64_t d = IntArg(node, 1, "dim", 0), rank = static_cast<int64_t>(shape.size());
   if (d < 0) d += rank;
   if (d < 0 || d >= rank) return absl::InvalidArgumentError(absl::StrCat("dimension ", d, " out of range"));
   return relax::MakeConstant(ScalarTensor(static_cast<double>(shape[d]), DataType::Int64()));

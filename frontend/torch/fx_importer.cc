@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "ir/op.h"
+#include "support/checked_math.h"
 #include "support/file_util.h"
 
 namespace mlc {
@@ -63,9 +64,9 @@ absl::StatusOr<relax::Expr> FxContext::Param(const std::string& name) const {
   absl::StatusOr<DataType> dtype = DataType::Parse(t.dtype());
   if (!dtype.ok()) return absl::DataLossError(absl::StrCat("parameter ", name, ": ", dtype.status().message()));
   std::vector<int64_t> shape(t.shape().begin(), t.shape().end());
-  if (static_cast<int64_t>(t.data().size()) != NumElements(shape) * dtype->bytes()) {
+  if (static_cast<int64_t>(t.data().size()) != SaturatingMul(NumElements(shape), dtype->bytes())) {
     return absl::DataLossError(absl::StrCat("parameter ", name, " holds ", t.data().size(), " bytes, its shape needs ",
-                                            NumElements(shape) * dtype->bytes()));
+                                            SaturatingMul(NumElements(shape), dtype->bytes())));
   }
   relax::Expr c = relax::MakeConstant(TensorData(*dtype, shape, t.data()));
   params_[name] = c;

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "frontend/torch/fx_converter_util.h"
+#include "support/checked_math.h"
 #include "ir/ops/op_attrs.h"
 
 namespace mlc {
@@ -16,8 +17,8 @@ namespace {
 absl::StatusOr<relax::Expr> ConvertSoftmax(FxContext& ctx, const proto::FxNode& node) {
   absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
   if (!x.ok()) return x.status();
-  int64_t axis = node.op() == "call_module" ? static_cast<int64_t>(FloatOf(node, "dim", -1))
-                                            : static_cast<int64_t>(NumberArg(node, 1, "dim", -1));
+  int64_t axis = node.op() == "call_module" ? SaturatingInt64(FloatOf(node, "dim", -1))
+                                            : IntArg(node, 1, "dim", -1);
   return ctx.EmitOp("nn.softmax", {*x}, {{"axis", axis}});
 }
 
@@ -84,7 +85,7 @@ absl::StatusOr<relax::Expr> ConvertPermute(FxContext& ctx, const proto::FxNode& 
   if (target == "transpose" || target == "torch.transpose") {
     axes.resize(rank);
     for (int64_t d = 0; d < rank; ++d) axes[d] = d;
-    int64_t a = static_cast<int64_t>(NumberArg(node, 1, "dim0", 0)), b = static_cast<int64_t>(NumberArg(node, 2, "dim1", 1));
+    int64_t a = IntArg(node, 1, "dim0", 0), b = IntArg(node, 2, "dim1", 1);
     if (a < 0) a += rank;
     if (b < 0) b += rank;
     if (a < 0 || a >= rank || b < 0 || b >= rank) return absl::InvalidArgumentError("transpose dims out of range");

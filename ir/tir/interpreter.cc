@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "ir/tir/intrinsics.h"
+#include "support/checked_math.h"
 
 namespace mlc {
 namespace tir {
@@ -19,15 +20,8 @@ struct Scalar {
   int64_t i = 0;
   bool is_float = false;
   double AsDouble() const { return is_float ? f : static_cast<double>(i); }
-  int64_t AsInt() const { return is_float ? Saturate(f) : i; }
-  /*! \brief double -> int64 rounding toward zero, saturating out of range and NaN -> 0 (a
-   *  plain cast of those is undefined; fuzzing found constants like 1e33 cast to an index). */
-  static int64_t Saturate(double v) {
-    if (!(v == v)) return 0;
-    if (v >= 9.2233720368547758e18) return INT64_MAX;
-    if (v <= -9.2233720368547758e18) return INT64_MIN;
-    return static_cast<int64_t>(v);
-  }
+  // Saturating: fuzzing found constants like 1e33 cast to an index (a plain cast is undefined).
+  int64_t AsInt() const { return is_float ? SaturatingInt64(f) : i; }
 };
 
 Scalar Make(DataType t, double v) {
@@ -36,7 +30,7 @@ Scalar Make(DataType t, double v) {
   if (s.is_float) {
     s.f = t.bits() == 32 ? static_cast<double>(static_cast<float>(v)) : v;
   } else {
-    s.i = Scalar::Saturate(v);
+    s.i = SaturatingInt64(v);
   }
   return s;
 }
