@@ -46,6 +46,12 @@ absl::StatusOr<relax::Expr> ConvertBatchNorm2d(FxContext& ctx, const proto::FxNo
   if (p[0]->dtype() != DataType::Float32()) return absl::UnimplementedError("batch norm is supported for float32");
   double eps = FloatOf(node, "eps", 1e-5);
   int64_t c = p[0]->NumElements();
+  for (const TensorData* t : p) {
+    if (t->dtype() != DataType::Float32() || t->NumElements() != c) {
+      return absl::InvalidArgumentError(absl::StrCat("batch norm ", node.target(), ": weight, bias, running_mean and running_var must be ",
+                                                     c, " float32 values each"));
+    }
+  }
   TensorData scale(DataType::Float32(), {c, 1, 1}), shift(DataType::Float32(), {c, 1, 1});
   for (int64_t i = 0; i < c; ++i) {
     double s = p[0]->data_as<float>()[i] / std::sqrt(static_cast<double>(p[3]->data_as<float>()[i]) + eps);

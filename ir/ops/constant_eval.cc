@@ -47,7 +47,7 @@ absl::StatusOr<TensorData> EvaluateConstantCall(const CallNode& call, const IRMo
   tensors.emplace_back(out->dtype, *out->shape);
   std::vector<TensorData*> ptrs;
   for (TensorData& t : tensors) ptrs.push_back(&t);
-  if (absl::Status s = tir::InterpretPrimFunc(prim, ptrs); !s.ok()) return s;
+  if (absl::Status s = tir::InterpretPrimFunc(prim, ptrs, kMaxFoldSteps); !s.ok()) return s;
   return tensors.back();
 }
 

@@ -218,8 +218,11 @@ class Interpreter {
       }
       case NodeKind::kFor: {
         const auto* f = s.as<tir::ForNode>();
-        int64_t lo = Eval(f->min).AsInt(), n = Eval(f->extent).AsInt();
-        for (int64_t i = lo; i < lo + n && status_.ok(); ++i) {
+        int64_t lo = Eval(f->min).AsInt(), end = SaturatingAdd(lo, Eval(f->extent).AsInt());
+        for (int64_t i = lo; i < end && status_.ok(); ++i) {
+          // Iterations count as steps too: loops around empty ones (a zero extent inside) would
+          // otherwise run unbounded (fuzzing found an ONNX Gemm folded that way).
+          if (++steps_ > max_steps_) return Fail("step limit exceeded");
           vars_[f->loop_var.get()] = i;
           Exec(f->body);
         }

@@ -17,7 +17,8 @@ namespace mlc {
 namespace tir {
 
 /*! \brief Runs `func` on `buffers` (one per parameter, outputs last, written in place).
- *         Fails on shape mismatches, out-of-bounds accesses and more than `max_steps` stores. */
+ *         Fails on shape mismatches, out-of-bounds accesses and more than `max_steps` stores
+ *         and loop iterations. */
 absl::Status InterpretPrimFunc(const tir::PrimFunc& func, const std::vector<TensorData*>& buffers,
                                int64_t max_steps = int64_t{1} << 28);
 
