@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "frontend/onnx/converter_util.h"
+#include "support/checked_math.h"
 
 namespace mlc {
 namespace onnx_import {
@@ -73,7 +74,7 @@ Outputs Flatten(OnnxContext& ctx, const onnx::NodeProto& node) {
   if (axis < 0) axis += rank;
   if (axis < 0 || axis > rank) return absl::InvalidArgumentError(absl::StrCat("axis ", axis, " out of range"));
   int64_t outer = 1, inner = 1;
-  for (int64_t d = 0; d < rank; ++d) (d < axis ? outer : inner) *= (*t->shape)[d];
+  for (int64_t d = 0; d < rank; ++d) { int64_t& f = d < axis ? outer : inner; f = SaturatingMul(f, (*t->shape)[d]); }
   return ReshapeTo(ctx, *x, {outer, inner});
 }
 

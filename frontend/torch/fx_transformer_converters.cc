@@ -2,12 +2,14 @@
  *  \brief FX converters of what attention blocks use: softmax, layer norm, reductions,
  *         transpose / permute, and nn.MultiheadAttention as a whole module.
  */
+#include <algorithm>
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
 #include "frontend/torch/fx_converter_util.h"
 #include "support/checked_math.h"
 #include "ir/ops/op_attrs.h"
+#include "ir/shape_util.h"
 
 namespace mlc {
 namespace fx {
@@ -56,6 +58,13 @@ absl::StatusOr<relax::Expr> ConvertLayerNorm(FxContext& ctx, const proto::FxNode
   }
   if (shape.empty()) return absl::InvalidArgumentError("normalized_shape is missing");
   DataType dtype = DtypeOf(*x);
+  // The default weight and bias are made here: check what they are made from first.
+  if (dtype != DataType::Float32()) return absl::UnimplementedError("layer norm is supported for float32");
+  const auto* xs = x->as<relax::ExprNode>()->struct_info().as<relax::TensorStructInfoNode>();
+  if (xs == nullptr || !xs->shape || xs->shape->size() < shape.size() ||
+      !std::equal(shape.begin(), shape.end(), xs->shape->end() - shape.size())) {
+    return absl::InvalidArgumentError(absl::StrCat("normalized_shape ", relax::ShapeToString(shape), " is not the trailing shape of the input"));
+  }
   for (relax::Expr* e : {&gamma, &beta}) {
     if (e->defined()) continue;
     TensorData t(dtype, shape);

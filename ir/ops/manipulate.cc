@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "ir/ops/op_util.h"
 #include "ir/topi/topi.h"
+#include "support/checked_math.h"
 #include "support/tensor_data.h"
 
 namespace mlc {
@@ -55,7 +56,7 @@ absl::StatusOr<StructInfo> InferReshape(const CallNode& call, const ReshapeAttrs
     } else if (shape[i] < 0) {
       return absl::InvalidArgumentError(absl::StrCat("invalid dimension ", shape[i]));
     } else {
-      known *= shape[i];
+      known = SaturatingMul(known, shape[i]);
     }
   }
   if (infer >= 0) {

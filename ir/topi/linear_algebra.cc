@@ -4,6 +4,7 @@
 #include "absl/strings/str_cat.h"
 #include "ir/shape_util.h"
 #include "ir/topi/topi.h"
+#include "support/checked_math.h"
 
 namespace mlc {
 namespace topi {
@@ -118,8 +119,8 @@ absl::StatusOr<Tensor> Reshape(const Tensor& x, const std::vector<int64_t>& shap
   absl::StatusOr<std::vector<int64_t>> sx = StaticShape(x, "reshape");
   if (!sx.ok()) return sx.status();
   int64_t n = 1, m = 1;
-  for (int64_t d : *sx) n *= d;
-  for (int64_t d : shape) m *= d;
+  for (int64_t d : *sx) n = SaturatingMul(n, d);
+  for (int64_t d : shape) m = SaturatingMul(m, d);
   if (n != m) {
     return absl::InvalidArgumentError(absl::StrCat("reshape: ", relax::ShapeToString(*sx), " and ",
                                                    relax::ShapeToString(shape), " differ in size"));

@@ -8,6 +8,7 @@
 #include "ir/shape_util.h"
 #include "ir/topi/index_util.h"
 #include "ir/topi/topi.h"
+#include "support/checked_math.h"
 
 namespace mlc {
 namespace topi {
@@ -59,7 +60,7 @@ absl::StatusOr<Tensor> Reduce(const Tensor& x, ReduceOp op, const std::vector<in
   for (size_t d = 0; d < xs->size(); ++d) {
     if ((*mask)[d]) {
       raxes.push_back(te::MakeReduceAxis(C(it, (*xs)[d]), absl::StrCat("k", d)));
-      count *= (*xs)[d];
+      count = SaturatingMul(count, (*xs)[d]);
       if (keepdims) out_shape.push_back(C(it, 1));
     } else {
       out_shape.push_back(x.shape()[d]);
@@ -146,7 +147,7 @@ absl::StatusOr<Tensor> LayerNorm(const Tensor& x, const Tensor& gamma, const Ten
   for (int64_t d = lead; d < rank; ++d) {
     r1.push_back(te::MakeReduceAxis(C(it, (*xs)[d]), absl::StrCat("k", d)));
     r2.push_back(te::MakeReduceAxis(C(it, (*xs)[d]), absl::StrCat("k", d)));
-    count *= (*xs)[d];
+    count = SaturatingMul(count, (*xs)[d]);
   }
   auto index = [&](const std::vector<tir::Var>& lead_idx, const std::vector<te::ReduceAxis>& r) {
     std::vector<tir::PrimExpr> idx(lead_idx.begin(), lead_idx.end());
