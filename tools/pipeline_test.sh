@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # //tools:pipeline end to end: the bundled default, the cache (hits, option changes, corrupt
-# entries), failures, --emit-dot and --dump-dir.
+# entries), failures, --profile, --emit-dot and --dump-dir.
 set -euo pipefail
 cd "${TEST_SRCDIR}/mlc"
 pipeline=tools/pipeline
@@ -37,6 +37,11 @@ else
 fi
 check "the failing stage and file are named" grep -q "stage parse failed on $TEST_TMPDIR/bad.py" "$TEST_TMPDIR/bad.out"
 check "the parser's message is shown" grep -q "bad.py:3:21: undefined variable 'y'" "$TEST_TMPDIR/bad.out"
+
+out5=$($pipeline --cache-dir "$cache" --profile --profile_json "$TEST_TMPDIR/trace.json" 2>&1)
+check "--profile prints the table with the model's kernels" grep -q "^fused_dense_add_relu.*nn.dense, add, nn.relu" <<<"$out5"
+check "--profile shows the VM's own time and the memory" bash -c 'grep -q "^(VM: dispatch" <<<"$0" && grep -q "^memory: intermediates" <<<"$0"' "$out5"
+check "--profile_json writes a Chrome trace" python3 -c 'import json, sys; e = json.load(open(sys.argv[1]))["traceEvents"]; assert any(x.get("cat") == "kernel" for x in e)' "$TEST_TMPDIR/trace.json"
 
 $pipeline --no-cache --emit-dot "$TEST_TMPDIR/g.dot" --dump-dir "$TEST_TMPDIR/dump" > /dev/null 2>&1
 check "emit-dot writes a graph with fused groups as clusters" grep -q "subgraph cluster_0" "$TEST_TMPDIR/g.dot"
