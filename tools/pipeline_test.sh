@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # //tools:pipeline end to end: the bundled default, the cache (hits, option changes, corrupt
-# entries), failures, --profile, --emit-dot and --dump-dir.
+# entries, two pipelines at once), failures, --profile, --emit-dot and --dump-dir.
 set -euo pipefail
 cd "${TEST_SRCDIR}/mlc"
 pipeline=tools/pipeline
@@ -37,6 +37,17 @@ else
 fi
 check "the failing stage and file are named" grep -q "stage parse failed on $TEST_TMPDIR/bad.py" "$TEST_TMPDIR/bad.out"
 check "the parser's message is shown" grep -q "bad.py:3:21: undefined variable 'y'" "$TEST_TMPDIR/bad.out"
+
+# Two pipelines filling one cache at once: both right, and the cache they leave is whole.
+shared="${TEST_TMPDIR}/shared_cache"
+$pipeline --cache-dir "$shared" > "$TEST_TMPDIR/a.out" 2>&1 & a=$!
+$pipeline --cache-dir "$shared" > "$TEST_TMPDIR/b.out" 2>&1 & b=$!
+wait $a; ra=$?; wait $b; rb=$?
+check "two concurrent pipelines both succeed" test "$ra$rb" = "00"
+check "both get the reference accuracy" bash -c 'grep -q "accuracy: 351 / 360 = 97.50%" "$0" && grep -q "accuracy: 351 / 360 = 97.50%" "$1"' "$TEST_TMPDIR/a.out" "$TEST_TMPDIR/b.out"
+check "no temporary entry is left behind" bash -c '! compgen -G "$0/.tmp.*"' "$shared"
+out6=$($pipeline --cache-dir "$shared" 2>&1)
+check "the cache they filled serves every stage" test "$(grep -c '(cached)' <<<"$out6")" -eq 4
 
 out5=$($pipeline --cache-dir "$cache" --profile --profile_json "$TEST_TMPDIR/trace.json" 2>&1)
 check "--profile prints the table with the model's kernels" grep -q "^fused_dense_add_relu.*nn.dense, add, nn.relu" <<<"$out5"
