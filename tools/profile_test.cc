@@ -60,8 +60,8 @@ struct Model {
   std::vector<Value> args;
 };
 
-Model Compile(const IRModule& mod, std::vector<Value> args) {
-  absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> pipeline = passes::ParsePipeline("default");
+Model Compile(const IRModule& mod, std::vector<Value> args, const std::string& passes = "default") {
+  absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> pipeline = passes::ParsePipeline(passes);
   EXPECT_TRUE(pipeline.ok()) << pipeline.status();
   absl::StatusOr<IRModule> lowered = passes::RunPipeline(mod, *pipeline);
   EXPECT_TRUE(lowered.ok()) << lowered.status();
@@ -83,7 +83,7 @@ Model SeedMlp() {
   return Compile(*mod, {Random({1, 784}, &rng)});
 }
 
-Model Cnn() {
+Model Cnn(const std::string& passes = "default") {
   absl::StatusOr<IRModule> mod = ParseTVMScript(kCnn, "cnn.py");
   EXPECT_TRUE(mod.ok()) << mod.status();
   std::mt19937 rng(8);
@@ -93,7 +93,7 @@ Model Cnn() {
                                                        {"w2", ToTensorData(Random({8, 1, 3, 3}, &rng))},
                                                        {"w3", ToTensorData(Random({10, 128}, &rng))}});
   EXPECT_TRUE(bound.ok()) << bound.status();
-  return Compile(*bound, {Random({1, 3, 16, 16}, &rng)});
+  return Compile(*bound, {Random({1, 3, 16, 16}, &rng)}, passes);
 }
 
 /*! \brief Kernel calls per run of main, from the bytecode. */
@@ -206,6 +206,23 @@ TEST(Profile, ParallelLoopsShowChunksOnTheWorkerInsideTheirKernel) {
     EXPECT_TRUE(inside) << m.vm->profiler()->labels()[chunk.label].name;
   }
   EXPECT_GT(worker_chunks, 0) << "no parallel loop ran a chunk on the worker";
+}
+
+TEST(Profile, RuntimeFunctionsHaveRowsAndTheirParallelLoopsTheirChunks) {
+  ASSERT_EQ(vm::ThreadPool::Global().num_threads(), 2);
+  Model m = Cnn("blas");  // the convolutions through mlc.blas.conv2d; depthwise on the VM's pool
+  Profiler::Table table = ProfileRuns(m);
+  bool row = false;
+  for (const Profiler::Row& r : table.rows) row |= r.kind == "runtime" && r.name == "mlc.blas.conv2d" && r.calls == 2 * kRuns;
+  EXPECT_TRUE(row);
+  const Profiler& p = *m.vm->profiler();
+  int blas_chunks = 0;
+  for (const Profiler::Event& e : p.Events()) {
+    if (e.kind == Profiler::Kind::kChunk) blas_chunks += p.labels()[e.label].name == "mlc.blas.conv2d";
+  }
+  EXPECT_GT(blas_chunks, 0) << "the depthwise loop's chunks are not attributed to mlc.blas.conv2d";
+  google::protobuf::Struct trace;
+  EXPECT_TRUE(google::protobuf::util::JsonStringToMessage(p.ChromeTraceJson(), &trace).ok());
 }
 
 TEST(Profile, OffRecordsNothingAndMemoryIsReported) {

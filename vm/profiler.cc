@@ -25,8 +25,9 @@ int32_t Profiler::Intern(const Label& label) {
 }
 
 void Profiler::RecordChunk(int thread, int64_t begin_ns, int64_t end_ns) {
-  if (thread < 0 || thread >= num_threads()) return;
-  events_[thread].push_back(Event{current_kernel_.load(std::memory_order_relaxed), Kind::kChunk, thread, begin_ns, end_ns});
+  const int32_t label = current_call_.load(std::memory_order_relaxed);
+  if (thread < 0 || thread >= num_threads() || label < 0) return;  // a launch outside any recorded call
+  events_[thread].push_back(Event{label, Kind::kChunk, thread, begin_ns, end_ns});
 }
 
 std::vector<Profiler::Event> Profiler::Events() const {

@@ -42,7 +42,7 @@ class Profiler {
 
   struct Event {
     int32_t label = 0;
-    Kind kind = Kind::kKernel;  // kChunk: a parallel loop's chunk of the kernel `label`
+    Kind kind = Kind::kKernel;  // kChunk: a parallel loop's chunk of the call `label`
     int32_t thread = 0;         // 0 is the thread that called Invoke; workers are 1..n-1
     int64_t begin_ns = 0, end_ns = 0;
   };
@@ -60,8 +60,9 @@ class Profiler {
   void Record(Kind kind, int32_t label, int64_t begin_ns, int64_t end_ns) {
     events_[0].push_back(Event{label, kind, 0, begin_ns, end_ns});
   }
-  /*! \brief The kernel whose parallel chunks are recorded next (set before the call). */
-  void SetCurrentKernel(int32_t label) { current_kernel_.store(label, std::memory_order_relaxed); }
+  /*! \brief The kernel or runtime function whose parallel chunks are recorded next (set
+   *         before the call). */
+  void SetCurrentCall(int32_t label) { current_call_.store(label, std::memory_order_relaxed); }
   /*! \brief From any thread of the pool, each writing only its own list. */
   void RecordChunk(int thread, int64_t begin_ns, int64_t end_ns);
 
@@ -96,7 +97,7 @@ class Profiler {
   std::vector<Label> labels_;
   std::map<std::pair<std::string, Kind>, int32_t> label_index_;
   std::vector<std::vector<Event>> events_;  // per thread
-  std::atomic<int32_t> current_kernel_{-1};
+  std::atomic<int32_t> current_call_{-1};
 };
 
 /*! \brief The table as text: per row calls per run, total and mean time, share of the call,

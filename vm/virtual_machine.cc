@@ -449,7 +449,7 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
         if (recording_ == nullptr) {
           rc = kernels_[inst.index](kernel_args.data());
         } else {
-          recording_->SetCurrentKernel(kernel_labels_[inst.index]);
+          recording_->SetCurrentCall(kernel_labels_[inst.index]);
           int64_t start = recording_->Now();
           rc = kernels_[inst.index](kernel_args.data());
           recording_->Record(Profiler::Kind::kKernel, kernel_labels_[inst.index], start, recording_->Now());
@@ -471,6 +471,7 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
           Profiler::Label l{inst.fn_name, Profiler::Kind::kRuntimeFunction};
           for (const DLTensor* t : extern_args) l.bytes += TensorBytes(*t);
           int32_t label = recording_->Intern(l);
+          recording_->SetCurrentCall(label);  // its parallel loops (mlc.blas.conv2d's depthwise) too
           int64_t start = recording_->Now();
           s = (*inst.fn)(absl::MakeSpan(extern_args));
           recording_->Record(Profiler::Kind::kRuntimeFunction, label, start, recording_->Now());
