@@ -287,6 +287,25 @@ TEST(Verifier, RejectsCallTirWithMismatchedBuffers) {
   EXPECT_THAT(VerifyError(mod), HasSubstr("passes 2 tensors (inputs and outputs) to @relu0, which takes 4 buffers"));
 }
 
+TEST(Serialization, RefusesTreesNestedDeeperThanTheLimit) {
+  using namespace tir;  // NOLINT
+  auto module_with_depth = [](int depth) {
+    Buffer A = MakeBuffer("A", {I32(4)}, DataType::Float32());
+    Var i = MakeVar("i"), vi = MakeVar("vi");
+    PrimExpr value = F32(0);
+    for (int d = 0; d < depth; ++d) value = value + F32(1);
+    Stmt block = MakeBlockRealize("B", {{vi, {I32(0), I32(4)}, IterKind::kSpatial}}, {i}, Store(A, {vi}, value));
+    IRModule mod;
+    mod.Add("f", PrimFunc(new PrimFuncNode({A}, MakeRootBlock({}, MakeLoopNest({i}, {I32(4)}, block)), {})));
+    return mod;
+  };
+  EXPECT_TRUE(DeserializeModule(SerializeModule(module_with_depth(kMaxIRDepth / 2)), "ok.irpb").ok());
+  absl::StatusOr<IRModule> deep = DeserializeModule(SerializeModule(module_with_depth(kMaxIRDepth + 10)), "deep.irpb");
+  ASSERT_FALSE(deep.ok());
+  EXPECT_THAT(std::string(deep.status().message()), HasSubstr("nested more than 2000 levels deep"));
+  EXPECT_THAT(std::string(deep.status().message()), HasSubstr("deep.irpb"));
+}
+
 TEST(Verifier, RejectsBufferIndexArity) {
   using namespace tir;  // NOLINT
   Buffer A = MakeBuffer("A", {I32(4), I32(4)}, DataType::Float32());

@@ -3,6 +3,8 @@
  */
 #include "ir/serialize.h"
 
+#include <algorithm>
+
 #include <unordered_map>
 
 #include "absl/strings/str_cat.h"
@@ -496,12 +498,18 @@ class Reader {
 
   absl::StatusOr<BaseFunc> Read() {
     nodes_.assign(fn_.nodes_size() + 1, Ref<Object>());
+    depth_.assign(fn_.nodes_size() + 1, 0);
     for (int i = 0; i < fn_.nodes_size(); ++i) {
       const proto::NodeProto& node = fn_.nodes(i);
       if (node.id() != i + 1) return Error(node.id(), absl::StrCat("expected id ", i + 1, " (ids are 1, 2, 3... in order)"));
+      deepest_child_ = 0;
       absl::StatusOr<Ref<Object>> obj = Decode(node);
       if (!obj.ok()) return Error(node.id(), obj.status().message());
       nodes_[i + 1] = *obj;
+      depth_[i + 1] = deepest_child_ + 1;
+      if (depth_[i + 1] > kMaxIRDepth) {
+        return Error(node.id(), absl::StrCat("nested more than ", kMaxIRDepth, " levels deep (the passes recurse over the tree)"));
+      }
     }
     if (fn_.nodes_size() == 0) return absl::DataLossError(absl::StrCat("function ", fn_.name(), ": empty node table"));
     const Ref<Object>& last = nodes_.back();
@@ -521,6 +529,7 @@ class Reader {
     if (id <= 0 || id >= static_cast<int64_t>(nodes_.size()) || !nodes_[id].defined()) {
       return absl::DataLossError(absl::StrCat(what, " refers to node ", id, ", which is not an earlier node"));
     }
+    deepest_child_ = std::max(deepest_child_, depth_[id]);
     if (!T::IsInstance(nodes_[id].get())) {
       return absl::DataLossError(absl::StrCat(what, " refers to node ", id, ", a ", NodeKindName(nodes_[id]->kind()),
                                               ", of the wrong kind"));
@@ -809,6 +818,8 @@ class Reader {
 #undef MLC_ASSIGN_OR_RETURN
 
   const proto::FunctionProto& fn_;
+  std::vector<int> depth_;  // of each node read: 1 + its deepest child's
+  int deepest_child_ = 0;   // of the node being decoded
   std::vector<Ref<Object>> nodes_;
 };
 
