@@ -178,6 +178,7 @@ GlobalVar BlockBuilder::AddFunc(BaseFunc func, const std::string& name_hint) {
   }
   std::string name = mod_.GetUniqueName(name_hint);
   mod_.Add(name, std::move(func));
+  added_.push_back(name);
   return MakeGlobalVar(name);
 }
 

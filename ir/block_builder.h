@@ -60,6 +60,9 @@ class BlockBuilder {
   /*! \brief Adds `func` under a unique name derived from `name_hint` (or returns the name of
    *         an equal PrimFunc already present). */
   GlobalVar AddFunc(BaseFunc func, const std::string& name_hint);
+  /*! \brief The names AddFunc added (not those it found an equal function for), in order: a
+   *         pass marks the length before a step and reads what the step added. */
+  const std::vector<std::string>& added_functions() const { return added_; }
   /*! \brief Replaces the function named `name`. */
   absl::Status UpdateFunc(const std::string& name, BaseFunc func);
   /*! \brief Infers struct info for an expression built by hand (calls, tuples...). */
@@ -86,6 +89,7 @@ class BlockBuilder {
 
   IRModule mod_;
   std::optional<FunctionFrame> func_;
+  std::vector<std::string> added_;
 };
 
 }  // namespace relax

@@ -3,8 +3,6 @@
  */
 #include "passes/legalize.h"
 
-#include <set>
-
 #include "absl/strings/str_cat.h"
 #include "ir/expr_functor.h"
 #include "ir/op.h"
@@ -35,27 +33,25 @@ class Legalizer : public relax::ExprMutator {
     if (callee == nullptr) return e;
     const relax::FLegalize& rule = callee->info().legalize;
     if (!rule) return e;
-    std::set<std::string> before;
-    for (const auto& [name, f] : builder_.module().functions()) before.insert(name);
+    const size_t mark = builder_.added_functions().size();
     absl::StatusOr<relax::Expr> lowered = rule(&builder_, *call);
     if (!lowered.ok()) {
       Fail(absl::Status(lowered.status().code(), absl::StrCat("legalizing R.", callee->name(), ": ", lowered.status().message())));
       return e;
     }
-    RecordSourceOp(before, callee->name());
+    RecordSourceOp(mark, callee->name());
     return *lowered;
   }
 
  private:
-  /*! \brief Marks the PrimFuncs the rule added (not those it found equal ones of) with the
-   *         operator they implement. */
-  void RecordSourceOp(const std::set<std::string>& before, const std::string& op) {
-    std::vector<std::pair<std::string, tir::PrimFunc>> added;
-    for (const auto& [name, f] : builder_.module().functions()) {
-      tir::PrimFunc prim = f.as_ref<tir::PrimFunc>();
-      if (prim.defined() && before.count(name) == 0 && prim->attrs.count(kSourceOpsAttr) == 0) added.emplace_back(name, prim);
-    }
-    for (const auto& [name, prim] : added) {
+  /*! \brief Marks the PrimFuncs the rule added since `mark` (not those it found equal ones of)
+   *         with the operator they implement. */
+  void RecordSourceOp(size_t mark, const std::string& op) {
+    const std::vector<std::string>& added = builder_.added_functions();
+    for (size_t i = mark; i < added.size(); ++i) {
+      const std::string& name = added[i];
+      tir::PrimFunc prim = builder_.module().LookupPrimFunc(name);
+      if (!prim.defined() || prim->attrs.count(kSourceOpsAttr) != 0) continue;
       Attrs attrs = prim->attrs;
       attrs[kSourceOpsAttr] = op;
       (void)builder_.UpdateFunc(name, tir::PrimFunc(new tir::PrimFuncNode(prim->params, prim->body, attrs)));
