@@ -41,8 +41,7 @@ absl::StatusOr<proto::Executable> Build(const IRModule& mod, const BuildOptions&
     k->set_symbol(KernelSymbol(name));
     const tir::PrimFunc& source = mod.LookupPrimFunc(name);
     k->set_flops(tir::CountFlops(source));
-    auto origin = source->attrs.find(kSourceOpsAttr);
-    if (origin != source->attrs.end() && origin->second.is<std::string>()) k->set_source_ops(origin->second.get<std::string>());
+    k->set_source_ops(GetStringAttr(source->attrs, kSourceOpsAttr));
     // The VM checks arguments against the buffers as declared (before flattening).
     for (const tir::Buffer& b : source->params) {
       proto::TensorType* t = k->add_params();

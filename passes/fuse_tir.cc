@@ -107,8 +107,8 @@ absl::StatusOr<tir::PrimFunc> FusePrimitive(const std::string& name, const relax
       const std::string& callee_name = call->args[0].as<relax::GlobalVarNode>()->name;
       tir::PrimFunc callee = mod.LookupPrimFunc(callee_name);
       if (!callee.defined()) return error(absl::StrCat("call_tir of @", callee_name, ", which is not a PrimFunc"));
-      auto origin = callee->attrs.find(kSourceOpsAttr);  // hand-written PrimFuncs have none
-      if (origin != callee->attrs.end() && origin->second.is<std::string>()) source_ops.push_back(origin->second.get<std::string>());
+      std::string origin = GetStringAttr(callee->attrs, kSourceOpsAttr);  // hand-written PrimFuncs have none
+      if (!origin.empty()) source_ops.push_back(origin);
       const auto& args = call->args[1].as<relax::TupleNode>()->fields;
       if (call->sinfo_args[0]->kind() != NodeKind::kTensorStructInfo || callee->params.size() != args.size() + 1) {
         return error(absl::StrCat("call_tir of @", callee_name, " with several outputs is not supported"));

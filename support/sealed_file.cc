@@ -15,8 +15,12 @@ namespace {
 
 constexpr char kSealMagic[8] = {'m', 'l', 'c', '-', 's', 'e', 'a', 'l'};
 constexpr char kSignatureMagic[8] = {'m', 'l', 'c', '-', 's', 'i', 'g', '1'};
-constexpr size_t kKindBytes = 24;
-constexpr size_t kDigestOffset = 8 + kKindBytes + 4 + 8;
+// The header's fields, after the 8-byte magic.
+constexpr size_t kKindOffset = 8, kKindBytes = 24;
+constexpr size_t kVersionOffset = kKindOffset + kKindBytes;
+constexpr size_t kLengthOffset = kVersionOffset + 4;
+constexpr size_t kDigestOffset = kLengthOffset + 8;
+static_assert(kDigestOffset + 32 == kSealHeaderBytes, "the header layout and kSealHeaderBytes disagree");
 
 void PutLittleEndian(uint64_t v, int bytes, std::string* out) {
   for (int i = 0; i < bytes; ++i) out->push_back(static_cast<char>((v >> (8 * i)) & 0xff));
@@ -75,7 +79,7 @@ absl::StatusOr<std::string> Unseal(const std::string& bytes, const std::string& 
     return absl::DataLossError(absl::StrCat(source, ": truncated (", bytes.size(), " bytes, shorter than the ",
                                             kSealHeaderBytes, "-byte header)"));
   }
-  const uint64_t length = GetLittleEndian(bytes, 8 + kKindBytes + 4, 8);
+  const uint64_t length = GetLittleEndian(bytes, kLengthOffset, 8);
   uint64_t actual = bytes.size() - kSealHeaderBytes;
   // A signature trailer follows the payload when the sizes say so and its marker is there.
   const bool signed_file = actual == length + kSignatureTrailerBytes &&
@@ -103,12 +107,12 @@ absl::StatusOr<std::string> Unseal(const std::string& bytes, const std::string& 
   } else if (!trusted_keys.empty()) {
     return absl::PermissionDeniedError(absl::StrCat(source, ": not signed, and only files signed by a trusted key may be loaded"));
   }
-  std::string found_kind = bytes.substr(8, kKindBytes);
+  std::string found_kind = bytes.substr(kKindOffset, kKindBytes);
   found_kind.resize(std::strlen(found_kind.c_str()));
   if (found_kind != kind) {
     return absl::InvalidArgumentError(absl::StrCat(source, ": is a ", found_kind, " file, not a ", kind, " file"));
   }
-  const uint32_t version = static_cast<uint32_t>(GetLittleEndian(bytes, 8 + kKindBytes, 4));
+  const uint32_t version = static_cast<uint32_t>(GetLittleEndian(bytes, kVersionOffset, 4));
   if (version != format_version) {
     return absl::FailedPreconditionError(absl::StrCat(source, ": made by ", kind, " format version ", version,
                                                       "; this build reads version ", format_version, " (rebuild it)"));

@@ -12,6 +12,11 @@ Attrs StructuralAttrs(const Attrs& attrs) {
   return out;
 }
 
+std::string GetStringAttr(const Attrs& attrs, const std::string& key, const std::string& fallback) {
+  auto it = attrs.find(key);
+  return it != attrs.end() && it->second.is<std::string>() ? it->second.get<std::string>() : fallback;
+}
+
 int64_t GetIntAttr(const Attrs& attrs, const std::string& key, int64_t fallback) {
   auto it = attrs.find(key);
   if (it == attrs.end()) return fallback;

@@ -64,6 +64,9 @@ Attrs StructuralAttrs(const Attrs& attrs);
 /*! \brief The int attribute `key`, or `fallback` when absent or not an int. */
 int64_t GetIntAttr(const Attrs& attrs, const std::string& key, int64_t fallback);
 
+/*! \brief The string attribute `key`, or `fallback` when absent or of another type. */
+std::string GetStringAttr(const Attrs& attrs, const std::string& key, const std::string& fallback = "");
+
 /*! \brief The int-list attribute `key`, or `fallback` when absent or of another type. With
  *  `n` > 0 a single int (or one-element list) is repeated to `n` values ("strides=2"). */
 std::vector<int64_t> GetIntsAttr(const Attrs& attrs, const std::string& key, std::vector<int64_t> fallback = {},

@@ -54,17 +54,9 @@ class FlopCounter : public StmtExprVisitor {
  public:
   int64_t total = 0;
 
-  void VisitStmt_(const BufferStoreNode* op) override {
-    ExprFlops f;
-    f.VisitExpr(op->value);
-    total += f.count * scale_;
-  }
+  void VisitStmt_(const BufferStoreNode* op) override { Count(op->value); }
   // Tensor intrinsics (T.gemm_tile) run for their effect.
-  void VisitStmt_(const EvaluateNode* op) override {
-    ExprFlops f;
-    f.VisitExpr(op->value);
-    total += f.count * scale_;
-  }
+  void VisitStmt_(const EvaluateNode* op) override { Count(op->value); }
   void VisitStmt_(const ForNode* op) override {
     int64_t saved = scale_;
     scale_ *= ConstOr1(op->extent);
@@ -85,6 +77,12 @@ class FlopCounter : public StmtExprVisitor {
   void VisitStmt_(const BlockRealizeNode* op) override { VisitStmt(op->block); }
 
  private:
+  void Count(const PrimExpr& value) {
+    ExprFlops f;
+    f.VisitExpr(value);
+    total += f.count * scale_;
+  }
+
   int64_t scale_ = 1;
 };
 

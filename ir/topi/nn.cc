@@ -116,6 +116,7 @@ namespace {
  *  taken as a flat array. Columns with q % pitch >= OW are junk, computed and dropped. */
 struct WindowGrid {
   int64_t oh, ow;
+  bool strided;            // more than one phase, stored apart from the padded input
   int64_t pitch, phase_h;  // each phase is phase_h x pitch
   int64_t columns;
   std::vector<int64_t> padding;  // (top, left, bottom, right), bottom and right grown so the
@@ -133,6 +134,7 @@ absl::StatusOr<WindowGrid> MakeWindowGrid(const std::vector<int64_t>& xs, const 
   if (g.oh <= 0 || g.ow <= 0) return absl::InvalidArgumentError("im2col: the window is larger than the padded input");
   if (column_tile < 1) return absl::InvalidArgumentError("im2col: column_tile must be positive");
   int64_t padded_h = xs[2] + padding[0] + padding[2], padded_w = xs[3] + padding[1] + padding[3];
+  g.strided = sh > 1 || sw > 1;
   g.pitch = (padded_w + sw - 1) / sw;
   g.columns = (g.oh * g.pitch + column_tile - 1) / column_tile * column_tile;
   // The phase rows the last column's windows reach (junk columns included).
@@ -153,7 +155,7 @@ absl::StatusOr<Im2colLayout> Im2colLayoutOf(const std::vector<int64_t>& xs, cons
   if (!g.ok()) return g.status();
   Im2colLayout layout;
   layout.columns = g->columns;
-  layout.copies_input = strides[0] > 1 || strides[1] > 1;
+  layout.copies_input = g->strided;
   for (int64_t p : g->padding) layout.copies_input |= p != 0;
   return layout;
 }
@@ -171,9 +173,8 @@ absl::StatusOr<Tensor> Im2col(const Tensor& x, const std::vector<int64_t>& kerne
   using tir::operator*;
   using tir::operator+;
   // The phases, stored once per call: [N, C, s_h, s_w, phase_h, pitch].
-  const bool strided = sh > 1 || sw > 1;
   Tensor phases = *padded;
-  if (strided) {
+  if (g->strided) {
     phases = te::Compute(
         {x.shape()[0], x.shape()[1], C(it, sh), C(it, sw), C(it, g->phase_h), C(it, g->pitch)},
         [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
@@ -191,7 +192,7 @@ absl::StatusOr<Tensor> Im2col(const Tensor& x, const std::vector<int64_t>& kerne
         tir::PrimExpr tx = tir::FloorMod(k, C(it, kw)) * C(it, dilation[1]);
         tir::PrimExpr flat = q + tir::FloorDiv(ty, C(it, sh)) * C(it, g->pitch) + tir::FloorDiv(tx, C(it, sw));
         tir::PrimExpr y = tir::FloorDiv(flat, C(it, g->pitch)), xx = tir::FloorMod(flat, C(it, g->pitch));
-        if (!strided) return phases({i[0], c, y, xx});
+        if (!g->strided) return phases({i[0], c, y, xx});
         return phases({i[0], c, tir::FloorMod(ty, C(it, sh)), tir::FloorMod(tx, C(it, sw)), y, xx});
       },
       "im2col", {"n", "k", "p"});
