@@ -34,9 +34,10 @@ DLDataType ToDL(const proto::DataTypeProto& p) {
   return t;
 }
 
-int64_t TensorBytes(const DLTensor& t) {
-  int64_t n = (t.dtype.bits * t.dtype.lanes + 7) / 8;
-  for (int i = 0; i < t.ndim; ++i) n *= t.shape[i];
+/*! \brief Bytes of a tensor of this type and shape (for the profile). */
+int64_t TensorBytes(DLDataType dtype, const int64_t* shape, int ndim) {
+  int64_t n = DLDataTypeBytes(dtype);
+  for (int i = 0; i < ndim; ++i) n *= shape[i];
   return n;
 }
 
@@ -469,7 +470,7 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
           s = (*inst.fn)(absl::MakeSpan(extern_args));
         } else {
           Profiler::Label l{inst.fn_name, Profiler::Kind::kRuntimeFunction};
-          for (const DLTensor* t : extern_args) l.bytes += TensorBytes(*t);
+          for (const DLTensor* t : extern_args) l.bytes += TensorBytes(t->dtype, t->shape, t->ndim);
           int32_t label = recording_->Intern(l);
           recording_->SetCurrentCall(label);  // its parallel loops (mlc.blas.conv2d's depthwise) too
           int64_t start = recording_->Now();
@@ -509,9 +510,7 @@ void VirtualMachine::EnableProfiling(bool on) {
   for (const proto::Kernel& k : exe_.kernels()) {
     Profiler::Label l{k.name(), Profiler::Kind::kKernel, k.source_ops(), k.flops()};
     for (const proto::TensorType& t : k.params()) {
-      int64_t n = DLDataTypeBytes(ToDL(t.dtype()));
-      for (int64_t d : t.shape()) n *= d;
-      l.bytes += n;
+      l.bytes += TensorBytes(ToDL(t.dtype()), t.shape().data(), t.shape_size());
     }
     kernel_labels_.push_back(profiler_->Intern(l));
   }
