@@ -55,7 +55,9 @@ void BlockBuilder::FlushBlock() {
 
 std::string BlockBuilder::FreshName(const std::string& hint) {
   std::string name = hint;
-  for (int i = 1; func_->names.count(name); ++i) name = absl::StrCat(hint, i);
+  int& next = func_->next_suffix[hint];
+  if (next == 0) next = 1;
+  while (func_->names.count(name)) name = absl::StrCat(hint, next++);
   func_->names.insert(name);
   return name;
 }
@@ -155,7 +157,7 @@ absl::StatusOr<GlobalVar> BlockBuilder::EmitFuncOutput(Expr result, std::optiona
   Attrs attrs = func_->attrs;
   if (!attrs.count("global_symbol")) attrs["global_symbol"] = func_->name;
   Function func = MakeFunction(fn_params, SeqExpr(new SeqExprNode(func_->blocks, *body)), nullptr, attrs);
-  std::string name = mod_.GetUniqueName(func_->name);
+  std::string name = UniqueFunctionName(func_->name);
   if (name != func_->name) {
     Attrs renamed = func->attrs;
     renamed["global_symbol"] = name;
@@ -166,24 +168,65 @@ absl::StatusOr<GlobalVar> BlockBuilder::EmitFuncOutput(Expr result, std::optiona
   return MakeGlobalVar(name);
 }
 
-GlobalVar BlockBuilder::AddFunc(BaseFunc func, const std::string& name_hint) {
-  if (func->kind() == NodeKind::kPrimFunc) {
-    size_t hash = StructuralHash(func);
-    for (const auto& [name, existing] : mod_.functions()) {
-      if (existing->kind() == NodeKind::kPrimFunc && StructuralHash(existing) == hash &&
-          StructuralEqual(existing, func)) {
-        return MakeGlobalVar(name);
-      }
+void BlockBuilder::PrimIndex::Insert(const std::string& name, const BaseFunc& f) {
+  if (f->kind() != NodeKind::kPrimFunc) return;
+  size_t hash = StructuralHash(f);
+  by_hash.emplace(hash, name);
+  hash_of[name] = hash;
+}
+
+void BlockBuilder::PrimIndex::Erase(const std::string& name) {
+  auto h = hash_of.find(name);
+  if (h == hash_of.end()) return;
+  auto [begin, end] = by_hash.equal_range(h->second);
+  for (auto it = begin; it != end; ++it) {
+    if (it->second == name) {
+      by_hash.erase(it);
+      break;
     }
   }
-  std::string name = mod_.GetUniqueName(name_hint);
-  mod_.Add(name, std::move(func));
+  hash_of.erase(h);
+}
+
+BlockBuilder::PrimIndex& BlockBuilder::Index() {
+  if (!prim_index_) {
+    prim_index_.emplace();
+    for (const auto& [name, f] : mod_.functions()) prim_index_->Insert(name, f);
+  }
+  return *prim_index_;
+}
+
+GlobalVar BlockBuilder::AddFunc(BaseFunc func, const std::string& name_hint) {
+  if (func->kind() == NodeKind::kPrimFunc) {
+    auto [begin, end] = Index().by_hash.equal_range(StructuralHash(func));
+    for (auto it = begin; it != end; ++it) {
+      if (StructuralEqual(mod_.Lookup(it->second), func)) return MakeGlobalVar(it->second);
+    }
+  }
+  std::string name = UniqueFunctionName(name_hint);
+  mod_.Add(name, func);
+  if (prim_index_) prim_index_->Insert(name, func);
   added_.push_back(name);
   return MakeGlobalVar(name);
 }
 
+std::string BlockBuilder::UniqueFunctionName(const std::string& hint) {
+  if (!mod_.Contains(hint)) return hint;
+  int& next = next_function_suffix_[hint];
+  if (next == 0) next = 1;
+  std::string name;
+  do {
+    name = absl::StrCat(hint, next++);
+  } while (mod_.Contains(name));
+  return name;
+}
+
 absl::Status BlockBuilder::UpdateFunc(const std::string& name, BaseFunc func) {
   if (!mod_.Contains(name)) return absl::NotFoundError(absl::StrCat("UpdateFunc: no function @", name));
+  if (prim_index_) {
+    prim_index_->Erase(name);
+    prim_index_->Insert(name, func);
+  }
   mod_.Add(name, std::move(func));
   return absl::OkStatus();
 }

@@ -26,6 +26,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -80,6 +81,8 @@ class BlockBuilder {
     std::vector<VarBinding> current;
     bool in_dataflow = false;
     std::set<std::string> names;
+    // Per hint, the suffix to try next: a thousand "lv"s cost a thousand lookups, not half a million.
+    std::map<std::string, int> next_suffix;
   };
 
   absl::Status RequireFunction(const char* what) const;
@@ -87,9 +90,24 @@ class BlockBuilder {
   void FlushBlock();
   absl::StatusOr<Var> EmitBinding(Expr value, bool dataflow_var, const std::string& name);
 
+  /*! \brief A name for a new function from `hint`, probing from where the last one with this
+   *         hint stopped (a linear probe from 1 each time is quadratic in the module's size). */
+  std::string UniqueFunctionName(const std::string& hint);
+
   IRModule mod_;
   std::optional<FunctionFrame> func_;
   std::vector<std::string> added_;
+  // AddFunc's index of the module's PrimFuncs by structural hash (built on first use), so that
+  // finding an equal PrimFunc costs one hash, not one per function in the module.
+  struct PrimIndex {
+    std::unordered_multimap<size_t, std::string> by_hash;
+    std::unordered_map<std::string, size_t> hash_of;
+    void Insert(const std::string& name, const BaseFunc& f);
+    void Erase(const std::string& name);
+  };
+  PrimIndex& Index();
+  std::optional<PrimIndex> prim_index_;
+  std::map<std::string, int> next_function_suffix_;
 };
 
 }  // namespace relax

@@ -30,18 +30,17 @@ class DefaultSchedulePass : public Pass {
     absl::StatusOr<Target> target_or = TargetFromAttrs(mod.attrs());
     if (!target_or.ok()) return target_or.status();
     const Target& target = *target_or;
-    IRModule simplified = mod;
-    for (const auto& [name, f] : mod.functions()) {
-      tir::PrimFunc prim = mod.LookupPrimFunc(name);
-      if (!prim.defined() || tir::IsScheduled(prim)) continue;
-      simplified.Add(name, tir::SimplifiedForRules(prim));
-    }
-    tir::Schedule sch(simplified);
     std::vector<std::string> notes;
-    IRModule out = mod;  // functions no rule applied to stay as they were (simplification aside)
+    IRModule out = mod;  // functions no rule applied to stay as they were
     for (const auto& [name, f] : mod.functions()) {
       tir::PrimFunc prim = mod.LookupPrimFunc(name);
       if (!prim.defined() || tir::IsScheduled(prim)) continue;
+      // One schedule per function: rules copy the schedule to try an alternative, and a
+      // schedule over the whole module would copy every other function's trace each time.
+      IRModule single;
+      single.mutable_attrs() = mod.attrs();
+      single.Add(name, tir::SimplifiedForRules(prim));
+      tir::Schedule sch(single);
       if (tir::ApplyDefaultSchedule(&sch, name, target, *explain_ ? &notes : nullptr) > 0) {
         out.Add(name, sch.mod().LookupPrimFunc(name));
       }

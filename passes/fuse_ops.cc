@@ -89,14 +89,6 @@ class FuseOpsPass : public FunctionPass {
           }
         }
       }
-      // ancestors[i]: binding indices i depends on (transitively), for the cycle check.
-      std::vector<std::set<int>> ancestors(n);
-      for (int i = 0; i < n; ++i) {
-        for (int p : producers[i]) {
-          ancestors[i].insert(p);
-          ancestors[i].insert(ancestors[p].begin(), ancestors[p].end());
-        }
-      }
       std::vector<std::vector<int>> users(n);  // binding indices using each binding's result
       for (int i = 0; i < n; ++i) {
         for (int p : producers[i]) users[p].push_back(i);
@@ -120,8 +112,7 @@ class FuseOpsPass : public FunctionPass {
             // Acyclic: no other producer of i may depend on a member of the group.
             bool cycle = false;
             for (int q : producers[i]) {
-              if (group_of[q] == group_of[p]) continue;
-              for (int m : g.members) cycle = cycle || ancestors[q].count(m);
+              if (group_of[q] != group_of[p]) cycle = cycle || DependsOnGroup(q, g, group_of[p], producers, group_of);
             }
             if (cycle) continue;
             joined = group_of[p];
@@ -181,6 +172,27 @@ class FuseOpsPass : public FunctionPass {
                                func->ret_struct_info, func->attrs);
   }
 
+  /*! \brief Whether binding `from` depends, transitively, on a member of group `g` (number
+   *  `id`): a backward search over producers that stops below the group's first member, since a
+   *  binding depends only on earlier ones. (A transitive closure of every binding would be
+   *  quadratic in the block's length.) */
+  static bool DependsOnGroup(int from, const Group& g, int id, const std::vector<std::vector<int>>& producers,
+                             const std::vector<int>& group_of) {
+    const int lowest = g.members.front();
+    std::vector<int> stack = {from};
+    std::set<int> seen = {from};
+    while (!stack.empty()) {
+      int v = stack.back();
+      stack.pop_back();
+      for (int p : producers[v]) {
+        if (p < lowest || !seen.insert(p).second) continue;
+        if (group_of[p] == id) return true;
+        stack.push_back(p);
+      }
+    }
+    return false;
+  }
+
   static bool EpilogueHost(OpPattern anchor) { return EpilogueFusable(anchor) || anchor == OpPattern::kOutEWiseFusable; }
 
   /*! \brief The bindings from `p` to where every use of `p` meets again, all elementwise,
@@ -192,15 +204,18 @@ class FuseOpsPass : public FunctionPass {
     std::set<int> region;
     std::map<int, int> open;  // value -> uses not yet inside the region
     open[p] = static_cast<int>(users[p].size());
-    for (int j = p + 1; j < static_cast<int>(kind.size()); ++j) {
-      bool reached = false;
-      for (int q : producers[j]) reached |= q == p || region.count(q) > 0;
-      if (!reached) continue;
+    // The bindings that read p or the region, in order: users come after their producers, so
+    // taking the lowest pending one visits them as a scan from p would, without the scan.
+    std::set<int> pending(users[p].begin(), users[p].end());
+    while (!pending.empty()) {
+      const int j = *pending.begin();
+      pending.erase(pending.begin());
       if (!EpilogueFusable(kind[j]) || static_cast<int64_t>(region.size()) + 1 > room) return {};
       for (int q : producers[j]) {
         if (q == p || region.count(q)) --open[q];
       }
       region.insert(j);
+      pending.insert(users[j].begin(), users[j].end());
       open[j] = static_cast<int>(users[j].size());
       bool met = true;  // every value of the region but j fully used inside it
       for (const auto& [v, left] : open) {
@@ -235,7 +250,7 @@ class FuseOpsPass : public FunctionPass {
     std::vector<relax::Var> params;
     for (const relax::Expr& in : inputs) params.push_back(param_of[in.get()]);
     std::string fn_name = absl::StrCat("fused_", absl::StrJoin(op_names, "_"));
-    relax::BlockBuilder sub(builder->module());
+    relax::BlockBuilder sub;  // the group's calls are operators: it needs none of the module
     if (absl::Status s = sub.BeginFunction(fn_name, params, {{"Primitive", int64_t{1}}}); !s.ok()) return s;
     if (absl::Status s = sub.BeginDataflow(); !s.ok()) return s;
     std::map<const Object*, relax::Expr> local;

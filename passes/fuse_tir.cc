@@ -11,12 +11,14 @@
  */
 #include <map>
 #include <set>
+#include <unordered_map>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "ir/expr_functor.h"
 #include "ir/op.h"
 #include "ir/printer.h"
+#include "ir/structural_equal.h"
 #include "ir/tir/tir_functor.h"
 #include "passes/pass.h"
 
@@ -157,8 +159,11 @@ absl::StatusOr<tir::PrimFunc> FusePrimitive(const std::string& name, const relax
 /*! \brief Calls of fused functions become call_tir. */
 class CallSiteRewriter : public relax::ExprMutator {
  public:
-  CallSiteRewriter(const IRModule& mod, const std::map<std::string, relax::StructInfo>& fused)
-      : relax::ExprMutator(mod), fused_(fused) {}
+  struct Target {
+    std::string prim_func;  // the PrimFunc its calls go to (an equal one may stand for several)
+    relax::StructInfo ret;
+  };
+  CallSiteRewriter(const IRModule& mod, const std::map<std::string, Target>& fused) : relax::ExprMutator(mod), fused_(fused) {}
 
  protected:
   relax::Expr VisitExpr_(const relax::CallNode* op, const relax::Expr& self) override {
@@ -168,11 +173,12 @@ class CallSiteRewriter : public relax::ExprMutator {
     if (gv == nullptr) return e;
     auto it = fused_.find(gv->name);
     if (it == fused_.end()) return e;
-    return relax::MakeCall(relax::GetOpOrDie("call_tir"), {call->op, relax::MakeTuple(call->args)}, {}, {it->second});
+    return relax::MakeCall(relax::GetOpOrDie("call_tir"),
+                           {relax::MakeGlobalVar(it->second.prim_func), relax::MakeTuple(call->args)}, {}, {it->second.ret});
   }
 
  private:
-  const std::map<std::string, relax::StructInfo>& fused_;
+  const std::map<std::string, Target>& fused_;
 };
 
 class FuseTirPass : public Pass {
@@ -184,14 +190,28 @@ class FuseTirPass : public Pass {
   }
   absl::StatusOr<IRModule> Run(const IRModule& mod) override {
     IRModule out = mod;
-    std::map<std::string, relax::StructInfo> fused;
+    std::map<std::string, CallSiteRewriter::Target> fused;
+    // Repeated layers fuse into equal PrimFuncs: one of them serves all their call sites.
+    std::unordered_multimap<size_t, std::string> made;
     for (const auto& [name, func] : mod.functions()) {
       const auto* f = func.as<relax::FunctionNode>();
       if (f == nullptr || !f->IsPrimitive()) continue;
       absl::StatusOr<tir::PrimFunc> prim = FusePrimitive(name, f, mod);
       if (!prim.ok()) return prim.status();
-      out.Add(name, *prim);
-      fused[name] = f->ret_struct_info;
+      const size_t hash = StructuralHash(*prim);
+      std::string equal;
+      auto [begin, end] = made.equal_range(hash);
+      for (auto it = begin; it != end && equal.empty(); ++it) {
+        if (StructuralEqual(out.Lookup(it->second), *prim)) equal = it->second;
+      }
+      if (equal.empty()) {
+        out.Add(name, *prim);
+        made.emplace(hash, name);
+        fused[name] = {name, f->ret_struct_info};
+      } else {
+        out.Remove(name);
+        fused[name] = {equal, f->ret_struct_info};
+      }
     }
     if (fused.empty()) return mod;
     CallSiteRewriter rewriter(out, fused);
