@@ -10,6 +10,7 @@
 #include "ir/serialize.h"
 #include "ir/verifier.h"
 #include "support/file_util.h"
+#include "support/resource_limits.h"
 
 namespace mlc {
 namespace codegen {
@@ -69,6 +70,11 @@ absl::StatusOr<proto::Executable> Build(const IRModule& mod, const BuildOptions&
     if (!options.dump_llvm_path.empty()) {
       if (absl::Status s = WriteFileAtomically(options.dump_llvm_path, compiled->llvm_ir); !s.ok()) return s;
     }
+  }
+  // An executable is one Protobuf message, which cannot reach 2 GiB.
+  if (const size_t bytes = exe->ByteSizeLong(); bytes > size_t{INT32_MAX}) {
+    return absl::ResourceExhaustedError(absl::StrCat("the executable would be ", HumanBytes(static_cast<int64_t>(bytes)),
+                                                     "; one holds less than 2 GiB (keep large weights as parameters of main)"));
   }
   return exe;
 }

@@ -15,6 +15,7 @@
 #include "ir/serialize.h"
 #include "ir/target/target.h"
 #include "support/file_util.h"
+#include "support/resource_limit_flag.h"
 
 ABSL_FLAG(std::string, in, "", "IRModule to build (*.irpb)");
 ABSL_FLAG(std::string, out, "", "executable to write (*.mlcx)");
@@ -28,6 +29,10 @@ ABSL_FLAG(std::string, sign_key, "",
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage("Builds an executable from an IRModule.\n  build --in m.irpb --out m.mlcx");
   absl::ParseCommandLine(argc, argv);
+  if (absl::Status s = mlc::ApplyResourceLimitFlag(); !s.ok()) {
+    std::cerr << "build: " << s.message() << "\n";
+    return 2;
+  }
   std::string in = absl::GetFlag(FLAGS_in), out = absl::GetFlag(FLAGS_out);
   if (in.empty() || out.empty()) {
     std::cerr << "build: --in and --out are required\n";

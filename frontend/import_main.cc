@@ -19,6 +19,7 @@
 #include "frontend/torch/fx_importer.h"
 #include "ir/serialize.h"
 #include "ir/verifier.h"
+#include "support/resource_limit_flag.h"
 
 ABSL_FLAG(std::string, in, "", "model to import: *.fxpb (PyTorch FX) or *.onnx");
 ABSL_FLAG(std::string, out, "", "IRModule to write (*.irpb)");
@@ -28,6 +29,10 @@ ABSL_FLAG(std::string, dim, "", "ONNX: values of symbolic dimensions, e.g. batch
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage("Imports a model.\n  import --in model.fxpb --out model.irpb");
   absl::ParseCommandLine(argc, argv);
+  if (absl::Status s = mlc::ApplyResourceLimitFlag(); !s.ok()) {
+    std::cerr << "import: " << s.message() << "\n";
+    return 2;
+  }
   std::string in = absl::GetFlag(FLAGS_in), out = absl::GetFlag(FLAGS_out);
   if (in.empty() || out.empty()) {
     std::cerr << "import: --in and --out are required\n";
@@ -58,7 +63,8 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (absl::Status s = mlc::VerifyModule(*mod); !s.ok()) {
-    std::cerr << "import: " << in << ": the imported module is ill-formed: " << s.message() << "\n";
+    std::cerr << "import: " << in << ": " << (absl::IsResourceExhausted(s) ? "" : "the imported module is ill-formed: ")
+              << s.message() << "\n";
     return 1;
   }
   if (absl::Status s = mlc::SaveModule(*mod, out); !s.ok()) {

@@ -15,6 +15,7 @@
 #include "frontend/tvmscript.h"
 #include "ir/serialize.h"
 #include "support/file_util.h"
+#include "support/resource_limit_flag.h"
 
 ABSL_FLAG(std::string, in, "", "TVMScript file to parse (*.py)");
 ABSL_FLAG(std::string, out, "", "IRModule file to write (*.irpb)");
@@ -25,6 +26,10 @@ ABSL_FLAG(std::string, metadata, "",
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage("Parses TVMScript into an IRModule file.\n  parse --in model.py --out model.irpb");
   absl::ParseCommandLine(argc, argv);
+  if (absl::Status s = mlc::ApplyResourceLimitFlag(); !s.ok()) {
+    std::cerr << "parse: " << s.message() << "\n";
+    return 2;
+  }
   std::string in = absl::GetFlag(FLAGS_in), out = absl::GetFlag(FLAGS_out);
   if (in.empty() || out.empty()) {
     std::cerr << "parse: --in and --out are required\n";

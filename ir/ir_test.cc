@@ -18,6 +18,7 @@
 #include "ir/tir/tir_util.h"
 #include "ir/verifier.h"
 #include "support/file_util.h"
+#include "support/resource_limits.h"
 
 namespace mlc {
 namespace {
@@ -299,11 +300,21 @@ TEST(Serialization, RefusesTreesNestedDeeperThanTheLimit) {
     mod.Add("f", PrimFunc(new PrimFuncNode({A}, MakeRootBlock({}, MakeLoopNest({i}, {I32(4)}, block)), {})));
     return mod;
   };
-  EXPECT_TRUE(DeserializeModule(SerializeModule(module_with_depth(kMaxIRDepth / 2)), "ok.irpb").ok());
-  absl::StatusOr<IRModule> deep = DeserializeModule(SerializeModule(module_with_depth(kMaxIRDepth + 10)), "deep.irpb");
+  EXPECT_TRUE(DeserializeModule(SerializeModule(module_with_depth(GetResourceLimits().max_nesting_depth / 2)), "ok.irpb").ok());
+  absl::StatusOr<IRModule> deep = DeserializeModule(SerializeModule(module_with_depth(GetResourceLimits().max_nesting_depth + 10)), "deep.irpb");
   ASSERT_FALSE(deep.ok());
   EXPECT_THAT(std::string(deep.status().message()), HasSubstr("nested more than 2000 levels deep"));
   EXPECT_THAT(std::string(deep.status().message()), HasSubstr("deep.irpb"));
+  EXPECT_THAT(std::string(deep.status().message()), HasSubstr("--limits=max_nesting_depth"));
+  // The limit is the process's: lowered, a tree the default accepts is refused.
+  const ResourceLimits saved = GetResourceLimits();
+  ResourceLimits lower = saved;
+  lower.max_nesting_depth = 100;
+  SetResourceLimits(lower);
+  absl::StatusOr<IRModule> refused = DeserializeModule(SerializeModule(module_with_depth(200)), "lower.irpb");
+  SetResourceLimits(saved);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_THAT(std::string(refused.status().message()), HasSubstr("nested more than 100 levels deep"));
 }
 
 TEST(Verifier, RejectsBufferIndexArity) {

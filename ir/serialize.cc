@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "ir/op.h"
 #include "support/file_util.h"
+#include "support/resource_limits.h"
 #include "support/sealed_file.h"
 
 namespace mlc {
@@ -507,8 +508,11 @@ class Reader {
       if (!obj.ok()) return Error(node.id(), obj.status().message());
       nodes_[i + 1] = *obj;
       depth_[i + 1] = deepest_child_ + 1;
-      if (depth_[i + 1] > kMaxIRDepth) {
-        return Error(node.id(), absl::StrCat("nested more than ", kMaxIRDepth, " levels deep (the passes recurse over the tree)"));
+      // The passes, the printer and the verifier recurse over the tree: a deeper one is refused
+      // here instead of overflowing the stack.
+      if (depth_[i + 1] > GetResourceLimits().max_nesting_depth) {
+        return Error(node.id(), absl::StrCat("nested more than ", GetResourceLimits().max_nesting_depth, " levels deep (",
+                                             LimitHint("max_nesting_depth"), ")"));
       }
     }
     if (fn_.nodes_size() == 0) return absl::DataLossError(absl::StrCat("function ", fn_.name(), ": empty node table"));
@@ -895,7 +899,13 @@ absl::StatusOr<IRModule> DeserializeModule(const std::string& bytes, const std::
 }
 
 absl::Status SaveModule(const IRModule& mod, const std::string& path) {
-  return WriteFileAtomically(path, SerializeModule(mod));
+  const proto::ModuleProto proto = ModuleToProto(mod);
+  // Protobuf refuses messages of 2 GiB and more (and serializes them to nothing).
+  if (const size_t bytes = proto.ByteSizeLong(); bytes > size_t{INT32_MAX}) {
+    return absl::ResourceExhaustedError(absl::StrCat(path, ": the module is ", HumanBytes(static_cast<int64_t>(bytes)),
+                                                     "; a .irpb holds less than 2 GiB (keep large weights as parameters of main)"));
+  }
+  return WriteFileAtomically(path, Seal(kMagic, kIRFormatVersion, proto.SerializeAsString()));
 }
 
 absl::StatusOr<IRModule> LoadModule(const std::string& path) {

@@ -15,11 +15,6 @@ namespace mlc {
 /*! \brief The version this build writes and the only one it reads. */
 /*! \brief 2: sealed (support/sealed_file.h: kind, version and SHA-256 around the message). */
 inline constexpr uint32_t kIRFormatVersion = 2;
-/*! \brief How deep a function's node tree may nest in a file: the passes, the printer and the
- *  verifier recurse over it, so a deeper one (only a crafted file has one; the parser stops at
- *  200 levels per expression) is refused on load instead of overflowing the stack. */
-inline constexpr int kMaxIRDepth = 2000;
-
 proto::ModuleProto ModuleToProto(const IRModule& mod);
 /*! \brief Rebuilds the module; any malformed table (dangling or forward id, wrong node kind,
  *         unknown operator, wrong version) is an error naming the function and node id. */

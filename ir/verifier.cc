@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "ir/op.h"
 #include "ir/printer.h"
+#include "ir/resource_check.h"
 #include "ir/tir/intrinsics.h"
 
 namespace mlc {
@@ -383,7 +384,7 @@ absl::Status VerifyModule(const IRModule& mod) {
     }
     if (!status.ok()) return status;
   }
-  return absl::OkStatus();
+  return CheckResourceLimits(mod);
 }
 
 }  // namespace mlc

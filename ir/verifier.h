@@ -11,6 +11,9 @@
  *  rank; variables are bound by an enclosing loop or block; blocks bind every iteration
  *  variable; intrinsic calls name known intrinsics with the right arity.
  *
+ *  Resources: what the module declares stays within the process's limits
+ *  (ir/resource_check.h: tensor and buffer sizes, loop iterations per kernel, constant bytes).
+ *
  *  The first violation is reported with the function and the binding (or block) it is in.
  */
 #ifndef MLC_IR_VERIFIER_H_

@@ -21,6 +21,7 @@
 #include "ir/serialize.h"
 #include "ir/target/target.h"
 #include "passes/pass.h"
+#include "support/resource_limit_flag.h"
 
 ABSL_FLAG(std::string, in, "", "IRModule to transform (*.irpb)");
 ABSL_FLAG(std::string, out, "", "IRModule to write (*.irpb)");
@@ -50,6 +51,10 @@ int main(int argc, char** argv) {
   }
   absl::SetProgramUsageMessage("Runs passes on an IRModule.\n  opt --in a.irpb --out b.irpb --passes=legalize,fuse-tir");
   absl::ParseCommandLine(static_cast<int>(normalized.size()), normalized.data());
+  if (absl::Status s = mlc::ApplyResourceLimitFlag(); !s.ok()) {
+    std::cerr << "opt: " << s.message() << "\n";
+    return 2;
+  }
   for (absl::string_view p : absl::StrSplit(absl::GetFlag(FLAGS_pass_plugin), ',', absl::SkipEmpty())) {
     // A plug-in registers its passes from its static initializers (MLC_REGISTER_PASS).
     if (dlopen(std::string(p).c_str(), RTLD_NOW | RTLD_GLOBAL) == nullptr) {

@@ -249,6 +249,9 @@ absl::StatusOr<IRModule> RunPipeline(const IRModule& mod, const std::vector<std:
     }
     if (options.verify_each) {
       if (absl::Status s = VerifyModule(*next); !s.ok()) {
+        // Over a resource limit is the model's doing (the pass made the kernel it asked for);
+        // anything else is the pass's bug.
+        if (absl::IsResourceExhausted(s)) return absl::Status(s.code(), absl::StrCat("after pass ", pass->name(), ": ", s.message()));
         return absl::InternalError(absl::StrCat("pass ", pass->name(), " produced an ill-formed module: ", s.message()));
       }
     }

@@ -18,6 +18,7 @@
 #include "ir/verifier.h"
 #include "passes/apply_trace.h"
 #include "support/file_util.h"
+#include "support/resource_limit_flag.h"
 
 ABSL_FLAG(std::string, in, "", "module to schedule (*.irpb)");
 ABSL_FLAG(std::string, trace, "", "trace to apply (*.py in TVM's spelling, else Protobuf)");
@@ -29,6 +30,10 @@ ABSL_FLAG(bool, print_trace, false, "print the applied trace in TVM's spelling")
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage("Applies a schedule trace.\n  schedule --in m.irpb --trace s.py --out m.sched.irpb");
   absl::ParseCommandLine(argc, argv);
+  if (absl::Status s = mlc::ApplyResourceLimitFlag(); !s.ok()) {
+    std::cerr << "schedule: " << s.message() << "\n";
+    return 2;
+  }
   std::string in = absl::GetFlag(FLAGS_in), trace_path = absl::GetFlag(FLAGS_trace), out = absl::GetFlag(FLAGS_out);
   if (in.empty() || trace_path.empty() || out.empty()) {
     std::cerr << "schedule: --in, --trace and --out are required\n";

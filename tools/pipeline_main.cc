@@ -5,7 +5,7 @@
  *             [--out DIR] [--no-cache] [--cache-dir DIR] [--print-after-all] [--dump-dir DIR]
  *             [--emit-dot graph.dot] [--plugin lib.so] [--pass-plugin lib.so] [--target T]
  *             [--tuning_db records.pb] [--profile [--profile_json trace.json]]
- *             [--sign_key builder.pem] [--trusted_keys builder.pub,...]
+ *             [--sign_key builder.pem] [--trusted_keys builder.pub,...] [--limits name=value,...]
  *
  *  Stages: frontend (parse TVMScript; the importers take .onnx / .fxpb), opt (graph passes:
  *  fusion, legalization), build (loop lowering and LLVM code generation), run (the VM). Each
@@ -39,6 +39,7 @@
 #include "ir/target/target.h"
 #include "support/file_util.h"
 #include "support/npy.h"
+#include "support/resource_limit_flag.h"
 #include "tools/pipeline/graph_dot.h"
 #include "tools/pipeline/stage_cache.h"
 #include "tools/pipeline/subprocess.h"
@@ -123,7 +124,9 @@ class Runner {
     if (cache_) {
       absl::StatusOr<std::string> bin = Digest(stage.binary);
       if (!bin.ok()) return Fail(stage, std::string(bin.status().message()));
-      std::string material = absl::StrCat(stage.name, "\n", *bin, "\n", stage.options, "\n");
+      // The limits decide whether a stage refuses its input, so they are part of the key.
+      std::string material =
+          absl::StrCat(stage.name, "\n", *bin, "\n", stage.options, "\n", absl::StrJoin(mlc::ResourceLimitFlagArgs(), " "), "\n");
       for (const std::string& f : stage.input_files) {
         absl::StatusOr<std::string> d = Digest(f);
         if (!d.ok()) return Fail(stage, std::string(d.status().message()));
@@ -139,6 +142,7 @@ class Runner {
     }
     std::vector<std::string> argv = {stage.binary};
     argv.insert(argv.end(), stage.args.begin(), stage.args.end());
+    for (const std::string& a : mlc::ResourceLimitFlagArgs()) argv.push_back(a);
     mlc::pipeline::ProcessResult r = mlc::pipeline::RunProcess(argv);
     if (r.exit_code != 0) {
       std::printf("FAILED\n");
@@ -243,6 +247,10 @@ int main(int argc, char** argv) {
   }
   absl::SetProgramUsageMessage("Compiles and runs a model.\n  pipeline [MODEL.py|.onnx|.fxpb] [--params w.npz] [--inputs x.npy]");
   std::vector<char*> positional = absl::ParseCommandLine(static_cast<int>(normalized.size()), normalized.data());
+  if (absl::Status s = mlc::ApplyResourceLimitFlag(); !s.ok()) {
+    std::cerr << "pipeline: " << s.message() << "\n";
+    return 2;
+  }
 
   std::string model, params = UserPath(absl::GetFlag(FLAGS_params)), labels = UserPath(absl::GetFlag(FLAGS_labels));
   std::vector<std::string> inputs;
@@ -421,6 +429,7 @@ int main(int argc, char** argv) {
     if (!absl::GetFlag(FLAGS_profile_json).empty()) argv.push_back(absl::StrCat("--profile_json=", UserPath(absl::GetFlag(FLAGS_profile_json))));
     if (!absl::GetFlag(FLAGS_plugin).empty()) argv.push_back(absl::StrCat("--plugin=", absl::GetFlag(FLAGS_plugin)));
     if (!trusted.empty()) argv.push_back(absl::StrCat("--trusted_keys=", absl::StrJoin(trusted, ",")));
+    for (const std::string& a : mlc::ResourceLimitFlagArgs()) argv.push_back(a);
     mlc::pipeline::ProcessResult r = mlc::pipeline::RunProcess(argv);
     std::fputs(r.stdout_text.c_str(), stdout);
     if (r.exit_code != 0) {

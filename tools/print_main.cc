@@ -12,6 +12,7 @@
 #include "ir/printer.h"
 #include "ir/serialize.h"
 #include "support/file_util.h"
+#include "support/resource_limit_flag.h"
 
 ABSL_FLAG(std::string, in, "", "IRModule file to print (*.irpb)");
 ABSL_FLAG(std::string, out, "", "write the text here (atomically) instead of to standard output");
@@ -20,6 +21,10 @@ ABSL_FLAG(bool, show_meta, false, "include the constants' data as a metadata sec
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage("Prints an IRModule file as TVMScript.\n  print --in model.irpb [--out model.py]");
   absl::ParseCommandLine(argc, argv);
+  if (absl::Status s = mlc::ApplyResourceLimitFlag(); !s.ok()) {
+    std::cerr << "print: " << s.message() << "\n";
+    return 2;
+  }
   std::string in = absl::GetFlag(FLAGS_in);
   if (in.empty()) {
     std::cerr << "print: --in is required (an .irpb file)\n";

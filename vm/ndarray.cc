@@ -4,11 +4,14 @@
 #include "vm/ndarray.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "support/checked_math.h"
+#include "support/resource_limits.h"
 
 namespace mlc {
 namespace vm {
@@ -38,7 +41,14 @@ void* StoragePool::Allocate(size_t bytes) {
     ++allocated_;
     held_bytes_ += size;
   }
-  return std::aligned_alloc(64, size);
+  void* data = std::aligned_alloc(64, size);
+  if (data == nullptr) {  // the caller reports it; the books must not count it
+    std::lock_guard<std::mutex> lock(mu_);
+    live_bytes_ -= size;
+    held_bytes_ -= size;
+    --allocated_;
+  }
+  return data;
 }
 
 void StoragePool::Release(void* data, size_t bytes) {
@@ -93,16 +103,27 @@ std::string DescribeTensor(const DLDataType& dtype, const std::vector<int64_t>& 
   return absl::StrCat(DLDataTypeName(dtype), " (", absl::StrJoin(shape, ", "), shape.size() == 1 ? ",)" : ")");
 }
 
-NDArray NDArray::Empty(std::vector<int64_t> shape, DLDataType dtype, std::shared_ptr<StoragePool> pool) {
+absl::StatusOr<NDArray> NDArray::Allocate(std::vector<int64_t> shape, DLDataType dtype, std::shared_ptr<StoragePool> pool) {
+  int64_t bytes = DLDataTypeBytes(dtype);
+  for (int64_t d : shape) {
+    if (d < 0) return absl::InvalidArgumentError(absl::StrCat("tensor ", DescribeTensor(dtype, shape), " has a negative dimension"));
+    bytes = SaturatingMul(bytes, d);
+  }
+  if (bytes > GetResourceLimits().max_tensor_bytes) {
+    return absl::ResourceExhaustedError(absl::StrCat("tensor ", DescribeTensor(dtype, shape), " needs ", HumanBytes(bytes), " (",
+                                                     LimitHint("max_tensor_bytes"), ")"));
+  }
   NDArray a;
   a.c_ = std::make_shared<Container>();
   a.c_->shape = std::move(shape);
-  int64_t n = 1;
-  for (int64_t d : a.c_->shape) n *= d;
   auto storage = std::make_shared<Storage>();
-  storage->bytes = static_cast<size_t>(n) * DLDataTypeBytes(dtype);
-  storage->pool = pool;
+  storage->bytes = static_cast<size_t>(bytes);
   storage->data = pool ? pool->Allocate(storage->bytes) : std::aligned_alloc(64, RoundUp(storage->bytes));
+  if (storage->data == nullptr) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("out of memory allocating ", HumanBytes(bytes), " for tensor ", DescribeTensor(dtype, a.c_->shape)));
+  }
+  storage->pool = pool;
   a.c_->storage = storage;
   DLTensor& t = a.c_->tensor;
   t.data = storage->data;
@@ -115,9 +136,23 @@ NDArray NDArray::Empty(std::vector<int64_t> shape, DLDataType dtype, std::shared
   return a;
 }
 
-NDArray NDArray::FromBytes(std::vector<int64_t> shape, DLDataType dtype, const std::string& bytes) {
-  NDArray a = Empty(std::move(shape), dtype);
-  std::memcpy(a.data(), bytes.data(), std::min(bytes.size(), a.NumBytes()));
+NDArray NDArray::Empty(std::vector<int64_t> shape, DLDataType dtype, std::shared_ptr<StoragePool> pool) {
+  absl::StatusOr<NDArray> a = Allocate(std::move(shape), dtype, std::move(pool));
+  if (!a.ok()) {
+    std::fprintf(stderr, "NDArray::Empty: %s\n", std::string(a.status().message()).c_str());
+    std::abort();
+  }
+  return *std::move(a);
+}
+
+absl::StatusOr<NDArray> NDArray::FromBytes(std::vector<int64_t> shape, DLDataType dtype, const std::string& bytes) {
+  absl::StatusOr<NDArray> a = Allocate(std::move(shape), dtype);
+  if (!a.ok()) return a.status();
+  if (bytes.size() != a->NumBytes()) {
+    return absl::InvalidArgumentError(absl::StrCat("tensor ", DescribeTensor(dtype, a->shape()), " needs ", a->NumBytes(),
+                                                   " bytes, got ", bytes.size()));
+  }
+  std::memcpy(a->data(), bytes.data(), bytes.size());
   return a;
 }
 

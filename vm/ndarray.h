@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
+
 namespace mlc {
 namespace vm {
 
@@ -27,6 +29,7 @@ inline constexpr uint8_t kDLBoolCode = 6;
 class StoragePool {
  public:
   ~StoragePool();
+  /*! \brief Null when the system refuses the memory. */
   void* Allocate(size_t bytes);
   void Release(void* data, size_t bytes);
   /*! \brief Blocks currently held for reuse, and allocations served from the free lists. */
@@ -52,10 +55,16 @@ class NDArray {
  public:
   NDArray() = default;
 
-  /*! \brief Uninitialized storage; from `pool` when given, else freshly allocated. */
+  /*! \brief Uninitialized storage; from `pool` when given, else freshly allocated. A shape over
+   *         the max_tensor_bytes limit (support/resource_limits.h) or an allocation the system
+   *         refuses is an error naming the tensor's size, not a crash. */
+  static absl::StatusOr<NDArray> Allocate(std::vector<int64_t> shape, DLDataType dtype,
+                                          std::shared_ptr<StoragePool> pool = nullptr);
+  /*! \brief Allocate for a size the caller chose itself (tests, benchmarks); aborts with the
+   *         error where Allocate would return one. */
   static NDArray Empty(std::vector<int64_t> shape, DLDataType dtype, std::shared_ptr<StoragePool> pool = nullptr);
-  /*! \brief A copy of `bytes` (row-major). */
-  static NDArray FromBytes(std::vector<int64_t> shape, DLDataType dtype, const std::string& bytes);
+  /*! \brief A copy of `bytes` (row-major), which must hold the shape's bytes. */
+  static absl::StatusOr<NDArray> FromBytes(std::vector<int64_t> shape, DLDataType dtype, const std::string& bytes);
 
   bool defined() const { return c_ != nullptr; }
   DLTensor* dl() const { return &c_->tensor; }

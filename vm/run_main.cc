@@ -28,6 +28,7 @@
 #include "support/file_util.h"
 #include "support/fma_peak.h"
 #include "support/npy.h"
+#include "support/resource_limit_flag.h"
 #include "support/signature.h"
 #include "vm/thread_pool.h"
 #include "vm/virtual_machine.h"
@@ -51,7 +52,7 @@ namespace {
 using mlc::vm::NDArray;
 using mlc::vm::Value;
 
-NDArray ToNDArray(const mlc::TensorData& t) {
+absl::StatusOr<NDArray> ToNDArray(const mlc::TensorData& t) {
   DLDataType dt;
   dt.code = static_cast<uint8_t>(t.dtype().code());
   dt.bits = static_cast<uint8_t>(t.dtype().bits());
@@ -137,6 +138,10 @@ int Fail(const std::string& message) {
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage("Runs a function of an executable.\n  run --exe m.mlcx --inputs x.npy --outputs y.npy");
   absl::ParseCommandLine(argc, argv);
+  if (absl::Status s = mlc::ApplyResourceLimitFlag(); !s.ok()) {
+    std::cerr << "run: " << s.message() << "\n";
+    return 2;
+  }
   if (absl::GetFlag(FLAGS_exe).empty()) {
     std::cerr << "run: --exe is required\n";
     return 2;
@@ -155,7 +160,9 @@ int main(int argc, char** argv) {
   for (absl::string_view path : absl::StrSplit(absl::GetFlag(FLAGS_inputs), ',', absl::SkipEmpty())) {
     absl::StatusOr<mlc::TensorData> t = mlc::ReadNpy(std::string(path));
     if (!t.ok()) return Fail(std::string(t.status().message()));
-    args.push_back(ToNDArray(*t));
+    absl::StatusOr<NDArray> a = ToNDArray(*t);
+    if (!a.ok()) return Fail(absl::StrCat(path, ": ", a.status().message()));
+    args.push_back(*std::move(a));
   }
   const std::string func = absl::GetFlag(FLAGS_func);
   absl::StatusOr<Value> result = (*vm)->Invoke(func, args);

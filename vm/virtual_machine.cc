@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "support/cpu_features.h"
+#include "support/resource_limits.h"
 #include "vm/executable_format.h"
 #include "vm/thread_pool.h"
 #include "vm/workspace_pool.h"
@@ -103,17 +104,10 @@ absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::Load(proto::Exec
   for (int i = 0; i < exe.constants_size(); ++i) {
     const proto::TensorProto& c = exe.constants(i);
     std::vector<int64_t> shape(c.shape().begin(), c.shape().end());
-    int64_t n = 1;
-    for (int64_t d : shape) {
-      if (d < 0) return absl::DataLossError(absl::StrCat("constant ", i, " has a negative dimension"));
-      n *= d;
-    }
     DLDataType dt = ToDL(c.dtype());
-    if (static_cast<int64_t>(c.data().size()) != n * DLDataTypeBytes(dt)) {
-      return absl::DataLossError(absl::StrCat("constant ", i, " holds ", c.data().size(), " bytes, its shape needs ",
-                                              n * DLDataTypeBytes(dt)));
-    }
-    vm->constants_.push_back(NDArray::FromBytes(shape, dt, c.data()));
+    absl::StatusOr<NDArray> constant = NDArray::FromBytes(shape, dt, c.data());
+    if (!constant.ok()) return absl::DataLossError(absl::StrCat("constant ", i, ": ", constant.status().message()));
+    vm->constants_.push_back(*std::move(constant));
   }
   // Kernels.
   if (exe.kernels_size() > 0) {
@@ -418,8 +412,12 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
     }
     switch (inst.callee) {
       case Callee::kAllocTensor:
-        regs[inst.dst] = NDArray::Empty(inst.args[0].shape, inst.args[1].dtype, inst.dst_returned ? nullptr : pool_);
+      {
+        absl::StatusOr<NDArray> t = NDArray::Allocate(inst.args[0].shape, inst.args[1].dtype, inst.dst_returned ? nullptr : pool_);
+        if (!t.ok()) return absl::Status(t.status().code(), absl::StrCat(Where(func_index, pc), t.status().message()));
+        regs[inst.dst] = *std::move(t);
         break;
+      }
       case Callee::kMakeTuple: {
         Tuple t;
         for (const Operand& a : inst.args) t.push_back(value_of(a));
@@ -454,6 +452,11 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
           int64_t start = recording_->Now();
           rc = kernels_[inst.index](kernel_args.data());
           recording_->Record(Profiler::Kind::kKernel, kernel_labels_[inst.index], start, recording_->Now());
+        }
+        if (int64_t refused = WorkspacePool::Global().TakeFailure(); refused > 0) {
+          return absl::ResourceExhaustedError(absl::StrCat(Where(func_index, pc), "kernel ", kernel.name(), " could not allocate ",
+                                                           HumanBytes(refused), " of workspace (out of memory, or over the ",
+                                                           LimitHint("max_tensor_bytes"), ")"));
         }
         if (rc != 0) return absl::InternalError(absl::StrCat(Where(func_index, pc), "kernel ", kernel.name(), " failed (", rc, ")"));
         break;

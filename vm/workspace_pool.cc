@@ -3,6 +3,8 @@
 
 #include <cstdlib>
 
+#include "support/resource_limits.h"
+
 namespace mlc {
 namespace vm {
 namespace {
@@ -21,6 +23,10 @@ WorkspacePool::~WorkspacePool() {
 }
 
 void* WorkspacePool::Alloc(int64_t bytes) {
+  if (bytes > GetResourceLimits().max_tensor_bytes) {
+    failed_bytes_.store(bytes, std::memory_order_relaxed);
+    return nullptr;
+  }
   int64_t size = Rounded(bytes);
   std::lock_guard<std::mutex> lock(mu_);
   // The smallest free block that fits, if it is not more than twice too large (a larger one
@@ -41,7 +47,10 @@ void* WorkspacePool::Alloc(int64_t bytes) {
     small = free_.erase(small);
   }
   void* p = std::aligned_alloc(kAlign, static_cast<size_t>(size));
-  if (p == nullptr) return nullptr;
+  if (p == nullptr) {
+    failed_bytes_.store(bytes, std::memory_order_relaxed);
+    return nullptr;
+  }
   size_of_[p] = size;
   held_ += size;
   return p;

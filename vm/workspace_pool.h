@@ -13,6 +13,7 @@
 #ifndef MLC_VM_WORKSPACE_POOL_H_
 #define MLC_VM_WORKSPACE_POOL_H_
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -26,9 +27,14 @@ class WorkspacePool {
   static WorkspacePool& Global();
   ~WorkspacePool();
 
-  /*! \brief 64-byte aligned, at least `bytes` long; nullptr when out of memory. */
+  /*! \brief 64-byte aligned, at least `bytes` long; nullptr when the request is over the
+   *         max_tensor_bytes limit or the system refuses it. Generated code skips the work that
+   *         needed the buffer, and the failure is kept for TakeFailure. */
   void* Alloc(int64_t bytes);
   void Free(void* ptr);
+  /*! \brief The size of a request Alloc refused since the last call (0 if none), cleared: the
+   *         VM checks it after each kernel, which then failed. */
+  int64_t TakeFailure() { return failed_bytes_.exchange(0, std::memory_order_relaxed); }
   /*! \brief Bytes held (in use or cached). */
   int64_t bytes_held() const;
 
@@ -41,6 +47,7 @@ class WorkspacePool {
   std::multimap<int64_t, void*> free_;  // size -> block
   std::map<void*, int64_t> size_of_;    // every block the pool owns
   int64_t held_ = 0;
+  std::atomic<int64_t> failed_bytes_{0};
 };
 
 }  // namespace vm

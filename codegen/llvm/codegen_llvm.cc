@@ -625,12 +625,23 @@ class KernelEmitter {
       auto* alloc_type = llvm::FunctionType::get(ptr_, {i64_}, false);
       storage = b_.CreateCall(alloc_type, b_.CreateLoad(ptr_, workspace_alloc_global_), {b_.getInt64(bytes)}, op->buffer->name);
     }
+    // A refused workspace request (out of memory, over the runtime's size limit) skips the
+    // work that needed it; the runtime recorded the failure and reports it after the kernel.
+    llvm::BasicBlock* done = nullptr;
+    if (heap) {
+      auto* body = llvm::BasicBlock::Create(ctx_, absl::StrCat(op->buffer->name, ".allocated"), func_);
+      done = llvm::BasicBlock::Create(ctx_, absl::StrCat(op->buffer->name, ".done"), func_);
+      b_.CreateCondBr(b_.CreateIsNull(storage), done, body);
+      b_.SetInsertPoint(body);
+    }
     buffers_[op->buffer.get()] = storage;
     EmitStmt(op->body);
     buffers_.erase(op->buffer.get());
     if (heap) {
       auto* free_type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx_), {ptr_}, false);
       b_.CreateCall(free_type, b_.CreateLoad(ptr_, workspace_free_global_), {storage});
+      b_.CreateBr(done);
+      b_.SetInsertPoint(done);
     }
   }
 

@@ -5,15 +5,18 @@
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <set>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "frontend/onnx/onnx_external_data.h"
 #include "ir/op.h"
 #include "ir/ops/constant_eval.h"
 #include "ir/shape_util.h"
 #include "support/checked_math.h"
 #include "support/file_util.h"
+#include "support/resource_limits.h"
 
 namespace mlc {
 namespace onnx_import {
@@ -63,8 +66,8 @@ absl::StatusOr<TensorData> TensorFromOnnx(const onnx::TensorProto& t) {
     if (d < 0) return absl::DataLossError(absl::StrCat("tensor ", t.name(), " has a negative dimension ", d));
   }
   int64_t n = NumElements(shape);  // saturates: a shape the data cannot fill fails below
-  if (t.has_data_location() && t.data_location() == onnx::TensorProto::EXTERNAL) {
-    return absl::UnimplementedError(absl::StrCat("tensor ", t.name(), " uses external data, which is not supported"));
+  if (IsExternal(t)) {
+    return absl::UnimplementedError(absl::StrCat("tensor ", t.name(), " uses external data, which only initializers may"));
   }
   // The data must be there before anything is allocated for it: the shape alone is a claim.
   const int64_t bytes = SaturatingMul(n, dtype->bytes());
@@ -212,17 +215,40 @@ absl::StatusOr<IRModule> ImportOnnx(const onnx::ModelProto& model, const OnnxImp
   OnnxContext ctx(&bb, opset);
   std::vector<relax::Var> params;
   std::set<std::string> initializer_names;
+  int64_t constant_bytes = 0;
   for (const onnx::TensorProto& init : graph.initializer()) {
-    absl::StatusOr<TensorData> data = TensorFromOnnx(init);
-    if (!data.ok()) return absl::Status(data.status().code(), absl::StrCat("initializer ", init.name(), ": ", data.status().message()));
+    auto fail = [&init](const absl::Status& s) {
+      return absl::Status(s.code(), absl::StrCat("initializer ", init.name(), ": ", s.message()));
+    };
+    absl::StatusOr<DataType> dtype = DtypeFromOnnx(init.data_type());
+    if (!dtype.ok()) return fail(dtype.status());
+    std::vector<int64_t> shape(init.dims().begin(), init.dims().end());
+    int64_t bytes = dtype->bytes();
+    for (int64_t d : shape) {
+      if (d < 0) return fail(absl::DataLossError(absl::StrCat("negative dimension ", d)));
+      bytes = SaturatingMul(bytes, d);
+    }
     initializer_names.insert(init.name());
-    if (options.keep_params_in_input) {
-      relax::Var v = relax::MakeVar(init.name(), relax::TensorSInfo(data->shape(), data->dtype()));
+    if (options.keep_params_in_input) {  // its values come with each call: nothing is read
+      relax::Var v = relax::MakeVar(init.name(), relax::TensorSInfo(shape, *dtype));
       params.push_back(v);
       ctx.SetValue(init.name(), v);
-    } else {
-      ctx.SetValue(init.name(), relax::MakeConstant(*data));
+      continue;
     }
+    // What the shapes claim is checked before anything is read or allocated.
+    if (bytes > GetResourceLimits().max_tensor_bytes) {
+      return fail(absl::ResourceExhaustedError(absl::StrCat("needs ", HumanBytes(bytes), " (", LimitHint("max_tensor_bytes"), ")")));
+    }
+    constant_bytes = SaturatingAdd(constant_bytes, bytes);
+    if (constant_bytes > GetResourceLimits().max_constant_bytes) {
+      return fail(absl::ResourceExhaustedError(absl::StrCat(
+          "the initializers up to this one need ", HumanBytes(constant_bytes), " (", LimitHint("max_constant_bytes"),
+          "); import with --keep_params_in_input to make them parameters of main instead of constants")));
+    }
+    absl::StatusOr<TensorData> data =
+        IsExternal(init) ? ReadExternalTensor(init, *dtype, options.external_data_dir) : TensorFromOnnx(init);
+    if (!data.ok()) return fail(data.status());
+    ctx.SetValue(init.name(), relax::MakeConstant(*data));
   }
   std::vector<relax::Var> inputs;
   for (const onnx::ValueInfoProto& in : graph.input()) {
@@ -288,8 +314,17 @@ absl::StatusOr<IRModule> ImportOnnxFile(const std::string& path, const OnnxImpor
   absl::StatusOr<std::string> bytes = ReadFile(path);
   if (!bytes.ok()) return bytes.status();
   onnx::ModelProto model;
-  if (!model.ParseFromString(*bytes)) return absl::DataLossError(absl::StrCat(path, ": not a valid ONNX model"));
-  absl::StatusOr<IRModule> mod = ImportOnnx(model, options);
+  if (!model.ParseFromString(*bytes)) {
+    if (bytes->size() > size_t{INT32_MAX}) {
+      return absl::InvalidArgumentError(absl::StrCat(path, ": ", HumanBytes(static_cast<int64_t>(bytes->size())),
+                                                     " is more than one Protobuf message holds (2 GiB); save the weights as "
+                                                     "external data (onnx.save_model(..., save_as_external_data=True))"));
+    }
+    return absl::DataLossError(absl::StrCat(path, ": not a valid ONNX model"));
+  }
+  OnnxImportOptions with_dir = options;
+  if (with_dir.external_data_dir.empty()) with_dir.external_data_dir = std::filesystem::path(path).parent_path().string();
+  absl::StatusOr<IRModule> mod = ImportOnnx(model, with_dir);
   if (!mod.ok()) return absl::Status(mod.status().code(), absl::StrCat(path, ": ", mod.status().message()));
   return mod;
 }

@@ -25,7 +25,12 @@ namespace mlc {
 namespace onnx_import {
 
 struct OnnxImportOptions {
+  /*! \brief Initializers become parameters of main (after the graph inputs) instead of
+   *         constants; their bytes are not read. */
   bool keep_params_in_input = false;
+  /*! \brief Where external data locations are relative to (ImportOnnxFile: the model's
+   *         directory). */
+  std::string external_data_dir;
   /*! \brief Values for symbolic dimensions, by name ("batch" -> 1). */
   std::map<std::string, int64_t> dims;
 };

@@ -41,7 +41,10 @@ Outputs Size(OnnxContext& ctx, const onnx::NodeProto& node) {
   return One(Scalar(static_cast<double>(NumElements(*shape)), DataType::Int64()));
 }
 
-/*! \brief A constant of the given shape filled with `value` (float32 0 by default). */
+/*! \brief A constant of the given shape filled with `value` (float32 0 by default); a large one
+ *  is broadcast at run time instead of stored (a few bytes of ONNX can ask for terabytes). */
+constexpr int64_t kMaxStoredFill = int64_t{1} << 20;  // elements; fold-constant's default too
+
 Outputs ConstantOfShape(OnnxContext& ctx, const onnx::NodeProto& node) {
   absl::StatusOr<std::vector<int64_t>> shape = ctx.ConstantInts(node, 0, "the shape");
   if (!shape.ok()) return shape.status();
@@ -52,6 +55,12 @@ Outputs ConstantOfShape(OnnxContext& ctx, const onnx::NodeProto& node) {
     if (!v.ok()) return v.status();
     if (v->NumElements() != 1) return absl::InvalidArgumentError("value must hold one element");
     fill = *v;
+  }
+  for (int64_t d : *shape) {
+    if (d < 0) return absl::InvalidArgumentError(absl::StrCat("the shape has a negative dimension ", d));
+  }
+  if (NumElements(*shape) > kMaxStoredFill) {
+    return One(ctx.EmitOp("broadcast_to", {relax::MakeConstant(TensorData(fill.dtype(), {}, fill.bytes()))}, {{"shape", *shape}}));
   }
   TensorData out(fill.dtype(), *shape);
   for (int64_t i = 0; i < out.NumElements(); ++i) {

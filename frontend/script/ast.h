@@ -76,6 +76,10 @@ struct Ast {
   std::vector<AstPtr> decorators;
   std::vector<Param> params;
   std::vector<AstPtr> body, orelse;
+  /*! \brief Levels below and including this node, as far as the parser tracked them: exact for
+   *         the chains it builds iteratively (a + b + ..., a.b.c, f(x)(y)), which are what can
+   *         grow deep without its recursion limit noticing. */
+  int depth = 1;
 };
 
 /*! \brief "a.b.c" for a chain of names and attributes, else "". */

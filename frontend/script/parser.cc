@@ -4,11 +4,13 @@
  */
 #include "frontend/script/parser.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "frontend/script/lexer.h"
+#include "support/resource_limits.h"
 
 namespace mlc {
 namespace script {
@@ -74,6 +76,24 @@ class Parser {
       default:
         return TokenKindName(t.kind);
     }
+  }
+  /*! \brief Records `node`'s depth from its children's, refusing trees deeper than the limit:
+   *  everything after the parser (the converter, the destructor of the tree itself) recurses. */
+  absl::Status Deepen(Ast* node) const {
+    int d = 0;
+    auto see = [&d](const AstPtr& c) {
+      if (c != nullptr) d = std::max(d, c->depth);
+    };
+    see(node->a);
+    see(node->b);
+    see(node->c);
+    for (const AstPtr& e : node->elts) see(e);
+    for (const Keyword& k : node->keywords) see(k.value);
+    node->depth = d + 1;
+    if (node->depth <= GetResourceLimits().max_nesting_depth) return absl::OkStatus();
+    return absl::InvalidArgumentError(absl::StrCat(filename_, ":", node->line, ":", node->col, ": expression nested more than ",
+                                                   GetResourceLimits().max_nesting_depth, " levels deep (",
+                                                   LimitHint("max_nesting_depth"), ")"));
   }
   absl::Status ErrorAt(const Token& t, const std::string& message) const {
     return absl::InvalidArgumentError(absl::StrCat(filename_, ":", t.line, ":", t.col, ": ", message));
@@ -406,6 +426,7 @@ class Parser {
       node->text = op;
       node->a = *lhs;
       node->b = *rhs;
+      if (absl::Status s = Deepen(node.get()); !s.ok()) return s;
       lhs = AstPtr(node);
     }
     return lhs;
@@ -445,6 +466,7 @@ class Parser {
       node->text = op;
       node->a = left;
       node->b = *rhs;
+      if (absl::Status s = Deepen(node.get()); !s.ok()) return s;
       // a < b < c means (a < b) and (b < c).
       if (result == nullptr) {
         result = node;
@@ -453,6 +475,7 @@ class Parser {
         conj->text = "and";
         conj->a = result;
         conj->b = node;
+        if (absl::Status s = Deepen(conj.get()); !s.ok()) return s;
         result = conj;
       }
       left = *rhs;
@@ -480,6 +503,7 @@ class Parser {
       node->text = op;
       node->a = *lhs;
       node->b = *rhs;
+      if (absl::Status s = Deepen(node.get()); !s.ok()) return s;
       lhs = AstPtr(node);
     }
   }
@@ -530,6 +554,7 @@ class Parser {
         attr->text = Peek().text;
         ++pos_;
         attr->a = node;
+        if (absl::Status s = Deepen(attr.get()); !s.ok()) return s;
         node = attr;
       } else if (IsOp("(")) {
         auto call = New(AstKind::kCall, toks_[start]);
@@ -557,6 +582,7 @@ class Parser {
           }
         }
         ++pos_;
+        if (absl::Status s = Deepen(call.get()); !s.ok()) return s;
         node = call;
       } else if (IsOp("[")) {
         auto sub = New(AstKind::kSubscript, toks_[start]);
@@ -566,6 +592,7 @@ class Parser {
         if (!index.ok()) return index;
         sub->b = *index;
         if (absl::Status s = ExpectOp("]"); !s.ok()) return s;
+        if (absl::Status s = Deepen(sub.get()); !s.ok()) return s;
         node = sub;
       } else {
         return node;

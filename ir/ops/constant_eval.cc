@@ -5,6 +5,7 @@
 #include "ir/block_builder.h"
 #include "ir/op.h"
 #include "ir/tir/interpreter.h"
+#include "support/resource_limits.h"
 
 namespace mlc {
 namespace relax {
@@ -47,7 +48,7 @@ absl::StatusOr<TensorData> EvaluateConstantCall(const CallNode& call, const IRMo
   tensors.emplace_back(out->dtype, *out->shape);
   std::vector<TensorData*> ptrs;
   for (TensorData& t : tensors) ptrs.push_back(&t);
-  if (absl::Status s = tir::InterpretPrimFunc(prim, ptrs, kMaxFoldSteps); !s.ok()) return s;
+  if (absl::Status s = tir::InterpretPrimFunc(prim, ptrs, GetResourceLimits().max_fold_steps); !s.ok()) return s;
   return tensors.back();
 }
 

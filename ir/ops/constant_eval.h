@@ -18,15 +18,13 @@
 namespace mlc {
 namespace relax {
 
-/*! \brief The interpreter's budget (stores and loop iterations) per folded call, a fraction of
- *  a second: fuzzing found an ONNX file whose constant Gemm ran unbounded, and the default
- *  budget of 2^28 takes a minute under sanitizers. A call over it is left to run at run time;
- *  the weight transforms of real models (ResNet-18's largest: 2.4M elements) stay well inside. */
-inline constexpr int64_t kMaxFoldSteps = int64_t{1} << 24;
-
 /*! \brief The result of `call`, or an error saying why it cannot be evaluated: an argument is
  *         not a constant, the callee is impure or has no legalization, the result is not a
- *         tensor of static shape or has more than `max_elements` elements. `mod` resolves
+ *         tensor of static shape or has more than `max_elements` elements, or the interpreter
+ *         would run more than the max_fold_steps limit of stores and loop iterations (a
+ *         fraction of a second; fuzzing found an ONNX file whose constant Gemm ran unbounded,
+ *         and the weight transforms of real models, ResNet-18's largest 2.4M elements, stay
+ *         well inside). Such a call is left to run at run time. `mod` resolves
  *         call_tir callees (may be null otherwise). */
 absl::StatusOr<TensorData> EvaluateConstantCall(const CallNode& call, const IRModule* mod,
                                                 int64_t max_elements = int64_t{1} << 20);

@@ -14,8 +14,10 @@
 #include <vector>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
+extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv);  // tools/fuzz/fuzz_init.cc
 
 int main(int argc, char** argv) {
+  LLVMFuzzerInitialize(&argc, &argv);
   namespace fs = std::filesystem;
   std::vector<fs::path> files;
   for (int i = 1; i < argc; ++i) {

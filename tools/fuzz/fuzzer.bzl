@@ -14,7 +14,7 @@ def mlc_fuzzer(name, src, deps, corpus):
     cc_binary(
         name = name,
         srcs = [src],
-        deps = deps + select({
+        deps = deps + ["//tools/fuzz:fuzz_init"] + select({
             "//tools/fuzz:libfuzzer": [],
             "//conditions:default": ["//tools/fuzz:corpus_main"],
         }),
@@ -26,7 +26,7 @@ def mlc_fuzzer(name, src, deps, corpus):
     cc_test(
         name = name + "_regression",
         srcs = [src],
-        deps = deps + ["//tools/fuzz:corpus_main"],
+        deps = deps + ["//tools/fuzz:corpus_main", "//tools/fuzz:fuzz_init"],
         data = corpus,
         args = ["$(locations %s)" % c for c in corpus],
     )

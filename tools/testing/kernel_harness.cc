@@ -27,8 +27,10 @@ NDArray Random(std::vector<int64_t> shape, std::mt19937* rng, float lo, float hi
 
 TensorData ToTensorData(const NDArray& a) { return TensorData(kF32, a.shape(), a.Bytes()); }
 NDArray ToNDArray(const TensorData& t) {
-  return NDArray::FromBytes(t.shape(), DLDataType{static_cast<uint8_t>(t.dtype().code()), static_cast<uint8_t>(t.dtype().bits()), 1},
-                            t.bytes());
+  absl::StatusOr<NDArray> a = NDArray::FromBytes(
+      t.shape(), DLDataType{static_cast<uint8_t>(t.dtype().code()), static_cast<uint8_t>(t.dtype().bits()), 1}, t.bytes());
+  EXPECT_TRUE(a.ok()) << a.status();
+  return a.ok() ? *std::move(a) : NDArray();
 }
 
 void ExpectClose(const NDArray& got, const std::vector<double>& want, double rtol, double atol) {
