@@ -22,6 +22,7 @@
 #include "ir/serialize.h"
 #include "ir/target/target.h"
 #include "passes/pass.h"
+#include "support/resource_limit_flag.h"
 #include "tools/tune/tuner.h"
 
 ABSL_FLAG(std::string, in, "", "module to tune (*.irpb, as imported or parsed)");
@@ -44,6 +45,10 @@ int Fail(const std::string& message) {
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage("Tunes a model's kernels.\n  tune --in model.irpb --db records.pb [--trials 64]");
   absl::ParseCommandLine(argc, argv);
+  if (absl::Status s = mlc::ApplyResourceLimitFlag(); !s.ok()) {
+    std::cerr << "tune: " << s.message() << "\n";
+    return 2;
+  }
   auto start = std::chrono::steady_clock::now();
   std::string in = absl::GetFlag(FLAGS_in), db_path = absl::GetFlag(FLAGS_db);
   if (in.empty() || db_path.empty()) {
