@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # //tools:pipeline end to end: the bundled default, the cache (hits, option changes, corrupt
-# entries, two pipelines at once), failures, --profile, --emit-dot and --dump-dir.
+# entries, two pipelines at once, a full disk), failures, --profile, --emit-dot and --dump-dir.
 set -euo pipefail
 cd "${TEST_SRCDIR}/mlc"
 pipeline=tools/pipeline
@@ -48,6 +48,26 @@ check "both get the reference accuracy" bash -c 'grep -q "accuracy: 351 / 360 = 
 check "no temporary entry is left behind" bash -c '! compgen -G "$0/.tmp.*"' "$shared"
 out6=$($pipeline --cache-dir "$shared" 2>&1)
 check "the cache they filled serves every stage" test "$(grep -c '(cached)' <<<"$out6")" -eq 4
+
+# A full disk, as RLIMIT_FSIZE makes one (a write past the limit fails as on a full disk):
+# whichever stage's write fails, a clear error and exit 1; no output and no cache entry is left
+# half-written; once there is room, the cache serves what it holds and the run is right.
+full="${TEST_TMPDIR}/full_cache"
+for k in 1 20 48; do
+  if (trap '' XFSZ; ulimit -f $k; exec $pipeline --cache-dir "$full" --out "$TEST_TMPDIR/full$k") > "$TEST_TMPDIR/full$k.out" 2>&1; then
+    rc=0
+  else
+    rc=$?
+  fi
+  check "with $k KiB per file the pipeline exits 1" test $rc -eq 1
+  check "... and names the write that failed" grep -q "write failed: File too large" "$TEST_TMPDIR/full$k.out"
+done
+check "a 1 KiB limit stops at opt: nothing after it is written" test ! -e "$TEST_TMPDIR/full1/model.opt.irpb"
+check "no partial output file remains" bash -c '! compgen -G "$0/full*/*.tmp.*"' "$TEST_TMPDIR"
+check "no partial cache entry remains" bash -c '! compgen -G "$0/.tmp.*"' "$full"
+out7=$($pipeline --cache-dir "$full" 2>&1)
+check "with room again the run is right" grep -q "accuracy: 351 / 360 = 97.50%" <<<"$out7"
+check "... reusing the stages cached before the disk filled" grep -q "opt .*(cached)" <<<"$out7"
 
 out5=$($pipeline --cache-dir "$cache" --profile --profile_json "$TEST_TMPDIR/trace.json" 2>&1)
 check "--profile prints the table with the model's kernels" grep -q "^fused_dense_add_relu.*nn.dense, add, nn.relu" <<<"$out5"
