@@ -2,6 +2,8 @@
 
 load("@rules_cc//cc:defs.bzl", "cc_binary", "cc_test")
 
+SMOKE_SECONDS = 20
+
 def mlc_fuzzer(name, src, deps, corpus):
     """Declares <name> and <name>_regression.
 
@@ -10,6 +12,8 @@ def mlc_fuzzer(name, src, deps, corpus):
     otherwise a program that runs the entry point once over each file given.
     <name>_regression: a test (in ./bazelw test //...) that runs every file of `corpus` through
     the entry point; a crash or sanitizer finding fails it.
+    <name>_smoke: (manual; with --config=fuzz) fuzzes for SMOKE_SECONDS from `corpus`; any
+    finding fails it. `.ci/run` runs them all (docs/testing.md#fuzzing).
     """
     cc_binary(
         name = name,
@@ -29,4 +33,12 @@ def mlc_fuzzer(name, src, deps, corpus):
         deps = deps + ["//tools/fuzz:corpus_main", "//tools/fuzz:fuzz_init"],
         data = corpus,
         args = ["$(locations %s)" % c for c in corpus],
+    )
+    native.sh_test(
+        name = name + "_smoke",
+        size = "medium",
+        srcs = ["//tools/fuzz:smoke.sh"],
+        data = [":" + name] + corpus,
+        args = ["$(location :%s)" % name, str(SMOKE_SECONDS)] + ["$(locations %s)" % c for c in corpus],
+        tags = ["manual"],
     )
