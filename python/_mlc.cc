@@ -1,0 +1,254 @@
+/*! \file _mlc.cc
+ *  \brief The native half of the Python package `mlc` (python/mlc/__init__.py is the other):
+ *         the same C++ libraries as the stage binaries, in-process.
+ *
+ *  Every stage is one function here, taking and returning an IRModule handle, so Python
+ *  composes them as the pipeline composes the binaries. Errors become Python exceptions
+ *  carrying the stage's message (ValueError for bad input, RuntimeError otherwise); the GIL is
+ *  released while passes, code generation and kernels run. Outputs are NumPy arrays over the
+ *  VM's own storage (no copy), so `torch.from_dlpack(out)` shares it too.
+ */
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "codegen/build.h"
+#include "frontend/onnx/onnx_importer.h"
+#include "frontend/torch/fx_importer.h"
+#include "frontend/tvmscript.h"
+#include "ir/printer.h"
+#include "ir/serialize.h"
+#include "ir/target/target.h"
+#include "ir/verifier.h"
+#include "passes/bind_params.h"
+#include "passes/pass.h"
+#include "support/file_util.h"
+#include "support/resource_limits.h"
+#include "support/signature.h"
+#include "vm/executable_format.h"
+#include "vm/virtual_machine.h"
+
+namespace py = pybind11;
+
+namespace mlc {
+namespace python {
+namespace {
+
+/*! \brief Raises a failed status as a Python exception: ValueError for what the caller gave
+ *  (bad input, unknown names, damaged files), RuntimeError for the rest. */
+void Check(const absl::Status& s) {
+  if (s.ok()) return;
+  const std::string message(s.message());
+  switch (s.code()) {
+    case absl::StatusCode::kInvalidArgument:
+    case absl::StatusCode::kFailedPrecondition:
+    case absl::StatusCode::kOutOfRange:
+    case absl::StatusCode::kNotFound:  // an unknown pass, function, file
+    case absl::StatusCode::kDataLoss:  // a damaged or foreign file
+      throw py::value_error(message);
+    case absl::StatusCode::kUnimplemented:
+      throw std::runtime_error(absl::StrCat("not supported: ", message));
+    case absl::StatusCode::kResourceExhausted:
+      throw std::runtime_error(absl::StrCat("resource limit: ", message));
+    default:
+      throw std::runtime_error(message);
+  }
+}
+
+template <typename T>
+T Value(absl::StatusOr<T> v) {
+  Check(v.status());
+  return *std::move(v);
+}
+
+// ---- Tensors: NumPy in (copied into VM storage), NumPy out (over VM storage).
+
+DLDataType DLTypeOf(const py::dtype& dt) {
+  const char kind = dt.kind();
+  const uint8_t bits = static_cast<uint8_t>(dt.itemsize() * 8);
+  switch (kind) {
+    case 'f': return {kDLFloat, bits, 1};
+    case 'i': return {kDLInt, bits, 1};
+    case 'u': return {kDLUInt, bits, 1};
+    case 'b': return {vm::kDLBoolCode, 8, 1};
+    default:
+      throw py::type_error(absl::StrCat("arrays of dtype ", std::string(py::str(static_cast<const py::handle&>(dt))), " are not supported"));
+  }
+}
+
+py::dtype NumpyTypeOf(DLDataType t) {
+  switch (t.code) {
+    case kDLFloat: return py::dtype(absl::StrCat("float", t.bits));
+    case kDLInt: return py::dtype(absl::StrCat("int", t.bits));
+    case kDLUInt: return py::dtype(absl::StrCat("uint", t.bits));
+    case vm::kDLBoolCode: return py::dtype("bool");
+    default: throw std::runtime_error(absl::StrCat("no NumPy dtype for ", vm::DLDataTypeName(t)));
+  }
+}
+
+vm::NDArray ToNDArray(const py::array& a) {
+  py::array c = py::array::ensure(a, py::array::c_style);
+  std::vector<int64_t> shape(c.shape(), c.shape() + c.ndim());
+  absl::StatusOr<vm::NDArray> t = vm::NDArray::Allocate(shape, DLTypeOf(c.dtype()));
+  Check(t.status());
+  std::memcpy(t->data(), c.data(), t->NumBytes());
+  return *std::move(t);
+}
+
+py::object ToPython(const vm::Value& v) {
+  if (v.is_tuple()) {
+    py::tuple out(v.tuple().size());
+    for (size_t i = 0; i < v.tuple().size(); ++i) out[i] = ToPython(v.tuple()[i]);
+    return std::move(out);
+  }
+  if (!v.is_tensor()) return py::none();
+  // The array keeps the tensor (and so its storage) alive through its base object.
+  auto* keep = new vm::NDArray(v.tensor());
+  py::capsule base(keep, [](void* p) { delete static_cast<vm::NDArray*>(p); });
+  std::vector<py::ssize_t> shape(keep->shape().begin(), keep->shape().end());
+  return py::array(NumpyTypeOf(keep->dtype()), shape, keep->data(), base);
+}
+
+// ---- The IR.
+
+struct Module {
+  IRModule mod;
+};
+
+Module ParseScript(const std::string& text, const std::string& name) { return {Value(ParseTVMScript(text, name))}; }
+
+Module LoadIR(const std::string& path) { return {Value(LoadModule(path))}; }
+
+Module ImportOnnx(const std::string& path, bool keep_params_in_input, const std::map<std::string, int64_t>& dims) {
+  onnx_import::OnnxImportOptions options;
+  options.keep_params_in_input = keep_params_in_input;
+  options.dims = dims;
+  Module m{Value(onnx_import::ImportOnnxFile(path, options))};
+  Check(VerifyModule(m.mod));
+  return m;
+}
+
+Module ImportFx(const std::string& path) {
+  Module m{Value(fx::ImportFxFile(path))};
+  Check(VerifyModule(m.mod));
+  return m;
+}
+
+Module RunPasses(const Module& in, const std::string& pipeline, const std::string& target, const std::string& tuning_db,
+                 const std::map<std::string, py::array>& params) {
+  auto passes = Value(passes::ParsePipeline(pipeline));
+  if (!tuning_db.empty()) Check(passes::InsertTuningRecords(&passes, tuning_db));
+  IRModule mod = in.mod;
+  Check(RecordTargetFlag(&mod.mutable_attrs(), target));
+  if (!params.empty()) {
+    std::map<std::string, TensorData> bound;
+    for (const auto& [name, array] : params) {
+      vm::NDArray t = ToNDArray(array);
+      DLDataType dl = t.dtype();
+      absl::StatusOr<DataType> dtype = DataType::Parse(vm::DLDataTypeName(dl));
+      Check(dtype.status());
+      bound.emplace(name, TensorData(*dtype, t.shape(), t.Bytes()));
+    }
+    mod = Value(passes::BindParams(mod, "main", bound));
+  }
+  py::gil_scoped_release release;
+  return {Value(passes::RunPipeline(mod, passes))};
+}
+
+py::bytes BuildExecutable(const Module& m, const std::string& sign_key) {
+  std::string bytes;
+  {
+    py::gil_scoped_release release;
+    proto::Executable exe = Value(codegen::Build(m.mod));
+    std::optional<SigningKey> key;
+    if (!sign_key.empty()) key = Value(SigningKey::FromPemFile(sign_key));
+    bytes = vm::SerializeExecutable(exe, key ? &*key : nullptr);
+  }
+  return py::bytes(bytes);
+}
+
+// ---- The runtime.
+
+class Executable {
+ public:
+  Executable(const std::string& bytes, const std::string& source, const std::vector<std::string>& trusted_key_files)
+      : bytes_(bytes) {
+    std::vector<std::string> keys = Value(ReadPublicKeys(trusted_key_files));
+    vm_ = Value(vm::VirtualMachine::LoadBytes(bytes_, source, vm::RuntimeRegistry::Global(), keys));
+  }
+
+  py::object Call(const std::string& func, const std::vector<py::array>& args) {
+    std::vector<vm::Value> inputs;
+    for (const py::array& a : args) inputs.emplace_back(ToNDArray(a));
+    absl::StatusOr<vm::Value> out;
+    {
+      py::gil_scoped_release release;
+      std::lock_guard<std::mutex> lock(mu_);  // one call at a time: the VM's registers are its own
+      out = vm_->Invoke(func, inputs);
+    }
+    return ToPython(Value(std::move(out)));
+  }
+
+  void Save(const std::string& path) const { Check(WriteFileAtomically(path, bytes_)); }
+  std::vector<std::string> Functions() const { return vm_->FunctionNames(); }
+  std::vector<std::string> Params(const std::string& func) const { return Value(vm_->DescribeParams(func)); }
+  std::string Target() const { return vm_->executable().target(); }
+
+ private:
+  std::string bytes_;
+  std::unique_ptr<vm::VirtualMachine> vm_;
+  std::mutex mu_;
+};
+
+}  // namespace
+}  // namespace python
+}  // namespace mlc
+
+PYBIND11_MODULE(_mlc, m) {
+  using namespace mlc::python;  // NOLINT
+  using mlc::python::Module;
+  m.doc() = "Native half of the mlc package: the compiler's stages and the VM, in-process.";
+
+  py::class_<Module>(m, "IRModule", "A module of graph-level functions and loop-level PrimFuncs.")
+      .def("script", [](const Module& self) { return mlc::PrintModule(self.mod); }, "The module as TVMScript text.")
+      .def("save", [](const Module& self, const std::string& path) { Check(mlc::SaveModule(self.mod, path)); },
+           "Writes the module as a .irpb file (atomically).")
+      .def("functions", [](const Module& self) {
+        std::vector<std::string> names;
+        for (const auto& entry : self.mod.functions()) names.push_back(entry.first);
+        return names;
+      }, "Names of the module's functions.")
+      .def("__str__", [](const Module& self) { return mlc::PrintModule(self.mod); });
+
+  m.def("parse_script", &ParseScript, py::arg("text"), py::arg("name") = "<script>");
+  m.def("load_ir", &mlc::python::LoadIR, py::arg("path"));
+  m.def("import_onnx", &ImportOnnx, py::arg("path"), py::arg("keep_params_in_input") = false,
+        py::arg("dims") = std::map<std::string, int64_t>{});
+  m.def("import_fx", &ImportFx, py::arg("path"));
+  m.def("run_passes", &RunPasses, py::arg("module"), py::arg("pipeline"), py::arg("target") = "native",
+        py::arg("tuning_db") = "", py::arg("params") = std::map<std::string, py::array>{});
+  m.def("build", &BuildExecutable, py::arg("module"), py::arg("sign_key") = "");
+  m.def("list_passes", [] { return mlc::passes::PassRegistry::Global().Describe(); });
+  m.def("set_limits", [](const std::string& spec) {
+    mlc::ResourceLimits limits = mlc::GetResourceLimits();
+    Check(mlc::ParseResourceLimits(spec, &limits));
+    mlc::SetResourceLimits(limits);
+  }, py::arg("spec"), "Resource limits as --limits takes them (docs/limits.md).");
+
+  py::class_<Executable>(m, "Executable", "A loaded executable: the VM over its kernels.")
+      .def(py::init<const std::string&, const std::string&, const std::vector<std::string>&>(), py::arg("data"),
+           py::arg("source") = "<bytes>", py::arg("trusted_keys") = std::vector<std::string>{})
+      .def("call", &Executable::Call, py::arg("func"), py::arg("args"))
+      .def("save", &Executable::Save, py::arg("path"))
+      .def("functions", &Executable::Functions)
+      .def("params", &Executable::Params, py::arg("func") = "main")
+      .def_property_readonly("target", &Executable::Target);
+}

@@ -1,0 +1,155 @@
+"""mlc: compile PyTorch, ONNX and TVMScript models to native code, and run them.
+
+    import mlc
+    m = mlc.compile("model.onnx")               # or .irpb, .py / TVMScript text, torch.nn.Module
+    y = m(x)                                    # NumPy arrays (or DLPack tensors: torch) in, NumPy out
+    m.save("model.mlcx"); m = mlc.load("model.mlcx")
+
+    mod = mlc.ir.load("model.irpb")             # the IR, stage by stage
+    print(mod.script())
+    mod = mlc.transform.run(mod, "fuse-ops,legalize,fuse-tir")
+
+The stages are the same C++ libraries the stage binaries run (docs/python.md). Errors raise
+ValueError for what the caller gave (bad input, an unknown pass or function, a damaged file: the
+message names the file, node or parameter) and RuntimeError otherwise. Outputs are NumPy arrays over the runtime's memory: no copy, and
+`torch.from_dlpack(y)` shares it too.
+"""
+import os
+import tempfile
+
+import numpy as np
+
+from . import _mlc
+
+__all__ = ["compile", "load", "Module", "ir", "transform", "set_limits"]
+
+set_limits = _mlc.set_limits
+
+
+class _Namespace:
+    def __init__(self, **members):
+        self.__dict__.update(members)
+
+
+def _load_ir(path):
+    """An IRModule from a .irpb file."""
+    return _mlc.load_ir(os.fspath(path))
+
+
+def _parse(text, name="<script>"):
+    """An IRModule from TVMScript text."""
+    return _mlc.parse_script(text, name)
+
+
+def _run(module, passes, target="native", tuning_db=None, params=None):
+    """Runs a pass pipeline ("fuse-ops,legalize", or a named one such as "default") on an
+    IRModule and returns the new one; `params` (name -> array) are bound to main's parameters
+    first, as bind-params does."""
+    return _mlc.run_passes(module, passes, target, os.fspath(tuning_db) if tuning_db else "",
+                           {k: np.ascontiguousarray(_to_numpy(v)) for k, v in (params or {}).items()})
+
+
+ir = _Namespace(load=_load_ir, parse=_parse, IRModule=_mlc.IRModule)
+transform = _Namespace(run=_run, list_passes=_mlc.list_passes)
+
+
+def _to_numpy(x):
+    if isinstance(x, np.ndarray):
+        return x
+    if hasattr(x, "__dlpack__"):  # torch tensors and other DLPack producers (CPU)
+        return np.from_dlpack(x)
+    return np.asarray(x)
+
+
+class Module:
+    """A compiled model: call it like the function it was compiled from."""
+
+    def __init__(self, executable, func="main"):
+        self._exe = executable
+        self._func = func
+
+    def __call__(self, *inputs):
+        return self._exe.call(self._func, [np.ascontiguousarray(_to_numpy(x)) for x in inputs])
+
+    def call(self, func, *inputs):
+        """Calls another function of the executable by name."""
+        return self._exe.call(func, [np.ascontiguousarray(_to_numpy(x)) for x in inputs])
+
+    def save(self, path):
+        """Writes the executable (a sealed .mlcx, as //codegen:build writes it)."""
+        self._exe.save(os.fspath(path))
+
+    @property
+    def functions(self):
+        return self._exe.functions()
+
+    @property
+    def params(self):
+        """main's parameters: "name: dtype (shape)"."""
+        return self._exe.params(self._func)
+
+    @property
+    def target(self):
+        return self._exe.target
+
+    def __repr__(self):
+        return f"<mlc.Module {self._func}({', '.join(self.params)}) target={self.target}>"
+
+
+def load(path, trusted_keys=()):
+    """Loads an executable. With `trusted_keys` (public key files), only one signed by one of
+    them loads: loading runs the native code inside (docs/build_and_run.md)."""
+    path = os.fspath(path)
+    with open(path, "rb") as f:
+        data = f.read()
+    return Module(_mlc.Executable(data, path, [os.fspath(k) for k in trusted_keys]))
+
+
+def _import(model, inputs, keep_params_in_input, dims):
+    if isinstance(model, _mlc.IRModule):
+        return model
+    if hasattr(model, "forward") and hasattr(model, "named_parameters"):  # a torch.nn.Module
+        if inputs is None:
+            raise ValueError("compiling a torch.nn.Module needs example inputs: mlc.compile(model, inputs=(x,))")
+        from . import export_fx  # imports torch: only when a module is given
+        import torch
+        examples = tuple(torch.as_tensor(_to_numpy(x)) for x in inputs)
+        with tempfile.TemporaryDirectory(prefix="mlc_fx_") as tmp:
+            path = os.path.join(tmp, "model.fxpb")
+            with torch.no_grad():
+                export_fx.export(model, examples, path)
+            return _mlc.import_fx(path)
+    if isinstance(model, os.PathLike) or (isinstance(model, str) and "\n" not in model and os.path.exists(model)):
+        path = os.fspath(model)
+        if path.endswith(".onnx"):
+            return _mlc.import_onnx(path, keep_params_in_input, dict(dims or {}))
+        if path.endswith(".irpb"):
+            return _mlc.load_ir(path)
+        if path.endswith(".fxpb"):
+            return _mlc.import_fx(path)
+        if path.endswith(".py"):
+            with open(path) as f:
+                return _mlc.parse_script(f.read(), path)
+        raise ValueError(f"{path}: unknown model format (expected .onnx, .irpb, .fxpb or .py)")
+    if isinstance(model, str):
+        return _mlc.parse_script(model, "<script>")
+    raise TypeError(f"cannot compile a {type(model).__name__}: give a path (.onnx, .irpb, .fxpb, .py), "
+                    "TVMScript text, an mlc.ir.IRModule or a torch.nn.Module")
+
+
+def compile(model, inputs=None, passes="default", target="native", tuning_db=None, params=None,  # noqa: A001
+            keep_params_in_input=False, dims=None, sign_key=None):
+    """Compiles a model and loads it.
+
+    model: an ONNX file, a .irpb, a .fxpb, a TVMScript file or text, an mlc.ir.IRModule, or a
+        torch.nn.Module (traced with torch.fx on `inputs`, its example inputs).
+    passes: the graph pass pipeline (docs/passes.md); "default" fuses, lowers and schedules.
+    target: "native", "x86-64-v3", "llvm -mcpu=znver4", ... (docs/targets.md).
+    tuning_db: records from //tools:tune; their schedules replace the default ones they cover.
+    params: name -> array, bound to main's parameters of those names (constants from then on).
+    keep_params_in_input, dims: ONNX import options (docs/importers.md).
+    sign_key: an Ed25519 private key (PEM) to sign the executable with.
+    """
+    module = _import(model, inputs, keep_params_in_input, dims)
+    module = _run(module, passes, target, tuning_db, params)
+    return Module(_mlc.Executable(_mlc.build(module, os.fspath(sign_key) if sign_key else ""), "<compiled>"))

@@ -1,0 +1,177 @@
+"""The Python package against PyTorch and NumPy (run by python_test.sh under /usr/bin/python3)."""
+import os
+import sys
+import tempfile
+import threading
+import time
+import unittest
+
+import numpy as np
+import torch
+
+import mlc
+
+DIGITS = os.path.join(os.environ.get("TEST_SRCDIR", "."), "mlc", "testdata", "models", "digits_mlp")
+TMP = os.environ.get("TEST_TMPDIR") or tempfile.mkdtemp()
+
+torch.manual_seed(0)
+
+
+class SmallCnn(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 8, 3, padding=1)
+        self.fc = torch.nn.Linear(8 * 8 * 8, 10)
+
+    def forward(self, x):
+        return self.fc(torch.flatten(torch.relu(self.conv(x)), 1))
+
+
+def close(got, want, rtol=1e-4):
+    want = np.asarray(want)
+    scale = max(float(np.abs(want).max()), 1.0)
+    return np.allclose(got, want, rtol=rtol, atol=rtol * scale)
+
+
+class Compile(unittest.TestCase):
+    def test_onnx_model_matches_pytorch(self):
+        model = SmallCnn().eval()
+        x = torch.randn(2, 3, 8, 8)
+        path = os.path.join(TMP, "cnn.onnx")
+        torch.onnx.export(model, (x,), path, opset_version=13)
+        m = mlc.compile(path)
+        y = m(x.numpy())
+        self.assertEqual(y.shape, (2, 10))
+        self.assertTrue(close(y, model(x).detach().numpy()))
+
+    def test_torch_module_traced_in_process(self):
+        model = SmallCnn().eval()
+        x = torch.randn(2, 3, 8, 8)
+        m = mlc.compile(model, inputs=(x,))
+        self.assertTrue(close(m(x), model(x).detach().numpy()))  # a torch tensor in, through DLPack
+
+    def test_tvmscript_file_with_bound_params(self):
+        params = np.load(os.path.join(DIGITS, "params.npz"))
+        m = mlc.compile(os.path.join(DIGITS, "digits_mlp.py"), params=dict(params))
+        logits = m(np.load(os.path.join(DIGITS, "test_x.npy")))
+        self.assertTrue(close(logits, np.load(os.path.join(DIGITS, "reference.npy"))))
+        accuracy = (logits.argmax(1) == np.load(os.path.join(DIGITS, "test_y.npy"))).mean()
+        self.assertAlmostEqual(accuracy, 351 / 360)
+
+    def test_tvmscript_text(self):
+        m = mlc.compile("""
+@R.function
+def main(x: R.Tensor((4,), "float32"), y: R.Tensor((4,), "float32")):
+    with R.dataflow():
+        z = R.add(R.multiply(x, y), x)
+        R.output(z)
+    return z
+""")
+        x, y = np.arange(4, dtype=np.float32), np.full(4, 2, np.float32)
+        np.testing.assert_array_equal(m(x, y), x * y + x)
+
+
+class Runtime(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.model = SmallCnn().eval()
+        cls.x = torch.randn(2, 3, 8, 8)
+        cls.m = mlc.compile(cls.model, inputs=(cls.x,))
+
+    def test_outputs_are_shared_with_torch_through_dlpack(self):
+        y = self.m(self.x)
+        t = torch.from_dlpack(y)
+        self.assertEqual(t.data_ptr(), y.ctypes.data, "torch sees the VM's buffer, not a copy")
+        self.assertIsNotNone(y.base, "the array is a view of the runtime's tensor")
+        self.assertTrue(close(t.numpy(), self.model(self.x).detach().numpy()))
+
+    def test_save_and_load(self):
+        path = os.path.join(TMP, "cnn.mlcx")
+        self.m.save(path)
+        loaded = mlc.load(path)
+        np.testing.assert_array_equal(loaded(self.x), self.m(self.x))
+        self.assertIn("float32 (2, 3, 8, 8)", loaded.params[0])
+
+    def test_a_wrong_input_names_the_parameter(self):
+        with self.assertRaises(ValueError) as e:
+            self.m(np.zeros((3, 3, 8, 8), np.float32))
+        self.assertIn("expected float32 (2, 3, 8, 8), got float32 (3, 3, 8, 8)", str(e.exception))
+
+    def test_a_damaged_executable_is_refused(self):
+        path = os.path.join(TMP, "damaged.mlcx")
+        self.m.save(path)
+        data = bytearray(open(path, "rb").read())
+        data[len(data) // 2] ^= 0xFF
+        open(path, "wb").write(bytes(data))
+        with self.assertRaises(ValueError) as e:
+            mlc.load(path)
+        self.assertIn("damaged.mlcx", str(e.exception))
+
+    def test_the_gil_is_released_while_kernels_run(self):
+        # A kernel of about a second; a Python thread counting meanwhile can only count if the
+        # call released the GIL.
+        m = mlc.compile("""
+@I.ir_module
+class M:
+    @T.prim_func
+    def spin(X: T.Buffer((8,), "float32"), Y: T.Buffer((8,), "float32")):
+        for i, k in T.grid(8, 100000000):
+            with T.block("Y"):
+                vi, vk = T.axis.remap("SR", [i, k])
+                with T.init():
+                    Y[vi] = T.float32(0)
+                Y[vi] = Y[vi] * T.float32(0.5) + X[vi]
+
+    @R.function
+    def main(x: R.Tensor((8,), "float32")):
+        cls = M
+        with R.dataflow():
+            y = R.call_tir(cls.spin, (x,), (8,), dtype="float32")
+            R.output(y)
+        return y
+""", passes="legalize")
+        count, stop = [0], threading.Event()
+
+        def counter():
+            while not stop.is_set():
+                count[0] += 1
+                time.sleep(0.001)
+
+        thread = threading.Thread(target=counter)
+        thread.start()
+        time.sleep(0.05)
+        before, start = count[0], time.time()
+        y = m(np.ones(8, np.float32))
+        during, seconds = count[0] - before, time.time() - start
+        stop.set()
+        thread.join()
+        np.testing.assert_allclose(y, np.full(8, 2.0, np.float32), rtol=1e-6)
+        self.assertGreater(seconds, 0.05, "the kernel ran long enough to tell")
+        self.assertGreater(during, 10, f"the counter thread ran {during} times in {seconds:.2f} s of kernel")
+
+
+class IR(unittest.TestCase):
+    def test_load_script_and_transform(self):
+        mod = mlc.ir.parse(open(os.path.join(DIGITS, "digits_mlp.py")).read(), "digits_mlp.py")
+        self.assertIn("R.nn.dense", mod.script())
+        lowered = mlc.transform.run(mod, "fuse-ops,legalize,fuse-tir,remove-unused")
+        self.assertIn("R.call_tir", lowered.script())
+        self.assertIn("T.prim_func", lowered.script())
+        path = os.path.join(TMP, "lowered.irpb")
+        lowered.save(path)
+        self.assertEqual(mlc.ir.load(path).script(), lowered.script())
+
+    def test_errors_carry_the_stage_message(self):
+        with self.assertRaises(ValueError) as e:
+            mlc.ir.parse("@R.function\ndef main(x: R.Tensor((3,), \"float32\")):\n    return R.add(x, y)\n", "bad.py")
+        self.assertIn("bad.py:3:21: undefined variable 'y'", str(e.exception))
+        with self.assertRaises(ValueError) as e:
+            mlc.transform.run(mlc.ir.parse("@R.function\ndef main(x: R.Tensor((3,), \"float32\")):\n    return x\n"), "no-such-pass")
+        self.assertIn("no-such-pass", str(e.exception))
+        with self.assertRaises(ValueError) as e:
+            mlc.ir.load(os.path.join(TMP, "missing.irpb"))
+        self.assertIn("missing.irpb", str(e.exception))
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
