@@ -113,7 +113,7 @@ def _import(model, inputs, keep_params_in_input, dims):
             raise ValueError("compiling a torch.nn.Module needs example inputs: mlc.compile(model, inputs=(x,))")
         from . import export_fx  # imports torch: only when a module is given
         import torch
-        examples = tuple(torch.as_tensor(_to_numpy(x)) for x in inputs)
+        examples = tuple(x if isinstance(x, torch.Tensor) else torch.from_numpy(np.array(x)) for x in inputs)
         with tempfile.TemporaryDirectory(prefix="mlc_fx_") as tmp:
             path = os.path.join(tmp, "model.fxpb")
             with torch.no_grad():
