@@ -7,11 +7,14 @@ like any other target:
 
     compile_model(
         name = "digits",                       # -> digits.mlcx
-        src = "digits_mlp.py",                 # TVMScript (ONNX / FX: once //frontend:import exists)
+        src = "digits_mlp.py",                 # TVMScript .py, ONNX .onnx or PyTorch FX .fxpb
         params = "params.npz",                 # optional: bound with bind-params
         passes = "default",                    # a named pipeline or pass list (opt --list-passes)
         target = "x86-64-v3",                  # optional: the CPU to compile for (default: native)
         tuning_db = "records.pb",              # optional: records from //tools:tune
+        data = ["weights.bin"],                # optional: ONNX external data beside src
+        keep_params_in_input = False,          # optional, ONNX: initializers as parameters of main
+        dims = {"batch": "1"},                 # optional, ONNX: sizes of symbolic dimensions
     )
 
 `target` is passed to opt and build as --target. The default, "native", is the machine that
@@ -19,27 +22,40 @@ runs the action: give a named CPU when actions run remotely or the cache is shar
 machines, since Bazel's cache key sees the flag, not the CPU behind it.
 
 Each stage is its own rule, so each intermediate is a cacheable artifact:
-model_import (text -> .irpb), model_opt (.irpb -> .irpb), model_build (.irpb -> .mlcx).
+model_import (model -> .irpb), model_opt (.irpb -> .irpb), model_build (.irpb -> .mlcx).
 """
 
 def _model_import_impl(ctx):
     out = ctx.actions.declare_file(ctx.label.name + ".irpb")
+    src = ctx.file.src
+    if src.extension == "py":
+        tool, arguments = ctx.executable._parse, ["--in", src.path, "--out", out.path]
+    else:  # .onnx, .fxpb
+        tool, arguments = ctx.executable._import, ["--in", src.path, "--out", out.path]
+        if ctx.attr.keep_params_in_input:
+            arguments.append("--keep_params_in_input")
+        if ctx.attr.dims:
+            arguments.append("--dim=" + ",".join(["%s=%s" % (k, v) for k, v in ctx.attr.dims.items()]))
     ctx.actions.run(
-        executable = ctx.executable._parse,
-        arguments = ["--in", ctx.file.src.path, "--out", out.path],
-        inputs = [ctx.file.src],
+        executable = tool,
+        arguments = arguments,
+        inputs = [src] + ctx.files.data,
         outputs = [out],
         mnemonic = "MlcImport",
-        progress_message = "Importing model %s" % ctx.file.src.short_path,
+        progress_message = "Importing model %s" % src.short_path,
     )
     return [DefaultInfo(files = depset([out]), runfiles = ctx.runfiles(files = [out]))]
 
 model_import = rule(
     implementation = _model_import_impl,
-    doc = "Model source (TVMScript .py) -> IRModule (.irpb), with //frontend:parse.",
+    doc = "Model (TVMScript .py, ONNX .onnx, PyTorch FX .fxpb) -> IRModule (.irpb), with //frontend:parse or //frontend:import.",
     attrs = {
-        "src": attr.label(allow_single_file = [".py"], mandatory = True),
+        "src": attr.label(allow_single_file = [".py", ".onnx", ".fxpb"], mandatory = True),
+        "data": attr.label_list(allow_files = True, doc = "files the model reads: ONNX external data beside it"),
+        "keep_params_in_input": attr.bool(doc = "ONNX: initializers become parameters of main"),
+        "dims": attr.string_dict(doc = "ONNX: sizes of symbolic dimensions, e.g. {\"batch\": \"1\"}"),
         "_parse": attr.label(default = "//frontend:parse", executable = True, cfg = "target"),
+        "_import": attr.label(default = "//frontend:import", executable = True, cfg = "target"),
     },
 )
 
@@ -99,9 +115,11 @@ model_build = rule(
     },
 )
 
-def compile_model(name, src, params = None, passes = None, target = "native", tuning_db = None, visibility = None, tags = None):
+def compile_model(name, src, params = None, passes = None, target = "native", tuning_db = None, data = None,
+                  keep_params_in_input = False, dims = None, visibility = None, tags = None):
     """src -> <name>_ir.irpb -> <name>_opt.irpb -> <name>.mlcx."""
-    model_import(name = name + "_ir", src = src, visibility = visibility, tags = tags)
+    model_import(name = name + "_ir", src = src, data = data or [], keep_params_in_input = keep_params_in_input,
+                 dims = dims or {}, visibility = visibility, tags = tags)
     opt_kwargs = {}
     if passes != None:
         opt_kwargs["passes"] = passes

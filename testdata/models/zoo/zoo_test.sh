@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The zoo's models compiled by the Bazel rules from ONNX and from FX (same weights): each
+# executable runs, and the two importers' executables agree on the same input.
+set -euo pipefail
+cd "${TEST_SRCDIR}/mlc"
+t="$TEST_TMPDIR"
+/usr/bin/python3 -c '
+import numpy as np, sys
+rng = np.random.default_rng(0)
+np.save(sys.argv[1] + "/cnn_x.npy", rng.standard_normal((1, 3, 8, 8)).astype(np.float32))
+np.save(sys.argv[1] + "/attn_x.npy", rng.standard_normal((1, 4, 8)).astype(np.float32))' "$t"
+for model in cnn attn; do
+  for fmt in onnx fx; do
+    vm/run --exe "testdata/models/zoo/${model}_${fmt}.mlcx" --inputs "$t/${model}_x.npy" --outputs "$t/${model}_${fmt}.npy" > /dev/null
+  done
+  /usr/bin/python3 -c '
+import numpy as np, sys
+a, b = np.load(sys.argv[1]), np.load(sys.argv[2])
+scale = max(float(np.abs(a).max()), 1e-3)
+err = float(np.abs(a - b).max()) / scale
+print(f"{sys.argv[3]}: ONNX and FX executables agree to {err:.1e} of the output scale")
+sys.exit(0 if a.shape == b.shape and err < 1e-5 else 1)' "$t/${model}_onnx.npy" "$t/${model}_fx.npy" "$model"
+done
