@@ -5,13 +5,8 @@
 set -euo pipefail
 cd "${TEST_SRCDIR}/mlc"
 source tools/testing/golden.sh
+source tools/testing/checks.sh
 tmp="${TEST_TMPDIR}"
-failures=0
-passed=0
-check() {  # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then echo "ok: $name"; passed=$((passed + 1)); else echo "FAILED: $name"; failures=$((failures + 1)); fi
-}
 
 frontend/parse --in testdata/schedule/mm_relu.py --out "$tmp/m.irpb"
 passes/schedule --in "$tmp/m.irpb" --trace testdata/schedule/mm_relu_course.trace.py --out "$tmp/s.irpb" \
@@ -45,5 +40,4 @@ else
   check "a missing trace file is an error" grep -q "missing.py" "$tmp/missing.err"
 fi
 
-echo "${passed} passed, ${failures} failed"
-test "$failures" -eq 0
+finish

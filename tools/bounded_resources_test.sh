@@ -4,23 +4,8 @@
 # runs and is right. A million-node graph compiles and runs.
 set -uo pipefail
 cd "${TEST_SRCDIR}/mlc"
+source tools/testing/checks.sh
 t="${TEST_TMPDIR}"
-failures=0
-check() {  # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then echo "ok: $name"; else echo "FAILED: $name"; failures=$((failures + 1)); fi
-}
-# refused NAME PATTERN COMMAND...: exits 1 (not a signal), and stderr matches PATTERN.
-refused() {
-  local name=$1 pattern=$2; shift 2
-  "$@" > "$t/out" 2> "$t/err"
-  local rc=$?
-  if [[ $rc -eq 1 ]] && grep -q -- "$pattern" "$t/err"; then
-    echo "ok: $name"
-  else
-    echo "FAILED: $name (exit $rc)"; cat "$t/err"; failures=$((failures + 1))
-  fi
-}
 
 /usr/bin/python3 tools/testing/make_limit_models.py "$t" || { echo "FAILED: making the models"; exit 1; }
 
@@ -114,7 +99,7 @@ refused "the VM refuses a tensor over its limit" "tensor float32 (1000000, 10000
 # ---- A 2 GiB initializer (external data: a single Protobuf message cannot hold it).
 refused "a 2 GiB initializer is refused before it is read" "initializer W: the initializers up to this one need 2 GiB (limit max_constant_bytes = 1.75 GiB" \
   frontend/import --in "$t/initializer_2gib.onnx" --out "$t/i.irpb"
-check "... with advice" grep -q "keep_params_in_input" "$t/err"
+check "... with advice" grep -q "keep_params_in_input" "$CHECK_ERR"
 check "as a parameter of main it imports without reading it" \
   frontend/import --in "$t/initializer_2gib.onnx" --out "$t/i.irpb" --keep_params_in_input
 check "... and main takes it" bash -c 'tools/print --in "$0" | grep -q "W: R.Tensor((536870912,), dtype=\"float32\")"' "$t/i.irpb"
@@ -136,5 +121,4 @@ frontend/parse --in "$t/deep150.py" --out "$t/f.irpb" --limits=max_tensor_size=1
 check "an unknown limit is a usage error" test $? -eq 2
 check "... naming it and the known ones" grep -q "unknown limit 'max_tensor_size' (known: max_tensor_bytes" "$t/err"
 
-if [[ $failures -gt 0 ]]; then echo "$failures check(s) failed"; exit 1; fi
-echo "all checks passed"
+finish

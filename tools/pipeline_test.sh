@@ -5,11 +5,7 @@ set -euo pipefail
 cd "${TEST_SRCDIR}/mlc"
 pipeline=tools/pipeline
 cache="${TEST_TMPDIR}/cache"
-failures=0
-check() {  # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then echo "ok: $name"; else echo "FAILED: $name"; failures=$((failures + 1)); fi
-}
+source tools/testing/checks.sh
 
 out1=$($pipeline --cache-dir "$cache" 2>&1)
 check "default model runs with the reference accuracy" grep -q "accuracy: 351 / 360 = 97.50%" <<<"$out1"
@@ -78,5 +74,4 @@ $pipeline --no-cache --emit-dot "$TEST_TMPDIR/g.dot" --dump-dir "$TEST_TMPDIR/du
 check "emit-dot writes a graph with fused groups as clusters" grep -q "subgraph cluster_0" "$TEST_TMPDIR/g.dot"
 check "dump-dir holds every intermediate module" compgen -G "$TEST_TMPDIR/dump/module.0*.after_legalize.py"
 
-echo "$(( 13 - failures )) passed, ${failures} failed"
-test "$failures" -eq 0
+finish

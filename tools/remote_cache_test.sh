@@ -9,12 +9,8 @@
 # builds run only model actions, not a build of the compiler.
 set -euo pipefail
 cd "${TEST_SRCDIR}/mlc"
+source tools/testing/checks.sh
 t="$TEST_TMPDIR"
-failures=0
-check() {  # check NAME CONDITION...
-  local name=$1; shift
-  if "$@"; then echo "ok: $name"; else echo "FAILED: $name"; failures=$((failures + 1)); fi
-}
 
 ws="$t/ws"
 mkdir -p "$ws/frontend" "$ws/passes" "$ws/codegen" "$ws/tools/build_defs" "$ws/testdata/models/zoo"
@@ -83,7 +79,7 @@ cp "$ws"/bazel-bin/testdata/models/zoo/*.mlcx "$t/first/"
 check "the first build stored entries in the cache" test -n "$(find "$t/cache/cas" -type f 2>/dev/null | head -1)"
 
 check "a fresh output base builds it again" build "$t/root2" "$t/log2.json"
-/usr/bin/python3 - "$t/log1.json" "$t/log2.json" <<'PY' || failures=$((failures + 1))
+check "the execution logs show the cache hits" /usr/bin/python3 - "$t/log1.json" "$t/log2.json" <<'PY'
 import json, re, sys
 
 def spawns(path):  # the log is a stream of JSON objects
@@ -109,5 +105,4 @@ for f in "$t"/first/*.mlcx; do
   check "$(basename "$f") is byte-identical from the cache" cmp -s "$f" "$ws/bazel-bin/testdata/models/zoo/$(basename "$f")"
 done
 
-if [[ $failures -gt 0 ]]; then echo "$failures check(s) failed"; exit 1; fi
-echo "all checks passed"
+finish

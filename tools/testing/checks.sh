@@ -1,0 +1,35 @@
+# Named checks for shell tests (source this file):
+#   check NAME COMMAND...            passes when COMMAND succeeds
+#   refused NAME PATTERN COMMAND...  passes when COMMAND exits 1 (an error, not a signal or a
+#                                    crash) and its stderr matches PATTERN; stderr is kept in
+#                                    $CHECK_ERR for further checks
+#   finish                           prints the tally; exits non-zero if any check failed
+# Every check prints "ok: NAME" or "FAILED: NAME", so a test log reads as a list of properties.
+checks_passed=0
+checks_failed=0
+CHECK_ERR="${TEST_TMPDIR:-/tmp}/check.err"
+
+check() {
+  local name=$1; shift
+  if "$@"; then
+    echo "ok: $name"; checks_passed=$((checks_passed + 1))
+  else
+    echo "FAILED: $name"; checks_failed=$((checks_failed + 1))
+  fi
+}
+
+refused() {
+  local name=$1 pattern=$2; shift 2
+  local rc=0
+  "$@" > /dev/null 2> "$CHECK_ERR" || rc=$?
+  if [[ $rc -eq 1 ]] && grep -q -- "$pattern" "$CHECK_ERR"; then
+    echo "ok: $name"; checks_passed=$((checks_passed + 1))
+  else
+    echo "FAILED: $name (exit $rc)"; cat "$CHECK_ERR"; checks_failed=$((checks_failed + 1))
+  fi
+}
+
+finish() {
+  echo "${checks_passed} passed, ${checks_failed} failed"
+  [[ $checks_failed -eq 0 ]]
+}
