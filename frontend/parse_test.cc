@@ -226,6 +226,43 @@ TEST(ParseErrors, DeepNestingIsAnErrorNotACrash) {
   EXPECT_THAT(ErrorOf(text), HasSubstr("nested too deeply"));
 }
 
+TEST(ParseErrors, LongOperatorChainsAreRefusedByDepth) {
+  // a + a + ... builds its tree in a loop, not by recursion: the depth limit still applies.
+  std::string chain = "x";
+  for (int i = 0; i < 5000; ++i) chain += " + x";
+  std::string text = Replace(kGood, "R.multiply(x, y)", chain);
+  EXPECT_THAT(ErrorOf(text), HasSubstr("nested more than 2000 levels deep"));
+}
+
+TEST(ParseSpellings, CallTirTakesTheOutputStructInfoPositionally) {
+  // Current TVM prints R.call_tir(cls.f, (x,), R.Tensor(...)); older text says out_sinfo=.
+  const std::string module = R"(@I.ir_module
+class M:
+    @T.prim_func
+    def add_one(X: T.Buffer((4,), "float32"), Y: T.Buffer((4,), "float32")):
+        for i in T.grid(4):
+            with T.block("Y"):
+                vi = T.axis.remap("S", [i])
+                Y[vi] = X[vi] + T.float32(1)
+
+    @R.function
+    def main(x: R.Tensor((4,), "float32")):
+        cls = M
+        with R.dataflow():
+            y = R.call_tir(cls.add_one, (x,), OUT)
+            R.output(y)
+        return y
+)";
+  absl::StatusOr<IRModule> keyword = ParseTVMScript(Replace(module, "OUT", "out_sinfo=R.Tensor((4,), dtype=\"float32\")"), "k.py");
+  absl::StatusOr<IRModule> positional = ParseTVMScript(Replace(module, "OUT", "R.Tensor((4,), dtype=\"float32\")"), "p.py");
+  absl::StatusOr<IRModule> shape = ParseTVMScript(Replace(module, "OUT", "(4,), dtype=\"float32\""), "s.py");
+  ASSERT_TRUE(keyword.ok()) << keyword.status();
+  ASSERT_TRUE(positional.ok()) << positional.status();
+  ASSERT_TRUE(shape.ok()) << shape.status();
+  EXPECT_TRUE(StructuralEqual(*keyword, *positional));
+  EXPECT_TRUE(StructuralEqual(*keyword, *shape));
+}
+
 TEST(ParseFuzz, MutationsParseOrFailCleanly) {
   // Deletions, duplications and byte flips of every seed input: each must either parse or
   // return an error with a position; none may crash or hang.

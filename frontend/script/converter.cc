@@ -1433,7 +1433,8 @@ class RelaxConverter {
     return relax::MakeConstant(data);
   }
 
-  /*! \brief R.call_tir(f, (args...), out_sinfo=...) and the older R.call_tir(f, (args...), (1, 128), dtype="float32");
+  /*! \brief R.call_tir(f, (args...), out_sinfo=...), R.call_tir(f, (args...), R.Tensor(...)) and the older
+   *         R.call_tir(f, (args...), (1, 128), dtype="float32");
    *         a string callee means a runtime function (call_dps_packed). */
   absl::StatusOr<relax::Expr> CallDps(const AstPtr& node, const std::string& name) {
     MLC_CHECK_OK(CheckArgs(err_, node, absl::StrCat("R.", name), 2, 3, {"out_sinfo", "dtype", "tir_vars"}));
@@ -1470,16 +1471,25 @@ class RelaxConverter {
       args = relax::MakeTuple({e});
     }
     StructInfo out;
-    if (const AstPtr* kw = FindKeyword(node, "out_sinfo")) {
-      if ((*kw)->kind == AstKind::kList) {
+    // out_sinfo= or, as current TVM prints it, the third positional argument: R.Tensor(...) or
+    // a list of them. A tuple of integers there is the older spelling's shape.
+    const AstPtr* out_node = FindKeyword(node, "out_sinfo");
+    if (out_node == nullptr && node->elts.size() == 3) {
+      const AstPtr& third = node->elts[2];
+      const bool sinfo = third->kind == AstKind::kCall ||
+                         (third->kind == AstKind::kList && !third->elts.empty() && third->elts[0]->kind == AstKind::kCall);
+      if (sinfo) out_node = &node->elts[2];
+    }
+    if (out_node != nullptr) {
+      if ((*out_node)->kind == AstKind::kList) {
         std::vector<StructInfo> fields;
-        for (const AstPtr& f : (*kw)->elts) {
+        for (const AstPtr& f : (*out_node)->elts) {
           MLC_TRY(s, ParseStructInfo(err_, f));
           fields.push_back(s);
         }
         out = relax::TupleSInfo(fields);
       } else {
-        MLC_TRY(s, ParseStructInfo(err_, *kw));
+        MLC_TRY(s, ParseStructInfo(err_, *out_node));
         out = s;
       }
     } else if (node->elts.size() == 3) {
