@@ -27,6 +27,7 @@ OnnxConverterRegistry& OnnxConverterRegistry::Global() {
     RegisterCoreOnnxConverters(*r);
     RegisterNNOnnxConverters(*r);
     RegisterTransformOnnxConverters(*r);
+    RegisterActivationOnnxConverters(*r);
     return r;
   }();
   return *registry;
@@ -207,10 +208,21 @@ absl::StatusOr<IRModule> ImportOnnx(const onnx::ModelProto& model, const OnnxImp
   for (const onnx::OperatorSetIdProto& o : model.opset_import()) {
     if (o.domain().empty() || o.domain() == "ai.onnx") opset = o.version();
   }
-  if (opset < 11 || opset > 17) {
-    return absl::UnimplementedError(absl::StrCat("opset ", opset, " is not supported (11 to 17 are)"));
+  if (opset < 1 || opset > 17) {
+    return absl::UnimplementedError(absl::StrCat("opset ", opset, " is not supported (11 to 17 are, and older ones whose "
+                                                 "operators have not changed since)"));
   }
   const onnx::GraphProto& graph = model.graph();
+  if (opset < 11) {
+    for (int i = 0; i < graph.node_size(); ++i) {
+      const onnx::NodeProto& node = graph.node(i);
+      if (OldestOpsetWithSameDefinition(node.op_type()) > opset) {
+        return absl::UnimplementedError(absl::StrCat("node ", i, " (", node.op_type(), "): its opset-", opset,
+                                                     " definition differs from the opset-11 one this importer implements; "
+                                                     "re-export the model with opset 11 to 17"));
+      }
+    }
+  }
   relax::BlockBuilder bb;
   OnnxContext ctx(&bb, opset);
   std::vector<relax::Var> params;

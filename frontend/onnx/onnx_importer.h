@@ -85,12 +85,20 @@ class OnnxConverterRegistry {
   std::map<std::string, OnnxConverter> converters_;
 };
 
+/*! \brief The oldest opset whose definition of `op_type` is the one in effect at opset 11 (11 when
+ *         it changed at 11 or is unknown): a model of an older opset imports when each of its
+ *         operators passes this (onnx_opset_floor.cc). */
+int OldestOpsetWithSameDefinition(const std::string& op_type);
+
 void RegisterCoreOnnxConverters(OnnxConverterRegistry& registry);
 /*! \brief Conv, BatchNormalization, MaxPool, AveragePool, GlobalAveragePool, Pad (onnx_nn_converters.cc). */
 void RegisterNNOnnxConverters(OnnxConverterRegistry& registry);
 /*! \brief Shape, Size, ConstantOfShape, Concat, Gather, Unsqueeze, Squeeze, Split, Expand, Where, Cast
  *  (onnx_transform_converters.cc). */
 void RegisterTransformOnnxConverters(OnnxConverterRegistry& registry);
+/*! \brief Activations and elementwise math composed of library operators (HardSwish, LeakyRelu,
+ *         Softplus, Abs, variadic Min/Max/Sum/Mean, ...). */
+void RegisterActivationOnnxConverters(OnnxConverterRegistry& registry);
 
 /*! \brief TensorProto.DataType -> DataType. */
 absl::StatusOr<DataType> DtypeFromOnnx(int32_t elem_type);

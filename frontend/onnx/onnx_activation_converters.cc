@@ -1,0 +1,141 @@
+/*! \file onnx_activation_converters.cc
+ *  \brief ONNX activations and elementwise math composed of the operator library's elementwise
+ *         operators (fuse-ops puts each composition back into one kernel): HardSigmoid,
+ *         HardSwish, LeakyRelu, PRelu, Elu, Selu, Celu, Softplus, Softsign, Mish, Abs,
+ *         Reciprocal, and the variadic Min, Max, Sum, Mean.
+ */
+#include "frontend/onnx/converter_util.h"
+
+namespace mlc {
+namespace onnx_import {
+namespace {
+
+/*! \brief Emits a composition of operators, keeping the first error (so a formula reads as one). */
+class Composer {
+ public:
+  Composer(OnnxContext& ctx, const relax::Expr& like) : ctx_(ctx) {
+    const auto* t = TensorOf(like);
+    dtype_ = t != nullptr ? t->dtype : DataType::Float32();
+  }
+
+  relax::Expr Op(const char* op, std::vector<relax::Expr> args) {
+    if (!status_.ok()) return args[0];
+    relax::Expr fallback = args[0];
+    absl::StatusOr<relax::Expr> e = ctx_.EmitOp(op, std::move(args));
+    if (!e.ok()) {
+      status_ = e.status();
+      return fallback;
+    }
+    return *e;
+  }
+  relax::Expr K(double v) const { return Scalar(v, dtype_); }  // a constant of the input's dtype
+
+  relax::Expr Add(relax::Expr a, relax::Expr b) { return Op("add", {a, b}); }
+  relax::Expr Sub(relax::Expr a, relax::Expr b) { return Op("subtract", {a, b}); }
+  relax::Expr Mul(relax::Expr a, relax::Expr b) { return Op("multiply", {a, b}); }
+  relax::Expr Div(relax::Expr a, relax::Expr b) { return Op("divide", {a, b}); }
+  relax::Expr Max(relax::Expr a, relax::Expr b) { return Op("maximum", {a, b}); }
+  relax::Expr Min(relax::Expr a, relax::Expr b) { return Op("minimum", {a, b}); }
+  relax::Expr Relu(relax::Expr a) { return Op("nn.relu", {a}); }
+  relax::Expr Neg(relax::Expr a) { return Op("negative", {a}); }
+  relax::Expr Exp(relax::Expr a) { return Op("exp", {a}); }
+  relax::Expr Log(relax::Expr a) { return Op("log", {a}); }
+  relax::Expr Tanh(relax::Expr a) { return Op("tanh", {a}); }
+  /*! |a| = relu(a) + relu(-a). */
+  relax::Expr Abs(relax::Expr a) { return Add(Relu(a), Relu(Neg(a))); }
+  /*! log(1 + e^a) without overflow: relu(a) + log(1 + e^-|a|). */
+  relax::Expr Softplus(relax::Expr a) { return Add(Relu(a), Log(Add(K(1), Exp(Neg(Abs(a)))))); }
+
+  Outputs Result(const relax::Expr& e) const {
+    if (!status_.ok()) return status_;
+    return std::vector<relax::Expr>{e};
+  }
+
+ private:
+  OnnxContext& ctx_;
+  DataType dtype_;
+  absl::Status status_;
+};
+
+/*! \brief A converter of input 0 through `formula(c, x, node)`. */
+template <typename Formula>
+OnnxConverter Activation(Formula formula) {
+  return [formula](OnnxContext& ctx, const onnx::NodeProto& node) -> Outputs {
+    absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+    if (!x.ok()) return x.status();
+    Composer c(ctx, *x);
+    return c.Result(formula(c, *x, ctx, node));
+  };
+}
+
+/*! \brief Min, Max, Sum, Mean: any number of inputs, broadcast. */
+OnnxConverter Variadic(const char* op, bool mean) {
+  return [op, mean](OnnxContext& ctx, const onnx::NodeProto& node) -> Outputs {
+    if (node.input_size() == 0) return absl::InvalidArgumentError("needs at least one input");
+    absl::StatusOr<relax::Expr> first = ctx.Input(node, 0);
+    if (!first.ok()) return first.status();
+    Composer c(ctx, *first);
+    relax::Expr acc = *first;
+    for (int i = 1; i < node.input_size(); ++i) {
+      absl::StatusOr<relax::Expr> x = ctx.Input(node, i);
+      if (!x.ok()) return x.status();
+      acc = c.Op(op, {acc, *x});
+    }
+    if (mean && node.input_size() > 1) acc = c.Div(acc, c.K(node.input_size()));
+    return c.Result(acc);
+  };
+}
+
+}  // namespace
+
+void RegisterActivationOnnxConverters(OnnxConverterRegistry& r) {
+  using C = Composer;
+  using Ctx = OnnxContext;
+  using Node = onnx::NodeProto;
+  // max(0, min(1, alpha * x + beta))
+  r.Register("HardSigmoid", Activation([](C& c, relax::Expr x, Ctx& ctx, const Node& n) {
+    return c.Min(c.Max(c.Add(c.Mul(c.K(ctx.FloatAttr(n, "alpha", 0.2f)), x), c.K(ctx.FloatAttr(n, "beta", 0.5f))), c.K(0)), c.K(1));
+  }));
+  // x * max(0, min(1, x / 6 + 1 / 2))
+  r.Register("HardSwish", Activation([](C& c, relax::Expr x, Ctx&, const Node&) {
+    return c.Mul(x, c.Min(c.Max(c.Add(c.Mul(c.K(1.0 / 6), x), c.K(0.5)), c.K(0)), c.K(1)));
+  }));
+  // relu(x) - alpha * relu(-x): exact for any alpha, negative or above 1 included.
+  r.Register("LeakyRelu", Activation([](C& c, relax::Expr x, Ctx& ctx, const Node& n) {
+    return c.Sub(c.Relu(x), c.Mul(c.K(ctx.FloatAttr(n, "alpha", 0.01f)), c.Relu(c.Neg(x))));
+  }));
+  r.Register("PRelu", [](OnnxContext& ctx, const onnx::NodeProto& node) -> Outputs {
+    absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+    if (!x.ok()) return x.status();
+    absl::StatusOr<relax::Expr> slope = ctx.Input(node, 1);
+    if (!slope.ok()) return slope.status();
+    Composer c(ctx, *x);
+    return c.Result(c.Sub(c.Relu(*x), c.Mul(*slope, c.Relu(c.Neg(*x)))));
+  });
+  // relu(x) + alpha * (exp(min(x, 0)) - 1)
+  r.Register("Elu", Activation([](C& c, relax::Expr x, Ctx& ctx, const Node& n) {
+    return c.Add(c.Relu(x), c.Mul(c.K(ctx.FloatAttr(n, "alpha", 1.0f)), c.Sub(c.Exp(c.Min(x, c.K(0))), c.K(1))));
+  }));
+  r.Register("Selu", Activation([](C& c, relax::Expr x, Ctx& ctx, const Node& n) {
+    const double alpha = ctx.FloatAttr(n, "alpha", 1.67326319217681884765625f);
+    const double gamma = ctx.FloatAttr(n, "gamma", 1.05070102214813232421875f);
+    return c.Mul(c.K(gamma), c.Add(c.Relu(x), c.Mul(c.K(alpha), c.Sub(c.Exp(c.Min(x, c.K(0))), c.K(1)))));
+  }));
+  // max(0, x) + min(0, alpha * (exp(x / alpha) - 1))
+  r.Register("Celu", Activation([](C& c, relax::Expr x, Ctx& ctx, const Node& n) {
+    const double alpha = ctx.FloatAttr(n, "alpha", 1.0f);
+    return c.Add(c.Relu(x), c.Min(c.K(0), c.Mul(c.K(alpha), c.Sub(c.Exp(c.Div(x, c.K(alpha))), c.K(1)))));
+  }));
+  r.Register("Softplus", Activation([](C& c, relax::Expr x, Ctx&, const Node&) { return c.Softplus(x); }));
+  r.Register("Softsign", Activation([](C& c, relax::Expr x, Ctx&, const Node&) { return c.Div(x, c.Add(c.K(1), c.Abs(x))); }));
+  r.Register("Mish", Activation([](C& c, relax::Expr x, Ctx&, const Node&) { return c.Mul(x, c.Tanh(c.Softplus(x))); }));
+  r.Register("Abs", Activation([](C& c, relax::Expr x, Ctx&, const Node&) { return c.Abs(x); }));
+  r.Register("Reciprocal", Activation([](C& c, relax::Expr x, Ctx&, const Node&) { return c.Div(c.K(1), x); }));
+  r.Register("Min", Variadic("minimum", false));
+  r.Register("Max", Variadic("maximum", false));
+  r.Register("Sum", Variadic("add", false));
+  r.Register("Mean", Variadic("add", true));
+}
+
+}  // namespace onnx_import
+}  // namespace mlc

@@ -1,0 +1,33 @@
+/*! \file onnx_opset_floor.cc
+ *  \brief Which models older than opset 11 the importer takes: the converters implement the
+ *         operator definitions of opsets 11 to 17, so a model of opset N < 11 imports when each
+ *         of its operators has had the same definition since N.
+ */
+#include <map>
+#include <string>
+
+#include "frontend/onnx/onnx_importer.h"
+
+namespace mlc {
+namespace onnx_import {
+
+int OldestOpsetWithSameDefinition(const std::string& op_type) {
+  // The `since_version` of each operator's definition in effect at opset 11, from the onnx
+  // package: onnx.defs.get_schema(op, 11).since_version. Operators not listed changed at 11
+  // (Clip, Slice, Pad, Concat, Gemm, the reductions, ...) or are newer.
+  static const std::map<std::string, int> kSince = {
+      {"Abs", 6},        {"Add", 7},          {"BatchNormalization", 9}, {"Cast", 9},        {"ConstantOfShape", 9},
+      {"Div", 7},        {"Elu", 6},          {"Erf", 9},                {"Exp", 6},         {"Expand", 8},
+      {"GlobalAveragePool", 1}, {"HardSigmoid", 6}, {"Identity", 1},     {"LeakyRelu", 6},   {"Log", 6},
+      {"MatMul", 9},     {"Max", 8},          {"Mean", 8},               {"Min", 8},         {"Mul", 7},
+      {"Neg", 6},        {"PRelu", 9},        {"Pow", 7},                {"Reciprocal", 6},  {"Relu", 6},
+      {"Reshape", 5},    {"Selu", 6},         {"Shape", 1},              {"Sigmoid", 6},     {"Size", 1},
+      {"Softplus", 1},   {"Softsign", 1},     {"Sqrt", 6},               {"Sub", 7},         {"Sum", 8},
+      {"Tanh", 6},       {"Transpose", 1},    {"Where", 9},
+  };
+  auto it = kSince.find(op_type);
+  return it == kSince.end() ? 11 : it->second;
+}
+
+}  // namespace onnx_import
+}  // namespace mlc
