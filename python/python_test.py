@@ -75,6 +75,48 @@ def main(x: R.Tensor((4,), "float32"), y: R.Tensor((4,), "float32")):
         np.testing.assert_array_equal(m(x, y), x * y + x)
 
 
+class ComparisonAndLogicalOperators(unittest.TestCase):
+    def test_every_comparison_and_logical_operator_matches_numpy(self):
+        ops = {"equal": np.equal, "not_equal": np.not_equal, "less": np.less, "less_equal": np.less_equal,
+               "greater": np.greater, "greater_equal": np.greater_equal}
+        logical = {"logical_and": np.logical_and, "logical_or": np.logical_or, "logical_xor": np.logical_xor}
+        rng = np.random.default_rng(0)
+        x = rng.integers(-2, 3, (3, 5)).astype(np.float32)  # small integers: equal values occur
+        y = rng.integers(-2, 3, (5,)).astype(np.float32)    # broadcast along the rows
+        for op, ref in ops.items():
+            m = mlc.compile(f"""
+@R.function
+def main(x: R.Tensor((3, 5), "float32"), y: R.Tensor((5,), "float32")):
+    with R.dataflow():
+        z = R.{op}(x, y)
+        R.output(z)
+    return z
+""")
+            got = m(x, y)
+            self.assertEqual(got.dtype, np.bool_, op)
+            np.testing.assert_array_equal(got, ref(x, y), err_msg=op)
+        a, b = x > 0, y < 1
+        for op, ref in logical.items():
+            m = mlc.compile(f"""
+@R.function
+def main(a: R.Tensor((3, 5), "bool"), b: R.Tensor((5,), "bool")):
+    with R.dataflow():
+        z = R.{op}(a, b)
+        R.output(z)
+    return z
+""")
+            np.testing.assert_array_equal(m(a, b), ref(a, b), err_msg=op)
+        m = mlc.compile("""
+@R.function
+def main(a: R.Tensor((3, 5), "bool")):
+    with R.dataflow():
+        z = R.logical_not(a)
+        R.output(z)
+    return z
+""")
+        np.testing.assert_array_equal(m(a), np.logical_not(a))
+
+
 class Runtime(unittest.TestCase):
     @classmethod
     def setUpClass(cls):

@@ -59,6 +59,9 @@ TEST(OperatorLibrary, EveryUnaryOperatorMatchesItsReference) {
   for (const std::string& name : relax::OpRegistry::Global().ListNames()) {
     const relax::OpInfo* op = relax::OpRegistry::Global().Find(name);
     if (op->pattern != relax::OpPattern::kElemWise || op->num_inputs != 1 || !op->attrs.empty()) continue;
+    // Operators of bool tensors (this harness feeds floats) are checked against NumPy by
+    // //python:python_test (ComparisonAndLogicalOperators) and by the ONNX node tests.
+    if (name.rfind("logical_", 0) == 0) continue;
     auto it = references.find(name);
     ASSERT_NE(it, references.end()) << "unary operator " << name << " has no reference in this test";
     auto f = it->second.f;

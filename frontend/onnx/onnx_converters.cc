@@ -182,12 +182,14 @@ Outputs Slice(OnnxContext& ctx, const onnx::NodeProto& node) {
 void RegisterCoreOnnxConverters(OnnxConverterRegistry& r) {
   for (const auto& [type, op] : std::vector<std::pair<const char*, const char*>>{
            {"Add", "add"}, {"Sub", "subtract"}, {"Mul", "multiply"}, {"Div", "divide"}, {"Pow", "power"},
-           {"MatMul", "matmul"}}) {
+           {"MatMul", "matmul"}, {"Equal", "equal"}, {"Less", "less"}, {"LessOrEqual", "less_equal"},
+           {"Greater", "greater"}, {"GreaterOrEqual", "greater_equal"}, {"And", "logical_and"}, {"Or", "logical_or"},
+           {"Xor", "logical_xor"}}) {
     r.Register(type, Binary(op));
   }
   for (const auto& [type, op] : std::vector<std::pair<const char*, const char*>>{
            {"Relu", "nn.relu"}, {"Sigmoid", "sigmoid"}, {"Tanh", "tanh"}, {"Exp", "exp"}, {"Log", "log"},
-           {"Sqrt", "sqrt"}, {"Erf", "erf"}, {"Neg", "negative"}}) {
+           {"Sqrt", "sqrt"}, {"Erf", "erf"}, {"Neg", "negative"}, {"Not", "logical_not"}}) {
     r.Register(type, Unary(op));
   }
   for (const auto& [type, op] : std::vector<std::pair<const char*, const char*>>{

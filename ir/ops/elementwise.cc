@@ -36,6 +36,15 @@ absl::StatusOr<StructInfo> InferBroadcastBinary(const CallNode& call) {
   return TensorSInfoUnknownShape(dtype, ndim);
 }
 
+/*! \brief Comparisons and logical operators: broadcast like arithmetic, the result is bool. */
+absl::StatusOr<StructInfo> InferCompare(const CallNode& call) {
+  absl::StatusOr<StructInfo> out = InferBroadcastBinary(call);
+  if (!out.ok()) return out;
+  const auto* t = out->as<TensorStructInfoNode>();
+  if (t->shape) return TensorSInfo(*t->shape, DataType::Bool());
+  return TensorSInfoUnknownShape(DataType::Bool(), t->ndim);
+}
+
 absl::StatusOr<StructInfo> InferUnary(const CallNode& call) {
   absl::StatusOr<const TensorStructInfoNode*> x = TensorArg(call, 0);
   if (!x.ok()) return x.status();
@@ -58,6 +67,23 @@ const BinaryOpDef kBinaryOps[] = {
     {"power", "x1 ** x2 with NumPy broadcasting", topi::Power},
 };
 
+struct CompareOpDef {
+  const char* name;
+  const char* description;
+};
+
+const CompareOpDef kCompareOps[] = {
+    {"equal", "x1 == x2 with NumPy broadcasting; bool"},
+    {"not_equal", "x1 != x2 with NumPy broadcasting; bool"},
+    {"less", "x1 < x2 with NumPy broadcasting; bool"},
+    {"less_equal", "x1 <= x2 with NumPy broadcasting; bool"},
+    {"greater", "x1 > x2 with NumPy broadcasting; bool"},
+    {"greater_equal", "x1 >= x2 with NumPy broadcasting; bool"},
+    {"logical_and", "x1 and x2 of bool tensors, broadcasting"},
+    {"logical_or", "x1 or x2 of bool tensors, broadcasting"},
+    {"logical_xor", "x1 xor x2 of bool tensors, broadcasting"},
+};
+
 struct UnaryOpDef {
   const char* name;     // the operator
   const char* te_name;  // the PrimFunc legalization makes
@@ -74,6 +100,7 @@ const UnaryOpDef kUnaryOps[] = {
     {"sigmoid", "sigmoid", "1 / (1 + exp(-x))", [](const PrimExpr& x) { return tir::Intrinsic("sigmoid", {x}); }},
     {"erf", "erf", "Gauss error function", [](const PrimExpr& x) { return tir::Intrinsic("erf", {x}); }},
     {"negative", "negative", "-x", [](const PrimExpr& x) { return tir::operator-(x); }},
+    {"logical_not", "logical_not", "not x, of a bool tensor", [](const PrimExpr& x) { return tir::operator!(x); }},
 };
 
 bool RegisterElementwiseOps() {
@@ -86,6 +113,15 @@ bool RegisterElementwiseOps() {
         .set_infer(InferBroadcastBinary)
         .set_pattern(OpPattern::kBroadcast)
         .set_legalize(LegalizeTE(def.name, [compute](const std::vector<te::Tensor>& t) { return compute(t[0], t[1]); }));
+  }
+  for (const CompareOpDef& def : kCompareOps) {
+    const std::string name = def.name;
+    registry.Register(def.name)
+        .set_inputs({"x1", "x2"})
+        .set_description(def.description)
+        .set_infer(InferCompare)
+        .set_pattern(OpPattern::kBroadcast)
+        .set_legalize(LegalizeTE(def.name, [name](const std::vector<te::Tensor>& t) { return topi::Compare(t[0], t[1], name); }));
   }
   for (const UnaryOpDef& def : kUnaryOps) {
     auto formula = def.formula;

@@ -1,6 +1,8 @@
 /*! \file elementwise.cc
  *  \brief Broadcasting binary operators and elementwise maps.
  */
+#include <map>
+
 #include "absl/strings/str_cat.h"
 #include "ir/shape_util.h"
 #include "ir/topi/index_util.h"
@@ -75,6 +77,24 @@ absl::StatusOr<Tensor> Minimum(const Tensor& a, const Tensor& b) {
 }
 absl::StatusOr<Tensor> Power(const Tensor& a, const Tensor& b) {
   return Broadcast(a, b, "power", [](tir::PrimExpr x, tir::PrimExpr y) { return tir::Intrinsic("pow", {x, y}); });
+}
+
+absl::StatusOr<Tensor> Compare(const Tensor& a, const Tensor& b, const std::string& op) {
+  using tir::PrimExpr;
+  static const std::map<std::string, PrimExpr (*)(PrimExpr, PrimExpr)> kFormulas = {
+      {"equal", [](PrimExpr x, PrimExpr y) { return tir::Eq(x, y); }},
+      {"not_equal", [](PrimExpr x, PrimExpr y) { return tir::Ne(x, y); }},
+      {"less", [](PrimExpr x, PrimExpr y) { return tir::operator<(x, y); }},
+      {"less_equal", [](PrimExpr x, PrimExpr y) { return tir::operator<=(x, y); }},
+      {"greater", [](PrimExpr x, PrimExpr y) { return tir::operator>(x, y); }},
+      {"greater_equal", [](PrimExpr x, PrimExpr y) { return tir::operator>=(x, y); }},
+      {"logical_and", [](PrimExpr x, PrimExpr y) { return tir::operator&&(x, y); }},
+      {"logical_or", [](PrimExpr x, PrimExpr y) { return tir::operator||(x, y); }},
+      {"logical_xor", [](PrimExpr x, PrimExpr y) { return tir::Ne(x, y); }},
+  };
+  auto it = kFormulas.find(op);
+  if (it == kFormulas.end()) return absl::InvalidArgumentError(absl::StrCat("unknown comparison ", op));
+  return Broadcast(a, b, op, it->second);
 }
 
 absl::StatusOr<Tensor> EwiseFma(const Tensor& a, const Tensor& b, const Tensor& c) {

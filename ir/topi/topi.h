@@ -29,6 +29,10 @@ absl::StatusOr<Tensor> Divide(const Tensor& a, const Tensor& b);
 absl::StatusOr<Tensor> Maximum(const Tensor& a, const Tensor& b);
 absl::StatusOr<Tensor> Minimum(const Tensor& a, const Tensor& b);
 absl::StatusOr<Tensor> Power(const Tensor& a, const Tensor& b);
+/*! \brief A broadcasting comparison or logical operator: `op` is one of equal, not_equal,
+ *         less, less_equal, greater, greater_equal (any dtype, bool result), logical_and,
+ *         logical_or, logical_xor (bool operands). */
+absl::StatusOr<Tensor> Compare(const Tensor& a, const Tensor& b, const std::string& op);
 
 /*! \brief a * b + c, all of one shape. */
 absl::StatusOr<Tensor> EwiseFma(const Tensor& a, const Tensor& b, const Tensor& c);
