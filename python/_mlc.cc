@@ -33,6 +33,7 @@
 #include "support/file_util.h"
 #include "support/resource_limits.h"
 #include "support/signature.h"
+#include "tools/tune/tuner.h"
 #include "vm/executable_format.h"
 #include "vm/virtual_machine.h"
 
@@ -175,6 +176,33 @@ py::bytes BuildExecutable(const Module& m, const std::string& sign_key) {
   return py::bytes(bytes);
 }
 
+py::list Tune(const Module& m, const std::string& db_path, const std::string& target, const std::string& pipeline, int trials,
+              double time_budget, uint64_t seed) {
+  tune::TuneOptions options;
+  options.trials = trials;
+  options.time_budget = time_budget;
+  options.seed = seed;
+  absl::StatusOr<tune::TuneRun> run;
+  {
+    py::gil_scoped_release release;
+    run = tune::TuneToDatabase(m.mod, target, pipeline, options, db_path);
+  }
+  Check(run.status());
+  py::list out;
+  for (const tune::TaskReport& r : run->reports) {
+    py::dict d;
+    d["task"] = r.name;
+    d["workload"] = r.workload;
+    d["weight"] = r.weight;
+    d["trials"] = r.trials;
+    d["default_seconds"] = r.default_seconds;
+    d["best_seconds"] = r.best_seconds;
+    d["choice"] = r.choice;
+    out.append(d);
+  }
+  return out;
+}
+
 // ---- The runtime.
 
 class Executable {
@@ -236,6 +264,8 @@ PYBIND11_MODULE(_mlc, m) {
   m.def("run_passes", &RunPasses, py::arg("module"), py::arg("pipeline"), py::arg("target") = "native",
         py::arg("tuning_db") = "", py::arg("params") = std::map<std::string, py::array>{});
   m.def("build", &BuildExecutable, py::arg("module"), py::arg("sign_key") = "");
+  m.def("tune", &Tune, py::arg("module"), py::arg("db"), py::arg("target") = "native", py::arg("passes") = "default",
+        py::arg("trials") = 0, py::arg("time_budget") = 0.0, py::arg("seed") = 1);
   m.def("list_passes", [] { return mlc::passes::PassRegistry::Global().Describe(); });
   m.def("set_limits", [](const std::string& spec) {
     mlc::ResourceLimits limits = mlc::GetResourceLimits();

@@ -196,6 +196,28 @@ class M:
         self.assertGreater(during, 10, f"the counter thread ran {during} times in {seconds:.2f} s of kernel")
 
 
+class Tuning(unittest.TestCase):
+    def test_tune_writes_records_and_a_build_with_them_is_right(self):
+        text = """
+@R.function
+def main(x: R.Tensor((64, 96), "float32"), w: R.Tensor((128, 96), "float32")):
+    with R.dataflow():
+        y = R.nn.relu(R.nn.dense(x, w))
+        R.output(y)
+    return y
+"""
+        db = os.path.join(TMP, "records.pb")
+        reports = mlc.tune(text, db, trials=4, seed=3)
+        self.assertEqual(len(reports), 1, reports)
+        self.assertGreater(reports[0]["trials"], 0)
+        self.assertGreater(reports[0]["best_seconds"], 0)
+        self.assertTrue(os.path.getsize(db) > 0)
+        x = np.random.default_rng(1).standard_normal((64, 96)).astype(np.float32)
+        w = np.random.default_rng(2).standard_normal((128, 96)).astype(np.float32)
+        y = mlc.compile(text, tuning_db=db)(x, w)
+        np.testing.assert_allclose(y, np.maximum(x @ w.T, 0), rtol=1e-4, atol=1e-4)
+
+
 class IR(unittest.TestCase):
     def test_load_script_and_transform(self):
         mod = mlc.ir.parse(open(os.path.join(DIGITS, "digits_mlp.py")).read(), "digits_mlp.py")

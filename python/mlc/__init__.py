@@ -21,7 +21,7 @@ import numpy as np
 
 from . import _mlc
 
-__all__ = ["compile", "load", "Module", "ir", "transform", "set_limits"]
+__all__ = ["compile", "load", "tune", "Module", "ir", "transform", "set_limits"]
 
 set_limits = _mlc.set_limits
 
@@ -153,3 +153,15 @@ def compile(model, inputs=None, passes="default", target="native", tuning_db=Non
     module = _import(model, inputs, keep_params_in_input, dims)
     module = _run(module, passes, target, tuning_db, params)
     return Module(_mlc.Executable(_mlc.build(module, os.fspath(sign_key) if sign_key else ""), "<compiled>"))
+
+
+def tune(model, db, inputs=None, passes="default", target="native", trials=0, time_budget=0, seed=1,
+         keep_params_in_input=False, dims=None):
+    """Tunes the model's kernels into the tuning database `db` (created, or added to: a record
+    is replaced only by a faster one), as //tools:tune does (docs/tuning.md); then
+    mlc.compile(model, tuning_db=db) uses the records. `model` and `inputs` as for compile.
+    Returns one dict per task: task, workload, weight, trials, default_seconds, best_seconds,
+    choice. Deterministic under `seed`; `trials` (0: 16 per task) and `time_budget` (seconds,
+    0: none) bound the search."""
+    module = _import(model, inputs, keep_params_in_input, dims)
+    return _mlc.tune(module, os.fspath(db), target, passes, int(trials), float(time_budget), int(seed))

@@ -12,7 +12,6 @@
  */
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
 
 #include "absl/flags/flag.h"
@@ -20,8 +19,6 @@
 #include "absl/flags/usage.h"
 #include "absl/strings/str_format.h"
 #include "ir/serialize.h"
-#include "ir/target/target.h"
-#include "passes/pass.h"
 #include "support/resource_limit_flag.h"
 #include "tools/tune/tuner.h"
 
@@ -57,34 +54,15 @@ int main(int argc, char** argv) {
   }
   absl::StatusOr<mlc::IRModule> mod = mlc::LoadModule(in);
   if (!mod.ok()) return Fail(std::string(mod.status().message()));
-  if (absl::Status s = mlc::RecordTargetFlag(&mod->mutable_attrs(), absl::GetFlag(FLAGS_target)); !s.ok()) {
-    return Fail(absl::StrCat(in, ": ", s.message()));
-  }
-  absl::StatusOr<mlc::Target> target = mlc::TargetFromAttrs(mod->attrs());
-  if (!target.ok()) return Fail(std::string(target.status().message()));
-  if (absl::Status s = mlc::RecordTarget(&mod->mutable_attrs(), *target); !s.ok()) return Fail(std::string(s.message()));
-  // The kernels as the build would schedule them.
-  absl::StatusOr<std::vector<std::unique_ptr<mlc::passes::Pass>>> passes =
-      mlc::passes::PipelineBeforeScheduling(absl::GetFlag(FLAGS_passes));
-  if (!passes.ok()) return Fail(absl::StrCat("--passes: ", passes.status().message()));
-  absl::StatusOr<mlc::IRModule> prepared = mlc::passes::RunPipeline(*mod, *passes, {});
-  if (!prepared.ok()) return Fail(absl::StrCat(in, ": ", prepared.status().message()));
-
-  mlc::tir::TuningDatabase db;
-  if (std::filesystem::exists(db_path)) {
-    absl::StatusOr<mlc::tir::TuningDatabase> old = mlc::tir::TuningDatabase::Load(db_path);
-    if (!old.ok()) return Fail(std::string(old.status().message()));
-    db = *old;
-  }
   mlc::tune::TuneOptions options;
-  options.target = *target;
   options.trials = absl::GetFlag(FLAGS_trials);
   options.time_budget = absl::GetFlag(FLAGS_time_budget);
   options.seed = absl::GetFlag(FLAGS_seed);
   options.log = &std::cerr;
-  absl::StatusOr<std::vector<mlc::tune::TaskReport>> reports = mlc::tune::TuneModule(*prepared, options, &db);
-  if (!reports.ok()) return Fail(std::string(reports.status().message()));
-  if (absl::Status s = db.Save(db_path); !s.ok()) return Fail(std::string(s.message()));
+  absl::StatusOr<mlc::tune::TuneRun> run =
+      mlc::tune::TuneToDatabase(*mod, absl::GetFlag(FLAGS_target), absl::GetFlag(FLAGS_passes), options, db_path);
+  if (!run.ok()) return Fail(absl::StrCat(in, ": ", run.status().message()));
+  const std::vector<mlc::tune::TaskReport>* reports = &run->reports;
   double before = 0, after = 0;
   for (const auto& r : *reports) {
     before += r.weight * r.default_seconds;
@@ -92,6 +70,6 @@ int main(int argc, char** argv) {
   }
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::printf("tuned %zu tasks in %.1f s: their kernels %.3f ms -> %.3f ms (%.2fx); %zu records in %s\n", reports->size(), seconds,
-              before * 1e3, after * 1e3, after > 0 ? before / after : 0.0, db.size(), db_path.c_str());
+              before * 1e3, after * 1e3, after > 0 ? before / after : 0.0, run->records, db_path.c_str());
   return 0;
 }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <map>
 #include <numeric>
 #include <ostream>
@@ -15,6 +16,7 @@
 #include "ir/tir/schedule/rules/rules.h"
 #include "ir/tir/schedule/schedule.h"
 #include "ir/tir/schedule/state.h"
+#include "passes/pass.h"
 #include "tools/tune/cost_model.h"
 #include "tools/tune/measure.h"
 
@@ -252,6 +254,33 @@ absl::StatusOr<std::vector<TaskReport>> TuneModule(const IRModule& mod, const Tu
     reports.push_back(r);
   }
   return reports;
+}
+
+absl::StatusOr<TuneRun> TuneToDatabase(IRModule mod, const std::string& target_flag, const std::string& pipeline,
+                                       TuneOptions options, const std::string& db_path) {
+  if (absl::Status s = RecordTargetFlag(&mod.mutable_attrs(), target_flag); !s.ok()) return s;
+  absl::StatusOr<Target> target = TargetFromAttrs(mod.attrs());
+  if (!target.ok()) return target.status();
+  if (absl::Status s = RecordTarget(&mod.mutable_attrs(), *target); !s.ok()) return s;
+  // The kernels as the build would schedule them.
+  absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> passes = passes::PipelineBeforeScheduling(pipeline);
+  if (!passes.ok()) return absl::InvalidArgumentError(absl::StrCat("passes: ", passes.status().message()));
+  absl::StatusOr<IRModule> prepared = passes::RunPipeline(mod, *passes, {});
+  if (!prepared.ok()) return prepared.status();
+  tir::TuningDatabase db;
+  if (std::filesystem::exists(db_path)) {
+    absl::StatusOr<tir::TuningDatabase> old = tir::TuningDatabase::Load(db_path);
+    if (!old.ok()) return old.status();
+    db = *std::move(old);
+  }
+  options.target = *target;
+  TuneRun run;
+  absl::StatusOr<std::vector<TaskReport>> reports = TuneModule(*prepared, options, &db);
+  if (!reports.ok()) return reports.status();
+  if (absl::Status s = db.Save(db_path); !s.ok()) return s;
+  run.reports = *std::move(reports);
+  run.records = db.size();
+  return run;
 }
 
 }  // namespace tune

@@ -49,6 +49,18 @@ struct TaskReport {
  *  and adds the best record of each to `db`. */
 absl::StatusOr<std::vector<TaskReport>> TuneModule(const IRModule& mod, const TuneOptions& options, tir::TuningDatabase* db);
 
+struct TuneRun {
+  std::vector<TaskReport> reports;
+  size_t records = 0;  // in the database afterwards
+};
+
+/*! \brief What //tools:tune and mlc.tune do: records `target_flag` in `mod` (empty: the
+ *  module's, else this CPU), prepares it as `pipeline` would up to its default-schedule, tunes
+ *  its tasks into the database at `db_path` (records already there are kept unless beaten) and
+ *  saves it atomically. `options.target` is set from the module. */
+absl::StatusOr<TuneRun> TuneToDatabase(IRModule mod, const std::string& target_flag, const std::string& pipeline,
+                                       TuneOptions options, const std::string& db_path);
+
 /*! \brief "mr=8 nr=32 kc=192 nc=32 rows=0". */
 std::string DescribeTiles(const tir::GemmTiles& tiles);
 
