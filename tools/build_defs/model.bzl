@@ -23,6 +23,13 @@ machines, since Bazel's cache key sees the flag, not the CPU behind it.
 
 Each stage is its own rule, so each intermediate is a cacheable artifact:
 model_import (model -> .irpb), model_opt (.irpb -> .irpb), model_build (.irpb -> .mlcx).
+
+Tuning is a rule too: tune_model(name, src, shards = 4, trials = 64, target = ...) runs
+//tools:tune as `shards` actions (each tunes every shards-th task, so they run in parallel,
+locally or remotely, and each is cached on its own) and one action that merges their records
+into <name>.pb, which compile_model(tuning_db = ":<name>") then uses. Tuning measures the machine
+that runs the action: name the target, and pin tuning actions to workers of that CPU
+(docs/scale_out.md).
 """
 
 def _model_import_impl(ctx):
@@ -114,6 +121,56 @@ model_build = rule(
         "_build": attr.label(default = "//codegen:build", executable = True, cfg = "target"),
     },
 )
+
+def _model_tune_impl(ctx):
+    n = ctx.attr.shards
+    parts = []
+    for i in range(n):
+        part = ctx.actions.declare_file("%s.shard%d.pb" % (ctx.label.name, i))
+        ctx.actions.run(
+            executable = ctx.executable._tune,
+            arguments = ["--in", ctx.file.src.path, "--db", part.path, "--shard=%d/%d" % (i, n),
+                         "--trials=%d" % ctx.attr.trials, "--seed=%d" % ctx.attr.seed,
+                         "--target=" + ctx.attr.target, "--passes=" + ctx.attr.passes],
+            inputs = [ctx.file.src],
+            outputs = [part],
+            mnemonic = "MlcTune",
+            use_default_shell_env = True,  # candidates are linked by the system linker
+            progress_message = "Tuning %s (shard %d of %d)" % (ctx.file.src.short_path, i + 1, n),
+        )
+        parts.append(part)
+    out = ctx.actions.declare_file(ctx.label.name + ".pb")
+    ctx.actions.run(
+        executable = ctx.executable._tune,
+        arguments = ["--merge", ",".join([p.path for p in parts]), "--db", out.path],
+        inputs = parts,
+        outputs = [out],
+        mnemonic = "MlcTuneMerge",
+        progress_message = "Merging the tuning records of %s" % ctx.file.src.short_path,
+    )
+    return [DefaultInfo(files = depset([out]), runfiles = ctx.runfiles(files = [out]))]
+
+model_tune = rule(
+    implementation = _model_tune_impl,
+    doc = "IRModule -> tuning database (.pb): `shards` tuning actions and a merge, with //tools:tune.",
+    attrs = {
+        "src": attr.label(allow_single_file = [".irpb"], mandatory = True),
+        "shards": attr.int(default = 4),
+        "trials": attr.int(default = 0, doc = "measurements per shard (0: 16 per task)"),
+        "seed": attr.int(default = 1),
+        "target": attr.string(default = "native"),
+        "passes": attr.string(default = "default"),
+        "_tune": attr.label(default = "//tools:tune", executable = True, cfg = "target"),
+    },
+)
+
+def tune_model(name, src, shards = 4, trials = 0, seed = 1, target = "native", passes = "default", data = None,
+               keep_params_in_input = False, dims = None, visibility = None, tags = None):
+    """src (a model file) -> <name>_ir.irpb -> <name>.pb, the tuning records of its kernels."""
+    model_import(name = name + "_ir", src = src, data = data or [], keep_params_in_input = keep_params_in_input,
+                 dims = dims or {}, visibility = visibility, tags = tags)
+    model_tune(name = name, src = ":" + name + "_ir", shards = shards, trials = trials, seed = seed, target = target,
+               passes = passes, visibility = visibility, tags = tags)
 
 def compile_model(name, src, params = None, passes = None, target = "native", tuning_db = None, data = None,
                   keep_params_in_input = False, dims = None, visibility = None, tags = None):

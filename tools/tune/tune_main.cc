@@ -17,7 +17,9 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
 #include "ir/serialize.h"
 #include "support/resource_limit_flag.h"
 #include "tools/tune/tuner.h"
@@ -29,6 +31,8 @@ ABSL_FLAG(double, time_budget, 0, "stop searching after this many seconds (0: no
 ABSL_FLAG(std::string, target, "", "target to tune for (default: the module's, else this CPU)");
 ABSL_FLAG(std::string, passes, "default", "the pipeline whose kernels are tuned (up to its default-schedule)");
 ABSL_FLAG(uint64_t, seed, 1, "seed of the search");
+ABSL_FLAG(std::string, shard, "", "i/n: tune only every n-th task starting at the i-th (tune_model's actions)");
+ABSL_FLAG(std::string, merge, "", "comma-separated tuning databases to merge into --db (faster record wins); no tuning");
 
 namespace {
 
@@ -48,13 +52,31 @@ int main(int argc, char** argv) {
   }
   auto start = std::chrono::steady_clock::now();
   std::string in = absl::GetFlag(FLAGS_in), db_path = absl::GetFlag(FLAGS_db);
-  if (in.empty() || db_path.empty()) {
-    std::cerr << "tune: --in and --db are required\n";
+  if ((in.empty() && absl::GetFlag(FLAGS_merge).empty()) || db_path.empty()) {
+    std::cerr << "tune: --db and one of --in and --merge are required\n";
     return 2;
+  }
+  if (std::string merge = absl::GetFlag(FLAGS_merge); !merge.empty()) {
+    mlc::tir::TuningDatabase db;
+    for (absl::string_view path : absl::StrSplit(merge, ',', absl::SkipEmpty())) {
+      absl::StatusOr<mlc::tir::TuningDatabase> part = mlc::tir::TuningDatabase::Load(std::string(path));
+      if (!part.ok()) return Fail(std::string(part.status().message()));
+      db.Merge(*part);
+    }
+    if (absl::Status s = db.Save(db_path); !s.ok()) return Fail(std::string(s.message()));
+    std::printf("merged %zu records into %s\n", db.size(), db_path.c_str());
+    return 0;
   }
   absl::StatusOr<mlc::IRModule> mod = mlc::LoadModule(in);
   if (!mod.ok()) return Fail(std::string(mod.status().message()));
   mlc::tune::TuneOptions options;
+  if (std::string shard = absl::GetFlag(FLAGS_shard); !shard.empty()) {
+    std::vector<std::string> parts = absl::StrSplit(shard, '/');
+    if (parts.size() != 2 || !absl::SimpleAtoi(parts[0], &options.shard) || !absl::SimpleAtoi(parts[1], &options.num_shards)) {
+      std::cerr << "tune: --shard takes i/n, got '" << shard << "'\n";
+      return 2;
+    }
+  }
   options.trials = absl::GetFlag(FLAGS_trials);
   options.time_budget = absl::GetFlag(FLAGS_time_budget);
   options.seed = absl::GetFlag(FLAGS_seed);

@@ -170,6 +170,16 @@ absl::StatusOr<std::vector<TaskReport>> TuneModule(const IRModule& mod, const Tu
   };
   std::mt19937_64 rng(options.seed);
   std::vector<Task> tasks = ExtractTasks(mod, options.target, options.seed);
+  if (options.num_shards < 1 || options.shard < 0 || options.shard >= options.num_shards) {
+    return absl::InvalidArgumentError(absl::StrCat("shard ", options.shard, " of ", options.num_shards, " does not exist"));
+  }
+  if (options.num_shards > 1) {
+    std::vector<Task> mine;
+    for (size_t i = 0; i < tasks.size(); ++i) {
+      if (static_cast<int>(i % options.num_shards) == options.shard) mine.push_back(std::move(tasks[i]));
+    }
+    tasks = std::move(mine);
+  }
   log(absl::StrCat("tune: ", tasks.size(), " tasks on ", options.target.str()));
   // Each task: the reference (unscheduled) and the default rules' schedule first.
   auto measure = [&](Task* task, size_t index) {

@@ -31,6 +31,9 @@ struct TuneOptions {
   /*! \brief Stop searching after this many seconds (0: no limit). */
   double time_budget = 0;
   uint64_t seed = 1;
+  /*! \brief Tune only the tasks whose index (in the module's function order) is `shard` modulo
+   *  `num_shards`: how the tune_model Bazel rule spreads one model over several actions. */
+  int shard = 0, num_shards = 1;
   std::ostream* log = nullptr;  // progress lines
 };
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The zoo's models compiled by the Bazel rules from ONNX and from FX (same weights): each
-# executable runs, and the two importers' executables agree on the same input.
+# executable runs, and the two importers' executables agree on the same input. The attention
+# model tuned by tune_model (two shards, merged) compiles with its records and agrees too.
 set -euo pipefail
 cd "${TEST_SRCDIR}/mlc"
 t="$TEST_TMPDIR"
@@ -21,3 +22,14 @@ err = float(np.abs(a - b).max()) / scale
 print(f"{sys.argv[3]}: ONNX and FX executables agree to {err:.1e} of the output scale")
 sys.exit(0 if a.shape == b.shape and err < 1e-5 else 1)' "$t/${model}_onnx.npy" "$t/${model}_fx.npy" "$model"
 done
+vm/run --exe testdata/models/zoo/attn_tuned.mlcx --inputs "$t/attn_x.npy" --outputs "$t/attn_tuned.npy" > /dev/null
+/usr/bin/python3 -c '
+import numpy as np, sys
+a, b = np.load(sys.argv[1]), np.load(sys.argv[2])
+err = float(np.abs(a - b).max()) / max(float(np.abs(a).max()), 1e-3)
+print(f"attn with tuned kernels: agrees to {err:.1e} of the output scale")
+sys.exit(0 if a.shape == b.shape and err < 1e-5 else 1)' "$t/attn_onnx.npy" "$t/attn_tuned.npy"
+# The attention model has two tuning tasks, one per shard: the merged database holds both.
+merged=$(tools/tune --merge testdata/models/zoo/attn_records.pb --db "$t/records_copy.pb")
+echo "$merged"
+[[ $merged == "merged 2 records into"* ]]
