@@ -54,6 +54,11 @@ TEST(OperatorLibrary, EveryUnaryOperatorMatchesItsReference) {
       {"sigmoid", {[](double x) { return 1 / (1 + std::exp(-x)); }, -5, 5}},
       {"erf", {[](double x) { return std::erf(x); }, -3.0f, 3.0f}},
       {"negative", {[](double x) { return -x; }}},
+      {"abs", {[](double x) { return std::fabs(x); }}},
+      {"floor", {[](double x) { return std::floor(x); }, -3.0f, 3.0f}},
+      {"ceil", {[](double x) { return std::ceil(x); }, -3.0f, 3.0f}},
+      {"round", {[](double x) { return std::nearbyint(x); }, -3.0f, 3.0f}},
+      {"sign", {[](double x) { return static_cast<double>((x > 0) - (x < 0)); }}},
   };
   int tested = 0;
   for (const std::string& name : relax::OpRegistry::Global().ListNames()) {

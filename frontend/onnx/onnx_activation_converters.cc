@@ -1,8 +1,8 @@
 /*! \file onnx_activation_converters.cc
  *  \brief ONNX activations and elementwise math composed of the operator library's elementwise
  *         operators (fuse-ops puts each composition back into one kernel): HardSigmoid,
- *         HardSwish, LeakyRelu, PRelu, Elu, Selu, Celu, Softplus, Softsign, Mish, Abs,
- *         Reciprocal, and the variadic Min, Max, Sum, Mean.
+ *         HardSwish, LeakyRelu, PRelu, Elu, Selu, Celu, Softplus, Softsign, Mish, Reciprocal,
+ *         and the variadic Min, Max, Sum, Mean.
  */
 #include "frontend/onnx/converter_util.h"
 
@@ -41,8 +41,7 @@ class Composer {
   relax::Expr Exp(relax::Expr a) { return Op("exp", {a}); }
   relax::Expr Log(relax::Expr a) { return Op("log", {a}); }
   relax::Expr Tanh(relax::Expr a) { return Op("tanh", {a}); }
-  /*! |a| = relu(a) + relu(-a). */
-  relax::Expr Abs(relax::Expr a) { return Add(Relu(a), Relu(Neg(a))); }
+  relax::Expr Abs(relax::Expr a) { return Op("abs", {a}); }
   /*! log(1 + e^a) without overflow: relu(a) + log(1 + e^-|a|). */
   relax::Expr Softplus(relax::Expr a) { return Add(Relu(a), Log(Add(K(1), Exp(Neg(Abs(a)))))); }
 
@@ -129,7 +128,6 @@ void RegisterActivationOnnxConverters(OnnxConverterRegistry& r) {
   r.Register("Softplus", Activation([](C& c, relax::Expr x, Ctx&, const Node&) { return c.Softplus(x); }));
   r.Register("Softsign", Activation([](C& c, relax::Expr x, Ctx&, const Node&) { return c.Div(x, c.Add(c.K(1), c.Abs(x))); }));
   r.Register("Mish", Activation([](C& c, relax::Expr x, Ctx&, const Node&) { return c.Mul(x, c.Tanh(c.Softplus(x))); }));
-  r.Register("Abs", Activation([](C& c, relax::Expr x, Ctx&, const Node&) { return c.Abs(x); }));
   r.Register("Reciprocal", Activation([](C& c, relax::Expr x, Ctx&, const Node&) { return c.Div(c.K(1), x); }));
   r.Register("Min", Variadic("minimum", false));
   r.Register("Max", Variadic("maximum", false));

@@ -189,7 +189,8 @@ void RegisterCoreOnnxConverters(OnnxConverterRegistry& r) {
   }
   for (const auto& [type, op] : std::vector<std::pair<const char*, const char*>>{
            {"Relu", "nn.relu"}, {"Sigmoid", "sigmoid"}, {"Tanh", "tanh"}, {"Exp", "exp"}, {"Log", "log"},
-           {"Sqrt", "sqrt"}, {"Erf", "erf"}, {"Neg", "negative"}, {"Not", "logical_not"}}) {
+           {"Sqrt", "sqrt"}, {"Erf", "erf"}, {"Neg", "negative"}, {"Not", "logical_not"},
+           {"Abs", "abs"}, {"Floor", "floor"}, {"Ceil", "ceil"}, {"Round", "round"}, {"Sign", "sign"}}) {
     r.Register(type, Unary(op));
   }
   for (const auto& [type, op] : std::vector<std::pair<const char*, const char*>>{

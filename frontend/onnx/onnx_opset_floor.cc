@@ -24,7 +24,8 @@ int OldestOpsetWithSameDefinition(const std::string& op_type) {
       {"Reshape", 5},    {"Selu", 6},         {"Shape", 1},              {"Sigmoid", 6},     {"Size", 1},
       {"Softplus", 1},   {"Softsign", 1},     {"Sqrt", 6},               {"Sub", 7},         {"Sum", 8},
       {"Tanh", 6},       {"Transpose", 1},    {"Where", 9},              {"Less", 9},        {"Greater", 9},
-      {"Not", 1},        {"And", 7},          {"Or", 7},                 {"Xor", 7},
+      {"Not", 1},        {"And", 7},          {"Or", 7},                 {"Xor", 7},         {"Floor", 6},
+      {"Ceil", 6},       {"Sign", 9},
   };
   auto it = kSince.find(op_type);
   return it == kSince.end() ? 11 : it->second;

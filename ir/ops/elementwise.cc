@@ -100,6 +100,20 @@ const UnaryOpDef kUnaryOps[] = {
     {"sigmoid", "sigmoid", "1 / (1 + exp(-x))", [](const PrimExpr& x) { return tir::Intrinsic("sigmoid", {x}); }},
     {"erf", "erf", "Gauss error function", [](const PrimExpr& x) { return tir::Intrinsic("erf", {x}); }},
     {"negative", "negative", "-x", [](const PrimExpr& x) { return tir::operator-(x); }},
+    {"abs", "abs", "|x|",
+     [](const PrimExpr& x) {
+       if (x->dtype.is_float()) return tir::Intrinsic("fabs", {x});
+       return tir::Select(tir::operator<(x, tir::Const(x->dtype, 0)), tir::operator-(x), x);
+     }},
+    {"floor", "floor", "round down (floats)", [](const PrimExpr& x) { return tir::Intrinsic("floor", {x}); }},
+    {"ceil", "ceil", "round up (floats)", [](const PrimExpr& x) { return tir::Intrinsic("ceil", {x}); }},
+    {"round", "round", "round half to even (floats)", [](const PrimExpr& x) { return tir::Intrinsic("round", {x}); }},
+    {"sign", "sign", "-1, 0 or 1 by the sign of x",
+     [](const PrimExpr& x) {
+       const PrimExpr zero = tir::Const(x->dtype, 0);
+       return tir::Select(tir::operator>(x, zero), tir::Const(x->dtype, 1),
+                          tir::Select(tir::operator<(x, zero), tir::Const(x->dtype, -1), zero));
+     }},
     {"logical_not", "logical_not", "not x, of a bool tensor", [](const PrimExpr& x) { return tir::operator!(x); }},
 };
 
