@@ -32,6 +32,19 @@ that runs the action: name the target, and pin tuning actions to workers of that
 (docs/scale_out.md).
 """
 
+def _run_stage(ctx, executable, arguments, inputs, out, mnemonic, progress_message, use_default_shell_env = False):
+    """One stage binary writing one file: the action, and the provider that hands the file on."""
+    ctx.actions.run(
+        executable = executable,
+        arguments = arguments,
+        inputs = inputs,
+        outputs = [out],
+        mnemonic = mnemonic,
+        use_default_shell_env = use_default_shell_env,
+        progress_message = progress_message,
+    )
+    return DefaultInfo(files = depset([out]), runfiles = ctx.runfiles(files = [out]))
+
 def _model_import_impl(ctx):
     out = ctx.actions.declare_file(ctx.label.name + ".irpb")
     src = ctx.file.src
@@ -43,15 +56,7 @@ def _model_import_impl(ctx):
             arguments.append("--keep_params_in_input")
         if ctx.attr.dims:
             arguments.append("--dim=" + ",".join(["%s=%s" % (k, v) for k, v in ctx.attr.dims.items()]))
-    ctx.actions.run(
-        executable = tool,
-        arguments = arguments,
-        inputs = [src] + ctx.files.data,
-        outputs = [out],
-        mnemonic = "MlcImport",
-        progress_message = "Importing model %s" % src.short_path,
-    )
-    return [DefaultInfo(files = depset([out]), runfiles = ctx.runfiles(files = [out]))]
+    return [_run_stage(ctx, tool, arguments, [src] + ctx.files.data, out, "MlcImport", "Importing model %s" % src.short_path)]
 
 model_import = rule(
     implementation = _model_import_impl,
@@ -75,16 +80,10 @@ def _model_opt_impl(ctx):
         inputs.append(ctx.file.params)
     if ctx.file.tuning_db:
         inputs.append(ctx.file.tuning_db)
-    ctx.actions.run(
-        executable = ctx.executable._opt,
-        arguments = ["--in", ctx.file.src.path, "--out", out.path, "--passes=" + passes, "--target=" + ctx.attr.target] +
-                    (["--tuning_db=" + ctx.file.tuning_db.path] if ctx.file.tuning_db else []),
-        inputs = inputs,
-        outputs = [out],
-        mnemonic = "MlcOpt",
-        progress_message = "Optimizing %s" % ctx.file.src.short_path,
-    )
-    return [DefaultInfo(files = depset([out]), runfiles = ctx.runfiles(files = [out]))]
+    arguments = ["--in", ctx.file.src.path, "--out", out.path, "--passes=" + passes, "--target=" + ctx.attr.target]
+    if ctx.file.tuning_db:
+        arguments.append("--tuning_db=" + ctx.file.tuning_db.path)
+    return [_run_stage(ctx, ctx.executable._opt, arguments, inputs, out, "MlcOpt", "Optimizing %s" % ctx.file.src.short_path)]
 
 model_opt = rule(
     implementation = _model_opt_impl,
@@ -101,16 +100,16 @@ model_opt = rule(
 
 def _model_build_impl(ctx):
     out = ctx.actions.declare_file(ctx.label.name + ".mlcx")
-    ctx.actions.run(
-        executable = ctx.executable._build,
-        arguments = ["--in", ctx.file.src.path, "--out", out.path, "--target=" + ctx.attr.target],
-        inputs = [ctx.file.src],
-        outputs = [out],
-        mnemonic = "MlcBuild",
+    return [_run_stage(
+        ctx,
+        ctx.executable._build,
+        ["--in", ctx.file.src.path, "--out", out.path, "--target=" + ctx.attr.target],
+        [ctx.file.src],
+        out,
+        "MlcBuild",
+        "Compiling %s" % ctx.file.src.short_path,
         use_default_shell_env = True,  # the system linker needs PATH
-        progress_message = "Compiling %s" % ctx.file.src.short_path,
-    )
-    return [DefaultInfo(files = depset([out]), runfiles = ctx.runfiles(files = [out]))]
+    )]
 
 model_build = rule(
     implementation = _model_build_impl,
@@ -140,15 +139,8 @@ def _model_tune_impl(ctx):
         )
         parts.append(part)
     out = ctx.actions.declare_file(ctx.label.name + ".pb")
-    ctx.actions.run(
-        executable = ctx.executable._tune,
-        arguments = ["--merge", ",".join([p.path for p in parts]), "--db", out.path],
-        inputs = parts,
-        outputs = [out],
-        mnemonic = "MlcTuneMerge",
-        progress_message = "Merging the tuning records of %s" % ctx.file.src.short_path,
-    )
-    return [DefaultInfo(files = depset([out]), runfiles = ctx.runfiles(files = [out]))]
+    return [_run_stage(ctx, ctx.executable._tune, ["--merge", ",".join([p.path for p in parts]), "--db", out.path], parts, out,
+                       "MlcTuneMerge", "Merging the tuning records of %s" % ctx.file.src.short_path)]
 
 model_tune = rule(
     implementation = _model_tune_impl,
@@ -164,21 +156,25 @@ model_tune = rule(
     },
 )
 
+def _import_as(name, src, data, keep_params_in_input, dims, visibility, tags):
+    """The model_import target <name>_ir that compile_model and tune_model start from."""
+    model_import(name = name + "_ir", src = src, data = data or [], keep_params_in_input = keep_params_in_input,
+                 dims = dims or {}, visibility = visibility, tags = tags)
+    return ":" + name + "_ir"
+
 def tune_model(name, src, shards = 4, trials = 0, seed = 1, target = "native", passes = "default", data = None,
                keep_params_in_input = False, dims = None, visibility = None, tags = None):
     """src (a model file) -> <name>_ir.irpb -> <name>.pb, the tuning records of its kernels."""
-    model_import(name = name + "_ir", src = src, data = data or [], keep_params_in_input = keep_params_in_input,
-                 dims = dims or {}, visibility = visibility, tags = tags)
-    model_tune(name = name, src = ":" + name + "_ir", shards = shards, trials = trials, seed = seed, target = target,
+    ir = _import_as(name, src, data, keep_params_in_input, dims, visibility, tags)
+    model_tune(name = name, src = ir, shards = shards, trials = trials, seed = seed, target = target,
                passes = passes, visibility = visibility, tags = tags)
 
 def compile_model(name, src, params = None, passes = None, target = "native", tuning_db = None, data = None,
                   keep_params_in_input = False, dims = None, visibility = None, tags = None):
     """src -> <name>_ir.irpb -> <name>_opt.irpb -> <name>.mlcx."""
-    model_import(name = name + "_ir", src = src, data = data or [], keep_params_in_input = keep_params_in_input,
-                 dims = dims or {}, visibility = visibility, tags = tags)
+    ir = _import_as(name, src, data, keep_params_in_input, dims, visibility, tags)
     opt_kwargs = {}
     if passes != None:
         opt_kwargs["passes"] = passes
-    model_opt(name = name + "_opt", src = ":" + name + "_ir", params = params, target = target, tuning_db = tuning_db, visibility = visibility, tags = tags, **opt_kwargs)
+    model_opt(name = name + "_opt", src = ir, params = params, target = target, tuning_db = tuning_db, visibility = visibility, tags = tags, **opt_kwargs)
     model_build(name = name, src = ":" + name + "_opt", target = target, visibility = visibility, tags = tags)
