@@ -13,12 +13,6 @@
 namespace mlc {
 namespace {
 
-int64_t Bytes(const std::vector<int64_t>& shape, DataType dtype) {
-  int64_t n = dtype.bytes();
-  for (int64_t d : shape) n = SaturatingMul(n, d);
-  return n;
-}
-
 absl::Status TooLarge(const std::string& where, const std::string& what, int64_t bytes) {
   return absl::ResourceExhaustedError(absl::StrCat(where, ": ", what, " needs ", HumanBytes(bytes), " (",
                                                    LimitHint("max_tensor_bytes"), ")"));
@@ -56,7 +50,7 @@ class FunctionCheck : public relax::ExprVisitor {
     if (!status_.ok() || !s.defined()) return;
     if (const auto* t = s.as<relax::TensorStructInfoNode>()) {
       if (!t->shape || t->dtype.is_void()) return;
-      const int64_t bytes = Bytes(*t->shape, t->dtype);
+      const int64_t bytes = TensorBytes(*t->shape, t->dtype);
       if (bytes > GetResourceLimits().max_tensor_bytes) {
         status_ = TooLarge(absl::StrCat("function @", name_), absl::StrCat(what, " of type ", StructInfoToString(s)), bytes);
       }

@@ -109,7 +109,7 @@ absl::StatusOr<TensorData> ParseNpy(const std::string& bytes, const std::string&
     shape.push_back(v);
   }
   size_t data_offset = offset + header_len;
-  int64_t expected = SaturatingMul(NumElements(shape), dtype->bytes());
+  int64_t expected = TensorBytes(shape, *dtype);
   if (static_cast<int64_t>(bytes.size() - data_offset) != expected) {
     return error(absl::StrCat("holds ", bytes.size() - data_offset, " data bytes; shape (", absl::StrJoin(shape, ", "),
                               ") of ", dtype->ToString(), " needs ", expected));

@@ -15,6 +15,10 @@ int64_t NumElements(const std::vector<int64_t>& shape) {
   return n;
 }
 
+int64_t TensorBytes(const std::vector<int64_t>& shape, DataType dtype) {
+  return SaturatingMul(NumElements(shape), dtype.bytes());
+}
+
 TensorData ScalarTensor(double value, DataType dtype) {
   TensorData t(dtype, {});
   if (dtype == DataType::Float32()) {
@@ -38,7 +42,7 @@ TensorData Int64Tensor(const std::vector<int64_t>& values) {
 TensorData::TensorData(DataType dtype, std::vector<int64_t> shape)
     : dtype_(dtype),
       shape_(std::move(shape)),
-      bytes_(std::make_shared<std::string>(static_cast<size_t>(SaturatingMul(mlc::NumElements(shape_), dtype.bytes())), '\0')) {}
+      bytes_(std::make_shared<std::string>(static_cast<size_t>(TensorBytes(shape_, dtype)), '\0')) {}
 
 TensorData::TensorData(DataType dtype, std::vector<int64_t> shape, std::string bytes)
     : dtype_(dtype), shape_(std::move(shape)), bytes_(std::make_shared<std::string>(std::move(bytes))) {}

@@ -43,6 +43,9 @@ class TensorData {
 };
 
 int64_t NumElements(const std::vector<int64_t>& shape);
+/*! \brief Bytes of a tensor of `shape` and `dtype`; saturates, so a claim too large to hold
+ *         compares as too large instead of wrapping. */
+int64_t TensorBytes(const std::vector<int64_t>& shape, DataType dtype);
 
 /*! \brief A 0-d tensor holding `value` as `dtype` (float32, float64, else an integer type). */
 TensorData ScalarTensor(double value, DataType dtype);

@@ -12,6 +12,7 @@
 #include "absl/strings/str_join.h"
 #include "support/checked_math.h"
 #include "support/resource_limits.h"
+#include "support/tensor_data.h"
 
 namespace mlc {
 namespace vm {
@@ -104,11 +105,10 @@ std::string DescribeTensor(const DLDataType& dtype, const std::vector<int64_t>& 
 }
 
 absl::StatusOr<NDArray> NDArray::Allocate(std::vector<int64_t> shape, DLDataType dtype, std::shared_ptr<StoragePool> pool) {
-  int64_t bytes = DLDataTypeBytes(dtype);
   for (int64_t d : shape) {
     if (d < 0) return absl::InvalidArgumentError(absl::StrCat("tensor ", DescribeTensor(dtype, shape), " has a negative dimension"));
-    bytes = SaturatingMul(bytes, d);
   }
+  const int64_t bytes = SaturatingMul(mlc::NumElements(shape), DLDataTypeBytes(dtype));
   if (bytes > GetResourceLimits().max_tensor_bytes) {
     return absl::ResourceExhaustedError(absl::StrCat("tensor ", DescribeTensor(dtype, shape), " needs ", HumanBytes(bytes), " (",
                                                      LimitHint("max_tensor_bytes"), ")"));

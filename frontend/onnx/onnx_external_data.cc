@@ -12,7 +12,8 @@
 namespace mlc {
 namespace onnx_import {
 
-absl::StatusOr<TensorData> ReadExternalTensor(const onnx::TensorProto& t, DataType dtype, const std::string& base_dir) {
+absl::StatusOr<TensorData> ReadExternalTensor(const onnx::TensorProto& t, const DeclaredTensor& declared,
+                                              const std::string& base_dir) {
   namespace fs = std::filesystem;
   std::string location;
   int64_t offset = 0, length = -1;
@@ -33,12 +34,8 @@ absl::StatusOr<TensorData> ReadExternalTensor(const onnx::TensorProto& t, DataTy
     return absl::PermissionDeniedError(
         absl::StrCat("external data location '", location, "' is not inside the model's directory"));
   }
-  std::vector<int64_t> shape(t.dims().begin(), t.dims().end());
-  int64_t bytes = dtype.bytes();
-  for (int64_t d : shape) {
-    if (d < 0) return absl::DataLossError(absl::StrCat("negative dimension ", d));
-    bytes = SaturatingMul(bytes, d);
-  }
+  const std::vector<int64_t>& shape = declared.shape;
+  const int64_t bytes = declared.bytes;
   if (length >= 0 && length != bytes) {
     return absl::DataLossError(absl::StrCat("external data length ", length, " but the shape ", relax::ShapeToString(shape),
                                             " needs ", bytes, " bytes"));
@@ -52,7 +49,7 @@ absl::StatusOr<TensorData> ReadExternalTensor(const onnx::TensorProto& t, DataTy
                                             " at offset ", offset));
   }
   std::ifstream in(path, std::ios::binary);
-  TensorData out(dtype, shape);
+  TensorData out(declared.dtype, shape);
   if (!in.seekg(offset) || !in.read(static_cast<char*>(out.mutable_data()), bytes)) {
     return absl::DataLossError(absl::StrCat("external data ", path.string(), ": read failed"));
   }

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "frontend/onnx/onnx_importer.h"
 #include "onnx.pb.h"
 #include "support/tensor_data.h"
 
@@ -25,7 +26,8 @@ inline bool IsExternal(const onnx::TensorProto& t) {
  *         model must not make the compiler read arbitrary files. The file must hold the bytes
  *         the shape needs (and `length`, when given, must be exactly that) before anything is
  *         allocated. */
-absl::StatusOr<TensorData> ReadExternalTensor(const onnx::TensorProto& t, DataType dtype, const std::string& base_dir);
+absl::StatusOr<TensorData> ReadExternalTensor(const onnx::TensorProto& t, const DeclaredTensor& declared,
+                                              const std::string& base_dir);
 
 }  // namespace onnx_import
 }  // namespace mlc

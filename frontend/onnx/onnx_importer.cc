@@ -59,19 +59,28 @@ absl::StatusOr<DataType> DtypeFromOnnx(int32_t elem_type) {
   }
 }
 
-absl::StatusOr<TensorData> TensorFromOnnx(const onnx::TensorProto& t) {
+absl::StatusOr<DeclaredTensor> DeclaredTensorOf(const onnx::TensorProto& t) {
   absl::StatusOr<DataType> dtype = DtypeFromOnnx(t.data_type());
   if (!dtype.ok()) return dtype.status();
   std::vector<int64_t> shape(t.dims().begin(), t.dims().end());
   for (int64_t d : shape) {
     if (d < 0) return absl::DataLossError(absl::StrCat("tensor ", t.name(), " has a negative dimension ", d));
   }
+  const int64_t bytes = TensorBytes(shape, *dtype);
+  return DeclaredTensor{*dtype, std::move(shape), bytes};
+}
+
+absl::StatusOr<TensorData> TensorFromOnnx(const onnx::TensorProto& t) {
+  absl::StatusOr<DeclaredTensor> declared = DeclaredTensorOf(t);
+  if (!declared.ok()) return declared.status();
+  const DataType* dtype = &declared->dtype;
+  const std::vector<int64_t>& shape = declared->shape;
   int64_t n = NumElements(shape);  // saturates: a shape the data cannot fill fails below
   if (IsExternal(t)) {
     return absl::UnimplementedError(absl::StrCat("tensor ", t.name(), " uses external data, which only initializers may"));
   }
   // The data must be there before anything is allocated for it: the shape alone is a claim.
-  const int64_t bytes = SaturatingMul(n, dtype->bytes());
+  const int64_t bytes = declared->bytes;
   int64_t held = 0;
   switch (t.has_raw_data() ? -1 : t.data_type()) {
     case -1: held = static_cast<int64_t>(t.raw_data().size()) / std::max(1, dtype->bytes()); break;
@@ -232,17 +241,12 @@ absl::StatusOr<IRModule> ImportOnnx(const onnx::ModelProto& model, const OnnxImp
     auto fail = [&init](const absl::Status& s) {
       return absl::Status(s.code(), absl::StrCat("initializer ", init.name(), ": ", s.message()));
     };
-    absl::StatusOr<DataType> dtype = DtypeFromOnnx(init.data_type());
-    if (!dtype.ok()) return fail(dtype.status());
-    std::vector<int64_t> shape(init.dims().begin(), init.dims().end());
-    int64_t bytes = dtype->bytes();
-    for (int64_t d : shape) {
-      if (d < 0) return fail(absl::DataLossError(absl::StrCat("negative dimension ", d)));
-      bytes = SaturatingMul(bytes, d);
-    }
+    absl::StatusOr<DeclaredTensor> declared = DeclaredTensorOf(init);
+    if (!declared.ok()) return fail(declared.status());
+    const int64_t bytes = declared->bytes;
     initializer_names.insert(init.name());
     if (options.keep_params_in_input) {  // its values come with each call: nothing is read
-      relax::Var v = relax::MakeVar(init.name(), relax::TensorSInfo(shape, *dtype));
+      relax::Var v = relax::MakeVar(init.name(), relax::TensorSInfo(declared->shape, declared->dtype));
       params.push_back(v);
       ctx.SetValue(init.name(), v);
       continue;
@@ -258,7 +262,7 @@ absl::StatusOr<IRModule> ImportOnnx(const onnx::ModelProto& model, const OnnxImp
           "); import with --keep_params_in_input to make them parameters of main instead of constants")));
     }
     absl::StatusOr<TensorData> data =
-        IsExternal(init) ? ReadExternalTensor(init, *dtype, options.external_data_dir) : TensorFromOnnx(init);
+        IsExternal(init) ? ReadExternalTensor(init, *declared, options.external_data_dir) : TensorFromOnnx(init);
     if (!data.ok()) return fail(data.status());
     ctx.SetValue(init.name(), relax::MakeConstant(*data));
   }

@@ -104,6 +104,15 @@ void RegisterActivationOnnxConverters(OnnxConverterRegistry& registry);
 absl::StatusOr<DataType> DtypeFromOnnx(int32_t elem_type);
 
 /*! \brief TensorProto (raw_data or typed fields) -> TensorData. */
+/*! \brief What a TensorProto claims, checked before anything is read: element type, non-negative
+ *         dimensions, and the bytes they need (saturating). */
+struct DeclaredTensor {
+  DataType dtype;
+  std::vector<int64_t> shape;
+  int64_t bytes = 0;
+};
+absl::StatusOr<DeclaredTensor> DeclaredTensorOf(const onnx::TensorProto& t);
+
 absl::StatusOr<TensorData> TensorFromOnnx(const onnx::TensorProto& t);
 
 absl::StatusOr<IRModule> ImportOnnx(const onnx::ModelProto& model, const OnnxImportOptions& options = {});

@@ -64,9 +64,9 @@ absl::StatusOr<relax::Expr> FxContext::Param(const std::string& name) const {
   absl::StatusOr<DataType> dtype = DataType::Parse(t.dtype());
   if (!dtype.ok()) return absl::DataLossError(absl::StrCat("parameter ", name, ": ", dtype.status().message()));
   std::vector<int64_t> shape(t.shape().begin(), t.shape().end());
-  if (static_cast<int64_t>(t.data().size()) != SaturatingMul(NumElements(shape), dtype->bytes())) {
+  if (static_cast<int64_t>(t.data().size()) != TensorBytes(shape, *dtype)) {
     return absl::DataLossError(absl::StrCat("parameter ", name, " holds ", t.data().size(), " bytes, its shape needs ",
-                                            SaturatingMul(NumElements(shape), dtype->bytes())));
+                                            TensorBytes(shape, *dtype)));
   }
   relax::Expr c = relax::MakeConstant(TensorData(*dtype, shape, t.data()));
   params_[name] = c;
