@@ -152,11 +152,10 @@ Module RunPasses(const Module& in, const std::string& pipeline, const std::strin
   if (!params.empty()) {
     std::map<std::string, TensorData> bound;
     for (const auto& [name, array] : params) {
-      vm::NDArray t = ToNDArray(array);
-      DLDataType dl = t.dtype();
-      absl::StatusOr<DataType> dtype = DataType::Parse(vm::DLDataTypeName(dl));
-      Check(dtype.status());
-      bound.emplace(name, TensorData(*dtype, t.shape(), t.Bytes()));
+      py::array c = py::array::ensure(array, py::array::c_style);
+      DataType dtype = Value(DataType::Parse(std::string(py::str(static_cast<const py::handle&>(c.dtype())))));
+      bound.emplace(name, TensorData(dtype, std::vector<int64_t>(c.shape(), c.shape() + c.ndim()),
+                                     std::string(static_cast<const char*>(c.data()), c.nbytes())));
     }
     mod = Value(passes::BindParams(mod, "main", bound));
   }
