@@ -5,8 +5,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "codegen/lower_tir.h"
+#include "codegen/tensor_type.h"
 #include "ir/printer.h"
 #include "ir/tir/flop_count.h"
+#include "ir/tir/shape_expr.h"
 #include "ir/serialize.h"
 #include "ir/verifier.h"
 #include "support/file_util.h"
@@ -43,17 +45,19 @@ absl::StatusOr<proto::Executable> Build(const IRModule& mod, const BuildOptions&
     const tir::PrimFunc& source = mod.LookupPrimFunc(name);
     k->set_flops(tir::CountFlops(source));
     k->set_source_ops(GetStringAttr(source->attrs, kSourceOpsAttr));
-    // The VM checks arguments against the buffers as declared (before flattening).
+    // The VM checks arguments against the buffers as declared (before flattening) and binds
+    // the shape variables from them, in the order code generation reads them.
+    ShapeVarTable shape_vars(tir::ShapeVarsOf(source.get()));
+    if (tir::ShapeVarsOf(prim.get()) != shape_vars.vars()) {
+      return absl::InternalError(absl::StrCat("build: @", name, ": lowering reordered the shape variables"));
+    }
+    for (const tir::Var& v : shape_vars.vars()) k->add_shape_vars(v->name);
     for (const tir::Buffer& b : source->params) {
       proto::TensorType* t = k->add_params();
       t->mutable_dtype()->set_code(b->dtype.code());
       t->mutable_dtype()->set_bits(b->dtype.bits());
-      t->set_ndim(b->ndim());
-      t->set_has_shape(true);
-      for (const tir::PrimExpr& d : b->shape) {
-        const int64_t* v = tir::AsConstInt(d);
-        if (v == nullptr) return absl::InvalidArgumentError(absl::StrCat("build: @", name, ": buffer ", b->name, " has a non-constant shape"));
-        t->add_shape(*v);
+      if (absl::Status s = SetTensorShape(b->shape, shape_vars, t); !s.ok()) {
+        return absl::InvalidArgumentError(absl::StrCat("build: @", name, ": buffer ", b->name, ": ", s.message()));
       }
     }
   }

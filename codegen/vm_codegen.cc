@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "codegen/build.h"
+#include "codegen/tensor_type.h"
 #include "ir/op.h"
 #include "ir/printer.h"
 #include "ir/serialize.h"
@@ -29,32 +30,43 @@ void DTypeToProto(DataType t, proto::DataTypeProto* out) {
   out->set_bits(t.bits());
 }
 
-void TensorTypeOf(const relax::TensorStructInfoNode* t, proto::TensorType* out) {
+absl::Status TensorTypeOf(const relax::TensorStructInfoNode* t, const ShapeVarTable& vars, proto::TensorType* out) {
   DTypeToProto(t->dtype, out->mutable_dtype());
   out->set_ndim(t->ndim);
-  out->set_has_shape(t->shape.has_value());
-  if (t->shape) {
-    for (int64_t d : *t->shape) out->add_shape(d);
-  }
+  out->set_has_shape(t->HasKnownShape());
+  if (t->HasKnownShape()) return SetTensorShape(t->Dims(), vars, out);
+  return absl::OkStatus();
 }
 
-void ValueTypeOf(const relax::StructInfo& s, proto::ValueType* out) {
-  if (const auto* t = s.as<relax::TensorStructInfoNode>()) {
-    TensorTypeOf(t, out->mutable_tensor());
-  } else if (const auto* tuple = s.as<relax::TupleStructInfoNode>()) {
+absl::Status ValueTypeOf(const relax::StructInfo& s, const ShapeVarTable& vars, proto::ValueType* out) {
+  if (const auto* t = s.as<relax::TensorStructInfoNode>()) return TensorTypeOf(t, vars, out->mutable_tensor());
+  if (const auto* tuple = s.as<relax::TupleStructInfoNode>()) {
     proto::TupleType* tt = out->mutable_tuple();
-    for (const relax::StructInfo& f : tuple->fields) ValueTypeOf(f, tt->add_fields());
-  } else {
-    out->set_any(true);
+    for (const relax::StructInfo& f : tuple->fields) {
+      if (const auto* ft = f.as<relax::TensorStructInfoNode>(); ft != nullptr && ft->IsSymbolic()) {
+        return absl::UnimplementedError("symbolic shapes inside tuple parameters are not supported; pass the tensors separately");
+      }
+      if (absl::Status st = ValueTypeOf(f, vars, tt->add_fields()); !st.ok()) return st;
+    }
+    return absl::OkStatus();
   }
+  out->set_any(true);
+  return absl::OkStatus();
+}
+
+std::vector<tir::Var> SignatureShapeVars(const relax::FunctionNode* func) {
+  std::vector<tir::Var> vars;
+  for (const relax::Var& p : func->params) relax::CollectShapeVars(p->struct_info(), &vars);
+  return vars;
 }
 
 class FunctionCompiler {
  public:
-  FunctionCompiler(const IRModule& mod, const std::map<std::string, int>& kernel_index,
+  FunctionCompiler(const IRModule& mod, const relax::FunctionNode* func, const std::map<std::string, int>& kernel_index,
                    const std::map<std::string, int>& function_index, proto::Executable* exe,
                    std::map<const Object*, int>* constant_index, std::set<std::string>* externs)
-      : mod_(mod),
+      : shape_vars_(SignatureShapeVars(func)),
+        mod_(mod),
         kernel_index_(kernel_index),
         function_index_(function_index),
         exe_(exe),
@@ -65,12 +77,14 @@ class FunctionCompiler {
     out_ = out;
     name_ = name;
     out->set_name(name);
+    for (const tir::Var& v : shape_vars_.vars()) out->add_shape_vars(v->name);
     for (const relax::Var& p : func->params) {
       Arg a;
       a.set_reg(num_registers_++);
       values_[p.get()] = a;
       out->add_param_names(p->name_hint);
-      ValueTypeOf(p->struct_info(), out->add_param_types());
+      binding_ = absl::StrCat("parameter ", p->name_hint);
+      if (absl::Status s = ValueTypeOf(p->struct_info(), shape_vars_, out->add_param_types()); !s.ok()) return Error(std::string(s.message()));
     }
     for (const relax::BindingBlock& block : func->body->blocks) {
       for (const relax::VarBinding& b : block->bindings) {
@@ -111,11 +125,17 @@ class FunctionCompiler {
     return a;
   }
 
-  Arg AllocTensor(const relax::TensorStructInfoNode* t) {
+  absl::StatusOr<Arg> AllocTensor(const relax::TensorStructInfoNode* t) {
     Instruction* inst = NewCall(Instruction::BUILTIN);
     inst->set_builtin(Instruction::ALLOC_TENSOR);
     proto::ShapeArg* shape = inst->add_args()->mutable_shape();
-    for (int64_t d : *t->shape) shape->add_values(d);
+    if (t->IsSymbolic()) {
+      for (const tir::PrimExpr& d : *t->symbolic_dims) {
+        if (absl::Status s = DimToProto(d, shape_vars_, shape->add_symbolic_dims()); !s.ok()) return Error(std::string(s.message()));
+      }
+    } else {
+      for (int64_t d : *t->shape) shape->add_values(d);
+    }
     DTypeToProto(t->dtype, inst->add_args()->mutable_dtype());
     Arg dst = NewRegister();
     inst->set_dst(dst.reg());
@@ -230,8 +250,10 @@ class FunctionCompiler {
     }
     std::vector<Arg> out_regs;
     for (const auto* t : outputs) {
-      if (t == nullptr || !t->shape) return Error("outputs of destination-passing calls need static shapes");
-      out_regs.push_back(AllocTensor(t));
+      if (t == nullptr || !t->HasKnownShape()) return Error("outputs of destination-passing calls need known shapes");
+      absl::StatusOr<Arg> reg = AllocTensor(t);
+      if (!reg.ok()) return reg.status();
+      out_regs.push_back(*reg);
     }
     Instruction* inst;
     if (is_tir) {
@@ -282,6 +304,7 @@ class FunctionCompiler {
     }
   }
 
+  const ShapeVarTable shape_vars_;
   const IRModule& mod_;
   const std::map<std::string, int>& kernel_index_;
   const std::map<std::string, int>& function_index_;
@@ -310,7 +333,7 @@ absl::StatusOr<proto::Executable> CompileBytecode(const IRModule& mod, const std
   for (const auto& [name, func] : mod.functions()) {
     const auto* f = func.as<relax::FunctionNode>();
     if (f == nullptr) continue;
-    FunctionCompiler compiler(mod, kernel_index, function_index, &exe, &constant_index, &externs);
+    FunctionCompiler compiler(mod, f, kernel_index, function_index, &exe, &constant_index, &externs);
     absl::Status s = compiler.Compile(name, f, exe.add_functions());
     if (!s.ok()) return s;
   }

@@ -28,9 +28,9 @@ absl::StatusOr<StructInfo> InferDestinationPassing(const CallNode& call, NodeKin
   const StructInfo& out = call.sinfo_args[0];
   auto check_tensor = [](const StructInfo& s) -> absl::Status {
     const auto* t = s.as<TensorStructInfoNode>();
-    if (t == nullptr || !t->shape || t->dtype.is_void()) {
+    if (t == nullptr || !t->HasKnownShape() || t->dtype.is_void()) {
       return absl::InvalidArgumentError(
-          absl::StrCat("outputs must be tensors of static shape and known dtype, got ", StructInfoToString(s)));
+          absl::StrCat("outputs must be tensors of known shape (static or symbolic) and dtype, got ", StructInfoToString(s)));
     }
     return absl::OkStatus();
   };

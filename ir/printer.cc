@@ -20,6 +20,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "ir/op.h"
+#include "ir/tir/shape_expr.h"
 
 namespace mlc {
 namespace {
@@ -107,7 +108,22 @@ std::string ShapeTuple(const std::vector<int64_t>& shape) {
   return absl::StrCat("(", absl::StrJoin(shape, ", "), ")");
 }
 
-std::string StructInfoToScript(const StructInfo& sinfo) {
+/*! \brief Symbolic dimensions print as expressions of the function's shape variables; in a
+ *  signature they are quoted (`R.Tensor(("n", 784))`), as the variables are defined there. */
+enum class DimStyle { kBare, kQuoted };
+
+std::string DimsTuple(const relax::TensorStructInfoNode* t, DimStyle style) {
+  if (!t->IsSymbolic()) return ShapeTuple(*t->shape);
+  std::vector<std::string> parts;
+  for (const tir::PrimExpr& d : *t->symbolic_dims) {
+    std::string text = tir::ShapeExprToString(d);
+    parts.push_back(style == DimStyle::kQuoted && !tir::AsConstInt(d) ? Quote(text) : text);
+  }
+  if (parts.size() == 1) return absl::StrCat("(", parts[0], ",)");
+  return absl::StrCat("(", absl::StrJoin(parts, ", "), ")");
+}
+
+std::string StructInfoToScript(const StructInfo& sinfo, DimStyle style = DimStyle::kBare) {
   if (!sinfo.defined()) return "R.Object";
   switch (sinfo->kind()) {
     case NodeKind::kObjectStructInfo:
@@ -123,15 +139,15 @@ std::string StructInfoToScript(const StructInfo& sinfo) {
     case NodeKind::kTensorStructInfo: {
       const auto* t = sinfo.as<relax::TensorStructInfoNode>();
       std::vector<std::string> parts;
-      if (t->shape) parts.push_back(ShapeTuple(*t->shape));
+      if (t->HasKnownShape()) parts.push_back(DimsTuple(t, style));
       if (!t->dtype.is_void()) parts.push_back(absl::StrCat("dtype=", Quote(t->dtype.ToString())));
-      if (!t->shape && t->ndim >= 0) parts.push_back(absl::StrCat("ndim=", t->ndim));
+      if (!t->HasKnownShape() && t->ndim >= 0) parts.push_back(absl::StrCat("ndim=", t->ndim));
       if (parts.empty()) return "R.Tensor";
       return absl::StrCat("R.Tensor(", absl::StrJoin(parts, ", "), ")");
     }
     case NodeKind::kTupleStructInfo: {
       std::vector<std::string> parts;
-      for (const StructInfo& f : sinfo.as<relax::TupleStructInfoNode>()->fields) parts.push_back(StructInfoToScript(f));
+      for (const StructInfo& f : sinfo.as<relax::TupleStructInfoNode>()->fields) parts.push_back(StructInfoToScript(f, style));
       return absl::StrCat("R.Tuple(", absl::StrJoin(parts, ", "), ")");
     }
     case NodeKind::kFuncStructInfo: {
@@ -463,13 +479,32 @@ class TirPrinter {
       if (gs->second.get<std::string>() == name) attrs.erase(gs);
     }
     absl::StrAppend(&out, Indent(indent), is_private ? "@T.prim_func(private=True)" : "@T.prim_func", "\n");
+    // A buffer of symbolic shape is a T.handle parameter bound by T.match_buffer after the
+    // shape variables are declared, as TVMScript spells it.
     std::vector<std::string> params;
+    std::vector<std::pair<std::string, tir::Buffer>> matched;
     for (const tir::Buffer& b : func->params) {
-      params.push_back(absl::StrCat(names_->Define(b.get(), b->name), ": ", BufferDecl(b)));
+      bool symbolic = false;
+      for (const PrimExpr& d : b->shape) symbolic = symbolic || tir::AsConstInt(d) == nullptr;
+      if (symbolic) {
+        std::string handle = names_->Define(&b->name, absl::StrCat("var_", b->name));
+        params.push_back(absl::StrCat(handle, ": T.handle"));
+        matched.emplace_back(handle, b);
+      } else {
+        params.push_back(absl::StrCat(names_->Define(b.get(), b->name), ": ", BufferDecl(b)));
+      }
     }
     absl::StrAppend(&out, Indent(indent), "def ", name, "(", absl::StrJoin(params, ", "), "):\n");
     int body = indent + 1;
     if (!attrs.empty()) absl::StrAppend(&out, Indent(body), "T.func_attr(", AttrDictToScript(attrs, true), ")\n");
+    for (const tir::Var& v : tir::ShapeVarsOf(func)) {
+      absl::StrAppend(&out, Indent(body), names_->Define(v.get(), v->name), " = T.", v->dtype.ToString(), "()\n");
+    }
+    for (const auto& [handle, b] : matched) {
+      std::string dtype = b->dtype == DataType::Float32() ? "" : absl::StrCat(", ", Quote(b->dtype.ToString()));
+      absl::StrAppend(&out, Indent(body), names_->Define(b.get(), b->name), " = T.match_buffer(", handle, ", ",
+                      ShapeToScript(b->shape), dtype, ")\n");
+    }
     if (const tir::BlockNode* root = tir::GetRootBlock(func->body)) {
       absl::StrAppend(&out, Indent(body), "# with T.block(\"root\"):\n");
       for (const tir::Buffer& b : root->alloc_buffers) absl::StrAppend(&out, AllocBuffer(b, body));
@@ -619,11 +654,16 @@ class RelaxPrinter {
     absl::StrAppend(&out, Indent(indent), is_private ? "@R.function(private=True)" : "@R.function", "\n");
     std::vector<std::string> params;
     for (const relax::Var& p : func->params) {
-      params.push_back(absl::StrCat(names_->Define(p.get(), p->name_hint), ": ", StructInfoToScript(p->struct_info())));
+      params.push_back(absl::StrCat(names_->Define(p.get(), p->name_hint), ": ",
+                                    StructInfoToScript(p->struct_info(), DimStyle::kQuoted)));
     }
     absl::StrAppend(&out, Indent(indent), "def ", name, "(", absl::StrJoin(params, ", "), ") -> ",
-                    StructInfoToScript(func->ret_struct_info), ":\n");
+                    StructInfoToScript(func->ret_struct_info, DimStyle::kQuoted), ":\n");
     int body = indent + 1;
+    // The shape variables the signature defines, for the body's annotations.
+    std::vector<tir::Var> shape_vars;
+    for (const relax::Var& p : func->params) relax::CollectShapeVars(p->struct_info(), &shape_vars);
+    for (const tir::Var& v : shape_vars) absl::StrAppend(&out, Indent(body), v->name, " = T.int64()\n");
     if (!attrs.empty()) absl::StrAppend(&out, Indent(body), "R.func_attr(", AttrDictToScript(attrs, false), ")\n");
     if (in_module && ReferencesGlobal(func)) absl::StrAppend(&out, Indent(body), "cls = Module\n");
     for (const relax::BindingBlock& block : func->body->blocks) {

@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "ir/op.h"
+#include "ir/tir/shape_expr.h"
 #include "support/file_util.h"
 #include "support/resource_limits.h"
 #include "support/sealed_file.h"
@@ -372,7 +373,12 @@ class Writer {
       }
       case NodeKind::kTensorStructInfo: {
         const auto* t = s.as<relax::TensorStructInfoNode>();
+        std::vector<int64_t> dims;
+        if (t->symbolic_dims) {
+          for (const PrimExpr& d : *t->symbolic_dims) dims.push_back(Prim(d));
+        }
         auto* tp = p.mutable_tensor();
+        for (int64_t d : dims) tp->add_symbolic_dims(d);
         DTypeToProto(t->dtype, tp->mutable_dtype());
         tp->set_ndim(t->ndim);
         tp->set_has_shape(t->shape.has_value());
@@ -800,6 +806,14 @@ class Reader {
       case proto::StructInfoProto::kTensor: {
         const auto& t = p.tensor();
         MLC_ASSIGN_OR_RETURN(dtype, DTypeFromProto(t.dtype()));
+        if (t.symbolic_dims_size() > 0) {
+          if (t.has_shape() || t.symbolic_dims_size() != t.ndim()) return absl::DataLossError("tensor ndim disagrees with its shape");
+          MLC_ASSIGN_OR_RETURN(dims, GetList<tir::PrimExprNode>(t.symbolic_dims(), "symbolic dimension"));
+          for (const PrimExpr& d : dims) {
+            if (!tir::IsShapeExpr(d)) return absl::DataLossError("a symbolic dimension is not an integer shape expression");
+          }
+          return Ref<Object>(relax::TensorSInfoOfDims(dims, dtype));
+        }
         std::optional<std::vector<int64_t>> shape;
         if (t.has_shape()) shape = std::vector<int64_t>(t.shape().begin(), t.shape().end());
         if (shape && static_cast<int>(shape->size()) != t.ndim()) return absl::DataLossError("tensor ndim disagrees with its shape");

@@ -5,9 +5,64 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "ir/tir/analyzer.h"
+#include "ir/tir/prim_expr_ops.h"
+#include "ir/tir/shape_expr.h"
 
 namespace mlc {
 namespace relax {
+
+namespace {
+
+std::optional<std::vector<int64_t>> StaticShapeOf(const std::vector<tir::PrimExpr>& dims) {
+  std::vector<int64_t> shape;
+  for (const tir::PrimExpr& d : dims) {
+    const int64_t* v = tir::AsConstInt(d);
+    if (v == nullptr) return std::nullopt;
+    shape.push_back(*v);
+  }
+  return shape;
+}
+
+std::optional<std::vector<tir::PrimExpr>> SymbolicDimsOf(std::vector<tir::PrimExpr> dims) {
+  if (StaticShapeOf(dims)) return std::nullopt;
+  for (tir::PrimExpr& d : dims) {
+    if (d->dtype != DataType::Int64()) d = tir::Cast(DataType::Int64(), d);
+  }
+  return dims;
+}
+
+std::string DimsToString(const TensorStructInfoNode* t) {
+  std::vector<std::string> parts;
+  for (const tir::PrimExpr& d : t->Dims()) parts.push_back(tir::ShapeExprToString(d));
+  return absl::StrCat("(", absl::StrJoin(parts, ", "), parts.size() == 1 ? ",)" : ")");
+}
+
+}  // namespace
+
+TensorStructInfoNode::TensorStructInfoNode(std::vector<tir::PrimExpr> dims, DataType dtype)
+    : StructInfoNode(kKind),
+      shape(StaticShapeOf(dims)),
+      symbolic_dims(SymbolicDimsOf(dims)),
+      dtype(dtype),
+      ndim(static_cast<int>(dims.size())) {}
+
+std::vector<tir::PrimExpr> TensorStructInfoNode::Dims() const {
+  if (symbolic_dims) return *symbolic_dims;
+  std::vector<tir::PrimExpr> dims;
+  if (shape) {
+    for (int64_t d : *shape) dims.push_back(tir::I64(d));
+  }
+  return dims;
+}
+
+void CollectShapeVars(const StructInfo& sinfo, std::vector<tir::Var>* out) {
+  if (const auto* t = sinfo.as<TensorStructInfoNode>()) {
+    for (const tir::PrimExpr& d : t->Dims()) tir::CollectVars(d, out);
+  } else if (const auto* tuple = sinfo.as<TupleStructInfoNode>()) {
+    for (const StructInfo& f : tuple->fields) CollectShapeVars(f, out);
+  }
+}
 
 StructInfo ObjectSInfo() {
   static const StructInfo kObject(new ObjectStructInfoNode());
@@ -20,6 +75,9 @@ StructInfo TensorSInfo(std::vector<int64_t> shape, DataType dtype) {
 }
 StructInfo TensorSInfoUnknownShape(DataType dtype, int ndim) {
   return StructInfo(new TensorStructInfoNode(std::nullopt, dtype, ndim));
+}
+StructInfo TensorSInfoOfDims(std::vector<tir::PrimExpr> dims, DataType dtype) {
+  return StructInfo(new TensorStructInfoNode(std::move(dims), dtype));
 }
 StructInfo ShapeSInfo(std::vector<int64_t> values) {
   int ndim = static_cast<int>(values.size());
@@ -44,8 +102,7 @@ std::string StructInfoToString(const StructInfo& sinfo) {
     }
     case NodeKind::kTensorStructInfo: {
       const auto* t = sinfo.as<TensorStructInfoNode>();
-      std::string shape = t->shape ? absl::StrCat("(", absl::StrJoin(*t->shape, ", "), t->shape->size() == 1 ? ",)" : ")")
-                                   : absl::StrCat("ndim=", t->ndim);
+      std::string shape = t->HasKnownShape() ? DimsToString(t) : absl::StrCat("ndim=", t->ndim);
       return absl::StrCat("Tensor(", shape, ", ", t->dtype.ToString(), ")");
     }
     case NodeKind::kTupleStructInfo: {
@@ -81,7 +138,16 @@ bool IsBaseOf(const StructInfo& expected, const StructInfo& value) {
       const auto* v = value.as<TensorStructInfoNode>();
       if (!e->dtype.is_void() && e->dtype != v->dtype) return false;
       if (e->ndim != -1 && e->ndim != v->ndim) return false;
-      return !e->shape || (v->shape && *e->shape == *v->shape);
+      if (!e->HasKnownShape()) return true;
+      if (!v->HasKnownShape()) return false;
+      if (e->shape && v->shape) return *e->shape == *v->shape;
+      // Symbolic: each pair of dims must be provably equal.
+      std::vector<tir::PrimExpr> ed = e->Dims(), vd = v->Dims();
+      tir::Analyzer analyzer;
+      for (size_t i = 0; i < ed.size(); ++i) {
+        if (!analyzer.CanProveEqual(ed[i], vd[i])) return false;
+      }
+      return true;
     }
     case NodeKind::kTupleStructInfo: {
       const auto& ef = expected.as<TupleStructInfoNode>()->fields;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ir/node/object.h"
+#include "ir/tir/prim_expr.h"
 #include "support/dtype.h"
 
 namespace mlc {
@@ -47,15 +48,29 @@ class ShapeStructInfoNode : public StructInfoNode {
   const std::optional<std::vector<int64_t>> values;
 };
 
-/*! \brief A tensor: dtype, rank (-1 when unknown) and, when known, the static shape. */
+/*! \brief A tensor: dtype, rank (-1 when unknown) and, when known, the shape.
+ *
+ *  A known shape is static (`shape`: every dimension a constant) or symbolic (`symbolic_dims`:
+ *  some dimension an int64 expression of the function's shape variables, `("n", 784)`); at
+ *  most one of the two is set. Code that needs constants reads `shape` and sees a symbolic
+ *  tensor as one of unknown shape; code that handles both reads `Dims()`. */
 class TensorStructInfoNode : public StructInfoNode {
  public:
   MLC_DECLARE_NODE(TensorStructInfo)
   TensorStructInfoNode(std::optional<std::vector<int64_t>> shape, DataType dtype, int ndim)
       : StructInfoNode(kKind), shape(std::move(shape)), dtype(dtype), ndim(ndim) {}
+  /*! \brief A known shape of any kind: static when every dimension is a constant. */
+  TensorStructInfoNode(std::vector<tir::PrimExpr> dims, DataType dtype);
   const std::optional<std::vector<int64_t>> shape;
+  const std::optional<std::vector<tir::PrimExpr>> symbolic_dims;
   const DataType dtype;  // void: unknown
-  const int ndim;        // -1: unknown; equals shape->size() when the shape is known
+  const int ndim;        // -1: unknown; equals the number of dimensions when the shape is known
+
+  bool HasKnownShape() const { return shape.has_value() || symbolic_dims.has_value(); }
+  bool IsSymbolic() const { return symbolic_dims.has_value(); }
+  /*! \brief The known shape as expressions (int64 constants for a static one); empty when
+   *         the shape is unknown. */
+  std::vector<tir::PrimExpr> Dims() const;
 };
 using TensorStructInfo = Ref<TensorStructInfoNode>;
 
@@ -79,6 +94,12 @@ StructInfo ObjectSInfo();
 StructInfo PrimSInfo(DataType dtype);
 StructInfo TensorSInfo(std::vector<int64_t> shape, DataType dtype);
 StructInfo TensorSInfoUnknownShape(DataType dtype, int ndim);
+/*! \brief A tensor of known shape, symbolic or not (constant dims make a static shape). */
+StructInfo TensorSInfoOfDims(std::vector<tir::PrimExpr> dims, DataType dtype);
+
+/*! \brief The shape variables of `sinfo` (tensor dims, recursively), in order of first
+ *         appearance, each once. */
+void CollectShapeVars(const StructInfo& sinfo, std::vector<tir::Var>* out);
 StructInfo ShapeSInfo(std::vector<int64_t> values);
 StructInfo TupleSInfo(std::vector<StructInfo> fields);
 StructInfo FuncSInfo(std::vector<StructInfo> params, StructInfo ret);

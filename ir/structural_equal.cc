@@ -14,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "ir/printer.h"
+#include "ir/tir/shape_expr.h"
 
 namespace mlc {
 namespace {
@@ -49,6 +50,7 @@ class Equal {
     if (const auto* pa = a.as<tir::PrimFuncNode>()) {
       const auto* pb = b.as<tir::PrimFuncNode>();
       if (pa->params.size() != pb->params.size()) return Fail("parameter counts differ");
+      if (!DefineShapeVars(tir::ShapeVarsOf(pa), tir::ShapeVarsOf(pb))) return false;
       for (size_t i = 0; i < pa->params.size(); ++i) {
         if (!DefineBuffer(pa->params[i], pb->params[i])) return false;
       }
@@ -57,6 +59,10 @@ class Equal {
     const auto* fa = a.as<relax::FunctionNode>();
     const auto* fb = b.as<relax::FunctionNode>();
     if (fa->params.size() != fb->params.size()) return Fail("parameter counts differ");
+    std::vector<tir::Var> va, vb;
+    for (const relax::Var& p : fa->params) relax::CollectShapeVars(p->struct_info(), &va);
+    for (const relax::Var& p : fb->params) relax::CollectShapeVars(p->struct_info(), &vb);
+    if (!DefineShapeVars(va, vb)) return false;
     for (size_t i = 0; i < fa->params.size(); ++i) {
       if (!DefineVar(fa->params[i], fb->params[i])) return false;
     }
@@ -80,6 +86,15 @@ class Equal {
                                StructInfoToString(b->struct_info())));
     }
     map_[a.get()] = b.get();
+    return true;
+  }
+  /*! \brief A function's shape variables are defined by their order of first appearance in
+   *         its signature. */
+  bool DefineShapeVars(const std::vector<tir::Var>& a, const std::vector<tir::Var>& b) {
+    if (a.size() != b.size()) return Fail("numbers of shape variables differ");
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (!DefineTirVar(a[i], b[i])) return false;
+    }
     return true;
   }
   bool DefineTirVar(const tir::Var& a, const tir::Var& b) {
@@ -258,7 +273,12 @@ class Equal {
       }
       case NodeKind::kTensorStructInfo: {
         const auto *x = a.as<relax::TensorStructInfoNode>(), *y = b.as<relax::TensorStructInfoNode>();
-        return x->dtype == y->dtype && x->ndim == y->ndim && x->shape == y->shape;
+        if (x->dtype != y->dtype || x->ndim != y->ndim || x->shape != y->shape) return false;
+        if (x->IsSymbolic() != y->IsSymbolic()) return false;
+        for (size_t i = 0; x->IsSymbolic() && i < x->symbolic_dims->size(); ++i) {
+          if (!PrimEq((*x->symbolic_dims)[i], (*y->symbolic_dims)[i])) return false;
+        }
+        return true;
       }
       case NodeKind::kTupleStructInfo: {
         const auto &x = a.as<relax::TupleStructInfoNode>()->fields, &y = b.as<relax::TupleStructInfoNode>()->fields;
@@ -371,10 +391,14 @@ class Hasher {
     Mix(static_cast<size_t>(f->kind()));
     Mix(AttrsHash(StructuralAttrs(f->attrs)));
     if (const auto* p = f.as<tir::PrimFuncNode>()) {
+      for (const tir::Var& v : tir::ShapeVarsOf(p)) index_[v.get()] = next_++;
       for (const tir::Buffer& b : p->params) DefineBuffer(b);
       StmtH(p->body);
     } else {
       const auto* fn = f.as<relax::FunctionNode>();
+      std::vector<tir::Var> shape_vars;
+      for (const relax::Var& v : fn->params) relax::CollectShapeVars(v->struct_info(), &shape_vars);
+      for (const tir::Var& v : shape_vars) index_[v.get()] = next_++;
       for (const relax::Var& v : fn->params) Define(v.get(), v->struct_info());
       SInfoH(fn->ret_struct_info);
       ExprH(fn->body);
@@ -559,6 +583,9 @@ class Hasher {
         Mix(t->ndim + 3);
         if (t->shape) {
           for (int64_t v : *t->shape) Mix(v);
+        }
+        if (t->symbolic_dims) {
+          for (const PrimExpr& d : *t->symbolic_dims) PrimH(d);
         }
         return;
       }

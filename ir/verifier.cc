@@ -3,6 +3,7 @@
  */
 #include "ir/verifier.h"
 
+#include <map>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -11,7 +12,11 @@
 #include "ir/op.h"
 #include "ir/printer.h"
 #include "ir/resource_check.h"
+#include "ir/tir/analyzer.h"
 #include "ir/tir/intrinsics.h"
+#include "ir/tir/prim_expr_ops.h"
+#include "ir/tir/shape_expr.h"
+#include "ir/tir/tir_util.h"
 
 namespace mlc {
 namespace {
@@ -28,6 +33,13 @@ class PrimFuncVerifier {
   PrimFuncVerifier(const std::string& name) : func_name_(name) {}
 
   absl::Status Verify(const tir::PrimFuncNode* func) {
+    // Shape variables are bound by the buffers the function is called with.
+    std::vector<std::vector<PrimExpr>> shapes;
+    for (const tir::Buffer& b : func->params) shapes.push_back(b->shape);
+    if (tir::Var v = tir::UnbindableShapeVar(shapes); v.defined()) {
+      return Error(absl::StrCat("shape variable ", v->name, " is not a dimension of any parameter by itself, so no call can bind it"));
+    }
+    for (const tir::Var& v : tir::ShapeVarsOf(func)) vars_.insert(v.get());
     for (const tir::Buffer& b : func->params) {
       if (!buffers_.insert(b.get()).second) return Error(absl::StrCat("buffer ", b->name, " is a parameter twice"));
       if (absl::Status s = CheckShape(b); !s.ok()) return s;
@@ -213,10 +225,21 @@ class FunctionVerifier {
   FunctionVerifier(const IRModule& mod, const std::string& name) : mod_(mod), func_name_(name) {}
 
   absl::Status Verify(const relax::FunctionNode* func) {
+    std::vector<tir::Var> shape_vars;
+    std::vector<std::vector<PrimExpr>> param_shapes;
     for (const relax::Var& p : func->params) {
       if (p->kind() == NodeKind::kDataflowVar) return Error(absl::StrCat("parameter ", p->name_hint, " is a DataflowVar"));
       if (!defined_.insert(p.get()).second) return Error(absl::StrCat("parameter ", p->name_hint, " appears twice"));
+      relax::CollectShapeVars(p->struct_info(), &shape_vars);
+      CollectShapes(p->struct_info(), &param_shapes);
     }
+    // The signature defines the shape variables; a call binds each from a dimension that is
+    // the variable itself.
+    if (tir::Var v = tir::UnbindableShapeVar(param_shapes); v.defined()) {
+      return Error(absl::StrCat("shape variable ", v->name, " is not a dimension of any parameter by itself, so no call can bind it"));
+    }
+    for (const tir::Var& v : shape_vars) shape_vars_.insert(v.get());
+    if (absl::Status s = CheckShapeVarsDefined(func->ret_struct_info, "the declared result"); !s.ok()) return s;
     for (const relax::BindingBlock& block : func->body->blocks) {
       if (absl::Status s = VisitBlock(block); !s.ok()) return s;
     }
@@ -240,6 +263,26 @@ class FunctionVerifier {
     return absl::InvalidArgumentError(absl::StrCat(where, ": ", message));
   }
 
+  static void CollectShapes(const StructInfo& sinfo, std::vector<std::vector<PrimExpr>>* out) {
+    if (const auto* t = sinfo.as<relax::TensorStructInfoNode>()) {
+      out->push_back(t->Dims());
+    } else if (const auto* tuple = sinfo.as<relax::TupleStructInfoNode>()) {
+      for (const StructInfo& f : tuple->fields) CollectShapes(f, out);
+    }
+  }
+
+  absl::Status CheckShapeVarsDefined(const StructInfo& sinfo, const char* what) const {
+    std::vector<tir::Var> used;
+    relax::CollectShapeVars(sinfo, &used);
+    for (const tir::Var& v : used) {
+      if (!shape_vars_.count(v.get())) {
+        return Error(absl::StrCat(what, " ", StructInfoToString(sinfo), " uses shape variable ", v->name,
+                                  ", which the function's signature does not define"));
+      }
+    }
+    return absl::OkStatus();
+  }
+
   absl::Status VisitBlock(const relax::BindingBlock& block) {
     dataflow_locals_.clear();
     for (const relax::VarBinding& b : block->bindings) {
@@ -253,6 +296,8 @@ class FunctionVerifier {
       if (is_dataflow_var) dataflow_locals_.insert(b->var.get());
       const StructInfo& value_sinfo = b->value->struct_info();
       if (!value_sinfo.defined()) return Error("the value has no struct info (it was not normalized)");
+      if (absl::Status s = CheckShapeVarsDefined(b->var->struct_info(), "its struct info"); !s.ok()) return s;
+      if (absl::Status s = CheckShapeVarsDefined(value_sinfo, "the value's struct info"); !s.ok()) return s;
       if (!relax::IsBaseOf(b->var->struct_info(), value_sinfo)) {
         return Error(absl::StrCat("declared ", StructInfoToString(b->var->struct_info()), " but the value is ",
                                   StructInfoToString(value_sinfo)));
@@ -341,6 +386,8 @@ class FunctionVerifier {
       return Error(absl::StrCat("R.call_tir passes ", tensors.size(), " tensors (inputs and outputs) to @", name,
                                 ", which takes ", callee->params.size(), " buffers"));
     }
+    std::map<const tir::TirVarNode*, std::pair<tir::Var, PrimExpr>> bound;
+    tir::Analyzer analyzer;
     for (size_t i = 0; i < tensors.size(); ++i) {
       const tir::Buffer& buffer = callee->params[i];
       const auto* t = tensors[i].as<relax::TensorStructInfoNode>();
@@ -349,11 +396,23 @@ class FunctionVerifier {
         return Error(absl::StrCat("R.call_tir(@", name, "): buffer ", buffer->name, " is ", buffer->dtype.ToString(),
                                   " but the tensor passed is ", t->dtype.ToString()));
       }
-      if (!t->shape) continue;
-      bool match = t->shape->size() == buffer->shape.size();
-      for (size_t d = 0; match && d < buffer->shape.size(); ++d) {
-        const int64_t* extent = tir::AsConstInt(buffer->shape[d]);
-        match = extent == nullptr || *extent == (*t->shape)[d];
+      if (!t->HasKnownShape()) continue;
+      // The callee's shape variables take the caller's dimensions; a dimension that is then
+      // provably different is an error (what cannot be decided is checked when it runs).
+      std::vector<PrimExpr> dims = t->Dims();
+      bool match = dims.size() == buffer->shape.size();
+      for (size_t d = 0; match && d < dims.size(); ++d) {
+        if (const auto* v = buffer->shape[d].as<tir::TirVarNode>(); v != nullptr && !bound.count(v)) {
+          bound.emplace(v, std::make_pair(tir::Var(const_cast<tir::TirVarNode*>(v)), dims[d]));
+        }
+      }
+      for (size_t d = 0; match && d < dims.size(); ++d) {
+        std::vector<std::pair<tir::Var, PrimExpr>> map;
+        for (const auto& [key, binding] : bound) map.push_back(binding);
+        PrimExpr expected = analyzer.Simplify(tir::Substitute(buffer->shape[d], map));
+        PrimExpr difference = analyzer.Simplify(tir::operator-(tir::Cast(DataType::Int64(), expected), dims[d]));
+        const int64_t* diff = tir::AsConstInt(difference);
+        match = diff == nullptr || *diff == 0;
       }
       if (!match) {
         return Error(absl::StrCat("R.call_tir(@", name, "): buffer ", buffer->name, " has shape ",
@@ -368,6 +427,7 @@ class FunctionVerifier {
   std::string func_name_;
   std::string binding_;
   std::unordered_set<const Object*> defined_;
+  std::unordered_set<const Object*> shape_vars_;
   std::unordered_set<const Object*> dataflow_locals_;
   std::unordered_set<const Object*> out_of_scope_;
 };

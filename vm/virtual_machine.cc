@@ -44,7 +44,15 @@ int64_t TensorBytes(DLDataType dtype, const int64_t* shape, int ndim) {
 
 bool SameDType(DLDataType a, DLDataType b) { return a.code == b.code && a.bits == b.bits && a.lanes == b.lanes; }
 
-std::string DescribeType(const proto::TensorType& t) {
+std::string DescribeType(const proto::TensorType& t, const std::vector<std::string>& shape_vars = {}) {
+  if (t.symbolic_dims_size() > 0) {
+    std::vector<std::string> dims;
+    for (const proto::DimExpr& d : t.symbolic_dims()) {
+      absl::StatusOr<DimProgram> p = DimProgram::Decode(d, static_cast<int>(shape_vars.size()));
+      dims.push_back(p.ok() ? p->ToString(shape_vars) : "?");
+    }
+    return absl::StrCat(DLDataTypeName(ToDL(t.dtype())), " (", absl::StrJoin(dims, ", "), dims.size() == 1 ? ",)" : ")");
+  }
   if (t.has_shape()) return DescribeTensor(ToDL(t.dtype()), std::vector<int64_t>(t.shape().begin(), t.shape().end()));
   return absl::StrCat(DLDataTypeName(ToDL(t.dtype())), t.ndim() >= 0 ? absl::StrCat(" (ndim ", t.ndim(), ")") : "");
 }
@@ -53,16 +61,19 @@ std::string DescribeType(const proto::TensorType& t) {
 bool Fits(const NDArray& a, const proto::TensorType& t) {
   if (t.dtype().code() != 255 && !SameDType(a.dtype(), ToDL(t.dtype()))) return false;
   if (t.ndim() >= 0 && static_cast<int>(a.shape().size()) != t.ndim()) return false;
+  if (t.symbolic_dims_size() > 0) return true;  // the dimensions are bound and checked by BindShapes
   if (t.has_shape()) return std::equal(a.shape().begin(), a.shape().end(), t.shape().begin(), t.shape().end());
   return true;
 }
 
-absl::Status CheckValue(const Value& v, const proto::ValueType& t, const std::string& what) {
+absl::Status CheckValue(const Value& v, const proto::ValueType& t, const std::string& what, const std::vector<std::string>& shape_vars) {
   switch (t.kind_case()) {
     case proto::ValueType::kTensor:
-      if (!v.is_tensor()) return absl::InvalidArgumentError(absl::StrCat(what, ": expected a tensor ", DescribeType(t.tensor()), ", got ", v.Describe()));
+      if (!v.is_tensor()) {
+        return absl::InvalidArgumentError(absl::StrCat(what, ": expected a tensor ", DescribeType(t.tensor(), shape_vars), ", got ", v.Describe()));
+      }
       if (!Fits(v.tensor(), t.tensor())) {
-        return absl::InvalidArgumentError(absl::StrCat(what, ": expected ", DescribeType(t.tensor()), ", got ", v.Describe()));
+        return absl::InvalidArgumentError(absl::StrCat(what, ": expected ", DescribeType(t.tensor(), shape_vars), ", got ", v.Describe()));
       }
       return absl::OkStatus();
     case proto::ValueType::kTuple: {
@@ -70,7 +81,7 @@ absl::Status CheckValue(const Value& v, const proto::ValueType& t, const std::st
         return absl::InvalidArgumentError(absl::StrCat(what, ": expected a tuple of ", t.tuple().fields_size(), ", got ", v.Describe()));
       }
       for (int i = 0; i < t.tuple().fields_size(); ++i) {
-        absl::Status s = CheckValue(v.tuple()[i], t.tuple().fields(i), absl::StrCat(what, "[", i, "]"));
+        absl::Status s = CheckValue(v.tuple()[i], t.tuple().fields(i), absl::StrCat(what, "[", i, "]"), shape_vars);
         if (!s.ok()) return s;
       }
       return absl::OkStatus();
@@ -78,6 +89,37 @@ absl::Status CheckValue(const Value& v, const proto::ValueType& t, const std::st
     default:
       return absl::OkStatus();
   }
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<int64_t>> VirtualMachine::ShapeSignature::Bind(
+    const std::vector<const std::vector<int64_t>*>& args, const std::function<std::string(size_t)>& describe) const {
+  std::vector<int64_t> values(vars.size(), -1);
+  std::vector<const DeclaredShape*> declared;
+  for (const auto& p : params) declared.push_back(p.get());
+  if (absl::Status s = BindShapes(declared, args, vars, describe, &values); !s.ok()) return s;
+  return values;
+}
+
+namespace {
+
+/*! \brief The shape signature of tensors declared by `types` (nullptr: not a tensor). */
+absl::Status DecodeSignature(const google::protobuf::RepeatedPtrField<std::string>& vars,
+                             const std::vector<const proto::TensorType*>& types, std::vector<std::string>* var_names,
+                             std::vector<std::unique_ptr<DeclaredShape>>* params) {
+  var_names->assign(vars.begin(), vars.end());
+  for (const proto::TensorType* t : types) {
+    if (t == nullptr || t->symbolic_dims_size() == 0) {
+      params->push_back(nullptr);
+      continue;
+    }
+    if (t->ndim() != t->symbolic_dims_size()) return absl::DataLossError("tensor type: ndim disagrees with its dimensions");
+    absl::StatusOr<DeclaredShape> shape = DecodeShape(t->symbolic_dims(), vars.size());
+    if (!shape.ok()) return shape.status();
+    params->push_back(std::make_unique<DeclaredShape>(*std::move(shape)));
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -128,6 +170,13 @@ absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::Load(proto::Exec
       absl::StatusOr<KernelFunction> fn = vm->library_->Lookup(k.symbol());
       if (!fn.ok()) return absl::DataLossError(absl::StrCat("kernel ", k.name(), ": ", fn.status().message()));
       vm->kernels_.push_back(*fn);
+      ShapeSignature signature;
+      std::vector<const proto::TensorType*> types;
+      for (const proto::TensorType& t : k.params()) types.push_back(&t);
+      if (absl::Status s = DecodeSignature(k.shape_vars(), types, &signature.vars, &signature.params); !s.ok()) {
+        return absl::DataLossError(absl::StrCat("kernel ", k.name(), ": ", s.message()));
+      }
+      vm->kernel_signatures_.push_back(std::move(signature));
     }
   }
   // Runtime functions: all must exist now.
@@ -169,6 +218,11 @@ absl::Status VirtualMachine::Decode(int func_index) {
   }
   Function out;
   out.num_registers = fn.num_registers();
+  std::vector<const proto::TensorType*> param_tensors;
+  for (const proto::ValueType& t : fn.param_types()) param_tensors.push_back(t.has_tensor() ? &t.tensor() : nullptr);
+  if (absl::Status s = DecodeSignature(fn.shape_vars(), param_tensors, &out.signature.vars, &out.signature.params); !s.ok()) {
+    return absl::DataLossError(absl::StrCat("function ", fn.name(), ": ", s.message()));
+  }
   auto where = [&](int pc) { return absl::StrCat("function ", fn.name(), ", instruction ", pc, ": "); };
   auto check_reg = [&](int64_t r) { return r >= 0 && r < fn.num_registers(); };
   for (int pc = 0; pc < fn.instructions_size(); ++pc) {
@@ -195,6 +249,12 @@ absl::Status VirtualMachine::Decode(int func_index) {
           break;
         case Arg::kShape:
           o.kind = Operand::kShape;
+          if (a.shape().symbolic_dims_size() > 0) {
+            absl::StatusOr<DeclaredShape> dims = DecodeShape(a.shape().symbolic_dims(), fn.shape_vars_size());
+            if (!dims.ok()) return absl::DataLossError(absl::StrCat(where(pc), dims.status().message()));
+            o.symbolic = true;
+            o.dims = *std::move(dims);
+          }
           o.shape.assign(a.shape().values().begin(), a.shape().values().end());
           for (int64_t v : o.shape) {
             if (v < 0) return absl::DataLossError(absl::StrCat(where(pc), "negative dimension"));
@@ -339,22 +399,30 @@ absl::StatusOr<std::vector<std::string>> VirtualMachine::DescribeParams(const st
   std::vector<std::string> out;
   for (int i = 0; i < fn.param_types_size(); ++i) {
     const proto::ValueType& t = fn.param_types(i);
-    out.push_back(absl::StrCat(fn.param_names(i), ": ", t.has_tensor() ? DescribeType(t.tensor()) : "value"));
+    out.push_back(absl::StrCat(fn.param_names(i), ": ", t.has_tensor() ? DescribeType(t.tensor(), {fn.shape_vars().begin(), fn.shape_vars().end()}) : "value"));
   }
   return out;
 }
 
-absl::Status VirtualMachine::CheckArgs(const proto::VMFunction& fn, const std::vector<Value>& args) const {
+absl::StatusOr<std::vector<int64_t>> VirtualMachine::CheckArgs(int func_index, const std::vector<Value>& args) const {
+  const proto::VMFunction& fn = exe_.functions(func_index);
   if (static_cast<int>(args.size()) != fn.param_types_size()) {
     return absl::InvalidArgumentError(absl::StrCat("function ", fn.name(), " takes ", fn.param_types_size(),
                                                    " arguments (", absl::StrJoin(fn.param_names(), ", "), "), got ",
                                                    args.size()));
   }
   for (size_t i = 0; i < args.size(); ++i) {
-    absl::Status s = CheckValue(args[i], fn.param_types(i), absl::StrCat("argument ", i, " (", fn.param_names(i), ")"));
+    absl::Status s = CheckValue(args[i], fn.param_types(i), absl::StrCat("argument ", i, " (", fn.param_names(i), ")"), functions_[func_index].signature.vars);
     if (!s.ok()) return absl::InvalidArgumentError(absl::StrCat("function ", fn.name(), ": ", s.message()));
   }
-  return absl::OkStatus();
+  const ShapeSignature& signature = functions_[func_index].signature;
+  if (!signature.symbolic()) return std::vector<int64_t>();
+  std::vector<const std::vector<int64_t>*> shapes;
+  for (const Value& a : args) shapes.push_back(a.is_tensor() ? &a.tensor().shape() : nullptr);
+  absl::StatusOr<std::vector<int64_t>> values =
+      signature.Bind(shapes, [&](size_t i) { return absl::StrCat("argument ", i, " (", fn.param_names(i), ")"); });
+  if (!values.ok()) return absl::InvalidArgumentError(absl::StrCat("function ", fn.name(), ": ", values.status().message()));
+  return values;
 }
 
 absl::StatusOr<Value> VirtualMachine::Invoke(const std::string& name, const std::vector<Value>& args) {
@@ -363,11 +431,12 @@ absl::StatusOr<Value> VirtualMachine::Invoke(const std::string& name, const std:
     return absl::NotFoundError(absl::StrCat("no function ", name, " in the executable (functions: ",
                                             absl::StrJoin(FunctionNames(), ", "), ")"));
   }
-  if (absl::Status s = CheckArgs(exe_.functions(it->second), args); !s.ok()) return s;
-  if (recording_ == nullptr) return Run(it->second, args, 0);
+  absl::StatusOr<std::vector<int64_t>> shape_values = CheckArgs(it->second, args);
+  if (!shape_values.ok()) return shape_values.status();
+  if (recording_ == nullptr) return Run(it->second, args, *std::move(shape_values), 0);
   int32_t label = recording_->Intern({name, Profiler::Kind::kInvoke});
   int64_t start = recording_->Now();
-  absl::StatusOr<Value> result = Run(it->second, args, 0);
+  absl::StatusOr<Value> result = Run(it->second, args, *std::move(shape_values), 0);
   recording_->Record(Profiler::Kind::kInvoke, label, start, recording_->Now());
   return result;
 }
@@ -379,7 +448,7 @@ std::string VirtualMachine::Where(int func_index, int pc) const {
   return absl::StrCat("in function ", fn.name(), ", instruction ", pc, " (", callee, "): ");
 }
 
-absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> args, int depth) {
+absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> args, std::vector<int64_t> shape_values, int depth) {
   if (depth > kMaxCallDepth) return absl::ResourceExhaustedError("call depth limit exceeded");
   const Function& fn = functions_[func_index];
   std::vector<Value> regs(fn.num_registers);
@@ -390,6 +459,8 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
     return Value();
   };
   std::vector<void*> kernel_args;
+  std::vector<int64_t> kernel_shape_values;
+  std::vector<const std::vector<int64_t>*> kernel_shapes;
   std::vector<DLTensor*> extern_args;
   const int size = static_cast<int>(fn.code.size());
   int pc = 0;
@@ -413,7 +484,14 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
     switch (inst.callee) {
       case Callee::kAllocTensor:
       {
-        absl::StatusOr<NDArray> t = NDArray::Allocate(inst.args[0].shape, inst.args[1].dtype, inst.dst_returned ? nullptr : pool_);
+        const Operand& shape = inst.args[0];
+        absl::StatusOr<std::vector<int64_t>> evaluated;
+        if (shape.symbolic) {
+          evaluated = EvaluateShape(shape.dims, shape_values, fn.signature.vars);
+          if (!evaluated.ok()) return absl::InvalidArgumentError(absl::StrCat(Where(func_index, pc), evaluated.status().message()));
+        }
+        absl::StatusOr<NDArray> t = NDArray::Allocate(shape.symbolic ? *evaluated : shape.shape, inst.args[1].dtype,
+                                                      inst.dst_returned ? nullptr : pool_);
         if (!t.ok()) return absl::Status(t.status().code(), absl::StrCat(Where(func_index, pc), t.status().message()));
         regs[inst.dst] = *std::move(t);
         break;
@@ -443,6 +521,16 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
                                                            " expects ", DescribeType(kernel.params(i)), ", got ", v.Describe()));
           }
           kernel_args.push_back(v.tensor().data());
+        }
+        // Symbolic buffers: the kernel's shape variables, bound from the tensors, follow.
+        if (const ShapeSignature& signature = kernel_signatures_[inst.index]; signature.symbolic()) {
+          kernel_shapes.clear();
+          for (const Operand& a : inst.args) kernel_shapes.push_back(&value_of(a).tensor().shape());
+          absl::StatusOr<std::vector<int64_t>> values =
+              signature.Bind(kernel_shapes, [&](size_t i) { return absl::StrCat("kernel ", kernel.name(), " buffer ", i); });
+          if (!values.ok()) return absl::InvalidArgumentError(absl::StrCat(Where(func_index, pc), values.status().message()));
+          kernel_shape_values = *std::move(values);
+          for (int64_t& v : kernel_shape_values) kernel_args.push_back(&v);
         }
         int32_t rc;
         if (recording_ == nullptr) {
@@ -486,8 +574,9 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
       case Callee::kFunction: {
         std::vector<Value> call_args;
         for (const Operand& a : inst.args) call_args.push_back(value_of(a));
-        if (absl::Status s = CheckArgs(exe_.functions(inst.index), call_args); !s.ok()) return s;
-        absl::StatusOr<Value> result = Run(inst.index, std::move(call_args), depth + 1);
+        absl::StatusOr<std::vector<int64_t>> callee_shape_values = CheckArgs(inst.index, call_args);
+        if (!callee_shape_values.ok()) return callee_shape_values.status();
+        absl::StatusOr<Value> result = Run(inst.index, std::move(call_args), *std::move(callee_shape_values), depth + 1);
         if (!result.ok()) return result.status();
         if (inst.dst >= 0) regs[inst.dst] = std::move(*result);
         break;

@@ -26,6 +26,7 @@
 #include "vm/kernel_library.h"
 #include "vm/profiler.h"
 #include "vm/runtime_registry.h"
+#include "vm/symbolic_shape.h"
 #include "vm/value.h"
 
 namespace mlc {
@@ -80,6 +81,8 @@ class VirtualMachine {
     enum Kind : uint8_t { kNone, kReg, kConstant, kImm, kShape, kDType } kind = kNone;
     int64_t value = 0;  // register, constant index or immediate
     std::vector<int64_t> shape;
+    bool symbolic = false;  // kShape: `dims` are evaluated when the instruction runs
+    DeclaredShape dims;
     DLDataType dtype{};
   };
   enum class Op : uint8_t { kCall, kRet, kGoto, kIf };
@@ -95,21 +98,35 @@ class VirtualMachine {
     std::vector<int32_t> release;
     bool dst_returned = false;  // allocate fresh: the value leaves the function
   };
+  /*! \brief Declared shapes of the tensors a function or kernel takes, when any dimension is
+   *         symbolic (nullptr entries for the others), and its shape variables. */
+  struct ShapeSignature {
+    std::vector<std::string> vars;
+    std::vector<std::unique_ptr<DeclaredShape>> params;
+    bool symbolic() const { return !vars.empty(); }
+    /*! \brief Binds the variables from `args` (tensors where declared). */
+    absl::StatusOr<std::vector<int64_t>> Bind(const std::vector<const std::vector<int64_t>*>& args,
+                                              const std::function<std::string(size_t)>& describe) const;
+  };
   struct Function {
     std::vector<Instr> code;
     int num_registers = 0;
+    ShapeSignature signature;
   };
 
   VirtualMachine() = default;
   absl::Status Decode(int func_index);
-  absl::StatusOr<Value> Run(int func_index, std::vector<Value> args, int depth);
-  absl::Status CheckArgs(const proto::VMFunction& fn, const std::vector<Value>& args) const;
+  absl::StatusOr<Value> Run(int func_index, std::vector<Value> args, std::vector<int64_t> shape_values, int depth);
+  /*! \brief Checks the arguments against function `func_index`'s parameters; returns the
+   *         values of its shape variables. */
+  absl::StatusOr<std::vector<int64_t>> CheckArgs(int func_index, const std::vector<Value>& args) const;
   /*! \brief "in function f, instruction 3 (kernel dense): " for run-time errors. */
   std::string Where(int func_index, int pc) const;
 
   proto::Executable exe_;
   std::unique_ptr<KernelLibrary> library_;
   std::vector<KernelFunction> kernels_;
+  std::vector<ShapeSignature> kernel_signatures_;
   std::map<std::string, RuntimeFunction> externs_;
   std::vector<NDArray> constants_;
   std::map<std::string, int> function_index_;

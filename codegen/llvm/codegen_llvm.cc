@@ -17,6 +17,7 @@
 #include <unordered_map>
 
 #include "absl/strings/str_cat.h"
+#include "ir/tir/shape_expr.h"
 #include "absl/strings/str_join.h"
 #include "ir/tir/intrinsics.h"
 #include "ir/tir/tir_functor.h"
@@ -99,8 +100,11 @@ class KernelEmitter {
 
   absl::Status EmitKernel(const std::string& name, const tir::PrimFuncNode* func) {
     error_ = absl::OkStatus();
-    // Inner function with noalias buffer pointers.
+    // Inner function with noalias buffer pointers, then the shape variables' values (the
+    // runtime passes pointers to int64 after the buffers, in tir::ShapeVarsOf order).
+    const std::vector<tir::Var> shape_vars = tir::ShapeVarsOf(func);
     std::vector<llvm::Type*> param_types(func->params.size(), ptr_);
+    param_types.insert(param_types.end(), shape_vars.size(), i64_);
     auto* impl_type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx_), param_types, false);
     llvm::Function* impl =
         llvm::Function::Create(impl_type, llvm::Function::InternalLinkage, absl::StrCat(name, "_impl"), &mod_);
@@ -111,6 +115,11 @@ class KernelEmitter {
       buffers_[func->params[i].get()] = impl->getArg(i);
     }
     BeginFunction(impl);
+    for (size_t i = 0; i < shape_vars.size(); ++i) {
+      llvm::Argument* arg = impl->getArg(func->params.size() + i);
+      arg->setName(shape_vars[i]->name);
+      vars_[shape_vars[i].get()] = b_.CreateSExtOrTrunc(arg, ScalarType(shape_vars[i]->dtype));
+    }
     EmitStmt(func->body);
     b_.CreateRetVoid();
     EndFunction();
@@ -123,6 +132,10 @@ class KernelEmitter {
     for (size_t i = 0; i < func->params.size(); ++i) {
       llvm::Value* slot = b_.CreateConstInBoundsGEP1_64(ptr_, entry->getArg(0), i);
       args.push_back(b_.CreateLoad(ptr_, slot, func->params[i]->name));
+    }
+    for (size_t i = 0; i < shape_vars.size(); ++i) {
+      llvm::Value* slot = b_.CreateConstInBoundsGEP1_64(ptr_, entry->getArg(0), func->params.size() + i);
+      args.push_back(b_.CreateLoad(i64_, b_.CreateLoad(ptr_, slot), shape_vars[i]->name));
     }
     b_.CreateCall(impl, args);
     b_.CreateRet(b_.getInt32(0));
@@ -611,10 +624,10 @@ class KernelEmitter {
 
   void EmitAllocate(const tir::AllocateNode* op) {
     const int64_t* size = tir::AsConstInt(op->buffer->shape[0]);
-    if (size == nullptr) return Fail(absl::StrCat("allocation ", op->buffer->name, " has a non-constant size"));
-    int64_t bytes = *size * op->buffer->dtype.bytes();
+    // A symbolic size (a buffer of (n, 128)) is computed at run time and always on the heap.
+    int64_t bytes = size != nullptr ? *size * op->buffer->dtype.bytes() : -1;
     llvm::Value* storage;
-    bool heap = bytes > kernel_abi::kMaxStackBytes;
+    bool heap = size == nullptr || bytes > kernel_abi::kMaxStackBytes;
     if (!heap) {
       llvm::IRBuilder<> entry_builder(entry_, entry_->begin());
       llvm::AllocaInst* a = entry_builder.CreateAlloca(MemoryType(op->buffer->dtype), entry_builder.getInt64(*size),
@@ -623,7 +636,10 @@ class KernelEmitter {
       storage = a;
     } else {
       auto* alloc_type = llvm::FunctionType::get(ptr_, {i64_}, false);
-      storage = b_.CreateCall(alloc_type, b_.CreateLoad(ptr_, workspace_alloc_global_), {b_.getInt64(bytes)}, op->buffer->name);
+      llvm::Value* num_bytes = size != nullptr ? b_.getInt64(bytes)
+                                               : b_.CreateMul(b_.CreateSExtOrTrunc(EmitExpr(op->buffer->shape[0]), i64_),
+                                                              b_.getInt64(op->buffer->dtype.bytes()), "", true, true);
+      storage = b_.CreateCall(alloc_type, b_.CreateLoad(ptr_, workspace_alloc_global_), {num_bytes}, op->buffer->name);
     }
     // A refused workspace request (out of memory, over the runtime's size limit) skips the
     // work that needed it; the runtime recorded the failure and reports it after the kernel.

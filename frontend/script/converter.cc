@@ -21,6 +21,7 @@
 #include "ir/tir/analyzer.h"
 #include "ir/tir/intrinsics.h"
 #include "ir/tir/prim_expr_ops.h"
+#include "ir/tir/shape_expr.h"
 #include "ir/tir/tir_util.h"
 #include "ir/verifier.h"
 
@@ -168,15 +169,23 @@ class TirConverter {
   absl::StatusOr<tir::PrimFunc> Convert(const AstPtr& def, bool is_private) {
     PushScope();
     std::vector<tir::Buffer> params;
+    handles_.clear();
     for (const Param& p : def->params) {
       if (p.annotation == nullptr) {
         return absl::InvalidArgumentError(absl::StrCat(err_.filename(), ":", p.line, ":", p.col, ": parameter ", p.name,
-                                                       " needs a T.Buffer annotation"));
+                                                       " needs a T.Buffer (or T.handle) annotation"));
+      }
+      if (TirName(p.annotation) == "handle") {
+        // Bound to a buffer by T.match_buffer in the body (symbolic shapes are declared there).
+        handles_.push_back({p.name, params.size(), false});
+        params.push_back(tir::Buffer());
+        continue;
       }
       MLC_TRY(buffer, BufferFromAnnotation(p.name, p.annotation));
       params.push_back(buffer);
       Define(p.name, Binding{buffer, nullptr});
     }
+    params_ = &params;
     Attrs attrs;
     std::vector<AstPtr> body = def->body;
     // A leading docstring and T.func_attr are function-level.
@@ -200,6 +209,12 @@ class TirConverter {
     frames_.push_back(&root);
     MLC_TRY(seq, Statements(stmts));
     frames_.pop_back();
+    params_ = nullptr;
+    for (const Handle& h : handles_) {
+      if (!h.matched) {
+        return err_.Error(def, absl::StrCat("parameter ", h.name, " is a T.handle but no T.match_buffer(", h.name, ", ...) binds it"));
+      }
+    }
     if (!root.iter_vars.empty() || root.reads || root.writes || root.init.defined()) {
       return err_.Error(def, "block declarations (T.axis, T.reads, T.init...) must be inside a `with T.block(...)`");
     }
@@ -217,6 +232,14 @@ class TirConverter {
     tir::Buffer buffer;
     tir::Var var;
   };
+  /*! \brief A T.handle parameter: its slot in the parameter list, filled by T.match_buffer. */
+  struct Handle {
+    std::string name;
+    size_t index;
+    bool matched;
+  };
+  std::vector<Handle> handles_;
+  std::vector<tir::Buffer>* params_ = nullptr;
   /*! \brief Loop extents by loop variable, for T.axis.remap domains. */
   std::map<const Object*, tir::Range> loop_ranges_;
 
@@ -326,7 +349,15 @@ class TirConverter {
       int64_t value;
       DataType dtype;
       if (!AsIntLiteral(d, &value, &dtype)) {
-        return err_.Error(d, absl::StrCat("found ", Describe(d), ", expected a constant extent (symbolic shapes are not supported)"));
+        // A symbolic extent: an integer expression of variables declared with `n = T.int64()`.
+        absl::StatusOr<PrimExpr> e = Expr(d);
+        if (!e.ok() || !tir::IsShapeExpr(*e)) {
+          return err_.Error(d, absl::StrCat("found ", Describe(d), ", expected an extent: a constant, or an integer expression of ",
+                                            "shape variables declared with `n = T.int64()`",
+                                            e.ok() ? "" : absl::StrCat(" (", e.status().message(), ")")));
+        }
+        shape.push_back(*e);
+        continue;
       }
       if (value < 0) return err_.Error(d, "extents must not be negative");
       shape.push_back(IntImm(dtype, value));
@@ -552,10 +583,42 @@ class TirConverter {
       Define(target->text, Binding{buffer, nullptr});
       return Stmt();
     }
+    if (target->kind == AstKind::kName && (callee == "int64" || callee == "int32") && value->elts.empty()) {
+      // `n = T.int64()`: a shape variable, bound from the buffers the function is called with.
+      Define(target->text, Binding{nullptr, tir::MakeVar(target->text, callee == "int64" ? DataType::Int64() : DataType::Int32())});
+      return Stmt();
+    }
+    if (target->kind == AstKind::kName && callee == "match_buffer") return MatchBuffer(target->text, value);
     if (callee == "axis.remap") return AxisRemap(s);
     if (absl::StartsWith(callee, "axis.")) return AxisDecl(s, callee.substr(5));
     return err_.Error(s, absl::StrCat("unsupported assignment in a T.prim_func: expected a buffer store, ",
                                       "T.alloc_buffer or T.axis.*, found ", Describe(value)));
+  }
+
+  /*! \brief `X = T.match_buffer(x, (n, 784), "float32")` binds the T.handle parameter x. */
+  absl::StatusOr<Stmt> MatchBuffer(const std::string& name, const AstPtr& call) {
+    MLC_CHECK_OK(CheckArgs(err_, call, "T.match_buffer", 2, 3, {"dtype", "scope", "align", "offset_factor"}));
+    const AstPtr& handle = call->elts[0];
+    Handle* h = nullptr;
+    for (Handle& candidate : handles_) {
+      if (handle->kind == AstKind::kName && candidate.name == handle->text) h = &candidate;
+    }
+    if (h == nullptr || params_ == nullptr || frames_.size() != 1) {
+      return err_.Error(call, absl::StrCat("T.match_buffer binds a T.handle parameter at the top of the function; found ", Describe(handle)));
+    }
+    if (h->matched) return err_.Error(call, absl::StrCat("parameter ", h->name, " is matched twice"));
+    MLC_TRY(shape, ParseShape(call->elts[1]));
+    DataType dtype = DataType::Float32();
+    const AstPtr* dtype_node = call->elts.size() > 2 ? &call->elts[2] : FindKeyword(call, "dtype");
+    if (dtype_node != nullptr) {
+      MLC_TRY(dt, ParseDtype(err_, *dtype_node));
+      dtype = dt;
+    }
+    tir::Buffer buffer = tir::MakeBuffer(name, shape, dtype);
+    (*params_)[h->index] = buffer;
+    h->matched = true;
+    Define(name, Binding{buffer, nullptr});
+    return Stmt();
   }
 
   absl::StatusOr<Stmt> AxisRemap(const AstPtr& s) {
@@ -920,6 +983,7 @@ class RelaxConverter {
 
   absl::StatusOr<relax::Function> Convert(const AstPtr& def, bool is_private) {
     std::vector<relax::Var> params;
+    defining_shape_vars_ = true;
     for (const Param& p : def->params) {
       if (p.annotation == nullptr) {
         return absl::InvalidArgumentError(absl::StrCat(err_.filename(), ":", p.line, ":", p.col, ": parameter ", p.name,
@@ -936,6 +1000,7 @@ class RelaxConverter {
       MLC_TRY(ret, ParseStructInfo(err_, def->a));
       declared_ret = ret;
     }
+    defining_shape_vars_ = false;
     Attrs attrs;
     relax::Expr result;
     const std::vector<AstPtr>& body = def->body;
@@ -965,6 +1030,15 @@ class RelaxConverter {
           // `cls = Module` names the module for cls.f references.
           if (s->kind == AstKind::kAssign && s->a->kind == AstKind::kName && s->a->text == "cls" &&
               s->b->kind == AstKind::kName) {
+            break;
+          }
+          // `n = T.int64()` names a shape variable of the signature for the body.
+          if (s->kind == AstKind::kAssign && s->a->kind == AstKind::kName && s->b->kind == AstKind::kCall &&
+              TirName(s->b->a) == "int64" && s->b->elts.empty()) {
+            if (!shape_vars_.count(s->a->text)) {
+              return err_.Error(s, absl::StrCat("shape variable ", s->a->text, " does not appear in the signature; only ",
+                                                "variables the parameters' shapes define can be used"));
+            }
             break;
           }
           MLC_CHECK_OK(Binding(s, /*dataflow=*/false, {}));
@@ -1007,7 +1081,7 @@ class RelaxConverter {
   }
 
   /*! \brief Struct info annotations: R.Tensor(...), Tensor(...), R.Tuple, R.Shape, R.Object, R.Prim. */
-  static absl::StatusOr<StructInfo> ParseStructInfo(const ErrorReporter& err, const AstPtr& node) {
+  absl::StatusOr<StructInfo> ParseStructInfo(const ErrorReporter& err, const AstPtr& node) {
     std::string dotted = DottedName(node->kind == AstKind::kCall ? node->a : node);
     std::string name = StripPrefix(dotted, {"R", "relax"});
     if (name.empty()) name = dotted;
@@ -1015,7 +1089,7 @@ class RelaxConverter {
     if (name == "Tensor") {
       if (!is_call) return relax::TensorSInfoUnknownShape(DataType::Void(), -1);
       MLC_CHECK_OK(CheckArgs(err, node, "R.Tensor", 0, 2, {"dtype", "ndim"}));
-      std::optional<std::vector<int64_t>> shape;
+      std::optional<std::vector<tir::PrimExpr>> shape;
       DataType dtype = DataType::Void();
       int ndim = -1;
       if (!node->elts.empty() && node->elts[0]->kind != AstKind::kNone) {
@@ -1030,12 +1104,8 @@ class RelaxConverter {
         } else {
           shape.emplace();
           for (const AstPtr& d : s->elts) {
-            int64_t v;
-            DataType ignored;
-            if (!AsIntLiteral(d, &v, &ignored) || v < 0) {
-              return err.Error(d, absl::StrCat("found ", Describe(d), ", expected a non-negative constant dimension"));
-            }
-            shape->push_back(v);
+            MLC_TRY(dim, Dim(err, d));
+            shape->push_back(dim);
           }
           ndim = static_cast<int>(shape->size());
         }
@@ -1055,7 +1125,8 @@ class RelaxConverter {
         }
         ndim = static_cast<int>((*kw)->int_value);
       }
-      return StructInfo(new relax::TensorStructInfoNode(shape, dtype, ndim));
+      if (shape) return relax::TensorSInfoOfDims(*shape, dtype);
+      return StructInfo(new relax::TensorStructInfoNode(std::nullopt, dtype, ndim));
     }
     if (name == "Tuple") {
       std::vector<StructInfo> fields;
@@ -1508,6 +1579,74 @@ class RelaxConverter {
     return Normalize(node, relax::MakeCall(op, {callee, args}, {}, {out}));
   }
 
+  /*! \brief One dimension of an R.Tensor shape: a constant, a shape variable (`n`, or `"n"` as
+   *         a signature spells it), or an integer expression of them (`n * 2`, `"n - 1"`).
+   *         The signature defines the variables it names; the body uses them. */
+  absl::StatusOr<tir::PrimExpr> Dim(const ErrorReporter& err, const AstPtr& d) {
+    int64_t v;
+    DataType ignored;
+    if (AsIntLiteral(d, &v, &ignored)) {
+      if (v < 0) return err.Error(d, absl::StrCat("found ", Describe(d), ", expected a non-negative dimension"));
+      return tir::I64(v);
+    }
+    if (d->kind == AstKind::kString) {
+      absl::StatusOr<AstPtr> parsed = ParsePython(d->text, err.filename());
+      if (!parsed.ok() || (*parsed)->body.size() != 1 || (*parsed)->body[0]->kind != AstKind::kExprStmt) {
+        return err.Error(d, absl::StrCat("found \"", d->text, "\", expected a dimension expression such as \"n\" or \"n * 2\""));
+      }
+      // Positions in the string are reported at the string.
+      return Dim(err, WithPosition((*parsed)->body[0]->a, d));
+    }
+    switch (d->kind) {
+      case AstKind::kName: {
+        auto it = shape_vars_.find(d->text);
+        if (it != shape_vars_.end()) return tir::PrimExpr(it->second);
+        if (!defining_shape_vars_) {
+          return err.Error(d, absl::StrCat("shape variable '", d->text, "' is not defined: name it in the function's signature, ",
+                                           "e.g. R.Tensor((\"", d->text, "\", 784))"));
+        }
+        tir::Var var = tir::MakeVar(d->text, DataType::Int64());
+        shape_vars_[d->text] = var;
+        return tir::PrimExpr(var);
+      }
+      case AstKind::kBinOp: {
+        MLC_TRY(a, Dim(err, d->a));
+        MLC_TRY(b, Dim(err, d->b));
+        if (d->text == "+") return tir::operator+(a, b);
+        if (d->text == "-") return tir::operator-(a, b);
+        if (d->text == "*") return tir::operator*(a, b);
+        if (d->text == "//") return tir::FloorDiv(a, b);
+        if (d->text == "%") return tir::FloorMod(a, b);
+        break;
+      }
+      case AstKind::kCall: {
+        std::string f = TirName(d->a);
+        if ((f == "min" || f == "max") && d->elts.size() == 2) {
+          MLC_TRY(a, Dim(err, d->elts[0]));
+          MLC_TRY(b, Dim(err, d->elts[1]));
+          return f == "min" ? tir::Min(a, b) : tir::Max(a, b);
+        }
+        break;
+      }
+      default:
+        break;
+    }
+    return err.Error(d, absl::StrCat("found ", Describe(d), ", expected a dimension: a non-negative constant, a shape variable ",
+                                     "or an expression of them with + - * // %"));
+  }
+
+  /*! \brief A copy of `node` (and its children) positioned at `at`. */
+  static AstPtr WithPosition(const AstPtr& node, const AstPtr& at) {
+    if (node == nullptr) return node;
+    auto copy = std::make_shared<Ast>(*node);
+    copy->line = at->line;
+    copy->col = at->col;
+    copy->a = WithPosition(node->a, at);
+    copy->b = WithPosition(node->b, at);
+    for (AstPtr& e : copy->elts) e = WithPosition(e, at);
+    return copy;
+  }
+
   const ErrorReporter& err_;
   const IRModule& mod_;
   const std::set<std::string>& function_names_;
@@ -1516,6 +1655,9 @@ class RelaxConverter {
   const std::optional<std::vector<TensorData>>& constants_;
   std::map<int64_t, relax::Expr>* constant_cache_;
   std::map<std::string, relax::Var> vars_;
+  /*! \brief The function's shape variables by name; the signature defines them. */
+  std::map<std::string, tir::Var> shape_vars_;
+  bool defining_shape_vars_ = false;
   std::vector<relax::VarBinding> plain_;
   std::vector<relax::BindingBlock> blocks_;
 };
