@@ -830,6 +830,12 @@ std::string PrintModule(const IRModule& mod, const PrintOptions& options) {
   bool has_tir = false, has_relax = false;
   for (const auto& [name, func] : order) {
     (func->kind() == NodeKind::kPrimFunc ? has_tir : has_relax) = true;
+    // A graph function's shape variables are declared with T.int64().
+    if (const auto* f = func.as<relax::FunctionNode>()) {
+      std::vector<tir::Var> shape_vars;
+      for (const relax::Var& p : f->params) relax::CollectShapeVars(p->struct_info(), &shape_vars);
+      has_tir = has_tir || !shape_vars.empty();
+    }
   }
   if (options.print_imports) {
     out += "# from tvm.script import ir as I\n";

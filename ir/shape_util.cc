@@ -5,6 +5,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "ir/tir/analyzer.h"
+#include "ir/tir/prim_expr_ops.h"
+#include "ir/tir/shape_expr.h"
 
 namespace mlc {
 namespace relax {
@@ -58,6 +61,45 @@ absl::StatusOr<std::vector<int64_t>> BroadcastShapes(const std::vector<int64_t>&
           absl::StrCat("shapes ", ShapeToString(a), " and ", ShapeToString(b), " cannot be broadcast together"));
     }
     out[i] = da == 1 ? db : da;
+  }
+  return out;
+}
+
+bool DimsEqual(const tir::PrimExpr& a, const tir::PrimExpr& b) {
+  const int64_t* x = tir::AsConstInt(a);
+  const int64_t* y = tir::AsConstInt(b);
+  if (x != nullptr && y != nullptr) return *x == *y;
+  return tir::Analyzer().CanProveEqual(tir::Cast(DataType::Int64(), a), tir::Cast(DataType::Int64(), b));
+}
+
+std::string DimsToString(const std::vector<tir::PrimExpr>& dims) {
+  std::vector<std::string> parts;
+  for (const tir::PrimExpr& d : dims) parts.push_back(tir::ShapeExprToString(d));
+  if (parts.size() == 1) return absl::StrCat("(", parts[0], ",)");
+  return absl::StrCat("(", absl::StrJoin(parts, ", "), ")");
+}
+
+absl::StatusOr<std::vector<tir::PrimExpr>> BroadcastDims(const std::vector<tir::PrimExpr>& a, const std::vector<tir::PrimExpr>& b) {
+  size_t n = std::max(a.size(), b.size());
+  std::vector<tir::PrimExpr> out(n);
+  for (size_t i = 0; i < n; ++i) {
+    tir::PrimExpr da = i < n - a.size() ? tir::I64(1) : a[i - (n - a.size())];
+    tir::PrimExpr db = i < n - b.size() ? tir::I64(1) : b[i - (n - b.size())];
+    const int64_t* ca = tir::AsConstInt(da);
+    const int64_t* cb = tir::AsConstInt(db);
+    if (ca != nullptr && *ca == 1) {
+      out[i] = db;
+    } else if (cb != nullptr && *cb == 1) {
+      out[i] = da;
+    } else if (DimsEqual(da, db)) {
+      out[i] = da;
+    } else {
+      bool decided = ca != nullptr && cb != nullptr;
+      return absl::InvalidArgumentError(absl::StrCat(
+          "shapes ", DimsToString(a), " and ", DimsToString(b), " cannot be broadcast together",
+          decided ? "" : absl::StrCat(" (", tir::ShapeExprToString(da), " and ", tir::ShapeExprToString(db),
+                                      " are not provably equal, and neither is 1)")));
+    }
   }
   return out;
 }

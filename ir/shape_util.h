@@ -10,12 +10,25 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "ir/tir/prim_expr.h"
 
 namespace mlc {
 namespace relax {
 
 /*! \brief NumPy broadcasting of two static shapes, or an error naming both shapes. */
 absl::StatusOr<std::vector<int64_t>> BroadcastShapes(const std::vector<int64_t>& a, const std::vector<int64_t>& b);
+
+/*! \brief NumPy broadcasting of two shapes whose dimensions may be symbolic. A pair of
+ *         dimensions broadcasts when one is 1 or they are provably equal; a pair that can
+ *         be neither proven equal nor told apart (n vs 4, n vs m) is an error naming both, as
+ *         the result's shape would depend on values known only when it runs. */
+absl::StatusOr<std::vector<tir::PrimExpr>> BroadcastDims(const std::vector<tir::PrimExpr>& a, const std::vector<tir::PrimExpr>& b);
+
+/*! \brief Whether two dimensions are provably equal. */
+bool DimsEqual(const tir::PrimExpr& a, const tir::PrimExpr& b);
+
+/*! \brief "(n, 128)" for messages; constants print as ShapeToString does. */
+std::string DimsToString(const std::vector<tir::PrimExpr>& dims);
 
 /*! \brief "(1, 128)" for messages. */
 std::string ShapeToString(const std::vector<int64_t>& shape);

@@ -27,10 +27,10 @@ absl::StatusOr<StructInfo> InferBroadcastBinary(const CallNode& call) {
                                                    (*rhs)->dtype.ToString()));
   }
   if (dtype.is_void()) dtype = (*rhs)->dtype;
-  if ((*lhs)->shape && (*rhs)->shape) {
-    absl::StatusOr<std::vector<int64_t>> shape = BroadcastShapes(*(*lhs)->shape, *(*rhs)->shape);
-    if (!shape.ok()) return shape.status();
-    return TensorSInfo(*shape, dtype);
+  if ((*lhs)->HasKnownShape() && (*rhs)->HasKnownShape()) {
+    absl::StatusOr<std::vector<PrimExpr>> dims = BroadcastDims((*lhs)->Dims(), (*rhs)->Dims());
+    if (!dims.ok()) return dims.status();
+    return TensorSInfoOfDims(*dims, dtype);
   }
   int ndim = ((*lhs)->ndim < 0 || (*rhs)->ndim < 0) ? -1 : std::max((*lhs)->ndim, (*rhs)->ndim);
   return TensorSInfoUnknownShape(dtype, ndim);
@@ -41,7 +41,7 @@ absl::StatusOr<StructInfo> InferCompare(const CallNode& call) {
   absl::StatusOr<StructInfo> out = InferBroadcastBinary(call);
   if (!out.ok()) return out;
   const auto* t = out->as<TensorStructInfoNode>();
-  if (t->shape) return TensorSInfo(*t->shape, DataType::Bool());
+  if (t->HasKnownShape()) return TensorSInfoOfDims(t->Dims(), DataType::Bool());
   return TensorSInfoUnknownShape(DataType::Bool(), t->ndim);
 }
 

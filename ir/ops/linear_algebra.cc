@@ -3,6 +3,7 @@
  */
 #include "absl/strings/str_cat.h"
 #include "ir/ops/op_util.h"
+#include "ir/tir/shape_expr.h"
 #include "ir/topi/topi.h"
 
 namespace mlc {
@@ -16,22 +17,25 @@ absl::Status CheckSameDtype(const TensorStructInfoNode* a, const TensorStructInf
   return absl::OkStatus();
 }
 
+using tir::PrimExpr;
+
 /*! \brief NumPy matmul: 1-D operands are promoted and the added dim removed; batch dims broadcast. */
-absl::StatusOr<std::vector<int64_t>> MatmulShape(std::vector<int64_t> a, std::vector<int64_t> b) {
+absl::StatusOr<std::vector<PrimExpr>> MatmulShape(std::vector<PrimExpr> a, std::vector<PrimExpr> b) {
   if (a.empty() || b.empty()) return absl::InvalidArgumentError("matmul operands must have at least one dimension");
   bool a_vec = a.size() == 1, b_vec = b.size() == 1;
-  std::vector<int64_t> a_orig = a, b_orig = b;
-  if (a_vec) a.insert(a.begin(), 1);
-  if (b_vec) b.push_back(1);
-  int64_t k_a = a.back(), k_b = b[b.size() - 2];
-  if (k_a != k_b) {
-    return absl::InvalidArgumentError(absl::StrCat("reduction dimensions differ: ", ShapeToString(a_orig), " @ ",
-                                                   ShapeToString(b_orig), " (", k_a, " vs ", k_b, ")"));
+  std::vector<PrimExpr> a_orig = a, b_orig = b;
+  if (a_vec) a.insert(a.begin(), tir::I64(1));
+  if (b_vec) b.push_back(tir::I64(1));
+  PrimExpr k_a = a.back(), k_b = b[b.size() - 2];
+  if (!DimsEqual(k_a, k_b)) {
+    return absl::InvalidArgumentError(absl::StrCat("reduction dimensions differ: ", DimsToString(a_orig), " @ ",
+                                                   DimsToString(b_orig), " (", tir::ShapeExprToString(k_a), " vs ",
+                                                   tir::ShapeExprToString(k_b), ")"));
   }
-  std::vector<int64_t> batch_a(a.begin(), a.end() - 2), batch_b(b.begin(), b.end() - 2);
-  absl::StatusOr<std::vector<int64_t>> batch = BroadcastShapes(batch_a, batch_b);
+  std::vector<PrimExpr> batch_a(a.begin(), a.end() - 2), batch_b(b.begin(), b.end() - 2);
+  absl::StatusOr<std::vector<PrimExpr>> batch = BroadcastDims(batch_a, batch_b);
   if (!batch.ok()) return batch.status();
-  std::vector<int64_t> out = *batch;
+  std::vector<PrimExpr> out = *batch;
   if (!a_vec) out.push_back(a[a.size() - 2]);
   if (!b_vec) out.push_back(b.back());
   return out;
@@ -45,24 +49,24 @@ absl::StatusOr<StructInfo> InferMatmul(const CallNode& call, const MatmulAttrs& 
   if (absl::Status s = CheckSameDtype(*a, *b); !s.ok()) return s;
   DataType dtype = (*a)->dtype;
   if (!attrs.out_dtype.is_void()) dtype = attrs.out_dtype;
-  if (!(*a)->shape || !(*b)->shape) return TensorSInfoUnknownShape(dtype, -1);
-  absl::StatusOr<std::vector<int64_t>> shape = MatmulShape(*(*a)->shape, *(*b)->shape);
+  if (!(*a)->HasKnownShape() || !(*b)->HasKnownShape()) return TensorSInfoUnknownShape(dtype, -1);
+  absl::StatusOr<std::vector<PrimExpr>> shape = MatmulShape((*a)->Dims(), (*b)->Dims());
   if (!shape.ok()) return shape.status();
-  return TensorSInfo(*shape, dtype);
+  return TensorSInfoOfDims(*shape, dtype);
 }
 
 /*! \brief x: (..., k), w: (n, k) -> (..., n). */
-absl::StatusOr<std::vector<int64_t>> DenseShape(const std::vector<int64_t>& x, const std::vector<int64_t>& w) {
+absl::StatusOr<std::vector<PrimExpr>> DenseShape(const std::vector<PrimExpr>& x, const std::vector<PrimExpr>& w) {
   if (x.empty() || w.size() != 2) {
     return absl::InvalidArgumentError(absl::StrCat("expects data of rank >= 1 and a 2-D weight, got ",
-                                                   ShapeToString(x), " and ", ShapeToString(w)));
+                                                   DimsToString(x), " and ", DimsToString(w)));
   }
-  if (x.back() != w[1]) {
-    return absl::InvalidArgumentError(absl::StrCat("data ", ShapeToString(x), " and weight ", ShapeToString(w),
-                                                   " disagree on the reduction dimension (", x.back(), " vs ",
-                                                   w[1], ")"));
+  if (!DimsEqual(x.back(), w[1])) {
+    return absl::InvalidArgumentError(absl::StrCat("data ", DimsToString(x), " and weight ", DimsToString(w),
+                                                   " disagree on the reduction dimension (", tir::ShapeExprToString(x.back()),
+                                                   " vs ", tir::ShapeExprToString(w[1]), ")"));
   }
-  std::vector<int64_t> out(x.begin(), x.end() - 1);
+  std::vector<PrimExpr> out(x.begin(), x.end() - 1);
   out.push_back(w[0]);
   return out;
 }
@@ -73,10 +77,10 @@ absl::StatusOr<StructInfo> InferDense(const CallNode& call) {
   absl::StatusOr<const TensorStructInfoNode*> w = TensorArg(call, 1);
   if (!w.ok()) return w.status();
   if (absl::Status s = CheckSameDtype(*x, *w); !s.ok()) return s;
-  if (!(*x)->shape || !(*w)->shape) return TensorSInfoUnknownShape((*x)->dtype, (*x)->ndim);
-  absl::StatusOr<std::vector<int64_t>> shape = DenseShape(*(*x)->shape, *(*w)->shape);
+  if (!(*x)->HasKnownShape() || !(*w)->HasKnownShape()) return TensorSInfoUnknownShape((*x)->dtype, (*x)->ndim);
+  absl::StatusOr<std::vector<PrimExpr>> shape = DenseShape((*x)->Dims(), (*w)->Dims());
   if (!shape.ok()) return shape.status();
-  return TensorSInfo(*shape, (*x)->dtype);
+  return TensorSInfoOfDims(*shape, (*x)->dtype);
 }
 
 absl::StatusOr<StructInfo> InferLinear(const CallNode& call) {
@@ -86,12 +90,14 @@ absl::StatusOr<StructInfo> InferLinear(const CallNode& call) {
   if (!b.ok()) return b.status();
   const auto* y = dense->as<TensorStructInfoNode>();
   if (absl::Status s = CheckSameDtype(y, *b); !s.ok()) return s;
-  if (!y->shape || !(*b)->shape) return dense;
-  absl::StatusOr<std::vector<int64_t>> shape = BroadcastShapes(*y->shape, *(*b)->shape);
+  if (!y->HasKnownShape() || !(*b)->HasKnownShape()) return dense;
+  absl::StatusOr<std::vector<PrimExpr>> shape = BroadcastDims(y->Dims(), (*b)->Dims());
   if (!shape.ok()) return shape.status();
-  if (*shape != *y->shape) {
-    return absl::InvalidArgumentError(absl::StrCat("bias ", ShapeToString(*(*b)->shape),
-                                                   " would change the output shape ", ShapeToString(*y->shape)));
+  bool same = shape->size() == static_cast<size_t>(y->ndim);
+  for (size_t i = 0; same && i < shape->size(); ++i) same = DimsEqual((*shape)[i], y->Dims()[i]);
+  if (!same) {
+    return absl::InvalidArgumentError(absl::StrCat("bias ", DimsToString((*b)->Dims()),
+                                                   " would change the output shape ", DimsToString(y->Dims())));
   }
   return dense;
 }

@@ -3,6 +3,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "ir/op.h"
+#include "ir/tir/shape_expr.h"
 
 namespace mlc {
 namespace te {
@@ -23,12 +24,13 @@ absl::StatusOr<Expr> CallTE(relax::BlockBuilder* bb, const std::string& name_hin
       arg = Expr(*v);
     }
     const auto* t = (*arg)->struct_info().as<relax::TensorStructInfoNode>();
-    if (t == nullptr || !t->shape || t->dtype.is_void()) {
-      return absl::InvalidArgumentError(absl::StrCat(name_hint, ": argument ", i, " must be a tensor of static shape, got ",
+    if (t == nullptr || !t->HasKnownShape() || t->dtype.is_void()) {
+      return absl::InvalidArgumentError(absl::StrCat(name_hint, ": argument ", i, " must be a tensor of known shape, got ",
                                                      relax::StructInfoToString((*arg)->struct_info())));
     }
-    std::vector<tir::PrimExpr> shape;
-    for (int64_t d : *t->shape) shape.push_back(tir::I64(d));
+    // Symbolic dimensions stay expressions of the graph function's shape variables; the
+    // PrimFunc binds the same variables from its buffers.
+    std::vector<tir::PrimExpr> shape = t->Dims();
     std::string name = (*arg)->kind() == NodeKind::kVar || (*arg)->kind() == NodeKind::kDataflowVar
                            ? (*arg).as<relax::VarNode>()->name_hint
                            : std::string(1, static_cast<char>('A' + i % 26));
@@ -42,14 +44,11 @@ absl::StatusOr<Expr> CallTE(relax::BlockBuilder* bb, const std::string& name_hin
   absl::StatusOr<tir::PrimFunc> prim = CreatePrimFunc(func_args);
   if (!prim.ok()) return absl::Status(prim.status().code(), absl::StrCat(name_hint, ": ", prim.status().message()));
   relax::GlobalVar gv = bb->AddFunc(*prim, name_hint);
-  std::vector<int64_t> out_shape;
   for (const tir::PrimExpr& d : out->shape()) {
-    const int64_t* v = tir::AsConstInt(d);
-    if (v == nullptr) return absl::InvalidArgumentError(absl::StrCat(name_hint, ": the output shape is not constant"));
-    out_shape.push_back(*v);
+    if (!tir::IsShapeExpr(d)) return absl::InvalidArgumentError(absl::StrCat(name_hint, ": the output shape is not a shape expression"));
   }
   relax::Call call = relax::MakeCall(relax::GetOpOrDie("call_tir"), {gv, relax::MakeTuple(normalized_args)}, {},
-                                     {relax::TensorSInfo(out_shape, out->dtype())});
+                                     {relax::TensorSInfoOfDims(out->shape(), out->dtype())});
   return bb->Normalize(call);
 }
 

@@ -33,24 +33,15 @@ absl::StatusOr<Tensor> Broadcast(const Tensor& a, const Tensor& b, const std::st
   if (a.dtype() != b.dtype()) {
     return absl::InvalidArgumentError(absl::StrCat(op, ": dtype mismatch: ", a.dtype().ToString(), " vs ", b.dtype().ToString()));
   }
-  absl::StatusOr<std::vector<int64_t>> sa = StaticShape(a, op);
-  if (!sa.ok()) return sa.status();
-  absl::StatusOr<std::vector<int64_t>> sb = StaticShape(b, op);
-  if (!sb.ok()) return sb.status();
-  absl::StatusOr<std::vector<int64_t>> out = relax::BroadcastShapes(*sa, *sb);
+  absl::StatusOr<std::vector<tir::PrimExpr>> out = relax::BroadcastDims(a.shape(), b.shape());
   if (!out.ok()) return absl::InvalidArgumentError(absl::StrCat(op, ": ", out.status().message()));
-  DataType it = IndexType({a, b});
-  std::vector<tir::PrimExpr> shape;
+  std::vector<tir::PrimExpr> shape = detail::WithIndexType(*out, IndexType({a, b}));
   std::vector<std::string> names;
-  for (size_t d = 0; d < out->size(); ++d) {
-    shape.push_back(tir::IntImm(it, (*out)[d]));
-    names.push_back(absl::StrCat("ax", d));
-  }
-  std::vector<int64_t> out_shape = *out, a_shape = *sa, b_shape = *sb;
+  for (size_t d = 0; d < shape.size(); ++d) names.push_back(absl::StrCat("ax", d));
   return te::Compute(
       shape,
       [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
-        return f(a(BroadcastIndex(a, a_shape, i, out_shape)), b(BroadcastIndex(b, b_shape, i, out_shape)));
+        return f(a(BroadcastIndex(a, i, shape)), b(BroadcastIndex(b, i, shape)));
       },
       absl::StrCat("T_", op), names);
 }

@@ -25,20 +25,34 @@ inline DataType IndexType(const std::vector<te::Tensor>& ts) {
   return DataType::Int32();
 }
 
-/*! \brief The index into `t` (static shape `t_shape`) for output index `out` under NumPy
- *  broadcasting against `out_shape`: broadcast dimensions read element 0. */
-inline std::vector<tir::PrimExpr> BroadcastIndex(const te::Tensor& t, const std::vector<int64_t>& t_shape,
-                                                 const std::vector<tir::Var>& out, const std::vector<int64_t>& out_shape) {
+/*! \brief The index into `t` for output index `out` under NumPy broadcasting against
+ *  `out_shape`: dimensions of `t` that are the constant 1 where the output's is not read
+ *  element 0. Dimensions may be symbolic (shape inference has proven them equal). */
+inline std::vector<tir::PrimExpr> BroadcastIndex(const te::Tensor& t, const std::vector<tir::Var>& out,
+                                                 const std::vector<tir::PrimExpr>& out_shape) {
   std::vector<tir::PrimExpr> index;
+  const std::vector<tir::PrimExpr>& t_shape = t.shape();
   size_t offset = out.size() - t_shape.size();
   for (size_t d = 0; d < t_shape.size(); ++d) {
-    if (t_shape[d] == 1 && out_shape[d + offset] != 1) {
-      index.push_back(tir::Const(t.shape()[d]->dtype, 0));
+    const int64_t* td = tir::AsConstInt(t_shape[d]);
+    const int64_t* od = tir::AsConstInt(out_shape[d + offset]);
+    if (td != nullptr && *td == 1 && (od == nullptr || *od != 1)) {
+      index.push_back(tir::Const(t_shape[d]->dtype, 0));
     } else {
       index.push_back(out[d + offset]);
     }
   }
   return index;
+}
+
+/*! \brief Constant dimensions as constants of the index type `it`; symbolic ones unchanged. */
+inline std::vector<tir::PrimExpr> WithIndexType(const std::vector<tir::PrimExpr>& dims, DataType it) {
+  std::vector<tir::PrimExpr> out;
+  for (const tir::PrimExpr& d : dims) {
+    const int64_t* v = tir::AsConstInt(d);
+    out.push_back(v != nullptr ? tir::IntImm(it, *v) : d);
+  }
+  return out;
 }
 
 }  // namespace detail

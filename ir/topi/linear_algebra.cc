@@ -3,6 +3,7 @@
  */
 #include "absl/strings/str_cat.h"
 #include "ir/shape_util.h"
+#include "ir/topi/index_util.h"
 #include "ir/topi/topi.h"
 #include "support/checked_math.h"
 
@@ -10,13 +11,9 @@ namespace mlc {
 namespace topi {
 
 absl::StatusOr<Tensor> Dense(const Tensor& x, const Tensor& w) {
-  absl::StatusOr<std::vector<int64_t>> sx = StaticShape(x, "dense");
-  if (!sx.ok()) return sx.status();
-  absl::StatusOr<std::vector<int64_t>> sw = StaticShape(w, "dense");
-  if (!sw.ok()) return sw.status();
-  if (sx->empty() || sw->size() != 2 || sx->back() != (*sw)[1] || x.dtype() != w.dtype()) {
-    return absl::InvalidArgumentError(absl::StrCat("dense: data ", relax::ShapeToString(*sx), " ", x.dtype().ToString(),
-                                                   " and weight ", relax::ShapeToString(*sw), " ", w.dtype().ToString(),
+  if (x.shape().empty() || w.shape().size() != 2 || !relax::DimsEqual(x.shape().back(), w.shape()[1]) || x.dtype() != w.dtype()) {
+    return absl::InvalidArgumentError(absl::StrCat("dense: data ", relax::DimsToString(x.shape()), " ", x.dtype().ToString(),
+                                                   " and weight ", relax::DimsToString(w.shape()), " ", w.dtype().ToString(),
                                                    " do not fit x @ w.T"));
   }
   std::vector<tir::PrimExpr> shape(x.shape().begin(), x.shape().end() - 1);
@@ -35,43 +32,42 @@ absl::StatusOr<Tensor> Dense(const Tensor& x, const Tensor& w) {
 }
 
 absl::StatusOr<Tensor> Matmul(const Tensor& a, const Tensor& b) {
-  absl::StatusOr<std::vector<int64_t>> sa = StaticShape(a, "matmul");
-  if (!sa.ok()) return sa.status();
-  absl::StatusOr<std::vector<int64_t>> sb = StaticShape(b, "matmul");
-  if (!sb.ok()) return sb.status();
-  if (sa->empty() || sb->empty() || a.dtype() != b.dtype()) {
+  const std::vector<tir::PrimExpr>& sa = a.shape();
+  const std::vector<tir::PrimExpr>& sb = b.shape();
+  if (sa.empty() || sb.empty() || a.dtype() != b.dtype()) {
     return absl::InvalidArgumentError("matmul: operands need rank >= 1 and one dtype");
   }
-  bool a_vec = sa->size() == 1, b_vec = sb->size() == 1;
-  int64_t ka = sa->back(), kb = b_vec ? (*sb)[0] : (*sb)[sb->size() - 2];
-  if (ka != kb) {
-    return absl::InvalidArgumentError(absl::StrCat("matmul: reduction dimensions differ: ", relax::ShapeToString(*sa),
-                                                   " @ ", relax::ShapeToString(*sb)));
+  bool a_vec = sa.size() == 1, b_vec = sb.size() == 1;
+  tir::PrimExpr ka = sa.back(), kb = b_vec ? sb[0] : sb[sb.size() - 2];
+  if (!relax::DimsEqual(ka, kb)) {
+    return absl::InvalidArgumentError(absl::StrCat("matmul: reduction dimensions differ: ", relax::DimsToString(sa),
+                                                   " @ ", relax::DimsToString(sb)));
   }
-  std::vector<int64_t> batch_a(sa->begin(), sa->end() - (a_vec ? 1 : 2));
-  std::vector<int64_t> batch_b(sb->begin(), sb->end() - (b_vec ? 1 : 2));
-  absl::StatusOr<std::vector<int64_t>> batch = relax::BroadcastShapes(batch_a, batch_b);
+  std::vector<tir::PrimExpr> batch_a(sa.begin(), sa.end() - (a_vec ? 1 : 2));
+  std::vector<tir::PrimExpr> batch_b(sb.begin(), sb.end() - (b_vec ? 1 : 2));
+  absl::StatusOr<std::vector<tir::PrimExpr>> batch = relax::BroadcastDims(batch_a, batch_b);
   if (!batch.ok()) return absl::InvalidArgumentError(absl::StrCat("matmul: ", batch.status().message()));
   DataType it = a.shape()[0]->dtype;
-  std::vector<tir::PrimExpr> shape;
-  for (int64_t d : *batch) shape.push_back(tir::IntImm(it, d));
-  if (!a_vec) shape.push_back(tir::IntImm(it, (*sa)[sa->size() - 2]));
-  if (!b_vec) shape.push_back(tir::IntImm(it, sb->back()));
+  std::vector<tir::PrimExpr> shape = detail::WithIndexType(*batch, it);
+  if (!a_vec) shape.push_back(sa[sa.size() - 2]);
+  if (!b_vec) shape.push_back(sb.back());
+  shape = detail::WithIndexType(shape, it);
   std::vector<std::string> names;
   for (size_t d = 0; d < shape.size(); ++d) names.push_back(absl::StrCat("i", d));
-  te::ReduceAxis k = te::MakeReduceAxis(tir::IntImm(it, ka), "k");
+  te::ReduceAxis k = te::MakeReduceAxis(detail::WithIndexType({ka}, it)[0], "k");
   size_t nb = batch->size();
-  std::vector<int64_t> sa_v = *sa, sb_v = *sb, batch_v = *batch;
   return te::Compute(
       shape,
       [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
         // Batch indices broadcast into each operand's own batch dims.
-        auto batch_index = [&](const std::vector<int64_t>& own, const Tensor& t) {
+        auto batch_index = [&](const std::vector<tir::PrimExpr>& own, const Tensor& t) {
           std::vector<tir::PrimExpr> idx;
           size_t offset = nb - own.size();
           for (size_t d = 0; d < own.size(); ++d) {
-            idx.push_back(own[d] == 1 && batch_v[d + offset] != 1 ? tir::Const(t.shape()[d]->dtype, 0)
-                                                                  : tir::PrimExpr(i[d + offset]));
+            const int64_t* od = tir::AsConstInt(own[d]);
+            const int64_t* bd = tir::AsConstInt(shape[d + offset]);
+            idx.push_back(od != nullptr && *od == 1 && (bd == nullptr || *bd != 1) ? tir::Const(t.shape()[d]->dtype, 0)
+                                                                                    : tir::PrimExpr(i[d + offset]));
           }
           return idx;
         };

@@ -99,30 +99,22 @@ absl::StatusOr<Tensor> BroadcastTo(const Tensor& x, const std::vector<int64_t>& 
   std::vector<tir::PrimExpr> extents;
   for (int64_t v : shape) extents.push_back(C(it, v));
   return te::Compute(
-      extents, [&](const std::vector<tir::Var>& i) -> te::ComputeValue { return x(detail::BroadcastIndex(x, *xs, i, shape)); },
+      extents, [&](const std::vector<tir::Var>& i) -> te::ComputeValue { return x(detail::BroadcastIndex(x, i, extents)); },
       "T_broadcast_to");
 }
 
 absl::StatusOr<Tensor> Where(const Tensor& cond, const Tensor& a, const Tensor& b) {
-  std::vector<std::vector<int64_t>> shapes;
-  for (const Tensor* t : {&cond, &a, &b}) {
-    absl::StatusOr<std::vector<int64_t>> s = StaticShape(*t, "where");
-    if (!s.ok()) return s.status();
-    shapes.push_back(*s);
-  }
   if (a.dtype() != b.dtype()) return absl::InvalidArgumentError("where: the two branches differ in dtype");
-  absl::StatusOr<std::vector<int64_t>> out = relax::BroadcastShapes(shapes[0], shapes[1]);
-  if (out.ok()) out = relax::BroadcastShapes(*out, shapes[2]);
+  absl::StatusOr<std::vector<tir::PrimExpr>> out = relax::BroadcastDims(cond.shape(), a.shape());
+  if (out.ok()) out = relax::BroadcastDims(*out, b.shape());
   if (!out.ok()) return absl::InvalidArgumentError(absl::StrCat("where: ", out.status().message()));
-  DataType it = detail::IndexType({cond, a, b});
-  std::vector<tir::PrimExpr> extents;
-  for (int64_t v : *out) extents.push_back(C(it, v));
+  std::vector<tir::PrimExpr> extents = detail::WithIndexType(*out, detail::IndexType({cond, a, b}));
   return te::Compute(
       extents,
       [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
-        tir::PrimExpr c = cond(detail::BroadcastIndex(cond, shapes[0], i, *out));
+        tir::PrimExpr c = cond(detail::BroadcastIndex(cond, i, extents));
         if (cond.dtype() != DataType::Bool()) c = tir::Ne(c, tir::Const(cond.dtype(), 0));
-        return tir::Select(c, a(detail::BroadcastIndex(a, shapes[1], i, *out)), b(detail::BroadcastIndex(b, shapes[2], i, *out)));
+        return tir::Select(c, a(detail::BroadcastIndex(a, i, extents)), b(detail::BroadcastIndex(b, i, extents)));
       },
       "T_where");
 }
