@@ -19,6 +19,7 @@
 #include "ir/op.h"
 #include "ir/printer.h"
 #include "ir/structural_equal.h"
+#include "ir/tir/prim_expr_ops.h"
 #include "ir/tir/tir_functor.h"
 #include "passes/pass.h"
 
@@ -30,12 +31,25 @@ namespace {
  *         parameter buffers to the caller's. */
 class Inliner : public tir::StmtExprMutator {
  public:
-  explicit Inliner(std::map<const Object*, tir::Buffer> buffers) : buffers_(std::move(buffers)) {}
+  /*! \brief `buffers` maps the callee's parameters to the caller's buffers; the callee's
+   *         shape variables take the caller's dimensions they are matched with. */
+  explicit Inliner(std::map<const Object*, tir::Buffer> buffers) : buffers_(std::move(buffers)) {
+    for (const auto& [param, buffer] : buffers_) {
+      const auto* p = static_cast<const tir::BufferNode*>(param);
+      for (size_t d = 0; d < p->shape.size() && d < buffer->shape.size(); ++d) {
+        if (const auto* v = p->shape[d].as<tir::TirVarNode>(); v != nullptr && !vars_.count(v)) {
+          vars_[v] = v->dtype == buffer->shape[d]->dtype ? buffer->shape[d] : tir::Cast(v->dtype, buffer->shape[d]);
+        }
+      }
+    }
+  }
   tir::Buffer VisitBuffer(const tir::Buffer& b) override {
     auto it = buffers_.find(b.get());
     if (it != buffers_.end()) return it->second;
-    // An alloc_buffer of the callee: a fresh copy per inlined call.
-    tir::Buffer copy = tir::MakeBuffer(b->name, b->shape, b->dtype);
+    // An alloc_buffer of the callee: a fresh copy per inlined call, in the caller's shape variables.
+    std::vector<tir::PrimExpr> shape;
+    for (const tir::PrimExpr& d : b->shape) shape.push_back(VisitExpr(d));
+    tir::Buffer copy = tir::MakeBuffer(b->name, shape, b->dtype);
     buffers_[b.get()] = copy;
     return copy;
   }
@@ -66,17 +80,15 @@ class Inliner : public tir::StmtExprMutator {
 
  private:
   std::map<const Object*, tir::Buffer> buffers_;
-  std::map<const Object*, tir::Var> vars_;
+  std::map<const Object*, tir::PrimExpr> vars_;
 };
 
 absl::StatusOr<tir::Buffer> BufferFor(const std::string& name, const relax::StructInfo& sinfo, const std::string& what) {
   const auto* t = sinfo.as<relax::TensorStructInfoNode>();
-  if (t == nullptr || !t->shape) {
-    return absl::InvalidArgumentError(absl::StrCat(what, " must be a tensor of static shape, got ", relax::StructInfoToString(sinfo)));
+  if (t == nullptr || !t->HasKnownShape()) {
+    return absl::InvalidArgumentError(absl::StrCat(what, " must be a tensor of known shape, got ", relax::StructInfoToString(sinfo)));
   }
-  std::vector<tir::PrimExpr> shape;
-  for (int64_t d : *t->shape) shape.push_back(tir::IntImm(DataType::Int64(), d));
-  return tir::MakeBuffer(name, shape, t->dtype);
+  return tir::MakeBuffer(name, t->Dims(), t->dtype);
 }
 
 absl::StatusOr<tir::PrimFunc> FusePrimitive(const std::string& name, const relax::FunctionNode* func, const IRModule& mod) {
