@@ -4,6 +4,8 @@
 #include "frontend/onnx/onnx_importer.h"
 
 #include <algorithm>
+#include <cctype>
+#include <map>
 #include <cstring>
 #include <filesystem>
 #include <set>
@@ -14,6 +16,7 @@
 #include "ir/op.h"
 #include "ir/ops/constant_eval.h"
 #include "ir/shape_util.h"
+#include "ir/tir/prim_expr_ops.h"
 #include "support/checked_math.h"
 #include "support/file_util.h"
 #include "support/resource_limits.h"
@@ -167,6 +170,15 @@ absl::StatusOr<std::vector<int64_t>> OnnxContext::ConstantInts(const onnx::NodeP
 }
 
 namespace {
+
+/*! \brief A dim_param as a shape variable's name: a Python identifier, so the printed module
+ *         parses back ("batch size" -> "batch_size", "2d" -> "d_2d"). */
+std::string SanitizeShapeVarName(const std::string& name) {
+  std::string out;
+  for (char c : name) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
+  if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0]))) out = "d_" + out;
+  return out;
+}
 const onnx::AttributeProto* FindAttr(const onnx::NodeProto& node, const std::string& name) {
   for (const onnx::AttributeProto& a : node.attribute()) {
     if (a.name() == name) return &a;
@@ -267,25 +279,32 @@ absl::StatusOr<IRModule> ImportOnnx(const onnx::ModelProto& model, const OnnxImp
     ctx.SetValue(init.name(), relax::MakeConstant(*data));
   }
   std::vector<relax::Var> inputs;
+  // A dim_param is a shape variable of main (one per name, shared by the inputs that use it),
+  // unless `dims` pins it; a dimension with neither value nor name gets a variable of its own.
+  std::map<std::string, tir::Var> shape_vars;
   for (const onnx::ValueInfoProto& in : graph.input()) {
     if (initializer_names.count(in.name())) continue;
     const onnx::TypeProto::Tensor& t = in.type().tensor_type();
     absl::StatusOr<DataType> dtype = DtypeFromOnnx(t.elem_type());
     if (!dtype.ok()) return absl::InvalidArgumentError(absl::StrCat("input ", in.name(), ": ", dtype.status().message()));
-    std::vector<int64_t> shape;
-    for (const onnx::TensorShapeProto::Dimension& d : t.shape().dim()) {
+    std::vector<tir::PrimExpr> shape;
+    for (int k = 0; k < t.shape().dim_size(); ++k) {
+      const onnx::TensorShapeProto::Dimension& d = t.shape().dim(k);
       if (d.has_dim_value()) {
-        shape.push_back(d.dim_value());
+        if (d.dim_value() < 0) return absl::InvalidArgumentError(absl::StrCat("input ", in.name(), " dimension ", k, " is negative"));
+        shape.push_back(tir::I64(d.dim_value()));
         continue;
       }
-      auto pinned = options.dims.find(d.dim_param());
-      if (pinned == options.dims.end()) {
-        return absl::InvalidArgumentError(absl::StrCat("input ", in.name(), " has the symbolic dimension '", d.dim_param(),
-                                                       "'; pin it with --dim ", d.dim_param(), "=<size>"));
+      if (auto pinned = options.dims.find(d.dim_param()); pinned != options.dims.end()) {
+        shape.push_back(tir::I64(pinned->second));
+        continue;
       }
-      shape.push_back(pinned->second);
+      std::string name = d.dim_param().empty() ? absl::StrCat(in.name(), "_dim", k) : d.dim_param();
+      auto [it, added] = shape_vars.emplace(name, tir::Var());
+      if (added) it->second = tir::MakeVar(SanitizeShapeVarName(name), DataType::Int64());
+      shape.push_back(it->second);
     }
-    relax::Var v = relax::MakeVar(in.name(), relax::TensorSInfo(shape, *dtype));
+    relax::Var v = relax::MakeVar(in.name(), relax::TensorSInfoOfDims(shape, *dtype));
     inputs.push_back(v);
     ctx.SetValue(in.name(), v);
   }
@@ -305,7 +324,16 @@ absl::StatusOr<IRModule> ImportOnnx(const onnx::ModelProto& model, const OnnxImp
                                                    absl::StrJoin(registry.OpTypes(), ", "), ")"));
     }
     absl::StatusOr<std::vector<relax::Expr>> outs = (*converter)(ctx, node);
-    if (!outs.ok()) return absl::Status(outs.status().code(), absl::StrCat(where, ": ", outs.status().message()));
+    if (!outs.ok()) {
+      std::string hint;
+      if (!shape_vars.empty()) {
+        std::vector<std::string> pins;
+        for (const auto& [name, var] : shape_vars) pins.push_back(absl::StrCat(name, "=<size>"));
+        hint = absl::StrCat(" (the inputs have symbolic dimensions; where an operator needs static shapes, pin them with --dim ",
+                            absl::StrJoin(pins, ","), ")");
+      }
+      return absl::Status(outs.status().code(), absl::StrCat(where, ": ", outs.status().message(), hint));
+    }
     for (int o = 0; o < node.output_size() && o < static_cast<int>(outs->size()); ++o) {
       if (!node.output(o).empty()) ctx.SetValue(node.output(o), (*outs)[o]);
     }
