@@ -71,6 +71,42 @@ else
   bad "the pipeline on ONNX"; cat "$t/pipe.txt"
 fi
 
+# An ONNX model with a dynamic batch (dim_param "batch") imports without --dim: one executable
+# runs every batch size, and a wrong feature size names the input, dimension and both values.
+/usr/bin/python3 - "$t" <<'PY'
+import sys, numpy as np, torch, torch.nn as nn
+t = sys.argv[1]
+torch.manual_seed(0)
+m = nn.Sequential(nn.Linear(784, 128), nn.ReLU(), nn.Linear(128, 10)).eval()
+torch.onnx.export(m, torch.randn(1, 784), f"{t}/dyn.onnx", input_names=["x"], output_names=["y"],
+                  dynamic_axes={"x": {0: "batch"}, "y": {0: "batch"}}, opset_version=13)
+for n in (1, 3, 64):
+    x = torch.randn(n, 784)
+    np.save(f"{t}/dyn.x{n}.npy", x.numpy())
+    np.save(f"{t}/dyn.ref{n}.npy", m(x).detach().numpy())
+np.save(f"{t}/dyn.bad.npy", np.zeros((2, 785), np.float32))
+PY
+frontend/import --in "$t/dyn.onnx" --out "$t/dyn.irpb"
+tools/print --in "$t/dyn.irpb" > "$t/dyn.py"
+if [[ $(cat "$t/dyn.py") == *'def main(x: R.Tensor(("batch", 784), dtype="float32")) -> R.Tensor(("batch", 10), dtype="float32"):'* ]]; then
+  ok "a dim_param imports as a shape variable"
+else
+  bad "a dim_param imports as a shape variable"; head -12 "$t/dyn.py"
+fi
+passes/opt --in "$t/dyn.irpb" --out "$t/dyn.opt.irpb"
+codegen/build --in "$t/dyn.opt.irpb" --out "$t/dyn.mlcx"
+for n in 1 3 64; do
+  vm/run --exe "$t/dyn.mlcx" --inputs "$t/dyn.x$n.npy" --outputs "$t/dyn.out$n.npy"
+  if compare "$t/dyn.out$n.npy" "$t/dyn.ref$n.npy"; then ok "dynamic-batch ONNX MLP at batch $n matches PyTorch"; else bad "dynamic batch $n"; fi
+done
+if vm/run --exe "$t/dyn.mlcx" --inputs "$t/dyn.bad.npy" 2> "$t/dynerr.txt"; then
+  bad "a wrong input shape is an error"
+elif [[ $(cat "$t/dynerr.txt") == *"argument 0 (x): dimension 1 is 785, expected 784"* ]]; then
+  ok "a wrong input shape names the parameter, dimension and both values"
+else
+  bad "wrong input shape message"; cat "$t/dynerr.txt"
+fi
+
 /usr/bin/python3 frontend/torch/export_fx.py --example unsupported --out "$t/unsupported.fxpb"
 printf 'not a model' > "$t/garbage.onnx"
 if frontend/import --in "$t/garbage.onnx" --out "$t/g.irpb" 2> "$t/gerr.txt"; then
