@@ -11,6 +11,7 @@
 #include "ir/op.h"
 #include "ir/tir/shape_expr.h"
 #include "support/file_util.h"
+#include "support/status_macros.h"
 #include "support/resource_limits.h"
 #include "support/sealed_file.h"
 
@@ -570,11 +571,6 @@ class Reader {
     if (!extent.ok()) return extent.status();
     return tir::Range{*min, *extent};
   }
-
-#define MLC_ASSIGN_OR_RETURN(lhs, expr) \
-  auto lhs##_or = (expr);               \
-  if (!lhs##_or.ok()) return lhs##_or.status(); \
-  auto lhs = *std::move(lhs##_or);
 
   absl::StatusOr<Ref<Object>> Decode(const proto::NodeProto& node) {
     switch (node.kind_case()) {

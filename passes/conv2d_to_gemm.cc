@@ -14,6 +14,7 @@
 #include "ir/ops/op_attrs.h"
 #include "ir/op.h"
 #include "ir/shape_util.h"
+#include "ir/tir/prim_expr_ops.h"
 #include "ir/target/target.h"
 #include "ir/topi/topi.h"
 #include "passes/pass.h"
@@ -45,11 +46,25 @@ const std::vector<int64_t>* StaticFloatShape(const relax::Expr& e, size_t rank) 
   return t != nullptr ? &*t->shape : nullptr;
 }
 
+/*! \brief NCHW float32 data whose C, H and W are static: the batch may be symbolic (-1 here),
+ *         as the GEMM runs once per image. */
+std::optional<std::vector<int64_t>> ImageShape(const relax::Expr& e) {
+  const auto* t = e->struct_info().as<relax::TensorStructInfoNode>();
+  if (t == nullptr || t->dtype != DataType::Float32() || !t->HasKnownShape() || t->ndim != 4) return std::nullopt;
+  std::vector<int64_t> out;
+  for (const tir::PrimExpr& d : t->Dims()) {
+    const int64_t* v = tir::AsConstInt(d);
+    out.push_back(v != nullptr ? *v : -1);
+  }
+  if (out[1] < 0 || out[2] < 0 || out[3] < 0) return std::nullopt;
+  return out;
+}
+
 class Conv2dToGemmPass : public FunctionPass {
  public:
   std::string name() const override { return "conv2d-to-gemm"; }
   std::string description() const override {
-    return "Rewrites float32 nn.conv2d (groups 1, static shapes) as nn.conv2d_gemm with the weight flattened to "
+    return "Rewrites float32 nn.conv2d (groups 1, static shapes but for the batch) as nn.conv2d_gemm with the weight flattened to "
            "[O, C*KH*KW] and the output pixels padded to whole vectors of the module's target, so the GEMM rule of "
            "default-schedule computes convolutions with its micro-kernel. Run before fuse-ops (and before "
            "dispatch-blas, which then takes only the grouped convolutions).";
@@ -67,11 +82,10 @@ class Conv2dToGemmPass : public FunctionPass {
         [&](const relax::Expr& matched, const Match& m, relax::BlockBuilder*) -> relax::Expr {
           const auto* call = matched.as<relax::CallNode>();
           relax::Conv2DAttrs a = *relax::ParseAttrs<relax::Conv2DAttrs>(call->attrs);
-          const std::vector<int64_t>* xs = StaticFloatShape(m[x], 4);
+          std::optional<std::vector<int64_t>> xs = ImageShape(m[x]);
           const std::vector<int64_t>* ws = StaticFloatShape(m[w], 4);
-          const std::vector<int64_t>* ys = StaticFloatShape(matched, 4);
           // Grouped convolutions are no single GEMM; an odd channel count has no register tile.
-          if (a.groups != 1 || xs == nullptr || ws == nullptr || ys == nullptr || (*ws)[0] % 2 != 0) return matched;
+          if (a.groups != 1 || !xs || ws == nullptr || !ImageShape(matched) || (*ws)[0] % 2 != 0) return matched;
           int64_t out_channels = (*ws)[0], k = (*ws)[1] * (*ws)[2] * (*ws)[3];
           relax::Expr weights;
           if (const auto* c = m[w].as<relax::ConstantNode>()) {

@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "frontend/onnx/onnx_importer.h"
+#include "ir/tir/prim_expr_ops.h"
 
 namespace mlc {
 namespace onnx_import {
@@ -28,6 +29,19 @@ inline absl::StatusOr<std::vector<int64_t>> StaticShape(const relax::Expr& e, co
   const auto* t = TensorOf(e);
   if (t == nullptr || !t->shape) return absl::InvalidArgumentError(absl::StrCat(what, " needs a static shape"));
   return *t->shape;
+}
+
+/*! \brief The dimensions of a value of known shape, -1 where symbolic (a dynamic batch), for
+ *  converters that read only some of them; an error naming `what` when the shape is unknown. */
+inline absl::StatusOr<std::vector<int64_t>> KnownShape(const relax::Expr& e, const char* what) {
+  const auto* t = TensorOf(e);
+  if (t == nullptr || !t->HasKnownShape()) return absl::InvalidArgumentError(absl::StrCat(what, " needs a known shape"));
+  std::vector<int64_t> out;
+  for (const tir::PrimExpr& d : t->Dims()) {
+    const int64_t* v = tir::AsConstInt(d);
+    out.push_back(v != nullptr ? *v : -1);
+  }
+  return out;
 }
 
 /*! \brief A 0-d constant of `dtype`. */

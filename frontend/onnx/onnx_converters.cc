@@ -67,15 +67,26 @@ Outputs ReshapeTo(OnnxContext& ctx, const relax::Expr& x, std::vector<int64_t> s
 Outputs Flatten(OnnxContext& ctx, const onnx::NodeProto& node) {
   absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
   if (!x.ok()) return x.status();
-  const auto* t = TensorOf(*x);
-  if (t == nullptr || !t->shape) return absl::InvalidArgumentError("Flatten needs a static shape");
-  int64_t rank = static_cast<int64_t>(t->shape->size());
+  absl::StatusOr<std::vector<int64_t>> xs = KnownShape(*x, "Flatten's input");
+  if (!xs.ok()) return xs.status();
+  int64_t rank = static_cast<int64_t>(xs->size());
   int64_t axis = ctx.IntAttr(node, "axis", 1);
   if (axis < 0) axis += rank;
   if (axis < 0 || axis > rank) return absl::InvalidArgumentError(absl::StrCat("axis ", axis, " out of range"));
+  // A symbolic dimension (-1 here) leaves its side of the split to reshape's -1.
   int64_t outer = 1, inner = 1;
-  for (int64_t d = 0; d < rank; ++d) { int64_t& f = d < axis ? outer : inner; f = SaturatingMul(f, (*t->shape)[d]); }
-  return ReshapeTo(ctx, *x, {outer, inner});
+  bool outer_symbolic = false, inner_symbolic = false;
+  for (int64_t d = 0; d < rank; ++d) {
+    bool before = d < axis;
+    if ((*xs)[d] < 0) {
+      (before ? outer_symbolic : inner_symbolic) = true;
+      continue;
+    }
+    int64_t& f = before ? outer : inner;
+    f = SaturatingMul(f, (*xs)[d]);
+  }
+  if (outer_symbolic && inner_symbolic) return absl::UnimplementedError("Flatten with symbolic dimensions on both sides of axis");
+  return ReshapeTo(ctx, *x, {outer_symbolic ? -1 : outer, inner_symbolic ? -1 : inner});
 }
 
 Outputs Reshape(OnnxContext& ctx, const onnx::NodeProto& node) {

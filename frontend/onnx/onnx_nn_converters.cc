@@ -38,6 +38,7 @@ absl::StatusOr<Window> ReadWindow(const OnnxContext& ctx, const onnx::NodeProto&
   if (auto_pad == "VALID") {
     w.padding = {0, 0, 0, 0};
   } else if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
+    if (x_shape[2] < 0 || x_shape[3] < 0) return absl::UnimplementedError("auto_pad SAME needs a static image size");
     // Output = ceil(input / stride); the odd unit of padding goes at the end (UPPER) or the start.
     for (int d = 0; d < 2; ++d) {
       int64_t in = x_shape[2 + d], out = (in + w.strides[d] - 1) / w.strides[d];
@@ -66,7 +67,7 @@ Outputs Conv(OnnxContext& ctx, const onnx::NodeProto& node) {
   if (!x.ok()) return x.status();
   absl::StatusOr<relax::Expr> w = ctx.Input(node, 1);
   if (!w.ok()) return w.status();
-  absl::StatusOr<std::vector<int64_t>> xs = StaticShape(*x, "Conv's input"), ws = StaticShape(*w, "Conv's weight");
+  absl::StatusOr<std::vector<int64_t>> xs = KnownShape(*x, "Conv's input"), ws = StaticShape(*w, "Conv's weight");
   if (!xs.ok()) return xs.status();
   if (!ws.ok()) return ws.status();
   if (ws->size() != 4) return absl::UnimplementedError(absl::StrCat("only 2-D convolution is supported, weight has rank ", ws->size()));
@@ -99,7 +100,7 @@ Outputs BatchNormalization(OnnxContext& ctx, const onnx::NodeProto& node) {
     in.push_back(*v);
   }
   const auto* t = TensorOf(in[0]);
-  if (t == nullptr || !t->shape || t->shape->size() != 4) return absl::UnimplementedError("only NCHW batch normalization is supported");
+  if (t == nullptr || t->ndim != 4) return absl::UnimplementedError("only NCHW batch normalization is supported");
   DataType dtype = t->dtype;
   auto emit = [&](const std::string& op, std::vector<relax::Expr> args) { return ctx.EmitOp(op, std::move(args)); };
   absl::StatusOr<relax::Expr> denom = emit("add", {in[4], Scalar(ctx.FloatAttr(node, "epsilon", 1e-5f), dtype)});
@@ -120,7 +121,7 @@ OnnxConverter Pool(bool is_max) {
     absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
     if (!x.ok()) return x.status();
     if (node.output_size() > 1 && !node.output(1).empty()) return absl::UnimplementedError("the Indices output is not supported");
-    absl::StatusOr<std::vector<int64_t>> xs = StaticShape(*x, "the pooled input");
+    absl::StatusOr<std::vector<int64_t>> xs = KnownShape(*x, "the pooled input");
     if (!xs.ok()) return xs.status();
     if (!ctx.HasAttr(node, "kernel_shape")) return absl::InvalidArgumentError("kernel_shape is required");
     absl::StatusOr<Window> win = ReadWindow(ctx, node, *xs, {});
@@ -137,7 +138,7 @@ OnnxConverter Pool(bool is_max) {
 Outputs Pad(OnnxContext& ctx, const onnx::NodeProto& node) {
   absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
   if (!x.ok()) return x.status();
-  absl::StatusOr<std::vector<int64_t>> xs = StaticShape(*x, "Pad's input");
+  absl::StatusOr<std::vector<int64_t>> xs = KnownShape(*x, "Pad's input");
   if (!xs.ok()) return xs.status();
   std::string mode = ctx.StringAttr(node, "mode", "constant");
   if (mode != "constant") return absl::UnimplementedError(absl::StrCat("mode '", mode, "' is not supported (only constant)"));
@@ -179,7 +180,7 @@ Outputs GlobalAveragePool(OnnxContext& ctx, const onnx::NodeProto& node) {
 Outputs Softmax(OnnxContext& ctx, const onnx::NodeProto& node) {
   absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
   if (!x.ok()) return x.status();
-  absl::StatusOr<std::vector<int64_t>> xs = StaticShape(*x, "Softmax's input");
+  absl::StatusOr<std::vector<int64_t>> xs = KnownShape(*x, "Softmax's input");
   if (!xs.ok()) return xs.status();
   int64_t rank = static_cast<int64_t>(xs->size());
   int64_t axis = ctx.IntAttr(node, "axis", ctx.opset() >= 13 ? -1 : 1);
@@ -198,7 +199,7 @@ Outputs LayerNormalization(OnnxContext& ctx, const onnx::NodeProto& node) {
   if (!x.ok()) return x.status();
   absl::StatusOr<relax::Expr> scale = ctx.Input(node, 1);
   if (!scale.ok()) return scale.status();
-  absl::StatusOr<std::vector<int64_t>> xs = StaticShape(*x, "LayerNormalization's input");
+  absl::StatusOr<std::vector<int64_t>> xs = KnownShape(*x, "LayerNormalization's input");
   if (!xs.ok()) return xs.status();
   int64_t rank = static_cast<int64_t>(xs->size()), axis = ctx.IntAttr(node, "axis", -1);
   if (axis < 0) axis += rank;

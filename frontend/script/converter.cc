@@ -24,6 +24,7 @@
 #include "ir/tir/shape_expr.h"
 #include "ir/tir/tir_util.h"
 #include "ir/verifier.h"
+#include "support/status_macros.h"
 
 namespace mlc {
 namespace script {
@@ -34,17 +35,6 @@ using tir::FloatImm;
 using tir::IntImm;
 using tir::PrimExpr;
 using tir::Stmt;
-
-#define MLC_TRY(lhs, expr)                      \
-  auto lhs##_or = (expr);                       \
-  if (!lhs##_or.ok()) return lhs##_or.status(); \
-  auto lhs = *std::move(lhs##_or)
-
-#define MLC_CHECK_OK(expr)            \
-  do {                                \
-    absl::Status _st = (expr);        \
-    if (!_st.ok()) return _st;        \
-  } while (0)
 
 /*! \brief Position-aware errors shared by both converters. */
 class ErrorReporter {
@@ -181,7 +171,7 @@ class TirConverter {
         params.push_back(tir::Buffer());
         continue;
       }
-      MLC_TRY(buffer, BufferFromAnnotation(p.name, p.annotation));
+      MLC_ASSIGN_OR_RETURN(buffer, BufferFromAnnotation(p.name, p.annotation));
       params.push_back(buffer);
       Define(p.name, Binding{buffer, nullptr});
     }
@@ -192,8 +182,8 @@ class TirConverter {
     std::vector<AstPtr> stmts;
     for (const AstPtr& s : body) {
       if (s->kind == AstKind::kExprStmt && s->a->kind == AstKind::kCall && TirName(s->a->a) == "func_attr") {
-        MLC_CHECK_OK(CheckArgs(err_, s->a, "T.func_attr", 1, 1));
-        MLC_TRY(parsed, ParseAttrDict(s->a->elts[0]));
+        MLC_RETURN_IF_ERROR(CheckArgs(err_, s->a, "T.func_attr", 1, 1));
+        MLC_ASSIGN_OR_RETURN(parsed, ParseAttrDict(s->a->elts[0]));
         for (auto& [k, v] : parsed) attrs[k] = v;
         continue;
       }
@@ -207,7 +197,7 @@ class TirConverter {
     }
     BlockFrame root;
     frames_.push_back(&root);
-    MLC_TRY(seq, Statements(stmts));
+    MLC_ASSIGN_OR_RETURN(seq, Statements(stmts));
     frames_.pop_back();
     params_ = nullptr;
     for (const Handle& h : handles_) {
@@ -274,7 +264,7 @@ class TirConverter {
     for (size_t i = 0; i + 1 < node->elts.size(); i += 2) {
       const AstPtr& key = node->elts[i];
       if (key->kind != AstKind::kString) return err.Error(key, "attribute names must be strings");
-      MLC_TRY(value, AttrLiteralOf(err, node->elts[i + 1]));
+      MLC_ASSIGN_OR_RETURN(value, AttrLiteralOf(err, node->elts[i + 1]));
       attrs[key->text] = value;
     }
     return attrs;
@@ -303,7 +293,7 @@ class TirConverter {
         std::vector<double> floats;
         bool all_int = true;
         for (const AstPtr& e : v->elts) {
-          MLC_TRY(x, AttrLiteralOf(err, e));
+          MLC_ASSIGN_OR_RETURN(x, AttrLiteralOf(err, e));
           if (x.is<int64_t>()) {
             ints.push_back(x.get<int64_t>());
             floats.push_back(static_cast<double>(x.get<int64_t>()));
@@ -369,7 +359,7 @@ class TirConverter {
   absl::StatusOr<tir::Buffer> BufferFromAnnotation(const std::string& name, const AstPtr& ann) {
     AstPtr shape_node, dtype_node;
     if (ann->kind == AstKind::kCall && TirName(ann->a) == "Buffer") {
-      MLC_CHECK_OK(CheckArgs(err_, ann, "T.Buffer", 1, 2, {"dtype", "scope", "offset_factor", "align"}));
+      MLC_RETURN_IF_ERROR(CheckArgs(err_, ann, "T.Buffer", 1, 2, {"dtype", "scope", "offset_factor", "align"}));
       shape_node = ann->elts[0];
       if (ann->elts.size() > 1) dtype_node = ann->elts[1];
       if (const AstPtr* kw = FindKeyword(ann, "dtype")) dtype_node = *kw;
@@ -384,22 +374,22 @@ class TirConverter {
     } else {
       return err_.Error(ann, absl::StrCat("found ", Describe(ann), ", expected a T.Buffer((shape), \"dtype\") annotation"));
     }
-    MLC_TRY(shape, ParseShape(shape_node));
+    MLC_ASSIGN_OR_RETURN(shape, ParseShape(shape_node));
     DataType dtype = DataType::Float32();
     if (dtype_node != nullptr) {
-      MLC_TRY(dt, ParseDtype(err_, dtype_node));
+      MLC_ASSIGN_OR_RETURN(dt, ParseDtype(err_, dtype_node));
       dtype = dt;
     }
     return tir::MakeBuffer(name, shape, dtype);
   }
 
   absl::StatusOr<tir::Buffer> AllocBuffer(const std::string& name, const AstPtr& call) {
-    MLC_CHECK_OK(CheckArgs(err_, call, "T.alloc_buffer", 1, 2, {"dtype", "scope", "align", "offset_factor"}));
-    MLC_TRY(shape, ParseShape(call->elts[0]));
+    MLC_RETURN_IF_ERROR(CheckArgs(err_, call, "T.alloc_buffer", 1, 2, {"dtype", "scope", "align", "offset_factor"}));
+    MLC_ASSIGN_OR_RETURN(shape, ParseShape(call->elts[0]));
     DataType dtype = DataType::Float32();
     const AstPtr* dtype_node = call->elts.size() > 1 ? &call->elts[1] : FindKeyword(call, "dtype");
     if (dtype_node != nullptr) {
-      MLC_TRY(dt, ParseDtype(err_, *dtype_node));
+      MLC_ASSIGN_OR_RETURN(dt, ParseDtype(err_, *dtype_node));
       dtype = dt;
     }
     return tir::MakeBuffer(name, shape, dtype);
@@ -410,7 +400,7 @@ class TirConverter {
   absl::StatusOr<Stmt> Statements(const std::vector<AstPtr>& stmts) {
     std::vector<Stmt> out;
     for (const AstPtr& s : stmts) {
-      MLC_TRY(stmt, Statement(s));
+      MLC_ASSIGN_OR_RETURN(stmt, Statement(s));
       if (stmt.defined()) out.push_back(stmt);
     }
     if (out.empty()) return Stmt(new tir::EvaluateNode(tir::I32(0)));
@@ -431,9 +421,9 @@ class TirConverter {
         return Assign(s);
       case AstKind::kAugAssign: {
         if (s->a->kind != AstKind::kSubscript) return err_.Error(s, "augmented assignment needs a buffer element target");
-        MLC_TRY(load, Expr(s->a));
-        MLC_TRY(rhs, Expr(s->b));
-        MLC_TRY(value, Binary(s, s->text, load, rhs));
+        MLC_ASSIGN_OR_RETURN(load, Expr(s->a));
+        MLC_ASSIGN_OR_RETURN(rhs, Expr(s->b));
+        MLC_ASSIGN_OR_RETURN(value, Binary(s, s->text, load, rhs));
         return StoreTo(s->a, value);
       }
       case AstKind::kAnnAssign:
@@ -443,11 +433,11 @@ class TirConverter {
       case AstKind::kWith:
         return With(s);
       case AstKind::kIf: {
-        MLC_TRY(cond, Expr(s->a));
-        MLC_TRY(then_case, Statements(s->body));
+        MLC_ASSIGN_OR_RETURN(cond, Expr(s->a));
+        MLC_ASSIGN_OR_RETURN(then_case, Statements(s->body));
         Stmt else_case;
         if (!s->orelse.empty()) {
-          MLC_TRY(e, Statements(s->orelse));
+          MLC_ASSIGN_OR_RETURN(e, Statements(s->orelse));
           else_case = e;
         }
         return Stmt(new tir::IfThenElseNode(cond, then_case, else_case));
@@ -474,7 +464,7 @@ class TirConverter {
       std::vector<AstPtr> args = e->elts;
       if (args.size() == 1 && (args[0]->kind == AstKind::kList || args[0]->kind == AstKind::kTuple)) args = args[0]->elts;
       for (const AstPtr& a : args) {
-        MLC_TRY(region, Region(a));
+        MLC_ASSIGN_OR_RETURN(region, Region(a));
         regions.push_back(region);
       }
       (name == "reads" ? frame->reads : frame->writes) = regions;
@@ -482,21 +472,21 @@ class TirConverter {
     }
     if (name == "where") {
       if (frame == nullptr || frames_.size() < 2) return err_.Error(e, "T.where outside a block");
-      MLC_CHECK_OK(CheckArgs(err_, e, "T.where", 1, 1));
-      MLC_TRY(pred, Expr(e->elts[0]));
+      MLC_RETURN_IF_ERROR(CheckArgs(err_, e, "T.where", 1, 1));
+      MLC_ASSIGN_OR_RETURN(pred, Expr(e->elts[0]));
       frame->predicate = pred;
       return Stmt();
     }
     if (name == "block_attr") {
       if (frame == nullptr || frames_.size() < 2) return err_.Error(e, "T.block_attr outside a block");
-      MLC_CHECK_OK(CheckArgs(err_, e, "T.block_attr", 1, 1));
-      MLC_TRY(attrs, ParseAttrDict(e->elts[0]));
+      MLC_RETURN_IF_ERROR(CheckArgs(err_, e, "T.block_attr", 1, 1));
+      MLC_ASSIGN_OR_RETURN(attrs, ParseAttrDict(e->elts[0]));
       frame->annotations = attrs;
       return Stmt();
     }
     if (name == "evaluate") {
-      MLC_CHECK_OK(CheckArgs(err_, e, "T.evaluate", 1, 1));
-      MLC_TRY(v, Expr(e->elts[0]));
+      MLC_RETURN_IF_ERROR(CheckArgs(err_, e, "T.evaluate", 1, 1));
+      MLC_ASSIGN_OR_RETURN(v, Expr(e->elts[0]));
       return Stmt(new tir::EvaluateNode(v));
     }
     if (name == "func_attr") return err_.Error(e, "T.func_attr must be at the top of the function body");
@@ -508,7 +498,7 @@ class TirConverter {
     if (node->kind != AstKind::kSubscript || node->a->kind != AstKind::kName) {
       return err_.Error(node, absl::StrCat("found ", Describe(node), ", expected a buffer region such as A[vi, 0:128]"));
     }
-    MLC_TRY(buffer, BufferNamed(node->a));
+    MLC_ASSIGN_OR_RETURN(buffer, BufferNamed(node->a));
     std::vector<AstPtr> indices = node->b->kind == AstKind::kTuple ? node->b->elts : std::vector<AstPtr>{node->b};
     if (indices.size() != buffer->shape.size()) {
       return err_.Error(node, absl::StrCat("region of ", buffer->name, " has ", indices.size(), " indices, but it has ",
@@ -521,11 +511,11 @@ class TirConverter {
       if (idx->kind == AstKind::kSlice) {
         PrimExpr lo = tir::Const(it, 0), hi = buffer->shape[d];
         if (idx->a != nullptr) {
-          MLC_TRY(l, Expr(idx->a));
+          MLC_ASSIGN_OR_RETURN(l, Expr(idx->a));
           lo = l;
         }
         if (idx->b != nullptr) {
-          MLC_TRY(h, Expr(idx->b));
+          MLC_ASSIGN_OR_RETURN(h, Expr(idx->b));
           hi = h;
         }
         const int64_t* lc = tir::AsConstInt(lo);
@@ -533,7 +523,7 @@ class TirConverter {
         PrimExpr extent = (lc != nullptr && *lc == 0) ? hi : tir::Analyzer().Simplify(tir::operator-(hi, lo));
         region.region.push_back({lo, extent});
       } else {
-        MLC_TRY(i, Expr(idx));
+        MLC_ASSIGN_OR_RETURN(i, Expr(idx));
         region.region.push_back({i, tir::Const(i->dtype, 1)});
       }
     }
@@ -549,8 +539,8 @@ class TirConverter {
 
   absl::StatusOr<Stmt> StoreTo(const AstPtr& target, PrimExpr value) {
     if (target->a->kind != AstKind::kName) return err_.Error(target, "the store target must be a buffer element");
-    MLC_TRY(buffer, BufferNamed(target->a));
-    MLC_TRY(indices, Indices(target->b));
+    MLC_ASSIGN_OR_RETURN(buffer, BufferNamed(target->a));
+    MLC_ASSIGN_OR_RETURN(indices, Indices(target->b));
     if (indices.size() != buffer->shape.size()) {
       return err_.Error(target, absl::StrCat("store to ", buffer->name, " with ", indices.size(), " indices, but it has ",
                                              buffer->shape.size(), " dimensions"));
@@ -572,13 +562,13 @@ class TirConverter {
     const AstPtr& target = s->a;
     const AstPtr& value = s->b;
     if (target->kind == AstKind::kSubscript) {
-      MLC_TRY(v, Expr(value));
+      MLC_ASSIGN_OR_RETURN(v, Expr(value));
       return StoreTo(target, v);
     }
     std::string callee = value->kind == AstKind::kCall ? TirName(value->a) : "";
     if (target->kind == AstKind::kName && callee == "alloc_buffer") {
       BlockFrame* frame = Frame();
-      MLC_TRY(buffer, AllocBuffer(target->text, value));
+      MLC_ASSIGN_OR_RETURN(buffer, AllocBuffer(target->text, value));
       frame->alloc_buffers.push_back(buffer);
       Define(target->text, Binding{buffer, nullptr});
       return Stmt();
@@ -597,7 +587,7 @@ class TirConverter {
 
   /*! \brief `X = T.match_buffer(x, (n, 784), "float32")` binds the T.handle parameter x. */
   absl::StatusOr<Stmt> MatchBuffer(const std::string& name, const AstPtr& call) {
-    MLC_CHECK_OK(CheckArgs(err_, call, "T.match_buffer", 2, 3, {"dtype", "scope", "align", "offset_factor"}));
+    MLC_RETURN_IF_ERROR(CheckArgs(err_, call, "T.match_buffer", 2, 3, {"dtype", "scope", "align", "offset_factor"}));
     const AstPtr& handle = call->elts[0];
     Handle* h = nullptr;
     for (Handle& candidate : handles_) {
@@ -607,11 +597,11 @@ class TirConverter {
       return err_.Error(call, absl::StrCat("T.match_buffer binds a T.handle parameter at the top of the function; found ", Describe(handle)));
     }
     if (h->matched) return err_.Error(call, absl::StrCat("parameter ", h->name, " is matched twice"));
-    MLC_TRY(shape, ParseShape(call->elts[1]));
+    MLC_ASSIGN_OR_RETURN(shape, ParseShape(call->elts[1]));
     DataType dtype = DataType::Float32();
     const AstPtr* dtype_node = call->elts.size() > 2 ? &call->elts[2] : FindKeyword(call, "dtype");
     if (dtype_node != nullptr) {
-      MLC_TRY(dt, ParseDtype(err_, *dtype_node));
+      MLC_ASSIGN_OR_RETURN(dt, ParseDtype(err_, *dtype_node));
       dtype = dt;
     }
     tir::Buffer buffer = tir::MakeBuffer(name, shape, dtype);
@@ -625,7 +615,7 @@ class TirConverter {
     BlockFrame* frame = Frame();
     if (frames_.size() < 2) return err_.Error(s, "T.axis.remap outside a block");
     const AstPtr& call = s->b;
-    MLC_CHECK_OK(CheckArgs(err_, call, "T.axis.remap", 2, 2));
+    MLC_RETURN_IF_ERROR(CheckArgs(err_, call, "T.axis.remap", 2, 2));
     if (call->elts[0]->kind != AstKind::kString) return err_.Error(call->elts[0], "expected a kinds string such as \"SSR\"");
     const std::string& kinds = call->elts[0]->text;
     const AstPtr& values = call->elts[1];
@@ -638,7 +628,7 @@ class TirConverter {
     for (size_t i = 0; i < kinds.size(); ++i) {
       if (kinds[i] != 'S' && kinds[i] != 'R') return err_.Error(call->elts[0], "kinds must be 'S' (spatial) or 'R' (reduce)");
       if (targets[i]->kind != AstKind::kName) return err_.Error(targets[i], "expected a variable name");
-      MLC_TRY(value, Expr(values->elts[i]));
+      MLC_ASSIGN_OR_RETURN(value, Expr(values->elts[i]));
       auto range = loop_ranges_.find(value.get());
       if (range == loop_ranges_.end()) {
         return err_.Error(values->elts[i], "T.axis.remap binds loop variables; this is not a loop variable");
@@ -664,18 +654,18 @@ class TirConverter {
     }
     if (s->a->kind != AstKind::kName) return err_.Error(s->a, "expected a variable name");
     const AstPtr& call = s->b;
-    MLC_CHECK_OK(CheckArgs(err_, call, absl::StrCat("T.axis.", kind_name), 2, 2));
+    MLC_RETURN_IF_ERROR(CheckArgs(err_, call, absl::StrCat("T.axis.", kind_name), 2, 2));
     tir::Range dom;
     const AstPtr& dom_node = call->elts[0];
     if (dom_node->kind == AstKind::kTuple && dom_node->elts.size() == 2) {
-      MLC_TRY(lo, Expr(dom_node->elts[0]));
-      MLC_TRY(hi, Expr(dom_node->elts[1]));
+      MLC_ASSIGN_OR_RETURN(lo, Expr(dom_node->elts[0]));
+      MLC_ASSIGN_OR_RETURN(hi, Expr(dom_node->elts[1]));
       dom = {lo, tir::operator-(hi, lo)};
     } else {
-      MLC_TRY(extent, Expr(dom_node));
+      MLC_ASSIGN_OR_RETURN(extent, Expr(dom_node));
       dom = {tir::Const(extent->dtype, 0), extent};
     }
-    MLC_TRY(value, Expr(call->elts[1]));
+    MLC_ASSIGN_OR_RETURN(value, Expr(call->elts[1]));
     tir::MatchTypes(&dom.extent, &value);
     if (dom.min->dtype != dom.extent->dtype) dom.min = tir::Const(dom.extent->dtype, 0);
     tir::Var var = tir::MakeVar(s->a->text, dom.extent->dtype);
@@ -694,26 +684,26 @@ class TirConverter {
     tir::ForKind kind = tir::ForKind::kSerial;
     Attrs annotations;
     if (tname == "grid") {
-      MLC_CHECK_OK(CheckArgs(err_, iter, "T.grid", 1, 64));
+      MLC_RETURN_IF_ERROR(CheckArgs(err_, iter, "T.grid", 1, 64));
       for (const AstPtr& e : iter->elts) {
-        MLC_TRY(extent, Expr(e));
+        MLC_ASSIGN_OR_RETURN(extent, Expr(e));
         ranges.push_back({tir::Const(extent->dtype, 0), extent});
       }
     } else if (name == "range" || tname == "serial" || tname == "parallel" || tname == "vectorized" || tname == "unroll") {
       if (tname == "parallel") kind = tir::ForKind::kParallel;
       if (tname == "vectorized") kind = tir::ForKind::kVectorized;
       if (tname == "unroll") kind = tir::ForKind::kUnrolled;
-      MLC_CHECK_OK(CheckArgs(err_, iter, name, 1, 2, {"annotations"}));
+      MLC_RETURN_IF_ERROR(CheckArgs(err_, iter, name, 1, 2, {"annotations"}));
       if (const AstPtr* a = FindKeyword(iter, "annotations")) {
-        MLC_TRY(parsed, ParseAttrDict(*a));
+        MLC_ASSIGN_OR_RETURN(parsed, ParseAttrDict(*a));
         annotations = parsed;
       }
       if (iter->elts.size() == 1) {
-        MLC_TRY(extent, Expr(iter->elts[0]));
+        MLC_ASSIGN_OR_RETURN(extent, Expr(iter->elts[0]));
         ranges.push_back({tir::Const(extent->dtype, 0), extent});
       } else {
-        MLC_TRY(lo, Expr(iter->elts[0]));
-        MLC_TRY(hi, Expr(iter->elts[1]));
+        MLC_ASSIGN_OR_RETURN(lo, Expr(iter->elts[0]));
+        MLC_ASSIGN_OR_RETURN(hi, Expr(iter->elts[1]));
         tir::MatchTypes(&lo, &hi);
         ranges.push_back({lo, tir::operator-(hi, lo)});
       }
@@ -735,7 +725,7 @@ class TirConverter {
       loop_ranges_[v.get()] = {ranges[i].first, ranges[i].second};
       Define(s->elts[i]->text, Binding{nullptr, v});
     }
-    MLC_TRY(body, Statements(s->body));
+    MLC_ASSIGN_OR_RETURN(body, Statements(s->body));
     PopScope();
     for (int i = static_cast<int>(vars.size()) - 1; i >= 0; --i) {
       PrimExpr min = ranges[i].first;
@@ -752,13 +742,13 @@ class TirConverter {
     if (name == "init") {
       BlockFrame* frame = Frame();
       if (frames_.size() < 2) return err_.Error(ctx, "T.init() outside a block");
-      MLC_CHECK_OK(CheckArgs(err_, ctx, "T.init", 0, 0));
-      MLC_TRY(init, Statements(s->body));
+      MLC_RETURN_IF_ERROR(CheckArgs(err_, ctx, "T.init", 0, 0));
+      MLC_ASSIGN_OR_RETURN(init, Statements(s->body));
       frame->init = init;
       return Stmt();
     }
     if (name != "block") return err_.Error(ctx, absl::StrCat("found ", Describe(ctx), ", expected T.block(...) or T.init()"));
-    MLC_CHECK_OK(CheckArgs(err_, ctx, "T.block", 0, 1, {"no_realize"}));
+    MLC_RETURN_IF_ERROR(CheckArgs(err_, ctx, "T.block", 0, 1, {"no_realize"}));
     std::string block_name;
     if (!ctx->elts.empty()) {
       if (ctx->elts[0]->kind != AstKind::kString) return err_.Error(ctx->elts[0], "the block name must be a string");
@@ -767,7 +757,7 @@ class TirConverter {
     BlockFrame frame;
     frames_.push_back(&frame);
     PushScope();
-    MLC_TRY(body, Statements(s->body));
+    MLC_ASSIGN_OR_RETURN(body, Statements(s->body));
     PopScope();
     frames_.pop_back();
     std::vector<tir::BufferRegion> reads, writes;
@@ -792,7 +782,7 @@ class TirConverter {
     std::vector<PrimExpr> out;
     for (const AstPtr& i : items) {
       if (i->kind == AstKind::kSlice) return err_.Error(i, "slices are allowed only in T.reads / T.writes");
-      MLC_TRY(e, Expr(i));
+      MLC_ASSIGN_OR_RETURN(e, Expr(i));
       if (!e->dtype.is_integer()) return err_.Error(i, "buffer indices must be integers");
       out.push_back(e);
     }
@@ -840,8 +830,8 @@ class TirConverter {
       }
       case AstKind::kSubscript: {
         if (node->a->kind != AstKind::kName) return err_.Error(node, "only buffers can be indexed");
-        MLC_TRY(buffer, BufferNamed(node->a));
-        MLC_TRY(indices, Indices(node->b));
+        MLC_ASSIGN_OR_RETURN(buffer, BufferNamed(node->a));
+        MLC_ASSIGN_OR_RETURN(indices, Indices(node->b));
         if (indices.size() != buffer->shape.size()) {
           return err_.Error(node, absl::StrCat("load from ", buffer->name, " with ", indices.size(),
                                                " indices, but it has ", buffer->shape.size(), " dimensions"));
@@ -851,12 +841,12 @@ class TirConverter {
       case AstKind::kBinOp:
       case AstKind::kCompare:
       case AstKind::kBoolOp: {
-        MLC_TRY(a, Expr(node->a));
-        MLC_TRY(b, Expr(node->b));
+        MLC_ASSIGN_OR_RETURN(a, Expr(node->a));
+        MLC_ASSIGN_OR_RETURN(b, Expr(node->b));
         return Binary(node, node->text, a, b);
       }
       case AstKind::kUnaryOp: {
-        MLC_TRY(a, Expr(node->a));
+        MLC_ASSIGN_OR_RETURN(a, Expr(node->a));
         if (node->text == "-") return tir::operator-(a);
         if (node->text == "not") return tir::operator!(a);
         return a;
@@ -877,7 +867,7 @@ class TirConverter {
     // Typed literals and casts: T.float32(0), T.int64(1), T.bool(True).
     absl::StatusOr<DataType> typed = DataType::Parse(name);
     if (typed.ok() && !typed->is_void() && !typed->is_handle()) {
-      MLC_CHECK_OK(CheckArgs(err_, node, absl::StrCat("T.", name), 1, 1));
+      MLC_RETURN_IF_ERROR(CheckArgs(err_, node, absl::StrCat("T.", name), 1, 1));
       const AstPtr& arg = node->elts[0];
       const AstPtr* lit = &arg;
       bool negate = false;
@@ -901,43 +891,43 @@ class TirConverter {
           return FloatImm(*typed, v);
         }
       }
-      MLC_TRY(v, Expr(arg));
+      MLC_ASSIGN_OR_RETURN(v, Expr(arg));
       return tir::Cast(*typed, v);
     }
     if (name == "max" || name == "min") {
-      MLC_CHECK_OK(CheckArgs(err_, node, absl::StrCat("T.", name), 2, 2));
-      MLC_TRY(a, Expr(node->elts[0]));
-      MLC_TRY(b, Expr(node->elts[1]));
+      MLC_RETURN_IF_ERROR(CheckArgs(err_, node, absl::StrCat("T.", name), 2, 2));
+      MLC_ASSIGN_OR_RETURN(a, Expr(node->elts[0]));
+      MLC_ASSIGN_OR_RETURN(b, Expr(node->elts[1]));
       return name == "max" ? tir::Max(a, b) : tir::Min(a, b);
     }
     if (name == "floordiv" || name == "floormod" || name == "truncmod" || name == "truncdiv") {
-      MLC_CHECK_OK(CheckArgs(err_, node, absl::StrCat("T.", name), 2, 2));
-      MLC_TRY(a, Expr(node->elts[0]));
-      MLC_TRY(b, Expr(node->elts[1]));
+      MLC_RETURN_IF_ERROR(CheckArgs(err_, node, absl::StrCat("T.", name), 2, 2));
+      MLC_ASSIGN_OR_RETURN(a, Expr(node->elts[0]));
+      MLC_ASSIGN_OR_RETURN(b, Expr(node->elts[1]));
       if (name == "floordiv") return tir::FloorDiv(a, b);
       if (name == "floormod") return tir::FloorMod(a, b);
       tir::MatchTypes(&a, &b);
       return tir::MakeBinary(name == "truncmod" ? NodeKind::kMod : NodeKind::kDiv, a, b);
     }
     if (name == "Cast") {
-      MLC_CHECK_OK(CheckArgs(err_, node, "T.Cast", 2, 2));
-      MLC_TRY(dtype, ParseDtype(err_, node->elts[0]));
-      MLC_TRY(v, Expr(node->elts[1]));
+      MLC_RETURN_IF_ERROR(CheckArgs(err_, node, "T.Cast", 2, 2));
+      MLC_ASSIGN_OR_RETURN(dtype, ParseDtype(err_, node->elts[0]));
+      MLC_ASSIGN_OR_RETURN(v, Expr(node->elts[1]));
       return PrimExpr(new tir::CastNode(dtype, v));
     }
     if (name == "Select" || name == "if_then_else") {
-      MLC_CHECK_OK(CheckArgs(err_, node, absl::StrCat("T.", name), 3, 3));
-      MLC_TRY(c, Expr(node->elts[0]));
-      MLC_TRY(t, Expr(node->elts[1]));
-      MLC_TRY(f, Expr(node->elts[2]));
+      MLC_RETURN_IF_ERROR(CheckArgs(err_, node, absl::StrCat("T.", name), 3, 3));
+      MLC_ASSIGN_OR_RETURN(c, Expr(node->elts[0]));
+      MLC_ASSIGN_OR_RETURN(t, Expr(node->elts[1]));
+      MLC_ASSIGN_OR_RETURN(f, Expr(node->elts[2]));
       return tir::Select(c, t, f);
     }
     std::string intrinsic = name == "abs" ? "fabs" : name;
     if (const tir::IntrinsicInfo* info = tir::LookupIntrinsic(intrinsic)) {
-      MLC_CHECK_OK(CheckArgs(err_, node, absl::StrCat("T.", name), info->num_args, info->num_args));
+      MLC_RETURN_IF_ERROR(CheckArgs(err_, node, absl::StrCat("T.", name), info->num_args, info->num_args));
       std::vector<PrimExpr> args;
       for (const AstPtr& a : node->elts) {
-        MLC_TRY(e, Expr(a));
+        MLC_ASSIGN_OR_RETURN(e, Expr(a));
         args.push_back(e);
       }
       if (args.size() == 2) tir::MatchTypes(&args[0], &args[1]);
@@ -989,7 +979,7 @@ class RelaxConverter {
         return absl::InvalidArgumentError(absl::StrCat(err_.filename(), ":", p.line, ":", p.col, ": parameter ", p.name,
                                                        " needs a struct info annotation such as R.Tensor((1, 784), \"float32\")"));
       }
-      MLC_TRY(sinfo, ParseStructInfo(err_, p.annotation));
+      MLC_ASSIGN_OR_RETURN(sinfo, ParseStructInfo(err_, p.annotation));
       relax::Var v = relax::MakeVar(p.name, sinfo);
       if (vars_.count(p.name)) return err_.Error(def, absl::StrCat("parameter ", p.name, " appears twice"));
       vars_[p.name] = v;
@@ -997,7 +987,7 @@ class RelaxConverter {
     }
     StructInfo declared_ret;
     if (def->a != nullptr && def->a->kind != AstKind::kNone) {
-      MLC_TRY(ret, ParseStructInfo(err_, def->a));
+      MLC_ASSIGN_OR_RETURN(ret, ParseStructInfo(err_, def->a));
       declared_ret = ret;
     }
     defining_shape_vars_ = false;
@@ -1015,8 +1005,8 @@ class RelaxConverter {
           const AstPtr& e = s->a;
           if (e->kind == AstKind::kString) break;
           if (e->kind == AstKind::kCall && RelaxName(e->a) == "func_attr") {
-            MLC_CHECK_OK(CheckArgs(err_, e, "R.func_attr", 1, 1));
-            MLC_TRY(parsed, TirConverter::AttrDictOf(err_, e->elts[0]));
+            MLC_RETURN_IF_ERROR(CheckArgs(err_, e, "R.func_attr", 1, 1));
+            MLC_ASSIGN_OR_RETURN(parsed, TirConverter::AttrDictOf(err_, e->elts[0]));
             for (auto& [k, v] : parsed) attrs[k] = v;
             break;
           }
@@ -1041,15 +1031,15 @@ class RelaxConverter {
             }
             break;
           }
-          MLC_CHECK_OK(Binding(s, /*dataflow=*/false, {}));
+          MLC_RETURN_IF_ERROR(Binding(s, /*dataflow=*/false, {}));
           break;
         }
         case AstKind::kWith:
-          MLC_CHECK_OK(DataflowBlock(s, std::vector<AstPtr>(body.begin() + i + 1, body.end())));
+          MLC_RETURN_IF_ERROR(DataflowBlock(s, std::vector<AstPtr>(body.begin() + i + 1, body.end())));
           break;
         case AstKind::kReturn: {
           if (s->a == nullptr) return err_.Error(s, "a graph function must return a value");
-          MLC_TRY(value, Expr(s->a));
+          MLC_ASSIGN_OR_RETURN(value, Expr(s->a));
           FlushPlainBlock();
           result = value;
           break;
@@ -1088,7 +1078,7 @@ class RelaxConverter {
     const bool is_call = node->kind == AstKind::kCall;
     if (name == "Tensor") {
       if (!is_call) return relax::TensorSInfoUnknownShape(DataType::Void(), -1);
-      MLC_CHECK_OK(CheckArgs(err, node, "R.Tensor", 0, 2, {"dtype", "ndim"}));
+      MLC_RETURN_IF_ERROR(CheckArgs(err, node, "R.Tensor", 0, 2, {"dtype", "ndim"}));
       std::optional<std::vector<tir::PrimExpr>> shape;
       DataType dtype = DataType::Void();
       int ndim = -1;
@@ -1096,7 +1086,7 @@ class RelaxConverter {
         const AstPtr& s = node->elts[0];
         if (s->kind != AstKind::kTuple && s->kind != AstKind::kList) {
           if (s->kind == AstKind::kString && node->elts.size() == 1) {
-            MLC_TRY(dt, ParseDtype(err, s));
+            MLC_ASSIGN_OR_RETURN(dt, ParseDtype(err, s));
             dtype = dt;
           } else {
             return err.Error(s, absl::StrCat("found ", Describe(s), ", expected a shape tuple such as (1, 784)"));
@@ -1104,18 +1094,18 @@ class RelaxConverter {
         } else {
           shape.emplace();
           for (const AstPtr& d : s->elts) {
-            MLC_TRY(dim, Dim(err, d));
+            MLC_ASSIGN_OR_RETURN(dim, Dim(err, d));
             shape->push_back(dim);
           }
           ndim = static_cast<int>(shape->size());
         }
       }
       if (node->elts.size() > 1) {
-        MLC_TRY(dt, ParseDtype(err, node->elts[1]));
+        MLC_ASSIGN_OR_RETURN(dt, ParseDtype(err, node->elts[1]));
         dtype = dt;
       }
       if (const AstPtr* kw = FindKeyword(node, "dtype")) {
-        MLC_TRY(dt, ParseDtype(err, *kw));
+        MLC_ASSIGN_OR_RETURN(dt, ParseDtype(err, *kw));
         dtype = dt;
       }
       if (const AstPtr* kw = FindKeyword(node, "ndim")) {
@@ -1134,7 +1124,7 @@ class RelaxConverter {
         std::vector<AstPtr> items = node->elts;
         if (items.size() == 1 && (items[0]->kind == AstKind::kList || items[0]->kind == AstKind::kTuple)) items = items[0]->elts;
         for (const AstPtr& f : items) {
-          MLC_TRY(s, ParseStructInfo(err, f));
+          MLC_ASSIGN_OR_RETURN(s, ParseStructInfo(err, f));
           fields.push_back(s);
         }
       }
@@ -1142,7 +1132,7 @@ class RelaxConverter {
     }
     if (name == "Shape") {
       if (!is_call) return StructInfo(new relax::ShapeStructInfoNode(-1, std::nullopt));
-      MLC_CHECK_OK(CheckArgs(err, node, "R.Shape", 0, 1, {"ndim"}));
+      MLC_RETURN_IF_ERROR(CheckArgs(err, node, "R.Shape", 0, 1, {"ndim"}));
       if (!node->elts.empty()) {
         std::vector<int64_t> values;
         for (const AstPtr& d : node->elts[0]->elts) {
@@ -1159,10 +1149,10 @@ class RelaxConverter {
     if (name == "Object") return relax::ObjectSInfo();
     if (name == "Prim") {
       if (!is_call) return err.Error(node, "R.Prim needs a dtype");
-      MLC_CHECK_OK(CheckArgs(err, node, "R.Prim", 0, 1, {"dtype"}));
+      MLC_RETURN_IF_ERROR(CheckArgs(err, node, "R.Prim", 0, 1, {"dtype"}));
       const AstPtr* d = node->elts.empty() ? FindKeyword(node, "dtype") : &node->elts[0];
       if (d == nullptr) return err.Error(node, "R.Prim needs a dtype");
-      MLC_TRY(dt, ParseDtype(err, *d));
+      MLC_ASSIGN_OR_RETURN(dt, ParseDtype(err, *d));
       return relax::PrimSInfo(dt);
     }
     return err.Error(node, absl::StrCat("found ", Describe(node), ", expected struct info such as R.Tensor((1, 784), "
@@ -1183,7 +1173,7 @@ class RelaxConverter {
     if (ctx->kind != AstKind::kCall || RelaxName(ctx->a) != "dataflow") {
       return err_.Error(ctx, absl::StrCat("found ", Describe(ctx), ", expected R.dataflow()"));
     }
-    MLC_CHECK_OK(CheckArgs(err_, ctx, "R.dataflow", 0, 0));
+    MLC_RETURN_IF_ERROR(CheckArgs(err_, ctx, "R.dataflow", 0, 0));
     std::set<std::string> outputs;
     bool saw_output = false;
     for (const AstPtr& st : s->body) {
@@ -1220,7 +1210,7 @@ class RelaxConverter {
           if (st->a->kind != AstKind::kName) return err_.Error(st->a, "binding targets must be names");
           const std::string& name = st->a->text;
           bool is_output = outputs.count(name) || used_later.count(name);
-          MLC_CHECK_OK(Binding(st, /*dataflow=*/!is_output, &bindings));
+          MLC_RETURN_IF_ERROR(Binding(st, /*dataflow=*/!is_output, &bindings));
           bound_here.insert(name);
           break;
         }
@@ -1239,10 +1229,10 @@ class RelaxConverter {
     if (s->a->kind != AstKind::kName) return err_.Error(s->a, "binding targets must be names (tuple unpacking is not supported)");
     if (s->b == nullptr) return err_.Error(s, "an annotated binding needs a value");
     const std::string& name = s->a->text;
-    MLC_TRY(value, Expr(s->b));
+    MLC_ASSIGN_OR_RETURN(value, Expr(s->b));
     StructInfo sinfo = value->struct_info();
     if (s->kind == AstKind::kAnnAssign) {
-      MLC_TRY(ann, ParseStructInfo(err_, s->c));
+      MLC_ASSIGN_OR_RETURN(ann, ParseStructInfo(err_, s->c));
       if (!relax::IsBaseOf(ann, sinfo)) {
         return err_.Error(s->c, absl::StrCat(name, " is annotated ", relax::StructInfoToString(ann), " but its value is ",
                                              relax::StructInfoToString(sinfo)));
@@ -1303,7 +1293,7 @@ class RelaxConverter {
       case AstKind::kTuple: {
         std::vector<relax::Expr> fields;
         for (const AstPtr& e : node->elts) {
-          MLC_TRY(f, Expr(e));
+          MLC_ASSIGN_OR_RETURN(f, Expr(e));
           fields.push_back(f);
         }
         return relax::MakeTuple(fields);
@@ -1343,7 +1333,7 @@ class RelaxConverter {
       (*constant_cache_)[index] = c;
       return c;
     }
-    MLC_TRY(tuple, Expr(node->a));
+    MLC_ASSIGN_OR_RETURN(tuple, Expr(node->a));
     if (node->b->kind != AstKind::kInt) return err_.Error(node->b, "tuple indices must be integer literals");
     absl::StatusOr<relax::Expr> item = relax::MakeTupleGetItem(tuple, static_cast<int>(node->b->int_value));
     if (!item.ok()) return err_.Error(node, std::string(item.status().message()));
@@ -1359,7 +1349,7 @@ class RelaxConverter {
       }
       std::vector<relax::Expr> args;
       for (const AstPtr& a : node->elts) {
-        MLC_TRY(e, Expr(a));
+        MLC_ASSIGN_OR_RETURN(e, Expr(a));
         args.push_back(e);
       }
       if (!node->keywords.empty()) return err_.Error(node->keywords[0].value, "graph functions take no keyword arguments");
@@ -1371,12 +1361,12 @@ class RelaxConverter {
     }
     if (name == "call_tir" || name == "call_dps_packed") return CallDps(node, name);
     if (name == "shape") {
-      MLC_CHECK_OK(CheckArgs(err_, node, "R.shape", 1, 1));
-      MLC_TRY(values, IntList(node->elts[0]));
+      MLC_RETURN_IF_ERROR(CheckArgs(err_, node, "R.shape", 1, 1));
+      MLC_ASSIGN_OR_RETURN(values, IntList(node->elts[0]));
       return relax::MakeShapeExpr(values);
     }
     if (name == "ExternFunc") {
-      MLC_CHECK_OK(CheckArgs(err_, node, "R.ExternFunc", 1, 1));
+      MLC_RETURN_IF_ERROR(CheckArgs(err_, node, "R.ExternFunc", 1, 1));
       if (node->elts[0]->kind != AstKind::kString) return err_.Error(node->elts[0], "expected a function name string");
       return relax::MakeExternFunc(node->elts[0]->text);
     }
@@ -1393,11 +1383,11 @@ class RelaxConverter {
     for (size_t i = 0; i < node->elts.size(); ++i) {
       if (i < num_inputs) {
         if (name == "alloc_tensor" && i == 0 && (node->elts[0]->kind == AstKind::kTuple || node->elts[0]->kind == AstKind::kList)) {
-          MLC_TRY(values, IntList(node->elts[0]));
+          MLC_ASSIGN_OR_RETURN(values, IntList(node->elts[0]));
           args.push_back(relax::MakeShapeExpr(values));
           continue;
         }
-        MLC_TRY(e, Expr(node->elts[i]));
+        MLC_ASSIGN_OR_RETURN(e, Expr(node->elts[i]));
         args.push_back(e);
       } else {
         size_t attr_index = i - num_inputs;
@@ -1406,7 +1396,7 @@ class RelaxConverter {
                                                         info.attrs.empty() ? "" : " and attributes", ", got ",
                                                         node->elts.size()));
         }
-        MLC_TRY(v, OpAttr(info, info.attrs[attr_index], node->elts[i]));
+        MLC_ASSIGN_OR_RETURN(v, OpAttr(info, info.attrs[attr_index], node->elts[i]));
         attrs[info.attrs[attr_index].name] = v;
       }
     }
@@ -1421,7 +1411,7 @@ class RelaxConverter {
         return err_.Error(kw.value, absl::StrCat("R.", name, " has no attribute '", kw.name, "'",
                                                  known.empty() ? "" : absl::StrCat(" (attributes: ", absl::StrJoin(known, ", "), ")")));
       }
-      MLC_TRY(v, OpAttr(info, *spec, kw.value));
+      MLC_ASSIGN_OR_RETURN(v, OpAttr(info, *spec, kw.value));
       attrs[kw.name] = v;
     }
     // Attributes left at their defaults are not stored, so both spellings compare equal.
@@ -1435,10 +1425,10 @@ class RelaxConverter {
   absl::StatusOr<AttrValue> OpAttr(const relax::OpInfo& info, const relax::OpAttrSpec& spec, const AstPtr& value) {
     if (value->kind == AstKind::kNone) return AttrValue();
     if (spec.type == "dtype") {
-      MLC_TRY(dt, ParseDtype(err_, value));
+      MLC_ASSIGN_OR_RETURN(dt, ParseDtype(err_, value));
       return AttrValue(dt);
     }
-    MLC_TRY(v, TirConverter::AttrLiteralOf(err_, value));
+    MLC_ASSIGN_OR_RETURN(v, TirConverter::AttrLiteralOf(err_, value));
     bool ok = (spec.type == "int" && v.is<int64_t>()) || (spec.type == "int[]" && v.is<std::vector<int64_t>>()) ||
               (spec.type == "float" && (v.is<double>() || v.is<int64_t>())) ||
               (spec.type == "str" && v.is<std::string>()) || (spec.type == "bool" && v.is<bool>()) ||
@@ -1465,14 +1455,14 @@ class RelaxConverter {
 
   /*! \brief R.const(1.0, "float32"): a scalar constant. */
   absl::StatusOr<relax::Expr> Const(const AstPtr& node) {
-    MLC_CHECK_OK(CheckArgs(err_, node, "R.const", 1, 2, {"dtype"}));
+    MLC_RETURN_IF_ERROR(CheckArgs(err_, node, "R.const", 1, 2, {"dtype"}));
     DataType dtype = DataType::Float32();
     const AstPtr* dt_node = node->elts.size() > 1 ? &node->elts[1] : FindKeyword(node, "dtype");
     if (dt_node != nullptr) {
-      MLC_TRY(dt, ParseDtype(err_, *dt_node));
+      MLC_ASSIGN_OR_RETURN(dt, ParseDtype(err_, *dt_node));
       dtype = dt;
     }
-    MLC_TRY(v, TirConverter::AttrLiteralOf(err_, node->elts[0]));
+    MLC_ASSIGN_OR_RETURN(v, TirConverter::AttrLiteralOf(err_, node->elts[0]));
     double value;
     if (v.is<int64_t>()) {
       value = static_cast<double>(v.get<int64_t>());
@@ -1508,7 +1498,7 @@ class RelaxConverter {
    *         R.call_tir(f, (args...), (1, 128), dtype="float32");
    *         a string callee means a runtime function (call_dps_packed). */
   absl::StatusOr<relax::Expr> CallDps(const AstPtr& node, const std::string& name) {
-    MLC_CHECK_OK(CheckArgs(err_, node, absl::StrCat("R.", name), 2, 3, {"out_sinfo", "dtype", "tir_vars"}));
+    MLC_RETURN_IF_ERROR(CheckArgs(err_, node, absl::StrCat("R.", name), 2, 3, {"out_sinfo", "dtype", "tir_vars"}));
     const AstPtr& callee_node = node->elts[0];
     relax::Expr callee;
     bool packed = name == "call_dps_packed";
@@ -1516,7 +1506,7 @@ class RelaxConverter {
       callee = relax::MakeExternFunc(callee_node->text);
       packed = true;
     } else if (callee_node->kind == AstKind::kCall && RelaxName(callee_node->a) == "ExternFunc") {
-      MLC_TRY(f, Expr(callee_node));
+      MLC_ASSIGN_OR_RETURN(f, Expr(callee_node));
       callee = f;
       packed = true;
     } else {
@@ -1533,12 +1523,12 @@ class RelaxConverter {
     if (args_node->kind == AstKind::kTuple || args_node->kind == AstKind::kList) {
       std::vector<relax::Expr> fields;
       for (const AstPtr& a : args_node->elts) {
-        MLC_TRY(e, Expr(a));
+        MLC_ASSIGN_OR_RETURN(e, Expr(a));
         fields.push_back(e);
       }
       args = relax::MakeTuple(fields);
     } else {
-      MLC_TRY(e, Expr(args_node));
+      MLC_ASSIGN_OR_RETURN(e, Expr(args_node));
       args = relax::MakeTuple({e});
     }
     StructInfo out;
@@ -1555,20 +1545,20 @@ class RelaxConverter {
       if ((*out_node)->kind == AstKind::kList) {
         std::vector<StructInfo> fields;
         for (const AstPtr& f : (*out_node)->elts) {
-          MLC_TRY(s, ParseStructInfo(err_, f));
+          MLC_ASSIGN_OR_RETURN(s, ParseStructInfo(err_, f));
           fields.push_back(s);
         }
         out = relax::TupleSInfo(fields);
       } else {
-        MLC_TRY(s, ParseStructInfo(err_, *out_node));
+        MLC_ASSIGN_OR_RETURN(s, ParseStructInfo(err_, *out_node));
         out = s;
       }
     } else if (node->elts.size() == 3) {
       // Older spelling: the output shape, and dtype= (float32 when omitted).
-      MLC_TRY(shape, IntList(node->elts[2]));
+      MLC_ASSIGN_OR_RETURN(shape, IntList(node->elts[2]));
       DataType dtype = DataType::Float32();
       if (const AstPtr* dt = FindKeyword(node, "dtype")) {
-        MLC_TRY(d, ParseDtype(err_, *dt));
+        MLC_ASSIGN_OR_RETURN(d, ParseDtype(err_, *dt));
         dtype = d;
       }
       out = relax::TensorSInfo(shape, dtype);
@@ -1610,8 +1600,8 @@ class RelaxConverter {
         return tir::PrimExpr(var);
       }
       case AstKind::kBinOp: {
-        MLC_TRY(a, Dim(err, d->a));
-        MLC_TRY(b, Dim(err, d->b));
+        MLC_ASSIGN_OR_RETURN(a, Dim(err, d->a));
+        MLC_ASSIGN_OR_RETURN(b, Dim(err, d->b));
         if (d->text == "+") return tir::operator+(a, b);
         if (d->text == "-") return tir::operator-(a, b);
         if (d->text == "*") return tir::operator*(a, b);
@@ -1622,8 +1612,8 @@ class RelaxConverter {
       case AstKind::kCall: {
         std::string f = TirName(d->a);
         if ((f == "min" || f == "max") && d->elts.size() == 2) {
-          MLC_TRY(a, Dim(err, d->elts[0]));
-          MLC_TRY(b, Dim(err, d->elts[1]));
+          MLC_ASSIGN_OR_RETURN(a, Dim(err, d->elts[0]));
+          MLC_ASSIGN_OR_RETURN(b, Dim(err, d->elts[1]));
           return f == "min" ? tir::Min(a, b) : tir::Max(a, b);
         }
         break;
@@ -1681,7 +1671,7 @@ absl::StatusOr<std::optional<FunctionDecl>> ClassifyFunction(const ErrorReporter
     if (!prim && !graph) continue;
     FunctionDecl decl{def, prim, false};
     if (d->kind == AstKind::kCall) {
-      MLC_CHECK_OK(CheckArgs(err, d, name, 0, 0, {"private", "pure", "check_well_formed"}));
+      MLC_RETURN_IF_ERROR(CheckArgs(err, d, name, 0, 0, {"private", "pure", "check_well_formed"}));
       if (const AstPtr* p = FindKeyword(d, "private")) {
         if ((*p)->kind != AstKind::kBool) return err.Error(*p, "private must be True or False");
         decl.is_private = (*p)->int_value != 0;
@@ -1712,7 +1702,7 @@ absl::StatusOr<std::vector<TensorData>> MetadataFromAst(const ErrorReporter& err
         const AstPtr& ev = entry->elts[k + 1];
         if (ek->kind != AstKind::kString) return err.Error(ek, "keys must be strings");
         if (ek->text == "dtype") {
-          MLC_TRY(dt, ParseDtype(err, ev));
+          MLC_ASSIGN_OR_RETURN(dt, ParseDtype(err, ev));
           dtype = dt;
         } else if (ek->text == "shape") {
           if (ev->kind != AstKind::kList && ev->kind != AstKind::kTuple) return err.Error(ev, "shape must be a list");
@@ -1760,7 +1750,7 @@ class ModuleConverter {
           break;
         case AstKind::kAssign:
           if (s->a->kind == AstKind::kName && s->a->text == "metadata") {
-            MLC_TRY(constants, MetadataFromAst(err_, s->b));
+            MLC_ASSIGN_OR_RETURN(constants, MetadataFromAst(err_, s->b));
             constants_ = std::move(constants);
             break;
           }
@@ -1779,19 +1769,19 @@ class ModuleConverter {
           for (const AstPtr& m : s->body) {
             if (m->kind == AstKind::kPass || (m->kind == AstKind::kExprStmt && m->a->kind == AstKind::kString)) continue;
             if (m->kind == AstKind::kExprStmt && m->a->kind == AstKind::kCall && DottedName(m->a->a) == "I.module_attrs") {
-              MLC_CHECK_OK(CheckArgs(err_, m->a, "I.module_attrs", 1, 1));
-              MLC_TRY(attrs, TirConverter::AttrDictOf(err_, m->a->elts[0]));
+              MLC_RETURN_IF_ERROR(CheckArgs(err_, m->a, "I.module_attrs", 1, 1));
+              MLC_ASSIGN_OR_RETURN(attrs, TirConverter::AttrDictOf(err_, m->a->elts[0]));
               for (auto& [k, v] : attrs) mod_.mutable_attrs()[k] = v;
               continue;
             }
             if (m->kind != AstKind::kFunctionDef) return err_.Error(m, "an @I.ir_module class holds only decorated functions");
-            MLC_TRY(decl, ClassifyFunction(err_, m));
+            MLC_ASSIGN_OR_RETURN(decl, ClassifyFunction(err_, m));
             decls.push_back(*decl);
           }
           break;
         }
         case AstKind::kFunctionDef: {
-          MLC_TRY(decl, ClassifyFunction(err_, s));
+          MLC_ASSIGN_OR_RETURN(decl, ClassifyFunction(err_, s));
           decls.push_back(*decl);
           break;
         }
@@ -1812,7 +1802,7 @@ class ModuleConverter {
     }
     for (const FunctionDecl& d : decls) {
       if (!d.is_prim) continue;
-      MLC_TRY(func, TirConverter(err_).Convert(d.def, d.is_private));
+      MLC_ASSIGN_OR_RETURN(func, TirConverter(err_).Convert(d.def, d.is_private));
       mod_.Add(d.def->text, func);
     }
     // Graph functions callees first, so calls infer their result from the callee.
@@ -1826,17 +1816,17 @@ class ModuleConverter {
       for (const AstPtr& s : d.def->body) CollectNames(s, &refs);
       for (const std::string& r : refs) {
         auto it = graph_decls.find(r);
-        if (it != graph_decls.end() && r != name) MLC_CHECK_OK(convert(*it->second));
+        if (it != graph_decls.end() && r != name) MLC_RETURN_IF_ERROR(convert(*it->second));
       }
       RelaxConverter converter(err_, mod_, function_names_, prim_names_, class_name_, constants_, &constant_cache_);
-      MLC_TRY(func, converter.Convert(d.def, d.is_private));
+      MLC_ASSIGN_OR_RETURN(func, converter.Convert(d.def, d.is_private));
       mod_.Add(name, func);
       visiting.erase(name);
       done.insert(name);
       return absl::OkStatus();
     };
     for (const FunctionDecl& d : decls) {
-      if (!d.is_prim) MLC_CHECK_OK(convert(d));
+      if (!d.is_prim) MLC_RETURN_IF_ERROR(convert(d));
     }
     return mod_;
   }

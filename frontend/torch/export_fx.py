@@ -306,10 +306,15 @@ def main():
     parser.add_argument("--inputs", help="write the example input here (.npy)")
     parser.add_argument("--reference", help="write PyTorch's output here (.npy)")
     parser.add_argument("--onnx", help="also export the example with torch.onnx (opset 13) to this path")
+    parser.add_argument("--onnx_dynamic", default="",
+                        help="ONNX: symbolic dimensions of the input (and output), e.g. 0=batch,1=seq")
+    parser.add_argument("--shape", default="", help="the example input's shape instead of the example's own, e.g. 3,3,224,224")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     torch.manual_seed(args.seed)
     cls, shape = EXAMPLES[args.example]
+    if args.shape:
+        shape = tuple(int(d) for d in args.shape.split(","))
     model = cls().eval()
     randomize_batch_norms(model)
     x = torch.rand(*shape)
@@ -319,7 +324,12 @@ def main():
     if args.out:
         export(model, (x,), args.out)
     if args.onnx:
-        torch.onnx.export(model, (x,), args.onnx, opset_version=13, input_names=["x"], output_names=["y"])
+        dynamic = {int(k): v for k, v in (kv.split("=") for kv in args.onnx_dynamic.split(",") if kv)}
+        with torch.no_grad():
+            out_rank = model(x).dim()
+        axes = {"x": dynamic, "y": {k: v for k, v in dynamic.items() if k < out_rank}} if dynamic else None
+        torch.onnx.export(model, (x,), args.onnx, opset_version=13, input_names=["x"], output_names=["y"],
+                          dynamic_axes=axes)
     if args.inputs:
         np.save(args.inputs, x.numpy())
 

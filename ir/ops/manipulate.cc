@@ -5,6 +5,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "ir/ops/op_util.h"
+#include "ir/tir/analyzer.h"
+#include "ir/tir/prim_expr_ops.h"
 #include "ir/topi/topi.h"
 #include "support/checked_math.h"
 #include "support/tensor_data.h"
@@ -42,10 +44,45 @@ absl::StatusOr<StructInfo> InferPermuteDims(const CallNode& call, const PermuteD
   return TensorSInfo(shape, (*x)->dtype);
 }
 
+/*! \brief A reshape of symbolic data: the -1 dimension is the element count over the others
+ *         (`(n, 512, 1, 1)` to `(-1, 512)` gives `(n, 512)`), and the sizes must be provably
+ *         equal. */
+absl::StatusOr<StructInfo> InferSymbolicReshape(const TensorStructInfoNode* x, const std::vector<int64_t>& shape) {
+  tir::PrimExpr total = tir::I64(1);
+  for (const tir::PrimExpr& d : x->Dims()) total = tir::operator*(total, d);
+  int64_t known = 1;
+  int infer = -1;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] == -1) {
+      if (infer >= 0) return absl::InvalidArgumentError("at most one dimension may be -1");
+      infer = static_cast<int>(i);
+    } else if (shape[i] < 0) {
+      return absl::InvalidArgumentError(absl::StrCat("invalid dimension ", shape[i]));
+    } else {
+      known = SaturatingMul(known, shape[i]);
+    }
+  }
+  std::vector<tir::PrimExpr> dims;
+  for (int64_t d : shape) dims.push_back(tir::I64(d));
+  tir::Analyzer analyzer;
+  if (infer >= 0) {
+    if (known == 0) return absl::InvalidArgumentError(absl::StrCat("cannot reshape ", DimsToString(x->Dims()), " to ", ShapeToString(shape)));
+    dims[infer] = analyzer.Simplify(tir::FloorDiv(total, tir::I64(known)));
+  }
+  tir::PrimExpr out_total = tir::I64(1);
+  for (const tir::PrimExpr& d : dims) out_total = tir::operator*(out_total, d);
+  if (!DimsEqual(total, out_total)) {
+    return absl::InvalidArgumentError(absl::StrCat("cannot reshape ", DimsToString(x->Dims()), " to ", ShapeToString(shape),
+                                                   ": the sizes are not provably equal"));
+  }
+  return TensorSInfoOfDims(dims, x->dtype);
+}
+
 absl::StatusOr<StructInfo> InferReshape(const CallNode& call, const ReshapeAttrs& attrs) {
   absl::StatusOr<const TensorStructInfoNode*> x = TensorArg(call, 0);
   if (!x.ok()) return x.status();
   std::vector<int64_t> shape = attrs.shape;
+  if ((*x)->IsSymbolic()) return InferSymbolicReshape(*x, shape);
   if (!(*x)->shape) return TensorSInfo(shape, (*x)->dtype);
   int64_t total = NumElements(*(*x)->shape), known = 1;
   int infer = -1;
@@ -111,8 +148,8 @@ MLC_REGISTER_OP("reshape")
     .set_legalize([](BlockBuilder* bb, const CallNode& call) -> absl::StatusOr<Expr> {
       // The inferred result has the -1 dimension resolved.
       const auto* out = call.struct_info().as<TensorStructInfoNode>();
-      if (out == nullptr || !out->shape) return absl::InvalidArgumentError("reshape needs a static result shape");
-      std::vector<int64_t> shape = *out->shape;
+      if (out == nullptr || !out->HasKnownShape()) return absl::InvalidArgumentError("reshape needs a known result shape");
+      std::vector<tir::PrimExpr> shape = out->Dims();
       return te::CallTE(
           bb, "reshape", [shape](const std::vector<te::Tensor>& t) { return topi::Reshape(t[0], shape); }, call.args);
     });

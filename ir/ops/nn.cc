@@ -8,6 +8,7 @@
 #include "ir/ops/op_util.h"
 #include "ir/tir/prim_expr_ops.h"
 #include "ir/topi/topi.h"
+#include "support/status_macros.h"
 
 namespace mlc {
 namespace relax {
@@ -20,9 +21,9 @@ absl::StatusOr<StructInfo> InferConv2d(const CallNode& call, const Conv2DAttrs& 
   if (!x.ok()) return x.status();
   absl::StatusOr<const TensorStructInfoNode*> w = TensorArg(call, 1);
   if (!w.ok()) return w.status();
-  if (!(*x)->shape || !(*w)->shape) return TensorSInfoUnknownShape((*x)->dtype, 4);
-  const std::vector<int64_t>& xs = *(*x)->shape;
-  const std::vector<int64_t>& ws = *(*w)->shape;
+  if (!(*x)->HasKnownShape() || !(*w)->HasKnownShape()) return TensorSInfoUnknownShape((*x)->dtype, 4);
+  MLC_ASSIGN_OR_RETURN(xs, KnownDims(*x, {1, 2, 3}, "data"));
+  MLC_ASSIGN_OR_RETURN(ws, KnownDims(*w, {0, 1, 2, 3}, "weight"));
   if (xs.size() != 4 || ws.size() != 4) {
     return absl::InvalidArgumentError(absl::StrCat("expects NCHW data and OIHW weight, got ", ShapeToString(xs), " and ", ShapeToString(ws)));
   }
@@ -34,7 +35,7 @@ absl::StatusOr<StructInfo> InferConv2d(const CallNode& call, const Conv2DAttrs& 
   int64_t oh = WindowExtent(xs[2], a.padding[0], a.padding[2], ws[2], a.dilation[0], a.strides[0]);
   int64_t ow = WindowExtent(xs[3], a.padding[1], a.padding[3], ws[3], a.dilation[1], a.strides[1]);
   if (oh <= 0 || ow <= 0) return absl::InvalidArgumentError("the window is larger than the padded input");
-  return TensorSInfo({xs[0], ws[0], oh, ow}, (*x)->dtype);
+  return TensorSInfoOfDims({(*x)->Dims()[0], tir::I64(ws[0]), tir::I64(oh), tir::I64(ow)}, (*x)->dtype);
 }
 
 absl::StatusOr<StructInfo> InferConv2dGemm(const CallNode& call, const Conv2DGemmAttrs& a) {
@@ -42,9 +43,9 @@ absl::StatusOr<StructInfo> InferConv2dGemm(const CallNode& call, const Conv2DGem
   if (!x.ok()) return x.status();
   absl::StatusOr<const TensorStructInfoNode*> w = TensorArg(call, 1);
   if (!w.ok()) return w.status();
-  if (!(*x)->shape || !(*w)->shape) return TensorSInfoUnknownShape((*x)->dtype, 4);
-  const std::vector<int64_t>& xs = *(*x)->shape;
-  const std::vector<int64_t>& ws = *(*w)->shape;
+  if (!(*x)->HasKnownShape() || !(*w)->HasKnownShape()) return TensorSInfoUnknownShape((*x)->dtype, 4);
+  MLC_ASSIGN_OR_RETURN(xs, KnownDims(*x, {1, 2, 3}, "data"));
+  MLC_ASSIGN_OR_RETURN(ws, KnownDims(*w, {0, 1}, "weight"));
   if (xs.size() != 4) return absl::InvalidArgumentError(absl::StrCat("expects NCHW data, got ", ShapeToString(xs)));
   if (ws.size() != 2 || ws[1] != xs[1] * a.kernel_size[0] * a.kernel_size[1]) {
     return absl::InvalidArgumentError(absl::StrCat("weight ", ShapeToString(ws), " is not [O, C*KH*KW] = [O, ",
@@ -55,20 +56,20 @@ absl::StatusOr<StructInfo> InferConv2dGemm(const CallNode& call, const Conv2DGem
   int64_t ow = WindowExtent(xs[3], a.padding[1], a.padding[3], a.kernel_size[1], a.dilation[1], a.strides[1]);
   if (oh <= 0 || ow <= 0) return absl::InvalidArgumentError("the window is larger than the padded input");
   if (a.column_tile < 1) return absl::InvalidArgumentError(absl::StrCat("column_tile ", a.column_tile, " must be positive"));
-  return TensorSInfo({xs[0], ws[0], oh, ow}, (*x)->dtype);
+  return TensorSInfoOfDims({(*x)->Dims()[0], tir::I64(ws[0]), tir::I64(oh), tir::I64(ow)}, (*x)->dtype);
 }
 
 absl::StatusOr<StructInfo> InferPool2d(const CallNode& call, const Pool2DAttrs& a) {
   absl::StatusOr<const TensorStructInfoNode*> x = TensorArg(call, 0);
   if (!x.ok()) return x.status();
-  if (!(*x)->shape) return TensorSInfoUnknownShape((*x)->dtype, 4);
-  const std::vector<int64_t>& xs = *(*x)->shape;
-  if (xs.size() != 4) return absl::InvalidArgumentError(absl::StrCat("expects NCHW data, got ", ShapeToString(xs)));
+  if (!(*x)->HasKnownShape()) return TensorSInfoUnknownShape((*x)->dtype, 4);
+  MLC_ASSIGN_OR_RETURN(xs, KnownDims(*x, {2, 3}, "data"));
+  if (xs.size() != 4) return absl::InvalidArgumentError(absl::StrCat("expects NCHW data, got ", DimsToString((*x)->Dims())));
   if (absl::Status s = CheckWindowAttrs(a.pool_size, a.strides, a.dilation, a.padding); !s.ok()) return s;
   int64_t oh = WindowExtent(xs[2], a.padding[0], a.padding[2], a.pool_size[0], a.dilation[0], a.strides[0], a.ceil_mode);
   int64_t ow = WindowExtent(xs[3], a.padding[1], a.padding[3], a.pool_size[1], a.dilation[1], a.strides[1], a.ceil_mode);
   if (oh <= 0 || ow <= 0) return absl::InvalidArgumentError("the window is larger than the padded input");
-  return TensorSInfo({xs[0], xs[1], oh, ow}, (*x)->dtype);
+  return TensorSInfoOfDims({(*x)->Dims()[0], (*x)->Dims()[1], tir::I64(oh), tir::I64(ow)}, (*x)->dtype);
 }
 
 absl::StatusOr<StructInfo> InferAdaptiveAvgPool2d(const CallNode& call, const AdaptivePool2DAttrs& a) {
@@ -77,8 +78,8 @@ absl::StatusOr<StructInfo> InferAdaptiveAvgPool2d(const CallNode& call, const Ad
   if (a.output_size[0] != 1 || a.output_size[1] != 1) {
     return absl::UnimplementedError("only output_size (1, 1) (global pooling) is supported");
   }
-  if (!(*x)->shape || (*x)->shape->size() != 4) return absl::InvalidArgumentError("expects NCHW data");
-  return TensorSInfo({(*(*x)->shape)[0], (*(*x)->shape)[1], 1, 1}, (*x)->dtype);
+  if (!(*x)->HasKnownShape() || (*x)->ndim != 4) return absl::InvalidArgumentError("expects NCHW data");
+  return TensorSInfoOfDims({(*x)->Dims()[0], (*x)->Dims()[1], tir::I64(1), tir::I64(1)}, (*x)->dtype);
 }
 
 absl::StatusOr<StructInfo> InferPad(const CallNode& call, const PadAttrs& a) {
@@ -102,10 +103,10 @@ absl::StatusOr<StructInfo> InferPad(const CallNode& call, const PadAttrs& a) {
 absl::StatusOr<StructInfo> InferSoftmax(const CallNode& call, const SoftmaxAttrs& a) {
   absl::StatusOr<const TensorStructInfoNode*> x = TensorArg(call, 0);
   if (!x.ok()) return x.status();
-  if (!(*x)->shape) return absl::InvalidArgumentError("softmax needs a static input shape");
-  int64_t rank = static_cast<int64_t>((*x)->shape->size());
+  if ((*x)->ndim < 0) return absl::InvalidArgumentError("softmax needs an input of known rank");
+  int64_t rank = (*x)->ndim;
   if (a.axis < -rank || a.axis >= rank) return absl::InvalidArgumentError(absl::StrCat("axis ", a.axis, " out of range for rank ", rank));
-  return TensorSInfo(*(*x)->shape, (*x)->dtype);
+  return call.args[0]->struct_info();
 }
 
 absl::StatusOr<StructInfo> InferLayerNorm(const CallNode& call) {
@@ -115,15 +116,20 @@ absl::StatusOr<StructInfo> InferLayerNorm(const CallNode& call) {
   if (!gamma.ok()) return gamma.status();
   absl::StatusOr<const TensorStructInfoNode*> beta = TensorArg(call, 2);
   if (!beta.ok()) return beta.status();
-  if (!(*x)->shape || !(*gamma)->shape || !(*beta)->shape) return absl::InvalidArgumentError("layer_norm needs static shapes");
-  const std::vector<int64_t>& xs = *(*x)->shape;
+  if (!(*x)->HasKnownShape() || !(*gamma)->shape || !(*beta)->shape) {
+    return absl::InvalidArgumentError("layer_norm needs known shapes (gamma and beta static)");
+  }
+  // The normalized (trailing) dimensions are gamma's, static; the leading ones may be symbolic.
+  std::vector<int> trailing;
+  for (size_t d = 0; d < (*gamma)->shape->size(); ++d) trailing.push_back(-1 - static_cast<int>(d));
+  MLC_ASSIGN_OR_RETURN(xs, KnownDims(*x, trailing, "data"));
   const std::vector<int64_t>& gs = *(*gamma)->shape;
   if (gs.empty() || gs.size() > xs.size() || gs != *(*beta)->shape ||
       !std::equal(gs.begin(), gs.end(), xs.end() - static_cast<int64_t>(gs.size()))) {
     return absl::InvalidArgumentError(absl::StrCat("gamma ", ShapeToString(gs), " and beta ", ShapeToString(*(*beta)->shape),
-                                                   " must equal the trailing dimensions of ", ShapeToString(xs)));
+                                                   " must equal the trailing dimensions of ", DimsToString((*x)->Dims())));
   }
-  return TensorSInfo(xs, (*x)->dtype);
+  return call.args[0]->struct_info();
 }
 
 absl::StatusOr<Tensor> PadRule(const std::vector<Tensor>& t, const PadAttrs& a) {

@@ -22,6 +22,13 @@ namespace relax {
 /*! \brief The tensor struct info of argument `index`, or an error naming the argument. */
 absl::StatusOr<const TensorStructInfoNode*> TensorArg(const CallNode& call, int index);
 
+/*! \brief The dimensions of a tensor of known shape as constants, -1 where symbolic; an error
+ *         naming `what` when a dimension in `need_static` (negative: from the end) is symbolic.
+ *         Operators that compute from some dimensions (a convolution's channels and image)
+ *         pass the others (the batch) through as they are. */
+absl::StatusOr<std::vector<int64_t>> KnownDims(const TensorStructInfoNode* t, const std::vector<int>& need_static,
+                                               const std::string& what);
+
 /*! \brief Legalization to the tensor expression `rule(inputs)`, emitted as a PrimFunc named
  *         `name` (the names the seeds print: add, dense, relu...). */
 using TeRule = std::function<absl::StatusOr<te::Tensor>(const std::vector<te::Tensor>&)>;

@@ -112,32 +112,41 @@ absl::StatusOr<Tensor> Transpose(const Tensor& x, std::vector<int64_t> axes) {
 }
 
 absl::StatusOr<Tensor> Reshape(const Tensor& x, const std::vector<int64_t>& shape) {
-  absl::StatusOr<std::vector<int64_t>> sx = StaticShape(x, "reshape");
-  if (!sx.ok()) return sx.status();
-  int64_t n = 1, m = 1;
-  for (int64_t d : *sx) n = SaturatingMul(n, d);
-  for (int64_t d : shape) m = SaturatingMul(m, d);
-  if (n != m) {
-    return absl::InvalidArgumentError(absl::StrCat("reshape: ", relax::ShapeToString(*sx), " and ",
-                                                   relax::ShapeToString(shape), " differ in size"));
+  DataType it = x.ndim() > 0 ? x.shape()[0]->dtype : DataType::Int64();
+  std::vector<tir::PrimExpr> dims;
+  for (int64_t d : shape) dims.push_back(tir::IntImm(it, d));
+  return Reshape(x, dims);
+}
+
+absl::StatusOr<Tensor> Reshape(const Tensor& x, const std::vector<tir::PrimExpr>& shape) {
+  // Same number of elements: equal constants, or provably equal symbolic products.
+  tir::PrimExpr n = tir::I64(1), m = tir::I64(1);
+  for (const tir::PrimExpr& d : x.shape()) n = tir::operator*(n, tir::Cast(DataType::Int64(), d));
+  for (const tir::PrimExpr& d : shape) m = tir::operator*(m, tir::Cast(DataType::Int64(), d));
+  if (!relax::DimsEqual(n, m)) {
+    return absl::InvalidArgumentError(absl::StrCat("reshape: ", relax::DimsToString(x.shape()), " and ",
+                                                   relax::DimsToString(shape), " differ in size"));
   }
   DataType it = x.ndim() > 0 ? x.shape()[0]->dtype : DataType::Int64();
-  std::vector<tir::PrimExpr> out_shape;
-  std::vector<std::string> names;
-  for (size_t d = 0; d < shape.size(); ++d) {
-    out_shape.push_back(tir::IntImm(it, shape[d]));
-    names.push_back(absl::StrCat("ax", d));
+  for (const tir::PrimExpr& d : shape) {
+    if (!tir::AsConstInt(d)) it = DataType::Int64();
   }
-  std::vector<int64_t> in_shape = *sx;
+  std::vector<tir::PrimExpr> out_shape = detail::WithIndexType(shape, it);
+  std::vector<std::string> names;
+  for (size_t d = 0; d < shape.size(); ++d) names.push_back(absl::StrCat("ax", d));
+  std::vector<tir::PrimExpr> in_shape = x.shape();
+  auto as_index = [&](const tir::PrimExpr& e) { return e->dtype == it ? e : tir::Cast(it, e); };
   return te::Compute(
       out_shape,
       [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
         // Flat row-major offset of the output index, then the input index of that offset.
         tir::PrimExpr flat = tir::IntImm(it, 0);
-        for (size_t d = 0; d < shape.size(); ++d) flat = tir::operator+(tir::operator*(flat, shape[d]), tir::PrimExpr(i[d]));
+        for (size_t d = 0; d < out_shape.size(); ++d) {
+          flat = tir::operator+(tir::operator*(flat, as_index(out_shape[d])), as_index(i[d]));
+        }
         std::vector<tir::PrimExpr> idx(in_shape.size());
         for (int d = static_cast<int>(in_shape.size()) - 1; d >= 0; --d) {
-          tir::PrimExpr extent = tir::IntImm(it, in_shape[d]);
+          tir::PrimExpr extent = as_index(in_shape[d]);
           idx[d] = d == 0 ? flat : tir::FloorMod(flat, extent);
           flat = tir::FloorDiv(flat, extent);
         }

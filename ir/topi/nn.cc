@@ -27,7 +27,11 @@ absl::StatusOr<Tensor> PadSpatial(const Tensor& x, const std::vector<int64_t>& p
 
 absl::StatusOr<Tensor> Pad(const Tensor& x, const std::vector<int64_t>& before, const std::vector<int64_t>& after,
                            tir::PrimExpr value) {
-  absl::StatusOr<std::vector<int64_t>> xs = StaticShape(x, "pad");
+  std::vector<int> padded_dims;
+  for (size_t d = 0; d < before.size() && d < after.size(); ++d) {
+    if (before[d] != 0 || after[d] != 0) padded_dims.push_back(static_cast<int>(d));
+  }
+  absl::StatusOr<std::vector<int64_t>> xs = KnownExtents(x, padded_dims, "pad");
   if (!xs.ok()) return xs.status();
   size_t rank = xs->size();
   if (before.size() != rank || after.size() != rank) {
@@ -40,7 +44,7 @@ absl::StatusOr<Tensor> Pad(const Tensor& x, const std::vector<int64_t>& before, 
   std::vector<tir::PrimExpr> shape;
   std::vector<std::string> names;
   for (size_t d = 0; d < rank; ++d) {
-    shape.push_back(C(it, (*xs)[d] + before[d] + after[d]));
+    shape.push_back(before[d] == 0 && after[d] == 0 ? x.shape()[d] : C(it, (*xs)[d] + before[d] + after[d]));
     names.push_back(absl::StrCat("i", d));
   }
   return te::Compute(
@@ -67,7 +71,7 @@ absl::StatusOr<Tensor> Pad(const Tensor& x, const std::vector<int64_t>& before, 
 
 absl::StatusOr<Tensor> Conv2d(const Tensor& x, const Tensor& w, const std::vector<int64_t>& strides,
                               const std::vector<int64_t>& padding, const std::vector<int64_t>& dilation, int64_t groups) {
-  absl::StatusOr<std::vector<int64_t>> xs = StaticShape(x, "conv2d");
+  absl::StatusOr<std::vector<int64_t>> xs = KnownExtents(x, {1, 2, 3}, "conv2d");
   if (!xs.ok()) return xs.status();
   absl::StatusOr<std::vector<int64_t>> ws = StaticShape(w, "conv2d");
   if (!ws.ok()) return ws.status();
@@ -162,7 +166,7 @@ absl::StatusOr<Im2colLayout> Im2colLayoutOf(const std::vector<int64_t>& xs, cons
 
 absl::StatusOr<Tensor> Im2col(const Tensor& x, const std::vector<int64_t>& kernel_size, const std::vector<int64_t>& strides,
                               const std::vector<int64_t>& padding, const std::vector<int64_t>& dilation, int64_t column_tile) {
-  absl::StatusOr<std::vector<int64_t>> xs = StaticShape(x, "im2col");
+  absl::StatusOr<std::vector<int64_t>> xs = KnownExtents(x, {1, 2, 3}, "im2col");
   if (!xs.ok()) return xs.status();
   absl::StatusOr<WindowGrid> g = MakeWindowGrid(*xs, kernel_size, strides, padding, dilation, column_tile);
   if (!g.ok()) return g.status();
@@ -201,7 +205,7 @@ absl::StatusOr<Tensor> Im2col(const Tensor& x, const std::vector<int64_t>& kerne
 absl::StatusOr<Tensor> Conv2dGemm(const Tensor& x, const Tensor& w2d, const std::vector<int64_t>& kernel_size,
                                   const std::vector<int64_t>& strides, const std::vector<int64_t>& padding,
                                   const std::vector<int64_t>& dilation, int64_t column_tile) {
-  absl::StatusOr<std::vector<int64_t>> xs = StaticShape(x, "conv2d_gemm");
+  absl::StatusOr<std::vector<int64_t>> xs = KnownExtents(x, {1, 2, 3}, "conv2d_gemm");
   if (!xs.ok()) return xs.status();
   absl::StatusOr<std::vector<int64_t>> ws = StaticShape(w2d, "conv2d_gemm");
   if (!ws.ok()) return ws.status();
@@ -234,7 +238,7 @@ absl::StatusOr<Tensor> Conv2dGemm(const Tensor& x, const Tensor& w2d, const std:
 absl::StatusOr<Tensor> Pool2d(const Tensor& x, bool is_max, const std::vector<int64_t>& pool_size,
                               const std::vector<int64_t>& strides, const std::vector<int64_t>& padding,
                               const std::vector<int64_t>& dilation, bool count_include_pad, bool ceil_mode) {
-  absl::StatusOr<std::vector<int64_t>> xs = StaticShape(x, "pool2d");
+  absl::StatusOr<std::vector<int64_t>> xs = KnownExtents(x, {2, 3}, "pool2d");
   if (!xs.ok()) return xs.status();
   if (xs->size() != 4) return absl::InvalidArgumentError("pool2d expects NCHW data");
   DataType it = IndexType(x);
@@ -298,7 +302,7 @@ absl::StatusOr<Tensor> Pool2d(const Tensor& x, bool is_max, const std::vector<in
 }
 
 absl::StatusOr<Tensor> GlobalAvgPool2d(const Tensor& x) {
-  absl::StatusOr<std::vector<int64_t>> xs = StaticShape(x, "adaptive_avg_pool2d");
+  absl::StatusOr<std::vector<int64_t>> xs = KnownExtents(x, {2, 3}, "adaptive_avg_pool2d");
   if (!xs.ok()) return xs.status();
   if (xs->size() != 4) return absl::InvalidArgumentError("adaptive_avg_pool2d expects NCHW data");
   DataType it = IndexType(x);

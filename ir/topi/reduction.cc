@@ -49,10 +49,14 @@ std::vector<tir::PrimExpr> ReducedIndex(const std::vector<tir::Var>& out, const 
 absl::StatusOr<Tensor> Reduce(const Tensor& x, ReduceOp op, const std::vector<int64_t>& axes, bool keepdims) {
   const char* names[] = {"sum", "mean", "max", "min"};
   const std::string name = names[static_cast<int>(op)];
-  absl::StatusOr<std::vector<int64_t>> xs = StaticShape(x, name);
-  if (!xs.ok()) return xs.status();
-  absl::StatusOr<std::vector<bool>> mask = AxisMask(axes, static_cast<int64_t>(xs->size()), name);
+  absl::StatusOr<std::vector<bool>> mask = AxisMask(axes, x.ndim(), name);
   if (!mask.ok()) return mask.status();
+  std::vector<int> reduced_dims;  // a mean divides by their (static) product; the rest may be symbolic
+  for (int d = 0; d < x.ndim(); ++d) {
+    if ((*mask)[d]) reduced_dims.push_back(d);
+  }
+  absl::StatusOr<std::vector<int64_t>> xs = KnownExtents(x, reduced_dims, name);
+  if (!xs.ok()) return xs.status();
   DataType it = detail::IndexType({x});
   std::vector<tir::PrimExpr> out_shape;
   std::vector<te::ReduceAxis> raxes;
@@ -85,9 +89,7 @@ absl::StatusOr<Tensor> Reduce(const Tensor& x, ReduceOp op, const std::vector<in
 }
 
 absl::StatusOr<Tensor> Softmax(const Tensor& x, int64_t axis) {
-  absl::StatusOr<std::vector<int64_t>> xs = StaticShape(x, "softmax");
-  if (!xs.ok()) return xs.status();
-  int64_t rank = static_cast<int64_t>(xs->size());
+  int64_t rank = x.ndim();
   if (axis < 0) axis += rank;
   if (axis < 0 || axis >= rank) return absl::InvalidArgumentError(absl::StrCat("softmax: axis out of range for rank ", rank));
   DataType it = detail::IndexType({x});
@@ -109,7 +111,7 @@ absl::StatusOr<Tensor> Softmax(const Tensor& x, int64_t axis) {
     }
     return idx;
   };
-  te::ReduceAxis k1 = te::MakeReduceAxis(C(it, (*xs)[axis]), "k");
+  te::ReduceAxis k1 = te::MakeReduceAxis(x.shape()[axis], "k");
   Tensor maxelem = te::Compute(
       reduced_shape, [&](const std::vector<tir::Var>& r) -> te::ComputeValue { return te::Max(x(full(r, k1)), {k1}); },
       "T_softmax_maxelem");
@@ -120,7 +122,7 @@ absl::StatusOr<Tensor> Softmax(const Tensor& x, int64_t axis) {
         return tir::Intrinsic("exp", {tir::operator-(x(idx), maxelem(reduced(i)))});
       },
       "T_softmax_exp");
-  te::ReduceAxis k2 = te::MakeReduceAxis(C(it, (*xs)[axis]), "k");
+  te::ReduceAxis k2 = te::MakeReduceAxis(x.shape()[axis], "k");
   Tensor expsum = te::Compute(
       reduced_shape, [&](const std::vector<tir::Var>& r) -> te::ComputeValue { return te::Sum(exp(full(r, k2)), {k2}); },
       "T_softmax_expsum");
@@ -134,7 +136,9 @@ absl::StatusOr<Tensor> Softmax(const Tensor& x, int64_t axis) {
 }
 
 absl::StatusOr<Tensor> LayerNorm(const Tensor& x, const Tensor& gamma, const Tensor& beta, int64_t num_axes, double epsilon) {
-  absl::StatusOr<std::vector<int64_t>> xs = StaticShape(x, "layer_norm");
+  std::vector<int> normalized;
+  for (int64_t d = 0; d < num_axes; ++d) normalized.push_back(-1 - static_cast<int>(d));
+  absl::StatusOr<std::vector<int64_t>> xs = KnownExtents(x, normalized, "layer_norm");
   if (!xs.ok()) return xs.status();
   int64_t rank = static_cast<int64_t>(xs->size());
   if (num_axes < 1 || num_axes > rank || gamma.ndim() != num_axes || beta.ndim() != num_axes) {

@@ -111,9 +111,13 @@ Tensor Cast(const Tensor& x, DataType dtype);
 
 /*! \brief Row-major reshape to a static shape of the same size ("T_reshape"). */
 absl::StatusOr<Tensor> Reshape(const Tensor& x, const std::vector<int64_t>& shape);
+absl::StatusOr<Tensor> Reshape(const Tensor& x, const std::vector<tir::PrimExpr>& shape);
 
 /*! \brief The static extent of each dimension, or an error naming `op`. */
 absl::StatusOr<std::vector<int64_t>> StaticShape(const Tensor& t, const std::string& op);
+/*! \brief The extents as constants, -1 where symbolic; an error naming `op` when one listed in
+ *         `need_static` (negative: from the end) is symbolic. */
+absl::StatusOr<std::vector<int64_t>> KnownExtents(const Tensor& t, const std::vector<int>& need_static, const std::string& op);
 
 }  // namespace topi
 }  // namespace mlc

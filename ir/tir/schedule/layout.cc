@@ -141,24 +141,48 @@ absl::Status Schedule::TransformLayout(const BlockRV& block_rv, int buffer_index
   const IndexMap recorded = index_map;
   index_map = RetypeMap(index_map, buf->shape.empty() ? DataType::Int32() : buf->shape[0]->dtype);
   // New shape: the bounds of each new index over the old index space.
+  // A symbolic dimension (a batch) must pass through the map unchanged: some new index is that
+  // old index itself and no other new index reads it. The map is checked with it taken as 1.
+  std::vector<PrimExpr> passthrough(index_map.outputs.size());  // new index -> its symbolic extent
+  for (int d = 0; d < buf->ndim(); ++d) {
+    if (AsConstInt(buf->shape[d]) != nullptr) continue;
+    int found = -1;
+    for (size_t k = 0; k < index_map.outputs.size(); ++k) {
+      if (index_map.outputs[k].same_as(index_map.inputs[d])) {
+        found = static_cast<int>(k);
+      } else if (UsesVar(index_map.outputs[k], index_map.inputs[d])) {
+        found = -2;
+        break;
+      }
+    }
+    if (found < 0) return ErrorAt(kPrim, what, absl::StrCat("its dimension ", d, " is symbolic and the map does not pass it through"));
+    passthrough[found] = buf->shape[d];
+  }
   Analyzer a;
   std::vector<int64_t> old_shape;
   int64_t total = 1;
   for (int d = 0; d < buf->ndim(); ++d) {
     const int64_t* e = AsConstInt(buf->shape[d]);
-    if (e == nullptr) return ErrorAt(kPrim, what, "its shape is not constant");
-    old_shape.push_back(*e);
-    total *= *e;
-    a.Bind(index_map.inputs[d], 0, *e);
+    int64_t extent = e != nullptr ? *e : 1;
+    old_shape.push_back(extent);
+    total *= extent;
+    a.Bind(index_map.inputs[d], 0, extent);
   }
   std::vector<PrimExpr> shape;
+  std::vector<int64_t> checked_shape;  // what the one-to-one check enumerates
   int64_t new_total = 1;
-  for (const PrimExpr& o : index_map.outputs) {
-    ConstIntBound bound = a.Bound(a.Simplify(o));
+  for (size_t k = 0; k < index_map.outputs.size(); ++k) {
+    if (passthrough[k].defined()) {
+      shape.push_back(passthrough[k]);
+      checked_shape.push_back(1);
+      continue;
+    }
+    ConstIntBound bound = a.Bound(a.Simplify(index_map.outputs[k]));
     if (!bound.bounded() || bound.min < 0) {
       return ErrorAt(kPrim, what, "a new index is not bounded below by 0 and above by a constant");
     }
     shape.push_back(IntImm(buf->shape.empty() ? DataType::Int64() : buf->shape[0]->dtype, bound.max + 1));
+    checked_shape.push_back(bound.max + 1);
     new_total *= bound.max + 1;
   }
   // One-to-one: every old index lands on its own new index.
@@ -179,7 +203,7 @@ absl::Status Schedule::TransformLayout(const BlockRV& block_rv, int buffer_index
     for (size_t k = 0; k < index_map.outputs.size(); ++k) {
       std::optional<int64_t> v = EvalInt(index_map.outputs[k], env);
       if (!v) return ErrorAt(kPrim, what, "the map is not integer arithmetic of the indices");
-      target = target * *AsConstInt(shape[k]) + *v;
+      target = target * checked_shape[k] + *v;
     }
     if (hit[target]++) return ErrorAt(kPrim, what, "the map sends two elements to the same place (not one-to-one)");
   }

@@ -134,10 +134,12 @@ absl::StatusOr<LoopRV> Schedule::Fuse(const std::vector<LoopRV>& loop_rvs) {
     }
     const int64_t* e = AsConstInt(f->extent);
     const int64_t* m = AsConstInt(f->min);
-    if (e == nullptr) return ErrorAt("fuse", Name(loops[i]), "the extent is not a constant");
+    // The outermost extent may be symbolic (a batch): the others divide the fused index.
+    if (e == nullptr && i > 0) return ErrorAt("fuse", Name(loops[i]), "the extent is not a constant (only the outermost may be symbolic)");
     if (m == nullptr || *m != 0) return ErrorAt("fuse", Name(loops[i]), "the loop does not start at 0");
-    total *= *e;
+    if (e != nullptr) total *= *e;
   }
+  const bool symbolic = AsConstInt(loops[0].loop->extent) == nullptr;
   DataType t = loops[0].loop->loop_var->dtype;
   for (const LoopRef& l : loops) {
     if (l.loop->loop_var->dtype.bits() > t.bits()) t = l.loop->loop_var->dtype;
@@ -146,17 +148,19 @@ absl::StatusOr<LoopRV> Schedule::Fuse(const std::vector<LoopRV>& loop_rvs) {
   std::vector<std::pair<Var, PrimExpr>> bind;
   int64_t stride = total;
   for (size_t i = 0; i < loops.size(); ++i) {
-    int64_t e = *AsConstInt(loops[i].loop->extent);
-    stride /= e;
+    const int64_t* ce = AsConstInt(loops[i].loop->extent);
+    int64_t e = ce != nullptr ? *ce : 1;
+    if (ce != nullptr) stride /= e;
     PrimExpr v = stride == 1 ? PrimExpr(fused) : FloorDiv(fused, stride);
     if (i > 0) v = FloorMod(v, e);
     bind.push_back({loops[i].loop->loop_var, Cast(loops[i].loop->loop_var->dtype, v)});
   }
   Stmt body = Substitute(loops.back().loop->body, bind);
   Analyzer a = AnalyzerFor(LoopsAbove(loops[0].path));
-  a.Bind(fused, 0, total);
+  if (!symbolic) a.Bind(fused, 0, total);
   body = SimplifyBindings(body, a);
-  body = Stmt(new ForNode(fused, IntImm(t, 0), IntImm(t, total), ForKind::kSerial, body));
+  PrimExpr extent = symbolic ? operator*(Cast(t, loops[0].loop->extent), IntImm(t, total)) : IntImm(t, total);
+  body = Stmt(new ForNode(fused, IntImm(t, 0), extent, ForKind::kSerial, body));
   SetBody(loops[0].func, ReplaceNode(loops[0].prim->body, loops[0].loop, body));
   LoopRV out = NewLoopRV(loops[0].func, fused);
   std::vector<TraceValue> ins;

@@ -79,7 +79,7 @@ std::optional<GemmBlock> MatchGemm(const Schedule& sch, const BlockRV& block_rv)
   std::vector<const ForNode*> loops = LoopsAbove(*path);
   if (loops.size() != block->iter_vars.size()) return std::nullopt;
   std::map<const Object*, int> loop_of;  // iteration variable -> loop position
-  std::map<const Object*, int64_t> extent_of;
+  std::map<const Object*, int64_t> extent_of;  // -1: symbolic (allowed for batch dimensions only)
   for (size_t i = 0; i < block->iter_vars.size(); ++i) {
     const auto* lv = realize->iter_values[i].as<TirVarNode>();
     if (lv == nullptr) return std::nullopt;
@@ -88,8 +88,8 @@ std::optional<GemmBlock> MatchGemm(const Schedule& sch, const BlockRV& block_rv)
     }
     const int64_t* ext = AsConstInt(block->iter_vars[i].dom.extent);
     const int64_t* lo = AsConstInt(block->iter_vars[i].dom.min);
-    if (ext == nullptr || lo == nullptr || *lo != 0) return std::nullopt;
-    extent_of[block->iter_vars[i].var.get()] = *ext;
+    if (lo == nullptr || *lo != 0) return std::nullopt;
+    extent_of[block->iter_vars[i].var.get()] = ext != nullptr ? *ext : -1;
   }
   if (loop_of.size() != block->iter_vars.size()) return std::nullopt;
   // C's last two indices are i and j; A holds i and k, B holds j and k.
@@ -110,14 +110,17 @@ std::optional<GemmBlock> MatchGemm(const Schedule& sch, const BlockRV& block_rv)
   g.m = extent_of[i];
   g.n = extent_of[j];
   g.k = extent_of[k];
+  if (g.m < 0 || g.n < 0 || g.k < 0) return std::nullopt;  // symbolic rows, columns or reduction
   g.i_loop = loop_of[i];
   g.j_loop = loop_of[j];
   g.k_loop = loop_of[k];
   for (size_t d = 0; d + 2 < c_idx->size(); ++d) {
     g.batch_loops.push_back(loop_of[(*c_idx)[d]]);
-    g.batch_extent *= extent_of[(*c_idx)[d]];
+    int64_t e = extent_of[(*c_idx)[d]];
+    if (e < 0) g.symbolic_batch = true;
+    else g.batch_extent *= e;
   }
-  g.fold_batch_into_rows = !g.batch_loops.empty();
+  g.fold_batch_into_rows = !g.batch_loops.empty() && !g.symbolic_batch;
   for (size_t d = 0; d + 2 < c_idx->size(); ++d) g.fold_batch_into_rows &= !Has(*y_idx, (*c_idx)[d]);
   if (g.fold_batch_into_rows) {
     g.rows_per_batch = g.m;

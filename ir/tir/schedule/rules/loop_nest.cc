@@ -24,10 +24,16 @@ bool IsParam(const PrimFunc& f, const Buffer& b) {
   return false;
 }
 
-/*! \brief Iterations of the loops above a block (nullopt where an extent is not constant). */
+/*! \brief Iterations of the loops above a block, a symbolic extent (a batch both the block
+ *  and its consumers loop over) counted once: what InliningRecomputes compares is a ratio. */
 std::optional<int64_t> IterationVolume(const Schedule& sch, const BlockRV& rv) {
   std::optional<BlockView> v = View(sch, rv);
-  return v ? LoopVolume(v->loops) : std::nullopt;
+  if (!v) return std::nullopt;
+  int64_t volume = 1;
+  for (const ForNode* loop : v->loops) {
+    if (const int64_t* e = AsConstInt(loop->extent)) volume *= *e;
+  }
+  return volume;
 }
 
 /*! \brief Whether inlining the block would compute each of its values more than twice: its

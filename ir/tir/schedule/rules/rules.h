@@ -43,7 +43,9 @@ struct GemmBlock {
    *  one row loop of m = batch x rows. */
   bool fold_batch_into_rows = false;
   int64_t rows_per_batch = 0;  // when folded: the extent of i (a tile may not straddle batches)
-  int64_t batch_extent = 1;    // iterations of the batch loops
+  int64_t batch_extent = 1;    // iterations of the batch loops (1 for a symbolic batch: tiles
+                               // are chosen for one image, the latency case)
+  bool symbolic_batch = false;  // some batch loop's extent is a shape variable (never folded)
 };
 
 /*! \brief The register tile and cache blocking of a GEMM schedule (what tuning varies). */
