@@ -617,6 +617,7 @@ class RelaxPrinter {
       for (const auto& [key, value] : call->attrs) {
         if (!printed.count(key)) args.push_back(absl::StrCat(key, "=", AttrToScript(value, false)));
       }
+      if (call->sinfo_args.size() == 1) args.push_back(absl::StrCat("sinfo_args=", StructInfoToScript(call->sinfo_args[0])));
       return absl::StrCat("R.", name, "(", absl::StrJoin(args, ", "), ")");
     }
     for (const relax::Expr& a : call->args) args.push_back(Expr(a));

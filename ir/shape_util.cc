@@ -65,11 +65,71 @@ absl::StatusOr<std::vector<int64_t>> BroadcastShapes(const std::vector<int64_t>&
   return out;
 }
 
+namespace {
+
+/*! \brief Whether `e` is a polynomial: constants and variables under + - *. */
+bool IsPolynomial(const tir::PrimExpr& e) {
+  switch (e->kind()) {
+    case NodeKind::kIntImm:
+    case NodeKind::kTirVar:
+      return true;
+    case NodeKind::kCast:
+      return IsPolynomial(e.as<tir::CastNode>()->value);
+    case NodeKind::kAdd:
+    case NodeKind::kSub:
+    case NodeKind::kMul: {
+      const auto* b = static_cast<const tir::BinaryNode*>(e.get());
+      return IsPolynomial(b->a) && IsPolynomial(b->b);
+    }
+    default:
+      return false;
+  }
+}
+
+/*! \brief A polynomial's value, in wrapping arithmetic (a ring homomorphism of the integers). */
+uint64_t EvalWrapping(const tir::PrimExpr& e, const std::vector<tir::Var>& vars, const std::vector<uint64_t>& values) {
+  switch (e->kind()) {
+    case NodeKind::kIntImm:
+      return static_cast<uint64_t>(e.as<tir::IntImmNode>()->value);
+    case NodeKind::kTirVar:
+      for (size_t i = 0; i < vars.size(); ++i) {
+        if (vars[i].get() == e.get()) return values[i];
+      }
+      return 0;
+    case NodeKind::kCast:
+      return EvalWrapping(e.as<tir::CastNode>()->value, vars, values);
+    default: {
+      const auto* b = static_cast<const tir::BinaryNode*>(e.get());
+      uint64_t x = EvalWrapping(b->a, vars, values), y = EvalWrapping(b->b, vars, values);
+      return e->kind() == NodeKind::kAdd ? x + y : e->kind() == NodeKind::kSub ? x - y : x * y;
+    }
+  }
+}
+
+}  // namespace
+
 bool DimsEqual(const tir::PrimExpr& a, const tir::PrimExpr& b) {
   const int64_t* x = tir::AsConstInt(a);
   const int64_t* y = tir::AsConstInt(b);
   if (x != nullptr && y != nullptr) return *x == *y;
-  return tir::Analyzer().CanProveEqual(tir::Cast(DataType::Int64(), a), tir::Cast(DataType::Int64(), b));
+  if (tir::Analyzer().CanProveEqual(tir::Cast(DataType::Int64(), a), tir::Cast(DataType::Int64(), b))) return true;
+  // Polynomials the simplifier does not bring to one form (s * (b * 4) * 64 against s * b * 256):
+  // equal polynomials agree everywhere, and distinct ones of low degree differ at all but a
+  // vanishing fraction of random points (Schwartz-Zippel), so agreement at 16 of them decides.
+  if (!IsPolynomial(a) || !IsPolynomial(b)) return false;
+  std::vector<tir::Var> vars;
+  tir::CollectVars(a, &vars);
+  tir::CollectVars(b, &vars);
+  uint64_t state = 0x9e3779b97f4a7c15ull;
+  for (int trial = 0; trial < 16; ++trial) {
+    std::vector<uint64_t> values;
+    for (size_t i = 0; i < vars.size(); ++i) {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      values.push_back(state >> 11);
+    }
+    if (EvalWrapping(a, vars, values) != EvalWrapping(b, vars, values)) return false;
+  }
+  return true;
 }
 
 std::string DimsToString(const std::vector<tir::PrimExpr>& dims) {

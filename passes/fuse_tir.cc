@@ -20,6 +20,7 @@
 #include "ir/printer.h"
 #include "ir/structural_equal.h"
 #include "ir/tir/prim_expr_ops.h"
+#include "ir/tir/shape_expr.h"
 #include "ir/tir/tir_functor.h"
 #include "passes/pass.h"
 
@@ -83,20 +84,24 @@ class Inliner : public tir::StmtExprMutator {
   std::map<const Object*, tir::PrimExpr> vars_;
 };
 
-absl::StatusOr<tir::Buffer> BufferFor(const std::string& name, const relax::StructInfo& sinfo, const std::string& what) {
+/*! \brief A buffer of the fused PrimFunc for a value of the fused function; its dimensions are
+ *  generalized (`seq * batch` -> `d0`) so the kernel binds every shape variable from them. */
+absl::StatusOr<tir::Buffer> BufferFor(const std::string& name, const relax::StructInfo& sinfo, const std::string& what,
+                                      tir::DimGeneralizer* dims) {
   const auto* t = sinfo.as<relax::TensorStructInfoNode>();
   if (t == nullptr || !t->HasKnownShape()) {
     return absl::InvalidArgumentError(absl::StrCat(what, " must be a tensor of known shape, got ", relax::StructInfoToString(sinfo)));
   }
-  return tir::MakeBuffer(name, t->Dims(), t->dtype);
+  return tir::MakeBuffer(name, dims->Generalize(t->Dims()), t->dtype);
 }
 
 absl::StatusOr<tir::PrimFunc> FusePrimitive(const std::string& name, const relax::FunctionNode* func, const IRModule& mod) {
   auto error = [&](const std::string& msg) { return absl::InvalidArgumentError(absl::StrCat("@", name, ": ", msg)); };
   std::map<const Object*, tir::Buffer> buffer_of;
   std::vector<tir::Buffer> params;
+  tir::DimGeneralizer dims;
   for (const relax::Var& p : func->params) {
-    absl::StatusOr<tir::Buffer> b = BufferFor(p->name_hint, p->struct_info(), absl::StrCat("parameter ", p->name_hint));
+    absl::StatusOr<tir::Buffer> b = BufferFor(p->name_hint, p->struct_info(), absl::StrCat("parameter ", p->name_hint), &dims);
     if (!b.ok()) return error(std::string(b.status().message()));
     buffer_of[p.get()] = *b;
     params.push_back(*b);
@@ -137,7 +142,7 @@ absl::StatusOr<tir::PrimFunc> FusePrimitive(const std::string& name, const relax
         map[callee->params[i].get()] = it->second;
       }
       const tir::Buffer& out_param = callee->params.back();
-      absl::StatusOr<tir::Buffer> out = BufferFor(out_param->name, call->sinfo_args[0], "a call_tir output");
+      absl::StatusOr<tir::Buffer> out = BufferFor(out_param->name, call->sinfo_args[0], "a call_tir output", &dims);
       if (!out.ok()) return error(std::string(out.status().message()));
       map[out_param.get()] = *out;
       buffer_of[b->var.get()] = *out;

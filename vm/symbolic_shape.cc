@@ -10,12 +10,23 @@ namespace mlc {
 namespace vm {
 namespace {
 
+/*! \brief The variables of `dim` still unbound (-1) in `vars`. */
+std::vector<int> UnboundVars(const DimProgram& dim, const std::vector<int64_t>& vars);
+
 // Deeper expressions than any shape needs are a damaged executable, not recursion to follow.
 constexpr int kMaxDimDepth = 64;
 
 int64_t FloorDiv(int64_t a, int64_t b) {
   int64_t q = a / b;
   return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+std::vector<int> UnboundVars(const DimProgram& dim, const std::vector<int64_t>& vars) {
+  std::vector<int> out;
+  for (int v : dim.VarsUsed()) {
+    if (vars[v] < 0) out.push_back(v);
+  }
+  return out;
 }
 
 }  // namespace
@@ -100,6 +111,30 @@ absl::StatusOr<int64_t> DimProgram::Evaluate(const std::vector<int64_t>& vars) c
   return stack[0];
 }
 
+DimProgram::Linear DimProgram::AsLinear() const {
+  Linear l;
+  if (steps_.size() == 1 && steps_[0].op == Step::kVar) {
+    l.var = static_cast<int>(steps_[0].value);
+    return l;
+  }
+  if (steps_.size() != 3) return l;
+  const Step &a = steps_[0], &b = steps_[1], &op = steps_[2];
+  const Step* var = a.op == Step::kVar ? &a : b.op == Step::kVar ? &b : nullptr;
+  const Step* constant = a.op == Step::kConst ? &a : b.op == Step::kConst ? &b : nullptr;
+  if (var == nullptr || constant == nullptr) return l;
+  if (op.op == Step::kMul && constant->value > 0) {
+    l.scale = constant->value;
+  } else if (op.op == Step::kAdd) {
+    l.offset = constant->value;
+  } else if (op.op == Step::kSub && var == &a) {
+    l.offset = -constant->value;
+  } else {
+    return l;
+  }
+  l.var = static_cast<int>(var->value);
+  return l;
+}
+
 std::string DimProgram::ToString(const std::vector<std::string>& names) const {
   std::vector<std::string> stack;
   for (const Step& s : steps_) {
@@ -127,6 +162,14 @@ std::string DimProgram::ToString(const std::vector<std::string>& names) const {
   return out;
 }
 
+std::vector<int> DimProgram::VarsUsed() const {
+  std::vector<int> out;
+  for (const Step& s : steps_) {
+    if (s.op == Step::kVar) out.push_back(static_cast<int>(s.value));
+  }
+  return out;
+}
+
 absl::StatusOr<DeclaredShape> DecodeShape(const google::protobuf::RepeatedPtrField<proto::DimExpr>& dims, int num_vars) {
   DeclaredShape shape;
   for (const proto::DimExpr& d : dims) {
@@ -148,17 +191,23 @@ absl::Status BindShapes(const std::vector<const DeclaredShape*>& declared, const
       return absl::InvalidArgumentError(absl::StrCat(describe(i), ": expected ", declared[i]->size(), " dimensions, got ", actual[i]->size()));
     }
     for (size_t d = 0; d < declared[i]->size(); ++d) {
-      int v = (*declared[i])[d].AsVar();
-      if (v >= 0 && (*vars)[v] < 0) {
-        (*vars)[v] = (*actual[i])[d];
-        bound_at[v] = {i, d};
-      }
+      DimProgram::Linear l = (*declared[i])[d].AsLinear();
+      if (l.var < 0 || (*vars)[l.var] >= 0) continue;
+      // v * scale + offset = the dimension; one that does not divide is caught by the check below.
+      int64_t rest = (*actual[i])[d] - l.offset;
+      if (rest < 0 || rest % l.scale != 0) continue;
+      (*vars)[l.var] = rest / l.scale;
+      bound_at[l.var] = {i, d};
     }
   }
   for (size_t i = 0; i < declared.size(); ++i) {
     if (declared[i] == nullptr) continue;
     for (size_t d = 0; d < declared[i]->size(); ++d) {
       const DimProgram& dim = (*declared[i])[d];
+      if (std::vector<int> unbound = UnboundVars(dim, *vars); !unbound.empty()) {
+        return absl::InvalidArgumentError(absl::StrCat(describe(i), ": dimension ", d, " is ", (*actual[i])[d], ", which is not ",
+                                                       dim.ToString(var_names), " for any ", var_names[unbound[0]]));
+      }
       absl::StatusOr<int64_t> expected = dim.Evaluate(*vars);
       if (!expected.ok()) return absl::InvalidArgumentError(absl::StrCat(describe(i), ": dimension ", d, ": ", expected.status().message()));
       int64_t got = (*actual[i])[d];

@@ -27,6 +27,15 @@ class DimProgram {
   absl::StatusOr<int64_t> Evaluate(const std::vector<int64_t>& vars) const;
   /*! \brief The variable index when the dimension is a variable by itself, else -1. */
   int AsVar() const { return steps_.size() == 1 && steps_[0].op == Step::kVar ? static_cast<int>(steps_[0].value) : -1; }
+  /*! \brief A dimension that binds a variable: `v * scale + offset` (v, v * c, c * v, v + c,
+   *         v - c, as the compiler's tir::BindingVarOf accepts), with the variable's index. */
+  struct Linear {
+    int var = -1;
+    int64_t scale = 1, offset = 0;
+  };
+  Linear AsLinear() const;
+  /*! \brief The variables it reads. */
+  std::vector<int> VarsUsed() const;
   /*! \brief "n * 2" with the variables' names. */
   std::string ToString(const std::vector<std::string>& names) const;
 

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "frontend/onnx/converter_util.h"
+#include "ir/tir/analyzer.h"
 #include "support/checked_math.h"
 
 namespace mlc {
@@ -89,9 +90,41 @@ Outputs Flatten(OnnxContext& ctx, const onnx::NodeProto& node) {
   return ReshapeTo(ctx, *x, {outer_symbolic ? -1 : outer, inner_symbolic ? -1 : inner});
 }
 
+/*! \brief Reshape to a target computed from symbolic dimensions (a ShapeValue): 0 copies the
+ *  input's dimension, -1 takes what the others leave; the result's dims go to reshape as its
+ *  struct info. */
+Outputs ReshapeToSymbolic(OnnxContext& ctx, const onnx::NodeProto& node, const relax::Expr& x) {
+  const auto* t = TensorOf(x);
+  if (t == nullptr || !t->HasKnownShape()) return absl::UnimplementedError("Reshape to a symbolic shape needs a known input shape");
+  std::vector<tir::PrimExpr> in = t->Dims();
+  std::vector<tir::PrimExpr> dims = ctx.ShapeValueInput(node, 1)->elements;
+  bool allow_zero = ctx.IntAttr(node, "allowzero", 0) != 0;
+  int infer = -1;
+  tir::PrimExpr known = tir::I64(1);
+  for (size_t d = 0; d < dims.size(); ++d) {
+    const int64_t* v = tir::AsConstInt(dims[d]);
+    if (v != nullptr && *v == 0 && !allow_zero) {
+      if (d >= in.size()) return absl::InvalidArgumentError("0 in the shape needs a known input dimension");
+      dims[d] = in[d];
+    } else if (v != nullptr && *v == -1) {
+      if (infer >= 0) return absl::InvalidArgumentError("at most one dimension may be -1");
+      infer = static_cast<int>(d);
+      continue;
+    }
+    known = tir::operator*(known, dims[d]);
+  }
+  if (infer >= 0) {
+    tir::PrimExpr total = tir::I64(1);
+    for (const tir::PrimExpr& d : in) total = tir::operator*(total, d);
+    dims[infer] = tir::Analyzer().Simplify(tir::FloorDiv(total, known));
+  }
+  return One(ctx.EmitOp("reshape", {x}, {}, {relax::TensorSInfoOfDims(dims, t->dtype)}));
+}
+
 Outputs Reshape(OnnxContext& ctx, const onnx::NodeProto& node) {
   absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
   if (!x.ok()) return x.status();
+  if (ctx.IsSymbolicShapeValue(node, 1)) return ReshapeToSymbolic(ctx, node, *x);
   absl::StatusOr<std::vector<int64_t>> target = ctx.ConstantInts(node, 1, "the target shape");
   if (!target.ok()) return target.status();
   const auto* t = TensorOf(*x);

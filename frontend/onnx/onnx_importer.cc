@@ -133,7 +133,13 @@ absl::StatusOr<TensorData> TensorFromOnnx(const onnx::TensorProto& t) {
 
 absl::StatusOr<relax::Expr> OnnxContext::Value(const std::string& name) const {
   auto it = values_.find(name);
-  if (it == values_.end()) return absl::InvalidArgumentError(absl::StrCat("value ", name, " is not defined"));
+  if (it == values_.end()) {
+    if (shape_values_.count(name)) {
+      return absl::UnimplementedError(absl::StrCat("value ", name, " is a shape computed from symbolic dimensions, ",
+                                                   "which this operator cannot take as a tensor"));
+    }
+    return absl::InvalidArgumentError(absl::StrCat("value ", name, " is not defined"));
+  }
   return it->second;
 }
 
@@ -206,10 +212,11 @@ std::string OnnxContext::StringAttr(const onnx::NodeProto& node, const std::stri
   return a ? a->s() : fallback;
 }
 
-absl::StatusOr<relax::Expr> OnnxContext::EmitOp(const std::string& op, std::vector<relax::Expr> args, Attrs attrs) {
+absl::StatusOr<relax::Expr> OnnxContext::EmitOp(const std::string& op, std::vector<relax::Expr> args, Attrs attrs,
+                                                std::vector<relax::StructInfo> sinfo_args) {
   absl::StatusOr<relax::Op> o = relax::GetOp(op);
   if (!o.ok()) return o.status();
-  absl::StatusOr<relax::Expr> call = bb_->Normalize(relax::MakeCall(*o, std::move(args), std::move(attrs)));
+  absl::StatusOr<relax::Expr> call = bb_->Normalize(relax::MakeCall(*o, std::move(args), std::move(attrs), std::move(sinfo_args)));
   if (!call.ok()) return call.status();
   // Shape computations (Shape -> Gather -> Concat -> Reshape) and other calls on constants are
   // evaluated now, by the same evaluator as fold-constant, so converters see their values.
@@ -318,6 +325,9 @@ absl::StatusOr<IRModule> ImportOnnx(const onnx::ModelProto& model, const OnnxImp
     if (!node.domain().empty() && node.domain() != "ai.onnx") {
       return absl::UnimplementedError(absl::StrCat(where, ": operators of domain ", node.domain(), " are not supported"));
     }
+    absl::StatusOr<bool> folded = FoldShapeNode(ctx, node);
+    if (!folded.ok()) return absl::Status(folded.status().code(), absl::StrCat(where, ": ", folded.status().message()));
+    if (*folded) continue;
     const OnnxConverter* converter = registry.Find(node.op_type());
     if (converter == nullptr) {
       return absl::UnimplementedError(absl::StrCat(where, ": unsupported operator ", node.op_type(), " (supported: ",

@@ -13,6 +13,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,14 @@ struct OnnxImportOptions {
   std::string external_data_dir;
   /*! \brief Values for symbolic dimensions, by name ("batch" -> 1). */
   std::map<std::string, int64_t> dims;
+};
+
+/*! \brief An int64 value of rank 0 or 1 known at import time as shape expressions: the Shape of a
+ *         tensor with symbolic dimensions, and the Gather / Concat / arithmetic a graph applies
+ *         to it before Reshape (onnx_shape_values.cc). It has no run-time tensor. */
+struct ShapeValue {
+  std::vector<tir::PrimExpr> elements;
+  bool scalar = false;
 };
 
 /*! \brief What a converter sees: the builder, the values of node inputs, attributes. */
@@ -61,14 +70,32 @@ class OnnxContext {
 
   /*! \brief Emits op(args) and returns its variable; a call whose arguments are all constants
    *  is evaluated instead (ir/ops/constant_eval.h) and returned as a constant. */
-  absl::StatusOr<relax::Expr> EmitOp(const std::string& op, std::vector<relax::Expr> args, Attrs attrs = {});
+  absl::StatusOr<relax::Expr> EmitOp(const std::string& op, std::vector<relax::Expr> args, Attrs attrs = {},
+                                     std::vector<relax::StructInfo> sinfo_args = {});
   void SetValue(const std::string& name, relax::Expr value) { values_[name] = std::move(value); }
+
+  /*! \brief A symbolic shape value: stored apart from the tensors (Input on it is an error that
+   *         says so). */
+  void SetShapeValue(const std::string& name, ShapeValue value) { shape_values_[name] = std::move(value); }
+  /*! \brief Input i as a shape value: a symbolic one, or an int constant of rank 0 or 1; nullopt
+   *         for anything else. */
+  std::optional<ShapeValue> ShapeValueInput(const onnx::NodeProto& node, int i) const;
+  /*! \brief Whether input i is a symbolic shape value (not a tensor). */
+  bool IsSymbolicShapeValue(const onnx::NodeProto& node, int i) const;
 
  private:
   relax::BlockBuilder* bb_;
   int64_t opset_;
   std::map<std::string, relax::Expr> values_;
+  std::map<std::string, ShapeValue> shape_values_;
 };
+
+/*! \brief Shape arithmetic at import time: a node (Gather, Unsqueeze, Squeeze, Concat, Slice, Cast,
+ *         Identity, Add, Sub, Mul, Div) that reads a symbolic shape value and otherwise only
+ *         constants is evaluated on shape expressions, its output a shape value again (or a
+ *         constant when every element is one). Returns false for any other node, which then
+ *         goes to its converter. */
+absl::StatusOr<bool> FoldShapeNode(OnnxContext& ctx, const onnx::NodeProto& node);
 
 /*! \brief Returns the node's outputs (usually one). */
 using OnnxConverter =

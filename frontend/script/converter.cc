@@ -1400,7 +1400,13 @@ class RelaxConverter {
         attrs[info.attrs[attr_index].name] = v;
       }
     }
+    std::vector<StructInfo> sinfo_args;
     for (const Keyword& kw : node->keywords) {
+      if (kw.name == "sinfo_args") {  // the result's struct info, for operators that take it (reshape to symbolic dims)
+        MLC_ASSIGN_OR_RETURN(si, ParseStructInfo(err_, kw.value));
+        sinfo_args.push_back(si);
+        continue;
+      }
       const relax::OpAttrSpec* spec = nullptr;
       for (const relax::OpAttrSpec& s : info.attrs) {
         if (s.name == kw.name) spec = &s;
@@ -1419,7 +1425,7 @@ class RelaxConverter {
       auto it = attrs.find(spec.name);
       if (it != attrs.end() && it->second == spec.default_value) attrs.erase(it);
     }
-    return Normalize(node, relax::MakeCall(*op, args, attrs));
+    return Normalize(node, relax::MakeCall(*op, args, attrs, sinfo_args));
   }
 
   absl::StatusOr<AttrValue> OpAttr(const relax::OpInfo& info, const relax::OpAttrSpec& spec, const AstPtr& value) {

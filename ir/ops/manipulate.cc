@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "ir/ops/op_util.h"
+#include "support/status_macros.h"
 #include "ir/tir/analyzer.h"
 #include "ir/tir/prim_expr_ops.h"
 #include "ir/topi/topi.h"
@@ -38,10 +39,10 @@ absl::StatusOr<StructInfo> InferPermuteDims(const CallNode& call, const PermuteD
   } else {
     for (int i = ndim - 1; i >= 0; --i) axes.push_back(i);
   }
-  if (!(*x)->shape) return TensorSInfoUnknownShape((*x)->dtype, ndim);
-  std::vector<int64_t> shape;
-  for (int64_t a : axes) shape.push_back((*(*x)->shape)[a]);
-  return TensorSInfo(shape, (*x)->dtype);
+  if (!(*x)->HasKnownShape()) return TensorSInfoUnknownShape((*x)->dtype, ndim);
+  std::vector<tir::PrimExpr> dims = (*x)->Dims(), shape;
+  for (int64_t a : axes) shape.push_back(dims[a]);
+  return TensorSInfoOfDims(shape, (*x)->dtype);
 }
 
 /*! \brief A reshape of symbolic data: the -1 dimension is the element count over the others
@@ -78,10 +79,33 @@ absl::StatusOr<StructInfo> InferSymbolicReshape(const TensorStructInfoNode* x, c
   return TensorSInfoOfDims(dims, x->dtype);
 }
 
+/*! \brief reshape(x, sinfo_args=[R.Tensor(dims)]): to dims that may be symbolic (an importer's
+ *         `(seq, batch * 4, 64)`), which a list of integers cannot say. The element counts must
+ *         be provably equal. */
+absl::StatusOr<StructInfo> InferReshapeToStructInfo(const TensorStructInfoNode* x, const StructInfo& target) {
+  const auto* t = target.as<TensorStructInfoNode>();
+  if (t == nullptr || !t->HasKnownShape()) {
+    return absl::InvalidArgumentError(absl::StrCat("sinfo_args must be a tensor of known shape, got ", StructInfoToString(target)));
+  }
+  if (!x->HasKnownShape()) return TensorSInfoOfDims(t->Dims(), x->dtype);
+  tir::PrimExpr in = tir::I64(1), out = tir::I64(1);
+  for (const tir::PrimExpr& d : x->Dims()) in = tir::operator*(in, d);
+  for (const tir::PrimExpr& d : t->Dims()) out = tir::operator*(out, d);
+  if (!DimsEqual(in, out)) {
+    return absl::InvalidArgumentError(absl::StrCat("cannot reshape ", DimsToString(x->Dims()), " to ", DimsToString(t->Dims()),
+                                                   ": the sizes are not provably equal"));
+  }
+  return TensorSInfoOfDims(t->Dims(), x->dtype);
+}
+
 absl::StatusOr<StructInfo> InferReshape(const CallNode& call, const ReshapeAttrs& attrs) {
   absl::StatusOr<const TensorStructInfoNode*> x = TensorArg(call, 0);
   if (!x.ok()) return x.status();
   std::vector<int64_t> shape = attrs.shape;
+  if (!call.sinfo_args.empty()) {
+    if (!attrs.shape.empty()) return absl::InvalidArgumentError("give the new shape as the shape attribute or as sinfo_args, not both");
+    return InferReshapeToStructInfo(*x, call.sinfo_args[0]);
+  }
   if ((*x)->IsSymbolic()) return InferSymbolicReshape(*x, shape);
   if (!(*x)->shape) return TensorSInfo(shape, (*x)->dtype);
   int64_t total = NumElements(*(*x)->shape), known = 1;
@@ -112,8 +136,12 @@ absl::StatusOr<StructInfo> InferReshape(const CallNode& call, const ReshapeAttrs
 absl::StatusOr<StructInfo> InferStridedSlice(const CallNode& call, const StridedSliceAttrs& attrs) {
   absl::StatusOr<const TensorStructInfoNode*> x = TensorArg(call, 0);
   if (!x.ok()) return x.status();
-  if (!(*x)->shape) return absl::InvalidArgumentError("strided_slice needs a static input shape");
-  std::vector<int64_t> shape = *(*x)->shape;
+  if (!(*x)->HasKnownShape()) return absl::InvalidArgumentError("strided_slice needs a known input shape");
+  // The sliced axes must be static; the others (a batch) pass through.
+  std::vector<int> sliced;
+  for (int64_t a : attrs.axes) sliced.push_back(static_cast<int>(a));
+  MLC_ASSIGN_OR_RETURN(shape, KnownDims(*x, sliced, "strided_slice's input"));
+  std::vector<tir::PrimExpr> dims = (*x)->Dims();
   int64_t rank = static_cast<int64_t>(shape.size());
   const std::vector<int64_t>&axes = attrs.axes, &begin = attrs.begin, &end = attrs.end, &strides = attrs.strides;
   if (begin.size() != axes.size() || end.size() != axes.size() || (!strides.empty() && strides.size() != axes.size())) {
@@ -124,9 +152,9 @@ absl::StatusOr<StructInfo> InferStridedSlice(const CallNode& call, const Strided
     if (d < 0 || d >= rank) return absl::InvalidArgumentError(absl::StrCat("axis ", axes[k], " out of range for rank ", rank));
     int64_t s = strides.empty() ? 1 : strides[k], dim = shape[d];
     if (s == 0) return absl::InvalidArgumentError("stride 0");
-    shape[d] = ClampSlice(dim, begin[k], end[k], s).extent;
+    dims[d] = tir::I64(ClampSlice(dim, begin[k], end[k], s).extent);
   }
-  return TensorSInfo(shape, (*x)->dtype);
+  return TensorSInfoOfDims(dims, (*x)->dtype);
 }
 
 MLC_REGISTER_OP("strided_slice")

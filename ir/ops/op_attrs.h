@@ -101,7 +101,10 @@ struct StridedSliceAttrs {
 
 struct ReshapeAttrs {
   std::vector<int64_t> shape;
-  void VisitAttrs(AttrVisitor* v) { v->Field("shape", &shape).Describe("the new shape; one dimension may be -1 (inferred)"); }
+  void VisitAttrs(AttrVisitor* v) {
+    v->Field("shape", &shape).Optional().Describe(
+        "the new shape; one dimension may be -1 (inferred). None when sinfo_args gives the result, whose dims may be symbolic");
+  }
 };
 
 struct PermuteDimsAttrs {

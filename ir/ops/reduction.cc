@@ -12,27 +12,27 @@ namespace {
 absl::StatusOr<StructInfo> InferReduce(const CallNode& call, const ReduceAttrs& attrs) {
   absl::StatusOr<const TensorStructInfoNode*> x = TensorArg(call, 0);
   if (!x.ok()) return x.status();
-  if (!(*x)->shape) return absl::InvalidArgumentError("reductions need a static input shape");
-  const std::vector<int64_t>& shape = *(*x)->shape;
-  int64_t rank = static_cast<int64_t>(shape.size());
+  if (!(*x)->HasKnownShape()) return absl::InvalidArgumentError("reductions need a known input shape");
+  const std::vector<tir::PrimExpr> dims = (*x)->Dims();
+  int64_t rank = static_cast<int64_t>(dims.size());
   std::vector<bool> mask(rank, true);
   if (!attrs.axis.empty()) {
     mask.assign(rank, false);
     for (int64_t a : attrs.axis) {
       if (a < 0) a += rank;
       if (a < 0 || a >= rank || mask[a]) {
-        return absl::InvalidArgumentError(absl::StrCat("axis ", a, " is out of range or repeated for ", ShapeToString(shape)));
+        return absl::InvalidArgumentError(absl::StrCat("axis ", a, " is out of range or repeated for ", DimsToString(dims)));
       }
       mask[a] = true;
     }
   }
   bool keepdims = attrs.keepdims;
-  std::vector<int64_t> out;
+  std::vector<tir::PrimExpr> out;
   for (int64_t d = 0; d < rank; ++d) {
-    if (!mask[d]) out.push_back(shape[d]);
-    else if (keepdims) out.push_back(1);
+    if (!mask[d]) out.push_back(dims[d]);
+    else if (keepdims) out.push_back(tir::I64(1));
   }
-  return TensorSInfo(out, (*x)->dtype);
+  return TensorSInfoOfDims(out, (*x)->dtype);
 }
 
 bool RegisterReductionOps() {

@@ -15,6 +15,7 @@ absl::StatusOr<Expr> CallTE(relax::BlockBuilder* bb, const std::string& name_hin
                             const std::vector<Expr>& args) {
   std::vector<Tensor> placeholders;
   std::vector<Expr> normalized_args;
+  tir::DimGeneralizer dims;  // the PrimFunc binds every shape variable from its buffers
   for (size_t i = 0; i < args.size(); ++i) {
     absl::StatusOr<Expr> arg = bb->Normalize(args[i]);
     if (!arg.ok()) return arg.status();
@@ -30,7 +31,7 @@ absl::StatusOr<Expr> CallTE(relax::BlockBuilder* bb, const std::string& name_hin
     }
     // Symbolic dimensions stay expressions of the graph function's shape variables; the
     // PrimFunc binds the same variables from its buffers.
-    std::vector<tir::PrimExpr> shape = t->Dims();
+    std::vector<tir::PrimExpr> shape = dims.Generalize(t->Dims());
     std::string name = (*arg)->kind() == NodeKind::kVar || (*arg)->kind() == NodeKind::kDataflowVar
                            ? (*arg).as<relax::VarNode>()->name_hint
                            : std::string(1, static_cast<char>('A' + i % 26));
@@ -44,11 +45,13 @@ absl::StatusOr<Expr> CallTE(relax::BlockBuilder* bb, const std::string& name_hin
   absl::StatusOr<tir::PrimFunc> prim = CreatePrimFunc(func_args);
   if (!prim.ok()) return absl::Status(prim.status().code(), absl::StrCat(name_hint, ": ", prim.status().message()));
   relax::GlobalVar gv = bb->AddFunc(*prim, name_hint);
+  std::vector<tir::PrimExpr> out_dims;
   for (const tir::PrimExpr& d : out->shape()) {
     if (!tir::IsShapeExpr(d)) return absl::InvalidArgumentError(absl::StrCat(name_hint, ": the output shape is not a shape expression"));
+    out_dims.push_back(dims.Restore(d));
   }
   relax::Call call = relax::MakeCall(relax::GetOpOrDie("call_tir"), {gv, relax::MakeTuple(normalized_args)}, {},
-                                     {relax::TensorSInfoOfDims(out->shape(), out->dtype())});
+                                     {relax::TensorSInfoOfDims(out_dims, out->dtype())});
   return bb->Normalize(call);
 }
 

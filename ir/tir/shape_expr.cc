@@ -6,7 +6,9 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "ir/tir/analyzer.h"
 #include "ir/tir/tir_functor.h"
+#include "ir/tir/tir_util.h"
 
 namespace mlc {
 namespace tir {
@@ -112,18 +114,54 @@ std::vector<Var> ShapeVarsOf(const PrimFuncNode* func) {
   return vars;
 }
 
+Var BindingVarOf(const PrimExpr& dim) {
+  PrimExpr d = dim;
+  while (d->kind() == NodeKind::kCast) d = d.as<CastNode>()->value;
+  if (d->kind() == NodeKind::kTirVar) return Var(const_cast<TirVarNode*>(d.as<TirVarNode>()));
+  if (d->kind() != NodeKind::kMul && d->kind() != NodeKind::kAdd && d->kind() != NodeKind::kSub) return Var();
+  const auto* b = static_cast<const BinaryNode*>(d.get());
+  PrimExpr v = b->a, c = b->b;
+  if (d->kind() == NodeKind::kMul && AsConstInt(v) != nullptr) std::swap(v, c);
+  while (v->kind() == NodeKind::kCast) v = v.as<CastNode>()->value;
+  const int64_t* k = AsConstInt(c);
+  if (v->kind() != NodeKind::kTirVar || k == nullptr || (d->kind() == NodeKind::kMul && *k <= 0)) return Var();
+  return Var(const_cast<TirVarNode*>(v.as<TirVarNode>()));
+}
+
 Var UnbindableShapeVar(const std::vector<std::vector<PrimExpr>>& shapes) {
   std::vector<Var> all, bare;
   for (const std::vector<PrimExpr>& shape : shapes) {
     for (const PrimExpr& d : shape) {
       CollectVars(d, &all);
-      if (d->kind() == NodeKind::kTirVar) CollectVars(d, &bare);
+      if (Var v = BindingVarOf(d); v.defined()) CollectVars(v, &bare);
     }
   }
   for (const Var& v : all) {
     if (std::find_if(bare.begin(), bare.end(), [&](const Var& b) { return b.get() == v.get(); }) == bare.end()) return v;
   }
   return Var();
+}
+
+PrimExpr DimGeneralizer::Generalize(const PrimExpr& dim) {
+  if (AsConstInt(dim) != nullptr || BindingVarOf(dim).defined()) return dim;
+  for (const auto& [expr, var] : fresh_) {
+    if (ExprDeepEqual(expr, dim)) return var;
+  }
+  Var v = MakeVar(absl::StrCat("d", fresh_.size()), DataType::Int64());
+  fresh_.emplace_back(dim, v);
+  return v;
+}
+
+std::vector<PrimExpr> DimGeneralizer::Generalize(const std::vector<PrimExpr>& dims) {
+  std::vector<PrimExpr> out;
+  for (const PrimExpr& d : dims) out.push_back(Generalize(d));
+  return out;
+}
+
+PrimExpr DimGeneralizer::Restore(const PrimExpr& e) const {
+  std::vector<std::pair<Var, PrimExpr>> map;
+  for (const auto& [expr, var] : fresh_) map.emplace_back(var, expr);
+  return map.empty() ? e : Substitute(e, map);
 }
 
 }  // namespace tir

@@ -28,10 +28,28 @@ std::string ShapeExprToString(const PrimExpr& e);
  *         this order. */
 std::vector<Var> ShapeVarsOf(const PrimFuncNode* func);
 
-/*! \brief A variable of `shapes` that no dimension is equal to by itself (only in `n * 2`,
- *         say), or an undefined Var when there is none. A run time binds each shape
- *         variable from a dimension that is the variable itself, so every one needs one. */
+/*! \brief The variable a dimension binds: one of the form `v`, `v * c`, `c * v`, `v + c` or
+ *         `v - c` (c constant), from which a run time recovers v; an undefined Var otherwise. */
+Var BindingVarOf(const PrimExpr& dim);
+
+/*! \brief A variable of `shapes` that no dimension binds (it appears only in `n * m` or
+ *         `n // 2`, say), or an undefined Var when there is none: a run time binds each shape
+ *         variable from the dimensions of the tensors passed, so every one needs one. */
 Var UnbindableShapeVar(const std::vector<std::vector<PrimExpr>>& shapes);
+
+/*! \brief Makes a PrimFunc's dimensions bindable: a dimension no run time can bind a variable
+ *         from (`seq * batch`) becomes a fresh variable (`d0`, one per distinct expression), so
+ *         the kernel takes any size there; Restore maps its results back to the caller's terms. */
+class DimGeneralizer {
+ public:
+  PrimExpr Generalize(const PrimExpr& dim);
+  std::vector<PrimExpr> Generalize(const std::vector<PrimExpr>& dims);
+  /*! \brief `e` with the fresh variables replaced by the expressions they stand for. */
+  PrimExpr Restore(const PrimExpr& e) const;
+
+ private:
+  std::vector<std::pair<PrimExpr, Var>> fresh_;
+};
 
 }  // namespace tir
 }  // namespace mlc

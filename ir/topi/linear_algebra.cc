@@ -3,6 +3,7 @@
  */
 #include "absl/strings/str_cat.h"
 #include "ir/shape_util.h"
+#include "ir/tir/analyzer.h"
 #include "ir/topi/index_util.h"
 #include "ir/topi/topi.h"
 #include "support/checked_math.h"
@@ -119,11 +120,18 @@ absl::StatusOr<Tensor> Reshape(const Tensor& x, const std::vector<int64_t>& shap
 }
 
 absl::StatusOr<Tensor> Reshape(const Tensor& x, const std::vector<tir::PrimExpr>& shape) {
-  // Same number of elements: equal constants, or provably equal symbolic products.
+  // Same number of elements. Symbolic sizes were proven equal by the operator's shape inference
+  // in the caller's terms; here the input's may be generalized (d0 for seq * batch), so only
+  // sizes that are provably different are an error.
   tir::PrimExpr n = tir::I64(1), m = tir::I64(1);
   for (const tir::PrimExpr& d : x.shape()) n = tir::operator*(n, tir::Cast(DataType::Int64(), d));
   for (const tir::PrimExpr& d : shape) m = tir::operator*(m, tir::Cast(DataType::Int64(), d));
-  if (!relax::DimsEqual(n, m)) {
+  tir::Analyzer analyzer;
+  n = analyzer.Simplify(n);
+  m = analyzer.Simplify(m);
+  const int64_t* cn = tir::AsConstInt(n);
+  const int64_t* cm = tir::AsConstInt(m);
+  if (cn != nullptr && cm != nullptr && *cn != *cm) {
     return absl::InvalidArgumentError(absl::StrCat("reshape: ", relax::DimsToString(x.shape()), " and ",
                                                    relax::DimsToString(shape), " differ in size"));
   }

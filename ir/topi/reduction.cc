@@ -186,7 +186,9 @@ absl::StatusOr<Tensor> LayerNorm(const Tensor& x, const Tensor& gamma, const Ten
 
 absl::StatusOr<Tensor> StridedSlice(const Tensor& x, const std::vector<int64_t>& axes, const std::vector<int64_t>& begin,
                                     const std::vector<int64_t>& end, const std::vector<int64_t>& strides) {
-  absl::StatusOr<std::vector<int64_t>> xs = StaticShape(x, "strided_slice");
+  std::vector<int> sliced;
+  for (int64_t a : axes) sliced.push_back(static_cast<int>(a));
+  absl::StatusOr<std::vector<int64_t>> xs = KnownExtents(x, sliced, "strided_slice");
   if (!xs.ok()) return xs.status();
   int64_t rank = static_cast<int64_t>(xs->size());
   if (begin.size() != axes.size() || end.size() != axes.size() || (!strides.empty() && strides.size() != axes.size())) {
@@ -205,7 +207,7 @@ absl::StatusOr<Tensor> StridedSlice(const Tensor& x, const std::vector<int64_t>&
     extent[d] = range.extent;
   }
   std::vector<tir::PrimExpr> shape;
-  for (int64_t v : extent) shape.push_back(C(it, v));
+  for (int64_t d = 0; d < rank; ++d) shape.push_back(extent[d] < 0 ? x.shape()[d] : C(it, extent[d]));  // symbolic: unsliced
   return te::Compute(
       shape,
       [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
