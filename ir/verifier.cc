@@ -37,7 +37,7 @@ class PrimFuncVerifier {
     std::vector<std::vector<PrimExpr>> shapes;
     for (const tir::Buffer& b : func->params) shapes.push_back(b->shape);
     if (tir::Var v = tir::UnbindableShapeVar(shapes); v.defined()) {
-      return Error(absl::StrCat("shape variable ", v->name, " is not a dimension of any parameter by itself, so no call can bind it"));
+      return Error(absl::StrCat("shape variable ", v->name, " is bound by no parameter dimension (one of the form v, c * v or v + c), so no call can bind it"));
     }
     for (const tir::Var& v : tir::ShapeVarsOf(func)) vars_.insert(v.get());
     for (const tir::Buffer& b : func->params) {
@@ -236,7 +236,7 @@ class FunctionVerifier {
     // The signature defines the shape variables; a call binds each from a dimension that is
     // the variable itself.
     if (tir::Var v = tir::UnbindableShapeVar(param_shapes); v.defined()) {
-      return Error(absl::StrCat("shape variable ", v->name, " is not a dimension of any parameter by itself, so no call can bind it"));
+      return Error(absl::StrCat("shape variable ", v->name, " is bound by no parameter dimension (one of the form v, c * v or v + c), so no call can bind it"));
     }
     for (const tir::Var& v : shape_vars) shape_vars_.insert(v.get());
     if (absl::Status s = CheckShapeVarsDefined(func->ret_struct_info, "the declared result"); !s.ok()) return s;

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "ir/op.h"
+#include "ir/shape_util.h"
 #include "passes/pass.h"
 #include "passes/pattern.h"
 
@@ -50,7 +51,13 @@ class SimplifyPowerPass : public FunctionPass {
   static bool StructuralEqualSInfo(const relax::Expr& a, const relax::Expr& b) {
     const auto* ta = a->struct_info().as<relax::TensorStructInfoNode>();
     const auto* tb = b->struct_info().as<relax::TensorStructInfoNode>();
-    return ta != nullptr && tb != nullptr && ta->shape && tb->shape && *ta->shape == *tb->shape && ta->dtype == tb->dtype;
+    if (ta == nullptr || tb == nullptr || ta->dtype != tb->dtype || !ta->HasKnownShape() || ta->ndim != tb->ndim) return false;
+    if (ta->shape && tb->shape) return *ta->shape == *tb->shape;
+    std::vector<tir::PrimExpr> da = ta->Dims(), db = tb->Dims();
+    for (size_t i = 0; i < da.size(); ++i) {
+      if (!relax::DimsEqual(da[i], db[i])) return false;
+    }
+    return true;
   }
 };
 

@@ -63,6 +63,24 @@ for format in fxpb onnx; do
   fi
 done
 
+# The same encoder exported with a dynamic batch and sequence (the attention's reshapes computed
+# from Shape at run time in ONNX): built once, it matches PyTorch at three sizes.
+for bs in 1,128 3,77 8,16; do
+  /usr/bin/python3 frontend/torch/export_fx.py --example encoder --shape "${bs/,/,},256" --onnx_dynamic 0=batch,1=seq \
+    --onnx "$t/encdyn.onnx" --inputs "$t/encdyn.x.${bs/,/_}.npy" --reference "$t/encdyn.ref.${bs/,/_}.npy" 2> /dev/null
+done
+frontend/import --in "$t/encdyn.onnx" --out "$t/encdyn.irpb"
+passes/opt --in "$t/encdyn.irpb" --out "$t/encdyn.opt.irpb"
+codegen/build --in "$t/encdyn.opt.irpb" --out "$t/encdyn.mlcx"
+for bs in 1_128 3_77 8_16; do
+  if vm/run --exe "$t/encdyn.mlcx" --inputs "$t/encdyn.x.$bs.npy" --outputs "$t/encdyn.out.$bs.npy" &&
+     compare "$t/encdyn.out.$bs.npy" "$t/encdyn.ref.$bs.npy"; then
+    ok "TransformerEncoderLayer with dynamic batch and sequence at ${bs/_/ x } matches PyTorch"
+  else
+    bad "TransformerEncoderLayer dynamic at $bs"
+  fi
+done
+
 # The pipeline takes an ONNX file directly.
 if tools/pipeline "$t/mlp.onnx" --inputs "$t/mlp.x.npy" --out "$t/pipe" --no-cache > "$t/pipe.txt" 2>&1 &&
    grep -q "\[1/4\] import" "$t/pipe.txt" && compare "$t/pipe/out0.npy" "$t/mlp.ref.npy"; then

@@ -1,7 +1,9 @@
 /*! \file kernel_abi.h
  *  \brief The contract between generated kernel libraries and the runtime that loads them.
  *
- *  A kernel `f` is exported as `int32_t __mlc_kernel_f(void* const* args)`. The library reaches
+ *  A kernel `f` is exported as `int32_t __mlc_kernel_f(void* const* args)`: args holds its buffers
+ *  data pointers (inputs, then outputs) followed, for a kernel with symbolic shapes, by one
+ *  `const int64_t*` per shape variable (the executable's Kernel.shape_vars order). The library reaches
  *  the runtime's services through exported global function pointers, which the loader
  *  (vm/kernel_library.cc) sets right after dlopen and code generation (codegen/llvm) declares:
  *   - parallel launch: `launch(body, closure, n)` runs body(closure, begin, end) over [0, n);

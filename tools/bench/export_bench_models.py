@@ -5,7 +5,8 @@
 Each model is <name>.onnx with one float32 input "x"; the set is the one issue 12's table
 names: the seeds' MLP 784-128-10 at batch 1 and 64, the digits MLP 64-128-10 at batch 450,
 nn.TransformerEncoderLayer(d_model=256, nhead=4) on 1x128x256, MobileNetV2 and ResNet-18 at
-batch 1, 224x224 (batch norms with seeded statistics). Existing files are kept.
+batch 1, 224x224 (batch norms with seeded statistics); and encoder_dyn / resnet18_dyn, the same
+models with a dynamic batch (and sequence). Existing files are kept.
 """
 import argparse
 import os
@@ -34,6 +35,12 @@ MODELS = {
     "mobilenet_v2": (export_fx.torchvision_model("mobilenet_v2"), (1, 3, 224, 224)),
     "resnet18": (export_fx.torchvision_model("resnet18"), (1, 3, 224, 224)),
 }
+# The same models (same seeded weights) with symbolic dimensions: one executable for every size,
+# timed at the static twin's size against it (model_bench pins these names to run them).
+DYNAMIC = {
+    "encoder_dyn": ("encoder", {0: "batch", 1: "seq"}),
+    "resnet18_dyn": ("resnet18", {0: "batch"}),
+}
 
 
 def main():
@@ -43,19 +50,21 @@ def main():
     args = parser.parse_args()
     os.makedirs(args.out_dir, exist_ok=True)
     for name in args.models.split(","):
-        if name not in MODELS:
-            sys.exit(f"export_bench_models: unknown model {name} (known: {', '.join(MODELS)})")
+        if name not in MODELS and name not in DYNAMIC:
+            sys.exit(f"export_bench_models: unknown model {name} (known: {', '.join(list(MODELS) + list(DYNAMIC))})")
         path = os.path.join(args.out_dir, name + ".onnx")
         if os.path.exists(path):
             continue
         torch.manual_seed(0)
-        cls, shape = MODELS[name]
+        base, dynamic = DYNAMIC.get(name, (name, None))
+        cls, shape = MODELS[base]
         model = cls().eval()
         export_fx.randomize_batch_norms(model)
         x = torch.rand(*shape)
         tmp = path + ".tmp"
         # Not under no_grad: there nn.TransformerEncoderLayer takes a fused fast path ONNX cannot express.
-        torch.onnx.export(model, (x,), tmp, opset_version=13, input_names=["x"], output_names=["y"])
+        axes = {"x": dynamic, "y": dynamic} if dynamic else None
+        torch.onnx.export(model, (x,), tmp, opset_version=13, input_names=["x"], output_names=["y"], dynamic_axes=axes)
         os.replace(tmp, path)
         print(f"exported {name} -> {path}", file=sys.stderr)
 

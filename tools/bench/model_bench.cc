@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -172,15 +173,24 @@ absl::StatusOr<Compiled> Compile(const IRModule& imported, const std::string& pi
   return Compiled{std::move(*machine), Seconds(start)};
 }
 
+/*! \brief The sizes dynamic models (*_dyn) are timed at: their static twins' (batch 1, sequence 128). */
+const std::map<std::string, int64_t> kDynamicSizes = {{"batch", 1}, {"seq", 128}};
+
 absl::Status RunModel(const std::string& name, const Options& opt, double peak_gflops) {
   std::string path = absl::StrCat(opt.models_dir, "/", name, ".onnx");
   absl::StatusOr<IRModule> imported = onnx_import::ImportOnnxFile(path);
   if (!imported.ok()) return imported.status();
-  double flops = CountFlops(*imported);
+  // A dynamic model is compiled as it is (symbolic); its pinned twin gives the input shape and
+  // the FLOPs of the timed size.
+  onnx_import::OnnxImportOptions pin;
+  pin.dims = kDynamicSizes;
+  absl::StatusOr<IRModule> pinned = onnx_import::ImportOnnxFile(path, pin);
+  if (!pinned.ok()) return pinned.status();
+  double flops = CountFlops(*pinned);
   absl::StatusOr<std::unique_ptr<bench::OrtSession>> ort = bench::OrtSession::Create(opt.ort_library, path, opt.threads);
   if (!ort.ok()) return ort.status();
   // The input: the one parameter of main.
-  relax::Function main = imported->LookupFunction("main");
+  relax::Function main = pinned->LookupFunction("main");
   if (!main.defined() || main->params.size() != 1) return absl::InvalidArgumentError(absl::StrCat(name, ": main must take one input"));
   const auto* sinfo = main->params[0]->struct_info().as<relax::TensorStructInfoNode>();
   if (sinfo == nullptr || !sinfo->shape) return absl::InvalidArgumentError(absl::StrCat(name, ": the input needs a static shape"));
@@ -233,6 +243,9 @@ absl::Status RunModel(const std::string& name, const Options& opt, double peak_g
     std::printf("| %s | %d | %s | %.3f | %.3f | %.2f | %.1f (%.0f%%) | %.1f (%.0f%%) | %.1f | %.1e |\n", name.c_str(), opt.threads,
                 pipeline.c_str(), t[0] * 1e3, t[1] * 1e3, t[0] / t[1], gflops(t[0]), 100 * gflops(t[0]) / peak_gflops,
                 gflops(t[1]), 100 * gflops(t[1]) / peak_gflops, c->compile_seconds, worst / std::max(scale, 1e-30));
+    vm::VirtualMachine::MemoryStats mem = machine->Memory();
+    std::fprintf(stderr, "%s (%s): peak intermediates %.2f MB, workspace %.2f MB\n", name.c_str(), pipeline.c_str(),
+                 mem.intermediates_peak / 1e6, mem.workspace_held / 1e6);
     std::fflush(stdout);
   }
   return absl::OkStatus();

@@ -53,7 +53,7 @@ absl::StatusOr<std::vector<LoopRV>> Schedule::Split(const LoopRV& loop_rv, const
   const ForNode* loop = l->loop;
   if (factors.size() < 2) return ErrorAt("split", Name(*l), "needs at least two factors");
   const int64_t* extent = AsConstInt(loop->extent);
-  if (extent == nullptr) return ErrorAt("split", Name(*l), "the extent is not a constant");
+  if (extent == nullptr) return SplitSymbolic(loop_rv, *l, factors);
   std::vector<int64_t> f(factors.size(), -1);
   int none_index = -1;
   int64_t known = 1;
@@ -108,6 +108,60 @@ absl::StatusOr<std::vector<LoopRV>> Schedule::Split(const LoopRV& loop_rv, const
   }
   for (const Var& v : vars) {
     out.push_back(NewLoopRV(l->func, v));
+    outs.push_back(TraceValue::Loop(out.back()));
+  }
+  Record("split", {TraceValue::Loop(loop_rv), TraceValue::List(fs)}, outs);
+  return out;
+}
+
+absl::StatusOr<std::vector<LoopRV>> Schedule::SplitSymbolic(const LoopRV& loop_rv, const LoopRef& l, const std::vector<Factor>& factors) {
+  // A symbolic extent n (a batch): the factors but the outermost are constants, the outermost
+  // None, ceil(n / inner) iterations, and a predicate guards the tail unless the inner factors
+  // are all 1.
+  const ForNode* loop = l.loop;
+  if (factors.empty() || factors[0]) return ErrorAt("split", Name(l), "a symbolic extent splits with None as the outermost factor");
+  std::vector<int64_t> f(factors.size(), 1);
+  int64_t known = 1;
+  for (size_t i = 1; i < factors.size(); ++i) {
+    if (!factors[i]) return ErrorAt("split", Name(l), "at most one factor may be None");
+    absl::StatusOr<int64_t> v = ResolveInt(*factors[i], "split");
+    if (!v.ok()) return v.status();
+    if (*v < 1) return ErrorAt("split", Name(l), absl::StrCat("factor ", *v, " is not positive"));
+    f[i] = *v;
+    known *= *v;
+  }
+  DataType t = loop->loop_var->dtype;
+  PrimExpr n = Cast(t, loop->extent);
+  PrimExpr outer = known == 1 ? n : FloorDiv(n + IntImm(t, known - 1), IntImm(t, known));
+  std::vector<Var> vars;
+  PrimExpr replacement;
+  for (size_t i = 0; i < f.size(); ++i) {
+    vars.push_back(MakeVar(absl::StrCat(loop->loop_var->name, "_", i), t));
+    int64_t stride = 1;  // the product of the inner factors
+    for (size_t j = i + 1; j < f.size(); ++j) stride *= f[j];
+    PrimExpr term = stride == 1 ? PrimExpr(vars.back()) : vars.back() * stride;
+    replacement = replacement.defined() ? replacement + term : term;
+  }
+  const int64_t* min = AsConstInt(loop->min);
+  if (min == nullptr || *min != 0) replacement = loop->min + replacement;
+  Stmt body = Substitute(loop->body, {{loop->loop_var, replacement}});
+  if (known > 1) body = AddPredicate(body, replacement < (loop->min + loop->extent));
+  Analyzer a = AnalyzerFor(LoopsAbove(l.path));
+  for (size_t i = 1; i < vars.size(); ++i) a.Bind(vars[i], 0, f[i]);
+  body = SimplifyBindings(body, a);
+  for (size_t i = vars.size(); i-- > 0;) {
+    body = Stmt(new ForNode(vars[i], IntImm(t, 0), i == 0 ? outer : IntImm(t, f[i]), ForKind::kSerial, body));
+  }
+  SetBody(l.func, ReplaceNode(l.prim->body, loop, body));
+  std::vector<LoopRV> out;
+  std::vector<TraceValue> fs, outs;
+  for (const Factor& fac : factors) {
+    if (!fac) fs.push_back(TraceValue::None());
+    else if (const int64_t* i = std::get_if<int64_t>(&*fac)) fs.push_back(TraceValue::Int(*i));
+    else fs.push_back(TraceValue::Expr(std::get<ExprRV>(*fac)));
+  }
+  for (const Var& v : vars) {
+    out.push_back(NewLoopRV(l.func, v));
     outs.push_back(TraceValue::Loop(out.back()));
   }
   Record("split", {TraceValue::Loop(loop_rv), TraceValue::List(fs)}, outs);

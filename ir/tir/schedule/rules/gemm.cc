@@ -110,7 +110,8 @@ std::optional<GemmBlock> MatchGemm(const Schedule& sch, const BlockRV& block_rv)
   g.m = extent_of[i];
   g.n = extent_of[j];
   g.k = extent_of[k];
-  if (g.m < 0 || g.n < 0 || g.k < 0) return std::nullopt;  // symbolic rows, columns or reduction
+  g.symbolic_cols_or_k = g.n < 0 || g.k < 0;
+  g.symbolic_rows = g.m < 0;
   g.i_loop = loop_of[i];
   g.j_loop = loop_of[j];
   g.k_loop = loop_of[k];
@@ -120,7 +121,7 @@ std::optional<GemmBlock> MatchGemm(const Schedule& sch, const BlockRV& block_rv)
     if (e < 0) g.symbolic_batch = true;
     else g.batch_extent *= e;
   }
-  g.fold_batch_into_rows = !g.batch_loops.empty() && !g.symbolic_batch;
+  g.fold_batch_into_rows = !g.batch_loops.empty() && !g.symbolic_batch && !g.symbolic_rows;
   for (size_t d = 0; d + 2 < c_idx->size(); ++d) g.fold_batch_into_rows &= !Has(*y_idx, (*c_idx)[d]);
   if (g.fold_batch_into_rows) {
     g.rows_per_batch = g.m;
@@ -138,7 +139,39 @@ std::optional<GemmBlock> MatchGemm(const Schedule& sch, const BlockRV& block_rv)
   return g;
 }
 
+namespace {
+
+/*! \brief Rows known only when the kernel runs: one-row tiles (each a row of A against the
+ *  packed panels of B: no tail to guard, the panels stay in cache across rows), the column
+ *  blocks parallel. */
+std::optional<GemmTiles> SymbolicRowTiles(const GemmBlock& gemm, const Target& target) {
+  for (int64_t vectors : {4, 2, 1}) {
+    int64_t nr = vectors * target.float_lanes();
+    if (gemm.n % nr != 0 || vectors + vectors + 1 > target.vector_registers) continue;
+    GemmTiles t;
+    t.mr = 1;
+    t.nr = nr;
+    int64_t kc = target.l1d_bytes / 2 / (nr * 4);
+    if (gemm.k > kc) {
+      for (int64_t c = kc; c >= 64; --c) {
+        if (gemm.k % c == 0) {
+          t.kc = c;
+          break;
+        }
+      }
+    }
+    t.nc = nr;
+    t.parallel_rows = false;
+    return t;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::optional<GemmTiles> DefaultGemmTiles(const GemmBlock& gemm, const Target& target) {
+  if (gemm.symbolic_cols_or_k) return std::nullopt;
+  if (gemm.symbolic_rows) return SymbolicRowTiles(gemm, target);
   // Fewer than 4 rows: a few long dot products, which LLVM vectorizes along k as they are.
   if (gemm.m < 4) return std::nullopt;
   for (int64_t vectors : {2, 1}) {
@@ -182,6 +215,11 @@ std::optional<GemmTiles> DefaultGemmTiles(const GemmBlock& gemm, const Target& t
 
 std::vector<GemmTiles> GemmTileCandidates(const GemmBlock& gemm, const Target& target) {
   std::vector<GemmTiles> out;
+  if (gemm.symbolic_cols_or_k) return out;
+  if (gemm.symbolic_rows) {
+    if (std::optional<GemmTiles> t = SymbolicRowTiles(gemm, target)) out.push_back(*t);
+    return out;
+  }
   if (gemm.m < 4) return out;
   int64_t batches = gemm.fold_batch_into_rows ? 1 : gemm.batch_extent;
   for (int64_t vectors = 1; vectors <= 4; ++vectors) {
@@ -219,6 +257,25 @@ std::vector<GemmTiles> GemmTileCandidates(const GemmBlock& gemm, const Target& t
     }
   }
   return out;
+}
+
+absl::Status ScheduleGemmLoops(Schedule* sch, const BlockRV& block, const GemmBlock& gemm) {
+  if (gemm.fold_batch_into_rows) return absl::FailedPreconditionError("for unfolded GEMMs only");
+  absl::StatusOr<std::vector<LoopRV>> loops = sch->GetLoops(block);
+  if (!loops.ok()) return loops.status();
+  LoopRV i = (*loops)[gemm.i_loop], j = (*loops)[gemm.j_loop], k = (*loops)[gemm.k_loop];
+  if (gemm.b_transposed) {
+    // B[..., j, k]: k is B's contiguous index, so the dot products along k stay innermost.
+    absl::StatusOr<BlockRV> init = sch->DecomposeReduction(block, k);
+    if (!init.ok()) return init.status();
+  } else {
+    if (absl::Status s = sch->Reorder({i, k, j}); !s.ok()) return s;
+    absl::StatusOr<BlockRV> init = sch->DecomposeReduction(block, k);
+    if (!init.ok()) return init.status();
+    if (gemm.n > 0) sch->Vectorize(j).IgnoreError();  // constant columns; a symbolic j LLVM vectorizes itself
+  }
+  LoopRV outer = gemm.batch_loops.empty() ? i : (*loops)[gemm.batch_loops.front()];
+  return sch->Parallel(outer);
 }
 
 absl::Status ScheduleGemm(Schedule* sch, const BlockRV& block, const GemmBlock& gemm, const GemmTiles& tiles) {

@@ -197,6 +197,19 @@ int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const Target& t
     std::optional<GemmBlock> gemm = MatchGemm(*sch, *rv);
     if (!gemm) continue;
     std::optional<GemmTiles> tiles = choose_tiles(*gemm, target);
+    if (!tiles && gemm->symbolic_cols_or_k) {
+      Schedule attempt = *sch;
+      absl::StatusOr<BlockRV> again = attempt.GetBlock(name, func);
+      absl::Status s = again.ok() ? ScheduleGemmLoops(&attempt, *again, *gemm) : again.status();
+      if (!s.ok()) {
+        note(name, absl::StrCat("GEMM loops (symbolic columns or reduction): ", s.message()));
+        continue;
+      }
+      *sch = attempt;
+      ++scheduled;
+      handled.insert(name);
+      continue;
+    }
     if (!tiles) {
       note(name, absl::StrCat("GEMM ", gemm->m, "x", gemm->n, "x", gemm->k, ": no register tile divides the extents"));
       continue;

@@ -46,6 +46,8 @@ struct GemmBlock {
   int64_t batch_extent = 1;    // iterations of the batch loops (1 for a symbolic batch: tiles
                                // are chosen for one image, the latency case)
   bool symbolic_batch = false;  // some batch loop's extent is a shape variable (never folded)
+  bool symbolic_rows = false;   // m is a shape variable (m = -1): one-row tiles, no tail
+  bool symbolic_cols_or_k = false;  // n or k is (-1): no register tile; ScheduleGemmLoops instead
 };
 
 /*! \brief The register tile and cache blocking of a GEMM schedule (what tuning varies). */
@@ -74,6 +76,10 @@ std::vector<GemmTiles> GemmTileCandidates(const GemmBlock& gemm, const Target& t
 using GemmTileChooser = std::function<std::optional<GemmTiles>(const GemmBlock&, const Target&)>;
 /*! \brief Applies the GEMM schedule with the given tiles (see the file comment). */
 absl::Status ScheduleGemm(Schedule* sch, const BlockRV& block, const GemmBlock& gemm, const GemmTiles& tiles);
+/*! \brief A GEMM whose columns or reduction are symbolic (attention's seq x seq scores): the
+ *  loops reordered to batch..., i, k, j so the innermost runs along contiguous rows of B and C
+ *  (vectorized when j is constant), the init hoisted out of k, the outermost loop parallel. */
+absl::Status ScheduleGemmLoops(Schedule* sch, const BlockRV& block, const GemmBlock& gemm);
 
 /*! \brief The window rule (window.cc): a reduction over a small window (depthwise convolution,
  *  pooling) with the window loops unrolled under the vectorized output row. */
