@@ -7,23 +7,11 @@
 set -euo pipefail
 cd "${TEST_SRCDIR}/mlc"
 source tools/testing/golden.sh
+source tools/testing/checks.sh
 t="${TEST_TMPDIR}"
 failures=0; passed=0
 ok() { echo "ok: $1"; passed=$((passed + 1)); }
 bad() { echo "FAILED: $1"; failures=$((failures + 1)); }
-
-compare() {  # compare OUT REF
-  /usr/bin/python3 - "$1" "$2" <<'PY'
-import sys
-import numpy as np
-out, ref = np.load(sys.argv[1]), np.load(sys.argv[2])
-assert out.shape == ref.shape, (out.shape, ref.shape)
-scale = max(float(np.abs(ref).max()), 1e-6)
-err = float(np.abs(out - ref).max()) / scale
-print(f"  max |diff| / max |ref| = {err:.2e}")
-sys.exit(0 if err < 1e-4 else 1)
-PY
-}
 
 for example in mlp mymodel cnn attention; do
   /usr/bin/python3 frontend/torch/export_fx.py --example $example --out "$t/$example.fxpb" \
@@ -44,7 +32,7 @@ for example in mlp mymodel cnn attention; do
     passes/opt --in "$t/$example.$mode.irpb" --out "$t/$example.$mode.opt.irpb" --passes=fuse-ops,legalize,fuse-tir
     codegen/build --in "$t/$example.$mode.opt.irpb" --out "$t/$example.$mode.mlcx"
     vm/run --exe "$t/$example.$mode.mlcx" --inputs "$t/$example.x.npy" --outputs "$t/$example.$mode.out.npy"
-    if compare "$t/$example.$mode.out.npy" "$t/$example.ref.npy"; then ok "$example ($mode) matches PyTorch"; else bad "$example ($mode) matches PyTorch"; fi
+    if matches_reference "$t/$example.$mode.out.npy" "$t/$example.ref.npy"; then ok "$example ($mode) matches PyTorch"; else bad "$example ($mode) matches PyTorch"; fi
   done
 done
 
@@ -56,7 +44,7 @@ done
   --inputs "$t/encoder.x.npy" --reference "$t/encoder.ref.npy" 2> /dev/null
 for format in fxpb onnx; do
   if tools/pipeline "$t/encoder.$format" --inputs "$t/encoder.x.npy" --out "$t/enc.$format" --no-cache > "$t/enc.txt" 2>&1 &&
-     compare "$t/enc.$format/out0.npy" "$t/encoder.ref.npy"; then
+     matches_reference "$t/enc.$format/out0.npy" "$t/encoder.ref.npy"; then
     ok "TransformerEncoderLayer ($format) matches PyTorch"
   else
     bad "TransformerEncoderLayer ($format)"; cat "$t/enc.txt"
@@ -74,7 +62,7 @@ passes/opt --in "$t/encdyn.irpb" --out "$t/encdyn.opt.irpb"
 codegen/build --in "$t/encdyn.opt.irpb" --out "$t/encdyn.mlcx"
 for bs in 1_128 3_77 8_16; do
   if vm/run --exe "$t/encdyn.mlcx" --inputs "$t/encdyn.x.$bs.npy" --outputs "$t/encdyn.out.$bs.npy" &&
-     compare "$t/encdyn.out.$bs.npy" "$t/encdyn.ref.$bs.npy"; then
+     matches_reference "$t/encdyn.out.$bs.npy" "$t/encdyn.ref.$bs.npy"; then
     ok "TransformerEncoderLayer with dynamic batch and sequence at ${bs/_/ x } matches PyTorch"
   else
     bad "TransformerEncoderLayer dynamic at $bs"
@@ -83,7 +71,7 @@ done
 
 # The pipeline takes an ONNX file directly.
 if tools/pipeline "$t/mlp.onnx" --inputs "$t/mlp.x.npy" --out "$t/pipe" --no-cache > "$t/pipe.txt" 2>&1 &&
-   grep -q "\[1/4\] import" "$t/pipe.txt" && compare "$t/pipe/out0.npy" "$t/mlp.ref.npy"; then
+   grep -q "\[1/4\] import" "$t/pipe.txt" && matches_reference "$t/pipe/out0.npy" "$t/mlp.ref.npy"; then
   ok "the pipeline compiles and runs an ONNX model"
 else
   bad "the pipeline on ONNX"; cat "$t/pipe.txt"
@@ -115,7 +103,7 @@ passes/opt --in "$t/dyn.irpb" --out "$t/dyn.opt.irpb"
 codegen/build --in "$t/dyn.opt.irpb" --out "$t/dyn.mlcx"
 for n in 1 3 64; do
   vm/run --exe "$t/dyn.mlcx" --inputs "$t/dyn.x$n.npy" --outputs "$t/dyn.out$n.npy"
-  if compare "$t/dyn.out$n.npy" "$t/dyn.ref$n.npy"; then ok "dynamic-batch ONNX MLP at batch $n matches PyTorch"; else bad "dynamic batch $n"; fi
+  if matches_reference "$t/dyn.out$n.npy" "$t/dyn.ref$n.npy"; then ok "dynamic-batch ONNX MLP at batch $n matches PyTorch"; else bad "dynamic batch $n"; fi
 done
 if vm/run --exe "$t/dyn.mlcx" --inputs "$t/dyn.bad.npy" 2> "$t/dynerr.txt"; then
   bad "a wrong input shape is an error"

@@ -4,6 +4,7 @@
 # and run: the 1000 logits match PyTorch within 1e-4 of their scale.
 set -euo pipefail
 cd "${TEST_SRCDIR}/mlc"
+source tools/testing/checks.sh
 t="${TEST_TMPDIR}"
 failures=0; passed=0
 
@@ -13,15 +14,7 @@ for model in resnet18 mobilenet_v2; do
   for format in fxpb onnx; do
     out="$t/$model.$format"
     if tools/pipeline "$t/$model.$format" --inputs "$t/$model.x.npy" --out "$out.work" --no-cache > "$out.log" 2>&1 &&
-       /usr/bin/python3 - "$out.work/out0.npy" "$t/$model.ref.npy" <<'PY'
-import sys
-import numpy as np
-out, ref = np.load(sys.argv[1]), np.load(sys.argv[2])
-assert out.shape == ref.shape, (out.shape, ref.shape)
-err = float(np.abs(out - ref).max()) / max(float(np.abs(ref).max()), 1e-6)
-print(f"  max |diff| / max |ref| = {err:.2e}")
-sys.exit(0 if err < 1e-4 else 1)
-PY
+       matches_reference "$out.work/out0.npy" "$t/$model.ref.npy"
     then
       echo "ok: $model ($format) matches PyTorch"; passed=$((passed + 1))
     else
@@ -31,17 +24,6 @@ PY
 done
 # ResNet-18 exported with a dynamic batch: imported without --dim, built once, run at batch 1, 3
 # and 8 against PyTorch.
-compare() {  # compare OUT REF
-  /usr/bin/python3 - "$1" "$2" <<'PY'
-import sys
-import numpy as np
-out, ref = np.load(sys.argv[1]), np.load(sys.argv[2])
-assert out.shape == ref.shape, (out.shape, ref.shape)
-err = float(np.abs(out - ref).max()) / max(float(np.abs(ref).max()), 1e-6)
-print(f"  max |diff| / max |ref| = {err:.2e}")
-sys.exit(0 if err < 1e-4 else 1)
-PY
-}
 for n in 1 3 8; do
   /usr/bin/python3 frontend/torch/export_fx.py --example resnet18 --shape $n,3,224,224 --onnx_dynamic 0=batch \
     --onnx "$t/r18dyn.onnx" --inputs "$t/r18dyn.x$n.npy" --reference "$t/r18dyn.ref$n.npy" 2> /dev/null
@@ -51,7 +33,7 @@ passes/opt --in "$t/r18dyn.irpb" --out "$t/r18dyn.opt.irpb"
 codegen/build --in "$t/r18dyn.opt.irpb" --out "$t/r18dyn.mlcx"
 for n in 1 3 8; do
   if vm/run --exe "$t/r18dyn.mlcx" --inputs "$t/r18dyn.x$n.npy" --outputs "$t/r18dyn.out$n.npy" &&
-     compare "$t/r18dyn.out$n.npy" "$t/r18dyn.ref$n.npy"; then
+     matches_reference "$t/r18dyn.out$n.npy" "$t/r18dyn.ref$n.npy"; then
     echo "ok: resnet18 with a dynamic batch, run at batch $n, matches PyTorch"; passed=$((passed + 1))
   else
     echo "FAILED: resnet18 dynamic batch $n"; failures=$((failures + 1))

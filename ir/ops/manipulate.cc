@@ -45,6 +45,22 @@ absl::StatusOr<StructInfo> InferPermuteDims(const CallNode& call, const PermuteD
   return TensorSInfoOfDims(shape, (*x)->dtype);
 }
 
+/*! \brief A reshape target: at most one -1 (its index in `infer`), the other dimensions
+ *         non-negative (their product, saturating, in `known`). */
+absl::Status ReadTargetShape(const std::vector<int64_t>& shape, int* infer, int64_t* known) {
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] == -1) {
+      if (*infer >= 0) return absl::InvalidArgumentError("at most one dimension may be -1");
+      *infer = static_cast<int>(i);
+    } else if (shape[i] < 0) {
+      return absl::InvalidArgumentError(absl::StrCat("invalid dimension ", shape[i]));
+    } else {
+      *known = SaturatingMul(*known, shape[i]);
+    }
+  }
+  return absl::OkStatus();
+}
+
 /*! \brief A reshape of symbolic data: the -1 dimension is the element count over the others
  *         (`(n, 512, 1, 1)` to `(-1, 512)` gives `(n, 512)`), and the sizes must be provably
  *         equal. */
@@ -53,16 +69,7 @@ absl::StatusOr<StructInfo> InferSymbolicReshape(const TensorStructInfoNode* x, c
   for (const tir::PrimExpr& d : x->Dims()) total = tir::operator*(total, d);
   int64_t known = 1;
   int infer = -1;
-  for (size_t i = 0; i < shape.size(); ++i) {
-    if (shape[i] == -1) {
-      if (infer >= 0) return absl::InvalidArgumentError("at most one dimension may be -1");
-      infer = static_cast<int>(i);
-    } else if (shape[i] < 0) {
-      return absl::InvalidArgumentError(absl::StrCat("invalid dimension ", shape[i]));
-    } else {
-      known = SaturatingMul(known, shape[i]);
-    }
-  }
+  MLC_RETURN_IF_ERROR(ReadTargetShape(shape, &infer, &known));
   std::vector<tir::PrimExpr> dims;
   for (int64_t d : shape) dims.push_back(tir::I64(d));
   tir::Analyzer analyzer;
@@ -110,16 +117,7 @@ absl::StatusOr<StructInfo> InferReshape(const CallNode& call, const ReshapeAttrs
   if (!(*x)->shape) return TensorSInfo(shape, (*x)->dtype);
   int64_t total = NumElements(*(*x)->shape), known = 1;
   int infer = -1;
-  for (size_t i = 0; i < shape.size(); ++i) {
-    if (shape[i] == -1) {
-      if (infer >= 0) return absl::InvalidArgumentError("at most one dimension may be -1");
-      infer = static_cast<int>(i);
-    } else if (shape[i] < 0) {
-      return absl::InvalidArgumentError(absl::StrCat("invalid dimension ", shape[i]));
-    } else {
-      known = SaturatingMul(known, shape[i]);
-    }
-  }
+  MLC_RETURN_IF_ERROR(ReadTargetShape(shape, &infer, &known));
   if (infer >= 0) {
     if (known == 0 || total % known != 0) {
       return absl::InvalidArgumentError(absl::StrCat("cannot reshape ", ShapeToString(*(*x)->shape), " to ", ShapeToString(shape)));

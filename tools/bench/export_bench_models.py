@@ -46,7 +46,7 @@ DYNAMIC = {
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out_dir")
-    parser.add_argument("--models", default=",".join(MODELS))
+    parser.add_argument("--models", default=",".join(list(MODELS) + list(DYNAMIC)))
     args = parser.parse_args()
     os.makedirs(args.out_dir, exist_ok=True)
     for name in args.models.split(","):

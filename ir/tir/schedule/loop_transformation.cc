@@ -99,6 +99,11 @@ absl::StatusOr<std::vector<LoopRV>> Schedule::Split(const LoopRV& loop_rv, const
     body = Stmt(new ForNode(vars[i], IntImm(t, 0), IntImm(t, f[i]), ForKind::kSerial, body));
   }
   SetBody(l->func, ReplaceNode(l->prim->body, loop, body));
+  return RecordSplit(loop_rv, l->func, factors, vars);
+}
+
+std::vector<LoopRV> Schedule::RecordSplit(const LoopRV& loop_rv, const std::string& func, const std::vector<Factor>& factors,
+                                          const std::vector<Var>& vars) {
   std::vector<LoopRV> out;
   std::vector<TraceValue> fs, outs;
   for (const Factor& fac : factors) {
@@ -107,7 +112,7 @@ absl::StatusOr<std::vector<LoopRV>> Schedule::Split(const LoopRV& loop_rv, const
     else fs.push_back(TraceValue::Expr(std::get<ExprRV>(*fac)));
   }
   for (const Var& v : vars) {
-    out.push_back(NewLoopRV(l->func, v));
+    out.push_back(NewLoopRV(func, v));
     outs.push_back(TraceValue::Loop(out.back()));
   }
   Record("split", {TraceValue::Loop(loop_rv), TraceValue::List(fs)}, outs);
@@ -153,19 +158,7 @@ absl::StatusOr<std::vector<LoopRV>> Schedule::SplitSymbolic(const LoopRV& loop_r
     body = Stmt(new ForNode(vars[i], IntImm(t, 0), i == 0 ? outer : IntImm(t, f[i]), ForKind::kSerial, body));
   }
   SetBody(l.func, ReplaceNode(l.prim->body, loop, body));
-  std::vector<LoopRV> out;
-  std::vector<TraceValue> fs, outs;
-  for (const Factor& fac : factors) {
-    if (!fac) fs.push_back(TraceValue::None());
-    else if (const int64_t* i = std::get_if<int64_t>(&*fac)) fs.push_back(TraceValue::Int(*i));
-    else fs.push_back(TraceValue::Expr(std::get<ExprRV>(*fac)));
-  }
-  for (const Var& v : vars) {
-    out.push_back(NewLoopRV(l.func, v));
-    outs.push_back(TraceValue::Loop(out.back()));
-  }
-  Record("split", {TraceValue::Loop(loop_rv), TraceValue::List(fs)}, outs);
-  return out;
+  return RecordSplit(loop_rv, l.func, factors, vars);
 }
 
 absl::StatusOr<LoopRV> Schedule::Fuse(const std::vector<LoopRV>& loop_rvs) {

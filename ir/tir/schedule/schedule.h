@@ -146,6 +146,9 @@ class Schedule {
   absl::StatusOr<BlockRef> Resolve(const BlockRV& rv, const char* primitive) const;
   /*! \brief Split of a loop whose extent is symbolic (Split dispatches here). */
   absl::StatusOr<std::vector<LoopRV>> SplitSymbolic(const LoopRV& loop_rv, const LoopRef& l, const std::vector<Factor>& factors);
+  /*! \brief Records a split in the trace and returns the new loops' handles. */
+  std::vector<LoopRV> RecordSplit(const LoopRV& loop_rv, const std::string& func, const std::vector<Factor>& factors,
+                                  const std::vector<Var>& vars);
   absl::StatusOr<LoopRef> Resolve(const LoopRV& rv, const char* primitive) const;
   absl::StatusOr<int64_t> ResolveInt(const IntOrRV& v, const char* primitive) const;
   /*! \brief Replaces the body of PrimFunc `func` (its signature kept unless `params` given). */

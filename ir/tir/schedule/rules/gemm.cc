@@ -141,6 +141,17 @@ std::optional<GemmBlock> MatchGemm(const Schedule& sch, const BlockRV& block_rv)
 
 namespace {
 
+/*! \brief The k block: 0 (none) when a panel of B (k x NR floats) fits in half of L1, else the
+ *  largest divisor of k from 64 up that does. */
+int64_t ReductionBlock(const GemmBlock& gemm, int64_t nr, const Target& target) {
+  int64_t kc = target.l1d_bytes / 2 / (nr * 4);
+  if (gemm.k <= kc) return 0;
+  for (int64_t c = kc; c >= 64; --c) {
+    if (gemm.k % c == 0) return c;
+  }
+  return 0;
+}
+
 /*! \brief Rows known only when the kernel runs: one-row tiles (each a row of A against the
  *  packed panels of B: no tail to guard, the panels stay in cache across rows), the column
  *  blocks parallel. */
@@ -151,15 +162,7 @@ std::optional<GemmTiles> SymbolicRowTiles(const GemmBlock& gemm, const Target& t
     GemmTiles t;
     t.mr = 1;
     t.nr = nr;
-    int64_t kc = target.l1d_bytes / 2 / (nr * 4);
-    if (gemm.k > kc) {
-      for (int64_t c = kc; c >= 64; --c) {
-        if (gemm.k % c == 0) {
-          t.kc = c;
-          break;
-        }
-      }
-    }
+    t.kc = ReductionBlock(gemm, nr, target);
     t.nc = nr;
     t.parallel_rows = false;
     return t;
@@ -185,16 +188,7 @@ std::optional<GemmTiles> DefaultGemmTiles(const GemmBlock& gemm, const Target& t
       GemmTiles t;
       t.mr = mr;
       t.nr = nr;
-      // A panel of B (kc x NR floats) should take at most half of L1.
-      int64_t kc = target.l1d_bytes / 2 / (nr * 4);
-      if (gemm.k > kc) {
-        for (int64_t c = kc; c >= 64; --c) {
-          if (gemm.k % c == 0) {
-            t.kc = c;
-            break;
-          }
-        }
-      }
+      t.kc = ReductionBlock(gemm, nr, target);
       // When A does not stay in L2 across the panels, blocks of B (k block x nc, at most half of
       // L2) let each row tile of A meet several panels while it is in L1.
       int64_t k_block = t.kc > 0 ? t.kc : gemm.k;
