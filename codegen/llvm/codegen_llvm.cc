@@ -344,7 +344,7 @@ class KernelEmitter {
       }
       return Address(load->buffer, load->indices[0]);
     }
-    if (call->name == "gemm_tile") return EmitGemmTile(call);
+    if (call->name == "gemm_tile" || call->name == "gemm_tile_partial") return EmitGemmTile(call);
     const tir::IntrinsicInfo* info = tir::LookupIntrinsic(call->name);
     if (info == nullptr || static_cast<int>(call->args.size()) != info->num_args) {
       Fail(absl::StrCat("no code generation for intrinsic T.", call->name));
@@ -381,8 +381,9 @@ class KernelEmitter {
    *  Strided B or C rows are gathered and scattered element by element. */
   llvm::Value* EmitGemmTile(const tir::TirCallNode* call) {
     llvm::Value* zero32 = b_.getInt32(0);
-    if (call->args.size() != 12) {
-      Fail("T.gemm_tile takes 12 arguments");
+    const bool partial = call->name == "gemm_tile_partial";
+    if (call->args.size() != (partial ? 13u : 12u)) {
+      Fail(absl::StrCat("T.", call->name, " takes ", partial ? 13 : 12, " arguments"));
       return zero32;
     }
     std::vector<int64_t> c(12, 0);
@@ -399,6 +400,41 @@ class KernelEmitter {
     llvm::Value* ap = EmitExpr(call->args[1]);
     llvm::Value* bp = EmitExpr(call->args[2]);
     llvm::Value* k_extent = b_.CreateSExtOrTrunc(EmitExpr(call->args[3]), i64_);
+    if (partial) {
+      // rows == MR: the full tile; fewer (the last rows): one-row tiles, each its own row of A and C.
+      llvm::Value* rows = b_.CreateSExtOrTrunc(EmitExpr(call->args[12]), i64_);
+      auto* full_bb = llvm::BasicBlock::Create(ctx_, "gemm.full", func_);
+      auto* tail_bb = llvm::BasicBlock::Create(ctx_, "gemm.tail", func_);
+      auto* done_bb = llvm::BasicBlock::Create(ctx_, "gemm.done", func_);
+      b_.CreateCondBr(b_.CreateICmpEQ(rows, b_.getInt64(mr)), full_bb, tail_bb);
+      b_.SetInsertPoint(full_bb);
+      EmitGemmTileRows(mr, nr, a_m, a_k, b_k, b_n, c_m, c_n, cp, ap, bp, k_extent);
+      b_.CreateBr(done_bb);
+      b_.SetInsertPoint(tail_bb);
+      llvm::BasicBlock* pre = b_.GetInsertBlock();
+      auto* header = llvm::BasicBlock::Create(ctx_, "gemm.row", func_);
+      auto* body = llvm::BasicBlock::Create(ctx_, "gemm.row.body", func_);
+      b_.CreateBr(header);
+      b_.SetInsertPoint(header);
+      llvm::PHINode* r = b_.CreatePHI(i64_, 2, "row");
+      r->addIncoming(b_.getInt64(0), pre);
+      b_.CreateCondBr(b_.CreateICmpSLT(r, rows), body, done_bb);
+      b_.SetInsertPoint(body);
+      llvm::Type* f32 = b_.getFloatTy();
+      EmitGemmTileRows(1, nr, a_m, a_k, b_k, b_n, c_m, c_n, b_.CreateInBoundsGEP(f32, cp, b_.CreateMul(r, b_.getInt64(c_m))),
+                       b_.CreateInBoundsGEP(f32, ap, b_.CreateMul(r, b_.getInt64(a_m))), bp, k_extent);
+      r->addIncoming(b_.CreateAdd(r, b_.getInt64(1)), b_.GetInsertBlock());
+      b_.CreateBr(header);
+      b_.SetInsertPoint(done_bb);
+      return zero32;
+    }
+    EmitGemmTileRows(mr, nr, a_m, a_k, b_k, b_n, c_m, c_n, cp, ap, bp, k_extent);
+    return zero32;
+  }
+
+  /*! \brief The register tile itself: MR x NR accumulators over the k loop, then added to C. */
+  void EmitGemmTileRows(int64_t mr, int64_t nr, int64_t a_m, int64_t a_k, int64_t b_k, int64_t b_n, int64_t c_m, int64_t c_n,
+                        llvm::Value* cp, llvm::Value* ap, llvm::Value* bp, llvm::Value* k_extent) {
     llvm::Type* f32 = b_.getFloatTy();
     auto* vec = llvm::FixedVectorType::get(f32, static_cast<unsigned>(nr));
     auto at = [&](llvm::Value* base, llvm::Value* offset) { return b_.CreateInBoundsGEP(f32, base, offset); };
@@ -458,7 +494,6 @@ class KernelEmitter {
         }
       }
     }
-    return zero32;
   }
 
   void EmitStmt(const Stmt& s) {

@@ -485,6 +485,39 @@ class Simplifier : public StmtExprMutator {
     for (bool changed = true; changed;) {
       changed = false;
       for (size_t i = 0; i < l->terms.size() && !changed; ++i) {
+        // The symbolic divisor form: floordiv(x, n) * n + floormod(x, n) = x (a batch of
+        // symbolic size flattened with the rows).
+        if (const auto* mul = l->terms[i].atom.as<BinaryNode>(); mul != nullptr && mul->kind() == NodeKind::kMul) {
+          const BinaryNode* div = nullptr;
+          PrimExpr n;
+          for (int side = 0; side < 2 && div == nullptr; ++side) {
+            const PrimExpr& f = side == 0 ? mul->a : mul->b;
+            const PrimExpr& other = side == 0 ? mul->b : mul->a;
+            const auto* d = f.as<BinaryNode>();
+            if (d != nullptr && d->kind() == NodeKind::kFloorDiv && AsConstInt(d->b) == nullptr && ExprDeepEqual(d->b, other)) {
+              div = d;
+              n = other;
+            }
+          }
+          if (div != nullptr) {
+            for (size_t j = 0; j < l->terms.size(); ++j) {
+              const auto* mod = l->terms[j].atom.as<BinaryNode>();
+              if (j == i || mod == nullptr || mod->kind() != NodeKind::kFloorMod || !ExprDeepEqual(mod->b, n) ||
+                  !ExprDeepEqual(mod->a, div->a) || l->terms[i].coef != l->terms[j].coef) {
+                continue;
+              }
+              int64_t m = l->terms[j].coef;
+              PrimExpr x = div->a;
+              l->terms.erase(l->terms.begin() + std::max(i, j));
+              l->terms.erase(l->terms.begin() + std::min(i, j));
+              l->Add(ToLinear(x), m);
+              l->DropZeros();
+              changed = true;
+              break;
+            }
+            if (changed) break;
+          }
+        }
         const auto* div = l->terms[i].atom.as<BinaryNode>();
         if (div == nullptr || div->kind() != NodeKind::kFloorDiv) continue;
         const int64_t* c = AsConstInt(div->b);

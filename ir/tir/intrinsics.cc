@@ -50,6 +50,15 @@ const std::vector<IntrinsicInfo>& AllIntrinsics() {
          for (int i : {3, 4, 5}) n *= AsConstInt(a[i]) != nullptr ? *AsConstInt(a[i]) : 1;
          return n;
        }},
+      {"gemm_tile_partial", 13,
+       "T.gemm_tile on the first `rows` (the 13th argument, at most MR) rows of the tile only: the last tile of rows whose "
+       "count is known when the kernel runs",
+       nullptr, nullptr, nullptr, nullptr, IntrinsicInfo::Result::kInt32, false,
+       [](const std::vector<PrimExpr>& a) -> int64_t {  // counted as a full tile (an upper bound)
+         int64_t n = 2;
+         for (int i : {3, 4, 5}) n *= AsConstInt(a[i]) != nullptr ? *AsConstInt(a[i]) : 1;
+         return n;
+       }},
   };
   return kIntrinsics;
 }

@@ -97,12 +97,14 @@ absl::StatusOr<BlockRV> Schedule::Blockize(const LoopRV& loop_rv) {
       return ErrorAt(kPrim, what, absl::StrCat("the outer part of ", iv.var->name, "'s binding is not a multiple of ", c));
     }
     const int64_t* dom = AsConstInt(iv.dom.extent);
-    // A symbolic domain (rows of a symbolic batch) divides by 1 only: one-row tiles.
-    if ((dom == nullptr && c != 1) || (dom != nullptr && *dom % c != 0)) {
+    // A symbolic domain (rows known when the kernel runs) takes ceil(n / c) outer iterations;
+    // the inner block keeps the predicate that guards the last, partial one.
+    if (dom != nullptr && *dom % c != 0) {
       return ErrorAt(kPrim, what, absl::StrCat("the domain of ", iv.var->name, " is not a multiple of ", c));
     }
     Var v = MakeVar(absl::StrCat(iv.var->name, "_o"), iv.var->dtype);
-    PrimExpr outer_extent = dom != nullptr ? IntImm(iv.var->dtype, *dom / c) : iv.dom.extent;
+    PrimExpr outer_extent = dom != nullptr ? IntImm(iv.var->dtype, *dom / c)
+                                           : (c == 1 ? iv.dom.extent : FloorDiv(iv.dom.extent + IntImm(iv.var->dtype, c - 1), IntImm(iv.var->dtype, c)));
     outer_iters.push_back(IterVar{v, Range{IntImm(iv.var->dtype, 0), outer_extent}, iv.kind});
     outer_values.push_back(q);
     inner_values.push_back(v * c + ip);

@@ -181,32 +181,33 @@ absl::StatusOr<LoopRV> Schedule::Fuse(const std::vector<LoopRV>& loop_rvs) {
     }
     const int64_t* e = AsConstInt(f->extent);
     const int64_t* m = AsConstInt(f->min);
-    // The outermost extent may be symbolic (a batch): the others divide the fused index.
-    if (e == nullptr && i > 0) return ErrorAt("fuse", Name(loops[i]), "the extent is not a constant (only the outermost may be symbolic)");
     if (m == nullptr || *m != 0) return ErrorAt("fuse", Name(loops[i]), "the loop does not start at 0");
     if (e != nullptr) total *= *e;
   }
-  const bool symbolic = AsConstInt(loops[0].loop->extent) == nullptr;
   DataType t = loops[0].loop->loop_var->dtype;
+  bool symbolic = false;  // some extent is a shape expression: strides are expressions too
   for (const LoopRef& l : loops) {
     if (l.loop->loop_var->dtype.bits() > t.bits()) t = l.loop->loop_var->dtype;
+    symbolic = symbolic || AsConstInt(l.loop->extent) == nullptr;
   }
   Var fused = MakeVar(absl::StrCat(absl::StrJoin(names, "_"), "_fused"), t);
   std::vector<std::pair<Var, PrimExpr>> bind;
-  int64_t stride = total;
-  for (size_t i = 0; i < loops.size(); ++i) {
-    const int64_t* ce = AsConstInt(loops[i].loop->extent);
-    int64_t e = ce != nullptr ? *ce : 1;
-    if (ce != nullptr) stride /= e;
-    PrimExpr v = stride == 1 ? PrimExpr(fused) : FloorDiv(fused, stride);
-    if (i > 0) v = FloorMod(v, e);
-    bind.push_back({loops[i].loop->loop_var, Cast(loops[i].loop->loop_var->dtype, v)});
-  }
-  Stmt body = Substitute(loops.back().loop->body, bind);
   Analyzer a = AnalyzerFor(LoopsAbove(loops[0].path));
+  PrimExpr stride = IntImm(t, 1);  // the product of the inner extents, innermost first
+  std::vector<PrimExpr> values(loops.size());
+  for (size_t i = loops.size(); i-- > 0;) {
+    PrimExpr e = a.Simplify(Cast(t, loops[i].loop->extent));
+    const int64_t* s = AsConstInt(stride);
+    PrimExpr v = (s != nullptr && *s == 1) ? PrimExpr(fused) : FloorDiv(fused, stride);
+    if (i > 0) v = FloorMod(v, e);
+    values[i] = Cast(loops[i].loop->loop_var->dtype, v);
+    stride = a.Simplify(stride * e);
+  }
+  for (size_t i = 0; i < loops.size(); ++i) bind.push_back({loops[i].loop->loop_var, values[i]});
+  Stmt body = Substitute(loops.back().loop->body, bind);
   if (!symbolic) a.Bind(fused, 0, total);
   body = SimplifyBindings(body, a);
-  PrimExpr extent = symbolic ? operator*(Cast(t, loops[0].loop->extent), IntImm(t, total)) : IntImm(t, total);
+  PrimExpr extent = symbolic ? stride : IntImm(t, total);
   body = Stmt(new ForNode(fused, IntImm(t, 0), extent, ForKind::kSerial, body));
   SetBody(loops[0].func, ReplaceNode(loops[0].prim->body, loops[0].loop, body));
   LoopRV out = NewLoopRV(loops[0].func, fused);

@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "ir/tir/prim_expr_ops.h"
+#include "ir/tir/schedule/state.h"
 #include "ir/tir/tir_util.h"
 
 namespace mlc {
@@ -82,8 +83,15 @@ const BufferLoadNode* StripCast(const PrimExpr& e) {
 absl::StatusOr<Stmt> GemmF32(const TensorizeInput& in) {
   const BlockNode* block = in.inner->block.get();
   if (block->init.defined()) return absl::FailedPreconditionError("the block still has its init (decompose_reduction first)");
+  // A predicate is only accepted as the tail guard of a split row loop (`base + m < rows`,
+  // symbolic rows): the tile then computes its first min(MR, rows - base) rows.
   const int64_t* pred = AsConstInt(in.inner->predicate);
-  if (pred == nullptr || *pred == 0) return absl::FailedPreconditionError("the block is guarded by a predicate (a partial tile)");
+  PrimExpr guard;
+  if (pred == nullptr) {
+    guard = in.inner->predicate;
+  } else if (*pred == 0) {
+    return absl::FailedPreconditionError("the block never runs (predicate false)");
+  }
   if (in.loops.size() != 3) {
     return absl::FailedPreconditionError(absl::StrCat("expected 3 loops (m, n, k) inside, found ", in.loops.size()));
   }
@@ -152,7 +160,28 @@ absl::StatusOr<Stmt> GemmF32(const TensorizeInput& in) {
                                 I64(ext(k)), I64(ext(m)), I64(ext(n)),
                                 I64(a->coef[m]), I64(a->coef[k]), I64(b->coef[k]), I64(b->coef[n]),
                                 I64(c->coef[m]), I64(c->coef[n])};
-  return Stmt(new EvaluateNode(PrimExpr(new TirCallNode(DataType::Int32(), "gemm_tile", args))));
+  if (!guard.defined()) return Stmt(new EvaluateNode(PrimExpr(new TirCallNode(DataType::Int32(), "gemm_tile", args))));
+  // guard: lhs < rhs, lhs = base + the m loop (coefficient 1), the n and k loops absent.
+  const auto* lt = guard.as<LTNode>();
+  if (lt == nullptr) return absl::FailedPreconditionError("the block is guarded by a predicate that is not a row bound");
+  std::vector<std::pair<Var, PrimExpr>> zeros, m_one;
+  for (size_t l = 0; l < in.loops.size(); ++l) {
+    zeros.push_back({in.loops[l]->loop_var, IntImm(in.loops[l]->loop_var->dtype, 0)});
+    m_one.push_back({in.loops[l]->loop_var, IntImm(in.loops[l]->loop_var->dtype, static_cast<int>(l) == m ? 1 : 0)});
+  }
+  PrimExpr base = in.analyzer.Simplify(Substitute(lt->a, zeros));
+  const int64_t* step = AsConstInt(in.analyzer.Simplify(Substitute(lt->a, m_one) - base));
+  for (int l : {n, k}) {
+    if (UsesVar(lt->a, in.loops[l]->loop_var) || UsesVar(lt->b, in.loops[l]->loop_var)) {
+      return absl::FailedPreconditionError("the predicate guards columns or the reduction, not rows");
+    }
+  }
+  if (step == nullptr || *step != 1 || UsesVar(lt->b, in.loops[m]->loop_var)) {
+    return absl::FailedPreconditionError("the predicate is not a bound on the tile's rows");
+  }
+  PrimExpr rows = Min(I64(ext(m)), Max(I64(0), Cast(DataType::Int64(), lt->b) - Cast(DataType::Int64(), base)));
+  args.push_back(in.analyzer.Simplify(rows));
+  return Stmt(new EvaluateNode(PrimExpr(new TirCallNode(DataType::Int32(), "gemm_tile_partial", args))));
 }
 
 bool RegisterBuiltinIntrins() {

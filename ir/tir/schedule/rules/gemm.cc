@@ -121,9 +121,15 @@ std::optional<GemmBlock> MatchGemm(const Schedule& sch, const BlockRV& block_rv)
     if (e < 0) g.symbolic_batch = true;
     else g.batch_extent *= e;
   }
-  g.fold_batch_into_rows = !g.batch_loops.empty() && !g.symbolic_batch && !g.symbolic_rows;
+  g.fold_batch_into_rows = !g.batch_loops.empty();
   for (size_t d = 0; d + 2 < c_idx->size(); ++d) g.fold_batch_into_rows &= !Has(*y_idx, (*c_idx)[d]);
-  if (g.fold_batch_into_rows) {
+  if (g.fold_batch_into_rows && (g.symbolic_batch || g.symbolic_rows)) {
+    // Folded symbolic rows (x[seq, batch, k] @ w[k, n]): one row loop of unknown length; a tile
+    // may straddle batch entries, which tensorize accepts only where A and C stay affine.
+    g.symbolic_rows = true;
+    g.rows_per_batch = -1;
+    g.m = -1;
+  } else if (g.fold_batch_into_rows) {
     g.rows_per_batch = g.m;
     for (size_t d = 0; d + 2 < c_idx->size(); ++d) g.m *= extent_of[(*c_idx)[d]];
   }
@@ -152,15 +158,17 @@ int64_t ReductionBlock(const GemmBlock& gemm, int64_t nr, const Target& target) 
   return 0;
 }
 
-/*! \brief Rows known only when the kernel runs: one-row tiles (each a row of A against the
- *  packed panels of B: no tail to guard, the panels stay in cache across rows), the column
- *  blocks parallel. */
+/*! \brief Rows known only when the kernel runs: the register tile a static GEMM of many rows
+ *  would get, the last tile of rows guarded (T.gemm_tile_partial computes its rows one by one),
+ *  the column blocks parallel. */
 std::optional<GemmTiles> SymbolicRowTiles(const GemmBlock& gemm, const Target& target) {
-  for (int64_t vectors : {4, 2, 1}) {
+  for (int64_t vectors : {2, 1}) {
     int64_t nr = vectors * target.float_lanes();
-    if (gemm.n % nr != 0 || vectors + vectors + 1 > target.vector_registers) continue;
+    if (gemm.n % nr != 0) continue;
+    int64_t mr = 8;
+    while (mr > 1 && mr * vectors + vectors + 1 > target.vector_registers) --mr;
     GemmTiles t;
-    t.mr = 1;
+    t.mr = mr;
     t.nr = nr;
     t.kc = ReductionBlock(gemm, nr, target);
     t.nc = nr;

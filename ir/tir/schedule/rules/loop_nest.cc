@@ -17,6 +17,8 @@ namespace mlc {
 namespace tir {
 namespace {
 
+constexpr int64_t kAssumedSymbolicExtent = 16;
+
 bool IsParam(const PrimFunc& f, const Buffer& b) {
   for (const Buffer& p : f->params) {
     if (p.same_as(b)) return true;
@@ -131,10 +133,12 @@ absl::Status ScheduleLoopNest(Schedule* sch, const BlockRV& block, const Target&
   bool applied = contiguous && sch->Vectorize(loops->back()).ok();
   // Parallelize the outermost loop when the nest has enough work (the primitive refuses a
   // reduction loop or one whose iterations would race).
+  // A symbolic extent (a batch, a sequence) counts as kAssumedSymbolicExtent iterations: sizes
+  // are unknown, and a nest over one is usually served at sizes where threads pay.
   int64_t work = 1;
   for (const ForNode* f : v->loops) {
     const int64_t* e = AsConstInt(f->extent);
-    work *= e ? *e : 1;
+    work *= e ? *e : kAssumedSymbolicExtent;
   }
   // The loops outside the innermost one fuse into the parallel loop (a batch of 1 leaves the
   // outermost loop with nothing to share).
@@ -217,6 +221,16 @@ int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const Target& t
     Schedule attempt = *sch;
     absl::StatusOr<BlockRV> again = attempt.GetBlock(name, func);
     absl::Status s = again.ok() ? ScheduleGemm(&attempt, *again, *gemm, *tiles) : again.status();
+    if (!s.ok() && gemm->fold_batch_into_rows && gemm->rows_per_batch < 0) {
+      // Folded symbolic rows the micro-kernel cannot address affinely: a GEMM per batch entry.
+      note(name, absl::StrCat("GEMM rule, batch folded into the rows: ", s.message(), "; scheduling a GEMM per batch entry"));
+      GemmBlock unfolded = *gemm;
+      unfolded.fold_batch_into_rows = false;
+      unfolded.symbolic_batch = true;
+      attempt = *sch;
+      again = attempt.GetBlock(name, func);
+      s = again.ok() ? ScheduleGemm(&attempt, *again, unfolded, *tiles) : again.status();
+    }
     if (!s.ok()) {
       note(name, absl::StrCat("GEMM rule: ", s.message()));
       continue;
