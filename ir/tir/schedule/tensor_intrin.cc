@@ -170,7 +170,8 @@ absl::StatusOr<Stmt> GemmF32(const TensorizeInput& in) {
     m_one.push_back({in.loops[l]->loop_var, IntImm(in.loops[l]->loop_var->dtype, static_cast<int>(l) == m ? 1 : 0)});
   }
   PrimExpr base = in.analyzer.Simplify(Substitute(lt->a, zeros));
-  const int64_t* step = AsConstInt(in.analyzer.Simplify(Substitute(lt->a, m_one) - base));
+  const PrimExpr step_expr = in.analyzer.Simplify(Substitute(lt->a, m_one) - base);  // AsConstInt points into it
+  const int64_t* step = AsConstInt(step_expr);
   for (int l : {n, k}) {
     if (UsesVar(lt->a, in.loops[l]->loop_var) || UsesVar(lt->b, in.loops[l]->loop_var)) {
       return absl::FailedPreconditionError("the predicate guards columns or the reduction, not rows");
