@@ -54,6 +54,22 @@ class Compile(unittest.TestCase):
         m = mlc.compile(model, inputs=(x,))
         self.assertTrue(close(m(x), model(x).detach().numpy()))  # a torch tensor in, through DLPack
 
+    def test_torch_module_with_a_dynamic_batch_serves_every_batch(self):
+        torch.manual_seed(0)
+        model = torch.nn.Sequential(torch.nn.Linear(16, 32), torch.nn.ReLU(), torch.nn.Linear(32, 4)).eval()
+        compiled = mlc.compile(model, inputs=(torch.rand(2, 16),), dynamic_axes={0: {0: "batch"}})
+        for n in (1, 5, 33):
+            x = torch.rand(n, 16)
+            with torch.no_grad():
+                want = model(x).numpy()
+            got = compiled(x.numpy())
+            self.assertEqual(got.shape, (n, 4))
+            np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+        with self.assertRaisesRegex(ValueError, "dimension 1 is 17, expected 16"):
+            compiled(np.zeros((3, 17), np.float32))
+        with self.assertRaisesRegex(ValueError, "dynamic_axes: no input 3"):
+            mlc.compile(model, inputs=(torch.rand(2, 16),), dynamic_axes={3: {0: "batch"}})
+
     def test_tvmscript_file_with_bound_params(self):
         params = np.load(os.path.join(DIGITS, "params.npz"))
         m = mlc.compile(os.path.join(DIGITS, "digits_mlp.py"), params=dict(params))

@@ -105,15 +105,17 @@ def load(path, trusted_keys=()):
     return Module(_mlc.Executable(data, path, [os.fspath(k) for k in trusted_keys]))
 
 
-def _import(model, inputs, keep_params_in_input, dims):
+def _import(model, inputs, keep_params_in_input, dims, dynamic_axes=None):
     if isinstance(model, _mlc.IRModule):
         return model
     if hasattr(model, "forward") and hasattr(model, "named_parameters"):  # a torch.nn.Module
         if inputs is None:
             raise ValueError("compiling a torch.nn.Module needs example inputs: mlc.compile(model, inputs=(x,))")
-        from . import export_fx  # imports torch: only when a module is given
         import torch
         examples = tuple(x if isinstance(x, torch.Tensor) else torch.from_numpy(np.array(x)) for x in inputs)
+        if dynamic_axes:
+            return _import_torch_dynamic(model, examples, dynamic_axes)
+        from . import export_fx  # imports torch: only when a module is given
         with tempfile.TemporaryDirectory(prefix="mlc_fx_") as tmp:
             path = os.path.join(tmp, "model.fxpb")
             with torch.no_grad():
@@ -137,12 +139,34 @@ def _import(model, inputs, keep_params_in_input, dims):
                     "TVMScript text, an mlc.ir.IRModule or a torch.nn.Module")
 
 
+def _import_torch_dynamic(model, examples, dynamic_axes):
+    """A torch.nn.Module with symbolic dimensions: exported with torch.onnx (the FX exporter
+    records static shapes), whose dim_params become shape variables (docs/importers.md)."""
+    import torch
+    names = [f"input{i}" for i in range(len(examples))]
+    axes = {}
+    for key, dims_of_input in dynamic_axes.items():
+        index = key if isinstance(key, int) else names.index(key) if key in names else None
+        if index is None or not 0 <= index < len(examples):
+            raise ValueError(f"dynamic_axes: no input {key!r} (inputs are numbered 0..{len(examples) - 1})")
+        axes[names[index]] = {int(a): str(n) for a, n in dims_of_input.items()}
+    with tempfile.TemporaryDirectory(prefix="mlc_onnx_") as tmp:
+        path = os.path.join(tmp, "model.onnx")
+        # Not under no_grad: there some modules (nn.TransformerEncoderLayer) take fast paths
+        # torch.onnx cannot export.
+        torch.onnx.export(model, examples, path, opset_version=13, input_names=names, dynamic_axes=axes)
+        return _mlc.import_onnx(path, False, {})
+
+
 def compile(model, inputs=None, passes="default", target="native", tuning_db=None, params=None,  # noqa: A001
-            keep_params_in_input=False, dims=None, sign_key=None):
+            keep_params_in_input=False, dims=None, sign_key=None, dynamic_axes=None):
     """Compiles a model and loads it.
 
     model: an ONNX file, a .irpb, a .fxpb, a TVMScript file or text, an mlc.ir.IRModule, or a
         torch.nn.Module (traced with torch.fx on `inputs`, its example inputs).
+    dynamic_axes: for a torch.nn.Module, its symbolic dimensions: {input index: {axis: name}},
+        e.g. {0: {0: "batch"}}; the executable then serves every size there (the module is
+        exported through torch.onnx instead of FX).
     passes: the graph pass pipeline (docs/passes.md); "default" fuses, lowers and schedules.
     target: "native", "x86-64-v3", "llvm -mcpu=znver4", ... (docs/targets.md).
     tuning_db: records from //tools:tune; their schedules replace the default ones they cover.
@@ -150,18 +174,18 @@ def compile(model, inputs=None, passes="default", target="native", tuning_db=Non
     keep_params_in_input, dims: ONNX import options (docs/importers.md).
     sign_key: an Ed25519 private key (PEM) to sign the executable with.
     """
-    module = _import(model, inputs, keep_params_in_input, dims)
+    module = _import(model, inputs, keep_params_in_input, dims, dynamic_axes)
     module = _run(module, passes, target, tuning_db, params)
     return Module(_mlc.Executable(_mlc.build(module, os.fspath(sign_key) if sign_key else ""), "<compiled>"))
 
 
 def tune(model, db, inputs=None, passes="default", target="native", trials=0, time_budget=0, seed=1,
-         keep_params_in_input=False, dims=None):
+         keep_params_in_input=False, dims=None, dynamic_axes=None):
     """Tunes the model's kernels into the tuning database `db` (created, or added to: a record
     is replaced only by a faster one), as //tools:tune does (docs/tuning.md); then
     mlc.compile(model, tuning_db=db) uses the records. `model` and `inputs` as for compile.
     Returns one dict per task: task, workload, weight, trials, default_seconds, best_seconds,
     choice. Deterministic under `seed`; `trials` (0: 16 per task) and `time_budget` (seconds,
     0: none) bound the search."""
-    module = _import(model, inputs, keep_params_in_input, dims)
+    module = _import(model, inputs, keep_params_in_input, dims, dynamic_axes)
     return _mlc.tune(module, os.fspath(db), target, passes, int(trials), float(time_budget), int(seed))
