@@ -9,8 +9,8 @@ namespace passes {
 namespace {
 
 MLC_REGISTER_PIPELINE("default",
-                      "fold-constant,simplify-power,fold-scale-into-conv,conv2d-to-gemm,remove-unused,fuse-ops,legalize,"
-                      "fuse-tir,default-schedule,pack-constants,remove-unused",
+                      "fold-constant,simplify-power,commute-transpose-matmul,fold-scale-into-conv,conv2d-to-gemm,remove-unused,"
+                      "fuse-ops,legalize,fuse-tir,default-schedule,pack-constants,remove-unused",
                       "what the pipeline and the Bazel rules run: constants folded, convolutions as GEMMs over their "
                       "windows, everything fused, lowered to loops and scheduled by the default rules (GEMMs as "
                       "register-tile micro-kernels over packed panels, weights packed at compile time, depthwise "
