@@ -488,57 +488,42 @@ class Simplifier : public StmtExprMutator {
         // The symbolic divisor form: floordiv(x, n) * n + floormod(x, n) = x (a batch of
         // symbolic size flattened with the rows).
         if (const auto* mul = l->terms[i].atom.as<BinaryNode>(); mul != nullptr && mul->kind() == NodeKind::kMul) {
-          const BinaryNode* div = nullptr;
-          PrimExpr n;
-          for (int side = 0; side < 2 && div == nullptr; ++side) {
-            const PrimExpr& f = side == 0 ? mul->a : mul->b;
+          for (int side = 0; side < 2 && !changed; ++side) {
+            const auto* d = (side == 0 ? mul->a : mul->b).as<BinaryNode>();
             const PrimExpr& other = side == 0 ? mul->b : mul->a;
-            const auto* d = f.as<BinaryNode>();
             if (d != nullptr && d->kind() == NodeKind::kFloorDiv && AsConstInt(d->b) == nullptr && ExprDeepEqual(d->b, other)) {
-              div = d;
-              n = other;
+              changed = FoldPair(l, i, d->a, other, 1);
             }
           }
-          if (div != nullptr) {
-            for (size_t j = 0; j < l->terms.size(); ++j) {
-              const auto* mod = l->terms[j].atom.as<BinaryNode>();
-              if (j == i || mod == nullptr || mod->kind() != NodeKind::kFloorMod || !ExprDeepEqual(mod->b, n) ||
-                  !ExprDeepEqual(mod->a, div->a) || l->terms[i].coef != l->terms[j].coef) {
-                continue;
-              }
-              int64_t m = l->terms[j].coef;
-              PrimExpr x = div->a;
-              l->terms.erase(l->terms.begin() + std::max(i, j));
-              l->terms.erase(l->terms.begin() + std::min(i, j));
-              l->Add(ToLinear(x), m);
-              l->DropZeros();
-              changed = true;
-              break;
-            }
-            if (changed) break;
-          }
+          if (changed) break;
         }
         const auto* div = l->terms[i].atom.as<BinaryNode>();
         if (div == nullptr || div->kind() != NodeKind::kFloorDiv) continue;
         const int64_t* c = AsConstInt(div->b);
         if (c == nullptr || *c <= 0) continue;
-        for (size_t j = 0; j < l->terms.size(); ++j) {
-          const auto* mod = l->terms[j].atom.as<BinaryNode>();
-          if (mod == nullptr || mod->kind() != NodeKind::kFloorMod || !ExprDeepEqual(mod->b, div->b) ||
-              !ExprDeepEqual(mod->a, div->a) || l->terms[i].coef != *c * l->terms[j].coef) {
-            continue;
-          }
-          int64_t m = l->terms[j].coef;
-          PrimExpr x = div->a;
-          l->terms.erase(l->terms.begin() + std::max(i, j));
-          l->terms.erase(l->terms.begin() + std::min(i, j));
-          l->Add(ToLinear(x), m);
-          l->DropZeros();
-          changed = true;
-          break;
-        }
+        changed = FoldPair(l, i, div->a, div->b, *c);
       }
     }
+  }
+
+  /*! \brief With term i standing for scale * m * floordiv(x, n) * (n / scale) (its coefficient
+   *  scale times m), finds the term m * floormod(x, n) and replaces both by m * x. */
+  static bool FoldPair(Linear* l, size_t i, const PrimExpr& x, const PrimExpr& n, int64_t scale) {
+    for (size_t j = 0; j < l->terms.size(); ++j) {
+      const auto* mod = l->terms[j].atom.as<BinaryNode>();
+      if (j == i || mod == nullptr || mod->kind() != NodeKind::kFloorMod || !ExprDeepEqual(mod->b, n) ||
+          !ExprDeepEqual(mod->a, x) || l->terms[i].coef != scale * l->terms[j].coef) {
+        continue;
+      }
+      int64_t m = l->terms[j].coef;
+      PrimExpr dividend = x;
+      l->terms.erase(l->terms.begin() + std::max(i, j));
+      l->terms.erase(l->terms.begin() + std::min(i, j));
+      l->Add(ToLinear(dividend), m);
+      l->DropZeros();
+      return true;
+    }
+    return false;
   }
 
   /*! \brief floordiv / floormod of `a` by c > 0: a = c * q + r with the terms divisible by c in
