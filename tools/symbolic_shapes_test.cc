@@ -211,6 +211,32 @@ class Module:
   ExpectClose(out->tensor(), want);
 }
 
+TEST(SymbolicShapes, ConcatAlongAStaticAxisKeepsTheBatchSymbolic) {
+  const char* text = R"(
+@R.function
+def main(a: R.Tensor(("n", 2), dtype="float32"), b: R.Tensor(("n", 3), dtype="float32")) -> R.Tensor(("n", 5), dtype="float32"):
+    n = T.int64()
+    with R.dataflow():
+        c: R.Tensor((n, 5), dtype="float32") = R.concat(a, b, axis=1)
+        R.output(c)
+    return c
+)";
+  absl::StatusOr<IRModule> mod = ParseTVMScript(text, "inline.py");
+  ASSERT_TRUE(mod.ok()) << mod.status();
+  std::unique_ptr<vm::VirtualMachine> vm = BuildWith(*mod, "default");
+  ASSERT_NE(vm, nullptr);
+  std::mt19937 rng(5);
+  NDArray a = Random({3, 2}, &rng), b = Random({3, 3}, &rng);
+  absl::StatusOr<Value> out = vm->Invoke("main", {a, b});
+  ASSERT_TRUE(out.ok()) << out.status();
+  std::vector<double> want;
+  for (int i = 0; i < 3; ++i) {
+    for (int j = 0; j < 2; ++j) want.push_back(F(a)[i * 2 + j]);
+    for (int j = 0; j < 3; ++j) want.push_back(F(b)[i * 3 + j]);
+  }
+  ExpectClose(out->tensor(), want);
+}
+
 TEST(SymbolicShapes, VariablesBindFromLinearDimensions) {
   // Only 4 * n appears: the VM recovers n = 12 / 4 = 3 and allocates the (n + 1,) output.
   const char* text = R"(

@@ -3,6 +3,7 @@
  */
 #include "absl/strings/str_cat.h"
 #include "ir/ops/op_util.h"
+#include "support/status_macros.h"
 #include "ir/topi/topi.h"
 
 namespace mlc {
@@ -19,25 +20,33 @@ absl::StatusOr<std::vector<int64_t>> StaticShapeArg(const CallNode& call, int i,
 
 absl::StatusOr<StructInfo> InferConcat(const CallNode& call, const AxisAttrs& attrs) {
   if (call.args.empty()) return absl::InvalidArgumentError("concat needs at least one tensor");
-  const TensorStructInfoNode* first = nullptr;
-  absl::StatusOr<std::vector<int64_t>> out = StaticShapeArg(call, 0, &first);
-  if (!out.ok()) return out.status();
-  int64_t rank = static_cast<int64_t>(out->size()), axis = attrs.axis;
+  // The concatenated axis must be static in every input; the others (a batch) may be symbolic
+  // and must agree.
+  std::vector<const TensorStructInfoNode*> ts;
+  for (size_t i = 0; i < call.args.size(); ++i) {
+    MLC_ASSIGN_OR_RETURN(t, TensorArg(call, static_cast<int>(i)));
+    if (!t->HasKnownShape()) return absl::InvalidArgumentError(absl::StrCat("argument ", i, " needs a known shape"));
+    ts.push_back(t);
+  }
+  const TensorStructInfoNode* first = ts[0];
+  int64_t rank = first->ndim, axis = attrs.axis;
   if (axis < 0) axis += rank;
   if (axis < 0 || axis >= rank) return absl::InvalidArgumentError(absl::StrCat("axis out of range for rank ", rank));
-  for (size_t i = 1; i < call.args.size(); ++i) {
-    const TensorStructInfoNode* t = nullptr;
-    absl::StatusOr<std::vector<int64_t>> s = StaticShapeArg(call, static_cast<int>(i), &t);
-    if (!s.ok()) return s.status();
-    bool agree = t->dtype == first->dtype && static_cast<int64_t>(s->size()) == rank;
-    for (int64_t d = 0; agree && d < rank; ++d) agree = d == axis || (*s)[d] == (*out)[d];
+  std::vector<tir::PrimExpr> out = first->Dims();
+  int64_t total = 0;
+  for (const TensorStructInfoNode* t : ts) {
+    MLC_ASSIGN_OR_RETURN(known, KnownDims(t, {static_cast<int>(axis)}, "concat's input"));
+    std::vector<tir::PrimExpr> dims = t->Dims();
+    bool agree = t->dtype == first->dtype && t->ndim == rank;
+    for (int64_t d = 0; agree && d < rank; ++d) agree = d == axis || DimsEqual(dims[d], out[d]);
     if (!agree) {
-      return absl::InvalidArgumentError(absl::StrCat("cannot concatenate ", ShapeToString(*out), " and ", ShapeToString(*s),
+      return absl::InvalidArgumentError(absl::StrCat("cannot concatenate ", DimsToString(first->Dims()), " and ", DimsToString(dims),
                                                      " along axis ", axis));
     }
-    (*out)[axis] += (*s)[axis];
+    total += known[axis];
   }
-  return TensorSInfo(*out, first->dtype);
+  out[axis] = tir::I64(total);
+  return TensorSInfoOfDims(out, first->dtype);
 }
 
 absl::StatusOr<StructInfo> InferTake(const CallNode& call, const AxisAttrs& attrs) {

@@ -15,15 +15,16 @@ using detail::C;
 
 absl::StatusOr<Tensor> Concatenate(const std::vector<Tensor>& xs, int64_t axis) {
   if (xs.empty()) return absl::InvalidArgumentError("concatenate: no inputs");
+  int64_t rank = xs[0].ndim();
+  if (axis < 0) axis += rank;
+  if (axis < 0 || axis >= rank) return absl::InvalidArgumentError("concatenate: axis out of range");
+  // The concatenated axis is static; the others (a batch) may be symbolic.
   std::vector<std::vector<int64_t>> shapes;
   for (const Tensor& x : xs) {
-    absl::StatusOr<std::vector<int64_t>> s = StaticShape(x, "concatenate");
+    absl::StatusOr<std::vector<int64_t>> s = KnownExtents(x, {static_cast<int>(axis)}, "concatenate");
     if (!s.ok()) return s.status();
     shapes.push_back(*s);
   }
-  int64_t rank = static_cast<int64_t>(shapes[0].size());
-  if (axis < 0) axis += rank;
-  if (axis < 0 || axis >= rank) return absl::InvalidArgumentError("concatenate: axis out of range");
   std::vector<int64_t> out = shapes[0];
   out[axis] = 0;
   std::vector<int64_t> starts;
@@ -36,7 +37,7 @@ absl::StatusOr<Tensor> Concatenate(const std::vector<Tensor>& xs, int64_t axis) 
   }
   DataType it = detail::IndexType(xs);
   std::vector<tir::PrimExpr> shape;
-  for (int64_t v : out) shape.push_back(C(it, v));
+  for (int64_t d = 0; d < rank; ++d) shape.push_back(d == axis || out[d] >= 0 ? C(it, out[d]) : xs[0].shape()[d]);
   return te::Compute(
       shape,
       [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
