@@ -54,18 +54,12 @@ absl::Status ValueTypeOf(const relax::StructInfo& s, const ShapeVarTable& vars, 
   return absl::OkStatus();
 }
 
-std::vector<tir::Var> SignatureShapeVars(const relax::FunctionNode* func) {
-  std::vector<tir::Var> vars;
-  for (const relax::Var& p : func->params) relax::CollectShapeVars(p->struct_info(), &vars);
-  return vars;
-}
-
 class FunctionCompiler {
  public:
   FunctionCompiler(const IRModule& mod, const relax::FunctionNode* func, const std::map<std::string, int>& kernel_index,
                    const std::map<std::string, int>& function_index, proto::Executable* exe,
                    std::map<const Object*, int>* constant_index, std::set<std::string>* externs)
-      : shape_vars_(SignatureShapeVars(func)),
+      : shape_vars_(func->ShapeVars()),
         mod_(mod),
         kernel_index_(kernel_index),
         function_index_(function_index),

@@ -12,6 +12,12 @@ StructInfo FunctionNode::GetStructInfo() const {
   return FuncSInfo(std::move(param_sinfo), ret_struct_info);
 }
 
+std::vector<tir::Var> FunctionNode::ShapeVars() const {
+  std::vector<tir::Var> vars;
+  for (const Var& p : params) CollectShapeVars(p->struct_info(), &vars);
+  return vars;
+}
+
 Function MakeFunction(std::vector<Var> params, SeqExpr body, StructInfo ret_struct_info, Attrs attrs) {
   if (!ret_struct_info.defined()) ret_struct_info = body->struct_info();
   return Function(new FunctionNode(std::move(params), std::move(body), std::move(ret_struct_info), std::move(attrs)));

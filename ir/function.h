@@ -26,6 +26,9 @@ class FunctionNode : public BaseFuncNode {
 
   /*! \brief The signature, for calls of this function. */
   StructInfo GetStructInfo() const;
+  /*! \brief The shape variables the signature defines (its parameters' dims), in order of
+   *         first appearance: the function's symbolic dimensions. */
+  std::vector<tir::Var> ShapeVars() const;
   /*! \brief Fused sub-functions carry the attribute "Primitive" = 1. */
   bool IsPrimitive() const { return GetIntAttr(attrs, "Primitive", 0) != 0; }
 };

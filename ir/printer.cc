@@ -662,9 +662,7 @@ class RelaxPrinter {
                     StructInfoToScript(func->ret_struct_info, DimStyle::kQuoted), ":\n");
     int body = indent + 1;
     // The shape variables the signature defines, for the body's annotations.
-    std::vector<tir::Var> shape_vars;
-    for (const relax::Var& p : func->params) relax::CollectShapeVars(p->struct_info(), &shape_vars);
-    for (const tir::Var& v : shape_vars) absl::StrAppend(&out, Indent(body), v->name, " = T.int64()\n");
+    for (const tir::Var& v : func->ShapeVars()) absl::StrAppend(&out, Indent(body), v->name, " = T.int64()\n");
     if (!attrs.empty()) absl::StrAppend(&out, Indent(body), "R.func_attr(", AttrDictToScript(attrs, false), ")\n");
     if (in_module && ReferencesGlobal(func)) absl::StrAppend(&out, Indent(body), "cls = Module\n");
     for (const relax::BindingBlock& block : func->body->blocks) {
@@ -832,11 +830,7 @@ std::string PrintModule(const IRModule& mod, const PrintOptions& options) {
   for (const auto& [name, func] : order) {
     (func->kind() == NodeKind::kPrimFunc ? has_tir : has_relax) = true;
     // A graph function's shape variables are declared with T.int64().
-    if (const auto* f = func.as<relax::FunctionNode>()) {
-      std::vector<tir::Var> shape_vars;
-      for (const relax::Var& p : f->params) relax::CollectShapeVars(p->struct_info(), &shape_vars);
-      has_tir = has_tir || !shape_vars.empty();
-    }
+    if (const auto* f = func.as<relax::FunctionNode>()) has_tir = has_tir || !f->ShapeVars().empty();
   }
   if (options.print_imports) {
     out += "# from tvm.script import ir as I\n";

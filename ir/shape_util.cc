@@ -108,6 +108,25 @@ uint64_t EvalWrapping(const tir::PrimExpr& e, const std::vector<tir::Var>& vars,
 
 }  // namespace
 
+absl::StatusOr<std::vector<int64_t>> KnownValues(const std::vector<tir::PrimExpr>& dims, const std::vector<int>& need_static,
+                                                 const std::string& what) {
+  std::vector<int64_t> out;
+  for (const tir::PrimExpr& d : dims) {
+    const int64_t* v = tir::AsConstInt(d);
+    out.push_back(v != nullptr ? *v : -1);
+  }
+  const int n = static_cast<int>(out.size());
+  for (int d : need_static) {
+    int axis = d < 0 ? d + n : d;
+    if (axis < 0 || axis >= n) continue;  // the caller's rank check says what is wrong
+    if (out[axis] < 0) {
+      return absl::UnimplementedError(absl::StrCat(what, " ", DimsToString(dims), ": dimension ", axis,
+                                                   " must be static (only the others may be symbolic)"));
+    }
+  }
+  return out;
+}
+
 bool DimsEqual(const tir::PrimExpr& a, const tir::PrimExpr& b) {
   const int64_t* x = tir::AsConstInt(a);
   const int64_t* y = tir::AsConstInt(b);

@@ -30,6 +30,13 @@ bool DimsEqual(const tir::PrimExpr& a, const tir::PrimExpr& b);
 /*! \brief "(n, 128)" for messages; constants print as ShapeToString does. */
 std::string DimsToString(const std::vector<tir::PrimExpr>& dims);
 
+/*! \brief The dimensions as constants, -1 where symbolic; an error naming `what` when a
+ *         dimension in `need_static` (negative: from the end) is symbolic. Operators that
+ *         compute from some dimensions (a convolution's channels and image) pass the others
+ *         (the batch) through as they are. */
+absl::StatusOr<std::vector<int64_t>> KnownValues(const std::vector<tir::PrimExpr>& dims, const std::vector<int>& need_static,
+                                                 const std::string& what);
+
 /*! \brief "(1, 128)" for messages. */
 std::string ShapeToString(const std::vector<int64_t>& shape);
 

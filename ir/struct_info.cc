@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "ir/shape_util.h"
 #include "ir/tir/analyzer.h"
 #include "ir/tir/prim_expr_ops.h"
 #include "ir/tir/shape_expr.h"
@@ -30,12 +31,6 @@ std::optional<std::vector<tir::PrimExpr>> SymbolicDimsOf(std::vector<tir::PrimEx
     if (d->dtype != DataType::Int64()) d = tir::Cast(DataType::Int64(), d);
   }
   return dims;
-}
-
-std::string DimsToString(const TensorStructInfoNode* t) {
-  std::vector<std::string> parts;
-  for (const tir::PrimExpr& d : t->Dims()) parts.push_back(tir::ShapeExprToString(d));
-  return absl::StrCat("(", absl::StrJoin(parts, ", "), parts.size() == 1 ? ",)" : ")");
 }
 
 }  // namespace
@@ -102,7 +97,7 @@ std::string StructInfoToString(const StructInfo& sinfo) {
     }
     case NodeKind::kTensorStructInfo: {
       const auto* t = sinfo.as<TensorStructInfoNode>();
-      std::string shape = t->HasKnownShape() ? DimsToString(t) : absl::StrCat("ndim=", t->ndim);
+      std::string shape = t->HasKnownShape() ? DimsToString(t->Dims()) : absl::StrCat("ndim=", t->ndim);
       return absl::StrCat("Tensor(", shape, ", ", t->dtype.ToString(), ")");
     }
     case NodeKind::kTupleStructInfo: {

@@ -59,10 +59,7 @@ class Equal {
     const auto* fa = a.as<relax::FunctionNode>();
     const auto* fb = b.as<relax::FunctionNode>();
     if (fa->params.size() != fb->params.size()) return Fail("parameter counts differ");
-    std::vector<tir::Var> va, vb;
-    for (const relax::Var& p : fa->params) relax::CollectShapeVars(p->struct_info(), &va);
-    for (const relax::Var& p : fb->params) relax::CollectShapeVars(p->struct_info(), &vb);
-    if (!DefineShapeVars(va, vb)) return false;
+    if (!DefineShapeVars(fa->ShapeVars(), fb->ShapeVars())) return false;
     for (size_t i = 0; i < fa->params.size(); ++i) {
       if (!DefineVar(fa->params[i], fb->params[i])) return false;
     }
@@ -396,9 +393,7 @@ class Hasher {
       StmtH(p->body);
     } else {
       const auto* fn = f.as<relax::FunctionNode>();
-      std::vector<tir::Var> shape_vars;
-      for (const relax::Var& v : fn->params) relax::CollectShapeVars(v->struct_info(), &shape_vars);
-      for (const tir::Var& v : shape_vars) index_[v.get()] = next_++;
+      for (const tir::Var& v : fn->ShapeVars()) index_[v.get()] = next_++;
       for (const relax::Var& v : fn->params) Define(v.get(), v->struct_info());
       SInfoH(fn->ret_struct_info);
       ExprH(fn->body);

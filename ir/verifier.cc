@@ -225,12 +225,10 @@ class FunctionVerifier {
   FunctionVerifier(const IRModule& mod, const std::string& name) : mod_(mod), func_name_(name) {}
 
   absl::Status Verify(const relax::FunctionNode* func) {
-    std::vector<tir::Var> shape_vars;
     std::vector<std::vector<PrimExpr>> param_shapes;
     for (const relax::Var& p : func->params) {
       if (p->kind() == NodeKind::kDataflowVar) return Error(absl::StrCat("parameter ", p->name_hint, " is a DataflowVar"));
       if (!defined_.insert(p.get()).second) return Error(absl::StrCat("parameter ", p->name_hint, " appears twice"));
-      relax::CollectShapeVars(p->struct_info(), &shape_vars);
       CollectShapes(p->struct_info(), &param_shapes);
     }
     // The signature defines the shape variables; a call binds each from a dimension that is
@@ -238,7 +236,7 @@ class FunctionVerifier {
     if (tir::Var v = tir::UnbindableShapeVar(param_shapes); v.defined()) {
       return Error(absl::StrCat("shape variable ", v->name, " is bound by no parameter dimension (one of the form v, c * v or v + c), so no call can bind it"));
     }
-    for (const tir::Var& v : shape_vars) shape_vars_.insert(v.get());
+    for (const tir::Var& v : func->ShapeVars()) shape_vars_.insert(v.get());
     if (absl::Status s = CheckShapeVarsDefined(func->ret_struct_info, "the declared result"); !s.ok()) return s;
     for (const relax::BindingBlock& block : func->body->blocks) {
       if (absl::Status s = VisitBlock(block); !s.ok()) return s;

@@ -51,13 +51,9 @@ const std::vector<int64_t>* StaticFloatShape(const relax::Expr& e, size_t rank) 
 std::optional<std::vector<int64_t>> ImageShape(const relax::Expr& e) {
   const auto* t = e->struct_info().as<relax::TensorStructInfoNode>();
   if (t == nullptr || t->dtype != DataType::Float32() || !t->HasKnownShape() || t->ndim != 4) return std::nullopt;
-  std::vector<int64_t> out;
-  for (const tir::PrimExpr& d : t->Dims()) {
-    const int64_t* v = tir::AsConstInt(d);
-    out.push_back(v != nullptr ? *v : -1);
-  }
-  if (out[1] < 0 || out[2] < 0 || out[3] < 0) return std::nullopt;
-  return out;
+  absl::StatusOr<std::vector<int64_t>> out = relax::KnownValues(t->Dims(), {1, 2, 3}, "conv2d data");
+  if (!out.ok()) return std::nullopt;
+  return *out;
 }
 
 class Conv2dToGemmPass : public FunctionPass {

@@ -74,6 +74,13 @@ std::unique_ptr<vm::VirtualMachine> BuildWith(const IRModule& mod, const std::st
   return vm.ok() ? std::move(*vm) : nullptr;
 }
 
+/*! \brief Inline TVMScript parsed and built with the default pipeline (nullptr on failure, reported). */
+std::unique_ptr<vm::VirtualMachine> BuildText(const char* text) {
+  absl::StatusOr<IRModule> mod = ParseTVMScript(text, "inline.py");
+  EXPECT_TRUE(mod.ok()) << mod.status();
+  return mod.ok() ? BuildWith(*mod, "default") : nullptr;
+}
+
 /*! \brief One executable, called at several batch sizes. */
 void ExpectMlpAtEveryBatch(vm::VirtualMachine* vm) {
   std::mt19937 rng(7);
@@ -155,9 +162,7 @@ def main(a: R.Tensor(("n", 4), dtype="float32"), b: R.Tensor(("n", 4), dtype="fl
         R.output(c)
     return c
 )";
-  absl::StatusOr<IRModule> mod = ParseTVMScript(text, "inline.py");
-  ASSERT_TRUE(mod.ok()) << mod.status();
-  std::unique_ptr<vm::VirtualMachine> vm = BuildWith(*mod, "default");
+  std::unique_ptr<vm::VirtualMachine> vm = BuildText(text);
   ASSERT_NE(vm, nullptr);
   std::mt19937 rng(2);
   NDArray a = Random({5, 4}, &rng), b = Random({5, 4}, &rng);
@@ -221,9 +226,7 @@ def main(a: R.Tensor(("n", 2), dtype="float32"), b: R.Tensor(("n", 3), dtype="fl
         R.output(c)
     return c
 )";
-  absl::StatusOr<IRModule> mod = ParseTVMScript(text, "inline.py");
-  ASSERT_TRUE(mod.ok()) << mod.status();
-  std::unique_ptr<vm::VirtualMachine> vm = BuildWith(*mod, "default");
+  std::unique_ptr<vm::VirtualMachine> vm = BuildText(text);
   ASSERT_NE(vm, nullptr);
   std::mt19937 rng(5);
   NDArray a = Random({3, 2}, &rng), b = Random({3, 3}, &rng);
@@ -259,9 +262,7 @@ class Module:
         out = R.call_tir(cls.sums, (a,), out_sinfo=R.Tensor((n + 1,), dtype="float32"))
         return out
 )";
-  absl::StatusOr<IRModule> mod = ParseTVMScript(text, "inline.py");
-  ASSERT_TRUE(mod.ok()) << mod.status();
-  std::unique_ptr<vm::VirtualMachine> vm = BuildWith(*mod, "default");
+  std::unique_ptr<vm::VirtualMachine> vm = BuildText(text);
   ASSERT_NE(vm, nullptr);
   std::mt19937 rng(4);
   NDArray a = Random({12}, &rng);

@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "frontend/onnx/onnx_importer.h"
+#include "ir/shape_util.h"
 #include "ir/tir/prim_expr_ops.h"
 
 namespace mlc {
@@ -36,12 +37,7 @@ inline absl::StatusOr<std::vector<int64_t>> StaticShape(const relax::Expr& e, co
 inline absl::StatusOr<std::vector<int64_t>> KnownShape(const relax::Expr& e, const char* what) {
   const auto* t = TensorOf(e);
   if (t == nullptr || !t->HasKnownShape()) return absl::InvalidArgumentError(absl::StrCat(what, " needs a known shape"));
-  std::vector<int64_t> out;
-  for (const tir::PrimExpr& d : t->Dims()) {
-    const int64_t* v = tir::AsConstInt(d);
-    out.push_back(v != nullptr ? *v : -1);
-  }
-  return out;
+  return relax::KnownValues(t->Dims(), {}, what);
 }
 
 /*! \brief A 0-d constant of `dtype`. */

@@ -25,21 +25,7 @@ absl::StatusOr<const TensorStructInfoNode*> TensorArg(const CallNode& call, int 
 
 absl::StatusOr<std::vector<int64_t>> KnownDims(const TensorStructInfoNode* t, const std::vector<int>& need_static,
                                                const std::string& what) {
-  std::vector<int64_t> out;
-  for (const tir::PrimExpr& d : t->Dims()) {
-    const int64_t* v = tir::AsConstInt(d);
-    out.push_back(v != nullptr ? *v : -1);
-  }
-  const int n = static_cast<int>(out.size());
-  for (int d : need_static) {
-    int axis = d < 0 ? d + n : d;
-    if (axis < 0 || axis >= n) continue;  // the rank check that follows says what is wrong
-    if (out[axis] < 0) {
-      return absl::UnimplementedError(absl::StrCat(what, " ", DimsToString(t->Dims()), ": dimension ", axis,
-                                                   " must be static (only the others may be symbolic)"));
-    }
-  }
-  return out;
+  return KnownValues(t->Dims(), need_static, what);
 }
 
 FLegalize LegalizeTE(std::string name, TeRule rule) {

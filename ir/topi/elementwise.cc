@@ -22,20 +22,7 @@ absl::StatusOr<std::vector<int64_t>> StaticShape(const Tensor& t, const std::str
 }
 
 absl::StatusOr<std::vector<int64_t>> KnownExtents(const Tensor& t, const std::vector<int>& need_static, const std::string& op) {
-  std::vector<int64_t> shape;
-  for (const tir::PrimExpr& d : t.shape()) {
-    const int64_t* v = tir::AsConstInt(d);
-    shape.push_back(v != nullptr ? *v : -1);
-  }
-  const int n = static_cast<int>(shape.size());
-  for (int d : need_static) {
-    int axis = d < 0 ? d + n : d;
-    if (axis >= 0 && axis < n && shape[axis] < 0) {
-      return absl::UnimplementedError(absl::StrCat(op, ": ", t.name(), " ", relax::DimsToString(t.shape()), ": dimension ", axis,
-                                                   " must be static"));
-    }
-  }
-  return shape;
+  return relax::KnownValues(t.shape(), need_static, absl::StrCat(op, ": ", t.name()));
 }
 
 namespace {
