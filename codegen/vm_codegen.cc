@@ -220,6 +220,18 @@ class FunctionCompiler {
     if (op == nullptr) return Error(absl::StrCat("cannot call ", PrintExpr(call->op), " directly"));
     const std::string& name = op->name();
     if (name == "call_tir" || name == "call_dps_packed") return CompileDestinationPassing(call, name == "call_tir");
+    if (const relax::TensorStructInfoNode* target = relax::MatchCastTarget(relax::Expr(call))) {
+      // The value keeps its register; the check binds the target's new shape variables.
+      absl::StatusOr<Arg> value = CompileExpr(call->args[0]);
+      if (!value.ok()) return value.status();
+      Instruction* inst = NewCall(Instruction::BUILTIN);
+      inst->set_builtin(Instruction::MATCH_CAST);
+      *inst->add_args() = *value;
+      if (absl::Status s = TensorTypeOf(target, shape_vars_, inst->add_args()->mutable_tensor_type()); !s.ok()) {
+        return Error(std::string(s.message()));
+      }
+      return *value;
+    }
     if (name == "alloc_tensor") {
       const auto* t = call->struct_info().as<relax::TensorStructInfoNode>();
       if (t == nullptr || !t->shape) return Error("R.alloc_tensor needs a static shape");

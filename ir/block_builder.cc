@@ -5,6 +5,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "ir/op.h"
+#include "ir/printer.h"
+#include "ir/shape_util.h"
+#include "ir/tir/analyzer.h"
 #include "ir/structural_equal.h"
 
 namespace mlc {
@@ -82,8 +85,21 @@ absl::StatusOr<Expr> BlockBuilder::Normalize(Expr expr) {
       }
       Call out = changed ? MakeCall(call->op, args, call->attrs, call->sinfo_args) : expr.as_ref<Call>();
       if (!out->struct_info().defined()) {
-        absl::StatusOr<StructInfo> sinfo = InferCallStructInfo(*out, &mod_);
+        absl::StatusOr<StructInfo> sinfo;
+        std::vector<DimAssumptions::Equality> assumed;
+        {
+          DimAssumptions scope;
+          sinfo = InferCallStructInfo(*out, &mod_);
+          assumed = scope.assumed();
+        }
         if (!sinfo.ok()) return sinfo.status();
+        if (!assumed.empty()) {
+          absl::StatusOr<Call> checked = CastToAssumedShapes(out, assumed);
+          if (!checked.ok()) return checked.status();
+          out = *checked;
+          sinfo = InferCallStructInfo(*out, &mod_);  // the shapes agree now; nothing to assume
+          if (!sinfo.ok()) return sinfo.status();
+        }
         out->SetStructInfoOnce(*sinfo);
       }
       return Expr(out);
@@ -114,6 +130,40 @@ absl::StatusOr<Expr> BlockBuilder::Normalize(Expr expr) {
     MLC_CASES_NOT_EXPR
       return expr;
   }
+}
+
+absl::StatusOr<Call> BlockBuilder::CastToAssumedShapes(const Call& call, const std::vector<DimAssumptions::Equality>& assumed) {
+  if (!func_) {
+    return absl::FailedPreconditionError(absl::StrCat(PrintExpr(call), ": shapes that agree only at run time need a function ",
+                                                      "to check them in (call BeginFunction first)"));
+  }
+  std::vector<Expr> args;
+  for (const Expr& a : call->args) {
+    const auto* t = a->struct_info().as<TensorStructInfoNode>();
+    if (t == nullptr || !t->IsSymbolic()) {
+      args.push_back(a);
+      continue;
+    }
+    std::vector<tir::PrimExpr> dims = t->Dims();
+    bool cast = false;
+    for (tir::PrimExpr& d : dims) {
+      for (const DimAssumptions::Equality& e : assumed) {
+        if (tir::ExprDeepEqual(d, e.replaced)) {
+          d = e.kept;
+          cast = true;
+        }
+      }
+    }
+    if (!cast) {
+      args.push_back(a);
+      continue;
+    }
+    // R.match_cast checks, when the program runs, the equality inference assumed.
+    absl::StatusOr<Var> v = Emit(MakeCall(GetOpOrDie("match_cast"), {a}, {}, {TensorSInfoOfDims(dims, t->dtype)}));
+    if (!v.ok()) return v.status();
+    args.push_back(*v);
+  }
+  return MakeCall(call->op, args, call->attrs, call->sinfo_args);
 }
 
 absl::StatusOr<Var> BlockBuilder::EmitBinding(Expr value, bool dataflow_var, const std::string& name) {

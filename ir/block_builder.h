@@ -31,6 +31,7 @@
 
 #include "absl/status/statusor.h"
 #include "ir/module.h"
+#include "ir/shape_util.h"
 
 namespace mlc {
 namespace relax {
@@ -89,6 +90,9 @@ class BlockBuilder {
   std::string FreshName(const std::string& hint);
   void FlushBlock();
   absl::StatusOr<Var> EmitBinding(Expr value, bool dataflow_var, const std::string& name);
+  /*! \brief `call` with each argument whose shape inference assumed equal to another's (n to
+   *         m, say) replaced by an R.match_cast of it to the assumed shape, emitted first. */
+  absl::StatusOr<Call> CastToAssumedShapes(const Call& call, const std::vector<DimAssumptions::Equality>& assumed);
 
   /*! \brief A name for a new function from `hint`, probing from where the last one with this
    *         hint stopped (a linear probe from 1 each time is quadratic in the module's size). */

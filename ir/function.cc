@@ -3,6 +3,9 @@
  */
 #include "ir/function.h"
 
+#include "ir/op.h"
+#include "ir/tir/shape_expr.h"
+
 namespace mlc {
 namespace relax {
 
@@ -12,14 +15,31 @@ StructInfo FunctionNode::GetStructInfo() const {
   return FuncSInfo(std::move(param_sinfo), ret_struct_info);
 }
 
-std::vector<tir::Var> FunctionNode::ShapeVars() const {
+std::vector<tir::Var> FunctionNode::SignatureShapeVars() const {
   std::vector<tir::Var> vars;
   for (const Var& p : params) CollectShapeVars(p->struct_info(), &vars);
   return vars;
 }
 
+std::vector<tir::Var> FunctionNode::ShapeVars() const {
+  std::vector<tir::Var> vars = SignatureShapeVars();
+  for (const BindingBlock& block : body->blocks) {
+    for (const VarBinding& b : block->bindings) {
+      if (const TensorStructInfoNode* target = MatchCastTarget(b->value)) {
+        for (const tir::PrimExpr& d : target->Dims()) tir::CollectVars(d, &vars);
+      }
+    }
+  }
+  return vars;
+}
+
 Function MakeFunction(std::vector<Var> params, SeqExpr body, StructInfo ret_struct_info, Attrs attrs) {
-  if (!ret_struct_info.defined()) ret_struct_info = body->struct_info();
+  if (!ret_struct_info.defined()) {
+    // Shapes in terms of variables an R.match_cast defines mean nothing to callers.
+    std::vector<tir::Var> signature_vars;
+    for (const Var& p : params) CollectShapeVars(p->struct_info(), &signature_vars);
+    ret_struct_info = EraseShapeVars(body->struct_info(), signature_vars);
+  }
   return Function(new FunctionNode(std::move(params), std::move(body), std::move(ret_struct_info), std::move(attrs)));
 }
 

@@ -27,7 +27,10 @@ class FunctionNode : public BaseFuncNode {
   /*! \brief The signature, for calls of this function. */
   StructInfo GetStructInfo() const;
   /*! \brief The shape variables the signature defines (its parameters' dims), in order of
-   *         first appearance: the function's symbolic dimensions. */
+   *         first appearance. */
+  std::vector<tir::Var> SignatureShapeVars() const;
+  /*! \brief Every shape variable of the function: the signature's, then those the body's
+   *         R.match_cast bindings define, in binding order. */
   std::vector<tir::Var> ShapeVars() const;
   /*! \brief Fused sub-functions carry the attribute "Primitive" = 1. */
   bool IsPrimitive() const { return GetIntAttr(attrs, "Primitive", 0) != 0; }

@@ -2,7 +2,7 @@
  *  \brief The operator registry: every graph-level operator's name, arity, attributes,
  *         struct-info inference, purity and fusion pattern kind, in one table.
  *
- *  The operators the IR itself needs (call_tir...) are registered when the registry is first
+ *  The operators the IR itself needs (call_tir, match_cast...) are registered when the registry is first
  *  used; the operator library (//ir/ops) and user libraries register theirs with
  *  MLC_REGISTER_OP in libraries built with `alwayslink = True`. One registration carries all
  *  of an operator's facts: arity and argument names, typed attributes, inference, purity,
@@ -70,6 +70,7 @@ struct OpInfo {
   bool pure = true;            // may appear in a dataflow block
   OpPattern pattern = OpPattern::kOpaque;
   FLegalize legalize;          // empty: the operator stays as it is through legalize
+  bool builtin = false;        // the compiler and VM implement it themselves (no legalization)
   Ref<OpNode> node;            // the unique Op expression for this operator
 
   OpInfo& set_description(std::string text) {
@@ -113,6 +114,10 @@ struct OpInfo {
     pattern = p;
     return *this;
   }
+  OpInfo& set_builtin() {
+    builtin = true;
+    return *this;
+  }
   OpInfo& set_impure() {
     pure = false;
     return *this;
@@ -154,6 +159,10 @@ absl::StatusOr<StructInfo> InferCallStructInfo(const CallNode& call, const IRMod
 
 /*! \brief Whether the callee of `call` is pure (allowed inside a dataflow block). */
 bool IsPureCall(const CallNode& call);
+
+/*! \brief The target when `value` is R.match_cast(x, target), else nullptr. A match_cast
+ *         defines the shape variables of its target that nothing before it defined. */
+const TensorStructInfoNode* MatchCastTarget(const Expr& value);
 
 /*! \brief Registers the operators the IR itself needs (call_tir, call_dps_packed,
  *         alloc_tensor); called once by OpRegistry::Global(). The operator library registers

@@ -606,6 +606,9 @@ class RelaxPrinter {
         }
         return absl::StrCat("R.", name, "(", callee, ", ", Expr(call->args[1]), ", out_sinfo=", out_sinfo, ")");
       }
+      if (relax::MatchCastTarget(relax::Expr(call))) {
+        return absl::StrCat("R.match_cast(", Expr(call->args[0]), ", ", StructInfoToScript(call->sinfo_args[0]), ")");
+      }
       for (const relax::Expr& a : call->args) args.push_back(Expr(a));
       std::set<std::string> printed;
       for (const relax::OpAttrSpec& spec : op->info().attrs) {

@@ -151,6 +151,25 @@ bool DimsEqual(const tir::PrimExpr& a, const tir::PrimExpr& b) {
   return true;
 }
 
+namespace {
+thread_local DimAssumptions* current_assumptions = nullptr;
+}  // namespace
+
+DimAssumptions::DimAssumptions() : outer_(current_assumptions) { current_assumptions = this; }
+DimAssumptions::~DimAssumptions() { current_assumptions = outer_; }
+DimAssumptions* DimAssumptions::Current() { return current_assumptions; }
+
+std::optional<tir::PrimExpr> UnifyDims(const tir::PrimExpr& a, const tir::PrimExpr& b) {
+  if (DimsEqual(a, b)) return a;
+  const int64_t* ca = tir::AsConstInt(a);
+  const int64_t* cb = tir::AsConstInt(b);
+  DimAssumptions* scope = DimAssumptions::Current();
+  if ((ca != nullptr && cb != nullptr) || scope == nullptr) return std::nullopt;
+  DimAssumptions::Equality e = cb != nullptr ? DimAssumptions::Equality{b, a} : DimAssumptions::Equality{a, b};
+  scope->assumed_.push_back(e);
+  return e.kept;
+}
+
 std::string DimsToString(const std::vector<tir::PrimExpr>& dims) {
   std::vector<std::string> parts;
   for (const tir::PrimExpr& d : dims) parts.push_back(tir::ShapeExprToString(d));
@@ -170,14 +189,15 @@ absl::StatusOr<std::vector<tir::PrimExpr>> BroadcastDims(const std::vector<tir::
       out[i] = db;
     } else if (cb != nullptr && *cb == 1) {
       out[i] = da;
-    } else if (DimsEqual(da, db)) {
-      out[i] = da;
+    } else if (std::optional<tir::PrimExpr> common = UnifyDims(da, db)) {
+      out[i] = *common;
     } else {
       bool decided = ca != nullptr && cb != nullptr;
       return absl::InvalidArgumentError(absl::StrCat(
           "shapes ", DimsToString(a), " and ", DimsToString(b), " cannot be broadcast together",
           decided ? "" : absl::StrCat(" (", tir::ShapeExprToString(da), " and ", tir::ShapeExprToString(db),
-                                      " are not provably equal, and neither is 1)")));
+                                      " are not provably equal, and neither is 1; R.match_cast one operand to the other's "
+                                      "shape to check it when the program runs)")));
     }
   }
   return out;

@@ -6,6 +6,7 @@
 #define MLC_IR_SHAPE_UTIL_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,13 +20,46 @@ namespace relax {
 absl::StatusOr<std::vector<int64_t>> BroadcastShapes(const std::vector<int64_t>& a, const std::vector<int64_t>& b);
 
 /*! \brief NumPy broadcasting of two shapes whose dimensions may be symbolic. A pair of
- *         dimensions broadcasts when one is 1 or they are provably equal; a pair that can
- *         be neither proven equal nor told apart (n vs 4, n vs m) is an error naming both, as
- *         the result's shape would depend on values known only when it runs. */
+ *         dimensions broadcasts when one is 1 or they unify (UnifyDims); a pair that can be
+ *         neither proven equal nor assumed to be (n vs 4, n vs m, outside a DimAssumptions
+ *         scope) is an error naming both, as the result's shape would depend on values known
+ *         only when it runs. */
 absl::StatusOr<std::vector<tir::PrimExpr>> BroadcastDims(const std::vector<tir::PrimExpr>& a, const std::vector<tir::PrimExpr>& b);
 
 /*! \brief Whether two dimensions are provably equal. */
 bool DimsEqual(const tir::PrimExpr& a, const tir::PrimExpr& b);
+
+/*! \brief Run-time checks where shape inference cannot decide. While one of these is alive on
+ *  a thread (the BlockBuilder opens one around each operator call's inference), UnifyDims may
+ *  assume two dimensions it cannot prove equal (n and m, n and 4) are equal; the builder then
+ *  casts the arguments to the assumed shapes with R.match_cast, which checks them when the
+ *  program runs. Without one, nothing is assumed and inference reports the mismatch. Scopes
+ *  nest; the innermost collects. */
+class DimAssumptions {
+ public:
+  DimAssumptions();
+  ~DimAssumptions();
+  DimAssumptions(const DimAssumptions&) = delete;
+  DimAssumptions& operator=(const DimAssumptions&) = delete;
+
+  /*! \brief `replaced` was assumed to equal `kept`. */
+  struct Equality {
+    tir::PrimExpr kept, replaced;
+  };
+  const std::vector<Equality>& assumed() const { return assumed_; }
+  /*! \brief The innermost scope on this thread, or nullptr. */
+  static DimAssumptions* Current();
+
+ private:
+  friend std::optional<tir::PrimExpr> UnifyDims(const tir::PrimExpr& a, const tir::PrimExpr& b);
+  std::vector<Equality> assumed_;
+  DimAssumptions* outer_;
+};
+
+/*! \brief The dimension two dimensions share: `a` when provably equal; when not decidable and
+ *         a DimAssumptions scope is open, the one to keep (a constant over an expression, else
+ *         `a`), recording the assumption; nullopt when they differ or nothing may be assumed. */
+std::optional<tir::PrimExpr> UnifyDims(const tir::PrimExpr& a, const tir::PrimExpr& b);
 
 /*! \brief "(n, 128)" for messages; constants print as ShapeToString does. */
 std::string DimsToString(const std::vector<tir::PrimExpr>& dims);

@@ -3,6 +3,8 @@
  */
 #include "ir/struct_info.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "ir/shape_util.h"
@@ -57,6 +59,27 @@ void CollectShapeVars(const StructInfo& sinfo, std::vector<tir::Var>* out) {
   } else if (const auto* tuple = sinfo.as<TupleStructInfoNode>()) {
     for (const StructInfo& f : tuple->fields) CollectShapeVars(f, out);
   }
+}
+
+StructInfo EraseShapeVars(const StructInfo& sinfo, const std::vector<tir::Var>& keep) {
+  if (const auto* t = sinfo.as<TensorStructInfoNode>()) {
+    std::vector<tir::Var> used;
+    for (const tir::PrimExpr& d : t->Dims()) tir::CollectVars(d, &used);
+    for (const tir::Var& v : used) {
+      if (std::find(keep.begin(), keep.end(), v) == keep.end()) return TensorSInfoUnknownShape(t->dtype, t->ndim);
+    }
+    return sinfo;
+  }
+  if (const auto* tuple = sinfo.as<TupleStructInfoNode>()) {
+    std::vector<StructInfo> fields;
+    bool changed = false;
+    for (const StructInfo& f : tuple->fields) {
+      fields.push_back(EraseShapeVars(f, keep));
+      changed = changed || !fields.back().same_as(f);
+    }
+    return changed ? TupleSInfo(std::move(fields)) : sinfo;
+  }
+  return sinfo;
 }
 
 StructInfo ObjectSInfo() {

@@ -100,6 +100,10 @@ StructInfo TensorSInfoOfDims(std::vector<tir::PrimExpr> dims, DataType dtype);
 /*! \brief The shape variables of `sinfo` (tensor dims, recursively), in order of first
  *         appearance, each once. */
 void CollectShapeVars(const StructInfo& sinfo, std::vector<tir::Var>* out);
+/*! \brief `sinfo` as seen where only the shape variables `keep` are defined: a tensor whose
+ *         dims use another variable keeps its dtype and rank but not its shape. A function's
+ *         result seen by its callers is its body's, erased to the signature's variables. */
+StructInfo EraseShapeVars(const StructInfo& sinfo, const std::vector<tir::Var>& keep);
 StructInfo ShapeSInfo(std::vector<int64_t> values);
 StructInfo TupleSInfo(std::vector<StructInfo> fields);
 StructInfo FuncSInfo(std::vector<StructInfo> params, StructInfo ret);

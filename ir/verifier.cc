@@ -236,7 +236,7 @@ class FunctionVerifier {
     if (tir::Var v = tir::UnbindableShapeVar(param_shapes); v.defined()) {
       return Error(absl::StrCat("shape variable ", v->name, " is bound by no parameter dimension (one of the form v, c * v or v + c), so no call can bind it"));
     }
-    for (const tir::Var& v : func->ShapeVars()) shape_vars_.insert(v.get());
+    for (const tir::Var& v : func->SignatureShapeVars()) shape_vars_.insert(v.get());
     if (absl::Status s = CheckShapeVarsDefined(func->ret_struct_info, "the declared result"); !s.ok()) return s;
     for (const relax::BindingBlock& block : func->body->blocks) {
       if (absl::Status s = VisitBlock(block); !s.ok()) return s;
@@ -275,9 +275,32 @@ class FunctionVerifier {
     for (const tir::Var& v : used) {
       if (!shape_vars_.count(v.get())) {
         return Error(absl::StrCat(what, " ", StructInfoToString(sinfo), " uses shape variable ", v->name,
-                                  ", which the function's signature does not define"));
+                                  ", which neither the function's signature nor an earlier R.match_cast defines"));
       }
     }
+    return absl::OkStatus();
+  }
+
+  /*! \brief An R.match_cast defines its target's new shape variables; each must be bound by a
+   *         dimension of the target (v, c * v, v + c), as the run time binds it from the value. */
+  absl::Status DefineMatchCastVars(const relax::Expr& value) {
+    const relax::TensorStructInfoNode* target = relax::MatchCastTarget(value);
+    if (target == nullptr) return absl::OkStatus();
+    std::vector<PrimExpr> dims = target->Dims();
+    std::vector<tir::Var> used;
+    for (const PrimExpr& d : dims) tir::CollectVars(d, &used);
+    std::vector<const Object*> fresh;
+    for (const tir::Var& v : used) {
+      if (shape_vars_.count(v.get())) continue;
+      bool bound = false;
+      for (const PrimExpr& d : dims) bound = bound || tir::BindingVarOf(d).get() == v.get();
+      if (!bound) {
+        return Error(absl::StrCat("R.match_cast to ", StructInfoToString(StructInfo(target)), " defines shape variable ", v->name,
+                                  " but no dimension binds it (one of the form v, c * v or v + c)"));
+      }
+      fresh.push_back(v.get());
+    }
+    shape_vars_.insert(fresh.begin(), fresh.end());
     return absl::OkStatus();
   }
 
@@ -294,6 +317,7 @@ class FunctionVerifier {
       if (is_dataflow_var) dataflow_locals_.insert(b->var.get());
       const StructInfo& value_sinfo = b->value->struct_info();
       if (!value_sinfo.defined()) return Error("the value has no struct info (it was not normalized)");
+      if (absl::Status s = DefineMatchCastVars(b->value); !s.ok()) return s;
       if (absl::Status s = CheckShapeVarsDefined(b->var->struct_info(), "its struct info"); !s.ok()) return s;
       if (absl::Status s = CheckShapeVarsDefined(value_sinfo, "the value's struct info"); !s.ok()) return s;
       if (!relax::IsBaseOf(b->var->struct_info(), value_sinfo)) {

@@ -28,7 +28,11 @@ class UseCounter : public relax::ExprVisitor {
   void VisitExpr_(const relax::GlobalVarNode* op) override { globals.insert(op->name); }
 };
 
-bool IsPureValue(const relax::Expr& value) {
+/*! \brief Whether an unused binding of `value` can go: a pure value that checks nothing. An
+ *         R.match_cast stays: it is a run-time check, and it defines shape variables that other
+ *         struct info may use. */
+bool IsRemovable(const relax::Expr& value) {
+  if (relax::MatchCastTarget(value) != nullptr) return false;
   if (const auto* call = value.as<relax::CallNode>()) return relax::IsPureCall(*call);
   return true;
 }
@@ -42,7 +46,7 @@ relax::Function RemoveUnusedBindings(relax::Function func) {
     for (const relax::BindingBlock& block : func->body->blocks) {
       std::vector<relax::VarBinding> kept;
       for (const relax::VarBinding& b : block->bindings) {
-        if (!uses.used.count(b->var.get()) && IsPureValue(b->value)) {
+        if (!uses.used.count(b->var.get()) && IsRemovable(b->value)) {
           changed = true;
           continue;
         }

@@ -12,9 +12,13 @@
 #include "frontend/tvmscript.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "ir/block_builder.h"
+#include "ir/op.h"
 #include "ir/printer.h"
 #include "ir/serialize.h"
 #include "ir/structural_equal.h"
+#include "ir/tir/prim_expr_ops.h"
+#include "ir/verifier.h"
 #include "passes/pass.h"
 #include "support/file_util.h"
 #include "tools/testing/kernel_harness.h"
@@ -276,6 +280,137 @@ class Module:
   absl::StatusOr<Value> bad = vm->Invoke("main", {Random({10}, &rng)});
   ASSERT_FALSE(bad.ok());
   EXPECT_THAT(std::string(bad.status().message()), HasSubstr("argument 0 (a): dimension 0 is 10, which is not 4 * n for any n"));
+}
+
+constexpr char kMatchCast[] = R"(
+@R.function
+def main(x: R.Tensor(dtype="float32", ndim=2), y: R.Tensor(dtype="float32", ndim=2)) -> R.Tensor(dtype="float32", ndim=2):
+    n = T.int64()
+    m = T.int64()
+    with R.dataflow():
+        a = R.match_cast(x, R.Tensor((n, m), dtype="float32"))
+        b = R.match_cast(y, R.Tensor((n, m), dtype="float32"))
+        c: R.Tensor((n, m), dtype="float32") = R.add(a, b)
+        d: R.Tensor((n, m), dtype="float32") = R.nn.relu(c)
+        R.output(d)
+    return d
+)";
+
+TEST(SymbolicShapes, MatchCastBindsNewVariablesAndRoundTrips) {
+  absl::StatusOr<IRModule> mod = ParseTVMScript(kMatchCast, "inline.py");
+  ASSERT_TRUE(mod.ok()) << mod.status();
+  std::string printed = PrintModule(*mod);
+  EXPECT_THAT(printed, HasSubstr("a = R.match_cast(x, R.Tensor((n, m), dtype=\"float32\"))"));
+  EXPECT_THAT(printed, HasSubstr("m = T.int64()"));
+  absl::StatusOr<IRModule> again = ParseTVMScript(printed, "printed.py");
+  ASSERT_TRUE(again.ok()) << again.status() << "\n" << printed;
+  EXPECT_TRUE(CheckStructuralEqual(*mod, *again).ok()) << CheckStructuralEqual(*mod, *again);
+  EXPECT_EQ(StructuralHash(*mod), StructuralHash(*again));
+  absl::StatusOr<IRModule> loaded = DeserializeModule(SerializeModule(*mod));
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  EXPECT_EQ(PrintModule(*loaded), printed);
+
+  std::unique_ptr<vm::VirtualMachine> vm = BuildWith(*mod, "default");
+  ASSERT_NE(vm, nullptr);
+  std::mt19937 rng(8);
+  for (auto [n, m] : {std::pair<int64_t, int64_t>{1, 1}, {3, 17}, {64, 5}}) {
+    SCOPED_TRACE(absl::StrCat("n = ", n, ", m = ", m));
+    NDArray x = Random({n, m}, &rng), y = Random({n, m}, &rng);
+    absl::StatusOr<Value> out = vm->Invoke("main", {x, y});
+    ASSERT_TRUE(out.ok()) << out.status();
+    ASSERT_EQ(out->tensor().shape(), (std::vector<int64_t>{n, m}));
+    std::vector<double> want;
+    for (int64_t i = 0; i < n * m; ++i) want.push_back(std::max(0.0, static_cast<double>(F(x)[i]) + F(y)[i]));
+    ExpectClose(out->tensor(), want);
+  }
+  // The second cast checks y against the n and m the first one bound.
+  absl::StatusOr<Value> bad = vm->Invoke("main", {Random({3, 4}, &rng), Random({3, 5}, &rng)});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(std::string(bad.status().message()),
+              HasSubstr("(MATCH_CAST): R.match_cast: dimension 1 is 5, expected 4 (m = 4, bound earlier)"));
+}
+
+TEST(SymbolicShapes, MatchCastErrorsSayWhere) {
+  absl::Status never = ParseError(R"(
+@R.function
+def main(x: R.Tensor((2, 3), dtype="float32")) -> R.Tensor(dtype="float32", ndim=2):
+    a = R.match_cast(x, R.Tensor((2, 4), dtype="float32"))
+    return a
+)");
+  EXPECT_THAT(std::string(never.message()), HasSubstr("inline.py:4:9: "));
+  EXPECT_THAT(std::string(never.message()), HasSubstr("match_cast: a value of Tensor((2, 3), float32) never matches Tensor((2, 4), float32): dimension 1 is 3, not 4"));
+  absl::Status early = ParseError(R"(
+@R.function
+def main(x: R.Tensor(dtype="float32", ndim=1)) -> R.Tensor(dtype="float32", ndim=1):
+    n = T.int64()
+    b: R.Tensor((n,), dtype="float32") = R.nn.relu(x)
+    a = R.match_cast(x, R.Tensor((n,), dtype="float32"))
+    return a
+)");
+  EXPECT_THAT(std::string(early.message()), HasSubstr("inline.py:5:18: shape variable 'n' is used before the R.match_cast that defines it"));
+  absl::Status unbindable = ParseError(R"(
+@R.function
+def main(x: R.Tensor(dtype="float32", ndim=1)) -> R.Tensor(dtype="float32", ndim=1):
+    a = R.match_cast(x, R.Tensor(("n * n",), dtype="float32"))
+    return a
+)");
+  EXPECT_THAT(std::string(unbindable.message()), HasSubstr("defines shape variable n but no dimension binds it"));
+}
+
+TEST(SymbolicShapes, DimensionsInferenceCannotProveEqualAreCheckedAtRunTime) {
+  // add((n, 4), (m, 4)): the builder assumes m = n and casts b with R.match_cast, which checks
+  // it when the program runs; (n, 4) @ (k, 3) likewise assumes k = 4.
+  tir::Var n = tir::MakeVar("n", DataType::Int64()), m = tir::MakeVar("m", DataType::Int64());
+  tir::Var k = tir::MakeVar("k", DataType::Int64());
+  relax::Var a = relax::MakeVar("a", relax::TensorSInfoOfDims({n, tir::I64(4)}, DataType::Float32()));
+  relax::Var b = relax::MakeVar("b", relax::TensorSInfoOfDims({m, tir::I64(4)}, DataType::Float32()));
+  relax::Var w = relax::MakeVar("w", relax::TensorSInfoOfDims({k, tir::I64(3)}, DataType::Float32()));
+  relax::BlockBuilder bb;
+  ASSERT_TRUE(bb.BeginFunction("main", std::vector<relax::Var>{a, b, w}).ok());
+  ASSERT_TRUE(bb.BeginDataflow().ok());
+  absl::StatusOr<relax::Var> sum = bb.Emit(relax::MakeCall(relax::GetOpOrDie("add"), {a, b}));
+  ASSERT_TRUE(sum.ok()) << sum.status();
+  absl::StatusOr<relax::Var> prod = bb.Emit(relax::MakeCall(relax::GetOpOrDie("matmul"), {*sum, w}));
+  ASSERT_TRUE(prod.ok()) << prod.status();
+  absl::StatusOr<relax::Var> out = bb.EmitOutput(*prod);
+  ASSERT_TRUE(out.ok());
+  ASSERT_TRUE(bb.EndDataflow().ok());
+  ASSERT_TRUE(bb.EmitFuncOutput(*out).ok());
+  IRModule mod = bb.Get();
+  ASSERT_TRUE(VerifyModule(mod).ok()) << VerifyModule(mod);
+  std::string printed = PrintModule(mod);
+  EXPECT_THAT(printed, HasSubstr("R.match_cast(b, R.Tensor((n, 4), dtype=\"float32\"))"));
+  EXPECT_THAT(printed, HasSubstr("R.match_cast(w, R.Tensor((4, 3), dtype=\"float32\"))"));
+  EXPECT_THAT(printed, HasSubstr("R.Tensor((n, 3), dtype=\"float32\") = R.matmul("));
+  absl::StatusOr<IRModule> again = ParseTVMScript(printed, "printed.py");
+  ASSERT_TRUE(again.ok()) << again.status() << "\n" << printed;
+
+  std::unique_ptr<vm::VirtualMachine> vm = BuildWith(mod, "default");
+  ASSERT_NE(vm, nullptr);
+  std::mt19937 rng(9);
+  NDArray x = Random({5, 4}, &rng), y = Random({5, 4}, &rng), z = Random({4, 3}, &rng);
+  absl::StatusOr<Value> result = vm->Invoke("main", {x, y, z});
+  ASSERT_TRUE(result.ok()) << result.status();
+  std::vector<double> want(15, 0.0);
+  for (int i = 0; i < 5; ++i) {
+    for (int j = 0; j < 3; ++j) {
+      for (int k = 0; k < 4; ++k) want[i * 3 + j] += (static_cast<double>(F(x)[i * 4 + k]) + F(y)[i * 4 + k]) * F(z)[k * 3 + j];
+    }
+  }
+  ExpectClose(result->tensor(), want, 1e-5, 1e-5);
+  absl::StatusOr<Value> bad = vm->Invoke("main", {x, Random({6, 4}, &rng), z});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(std::string(bad.status().message()), HasSubstr("R.match_cast: dimension 0 is 6, expected 5 (n = 5, bound earlier)"));
+
+  // Text says what it means: the parser assumes nothing and points at R.match_cast.
+  absl::Status refused = ParseError(R"(
+@R.function
+def main(a: R.Tensor(("n", 4), dtype="float32"), b: R.Tensor(("m", 4), dtype="float32")):
+    c = R.add(a, b)
+    return c
+)");
+  EXPECT_THAT(std::string(refused.message()), HasSubstr("inline.py:4:9: add: shapes (n, 4) and (m, 4) cannot be broadcast together"));
+  EXPECT_THAT(std::string(refused.message()), HasSubstr("R.match_cast one operand"));
 }
 
 TEST(SymbolicShapes, UndefinedOrUnbindableVariablesAreErrorsThatSayWhere) {

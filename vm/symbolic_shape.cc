@@ -84,6 +84,7 @@ absl::StatusOr<int64_t> DimProgram::Evaluate(const std::vector<int64_t>& vars) c
   for (const Step& s : steps_) {
     if (s.op == Step::kConst || s.op == Step::kVar) {
       if (top >= kMaxDimDepth + 2) return absl::InvalidArgumentError("dimension expression too deep");
+      if (s.op == Step::kVar && vars[s.value] < 0) return absl::InvalidArgumentError("a shape variable is used before it is bound");
       stack[top++] = s.op == Step::kConst ? s.value : vars[s.value];
       continue;
     }
@@ -183,8 +184,9 @@ absl::StatusOr<DeclaredShape> DecodeShape(const google::protobuf::RepeatedPtrFie
 absl::Status BindShapes(const std::vector<const DeclaredShape*>& declared, const std::vector<const std::vector<int64_t>*>& actual,
                         const std::vector<std::string>& var_names, const std::function<std::string(size_t)>& describe,
                         std::vector<int64_t>* vars) {
-  // Where each variable was bound, for messages.
-  std::vector<std::pair<size_t, size_t>> bound_at(vars->size(), {0, 0});
+  // Where each variable was bound, for messages (kBefore: bound before this call).
+  constexpr size_t kBefore = static_cast<size_t>(-1);
+  std::vector<std::pair<size_t, size_t>> bound_at(vars->size(), {kBefore, 0});
   for (size_t i = 0; i < declared.size(); ++i) {
     if (declared[i] == nullptr) continue;
     if (actual[i]->size() != declared[i]->size()) {
@@ -215,7 +217,9 @@ absl::Status BindShapes(const std::vector<const DeclaredShape*>& declared, const
       std::string what = dim.ToString(var_names);
       std::string because;
       int v = dim.AsVar();
-      if (v >= 0) {
+      if (v >= 0 && bound_at[v].first == kBefore) {
+        because = absl::StrCat(" (", what, " = ", *expected, ", bound earlier)");
+      } else if (v >= 0) {
         because = absl::StrCat(" (", what, " = ", *expected, " from ", describe(bound_at[v].first), " dimension ", bound_at[v].second, ")");
       } else if (what != absl::StrCat(*expected)) {
         because = absl::StrCat(" (", what, ")");

@@ -66,16 +66,22 @@ bool Fits(const NDArray& a, const proto::TensorType& t) {
   return true;
 }
 
+/*! \brief Checks dtype, rank and static dimensions; symbolic ones are BindShapes' work. */
+absl::Status CheckTensorValue(const Value& v, const proto::TensorType& t, const std::string& what,
+                              const std::vector<std::string>& shape_vars) {
+  if (!v.is_tensor()) {
+    return absl::InvalidArgumentError(absl::StrCat(what, ": expected a tensor ", DescribeType(t, shape_vars), ", got ", v.Describe()));
+  }
+  if (!Fits(v.tensor(), t)) {
+    return absl::InvalidArgumentError(absl::StrCat(what, ": expected ", DescribeType(t, shape_vars), ", got ", v.Describe()));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status CheckValue(const Value& v, const proto::ValueType& t, const std::string& what, const std::vector<std::string>& shape_vars) {
   switch (t.kind_case()) {
     case proto::ValueType::kTensor:
-      if (!v.is_tensor()) {
-        return absl::InvalidArgumentError(absl::StrCat(what, ": expected a tensor ", DescribeType(t.tensor(), shape_vars), ", got ", v.Describe()));
-      }
-      if (!Fits(v.tensor(), t.tensor())) {
-        return absl::InvalidArgumentError(absl::StrCat(what, ": expected ", DescribeType(t.tensor(), shape_vars), ", got ", v.Describe()));
-      }
-      return absl::OkStatus();
+      return CheckTensorValue(v, t.tensor(), what, shape_vars);
     case proto::ValueType::kTuple: {
       if (!v.is_tuple() || v.tuple().size() != static_cast<size_t>(t.tuple().fields_size())) {
         return absl::InvalidArgumentError(absl::StrCat(what, ": expected a tuple of ", t.tuple().fields_size(), ", got ", v.Describe()));
@@ -264,6 +270,19 @@ absl::Status VirtualMachine::Decode(int func_index) {
           o.kind = Operand::kDType;
           o.dtype = ToDL(a.dtype());
           break;
+        case Arg::kTensorType:
+          o.kind = Operand::kTensorType;
+          o.tensor_type = &a.tensor_type();
+          if (a.tensor_type().symbolic_dims_size() > 0) {
+            if (a.tensor_type().ndim() != a.tensor_type().symbolic_dims_size()) {
+              return absl::DataLossError(absl::StrCat(where(pc), "tensor type: ndim disagrees with its dimensions"));
+            }
+            absl::StatusOr<DeclaredShape> dims = DecodeShape(a.tensor_type().symbolic_dims(), fn.shape_vars_size());
+            if (!dims.ok()) return absl::DataLossError(absl::StrCat(where(pc), dims.status().message()));
+            o.symbolic = true;
+            o.dims = *std::move(dims);
+          }
+          break;
         case Arg::KIND_NOT_SET:
           return absl::DataLossError(absl::StrCat(where(pc), "empty operand"));
       }
@@ -344,6 +363,12 @@ absl::Status VirtualMachine::Decode(int func_index) {
                   return absl::DataLossError(absl::StrCat(where(pc), "TUPLE_GETITEM takes a tuple and an index"));
                 }
                 d.callee = Callee::kTupleGetItem;
+                break;
+              case Instruction::MATCH_CAST:
+                if (d.args.size() != 2 || d.args[1].kind != Operand::kTensorType) {
+                  return absl::DataLossError(absl::StrCat(where(pc), "MATCH_CAST takes a value and a tensor type"));
+                }
+                d.callee = Callee::kMatchCast;
                 break;
               default:
                 return absl::DataLossError(absl::StrCat(where(pc), "unknown builtin ", inst.builtin()));
@@ -509,6 +534,19 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
           return absl::InvalidArgumentError(absl::StrCat(Where(func_index, pc), "index ", index, " into ", t.Describe()));
         }
         regs[inst.dst] = t.tuple()[index];
+        break;
+      }
+      case Callee::kMatchCast: {
+        const Operand& type = inst.args[1];
+        Value v = value_of(inst.args[0]);
+        if (absl::Status s = CheckTensorValue(v, *type.tensor_type, "R.match_cast", fn.signature.vars); !s.ok()) {
+          return absl::InvalidArgumentError(absl::StrCat(Where(func_index, pc), s.message()));
+        }
+        if (type.symbolic) {
+          absl::Status s = BindShapes({&type.dims}, {&v.tensor().shape()}, fn.signature.vars,
+                                      [](size_t) { return std::string("R.match_cast"); }, &shape_values);
+          if (!s.ok()) return absl::InvalidArgumentError(absl::StrCat(Where(func_index, pc), s.message()));
+        }
         break;
       }
       case Callee::kKernel: {

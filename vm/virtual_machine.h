@@ -78,15 +78,16 @@ class VirtualMachine {
   /*! \brief An instruction decoded at load time: enums and resolved callees, so the interpreter
    *         loop compares no strings and reads no proto messages. */
   struct Operand {
-    enum Kind : uint8_t { kNone, kReg, kConstant, kImm, kShape, kDType } kind = kNone;
+    enum Kind : uint8_t { kNone, kReg, kConstant, kImm, kShape, kDType, kTensorType } kind = kNone;
     int64_t value = 0;  // register, constant index or immediate
     std::vector<int64_t> shape;
     bool symbolic = false;  // kShape: `dims` are evaluated when the instruction runs
-    DeclaredShape dims;
+    DeclaredShape dims;     // kShape when symbolic; kTensorType when it has symbolic dims
+    const proto::TensorType* tensor_type = nullptr;  // kTensorType (owned by the executable)
     DLDataType dtype{};
   };
   enum class Op : uint8_t { kCall, kRet, kGoto, kIf };
-  enum class Callee : uint8_t { kAllocTensor, kMakeTuple, kTupleGetItem, kKernel, kExtern, kFunction };
+  enum class Callee : uint8_t { kAllocTensor, kMakeTuple, kTupleGetItem, kMatchCast, kKernel, kExtern, kFunction };
   struct Instr {
     Op op = Op::kCall;
     Callee callee = Callee::kFunction;

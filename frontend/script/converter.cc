@@ -1022,13 +1022,11 @@ class RelaxConverter {
               s->b->kind == AstKind::kName) {
             break;
           }
-          // `n = T.int64()` names a shape variable of the signature for the body.
+          // `n = T.int64()` names a shape variable for the body: one the signature defines, or
+          // one an R.match_cast below defines.
           if (s->kind == AstKind::kAssign && s->a->kind == AstKind::kName && s->b->kind == AstKind::kCall &&
               TirName(s->b->a) == "int64" && s->b->elts.empty()) {
-            if (!shape_vars_.count(s->a->text)) {
-              return err_.Error(s, absl::StrCat("shape variable ", s->a->text, " does not appear in the signature; only ",
-                                                "variables the parameters' shapes define can be used"));
-            }
+            if (!shape_vars_.count(s->a->text)) declared_shape_vars_.insert(s->a->text);
             break;
           }
           MLC_RETURN_IF_ERROR(Binding(s, /*dataflow=*/false, {}));
@@ -1051,7 +1049,9 @@ class RelaxConverter {
     if (!result.defined()) return err_.Error(def, absl::StrCat("function ", def->text, " has no return statement"));
     FlushPlainBlock();
     relax::SeqExpr seq(new relax::SeqExprNode(blocks_, result));
-    StructInfo ret = seq->struct_info();
+    std::vector<tir::Var> signature_vars;
+    for (const relax::Var& p : params) relax::CollectShapeVars(p->struct_info(), &signature_vars);
+    StructInfo ret = relax::EraseShapeVars(seq->struct_info(), signature_vars);
     if (declared_ret.defined()) {
       if (!relax::IsBaseOf(declared_ret, ret)) {
         return err_.Error(def->a, absl::StrCat("function ", def->text, " declares it returns ",
@@ -1371,6 +1371,7 @@ class RelaxConverter {
       return relax::MakeExternFunc(node->elts[0]->text);
     }
     if (name == "const") return Const(node);
+    if (name == "match_cast") return MatchCast(node);
     if (name == "output") return err_.Error(node, "R.output must be a statement at the end of a dataflow block");
     if (name == "dataflow") return err_.Error(node, "R.dataflow() must be used as `with R.dataflow():`");
     if (absl::StartsWith(name, "op.")) name = name.substr(3);
@@ -1426,6 +1427,18 @@ class RelaxConverter {
       if (it != attrs.end() && it->second == spec.default_value) attrs.erase(it);
     }
     return Normalize(node, relax::MakeCall(*op, args, attrs, sinfo_args));
+  }
+
+  /*! \brief R.match_cast(value, struct_info): the struct info's new shape variables are
+   *         defined here, spelled bare (declared with T.int64()) or quoted. */
+  absl::StatusOr<relax::Expr> MatchCast(const AstPtr& node) {
+    MLC_RETURN_IF_ERROR(CheckArgs(err_, node, "R.match_cast", 2, 2));
+    MLC_ASSIGN_OR_RETURN(value, Expr(node->elts[0]));
+    defining_shape_vars_ = true;
+    absl::StatusOr<StructInfo> target = ParseStructInfo(err_, node->elts[1]);
+    defining_shape_vars_ = false;
+    if (!target.ok()) return target.status();
+    return Normalize(node, relax::MakeCall(relax::GetOpOrDie("match_cast"), {value}, {}, {*target}));
   }
 
   absl::StatusOr<AttrValue> OpAttr(const relax::OpInfo& info, const relax::OpAttrSpec& spec, const AstPtr& value) {
@@ -1598,8 +1611,11 @@ class RelaxConverter {
         auto it = shape_vars_.find(d->text);
         if (it != shape_vars_.end()) return tir::PrimExpr(it->second);
         if (!defining_shape_vars_) {
+          if (declared_shape_vars_.count(d->text)) {
+            return err.Error(d, absl::StrCat("shape variable '", d->text, "' is used before the R.match_cast that defines it"));
+          }
           return err.Error(d, absl::StrCat("shape variable '", d->text, "' is not defined: name it in the function's signature, ",
-                                           "e.g. R.Tensor((\"", d->text, "\", 784))"));
+                                           "e.g. R.Tensor((\"", d->text, "\", 784)), or bind it with R.match_cast"));
         }
         tir::Var var = tir::MakeVar(d->text, DataType::Int64());
         shape_vars_[d->text] = var;
@@ -1653,6 +1669,8 @@ class RelaxConverter {
   std::map<std::string, relax::Var> vars_;
   /*! \brief The function's shape variables by name; the signature defines them. */
   std::map<std::string, tir::Var> shape_vars_;
+  // Declared with `m = T.int64()` but not defined yet (an R.match_cast will).
+  std::set<std::string> declared_shape_vars_;
   bool defining_shape_vars_ = false;
   std::vector<relax::VarBinding> plain_;
   std::vector<relax::BindingBlock> blocks_;

@@ -27,7 +27,7 @@ absl::StatusOr<std::vector<PrimExpr>> MatmulShape(std::vector<PrimExpr> a, std::
   if (a_vec) a.insert(a.begin(), tir::I64(1));
   if (b_vec) b.push_back(tir::I64(1));
   PrimExpr k_a = a.back(), k_b = b[b.size() - 2];
-  if (!DimsEqual(k_a, k_b)) {
+  if (!UnifyDims(k_a, k_b)) {
     return absl::InvalidArgumentError(absl::StrCat("reduction dimensions differ: ", DimsToString(a_orig), " @ ",
                                                    DimsToString(b_orig), " (", tir::ShapeExprToString(k_a), " vs ",
                                                    tir::ShapeExprToString(k_b), ")"));
@@ -61,7 +61,7 @@ absl::StatusOr<std::vector<PrimExpr>> DenseShape(const std::vector<PrimExpr>& x,
     return absl::InvalidArgumentError(absl::StrCat("expects data of rank >= 1 and a 2-D weight, got ",
                                                    DimsToString(x), " and ", DimsToString(w)));
   }
-  if (!DimsEqual(x.back(), w[1])) {
+  if (!UnifyDims(x.back(), w[1])) {
     return absl::InvalidArgumentError(absl::StrCat("data ", DimsToString(x), " and weight ", DimsToString(w),
                                                    " disagree on the reduction dimension (", tir::ShapeExprToString(x.back()),
                                                    " vs ", tir::ShapeExprToString(w[1]), ")"));

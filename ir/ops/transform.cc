@@ -38,7 +38,12 @@ absl::StatusOr<StructInfo> InferConcat(const CallNode& call, const AxisAttrs& at
     MLC_ASSIGN_OR_RETURN(known, KnownDims(t, {static_cast<int>(axis)}, "concat's input"));
     std::vector<tir::PrimExpr> dims = t->Dims();
     bool agree = t->dtype == first->dtype && t->ndim == rank;
-    for (int64_t d = 0; agree && d < rank; ++d) agree = d == axis || DimsEqual(dims[d], out[d]);
+    for (int64_t d = 0; agree && d < rank; ++d) {
+      if (d == axis) continue;
+      std::optional<tir::PrimExpr> common = UnifyDims(out[d], dims[d]);
+      agree = common.has_value();
+      if (agree) out[d] = *common;
+    }
     if (!agree) {
       return absl::InvalidArgumentError(absl::StrCat("cannot concatenate ", DimsToString(first->Dims()), " and ", DimsToString(dims),
                                                      " along axis ", axis));
