@@ -5,6 +5,7 @@
  *          [--sign_key key.pem]
  */
 #include <iostream>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -12,6 +13,7 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "codegen/build.h"
+#include "ir/shape_bounds.h"
 #include "ir/serialize.h"
 #include "ir/target/target.h"
 #include "support/file_util.h"
@@ -22,6 +24,9 @@ ABSL_FLAG(std::string, out, "", "executable to write (*.mlcx)");
 ABSL_FLAG(std::string, target, "", "target to compile for (llvm -mcpu=native, x86-64-v3, znver4, ...); recorded in the module");
 ABSL_FLAG(std::string, dump_lowered, "", "write the lowered PrimFuncs here (TVMScript)");
 ABSL_FLAG(std::string, dump_llvm, "", "write the optimized LLVM IR here");
+ABSL_FLAG(std::string, upper_bound, "",
+          "upper bounds of shape variables, e.g. n=64,seq=128: intermediates with symbolic shapes get planned storage "
+          "(larger calls still run)");
 ABSL_FLAG(int, opt_level, 3, "LLVM optimization level (0-3)");
 ABSL_FLAG(std::string, sign_key, "",
           "sign the executable with this Ed25519 private key (PEM: openssl genpkey -algorithm ed25519 -out key.pem)");
@@ -46,6 +51,15 @@ int main(int argc, char** argv) {
   if (absl::Status s = mlc::RecordTargetFlag(&mod->mutable_attrs(), absl::GetFlag(FLAGS_target)); !s.ok()) {
     std::cerr << "build: " << in << ": " << s.message() << "\n";
     return 1;
+  }
+  if (const std::string spec = absl::GetFlag(FLAGS_upper_bound); !spec.empty()) {
+    absl::StatusOr<std::map<std::string, int64_t>> bounds = mlc::ParseUpperBounds(spec);
+    absl::StatusOr<mlc::IRModule> bounded = bounds.ok() ? mlc::SetShapeUpperBounds(*mod, *bounds) : bounds.status();
+    if (!bounded.ok()) {
+      std::cerr << "build: --upper_bound: " << bounded.status().message() << "\n";
+      return 1;
+    }
+    mod = *std::move(bounded);
   }
   std::optional<mlc::SigningKey> signer;
   if (!absl::GetFlag(FLAGS_sign_key).empty()) {

@@ -6,16 +6,19 @@
  *  builtin and calls the kernel with inputs then outputs (destination
  *  passing, as lnumpy_call_tir in the seeds); call_dps_packed does the same with a runtime
  *  function. After code generation a liveness pass marks, on each instruction, the registers
- *  that die there, so their memory returns to the VM's pool for later allocations.
+ *  that die there, so their memory returns to the VM's pool for later allocations, and the
+ *  memory planner (memory_plan.h) gives intermediates of bounded size fixed storage slots.
  */
 #include <map>
 #include <set>
 
 #include "absl/strings/str_cat.h"
 #include "codegen/build.h"
+#include "codegen/memory_plan.h"
 #include "codegen/tensor_type.h"
 #include "ir/op.h"
 #include "ir/printer.h"
+#include "ir/shape_bounds.h"
 #include "ir/serialize.h"
 
 namespace mlc {
@@ -340,8 +343,13 @@ absl::StatusOr<proto::Executable> CompileBytecode(const IRModule& mod, const std
     const auto* f = func.as<relax::FunctionNode>();
     if (f == nullptr) continue;
     FunctionCompiler compiler(mod, f, kernel_index, function_index, &exe, &constant_index, &externs);
-    absl::Status s = compiler.Compile(name, f, exe.add_functions());
+    proto::VMFunction* compiled = exe.add_functions();
+    absl::Status s = compiler.Compile(name, f, compiled);
     if (!s.ok()) return s;
+    std::map<std::string, int64_t> bounds = ShapeVarUpperBounds(*f);
+    std::vector<int64_t> upper_bounds;
+    for (const std::string& v : compiled->shape_vars()) upper_bounds.push_back(bounds.count(v) ? bounds.at(v) : -1);
+    PlanMemory(upper_bounds, compiled);
   }
   for (const std::string& e : externs) exe.add_extern_functions(e);
   return exe;

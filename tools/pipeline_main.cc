@@ -4,7 +4,7 @@
  *    pipeline [MODEL] [--params w.npz] [--inputs x.npy,...] [--labels y.npy] [--passes=...]
  *             [--out DIR] [--no-cache] [--cache-dir DIR] [--print-after-all] [--dump-dir DIR]
  *             [--emit-dot graph.dot] [--plugin lib.so] [--pass-plugin lib.so] [--target T]
- *             [--tuning_db records.pb] [--profile [--profile_json trace.json]]
+ *             [--tuning_db records.pb] [--upper_bound n=64] [--profile [--profile_json trace.json]]
  *             [--sign_key builder.pem] [--trusted_keys builder.pub,...] [--limits name=value,...]
  *
  *  Stages: frontend (parse TVMScript; the importers take .onnx / .fxpb), opt (graph passes:
@@ -52,6 +52,7 @@ ABSL_FLAG(std::string, passes, "default",
 ABSL_FLAG(std::string, func, "main", "function to run");
 ABSL_FLAG(std::string, tuning_db, "", "tuning database from //tools:tune: its records schedule the kernels they cover");
 ABSL_FLAG(std::string, target, "native", "target to compile for (native, x86-64-v3, llvm -mcpu=znver4 -mattr=-avx512f, ...)");
+ABSL_FLAG(std::string, upper_bound, "", "upper bounds of shape variables for memory planning (build --upper_bound), e.g. batch=64");
 ABSL_FLAG(std::string, out, "", "work directory for the stage outputs (default: a new temporary directory)");
 ABSL_FLAG(bool, no_cache, false, "run every stage, ignoring and not filling the cache");
 ABSL_FLAG(std::string, cache_dir, "", "cache directory (default: $XDG_CACHE_HOME/mlc-pipeline or ~/.cache/mlc-pipeline)");
@@ -362,6 +363,10 @@ int main(int argc, char** argv) {
   if (const std::string key = UserPath(absl::GetFlag(FLAGS_sign_key)); !key.empty()) {
     build.args.push_back(absl::StrCat("--sign_key=", key));
     build.input_files.push_back(key);  // another key, another executable
+  }
+  if (const std::string bounds = absl::GetFlag(FLAGS_upper_bound); !bounds.empty()) {
+    build.args.push_back(absl::StrCat("--upper_bound=", bounds));
+    build.options += "\nupper_bound:" + bounds;
   }
   if (!runner.Run(build)) return 1;
 

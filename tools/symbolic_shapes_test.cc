@@ -9,12 +9,14 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "codegen/build.h"
 #include "frontend/tvmscript.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "ir/block_builder.h"
 #include "ir/op.h"
 #include "ir/printer.h"
+#include "ir/shape_bounds.h"
 #include "ir/serialize.h"
 #include "ir/structural_equal.h"
 #include "ir/tir/prim_expr_ops.h"
@@ -23,6 +25,7 @@
 #include "support/file_util.h"
 #include "tools/testing/kernel_harness.h"
 #include "tools/testing/kernel_main.h"
+#include "vm/executable_format.h"
 #include "vm/virtual_machine.h"
 
 namespace mlc {
@@ -411,6 +414,65 @@ def main(a: R.Tensor(("n", 4), dtype="float32"), b: R.Tensor(("m", 4), dtype="fl
 )");
   EXPECT_THAT(std::string(refused.message()), HasSubstr("inline.py:4:9: add: shapes (n, 4) and (m, 4) cannot be broadcast together"));
   EXPECT_THAT(std::string(refused.message()), HasSubstr("R.match_cast one operand"));
+}
+
+/*! \brief The default-pipeline build of `mod`: its executable, whose main function's memory plan the caller inspects. */
+proto::Executable BuildExecutable(const IRModule& mod) {
+  absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> passes = passes::ParsePipeline("default");
+  EXPECT_TRUE(passes.ok()) << passes.status();
+  absl::StatusOr<IRModule> lowered = passes::RunPipeline(mod, *passes);
+  EXPECT_TRUE(lowered.ok()) << lowered.status();
+  absl::StatusOr<proto::Executable> exe = lowered.ok() ? codegen::Build(*lowered) : lowered.status();
+  EXPECT_TRUE(exe.ok()) << exe.status();
+  return exe.ok() ? *exe : proto::Executable();
+}
+
+/*! rief Main's ALLOC_TENSORs: how many have a storage slot, how many do not. */
+std::pair<int, int> PlannedAllocations(const proto::Executable& exe) {
+  std::pair<int, int> planned_unplanned{0, 0};
+  for (const proto::VMFunction& fn : exe.functions()) {
+    if (fn.name() != "main") continue;
+    for (const proto::Instruction& inst : fn.instructions()) {
+      if (inst.callee_kind() != proto::Instruction::BUILTIN || inst.builtin() != proto::Instruction::ALLOC_TENSOR) continue;
+      (inst.args_size() == 3 ? planned_unplanned.first : planned_unplanned.second)++;
+    }
+  }
+  return planned_unplanned;
+}
+
+TEST(SymbolicShapes, UpperBoundsPlanSymbolicIntermediatesIntoStorageReusedAcrossSizes) {
+  IRModule mod = Parse(kOperatorMlp);
+  // Without a bound the (n, 128) hidden layer is left to the pool; the result never is planned.
+  auto [planned_free, unplanned_free] = PlannedAllocations(BuildExecutable(mod));
+  EXPECT_GE(unplanned_free, 2);
+  absl::StatusOr<IRModule> bounded = SetShapeUpperBounds(mod, {{"n", 64}});
+  ASSERT_TRUE(bounded.ok()) << bounded.status();
+  proto::Executable exe = BuildExecutable(*bounded);
+  auto [planned, unplanned] = PlannedAllocations(exe);
+  EXPECT_EQ(planned, planned_free + 1);
+  EXPECT_EQ(unplanned, 1);  // the returned (n, 10)
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = vm::VirtualMachine::LoadBytes(vm::SerializeExecutable(exe), "bounded.mlcx");
+  ASSERT_TRUE(vm.ok()) << vm.status();
+  // One executable at every batch: after the first call at the bound, smaller calls take no
+  // new memory (the slots have fixed sizes); a call beyond the bound still runs.
+  std::mt19937 rng(7);
+  NDArray w0 = Random({128, 784}, &rng, -0.05f, 0.05f), b0 = Random({128}, &rng);
+  NDArray w1 = Random({10, 128}, &rng, -0.1f, 0.1f), b1 = Random({10}, &rng);
+  size_t allocated_after_first = 0;
+  for (int64_t n : {64, 3, 64, 1, 100}) {
+    SCOPED_TRACE(absl::StrCat("n = ", n));
+    NDArray x = Random({n, 784}, &rng, 0, 1);
+    absl::StatusOr<Value> out = (*vm)->Invoke("main", {x, w0, b0, w1, b1});
+    ASSERT_TRUE(out.ok()) << out.status();
+    ExpectClose(out->tensor(), MlpReference(x, w0, b0, w1, b1), 1e-4, 1e-4);
+    if (allocated_after_first == 0) allocated_after_first = (*vm)->pool().allocated();
+    if (n <= 64) EXPECT_EQ((*vm)->pool().allocated(), allocated_after_first);
+  }
+  absl::StatusOr<IRModule> unknown = SetShapeUpperBounds(mod, {{"batch", 8}});
+  EXPECT_THAT(std::string(unknown.status().message()), HasSubstr("no graph function has a shape variable batch (there are: n)"));
+  EXPECT_FALSE(ParseUpperBounds("n=0").ok());
+  EXPECT_FALSE(ParseUpperBounds("n").ok());
+  EXPECT_EQ(ParseUpperBounds(" n=64, seq=128")->at("seq"), 128);
 }
 
 TEST(SymbolicShapes, UndefinedOrUnbindableVariablesAreErrorsThatSayWhere) {

@@ -104,6 +104,30 @@ std::string DescribeTensor(const DLDataType& dtype, const std::vector<int64_t>& 
   return absl::StrCat(DLDataTypeName(dtype), " (", absl::StrJoin(shape, ", "), shape.size() == 1 ? ",)" : ")");
 }
 
+absl::StatusOr<NDArray> NDArray::View(const NDArray& base, std::vector<int64_t> shape, DLDataType dtype) {
+  for (int64_t d : shape) {
+    if (d < 0) return absl::InvalidArgumentError(absl::StrCat("tensor ", DescribeTensor(dtype, shape), " has a negative dimension"));
+  }
+  const int64_t bytes = SaturatingMul(mlc::NumElements(shape), DLDataTypeBytes(dtype));
+  if (!base.defined() || static_cast<uint64_t>(bytes) > base.c_->storage->bytes) {
+    return absl::InvalidArgumentError(absl::StrCat("tensor ", DescribeTensor(dtype, shape), " does not fit in ",
+                                                   base.defined() ? HumanBytes(base.c_->storage->bytes) : "no storage"));
+  }
+  NDArray a;
+  a.c_ = std::make_shared<Container>();
+  a.c_->shape = std::move(shape);
+  a.c_->storage = base.c_->storage;
+  DLTensor& t = a.c_->tensor;
+  t.data = a.c_->storage->data;
+  t.device = {kDLCPU, 0};
+  t.ndim = static_cast<int32_t>(a.c_->shape.size());
+  t.dtype = dtype;
+  t.shape = a.c_->shape.data();
+  t.strides = nullptr;
+  t.byte_offset = 0;
+  return a;
+}
+
 absl::StatusOr<NDArray> NDArray::Allocate(std::vector<int64_t> shape, DLDataType dtype, std::shared_ptr<StoragePool> pool) {
   for (int64_t d : shape) {
     if (d < 0) return absl::InvalidArgumentError(absl::StrCat("tensor ", DescribeTensor(dtype, shape), " has a negative dimension"));

@@ -96,6 +96,7 @@ class VirtualMachine {
     std::string fn_name;                  // kExtern, for errors and the profile
     std::vector<Operand> args;
     int32_t dst = -1;
+    int32_t slot = -1;  // kAllocTensor: the planned storage slot, or -1
     std::vector<int32_t> release;
     bool dst_returned = false;  // allocate fresh: the value leaves the function
   };
@@ -113,6 +114,7 @@ class VirtualMachine {
     std::vector<Instr> code;
     int num_registers = 0;
     ShapeSignature signature;
+    std::vector<int64_t> storage_bytes;  // the memory plan's slots
   };
 
   VirtualMachine() = default;

@@ -1,0 +1,192 @@
+/*! \file memory_plan.cc */
+#include "codegen/memory_plan.h"
+
+#include <algorithm>
+#include <map>
+
+namespace mlc {
+namespace codegen {
+namespace {
+
+using proto::Arg;
+using proto::DimBinary;
+using proto::DimExpr;
+using proto::Instruction;
+
+/*! \brief Bounds of a dimension expression over variables in [0, bound]. */
+struct Range {
+  int64_t lo, hi;
+};
+
+std::optional<Range> Bound(const DimExpr& e, const std::vector<int64_t>& upper) {
+  switch (e.kind_case()) {
+    case DimExpr::kValue:
+      return Range{e.value(), e.value()};
+    case DimExpr::kVar:
+      if (e.var() < 0 || e.var() >= static_cast<int>(upper.size()) || upper[e.var()] < 0) return std::nullopt;
+      return Range{0, upper[e.var()]};
+    case DimExpr::kBinary: {
+      std::optional<Range> a = Bound(e.binary().a(), upper), b = Bound(e.binary().b(), upper);
+      if (!a || !b) return std::nullopt;
+      Range r;
+      bool overflow = false;
+      switch (e.binary().op()) {
+        case DimBinary::ADD:
+          overflow = __builtin_add_overflow(a->lo, b->lo, &r.lo) || __builtin_add_overflow(a->hi, b->hi, &r.hi);
+          break;
+        case DimBinary::SUB:
+          overflow = __builtin_sub_overflow(a->lo, b->hi, &r.lo) || __builtin_sub_overflow(a->hi, b->lo, &r.hi);
+          break;
+        case DimBinary::MUL:
+          if (a->lo < 0 || b->lo < 0) return std::nullopt;
+          overflow = __builtin_mul_overflow(a->lo, b->lo, &r.lo) || __builtin_mul_overflow(a->hi, b->hi, &r.hi);
+          break;
+        case DimBinary::FLOOR_DIV:
+          if (b->lo != b->hi || b->lo <= 0 || a->lo < 0) return std::nullopt;
+          r = {a->lo / b->lo, a->hi / b->lo};
+          break;
+        case DimBinary::FLOOR_MOD:
+          if (b->lo != b->hi || b->lo <= 0) return std::nullopt;
+          r = {0, b->lo - 1};
+          break;
+        case DimBinary::MIN:
+          r = {std::min(a->lo, b->lo), std::min(a->hi, b->hi)};
+          break;
+        case DimBinary::MAX:
+          r = {std::max(a->lo, b->lo), std::max(a->hi, b->hi)};
+          break;
+        default:
+          return std::nullopt;
+      }
+      if (overflow) return std::nullopt;
+      return r;
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+/*! \brief Bytes of an ALLOC_TENSOR at most, or nullopt. */
+std::optional<int64_t> AllocationBound(const Instruction& alloc, const std::vector<int64_t>& upper) {
+  const proto::ShapeArg& shape = alloc.args(0).shape();
+  const proto::DataTypeProto& dtype = alloc.args(1).dtype();
+  int64_t bytes = (static_cast<int64_t>(dtype.bits()) + 7) / 8;
+  auto times = [&bytes](int64_t d) { return d >= 0 && !__builtin_mul_overflow(bytes, d, &bytes); };
+  if (shape.symbolic_dims_size() > 0) {
+    for (const DimExpr& d : shape.symbolic_dims()) {
+      std::optional<int64_t> hi = DimUpperBound(d, upper);
+      if (!hi || !times(*hi)) return std::nullopt;
+    }
+  } else {
+    for (int64_t d : shape.values()) {
+      if (!times(d)) return std::nullopt;
+    }
+  }
+  return bytes;
+}
+
+bool IsBuiltin(const Instruction& inst, Instruction::Builtin b) {
+  return inst.opcode() == Instruction::CALL && inst.callee_kind() == Instruction::BUILTIN && inst.builtin() == b;
+}
+
+int64_t RoundUp64(int64_t bytes) { return (bytes + 63) / 64 * 64; }
+
+}  // namespace
+
+std::optional<int64_t> DimUpperBound(const DimExpr& dim, const std::vector<int64_t>& upper_bounds) {
+  std::optional<Range> r = Bound(dim, upper_bounds);
+  if (!r) return std::nullopt;
+  return std::max<int64_t>(0, r->hi);
+}
+
+MemoryPlanStats PlanMemory(const std::vector<int64_t>& upper_bounds, proto::VMFunction* fn) {
+  MemoryPlanStats stats;
+  const int n = fn->instructions_size();
+  // Branches would need liveness over the control flow; straight-line code is what the
+  // compiler emits for dataflow programs.
+  for (const Instruction& inst : fn->instructions()) {
+    if (inst.opcode() == Instruction::IF || inst.opcode() == Instruction::GOTO) return stats;
+  }
+  int returned = -1;
+  if (n > 0 && fn->instructions(n - 1).args_size() == 1 && fn->instructions(n - 1).args(0).kind_case() == Arg::kReg) {
+    returned = fn->instructions(n - 1).args(0).reg();
+  }
+  struct Candidate {
+    int def = -1, last = -1;
+    int64_t bytes = 0;
+    bool plannable = true;
+  };
+  std::map<int, Candidate> candidates;  // by register
+  for (int i = 0; i < n; ++i) {
+    const Instruction& inst = fn->instructions(i);
+    if (!IsBuiltin(inst, Instruction::ALLOC_TENSOR) || inst.dst() < 0 || inst.dst() == returned) continue;
+    std::optional<int64_t> bytes = AllocationBound(inst, upper_bounds);
+    if (!bytes) {
+      ++stats.unplanned;
+      continue;
+    }
+    candidates[inst.dst()] = Candidate{i, i, *bytes, true};
+  }
+  for (int i = 0; i < n; ++i) {
+    const Instruction& inst = fn->instructions(i);
+    const bool passes_by_destination = inst.opcode() == Instruction::CALL &&
+                                       (inst.callee_kind() == Instruction::KERNEL || inst.callee_kind() == Instruction::EXTERN);
+    for (int k = 0; k < inst.args_size(); ++k) {
+      if (inst.args(k).kind_case() != Arg::kReg) continue;
+      auto it = candidates.find(inst.args(k).reg());
+      if (it == candidates.end()) continue;
+      it->second.last = std::max(it->second.last, i);
+      if (!passes_by_destination && !(IsBuiltin(inst, Instruction::MATCH_CAST) && k == 0)) it->second.plannable = false;
+    }
+  }
+  struct Slot {
+    int64_t bytes;
+    int free_after;  // the instruction of the current occupant's last use
+  };
+  std::vector<Slot> slots;
+  std::map<int, int> slot_of;  // ALLOC_TENSOR instruction -> slot
+  std::vector<std::pair<int, const Candidate*>> order;
+  for (const auto& [reg, c] : candidates) {
+    if (!c.plannable) {
+      ++stats.unplanned;
+      continue;
+    }
+    order.push_back({c.def, &c});
+  }
+  std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [def, c] : order) {
+    const int64_t need = RoundUp64(c->bytes);
+    int best = -1;
+    for (int s = 0; s < static_cast<int>(slots.size()); ++s) {
+      if (slots[s].free_after >= def) continue;
+      // Best fit: the smallest slot that holds it; failing that, the largest to grow.
+      if (best < 0) {
+        best = s;
+        continue;
+      }
+      const bool fits = slots[s].bytes >= need, best_fits = slots[best].bytes >= need;
+      if ((fits && (!best_fits || slots[s].bytes < slots[best].bytes)) || (!fits && !best_fits && slots[s].bytes > slots[best].bytes)) {
+        best = s;
+      }
+    }
+    if (best < 0) {
+      best = static_cast<int>(slots.size());
+      slots.push_back({0, -1});
+    }
+    slots[best].bytes = std::max(slots[best].bytes, need);
+    slots[best].free_after = c->last;
+    slot_of[def] = best;
+    ++stats.planned;
+    stats.planned_bytes += c->bytes;
+  }
+  fn->clear_storage_bytes();
+  for (const Slot& s : slots) {
+    fn->add_storage_bytes(s.bytes);
+    stats.slot_bytes += s.bytes;
+  }
+  for (const auto& [def, slot] : slot_of) fn->mutable_instructions(def)->add_args()->set_imm(slot);
+  return stats;
+}
+
+}  // namespace codegen
+}  // namespace mlc

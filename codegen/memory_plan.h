@@ -1,0 +1,44 @@
+/*! \file memory_plan.h
+ *  \brief Static memory planning of a function's bytecode (TVM's StaticPlanBlockMemory, on
+ *         the VM's instructions): intermediates whose size is known, or bounded through the
+ *         shape variables' upper bounds, share storage slots allocated once per call.
+ *
+ *  An intermediate is planned when its size has a bound and its register only ever feeds
+ *  kernels and runtime functions (destination passing) or R.match_cast: then nothing can hold
+ *  it past its last use. Slots are given out best-fit in order of definition, a slot
+ *  growing when no free one is large enough. Returned values, tensors that enter tuples or
+ *  other functions, and functions with branches keep the run-time pool.
+ */
+#ifndef MLC_CODEGEN_MEMORY_PLAN_H_
+#define MLC_CODEGEN_MEMORY_PLAN_H_
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "vm/executable.pb.h"
+
+namespace mlc {
+namespace codegen {
+
+/*! \brief The most a dimension can be when each shape variable v lies in [0, upper_bounds[v]]
+ *         (-1: unbounded); nullopt when no bound follows (an unbounded variable, a product of
+ *         possibly negative terms, division by a variable). */
+std::optional<int64_t> DimUpperBound(const proto::DimExpr& dim, const std::vector<int64_t>& upper_bounds);
+
+/*! \brief What planning did to one function, for messages and tests. */
+struct MemoryPlanStats {
+  int planned = 0;    // allocations placed in slots
+  int unplanned = 0;  // allocations left to the run-time pool
+  int64_t slot_bytes = 0;     // the slots' total size
+  int64_t planned_bytes = 0;  // the planned allocations' total (bounded) size
+};
+
+/*! \brief Plans `fn` in place: sets storage_bytes and gives planned ALLOC_TENSORs their slot.
+ *         `upper_bounds` is indexed like fn.shape_vars (-1: none). */
+MemoryPlanStats PlanMemory(const std::vector<int64_t>& upper_bounds, proto::VMFunction* fn);
+
+}  // namespace codegen
+}  // namespace mlc
+
+#endif  // MLC_CODEGEN_MEMORY_PLAN_H_
