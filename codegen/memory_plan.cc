@@ -111,12 +111,13 @@ MemoryPlanStats PlanMemory(const std::vector<int64_t>& upper_bounds, proto::VMFu
   if (n > 0 && fn->instructions(n - 1).args_size() == 1 && fn->instructions(n - 1).args(0).kind_case() == Arg::kReg) {
     returned = fn->instructions(n - 1).args(0).reg();
   }
-  struct Candidate {
+  struct Buffer {
     int def = -1, last = -1;
     int64_t bytes = 0;
     bool plannable = true;
+    int64_t offset = -1;
   };
-  std::map<int, Candidate> candidates;  // by register
+  std::map<int, Buffer> buffers;  // by register
   for (int i = 0; i < n; ++i) {
     const Instruction& inst = fn->instructions(i);
     if (!IsBuiltin(inst, Instruction::ALLOC_TENSOR) || inst.dst() < 0 || inst.dst() == returned) continue;
@@ -125,7 +126,7 @@ MemoryPlanStats PlanMemory(const std::vector<int64_t>& upper_bounds, proto::VMFu
       ++stats.unplanned;
       continue;
     }
-    candidates[inst.dst()] = Candidate{i, i, *bytes, true};
+    buffers[inst.dst()] = Buffer{i, i, *bytes, true, -1};
   }
   for (int i = 0; i < n; ++i) {
     const Instruction& inst = fn->instructions(i);
@@ -133,58 +134,56 @@ MemoryPlanStats PlanMemory(const std::vector<int64_t>& upper_bounds, proto::VMFu
                                        (inst.callee_kind() == Instruction::KERNEL || inst.callee_kind() == Instruction::EXTERN);
     for (int k = 0; k < inst.args_size(); ++k) {
       if (inst.args(k).kind_case() != Arg::kReg) continue;
-      auto it = candidates.find(inst.args(k).reg());
-      if (it == candidates.end()) continue;
+      auto it = buffers.find(inst.args(k).reg());
+      if (it == buffers.end()) continue;
       it->second.last = std::max(it->second.last, i);
       if (!passes_by_destination && !(IsBuiltin(inst, Instruction::MATCH_CAST) && k == 0)) it->second.plannable = false;
     }
   }
-  struct Slot {
-    int64_t bytes;
-    int free_after;  // the instruction of the current occupant's last use
-  };
-  std::vector<Slot> slots;
-  std::map<int, int> slot_of;  // ALLOC_TENSOR instruction -> slot
-  std::vector<std::pair<int, const Candidate*>> order;
-  for (const auto& [reg, c] : candidates) {
-    if (!c.plannable) {
+  // Greedy by size (as TFLite's arena planner): the largest buffers first, each at the lowest
+  // offset where it overlaps, in address, no placed buffer whose lifetime overlaps its own.
+  std::vector<Buffer*> order;
+  for (auto& [reg, b] : buffers) {
+    if (b.plannable) {
+      order.push_back(&b);
+    } else {
       ++stats.unplanned;
-      continue;
     }
-    order.push_back({c.def, &c});
   }
-  std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (const auto& [def, c] : order) {
-    const int64_t need = RoundUp64(c->bytes);
-    int best = -1;
-    for (int s = 0; s < static_cast<int>(slots.size()); ++s) {
-      if (slots[s].free_after >= def) continue;
-      // Best fit: the smallest slot that holds it; failing that, the largest to grow.
-      if (best < 0) {
-        best = s;
-        continue;
-      }
-      const bool fits = slots[s].bytes >= need, best_fits = slots[best].bytes >= need;
-      if ((fits && (!best_fits || slots[s].bytes < slots[best].bytes)) || (!fits && !best_fits && slots[s].bytes > slots[best].bytes)) {
-        best = s;
-      }
+  std::stable_sort(order.begin(), order.end(), [](const Buffer* a, const Buffer* b) { return a->bytes > b->bytes; });
+  std::vector<const Buffer*> placed;
+  int64_t arena = 0;
+  for (Buffer* b : order) {
+    const int64_t size = RoundUp64(b->bytes);
+    std::vector<const Buffer*> live;
+    for (const Buffer* p : placed) {
+      if (p->def <= b->last && b->def <= p->last) live.push_back(p);
     }
-    if (best < 0) {
-      best = static_cast<int>(slots.size());
-      slots.push_back({0, -1});
+    std::sort(live.begin(), live.end(), [](const Buffer* x, const Buffer* y) { return x->offset < y->offset; });
+    // The smallest gap that holds it, else after the last live buffer.
+    int64_t best = -1, best_gap = 0, cursor = 0;
+    for (const Buffer* p : live) {
+      const int64_t gap = p->offset - cursor;
+      if (gap >= size && (best < 0 || gap < best_gap)) {
+        best = cursor;
+        best_gap = gap;
+      }
+      cursor = std::max(cursor, p->offset + RoundUp64(p->bytes));
     }
-    slots[best].bytes = std::max(slots[best].bytes, need);
-    slots[best].free_after = c->last;
-    slot_of[def] = best;
+    b->offset = best >= 0 ? best : cursor;
+    arena = std::max(arena, b->offset + size);
+    placed.push_back(b);
     ++stats.planned;
-    stats.planned_bytes += c->bytes;
+    stats.planned_bytes += b->bytes;
   }
-  fn->clear_storage_bytes();
-  for (const Slot& s : slots) {
-    fn->add_storage_bytes(s.bytes);
-    stats.slot_bytes += s.bytes;
+  stats.arena_bytes = arena;
+  fn->set_arena_bytes(arena);
+  for (const auto& [reg, b] : buffers) {
+    if (b.offset < 0) continue;
+    Instruction* alloc = fn->mutable_instructions(b.def);
+    alloc->add_args()->set_imm(b.offset);
+    alloc->add_args()->set_imm(b.bytes);
   }
-  for (const auto& [def, slot] : slot_of) fn->mutable_instructions(def)->add_args()->set_imm(slot);
   return stats;
 }
 

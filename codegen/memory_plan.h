@@ -1,12 +1,13 @@
 /*! \file memory_plan.h
  *  \brief Static memory planning of a function's bytecode (TVM's StaticPlanBlockMemory, on
  *         the VM's instructions): intermediates whose size is known, or bounded through the
- *         shape variables' upper bounds, share storage slots allocated once per call.
+ *         shape variables' upper bounds, get fixed places in one arena allocated once per call.
  *
  *  An intermediate is planned when its size has a bound and its register only ever feeds
  *  kernels and runtime functions (destination passing) or R.match_cast: then nothing can hold
- *  it past its last use. Slots are given out best-fit in order of definition, a slot
- *  growing when no free one is large enough. Returned values, tensors that enter tuples or
+ *  it past its last use. Planned buffers get offsets in one arena per call, greedy by size
+ *  (largest first, each in the smallest gap among the buffers alive with it), which comes
+ *  close to the most bytes ever alive at once. Returned values, tensors that enter tuples or
  *  other functions, and functions with branches keep the run-time pool.
  */
 #ifndef MLC_CODEGEN_MEMORY_PLAN_H_
@@ -30,11 +31,12 @@ std::optional<int64_t> DimUpperBound(const proto::DimExpr& dim, const std::vecto
 struct MemoryPlanStats {
   int planned = 0;    // allocations placed in slots
   int unplanned = 0;  // allocations left to the run-time pool
-  int64_t slot_bytes = 0;     // the slots' total size
+  int64_t arena_bytes = 0;    // the arena's size
   int64_t planned_bytes = 0;  // the planned allocations' total (bounded) size
 };
 
-/*! \brief Plans `fn` in place: sets storage_bytes and gives planned ALLOC_TENSORs their slot.
+/*! \brief Plans `fn` in place: sets arena_bytes and gives planned ALLOC_TENSORs their offset
+ *         and bound (two more operands).
  *         `upper_bounds` is indexed like fn.shape_vars (-1: none). */
 MemoryPlanStats PlanMemory(const std::vector<int64_t>& upper_bounds, proto::VMFunction* fn);
 

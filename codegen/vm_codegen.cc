@@ -7,7 +7,7 @@
  *  passing, as lnumpy_call_tir in the seeds); call_dps_packed does the same with a runtime
  *  function. After code generation a liveness pass marks, on each instruction, the registers
  *  that die there, so their memory returns to the VM's pool for later allocations, and the
- *  memory planner (memory_plan.h) gives intermediates of bounded size fixed storage slots.
+ *  memory planner (memory_plan.h) gives intermediates of bounded size fixed places in an arena.
  */
 #include <map>
 #include <set>

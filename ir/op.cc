@@ -9,6 +9,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "ir/module.h"
+#include "ir/tir/analyzer.h"
+#include "ir/tir/tir_util.h"
 
 namespace mlc {
 namespace relax {
@@ -88,6 +90,46 @@ Op GetOpOrDie(const std::string& name) {
   return *op;
 }
 
+namespace {
+
+/*! \brief Each shape variable of `func`'s signature that a parameter dimension is by itself,
+ *         with the caller's dimension there. */
+std::vector<std::pair<tir::Var, tir::PrimExpr>> BindCalleeShapeVars(const FunctionNode& func, const CallNode& call) {
+  std::vector<std::pair<tir::Var, tir::PrimExpr>> binding;
+  for (size_t i = 0; i < func.params.size() && i < call.args.size(); ++i) {
+    const auto* p = func.params[i]->struct_info().as<TensorStructInfoNode>();
+    const auto* a = call.args[i]->struct_info().as<TensorStructInfoNode>();
+    if (p == nullptr || a == nullptr || !p->IsSymbolic() || !a->HasKnownShape() || a->ndim != p->ndim) continue;
+    std::vector<tir::PrimExpr> dims = a->Dims();
+    for (size_t d = 0; d < dims.size(); ++d) {
+      const auto* v = (*p->symbolic_dims)[d].as<tir::TirVarNode>();
+      if (v == nullptr) continue;
+      bool known = false;
+      for (const auto& [var, value] : binding) known = known || var.get() == v;
+      if (!known) binding.push_back({tir::Var(v), dims[d]});
+    }
+  }
+  return binding;
+}
+
+StructInfo SubstituteShapeVars(const StructInfo& sinfo, const std::vector<std::pair<tir::Var, tir::PrimExpr>>& binding) {
+  if (binding.empty()) return sinfo;
+  if (const auto* t = sinfo.as<TensorStructInfoNode>()) {
+    if (!t->IsSymbolic()) return sinfo;
+    std::vector<tir::PrimExpr> dims;
+    for (const tir::PrimExpr& d : *t->symbolic_dims) dims.push_back(tir::Analyzer().Simplify(tir::Substitute(d, binding)));
+    return TensorSInfoOfDims(dims, t->dtype);
+  }
+  if (const auto* tuple = sinfo.as<TupleStructInfoNode>()) {
+    std::vector<StructInfo> fields;
+    for (const StructInfo& f : tuple->fields) fields.push_back(SubstituteShapeVars(f, binding));
+    return TupleSInfo(fields);
+  }
+  return sinfo;
+}
+
+}  // namespace
+
 absl::StatusOr<StructInfo> InferCallStructInfo(const CallNode& call, const IRModule* mod) {
   if (const OpNode* op = call.op.as<OpNode>()) {
     const OpInfo& info = op->info();
@@ -126,15 +168,20 @@ absl::StatusOr<StructInfo> InferCallStructInfo(const CallNode& call, const IRMod
       return absl::InvalidArgumentError(absl::StrCat("@", gv->name, " takes ", func->params.size(),
                                                      " arguments, got ", call.args.size()));
     }
+    // The callee's shape variables take the caller's dimensions (n := b * 2), so its signature
+    // and result read in the caller's terms.
+    std::vector<std::pair<tir::Var, tir::PrimExpr>> binding = BindCalleeShapeVars(*func, call);
     for (size_t i = 0; i < call.args.size(); ++i) {
-      if (!IsBaseOf(func->params[i]->struct_info(), call.args[i]->struct_info())) {
+      StructInfo expected = SubstituteShapeVars(func->params[i]->struct_info(), binding);
+      if (!IsBaseOf(expected, call.args[i]->struct_info())) {
         return absl::InvalidArgumentError(absl::StrCat(
             "@", gv->name, ": argument ", i, " (parameter ", func->params[i]->name_hint, ") expects ",
-            StructInfoToString(func->params[i]->struct_info()), ", got ",
-            StructInfoToString(call.args[i]->struct_info())));
+            StructInfoToString(expected), ", got ", StructInfoToString(call.args[i]->struct_info())));
       }
     }
-    return func->ret_struct_info;
+    // A variable no parameter dimension is by itself (seq of a fused function's (seq * batch,
+    // 256)) stays as it is: fused functions share their caller's variables.
+    return SubstituteShapeVars(func->ret_struct_info, binding);
   }
   if (!call.sinfo_args.empty()) return call.sinfo_args[0];
   return ObjectSInfo();

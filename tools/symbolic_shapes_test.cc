@@ -416,6 +416,37 @@ def main(a: R.Tensor(("n", 4), dtype="float32"), b: R.Tensor(("m", 4), dtype="fl
   EXPECT_THAT(std::string(refused.message()), HasSubstr("R.match_cast one operand"));
 }
 
+TEST(SymbolicShapes, CallsOfGraphFunctionsReadTheCalleeSignatureInTheCallersVariables) {
+  // double's n is main's b here: the call's result is (b, 4), not (n, 4).
+  const char* text = R"(
+@I.ir_module
+class Module:
+    @R.function
+    def double(x: R.Tensor(("n", 4), dtype="float32")) -> R.Tensor(("n", 4), dtype="float32"):
+        n = T.int64()
+        y: R.Tensor((n, 4), dtype="float32") = R.add(x, x)
+        return y
+
+    @R.function
+    def main(a: R.Tensor(("b", 4), dtype="float32")) -> R.Tensor(("b", 4), dtype="float32"):
+        b = T.int64()
+        cls = Module
+        c: R.Tensor((b, 4), dtype="float32") = R.nn.relu(a)
+        d: R.Tensor((b, 4), dtype="float32") = cls.double(c)
+        return d
+)";
+  std::unique_ptr<vm::VirtualMachine> vm = BuildText(text);
+  ASSERT_NE(vm, nullptr);
+  std::mt19937 rng(10);
+  NDArray a = Random({3, 4}, &rng);
+  absl::StatusOr<Value> out = vm->Invoke("main", {a});
+  ASSERT_TRUE(out.ok()) << out.status();
+  ASSERT_EQ(out->tensor().shape(), (std::vector<int64_t>{3, 4}));
+  std::vector<double> want;
+  for (int i = 0; i < 12; ++i) want.push_back(2.0 * std::max(0.0f, F(a)[i]));
+  ExpectClose(out->tensor(), want);
+}
+
 /*! \brief The default-pipeline build of `mod`: its executable, whose main function's memory plan the caller inspects. */
 proto::Executable BuildExecutable(const IRModule& mod) {
   absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> passes = passes::ParsePipeline("default");
@@ -427,14 +458,14 @@ proto::Executable BuildExecutable(const IRModule& mod) {
   return exe.ok() ? *exe : proto::Executable();
 }
 
-/*! rief Main's ALLOC_TENSORs: how many have a storage slot, how many do not. */
+/*! \brief Main's ALLOC_TENSORs: how many have a place in the arena, how many do not. */
 std::pair<int, int> PlannedAllocations(const proto::Executable& exe) {
   std::pair<int, int> planned_unplanned{0, 0};
   for (const proto::VMFunction& fn : exe.functions()) {
     if (fn.name() != "main") continue;
     for (const proto::Instruction& inst : fn.instructions()) {
       if (inst.callee_kind() != proto::Instruction::BUILTIN || inst.builtin() != proto::Instruction::ALLOC_TENSOR) continue;
-      (inst.args_size() == 3 ? planned_unplanned.first : planned_unplanned.second)++;
+      (inst.args_size() == 4 ? planned_unplanned.first : planned_unplanned.second)++;
     }
   }
   return planned_unplanned;
@@ -454,7 +485,7 @@ TEST(SymbolicShapes, UpperBoundsPlanSymbolicIntermediatesIntoStorageReusedAcross
   absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = vm::VirtualMachine::LoadBytes(vm::SerializeExecutable(exe), "bounded.mlcx");
   ASSERT_TRUE(vm.ok()) << vm.status();
   // One executable at every batch: after the first call at the bound, smaller calls take no
-  // new memory (the slots have fixed sizes); a call beyond the bound still runs.
+  // new memory (the arena has a fixed size); a call beyond the bound still runs.
   std::mt19937 rng(7);
   NDArray w0 = Random({128, 784}, &rng, -0.05f, 0.05f), b0 = Random({128}, &rng);
   NDArray w1 = Random({10, 128}, &rng, -0.1f, 0.1f), b1 = Random({10}, &rng);

@@ -104,21 +104,22 @@ std::string DescribeTensor(const DLDataType& dtype, const std::vector<int64_t>& 
   return absl::StrCat(DLDataTypeName(dtype), " (", absl::StrJoin(shape, ", "), shape.size() == 1 ? ",)" : ")");
 }
 
-absl::StatusOr<NDArray> NDArray::View(const NDArray& base, std::vector<int64_t> shape, DLDataType dtype) {
+absl::StatusOr<NDArray> NDArray::View(const NDArray& base, int64_t offset, std::vector<int64_t> shape, DLDataType dtype) {
   for (int64_t d : shape) {
     if (d < 0) return absl::InvalidArgumentError(absl::StrCat("tensor ", DescribeTensor(dtype, shape), " has a negative dimension"));
   }
   const int64_t bytes = SaturatingMul(mlc::NumElements(shape), DLDataTypeBytes(dtype));
-  if (!base.defined() || static_cast<uint64_t>(bytes) > base.c_->storage->bytes) {
-    return absl::InvalidArgumentError(absl::StrCat("tensor ", DescribeTensor(dtype, shape), " does not fit in ",
-                                                   base.defined() ? HumanBytes(base.c_->storage->bytes) : "no storage"));
+  const int64_t held = base.defined() ? static_cast<int64_t>(base.c_->storage->bytes) : 0;
+  if (offset < 0 || offset % 64 != 0 || offset > held || bytes > held - offset) {
+    return absl::InvalidArgumentError(absl::StrCat("tensor ", DescribeTensor(dtype, shape), " at byte ", offset, " does not fit in ",
+                                                   HumanBytes(held)));
   }
   NDArray a;
   a.c_ = std::make_shared<Container>();
   a.c_->shape = std::move(shape);
   a.c_->storage = base.c_->storage;
   DLTensor& t = a.c_->tensor;
-  t.data = a.c_->storage->data;
+  t.data = static_cast<char*>(a.c_->storage->data) + offset;
   t.device = {kDLCPU, 0};
   t.ndim = static_cast<int32_t>(a.c_->shape.size());
   t.dtype = dtype;

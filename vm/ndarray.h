@@ -63,9 +63,9 @@ class NDArray {
   /*! \brief Allocate for a size the caller chose itself (tests, benchmarks); aborts with the
    *         error where Allocate would return one. */
   static NDArray Empty(std::vector<int64_t> shape, DLDataType dtype, std::shared_ptr<StoragePool> pool = nullptr);
-  /*! \brief A tensor of `shape` over the first bytes of `base`'s storage, sharing it; an
-   *         error when the storage is too small. */
-  static absl::StatusOr<NDArray> View(const NDArray& base, std::vector<int64_t> shape, DLDataType dtype);
+  /*! \brief A tensor of `shape` in `base`'s storage from byte `offset` on (64-byte aligned),
+   *         sharing it; an error when it does not fit. */
+  static absl::StatusOr<NDArray> View(const NDArray& base, int64_t offset, std::vector<int64_t> shape, DLDataType dtype);
   /*! \brief A copy of `bytes` (row-major), which must hold the shape's bytes. */
   static absl::StatusOr<NDArray> FromBytes(std::vector<int64_t> shape, DLDataType dtype, const std::string& bytes);
 

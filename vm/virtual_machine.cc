@@ -226,10 +226,8 @@ absl::Status VirtualMachine::Decode(int func_index) {
   }
   Function out;
   out.num_registers = fn.num_registers();
-  for (int64_t bytes : fn.storage_bytes()) {
-    if (bytes < 0) return absl::DataLossError(absl::StrCat("function ", fn.name(), ": negative storage slot size"));
-    out.storage_bytes.push_back(bytes);
-  }
+  if (fn.arena_bytes() < 0) return absl::DataLossError(absl::StrCat("function ", fn.name(), ": negative arena size"));
+  out.arena_bytes = fn.arena_bytes();
   std::vector<const proto::TensorType*> param_tensors;
   for (const proto::ValueType& t : fn.param_types()) param_tensors.push_back(t.has_tensor() ? &t.tensor() : nullptr);
   if (absl::Status s = DecodeSignature(fn.shape_vars(), param_tensors, &out.signature.vars, &out.signature.params); !s.ok()) {
@@ -355,15 +353,18 @@ absl::Status VirtualMachine::Decode(int func_index) {
           case Instruction::BUILTIN:
             switch (inst.builtin()) {
               case Instruction::ALLOC_TENSOR:
-                if (d.args.size() < 2 || d.args.size() > 3 || d.args[0].kind != Operand::kShape || d.args[1].kind != Operand::kDType ||
-                    d.dst < 0) {
-                  return absl::DataLossError(absl::StrCat(where(pc), "ALLOC_TENSOR takes a shape, a dtype and optionally a slot"));
+                if ((d.args.size() != 2 && d.args.size() != 4) || d.args[0].kind != Operand::kShape ||
+                    d.args[1].kind != Operand::kDType || d.dst < 0) {
+                  return absl::DataLossError(absl::StrCat(where(pc), "ALLOC_TENSOR takes a shape, a dtype and optionally an arena place"));
                 }
-                if (d.args.size() == 3) {
-                  if (d.args[2].kind != Operand::kImm || d.args[2].value < 0 || d.args[2].value >= fn.storage_bytes_size()) {
-                    return absl::DataLossError(absl::StrCat(where(pc), "ALLOC_TENSOR: storage slot out of range"));
+                if (d.args.size() == 4) {
+                  const int64_t offset = d.args[2].value, bound = d.args[3].value;
+                  if (d.args[2].kind != Operand::kImm || d.args[3].kind != Operand::kImm || offset < 0 || offset % 64 != 0 ||
+                      bound < 0 || offset > fn.arena_bytes() || bound > fn.arena_bytes() - offset) {
+                    return absl::DataLossError(absl::StrCat(where(pc), "ALLOC_TENSOR: arena place out of range"));
                   }
-                  d.slot = static_cast<int32_t>(d.args[2].value);
+                  d.arena_offset = offset;
+                  d.arena_bound = bound;
                 }
                 d.callee = Callee::kAllocTensor;
                 break;
@@ -490,8 +491,8 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
   if (depth > kMaxCallDepth) return absl::ResourceExhaustedError("call depth limit exceeded");
   const Function& fn = functions_[func_index];
   std::vector<Value> regs(fn.num_registers);
-  // The memory plan's storage, taken from the pool at first use and returned when the call ends.
-  std::vector<NDArray> slots(fn.storage_bytes.size());
+  // The memory plan's arena, taken from the pool at first use and returned when the call ends.
+  NDArray arena;
   for (size_t i = 0; i < args.size(); ++i) regs[i] = std::move(args[i]);
   auto value_of = [&](const Operand& a) -> Value {
     if (a.kind == Operand::kReg) return regs[a.value];
@@ -532,16 +533,15 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
         }
         const std::vector<int64_t>& dims = shape.symbolic ? *evaluated : shape.shape;
         absl::StatusOr<NDArray> t;
-        if (inst.slot >= 0 && SaturatingMul(mlc::NumElements(dims), DLDataTypeBytes(inst.args[1].dtype)) <= fn.storage_bytes[inst.slot]) {
-          NDArray& slot = slots[inst.slot];
-          if (!slot.defined()) {
-            absl::StatusOr<NDArray> storage = NDArray::Allocate({fn.storage_bytes[inst.slot]}, DLDataType{kDLUInt, 8, 1}, pool_);
+        if (inst.arena_offset >= 0 && SaturatingMul(mlc::NumElements(dims), DLDataTypeBytes(inst.args[1].dtype)) <= inst.arena_bound) {
+          if (!arena.defined()) {
+            absl::StatusOr<NDArray> storage = NDArray::Allocate({fn.arena_bytes}, DLDataType{kDLUInt, 8, 1}, pool_);
             if (!storage.ok()) return absl::Status(storage.status().code(), absl::StrCat(Where(func_index, pc), storage.status().message()));
-            slot = *std::move(storage);
+            arena = *std::move(storage);
           }
-          t = NDArray::View(slot, dims, inst.args[1].dtype);
+          t = NDArray::View(arena, inst.arena_offset, dims, inst.args[1].dtype);
         } else {
-          // Unplanned, or larger than the bound its slot was planned for: the pool serves it.
+          // Unplanned, or larger than the bound its place was planned for: the pool serves it.
           t = NDArray::Allocate(dims, inst.args[1].dtype, inst.dst_returned ? nullptr : pool_);
         }
         if (!t.ok()) return absl::Status(t.status().code(), absl::StrCat(Where(func_index, pc), t.status().message()));

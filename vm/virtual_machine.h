@@ -96,7 +96,8 @@ class VirtualMachine {
     std::string fn_name;                  // kExtern, for errors and the profile
     std::vector<Operand> args;
     int32_t dst = -1;
-    int32_t slot = -1;  // kAllocTensor: the planned storage slot, or -1
+    int64_t arena_offset = -1;  // kAllocTensor: the planned place in the arena, or -1
+    int64_t arena_bound = 0;    // ... for at most this many bytes
     std::vector<int32_t> release;
     bool dst_returned = false;  // allocate fresh: the value leaves the function
   };
@@ -114,7 +115,7 @@ class VirtualMachine {
     std::vector<Instr> code;
     int num_registers = 0;
     ShapeSignature signature;
-    std::vector<int64_t> storage_bytes;  // the memory plan's slots
+    int64_t arena_bytes = 0;  // the memory plan's arena
   };
 
   VirtualMachine() = default;
