@@ -7,9 +7,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "ir/tir/analyzer.h"
+#include "ir/tir/prim_expr_ops.h"
 #include "ir/tir/schedule/rules/block_view.h"
 #include "ir/tir/schedule/rules/rules.h"
 #include "ir/tir/schedule/state.h"
+#include "ir/tir/shape_expr.h"
 #include "ir/tir/tir_util.h"
 #include "ir/tir/tir_functor.h"
 
@@ -18,6 +20,20 @@ namespace tir {
 namespace {
 
 constexpr int64_t kAssumedSymbolicExtent = 16;
+
+/*! \brief A loop's extent, every shape variable in it counted as kAssumedSymbolicExtent
+ *  (`batch * 4` as 64): sizes are unknown, and a nest over one is usually served at sizes
+ *  where threads pay. */
+int64_t EstimatedExtent(const PrimExpr& extent) {
+  if (const int64_t* e = AsConstInt(extent)) return *e;
+  std::vector<Var> vars;
+  CollectVars(extent, &vars);
+  std::vector<std::pair<Var, PrimExpr>> assumed;
+  for (const Var& v : vars) assumed.push_back({v, I64(kAssumedSymbolicExtent)});
+  PrimExpr estimate = Analyzer().Simplify(Substitute(extent, assumed));
+  const int64_t* e = AsConstInt(estimate);
+  return e != nullptr && *e > 0 ? *e : kAssumedSymbolicExtent;
+}
 
 bool IsParam(const PrimFunc& f, const Buffer& b) {
   for (const Buffer& p : f->params) {
@@ -121,9 +137,10 @@ absl::Status ScheduleLoopNest(Schedule* sch, const BlockRV& block, const Target&
   // Vectorize the innermost loop when it runs along the last index of the store (contiguous).
   const ForNode* inner = v->loops.back();
   const auto* store = b->body.as<BufferStoreNode>();
+  // A symbolic extent is vectorized as it is: LLVM adds the remainder loop.
   const int64_t* inner_extent = AsConstInt(inner->extent);
   bool contiguous = false;
-  if (store != nullptr && !store->indices.empty() && inner_extent != nullptr && *inner_extent >= 4) {
+  if (store != nullptr && !store->indices.empty() && (inner_extent == nullptr || *inner_extent >= 4)) {
     for (size_t i = 0; i < b->iter_vars.size(); ++i) {
       if (UsesVar(v->realize->iter_values[i], inner->loop_var) && store->indices.back().same_as(b->iter_vars[i].var)) {
         contiguous = b->iter_vars[i].kind == IterKind::kSpatial;
@@ -133,13 +150,8 @@ absl::Status ScheduleLoopNest(Schedule* sch, const BlockRV& block, const Target&
   bool applied = contiguous && sch->Vectorize(loops->back()).ok();
   // Parallelize the outermost loop when the nest has enough work (the primitive refuses a
   // reduction loop or one whose iterations would race).
-  // A symbolic extent (a batch, a sequence) counts as kAssumedSymbolicExtent iterations: sizes
-  // are unknown, and a nest over one is usually served at sizes where threads pay.
   int64_t work = 1;
-  for (const ForNode* f : v->loops) {
-    const int64_t* e = AsConstInt(f->extent);
-    work *= e ? *e : kAssumedSymbolicExtent;
-  }
+  for (const ForNode* f : v->loops) work *= EstimatedExtent(f->extent);
   // The loops outside the innermost one fuse into the parallel loop (a batch of 1 leaves the
   // outermost loop with nothing to share).
   if (work >= kMinParallelIterations && loops->size() >= 2) {
