@@ -122,17 +122,24 @@ class FunctionCompiler {
     return a;
   }
 
+  /*! \brief A shape operand: constants, or expressions the VM evaluates when it runs. */
+  absl::Status ShapeOperand(const std::vector<tir::PrimExpr>& dims, proto::ShapeArg* shape) {
+    bool symbolic = false;
+    for (const tir::PrimExpr& d : dims) symbolic = symbolic || tir::AsConstInt(d) == nullptr;
+    for (const tir::PrimExpr& d : dims) {
+      if (!symbolic) {
+        shape->add_values(*tir::AsConstInt(d));
+      } else if (absl::Status s = DimToProto(d, shape_vars_, shape->add_symbolic_dims()); !s.ok()) {
+        return Error(std::string(s.message()));
+      }
+    }
+    return absl::OkStatus();
+  }
+
   absl::StatusOr<Arg> AllocTensor(const relax::TensorStructInfoNode* t) {
     Instruction* inst = NewCall(Instruction::BUILTIN);
     inst->set_builtin(Instruction::ALLOC_TENSOR);
-    proto::ShapeArg* shape = inst->add_args()->mutable_shape();
-    if (t->IsSymbolic()) {
-      for (const tir::PrimExpr& d : *t->symbolic_dims) {
-        if (absl::Status s = DimToProto(d, shape_vars_, shape->add_symbolic_dims()); !s.ok()) return Error(std::string(s.message()));
-      }
-    } else {
-      for (int64_t d : *t->shape) shape->add_values(d);
-    }
+    if (absl::Status s = ShapeOperand(t->Dims(), inst->add_args()->mutable_shape()); !s.ok()) return s;
     DTypeToProto(t->dtype, inst->add_args()->mutable_dtype());
     Arg dst = NewRegister();
     inst->set_dst(dst.reg());
@@ -189,8 +196,13 @@ class FunctionCompiler {
       }
       case NodeKind::kCall:
         return CompileCall(e.as<relax::CallNode>());
-      // No run-time value of their own (yet): shapes, functions and operators as values.
-      case NodeKind::kShapeExpr:
+      case NodeKind::kShapeExpr: {
+        // An operand (R.alloc_tensor's shape), not a value a register holds.
+        Arg a;
+        if (absl::Status s = ShapeOperand(e.as<relax::ShapeExprNode>()->values, a.mutable_shape()); !s.ok()) return s;
+        return a;
+      }
+      // No run-time value of their own (yet): functions and operators as values.
       case NodeKind::kGlobalVar:
       case NodeKind::kExternFunc:
       case NodeKind::kOp:
@@ -237,7 +249,7 @@ class FunctionCompiler {
     }
     if (name == "alloc_tensor") {
       const auto* t = call->struct_info().as<relax::TensorStructInfoNode>();
-      if (t == nullptr || !t->shape) return Error("R.alloc_tensor needs a static shape");
+      if (t == nullptr || !t->HasKnownShape()) return Error("R.alloc_tensor needs a known shape");
       return AllocTensor(t);
     }
     return Error(absl::StrCat("operator R.", name, " is not lowered to a kernel; run the legalize pass (",

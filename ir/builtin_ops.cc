@@ -52,9 +52,11 @@ struct AllocTensorAttrs {
 };
 
 absl::StatusOr<StructInfo> InferAllocTensor(const CallNode& call, const AllocTensorAttrs& attrs) {
-  const auto* shape = call.args.empty() ? nullptr : call.args[0].as<ShapeExprNode>();
-  if (shape == nullptr) return absl::InvalidArgumentError("the shape argument must be a literal shape");
-  return TensorSInfo(shape->values, attrs.dtype);
+  const auto* shape = call.args.empty() ? nullptr : call.args[0]->struct_info().as<ShapeStructInfoNode>();
+  if (shape == nullptr || !shape->values) {
+    return absl::InvalidArgumentError("the shape argument must be a shape of known dimensions, e.g. R.shape([n, 4])");
+  }
+  return TensorSInfoOfDims(*shape->values, attrs.dtype);
 }
 
 /*! \brief R.match_cast(value, target): the value, checked when it runs to have the target's

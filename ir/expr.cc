@@ -50,7 +50,12 @@ absl::StatusOr<Expr> MakeTupleGetItem(Expr tuple, int index) {
   return Expr(new TupleGetItemNode(std::move(tuple), index, std::move(field)));
 }
 
-Expr MakeShapeExpr(std::vector<int64_t> values) { return Expr(new ShapeExprNode(std::move(values))); }
+Expr MakeShapeExpr(std::vector<tir::PrimExpr> values) { return Expr(new ShapeExprNode(std::move(values))); }
+Expr MakeShapeExpr(const std::vector<int64_t>& values) {
+  std::vector<tir::PrimExpr> dims;
+  for (int64_t v : values) dims.push_back(tir::IntImm(DataType::Int64(), v));
+  return MakeShapeExpr(std::move(dims));
+}
 GlobalVar MakeGlobalVar(std::string name) { return GlobalVar(new GlobalVarNode(std::move(name))); }
 Expr MakeExternFunc(std::string global_symbol) { return Expr(new ExternFuncNode(std::move(global_symbol))); }
 

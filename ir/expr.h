@@ -91,15 +91,17 @@ class TupleGetItemNode : public ExprNode {
 /*! \brief tuple[index]; fails if `tuple` is not a tuple or the index is out of range. */
 absl::StatusOr<Expr> MakeTupleGetItem(Expr tuple, int index);
 
-/*! \brief A shape value, e.g. the shape argument of R.alloc_tensor. */
+/*! \brief A shape value, e.g. the shape argument of R.alloc_tensor: int64 constants or
+ *         expressions of the function's shape variables (R.shape([n, 4])). */
 class ShapeExprNode : public ExprNode {
  public:
   MLC_DECLARE_NODE(ShapeExpr)
-  explicit ShapeExprNode(std::vector<int64_t> values)
+  explicit ShapeExprNode(std::vector<tir::PrimExpr> values)
       : ExprNode(kKind, ShapeSInfo(values)), values(std::move(values)) {}
-  const std::vector<int64_t> values;
+  const std::vector<tir::PrimExpr> values;
 };
-Expr MakeShapeExpr(std::vector<int64_t> values);
+Expr MakeShapeExpr(std::vector<tir::PrimExpr> values);
+Expr MakeShapeExpr(const std::vector<int64_t>& values);
 
 /*! \brief A module-level function name. Two GlobalVars are equal when their names are. */
 class GlobalVarNode : public ExprNode {

@@ -261,7 +261,7 @@ TEST(Verifier, RejectsDataflowVarOutsideItsBlock) {
 
 TEST(Verifier, RejectsImpureCallsInDataflowBlocks) {
   relax::Var x = TensorVar("x", {3});
-  relax::Call alloc = relax::MakeCall(relax::GetOpOrDie("alloc_tensor"), {relax::MakeShapeExpr({3})},
+  relax::Call alloc = relax::MakeCall(relax::GetOpOrDie("alloc_tensor"), {relax::MakeShapeExpr(std::vector<int64_t>{3})},
                                       {{"dtype", DataType::Float32()}});
   alloc->SetStructInfoOnce(*relax::InferCallStructInfo(*alloc, nullptr));
   relax::Var y = TensorVar("y", {3});

@@ -112,15 +112,20 @@ std::string ShapeTuple(const std::vector<int64_t>& shape) {
  *  signature they are quoted (`R.Tensor(("n", 784))`), as the variables are defined there. */
 enum class DimStyle { kBare, kQuoted };
 
-std::string DimsTuple(const relax::TensorStructInfoNode* t, DimStyle style) {
-  if (!t->IsSymbolic()) return ShapeTuple(*t->shape);
+/*! \brief "n, 4" (or "\"n\", 4" quoted). */
+std::string DimList(const std::vector<tir::PrimExpr>& dims, DimStyle style) {
   std::vector<std::string> parts;
-  for (const tir::PrimExpr& d : *t->symbolic_dims) {
+  for (const tir::PrimExpr& d : dims) {
     std::string text = tir::ShapeExprToString(d);
     parts.push_back(style == DimStyle::kQuoted && !tir::AsConstInt(d) ? Quote(text) : text);
   }
-  if (parts.size() == 1) return absl::StrCat("(", parts[0], ",)");
-  return absl::StrCat("(", absl::StrJoin(parts, ", "), ")");
+  return absl::StrJoin(parts, ", ");
+}
+
+std::string DimsTuple(const relax::TensorStructInfoNode* t, DimStyle style) {
+  if (!t->IsSymbolic()) return ShapeTuple(*t->shape);
+  if (t->symbolic_dims->size() == 1) return absl::StrCat("(", DimList(*t->symbolic_dims, style), ",)");
+  return absl::StrCat("(", DimList(*t->symbolic_dims, style), ")");
 }
 
 std::string StructInfoToScript(const StructInfo& sinfo, DimStyle style = DimStyle::kBare) {
@@ -132,7 +137,7 @@ std::string StructInfoToScript(const StructInfo& sinfo, DimStyle style = DimStyl
       return absl::StrCat("R.Prim(", Quote(sinfo.as<relax::PrimStructInfoNode>()->dtype.ToString()), ")");
     case NodeKind::kShapeStructInfo: {
       const auto* s = sinfo.as<relax::ShapeStructInfoNode>();
-      if (s->values) return absl::StrCat("R.Shape([", absl::StrJoin(*s->values, ", "), "])");
+      if (s->values) return absl::StrCat("R.Shape([", DimList(*s->values, style), "])");
       if (s->ndim >= 0) return absl::StrCat("R.Shape(ndim=", s->ndim, ")");
       return "R.Shape";
     }
@@ -569,7 +574,7 @@ class RelaxPrinter {
         return absl::StrCat(Expr(t->tuple), "[", t->index, "]");
       }
       case NodeKind::kShapeExpr:
-        return absl::StrCat("R.shape([", absl::StrJoin(e.as<relax::ShapeExprNode>()->values, ", "), "])");
+        return absl::StrCat("R.shape([", DimList(e.as<relax::ShapeExprNode>()->values, DimStyle::kBare), "])");
       case NodeKind::kGlobalVar:
         return absl::StrCat("cls.", e.as<relax::GlobalVarNode>()->name);
       case NodeKind::kExternFunc:

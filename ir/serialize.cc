@@ -368,7 +368,9 @@ class Writer {
         sh->set_ndim(x->ndim);
         sh->set_has_values(x->values.has_value());
         if (x->values) {
-          for (int64_t v : *x->values) sh->add_values(v);
+          std::vector<int64_t> ids;
+          for (const PrimExpr& v : *x->values) ids.push_back(Prim(v));
+          for (int64_t id : ids) sh->add_symbolic_values(id);
         }
         break;
       }
@@ -439,8 +441,10 @@ class Writer {
         break;
       }
       case NodeKind::kShapeExpr: {
+        std::vector<int64_t> ids;
+        for (const PrimExpr& v : e.as<relax::ShapeExprNode>()->values) ids.push_back(Prim(v));
         auto* p = NewNode(e.get())->mutable_shape_expr();
-        for (int64_t v : e.as<relax::ShapeExprNode>()->values) p->add_values(v);
+        for (int64_t id : ids) p->add_symbolic_values(id);
         break;
       }
       case NodeKind::kGlobalVar:
@@ -736,8 +740,11 @@ class Reader {
         return Ref<Object>(item);
       }
       case proto::NodeProto::kShapeExpr: {
+        // Constants (`values`, as older files hold them) or expression node ids.
         const auto& v = node.shape_expr().values();
-        return Ref<Object>(relax::MakeShapeExpr(std::vector<int64_t>(v.begin(), v.end())));
+        if (node.shape_expr().symbolic_values_size() == 0) return Ref<Object>(relax::MakeShapeExpr(std::vector<int64_t>(v.begin(), v.end())));
+        MLC_ASSIGN_OR_RETURN(dims, ShapeValues(node.shape_expr().symbolic_values()));
+        return Ref<Object>(relax::MakeShapeExpr(dims));
       }
       case proto::NodeProto::kGlobalVar:
         return Ref<Object>(relax::MakeGlobalVar(node.global_var().name()));
@@ -784,6 +791,15 @@ class Reader {
     return absl::DataLossError("unknown node kind");
   }
 
+  /*! \brief Shape value dimensions from expression node ids. */
+  absl::StatusOr<std::vector<PrimExpr>> ShapeValues(const google::protobuf::RepeatedField<int64_t>& ids) {
+    MLC_ASSIGN_OR_RETURN(dims, GetList<tir::PrimExprNode>(ids, "shape value"));
+    for (const PrimExpr& d : dims) {
+      if (!tir::IsShapeExpr(d)) return absl::DataLossError("a shape value is not an integer shape expression");
+    }
+    return dims;
+  }
+
   absl::StatusOr<Ref<Object>> DecodeStructInfo(const proto::StructInfoProto& p) {
     switch (p.kind_case()) {
       case proto::StructInfoProto::kObject:
@@ -794,8 +810,14 @@ class Reader {
       }
       case proto::StructInfoProto::kShape: {
         const auto& s = p.shape();
-        std::optional<std::vector<int64_t>> values;
-        if (s.has_values()) values = std::vector<int64_t>(s.values().begin(), s.values().end());
+        std::optional<std::vector<PrimExpr>> values;
+        if (s.has_values() && s.symbolic_values_size() > 0) {
+          MLC_ASSIGN_OR_RETURN(dims, ShapeValues(s.symbolic_values()));
+          values = dims;
+        } else if (s.has_values()) {
+          values.emplace();
+          for (int64_t v : s.values()) values->push_back(tir::IntImm(DataType::Int64(), v));
+        }
         if (values && static_cast<int>(values->size()) != s.ndim()) return absl::DataLossError("shape ndim disagrees with its values");
         return Ref<Object>(new relax::ShapeStructInfoNode(s.ndim(), values));
       }

@@ -54,7 +54,9 @@ std::vector<tir::PrimExpr> TensorStructInfoNode::Dims() const {
 }
 
 void CollectShapeVars(const StructInfo& sinfo, std::vector<tir::Var>* out) {
-  if (const auto* t = sinfo.as<TensorStructInfoNode>()) {
+  if (const auto* s = sinfo.as<ShapeStructInfoNode>(); s != nullptr && s->values) {
+    for (const tir::PrimExpr& d : *s->values) tir::CollectVars(d, out);
+  } else if (const auto* t = sinfo.as<TensorStructInfoNode>()) {
     for (const tir::PrimExpr& d : t->Dims()) tir::CollectVars(d, out);
   } else if (const auto* tuple = sinfo.as<TupleStructInfoNode>()) {
     for (const StructInfo& f : tuple->fields) CollectShapeVars(f, out);
@@ -97,7 +99,7 @@ StructInfo TensorSInfoUnknownShape(DataType dtype, int ndim) {
 StructInfo TensorSInfoOfDims(std::vector<tir::PrimExpr> dims, DataType dtype) {
   return StructInfo(new TensorStructInfoNode(std::move(dims), dtype));
 }
-StructInfo ShapeSInfo(std::vector<int64_t> values) {
+StructInfo ShapeSInfo(std::vector<tir::PrimExpr> values) {
   int ndim = static_cast<int>(values.size());
   return StructInfo(new ShapeStructInfoNode(ndim, std::move(values)));
 }
@@ -115,7 +117,11 @@ std::string StructInfoToString(const StructInfo& sinfo) {
       return absl::StrCat("Prim(", sinfo.as<PrimStructInfoNode>()->dtype.ToString(), ")");
     case NodeKind::kShapeStructInfo: {
       const auto* s = sinfo.as<ShapeStructInfoNode>();
-      if (s->values) return absl::StrCat("Shape([", absl::StrJoin(*s->values, ", "), "])");
+      if (s->values) {
+        std::vector<std::string> dims;
+        for (const tir::PrimExpr& d : *s->values) dims.push_back(tir::ShapeExprToString(d));
+        return absl::StrCat("Shape([", absl::StrJoin(dims, ", "), "])");
+      }
       return absl::StrCat("Shape(ndim=", s->ndim, ")");
     }
     case NodeKind::kTensorStructInfo: {
@@ -149,7 +155,12 @@ bool IsBaseOf(const StructInfo& expected, const StructInfo& value) {
       const auto* e = expected.as<ShapeStructInfoNode>();
       const auto* v = value.as<ShapeStructInfoNode>();
       if (e->ndim != -1 && e->ndim != v->ndim) return false;
-      return !e->values || (v->values && *e->values == *v->values);
+      if (!e->values) return true;
+      if (!v->values || v->values->size() != e->values->size()) return false;
+      for (size_t i = 0; i < e->values->size(); ++i) {
+        if (!DimsEqual((*e->values)[i], (*v->values)[i])) return false;
+      }
+      return true;
     }
     case NodeKind::kTensorStructInfo: {
       const auto* e = expected.as<TensorStructInfoNode>();

@@ -38,14 +38,15 @@ class PrimStructInfoNode : public StructInfoNode {
   const DataType dtype;
 };
 
-/*! \brief A shape value (what R.shape / ShapeExpr produce): ndim and, when known, the dims. */
+/*! \brief A shape value (what R.shape / ShapeExpr produce): ndim and, when known, the dims
+ *         (int64 constants or expressions of shape variables). */
 class ShapeStructInfoNode : public StructInfoNode {
  public:
   MLC_DECLARE_NODE(ShapeStructInfo)
-  ShapeStructInfoNode(int ndim, std::optional<std::vector<int64_t>> values)
+  ShapeStructInfoNode(int ndim, std::optional<std::vector<tir::PrimExpr>> values)
       : StructInfoNode(kKind), ndim(ndim), values(std::move(values)) {}
   const int ndim;  // -1: unknown
-  const std::optional<std::vector<int64_t>> values;
+  const std::optional<std::vector<tir::PrimExpr>> values;
 };
 
 /*! \brief A tensor: dtype, rank (-1 when unknown) and, when known, the shape.
@@ -104,7 +105,7 @@ void CollectShapeVars(const StructInfo& sinfo, std::vector<tir::Var>* out);
  *         dims use another variable keeps its dtype and rank but not its shape. A function's
  *         result seen by its callers is its body's, erased to the signature's variables. */
 StructInfo EraseShapeVars(const StructInfo& sinfo, const std::vector<tir::Var>& keep);
-StructInfo ShapeSInfo(std::vector<int64_t> values);
+StructInfo ShapeSInfo(std::vector<tir::PrimExpr> values);
 StructInfo TupleSInfo(std::vector<StructInfo> fields);
 StructInfo FuncSInfo(std::vector<StructInfo> params, StructInfo ret);
 

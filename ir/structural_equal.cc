@@ -266,7 +266,8 @@ class Equal {
         return a.as<relax::PrimStructInfoNode>()->dtype == b.as<relax::PrimStructInfoNode>()->dtype;
       case NodeKind::kShapeStructInfo: {
         const auto *x = a.as<relax::ShapeStructInfoNode>(), *y = b.as<relax::ShapeStructInfoNode>();
-        return x->ndim == y->ndim && x->values == y->values;
+        if (x->ndim != y->ndim || x->values.has_value() != y->values.has_value()) return false;
+        return !x->values || PrimList(*x->values, *y->values);
       }
       case NodeKind::kTensorStructInfo: {
         const auto *x = a.as<relax::TensorStructInfoNode>(), *y = b.as<relax::TensorStructInfoNode>();
@@ -328,7 +329,7 @@ class Equal {
         return (x->index == y->index || Fail("tuple indices differ")) && ExprEq(x->tuple, y->tuple);
       }
       case NodeKind::kShapeExpr:
-        return a.as<relax::ShapeExprNode>()->values == b.as<relax::ShapeExprNode>()->values || Fail("shapes differ");
+        return PrimList(a.as<relax::ShapeExprNode>()->values, b.as<relax::ShapeExprNode>()->values) || Fail("shapes differ");
       case NodeKind::kGlobalVar:
         return a.as<relax::GlobalVarNode>()->name == b.as<relax::GlobalVarNode>()->name ||
                Fail(absl::StrCat("callees differ: @", a.as<relax::GlobalVarNode>()->name, " vs @",
@@ -568,7 +569,7 @@ class Hasher {
         const auto* x = s.as<relax::ShapeStructInfoNode>();
         Mix(x->ndim + 3);
         if (x->values) {
-          for (int64_t v : *x->values) Mix(v);
+          for (const PrimExpr& v : *x->values) PrimH(v);
         }
         return;
       }
@@ -617,7 +618,7 @@ class Hasher {
         Mix(e.as<relax::TupleGetItemNode>()->index);
         return ExprH(e.as<relax::TupleGetItemNode>()->tuple);
       case NodeKind::kShapeExpr:
-        for (int64_t v : e.as<relax::ShapeExprNode>()->values) Mix(v);
+        for (const PrimExpr& v : e.as<relax::ShapeExprNode>()->values) PrimH(v);
         return;
       case NodeKind::kGlobalVar:
         return Mix(std::hash<std::string>()(e.as<relax::GlobalVarNode>()->name));

@@ -346,8 +346,9 @@ class FunctionVerifier {
         }
         return Error(absl::StrCat("variable ", v->name_hint, " is used before it is defined (or never defined)"));
       }
-      case NodeKind::kConstant:
       case NodeKind::kShapeExpr:
+        return CheckShapeVarsDefined(e->struct_info(), "shape value");
+      case NodeKind::kConstant:
       case NodeKind::kExternFunc:
       case NodeKind::kOp:
         return absl::OkStatus();

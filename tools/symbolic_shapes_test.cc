@@ -447,6 +447,41 @@ class Module:
   ExpectClose(out->tensor(), want);
 }
 
+TEST(SymbolicShapes, ShapeValuesWithSymbolicDimensionsAllocateAtRunTime) {
+  const char* text = R"(
+@R.function
+def main(a: R.Tensor(("n", 4), dtype="float32")) -> R.Tensor(("n * 2", 4), dtype="float32"):
+    n = T.int64()
+    s: R.Shape([n * 2, 4]) = R.shape([n * 2, 4])
+    scratch: R.Tensor((n * 2, 4), dtype="float32") = R.alloc_tensor(s, dtype="float32")
+    return scratch
+)";
+  absl::StatusOr<IRModule> mod = ParseTVMScript(text, "inline.py");
+  ASSERT_TRUE(mod.ok()) << mod.status();
+  std::string printed = PrintModule(*mod);
+  EXPECT_THAT(printed, HasSubstr("s: R.Shape([n * 2, 4]) = R.shape([n * 2, 4])"));
+  absl::StatusOr<IRModule> again = ParseTVMScript(printed, "printed.py");
+  ASSERT_TRUE(again.ok()) << again.status() << "\n" << printed;
+  EXPECT_TRUE(CheckStructuralEqual(*mod, *again).ok()) << CheckStructuralEqual(*mod, *again);
+  EXPECT_EQ(StructuralHash(*mod), StructuralHash(*again));
+  absl::StatusOr<IRModule> loaded = DeserializeModule(SerializeModule(*mod));
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  EXPECT_EQ(PrintModule(*loaded), printed);
+  std::unique_ptr<vm::VirtualMachine> vm = BuildWith(*mod, "O0");
+  ASSERT_NE(vm, nullptr);
+  std::mt19937 rng(11);
+  absl::StatusOr<Value> out = vm->Invoke("main", {Random({3, 4}, &rng)});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ(out->tensor().shape(), (std::vector<int64_t>{6, 4}));
+  absl::Status undefined = ParseError(R"(
+@R.function
+def main(a: R.Tensor(("n", 4), dtype="float32")):
+    s = R.shape([m, 4])
+    return a
+)");
+  EXPECT_THAT(std::string(undefined.message()), HasSubstr("inline.py:4:18: shape variable 'm' is not defined"));
+}
+
 /*! \brief The default-pipeline build of `mod`: its executable, whose main function's memory plan the caller inspects. */
 proto::Executable BuildExecutable(const IRModule& mod) {
   absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> passes = passes::ParsePipeline("default");

@@ -1134,13 +1134,7 @@ class RelaxConverter {
       if (!is_call) return StructInfo(new relax::ShapeStructInfoNode(-1, std::nullopt));
       MLC_RETURN_IF_ERROR(CheckArgs(err, node, "R.Shape", 0, 1, {"ndim"}));
       if (!node->elts.empty()) {
-        std::vector<int64_t> values;
-        for (const AstPtr& d : node->elts[0]->elts) {
-          int64_t v;
-          DataType ignored;
-          if (!AsIntLiteral(d, &v, &ignored)) return err.Error(d, "expected a constant dimension");
-          values.push_back(v);
-        }
+        MLC_ASSIGN_OR_RETURN(values, DimList(err, node->elts[0]));
         return relax::ShapeSInfo(values);
       }
       const AstPtr* kw = FindKeyword(node, "ndim");
@@ -1362,7 +1356,7 @@ class RelaxConverter {
     if (name == "call_tir" || name == "call_dps_packed") return CallDps(node, name);
     if (name == "shape") {
       MLC_RETURN_IF_ERROR(CheckArgs(err_, node, "R.shape", 1, 1));
-      MLC_ASSIGN_OR_RETURN(values, IntList(node->elts[0]));
+      MLC_ASSIGN_OR_RETURN(values, DimList(err_, node->elts[0]));
       return relax::MakeShapeExpr(values);
     }
     if (name == "ExternFunc") {
@@ -1384,7 +1378,7 @@ class RelaxConverter {
     for (size_t i = 0; i < node->elts.size(); ++i) {
       if (i < num_inputs) {
         if (name == "alloc_tensor" && i == 0 && (node->elts[0]->kind == AstKind::kTuple || node->elts[0]->kind == AstKind::kList)) {
-          MLC_ASSIGN_OR_RETURN(values, IntList(node->elts[0]));
+          MLC_ASSIGN_OR_RETURN(values, DimList(err_, node->elts[0]));
           args.push_back(relax::MakeShapeExpr(values));
           continue;
         }
@@ -1591,6 +1585,19 @@ class RelaxConverter {
   /*! \brief One dimension of an R.Tensor shape: a constant, a shape variable (`n`, or `"n"` as
    *         a signature spells it), or an integer expression of them (`n * 2`, `"n - 1"`).
    *         The signature defines the variables it names; the body uses them. */
+  /*! \brief [n, 4] or (n, 4): the dimensions of a shape value. */
+  absl::StatusOr<std::vector<tir::PrimExpr>> DimList(const ErrorReporter& err, const AstPtr& list) {
+    if (list->kind != AstKind::kTuple && list->kind != AstKind::kList) {
+      return err.Error(list, absl::StrCat("found ", Describe(list), ", expected a list of dimensions such as [n, 784]"));
+    }
+    std::vector<tir::PrimExpr> dims;
+    for (const AstPtr& d : list->elts) {
+      MLC_ASSIGN_OR_RETURN(dim, Dim(err, d));
+      dims.push_back(dim);
+    }
+    return dims;
+  }
+
   absl::StatusOr<tir::PrimExpr> Dim(const ErrorReporter& err, const AstPtr& d) {
     int64_t v;
     DataType ignored;

@@ -175,7 +175,7 @@ IRModule TwoDataflowBlocks() {
   relax::Var lv0 = body.Bind("lv0", CallTIR("linear0", {p.x, p.w0, p.b0}, T32({1, 128})), true);
   relax::Var gv0 = body.Bind("gv0", CallTIR("relu0", {lv0}, T32({1, 128})), false);
   body.EndBlock(true);
-  relax::Var gv1 = body.Bind("gv1", CallOp("alloc_tensor", {relax::MakeShapeExpr({1, 128})}, {{"dtype", kF32}}), false);
+  relax::Var gv1 = body.Bind("gv1", CallOp("alloc_tensor", {relax::MakeShapeExpr(std::vector<int64_t>{1, 128})}, {{"dtype", kF32}}), false);
   body.EndBlock(false);
   (void)gv1;
   relax::Var out = body.Bind("out", CallTIR("linear1", {gv0, p.w1, p.b1}, T32({1, 10})), false);
