@@ -370,7 +370,7 @@ class Writer {
         if (x->values) {
           std::vector<int64_t> ids;
           for (const PrimExpr& v : *x->values) ids.push_back(Prim(v));
-          for (int64_t id : ids) sh->add_symbolic_values(id);
+          for (int64_t id : ids) sh->add_dims(id);
         }
         break;
       }
@@ -444,7 +444,7 @@ class Writer {
         std::vector<int64_t> ids;
         for (const PrimExpr& v : e.as<relax::ShapeExprNode>()->values) ids.push_back(Prim(v));
         auto* p = NewNode(e.get())->mutable_shape_expr();
-        for (int64_t id : ids) p->add_symbolic_values(id);
+        for (int64_t id : ids) p->add_dims(id);
         break;
       }
       case NodeKind::kGlobalVar:
@@ -740,10 +740,7 @@ class Reader {
         return Ref<Object>(item);
       }
       case proto::NodeProto::kShapeExpr: {
-        // Constants (`values`, as older files hold them) or expression node ids.
-        const auto& v = node.shape_expr().values();
-        if (node.shape_expr().symbolic_values_size() == 0) return Ref<Object>(relax::MakeShapeExpr(std::vector<int64_t>(v.begin(), v.end())));
-        MLC_ASSIGN_OR_RETURN(dims, ShapeValues(node.shape_expr().symbolic_values()));
+        MLC_ASSIGN_OR_RETURN(dims, ShapeValues(node.shape_expr().dims()));
         return Ref<Object>(relax::MakeShapeExpr(dims));
       }
       case proto::NodeProto::kGlobalVar:
@@ -811,12 +808,9 @@ class Reader {
       case proto::StructInfoProto::kShape: {
         const auto& s = p.shape();
         std::optional<std::vector<PrimExpr>> values;
-        if (s.has_values() && s.symbolic_values_size() > 0) {
-          MLC_ASSIGN_OR_RETURN(dims, ShapeValues(s.symbolic_values()));
+        if (s.has_values()) {
+          MLC_ASSIGN_OR_RETURN(dims, ShapeValues(s.dims()));
           values = dims;
-        } else if (s.has_values()) {
-          values.emplace();
-          for (int64_t v : s.values()) values->push_back(tir::IntImm(DataType::Int64(), v));
         }
         if (values && static_cast<int>(values->size()) != s.ndim()) return absl::DataLossError("shape ndim disagrees with its values");
         return Ref<Object>(new relax::ShapeStructInfoNode(s.ndim(), values));

@@ -13,8 +13,9 @@
 namespace mlc {
 
 /*! \brief The version this build writes and the only one it reads. */
-/*! \brief 2: sealed (support/sealed_file.h: kind, version and SHA-256 around the message). */
-inline constexpr uint32_t kIRFormatVersion = 2;
+/*! \brief 2: sealed (support/sealed_file.h: kind, version and SHA-256 around the message).
+ *         3: shape values (ShapeExpr, ShapeStructInfo) as expression node ids. */
+inline constexpr uint32_t kIRFormatVersion = 3;
 proto::ModuleProto ModuleToProto(const IRModule& mod);
 /*! \brief Rebuilds the module; any malformed table (dangling or forward id, wrong node kind,
  *         unknown operator, wrong version) is an error naming the function and node id. */

@@ -20,8 +20,9 @@ namespace vm {
 inline constexpr char kExecutableMagic[] = "mlc.executable";
 /*! \brief Bumped on any incompatible change. 2: builtins are an enum, not names. 3: sealed
  *  (support/sealed_file.h: kind, version and SHA-256 around the message). 4: symbolic shapes
- *  (shape variables of functions and kernels, DimExpr dimensions). */
-inline constexpr uint32_t kExecutableFormatVersion = 4;
+ *  (shape variables of functions and kernels, DimExpr dimensions). 5: MATCH_CAST, the memory
+ *  plan's arena (ALLOC_TENSOR's offset and bound). */
+inline constexpr uint32_t kExecutableFormatVersion = 5;
 
 /*! \brief The bytes of a *.mlcx file: the message in its sealed envelope, signed by `signer`
  *  when given. */
