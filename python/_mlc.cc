@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "codegen/build.h"
+#include "ir/shape_bounds.h"
 #include "frontend/onnx/onnx_importer.h"
 #include "frontend/torch/fx_importer.h"
 #include "frontend/tvmscript.h"
@@ -163,11 +164,12 @@ Module RunPasses(const Module& in, const std::string& pipeline, const std::strin
   return {Value(passes::RunPipeline(mod, passes))};
 }
 
-py::bytes BuildExecutable(const Module& m, const std::string& sign_key) {
+py::bytes BuildExecutable(const Module& m, const std::string& sign_key, const std::map<std::string, int64_t>& upper_bounds) {
   std::string bytes;
   {
     py::gil_scoped_release release;
-    proto::Executable exe = Value(codegen::Build(m.mod));
+    IRModule mod = upper_bounds.empty() ? m.mod : Value(SetShapeUpperBounds(m.mod, upper_bounds));
+    proto::Executable exe = Value(codegen::Build(mod));
     std::optional<SigningKey> key;
     if (!sign_key.empty()) key = Value(SigningKey::FromPemFile(sign_key));
     bytes = vm::SerializeExecutable(exe, key ? &*key : nullptr);
@@ -262,7 +264,8 @@ PYBIND11_MODULE(_mlc, m) {
   m.def("import_fx", &ImportFx, py::arg("path"));
   m.def("run_passes", &RunPasses, py::arg("module"), py::arg("pipeline"), py::arg("target") = "native",
         py::arg("tuning_db") = "", py::arg("params") = std::map<std::string, py::array>{});
-  m.def("build", &BuildExecutable, py::arg("module"), py::arg("sign_key") = "");
+  m.def("build", &BuildExecutable, py::arg("module"), py::arg("sign_key") = "",
+        py::arg("upper_bounds") = std::map<std::string, int64_t>());
   m.def("tune", &Tune, py::arg("module"), py::arg("db"), py::arg("target") = "native", py::arg("passes") = "default",
         py::arg("trials") = 0, py::arg("time_budget") = 0.0, py::arg("seed") = 1);
   m.def("list_passes", [] { return mlc::passes::PassRegistry::Global().Describe(); });

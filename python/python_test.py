@@ -69,6 +69,14 @@ class Compile(unittest.TestCase):
             compiled(np.zeros((3, 17), np.float32))
         with self.assertRaisesRegex(ValueError, "dynamic_axes: no input 3"):
             mlc.compile(model, inputs=(torch.rand(2, 16),), dynamic_axes={3: {0: "batch"}})
+        # An upper bound plans the intermediates; sizes beyond it still run.
+        bounded = mlc.compile(model, inputs=(torch.rand(2, 16),), dynamic_axes={0: {0: "batch"}}, upper_bounds={"batch": 8})
+        for n in (8, 1, 20):
+            x = torch.rand(n, 16)
+            with torch.no_grad():
+                np.testing.assert_allclose(bounded(x.numpy()), model(x).numpy(), rtol=1e-5, atol=1e-5)
+        with self.assertRaisesRegex(ValueError, "no graph function has a shape variable seq"):
+            mlc.compile(model, inputs=(torch.rand(2, 16),), dynamic_axes={0: {0: "batch"}}, upper_bounds={"seq": 8})
 
     def test_tvmscript_file_with_bound_params(self):
         params = np.load(os.path.join(DIGITS, "params.npz"))

@@ -159,7 +159,7 @@ def _import_torch_dynamic(model, examples, dynamic_axes):
 
 
 def compile(model, inputs=None, passes="default", target="native", tuning_db=None, params=None,  # noqa: A001
-            keep_params_in_input=False, dims=None, sign_key=None, dynamic_axes=None):
+            keep_params_in_input=False, dims=None, sign_key=None, dynamic_axes=None, upper_bounds=None):
     """Compiles a model and loads it.
 
     model: an ONNX file, a .irpb, a .fxpb, a TVMScript file or text, an mlc.ir.IRModule, or a
@@ -173,10 +173,13 @@ def compile(model, inputs=None, passes="default", target="native", tuning_db=Non
     params: name -> array, bound to main's parameters of those names (constants from then on).
     keep_params_in_input, dims: ONNX import options (docs/importers.md).
     sign_key: an Ed25519 private key (PEM) to sign the executable with.
+    upper_bounds: shape variable -> the largest size it will take, e.g. {"batch": 64}: the memory
+        plan then gives symbolic intermediates fixed places (larger calls still run).
     """
     module = _import(model, inputs, keep_params_in_input, dims, dynamic_axes)
     module = _run(module, passes, target, tuning_db, params)
-    return Module(_mlc.Executable(_mlc.build(module, os.fspath(sign_key) if sign_key else ""), "<compiled>"))
+    exe = _mlc.build(module, os.fspath(sign_key) if sign_key else "", dict(upper_bounds or {}))
+    return Module(_mlc.Executable(exe, "<compiled>"))
 
 
 def tune(model, db, inputs=None, passes="default", target="native", trials=0, time_budget=0, seed=1,
