@@ -113,6 +113,43 @@ else
   bad "wrong input shape message"; cat "$t/dynerr.txt"
 fi
 
+# Shape-driven operators with a dynamic batch and sequence: Gather (an embedding: take),
+# Unsqueeze, torch's expand (a Reshape/Shape/ConstantOfShape/Equal/Where subgraph over the shape,
+# folded at import, then Expand), zeros (ConstantOfShape of a symbolic shape) and Where.
+/usr/bin/python3 - "$t" <<'PY' 2> /dev/null
+import sys, numpy as np, torch, torch.nn as nn
+t = sys.argv[1]
+torch.manual_seed(0)
+class MaskedEmbedding(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(50, 16)
+    def forward(self, ids, mask):
+        x = self.emb(ids)
+        m = mask.unsqueeze(-1).expand(x.shape[0], x.shape[1], 16)
+        return torch.where(m > 0.5, x, torch.zeros(x.shape[0], x.shape[1], 16)) * 2.0
+m = MaskedEmbedding().eval()
+axes = {0: "batch", 1: "seq"}
+torch.onnx.export(m, (torch.randint(0, 50, (2, 5)), torch.rand(2, 5)), f"{t}/mask.onnx", input_names=["ids", "mask"],
+                  output_names=["y"], dynamic_axes={"ids": axes, "mask": axes, "y": axes}, opset_version=13)
+for b, s in ((1, 7), (3, 12)):
+    ids, mask = torch.randint(0, 50, (b, s)), torch.rand(b, s)
+    np.save(f"{t}/mask.ids.{b}_{s}.npy", ids.numpy())
+    np.save(f"{t}/mask.m.{b}_{s}.npy", mask.numpy())
+    np.save(f"{t}/mask.ref.{b}_{s}.npy", m(ids, mask).detach().numpy())
+PY
+frontend/import --in "$t/mask.onnx" --out "$t/mask.irpb"
+passes/opt --in "$t/mask.irpb" --out "$t/mask.opt.irpb"
+codegen/build --in "$t/mask.opt.irpb" --out "$t/mask.mlcx"
+for bs in 1_7 3_12; do
+  if vm/run --exe "$t/mask.mlcx" --inputs "$t/mask.ids.$bs.npy,$t/mask.m.$bs.npy" --outputs "$t/mask.out.$bs.npy" &&
+     matches_reference "$t/mask.out.$bs.npy" "$t/mask.ref.$bs.npy"; then
+    ok "Gather/Expand/ConstantOfShape/Where with dynamic batch and sequence at ${bs/_/ x } match PyTorch"
+  else
+    bad "masked embedding dynamic at $bs"
+  fi
+done
+
 /usr/bin/python3 frontend/torch/export_fx.py --example unsupported --out "$t/unsupported.fxpb"
 printf 'not a model' > "$t/garbage.onnx"
 if frontend/import --in "$t/garbage.onnx" --out "$t/g.irpb" 2> "$t/gerr.txt"; then

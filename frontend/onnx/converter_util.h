@@ -40,6 +40,18 @@ inline absl::StatusOr<std::vector<int64_t>> KnownShape(const relax::Expr& e, con
   return relax::KnownValues(t->Dims(), {}, what);
 }
 
+/*! \brief reshape of `x` to `dims`: the shape attribute when they are constants, else the
+ *  target as reshape's struct info. */
+inline Outputs ReshapeToDims(OnnxContext& ctx, const relax::Expr& x, const std::vector<tir::PrimExpr>& dims) {
+  std::vector<int64_t> shape;
+  for (const tir::PrimExpr& d : dims) {
+    const int64_t* v = tir::AsConstInt(d);
+    if (v == nullptr) return One(ctx.EmitOp("reshape", {x}, {}, {relax::TensorSInfoOfDims(dims, TensorOf(x)->dtype)}));
+    shape.push_back(*v);
+  }
+  return One(ctx.EmitOp("reshape", {x}, {{"shape", shape}}));
+}
+
 /*! \brief A 0-d constant of `dtype`. */
 inline relax::Expr Scalar(double value, DataType dtype) { return relax::MakeConstant(ScalarTensor(value, dtype)); }
 

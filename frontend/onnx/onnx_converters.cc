@@ -118,7 +118,7 @@ Outputs ReshapeToSymbolic(OnnxContext& ctx, const onnx::NodeProto& node, const r
     for (const tir::PrimExpr& d : in) total = tir::operator*(total, d);
     dims[infer] = tir::Analyzer().Simplify(tir::FloorDiv(total, known));
   }
-  return One(ctx.EmitOp("reshape", {x}, {}, {relax::TensorSInfoOfDims(dims, t->dtype)}));
+  return ReshapeToDims(ctx, x, dims);
 }
 
 Outputs Reshape(OnnxContext& ctx, const onnx::NodeProto& node) {

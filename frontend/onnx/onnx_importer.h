@@ -42,6 +42,7 @@ struct OnnxImportOptions {
 struct ShapeValue {
   std::vector<tir::PrimExpr> elements;
   bool scalar = false;
+  bool boolean = false;  // a comparison's result (elements 0 or 1), a bool tensor when constant
 };
 
 /*! \brief What a converter sees: the builder, the values of node inputs, attributes. */
@@ -91,10 +92,10 @@ class OnnxContext {
 };
 
 /*! \brief Shape arithmetic at import time: a node (Gather, Unsqueeze, Squeeze, Concat, Slice, Cast,
- *         Identity, Add, Sub, Mul, Div) that reads a symbolic shape value and otherwise only
- *         constants is evaluated on shape expressions, its output a shape value again (or a
- *         constant when every element is one). Returns false for any other node, which then
- *         goes to its converter. */
+ *         Identity, Reshape to 1-D, Add, Sub, Mul, Div, Equal, Less, Greater, Where, Shape) that
+ *         reads a symbolic shape value and otherwise only constants is evaluated on shape
+ *         expressions, its output a shape value again (or a constant when every element is
+ *         one). Returns false for any other node, which then goes to its converter. */
 absl::StatusOr<bool> FoldShapeNode(OnnxContext& ctx, const onnx::NodeProto& node);
 
 /*! \brief Returns the node's outputs (usually one). */

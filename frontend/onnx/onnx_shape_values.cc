@@ -33,9 +33,28 @@ bool AllConstant(const ShapeValue& v) {
 relax::Expr ToConstant(const ShapeValue& v) {
   std::vector<int64_t> values;
   for (const PrimExpr& e : v.elements) values.push_back(*tir::AsConstInt(e));
+  std::vector<int64_t> shape;
+  if (!v.scalar) shape.push_back(static_cast<int64_t>(values.size()));
+  if (v.boolean) {
+    TensorData t(DataType::Bool(), shape);
+    for (size_t i = 0; i < values.size(); ++i) static_cast<uint8_t*>(t.mutable_data())[i] = values[i] != 0;
+    return relax::MakeConstant(t);
+  }
   TensorData t = Int64Tensor(values);
-  if (v.scalar) t = TensorData(DataType::Int64(), {}, t.bytes());
-  return relax::MakeConstant(t);
+  return relax::MakeConstant(TensorData(DataType::Int64(), shape, t.bytes()));
+}
+
+/*! \brief a == b, a < b or a > b of two dimensions: 1 or 0, or nullopt when it depends on the
+ *  sizes (a dimension is never negative, so `n == -1`, which exporters test, is decided). */
+std::optional<int64_t> CompareDims(const PrimExpr& a, const PrimExpr& b, const std::string& op) {
+  const int64_t* x = tir::AsConstInt(a);
+  const int64_t* y = tir::AsConstInt(b);
+  if (x != nullptr && y != nullptr) return op == "Equal" ? *x == *y : op == "Less" ? *x < *y : *x > *y;
+  if (op == "Equal" && relax::DimsEqual(a, b)) return 1;
+  // One side symbolic (>= 0) against a negative constant.
+  if (y != nullptr && *y < 0) return op == "Greater" ? 1 : 0;
+  if (x != nullptr && *x < 0) return op == "Less" ? 1 : 0;
+  return std::nullopt;
 }
 
 /*! \brief Elementwise a op b with broadcasting of a scalar (or one-element) side. */
@@ -68,21 +87,31 @@ std::optional<ShapeValue> OnnxContext::ShapeValueInput(const onnx::NodeProto& no
   if (!HasInput(node, i)) return std::nullopt;
   if (auto it = shape_values_.find(node.input(i)); it != shape_values_.end()) return it->second;
   const TensorData* t = ConstantInput(node, i);
-  if (t == nullptr || (t->dtype() != DataType::Int64() && t->dtype() != DataType::Int32()) || t->shape().size() > 1) {
+  if (t == nullptr || (t->dtype() != DataType::Int64() && t->dtype() != DataType::Int32() && t->dtype() != DataType::Bool()) ||
+      t->shape().size() > 1) {
     return std::nullopt;
   }
   ShapeValue v;
   v.scalar = t->shape().empty();
+  v.boolean = t->dtype() == DataType::Bool();
   for (int64_t k = 0; k < t->NumElements(); ++k) {
-    v.elements.push_back(tir::I64(t->dtype() == DataType::Int64() ? t->data_as<int64_t>()[k] : t->data_as<int32_t>()[k]));
+    int64_t e = v.boolean ? static_cast<const uint8_t*>(t->data())[k] != 0
+                : t->dtype() == DataType::Int64() ? t->data_as<int64_t>()[k] : t->data_as<int32_t>()[k];
+    v.elements.push_back(tir::I64(e));
   }
   return v;
 }
 
 absl::StatusOr<bool> FoldShapeNode(OnnxContext& ctx, const onnx::NodeProto& node) {
-  static const char* const kFoldable[] = {"Gather", "Unsqueeze", "Squeeze", "Concat", "Slice", "Cast",
-                                          "Identity", "Add", "Sub", "Mul", "Div"};
+  static const char* const kFoldable[] = {"Gather", "Unsqueeze", "Squeeze", "Concat", "Slice", "Cast", "Identity", "Reshape",
+                                          "Add", "Sub", "Mul", "Div", "Equal", "Less", "Greater", "Where"};
   const std::string& op = node.op_type();
+  if (op == "Shape" && ctx.IsSymbolicShapeValue(node, 0)) {  // of a shape value: its length
+    ShapeValue v;
+    if (!ctx.ShapeValueInput(node, 0)->scalar) v.elements.push_back(tir::I64(static_cast<int64_t>(ctx.ShapeValueInput(node, 0)->elements.size())));
+    ctx.SetValue(node.output(0), ToConstant(v));
+    return true;
+  }
   if (op == "Shape") {
     // Of a tensor with symbolic dimensions: its dims as a shape value (a static shape is
     // left to the converter, which makes it a constant).
@@ -104,6 +133,8 @@ absl::StatusOr<bool> FoldShapeNode(OnnxContext& ctx, const onnx::NodeProto& node
     return true;
   }
   if (std::find(std::begin(kFoldable), std::end(kFoldable), op) == std::end(kFoldable)) return false;
+  // A tensor reshaped to a shape value is the Reshape converter's (ReshapeToSymbolic).
+  if (op == "Reshape" && !ctx.IsSymbolicShapeValue(node, 0)) return false;
   bool symbolic = false;
   std::vector<std::optional<ShapeValue>> in;
   for (int i = 0; i < node.input_size(); ++i) {
@@ -120,6 +151,36 @@ absl::StatusOr<bool> FoldShapeNode(OnnxContext& ctx, const onnx::NodeProto& node
   ShapeValue out;
   if (op == "Identity" || op == "Cast") {
     out = *in[0];
+    if (op == "Cast") out.boolean = ctx.IntAttr(node, "to", 0) == 9;  // onnx.TensorProto.BOOL
+  } else if (op == "Reshape") {
+    // A shape value is a vector; reshaping it to one dimension ([-1] or [n]) keeps it.
+    const ShapeValue& target = *in[1];
+    if (in[0]->scalar || target.elements.size() != 1) return absl::UnimplementedError("Reshape of a shape value: to one dimension only");
+    out = *in[0];
+  } else if (op == "Equal" || op == "Less" || op == "Greater") {
+    size_t n = std::max(in[0]->elements.size(), in[1]->elements.size());
+    out.boolean = true;
+    out.scalar = in[0]->scalar && in[1]->scalar;
+    for (size_t i = 0; i < n; ++i) {
+      const ShapeValue &a = *in[0], &b = *in[1];
+      if ((a.elements.size() != n && a.elements.size() != 1) || (b.elements.size() != n && b.elements.size() != 1)) {
+        return absl::InvalidArgumentError(absl::StrCat(op, " of shape values: lengths differ"));
+      }
+      std::optional<int64_t> r = CompareDims(a.elements[a.elements.size() == 1 ? 0 : i], b.elements[b.elements.size() == 1 ? 0 : i], op);
+      if (!r) return absl::UnimplementedError(absl::StrCat(op, " of shape values depends on the sizes"));
+      out.elements.push_back(tir::I64(*r));
+    }
+  } else if (op == "Where") {
+    size_t n = std::max({in[0]->elements.size(), in[1]->elements.size(), in[2]->elements.size()});
+    for (const auto& v : in) {
+      if (v->elements.size() != n && v->elements.size() != 1) return absl::InvalidArgumentError("Where of shape values: lengths differ");
+    }
+    auto at = [n](const ShapeValue& v, size_t i) { return v.elements[v.elements.size() == 1 ? 0 : i]; };
+    for (size_t i = 0; i < n; ++i) {
+      const int64_t* c = tir::AsConstInt(at(*in[0], i));
+      if (c == nullptr) return absl::UnimplementedError("Where of shape values: the condition depends on the sizes");
+      out.elements.push_back(*c != 0 ? at(*in[1], i) : at(*in[2], i));
+    }
   } else if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div") {
     absl::StatusOr<ShapeValue> r = Elementwise(*in[0], *in[1], op);
     if (!r.ok()) return r.status();

@@ -46,8 +46,6 @@ Outputs Size(OnnxContext& ctx, const onnx::NodeProto& node) {
 constexpr int64_t kMaxStoredFill = int64_t{1} << 20;  // elements; fold-constant's default too
 
 Outputs ConstantOfShape(OnnxContext& ctx, const onnx::NodeProto& node) {
-  absl::StatusOr<std::vector<int64_t>> shape = ctx.ConstantInts(node, 0, "the shape");
-  if (!shape.ok()) return shape.status();
   TensorData fill = ScalarTensor(0.0, DataType::Float32());
   for (const onnx::AttributeProto& a : node.attribute()) {
     if (a.name() != "value") continue;
@@ -56,6 +54,12 @@ Outputs ConstantOfShape(OnnxContext& ctx, const onnx::NodeProto& node) {
     if (v->NumElements() != 1) return absl::InvalidArgumentError("value must hold one element");
     fill = *v;
   }
+  if (ctx.IsSymbolicShapeValue(node, 0)) {  // (batch, seq): broadcast when it runs
+    relax::StructInfo target = relax::TensorSInfoOfDims(ctx.ShapeValueInput(node, 0)->elements, fill.dtype());
+    return One(ctx.EmitOp("broadcast_to", {relax::MakeConstant(TensorData(fill.dtype(), {}, fill.bytes()))}, {}, {target}));
+  }
+  absl::StatusOr<std::vector<int64_t>> shape = ctx.ConstantInts(node, 0, "the shape");
+  if (!shape.ok()) return shape.status();
   for (int64_t d : *shape) {
     if (d < 0) return absl::InvalidArgumentError(absl::StrCat("the shape has a negative dimension ", d));
   }
@@ -87,17 +91,22 @@ Outputs Gather(OnnxContext& ctx, const onnx::NodeProto& node) {
   return One(ctx.EmitOp("take", {*x, *idx}, {{"axis", ctx.IntAttr(node, "axis", 0)}}));
 }
 
-/*! \brief Unsqueeze / Squeeze: a reshape to the static result shape. */
+/*! \brief Unsqueeze / Squeeze: a reshape to the result shape (symbolic dimensions kept). */
 OnnxConverter ChangeRank(bool unsqueeze) {
   return [unsqueeze](OnnxContext& ctx, const onnx::NodeProto& node) -> Outputs {
     absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
     if (!x.ok()) return x.status();
-    absl::StatusOr<std::vector<int64_t>> xs = StaticShape(*x, "the input");
-    if (!xs.ok()) return xs.status();
+    const relax::TensorStructInfoNode* t = TensorOf(*x);
+    if (t == nullptr || !t->HasKnownShape()) return absl::InvalidArgumentError("the input needs a known shape");
+    std::vector<tir::PrimExpr> xs = t->Dims();
     absl::StatusOr<std::vector<int64_t>> axes = IntsInputOrAttr(ctx, node, 1, "axes");
     if (!axes.ok()) return axes.status();
-    int64_t rank = static_cast<int64_t>(xs->size());
-    std::vector<int64_t> shape;
+    int64_t rank = static_cast<int64_t>(xs.size());
+    auto is_one = [](const tir::PrimExpr& d) {
+      const int64_t* v = tir::AsConstInt(d);
+      return v != nullptr && *v == 1;
+    };
+    std::vector<tir::PrimExpr> shape;
     if (unsqueeze) {
       int64_t out_rank = rank + static_cast<int64_t>(axes->size());
       std::vector<bool> added(out_rank, false);
@@ -106,19 +115,19 @@ OnnxConverter ChangeRank(bool unsqueeze) {
         if (a < 0 || a >= out_rank) return absl::InvalidArgumentError("axes out of range");
         added[a] = true;
       }
-      for (int64_t d = 0, next = 0; d < out_rank; ++d) shape.push_back(added[d] ? 1 : (*xs)[next++]);
+      for (int64_t d = 0, next = 0; d < out_rank; ++d) shape.push_back(added[d] ? tir::I64(1) : xs[next++]);
     } else {
       std::vector<bool> removed(rank, axes->empty());
       for (int64_t a : *axes) {
         if (a < 0) a += rank;
-        if (a < 0 || a >= rank || (*xs)[a] != 1) return absl::InvalidArgumentError("Squeeze axes must name dimensions of size 1");
+        if (a < 0 || a >= rank || !is_one(xs[a])) return absl::InvalidArgumentError("Squeeze axes must name dimensions of size 1");
         removed[a] = true;
       }
       for (int64_t d = 0; d < rank; ++d) {
-        if (!(removed[d] && (*xs)[d] == 1)) shape.push_back((*xs)[d]);
+        if (!(removed[d] && is_one(xs[d]))) shape.push_back(xs[d]);
       }
     }
-    return One(ctx.EmitOp("reshape", {*x}, {{"shape", shape}}));
+    return ReshapeToDims(ctx, *x, shape);
   };
 }
 
@@ -155,20 +164,39 @@ Outputs Split(OnnxContext& ctx, const onnx::NodeProto& node) {
 Outputs Expand(OnnxContext& ctx, const onnx::NodeProto& node) {
   absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
   if (!x.ok()) return x.status();
-  absl::StatusOr<std::vector<int64_t>> xs = StaticShape(*x, "the input");
-  if (!xs.ok()) return xs.status();
-  absl::StatusOr<std::vector<int64_t>> shape = IntsInputOrAttr(ctx, node, 1, "shape");
-  if (!shape.ok()) return shape.status();
-  // ONNX Expand broadcasts both ways: a 1 in `shape` keeps the input's dimension.
-  std::vector<int64_t> a = *xs, b = *shape;
-  while (a.size() < b.size()) a.insert(a.begin(), 1);
-  while (b.size() < a.size()) b.insert(b.begin(), 1);
-  std::vector<int64_t> out;
-  for (size_t d = 0; d < a.size(); ++d) {
-    if (a[d] != b[d] && a[d] != 1 && b[d] != 1) return absl::InvalidArgumentError("shapes do not broadcast");
-    out.push_back(std::max(a[d], b[d]));
+  const relax::TensorStructInfoNode* t = TensorOf(*x);
+  if (t == nullptr || !t->HasKnownShape()) return absl::UnimplementedError("Expand needs an input of known shape");
+  std::vector<tir::PrimExpr> b;
+  if (ctx.IsSymbolicShapeValue(node, 1)) {
+    b = ctx.ShapeValueInput(node, 1)->elements;
+  } else {
+    absl::StatusOr<std::vector<int64_t>> shape = IntsInputOrAttr(ctx, node, 1, "shape");
+    if (!shape.ok()) return shape.status();
+    for (int64_t v : *shape) b.push_back(tir::I64(v));
   }
-  return One(ctx.EmitOp("broadcast_to", {*x}, {{"shape", out}}));
+  // ONNX Expand broadcasts both ways: a 1 in `shape` keeps the input's dimension.
+  std::vector<tir::PrimExpr> a = t->Dims();
+  while (a.size() < b.size()) a.insert(a.begin(), tir::I64(1));
+  while (b.size() < a.size()) b.insert(b.begin(), tir::I64(1));
+  std::vector<tir::PrimExpr> out;
+  bool symbolic = false;
+  for (size_t d = 0; d < a.size(); ++d) {
+    const int64_t* ca = tir::AsConstInt(a[d]);
+    const int64_t* cb = tir::AsConstInt(b[d]);
+    if (cb != nullptr && *cb == 1) {
+      out.push_back(a[d]);
+    } else if ((ca != nullptr && *ca == 1) || relax::DimsEqual(a[d], b[d]) || ca == nullptr || cb == nullptr) {
+      out.push_back(b[d]);  // an undecidable pair takes the target's: broadcast_to checks it
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat("shapes ", relax::DimsToString(t->Dims()), " and ", relax::DimsToString(b),
+                                                     " do not broadcast"));
+    }
+    symbolic = symbolic || tir::AsConstInt(out.back()) == nullptr;
+  }
+  if (symbolic) return One(ctx.EmitOp("broadcast_to", {*x}, {}, {relax::TensorSInfoOfDims(out, t->dtype)}));
+  std::vector<int64_t> shape;
+  for (const tir::PrimExpr& d : out) shape.push_back(*tir::AsConstInt(d));
+  return One(ctx.EmitOp("broadcast_to", {*x}, {{"shape", shape}}));
 }
 
 Outputs Where(OnnxContext& ctx, const onnx::NodeProto& node) {

@@ -129,7 +129,9 @@ struct AxisAttrs {
 
 struct BroadcastToAttrs {
   std::vector<int64_t> shape;
-  void VisitAttrs(AttrVisitor* v) { v->Field("shape", &shape).Describe("the target shape"); }
+  void VisitAttrs(AttrVisitor* v) {
+    v->Field("shape", &shape).Optional().Describe("the target shape; None when sinfo_args gives it, whose dims may be symbolic");
+  }
 };
 
 struct AstypeAttrs {

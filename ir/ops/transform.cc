@@ -10,12 +10,12 @@ namespace mlc {
 namespace relax {
 namespace {
 
-absl::StatusOr<std::vector<int64_t>> StaticShapeArg(const CallNode& call, int i, const TensorStructInfoNode** t) {
-  absl::StatusOr<const TensorStructInfoNode*> x = TensorArg(call, i);
-  if (!x.ok()) return x.status();
-  if (!(*x)->shape) return absl::InvalidArgumentError(absl::StrCat("argument ", i, " needs a static shape"));
-  if (t) *t = *x;
-  return *(*x)->shape;
+/*! \brief Argument i's dimensions (static or symbolic); an error when its shape is unknown. */
+absl::StatusOr<std::vector<tir::PrimExpr>> DimsArg(const CallNode& call, int i, const TensorStructInfoNode** t) {
+  MLC_ASSIGN_OR_RETURN(x, TensorArg(call, i));
+  if (!x->HasKnownShape()) return absl::InvalidArgumentError(absl::StrCat("argument ", i, " needs a known shape"));
+  if (t) *t = x;
+  return x->Dims();
 }
 
 absl::StatusOr<StructInfo> InferConcat(const CallNode& call, const AxisAttrs& attrs) {
@@ -56,54 +56,61 @@ absl::StatusOr<StructInfo> InferConcat(const CallNode& call, const AxisAttrs& at
 
 absl::StatusOr<StructInfo> InferTake(const CallNode& call, const AxisAttrs& attrs) {
   const TensorStructInfoNode *x = nullptr, *idx = nullptr;
-  absl::StatusOr<std::vector<int64_t>> xs = StaticShapeArg(call, 0, &x);
-  if (!xs.ok()) return xs.status();
-  absl::StatusOr<std::vector<int64_t>> is = StaticShapeArg(call, 1, &idx);
-  if (!is.ok()) return is.status();
+  MLC_ASSIGN_OR_RETURN(xs, DimsArg(call, 0, &x));
+  MLC_ASSIGN_OR_RETURN(is, DimsArg(call, 1, &idx));
   if (!idx->dtype.is_int()) return absl::InvalidArgumentError("indices must be integers");
-  int64_t rank = static_cast<int64_t>(xs->size()), axis = attrs.axis;
+  int64_t rank = static_cast<int64_t>(xs.size()), axis = attrs.axis;
   if (axis < 0) axis += rank;
   if (axis < 0 || axis >= rank) return absl::InvalidArgumentError(absl::StrCat("axis out of range for rank ", rank));
-  std::vector<int64_t> out(xs->begin(), xs->begin() + axis);
-  out.insert(out.end(), is->begin(), is->end());
-  out.insert(out.end(), xs->begin() + axis + 1, xs->end());
-  return TensorSInfo(out, x->dtype);
+  std::vector<tir::PrimExpr> out(xs.begin(), xs.begin() + axis);
+  out.insert(out.end(), is.begin(), is.end());
+  out.insert(out.end(), xs.begin() + axis + 1, xs.end());
+  return TensorSInfoOfDims(out, x->dtype);
+}
+
+/*! \brief The target of broadcast_to: the shape attribute, or (symbolic) sinfo_args[0]'s dims. */
+absl::StatusOr<std::vector<tir::PrimExpr>> BroadcastTarget(const CallNode& call, const BroadcastToAttrs& attrs) {
+  if (call.sinfo_args.empty()) {
+    std::vector<tir::PrimExpr> dims;
+    for (int64_t d : attrs.shape) dims.push_back(tir::I64(d));
+    return dims;
+  }
+  if (!attrs.shape.empty()) return absl::InvalidArgumentError("give the target shape as the shape attribute or as sinfo_args, not both");
+  const auto* t = call.sinfo_args[0].as<TensorStructInfoNode>();
+  if (t == nullptr || !t->HasKnownShape()) {
+    return absl::InvalidArgumentError(absl::StrCat("sinfo_args must be a tensor of known shape, got ", StructInfoToString(call.sinfo_args[0])));
+  }
+  return t->Dims();
 }
 
 absl::StatusOr<StructInfo> InferBroadcastTo(const CallNode& call, const BroadcastToAttrs& attrs) {
   const TensorStructInfoNode* x = nullptr;
-  absl::StatusOr<std::vector<int64_t>> xs = StaticShapeArg(call, 0, &x);
-  if (!xs.ok()) return xs.status();
-  const std::vector<int64_t>& shape = attrs.shape;
-  absl::StatusOr<std::vector<int64_t>> b = BroadcastShapes(*xs, shape);
-  if (!b.ok() || *b != shape) {
-    return absl::InvalidArgumentError(absl::StrCat(ShapeToString(*xs), " cannot be broadcast to ", ShapeToString(shape)));
-  }
-  return TensorSInfo(shape, x->dtype);
+  MLC_ASSIGN_OR_RETURN(xs, DimsArg(call, 0, &x));
+  MLC_ASSIGN_OR_RETURN(shape, BroadcastTarget(call, attrs));
+  absl::StatusOr<std::vector<tir::PrimExpr>> b = BroadcastDims(xs, shape);
+  bool same = b.ok() && b->size() == shape.size();
+  for (size_t i = 0; same && i < shape.size(); ++i) same = DimsEqual((*b)[i], shape[i]);
+  if (!same) return absl::InvalidArgumentError(absl::StrCat(DimsToString(xs), " cannot be broadcast to ", DimsToString(shape)));
+  return TensorSInfoOfDims(shape, x->dtype);
 }
 
 absl::StatusOr<StructInfo> InferWhere(const CallNode& call) {
   const TensorStructInfoNode *c = nullptr, *a = nullptr, *b = nullptr;
-  absl::StatusOr<std::vector<int64_t>> cs = StaticShapeArg(call, 0, &c);
-  if (!cs.ok()) return cs.status();
-  absl::StatusOr<std::vector<int64_t>> as = StaticShapeArg(call, 1, &a);
-  if (!as.ok()) return as.status();
-  absl::StatusOr<std::vector<int64_t>> bs = StaticShapeArg(call, 2, &b);
-  if (!bs.ok()) return bs.status();
+  MLC_ASSIGN_OR_RETURN(cs, DimsArg(call, 0, &c));
+  MLC_ASSIGN_OR_RETURN(as, DimsArg(call, 1, &a));
+  MLC_ASSIGN_OR_RETURN(bs, DimsArg(call, 2, &b));
   if (a->dtype != b->dtype) {
     return absl::InvalidArgumentError(absl::StrCat("the branches differ in dtype: ", a->dtype.ToString(), " vs ", b->dtype.ToString()));
   }
-  absl::StatusOr<std::vector<int64_t>> out = BroadcastShapes(*cs, *as);
-  if (out.ok()) out = BroadcastShapes(*out, *bs);
-  if (!out.ok()) return out.status();
-  return TensorSInfo(*out, a->dtype);
+  MLC_ASSIGN_OR_RETURN(ca, BroadcastDims(cs, as));
+  MLC_ASSIGN_OR_RETURN(out, BroadcastDims(ca, bs));
+  return TensorSInfoOfDims(out, a->dtype);
 }
 
 absl::StatusOr<StructInfo> InferAstype(const CallNode& call, const AstypeAttrs& attrs) {
-  const TensorStructInfoNode* x = nullptr;
-  absl::StatusOr<std::vector<int64_t>> xs = StaticShapeArg(call, 0, &x);
-  if (!xs.ok()) return xs.status();
-  return TensorSInfo(*xs, attrs.dtype);
+  MLC_ASSIGN_OR_RETURN(x, TensorArg(call, 0));
+  if (!x->HasKnownShape()) return TensorSInfoUnknownShape(attrs.dtype, x->ndim);
+  return TensorSInfoOfDims(x->Dims(), attrs.dtype);
 }
 
 MLC_REGISTER_OP("concat")
@@ -129,12 +136,17 @@ MLC_REGISTER_OP("take")
 MLC_REGISTER_OP("broadcast_to")
     .set_inputs({"x"})
     .set_attrs_type<BroadcastToAttrs>()
-    .set_description("NumPy broadcasting to a shape")
+    .set_description("NumPy broadcasting to a shape: the shape attribute, or sinfo_args=R.Tensor((n, 4)) for symbolic dims")
     .set_infer<BroadcastToAttrs>(InferBroadcastTo)
     .set_pattern(OpPattern::kBroadcast)
-    .set_legalize(LegalizeTE<BroadcastToAttrs>("broadcast_to", [](const std::vector<te::Tensor>& t, const BroadcastToAttrs& a) {
-      return topi::BroadcastTo(t[0], a.shape);
-    }));
+    .set_legalize([](BlockBuilder* bb, const CallNode& call) -> absl::StatusOr<Expr> {
+      // The inferred result holds the target, from the attribute or sinfo_args.
+      const auto* out = call.struct_info().as<TensorStructInfoNode>();
+      if (out == nullptr || !out->HasKnownShape()) return absl::InvalidArgumentError("broadcast_to needs a known result shape");
+      std::vector<tir::PrimExpr> shape = out->Dims();
+      return te::CallTE(
+          bb, "broadcast_to", [shape](const std::vector<te::Tensor>& t) { return topi::BroadcastTo(t[0], shape); }, call.args);
+    });
 
 MLC_REGISTER_OP("where")
     .set_inputs({"condition", "x", "y"})

@@ -103,7 +103,7 @@ absl::StatusOr<Tensor> Concatenate(const std::vector<Tensor>& xs, int64_t axis);
 /*! \brief x's slices at `indices` along `axis` (numpy.take; negative indices from the end). */
 absl::StatusOr<Tensor> Take(const Tensor& x, const Tensor& indices, int64_t axis);
 /*! \brief x broadcast (NumPy rules) to `shape`. */
-absl::StatusOr<Tensor> BroadcastTo(const Tensor& x, const std::vector<int64_t>& shape);
+absl::StatusOr<Tensor> BroadcastTo(const Tensor& x, const std::vector<tir::PrimExpr>& shape);
 /*! \brief cond ? a : b elementwise, with broadcasting; a non-bool cond is compared with 0. */
 absl::StatusOr<Tensor> Where(const Tensor& cond, const Tensor& a, const Tensor& b);
 /*! \brief Elementwise conversion to `dtype`. */

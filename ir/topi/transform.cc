@@ -58,28 +58,26 @@ absl::StatusOr<Tensor> Concatenate(const std::vector<Tensor>& xs, int64_t axis) 
 }
 
 absl::StatusOr<Tensor> Take(const Tensor& x, const Tensor& indices, int64_t axis) {
-  absl::StatusOr<std::vector<int64_t>> xs = StaticShape(x, "take");
-  if (!xs.ok()) return xs.status();
-  absl::StatusOr<std::vector<int64_t>> is = StaticShape(indices, "take");
-  if (!is.ok()) return is.status();
   if (!indices.dtype().is_int()) return absl::InvalidArgumentError("take: indices must be integers");
-  int64_t rank = static_cast<int64_t>(xs->size());
+  int64_t rank = static_cast<int64_t>(x.shape().size());
   if (axis < 0) axis += rank;
   if (axis < 0 || axis >= rank) return absl::InvalidArgumentError("take: axis out of range");
   DataType it = detail::IndexType({x, indices});
   std::vector<tir::PrimExpr> shape;
   for (int64_t d = 0; d < axis; ++d) shape.push_back(x.shape()[d]);
-  for (int64_t v : *is) shape.push_back(C(it, v));
+  for (const tir::PrimExpr& d : indices.shape()) shape.push_back(d);
   for (int64_t d = axis + 1; d < rank; ++d) shape.push_back(x.shape()[d]);
-  int64_t dim = (*xs)[axis], nidx = static_cast<int64_t>(is->size());
+  shape = detail::WithIndexType(shape, it);
+  tir::PrimExpr dim = tir::Cast(it, x.shape()[axis]);
+  int64_t nidx = static_cast<int64_t>(indices.shape().size());
   return te::Compute(
       shape,
       [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
         std::vector<tir::PrimExpr> idx_index(i.begin() + axis, i.begin() + axis + nidx);
         tir::PrimExpr k = tir::Cast(it, indices(idx_index));
         // Negative indices count from the end; out-of-range ones are clamped (ONNX leaves them undefined).
-        k = tir::Select(tir::operator<(k, C(it, 0)), tir::operator+(k, C(it, dim)), k);
-        k = tir::Min(tir::Max(k, C(it, 0)), C(it, dim - 1));
+        k = tir::Select(tir::operator<(k, C(it, 0)), tir::operator+(k, dim), k);
+        k = tir::Min(tir::Max(k, C(it, 0)), tir::operator-(dim, C(it, 1)));
         std::vector<tir::PrimExpr> index(i.begin(), i.begin() + axis);
         index.push_back(k);
         index.insert(index.end(), i.begin() + axis + nidx, i.end());
@@ -88,17 +86,16 @@ absl::StatusOr<Tensor> Take(const Tensor& x, const Tensor& indices, int64_t axis
       "T_take");
 }
 
-absl::StatusOr<Tensor> BroadcastTo(const Tensor& x, const std::vector<int64_t>& shape) {
-  absl::StatusOr<std::vector<int64_t>> xs = StaticShape(x, "broadcast_to");
-  if (!xs.ok()) return xs.status();
-  absl::StatusOr<std::vector<int64_t>> out = relax::BroadcastShapes(*xs, shape);
-  if (!out.ok() || *out != shape) {
-    return absl::InvalidArgumentError(absl::StrCat("broadcast_to: ", relax::ShapeToString(*xs), " cannot be broadcast to ",
-                                                   relax::ShapeToString(shape)));
+absl::StatusOr<Tensor> BroadcastTo(const Tensor& x, const std::vector<tir::PrimExpr>& shape) {
+  absl::StatusOr<std::vector<tir::PrimExpr>> out = relax::BroadcastDims(x.shape(), shape);
+  bool same = out.ok() && out->size() == shape.size();
+  for (size_t i = 0; same && i < shape.size(); ++i) same = relax::DimsEqual((*out)[i], shape[i]);
+  if (!same) {
+    return absl::InvalidArgumentError(absl::StrCat("broadcast_to: ", relax::DimsToString(x.shape()), " cannot be broadcast to ",
+                                                   relax::DimsToString(shape)));
   }
   DataType it = detail::IndexType({x});
-  std::vector<tir::PrimExpr> extents;
-  for (int64_t v : shape) extents.push_back(C(it, v));
+  std::vector<tir::PrimExpr> extents = detail::WithIndexType(shape, it);
   return te::Compute(
       extents, [&](const std::vector<tir::Var>& i) -> te::ComputeValue { return x(detail::BroadcastIndex(x, i, extents)); },
       "T_broadcast_to");
