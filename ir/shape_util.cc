@@ -170,6 +170,22 @@ std::optional<tir::PrimExpr> UnifyDims(const tir::PrimExpr& a, const tir::PrimEx
   return e.kept;
 }
 
+tir::PrimExpr InferredReshapeDim(const std::vector<tir::PrimExpr>& input, const std::vector<tir::PrimExpr>& others) {
+  std::vector<tir::PrimExpr> numerator = input, denominator;
+  for (const tir::PrimExpr& o : others) {
+    auto same = std::find_if(numerator.begin(), numerator.end(), [&](const tir::PrimExpr& d) { return DimsEqual(d, o); });
+    if (same != numerator.end()) {
+      numerator.erase(same);
+    } else {
+      denominator.push_back(o);
+    }
+  }
+  tir::PrimExpr num = tir::I64(1), den = tir::I64(1);
+  for (const tir::PrimExpr& d : numerator) num = tir::operator*(num, d);
+  for (const tir::PrimExpr& d : denominator) den = tir::operator*(den, d);
+  return tir::Analyzer().Simplify(tir::FloorDiv(num, den));
+}
+
 std::string DimsToString(const std::vector<tir::PrimExpr>& dims) {
   std::vector<std::string> parts;
   for (const tir::PrimExpr& d : dims) parts.push_back(tir::ShapeExprToString(d));

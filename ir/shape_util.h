@@ -61,6 +61,11 @@ class DimAssumptions {
  *         `a`), recording the assumption; nullopt when they differ or nothing may be assumed. */
 std::optional<tir::PrimExpr> UnifyDims(const tir::PrimExpr& a, const tir::PrimExpr& b);
 
+/*! \brief The dimension a reshape's -1 stands for: the product of `input` over the product of
+ *         `others` (the target's other dimensions), with the factors they share cancelled first
+ *         ((batch, 16, 1, 1) viewed as (batch, -1) gives 16, not batch * 16 // batch). */
+tir::PrimExpr InferredReshapeDim(const std::vector<tir::PrimExpr>& input, const std::vector<tir::PrimExpr>& others);
+
 /*! \brief "(n, 128)" for messages; constants print as ShapeToString does. */
 std::string DimsToString(const std::vector<tir::PrimExpr>& dims);
 

@@ -54,7 +54,7 @@ done
 # The same encoder exported with a dynamic batch and sequence (the attention's reshapes computed
 # from Shape at run time in ONNX): built once, it matches PyTorch at three sizes.
 for bs in 1,128 3,77 8,16; do
-  /usr/bin/python3 frontend/torch/export_fx.py --example encoder --shape "${bs/,/,},256" --onnx_dynamic 0=batch,1=seq \
+  /usr/bin/python3 frontend/torch/export_fx.py --example encoder --shape "${bs/,/,},256" --dynamic 0=batch,1=seq \
     --onnx "$t/encdyn.onnx" --inputs "$t/encdyn.x.${bs/,/_}.npy" --reference "$t/encdyn.ref.${bs/,/_}.npy" 2> /dev/null
 done
 frontend/import --in "$t/encdyn.onnx" --out "$t/encdyn.irpb"
@@ -112,6 +112,24 @@ elif [[ $(cat "$t/dynerr.txt") == *"argument 0 (x): dimension 1 is 785, expected
 else
   bad "wrong input shape message"; cat "$t/dynerr.txt"
 fi
+
+# FX with a dynamic batch: the CNN's x.view(x.size(0), -1) follows its arguments (size(0) is the
+# shape variable), not the example's sizes; one executable at batch 1 and 5.
+for n in 1 5; do
+  /usr/bin/python3 frontend/torch/export_fx.py --example cnn --shape $n,3,17,15 --dynamic 0=batch --out "$t/cnndyn.fxpb" \
+    --inputs "$t/cnndyn.x$n.npy" --reference "$t/cnndyn.ref$n.npy" 2> /dev/null
+done
+frontend/import --in "$t/cnndyn.fxpb" --out "$t/cnndyn.irpb"
+passes/opt --in "$t/cnndyn.irpb" --out "$t/cnndyn.opt.irpb"
+codegen/build --in "$t/cnndyn.opt.irpb" --out "$t/cnndyn.mlcx"
+for n in 1 5; do
+  if vm/run --exe "$t/cnndyn.mlcx" --inputs "$t/cnndyn.x$n.npy" --outputs "$t/cnndyn.out$n.npy" &&
+     matches_reference "$t/cnndyn.out$n.npy" "$t/cnndyn.ref$n.npy"; then
+    ok "FX CNN with a dynamic batch (view(x.size(0), -1)) at batch $n matches PyTorch"
+  else
+    bad "FX CNN dynamic batch $n"
+  fi
+done
 
 # Shape-driven operators with a dynamic batch and sequence: Gather (an embedding: take),
 # Unsqueeze, torch's expand (a Reshape/Shape/ConstantOfShape/Equal/Where subgraph over the shape,

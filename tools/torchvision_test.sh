@@ -25,19 +25,21 @@ done
 # ResNet-18 exported with a dynamic batch: imported without --dim, built once, run at batch 1, 3
 # and 8 against PyTorch.
 for n in 1 3 8; do
-  /usr/bin/python3 frontend/torch/export_fx.py --example resnet18 --shape $n,3,224,224 --onnx_dynamic 0=batch \
-    --onnx "$t/r18dyn.onnx" --inputs "$t/r18dyn.x$n.npy" --reference "$t/r18dyn.ref$n.npy" 2> /dev/null
+  /usr/bin/python3 frontend/torch/export_fx.py --example resnet18 --shape $n,3,224,224 --dynamic 0=batch \
+    --onnx "$t/r18dyn.onnx" --out "$t/r18dyn.fxpb" --inputs "$t/r18dyn.x$n.npy" --reference "$t/r18dyn.ref$n.npy" 2> /dev/null
 done
-frontend/import --in "$t/r18dyn.onnx" --out "$t/r18dyn.irpb"
-passes/opt --in "$t/r18dyn.irpb" --out "$t/r18dyn.opt.irpb"
-codegen/build --in "$t/r18dyn.opt.irpb" --out "$t/r18dyn.mlcx"
-for n in 1 3 8; do
-  if vm/run --exe "$t/r18dyn.mlcx" --inputs "$t/r18dyn.x$n.npy" --outputs "$t/r18dyn.out$n.npy" &&
-     matches_reference "$t/r18dyn.out$n.npy" "$t/r18dyn.ref$n.npy"; then
-    echo "ok: resnet18 with a dynamic batch, run at batch $n, matches PyTorch"; passed=$((passed + 1))
-  else
-    echo "FAILED: resnet18 dynamic batch $n"; failures=$((failures + 1))
-  fi
+for format in onnx fxpb; do
+  frontend/import --in "$t/r18dyn.$format" --out "$t/r18dyn.irpb"
+  passes/opt --in "$t/r18dyn.irpb" --out "$t/r18dyn.opt.irpb"
+  codegen/build --in "$t/r18dyn.opt.irpb" --out "$t/r18dyn.mlcx"
+  for n in 1 3 8; do
+    if vm/run --exe "$t/r18dyn.mlcx" --inputs "$t/r18dyn.x$n.npy" --outputs "$t/r18dyn.out$n.npy" &&
+       matches_reference "$t/r18dyn.out$n.npy" "$t/r18dyn.ref$n.npy"; then
+      echo "ok: resnet18 ($format) with a dynamic batch, run at batch $n, matches PyTorch"; passed=$((passed + 1))
+    else
+      echo "FAILED: resnet18 ($format) dynamic batch $n"; failures=$((failures + 1))
+    fi
+  done
 done
 echo "$passed passed, $failures failed"
 test "$failures" -eq 0

@@ -100,7 +100,7 @@ Outputs ReshapeToSymbolic(OnnxContext& ctx, const onnx::NodeProto& node, const r
   std::vector<tir::PrimExpr> dims = ctx.ShapeValueInput(node, 1)->elements;
   bool allow_zero = ctx.IntAttr(node, "allowzero", 0) != 0;
   int infer = -1;
-  tir::PrimExpr known = tir::I64(1);
+  std::vector<tir::PrimExpr> known;
   for (size_t d = 0; d < dims.size(); ++d) {
     const int64_t* v = tir::AsConstInt(dims[d]);
     if (v != nullptr && *v == 0 && !allow_zero) {
@@ -111,13 +111,9 @@ Outputs ReshapeToSymbolic(OnnxContext& ctx, const onnx::NodeProto& node, const r
       infer = static_cast<int>(d);
       continue;
     }
-    known = tir::operator*(known, dims[d]);
+    known.push_back(dims[d]);
   }
-  if (infer >= 0) {
-    tir::PrimExpr total = tir::I64(1);
-    for (const tir::PrimExpr& d : in) total = tir::operator*(total, d);
-    dims[infer] = tir::Analyzer().Simplify(tir::FloorDiv(total, known));
-  }
+  if (infer >= 0) dims[infer] = relax::InferredReshapeDim(in, known);
   return ReshapeToDims(ctx, x, dims);
 }
 

@@ -143,10 +143,18 @@ def _trace(model):
     return fx.GraphModule(root, _Tracer().trace(root))
 
 
-def export(model, example_inputs, path):
+def export(model, example_inputs, path, dynamic_axes=None):
+    """dynamic_axes: {input index: {axis: name}}, the inputs' symbolic dimensions (the importer
+    makes each name a shape variable; reshapes of them follow their arguments, not the example's
+    sizes)."""
     model = model.eval()
     traced = _trace(model)
     ShapeProp(traced).propagate(*example_inputs)
+    dynamic_axes = dynamic_axes or {}
+    placeholders = [node for node in traced.graph.nodes if node.op == "placeholder"]
+    for index in dynamic_axes:
+        if not 0 <= index < len(placeholders):
+            raise ValueError(f"dynamic_axes: no input {index} (the module takes {len(placeholders)})")
     graph = fx_graph_pb2.FxGraph(magic="mlc.fx", format_version=FORMAT_VERSION, module_name=type(model).__name__)
     modules = dict(traced.named_modules())
     for node in traced.graph.nodes:
@@ -165,7 +173,10 @@ def export(model, example_inputs, path):
             metas = list(meta)
         for m in metas:
             if hasattr(m, "shape"):
-                n.outputs.add(shape=list(m.shape), dtype=DTYPES.get(m.dtype, str(m.dtype)))
+                out = n.outputs.add(shape=list(m.shape), dtype=DTYPES.get(m.dtype, str(m.dtype)))
+                if node.op == "placeholder" and placeholders.index(node) in dynamic_axes:
+                    axes = dynamic_axes[placeholders.index(node)]
+                    out.dim_names.extend(axes.get(d, "") for d in range(len(m.shape)))
         if node.op == "call_module":
             sub = modules[node.target]
             n.module_type = type(sub).__name__
@@ -306,8 +317,8 @@ def main():
     parser.add_argument("--inputs", help="write the example input here (.npy)")
     parser.add_argument("--reference", help="write PyTorch's output here (.npy)")
     parser.add_argument("--onnx", help="also export the example with torch.onnx (opset 13) to this path")
-    parser.add_argument("--onnx_dynamic", default="",
-                        help="ONNX: symbolic dimensions of the input (and output), e.g. 0=batch,1=seq")
+    parser.add_argument("--dynamic", default="",
+                        help="symbolic dimensions of the input (and, for ONNX, the output), e.g. 0=batch,1=seq")
     parser.add_argument("--shape", default="", help="the example input's shape instead of the example's own, e.g. 3,3,224,224")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
@@ -321,10 +332,10 @@ def main():
     if args.reference:  # from the unmodified model, before tracing swaps any forward
         with torch.no_grad():
             np.save(args.reference, model(x).numpy())
+    dynamic = {int(k): v for k, v in (kv.split("=") for kv in args.dynamic.split(",") if kv)}
     if args.out:
-        export(model, (x,), args.out)
+        export(model, (x,), args.out, {0: dynamic} if dynamic else None)
     if args.onnx:
-        dynamic = {int(k): v for k, v in (kv.split("=") for kv in args.onnx_dynamic.split(",") if kv)}
         with torch.no_grad():
             out_rank = model(x).dim()
         axes = {"x": dynamic, "y": {k: v for k, v in dynamic.items() if k < out_rank}} if dynamic else None

@@ -8,6 +8,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "frontend/torch/fx_converter_util.h"
+#include "ir/op.h"
+#include "ir/tir/analyzer.h"
+#include "ir/tir/prim_expr_ops.h"
 
 namespace mlc {
 namespace fx {
@@ -55,10 +58,78 @@ absl::StatusOr<relax::Expr> ConvertLinear(FxContext& ctx, const proto::FxNode& n
   return ctx.EmitOp("add", {*y, *b});
 }
 
-/*! \brief flatten / view / reshape: the result shape is the one shape propagation recorded. */
+/*! \brief An integer argument as a dimension: a literal, a constant (x.size(1) of a static
+ *  dimension) or a shape value (x.size(0) of a symbolic one). */
+absl::StatusOr<tir::PrimExpr> DimArg(FxContext& ctx, const proto::FxArg& arg) {
+  if (arg.value_case() == proto::FxArg::kI) return tir::I64(arg.i());
+  absl::StatusOr<relax::Expr> v = ctx.Value(arg);
+  if (!v.ok()) return v.status();
+  if (const auto* c = v->as<relax::ConstantNode>(); c != nullptr && c->data.dtype().is_int() && c->data.NumElements() == 1) {
+    return tir::I64(c->data.dtype() == DataType::Int64() ? c->data.data_as<int64_t>()[0] : c->data.data_as<int32_t>()[0]);
+  }
+  if (const auto* s = v->as<relax::ShapeExprNode>(); s != nullptr && s->values.size() == 1) return s->values[0];
+  return absl::UnimplementedError("a dimension argument must be an integer or a size of a tensor");
+}
+
+/*! \brief The result of flatten / view / reshape of symbolic `dims`, from the call's arguments
+ *  (shape propagation recorded only the example's sizes). */
+absl::StatusOr<std::vector<tir::PrimExpr>> SymbolicReshapeTarget(FxContext& ctx, const proto::FxNode& node,
+                                                                 const std::vector<tir::PrimExpr>& dims) {
+  const int64_t rank = static_cast<int64_t>(dims.size());
+  const bool flatten = node.target() == "flatten" || node.target() == "torch.flatten" || node.module_type() == "Flatten";
+  if (flatten) {
+    const bool module = node.op() == "call_module";
+    int64_t start = module ? IntsOf(node, "start_dim", 1, {1})[0] : IntArg(node, 1, "start_dim", 0);
+    int64_t end = module ? IntsOf(node, "end_dim", 1, {-1})[0] : IntArg(node, 2, "end_dim", -1);
+    if (start < 0) start += rank;
+    if (end < 0) end += rank;
+    if (start < 0 || end >= rank || start > end) return absl::InvalidArgumentError("flatten: dimensions out of range");
+    std::vector<tir::PrimExpr> out(dims.begin(), dims.begin() + start);
+    tir::PrimExpr merged = tir::I64(1);
+    for (int64_t d = start; d <= end; ++d) merged = tir::operator*(merged, dims[d]);
+    out.push_back(tir::Analyzer().Simplify(merged));
+    out.insert(out.end(), dims.begin() + end + 1, dims.end());
+    return out;
+  }
+  // view(x, a, b, ...), reshape(x, (a, b, ...)), torch.reshape(x, (a, b)).
+  std::vector<proto::FxArg> items;
+  if (node.args_size() == 2 && node.args(1).value_case() == proto::FxArg::kList) {
+    items.assign(node.args(1).list().items().begin(), node.args(1).list().items().end());
+  } else {
+    items.assign(node.args().begin() + 1, node.args().end());
+  }
+  std::vector<tir::PrimExpr> out, known;
+  int infer = -1;
+  for (const proto::FxArg& item : items) {
+    absl::StatusOr<tir::PrimExpr> d = DimArg(ctx, item);
+    if (!d.ok()) return d.status();
+    const int64_t* v = tir::AsConstInt(*d);
+    if (v != nullptr && *v == -1) {
+      if (infer >= 0) return absl::InvalidArgumentError("at most one dimension may be -1");
+      infer = static_cast<int>(out.size());
+    } else {
+      known.push_back(*d);
+    }
+    out.push_back(*d);
+  }
+  if (infer >= 0) out[infer] = relax::InferredReshapeDim(dims, known);
+  return out;
+}
+
+/*! \brief flatten / view / reshape: to the shape shape propagation recorded, or, for an input
+ *  with symbolic dimensions, to the one its arguments say. */
 absl::StatusOr<relax::Expr> ConvertReshape(FxContext& ctx, const proto::FxNode& node) {
   absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
   if (!x.ok()) return x.status();
+  const auto* t = (*x)->struct_info().as<relax::TensorStructInfoNode>();
+  if (t != nullptr && t->IsSymbolic()) {
+    absl::StatusOr<std::vector<tir::PrimExpr>> dims = SymbolicReshapeTarget(ctx, node, t->Dims());
+    if (!dims.ok()) return dims.status();
+    relax::Call call = relax::MakeCall(relax::GetOpOrDie("reshape"), {*x}, {}, {relax::TensorSInfoOfDims(*dims, t->dtype)});
+    absl::StatusOr<relax::Var> v = ctx.bb().Emit(call);
+    if (!v.ok()) return v.status();
+    return relax::Expr(*v);
+  }
   if (node.outputs_size() != 1) return absl::InvalidArgumentError("the result shape was not recorded");
   std::vector<int64_t> shape(node.outputs(0).shape().begin(), node.outputs(0).shape().end());
   return ctx.EmitOp("reshape", {*x}, {{"shape", shape}});
@@ -120,7 +191,21 @@ absl::StatusOr<relax::Expr> ConvertSize(FxContext& ctx, const proto::FxNode& nod
   absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
   if (!x.ok()) return x.status();
   const auto* t = (*x)->struct_info().as<relax::TensorStructInfoNode>();
-  if (t == nullptr || !t->shape) return absl::InvalidArgumentError("needs a static input shape");
+  if (t == nullptr || !t->HasKnownShape()) return absl::InvalidArgumentError("needs a known input shape");
+  if (t->IsSymbolic()) {  // sizes as a shape value (x.size(0) is `batch`)
+    std::vector<tir::PrimExpr> dims = t->Dims();
+    if (node.target() == "builtins.getattr" || (node.args_size() < 2 && !node.kwargs().count("dim"))) {
+      if (node.target() == "builtins.getattr" && (node.args_size() < 2 || node.args(1).s() != "shape")) {
+        return absl::UnimplementedError(absl::StrCat("tensor attribute '", node.args_size() > 1 ? node.args(1).s() : "", "'"));
+      }
+      return relax::MakeShapeExpr(dims);
+    }
+    int64_t d = IntArg(node, 1, "dim", 0), rank = static_cast<int64_t>(dims.size());
+    if (d < 0) d += rank;
+    if (d < 0 || d >= rank) return absl::InvalidArgumentError(absl::StrCat("dimension ", d, " out of range"));
+    if (const int64_t* v = tir::AsConstInt(dims[d])) return relax::MakeConstant(ScalarTensor(static_cast<double>(*v), DataType::Int64()));
+    return relax::MakeShapeExpr(std::vector<tir::PrimExpr>{dims[d]});
+  }
   const std::vector<int64_t>& shape = *t->shape;
   if (node.target() == "builtins.getattr") {
     if (node.args_size() < 2 || node.args(1).s() != "shape") {
@@ -149,6 +234,13 @@ absl::StatusOr<relax::Expr> ConvertGetItem(FxContext& ctx, const proto::FxNode& 
       return absl::UnimplementedError(absl::StrCat("element ", i, " of this tuple is not computed"));
     }
     return tuple->fields[i];
+  }
+  if (const auto* s = x->as<relax::ShapeExprNode>()) {  // x.shape[0] of a symbolic shape
+    int64_t n = static_cast<int64_t>(s->values.size());
+    if (i < 0) i += n;
+    if (i < 0 || i >= n) return absl::InvalidArgumentError(absl::StrCat("index ", i, " out of range"));
+    if (const int64_t* v = tir::AsConstInt(s->values[i])) return relax::MakeConstant(ScalarTensor(static_cast<double>(*v), DataType::Int64()));
+    return relax::MakeShapeExpr(std::vector<tir::PrimExpr>{s->values[i]});
   }
   const auto* c = x->as<relax::ConstantNode>();
   if (c != nullptr && c->data.dtype() == DataType::Int64() && c->data.shape().size() == 1) {

@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "ir/op.h"
+#include "ir/tir/prim_expr_ops.h"
 #include "support/checked_math.h"
 #include "support/file_util.h"
 
@@ -85,13 +86,31 @@ absl::StatusOr<relax::Expr> FxContext::EmitOp(const std::string& op, std::vector
 
 namespace {
 
-absl::StatusOr<relax::StructInfo> MetaSInfo(const proto::FxNode& node) {
+/*! \brief A placeholder's struct info: its recorded shape, with each named dimension the shape
+ *  variable of that name (one per name across the inputs). */
+absl::StatusOr<relax::StructInfo> PlaceholderSInfo(const proto::FxNode& node, std::map<std::string, tir::Var>* shape_vars) {
   if (node.outputs_size() != 1) {
     return absl::InvalidArgumentError(absl::StrCat("input ", node.name(), " has no recorded shape (run shape propagation)"));
   }
-  absl::StatusOr<DataType> dtype = DataType::Parse(node.outputs(0).dtype());
+  const proto::TensorMeta& meta = node.outputs(0);
+  absl::StatusOr<DataType> dtype = DataType::Parse(meta.dtype());
   if (!dtype.ok()) return dtype.status();
-  return relax::TensorSInfo(std::vector<int64_t>(node.outputs(0).shape().begin(), node.outputs(0).shape().end()), *dtype);
+  if (meta.dim_names_size() != 0 && meta.dim_names_size() != meta.shape_size()) {
+    return absl::DataLossError(absl::StrCat("input ", node.name(), ": ", meta.dim_names_size(), " dimension names for ",
+                                            meta.shape_size(), " dimensions"));
+  }
+  std::vector<tir::PrimExpr> dims;
+  for (int d = 0; d < meta.shape_size(); ++d) {
+    const std::string name = d < meta.dim_names_size() ? meta.dim_names(d) : "";
+    if (name.empty()) {
+      dims.push_back(tir::I64(meta.shape(d)));
+      continue;
+    }
+    auto [it, added] = shape_vars->emplace(name, tir::Var());
+    if (added) it->second = tir::MakeVar(name, DataType::Int64());
+    dims.push_back(it->second);
+  }
+  return relax::TensorSInfoOfDims(dims, *dtype);
 }
 
 absl::StatusOr<relax::Expr> OutputValue(FxContext& ctx, const proto::FxArg& arg) {
@@ -118,6 +137,7 @@ absl::StatusOr<IRModule> ImportFx(const proto::FxGraph& graph) {
   FxContext ctx(&bb, &graph);
   const FxConverterRegistry& registry = FxConverterRegistry::Global();
   std::vector<relax::Var> params;
+  std::map<std::string, tir::Var> shape_vars;
   if (absl::Status s = bb.BeginFunction("main"); !s.ok()) return s;
   if (absl::Status s = bb.BeginDataflow(); !s.ok()) return s;
   relax::Expr result;
@@ -127,7 +147,7 @@ absl::StatusOr<IRModule> ImportFx(const proto::FxGraph& graph) {
     };
     absl::StatusOr<relax::Expr> value;
     if (node.op() == "placeholder") {
-      absl::StatusOr<relax::StructInfo> sinfo = MetaSInfo(node);
+      absl::StatusOr<relax::StructInfo> sinfo = PlaceholderSInfo(node, &shape_vars);
       if (!sinfo.ok()) return error(std::string(sinfo.status().message()));
       relax::Var v = relax::MakeVar(node.target(), *sinfo);
       params.push_back(v);

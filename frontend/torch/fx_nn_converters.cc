@@ -102,8 +102,8 @@ absl::StatusOr<relax::Expr> ConvertPad(FxContext& ctx, const proto::FxNode& node
     return absl::UnimplementedError(absl::StrCat("mode '", mode->s(), "' is not supported (only constant)"));
   }
   const auto* t = (*x)->struct_info().as<relax::TensorStructInfoNode>();
-  if (t == nullptr || !t->shape) return absl::InvalidArgumentError("pad needs a static input shape");
-  size_t rank = t->shape->size();
+  if (t == nullptr || t->ndim < 0) return absl::InvalidArgumentError("pad needs an input of known rank");
+  size_t rank = static_cast<size_t>(t->ndim);
   if (pad->list().items_size() % 2 != 0 || static_cast<size_t>(pad->list().items_size()) > 2 * rank) {
     return absl::InvalidArgumentError(absl::StrCat("pad has ", pad->list().items_size(), " values for a rank-", rank, " input"));
   }

@@ -85,19 +85,24 @@ absl::StatusOr<StructInfo> InferAdaptiveAvgPool2d(const CallNode& call, const Ad
 absl::StatusOr<StructInfo> InferPad(const CallNode& call, const PadAttrs& a) {
   absl::StatusOr<const TensorStructInfoNode*> x = TensorArg(call, 0);
   if (!x.ok()) return x.status();
-  if (!(*x)->shape) return absl::InvalidArgumentError("pad needs a static input shape");
-  std::vector<int64_t> shape = *(*x)->shape;
-  if (a.pad_width.size() != 2 * shape.size()) {
-    return absl::InvalidArgumentError(absl::StrCat("pad_width needs ", 2 * shape.size(), " ints for ", ShapeToString(shape)));
+  if (!(*x)->HasKnownShape()) return absl::InvalidArgumentError("pad needs an input of known shape");
+  std::vector<tir::PrimExpr> dims = (*x)->Dims();
+  if (a.pad_width.size() != 2 * dims.size()) {
+    return absl::InvalidArgumentError(absl::StrCat("pad_width needs ", 2 * dims.size(), " ints for ", DimsToString(dims)));
   }
-  for (size_t d = 0; d < shape.size(); ++d) {
+  // Padded dimensions must be static; the others (a batch) may be symbolic.
+  std::vector<int> padded;
+  for (size_t d = 0; d < dims.size(); ++d) {
     if (a.pad_width[2 * d] < 0 || a.pad_width[2 * d + 1] < 0) return absl::UnimplementedError("negative pad widths are not supported");
-    shape[d] += a.pad_width[2 * d] + a.pad_width[2 * d + 1];
+    if (a.pad_width[2 * d] != 0 || a.pad_width[2 * d + 1] != 0) padded.push_back(static_cast<int>(d));
   }
+  absl::StatusOr<std::vector<int64_t>> known = KnownValues(dims, padded, "pad's input");
+  if (!known.ok()) return known.status();
+  for (int d : padded) dims[d] = tir::I64((*known)[d] + a.pad_width[2 * d] + a.pad_width[2 * d + 1]);
   if (a.pad_mode != "constant") {
     return absl::UnimplementedError(absl::StrCat("pad_mode '", a.pad_mode, "' is not supported (only constant)"));
   }
-  return TensorSInfo(shape, (*x)->dtype);
+  return TensorSInfoOfDims(dims, (*x)->dtype);
 }
 
 absl::StatusOr<StructInfo> InferSoftmax(const CallNode& call, const SoftmaxAttrs& a) {
