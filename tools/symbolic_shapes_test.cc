@@ -40,6 +40,7 @@ using vm::Value;
 
 constexpr char kCallTirMlp[] = "testdata/symbolic/mlp_dynamic_batch.py";
 constexpr char kOperatorMlp[] = "testdata/symbolic/mlp_high_level_dynamic_batch.py";
+constexpr char kMatchCast[] = "testdata/symbolic/match_cast.py";
 
 IRModule Parse(const std::string& path) {
   absl::StatusOr<std::string> text = ReadFile(path);
@@ -285,35 +286,21 @@ class Module:
   EXPECT_THAT(std::string(bad.status().message()), HasSubstr("argument 0 (a): dimension 0 is 10, which is not 4 * n for any n"));
 }
 
-constexpr char kMatchCast[] = R"(
-@R.function
-def main(x: R.Tensor(dtype="float32", ndim=2), y: R.Tensor(dtype="float32", ndim=2)) -> R.Tensor(dtype="float32", ndim=2):
-    n = T.int64()
-    m = T.int64()
-    with R.dataflow():
-        a = R.match_cast(x, R.Tensor((n, m), dtype="float32"))
-        b = R.match_cast(y, R.Tensor((n, m), dtype="float32"))
-        c: R.Tensor((n, m), dtype="float32") = R.add(a, b)
-        d: R.Tensor((n, m), dtype="float32") = R.nn.relu(c)
-        R.output(d)
-    return d
-)";
 
 TEST(SymbolicShapes, MatchCastBindsNewVariablesAndRoundTrips) {
-  absl::StatusOr<IRModule> mod = ParseTVMScript(kMatchCast, "inline.py");
-  ASSERT_TRUE(mod.ok()) << mod.status();
-  std::string printed = PrintModule(*mod);
+  IRModule mod = Parse(kMatchCast);
+  std::string printed = PrintModule(mod);
   EXPECT_THAT(printed, HasSubstr("a = R.match_cast(x, R.Tensor((n, m), dtype=\"float32\"))"));
   EXPECT_THAT(printed, HasSubstr("m = T.int64()"));
   absl::StatusOr<IRModule> again = ParseTVMScript(printed, "printed.py");
   ASSERT_TRUE(again.ok()) << again.status() << "\n" << printed;
-  EXPECT_TRUE(CheckStructuralEqual(*mod, *again).ok()) << CheckStructuralEqual(*mod, *again);
-  EXPECT_EQ(StructuralHash(*mod), StructuralHash(*again));
-  absl::StatusOr<IRModule> loaded = DeserializeModule(SerializeModule(*mod));
+  EXPECT_TRUE(CheckStructuralEqual(mod, *again).ok()) << CheckStructuralEqual(mod, *again);
+  EXPECT_EQ(StructuralHash(mod), StructuralHash(*again));
+  absl::StatusOr<IRModule> loaded = DeserializeModule(SerializeModule(mod));
   ASSERT_TRUE(loaded.ok()) << loaded.status();
   EXPECT_EQ(PrintModule(*loaded), printed);
 
-  std::unique_ptr<vm::VirtualMachine> vm = BuildWith(*mod, "default");
+  std::unique_ptr<vm::VirtualMachine> vm = BuildWith(mod, "default");
   ASSERT_NE(vm, nullptr);
   std::mt19937 rng(8);
   for (auto [n, m] : {std::pair<int64_t, int64_t>{1, 1}, {3, 17}, {64, 5}}) {
