@@ -519,7 +519,9 @@ TEST(SymbolicShapes, UpperBoundsPlanSymbolicIntermediatesIntoStorageReusedAcross
     ASSERT_TRUE(out.ok()) << out.status();
     ExpectClose(out->tensor(), MlpReference(x, w0, b0, w1, b1), 1e-4, 1e-4);
     if (allocated_after_first == 0) allocated_after_first = (*vm)->pool().allocated();
-    if (n <= 64) EXPECT_EQ((*vm)->pool().allocated(), allocated_after_first);
+    if (n <= 64) {
+      EXPECT_EQ((*vm)->pool().allocated(), allocated_after_first);
+    }
   }
   absl::StatusOr<IRModule> unknown = SetShapeUpperBounds(mod, {{"batch", 8}});
   EXPECT_THAT(std::string(unknown.status().message()), HasSubstr("no graph function has a shape variable batch (there are: n)"));
