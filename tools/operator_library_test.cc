@@ -59,6 +59,17 @@ TEST(OperatorLibrary, EveryUnaryOperatorMatchesItsReference) {
       {"ceil", {[](double x) { return std::ceil(x); }, -3.0f, 3.0f}},
       {"round", {[](double x) { return std::nearbyint(x); }, -3.0f, 3.0f}},
       {"sign", {[](double x) { return static_cast<double>((x > 0) - (x < 0)); }}},
+      {"sin", {[](double x) { return std::sin(x); }, -3.0f, 3.0f}},
+      {"cos", {[](double x) { return std::cos(x); }, -3.0f, 3.0f}},
+      {"tan", {[](double x) { return std::tan(x); }, -1.2f, 1.2f}},
+      {"asin", {[](double x) { return std::asin(x); }, -0.99f, 0.99f}},
+      {"acos", {[](double x) { return std::acos(x); }, -0.99f, 0.99f}},
+      {"atan", {[](double x) { return std::atan(x); }, -3.0f, 3.0f}},
+      {"sinh", {[](double x) { return std::sinh(x); }, -3.0f, 3.0f}},
+      {"cosh", {[](double x) { return std::cosh(x); }, -3.0f, 3.0f}},
+      {"asinh", {[](double x) { return std::asinh(x); }, -3.0f, 3.0f}},
+      {"acosh", {[](double x) { return std::acosh(x); }, 1.0f, 4.0f}},
+      {"atanh", {[](double x) { return std::atanh(x); }, -0.99f, 0.99f}},
   };
   int tested = 0;
   for (const std::string& name : relax::OpRegistry::Global().ListNames()) {
@@ -74,6 +85,41 @@ TEST(OperatorLibrary, EveryUnaryOperatorMatchesItsReference) {
     ++tested;
   }
   EXPECT_EQ(tested, static_cast<int>(references.size()));
+}
+
+/*! \brief Remainders (NumPy's sign of the divisor, C's of the dividend) and the product and
+ *  arg-reductions along the middle axis of a (5, 9, 7) tensor. */
+TEST(OperatorLibrary, RemaindersAndProductAndArgReductionsMatchReferences) {
+  RunOpCase("fmod", {}, {{7, 33}, {7, 33}}, "default", Elementwise([](auto v) { return std::fmod(v[0], v[1]); }), 0.5f, 3.0f);
+  RunOpCase("floor_mod", {}, {{7, 33}, {1, 33}}, "default", Elementwise([](auto v) { return std::fmod(v[0], v[1]); }), 0.5f, 3.0f);
+  // Reduces the middle axis of (5, 9, 7) with `combine`, or takes the first/last index of the extreme.
+  auto along_middle = [](std::function<double(const std::vector<double>&)> combine) -> Reference {
+    return [combine](const std::vector<NDArray>& in, const std::vector<int64_t>&) {
+      std::vector<double> out;
+      for (int i = 0; i < 5; ++i) {
+        for (int k = 0; k < 7; ++k) {
+          std::vector<double> row;
+          for (int j = 0; j < 9; ++j) row.push_back(F(in[0])[(i * 9 + j) * 7 + k]);
+          out.push_back(combine(row));
+        }
+      }
+      return out;
+    };
+  };
+  RunOpCase("prod", {{"axis", std::vector<int64_t>{1}}}, {{5, 9, 7}}, "default", along_middle([](const std::vector<double>& r) {
+              double p = 1;
+              for (double v : r) p *= v;
+              return p;
+            }), 0.5f, 1.5f);
+  RunOpCase("argmax", {{"axis", int64_t{1}}}, {{5, 9, 7}}, "default", along_middle([](const std::vector<double>& r) {
+              return static_cast<double>(std::max_element(r.begin(), r.end()) - r.begin());
+            }));
+  RunOpCase("argmin", {{"axis", int64_t{1}}, {"select_last_index", true}}, {{5, 9, 7}}, "default",
+            along_middle([](const std::vector<double>& r) {
+              int best = 0;
+              for (int j = 1; j < static_cast<int>(r.size()); ++j) best = r[j] <= r[best] ? j : best;
+              return static_cast<double>(best);
+            }));
 }
 
 TEST(OperatorLibrary, DenseMatmulTransposeMatchReferences) {

@@ -191,6 +191,10 @@ class KernelEmitter {
     return b_.CreateCall(f, args);
   }
   llvm::Value* CallLibm(const std::string& name, llvm::Type* type, std::vector<llvm::Value*> args) {
+    if (type->isHalfTy() || type->isBFloatTy()) {  // libm has no 16-bit functions: compute in float
+      for (llvm::Value*& a : args) a = b_.CreateFPExt(a, b_.getFloatTy());
+      return b_.CreateFPTrunc(CallLibm(name, b_.getFloatTy(), args), type);
+    }
     std::string fname = type->isFloatTy() ? name + "f" : name;
     std::vector<llvm::Type*> types(args.size(), type);
     llvm::FunctionCallee f = mod_.getOrInsertFunction(fname, llvm::FunctionType::get(type, types, false));

@@ -172,9 +172,27 @@ Outputs Constant(OnnxContext& ctx, const onnx::NodeProto& node) {
   return absl::UnimplementedError("only value, value_float and value_int constants are supported");
 }
 
-/*! \brief ReduceSum/Mean/Max/Min: axes from the attribute, or (ReduceSum from opset 13) input 1. */
-OnnxConverter Reduce(const std::string& op) {
-  return [op](OnnxContext& ctx, const onnx::NodeProto& node) -> Outputs {
+/*! \brief The ONNX reductions: a reduction of the IR (sum, mean, max, min, prod), with an
+ *  elementwise step before (abs for L1, a square for L2 and SumSquare) and after (sqrt for L2,
+ *  log for LogSum); LogSumExp is computed as log(sum(exp(x - max))) + max. Axes come from the
+ *  attribute or (ReduceSum from opset 13) input 1. */
+struct ReduceFamily {
+  const char* onnx_type;
+  const char* reduce;  // the IR's reduction
+  const char* before;  // "abs", "square" or nullptr
+  const char* after;   // "sqrt", "log" or nullptr
+};
+
+const ReduceFamily kReductions[] = {
+    {"ReduceSum", "sum", nullptr, nullptr},      {"ReduceMean", "mean", nullptr, nullptr},
+    {"ReduceMax", "max", nullptr, nullptr},      {"ReduceMin", "min", nullptr, nullptr},
+    {"ReduceProd", "prod", nullptr, nullptr},    {"ReduceL1", "sum", "abs", nullptr},
+    {"ReduceL2", "sum", "square", "sqrt"},       {"ReduceSumSquare", "sum", "square", nullptr},
+    {"ReduceLogSum", "sum", nullptr, "log"},     {"ReduceLogSumExp", "sum", nullptr, nullptr},
+};
+
+OnnxConverter Reduce(const ReduceFamily& family) {
+  return [family](OnnxContext& ctx, const onnx::NodeProto& node) -> Outputs {
     absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
     if (!x.ok()) return x.status();
     std::vector<int64_t> axes = ctx.IntsAttr(node, "axes");
@@ -184,9 +202,83 @@ OnnxConverter Reduce(const std::string& op) {
       axes = *from_input;
     }
     if (axes.empty() && ctx.IntAttr(node, "noop_with_empty_axes", 0) != 0) return std::vector<relax::Expr>{*x};
-    Attrs attrs = {{"keepdims", ctx.IntAttr(node, "keepdims", 1) != 0}};
-    if (!axes.empty()) attrs["axis"] = axes;
-    return One(ctx.EmitOp(op, {*x}, attrs));
+    const bool keepdims = ctx.IntAttr(node, "keepdims", 1) != 0;
+    auto reduce = [&](const char* op, const relax::Expr& v, bool keep) {
+      Attrs attrs = {{"keepdims", keep}};
+      if (!axes.empty()) attrs["axis"] = axes;
+      return ctx.EmitOp(op, {v}, attrs);
+    };
+    relax::Expr in = *x;
+    if (std::string(family.onnx_type) == "ReduceLogSumExp") {
+      absl::StatusOr<relax::Expr> m = reduce("max", in, true);
+      if (!m.ok()) return m.status();
+      absl::StatusOr<relax::Expr> shifted = ctx.EmitOp("subtract", {in, *m});
+      if (!shifted.ok()) return shifted.status();
+      absl::StatusOr<relax::Expr> e = ctx.EmitOp("exp", {*shifted});
+      if (!e.ok()) return e.status();
+      absl::StatusOr<relax::Expr> s = reduce("sum", *e, keepdims);
+      if (!s.ok()) return s.status();
+      absl::StatusOr<relax::Expr> l = ctx.EmitOp("log", {*s});
+      if (!l.ok()) return l.status();
+      absl::StatusOr<relax::Expr> m_out = reduce("max", in, keepdims);
+      if (!m_out.ok()) return m_out.status();
+      return One(ctx.EmitOp("add", {*l, *m_out}));
+    }
+    if (family.before != nullptr) {
+      absl::StatusOr<relax::Expr> pre = std::string(family.before) == "square" ? ctx.EmitOp("multiply", {in, in})
+                                                                               : ctx.EmitOp(family.before, {in});
+      if (!pre.ok()) return pre.status();
+      in = *pre;
+    }
+    absl::StatusOr<relax::Expr> r = reduce(family.reduce, in, keepdims);
+    if (!r.ok() || family.after == nullptr) return One(r);
+    return One(ctx.EmitOp(family.after, {*r}));
+  };
+}
+
+/*! \brief Mod: fmod=0 takes the divisor's sign (integers only, as NumPy), fmod=1 the dividend's. */
+Outputs Mod(OnnxContext& ctx, const onnx::NodeProto& node) {
+  absl::StatusOr<relax::Expr> a = ctx.Input(node, 0);
+  if (!a.ok()) return a.status();
+  absl::StatusOr<relax::Expr> b = ctx.Input(node, 1);
+  if (!b.ok()) return b.status();
+  return One(ctx.EmitOp(ctx.IntAttr(node, "fmod", 0) != 0 ? "fmod" : "floor_mod", {*a, *b}));
+}
+
+/*! \brief Trilu: x inside the upper (upper=1) or lower triangle of its last two dimensions,
+ *  shifted by k (input 1), and 0 outside; the mask is a constant made at import. */
+Outputs Trilu(OnnxContext& ctx, const onnx::NodeProto& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<std::vector<int64_t>> shape = KnownShape(*x, "Trilu's input");
+  if (!shape.ok()) return shape.status();
+  if (shape->size() < 2 || (*shape)[shape->size() - 2] < 0 || shape->back() < 0) {
+    return absl::InvalidArgumentError("Trilu needs an input of rank >= 2 whose last two dimensions are static");
+  }
+  int64_t k = 0;
+  if (ctx.HasInput(node, 1)) {
+    absl::StatusOr<std::vector<int64_t>> kv = ctx.ConstantInts(node, 1, "k");
+    if (!kv.ok()) return kv.status();
+    if (kv->size() != 1) return absl::InvalidArgumentError("k must be one integer");
+    k = (*kv)[0];
+  }
+  const bool upper = ctx.IntAttr(node, "upper", 1) != 0;
+  const int64_t rows = (*shape)[shape->size() - 2], cols = shape->back();
+  TensorData mask(DataType::Bool(), {rows, cols});
+  for (int64_t i = 0; i < rows; ++i) {
+    for (int64_t j = 0; j < cols; ++j) static_cast<uint8_t*>(mask.mutable_data())[i * cols + j] = upper ? j - i >= k : j - i <= k;
+  }
+  const relax::TensorStructInfoNode* t = TensorOf(*x);
+  return One(ctx.EmitOp("where", {relax::MakeConstant(mask), *x, Scalar(0, t->dtype)}));
+}
+
+/*! \brief ArgMax / ArgMin: axis, keepdims (default 1) and select_last_index. */
+OnnxConverter ArgReduce(const char* op) {
+  return [op](OnnxContext& ctx, const onnx::NodeProto& node) -> Outputs {
+    absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+    if (!x.ok()) return x.status();
+    return One(ctx.EmitOp(op, {*x}, {{"axis", ctx.IntAttr(node, "axis", 0)}, {"keepdims", ctx.IntAttr(node, "keepdims", 1) != 0},
+                                     {"select_last_index", ctx.IntAttr(node, "select_last_index", 0) != 0}}));
   };
 }
 
@@ -230,13 +322,16 @@ void RegisterCoreOnnxConverters(OnnxConverterRegistry& r) {
   for (const auto& [type, op] : std::vector<std::pair<const char*, const char*>>{
            {"Relu", "nn.relu"}, {"Sigmoid", "sigmoid"}, {"Tanh", "tanh"}, {"Exp", "exp"}, {"Log", "log"},
            {"Sqrt", "sqrt"}, {"Erf", "erf"}, {"Neg", "negative"}, {"Not", "logical_not"},
-           {"Abs", "abs"}, {"Floor", "floor"}, {"Ceil", "ceil"}, {"Round", "round"}, {"Sign", "sign"}}) {
+           {"Abs", "abs"}, {"Floor", "floor"}, {"Ceil", "ceil"}, {"Round", "round"}, {"Sign", "sign"},
+           {"Sin", "sin"}, {"Cos", "cos"}, {"Tan", "tan"}, {"Asin", "asin"}, {"Acos", "acos"}, {"Atan", "atan"},
+           {"Sinh", "sinh"}, {"Cosh", "cosh"}, {"Asinh", "asinh"}, {"Acosh", "acosh"}, {"Atanh", "atanh"}}) {
     r.Register(type, Unary(op));
   }
-  for (const auto& [type, op] : std::vector<std::pair<const char*, const char*>>{
-           {"ReduceSum", "sum"}, {"ReduceMean", "mean"}, {"ReduceMax", "max"}, {"ReduceMin", "min"}}) {
-    r.Register(type, Reduce(op));
-  }
+  for (const ReduceFamily& family : kReductions) r.Register(family.onnx_type, Reduce(family));
+  r.Register("ArgMax", ArgReduce("argmax"));
+  r.Register("Mod", Mod);
+  r.Register("Trilu", Trilu);
+  r.Register("ArgMin", ArgReduce("argmin"));
   r.Register("Slice", Slice);
   r.Register("Gemm", Gemm);
   r.Register("Flatten", Flatten);

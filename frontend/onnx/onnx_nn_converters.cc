@@ -177,18 +177,37 @@ Outputs GlobalAveragePool(OnnxContext& ctx, const onnx::NodeProto& node) {
 }
 
 /*! \brief Softmax along `axis` (opset 13 semantics; before 13 only the last axis, where both agree). */
-Outputs Softmax(OnnxContext& ctx, const onnx::NodeProto& node) {
-  absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
-  if (!x.ok()) return x.status();
-  absl::StatusOr<std::vector<int64_t>> xs = KnownShape(*x, "Softmax's input");
-  if (!xs.ok()) return xs.status();
-  int64_t rank = static_cast<int64_t>(xs->size());
-  int64_t axis = ctx.IntAttr(node, "axis", ctx.opset() >= 13 ? -1 : 1);
-  if (axis < 0) axis += rank;
-  if (ctx.opset() < 13 && axis != rank - 1) {
-    return absl::UnimplementedError("before opset 13 Softmax flattens from axis; only the last axis is supported");
-  }
-  return One(ctx.EmitOp("nn.softmax", {*x}, {{"axis", axis}}));
+/*! \brief Softmax and LogSoftmax. From opset 13 they normalize along `axis`; before, over every
+ *  dimension from `axis` on (the input seen as 2-D), which reductions over those axes compute:
+ *  s = x - max(x), then s - log(sum(exp(s))) or exp(s) / sum(exp(s)). */
+OnnxConverter Softmax(bool log) {
+  return [log](OnnxContext& ctx, const onnx::NodeProto& node) -> Outputs {
+    absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+    if (!x.ok()) return x.status();
+    const relax::TensorStructInfoNode* t = TensorOf(*x);
+    if (t == nullptr || t->ndim < 0) return absl::InvalidArgumentError("the input needs a known rank");
+    int64_t rank = t->ndim;
+    int64_t axis = ctx.IntAttr(node, "axis", ctx.opset() >= 13 ? -1 : 1);
+    if (axis < 0) axis += rank;
+    if (axis < 0 || axis >= rank) return absl::InvalidArgumentError(absl::StrCat("axis out of range for rank ", rank));
+    if (!log && (ctx.opset() >= 13 || axis == rank - 1)) return One(ctx.EmitOp("nn.softmax", {*x}, {{"axis", axis}}));
+    std::vector<int64_t> axes;
+    const int64_t end = ctx.opset() >= 13 ? axis + 1 : rank;
+    for (int64_t d = axis; d < end; ++d) axes.push_back(d);
+    Attrs reduce = {{"axis", axes}, {"keepdims", true}};
+    absl::StatusOr<relax::Expr> m = ctx.EmitOp("max", {*x}, reduce);
+    if (!m.ok()) return m.status();
+    absl::StatusOr<relax::Expr> s = ctx.EmitOp("subtract", {*x, *m});
+    if (!s.ok()) return s.status();
+    absl::StatusOr<relax::Expr> e = ctx.EmitOp("exp", {*s});
+    if (!e.ok()) return e.status();
+    absl::StatusOr<relax::Expr> total = ctx.EmitOp("sum", {*e}, reduce);
+    if (!total.ok()) return total.status();
+    if (!log) return One(ctx.EmitOp("divide", {*e, *total}));
+    absl::StatusOr<relax::Expr> l = ctx.EmitOp("log", {*total});
+    if (!l.ok()) return l.status();
+    return One(ctx.EmitOp("subtract", {*s, *l}));
+  };
 }
 
 /*! \brief LayerNormalization (opset 17) over the dimensions from `axis` on. Y is one
@@ -255,7 +274,8 @@ void RegisterNNOnnxConverters(OnnxConverterRegistry& r) {
   r.Register("AveragePool", Pool(/*is_max=*/false));
   r.Register("GlobalAveragePool", GlobalAveragePool);
   r.Register("Pad", Pad);
-  r.Register("Softmax", Softmax);
+  r.Register("Softmax", Softmax(/*log=*/false));
+  r.Register("LogSoftmax", Softmax(/*log=*/true));
   r.Register("LayerNormalization", LayerNormalization);
 }
 

@@ -65,6 +65,8 @@ const BinaryOpDef kBinaryOps[] = {
     {"maximum", "elementwise max with NumPy broadcasting", topi::Maximum},
     {"minimum", "elementwise min with NumPy broadcasting", topi::Minimum},
     {"power", "x1 ** x2 with NumPy broadcasting", topi::Power},
+    {"floor_mod", "x1 % x2 as NumPy computes it (the divisor's sign), with broadcasting", topi::FloorMod},
+    {"fmod", "C's fmod of x1 and x2 (the dividend's sign), with broadcasting", topi::TruncMod},
 };
 
 struct CompareOpDef {
@@ -98,6 +100,17 @@ const UnaryOpDef kUnaryOps[] = {
     {"sqrt", "sqrt", "square root", [](const PrimExpr& x) { return tir::Intrinsic("sqrt", {x}); }},
     {"tanh", "tanh", "hyperbolic tangent", [](const PrimExpr& x) { return tir::Intrinsic("tanh", {x}); }},
     {"sigmoid", "sigmoid", "1 / (1 + exp(-x))", [](const PrimExpr& x) { return tir::Intrinsic("sigmoid", {x}); }},
+    {"sin", "sin", "sine", [](const PrimExpr& x) { return tir::Intrinsic("sin", {x}); }},
+    {"cos", "cos", "cosine", [](const PrimExpr& x) { return tir::Intrinsic("cos", {x}); }},
+    {"tan", "tan", "tangent", [](const PrimExpr& x) { return tir::Intrinsic("tan", {x}); }},
+    {"asin", "asin", "arcsine", [](const PrimExpr& x) { return tir::Intrinsic("asin", {x}); }},
+    {"acos", "acos", "arccosine", [](const PrimExpr& x) { return tir::Intrinsic("acos", {x}); }},
+    {"atan", "atan", "arctangent", [](const PrimExpr& x) { return tir::Intrinsic("atan", {x}); }},
+    {"sinh", "sinh", "hyperbolic sine", [](const PrimExpr& x) { return tir::Intrinsic("sinh", {x}); }},
+    {"cosh", "cosh", "hyperbolic cosine", [](const PrimExpr& x) { return tir::Intrinsic("cosh", {x}); }},
+    {"asinh", "asinh", "inverse hyperbolic sine", [](const PrimExpr& x) { return tir::Intrinsic("asinh", {x}); }},
+    {"acosh", "acosh", "inverse hyperbolic cosine", [](const PrimExpr& x) { return tir::Intrinsic("acosh", {x}); }},
+    {"atanh", "atanh", "inverse hyperbolic tangent", [](const PrimExpr& x) { return tir::Intrinsic("atanh", {x}); }},
     {"erf", "erf", "Gauss error function", [](const PrimExpr& x) { return tir::Intrinsic("erf", {x}); }},
     {"negative", "negative", "-x", [](const PrimExpr& x) { return tir::operator-(x); }},
     {"abs", "abs", "|x|",

@@ -112,6 +112,17 @@ struct PermuteDimsAttrs {
   void VisitAttrs(AttrVisitor* v) { v->Field("axes", &axes).Optional().Describe("the permutation; None reverses the dimensions"); }
 };
 
+struct ArgReduceAttrs {
+  int64_t axis;
+  bool keepdims;
+  bool select_last_index;
+  void VisitAttrs(AttrVisitor* v) {
+    v->Field("axis", &axis).Default(int64_t{0}).Describe("the axis searched");
+    v->Field("keepdims", &keepdims).Default(false).Describe("keep the axis as size 1");
+    v->Field("select_last_index", &select_last_index).Default(false).Describe("on ties, the last index instead of the first");
+  }
+};
+
 struct ReduceAttrs {
   std::vector<int64_t> axis;
   bool keepdims;

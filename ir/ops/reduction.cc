@@ -1,5 +1,5 @@
 /*! \file reduction.cc
- *  \brief Reductions over axes: sum, mean, max, min.
+ *  \brief Reductions over axes: sum, mean, max, min, prod; argmax and argmin.
  */
 #include "absl/strings/str_cat.h"
 #include "ir/ops/op_util.h"
@@ -35,9 +35,39 @@ absl::StatusOr<StructInfo> InferReduce(const CallNode& call, const ReduceAttrs& 
   return TensorSInfoOfDims(out, (*x)->dtype);
 }
 
+absl::StatusOr<StructInfo> InferArgReduce(const CallNode& call, const ArgReduceAttrs& attrs) {
+  absl::StatusOr<const TensorStructInfoNode*> x = TensorArg(call, 0);
+  if (!x.ok()) return x.status();
+  if (!(*x)->HasKnownShape()) return absl::InvalidArgumentError("needs a known input shape");
+  std::vector<tir::PrimExpr> dims = (*x)->Dims();
+  int64_t rank = static_cast<int64_t>(dims.size()), axis = attrs.axis;
+  if (axis < 0) axis += rank;
+  if (axis < 0 || axis >= rank) return absl::InvalidArgumentError(absl::StrCat("axis ", attrs.axis, " out of range for ", DimsToString(dims)));
+  std::vector<tir::PrimExpr> out;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (d != axis) out.push_back(dims[d]);
+    else if (attrs.keepdims) out.push_back(tir::I64(1));
+  }
+  return TensorSInfoOfDims(out, DataType::Int64());
+}
+
 bool RegisterReductionOps() {
+  for (bool largest : {true, false}) {
+    const char* name = largest ? "argmax" : "argmin";
+    OpRegistry::Global()
+        .Register(name)
+        .set_inputs({"x"})
+        .set_attrs_type<ArgReduceAttrs>()
+        .set_description(absl::StrCat("index (int64) of the ", largest ? "largest" : "smallest", " element along an axis"))
+        .set_infer<ArgReduceAttrs>(InferArgReduce)
+        .set_pattern(OpPattern::kCommReduce)
+        .set_legalize(LegalizeTE<ArgReduceAttrs>(name, [largest](const std::vector<te::Tensor>& t, const ArgReduceAttrs& a) {
+          return topi::ArgReduce(t[0], a.axis, a.keepdims, a.select_last_index, largest);
+        }));
+  }
   const std::pair<const char*, topi::ReduceOp> kReductions[] = {
-      {"sum", topi::ReduceOp::kSum}, {"mean", topi::ReduceOp::kMean}, {"max", topi::ReduceOp::kMax}, {"min", topi::ReduceOp::kMin}};
+      {"sum", topi::ReduceOp::kSum}, {"mean", topi::ReduceOp::kMean}, {"max", topi::ReduceOp::kMax}, {"min", topi::ReduceOp::kMin},
+      {"prod", topi::ReduceOp::kProd}};
   for (const auto& [name, kind] : kReductions) {
     topi::ReduceOp op = kind;
     OpRegistry::Global()

@@ -70,6 +70,11 @@ ComputeValue Sum(tir::PrimExpr source, std::vector<ReduceAxis> axes) {
   v.axes = std::move(axes);
   return v;
 }
+ComputeValue Prod(tir::PrimExpr source, std::vector<ReduceAxis> axes) {
+  ComputeValue v = Sum(std::move(source), std::move(axes));
+  v.reduce = ReduceKind::kProd;
+  return v;
+}
 ComputeValue Max(tir::PrimExpr source, std::vector<ReduceAxis> axes) {
   ComputeValue v = Sum(std::move(source), std::move(axes));
   v.reduce = ReduceKind::kMax;
@@ -168,6 +173,10 @@ tir::Stmt LowerCompute(const TensorNode& t) {
       case ReduceKind::kSum:
         init = tir::Store(t.buffer, out_indices, tir::Const(t.buffer->dtype, 0));
         body = tir::Store(t.buffer, out_indices, tir::operator+(current, value));
+        break;
+      case ReduceKind::kProd:
+        init = tir::Store(t.buffer, out_indices, tir::Const(t.buffer->dtype, 1));
+        body = tir::Store(t.buffer, out_indices, tir::operator*(current, value));
         break;
       case ReduceKind::kMax:
         init = tir::Store(t.buffer, out_indices, tir::MinValue(t.buffer->dtype));

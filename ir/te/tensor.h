@@ -31,7 +31,7 @@ struct ReduceAxis {
 };
 ReduceAxis MakeReduceAxis(tir::PrimExpr extent, const std::string& name);
 
-enum class ReduceKind { kSum, kMax, kMin };
+enum class ReduceKind { kSum, kProd, kMax, kMin };
 
 /*! \brief What a compute function returns: a plain value, or a reduction over axes. */
 struct ComputeValue {
@@ -41,6 +41,7 @@ struct ComputeValue {
   std::vector<ReduceAxis> axes;
 };
 ComputeValue Sum(tir::PrimExpr source, std::vector<ReduceAxis> axes);
+ComputeValue Prod(tir::PrimExpr source, std::vector<ReduceAxis> axes);
 ComputeValue Max(tir::PrimExpr source, std::vector<ReduceAxis> axes);
 ComputeValue Min(tir::PrimExpr source, std::vector<ReduceAxis> axes);
 

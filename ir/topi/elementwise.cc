@@ -71,7 +71,29 @@ absl::StatusOr<Tensor> Minimum(const Tensor& a, const Tensor& b) {
   return Broadcast(a, b, "minimum", [](tir::PrimExpr x, tir::PrimExpr y) { return tir::Min(x, y); });
 }
 absl::StatusOr<Tensor> Power(const Tensor& a, const Tensor& b) {
-  return Broadcast(a, b, "power", [](tir::PrimExpr x, tir::PrimExpr y) { return tir::Intrinsic("pow", {x, y}); });
+  return Broadcast(a, b, "power", [](tir::PrimExpr x, tir::PrimExpr y) {
+    if (x->dtype.is_float()) return tir::Intrinsic("pow", {x, y});
+    // Integers: in double precision (exact for the results an integer type holds up to 2^53).
+    DataType t = x->dtype;
+    return tir::Cast(t, tir::Intrinsic("round", {tir::Intrinsic("pow", {tir::Cast(DataType::Float(64), x), tir::Cast(DataType::Float(64), y)})}));
+  });
+}
+
+absl::StatusOr<Tensor> FloorMod(const Tensor& a, const Tensor& b) {
+  return Broadcast(a, b, "floor_mod", [](tir::PrimExpr x, tir::PrimExpr y) {
+    if (!x->dtype.is_float()) return tir::FloorMod(x, y);
+    tir::PrimExpr r = tir::Intrinsic("fmod", {x, y});
+    // fmod has x's sign; move a nonzero remainder of the other sign over by y.
+    tir::PrimExpr zero = tir::Const(x->dtype, 0);
+    tir::PrimExpr differ = tir::operator&&(tir::Ne(r, zero), tir::Ne(tir::operator<(r, zero), tir::operator<(y, zero)));
+    return tir::Select(differ, tir::operator+(r, y), r);
+  });
+}
+absl::StatusOr<Tensor> TruncMod(const Tensor& a, const Tensor& b) {
+  return Broadcast(a, b, "fmod", [](tir::PrimExpr x, tir::PrimExpr y) {
+    if (x->dtype.is_float()) return tir::Intrinsic("fmod", {x, y});
+    return tir::operator-(x, tir::operator*(tir::operator/(x, y), y));  // integer / truncates
+  });
 }
 
 absl::StatusOr<Tensor> Compare(const Tensor& a, const Tensor& b, const std::string& op) {

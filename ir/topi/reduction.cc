@@ -47,7 +47,7 @@ std::vector<tir::PrimExpr> ReducedIndex(const std::vector<tir::Var>& out, const 
 }  // namespace
 
 absl::StatusOr<Tensor> Reduce(const Tensor& x, ReduceOp op, const std::vector<int64_t>& axes, bool keepdims) {
-  const char* names[] = {"sum", "mean", "max", "min"};
+  const char* names[] = {"sum", "mean", "max", "min", "prod"};
   const std::string name = names[static_cast<int>(op)];
   absl::StatusOr<std::vector<bool>> mask = AxisMask(axes, x.ndim(), name);
   if (!mask.ok()) return mask.status();
@@ -74,9 +74,10 @@ absl::StatusOr<Tensor> Reduce(const Tensor& x, ReduceOp op, const std::vector<in
     tir::PrimExpr v = x(ReducedIndex(i, *mask, raxes, keepdims));
     if (op == ReduceOp::kMax) return te::Max(v, raxes);
     if (op == ReduceOp::kMin) return te::Min(v, raxes);
+    if (op == ReduceOp::kProd) return te::Prod(v, raxes);
     return te::Sum(v, raxes);
   };
-  const char* tensor_names[] = {"X_red", "X_red", "X_red_max", "X_red_min"};
+  const char* tensor_names[] = {"X_red", "X_red", "X_red_max", "X_red_min", "X_red_prod"};
   Tensor reduced = te::Compute(out_shape, body, op == ReduceOp::kMean ? "X_red_sum" : tensor_names[static_cast<int>(op)]);
   if (op != ReduceOp::kMean) return reduced;
   return te::Compute(
@@ -86,6 +87,46 @@ absl::StatusOr<Tensor> Reduce(const Tensor& x, ReduceOp op, const std::vector<in
         return tir::operator/(reduced(idx), tir::Const(x.dtype(), static_cast<double>(count)));
       },
       "T_divide");
+}
+
+absl::StatusOr<Tensor> ArgReduce(const Tensor& x, int64_t axis, bool keepdims, bool last, bool largest) {
+  const int64_t rank = x.ndim();
+  if (axis < 0) axis += rank;
+  if (axis < 0 || axis >= rank) return absl::InvalidArgumentError(absl::StrCat(largest ? "argmax" : "argmin", ": axis out of range for rank ", rank));
+  // The extreme value along the axis, then the first (or last) index holding it.
+  absl::StatusOr<Tensor> extreme = Reduce(x, largest ? ReduceOp::kMax : ReduceOp::kMin, {axis}, /*keepdims=*/true);
+  if (!extreme.ok()) return extreme.status();
+  DataType it = detail::IndexType({x});
+  std::vector<tir::PrimExpr> out_shape;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (d != axis) out_shape.push_back(x.shape()[d]);
+    else if (keepdims) out_shape.push_back(C(it, 1));
+  }
+  te::ReduceAxis k = te::MakeReduceAxis(x.shape()[axis], "k");
+  const tir::PrimExpr extent = tir::Cast(DataType::Int64(), x.shape()[axis]);
+  Tensor m = *extreme;
+  return te::Compute(
+      out_shape,
+      [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
+        std::vector<tir::PrimExpr> xi, mi;
+        size_t next = 0;
+        for (int64_t d = 0; d < rank; ++d) {
+          if (d == axis) {
+            xi.push_back(k);
+            mi.push_back(C(it, 0));
+            if (keepdims) ++next;
+          } else {
+            xi.push_back(i[next]);
+            mi.push_back(i[next]);
+            ++next;
+          }
+        }
+        tir::PrimExpr index = tir::Cast(DataType::Int64(), k.var);
+        tir::PrimExpr hit = tir::Eq(x(xi), m(mi));
+        if (last) return te::Max(tir::Select(hit, index, tir::I64(-1)), {k});
+        return te::Min(tir::Select(hit, index, extent), {k});
+      },
+      largest ? "T_argmax" : "T_argmin");
 }
 
 absl::StatusOr<Tensor> Softmax(const Tensor& x, int64_t axis) {

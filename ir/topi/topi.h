@@ -29,6 +29,10 @@ absl::StatusOr<Tensor> Divide(const Tensor& a, const Tensor& b);
 absl::StatusOr<Tensor> Maximum(const Tensor& a, const Tensor& b);
 absl::StatusOr<Tensor> Minimum(const Tensor& a, const Tensor& b);
 absl::StatusOr<Tensor> Power(const Tensor& a, const Tensor& b);
+/*! \brief Python's / NumPy's x % y: the result has the divisor's sign. */
+absl::StatusOr<Tensor> FloorMod(const Tensor& a, const Tensor& b);
+/*! \brief C's fmod: the result has the dividend's sign (truncating division). */
+absl::StatusOr<Tensor> TruncMod(const Tensor& a, const Tensor& b);
 /*! \brief A broadcasting comparison or logical operator: `op` is one of equal, not_equal,
  *         less, less_equal, greater, greater_equal (any dtype, bool result), logical_and,
  *         logical_or, logical_xor (bool operands). */
@@ -87,9 +91,12 @@ absl::StatusOr<Tensor> Pool2d(const Tensor& x, bool is_max, const std::vector<in
 /*! \brief Mean over H and W, keeping them as 1 (NCHW). */
 absl::StatusOr<Tensor> GlobalAvgPool2d(const Tensor& x);
 
-enum class ReduceOp { kSum, kMean, kMax, kMin };
+enum class ReduceOp { kSum, kMean, kMax, kMin, kProd };
 /*! \brief Reduction over `axes` (empty: all), dropping them or keeping them as 1. */
 absl::StatusOr<Tensor> Reduce(const Tensor& x, ReduceOp op, const std::vector<int64_t>& axes, bool keepdims);
+/*! \brief The index (int64) of the largest (`largest`) or smallest element along `axis`; on
+ *  ties the first, or the last with `last`. */
+absl::StatusOr<Tensor> ArgReduce(const Tensor& x, int64_t axis, bool keepdims, bool last, bool largest);
 /*! \brief exp(x - max) / sum(exp(x - max)) along `axis`. */
 absl::StatusOr<Tensor> Softmax(const Tensor& x, int64_t axis);
 /*! \brief (x - mean) / sqrt(var + epsilon) * gamma + beta over the last `num_axes` dimensions. */

@@ -33,18 +33,29 @@ NDArray ToNDArray(const TensorData& t) {
   return a.ok() ? *std::move(a) : NDArray();
 }
 
+namespace {
+/*! \brief Element i of a float32, float64, int32 or int64 tensor. */
+double ValueAt(const NDArray& a, int64_t i) {
+  const DLDataType t = a.dtype();
+  if (t.code == kDLInt && t.bits == 64) return static_cast<double>(static_cast<const int64_t*>(a.data())[i]);
+  if (t.code == kDLInt && t.bits == 32) return static_cast<const int32_t*>(a.data())[i];
+  if (t.code == kDLFloat && t.bits == 64) return static_cast<const double*>(a.data())[i];
+  return F(a)[i];
+}
+}  // namespace
+
 void ExpectClose(const NDArray& got, const std::vector<double>& want, double rtol, double atol) {
   ASSERT_EQ(got.NumElements(), static_cast<int64_t>(want.size()));
   double worst = 0;
   int64_t worst_i = -1;
   for (size_t i = 0; i < want.size(); ++i) {
-    double err = std::abs(F(got)[i] - want[i]) - rtol * std::abs(want[i]);
+    double err = std::abs(ValueAt(got, static_cast<int64_t>(i)) - want[i]) - rtol * std::abs(want[i]);
     if (err > worst) {
       worst = err;
       worst_i = static_cast<int64_t>(i);
     }
   }
-  EXPECT_LE(worst, atol) << "element " << worst_i << ": got " << F(got)[worst_i] << ", want " << want[worst_i];
+  EXPECT_LE(worst, atol) << "element " << worst_i << ": got " << ValueAt(got, worst_i) << ", want " << want[worst_i];
 }
 
 std::vector<int64_t> Strides(const std::vector<int64_t>& shape) {
