@@ -87,9 +87,9 @@ TEST(OperatorLibrary, EveryUnaryOperatorMatchesItsReference) {
   EXPECT_EQ(tested, static_cast<int>(references.size()));
 }
 
-/*! \brief Remainders (NumPy's sign of the divisor, C's of the dividend) and the product and
- *  arg-reductions along the middle axis of a (5, 9, 7) tensor. */
-TEST(OperatorLibrary, RemaindersAndProductAndArgReductionsMatchReferences) {
+/*! \brief Remainders (NumPy's sign of the divisor, C's of the dividend) and the product,
+ *  running-sum and arg-reductions along the middle axis of a (5, 9, 7) tensor. */
+TEST(OperatorLibrary, RemaindersAndProductCumsumAndArgReductionsMatchReferences) {
   RunOpCase("fmod", {}, {{7, 33}, {7, 33}}, "default", Elementwise([](auto v) { return std::fmod(v[0], v[1]); }), 0.5f, 3.0f);
   RunOpCase("floor_mod", {}, {{7, 33}, {1, 33}}, "default", Elementwise([](auto v) { return std::fmod(v[0], v[1]); }), 0.5f, 3.0f);
   // Reduces the middle axis of (5, 9, 7) with `combine`, or takes the first/last index of the extreme.
@@ -111,6 +111,21 @@ TEST(OperatorLibrary, RemaindersAndProductAndArgReductionsMatchReferences) {
               for (double v : r) p *= v;
               return p;
             }), 0.5f, 1.5f);
+  // Running sums from the end, each leaving its own element out.
+  RunOpCase("cumsum", {{"axis", int64_t{1}}, {"exclusive", true}, {"reverse", true}}, {{5, 9, 7}}, "default",
+            [](const std::vector<NDArray>& in, const std::vector<int64_t>&) {
+              std::vector<double> out(5 * 9 * 7);
+              for (int i = 0; i < 5; ++i) {
+                for (int k = 0; k < 7; ++k) {
+                  double acc = 0;
+                  for (int j = 8; j >= 0; --j) {
+                    out[(i * 9 + j) * 7 + k] = acc;
+                    acc += F(in[0])[(i * 9 + j) * 7 + k];
+                  }
+                }
+              }
+              return out;
+            });
   RunOpCase("argmax", {{"axis", int64_t{1}}}, {{5, 9, 7}}, "default", along_middle([](const std::vector<double>& r) {
               return static_cast<double>(std::max_element(r.begin(), r.end()) - r.begin());
             }));

@@ -2,6 +2,7 @@
  *  \brief Converters of the core ONNX operators into graph-level operators.
  */
 #include <algorithm>
+#include <limits>
 
 #include "absl/strings/str_cat.h"
 #include "frontend/onnx/converter_util.h"
@@ -272,6 +273,90 @@ Outputs Trilu(OnnxContext& ctx, const onnx::NodeProto& node) {
   return One(ctx.EmitOp("where", {relax::MakeConstant(mask), *x, Scalar(0, t->dtype)}));
 }
 
+/*! \brief CumSum: the axis is input 1 (a constant). */
+Outputs CumSum(OnnxContext& ctx, const onnx::NodeProto& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<std::vector<int64_t>> axis = ctx.ConstantInts(node, 1, "axis");
+  if (!axis.ok()) return axis.status();
+  if (axis->size() != 1) return absl::InvalidArgumentError("axis must be one integer");
+  return One(ctx.EmitOp("cumsum", {*x}, {{"axis", (*axis)[0]}, {"exclusive", ctx.IntAttr(node, "exclusive", 0) != 0},
+                                         {"reverse", ctx.IntAttr(node, "reverse", 0) != 0}}));
+}
+
+/*! \brief Hardmax (opset 13: along `axis`): 1 at the first largest element, 0 elsewhere, as
+ *  argmax compared with the positions along the axis (a constant). */
+Outputs Hardmax(OnnxContext& ctx, const onnx::NodeProto& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  if (ctx.opset() < 13) return absl::UnimplementedError("Hardmax before opset 13 (over the input seen as 2-D) is not supported");
+  absl::StatusOr<std::vector<int64_t>> shape = KnownShape(*x, "Hardmax's input");
+  if (!shape.ok()) return shape.status();
+  int64_t rank = static_cast<int64_t>(shape->size()), axis = ctx.IntAttr(node, "axis", -1);
+  if (axis < 0) axis += rank;
+  if (axis < 0 || axis >= rank || (*shape)[axis] < 0) return absl::InvalidArgumentError("axis out of range or symbolic");
+  absl::StatusOr<relax::Expr> best = ctx.EmitOp("argmax", {*x}, {{"axis", axis}, {"keepdims", true}});
+  if (!best.ok()) return best.status();
+  std::vector<int64_t> positions_shape(rank, 1), positions;
+  positions_shape[axis] = (*shape)[axis];
+  for (int64_t i = 0; i < (*shape)[axis]; ++i) positions.push_back(i);
+  relax::Expr iota = relax::MakeConstant(TensorData(DataType::Int64(), positions_shape, Int64Tensor(positions).bytes()));
+  absl::StatusOr<relax::Expr> hit = ctx.EmitOp("equal", {iota, *best});
+  if (!hit.ok()) return hit.status();
+  return One(ctx.EmitOp("astype", {*hit}, {{"dtype", TensorOf(*x)->dtype}}));
+}
+
+/*! \brief Dropout at inference: the input, and (when asked for) a mask of ones. Training mode
+ *  (random) is refused. */
+Outputs Dropout(OnnxContext& ctx, const onnx::NodeProto& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  if (ctx.HasInput(node, 2)) {
+    absl::StatusOr<std::vector<int64_t>> training = ctx.ConstantInts(node, 2, "training_mode");
+    if (!training.ok()) return training.status();
+    if (!training->empty() && (*training)[0] != 0) return absl::UnimplementedError("training_mode=true (random dropout) is not supported");
+  }
+  std::vector<relax::Expr> outs = {*x};
+  if (node.output_size() > 1 && !node.output(1).empty()) {
+    absl::StatusOr<std::vector<int64_t>> shape = StaticShape(*x, "Dropout's input (for its mask)");
+    if (!shape.ok()) return shape.status();
+    TensorData ones(DataType::Bool(), {});
+    static_cast<uint8_t*>(ones.mutable_data())[0] = 1;
+    absl::StatusOr<relax::Expr> mask = ctx.EmitOp("broadcast_to", {relax::MakeConstant(ones)}, {{"shape", *shape}});
+    if (!mask.ok()) return mask.status();
+    outs.push_back(*mask);
+  }
+  return outs;
+}
+
+/*! \brief IsNaN (x != x) and IsInf (x == +inf and/or -inf, by detect_positive/detect_negative). */
+Outputs IsNaN(OnnxContext& ctx, const onnx::NodeProto& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  return One(ctx.EmitOp("not_equal", {*x, *x}));
+}
+
+Outputs IsInf(OnnxContext& ctx, const onnx::NodeProto& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  DataType dtype = TensorOf(*x)->dtype;
+  const bool positive = ctx.IntAttr(node, "detect_positive", 1) != 0, negative = ctx.IntAttr(node, "detect_negative", 1) != 0;
+  const double inf = std::numeric_limits<double>::infinity();
+  if (positive && negative) {
+    absl::StatusOr<relax::Expr> a = ctx.EmitOp("abs", {*x});
+    if (!a.ok()) return a.status();
+    return One(ctx.EmitOp("equal", {*a, Scalar(inf, dtype)}));
+  }
+  if (!positive && !negative) {
+    TensorData no(DataType::Bool(), {});
+    static_cast<uint8_t*>(no.mutable_data())[0] = 0;
+    absl::StatusOr<std::vector<int64_t>> shape = StaticShape(*x, "IsInf's input");
+    if (!shape.ok()) return shape.status();
+    return One(ctx.EmitOp("broadcast_to", {relax::MakeConstant(no)}, {{"shape", *shape}}));
+  }
+  return One(ctx.EmitOp("equal", {*x, Scalar(positive ? inf : -inf, dtype)}));
+}
+
 /*! \brief ArgMax / ArgMin: axis, keepdims (default 1) and select_last_index. */
 OnnxConverter ArgReduce(const char* op) {
   return [op](OnnxContext& ctx, const onnx::NodeProto& node) -> Outputs {
@@ -330,6 +415,11 @@ void RegisterCoreOnnxConverters(OnnxConverterRegistry& r) {
   for (const ReduceFamily& family : kReductions) r.Register(family.onnx_type, Reduce(family));
   r.Register("ArgMax", ArgReduce("argmax"));
   r.Register("Mod", Mod);
+  r.Register("CumSum", CumSum);
+  r.Register("Hardmax", Hardmax);
+  r.Register("Dropout", Dropout);
+  r.Register("IsNaN", IsNaN);
+  r.Register("IsInf", IsInf);
   r.Register("Trilu", Trilu);
   r.Register("ArgMin", ArgReduce("argmin"));
   r.Register("Slice", Slice);

@@ -27,7 +27,8 @@ int OldestOpsetWithSameDefinition(const std::string& op_type) {
       {"Not", 1},        {"And", 7},          {"Or", 7},                 {"Xor", 7},         {"Floor", 6},
       {"Ceil", 6},       {"Sign", 9},         {"Sin", 7},                {"Cos", 7},         {"Tan", 7},
       {"Asin", 7},       {"Acos", 7},         {"Atan", 7},               {"Sinh", 9},        {"Cosh", 9},
-      {"Asinh", 9},      {"Acosh", 9},        {"Atanh", 9},              {"Mod", 10},
+      {"Asinh", 9},      {"Acosh", 9},        {"Atanh", 9},              {"Mod", 10},        {"IsNaN", 9},
+      {"IsInf", 10},
   };
   auto it = kSince.find(op_type);
   return it == kSince.end() ? 11 : it->second;

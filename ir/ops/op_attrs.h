@@ -112,6 +112,17 @@ struct PermuteDimsAttrs {
   void VisitAttrs(AttrVisitor* v) { v->Field("axes", &axes).Optional().Describe("the permutation; None reverses the dimensions"); }
 };
 
+struct CumsumAttrs {
+  int64_t axis;
+  bool exclusive;
+  bool reverse;
+  void VisitAttrs(AttrVisitor* v) {
+    v->Field("axis", &axis).Default(int64_t{0}).Describe("the axis summed along");
+    v->Field("exclusive", &exclusive).Default(false).Describe("each sum leaves out its own element");
+    v->Field("reverse", &reverse).Default(false).Describe("sum from the end");
+  }
+};
+
 struct ArgReduceAttrs {
   int64_t axis;
   bool keepdims;

@@ -1,5 +1,5 @@
 /*! \file reduction.cc
- *  \brief Reductions over axes: sum, mean, max, min, prod; argmax and argmin.
+ *  \brief Reductions over axes: sum, mean, max, min, prod; argmax and argmin; cumsum.
  */
 #include "absl/strings/str_cat.h"
 #include "ir/ops/op_util.h"
@@ -35,6 +35,15 @@ absl::StatusOr<StructInfo> InferReduce(const CallNode& call, const ReduceAttrs& 
   return TensorSInfoOfDims(out, (*x)->dtype);
 }
 
+absl::StatusOr<StructInfo> InferCumsum(const CallNode& call, const CumsumAttrs& attrs) {
+  absl::StatusOr<const TensorStructInfoNode*> x = TensorArg(call, 0);
+  if (!x.ok()) return x.status();
+  if ((*x)->ndim >= 0 && (attrs.axis < -(*x)->ndim || attrs.axis >= (*x)->ndim)) {
+    return absl::InvalidArgumentError(absl::StrCat("axis ", attrs.axis, " out of range for rank ", (*x)->ndim));
+  }
+  return call.args[0]->struct_info();
+}
+
 absl::StatusOr<StructInfo> InferArgReduce(const CallNode& call, const ArgReduceAttrs& attrs) {
   absl::StatusOr<const TensorStructInfoNode*> x = TensorArg(call, 0);
   if (!x.ok()) return x.status();
@@ -52,6 +61,16 @@ absl::StatusOr<StructInfo> InferArgReduce(const CallNode& call, const ArgReduceA
 }
 
 bool RegisterReductionOps() {
+  OpRegistry::Global()
+      .Register("cumsum")
+      .set_inputs({"x"})
+      .set_attrs_type<CumsumAttrs>()
+      .set_description("running sums along an axis")
+      .set_infer<CumsumAttrs>(InferCumsum)
+      .set_pattern(OpPattern::kOpaque)
+      .set_legalize(LegalizeTE<CumsumAttrs>("cumsum", [](const std::vector<te::Tensor>& t, const CumsumAttrs& a) {
+        return topi::Cumsum(t[0], a.axis, a.exclusive, a.reverse);
+      }));
   for (bool largest : {true, false}) {
     const char* name = largest ? "argmax" : "argmin";
     OpRegistry::Global()

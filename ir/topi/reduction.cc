@@ -89,6 +89,26 @@ absl::StatusOr<Tensor> Reduce(const Tensor& x, ReduceOp op, const std::vector<in
       "T_divide");
 }
 
+absl::StatusOr<Tensor> Cumsum(const Tensor& x, int64_t axis, bool exclusive, bool reverse) {
+  const int64_t rank = x.ndim();
+  if (axis < 0) axis += rank;
+  if (axis < 0 || axis >= rank) return absl::InvalidArgumentError(absl::StrCat("cumsum: axis out of range for rank ", rank));
+  // out[..., i, ...] = sum over k of x[..., k, ...] where k precedes (or follows) i: a
+  // reduction over the axis with a predicate, O(n^2) along it.
+  te::ReduceAxis k = te::MakeReduceAxis(x.shape()[axis], "k");
+  return te::Compute(
+      x.shape(),
+      [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
+        std::vector<tir::PrimExpr> xi(i.begin(), i.end());
+        xi[axis] = k;
+        tir::PrimExpr a = k.var, b = i[axis];
+        if (reverse) std::swap(a, b);
+        tir::PrimExpr take = exclusive ? tir::operator<(a, b) : tir::operator<=(a, b);
+        return te::Sum(tir::Select(take, x(xi), tir::Const(x.dtype(), 0)), {k});
+      },
+      "T_cumsum");
+}
+
 absl::StatusOr<Tensor> ArgReduce(const Tensor& x, int64_t axis, bool keepdims, bool last, bool largest) {
   const int64_t rank = x.ndim();
   if (axis < 0) axis += rank;

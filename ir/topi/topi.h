@@ -94,6 +94,9 @@ absl::StatusOr<Tensor> GlobalAvgPool2d(const Tensor& x);
 enum class ReduceOp { kSum, kMean, kMax, kMin, kProd };
 /*! \brief Reduction over `axes` (empty: all), dropping them or keeping them as 1. */
 absl::StatusOr<Tensor> Reduce(const Tensor& x, ReduceOp op, const std::vector<int64_t>& axes, bool keepdims);
+/*! \brief Running sums along `axis` (from the end with `reverse`; `exclusive` leaves each
+ *  element out of its own sum). */
+absl::StatusOr<Tensor> Cumsum(const Tensor& x, int64_t axis, bool exclusive, bool reverse);
 /*! \brief The index (int64) of the largest (`largest`) or smallest element along `axis`; on
  *  ties the first, or the last with `last`. */
 absl::StatusOr<Tensor> ArgReduce(const Tensor& x, int64_t axis, bool keepdims, bool last, bool largest);
