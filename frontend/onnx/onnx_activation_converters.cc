@@ -125,6 +125,15 @@ void RegisterActivationOnnxConverters(OnnxConverterRegistry& r) {
     const double alpha = ctx.FloatAttr(n, "alpha", 1.0f);
     return c.Add(c.Relu(x), c.Min(c.K(0), c.Mul(c.K(alpha), c.Sub(c.Exp(c.Div(x, c.K(alpha))), c.K(1)))));
   }));
+  // x where x > alpha, else 0.
+  r.Register("ThresholdedRelu", [](OnnxContext& ctx, const onnx::NodeProto& node) -> Outputs {
+    absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+    if (!x.ok()) return x.status();
+    DataType dtype = TensorOf(*x)->dtype;
+    absl::StatusOr<relax::Expr> above = ctx.EmitOp("greater", {*x, Scalar(ctx.FloatAttr(node, "alpha", 1.0f), dtype)});
+    if (!above.ok()) return above.status();
+    return One(ctx.EmitOp("where", {*above, *x, Scalar(0, dtype)}));
+  });
   r.Register("Softplus", Activation([](C& c, relax::Expr x, Ctx&, const Node&) { return c.Softplus(x); }));
   r.Register("Softsign", Activation([](C& c, relax::Expr x, Ctx&, const Node&) { return c.Div(x, c.Add(c.K(1), c.Abs(x))); }));
   r.Register("Mish", Activation([](C& c, relax::Expr x, Ctx&, const Node&) { return c.Mul(x, c.Tanh(c.Softplus(x))); }));

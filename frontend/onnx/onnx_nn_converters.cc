@@ -210,6 +210,104 @@ OnnxConverter Softmax(bool log) {
   };
 }
 
+/*! \brief The negative log-likelihood of `log_prob` (N, C, d...) at `target` (N, d...), weighted
+ *  by weight[target] (input `weight_input`, optional), 0 where target == ignore_index, reduced as
+ *  `reduction` says (none, sum, or mean: the sum over the weights' sum). Composed from
+ *  take_along_axis, take, where and reductions. */
+absl::StatusOr<relax::Expr> NegativeLogLikelihood(OnnxContext& ctx, const onnx::NodeProto& node, const relax::Expr& log_prob,
+                                                  int weight_input) {
+  absl::StatusOr<relax::Expr> target = ctx.Input(node, 1);
+  if (!target.ok()) return target.status();
+  absl::StatusOr<std::vector<int64_t>> ps = StaticShape(log_prob, "the scores");
+  if (!ps.ok()) return ps.status();
+  absl::StatusOr<std::vector<int64_t>> ts = StaticShape(*target, "the target");
+  if (!ts.ok()) return ts.status();
+  if (ps->size() < 2 || ts->size() + 1 != ps->size()) return absl::InvalidArgumentError("the target must be the scores' shape without C");
+  const DataType dtype = TensorOf(log_prob)->dtype, tdtype = TensorOf(*target)->dtype;
+  const std::string reduction = ctx.StringAttr(node, "reduction", "mean");
+  if (reduction != "none" && reduction != "sum" && reduction != "mean") {
+    return absl::InvalidArgumentError(absl::StrCat("reduction '", reduction, "' (expected none, sum or mean)"));
+  }
+  const bool ignoring = ctx.HasAttr(node, "ignore_index");
+  relax::Expr t = *target, valid;
+  if (ignoring) {
+    absl::StatusOr<relax::Expr> keep = ctx.EmitOp("not_equal", {t, Scalar(static_cast<double>(ctx.IntAttr(node, "ignore_index", 0)), tdtype)});
+    if (!keep.ok()) return keep.status();
+    valid = *keep;
+    absl::StatusOr<relax::Expr> safe = ctx.EmitOp("where", {valid, t, Scalar(0, tdtype)});
+    if (!safe.ok()) return safe.status();
+    t = *safe;
+  }
+  // log_prob[n, t[n, d...], d...]: the target with C's axis as 1, gathered along it.
+  std::vector<int64_t> with_c = *ts;
+  with_c.insert(with_c.begin() + 1, 1);
+  absl::StatusOr<relax::Expr> t1 = ctx.EmitOp("reshape", {t}, {{"shape", with_c}});
+  if (!t1.ok()) return t1.status();
+  absl::StatusOr<relax::Expr> picked = ctx.EmitOp("take_along_axis", {log_prob, *t1}, {{"axis", int64_t{1}}});
+  if (!picked.ok()) return picked.status();
+  absl::StatusOr<relax::Expr> p = ctx.EmitOp("reshape", {*picked}, {{"shape", *ts}});
+  if (!p.ok()) return p.status();
+  // The weight of each element: weight[t], 0 where ignored; none at all without either.
+  std::optional<relax::Expr> w;
+  if (ctx.HasInput(node, weight_input)) {
+    absl::StatusOr<relax::Expr> weight = ctx.Input(node, weight_input);
+    if (!weight.ok()) return weight.status();
+    absl::StatusOr<relax::Expr> wt = ctx.EmitOp("take", {*weight, t}, {{"axis", int64_t{0}}});
+    if (!wt.ok()) return wt.status();
+    w = *wt;
+  }
+  if (ignoring) {
+    absl::StatusOr<relax::Expr> wv = ctx.EmitOp("where", {valid, w ? *w : Scalar(1, dtype), Scalar(0, dtype)});
+    if (!wv.ok()) return wv.status();
+    w = *wv;
+  }
+  absl::StatusOr<relax::Expr> loss = ctx.EmitOp("negative", {*p});
+  if (!loss.ok()) return loss.status();
+  if (w) {
+    loss = ctx.EmitOp("multiply", {*loss, *w});
+    if (!loss.ok()) return loss.status();
+  }
+  if (reduction == "none") return loss;
+  if (reduction == "sum") return ctx.EmitOp("sum", {*loss});
+  if (!w) return ctx.EmitOp("mean", {*loss});
+  absl::StatusOr<relax::Expr> total = ctx.EmitOp("sum", {*loss});
+  if (!total.ok()) return total.status();
+  absl::StatusOr<relax::Expr> weights = ctx.EmitOp("sum", {*w});
+  if (!weights.ok()) return weights.status();
+  return ctx.EmitOp("divide", {*total, *weights});
+}
+
+Outputs NegativeLogLikelihoodLoss(OnnxContext& ctx, const onnx::NodeProto& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  return One(NegativeLogLikelihood(ctx, node, *x, 2));
+}
+
+/*! \brief SoftmaxCrossEntropyLoss: the NLL of log_softmax over C (axis 1); the second output,
+ *  when asked for, is that log_softmax. */
+Outputs SoftmaxCrossEntropyLoss(OnnxContext& ctx, const onnx::NodeProto& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  Attrs reduce = {{"axis", std::vector<int64_t>{1}}, {"keepdims", true}};
+  absl::StatusOr<relax::Expr> m = ctx.EmitOp("max", {*x}, reduce);
+  if (!m.ok()) return m.status();
+  absl::StatusOr<relax::Expr> s = ctx.EmitOp("subtract", {*x, *m});
+  if (!s.ok()) return s.status();
+  absl::StatusOr<relax::Expr> e = ctx.EmitOp("exp", {*s});
+  if (!e.ok()) return e.status();
+  absl::StatusOr<relax::Expr> total = ctx.EmitOp("sum", {*e}, reduce);
+  if (!total.ok()) return total.status();
+  absl::StatusOr<relax::Expr> l = ctx.EmitOp("log", {*total});
+  if (!l.ok()) return l.status();
+  absl::StatusOr<relax::Expr> log_prob = ctx.EmitOp("subtract", {*s, *l});
+  if (!log_prob.ok()) return log_prob.status();
+  absl::StatusOr<relax::Expr> loss = NegativeLogLikelihood(ctx, node, *log_prob, 2);
+  if (!loss.ok()) return loss.status();
+  std::vector<relax::Expr> outs = {*loss};
+  if (node.output_size() > 1 && !node.output(1).empty()) outs.push_back(*log_prob);
+  return outs;
+}
+
 /*! \brief LayerNormalization (opset 17) over the dimensions from `axis` on. Y is one
  *  nn.layer_norm; the optional Mean and InvStdDev outputs (shape: x's with the normalized
  *  dimensions as 1) are computed with reductions when asked for. */
@@ -276,6 +374,8 @@ void RegisterNNOnnxConverters(OnnxConverterRegistry& r) {
   r.Register("Pad", Pad);
   r.Register("Softmax", Softmax(/*log=*/false));
   r.Register("LogSoftmax", Softmax(/*log=*/true));
+  r.Register("NegativeLogLikelihoodLoss", NegativeLogLikelihoodLoss);
+  r.Register("SoftmaxCrossEntropyLoss", SoftmaxCrossEntropyLoss);
   r.Register("LayerNormalization", LayerNormalization);
 }
 

@@ -91,6 +91,14 @@ Outputs Gather(OnnxContext& ctx, const onnx::NodeProto& node) {
   return One(ctx.EmitOp("take", {*x, *idx}, {{"axis", ctx.IntAttr(node, "axis", 0)}}));
 }
 
+Outputs GatherElements(OnnxContext& ctx, const onnx::NodeProto& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<relax::Expr> idx = ctx.Input(node, 1);
+  if (!idx.ok()) return idx.status();
+  return One(ctx.EmitOp("take_along_axis", {*x, *idx}, {{"axis", ctx.IntAttr(node, "axis", 0)}}));
+}
+
 /*! \brief Unsqueeze / Squeeze: a reshape to the result shape (symbolic dimensions kept). */
 OnnxConverter ChangeRank(bool unsqueeze) {
   return [unsqueeze](OnnxContext& ctx, const onnx::NodeProto& node) -> Outputs {
@@ -217,6 +225,17 @@ Outputs Cast(OnnxContext& ctx, const onnx::NodeProto& node) {
   return One(ctx.EmitOp("astype", {*x}, {{"dtype", *to}}));
 }
 
+/*! \brief CastLike: to the dtype of input 1. */
+Outputs CastLike(OnnxContext& ctx, const onnx::NodeProto& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<relax::Expr> like = ctx.Input(node, 1);
+  if (!like.ok()) return like.status();
+  const relax::TensorStructInfoNode* t = TensorOf(*like);
+  if (t == nullptr || t->dtype.is_void()) return absl::InvalidArgumentError("input 1 needs a known dtype");
+  return One(ctx.EmitOp("astype", {*x}, {{"dtype", t->dtype}}));
+}
+
 }  // namespace
 
 void RegisterTransformOnnxConverters(OnnxConverterRegistry& r) {
@@ -225,12 +244,14 @@ void RegisterTransformOnnxConverters(OnnxConverterRegistry& r) {
   r.Register("ConstantOfShape", ConstantOfShape);
   r.Register("Concat", Concat);
   r.Register("Gather", Gather);
+  r.Register("GatherElements", GatherElements);
   r.Register("Unsqueeze", ChangeRank(/*unsqueeze=*/true));
   r.Register("Squeeze", ChangeRank(/*unsqueeze=*/false));
   r.Register("Split", Split);
   r.Register("Expand", Expand);
   r.Register("Where", Where);
   r.Register("Cast", Cast);
+  r.Register("CastLike", CastLike);
 }
 
 }  // namespace onnx_import

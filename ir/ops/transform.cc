@@ -1,5 +1,5 @@
 /*! \file transform.cc
- *  \brief Data movement and selection: concat, take, broadcast_to, where, astype.
+ *  \brief Data movement and selection: concat, take, take_along_axis, broadcast_to, where, astype.
  */
 #include "absl/strings/str_cat.h"
 #include "ir/ops/op_util.h"
@@ -52,6 +52,18 @@ absl::StatusOr<StructInfo> InferConcat(const CallNode& call, const AxisAttrs& at
   }
   out[axis] = tir::I64(total);
   return TensorSInfoOfDims(out, first->dtype);
+}
+
+absl::StatusOr<StructInfo> InferTakeAlongAxis(const CallNode& call, const AxisAttrs& attrs) {
+  const TensorStructInfoNode *x = nullptr, *idx = nullptr;
+  MLC_ASSIGN_OR_RETURN(xs, DimsArg(call, 0, &x));
+  MLC_ASSIGN_OR_RETURN(is, DimsArg(call, 1, &idx));
+  if (!idx->dtype.is_int()) return absl::InvalidArgumentError("indices must be integers");
+  if (is.size() != xs.size()) return absl::InvalidArgumentError(absl::StrCat("indices ", DimsToString(is), " must have the rank of ", DimsToString(xs)));
+  int64_t rank = static_cast<int64_t>(xs.size()), axis = attrs.axis;
+  if (axis < 0) axis += rank;
+  if (axis < 0 || axis >= rank) return absl::InvalidArgumentError(absl::StrCat("axis out of range for rank ", rank));
+  return TensorSInfoOfDims(is, x->dtype);
 }
 
 absl::StatusOr<StructInfo> InferTake(const CallNode& call, const AxisAttrs& attrs) {
@@ -131,6 +143,16 @@ MLC_REGISTER_OP("take")
     .set_pattern(OpPattern::kInjective)
     .set_legalize(LegalizeTE<AxisAttrs>("take", [](const std::vector<te::Tensor>& t, const AxisAttrs& a) {
       return topi::Take(t[0], t[1], a.axis);
+    }));
+
+MLC_REGISTER_OP("take_along_axis")
+    .set_inputs({"x", "indices"})
+    .set_attrs_type<AxisAttrs>()
+    .set_description("NumPy's take_along_axis (ONNX GatherElements): the result has the indices' shape")
+    .set_infer<AxisAttrs>(InferTakeAlongAxis)
+    .set_pattern(OpPattern::kInjective)
+    .set_legalize(LegalizeTE<AxisAttrs>("take_along_axis", [](const std::vector<te::Tensor>& t, const AxisAttrs& a) {
+      return topi::TakeAlongAxis(t[0], t[1], a.axis);
     }));
 
 MLC_REGISTER_OP("broadcast_to")

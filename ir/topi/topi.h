@@ -112,6 +112,9 @@ absl::StatusOr<Tensor> StridedSlice(const Tensor& x, const std::vector<int64_t>&
 absl::StatusOr<Tensor> Concatenate(const std::vector<Tensor>& xs, int64_t axis);
 /*! \brief x's slices at `indices` along `axis` (numpy.take; negative indices from the end). */
 absl::StatusOr<Tensor> Take(const Tensor& x, const Tensor& indices, int64_t axis);
+/*! \brief NumPy's take_along_axis (ONNX GatherElements): out[i] = x[i with its `axis` entry
+ *  replaced by indices[i]]; the result has the indices' shape. */
+absl::StatusOr<Tensor> TakeAlongAxis(const Tensor& x, const Tensor& indices, int64_t axis);
 /*! \brief x broadcast (NumPy rules) to `shape`. */
 absl::StatusOr<Tensor> BroadcastTo(const Tensor& x, const std::vector<tir::PrimExpr>& shape);
 /*! \brief cond ? a : b elementwise, with broadcasting; a non-bool cond is compared with 0. */

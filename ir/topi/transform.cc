@@ -86,6 +86,27 @@ absl::StatusOr<Tensor> Take(const Tensor& x, const Tensor& indices, int64_t axis
       "T_take");
 }
 
+absl::StatusOr<Tensor> TakeAlongAxis(const Tensor& x, const Tensor& indices, int64_t axis) {
+  if (!indices.dtype().is_int()) return absl::InvalidArgumentError("take_along_axis: indices must be integers");
+  int64_t rank = x.ndim();
+  if (indices.ndim() != rank) return absl::InvalidArgumentError("take_along_axis: the indices must have the data's rank");
+  if (axis < 0) axis += rank;
+  if (axis < 0 || axis >= rank) return absl::InvalidArgumentError("take_along_axis: axis out of range");
+  DataType it = detail::IndexType({x, indices});
+  tir::PrimExpr dim = tir::Cast(it, x.shape()[axis]);
+  return te::Compute(
+      detail::WithIndexType(indices.shape(), it),
+      [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
+        std::vector<tir::PrimExpr> index(i.begin(), i.end());
+        tir::PrimExpr k = tir::Cast(it, indices(index));
+        // Negative indices count from the end; out-of-range ones are clamped (ONNX leaves them undefined).
+        k = tir::Select(tir::operator<(k, C(it, 0)), tir::operator+(k, dim), k);
+        index[axis] = tir::Min(tir::Max(k, C(it, 0)), tir::operator-(dim, C(it, 1)));
+        return x(index);
+      },
+      "T_take_along_axis");
+}
+
 absl::StatusOr<Tensor> BroadcastTo(const Tensor& x, const std::vector<tir::PrimExpr>& shape) {
   absl::StatusOr<std::vector<tir::PrimExpr>> out = relax::BroadcastDims(x.shape(), shape);
   bool same = out.ok() && out->size() == shape.size();
