@@ -104,6 +104,18 @@ void ExpectMlpAtEveryBatch(vm::VirtualMachine* vm) {
   }
 }
 
+/*! \brief The printed module parses back structurally equal (same hash), and `.irpb` keeps it. */
+void ExpectRoundTrips(const IRModule& mod) {
+  std::string printed = PrintModule(mod);
+  absl::StatusOr<IRModule> again = ParseTVMScript(printed, "printed.py");
+  ASSERT_TRUE(again.ok()) << again.status() << "\n" << printed;
+  EXPECT_TRUE(CheckStructuralEqual(mod, *again).ok()) << CheckStructuralEqual(mod, *again);
+  EXPECT_EQ(StructuralHash(mod), StructuralHash(*again));
+  absl::StatusOr<IRModule> loaded = DeserializeModule(SerializeModule(mod));
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  EXPECT_EQ(PrintModule(*loaded), printed);
+}
+
 TEST(SymbolicShapes, PrintedModulesParseBackEqual) {
   for (const char* path : {kCallTirMlp, kOperatorMlp}) {
     SCOPED_TRACE(path);
@@ -111,13 +123,7 @@ TEST(SymbolicShapes, PrintedModulesParseBackEqual) {
     std::string printed = PrintModule(mod);
     EXPECT_THAT(printed, HasSubstr("R.Tensor((\"n\", 784), dtype=\"float32\")"));
     EXPECT_THAT(printed, HasSubstr("n = T.int64()"));
-    absl::StatusOr<IRModule> again = ParseTVMScript(printed, "printed.py");
-    ASSERT_TRUE(again.ok()) << again.status() << "\n" << printed;
-    EXPECT_TRUE(CheckStructuralEqual(mod, *again).ok()) << CheckStructuralEqual(mod, *again);
-    EXPECT_EQ(StructuralHash(mod), StructuralHash(*again));
-    absl::StatusOr<IRModule> loaded = DeserializeModule(SerializeModule(mod));
-    ASSERT_TRUE(loaded.ok()) << loaded.status();
-    EXPECT_EQ(PrintModule(*loaded), printed);
+    ExpectRoundTrips(mod);
   }
 }
 
@@ -292,13 +298,7 @@ TEST(SymbolicShapes, MatchCastBindsNewVariablesAndRoundTrips) {
   std::string printed = PrintModule(mod);
   EXPECT_THAT(printed, HasSubstr("a = R.match_cast(x, R.Tensor((n, m), dtype=\"float32\"))"));
   EXPECT_THAT(printed, HasSubstr("m = T.int64()"));
-  absl::StatusOr<IRModule> again = ParseTVMScript(printed, "printed.py");
-  ASSERT_TRUE(again.ok()) << again.status() << "\n" << printed;
-  EXPECT_TRUE(CheckStructuralEqual(mod, *again).ok()) << CheckStructuralEqual(mod, *again);
-  EXPECT_EQ(StructuralHash(mod), StructuralHash(*again));
-  absl::StatusOr<IRModule> loaded = DeserializeModule(SerializeModule(mod));
-  ASSERT_TRUE(loaded.ok()) << loaded.status();
-  EXPECT_EQ(PrintModule(*loaded), printed);
+  ExpectRoundTrips(mod);
 
   std::unique_ptr<vm::VirtualMachine> vm = BuildWith(mod, "default");
   ASSERT_NE(vm, nullptr);
@@ -372,8 +372,7 @@ TEST(SymbolicShapes, DimensionsInferenceCannotProveEqualAreCheckedAtRunTime) {
   EXPECT_THAT(printed, HasSubstr("R.match_cast(b, R.Tensor((n, 4), dtype=\"float32\"))"));
   EXPECT_THAT(printed, HasSubstr("R.match_cast(w, R.Tensor((4, 3), dtype=\"float32\"))"));
   EXPECT_THAT(printed, HasSubstr("R.Tensor((n, 3), dtype=\"float32\") = R.matmul("));
-  absl::StatusOr<IRModule> again = ParseTVMScript(printed, "printed.py");
-  ASSERT_TRUE(again.ok()) << again.status() << "\n" << printed;
+  ExpectRoundTrips(mod);
 
   std::unique_ptr<vm::VirtualMachine> vm = BuildWith(mod, "default");
   ASSERT_NE(vm, nullptr);
@@ -447,13 +446,7 @@ def main(a: R.Tensor(("n", 4), dtype="float32")) -> R.Tensor(("n * 2", 4), dtype
   ASSERT_TRUE(mod.ok()) << mod.status();
   std::string printed = PrintModule(*mod);
   EXPECT_THAT(printed, HasSubstr("s: R.Shape([n * 2, 4]) = R.shape([n * 2, 4])"));
-  absl::StatusOr<IRModule> again = ParseTVMScript(printed, "printed.py");
-  ASSERT_TRUE(again.ok()) << again.status() << "\n" << printed;
-  EXPECT_TRUE(CheckStructuralEqual(*mod, *again).ok()) << CheckStructuralEqual(*mod, *again);
-  EXPECT_EQ(StructuralHash(*mod), StructuralHash(*again));
-  absl::StatusOr<IRModule> loaded = DeserializeModule(SerializeModule(*mod));
-  ASSERT_TRUE(loaded.ok()) << loaded.status();
-  EXPECT_EQ(PrintModule(*loaded), printed);
+  ExpectRoundTrips(*mod);
   std::unique_ptr<vm::VirtualMachine> vm = BuildWith(*mod, "O0");
   ASSERT_NE(vm, nullptr);
   std::mt19937 rng(11);

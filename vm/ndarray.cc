@@ -114,10 +114,14 @@ absl::StatusOr<NDArray> NDArray::View(const NDArray& base, int64_t offset, std::
     return absl::InvalidArgumentError(absl::StrCat("tensor ", DescribeTensor(dtype, shape), " at byte ", offset, " does not fit in ",
                                                    HumanBytes(held)));
   }
+  return Over(base.c_->storage, offset, std::move(shape), dtype);
+}
+
+NDArray NDArray::Over(std::shared_ptr<Storage> storage, int64_t offset, std::vector<int64_t> shape, DLDataType dtype) {
   NDArray a;
   a.c_ = std::make_shared<Container>();
   a.c_->shape = std::move(shape);
-  a.c_->storage = base.c_->storage;
+  a.c_->storage = std::move(storage);
   DLTensor& t = a.c_->tensor;
   t.data = static_cast<char*>(a.c_->storage->data) + offset;
   t.device = {kDLCPU, 0};
@@ -138,27 +142,15 @@ absl::StatusOr<NDArray> NDArray::Allocate(std::vector<int64_t> shape, DLDataType
     return absl::ResourceExhaustedError(absl::StrCat("tensor ", DescribeTensor(dtype, shape), " needs ", HumanBytes(bytes), " (",
                                                      LimitHint("max_tensor_bytes"), ")"));
   }
-  NDArray a;
-  a.c_ = std::make_shared<Container>();
-  a.c_->shape = std::move(shape);
   auto storage = std::make_shared<Storage>();
   storage->bytes = static_cast<size_t>(bytes);
   storage->data = pool ? pool->Allocate(storage->bytes) : std::aligned_alloc(64, RoundUp(storage->bytes));
   if (storage->data == nullptr) {
     return absl::ResourceExhaustedError(
-        absl::StrCat("out of memory allocating ", HumanBytes(bytes), " for tensor ", DescribeTensor(dtype, a.c_->shape)));
+        absl::StrCat("out of memory allocating ", HumanBytes(bytes), " for tensor ", DescribeTensor(dtype, shape)));
   }
   storage->pool = pool;
-  a.c_->storage = storage;
-  DLTensor& t = a.c_->tensor;
-  t.data = storage->data;
-  t.device = {kDLCPU, 0};
-  t.ndim = static_cast<int32_t>(a.c_->shape.size());
-  t.dtype = dtype;
-  t.shape = a.c_->shape.data();
-  t.strides = nullptr;
-  t.byte_offset = 0;
-  return a;
+  return Over(std::move(storage), 0, std::move(shape), dtype);
 }
 
 NDArray NDArray::Empty(std::vector<int64_t> shape, DLDataType dtype, std::shared_ptr<StoragePool> pool) {

@@ -92,6 +92,9 @@ class NDArray {
     std::vector<int64_t> shape;
     std::shared_ptr<Storage> storage;
   };
+  /*! \brief A tensor of `shape` at byte `offset` of `storage` (which the caller checked holds it). */
+  static NDArray Over(std::shared_ptr<Storage> storage, int64_t offset, std::vector<int64_t> shape, DLDataType dtype);
+
   std::shared_ptr<Container> c_;
 };
 

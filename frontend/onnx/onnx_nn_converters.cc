@@ -177,6 +177,23 @@ Outputs GlobalAveragePool(OnnxContext& ctx, const onnx::NodeProto& node) {
 }
 
 /*! \brief Softmax along `axis` (opset 13 semantics; before 13 only the last axis, where both agree). */
+/*! \brief x - max(x) = s, then exp(s) / sum(exp(s)) or (`log`) s - log(sum(exp(s))), over `axes`. */
+absl::StatusOr<relax::Expr> NormalizedExp(OnnxContext& ctx, const relax::Expr& x, const std::vector<int64_t>& axes, bool log) {
+  Attrs reduce = {{"axis", axes}, {"keepdims", true}};
+  absl::StatusOr<relax::Expr> m = ctx.EmitOp("max", {x}, reduce);
+  if (!m.ok()) return m.status();
+  absl::StatusOr<relax::Expr> s = ctx.EmitOp("subtract", {x, *m});
+  if (!s.ok()) return s.status();
+  absl::StatusOr<relax::Expr> e = ctx.EmitOp("exp", {*s});
+  if (!e.ok()) return e.status();
+  absl::StatusOr<relax::Expr> total = ctx.EmitOp("sum", {*e}, reduce);
+  if (!total.ok()) return total.status();
+  if (!log) return ctx.EmitOp("divide", {*e, *total});
+  absl::StatusOr<relax::Expr> l = ctx.EmitOp("log", {*total});
+  if (!l.ok()) return l.status();
+  return ctx.EmitOp("subtract", {*s, *l});
+}
+
 /*! \brief Softmax and LogSoftmax. From opset 13 they normalize along `axis`; before, over every
  *  dimension from `axis` on (the input seen as 2-D), which reductions over those axes compute:
  *  s = x - max(x), then s - log(sum(exp(s))) or exp(s) / sum(exp(s)). */
@@ -194,19 +211,7 @@ OnnxConverter Softmax(bool log) {
     std::vector<int64_t> axes;
     const int64_t end = ctx.opset() >= 13 ? axis + 1 : rank;
     for (int64_t d = axis; d < end; ++d) axes.push_back(d);
-    Attrs reduce = {{"axis", axes}, {"keepdims", true}};
-    absl::StatusOr<relax::Expr> m = ctx.EmitOp("max", {*x}, reduce);
-    if (!m.ok()) return m.status();
-    absl::StatusOr<relax::Expr> s = ctx.EmitOp("subtract", {*x, *m});
-    if (!s.ok()) return s.status();
-    absl::StatusOr<relax::Expr> e = ctx.EmitOp("exp", {*s});
-    if (!e.ok()) return e.status();
-    absl::StatusOr<relax::Expr> total = ctx.EmitOp("sum", {*e}, reduce);
-    if (!total.ok()) return total.status();
-    if (!log) return One(ctx.EmitOp("divide", {*e, *total}));
-    absl::StatusOr<relax::Expr> l = ctx.EmitOp("log", {*total});
-    if (!l.ok()) return l.status();
-    return One(ctx.EmitOp("subtract", {*s, *l}));
+    return One(NormalizedExp(ctx, *x, axes, log));
   };
 }
 
@@ -288,18 +293,7 @@ Outputs NegativeLogLikelihoodLoss(OnnxContext& ctx, const onnx::NodeProto& node)
 Outputs SoftmaxCrossEntropyLoss(OnnxContext& ctx, const onnx::NodeProto& node) {
   absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
   if (!x.ok()) return x.status();
-  Attrs reduce = {{"axis", std::vector<int64_t>{1}}, {"keepdims", true}};
-  absl::StatusOr<relax::Expr> m = ctx.EmitOp("max", {*x}, reduce);
-  if (!m.ok()) return m.status();
-  absl::StatusOr<relax::Expr> s = ctx.EmitOp("subtract", {*x, *m});
-  if (!s.ok()) return s.status();
-  absl::StatusOr<relax::Expr> e = ctx.EmitOp("exp", {*s});
-  if (!e.ok()) return e.status();
-  absl::StatusOr<relax::Expr> total = ctx.EmitOp("sum", {*e}, reduce);
-  if (!total.ok()) return total.status();
-  absl::StatusOr<relax::Expr> l = ctx.EmitOp("log", {*total});
-  if (!l.ok()) return l.status();
-  absl::StatusOr<relax::Expr> log_prob = ctx.EmitOp("subtract", {*s, *l});
+  absl::StatusOr<relax::Expr> log_prob = NormalizedExp(ctx, *x, {1}, /*log=*/true);
   if (!log_prob.ok()) return log_prob.status();
   absl::StatusOr<relax::Expr> loss = NegativeLogLikelihood(ctx, node, *log_prob, 2);
   if (!loss.ok()) return loss.status();
