@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
@@ -236,6 +237,11 @@ absl::StatusOr<std::vector<std::unique_ptr<Pass>>> ParsePipeline(const std::stri
 absl::StatusOr<IRModule> RunPipeline(const IRModule& mod, const std::vector<std::unique_ptr<Pass>>& passes,
                                      const PipelineOptions& options) {
   IRModule current = mod;
+  if (!options.dump_dir.empty()) {  // made here, so a new directory name works
+    std::error_code ec;
+    std::filesystem::create_directories(options.dump_dir, ec);
+    if (ec) return absl::InvalidArgumentError(absl::StrCat("dump directory ", options.dump_dir, ": ", ec.message()));
+  }
   int index = 0;
   for (const std::unique_ptr<Pass>& pass : passes) {
     ++index;

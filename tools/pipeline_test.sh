@@ -73,5 +73,10 @@ check "--profile_json writes a Chrome trace" python3 -c 'import json, sys; e = j
 $pipeline --no-cache --emit-dot "$TEST_TMPDIR/g.dot" --dump-dir "$TEST_TMPDIR/dump" > /dev/null 2>&1
 check "emit-dot writes a graph with fused groups as clusters" grep -q "subgraph cluster_0" "$TEST_TMPDIR/g.dot"
 check "dump-dir holds every intermediate module" compgen -G "$TEST_TMPDIR/dump/module.0*.after_legalize.py"
+$pipeline --no-cache --dump-dir "$TEST_TMPDIR/new/nested" > /dev/null 2>&1
+check "dump-dir is made when it does not exist" compgen -G "$TEST_TMPDIR/new/nested/module.0*.after_legalize.py"
+touch "$TEST_TMPDIR/a_file"
+refused "a dump-dir that cannot be a directory is an error naming it" "dump directory $TEST_TMPDIR/a_file/sub" \
+  $pipeline --no-cache --dump-dir "$TEST_TMPDIR/a_file/sub"
 
 finish
