@@ -168,6 +168,35 @@ for bs in 1_7 3_12; do
   fi
 done
 
+# OneHot, Range and Tile with constant operands (as exporters write them; the node cases pass
+# them as inputs): against NumPy.
+/usr/bin/python3 - "$t" <<'PY'
+import sys, numpy as np, onnx
+from onnx import helper, numpy_helper, TensorProto
+t = sys.argv[1]
+consts = [numpy_helper.from_array(np.array(4, np.int64), "depth"), numpy_helper.from_array(np.array([-1.0, 2.0], np.float32), "values"),
+          numpy_helper.from_array(np.array(1.0, np.float32), "start"), numpy_helper.from_array(np.array(3.0, np.float32), "limit"),
+          numpy_helper.from_array(np.array(0.5, np.float32), "delta"), numpy_helper.from_array(np.array([2, 1], np.int64), "repeats")]
+nodes = [helper.make_node("OneHot", ["idx", "depth", "values"], ["hot"], axis=1),
+         helper.make_node("Range", ["start", "limit", "delta"], ["r"]),
+         helper.make_node("Tile", ["hot", "repeats"], ["tiled"]),
+         helper.make_node("Add", ["tiled", "r"], ["y"])]
+g = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("idx", TensorProto.INT64, [3])],
+                      [helper.make_tensor_value_info("y", TensorProto.FLOAT, [6, 4])], consts)
+onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)]), f"{t}/hot.onnx")
+idx = np.array([0, -1, 2], np.int64)
+hot = np.where(np.arange(4)[None, :] == np.where(idx < 0, idx + 4, idx)[:, None], 2.0, -1.0)
+np.save(f"{t}/hot.idx.npy", idx)
+np.save(f"{t}/hot.ref.npy", (np.tile(hot, (2, 1)) + np.arange(1.0, 3.0, 0.5)).astype(np.float32))
+PY
+if frontend/import --in "$t/hot.onnx" --out "$t/hot.irpb" && passes/opt --in "$t/hot.irpb" --out "$t/hot.opt.irpb" &&
+   codegen/build --in "$t/hot.opt.irpb" --out "$t/hot.mlcx" && vm/run --exe "$t/hot.mlcx" --inputs "$t/hot.idx.npy" --outputs "$t/hot.out.npy" &&
+   matches_reference "$t/hot.out.npy" "$t/hot.ref.npy"; then
+  ok "OneHot, Range and Tile with constant operands match NumPy"
+else
+  bad "OneHot, Range and Tile"
+fi
+
 /usr/bin/python3 frontend/torch/export_fx.py --example unsupported --out "$t/unsupported.fxpb"
 printf 'not a model' > "$t/garbage.onnx"
 if frontend/import --in "$t/garbage.onnx" --out "$t/g.irpb" 2> "$t/gerr.txt"; then

@@ -5,6 +5,7 @@
  *         subgraphs become constants that later converters read.
  */
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
@@ -225,6 +226,97 @@ Outputs Cast(OnnxContext& ctx, const onnx::NodeProto& node) {
   return One(ctx.EmitOp("astype", {*x}, {{"dtype", *to}}));
 }
 
+/*! \brief Element i of a float32/float64/int32/int64 constant, as a double. */
+double ElementAsDouble(const TensorData& t, int64_t i) {
+  if (t.dtype() == DataType::Float32()) return t.data_as<float>()[i];
+  if (t.dtype() == DataType::Float(64)) return t.data_as<double>()[i];
+  if (t.dtype() == DataType::Int(32)) return t.data_as<int32_t>()[i];
+  return static_cast<double>(t.data_as<int64_t>()[i]);
+}
+
+/*! \brief Writes `value` (as the tensor's dtype) into element i of a fresh tensor. */
+void SetElement(TensorData* t, int64_t i, double value) {
+  TensorData v = ScalarTensor(value, t->dtype());
+  std::memcpy(static_cast<char*>(t->mutable_data()) + i * t->dtype().bytes(), v.data(), t->dtype().bytes());
+}
+
+/*! \brief Tile: x (d0, d1, ...) seen as (1, d0, 1, d1, ...), broadcast to (r0, d0, r1, d1, ...)
+ *  and merged back to (r0 * d0, r1 * d1, ...). */
+Outputs Tile(OnnxContext& ctx, const onnx::NodeProto& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<std::vector<int64_t>> xs = StaticShape(*x, "Tile's input");
+  if (!xs.ok()) return xs.status();
+  absl::StatusOr<std::vector<int64_t>> repeats = ctx.ConstantInts(node, 1, "repeats");
+  if (!repeats.ok()) return repeats.status();
+  if (repeats->size() != xs->size()) return absl::InvalidArgumentError("repeats needs one value per dimension");
+  std::vector<int64_t> spread, tiled, out;
+  for (size_t d = 0; d < xs->size(); ++d) {
+    if ((*repeats)[d] < 0) return absl::InvalidArgumentError("repeats must not be negative");
+    spread.insert(spread.end(), {1, (*xs)[d]});
+    tiled.insert(tiled.end(), {(*repeats)[d], (*xs)[d]});
+    out.push_back((*repeats)[d] * (*xs)[d]);
+  }
+  absl::StatusOr<relax::Expr> r = ctx.EmitOp("reshape", {*x}, {{"shape", spread}});
+  if (!r.ok()) return r.status();
+  absl::StatusOr<relax::Expr> b = ctx.EmitOp("broadcast_to", {*r}, {{"shape", tiled}});
+  if (!b.ok()) return b.status();
+  return One(ctx.EmitOp("reshape", {*b}, {{"shape", out}}));
+}
+
+/*! \brief OneHot(indices, depth, values = [off, on]): `on` where the position along the new
+ *  axis equals the index (negative ones count from depth), `off` elsewhere. */
+Outputs OneHot(OnnxContext& ctx, const onnx::NodeProto& node) {
+  absl::StatusOr<relax::Expr> indices = ctx.Input(node, 0);
+  if (!indices.ok()) return indices.status();
+  absl::StatusOr<std::vector<int64_t>> is = StaticShape(*indices, "OneHot's indices");
+  if (!is.ok()) return is.status();
+  const TensorData* depth_t = ctx.ConstantInput(node, 1);
+  const TensorData* values = ctx.ConstantInput(node, 2);
+  if (depth_t == nullptr || depth_t->NumElements() != 1 || values == nullptr || values->NumElements() != 2) {
+    return absl::UnimplementedError("depth and values must be constants (one value; two values)");
+  }
+  const int64_t depth = static_cast<int64_t>(ElementAsDouble(*depth_t, 0));
+  if (depth <= 0) return absl::InvalidArgumentError("depth must be positive");
+  const int64_t rank = static_cast<int64_t>(is->size()) + 1;
+  int64_t axis = ctx.IntAttr(node, "axis", -1);
+  if (axis < 0) axis += rank;
+  if (axis < 0 || axis >= rank) return absl::InvalidArgumentError("axis out of range");
+  DataType it = TensorOf(*indices)->dtype;
+  absl::StatusOr<relax::Expr> negative = ctx.EmitOp("less", {*indices, Scalar(0, it)});
+  if (!negative.ok()) return negative.status();
+  absl::StatusOr<relax::Expr> wrapped_up = ctx.EmitOp("add", {*indices, Scalar(static_cast<double>(depth), it)});
+  if (!wrapped_up.ok()) return wrapped_up.status();
+  absl::StatusOr<relax::Expr> wrapped = ctx.EmitOp("where", {*negative, *wrapped_up, *indices});
+  if (!wrapped.ok()) return wrapped.status();
+  std::vector<int64_t> with_axis = *is;
+  with_axis.insert(with_axis.begin() + axis, 1);
+  absl::StatusOr<relax::Expr> column = ctx.EmitOp("reshape", {*wrapped}, {{"shape", with_axis}});
+  if (!column.ok()) return column.status();
+  std::vector<int64_t> positions_shape(rank, 1);
+  positions_shape[axis] = depth;
+  TensorData positions(it, positions_shape);
+  for (int64_t k = 0; k < depth; ++k) SetElement(&positions, k, static_cast<double>(k));
+  absl::StatusOr<relax::Expr> hit = ctx.EmitOp("equal", {*column, relax::MakeConstant(positions)});
+  if (!hit.ok()) return hit.status();
+  return One(ctx.EmitOp("where", {*hit, Scalar(ElementAsDouble(*values, 1), values->dtype()), Scalar(ElementAsDouble(*values, 0), values->dtype())}));
+}
+
+/*! \brief Range of constants: the values, made at import. */
+Outputs Range(OnnxContext& ctx, const onnx::NodeProto& node) {
+  const TensorData* in[3] = {ctx.ConstantInput(node, 0), ctx.ConstantInput(node, 1), ctx.ConstantInput(node, 2)};
+  for (const TensorData* t : in) {
+    if (t == nullptr || t->NumElements() != 1) return absl::UnimplementedError("start, limit and delta must be constant scalars");
+  }
+  const double start = ElementAsDouble(*in[0], 0), limit = ElementAsDouble(*in[1], 0), delta = ElementAsDouble(*in[2], 0);
+  if (delta == 0) return absl::InvalidArgumentError("delta must not be 0");
+  const int64_t n = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((limit - start) / delta)));
+  if (n > (int64_t{1} << 24)) return absl::InvalidArgumentError(absl::StrCat("Range of ", n, " elements"));
+  TensorData out(in[0]->dtype(), {n});
+  for (int64_t i = 0; i < n; ++i) SetElement(&out, i, start + static_cast<double>(i) * delta);
+  return One(relax::MakeConstant(out));
+}
+
 /*! \brief CastLike: to the dtype of input 1. */
 Outputs CastLike(OnnxContext& ctx, const onnx::NodeProto& node) {
   absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
@@ -252,6 +344,9 @@ void RegisterTransformOnnxConverters(OnnxConverterRegistry& r) {
   r.Register("Where", Where);
   r.Register("Cast", Cast);
   r.Register("CastLike", CastLike);
+  r.Register("Tile", Tile);
+  r.Register("OneHot", OneHot);
+  r.Register("Range", Range);
 }
 
 }  // namespace onnx_import
