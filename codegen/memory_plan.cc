@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 namespace mlc {
 namespace codegen {
@@ -66,6 +67,15 @@ std::optional<Range> Bound(const DimExpr& e, const std::vector<int64_t>& upper) 
   }
 }
 
+/*! \brief The most a dimension can be when each shape variable v lies in [0, upper[v]] (-1:
+ *  unbounded); nullopt when no bound follows (an unbounded variable, a product of possibly
+ *  negative terms, division by a variable). */
+std::optional<int64_t> DimUpperBound(const DimExpr& dim, const std::vector<int64_t>& upper) {
+  std::optional<Range> r = Bound(dim, upper);
+  if (!r) return std::nullopt;
+  return std::max<int64_t>(0, r->hi);
+}
+
 /*! \brief Bytes of an ALLOC_TENSOR at most, or nullopt. */
 std::optional<int64_t> AllocationBound(const Instruction& alloc, const std::vector<int64_t>& upper) {
   const proto::ShapeArg& shape = alloc.args(0).shape();
@@ -93,19 +103,12 @@ int64_t RoundUp64(int64_t bytes) { return (bytes + 63) / 64 * 64; }
 
 }  // namespace
 
-std::optional<int64_t> DimUpperBound(const DimExpr& dim, const std::vector<int64_t>& upper_bounds) {
-  std::optional<Range> r = Bound(dim, upper_bounds);
-  if (!r) return std::nullopt;
-  return std::max<int64_t>(0, r->hi);
-}
-
-MemoryPlanStats PlanMemory(const std::vector<int64_t>& upper_bounds, proto::VMFunction* fn) {
-  MemoryPlanStats stats;
+void PlanMemory(const std::vector<int64_t>& upper_bounds, proto::VMFunction* fn) {
   const int n = fn->instructions_size();
   // Branches would need liveness over the control flow; straight-line code is what the
   // compiler emits for dataflow programs.
   for (const Instruction& inst : fn->instructions()) {
-    if (inst.opcode() == Instruction::IF || inst.opcode() == Instruction::GOTO) return stats;
+    if (inst.opcode() == Instruction::IF || inst.opcode() == Instruction::GOTO) return;
   }
   int returned = -1;
   if (n > 0 && fn->instructions(n - 1).args_size() == 1 && fn->instructions(n - 1).args(0).kind_case() == Arg::kReg) {
@@ -122,10 +125,7 @@ MemoryPlanStats PlanMemory(const std::vector<int64_t>& upper_bounds, proto::VMFu
     const Instruction& inst = fn->instructions(i);
     if (!IsBuiltin(inst, Instruction::ALLOC_TENSOR) || inst.dst() < 0 || inst.dst() == returned) continue;
     std::optional<int64_t> bytes = AllocationBound(inst, upper_bounds);
-    if (!bytes) {
-      ++stats.unplanned;
-      continue;
-    }
+    if (!bytes) continue;
     buffers[inst.dst()] = Buffer{i, i, *bytes, true, -1};
   }
   for (int i = 0; i < n; ++i) {
@@ -144,11 +144,7 @@ MemoryPlanStats PlanMemory(const std::vector<int64_t>& upper_bounds, proto::VMFu
   // offset where it overlaps, in address, no placed buffer whose lifetime overlaps its own.
   std::vector<Buffer*> order;
   for (auto& [reg, b] : buffers) {
-    if (b.plannable) {
-      order.push_back(&b);
-    } else {
-      ++stats.unplanned;
-    }
+    if (b.plannable) order.push_back(&b);
   }
   std::stable_sort(order.begin(), order.end(), [](const Buffer* a, const Buffer* b) { return a->bytes > b->bytes; });
   std::vector<const Buffer*> placed;
@@ -173,10 +169,7 @@ MemoryPlanStats PlanMemory(const std::vector<int64_t>& upper_bounds, proto::VMFu
     b->offset = best >= 0 ? best : cursor;
     arena = std::max(arena, b->offset + size);
     placed.push_back(b);
-    ++stats.planned;
-    stats.planned_bytes += b->bytes;
   }
-  stats.arena_bytes = arena;
   fn->set_arena_bytes(arena);
   for (const auto& [reg, b] : buffers) {
     if (b.offset < 0) continue;
@@ -184,7 +177,6 @@ MemoryPlanStats PlanMemory(const std::vector<int64_t>& upper_bounds, proto::VMFu
     alloc->add_args()->set_imm(b.offset);
     alloc->add_args()->set_imm(b.bytes);
   }
-  return stats;
 }
 
 }  // namespace codegen

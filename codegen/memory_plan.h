@@ -14,7 +14,6 @@
 #define MLC_CODEGEN_MEMORY_PLAN_H_
 
 #include <cstdint>
-#include <optional>
 #include <vector>
 
 #include "vm/executable.pb.h"
@@ -22,23 +21,10 @@
 namespace mlc {
 namespace codegen {
 
-/*! \brief The most a dimension can be when each shape variable v lies in [0, upper_bounds[v]]
- *         (-1: unbounded); nullopt when no bound follows (an unbounded variable, a product of
- *         possibly negative terms, division by a variable). */
-std::optional<int64_t> DimUpperBound(const proto::DimExpr& dim, const std::vector<int64_t>& upper_bounds);
-
-/*! \brief What planning did to one function, for messages and tests. */
-struct MemoryPlanStats {
-  int planned = 0;    // allocations placed in slots
-  int unplanned = 0;  // allocations left to the run-time pool
-  int64_t arena_bytes = 0;    // the arena's size
-  int64_t planned_bytes = 0;  // the planned allocations' total (bounded) size
-};
-
 /*! \brief Plans `fn` in place: sets arena_bytes and gives planned ALLOC_TENSORs their offset
  *         and bound (two more operands).
  *         `upper_bounds` is indexed like fn.shape_vars (-1: none). */
-MemoryPlanStats PlanMemory(const std::vector<int64_t>& upper_bounds, proto::VMFunction* fn);
+void PlanMemory(const std::vector<int64_t>& upper_bounds, proto::VMFunction* fn);
 
 }  // namespace codegen
 }  // namespace mlc

@@ -15,11 +15,13 @@ StructInfo FunctionNode::GetStructInfo() const {
   return FuncSInfo(std::move(param_sinfo), ret_struct_info);
 }
 
-std::vector<tir::Var> FunctionNode::SignatureShapeVars() const {
+std::vector<tir::Var> ParamShapeVars(const std::vector<Var>& params) {
   std::vector<tir::Var> vars;
   for (const Var& p : params) CollectShapeVars(p->struct_info(), &vars);
   return vars;
 }
+
+std::vector<tir::Var> FunctionNode::SignatureShapeVars() const { return ParamShapeVars(params); }
 
 std::vector<tir::Var> FunctionNode::ShapeVars() const {
   std::vector<tir::Var> vars = SignatureShapeVars();
@@ -36,9 +38,7 @@ std::vector<tir::Var> FunctionNode::ShapeVars() const {
 Function MakeFunction(std::vector<Var> params, SeqExpr body, StructInfo ret_struct_info, Attrs attrs) {
   if (!ret_struct_info.defined()) {
     // Shapes in terms of variables an R.match_cast defines mean nothing to callers.
-    std::vector<tir::Var> signature_vars;
-    for (const Var& p : params) CollectShapeVars(p->struct_info(), &signature_vars);
-    ret_struct_info = EraseShapeVars(body->struct_info(), signature_vars);
+    ret_struct_info = EraseShapeVars(body->struct_info(), ParamShapeVars(params));
   }
   return Function(new FunctionNode(std::move(params), std::move(body), std::move(ret_struct_info), std::move(attrs)));
 }

@@ -12,6 +12,9 @@
 namespace mlc {
 namespace relax {
 
+/*! \brief The shape variables `params`' struct info names, in order of first appearance. */
+std::vector<tir::Var> ParamShapeVars(const std::vector<Var>& params);
+
 class FunctionNode : public BaseFuncNode {
  public:
   MLC_DECLARE_NODE(Function)

@@ -112,6 +112,12 @@ absl::StatusOr<std::vector<int64_t>> VirtualMachine::ShapeSignature::Bind(
 
 namespace {
 
+/*! \brief A tensor type's symbolic dimensions, decoded over `num_vars` shape variables. */
+absl::StatusOr<DeclaredShape> DecodeTensorTypeDims(const proto::TensorType& t, int num_vars) {
+  if (t.ndim() != t.symbolic_dims_size()) return absl::DataLossError("tensor type: ndim disagrees with its dimensions");
+  return DecodeShape(t.symbolic_dims(), num_vars);
+}
+
 /*! \brief The shape signature of tensors declared by `types` (nullptr: not a tensor). */
 absl::Status DecodeSignature(const google::protobuf::RepeatedPtrField<std::string>& vars,
                              const std::vector<const proto::TensorType*>& types, std::vector<std::string>* var_names,
@@ -122,8 +128,7 @@ absl::Status DecodeSignature(const google::protobuf::RepeatedPtrField<std::strin
       params->push_back(nullptr);
       continue;
     }
-    if (t->ndim() != t->symbolic_dims_size()) return absl::DataLossError("tensor type: ndim disagrees with its dimensions");
-    absl::StatusOr<DeclaredShape> shape = DecodeShape(t->symbolic_dims(), vars.size());
+    absl::StatusOr<DeclaredShape> shape = DecodeTensorTypeDims(*t, vars.size());
     if (!shape.ok()) return shape.status();
     params->push_back(std::make_unique<DeclaredShape>(*std::move(shape)));
   }
@@ -278,10 +283,7 @@ absl::Status VirtualMachine::Decode(int func_index) {
           o.kind = Operand::kTensorType;
           o.tensor_type = &a.tensor_type();
           if (a.tensor_type().symbolic_dims_size() > 0) {
-            if (a.tensor_type().ndim() != a.tensor_type().symbolic_dims_size()) {
-              return absl::DataLossError(absl::StrCat(where(pc), "tensor type: ndim disagrees with its dimensions"));
-            }
-            absl::StatusOr<DeclaredShape> dims = DecodeShape(a.tensor_type().symbolic_dims(), fn.shape_vars_size());
+            absl::StatusOr<DeclaredShape> dims = DecodeTensorTypeDims(a.tensor_type(), fn.shape_vars_size());
             if (!dims.ok()) return absl::DataLossError(absl::StrCat(where(pc), dims.status().message()));
             o.symbolic = true;
             o.dims = *std::move(dims);

@@ -414,6 +414,7 @@ void RegisterCoreOnnxConverters(OnnxConverterRegistry& r) {
   }
   for (const ReduceFamily& family : kReductions) r.Register(family.onnx_type, Reduce(family));
   r.Register("ArgMax", ArgReduce("argmax"));
+  r.Register("ArgMin", ArgReduce("argmin"));
   r.Register("Mod", Mod);
   r.Register("CumSum", CumSum);
   r.Register("Hardmax", Hardmax);
@@ -421,7 +422,6 @@ void RegisterCoreOnnxConverters(OnnxConverterRegistry& r) {
   r.Register("IsNaN", IsNaN);
   r.Register("IsInf", IsInf);
   r.Register("Trilu", Trilu);
-  r.Register("ArgMin", ArgReduce("argmin"));
   r.Register("Slice", Slice);
   r.Register("Gemm", Gemm);
   r.Register("Flatten", Flatten);

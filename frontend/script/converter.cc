@@ -1049,9 +1049,7 @@ class RelaxConverter {
     if (!result.defined()) return err_.Error(def, absl::StrCat("function ", def->text, " has no return statement"));
     FlushPlainBlock();
     relax::SeqExpr seq(new relax::SeqExprNode(blocks_, result));
-    std::vector<tir::Var> signature_vars;
-    for (const relax::Var& p : params) relax::CollectShapeVars(p->struct_info(), &signature_vars);
-    StructInfo ret = relax::EraseShapeVars(seq->struct_info(), signature_vars);
+    StructInfo ret = relax::EraseShapeVars(seq->struct_info(), relax::ParamShapeVars(params));
     if (declared_ret.defined()) {
       if (!relax::IsBaseOf(declared_ret, ret)) {
         return err_.Error(def->a, absl::StrCat("function ", def->text, " declares it returns ",
@@ -1092,11 +1090,8 @@ class RelaxConverter {
             return err.Error(s, absl::StrCat("found ", Describe(s), ", expected a shape tuple such as (1, 784)"));
           }
         } else {
-          shape.emplace();
-          for (const AstPtr& d : s->elts) {
-            MLC_ASSIGN_OR_RETURN(dim, Dim(err, d));
-            shape->push_back(dim);
-          }
+          MLC_ASSIGN_OR_RETURN(dims, DimList(err, s));
+          shape = dims;
           ndim = static_cast<int>(shape->size());
         }
       }
@@ -1582,9 +1577,6 @@ class RelaxConverter {
     return Normalize(node, relax::MakeCall(op, {callee, args}, {}, {out}));
   }
 
-  /*! \brief One dimension of an R.Tensor shape: a constant, a shape variable (`n`, or `"n"` as
-   *         a signature spells it), or an integer expression of them (`n * 2`, `"n - 1"`).
-   *         The signature defines the variables it names; the body uses them. */
   /*! \brief [n, 4] or (n, 4): the dimensions of a shape value. */
   absl::StatusOr<std::vector<tir::PrimExpr>> DimList(const ErrorReporter& err, const AstPtr& list) {
     if (list->kind != AstKind::kTuple && list->kind != AstKind::kList) {
@@ -1598,6 +1590,9 @@ class RelaxConverter {
     return dims;
   }
 
+  /*! \brief One dimension of an R.Tensor shape: a constant, a shape variable (`n`, or `"n"` as
+   *         a signature spells it), or an integer expression of them (`n * 2`, `"n - 1"`).
+   *         The signature defines the variables it names; the body uses them. */
   absl::StatusOr<tir::PrimExpr> Dim(const ErrorReporter& err, const AstPtr& d) {
     int64_t v;
     DataType ignored;
