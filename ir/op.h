@@ -71,6 +71,10 @@ struct OpInfo {
   OpPattern pattern = OpPattern::kOpaque;
   FLegalize legalize;          // empty: the operator stays as it is through legalize
   bool builtin = false;        // the compiler and VM implement it themselves (no legalization)
+  /*! \brief Evaluated on constants it gives a bigger constant that says less (dequantize: int8
+   *  weights and their scale become float weights). Importers leave such calls for the passes:
+   *  qdq-to-integer reads them; fold-constant folds what is left. */
+  bool keep_on_import = false;
   Ref<OpNode> node;            // the unique Op expression for this operator
 
   OpInfo& set_description(std::string text) {
@@ -116,6 +120,10 @@ struct OpInfo {
   }
   OpInfo& set_builtin() {
     builtin = true;
+    return *this;
+  }
+  OpInfo& set_keep_on_import() {
+    keep_on_import = true;
     return *this;
   }
   OpInfo& set_impure() {

@@ -27,11 +27,6 @@ namespace mlc {
 namespace passes {
 namespace {
 
-relax::Expr CallPacked(const std::string& name, std::vector<relax::Expr> args, const relax::Expr& matched) {
-  return relax::MakeCall(relax::GetOpOrDie("call_dps_packed"), {relax::MakeExternFunc(name), relax::MakeTuple(std::move(args))},
-                         {}, {matched->struct_info()});
-}
-
 /*! \brief conv2d's window geometry for mlc.blas.conv2d: strides, padding, dilation, groups and
  *  the epilogue (0: none, 1: ReLU). */
 relax::Expr Geometry(const relax::Conv2DAttrs& a, int64_t epilogue) {
@@ -108,7 +103,7 @@ class DispatchBlasPass : public FunctionPass {
           int64_t channels = (*m[w]->struct_info().as<relax::TensorStructInfoNode>()->shape)[0];
           std::optional<TensorData> b = PerChannelValues(m[bias], channels);
           if (!b) return matched;
-          return CallPacked("mlc.blas.conv2d", {m[x], m[w], Geometry(ConvAttrs(*conv_call), with_relu ? 1 : 0), relax::MakeConstant(*b)},
+          return CallDpsPacked("mlc.blas.conv2d", {m[x], m[w], Geometry(ConvAttrs(*conv_call), with_relu ? 1 : 0), relax::MakeConstant(*b)},
                             matched);
         },
         builder);
@@ -126,11 +121,11 @@ class DispatchBlasPass : public FunctionPass {
           if (!ops.count(op == "nn.conv2d" ? "conv2d" : op == "nn.dense" ? "dense" : "matmul")) return matched;
           if (op == "nn.conv2d") {
             if (!StaticFloat32(m[a], 4) || !StaticFloat32(m[b], 4) || !StaticFloat32(matched, 4)) return matched;
-            return CallPacked("mlc.blas.conv2d", {m[a], m[b], Geometry(ConvAttrs(*call), 0)}, matched);
+            return CallDpsPacked("mlc.blas.conv2d", {m[a], m[b], Geometry(ConvAttrs(*call), 0)}, matched);
           }
           if (op == "nn.dense") {
             if (!StaticFloat32(m[a], 2) || !StaticFloat32(m[b], 2) || !StaticFloat32(matched, 2)) return matched;
-            return CallPacked("mlc.blas.dense", {m[a], m[b]}, matched);
+            return CallDpsPacked("mlc.blas.dense", {m[a], m[b]}, matched);
           }
           // matmul: a[..., N, K] @ b[K, M], or equal batch dimensions on both sides.
           const auto* ta = m[a]->struct_info().as<relax::TensorStructInfoNode>();
@@ -139,7 +134,7 @@ class DispatchBlasPass : public FunctionPass {
           size_t ra = ta->shape->size(), rb = tb->shape->size();
           if (ra < 2 || rb < 2 || !StaticFloat32(m[a], ra) || !StaticFloat32(m[b], rb) || !StaticFloat32(matched, ra)) return matched;
           if (rb != 2 && (rb != ra || !std::equal(ta->shape->begin(), ta->shape->end() - 2, tb->shape->begin()))) return matched;
-          return CallPacked("mlc.blas.matmul", {m[a], m[b]}, matched);
+          return CallDpsPacked("mlc.blas.matmul", {m[a], m[b]}, matched);
         },
         builder);
   }

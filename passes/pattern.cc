@@ -165,6 +165,11 @@ const relax::TensorStructInfoNode* StaticFloat32(const relax::Expr& e, size_t ra
   return t;
 }
 
+relax::Expr CallDpsPacked(const std::string& name, std::vector<relax::Expr> args, const relax::Expr& like) {
+  return relax::MakeCall(relax::GetOpOrDie("call_dps_packed"), {relax::MakeExternFunc(name), relax::MakeTuple(std::move(args))},
+                         {}, {like->struct_info()});
+}
+
 std::map<const relax::VarNode*, int> CountVarUses(const relax::Function& func) {
   UseCounter counter;
   counter.VisitFunction(func.get());

@@ -90,6 +90,10 @@ std::map<const relax::VarNode*, int> CountVarUses(const relax::Function& func);
  *  as a (C,) tensor; nullopt for anything else. */
 std::optional<TensorData> PerChannelValues(const relax::Expr& e, int64_t channels);
 
+/*! \brief R.call_dps_packed of the runtime function `name` on `args`, with the struct info of
+ *  `like` (the call it replaces). */
+relax::Expr CallDpsPacked(const std::string& name, std::vector<relax::Expr> args, const relax::Expr& like);
+
 using RewriteFn = std::function<relax::Expr(const relax::Expr& matched, const Match& match, relax::BlockBuilder* builder)>;
 absl::StatusOr<relax::Function> Rewrite(const Pattern& pattern, const relax::Function& func, const RewriteFn& rewrite,
                                         relax::BlockBuilder* builder);

@@ -9,14 +9,14 @@ namespace passes {
 namespace {
 
 MLC_REGISTER_PIPELINE("default",
-                      "fold-constant,simplify-power,commute-transpose-matmul,fold-scale-into-conv,conv2d-to-gemm,remove-unused,"
+                      "qdq-to-integer,fold-constant,simplify-power,commute-transpose-matmul,fold-scale-into-conv,conv2d-to-gemm,remove-unused,"
                       "fuse-ops,legalize,fuse-tir,default-schedule,pack-constants,remove-unused",
-                      "what the pipeline and the Bazel rules run: constants folded, convolutions as GEMMs over their "
+                      "what the pipeline and the Bazel rules run: int8 (QDQ) convolutions as int8 kernels, constants folded, convolutions as GEMMs over their "
                       "windows, everything fused, lowered to loops and scheduled by the default rules (GEMMs as "
                       "register-tile micro-kernels over packed panels, weights packed at compile time, depthwise "
                       "convolutions and pooling vectorized along the output rows); no library call");
 MLC_REGISTER_PIPELINE("blas",
-                      "fold-constant,fold-scale-into-conv,dispatch-blas,remove-unused,fuse-ops,legalize,fuse-tir,"
+                      "qdq-to-integer,fold-constant,fold-scale-into-conv,dispatch-blas,remove-unused,fuse-ops,legalize,fuse-tir,"
                       "default-schedule,pack-constants,remove-unused",
                       "convolutions, dense and matmul through OpenBLAS (the runtime functions), the rest scheduled by "
                       "the default rules: the library path, for comparison");

@@ -33,6 +33,33 @@ TensorData ScalarTensor(double value, DataType dtype) {
   return t;
 }
 
+namespace {
+template <typename T>
+std::vector<double> Widen(const TensorData& t) {
+  std::vector<double> out(static_cast<size_t>(t.NumElements()));
+  const T* d = t.data_as<T>();
+  for (size_t i = 0; i < out.size(); ++i) out[i] = static_cast<double>(d[i]);
+  return out;
+}
+}  // namespace
+
+std::optional<std::vector<double>> ValuesAsDouble(const TensorData& t) {
+  DataType d = t.dtype();
+  if (d == DataType::Float32()) return Widen<float>(t);
+  if (d == DataType::Float(64)) return Widen<double>(t);
+  if (d.is_int() || d.is_uint() || d.is_bool()) {
+    bool s = d.is_int();
+    switch (d.bits()) {
+      case 1:
+      case 8: return s ? Widen<int8_t>(t) : Widen<uint8_t>(t);
+      case 16: return s ? Widen<int16_t>(t) : Widen<uint16_t>(t);
+      case 32: return s ? Widen<int32_t>(t) : Widen<uint32_t>(t);
+      case 64: return s ? Widen<int64_t>(t) : Widen<uint64_t>(t);
+    }
+  }
+  return std::nullopt;
+}
+
 TensorData Int64Tensor(const std::vector<int64_t>& values) {
   TensorData t(DataType::Int64(), {static_cast<int64_t>(values.size())});
   if (!values.empty()) std::memcpy(t.mutable_data(), values.data(), values.size() * sizeof(int64_t));

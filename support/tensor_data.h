@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,9 @@ int64_t TensorBytes(const std::vector<int64_t>& shape, DataType dtype);
 
 /*! \brief A 0-d tensor holding `value` as `dtype` (float32, float64, else an integer type). */
 TensorData ScalarTensor(double value, DataType dtype);
+/*! \brief The elements as doubles (float32/64, signed and unsigned 8- to 64-bit integers, bool);
+ *  nullopt for other dtypes. */
+std::optional<std::vector<double>> ValuesAsDouble(const TensorData& t);
 /*! \brief A 1-d int64 tensor of `values` (shapes, axes). */
 TensorData Int64Tensor(const std::vector<int64_t>& values);
 

@@ -10,52 +10,6 @@ namespace mlc {
 namespace onnx_import {
 namespace {
 
-/*! \brief Emits a composition of operators, keeping the first error (so a formula reads as one). */
-class Composer {
- public:
-  Composer(OnnxContext& ctx, const relax::Expr& like) : ctx_(ctx) {
-    const auto* t = TensorOf(like);
-    dtype_ = t != nullptr ? t->dtype : DataType::Float32();
-  }
-
-  relax::Expr Op(const char* op, std::vector<relax::Expr> args) {
-    if (!status_.ok()) return args[0];
-    relax::Expr fallback = args[0];
-    absl::StatusOr<relax::Expr> e = ctx_.EmitOp(op, std::move(args));
-    if (!e.ok()) {
-      status_ = e.status();
-      return fallback;
-    }
-    return *e;
-  }
-  relax::Expr K(double v) const { return Scalar(v, dtype_); }  // a constant of the input's dtype
-
-  relax::Expr Add(relax::Expr a, relax::Expr b) { return Op("add", {a, b}); }
-  relax::Expr Sub(relax::Expr a, relax::Expr b) { return Op("subtract", {a, b}); }
-  relax::Expr Mul(relax::Expr a, relax::Expr b) { return Op("multiply", {a, b}); }
-  relax::Expr Div(relax::Expr a, relax::Expr b) { return Op("divide", {a, b}); }
-  relax::Expr Max(relax::Expr a, relax::Expr b) { return Op("maximum", {a, b}); }
-  relax::Expr Min(relax::Expr a, relax::Expr b) { return Op("minimum", {a, b}); }
-  relax::Expr Relu(relax::Expr a) { return Op("nn.relu", {a}); }
-  relax::Expr Neg(relax::Expr a) { return Op("negative", {a}); }
-  relax::Expr Exp(relax::Expr a) { return Op("exp", {a}); }
-  relax::Expr Log(relax::Expr a) { return Op("log", {a}); }
-  relax::Expr Tanh(relax::Expr a) { return Op("tanh", {a}); }
-  relax::Expr Abs(relax::Expr a) { return Op("abs", {a}); }
-  /*! log(1 + e^a) without overflow: relu(a) + log(1 + e^-|a|). */
-  relax::Expr Softplus(relax::Expr a) { return Add(Relu(a), Log(Add(K(1), Exp(Neg(Abs(a)))))); }
-
-  Outputs Result(const relax::Expr& e) const {
-    if (!status_.ok()) return status_;
-    return std::vector<relax::Expr>{e};
-  }
-
- private:
-  OnnxContext& ctx_;
-  DataType dtype_;
-  absl::Status status_;
-};
-
 /*! \brief A converter of input 0 through `formula(c, x, node)`. */
 template <typename Formula>
 OnnxConverter Activation(Formula formula) {

@@ -31,6 +31,7 @@ OnnxConverterRegistry& OnnxConverterRegistry::Global() {
     RegisterNNOnnxConverters(*r);
     RegisterTransformOnnxConverters(*r);
     RegisterActivationOnnxConverters(*r);
+    RegisterQuantizeOnnxConverters(*r);
     return r;
   }();
   return *registry;
@@ -220,9 +221,10 @@ absl::StatusOr<relax::Expr> OnnxContext::EmitOp(const std::string& op, std::vect
   if (!call.ok()) return call.status();
   // Shape computations (Shape -> Gather -> Concat -> Reshape) and other calls on constants are
   // evaluated now, by the same evaluator as fold-constant, so converters see their values.
-  bool all_constant = true;
-  for (const relax::Expr& a : call->as<relax::CallNode>()->args) all_constant &= a->kind() == NodeKind::kConstant;
-  if (all_constant) {
+  // Not those whose folding loses information (dequantize of int8 weights).
+  bool fold = !(*o)->info().keep_on_import;
+  for (const relax::Expr& a : call->as<relax::CallNode>()->args) fold &= a->kind() == NodeKind::kConstant;
+  if (fold) {
     absl::StatusOr<TensorData> value = relax::EvaluateConstantCall(*call->as<relax::CallNode>(), &bb_->module());
     if (value.ok()) return relax::MakeConstant(*value);
   }

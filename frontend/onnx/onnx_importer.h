@@ -128,6 +128,10 @@ void RegisterTransformOnnxConverters(OnnxConverterRegistry& registry);
  *         Softplus, Abs, variadic Min/Max/Sum/Mean, ...). */
 void RegisterActivationOnnxConverters(OnnxConverterRegistry& registry);
 
+/*! \brief QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, MatMulInteger, ConvInteger,
+ *         QLinearMatMul, QLinearConv (onnx_quantize_converters.cc). */
+void RegisterQuantizeOnnxConverters(OnnxConverterRegistry& registry);
+
 /*! \brief TensorProto.DataType -> DataType. */
 absl::StatusOr<DataType> DtypeFromOnnx(int32_t elem_type);
 

@@ -54,20 +54,10 @@ absl::StatusOr<Window> ReadWindow(const OnnxContext& ctx, const onnx::NodeProto&
   return w;
 }
 
-/*! \brief A (C,) vector as (C, 1, 1), so that it broadcasts over NCHW channels. */
-absl::StatusOr<relax::Expr> PerChannel(OnnxContext& ctx, const relax::Expr& v) {
-  absl::StatusOr<std::vector<int64_t>> shape = StaticShape(v, "a per-channel vector");
-  if (!shape.ok()) return shape.status();
-  if (shape->size() != 1) return absl::InvalidArgumentError(absl::StrCat("expected a vector, got rank ", shape->size()));
-  return ctx.EmitOp("reshape", {v}, {{"shape", std::vector<int64_t>{(*shape)[0], 1, 1}}});
-}
+}  // namespace
 
-Outputs Conv(OnnxContext& ctx, const onnx::NodeProto& node) {
-  absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
-  if (!x.ok()) return x.status();
-  absl::StatusOr<relax::Expr> w = ctx.Input(node, 1);
-  if (!w.ok()) return w.status();
-  absl::StatusOr<std::vector<int64_t>> xs = KnownShape(*x, "Conv's input"), ws = StaticShape(*w, "Conv's weight");
+absl::StatusOr<relax::Expr> EmitConv2d(OnnxContext& ctx, const onnx::NodeProto& node, const relax::Expr& x, const relax::Expr& w) {
+  absl::StatusOr<std::vector<int64_t>> xs = KnownShape(x, "the convolution's input"), ws = StaticShape(w, "the convolution's weight");
   if (!xs.ok()) return xs.status();
   if (!ws.ok()) return ws.status();
   if (ws->size() != 4) return absl::UnimplementedError(absl::StrCat("only 2-D convolution is supported, weight has rank ", ws->size()));
@@ -76,10 +66,26 @@ Outputs Conv(OnnxContext& ctx, const onnx::NodeProto& node) {
   if (win->kernel[0] != (*ws)[2] || win->kernel[1] != (*ws)[3]) {
     return absl::InvalidArgumentError("kernel_shape disagrees with the weight's shape");
   }
-  absl::StatusOr<relax::Expr> y =
-      ctx.EmitOp("nn.conv2d", {*x, *w},
-                 {{"strides", win->strides}, {"padding", win->padding}, {"dilation", win->dilation},
-                  {"groups", ctx.IntAttr(node, "group", 1)}});
+  return ctx.EmitOp("nn.conv2d", {x, w},
+                    {{"strides", win->strides}, {"padding", win->padding}, {"dilation", win->dilation},
+                     {"groups", ctx.IntAttr(node, "group", 1)}});
+}
+
+absl::StatusOr<relax::Expr> PerChannel(OnnxContext& ctx, const relax::Expr& v) {
+  absl::StatusOr<std::vector<int64_t>> shape = StaticShape(v, "a per-channel vector");
+  if (!shape.ok()) return shape.status();
+  if (shape->size() != 1) return absl::InvalidArgumentError(absl::StrCat("expected a vector, got rank ", shape->size()));
+  return ctx.EmitOp("reshape", {v}, {{"shape", std::vector<int64_t>{(*shape)[0], 1, 1}}});
+}
+
+namespace {
+
+Outputs Conv(OnnxContext& ctx, const onnx::NodeProto& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<relax::Expr> w = ctx.Input(node, 1);
+  if (!w.ok()) return w.status();
+  absl::StatusOr<relax::Expr> y = EmitConv2d(ctx, node, *x, *w);
   if (!y.ok() || !ctx.HasInput(node, 2)) return One(y);
   absl::StatusOr<relax::Expr> b = ctx.Input(node, 2);
   if (!b.ok()) return b.status();

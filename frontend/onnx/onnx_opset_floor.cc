@@ -28,7 +28,8 @@ int OldestOpsetWithSameDefinition(const std::string& op_type) {
       {"Ceil", 6},       {"Sign", 9},         {"Sin", 7},                {"Cos", 7},         {"Tan", 7},
       {"Asin", 7},       {"Acos", 7},         {"Atan", 7},               {"Sinh", 9},        {"Cosh", 9},
       {"Asinh", 9},      {"Acosh", 9},        {"Atanh", 9},              {"Mod", 10},        {"IsNaN", 9},
-      {"IsInf", 10},     {"ThresholdedRelu", 10},
+      {"IsInf", 10},     {"ThresholdedRelu", 10}, {"MatMulInteger", 10}, {"ConvInteger", 10}, {"QLinearMatMul", 10},
+      {"QLinearConv", 10}, {"QuantizeLinear", 10}, {"DequantizeLinear", 10},
   };
   auto it = kSince.find(op_type);
   return it == kSince.end() ? 11 : it->second;

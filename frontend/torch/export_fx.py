@@ -321,7 +321,11 @@ def main():
                         help="symbolic dimensions of the input (and, for ONNX, the output), e.g. 0=batch,1=seq")
     parser.add_argument("--shape", default="", help="the example input's shape instead of the example's own, e.g. 3,3,224,224")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--qdq", action="store_true",
+                        help="export the int8 QDQ twin of the example (quantize_qdq.py; ONNX only)")
     args = parser.parse_args()
+    if args.qdq and args.out:
+        parser.error("--qdq exports ONNX only: the FX importer has no converter for fake quantization")
     torch.manual_seed(args.seed)
     cls, shape = EXAMPLES[args.example]
     if args.shape:
@@ -329,6 +333,9 @@ def main():
     model = cls().eval()
     randomize_batch_norms(model)
     x = torch.rand(*shape)
+    if args.qdq:
+        from quantize_qdq import to_qdq
+        model = to_qdq(model, x)
     if args.reference:  # from the unmodified model, before tracing swaps any forward
         with torch.no_grad():
             np.save(args.reference, model(x).numpy())
@@ -339,8 +346,10 @@ def main():
         with torch.no_grad():
             out_rank = model(x).dim()
         axes = {"x": dynamic, "y": {k: v for k, v in dynamic.items() if k < out_rank}} if dynamic else None
+        # Without constant folding the weights' QuantizeLinear stays in the graph (the importer
+        # folds it); torch's folding would drop the quantization of some of them.
         torch.onnx.export(model, (x,), args.onnx, opset_version=13, input_names=["x"], output_names=["y"],
-                          dynamic_axes=axes)
+                          dynamic_axes=axes, do_constant_folding=not args.qdq)
     if args.inputs:
         np.save(args.inputs, x.numpy())
 

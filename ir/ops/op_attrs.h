@@ -161,6 +161,24 @@ struct AstypeAttrs {
   void VisitAttrs(AttrVisitor* v) { v->Field("dtype", &dtype).Describe("the result dtype"); }
 };
 
+/*! \brief quantize: real = (q - zero_point) * scale, q = saturate(round(real / scale) + zero_point). */
+struct QuantizeAttrs {
+  int64_t axis;
+  DataType out_dtype;
+  void VisitAttrs(AttrVisitor* v) {
+    v->Field("axis", &axis).Default(-1).Describe("the channel axis of per-channel scales and zero points");
+    v->Field("out_dtype", &out_dtype).Default(DataType::Int(8)).Describe("the integer type of the result");
+  }
+};
+
+/*! \brief dequantize: the result has the scale's dtype. */
+struct DequantizeAttrs {
+  int64_t axis;
+  void VisitAttrs(AttrVisitor* v) {
+    v->Field("axis", &axis).Default(-1).Describe("the channel axis of per-channel scales and zero points");
+  }
+};
+
 }  // namespace relax
 }  // namespace mlc
 

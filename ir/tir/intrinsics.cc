@@ -41,8 +41,10 @@ const std::vector<IntrinsicInfo>& AllIntrinsics() {
       {"fabs", 1, "|x| (T.abs)", [](const double* a) { return std::fabs(a[0]); }, "llvm.fabs", nullptr, nullptr, IntrinsicInfo::Result::kArgType, false},
       {"floor", 1, "round down", [](const double* a) { return std::floor(a[0]); }, "llvm.floor", nullptr, nullptr, IntrinsicInfo::Result::kArgType, false},
       {"ceil", 1, "round up", [](const double* a) { return std::ceil(a[0]); }, "llvm.ceil", nullptr, nullptr, IntrinsicInfo::Result::kArgType, false},
+      // Strict: rounding turns a one-ulp error of its argument (x / s computed as x * (1 / s))
+      // into a whole unit (quantize).
       {"round", 1, "round half to even", [](const double* a) { return std::nearbyint(a[0]); }, "llvm.roundeven", nullptr, nullptr,
-       IntrinsicInfo::Result::kArgType, false},
+       IntrinsicInfo::Result::kArgType, true},
       {"trunc", 1, "round toward zero", [](const double* a) { return std::trunc(a[0]); }, "llvm.trunc", nullptr, nullptr, IntrinsicInfo::Result::kArgType, false},
       {"sin", 1, "sine", [](const double* a) { return std::sin(a[0]); }, "llvm.sin", nullptr, nullptr, IntrinsicInfo::Result::kArgType, false},
       {"cos", 1, "cosine", [](const double* a) { return std::cos(a[0]); }, "llvm.cos", nullptr, nullptr, IntrinsicInfo::Result::kArgType, false},

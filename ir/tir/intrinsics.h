@@ -34,7 +34,8 @@ struct IntrinsicInfo {
   /*! \brief The result's type: the first argument's, bool (a predicate), a pointer, or int32
    *         (a call made for its effect). */
   enum class Result { kArgType, kBool, kHandle, kInt32 } result;
-  /*! \brief Must be computed without fast-math assumptions (it inspects NaNs). */
+  /*! \brief Must be computed, with its arguments, without fast-math assumptions (it inspects
+   *         NaNs, or its result jumps where an argument is one ulp off). */
   bool strict_fp;
   /*! \brief Float operations of one call, for intrinsics that do more than one (a tensor
    *         intrinsic's tile); nullptr: one for a float result, none otherwise. */

@@ -122,6 +122,12 @@ absl::StatusOr<Tensor> Where(const Tensor& cond, const Tensor& a, const Tensor& 
 /*! \brief Elementwise conversion to `dtype`. */
 Tensor Cast(const Tensor& x, DataType dtype);
 
+/*! \brief saturate(round_half_even(x / scale) + zero_point) as `out_dtype`. The scale and
+ *  zero point are scalars (0-d or one element) or vectors along x's `axis` (per channel). */
+absl::StatusOr<Tensor> Quantize(const Tensor& x, const Tensor& scale, const Tensor& zero_point, int64_t axis, DataType out_dtype);
+/*! \brief (x - zero_point) * scale in the scale's dtype; parameters as for Quantize. */
+absl::StatusOr<Tensor> Dequantize(const Tensor& x, const Tensor& scale, const Tensor& zero_point, int64_t axis);
+
 /*! \brief Row-major reshape to a static shape of the same size ("T_reshape"). */
 absl::StatusOr<Tensor> Reshape(const Tensor& x, const std::vector<int64_t>& shape);
 absl::StatusOr<Tensor> Reshape(const Tensor& x, const std::vector<tir::PrimExpr>& shape);

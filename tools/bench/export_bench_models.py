@@ -5,8 +5,9 @@
 Each model is <name>.onnx with one float32 input "x"; the set is the one issue 12's table
 names: the seeds' MLP 784-128-10 at batch 1 and 64, the digits MLP 64-128-10 at batch 450,
 nn.TransformerEncoderLayer(d_model=256, nhead=4) on 1x128x256, MobileNetV2 and ResNet-18 at
-batch 1, 224x224 (batch norms with seeded statistics); and encoder_dyn / resnet18_dyn, the same
-models with a dynamic batch (and sequence). Existing files are kept.
+batch 1, 224x224 (batch norms with seeded statistics); encoder_dyn / resnet18_dyn, the same
+models with a dynamic batch (and sequence); and resnet18_int8, ResNet-18's int8 QDQ twin
+(frontend/torch/quantize_qdq.py, calibrated on the export's input). Existing files are kept.
 """
 import argparse
 import os
@@ -16,6 +17,7 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "frontend", "torch"))
 import export_fx  # noqa: E402  (the example models with seeded weights)
+from quantize_qdq import to_qdq  # noqa: E402
 
 
 class DigitsMlp(torch.nn.Module):
@@ -41,30 +43,36 @@ DYNAMIC = {
     "encoder_dyn": ("encoder", {0: "batch", 1: "seq"}),
     "resnet18_dyn": ("resnet18", {0: "batch"}),
 }
+# Int8 QDQ twins of float models.
+QUANTIZED = {"resnet18_int8": "resnet18"}
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out_dir")
-    parser.add_argument("--models", default=",".join(list(MODELS) + list(DYNAMIC)))
+    parser.add_argument("--models", default=",".join(list(MODELS) + list(DYNAMIC) + list(QUANTIZED)))
     args = parser.parse_args()
     os.makedirs(args.out_dir, exist_ok=True)
     for name in args.models.split(","):
-        if name not in MODELS and name not in DYNAMIC:
-            sys.exit(f"export_bench_models: unknown model {name} (known: {', '.join(list(MODELS) + list(DYNAMIC))})")
+        known = list(MODELS) + list(DYNAMIC) + list(QUANTIZED)
+        if name not in known:
+            sys.exit(f"export_bench_models: unknown model {name} (known: {', '.join(known)})")
         path = os.path.join(args.out_dir, name + ".onnx")
         if os.path.exists(path):
             continue
         torch.manual_seed(0)
-        base, dynamic = DYNAMIC.get(name, (name, None))
+        base, dynamic = DYNAMIC.get(name, (QUANTIZED.get(name, name), None))
         cls, shape = MODELS[base]
         model = cls().eval()
         export_fx.randomize_batch_norms(model)
         x = torch.rand(*shape)
+        if name in QUANTIZED:
+            model = to_qdq(model, x)
         tmp = path + ".tmp"
         # Not under no_grad: there nn.TransformerEncoderLayer takes a fused fast path ONNX cannot express.
         axes = {"x": dynamic, "y": dynamic} if dynamic else None
-        torch.onnx.export(model, (x,), tmp, opset_version=13, input_names=["x"], output_names=["y"], dynamic_axes=axes)
+        torch.onnx.export(model, (x,), tmp, opset_version=13, input_names=["x"], output_names=["y"], dynamic_axes=axes,
+                          do_constant_folding=name not in QUANTIZED)
         os.replace(tmp, path)
         print(f"exported {name} -> {path}", file=sys.stderr)
 

@@ -11,7 +11,8 @@
  *  with the records applied.
  *  For each model and pipeline: import the ONNX file, run the pass pipeline, build, load; run
  *  ONNX Runtime (all graph optimizations, `threads` intra-op threads) on the same random input;
- *  check the outputs agree (|diff| <= 1e-3 * max|ref| + 1e-5); time both in alternating blocks
+ *  check the outputs agree (|diff| <= 1e-3 * max|ref| + 1e-5; 3e-2 for int8 models, see
+ *  Tolerance); time both in alternating blocks
  *  of steady-state calls. Prints median latency, ours / ONNX Runtime, achieved GFLOP/s and % of
  *  the peak (FLOPs of convolutions and matrix products), and compile time. Nothing is asserted.
  */
@@ -29,6 +30,7 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "codegen/build.h"
@@ -176,6 +178,12 @@ absl::StatusOr<Compiled> Compile(const IRModule& imported, const std::string& pi
 /*! \brief The sizes dynamic models (*_dyn) are timed at: their static twins' (batch 1, sequence 128). */
 const std::map<std::string, int64_t> kDynamicSizes = {{"batch", 1}, {"seq", 128}};
 
+/*! \brief How far ours may be from ONNX Runtime, relative to the output's scale. Quantized models
+ *  (*_int8) round every quantized activation to one of 256 steps: two runtimes whose float sums
+ *  differ in the last bit put a few elements on neighbouring steps, which moves the logits by
+ *  about a percent. */
+double Tolerance(const std::string& model) { return absl::EndsWith(model, "_int8") ? 3e-2 : 1e-3; }
+
 absl::Status RunModel(const std::string& name, const Options& opt, double peak_gflops) {
   std::string path = absl::StrCat(opt.models_dir, "/", name, ".onnx");
   absl::StatusOr<IRModule> imported = onnx_import::ImportOnnxFile(path);
@@ -221,7 +229,7 @@ absl::Status RunModel(const std::string& name, const Options& opt, double peak_g
     for (float v : ref) scale = std::max(scale, static_cast<double>(std::abs(v)));
     const float* o = static_cast<const float*>(out.data());
     for (size_t i = 0; i < ref.size(); ++i) worst = std::max(worst, static_cast<double>(std::abs(o[i] - ref[i])));
-    if (worst > 1e-3 * scale + 1e-5) {
+    if (worst > Tolerance(name) * scale + 1e-5) {
       return absl::InternalError(absl::StrCat(name, " (", pipeline, "): max |ours - ONNX Runtime| = ", worst, " of ", scale));
     }
     // ONNX Runtime's session exists only during its own blocks: its idle intra-op threads spin

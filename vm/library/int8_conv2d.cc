@@ -1,0 +1,250 @@
+/*! \file int8_conv2d.cc
+ *  \brief The int8 convolution micro-kernel, the target of the qdq-to-integer pass.
+ *
+ *    mlc.int8.conv2d(x[N,C,H,W] uint8 or int8, w[F,Kp] int8, geometry[12] int64,
+ *                    compensation[F] int32, scale[F] float32, bias[F] float32, out[N,F,OH,OW] float32)
+ *
+ *  out[n, f, p] = act(scale[f] * (sum_k w[f, k] * col[k, p] - compensation[f]) + bias[f]) where
+ *  col is the im2col matrix of x taken as uint8 (int8 x has 128 added, so every product is
+ *  unsigned x signed, what AVX-512 VNNI's vpdpbusd multiplies), rows k = (c, ky, kx), padded
+ *  with the zero point; w is the weight flattened to K = C*KH*KW columns and padded with zeros
+ *  to Kp, a multiple of 4. geometry = (stride_h, stride_w, pad_top, pad_left, pad_bottom,
+ *  pad_right, dilation_h, dilation_w, kernel_h, kernel_w, x_zero_point (uint8 domain), relu).
+ *  The pass folds the zero point into compensation[f] = zero_point * sum_k w[f, k].
+ *
+ *  Like IREE's CPU micro-kernels, this one is written by hand: the loop programs' tensorize path
+ *  has a float32 register tile only. The columns are packed in panels of 32 pixels with
+ *  groups of 4 consecutive k interleaved ([panel][k/4][32][4]), so a panel is one contiguous
+ *  stream and each k-group of 32 pixels is two 64-byte vectors; the tile is 8 output channels
+ *  x 32 pixels, 16 accumulators. CPUs without VNNI take a portable loop over the same layout.
+ */
+// GCC 12 warns that its own AVX-512 headers read an uninitialized vector (a known false positive).
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "vm/runtime_registry.h"
+#include "vm/thread_pool.h"
+
+namespace mlc {
+namespace vm {
+namespace {
+
+constexpr int64_t kPanel = 32;  // pixels per panel: two vectors of 16 int32 lanes
+constexpr int64_t kRows = 8;    // output channels per register tile
+
+struct Geometry {
+  int64_t c, h, w, f, kh, kw, oh, ow, k, kp;
+  int64_t stride[2], pad[4], dilation[2];
+  uint8_t zero_point;
+  bool relu, x_signed;
+  int64_t pixels() const { return oh * ow; }
+  int64_t panels() const { return (pixels() + kPanel - 1) / kPanel; }
+};
+
+/*! \brief Launches fn(begin, end) over [0, n) on the VM's pool. */
+template <typename F>
+void ParallelFor(int64_t n, const F& fn) {
+  ThreadPool::Global().Run([](void* c, int64_t begin, int64_t end) { (*static_cast<const F*>(c))(begin, end); },
+                           const_cast<F*>(&fn), n);
+}
+
+/*! \brief Row k of the im2col matrix (all pixels, then zero point up to the panels' end). */
+void Im2colRow(const uint8_t* x, const Geometry& g, int64_t k, uint8_t* row) {
+  const uint8_t flip = g.x_signed ? 0x80 : 0;  // int8 -> uint8 by adding 128
+  int64_t c = k / (g.kh * g.kw), ky = k / g.kw % g.kh, kx = k % g.kw;
+  for (int64_t oy = 0; oy < g.oh; ++oy) {
+    uint8_t* dst = row + oy * g.ow;
+    int64_t y = oy * g.stride[0] + ky * g.dilation[0] - g.pad[0];
+    if (y < 0 || y >= g.h) {
+      std::memset(dst, g.zero_point, g.ow);
+      continue;
+    }
+    const uint8_t* src = x + (c * g.h + y) * g.w;
+    const int64_t offset = kx * g.dilation[1] - g.pad[1], s = g.stride[1];
+    // Columns ox with 0 <= ox * s + offset < W read x; the others are padding.
+    const int64_t lo = std::min(g.ow, offset >= 0 ? 0 : (-offset + s - 1) / s);
+    const int64_t hi = std::max(lo, std::min(g.ow, g.w - 1 - offset < 0 ? 0 : (g.w - 1 - offset) / s + 1));
+    std::memset(dst, g.zero_point, lo);
+    std::memset(dst + hi, g.zero_point, g.ow - hi);
+    if (s == 1) {
+      const uint8_t* in = src + lo + offset;
+      for (int64_t ox = lo; ox < hi; ++ox) dst[ox] = in[ox - lo] ^ flip;
+    } else {
+      for (int64_t ox = lo; ox < hi; ++ox) dst[ox] = src[ox * s + offset] ^ flip;
+    }
+  }
+  std::memset(row + g.pixels(), g.zero_point, g.panels() * kPanel - g.pixels());
+}
+
+/*! \brief The columns of one image in panels: [panel][k/4][32 pixels][4]. Rows past K (up to
+ *  Kp) are zero; their weights are zero too. */
+void PackColumns(const uint8_t* x, const Geometry& g, uint8_t* packed) {
+  const int64_t groups = g.kp / 4, width = g.panels() * kPanel;
+  ParallelFor(groups, [&](int64_t begin, int64_t end) {
+    std::vector<uint8_t> rows(4 * width);
+    for (int64_t q = begin; q < end; ++q) {
+      for (int t = 0; t < 4; ++t) {
+        int64_t k = 4 * q + t;
+        if (k < g.k) Im2colRow(x, g, k, rows.data() + t * width);
+        else std::memset(rows.data() + t * width, 0, width);
+      }
+      // 16 pixels of the 4 rows at a time: interleave bytes (r0 r1), (r2 r3), then 16-bit pairs,
+      // giving each pixel's 4 bytes in k order. `width` is a multiple of 32.
+      for (int64_t p = 0; p < width; p += 16) {
+        const uint8_t* r = rows.data() + p;
+        __m128i r0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r));
+        __m128i r1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r + width));
+        __m128i r2 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r + 2 * width));
+        __m128i r3 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r + 3 * width));
+        __m128i lo01 = _mm_unpacklo_epi8(r0, r1), hi01 = _mm_unpackhi_epi8(r0, r1);
+        __m128i lo23 = _mm_unpacklo_epi8(r2, r3), hi23 = _mm_unpackhi_epi8(r2, r3);
+        auto* dst = reinterpret_cast<__m128i*>(packed + (p / kPanel * groups + q) * kPanel * 4 + p % kPanel * 4);
+        _mm_storeu_si128(dst, _mm_unpacklo_epi16(lo01, lo23));
+        _mm_storeu_si128(dst + 1, _mm_unpackhi_epi16(lo01, lo23));
+        _mm_storeu_si128(dst + 2, _mm_unpacklo_epi16(hi01, hi23));
+        _mm_storeu_si128(dst + 3, _mm_unpackhi_epi16(hi01, hi23));
+      }
+    }
+  });
+}
+
+/*! \brief The epilogue of one output row: act(scale * (acc - compensation) + bias). */
+inline float Finish(int32_t acc, int32_t comp, float scale, float bias, bool relu) {
+  float v = static_cast<float>(acc - comp) * scale + bias;
+  return relu && v < 0.0f ? 0.0f : v;
+}
+
+/*! \brief A tile of R output channels (from f0) x one panel, with VNNI: per group of 4 k, two
+ *  64-byte loads of the panel and, per channel, a broadcast of its 4 weights and two vpdpbusd. */
+template <int R>
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) void TileVnni(const int8_t* w, const uint8_t* panel, const Geometry& g,
+                                                                      int64_t f0, int64_t p0, const int32_t* comp,
+                                                                      const float* scale, const float* bias, float* out) {
+  __m512i acc[R][2];
+  for (int r = 0; r < R; ++r) acc[r][0] = acc[r][1] = _mm512_setzero_si512();
+  const int64_t groups = g.kp / 4;
+  const int8_t* wr = w + f0 * g.kp;
+  for (int64_t q = 0; q < groups; ++q) {
+    __m512i b0 = _mm512_loadu_si512(panel + q * kPanel * 4);
+    __m512i b1 = _mm512_loadu_si512(panel + q * kPanel * 4 + 64);
+    for (int r = 0; r < R; ++r) {
+      int32_t four;
+      std::memcpy(&four, wr + r * g.kp + 4 * q, 4);
+      __m512i a = _mm512_set1_epi32(four);
+      acc[r][0] = _mm512_dpbusd_epi32(acc[r][0], b0, a);
+      acc[r][1] = _mm512_dpbusd_epi32(acc[r][1], b1, a);
+    }
+  }
+  const int64_t pixels = g.pixels();
+  for (int r = 0; r < R; ++r) {
+    const int64_t f = f0 + r;
+    const __m512 s = _mm512_set1_ps(scale[f]), b = _mm512_set1_ps(bias[f]);
+    const __m512i c = _mm512_set1_epi32(comp[f]);
+    for (int h = 0; h < 2; ++h) {
+      int64_t p = p0 + 16 * h;
+      if (p >= pixels) break;
+      __m512 v = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(acc[r][h], c)), s, b);
+      if (g.relu) v = _mm512_max_ps(v, _mm512_setzero_ps());
+      __mmask16 mask = pixels - p >= 16 ? 0xFFFF : static_cast<__mmask16>((1u << (pixels - p)) - 1);
+      _mm512_mask_storeu_ps(out + f * pixels + p, mask, v);
+    }
+  }
+}
+
+/*! \brief The same tile without VNNI: one multiply-add per product. */
+void TilePortable(const int8_t* w, const uint8_t* panel, const Geometry& g, int64_t f0, int64_t rows, int64_t p0,
+                  const int32_t* comp, const float* scale, const float* bias, float* out) {
+  const int64_t groups = g.kp / 4, pixels = g.pixels();
+  for (int64_t r = 0; r < rows; ++r) {
+    const int64_t f = f0 + r;
+    int32_t acc[kPanel] = {};
+    for (int64_t q = 0; q < groups; ++q) {
+      const int8_t* a = w + f * g.kp + 4 * q;
+      const uint8_t* b = panel + q * kPanel * 4;
+      for (int64_t j = 0; j < kPanel; ++j) {
+        for (int t = 0; t < 4; ++t) acc[j] += static_cast<int32_t>(a[t]) * static_cast<int32_t>(b[j * 4 + t]);
+      }
+    }
+    for (int64_t j = 0; j < kPanel && p0 + j < pixels; ++j) out[f * pixels + p0 + j] = Finish(acc[j], comp[f], scale[f], bias[f], g.relu);
+  }
+}
+
+/*! \brief Whether to use VNNI: the CPU has it and MLC_DISABLE_VNNI (tests of the portable
+ *  path) is not set. */
+bool UseVnni() {
+  static const bool use = __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("avx512bw") && std::getenv("MLC_DISABLE_VNNI") == nullptr;
+  return use;
+}
+
+absl::Status Conv2d(absl::Span<DLTensor* const> args) {
+  constexpr const char* kName = "mlc.int8.conv2d";
+  if (args.size() != 7) return absl::InvalidArgumentError(absl::StrCat(kName, " takes 7 tensors, got ", args.size()));
+  for (DLTensor* t : args) {
+    if (t->strides != nullptr) return absl::InvalidArgumentError(absl::StrCat(kName, ": tensors must be contiguous"));
+  }
+  DLTensor *x = args[0], *w = args[1], *geometry = args[2], *comp = args[3], *scale = args[4], *bias = args[5], *out = args[6];
+  auto is = [](const DLTensor* t, uint8_t code, uint8_t bits, int ndim) {
+    return t->dtype.code == code && t->dtype.bits == bits && t->dtype.lanes == 1 && t->ndim == ndim;
+  };
+  bool x_ok = (is(x, kDLUInt, 8, 4) || is(x, kDLInt, 8, 4));
+  if (!x_ok || !is(w, kDLInt, 8, 2) || !is(out, kDLFloat, 32, 4) || !is(geometry, kDLInt, 64, 1) || geometry->shape[0] != 12) {
+    return absl::InvalidArgumentError(absl::StrCat(kName, " expects uint8/int8 NCHW x, int8 w[F, Kp], int64 geometry[12] and float32 out"));
+  }
+  const int64_t f = w->shape[0];
+  if (!is(comp, kDLInt, 32, 1) || !is(scale, kDLFloat, 32, 1) || !is(bias, kDLFloat, 32, 1) || comp->shape[0] != f ||
+      scale->shape[0] != f || bias->shape[0] != f || out->shape[0] != x->shape[0] || out->shape[1] != f) {
+    return absl::InvalidArgumentError(absl::StrCat(kName, ": compensation (int32), scale and bias (float32) need one value per output channel"));
+  }
+  auto data = [](DLTensor* t) { return static_cast<char*>(t->data) + t->byte_offset; };
+  const int64_t* p = reinterpret_cast<const int64_t*>(data(geometry));
+  Geometry g{x->shape[1], x->shape[2], x->shape[3], f, p[8], p[9], out->shape[2], out->shape[3], 0, w->shape[1],
+             {p[0], p[1]}, {p[2], p[3], p[4], p[5]}, {p[6], p[7]}, static_cast<uint8_t>(p[10]), p[11] != 0,
+             x->dtype.code == kDLInt};
+  g.k = g.c * g.kh * g.kw;
+  if (g.kp % 4 != 0 || g.kp < g.k || g.kp >= g.k + 4 || p[10] < 0 || p[10] > 255) {
+    return absl::InvalidArgumentError(absl::StrCat(kName, ": w has ", g.kp, " columns; C*KH*KW = ", g.k,
+                                                   " rounded up to a multiple of 4 was expected (and a zero point in 0..255)"));
+  }
+  const int64_t panels = g.panels(), image_in = g.c * g.h * g.w, image_out = f * g.pixels();
+  thread_local std::vector<uint8_t> packed;  // reused across calls: a fresh one page-faults each time
+  packed.resize(panels * g.kp * kPanel);
+  const int8_t* wd = reinterpret_cast<const int8_t*>(data(w));
+  const int32_t* cd = reinterpret_cast<const int32_t*>(data(comp));
+  const float *sd = reinterpret_cast<const float*>(data(scale)), *bd = reinterpret_cast<const float*>(data(bias));
+  const bool vnni = UseVnni();
+  const int64_t row_tiles = (f + kRows - 1) / kRows;
+  for (int64_t n = 0; n < x->shape[0]; ++n) {
+    PackColumns(reinterpret_cast<const uint8_t*>(data(x)) + n * image_in, g, packed.data());
+    float* o = reinterpret_cast<float*>(data(out)) + n * image_out;
+    const uint8_t* cols = packed.data();
+    // Tasks are (panel, tile of channels), panel-major: consecutive tasks of a thread reuse
+    // the panel from cache while the weights stream.
+    ParallelFor(panels * row_tiles, [&](int64_t begin, int64_t end) {
+      for (int64_t t = begin; t < end; ++t) {
+        int64_t panel = t / row_tiles, f0 = t % row_tiles * kRows, rows = std::min(kRows, f - f0);
+        const uint8_t* pp = cols + panel * g.kp * kPanel;
+        if (!vnni) {
+          TilePortable(wd, pp, g, f0, rows, panel * kPanel, cd, sd, bd, o);
+        } else if (rows == kRows) {
+          TileVnni<kRows>(wd, pp, g, f0, panel * kPanel, cd, sd, bd, o);
+        } else {
+          for (int64_t r = 0; r < rows; ++r) TileVnni<1>(wd, pp, g, f0 + r, panel * kPanel, cd, sd, bd, o);
+        }
+      }
+    });
+  }
+  return absl::OkStatus();
+}
+
+MLC_REGISTER_RUNTIME_FUNC("mlc.int8.conv2d", Conv2d);
+
+}  // namespace
+}  // namespace vm
+}  // namespace mlc
