@@ -442,6 +442,72 @@ TEST(OperatorLibrary, ConvBatchNormReluRunsAsOneBlasCall) {
   ExpectClose(out->tensor(), want);
 }
 
+// conv2d(dequantize(xq), dequantize(wq)) + bias, ReLU (the QDQ format) becomes one
+// mlc.int8.conv2d (qdq-to-integer) whose int32 accumulation matches the dequantized convolution
+// computed here in double: uint8 and int8 activations, per-channel weight scales, a reduction
+// of 45 (not a multiple of 4), 13 channels (a partial register tile), 4 x 5 = 20 pixels (a
+// partial panel), strides, dilation and uneven padding; with VNNI and on the portable path.
+TEST(OperatorLibrary, QdqConvRunsAsOneInt8CallAndMatchesTheDequantizedReference) {
+  Window win{{3, 3}, {2, 1}, {1, 2, 0, 1}, {1, 2}};
+  const int64_t n = 2, c = 5, h = 9, w = 7, f = 13;
+  std::mt19937 rng(5);
+  std::uniform_int_distribution<int> byte(-128, 127);
+  TensorData wq(DataType::Int(8), {f, c, 3, 3});
+  for (int64_t i = 0; i < wq.NumElements(); ++i) static_cast<int8_t*>(wq.mutable_data())[i] = static_cast<int8_t>(byte(rng));
+  NDArray w_scale = Random({f}, &rng, 0.001f, 0.01f), bias = Random({f, 1, 1}, &rng);
+  for (DataType x_dtype : {DataType::UInt(8), DataType::Int(8)}) {
+    const double sx = 0.03, zx = x_dtype == DataType::UInt(8) ? 131 : -7;
+    relax::BlockBuilder bb;
+    relax::Var xq = relax::MakeVar("xq", relax::TensorSInfo({n, c, h, w}, x_dtype));
+    ASSERT_TRUE(bb.BeginFunction("main", std::vector<relax::Var>{xq}).ok());
+    auto emit = [&](const char* op, std::vector<relax::Expr> args, Attrs attrs = {}) {
+      absl::StatusOr<relax::Var> v = bb.Emit(relax::MakeCall(relax::GetOpOrDie(op), std::move(args), std::move(attrs)));
+      EXPECT_TRUE(v.ok()) << v.status();
+      return *v;
+    };
+    relax::Var x = emit("dequantize", {xq, relax::MakeConstant(ScalarTensor(sx, kF32)), relax::MakeConstant(ScalarTensor(zx, x_dtype))});
+    relax::Var wf = emit("dequantize", {relax::MakeConstant(wq), relax::MakeConstant(ToTensorData(w_scale)),
+                                        relax::MakeConstant(ScalarTensor(0, DataType::Int(8)))},
+                         {{"axis", int64_t{0}}});
+    relax::Var conv = emit("nn.conv2d", {x, wf}, {{"strides", win.strides}, {"padding", win.padding}, {"dilation", win.dilation}});
+    relax::Var out = emit("nn.relu", {emit("add", {conv, relax::MakeConstant(ToTensorData(bias))})});
+    ASSERT_TRUE(bb.EmitFuncOutput(out).ok());
+    absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> pipeline = passes::ParsePipeline("default");
+    ASSERT_TRUE(pipeline.ok());
+    absl::StatusOr<IRModule> lowered = passes::RunPipeline(bb.Get(), *pipeline);
+    ASSERT_TRUE(lowered.ok()) << lowered.status();
+    std::string text = PrintModule(*lowered);
+    EXPECT_NE(text.find("mlc.int8.conv2d"), std::string::npos) << text;
+    EXPECT_EQ(text.find("conv2d_gemm"), std::string::npos) << text;
+    absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = Compile(*lowered);
+    ASSERT_TRUE(vm.ok()) << vm.status();
+    NDArray input = NDArray::Empty({n, c, h, w}, DLDataType{static_cast<uint8_t>(x_dtype.is_int() ? kDLInt : kDLUInt), 8, 1});
+    std::uniform_int_distribution<int> value(x_dtype.is_int() ? -128 : 0, x_dtype.is_int() ? 127 : 255);
+    for (int64_t i = 0; i < input.NumElements(); ++i) static_cast<uint8_t*>(input.data())[i] = static_cast<uint8_t>(value(rng));
+    // The reference: the float convolution of the dequantized operands (padding is real 0).
+    NDArray xd = NDArray::Empty({n, c, h, w}, DLDataType{kDLFloat, 32, 1}), wd = NDArray::Empty({f, c, 3, 3}, DLDataType{kDLFloat, 32, 1});
+    for (int64_t i = 0; i < xd.NumElements(); ++i) {
+      double q = x_dtype.is_int() ? static_cast<const int8_t*>(input.data())[i] : static_cast<const uint8_t*>(input.data())[i];
+      static_cast<float*>(xd.data())[i] = static_cast<float>((q - zx) * sx);
+    }
+    for (int64_t i = 0; i < wd.NumElements(); ++i) {
+      static_cast<float*>(wd.data())[i] = static_cast<float>(wq.data_as<int8_t>()[i] * F(w_scale)[i / (c * 9)]);
+    }
+    for (bool vnni : {true, false}) {
+      if (vnni) unsetenv("MLC_DISABLE_VNNI");
+      else setenv("MLC_DISABLE_VNNI", "1", 1);
+      absl::StatusOr<vm::Value> got = (*vm)->Invoke("main", {vm::Value(input)});
+      ASSERT_TRUE(got.ok()) << got.status();
+      std::vector<double> want = Conv2dReference(win, 1)({xd, wd}, got->tensor().shape());
+      int64_t spatial = got->tensor().shape()[2] * got->tensor().shape()[3];
+      for (size_t i = 0; i < want.size(); ++i) want[i] = std::max(0.0, want[i] + F(bias)[(i / spatial) % f]);
+      SCOPED_TRACE(absl::StrCat(x_dtype.ToString(), vnni ? " with VNNI (where the CPU has it)" : " on the portable path"));
+      ExpectClose(got->tensor(), want, 1e-4, 1e-4);
+    }
+    unsetenv("MLC_DISABLE_VNNI");
+  }
+}
+
 TEST(OperatorLibrary, PoolingMatchesTheReference) {
   std::vector<Window> windows = {
       {{2, 2}, {2, 2}, {0, 0, 0, 0}, {1, 1}},

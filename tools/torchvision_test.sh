@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # torchvision's ResNet-18 and MobileNetV2 (seeded weights, batch norms with non-trivial
 # statistics) exported with torch 1.13 through FX and through ONNX, compiled by the pipeline
-# and run: the 1000 logits match PyTorch within 1e-4 of their scale.
+# and run: the 1000 logits match PyTorch within 1e-4 of their scale. ResNet-18's int8 QDQ twin
+# (frontend/torch/quantize_qdq.py) runs every convolution as an int8 kernel.
 set -euo pipefail
 cd "${TEST_SRCDIR}/mlc"
 source tools/testing/checks.sh
@@ -41,5 +42,23 @@ for format in onnx fxpb; do
     fi
   done
 done
+# The int8 QDQ ResNet-18 through ONNX: qdq-to-integer turns all 20 convolutions into
+# mlc.int8.conv2d, and the logits match PyTorch's fake-quantized model within 2% of their scale
+# (every quantized activation is rounded to one of 256 steps; sums in another order put a few
+# elements on the neighbouring step, which moves the logits by about 0.5%).
+/usr/bin/python3 frontend/torch/export_fx.py --example resnet18 --qdq --onnx "$t/r18q.onnx" --inputs "$t/r18q.x.npy" \
+  --reference "$t/r18q.ref.npy" 2> /dev/null
+if tools/pipeline "$t/r18q.onnx" --inputs "$t/r18q.x.npy" --out "$t/r18q.work" --no-cache > "$t/r18q.log" 2>&1 &&
+   matches_reference "$t/r18q.work/out0.npy" "$t/r18q.ref.npy" 2e-2; then
+  echo "ok: int8 QDQ resnet18 (onnx) matches PyTorch's fake-quantized model"; passed=$((passed + 1))
+else
+  echo "FAILED: int8 QDQ resnet18 (onnx)"; cat "$t/r18q.log"; failures=$((failures + 1))
+fi
+int8_convs=$(tools/print --in "$t/r18q.work/model.opt.irpb" | grep -c 'R.call_dps_packed("mlc.int8.conv2d"' || true)
+if [[ "$int8_convs" -eq 20 ]]; then
+  echo "ok: all 20 convolutions of the int8 resnet18 run as mlc.int8.conv2d"; passed=$((passed + 1))
+else
+  echo "FAILED: $int8_convs of 20 convolutions of the int8 resnet18 run as mlc.int8.conv2d"; failures=$((failures + 1))
+fi
 echo "$passed passed, $failures failed"
 test "$failures" -eq 0

@@ -4,8 +4,8 @@
 #                                    crash) and its stderr matches PATTERN; stderr is kept in
 #                                    $CHECK_ERR for further checks
 #   finish                           prints the tally; exits non-zero if any check failed
-#   matches_reference OUT REF        succeeds when the .npy OUT matches the .npy REF: same shape,
-#                                    max |OUT - REF| / max |REF| < 1e-4 (printed)
+#   matches_reference OUT REF [TOL]  succeeds when the .npy OUT matches the .npy REF: same shape,
+#                                    max |OUT - REF| / max |REF| < TOL (default 1e-4; printed)
 # Every check prints "ok: NAME" or "FAILED: NAME", so a test log reads as a list of properties.
 checks_passed=0
 checks_failed=0
@@ -37,13 +37,13 @@ finish() {
 }
 
 matches_reference() {
-  /usr/bin/python3 - "$1" "$2" <<'PY'
+  /usr/bin/python3 - "$1" "$2" "${3:-1e-4}" <<'PY'
 import sys
 import numpy as np
-out, ref = np.load(sys.argv[1]), np.load(sys.argv[2])
+out, ref, tol = np.load(sys.argv[1]), np.load(sys.argv[2]), float(sys.argv[3])
 assert out.shape == ref.shape, (out.shape, ref.shape)
 err = float(np.abs(out - ref).max()) / max(float(np.abs(ref).max()), 1e-6)
 print(f"  max |diff| / max |ref| = {err:.2e}")
-sys.exit(0 if err < 1e-4 else 1)
+sys.exit(0 if err < tol else 1)
 PY
 }

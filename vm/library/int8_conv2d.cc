@@ -179,8 +179,8 @@ void TilePortable(const int8_t* w, const uint8_t* panel, const Geometry& g, int6
 /*! \brief Whether to use VNNI: the CPU has it and MLC_DISABLE_VNNI (tests of the portable
  *  path) is not set. */
 bool UseVnni() {
-  static const bool use = __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("avx512bw") && std::getenv("MLC_DISABLE_VNNI") == nullptr;
-  return use;
+  static const bool cpu_has = __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("avx512bw");
+  return cpu_has && std::getenv("MLC_DISABLE_VNNI") == nullptr;
 }
 
 absl::Status Conv2d(absl::Span<DLTensor* const> args) {
