@@ -3,9 +3,12 @@
  *
  *    import --in model.fxpb --out model.irpb             PyTorch FX (frontend/torch/export_fx.py)
  *    import --in model.onnx --out model.irpb [--keep_params_in_input] [--dim batch=1]
+ *    import ... --converter_plugin=libmyconverters.so    converters of your own, loaded first
  *
  *  The result is verified before it is written; on any error nothing is written.
  */
+#include <dlfcn.h>
+
 #include <iostream>
 #include <string>
 
@@ -25,6 +28,9 @@ ABSL_FLAG(std::string, in, "", "model to import: *.fxpb (PyTorch FX) or *.onnx")
 ABSL_FLAG(std::string, out, "", "IRModule to write (*.irpb)");
 ABSL_FLAG(bool, keep_params_in_input, false, "ONNX: initializers become parameters of main instead of constants");
 ABSL_FLAG(std::string, dim, "", "ONNX: values of symbolic dimensions, e.g. batch=1,seq=128");
+ABSL_FLAG(std::string, converter_plugin, "",
+          "comma-separated shared libraries of converters (MLC_REGISTER_FX_CONVERTER / MLC_REGISTER_ONNX_CONVERTER) to load "
+          "first; they add converters or replace built-in ones");
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage("Imports a model.\n  import --in model.fxpb --out model.irpb");
@@ -32,6 +38,14 @@ int main(int argc, char** argv) {
   if (absl::Status s = mlc::ApplyResourceLimitFlag(); !s.ok()) {
     std::cerr << "import: " << s.message() << "\n";
     return 2;
+  }
+  for (absl::string_view p : absl::StrSplit(absl::GetFlag(FLAGS_converter_plugin), ',', absl::SkipEmpty())) {
+    // A plug-in registers its converters from its static initializers; a registry fills with
+    // the built-in ones on first use, before, so a key the plug-in repeats replaces them.
+    if (dlopen(std::string(p).c_str(), RTLD_NOW | RTLD_GLOBAL) == nullptr) {
+      std::cerr << "import: cannot load converter plug-in " << p << ": " << dlerror() << "\n";
+      return 1;
+    }
   }
   std::string in = absl::GetFlag(FLAGS_in), out = absl::GetFlag(FLAGS_out);
   if (in.empty() || out.empty()) {

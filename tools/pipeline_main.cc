@@ -3,7 +3,7 @@
  *
  *    pipeline [MODEL] [--params w.npz] [--inputs x.npy,...] [--labels y.npy] [--passes=...]
  *             [--out DIR] [--no-cache] [--cache-dir DIR] [--print-after-all] [--dump-dir DIR]
- *             [--emit-dot graph.dot] [--plugin lib.so] [--pass-plugin lib.so] [--target T]
+ *             [--emit-dot graph.dot] [--plugin lib.so] [--pass-plugin lib.so] [--converter-plugin lib.so] [--target T]
  *             [--tuning_db records.pb] [--upper_bound n=64] [--profile [--profile_json trace.json]]
  *             [--sign_key builder.pem] [--trusted_keys builder.pub,...] [--limits name=value,...]
  *
@@ -61,6 +61,7 @@ ABSL_FLAG(std::string, dump_dir, "", "write every intermediate module as TVMScri
 ABSL_FLAG(std::string, emit_dot, "", "write the compiled main function's graph as Graphviz dot here");
 ABSL_FLAG(std::string, plugin, "", "runtime-function plug-ins for the run stage");
 ABSL_FLAG(std::string, pass_plugin, "", "pass plug-ins for the opt stage");
+ABSL_FLAG(std::string, converter_plugin, "", "converter plug-ins for the import stage");
 ABSL_FLAG(int, top, 3, "classes shown per prediction");
 ABSL_FLAG(std::string, sign_key, "", "sign the executable with this Ed25519 private key (PEM); see docs/build_and_run.md");
 ABSL_FLAG(std::string, trusted_keys, "", "comma-separated Ed25519 public keys (PEM): the run stage loads only an executable signed by one");
@@ -333,6 +334,10 @@ int main(int argc, char** argv) {
   Runner runner(work, cache, inputs.empty() ? 3 : 4);
 
   Stage frontend{frontend_name, frontend_binary, {"--in", model, "--out", ir}, {model}, "", {ir}, model};
+  if (std::string plugins = absl::GetFlag(FLAGS_converter_plugin); !plugins.empty()) {
+    frontend.args.push_back(absl::StrCat("--converter_plugin=", plugins));
+    for (absl::string_view p : absl::StrSplit(plugins, ',', absl::SkipEmpty())) frontend.input_files.push_back(std::string(p));
+  }
   if (!runner.Run(frontend)) return 1;
 
   Stage optimize{"opt", Runfile("passes/opt"), {"--in", ir, "--out", opt, absl::StrCat("--passes=", passes), target_flag},

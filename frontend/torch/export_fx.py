@@ -51,12 +51,6 @@ DTYPES = {torch.float32: "float32", torch.float64: "float64", torch.float16: "fl
           torch.int32: "int32", torch.int8: "int8", torch.uint8: "uint8", torch.bool: "bool"}
 
 # Configuration recorded for called modules (the importer's converters read these).
-MODULE_ATTRS = ["in_features", "out_features", "in_channels", "out_channels", "kernel_size", "stride", "padding",
-                "dilation", "groups", "eps", "momentum", "affine", "normalized_shape", "start_dim", "end_dim",
-                "output_size", "ceil_mode", "count_include_pad", "negative_slope", "dim", "p", "inplace",
-                "num_heads", "batch_first", "approximate", "min_val", "max_val", "embed_dim", "head_dim"]
-
-
 def target_name(target):
     if isinstance(target, str):
         return target
@@ -180,11 +174,14 @@ def export(model, example_inputs, path, dynamic_axes=None):
         if node.op == "call_module":
             sub = modules[node.target]
             n.module_type = type(sub).__name__
-            for attr in MODULE_ATTRS:
-                if hasattr(sub, attr):
-                    value = getattr(sub, attr)
-                    if isinstance(value, (bool, int, float, str, tuple, list)) or value is None:
-                        set_arg(n.module_attrs[attr], value)
+            # Every plain public attribute (the module's configuration), so converters of module
+            # types we do not know yet (plug-ins) find theirs too.
+            for attr, value in sorted(vars(sub).items()):
+                if attr.startswith("_") or attr == "training":
+                    continue
+                if isinstance(value, (bool, int, float, str)) or value is None or (
+                        isinstance(value, (tuple, list)) and all(isinstance(v, (bool, int, float)) for v in value)):
+                    set_arg(n.module_attrs[attr], value)
     for name, tensor in list(traced.named_parameters()) + list(traced.named_buffers()):
         set_tensor(graph.parameters[name], tensor)
     tmp = path + ".tmp"

@@ -26,3 +26,12 @@ def cc_proto(name, src, deps = [], visibility = None):
         deps = deps + ["//third_party:protobuf"],
         visibility = visibility,
     )
+
+    # The header alone, for plug-ins that take the message code from the binary loading them
+    # (a second copy would register the schema twice).
+    cc_library(
+        name = name + "_headers",
+        hdrs = [base + ".pb.h"],
+        deps = [d + "_headers" for d in deps],
+        visibility = visibility,
+    )
