@@ -295,6 +295,18 @@ def randomize_batch_norms(model):
                 m.bias.uniform_(-0.1, 0.1)
 
 
+def small_vit():
+    """torchvision's VisionTransformer at a small size (32x32 images, 8x8 patches, 2 layers); its
+    classification head starts at zero, so it gets seeded values like the rest."""
+    from torchvision.models.vision_transformer import VisionTransformer
+    model = VisionTransformer(image_size=32, patch_size=8, num_layers=2, num_heads=2, hidden_dim=64, mlp_dim=128,
+                              num_classes=10)
+    with torch.no_grad():
+        for p in model.heads.parameters():
+            p.normal_(0, 0.1)
+    return model
+
+
 def transformer_encoder_layer():
     # Traced with its eval-mode computation (_encoder_layer_forward); MultiheadAttention stays a module.
     return torch.nn.TransformerEncoderLayer(d_model=256, nhead=4, batch_first=True)
@@ -304,6 +316,13 @@ EXAMPLES = {"mlp": (MLP, (1, 784)), "encoder": (transformer_encoder_layer, (1, 1
             "attention": (Attention, (2, 10, 32)), "mymodel": (MyModel, (1, 128)), "cnn": (SmallCnn, (2, 3, 17, 15)),
             "resnet18": (torchvision_model("resnet18"), (1, 3, 224, 224)),
             "mobilenet_v2": (torchvision_model("mobilenet_v2"), (1, 3, 224, 224)),
+            # The families beyond those two (torchvision_test): hardswish and squeeze-excitation,
+            # grouped convolutions, dense concatenation, channel-last layer norm with GELU, a ViT.
+            "mobilenet_v3_small": (torchvision_model("mobilenet_v3_small"), (1, 3, 224, 224)),
+            "resnext50_32x4d": (torchvision_model("resnext50_32x4d"), (1, 3, 224, 224)),
+            "densenet121": (torchvision_model("densenet121"), (1, 3, 224, 224)),
+            "convnext_tiny": (torchvision_model("convnext_tiny"), (1, 3, 224, 224)),
+            "vit": (small_vit, (2, 3, 32, 32)),
             "unsupported": (Unsupported, (1, 4, 4, 4))}
 
 

@@ -153,6 +153,44 @@ absl::StatusOr<relax::Expr> ConvertClamp(FxContext& ctx, const proto::FxNode& no
   return ctx.EmitOp("minimum", {*y, FxContext::Scalar(hi, dtype)});
 }
 
+/*! \brief Hardsigmoid min(max(x / 6 + 1/2, 0), 1) and Hardswish x * Hardsigmoid(x), as
+ *  elementwise operators (modules and functions; MobileNetV3's activations and SE gates). */
+FxConverter ConvertHard(bool swish) {
+  return [swish](FxContext& ctx, const proto::FxNode& node) -> absl::StatusOr<relax::Expr> {
+    absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
+    if (!x.ok()) return x.status();
+    DataType dtype = DtypeOf(*x);
+    auto k = [&](double v) { return FxContext::Scalar(v, dtype); };
+    absl::StatusOr<relax::Expr> y = ctx.EmitOp("multiply", {*x, k(1.0 / 6.0)});
+    if (y.ok()) y = ctx.EmitOp("add", {*y, k(0.5)});
+    if (y.ok()) y = ctx.EmitOp("maximum", {*y, k(0.0)});
+    if (y.ok()) y = ctx.EmitOp("minimum", {*y, k(1.0)});
+    if (y.ok() && swish) y = ctx.EmitOp("multiply", {*x, *y});
+    return y;
+  };
+}
+
+/*! \brief torch.cat(tensors, dim). */
+absl::StatusOr<relax::Expr> ConvertCat(FxContext& ctx, const proto::FxNode& node) {
+  const proto::FxArg* list = node.args_size() > 0 ? &node.args(0) : nullptr;
+  if (list == nullptr) {
+    auto it = node.kwargs().find("tensors");
+    if (it != node.kwargs().end()) list = &it->second;
+  }
+  if (list == nullptr || list->value_case() != proto::FxArg::kList || list->list().items_size() == 0) {
+    return absl::InvalidArgumentError("torch.cat needs a non-empty list of tensors");
+  }
+  std::vector<relax::Expr> parts;
+  for (const proto::FxArg& item : list->list().items()) {
+    absl::StatusOr<relax::Expr> v = ctx.Value(item);
+    if (!v.ok()) return v.status();
+    parts.push_back(*v);
+  }
+  int64_t dim = IntArg(node, 1, "dim", 0), rank = RankOf(parts[0]);
+  if (dim < 0 && rank > 0) dim += rank;
+  return ctx.EmitOp("concat", parts, {{"axis", dim}});
+}
+
 /*! \brief GELU: x * 0.5 * (1 + erf(x / sqrt(2))), or with approximate="tanh"
  *  x * 0.5 * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 x^3))), as elementwise operators (they fuse). */
 absl::StatusOr<relax::Expr> ConvertGelu(FxContext& ctx, const proto::FxNode& node) {
@@ -293,6 +331,17 @@ void RegisterCoreFxConverters(FxConverterRegistry& r) {
   }
   r.Register(K::kModule, "ReLU6", ConvertClamp);
   r.Register(K::kModule, "GELU", ConvertGelu);
+  r.Register(K::kModule, "Hardswish", ConvertHard(/*swish=*/true));
+  r.Register(K::kFunction, "torch.nn.functional.hardswish", ConvertHard(/*swish=*/true));
+  r.Register(K::kModule, "Hardsigmoid", ConvertHard(/*swish=*/false));
+  r.Register(K::kFunction, "torch.nn.functional.hardsigmoid", ConvertHard(/*swish=*/false));
+  r.Register(K::kFunction, "torch.cat", ConvertCat);
+  // torchvision.ops.stochastic_depth (ConvNeXt, EfficientNet): the identity in inference.
+  r.Register(K::kFunction, "torch.stochastic_depth", [](FxContext& ctx, const proto::FxNode& node) -> absl::StatusOr<relax::Expr> {
+    if (BoolArg(node, 3, "training", true)) return absl::UnimplementedError("stochastic_depth in training mode (export the model in eval mode)");
+    return ctx.Arg(node, 0);
+  });
+  r.Register(K::kFunction, "torch.concat", ConvertCat);
   r.Register(K::kFunction, "torch.nn.functional.gelu", ConvertGelu);
   r.Register(K::kModule, "Hardtanh", ConvertClamp);
   r.Register(K::kFunction, "torch.nn.functional.hardtanh", ConvertClamp);

@@ -54,6 +54,13 @@ absl::StatusOr<relax::Expr> FxContext::Arg(const proto::FxNode& node, int i) con
   return Value(node.args(i));
 }
 
+absl::StatusOr<relax::Expr> FxContext::Arg(const proto::FxNode& node, int i, const std::string& keyword) const {
+  if (i < node.args_size()) return Value(node.args(i));
+  auto it = node.kwargs().find(keyword);
+  if (it == node.kwargs().end()) return absl::InvalidArgumentError(absl::StrCat("missing argument ", i, " (", keyword, ")"));
+  return Value(it->second);
+}
+
 bool FxContext::HasParam(const std::string& name) const { return graph_->parameters().count(name) > 0; }
 
 absl::StatusOr<relax::Expr> FxContext::Param(const std::string& name) const {

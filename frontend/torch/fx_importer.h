@@ -35,6 +35,8 @@ class FxContext {
   absl::StatusOr<relax::Expr> Value(const proto::FxArg& arg) const;
   /*! \brief Positional argument `i` of `node` as a value. */
   absl::StatusOr<relax::Expr> Arg(const proto::FxNode& node, int i) const;
+  /*! \brief Argument `i` given positionally or as the keyword `keyword` (F.layer_norm(x, s, weight=w)). */
+  absl::StatusOr<relax::Expr> Arg(const proto::FxNode& node, int i, const std::string& keyword) const;
   /*! \brief A parameter or buffer of the module ("linear0.weight") as a constant. */
   absl::StatusOr<relax::Expr> Param(const std::string& qualified_name) const;
   bool HasParam(const std::string& qualified_name) const;

@@ -51,7 +51,7 @@ absl::StatusOr<relax::Expr> ConvertLayerNorm(FxContext& ctx, const proto::FxNode
       bool present = i < node.args_size() ? node.args(i).value_case() == proto::FxArg::kNode
                                           : node.kwargs().count(i == 2 ? "weight" : "bias") > 0;
       if (!present) continue;
-      absl::StatusOr<relax::Expr> p = ctx.Arg(node, i);
+      absl::StatusOr<relax::Expr> p = ctx.Arg(node, i, i == 2 ? "weight" : "bias");
       if (!p.ok()) return p.status();
       (i == 2 ? gamma : beta) = *p;
     }

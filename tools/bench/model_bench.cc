@@ -52,7 +52,7 @@ struct Options {
   int runs = 20;
   std::string models_dir;
   std::string ort_library;
-  std::vector<std::string> models = {"mlp_b1", "mlp_b64", "digits_b450", "encoder", "mobilenet_v2", "resnet18"};
+  std::vector<std::string> models = {"mlp_b1", "mlp_b64", "digits_b450", "encoder", "mobilenet_v2", "resnet18", "resnet18_int8"};
   std::vector<std::string> pipelines = {"default"};
   int tune_trials = 0;  // for the "tuned" pipeline: measurements per model (0: 16 per kernel)
 };
