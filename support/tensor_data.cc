@@ -3,7 +3,9 @@
  */
 #include "support/tensor_data.h"
 
+#include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "support/checked_math.h"
 
@@ -19,19 +21,25 @@ int64_t TensorBytes(const std::vector<int64_t>& shape, DataType dtype) {
   return SaturatingMul(NumElements(shape), dtype.bytes());
 }
 
-TensorData ScalarTensor(double value, DataType dtype) {
-  TensorData t(dtype, {});
-  if (dtype == DataType::Float32()) {
-    float f = static_cast<float>(value);
-    std::memcpy(t.mutable_data(), &f, sizeof(f));
-  } else if (dtype == DataType::Float(64)) {
-    std::memcpy(t.mutable_data(), &value, sizeof(value));
-  } else {
-    int64_t i = SaturatingInt64(value);
-    std::memcpy(t.mutable_data(), &i, dtype.bytes());  // little-endian: the low bytes
+TensorData TensorFromDoubles(DataType dtype, std::vector<int64_t> shape, const std::vector<double>& values) {
+  TensorData t(dtype, std::move(shape));
+  char* out = static_cast<char*>(t.mutable_data());
+  size_t n = std::min(values.size(), static_cast<size_t>(t.NumElements()));
+  for (size_t k = 0; k < n; ++k) {
+    if (dtype == DataType::Float32()) {
+      float f = static_cast<float>(values[k]);
+      std::memcpy(out + k * sizeof(f), &f, sizeof(f));
+    } else if (dtype == DataType::Float(64)) {
+      std::memcpy(out + k * sizeof(double), &values[k], sizeof(double));
+    } else {
+      int64_t i = SaturatingInt64(values[k]);
+      std::memcpy(out + k * dtype.bytes(), &i, dtype.bytes());  // little-endian: the low bytes
+    }
   }
   return t;
 }
+
+TensorData ScalarTensor(double value, DataType dtype) { return TensorFromDoubles(dtype, {}, {value}); }
 
 namespace {
 template <typename T>

@@ -48,7 +48,10 @@ int64_t NumElements(const std::vector<int64_t>& shape);
  *         compares as too large instead of wrapping. */
 int64_t TensorBytes(const std::vector<int64_t>& shape, DataType dtype);
 
-/*! \brief A 0-d tensor holding `value` as `dtype` (float32, float64, else an integer type). */
+/*! \brief A tensor of `dtype` (float32, float64, else an integer type) holding `values`, converted
+ *  element by element (integers saturate); elements past the end of `values` stay zero. */
+TensorData TensorFromDoubles(DataType dtype, std::vector<int64_t> shape, const std::vector<double>& values);
+/*! \brief A 0-d tensor holding `value` as `dtype`. */
 TensorData ScalarTensor(double value, DataType dtype);
 /*! \brief The elements as doubles (float32/64, signed and unsigned 8- to 64-bit integers, bool);
  *  nullopt for other dtypes. */

@@ -3,6 +3,7 @@
  */
 #include "ir/testing/golden.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <random>
 #include <vector>
@@ -29,10 +30,17 @@ std::optional<std::vector<TensorData>> ConstantsFromManifest(const std::string& 
       (void)absl::SimpleAtoi(d, &v);
       shape.push_back(v);
     }
-    absl::StatusOr<DataType> dtype = DataType::Parse(parts[0]);
-    TensorData t(dtype.ok() ? *dtype : DataType::Float32(), shape);
-    float* data = static_cast<float*>(t.mutable_data());
-    for (int64_t i = 0; i < t.NumElements(); ++i) data[i] = dist(rng);
+    absl::StatusOr<DataType> parsed = DataType::Parse(parts[0]);
+    DataType dtype = parsed.ok() ? *parsed : DataType::Float32();
+    // Floats in [-1, 1); integers (quantized weights) small, in [-8, 8) or [0, 16); bools 0/1.
+    std::vector<double> values(static_cast<size_t>(NumElements(shape)));
+    for (double& v : values) {
+      v = dist(rng);
+      if (dtype.is_int()) v = std::floor(8 * v);
+      if (dtype.is_uint()) v = std::floor(8 * v + 8);
+      if (dtype.is_bool()) v = v > 0;
+    }
+    TensorData t = TensorFromDoubles(dtype, shape, values);
     out.push_back(std::move(t));
   }
   return out;
