@@ -197,6 +197,32 @@ else
   bad "OneHot, Range and Tile"
 fi
 
+# Resize as PyTorch exports it (torch.onnx, opset 13): nearest x2, bilinear half-pixel, bicubic
+# with align_corners to a size that is no multiple of the input: against PyTorch.
+/usr/bin/python3 - "$t" <<'PY' 2> /dev/null
+import sys, numpy as np, torch, torch.nn as nn, torch.nn.functional as F
+t = sys.argv[1]
+torch.manual_seed(0)
+class Upsampling(nn.Module):
+    def forward(self, x):
+        a = F.interpolate(x, scale_factor=2, mode="nearest")
+        b = F.interpolate(x, scale_factor=2, mode="bilinear", align_corners=False)
+        c = F.interpolate(x, size=(10, 14), mode="bicubic", align_corners=True)
+        return torch.cat([a.flatten(1), b.flatten(1), c.flatten(1)], 1)
+x = torch.randn(2, 3, 5, 7)
+torch.onnx.export(Upsampling(), (x,), f"{t}/resize.onnx", input_names=["x"], output_names=["y"], opset_version=13)
+np.save(f"{t}/resize.x.npy", x.numpy())
+np.save(f"{t}/resize.ref.npy", Upsampling()(x).numpy())
+PY
+if frontend/import --in "$t/resize.onnx" --out "$t/resize.irpb" && passes/opt --in "$t/resize.irpb" --out "$t/resize.opt.irpb" &&
+   codegen/build --in "$t/resize.opt.irpb" --out "$t/resize.mlcx" &&
+   vm/run --exe "$t/resize.mlcx" --inputs "$t/resize.x.npy" --outputs "$t/resize.out.npy" &&
+   matches_reference "$t/resize.out.npy" "$t/resize.ref.npy"; then
+  ok "Resize from torch.onnx (nearest, bilinear, bicubic align_corners) matches PyTorch"
+else
+  bad "Resize from torch.onnx"
+fi
+
 /usr/bin/python3 frontend/torch/export_fx.py --example unsupported --out "$t/unsupported.fxpb"
 printf 'not a model' > "$t/garbage.onnx"
 if frontend/import --in "$t/garbage.onnx" --out "$t/g.irpb" 2> "$t/gerr.txt"; then

@@ -32,6 +32,7 @@ OnnxConverterRegistry& OnnxConverterRegistry::Global() {
     RegisterTransformOnnxConverters(*r);
     RegisterActivationOnnxConverters(*r);
     RegisterQuantizeOnnxConverters(*r);
+    RegisterResizeOnnxConverter(*r);
     return r;
   }();
   return *registry;

@@ -132,6 +132,9 @@ void RegisterActivationOnnxConverters(OnnxConverterRegistry& registry);
  *         QLinearMatMul, QLinearConv (onnx_quantize_converters.cc). */
 void RegisterQuantizeOnnxConverters(OnnxConverterRegistry& registry);
 
+/*! \brief Resize: nearest, linear and cubic, every coordinate mode (onnx_resize_converter.cc). */
+void RegisterResizeOnnxConverter(OnnxConverterRegistry& registry);
+
 /*! \brief TensorProto.DataType -> DataType. */
 absl::StatusOr<DataType> DtypeFromOnnx(int32_t elem_type);
 
