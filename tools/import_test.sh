@@ -223,6 +223,46 @@ else
   bad "Resize from torch.onnx"
 fi
 
+# Decoder-style layers as torch.onnx (opset 13) writes them: ConvTranspose (grouped, strided,
+# output_padding), InstanceNormalization, reflect and edge Pad, DepthToSpace (PixelShuffle),
+# 1-D Conv and MaxPool, Einsum: against PyTorch.
+/usr/bin/python3 - "$t" <<'PY' 2> /dev/null
+import sys, numpy as np, torch, torch.nn as nn
+t = sys.argv[1]
+torch.manual_seed(0)
+class Decoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.up = nn.ConvTranspose2d(4, 8, 3, stride=2, padding=1, output_padding=1, groups=2)
+        self.norm = nn.InstanceNorm2d(8, affine=True)
+        nn.init.uniform_(self.norm.weight, 0.5, 1.5)
+        nn.init.uniform_(self.norm.bias, -0.5, 0.5)
+        self.pads = nn.Sequential(nn.ReflectionPad2d((1, 2, 0, 1)), nn.ReplicationPad2d(1))
+        self.shuffle = nn.PixelShuffle(2)
+        self.seq = nn.Sequential(nn.Conv1d(3, 5, 3, padding=1, stride=2), nn.MaxPool1d(2))
+    def forward(self, x, s, a, b):
+        y = self.shuffle(self.pads(self.norm(self.up(x))))
+        return torch.cat([y.flatten(1), self.seq(s).flatten(1), torch.einsum("bij,bkj->bik", a, b).flatten(1)], 1)
+m = Decoder().eval()
+args = (torch.randn(2, 4, 5, 7), torch.randn(2, 3, 17), torch.randn(2, 3, 6), torch.randn(2, 4, 6))
+torch.onnx.export(m, args, f"{t}/decoder.onnx", input_names=["x", "s", "a", "b"], output_names=["y"], opset_version=13)
+for name, v in zip("xsab", args):
+    np.save(f"{t}/decoder.{name}.npy", v.numpy())
+np.save(f"{t}/decoder.ref.npy", m(*args).detach().numpy())
+PY
+ops=$(/usr/bin/python3 -c "import onnx,sys; print(' '.join(sorted({n.op_type for n in onnx.load(sys.argv[1]).graph.node})))" "$t/decoder.onnx" 2> /dev/null)
+for op in ConvTranspose InstanceNormalization Pad DepthToSpace Conv MaxPool Einsum; do
+  [[ " $ops " == *" $op "* ]] || bad "torch.onnx wrote no $op node (it wrote: $ops)"
+done
+if frontend/import --in "$t/decoder.onnx" --out "$t/decoder.irpb" && passes/opt --in "$t/decoder.irpb" --out "$t/decoder.opt.irpb" &&
+   codegen/build --in "$t/decoder.opt.irpb" --out "$t/decoder.mlcx" &&
+   vm/run --exe "$t/decoder.mlcx" --inputs "$t/decoder.x.npy,$t/decoder.s.npy,$t/decoder.a.npy,$t/decoder.b.npy" --outputs "$t/decoder.out.npy" &&
+   matches_reference "$t/decoder.out.npy" "$t/decoder.ref.npy"; then
+  ok "decoder layers from torch.onnx ($ops) match PyTorch"
+else
+  bad "decoder layers from torch.onnx ($ops)"
+fi
+
 /usr/bin/python3 frontend/torch/export_fx.py --example unsupported --out "$t/unsupported.fxpb"
 printf 'not a model' > "$t/garbage.onnx"
 if frontend/import --in "$t/garbage.onnx" --out "$t/g.irpb" 2> "$t/gerr.txt"; then

@@ -19,6 +19,7 @@ pass. Prints a summary and the cases that pass but are not listed yet.
 """
 import argparse
 import collections
+import concurrent.futures
 import os
 import subprocess
 import sys
@@ -118,6 +119,7 @@ def main():
     parser.add_argument("--only", help="run only these cases (comma-separated)")
     parser.add_argument("--verbose", action="store_true", help="print every case's outcome")
     parser.add_argument("--report", help="write a Markdown table of passed / total cases per operator here")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="cases run at once (default: the CPU count)")
     tools = parser.parse_args()
     with open(tools.expected) as f:
         expected_pass = {line.strip() for line in f if line.strip() and not line.startswith("#")}
@@ -125,11 +127,16 @@ def main():
     outcomes = collections.defaultdict(list)
     details = {}
     per_op = collections.defaultdict(lambda: [0, 0])  # op_type -> [passed, total]
-    for case in collect_testcases(None):
-        if case.model is None or (only and case.name not in only):
-            continue
+    cases = [c for c in collect_testcases(None) if c.model is not None and (not only or c.name in only)]
+
+    def run_in_scratch(case):
         with tempfile.TemporaryDirectory() as tmp:
-            outcome, detail = run_case(case, tools, tmp)
+            return run_case(case, tools, tmp)
+
+    # Cases are independent and spend their time in the stage binaries: run `jobs` at once
+    # (results still come back, and print, in the collection's order).
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=tools.jobs)
+    for case, (outcome, detail) in zip(cases, pool.map(run_in_scratch, cases)):
         outcomes[outcome].append(case.name)
         details[case.name] = detail
         op_types = [n.op_type for n in case.model.graph.node if n.op_type != "Constant"] or ["Constant"]

@@ -52,11 +52,20 @@ inline Outputs ReshapeToDims(OnnxContext& ctx, const relax::Expr& x, const std::
   return One(ctx.EmitOp("reshape", {x}, {{"shape", shape}}));
 }
 
-/*! \brief The 2-D convolution of x by w with the node's window attributes (kernel_shape,
- *  strides, dilations, pads or auto_pad, group), as Conv reads them (onnx_nn_converters.cc). */
-absl::StatusOr<relax::Expr> EmitConv2d(OnnxContext& ctx, const onnx::NodeProto& node, const relax::Expr& x, const relax::Expr& w);
-/*! \brief A (C,) vector as (C, 1, 1), so that it broadcasts over NCHW channels. */
-absl::StatusOr<relax::Expr> PerChannel(OnnxContext& ctx, const relax::Expr& v);
+/*! \brief ReshapeToDims's one value. */
+inline absl::StatusOr<relax::Expr> Reshaped(OnnxContext& ctx, const relax::Expr& x, const std::vector<tir::PrimExpr>& dims) {
+  Outputs r = ReshapeToDims(ctx, x, dims);
+  if (!r.ok()) return r.status();
+  return r->front();
+}
+
+/*! \brief The 1-D (NCW) or 2-D (NCHW) convolution of x by w with the node's window attributes
+ *  (kernel_shape, strides, dilations, pads or auto_pad, group), as Conv reads them
+ *  (onnx_nn_converters.cc). */
+absl::StatusOr<relax::Expr> EmitConv(OnnxContext& ctx, const onnx::NodeProto& node, const relax::Expr& x, const relax::Expr& w);
+/*! \brief A (C,) vector as (C, 1, ..., 1) with `spatial_dims` ones, so that it broadcasts over the
+ *  channels of NC(H)W data. */
+absl::StatusOr<relax::Expr> PerChannel(OnnxContext& ctx, const relax::Expr& v, int spatial_dims = 2);
 
 /*! \brief A 0-d constant of `dtype`. */
 inline relax::Expr Scalar(double value, DataType dtype) { return relax::MakeConstant(ScalarTensor(value, dtype)); }

@@ -88,6 +88,12 @@ void RegisterActivationOnnxConverters(OnnxConverterRegistry& r) {
     if (!above.ok()) return above.status();
     return One(ctx.EmitOp("where", {*above, *x, Scalar(0, dtype)}));
   });
+  r.Register("Shrink", Activation([](C& c, relax::Expr x, Ctx& ctx, const Node& n) {
+    // x + bias below -lambd, x - bias above lambd, 0 between.
+    const double lambd = ctx.FloatAttr(n, "lambd", 0.5f), bias = ctx.FloatAttr(n, "bias", 0.0f);
+    relax::Expr above = c.Op("where", {c.Op("greater", {x, c.K(lambd)}), c.Sub(x, c.K(bias)), c.K(0)});
+    return c.Op("where", {c.Op("less", {x, c.K(-lambd)}), c.Add(x, c.K(bias)), above});
+  }));
   r.Register("Softplus", Activation([](C& c, relax::Expr x, Ctx&, const Node&) { return c.Softplus(x); }));
   r.Register("Softsign", Activation([](C& c, relax::Expr x, Ctx&, const Node&) { return c.Div(x, c.Add(c.K(1), c.Abs(x))); }));
   r.Register("Mish", Activation([](C& c, relax::Expr x, Ctx&, const Node&) { return c.Mul(x, c.Tanh(c.Softplus(x))); }));

@@ -33,6 +33,10 @@ OnnxConverterRegistry& OnnxConverterRegistry::Global() {
     RegisterActivationOnnxConverters(*r);
     RegisterQuantizeOnnxConverters(*r);
     RegisterResizeOnnxConverter(*r);
+    RegisterNormalizationOnnxConverters(*r);
+    RegisterRearrangeOnnxConverters(*r);
+    RegisterEinsumOnnxConverter(*r);
+    RegisterLibraryOnnxConverters(*r);
     return r;
   }();
   return *registry;
@@ -324,7 +328,8 @@ absl::StatusOr<IRModule> ImportOnnx(const onnx::ModelProto& model, const OnnxImp
   const OnnxConverterRegistry& registry = OnnxConverterRegistry::Global();
   for (int i = 0; i < graph.node_size(); ++i) {
     const onnx::NodeProto& node = graph.node(i);
-    std::string where = absl::StrCat("node ", i, node.name().empty() ? "" : absl::StrCat(" '", node.name(), "'"), " (", node.op_type(), ")");
+    std::string where = absl::StrCat("node ", i, node.name().empty() ? "" : absl::StrCat(" '", node.name(), "'"), " (",
+                                     node.op_type(), ", opset ", opset, ")");
     if (!node.domain().empty() && node.domain() != "ai.onnx") {
       return absl::UnimplementedError(absl::StrCat(where, ": operators of domain ", node.domain(), " are not supported"));
     }
@@ -333,8 +338,9 @@ absl::StatusOr<IRModule> ImportOnnx(const onnx::ModelProto& model, const OnnxImp
     if (*folded) continue;
     const OnnxConverter* converter = registry.Find(node.op_type());
     if (converter == nullptr) {
-      return absl::UnimplementedError(absl::StrCat(where, ": unsupported operator ", node.op_type(), " (supported: ",
-                                                   absl::StrJoin(registry.OpTypes(), ", "), ")"));
+      return absl::UnimplementedError(absl::StrCat(where, ": unsupported operator ", node.op_type(),
+                                                   " (supported: ", absl::StrJoin(registry.OpTypes(), ", "),
+                                                   "; docs/importer_operators.md)"));
     }
     absl::StatusOr<std::vector<relax::Expr>> outs = (*converter)(ctx, node);
     if (!outs.ok()) {

@@ -119,7 +119,8 @@ class OnnxConverterRegistry {
 int OldestOpsetWithSameDefinition(const std::string& op_type);
 
 void RegisterCoreOnnxConverters(OnnxConverterRegistry& registry);
-/*! \brief Conv, BatchNormalization, MaxPool, AveragePool, GlobalAveragePool, Pad (onnx_nn_converters.cc). */
+/*! \brief Conv, ConvTranspose, BatchNormalization, MaxPool, AveragePool, Pad, softmaxes, losses,
+ *  LayerNormalization (onnx_nn_converters.cc). */
 void RegisterNNOnnxConverters(OnnxConverterRegistry& registry);
 /*! \brief Shape, Size, ConstantOfShape, Concat, Gather, Unsqueeze, Squeeze, Split, Expand, Where, Cast
  *  (onnx_transform_converters.cc). */
@@ -131,6 +132,19 @@ void RegisterActivationOnnxConverters(OnnxConverterRegistry& registry);
 /*! \brief QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, MatMulInteger, ConvInteger,
  *         QLinearMatMul, QLinearConv (onnx_quantize_converters.cc). */
 void RegisterQuantizeOnnxConverters(OnnxConverterRegistry& registry);
+
+/*! \brief InstanceNormalization, LRN, LpNormalization, MeanVarianceNormalization, GlobalAveragePool,
+ *  GlobalMaxPool (onnx_normalization_converters.cc). */
+void RegisterNormalizationOnnxConverters(OnnxConverterRegistry& registry);
+
+/*! \brief DepthToSpace, SpaceToDepth, GatherND, EyeLike (onnx_rearrange_converters.cc). */
+void RegisterRearrangeOnnxConverters(OnnxConverterRegistry& registry);
+
+/*! \brief Einsum: one or more operands as sums, transposes and batched matmuls (onnx_einsum_converter.cc). */
+void RegisterEinsumOnnxConverter(OnnxConverterRegistry& registry);
+
+/*! \brief TopK, ScatterElements, ScatterND as calls of runtime library functions (onnx_library_converters.cc). */
+void RegisterLibraryOnnxConverters(OnnxConverterRegistry& registry);
 
 /*! \brief Resize: nearest, linear and cubic, every coordinate mode (onnx_resize_converter.cc). */
 void RegisterResizeOnnxConverter(OnnxConverterRegistry& registry);

@@ -1,6 +1,6 @@
 /*! \file onnx_nn_converters.cc
  *  \brief Converters of ONNX's convolutional-network operators: Conv, BatchNormalization
- *         (inference), MaxPool, AveragePool, GlobalAveragePool (2-D, NCHW) and constant Pad.
+ *         (inference), MaxPool, AveragePool (1-D and 2-D), ConvTranspose and Pad.
  *
  *  Batch normalization is emitted as its arithmetic on the statistics; with constant
  *  statistics fold-constant reduces it to one per-channel multiply and add.
@@ -14,68 +14,107 @@ namespace mlc {
 namespace onnx_import {
 namespace {
 
-/*! \brief Window geometry shared by Conv and the pools, with auto_pad resolved to explicit pads. */
+/*! \brief Window geometry shared by Conv, ConvTranspose and the pools, with auto_pad resolved to
+ *  explicit pads. A 1-D window (NCW) is read as a 2-D one over a unit height (`one_d`). */
 struct Window {
   std::vector<int64_t> kernel, strides, padding, dilation;  // padding: top, left, bottom, right
+  bool one_d = false;
 };
 
+/*! \brief The window of `node` over an input of `x_shape`. `kernel` is the weight's when the node
+ *  has no kernel_shape. SAME padding makes the output ceil(input / stride), the odd unit at the
+ *  end for SAME_UPPER; `transposed` (ConvTranspose) leaves auto_pad to the caller. */
 absl::StatusOr<Window> ReadWindow(const OnnxContext& ctx, const onnx::NodeProto& node, const std::vector<int64_t>& x_shape,
-                                  std::vector<int64_t> kernel) {
-  if (x_shape.size() != 4) {
-    return absl::UnimplementedError(absl::StrCat("only 2-D (NCHW) windows are supported, input has rank ", x_shape.size()));
+                                  std::vector<int64_t> kernel, bool transposed = false) {
+  if (x_shape.size() != 3 && x_shape.size() != 4) {
+    return absl::UnimplementedError(
+        absl::StrCat("only 1-D (NCW) and 2-D (NCHW) windows are supported, input has rank ", x_shape.size()));
   }
+  const size_t n = x_shape.size() - 2;
   if (ctx.HasAttr(node, "kernel_shape")) kernel = ctx.IntsAttr(node, "kernel_shape");
-  if (kernel.size() != 2) return absl::InvalidArgumentError("kernel_shape needs 2 values");
+  if (kernel.size() != n) return absl::InvalidArgumentError(absl::StrCat("kernel_shape needs ", n, " values"));
   Window w;
   w.kernel = kernel;
-  w.strides = ctx.HasAttr(node, "strides") ? ctx.IntsAttr(node, "strides") : std::vector<int64_t>{1, 1};
-  w.dilation = ctx.HasAttr(node, "dilations") ? ctx.IntsAttr(node, "dilations") : std::vector<int64_t>{1, 1};
-  w.padding = ctx.HasAttr(node, "pads") ? ctx.IntsAttr(node, "pads") : std::vector<int64_t>{0, 0, 0, 0};
-  if (w.strides.size() != 2 || w.dilation.size() != 2 || w.padding.size() != 4) {
-    return absl::InvalidArgumentError("strides and dilations need 2 values, pads 4");
+  w.strides = ctx.HasAttr(node, "strides") ? ctx.IntsAttr(node, "strides") : std::vector<int64_t>(n, 1);
+  w.dilation = ctx.HasAttr(node, "dilations") ? ctx.IntsAttr(node, "dilations") : std::vector<int64_t>(n, 1);
+  w.padding = ctx.HasAttr(node, "pads") ? ctx.IntsAttr(node, "pads") : std::vector<int64_t>(2 * n, 0);
+  if (w.strides.size() != n || w.dilation.size() != n || w.padding.size() != 2 * n) {
+    return absl::InvalidArgumentError(absl::StrCat("strides and dilations need ", n, " values, pads ", 2 * n));
   }
   std::string auto_pad = ctx.StringAttr(node, "auto_pad", "NOTSET");
   if (auto_pad == "VALID") {
-    w.padding = {0, 0, 0, 0};
-  } else if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
-    if (x_shape[2] < 0 || x_shape[3] < 0) return absl::UnimplementedError("auto_pad SAME needs a static image size");
-    // Output = ceil(input / stride); the odd unit of padding goes at the end (UPPER) or the start.
-    for (int d = 0; d < 2; ++d) {
-      int64_t in = x_shape[2 + d], out = (in + w.strides[d] - 1) / w.strides[d];
+    w.padding.assign(2 * n, 0);
+  } else if ((auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") && !transposed) {
+    for (size_t d = 0; d < n; ++d) {
+      int64_t in = x_shape[2 + d];
+      if (in < 0) return absl::UnimplementedError("auto_pad SAME needs a static image size");
       int64_t extent = (w.kernel[d] - 1) * w.dilation[d] + 1;
-      int64_t total = std::max<int64_t>(0, (out - 1) * w.strides[d] + extent - in);
+      int64_t total = std::max<int64_t>(0, (((in + w.strides[d] - 1) / w.strides[d]) - 1) * w.strides[d] + extent - in);
       int64_t small = total / 2, large = total - small;
       w.padding[d] = auto_pad == "SAME_UPPER" ? small : large;
-      w.padding[d + 2] = auto_pad == "SAME_UPPER" ? large : small;
+      w.padding[d + n] = auto_pad == "SAME_UPPER" ? large : small;
     }
-  } else if (auto_pad != "NOTSET") {
+  } else if (auto_pad != "NOTSET" && auto_pad != "SAME_UPPER" && auto_pad != "SAME_LOWER") {
     return absl::InvalidArgumentError(absl::StrCat("unknown auto_pad '", auto_pad, "'"));
+  }
+  if (n == 1) {
+    w = Window{{1, w.kernel[0]}, {1, w.strides[0]}, {0, w.padding[0], 0, w.padding[1]}, {1, w.dilation[0]}, true};
   }
   return w;
 }
 
+/*! \brief x with a unit dimension inserted at `axis` (a 1-D window's height), or removed. */
+absl::StatusOr<relax::Expr> WithUnitAxis(OnnxContext& ctx, const relax::Expr& x, size_t axis, bool insert) {
+  std::vector<tir::PrimExpr> dims = TensorOf(x)->Dims();
+  if (insert) {
+    dims.insert(dims.begin() + static_cast<int64_t>(axis), tir::I64(1));
+  } else {
+    dims.erase(dims.begin() + static_cast<int64_t>(axis));
+  }
+  return Reshaped(ctx, x, dims);
+}
+
+/*! \brief Emits a 2-D window operator on x, lifting a 1-D (NCW) x to NCHW and back. */
+template <typename Emit>
+absl::StatusOr<relax::Expr> OnWindow(OnnxContext& ctx, const Window& win, const relax::Expr& x, Emit emit) {
+  if (!win.one_d) return emit(x);
+  absl::StatusOr<relax::Expr> x2 = WithUnitAxis(ctx, x, 2, /*insert=*/true);
+  if (!x2.ok()) return x2.status();
+  absl::StatusOr<relax::Expr> y = emit(*x2);
+  if (!y.ok()) return y.status();
+  return WithUnitAxis(ctx, *y, 2, /*insert=*/false);
+}
+
 }  // namespace
 
-absl::StatusOr<relax::Expr> EmitConv2d(OnnxContext& ctx, const onnx::NodeProto& node, const relax::Expr& x, const relax::Expr& w) {
+absl::StatusOr<relax::Expr> EmitConv(OnnxContext& ctx, const onnx::NodeProto& node, const relax::Expr& x, const relax::Expr& w) {
   absl::StatusOr<std::vector<int64_t>> xs = KnownShape(x, "the convolution's input"), ws = StaticShape(w, "the convolution's weight");
   if (!xs.ok()) return xs.status();
   if (!ws.ok()) return ws.status();
-  if (ws->size() != 4) return absl::UnimplementedError(absl::StrCat("only 2-D convolution is supported, weight has rank ", ws->size()));
-  absl::StatusOr<Window> win = ReadWindow(ctx, node, *xs, {(*ws)[2], (*ws)[3]});
+  if (ws->size() != xs->size()) {
+    return absl::InvalidArgumentError(absl::StrCat("the weight has rank ", ws->size(), ", the input ", xs->size()));
+  }
+  absl::StatusOr<Window> win = ReadWindow(ctx, node, *xs, std::vector<int64_t>(ws->begin() + 2, ws->end()));
   if (!win.ok()) return win.status();
-  if (win->kernel[0] != (*ws)[2] || win->kernel[1] != (*ws)[3]) {
+  if (!std::equal(ws->begin() + 2, ws->end(), win->kernel.end() - static_cast<int64_t>(ws->size() - 2))) {
     return absl::InvalidArgumentError("kernel_shape disagrees with the weight's shape");
   }
-  return ctx.EmitOp("nn.conv2d", {x, w},
-                    {{"strides", win->strides}, {"padding", win->padding}, {"dilation", win->dilation},
-                     {"groups", ctx.IntAttr(node, "group", 1)}});
+  absl::StatusOr<relax::Expr> w2 = win->one_d ? WithUnitAxis(ctx, w, 2, /*insert=*/true) : w;
+  if (!w2.ok()) return w2.status();
+  return OnWindow(ctx, *win, x, [&](const relax::Expr& x2) {
+    return ctx.EmitOp("nn.conv2d", {x2, *w2},
+                      {{"strides", win->strides}, {"padding", win->padding}, {"dilation", win->dilation},
+                       {"groups", ctx.IntAttr(node, "group", 1)}});
+  });
 }
 
-absl::StatusOr<relax::Expr> PerChannel(OnnxContext& ctx, const relax::Expr& v) {
+absl::StatusOr<relax::Expr> PerChannel(OnnxContext& ctx, const relax::Expr& v, int spatial_dims) {
   absl::StatusOr<std::vector<int64_t>> shape = StaticShape(v, "a per-channel vector");
   if (!shape.ok()) return shape.status();
   if (shape->size() != 1) return absl::InvalidArgumentError(absl::StrCat("expected a vector, got rank ", shape->size()));
-  return ctx.EmitOp("reshape", {v}, {{"shape", std::vector<int64_t>{(*shape)[0], 1, 1}}});
+  std::vector<int64_t> target(1 + spatial_dims, 1);
+  target[0] = (*shape)[0];
+  return ctx.EmitOp("reshape", {v}, {{"shape", target}});
 }
 
 namespace {
@@ -85,13 +124,112 @@ Outputs Conv(OnnxContext& ctx, const onnx::NodeProto& node) {
   if (!x.ok()) return x.status();
   absl::StatusOr<relax::Expr> w = ctx.Input(node, 1);
   if (!w.ok()) return w.status();
-  absl::StatusOr<relax::Expr> y = EmitConv2d(ctx, node, *x, *w);
+  absl::StatusOr<relax::Expr> y = EmitConv(ctx, node, *x, *w);
   if (!y.ok() || !ctx.HasInput(node, 2)) return One(y);
   absl::StatusOr<relax::Expr> b = ctx.Input(node, 2);
   if (!b.ok()) return b.status();
-  absl::StatusOr<relax::Expr> bias = PerChannel(ctx, *b);
+  absl::StatusOr<relax::Expr> bias = PerChannel(ctx, *b, TensorOf(*y)->ndim - 2);
   if (!bias.ok()) return bias.status();
   return One(ctx.EmitOp("add", {*y, *bias}));
+}
+
+/*! \brief ConvTranspose as the convolution it is the gradient of: the input dilated by the strides
+ *  (zeros between elements), padded by (k - 1) * dilation - pads on each side (cropped where that
+ *  is negative) plus output_padding at the end, and convolved at stride 1 by the kernel flipped
+ *  with its channel axes swapped per group (done at import for a constant weight). It costs
+ *  stride^2 times the multiply-adds of a direct kernel; 1-D is lifted to 2-D as for Conv. */
+Outputs ConvTranspose(OnnxContext& ctx, const onnx::NodeProto& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<relax::Expr> w = ctx.Input(node, 1);
+  if (!w.ok()) return w.status();
+  absl::StatusOr<std::vector<int64_t>> xs = KnownShape(*x, "ConvTranspose's input");
+  if (!xs.ok()) return xs.status();
+  absl::StatusOr<std::vector<int64_t>> ws = StaticShape(*w, "ConvTranspose's weight");
+  if (!ws.ok()) return ws.status();
+  if (ws->size() != xs->size()) return absl::InvalidArgumentError(absl::StrCat("the weight has rank ", ws->size(), ", the input ", xs->size()));
+  absl::StatusOr<Window> win = ReadWindow(ctx, node, *xs, std::vector<int64_t>(ws->begin() + 2, ws->end()), /*transposed=*/true);
+  if (!win.ok()) return win.status();
+  const size_t n = xs->size() - 2;
+  const int64_t groups = ctx.IntAttr(node, "group", 1);
+  const int64_t c_in = (*ws)[0], c_out_per_group = (*ws)[1];
+  if (groups <= 0 || c_in % groups != 0 || (*xs)[1] != c_in) {
+    return absl::InvalidArgumentError(absl::StrCat("input channels ", (*xs)[1], ", weight ", relax::ShapeToString(*ws), " and group ", groups, " disagree"));
+  }
+  auto lifted = [&](const char* name) -> absl::StatusOr<std::vector<int64_t>> {
+    std::vector<int64_t> v = ctx.HasAttr(node, name) ? ctx.IntsAttr(node, name) : std::vector<int64_t>(n, 0);
+    if (v.size() != n) return absl::InvalidArgumentError(absl::StrCat(name, " needs ", n, " values"));
+    if (n == 1) v.insert(v.begin(), win->one_d ? 1 : 0);  // the unit height
+    return v;
+  };
+  absl::StatusOr<std::vector<int64_t>> output_padding = lifted("output_padding"), output_shape = lifted("output_shape");
+  if (!output_padding.ok()) return output_padding.status();
+  if (!output_shape.ok()) return output_shape.status();
+  if (n == 1) (*output_padding)[0] = 0;
+  const std::vector<int64_t> in = n == 1 ? std::vector<int64_t>{1, (*xs)[2]} : std::vector<int64_t>{(*xs)[2], (*xs)[3]};
+  if (in[0] < 0 || in[1] < 0) return absl::UnimplementedError("ConvTranspose needs a static image size");
+  const std::string auto_pad = ctx.StringAttr(node, "auto_pad", "NOTSET");
+  const bool explicit_shape = ctx.HasAttr(node, "output_shape") || auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER";
+  std::vector<int64_t> lo(2), hi(2), conv_padding(4);
+  for (int d = 0; d < 2; ++d) {
+    const int64_t s = win->strides[d], span = (win->kernel[d] - 1) * win->dilation[d];
+    int64_t begin = win->padding[d], end = win->padding[d + 2];
+    if (explicit_shape) {
+      int64_t target = ctx.HasAttr(node, "output_shape") ? (*output_shape)[d] : in[d] * s;
+      int64_t total = s * (in[d] - 1) + (*output_padding)[d] + span + 1 - target;
+      // Halves rounded down (a larger output_shape than the natural one adds at the end).
+      const int64_t half = total >= 0 ? total / 2 : -((1 - total) / 2);
+      begin = auto_pad == "SAME_UPPER" ? half : total - half;
+      end = total - begin;
+    }
+    // The dilated input below ends with s - 1 zeros already.
+    lo[d] = span - begin;
+    hi[d] = span - end + (*output_padding)[d] - (s - 1);
+    conv_padding[d] = std::max<int64_t>(lo[d], 0);
+    conv_padding[d + 2] = std::max<int64_t>(hi[d], 0);
+  }
+  Composer c(ctx, *x);
+  // The weight: (C_in, C_out/g, kh, kw) -> (C_out, C_in/g, kh, kw), flipped spatially.
+  relax::Expr kernel = *w;
+  if (win->one_d) kernel = c.Take(WithUnitAxis(ctx, kernel, 2, /*insert=*/true), kernel);
+  const int64_t kh = win->kernel[0], kw = win->kernel[1];
+  kernel = c.Op("reshape", {kernel}, {{"shape", std::vector<int64_t>{groups, c_in / groups, c_out_per_group, kh, kw}}});
+  kernel = c.Op("permute_dims", {kernel}, {{"axes", std::vector<int64_t>{0, 2, 1, 3, 4}}});
+  kernel = c.Op("reshape", {kernel}, {{"shape", std::vector<int64_t>{groups * c_out_per_group, c_in / groups, kh, kw}}});
+  for (int d = 0; d < 2; ++d) {
+    if (win->kernel[d] == 1) continue;
+    std::vector<int64_t> reversed(win->kernel[d]);
+    for (int64_t i = 0; i < win->kernel[d]; ++i) reversed[i] = win->kernel[d] - 1 - i;
+    kernel = c.Op("take", {kernel, relax::MakeConstant(Int64Tensor(reversed))}, {{"axis", int64_t{2 + d}}});
+  }
+  relax::Expr y = *x;
+  if (win->one_d) y = c.Take(WithUnitAxis(ctx, y, 2, /*insert=*/true), y);
+  if (!c.status().ok()) return c.status();
+  // Dilation by the strides: (N, C, H, W) -> (N, C, H, 1, W, 1), padded to (N, C, H, sh, W, sw).
+  const int64_t sh = win->strides[0], sw = win->strides[1];
+  if (sh > 1 || sw > 1) {
+    std::vector<tir::PrimExpr> dims = TensorOf(y)->Dims();
+    std::vector<tir::PrimExpr> split = {dims[0], dims[1], dims[2], tir::I64(1), dims[3], tir::I64(1)};
+    y = c.Take(Reshaped(ctx, y, split), y);
+    y = c.Op("nn.pad", {y}, {{"pad_width", std::vector<int64_t>{0, 0, 0, 0, 0, 0, 0, sh - 1, 0, 0, 0, sw - 1}}});
+    if (!c.status().ok()) return c.status();
+    y = c.Take(Reshaped(ctx, y, {dims[0], dims[1], tir::I64(in[0] * sh), tir::I64(in[1] * sw)}), y);
+  }
+  // Negative padding crops.
+  if (lo[0] < 0 || lo[1] < 0 || hi[0] < 0 || hi[1] < 0) {
+    const int64_t h = in[0] * sh, wd = in[1] * sw;
+    y = c.Op("strided_slice", {y}, {{"axes", std::vector<int64_t>{2, 3}},
+                                    {"begin", std::vector<int64_t>{std::max<int64_t>(-lo[0], 0), std::max<int64_t>(-lo[1], 0)}},
+                                    {"end", std::vector<int64_t>{h + std::min<int64_t>(hi[0], 0), wd + std::min<int64_t>(hi[1], 0)}}});
+  }
+  y = c.Op("nn.conv2d", {y, kernel}, {{"strides", std::vector<int64_t>{1, 1}}, {"padding", conv_padding},
+                                      {"dilation", win->dilation}, {"groups", groups}});
+  if (win->one_d) y = c.Take(WithUnitAxis(ctx, y, 2, /*insert=*/false), y);
+  if (ctx.HasInput(node, 2)) {
+    relax::Expr b = c.Take(ctx.Input(node, 2), y);
+    if (c.status().ok()) y = c.Add(y, c.Take(PerChannel(ctx, b, static_cast<int>(n)), y));
+  }
+  return c.Result(y);
 }
 
 /*! \brief y = (x - mean) * scale / sqrt(var + eps) + bias, as scale' = scale / sqrt(var + eps) and
@@ -136,18 +274,22 @@ OnnxConverter Pool(bool is_max) {
     Attrs attrs = {{"pool_size", win->kernel}, {"strides", win->strides}, {"padding", win->padding},
                    {"dilation", win->dilation}, {"ceil_mode", ctx.IntAttr(node, "ceil_mode", 0) != 0}};
     if (!is_max) attrs["count_include_pad"] = ctx.IntAttr(node, "count_include_pad", 0) != 0;
-    return One(ctx.EmitOp(is_max ? "nn.max_pool2d" : "nn.avg_pool2d", {*x}, attrs));
+    return One(OnWindow(ctx, *win, *x, [&](const relax::Expr& x2) {
+      return ctx.EmitOp(is_max ? "nn.max_pool2d" : "nn.avg_pool2d", {x2}, attrs);
+    }));
   };
 }
 
-/*! \brief Constant-mode Pad; pads (input 1, or the attribute before opset 11) must be constant. */
+/*! \brief Pad in constant, edge or reflect mode; pads (input 1, or the attribute before opset 11) must be constant. */
 Outputs Pad(OnnxContext& ctx, const onnx::NodeProto& node) {
   absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
   if (!x.ok()) return x.status();
   absl::StatusOr<std::vector<int64_t>> xs = KnownShape(*x, "Pad's input");
   if (!xs.ok()) return xs.status();
   std::string mode = ctx.StringAttr(node, "mode", "constant");
-  if (mode != "constant") return absl::UnimplementedError(absl::StrCat("mode '", mode, "' is not supported (only constant)"));
+  if (mode != "constant" && mode != "edge" && mode != "reflect") {
+    return absl::InvalidArgumentError(absl::StrCat("unknown mode '", mode, "' (constant, edge or reflect)"));
+  }
   std::vector<int64_t> pads = ctx.IntsAttr(node, "pads");
   if (ctx.HasInput(node, 1)) {
     absl::StatusOr<std::vector<int64_t>> from_input = ctx.ConstantInts(node, 1, "pads");
@@ -173,13 +315,7 @@ Outputs Pad(OnnxContext& ctx, const onnx::NodeProto& node) {
     width.push_back(pads[d]);
     width.push_back(pads[d + rank]);
   }
-  return One(ctx.EmitOp("nn.pad", {*x}, {{"pad_width", width}, {"pad_value", value}}));
-}
-
-Outputs GlobalAveragePool(OnnxContext& ctx, const onnx::NodeProto& node) {
-  absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
-  if (!x.ok()) return x.status();
-  return One(ctx.EmitOp("nn.adaptive_avg_pool2d", {*x}));
+  return One(ctx.EmitOp("nn.pad", {*x}, {{"pad_width", width}, {"pad_value", value}, {"pad_mode", mode}}));
 }
 
 /*! \brief Softmax along `axis` (opset 13 semantics; before 13 only the last axis, where both agree). */
@@ -367,10 +503,10 @@ Outputs LayerNormalization(OnnxContext& ctx, const onnx::NodeProto& node) {
 
 void RegisterNNOnnxConverters(OnnxConverterRegistry& r) {
   r.Register("Conv", Conv);
+  r.Register("ConvTranspose", ConvTranspose);
   r.Register("BatchNormalization", BatchNormalization);
   r.Register("MaxPool", Pool(/*is_max=*/true));
   r.Register("AveragePool", Pool(/*is_max=*/false));
-  r.Register("GlobalAveragePool", GlobalAveragePool);
   r.Register("Pad", Pad);
   r.Register("Softmax", Softmax(/*log=*/false));
   r.Register("LogSoftmax", Softmax(/*log=*/true));

@@ -29,7 +29,9 @@ int OldestOpsetWithSameDefinition(const std::string& op_type) {
       {"Asin", 7},       {"Acos", 7},         {"Atan", 7},               {"Sinh", 9},        {"Cosh", 9},
       {"Asinh", 9},      {"Acosh", 9},        {"Atanh", 9},              {"Mod", 10},        {"IsNaN", 9},
       {"IsInf", 10},     {"ThresholdedRelu", 10}, {"MatMulInteger", 10}, {"ConvInteger", 10}, {"QLinearMatMul", 10},
-      {"QLinearConv", 10}, {"QuantizeLinear", 10}, {"DequantizeLinear", 10},
+      {"QLinearConv", 10}, {"QuantizeLinear", 10}, {"DequantizeLinear", 10}, {"GlobalMaxPool", 1},
+      {"InstanceNormalization", 6}, {"LRN", 1}, {"LpNormalization", 1}, {"MeanVarianceNormalization", 9},
+      {"Shrink", 9},     {"SpaceToDepth", 1}, {"EyeLike", 9},     {"Scatter", 9},
   };
   auto it = kSince.find(op_type);
   return it == kSince.end() ? 11 : it->second;

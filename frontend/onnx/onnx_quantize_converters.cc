@@ -124,7 +124,7 @@ relax::Expr IntegerConv(OnnxContext& ctx, Composer& c, const onnx::NodeProto& no
   relax::Expr w_zp = AlongChannels(c, ZeroPoint(ctx, c, node, w_zp_at, w), 4);
   relax::Expr xs = Shifted(c, x, x_zp), ws = Shifted(c, w, w_zp);
   if (!c.status().ok()) return xs;
-  return c.Take(EmitConv2d(ctx, node, xs, ws), xs);
+  return c.Take(EmitConv(ctx, node, xs, ws), xs);
 }
 
 Outputs MatMulInteger(OnnxContext& ctx, const onnx::NodeProto& node) {

@@ -82,6 +82,13 @@ absl::StatusOr<StructInfo> InferAdaptiveAvgPool2d(const CallNode& call, const Ad
   return TensorSInfoOfDims({(*x)->Dims()[0], (*x)->Dims()[1], tir::I64(1), tir::I64(1)}, (*x)->dtype);
 }
 
+absl::StatusOr<topi::PadMode> ParsePadMode(const std::string& mode) {
+  if (mode == "constant") return topi::PadMode::kConstant;
+  if (mode == "edge") return topi::PadMode::kEdge;
+  if (mode == "reflect") return topi::PadMode::kReflect;
+  return absl::InvalidArgumentError(absl::StrCat("unknown pad_mode '", mode, "' (constant, edge or reflect)"));
+}
+
 absl::StatusOr<StructInfo> InferPad(const CallNode& call, const PadAttrs& a) {
   absl::StatusOr<const TensorStructInfoNode*> x = TensorArg(call, 0);
   if (!x.ok()) return x.status();
@@ -99,8 +106,15 @@ absl::StatusOr<StructInfo> InferPad(const CallNode& call, const PadAttrs& a) {
   absl::StatusOr<std::vector<int64_t>> known = KnownValues(dims, padded, "pad's input");
   if (!known.ok()) return known.status();
   for (int d : padded) dims[d] = tir::I64((*known)[d] + a.pad_width[2 * d] + a.pad_width[2 * d + 1]);
-  if (a.pad_mode != "constant") {
-    return absl::UnimplementedError(absl::StrCat("pad_mode '", a.pad_mode, "' is not supported (only constant)"));
+  absl::StatusOr<topi::PadMode> mode = ParsePadMode(a.pad_mode);
+  if (!mode.ok()) return mode.status();
+  if (*mode == topi::PadMode::kReflect) {
+    for (int d : padded) {
+      if (a.pad_width[2 * d] >= (*known)[d] || a.pad_width[2 * d + 1] >= (*known)[d]) {
+        return absl::InvalidArgumentError(absl::StrCat("reflect pad widths must be below the dimension: dimension ", d, " is ",
+                                                       (*known)[d], ", widths ", a.pad_width[2 * d], " and ", a.pad_width[2 * d + 1]));
+      }
+    }
   }
   return TensorSInfoOfDims(dims, (*x)->dtype);
 }
@@ -143,7 +157,9 @@ absl::StatusOr<Tensor> PadRule(const std::vector<Tensor>& t, const PadAttrs& a) 
     before.push_back(a.pad_width[i]);
     after.push_back(a.pad_width[i + 1]);
   }
-  return topi::Pad(t[0], before, after, tir::Const(t[0].dtype(), a.pad_value));
+  absl::StatusOr<topi::PadMode> mode = ParsePadMode(a.pad_mode);
+  if (!mode.ok()) return mode.status();
+  return topi::Pad(t[0], before, after, tir::Const(t[0].dtype(), a.pad_value), *mode);
 }
 
 MLC_REGISTER_OP("nn.conv2d")
@@ -220,7 +236,7 @@ MLC_REGISTER_OP("nn.layer_norm")
 MLC_REGISTER_OP("nn.pad")
     .set_inputs({"data"})
     .set_attrs_type<PadAttrs>()
-    .set_description("adds constant elements around every dimension")
+    .set_description("adds elements around every dimension: a constant, copies of the edge, or its mirror image")
     .set_infer<PadAttrs>(InferPad)
     .set_pattern(OpPattern::kInjective)
     .set_legalize(LegalizeTE<PadAttrs>("pad", PadRule));

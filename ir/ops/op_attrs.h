@@ -85,7 +85,7 @@ struct PadAttrs {
   void VisitAttrs(AttrVisitor* v) {
     v->Field("pad_width", &pad_width).Describe("(before_0, after_0, before_1, after_1, ...)");
     v->Field("pad_value", &pad_value).Default(0.0).Describe("the value of the added elements");
-    v->Field("pad_mode", &pad_mode).Default("constant").Describe("only \"constant\"");
+    v->Field("pad_mode", &pad_mode).Default("constant").Describe("\"constant\" (pad_value), \"edge\" or \"reflect\" (mirrored, edge not repeated)");
   }
 };
 

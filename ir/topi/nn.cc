@@ -26,7 +26,7 @@ absl::StatusOr<Tensor> PadSpatial(const Tensor& x, const std::vector<int64_t>& p
 }  // namespace
 
 absl::StatusOr<Tensor> Pad(const Tensor& x, const std::vector<int64_t>& before, const std::vector<int64_t>& after,
-                           tir::PrimExpr value) {
+                           tir::PrimExpr value, PadMode mode) {
   std::vector<int> padded_dims;
   for (size_t d = 0; d < before.size() && d < after.size(); ++d) {
     if (before[d] != 0 || after[d] != 0) padded_dims.push_back(static_cast<int>(d));
@@ -39,6 +39,10 @@ absl::StatusOr<Tensor> Pad(const Tensor& x, const std::vector<int64_t>& before, 
   }
   for (size_t d = 0; d < rank; ++d) {
     if (before[d] < 0 || after[d] < 0) return absl::UnimplementedError("pad: negative widths (cropping) are not supported");
+    if (mode == PadMode::kReflect && (before[d] >= (*xs)[d] || after[d] >= (*xs)[d])) {
+      return absl::InvalidArgumentError(absl::StrCat("pad: reflect widths must be below the dimension; dimension ", d, " is ",
+                                                     (*xs)[d], ", widths ", before[d], " and ", after[d]));
+    }
   }
   DataType it = IndexType(x);
   std::vector<tir::PrimExpr> shape;
@@ -58,6 +62,18 @@ absl::StatusOr<Tensor> Pad(const Tensor& x, const std::vector<int64_t>& before, 
             continue;
           }
           tir::PrimExpr v = tir::operator-(tir::PrimExpr(i[d]), C(it, before[d]));
+          tir::PrimExpr last = C(it, (*xs)[d] - 1);
+          if (mode == PadMode::kEdge) {
+            index.push_back(tir::Min(tir::Max(v, C(it, 0)), last));
+            continue;
+          }
+          if (mode == PadMode::kReflect) {
+            // |v| folds the start; last - |last - |v|| folds the end.
+            tir::PrimExpr a = tir::Max(v, tir::operator-(C(it, 0), v));
+            tir::PrimExpr from_end = tir::operator-(last, a);
+            index.push_back(tir::operator-(last, tir::Max(from_end, tir::operator-(C(it, 0), from_end))));
+            continue;
+          }
           tir::PrimExpr in_d = tir::operator&&(tir::operator>=(v, C(it, 0)), tir::operator<(v, C(it, (*xs)[d])));
           inside = inside.defined() ? tir::operator&&(inside, in_d) : in_d;
           // Clamp the index so the load stays in bounds even where the select discards it.

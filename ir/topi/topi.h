@@ -54,9 +54,14 @@ absl::StatusOr<Tensor> Matmul(const Tensor& a, const Tensor& b);
 /*! \brief Permutes dimensions; empty `axes` reverses them ("T_transpose"). */
 absl::StatusOr<Tensor> Transpose(const Tensor& x, std::vector<int64_t> axes);
 
-/*! \brief x with before[d] / after[d] elements of `value` added around each dimension d ("pad_temp"). */
+/*! \brief How Pad fills the added elements: with a value, a copy of the edge element, or the
+ *  elements mirrored about the edge (not repeating it, as NumPy's and ONNX's "reflect"). */
+enum class PadMode { kConstant, kEdge, kReflect };
+
+/*! \brief x with before[d] / after[d] elements added around each dimension d ("pad_temp"),
+ *  `value` for kConstant (reflect needs widths below the dimension). */
 absl::StatusOr<Tensor> Pad(const Tensor& x, const std::vector<int64_t>& before, const std::vector<int64_t>& after,
-                           tir::PrimExpr value);
+                           tir::PrimExpr value, PadMode mode = PadMode::kConstant);
 /*! \brief NCHW x OIHW convolution; padding is (top, left, bottom, right). */
 absl::StatusOr<Tensor> Conv2d(const Tensor& x, const Tensor& w, const std::vector<int64_t>& strides,
                               const std::vector<int64_t>& padding, const std::vector<int64_t>& dilation, int64_t groups);
