@@ -263,6 +263,28 @@ class M:
   EXPECT_TRUE(StructuralEqual(*keyword, *shape));
 }
 
+TEST(ParseSpellings, CallPackedIsADestinationPassingCallOfItsResult) {
+  // TVM's R.call_packed returns its result; ours allocates it from sinfo_args and passes it.
+  const std::string module = R"(@I.ir_module
+class M:
+    @R.function
+    def main(x: R.Tensor((4,), "float32"), w: R.Tensor((4,), "float32")):
+        y = CALL
+        return y
+)";
+  absl::StatusOr<IRModule> packed =
+      ParseTVMScript(Replace(module, "CALL", "R.call_packed(\"env.mul\", x, w, sinfo_args=R.Tensor((4,), dtype=\"float32\"))"), "p.py");
+  absl::StatusOr<IRModule> dps = ParseTVMScript(
+      Replace(module, "CALL", "R.call_dps_packed(\"env.mul\", (x, w), out_sinfo=R.Tensor((4,), dtype=\"float32\"))"), "d.py");
+  ASSERT_TRUE(packed.ok()) << packed.status();
+  ASSERT_TRUE(dps.ok()) << dps.status();
+  EXPECT_TRUE(StructuralEqual(*packed, *dps));
+  absl::StatusOr<IRModule> unknown = ParseTVMScript(Replace(module, "CALL", "R.call_packed(\"env.mul\", x, w)"), "u.py");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.status().message().find("u.py:5:13:"), std::string::npos) << unknown.status();
+  EXPECT_NE(unknown.status().message().find("needs sinfo_args"), std::string::npos) << unknown.status();
+}
+
 TEST(ParseFuzz, MutationsParseOrFailCleanly) {
   // Deletions, duplications and byte flips of every seed input: each must either parse or
   // return an error with a position; none may crash or hang.

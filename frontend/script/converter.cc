@@ -1349,6 +1349,7 @@ class RelaxConverter {
       return err_.Error(node->a, absl::StrCat("found ", Describe(node), ", expected an R.* operator or a function of the module"));
     }
     if (name == "call_tir" || name == "call_dps_packed") return CallDps(node, name);
+    if (name == "call_packed") return CallPacked(node);
     if (name == "shape") {
       MLC_RETURN_IF_ERROR(CheckArgs(err_, node, "R.shape", 1, 1));
       MLC_ASSIGN_OR_RETURN(values, DimList(err_, node->elts[0]));
@@ -1575,6 +1576,47 @@ class RelaxConverter {
     }
     relax::Op op = relax::GetOpOrDie(packed ? "call_dps_packed" : "call_tir");
     return Normalize(node, relax::MakeCall(op, {callee, args}, {}, {out}));
+  }
+
+  /*! \brief R.call_packed("f", args..., sinfo_args=R.Tensor(...)): TVM's call of a packed function
+   *         that returns its result. Runtime functions here take their outputs as arguments
+   *         (vm/runtime_registry.h), so the result's struct info must have a known shape: the
+   *         call becomes R.call_dps_packed("f", (args...), out_sinfo=...), the VM allocating the
+   *         result and passing it last. */
+  absl::StatusOr<relax::Expr> CallPacked(const AstPtr& node) {
+    if (node->elts.empty()) return err_.Error(node, "R.call_packed needs the function's name string, then its arguments");
+    MLC_RETURN_IF_ERROR(CheckArgs(err_, node, "R.call_packed", 1, node->elts.size(), {"sinfo_args"}));
+    if (node->elts[0]->kind != AstKind::kString) {
+      return err_.Error(node->elts[0], absl::StrCat("found ", Describe(node->elts[0]), ", expected the function's name string"));
+    }
+    const AstPtr* sinfo_node = FindKeyword(node, "sinfo_args");
+    if (sinfo_node == nullptr) {
+      return err_.Error(node, "R.call_packed needs sinfo_args=R.Tensor(...): the result's shape, which the VM allocates");
+    }
+    std::vector<StructInfo> outs;
+    if ((*sinfo_node)->kind == AstKind::kList || (*sinfo_node)->kind == AstKind::kTuple) {
+      for (const AstPtr& f : (*sinfo_node)->elts) {
+        MLC_ASSIGN_OR_RETURN(sinfo, ParseStructInfo(err_, f));
+        outs.push_back(sinfo);
+      }
+    } else {
+      MLC_ASSIGN_OR_RETURN(sinfo, ParseStructInfo(err_, *sinfo_node));
+      outs.push_back(sinfo);
+    }
+    for (const StructInfo& o : outs) {
+      const auto* t = o.as<relax::TensorStructInfoNode>();
+      if (t == nullptr || !t->HasKnownShape()) {
+        return err_.Error(*sinfo_node, "R.call_packed's sinfo_args must be tensors of known shape (the VM allocates the result)");
+      }
+    }
+    std::vector<relax::Expr> args;
+    for (size_t i = 1; i < node->elts.size(); ++i) {
+      MLC_ASSIGN_OR_RETURN(e, Expr(node->elts[i]));
+      args.push_back(e);
+    }
+    StructInfo out = outs.size() == 1 ? outs[0] : relax::TupleSInfo(outs);
+    return Normalize(node, relax::MakeCall(relax::GetOpOrDie("call_dps_packed"),
+                                           {relax::MakeExternFunc(node->elts[0]->text), relax::MakeTuple(args)}, {}, {out}));
   }
 
   /*! \brief [n, 4] or (n, 4): the dimensions of a shape value. */
