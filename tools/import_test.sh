@@ -263,6 +263,20 @@ else
   bad "decoder layers from torch.onnx ($ops)"
 fi
 
+# Padding modules and F.pad in every mode (reflect, replicate, zero, constant), through FX and ONNX.
+/usr/bin/python3 frontend/torch/export_fx.py --example padding --out "$t/padding.fxpb" --onnx "$t/padding.onnx" \
+  --inputs "$t/padding.x.npy" --reference "$t/padding.ref.npy" 2> /dev/null
+for src in fxpb onnx; do
+  if frontend/import --in "$t/padding.$src" --out "$t/padding.$src.irpb" && passes/opt --in "$t/padding.$src.irpb" --out "$t/padding.$src.opt.irpb" &&
+     codegen/build --in "$t/padding.$src.opt.irpb" --out "$t/padding.$src.mlcx" &&
+     vm/run --exe "$t/padding.$src.mlcx" --inputs "$t/padding.x.npy" --outputs "$t/padding.$src.out.npy" &&
+     matches_reference "$t/padding.$src.out.npy" "$t/padding.ref.npy"; then
+    ok "padding modules and F.pad in every mode ($src) match PyTorch"
+  else
+    bad "padding modes ($src)"
+  fi
+done
+
 /usr/bin/python3 frontend/torch/export_fx.py --example unsupported --out "$t/unsupported.fxpb"
 printf 'not a model' > "$t/garbage.onnx"
 if frontend/import --in "$t/garbage.onnx" --out "$t/g.irpb" 2> "$t/gerr.txt"; then

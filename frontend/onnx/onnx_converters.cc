@@ -23,6 +23,21 @@ OnnxConverter Binary(const std::string& op) {
   };
 }
 
+/*! \brief Pow, whose exponent may have another type than the base (the result has the base's):
+ *  a float base takes the exponent converted; an integer base is raised in the exponent's
+ *  floating type and converted back. */
+Outputs Pow(OnnxContext& ctx, const onnx::NodeProto& node) {
+  absl::StatusOr<relax::Expr> base = ctx.Input(node, 0);
+  if (!base.ok()) return base.status();
+  absl::StatusOr<relax::Expr> exponent = ctx.Input(node, 1);
+  if (!exponent.ok()) return exponent.status();
+  const DataType bt = TensorOf(*base)->dtype, et = TensorOf(*exponent)->dtype;
+  if (bt == et) return One(ctx.EmitOp("power", {*base, *exponent}));
+  Composer c(ctx, *base);
+  if (bt.is_float() || !et.is_float()) return c.Result(c.Op("power", {*base, c.Cast(*exponent, bt)}));
+  return c.Result(c.Cast(c.Op("power", {c.Cast(*base, et), *exponent}), bt));
+}
+
 OnnxConverter Unary(const std::string& op) {
   return [op](OnnxContext& ctx, const onnx::NodeProto& node) -> Outputs {
     absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
@@ -398,12 +413,13 @@ Outputs Slice(OnnxContext& ctx, const onnx::NodeProto& node) {
 
 void RegisterCoreOnnxConverters(OnnxConverterRegistry& r) {
   for (const auto& [type, op] : std::vector<std::pair<const char*, const char*>>{
-           {"Add", "add"}, {"Sub", "subtract"}, {"Mul", "multiply"}, {"Div", "divide"}, {"Pow", "power"},
+           {"Add", "add"}, {"Sub", "subtract"}, {"Mul", "multiply"}, {"Div", "divide"},
            {"MatMul", "matmul"}, {"Equal", "equal"}, {"Less", "less"}, {"LessOrEqual", "less_equal"},
            {"Greater", "greater"}, {"GreaterOrEqual", "greater_equal"}, {"And", "logical_and"}, {"Or", "logical_or"},
            {"Xor", "logical_xor"}}) {
     r.Register(type, Binary(op));
   }
+  r.Register("Pow", Pow);
   for (const auto& [type, op] : std::vector<std::pair<const char*, const char*>>{
            {"Relu", "nn.relu"}, {"Sigmoid", "sigmoid"}, {"Tanh", "tanh"}, {"Exp", "exp"}, {"Log", "log"},
            {"Sqrt", "sqrt"}, {"Erf", "erf"}, {"Neg", "negative"}, {"Not", "logical_not"},

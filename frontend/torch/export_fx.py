@@ -266,6 +266,18 @@ class Attention(torch.nn.Module):
         return x.mean(dim=1)
 
 
+class Padding(torch.nn.Module):
+    """Every padding mode as a module and as F.pad."""
+
+    def __init__(self):
+        super().__init__()
+        self.pads = torch.nn.Sequential(torch.nn.ReflectionPad2d((1, 2, 0, 1)), torch.nn.ReplicationPad2d(1),
+                                        torch.nn.ZeroPad2d((0, 1, 2, 0)), torch.nn.ConstantPad2d(1, 0.5))
+
+    def forward(self, x):
+        return torch.nn.functional.pad(self.pads(x), (2, 1, 1, 0), mode="reflect") * 2.0
+
+
 class Unsupported(torch.nn.Module):
     """A module the importer does not support (for the error test)."""
 
@@ -323,7 +335,7 @@ EXAMPLES = {"mlp": (MLP, (1, 784)), "encoder": (transformer_encoder_layer, (1, 1
             "densenet121": (torchvision_model("densenet121"), (1, 3, 224, 224)),
             "convnext_tiny": (torchvision_model("convnext_tiny"), (1, 3, 224, 224)),
             "vit": (small_vit, (2, 3, 32, 32)),
-            "unsupported": (Unsupported, (1, 4, 4, 4))}
+            "padding": (Padding, (2, 3, 5, 6)), "unsupported": (Unsupported, (1, 4, 4, 4))}
 
 
 def main():

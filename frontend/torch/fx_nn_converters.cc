@@ -1,6 +1,6 @@
 /*! \file fx_nn_converters.cc
  *  \brief FX converters of convolutional-network modules: Conv2d, BatchNorm2d (eval, folded),
- *         MaxPool2d, AvgPool2d, AdaptiveAvgPool2d, F.pad.
+ *         MaxPool2d, AvgPool2d, AdaptiveAvgPool2d, F.pad and the padding modules.
  */
 #include <cmath>
 
@@ -89,7 +89,28 @@ absl::StatusOr<relax::Expr> ConvertGlobalPool(FxContext& ctx, const proto::FxNod
   return ctx.EmitOp("nn.adaptive_avg_pool2d", {*x});
 }
 
-/*! \brief F.pad(x, pad, mode="constant", value=0): `pad` lists (before, after) pairs from the last dimension. */
+/*! \brief torch's padding of x: `pad` lists (before, after) pairs from the last dimension; mode
+ *  constant (with `value`), reflect, or replicate (nn.pad's "edge"). */
+absl::StatusOr<relax::Expr> EmitTorchPad(FxContext& ctx, const relax::Expr& x, const std::vector<int64_t>& pad,
+                                         const std::string& mode, double value) {
+  if (mode != "constant" && mode != "reflect" && mode != "replicate") {
+    return absl::UnimplementedError(absl::StrCat("mode '", mode, "' is not supported (constant, reflect, replicate)"));
+  }
+  const auto* t = x->struct_info().as<relax::TensorStructInfoNode>();
+  if (t == nullptr || t->ndim < 0) return absl::InvalidArgumentError("pad needs an input of known rank");
+  size_t rank = static_cast<size_t>(t->ndim);
+  if (pad.size() % 2 != 0 || pad.size() > 2 * rank) {
+    return absl::InvalidArgumentError(absl::StrCat("pad has ", pad.size(), " values for a rank-", rank, " input"));
+  }
+  std::vector<int64_t> width(2 * rank, 0);
+  for (size_t i = 0; i + 1 < pad.size(); i += 2) {
+    width[2 * (rank - 1 - i / 2)] = pad[i];
+    width[2 * (rank - 1 - i / 2) + 1] = pad[i + 1];
+  }
+  return ctx.EmitOp("nn.pad", {x}, {{"pad_width", width}, {"pad_value", value}, {"pad_mode", mode == "replicate" ? "edge" : mode}});
+}
+
+/*! \brief F.pad(x, pad, mode="constant", value=0). */
 absl::StatusOr<relax::Expr> ConvertPad(FxContext& ctx, const proto::FxNode& node) {
   absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
   if (!x.ok()) return x.status();
@@ -98,27 +119,23 @@ absl::StatusOr<relax::Expr> ConvertPad(FxContext& ctx, const proto::FxNode& node
   if (pad == nullptr || pad->value_case() != proto::FxArg::kList) return absl::InvalidArgumentError("pad needs a list of ints");
   const proto::FxArg* mode = node.args_size() > 2 ? &node.args(2) : nullptr;
   if (mode == nullptr && node.kwargs().count("mode")) mode = &node.kwargs().at("mode");
-  if (mode != nullptr && mode->value_case() == proto::FxArg::kS && mode->s() != "constant") {
-    return absl::UnimplementedError(absl::StrCat("mode '", mode->s(), "' is not supported (only constant)"));
-  }
-  const auto* t = (*x)->struct_info().as<relax::TensorStructInfoNode>();
-  if (t == nullptr || t->ndim < 0) return absl::InvalidArgumentError("pad needs an input of known rank");
-  size_t rank = static_cast<size_t>(t->ndim);
-  if (pad->list().items_size() % 2 != 0 || static_cast<size_t>(pad->list().items_size()) > 2 * rank) {
-    return absl::InvalidArgumentError(absl::StrCat("pad has ", pad->list().items_size(), " values for a rank-", rank, " input"));
-  }
-  std::vector<int64_t> before(rank, 0), after(rank, 0);
-  for (int i = 0; i + 1 < pad->list().items_size(); i += 2) {
-    before[rank - 1 - i / 2] = pad->list().items(i).i();
-    after[rank - 1 - i / 2] = pad->list().items(i + 1).i();
-  }
-  double value = NumberArg(node, 3, "value", 0.0);
-  std::vector<int64_t> width;
-  for (size_t d = 0; d < rank; ++d) {
-    width.push_back(before[d]);
-    width.push_back(after[d]);
-  }
-  return ctx.EmitOp("nn.pad", {*x}, {{"pad_width", width}, {"pad_value", value}});
+  std::vector<int64_t> widths;
+  for (const proto::FxArg& item : pad->list().items()) widths.push_back(item.i());
+  return EmitTorchPad(ctx, *x, widths, mode != nullptr && mode->value_case() == proto::FxArg::kS ? mode->s() : "constant",
+                      NumberArg(node, 3, "value", 0.0));
+}
+
+/*! \brief nn.ReflectionPad2d, nn.ReplicationPad2d, nn.ZeroPad2d, nn.ConstantPad2d: `padding` is
+ *  (left, right, top, bottom). */
+FxConverter PadModule(const char* mode) {
+  return [mode](FxContext& ctx, const proto::FxNode& node) -> absl::StatusOr<relax::Expr> {
+    absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
+    if (!x.ok()) return x.status();
+    double value = 0;
+    auto v = node.module_attrs().find("value");
+    if (v != node.module_attrs().end() && v->second.value_case() == proto::FxArg::kF) value = v->second.f();
+    return EmitTorchPad(ctx, *x, IntsOf(node, "padding", 4, {0, 0, 0, 0}), mode, value);
+  };
 }
 
 }  // namespace
@@ -132,6 +149,10 @@ void RegisterNNFxConverters(FxConverterRegistry& r) {
   r.Register(K::kModule, "AdaptiveAvgPool2d", ConvertGlobalPool);
   r.Register(K::kFunction, "torch.nn.functional.adaptive_avg_pool2d", ConvertGlobalPool);
   r.Register(K::kFunction, "torch.nn.functional.pad", ConvertPad);
+  r.Register(K::kModule, "ReflectionPad2d", PadModule("reflect"));
+  r.Register(K::kModule, "ReplicationPad2d", PadModule("replicate"));
+  r.Register(K::kModule, "ZeroPad2d", PadModule("constant"));
+  r.Register(K::kModule, "ConstantPad2d", PadModule("constant"));
 }
 
 }  // namespace fx
