@@ -51,11 +51,11 @@ def freeze_integer_inputs(model, inputs):
     """The compiler needs static shapes, axes and slice bounds; the node tests pass them as
     graph inputs. Integer inputs that only feed operands after the first (Reshape's shape,
     Slice's bounds, Pad's pads, ReduceSum's axes) become initializers, as an exporter writes
-    them; integer data stays an input. Resize's roi and scales are float parameters that
-    exporters write as initializers too."""
+    them; integer data stays an input. Resize's roi and scales (Upsample's scales) are float
+    parameters that exporters write as initializers too."""
     model = onnx.ModelProto.FromString(model.SerializeToString())
     data_operands = {n.input[0] for n in model.graph.node if n.input}
-    float_parameters = {name for n in model.graph.node if n.op_type == "Resize" for name in n.input[1:3]}
+    float_parameters = {name for n in model.graph.node if n.op_type in ("Resize", "Upsample") for name in n.input[1:3]}
     kept_inputs, kept_values = [], []
     graph_inputs = [i for i in model.graph.input if i.name not in {t.name for t in model.graph.initializer}]
     for info, value in zip(graph_inputs, inputs):

@@ -100,12 +100,21 @@ relax::Expr AlongAxis(const TensorData& v, int64_t axis, int64_t rank) {
   return relax::MakeConstant(TensorData(v.dtype(), shape, v.bytes()));
 }
 
+/*! \brief Float values of input i (roi, scales, sizes): empty when omitted, an error unless constant. */
+absl::StatusOr<std::vector<double>> ConstantValues(OnnxContext& ctx, const onnx::NodeProto& node, int i, const char* what) {
+  if (!ctx.HasInput(node, i)) return std::vector<double>{};
+  const TensorData* t = ctx.ConstantInput(node, i);
+  std::optional<std::vector<double>> v = t ? ValuesAsDouble(*t) : std::nullopt;
+  if (!v) return absl::UnimplementedError(absl::StrCat(node.op_type(), "'s ", what, " must be a constant"));
+  return *v;
+}
+
+Outputs Resample(OnnxContext& ctx, const relax::Expr& x, const ResizeParams& p, const std::vector<double>& roi,
+                 const std::vector<double>& scales, const std::vector<double>& sizes);
+
 Outputs Resize(OnnxContext& ctx, const onnx::NodeProto& node) {
   absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
   if (!x.ok()) return x.status();
-  absl::StatusOr<std::vector<int64_t>> xs = StaticShape(*x, "Resize's input");
-  if (!xs.ok()) return xs.status();
-  const int64_t rank = static_cast<int64_t>(xs->size());
   ResizeParams p;
   p.mode = ctx.StringAttr(node, "mode", "nearest");
   p.coordinate_mode = ctx.StringAttr(node, "coordinate_transformation_mode", "half_pixel");
@@ -113,6 +122,35 @@ Outputs Resize(OnnxContext& ctx, const onnx::NodeProto& node) {
   p.cubic_a = ctx.FloatAttr(node, "cubic_coeff_a", -0.75f);
   p.extrapolation = ctx.FloatAttr(node, "extrapolation_value", 0.0f);
   p.exclude_outside = ctx.IntAttr(node, "exclude_outside", 0) != 0;
+  // roi (1), scales (2), sizes (3): constants, as exporters write them.
+  absl::StatusOr<std::vector<double>> roi = ConstantValues(ctx, node, 1, "roi"), scales = ConstantValues(ctx, node, 2, "scales"),
+                                      sizes = ConstantValues(ctx, node, 3, "sizes");
+  if (!roi.ok()) return roi.status();
+  if (!scales.ok()) return scales.status();
+  if (!sizes.ok()) return sizes.status();
+  return Resample(ctx, *x, p, *roi, *scales, *sizes);
+}
+
+/*! \brief Upsample (opsets 7-9, before Resize replaced it): nearest (rounding down) or linear on
+ *  asymmetric coordinates, scales from the (constant) input. */
+Outputs Upsample(OnnxContext& ctx, const onnx::NodeProto& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  ResizeParams p;
+  p.mode = ctx.StringAttr(node, "mode", "nearest");
+  p.coordinate_mode = "asymmetric";
+  p.nearest_mode = "floor";
+  absl::StatusOr<std::vector<double>> scales = ConstantValues(ctx, node, 1, "scales");
+  if (!scales.ok()) return scales.status();
+  if (scales->empty()) return absl::InvalidArgumentError("Upsample needs its scales input (opset 9)");
+  return Resample(ctx, *x, p, {}, *scales, {});
+}
+
+Outputs Resample(OnnxContext& ctx, const relax::Expr& x, const ResizeParams& p, const std::vector<double>& roi,
+                 const std::vector<double>& scales, const std::vector<double>& sizes) {
+  absl::StatusOr<std::vector<int64_t>> xs = StaticShape(x, "the resized input");
+  if (!xs.ok()) return xs.status();
+  const int64_t rank = static_cast<int64_t>(xs->size());
   if (p.mode != "nearest" && p.mode != "linear" && p.mode != "cubic") {
     return absl::InvalidArgumentError(absl::StrCat("unknown mode '", p.mode, "'"));
   }
@@ -122,39 +160,26 @@ Outputs Resize(OnnxContext& ctx, const onnx::NodeProto& node) {
       return absl::InvalidArgumentError(absl::StrCat("unknown coordinate_transformation_mode '", p.coordinate_mode, "'"));
     }
   }
-  DataType dtype = TensorOf(*x)->dtype;
-  if (p.mode != "nearest" && !dtype.is_float()) return absl::UnimplementedError("linear and cubic Resize need a floating-point input");
-  // roi (1), scales (2), sizes (3): constants, as exporters write them.
-  auto constant_values = [&](int i, const char* what) -> absl::StatusOr<std::vector<double>> {
-    if (!ctx.HasInput(node, i)) return std::vector<double>{};
-    const TensorData* t = ctx.ConstantInput(node, i);
-    std::optional<std::vector<double>> v = t ? ValuesAsDouble(*t) : std::nullopt;
-    if (!v) return absl::UnimplementedError(absl::StrCat("Resize's ", what, " must be a constant"));
-    return *v;
-  };
-  absl::StatusOr<std::vector<double>> roi = constant_values(1, "roi"), scales = constant_values(2, "scales"),
-                                      sizes = constant_values(3, "sizes");
-  if (!roi.ok()) return roi.status();
-  if (!scales.ok()) return scales.status();
-  if (!sizes.ok()) return sizes.status();
-  if (!sizes->empty() && !scales->empty()) return absl::InvalidArgumentError("give scales or sizes, not both");
-  if (sizes->empty() && static_cast<int64_t>(scales->size()) != rank) {
+  DataType dtype = TensorOf(x)->dtype;
+  if (p.mode != "nearest" && !dtype.is_float()) return absl::UnimplementedError("linear and cubic resizing need a floating-point input");
+  if (!sizes.empty() && !scales.empty()) return absl::InvalidArgumentError("give scales or sizes, not both");
+  if (sizes.empty() && static_cast<int64_t>(scales.size()) != rank) {
     return absl::InvalidArgumentError(absl::StrCat("scales needs ", rank, " values (or give sizes)"));
   }
-  if (!sizes->empty() && static_cast<int64_t>(sizes->size()) != rank) return absl::InvalidArgumentError(absl::StrCat("sizes needs ", rank, " values"));
-  if (p.coordinate_mode == "tf_crop_and_resize" && static_cast<int64_t>(roi->size()) != 2 * rank) {
+  if (!sizes.empty() && static_cast<int64_t>(sizes.size()) != rank) return absl::InvalidArgumentError(absl::StrCat("sizes needs ", rank, " values"));
+  if (p.coordinate_mode == "tf_crop_and_resize" && static_cast<int64_t>(roi.size()) != 2 * rank) {
     return absl::InvalidArgumentError(absl::StrCat("tf_crop_and_resize needs an roi of ", 2 * rank, " values"));
   }
-  relax::Expr y = *x;
-  Composer c(ctx, *x);
+  relax::Expr y = x;
+  Composer c(ctx, x);
   for (int64_t axis = rank - 1; axis >= 0; --axis) {
     const int64_t in = (*xs)[axis];
-    const double scale = sizes->empty() ? (*scales)[axis] : (*sizes)[axis] / static_cast<double>(in);
-    const int64_t out = sizes->empty() ? static_cast<int64_t>(std::floor(in * scale)) : static_cast<int64_t>((*sizes)[axis]);
+    const double scale = sizes.empty() ? scales[axis] : sizes[axis] / static_cast<double>(in);
+    const int64_t out = sizes.empty() ? static_cast<int64_t>(std::floor(in * scale)) : static_cast<int64_t>(sizes[axis]);
     if (scale <= 0 || out <= 0) return absl::InvalidArgumentError(absl::StrCat("axis ", axis, ": the scale must be positive"));
     bool identity_coordinates = p.coordinate_mode != "tf_half_pixel_for_nn" && p.coordinate_mode != "tf_crop_and_resize";
     if (out == in && scale == 1 && identity_coordinates) continue;
-    double roi_start = roi->empty() ? 0 : (*roi)[axis], roi_end = roi->empty() ? 1 : (*roi)[rank + axis];
+    double roi_start = roi.empty() ? 0 : roi[axis], roi_end = roi.empty() ? 1 : roi[rank + axis];
     AxisTaps a = ComputeTaps(p, in, out, scale, roi_start, roi_end);
     relax::Expr sum;
     for (size_t t = 0; t < a.taps.size(); ++t) {
@@ -186,7 +211,10 @@ Outputs Resize(OnnxContext& ctx, const onnx::NodeProto& node) {
 
 }  // namespace
 
-void RegisterResizeOnnxConverter(OnnxConverterRegistry& r) { r.Register("Resize", Resize); }
+void RegisterResizeOnnxConverter(OnnxConverterRegistry& r) {
+  r.Register("Resize", Resize);
+  r.Register("Upsample", Upsample);
+}
 
 }  // namespace onnx_import
 }  // namespace mlc
