@@ -12,6 +12,15 @@ t="${TEST_TMPDIR}"
 failures=0; passed=0
 ok() { echo "ok: $1"; passed=$((passed + 1)); }
 bad() { echo "FAILED: $1"; failures=$((failures + 1)); }
+# compiles_like_reference MODEL STEM INPUTS REFERENCE: imports MODEL (FX or ONNX), compiles it with
+# the default passes, runs it on INPUTS (comma-separated .npy) and compares with REFERENCE;
+# the stages' files are STEM.*.
+compiles_like_reference() {
+  local model=$1 stem=$2 inputs=$3 ref=$4
+  frontend/import --in "$model" --out "$stem.irpb" && passes/opt --in "$stem.irpb" --out "$stem.opt.irpb" &&
+    codegen/build --in "$stem.opt.irpb" --out "$stem.mlcx" &&
+    vm/run --exe "$stem.mlcx" --inputs "$inputs" --outputs "$stem.out.npy" && matches_reference "$stem.out.npy" "$ref"
+}
 
 for example in mlp mymodel cnn attention; do
   /usr/bin/python3 frontend/torch/export_fx.py --example $example --out "$t/$example.fxpb" \
@@ -189,9 +198,7 @@ hot = np.where(np.arange(4)[None, :] == np.where(idx < 0, idx + 4, idx)[:, None]
 np.save(f"{t}/hot.idx.npy", idx)
 np.save(f"{t}/hot.ref.npy", (np.tile(hot, (2, 1)) + np.arange(1.0, 3.0, 0.5)).astype(np.float32))
 PY
-if frontend/import --in "$t/hot.onnx" --out "$t/hot.irpb" && passes/opt --in "$t/hot.irpb" --out "$t/hot.opt.irpb" &&
-   codegen/build --in "$t/hot.opt.irpb" --out "$t/hot.mlcx" && vm/run --exe "$t/hot.mlcx" --inputs "$t/hot.idx.npy" --outputs "$t/hot.out.npy" &&
-   matches_reference "$t/hot.out.npy" "$t/hot.ref.npy"; then
+if compiles_like_reference "$t/hot.onnx" "$t/hot" "$t/hot.idx.npy" "$t/hot.ref.npy"; then
   ok "OneHot, Range and Tile with constant operands match NumPy"
 else
   bad "OneHot, Range and Tile"
@@ -214,10 +221,7 @@ torch.onnx.export(Upsampling(), (x,), f"{t}/resize.onnx", input_names=["x"], out
 np.save(f"{t}/resize.x.npy", x.numpy())
 np.save(f"{t}/resize.ref.npy", Upsampling()(x).numpy())
 PY
-if frontend/import --in "$t/resize.onnx" --out "$t/resize.irpb" && passes/opt --in "$t/resize.irpb" --out "$t/resize.opt.irpb" &&
-   codegen/build --in "$t/resize.opt.irpb" --out "$t/resize.mlcx" &&
-   vm/run --exe "$t/resize.mlcx" --inputs "$t/resize.x.npy" --outputs "$t/resize.out.npy" &&
-   matches_reference "$t/resize.out.npy" "$t/resize.ref.npy"; then
+if compiles_like_reference "$t/resize.onnx" "$t/resize" "$t/resize.x.npy" "$t/resize.ref.npy"; then
   ok "Resize from torch.onnx (nearest, bilinear, bicubic align_corners) matches PyTorch"
 else
   bad "Resize from torch.onnx"
@@ -254,10 +258,8 @@ ops=$(/usr/bin/python3 -c "import onnx,sys; print(' '.join(sorted({n.op_type for
 for op in ConvTranspose InstanceNormalization Pad DepthToSpace Conv MaxPool Einsum; do
   [[ " $ops " == *" $op "* ]] || bad "torch.onnx wrote no $op node (it wrote: $ops)"
 done
-if frontend/import --in "$t/decoder.onnx" --out "$t/decoder.irpb" && passes/opt --in "$t/decoder.irpb" --out "$t/decoder.opt.irpb" &&
-   codegen/build --in "$t/decoder.opt.irpb" --out "$t/decoder.mlcx" &&
-   vm/run --exe "$t/decoder.mlcx" --inputs "$t/decoder.x.npy,$t/decoder.s.npy,$t/decoder.a.npy,$t/decoder.b.npy" --outputs "$t/decoder.out.npy" &&
-   matches_reference "$t/decoder.out.npy" "$t/decoder.ref.npy"; then
+if compiles_like_reference "$t/decoder.onnx" "$t/decoder" "$t/decoder.x.npy,$t/decoder.s.npy,$t/decoder.a.npy,$t/decoder.b.npy" \
+     "$t/decoder.ref.npy"; then
   ok "decoder layers from torch.onnx ($ops) match PyTorch"
 else
   bad "decoder layers from torch.onnx ($ops)"
@@ -267,10 +269,7 @@ fi
 /usr/bin/python3 frontend/torch/export_fx.py --example padding --out "$t/padding.fxpb" --onnx "$t/padding.onnx" \
   --inputs "$t/padding.x.npy" --reference "$t/padding.ref.npy" 2> /dev/null
 for src in fxpb onnx; do
-  if frontend/import --in "$t/padding.$src" --out "$t/padding.$src.irpb" && passes/opt --in "$t/padding.$src.irpb" --out "$t/padding.$src.opt.irpb" &&
-     codegen/build --in "$t/padding.$src.opt.irpb" --out "$t/padding.$src.mlcx" &&
-     vm/run --exe "$t/padding.$src.mlcx" --inputs "$t/padding.x.npy" --outputs "$t/padding.$src.out.npy" &&
-     matches_reference "$t/padding.$src.out.npy" "$t/padding.ref.npy"; then
+  if compiles_like_reference "$t/padding.$src" "$t/padding.$src" "$t/padding.x.npy" "$t/padding.ref.npy"; then
     ok "padding modules and F.pad in every mode ($src) match PyTorch"
   else
     bad "padding modes ($src)"

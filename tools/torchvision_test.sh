@@ -9,25 +9,11 @@ source tools/testing/checks.sh
 t="${TEST_TMPDIR}"
 failures=0; passed=0
 
-for model in resnet18 mobilenet_v2; do
-  /usr/bin/python3 frontend/torch/export_fx.py --example $model --out "$t/$model.fxpb" \
-    --onnx "$t/$model.onnx" --inputs "$t/$model.x.npy" --reference "$t/$model.ref.npy" 2> /dev/null
-  for format in fxpb onnx; do
-    out="$t/$model.$format"
-    if tools/pipeline "$t/$model.$format" --inputs "$t/$model.x.npy" --out "$out.work" --no-cache > "$out.log" 2>&1 &&
-       matches_reference "$out.work/out0.npy" "$t/$model.ref.npy"
-    then
-      echo "ok: $model ($format) matches PyTorch"; passed=$((passed + 1))
-    else
-      echo "FAILED: $model ($format)"; cat "$out.log"; failures=$((failures + 1))
-    fi
-  done
-done
-# More families, through ONNX and FX: MobileNetV3 (hardswish, squeeze-excitation), ResNeXt
-# (grouped convolutions), DenseNet (dense concatenation), ConvNeXt (channel-last layer norm, GELU,
-# layer scale, stochastic depth) and a small ViT (ONNX only: torch.fx cannot trace its
-# `n, c, h, w = x.shape`).
-for model in mobilenet_v3_small resnext50_32x4d densenet121 convnext_tiny vit; do
+# ResNet-18, MobileNetV2 and more families, through FX and ONNX: MobileNetV3 (hardswish,
+# squeeze-excitation), ResNeXt (grouped convolutions), DenseNet (dense concatenation), ConvNeXt
+# (channel-last layer norm, GELU, layer scale, stochastic depth) and a small ViT (ONNX only:
+# torch.fx cannot trace its `n, c, h, w = x.shape`).
+for model in resnet18 mobilenet_v2 mobilenet_v3_small resnext50_32x4d densenet121 convnext_tiny vit; do
   formats="fxpb onnx"
   out_flag=(--out "$t/$model.fxpb")
   if [[ $model == vit ]]; then formats=onnx; out_flag=(); fi
