@@ -156,16 +156,16 @@ Outputs ConvTranspose(OnnxContext& ctx, const onnx::NodeProto& node) {
   if (groups <= 0 || c_in % groups != 0 || (*xs)[1] != c_in) {
     return absl::InvalidArgumentError(absl::StrCat("input channels ", (*xs)[1], ", weight ", relax::ShapeToString(*ws), " and group ", groups, " disagree"));
   }
-  auto lifted = [&](const char* name) -> absl::StatusOr<std::vector<int64_t>> {
+  // A per-axis attribute, with `unit` for the unit height of a 1-D window.
+  auto lifted = [&](const char* name, int64_t unit) -> absl::StatusOr<std::vector<int64_t>> {
     std::vector<int64_t> v = ctx.HasAttr(node, name) ? ctx.IntsAttr(node, name) : std::vector<int64_t>(n, 0);
     if (v.size() != n) return absl::InvalidArgumentError(absl::StrCat(name, " needs ", n, " values"));
-    if (n == 1) v.insert(v.begin(), win->one_d ? 1 : 0);  // the unit height
+    if (n == 1) v.insert(v.begin(), unit);
     return v;
   };
-  absl::StatusOr<std::vector<int64_t>> output_padding = lifted("output_padding"), output_shape = lifted("output_shape");
+  absl::StatusOr<std::vector<int64_t>> output_padding = lifted("output_padding", 0), output_shape = lifted("output_shape", 1);
   if (!output_padding.ok()) return output_padding.status();
   if (!output_shape.ok()) return output_shape.status();
-  if (n == 1) (*output_padding)[0] = 0;
   const std::vector<int64_t> in = n == 1 ? std::vector<int64_t>{1, (*xs)[2]} : std::vector<int64_t>{(*xs)[2], (*xs)[3]};
   if (in[0] < 0 || in[1] < 0) return absl::UnimplementedError("ConvTranspose needs a static image size");
   const std::string auto_pad = ctx.StringAttr(node, "auto_pad", "NOTSET");
