@@ -109,7 +109,7 @@ class PrimFuncVerifier {
         const auto* c = e.as<tir::TirCallNode>();
         const tir::IntrinsicInfo* info = tir::LookupIntrinsic(c->name);
         if (info == nullptr) return Error(absl::StrCat("unknown intrinsic T.", c->name));
-        if (static_cast<int>(c->args.size()) != info->num_args) {
+        if (info->num_args >= 0 && static_cast<int>(c->args.size()) != info->num_args) {
           return Error(absl::StrCat("T.", c->name, " takes ", info->num_args, " arguments, got ", c->args.size()));
         }
         return VisitExprs(c->args);

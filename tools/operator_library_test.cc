@@ -11,6 +11,7 @@
 #include "ir/printer.h"
 #include "ir/topi/topi.h"
 #include "passes/pass.h"
+#include "support/status_macros.h"
 #include "tools/testing/kernel_harness.h"
 
 namespace mlc {
@@ -273,6 +274,42 @@ TEST(OperatorLibrary, Conv2dMatchesTheDirectReference) {
     RunKernelCase({"conv2d", {c.x, c.w},
                    [w, c](const std::vector<te::Tensor>& t) {
                      return topi::Conv2d(t[0], t[1], w.strides, w.padding, w.dilation, c.groups);
+                   },
+                   Conv2dReference(w, c.groups)});
+  }
+}
+
+// Channel-blocked layouts (what alter-op-layout chooses): the kernel takes NCHW data and OIHW
+// weights, converts them with layout_transform, convolves in the blocked layouts and converts
+// the result back, so the direct NCHW reference checks it. Blocked input channels (the two
+// reduction axes), NCHW data with a blocked result (a network's first convolution), a result
+// blocked differently from the data, strides, dilation, asymmetric padding, depthwise (the
+// data's block), grouped (channels indexed whole) and pointwise.
+TEST(OperatorLibrary, Conv2dInBlockedLayoutsMatchesTheDirectReference) {
+  struct ConvCase {
+    std::vector<int64_t> x, w;
+    Window window;
+    int64_t groups;
+    std::string data_layout, kernel_layout, out_layout;
+  };
+  std::vector<ConvCase> cases = {
+      {{1, 8, 9, 7}, {16, 8, 3, 3}, {{3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}}, 1, "NCHW4c", "OIHW4i8o", "NCHW8c"},
+      {{2, 3, 9, 7}, {8, 3, 3, 2}, {{3, 2}, {2, 1}, {1, 0, 2, 1}, {1, 1}}, 1, "NCHW", "OIHW8o", "NCHW8c"},
+      {{1, 8, 11, 10}, {8, 8, 3, 3}, {{3, 3}, {2, 3}, {2, 2, 2, 2}, {2, 2}}, 1, "NCHW8c", "OIHW8i8o", "NCHW4c"},
+      {{1, 16, 7, 9}, {16, 1, 3, 3}, {{3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}}, 16, "NCHW8c", "OIHW8o", "NCHW8c"},
+      {{2, 8, 8, 9}, {8, 1, 5, 3}, {{5, 3}, {2, 2}, {2, 1, 1, 2}, {1, 2}}, 8, "NCHW4c", "OIHW4o", ""},
+      {{1, 8, 11, 10}, {8, 4, 3, 3}, {{3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}}, 2, "NCHW4c", "OIHW4o", "NCHW4c"},
+      {{1, 16, 5, 4}, {32, 16, 1, 1}, {{1, 1}, {1, 1}, {0, 0, 0, 0}, {1, 1}}, 1, "NCHW16c", "OIHW16i16o", "NCHW16c"},
+  };
+  for (const ConvCase& c : cases) {
+    Window w = c.window;
+    RunKernelCase({absl::StrCat("conv2d ", c.data_layout, " ", c.kernel_layout, " ", c.out_layout), {c.x, c.w},
+                   [w, c](const std::vector<te::Tensor>& t) -> absl::StatusOr<te::Tensor> {
+                     MLC_ASSIGN_OR_RETURN(x, topi::LayoutTransform(t[0], "NCHW", c.data_layout));
+                     MLC_ASSIGN_OR_RETURN(k, topi::LayoutTransform(t[1], "OIHW", c.kernel_layout));
+                     MLC_ASSIGN_OR_RETURN(y, topi::Conv2d(x, k, w.strides, w.padding, w.dilation, c.groups, c.data_layout,
+                                                          c.kernel_layout, c.out_layout));
+                     return topi::LayoutTransform(y, c.out_layout.empty() ? c.data_layout : c.out_layout, "NCHW");
                    },
                    Conv2dReference(w, c.groups)});
   }
@@ -546,10 +583,39 @@ TEST(OperatorLibrary, PoolingMatchesTheReference) {
                      check_shape});
     }
   }
-  RunKernelCase({"adaptive_avg_pool2d", {{2, 5, 7, 3}}, Unary(topi::GlobalAvgPool2d),
+  RunKernelCase({"adaptive_avg_pool2d", {{2, 5, 7, 3}}, Unary([](const te::Tensor& t) { return topi::GlobalAvgPool2d(t); }),
                  [](const std::vector<NDArray>& in, const std::vector<int64_t>&) {
                    std::vector<double> out(10, 0.0);
                    for (int64_t i = 0; i < 2 * 5 * 21; ++i) out[i / 21] += F(in[0])[i] / 21.0;
+                   return out;
+                 }});
+}
+
+// Pooling of channel-blocked data (NCHW4c), converted from and to NCHW around it.
+TEST(OperatorLibrary, PoolingInBlockedLayoutMatchesTheReference) {
+  const std::vector<Window> windows = {{{3, 3}, {2, 2}, {1, 1, 1, 1}, {1, 1}}, {{2, 3}, {1, 2}, {0, 1, 1, 0}, {1, 1}}};
+  for (const Window& w : windows) {
+    for (int kind = 0; kind < 3; ++kind) {
+      bool is_max = kind == 0, include_pad = kind == 1;
+      RunKernelCase({"pool2d NCHW4c", {{2, 8, 9, 7}},
+                     [=](const std::vector<te::Tensor>& t) -> absl::StatusOr<te::Tensor> {
+                       MLC_ASSIGN_OR_RETURN(x, topi::LayoutTransform(t[0], "NCHW", "NCHW4c"));
+                       MLC_ASSIGN_OR_RETURN(y, topi::Pool2d(x, is_max, w.kernel, w.strides, w.padding, w.dilation, include_pad,
+                                                            /*ceil_mode=*/false, "NCHW4c"));
+                       return topi::LayoutTransform(y, "NCHW4c", "NCHW");
+                     },
+                     Pool2dReference(w, is_max, include_pad)});
+    }
+  }
+  RunKernelCase({"adaptive_avg_pool2d NCHW8c", {{2, 16, 7, 3}},
+                 [](const std::vector<te::Tensor>& t) -> absl::StatusOr<te::Tensor> {
+                   MLC_ASSIGN_OR_RETURN(x, topi::LayoutTransform(t[0], "NCHW", "NCHW8c"));
+                   MLC_ASSIGN_OR_RETURN(y, topi::GlobalAvgPool2d(x, "NCHW8c"));
+                   return topi::LayoutTransform(y, "NCHW8c", "NCHW");
+                 },
+                 [](const std::vector<NDArray>& in, const std::vector<int64_t>&) {
+                   std::vector<double> out(32, 0.0);
+                   for (int64_t i = 0; i < 2 * 16 * 21; ++i) out[i / 21] += F(in[0])[i] / 21.0;
                    return out;
                  }});
 }

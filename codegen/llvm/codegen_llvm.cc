@@ -349,6 +349,7 @@ class KernelEmitter {
       return Address(load->buffer, load->indices[0]);
     }
     if (call->name == "gemm_tile" || call->name == "gemm_tile_partial") return EmitGemmTile(call);
+    if (call->name == "gemm_tile_nd") return EmitGemmTileNd(call);
     const tir::IntrinsicInfo* info = tir::LookupIntrinsic(call->name);
     if (info == nullptr || static_cast<int>(call->args.size()) != info->num_args) {
       Fail(absl::StrCat("no code generation for intrinsic T.", call->name));
@@ -378,11 +379,23 @@ class KernelEmitter {
     return CallLibm(info->libm, t, args);
   }
 
+  /*! \brief A register tile: MR rows x NB blocks of NR columns accumulated in registers over
+   *  nested reduction loops, then added to C. Offsets are in floats from the tile's origin. */
+  struct RegisterTile {
+    int64_t mr = 1, nb = 1, nr = 1;
+    int64_t a_m = 0, c_m = 0;    // row strides
+    int64_t b_nb = 0, c_nb = 0;  // column-block strides
+    int64_t b_n = 1, c_n = 1;    // lane strides (1: vector loads and stores)
+    struct Reduction {
+      llvm::Value* extent;
+      int64_t a, b;  // strides
+    };
+    std::vector<Reduction> k;  // outermost first
+  };
+
   /*! \brief T.gemm_tile(C, A, B, K, MR, NR, a_m, a_k, b_k, b_n, c_m, c_n): C[m, n] += sum_k
-   *  A[m, k] * B[k, n] over an MR x NR tile. Each row of C is one <NR x float> accumulator held
-   *  in registers across the k loop (LLVM splits it into the target's vectors); per k, one
-   *  vector load of B's row and, per row, a broadcast of A's element and a fused multiply-add.
-   *  Strided B or C rows are gathered and scattered element by element. */
+   *  A[m, k] * B[k, n] over an MR x NR tile, and T.gemm_tile_partial, which computes only its
+   *  first `rows` rows (the last tile of rows known at run time). */
   llvm::Value* EmitGemmTile(const tir::TirCallNode* call) {
     llvm::Value* zero32 = b_.getInt32(0);
     const bool partial = call->name == "gemm_tile_partial";
@@ -399,102 +412,162 @@ class KernelEmitter {
       }
       c[i] = *v;
     }
-    int64_t mr = c[4], nr = c[5], a_m = c[6], a_k = c[7], b_k = c[8], b_n = c[9], c_m = c[10], c_n = c[11];
+    RegisterTile tile;
+    tile.mr = c[4];
+    tile.nr = c[5];
+    tile.a_m = c[6];
+    tile.b_n = c[9];
+    tile.c_m = c[10];
+    tile.c_n = c[11];
+    tile.k.push_back({b_.CreateSExtOrTrunc(EmitExpr(call->args[3]), i64_), c[7], c[8]});
     llvm::Value* cp = EmitExpr(call->args[0]);
     llvm::Value* ap = EmitExpr(call->args[1]);
     llvm::Value* bp = EmitExpr(call->args[2]);
-    llvm::Value* k_extent = b_.CreateSExtOrTrunc(EmitExpr(call->args[3]), i64_);
-    if (partial) {
-      // rows == MR: the full tile; fewer (the last rows): one-row tiles, each its own row of A and C.
-      llvm::Value* rows = b_.CreateSExtOrTrunc(EmitExpr(call->args[12]), i64_);
-      auto* full_bb = llvm::BasicBlock::Create(ctx_, "gemm.full", func_);
-      auto* tail_bb = llvm::BasicBlock::Create(ctx_, "gemm.tail", func_);
-      auto* done_bb = llvm::BasicBlock::Create(ctx_, "gemm.done", func_);
-      b_.CreateCondBr(b_.CreateICmpEQ(rows, b_.getInt64(mr)), full_bb, tail_bb);
-      b_.SetInsertPoint(full_bb);
-      EmitGemmTileRows(mr, nr, a_m, a_k, b_k, b_n, c_m, c_n, cp, ap, bp, k_extent);
-      b_.CreateBr(done_bb);
-      b_.SetInsertPoint(tail_bb);
-      llvm::BasicBlock* pre = b_.GetInsertBlock();
-      auto* header = llvm::BasicBlock::Create(ctx_, "gemm.row", func_);
-      auto* body = llvm::BasicBlock::Create(ctx_, "gemm.row.body", func_);
-      b_.CreateBr(header);
-      b_.SetInsertPoint(header);
-      llvm::PHINode* r = b_.CreatePHI(i64_, 2, "row");
-      r->addIncoming(b_.getInt64(0), pre);
-      b_.CreateCondBr(b_.CreateICmpSLT(r, rows), body, done_bb);
-      b_.SetInsertPoint(body);
-      llvm::Type* f32 = b_.getFloatTy();
-      EmitGemmTileRows(1, nr, a_m, a_k, b_k, b_n, c_m, c_n, b_.CreateInBoundsGEP(f32, cp, b_.CreateMul(r, b_.getInt64(c_m))),
-                       b_.CreateInBoundsGEP(f32, ap, b_.CreateMul(r, b_.getInt64(a_m))), bp, k_extent);
-      r->addIncoming(b_.CreateAdd(r, b_.getInt64(1)), b_.GetInsertBlock());
-      b_.CreateBr(header);
-      b_.SetInsertPoint(done_bb);
+    if (!partial) {
+      EmitRegisterTile(tile, cp, ap, bp);
       return zero32;
     }
-    EmitGemmTileRows(mr, nr, a_m, a_k, b_k, b_n, c_m, c_n, cp, ap, bp, k_extent);
+    // rows == MR: the full tile; fewer (the last rows): one-row tiles, each its own row of A and C.
+    llvm::Value* rows = b_.CreateSExtOrTrunc(EmitExpr(call->args[12]), i64_);
+    auto* full_bb = llvm::BasicBlock::Create(ctx_, "gemm.full", func_);
+    auto* tail_bb = llvm::BasicBlock::Create(ctx_, "gemm.tail", func_);
+    auto* done_bb = llvm::BasicBlock::Create(ctx_, "gemm.done", func_);
+    b_.CreateCondBr(b_.CreateICmpEQ(rows, b_.getInt64(tile.mr)), full_bb, tail_bb);
+    b_.SetInsertPoint(full_bb);
+    EmitRegisterTile(tile, cp, ap, bp);
+    b_.CreateBr(done_bb);
+    b_.SetInsertPoint(tail_bb);
+    llvm::BasicBlock* pre = b_.GetInsertBlock();
+    auto* header = llvm::BasicBlock::Create(ctx_, "gemm.row", func_);
+    auto* body = llvm::BasicBlock::Create(ctx_, "gemm.row.body", func_);
+    b_.CreateBr(header);
+    b_.SetInsertPoint(header);
+    llvm::PHINode* r = b_.CreatePHI(i64_, 2, "row");
+    r->addIncoming(b_.getInt64(0), pre);
+    b_.CreateCondBr(b_.CreateICmpSLT(r, rows), body, done_bb);
+    b_.SetInsertPoint(body);
+    llvm::Type* f32 = b_.getFloatTy();
+    RegisterTile one_row = tile;
+    one_row.mr = 1;
+    EmitRegisterTile(one_row, b_.CreateInBoundsGEP(f32, cp, b_.CreateMul(r, b_.getInt64(tile.c_m))),
+                     b_.CreateInBoundsGEP(f32, ap, b_.CreateMul(r, b_.getInt64(tile.a_m))), bp);
+    r->addIncoming(b_.CreateAdd(r, b_.getInt64(1)), b_.GetInsertBlock());
+    b_.CreateBr(header);
+    b_.SetInsertPoint(done_bb);
     return zero32;
   }
 
-  /*! \brief The register tile itself: MR x NR accumulators over the k loop, then added to C. */
-  void EmitGemmTileRows(int64_t mr, int64_t nr, int64_t a_m, int64_t a_k, int64_t b_k, int64_t b_n, int64_t c_m, int64_t c_n,
-                        llvm::Value* cp, llvm::Value* ap, llvm::Value* bp, llvm::Value* k_extent) {
+  /*! \brief T.gemm_tile_nd(C, A, B, MR, NB, NR, a_m, c_m, b_nb, c_nb, K, (extent, a_k, b_k) x K):
+   *  the register tile of a direct convolution (see the intrinsic table). */
+  llvm::Value* EmitGemmTileNd(const tir::TirCallNode* call) {
+    llvm::Value* zero32 = b_.getInt32(0);
+    std::vector<int64_t> c;
+    for (size_t i = 3; i < call->args.size(); ++i) {
+      const int64_t* v = tir::AsConstInt(call->args[i]);
+      if (v == nullptr) {
+        Fail("T.gemm_tile_nd: tile sizes, extents and strides must be constants");
+        return zero32;
+      }
+      c.push_back(*v);
+    }
+    if (c.size() < 8 || c[7] < 0 || c.size() != 8 + 3 * static_cast<size_t>(c[7])) {
+      Fail(absl::StrCat("T.gemm_tile_nd: ", call->args.size(), " arguments do not match its reduction count"));
+      return zero32;
+    }
+    RegisterTile tile;
+    tile.mr = c[0];
+    tile.nb = c[1];
+    tile.nr = c[2];
+    tile.a_m = c[3];
+    tile.c_m = c[4];
+    tile.b_nb = c[5];
+    tile.c_nb = c[6];
+    for (int64_t k = 0; k < c[7]; ++k) tile.k.push_back({b_.getInt64(c[8 + 3 * k]), c[9 + 3 * k], c[10 + 3 * k]});
+    EmitRegisterTile(tile, EmitExpr(call->args[0]), EmitExpr(call->args[1]), EmitExpr(call->args[2]));
+    return zero32;
+  }
+
+  /*! \brief The register tile itself. Each row of each column block is one <NR x float>
+   *  accumulator (LLVM splits it into the target's vectors), held in registers across the
+   *  reduction loops: per innermost step, one vector load of B per block, one broadcast of A
+   *  per row and MR x NB fused multiply-adds. Accumulators start at zero and C is added after
+   *  the reductions, so C's loads do not stall the first FMAs (the tile may come from L2 or L3).
+   *  Strided B or C lanes are gathered and scattered element by element. The accumulators are
+   *  stack slots of the entry block, which SROA turns into registers. */
+  void EmitRegisterTile(const RegisterTile& tile, llvm::Value* cp, llvm::Value* ap, llvm::Value* bp) {
     llvm::Type* f32 = b_.getFloatTy();
-    auto* vec = llvm::FixedVectorType::get(f32, static_cast<unsigned>(nr));
+    auto* vec = llvm::FixedVectorType::get(f32, static_cast<unsigned>(tile.nr));
     auto at = [&](llvm::Value* base, llvm::Value* offset) { return b_.CreateInBoundsGEP(f32, base, offset); };
     auto load_row = [&](llvm::Value* base, llvm::Value* offset, int64_t stride) -> llvm::Value* {
       if (stride == 1) return b_.CreateAlignedLoad(vec, at(base, offset), llvm::Align(4));
       llvm::Value* v = llvm::UndefValue::get(vec);
-      for (int64_t j = 0; j < nr; ++j) {
+      for (int64_t j = 0; j < tile.nr; ++j) {
         llvm::Value* e = b_.CreateLoad(f32, at(base, b_.CreateAdd(offset, b_.getInt64(j * stride))));
         v = b_.CreateInsertElement(v, e, b_.getInt64(j));
       }
       return v;
     };
-    // Accumulators start at zero and C is added after the k loop: C's loads do not stall the
-    // first FMAs (the tile may come from L2 or L3), the out-of-order core issues them early.
-    std::vector<llvm::Value*> acc(mr, llvm::ConstantFP::get(vec, 0.0));
-    // for (k = 0; k < K; ++k): accumulators are loop-carried values.
-    llvm::BasicBlock* pre = b_.GetInsertBlock();
-    auto* header = llvm::BasicBlock::Create(ctx_, "gemm.k", func_);
-    auto* body = llvm::BasicBlock::Create(ctx_, "gemm.k.body", func_);
-    auto* exit = llvm::BasicBlock::Create(ctx_, "gemm.k.end", func_);
-    b_.CreateBr(header);
-    b_.SetInsertPoint(header);
-    llvm::PHINode* k = b_.CreatePHI(i64_, 2, "k");
-    k->addIncoming(b_.getInt64(0), pre);
-    std::vector<llvm::PHINode*> phis(mr);
-    for (int64_t r = 0; r < mr; ++r) {
-      phis[r] = b_.CreatePHI(vec, 2);
-      phis[r]->addIncoming(acc[r], pre);
+    const int64_t count = tile.mr * tile.nb;
+    llvm::IRBuilder<> entry_builder(entry_, entry_->begin());
+    std::vector<llvm::AllocaInst*> acc(count);
+    for (int64_t i = 0; i < count; ++i) {
+      acc[i] = entry_builder.CreateAlloca(vec);
+      b_.CreateStore(llvm::ConstantFP::get(vec, 0.0), acc[i]);
     }
-    b_.CreateCondBr(b_.CreateICmpSLT(k, k_extent), body, exit);
-    b_.SetInsertPoint(body);
-    llvm::Value* brow = load_row(bp, b_.CreateMul(k, b_.getInt64(b_k)), b_n);
+    // The reduction loops, outermost first; offsets of A and B accumulate their strides.
+    llvm::Value* a_off = b_.getInt64(0);
+    llvm::Value* b_off = b_.getInt64(0);
+    std::vector<std::pair<llvm::PHINode*, llvm::BasicBlock*>> open;  // (induction variable, loop header)
+    std::vector<llvm::BasicBlock*> exits;
+    for (const RegisterTile::Reduction& red : tile.k) {
+      llvm::BasicBlock* pre = b_.GetInsertBlock();
+      auto* header = llvm::BasicBlock::Create(ctx_, "tile.k", func_);
+      auto* body = llvm::BasicBlock::Create(ctx_, "tile.k.body", func_);
+      auto* exit = llvm::BasicBlock::Create(ctx_, "tile.k.end", func_);
+      b_.CreateBr(header);
+      b_.SetInsertPoint(header);
+      llvm::PHINode* k = b_.CreatePHI(i64_, 2, "k");
+      k->addIncoming(b_.getInt64(0), pre);
+      b_.CreateCondBr(b_.CreateICmpSLT(k, red.extent), body, exit);
+      b_.SetInsertPoint(body);
+      a_off = b_.CreateAdd(a_off, b_.CreateMul(k, b_.getInt64(red.a)));
+      b_off = b_.CreateAdd(b_off, b_.CreateMul(k, b_.getInt64(red.b)));
+      open.push_back({k, header});
+      exits.push_back(exit);
+    }
     llvm::Function* fma = llvm::Intrinsic::getDeclaration(&mod_, llvm::Intrinsic::fmuladd, {vec});
-    llvm::Value* a_base = b_.CreateMul(k, b_.getInt64(a_k));
-    std::vector<llvm::Value*> next(mr);
-    for (int64_t r = 0; r < mr; ++r) {
-      llvm::Value* a = b_.CreateLoad(f32, at(ap, b_.CreateAdd(a_base, b_.getInt64(r * a_m))));
-      next[r] = b_.CreateCall(fma, {b_.CreateVectorSplat(static_cast<unsigned>(nr), a), brow, phis[r]});
+    std::vector<llvm::Value*> brow(tile.nb);
+    for (int64_t j = 0; j < tile.nb; ++j) brow[j] = load_row(bp, b_.CreateAdd(b_off, b_.getInt64(j * tile.b_nb)), tile.b_n);
+    for (int64_t r = 0; r < tile.mr; ++r) {
+      llvm::Value* a = b_.CreateLoad(f32, at(ap, b_.CreateAdd(a_off, b_.getInt64(r * tile.a_m))));
+      llvm::Value* splat = b_.CreateVectorSplat(static_cast<unsigned>(tile.nr), a);
+      for (int64_t j = 0; j < tile.nb; ++j) {
+        llvm::AllocaInst* slot = acc[r * tile.nb + j];
+        b_.CreateStore(b_.CreateCall(fma, {splat, brow[j], b_.CreateLoad(vec, slot)}), slot);
+      }
     }
-    llvm::Value* k_next = b_.CreateAdd(k, b_.getInt64(1), "", true, true);
-    llvm::BranchInst* back = b_.CreateBr(header);
-    k->addIncoming(k_next, b_.GetInsertBlock());
-    for (int64_t r = 0; r < mr; ++r) phis[r]->addIncoming(next[r], b_.GetInsertBlock());
-    llvm::MDNode* loop_id = llvm::MDNode::getDistinct(
-        ctx_, {nullptr, llvm::MDNode::get(ctx_, llvm::MDString::get(ctx_, "llvm.loop.mustprogress"))});
-    loop_id->replaceOperandWith(0, loop_id);
-    back->setMetadata(llvm::LLVMContext::MD_loop, loop_id);
-    b_.SetInsertPoint(exit);
-    for (int64_t r = 0; r < mr; ++r) {
-      llvm::Value* offset = b_.getInt64(r * c_m);
-      llvm::Value* sum = b_.CreateFAdd(load_row(cp, offset, c_n), phis[r]);
-      if (c_n == 1) {
-        b_.CreateAlignedStore(sum, at(cp, offset), llvm::Align(4));
-      } else {
-        for (int64_t j = 0; j < nr; ++j) {
-          b_.CreateStore(b_.CreateExtractElement(sum, b_.getInt64(j)), at(cp, b_.CreateAdd(offset, b_.getInt64(j * c_n))));
+    // Close the loops, innermost first.
+    for (size_t i = open.size(); i-- > 0;) {
+      llvm::PHINode* k = open[i].first;
+      llvm::Value* k_next = b_.CreateAdd(k, b_.getInt64(1), "", true, true);
+      llvm::BranchInst* back = b_.CreateBr(open[i].second);
+      k->addIncoming(k_next, b_.GetInsertBlock());
+      llvm::MDNode* loop_id = llvm::MDNode::getDistinct(
+          ctx_, {nullptr, llvm::MDNode::get(ctx_, llvm::MDString::get(ctx_, "llvm.loop.mustprogress"))});
+      loop_id->replaceOperandWith(0, loop_id);
+      back->setMetadata(llvm::LLVMContext::MD_loop, loop_id);
+      b_.SetInsertPoint(exits[i]);
+    }
+    for (int64_t r = 0; r < tile.mr; ++r) {
+      for (int64_t j = 0; j < tile.nb; ++j) {
+        llvm::Value* offset = b_.getInt64(r * tile.c_m + j * tile.c_nb);
+        llvm::Value* sum = b_.CreateFAdd(load_row(cp, offset, tile.c_n), b_.CreateLoad(vec, acc[r * tile.nb + j]));
+        if (tile.c_n == 1) {
+          b_.CreateAlignedStore(sum, at(cp, offset), llvm::Align(4));
+        } else {
+          for (int64_t l = 0; l < tile.nr; ++l) {
+            b_.CreateStore(b_.CreateExtractElement(sum, b_.getInt64(l)), at(cp, b_.CreateAdd(offset, b_.getInt64(l * tile.c_n))));
+          }
         }
       }
     }

@@ -924,7 +924,7 @@ class TirConverter {
     }
     std::string intrinsic = name == "abs" ? "fabs" : name;
     if (const tir::IntrinsicInfo* info = tir::LookupIntrinsic(intrinsic)) {
-      MLC_RETURN_IF_ERROR(CheckArgs(err_, node, absl::StrCat("T.", name), info->num_args, info->num_args));
+      if (info->num_args >= 0) MLC_RETURN_IF_ERROR(CheckArgs(err_, node, absl::StrCat("T.", name), info->num_args, info->num_args));
       std::vector<PrimExpr> args;
       for (const AstPtr& a : node->elts) {
         MLC_ASSIGN_OR_RETURN(e, Expr(a));

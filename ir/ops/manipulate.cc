@@ -1,9 +1,10 @@
 /*! \file manipulate.cc
- *  \brief Layout operators: reshape, permute_dims, strided_slice.
+ *  \brief Layout operators: reshape, permute_dims, strided_slice, layout_transform.
  */
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "ir/layout.h"
 #include "ir/ops/op_util.h"
 #include "support/status_macros.h"
 #include "ir/tir/analyzer.h"
@@ -154,6 +155,32 @@ absl::StatusOr<StructInfo> InferStridedSlice(const CallNode& call, const Strided
   }
   return TensorSInfoOfDims(dims, (*x)->dtype);
 }
+
+absl::StatusOr<StructInfo> InferLayoutTransform(const CallNode& call, const LayoutTransformAttrs& a) {
+  absl::StatusOr<const TensorStructInfoNode*> x = TensorArg(call, 0);
+  if (!x.ok()) return x.status();
+  MLC_ASSIGN_OR_RETURN(src, Layout::Parse(a.src_layout));
+  MLC_ASSIGN_OR_RETURN(dst, Layout::Parse(a.dst_layout));
+  if (src.Primal() != dst.Primal()) {
+    return absl::InvalidArgumentError(absl::StrCat("src_layout ", src.name(), " and dst_layout ", dst.name(), " have different axes"));
+  }
+  if (!(*x)->HasKnownShape()) return TensorSInfoUnknownShape((*x)->dtype, static_cast<int>(dst.ndim()));
+  if ((*x)->ndim != static_cast<int64_t>(src.ndim())) {
+    return absl::InvalidArgumentError(absl::StrCat("a tensor ", DimsToString((*x)->Dims()), " is not in layout ", src.name()));
+  }
+  MLC_ASSIGN_OR_RETURN(dims, dst.ShapeFromPrimal(src.ShapeToPrimal((*x)->Dims())));
+  return TensorSInfoOfDims(dims, (*x)->dtype);
+}
+
+MLC_REGISTER_OP("layout_transform")
+    .set_inputs({"x"})
+    .set_attrs_type<LayoutTransformAttrs>()
+    .set_description("the same tensor in another layout of its axes (NCHW <-> NCHW16c, OIHW -> OIHW16i64o; ir/layout.h)")
+    .set_infer<LayoutTransformAttrs>(InferLayoutTransform)
+    .set_pattern(OpPattern::kInjective)
+    .set_legalize(LegalizeTE<LayoutTransformAttrs>("layout_transform", [](const std::vector<te::Tensor>& t, const LayoutTransformAttrs& a) {
+      return topi::LayoutTransform(t[0], a.src_layout, a.dst_layout);
+    }));
 
 MLC_REGISTER_OP("strided_slice")
     .set_inputs({"x"})

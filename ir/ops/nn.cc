@@ -1,10 +1,12 @@
 /*! \file nn.cc
- *  \brief Neural-network operators: conv2d, max/avg pooling, adaptive average pooling (NCHW),
+ *  \brief Neural-network operators: conv2d, max/avg pooling, adaptive average pooling (NCHW or
+ *         channel-blocked NCHW<b>c),
  *         constant padding, softmax and layer normalization.
  */
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "ir/layout.h"
 #include "ir/ops/op_util.h"
 #include "ir/tir/prim_expr_ops.h"
 #include "ir/topi/topi.h"
@@ -16,17 +18,39 @@ namespace {
 
 using te::Tensor;
 
+/*! \brief A layout of image data (NCHW, the channels optionally blocked) or weights (OIHW,
+ *  the channel axes optionally blocked), or an error naming the attribute. */
+absl::StatusOr<Layout> ParseImageLayout(const std::string& text, const std::string& attr, const std::string& primal) {
+  absl::StatusOr<Layout> l = Layout::Parse(text);
+  if (!l.ok()) return absl::InvalidArgumentError(absl::StrCat(attr, ": ", l.status().message()));
+  if (l->Primal() != primal || l->Factor('H') != 1 || l->Factor('W') != 1 || l->Factor('N') != 1) {
+    return absl::InvalidArgumentError(absl::StrCat(attr, " \"", text, "\" is not ", primal, " with only the channels blocked"));
+  }
+  return *l;
+}
+
+/*! \brief The data's dims in primal order (NCHW) for `layout`, checking its rank. */
+absl::StatusOr<std::vector<tir::PrimExpr>> PrimalDims(const TensorStructInfoNode* t, const Layout& layout, const std::string& what) {
+  if (t->ndim != static_cast<int64_t>(layout.ndim())) {
+    return absl::InvalidArgumentError(absl::StrCat("expects ", what, " in layout ", layout.name(), " (", layout.ndim(),
+                                                   "-d), got ", DimsToString(t->Dims())));
+  }
+  return layout.ShapeToPrimal(t->Dims());
+}
+
 absl::StatusOr<StructInfo> InferConv2d(const CallNode& call, const Conv2DAttrs& a) {
   absl::StatusOr<const TensorStructInfoNode*> x = TensorArg(call, 0);
   if (!x.ok()) return x.status();
   absl::StatusOr<const TensorStructInfoNode*> w = TensorArg(call, 1);
   if (!w.ok()) return w.status();
-  if (!(*x)->HasKnownShape() || !(*w)->HasKnownShape()) return TensorSInfoUnknownShape((*x)->dtype, 4);
-  MLC_ASSIGN_OR_RETURN(xs, KnownDims(*x, {1, 2, 3}, "data"));
-  MLC_ASSIGN_OR_RETURN(ws, KnownDims(*w, {0, 1, 2, 3}, "weight"));
-  if (xs.size() != 4 || ws.size() != 4) {
-    return absl::InvalidArgumentError(absl::StrCat("expects NCHW data and OIHW weight, got ", ShapeToString(xs), " and ", ShapeToString(ws)));
-  }
+  MLC_ASSIGN_OR_RETURN(dl, ParseImageLayout(a.data_layout, "data_layout", "NCHW"));
+  MLC_ASSIGN_OR_RETURN(kl, ParseImageLayout(a.kernel_layout, "kernel_layout", "OIHW"));
+  MLC_ASSIGN_OR_RETURN(ol, ParseImageLayout(a.ResultLayout(), "out_layout", "NCHW"));
+  if (!(*x)->HasKnownShape() || !(*w)->HasKnownShape()) return TensorSInfoUnknownShape((*x)->dtype, static_cast<int>(ol.ndim()));
+  MLC_ASSIGN_OR_RETURN(x_dims, PrimalDims(*x, dl, "data"));
+  MLC_ASSIGN_OR_RETURN(w_dims, PrimalDims(*w, kl, "weight"));
+  MLC_ASSIGN_OR_RETURN(xs, KnownValues(x_dims, {1, 2, 3}, "data"));
+  MLC_ASSIGN_OR_RETURN(ws, KnownValues(w_dims, {0, 1, 2, 3}, "weight"));
   if (a.groups < 1 || xs[1] % a.groups != 0 || ws[0] % a.groups != 0 || ws[1] * a.groups != xs[1]) {
     return absl::InvalidArgumentError(absl::StrCat("data ", ShapeToString(xs), " and weight ", ShapeToString(ws),
                                                    " do not agree for groups=", a.groups));
@@ -35,7 +59,8 @@ absl::StatusOr<StructInfo> InferConv2d(const CallNode& call, const Conv2DAttrs& 
   int64_t oh = WindowExtent(xs[2], a.padding[0], a.padding[2], ws[2], a.dilation[0], a.strides[0]);
   int64_t ow = WindowExtent(xs[3], a.padding[1], a.padding[3], ws[3], a.dilation[1], a.strides[1]);
   if (oh <= 0 || ow <= 0) return absl::InvalidArgumentError("the window is larger than the padded input");
-  return TensorSInfoOfDims({(*x)->Dims()[0], tir::I64(ws[0]), tir::I64(oh), tir::I64(ow)}, (*x)->dtype);
+  MLC_ASSIGN_OR_RETURN(out, ol.ShapeFromPrimal(std::vector<tir::PrimExpr>{x_dims[0], tir::I64(ws[0]), tir::I64(oh), tir::I64(ow)}));
+  return TensorSInfoOfDims(out, (*x)->dtype);
 }
 
 absl::StatusOr<StructInfo> InferConv2dGemm(const CallNode& call, const Conv2DGemmAttrs& a) {
@@ -62,14 +87,18 @@ absl::StatusOr<StructInfo> InferConv2dGemm(const CallNode& call, const Conv2DGem
 absl::StatusOr<StructInfo> InferPool2d(const CallNode& call, const Pool2DAttrs& a) {
   absl::StatusOr<const TensorStructInfoNode*> x = TensorArg(call, 0);
   if (!x.ok()) return x.status();
-  if (!(*x)->HasKnownShape()) return TensorSInfoUnknownShape((*x)->dtype, 4);
-  MLC_ASSIGN_OR_RETURN(xs, KnownDims(*x, {2, 3}, "data"));
-  if (xs.size() != 4) return absl::InvalidArgumentError(absl::StrCat("expects NCHW data, got ", DimsToString((*x)->Dims())));
+  MLC_ASSIGN_OR_RETURN(layout, ParseImageLayout(a.layout, "layout", "NCHW"));
+  if (!(*x)->HasKnownShape()) return TensorSInfoUnknownShape((*x)->dtype, static_cast<int>(layout.ndim()));
+  MLC_ASSIGN_OR_RETURN(x_dims, PrimalDims(*x, layout, "data"));
+  MLC_ASSIGN_OR_RETURN(xs, KnownValues(x_dims, {2, 3}, "data"));
   if (absl::Status s = CheckWindowAttrs(a.pool_size, a.strides, a.dilation, a.padding); !s.ok()) return s;
   int64_t oh = WindowExtent(xs[2], a.padding[0], a.padding[2], a.pool_size[0], a.dilation[0], a.strides[0], a.ceil_mode);
   int64_t ow = WindowExtent(xs[3], a.padding[1], a.padding[3], a.pool_size[1], a.dilation[1], a.strides[1], a.ceil_mode);
   if (oh <= 0 || ow <= 0) return absl::InvalidArgumentError("the window is larger than the padded input");
-  return TensorSInfoOfDims({(*x)->Dims()[0], (*x)->Dims()[1], tir::I64(oh), tir::I64(ow)}, (*x)->dtype);
+  std::vector<tir::PrimExpr> dims = (*x)->Dims();
+  dims[layout.PositionOf('H')] = tir::I64(oh);
+  dims[layout.PositionOf('W')] = tir::I64(ow);
+  return TensorSInfoOfDims(dims, (*x)->dtype);
 }
 
 absl::StatusOr<StructInfo> InferAdaptiveAvgPool2d(const CallNode& call, const AdaptivePool2DAttrs& a) {
@@ -78,8 +107,14 @@ absl::StatusOr<StructInfo> InferAdaptiveAvgPool2d(const CallNode& call, const Ad
   if (a.output_size[0] != 1 || a.output_size[1] != 1) {
     return absl::UnimplementedError("only output_size (1, 1) (global pooling) is supported");
   }
-  if (!(*x)->HasKnownShape() || (*x)->ndim != 4) return absl::InvalidArgumentError("expects NCHW data");
-  return TensorSInfoOfDims({(*x)->Dims()[0], (*x)->Dims()[1], tir::I64(1), tir::I64(1)}, (*x)->dtype);
+  MLC_ASSIGN_OR_RETURN(layout, ParseImageLayout(a.layout, "layout", "NCHW"));
+  if (!(*x)->HasKnownShape() || (*x)->ndim != static_cast<int64_t>(layout.ndim())) {
+    return absl::InvalidArgumentError(absl::StrCat("expects data in layout ", layout.name()));
+  }
+  std::vector<tir::PrimExpr> dims = (*x)->Dims();
+  dims[layout.PositionOf('H')] = tir::I64(1);
+  dims[layout.PositionOf('W')] = tir::I64(1);
+  return TensorSInfoOfDims(dims, (*x)->dtype);
 }
 
 absl::StatusOr<topi::PadMode> ParsePadMode(const std::string& mode) {
@@ -165,11 +200,11 @@ absl::StatusOr<Tensor> PadRule(const std::vector<Tensor>& t, const PadAttrs& a) 
 MLC_REGISTER_OP("nn.conv2d")
     .set_inputs({"data", "weight"})
     .set_attrs_type<Conv2DAttrs>()
-    .set_description("2-D convolution, NCHW data, OIHW weight")
+    .set_description("2-D convolution, NCHW data and OIHW weight, or their channel-blocked layouts (NCHW16c, OIHW16i64o)")
     .set_infer<Conv2DAttrs>(InferConv2d)
     .set_pattern(OpPattern::kOutEWiseFusable)
     .set_legalize(LegalizeTE<Conv2DAttrs>("conv2d", [](const std::vector<Tensor>& t, const Conv2DAttrs& a) {
-      return topi::Conv2d(t[0], t[1], a.strides, a.padding, a.dilation, a.groups);
+      return topi::Conv2d(t[0], t[1], a.strides, a.padding, a.dilation, a.groups, a.data_layout, a.kernel_layout, a.out_layout);
     }));
 
 MLC_REGISTER_OP("nn.conv2d_gemm")
@@ -186,32 +221,34 @@ MLC_REGISTER_OP("nn.conv2d_gemm")
 MLC_REGISTER_OP("nn.max_pool2d")
     .set_inputs({"data"})
     .set_attrs_type<Pool2DAttrs>()
-    .set_description("2-D max pooling, NCHW")
+    .set_description("2-D max pooling, NCHW or NCHW<b>c")
     .set_infer<Pool2DAttrs>(InferPool2d)
     .set_pattern(OpPattern::kOutEWiseFusable)
     .set_legalize(LegalizeTE<Pool2DAttrs>("max_pool2d", [](const std::vector<Tensor>& t, const Pool2DAttrs& a) {
       return topi::Pool2d(t[0], /*is_max=*/true, a.pool_size, a.strides, a.padding, a.dilation, a.count_include_pad,
-                          a.ceil_mode);
+                          a.ceil_mode, a.layout);
     }));
 
 MLC_REGISTER_OP("nn.avg_pool2d")
     .set_inputs({"data"})
     .set_attrs_type<Pool2DAttrs>()
-    .set_description("2-D average pooling, NCHW")
+    .set_description("2-D average pooling, NCHW or NCHW<b>c")
     .set_infer<Pool2DAttrs>(InferPool2d)
     .set_pattern(OpPattern::kOutEWiseFusable)
     .set_legalize(LegalizeTE<Pool2DAttrs>("avg_pool2d", [](const std::vector<Tensor>& t, const Pool2DAttrs& a) {
       return topi::Pool2d(t[0], /*is_max=*/false, a.pool_size, a.strides, a.padding, a.dilation, a.count_include_pad,
-                          a.ceil_mode);
+                          a.ceil_mode, a.layout);
     }));
 
 MLC_REGISTER_OP("nn.adaptive_avg_pool2d")
     .set_inputs({"data"})
     .set_attrs_type<AdaptivePool2DAttrs>()
-    .set_description("adaptive average pooling to output_size (global pooling only), NCHW")
+    .set_description("adaptive average pooling to output_size (global pooling only), NCHW or NCHW<b>c")
     .set_infer<AdaptivePool2DAttrs>(InferAdaptiveAvgPool2d)
     .set_pattern(OpPattern::kOutEWiseFusable)
-    .set_legalize(LegalizeTE("adaptive_avg_pool2d", [](const std::vector<Tensor>& t) { return topi::GlobalAvgPool2d(t[0]); }));
+    .set_legalize(LegalizeTE<AdaptivePool2DAttrs>("adaptive_avg_pool2d", [](const std::vector<Tensor>& t, const AdaptivePool2DAttrs& a) {
+      return topi::GlobalAvgPool2d(t[0], a.layout);
+    }));
 
 MLC_REGISTER_OP("nn.softmax")
     .set_inputs({"data"})

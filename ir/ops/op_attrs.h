@@ -24,12 +24,21 @@ struct MatmulAttrs {
 struct Conv2DAttrs {
   std::vector<int64_t> strides, padding, dilation;
   int64_t groups;
+  std::string data_layout = "NCHW", kernel_layout = "OIHW", out_layout = "";
   void VisitAttrs(AttrVisitor* v) {
     v->Field("strides", &strides).Default({1, 1}).Length(2).Describe("(stride_h, stride_w)");
     v->Field("padding", &padding).Default({0, 0, 0, 0}).Length(4).Describe("(top, left, bottom, right)");
     v->Field("dilation", &dilation).Default({1, 1}).Length(2).Describe("(dilation_h, dilation_w)");
     v->Field("groups", &groups).Default(1).Describe("channel groups (depthwise: groups = channels)");
+    v->Field("data_layout", &data_layout).Default("NCHW").Describe("the data's layout: NCHW, or channels blocked (NCHW16c)");
+    v->Field("kernel_layout", &kernel_layout)
+        .Default("OIHW")
+        .Describe("the weight's layout: OIHW, or channels blocked (OIHW16i64o: input channels by the data's block, outputs by 64)");
+    v->Field("out_layout", &out_layout).Default("").Describe("the result's layout (NCHW or NCHW<b>c); \"\": the data's");
   }
+  /*! \brief NCHW data and result, OIHW weight: what every pass before alter-op-layout sees. */
+  bool IsDefaultLayout() const { return data_layout == "NCHW" && kernel_layout == "OIHW" && (out_layout.empty() || out_layout == "NCHW"); }
+  const std::string& ResultLayout() const { return out_layout.empty() ? data_layout : out_layout; }
 };
 
 /*! \brief nn.conv2d_gemm: a convolution computed as a GEMM over its windows (conv2d-to-gemm). */
@@ -49,6 +58,7 @@ struct Conv2DGemmAttrs {
 struct Pool2DAttrs {
   std::vector<int64_t> pool_size, strides, padding, dilation;
   bool ceil_mode, count_include_pad;
+  std::string layout = "NCHW";
   void VisitAttrs(AttrVisitor* v) {
     v->Field("pool_size", &pool_size).Length(2).Describe("(window_h, window_w)");
     v->Field("strides", &strides).Default({1, 1}).Length(2).Describe("(stride_h, stride_w)");
@@ -58,13 +68,25 @@ struct Pool2DAttrs {
         .Default(false)
         .Describe("round the output size up (the last window starts inside the input or its padding)");
     v->Field("count_include_pad", &count_include_pad).Default(true).Describe("avg: divide by the full window, padding included");
+    v->Field("layout", &layout).Default("NCHW").Describe("the data's (and the result's) layout: NCHW or NCHW<b>c");
   }
 };
 
 struct AdaptivePool2DAttrs {
   std::vector<int64_t> output_size;
+  std::string layout = "NCHW";
   void VisitAttrs(AttrVisitor* v) {
     v->Field("output_size", &output_size).Default({1, 1}).Length(2).Describe("(1, 1): global average pooling");
+    v->Field("layout", &layout).Default("NCHW").Describe("the data's (and the result's) layout: NCHW or NCHW<b>c");
+  }
+};
+
+/*! \brief layout_transform: the same tensor in another layout of the same primal axes. */
+struct LayoutTransformAttrs {
+  std::string src_layout, dst_layout;
+  void VisitAttrs(AttrVisitor* v) {
+    v->Field("src_layout", &src_layout).Describe("the input's layout (NCHW, NCHW16c, OIHW, ...; ir/layout.h)");
+    v->Field("dst_layout", &dst_layout).Describe("the result's layout");
   }
 };
 

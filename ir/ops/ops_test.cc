@@ -34,7 +34,7 @@ TEST(TypedAttrs, DefaultsComeFromTheDeclaration) {
 TEST(TypedAttrs, BadAttributesAreErrorsThatNameThem) {
   absl::StatusOr<Conv2DAttrs> a = ParseAttrs<Conv2DAttrs>({{"stride", std::vector<int64_t>{2, 2}}});
   ASSERT_FALSE(a.ok());
-  EXPECT_THAT(std::string(a.status().message()), HasSubstr("unknown attribute stride (attributes: dilation, groups, padding, strides)"));
+  EXPECT_THAT(std::string(a.status().message()), HasSubstr("unknown attribute stride (attributes: data_layout, dilation, groups, kernel_layout, out_layout, padding, strides)"));
   a = ParseAttrs<Conv2DAttrs>({{"groups", 1.5}});
   ASSERT_FALSE(a.ok());
   EXPECT_THAT(std::string(a.status().message()), HasSubstr("attribute groups must be int, got 1.5"));

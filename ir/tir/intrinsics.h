@@ -21,7 +21,7 @@ namespace tir {
 
 struct IntrinsicInfo {
   const char* name;
-  int num_args;
+  int num_args;  // -1: any number (a tensor intrinsic whose code generation checks them)
   const char* description;
   /*! \brief Value in double precision (null for the built-in calls code generation emits). */
   double (*eval)(const double* args);

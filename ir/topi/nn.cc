@@ -3,8 +3,10 @@
  *         pad_temp, conv2d_nchw, pool_max, pool_sum/pool_avg, adaptive_pool_avg).
  */
 #include <algorithm>
+#include <map>
 
 #include "absl/strings/str_cat.h"
+#include "ir/layout.h"
 #include "ir/shape_util.h"
 #include "ir/topi/index_util.h"
 #include "ir/topi/topi.h"
@@ -17,10 +19,33 @@ using detail::C;
 
 DataType IndexType(const Tensor& t) { return detail::IndexType({t}); }
 
-/*! \brief Spatial (top, left, bottom, right) padding of NCHW data as per-dimension widths. */
-absl::StatusOr<Tensor> PadSpatial(const Tensor& x, const std::vector<int64_t>& padding, tir::PrimExpr value) {
+/*! \brief Spatial (top, left, bottom, right) padding of the H and W axes of data in `layout`
+ *  (NCHW when none is given) as per-dimension widths. */
+absl::StatusOr<Tensor> PadSpatial(const Tensor& x, const std::vector<int64_t>& padding, tir::PrimExpr value,
+                                  const Layout* layout = nullptr) {
   if (padding[0] == 0 && padding[1] == 0 && padding[2] == 0 && padding[3] == 0) return x;
-  return Pad(x, {0, 0, padding[0], padding[1]}, {0, 0, padding[2], padding[3]}, value);
+  size_t rank = x.ndim();
+  int h = layout ? layout->PositionOf('H') : 2, w = layout ? layout->PositionOf('W') : 3;
+  std::vector<int64_t> before(rank, 0), after(rank, 0);
+  before[h] = padding[0];
+  before[w] = padding[1];
+  after[h] = padding[2];
+  after[w] = padding[3];
+  return Pad(x, before, after, value);
+}
+
+/*! \brief A layout of 2-D image data (primal NCHW, the channels may be blocked) for `rank`-d
+ *  data (any rank when negative), or an error naming the operator. */
+absl::StatusOr<Layout> ImageLayout(const std::string& text, const std::string& op, int rank = -1) {
+  absl::StatusOr<Layout> l = Layout::Parse(text);
+  if (!l.ok()) return absl::InvalidArgumentError(absl::StrCat(op, ": ", l.status().message()));
+  if (l->Primal() != "NCHW" || l->Factor('N') != 1 || l->Factor('H') != 1 || l->Factor('W') != 1) {
+    return absl::InvalidArgumentError(absl::StrCat(op, ": layout ", text, " is not NCHW with the channels optionally blocked"));
+  }
+  if (rank >= 0 && static_cast<int>(l->ndim()) != rank) {
+    return absl::InvalidArgumentError(absl::StrCat(op, ": layout ", text, " needs ", l->ndim(), "-d data, got ", rank, "-d"));
+  }
+  return *l;
 }
 
 }  // namespace
@@ -86,40 +111,94 @@ absl::StatusOr<Tensor> Pad(const Tensor& x, const std::vector<int64_t>& before, 
 }
 
 absl::StatusOr<Tensor> Conv2d(const Tensor& x, const Tensor& w, const std::vector<int64_t>& strides,
-                              const std::vector<int64_t>& padding, const std::vector<int64_t>& dilation, int64_t groups) {
-  absl::StatusOr<std::vector<int64_t>> xs = KnownExtents(x, {1, 2, 3}, "conv2d");
-  if (!xs.ok()) return xs.status();
-  absl::StatusOr<std::vector<int64_t>> ws = StaticShape(w, "conv2d");
-  if (!ws.ok()) return ws.status();
-  if (xs->size() != 4 || ws->size() != 4 || (*ws)[1] * groups != (*xs)[1] || (*ws)[0] % groups != 0) {
-    return absl::InvalidArgumentError(absl::StrCat("conv2d: data ", relax::ShapeToString(*xs), " and weight ",
-                                                   relax::ShapeToString(*ws), " do not agree for groups=", groups));
+                              const std::vector<int64_t>& padding, const std::vector<int64_t>& dilation, int64_t groups,
+                              const std::string& data_layout, const std::string& kernel_layout, const std::string& out_layout) {
+  absl::StatusOr<Layout> dl = ImageLayout(data_layout, "conv2d", static_cast<int>(x.ndim()));
+  if (!dl.ok()) return dl.status();
+  absl::StatusOr<Layout> ol = ImageLayout(out_layout.empty() ? data_layout : out_layout, "conv2d");
+  if (!ol.ok()) return ol.status();
+  absl::StatusOr<Layout> kl = Layout::Parse(kernel_layout);
+  if (!kl.ok()) return absl::InvalidArgumentError(absl::StrCat("conv2d: ", kl.status().message()));
+  if (kl->Primal() != "OIHW" || kl->Factor('H') != 1 || kl->Factor('W') != 1 || kl->ndim() != w.ndim()) {
+    return absl::InvalidArgumentError(absl::StrCat("conv2d: kernel layout ", kernel_layout, " is not OIHW (channels optionally blocked) of ",
+                                                   w.ndim(), "-d weights"));
+  }
+  absl::StatusOr<std::vector<int64_t>> xshape = KnownExtents(x, {}, "conv2d");
+  if (!xshape.ok()) return xshape.status();
+  absl::StatusOr<std::vector<int64_t>> wshape = StaticShape(w, "conv2d");
+  if (!wshape.ok()) return wshape.status();
+  std::vector<int64_t> xs = dl->ShapeToPrimal(*xshape), ws = kl->ShapeToPrimal(*wshape);
+  if (xs[1] < 0 || xs[2] < 0 || xs[3] < 0) return absl::InvalidArgumentError("conv2d: C, H and W must be static");
+  if (ws[1] * groups != xs[1] || ws[0] % groups != 0) {
+    return absl::InvalidArgumentError(absl::StrCat("conv2d: data ", relax::ShapeToString(xs), " and weight ",
+                                                   relax::ShapeToString(ws), " do not agree for groups=", groups));
   }
   DataType it = IndexType(x);
-  int64_t oh = relax::WindowExtent((*xs)[2], padding[0], padding[2], (*ws)[2], dilation[0], strides[0]);
-  int64_t ow = relax::WindowExtent((*xs)[3], padding[1], padding[3], (*ws)[3], dilation[1], strides[1]);
+  int64_t oh = relax::WindowExtent(xs[2], padding[0], padding[2], ws[2], dilation[0], strides[0]);
+  int64_t ow = relax::WindowExtent(xs[3], padding[1], padding[3], ws[3], dilation[1], strides[1]);
   if (oh <= 0 || ow <= 0) return absl::InvalidArgumentError("conv2d: the window is larger than the padded input");
-  absl::StatusOr<Tensor> padded = PadSpatial(x, padding, tir::Const(x.dtype(), 0));
+  absl::StatusOr<std::vector<tir::PrimExpr>> out_shape =
+      ol->ShapeFromPrimal(std::vector<tir::PrimExpr>{x.shape()[dl->PositionOf('N')], C(it, ws[0]), C(it, oh), C(it, ow)});
+  if (!out_shape.ok()) return absl::InvalidArgumentError(absl::StrCat("conv2d: ", out_shape.status().message()));
+  absl::StatusOr<Tensor> padded = PadSpatial(x, padding, tir::Const(x.dtype(), 0), &*dl);
   if (!padded.ok()) return padded.status();
-  int64_t in_per_group = (*ws)[1], out_per_group = (*ws)[0] / groups;
-  te::ReduceAxis rc = te::MakeReduceAxis(C(it, in_per_group), "rc");
-  te::ReduceAxis ry = te::MakeReduceAxis(C(it, (*ws)[2]), "ry");
-  te::ReduceAxis rx = te::MakeReduceAxis(C(it, (*ws)[3]), "rx");
-  std::vector<tir::PrimExpr> shape = {x.shape()[0], w.shape()[0], C(it, oh), C(it, ow)};
+  int64_t in_per_group = ws[1], out_per_group = ws[0] / groups;
+  // The input channels of a group: blocked as the data blocks them (two reduction axes, so the
+  // data and the weight are read at affine indices), one axis, or none (depthwise).
+  const int64_t cb = dl->Factor('C');
+  std::vector<te::ReduceAxis> axes;
+  Layout::Coord rc;
+  if (groups == 1 && cb > 1 && in_per_group % cb == 0) {
+    te::ReduceAxis rco = te::MakeReduceAxis(C(it, in_per_group / cb), "ic_outer");
+    te::ReduceAxis rci = te::MakeReduceAxis(C(it, cb), "ic_inner");
+    axes = {rco};
+    rc = Layout::Coord::Split(rco, rci, cb);
+    axes.push_back(te::MakeReduceAxis(C(it, ws[2]), "kh"));
+    axes.push_back(te::MakeReduceAxis(C(it, ws[3]), "kw"));
+    axes.push_back(rci);
+  } else {
+    if (in_per_group > 1) {
+      te::ReduceAxis r = te::MakeReduceAxis(C(it, in_per_group), "rc");
+      axes.push_back(r);
+      rc = Layout::Coord::Whole(r);
+    } else {
+      rc = Layout::Coord::Whole(C(it, 0));
+    }
+    axes.push_back(te::MakeReduceAxis(C(it, ws[2]), "ry"));
+    axes.push_back(te::MakeReduceAxis(C(it, ws[3]), "rx"));
+  }
+  const te::ReduceAxis& ry = axes[axes.size() - (rc.whole.defined() ? 2 : 3)];
+  const te::ReduceAxis& rx = axes[axes.size() - (rc.whole.defined() ? 1 : 2)];
+  bool nchw = dl->IsPrimal() && ol->IsPrimal() && kl->IsPrimal();
+  std::vector<std::string> names = nchw ? std::vector<std::string>{"nn", "ff", "yy", "xx"}
+                                        : std::vector<std::string>{"n", "oc_chunk", "oh", "ow", "oc_block"};
+  names.resize(ol->ndim());
   return te::Compute(
-      shape,
+      *out_shape,
       [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
-        tir::PrimExpr channel = groups == 1 ? tir::PrimExpr(rc)
-                                            : tir::operator+(tir::operator*(tir::FloorDiv(i[1], C(it, out_per_group)),
-                                                                            C(it, in_per_group)),
-                                                             tir::PrimExpr(rc));
-        tir::PrimExpr y = tir::operator+(tir::operator*(tir::PrimExpr(i[2]), C(it, strides[0])),
+        std::vector<tir::PrimExpr> index(i.begin(), i.end());
+        std::map<char, Layout::Coord> out = ol->CoordsOf(index);
+        const Layout::Coord& o = out.at('C');
+        // The data channel: the output channel's (depthwise), or the group's first plus rc.
+        Layout::Coord channel = rc;
+        if (groups > 1) {
+          channel = in_per_group == 1 && out_per_group == 1
+                        ? o
+                        : Layout::Coord::Whole(tir::operator+(tir::operator*(tir::FloorDiv(o.Value(), C(it, out_per_group)),
+                                                                             C(it, in_per_group)),
+                                                              rc.Value()));
+        }
+        tir::PrimExpr y = tir::operator+(tir::operator*(out.at('H').Value(), C(it, strides[0])),
                                          tir::operator*(tir::PrimExpr(ry), C(it, dilation[0])));
-        tir::PrimExpr xx = tir::operator+(tir::operator*(tir::PrimExpr(i[3]), C(it, strides[1])),
+        tir::PrimExpr xx = tir::operator+(tir::operator*(out.at('W').Value(), C(it, strides[1])),
                                           tir::operator*(tir::PrimExpr(rx), C(it, dilation[1])));
-        return te::Sum(tir::operator*((*padded)({i[0], channel, y, xx}), w({i[1], rc, ry, rx})), {rc, ry, rx});
+        std::vector<tir::PrimExpr> data_index =
+            dl->IndexOf({{'N', out.at('N')}, {'C', channel}, {'H', Layout::Coord::Whole(y)}, {'W', Layout::Coord::Whole(xx)}});
+        std::vector<tir::PrimExpr> weight_index =
+            kl->IndexOf({{'O', o}, {'I', rc}, {'H', Layout::Coord::Whole(ry)}, {'W', Layout::Coord::Whole(rx)}});
+        return te::Sum(tir::operator*((*padded)(data_index), w(weight_index)), axes);
       },
-      "conv2d_nchw", {"nn", "ff", "yy", "xx"});
+      nchw ? "conv2d_nchw" : "conv2d_NCHWc", names);
 }
 
 namespace {
@@ -253,36 +332,44 @@ absl::StatusOr<Tensor> Conv2dGemm(const Tensor& x, const Tensor& w2d, const std:
 
 absl::StatusOr<Tensor> Pool2d(const Tensor& x, bool is_max, const std::vector<int64_t>& pool_size,
                               const std::vector<int64_t>& strides, const std::vector<int64_t>& padding,
-                              const std::vector<int64_t>& dilation, bool count_include_pad, bool ceil_mode) {
-  absl::StatusOr<std::vector<int64_t>> xs = KnownExtents(x, {2, 3}, "pool2d");
-  if (!xs.ok()) return xs.status();
-  if (xs->size() != 4) return absl::InvalidArgumentError("pool2d expects NCHW data");
+                              const std::vector<int64_t>& dilation, bool count_include_pad, bool ceil_mode,
+                              const std::string& layout) {
+  absl::StatusOr<Layout> l = ImageLayout(layout, "pool2d", static_cast<int>(x.ndim()));
+  if (!l.ok()) return l.status();
+  const int hp = l->PositionOf('H'), wp = l->PositionOf('W');
+  absl::StatusOr<std::vector<int64_t>> shape_or = KnownExtents(x, {hp, wp}, "pool2d");
+  if (!shape_or.ok()) return shape_or.status();
+  std::vector<int64_t> xs = {0, 0, (*shape_or)[hp], (*shape_or)[wp]};  // [., ., H, W]
   DataType it = IndexType(x);
   int64_t out[2];
   std::vector<int64_t> padded_by = padding;  // plus what ceil mode's last windows reach past the padding
   bool ceil_extra = false;
   for (int d = 0; d < 2; ++d) {
-    out[d] = relax::WindowExtent((*xs)[2 + d], padding[d], padding[d + 2], pool_size[d], dilation[d], strides[d], ceil_mode);
+    out[d] = relax::WindowExtent(xs[2 + d], padding[d], padding[d + 2], pool_size[d], dilation[d], strides[d], ceil_mode);
     int64_t reach = (out[d] - 1) * strides[d] + dilation[d] * (pool_size[d] - 1) + 1;
-    int64_t extra = reach - ((*xs)[2 + d] + padding[d] + padding[d + 2]);
+    int64_t extra = reach - (xs[2 + d] + padding[d] + padding[d + 2]);
     if (extra > 0) {
       padded_by[d + 2] += extra;
       ceil_extra = true;
     }
   }
-  absl::StatusOr<Tensor> padded = PadSpatial(x, padded_by, is_max ? tir::MinValue(x.dtype()) : tir::Const(x.dtype(), 0));
+  absl::StatusOr<Tensor> padded = PadSpatial(x, padded_by, is_max ? tir::MinValue(x.dtype()) : tir::Const(x.dtype(), 0), &*l);
   if (!padded.ok()) return padded.status();
   te::ReduceAxis ry = te::MakeReduceAxis(C(it, pool_size[0]), "rv0");
   te::ReduceAxis rx = te::MakeReduceAxis(C(it, pool_size[1]), "rv1");
-  std::vector<tir::PrimExpr> shape = {x.shape()[0], x.shape()[1], C(it, out[0]), C(it, out[1])};
+  std::vector<tir::PrimExpr> shape = x.shape();
+  shape[hp] = C(it, out[0]);
+  shape[wp] = C(it, out[1]);
   auto window = [&](const std::vector<tir::Var>& i) {
-    tir::PrimExpr y = tir::operator+(tir::operator*(tir::PrimExpr(i[2]), C(it, strides[0])),
-                                     tir::operator*(tir::PrimExpr(ry), C(it, dilation[0])));
-    tir::PrimExpr xx = tir::operator+(tir::operator*(tir::PrimExpr(i[3]), C(it, strides[1])),
-                                      tir::operator*(tir::PrimExpr(rx), C(it, dilation[1])));
-    return (*padded)({i[0], i[1], y, xx});
+    std::vector<tir::PrimExpr> index(i.begin(), i.end());
+    index[hp] = tir::operator+(tir::operator*(tir::PrimExpr(i[hp]), C(it, strides[0])),
+                               tir::operator*(tir::PrimExpr(ry), C(it, dilation[0])));
+    index[wp] = tir::operator+(tir::operator*(tir::PrimExpr(i[wp]), C(it, strides[1])),
+                               tir::operator*(tir::PrimExpr(rx), C(it, dilation[1])));
+    return (*padded)(index);
   };
-  std::vector<std::string> names = {"ax0", "ax1", "ax2", "ax3"};
+  std::vector<std::string> names;
+  for (size_t d = 0; d < x.ndim(); ++d) names.push_back(absl::StrCat("ax", d));
   if (is_max) {
     return te::Compute(shape, [&](const std::vector<tir::Var>& i) -> te::ComputeValue { return te::Max(window(i), {ry, rx}); },
                        "pool_max", names);
@@ -301,7 +388,7 @@ absl::StatusOr<Tensor> Pool2d(const Tensor& x, bool is_max, const std::vector<in
           // the input and its padding (never the extra cells ceil mode adds).
           auto taps = [&](tir::PrimExpr out_index, int d) {
             int64_t lo_bound = count_include_pad ? -padding[d] : 0;
-            int64_t hi_bound = (*xs)[2 + d] + (count_include_pad ? padding[d + 2] : 0);
+            int64_t hi_bound = xs[2 + d] + (count_include_pad ? padding[d + 2] : 0);
             tir::PrimExpr start = tir::operator-(tir::operator*(out_index, C(it, strides[d])), C(it, padding[d]));
             tir::PrimExpr end = tir::operator+(start, C(it, dilation[d] * (pool_size[d] - 1) + 1));
             tir::PrimExpr lo = tir::Max(start, C(it, lo_bound)), hi = tir::Min(end, C(it, hi_bound));
@@ -310,30 +397,41 @@ absl::StatusOr<Tensor> Pool2d(const Tensor& x, bool is_max, const std::vector<in
             };
             return tir::operator-(ceil_div(tir::operator-(hi, start)), ceil_div(tir::operator-(lo, start)));
           };
-          count = tir::Cast(x.dtype(), tir::operator*(taps(i[2], 0), taps(i[3], 1)));
+          count = tir::Cast(x.dtype(), tir::operator*(taps(i[hp], 0), taps(i[wp], 1)));
         }
-        return tir::operator/(sum({i[0], i[1], i[2], i[3]}), count);
+        return tir::operator/(sum(std::vector<tir::PrimExpr>(i.begin(), i.end())), count);
       },
       "pool_avg", names);
 }
 
-absl::StatusOr<Tensor> GlobalAvgPool2d(const Tensor& x) {
-  absl::StatusOr<std::vector<int64_t>> xs = KnownExtents(x, {2, 3}, "adaptive_avg_pool2d");
+absl::StatusOr<Tensor> GlobalAvgPool2d(const Tensor& x, const std::string& layout) {
+  absl::StatusOr<Layout> l = ImageLayout(layout, "adaptive_avg_pool2d", static_cast<int>(x.ndim()));
+  if (!l.ok()) return l.status();
+  const int hp = l->PositionOf('H'), wp = l->PositionOf('W');
+  absl::StatusOr<std::vector<int64_t>> xs = KnownExtents(x, {hp, wp}, "adaptive_avg_pool2d");
   if (!xs.ok()) return xs.status();
-  if (xs->size() != 4) return absl::InvalidArgumentError("adaptive_avg_pool2d expects NCHW data");
   DataType it = IndexType(x);
-  te::ReduceAxis ry = te::MakeReduceAxis(C(it, (*xs)[2]), "rv0");
-  te::ReduceAxis rx = te::MakeReduceAxis(C(it, (*xs)[3]), "rv1");
-  std::vector<tir::PrimExpr> shape = {x.shape()[0], x.shape()[1], C(it, 1), C(it, 1)};
-  std::vector<std::string> names = {"ax0", "ax1", "ax2", "ax3"};
+  te::ReduceAxis ry = te::MakeReduceAxis(C(it, (*xs)[hp]), "rv0");
+  te::ReduceAxis rx = te::MakeReduceAxis(C(it, (*xs)[wp]), "rv1");
+  std::vector<tir::PrimExpr> shape = x.shape();
+  shape[hp] = C(it, 1);
+  shape[wp] = C(it, 1);
+  std::vector<std::string> names;
+  for (size_t d = 0; d < x.ndim(); ++d) names.push_back(absl::StrCat("ax", d));
   Tensor sum = te::Compute(
-      shape, [&](const std::vector<tir::Var>& i) -> te::ComputeValue { return te::Sum(x({i[0], i[1], ry, rx}), {ry, rx}); },
+      shape,
+      [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
+        std::vector<tir::PrimExpr> index(i.begin(), i.end());
+        index[hp] = ry;
+        index[wp] = rx;
+        return te::Sum(x(index), {ry, rx});
+      },
       "adaptive_pool_sum", names);
-  double cells = static_cast<double>((*xs)[2] * (*xs)[3]);
+  double cells = static_cast<double>((*xs)[hp] * (*xs)[wp]);
   return te::Compute(
       shape,
       [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
-        return tir::operator/(sum({i[0], i[1], i[2], i[3]}), tir::Const(x.dtype(), cells));
+        return tir::operator/(sum(std::vector<tir::PrimExpr>(i.begin(), i.end())), tir::Const(x.dtype(), cells));
       },
       "adaptive_pool_avg", names);
 }

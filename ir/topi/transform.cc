@@ -1,9 +1,11 @@
 /*! \file transform.cc
- *  \brief Data movement and selection: concatenate, take (gather), broadcast_to, where, cast.
+ *  \brief Data movement and selection: concatenate, take (gather), broadcast_to, where, cast,
+ *         layout_transform.
  */
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "ir/layout.h"
 #include "ir/shape_util.h"
 #include "ir/topi/index_util.h"
 #include "ir/topi/topi.h"
@@ -146,6 +148,26 @@ Tensor Cast(const Tensor& x, DataType dtype) {
         return tir::Cast(dtype, x(idx));
       },
       "T_cast");
+}
+
+absl::StatusOr<Tensor> LayoutTransform(const Tensor& x, const std::string& src, const std::string& dst) {
+  absl::StatusOr<Layout> from = Layout::Parse(src);
+  if (!from.ok()) return absl::InvalidArgumentError(absl::StrCat("layout_transform: ", from.status().message()));
+  absl::StatusOr<Layout> to = Layout::Parse(dst);
+  if (!to.ok()) return absl::InvalidArgumentError(absl::StrCat("layout_transform: ", to.status().message()));
+  if (from->Primal() != to->Primal() || from->ndim() != x.ndim()) {
+    return absl::InvalidArgumentError(absl::StrCat("layout_transform: ", x.ndim(), "-d data in ", src, " cannot become ", dst));
+  }
+  absl::StatusOr<std::vector<tir::PrimExpr>> shape = to->ShapeFromPrimal(from->ShapeToPrimal(x.shape()));
+  if (!shape.ok()) return absl::InvalidArgumentError(absl::StrCat("layout_transform: ", shape.status().message()));
+  std::vector<std::string> names;
+  for (size_t d = 0; d < to->ndim(); ++d) names.push_back(absl::StrCat("ax", d));
+  return te::Compute(
+      detail::WithIndexType(*shape, detail::IndexType({x})),
+      [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
+        return x(from->IndexOf(to->CoordsOf(std::vector<tir::PrimExpr>(i.begin(), i.end()))));
+      },
+      "T_layout_trans", names);
 }
 
 }  // namespace topi

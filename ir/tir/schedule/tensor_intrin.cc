@@ -80,6 +80,30 @@ const BufferLoadNode* StripCast(const PrimExpr& e) {
   return e.as<BufferLoadNode>();
 }
 
+/*! \brief The tile's loops by role: m moves C and A (the rows: at most one, none for a one-row
+ *  tile), n moves C and B (the columns: one, or a block loop then the contiguous lanes), k moves
+ *  A and B (the reductions, outermost first). */
+struct TileLoops {
+  int m = -1;
+  std::vector<int> n, k;
+  bool valid = true;
+  bool ok() const { return valid && !n.empty() && n.size() <= 2; }
+};
+
+TileLoops ClassifyTileLoops(const AffineAccess& c, const AffineAccess& a, const AffineAccess& b) {
+  TileLoops t;
+  for (size_t l = 0; l < c.coef.size(); ++l) {
+    bool cc = c.coef[l] != 0, ca = a.coef[l] != 0, cb = b.coef[l] != 0;
+    if (cc && ca && !cb && t.m < 0) t.m = static_cast<int>(l);
+    else if (cc && !ca && cb) t.n.push_back(static_cast<int>(l));
+    else if (!cc && ca && cb) t.k.push_back(static_cast<int>(l));
+    else t.valid = false;
+  }
+  // Two column loops: the contiguous one (lanes) last.
+  if (t.n.size() == 2 && c.coef[t.n[0]] == 1 && b.coef[t.n[0]] == 1) std::swap(t.n[0], t.n[1]);
+  return t;
+}
+
 absl::StatusOr<Stmt> GemmF32(const TensorizeInput& in) {
   const BlockNode* block = in.inner->block.get();
   if (block->init.defined()) return absl::FailedPreconditionError("the block still has its init (decompose_reduction first)");
@@ -92,8 +116,9 @@ absl::StatusOr<Stmt> GemmF32(const TensorizeInput& in) {
   } else if (*pred == 0) {
     return absl::FailedPreconditionError("the block never runs (predicate false)");
   }
-  if (in.loops.size() != 3) {
-    return absl::FailedPreconditionError(absl::StrCat("expected 3 loops (m, n, k) inside, found ", in.loops.size()));
+  if (in.loops.size() < 2) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("expected the tile's loops (rows, columns, reductions) inside, found ", in.loops.size()));
   }
   for (const ForNode* f : in.loops) {
     const int64_t* m = AsConstInt(f->min);
@@ -121,66 +146,84 @@ absl::StatusOr<Stmt> GemmF32(const TensorizeInput& in) {
   if (la == nullptr || lb == nullptr || la->buffer->dtype != DataType::Float32() || lb->buffer->dtype != DataType::Float32()) {
     return absl::FailedPreconditionError("the block is not a float32 C[...] = C[...] + A[...] * B[...]");
   }
+  // Loops of one iteration take no part (their variable is 0); the others are each a row (m),
+  // column (n) or reduction (k) loop of the tile.
+  std::vector<const ForNode*> loops;
+  std::vector<std::pair<Var, PrimExpr>> unit;
+  for (const ForNode* f : in.loops) {
+    if (*AsConstInt(f->extent) > 1) loops.push_back(f);
+    else unit.push_back({f->loop_var, IntImm(f->loop_var->dtype, 0)});
+  }
   std::vector<std::pair<Var, PrimExpr>> bind;
-  for (size_t i = 0; i < block->iter_vars.size(); ++i) bind.push_back({block->iter_vars[i].var, in.inner->iter_values[i]});
-  absl::StatusOr<AffineAccess> c = Affine(store->buffer, store->indices, bind, in.loops, in.analyzer);
+  for (size_t i = 0; i < block->iter_vars.size(); ++i) {
+    bind.push_back({block->iter_vars[i].var, Substitute(in.inner->iter_values[i], unit)});
+  }
+  absl::StatusOr<AffineAccess> c = Affine(store->buffer, store->indices, bind, loops, in.analyzer);
   if (!c.ok()) return c.status();
-  absl::StatusOr<AffineAccess> a = Affine(la->buffer, la->indices, bind, in.loops, in.analyzer);
+  absl::StatusOr<AffineAccess> a = Affine(la->buffer, la->indices, bind, loops, in.analyzer);
   if (!a.ok()) return a.status();
-  absl::StatusOr<AffineAccess> b = Affine(lb->buffer, lb->indices, bind, in.loops, in.analyzer);
+  absl::StatusOr<AffineAccess> b = Affine(lb->buffer, lb->indices, bind, loops, in.analyzer);
   if (!b.ok()) return b.status();
   // Which loop is which: m moves C and A, n moves C and B, k moves A and B.
-  int m = -1, n = -1, k = -1;
-  for (int l = 0; l < 3; ++l) {
-    bool cc = c->coef[l] != 0, ca = a->coef[l] != 0, cb = b->coef[l] != 0;
-    if (cc && ca && !cb) m = l;
-    else if (cc && !ca && cb) n = l;
-    else if (!cc && ca && cb) k = l;
-  }
-  if (m < 0 || n < 0 || k < 0) {
+  TileLoops roles = ClassifyTileLoops(*c, *a, *b);
+  if (!roles.ok()) {
     // The operands may be the other way round (B[...] * A[...]).
     std::swap(a, b);
     std::swap(la, lb);
-    m = n = k = -1;
-    for (int l = 0; l < 3; ++l) {
-      bool cc = c->coef[l] != 0, ca = a->coef[l] != 0, cb = b->coef[l] != 0;
-      if (cc && ca && !cb) m = l;
-      else if (cc && !ca && cb) n = l;
-      else if (!cc && ca && cb) k = l;
-    }
+    roles = ClassifyTileLoops(*c, *a, *b);
   }
-  if (m < 0 || n < 0 || k < 0) {
-    return absl::FailedPreconditionError("the loops are not one row loop of C and A, one column loop of C and B and one reduction loop of A and B");
+  if (!roles.ok()) {
+    return absl::FailedPreconditionError(
+        "the loops are not one row loop of C and A, column loops of C and B and reduction loops of A and B");
   }
-  auto ext = [&](int l) { return *AsConstInt(in.loops[l]->extent); };
   auto addr = [](const Buffer& buf, const std::vector<PrimExpr>& origin) {
     return PrimExpr(new TirCallNode(DataType::Handle(), "address_of", {Load(buf, origin)}));
   };
+  auto ext = [&](int l) { return *AsConstInt(loops[l]->extent); };
+  if (roles.n.size() != 1 || roles.k.size() != 1) {
+    // Column blocks and several reduction loops (a direct convolution): T.gemm_tile_nd.
+    if (guard.defined()) return absl::FailedPreconditionError("a guarded tile must be a plain GEMM (one column and one reduction loop)");
+    int lanes = roles.n.back(), blocks = roles.n.size() == 2 ? roles.n.front() : -1;
+    if (c->coef[lanes] != 1 || b->coef[lanes] != 1) {
+      return absl::FailedPreconditionError("the innermost column loop is not contiguous in C and B");
+    }
+    std::vector<PrimExpr> args = {addr(store->buffer, c->origin), addr(la->buffer, a->origin), addr(lb->buffer, b->origin),
+                                  I64(ext(roles.m)), I64(blocks < 0 ? 1 : ext(blocks)), I64(ext(lanes)),
+                                  I64(a->coef[roles.m]), I64(c->coef[roles.m]),
+                                  I64(blocks < 0 ? 0 : b->coef[blocks]), I64(blocks < 0 ? 0 : c->coef[blocks]),
+                                  I64(static_cast<int64_t>(roles.k.size()))};
+    for (int k : roles.k) args.insert(args.end(), {I64(ext(k)), I64(a->coef[k]), I64(b->coef[k])});
+    return Stmt(new EvaluateNode(PrimExpr(new TirCallNode(DataType::Int32(), "gemm_tile_nd", args))));
+  }
+  int m = roles.m, n = roles.n[0], k = roles.k[0];
+  // A one-row tile has no row loop: MR 1, row strides 0.
+  int64_t mr = m < 0 ? 1 : ext(m), a_m = m < 0 ? 0 : a->coef[m], c_m = m < 0 ? 0 : c->coef[m];
   std::vector<PrimExpr> args = {addr(store->buffer, c->origin), addr(la->buffer, a->origin), addr(lb->buffer, b->origin),
-                                I64(ext(k)), I64(ext(m)), I64(ext(n)),
-                                I64(a->coef[m]), I64(a->coef[k]), I64(b->coef[k]), I64(b->coef[n]),
-                                I64(c->coef[m]), I64(c->coef[n])};
+                                I64(ext(k)), I64(mr), I64(ext(n)),
+                                I64(a_m), I64(a->coef[k]), I64(b->coef[k]), I64(b->coef[n]),
+                                I64(c_m), I64(c->coef[n])};
   if (!guard.defined()) return Stmt(new EvaluateNode(PrimExpr(new TirCallNode(DataType::Int32(), "gemm_tile", args))));
   // guard: lhs < rhs, lhs = base + the m loop (coefficient 1), the n and k loops absent.
   const auto* lt = guard.as<LTNode>();
   if (lt == nullptr) return absl::FailedPreconditionError("the block is guarded by a predicate that is not a row bound");
+  if (m < 0) return absl::FailedPreconditionError("a guarded tile needs a row loop");
   std::vector<std::pair<Var, PrimExpr>> zeros, m_one;
-  for (size_t l = 0; l < in.loops.size(); ++l) {
-    zeros.push_back({in.loops[l]->loop_var, IntImm(in.loops[l]->loop_var->dtype, 0)});
-    m_one.push_back({in.loops[l]->loop_var, IntImm(in.loops[l]->loop_var->dtype, static_cast<int>(l) == m ? 1 : 0)});
+  for (const ForNode* f : in.loops) {
+    zeros.push_back({f->loop_var, IntImm(f->loop_var->dtype, 0)});
+    m_one.push_back({f->loop_var, IntImm(f->loop_var->dtype, f == loops[m] ? 1 : 0)});
   }
   PrimExpr base = in.analyzer.Simplify(Substitute(lt->a, zeros));
   const PrimExpr step_expr = in.analyzer.Simplify(Substitute(lt->a, m_one) - base);  // AsConstInt points into it
   const int64_t* step = AsConstInt(step_expr);
   for (int l : {n, k}) {
-    if (UsesVar(lt->a, in.loops[l]->loop_var) || UsesVar(lt->b, in.loops[l]->loop_var)) {
+    if (UsesVar(lt->a, loops[l]->loop_var) || UsesVar(lt->b, loops[l]->loop_var)) {
       return absl::FailedPreconditionError("the predicate guards columns or the reduction, not rows");
     }
   }
-  if (step == nullptr || *step != 1 || UsesVar(lt->b, in.loops[m]->loop_var)) {
+  if (step == nullptr || *step != 1 || UsesVar(lt->b, loops[m]->loop_var)) {
     return absl::FailedPreconditionError("the predicate is not a bound on the tile's rows");
   }
-  PrimExpr rows = Min(I64(ext(m)), Max(I64(0), Cast(DataType::Int64(), lt->b) - Cast(DataType::Int64(), base)));
+  PrimExpr rows = Min(I64(mr), Max(I64(0), Cast(DataType::Int64(), lt->b) - Cast(DataType::Int64(), base)));
   args.push_back(in.analyzer.Simplify(rows));
   return Stmt(new EvaluateNode(PrimExpr(new TirCallNode(DataType::Int32(), "gemm_tile_partial", args))));
 }
