@@ -81,7 +81,7 @@ class Conv2dToGemmPass : public FunctionPass {
           std::optional<std::vector<int64_t>> xs = ImageShape(m[x]);
           const std::vector<int64_t>* ws = StaticFloatShape(m[w], 4);
           // Grouped convolutions are no single GEMM; an odd channel count has no register tile.
-          if (a.groups != 1 || !xs || ws == nullptr || !ImageShape(matched) || (*ws)[0] % 2 != 0) return matched;
+          if (a.groups != 1 || !a.IsDefaultLayout() || !xs || ws == nullptr || !ImageShape(matched) || (*ws)[0] % 2 != 0) return matched;
           int64_t out_channels = (*ws)[0], k = (*ws)[1] * (*ws)[2] * (*ws)[3];
           relax::Expr weights;
           if (const auto* c = m[w].as<relax::ConstantNode>()) {

@@ -99,6 +99,7 @@ class DispatchBlasPass : public FunctionPass {
           const auto* add_call = m[add].as<relax::CallNode>();
           if ((with_relu && !single_use(outer->args[0])) || !single_use(add_call->args[0])) return matched;
           const relax::CallNode* conv_call = m[conv].as<relax::CallNode>();
+          if (!ConvAttrs(*conv_call).IsDefaultLayout()) return matched;
           if (!StaticFloat32(m[x], 4) || !StaticFloat32(m[w], 4) || !StaticFloat32(matched, 4)) return matched;
           int64_t channels = (*m[w]->struct_info().as<relax::TensorStructInfoNode>()->shape)[0];
           std::optional<TensorData> b = PerChannelValues(m[bias], channels);
@@ -120,6 +121,7 @@ class DispatchBlasPass : public FunctionPass {
           const std::string& op = call->op.as<relax::OpNode>()->name();
           if (!ops.count(op == "nn.conv2d" ? "conv2d" : op == "nn.dense" ? "dense" : "matmul")) return matched;
           if (op == "nn.conv2d") {
+            if (!ConvAttrs(*call).IsDefaultLayout()) return matched;
             if (!StaticFloat32(m[a], 4) || !StaticFloat32(m[b], 4) || !StaticFloat32(matched, 4)) return matched;
             return CallDpsPacked("mlc.blas.conv2d", {m[a], m[b], Geometry(ConvAttrs(*call), 0)}, matched);
           }

@@ -8,6 +8,7 @@
  *  convolution is left for remove-unused.
  */
 #include "ir/op.h"
+#include "ir/ops/op_attrs.h"
 #include "passes/pass.h"
 #include "passes/pattern.h"
 
@@ -35,6 +36,8 @@ class FoldScaleIntoConvPass : public FunctionPass {
         [&](const relax::Expr& matched, const Match& m, relax::BlockBuilder*) -> relax::Expr {
           const auto* var = matched.as<relax::CallNode>()->args[0].as<relax::VarNode>();
           if (var == nullptr || uses[var] != 1) return matched;
+          absl::StatusOr<relax::Conv2DAttrs> attrs = relax::ParseAttrs<relax::Conv2DAttrs>(m[conv].as<relax::CallNode>()->attrs);
+          if (!attrs.ok() || !attrs->IsDefaultLayout()) return matched;
           const TensorData& wd = m[w].as<relax::ConstantNode>()->data;
           if (wd.dtype() != DataType::Float32() || wd.shape().size() != 4) return matched;
           int64_t channels = wd.shape()[0];

@@ -168,7 +168,7 @@ class QdqToIntegerPass : public FunctionPass {
           if (with_bias && !single_use(m[add].as<relax::CallNode>()->args[0])) return matched;
           const auto* conv_call = m[conv].as<relax::CallNode>();
           absl::StatusOr<relax::Conv2DAttrs> attrs = relax::ParseAttrs<relax::Conv2DAttrs>(conv_call->attrs);
-          if (!attrs.ok() || attrs->groups != 1 || !StaticFloat32(matched, 4)) return matched;
+          if (!attrs.ok() || attrs->groups != 1 || !attrs->IsDefaultLayout() || !StaticFloat32(matched, 4)) return matched;
           const auto* wt = m[w_dq]->struct_info().as<relax::TensorStructInfoNode>();
           if (wt == nullptr || !wt->shape) return matched;
           std::optional<TensorData> b;

@@ -552,8 +552,10 @@ class KernelEmitter {
       llvm::Value* k_next = b_.CreateAdd(k, b_.getInt64(1), "", true, true);
       llvm::BranchInst* back = b_.CreateBr(open[i].second);
       k->addIncoming(k_next, b_.GetInsertBlock());
+      // Not unrolled: the accumulators fill the registers, and an unrolled step would spill them.
       llvm::MDNode* loop_id = llvm::MDNode::getDistinct(
-          ctx_, {nullptr, llvm::MDNode::get(ctx_, llvm::MDString::get(ctx_, "llvm.loop.mustprogress"))});
+          ctx_, {nullptr, llvm::MDNode::get(ctx_, llvm::MDString::get(ctx_, "llvm.loop.mustprogress")),
+                 llvm::MDNode::get(ctx_, llvm::MDString::get(ctx_, "llvm.loop.unroll.disable"))});
       loop_id->replaceOperandWith(0, loop_id);
       back->setMetadata(llvm::LLVMContext::MD_loop, loop_id);
       b_.SetInsertPoint(exits[i]);

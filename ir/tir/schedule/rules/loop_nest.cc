@@ -206,10 +206,23 @@ int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const Target& t
     if (!r->iter_values.empty()) names.push_back(r->block->name);
   }
   std::set<std::string> handled;
-  // GEMMs first: they place their epilogues.
+  // Direct convolutions and GEMMs first: they place their epilogues.
   for (const std::string& name : names) {
     absl::StatusOr<BlockRV> rv = sch->GetBlock(name, func);
     if (!rv.ok()) continue;
+    if (std::optional<DirectConvBlock> conv = MatchDirectConv(*sch, *rv)) {
+      std::optional<DirectConvTiles> tiles = DefaultDirectConvTiles(*conv, target);
+      Schedule attempt = *sch;
+      absl::StatusOr<BlockRV> again = attempt.GetBlock(name, func);
+      absl::Status s = !tiles ? absl::FailedPreconditionError("no register tile fits") : again.ok() ? ScheduleDirectConv(&attempt, *again, *conv, *tiles) : again.status();
+      if (s.ok()) {
+        *sch = attempt;
+        ++scheduled;
+        handled.insert(name);
+        continue;
+      }
+      note(name, absl::StrCat("direct convolution rule: ", s.message()));
+    }
     std::optional<GemmBlock> gemm = MatchGemm(*sch, *rv);
     if (!gemm) continue;
     std::optional<GemmTiles> tiles = choose_tiles(*gemm, target);

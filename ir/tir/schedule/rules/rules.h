@@ -81,6 +81,32 @@ absl::Status ScheduleGemm(Schedule* sch, const BlockRV& block, const GemmBlock& 
  *  (vectorized when j is constant), the init hoisted out of k, the outermost loop parallel. */
 absl::Status ScheduleGemmLoops(Schedule* sch, const BlockRV& block, const GemmBlock& gemm);
 
+/*! \brief A direct convolution in channel-blocked layouts (conv.cc): a reduction block
+ *  C[..., lanes] += A[...] * B[..., lanes] where the lanes (C's last index) and at most one
+ *  loop over channel blocks move C and B, pixel loops move C and A, and every reduction loop
+ *  moves A and B at affine offsets. Positions are in GetLoops(block). */
+struct DirectConvBlock {
+  std::string name;
+  int lanes_loop = -1, row_loop = -1, block_loop = -1;
+  std::vector<int> row_candidates;  // every pixel loop (n, oh, ow); the last is the tile's rows
+  std::vector<int> reduce_loops;
+  int64_t lanes = 0, rows = 0, blocks = 1, reduction = 1;  // extents
+};
+
+/*! \brief The register tile of a direct convolution: MR pixels x NB channel blocks. */
+struct DirectConvTiles {
+  bool operator==(const DirectConvTiles& o) const { return mr == o.mr && nb == o.nb; }
+  int64_t mr = 1, nb = 1;
+};
+
+std::optional<DirectConvBlock> MatchDirectConv(const Schedule& sch, const BlockRV& block);
+/*! \brief The tile needing the fewest loads per multiply-add that fits the registers. */
+std::optional<DirectConvTiles> DefaultDirectConvTiles(const DirectConvBlock& conv, const Target& target);
+/*! \brief Every tile that fits the target's registers and divides the extents (tuning's space). */
+std::vector<DirectConvTiles> DirectConvTileCandidates(const DirectConvBlock& conv, const Target& target);
+/*! \brief Applies the direct-convolution schedule (see conv.cc). */
+absl::Status ScheduleDirectConv(Schedule* sch, const BlockRV& block, const DirectConvBlock& conv, const DirectConvTiles& tiles);
+
 /*! \brief The window rule (window.cc): a reduction over a small window (depthwise convolution,
  *  pooling) with the window loops unrolled under the vectorized output row. */
 absl::Status ScheduleWindowReduction(Schedule* sch, const BlockRV& block, const Target& target);

@@ -1,0 +1,277 @@
+/*! \file alter_op_layout.cc
+ *  \brief alter-op-layout: float32 convolutions in channel-blocked layouts, carried through the
+ *         operators that do not care, as TVM's AlterOpLayout and ONNX Runtime's NCHWc
+ *         transformer do.
+ *
+ *    conv2d(x, W)            ->  conv2d(x', W', data_layout="NCHW16c", kernel_layout="OIHW16i16o",
+ *                                       out_layout="NCHW16c")      W' packed at compile time
+ *    relu(add(conv, bias))   ->  the same operators on the blocked tensors (bias blocked too)
+ *    max_pool2d(conv)        ->  max_pool2d(conv', layout="NCHW16c")
+ *
+ *  The channels go in blocks of one vector of the module's target (16 floats with AVX-512, 8
+ *  with AVX2; 8 when the count is not a multiple of that). A direct convolution over blocked
+ *  data reads its windows in place and writes whole vectors of output channels, so the
+ *  default schedule's register tile (T.gemm_tile_nd) needs no packing per call and no
+ *  im2col, and depthwise convolutions and pooling vectorize along the channel block.
+ *
+ *  Each rewritten binding keeps its variable, bound to the layout_transform of the blocked
+ *  result back to NCHW; operators that need NCHW (reshape, dense, concat, the function's
+ *  result) read that, and remove-unused drops the conversions nobody reads. Eligible:
+ *  groups 1 and depthwise (groups = channels, one filter each) convolutions of constant
+ *  weights with static C, H and W (the batch may be symbolic); elementwise and broadcasting
+ *  operators whose other operands are blocked the same way, per-channel or scalar; max, average
+ *  and global average pooling. Runs after fold-scale-into-conv and before conv2d-to-gemm
+ *  (which takes the convolutions left in NCHW) and fuse-ops. Cost: one walk; the weights are
+ *  repacked once.
+ */
+#include <unordered_map>
+
+#include "absl/strings/str_cat.h"
+#include "ir/expr_functor.h"
+#include "ir/layout.h"
+#include "ir/op.h"
+#include "ir/ops/op_attrs.h"
+#include "ir/shape_util.h"
+#include "ir/target/target.h"
+#include "passes/pass.h"
+#include "passes/pattern.h"
+
+namespace mlc {
+namespace passes {
+namespace {
+
+/*! \brief The channel block of a tensor of `channels` channels: a vector of the target, or 8. */
+int64_t ChannelBlock(int64_t channels, int64_t lanes) {
+  for (int64_t b : {lanes, int64_t{8}}) {
+    if (b > 1 && channels % b == 0) return b;
+  }
+  return 0;
+}
+
+std::string Blocked(int64_t block) { return absl::StrCat("NCHW", block, "c"); }
+
+const relax::TensorStructInfoNode* TensorInfo(const relax::Expr& e) {
+  const auto* t = e->struct_info().as<relax::TensorStructInfoNode>();
+  return t != nullptr && t->HasKnownShape() ? t : nullptr;
+}
+
+relax::Expr Call(const std::string& op, std::vector<relax::Expr> args, Attrs attrs = {}) {
+  return relax::MakeCall(relax::GetOpOrDie(op), std::move(args), std::move(attrs));
+}
+
+relax::Expr Transform(const relax::Expr& x, const std::string& src, const std::string& dst) {
+  return Call("layout_transform", {x}, relax::ToAttrs(relax::LayoutTransformAttrs{src, dst}));
+}
+
+/*! \brief Operators that compute each element from the elements at the same index (with
+ *  broadcasting) and know nothing of axes: they run on blocked tensors as they are. */
+bool LayoutAgnostic(const relax::OpNode* op) {
+  const relax::OpInfo& info = op->info();
+  if (info.pattern != relax::OpPattern::kElemWise && info.pattern != relax::OpPattern::kBroadcast) return false;
+  if (info.builtin || info.num_inputs < 1) return false;
+  for (const relax::OpAttrSpec& a : info.attrs) {
+    if (a.name == "axis" || a.name == "axes") return false;
+  }
+  return true;
+}
+
+class LayoutRewriter : public relax::ExprMutator {
+ public:
+  LayoutRewriter(relax::BlockBuilder* bb, int64_t lanes) : relax::ExprMutator(bb), lanes_(lanes) {}
+
+ protected:
+  relax::Expr VisitBindingValue_(const relax::VarBindingNode* binding, const relax::CallNode* call) override {
+    const auto* op = call->op.as<relax::OpNode>();
+    std::optional<std::pair<relax::Expr, std::string>> blocked;
+    if (op != nullptr && op->name() == "nn.conv2d") {
+      blocked = Conv(*call);
+    } else if (op != nullptr && (op->name() == "nn.max_pool2d" || op->name() == "nn.avg_pool2d" ||
+                                 op->name() == "nn.adaptive_avg_pool2d")) {
+      blocked = Pool(*call);
+    } else if (op != nullptr && LayoutAgnostic(op)) {
+      blocked = Elementwise(*call);
+    }
+    if (!blocked) return relax::ExprMutator::VisitBindingValue_(binding, call);
+    relax::Var v = Emit(blocked->first, absl::StrCat(binding->var->name_hint, "_blocked"));
+    blocked_[binding->var.get()] = {v, blocked->second};
+    // The variable itself holds the NCHW tensor, for whoever needs it.
+    return Transform(v, blocked->second, "NCHW");
+  }
+
+ private:
+  struct BlockedValue {
+    relax::Var var;
+    std::string layout;
+  };
+
+  const BlockedValue* FindBlocked(const relax::Expr& e) const {
+    auto it = blocked_.find(e.get());
+    return it == blocked_.end() ? nullptr : &it->second;
+  }
+
+  /*! \brief The rewritten argument (the NCHW variable the mutator would use). */
+  relax::Expr Arg(const relax::Expr& e) { return VisitExpr(e); }
+
+  /*! \brief Data for a blocked operator: blocked already, or converted when its channels
+   *  divide into blocks; nullopt when they do not (or `allow_nchw` and there are too few). */
+  std::optional<std::pair<relax::Expr, int64_t>> BlockedData(const relax::Expr& x, int64_t channels, bool allow_nchw) {
+    if (const BlockedValue* b = FindBlocked(x)) return std::make_pair(relax::Expr(b->var), Layout::Parse(b->layout)->Factor('C'));
+    // Few channels (an image's three): read in place, NCHW, by the convolution.
+    if (allow_nchw && channels < lanes_) return std::make_pair(Arg(x), int64_t{1});
+    int64_t block = ChannelBlock(channels, lanes_);
+    if (block == 0) {
+      if (allow_nchw) return std::make_pair(Arg(x), int64_t{1});
+      return std::nullopt;
+    }
+    return std::make_pair(relax::Expr(Emit(Transform(Arg(x), "NCHW", Blocked(block)), "blocked")), block);
+  }
+
+  std::optional<std::pair<relax::Expr, std::string>> Conv(const relax::CallNode& call) {
+    absl::StatusOr<relax::Conv2DAttrs> attrs = relax::ParseAttrs<relax::Conv2DAttrs>(call.attrs);
+    if (!attrs.ok() || !attrs->IsDefaultLayout()) return std::nullopt;
+    const auto* x = TensorInfo(call.args[0]);
+    const auto* w = call.args[1].as<relax::ConstantNode>();
+    if (x == nullptr || x->dtype != DataType::Float32() || x->ndim != 4 || w == nullptr ||
+        w->data.dtype() != DataType::Float32() || w->data.shape().size() != 4) {
+      return std::nullopt;
+    }
+    absl::StatusOr<std::vector<int64_t>> xs = relax::KnownValues(x->Dims(), {1, 2, 3}, "data");
+    if (!xs.ok()) return std::nullopt;
+    const std::vector<int64_t>& ws = w->data.shape();
+    int64_t out_channels = ws[0], in_channels = (*xs)[1];
+    bool depthwise = attrs->groups == in_channels && ws[1] == 1 && out_channels == in_channels && attrs->groups > 1;
+    if (attrs->groups != 1 && !depthwise) return std::nullopt;
+    std::optional<std::pair<relax::Expr, int64_t>> data;
+    std::string kernel_layout, out_layout;
+    if (depthwise) {
+      // One filter per channel: the result is blocked as the data is.
+      data = BlockedData(call.args[0], in_channels, /*allow_nchw=*/false);
+      if (!data) return std::nullopt;
+      kernel_layout = absl::StrCat("OIHW", data->second, "o");
+      out_layout = Blocked(data->second);
+    } else {
+      int64_t out_block = ChannelBlock(out_channels, lanes_);
+      if (out_block == 0) return std::nullopt;
+      data = BlockedData(call.args[0], in_channels, /*allow_nchw=*/true);
+      kernel_layout = data->second > 1 ? absl::StrCat("OIHW", data->second, "i", out_block, "o") : absl::StrCat("OIHW", out_block, "o");
+      out_layout = Blocked(out_block);
+    }
+    absl::StatusOr<TensorData> packed = TransformLayout(w->data, *Layout::Parse("OIHW"), *Layout::Parse(kernel_layout));
+    if (!packed.ok()) return std::nullopt;
+    relax::Conv2DAttrs blocked = *attrs;
+    blocked.data_layout = data->second > 1 ? Blocked(data->second) : "NCHW";
+    blocked.kernel_layout = kernel_layout;
+    blocked.out_layout = out_layout;
+    return std::make_pair(Call("nn.conv2d", {data->first, relax::MakeConstant(*packed)}, relax::ToAttrs(blocked)), out_layout);
+  }
+
+  std::optional<std::pair<relax::Expr, std::string>> Pool(const relax::CallNode& call) {
+    const BlockedValue* b = FindBlocked(call.args[0]);
+    if (b == nullptr) return std::nullopt;
+    Attrs attrs = call.attrs;
+    auto layout = attrs.find("layout");
+    if (layout != attrs.end() && !(layout->second == AttrValue(std::string("NCHW")))) return std::nullopt;
+    attrs["layout"] = AttrValue(b->layout);
+    return std::make_pair(relax::MakeCall(call.op, {b->var}, attrs), b->layout);
+  }
+
+  /*! \brief An operand of an elementwise operator in `layout` (channels `channels`): blocked
+   *  the same way, converted from another blocking, or a per-channel, per-pixel or scalar
+   *  operand broadcast against it; nullopt when it cannot be. */
+  std::optional<relax::Expr> Operand(const relax::Expr& e, const Layout& layout, int64_t channels) {
+    if (const BlockedValue* b = FindBlocked(e)) {
+      if (b->layout == layout.name()) return relax::Expr(b->var);
+      return relax::Expr(Emit(Transform(b->var, b->layout, layout.name())));
+    }
+    const auto* t = TensorInfo(e);
+    if (t == nullptr || t->ndim > 4 || !t->shape) return std::nullopt;
+    if (t->ndim == 0) return Arg(e);
+    std::vector<int64_t> dims4(4 - t->ndim, 1);
+    dims4.insert(dims4.end(), t->shape->begin(), t->shape->end());
+    const auto* constant = e.as<relax::ConstantNode>();
+    if (dims4[1] == 1) {
+      // Constant along the channels: the same values, with unit channel axes.
+      std::vector<int64_t> shape = {dims4[0], 1, dims4[2], dims4[3], 1};
+      if (constant != nullptr) return relax::MakeConstant(TensorData(constant->data.dtype(), shape, constant->data.bytes()));
+      return relax::Expr(Emit(Call("reshape", {Arg(e)}, relax::ToAttrs(relax::ReshapeAttrs{shape}))));
+    }
+    if (dims4[1] != channels) return std::nullopt;
+    if (constant != nullptr) {
+      absl::StatusOr<TensorData> packed =
+          TransformLayout(TensorData(constant->data.dtype(), dims4, constant->data.bytes()), *Layout::Parse("NCHW"), layout);
+      if (!packed.ok()) return std::nullopt;
+      return relax::MakeConstant(*packed);
+    }
+    relax::Expr four = t->ndim == 4 ? Arg(e) : relax::Expr(Emit(Call("reshape", {Arg(e)}, relax::ToAttrs(relax::ReshapeAttrs{dims4}))));
+    return relax::Expr(Emit(Transform(four, "NCHW", layout.name())));
+  }
+
+  std::optional<std::pair<relax::Expr, std::string>> Elementwise(const relax::CallNode& call) {
+    const BlockedValue* first = nullptr;
+    for (const relax::Expr& a : call.args) {
+      if ((first = FindBlocked(a)) != nullptr) break;
+    }
+    const auto* result = TensorInfo(relax::Expr(&call));
+    if (first == nullptr || result == nullptr || result->ndim != 4) return std::nullopt;
+    Layout layout = *Layout::Parse(first->layout);
+    const int64_t* channels = tir::AsConstInt(result->Dims()[1]);
+    if (channels == nullptr) return std::nullopt;
+    absl::StatusOr<std::vector<tir::PrimExpr>> want = layout.ShapeFromPrimal(result->Dims());
+    if (!want.ok()) return std::nullopt;
+    // Check every operand converts before emitting any conversion.
+    for (const relax::Expr& a : call.args) {
+      if (FindBlocked(a) != nullptr) continue;
+      const auto* t = TensorInfo(a);
+      if (t == nullptr || t->ndim > 4 || !t->shape) return std::nullopt;
+      std::vector<int64_t> dims4(4 - t->ndim, 1);
+      dims4.insert(dims4.end(), t->shape->begin(), t->shape->end());
+      if (t->ndim != 0 && dims4[1] != 1 && dims4[1] != *channels) return std::nullopt;
+    }
+    std::vector<relax::Expr> args;
+    for (const relax::Expr& a : call.args) {
+      std::optional<relax::Expr> o = Operand(a, layout, *channels);
+      if (!o) return std::nullopt;
+      args.push_back(*o);
+    }
+    relax::Expr out = relax::MakeCall(call.op, args, call.attrs, call.sinfo_args);
+    // The blocked call must compute the blocked result (broadcasting may not widen it).
+    absl::StatusOr<relax::Expr> normalized = builder_.Normalize(out);
+    if (!normalized.ok()) return std::nullopt;
+    const auto* t = TensorInfo(*normalized);
+    if (t == nullptr || t->ndim != static_cast<int64_t>(want->size())) return std::nullopt;
+    for (size_t d = 0; d < want->size(); ++d) {
+      if (!relax::DimsEqual(t->Dims()[d], (*want)[d])) return std::nullopt;
+    }
+    return std::make_pair(*normalized, layout.name());
+  }
+
+  int64_t lanes_;
+  std::unordered_map<const Object*, BlockedValue> blocked_;
+};
+
+class AlterOpLayoutPass : public FunctionPass {
+ public:
+  std::string name() const override { return "alter-op-layout"; }
+  std::string description() const override {
+    return "Rewrites float32 convolutions (groups 1 and depthwise, constant weights) into channel-blocked layouts "
+           "(NCHW16c data, OIHW16i16o weights packed at compile time; the block is one vector of the module's target) "
+           "and carries the blocked layout through elementwise operators and pooling, converting back to NCHW only "
+           "where an operator needs it. Run after fold-scale-into-conv, before conv2d-to-gemm and fuse-ops; "
+           "remove-unused drops the conversions nobody reads.";
+  }
+
+ protected:
+  bool skip_primitive() const override { return true; }
+  absl::StatusOr<relax::Function> RunOnFunction(const relax::Function& func, relax::BlockBuilder* builder) override {
+    absl::StatusOr<Target> target = TargetFromAttrs(builder->module().attrs());
+    if (!target.ok()) return target.status();
+    LayoutRewriter rewriter(builder, target->float_lanes());
+    return rewriter.VisitFunction(func);
+  }
+};
+
+MLC_REGISTER_PASS(AlterOpLayoutPass);
+
+}  // namespace
+}  // namespace passes
+}  // namespace mlc
