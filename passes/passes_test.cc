@@ -101,7 +101,7 @@ TEST(PassInfrastructure, NamedPipelinesExpand) {
 TEST(PassInfrastructure, ErrorsNameTheKnownPassesAndOptions) {
   absl::StatusOr<std::vector<std::unique_ptr<Pass>>> p = ParsePipeline("legalize,fuse-opz");
   ASSERT_FALSE(p.ok());
-  EXPECT_THAT(std::string(p.status().message()), HasSubstr("unknown pass 'fuse-opz'; known passes: apply-tuning-records, bind-params"));
+  EXPECT_THAT(std::string(p.status().message()), HasSubstr("unknown pass 'fuse-opz'; known passes: alter-op-layout, apply-tuning-records, bind-params"));
   EXPECT_THAT(std::string(p.status().message()), HasSubstr("named pipelines: O0, blas, default"));
   p = ParsePipeline("fuse-ops{depth=3}");
   ASSERT_FALSE(p.ok());

@@ -315,6 +315,35 @@ TEST(OperatorLibrary, Conv2dInBlockedLayoutsMatchesTheDirectReference) {
   }
 }
 
+// The default pipeline's path for convolutions: alter-op-layout (channel blocks of the host's
+// vector, weights packed at compile time), then the direct-convolution rule's register tile
+// (T.gemm_tile_nd). Blocked data with two output blocks and an odd output width, NCHW data
+// (three channels) with a batch, strides and asymmetric padding, depthwise with stride and
+// dilation (the data converted to blocks), pointwise with three output blocks, dilation.
+TEST(OperatorLibrary, BlockedConvolutionsThroughTheDefaultRulesMatchTheDirectReference) {
+  struct ConvCase {
+    std::vector<int64_t> x, w;
+    Window window;
+    int64_t groups;
+  };
+  std::vector<ConvCase> cases = {
+      {{1, 16, 9, 13}, {32, 16, 3, 3}, {{3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}}, 1},
+      {{2, 3, 11, 10}, {16, 3, 3, 3}, {{3, 3}, {2, 2}, {1, 0, 2, 1}, {1, 1}}, 1},
+      {{1, 16, 10, 9}, {16, 1, 3, 3}, {{3, 3}, {2, 1}, {1, 2, 1, 2}, {1, 2}}, 16},
+      {{1, 32, 7, 7}, {48, 32, 1, 1}, {{1, 1}, {1, 1}, {0, 0, 0, 0}, {1, 1}}, 1},
+      {{1, 8, 6, 6}, {24, 8, 3, 3}, {{3, 3}, {1, 1}, {2, 2, 2, 2}, {2, 2}}, 1},
+  };
+  for (const ConvCase& c : cases) {
+    Attrs attrs = {{"strides", c.window.strides}, {"padding", c.window.padding}, {"dilation", c.window.dilation},
+                   {"groups", c.groups}};
+    std::string text = RunOpCaseWithConstants("nn.conv2d", attrs, {c.x, c.w}, {false, true},
+                                              "alter-op-layout,fuse-ops,legalize,fuse-tir,default-schedule,remove-unused",
+                                              Conv2dReference(c.window, c.groups));
+    EXPECT_NE(text.find("T.gemm_tile_nd("), std::string::npos) << text;
+    EXPECT_NE(text.find("conv2d_NCHWc"), std::string::npos) << text;
+  }
+}
+
 // The same cases through the graph operator: legalized to loops, and dispatched to the BLAS
 // runtime function (im2col + SGEMM; the direct depthwise loop for the depthwise case).
 TEST(OperatorLibrary, Conv2dOperatorMatchesThroughLoopsAndThroughBlas) {

@@ -24,6 +24,8 @@
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Intrinsics.h"
+#include "llvm/IR/DiagnosticHandler.h"
+#include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/MDBuilder.h"
@@ -386,6 +388,8 @@ class KernelEmitter {
     int64_t a_m = 0, c_m = 0;    // row strides
     int64_t b_nb = 0, c_nb = 0;  // column-block strides
     int64_t b_n = 1, c_n = 1;    // lane strides (1: vector loads and stores)
+    bool vector_a = false;       // A varies along the lanes (contiguous): a vector per row, no broadcast
+    bool overwrite = false;      // C = the sums (C is not read)
     struct Reduction {
       llvm::Value* extent;
       int64_t a, b;  // strides
@@ -470,7 +474,7 @@ class KernelEmitter {
       }
       c.push_back(*v);
     }
-    if (c.size() < 8 || c[7] < 0 || c.size() != 8 + 3 * static_cast<size_t>(c[7])) {
+    if (c.size() < 9 || c[8] < 0 || c.size() != 9 + 3 * static_cast<size_t>(c[8])) {
       Fail(absl::StrCat("T.gemm_tile_nd: ", call->args.size(), " arguments do not match its reduction count"));
       return zero32;
     }
@@ -482,7 +486,13 @@ class KernelEmitter {
     tile.c_m = c[4];
     tile.b_nb = c[5];
     tile.c_nb = c[6];
-    for (int64_t k = 0; k < c[7]; ++k) tile.k.push_back({b_.getInt64(c[8 + 3 * k]), c[9 + 3 * k], c[10 + 3 * k]});
+    tile.vector_a = (c[7] & tir::kGemmTileVectorA) != 0;
+    tile.overwrite = (c[7] & tir::kGemmTileOverwrite) != 0;
+    if (tile.vector_a && tile.nb != 1) {
+      Fail("T.gemm_tile_nd: a vector A takes one column block");
+      return zero32;
+    }
+    for (int64_t k = 0; k < c[8]; ++k) tile.k.push_back({b_.getInt64(c[9 + 3 * k]), c[10 + 3 * k], c[11 + 3 * k]});
     EmitRegisterTile(tile, EmitExpr(call->args[0]), EmitExpr(call->args[1]), EmitExpr(call->args[2]));
     return zero32;
   }
@@ -490,7 +500,7 @@ class KernelEmitter {
   /*! \brief The register tile itself. Each row of each column block is one <NR x float>
    *  accumulator (LLVM splits it into the target's vectors), held in registers across the
    *  reduction loops: per innermost step, one vector load of B per block, one broadcast of A
-   *  per row and MR x NB fused multiply-adds. Accumulators start at zero and C is added after
+   *  per row (a vector load with vector_a) and MR x NB fused multiply-adds. Accumulators start at zero and C is added after
    *  the reductions, so C's loads do not stall the first FMAs (the tile may come from L2 or L3).
    *  Strided B or C lanes are gathered and scattered element by element. The accumulators are
    *  stack slots of the entry block, which SROA turns into registers. */
@@ -539,8 +549,9 @@ class KernelEmitter {
     std::vector<llvm::Value*> brow(tile.nb);
     for (int64_t j = 0; j < tile.nb; ++j) brow[j] = load_row(bp, b_.CreateAdd(b_off, b_.getInt64(j * tile.b_nb)), tile.b_n);
     for (int64_t r = 0; r < tile.mr; ++r) {
-      llvm::Value* a = b_.CreateLoad(f32, at(ap, b_.CreateAdd(a_off, b_.getInt64(r * tile.a_m))));
-      llvm::Value* splat = b_.CreateVectorSplat(static_cast<unsigned>(tile.nr), a);
+      llvm::Value* a_at = b_.CreateAdd(a_off, b_.getInt64(r * tile.a_m));
+      llvm::Value* splat = tile.vector_a ? load_row(ap, a_at, 1)
+                                         : b_.CreateVectorSplat(static_cast<unsigned>(tile.nr), b_.CreateLoad(f32, at(ap, a_at)));
       for (int64_t j = 0; j < tile.nb; ++j) {
         llvm::AllocaInst* slot = acc[r * tile.nb + j];
         b_.CreateStore(b_.CreateCall(fma, {splat, brow[j], b_.CreateLoad(vec, slot)}), slot);
@@ -563,7 +574,8 @@ class KernelEmitter {
     for (int64_t r = 0; r < tile.mr; ++r) {
       for (int64_t j = 0; j < tile.nb; ++j) {
         llvm::Value* offset = b_.getInt64(r * tile.c_m + j * tile.c_nb);
-        llvm::Value* sum = b_.CreateFAdd(load_row(cp, offset, tile.c_n), b_.CreateLoad(vec, acc[r * tile.nb + j]));
+        llvm::Value* sum = b_.CreateLoad(vec, acc[r * tile.nb + j]);
+        if (!tile.overwrite) sum = b_.CreateFAdd(load_row(cp, offset, tile.c_n), sum);
         if (tile.c_n == 1) {
           b_.CreateAlignedStore(sum, at(cp, offset), llvm::Align(4));
         } else {
@@ -650,6 +662,9 @@ class KernelEmitter {
     if (kind == tir::ForKind::kVectorized) {
       md.push_back(llvm::MDNode::get(ctx_, {llvm::MDString::get(ctx_, "llvm.loop.vectorize.enable"),
                                             llvm::ConstantAsMetadata::get(b_.getTrue())}));
+      // Not unrolled before the vectorizer sees it: a short loop (one vector of lanes) fully
+      // unrolled into scalars leaves the loop around it to be vectorized with gathers.
+      md.push_back(llvm::MDNode::get(ctx_, llvm::MDString::get(ctx_, "llvm.loop.unroll.disable")));
     } else if (kind == tir::ForKind::kUnrolled) {
       md.push_back(llvm::MDNode::get(ctx_, llvm::MDString::get(ctx_, "llvm.loop.unroll.full")));
     }
@@ -753,7 +768,11 @@ class KernelEmitter {
       llvm::Value* num_bytes = size != nullptr ? b_.getInt64(bytes)
                                                : b_.CreateMul(b_.CreateSExtOrTrunc(EmitExpr(op->buffer->shape[0]), i64_),
                                                               b_.getInt64(op->buffer->dtype.bytes()), "", true, true);
-      storage = b_.CreateCall(alloc_type, b_.CreateLoad(ptr_, workspace_alloc_global_), {num_bytes}, op->buffer->name);
+      llvm::CallInst* call = b_.CreateCall(alloc_type, b_.CreateLoad(ptr_, workspace_alloc_global_), {num_bytes}, op->buffer->name);
+      // A fresh block, as malloc's: no other pointer of the kernel reaches it, so loops over it
+      // and the parameters need no run-time overlap checks.
+      call->addRetAttr(llvm::Attribute::NoAlias);
+      storage = call;
     }
     // A refused workspace request (out of memory, over the runtime's size limit) skips the
     // work that needed it; the runtime recorded the failure and reports it after the kernel.
@@ -827,6 +846,12 @@ absl::StatusOr<CompiledKernels> CompileKernels(const std::vector<std::pair<std::
                                                const Target& mlc_target, const CodegenOptions& options) {
   InitializeLLVM();
   llvm::LLVMContext ctx;
+  // Loop metadata (vectorize, unroll) are hints: LLVM declining one is no concern of the user's,
+  // so its remarks and warnings about them are not printed. Errors still are.
+  struct QuietHints : llvm::DiagnosticHandler {
+    bool handleDiagnostics(const llvm::DiagnosticInfo& info) override { return info.getSeverity() != llvm::DS_Error; }
+  };
+  ctx.setDiagnosticHandler(std::make_unique<QuietHints>());
   auto mod = std::make_unique<llvm::Module>("mlc_kernels", ctx);
   std::string triple = llvm::sys::getDefaultTargetTriple();
   std::string error;

@@ -42,6 +42,10 @@ struct IntrinsicInfo {
   int64_t (*flops)(const std::vector<PrimExpr>& args) = nullptr;
 };
 
+/*! \brief T.gemm_tile_nd's flags (its 11th argument). */
+inline constexpr int64_t kGemmTileVectorA = 1;    // A varies along the lanes: loaded as vectors, not broadcast
+inline constexpr int64_t kGemmTileOverwrite = 2;  // the tile holds the whole reduction: C = sums, C not read
+
 const std::vector<IntrinsicInfo>& AllIntrinsics();
 /*! \brief The intrinsic, or nullptr. */
 const IntrinsicInfo* LookupIntrinsic(const std::string& name);

@@ -1,6 +1,7 @@
 # MODULE: gemm.py
-# ERROR: blockize: loop j of block C: the block has an init: decompose_reduction first
+# ERROR: blockize: loop k_1 of block C: the block has an init and reduces over loops outside: decompose_reduction first
 sch = tir.Schedule(mod)
 c = sch.get_block("C")
 i, j, k = sch.get_loops(c)
-sch.blockize(j)
+k0, k1 = sch.split(k, factors=[None, 8])
+sch.blockize(k1)

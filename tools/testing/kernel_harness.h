@@ -69,6 +69,11 @@ void RunKernelCase(const KernelCase& c, double rtol = 1e-5, double atol = 1e-5);
  *  text (to check which path the pipeline took). */
 std::string RunOpCase(const std::string& op, const Attrs& attrs, const std::vector<std::vector<int64_t>>& inputs,
                       const std::string& pipeline, const Reference& reference, float lo = -1, float hi = 1);
+/*! \brief RunOpCase with the inputs marked in `constant` (random, as the others) given to the
+ *  operator as constants of the module (weights), the rest as parameters of main. */
+std::string RunOpCaseWithConstants(const std::string& op, const Attrs& attrs, const std::vector<std::vector<int64_t>>& inputs,
+                                   const std::vector<bool>& constant, const std::string& pipeline, const Reference& reference,
+                                   float lo = -1, float hi = 1);
 
 }  // namespace testing_util
 }  // namespace mlc

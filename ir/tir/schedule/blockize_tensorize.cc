@@ -17,6 +17,11 @@ namespace mlc {
 namespace tir {
 namespace {
 
+bool IsZero(const PrimExpr& e) {
+  const int64_t* v = AsConstInt(e);
+  return v != nullptr && *v == 0;
+}
+
 /*! \brief `e` split into the part using only `outer` variables and the part using only
  *  `inner` ones (e = outer + inner), or false when a term mixes them. */
 bool SplitBinding(const PrimExpr& e, const std::set<const Object*>& inner, const Analyzer& a, PrimExpr* outer_part,
@@ -57,7 +62,6 @@ absl::StatusOr<BlockRV> Schedule::Blockize(const LoopRV& loop_rv) {
   const BlockRealizeNode* inner = blocks[0];
   const BlockNode* block = inner->block.get();
   std::string what = absl::StrCat(Name(*l), " of block ", block->name);
-  if (block->init.defined()) return ErrorAt(kPrim, what, "the block has an init: decompose_reduction first");
   std::optional<StmtPath> bpath = FindBlock(l->prim->body, block->name);
   std::vector<const ForNode*> all = LoopsAbove(*bpath);
   auto at = std::find(all.begin(), all.end(), l->loop);
@@ -76,6 +80,11 @@ absl::StatusOr<BlockRV> Schedule::Blockize(const LoopRV& loop_rv) {
       return ErrorAt(kPrim, what, absl::StrCat("the binding of ", iv.var->name, " mixes loops inside and outside"));
     }
     ConstIntBound ib = a.Bound(ip);
+    // A block with an init blockizes only when its reduction lies entirely inside: the new
+    // block then computes whole results (its body holds the init), and is not a reduction.
+    if (block->init.defined() && iv.kind == IterKind::kReduce && !IsZero(op)) {
+      return ErrorAt(kPrim, what, "the block has an init and reduces over loops outside: decompose_reduction first");
+    }
     if (!UsesAnyVar(ip, inner_vars)) {
       // Entirely outside: an outer variable of the full domain.
       Var v = MakeVar(absl::StrCat(iv.var->name, "_o"), iv.var->dtype);

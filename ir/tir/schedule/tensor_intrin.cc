@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "absl/strings/str_cat.h"
+#include "ir/tir/intrinsics.h"
 #include "ir/tir/prim_expr_ops.h"
 #include "ir/tir/schedule/state.h"
 #include "ir/tir/tir_util.h"
@@ -48,20 +49,22 @@ absl::StatusOr<AffineAccess> Affine(const Buffer& b, const std::vector<PrimExpr>
   std::vector<std::pair<Var, PrimExpr>> zero;
   for (const ForNode* f : loops) zero.push_back({f->loop_var, IntImm(f->loop_var->dtype, 0)});
   for (const PrimExpr& i : idx) out.origin.push_back(a.Simplify(Substitute(i, zero)));
+  // The step of one iteration of each loop, proven constant over the loop's whole range
+  // (a step that only looks constant over the first iterations, as (k + 1) // 3 - k // 3
+  // does, is no step: the access is not affine then). A function whose step along every
+  // loop is a constant everywhere is affine in them.
   for (const ForNode* f : loops) {
-    auto at = [&](int64_t v) {
-      std::vector<std::pair<Var, PrimExpr>> m;
-      for (const ForNode* g : loops) m.push_back({g->loop_var, IntImm(g->loop_var->dtype, g == f ? v : 0)});
-      return a.Simplify(Substitute(flat, m));
-    };
-    PrimExpr d1 = a.Simplify(at(1) - at(0)), d2 = a.Simplify(at(2) - at(1));
-    const int64_t* c1 = AsConstInt(d1);
-    const int64_t* c2 = AsConstInt(d2);
     const int64_t* ext = AsConstInt(f->extent);
-    if (c1 == nullptr || (ext && *ext > 2 && (c2 == nullptr || *c2 != *c1))) {
+    if (ext == nullptr) return absl::FailedPreconditionError(absl::StrCat("loop ", f->loop_var->name, " has no constant extent"));
+    Analyzer stepping = a;
+    stepping.Bind(f->loop_var, 0, *ext - 1);  // f + 1 stays in range
+    PrimExpr next = Substitute(flat, {{f->loop_var, f->loop_var + IntImm(f->loop_var->dtype, 1)}});
+    PrimExpr step = stepping.Simplify(next - flat);
+    const int64_t* c = AsConstInt(step);
+    if (c == nullptr) {
       return absl::FailedPreconditionError(absl::StrCat("the access to ", b->name, " is not affine in loop ", f->loop_var->name));
     }
-    out.coef.push_back(*c1);
+    out.coef.push_back(*c);
   }
   // Affine in each loop alone is not enough: check the flat index is the sum of the parts.
   std::vector<std::pair<Var, PrimExpr>> ones;
@@ -86,27 +89,49 @@ const BufferLoadNode* StripCast(const PrimExpr& e) {
 struct TileLoops {
   int m = -1;
   std::vector<int> n, k;
+  bool a_lanes = false;  // the lanes loop moves A too (a depthwise convolution): A is loaded as vectors
   bool valid = true;
-  bool ok() const { return valid && !n.empty() && n.size() <= 2; }
+  bool ok() const { return valid && !n.empty() && n.size() <= 2 && (!a_lanes || n.size() == 1); }
 };
 
 TileLoops ClassifyTileLoops(const AffineAccess& c, const AffineAccess& a, const AffineAccess& b) {
   TileLoops t;
   for (size_t l = 0; l < c.coef.size(); ++l) {
     bool cc = c.coef[l] != 0, ca = a.coef[l] != 0, cb = b.coef[l] != 0;
-    if (cc && ca && !cb && t.m < 0) t.m = static_cast<int>(l);
-    else if (cc && !ca && cb) t.n.push_back(static_cast<int>(l));
-    else if (!cc && ca && cb) t.k.push_back(static_cast<int>(l));
-    else t.valid = false;
+    if (cc && ca && !cb && t.m < 0) {
+      t.m = static_cast<int>(l);
+    } else if (cc && !ca && cb) {
+      t.n.push_back(static_cast<int>(l));
+    } else if (!cc && ca && cb) {
+      t.k.push_back(static_cast<int>(l));
+    } else if (cc && ca && cb && c.coef[l] == 1 && a.coef[l] == 1 && b.coef[l] == 1 && !t.a_lanes) {
+      t.n.push_back(static_cast<int>(l));  // contiguous lanes of all three
+      t.a_lanes = true;
+    } else {
+      t.valid = false;
+    }
   }
   // Two column loops: the contiguous one (lanes) last.
   if (t.n.size() == 2 && c.coef[t.n[0]] == 1 && b.coef[t.n[0]] == 1) std::swap(t.n[0], t.n[1]);
   return t;
 }
 
+/*! \brief The block's init sets C to zero: the tile (which holds every reduction loop, as
+ *  blockize checked) then writes its sums over C instead of adding to it. */
+bool InitIsZero(const BlockNode* block, const BufferStoreNode* update) {
+  const auto* init = block->init.as<BufferStoreNode>();
+  const auto* zero = init ? init->value.as<FloatImmNode>() : nullptr;
+  if (zero == nullptr || zero->value != 0.0 || !init->buffer.same_as(update->buffer) || init->indices.size() != update->indices.size()) {
+    return false;
+  }
+  for (size_t d = 0; d < init->indices.size(); ++d) {
+    if (!ExprDeepEqual(init->indices[d], update->indices[d])) return false;
+  }
+  return true;
+}
+
 absl::StatusOr<Stmt> GemmF32(const TensorizeInput& in) {
   const BlockNode* block = in.inner->block.get();
-  if (block->init.defined()) return absl::FailedPreconditionError("the block still has its init (decompose_reduction first)");
   // A predicate is only accepted as the tail guard of a split row loop (`base + m < rows`,
   // symbolic rows): the tile then computes its first min(MR, rows - base) rows.
   const int64_t* pred = AsConstInt(in.inner->predicate);
@@ -131,6 +156,8 @@ absl::StatusOr<Stmt> GemmF32(const TensorizeInput& in) {
   if (store == nullptr || add == nullptr || store->buffer->dtype != DataType::Float32()) {
     return absl::FailedPreconditionError("the block is not a float32 C[...] = C[...] + A[...] * B[...]");
   }
+  const bool overwrite = block->init.defined();
+  if (overwrite && !InitIsZero(block, store)) return absl::FailedPreconditionError("the block's init does not set C to zero");
   auto is_self = [&](const PrimExpr& e) {
     const auto* l = e.as<BufferLoadNode>();
     if (l == nullptr || !l->buffer.same_as(store->buffer) || l->indices.size() != store->indices.size()) return false;
@@ -180,24 +207,26 @@ absl::StatusOr<Stmt> GemmF32(const TensorizeInput& in) {
     return PrimExpr(new TirCallNode(DataType::Handle(), "address_of", {Load(buf, origin)}));
   };
   auto ext = [&](int l) { return *AsConstInt(loops[l]->extent); };
-  if (roles.n.size() != 1 || roles.k.size() != 1) {
-    // Column blocks and several reduction loops (a direct convolution): T.gemm_tile_nd.
+  // A one-row tile has no row loop: MR 1, row strides 0.
+  const int m = roles.m;
+  const int64_t mr = m < 0 ? 1 : ext(m), a_m = m < 0 ? 0 : a->coef[m], c_m = m < 0 ? 0 : c->coef[m];
+  if (roles.n.size() != 1 || roles.k.size() != 1 || roles.a_lanes || overwrite) {
+    // Column blocks, several reduction loops, A along the lanes (direct and depthwise
+    // convolutions), or the whole reduction with its init: T.gemm_tile_nd.
     if (guard.defined()) return absl::FailedPreconditionError("a guarded tile must be a plain GEMM (one column and one reduction loop)");
     int lanes = roles.n.back(), blocks = roles.n.size() == 2 ? roles.n.front() : -1;
     if (c->coef[lanes] != 1 || b->coef[lanes] != 1) {
       return absl::FailedPreconditionError("the innermost column loop is not contiguous in C and B");
     }
     std::vector<PrimExpr> args = {addr(store->buffer, c->origin), addr(la->buffer, a->origin), addr(lb->buffer, b->origin),
-                                  I64(ext(roles.m)), I64(blocks < 0 ? 1 : ext(blocks)), I64(ext(lanes)),
-                                  I64(a->coef[roles.m]), I64(c->coef[roles.m]),
+                                  I64(mr), I64(blocks < 0 ? 1 : ext(blocks)), I64(ext(lanes)), I64(a_m), I64(c_m),
                                   I64(blocks < 0 ? 0 : b->coef[blocks]), I64(blocks < 0 ? 0 : c->coef[blocks]),
+                                  I64((roles.a_lanes ? kGemmTileVectorA : 0) | (overwrite ? kGemmTileOverwrite : 0)),
                                   I64(static_cast<int64_t>(roles.k.size()))};
     for (int k : roles.k) args.insert(args.end(), {I64(ext(k)), I64(a->coef[k]), I64(b->coef[k])});
     return Stmt(new EvaluateNode(PrimExpr(new TirCallNode(DataType::Int32(), "gemm_tile_nd", args))));
   }
-  int m = roles.m, n = roles.n[0], k = roles.k[0];
-  // A one-row tile has no row loop: MR 1, row strides 0.
-  int64_t mr = m < 0 ? 1 : ext(m), a_m = m < 0 ? 0 : a->coef[m], c_m = m < 0 ? 0 : c->coef[m];
+  const int n = roles.n[0], k = roles.k[0];
   std::vector<PrimExpr> args = {addr(store->buffer, c->origin), addr(la->buffer, a->origin), addr(lb->buffer, b->origin),
                                 I64(ext(k)), I64(mr), I64(ext(n)),
                                 I64(a_m), I64(a->coef[k]), I64(b->coef[k]), I64(b->coef[n]),

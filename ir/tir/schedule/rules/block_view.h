@@ -17,6 +17,9 @@ namespace tir {
 
 // Work below this many iterations is not worth a parallel launch (a few microseconds).
 inline constexpr int64_t kMinParallelIterations = 1 << 14;
+// Iterations of a parallel loop enough to share among the threads evenly; outer loops fuse
+// into it until it has this many.
+inline constexpr int64_t kParallelGrain = 64;
 
 struct BlockView {
   PrimFunc prim;

@@ -9,11 +9,13 @@
  *
  *  is a GEMM whose rows are output pixels along `ow`, whose columns are output channels (each
  *  block one vector, contiguous in the result and in the weight) and whose reduction runs over
- *  several loops at affine offsets. The rule splits `ow` into tiles of MR pixels and the
+ *  several loops at affine offsets. A depthwise convolution is the same tile with the data
+ *  loaded as vectors along the channel block (each channel its own filter) and one block. The rule splits `ow` into tiles of MR pixels and the
  *  channel blocks into groups of NB, and hands the tile (MR pixels x NB blocks x every
  *  reduction loop) to tensorize as T.gemm_tile_nd: MR x NB accumulator vectors stay in
  *  registers across the whole reduction; each step broadcasts MR data elements and loads NB
- *  weight vectors. Nothing is packed per call: the weights were packed at compile time, the
+ *  weight vectors, and writes the sums (the tile holds the whole reduction, so there is no
+ *  init pass). Nothing is packed per call: the weights were packed at compile time, the
  *  data is read where it lies (the padded input), and the elementwise epilogue (bias,
  *  activation, residual) runs per tile while it is in L1. The outer loops (batch, channel
  *  groups, output rows, pixel tiles) are fused and parallel.
@@ -69,11 +71,24 @@ std::optional<DirectConvBlock> MatchDirectConv(const Schedule& sch, const BlockR
   }
   if (lanes_iv == nullptr) return std::nullopt;
   const Var lanes_var = lanes_iv->var;
-  // A is the operand that does not vary along the lanes (the data, broadcast per pixel).
-  if (IndexUses(a->indices, lanes_var)) std::swap(a, b);
-  if (IndexUses(a->indices, lanes_var) || !IndexUses(b->indices, lanes_var)) return std::nullopt;
+  // A is the data: broadcast per pixel, or (depthwise) a vector along the lanes, as B is. B is
+  // the weight: it does not vary along the pixels.
   DirectConvBlock conv;
   conv.name = block->name;
+  conv.vector_a = IndexUses(a->indices, lanes_var) && IndexUses(b->indices, lanes_var);
+  if (!IndexUses(b->indices, lanes_var)) return std::nullopt;
+  if (conv.vector_a) {
+    // The weight is the operand no pixel loop moves.
+    for (const IterVar& iv : block->iter_vars) {
+      if (iv.kind == IterKind::kSpatial && !iv.var.same_as(lanes_var) && IndexUses(store->indices, iv.var) &&
+          IndexUses(b->indices, iv.var) && !IndexUses(a->indices, iv.var)) {
+        std::swap(a, b);
+        break;
+      }
+    }
+  } else if (IndexUses(a->indices, lanes_var)) {
+    std::swap(a, b);
+  }
   // Each iteration variable is bound to its own loop, in order.
   for (size_t i = 0; i < block->iter_vars.size(); ++i) {
     if (!realize->iter_values[i].same_as(view->loops[i]->loop_var)) return std::nullopt;
@@ -90,10 +105,12 @@ std::optional<DirectConvBlock> MatchDirectConv(const Schedule& sch, const BlockR
       conv.reduce_loops.push_back(l);
     } else if (in_c && in_a && !in_b) {
       conv.row_candidates.push_back(l);
-    } else if (in_c && in_b && !in_a) {
+    } else if (in_c && in_b && (!in_a || (conv.vector_a && iv.var.same_as(lanes_var)))) {
       column_loops.push_back(l);
+    } else if (in_c && in_a && in_b && conv.vector_a) {
+      conv.channel_loops.push_back(l);  // depthwise: each channel group its own filter, outside the tile
     } else {
-      return std::nullopt;  // a depthwise channel (in all three), or a variable C does not use
+      return std::nullopt;  // a variable C does not use, or one the data and weight share
     }
   }
   if (conv.reduce_loops.empty() || conv.row_candidates.empty()) return std::nullopt;
@@ -101,7 +118,7 @@ std::optional<DirectConvBlock> MatchDirectConv(const Schedule& sch, const BlockR
   for (int l : column_loops) {
     if (block->iter_vars[l].var.same_as(lanes_var)) {
       conv.lanes_loop = l;
-    } else if (conv.block_loop < 0) {
+    } else if (conv.block_loop < 0 && !conv.vector_a) {
       conv.block_loop = l;
     } else {
       return std::nullopt;
@@ -130,7 +147,8 @@ std::optional<DirectConvTiles> DefaultDirectConvTiles(const DirectConvBlock& con
   // The fewest loads per multiply-add: MR broadcasts and NB x vectors loads feed MR x NB x
   // vectors FMAs; ties go to more accumulators.
   auto cost = [&](const DirectConvTiles& t) {
-    return static_cast<double>(t.mr + t.nb * vectors) / static_cast<double>(t.mr * t.nb * vectors);
+    int64_t loads = (conv.vector_a ? t.mr * vectors : t.mr) + t.nb * vectors;
+    return static_cast<double>(loads) / static_cast<double>(t.mr * t.nb * vectors);
   };
   return *std::min_element(all.begin(), all.end(), [&](const DirectConvTiles& x, const DirectConvTiles& y) {
     double cx = cost(x), cy = cost(y);
@@ -145,7 +163,8 @@ std::vector<DirectConvTiles> DirectConvTileCandidates(const DirectConvBlock& con
   // One register for the broadcast element: it feeds NB FMAs, so LLVM keeps it in a register
   // rather than folding it into each FMA (a tile that counted on the fold spilled and ran at
   // half speed, depending on where the stack landed).
-  const int64_t spare = 1;
+  // A vector A (depthwise) takes `vectors` registers per load instead.
+  const int64_t spare = conv.vector_a ? vectors : 1;
   for (int64_t nb = 1; nb <= std::min<int64_t>(conv.blocks, 8); ++nb) {
     if (conv.blocks % nb != 0) continue;
     for (int64_t mr = 1; mr <= std::min<int64_t>(conv.rows, 32); ++mr) {
@@ -202,7 +221,7 @@ absl::Status ScheduleDirectConv(Schedule* sch, const BlockRV& block, const Direc
       }
     }
   }
-  if (absl::StatusOr<BlockRV> init = sch->DecomposeReduction(block, (*rows)[1]); !init.ok()) return init.status();
+  // The tile holds every reduction loop, so it writes whole sums: no init pass over C.
   if (absl::Status s = sch->Tensorize((*rows)[1], "gemm_f32"); !s.ok()) return s;
   LoopRV par = outer.front();
   if (outer.size() > 1) {

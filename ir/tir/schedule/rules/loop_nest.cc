@@ -152,10 +152,16 @@ absl::Status ScheduleLoopNest(Schedule* sch, const BlockRV& block, const Target&
   // reduction loop or one whose iterations would race).
   int64_t work = 1;
   for (const ForNode* f : v->loops) work *= EstimatedExtent(f->extent);
-  // The loops outside the innermost one fuse into the parallel loop (a batch of 1 leaves the
-  // outermost loop with nothing to share).
+  // The outer loops fuse into the parallel loop until it has enough iterations to share (a
+  // batch of 1 leaves the outermost loop with nothing to share); the loops inside stay loops,
+  // so their indices step instead of being divided out of the fused index every iteration.
   if (work >= kMinParallelIterations && loops->size() >= 2) {
-    std::vector<LoopRV> outer(loops->begin(), loops->end() - 1);
+    std::vector<LoopRV> outer;
+    int64_t fused = 1;
+    for (size_t l = 0; l + 1 < loops->size() && fused < kParallelGrain; ++l) {
+      outer.push_back((*loops)[l]);
+      fused *= EstimatedExtent(v->loops[l]->extent);
+    }
     Schedule trial = *sch;
     absl::StatusOr<LoopRV> par = outer.size() > 1 ? trial.Fuse(outer) : absl::StatusOr<LoopRV>(outer.front());
     if (par.ok() && trial.Parallel(*par).ok()) {
@@ -210,7 +216,10 @@ int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const Target& t
   for (const std::string& name : names) {
     absl::StatusOr<BlockRV> rv = sch->GetBlock(name, func);
     if (!rv.ok()) continue;
-    if (std::optional<DirectConvBlock> conv = MatchDirectConv(*sch, *rv)) {
+    std::optional<GemmBlock> gemm = MatchGemm(*sch, *rv);
+    if (!gemm) {
+      std::optional<DirectConvBlock> conv = MatchDirectConv(*sch, *rv);
+      if (!conv) continue;
       std::optional<DirectConvTiles> tiles = DefaultDirectConvTiles(*conv, target);
       Schedule attempt = *sch;
       absl::StatusOr<BlockRV> again = attempt.GetBlock(name, func);
@@ -222,9 +231,8 @@ int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const Target& t
         continue;
       }
       note(name, absl::StrCat("direct convolution rule: ", s.message()));
+      continue;
     }
-    std::optional<GemmBlock> gemm = MatchGemm(*sch, *rv);
-    if (!gemm) continue;
     std::optional<GemmTiles> tiles = choose_tiles(*gemm, target);
     if (!tiles && gemm->symbolic_cols_or_k) {
       Schedule attempt = *sch;

@@ -89,7 +89,9 @@ struct DirectConvBlock {
   std::string name;
   int lanes_loop = -1, row_loop = -1, block_loop = -1;
   std::vector<int> row_candidates;  // every pixel loop (n, oh, ow); the last is the tile's rows
+  std::vector<int> channel_loops;   // depthwise: the channel blocks (outside the tile)
   std::vector<int> reduce_loops;
+  bool vector_a = false;            // depthwise: the data varies along the lanes too
   int64_t lanes = 0, rows = 0, blocks = 1, reduction = 1;  // extents
 };
 
