@@ -99,6 +99,42 @@ std::optional<int64_t> DivisorOfLoopIndex(const BlockRealizeNode* realize, const
   return finder.divisor;
 }
 
+/*! \brief For a reduction block whose innermost loops are reduction loops and whose last
+ *  spatial loop runs along the store's last index (with at least 4 iterations): that loop moved
+ *  innermost. Returns whether it moved. */
+bool MoveContiguousLoopInside(Schedule* sch, const BlockRV& block, const BlockView& v) {
+  const BlockNode* b = v.realize->block.get();
+  const auto* store = b->body.as<BufferStoreNode>();
+  if (store == nullptr || store->indices.empty()) return false;
+  auto kind_of = [&](const ForNode* f) -> std::optional<IterKind> {
+    for (size_t i = 0; i < b->iter_vars.size(); ++i) {
+      if (v.realize->iter_values[i].same_as(f->loop_var)) return b->iter_vars[i].kind;
+    }
+    return std::nullopt;
+  };
+  if (kind_of(v.loops.back()) != IterKind::kReduce) return false;
+  int last_spatial = -1;
+  for (size_t l = 0; l < v.loops.size(); ++l) {
+    if (kind_of(v.loops[l]) == IterKind::kSpatial) last_spatial = static_cast<int>(l);
+  }
+  if (last_spatial < 0) return false;
+  const ForNode* lanes = v.loops[last_spatial];
+  const int64_t* extent = AsConstInt(lanes->extent);
+  bool contiguous = false;
+  for (size_t i = 0; i < b->iter_vars.size(); ++i) {
+    contiguous |= v.realize->iter_values[i].same_as(lanes->loop_var) && store->indices.back().same_as(b->iter_vars[i].var);
+  }
+  if (!contiguous || extent == nullptr || *extent < 4) return false;
+  absl::StatusOr<std::vector<LoopRV>> loops = sch->GetLoops(block);
+  if (!loops.ok()) return false;
+  std::vector<LoopRV> order((*loops).begin() + last_spatial + 1, (*loops).end());
+  order.push_back((*loops)[last_spatial]);
+  Schedule trial = *sch;
+  if (!trial.Reorder(order).ok()) return false;
+  *sch = trial;
+  return true;
+}
+
 }  // namespace
 
 void InlineElementwise(Schedule* sch, const std::string& func) {
@@ -134,6 +170,10 @@ absl::Status ScheduleLoopNest(Schedule* sch, const BlockRV& block, const Target&
     if (sch->Split(loops->back(), {std::nullopt, *c}).ok()) return ScheduleLoopNest(sch, block, target);
   }
   const BlockNode* b = v->realize->block.get();
+  // A reduction over outer axes (global pooling of channel-blocked data: sum over H and W of
+  // x[n, c, h, w, lanes]): the contiguous output loop moves inside the reduction loops, so
+  // the accumulators are whole vectors.
+  if (IsReductionBlock(b) && MoveContiguousLoopInside(sch, block, *v)) return ScheduleLoopNest(sch, block, target);
   // Vectorize the innermost loop when it runs along the last index of the store (contiguous).
   const ForNode* inner = v->loops.back();
   const auto* store = b->body.as<BufferStoreNode>();

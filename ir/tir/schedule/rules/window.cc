@@ -7,8 +7,10 @@
  *  The window loops are fully unrolled under the vectorized output-row loop, so LLVM keeps one
  *  vector of accumulators in a register per row segment and loads the input rows as vectors
  *  (strided ones for strided windows); the outer spatial loops are fused and parallel, and an
- *  elementwise epilogue runs row by row inside them.
+ *  elementwise epilogue runs row by row inside them. Channel-blocked data (NCHW16c pooling)
+ *  vectorizes along the channel block instead, a few output pixels per register tile.
  */
+#include <algorithm>
 #include <map>
 
 #include "absl/strings/str_cat.h"
@@ -26,6 +28,77 @@ namespace {
 constexpr int64_t kMaxUnrolledTaps = 64;
 
 absl::Status Refuse(const std::string& why) { return absl::FailedPreconditionError(why); }
+
+/*! \brief Output pixels per register tile of a blocked window: up to 8 vectors of
+ *  accumulators, dividing the row. */
+int64_t BlockedWindowRows(int64_t row, int64_t vectors) {
+  for (int64_t r = std::min<int64_t>(row, std::max<int64_t>(1, 8 / vectors)); r > 1; --r) {
+    if (row % r == 0) return r;
+  }
+  return 1;
+}
+
+/*! \brief The window rule for channel-blocked data:
+ *
+ *    for outer (fused, parallel), pixel tiles: for window taps (unrolled): for R pixels (unrolled):
+ *      for lanes (vectorized): out[..., pixel, lanes] op= x[..., pixel * s + tap, lanes]
+ *
+ *  The R accumulator vectors of a tile stay in registers across the unrolled taps; every load
+ *  is a whole vector of channels. */
+absl::Status ScheduleBlockedWindow(Schedule* sch, const BlockRV& block, size_t spatial, int64_t taps, const Target& target) {
+  std::optional<BlockView> view = View(*sch, block);
+  const std::vector<const ForNode*>& fors = view->loops;
+  const int64_t* row = AsConstInt(fors[spatial - 2]->extent);
+  const int64_t* lanes = AsConstInt(fors[spatial - 1]->extent);
+  if (row == nullptr || lanes == nullptr) return Refuse("blocked window: the pixel row and the lanes need constant extents");
+  const int64_t vectors = (*lanes + target.float_lanes() - 1) / target.float_lanes();
+  const int64_t r = BlockedWindowRows(*row, vectors);
+  absl::StatusOr<std::vector<LoopRV>> loops = sch->GetLoops(block);
+  if (!loops.ok()) return loops.status();
+  auto pixels = sch->Split((*loops)[spatial - 2], {std::nullopt, r});
+  if (!pixels.ok()) return pixels.status();
+  std::vector<LoopRV> outer((*loops).begin(), (*loops).begin() + (spatial - 2));
+  outer.push_back((*pixels)[0]);
+  std::vector<LoopRV> order = outer;
+  for (size_t l = spatial; l < fors.size(); ++l) order.push_back((*loops)[l]);
+  order.push_back((*pixels)[1]);
+  order.push_back((*loops)[spatial - 1]);
+  if (absl::Status s = sch->Reorder(order); !s.ok()) return s;
+  // The elementwise epilogue (an average's division) per tile, while it is in L1.
+  absl::StatusOr<std::vector<BlockRV>> consumers = sch->GetConsumers(block);
+  if (consumers.ok() && consumers->size() == 1) {
+    Schedule trial = *sch;
+    if (trial.ReverseComputeAt(consumers->front(), outer.back()).ok()) {
+      std::optional<BlockView> e = View(trial, consumers->front());
+      std::optional<int64_t> under = e ? LoopVolume(e->loops, outer.size()) : std::nullopt;
+      auto e_loops = trial.GetLoops(consumers->front());
+      if (under == r * *lanes && e_loops.ok() && trial.Vectorize(e_loops->back()).ok()) *sch = trial;
+    }
+  }
+  if (absl::StatusOr<BlockRV> init = sch->DecomposeReduction(block, (*loops)[spatial]); !init.ok()) return init.status();
+  if (taps <= kMaxUnrolledTaps) {
+    for (size_t l = spatial; l < fors.size(); ++l) {
+      if (absl::Status s = sch->Unroll((*loops)[l]); !s.ok()) return s;
+    }
+  }
+  if (absl::Status s = sch->Unroll((*pixels)[1]); !s.ok()) return s;
+  if (absl::Status s = sch->Vectorize((*loops)[spatial - 1]); !s.ok()) return s;
+  // Parallel over the outer loops, fused until there are enough iterations to share.
+  std::vector<LoopRV> fuse;
+  int64_t iterations = 1;
+  for (size_t l = 0; l < outer.size() && iterations < kParallelGrain; ++l) {
+    fuse.push_back(outer[l]);
+    const int64_t* e = l + 1 < outer.size() ? AsConstInt(fors[l]->extent) : nullptr;
+    iterations *= e != nullptr ? *e : *row / r;
+  }
+  LoopRV par = fuse.front();
+  if (fuse.size() > 1) {
+    absl::StatusOr<LoopRV> fused = sch->Fuse(fuse);
+    if (!fused.ok()) return fused.status();
+    par = *fused;
+  }
+  return sch->Parallel(par);
+}
 
 }  // namespace
 
@@ -91,7 +164,21 @@ absl::Status ScheduleWindowReduction(Schedule* sch, const BlockRV& block, const 
   slide.column = *column_var;
   slide.window = window_vars;
   slide.VisitExpr(store->value);
-  if (!slide.found) return Refuse("no load slides a window along the output row");
+  if (!slide.found) {
+    // Channel-blocked data (NCHW16c): the innermost loop runs along the channel block, and
+    // the window slides along the loop outside it.
+    if (spatial < 2) return Refuse("no load slides a window along the output row");
+    const ForNode* pixel = fors[spatial - 2];
+    std::optional<Var> pixel_var;
+    for (size_t i = 0; i < b->iter_vars.size(); ++i) {
+      if (realize->iter_values[i].same_as(pixel->loop_var)) pixel_var = b->iter_vars[i].var;
+    }
+    if (!pixel_var) return Refuse("no load slides a window along the output row");
+    slide.column = *pixel_var;
+    slide.VisitExpr(store->value);
+    if (!slide.found) return Refuse("no load slides a window along the output row or the loop outside it");
+    return ScheduleBlockedWindow(sch, block, spatial, taps, target);
+  }
 
   absl::StatusOr<std::vector<LoopRV>> loops = sch->GetLoops(block);
   if (!loops.ok()) return loops.status();
