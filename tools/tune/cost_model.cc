@@ -25,6 +25,19 @@ std::vector<double> TileFeatures(const tir::GemmBlock& gemm, const tir::GemmTile
   };
 }
 
+std::vector<double> TileFeatures(const tir::DirectConvBlock& conv, const tir::DirectConvTiles& t, const Target& target) {
+  double vectors = std::ceil(static_cast<double>(conv.lanes) / target.float_lanes());
+  double loads = (conv.vector_a ? t.mr * vectors : t.mr) + t.nb * vectors;
+  return {
+      1.0,
+      std::log2(static_cast<double>(t.mr)),
+      std::log2(static_cast<double>(t.nb)),
+      ((t.mr + 1) * t.nb * vectors + 1) / target.vector_registers,  // register use
+      loads / (t.mr * t.nb * vectors),                                // loads per FMA
+      static_cast<double>(conv.rows / t.mr * (conv.blocks / t.nb)),  // tiles per output row
+  };
+}
+
 void CostModel::Fit(const std::vector<std::vector<double>>& x, const std::vector<double>& seconds) {
   if (x.size() < 3) return;
   size_t d = x[0].size();

@@ -24,13 +24,28 @@ namespace mlc {
 namespace tune {
 namespace {
 
+/*! \brief One point of a task's search space: the tiles of its GEMM or of its direct
+ *  convolution. */
+struct Candidate {
+  std::optional<tir::GemmTiles> gemm;
+  std::optional<tir::DirectConvTiles> conv;
+  bool operator==(const Candidate& o) const { return gemm == o.gemm && conv == o.conv; }
+  /*! \brief The knobs, for telling near candidates from far ones. */
+  std::vector<int64_t> Knobs() const {
+    if (gemm) return {gemm->mr, gemm->nr, gemm->kc, gemm->nc, gemm->parallel_rows ? 1 : 0};
+    return {conv->mr, conv->nb};
+  }
+};
+
 struct Task {
   std::string name;
   tir::PrimFunc raw, simplified;
   std::string workload;
   int weight = 0;
-  tir::GemmBlock gemm;
-  std::vector<tir::GemmTiles> space;
+  std::string block;  // the block whose tiles are searched
+  std::optional<tir::GemmBlock> gemm;
+  std::optional<tir::DirectConvBlock> conv;
+  std::vector<Candidate> space;
   KernelArguments args;
   std::vector<std::string> reference;
   // Measured so far: index into space -> seconds (failed candidates: negative).
@@ -45,24 +60,35 @@ struct Scheduled {
   tir::Trace trace;
 };
 
-/*! \brief The task's function scheduled by the default rules with `tiles` for its GEMM. */
-absl::StatusOr<Scheduled> ScheduleWith(const Task& task, const tir::GemmTiles& tiles, const Target& target) {
+/*! \brief The task's function scheduled by the default rules with `c`'s tiles for its block. */
+absl::StatusOr<Scheduled> ScheduleWith(const Task& task, const Candidate& c, const Target& target) {
   IRModule one;
   one.Add(task.name, task.simplified);
   tir::Schedule sch(one);
   std::vector<std::string> notes;
-  auto choose = [&](const tir::GemmBlock& g, const Target& t) -> std::optional<tir::GemmTiles> {
-    if (g.name == task.gemm.name) return tiles;
+  tir::TileChoosers choose;
+  choose.gemm = [&](const tir::GemmBlock& g, const Target& t) -> std::optional<tir::GemmTiles> {
+    if (g.name == task.block && c.gemm) return c.gemm;
     return tir::DefaultGemmTiles(g, t);
+  };
+  choose.conv = [&](const tir::DirectConvBlock& d, const Target& t) -> std::optional<tir::DirectConvTiles> {
+    if (d.name == task.block && c.conv) return c.conv;
+    return tir::DefaultDirectConvTiles(d, t);
   };
   tir::ApplyDefaultSchedule(&sch, task.name, target, &notes, choose);
   for (const std::string& n : notes) {
-    if (absl::StrContains(n, absl::StrCat("block ", task.gemm.name, ":"))) return absl::FailedPreconditionError(n);
+    if (absl::StrContains(n, absl::StrCat("block ", task.block, ":"))) return absl::FailedPreconditionError(n);
   }
   return Scheduled{sch.mod().LookupPrimFunc(task.name), sch.trace()};
 }
 
-/*! \brief The tasks of the module, by workload, with their GEMM block and search space. */
+std::vector<double> Features(const Task& task, const Candidate& c, const Target& target) {
+  if (c.gemm) return TileFeatures(*task.gemm, *c.gemm, target);
+  return TileFeatures(*task.conv, *c.conv, target);
+}
+
+/*! \brief The tasks of the module, by workload, with the block whose tiles are searched (a GEMM
+ *  or a direct convolution) and its search space. */
 std::vector<Task> ExtractTasks(const IRModule& mod, const Target& target, uint64_t seed) {
   std::map<std::string, size_t> by_workload;
   std::vector<Task> tasks;
@@ -84,15 +110,22 @@ std::vector<Task> ExtractTasks(const IRModule& mod, const Target& target, uint64
     one.Add(name, t.simplified);
     tir::Schedule probe(one);
     tir::InlineElementwise(&probe, name);
-    std::optional<tir::GemmBlock> gemm;
     for (const tir::BlockRealizeNode* r : tir::AllBlocks(probe.mod().LookupPrimFunc(name)->body)) {
       absl::StatusOr<tir::BlockRV> rv = probe.GetBlock(r->block->name, name);
-      if (rv.ok() && !gemm) gemm = tir::MatchGemm(probe, *rv);
+      if (!rv.ok() || t.gemm || t.conv) continue;
+      t.gemm = tir::MatchGemm(probe, *rv);
+      if (!t.gemm) t.conv = tir::MatchDirectConv(probe, *rv);
     }
-    if (!gemm) continue;
-    t.gemm = *gemm;
-    t.space = tir::GemmTileCandidates(*gemm, target);
-    std::optional<tir::GemmTiles> d = tir::DefaultGemmTiles(*gemm, target);
+    std::optional<Candidate> d;
+    if (t.gemm) {
+      t.block = t.gemm->name;
+      for (const tir::GemmTiles& g : tir::GemmTileCandidates(*t.gemm, target)) t.space.push_back({g, std::nullopt});
+      if (std::optional<tir::GemmTiles> g = tir::DefaultGemmTiles(*t.gemm, target)) d = Candidate{g, std::nullopt};
+    } else if (t.conv) {
+      t.block = t.conv->name;
+      for (const tir::DirectConvTiles& c : tir::DirectConvTileCandidates(*t.conv, target)) t.space.push_back({std::nullopt, c});
+      if (std::optional<tir::DirectConvTiles> c = tir::DefaultDirectConvTiles(*t.conv, target)) d = Candidate{std::nullopt, c};
+    }
     if (t.space.size() < 2 || !d) continue;
     auto it = std::find(t.space.begin(), t.space.end(), *d);
     if (it == t.space.end()) {
@@ -107,9 +140,12 @@ std::vector<Task> ExtractTasks(const IRModule& mod, const Target& target, uint64
   return tasks;
 }
 
-/*! \brief How many of the five knobs two tile choices share. */
-int Shared(const tir::GemmTiles& a, const tir::GemmTiles& b) {
-  return (a.mr == b.mr) + (a.nr == b.nr) + (a.kc == b.kc) + (a.nc == b.nc) + (a.parallel_rows == b.parallel_rows);
+/*! \brief How many knobs two candidates share. */
+int Shared(const Candidate& a, const Candidate& b) {
+  std::vector<int64_t> x = a.Knobs(), y = b.Knobs();
+  int n = 0;
+  for (size_t i = 0; i < x.size() && i < y.size(); ++i) n += x[i] == y[i];
+  return n;
 }
 
 /*! \brief The next candidate: among mutations of the best measured (one or two knobs changed)
@@ -127,9 +163,11 @@ std::optional<size_t> NextCandidate(const Task& task, const Target& target, std:
   }
   std::sort(best.begin(), best.end());
   std::set<size_t> pool;
+  // Near a good one: all but two knobs the same (all but one when there are only two).
+  const int near = std::max<int>(1, static_cast<int>(task.space.front().Knobs().size()) - 2);
   for (size_t p = 0; p < best.size() && p < 3; ++p) {
     for (size_t i : unmeasured) {
-      if (Shared(task.space[i], task.space[best[p].second]) >= 3) pool.insert(i);
+      if (Shared(task.space[i], task.space[best[p].second]) >= near) pool.insert(i);
     }
   }
   for (int r = 0; r < 8; ++r) pool.insert(unmeasured[(*rng)() % unmeasured.size()]);
@@ -139,7 +177,7 @@ std::optional<size_t> NextCandidate(const Task& task, const Target& target, std:
   std::vector<double> y;
   for (const auto& [i, s] : task.measured) {
     if (s <= 0) continue;
-    x.push_back(TileFeatures(task.gemm, task.space[i], target));
+    x.push_back(Features(task, task.space[i], target));
     y.push_back(s);
   }
   model.Fit(x, y);
@@ -147,7 +185,7 @@ std::optional<size_t> NextCandidate(const Task& task, const Target& target, std:
   size_t pick = candidates.front();
   double score = 1e300;
   for (size_t i : candidates) {
-    double p = model.Predict(TileFeatures(task.gemm, task.space[i], target));
+    double p = model.Predict(Features(task, task.space[i], target));
     if (p < score) {
       score = p;
       pick = i;
@@ -161,6 +199,14 @@ std::optional<size_t> NextCandidate(const Task& task, const Target& target, std:
 std::string DescribeTiles(const tir::GemmTiles& t) {
   return absl::StrCat("mr=", t.mr, " nr=", t.nr, " kc=", t.kc, " nc=", t.nc > 0 ? t.nc : t.nr, " rows=", t.parallel_rows ? 1 : 0);
 }
+
+std::string DescribeTiles(const tir::DirectConvTiles& t) { return absl::StrCat("conv mr=", t.mr, " nb=", t.nb); }
+
+namespace {
+
+std::string Describe(const Candidate& c) { return c.gemm ? DescribeTiles(*c.gemm) : DescribeTiles(*c.conv); }
+
+}  // namespace
 
 absl::StatusOr<std::vector<TaskReport>> TuneModule(const IRModule& mod, const TuneOptions& options, tir::TuningDatabase* db) {
   auto start = std::chrono::steady_clock::now();
@@ -222,21 +268,27 @@ absl::StatusOr<std::vector<TaskReport>> TuneModule(const IRModule& mod, const Tu
       if (!next) break;
       measure(&task, *next);
     }
-    // The best measured candidate, confirmed against the default by measuring both again: a
-    // winner by noise alone would make the model slower. It must beat the default by 3%.
+    // The best measured candidate, confirmed against the default by measuring both again,
+    // in turns, three times each: a winner by noise alone (or by a slow first measurement of
+    // the default, taken when the task's data was cold) would make the model slower. Only the
+    // new measurements count, and the best must beat the default by 3% in their medians.
     size_t best = task.default_index;
     for (const auto& [i, s] : task.measured) {
       if (s > 0 && (task.measured[best] <= 0 || s < task.measured[best])) best = i;
     }
     if (best != task.default_index && task.measured[task.default_index] > 0) {
-      double best_first = task.measured[best], default_first = task.measured[task.default_index];
-      measure(&task, best);
-      measure(&task, task.default_index);
-      double b = 0.5 * (best_first + std::max(task.measured[best], 0.0));
-      double d = 0.5 * (default_first + std::max(task.measured[task.default_index], 0.0));
-      task.measured[best] = b;
-      task.measured[task.default_index] = d;
-      if (!(b < 0.97 * d)) best = task.default_index;
+      std::vector<double> b, d;
+      for (int round = 0; round < 3; ++round) {
+        measure(&task, best);
+        b.push_back(task.measured[best]);
+        measure(&task, task.default_index);
+        d.push_back(task.measured[task.default_index]);
+      }
+      std::sort(b.begin(), b.end());
+      std::sort(d.begin(), d.end());
+      task.measured[best] = b[1];
+      task.measured[task.default_index] = d[1];
+      if (!(b[1] > 0 && b[1] < 0.97 * d[1])) best = task.default_index;
     }
     TaskReport r;
     r.name = task.name;
@@ -246,7 +298,7 @@ absl::StatusOr<std::vector<TaskReport>> TuneModule(const IRModule& mod, const Tu
     r.failed = task.failed;
     r.default_seconds = task.measured[task.default_index];
     r.best_seconds = task.measured[best];
-    r.choice = DescribeTiles(task.space[best]);
+    r.choice = Describe(task.space[best]);
     log(absl::StrFormat("tune: [%d/%d] %s: %d trials (%d failed), best %.3f ms (%s), default %.3f ms, %.2fx", t + 1, tasks.size(),
                         task.name, r.trials, r.failed, r.best_seconds * 1e3, r.choice, r.default_seconds * 1e3,
                         r.best_seconds > 0 ? r.default_seconds / r.best_seconds : 0.0));

@@ -1,7 +1,8 @@
 /*! \file tuner.h
- *  \brief Tuning: the distinct GEMM-shaped PrimFuncs of a module (tasks, deduplicated by
- *         structural hash, weighted by how often the model calls them) each get a search over
- *         the GEMM rule's tile choices (GemmTileCandidates): an evolutionary search (mutations
+ *  \brief Tuning: the distinct PrimFuncs of a module with a GEMM or a direct convolution
+ *         (tasks, deduplicated by structural hash, weighted by how often the model calls them)
+ *         each get a search over that rule's tile choices (GemmTileCandidates,
+ *         DirectConvTileCandidates): an evolutionary search (mutations
  *         of the best measured, plus random picks) whose next candidate is the one a cost model
  *         trained on the measurements so far predicts fastest. Every candidate is compiled,
  *         checked against the unscheduled function and timed on this machine; the best trace
@@ -66,6 +67,8 @@ absl::StatusOr<TuneRun> TuneToDatabase(IRModule mod, const std::string& target_f
 
 /*! \brief "mr=8 nr=32 kc=192 nc=32 rows=0". */
 std::string DescribeTiles(const tir::GemmTiles& tiles);
+/*! \brief "conv mr=7 nb=4". */
+std::string DescribeTiles(const tir::DirectConvTiles& tiles);
 
 }  // namespace tune
 }  // namespace mlc

@@ -239,7 +239,7 @@ PrimFunc SimplifiedForRules(const PrimFunc& func) {
 }
 
 int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const Target& target, std::vector<std::string>* notes,
-                         const GemmTileChooser& choose_tiles) {
+                         const TileChoosers& choose) {
   auto note = [&](const std::string& block, const std::string& text) {
     if (notes != nullptr) notes->push_back(absl::StrCat("@", func, " block ", block, ": ", text));
   };
@@ -260,7 +260,7 @@ int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const Target& t
     if (!gemm) {
       std::optional<DirectConvBlock> conv = MatchDirectConv(*sch, *rv);
       if (!conv) continue;
-      std::optional<DirectConvTiles> tiles = DefaultDirectConvTiles(*conv, target);
+      std::optional<DirectConvTiles> tiles = choose.conv(*conv, target);
       Schedule attempt = *sch;
       absl::StatusOr<BlockRV> again = attempt.GetBlock(name, func);
       absl::Status s = !tiles ? absl::FailedPreconditionError("no register tile fits") : again.ok() ? ScheduleDirectConv(&attempt, *again, *conv, *tiles) : again.status();
@@ -273,7 +273,7 @@ int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const Target& t
       note(name, absl::StrCat("direct convolution rule: ", s.message()));
       continue;
     }
-    std::optional<GemmTiles> tiles = choose_tiles(*gemm, target);
+    std::optional<GemmTiles> tiles = choose.gemm(*gemm, target);
     if (!tiles && gemm->symbolic_cols_or_k) {
       Schedule attempt = *sch;
       absl::StatusOr<BlockRV> again = attempt.GetBlock(name, func);

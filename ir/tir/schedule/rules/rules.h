@@ -108,6 +108,14 @@ std::optional<DirectConvTiles> DefaultDirectConvTiles(const DirectConvBlock& con
 std::vector<DirectConvTiles> DirectConvTileCandidates(const DirectConvBlock& conv, const Target& target);
 /*! \brief Applies the direct-convolution schedule (see conv.cc). */
 absl::Status ScheduleDirectConv(Schedule* sch, const BlockRV& block, const DirectConvBlock& conv, const DirectConvTiles& tiles);
+/*! \brief Picks the tile of a direct convolution: DefaultDirectConvTiles, or a tuner's candidate. */
+using DirectConvTileChooser = std::function<std::optional<DirectConvTiles>(const DirectConvBlock&, const Target&)>;
+
+/*! \brief What the rules ask when they size a register tile: the defaults, or what tuning tries. */
+struct TileChoosers {
+  GemmTileChooser gemm = DefaultGemmTiles;
+  DirectConvTileChooser conv = DefaultDirectConvTiles;
+};
 
 /*! \brief The window rule (window.cc): a reduction over a small window (depthwise convolution,
  *  pooling) with the window loops unrolled under the vectorized output row. */
@@ -130,7 +138,7 @@ PrimFunc SimplifiedForRules(const PrimFunc& func);
 /*! \brief Every rule, on every block of `func`. Returns how many blocks a rule scheduled; when
  *  `notes` is given, it receives why a rule that matched a block could not be applied. */
 int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const Target& target,
-                         std::vector<std::string>* notes = nullptr, const GemmTileChooser& choose_tiles = DefaultGemmTiles);
+                         std::vector<std::string>* notes = nullptr, const TileChoosers& choose = TileChoosers());
 
 }  // namespace tir
 }  // namespace mlc
