@@ -14,9 +14,10 @@
  *  default schedule's register tile (T.gemm_tile_nd) needs no packing per call and no
  *  im2col, and depthwise convolutions and pooling vectorize along the channel block.
  *
- *  Each rewritten binding keeps its variable, bound to the layout_transform of the blocked
- *  result back to NCHW; operators that need NCHW (reshape, dense, concat, the function's
- *  result) read that, and remove-unused drops the conversions nobody reads. Eligible:
+ *  Each rewritten call becomes the layout_transform of its blocked result back to NCHW (its
+ *  variable keeps it); operators that need NCHW (reshape, dense, concat, the function's
+ *  result) read that, operators that take blocks look through it to the blocked value, and
+ *  remove-unused drops the conversions nobody reads. Eligible:
  *  groups 1 and depthwise (groups = channels, one filter each) convolutions of constant
  *  weights with static C, H and W (the batch may be symbolic); elementwise and broadcasting
  *  operators whose other operands are blocked the same way, per-channel or scalar; max, average
@@ -24,8 +25,6 @@
  *  (which takes the convolutions left in NCHW) and fuse-ops. Cost: one walk; the weights are
  *  repacked once.
  */
-#include <unordered_map>
-
 #include "absl/strings/str_cat.h"
 #include "ir/expr_functor.h"
 #include "ir/layout.h"
@@ -81,49 +80,70 @@ class LayoutRewriter : public relax::ExprMutator {
 
  protected:
   relax::Expr VisitBindingValue_(const relax::VarBindingNode* binding, const relax::CallNode* call) override {
-    const auto* op = call->op.as<relax::OpNode>();
+    name_hint_ = binding->var->name_hint;
+    return relax::ExprMutator::VisitBindingValue_(binding, call);
+  }
+
+  /*! \brief Post-order: the call's arguments are rewritten already (a blocked one reads as the
+   *  layout_transform of its blocked value back to NCHW). */
+  relax::Expr VisitExpr_(const relax::CallNode* op, const relax::Expr& self) override {
+    relax::Expr e = relax::ExprMutator::VisitExpr_(op, self);
+    const auto* call = e.as<relax::CallNode>();
+    const auto* callee = call != nullptr ? call->op.as<relax::OpNode>() : nullptr;
+    if (callee == nullptr) return e;
     std::optional<std::pair<relax::Expr, std::string>> blocked;
-    if (op != nullptr && op->name() == "nn.conv2d") {
+    const std::string& name = callee->name();
+    if (name == "nn.conv2d") {
       blocked = Conv(*call);
-    } else if (op != nullptr && (op->name() == "nn.max_pool2d" || op->name() == "nn.avg_pool2d" ||
-                                 op->name() == "nn.adaptive_avg_pool2d")) {
+    } else if (name == "nn.max_pool2d" || name == "nn.avg_pool2d" || name == "nn.adaptive_avg_pool2d") {
       blocked = Pool(*call);
-    } else if (op != nullptr && LayoutAgnostic(op)) {
+    } else if (LayoutAgnostic(callee)) {
       blocked = Elementwise(*call);
     }
-    if (!blocked) return relax::ExprMutator::VisitBindingValue_(binding, call);
-    relax::Var v = Emit(blocked->first, absl::StrCat(binding->var->name_hint, "_blocked"));
-    blocked_[binding->var.get()] = {v, blocked->second};
-    // The variable itself holds the NCHW tensor, for whoever needs it.
+    if (!blocked) return e;
+    relax::Var v = Emit(blocked->first, name_hint_.empty() ? "blocked" : absl::StrCat(name_hint_, "_blocked"));
+    name_hint_.clear();  // a nested call's result is named after no binding
+    // The NCHW tensor, for whoever needs it; blocked consumers look through it.
     return Transform(v, blocked->second, "NCHW");
   }
 
  private:
   struct BlockedValue {
-    relax::Var var;
+    relax::Expr value;
     std::string layout;
   };
 
-  const BlockedValue* FindBlocked(const relax::Expr& e) const {
-    auto it = blocked_.find(e.get());
-    return it == blocked_.end() ? nullptr : &it->second;
+  /*! \brief The blocked value behind `e`: `e` (or the value a variable is bound to) is the
+   *  layout_transform of a channel-blocked value back to NCHW. */
+  std::optional<BlockedValue> FindBlocked(const relax::Expr& e) const {
+    relax::Expr value = e;
+    if (const auto* v = e.as<relax::VarNode>()) {
+      std::optional<relax::Expr> bound = LookupBinding(relax::Var(v));
+      if (!bound) return std::nullopt;
+      value = *bound;
+    }
+    const auto* call = value.as<relax::CallNode>();
+    const auto* op = call != nullptr ? call->op.as<relax::OpNode>() : nullptr;
+    if (op == nullptr || op->name() != "layout_transform") return std::nullopt;
+    absl::StatusOr<relax::LayoutTransformAttrs> a = relax::ParseAttrs<relax::LayoutTransformAttrs>(call->attrs);
+    if (!a.ok() || a->dst_layout != "NCHW") return std::nullopt;
+    absl::StatusOr<Layout> src = Layout::Parse(a->src_layout);
+    if (!src.ok() || src->Primal() != "NCHW" || src->IsPrimal()) return std::nullopt;
+    return BlockedValue{call->args[0], a->src_layout};
   }
-
-  /*! \brief The rewritten argument (the NCHW variable the mutator would use). */
-  relax::Expr Arg(const relax::Expr& e) { return VisitExpr(e); }
 
   /*! \brief Data for a blocked operator: blocked already, or converted when its channels
    *  divide into blocks; nullopt when they do not (or `allow_nchw` and there are too few). */
   std::optional<std::pair<relax::Expr, int64_t>> BlockedData(const relax::Expr& x, int64_t channels, bool allow_nchw) {
-    if (const BlockedValue* b = FindBlocked(x)) return std::make_pair(relax::Expr(b->var), Layout::Parse(b->layout)->Factor('C'));
+    if (std::optional<BlockedValue> b = FindBlocked(x)) return std::make_pair(b->value, Layout::Parse(b->layout)->Factor('C'));
     // Few channels (an image's three): read in place, NCHW, by the convolution.
-    if (allow_nchw && channels < lanes_) return std::make_pair(Arg(x), int64_t{1});
+    if (allow_nchw && channels < lanes_) return std::make_pair(x, int64_t{1});
     int64_t block = ChannelBlock(channels, lanes_);
     if (block == 0) {
-      if (allow_nchw) return std::make_pair(Arg(x), int64_t{1});
+      if (allow_nchw) return std::make_pair(x, int64_t{1});
       return std::nullopt;
     }
-    return std::make_pair(relax::Expr(Emit(Transform(Arg(x), "NCHW", Blocked(block)), "blocked")), block);
+    return std::make_pair(relax::Expr(Emit(Transform(x, "NCHW", Blocked(block)), "blocked")), block);
   }
 
   std::optional<std::pair<relax::Expr, std::string>> Conv(const relax::CallNode& call) {
@@ -166,26 +186,26 @@ class LayoutRewriter : public relax::ExprMutator {
   }
 
   std::optional<std::pair<relax::Expr, std::string>> Pool(const relax::CallNode& call) {
-    const BlockedValue* b = FindBlocked(call.args[0]);
-    if (b == nullptr) return std::nullopt;
+    std::optional<BlockedValue> b = FindBlocked(call.args[0]);
+    if (!b) return std::nullopt;
     Attrs attrs = call.attrs;
     auto layout = attrs.find("layout");
     if (layout != attrs.end() && !(layout->second == AttrValue(std::string("NCHW")))) return std::nullopt;
     attrs["layout"] = AttrValue(b->layout);
-    return std::make_pair(relax::MakeCall(call.op, {b->var}, attrs), b->layout);
+    return std::make_pair(relax::MakeCall(call.op, {b->value}, attrs), b->layout);
   }
 
   /*! \brief An operand of an elementwise operator in `layout` (channels `channels`): blocked
    *  the same way, converted from another blocking, or a per-channel, per-pixel or scalar
    *  operand broadcast against it; nullopt when it cannot be. */
   std::optional<relax::Expr> Operand(const relax::Expr& e, const Layout& layout, int64_t channels) {
-    if (const BlockedValue* b = FindBlocked(e)) {
-      if (b->layout == layout.name()) return relax::Expr(b->var);
-      return relax::Expr(Emit(Transform(b->var, b->layout, layout.name())));
+    if (std::optional<BlockedValue> b = FindBlocked(e)) {
+      if (b->layout == layout.name()) return b->value;
+      return relax::Expr(Emit(Transform(b->value, b->layout, layout.name())));
     }
     const auto* t = TensorInfo(e);
     if (t == nullptr || t->ndim > 4 || !t->shape) return std::nullopt;
-    if (t->ndim == 0) return Arg(e);
+    if (t->ndim == 0) return e;
     std::vector<int64_t> dims4(4 - t->ndim, 1);
     dims4.insert(dims4.end(), t->shape->begin(), t->shape->end());
     const auto* constant = e.as<relax::ConstantNode>();
@@ -193,7 +213,7 @@ class LayoutRewriter : public relax::ExprMutator {
       // Constant along the channels: the same values, with unit channel axes.
       std::vector<int64_t> shape = {dims4[0], 1, dims4[2], dims4[3], 1};
       if (constant != nullptr) return relax::MakeConstant(TensorData(constant->data.dtype(), shape, constant->data.bytes()));
-      return relax::Expr(Emit(Call("reshape", {Arg(e)}, relax::ToAttrs(relax::ReshapeAttrs{shape}))));
+      return relax::Expr(Emit(Call("reshape", {e}, relax::ToAttrs(relax::ReshapeAttrs{shape}))));
     }
     if (dims4[1] != channels) return std::nullopt;
     if (constant != nullptr) {
@@ -202,25 +222,26 @@ class LayoutRewriter : public relax::ExprMutator {
       if (!packed.ok()) return std::nullopt;
       return relax::MakeConstant(*packed);
     }
-    relax::Expr four = t->ndim == 4 ? Arg(e) : relax::Expr(Emit(Call("reshape", {Arg(e)}, relax::ToAttrs(relax::ReshapeAttrs{dims4}))));
+    relax::Expr four = t->ndim == 4 ? e : relax::Expr(Emit(Call("reshape", {e}, relax::ToAttrs(relax::ReshapeAttrs{dims4}))));
     return relax::Expr(Emit(Transform(four, "NCHW", layout.name())));
   }
 
   std::optional<std::pair<relax::Expr, std::string>> Elementwise(const relax::CallNode& call) {
-    const BlockedValue* first = nullptr;
+    std::optional<BlockedValue> first;
     for (const relax::Expr& a : call.args) {
-      if ((first = FindBlocked(a)) != nullptr) break;
+      if ((first = FindBlocked(a))) break;
     }
     const auto* result = TensorInfo(relax::Expr(&call));
-    if (first == nullptr || result == nullptr || result->ndim != 4) return std::nullopt;
+    if (!first || result == nullptr || result->ndim != 4) return std::nullopt;
     Layout layout = *Layout::Parse(first->layout);
-    const int64_t* channels = tir::AsConstInt(result->Dims()[1]);
+    const std::vector<tir::PrimExpr> dims = result->Dims();  // AsConstInt points into it
+    const int64_t* channels = tir::AsConstInt(dims[1]);
     if (channels == nullptr) return std::nullopt;
-    absl::StatusOr<std::vector<tir::PrimExpr>> want = layout.ShapeFromPrimal(result->Dims());
+    absl::StatusOr<std::vector<tir::PrimExpr>> want = layout.ShapeFromPrimal(dims);
     if (!want.ok()) return std::nullopt;
     // Check every operand converts before emitting any conversion.
     for (const relax::Expr& a : call.args) {
-      if (FindBlocked(a) != nullptr) continue;
+      if (FindBlocked(a)) continue;
       const auto* t = TensorInfo(a);
       if (t == nullptr || t->ndim > 4 || !t->shape) return std::nullopt;
       std::vector<int64_t> dims4(4 - t->ndim, 1);
@@ -246,7 +267,7 @@ class LayoutRewriter : public relax::ExprMutator {
   }
 
   int64_t lanes_;
-  std::unordered_map<const Object*, BlockedValue> blocked_;
+  std::string name_hint_;  // the binding being rewritten
 };
 
 class AlterOpLayoutPass : public FunctionPass {

@@ -118,6 +118,62 @@ TEST(Tuning, TinyBudgetTunesBuildsAndRunsCorrectly) {
   testing_util::ExpectClose(out->tensor(), want);
 }
 
+constexpr char kConv[] = R"(
+@I.ir_module
+class Module:
+    I.module_attrs({"target": "llvm -mcpu=x86-64-v3"})
+
+    @R.function
+    def main(x: R.Tensor((1, 16, 12, 14), dtype="float32")):
+        with R.dataflow():
+            lv = R.nn.conv2d(x, metadata["relax.expr.Constant"][0], padding=[1, 1, 1, 1])
+            gv = R.nn.relu(lv)
+            R.output(gv)
+        return gv
+)";
+
+// A convolution in channel blocks (alter-op-layout) is a task of the direct-convolution rule:
+// its register tiles are searched, the record applies, and the tuned kernel computes the same.
+TEST(Tuning, ConvolutionTilesAreSearchedAndTheTunedKernelIsRight) {
+  std::mt19937 rng(5);
+  vm::NDArray w = testing_util::Random({32, 16, 3, 3}, &rng);
+  ParseOptions options;
+  options.constants = std::vector<TensorData>{testing_util::ToTensorData(w)};
+  absl::StatusOr<IRModule> mod = ParseTVMScript(kConv, "conv.py", options);
+  ASSERT_TRUE(mod.ok()) << mod.status();
+  IRModule prepared = RunPasses(*mod, "alter-op-layout,remove-unused,fuse-ops,legalize,fuse-tir,remove-unused");
+  std::vector<tune::TaskReport> reports;
+  tir::TuningDatabase db = Tune(prepared, &reports);
+  ASSERT_EQ(reports.size(), 1u) << "one task: the fused convolution (the layout transforms have no GEMM or convolution)";
+  EXPECT_EQ(reports[0].failed, 0);
+  EXPECT_GE(reports[0].trials, 2);
+  EXPECT_THAT(reports[0].choice, HasSubstr("conv mr="));
+  ASSERT_EQ(db.size(), 1u);
+  IRModule applied = RunPasses(prepared, absl::StrCat("apply-tuning-records{db=", Saved(db, "conv.pb"), "},default-schedule"));
+  absl::StatusOr<proto::Executable> exe = codegen::Build(applied);
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = vm::VirtualMachine::Load(*exe);
+  ASSERT_TRUE(vm.ok()) << vm.status();
+  vm::NDArray x = testing_util::Random({1, 16, 12, 14}, &rng);
+  absl::StatusOr<vm::Value> out = (*vm)->Invoke("main", {vm::Value(x)});
+  ASSERT_TRUE(out.ok()) << out.status();
+  std::vector<double> want;
+  for (int o = 0; o < 32; ++o)
+    for (int y = 0; y < 12; ++y)
+      for (int xx = 0; xx < 14; ++xx) {
+        double acc = 0;
+        for (int c = 0; c < 16; ++c)
+          for (int ky = 0; ky < 3; ++ky)
+            for (int kx = 0; kx < 3; ++kx) {
+              int iy = y + ky - 1, ix = xx + kx - 1;
+              if (iy < 0 || iy >= 12 || ix < 0 || ix >= 14) continue;
+              acc += double(testing_util::F(x)[(c * 12 + iy) * 14 + ix]) * testing_util::F(w)[((o * 16 + c) * 3 + ky) * 3 + kx];
+            }
+        want.push_back(std::max(acc, 0.0));
+      }
+  testing_util::ExpectClose(out->tensor(), want, 1e-4, 1e-4);
+}
+
 TEST(Tuning, DatabaseRoundTripsAndMergesKeepingTheFastest) {
   tir::TuningDatabase db = Tune(Prepared());
   absl::StatusOr<tir::TuningDatabase> loaded = tir::TuningDatabase::Load(Saved(db, "round.pb"));
