@@ -281,7 +281,10 @@ class TirPrinter {
 
   std::string BufferName(const tir::Buffer& b) { return names_->Get(b.get(), b->name); }
 
+  /*! \brief The indices of a load or store; `()` for a 0-d buffer's one element (`c[()]`, which
+   *  the parser reads back; `c[]` is no Python). */
   std::string Indices(const std::vector<PrimExpr>& indices) {
+    if (indices.empty()) return "()";
     std::vector<std::string> parts;
     for (const PrimExpr& i : indices) parts.push_back(Expr(i));
     return absl::StrJoin(parts, ", ");
@@ -317,7 +320,8 @@ class TirPrinter {
         parts.push_back(absl::StrCat(Expr(range.min), ":", end));
       }
     }
-    return absl::StrCat(BufferName(r.buffer), "[", absl::StrJoin(parts, ", "), "]");
+    // A 0-d buffer's region is its one element, `c[()]`, as its loads print.
+    return absl::StrCat(BufferName(r.buffer), "[", parts.empty() ? std::string("()") : absl::StrJoin(parts, ", "), "]");
   }
 
   void PrintStmt(const Stmt& s, int indent, std::string* out) {

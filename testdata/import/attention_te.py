@@ -44,9 +44,9 @@ class Module:
         for ax0, ax1, ax2 in T.grid(T.int64(2), T.int64(10), T.int64(64)):
             with T.block("T_add"):
                 v_ax0, v_ax1, v_ax2 = T.axis.remap("SSS", [ax0, ax1, ax2])
-                T.reads(lv31[v_ax0, v_ax1, v_ax2], B[])
+                T.reads(lv31[v_ax0, v_ax1, v_ax2], B[()])
                 T.writes(T_add[v_ax0, v_ax1, v_ax2])
-                T_add[v_ax0, v_ax1, v_ax2] = lv31[v_ax0, v_ax1, v_ax2] + B[]
+                T_add[v_ax0, v_ax1, v_ax2] = lv31[v_ax0, v_ax1, v_ax2] + B[()]
 
     @T.prim_func(private=True)
     def erf(lv30: T.Buffer((T.int64(2), T.int64(10), T.int64(64)), "float32"), compute: T.Buffer((T.int64(2), T.int64(10), T.int64(64)), "float32")):
@@ -180,9 +180,9 @@ class Module:
         for ax0, ax1, ax2, ax3 in T.grid(T.int64(2), T.int64(4), T.int64(10), T.int64(10)):
             with T.block("T_multiply"):
                 v_ax0, v_ax1, v_ax2, v_ax3 = T.axis.remap("SSSS", [ax0, ax1, ax2, ax3])
-                T.reads(lv16[v_ax0, v_ax1, v_ax2, v_ax3], B[])
+                T.reads(lv16[v_ax0, v_ax1, v_ax2, v_ax3], B[()])
                 T.writes(T_multiply[v_ax0, v_ax1, v_ax2, v_ax3])
-                T_multiply[v_ax0, v_ax1, v_ax2, v_ax3] = lv16[v_ax0, v_ax1, v_ax2, v_ax3] * B[]
+                T_multiply[v_ax0, v_ax1, v_ax2, v_ax3] = lv16[v_ax0, v_ax1, v_ax2, v_ax3] * B[()]
 
     @T.prim_func(private=True)
     def multiply1(lv29: T.Buffer((T.int64(2), T.int64(10), T.int64(64)), "float32"), B: T.Buffer((), "float32"), T_multiply: T.Buffer((T.int64(2), T.int64(10), T.int64(64)), "float32")):
@@ -191,9 +191,9 @@ class Module:
         for ax0, ax1, ax2 in T.grid(T.int64(2), T.int64(10), T.int64(64)):
             with T.block("T_multiply"):
                 v_ax0, v_ax1, v_ax2 = T.axis.remap("SSS", [ax0, ax1, ax2])
-                T.reads(lv29[v_ax0, v_ax1, v_ax2], B[])
+                T.reads(lv29[v_ax0, v_ax1, v_ax2], B[()])
                 T.writes(T_multiply[v_ax0, v_ax1, v_ax2])
-                T_multiply[v_ax0, v_ax1, v_ax2] = lv29[v_ax0, v_ax1, v_ax2] * B[]
+                T_multiply[v_ax0, v_ax1, v_ax2] = lv29[v_ax0, v_ax1, v_ax2] * B[()]
 
     @T.prim_func(private=True)
     def multiply2(lv29: T.Buffer((T.int64(2), T.int64(10), T.int64(64)), "float32"), lv33: T.Buffer((T.int64(2), T.int64(10), T.int64(64)), "float32"), T_multiply: T.Buffer((T.int64(2), T.int64(10), T.int64(64)), "float32")):

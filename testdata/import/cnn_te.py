@@ -177,9 +177,9 @@ class Module:
         for ax0, ax1, ax2, ax3 in T.grid(T.int64(2), T.int64(8), T.int64(5), T.int64(4)):
             with T.block("T_maximum"):
                 v_ax0, v_ax1, v_ax2, v_ax3 = T.axis.remap("SSSS", [ax0, ax1, ax2, ax3])
-                T.reads(lv6[v_ax0, v_ax1, v_ax2, v_ax3], B[])
+                T.reads(lv6[v_ax0, v_ax1, v_ax2, v_ax3], B[()])
                 T.writes(T_maximum[v_ax0, v_ax1, v_ax2, v_ax3])
-                T_maximum[v_ax0, v_ax1, v_ax2, v_ax3] = T.max(lv6[v_ax0, v_ax1, v_ax2, v_ax3], B[])
+                T_maximum[v_ax0, v_ax1, v_ax2, v_ax3] = T.max(lv6[v_ax0, v_ax1, v_ax2, v_ax3], B[()])
 
     @T.prim_func(private=True)
     def minimum(lv7: T.Buffer((T.int64(2), T.int64(8), T.int64(5), T.int64(4)), "float32"), B: T.Buffer((), "float32"), T_minimum: T.Buffer((T.int64(2), T.int64(8), T.int64(5), T.int64(4)), "float32")):
@@ -188,9 +188,9 @@ class Module:
         for ax0, ax1, ax2, ax3 in T.grid(T.int64(2), T.int64(8), T.int64(5), T.int64(4)):
             with T.block("T_minimum"):
                 v_ax0, v_ax1, v_ax2, v_ax3 = T.axis.remap("SSSS", [ax0, ax1, ax2, ax3])
-                T.reads(lv7[v_ax0, v_ax1, v_ax2, v_ax3], B[])
+                T.reads(lv7[v_ax0, v_ax1, v_ax2, v_ax3], B[()])
                 T.writes(T_minimum[v_ax0, v_ax1, v_ax2, v_ax3])
-                T_minimum[v_ax0, v_ax1, v_ax2, v_ax3] = T.min(lv7[v_ax0, v_ax1, v_ax2, v_ax3], B[])
+                T_minimum[v_ax0, v_ax1, v_ax2, v_ax3] = T.min(lv7[v_ax0, v_ax1, v_ax2, v_ax3], B[()])
 
     @T.prim_func(private=True)
     def multiply(lv1: T.Buffer((T.int64(2), T.int64(8), T.int64(17), T.int64(15)), "float32"), B: T.Buffer((T.int64(8), T.int64(1), T.int64(1)), "float32"), T_multiply: T.Buffer((T.int64(2), T.int64(8), T.int64(17), T.int64(15)), "float32")):
