@@ -100,8 +100,8 @@ std::optional<int64_t> DivisorOfLoopIndex(const BlockRealizeNode* realize, const
 }
 
 /*! \brief For a reduction block whose innermost loops are reduction loops and whose last
- *  spatial loop runs along the store's last index (with at least 4 iterations): that loop moved
- *  innermost. Returns whether it moved. */
+ *  spatial loop runs along the store's last index and every load's (with at least 4
+ *  iterations): that loop moved innermost. Returns whether it moved. */
 bool MoveContiguousLoopInside(Schedule* sch, const BlockRV& block, const BlockView& v) {
   const BlockNode* b = v.realize->block.get();
   const auto* store = b->body.as<BufferStoreNode>();
@@ -125,6 +125,26 @@ bool MoveContiguousLoopInside(Schedule* sch, const BlockRV& block, const BlockVi
     contiguous |= v.realize->iter_values[i].same_as(lanes->loop_var) && store->indices.back().same_as(b->iter_vars[i].var);
   }
   if (!contiguous || extent == nullptr || *extent < 4) return false;
+  // Every load the loop moves must be contiguous along it too (a dense layer's w[j, k] is not:
+  // its dot products along k stay innermost).
+  const Object* lane_var = nullptr;
+  for (size_t i = 0; i < b->iter_vars.size(); ++i) {
+    if (v.realize->iter_values[i].same_as(lanes->loop_var)) lane_var = b->iter_vars[i].var.get();
+  }
+  struct LoadCheck : StmtExprVisitor {
+    const Object* var = nullptr;
+    bool ok = true;
+    void VisitExpr_(const BufferLoadNode* op) override {
+      for (size_t d = 0; d < op->indices.size(); ++d) {
+        bool uses = UsesVar(op->indices[d], Var(static_cast<const TirVarNode*>(var)));
+        if (uses && (d + 1 != op->indices.size() || op->indices[d].get() != var)) ok = false;
+      }
+      StmtExprVisitor::VisitExpr_(op);
+    }
+  } check;
+  check.var = lane_var;
+  check.VisitStmt(b->body);
+  if (!check.ok) return false;
   absl::StatusOr<std::vector<LoopRV>> loops = sch->GetLoops(block);
   if (!loops.ok()) return false;
   std::vector<LoopRV> order((*loops).begin() + last_spatial + 1, (*loops).end());
