@@ -14,6 +14,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "codegen/build.h"
+#include "codegen/lower_tir.h"
 #include "frontend/tvmscript.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -398,6 +399,46 @@ class Module:
   for (int i = 0; i < 64; ++i) {
     for (int j = 0; j < 129; ++j) want[i * 129 + j] = F(a)[i * 129 + 128 - j] * 2.0f + 1.0f;
   }
+  ExpectClose(out->tensor(), want);
+}
+
+TEST(Codegen, AnElementwiseEpilogueComputesInTheOutput) {
+  // B is read only by C's block, element for element: lowering computes B in C itself
+  // (C = B, then C = C + 1), so no buffer of B is allocated and the result is the same.
+  const std::string text = R"(
+@I.ir_module
+class Module:
+    @T.prim_func
+    def epilogue(A: T.Buffer((64, 129), "float32"), C: T.Buffer((64, 129), "float32")):
+        B = T.alloc_buffer((64, 129))
+        for i, j in T.grid(64, 129):
+            with T.block("B"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                B[vi, vj] = A[vi, vj] * T.float32(2)
+        for i, j in T.grid(64, 129):
+            with T.block("C"):
+                vi, vj = T.axis.remap("SS", [i, j])
+                C[vi, vj] = T.max(B[vi, vj] + T.float32(1), T.float32(0))
+)";
+  absl::StatusOr<IRModule> mod = ParseTVMScript(text, "epilogue.py");
+  ASSERT_TRUE(mod.ok()) << mod.status();
+  absl::StatusOr<tir::PrimFunc> lowered = codegen::LowerPrimFunc(mod->LookupPrimFunc("epilogue"));
+  ASSERT_TRUE(lowered.ok()) << lowered.status();
+  IRModule shown;
+  shown.Add("epilogue", *lowered);
+  std::string printed = PrintModule(shown);
+  EXPECT_THAT(printed, ::testing::Not(HasSubstr("T.allocate"))) << printed;
+  EXPECT_THAT(printed, HasSubstr("T.max(C[")) << printed;
+  absl::StatusOr<IRModule> with_main = WithMainCalling(mod->LookupPrimFunc("epilogue"), "epilogue");
+  ASSERT_TRUE(with_main.ok()) << with_main.status();
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = Compile(*with_main);
+  ASSERT_TRUE(vm.ok()) << vm.status();
+  std::mt19937 rng(4);
+  NDArray a = Random({64, 129}, &rng);
+  absl::StatusOr<Value> out = (*vm)->Invoke("main", {a});
+  ASSERT_TRUE(out.ok()) << out.status();
+  std::vector<double> want(64 * 129);
+  for (int i = 0; i < 64 * 129; ++i) want[i] = std::max(F(a)[i] * 2.0f + 1.0f, 0.0f);
   ExpectClose(out->tensor(), want);
 }
 

@@ -178,13 +178,36 @@ std::optional<GemmTiles> SymbolicRowTiles(const GemmBlock& gemm, const Target& t
   return std::nullopt;
 }
 
+/*! \brief A tile of all m (< 4) rows by up to 4 vectors of columns (half a vector when no
+ *  whole one divides n: a classifier's 1000 outputs), dividing n; the column blocks parallel. */
+std::optional<GemmTiles> FewRowTiles(const GemmBlock& gemm, const Target& target) {
+  const int64_t lanes = target.float_lanes();
+  for (int64_t nr : {4 * lanes, 2 * lanes, lanes, lanes / 2}) {
+    int64_t vectors = (nr + lanes - 1) / lanes;
+    if (nr < 4 || gemm.n % nr != 0 || gemm.m * vectors + vectors + 1 > target.vector_registers) continue;
+    GemmTiles t;
+    t.mr = gemm.m;
+    t.nr = nr;
+    t.kc = 0;
+    t.nc = nr;
+    t.parallel_rows = false;
+    return t;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<GemmTiles> DefaultGemmTiles(const GemmBlock& gemm, const Target& target) {
   if (gemm.symbolic_cols_or_k) return std::nullopt;
   if (gemm.symbolic_rows) return SymbolicRowTiles(gemm, target);
-  // Fewer than 4 rows: a few long dot products, which LLVM vectorizes along k as they are.
-  if (gemm.m < 4) return std::nullopt;
+  // Fewer than 4 rows: a vector-matrix product. With B a dense layer's weight (B[j, k],
+  // packed at compile time into k-major panels by pack-constants) a tile of the few rows by
+  // several vectors of columns reads each weight once, contiguously, with no horizontal sums;
+  // otherwise (B an activation, packed per call) a few long dot products along k, which LLVM
+  // vectorizes as they are.
+  if (gemm.m < 4) return gemm.b_transposed && !gemm.fold_batch_into_rows && gemm.batch_loops.empty() ? FewRowTiles(gemm, target)
+                                                                                                   : std::nullopt;
   for (int64_t vectors : {2, 1}) {
     int64_t nr = vectors * target.float_lanes();
     if (gemm.n % nr != 0) continue;
