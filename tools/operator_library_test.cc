@@ -435,6 +435,35 @@ TEST(OperatorLibrary, DefaultScheduledGemmsUseTheMicroKernelAndMatch) {
   }
 }
 
+/*! \brief x @ w.T in double. */
+Reference DenseReference() {
+  return [](const std::vector<NDArray>& in, const std::vector<int64_t>& os) {
+    int64_t m = in[0].shape()[0], k = in[0].shape()[1], n = in[1].shape()[0];
+    std::vector<double> out;
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double acc = 0;
+        for (int64_t p = 0; p < k; ++p) acc += double(F(in[0])[i * k + p]) * F(in[1])[j * k + p];
+        out.push_back(acc);
+      }
+    EXPECT_EQ(static_cast<int64_t>(out.size()), NumElements(os));
+    return out;
+  };
+}
+
+// A dense layer of one to three rows (batch 1) with a constant weight: a few-row register tile
+// over k-major panels of the weight, packed at compile time (pack-constants), no dot products.
+TEST(OperatorLibrary, FewRowDenseLayersUseTheTileOverPackedWeights) {
+  for (const auto& [x, w] : std::vector<std::pair<std::vector<int64_t>, std::vector<int64_t>>>{
+           {{1, 784}, {128, 784}}, {{3, 50}, {64, 50}}, {{1, 40}, {1000, 40}}}) {
+    std::string text = RunOpCaseWithConstants("nn.dense", {}, {x, w}, {false, true},
+                                              "fuse-ops,legalize,fuse-tir,default-schedule,pack-constants,remove-unused",
+                                              DenseReference());
+    EXPECT_NE(text.find("T.gemm_tile("), std::string::npos) << text;
+    EXPECT_NE(text.find("_packed"), std::string::npos) << "the weight is packed at compile time\n" << text;
+  }
+}
+
 TEST(OperatorLibrary, MatmulOperatorMatchesThroughLoopsAndThroughBlas) {
   std::vector<std::pair<std::vector<int64_t>, std::vector<int64_t>>> cases = {
       {{7, 129}, {129, 5}}, {{2, 3, 7, 9}, {9, 5}}, {{2, 3, 7, 9}, {2, 3, 9, 5}}};
