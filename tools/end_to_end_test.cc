@@ -103,6 +103,16 @@ const auto* const kPlugin = ::testing::AddGlobalTestEnvironment(new PluginEnviro
 
 // ---- The seeds' modules, with the seeds' 784 -> 128 -> 10 shapes and fixed random weights.
 
+
+/*! \brief The one PrimFunc `name` of TVMScript `text`, called by a main, compiled and loaded. */
+absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> CompileKernel(const std::string& text, const std::string& name) {
+  absl::StatusOr<IRModule> mod = ParseTVMScript(text, absl::StrCat(name, ".py"));
+  if (!mod.ok()) return mod.status();
+  absl::StatusOr<IRModule> with_main = WithMainCalling(mod->LookupPrimFunc(name), name);
+  if (!with_main.ok()) return with_main.status();
+  return Compile(*with_main);
+}
+
 TEST(SeedModules, MyModuleMatchesTheReference) {
   Mlp m = SeedMlp();
   absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = Compile(Parse(absl::StrCat(kSeeds, "/e2e_my_module.py")));
@@ -379,11 +389,7 @@ class Module:
                 vi, vj = T.axis.remap("SS", [i, j])
                 C[vi, vj] = B[vi, 128 - vj] + T.float32(1)
 )";
-  absl::StatusOr<IRModule> mod = ParseTVMScript(text, "workspace.py");
-  ASSERT_TRUE(mod.ok()) << mod.status();
-  absl::StatusOr<IRModule> with_main = WithMainCalling(mod->LookupPrimFunc("twice"), "twice");
-  ASSERT_TRUE(with_main.ok()) << with_main.status();
-  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = Compile(*with_main);
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = CompileKernel(text, "twice");
   ASSERT_TRUE(vm.ok()) << vm.status();
   std::mt19937 rng(2);
   NDArray a = Random({64, 129}, &rng);
@@ -429,9 +435,7 @@ class Module:
   std::string printed = PrintModule(shown);
   EXPECT_THAT(printed, ::testing::Not(HasSubstr("T.allocate"))) << printed;
   EXPECT_THAT(printed, HasSubstr("T.max(C[")) << printed;
-  absl::StatusOr<IRModule> with_main = WithMainCalling(mod->LookupPrimFunc("epilogue"), "epilogue");
-  ASSERT_TRUE(with_main.ok()) << with_main.status();
-  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = Compile(*with_main);
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = CompileKernel(text, "epilogue");
   ASSERT_TRUE(vm.ok()) << vm.status();
   std::mt19937 rng(4);
   NDArray a = Random({64, 129}, &rng);

@@ -24,5 +24,30 @@ std::optional<int64_t> LoopVolume(const std::vector<const ForNode*>& loops, size
   return volume;
 }
 
+absl::Status FuseParallel(Schedule* sch, const std::vector<LoopRV>& loops) {
+  if (loops.empty()) return absl::FailedPreconditionError("no loop to parallelize");
+  LoopRV par = loops.front();
+  if (loops.size() > 1) {
+    absl::StatusOr<LoopRV> fused = sch->Fuse(loops);
+    if (!fused.ok()) return fused.status();
+    par = *fused;
+  }
+  return sch->Parallel(par);
+}
+
+bool PlaceEpilogueUnder(Schedule* sch, const BlockRV& block, const LoopRV& loop, size_t depth, int64_t iterations) {
+  absl::StatusOr<std::vector<BlockRV>> consumers = sch->GetConsumers(block);
+  if (!consumers.ok() || consumers->size() != 1) return false;
+  Schedule trial = *sch;
+  const BlockRV& epilogue = consumers->front();
+  if (!trial.ReverseComputeAt(epilogue, loop).ok()) return false;
+  std::optional<BlockView> e = View(trial, epilogue);
+  std::optional<int64_t> under = e ? LoopVolume(e->loops, depth) : std::nullopt;
+  absl::StatusOr<std::vector<LoopRV>> e_loops = trial.GetLoops(epilogue);
+  if (under != iterations || !e_loops.ok() || e_loops->empty() || !trial.Vectorize(e_loops->back()).ok()) return false;
+  *sch = trial;
+  return true;
+}
+
 }  // namespace tir
 }  // namespace mlc

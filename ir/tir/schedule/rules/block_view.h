@@ -35,6 +35,15 @@ std::optional<BlockView> View(const Schedule& sch, const BlockRV& rv);
  *  constant. */
 std::optional<int64_t> LoopVolume(const std::vector<const ForNode*>& loops, size_t from = 0);
 
+/*! \brief The loops fused (when more than one) into one parallel loop. */
+absl::Status FuseParallel(Schedule* sch, const std::vector<LoopRV>& loops);
+
+/*! \brief The block's single consumer (an elementwise epilogue) moved under `loop`, its innermost
+ *  loop vectorized, while the producer's result is in cache; kept only when it lands as
+ *  `iterations` iterations per iteration of `loop` (the loops from `depth` on), i.e. it narrows
+ *  to what the producer made there, not the whole epilogue repeated. Returns whether it moved. */
+bool PlaceEpilogueUnder(Schedule* sch, const BlockRV& block, const LoopRV& loop, size_t depth, int64_t iterations);
+
 }  // namespace tir
 }  // namespace mlc
 

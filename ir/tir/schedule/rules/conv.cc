@@ -207,29 +207,10 @@ absl::Status ScheduleDirectConv(Schedule* sch, const BlockRV& block, const Direc
   for (int l : conv.reduce_loops) order.push_back((*loops)[l]);
   if (absl::Status s = sch->Reorder(order); !s.ok()) return s;
   // The elementwise epilogue per tile, while it is in L1 (only where it narrows to the tile).
-  absl::StatusOr<std::vector<BlockRV>> consumers = sch->GetConsumers(block);
-  if (consumers.ok() && consumers->size() == 1) {
-    Schedule trial = *sch;
-    BlockRV epilogue = consumers->front();
-    if (trial.ReverseComputeAt(epilogue, outer.back()).ok()) {
-      std::optional<BlockView> e = View(trial, epilogue);
-      std::optional<int64_t> under = e ? LoopVolume(e->loops, outer.size()) : std::nullopt;
-      if (under && *under == tiles.mr * tiles.nb * conv.lanes) {
-        *sch = trial;
-        auto e_loops = sch->GetLoops(epilogue);
-        if (e_loops.ok() && !e_loops->empty()) sch->Vectorize(e_loops->back()).IgnoreError();
-      }
-    }
-  }
+  PlaceEpilogueUnder(sch, block, outer.back(), outer.size(), tiles.mr * tiles.nb * conv.lanes);
   // The tile holds every reduction loop, so it writes whole sums: no init pass over C.
   if (absl::Status s = sch->Tensorize((*rows)[1], "gemm_f32"); !s.ok()) return s;
-  LoopRV par = outer.front();
-  if (outer.size() > 1) {
-    absl::StatusOr<LoopRV> fused = sch->Fuse(outer);
-    if (!fused.ok()) return fused.status();
-    par = *fused;
-  }
-  return sch->Parallel(par);
+  return FuseParallel(sch, outer);
 }
 
 }  // namespace tir

@@ -408,13 +408,7 @@ absl::Status ScheduleGemm(Schedule* sch, const BlockRV& block, const GemmBlock& 
   if (tiles.parallel_rows) return sch->Parallel((*i)[0]);
   std::vector<LoopRV> outer_loops = batch;
   outer_loops.push_back((*j)[0]);
-  LoopRV par = outer_loops.front();
-  if (outer_loops.size() > 1) {
-    absl::StatusOr<LoopRV> fused = sch->Fuse(outer_loops);
-    if (!fused.ok()) return fused.status();
-    par = *fused;
-  }
-  return sch->Parallel(par);
+  return FuseParallel(sch, outer_loops);
 }
 
 }  // namespace tir

@@ -223,8 +223,7 @@ absl::Status ScheduleLoopNest(Schedule* sch, const BlockRV& block, const Target&
       fused *= EstimatedExtent(v->loops[l]->extent);
     }
     Schedule trial = *sch;
-    absl::StatusOr<LoopRV> par = outer.size() > 1 ? trial.Fuse(outer) : absl::StatusOr<LoopRV>(outer.front());
-    if (par.ok() && trial.Parallel(*par).ok()) {
+    if (FuseParallel(&trial, outer).ok()) {
       *sch = trial;
       applied = true;
     }

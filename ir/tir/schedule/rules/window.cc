@@ -65,16 +65,7 @@ absl::Status ScheduleBlockedWindow(Schedule* sch, const BlockRV& block, size_t s
   order.push_back((*loops)[spatial - 1]);
   if (absl::Status s = sch->Reorder(order); !s.ok()) return s;
   // The elementwise epilogue (an average's division) per tile, while it is in L1.
-  absl::StatusOr<std::vector<BlockRV>> consumers = sch->GetConsumers(block);
-  if (consumers.ok() && consumers->size() == 1) {
-    Schedule trial = *sch;
-    if (trial.ReverseComputeAt(consumers->front(), outer.back()).ok()) {
-      std::optional<BlockView> e = View(trial, consumers->front());
-      std::optional<int64_t> under = e ? LoopVolume(e->loops, outer.size()) : std::nullopt;
-      auto e_loops = trial.GetLoops(consumers->front());
-      if (under == r * *lanes && e_loops.ok() && trial.Vectorize(e_loops->back()).ok()) *sch = trial;
-    }
-  }
+  PlaceEpilogueUnder(sch, block, outer.back(), outer.size(), r * *lanes);
   if (absl::StatusOr<BlockRV> init = sch->DecomposeReduction(block, (*loops)[spatial]); !init.ok()) return init.status();
   if (taps <= kMaxUnrolledTaps) {
     for (size_t l = spatial; l < fors.size(); ++l) {
@@ -91,13 +82,7 @@ absl::Status ScheduleBlockedWindow(Schedule* sch, const BlockRV& block, size_t s
     const int64_t* e = l + 1 < outer.size() ? AsConstInt(fors[l]->extent) : nullptr;
     iterations *= e != nullptr ? *e : *row / r;
   }
-  LoopRV par = fuse.front();
-  if (fuse.size() > 1) {
-    absl::StatusOr<LoopRV> fused = sch->Fuse(fuse);
-    if (!fused.ok()) return fused.status();
-    par = *fused;
-  }
-  return sch->Parallel(par);
+  return FuseParallel(sch, fuse);
 }
 
 }  // namespace
@@ -188,17 +173,7 @@ absl::Status ScheduleWindowReduction(Schedule* sch, const BlockRV& block, const 
   // The elementwise epilogue (bias, activation) row by row under the last outer loop, while
   // the row is in L1, instead of another pass over the output; kept only when it lands as one
   // row per iteration (a region the analysis cannot narrow would repeat the whole epilogue).
-  absl::StatusOr<std::vector<BlockRV>> consumers = sch->GetConsumers(block);
-  if (spatial >= 2 && consumers.ok() && consumers->size() == 1) {
-    Schedule trial = *sch;
-    if (trial.ReverseComputeAt(consumers->front(), (*loops)[spatial - 2]).ok()) {
-      std::optional<BlockView> e = View(trial, consumers->front());
-      // Epilogue iterations per iteration of the loop it moved under.
-      std::optional<int64_t> under = e ? LoopVolume(e->loops, spatial - 1) : std::nullopt;
-      auto e_loops = trial.GetLoops(consumers->front());
-      if (under == *row && e_loops.ok() && trial.Vectorize(e_loops->back()).ok()) *sch = trial;
-    }
-  }
+  if (spatial >= 2) PlaceEpilogueUnder(sch, block, (*loops)[spatial - 2], spatial - 1, *row);
   if (absl::StatusOr<BlockRV> init = sch->DecomposeReduction(block, (*loops)[spatial]); !init.ok()) return init.status();
   if (taps <= kMaxUnrolledTaps) {
     for (size_t l = spatial; l < fors.size(); ++l) {
@@ -214,13 +189,7 @@ absl::Status ScheduleWindowReduction(Schedule* sch, const BlockRV& block, const 
   }
   std::vector<LoopRV> outer((*loops).begin(), (*loops).begin() + (spatial - 1));
   if (work >= kMinParallelIterations && !outer.empty()) {
-    LoopRV par = outer.front();
-    if (outer.size() > 1) {
-      absl::StatusOr<LoopRV> fused = sch->Fuse(outer);
-      if (!fused.ok()) return fused.status();
-      par = *fused;
-    }
-    if (absl::Status s = sch->Parallel(par); !s.ok()) return s;
+    if (absl::Status s = FuseParallel(sch, outer); !s.ok()) return s;
   }
   return absl::OkStatus();
 }
