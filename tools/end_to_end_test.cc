@@ -101,9 +101,6 @@ class PluginEnvironment : public ::testing::Environment {
 };
 const auto* const kPlugin = ::testing::AddGlobalTestEnvironment(new PluginEnvironment);
 
-// ---- The seeds' modules, with the seeds' 784 -> 128 -> 10 shapes and fixed random weights.
-
-
 /*! \brief The one PrimFunc `name` of TVMScript `text`, called by a main, compiled and loaded. */
 absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> CompileKernel(const std::string& text, const std::string& name) {
   absl::StatusOr<IRModule> mod = ParseTVMScript(text, absl::StrCat(name, ".py"));
@@ -112,6 +109,8 @@ absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> CompileKernel(const std::str
   if (!with_main.ok()) return with_main.status();
   return Compile(*with_main);
 }
+
+// ---- The seeds' modules, with the seeds' 784 -> 128 -> 10 shapes and fixed random weights.
 
 TEST(SeedModules, MyModuleMatchesTheReference) {
   Mlp m = SeedMlp();
