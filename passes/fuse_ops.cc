@@ -1,6 +1,11 @@
 /*! \file fuse_ops.cc
  *  \brief fuse-ops: groups operator calls into Primitive sub-functions by their pattern kind.
  *
+ *  Calls of loop programs (`call_tir` of a PrimFunc: after legalize, or written by a user) take
+ *  part with the pattern kind read off the PrimFunc (prim_func_pattern.h), so the pass works
+ *  before legalize, on operators, and after it, on their loop programs (TVM's order: legalize,
+ *  annotate patterns, fuse-ops, fuse-tir).
+ *
  *  Within each dataflow block, bindings are visited in order and a call joins the group of
  *  one of its producers when
  *   - the producer's result is used by this call only (a computation with several users is
@@ -24,6 +29,7 @@
 #include "ir/expr_functor.h"
 #include "ir/op.h"
 #include "passes/pass.h"
+#include "passes/prim_func_pattern.h"
 
 namespace mlc {
 namespace passes {
@@ -80,13 +86,11 @@ class FuseOpsPass : public FunctionPass {
       std::vector<std::vector<int>> producers(n);
       for (int i = 0; i < n; ++i) {
         const auto* call = bindings[i]->value.as<relax::CallNode>();
-        const auto* op = call ? call->op.as<relax::OpNode>() : nullptr;
-        if (op != nullptr) kind[i] = op->info().pattern;
-        if (call != nullptr) {
-          for (const relax::Expr& a : call->args) {
-            auto it = index_of.find(a.get());
-            if (it != index_of.end()) producers[i].push_back(it->second);
-          }
+        if (call == nullptr) continue;
+        kind[i] = PatternOf(*call, builder->module());
+        for (const relax::Expr& a : Operands(*call)) {
+          auto it = index_of.find(a.get());
+          if (it != index_of.end()) producers[i].push_back(it->second);
         }
       }
       std::vector<std::vector<int>> users(n);  // binding indices using each binding's result
@@ -227,6 +231,29 @@ class FuseOpsPass : public FunctionPass {
     return {};
   }
 
+  /*! \brief A call_tir of a loop program in this module (a legalized operator, or one a user
+   *  wrote), or nullptr. */
+  static const relax::GlobalVarNode* CallTirCallee(const relax::CallNode& call) {
+    const auto* op = call.op.as<relax::OpNode>();
+    if (op == nullptr || op->name() != "call_tir" || call.args.size() != 2 || call.args[1].as<relax::TupleNode>() == nullptr) {
+      return nullptr;
+    }
+    return call.args[0].as<relax::GlobalVarNode>();
+  }
+
+  /*! \brief An operator's pattern kind, or a called loop program's (PrimFuncPattern). */
+  static OpPattern PatternOf(const relax::CallNode& call, const IRModule& mod) {
+    if (const relax::GlobalVarNode* callee = CallTirCallee(call)) return PrimFuncPattern(mod.LookupPrimFunc(callee->name));
+    const auto* op = call.op.as<relax::OpNode>();
+    return op != nullptr ? op->info().pattern : OpPattern::kOpaque;
+  }
+
+  /*! \brief The values a call reads: its arguments, or a call_tir's tuple of inputs. */
+  static std::vector<relax::Expr> Operands(const relax::CallNode& call) {
+    if (CallTirCallee(call) != nullptr) return call.args[1].as<relax::TupleNode>()->fields;
+    return call.args;
+  }
+
   /*! \brief The sub-function for a group, and the binding that calls it. */
   absl::StatusOr<relax::VarBinding> EmitGroup(const Group& g, const std::vector<relax::VarBinding>& bindings,
                                               relax::BlockBuilder* builder) {
@@ -238,8 +265,10 @@ class FuseOpsPass : public FunctionPass {
     std::vector<std::string> op_names;
     for (int m : g.members) {
       const auto* call = bindings[m]->value.as<relax::CallNode>();
-      op_names.push_back(absl::StrReplaceAll(call->op.as<relax::OpNode>()->name(), {{"nn.", ""}, {".", "_"}}));
-      for (const relax::Expr& a : call->args) {
+      const relax::GlobalVarNode* callee = CallTirCallee(*call);
+      op_names.push_back(callee != nullptr ? callee->name
+                                           : absl::StrReplaceAll(call->op.as<relax::OpNode>()->name(), {{"nn.", ""}, {".", "_"}}));
+      for (const relax::Expr& a : Operands(*call)) {
         if (inside.count(a.get()) || param_of.count(a.get())) continue;
         if (a->kind() == NodeKind::kShapeExpr) continue;
         const std::string hint = a.as<relax::VarNode>() ? a.as<relax::VarNode>()->name_hint : "c";
@@ -259,11 +288,13 @@ class FuseOpsPass : public FunctionPass {
     for (size_t k = 0; k < g.members.size(); ++k) {
       const relax::VarBinding& b = bindings[g.members[k]];
       const auto* call = b->value.as<relax::CallNode>();
-      std::vector<relax::Expr> args;
-      for (const relax::Expr& a : call->args) {
+      std::vector<relax::Expr> operands;
+      for (const relax::Expr& a : Operands(*call)) {
         auto it = local.find(a.get());
-        args.push_back(it != local.end() ? it->second : a);
+        operands.push_back(it != local.end() ? it->second : a);
       }
+      std::vector<relax::Expr> args = operands;
+      if (CallTirCallee(*call) != nullptr) args = {call->args[0], relax::MakeTuple(operands)};
       relax::Expr value = relax::MakeCall(call->op, args, call->attrs, call->sinfo_args);
       absl::StatusOr<relax::Var> v = k + 1 == g.members.size() ? sub.EmitOutput(value) : sub.Emit(value);
       if (!v.ok()) return v.status();

@@ -34,7 +34,8 @@ class Inliner : public tir::StmtExprMutator {
  public:
   /*! \brief `buffers` maps the callee's parameters to the caller's buffers; the callee's
    *         shape variables take the caller's dimensions they are matched with. */
-  explicit Inliner(std::map<const Object*, tir::Buffer> buffers) : buffers_(std::move(buffers)) {
+  explicit Inliner(std::map<const Object*, tir::Buffer> buffers, std::set<std::string>* block_names)
+      : buffers_(std::move(buffers)), block_names_(block_names) {
     for (const auto& [param, buffer] : buffers_) {
       const auto* p = static_cast<const tir::BufferNode*>(param);
       for (size_t d = 0; d < p->shape.size() && d < buffer->shape.size(); ++d) {
@@ -75,13 +76,18 @@ class Inliner : public tir::StmtExprMutator {
     std::vector<tir::Buffer> allocs;
     for (const tir::Buffer& b : op->alloc_buffers) allocs.push_back(VisitBuffer(b));
     bool changed = false;
-    return tir::Stmt(new tir::BlockNode(op->name, iters, VisitRegions(op->reads, &changed), VisitRegions(op->writes, &changed),
+    // Block names stay unique in the fused function (two inlined ReLUs are both "compute"):
+    // schedules find blocks by name.
+    std::string name = op->name;
+    for (int i = 1; !block_names_->insert(name).second; ++i) name = absl::StrCat(op->name, "_", i);
+    return tir::Stmt(new tir::BlockNode(name, iters, VisitRegions(op->reads, &changed), VisitRegions(op->writes, &changed),
                                         allocs, VisitStmt(op->init), VisitStmt(op->body), op->annotations));
   }
 
  private:
   std::map<const Object*, tir::Buffer> buffers_;
   std::map<const Object*, tir::PrimExpr> vars_;
+  std::set<std::string>* block_names_;
 };
 
 /*! \brief A buffer of the fused PrimFunc for a value of the fused function; its dimensions are
@@ -108,6 +114,7 @@ absl::StatusOr<tir::PrimFunc> FusePrimitive(const std::string& name, const relax
   }
   std::vector<tir::Buffer> allocs;
   std::vector<tir::Stmt> stmts;
+  std::set<std::string> block_names;  // across the inlined calls
   std::vector<std::string> source_ops;
   for (const relax::BindingBlock& block : func->body->blocks) {
     for (const relax::VarBinding& b : block->bindings) {
@@ -147,7 +154,7 @@ absl::StatusOr<tir::PrimFunc> FusePrimitive(const std::string& name, const relax
       map[out_param.get()] = *out;
       buffer_of[b->var.get()] = *out;
       allocs.push_back(*out);
-      Inliner inliner(map);
+      Inliner inliner(map, &block_names);
       const tir::BlockNode* root = tir::GetRootBlock(callee->body);
       if (root != nullptr) {
         for (const tir::Buffer& a : root->alloc_buffers) allocs.push_back(inliner.VisitBuffer(a));

@@ -733,6 +733,36 @@ TEST(GraphPasses, DiamondFusesIntoOneKernelAndMatches) {
   ExpectClose(out->tensor(), want);
 }
 
+TEST(GraphPasses, UserWrittenPrimFuncsFuseIntoOneScheduledKernelAndMatch) {
+  // The fuse-ops golden case (testdata/passes/fuse_ops/call_tir_user.py): three call_tirs of
+  // PrimFuncs a user wrote (matmul, bias, ReLU) fuse by the patterns read off their blocks and
+  // are scheduled as one kernel (the GEMM rule's micro-kernel with its epilogue).
+  IRModule mod = Parse("testdata/passes/fuse_ops/call_tir_user.py");
+  absl::StatusOr<IRModule> built = passes::RunPipeline(mod, *passes::ParsePipeline("fuse-ops,fuse-tir,default-schedule,remove-unused"));
+  ASSERT_TRUE(built.ok()) << built.status();
+  int kernels = 0;
+  for (const auto& [name, f] : built->functions()) kernels += built->LookupPrimFunc(name).defined();
+  EXPECT_EQ(kernels, 1) << PrintModule(*built);
+  EXPECT_THAT(PrintModule(*built), HasSubstr("T.gemm_tile("));
+  absl::StatusOr<proto::Executable> exe = codegen::Build(*built);
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = vm::VirtualMachine::Load(*exe);
+  ASSERT_TRUE(vm.ok()) << vm.status();
+  std::mt19937 rng(8);
+  NDArray a = Random({8, 16}, &rng), w = Random({16, 32}, &rng), b = Random({32}, &rng);
+  absl::StatusOr<Value> out = (*vm)->Invoke("main", {Value(a), Value(w), Value(b)});
+  ASSERT_TRUE(out.ok()) << out.status();
+  std::vector<double> want(8 * 32);
+  for (int i = 0; i < 8; ++i) {
+    for (int j = 0; j < 32; ++j) {
+      double d = F(b)[j];
+      for (int k = 0; k < 16; ++k) d += double(F(a)[i * 16 + k]) * F(w)[k * 32 + j];
+      want[i * 32 + j] = std::max(d, 0.0);
+    }
+  }
+  ExpectClose(out->tensor(), want);
+}
+
 TEST(Build, UnloweredOperatorsAreNamed) {
   absl::StatusOr<proto::Executable> exe = codegen::Build(Parse(absl::StrCat(kSeeds, "/graphopt_ewise.py")));
   ASSERT_FALSE(exe.ok());

@@ -652,6 +652,11 @@ IntRange Analyzer::EvalRange(const PrimExpr& e, const std::unordered_map<const O
       if (!x.min.defined() || !y.min.defined()) return {};
       NodeKind k = t.atom->kind();
       r = {Simplify(MakeBinary(k, x.min, y.min)), Simplify(MakeBinary(k, x.max, y.max))};
+    } else if (const auto* c = t.atom.as<CastNode>(); c != nullptr && IsIntExpr(c->value) && c->dtype.bits() >= c->value->dtype.bits()) {
+      // A widening integer cast (int32 loop variables indexing an int64 layout) keeps the order.
+      IntRange inner = EvalRange(c->value, relaxed);
+      if (!inner.min.defined()) return {};
+      r = {Simplify(Cast(c->dtype, inner.min)), Simplify(Cast(c->dtype, inner.max))};
     } else {
       return {};
     }

@@ -75,6 +75,10 @@ TEST_F(AnalyzerTest, EvalRangeRelaxesInnerLoops) {
   r = a.EvalRange(I32(10) - j1, relaxed);
   EXPECT_TRUE(ExprDeepEqual(r.min, I32(7))) << PrintPrimExpr(r.min);
   EXPECT_TRUE(ExprDeepEqual(r.max, I32(10))) << PrintPrimExpr(r.max);
+  // A widening cast (int32 loops indexing an int64 layout) keeps the order: [0, 3] as int64.
+  r = a.EvalRange(FloorDiv(Cast(DataType::Int64(), j1), I64(2)), relaxed);
+  ASSERT_TRUE(r.min.defined()) << "a cast of a relaxed variable has a range";
+  EXPECT_TRUE(ExprDeepEqual(a.Simplify(r.max - r.min), I64(1))) << PrintPrimExpr(r.min) << " .. " << PrintPrimExpr(r.max);
 }
 
 }  // namespace
