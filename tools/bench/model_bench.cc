@@ -1,6 +1,7 @@
 /*! \file model_bench.cc
  *  \brief Whole models compiled by us against ONNX Runtime on the same ONNX files, in one
- *         process, with the machine's FMA peak measured in the same run.
+ *         process, with the machine's FMA peak measured in the same run, and against PyTorch
+ *         eager on the same seeded models (timed just before by torch_eager_times.py).
  *
  *    ./bazelw run //tools:bench_vs_ort -- [--threads 2] [--runs 20] [--models mlp_b1,resnet18]
  *        [--pipelines 'default;tuned;blas'] [--tune_trials N]
@@ -31,14 +32,18 @@
 #include <vector>
 
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "codegen/build.h"
 #include "frontend/onnx/onnx_importer.h"
 #include "ir/expr_functor.h"
 #include "ir/module.h"
 #include "ir/target/target.h"
 #include "passes/pass.h"
+#include "support/file_util.h"
 #include "tools/tune/tuner.h"
 #include "support/fma_peak.h"
 #include "tools/bench/ort_session.h"
@@ -55,7 +60,28 @@ struct Options {
   std::vector<std::string> models = {"mlp_b1", "mlp_b64", "digits_b450", "encoder", "mobilenet_v2", "resnet18", "resnet18_int8"};
   std::vector<std::string> pipelines = {"default"};
   int tune_trials = 0;  // for the "tuned" pipeline: measurements per model (0: 16 per kernel)
+  /*! \brief PyTorch eager's median ms per model (torch_eager_times.py, run just before). */
+  std::map<std::string, double> torch_ms;
 };
+
+/*! \brief {"model": ms, ...} as torch_eager_times.py writes it. */
+absl::StatusOr<std::map<std::string, double>> ReadTorchTimes(const std::string& path) {
+  absl::StatusOr<std::string> text = ReadFile(path);
+  if (!text.ok()) return text.status();
+  std::map<std::string, double> out;
+  for (absl::string_view item : absl::StrSplit(absl::StripAsciiWhitespace(*text), ',', absl::SkipEmpty())) {
+    std::vector<absl::string_view> kv = absl::StrSplit(item, ':');
+    if (kv.size() != 2) return absl::InvalidArgumentError(absl::StrCat(path, ": not {\"model\": ms, ...}"));
+    std::string key(absl::StripAsciiWhitespace(kv[0]));
+    key.erase(std::remove_if(key.begin(), key.end(), [](char c) { return c == '{' || c == '"' || c == ' '; }), key.end());
+    std::string value(absl::StripAsciiWhitespace(kv[1]));
+    value.erase(std::remove(value.begin(), value.end(), '}'), value.end());
+    double ms = 0;
+    if (!absl::SimpleAtod(value, &ms)) return absl::InvalidArgumentError(absl::StrCat(path, ": bad time for ", key));
+    out[key] = ms;
+  }
+  return out;
+}
 
 double Seconds(std::chrono::steady_clock::time_point since) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
@@ -248,9 +274,15 @@ absl::Status RunModel(const std::string& name, const Options& opt, double peak_g
                         [&] { (void)session->Run(ort_inputs); }, [&] { session.reset(); }};
     std::vector<double> t = MedianSeconds(opt.runs, {ours, reference});
     auto gflops = [&](double s) { return flops / s / 1e9; };
-    std::printf("| %s | %d | %s | %.3f | %.3f | %.2f | %.1f (%.0f%%) | %.1f (%.0f%%) | %.1f | %.1e |\n", name.c_str(), opt.threads,
+    // PyTorch eager's time for the same model (measured just before, same threads), when there is one.
+    auto torch_ms = opt.torch_ms.find(name);
+    std::string torch_cols = torch_ms == opt.torch_ms.end()
+                                 ? "- | -"
+                                 : absl::StrFormat("%.3f | %.2f", torch_ms->second, t[0] * 1e3 / torch_ms->second);
+    std::printf("| %s | %d | %s | %.3f | %.3f | %.2f | %.1f (%.0f%%) | %.1f (%.0f%%) | %s | %.1f | %.1e |\n", name.c_str(), opt.threads,
                 pipeline.c_str(), t[0] * 1e3, t[1] * 1e3, t[0] / t[1], gflops(t[0]), 100 * gflops(t[0]) / peak_gflops,
-                gflops(t[1]), 100 * gflops(t[1]) / peak_gflops, c->compile_seconds, worst / std::max(scale, 1e-30));
+                gflops(t[1]), 100 * gflops(t[1]) / peak_gflops, torch_cols.c_str(), c->compile_seconds,
+                worst / std::max(scale, 1e-30));
     vm::VirtualMachine::MemoryStats mem = machine->Memory();
     std::fprintf(stderr, "%s (%s): peak intermediates %.2f MB, workspace %.2f MB\n", name.c_str(), pipeline.c_str(),
                  mem.intermediates_peak / 1e6, mem.workspace_held / 1e6);
@@ -271,10 +303,17 @@ int Main(int argc, char** argv) {
     else if (arg == "--models") opt.models = absl::StrSplit(value(), ',', absl::SkipEmpty());
     else if (arg == "--pipelines") opt.pipelines = absl::StrSplit(value(), ';', absl::SkipEmpty());
     else if (arg == "--tune_trials") opt.tune_trials = std::atoi(value().c_str());
-    else {
+    else if (arg == "--torch_times") {
+      absl::StatusOr<std::map<std::string, double>> t = ReadTorchTimes(value());
+      if (!t.ok()) {
+        std::fprintf(stderr, "model_bench: --torch_times: %s\n", std::string(t.status().message()).c_str());
+        return 2;
+      }
+      opt.torch_ms = *t;
+    } else {
       std::fprintf(stderr,
                    "usage: model_bench --models_dir DIR --ort_library libonnxruntime.so.1 [--threads N] [--runs N] "
-                   "[--models a,b] [--pipelines 'default;tuned;blas'] [--tune_trials N]\nunknown argument: %s\n",
+                   "[--models a,b] [--pipelines 'default;tuned;blas'] [--tune_trials N] [--torch_times t.json]\nunknown argument: %s\n",
                    arg.c_str());
       return 2;
     }
@@ -287,7 +326,7 @@ int Main(int argc, char** argv) {
   FmaPeak peak = MeasureFmaPeak(opt.threads);
   std::printf("FMA peak (%s, %d thread%s): %.1f GFLOP/s\n\n", peak.isa.c_str(), opt.threads, opt.threads > 1 ? "s" : "", peak.gflops);
   std::printf("| model | threads | pipeline | ours ms | ONNX Runtime ms | ours / ORT | ours GFLOP/s (%% peak) | ORT GFLOP/s (%% peak) | "
-              "compile s | max rel diff |\n|---|---|---|---|---|---|---|---|---|---|\n");
+              "PyTorch ms | ours / PyTorch | compile s | max rel diff |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   std::fflush(stdout);
   int failures = 0;
   for (const std::string& name : opt.models) {
