@@ -3,11 +3,15 @@
  */
 #include "codegen/lower_tir.h"
 
+#include <algorithm>
 #include <map>
+#include <optional>
+#include <set>
 
 #include "absl/strings/str_cat.h"
 #include "ir/tir/analyzer.h"
 #include "ir/tir/prim_expr_ops.h"
+#include "ir/tir/schedule/state.h"
 #include "ir/tir/tir_functor.h"
 #include "ir/tir/tir_util.h"
 
@@ -58,6 +62,198 @@ class BlockLowerer : public tir::StmtExprMutator {
     }
     return body;
   }
+};
+
+/*! \brief Step 3b: an intermediate that only the blocks under one loop touch (a convolution's
+ *  padded window computed per tile, a packed panel) is allocated inside that loop, each
+ *  iteration holding only the region it touches: a thread's window then stays in L1 instead of
+ *  the whole intermediate going out to memory and back, and parallel iterations get storage of
+ *  their own. TVM's CompactBufferAllocation, restricted to the leading dimensions: a tensor
+ *  intrinsic addresses its operand with the strides of the original shape (T.gemm_tile_nd's
+ *  row and reduction strides), so only dimensions the region spans once (extent 1) may be cut
+ *  above the last one that shrinks, and the dimensions below it keep their full extent.
+ *
+ *  Planned on the blocks (their read and write regions bound what the intrinsics touch),
+ *  applied to the lowered statements (where the blocks' variables are loop variables). */
+class AllocationCompactor {
+ public:
+  explicit AllocationCompactor(const Stmt& body) {
+    const auto* root = body.as<tir::BlockRealizeNode>();
+    if (root == nullptr) return;
+    std::vector<const tir::BlockRealizeNode*> children = tir::ChildBlocks(Stmt(root->block));
+    for (const tir::Buffer& buffer : root->block->alloc_buffers) {
+      if (std::optional<Plan> plan = PlanFor(body, buffer, children)) plans_.push_back(*plan);
+    }
+  }
+
+  /*! \brief The lowered body with the planned buffers moved (those still allocated: step 3
+   *  may have computed one in an output instead). */
+  Stmt Apply(const Stmt& lowered) const {
+    struct Present : tir::StmtExprVisitor {
+      std::set<const Object*> allocated, loops;
+      void VisitStmt_(const tir::AllocateNode* op) override {
+        allocated.insert(op->buffer.get());
+        tir::StmtExprVisitor::VisitStmt_(op);
+      }
+      void VisitStmt_(const tir::ForNode* op) override {
+        loops.insert(op->loop_var.get());
+        tir::StmtExprVisitor::VisitStmt_(op);
+      }
+    } present;
+    present.VisitStmt(lowered);
+    std::vector<Plan> live;
+    for (const Plan& p : plans_) {
+      if (present.allocated.count(p.from.get()) && present.loops.count(p.loop_var.get())) live.push_back(p);
+    }
+    if (live.empty()) return lowered;
+    Rewriter r;
+    r.plans = &live;
+    return r.VisitStmt(lowered);
+  }
+
+ private:
+  struct Plan {
+    tir::Buffer from, to;
+    std::vector<PrimExpr> offsets;  // per leading dimension kept, subtracted from the index
+    tir::Var loop_var;              // the loop whose body holds the allocation
+  };
+
+  static std::optional<Plan> PlanFor(const Stmt& body, const tir::Buffer& buffer,
+                                     const std::vector<const tir::BlockRealizeNode*>& children) {
+    std::vector<int64_t> shape;
+    for (const PrimExpr& d : buffer->shape) {
+      const int64_t* v = tir::AsConstInt(d);
+      if (v == nullptr) return std::nullopt;
+      shape.push_back(*v);
+    }
+    auto touches = [&](const std::vector<tir::BufferRegion>& regions) {
+      return std::any_of(regions.begin(), regions.end(), [&](const tir::BufferRegion& r) { return r.buffer.same_as(buffer); });
+    };
+    std::vector<std::pair<const tir::BlockRealizeNode*, tir::StmtPath>> users;
+    for (const tir::BlockRealizeNode* r : children) {
+      if (!touches(r->block->reads) && !touches(r->block->writes)) continue;
+      std::optional<tir::StmtPath> path = tir::FindBlock(body, r->block->name);
+      if (!path) return std::nullopt;
+      users.push_back({r, *path});
+    }
+    if (users.empty()) return std::nullopt;
+    // The innermost loop on every user's path.
+    size_t common = users[0].second.size() - 1;
+    for (const auto& [r, path] : users) {
+      size_t i = 0;
+      while (i < common && i < path.size() && path[i].same_as(users[0].second[i])) ++i;
+      common = i;
+    }
+    int loop_at = -1;
+    for (size_t i = 0; i < common; ++i) {
+      if (users[0].second[i].as<tir::ForNode>() != nullptr) loop_at = static_cast<int>(i);
+    }
+    if (loop_at < 0) return std::nullopt;
+    const auto* loop = users[0].second[loop_at].as<tir::ForNode>();
+    if (const int64_t* e = tir::AsConstInt(loop->extent); e != nullptr && *e == 1) return std::nullopt;
+    // Loops of extent 1 above it are gone by the time the plan applies: their minimum instead.
+    std::vector<std::pair<tir::Var, PrimExpr>> unit_loops;
+    for (int i = 0; i < loop_at; ++i) {
+      const auto* f = users[0].second[i].as<tir::ForNode>();
+      if (const int64_t* e = f ? tir::AsConstInt(f->extent) : nullptr; e != nullptr && *e == 1) unit_loops.push_back({f->loop_var, f->min});
+    }
+    // The union of what the users touch in one iteration of the loop.
+    std::vector<tir::IntRange> region;
+    tir::Analyzer outer;
+    for (const auto& [r, path] : users) {
+      std::vector<const tir::ForNode*> inner;
+      for (size_t i = loop_at + 1; i < path.size(); ++i) {
+        if (const auto* f = path[i].as<tir::ForNode>()) inner.push_back(f);
+      }
+      tir::Analyzer a = tir::AnalyzerFor(tir::LoopsAbove(path));
+      outer = a;
+      for (bool write : {false, true}) {
+        if (!touches(write ? r->block->writes : r->block->reads)) continue;
+        std::vector<tir::IntRange> acc = tir::AccessRange(r, buffer, write, tir::LoopRanges(inner), a);
+        if (acc.size() != shape.size() || !acc[0].min.defined()) return std::nullopt;
+        if (region.empty()) {
+          region = acc;
+          continue;
+        }
+        for (size_t d = 0; d < region.size(); ++d) {
+          region[d] = {Lowest(a, region[d].min, acc[d].min), Highest(a, region[d].max, acc[d].max)};
+        }
+      }
+    }
+    // Cut the leading dimensions down to the first the region spans more than once.
+    std::vector<int64_t> extents;
+    for (size_t d = 0; d < shape.size(); ++d) {
+      const int64_t* e = tir::AsConstInt(outer.Simplify(tir::operator+(tir::operator-(region[d].max, region[d].min), 1)));
+      if (e == nullptr || *e < 1 || *e > shape[d]) return std::nullopt;
+      extents.push_back(*e);
+    }
+    int last_cut = 0;
+    while (last_cut + 1 < static_cast<int>(shape.size()) && extents[last_cut] == 1) ++last_cut;
+    bool shrinks = false;
+    for (int d = 0; d <= last_cut; ++d) shrinks |= extents[d] < shape[d];
+    if (!shrinks) return std::nullopt;
+    Plan plan;
+    plan.from = buffer;
+    plan.loop_var = loop->loop_var;
+    std::vector<PrimExpr> new_shape;
+    for (size_t d = 0; d < shape.size(); ++d) {
+      bool cut = static_cast<int>(d) <= last_cut;
+      new_shape.push_back(cut ? tir::IntImm(buffer->shape[d]->dtype, extents[d]) : buffer->shape[d]);
+      if (cut) plan.offsets.push_back(tir::Substitute(region[d].min, unit_loops));
+    }
+    plan.to = tir::MakeBuffer(buffer->name, new_shape, buffer->dtype);
+    return plan;
+  }
+
+  static PrimExpr Lowest(const tir::Analyzer& a, const PrimExpr& x, const PrimExpr& y) {
+    if (a.CanProve(tir::operator<=(x, y))) return x;
+    if (a.CanProve(tir::operator<=(y, x))) return y;
+    return a.Simplify(tir::Min(x, y));
+  }
+  static PrimExpr Highest(const tir::Analyzer& a, const PrimExpr& x, const PrimExpr& y) {
+    if (a.CanProve(tir::operator<=(y, x))) return x;
+    if (a.CanProve(tir::operator<=(x, y))) return y;
+    return a.Simplify(tir::Max(x, y));
+  }
+
+  struct Rewriter : tir::StmtExprMutator {
+    const std::vector<Plan>* plans;
+    const Plan* PlanOf(const tir::Buffer& b) const {
+      for (const Plan& p : *plans) {
+        if (p.from.same_as(b)) return &p;
+      }
+      return nullptr;
+    }
+    std::vector<PrimExpr> Shifted(const Plan& p, std::vector<PrimExpr> indices) const {
+      for (size_t d = 0; d < p.offsets.size(); ++d) indices[d] = tir::operator-(indices[d], p.offsets[d]);
+      return indices;
+    }
+    PrimExpr VisitExpr_(const tir::BufferLoadNode* op, const PrimExpr& self) override {
+      PrimExpr visited = tir::StmtExprMutator::VisitExpr_(op, self);
+      const auto* load = visited.as<tir::BufferLoadNode>();
+      const Plan* p = PlanOf(load->buffer);
+      return p == nullptr ? visited : tir::Load(p->to, Shifted(*p, load->indices));
+    }
+    Stmt VisitStmt_(const tir::BufferStoreNode* op, const Stmt& self) override {
+      Stmt visited = tir::StmtExprMutator::VisitStmt_(op, self);
+      const auto* store = visited.as<tir::BufferStoreNode>();
+      const Plan* p = PlanOf(store->buffer);
+      return p == nullptr ? visited : Stmt(new tir::BufferStoreNode(p->to, store->value, Shifted(*p, store->indices)));
+    }
+    Stmt VisitStmt_(const tir::AllocateNode* op, const Stmt& self) override {
+      if (PlanOf(op->buffer) != nullptr) return VisitStmt(op->body);
+      return tir::StmtExprMutator::VisitStmt_(op, self);
+    }
+    Stmt VisitStmt_(const tir::ForNode* op, const Stmt& self) override {
+      Stmt body = VisitStmt(op->body);
+      for (const Plan& p : *plans) {
+        if (p.loop_var.same_as(op->loop_var)) body = Stmt(new tir::AllocateNode(p.to, body));
+      }
+      return Stmt(new tir::ForNode(op->loop_var, op->min, op->extent, op->for_kind, body, op->annotations));
+    }
+  };
+
+  std::vector<Plan> plans_;
 };
 
 /*! \brief Loops of extent 1 disappear: their variable is replaced by the loop's minimum. */
@@ -240,8 +436,10 @@ class Flattener : public tir::StmtExprMutator {
 
 absl::StatusOr<tir::PrimFunc> LowerPrimFunc(const tir::PrimFunc& func) {
   BlockLowerer blocks;
+  AllocationCompactor compact(func->body);
   Stmt body = UnitLoopRemover().VisitStmt(blocks.VisitStmt(func->body));
   body = EpilogueInPlace::Run(func, body);
+  body = compact.Apply(body);
   // Indices are simplified while still multi-dimensional, where a layout's `j // 16, j % 16`
   // are visible, and again after flattening, to fold the row-major offsets.
   body = tir::SimplifyWithLoopRanges(body);

@@ -445,6 +445,54 @@ class Module:
   ExpectClose(out->tensor(), want);
 }
 
+TEST(Codegen, AnIntermediateUsedUnderOneLoopIsAllocatedPerIterationAtItsWindow) {
+  // B (a padded row) is written and read only under the parallel loop over rows, one row per
+  // iteration: lowering allocates it inside that loop at one row's size (66 floats, not
+  // 8 x 66), each thread its own, and the sums are the same.
+  const std::string text = R"(
+@I.ir_module
+class Module:
+    @T.prim_func
+    def window(A: T.Buffer((8, 64), "float32"), C: T.Buffer((8, 64), "float32")):
+        B = T.alloc_buffer((8, 66))
+        for i in T.parallel(8):
+            for j in range(66):
+                with T.block("B"):
+                    vi, vj = T.axis.remap("SS", [i, j])
+                    B[vi, vj] = T.Select(1 <= vj and vj < 65, A[vi, T.min(T.max(vj - 1, 0), 63)], T.float32(0))
+            for j in range(64):
+                with T.block("C"):
+                    vi, vj = T.axis.remap("SS", [i, j])
+                    C[vi, vj] = B[vi, vj] + B[vi, vj + 1] + B[vi, vj + 2]
+)";
+  absl::StatusOr<IRModule> mod = ParseTVMScript(text, "window.py");
+  ASSERT_TRUE(mod.ok()) << mod.status();
+  absl::StatusOr<tir::PrimFunc> lowered = codegen::LowerPrimFunc(mod->LookupPrimFunc("window"));
+  ASSERT_TRUE(lowered.ok()) << lowered.status();
+  IRModule shown;
+  shown.Add("window", *lowered);
+  std::string printed = PrintModule(shown);
+  size_t loop = printed.find("T.parallel"), alloc = printed.find("B = T.allocate((T.int64(66),)");
+  ASSERT_NE(alloc, std::string::npos) << printed;
+  EXPECT_LT(loop, alloc) << "B is allocated outside the loop\n" << printed;
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = CompileKernel(text, "window");
+  ASSERT_TRUE(vm.ok()) << vm.status();
+  std::mt19937 rng(5);
+  NDArray a = Random({8, 64}, &rng);
+  absl::StatusOr<Value> out = (*vm)->Invoke("main", {a});
+  ASSERT_TRUE(out.ok()) << out.status();
+  std::vector<double> want(8 * 64);
+  for (int i = 0; i < 8; ++i) {
+    for (int j = 0; j < 64; ++j) {
+      double sum = F(a)[i * 64 + j];
+      if (j > 0) sum += F(a)[i * 64 + j - 1];
+      if (j < 63) sum += F(a)[i * 64 + j + 1];
+      want[i * 64 + j] = sum;
+    }
+  }
+  ExpectClose(out->tensor(), want);
+}
+
 TEST(VirtualMachine, WorkspacePoolHoldsAboutTheLargestNeedNotEverySize) {
   constexpr int64_t kMB = 1 << 20;
   vm::WorkspacePool pool;

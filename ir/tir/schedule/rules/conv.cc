@@ -37,11 +37,40 @@ namespace mlc {
 namespace tir {
 namespace {
 
+// A tile's padded window larger than this (a wide input, a tall filter) is left to a copy of
+// the whole input: L1 is 32-48 KiB.
+constexpr int64_t kMaxTileWindowBytes = 24 * 1024;
+
 bool IndexUses(const std::vector<PrimExpr>& indices, const Var& v) {
   for (const PrimExpr& e : indices) {
     if (UsesVar(e, v)) return true;
   }
   return false;
+}
+
+/*! \brief The data's producer in this function (a padding) computed per tile, just before the
+ *  tile reads it: the padded window goes from L1 into the micro-kernel instead of the whole
+ *  padded input going out to memory and back (lowering then allocates it per iteration, at the
+ *  size of a window). The windows of neighbouring tiles overlap, so the copy is repeated
+ *  where they do; only worth it while a window is small. */
+void ComputeDataPerTile(Schedule* sch, const BlockRV& block, const LoopRV& tile_loop, size_t tile_depth,
+                        const DirectConvBlock& conv) {
+  absl::StatusOr<std::vector<BlockRV>> producers = sch->GetProducers(block);
+  if (!producers.ok() || producers->size() != 1) return;
+  const BlockRV pad = producers->front();
+  std::optional<BlockView> before = View(*sch, pad);
+  if (!before || IsReductionBlock(before->realize->block.get())) return;
+  Schedule trial = *sch;
+  if (!trial.ComputeAt(pad, tile_loop).ok()) return;
+  std::optional<BlockView> view = View(trial, pad);
+  absl::StatusOr<std::vector<LoopRV>> loops = trial.GetLoops(pad);
+  if (!view || !loops.ok() || view->loops.size() <= tile_depth) return;
+  std::optional<int64_t> window = LoopVolume(view->loops, tile_depth);
+  if (!window || *window * 4 > kMaxTileWindowBytes) return;
+  // Vectorized along the channel lanes, the contiguous innermost loop.
+  const int64_t* lanes = AsConstInt(view->loops.back()->extent);
+  if (lanes == nullptr || *lanes != conv.lanes || !trial.Vectorize(loops->back()).ok()) return;
+  *sch = trial;
 }
 
 }  // namespace
@@ -208,6 +237,7 @@ absl::Status ScheduleDirectConv(Schedule* sch, const BlockRV& block, const Direc
   if (absl::Status s = sch->Reorder(order); !s.ok()) return s;
   // The elementwise epilogue per tile, while it is in L1 (only where it narrows to the tile).
   PlaceEpilogueUnder(sch, block, outer.back(), outer.size(), tiles.mr * tiles.nb * conv.lanes);
+  ComputeDataPerTile(sch, block, outer.back(), outer.size(), conv);
   // The tile holds every reduction loop, so it writes whole sums: no init pass over C.
   if (absl::Status s = sch->Tensorize((*rows)[1], "gemm_f32"); !s.ok()) return s;
   return FuseParallel(sch, outer);
