@@ -4,7 +4,10 @@
  *  1. Blocks become plain statements: each block iteration variable is replaced by the value
  *     it is bound to; a reduction block's init runs under `if` every reduction iteration value
  *     is at its minimum (k == 0); a block predicate (T.where) becomes an `if`.
- *  2. Every alloc_buffer becomes an Allocate around the statements of the block owning it.
+ *  2. Every alloc_buffer becomes an Allocate around the statements of the block owning it;
+ *     an intermediate computed in an output in place (an elementwise epilogue's input) is not
+ *     allocated at all, and one touched only under a loop is allocated inside it, at the size
+ *     of the region one iteration touches.
  *  3. Buffers are flattened to one dimension, row-major: A[i, j] on (M, N) reads A[i * N + j].
  *     Flat indices are int64.
  *  4. Loops of extent 1 are removed (their variable becomes the loop's minimum) and index
