@@ -183,7 +183,8 @@ class AllocationCompactor {
     // Cut the leading dimensions down to the first the region spans more than once.
     std::vector<int64_t> extents;
     for (size_t d = 0; d < shape.size(); ++d) {
-      const int64_t* e = tir::AsConstInt(outer.Simplify(tir::operator+(tir::operator-(region[d].max, region[d].min), 1)));
+      const PrimExpr extent = outer.Simplify(tir::operator+(tir::operator-(region[d].max, region[d].min), 1));
+      const int64_t* e = tir::AsConstInt(extent);
       if (e == nullptr || *e < 1 || *e > shape[d]) return std::nullopt;
       extents.push_back(*e);
     }

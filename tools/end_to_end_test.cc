@@ -110,6 +110,17 @@ absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> CompileKernel(const std::str
   return Compile(*with_main);
 }
 
+/*! \brief The PrimFunc `name` of TVMScript `text` after loop lowering, printed. */
+absl::StatusOr<std::string> LoweredText(const std::string& text, const std::string& name) {
+  absl::StatusOr<IRModule> mod = ParseTVMScript(text, absl::StrCat(name, ".py"));
+  if (!mod.ok()) return mod.status();
+  absl::StatusOr<tir::PrimFunc> lowered = codegen::LowerPrimFunc(mod->LookupPrimFunc(name));
+  if (!lowered.ok()) return lowered.status();
+  IRModule shown;
+  shown.Add(name, *lowered);
+  return PrintModule(shown);
+}
+
 // ---- The seeds' modules, with the seeds' 784 -> 128 -> 10 shapes and fixed random weights.
 
 TEST(SeedModules, MyModuleMatchesTheReference) {
@@ -425,13 +436,9 @@ class Module:
                 vi, vj = T.axis.remap("SS", [i, j])
                 C[vi, vj] = T.max(B[vi, vj] + T.float32(1), T.float32(0))
 )";
-  absl::StatusOr<IRModule> mod = ParseTVMScript(text, "epilogue.py");
-  ASSERT_TRUE(mod.ok()) << mod.status();
-  absl::StatusOr<tir::PrimFunc> lowered = codegen::LowerPrimFunc(mod->LookupPrimFunc("epilogue"));
+  absl::StatusOr<std::string> lowered = LoweredText(text, "epilogue");
   ASSERT_TRUE(lowered.ok()) << lowered.status();
-  IRModule shown;
-  shown.Add("epilogue", *lowered);
-  std::string printed = PrintModule(shown);
+  const std::string& printed = *lowered;
   EXPECT_THAT(printed, ::testing::Not(HasSubstr("T.allocate"))) << printed;
   EXPECT_THAT(printed, HasSubstr("T.max(C[")) << printed;
   absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = CompileKernel(text, "epilogue");
@@ -465,13 +472,9 @@ class Module:
                     vi, vj = T.axis.remap("SS", [i, j])
                     C[vi, vj] = B[vi, vj] + B[vi, vj + 1] + B[vi, vj + 2]
 )";
-  absl::StatusOr<IRModule> mod = ParseTVMScript(text, "window.py");
-  ASSERT_TRUE(mod.ok()) << mod.status();
-  absl::StatusOr<tir::PrimFunc> lowered = codegen::LowerPrimFunc(mod->LookupPrimFunc("window"));
+  absl::StatusOr<std::string> lowered = LoweredText(text, "window");
   ASSERT_TRUE(lowered.ok()) << lowered.status();
-  IRModule shown;
-  shown.Add("window", *lowered);
-  std::string printed = PrintModule(shown);
+  const std::string& printed = *lowered;
   size_t loop = printed.find("T.parallel"), alloc = printed.find("B = T.allocate((T.int64(66),)");
   ASSERT_NE(alloc, std::string::npos) << printed;
   EXPECT_LT(loop, alloc) << "B is allocated outside the loop\n" << printed;
