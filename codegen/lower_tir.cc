@@ -70,8 +70,9 @@ class BlockLowerer : public tir::StmtExprMutator {
  *  the whole intermediate going out to memory and back, and parallel iterations get storage of
  *  their own. TVM's CompactBufferAllocation, restricted to the leading dimensions: a tensor
  *  intrinsic addresses its operand with the strides of the original shape (T.gemm_tile_nd's
- *  row and reduction strides), so only dimensions the region spans once (extent 1) may be cut
- *  above the last one that shrinks, and the dimensions below it keep their full extent.
+ *  row and reduction strides), so the dimensions are cut down to the first one the region spans
+ *  more than once (every stride from there on stays), and the dimensions below it keep their
+ *  full extent.
  *
  *  Planned on the blocks (their read and write regions bound what the intrinsics touch),
  *  applied to the lowered statements (where the blocks' variables are loop variables). */
@@ -159,14 +160,12 @@ class AllocationCompactor {
     }
     // The union of what the users touch in one iteration of the loop.
     std::vector<tir::IntRange> region;
-    tir::Analyzer outer;
     for (const auto& [r, path] : users) {
       std::vector<const tir::ForNode*> inner;
       for (size_t i = loop_at + 1; i < path.size(); ++i) {
         if (const auto* f = path[i].as<tir::ForNode>()) inner.push_back(f);
       }
       tir::Analyzer a = tir::AnalyzerFor(tir::LoopsAbove(path));
-      outer = a;
       for (bool write : {false, true}) {
         if (!touches(write ? r->block->writes : r->block->reads)) continue;
         std::vector<tir::IntRange> acc = tir::AccessRange(r, buffer, write, tir::LoopRanges(inner), a);
@@ -180,7 +179,9 @@ class AllocationCompactor {
         }
       }
     }
-    // Cut the leading dimensions down to the first the region spans more than once.
+    // Cut the leading dimensions down to the first the region spans more than once. The
+    // region's bounds depend only on the loop and the loops above it.
+    const tir::Analyzer outer = tir::AnalyzerFor(tir::LoopsAbove(tir::StmtPath(users[0].second.begin(), users[0].second.begin() + loop_at + 1)));
     std::vector<int64_t> extents;
     for (size_t d = 0; d < shape.size(); ++d) {
       const PrimExpr extent = outer.Simplify(tir::operator+(tir::operator-(region[d].max, region[d].min), 1));

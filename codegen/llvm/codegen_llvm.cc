@@ -400,6 +400,20 @@ class KernelEmitter {
   /*! \brief T.gemm_tile(C, A, B, K, MR, NR, a_m, a_k, b_k, b_n, c_m, c_n): C[m, n] += sum_k
    *  A[m, k] * B[k, n] over an MR x NR tile, and T.gemm_tile_partial, which computes only its
    *  first `rows` rows (the last tile of rows known at run time). */
+  /*! \brief Appends the constant arguments [first, end) of an intrinsic call to `out`; fails
+   *  the build, naming the intrinsic and `what`, where one is not a constant. */
+  bool ConstantArgs(const tir::TirCallNode* call, size_t first, size_t end, const char* what, std::vector<int64_t>* out) {
+    for (size_t i = first; i < end; ++i) {
+      const int64_t* v = tir::AsConstInt(call->args[i]);
+      if (v == nullptr) {
+        Fail(absl::StrCat("T.", call->name, ": ", what, " must be constants"));
+        return false;
+      }
+      out->push_back(*v);
+    }
+    return true;
+  }
+
   llvm::Value* EmitGemmTile(const tir::TirCallNode* call) {
     llvm::Value* zero32 = b_.getInt32(0);
     const bool partial = call->name == "gemm_tile_partial";
@@ -407,15 +421,8 @@ class KernelEmitter {
       Fail(absl::StrCat("T.", call->name, " takes ", partial ? 13 : 12, " arguments"));
       return zero32;
     }
-    std::vector<int64_t> c(12, 0);
-    for (size_t i = 4; i < 12; ++i) {
-      const int64_t* v = tir::AsConstInt(call->args[i]);
-      if (v == nullptr) {
-        Fail("T.gemm_tile: tile sizes and strides must be constants");
-        return zero32;
-      }
-      c[i] = *v;
-    }
+    std::vector<int64_t> c(4, 0);  // indexed like the arguments: 4..11 are constants
+    if (!ConstantArgs(call, 4, 12, "tile sizes and strides", &c)) return zero32;
     RegisterTile tile;
     tile.mr = c[4];
     tile.nr = c[5];
@@ -466,14 +473,7 @@ class KernelEmitter {
   llvm::Value* EmitGemmTileNd(const tir::TirCallNode* call) {
     llvm::Value* zero32 = b_.getInt32(0);
     std::vector<int64_t> c;
-    for (size_t i = 3; i < call->args.size(); ++i) {
-      const int64_t* v = tir::AsConstInt(call->args[i]);
-      if (v == nullptr) {
-        Fail("T.gemm_tile_nd: tile sizes, extents and strides must be constants");
-        return zero32;
-      }
-      c.push_back(*v);
-    }
+    if (!ConstantArgs(call, 3, call->args.size(), "tile sizes, extents and strides", &c)) return zero32;
     if (c.size() < 9 || c[8] < 0 || c.size() != 9 + 3 * static_cast<size_t>(c[8])) {
       Fail(absl::StrCat("T.gemm_tile_nd: ", call->args.size(), " arguments do not match its reduction count"));
       return zero32;
