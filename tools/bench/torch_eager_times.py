@@ -12,25 +12,12 @@ import argparse
 import json
 import os
 import sys
-import time
 
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from export_bench_models import MODELS, export_fx  # noqa: E402  (the models and their input shapes)
-
-
-def median_ms(model, x, runs):
-    with torch.no_grad():
-        for _ in range(3):
-            model(x)
-        times = []
-        for _ in range(runs):
-            start = time.perf_counter()
-            model(x)
-            times.append((time.perf_counter() - start) * 1e3)
-    times.sort()
-    return times[len(times) // 2]
+from models_vs_torch import torch_median_ms  # noqa: E402  (the same timing as bench_models)
 
 
 def main():
@@ -52,7 +39,7 @@ def main():
         make, shape = MODELS[name]
         model = make().eval()
         export_fx.randomize_batch_norms(model)
-        times[name] = median_ms(model, torch.rand(*shape), max(args.runs, 20))
+        times[name] = torch_median_ms(model, torch.rand(*shape), max(args.runs, 20), warmup=3)
     with open(args.out, "w") as f:
         json.dump(times, f)
 
