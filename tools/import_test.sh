@@ -22,7 +22,7 @@ compiles_like_reference() {
     vm/run --exe "$stem.mlcx" --inputs "$inputs" --outputs "$stem.out.npy" && matches_reference "$stem.out.npy" "$ref"
 }
 
-for example in mlp mymodel cnn attention; do
+for example in mlp mymodel cnn volumetric attention; do
   /usr/bin/python3 frontend/torch/export_fx.py --example $example --out "$t/$example.fxpb" \
     --onnx "$t/$example.onnx" --inputs "$t/$example.x.npy" --reference "$t/$example.ref.npy" 2> /dev/null
   for mode in high_level te onnx; do
@@ -228,8 +228,8 @@ else
 fi
 
 # Decoder-style layers as torch.onnx (opset 13) writes them: ConvTranspose (grouped, strided,
-# output_padding), InstanceNormalization, reflect and edge Pad, DepthToSpace (PixelShuffle),
-# 1-D Conv and MaxPool, Einsum: against PyTorch.
+# output_padding; 2-D and 3-D), InstanceNormalization, reflect and edge Pad, DepthToSpace
+# (PixelShuffle), 1-D Conv and MaxPool, Einsum: against PyTorch.
 /usr/bin/python3 - "$t" <<'PY' 2> /dev/null
 import sys, numpy as np, torch, torch.nn as nn
 t = sys.argv[1]
@@ -244,13 +244,15 @@ class Decoder(nn.Module):
         self.pads = nn.Sequential(nn.ReflectionPad2d((1, 2, 0, 1)), nn.ReplicationPad2d(1))
         self.shuffle = nn.PixelShuffle(2)
         self.seq = nn.Sequential(nn.Conv1d(3, 5, 3, padding=1, stride=2), nn.MaxPool1d(2))
-    def forward(self, x, s, a, b):
+        self.up3 = nn.ConvTranspose3d(2, 4, 3, stride=(1, 2, 2), padding=1, output_padding=(0, 1, 1), groups=2)
+    def forward(self, x, s, a, b, v):
         y = self.shuffle(self.pads(self.norm(self.up(x))))
-        return torch.cat([y.flatten(1), self.seq(s).flatten(1), torch.einsum("bij,bkj->bik", a, b).flatten(1)], 1)
+        return torch.cat([y.flatten(1), self.seq(s).flatten(1), torch.einsum("bij,bkj->bik", a, b).flatten(1),
+                          self.up3(v).flatten(1)], 1)
 m = Decoder().eval()
-args = (torch.randn(2, 4, 5, 7), torch.randn(2, 3, 17), torch.randn(2, 3, 6), torch.randn(2, 4, 6))
-torch.onnx.export(m, args, f"{t}/decoder.onnx", input_names=["x", "s", "a", "b"], output_names=["y"], opset_version=13)
-for name, v in zip("xsab", args):
+args = (torch.randn(2, 4, 5, 7), torch.randn(2, 3, 17), torch.randn(2, 3, 6), torch.randn(2, 4, 6), torch.randn(2, 2, 3, 4, 5))
+torch.onnx.export(m, args, f"{t}/decoder.onnx", input_names=["x", "s", "a", "b", "v"], output_names=["y"], opset_version=13)
+for name, v in zip("xsabv", args):
     np.save(f"{t}/decoder.{name}.npy", v.numpy())
 np.save(f"{t}/decoder.ref.npy", m(*args).detach().numpy())
 PY
@@ -258,7 +260,7 @@ ops=$(/usr/bin/python3 -c "import onnx,sys; print(' '.join(sorted({n.op_type for
 for op in ConvTranspose InstanceNormalization Pad DepthToSpace Conv MaxPool Einsum; do
   [[ " $ops " == *" $op "* ]] || bad "torch.onnx wrote no $op node (it wrote: $ops)"
 done
-if compiles_like_reference "$t/decoder.onnx" "$t/decoder" "$t/decoder.x.npy,$t/decoder.s.npy,$t/decoder.a.npy,$t/decoder.b.npy" \
+if compiles_like_reference "$t/decoder.onnx" "$t/decoder" "$t/decoder.x.npy,$t/decoder.s.npy,$t/decoder.a.npy,$t/decoder.b.npy,$t/decoder.v.npy" \
      "$t/decoder.ref.npy"; then
   ok "decoder layers from torch.onnx ($ops) match PyTorch"
 else

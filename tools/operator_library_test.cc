@@ -4,6 +4,7 @@
  */
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 
 #include "gtest/gtest.h"
@@ -188,70 +189,99 @@ TEST(OperatorLibrary, DenseMatmulTransposeMatchReferences) {
                  }});
 }
 
-// ---- Convolution, pooling and padding (NCHW).
+// ---- Convolution, pooling and padding (NCHW, NCDHW).
 
-/*! \brief Window geometry of one case; padding is (top, left, bottom, right). */
+/*! \brief Window geometry of one case, over n spatial axes: padding holds the n starts, then
+ *  the n ends ((top, left, bottom, right) in 2-D). */
 struct Window {
   std::vector<int64_t> kernel, strides, padding, dilation;
+  size_t dims() const { return kernel.size(); }
 };
 
-int64_t OutExtent(int64_t in, int64_t d, const Window& w) {
-  return (in + w.padding[d] + w.padding[d + 2] - w.dilation[d] * (w.kernel[d] - 1) - 1) / w.strides[d] + 1;
+/*! \brief Calls f with every index of `shape`, in row-major order. */
+void ForEachIndex(const std::vector<int64_t>& shape, const std::function<void(const std::vector<int64_t>&)>& f) {
+  for (int64_t e : shape) {
+    if (e <= 0) return;
+  }
+  std::vector<int64_t> i(shape.size(), 0);
+  while (true) {
+    f(i);
+    size_t d = shape.size();
+    while (d > 0 && ++i[d - 1] == shape[d - 1]) i[--d] = 0;
+    if (d == 0) return;
+  }
 }
 
-/*! \brief Direct convolution in double: out[n, f, y, x] = sum over the group's channels and the window. */
-Reference Conv2dReference(Window w, int64_t groups) {
+/*! \brief The row-major offset of index i in shape. */
+int64_t Offset(const std::vector<int64_t>& shape, const std::vector<int64_t>& i) {
+  int64_t at = 0;
+  for (size_t d = 0; d < shape.size(); ++d) at = at * shape[d] + i[d];
+  return at;
+}
+
+/*! \brief The input position of output position `out` at tap `tap` along spatial axis d. */
+int64_t TapPosition(const Window& w, size_t d, int64_t out, int64_t tap) {
+  return out * w.strides[d] + tap * w.dilation[d] - w.padding[d];
+}
+
+/*! \brief Direct convolution in double over any number of spatial axes:
+ *  out[n, f, o...] = sum over the group's channels and the window. */
+Reference ConvReference(Window w, int64_t groups) {
   return [w, groups](const std::vector<NDArray>& in, const std::vector<int64_t>& os) {
     const std::vector<int64_t>& xs = in[0].shape();
     const std::vector<int64_t>& ws = in[1].shape();
-    int64_t cin_group = ws[1], cout_group = ws[0] / groups;
+    const size_t n = w.dims();
+    const int64_t cin_group = ws[1], cout_group = ws[0] / groups;
+    std::vector<int64_t> taps_shape(ws.begin() + 1, ws.end());  // (channel of the group, k...)
     std::vector<double> out;
-    for (int64_t n = 0; n < os[0]; ++n)
-      for (int64_t f = 0; f < os[1]; ++f)
-        for (int64_t oy = 0; oy < os[2]; ++oy)
-          for (int64_t ox = 0; ox < os[3]; ++ox) {
-            double acc = 0;
-            for (int64_t c = 0; c < cin_group; ++c)
-              for (int64_t ky = 0; ky < ws[2]; ++ky)
-                for (int64_t kx = 0; kx < ws[3]; ++kx) {
-                  int64_t y = oy * w.strides[0] + ky * w.dilation[0] - w.padding[0];
-                  int64_t x = ox * w.strides[1] + kx * w.dilation[1] - w.padding[1];
-                  if (y < 0 || y >= xs[2] || x < 0 || x >= xs[3]) continue;
-                  int64_t channel = (f / cout_group) * cin_group + c;
-                  acc += double(F(in[0])[((n * xs[1] + channel) * xs[2] + y) * xs[3] + x]) *
-                         F(in[1])[((f * ws[1] + c) * ws[2] + ky) * ws[3] + kx];
-                }
-            out.push_back(acc);
-          }
+    ForEachIndex(os, [&](const std::vector<int64_t>& o) {
+      double acc = 0;
+      ForEachIndex(taps_shape, [&](const std::vector<int64_t>& t) {
+        std::vector<int64_t> x_at = {o[0], (o[1] / cout_group) * cin_group + t[0]};
+        for (size_t d = 0; d < n; ++d) {
+          int64_t p = TapPosition(w, d, o[2 + d], t[1 + d]);
+          if (p < 0 || p >= xs[2 + d]) return;
+          x_at.push_back(p);
+        }
+        std::vector<int64_t> w_at = {o[1]};
+        w_at.insert(w_at.end(), t.begin(), t.end());
+        acc += double(F(in[0])[Offset(xs, x_at)]) * F(in[1])[Offset(ws, w_at)];
+      });
+      out.push_back(acc);
+    });
     return out;
   };
 }
 
-/*! \brief Max or average pooling in double; average divides by the taps inside the input, or
- *  with count_include_pad inside the input and its padding (PyTorch's rule, ceil mode included). */
-Reference Pool2dReference(Window w, bool is_max, bool count_include_pad) {
+/*! \brief Max or average pooling in double over any number of spatial axes; average divides by
+ *  the taps inside the input, or with count_include_pad inside the input and its padding
+ *  (PyTorch's rule, ceil mode included). */
+Reference PoolReference(Window w, bool is_max, bool count_include_pad) {
   return [=](const std::vector<NDArray>& in, const std::vector<int64_t>& os) {
     const std::vector<int64_t>& xs = in[0].shape();
+    const size_t n = w.dims();
     std::vector<double> out;
-    for (int64_t n = 0; n < os[0]; ++n)
-      for (int64_t c = 0; c < os[1]; ++c)
-        for (int64_t oy = 0; oy < os[2]; ++oy)
-          for (int64_t ox = 0; ox < os[3]; ++ox) {
-            double acc = is_max ? -INFINITY : 0;
-            int64_t inside = 0, with_pad = 0;
-            for (int64_t ky = 0; ky < w.kernel[0]; ++ky)
-              for (int64_t kx = 0; kx < w.kernel[1]; ++kx) {
-                int64_t y = oy * w.strides[0] + ky * w.dilation[0] - w.padding[0];
-                int64_t x = ox * w.strides[1] + kx * w.dilation[1] - w.padding[1];
-                with_pad += y >= -w.padding[0] && y < xs[2] + w.padding[2] && x >= -w.padding[1] && x < xs[3] + w.padding[3];
-                if (y < 0 || y >= xs[2] || x < 0 || x >= xs[3]) continue;
-                double v = F(in[0])[((n * xs[1] + c) * xs[2] + y) * xs[3] + x];
-                acc = is_max ? std::max(acc, v) : acc + v;
-                ++inside;
-              }
-            if (!is_max) acc /= count_include_pad ? double(with_pad) : double(inside);
-            out.push_back(acc);
-          }
+    ForEachIndex(os, [&](const std::vector<int64_t>& o) {
+      double acc = is_max ? -INFINITY : 0;
+      int64_t inside = 0, with_pad = 0;
+      ForEachIndex(w.kernel, [&](const std::vector<int64_t>& t) {
+        std::vector<int64_t> x_at = {o[0], o[1]};
+        bool in_padded = true, in_input = true;
+        for (size_t d = 0; d < n; ++d) {
+          int64_t p = TapPosition(w, d, o[2 + d], t[d]);
+          in_padded &= p >= -w.padding[d] && p < xs[2 + d] + w.padding[d + n];
+          in_input &= p >= 0 && p < xs[2 + d];
+          x_at.push_back(p);
+        }
+        with_pad += in_padded;
+        if (!in_input) return;
+        double v = F(in[0])[Offset(xs, x_at)];
+        acc = is_max ? std::max(acc, v) : acc + v;
+        ++inside;
+      });
+      if (!is_max) acc /= count_include_pad ? double(with_pad) : double(inside);
+      out.push_back(acc);
+    });
     return out;
   };
 }
@@ -273,9 +303,67 @@ TEST(OperatorLibrary, Conv2dMatchesTheDirectReference) {
     Window w = c.window;
     RunKernelCase({"conv2d", {c.x, c.w},
                    [w, c](const std::vector<te::Tensor>& t) {
-                     return topi::Conv2d(t[0], t[1], w.strides, w.padding, w.dilation, c.groups);
+                     return topi::Conv(t[0], t[1], w.strides, w.padding, w.dilation, c.groups);
                    },
-                   Conv2dReference(w, c.groups)});
+                   ConvReference(w, c.groups)});
+  }
+}
+
+// 3-D windows (NCDHW, OIDHW): nn.conv3d and the 3-D pools, as written and after the default
+// rules (RunKernelCase), and as operators through the default pipeline (its weight a constant,
+// as an imported model's): valid, strides with asymmetric padding and dilation, groups,
+// depthwise, pointwise; the pools with padding, dilation, both divisors and ceil mode.
+TEST(OperatorLibrary, Conv3dAndPool3dMatchTheDirectReference) {
+  struct ConvCase {
+    std::vector<int64_t> x, w;
+    Window window;
+    int64_t groups;
+  };
+  const std::vector<ConvCase> convs = {
+      {{1, 3, 5, 6, 7}, {4, 3, 3, 3, 3}, {{3, 3, 3}, {1, 1, 1}, {0, 0, 0, 0, 0, 0}, {1, 1, 1}}, 1},
+      {{2, 3, 7, 6, 5}, {5, 3, 2, 3, 2}, {{2, 3, 2}, {2, 1, 2}, {1, 0, 1, 0, 2, 1}, {1, 2, 1}}, 1},
+      {{1, 4, 6, 5, 7}, {6, 2, 3, 1, 3}, {{3, 1, 3}, {1, 2, 1}, {1, 1, 1, 1, 1, 1}, {2, 1, 1}}, 2},
+      {{1, 5, 4, 6, 5}, {5, 1, 3, 3, 3}, {{3, 3, 3}, {1, 1, 1}, {1, 1, 1, 1, 1, 1}, {1, 1, 1}}, 5},
+      {{1, 6, 3, 4, 5}, {7, 6, 1, 1, 1}, {{1, 1, 1}, {1, 1, 1}, {0, 0, 0, 0, 0, 0}, {1, 1, 1}}, 1},
+  };
+  for (const ConvCase& c : convs) {
+    const Window w = c.window;
+    RunKernelCase({"conv3d", {c.x, c.w},
+                   [w, c](const std::vector<te::Tensor>& t) {
+                     return topi::Conv(t[0], t[1], w.strides, w.padding, w.dilation, c.groups, "NCDHW", "OIDHW");
+                   },
+                   ConvReference(w, c.groups)});
+    Attrs attrs = {{"strides", w.strides}, {"padding", w.padding}, {"dilation", w.dilation}, {"groups", c.groups}};
+    RunOpCaseWithConstants("nn.conv3d", attrs, {c.x, c.w}, {false, true}, "default", ConvReference(w, c.groups));
+  }
+  const std::vector<Window> pools = {
+      {{2, 2, 2}, {2, 2, 2}, {0, 0, 0, 0, 0, 0}, {1, 1, 1}},
+      {{3, 3, 3}, {2, 1, 2}, {1, 1, 1, 1, 0, 1}, {1, 1, 1}},
+      {{2, 3, 2}, {1, 2, 1}, {0, 1, 1, 1, 0, 0}, {2, 1, 1}},
+  };
+  for (const Window& w : pools) {
+    for (int kind = 0; kind < 3; ++kind) {
+      const bool is_max = kind == 0, include_pad = kind == 1;
+      RunKernelCase({is_max ? "max_pool3d" : "avg_pool3d", {{2, 3, 6, 7, 5}},
+                     [=](const std::vector<te::Tensor>& t) {
+                       return topi::Pool(t[0], is_max, w.kernel, w.strides, w.padding, w.dilation, include_pad,
+                                         /*ceil_mode=*/false, "NCDHW");
+                     },
+                     PoolReference(w, is_max, include_pad)});
+    }
+  }
+  // Ceil mode through the operator: 5 -> 3 (floor: 2) along D and 7 -> 4 (floor: 3) along W, the
+  // last windows reaching past the input.
+  const Window ceil_window = {{2, 3, 3}, {2, 2, 2}, {0, 1, 0, 0, 1, 1}, {1, 1, 1}};
+  for (bool is_max : {true, false}) {
+    Attrs attrs = {{"pool_size", ceil_window.kernel}, {"strides", ceil_window.strides}, {"padding", ceil_window.padding},
+                   {"dilation", ceil_window.dilation}, {"ceil_mode", true}, {"count_include_pad", false}};
+    Reference check_shape = [ref = PoolReference(ceil_window, is_max, false)](const std::vector<NDArray>& in,
+                                                                              const std::vector<int64_t>& os) {
+      EXPECT_EQ(os, (std::vector<int64_t>{1, 2, 3, 4, 4}));
+      return ref(in, os);
+    };
+    RunOpCase(is_max ? "nn.max_pool3d" : "nn.avg_pool3d", attrs, {{1, 2, 5, 7, 7}}, "default", check_shape);
   }
 }
 
@@ -307,11 +395,11 @@ TEST(OperatorLibrary, Conv2dInBlockedLayoutsMatchesTheDirectReference) {
                    [w, c](const std::vector<te::Tensor>& t) -> absl::StatusOr<te::Tensor> {
                      MLC_ASSIGN_OR_RETURN(x, topi::LayoutTransform(t[0], "NCHW", c.data_layout));
                      MLC_ASSIGN_OR_RETURN(k, topi::LayoutTransform(t[1], "OIHW", c.kernel_layout));
-                     MLC_ASSIGN_OR_RETURN(y, topi::Conv2d(x, k, w.strides, w.padding, w.dilation, c.groups, c.data_layout,
+                     MLC_ASSIGN_OR_RETURN(y, topi::Conv(x, k, w.strides, w.padding, w.dilation, c.groups, c.data_layout,
                                                           c.kernel_layout, c.out_layout));
                      return topi::LayoutTransform(y, c.out_layout.empty() ? c.data_layout : c.out_layout, "NCHW");
                    },
-                   Conv2dReference(w, c.groups)});
+                   ConvReference(w, c.groups)});
   }
 }
 
@@ -338,7 +426,7 @@ TEST(OperatorLibrary, BlockedConvolutionsThroughTheDefaultRulesMatchTheDirectRef
                    {"groups", c.groups}};
     std::string text = RunOpCaseWithConstants("nn.conv2d", attrs, {c.x, c.w}, {false, true},
                                               "alter-op-layout,fuse-ops,legalize,fuse-tir,default-schedule,remove-unused",
-                                              Conv2dReference(c.window, c.groups));
+                                              ConvReference(c.window, c.groups));
     EXPECT_NE(text.find("T.gemm_tile_nd("), std::string::npos) << text;
     EXPECT_NE(text.find("conv2d_NCHWc"), std::string::npos) << text;
   }
@@ -362,9 +450,9 @@ TEST(OperatorLibrary, Conv2dOperatorMatchesThroughLoopsAndThroughBlas) {
   for (const ConvCase& c : cases) {
     Attrs attrs = {{"strides", c.window.strides}, {"padding", c.window.padding}, {"dilation", c.window.dilation},
                    {"groups", c.groups}};
-    std::string loops = RunOpCase("nn.conv2d", attrs, {c.x, c.w}, "legalize", Conv2dReference(c.window, c.groups));
+    std::string loops = RunOpCase("nn.conv2d", attrs, {c.x, c.w}, "legalize", ConvReference(c.window, c.groups));
     EXPECT_EQ(loops.find("mlc.blas"), std::string::npos);
-    std::string blas = RunOpCase("nn.conv2d", attrs, {c.x, c.w}, "dispatch-blas", Conv2dReference(c.window, c.groups));
+    std::string blas = RunOpCase("nn.conv2d", attrs, {c.x, c.w}, "dispatch-blas", ConvReference(c.window, c.groups));
     EXPECT_NE(blas.find("mlc.blas.conv2d"), std::string::npos);
   }
 }
@@ -391,7 +479,7 @@ TEST(OperatorLibrary, Conv2dAsGemmMatchesTheDirectReference) {
   for (const ConvCase& c : cases) {
     Attrs attrs = {{"strides", c.window.strides}, {"padding", c.window.padding}, {"dilation", c.window.dilation}};
     std::string text = RunOpCase("nn.conv2d", attrs, {c.x, c.w}, "conv2d-to-gemm,fuse-ops,legalize,fuse-tir,default-schedule",
-                                 Conv2dReference(c.window, 1));
+                                 ConvReference(c.window, 1));
     EXPECT_NE(text.find("gemm_tile"), std::string::npos) << text;
   }
 }
@@ -528,7 +616,7 @@ TEST(OperatorLibrary, ConvBatchNormReluRunsAsOneBlasCall) {
   NDArray input = Random({2, 3, 9, 8}, &rng);
   absl::StatusOr<vm::Value> out = (*vm)->Invoke("main", {vm::Value(input)});
   ASSERT_TRUE(out.ok()) << out.status();
-  std::vector<double> want = Conv2dReference(win, 1)({input, w}, out->tensor().shape());
+  std::vector<double> want = ConvReference(win, 1)({input, w}, out->tensor().shape());
   int64_t spatial = out->tensor().shape()[2] * out->tensor().shape()[3];
   for (size_t i = 0; i < want.size(); ++i) {
     int64_t f = (i / spatial) % 6;
@@ -593,7 +681,7 @@ TEST(OperatorLibrary, QdqConvRunsAsOneInt8CallAndMatchesTheDequantizedReference)
       else setenv("MLC_DISABLE_VNNI", "1", 1);
       absl::StatusOr<vm::Value> got = (*vm)->Invoke("main", {vm::Value(input)});
       ASSERT_TRUE(got.ok()) << got.status();
-      std::vector<double> want = Conv2dReference(win, 1)({xd, wd}, got->tensor().shape());
+      std::vector<double> want = ConvReference(win, 1)({xd, wd}, got->tensor().shape());
       int64_t spatial = got->tensor().shape()[2] * got->tensor().shape()[3];
       for (size_t i = 0; i < want.size(); ++i) want[i] = std::max(0.0, want[i] + F(bias)[(i / spatial) % f]);
       SCOPED_TRACE(absl::StrCat(x_dtype.ToString(), vnni ? " with VNNI (where the CPU has it)" : " on the portable path"));
@@ -614,9 +702,9 @@ TEST(OperatorLibrary, PoolingMatchesTheReference) {
       bool is_max = kind == 0, include_pad = kind == 1;
       RunKernelCase({is_max ? "max_pool2d" : "avg_pool2d", {{2, 3, 9, 8}},
                      [=](const std::vector<te::Tensor>& t) {
-                       return topi::Pool2d(t[0], is_max, w.kernel, w.strides, w.padding, w.dilation, include_pad);
+                       return topi::Pool(t[0], is_max, w.kernel, w.strides, w.padding, w.dilation, include_pad);
                      },
-                     Pool2dReference(w, is_max, include_pad)});
+                     PoolReference(w, is_max, include_pad)});
     }
   }
   // Ceil mode: 8 rows, window 3, stride 2 -> 4 outputs (floor: 3), the last window reaching one
@@ -627,7 +715,7 @@ TEST(OperatorLibrary, PoolingMatchesTheReference) {
   for (const auto& [w, want_shape] : ceil_cases) {
     for (int kind = 0; kind < 3; ++kind) {
       bool is_max = kind == 0, include_pad = kind == 1;
-      Reference check_shape = [=, ref = Pool2dReference(w, is_max, include_pad)](const std::vector<NDArray>& in,
+      Reference check_shape = [=, ref = PoolReference(w, is_max, include_pad)](const std::vector<NDArray>& in,
                                                                                 const std::vector<int64_t>& os) {
         EXPECT_EQ(os, want_shape);
         return ref(in, os);
@@ -635,7 +723,7 @@ TEST(OperatorLibrary, PoolingMatchesTheReference) {
       RunKernelCase({"pool2d_ceil", {{1, 2, 8, 7}},
                      [=](const std::vector<te::Tensor>& t) -> absl::StatusOr<te::Tensor> {
                        absl::StatusOr<te::Tensor> y =
-                           topi::Pool2d(t[0], is_max, w.kernel, w.strides, w.padding, w.dilation, include_pad, /*ceil_mode=*/true);
+                           topi::Pool(t[0], is_max, w.kernel, w.strides, w.padding, w.dilation, include_pad, /*ceil_mode=*/true);
                        return y;
                      },
                      check_shape});
@@ -658,11 +746,11 @@ TEST(OperatorLibrary, PoolingInBlockedLayoutMatchesTheReference) {
       RunKernelCase({"pool2d NCHW4c", {{2, 8, 9, 7}},
                      [=](const std::vector<te::Tensor>& t) -> absl::StatusOr<te::Tensor> {
                        MLC_ASSIGN_OR_RETURN(x, topi::LayoutTransform(t[0], "NCHW", "NCHW4c"));
-                       MLC_ASSIGN_OR_RETURN(y, topi::Pool2d(x, is_max, w.kernel, w.strides, w.padding, w.dilation, include_pad,
+                       MLC_ASSIGN_OR_RETURN(y, topi::Pool(x, is_max, w.kernel, w.strides, w.padding, w.dilation, include_pad,
                                                             /*ceil_mode=*/false, "NCHW4c"));
                        return topi::LayoutTransform(y, "NCHW4c", "NCHW");
                      },
-                     Pool2dReference(w, is_max, include_pad)});
+                     PoolReference(w, is_max, include_pad)});
     }
   }
   RunKernelCase({"adaptive_avg_pool2d NCHW8c", {{2, 16, 7, 3}},

@@ -1,6 +1,6 @@
 /*! \file onnx_nn_converters.cc
  *  \brief Converters of ONNX's convolutional-network operators: Conv, BatchNormalization
- *         (inference), MaxPool, AveragePool (1-D and 2-D), ConvTranspose and Pad.
+ *         (inference), MaxPool, AveragePool and ConvTranspose (1-D, 2-D and 3-D) and Pad.
  *
  *  Batch normalization is emitted as its arithmetic on the statistics; with constant
  *  statistics fold-constant reduces it to one per-channel multiply and add.
@@ -15,10 +15,15 @@ namespace onnx_import {
 namespace {
 
 /*! \brief Window geometry shared by Conv, ConvTranspose and the pools, with auto_pad resolved to
- *  explicit pads. A 1-D window (NCW) is read as a 2-D one over a unit height (`one_d`). */
+ *  explicit pads. A 1-D window (NCW) is read as a 2-D one over a unit height (`one_d`); 2-D and
+ *  3-D windows map to the operator library's nn.*2d and nn.*3d. */
 struct Window {
-  std::vector<int64_t> kernel, strides, padding, dilation;  // padding: top, left, bottom, right
+  std::vector<int64_t> kernel, strides, padding, dilation;  // padding: the starts, then the ends
   bool one_d = false;
+  /*! \brief The spatial axes of the operator the window maps to (2 or 3). */
+  size_t dims() const { return kernel.size(); }
+  /*! \brief The operator library's name for `base` over this window ("nn.conv" -> "nn.conv3d"). */
+  std::string Op(const std::string& base) const { return absl::StrCat(base, dims(), "d"); }
 };
 
 /*! \brief The window of `node` over an input of `x_shape`. `kernel` is the weight's when the node
@@ -26,9 +31,9 @@ struct Window {
  *  end for SAME_UPPER; `transposed` (ConvTranspose) leaves auto_pad to the caller. */
 absl::StatusOr<Window> ReadWindow(const OnnxContext& ctx, const onnx::NodeProto& node, const std::vector<int64_t>& x_shape,
                                   std::vector<int64_t> kernel, bool transposed = false) {
-  if (x_shape.size() != 3 && x_shape.size() != 4) {
+  if (x_shape.size() < 3 || x_shape.size() > 5) {
     return absl::UnimplementedError(
-        absl::StrCat("only 1-D (NCW) and 2-D (NCHW) windows are supported, input has rank ", x_shape.size()));
+        absl::StrCat("only 1-D (NCW), 2-D (NCHW) and 3-D (NCDHW) windows are supported, input has rank ", x_shape.size()));
   }
   const size_t n = x_shape.size() - 2;
   if (ctx.HasAttr(node, "kernel_shape")) kernel = ctx.IntsAttr(node, "kernel_shape");
@@ -74,7 +79,7 @@ absl::StatusOr<relax::Expr> WithUnitAxis(OnnxContext& ctx, const relax::Expr& x,
   return Reshaped(ctx, x, dims);
 }
 
-/*! \brief Emits a 2-D window operator on x, lifting a 1-D (NCW) x to NCHW and back. */
+/*! \brief Emits a window operator on x, lifting a 1-D (NCW) x to NCHW and back. */
 template <typename Emit>
 absl::StatusOr<relax::Expr> OnWindow(OnnxContext& ctx, const Window& win, const relax::Expr& x, Emit emit) {
   if (!win.one_d) return emit(x);
@@ -102,7 +107,7 @@ absl::StatusOr<relax::Expr> EmitConv(OnnxContext& ctx, const onnx::NodeProto& no
   absl::StatusOr<relax::Expr> w2 = win->one_d ? WithUnitAxis(ctx, w, 2, /*insert=*/true) : w;
   if (!w2.ok()) return w2.status();
   return OnWindow(ctx, *win, x, [&](const relax::Expr& x2) {
-    return ctx.EmitOp("nn.conv2d", {x2, *w2},
+    return ctx.EmitOp(win->Op("nn.conv"), {x2, *w2},
                       {{"strides", win->strides}, {"padding", win->padding}, {"dilation", win->dilation},
                        {"groups", ctx.IntAttr(node, "group", 1)}});
   });
@@ -137,7 +142,7 @@ Outputs Conv(OnnxContext& ctx, const onnx::NodeProto& node) {
  *  (zeros between elements), padded by (k - 1) * dilation - pads on each side (cropped where that
  *  is negative) plus output_padding at the end, and convolved at stride 1 by the kernel flipped
  *  with its channel axes swapped per group (done at import for a constant weight). It costs
- *  stride^2 times the multiply-adds of a direct kernel; 1-D is lifted to 2-D as for Conv. */
+ *  prod(strides) times the multiply-adds of a direct kernel; 1-D is lifted to 2-D as for Conv. */
 Outputs ConvTranspose(OnnxContext& ctx, const onnx::NodeProto& node) {
   absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
   if (!x.ok()) return x.status();
@@ -150,7 +155,8 @@ Outputs ConvTranspose(OnnxContext& ctx, const onnx::NodeProto& node) {
   if (ws->size() != xs->size()) return absl::InvalidArgumentError(absl::StrCat("the weight has rank ", ws->size(), ", the input ", xs->size()));
   absl::StatusOr<Window> win = ReadWindow(ctx, node, *xs, std::vector<int64_t>(ws->begin() + 2, ws->end()), /*transposed=*/true);
   if (!win.ok()) return win.status();
-  const size_t n = xs->size() - 2;
+  const size_t n = xs->size() - 2;  // ONNX's spatial axes; win->dims() after lifting 1-D
+  const size_t dims = win->dims();
   const int64_t groups = ctx.IntAttr(node, "group", 1);
   const int64_t c_in = (*ws)[0], c_out_per_group = (*ws)[1];
   if (groups <= 0 || c_in % groups != 0 || (*xs)[1] != c_in) {
@@ -166,14 +172,18 @@ Outputs ConvTranspose(OnnxContext& ctx, const onnx::NodeProto& node) {
   absl::StatusOr<std::vector<int64_t>> output_padding = lifted("output_padding", 0), output_shape = lifted("output_shape", 1);
   if (!output_padding.ok()) return output_padding.status();
   if (!output_shape.ok()) return output_shape.status();
-  const std::vector<int64_t> in = n == 1 ? std::vector<int64_t>{1, (*xs)[2]} : std::vector<int64_t>{(*xs)[2], (*xs)[3]};
-  if (in[0] < 0 || in[1] < 0) return absl::UnimplementedError("ConvTranspose needs a static image size");
+  std::vector<int64_t> in(xs->begin() + 2, xs->end());
+  if (n == 1) in.insert(in.begin(), 1);
+  if (std::any_of(in.begin(), in.end(), [](int64_t e) { return e < 0; })) {
+    return absl::UnimplementedError("ConvTranspose needs a static image size");
+  }
   const std::string auto_pad = ctx.StringAttr(node, "auto_pad", "NOTSET");
   const bool explicit_shape = ctx.HasAttr(node, "output_shape") || auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER";
-  std::vector<int64_t> lo(2), hi(2), conv_padding(4);
-  for (int d = 0; d < 2; ++d) {
+  std::vector<int64_t> lo(dims), hi(dims), conv_padding(2 * dims), dilated(dims);
+  bool crops = false, strided = false;
+  for (size_t d = 0; d < dims; ++d) {
     const int64_t s = win->strides[d], span = (win->kernel[d] - 1) * win->dilation[d];
-    int64_t begin = win->padding[d], end = win->padding[d + 2];
+    int64_t begin = win->padding[d], end = win->padding[d + dims];
     if (explicit_shape) {
       int64_t target = ctx.HasAttr(node, "output_shape") ? (*output_shape)[d] : in[d] * s;
       int64_t total = s * (in[d] - 1) + (*output_padding)[d] + span + 1 - target;
@@ -186,44 +196,62 @@ Outputs ConvTranspose(OnnxContext& ctx, const onnx::NodeProto& node) {
     lo[d] = span - begin;
     hi[d] = span - end + (*output_padding)[d] - (s - 1);
     conv_padding[d] = std::max<int64_t>(lo[d], 0);
-    conv_padding[d + 2] = std::max<int64_t>(hi[d], 0);
+    conv_padding[d + dims] = std::max<int64_t>(hi[d], 0);
+    dilated[d] = in[d] * s;
+    crops |= lo[d] < 0 || hi[d] < 0;
+    strided |= s > 1;
   }
   Composer c(ctx, *x);
-  // The weight: (C_in, C_out/g, kh, kw) -> (C_out, C_in/g, kh, kw), flipped spatially.
+  // The weight: (C_in, C_out/g, k...) -> (C_out, C_in/g, k...), flipped spatially.
   relax::Expr kernel = *w;
   if (win->one_d) kernel = c.Take(WithUnitAxis(ctx, kernel, 2, /*insert=*/true), kernel);
-  const int64_t kh = win->kernel[0], kw = win->kernel[1];
-  kernel = c.Op("reshape", {kernel}, {{"shape", std::vector<int64_t>{groups, c_in / groups, c_out_per_group, kh, kw}}});
-  kernel = c.Op("permute_dims", {kernel}, {{"axes", std::vector<int64_t>{0, 2, 1, 3, 4}}});
-  kernel = c.Op("reshape", {kernel}, {{"shape", std::vector<int64_t>{groups * c_out_per_group, c_in / groups, kh, kw}}});
-  for (int d = 0; d < 2; ++d) {
+  std::vector<int64_t> grouped = {groups, c_in / groups, c_out_per_group}, swap = {0, 2, 1}, swapped = {groups * c_out_per_group, c_in / groups};
+  for (size_t d = 0; d < dims; ++d) {
+    grouped.push_back(win->kernel[d]);
+    swap.push_back(static_cast<int64_t>(3 + d));
+    swapped.push_back(win->kernel[d]);
+  }
+  kernel = c.Op("reshape", {kernel}, {{"shape", grouped}});
+  kernel = c.Op("permute_dims", {kernel}, {{"axes", swap}});
+  kernel = c.Op("reshape", {kernel}, {{"shape", swapped}});
+  for (size_t d = 0; d < dims; ++d) {
     if (win->kernel[d] == 1) continue;
     std::vector<int64_t> reversed(win->kernel[d]);
     for (int64_t i = 0; i < win->kernel[d]; ++i) reversed[i] = win->kernel[d] - 1 - i;
-    kernel = c.Op("take", {kernel, relax::MakeConstant(Int64Tensor(reversed))}, {{"axis", int64_t{2 + d}}});
+    kernel = c.Op("take", {kernel, relax::MakeConstant(Int64Tensor(reversed))}, {{"axis", static_cast<int64_t>(2 + d)}});
   }
   relax::Expr y = *x;
   if (win->one_d) y = c.Take(WithUnitAxis(ctx, y, 2, /*insert=*/true), y);
   if (!c.status().ok()) return c.status();
   // Dilation by the strides: (N, C, H, W) -> (N, C, H, 1, W, 1), padded to (N, C, H, sh, W, sw).
-  const int64_t sh = win->strides[0], sw = win->strides[1];
-  if (sh > 1 || sw > 1) {
-    std::vector<tir::PrimExpr> dims = TensorOf(y)->Dims();
-    std::vector<tir::PrimExpr> split = {dims[0], dims[1], dims[2], tir::I64(1), dims[3], tir::I64(1)};
+  if (strided) {
+    std::vector<tir::PrimExpr> in_dims = TensorOf(y)->Dims();
+    std::vector<tir::PrimExpr> split = {in_dims[0], in_dims[1]}, joined = {in_dims[0], in_dims[1]};
+    std::vector<int64_t> pad_width(4, 0);
+    for (size_t d = 0; d < dims; ++d) {
+      split.push_back(in_dims[2 + d]);
+      split.push_back(tir::I64(1));
+      joined.push_back(tir::I64(dilated[d]));
+      pad_width.insert(pad_width.end(), {0, 0, 0, win->strides[d] - 1});
+    }
     y = c.Take(Reshaped(ctx, y, split), y);
-    y = c.Op("nn.pad", {y}, {{"pad_width", std::vector<int64_t>{0, 0, 0, 0, 0, 0, 0, sh - 1, 0, 0, 0, sw - 1}}});
+    y = c.Op("nn.pad", {y}, {{"pad_width", pad_width}});
     if (!c.status().ok()) return c.status();
-    y = c.Take(Reshaped(ctx, y, {dims[0], dims[1], tir::I64(in[0] * sh), tir::I64(in[1] * sw)}), y);
+    y = c.Take(Reshaped(ctx, y, joined), y);
   }
   // Negative padding crops.
-  if (lo[0] < 0 || lo[1] < 0 || hi[0] < 0 || hi[1] < 0) {
-    const int64_t h = in[0] * sh, wd = in[1] * sw;
-    y = c.Op("strided_slice", {y}, {{"axes", std::vector<int64_t>{2, 3}},
-                                    {"begin", std::vector<int64_t>{std::max<int64_t>(-lo[0], 0), std::max<int64_t>(-lo[1], 0)}},
-                                    {"end", std::vector<int64_t>{h + std::min<int64_t>(hi[0], 0), wd + std::min<int64_t>(hi[1], 0)}}});
+  if (crops) {
+    std::vector<int64_t> axes, begin, end;
+    for (size_t d = 0; d < dims; ++d) {
+      axes.push_back(static_cast<int64_t>(2 + d));
+      begin.push_back(std::max<int64_t>(-lo[d], 0));
+      end.push_back(dilated[d] + std::min<int64_t>(hi[d], 0));
+    }
+    y = c.Op("strided_slice", {y}, {{"axes", axes}, {"begin", begin}, {"end", end}});
   }
-  y = c.Op("nn.conv2d", {y, kernel}, {{"strides", std::vector<int64_t>{1, 1}}, {"padding", conv_padding},
-                                      {"dilation", win->dilation}, {"groups", groups}});
+  const std::string conv_op = win->Op("nn.conv");
+  y = c.Op(conv_op.c_str(), {y, kernel}, {{"strides", std::vector<int64_t>(dims, 1)}, {"padding", conv_padding},
+                                            {"dilation", win->dilation}, {"groups", groups}});
   if (win->one_d) y = c.Take(WithUnitAxis(ctx, y, 2, /*insert=*/false), y);
   if (ctx.HasInput(node, 2)) {
     relax::Expr b = c.Take(ctx.Input(node, 2), y);
@@ -244,7 +272,8 @@ Outputs BatchNormalization(OnnxContext& ctx, const onnx::NodeProto& node) {
     in.push_back(*v);
   }
   const auto* t = TensorOf(in[0]);
-  if (t == nullptr || t->ndim != 4) return absl::UnimplementedError("only NCHW batch normalization is supported");
+  if (t == nullptr || t->ndim < 2) return absl::InvalidArgumentError("batch normalization needs an input of known rank, at least 2 (N, C, ...)");
+  const int spatial = static_cast<int>(t->ndim) - 2;
   DataType dtype = t->dtype;
   auto emit = [&](const std::string& op, std::vector<relax::Expr> args) { return ctx.EmitOp(op, std::move(args)); };
   absl::StatusOr<relax::Expr> denom = emit("add", {in[4], Scalar(ctx.FloatAttr(node, "epsilon", 1e-5f), dtype)});
@@ -252,8 +281,8 @@ Outputs BatchNormalization(OnnxContext& ctx, const onnx::NodeProto& node) {
   absl::StatusOr<relax::Expr> scale = denom.ok() ? emit("divide", {in[1], *denom}) : denom;
   absl::StatusOr<relax::Expr> shift = scale.ok() ? emit("multiply", {in[3], *scale}) : scale;
   if (shift.ok()) shift = emit("subtract", {in[2], *shift});
-  if (shift.ok()) scale = PerChannel(ctx, *scale);
-  if (scale.ok()) shift = PerChannel(ctx, *shift);
+  if (shift.ok()) scale = PerChannel(ctx, *scale, spatial);
+  if (scale.ok()) shift = PerChannel(ctx, *shift, spatial);
   if (!shift.ok()) return shift.status();
   absl::StatusOr<relax::Expr> y = emit("multiply", {in[0], *scale});
   if (!y.ok()) return y.status();
@@ -275,7 +304,7 @@ OnnxConverter Pool(bool is_max) {
                    {"dilation", win->dilation}, {"ceil_mode", ctx.IntAttr(node, "ceil_mode", 0) != 0}};
     if (!is_max) attrs["count_include_pad"] = ctx.IntAttr(node, "count_include_pad", 0) != 0;
     return One(OnWindow(ctx, *win, *x, [&](const relax::Expr& x2) {
-      return ctx.EmitOp(is_max ? "nn.max_pool2d" : "nn.avg_pool2d", {x2}, attrs);
+      return ctx.EmitOp(win->Op(is_max ? "nn.max_pool" : "nn.avg_pool"), {x2}, attrs);
     }));
   };
 }

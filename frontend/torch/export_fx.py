@@ -239,6 +239,25 @@ class SmallCnn(torch.nn.Module):
         return self.fc(x.view(x.size(0), -1))
 
 
+class Volumetric(torch.nn.Module):
+    """3-D windows (video, medical volumes): Conv3d with padding, strides, dilation and groups,
+    BatchNorm3d, MaxPool3d in ceil mode, AvgPool3d without the padding in its divisor."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv0 = torch.nn.Conv3d(2, 6, 3, padding=1)
+        self.bn0 = torch.nn.BatchNorm3d(6)
+        self.pool0 = torch.nn.MaxPool3d((2, 3, 3), stride=2, ceil_mode=True)
+        self.conv1 = torch.nn.Conv3d(6, 6, (1, 3, 3), stride=(1, 2, 1), padding=(0, 2, 2), dilation=(1, 2, 2), groups=3)
+        self.pool1 = torch.nn.AvgPool3d(3, stride=1, padding=1, count_include_pad=False)
+        self.fc = torch.nn.Linear(6, 4)
+
+    def forward(self, x):
+        x = self.pool0(torch.relu(self.bn0(self.conv0(x))))
+        x = self.pool1(self.conv1(x))
+        return self.fc(x.mean(dim=(2, 3, 4)))
+
+
 class Attention(torch.nn.Module):
     """A pre-norm transformer block written with traceable tensor operations: layer norm,
     multi-head self-attention (reshape, transpose, batched matmul, softmax), a feed-forward
@@ -300,7 +319,7 @@ def randomize_batch_norms(model):
     """Fresh batch norms are identities in eval mode; seeded statistics make folding them testable."""
     with torch.no_grad():
         for m in model.modules():
-            if isinstance(m, torch.nn.BatchNorm2d):
+            if isinstance(m, (torch.nn.BatchNorm2d, torch.nn.BatchNorm3d)):
                 m.running_mean.uniform_(-0.1, 0.1)
                 m.running_var.uniform_(0.5, 1.5)
                 m.weight.uniform_(0.5, 1.5)
@@ -326,6 +345,7 @@ def transformer_encoder_layer():
 
 EXAMPLES = {"mlp": (MLP, (1, 784)), "encoder": (transformer_encoder_layer, (1, 128, 256)),
             "attention": (Attention, (2, 10, 32)), "mymodel": (MyModel, (1, 128)), "cnn": (SmallCnn, (2, 3, 17, 15)),
+            "volumetric": (Volumetric, (2, 2, 6, 11, 9)),
             "resnet18": (torchvision_model("resnet18"), (1, 3, 224, 224)),
             "mobilenet_v2": (torchvision_model("mobilenet_v2"), (1, 3, 224, 224)),
             # The families beyond those two (torchvision_test): hardswish and squeeze-excitation,

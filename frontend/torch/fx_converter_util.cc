@@ -42,9 +42,10 @@ double FloatOf(const proto::FxNode& node, const std::string& name, double fallba
   return fallback;
 }
 
-/*! \brief A (C,) tensor as (C, 1, 1), to broadcast over NCHW. */
-relax::Expr PerChannel(const TensorData& t) {
-  return relax::MakeConstant(TensorData(t.dtype(), {t.NumElements(), 1, 1}, t.bytes()));
+relax::Expr PerChannel(const TensorData& t, int spatial_dims) {
+  std::vector<int64_t> shape(1 + spatial_dims, 1);
+  shape[0] = t.NumElements();
+  return relax::MakeConstant(TensorData(t.dtype(), shape, t.bytes()));
 }
 
 /*! \brief Numeric argument `index` (positional) or `name` (keyword) of a call, else `fallback`. */

@@ -32,8 +32,8 @@ int64_t IntArg(const proto::FxNode& node, int index, const std::string& name, in
 std::vector<int64_t> IntListArg(const proto::FxNode& node, int index, const std::string& name);
 bool BoolArg(const proto::FxNode& node, int index, const std::string& name, bool fallback);
 
-/*! \brief A (C,) constant as (C, 1, 1), to broadcast over NCHW. */
-relax::Expr PerChannel(const TensorData& t);
+/*! \brief A (C,) constant as (C, 1, ...) with `spatial_dims` ones, to broadcast over NCHW (or NCDHW). */
+relax::Expr PerChannel(const TensorData& t, int spatial_dims = 2);
 
 
 /*! \brief Registration groups (the registry's first use calls them all). */

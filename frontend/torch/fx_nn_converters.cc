@@ -1,6 +1,6 @@
 /*! \file fx_nn_converters.cc
- *  \brief FX converters of convolutional-network modules: Conv2d, BatchNorm2d (eval, folded),
- *         MaxPool2d, AvgPool2d, AdaptiveAvgPool2d, F.pad and the padding modules.
+ *  \brief FX converters of convolutional-network modules: Conv2d/3d, BatchNorm2d/3d (eval,
+ *         folded), MaxPool2d/3d, AvgPool2d/3d, AdaptiveAvgPool2d, F.pad and the padding modules.
  */
 #include <cmath>
 
@@ -12,7 +12,17 @@ namespace mlc {
 namespace fx {
 namespace {
 
-absl::StatusOr<relax::Expr> ConvertConv2d(FxContext& ctx, const proto::FxNode& node) {
+/*! \brief torch's symmetric per-axis `padding` as the operator library's starts, then ends. */
+std::vector<int64_t> SymmetricPadding(const std::vector<int64_t>& pad) {
+  std::vector<int64_t> padding = pad;
+  padding.insert(padding.end(), pad.begin(), pad.end());
+  return padding;
+}
+
+/*! \brief nn.Conv2d and nn.Conv3d: Attrs (Conv2DAttrs, Conv3DAttrs) says how many spatial axes. */
+template <typename Attrs>
+absl::StatusOr<relax::Expr> ConvertConv(FxContext& ctx, const proto::FxNode& node) {
+  const size_t n = std::string(Attrs::kSpatialAxes).size();
   absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
   if (!x.ok()) return x.status();
   absl::StatusOr<relax::Expr> w = ctx.Param(node.target() + ".weight");
@@ -21,20 +31,22 @@ absl::StatusOr<relax::Expr> ConvertConv2d(FxContext& ctx, const proto::FxNode& n
   if (pad_attr != node.module_attrs().end() && pad_attr->second.value_case() == proto::FxArg::kS) {
     return absl::UnimplementedError("string padding ('same'/'valid') is not supported");
   }
-  std::vector<int64_t> strides = IntsOf(node, "stride", 2, {1, 1}), pad = IntsOf(node, "padding", 2, {0, 0}),
-                       dilation = IntsOf(node, "dilation", 2, {1, 1});
-  int64_t groups = IntsOf(node, "groups", 1, {1})[0];
-  std::vector<int64_t> padding = {pad[0], pad[1], pad[0], pad[1]};
-  relax::Conv2DAttrs attrs{strides, padding, dilation, groups};
-  absl::StatusOr<relax::Expr> y = ctx.EmitOp("nn.conv2d", {*x, *w}, relax::ToAttrs(attrs));
+  const std::vector<int64_t> ones(n, 1), zeros(n, 0);
+  Attrs attrs;
+  attrs.strides = IntsOf(node, "stride", n, ones);
+  attrs.padding = SymmetricPadding(IntsOf(node, "padding", n, zeros));
+  attrs.dilation = IntsOf(node, "dilation", n, ones);
+  attrs.groups = IntsOf(node, "groups", 1, {1})[0];
+  absl::StatusOr<relax::Expr> y = ctx.EmitOp(absl::StrCat("nn.conv", n, "d"), {*x, *w}, relax::ToAttrs(attrs));
   if (!y.ok() || !ctx.HasParam(node.target() + ".bias")) return y;
   absl::StatusOr<relax::Expr> b = ctx.Param(node.target() + ".bias");
   if (!b.ok()) return b.status();
-  return ctx.EmitOp("add", {*y, PerChannel(b->as<relax::ConstantNode>()->data)});
+  return ctx.EmitOp("add", {*y, PerChannel(b->as<relax::ConstantNode>()->data, static_cast<int>(n))});
 }
 
-/*! \brief Eval-mode batch norm, folded: x * (w / sqrt(var + eps)) + (b - mean * w / sqrt(var + eps)). */
-absl::StatusOr<relax::Expr> ConvertBatchNorm2d(FxContext& ctx, const proto::FxNode& node) {
+/*! \brief Eval-mode batch norm over `spatial_dims` axes after the channels, folded:
+ *  x * (w / sqrt(var + eps)) + (b - mean * w / sqrt(var + eps)). */
+absl::StatusOr<relax::Expr> ConvertBatchNorm(FxContext& ctx, const proto::FxNode& node, int spatial_dims) {
   absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
   if (!x.ok()) return x.status();
   std::vector<const TensorData*> p;
@@ -52,7 +64,9 @@ absl::StatusOr<relax::Expr> ConvertBatchNorm2d(FxContext& ctx, const proto::FxNo
                                                      c, " float32 values each"));
     }
   }
-  TensorData scale(DataType::Float32(), {c, 1, 1}), shift(DataType::Float32(), {c, 1, 1});
+  std::vector<int64_t> per_channel(1 + spatial_dims, 1);
+  per_channel[0] = c;
+  TensorData scale(DataType::Float32(), per_channel), shift(DataType::Float32(), per_channel);
   for (int64_t i = 0; i < c; ++i) {
     double s = p[0]->data_as<float>()[i] / std::sqrt(static_cast<double>(p[3]->data_as<float>()[i]) + eps);
     static_cast<float*>(scale.mutable_data())[i] = static_cast<float>(s);
@@ -63,20 +77,24 @@ absl::StatusOr<relax::Expr> ConvertBatchNorm2d(FxContext& ctx, const proto::FxNo
   return ctx.EmitOp("add", {*y, relax::MakeConstant(shift)});
 }
 
+/*! \brief nn.MaxPool2d/3d and nn.AvgPool2d/3d: Attrs (Pool2DAttrs, Pool3DAttrs) says how many spatial axes. */
+template <typename Attrs>
 absl::StatusOr<relax::Expr> ConvertPool(FxContext& ctx, const proto::FxNode& node, bool is_max) {
+  const size_t n = std::string(Attrs::kSpatialAxes).size();
   absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
   if (!x.ok()) return x.status();
-  std::vector<int64_t> kernel = IntsOf(node, "kernel_size", 2, {1, 1});
-  std::vector<int64_t> strides = IntsOf(node, "stride", 2, kernel), pad = IntsOf(node, "padding", 2, {0, 0}),
-                       dilation = IntsOf(node, "dilation", 2, {1, 1});
-  std::vector<int64_t> padding = {pad[0], pad[1], pad[0], pad[1]};
+  const std::vector<int64_t> ones(n, 1), zeros(n, 0);
+  Attrs attrs;
+  attrs.pool_size = IntsOf(node, "kernel_size", n, ones);
+  attrs.strides = IntsOf(node, "stride", n, attrs.pool_size);
+  attrs.padding = SymmetricPadding(IntsOf(node, "padding", n, zeros));
+  attrs.dilation = IntsOf(node, "dilation", n, ones);
   auto ceil = node.module_attrs().find("ceil_mode");
-  bool ceil_mode = ceil != node.module_attrs().end() && ceil->second.b();
-  bool include_pad = true;
+  attrs.ceil_mode = ceil != node.module_attrs().end() && ceil->second.b();
+  attrs.count_include_pad = true;
   auto cip = node.module_attrs().find("count_include_pad");
-  if (cip != node.module_attrs().end()) include_pad = cip->second.b();
-  relax::Pool2DAttrs attrs{kernel, strides, padding, dilation, ceil_mode, include_pad};
-  return ctx.EmitOp(is_max ? "nn.max_pool2d" : "nn.avg_pool2d", {*x}, relax::ToAttrs(attrs));
+  if (cip != node.module_attrs().end()) attrs.count_include_pad = cip->second.b();
+  return ctx.EmitOp(absl::StrCat(is_max ? "nn.max_pool" : "nn.avg_pool", n, "d"), {*x}, relax::ToAttrs(attrs));
 }
 
 absl::StatusOr<relax::Expr> ConvertGlobalPool(FxContext& ctx, const proto::FxNode& node) {
@@ -142,10 +160,14 @@ FxConverter PadModule(const char* mode) {
 
 void RegisterNNFxConverters(FxConverterRegistry& r) {
   using K = FxConverterRegistry;
-  r.Register(K::kModule, "Conv2d", ConvertConv2d);
-  r.Register(K::kModule, "BatchNorm2d", ConvertBatchNorm2d);
-  r.Register(K::kModule, "MaxPool2d", [](FxContext& c, const proto::FxNode& n) { return ConvertPool(c, n, true); });
-  r.Register(K::kModule, "AvgPool2d", [](FxContext& c, const proto::FxNode& n) { return ConvertPool(c, n, false); });
+  r.Register(K::kModule, "Conv2d", ConvertConv<relax::Conv2DAttrs>);
+  r.Register(K::kModule, "Conv3d", ConvertConv<relax::Conv3DAttrs>);
+  r.Register(K::kModule, "BatchNorm2d", [](FxContext& c, const proto::FxNode& n) { return ConvertBatchNorm(c, n, 2); });
+  r.Register(K::kModule, "BatchNorm3d", [](FxContext& c, const proto::FxNode& n) { return ConvertBatchNorm(c, n, 3); });
+  r.Register(K::kModule, "MaxPool2d", [](FxContext& c, const proto::FxNode& n) { return ConvertPool<relax::Pool2DAttrs>(c, n, true); });
+  r.Register(K::kModule, "AvgPool2d", [](FxContext& c, const proto::FxNode& n) { return ConvertPool<relax::Pool2DAttrs>(c, n, false); });
+  r.Register(K::kModule, "MaxPool3d", [](FxContext& c, const proto::FxNode& n) { return ConvertPool<relax::Pool3DAttrs>(c, n, true); });
+  r.Register(K::kModule, "AvgPool3d", [](FxContext& c, const proto::FxNode& n) { return ConvertPool<relax::Pool3DAttrs>(c, n, false); });
   r.Register(K::kModule, "AdaptiveAvgPool2d", ConvertGlobalPool);
   r.Register(K::kFunction, "torch.nn.functional.adaptive_avg_pool2d", ConvertGlobalPool);
   r.Register(K::kFunction, "torch.nn.functional.pad", ConvertPad);

@@ -1,6 +1,6 @@
 /*! \file nn.cc
- *  \brief Neural-network operators: conv2d, max/avg pooling, adaptive average pooling (NCHW or
- *         channel-blocked NCHW<b>c),
+ *  \brief Neural-network operators: conv2d/conv3d, max/avg pooling in 2-D and 3-D, adaptive
+ *         average pooling (NCHW/NCDHW or channel-blocked NCHW<b>c),
  *         constant padding, softmax and layer normalization.
  */
 #include <algorithm>
@@ -18,12 +18,14 @@ namespace {
 
 using te::Tensor;
 
-/*! \brief A layout of image data (NCHW, the channels optionally blocked) or weights (OIHW,
- *  the channel axes optionally blocked), or an error naming the attribute. */
+/*! \brief A layout of image data (NCHW or NCDHW, the channels optionally blocked) or weights
+ *  (OIHW or OIDHW, the channel axes optionally blocked), or an error naming the attribute. */
 absl::StatusOr<Layout> ParseImageLayout(const std::string& text, const std::string& attr, const std::string& primal) {
   absl::StatusOr<Layout> l = Layout::Parse(text);
   if (!l.ok()) return absl::InvalidArgumentError(absl::StrCat(attr, ": ", l.status().message()));
-  if (l->Primal() != primal || l->Factor('H') != 1 || l->Factor('W') != 1 || l->Factor('N') != 1) {
+  bool blocked_elsewhere = false;
+  for (char axis : primal) blocked_elsewhere |= axis != 'C' && axis != 'I' && axis != 'O' && l->Factor(axis) != 1;
+  if (l->Primal() != primal || blocked_elsewhere) {
     return absl::InvalidArgumentError(absl::StrCat(attr, " \"", text, "\" is not ", primal, " with only the channels blocked"));
   }
   return *l;
@@ -38,29 +40,44 @@ absl::StatusOr<std::vector<tir::PrimExpr>> PrimalDims(const TensorStructInfoNode
   return layout.ShapeToPrimal(t->Dims());
 }
 
-absl::StatusOr<StructInfo> InferConv2d(const CallNode& call, const Conv2DAttrs& a) {
+/*! \brief Positions first, first + 1, ..., first + count - 1. */
+std::vector<int> Positions(int first, size_t count) {
+  std::vector<int> p(count);
+  for (size_t i = 0; i < count; ++i) p[i] = first + static_cast<int>(i);
+  return p;
+}
+
+/*! \brief nn.conv2d and nn.conv3d: the window runs over Attrs::kSpatialAxes. */
+template <typename Attrs>
+absl::StatusOr<StructInfo> InferConv(const CallNode& call, const Attrs& a) {
+  const std::string spatial = Attrs::kSpatialAxes;
+  const size_t n = spatial.size();
   absl::StatusOr<const TensorStructInfoNode*> x = TensorArg(call, 0);
   if (!x.ok()) return x.status();
   absl::StatusOr<const TensorStructInfoNode*> w = TensorArg(call, 1);
   if (!w.ok()) return w.status();
-  MLC_ASSIGN_OR_RETURN(dl, ParseImageLayout(a.data_layout, "data_layout", "NCHW"));
-  MLC_ASSIGN_OR_RETURN(kl, ParseImageLayout(a.kernel_layout, "kernel_layout", "OIHW"));
-  MLC_ASSIGN_OR_RETURN(ol, ParseImageLayout(a.ResultLayout(), "out_layout", "NCHW"));
+  MLC_ASSIGN_OR_RETURN(dl, ParseImageLayout(a.data_layout, "data_layout", "NC" + spatial));
+  MLC_ASSIGN_OR_RETURN(kl, ParseImageLayout(a.kernel_layout, "kernel_layout", "OI" + spatial));
+  MLC_ASSIGN_OR_RETURN(ol, ParseImageLayout(a.ResultLayout(), "out_layout", "NC" + spatial));
   if (!(*x)->HasKnownShape() || !(*w)->HasKnownShape()) return TensorSInfoUnknownShape((*x)->dtype, static_cast<int>(ol.ndim()));
   MLC_ASSIGN_OR_RETURN(x_dims, PrimalDims(*x, dl, "data"));
   MLC_ASSIGN_OR_RETURN(w_dims, PrimalDims(*w, kl, "weight"));
-  MLC_ASSIGN_OR_RETURN(xs, KnownValues(x_dims, {1, 2, 3}, "data"));
-  MLC_ASSIGN_OR_RETURN(ws, KnownValues(w_dims, {0, 1, 2, 3}, "weight"));
+  MLC_ASSIGN_OR_RETURN(xs, KnownValues(x_dims, Positions(1, n + 1), "data"));
+  MLC_ASSIGN_OR_RETURN(ws, KnownValues(w_dims, Positions(0, n + 2), "weight"));
   if (a.groups < 1 || xs[1] % a.groups != 0 || ws[0] % a.groups != 0 || ws[1] * a.groups != xs[1]) {
     return absl::InvalidArgumentError(absl::StrCat("data ", ShapeToString(xs), " and weight ", ShapeToString(ws),
                                                    " do not agree for groups=", a.groups));
   }
-  if (absl::Status s = CheckWindowAttrs({ws[2], ws[3]}, a.strides, a.dilation, a.padding); !s.ok()) return s;
-  int64_t oh = WindowExtent(xs[2], a.padding[0], a.padding[2], ws[2], a.dilation[0], a.strides[0]);
-  int64_t ow = WindowExtent(xs[3], a.padding[1], a.padding[3], ws[3], a.dilation[1], a.strides[1]);
-  if (oh <= 0 || ow <= 0) return absl::InvalidArgumentError("the window is larger than the padded input");
-  MLC_ASSIGN_OR_RETURN(out, ol.ShapeFromPrimal(std::vector<tir::PrimExpr>{x_dims[0], tir::I64(ws[0]), tir::I64(oh), tir::I64(ow)}));
-  return TensorSInfoOfDims(out, (*x)->dtype);
+  const std::vector<int64_t> kernel(ws.begin() + 2, ws.end());
+  if (absl::Status s = CheckWindowAttrs(kernel, a.strides, a.dilation, a.padding); !s.ok()) return s;
+  std::vector<tir::PrimExpr> out = {x_dims[0], tir::I64(ws[0])};
+  for (size_t d = 0; d < n; ++d) {
+    int64_t extent = WindowExtent(xs[2 + d], a.padding[d], a.padding[d + n], kernel[d], a.dilation[d], a.strides[d]);
+    if (extent <= 0) return absl::InvalidArgumentError("the window is larger than the padded input");
+    out.push_back(tir::I64(extent));
+  }
+  MLC_ASSIGN_OR_RETURN(result, ol.ShapeFromPrimal(out));
+  return TensorSInfoOfDims(result, (*x)->dtype);
 }
 
 absl::StatusOr<StructInfo> InferConv2dGemm(const CallNode& call, const Conv2DGemmAttrs& a) {
@@ -84,20 +101,24 @@ absl::StatusOr<StructInfo> InferConv2dGemm(const CallNode& call, const Conv2DGem
   return TensorSInfoOfDims({(*x)->Dims()[0], tir::I64(ws[0]), tir::I64(oh), tir::I64(ow)}, (*x)->dtype);
 }
 
-absl::StatusOr<StructInfo> InferPool2d(const CallNode& call, const Pool2DAttrs& a) {
+/*! \brief nn.{max,avg}_pool{2,3}d: the window runs over Attrs::kSpatialAxes. */
+template <typename Attrs>
+absl::StatusOr<StructInfo> InferPool(const CallNode& call, const Attrs& a) {
+  const std::string spatial = Attrs::kSpatialAxes;
+  const size_t n = spatial.size();
   absl::StatusOr<const TensorStructInfoNode*> x = TensorArg(call, 0);
   if (!x.ok()) return x.status();
-  MLC_ASSIGN_OR_RETURN(layout, ParseImageLayout(a.layout, "layout", "NCHW"));
+  MLC_ASSIGN_OR_RETURN(layout, ParseImageLayout(a.layout, "layout", "NC" + spatial));
   if (!(*x)->HasKnownShape()) return TensorSInfoUnknownShape((*x)->dtype, static_cast<int>(layout.ndim()));
   MLC_ASSIGN_OR_RETURN(x_dims, PrimalDims(*x, layout, "data"));
-  MLC_ASSIGN_OR_RETURN(xs, KnownValues(x_dims, {2, 3}, "data"));
+  MLC_ASSIGN_OR_RETURN(xs, KnownValues(x_dims, Positions(2, n), "data"));
   if (absl::Status s = CheckWindowAttrs(a.pool_size, a.strides, a.dilation, a.padding); !s.ok()) return s;
-  int64_t oh = WindowExtent(xs[2], a.padding[0], a.padding[2], a.pool_size[0], a.dilation[0], a.strides[0], a.ceil_mode);
-  int64_t ow = WindowExtent(xs[3], a.padding[1], a.padding[3], a.pool_size[1], a.dilation[1], a.strides[1], a.ceil_mode);
-  if (oh <= 0 || ow <= 0) return absl::InvalidArgumentError("the window is larger than the padded input");
   std::vector<tir::PrimExpr> dims = (*x)->Dims();
-  dims[layout.PositionOf('H')] = tir::I64(oh);
-  dims[layout.PositionOf('W')] = tir::I64(ow);
+  for (size_t d = 0; d < n; ++d) {
+    int64_t extent = WindowExtent(xs[2 + d], a.padding[d], a.padding[d + n], a.pool_size[d], a.dilation[d], a.strides[d], a.ceil_mode);
+    if (extent <= 0) return absl::InvalidArgumentError("the window is larger than the padded input");
+    dims[layout.PositionOf(spatial[d])] = tir::I64(extent);
+  }
   return TensorSInfoOfDims(dims, (*x)->dtype);
 }
 
@@ -201,10 +222,20 @@ MLC_REGISTER_OP("nn.conv2d")
     .set_inputs({"data", "weight"})
     .set_attrs_type<Conv2DAttrs>()
     .set_description("2-D convolution, NCHW data and OIHW weight, or their channel-blocked layouts (NCHW16c, OIHW16i64o)")
-    .set_infer<Conv2DAttrs>(InferConv2d)
+    .set_infer<Conv2DAttrs>(InferConv<Conv2DAttrs>)
     .set_pattern(OpPattern::kOutEWiseFusable)
     .set_legalize(LegalizeTE<Conv2DAttrs>("conv2d", [](const std::vector<Tensor>& t, const Conv2DAttrs& a) {
-      return topi::Conv2d(t[0], t[1], a.strides, a.padding, a.dilation, a.groups, a.data_layout, a.kernel_layout, a.out_layout);
+      return topi::Conv(t[0], t[1], a.strides, a.padding, a.dilation, a.groups, a.data_layout, a.kernel_layout, a.out_layout);
+    }));
+
+MLC_REGISTER_OP("nn.conv3d")
+    .set_inputs({"data", "weight"})
+    .set_attrs_type<Conv3DAttrs>()
+    .set_description("3-D convolution, NCDHW data and OIDHW weight")
+    .set_infer<Conv3DAttrs>(InferConv<Conv3DAttrs>)
+    .set_pattern(OpPattern::kOutEWiseFusable)
+    .set_legalize(LegalizeTE<Conv3DAttrs>("conv3d", [](const std::vector<Tensor>& t, const Conv3DAttrs& a) {
+      return topi::Conv(t[0], t[1], a.strides, a.padding, a.dilation, a.groups, a.data_layout, a.kernel_layout, a.out_layout);
     }));
 
 MLC_REGISTER_OP("nn.conv2d_gemm")
@@ -218,27 +249,28 @@ MLC_REGISTER_OP("nn.conv2d_gemm")
       return topi::Conv2dGemm(t[0], t[1], a.kernel_size, a.strides, a.padding, a.dilation, a.column_tile);
     }));
 
-MLC_REGISTER_OP("nn.max_pool2d")
-    .set_inputs({"data"})
-    .set_attrs_type<Pool2DAttrs>()
-    .set_description("2-D max pooling, NCHW or NCHW<b>c")
-    .set_infer<Pool2DAttrs>(InferPool2d)
-    .set_pattern(OpPattern::kOutEWiseFusable)
-    .set_legalize(LegalizeTE<Pool2DAttrs>("max_pool2d", [](const std::vector<Tensor>& t, const Pool2DAttrs& a) {
-      return topi::Pool2d(t[0], /*is_max=*/true, a.pool_size, a.strides, a.padding, a.dilation, a.count_include_pad,
-                          a.ceil_mode, a.layout);
-    }));
-
-MLC_REGISTER_OP("nn.avg_pool2d")
-    .set_inputs({"data"})
-    .set_attrs_type<Pool2DAttrs>()
-    .set_description("2-D average pooling, NCHW or NCHW<b>c")
-    .set_infer<Pool2DAttrs>(InferPool2d)
-    .set_pattern(OpPattern::kOutEWiseFusable)
-    .set_legalize(LegalizeTE<Pool2DAttrs>("avg_pool2d", [](const std::vector<Tensor>& t, const Pool2DAttrs& a) {
-      return topi::Pool2d(t[0], /*is_max=*/false, a.pool_size, a.strides, a.padding, a.dilation, a.count_include_pad,
-                          a.ceil_mode, a.layout);
-    }));
+/*! \brief Registers nn.max_pool<n>d and nn.avg_pool<n>d for the attributes of n-d windows. */
+template <typename Attrs>
+bool RegisterPools(int spatial_dims, const std::string& layouts) {
+  const std::string suffix = absl::StrCat(spatial_dims, "d");
+  for (bool is_max : {true, false}) {
+    const std::string kind = is_max ? "max" : "avg";
+    ::mlc::relax::OpRegistry::Global()
+        .Register(absl::StrCat("nn.", kind, "_pool", suffix))
+        .set_inputs({"data"})
+        .template set_attrs_type<Attrs>()
+        .set_description(absl::StrCat(spatial_dims, "-D ", is_max ? "max" : "average", " pooling, ", layouts))
+        .template set_infer<Attrs>(InferPool<Attrs>)
+        .set_pattern(OpPattern::kOutEWiseFusable)
+        .set_legalize(LegalizeTE<Attrs>(absl::StrCat(kind, "_pool", suffix), [is_max](const std::vector<Tensor>& t, const Attrs& a) {
+          return topi::Pool(t[0], is_max, a.pool_size, a.strides, a.padding, a.dilation, a.count_include_pad, a.ceil_mode,
+                            a.layout);
+        }));
+  }
+  return true;
+}
+const bool kPools2d = RegisterPools<Pool2DAttrs>(2, "NCHW or NCHW<b>c");
+const bool kPools3d = RegisterPools<Pool3DAttrs>(3, "NCDHW or NCDHW<b>c");
 
 MLC_REGISTER_OP("nn.adaptive_avg_pool2d")
     .set_inputs({"data"})

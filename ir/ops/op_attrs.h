@@ -22,6 +22,7 @@ struct MatmulAttrs {
 };
 
 struct Conv2DAttrs {
+  static constexpr char kSpatialAxes[] = "HW";  // the window's axes, in layout letters
   std::vector<int64_t> strides, padding, dilation;
   int64_t groups;
   std::string data_layout = "NCHW", kernel_layout = "OIHW", out_layout = "";
@@ -41,6 +42,24 @@ struct Conv2DAttrs {
   const std::string& ResultLayout() const { return out_layout.empty() ? data_layout : out_layout; }
 };
 
+/*! \brief nn.conv3d: NCDHW data (channels optionally blocked), OIDHW weight. */
+struct Conv3DAttrs {
+  static constexpr char kSpatialAxes[] = "DHW";
+  std::vector<int64_t> strides, padding, dilation;
+  int64_t groups;
+  std::string data_layout = "NCDHW", kernel_layout = "OIDHW", out_layout = "";
+  void VisitAttrs(AttrVisitor* v) {
+    v->Field("strides", &strides).Default({1, 1, 1}).Length(3).Describe("(stride_d, stride_h, stride_w)");
+    v->Field("padding", &padding).Default({0, 0, 0, 0, 0, 0}).Length(6).Describe("(front, top, left, back, bottom, right)");
+    v->Field("dilation", &dilation).Default({1, 1, 1}).Length(3).Describe("(dilation_d, dilation_h, dilation_w)");
+    v->Field("groups", &groups).Default(1).Describe("channel groups (depthwise: groups = channels)");
+    v->Field("data_layout", &data_layout).Default("NCDHW").Describe("the data's layout: NCDHW, or channels blocked (NCDHW16c)");
+    v->Field("kernel_layout", &kernel_layout).Default("OIDHW").Describe("the weight's layout: OIDHW, or channels blocked");
+    v->Field("out_layout", &out_layout).Default("").Describe("the result's layout; \"\": the data's");
+  }
+  const std::string& ResultLayout() const { return out_layout.empty() ? data_layout : out_layout; }
+};
+
 /*! \brief nn.conv2d_gemm: a convolution computed as a GEMM over its windows (conv2d-to-gemm). */
 struct Conv2DGemmAttrs {
   std::vector<int64_t> kernel_size, strides, padding, dilation;
@@ -56,6 +75,7 @@ struct Conv2DGemmAttrs {
 };
 
 struct Pool2DAttrs {
+  static constexpr char kSpatialAxes[] = "HW";
   std::vector<int64_t> pool_size, strides, padding, dilation;
   bool ceil_mode, count_include_pad;
   std::string layout = "NCHW";
@@ -69,6 +89,23 @@ struct Pool2DAttrs {
         .Describe("round the output size up (the last window starts inside the input or its padding)");
     v->Field("count_include_pad", &count_include_pad).Default(true).Describe("avg: divide by the full window, padding included");
     v->Field("layout", &layout).Default("NCHW").Describe("the data's (and the result's) layout: NCHW or NCHW<b>c");
+  }
+};
+
+/*! \brief nn.max_pool3d / nn.avg_pool3d over NCDHW data. */
+struct Pool3DAttrs {
+  static constexpr char kSpatialAxes[] = "DHW";
+  std::vector<int64_t> pool_size, strides, padding, dilation;
+  bool ceil_mode, count_include_pad;
+  std::string layout = "NCDHW";
+  void VisitAttrs(AttrVisitor* v) {
+    v->Field("pool_size", &pool_size).Length(3).Describe("(window_d, window_h, window_w)");
+    v->Field("strides", &strides).Default({1, 1, 1}).Length(3).Describe("(stride_d, stride_h, stride_w)");
+    v->Field("padding", &padding).Default({0, 0, 0, 0, 0, 0}).Length(6).Describe("(front, top, left, back, bottom, right)");
+    v->Field("dilation", &dilation).Default({1, 1, 1}).Length(3).Describe("(dilation_d, dilation_h, dilation_w)");
+    v->Field("ceil_mode", &ceil_mode).Default(false).Describe("round the output size up, as pool2d's");
+    v->Field("count_include_pad", &count_include_pad).Default(true).Describe("avg: divide by the full window, padding included");
+    v->Field("layout", &layout).Default("NCDHW").Describe("the data's (and the result's) layout: NCDHW or NCDHW<b>c");
   }
 };
 

@@ -1,6 +1,7 @@
 /*! \file nn.cc
- *  \brief NCHW convolution and pooling as tensor expressions (names as TVM's topi prints them:
- *         pad_temp, conv2d_nchw, pool_max, pool_sum/pool_avg, adaptive_pool_avg).
+ *  \brief Convolution and pooling over 2 or 3 spatial axes (NCHW, NCDHW, channels optionally
+ *         blocked) as tensor expressions (names as TVM's topi prints them: pad_temp,
+ *         conv2d_nchw, conv3d_ncdhw, pool_max, pool_sum/pool_avg, adaptive_pool_avg).
  */
 #include <algorithm>
 #include <map>
@@ -19,33 +20,48 @@ using detail::C;
 
 DataType IndexType(const Tensor& t) { return detail::IndexType({t}); }
 
-/*! \brief Spatial (top, left, bottom, right) padding of the H and W axes of data in `layout`
- *  (NCHW when none is given) as per-dimension widths. */
+/*! \brief The spatial axes of an image layout: the primal letters after N and C ("HW", "DHW"). */
+std::string SpatialAxes(const Layout& l) { return l.Primal().substr(2); }
+
+/*! \brief Padding of the spatial axes of data in `layout`: padding[d] before and padding[d + n]
+ *  after spatial axis d of n ((top, left, bottom, right) in 2-D), as per-dimension widths. */
 absl::StatusOr<Tensor> PadSpatial(const Tensor& x, const std::vector<int64_t>& padding, tir::PrimExpr value,
-                                  const Layout* layout = nullptr) {
-  if (padding[0] == 0 && padding[1] == 0 && padding[2] == 0 && padding[3] == 0) return x;
-  size_t rank = x.ndim();
-  int h = layout ? layout->PositionOf('H') : 2, w = layout ? layout->PositionOf('W') : 3;
-  std::vector<int64_t> before(rank, 0), after(rank, 0);
-  before[h] = padding[0];
-  before[w] = padding[1];
-  after[h] = padding[2];
-  after[w] = padding[3];
+                                  const Layout& layout) {
+  if (std::all_of(padding.begin(), padding.end(), [](int64_t p) { return p == 0; })) return x;
+  const std::string spatial = SpatialAxes(layout);
+  const size_t n = spatial.size();
+  std::vector<int64_t> before(x.ndim(), 0), after(x.ndim(), 0);
+  for (size_t d = 0; d < n; ++d) {
+    before[layout.PositionOf(spatial[d])] = padding[d];
+    after[layout.PositionOf(spatial[d])] = padding[d + n];
+  }
   return Pad(x, before, after, value);
 }
 
-/*! \brief A layout of 2-D image data (primal NCHW, the channels may be blocked) for `rank`-d
- *  data (any rank when negative), or an error naming the operator. */
+/*! \brief A layout of image data with 2 or 3 spatial axes (primal NCHW or NCDHW, only the
+ *  channels may be blocked) for `rank`-d data (any rank when negative), or an error naming the
+ *  operator. */
 absl::StatusOr<Layout> ImageLayout(const std::string& text, const std::string& op, int rank = -1) {
   absl::StatusOr<Layout> l = Layout::Parse(text);
   if (!l.ok()) return absl::InvalidArgumentError(absl::StrCat(op, ": ", l.status().message()));
-  if (l->Primal() != "NCHW" || l->Factor('N') != 1 || l->Factor('H') != 1 || l->Factor('W') != 1) {
-    return absl::InvalidArgumentError(absl::StrCat(op, ": layout ", text, " is not NCHW with the channels optionally blocked"));
+  const std::string primal = l->Primal();
+  bool blocked_elsewhere = false;
+  for (char a : primal) blocked_elsewhere |= a != 'C' && l->Factor(a) != 1;
+  if ((primal != "NCHW" && primal != "NCDHW") || blocked_elsewhere) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(op, ": layout ", text, " is not NCHW or NCDHW with the channels optionally blocked"));
   }
   if (rank >= 0 && static_cast<int>(l->ndim()) != rank) {
     return absl::InvalidArgumentError(absl::StrCat(op, ": layout ", text, " needs ", l->ndim(), "-d data, got ", rank, "-d"));
   }
   return *l;
+}
+
+/*! \brief The reduction axis over spatial axis `a` of a window: TVM's names (ry, rx; rz for depth,
+ *  or kh, kw, kd beside blocked channels). */
+std::string WindowAxisName(char a, bool blocked) {
+  if (blocked) return absl::StrCat("k", std::string(1, static_cast<char>(a - 'A' + 'a')));
+  return a == 'D' ? "rz" : a == 'H' ? "ry" : "rx";
 }
 
 }  // namespace
@@ -110,51 +126,65 @@ absl::StatusOr<Tensor> Pad(const Tensor& x, const std::vector<int64_t>& before, 
       "pad_temp", names);
 }
 
-absl::StatusOr<Tensor> Conv2d(const Tensor& x, const Tensor& w, const std::vector<int64_t>& strides,
-                              const std::vector<int64_t>& padding, const std::vector<int64_t>& dilation, int64_t groups,
-                              const std::string& data_layout, const std::string& kernel_layout, const std::string& out_layout) {
-  absl::StatusOr<Layout> dl = ImageLayout(data_layout, "conv2d", static_cast<int>(x.ndim()));
+absl::StatusOr<Tensor> Conv(const Tensor& x, const Tensor& w, const std::vector<int64_t>& strides,
+                            const std::vector<int64_t>& padding, const std::vector<int64_t>& dilation, int64_t groups,
+                            const std::string& data_layout, const std::string& kernel_layout, const std::string& out_layout) {
+  absl::StatusOr<Layout> dl = ImageLayout(data_layout, "conv", static_cast<int>(x.ndim()));
   if (!dl.ok()) return dl.status();
-  absl::StatusOr<Layout> ol = ImageLayout(out_layout.empty() ? data_layout : out_layout, "conv2d");
+  const std::string spatial = SpatialAxes(*dl);
+  const size_t n = spatial.size();
+  const std::string op = absl::StrCat("conv", n, "d");
+  absl::StatusOr<Layout> ol = ImageLayout(out_layout.empty() ? data_layout : out_layout, op);
   if (!ol.ok()) return ol.status();
   absl::StatusOr<Layout> kl = Layout::Parse(kernel_layout);
-  if (!kl.ok()) return absl::InvalidArgumentError(absl::StrCat("conv2d: ", kl.status().message()));
-  if (kl->Primal() != "OIHW" || kl->Factor('H') != 1 || kl->Factor('W') != 1 || kl->ndim() != w.ndim()) {
-    return absl::InvalidArgumentError(absl::StrCat("conv2d: kernel layout ", kernel_layout, " is not OIHW (channels optionally blocked) of ",
-                                                   w.ndim(), "-d weights"));
+  if (!kl.ok()) return absl::InvalidArgumentError(absl::StrCat(op, ": ", kl.status().message()));
+  bool kernel_spatial_blocked = false;
+  for (char a : spatial) kernel_spatial_blocked |= kl->Factor(a) != 1;
+  if (kl->Primal() != "OI" + spatial || kernel_spatial_blocked || kl->ndim() != w.ndim() || SpatialAxes(*ol) != spatial) {
+    return absl::InvalidArgumentError(absl::StrCat(op, ": kernel layout ", kernel_layout, " is not OI", spatial,
+                                                   " (channels optionally blocked) of ", w.ndim(), "-d weights, or out layout ",
+                                                   ol->name(), " has other spatial axes"));
   }
-  absl::StatusOr<std::vector<int64_t>> xshape = KnownExtents(x, {}, "conv2d");
+  if (strides.size() != n || dilation.size() != n || padding.size() != 2 * n) {
+    return absl::InvalidArgumentError(absl::StrCat(op, ": strides and dilation need ", n, " values, padding ", 2 * n));
+  }
+  absl::StatusOr<std::vector<int64_t>> xshape = KnownExtents(x, {}, op);
   if (!xshape.ok()) return xshape.status();
-  absl::StatusOr<std::vector<int64_t>> wshape = StaticShape(w, "conv2d");
+  absl::StatusOr<std::vector<int64_t>> wshape = StaticShape(w, op);
   if (!wshape.ok()) return wshape.status();
   std::vector<int64_t> xs = dl->ShapeToPrimal(*xshape), ws = kl->ShapeToPrimal(*wshape);
-  if (xs[1] < 0 || xs[2] < 0 || xs[3] < 0) return absl::InvalidArgumentError("conv2d: C, H and W must be static");
+  if (std::any_of(xs.begin() + 1, xs.end(), [](int64_t e) { return e < 0; })) {
+    return absl::InvalidArgumentError(absl::StrCat(op, ": the channels and ", spatial, " must be static"));
+  }
   if (ws[1] * groups != xs[1] || ws[0] % groups != 0) {
-    return absl::InvalidArgumentError(absl::StrCat("conv2d: data ", relax::ShapeToString(xs), " and weight ",
+    return absl::InvalidArgumentError(absl::StrCat(op, ": data ", relax::ShapeToString(xs), " and weight ",
                                                    relax::ShapeToString(ws), " do not agree for groups=", groups));
   }
   DataType it = IndexType(x);
-  int64_t oh = relax::WindowExtent(xs[2], padding[0], padding[2], ws[2], dilation[0], strides[0]);
-  int64_t ow = relax::WindowExtent(xs[3], padding[1], padding[3], ws[3], dilation[1], strides[1]);
-  if (oh <= 0 || ow <= 0) return absl::InvalidArgumentError("conv2d: the window is larger than the padded input");
-  absl::StatusOr<std::vector<tir::PrimExpr>> out_shape =
-      ol->ShapeFromPrimal(std::vector<tir::PrimExpr>{x.shape()[dl->PositionOf('N')], C(it, ws[0]), C(it, oh), C(it, ow)});
-  if (!out_shape.ok()) return absl::InvalidArgumentError(absl::StrCat("conv2d: ", out_shape.status().message()));
-  absl::StatusOr<Tensor> padded = PadSpatial(x, padding, tir::Const(x.dtype(), 0), &*dl);
+  std::vector<tir::PrimExpr> out_primal = {x.shape()[dl->PositionOf('N')], C(it, ws[0])};
+  for (size_t d = 0; d < n; ++d) {
+    int64_t extent = relax::WindowExtent(xs[2 + d], padding[d], padding[d + n], ws[2 + d], dilation[d], strides[d]);
+    if (extent <= 0) return absl::InvalidArgumentError(absl::StrCat(op, ": the window is larger than the padded input"));
+    out_primal.push_back(C(it, extent));
+  }
+  absl::StatusOr<std::vector<tir::PrimExpr>> out_shape = ol->ShapeFromPrimal(out_primal);
+  if (!out_shape.ok()) return absl::InvalidArgumentError(absl::StrCat(op, ": ", out_shape.status().message()));
+  absl::StatusOr<Tensor> padded = PadSpatial(x, padding, tir::Const(x.dtype(), 0), *dl);
   if (!padded.ok()) return padded.status();
   int64_t in_per_group = ws[1], out_per_group = ws[0] / groups;
   // The input channels of a group: blocked as the data blocks them (two reduction axes, so the
   // data and the weight are read at affine indices), one axis, or none (depthwise).
   const int64_t cb = dl->Factor('C');
-  std::vector<te::ReduceAxis> axes;
+  const bool blocked_reduction = groups == 1 && cb > 1 && in_per_group % cb == 0;
+  std::vector<te::ReduceAxis> axes, window;
   Layout::Coord rc;
-  if (groups == 1 && cb > 1 && in_per_group % cb == 0) {
+  if (blocked_reduction) {
     te::ReduceAxis rco = te::MakeReduceAxis(C(it, in_per_group / cb), "ic_outer");
     te::ReduceAxis rci = te::MakeReduceAxis(C(it, cb), "ic_inner");
     axes = {rco};
     rc = Layout::Coord::Split(rco, rci, cb);
-    axes.push_back(te::MakeReduceAxis(C(it, ws[2]), "kh"));
-    axes.push_back(te::MakeReduceAxis(C(it, ws[3]), "kw"));
+    for (size_t d = 0; d < n; ++d) window.push_back(te::MakeReduceAxis(C(it, ws[2 + d]), WindowAxisName(spatial[d], true)));
+    axes.insert(axes.end(), window.begin(), window.end());
     axes.push_back(rci);
   } else {
     if (in_per_group > 1) {
@@ -164,15 +194,20 @@ absl::StatusOr<Tensor> Conv2d(const Tensor& x, const Tensor& w, const std::vecto
     } else {
       rc = Layout::Coord::Whole(C(it, 0));
     }
-    axes.push_back(te::MakeReduceAxis(C(it, ws[2]), "ry"));
-    axes.push_back(te::MakeReduceAxis(C(it, ws[3]), "rx"));
+    for (size_t d = 0; d < n; ++d) window.push_back(te::MakeReduceAxis(C(it, ws[2 + d]), WindowAxisName(spatial[d], false)));
+    axes.insert(axes.end(), window.begin(), window.end());
   }
-  const te::ReduceAxis& ry = axes[axes.size() - (rc.whole.defined() ? 2 : 3)];
-  const te::ReduceAxis& rx = axes[axes.size() - (rc.whole.defined() ? 1 : 2)];
-  bool nchw = dl->IsPrimal() && ol->IsPrimal() && kl->IsPrimal();
-  std::vector<std::string> names = nchw ? std::vector<std::string>{"nn", "ff", "yy", "xx"}
-                                        : std::vector<std::string>{"n", "oc_chunk", "oh", "ow", "oc_block"};
+  // Axis names as TVM's topi prints them: nn, ff, yy, xx (zz for depth), or n, oc_chunk, oh, ow, oc_block.
+  bool primal = dl->IsPrimal() && ol->IsPrimal() && kl->IsPrimal();
+  std::vector<std::string> names = primal ? std::vector<std::string>{"nn", "ff"} : std::vector<std::string>{"n", "oc_chunk"};
+  for (char a : spatial) {
+    names.push_back(primal ? (a == 'D' ? "zz" : a == 'H' ? "yy" : "xx")
+                           : absl::StrCat("o", std::string(1, static_cast<char>(a - 'A' + 'a'))));
+  }
+  if (!primal) names.push_back("oc_block");
   names.resize(ol->ndim());
+  std::string lower_primal = dl->Primal();
+  std::transform(lower_primal.begin(), lower_primal.end(), lower_primal.begin(), ::tolower);
   return te::Compute(
       *out_shape,
       [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
@@ -188,17 +223,17 @@ absl::StatusOr<Tensor> Conv2d(const Tensor& x, const Tensor& w, const std::vecto
                                                                              C(it, in_per_group)),
                                                               rc.Value()));
         }
-        tir::PrimExpr y = tir::operator+(tir::operator*(out.at('H').Value(), C(it, strides[0])),
-                                         tir::operator*(tir::PrimExpr(ry), C(it, dilation[0])));
-        tir::PrimExpr xx = tir::operator+(tir::operator*(out.at('W').Value(), C(it, strides[1])),
-                                          tir::operator*(tir::PrimExpr(rx), C(it, dilation[1])));
-        std::vector<tir::PrimExpr> data_index =
-            dl->IndexOf({{'N', out.at('N')}, {'C', channel}, {'H', Layout::Coord::Whole(y)}, {'W', Layout::Coord::Whole(xx)}});
-        std::vector<tir::PrimExpr> weight_index =
-            kl->IndexOf({{'O', o}, {'I', rc}, {'H', Layout::Coord::Whole(ry)}, {'W', Layout::Coord::Whole(rx)}});
-        return te::Sum(tir::operator*((*padded)(data_index), w(weight_index)), axes);
+        std::map<char, Layout::Coord> data_coords = {{'N', out.at('N')}, {'C', channel}};
+        std::map<char, Layout::Coord> weight_coords = {{'O', o}, {'I', rc}};
+        for (size_t d = 0; d < n; ++d) {
+          tir::PrimExpr at = tir::operator+(tir::operator*(out.at(spatial[d]).Value(), C(it, strides[d])),
+                                            tir::operator*(tir::PrimExpr(window[d]), C(it, dilation[d])));
+          data_coords[spatial[d]] = Layout::Coord::Whole(at);
+          weight_coords[spatial[d]] = Layout::Coord::Whole(window[d]);
+        }
+        return te::Sum(tir::operator*((*padded)(dl->IndexOf(data_coords)), w(kl->IndexOf(weight_coords))), axes);
       },
-      nchw ? "conv2d_nchw" : "conv2d_NCHWc", names);
+      primal ? absl::StrCat(op, "_", lower_primal) : absl::StrCat(op, "_", dl->Primal(), "c"), names);
 }
 
 namespace {
@@ -265,7 +300,7 @@ absl::StatusOr<Tensor> Im2col(const Tensor& x, const std::vector<int64_t>& kerne
   if (!xs.ok()) return xs.status();
   absl::StatusOr<WindowGrid> g = MakeWindowGrid(*xs, kernel_size, strides, padding, dilation, column_tile);
   if (!g.ok()) return g.status();
-  absl::StatusOr<Tensor> padded = PadSpatial(x, g->padding, tir::Const(x.dtype(), 0));
+  absl::StatusOr<Tensor> padded = PadSpatial(x, g->padding, tir::Const(x.dtype(), 0), *Layout::Parse("NCHW"));
   if (!padded.ok()) return padded.status();
   int64_t kh = kernel_size[0], kw = kernel_size[1], sh = strides[0], sw = strides[1];
   DataType it = IndexType(x);
@@ -330,65 +365,76 @@ absl::StatusOr<Tensor> Conv2dGemm(const Tensor& x, const Tensor& w2d, const std:
       "conv2d_nchw", {"nn", "ff", "yy", "xx"});
 }
 
-absl::StatusOr<Tensor> Pool2d(const Tensor& x, bool is_max, const std::vector<int64_t>& pool_size,
-                              const std::vector<int64_t>& strides, const std::vector<int64_t>& padding,
-                              const std::vector<int64_t>& dilation, bool count_include_pad, bool ceil_mode,
-                              const std::string& layout) {
-  absl::StatusOr<Layout> l = ImageLayout(layout, "pool2d", static_cast<int>(x.ndim()));
+absl::StatusOr<Tensor> Pool(const Tensor& x, bool is_max, const std::vector<int64_t>& pool_size,
+                            const std::vector<int64_t>& strides, const std::vector<int64_t>& padding,
+                            const std::vector<int64_t>& dilation, bool count_include_pad, bool ceil_mode,
+                            const std::string& layout) {
+  absl::StatusOr<Layout> l = ImageLayout(layout, "pool", static_cast<int>(x.ndim()));
   if (!l.ok()) return l.status();
-  const int hp = l->PositionOf('H'), wp = l->PositionOf('W');
-  absl::StatusOr<std::vector<int64_t>> shape_or = KnownExtents(x, {hp, wp}, "pool2d");
+  const std::string spatial = SpatialAxes(*l);
+  const size_t n = spatial.size();
+  const std::string op = absl::StrCat("pool", n, "d");
+  if (pool_size.size() != n || strides.size() != n || dilation.size() != n || padding.size() != 2 * n) {
+    return absl::InvalidArgumentError(absl::StrCat(op, ": pool_size, strides and dilation need ", n, " values, padding ", 2 * n));
+  }
+  std::vector<int> at;  // the spatial axes' positions in the layout
+  for (char a : spatial) at.push_back(l->PositionOf(a));
+  absl::StatusOr<std::vector<int64_t>> shape_or = KnownExtents(x, at, op);
   if (!shape_or.ok()) return shape_or.status();
-  std::vector<int64_t> xs = {0, 0, (*shape_or)[hp], (*shape_or)[wp]};  // [., ., H, W]
+  std::vector<int64_t> in;  // the spatial extents
+  for (int p : at) in.push_back((*shape_or)[p]);
   DataType it = IndexType(x);
-  int64_t out[2];
+  std::vector<int64_t> out(n);
   std::vector<int64_t> padded_by = padding;  // plus what ceil mode's last windows reach past the padding
   bool ceil_extra = false;
-  for (int d = 0; d < 2; ++d) {
-    out[d] = relax::WindowExtent(xs[2 + d], padding[d], padding[d + 2], pool_size[d], dilation[d], strides[d], ceil_mode);
+  for (size_t d = 0; d < n; ++d) {
+    out[d] = relax::WindowExtent(in[d], padding[d], padding[d + n], pool_size[d], dilation[d], strides[d], ceil_mode);
     int64_t reach = (out[d] - 1) * strides[d] + dilation[d] * (pool_size[d] - 1) + 1;
-    int64_t extra = reach - (xs[2 + d] + padding[d] + padding[d + 2]);
+    int64_t extra = reach - (in[d] + padding[d] + padding[d + n]);
     if (extra > 0) {
-      padded_by[d + 2] += extra;
+      padded_by[d + n] += extra;
       ceil_extra = true;
     }
   }
-  absl::StatusOr<Tensor> padded = PadSpatial(x, padded_by, is_max ? tir::MinValue(x.dtype()) : tir::Const(x.dtype(), 0), &*l);
+  absl::StatusOr<Tensor> padded = PadSpatial(x, padded_by, is_max ? tir::MinValue(x.dtype()) : tir::Const(x.dtype(), 0), *l);
   if (!padded.ok()) return padded.status();
-  te::ReduceAxis ry = te::MakeReduceAxis(C(it, pool_size[0]), "rv0");
-  te::ReduceAxis rx = te::MakeReduceAxis(C(it, pool_size[1]), "rv1");
+  std::vector<te::ReduceAxis> taps_axes;
   std::vector<tir::PrimExpr> shape = x.shape();
-  shape[hp] = C(it, out[0]);
-  shape[wp] = C(it, out[1]);
+  for (size_t d = 0; d < n; ++d) {
+    taps_axes.push_back(te::MakeReduceAxis(C(it, pool_size[d]), absl::StrCat("rv", d)));
+    shape[at[d]] = C(it, out[d]);
+  }
   auto window = [&](const std::vector<tir::Var>& i) {
     std::vector<tir::PrimExpr> index(i.begin(), i.end());
-    index[hp] = tir::operator+(tir::operator*(tir::PrimExpr(i[hp]), C(it, strides[0])),
-                               tir::operator*(tir::PrimExpr(ry), C(it, dilation[0])));
-    index[wp] = tir::operator+(tir::operator*(tir::PrimExpr(i[wp]), C(it, strides[1])),
-                               tir::operator*(tir::PrimExpr(rx), C(it, dilation[1])));
+    for (size_t d = 0; d < n; ++d) {
+      index[at[d]] = tir::operator+(tir::operator*(tir::PrimExpr(i[at[d]]), C(it, strides[d])),
+                                    tir::operator*(tir::PrimExpr(taps_axes[d]), C(it, dilation[d])));
+    }
     return (*padded)(index);
   };
   std::vector<std::string> names;
   for (size_t d = 0; d < x.ndim(); ++d) names.push_back(absl::StrCat("ax", d));
   if (is_max) {
-    return te::Compute(shape, [&](const std::vector<tir::Var>& i) -> te::ComputeValue { return te::Max(window(i), {ry, rx}); },
+    return te::Compute(shape, [&](const std::vector<tir::Var>& i) -> te::ComputeValue { return te::Max(window(i), taps_axes); },
                        "pool_max", names);
   }
   Tensor sum = te::Compute(
-      shape, [&](const std::vector<tir::Var>& i) -> te::ComputeValue { return te::Sum(window(i), {ry, rx}); }, "pool_sum", names);
-  bool padded_any = padding[0] || padding[1] || padding[2] || padding[3];
+      shape, [&](const std::vector<tir::Var>& i) -> te::ComputeValue { return te::Sum(window(i), taps_axes); }, "pool_sum", names);
+  bool padded_any = std::any_of(padding.begin(), padding.end(), [](int64_t p) { return p != 0; });
+  int64_t window_taps = 1;
+  for (int64_t k : pool_size) window_taps *= k;
   return te::Compute(
       shape,
       [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
         tir::PrimExpr count;
         if ((count_include_pad || !padded_any) && !ceil_extra) {
-          count = tir::Const(x.dtype(), static_cast<double>(pool_size[0] * pool_size[1]));
+          count = tir::Const(x.dtype(), static_cast<double>(window_taps));
         } else {
           // Taps of the window inside [lo_bound, hi_bound): the input, or with count_include_pad
           // the input and its padding (never the extra cells ceil mode adds).
-          auto taps = [&](tir::PrimExpr out_index, int d) {
+          auto taps = [&](tir::PrimExpr out_index, size_t d) {
             int64_t lo_bound = count_include_pad ? -padding[d] : 0;
-            int64_t hi_bound = xs[2 + d] + (count_include_pad ? padding[d + 2] : 0);
+            int64_t hi_bound = in[d] + (count_include_pad ? padding[d + n] : 0);
             tir::PrimExpr start = tir::operator-(tir::operator*(out_index, C(it, strides[d])), C(it, padding[d]));
             tir::PrimExpr end = tir::operator+(start, C(it, dilation[d] * (pool_size[d] - 1) + 1));
             tir::PrimExpr lo = tir::Max(start, C(it, lo_bound)), hi = tir::Min(end, C(it, hi_bound));
@@ -397,7 +443,9 @@ absl::StatusOr<Tensor> Pool2d(const Tensor& x, bool is_max, const std::vector<in
             };
             return tir::operator-(ceil_div(tir::operator-(hi, start)), ceil_div(tir::operator-(lo, start)));
           };
-          count = tir::Cast(x.dtype(), tir::operator*(taps(i[hp], 0), taps(i[wp], 1)));
+          tir::PrimExpr product = taps(i[at[0]], 0);
+          for (size_t d = 1; d < n; ++d) product = tir::operator*(product, taps(i[at[d]], d));
+          count = tir::Cast(x.dtype(), product);
         }
         return tir::operator/(sum(std::vector<tir::PrimExpr>(i.begin(), i.end())), count);
       },

@@ -62,15 +62,16 @@ enum class PadMode { kConstant, kEdge, kReflect };
  *  `value` for kConstant (reflect needs widths below the dimension). */
 absl::StatusOr<Tensor> Pad(const Tensor& x, const std::vector<int64_t>& before, const std::vector<int64_t>& after,
                            tir::PrimExpr value, PadMode mode = PadMode::kConstant);
-/*! \brief 2-D convolution; padding is (top, left, bottom, right). The data and the result are
- *  NCHW or channel-blocked NCHW<b>c, the weight OIHW or blocked (OIHW<i>i<o>o; ir/layout.h);
- *  an empty `out_layout` is the data's. With the input channels blocked as the data blocks
- *  them, the reduction runs over (ic_outer, kh, kw, ic_inner), so every access is affine
- *  ("conv2d_NCHWc", as TVM's x86 convolution). */
-absl::StatusOr<Tensor> Conv2d(const Tensor& x, const Tensor& w, const std::vector<int64_t>& strides,
-                              const std::vector<int64_t>& padding, const std::vector<int64_t>& dilation, int64_t groups,
-                              const std::string& data_layout = "NCHW", const std::string& kernel_layout = "OIHW",
-                              const std::string& out_layout = "");
+/*! \brief Convolution over the spatial axes of the data's layout: 2-D (NCHW, weight OIHW) or
+ *  3-D (NCDHW, weight OIDHW), the channels optionally blocked (NCHW16c, OIHW16i16o; ir/layout.h).
+ *  `padding` holds the widths before each spatial axis, then those after ((top, left, bottom,
+ *  right) in 2-D); an empty `out_layout` is the data's. With the input channels blocked as the
+ *  data blocks them, the reduction runs over (ic_outer, k..., ic_inner), so every access is
+ *  affine ("conv2d_NCHWc", as TVM's x86 convolution). */
+absl::StatusOr<Tensor> Conv(const Tensor& x, const Tensor& w, const std::vector<int64_t>& strides,
+                            const std::vector<int64_t>& padding, const std::vector<int64_t>& dilation, int64_t groups,
+                            const std::string& data_layout = "NCHW", const std::string& kernel_layout = "OIHW",
+                            const std::string& out_layout = "");
 /*! \brief The windows of an NCHW convolution as the columns of a matrix [N, C*KH*KW, columns],
  *  row (c, kh, kw). Column q is output pixel (q / pitch, q % pitch), the pitch being the width
  *  of the input's stride phases (the padded input itself for unit strides; with strides s it is
@@ -95,11 +96,12 @@ absl::StatusOr<Im2colLayout> Im2colLayoutOf(const std::vector<int64_t>& xs, cons
 absl::StatusOr<Tensor> Conv2dGemm(const Tensor& x, const Tensor& w2d, const std::vector<int64_t>& kernel_size,
                                   const std::vector<int64_t>& strides, const std::vector<int64_t>& padding,
                                   const std::vector<int64_t>& dilation, int64_t column_tile);
-/*! \brief Max (is_max) or average pooling of NCHW or NCHW<b>c data (`layout`). */
-absl::StatusOr<Tensor> Pool2d(const Tensor& x, bool is_max, const std::vector<int64_t>& pool_size,
-                              const std::vector<int64_t>& strides, const std::vector<int64_t>& padding,
-                              const std::vector<int64_t>& dilation, bool count_include_pad, bool ceil_mode = false,
-                              const std::string& layout = "NCHW");
+/*! \brief Max (is_max) or average pooling over the spatial axes of `layout`: NCHW, NCDHW, or
+ *  their channel-blocked forms; per-axis attributes as Conv's. */
+absl::StatusOr<Tensor> Pool(const Tensor& x, bool is_max, const std::vector<int64_t>& pool_size,
+                            const std::vector<int64_t>& strides, const std::vector<int64_t>& padding,
+                            const std::vector<int64_t>& dilation, bool count_include_pad, bool ceil_mode = false,
+                            const std::string& layout = "NCHW");
 /*! \brief Mean over H and W, keeping them as 1 (NCHW or NCHW<b>c). */
 absl::StatusOr<Tensor> GlobalAvgPool2d(const Tensor& x, const std::string& layout = "NCHW");
 /*! \brief x (in layout `src`) in layout `dst` of the same primal axes ("T_layout_trans"). */
