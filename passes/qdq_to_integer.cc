@@ -1,18 +1,25 @@
 /*! \file qdq_to_integer.cc
- *  \brief qdq-to-integer: a convolution of dequantized int8 operands (the QDQ format) becomes
- *         one int8 convolution accumulating in int32 (mlc.int8.conv2d, vm/library/int8_conv2d.cc),
- *         as TVM's FakeQuantizationToInteger does for Relay.
+ *  \brief qdq-to-integer: a convolution or a linear layer of dequantized int8 operands (the QDQ
+ *         format) becomes one int8 kernel accumulating in int32 (mlc.int8.conv2d,
+ *         vm/library/int8_conv2d.cc; mlc.int8.dense, vm/library/int8_dense.cc), as TVM's
+ *         FakeQuantizationToInteger does for Relay.
  *
  *    nn.conv2d(dequantize(xq, sx, zx), dequantize(wq, sw, 0)) [+ bias] [relu]
  *      -> mlc.int8.conv2d(xq, w, geometry, compensation, scale, bias)
+ *    nn.dense(dequantize(xq, sx, zx), dequantize(wq, sw, 0)) [+ bias] [relu]     (wq [F, K])
+ *    matmul(dequantize(xq, sx, zx), permute_dims(dequantize(wq, sw, 0))) ...     (wq [F, K])
+ *    matmul(dequantize(xq, sx, zx), dequantize(wq, sw, 0)) ...                   (wq [K, F])
+ *      -> mlc.int8.dense(xq, w, params, compensation, scale, bias)
  *
  *  with xq uint8 or int8 (scalar scale and zero point), wq an int8 constant (or quantize of
- *  constants) quantized symmetrically (zero points 0), per tensor or per output channel, groups 1. At compile time:
- *  w = wq flattened to [F, C*KH*KW] and padded to a multiple of 4 columns, scale[f] = sx * sw[f],
- *  compensation[f] = zx * sum_k wq[f, k] (zx in uint8, int8 activations being shifted by 128),
- *  so the kernel computes scale * (sum wq * xq - compensation) + bias exactly in int32 before
- *  the one conversion to float. Run it before fold-constant, which would fold the weights'
- *  dequantize into float weights; what it does not match is left to the float path.
+ *  constants) quantized symmetrically (zero points 0), per tensor or per output channel; conv
+ *  groups 1. At compile time the weight is laid out as the kernel reads it (conv: [F, Kp] rows,
+ *  K = C*KH*KW padded to Kp, a multiple of 4; dense: panels of 16 channels, [Fp/16][Kp/4][16][4]),
+ *  scale[f] = sx * sw[f] and compensation[f] = zx * sum_k wq[f, k] (zx in uint8, int8
+ *  activations being shifted by 128), so the kernels compute
+ *  scale * (sum wq * xq - compensation) + bias exactly in int32 before the one conversion to
+ *  float. Run it before fold-constant, which would fold the weights' dequantize into float
+ *  weights; what it does not match is left to the float path.
  */
 #include <algorithm>
 #include <cmath>
@@ -43,16 +50,14 @@ std::optional<double> ScalarValue(const relax::Expr& e) {
   return (*v)[0];
 }
 
-/*! \brief The operands of one int8 convolution, computed at compile time. */
-struct IntegerConvOperands {
-  TensorData weight, compensation, scale, bias;
-  int64_t zero_point = 0;  // of the activations, in uint8
-};
+/*! \brief `axis` counted from the front of a rank-`rank` tensor. */
+int64_t NormalizedAxis(int64_t axis, size_t rank) { return axis < 0 ? axis + static_cast<int64_t>(rank) : axis; }
 
 /*! \brief The int8 weight under a dequantize: a constant, or quantize of a float32 constant
- *  along axis 0 (weights exported as fake quantization; too big for the importer's folding
- *  budget), computed here as topi::Quantize defines it: saturate(round_half_even(w / s) + z). */
-std::optional<TensorData> QuantizedWeight(const relax::Expr& e) {
+ *  per tensor or along `channel_axis` (weights exported as fake quantization; too big for the
+ *  importer's folding budget), computed here as topi::Quantize defines it:
+ *  saturate(round_half_even(w / s) + z). */
+std::optional<TensorData> QuantizedWeight(const relax::Expr& e, int64_t channel_axis) {
   if (const auto* c = e.as<relax::ConstantNode>()) return c->data;
   const auto* call = e.as<relax::CallNode>();
   const auto* w = call ? call->args[0].as<relax::ConstantNode>() : nullptr;
@@ -60,81 +65,160 @@ std::optional<TensorData> QuantizedWeight(const relax::Expr& e) {
   if (w == nullptr || !attrs.ok() || attrs->out_dtype != DataType::Int(8) || w->data.dtype() != DataType::Float32()) return std::nullopt;
   std::optional<std::vector<double>> scale = ConstantValues(call->args[1]), zero = ConstantValues(call->args[2]);
   const std::vector<int64_t>& shape = w->data.shape();
-  if (!scale || !zero || shape.empty() || scale->size() != zero->size()) return std::nullopt;
+  if (!scale || !zero || static_cast<int64_t>(shape.size()) <= channel_axis || scale->size() != zero->size()) return std::nullopt;
   const int64_t channels = static_cast<int64_t>(scale->size());
-  if (channels != 1 && (channels != shape[0] || (attrs->axis != 0 && attrs->axis != -static_cast<int64_t>(shape.size())))) {
+  if (channels != 1 && (channels != shape[channel_axis] || NormalizedAxis(attrs->axis, shape.size()) != channel_axis)) {
     return std::nullopt;
   }
+  int64_t inner = 1;  // elements per step along the channel axis
+  for (size_t d = channel_axis + 1; d < shape.size(); ++d) inner *= shape[d];
   TensorData out(DataType::Int(8), shape);
-  const int64_t n = w->data.NumElements(), per_channel = n / shape[0];
+  const int64_t n = w->data.NumElements();
   const float* src = w->data.data_as<float>();
   auto* dst = static_cast<int8_t*>(out.mutable_data());
   for (int64_t i = 0; i < n; ++i) {
-    int64_t c = channels == 1 ? 0 : i / per_channel;
+    int64_t c = channels == 1 ? 0 : i / inner % channels;
     float q = std::nearbyint(src[i] / static_cast<float>((*scale)[c])) + static_cast<float>((*zero)[c]);
     dst[i] = static_cast<int8_t>(std::min(127.0f, std::max(-128.0f, q)));
   }
   return out;
 }
 
-std::optional<IntegerConvOperands> MakeOperands(const relax::Expr& xq, const relax::Expr& w_int, const relax::CallNode& w_dq, const relax::Expr& sx,
-                                                const relax::Expr& zx, const std::optional<TensorData>& bias) {
+/*! \brief A symmetric int8 weight as F rows of K taps (row f: what output channel f sums) with
+ *  one dequantization scale per row. */
+struct WeightRows {
+  int64_t f = 0, k = 0;
+  std::vector<int8_t> taps;  // [F, K]
+  std::vector<float> scale;  // [F]
+};
+
+/*! \brief The weight dequantized by `w_dq` (of w_int) as rows. Its output channels lie along
+ *  `channel_axis`: 0 (conv [F, C, KH, KW], dense [F, K]) or 1 (a matmul's [K, F]); per-channel
+ *  scales must lie along it and every zero point must be 0. */
+std::optional<WeightRows> MakeWeightRows(const relax::Expr& w_int, const relax::CallNode& w_dq, int64_t channel_axis) {
+  std::optional<TensorData> wc = QuantizedWeight(w_int, channel_axis);
+  if (!wc || wc->dtype() != DataType::Int(8) || static_cast<int64_t>(wc->shape().size()) <= channel_axis) return std::nullopt;
+  if (channel_axis == 1 && wc->shape().size() != 2) return std::nullopt;
+  std::optional<std::vector<double>> w_scale = ConstantValues(w_dq.args[1]), w_zero = ConstantValues(w_dq.args[2]);
+  if (!w_scale || !w_zero) return std::nullopt;
+  for (double z : *w_zero) {
+    if (z != 0) return std::nullopt;  // asymmetric weights: not these kernels
+  }
+  const std::vector<int64_t>& ws = wc->shape();
+  WeightRows rows;
+  rows.f = ws[channel_axis];
+  rows.k = wc->NumElements() / rows.f;
+  if (w_scale->size() != 1) {
+    absl::StatusOr<relax::DequantizeAttrs> attrs = relax::ParseAttrs<relax::DequantizeAttrs>(w_dq.attrs);
+    if (static_cast<int64_t>(w_scale->size()) != rows.f || !attrs.ok() || NormalizedAxis(attrs->axis, ws.size()) != channel_axis) {
+      return std::nullopt;
+    }
+  }
+  const int8_t* src = wc->data_as<int8_t>();
+  rows.taps.resize(rows.f * rows.k);
+  for (int64_t o = 0; o < rows.f; ++o) {
+    for (int64_t i = 0; i < rows.k; ++i) rows.taps[o * rows.k + i] = channel_axis == 0 ? src[o * rows.k + i] : src[i * rows.f + o];
+    rows.scale.push_back(static_cast<float>((*w_scale)[w_scale->size() == 1 ? 0 : o]));
+  }
+  return rows;
+}
+
+/*! \brief The per-channel operands both kernels take, computed at compile time. */
+struct IntegerOperands {
+  TensorData compensation, scale, bias;
+  int64_t zero_point = 0;  // of the activations, in uint8
+};
+
+/*! \brief compensation, scale and bias for activations xq (uint8 or int8, scalar scale sx and
+ *  zero point zx) and weight rows w; nullopt when xq or the quantization parameters are not
+ *  what the kernels take. */
+std::optional<IntegerOperands> MakeOperands(const relax::Expr& xq, const relax::Expr& sx, const relax::Expr& zx,
+                                            const WeightRows& w, const std::optional<TensorData>& bias) {
   const auto* xt = xq->struct_info().as<relax::TensorStructInfoNode>();
-  if (xt == nullptr || !xt->shape || xt->shape->size() != 4) return std::nullopt;
+  if (xt == nullptr || !xt->shape) return std::nullopt;
   const bool x_signed = xt->dtype == DataType::Int(8);
   if (!x_signed && xt->dtype != DataType::UInt(8)) return std::nullopt;
-  std::optional<TensorData> wc = QuantizedWeight(w_int);
-  if (!wc || wc->dtype() != DataType::Int(8) || wc->shape().size() != 4) return std::nullopt;
   std::optional<double> x_scale = ScalarValue(sx), x_zero = ScalarValue(zx);
-  std::optional<std::vector<double>> w_scale = ConstantValues(w_dq.args[1]), w_zero = ConstantValues(w_dq.args[2]);
-  if (!x_scale || !x_zero || !w_scale || !w_zero) return std::nullopt;
-  const std::vector<int64_t>& ws = wc->shape();
-  const int64_t f = ws[0], k = ws[1] * ws[2] * ws[3], kp = (k + 3) / 4 * 4;
-  if (ws[1] != (*xt->shape)[1] || (w_scale->size() != 1 && static_cast<int64_t>(w_scale->size()) != f)) return std::nullopt;
-  if (w_scale->size() > 1) {  // per channel: along the weight's output channels
-    absl::StatusOr<relax::DequantizeAttrs> attrs = relax::ParseAttrs<relax::DequantizeAttrs>(w_dq.attrs);
-    if (!attrs.ok() || (attrs->axis != 0 && attrs->axis != -4)) return std::nullopt;
-  }
-  for (double z : *w_zero) {
-    if (z != 0) return std::nullopt;  // asymmetric weights: not this kernel
-  }
-  IntegerConvOperands out;
+  if (!x_scale || !x_zero) return std::nullopt;
+  IntegerOperands out;
   out.zero_point = static_cast<int64_t>(*x_zero) + (x_signed ? 128 : 0);
-  out.weight = TensorData(DataType::Int(8), {f, kp});
-  out.compensation = TensorData(DataType::Int(32), {f});
-  out.scale = TensorData(DataType::Float32(), {f});
-  out.bias = TensorData(DataType::Float32(), {f});
-  const int8_t* wq = wc->data_as<int8_t>();
-  auto* w = static_cast<int8_t*>(out.weight.mutable_data());
+  out.compensation = TensorData(DataType::Int(32), {w.f});
+  out.scale = TensorData(DataType::Float32(), {w.f});
+  out.bias = TensorData(DataType::Float32(), {w.f});
   auto* comp = static_cast<int32_t*>(out.compensation.mutable_data());
   auto* scale = static_cast<float*>(out.scale.mutable_data());
   auto* b = static_cast<float*>(out.bias.mutable_data());
-  for (int64_t o = 0; o < f; ++o) {
+  for (int64_t o = 0; o < w.f; ++o) {
     int64_t sum = 0;
-    for (int64_t i = 0; i < k; ++i) sum += w[o * kp + i] = wq[o * k + i];
+    for (int64_t i = 0; i < w.k; ++i) sum += w.taps[o * w.k + i];
     comp[o] = static_cast<int32_t>(out.zero_point * sum);
     // The product in float32, as the float graph (dequantized operands) scales each term.
-    scale[o] = static_cast<float>(*x_scale) * static_cast<float>((*w_scale)[w_scale->size() == 1 ? 0 : o]);
+    scale[o] = static_cast<float>(*x_scale) * w.scale[o];
     b[o] = bias ? bias->data_as<float>()[o] : 0.0f;
   }
   return out;
+}
+
+/*! \brief K rounded up to the kernels' groups of 4 taps (one 32-bit lane of vpdpbusd). */
+int64_t PaddedTaps(int64_t k) { return (k + 3) / 4 * 4; }
+
+/*! \brief mlc.int8.conv2d's weight: [F, Kp], rows padded with zeros. */
+TensorData ConvWeight(const WeightRows& w) {
+  const int64_t kp = PaddedTaps(w.k);
+  TensorData out(DataType::Int(8), {w.f, kp});
+  auto* dst = static_cast<int8_t*>(out.mutable_data());
+  for (int64_t o = 0; o < w.f; ++o) std::copy_n(w.taps.data() + o * w.k, w.k, dst + o * kp);
+  return out;
+}
+
+/*! \brief mlc.int8.dense's weight: panels of 16 channels, [Fp/16][Kp/4][16][4] (channel-major
+ *  within a group of 4 taps, so one 64-byte load gives 16 channels' next 4 taps), zero past F
+ *  and K. */
+TensorData DenseWeight(const WeightRows& w) {
+  constexpr int64_t kLanes = 16;
+  const int64_t kp = PaddedTaps(w.k), panels = (w.f + kLanes - 1) / kLanes;
+  TensorData out(DataType::Int(8), {panels, kp / 4, kLanes, 4});
+  auto* dst = static_cast<int8_t*>(out.mutable_data());
+  for (int64_t o = 0; o < w.f; ++o) {
+    for (int64_t i = 0; i < w.k; ++i) {
+      dst[((o / kLanes * (kp / 4) + i / 4) * kLanes + o % kLanes) * 4 + i % 4] = w.taps[o * w.k + i];
+    }
+  }
+  return out;
+}
+
+/*! \brief The values of a float32 constant holding one value per channel of a linear layer's
+ *  result (shaped (F,), (1, F), (1, 1, F), ...: broadcast along the last axis), as (F,). */
+std::optional<TensorData> LastAxisValues(const relax::Expr& e, int64_t channels) {
+  const auto* c = e.as<relax::ConstantNode>();
+  if (c == nullptr || c->data.dtype() != DataType::Float32() || c->data.NumElements() != channels) return std::nullopt;
+  const std::vector<int64_t>& s = c->data.shape();
+  if (s.empty() || s.back() != channels) return std::nullopt;
+  return TensorData(DataType::Float32(), {channels}, c->data.bytes());
+}
+
+/*! \brief The float32 result's rank the kernel writes, or 0 when it is not static float32. */
+size_t StaticFloat32Rank(const relax::Expr& e) {
+  const auto* t = e->struct_info().as<relax::TensorStructInfoNode>();
+  return t != nullptr && t->shape && t->dtype == DataType::Float32() ? t->shape->size() : 0;
 }
 
 class QdqToIntegerPass : public FunctionPass {
  public:
   std::string name() const override { return "qdq-to-integer"; }
   std::string description() const override {
-    return "Rewrites nn.conv2d of dequantized uint8/int8 activations (scalar scale and zero point) and a dequantized int8 "
-           "constant weight (symmetric, per tensor or per output channel, groups 1), with its constant per-channel bias "
-           "add and ReLU, into one R.call_dps_packed of mlc.int8.conv2d: int8 products accumulated in int32 (AVX-512 "
-           "VNNI where the CPU has it), scaled to float once. Run before fold-constant.";
+    return "Rewrites nn.conv2d (groups 1), nn.dense and matmul (by a constant matrix) of dequantized uint8/int8 "
+           "activations (scalar scale and zero point) and a dequantized int8 constant weight (symmetric, per tensor or per "
+           "output channel), with its constant per-channel bias add and ReLU, into one R.call_dps_packed of "
+           "mlc.int8.conv2d or mlc.int8.dense: int8 products accumulated in int32 (AVX-512 VNNI where the CPU has it), "
+           "scaled to float once. Run before fold-constant.";
   }
 
  protected:
   bool skip_primitive() const override { return true; }
   absl::StatusOr<relax::Function> RunOnFunction(const relax::Function& f, relax::BlockBuilder* bb) override {
-    // Longest first: relu(add(conv, bias)), add(conv, bias), conv (bindings are rewritten in
-    // order, so a shorter pattern would take the convolution first).
+    // Longest first: relu(add(product, bias)), add(product, bias), product (bindings are
+    // rewritten in order, so a shorter pattern would take the product first).
     relax::Function current = f;
     for (int form = 0; form < 3; ++form) {
       absl::StatusOr<relax::Function> next = RewriteForm(current, /*with_bias=*/form < 2, /*with_relu=*/form == 0, bb);
@@ -149,13 +233,19 @@ class QdqToIntegerPass : public FunctionPass {
                                                     relax::BlockBuilder* builder) {
     std::map<const relax::VarNode*, int> uses = CountVarUses(func);
     Pattern xq = Wildcard(), sx = IsConst(), zx = IsConst();
+    Pattern x_dq = IsOp("dequantize")({xq, sx, zx});
     Pattern w_quantize = IsOp("quantize")({IsConst(), IsConst(), IsConst()});
     Pattern w_int = IsConst() | w_quantize;
     Pattern w_dq = IsOp("dequantize")({w_int, IsConst(), IsConst()});
-    Pattern conv = IsOp("nn.conv2d")({IsOp("dequantize")({xq, sx, zx}), w_dq});
+    Pattern w_transposed = IsOp("permute_dims")({w_dq});
+    Pattern conv = IsOp("nn.conv2d")({x_dq, w_dq});
+    Pattern dense = IsOp("nn.dense")({x_dq, w_dq}) | IsOp("matmul")({x_dq, w_transposed});
+    Pattern matmul = IsOp("matmul")({x_dq, w_dq});
+    Pattern product = conv | dense | matmul;
     Pattern bias = IsConst();
-    Pattern add = IsOp("add")({conv, bias});
-    Pattern top = with_relu ? IsOp("nn.relu")({add}) : with_bias ? add : conv;
+    Pattern add_right = IsOp("add")({product, bias}), add_left = IsOp("add")({bias, product});
+    Pattern add = add_right | add_left;  // an Or records the variable it met, its alternatives the call
+    Pattern top = with_relu ? IsOp("nn.relu")({add}) : with_bias ? add : product;
     auto single_use = [&](const relax::Expr& e) {
       const auto* v = e.as<relax::VarNode>();
       return v != nullptr && uses[v] == 1;
@@ -165,32 +255,65 @@ class QdqToIntegerPass : public FunctionPass {
         [&](const relax::Expr& matched, const Match& m, relax::BlockBuilder*) -> relax::Expr {
           // The absorbed intermediate results must have no other use.
           if (with_relu && !single_use(matched.as<relax::CallNode>()->args[0])) return matched;
-          if (with_bias && !single_use(m[add].as<relax::CallNode>()->args[0])) return matched;
-          const auto* conv_call = m[conv].as<relax::CallNode>();
-          absl::StatusOr<relax::Conv2DAttrs> attrs = relax::ParseAttrs<relax::Conv2DAttrs>(conv_call->attrs);
-          if (!attrs.ok() || attrs->groups != 1 || !attrs->IsDefaultLayout() || !StaticFloat32(matched, 4)) return matched;
-          const auto* wt = m[w_dq]->struct_info().as<relax::TensorStructInfoNode>();
-          if (wt == nullptr || !wt->shape) return matched;
-          std::optional<TensorData> b;
           if (with_bias) {
-            b = PerChannelValues(m[bias], (*wt->shape)[0]);
-            if (!b) return matched;
+            const bool bias_first = m[add_left].defined();
+            const auto* add_call = (bias_first ? m[add_left] : m[add_right]).as<relax::CallNode>();
+            if (!single_use(add_call->args[bias_first ? 1 : 0])) return matched;
           }
-          std::optional<IntegerConvOperands> ops = MakeOperands(m[xq], m[w_quantize].defined() ? m[w_quantize] : m[w_int],
-                                                            *m[w_dq].as<relax::CallNode>(), m[sx], m[zx], b);
+          const relax::Expr& weight_int = m[w_quantize].defined() ? m[w_quantize] : m[w_int];
+          const auto& w_dq_call = *m[w_dq].as<relax::CallNode>();
+          if (m[conv].defined()) return RewriteConv(matched, m[conv], weight_int, w_dq_call, m, xq, sx, zx, bias, with_bias, with_relu);
+          // A linear layer: the weight's output channels along axis 0, or axis 1 of a matmul's [K, F].
+          const int64_t channel_axis = m[matmul].defined() ? 1 : 0;
+          if (m[w_transposed].defined()) {
+            absl::StatusOr<relax::PermuteDimsAttrs> p = relax::ParseAttrs<relax::PermuteDimsAttrs>(m[w_transposed].as<relax::CallNode>()->attrs);
+            if (!p.ok() || (!p->axes.empty() && p->axes != std::vector<int64_t>{1, 0})) return matched;
+          }
+          const auto* wt = w_dq_call.struct_info().as<relax::TensorStructInfoNode>();
+          if (wt == nullptr || wt->ndim != 2) return matched;
+          std::optional<WeightRows> w = MakeWeightRows(weight_int, w_dq_call, channel_axis);
+          const auto* xt = m[xq]->struct_info().as<relax::TensorStructInfoNode>();
+          if (!w || xt == nullptr || !xt->shape || xt->shape->size() < 2 || xt->shape->back() != w->k) return matched;
+          if (StaticFloat32Rank(matched) != xt->shape->size()) return matched;
+          std::optional<TensorData> b;
+          if (with_bias && !(b = LastAxisValues(m[bias], w->f))) return matched;
+          std::optional<IntegerOperands> ops = MakeOperands(m[xq], m[sx], m[zx], *w, b);
           if (!ops) return matched;
-          const std::vector<int64_t>& ws = *wt->shape;
-          std::vector<int64_t> geometry = attrs->strides;
-          geometry.insert(geometry.end(), attrs->padding.begin(), attrs->padding.end());
-          geometry.insert(geometry.end(), attrs->dilation.begin(), attrs->dilation.end());
-          geometry.insert(geometry.end(), {ws[2], ws[3], ops->zero_point, with_relu ? 1 : 0});
-          return CallDpsPacked("mlc.int8.conv2d",
-                               {m[xq], relax::MakeConstant(ops->weight), relax::MakeConstant(Int64Tensor(geometry)),
+          return CallDpsPacked("mlc.int8.dense",
+                               {m[xq], relax::MakeConstant(DenseWeight(*w)),
+                                relax::MakeConstant(Int64Tensor({ops->zero_point, with_relu ? 1 : 0})),
                                 relax::MakeConstant(ops->compensation), relax::MakeConstant(ops->scale),
                                 relax::MakeConstant(ops->bias)},
                                matched);
         },
         builder);
+  }
+
+  static relax::Expr RewriteConv(const relax::Expr& matched, const relax::Expr& conv, const relax::Expr& weight_int,
+                                 const relax::CallNode& w_dq, const Match& m, const Pattern& xq, const Pattern& sx,
+                                 const Pattern& zx, const Pattern& bias, bool with_bias, bool with_relu) {
+    absl::StatusOr<relax::Conv2DAttrs> attrs = relax::ParseAttrs<relax::Conv2DAttrs>(conv.as<relax::CallNode>()->attrs);
+    if (!attrs.ok() || attrs->groups != 1 || !attrs->IsDefaultLayout() || !StaticFloat32(matched, 4)) return matched;
+    const auto* xt = m[xq]->struct_info().as<relax::TensorStructInfoNode>();
+    std::optional<WeightRows> w = MakeWeightRows(weight_int, w_dq, /*channel_axis=*/0);
+    const auto* wt = w_dq.struct_info().as<relax::TensorStructInfoNode>();
+    if (!w || xt == nullptr || !xt->shape || xt->shape->size() != 4 || wt == nullptr || !wt->shape || wt->shape->size() != 4 ||
+        (*wt->shape)[1] != (*xt->shape)[1]) {
+      return matched;
+    }
+    std::optional<TensorData> b;
+    if (with_bias && !(b = PerChannelValues(m[bias], w->f))) return matched;
+    std::optional<IntegerOperands> ops = MakeOperands(m[xq], m[sx], m[zx], *w, b);
+    if (!ops) return matched;
+    const std::vector<int64_t>& ws = *wt->shape;
+    std::vector<int64_t> geometry = attrs->strides;
+    geometry.insert(geometry.end(), attrs->padding.begin(), attrs->padding.end());
+    geometry.insert(geometry.end(), attrs->dilation.begin(), attrs->dilation.end());
+    geometry.insert(geometry.end(), {ws[2], ws[3], ops->zero_point, with_relu ? 1 : 0});
+    return CallDpsPacked("mlc.int8.conv2d",
+                         {m[xq], relax::MakeConstant(ConvWeight(*w)), relax::MakeConstant(Int64Tensor(geometry)),
+                          relax::MakeConstant(ops->compensation), relax::MakeConstant(ops->scale), relax::MakeConstant(ops->bias)},
+                         matched);
   }
 };
 

@@ -16,10 +16,10 @@ bad() { echo "FAILED: $1"; failures=$((failures + 1)); }
 # the default passes, runs it on INPUTS (comma-separated .npy) and compares with REFERENCE;
 # the stages' files are STEM.*.
 compiles_like_reference() {
-  local model=$1 stem=$2 inputs=$3 ref=$4
+  local model=$1 stem=$2 inputs=$3 ref=$4 tol=${5:-1e-4}
   frontend/import --in "$model" --out "$stem.irpb" && passes/opt --in "$stem.irpb" --out "$stem.opt.irpb" &&
     codegen/build --in "$stem.opt.irpb" --out "$stem.mlcx" &&
-    vm/run --exe "$stem.mlcx" --inputs "$inputs" --outputs "$stem.out.npy" && matches_reference "$stem.out.npy" "$ref"
+    vm/run --exe "$stem.mlcx" --inputs "$inputs" --outputs "$stem.out.npy" && matches_reference "$stem.out.npy" "$ref" "$tol"
 }
 
 for example in mlp mymodel cnn volumetric attention; do
@@ -266,6 +266,27 @@ if compiles_like_reference "$t/decoder.onnx" "$t/decoder" "$t/decoder.x.npy,$t/d
 else
   bad "decoder layers from torch.onnx ($ops)"
 fi
+
+# int8 QDQ linear layers (quantize_qdq.py) through torch.onnx: the MLP's Gemm (nn.dense) and the
+# attention block's rank-3 Linear layers (MatMul by a transposed weight) each run as one
+# mlc.int8.dense, and the outputs match PyTorch's fake-quantized model within 1% of their scale
+# (a quantized activation may land on the neighbouring step when sums run in another order).
+for case in mlp:2 attention:6; do
+  example=${case%%:*} layers=${case##*:}
+  /usr/bin/python3 frontend/torch/export_fx.py --example "$example" --qdq --onnx "$t/${example}_q.onnx" \
+    --inputs "$t/${example}_q.x.npy" --reference "$t/${example}_q.ref.npy" 2> /dev/null
+  if compiles_like_reference "$t/${example}_q.onnx" "$t/${example}_q" "$t/${example}_q.x.npy" "$t/${example}_q.ref.npy" 1e-2; then
+    ok "int8 QDQ $example (onnx) matches PyTorch's fake-quantized model"
+  else
+    bad "int8 QDQ $example (onnx)"
+  fi
+  dense=$(tools/print --in "$t/${example}_q.opt.irpb" | grep -c 'R.call_dps_packed("mlc.int8.dense"' || true)
+  if [[ "$dense" -eq "$layers" ]]; then
+    ok "all $layers linear layers of the int8 $example run as mlc.int8.dense"
+  else
+    bad "$dense of $layers linear layers of the int8 $example run as mlc.int8.dense"
+  fi
+done
 
 # Padding modules and F.pad in every mode (reflect, replicate, zero, constant), through FX and ONNX.
 /usr/bin/python3 frontend/torch/export_fx.py --example padding --out "$t/padding.fxpb" --onnx "$t/padding.onnx" \

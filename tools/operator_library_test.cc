@@ -691,6 +691,80 @@ TEST(OperatorLibrary, QdqConvRunsAsOneInt8CallAndMatchesTheDequantizedReference)
   }
 }
 
+// dense(dequantize(xq), dequantize(wq)) + bias, ReLU and matmul(dequantize(xq), dequantize(wq))
+// by a [K, F] weight quantized per column become one mlc.int8.dense each (qdq-to-integer) whose
+// int32 accumulation matches the dequantized product computed here in double: uint8 and int8
+// activations of rank 3 (18 rows: two whole row tiles and two more), a reduction of 45 (not a
+// multiple of 4), 37 channels (two panels and a partial third); with VNNI and on the portable
+// path.
+TEST(OperatorLibrary, QdqLinearLayersRunAsOneInt8CallAndMatchTheDequantizedReference) {
+  const int64_t b = 2, m = 9, k = 45, f = 37;
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<int> byte(-128, 127);
+  TensorData wq(DataType::Int(8), {f, k});  // row o: output channel o's taps
+  for (int64_t i = 0; i < wq.NumElements(); ++i) static_cast<int8_t*>(wq.mutable_data())[i] = static_cast<int8_t>(byte(rng));
+  TensorData wq_kf(DataType::Int(8), {k, f});  // the same weight as a matmul's [K, F]
+  for (int64_t o = 0; o < f; ++o)
+    for (int64_t i = 0; i < k; ++i) static_cast<int8_t*>(wq_kf.mutable_data())[i * f + o] = wq.data_as<int8_t>()[o * k + i];
+  NDArray w_scale = Random({f}, &rng, 0.001f, 0.01f), bias = Random({f}, &rng);
+  for (DataType x_dtype : {DataType::UInt(8), DataType::Int(8)}) {
+    for (bool as_matmul : {false, true}) {
+      const double sx = 0.03, zx = x_dtype == DataType::UInt(8) ? 131 : -7;
+      relax::BlockBuilder bb;
+      relax::Var xq = relax::MakeVar("xq", relax::TensorSInfo({b, m, k}, x_dtype));
+      ASSERT_TRUE(bb.BeginFunction("main", std::vector<relax::Var>{xq}).ok());
+      auto emit = [&](const char* op, std::vector<relax::Expr> args, Attrs attrs = {}) {
+        absl::StatusOr<relax::Var> v = bb.Emit(relax::MakeCall(relax::GetOpOrDie(op), std::move(args), std::move(attrs)));
+        EXPECT_TRUE(v.ok()) << v.status();
+        return *v;
+      };
+      relax::Var x = emit("dequantize", {xq, relax::MakeConstant(ScalarTensor(sx, kF32)), relax::MakeConstant(ScalarTensor(zx, x_dtype))});
+      relax::Var wf = emit("dequantize", {relax::MakeConstant(as_matmul ? wq_kf : wq), relax::MakeConstant(ToTensorData(w_scale)),
+                                          relax::MakeConstant(ScalarTensor(0, DataType::Int(8)))},
+                           {{"axis", int64_t{as_matmul ? 1 : 0}}});
+      relax::Var product = emit(as_matmul ? "matmul" : "nn.dense", {x, wf});
+      relax::Var out = emit("nn.relu", {emit("add", {product, relax::MakeConstant(ToTensorData(bias))})});
+      ASSERT_TRUE(bb.EmitFuncOutput(out).ok());
+      absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> pipeline = passes::ParsePipeline("default");
+      ASSERT_TRUE(pipeline.ok());
+      absl::StatusOr<IRModule> lowered = passes::RunPipeline(bb.Get(), *pipeline);
+      ASSERT_TRUE(lowered.ok()) << lowered.status();
+      std::string text = PrintModule(*lowered);
+      EXPECT_NE(text.find("mlc.int8.dense"), std::string::npos) << text;
+      EXPECT_EQ(text.find("dequantize"), std::string::npos) << text;
+      absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = Compile(*lowered);
+      ASSERT_TRUE(vm.ok()) << vm.status();
+      NDArray input = NDArray::Empty({b, m, k}, DLDataType{static_cast<uint8_t>(x_dtype.is_int() ? kDLInt : kDLUInt), 8, 1});
+      std::uniform_int_distribution<int> value(x_dtype.is_int() ? -128 : 0, x_dtype.is_int() ? 127 : 255);
+      for (int64_t i = 0; i < input.NumElements(); ++i) static_cast<uint8_t*>(input.data())[i] = static_cast<uint8_t>(value(rng));
+      // The reference: the float product of the dequantized operands, + bias, ReLU.
+      std::vector<double> want;
+      for (int64_t r = 0; r < b * m; ++r) {
+        for (int64_t o = 0; o < f; ++o) {
+          double acc = 0;
+          for (int64_t i = 0; i < k; ++i) {
+            const int64_t at = r * k + i;
+            double q = x_dtype.is_int() ? static_cast<const int8_t*>(input.data())[at] : static_cast<const uint8_t*>(input.data())[at];
+            acc += (q - zx) * sx * (wq.data_as<int8_t>()[o * k + i] * double(F(w_scale)[o]));
+          }
+          want.push_back(std::max(0.0, acc + F(bias)[o]));
+        }
+      }
+      for (bool vnni : {true, false}) {
+        if (vnni) unsetenv("MLC_DISABLE_VNNI");
+        else setenv("MLC_DISABLE_VNNI", "1", 1);
+        absl::StatusOr<vm::Value> got = (*vm)->Invoke("main", {vm::Value(input)});
+        ASSERT_TRUE(got.ok()) << got.status();
+        EXPECT_EQ(got->tensor().shape(), (std::vector<int64_t>{b, m, f}));
+        SCOPED_TRACE(absl::StrCat(x_dtype.ToString(), as_matmul ? " matmul" : " dense",
+                                  vnni ? " with VNNI (where the CPU has it)" : " on the portable path"));
+        ExpectClose(got->tensor(), want, 1e-4, 1e-4);
+      }
+      unsetenv("MLC_DISABLE_VNNI");
+    }
+  }
+}
+
 TEST(OperatorLibrary, PoolingMatchesTheReference) {
   std::vector<Window> windows = {
       {{2, 2}, {2, 2}, {0, 0, 0, 0}, {1, 1}},

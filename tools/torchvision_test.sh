@@ -2,7 +2,7 @@
 # torchvision's ResNet-18 and MobileNetV2 (seeded weights, batch norms with non-trivial
 # statistics) exported with torch 1.13 through FX and through ONNX, compiled by the pipeline
 # and run: the 1000 logits match PyTorch within 1e-4 of their scale. ResNet-18's int8 QDQ twin
-# (frontend/torch/quantize_qdq.py) runs every convolution as an int8 kernel.
+# (frontend/torch/quantize_qdq.py) runs every convolution and its classifier as int8 kernels.
 set -euo pipefail
 cd "${TEST_SRCDIR}/mlc"
 source tools/testing/checks.sh
@@ -50,7 +50,7 @@ for format in onnx fxpb; do
   done
 done
 # The int8 QDQ ResNet-18 through ONNX: qdq-to-integer turns all 20 convolutions into
-# mlc.int8.conv2d, and the logits match PyTorch's fake-quantized model within 2% of their scale
+# mlc.int8.conv2d and the classifier into mlc.int8.dense, and the logits match PyTorch's fake-quantized model within 2% of their scale
 # (every quantized activation is rounded to one of 256 steps; sums in another order put a few
 # elements on the neighbouring step, which moves the logits by about 0.5%).
 /usr/bin/python3 frontend/torch/export_fx.py --example resnet18 --qdq --onnx "$t/r18q.onnx" --inputs "$t/r18q.x.npy" \
@@ -66,6 +66,12 @@ if [[ "$int8_convs" -eq 20 ]]; then
   echo "ok: all 20 convolutions of the int8 resnet18 run as mlc.int8.conv2d"; passed=$((passed + 1))
 else
   echo "FAILED: $int8_convs of 20 convolutions of the int8 resnet18 run as mlc.int8.conv2d"; failures=$((failures + 1))
+fi
+int8_dense=$(tools/print --in "$t/r18q.work/model.opt.irpb" | grep -c 'R.call_dps_packed("mlc.int8.dense"' || true)
+if [[ "$int8_dense" -eq 1 ]]; then
+  echo "ok: the int8 resnet18's classifier runs as mlc.int8.dense"; passed=$((passed + 1))
+else
+  echo "FAILED: $int8_dense mlc.int8.dense calls in the int8 resnet18 (the classifier: 1 expected)"; failures=$((failures + 1))
 fi
 echo "$passed passed, $failures failed"
 test "$failures" -eq 0

@@ -89,6 +89,14 @@ class ThreadPool {
   cpu_set_t allowed_cpus_;  // the process's CPUs when the pool started
 };
 
+/*! \brief fn(begin, end) over [0, n), split into one contiguous range per thread of the global
+ *  pool (what the runtime library's kernels parallelize with). */
+template <typename F>
+void ParallelFor(int64_t n, const F& fn) {
+  ThreadPool::Global().Run([](void* closure, int64_t begin, int64_t end) { (*static_cast<const F*>(closure))(begin, end); },
+                           const_cast<F*>(&fn), n);
+}
+
 }  // namespace vm
 }  // namespace mlc
 

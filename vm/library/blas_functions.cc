@@ -40,13 +40,6 @@ void SingleThreadedBlas() {
   (void)done;
 }
 
-/*! \brief fn(begin, end) over [0, n) split into one contiguous chunk per thread of the pool. */
-void ParallelFor(int64_t n, const std::function<void(int64_t, int64_t)>& fn) {
-  ThreadPool::Global().Run(
-      [](void* closure, int64_t begin, int64_t end) { (*static_cast<const std::function<void(int64_t, int64_t)>*>(closure))(begin, end); },
-      const_cast<std::function<void(int64_t, int64_t)>*>(&fn), n);
-}
-
 /*! \brief Row-major C[m, n] = A[m, k] @ op(B) over the pool: the rows of C (or, when there are
  *  fewer rows than columns, its columns) are split into blocks of 16, one range per thread. */
 void Sgemm(bool b_transposed, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b, int64_t ldb, float* c,

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "vm/library/int8_common.h"
 #include "vm/runtime_registry.h"
 #include "vm/thread_pool.h"
 
@@ -47,13 +48,6 @@ struct Geometry {
   int64_t pixels() const { return oh * ow; }
   int64_t panels() const { return (pixels() + kPanel - 1) / kPanel; }
 };
-
-/*! \brief Launches fn(begin, end) over [0, n) on the VM's pool. */
-template <typename F>
-void ParallelFor(int64_t n, const F& fn) {
-  ThreadPool::Global().Run([](void* c, int64_t begin, int64_t end) { (*static_cast<const F*>(c))(begin, end); },
-                           const_cast<F*>(&fn), n);
-}
 
 /*! \brief Row k of the im2col matrix (all pixels, then zero point up to the panels' end). */
 void Im2colRow(const uint8_t* x, const Geometry& g, int64_t k, uint8_t* row) {
@@ -115,12 +109,6 @@ void PackColumns(const uint8_t* x, const Geometry& g, uint8_t* packed) {
   });
 }
 
-/*! \brief The epilogue of one output row: act(scale * (acc - compensation) + bias). */
-inline float Finish(int32_t acc, int32_t comp, float scale, float bias, bool relu) {
-  float v = static_cast<float>(acc - comp) * scale + bias;
-  return relu && v < 0.0f ? 0.0f : v;
-}
-
 /*! \brief A tile of R output channels (from f0) x one panel, with VNNI: per group of 4 k, two
  *  64-byte loads of the panel and, per channel, a broadcast of its 4 weights and two vpdpbusd. */
 template <int R>
@@ -172,15 +160,8 @@ void TilePortable(const int8_t* w, const uint8_t* panel, const Geometry& g, int6
         for (int t = 0; t < 4; ++t) acc[j] += static_cast<int32_t>(a[t]) * static_cast<int32_t>(b[j * 4 + t]);
       }
     }
-    for (int64_t j = 0; j < kPanel && p0 + j < pixels; ++j) out[f * pixels + p0 + j] = Finish(acc[j], comp[f], scale[f], bias[f], g.relu);
+    for (int64_t j = 0; j < kPanel && p0 + j < pixels; ++j) out[f * pixels + p0 + j] = FinishInt8(acc[j], comp[f], scale[f], bias[f], g.relu);
   }
-}
-
-/*! \brief Whether to use VNNI: the CPU has it and MLC_DISABLE_VNNI (tests of the portable
- *  path) is not set. */
-bool UseVnni() {
-  static const bool cpu_has = __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("avx512bw");
-  return cpu_has && std::getenv("MLC_DISABLE_VNNI") == nullptr;
 }
 
 absl::Status Conv2d(absl::Span<DLTensor* const> args) {

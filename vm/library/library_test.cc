@@ -1,6 +1,6 @@
 /*! \file library_test.cc
- *  \brief The runtime library's selection and scatter functions called directly: orders, ties,
- *         reductions, int32 indices, and errors for bad indices and shapes.
+ *  \brief The runtime library's selection, scatter and int8 functions called directly: orders,
+ *         ties, reductions, int32 indices, and errors for bad indices and shapes.
  */
 #include <cstring>
 #include <vector>
@@ -79,6 +79,17 @@ TEST(ScatterNd, WritesSlicesAndMultiplies) {
   EXPECT_EQ(Values<float>(out, 6), (std::vector<float>{7, 8, 2, 2, 5, 6}));
   ASSERT_TRUE(Call("mlc.scatter_nd", {data, idx, upd, Make<int64_t>({1}, kI64, {2}), out}).ok());
   EXPECT_EQ(Values<float>(out, 6), (std::vector<float>{7, 8, 2, 2, 15, 18}));
+}
+
+// A weight packed for another reduction length (12 taps where x has 5 per row) is refused
+// with what was expected, not read past its end.
+TEST(Int8Dense, RejectsAWeightPackedForAnotherReduction) {
+  const DLDataType kU8{kDLUInt, 8, 1}, kI8{kDLInt, 8, 1};
+  NDArray x = NDArray::Empty({3, 5}, kU8), w = NDArray::Empty({1, 3, 16, 4}, kI8), out = NDArray::Empty({3, 4}, kF32);
+  NDArray comp = NDArray::Empty({4}, kI32), scale = NDArray::Empty({4}, kF32), bias = NDArray::Empty({4}, kF32);
+  absl::Status s = Call("mlc.int8.dense", {x, w, Make<int64_t>({2}, kI64, {0, 0}), comp, scale, bias, out});
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("K = 5"), std::string::npos) << s.message();
 }
 
 }  // namespace

@@ -1,0 +1,184 @@
+/*! \file int8_dense.cc
+ *  \brief The int8 linear-layer micro-kernel, the qdq-to-integer pass's target for nn.dense and
+ *         matmul by a constant matrix.
+ *
+ *    mlc.int8.dense(x[..., K] uint8 or int8, w[Fp/16, Kp/4, 16, 4] int8, params[2] int64,
+ *                   compensation[F] int32, scale[F] float32, bias[F] float32, out[..., F] float32)
+ *
+ *  out[m, f] = act(scale[f] * (sum_k w[f, k] * x[m, k] - compensation[f]) + bias[f]) over the
+ *  M rows of x (its leading dimensions flattened), x taken as uint8 (int8 x has 128 added, so
+ *  every product is unsigned x signed, what AVX-512 VNNI's vpdpbusd multiplies). The weight
+ *  comes packed at compile time in panels of 16 output channels: for each group of 4
+ *  consecutive k, the 16 channels' 4 taps (64 bytes, one vector), zero past F and past K (Kp
+ *  is K rounded up to 4). params = (x_zero_point in the uint8 domain, relu); the pass folds
+ *  the zero point into compensation[f] = zero_point * sum_k w[f, k].
+ *
+ *  The tile is 8 rows x 2 panels (32 channels): per group of 4 k, two weight loads and, per
+ *  row, a broadcast of its 4 activations and two vpdpbusd into 16 accumulators. With one row
+ *  (batch 1) the kernel streams the weight once, a quarter of the bytes of a float32 weight.
+ *  CPUs without VNNI take a portable loop over the same layout.
+ */
+// GCC 12 warns that its own AVX-512 headers read an uninitialized vector (a known false positive).
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "vm/library/int8_common.h"
+#include "vm/runtime_registry.h"
+#include "vm/thread_pool.h"
+
+namespace mlc {
+namespace vm {
+namespace {
+
+constexpr int64_t kLanes = 16;     // output channels per panel (int32 lanes of a vector)
+constexpr int64_t kRowTile = 8;    // rows of x per register tile
+constexpr int64_t kPanelTile = 2;  // panels per register tile
+
+struct DenseShape {
+  int64_t m, k, kp, f, panels;
+  bool relu;
+  int64_t groups() const { return kp / 4; }
+};
+
+/*! \brief Operands of one tile: rows [m0, m0 + R) of the packed x, panels [p0, p0 + NB). */
+struct DenseOperands {
+  const uint8_t* x;  // [M, Kp], uint8 domain, padded with the zero point
+  const int8_t* w;   // [panels][Kp/4][16][4]
+  const int32_t* comp;
+  const float *scale, *bias;
+  float* out;  // [M, F]
+};
+
+/*! \brief A tile of R rows x NB panels with VNNI. */
+template <int R, int NB>
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) void TileVnni(const DenseOperands& o, const DenseShape& s, int64_t m0,
+                                                                      int64_t p0) {
+  __m512i acc[R][NB];
+  for (int r = 0; r < R; ++r)
+    for (int j = 0; j < NB; ++j) acc[r][j] = _mm512_setzero_si512();
+  const int64_t groups = s.groups();
+  const int8_t* w = o.w + p0 * groups * kLanes * 4;
+  const uint8_t* x = o.x + m0 * s.kp;
+  for (int64_t q = 0; q < groups; ++q) {
+    __m512i b[NB];
+    for (int j = 0; j < NB; ++j) b[j] = _mm512_loadu_si512(w + (j * groups + q) * kLanes * 4);
+    for (int r = 0; r < R; ++r) {
+      int32_t four;
+      std::memcpy(&four, x + r * s.kp + 4 * q, 4);
+      const __m512i a = _mm512_set1_epi32(four);
+      for (int j = 0; j < NB; ++j) acc[r][j] = _mm512_dpbusd_epi32(acc[r][j], a, b[j]);
+    }
+  }
+  for (int j = 0; j < NB; ++j) {
+    const int64_t f = (p0 + j) * kLanes;
+    const __mmask16 mask = s.f - f >= kLanes ? 0xFFFF : static_cast<__mmask16>((1u << (s.f - f)) - 1);
+    const __m512i c = _mm512_maskz_loadu_epi32(mask, o.comp + f);
+    const __m512 scale = _mm512_maskz_loadu_ps(mask, o.scale + f), bias = _mm512_maskz_loadu_ps(mask, o.bias + f);
+    for (int r = 0; r < R; ++r) {
+      __m512 v = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(acc[r][j], c)), scale, bias);
+      if (s.relu) v = _mm512_max_ps(v, _mm512_setzero_ps());
+      _mm512_mask_storeu_ps(o.out + (m0 + r) * s.f + f, mask, v);
+    }
+  }
+}
+
+/*! \brief TileVnni for `rows` <= kRowTile rows and `panels` <= kPanelTile panels. */
+void TileVnniAny(const DenseOperands& o, const DenseShape& s, int64_t m0, int64_t rows, int64_t p0, int64_t panels) {
+  if (rows == kRowTile && panels == 2) return TileVnni<kRowTile, 2>(o, s, m0, p0);
+  for (int64_t r = 0; r < rows; ++r) {
+    if (panels == 2) TileVnni<1, 2>(o, s, m0 + r, p0);
+    else TileVnni<1, 1>(o, s, m0 + r, p0);
+  }
+}
+
+/*! \brief The same tile without VNNI: one multiply-add per product. */
+void TilePortable(const DenseOperands& o, const DenseShape& s, int64_t m0, int64_t rows, int64_t p0, int64_t panels) {
+  const int64_t groups = s.groups();
+  for (int64_t r = 0; r < rows; ++r) {
+    const uint8_t* x = o.x + (m0 + r) * s.kp;
+    for (int64_t f = p0 * kLanes; f < std::min(s.f, (p0 + panels) * kLanes); ++f) {
+      const int8_t* w = o.w + (f / kLanes * groups * kLanes + f % kLanes) * 4;
+      int32_t acc = 0;
+      for (int64_t q = 0; q < groups; ++q) {
+        for (int t = 0; t < 4; ++t) acc += static_cast<int32_t>(w[q * kLanes * 4 + t]) * static_cast<int32_t>(x[4 * q + t]);
+      }
+      o.out[(m0 + r) * s.f + f] = FinishInt8(acc, o.comp[f], o.scale[f], o.bias[f], s.relu);
+    }
+  }
+}
+
+absl::Status Dense(absl::Span<DLTensor* const> args) {
+  constexpr const char* kName = "mlc.int8.dense";
+  if (args.size() != 7) return absl::InvalidArgumentError(absl::StrCat(kName, " takes 7 tensors, got ", args.size()));
+  for (DLTensor* t : args) {
+    if (t->strides != nullptr) return absl::InvalidArgumentError(absl::StrCat(kName, ": tensors must be contiguous"));
+  }
+  DLTensor *x = args[0], *w = args[1], *params = args[2], *comp = args[3], *scale = args[4], *bias = args[5], *out = args[6];
+  auto is = [](const DLTensor* t, uint8_t code, uint8_t bits) { return t->dtype.code == code && t->dtype.bits == bits && t->dtype.lanes == 1; };
+  const bool x_ok = (is(x, kDLUInt, 8) || is(x, kDLInt, 8)) && x->ndim >= 2;
+  if (!x_ok || !is(w, kDLInt, 8) || w->ndim != 4 || w->shape[2] != kLanes || w->shape[3] != 4 || !is(out, kDLFloat, 32) ||
+      out->ndim != x->ndim || !is(params, kDLInt, 64) || params->ndim != 1 || params->shape[0] != 2) {
+    return absl::InvalidArgumentError(absl::StrCat(kName, " expects uint8/int8 x[..., K], int8 w[Fp/16, Kp/4, 16, 4], int64 params[2] "
+                                                   "and float32 out[..., F] of x's rank"));
+  }
+  DenseShape s;
+  s.k = x->shape[x->ndim - 1];
+  s.f = out->shape[out->ndim - 1];
+  s.m = 1;
+  for (int d = 0; d + 1 < x->ndim; ++d) {
+    if (x->shape[d] != out->shape[d]) return absl::InvalidArgumentError(absl::StrCat(kName, ": x and out differ in dimension ", d));
+    s.m *= x->shape[d];
+  }
+  s.panels = w->shape[0];
+  s.kp = w->shape[1] * 4;
+  if (s.kp < s.k || s.kp >= s.k + 4 || s.panels != (s.f + kLanes - 1) / kLanes) {
+    return absl::InvalidArgumentError(absl::StrCat(kName, ": w holds ", s.panels, " panels of ", s.kp, " taps; K = ", s.k,
+                                                   " rounded up to 4 taps and F = ", s.f, " in panels of 16 were expected"));
+  }
+  if (!is(comp, kDLInt, 32) || !is(scale, kDLFloat, 32) || !is(bias, kDLFloat, 32) || comp->ndim != 1 || scale->ndim != 1 ||
+      bias->ndim != 1 || comp->shape[0] != s.f || scale->shape[0] != s.f || bias->shape[0] != s.f) {
+    return absl::InvalidArgumentError(absl::StrCat(kName, ": compensation (int32), scale and bias (float32) need one value per output channel"));
+  }
+  auto data = [](DLTensor* t) { return static_cast<char*>(t->data) + t->byte_offset; };
+  const int64_t* p = reinterpret_cast<const int64_t*>(data(params));
+  if (p[0] < 0 || p[0] > 255) return absl::InvalidArgumentError(absl::StrCat(kName, ": zero point ", p[0], " is not in 0..255"));
+  s.relu = p[1] != 0;
+  // x in the uint8 domain with rows padded to Kp taps (the padding meets zero weights).
+  const uint8_t zero_point = static_cast<uint8_t>(p[0]), flip = x->dtype.code == kDLInt ? 0x80 : 0;
+  thread_local std::vector<uint8_t> rows;
+  rows.resize(s.m * s.kp);
+  const uint8_t* xd = reinterpret_cast<const uint8_t*>(data(x));
+  for (int64_t r = 0; r < s.m; ++r) {
+    uint8_t* dst = rows.data() + r * s.kp;
+    for (int64_t i = 0; i < s.k; ++i) dst[i] = xd[r * s.k + i] ^ flip;
+    std::memset(dst + s.k, zero_point, s.kp - s.k);
+  }
+  const DenseOperands o{rows.data(), reinterpret_cast<const int8_t*>(data(w)), reinterpret_cast<const int32_t*>(data(comp)),
+                        reinterpret_cast<const float*>(data(scale)), reinterpret_cast<const float*>(data(bias)),
+                        reinterpret_cast<float*>(data(out))};
+  const bool vnni = UseVnni();
+  const int64_t row_tiles = (s.m + kRowTile - 1) / kRowTile, panel_tiles = (s.panels + kPanelTile - 1) / kPanelTile;
+  // Tasks are (panel tile, row tile), panel-major: a thread's consecutive tasks reuse the weight
+  // panels from cache while x's rows stream.
+  ParallelFor(panel_tiles * row_tiles, [&](int64_t begin, int64_t end) {
+    for (int64_t t = begin; t < end; ++t) {
+      const int64_t p0 = t / row_tiles * kPanelTile, m0 = t % row_tiles * kRowTile;
+      const int64_t panels = std::min(kPanelTile, s.panels - p0), rows_here = std::min(kRowTile, s.m - m0);
+      if (vnni) TileVnniAny(o, s, m0, rows_here, p0, panels);
+      else TilePortable(o, s, m0, rows_here, p0, panels);
+    }
+  });
+  return absl::OkStatus();
+}
+
+MLC_REGISTER_RUNTIME_FUNC("mlc.int8.dense", Dense);
+
+}  // namespace
+}  // namespace vm
+}  // namespace mlc
