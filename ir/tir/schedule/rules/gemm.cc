@@ -178,11 +178,13 @@ std::optional<GemmTiles> SymbolicRowTiles(const GemmBlock& gemm, const Target& t
   return std::nullopt;
 }
 
-/*! \brief A tile of all m (< 4) rows by up to 4 vectors of columns (half a vector when no
- *  whole one divides n: a classifier's 1000 outputs), dividing n; the column blocks parallel. */
+/*! \brief A tile of all m (< 4) rows by the widest run of up to 4 vectors of columns, in
+ *  half vectors, that divides n (a classifier's 1000 outputs: 40, two vectors and a half); the
+ *  column blocks parallel. Each vector of the run is its own accumulator chain: one chain
+ *  would wait out the FMA latency at every k. */
 std::optional<GemmTiles> FewRowTiles(const GemmBlock& gemm, const Target& target) {
   const int64_t lanes = target.float_lanes();
-  for (int64_t nr : {4 * lanes, 2 * lanes, lanes, lanes / 2}) {
+  for (int64_t nr = 4 * lanes; nr >= lanes / 2; nr -= lanes / 2) {
     int64_t vectors = (nr + lanes - 1) / lanes;
     if (nr < 4 || gemm.n % nr != 0 || gemm.m * vectors + vectors + 1 > target.vector_registers) continue;
     GemmTiles t;
