@@ -198,6 +198,13 @@ struct Window {
   size_t dims() const { return kernel.size(); }
 };
 
+/*! \brief A convolution case: data and weight shapes, window, groups. */
+struct ConvCase {
+  std::vector<int64_t> x, w;
+  Window window;
+  int64_t groups;
+};
+
 /*! \brief Calls f with every index of `shape`, in row-major order. */
 void ForEachIndex(const std::vector<int64_t>& shape, const std::function<void(const std::vector<int64_t>&)>& f) {
   for (int64_t e : shape) {
@@ -287,11 +294,6 @@ Reference PoolReference(Window w, bool is_max, bool count_include_pad) {
 }
 
 TEST(OperatorLibrary, Conv2dMatchesTheDirectReference) {
-  struct ConvCase {
-    std::vector<int64_t> x, w;
-    Window window;
-    int64_t groups;
-  };
   std::vector<ConvCase> cases = {
       {{1, 3, 9, 7}, {5, 3, 3, 3}, {{3, 3}, {1, 1}, {0, 0, 0, 0}, {1, 1}}, 1},   // valid
       {{2, 3, 9, 7}, {4, 3, 3, 2}, {{3, 2}, {2, 1}, {1, 0, 2, 1}, {1, 1}}, 1},   // stride, asymmetric padding
@@ -314,11 +316,6 @@ TEST(OperatorLibrary, Conv2dMatchesTheDirectReference) {
 // as an imported model's): valid, strides with asymmetric padding and dilation, groups,
 // depthwise, pointwise; the pools with padding, dilation, both divisors and ceil mode.
 TEST(OperatorLibrary, Conv3dAndPool3dMatchTheDirectReference) {
-  struct ConvCase {
-    std::vector<int64_t> x, w;
-    Window window;
-    int64_t groups;
-  };
   const std::vector<ConvCase> convs = {
       {{1, 3, 5, 6, 7}, {4, 3, 3, 3, 3}, {{3, 3, 3}, {1, 1, 1}, {0, 0, 0, 0, 0, 0}, {1, 1, 1}}, 1},
       {{2, 3, 7, 6, 5}, {5, 3, 2, 3, 2}, {{2, 3, 2}, {2, 1, 2}, {1, 0, 1, 0, 2, 1}, {1, 2, 1}}, 1},
@@ -409,11 +406,6 @@ TEST(OperatorLibrary, Conv2dInBlockedLayoutsMatchesTheDirectReference) {
 // (three channels) with a batch, strides and asymmetric padding, depthwise with stride and
 // dilation (the data converted to blocks), pointwise with three output blocks, dilation.
 TEST(OperatorLibrary, BlockedConvolutionsThroughTheDefaultRulesMatchTheDirectReference) {
-  struct ConvCase {
-    std::vector<int64_t> x, w;
-    Window window;
-    int64_t groups;
-  };
   std::vector<ConvCase> cases = {
       {{1, 16, 9, 13}, {32, 16, 3, 3}, {{3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}}, 1},
       {{2, 3, 11, 10}, {16, 3, 3, 3}, {{3, 3}, {2, 2}, {1, 0, 2, 1}, {1, 1}}, 1},
@@ -435,11 +427,6 @@ TEST(OperatorLibrary, BlockedConvolutionsThroughTheDefaultRulesMatchTheDirectRef
 // The same cases through the graph operator: legalized to loops, and dispatched to the BLAS
 // runtime function (im2col + SGEMM; the direct depthwise loop for the depthwise case).
 TEST(OperatorLibrary, Conv2dOperatorMatchesThroughLoopsAndThroughBlas) {
-  struct ConvCase {
-    std::vector<int64_t> x, w;
-    Window window;
-    int64_t groups;
-  };
   std::vector<ConvCase> cases = {
       {{2, 3, 9, 7}, {4, 3, 3, 2}, {{3, 2}, {2, 1}, {1, 0, 2, 1}, {1, 1}}, 1},
       {{1, 4, 11, 10}, {6, 2, 3, 3}, {{3, 3}, {2, 3}, {2, 2, 2, 2}, {2, 2}}, 2},
