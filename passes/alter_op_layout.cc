@@ -8,6 +8,8 @@
  *    relu(add(conv, bias))   ->  the same operators on the blocked tensors (bias blocked too)
  *    max_pool2d(conv)        ->  max_pool2d(conv', layout="NCHW16c")
  *
+ *  and the same for 3-D windows (conv3d, max/avg_pool3d: NCDHW16c data, OIDHW16i16o weights).
+ *
  *  The channels go in blocks of one vector of the module's target (16 floats with AVX-512, 8
  *  with AVX2; 8 when the count is not a multiple of that). A direct convolution over blocked
  *  data reads its windows in place and writes whole vectors of output channels, so the
@@ -47,7 +49,8 @@ int64_t ChannelBlock(int64_t channels, int64_t lanes) {
   return 0;
 }
 
-std::string Blocked(int64_t block) { return absl::StrCat("NCHW", block, "c"); }
+/*! \brief `primal` (NCHW, NCDHW) with its channels in blocks of `block`: NCHW16c. */
+std::string Blocked(const std::string& primal, int64_t block) { return absl::StrCat(primal, block, "c"); }
 
 const relax::TensorStructInfoNode* TensorInfo(const relax::Expr& e) {
   const auto* t = e->struct_info().as<relax::TensorStructInfoNode>();
@@ -94,8 +97,11 @@ class LayoutRewriter : public relax::ExprMutator {
     std::optional<std::pair<relax::Expr, std::string>> blocked;
     const std::string& name = callee->name();
     if (name == "nn.conv2d") {
-      blocked = Conv(*call);
-    } else if (name == "nn.max_pool2d" || name == "nn.avg_pool2d" || name == "nn.adaptive_avg_pool2d") {
+      blocked = Conv<relax::Conv2DAttrs>(*call, name);
+    } else if (name == "nn.conv3d") {
+      blocked = Conv<relax::Conv3DAttrs>(*call, name);
+    } else if (name == "nn.max_pool2d" || name == "nn.avg_pool2d" || name == "nn.adaptive_avg_pool2d" ||
+               name == "nn.max_pool3d" || name == "nn.avg_pool3d") {
       blocked = Pool(*call);
     } else if (LayoutAgnostic(callee)) {
       blocked = Elementwise(*call);
@@ -103,8 +109,8 @@ class LayoutRewriter : public relax::ExprMutator {
     if (!blocked) return e;
     relax::Var v = Emit(blocked->first, name_hint_.empty() ? "blocked" : absl::StrCat(name_hint_, "_blocked"));
     name_hint_.clear();  // a nested call's result is named after no binding
-    // The NCHW tensor, for whoever needs it; blocked consumers look through it.
-    return Transform(v, blocked->second, "NCHW");
+    // The unblocked tensor, for whoever needs it; blocked consumers look through it.
+    return Transform(v, blocked->second, Layout::Parse(blocked->second)->Primal());
   }
 
  private:
@@ -114,7 +120,7 @@ class LayoutRewriter : public relax::ExprMutator {
   };
 
   /*! \brief The blocked value behind `e`: `e` (or the value a variable is bound to) is the
-   *  layout_transform of a channel-blocked value back to NCHW. */
+   *  layout_transform of a channel-blocked value back to NCHW (or NCDHW). */
   std::optional<BlockedValue> FindBlocked(const relax::Expr& e) const {
     relax::Expr value = e;
     if (const auto* v = e.as<relax::VarNode>()) {
@@ -126,15 +132,16 @@ class LayoutRewriter : public relax::ExprMutator {
     const auto* op = call != nullptr ? call->op.as<relax::OpNode>() : nullptr;
     if (op == nullptr || op->name() != "layout_transform") return std::nullopt;
     absl::StatusOr<relax::LayoutTransformAttrs> a = relax::ParseAttrs<relax::LayoutTransformAttrs>(call->attrs);
-    if (!a.ok() || a->dst_layout != "NCHW") return std::nullopt;
+    if (!a.ok() || (a->dst_layout != "NCHW" && a->dst_layout != "NCDHW")) return std::nullopt;
     absl::StatusOr<Layout> src = Layout::Parse(a->src_layout);
-    if (!src.ok() || src->Primal() != "NCHW" || src->IsPrimal()) return std::nullopt;
+    if (!src.ok() || src->Primal() != a->dst_layout || src->IsPrimal()) return std::nullopt;
     return BlockedValue{call->args[0], a->src_layout};
   }
 
   /*! \brief Data for a blocked operator: blocked already, or converted when its channels
    *  divide into blocks; nullopt when they do not (or `allow_nchw` and there are too few). */
-  std::optional<std::pair<relax::Expr, int64_t>> BlockedData(const relax::Expr& x, int64_t channels, bool allow_nchw) {
+  std::optional<std::pair<relax::Expr, int64_t>> BlockedData(const relax::Expr& x, const std::string& primal, int64_t channels,
+                                                             bool allow_nchw) {
     if (std::optional<BlockedValue> b = FindBlocked(x)) return std::make_pair(b->value, Layout::Parse(b->layout)->Factor('C'));
     // Few channels (an image's three): read in place, NCHW, by the convolution.
     if (allow_nchw && channels < lanes_) return std::make_pair(x, int64_t{1});
@@ -143,19 +150,28 @@ class LayoutRewriter : public relax::ExprMutator {
       if (allow_nchw) return std::make_pair(x, int64_t{1});
       return std::nullopt;
     }
-    return std::make_pair(relax::Expr(Emit(Transform(x, "NCHW", Blocked(block)), "blocked")), block);
+    return std::make_pair(relax::Expr(Emit(Transform(x, primal, Blocked(primal, block)), "blocked")), block);
   }
 
-  std::optional<std::pair<relax::Expr, std::string>> Conv(const relax::CallNode& call) {
-    absl::StatusOr<relax::Conv2DAttrs> attrs = relax::ParseAttrs<relax::Conv2DAttrs>(call.attrs);
-    if (!attrs.ok() || !attrs->IsDefaultLayout()) return std::nullopt;
-    const auto* x = TensorInfo(call.args[0]);
-    const auto* w = call.args[1].as<relax::ConstantNode>();
-    if (x == nullptr || x->dtype != DataType::Float32() || x->ndim != 4 || w == nullptr ||
-        w->data.dtype() != DataType::Float32() || w->data.shape().size() != 4) {
+  /*! \brief nn.conv2d (Conv2DAttrs) or nn.conv3d (Conv3DAttrs) in blocked layouts. */
+  template <typename Attrs>
+  std::optional<std::pair<relax::Expr, std::string>> Conv(const relax::CallNode& call, const std::string& op) {
+    const std::string spatial = Attrs::kSpatialAxes, primal = "NC" + spatial, kernel_primal = "OI" + spatial;
+    const int64_t rank = static_cast<int64_t>(primal.size());
+    absl::StatusOr<Attrs> attrs = relax::ParseAttrs<Attrs>(call.attrs);
+    if (!attrs.ok() || attrs->data_layout != primal || attrs->kernel_layout != kernel_primal ||
+        (!attrs->out_layout.empty() && attrs->out_layout != primal)) {
       return std::nullopt;
     }
-    absl::StatusOr<std::vector<int64_t>> xs = relax::KnownValues(x->Dims(), {1, 2, 3}, "data");
+    const auto* x = TensorInfo(call.args[0]);
+    const auto* w = call.args[1].as<relax::ConstantNode>();
+    if (x == nullptr || x->dtype != DataType::Float32() || x->ndim != rank || w == nullptr ||
+        w->data.dtype() != DataType::Float32() || static_cast<int64_t>(w->data.shape().size()) != rank) {
+      return std::nullopt;
+    }
+    std::vector<int> static_dims;  // C and the spatial axes
+    for (int d = 1; d < rank; ++d) static_dims.push_back(d);
+    absl::StatusOr<std::vector<int64_t>> xs = relax::KnownValues(x->Dims(), static_dims, "data");
     if (!xs.ok()) return std::nullopt;
     const std::vector<int64_t>& ws = w->data.shape();
     int64_t out_channels = ws[0], in_channels = (*xs)[1];
@@ -165,24 +181,25 @@ class LayoutRewriter : public relax::ExprMutator {
     std::string kernel_layout, out_layout;
     if (depthwise) {
       // One filter per channel: the result is blocked as the data is.
-      data = BlockedData(call.args[0], in_channels, /*allow_nchw=*/false);
+      data = BlockedData(call.args[0], primal, in_channels, /*allow_nchw=*/false);
       if (!data) return std::nullopt;
-      kernel_layout = absl::StrCat("OIHW", data->second, "o");
-      out_layout = Blocked(data->second);
+      kernel_layout = absl::StrCat(kernel_primal, data->second, "o");
+      out_layout = Blocked(primal, data->second);
     } else {
       int64_t out_block = ChannelBlock(out_channels, lanes_);
       if (out_block == 0) return std::nullopt;
-      data = BlockedData(call.args[0], in_channels, /*allow_nchw=*/true);
-      kernel_layout = data->second > 1 ? absl::StrCat("OIHW", data->second, "i", out_block, "o") : absl::StrCat("OIHW", out_block, "o");
-      out_layout = Blocked(out_block);
+      data = BlockedData(call.args[0], primal, in_channels, /*allow_nchw=*/true);
+      kernel_layout = data->second > 1 ? absl::StrCat(kernel_primal, data->second, "i", out_block, "o")
+                                       : absl::StrCat(kernel_primal, out_block, "o");
+      out_layout = Blocked(primal, out_block);
     }
-    absl::StatusOr<TensorData> packed = TransformLayout(w->data, *Layout::Parse("OIHW"), *Layout::Parse(kernel_layout));
+    absl::StatusOr<TensorData> packed = TransformLayout(w->data, *Layout::Parse(kernel_primal), *Layout::Parse(kernel_layout));
     if (!packed.ok()) return std::nullopt;
-    relax::Conv2DAttrs blocked = *attrs;
-    blocked.data_layout = data->second > 1 ? Blocked(data->second) : "NCHW";
+    Attrs blocked = *attrs;
+    blocked.data_layout = data->second > 1 ? Blocked(primal, data->second) : primal;
     blocked.kernel_layout = kernel_layout;
     blocked.out_layout = out_layout;
-    return std::make_pair(Call("nn.conv2d", {data->first, relax::MakeConstant(*packed)}, relax::ToAttrs(blocked)), out_layout);
+    return std::make_pair(Call(op, {data->first, relax::MakeConstant(*packed)}, relax::ToAttrs(blocked)), out_layout);
   }
 
   std::optional<std::pair<relax::Expr, std::string>> Pool(const relax::CallNode& call) {
@@ -190,7 +207,8 @@ class LayoutRewriter : public relax::ExprMutator {
     if (!b) return std::nullopt;
     Attrs attrs = call.attrs;
     auto layout = attrs.find("layout");
-    if (layout != attrs.end() && !(layout->second == AttrValue(std::string("NCHW")))) return std::nullopt;
+    const std::string primal = Layout::Parse(b->layout)->Primal();
+    if (layout != attrs.end() && !(layout->second == AttrValue(primal))) return std::nullopt;
     attrs["layout"] = AttrValue(b->layout);
     return std::make_pair(relax::MakeCall(call.op, {b->value}, attrs), b->layout);
   }
@@ -203,27 +221,30 @@ class LayoutRewriter : public relax::ExprMutator {
       if (b->layout == layout.name()) return b->value;
       return relax::Expr(Emit(Transform(b->value, b->layout, layout.name())));
     }
+    const std::string primal = layout.Primal();
+    const int64_t rank = static_cast<int64_t>(primal.size());
     const auto* t = TensorInfo(e);
-    if (t == nullptr || t->ndim > 4 || !t->shape) return std::nullopt;
+    if (t == nullptr || t->ndim > rank || !t->shape) return std::nullopt;
     if (t->ndim == 0) return e;
-    std::vector<int64_t> dims4(4 - t->ndim, 1);
-    dims4.insert(dims4.end(), t->shape->begin(), t->shape->end());
+    std::vector<int64_t> dims(rank - t->ndim, 1);
+    dims.insert(dims.end(), t->shape->begin(), t->shape->end());
     const auto* constant = e.as<relax::ConstantNode>();
-    if (dims4[1] == 1) {
+    if (dims[1] == 1) {
       // Constant along the channels: the same values, with unit channel axes.
-      std::vector<int64_t> shape = {dims4[0], 1, dims4[2], dims4[3], 1};
+      std::vector<int64_t> shape = dims;
+      shape.push_back(1);
       if (constant != nullptr) return relax::MakeConstant(TensorData(constant->data.dtype(), shape, constant->data.bytes()));
       return relax::Expr(Emit(Call("reshape", {e}, relax::ToAttrs(relax::ReshapeAttrs{shape}))));
     }
-    if (dims4[1] != channels) return std::nullopt;
+    if (dims[1] != channels) return std::nullopt;
     if (constant != nullptr) {
       absl::StatusOr<TensorData> packed =
-          TransformLayout(TensorData(constant->data.dtype(), dims4, constant->data.bytes()), *Layout::Parse("NCHW"), layout);
+          TransformLayout(TensorData(constant->data.dtype(), dims, constant->data.bytes()), *Layout::Parse(primal), layout);
       if (!packed.ok()) return std::nullopt;
       return relax::MakeConstant(*packed);
     }
-    relax::Expr four = t->ndim == 4 ? e : relax::Expr(Emit(Call("reshape", {e}, relax::ToAttrs(relax::ReshapeAttrs{dims4}))));
-    return relax::Expr(Emit(Transform(four, "NCHW", layout.name())));
+    relax::Expr full = t->ndim == rank ? e : relax::Expr(Emit(Call("reshape", {e}, relax::ToAttrs(relax::ReshapeAttrs{dims}))));
+    return relax::Expr(Emit(Transform(full, primal, layout.name())));
   }
 
   std::optional<std::pair<relax::Expr, std::string>> Elementwise(const relax::CallNode& call) {
@@ -232,8 +253,10 @@ class LayoutRewriter : public relax::ExprMutator {
       if ((first = FindBlocked(a))) break;
     }
     const auto* result = TensorInfo(relax::Expr(&call));
-    if (!first || result == nullptr || result->ndim != 4) return std::nullopt;
+    if (!first || result == nullptr) return std::nullopt;
     Layout layout = *Layout::Parse(first->layout);
+    const int64_t rank = static_cast<int64_t>(layout.Primal().size());
+    if (result->ndim != rank) return std::nullopt;
     const std::vector<tir::PrimExpr> dims = result->Dims();  // AsConstInt points into it
     const int64_t* channels = tir::AsConstInt(dims[1]);
     if (channels == nullptr) return std::nullopt;
@@ -243,10 +266,10 @@ class LayoutRewriter : public relax::ExprMutator {
     for (const relax::Expr& a : call.args) {
       if (FindBlocked(a)) continue;
       const auto* t = TensorInfo(a);
-      if (t == nullptr || t->ndim > 4 || !t->shape) return std::nullopt;
-      std::vector<int64_t> dims4(4 - t->ndim, 1);
-      dims4.insert(dims4.end(), t->shape->begin(), t->shape->end());
-      if (t->ndim != 0 && dims4[1] != 1 && dims4[1] != *channels) return std::nullopt;
+      if (t == nullptr || t->ndim > rank || !t->shape) return std::nullopt;
+      std::vector<int64_t> padded(rank - t->ndim, 1);
+      padded.insert(padded.end(), t->shape->begin(), t->shape->end());
+      if (t->ndim != 0 && padded[1] != 1 && padded[1] != *channels) return std::nullopt;
     }
     std::vector<relax::Expr> args;
     for (const relax::Expr& a : call.args) {
@@ -275,7 +298,8 @@ class AlterOpLayoutPass : public FunctionPass {
   std::string name() const override { return "alter-op-layout"; }
   std::string description() const override {
     return "Rewrites float32 convolutions (groups 1 and depthwise, constant weights) into channel-blocked layouts "
-           "(NCHW16c data, OIHW16i16o weights packed at compile time; the block is one vector of the module's target) "
+           "(NCHW16c data, OIHW16i16o weights packed at compile time, NCDHW16c for 3-D; the block is one vector of the "
+           "module's target) "
            "and carries the blocked layout through elementwise operators and pooling, converting back to NCHW only "
            "where an operator needs it. Run after fold-scale-into-conv, before conv2d-to-gemm and fuse-ops; "
            "remove-unused drops the conversions nobody reads.";

@@ -5,8 +5,9 @@
  *  A case is a TVMScript module `<case>.py` whose first line is `# RUN: --passes=<pipeline>`.
  *  The pipeline runs on it, and then:
  *   - `# CHECK: text` lines in the case must match lines of the printed result in order
- *     (substring match); `# CHECK-NEXT:` must match the very next line; `# CHECK-NOT: text`
- *     must not appear between the neighbouring matches (MLIR's FileCheck, simplified). These
+ *     (substring match); `# CHECK-NEXT:` must match the very next line, `# CHECK-SAME:` the
+ *     line matched last; `# CHECK-NOT: text` must not appear between the neighbouring matches
+ *     (MLIR's FileCheck, simplified; any other `# CHECK` spelling fails the case). These
  *     survive printer changes that do not matter to the case.
  *   - `<case>.expected.py`, when present, must equal the printed result exactly
  *     (UPDATE_GOLDENS=1 ./bazelw test rewrites it).
@@ -72,6 +73,11 @@ void CheckDirectives(const std::string& text, const std::string& output) {
       }
       pending_not.clear();
       next = found + 1;
+    } else if (directive("# CHECK-SAME:", &arg)) {
+      ASSERT_GT(next, 0u) << "CHECK-SAME: " << arg << " before any matched line";
+      EXPECT_TRUE(absl::StrContains(lines[next - 1], arg)) << "CHECK-SAME: " << arg << "\n  line: " << lines[next - 1];
+    } else if (absl::StartsWith(line, "# CHECK")) {
+      ADD_FAILURE() << "unknown directive: " << line;
     }
   }
   for (const std::string& n : pending_not) {
