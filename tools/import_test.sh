@@ -288,6 +288,50 @@ for case in mlp:2 attention:6; do
   fi
 done
 
+# ONNX Runtime's contrib QLinearAdd and QLinearMul (domain com.microsoft, as its quantizer writes
+# them for residual adds), broadcasting a per-channel operand, against NumPy's dequantize-op-
+# quantize within one quantization step; an unknown contrib operator is an error naming it.
+/usr/bin/python3 - "$t" <<'PY' 2> /dev/null
+import sys, numpy as np, onnx
+from onnx import helper, TensorProto, numpy_helper
+t = sys.argv[1]
+rng = np.random.RandomState(0)
+a = rng.randint(0, 256, size=(2, 3, 4, 5)).astype(np.uint8)
+b = rng.randint(0, 256, size=(1, 3, 1, 1)).astype(np.uint8)
+params = [("as", 0.02, np.float32), ("az", 120, np.uint8), ("b", b, np.uint8), ("bs", 0.05, np.float32),
+          ("bz", 100, np.uint8), ("cs", 0.04, np.float32), ("cz", 128, np.uint8), ("ds", 0.03, np.float32), ("dz", 10, np.uint8)]
+inits = [numpy_helper.from_array(np.array(v, dtype=ty), n) for n, v, ty in params]
+def model(ops, path):
+    nodes = [helper.make_node(op, ins, [out], domain="com.microsoft") for op, ins, out in ops]
+    g = helper.make_graph(nodes, "g", [helper.make_tensor_value_info("a", TensorProto.UINT8, a.shape)],
+                          [helper.make_tensor_value_info(ops[-1][2], TensorProto.UINT8, a.shape)], inits)
+    onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 13), helper.make_opsetid("com.microsoft", 1)]), path)
+model([("QLinearAdd", ["a", "as", "az", "b", "bs", "bz", "cs", "cz"], "c"),
+       ("QLinearMul", ["c", "cs", "cz", "a", "as", "az", "ds", "dz"], "d")], f"{t}/qlinear.onnx")
+model([("QLinearFancy", ["a", "as", "az", "b", "bs", "bz", "cs", "cz"], "c")], f"{t}/qfancy.onnx")
+np.save(f"{t}/qlinear.x.npy", a)
+dq = lambda q, s, z: (q.astype(np.float64) - z) * s
+qz = lambda x, s, z: np.clip(np.rint(x / s) + z, 0, 255).astype(np.uint8)
+c = qz(dq(a, .02, 120) + dq(b, .05, 100), .04, 128)
+np.save(f"{t}/qlinear.ref.npy", qz(dq(c, .04, 128) * dq(a, .02, 120), .03, 10))
+PY
+if frontend/import --in "$t/qlinear.onnx" --out "$t/qlinear.irpb" && passes/opt --in "$t/qlinear.irpb" --out "$t/qlinear.opt.irpb" &&
+   codegen/build --in "$t/qlinear.opt.irpb" --out "$t/qlinear.mlcx" &&
+   vm/run --exe "$t/qlinear.mlcx" --inputs "$t/qlinear.x.npy" --outputs "$t/qlinear.out.npy" &&
+   /usr/bin/python3 -c "import sys, numpy as np; o, r = (np.load(p).astype(int) for p in sys.argv[1:]); sys.exit(0 if o.shape == r.shape and np.abs(o - r).max() <= 1 else 1)" \
+     "$t/qlinear.out.npy" "$t/qlinear.ref.npy"; then
+  ok "com.microsoft QLinearAdd and QLinearMul match NumPy within one quantization step"
+else
+  bad "com.microsoft QLinearAdd and QLinearMul"
+fi
+if frontend/import --in "$t/qfancy.onnx" --out "$t/qfancy.irpb" 2> "$t/qfancy.err"; then
+  bad "an unknown com.microsoft operator is an error"
+elif grep -q "unsupported operator com.microsoft.QLinearFancy" "$t/qfancy.err"; then
+  ok "an unknown com.microsoft operator is an error naming it"
+else
+  bad "unknown contrib operator message"; cat "$t/qfancy.err"
+fi
+
 # Padding modules and F.pad in every mode (reflect, replicate, zero, constant), through FX and ONNX.
 /usr/bin/python3 frontend/torch/export_fx.py --example padding --out "$t/padding.fxpb" --onnx "$t/padding.onnx" \
   --inputs "$t/padding.x.npy" --reference "$t/padding.ref.npy" 2> /dev/null

@@ -42,6 +42,11 @@ OnnxConverterRegistry& OnnxConverterRegistry::Global() {
   return *registry;
 }
 
+std::string OnnxConverterRegistry::KeyOf(const onnx::NodeProto& node) {
+  if (node.domain().empty() || node.domain() == "ai.onnx") return node.op_type();
+  return absl::StrCat(node.domain(), ".", node.op_type());
+}
+
 const OnnxConverter* OnnxConverterRegistry::Find(const std::string& op_type) const {
   auto it = converters_.find(op_type);
   return it == converters_.end() ? nullptr : &it->second;
@@ -330,15 +335,15 @@ absl::StatusOr<IRModule> ImportOnnx(const onnx::ModelProto& model, const OnnxImp
     const onnx::NodeProto& node = graph.node(i);
     std::string where = absl::StrCat("node ", i, node.name().empty() ? "" : absl::StrCat(" '", node.name(), "'"), " (",
                                      node.op_type(), ", opset ", opset, ")");
-    if (!node.domain().empty() && node.domain() != "ai.onnx") {
-      return absl::UnimplementedError(absl::StrCat(where, ": operators of domain ", node.domain(), " are not supported"));
+    const std::string key = OnnxConverterRegistry::KeyOf(node);
+    if (key == node.op_type()) {  // shape subgraphs are of the default domain
+      absl::StatusOr<bool> folded = FoldShapeNode(ctx, node);
+      if (!folded.ok()) return absl::Status(folded.status().code(), absl::StrCat(where, ": ", folded.status().message()));
+      if (*folded) continue;
     }
-    absl::StatusOr<bool> folded = FoldShapeNode(ctx, node);
-    if (!folded.ok()) return absl::Status(folded.status().code(), absl::StrCat(where, ": ", folded.status().message()));
-    if (*folded) continue;
-    const OnnxConverter* converter = registry.Find(node.op_type());
+    const OnnxConverter* converter = registry.Find(key);
     if (converter == nullptr) {
-      return absl::UnimplementedError(absl::StrCat(where, ": unsupported operator ", node.op_type(),
+      return absl::UnimplementedError(absl::StrCat(where, ": unsupported operator ", key,
                                                    " (supported: ", absl::StrJoin(registry.OpTypes(), ", "),
                                                    "; docs/importer_operators.md)"));
     }

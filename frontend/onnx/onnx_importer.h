@@ -102,10 +102,14 @@ absl::StatusOr<bool> FoldShapeNode(OnnxContext& ctx, const onnx::NodeProto& node
 using OnnxConverter =
     std::function<absl::StatusOr<std::vector<relax::Expr>>(OnnxContext& ctx, const onnx::NodeProto& node)>;
 
+/*! \brief Converters by operator: the op_type for the default domain (ai.onnx), and
+ *  "<domain>.<op_type>" for another (com.microsoft.QLinearAdd: ONNX Runtime's contrib operators). */
 class OnnxConverterRegistry {
  public:
   static OnnxConverterRegistry& Global();
   void Register(const std::string& op_type, OnnxConverter converter) { converters_[op_type] = std::move(converter); }
+  /*! \brief The key a node's converter is registered under. */
+  static std::string KeyOf(const onnx::NodeProto& node);
   const OnnxConverter* Find(const std::string& op_type) const;
   std::vector<std::string> OpTypes() const;
 

@@ -4,7 +4,8 @@
  *         (MatMulInteger, ConvInteger, QLinearMatMul, QLinearConv) becomes an int32 matmul or
  *         convolution of the zero-point-shifted operands, and for the QLinear ones a
  *         requantization: quantize(float(acc) * (a_scale * b_scale / y_scale), 1, y_zero_point).
- *         DynamicQuantizeLinear computes its scale and zero point from the input's range.
+ *         DynamicQuantizeLinear computes its scale and zero point from the input's range;
+ *         ONNX Runtime's contrib QLinearAdd and QLinearMul run dequantized and requantize.
  */
 #include "frontend/onnx/converter_util.h"
 
@@ -161,6 +162,29 @@ Outputs QLinearConv(OnnxContext& ctx, const onnx::NodeProto& node) {
   return c.Result(y);
 }
 
+/*! \brief ONNX Runtime's contrib QLinearAdd / QLinearMul (domain com.microsoft):
+ *  quantize(dequantize(a) op dequantize(b), c_scale, c_zero_point), with broadcasting. Inputs: a,
+ *  a_scale, a_zero_point, b, b_scale, b_zero_point, c_scale, c_zero_point (zero points
+ *  optional: 0 of a's type, which is also the result's). */
+OnnxConverter QLinearBinary(const char* op) {
+  return [op](OnnxContext& ctx, const onnx::NodeProto& node) -> Outputs {
+    absl::StatusOr<relax::Expr> a = ctx.Input(node, 0);
+    if (!a.ok()) return a.status();
+    const auto* at = TensorOf(*a);
+    if (at == nullptr || (at->dtype != DataType::UInt(8) && at->dtype != DataType::Int(8))) {
+      return absl::InvalidArgumentError("A must be a uint8 or int8 tensor");
+    }
+    Composer c(ctx, *a);
+    relax::Expr b = c.Take(ctx.Input(node, 3), *a);
+    const Attrs per_tensor = {{"axis", int64_t{-1}}};
+    relax::Expr af = c.Op("dequantize", {*a, c.Take(ctx.Input(node, 1), *a), ZeroPoint(ctx, c, node, 2, *a)}, per_tensor);
+    relax::Expr bf = c.Op("dequantize", {b, c.Take(ctx.Input(node, 4), *a), ZeroPoint(ctx, c, node, 5, b)}, per_tensor);
+    relax::Expr y = c.Op(op, {af, bf});
+    return c.Result(c.Op("quantize", {y, c.Take(ctx.Input(node, 6), *a), ZeroPoint(ctx, c, node, 7, *a)},
+                         {{"axis", int64_t{-1}}, {"out_dtype", at->dtype}}));
+  };
+}
+
 }  // namespace
 
 void RegisterQuantizeOnnxConverters(OnnxConverterRegistry& r) {
@@ -171,6 +195,8 @@ void RegisterQuantizeOnnxConverters(OnnxConverterRegistry& r) {
   r.Register("ConvInteger", ConvInteger);
   r.Register("QLinearMatMul", QLinearMatMul);
   r.Register("QLinearConv", QLinearConv);
+  r.Register("com.microsoft.QLinearAdd", QLinearBinary("add"));
+  r.Register("com.microsoft.QLinearMul", QLinearBinary("multiply"));
 }
 
 }  // namespace onnx_import
