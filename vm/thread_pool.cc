@@ -5,6 +5,7 @@
 
 #include <sched.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 
@@ -75,12 +76,23 @@ void ThreadPool::WorkerLoop(int index) {
   while (true) {
     seen = AwaitLaunch(seen);
     if (stop_.load()) return;
-    auto [begin, end] = Chunk(n_, num_threads(), index);
-    if (begin < end) {
-      worker_chunks_.fetch_add(1, std::memory_order_relaxed);
-      RunChunk(index, begin, end);
-    }
+    if (int chunks = RunShare(index); chunks > 0) worker_chunks_.fetch_add(chunks, std::memory_order_relaxed);
     pending_.fetch_sub(1, std::memory_order_acq_rel);
+  }
+}
+
+int ThreadPool::RunShare(int index) {
+  int chunks = 0;
+  auto [begin, end] = Chunk(static_n_, num_threads(), index);
+  if (begin < end) {
+    RunChunk(index, begin, end);
+    ++chunks;
+  }
+  while (true) {
+    int64_t b = next_.fetch_add(grain_, std::memory_order_relaxed);
+    if (b >= n_) return chunks;
+    RunChunk(index, b, std::min(n_, b + grain_));
+    ++chunks;
   }
 }
 
@@ -123,6 +135,11 @@ void ThreadPool::Run(ParallelBody body, void* closure, int64_t n) {
   body_ = body;
   closure_ = closure;
   n_ = n;
+  // Half static, half shared in grains of half a thread's share of it (see thread_pool.h).
+  const int64_t threads = num_threads();
+  static_n_ = n < 4 * threads ? n : n - n / 2;
+  grain_ = std::max<int64_t>(1, (n - static_n_) / (2 * threads));
+  next_.store(static_n_, std::memory_order_relaxed);
   job_profiler_ = profiler_.load(std::memory_order_relaxed);
   launcher_cpu_.store(sched_getcpu(), std::memory_order_relaxed);
   pending_.store(static_cast<int>(workers_.size()), std::memory_order_relaxed);
@@ -132,8 +149,7 @@ void ThreadPool::Run(ParallelBody body, void* closure, int64_t n) {
     std::lock_guard<std::mutex> lock(sleep_mu_);
     if (sleepers_ > 0) wake_cv_.notify_all();
   }
-  auto [begin, end] = Chunk(n, num_threads(), 0);
-  if (begin < end) RunChunk(0, begin, end);
+  RunShare(0);
   // Spin while the workers finish on their own CPUs; yield when one of them shares ours (it
   // cannot run while we spin) or after a long wait.
   for (int i = 0; pending_.load(std::memory_order_acquire) > 0; ++i) {

@@ -2,8 +2,11 @@
  *  \brief The pool that runs parallel loops of generated kernels.
  *
  *  Kernels call `Launch(body, closure, n)` through the pointer the loader stores in the kernel
- *  library (vm/kernel_abi.h): [0, n) is split into one contiguous chunk per thread, the caller
- *  runs the first, and Launch returns when all are done. A launch from inside a parallel body
+ *  library (vm/kernel_abi.h): the first half of [0, n) is split into one contiguous chunk per
+ *  thread, and every thread then takes grains of the second half from a shared counter until
+ *  none is left (on a shared machine one vCPU is often slower than the other for a while, and
+ *  a static split waits for the slowest; a loop of fewer than 4 iterations per thread is split
+ *  statically only). The caller runs chunk 0, and Launch returns when all are done. A launch from inside a parallel body
  *  runs serially. Threads: MLC_NUM_THREADS, else the number of cores.
  *
  *  A model launches many short parallel loops back to back (a dense layer at batch 64 takes
@@ -59,6 +62,9 @@ class ThreadPool {
  private:
   void WorkerLoop(int index);
   void RunChunk(int index, int64_t begin, int64_t end);
+  /*! \brief Runs participant `index`'s share of the job: its static chunk, then grains of the
+   *  shared tail until none is left. Returns how many chunks it ran. */
+  int RunShare(int index);
   /*! \brief Whether this worker runs on the CPU the last launch came from. */
   bool SharesLauncherCpu() const;
   /*! \brief Restricts the calling worker to the allowed CPUs but `cpu`, which moves it now. */
@@ -72,6 +78,9 @@ class ThreadPool {
   ParallelBody body_ = nullptr;
   void* closure_ = nullptr;
   int64_t n_ = 0;
+  int64_t static_n_ = 0, grain_ = 1;  // [0, static_n_) split per thread; the rest taken in grains
+  alignas(64) std::atomic<int64_t> next_{0};  // the next iteration of the shared tail, on its own
+                                              // cache line (the others are polled while spinning)
   Profiler* job_profiler_ = nullptr;
   std::atomic<int64_t> generation_{0};
   std::atomic<int> pending_{0};  // workers still running the current job
