@@ -198,6 +198,11 @@ struct Window {
   size_t dims() const { return kernel.size(); }
 };
 
+/*! \brief The output extent of spatial axis d of a window over `in` elements. */
+int64_t OutExtentOf(int64_t in, size_t d, const Window& w) {
+  return (in + w.padding[d] + w.padding[d + w.dims()] - w.dilation[d] * (w.kernel[d] - 1) - 1) / w.strides[d] + 1;
+}
+
 /*! \brief A convolution case: data and weight shapes, window, groups. */
 struct ConvCase {
   std::vector<int64_t> x, w;
@@ -612,6 +617,80 @@ TEST(OperatorLibrary, ConvBatchNormReluRunsAsOneBlasCall) {
   ExpectClose(out->tensor(), want);
 }
 
+/*! \brief One QDQ layer: relu(op(dequantize(xq, sx, zx), dequantize(wq, w_scale, 0)) + bias), the
+ *  weight's scales along `w_axis`; what qdq-to-integer folds into one int8 kernel. */
+struct QdqLayer {
+  std::vector<int64_t> x_shape;
+  DataType x_dtype;
+  double sx, zx;
+  TensorData wq;
+  NDArray w_scale;
+  int64_t w_axis;
+  std::string op;
+  Attrs op_attrs;
+  NDArray bias;
+};
+
+/*! \brief The layer as main(xq), lowered by the default pipeline and compiled; `text` gets the
+ *  lowered module's text. */
+absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> CompileQdqLayer(const QdqLayer& l, std::string* text) {
+  relax::BlockBuilder bb;
+  relax::Var xq = relax::MakeVar("xq", relax::TensorSInfo(l.x_shape, l.x_dtype));
+  MLC_RETURN_IF_ERROR(bb.BeginFunction("main", std::vector<relax::Var>{xq}));
+  auto emit = [&](const std::string& op, std::vector<relax::Expr> args, Attrs attrs = {}) {
+    return bb.Emit(relax::MakeCall(relax::GetOpOrDie(op), std::move(args), std::move(attrs)));
+  };
+  MLC_ASSIGN_OR_RETURN(x, emit("dequantize", {xq, relax::MakeConstant(ScalarTensor(l.sx, kF32)),
+                                              relax::MakeConstant(ScalarTensor(l.zx, l.x_dtype))}));
+  MLC_ASSIGN_OR_RETURN(w, emit("dequantize", {relax::MakeConstant(l.wq), relax::MakeConstant(ToTensorData(l.w_scale)),
+                                              relax::MakeConstant(ScalarTensor(0, DataType::Int(8)))},
+                               {{"axis", l.w_axis}}));
+  MLC_ASSIGN_OR_RETURN(product, emit(l.op, {x, w}, l.op_attrs));
+  MLC_ASSIGN_OR_RETURN(biased, emit("add", {product, relax::MakeConstant(ToTensorData(l.bias))}));
+  MLC_ASSIGN_OR_RETURN(out, emit("nn.relu", {biased}));
+  MLC_RETURN_IF_ERROR(bb.EmitFuncOutput(out).status());
+  MLC_ASSIGN_OR_RETURN(pipeline, passes::ParsePipeline("default"));
+  MLC_ASSIGN_OR_RETURN(lowered, passes::RunPipeline(bb.Get(), pipeline));
+  *text = PrintModule(lowered);
+  return Compile(lowered);
+}
+
+/*! \brief Random int8 or uint8 values over the type's whole range, and their dequantized values. */
+std::pair<NDArray, std::vector<double>> RandomQuantized(const std::vector<int64_t>& shape, DataType dtype, double scale,
+                                                        double zero_point, std::mt19937* rng) {
+  NDArray q = NDArray::Empty(shape, DLDataType{static_cast<uint8_t>(dtype.is_int() ? kDLInt : kDLUInt), 8, 1});
+  std::uniform_int_distribution<int> value(dtype.is_int() ? -128 : 0, dtype.is_int() ? 127 : 255);
+  std::vector<double> real;
+  for (int64_t i = 0; i < q.NumElements(); ++i) {
+    int v = value(*rng);
+    static_cast<uint8_t*>(q.data())[i] = static_cast<uint8_t>(v);
+    real.push_back((v - zero_point) * scale);
+  }
+  return {q, real};
+}
+
+/*! \brief Runs main(input) with VNNI (where the CPU has it) and on the portable path, comparing
+ *  each with `want`. */
+void ExpectBothInt8Paths(vm::VirtualMachine* machine, const NDArray& input, const std::vector<double>& want) {
+  for (bool vnni : {true, false}) {
+    if (vnni) unsetenv("MLC_DISABLE_VNNI");
+    else setenv("MLC_DISABLE_VNNI", "1", 1);
+    SCOPED_TRACE(vnni ? "with VNNI (where the CPU has it)" : "on the portable path");
+    absl::StatusOr<vm::Value> got = machine->Invoke("main", {vm::Value(input)});
+    ASSERT_TRUE(got.ok()) << got.status();
+    ExpectClose(got->tensor(), want, 1e-4, 1e-4);
+  }
+  unsetenv("MLC_DISABLE_VNNI");
+}
+
+/*! \brief An int8 tensor of random values over the whole range. */
+TensorData RandomInt8(const std::vector<int64_t>& shape, std::mt19937* rng) {
+  std::uniform_int_distribution<int> byte(-128, 127);
+  TensorData t(DataType::Int(8), shape);
+  for (int64_t i = 0; i < t.NumElements(); ++i) static_cast<int8_t*>(t.mutable_data())[i] = static_cast<int8_t>(byte(*rng));
+  return t;
+}
+
 // conv2d(dequantize(xq), dequantize(wq)) + bias, ReLU (the QDQ format) becomes one
 // mlc.int8.conv2d (qdq-to-integer) whose int32 accumulation matches the dequantized convolution
 // computed here in double: uint8 and int8 activations, per-channel weight scales, a reduction
@@ -621,60 +700,31 @@ TEST(OperatorLibrary, QdqConvRunsAsOneInt8CallAndMatchesTheDequantizedReference)
   Window win{{3, 3}, {2, 1}, {1, 2, 0, 1}, {1, 2}};
   const int64_t n = 2, c = 5, h = 9, w = 7, f = 13;
   std::mt19937 rng(5);
-  std::uniform_int_distribution<int> byte(-128, 127);
-  TensorData wq(DataType::Int(8), {f, c, 3, 3});
-  for (int64_t i = 0; i < wq.NumElements(); ++i) static_cast<int8_t*>(wq.mutable_data())[i] = static_cast<int8_t>(byte(rng));
+  TensorData wq = RandomInt8({f, c, 3, 3}, &rng);
   NDArray w_scale = Random({f}, &rng, 0.001f, 0.01f), bias = Random({f, 1, 1}, &rng);
+  NDArray wd = NDArray::Empty({f, c, 3, 3}, DLDataType{kDLFloat, 32, 1});
+  for (int64_t i = 0; i < wd.NumElements(); ++i) {
+    static_cast<float*>(wd.data())[i] = static_cast<float>(wq.data_as<int8_t>()[i] * F(w_scale)[i / (c * 9)]);
+  }
   for (DataType x_dtype : {DataType::UInt(8), DataType::Int(8)}) {
+    SCOPED_TRACE(x_dtype.ToString());
     const double sx = 0.03, zx = x_dtype == DataType::UInt(8) ? 131 : -7;
-    relax::BlockBuilder bb;
-    relax::Var xq = relax::MakeVar("xq", relax::TensorSInfo({n, c, h, w}, x_dtype));
-    ASSERT_TRUE(bb.BeginFunction("main", std::vector<relax::Var>{xq}).ok());
-    auto emit = [&](const char* op, std::vector<relax::Expr> args, Attrs attrs = {}) {
-      absl::StatusOr<relax::Var> v = bb.Emit(relax::MakeCall(relax::GetOpOrDie(op), std::move(args), std::move(attrs)));
-      EXPECT_TRUE(v.ok()) << v.status();
-      return *v;
-    };
-    relax::Var x = emit("dequantize", {xq, relax::MakeConstant(ScalarTensor(sx, kF32)), relax::MakeConstant(ScalarTensor(zx, x_dtype))});
-    relax::Var wf = emit("dequantize", {relax::MakeConstant(wq), relax::MakeConstant(ToTensorData(w_scale)),
-                                        relax::MakeConstant(ScalarTensor(0, DataType::Int(8)))},
-                         {{"axis", int64_t{0}}});
-    relax::Var conv = emit("nn.conv2d", {x, wf}, {{"strides", win.strides}, {"padding", win.padding}, {"dilation", win.dilation}});
-    relax::Var out = emit("nn.relu", {emit("add", {conv, relax::MakeConstant(ToTensorData(bias))})});
-    ASSERT_TRUE(bb.EmitFuncOutput(out).ok());
-    absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> pipeline = passes::ParsePipeline("default");
-    ASSERT_TRUE(pipeline.ok());
-    absl::StatusOr<IRModule> lowered = passes::RunPipeline(bb.Get(), *pipeline);
-    ASSERT_TRUE(lowered.ok()) << lowered.status();
-    std::string text = PrintModule(*lowered);
+    Attrs conv = {{"strides", win.strides}, {"padding", win.padding}, {"dilation", win.dilation}};
+    std::string text;
+    absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm =
+        CompileQdqLayer({{n, c, h, w}, x_dtype, sx, zx, wq, w_scale, 0, "nn.conv2d", conv, bias}, &text);
+    ASSERT_TRUE(vm.ok()) << vm.status();
     EXPECT_NE(text.find("mlc.int8.conv2d"), std::string::npos) << text;
     EXPECT_EQ(text.find("conv2d_gemm"), std::string::npos) << text;
-    absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = Compile(*lowered);
-    ASSERT_TRUE(vm.ok()) << vm.status();
-    NDArray input = NDArray::Empty({n, c, h, w}, DLDataType{static_cast<uint8_t>(x_dtype.is_int() ? kDLInt : kDLUInt), 8, 1});
-    std::uniform_int_distribution<int> value(x_dtype.is_int() ? -128 : 0, x_dtype.is_int() ? 127 : 255);
-    for (int64_t i = 0; i < input.NumElements(); ++i) static_cast<uint8_t*>(input.data())[i] = static_cast<uint8_t>(value(rng));
+    auto [input, real] = RandomQuantized({n, c, h, w}, x_dtype, sx, zx, &rng);
     // The reference: the float convolution of the dequantized operands (padding is real 0).
-    NDArray xd = NDArray::Empty({n, c, h, w}, DLDataType{kDLFloat, 32, 1}), wd = NDArray::Empty({f, c, 3, 3}, DLDataType{kDLFloat, 32, 1});
-    for (int64_t i = 0; i < xd.NumElements(); ++i) {
-      double q = x_dtype.is_int() ? static_cast<const int8_t*>(input.data())[i] : static_cast<const uint8_t*>(input.data())[i];
-      static_cast<float*>(xd.data())[i] = static_cast<float>((q - zx) * sx);
-    }
-    for (int64_t i = 0; i < wd.NumElements(); ++i) {
-      static_cast<float*>(wd.data())[i] = static_cast<float>(wq.data_as<int8_t>()[i] * F(w_scale)[i / (c * 9)]);
-    }
-    for (bool vnni : {true, false}) {
-      if (vnni) unsetenv("MLC_DISABLE_VNNI");
-      else setenv("MLC_DISABLE_VNNI", "1", 1);
-      absl::StatusOr<vm::Value> got = (*vm)->Invoke("main", {vm::Value(input)});
-      ASSERT_TRUE(got.ok()) << got.status();
-      std::vector<double> want = ConvReference(win, 1)({xd, wd}, got->tensor().shape());
-      int64_t spatial = got->tensor().shape()[2] * got->tensor().shape()[3];
-      for (size_t i = 0; i < want.size(); ++i) want[i] = std::max(0.0, want[i] + F(bias)[(i / spatial) % f]);
-      SCOPED_TRACE(absl::StrCat(x_dtype.ToString(), vnni ? " with VNNI (where the CPU has it)" : " on the portable path"));
-      ExpectClose(got->tensor(), want, 1e-4, 1e-4);
-    }
-    unsetenv("MLC_DISABLE_VNNI");
+    NDArray xd = NDArray::Empty({n, c, h, w}, DLDataType{kDLFloat, 32, 1});
+    for (size_t i = 0; i < real.size(); ++i) static_cast<float*>(xd.data())[i] = static_cast<float>(real[i]);
+    const std::vector<int64_t> out_shape = {n, f, OutExtentOf(h, 0, win), OutExtentOf(w, 1, win)};
+    std::vector<double> want = ConvReference(win, 1)({xd, wd}, out_shape);
+    const int64_t spatial = out_shape[2] * out_shape[3];
+    for (size_t i = 0; i < want.size(); ++i) want[i] = std::max(0.0, want[i] + F(bias)[(i / spatial) % f]);
+    ExpectBothInt8Paths(vm->get(), input, want);
   }
 }
 
@@ -687,67 +737,33 @@ TEST(OperatorLibrary, QdqConvRunsAsOneInt8CallAndMatchesTheDequantizedReference)
 TEST(OperatorLibrary, QdqLinearLayersRunAsOneInt8CallAndMatchTheDequantizedReference) {
   const int64_t b = 2, m = 9, k = 45, f = 37;
   std::mt19937 rng(7);
-  std::uniform_int_distribution<int> byte(-128, 127);
-  TensorData wq(DataType::Int(8), {f, k});  // row o: output channel o's taps
-  for (int64_t i = 0; i < wq.NumElements(); ++i) static_cast<int8_t*>(wq.mutable_data())[i] = static_cast<int8_t>(byte(rng));
+  TensorData wq = RandomInt8({f, k}, &rng);  // row o: output channel o's taps
   TensorData wq_kf(DataType::Int(8), {k, f});  // the same weight as a matmul's [K, F]
   for (int64_t o = 0; o < f; ++o)
     for (int64_t i = 0; i < k; ++i) static_cast<int8_t*>(wq_kf.mutable_data())[i * f + o] = wq.data_as<int8_t>()[o * k + i];
   NDArray w_scale = Random({f}, &rng, 0.001f, 0.01f), bias = Random({f}, &rng);
   for (DataType x_dtype : {DataType::UInt(8), DataType::Int(8)}) {
     for (bool as_matmul : {false, true}) {
+      SCOPED_TRACE(absl::StrCat(x_dtype.ToString(), as_matmul ? " matmul" : " dense"));
       const double sx = 0.03, zx = x_dtype == DataType::UInt(8) ? 131 : -7;
-      relax::BlockBuilder bb;
-      relax::Var xq = relax::MakeVar("xq", relax::TensorSInfo({b, m, k}, x_dtype));
-      ASSERT_TRUE(bb.BeginFunction("main", std::vector<relax::Var>{xq}).ok());
-      auto emit = [&](const char* op, std::vector<relax::Expr> args, Attrs attrs = {}) {
-        absl::StatusOr<relax::Var> v = bb.Emit(relax::MakeCall(relax::GetOpOrDie(op), std::move(args), std::move(attrs)));
-        EXPECT_TRUE(v.ok()) << v.status();
-        return *v;
-      };
-      relax::Var x = emit("dequantize", {xq, relax::MakeConstant(ScalarTensor(sx, kF32)), relax::MakeConstant(ScalarTensor(zx, x_dtype))});
-      relax::Var wf = emit("dequantize", {relax::MakeConstant(as_matmul ? wq_kf : wq), relax::MakeConstant(ToTensorData(w_scale)),
-                                          relax::MakeConstant(ScalarTensor(0, DataType::Int(8)))},
-                           {{"axis", int64_t{as_matmul ? 1 : 0}}});
-      relax::Var product = emit(as_matmul ? "matmul" : "nn.dense", {x, wf});
-      relax::Var out = emit("nn.relu", {emit("add", {product, relax::MakeConstant(ToTensorData(bias))})});
-      ASSERT_TRUE(bb.EmitFuncOutput(out).ok());
-      absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> pipeline = passes::ParsePipeline("default");
-      ASSERT_TRUE(pipeline.ok());
-      absl::StatusOr<IRModule> lowered = passes::RunPipeline(bb.Get(), *pipeline);
-      ASSERT_TRUE(lowered.ok()) << lowered.status();
-      std::string text = PrintModule(*lowered);
+      std::string text;
+      absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = CompileQdqLayer(
+          {{b, m, k}, x_dtype, sx, zx, as_matmul ? wq_kf : wq, w_scale, as_matmul ? 1 : 0, as_matmul ? "matmul" : "nn.dense", {}, bias},
+          &text);
+      ASSERT_TRUE(vm.ok()) << vm.status();
       EXPECT_NE(text.find("mlc.int8.dense"), std::string::npos) << text;
       EXPECT_EQ(text.find("dequantize"), std::string::npos) << text;
-      absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = Compile(*lowered);
-      ASSERT_TRUE(vm.ok()) << vm.status();
-      NDArray input = NDArray::Empty({b, m, k}, DLDataType{static_cast<uint8_t>(x_dtype.is_int() ? kDLInt : kDLUInt), 8, 1});
-      std::uniform_int_distribution<int> value(x_dtype.is_int() ? -128 : 0, x_dtype.is_int() ? 127 : 255);
-      for (int64_t i = 0; i < input.NumElements(); ++i) static_cast<uint8_t*>(input.data())[i] = static_cast<uint8_t>(value(rng));
+      auto [input, real] = RandomQuantized({b, m, k}, x_dtype, sx, zx, &rng);
       // The reference: the float product of the dequantized operands, + bias, ReLU.
       std::vector<double> want;
       for (int64_t r = 0; r < b * m; ++r) {
         for (int64_t o = 0; o < f; ++o) {
           double acc = 0;
-          for (int64_t i = 0; i < k; ++i) {
-            const int64_t at = r * k + i;
-            double q = x_dtype.is_int() ? static_cast<const int8_t*>(input.data())[at] : static_cast<const uint8_t*>(input.data())[at];
-            acc += (q - zx) * sx * (wq.data_as<int8_t>()[o * k + i] * double(F(w_scale)[o]));
-          }
+          for (int64_t i = 0; i < k; ++i) acc += real[r * k + i] * (wq.data_as<int8_t>()[o * k + i] * double(F(w_scale)[o]));
           want.push_back(std::max(0.0, acc + F(bias)[o]));
         }
       }
-      for (bool vnni : {true, false}) {
-        if (vnni) unsetenv("MLC_DISABLE_VNNI");
-        else setenv("MLC_DISABLE_VNNI", "1", 1);
-        absl::StatusOr<vm::Value> got = (*vm)->Invoke("main", {vm::Value(input)});
-        ASSERT_TRUE(got.ok()) << got.status();
-        EXPECT_EQ(got->tensor().shape(), (std::vector<int64_t>{b, m, f}));
-        SCOPED_TRACE(absl::StrCat(x_dtype.ToString(), as_matmul ? " matmul" : " dense",
-                                  vnni ? " with VNNI (where the CPU has it)" : " on the portable path"));
-        ExpectClose(got->tensor(), want, 1e-4, 1e-4);
-      }
-      unsetenv("MLC_DISABLE_VNNI");
+      ExpectBothInt8Paths(vm->get(), input, want);
     }
   }
 }
