@@ -175,7 +175,8 @@ class AllocationCompactor {
           continue;
         }
         for (size_t d = 0; d < region.size(); ++d) {
-          region[d] = {Lowest(a, region[d].min, acc[d].min), Highest(a, region[d].max, acc[d].max)};
+          // The simplifier folds min(x, x + c) by the bound of the difference.
+          region[d] = {a.Simplify(tir::Min(region[d].min, acc[d].min)), a.Simplify(tir::Max(region[d].max, acc[d].max))};
         }
       }
     }
@@ -205,17 +206,6 @@ class AllocationCompactor {
     }
     plan.to = tir::MakeBuffer(buffer->name, new_shape, buffer->dtype);
     return plan;
-  }
-
-  static PrimExpr Lowest(const tir::Analyzer& a, const PrimExpr& x, const PrimExpr& y) {
-    if (a.CanProve(tir::operator<=(x, y))) return x;
-    if (a.CanProve(tir::operator<=(y, x))) return y;
-    return a.Simplify(tir::Min(x, y));
-  }
-  static PrimExpr Highest(const tir::Analyzer& a, const PrimExpr& x, const PrimExpr& y) {
-    if (a.CanProve(tir::operator<=(y, x))) return x;
-    if (a.CanProve(tir::operator<=(x, y))) return y;
-    return a.Simplify(tir::Max(x, y));
   }
 
   struct Rewriter : tir::StmtExprMutator {

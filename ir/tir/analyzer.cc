@@ -369,6 +369,15 @@ class Simplifier : public StmtExprMutator {
         if (!ints) return e;
         ConstIntBound x = analyzer_->Bound(b->a), y = analyzer_->Bound(b->b);
         bool a_le_b = x.max <= y.min, b_le_a = y.max <= x.min;
+        if (!a_le_b && !b_le_a) {
+          // The operands' own bounds overlap (min(i, i + 1), max(i * 4, i * 4 + 3)); the bound
+          // of their difference may still decide.
+          PrimExpr xa = b->a, yb = b->b;
+          MatchTypes(&xa, &yb);
+          ConstIntBound d = analyzer_->Bound(FromLinear(ToLinear(MakeBinary(NodeKind::kSub, xa, yb))));
+          a_le_b = d.max <= 0;
+          b_le_a = d.min >= 0;
+        }
         if (k == NodeKind::kMin) {
           if (a_le_b) return b->a;
           if (b_le_a) return b->b;

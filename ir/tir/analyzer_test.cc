@@ -57,6 +57,12 @@ TEST_F(AnalyzerTest, BoundsDecideComparisonsAndMinMax) {
   Check(j0 * 4 + j1 < 127, j0 * 4 + j1 < 127);
   Check(Min(j1, I32(10)), j1);
   Check(Max(j1, I32(10)), I32(10));
+  // Overlapping bounds, decided by the difference (k has no range at all).
+  Check(Min(k, k), k);
+  Check(Max(k, k + 1), k + 1);
+  Check(Min(j0 * 4 + 3, j0 * 4), j0 * 4);
+  Check(Max(i - j1, i + 4), i + 4);
+  Check(Min(i, j0), Min(i, j0));  // undecided
   EXPECT_TRUE(a.CanProve(i * 128 + j0 * 4 + j1 < 16384));
   EXPECT_FALSE(a.CanProve(i + k < 5));
   ConstIntBound b = a.Bound(FloorMod(i, 16) * 2 + 1);
