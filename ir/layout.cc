@@ -65,6 +65,10 @@ int64_t Layout::Factor(char primal) const {
   return p < 0 ? 1 : axes_[p].factor;
 }
 
+bool Layout::BlocksOnlyChannels() const {
+  return std::all_of(axes_.begin(), axes_.end(), [](const Axis& a) { return a.primal() || a.name == 'c' || a.name == 'i' || a.name == 'o'; });
+}
+
 int Layout::PositionOf(char name) const {
   for (size_t i = 0; i < axes_.size(); ++i) {
     if (axes_[i].name == name) return static_cast<int>(i);

@@ -44,6 +44,9 @@ class Layout {
   bool IsPrimal() const { return Primal() == name_; }
   /*! \brief The factor of `primal`'s sub-axis ('C' in "NCHW16c": 16), 1 when it has none. */
   int64_t Factor(char primal) const;
+  /*! \brief Whether every sub-axis splits a channel axis (C of data, I or O of weights):
+   *  "NCHW16c", "OIDHW16i16o", not "NCHW4h". */
+  bool BlocksOnlyChannels() const;
   /*! \brief Where `name` (a primal 'C' or a sub-axis 'c') is among the axes, or -1. */
   int PositionOf(char name) const;
 

@@ -22,6 +22,14 @@ TEST(Layout, ParsesAxesAndSubAxes) {
   EXPECT_TRUE(Layout::Parse("NCHW")->IsPrimal());
 }
 
+TEST(Layout, BlocksOnlyChannelsAcceptsChannelSubAxesOnly) {
+  EXPECT_TRUE(Layout::Parse("NCHW")->BlocksOnlyChannels());
+  EXPECT_TRUE(Layout::Parse("NCDHW16c")->BlocksOnlyChannels());
+  EXPECT_TRUE(Layout::Parse("OIHW16i64o")->BlocksOnlyChannels());
+  EXPECT_FALSE(Layout::Parse("NCHW4h")->BlocksOnlyChannels());
+  EXPECT_FALSE(Layout::Parse("OIDHW2d16o")->BlocksOnlyChannels());
+}
+
 TEST(Layout, MalformedTextIsAnErrorSayingWhy) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"", "empty"},

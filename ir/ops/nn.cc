@@ -23,9 +23,7 @@ using te::Tensor;
 absl::StatusOr<Layout> ParseImageLayout(const std::string& text, const std::string& attr, const std::string& primal) {
   absl::StatusOr<Layout> l = Layout::Parse(text);
   if (!l.ok()) return absl::InvalidArgumentError(absl::StrCat(attr, ": ", l.status().message()));
-  bool blocked_elsewhere = false;
-  for (char axis : primal) blocked_elsewhere |= axis != 'C' && axis != 'I' && axis != 'O' && l->Factor(axis) != 1;
-  if (l->Primal() != primal || blocked_elsewhere) {
+  if (l->Primal() != primal || !l->BlocksOnlyChannels()) {
     return absl::InvalidArgumentError(absl::StrCat(attr, " \"", text, "\" is not ", primal, " with only the channels blocked"));
   }
   return *l;

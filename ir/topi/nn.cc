@@ -45,9 +45,7 @@ absl::StatusOr<Layout> ImageLayout(const std::string& text, const std::string& o
   absl::StatusOr<Layout> l = Layout::Parse(text);
   if (!l.ok()) return absl::InvalidArgumentError(absl::StrCat(op, ": ", l.status().message()));
   const std::string primal = l->Primal();
-  bool blocked_elsewhere = false;
-  for (char a : primal) blocked_elsewhere |= a != 'C' && l->Factor(a) != 1;
-  if ((primal != "NCHW" && primal != "NCDHW") || blocked_elsewhere) {
+  if ((primal != "NCHW" && primal != "NCDHW") || !l->BlocksOnlyChannels()) {
     return absl::InvalidArgumentError(
         absl::StrCat(op, ": layout ", text, " is not NCHW or NCDHW with the channels optionally blocked"));
   }
@@ -138,9 +136,7 @@ absl::StatusOr<Tensor> Conv(const Tensor& x, const Tensor& w, const std::vector<
   if (!ol.ok()) return ol.status();
   absl::StatusOr<Layout> kl = Layout::Parse(kernel_layout);
   if (!kl.ok()) return absl::InvalidArgumentError(absl::StrCat(op, ": ", kl.status().message()));
-  bool kernel_spatial_blocked = false;
-  for (char a : spatial) kernel_spatial_blocked |= kl->Factor(a) != 1;
-  if (kl->Primal() != "OI" + spatial || kernel_spatial_blocked || kl->ndim() != w.ndim() || SpatialAxes(*ol) != spatial) {
+  if (kl->Primal() != "OI" + spatial || !kl->BlocksOnlyChannels() || kl->ndim() != w.ndim() || SpatialAxes(*ol) != spatial) {
     return absl::InvalidArgumentError(absl::StrCat(op, ": kernel layout ", kernel_layout, " is not OI", spatial,
                                                    " (channels optionally blocked) of ", w.ndim(), "-d weights, or out layout ",
                                                    ol->name(), " has other spatial axes"));
