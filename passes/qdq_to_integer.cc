@@ -197,11 +197,26 @@ std::optional<TensorData> LastAxisValues(const relax::Expr& e, int64_t channels)
   return TensorData(DataType::Float32(), {channels}, c->data.bytes());
 }
 
-/*! \brief The float32 result's rank the kernel writes, or 0 when it is not static float32. */
-size_t StaticFloat32Rank(const relax::Expr& e) {
-  const auto* t = e->struct_info().as<relax::TensorStructInfoNode>();
-  return t != nullptr && t->shape && t->dtype == DataType::Float32() ? t->shape->size() : 0;
-}
+/*! \brief The patterns of one QDQ layer: `product` of dequantized activations and a dequantized
+ *  int8 weight, [+ bias] [ReLU]. */
+struct QdqPatterns {
+  Pattern xq = Wildcard(), sx = IsConst(), zx = IsConst();
+  Pattern x_dq = IsOp("dequantize")({xq, sx, zx});
+  Pattern w_quantize = IsOp("quantize")({IsConst(), IsConst(), IsConst()});
+  Pattern w_int = IsConst() | w_quantize;
+  Pattern w_dq = IsOp("dequantize")({w_int, IsConst(), IsConst()});
+  Pattern w_transposed = IsOp("permute_dims")({w_dq});
+  Pattern conv = IsOp("nn.conv2d")({x_dq, w_dq});
+  Pattern dense = IsOp("nn.dense")({x_dq, w_dq}) | IsOp("matmul")({x_dq, w_transposed});
+  Pattern matmul = IsOp("matmul")({x_dq, w_dq});
+  Pattern product = conv | dense | matmul;
+  Pattern bias = IsConst();
+  Pattern add_right = IsOp("add")({product, bias}), add_left = IsOp("add")({bias, product});
+  Pattern add = add_right | add_left;  // an Or records the variable it met, its alternatives the call
+
+  /*! \brief The int8 weight the match dequantizes: a constant, or quantize of one. */
+  relax::Expr WeightInt(const Match& m) const { return m[w_quantize].defined() ? m[w_quantize] : m[w_int]; }
+};
 
 class QdqToIntegerPass : public FunctionPass {
  public:
@@ -232,20 +247,8 @@ class QdqToIntegerPass : public FunctionPass {
   static absl::StatusOr<relax::Function> RewriteForm(const relax::Function& func, bool with_bias, bool with_relu,
                                                     relax::BlockBuilder* builder) {
     std::map<const relax::VarNode*, int> uses = CountVarUses(func);
-    Pattern xq = Wildcard(), sx = IsConst(), zx = IsConst();
-    Pattern x_dq = IsOp("dequantize")({xq, sx, zx});
-    Pattern w_quantize = IsOp("quantize")({IsConst(), IsConst(), IsConst()});
-    Pattern w_int = IsConst() | w_quantize;
-    Pattern w_dq = IsOp("dequantize")({w_int, IsConst(), IsConst()});
-    Pattern w_transposed = IsOp("permute_dims")({w_dq});
-    Pattern conv = IsOp("nn.conv2d")({x_dq, w_dq});
-    Pattern dense = IsOp("nn.dense")({x_dq, w_dq}) | IsOp("matmul")({x_dq, w_transposed});
-    Pattern matmul = IsOp("matmul")({x_dq, w_dq});
-    Pattern product = conv | dense | matmul;
-    Pattern bias = IsConst();
-    Pattern add_right = IsOp("add")({product, bias}), add_left = IsOp("add")({bias, product});
-    Pattern add = add_right | add_left;  // an Or records the variable it met, its alternatives the call
-    Pattern top = with_relu ? IsOp("nn.relu")({add}) : with_bias ? add : product;
+    const QdqPatterns p;
+    Pattern top = with_relu ? IsOp("nn.relu")({p.add}) : with_bias ? p.add : p.product;
     auto single_use = [&](const relax::Expr& e) {
       const auto* v = e.as<relax::VarNode>();
       return v != nullptr && uses[v] == 1;
@@ -256,62 +259,68 @@ class QdqToIntegerPass : public FunctionPass {
           // The absorbed intermediate results must have no other use.
           if (with_relu && !single_use(matched.as<relax::CallNode>()->args[0])) return matched;
           if (with_bias) {
-            const bool bias_first = m[add_left].defined();
-            const auto* add_call = (bias_first ? m[add_left] : m[add_right]).as<relax::CallNode>();
+            const bool bias_first = m[p.add_left].defined();
+            const auto* add_call = (bias_first ? m[p.add_left] : m[p.add_right]).as<relax::CallNode>();
             if (!single_use(add_call->args[bias_first ? 1 : 0])) return matched;
           }
-          const relax::Expr& weight_int = m[w_quantize].defined() ? m[w_quantize] : m[w_int];
-          const auto& w_dq_call = *m[w_dq].as<relax::CallNode>();
-          if (m[conv].defined()) return RewriteConv(matched, m[conv], weight_int, w_dq_call, m, xq, sx, zx, bias, with_bias, with_relu);
-          // A linear layer: the weight's output channels along axis 0, or axis 1 of a matmul's [K, F].
-          const int64_t channel_axis = m[matmul].defined() ? 1 : 0;
-          if (m[w_transposed].defined()) {
-            absl::StatusOr<relax::PermuteDimsAttrs> p = relax::ParseAttrs<relax::PermuteDimsAttrs>(m[w_transposed].as<relax::CallNode>()->attrs);
-            if (!p.ok() || (!p->axes.empty() && p->axes != std::vector<int64_t>{1, 0})) return matched;
-          }
-          const auto* wt = w_dq_call.struct_info().as<relax::TensorStructInfoNode>();
-          if (wt == nullptr || wt->ndim != 2) return matched;
-          std::optional<WeightRows> w = MakeWeightRows(weight_int, w_dq_call, channel_axis);
-          const auto* xt = m[xq]->struct_info().as<relax::TensorStructInfoNode>();
-          if (!w || xt == nullptr || !xt->shape || xt->shape->size() < 2 || xt->shape->back() != w->k) return matched;
-          if (StaticFloat32Rank(matched) != xt->shape->size()) return matched;
-          std::optional<TensorData> b;
-          if (with_bias && !(b = LastAxisValues(m[bias], w->f))) return matched;
-          std::optional<IntegerOperands> ops = MakeOperands(m[xq], m[sx], m[zx], *w, b);
-          if (!ops) return matched;
-          return CallDpsPacked("mlc.int8.dense",
-                               {m[xq], relax::MakeConstant(DenseWeight(*w)),
-                                relax::MakeConstant(Int64Tensor({ops->zero_point, with_relu ? 1 : 0})),
-                                relax::MakeConstant(ops->compensation), relax::MakeConstant(ops->scale),
-                                relax::MakeConstant(ops->bias)},
-                               matched);
+          std::optional<relax::Expr> rewritten = m[p.conv].defined() ? RewriteConv(matched, m, p, with_bias, with_relu)
+                                                                     : RewriteLinear(matched, m, p, with_bias, with_relu);
+          return rewritten ? *rewritten : matched;
         },
         builder);
   }
 
-  static relax::Expr RewriteConv(const relax::Expr& matched, const relax::Expr& conv, const relax::Expr& weight_int,
-                                 const relax::CallNode& w_dq, const Match& m, const Pattern& xq, const Pattern& sx,
-                                 const Pattern& zx, const Pattern& bias, bool with_bias, bool with_relu) {
-    absl::StatusOr<relax::Conv2DAttrs> attrs = relax::ParseAttrs<relax::Conv2DAttrs>(conv.as<relax::CallNode>()->attrs);
-    if (!attrs.ok() || attrs->groups != 1 || !attrs->IsDefaultLayout() || !StaticFloat32(matched, 4)) return matched;
-    const auto* xt = m[xq]->struct_info().as<relax::TensorStructInfoNode>();
-    std::optional<WeightRows> w = MakeWeightRows(weight_int, w_dq, /*channel_axis=*/0);
+  /*! \brief The match as one mlc.int8.conv2d, or nullopt when the kernel does not take it. */
+  static std::optional<relax::Expr> RewriteConv(const relax::Expr& matched, const Match& m, const QdqPatterns& p, bool with_bias,
+                                                bool with_relu) {
+    absl::StatusOr<relax::Conv2DAttrs> attrs = relax::ParseAttrs<relax::Conv2DAttrs>(m[p.conv].as<relax::CallNode>()->attrs);
+    if (!attrs.ok() || attrs->groups != 1 || !attrs->IsDefaultLayout() || !StaticFloat32(matched, 4)) return std::nullopt;
+    const relax::CallNode& w_dq = *m[p.w_dq].as<relax::CallNode>();
+    const auto* xt = m[p.xq]->struct_info().as<relax::TensorStructInfoNode>();
+    std::optional<WeightRows> w = MakeWeightRows(p.WeightInt(m), w_dq, /*channel_axis=*/0);
     const auto* wt = w_dq.struct_info().as<relax::TensorStructInfoNode>();
     if (!w || xt == nullptr || !xt->shape || xt->shape->size() != 4 || wt == nullptr || !wt->shape || wt->shape->size() != 4 ||
         (*wt->shape)[1] != (*xt->shape)[1]) {
-      return matched;
+      return std::nullopt;
     }
     std::optional<TensorData> b;
-    if (with_bias && !(b = PerChannelValues(m[bias], w->f))) return matched;
-    std::optional<IntegerOperands> ops = MakeOperands(m[xq], m[sx], m[zx], *w, b);
-    if (!ops) return matched;
+    if (with_bias && !(b = PerChannelValues(m[p.bias], w->f))) return std::nullopt;
+    std::optional<IntegerOperands> ops = MakeOperands(m[p.xq], m[p.sx], m[p.zx], *w, b);
+    if (!ops) return std::nullopt;
     const std::vector<int64_t>& ws = *wt->shape;
     std::vector<int64_t> geometry = attrs->strides;
     geometry.insert(geometry.end(), attrs->padding.begin(), attrs->padding.end());
     geometry.insert(geometry.end(), attrs->dilation.begin(), attrs->dilation.end());
     geometry.insert(geometry.end(), {ws[2], ws[3], ops->zero_point, with_relu ? 1 : 0});
     return CallDpsPacked("mlc.int8.conv2d",
-                         {m[xq], relax::MakeConstant(ConvWeight(*w)), relax::MakeConstant(Int64Tensor(geometry)),
+                         {m[p.xq], relax::MakeConstant(ConvWeight(*w)), relax::MakeConstant(Int64Tensor(geometry)),
+                          relax::MakeConstant(ops->compensation), relax::MakeConstant(ops->scale), relax::MakeConstant(ops->bias)},
+                         matched);
+  }
+
+  /*! \brief The match (nn.dense or matmul by a constant matrix) as one mlc.int8.dense, or nullopt
+   *  when the kernel does not take it. */
+  static std::optional<relax::Expr> RewriteLinear(const relax::Expr& matched, const Match& m, const QdqPatterns& p,
+                                                  bool with_bias, bool with_relu) {
+    const relax::CallNode& w_dq = *m[p.w_dq].as<relax::CallNode>();
+    // The weight's output channels lie along axis 0, or along axis 1 of a matmul's [K, F].
+    const int64_t channel_axis = m[p.matmul].defined() ? 1 : 0;
+    if (m[p.w_transposed].defined()) {
+      absl::StatusOr<relax::PermuteDimsAttrs> t = relax::ParseAttrs<relax::PermuteDimsAttrs>(m[p.w_transposed].as<relax::CallNode>()->attrs);
+      if (!t.ok() || (!t->axes.empty() && t->axes != std::vector<int64_t>{1, 0})) return std::nullopt;
+    }
+    const auto* wt = w_dq.struct_info().as<relax::TensorStructInfoNode>();
+    if (wt == nullptr || wt->ndim != 2) return std::nullopt;
+    std::optional<WeightRows> w = MakeWeightRows(p.WeightInt(m), w_dq, channel_axis);
+    const auto* xt = m[p.xq]->struct_info().as<relax::TensorStructInfoNode>();
+    if (!w || xt == nullptr || !xt->shape || xt->shape->size() < 2 || xt->shape->back() != w->k) return std::nullopt;
+    if (!StaticFloat32(matched, xt->shape->size())) return std::nullopt;
+    std::optional<TensorData> b;
+    if (with_bias && !(b = LastAxisValues(m[p.bias], w->f))) return std::nullopt;
+    std::optional<IntegerOperands> ops = MakeOperands(m[p.xq], m[p.sx], m[p.zx], *w, b);
+    if (!ops) return std::nullopt;
+    return CallDpsPacked("mlc.int8.dense",
+                         {m[p.xq], relax::MakeConstant(DenseWeight(*w)), relax::MakeConstant(Int64Tensor({ops->zero_point, with_relu ? 1 : 0})),
                           relax::MakeConstant(ops->compensation), relax::MakeConstant(ops->scale), relax::MakeConstant(ops->bias)},
                          matched);
   }
