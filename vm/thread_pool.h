@@ -6,8 +6,8 @@
  *  thread, and every thread then takes grains of the second half from a shared counter until
  *  none is left (on a shared machine one vCPU is often slower than the other for a while, and
  *  a static split waits for the slowest; a loop of fewer than 4 iterations per thread is split
- *  statically only). The caller runs chunk 0, and Launch returns when all are done. A launch from inside a parallel body
- *  runs serially. Threads: MLC_NUM_THREADS, else the number of cores.
+ *  statically only). The caller runs chunk 0, and Launch returns when all are done. A launch
+ *  from inside a parallel body runs serially. Threads: MLC_NUM_THREADS, else the number of cores.
  *
  *  A model launches many short parallel loops back to back (a dense layer at batch 64 takes
  *  about 100 us), so waking a sleeping thread for each (tens of microseconds on a virtual
@@ -98,8 +98,8 @@ class ThreadPool {
   cpu_set_t allowed_cpus_;  // the process's CPUs when the pool started
 };
 
-/*! \brief fn(begin, end) over [0, n), split into one contiguous range per thread of the global
- *  pool (what the runtime library's kernels parallelize with). */
+/*! \brief fn(begin, end) over [0, n) on the global pool, split as Launch splits a kernel's
+ *  loop (what the runtime library's kernels parallelize with). */
 template <typename F>
 void ParallelFor(int64_t n, const F& fn) {
   ThreadPool::Global().Run([](void* closure, int64_t begin, int64_t end) { (*static_cast<const F*>(closure))(begin, end); },

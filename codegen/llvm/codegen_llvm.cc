@@ -397,9 +397,6 @@ class KernelEmitter {
     std::vector<Reduction> k;  // outermost first
   };
 
-  /*! \brief T.gemm_tile(C, A, B, K, MR, NR, a_m, a_k, b_k, b_n, c_m, c_n): C[m, n] += sum_k
-   *  A[m, k] * B[k, n] over an MR x NR tile, and T.gemm_tile_partial, which computes only its
-   *  first `rows` rows (the last tile of rows known at run time). */
   /*! \brief Appends the constant arguments [first, end) of an intrinsic call to `out`; fails
    *  the build, naming the intrinsic and `what`, where one is not a constant. */
   bool ConstantArgs(const tir::TirCallNode* call, size_t first, size_t end, const char* what, std::vector<int64_t>* out) {
@@ -414,6 +411,9 @@ class KernelEmitter {
     return true;
   }
 
+  /*! \brief T.gemm_tile(C, A, B, K, MR, NR, a_m, a_k, b_k, b_n, c_m, c_n): C[m, n] += sum_k
+   *  A[m, k] * B[k, n] over an MR x NR tile, and T.gemm_tile_partial, which computes only its
+   *  first `rows` rows (the last tile of rows known at run time). */
   llvm::Value* EmitGemmTile(const tir::TirCallNode* call) {
     llvm::Value* zero32 = b_.getInt32(0);
     const bool partial = call->name == "gemm_tile_partial";

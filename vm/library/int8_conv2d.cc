@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "vm/library/dltensor_view.h"
 #include "vm/library/int8_common.h"
 #include "vm/runtime_registry.h"
 #include "vm/thread_pool.h"
@@ -183,8 +184,7 @@ absl::Status Conv2d(absl::Span<DLTensor* const> args) {
       scale->shape[0] != f || bias->shape[0] != f || out->shape[0] != x->shape[0] || out->shape[1] != f) {
     return absl::InvalidArgumentError(absl::StrCat(kName, ": compensation (int32), scale and bias (float32) need one value per output channel"));
   }
-  auto data = [](DLTensor* t) { return static_cast<char*>(t->data) + t->byte_offset; };
-  const int64_t* p = reinterpret_cast<const int64_t*>(data(geometry));
+  const int64_t* p = reinterpret_cast<const int64_t*>(DataOf(geometry));
   Geometry g{x->shape[1], x->shape[2], x->shape[3], f, p[8], p[9], out->shape[2], out->shape[3], 0, w->shape[1],
              {p[0], p[1]}, {p[2], p[3], p[4], p[5]}, {p[6], p[7]}, static_cast<uint8_t>(p[10]), p[11] != 0,
              x->dtype.code == kDLInt};
@@ -196,14 +196,14 @@ absl::Status Conv2d(absl::Span<DLTensor* const> args) {
   const int64_t panels = g.panels(), image_in = g.c * g.h * g.w, image_out = f * g.pixels();
   thread_local std::vector<uint8_t> packed;  // reused across calls: a fresh one page-faults each time
   packed.resize(panels * g.kp * kPanel);
-  const int8_t* wd = reinterpret_cast<const int8_t*>(data(w));
-  const int32_t* cd = reinterpret_cast<const int32_t*>(data(comp));
-  const float *sd = reinterpret_cast<const float*>(data(scale)), *bd = reinterpret_cast<const float*>(data(bias));
+  const int8_t* wd = reinterpret_cast<const int8_t*>(DataOf(w));
+  const int32_t* cd = reinterpret_cast<const int32_t*>(DataOf(comp));
+  const float *sd = reinterpret_cast<const float*>(DataOf(scale)), *bd = reinterpret_cast<const float*>(DataOf(bias));
   const bool vnni = UseVnni();
   const int64_t row_tiles = (f + kRows - 1) / kRows;
   for (int64_t n = 0; n < x->shape[0]; ++n) {
-    PackColumns(reinterpret_cast<const uint8_t*>(data(x)) + n * image_in, g, packed.data());
-    float* o = reinterpret_cast<float*>(data(out)) + n * image_out;
+    PackColumns(reinterpret_cast<const uint8_t*>(DataOf(x)) + n * image_in, g, packed.data());
+    float* o = reinterpret_cast<float*>(DataOf(out)) + n * image_out;
     const uint8_t* cols = packed.data();
     // Tasks are (panel, tile of channels), panel-major: consecutive tasks of a thread reuse
     // the panel from cache while the weights stream.

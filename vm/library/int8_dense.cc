@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "vm/library/dltensor_view.h"
 #include "vm/library/int8_common.h"
 #include "vm/runtime_registry.h"
 #include "vm/thread_pool.h"
@@ -145,23 +146,22 @@ absl::Status Dense(absl::Span<DLTensor* const> args) {
       bias->ndim != 1 || comp->shape[0] != s.f || scale->shape[0] != s.f || bias->shape[0] != s.f) {
     return absl::InvalidArgumentError(absl::StrCat(kName, ": compensation (int32), scale and bias (float32) need one value per output channel"));
   }
-  auto data = [](DLTensor* t) { return static_cast<char*>(t->data) + t->byte_offset; };
-  const int64_t* p = reinterpret_cast<const int64_t*>(data(params));
+  const int64_t* p = reinterpret_cast<const int64_t*>(DataOf(params));
   if (p[0] < 0 || p[0] > 255) return absl::InvalidArgumentError(absl::StrCat(kName, ": zero point ", p[0], " is not in 0..255"));
   s.relu = p[1] != 0;
   // x in the uint8 domain with rows padded to Kp taps (the padding meets zero weights).
   const uint8_t zero_point = static_cast<uint8_t>(p[0]), flip = x->dtype.code == kDLInt ? 0x80 : 0;
   thread_local std::vector<uint8_t> rows;
   rows.resize(s.m * s.kp);
-  const uint8_t* xd = reinterpret_cast<const uint8_t*>(data(x));
+  const uint8_t* xd = reinterpret_cast<const uint8_t*>(DataOf(x));
   for (int64_t r = 0; r < s.m; ++r) {
     uint8_t* dst = rows.data() + r * s.kp;
     for (int64_t i = 0; i < s.k; ++i) dst[i] = xd[r * s.k + i] ^ flip;
     std::memset(dst + s.k, zero_point, s.kp - s.k);
   }
-  const DenseOperands o{rows.data(), reinterpret_cast<const int8_t*>(data(w)), reinterpret_cast<const int32_t*>(data(comp)),
-                        reinterpret_cast<const float*>(data(scale)), reinterpret_cast<const float*>(data(bias)),
-                        reinterpret_cast<float*>(data(out))};
+  const DenseOperands o{rows.data(), reinterpret_cast<const int8_t*>(DataOf(w)), reinterpret_cast<const int32_t*>(DataOf(comp)),
+                        reinterpret_cast<const float*>(DataOf(scale)), reinterpret_cast<const float*>(DataOf(bias)),
+                        reinterpret_cast<float*>(DataOf(out))};
   const bool vnni = UseVnni();
   const int64_t row_tiles = (s.m + kRowTile - 1) / kRowTile, panel_tiles = (s.panels + kPanelTile - 1) / kPanelTile;
   // Tasks are (panel tile, row tile), panel-major: a thread's consecutive tasks reuse the weight
