@@ -12,14 +12,19 @@ t="${TEST_TMPDIR}"
 failures=0; passed=0
 ok() { echo "ok: $1"; passed=$((passed + 1)); }
 bad() { echo "FAILED: $1"; failures=$((failures + 1)); }
-# compiles_like_reference MODEL STEM INPUTS REFERENCE: imports MODEL (FX or ONNX), compiles it with
-# the default passes, runs it on INPUTS (comma-separated .npy) and compares with REFERENCE;
-# the stages' files are STEM.*.
-compiles_like_reference() {
-  local model=$1 stem=$2 inputs=$3 ref=$4 tol=${5:-1e-4}
+# compile_and_run MODEL STEM INPUTS: imports MODEL (FX or ONNX), compiles it with the default
+# passes and runs it on INPUTS (comma-separated .npy) into STEM.out.npy; the stages' files are
+# STEM.*.
+compile_and_run() {
+  local model=$1 stem=$2 inputs=$3
   frontend/import --in "$model" --out "$stem.irpb" && passes/opt --in "$stem.irpb" --out "$stem.opt.irpb" &&
     codegen/build --in "$stem.opt.irpb" --out "$stem.mlcx" &&
-    vm/run --exe "$stem.mlcx" --inputs "$inputs" --outputs "$stem.out.npy" && matches_reference "$stem.out.npy" "$ref" "$tol"
+    vm/run --exe "$stem.mlcx" --inputs "$inputs" --outputs "$stem.out.npy"
+}
+# compiles_like_reference MODEL STEM INPUTS REFERENCE [TOLERANCE]: compile_and_run, then the
+# output against REFERENCE.
+compiles_like_reference() {
+  compile_and_run "$1" "$2" "$3" && matches_reference "$2.out.npy" "$4" "${5:-1e-4}"
 }
 
 for example in mlp mymodel cnn volumetric attention; do
@@ -315,9 +320,7 @@ qz = lambda x, s, z: np.clip(np.rint(x / s) + z, 0, 255).astype(np.uint8)
 c = qz(dq(a, .02, 120) + dq(b, .05, 100), .04, 128)
 np.save(f"{t}/qlinear.ref.npy", qz(dq(c, .04, 128) * dq(a, .02, 120), .03, 10))
 PY
-if frontend/import --in "$t/qlinear.onnx" --out "$t/qlinear.irpb" && passes/opt --in "$t/qlinear.irpb" --out "$t/qlinear.opt.irpb" &&
-   codegen/build --in "$t/qlinear.opt.irpb" --out "$t/qlinear.mlcx" &&
-   vm/run --exe "$t/qlinear.mlcx" --inputs "$t/qlinear.x.npy" --outputs "$t/qlinear.out.npy" &&
+if compile_and_run "$t/qlinear.onnx" "$t/qlinear" "$t/qlinear.x.npy" &&
    /usr/bin/python3 -c "import sys, numpy as np; o, r = (np.load(p).astype(int) for p in sys.argv[1:]); sys.exit(0 if o.shape == r.shape and np.abs(o - r).max() <= 1 else 1)" \
      "$t/qlinear.out.npy" "$t/qlinear.ref.npy"; then
   ok "com.microsoft QLinearAdd and QLinearMul match NumPy within one quantization step"
