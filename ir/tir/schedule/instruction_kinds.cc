@@ -142,6 +142,12 @@ const std::map<std::string, Kind>& Kinds() {
       {"reverse_compute_inline",
        {{"reverse_compute_inline", {"block"}, {}, {}, I::kNoOutput},
         [](Schedule* s, const std::vector<TraceValue>& in, const TraceValue&) { return None(s->ReverseComputeInline(B(in[0]))); }}},
+      {"decompose_padding",
+       {{"decompose_padding", {"block"}, {}, {}, I::kNoOutput},
+        [](Schedule* s, const std::vector<TraceValue>& in, const TraceValue&) { return None(s->DecomposePadding(B(in[0]))); }}},
+      {"in_place_epilogue",
+       {{"in_place_epilogue", {"block"}, {}, {}, I::kNoOutput},
+        [](Schedule* s, const std::vector<TraceValue>& in, const TraceValue&) { return None(s->InPlaceEpilogue(B(in[0]))); }}},
       {"cache_read",
        {{"cache_read", {"block", "read_buffer_index", "storage_scope"}, {}, {}, I::kOneBlock},
         [](Schedule* s, const std::vector<TraceValue>& in, const TraceValue&) {

@@ -99,6 +99,14 @@ class Schedule {
   absl::StatusOr<BlockRV> CacheWrite(const BlockRV& block, int write_index, const std::string& scope);
   /*! \brief Splits a reduction's init into its own block before `loop`. */
   absl::StatusOr<BlockRV> DecomposeReduction(const BlockRV& block, const LoopRV& loop);
+  /*! \brief Splits a padding block, out[v] = Select(v in a box, f(v), c), into blocks that fill
+   *         the border with c (named <block>_border<i>) and the block itself over the box only,
+   *         storing at an offset (padding.cc). */
+  absl::Status DecomposePadding(const BlockRV& block);
+  /*! \brief The reduction whose result the epilogue `block` reads writes into the epilogue's
+   *         output instead, where the epilogue stores (possibly at a constant offset), and the
+   *         epilogue updates it in place (in_place.cc). */
+  absl::Status InPlaceEpilogue(const BlockRV& block);
   /*! \brief Factors the reduction over `loop` into a new buffer with the loop as dimension
    *         `factor_axis`, then reduces that buffer; returns the rfactor block. */
   absl::StatusOr<BlockRV> RFactor(const LoopRV& loop, int factor_axis);

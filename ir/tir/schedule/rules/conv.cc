@@ -91,8 +91,13 @@ std::optional<DirectConvBlock> MatchDirectConv(const Schedule& sch, const BlockR
   const auto* b = mul ? mul->b.as<BufferLoadNode>() : nullptr;
   if (acc == nullptr || a == nullptr || b == nullptr || !acc->buffer.same_as(store->buffer)) return std::nullopt;
   if (a->buffer->dtype != DataType::Float32() || b->buffer->dtype != DataType::Float32()) return std::nullopt;
+  // C at its iteration variables, possibly offset by constants (the interior of a padded
+  // result: in_place_epilogue).
   for (const PrimExpr& i : store->indices) {
-    if (i.as<TirVarNode>() == nullptr) return std::nullopt;
+    const auto* sum = i.as<AddNode>();
+    if (i.as<TirVarNode>() == nullptr && (sum == nullptr || sum->a.as<TirVarNode>() == nullptr || AsConstInt(sum->b) == nullptr)) {
+      return std::nullopt;
+    }
   }
   const IterVar* lanes_iv = nullptr;
   for (const IterVar& iv : block->iter_vars) {

@@ -157,6 +157,35 @@ bool MoveContiguousLoopInside(Schedule* sch, const BlockRV& block, const BlockVi
 
 }  // namespace
 
+std::vector<std::string> DecomposeEpiloguePadding(Schedule* sch, const std::string& func) {
+  PrimFunc prim = sch->mod().LookupPrimFunc(func);
+  if (!prim.defined()) return {};
+  std::vector<std::string> pads;
+  for (const BlockRealizeNode* r : AllBlocks(prim->body)) {
+    const BlockNode* block = r->block.get();
+    const auto* store = block->body.as<BufferStoreNode>();
+    if (r->iter_values.empty() || store == nullptr || store->value.as<SelectNode>() == nullptr || !IsParam(prim, store->buffer)) continue;
+    // It reads what another block of the function computes.
+    bool reads_intermediate = false;
+    for (const BlockRealizeNode* other : AllBlocks(prim->body)) {
+      for (const BufferRegion& w : other->block->writes) {
+        for (const BufferRegion& rd : block->reads) reads_intermediate |= other != r && w.buffer.same_as(rd.buffer) && !IsParam(prim, w.buffer);
+      }
+    }
+    if (reads_intermediate) pads.push_back(block->name);
+  }
+  std::vector<std::string> interiors;
+  for (const std::string& name : pads) {
+    absl::StatusOr<BlockRV> rv = sch->GetBlock(name, func);
+    if (!rv.ok()) continue;
+    Schedule trial = *sch;
+    if (!trial.DecomposePadding(*rv).ok()) continue;
+    *sch = trial;
+    interiors.push_back(name);
+  }
+  return interiors;
+}
+
 void InlineElementwise(Schedule* sch, const std::string& func) {
   // Repeat until nothing more inlines: inlining one block can make its producer inlinable.
   for (bool changed = true; changed;) {
@@ -262,7 +291,14 @@ int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const Target& t
   auto note = [&](const std::string& block, const std::string& text) {
     if (notes != nullptr) notes->push_back(absl::StrCat("@", func, " block ", block, ": ", text));
   };
+  const std::vector<std::string> padded = DecomposeEpiloguePadding(sch, func);
   InlineElementwise(sch, func);
+  // A padded result's producer writes into the interior itself (no intermediate copy).
+  for (const std::string& name : padded) {
+    absl::StatusOr<BlockRV> rv = sch->GetBlock(name, func);
+    Schedule trial = *sch;
+    if (rv.ok() && trial.InPlaceEpilogue(*rv).ok()) *sch = trial;
+  }
   int scheduled = 0;
   PrimFunc prim = sch->mod().LookupPrimFunc(func);
   if (!prim.defined()) return 0;

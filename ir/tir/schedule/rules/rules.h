@@ -121,6 +121,11 @@ struct TileChoosers {
  *  pooling) with the window loops unrolled under the vectorized output row. */
 absl::Status ScheduleWindowReduction(Schedule* sch, const BlockRV& block, const Target& target);
 
+/*! \brief Splits every padding of a result computed in `func` (a fused convolution's nn.pad)
+ *  into its border fill and its interior (decompose_padding), so the interior becomes the
+ *  producer's epilogue: the producer writes its result with the zero border in place.
+ *  Returns the names of the interior blocks. */
+std::vector<std::string> DecomposeEpiloguePadding(Schedule* sch, const std::string& func);
 /*! \brief Inlines every elementwise block of `func` that writes an intermediate buffer. */
 void InlineElementwise(Schedule* sch, const std::string& func);
 /*! \brief Vectorizes and parallelizes the loop nest of a block left at the root of its function. */
