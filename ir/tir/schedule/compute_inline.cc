@@ -28,10 +28,6 @@ bool DistinctIterVars(const BlockNode* block, const std::vector<PrimExpr>& indic
   return seen.size() == block->iter_vars.size();
 }
 
-bool IsParam(const PrimFunc& func, const Buffer& b) {
-  return std::any_of(func->params.begin(), func->params.end(), [&](const Buffer& p) { return p.same_as(b); });
-}
-
 /*! \brief Removes `buffer` from the alloc_buffers of whichever block allocates it. */
 Stmt DropAllocation(const Stmt& body, const Buffer& buffer) {
   return RewriteStmt(body, [&](const Stmt& s) -> std::optional<Stmt> {

@@ -25,10 +25,6 @@ namespace mlc {
 namespace tir {
 namespace {
 
-bool IsParamBuffer(const PrimFunc& func, const Buffer& b) {
-  return std::any_of(func->params.begin(), func->params.end(), [&](const Buffer& p) { return p.same_as(b); });
-}
-
 /*! \brief Loads and stores of `from` go to `to`, at their indices plus `offset`. */
 class Relocate : public StmtExprMutator {
  public:
@@ -70,7 +66,7 @@ absl::Status Schedule::InPlaceEpilogue(const BlockRV& block_rv) {
   const BlockNode* epilogue = b->block;
   const std::string what = absl::StrCat("block ", epilogue->name);
   const auto* store = epilogue->body.as<BufferStoreNode>();
-  if (!IsSpatialBlock(epilogue) || store == nullptr || !IsParamBuffer(b->prim, store->buffer)) {
+  if (!IsSpatialBlock(epilogue) || store == nullptr || !IsParam(b->prim, store->buffer)) {
     return ErrorAt(kPrim, what, "it is not one store to a parameter of the function");
   }
   const Buffer& out = store->buffer;
@@ -92,7 +88,7 @@ absl::Status Schedule::InPlaceEpilogue(const BlockRV& block_rv) {
   loads.VisitExpr(store->value);
   for (const BufferLoadNode* l : loads.found) {
     if (l->buffer.same_as(out)) return ErrorAt(kPrim, what, absl::StrCat("it reads ", out->name, ", which it writes"));
-    if (IsParamBuffer(b->prim, l->buffer) || l->indices.size() != store->indices.size()) continue;
+    if (IsParam(b->prim, l->buffer) || l->indices.size() != store->indices.size()) continue;
     std::vector<PrimExpr> o;
     for (size_t d = 0; d < l->indices.size(); ++d) {
       PrimExpr diff = analyzer.Simplify(store->indices[d] - l->indices[d]);

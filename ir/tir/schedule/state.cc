@@ -244,6 +244,10 @@ std::string UniqueBlockName(const Stmt& body, const std::string& base) {
   }
 }
 
+bool IsParam(const PrimFunc& func, const Buffer& buffer) {
+  return std::any_of(func->params.begin(), func->params.end(), [&](const Buffer& p) { return p.same_as(buffer); });
+}
+
 bool IsSpatialBlock(const BlockNode* block) {
   if (block->init.defined()) return false;
   for (const IterVar& iv : block->iter_vars) {

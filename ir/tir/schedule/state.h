@@ -59,6 +59,8 @@ Analyzer AnalyzerFor(const std::vector<const ForNode*>& loops);
 /*! \brief A name for a new block: `base`, or base_1, base_2... if taken in `body`. */
 std::string UniqueBlockName(const Stmt& body, const std::string& base);
 
+/*! \brief Whether `buffer` is a parameter of `func` (an input or output, not an intermediate). */
+bool IsParam(const PrimFunc& func, const Buffer& buffer);
 /*! \brief Whether the block only reads buffers it does not write (no reduction, no init). */
 bool IsSpatialBlock(const BlockNode* block);
 /*! \brief Whether the block has an init and reduction iteration variables. */

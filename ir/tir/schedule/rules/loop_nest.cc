@@ -35,13 +35,6 @@ int64_t EstimatedExtent(const PrimExpr& extent) {
   return e != nullptr && *e > 0 ? *e : kAssumedSymbolicExtent;
 }
 
-bool IsParam(const PrimFunc& f, const Buffer& b) {
-  for (const Buffer& p : f->params) {
-    if (p.same_as(b)) return true;
-  }
-  return false;
-}
-
 /*! \brief Iterations of the loops above a block, a symbolic extent (a batch both the block
  *  and its consumers loop over) counted once: what InliningRecomputes compares is a ratio. */
 std::optional<int64_t> IterationVolume(const Schedule& sch, const BlockRV& rv) {
