@@ -52,7 +52,8 @@ std::optional<std::vector<std::pair<int64_t, int64_t>>> Intervals(const PrimExpr
     for (size_t k = 0; k < iters.size() && !matched; ++k) {
       if (!UsesVar(p, iters[k].var)) continue;
       // cmp->a - cmp->b = v + d
-      const int64_t* d = AsConstInt(analyzer.Simplify(cmp->a - cmp->b - iters[k].var));
+      const PrimExpr rest = analyzer.Simplify(cmp->a - cmp->b - iters[k].var);
+      const int64_t* d = AsConstInt(rest);
       if (d == nullptr) return std::nullopt;
       auto& [begin, end] = range[k];
       switch (p->kind()) {
