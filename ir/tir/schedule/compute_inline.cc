@@ -28,24 +28,6 @@ bool DistinctIterVars(const BlockNode* block, const std::vector<PrimExpr>& indic
   return seen.size() == block->iter_vars.size();
 }
 
-/*! \brief Removes `buffer` from the alloc_buffers of whichever block allocates it. */
-Stmt DropAllocation(const Stmt& body, const Buffer& buffer) {
-  return RewriteStmt(body, [&](const Stmt& s) -> std::optional<Stmt> {
-    const auto* r = s.as<BlockRealizeNode>();
-    if (r == nullptr) return std::nullopt;
-    const BlockNode* b = r->block.get();
-    if (std::none_of(b->alloc_buffers.begin(), b->alloc_buffers.end(), [&](const Buffer& x) { return x.same_as(buffer); })) {
-      return std::nullopt;
-    }
-    std::vector<Buffer> allocs;
-    for (const Buffer& x : b->alloc_buffers) {
-      if (!x.same_as(buffer)) allocs.push_back(x);
-    }
-    Block nb(new BlockNode(b->name, b->iter_vars, b->reads, b->writes, allocs, b->init, b->body, b->annotations));
-    return Stmt(new BlockRealizeNode(r->iter_values, r->predicate, nb));
-  });
-}
-
 /*! \brief Loads of `buffer` replaced by `value` with `vars` bound to the load's indices. */
 class LoadInliner : public StmtExprMutator {
  public:
@@ -127,19 +109,7 @@ absl::Status Schedule::ReverseComputeInline(const BlockRV& block_rv) {
   const auto* store = consumer->body.as<BufferStoreNode>();
   if (store == nullptr) return ErrorAt(kPrim, what, "its body is not a single store");
   // The buffer it consumes: read at exactly its iteration variables.
-  std::vector<const BufferLoadNode*> loads;
-  class Loads : public StmtExprVisitor {
-   public:
-    std::vector<const BufferLoadNode*>* out;
-
-   protected:
-    void VisitExpr_(const BufferLoadNode* op) override {
-      out->push_back(op);
-      StmtExprVisitor::VisitExpr_(op);
-    }
-  } collector;
-  collector.out = &loads;
-  collector.VisitExpr(store->value);
+  const std::vector<const BufferLoadNode*> loads = LoadsIn(store->value);
   // The producer: the one other block of the scope writing a buffer this block reads.
   const BlockRealizeNode* producer = nullptr;
   Buffer consumed;

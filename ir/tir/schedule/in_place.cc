@@ -75,18 +75,7 @@ absl::Status Schedule::InPlaceEpilogue(const BlockRV& block_rv) {
   Analyzer analyzer;
   std::optional<Buffer> tmp;
   std::vector<PrimExpr> offset;
-  class Loads : public StmtExprVisitor {
-   public:
-    std::vector<const BufferLoadNode*> found;
-
-   protected:
-    void VisitExpr_(const BufferLoadNode* op) override {
-      found.push_back(op);
-      StmtExprVisitor::VisitExpr_(op);
-    }
-  } loads;
-  loads.VisitExpr(store->value);
-  for (const BufferLoadNode* l : loads.found) {
+  for (const BufferLoadNode* l : LoadsIn(store->value)) {
     if (l->buffer.same_as(out)) return ErrorAt(kPrim, what, absl::StrCat("it reads ", out->name, ", which it writes"));
     if (IsParam(b->prim, l->buffer) || l->indices.size() != store->indices.size()) continue;
     std::vector<PrimExpr> o;
@@ -159,20 +148,7 @@ absl::Status Schedule::InPlaceEpilogue(const BlockRV& block_rv) {
     if (s.get() == old_epilogue) return new_epilogue;
     return std::nullopt;
   });
-  // The intermediate's allocation goes.
-  body = RewriteStmt(body, [&](const Stmt& s) -> std::optional<Stmt> {
-    const auto* r = s.as<BlockRealizeNode>();
-    if (r == nullptr) return std::nullopt;
-    const BlockNode* x = r->block.get();
-    if (std::none_of(x->alloc_buffers.begin(), x->alloc_buffers.end(), [&](const Buffer& a) { return a.same_as(*tmp); })) return std::nullopt;
-    std::vector<Buffer> allocs;
-    for (const Buffer& a : x->alloc_buffers) {
-      if (!a.same_as(*tmp)) allocs.push_back(a);
-    }
-    Block nb(new BlockNode(x->name, x->iter_vars, x->reads, x->writes, allocs, x->init, x->body, x->annotations));
-    return Stmt(new BlockRealizeNode(r->iter_values, r->predicate, nb));
-  });
-  SetBody(b->func, body);
+  SetBody(b->func, DropAllocation(body, *tmp));
   Record(kPrim, {TraceValue::Block(block_rv)});
   return absl::OkStatus();
 }

@@ -13,7 +13,6 @@
  *  a few thin loops. TVM's decompose_padding does the same for the same reason.
  */
 #include <algorithm>
-#include <map>
 
 #include "absl/strings/str_cat.h"
 #include "ir/tir/analyzer.h"

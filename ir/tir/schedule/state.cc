@@ -244,6 +244,36 @@ std::string UniqueBlockName(const Stmt& body, const std::string& base) {
   }
 }
 
+/*! \brief Removes `buffer` from the alloc_buffers of whichever block allocates it. */
+Stmt DropAllocation(const Stmt& body, const Buffer& buffer) {
+  return RewriteStmt(body, [&](const Stmt& s) -> std::optional<Stmt> {
+    const auto* r = s.as<BlockRealizeNode>();
+    if (r == nullptr) return std::nullopt;
+    const BlockNode* b = r->block.get();
+    if (std::none_of(b->alloc_buffers.begin(), b->alloc_buffers.end(), [&](const Buffer& x) { return x.same_as(buffer); })) {
+      return std::nullopt;
+    }
+    std::vector<Buffer> allocs;
+    for (const Buffer& x : b->alloc_buffers) {
+      if (!x.same_as(buffer)) allocs.push_back(x);
+    }
+    Block nb(new BlockNode(b->name, b->iter_vars, b->reads, b->writes, allocs, b->init, b->body, b->annotations));
+    return Stmt(new BlockRealizeNode(r->iter_values, r->predicate, nb));
+  });
+}
+
+std::vector<const BufferLoadNode*> LoadsIn(const PrimExpr& e) {
+  struct Collector : StmtExprVisitor {
+    std::vector<const BufferLoadNode*> found;
+    void VisitExpr_(const BufferLoadNode* op) override {
+      found.push_back(op);
+      StmtExprVisitor::VisitExpr_(op);
+    }
+  } collector;
+  collector.VisitExpr(e);
+  return collector.found;
+}
+
 bool IsParam(const PrimFunc& func, const Buffer& buffer) {
   return std::any_of(func->params.begin(), func->params.end(), [&](const Buffer& p) { return p.same_as(buffer); });
 }

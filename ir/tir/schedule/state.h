@@ -59,6 +59,11 @@ Analyzer AnalyzerFor(const std::vector<const ForNode*>& loops);
 /*! \brief A name for a new block: `base`, or base_1, base_2... if taken in `body`. */
 std::string UniqueBlockName(const Stmt& body, const std::string& base);
 
+/*! \brief `body` with `buffer` removed from the alloc_buffers of whichever block allocates it
+ *  (a primitive that made an intermediate unnecessary). */
+Stmt DropAllocation(const Stmt& body, const Buffer& buffer);
+/*! \brief Every buffer load in `e`, outermost first. */
+std::vector<const BufferLoadNode*> LoadsIn(const PrimExpr& e);
 /*! \brief Whether `buffer` is a parameter of `func` (an input or output, not an intermediate). */
 bool IsParam(const PrimFunc& func, const Buffer& buffer);
 /*! \brief Whether the block only reads buffers it does not write (no reduction, no init). */
