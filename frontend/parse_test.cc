@@ -285,6 +285,29 @@ class M:
   EXPECT_NE(unknown.status().message().find("needs sinfo_args"), std::string::npos) << unknown.status();
 }
 
+TEST(ParseSpellings, NonFiniteAttributeValuesAreSpelledAsPythonFloatCalls) {
+  // A max pool's border is -inf; Python's repr "-inf" is not an expression, float("-inf") is.
+  const std::string module = R"(@I.ir_module
+class M:
+    @R.function
+    def main(x: R.Tensor((1, 3, 4, 4), dtype="float32")):
+        with R.dataflow():
+            gv = R.nn.pad(x, pad_width=[0, 0, 0, 0, 1, 1, 1, 1], pad_value=VALUE, pad_mode="constant")
+            R.output(gv)
+        return gv
+)";
+  for (const char* value : {"float(\"-inf\")", "float(\"inf\")", "float(\"nan\")"}) {
+    absl::StatusOr<IRModule> parsed = ParseTVMScript(Replace(module, "VALUE", value), "f.py");
+    ASSERT_TRUE(parsed.ok()) << parsed.status();
+    const std::string printed = PrintModule(*parsed);
+    EXPECT_THAT(printed, HasSubstr(absl::StrCat("pad_value=", value))) << printed;
+    absl::StatusOr<IRModule> reparsed = ParseTVMScript(printed, "printed.py");
+    ASSERT_TRUE(reparsed.ok()) << reparsed.status();
+    EXPECT_EQ(PrintModule(*reparsed), printed);
+  }
+  EXPECT_EQ(ErrorOf(Replace(module, "VALUE", "float(\"big\")")), "bad.py:6:76: float(\"big\") is not inf, -inf or nan");
+}
+
 TEST(ParseFuzz, MutationsParseOrFailCleanly) {
   // Deletions, duplications and byte flips of every seed input: each must either parse or
   // return an error with a position; none may crash or hang.

@@ -77,6 +77,12 @@ class NameTable {
 // ---------------------------------------------------------------------------------------------
 // Attribute values and struct info.
 
+// A float as Python source: repr() for finite values, float("-inf") for the others (Python's
+// repr "-inf" is not an expression the parser could read back).
+std::string FloatLiteral(double d) {
+  return std::isfinite(d) ? FormatPythonFloat(d) : absl::StrCat("float(\"", FormatPythonFloat(d), "\")");
+}
+
 std::string AttrToScript(const AttrValue& v, bool tir_style) {
   const AttrValue::Storage& s = v.storage();
   if (std::holds_alternative<std::monostate>(s)) return "None";
@@ -85,12 +91,12 @@ std::string AttrToScript(const AttrValue& v, bool tir_style) {
     return tir_style ? absl::StrCat("T.bool(", text, ")") : text;
   }
   if (const int64_t* i = std::get_if<int64_t>(&s)) return absl::StrCat(*i);
-  if (const double* d = std::get_if<double>(&s)) return FormatPythonFloat(*d);
+  if (const double* d = std::get_if<double>(&s)) return FloatLiteral(*d);
   if (const std::string* str = std::get_if<std::string>(&s)) return Quote(*str);
   if (const auto* list = std::get_if<std::vector<int64_t>>(&s)) return absl::StrCat("[", absl::StrJoin(*list, ", "), "]");
   if (const auto* list = std::get_if<std::vector<double>>(&s)) {
     std::vector<std::string> parts;
-    for (double d : *list) parts.push_back(FormatPythonFloat(d));
+    for (double d : *list) parts.push_back(FloatLiteral(d));
     return absl::StrCat("[", absl::StrJoin(parts, ", "), "]");
   }
   if (const DataType* dt = std::get_if<DataType>(&s)) return Quote(dt->ToString());

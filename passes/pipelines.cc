@@ -10,12 +10,12 @@ namespace {
 
 MLC_REGISTER_PIPELINE("default",
                       "qdq-to-integer,fold-constant,simplify-power,commute-transpose-matmul,fold-scale-into-conv,alter-op-layout,conv2d-to-gemm,"
-                      "remove-unused,split-conv-padding,"
+                      "remove-unused,split-padding,"
                       "fuse-ops,legalize,fuse-tir,default-schedule,pack-constants,remove-unused",
                       "what the pipeline and the Bazel rules run: int8 (QDQ) convolutions as int8 kernels, constants folded, convolutions in "
                       "channel-blocked layouts (NCHW16c, weights packed at compile time; the rest as GEMMs over their windows), everything fused, lowered to loops and scheduled by the default rules (GEMMs as "
                       "register-tile micro-kernels over packed panels, weights packed at compile time, depthwise "
-                      "convolutions reading their zero-padded inputs in place, written so by their producers, and pooling vectorized along the output rows); no library call");
+                      "convolutions and max pools reading their padded inputs in place, written so by their producers, and pooling vectorized along the output rows); no library call");
 MLC_REGISTER_PIPELINE("blas",
                       "qdq-to-integer,fold-constant,fold-scale-into-conv,dispatch-blas,remove-unused,fuse-ops,legalize,fuse-tir,"
                       "default-schedule,pack-constants,remove-unused",

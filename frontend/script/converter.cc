@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -311,6 +312,14 @@ class TirConverter {
         std::string name = TirName(v->a);
         if (name == "bool" && v->elts.size() == 1 && v->elts[0]->kind == AstKind::kBool) {
           return AttrValue(v->elts[0]->int_value != 0);
+        }
+        // float("inf"), float("-inf"), float("nan"): the non-finite values, as Python spells them.
+        if (DottedName(v->a) == "float" && v->elts.size() == 1 && v->elts[0]->kind == AstKind::kString) {
+          const std::string& text = v->elts[0]->text;
+          if (text == "inf") return AttrValue(std::numeric_limits<double>::infinity());
+          if (text == "-inf") return AttrValue(-std::numeric_limits<double>::infinity());
+          if (text == "nan") return AttrValue(std::numeric_limits<double>::quiet_NaN());
+          return err.Error(v, absl::StrCat("float(\"", text, "\") is not inf, -inf or nan"));
         }
         int64_t value;
         DataType dtype;

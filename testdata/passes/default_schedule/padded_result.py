@@ -1,5 +1,5 @@
 # RUN: --passes=fuse-ops,legalize,fuse-tir,default-schedule,remove-unused
-# A convolution whose result is zero-padded for the next (depthwise) layer (split-conv-padding):
+# A convolution whose result is zero-padded for the next (depthwise) layer (split-padding):
 # decompose_padding splits the pad into its border, four thin loops of zeros, and its interior;
 # the interior is the convolution's epilogue (ReLU) under its tiles, and in_place_epilogue makes
 # the register tile write the interior of the padded result directly: no intermediate buffer.

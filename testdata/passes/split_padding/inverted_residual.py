@@ -1,4 +1,4 @@
-# RUN: --passes=alter-op-layout,remove-unused,split-conv-padding
+# RUN: --passes=alter-op-layout,remove-unused,split-padding
 # MobileNet's inverted residual: the depthwise convolution's padding moves into an nn.pad of the
 # expansion's ReLU (which fuse-ops fuses into the expansion's kernel); the convolution itself
 # has no padding left and reads the padded blocks in place.

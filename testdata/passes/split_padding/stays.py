@@ -1,4 +1,4 @@
-# RUN: --passes=alter-op-layout,remove-unused,split-conv-padding
+# RUN: --passes=alter-op-layout,remove-unused,split-padding
 # Where the pad would be a kernel of its own, the padding stays in the convolution: the
 # depthwise convolution of the function's input (no producer to fuse into), and the one whose
 # data the residual add reads too (the producer's result must stay unpadded).
