@@ -17,6 +17,9 @@ namespace tir {
 
 // Work below this many iterations is not worth a parallel launch (a few microseconds).
 inline constexpr int64_t kMinParallelIterations = 1 << 14;
+// The same for the border fill of a padded result: its vectors lie a row apart (one cache line
+// each, written back to memory), so an iteration costs far more than in a contiguous nest.
+inline constexpr int64_t kMinParallelBorderIterations = 1 << 11;
 // Iterations of a parallel loop enough to share among the threads evenly; outer loops fuse
 // into it until it has this many.
 inline constexpr int64_t kParallelGrain = 64;

@@ -121,15 +121,21 @@ struct TileChoosers {
  *  pooling) with the window loops unrolled under the vectorized output row. */
 absl::Status ScheduleWindowReduction(Schedule* sch, const BlockRV& block, const Target& target);
 
+/*! \brief The blocks decompose_padding made of a function's paddings. */
+struct DecomposedPaddings {
+  std::vector<std::string> interiors;  // each becomes its producer's epilogue
+  std::vector<std::string> borders;    // the fills of the slabs around them
+};
 /*! \brief Splits every padding of a result computed in `func` (a fused convolution's nn.pad)
  *  into its border fill and its interior (decompose_padding), so the interior becomes the
- *  producer's epilogue: the producer writes its result with the zero border in place.
- *  Returns the names of the interior blocks. */
-std::vector<std::string> DecomposeEpiloguePadding(Schedule* sch, const std::string& func);
+ *  producer's epilogue: the producer writes its result with the border in place. */
+DecomposedPaddings DecomposeEpiloguePadding(Schedule* sch, const std::string& func);
 /*! \brief Inlines every elementwise block of `func` that writes an intermediate buffer. */
 void InlineElementwise(Schedule* sch, const std::string& func);
-/*! \brief Vectorizes and parallelizes the loop nest of a block left at the root of its function. */
-absl::Status ScheduleLoopNest(Schedule* sch, const BlockRV& block, const Target& target);
+/*! \brief Vectorizes the loop nest of a block left at the root of its function, and
+ *  parallelizes it when it has at least `min_parallel_work` iterations. */
+absl::Status ScheduleLoopNest(Schedule* sch, const BlockRV& block, const Target& target,
+                              int64_t min_parallel_work);
 
 /*! \brief Whether someone already scheduled the function (a loop not serial): the rules, the
  *  tuner and the tuning records leave it alone. */
