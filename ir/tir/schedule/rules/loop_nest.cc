@@ -149,6 +149,41 @@ bool MoveContiguousLoopInside(Schedule* sch, const BlockRV& block, const BlockVi
   return true;
 }
 
+/*! \brief A nest at the root of its function that nothing has placed yet: serial loops only
+ *  (not a padded window copied inside a convolution's tile, nor an already scheduled nest). */
+bool IsUnplacedRootNest(const BlockView& v) {
+  if (v.loops.empty()) return false;
+  for (const ForNode* f : v.loops) {
+    if (f->for_kind != ForKind::kSerial) return false;
+  }
+  const BlockRealizeNode* scope = ScopeOf(v.path);
+  return scope != nullptr && scope->iter_values.empty();
+}
+
+std::set<std::string> BlockNames(const Schedule& sch, const std::string& func) {
+  std::set<std::string> names;
+  for (const BlockRealizeNode* r : AllBlocks(sch.mod().LookupPrimFunc(func)->body)) names.insert(r->block->name);
+  return names;
+}
+
+/*! \brief decompose_padding on each of the blocks named, where it applies. */
+DecomposedPaddings DecomposeEach(Schedule* sch, const std::string& func, const std::vector<std::string>& pads) {
+  DecomposedPaddings made;
+  for (const std::string& name : pads) {
+    absl::StatusOr<BlockRV> rv = sch->GetBlock(name, func);
+    if (!rv.ok()) continue;
+    Schedule trial = *sch;
+    if (!trial.DecomposePadding(*rv).ok()) continue;
+    const std::set<std::string> before = BlockNames(*sch, func);
+    *sch = trial;
+    made.interiors.push_back(name);
+    for (const std::string& after : BlockNames(*sch, func)) {
+      if (!before.count(after)) made.borders.push_back(after);
+    }
+  }
+  return made;
+}
+
 }  // namespace
 
 DecomposedPaddings DecomposeEpiloguePadding(Schedule* sch, const std::string& func) {
@@ -168,25 +203,21 @@ DecomposedPaddings DecomposeEpiloguePadding(Schedule* sch, const std::string& fu
     }
     if (reads_intermediate) pads.push_back(block->name);
   }
-  auto block_names = [&]() {
-    std::set<std::string> names;
-    for (const BlockRealizeNode* r : AllBlocks(sch->mod().LookupPrimFunc(func)->body)) names.insert(r->block->name);
-    return names;
-  };
-  DecomposedPaddings made;
-  for (const std::string& name : pads) {
-    absl::StatusOr<BlockRV> rv = sch->GetBlock(name, func);
-    if (!rv.ok()) continue;
-    Schedule trial = *sch;
-    if (!trial.DecomposePadding(*rv).ok()) continue;
-    const std::set<std::string> before = block_names();
-    *sch = trial;
-    made.interiors.push_back(name);
-    for (const std::string& after : block_names()) {
-      if (!before.count(after)) made.borders.push_back(after);
-    }
+  return DecomposeEach(sch, func, pads);
+}
+
+DecomposedPaddings DecomposeRootPaddings(Schedule* sch, const std::string& func, const std::set<std::string>& skip) {
+  PrimFunc prim = sch->mod().LookupPrimFunc(func);
+  if (!prim.defined()) return {};
+  std::vector<std::string> pads;
+  for (const BlockRealizeNode* r : AllBlocks(prim->body)) {
+    const auto* store = r->block->body.as<BufferStoreNode>();
+    if (r->iter_values.empty() || store == nullptr || store->value.as<SelectNode>() == nullptr || skip.count(r->block->name)) continue;
+    absl::StatusOr<BlockRV> rv = sch->GetBlock(r->block->name, func);
+    std::optional<BlockView> v = rv.ok() ? View(*sch, *rv) : std::nullopt;
+    if (v && IsUnplacedRootNest(*v)) pads.push_back(r->block->name);
   }
-  return made;
+  return DecomposeEach(sch, func, pads);
 }
 
 void InlineElementwise(Schedule* sch, const std::string& func) {
@@ -234,7 +265,12 @@ absl::Status ScheduleLoopNest(Schedule* sch, const BlockRV& block, const Target&
   bool contiguous = false;
   if (store != nullptr && !store->indices.empty() && (inner_extent == nullptr || *inner_extent >= 4)) {
     for (size_t i = 0; i < b->iter_vars.size(); ++i) {
-      if (UsesVar(v->realize->iter_values[i], inner->loop_var) && store->indices.back().same_as(b->iter_vars[i].var)) {
+      // The last index is the variable, or the variable at an offset (a padding's interior).
+      const PrimExpr& last = store->indices.back();
+      const auto* add = last->kind() == NodeKind::kAdd ? last.as<BinaryNode>() : nullptr;
+      const bool along = last.same_as(b->iter_vars[i].var) ||
+                         (add != nullptr && add->a.same_as(b->iter_vars[i].var) && AsConstInt(add->b) != nullptr);
+      if (UsesVar(v->realize->iter_values[i], inner->loop_var) && along) {
         contiguous = b->iter_vars[i].kind == IterKind::kSpatial;
       }
     }
@@ -370,6 +406,12 @@ int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const Target& t
     ++scheduled;
     handled.insert(name);
   }
+  // A padding left at the root (of a function input, before a convolution's tiles) becomes a
+  // plain copy into the interior and border fills: as one nest, every element went through a
+  // bounds check and a clamped load, which LLVM turns into gathers (MobileNetV2's stem spent a
+  // third of its time padding its input).
+  std::vector<std::string> borders = padded.borders;
+  for (const std::string& name : DecomposeRootPaddings(sch, func, handled).borders) borders.push_back(name);
   // Then every nest still at the root of the function, untouched so far.
   prim = sch->mod().LookupPrimFunc(func);
   for (const BlockRealizeNode* r : AllBlocks(prim->body)) {
@@ -378,11 +420,7 @@ int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const Target& t
     absl::StatusOr<BlockRV> rv = sch->GetBlock(name, func);
     if (!rv.ok()) continue;
     std::optional<BlockView> v = View(*sch, *rv);
-    if (!v || v->loops.empty()) continue;
-    bool plain = true;  // serial loops only: nothing placed it yet
-    for (const ForNode* f : v->loops) plain &= f->for_kind == ForKind::kSerial;
-    const BlockRealizeNode* scope = ScopeOf(v->path);
-    if (!plain || scope == nullptr || !scope->iter_values.empty()) continue;
+    if (!v || !IsUnplacedRootNest(*v)) continue;
     Schedule attempt = *sch;
     absl::StatusOr<BlockRV> again = attempt.GetBlock(name, func);
     if (again.ok() && ScheduleWindowReduction(&attempt, *again, target).ok()) {
@@ -393,7 +431,7 @@ int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const Target& t
     // A border fill runs right after its producer's parallel loop, and its columns put every
     // vector in a line of its own across the whole result: serial, it kept the other threads
     // waiting (MobileNetV2, 2 threads: 2-5% of the padded layers' time).
-    const bool border = absl::c_linear_search(padded.borders, name);
+    const bool border = absl::c_linear_search(borders, name);
     attempt = *sch;
     again = attempt.GetBlock(name, func);
     if (!again.ok() || !ScheduleLoopNest(&attempt, *again, target, border ? kMinParallelBorderIterations : kMinParallelIterations).ok()) {

@@ -21,6 +21,7 @@
 
 #include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -130,6 +131,10 @@ struct DecomposedPaddings {
  *  into its border fill and its interior (decompose_padding), so the interior becomes the
  *  producer's epilogue: the producer writes its result with the border in place. */
 DecomposedPaddings DecomposeEpiloguePadding(Schedule* sch, const std::string& func);
+/*! \brief Splits every padding still at the root of `func` with serial loops (a padded copy of
+ *  a function input before a convolution's tiles), except the blocks in `skip`, into a copy to
+ *  its interior and its border fills: no bounds check and no clamped load per element. */
+DecomposedPaddings DecomposeRootPaddings(Schedule* sch, const std::string& func, const std::set<std::string>& skip);
 /*! \brief Inlines every elementwise block of `func` that writes an intermediate buffer. */
 void InlineElementwise(Schedule* sch, const std::string& func);
 /*! \brief Vectorizes the loop nest of a block left at the root of its function, and
