@@ -17,9 +17,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <iostream>
@@ -53,7 +55,7 @@ ABSL_FLAG(std::string, func, "main", "function to run");
 ABSL_FLAG(std::string, tuning_db, "", "tuning database from //tools:tune: its records schedule the kernels they cover");
 ABSL_FLAG(std::string, target, "native", "target to compile for (native, x86-64-v3, llvm -mcpu=znver4 -mattr=-avx512f, ...)");
 ABSL_FLAG(std::string, upper_bound, "", "upper bounds of shape variables for memory planning (build --upper_bound), e.g. batch=64");
-ABSL_FLAG(std::string, out, "", "work directory for the stage outputs (default: a new temporary directory)");
+ABSL_FLAG(std::string, out, "", "work directory for the stage outputs, kept (default: a temporary directory, removed at exit)");
 ABSL_FLAG(bool, no_cache, false, "run every stage, ignoring and not filling the cache");
 ABSL_FLAG(std::string, cache_dir, "", "cache directory (default: $XDG_CACHE_HOME/mlc-pipeline or ~/.cache/mlc-pipeline)");
 ABSL_FLAG(bool, print_after_all, false, "print the module after every pass of the opt stage");
@@ -299,12 +301,26 @@ int main(int argc, char** argv) {
   }
 
   std::string work = UserPath(absl::GetFlag(FLAGS_out));
-  if (work.empty()) {
+  const bool keep_work = !work.empty();
+  if (!keep_work) {
     std::string tmpl = (fs::temp_directory_path() / "mlc_pipeline_XXXXXX").string();
     std::vector<char> buf(tmpl.begin(), tmpl.end());
     buf.push_back('\0');
-    work = mkdtemp(buf.data());
+    if (mkdtemp(buf.data()) == nullptr) {
+      std::fprintf(stderr, "pipeline: cannot create a work directory from %s: %s\n", tmpl.c_str(), std::strerror(errno));
+      return 1;
+    }
+    work = buf.data();
   }
+  // A temporary work directory goes away on every exit path (the cache keeps what is worth
+  // keeping); pass --out to keep the stage outputs.
+  struct RemoveOnExit {
+    std::string dir;
+    ~RemoveOnExit() {
+      std::error_code ignored;
+      if (!dir.empty()) fs::remove_all(dir, ignored);
+    }
+  } cleanup{keep_work ? std::string() : work};
   fs::create_directories(work, ec);
   std::optional<mlc::pipeline::StageCache> cache;
   if (!absl::GetFlag(FLAGS_no_cache)) {
@@ -447,6 +463,6 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
-  std::printf("stage outputs in %s\n", work.c_str());
+  if (keep_work) std::printf("stage outputs in %s\n", work.c_str());
   return 0;
 }

@@ -34,6 +34,17 @@ fi
 check "the failing stage and file are named" grep -q "stage parse failed on $TEST_TMPDIR/bad.py" "$TEST_TMPDIR/bad.out"
 check "the parser's message is shown" grep -q "bad.py:3:21: undefined variable 'y'" "$TEST_TMPDIR/bad.out"
 
+# Without --out the stage outputs live in a temporary directory that is removed at exit, on
+# success and on failure; with --out they stay, and the pipeline says where.
+scratch="${TEST_TMPDIR}/scratch"
+mkdir -p "$scratch"
+TMPDIR="$scratch" $pipeline --cache-dir "$cache" > /dev/null 2>&1
+TMPDIR="$scratch" $pipeline "$TEST_TMPDIR/bad.py" --cache-dir "$cache" > /dev/null 2>&1 || true
+check "no temporary work directory is left behind" test -z "$(ls -A "$scratch")"
+kept=$($pipeline --cache-dir "$cache" --out "$TEST_TMPDIR/kept" 2>&1)
+check "--out keeps the stage outputs" test -s "$TEST_TMPDIR/kept/model.mlcx"
+check "... and says where they are" grep -q "stage outputs in $TEST_TMPDIR/kept" <<<"$kept"
+
 # Two pipelines filling one cache at once: both right, and the cache they leave is whole.
 shared="${TEST_TMPDIR}/shared_cache"
 $pipeline --cache-dir "$shared" > "$TEST_TMPDIR/a.out" 2>&1 & a=$!
