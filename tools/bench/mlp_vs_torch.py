@@ -18,6 +18,7 @@ import time
 
 import numpy as np
 import torch
+from torch_threads import set_threads
 
 MODULE = '''@I.ir_module
 class MLP:
@@ -93,7 +94,7 @@ def main():
     parser.add_argument("--runs", type=int, default=2000)
     parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args()
-    torch.set_num_threads(args.threads)
+    set_threads(args.threads)
     env = dict(os.environ, MLC_NUM_THREADS=str(args.threads))
     env.pop("OPENBLAS_CORETYPE", None)
 

@@ -21,6 +21,7 @@ import time
 
 import numpy as np
 import torch
+from torch_threads import set_threads
 
 DEFAULT = "default"
 BLAS = "blas"
@@ -52,7 +53,7 @@ def main():
     sys.path.insert(0, os.path.dirname(os.path.abspath(args.exporter)))
     import export_fx  # noqa: E402
 
-    torch.set_num_threads(args.threads)
+    set_threads(args.threads)
     env = dict(os.environ, MLC_NUM_THREADS=str(args.threads), OPENBLAS_NUM_THREADS=str(args.threads))
     pipelines = [("default", DEFAULT)] + ([("blas", BLAS)] if args.compare_blas else [])
     print(f"threads: {args.threads} (ours, OpenBLAS and PyTorch {torch.__version__}); {args.runs} timed runs; "

@@ -18,6 +18,7 @@ import torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from export_bench_models import MODELS, export_fx  # noqa: E402  (the models and their input shapes)
 from models_vs_torch import torch_median_ms  # noqa: E402  (the same timing as bench_models)
+from torch_threads import set_threads  # noqa: E402
 
 
 def main():
@@ -27,9 +28,7 @@ def main():
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--models", default=",".join(MODELS))
     args, _ = parser.parse_known_args()
-    # Debian's OpenBLAS at half speed when this is set (docs/performance.md).
-    os.environ.pop("OPENBLAS_CORETYPE", None)
-    torch.set_num_threads(args.threads)
+    set_threads(args.threads)
     times = {}
     for name in args.models.split(","):
         if name not in MODELS:
