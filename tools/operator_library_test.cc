@@ -906,6 +906,38 @@ TEST(OperatorLibrary, ReductionsMatchTheReference) {
   }
 }
 
+TEST(OperatorLibrary, RowMaximaAndMinimaMatchTheReferenceWhenReducedAVectorAtATime) {
+  // Rows of 48 floats, whole vectors: the row-reduction rule rfactors the max or min over the
+  // lanes (softmax's row maximum, max and min reductions), with some NaN-free negative rows.
+  constexpr int64_t kRows = 6, kLen = 48;
+  auto row = [](const NDArray& t, int64_t r) { return F(t) + r * kLen; };
+  RunKernelCase({"softmax_rows", {{kRows, kLen}}, Unary([](const te::Tensor& t) { return topi::Softmax(t, -1); }),
+                 [&](const std::vector<NDArray>& in, const std::vector<int64_t>&) {
+                   std::vector<double> out;
+                   for (int64_t r = 0; r < kRows; ++r) {
+                     const float* x = row(in[0], r);
+                     double mx = -INFINITY, sum = 0;
+                     for (int64_t k = 0; k < kLen; ++k) mx = std::max<double>(mx, x[k]);
+                     for (int64_t k = 0; k < kLen; ++k) sum += std::exp(x[k] - mx);
+                     for (int64_t k = 0; k < kLen; ++k) out.push_back(std::exp(x[k] - mx) / sum);
+                   }
+                   return out;
+                 },
+                 -8.0f, 2.0f});
+  for (topi::ReduceOp op : {topi::ReduceOp::kMax, topi::ReduceOp::kMin}) {
+    RunKernelCase({"reduce_rows", {{kRows, kLen}}, Unary([op](const te::Tensor& t) { return topi::Reduce(t, op, {1}, false); }),
+                   [&, op](const std::vector<NDArray>& in, const std::vector<int64_t>&) {
+                     std::vector<double> out;
+                     for (int64_t r = 0; r < kRows; ++r) {
+                       const float* x = row(in[0], r);
+                       out.push_back(op == topi::ReduceOp::kMax ? *std::max_element(x, x + kLen) : *std::min_element(x, x + kLen));
+                     }
+                     return out;
+                   },
+                   -8.0f, -1.0f});
+  }
+}
+
 TEST(OperatorLibrary, SoftmaxAndLayerNormMatchTheReference) {
   for (int64_t axis : {1, -1}) {
     RunKernelCase({"softmax", {{3, 5, 7}}, Unary([axis](const te::Tensor& t) { return topi::Softmax(t, axis); }),

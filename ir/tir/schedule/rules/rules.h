@@ -122,6 +122,11 @@ struct TileChoosers {
  *  pooling) with the window loops unrolled under the vectorized output row. */
 absl::Status ScheduleWindowReduction(Schedule* sch, const BlockRV& block, const Target& target);
 
+/*! \brief The row-reduction rule (row_reduction.cc): a max or min along the innermost,
+ *  contiguous axis reduced a vector at a time (rfactor), the partial results in the same
+ *  parallel iteration. */
+absl::Status ScheduleRowReduction(Schedule* sch, const BlockRV& block, const Target& target);
+
 /*! \brief The blocks decompose_padding made of a function's paddings. */
 struct DecomposedPaddings {
   std::vector<std::string> interiors;  // each becomes its producer's epilogue
