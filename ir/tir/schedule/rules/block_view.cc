@@ -14,6 +14,12 @@ std::optional<BlockView> View(const Schedule& sch, const BlockRV& rv) {
   return BlockView{prim, *path, path->back().as<BlockRealizeNode>(), LoopsAbove(*path)};
 }
 
+const TirVarNode* VarAtConstantOffset(const PrimExpr& index) {
+  if (const auto* var = index.as<TirVarNode>()) return var;
+  const auto* sum = index.as<AddNode>();
+  return sum != nullptr && AsConstInt(sum->b) != nullptr ? sum->a.as<TirVarNode>() : nullptr;
+}
+
 std::optional<int64_t> LoopVolume(const std::vector<const ForNode*>& loops, size_t from) {
   int64_t volume = 1;
   for (size_t l = from; l < loops.size(); ++l) {

@@ -38,6 +38,10 @@ std::optional<BlockView> View(const Schedule& sch, const BlockRV& rv);
  *  constant. */
 std::optional<int64_t> LoopVolume(const std::vector<const ForNode*>& loops, size_t from = 0);
 
+/*! \brief The variable of an index that is a variable or a variable plus a constant (a store
+ *  into the interior of a padded buffer), else nullptr. */
+const TirVarNode* VarAtConstantOffset(const PrimExpr& index);
+
 /*! \brief The loops fused (when more than one) into one parallel loop. */
 absl::Status FuseParallel(Schedule* sch, const std::vector<LoopRV>& loops);
 

@@ -94,10 +94,7 @@ std::optional<DirectConvBlock> MatchDirectConv(const Schedule& sch, const BlockR
   // C at its iteration variables, possibly offset by constants (the interior of a padded
   // result: in_place_epilogue).
   for (const PrimExpr& i : store->indices) {
-    const auto* sum = i.as<AddNode>();
-    if (i.as<TirVarNode>() == nullptr && (sum == nullptr || sum->a.as<TirVarNode>() == nullptr || AsConstInt(sum->b) == nullptr)) {
-      return std::nullopt;
-    }
+    if (VarAtConstantOffset(i) == nullptr) return std::nullopt;
   }
   const IterVar* lanes_iv = nullptr;
   for (const IterVar& iv : block->iter_vars) {

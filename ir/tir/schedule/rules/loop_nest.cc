@@ -266,10 +266,7 @@ absl::Status ScheduleLoopNest(Schedule* sch, const BlockRV& block, const Target&
   if (store != nullptr && !store->indices.empty() && (inner_extent == nullptr || *inner_extent >= 4)) {
     for (size_t i = 0; i < b->iter_vars.size(); ++i) {
       // The last index is the variable, or the variable at an offset (a padding's interior).
-      const PrimExpr& last = store->indices.back();
-      const auto* add = last->kind() == NodeKind::kAdd ? last.as<BinaryNode>() : nullptr;
-      const bool along = last.same_as(b->iter_vars[i].var) ||
-                         (add != nullptr && add->a.same_as(b->iter_vars[i].var) && AsConstInt(add->b) != nullptr);
+      const bool along = VarAtConstantOffset(store->indices.back()) == b->iter_vars[i].var.get();
       if (UsesVar(v->realize->iter_values[i], inner->loop_var) && along) {
         contiguous = b->iter_vars[i].kind == IterKind::kSpatial;
       }
