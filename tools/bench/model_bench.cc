@@ -47,6 +47,7 @@
 #include "tools/tune/tuner.h"
 #include "support/fma_peak.h"
 #include "tools/bench/ort_session.h"
+#include "vm/thread_pool.h"
 #include "vm/virtual_machine.h"
 
 namespace mlc {
@@ -261,7 +262,14 @@ absl::Status RunModel(const std::string& name, const Options& opt, double peak_g
     // ONNX Runtime's session exists only during its own blocks: its idle intra-op threads spin
     // and would take the cores our workers need (ours spin only briefly after a launch).
     std::unique_ptr<bench::OrtSession> session;
-    Contender ours{[] {}, [&] { (void)machine->Invoke("main", {x}); }, [] {}};
+    // A block of ours in which the pool's workers ran no chunk timed one thread, not
+    // opt.threads (once, a whole run of ResNet-18 on two threads ran at one thread's speed):
+    // say so rather than print a ratio that means something else.
+    int64_t chunks_before = 0;
+    int idle_blocks = 0;
+    Contender ours{[&] { chunks_before = vm::ThreadPool::Global().worker_chunks(); },
+                   [&] { (void)machine->Invoke("main", {x}); },
+                   [&] { idle_blocks += opt.threads > 1 && vm::ThreadPool::Global().worker_chunks() == chunks_before; }};
     Contender reference{[&] {
                           absl::StatusOr<std::unique_ptr<bench::OrtSession>> s =
                               bench::OrtSession::Create(opt.ort_library, path, opt.threads);
@@ -273,6 +281,11 @@ absl::Status RunModel(const std::string& name, const Options& opt, double peak_g
                         },
                         [&] { (void)session->Run(ort_inputs); }, [&] { session.reset(); }};
     std::vector<double> t = MedianSeconds(opt.runs, {ours, reference});
+    if (idle_blocks > 0) {
+      std::fprintf(stderr, "model_bench: warning: %s (%s): in %d of the timed blocks of ours the worker threads ran no "
+                   "chunk (no parallel loop, or the workers got no CPU): its time is one thread's\n",
+                   name.c_str(), pipeline.c_str(), idle_blocks);
+    }
     auto gflops = [&](double s) { return flops / s / 1e9; };
     // PyTorch eager's time for the same model (measured just before, same threads), when there is one.
     auto torch_ms = opt.torch_ms.find(name);
