@@ -11,6 +11,10 @@
  *     there are too few blocks);
  *   - window reductions (depthwise convolution, pooling): the window loops unrolled under the
  *     vectorized output row, the outer loops parallel;
+ *   - row maxima and minima (softmax's): rfactored over the vector lanes, the lanes reduced in
+ *     the same parallel iteration;
+ *   - paddings: a padded result's border filled apart and its interior written by the producer
+ *     in place; a padding left at the root copied to its interior, the border filled apart;
  *   - elementwise and other reductions: the innermost contiguous loop vectorized, the outer
  *     loops parallel when there is enough work.
  *  Each rule applies to a copy of the schedule and keeps it only if every step succeeds, so a
