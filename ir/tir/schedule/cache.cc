@@ -14,31 +14,6 @@ namespace mlc {
 namespace tir {
 namespace {
 
-/*! \brief Every access of one buffer redirected to another. */
-class BufferRedirect : public StmtExprMutator {
- public:
-  BufferRedirect(Buffer from, Buffer to) : from_(std::move(from)), to_(std::move(to)) {}
-  Buffer VisitBuffer(const Buffer& b) override { return b.same_as(from_) ? to_ : b; }
-
- protected:
-  PrimExpr VisitExpr_(const BufferLoadNode* op, const PrimExpr& self) override {
-    bool changed = false;
-    std::vector<PrimExpr> idx = VisitExprs(op->indices, &changed);
-    if (!op->buffer.same_as(from_) && !changed) return self;
-    return Load(op->buffer.same_as(from_) ? to_ : op->buffer, idx);
-  }
-  Stmt VisitStmt_(const BufferStoreNode* op, const Stmt& self) override {
-    bool changed = false;
-    std::vector<PrimExpr> idx = VisitExprs(op->indices, &changed);
-    PrimExpr v = VisitExpr(op->value);
-    if (!op->buffer.same_as(from_) && !changed && v.same_as(op->value)) return self;
-    return Stmt(new BufferStoreNode(op->buffer.same_as(from_) ? to_ : op->buffer, v, idx));
-  }
-
- private:
-  Buffer from_, to_;
-};
-
 /*! \brief A block copying the whole of `src` into `dst`, in loops ax0, ax1, ... */
 Stmt CopyBlock(const std::string& name, const Buffer& src, const Buffer& dst) {
   std::vector<Var> loops;
@@ -87,10 +62,8 @@ size_t TopLevelIndex(const Stmt& scope_body, const StmtPath& path) {
 Stmt WithCache(const Stmt& func_body, const StmtPath& path, const BlockNode* block, const Buffer& from, const Buffer& cache,
                size_t pos, const Stmt& copy) {
   const BlockRealizeNode* scope_realize = ScopeOf(path);
-  BufferRedirect redirect(from, cache);
-  Block redirected = WithInferredRegions(Block(new BlockNode(block->name, block->iter_vars, {}, {}, block->alloc_buffers,
-                                                             block->init.defined() ? redirect.VisitStmt(block->init) : block->init,
-                                                             redirect.VisitStmt(block->body), block->annotations)));
+  BufferAccessRewriter redirect(from, cache);
+  Block redirected = WithBodyRewritten(block, &redirect);
   const BlockNode* sb = scope_realize->block.get();
   Stmt scope_body = InsertInScope(ReplaceNode(sb->body, block, redirected), pos, copy);
   std::vector<Buffer> allocs = sb->alloc_buffers;

@@ -23,41 +23,6 @@
 
 namespace mlc {
 namespace tir {
-namespace {
-
-/*! \brief Loads and stores of `from` go to `to`, at their indices plus `offset`. */
-class Relocate : public StmtExprMutator {
- public:
-  Relocate(Buffer from, Buffer to, std::vector<PrimExpr> offset) : from_(std::move(from)), to_(std::move(to)), offset_(std::move(offset)) {}
-
- protected:
-  PrimExpr VisitExpr_(const BufferLoadNode* op, const PrimExpr& self) override {
-    bool changed = false;
-    std::vector<PrimExpr> idx = VisitExprs(op->indices, &changed);
-    if (!op->buffer.same_as(from_)) return changed ? Load(op->buffer, idx) : self;
-    return Load(to_, Shift(idx));
-  }
-  Stmt VisitStmt_(const BufferStoreNode* op, const Stmt& self) override {
-    bool changed = false;
-    std::vector<PrimExpr> idx = VisitExprs(op->indices, &changed);
-    PrimExpr v = VisitExpr(op->value);
-    if (!op->buffer.same_as(from_)) return Stmt(new BufferStoreNode(op->buffer, v, idx));
-    return Stmt(new BufferStoreNode(to_, v, Shift(idx)));
-  }
-
- private:
-  std::vector<PrimExpr> Shift(std::vector<PrimExpr> idx) const {
-    for (size_t d = 0; d < idx.size(); ++d) {
-      const int64_t* o = AsConstInt(offset_[d]);
-      if (o == nullptr || *o != 0) idx[d] = idx[d] + offset_[d];
-    }
-    return idx;
-  }
-  Buffer from_, to_;
-  std::vector<PrimExpr> offset_;
-};
-
-}  // namespace
 
 absl::Status Schedule::InPlaceEpilogue(const BlockRV& block_rv) {
   const char* kPrim = "in_place_epilogue";
@@ -132,13 +97,16 @@ absl::Status Schedule::InPlaceEpilogue(const BlockRV& block_rv) {
     }
     if (!disjoint) return ErrorAt(kPrim, what, absl::StrCat("block ", r->block->name, " may write where it stores"));
   }
-  Relocate relocate(*tmp, out, offset);
+  // Loads and stores of the intermediate go to the output, at the offset.
+  BufferAccessRewriter relocate(*tmp, out, [&](std::vector<PrimExpr> idx) {
+    for (size_t d = 0; d < idx.size(); ++d) {
+      const int64_t* o = AsConstInt(offset[d]);
+      if (o == nullptr || *o != 0) idx[d] = idx[d] + offset[d];
+    }
+    return idx;
+  });
   auto rebuilt = [&](const BlockRealizeNode* r) {
-    const BlockNode* x = r->block.get();
-    Block nb = WithInferredRegions(Block(new BlockNode(x->name, x->iter_vars, {}, {}, x->alloc_buffers,
-                                                       x->init.defined() ? relocate.VisitStmt(x->init) : x->init,
-                                                       relocate.VisitStmt(x->body), x->annotations)));
-    return Stmt(new BlockRealizeNode(r->iter_values, r->predicate, nb));
+    return Stmt(new BlockRealizeNode(r->iter_values, r->predicate, WithBodyRewritten(r->block.get(), &relocate)));
   };
   const Object* old_producer = producer;
   const Object* old_epilogue = b->realize;

@@ -82,42 +82,6 @@ IndexMap RetypeMap(const IndexMap& map, DataType t) {
   return out;
 }
 
-class LayoutRewriter : public StmtExprMutator {
- public:
-  LayoutRewriter(Buffer from, Buffer to, const IndexMap& map) : from_(std::move(from)), to_(std::move(to)), map_(map) {}
-  Buffer VisitBuffer(const Buffer& b) override { return b.same_as(from_) ? to_ : b; }
-
- protected:
-  PrimExpr VisitExpr_(const BufferLoadNode* op, const PrimExpr& self) override {
-    bool changed = false;
-    std::vector<PrimExpr> idx = VisitExprs(op->indices, &changed);
-    if (!op->buffer.same_as(from_)) return changed ? Load(op->buffer, idx) : self;
-    return Load(to_, Map(idx));
-  }
-  Stmt VisitStmt_(const BufferStoreNode* op, const Stmt& self) override {
-    bool changed = false;
-    std::vector<PrimExpr> idx = VisitExprs(op->indices, &changed);
-    PrimExpr v = VisitExpr(op->value);
-    if (!op->buffer.same_as(from_)) {
-      if (!changed && v.same_as(op->value)) return self;
-      return Stmt(new BufferStoreNode(op->buffer, v, idx));
-    }
-    return Stmt(new BufferStoreNode(to_, v, Map(idx)));
-  }
-
- private:
-  std::vector<PrimExpr> Map(const std::vector<PrimExpr>& idx) const {
-    std::vector<std::pair<Var, PrimExpr>> bind;
-    for (size_t d = 0; d < idx.size(); ++d) bind.push_back({map_.inputs[d], idx[d]->dtype == map_.inputs[d]->dtype ? idx[d] : Cast(map_.inputs[d]->dtype, idx[d])});
-    std::vector<PrimExpr> out;
-    for (const PrimExpr& o : map_.outputs) out.push_back(analyzer_.Simplify(Substitute(o, bind)));
-    return out;
-  }
-  Buffer from_, to_;
-  const IndexMap& map_;
-  Analyzer analyzer_;
-};
-
 }  // namespace
 
 absl::Status Schedule::TransformLayout(const BlockRV& block_rv, int buffer_index, bool is_write, IndexMap index_map) {
@@ -208,7 +172,17 @@ absl::Status Schedule::TransformLayout(const BlockRV& block_rv, int buffer_index
     if (hit[target]++) return ErrorAt(kPrim, what, "the map sends two elements to the same place (not one-to-one)");
   }
   Buffer moved = MakeBuffer(buf->name, shape, buf->dtype);
-  LayoutRewriter rewriter(buf, moved, index_map);
+  Analyzer analyzer;
+  BufferAccessRewriter rewriter(buf, moved, [&](const std::vector<PrimExpr>& idx) {
+    std::vector<std::pair<Var, PrimExpr>> bind;
+    for (size_t d = 0; d < idx.size(); ++d) {
+      const Var& in = index_map.inputs[d];
+      bind.push_back({in, idx[d]->dtype == in->dtype ? idx[d] : Cast(in->dtype, idx[d])});
+    }
+    std::vector<PrimExpr> out;
+    for (const PrimExpr& o : index_map.outputs) out.push_back(analyzer.Simplify(Substitute(o, bind)));
+    return out;
+  });
   Stmt body = ReinferRegions(rewriter.VisitStmt(b->prim->body));
   SetBody(b->func, body);
   TraceValue buffer = TraceValue::List({TraceValue::Str(is_write ? "write" : "read"), TraceValue::Int(buffer_index)});

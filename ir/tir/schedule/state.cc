@@ -294,6 +294,28 @@ bool IsReductionBlock(const BlockNode* block) {
   return false;
 }
 
+PrimExpr BufferAccessRewriter::VisitExpr_(const BufferLoadNode* op, const PrimExpr& self) {
+  bool changed = false;
+  std::vector<PrimExpr> idx = VisitExprs(op->indices, &changed);
+  if (op->buffer.same_as(from_)) return Load(to_, Indices(idx));
+  return changed ? Load(op->buffer, idx) : self;
+}
+
+Stmt BufferAccessRewriter::VisitStmt_(const BufferStoreNode* op, const Stmt& self) {
+  bool changed = false;
+  std::vector<PrimExpr> idx = VisitExprs(op->indices, &changed);
+  PrimExpr v = VisitExpr(op->value);
+  if (op->buffer.same_as(from_)) return Stmt(new BufferStoreNode(to_, v, Indices(idx)));
+  if (!changed && v.same_as(op->value)) return self;
+  return Stmt(new BufferStoreNode(op->buffer, v, idx));
+}
+
+Block WithBodyRewritten(const BlockNode* block, StmtExprMutator* mutator) {
+  return WithInferredRegions(Block(new BlockNode(block->name, block->iter_vars, {}, {}, block->alloc_buffers,
+                                                 block->init.defined() ? mutator->VisitStmt(block->init) : block->init,
+                                                 mutator->VisitStmt(block->body), block->annotations)));
+}
+
 Block WithInferredRegions(const Block& b) {
   auto [reads, writes] = InferAccessRegions(b->body, b->init, b->alloc_buffers);
   return Block(new BlockNode(b->name, b->iter_vars, reads, writes, b->alloc_buffers, b->init, b->body, b->annotations));

@@ -19,6 +19,7 @@
 #include "ir/tir/analyzer.h"
 #include "ir/tir/prim_func.h"
 #include "ir/tir/stmt.h"
+#include "ir/tir/tir_functor.h"
 
 namespace mlc {
 namespace tir {
@@ -71,8 +72,31 @@ bool IsSpatialBlock(const BlockNode* block);
 /*! \brief Whether the block has an init and reduction iteration variables. */
 bool IsReductionBlock(const BlockNode* block);
 
+/*! \brief Every load and store of `from` redirected to `to`, at the indices `reindex` maps
+ *  them to (the same indices without it), and `from` replaced by `to` wherever else a buffer
+ *  appears: cache_read/cache_write (same indices), transform_layout (an index map),
+ *  in_place_epilogue (a constant offset). */
+class BufferAccessRewriter : public StmtExprMutator {
+ public:
+  using Reindex = std::function<std::vector<PrimExpr>(const std::vector<PrimExpr>&)>;
+  BufferAccessRewriter(Buffer from, Buffer to, Reindex reindex = nullptr)
+      : from_(std::move(from)), to_(std::move(to)), reindex_(std::move(reindex)) {}
+  Buffer VisitBuffer(const Buffer& b) override { return b.same_as(from_) ? to_ : b; }
+
+ protected:
+  PrimExpr VisitExpr_(const BufferLoadNode* op, const PrimExpr& self) override;
+  Stmt VisitStmt_(const BufferStoreNode* op, const Stmt& self) override;
+
+ private:
+  std::vector<PrimExpr> Indices(const std::vector<PrimExpr>& idx) const { return reindex_ ? reindex_(idx) : idx; }
+  Buffer from_, to_;
+  Reindex reindex_;
+};
+
 /*! \brief The block with its read/write regions inferred again from its body. */
 Block WithInferredRegions(const Block& block);
+/*! \brief The block with `mutator` applied to its init and body, regions inferred again. */
+Block WithBodyRewritten(const BlockNode* block, StmtExprMutator* mutator);
 /*! \brief Every block in `s` with regions inferred again (after buffers or indices changed). */
 Stmt ReinferRegions(const Stmt& s);
 
