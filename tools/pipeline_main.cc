@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/cleanup/cleanup.h"
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
@@ -314,13 +315,10 @@ int main(int argc, char** argv) {
   }
   // A temporary work directory goes away on every exit path (the cache keeps what is worth
   // keeping); pass --out to keep the stage outputs.
-  struct RemoveOnExit {
-    std::string dir;
-    ~RemoveOnExit() {
-      std::error_code ignored;
-      if (!dir.empty()) fs::remove_all(dir, ignored);
-    }
-  } cleanup{keep_work ? std::string() : work};
+  absl::Cleanup remove_work = [&] {
+    std::error_code ignored;
+    if (!keep_work) fs::remove_all(work, ignored);
+  };
   fs::create_directories(work, ec);
   std::optional<mlc::pipeline::StageCache> cache;
   if (!absl::GetFlag(FLAGS_no_cache)) {
