@@ -424,6 +424,90 @@ class Flattener : public tir::StmtExprMutator {
   std::map<const Object*, tir::Buffer> original_;
 };
 
+/*! \brief Step 5: consecutive parallel loops that only store one same constant (the border
+ *  slabs of a padded result, filled after its producer's loop) become one parallel loop over
+ *  their iterations laid end to end, each running its own body under `if`: one launch of the
+ *  thread pool instead of one per slab. On two threads a launch costs about a microsecond of
+ *  hand-off and waiting, several times a slab's stores (MobileNetV2's expansions each paid four
+ *  per call). Stores of one value commute, so the slabs may overlap and interleave freely. */
+class ParallelFillMerger : public tir::StmtExprMutator {
+ protected:
+  Stmt VisitStmt_(const tir::SeqStmtNode* op, const Stmt& self) override {
+    std::vector<Stmt> out, run;
+    PrimExpr run_value;
+    auto flush = [&] {
+      if (run.size() == 1) out.push_back(run.front());
+      if (run.size() > 1) out.push_back(Merge(run));
+      run.clear();
+    };
+    for (const Stmt& s : op->seq) {
+      std::optional<PrimExpr> value = FilledValue(s);
+      if (!value) {
+        flush();
+        out.push_back(VisitStmt(s));
+        continue;
+      }
+      if (!run.empty() && !tir::ExprDeepEqual(*value, run_value)) flush();
+      run.push_back(s);
+      run_value = *value;
+    }
+    flush();
+    return tir::MakeSeq(out);
+  }
+
+ private:
+  /*! \brief The constant a parallel loop stores, if its body does nothing else: loops and
+   *  stores of that one constant at indices that read no memory. */
+  static std::optional<PrimExpr> FilledValue(const Stmt& s) {
+    const auto* loop = s.as<tir::ForNode>();
+    if (loop == nullptr || loop->for_kind != tir::ForKind::kParallel) return std::nullopt;
+    struct Check : tir::StmtExprVisitor {
+      bool ok = true;
+      PrimExpr value;
+      void VisitStmt_(const tir::BufferStoreNode* op) override {
+        const bool constant = op->value.as<tir::FloatImmNode>() != nullptr || op->value.as<tir::IntImmNode>() != nullptr;
+        if (!constant || (value.defined() && !tir::ExprDeepEqual(value, op->value))) ok = false;
+        value = op->value;
+        tir::StmtExprVisitor::VisitStmt_(op);
+      }
+      void VisitExpr_(const tir::BufferLoadNode*) override { ok = false; }
+      void VisitExpr_(const tir::TirCallNode*) override { ok = false; }
+      void VisitStmt_(const tir::IfThenElseNode*) override { ok = false; }
+      void VisitStmt_(const tir::EvaluateNode*) override { ok = false; }
+      void VisitStmt_(const tir::AllocateNode*) override { ok = false; }
+    } check;
+    check.VisitStmt(loop->body);
+    if (!check.ok || !check.value.defined()) return std::nullopt;
+    return check.value;
+  }
+
+  /*! \brief for t in parallel(sum of extents): if t < e0: body0(t) elif t < e0 + e1: body1(t - e0)... */
+  static Stmt Merge(const std::vector<Stmt>& loops) {
+    const auto* first = loops.front().as<tir::ForNode>();
+    tir::Var t = tir::MakeVar(first->loop_var->name, first->loop_var->dtype);
+    std::vector<PrimExpr> begin;  // where each loop's iterations start in t
+    PrimExpr total = tir::Cast(t->dtype, first->extent);
+    for (size_t k = 0; k < loops.size(); ++k) {
+      if (k > 0) {
+        begin.push_back(total);
+        total = tir::operator+(total, tir::Cast(t->dtype, loops[k].as<tir::ForNode>()->extent));
+      } else {
+        begin.push_back(tir::IntImm(t->dtype, 0));
+      }
+    }
+    auto body_of = [&](size_t k) {
+      const auto* loop = loops[k].as<tir::ForNode>();
+      PrimExpr at = tir::operator+(tir::operator-(PrimExpr(t), begin[k]), tir::Cast(t->dtype, loop->min));
+      return tir::Substitute(loop->body, {{loop->loop_var, tir::Cast(loop->loop_var->dtype, at)}});
+    };
+    Stmt body = body_of(loops.size() - 1);
+    for (size_t k = loops.size() - 1; k-- > 0;) {
+      body = Stmt(new tir::IfThenElseNode(tir::operator<(PrimExpr(t), begin[k + 1]), body_of(k), body));
+    }
+    return Stmt(new tir::ForNode(t, tir::IntImm(t->dtype, 0), total, tir::ForKind::kParallel, body));
+  }
+};
+
 }  // namespace
 
 absl::StatusOr<tir::PrimFunc> LowerPrimFunc(const tir::PrimFunc& func) {
@@ -438,7 +522,7 @@ absl::StatusOr<tir::PrimFunc> LowerPrimFunc(const tir::PrimFunc& func) {
   Flattener flatten;
   std::vector<tir::Buffer> params;
   for (const tir::Buffer& p : func->params) params.push_back(flatten.VisitBuffer(p));
-  body = tir::SimplifyWithLoopRanges(flatten.VisitStmt(body));
+  body = tir::SimplifyWithLoopRanges(ParallelFillMerger().VisitStmt(flatten.VisitStmt(body)));
   return tir::PrimFunc(new tir::PrimFuncNode(params, body, func->attrs));
 }
 

@@ -12,7 +12,9 @@
 #include <random>
 #include <string>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "codegen/build.h"
 #include "codegen/lower_tir.h"
 #include "frontend/tvmscript.h"
@@ -494,6 +496,84 @@ class Module:
     }
   }
   ExpectClose(out->tensor(), want);
+}
+
+TEST(Codegen, ConsecutiveParallelFillsOfOneValueBecomeOneParallelLoop) {
+  // A padded result's four border fills (zeros, 10 + 10 + 8 + 8 iterations) run as one
+  // parallel loop of 36; the fill of another value after them stays its own loop (it must
+  // land after the zeros: the corners end up 1), as does the loop that computes.
+  const std::string text = R"(
+@I.ir_module
+class Module:
+    @T.prim_func
+    def fills(A: T.Buffer((6, 10), "float32"), C: T.Buffer((8, 12), "float32")):
+        for i in T.parallel(6):
+            for j in range(10):
+                with T.block("interior"):
+                    vi, vj = T.axis.remap("SS", [i, j])
+                    C[vi + 1, vj + 1] = A[vi, vj] * T.float32(2)
+        for j in T.parallel(10):
+            with T.block("top"):
+                vj = T.axis.spatial(10, j)
+                C[0, vj + 1] = T.float32(0)
+        for j in T.parallel(10):
+            with T.block("bottom"):
+                vj = T.axis.spatial(10, j)
+                C[7, vj + 1] = T.float32(0)
+        for i in T.parallel(8):
+            with T.block("left"):
+                vi = T.axis.spatial(8, i)
+                C[vi, 0] = T.float32(0)
+        for i in T.parallel(8):
+            with T.block("right"):
+                vi = T.axis.spatial(8, i)
+                C[vi, 11] = T.float32(0)
+        for i in T.parallel(2):
+            with T.block("corners"):
+                vi = T.axis.spatial(2, i)
+                C[vi * 7, vi * 11] = T.float32(1)
+)";
+  absl::StatusOr<std::string> lowered = LoweredText(text, "fills");
+  ASSERT_TRUE(lowered.ok()) << lowered.status();
+  const std::string& printed = *lowered;
+  int loops = 0;
+  for (size_t at = printed.find("T.parallel("); at != std::string::npos; at = printed.find("T.parallel(", at + 1)) ++loops;
+  EXPECT_EQ(loops, 3) << printed;
+  EXPECT_THAT(printed, HasSubstr("T.parallel(36)")) << printed;
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = CompileKernel(text, "fills");
+  ASSERT_TRUE(vm.ok()) << vm.status();
+  std::mt19937 rng(6);
+  NDArray a = Random({6, 10}, &rng);
+  absl::StatusOr<Value> out = (*vm)->Invoke("main", {a});
+  ASSERT_TRUE(out.ok()) << out.status();
+  std::vector<double> want(8 * 12, 0.0);
+  for (int i = 0; i < 6; ++i) {
+    for (int j = 0; j < 10; ++j) want[(i + 1) * 12 + j + 1] = 2.0 * F(a)[i * 10 + j];
+  }
+  want[0] = want[7 * 12 + 11] = 1.0;
+  ExpectClose(out->tensor(), want);
+}
+
+TEST(VirtualMachine, TensorsFromTwoMegabytesOnStartOnAHugePageAndAskForHugePages) {
+  // 2 MiB-aligned and madvise(MADV_HUGEPAGE)d: the mapping's VmFlags in /proc/self/smaps
+  // carry "hg" (whether the kernel then backs it with huge pages is the machine's setting).
+  constexpr int64_t kMiB = 1 << 20;
+  NDArray big = NDArray::Empty({3 * kMiB}, DLDataType{kDLUInt, 8, 1});
+  const auto address = reinterpret_cast<uintptr_t>(big.data());
+  EXPECT_EQ(address % (2 * kMiB), 0u);
+  absl::StatusOr<std::string> smaps = ReadFile("/proc/self/smaps");
+  ASSERT_TRUE(smaps.ok()) << smaps.status();
+  bool inside = false, found = false;
+  for (absl::string_view line : absl::StrSplit(*smaps, '\n')) {
+    uintptr_t begin = 0, end = 0;
+    if (std::sscanf(std::string(line).c_str(), "%lx-%lx ", &begin, &end) == 2) {  // a mapping's first line
+      inside = begin <= address && address < end;
+    } else if (inside && absl::StartsWith(line, "VmFlags:")) {
+      found = true;
+      EXPECT_THAT(std::string(line), HasSubstr(" hg")) << line;
+    }
+  }
+  EXPECT_TRUE(found) << "no mapping in /proc/self/smaps holds the tensor";
 }
 
 TEST(VirtualMachine, WorkspacePoolHoldsAboutTheLargestNeedNotEverySize) {

@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <sys/mman.h>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "support/checked_math.h"
@@ -19,6 +21,20 @@ namespace vm {
 namespace {
 
 size_t RoundUp(size_t bytes) { return (std::max<size_t>(bytes, 1) + 63) / 64 * 64; }
+
+/*! \brief Tensor memory, 64-byte aligned (`bytes` a multiple of 64). From 2 MiB on, it starts on
+ *  a 2 MiB boundary and asks for transparent huge pages (this machine's setting is `madvise`):
+ *  a layer that streams megabytes of weights otherwise walks the page table for each 4 KiB of
+ *  them (ResNet-18's 7 x 7 layers ran at 86-88% of the FMA peak on 4 KiB pages, 93-94% on huge
+ *  ones). Freed with std::free. */
+void* AllocateTensorMemory(size_t bytes) {
+  constexpr size_t kHugePage = size_t{2} << 20;
+  if (bytes < kHugePage) return std::aligned_alloc(64, bytes);
+  void* data = nullptr;
+  if (posix_memalign(&data, kHugePage, bytes) != 0) return nullptr;
+  madvise(data, bytes / kHugePage * kHugePage, MADV_HUGEPAGE);  // a hint: refused, pages stay 4 KiB
+  return data;
+}
 
 }  // namespace
 
@@ -42,7 +58,7 @@ void* StoragePool::Allocate(size_t bytes) {
     ++allocated_;
     held_bytes_ += size;
   }
-  void* data = std::aligned_alloc(64, size);
+  void* data = AllocateTensorMemory(size);
   if (data == nullptr) {  // the caller reports it; the books must not count it
     std::lock_guard<std::mutex> lock(mu_);
     live_bytes_ -= size;
@@ -144,7 +160,7 @@ absl::StatusOr<NDArray> NDArray::Allocate(std::vector<int64_t> shape, DLDataType
   }
   auto storage = std::make_shared<Storage>();
   storage->bytes = static_cast<size_t>(bytes);
-  storage->data = pool ? pool->Allocate(storage->bytes) : std::aligned_alloc(64, RoundUp(storage->bytes));
+  storage->data = pool ? pool->Allocate(storage->bytes) : AllocateTensorMemory(RoundUp(storage->bytes));
   if (storage->data == nullptr) {
     return absl::ResourceExhaustedError(
         absl::StrCat("out of memory allocating ", HumanBytes(bytes), " for tensor ", DescribeTensor(dtype, shape)));

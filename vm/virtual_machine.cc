@@ -155,13 +155,27 @@ absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::Load(proto::Exec
                                                       kExecutableFormatVersion, "; rebuild it)"));
   }
   std::unique_ptr<VirtualMachine> vm(new VirtualMachine());
-  // Constants.
+  // Constants, in one block of storage: a model's weights then lie on huge pages together
+  // (NDArray's storage asks for them from 2 MiB on) rather than one partly used page each.
+  std::vector<int64_t> offsets;
+  int64_t total = 0;
+  for (const proto::TensorProto& c : exe.constants()) {
+    offsets.push_back(total);
+    total = SaturatingAdd(total, (static_cast<int64_t>(c.data().size()) + 63) / 64 * 64);
+  }
+  absl::StatusOr<NDArray> block = NDArray::Allocate({total}, DLDataType{kDLUInt, 8, 1});
+  if (!block.ok()) return absl::ResourceExhaustedError(absl::StrCat("constants: ", block.status().message()));
   for (int i = 0; i < exe.constants_size(); ++i) {
     const proto::TensorProto& c = exe.constants(i);
     std::vector<int64_t> shape(c.shape().begin(), c.shape().end());
     DLDataType dt = ToDL(c.dtype());
-    absl::StatusOr<NDArray> constant = NDArray::FromBytes(shape, dt, c.data());
+    absl::StatusOr<NDArray> constant = NDArray::View(*block, offsets[i], shape, dt);
+    if (constant.ok() && constant->NumBytes() != c.data().size()) {
+      constant = absl::InvalidArgumentError(absl::StrCat("tensor ", DescribeTensor(dt, shape), " needs ", constant->NumBytes(),
+                                                         " bytes, got ", c.data().size()));
+    }
     if (!constant.ok()) return absl::DataLossError(absl::StrCat("constant ", i, ": ", constant.status().message()));
+    std::memcpy(constant->data(), c.data().data(), c.data().size());
     vm->constants_.push_back(*std::move(constant));
   }
   // Kernels.
