@@ -486,14 +486,10 @@ class ParallelFillMerger : public tir::StmtExprMutator {
     const auto* first = loops.front().as<tir::ForNode>();
     tir::Var t = tir::MakeVar(first->loop_var->name, first->loop_var->dtype);
     std::vector<PrimExpr> begin;  // where each loop's iterations start in t
-    PrimExpr total = tir::Cast(t->dtype, first->extent);
-    for (size_t k = 0; k < loops.size(); ++k) {
-      if (k > 0) {
-        begin.push_back(total);
-        total = tir::operator+(total, tir::Cast(t->dtype, loops[k].as<tir::ForNode>()->extent));
-      } else {
-        begin.push_back(tir::IntImm(t->dtype, 0));
-      }
+    PrimExpr total = tir::IntImm(t->dtype, 0);
+    for (const Stmt& loop : loops) {
+      begin.push_back(total);
+      total = tir::operator+(total, tir::Cast(t->dtype, loop.as<tir::ForNode>()->extent));
     }
     auto body_of = [&](size_t k) {
       const auto* loop = loops[k].as<tir::ForNode>();

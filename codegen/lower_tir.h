@@ -12,8 +12,8 @@
  *     Flat indices are int64.
  *  4. Loops of extent 1 are removed (their variable becomes the loop's minimum) and index
  *     arithmetic is simplified (constants folded, x * 1, x + 0...).
-  5. Consecutive parallel loops that only store one constant (a padded result's border slabs)
-     become one parallel loop, each former loop's body under `if`: one launch of the pool.
+ *  5. Consecutive parallel loops that only store one constant (a padded result's border slabs)
+ *     become one parallel loop, each former loop's body under `if`: one launch of the pool.
  *
  *  The result has only For, SeqStmt, IfThenElse, BufferStore, Evaluate and Allocate, which is
  *  what the LLVM code generator accepts. Preserves: semantics; loop kinds. Cost: linear.

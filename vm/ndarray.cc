@@ -181,12 +181,17 @@ NDArray NDArray::Empty(std::vector<int64_t> shape, DLDataType dtype, std::shared
 absl::StatusOr<NDArray> NDArray::FromBytes(std::vector<int64_t> shape, DLDataType dtype, const std::string& bytes) {
   absl::StatusOr<NDArray> a = Allocate(std::move(shape), dtype);
   if (!a.ok()) return a.status();
-  if (bytes.size() != a->NumBytes()) {
-    return absl::InvalidArgumentError(absl::StrCat("tensor ", DescribeTensor(dtype, a->shape()), " needs ", a->NumBytes(),
+  if (absl::Status s = a->CopyFromBytes(bytes); !s.ok()) return s;
+  return a;
+}
+
+absl::Status NDArray::CopyFromBytes(const std::string& bytes) const {
+  if (bytes.size() != NumBytes()) {
+    return absl::InvalidArgumentError(absl::StrCat("tensor ", DescribeTensor(dtype(), shape()), " needs ", NumBytes(),
                                                    " bytes, got ", bytes.size()));
   }
-  std::memcpy(a->data(), bytes.data(), bytes.size());
-  return a;
+  std::memcpy(data(), bytes.data(), bytes.size());
+  return absl::OkStatus();
 }
 
 int64_t NDArray::NumElements() const {

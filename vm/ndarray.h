@@ -68,6 +68,9 @@ class NDArray {
   static absl::StatusOr<NDArray> View(const NDArray& base, int64_t offset, std::vector<int64_t> shape, DLDataType dtype);
   /*! \brief A copy of `bytes` (row-major), which must hold the shape's bytes. */
   static absl::StatusOr<NDArray> FromBytes(std::vector<int64_t> shape, DLDataType dtype, const std::string& bytes);
+  /*! \brief Copies `bytes` (row-major) in; an error, copying nothing, unless they are exactly the
+   *  tensor's bytes. */
+  absl::Status CopyFromBytes(const std::string& bytes) const;
 
   bool defined() const { return c_ != nullptr; }
   DLTensor* dl() const { return &c_->tensor; }

@@ -170,12 +170,8 @@ absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::Load(proto::Exec
     std::vector<int64_t> shape(c.shape().begin(), c.shape().end());
     DLDataType dt = ToDL(c.dtype());
     absl::StatusOr<NDArray> constant = NDArray::View(*block, offsets[i], shape, dt);
-    if (constant.ok() && constant->NumBytes() != c.data().size()) {
-      constant = absl::InvalidArgumentError(absl::StrCat("tensor ", DescribeTensor(dt, shape), " needs ", constant->NumBytes(),
-                                                         " bytes, got ", c.data().size()));
-    }
-    if (!constant.ok()) return absl::DataLossError(absl::StrCat("constant ", i, ": ", constant.status().message()));
-    std::memcpy(constant->data(), c.data().data(), c.data().size());
+    absl::Status copied = constant.ok() ? constant->CopyFromBytes(c.data()) : constant.status();
+    if (!copied.ok()) return absl::DataLossError(absl::StrCat("constant ", i, ": ", copied.message()));
     vm->constants_.push_back(*std::move(constant));
   }
   // Kernels.
