@@ -410,6 +410,7 @@ TEST(OperatorLibrary, Conv2dInBlockedLayoutsMatchesTheDirectReference) {
 // (T.gemm_tile_nd). Blocked data with two output blocks and an odd output width, NCHW data
 // (three channels) with a batch, strides and asymmetric padding, depthwise with stride and
 // dilation (the data converted to blocks), pointwise with three output blocks, dilation.
+// Only the depthwise tile computes its padded window per tile.
 TEST(OperatorLibrary, BlockedConvolutionsThroughTheDefaultRulesMatchTheDirectReference) {
   std::vector<ConvCase> cases = {
       {{1, 16, 9, 13}, {32, 16, 3, 3}, {{3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}}, 1},
@@ -426,6 +427,14 @@ TEST(OperatorLibrary, BlockedConvolutionsThroughTheDefaultRulesMatchTheDirectRef
                                               ConvReference(c.window, c.groups));
     EXPECT_NE(text.find("T.gemm_tile_nd("), std::string::npos) << text;
     EXPECT_NE(text.find("conv2d_NCHWc"), std::string::npos) << text;
+    // Where the padding runs: a depthwise tile pads its own window inside the tile's parallel
+    // loop; a regular convolution pads the whole input once, before that loop.
+    const size_t tile = text.find("T.block(\"conv2d_NCHWc_o\")");
+    const size_t tile_loop = text.rfind("T.parallel(", tile);
+    const size_t pad = text.find("T.block(\"pad_temp\")");
+    ASSERT_NE(tile_loop, std::string::npos) << text;
+    if (pad == std::string::npos) continue;  // no padding
+    EXPECT_EQ(pad > tile_loop && pad < tile, c.groups > 1) << "groups " << c.groups << "\n" << text;
   }
 }
 
