@@ -13,9 +13,11 @@
 #include <string>
 
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "codegen/build.h"
+#include "codegen/llvm/codegen_llvm.h"
 #include "codegen/lower_tir.h"
 #include "frontend/tvmscript.h"
 #include "gmock/gmock.h"
@@ -551,6 +553,69 @@ class Module:
     for (int j = 0; j < 10; ++j) want[(i + 1) * 12 + j + 1] = 2.0 * F(a)[i * 10 + j];
   }
   want[0] = want[7 * 12 + 11] = 1.0;
+  ExpectClose(out->tensor(), want);
+}
+
+TEST(Codegen, AWindowMaximumAccumulatesInRegistersNotThroughItsBuffer) {
+  // A pool's schedule keeps its running maximum in the result (init, then one read-modify-write
+  // per tap); the unrolled taps become straight-line code only late in LLVM's pipeline. The
+  // optimized IR stores each result once per iteration of i, not once per tap: 8 x 16 floats,
+  // not 4 x that.
+  const std::string text = R"(
+@I.ir_module
+class Module:
+    @T.prim_func
+    def window_max(A: T.Buffer((4, 10, 16), "float32"), C: T.Buffer((4, 8, 16), "float32")):
+        for i in T.parallel(4):
+            for j in T.unroll(8):
+                for l in T.vectorized(16):
+                    with T.block("init"):
+                        vi, vj, vl = T.axis.remap("SSS", [i, j, l])
+                        C[vi, vj, vl] = T.float32("-inf")
+            for r in T.unroll(3):
+                for j in T.unroll(8):
+                    for l in T.vectorized(16):
+                        with T.block("max"):
+                            vi, vr, vj, vl = T.axis.remap("SSSS", [i, r, j, l])
+                            C[vi, vj, vl] = T.max(C[vi, vj, vl], A[vi, vj + vr, vl])
+)";
+  absl::StatusOr<IRModule> mod = ParseTVMScript(text, "window_max.py");
+  ASSERT_TRUE(mod.ok()) << mod.status();
+  absl::StatusOr<tir::PrimFunc> lowered = codegen::LowerPrimFunc(mod->LookupPrimFunc("window_max"));
+  ASSERT_TRUE(lowered.ok()) << lowered.status();
+  codegen::CodegenOptions options;
+  options.keep_llvm_ir = true;
+  absl::StatusOr<codegen::CompiledKernels> compiled = codegen::CompileKernels({{"window_max", *lowered}}, Target::Host(), options);
+  ASSERT_TRUE(compiled.ok()) << compiled.status();
+  int64_t floats_stored = 0;
+  for (absl::string_view line : absl::StrSplit(compiled->llvm_ir, '\n')) {
+    size_t at = line.find("store ");
+    if (at == absl::string_view::npos) continue;
+    absl::string_view type = line.substr(at + 6);
+    int64_t lanes = 1;
+    if (absl::ConsumePrefix(&type, "<")) {
+      ASSERT_TRUE(absl::SimpleAtoi(type.substr(0, type.find(' ')), &lanes)) << line;
+      type.remove_prefix(type.find(' ') + 3);  // " x "
+    }
+    if (absl::StartsWith(type, "float")) floats_stored += lanes;
+  }
+  EXPECT_EQ(floats_stored, 8 * 16) << compiled->llvm_ir;
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = CompileKernel(text, "window_max");
+  ASSERT_TRUE(vm.ok()) << vm.status();
+  std::mt19937 rng(7);
+  NDArray a = Random({4, 10, 16}, &rng);
+  absl::StatusOr<Value> out = (*vm)->Invoke("main", {a});
+  ASSERT_TRUE(out.ok()) << out.status();
+  std::vector<double> want(4 * 8 * 16);
+  for (int i = 0; i < 4; ++i) {
+    for (int j = 0; j < 8; ++j) {
+      for (int l = 0; l < 16; ++l) {
+        float m = -INFINITY;
+        for (int r = 0; r < 3; ++r) m = std::max(m, F(a)[(i * 10 + j + r) * 16 + l]);
+        want[(i * 8 + j) * 16 + l] = m;
+      }
+    }
+  }
   ExpectClose(out->tensor(), want);
 }
 

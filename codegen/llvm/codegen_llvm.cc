@@ -37,6 +37,9 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
+#include "llvm/Transforms/InstCombine/InstCombine.h"
+#include "llvm/Transforms/Scalar/DeadStoreElimination.h"
+#include "llvm/Transforms/Scalar/GVN.h"
 #include "llvm/TargetParser/Host.h"  // the default triple (x86_64 Linux)
 #include "support/cpu_features.h"
 #include "support/file_util.h"
@@ -907,6 +910,18 @@ absl::StatusOr<CompiledKernels> CompileKernels(const std::vector<std::pair<std::
                                     : options.opt_level == 2 ? llvm::OptimizationLevel::O2
                                     : options.opt_level == 1 ? llvm::OptimizationLevel::O1
                                                              : llvm::OptimizationLevel::O0;
+    // After the vectorizer and the late unrolling: an accumulator a schedule keeps in a buffer
+    // (a pool's window maximum: init, then one read-modify-write per tap) becomes straight-line
+    // code only then, too late for the pipeline's own load forwarding. GVN forwards each
+    // stored value to the next load and DSE drops the stores but the last, so the accumulator
+    // lives in a register.
+    pb.registerOptimizerLastEPCallback([](llvm::ModulePassManager& mpm, llvm::OptimizationLevel) {
+      llvm::FunctionPassManager fpm;
+      fpm.addPass(llvm::GVNPass());
+      fpm.addPass(llvm::DSEPass());
+      fpm.addPass(llvm::InstCombinePass());
+      mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(fpm)));
+    });
     llvm::ModulePassManager mpm = level == llvm::OptimizationLevel::O0 ? pb.buildO0DefaultPipeline(level)
                                                                       : pb.buildPerModuleDefaultPipeline(level);
     mpm.run(*mod, mam);
