@@ -17,8 +17,8 @@
  *  weight vectors, and writes the sums (the tile holds the whole reduction, so there is no
  *  init pass). Nothing is packed per call: the weights were packed at compile time, the
  *  data is read where it lies (the padded input; a depthwise tile pads its own window), and
- *  the elementwise epilogue (bias, activation, residual) runs per tile while it is in L1. The outer loops (batch, channel
- *  groups, output rows, pixel tiles) are fused and parallel.
+ *  the elementwise epilogue (bias, activation, residual) runs per tile while it is in L1.
+ *  The outer loops (batch, channel groups, output rows, pixel tiles) are fused and parallel.
  *
  *  Tiles: the MR x NB that needs the fewest loads per multiply-add, with the accumulators, the
  *  NB weight vectors and the broadcast within the vector registers, MR dividing the output
