@@ -114,11 +114,23 @@ absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> CompileKernel(const std::str
   return Compile(*with_main);
 }
 
-/*! \brief The PrimFunc `name` of TVMScript `text` after loop lowering, printed. */
-absl::StatusOr<std::string> LoweredText(const std::string& text, const std::string& name) {
+/*! \brief main(args) of CompileKernel(text, name), run once. */
+absl::StatusOr<Value> RunKernel(const std::string& text, const std::string& name, const std::vector<Value>& args) {
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = CompileKernel(text, name);
+  if (!vm.ok()) return vm.status();
+  return (*vm)->Invoke("main", args);
+}
+
+/*! \brief The PrimFunc `name` of TVMScript `text` after loop lowering. */
+absl::StatusOr<tir::PrimFunc> Lowered(const std::string& text, const std::string& name) {
   absl::StatusOr<IRModule> mod = ParseTVMScript(text, absl::StrCat(name, ".py"));
   if (!mod.ok()) return mod.status();
-  absl::StatusOr<tir::PrimFunc> lowered = codegen::LowerPrimFunc(mod->LookupPrimFunc(name));
+  return codegen::LowerPrimFunc(mod->LookupPrimFunc(name));
+}
+
+/*! \brief Lowered(text, name), printed. */
+absl::StatusOr<std::string> LoweredText(const std::string& text, const std::string& name) {
+  absl::StatusOr<tir::PrimFunc> lowered = Lowered(text, name);
   if (!lowered.ok()) return lowered.status();
   IRModule shown;
   shown.Add(name, *lowered);
@@ -445,11 +457,9 @@ class Module:
   const std::string& printed = *lowered;
   EXPECT_THAT(printed, ::testing::Not(HasSubstr("T.allocate"))) << printed;
   EXPECT_THAT(printed, HasSubstr("T.max(C[")) << printed;
-  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = CompileKernel(text, "epilogue");
-  ASSERT_TRUE(vm.ok()) << vm.status();
   std::mt19937 rng(4);
   NDArray a = Random({64, 129}, &rng);
-  absl::StatusOr<Value> out = (*vm)->Invoke("main", {a});
+  absl::StatusOr<Value> out = RunKernel(text, "epilogue", {a});
   ASSERT_TRUE(out.ok()) << out.status();
   std::vector<double> want(64 * 129);
   for (int i = 0; i < 64 * 129; ++i) want[i] = std::max(F(a)[i] * 2.0f + 1.0f, 0.0f);
@@ -482,11 +492,9 @@ class Module:
   size_t loop = printed.find("T.parallel"), alloc = printed.find("B = T.allocate((T.int64(66),)");
   ASSERT_NE(alloc, std::string::npos) << printed;
   EXPECT_LT(loop, alloc) << "B is allocated outside the loop\n" << printed;
-  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = CompileKernel(text, "window");
-  ASSERT_TRUE(vm.ok()) << vm.status();
   std::mt19937 rng(5);
   NDArray a = Random({8, 64}, &rng);
-  absl::StatusOr<Value> out = (*vm)->Invoke("main", {a});
+  absl::StatusOr<Value> out = RunKernel(text, "window", {a});
   ASSERT_TRUE(out.ok()) << out.status();
   std::vector<double> want(8 * 64);
   for (int i = 0; i < 8; ++i) {
@@ -542,11 +550,9 @@ class Module:
   for (size_t at = printed.find("T.parallel("); at != std::string::npos; at = printed.find("T.parallel(", at + 1)) ++loops;
   EXPECT_EQ(loops, 3) << printed;
   EXPECT_THAT(printed, HasSubstr("T.parallel(36)")) << printed;
-  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = CompileKernel(text, "fills");
-  ASSERT_TRUE(vm.ok()) << vm.status();
   std::mt19937 rng(6);
   NDArray a = Random({6, 10}, &rng);
-  absl::StatusOr<Value> out = (*vm)->Invoke("main", {a});
+  absl::StatusOr<Value> out = RunKernel(text, "fills", {a});
   ASSERT_TRUE(out.ok()) << out.status();
   std::vector<double> want(8 * 12, 0.0);
   for (int i = 0; i < 6; ++i) {
@@ -579,9 +585,7 @@ class Module:
                             vi, vr, vj, vl = T.axis.remap("SSSS", [i, r, j, l])
                             C[vi, vj, vl] = T.max(C[vi, vj, vl], A[vi, vj + vr, vl])
 )";
-  absl::StatusOr<IRModule> mod = ParseTVMScript(text, "window_max.py");
-  ASSERT_TRUE(mod.ok()) << mod.status();
-  absl::StatusOr<tir::PrimFunc> lowered = codegen::LowerPrimFunc(mod->LookupPrimFunc("window_max"));
+  absl::StatusOr<tir::PrimFunc> lowered = Lowered(text, "window_max");
   ASSERT_TRUE(lowered.ok()) << lowered.status();
   codegen::CodegenOptions options;
   options.keep_llvm_ir = true;
@@ -600,11 +604,9 @@ class Module:
     if (absl::StartsWith(type, "float")) floats_stored += lanes;
   }
   EXPECT_EQ(floats_stored, 8 * 16) << compiled->llvm_ir;
-  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = CompileKernel(text, "window_max");
-  ASSERT_TRUE(vm.ok()) << vm.status();
   std::mt19937 rng(7);
   NDArray a = Random({4, 10, 16}, &rng);
-  absl::StatusOr<Value> out = (*vm)->Invoke("main", {a});
+  absl::StatusOr<Value> out = RunKernel(text, "window_max", {a});
   ASSERT_TRUE(out.ok()) << out.status();
   std::vector<double> want(4 * 8 * 16);
   for (int i = 0; i < 4; ++i) {

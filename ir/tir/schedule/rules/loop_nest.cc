@@ -418,31 +418,23 @@ int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const Target& t
     if (!rv.ok()) continue;
     std::optional<BlockView> v = View(*sch, *rv);
     if (!v || !IsUnplacedRootNest(*v)) continue;
-    Schedule attempt = *sch;
-    absl::StatusOr<BlockRV> again = attempt.GetBlock(name, func);
-    if (again.ok() && ScheduleWindowReduction(&attempt, *again, target).ok()) {
+    // The first rule that applies (each tried on a copy) is kept.
+    auto applies = [&](auto rule) {
+      Schedule attempt = *sch;
+      absl::StatusOr<BlockRV> again = attempt.GetBlock(name, func);
+      if (!again.ok() || !rule(&attempt, *again).ok()) return false;
       *sch = attempt;
-      ++scheduled;
-      continue;
-    }
-    attempt = *sch;
-    again = attempt.GetBlock(name, func);
-    if (again.ok() && ScheduleRowReduction(&attempt, *again, target).ok()) {
-      *sch = attempt;
-      ++scheduled;
-      continue;
-    }
+      return true;
+    };
     // A border fill runs right after its producer's parallel loop, and its columns put every
     // vector in a line of its own across the whole result: serial, it kept the other threads
     // waiting (MobileNetV2, 2 threads: 2-5% of the padded layers' time).
-    const bool border = absl::c_linear_search(borders, name);
-    attempt = *sch;
-    again = attempt.GetBlock(name, func);
-    if (!again.ok() || !ScheduleLoopNest(&attempt, *again, target, border ? kMinParallelBorderIterations : kMinParallelIterations).ok()) {
-      continue;
+    const int64_t min_parallel_work = absl::c_linear_search(borders, name) ? kMinParallelBorderIterations : kMinParallelIterations;
+    if (applies([&](Schedule* s, const BlockRV& b) { return ScheduleWindowReduction(s, b, target); }) ||
+        applies([&](Schedule* s, const BlockRV& b) { return ScheduleRowReduction(s, b, target); }) ||
+        applies([&](Schedule* s, const BlockRV& b) { return ScheduleLoopNest(s, b, target, min_parallel_work); })) {
+      ++scheduled;
     }
-    *sch = attempt;
-    ++scheduled;
   }
   return scheduled;
 }
