@@ -6,14 +6,10 @@ import threading
 import time
 import unittest
 
-# python_test.sh preloads the sanitizer runtime under --config=asan: this interpreter needs it,
-# the linker that code generation runs does not.
-os.environ.pop("LD_PRELOAD", None)
+import numpy as np
+import torch
 
-import numpy as np  # noqa: E402
-import torch  # noqa: E402
-
-import mlc  # noqa: E402
+import mlc
 
 DIGITS = os.path.join(os.environ.get("TEST_SRCDIR", "."), "mlc", "testdata", "models", "digits_mlp")
 TMP = os.environ.get("TEST_TMPDIR") or tempfile.mkdtemp()

@@ -4,13 +4,6 @@
 set -euo pipefail
 cd "${TEST_SRCDIR}/mlc"
 export PYTHONPATH="$PWD/python/site"
-# Under --config=asan the extension needs the AddressSanitizer runtime loaded before anything
-# else (and libstdc++ right after, for its exception interceptors), and the interpreter's own
-# allocations are not ours to leak-check.
-if asan=$(ldd python/site/mlc/_mlc.so | awk '/libasan/ {print $3}') && [[ -n $asan ]]; then
-  stdcxx=$(ldd python/site/mlc/_mlc.so | awk '/libstdc\+\+/ {print $3}')
-  export LD_PRELOAD="$asan:$stdcxx" ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0"
-fi
 # -P: the source tree's python/mlc (no native half) must not shadow the assembled package.
 /usr/bin/python3 -P python/python_test.py
 
@@ -20,7 +13,6 @@ site="$TEST_TMPDIR/wheel_site"
   --target "$site" python/mlc-*.whl
 PYTHONPATH="$site" /usr/bin/python3 -P - <<'PY'
 import os
-os.environ.pop("LD_PRELOAD", None)
 import numpy as np
 import mlc
 assert mlc.__file__.startswith(os.environ["PYTHONPATH"]), mlc.__file__

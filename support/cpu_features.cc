@@ -5,9 +5,45 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 
 namespace mlc {
 namespace {
+
+/*! \brief The x86-64 micro-architecture levels of the psABI, each with the detectable features
+ *  it adds to the level before it. */
+struct X86Level {
+  const char* name;
+  std::vector<const char*> adds;
+};
+
+const std::vector<X86Level>& X86Levels() {
+  static const std::vector<X86Level> levels = {
+      {"x86-64", {}},
+      {"x86-64-v2", {"sse4.2", "popcnt"}},
+      {"x86-64-v3", {"avx", "fma", "f16c", "bmi", "avx2", "bmi2"}},
+      {"x86-64-v4", {"avx512f", "avx512dq", "avx512cd", "avx512bw", "avx512vl"}},
+  };
+  return levels;
+}
+
+/*! \brief The level named by MLC_MAX_ISA, or nullptr when it is unset. Host detection reports
+ *  nothing above it, so an AVX-512 machine can build and test as an AVX2 one would. An unknown
+ *  name ends the process: silently ignoring it would test the wrong thing. */
+const std::vector<std::string>* MaxIsaFeatures() {
+  static const std::vector<std::string>* cap = []() -> const std::vector<std::string>* {
+    const char* env = std::getenv("MLC_MAX_ISA");
+    if (env == nullptr || *env == '\0') return nullptr;
+    absl::StatusOr<std::vector<std::string>> features = X86LevelFeatures(env);
+    if (!features.ok()) {
+      std::fprintf(stderr, "MLC_MAX_ISA: %s\n", std::string(features.status().message()).c_str());
+      std::exit(2);
+    }
+    return new std::vector<std::string>(*features);
+  }();
+  return cap;
+}
 
 enum Reg { kEax, kEbx, kEcx, kEdx };
 
@@ -57,10 +93,30 @@ bool Detect(const FeatureBit& f) {
   if (!__get_cpuid_count(f.leaf, f.subleaf, &regs[0], &regs[1], &regs[2], &regs[3])) return false;
   if (!(regs[f.reg] & (1u << f.bit))) return false;
   static const uint64_t state = EnabledStateBits();
-  return (state & f.xcr0_mask) == f.xcr0_mask;
+  if ((state & f.xcr0_mask) != f.xcr0_mask) return false;
+  const std::vector<std::string>* cap = MaxIsaFeatures();
+  return cap == nullptr || std::count(cap->begin(), cap->end(), f.name) > 0;
 }
 
 }  // namespace
+
+absl::StatusOr<std::vector<std::string>> X86LevelFeatures(absl::string_view level) {
+  std::vector<std::string> features;
+  std::vector<std::string> names;
+  for (const X86Level& l : X86Levels()) {
+    features.insert(features.end(), l.adds.begin(), l.adds.end());
+    if (level == l.name) return features;
+    names.push_back(l.name);
+  }
+  std::string known;
+  for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
+  return absl::InvalidArgumentError("unknown x86-64 level '" + std::string(level) + "' (known: " + known + ")");
+}
+
+std::string MaxIsaLevel() {
+  const char* env = std::getenv("MLC_MAX_ISA");
+  return MaxIsaFeatures() != nullptr ? std::string(env) : std::string();
+}
 
 const std::vector<std::string>& DetectableCpuFeatures() {
   static const std::vector<std::string> names = [] {
@@ -92,6 +148,7 @@ std::vector<std::string> HostCpuFeatures() {
 }
 
 std::string HostCpuName() {
+  if (!MaxIsaLevel().empty()) return MaxIsaLevel();  // a capped host is its level, not its model
   unsigned a, b, c, d;
   char vendor[13] = {};
   if (__get_cpuid(0, &a, &b, &c, &d)) {
@@ -109,13 +166,13 @@ std::string HostCpuName() {
     }
     if (family == 0x17) return model >= 0x30 ? "znver2" : "znver1";
   }
-  auto has = [](std::initializer_list<const char*> fs) {
-    return std::all_of(fs.begin(), fs.end(), [](const char* f) { return HostHasCpuFeature(f); });
-  };
-  if (has({"avx512f", "avx512dq", "avx512cd", "avx512bw", "avx512vl"})) return "x86-64-v4";
-  if (has({"avx2", "fma", "bmi", "bmi2", "f16c"})) return "x86-64-v3";
-  if (has({"sse4.2", "popcnt"})) return "x86-64-v2";
-  return "x86-64";
+  std::string best;
+  for (const X86Level& l : X86Levels()) {
+    bool reached = std::all_of(l.adds.begin(), l.adds.end(), [](const char* f) { return HostHasCpuFeature(f); });
+    if (!reached) break;
+    best = l.name;
+  }
+  return best;
 }
 
 HostCacheSizes HostCaches() {

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 
 namespace mlc {
@@ -29,8 +30,18 @@ bool HostHasCpuFeature(absl::string_view feature);
 /*! \brief The detectable features the host has, in DetectableCpuFeatures() order. */
 std::vector<std::string> HostCpuFeatures();
 
+/*! \brief The detectable features an x86-64 micro-architecture level ("x86-64", "x86-64-v2",
+ *  "x86-64-v3", "x86-64-v4") guarantees, or an error naming the known levels. */
+absl::StatusOr<std::vector<std::string>> X86LevelFeatures(absl::string_view level);
+
+/*! \brief The level the environment variable MLC_MAX_ISA caps host detection at ("" when
+ *  unset). With MLC_MAX_ISA=x86-64-v3 an AVX-512 machine reports, compiles for and runs
+ *  kernels as an AVX2 machine does; the tests and benchmarks use it to cover both kinds. */
+std::string MaxIsaLevel();
+
 /*! \brief LLVM's name for the host CPU where CPUID tells it (AMD Zen generations), otherwise
- *  the x86-64 micro-architecture level its features reach ("x86-64-v4", "x86-64-v3", ...). */
+ *  the x86-64 micro-architecture level its features reach ("x86-64-v4", "x86-64-v3", ...);
+ *  the capped level when MLC_MAX_ISA is set. */
 std::string HostCpuName();
 
 /*! \brief Data cache sizes of one core of the host, 0 where the OS does not say. */

@@ -13,7 +13,12 @@ failures=0; passed=0
 # squeeze-excitation), ResNeXt (grouped convolutions), DenseNet (dense concatenation), ConvNeXt
 # (channel-last layer norm, GELU, layer scale, stochastic depth) and a small ViT (ONNX only:
 # torch.fx cannot trace its `n, c, h, w = x.shape`).
+# Each model, the dynamic batch and the int8 model are parts of the test (shard_owns): its shards
+# run them in parallel.
+part=0
 for model in resnet18 mobilenet_v2 mobilenet_v3_small resnext50_32x4d densenet121 convnext_tiny vit; do
+  part=$((part + 1))
+  shard_owns $part || continue
   formats="fxpb onnx"
   out_flag=(--out "$t/$model.fxpb")
   if [[ $model == vit ]]; then formats=onnx; out_flag=(); fi
@@ -32,46 +37,50 @@ for model in resnet18 mobilenet_v2 mobilenet_v3_small resnext50_32x4d densenet12
 done
 # ResNet-18 exported with a dynamic batch: imported without --dim, built once, run at batch 1, 3
 # and 8 against PyTorch.
-for n in 1 3 8; do
-  /usr/bin/python3 frontend/torch/export_fx.py --example resnet18 --shape $n,3,224,224 --dynamic 0=batch \
-    --onnx "$t/r18dyn.onnx" --out "$t/r18dyn.fxpb" --inputs "$t/r18dyn.x$n.npy" --reference "$t/r18dyn.ref$n.npy" 2> /dev/null
-done
-for format in onnx fxpb; do
-  frontend/import --in "$t/r18dyn.$format" --out "$t/r18dyn.irpb"
-  passes/opt --in "$t/r18dyn.irpb" --out "$t/r18dyn.opt.irpb"
-  codegen/build --in "$t/r18dyn.opt.irpb" --out "$t/r18dyn.mlcx"
+if shard_owns 8; then
   for n in 1 3 8; do
-    if vm/run --exe "$t/r18dyn.mlcx" --inputs "$t/r18dyn.x$n.npy" --outputs "$t/r18dyn.out$n.npy" &&
-       matches_reference "$t/r18dyn.out$n.npy" "$t/r18dyn.ref$n.npy"; then
-      echo "ok: resnet18 ($format) with a dynamic batch, run at batch $n, matches PyTorch"; passed=$((passed + 1))
-    else
-      echo "FAILED: resnet18 ($format) dynamic batch $n"; failures=$((failures + 1))
-    fi
+    /usr/bin/python3 frontend/torch/export_fx.py --example resnet18 --shape $n,3,224,224 --dynamic 0=batch \
+      --onnx "$t/r18dyn.onnx" --out "$t/r18dyn.fxpb" --inputs "$t/r18dyn.x$n.npy" --reference "$t/r18dyn.ref$n.npy" 2> /dev/null
   done
-done
+  for format in onnx fxpb; do
+    frontend/import --in "$t/r18dyn.$format" --out "$t/r18dyn.irpb"
+    passes/opt --in "$t/r18dyn.irpb" --out "$t/r18dyn.opt.irpb"
+    codegen/build --in "$t/r18dyn.opt.irpb" --out "$t/r18dyn.mlcx"
+    for n in 1 3 8; do
+      if vm/run --exe "$t/r18dyn.mlcx" --inputs "$t/r18dyn.x$n.npy" --outputs "$t/r18dyn.out$n.npy" &&
+         matches_reference "$t/r18dyn.out$n.npy" "$t/r18dyn.ref$n.npy"; then
+        echo "ok: resnet18 ($format) with a dynamic batch, run at batch $n, matches PyTorch"; passed=$((passed + 1))
+      else
+        echo "FAILED: resnet18 ($format) dynamic batch $n"; failures=$((failures + 1))
+      fi
+    done
+  done
+fi
 # The int8 QDQ ResNet-18 through ONNX: qdq-to-integer turns all 20 convolutions into
 # mlc.int8.conv2d and the classifier into mlc.int8.dense, and the logits match PyTorch's fake-quantized model within 2% of their scale
 # (every quantized activation is rounded to one of 256 steps; sums in another order put a few
 # elements on the neighbouring step, which moves the logits by about 0.5%).
-/usr/bin/python3 frontend/torch/export_fx.py --example resnet18 --qdq --onnx "$t/r18q.onnx" --inputs "$t/r18q.x.npy" \
-  --reference "$t/r18q.ref.npy" 2> /dev/null
-if tools/pipeline "$t/r18q.onnx" --inputs "$t/r18q.x.npy" --out "$t/r18q.work" --no-cache > "$t/r18q.log" 2>&1 &&
-   matches_reference "$t/r18q.work/out0.npy" "$t/r18q.ref.npy" 2e-2; then
-  echo "ok: int8 QDQ resnet18 (onnx) matches PyTorch's fake-quantized model"; passed=$((passed + 1))
-else
-  echo "FAILED: int8 QDQ resnet18 (onnx)"; cat "$t/r18q.log"; failures=$((failures + 1))
-fi
-int8_convs=$(tools/print --in "$t/r18q.work/model.opt.irpb" | grep -c 'R.call_dps_packed("mlc.int8.conv2d"' || true)
-if [[ "$int8_convs" -eq 20 ]]; then
-  echo "ok: all 20 convolutions of the int8 resnet18 run as mlc.int8.conv2d"; passed=$((passed + 1))
-else
-  echo "FAILED: $int8_convs of 20 convolutions of the int8 resnet18 run as mlc.int8.conv2d"; failures=$((failures + 1))
-fi
-int8_dense=$(tools/print --in "$t/r18q.work/model.opt.irpb" | grep -c 'R.call_dps_packed("mlc.int8.dense"' || true)
-if [[ "$int8_dense" -eq 1 ]]; then
-  echo "ok: the int8 resnet18's classifier runs as mlc.int8.dense"; passed=$((passed + 1))
-else
-  echo "FAILED: $int8_dense mlc.int8.dense calls in the int8 resnet18 (the classifier: 1 expected)"; failures=$((failures + 1))
+if shard_owns 9; then
+  /usr/bin/python3 frontend/torch/export_fx.py --example resnet18 --qdq --onnx "$t/r18q.onnx" --inputs "$t/r18q.x.npy" \
+    --reference "$t/r18q.ref.npy" 2> /dev/null
+  if tools/pipeline "$t/r18q.onnx" --inputs "$t/r18q.x.npy" --out "$t/r18q.work" --no-cache > "$t/r18q.log" 2>&1 &&
+     matches_reference "$t/r18q.work/out0.npy" "$t/r18q.ref.npy" 2e-2; then
+    echo "ok: int8 QDQ resnet18 (onnx) matches PyTorch's fake-quantized model"; passed=$((passed + 1))
+  else
+    echo "FAILED: int8 QDQ resnet18 (onnx)"; cat "$t/r18q.log"; failures=$((failures + 1))
+  fi
+  int8_convs=$(tools/print --in "$t/r18q.work/model.opt.irpb" | grep -c 'R.call_dps_packed("mlc.int8.conv2d"' || true)
+  if [[ "$int8_convs" -eq 20 ]]; then
+    echo "ok: all 20 convolutions of the int8 resnet18 run as mlc.int8.conv2d"; passed=$((passed + 1))
+  else
+    echo "FAILED: $int8_convs of 20 convolutions of the int8 resnet18 run as mlc.int8.conv2d"; failures=$((failures + 1))
+  fi
+  int8_dense=$(tools/print --in "$t/r18q.work/model.opt.irpb" | grep -c 'R.call_dps_packed("mlc.int8.dense"' || true)
+  if [[ "$int8_dense" -eq 1 ]]; then
+    echo "ok: the int8 resnet18's classifier runs as mlc.int8.dense"; passed=$((passed + 1))
+  else
+    echo "FAILED: $int8_dense mlc.int8.dense calls in the int8 resnet18 (the classifier: 1 expected)"; failures=$((failures + 1))
+  fi
 fi
 echo "$passed passed, $failures failed"
 test "$failures" -eq 0

@@ -640,8 +640,10 @@ class KernelEmitter {
     b_.SetInsertPoint(end_bb);
   }
 
-  /*! \brief for (v = begin; v < end; ++v) body, with loop metadata for the loop kind. */
-  void EmitLoop(const tir::Var& var, llvm::Value* begin, llvm::Value* end, tir::ForKind kind, const Stmt& body) {
+  /*! \brief for (v = begin; v < end; ++v) body, with loop metadata for the loop kind; a
+   *  vectorized loop of a known `vector_width` (0: unknown) becomes vectors of that many lanes. */
+  void EmitLoop(const tir::Var& var, llvm::Value* begin, llvm::Value* end, tir::ForKind kind, const Stmt& body,
+                int64_t vector_width = 0) {
     llvm::Type* t = ScalarType(var->dtype);
     begin = b_.CreateSExtOrTrunc(begin, t);
     end = b_.CreateSExtOrTrunc(end, t);
@@ -668,6 +670,17 @@ class KernelEmitter {
       // Not unrolled before the vectorizer sees it: a short loop (one vector of lanes) fully
       // unrolled into scalars leaves the loop around it to be vectorized with gathers.
       md.push_back(llvm::MDNode::get(ctx_, llvm::MDString::get(ctx_, "llvm.loop.unroll.disable")));
+      if (vector_width > 0) {
+        // The whole loop as one vector: the schedule chose the extent for this target's registers
+        // (a multiple of its lanes), and a vector of it is what LLVM splits into registers. Left to
+        // itself, LLVM's cost model picks a narrower width for some targets and leaves a loop
+        // that the late passes cannot turn into straight-line code.
+        auto width_md = [&](const char* name, int64_t value) {
+          return llvm::MDNode::get(ctx_, {llvm::MDString::get(ctx_, name), llvm::ConstantAsMetadata::get(b_.getInt32(value))});
+        };
+        md.push_back(width_md("llvm.loop.vectorize.width", vector_width));
+        md.push_back(width_md("llvm.loop.interleave.count", 1));
+      }
     } else if (kind == tir::ForKind::kUnrolled) {
       md.push_back(llvm::MDNode::get(ctx_, llvm::MDString::get(ctx_, "llvm.loop.unroll.full")));
     }
@@ -680,7 +693,17 @@ class KernelEmitter {
   void EmitSerialFor(const tir::ForNode* loop) {
     llvm::Value* begin = EmitExpr(loop->min);
     llvm::Value* end = b_.CreateAdd(begin, EmitExpr(loop->extent));
-    EmitLoop(loop->loop_var, begin, end, loop->for_kind, loop->body);
+    EmitLoop(loop->loop_var, begin, end, loop->for_kind, loop->body, OneVectorWidth(loop));
+  }
+
+  /*! \brief The lanes a vectorized loop becomes as one vector: its extent when that is a known
+   *  power of two up to kMaxVectorLoopWidth, otherwise 0 (LLVM chooses). */
+  static int64_t OneVectorWidth(const tir::ForNode* loop) {
+    constexpr int64_t kMaxVectorLoopWidth = 64;
+    const auto* extent = loop->extent.as<tir::IntImmNode>();
+    if (loop->for_kind != tir::ForKind::kVectorized || extent == nullptr) return 0;
+    int64_t n = extent->value;
+    return n >= 2 && n <= kMaxVectorLoopWidth && (n & (n - 1)) == 0 ? n : 0;
   }
 
   /*! \brief Outlines the body into fn(closure, begin, end) and hands it to the thread pool. */

@@ -21,11 +21,9 @@ struct CpuInfo {
 
 const std::vector<CpuInfo>& CpuTable() {
   static const std::vector<CpuInfo> table = [] {
-    const std::vector<std::string> v2 = {"sse4.2", "popcnt"};
-    std::vector<std::string> v3 = v2;
-    v3.insert(v3.end(), {"avx", "fma", "f16c", "bmi", "avx2", "bmi2"});
-    std::vector<std::string> v4 = v3;
-    v4.insert(v4.end(), {"avx512f", "avx512dq", "avx512cd", "avx512bw", "avx512vl"});
+    const std::vector<std::string> v2 = *X86LevelFeatures("x86-64-v2");
+    const std::vector<std::string> v3 = *X86LevelFeatures("x86-64-v3");
+    const std::vector<std::string> v4 = *X86LevelFeatures("x86-64-v4");
     std::vector<std::string> icelake = v4;
     icelake.insert(icelake.end(), {"avx512ifma", "avx512vbmi", "avx512vnni"});
     std::vector<std::string> znver4 = icelake;
@@ -46,6 +44,7 @@ const std::vector<CpuInfo>& CpuTable() {
         {"cascadelake", cascade, 32 * K, 1024 * K},
         {"icelake-server", icelake, 48 * K, 1280 * K},
         {"sapphirerapids", sapphire, 48 * K, 2048 * K},
+        {"znver1", v3, 32 * K, 512 * K},
         {"znver2", v3, 32 * K, 512 * K},
         {"znver3", v3, 32 * K, 512 * K},
         {"znver4", znver4, 32 * K, 1024 * K},

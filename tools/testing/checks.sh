@@ -6,6 +6,8 @@
 #   finish                           prints the tally; exits non-zero if any check failed
 #   matches_reference OUT REF [TOL]  succeeds when the .npy OUT matches the .npy REF: same shape,
 #                                    max |OUT - REF| / max |REF| < TOL (default 1e-4; printed)
+#   shard_owns K                     true when this shard of a sharded test (shard_count in
+#                                    BUILD) runs part K of it; parts go round robin over shards
 # Every check prints "ok: NAME" or "FAILED: NAME", so a test log reads as a list of properties.
 checks_passed=0
 checks_failed=0
@@ -46,4 +48,9 @@ err = float(np.abs(out - ref).max()) / max(float(np.abs(ref).max()), 1e-6)
 print(f"  max |diff| / max |ref| = {err:.2e}")
 sys.exit(0 if err < tol else 1)
 PY
+}
+
+shard_owns() {
+  if [[ -n "${TEST_SHARD_STATUS_FILE:-}" ]]; then touch "$TEST_SHARD_STATUS_FILE"; fi
+  (( $1 % ${TEST_TOTAL_SHARDS:-1} == ${TEST_SHARD_INDEX:-0} ))
 }

@@ -8,13 +8,15 @@
 #include <cstdint>
 #include <cstdlib>
 
+#include "support/cpu_features.h"
+
 namespace mlc {
 namespace vm {
 
-/*! \brief Whether to use AVX-512 VNNI: the CPU has it and MLC_DISABLE_VNNI (tests of the
- *  portable path) is not set. */
+/*! \brief Whether to use AVX-512 VNNI: the CPU has it (as host detection reports it, so
+ *  MLC_MAX_ISA caps it too) and MLC_DISABLE_VNNI (tests of the portable path) is not set. */
 inline bool UseVnni() {
-  static const bool cpu_has = __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("avx512bw");
+  static const bool cpu_has = HostHasCpuFeature("avx512vnni") && HostHasCpuFeature("avx512bw");
   return cpu_has && std::getenv("MLC_DISABLE_VNNI") == nullptr;
 }
 
