@@ -10,7 +10,7 @@
 
 #include "absl/status/statusor.h"
 #include "codegen/llvm/codegen_llvm.h"
-#include "ir/module.h"
+#include "ir/graph/module.h"
 #include "vm/executable.pb.h"
 #include "vm/executable_format.h"
 

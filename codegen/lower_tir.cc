@@ -11,7 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "ir/tir/analyzer.h"
 #include "ir/tir/prim_expr_ops.h"
-#include "ir/tir/schedule/state.h"
+#include "ir/tir/stmt_tree.h"
 #include "ir/tir/tir_functor.h"
 #include "ir/tir/tir_util.h"
 

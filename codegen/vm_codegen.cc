@@ -16,10 +16,10 @@
 #include "codegen/build.h"
 #include "codegen/memory_plan.h"
 #include "codegen/tensor_type.h"
-#include "ir/op.h"
-#include "ir/printer.h"
-#include "ir/shape_bounds.h"
-#include "ir/serialize.h"
+#include "ir/graph/op.h"
+#include "ir/graph/printer.h"
+#include "ir/graph/shape_bounds.h"
+#include "ir/graph/serialize.h"
 
 namespace mlc {
 namespace codegen {

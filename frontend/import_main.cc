@@ -20,8 +20,8 @@
 #include "absl/strings/str_split.h"
 #include "frontend/onnx/onnx_importer.h"
 #include "frontend/torch/fx_importer.h"
-#include "ir/serialize.h"
-#include "ir/verifier.h"
+#include "ir/graph/serialize.h"
+#include "ir/graph/verifier.h"
 #include "support/resource_limit_flag.h"
 
 ABSL_FLAG(std::string, in, "", "model to import: *.fxpb (PyTorch FX) or *.onnx");

@@ -13,7 +13,7 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "frontend/tvmscript.h"
-#include "ir/serialize.h"
+#include "ir/graph/serialize.h"
 #include "support/file_util.h"
 #include "support/resource_limit_flag.h"
 

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "ir/module.h"
+#include "ir/graph/module.h"
 
 namespace mlc {
 

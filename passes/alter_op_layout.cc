@@ -28,11 +28,11 @@
  *  repacked once.
  */
 #include "absl/strings/str_cat.h"
-#include "ir/expr_functor.h"
-#include "ir/layout.h"
-#include "ir/op.h"
+#include "ir/graph/expr_functor.h"
+#include "ir/graph/layout.h"
+#include "ir/graph/op.h"
 #include "ir/ops/op_attrs.h"
-#include "ir/shape_util.h"
+#include "ir/graph/shape_util.h"
 #include "ir/target/target.h"
 #include "passes/pass.h"
 #include "passes/pattern.h"

@@ -6,8 +6,8 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "frontend/script/trace_parser.h"
-#include "ir/tir/schedule/schedule.h"
+#include "passes/schedule/trace_parser.h"
+#include "passes/schedule/schedule.h"
 #include "passes/pass.h"
 #include "support/file_util.h"
 
@@ -35,7 +35,7 @@ class ApplyTracePass : public Pass {
   std::string name() const override { return "apply-trace"; }
   std::string description() const override {
     return "Applies a schedule trace (TVM's Python spelling, *.py, or its Protobuf form) to the module's PrimFuncs, as "
-           "//passes:schedule does.";
+           "//tools:schedule does.";
   }
   absl::StatusOr<IRModule> Run(const IRModule& mod) override {
     if (file_->empty()) return absl::InvalidArgumentError("apply-trace needs file=<trace>");

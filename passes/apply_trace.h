@@ -1,6 +1,6 @@
 /*! \file apply_trace.h
  *  \brief Applying a schedule trace file to a module: what the schedule stage
- *         (//passes:schedule) and the apply-trace pass both do.
+ *         (//tools:schedule) and the apply-trace pass both do.
  */
 #ifndef MLC_PASSES_APPLY_TRACE_H_
 #define MLC_PASSES_APPLY_TRACE_H_
@@ -8,8 +8,8 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "ir/module.h"
-#include "ir/tir/schedule/trace.h"
+#include "ir/graph/module.h"
+#include "passes/schedule/trace.h"
 
 namespace mlc {
 namespace passes {

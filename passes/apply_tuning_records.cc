@@ -12,9 +12,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "ir/target/target.h"
-#include "ir/tir/schedule/rules/rules.h"
-#include "ir/tir/schedule/schedule.h"
-#include "ir/tir/schedule/tuning_database.h"
+#include "passes/schedule/rules/rules.h"
+#include "passes/schedule/schedule.h"
+#include "passes/schedule/tuning_database.h"
 #include "passes/pass.h"
 
 namespace mlc {

@@ -7,7 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "ir/expr_functor.h"
+#include "ir/graph/expr_functor.h"
 
 namespace mlc {
 namespace passes {

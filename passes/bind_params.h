@@ -14,7 +14,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "ir/module.h"
+#include "ir/graph/module.h"
 
 namespace mlc {
 namespace passes {

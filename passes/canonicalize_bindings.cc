@@ -7,7 +7,7 @@
  */
 #include <unordered_map>
 
-#include "ir/expr_functor.h"
+#include "ir/graph/expr_functor.h"
 #include "passes/pass.h"
 
 namespace mlc {

@@ -8,7 +8,7 @@
  *         rows are the sequence. Static shapes fold all rows into one GEMM either way, so the
  *         pass leaves them alone.
  */
-#include "ir/op.h"
+#include "ir/graph/op.h"
 #include "ir/ops/op_attrs.h"
 #include "passes/pass.h"
 #include "passes/pattern.h"

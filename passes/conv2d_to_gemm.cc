@@ -12,8 +12,8 @@
  *  topi::Im2col), so the packing copies rather than gathers. The bias and activation after the convolution fuse into its kernel as usual.
  */
 #include "ir/ops/op_attrs.h"
-#include "ir/op.h"
-#include "ir/shape_util.h"
+#include "ir/graph/op.h"
+#include "ir/graph/shape_util.h"
 #include "ir/tir/prim_expr_ops.h"
 #include "ir/target/target.h"
 #include "ir/topi/topi.h"

@@ -1,5 +1,5 @@
 /*! \file default_schedule.cc
- *  \brief default-schedule: the rules of ir/tir/schedule/rules on every PrimFunc, so the default
+ *  \brief default-schedule: the rules of passes/schedule/rules on every PrimFunc, so the default
  *         pipeline generates fast code without tuning.
  */
 #include <iostream>
@@ -7,9 +7,9 @@
 #include "absl/strings/str_cat.h"
 #include "ir/target/target.h"
 #include "ir/tir/analyzer.h"
-#include "ir/tir/schedule/rules/rules.h"
-#include "ir/tir/schedule/schedule.h"
-#include "ir/tir/schedule/state.h"
+#include "passes/schedule/rules/rules.h"
+#include "passes/schedule/schedule.h"
+#include "ir/tir/stmt_tree.h"
 #include "passes/pass.h"
 
 namespace mlc {

@@ -18,7 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 
-#include "ir/op.h"
+#include "ir/graph/op.h"
 #include "ir/ops/op_attrs.h"
 #include "passes/pass.h"
 #include "passes/pattern.h"

@@ -3,7 +3,7 @@
  *         EwiseFMARewriter, written with the pattern language. The multiply binding stays (it
  *         may have other users); remove-unused drops it when it has none.
  */
-#include "ir/op.h"
+#include "ir/graph/op.h"
 #include "passes/pass.h"
 #include "passes/pattern.h"
 

@@ -7,8 +7,8 @@
  *  interpreted work, bounded by max-elements per call.
  */
 #include "absl/strings/str_cat.h"
-#include "ir/expr_functor.h"
-#include "ir/op.h"
+#include "ir/graph/expr_functor.h"
+#include "ir/graph/op.h"
 #include "ir/ops/constant_eval.h"
 #include "passes/pass.h"
 

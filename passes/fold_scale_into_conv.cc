@@ -7,7 +7,7 @@
  *  with a bias epilogue. Only when the convolution's result has no other use; the unscaled
  *  convolution is left for remove-unused.
  */
-#include "ir/op.h"
+#include "ir/graph/op.h"
 #include "ir/ops/op_attrs.h"
 #include "passes/pass.h"
 #include "passes/pattern.h"

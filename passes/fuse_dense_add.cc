@@ -9,7 +9,7 @@
  *  sub-function, as the seed does); fuse-ops is the pass that never duplicates.
  */
 #include "absl/strings/str_cat.h"
-#include "ir/op.h"
+#include "ir/graph/op.h"
 #include "passes/pass.h"
 #include "passes/pattern.h"
 

@@ -4,8 +4,8 @@
 #include "passes/legalize.h"
 
 #include "absl/strings/str_cat.h"
-#include "ir/expr_functor.h"
-#include "ir/op.h"
+#include "ir/graph/expr_functor.h"
+#include "ir/graph/op.h"
 #include "passes/pass.h"
 
 namespace mlc {

@@ -16,7 +16,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "ir/op.h"
+#include "ir/graph/op.h"
 
 namespace mlc {
 namespace passes {

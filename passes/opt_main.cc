@@ -18,7 +18,7 @@
 #include "absl/flags/usage.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-#include "ir/serialize.h"
+#include "ir/graph/serialize.h"
 #include "ir/target/target.h"
 #include "passes/pass.h"
 #include "support/resource_limit_flag.h"

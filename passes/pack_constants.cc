@@ -11,9 +11,9 @@
 #include <set>
 
 #include "absl/strings/str_cat.h"
-#include "ir/op.h"
+#include "ir/graph/op.h"
 #include "ir/tir/interpreter.h"
-#include "ir/tir/schedule/state.h"
+#include "ir/tir/stmt_tree.h"
 #include "ir/tir/tir_util.h"
 #include "passes/pass.h"
 #include "passes/pattern.h"

@@ -15,8 +15,8 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "ir/printer.h"
-#include "ir/verifier.h"
+#include "ir/graph/printer.h"
+#include "ir/graph/verifier.h"
 #include "support/file_util.h"
 
 namespace mlc {

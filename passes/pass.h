@@ -33,8 +33,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "ir/block_builder.h"
-#include "ir/module.h"
+#include "ir/graph/block_builder.h"
+#include "ir/graph/module.h"
 
 namespace mlc {
 namespace passes {

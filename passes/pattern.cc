@@ -3,7 +3,7 @@
  */
 #include "passes/pattern.h"
 
-#include "ir/op.h"
+#include "ir/graph/op.h"
 
 namespace mlc {
 namespace passes {

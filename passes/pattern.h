@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "ir/expr_functor.h"
+#include "ir/graph/expr_functor.h"
 
 namespace mlc {
 namespace passes {

@@ -1,8 +1,8 @@
 /*! \file prim_func_pattern.cc */
 #include "passes/prim_func_pattern.h"
 
-#include "ir/tir/schedule/rules/rules.h"
-#include "ir/tir/schedule/state.h"
+#include "passes/schedule/rules/rules.h"
+#include "ir/tir/stmt_tree.h"
 #include "ir/tir/tir_functor.h"
 
 namespace mlc {

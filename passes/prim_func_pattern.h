@@ -14,7 +14,7 @@
 #ifndef MLC_PASSES_PRIM_FUNC_PATTERN_H_
 #define MLC_PASSES_PRIM_FUNC_PATTERN_H_
 
-#include "ir/op.h"
+#include "ir/graph/op.h"
 #include "ir/tir/prim_func.h"
 
 namespace mlc {

@@ -27,7 +27,7 @@
 #include <optional>
 
 #include "absl/strings/str_cat.h"
-#include "ir/op.h"
+#include "ir/graph/op.h"
 #include "ir/ops/op_attrs.h"
 #include "passes/pass.h"
 #include "passes/pattern.h"

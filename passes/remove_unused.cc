@@ -9,8 +9,8 @@
  */
 #include <set>
 
-#include "ir/expr_functor.h"
-#include "ir/op.h"
+#include "ir/graph/expr_functor.h"
+#include "ir/graph/op.h"
 #include "passes/pass.h"
 #include "passes/pass.h"
 

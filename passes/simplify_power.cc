@@ -5,8 +5,8 @@
  */
 #include <cmath>
 
-#include "ir/op.h"
-#include "ir/shape_util.h"
+#include "ir/graph/op.h"
+#include "ir/graph/shape_util.h"
 #include "passes/pass.h"
 #include "passes/pattern.h"
 

@@ -21,14 +21,14 @@
 #include <vector>
 
 #include "codegen/build.h"
-#include "ir/shape_bounds.h"
+#include "ir/graph/shape_bounds.h"
 #include "frontend/onnx/onnx_importer.h"
 #include "frontend/torch/fx_importer.h"
 #include "frontend/tvmscript.h"
-#include "ir/printer.h"
-#include "ir/serialize.h"
+#include "ir/graph/printer.h"
+#include "ir/graph/serialize.h"
 #include "ir/target/target.h"
-#include "ir/verifier.h"
+#include "ir/graph/verifier.h"
 #include "passes/bind_params.h"
 #include "passes/pass.h"
 #include "support/file_util.h"

@@ -8,8 +8,8 @@
 #include <map>
 
 #include "gtest/gtest.h"
-#include "ir/op.h"
-#include "ir/printer.h"
+#include "ir/graph/op.h"
+#include "ir/graph/printer.h"
 #include "ir/topi/topi.h"
 #include "passes/pass.h"
 #include "support/cpu_features.h"

@@ -9,8 +9,8 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
-#include "ir/printer.h"
-#include "ir/serialize.h"
+#include "ir/graph/printer.h"
+#include "ir/graph/serialize.h"
 #include "support/file_util.h"
 #include "support/resource_limit_flag.h"
 

@@ -6,7 +6,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "ir/shape_util.h"
+#include "ir/graph/shape_util.h"
 #include "support/checked_math.h"
 
 namespace mlc {

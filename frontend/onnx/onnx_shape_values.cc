@@ -12,7 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "frontend/onnx/converter_util.h"
 #include "frontend/onnx/onnx_importer.h"
-#include "ir/shape_util.h"
+#include "ir/graph/shape_util.h"
 #include "ir/tir/analyzer.h"
 #include "ir/tir/prim_expr_ops.h"
 

@@ -8,7 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "frontend/torch/fx_converter_util.h"
-#include "ir/op.h"
+#include "ir/graph/op.h"
 #include "ir/tir/analyzer.h"
 #include "ir/tir/prim_expr_ops.h"
 

@@ -8,7 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "ir/op.h"
+#include "ir/graph/op.h"
 #include "ir/tir/prim_expr_ops.h"
 #include "support/checked_math.h"
 #include "support/file_util.h"

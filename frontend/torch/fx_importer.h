@@ -19,8 +19,8 @@
 
 #include "absl/status/statusor.h"
 #include "frontend/torch/fx_graph.pb.h"
-#include "ir/block_builder.h"
-#include "ir/module.h"
+#include "ir/graph/block_builder.h"
+#include "ir/graph/module.h"
 
 namespace mlc {
 namespace fx {

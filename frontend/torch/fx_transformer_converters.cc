@@ -9,7 +9,7 @@
 #include "frontend/torch/fx_converter_util.h"
 #include "support/checked_math.h"
 #include "ir/ops/op_attrs.h"
-#include "ir/shape_util.h"
+#include "ir/graph/shape_util.h"
 
 namespace mlc {
 namespace fx {

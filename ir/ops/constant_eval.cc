@@ -2,8 +2,8 @@
 #include "ir/ops/constant_eval.h"
 
 #include "absl/strings/str_cat.h"
-#include "ir/block_builder.h"
-#include "ir/op.h"
+#include "ir/graph/block_builder.h"
+#include "ir/graph/op.h"
 #include "ir/tir/interpreter.h"
 #include "support/resource_limits.h"
 

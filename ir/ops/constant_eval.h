@@ -11,8 +11,8 @@
 #include <cstdint>
 
 #include "absl/status/statusor.h"
-#include "ir/expr.h"
-#include "ir/module.h"
+#include "ir/graph/expr.h"
+#include "ir/graph/module.h"
 #include "support/tensor_data.h"
 
 namespace mlc {

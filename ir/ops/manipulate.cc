@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
-#include "ir/layout.h"
+#include "ir/graph/layout.h"
 #include "ir/ops/op_util.h"
 #include "support/status_macros.h"
 #include "ir/tir/analyzer.h"
@@ -175,7 +175,7 @@ absl::StatusOr<StructInfo> InferLayoutTransform(const CallNode& call, const Layo
 MLC_REGISTER_OP("layout_transform")
     .set_inputs({"x"})
     .set_attrs_type<LayoutTransformAttrs>()
-    .set_description("the same tensor in another layout of its axes (NCHW <-> NCHW16c, OIHW -> OIHW16i64o; ir/layout.h)")
+    .set_description("the same tensor in another layout of its axes (NCHW <-> NCHW16c, OIHW -> OIHW16i64o; ir/graph/layout.h)")
     .set_infer<LayoutTransformAttrs>(InferLayoutTransform)
     .set_pattern(OpPattern::kInjective)
     .set_legalize(LegalizeTE<LayoutTransformAttrs>("layout_transform", [](const std::vector<te::Tensor>& t, const LayoutTransformAttrs& a) {

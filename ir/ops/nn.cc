@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
-#include "ir/layout.h"
+#include "ir/graph/layout.h"
 #include "ir/ops/op_util.h"
 #include "ir/tir/prim_expr_ops.h"
 #include "ir/topi/topi.h"

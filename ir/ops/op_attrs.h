@@ -1,6 +1,6 @@
 /*! \file op_attrs.h
  *  \brief The typed attributes of the operator library, each declared once with its
- *         defaults (see ir/attr_schema.h). Inference, legalization, the passes and the
+ *         defaults (see ir/graph/attr_schema.h). Inference, legalization, the passes and the
  *         importers read and build attributes through these structs.
  */
 #ifndef MLC_IR_OPS_OP_ATTRS_H_
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "ir/attr_schema.h"
+#include "ir/graph/attr_schema.h"
 
 namespace mlc {
 namespace relax {
@@ -122,7 +122,7 @@ struct AdaptivePool2DAttrs {
 struct LayoutTransformAttrs {
   std::string src_layout, dst_layout;
   void VisitAttrs(AttrVisitor* v) {
-    v->Field("src_layout", &src_layout).Describe("the input's layout (NCHW, NCHW16c, OIHW, ...; ir/layout.h)");
+    v->Field("src_layout", &src_layout).Describe("the input's layout (NCHW, NCHW16c, OIHW, ...; ir/graph/layout.h)");
     v->Field("dst_layout", &dst_layout).Describe("the result's layout");
   }
 };

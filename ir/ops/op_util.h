@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "ir/expr.h"
-#include "ir/op.h"
+#include "ir/graph/expr.h"
+#include "ir/graph/op.h"
 #include "ir/ops/op_attrs.h"
-#include "ir/shape_util.h"
+#include "ir/graph/shape_util.h"
 #include "ir/te/call_te.h"
 
 namespace mlc {

@@ -7,7 +7,7 @@
 #include "absl/strings/str_join.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "ir/op.h"
+#include "ir/graph/op.h"
 #include "ir/ops/op_attrs.h"
 #include "ir/testing/golden.h"
 #include "ir/tir/intrinsics.h"
@@ -70,7 +70,7 @@ TEST(Operators, EveryLibraryOperatorHasInferenceAndALegalization) {
 std::string Describe() {
   std::string out =
       "# Operator and intrinsic reference\n\n"
-      "Generated from the operator registry (`//ir/ops`, `ir/builtin_ops.cc`) and the intrinsic table "
+      "Generated from the operator registry (`//ir/ops`, `ir/graph/builtin_ops.cc`) and the intrinsic table "
       "(`ir/tir/intrinsics.cc`); `//ir/ops:ops_test` keeps it in sync (rewrite with "
       "`UPDATE_GOLDENS=1 ./bazelw test //ir/ops:ops_test`).\n\n## Graph-level operators\n\n";
   for (const std::string& name : OpRegistry::Global().ListNames()) {

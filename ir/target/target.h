@@ -20,7 +20,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "ir/node/attrs.h"
+#include "ir/core/attrs.h"
 
 namespace mlc {
 

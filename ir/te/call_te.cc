@@ -2,7 +2,7 @@
 #include "ir/te/call_te.h"
 
 #include "absl/strings/str_cat.h"
-#include "ir/op.h"
+#include "ir/graph/op.h"
 #include "ir/tir/shape_expr.h"
 
 namespace mlc {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "ir/block_builder.h"
+#include "ir/graph/block_builder.h"
 #include "ir/te/tensor.h"
 
 namespace mlc {

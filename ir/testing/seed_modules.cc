@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "ir/op.h"
+#include "ir/graph/op.h"
 #include "ir/tir/prim_expr_ops.h"
 #include "ir/tir/tir_util.h"
 

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "ir/module.h"
+#include "ir/graph/module.h"
 
 namespace mlc {
 namespace testing {

@@ -3,7 +3,7 @@
  *         mismatch.
  */
 #include "gtest/gtest.h"
-#include "ir/printer.h"
+#include "ir/graph/printer.h"
 #include "ir/tir/analyzer.h"
 #include "ir/tir/prim_expr_ops.h"
 

@@ -5,7 +5,7 @@
 
 #include "frontend/tvmscript.h"
 #include "gtest/gtest.h"
-#include "ir/tir/schedule/schedule.h"
+#include "passes/schedule/schedule.h"
 #include "support/file_util.h"
 
 namespace mlc {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "ir/node/object.h"
+#include "ir/core/object.h"
 #include "support/dtype.h"
 
 namespace mlc {

@@ -6,8 +6,8 @@
 
 #include <vector>
 
-#include "ir/node/attrs.h"
-#include "ir/node/base_func.h"
+#include "ir/core/attrs.h"
+#include "ir/core/base_func.h"
 #include "ir/tir/stmt.h"
 
 namespace mlc {

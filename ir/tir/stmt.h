@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "ir/node/attrs.h"
+#include "ir/core/attrs.h"
 #include "ir/tir/buffer.h"
 #include "ir/tir/prim_expr.h"
 

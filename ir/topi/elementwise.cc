@@ -4,7 +4,7 @@
 #include <map>
 
 #include "absl/strings/str_cat.h"
-#include "ir/shape_util.h"
+#include "ir/graph/shape_util.h"
 #include "ir/topi/index_util.h"
 #include "ir/topi/topi.h"
 

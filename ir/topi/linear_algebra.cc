@@ -2,7 +2,7 @@
  *  \brief dense (x @ w.T), NumPy matmul, and transpose.
  */
 #include "absl/strings/str_cat.h"
-#include "ir/shape_util.h"
+#include "ir/graph/shape_util.h"
 #include "ir/tir/analyzer.h"
 #include "ir/topi/index_util.h"
 #include "ir/topi/topi.h"

@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
-#include "ir/shape_util.h"
+#include "ir/graph/shape_util.h"
 #include "ir/topi/index_util.h"
 #include "ir/topi/topi.h"
 #include "support/checked_math.h"

@@ -63,7 +63,7 @@ enum class PadMode { kConstant, kEdge, kReflect };
 absl::StatusOr<Tensor> Pad(const Tensor& x, const std::vector<int64_t>& before, const std::vector<int64_t>& after,
                            tir::PrimExpr value, PadMode mode = PadMode::kConstant);
 /*! \brief Convolution over the spatial axes of the data's layout: 2-D (NCHW, weight OIHW) or
- *  3-D (NCDHW, weight OIDHW), the channels optionally blocked (NCHW16c, OIHW16i16o; ir/layout.h).
+ *  3-D (NCDHW, weight OIDHW), the channels optionally blocked (NCHW16c, OIHW16i16o; ir/graph/layout.h).
  *  `padding` holds the widths before each spatial axis, then those after ((top, left, bottom,
  *  right) in 2-D); an empty `out_layout` is the data's. With the input channels blocked as the
  *  data blocks them, the reduction runs over (ic_outer, k..., ic_inner), so every access is

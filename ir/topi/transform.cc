@@ -5,8 +5,8 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
-#include "ir/layout.h"
-#include "ir/shape_util.h"
+#include "ir/graph/layout.h"
+#include "ir/graph/shape_util.h"
 #include "ir/topi/index_util.h"
 #include "ir/topi/topi.h"
 

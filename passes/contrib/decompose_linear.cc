@@ -6,7 +6,7 @@
  *  MLC_REGISTER_PASS; nothing in the core names it. Link `:decompose_linear` into a binary
  *  (see `:opt` here) or load `:libdecompose_linear_pass.so` with `opt --pass-plugin=...`.
  */
-#include "ir/op.h"
+#include "ir/graph/op.h"
 #include "passes/pass.h"
 #include "passes/pattern.h"
 

@@ -4,9 +4,9 @@
 #include <cstdint>
 #include <string>
 
-#include "ir/ir.pb.h"
-#include "ir/serialize.h"
-#include "ir/verifier.h"
+#include "ir/graph/ir.pb.h"
+#include "ir/graph/serialize.h"
+#include "ir/graph/verifier.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string bytes(reinterpret_cast<const char*>(data), size);

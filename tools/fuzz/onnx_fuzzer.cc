@@ -3,7 +3,7 @@
 #include <string>
 
 #include "frontend/onnx/onnx_importer.h"
-#include "ir/verifier.h"
+#include "ir/graph/verifier.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   onnx::ModelProto model;

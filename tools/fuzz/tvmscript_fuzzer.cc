@@ -3,7 +3,7 @@
 #include <string>
 
 #include "frontend/tvmscript.h"
-#include "ir/verifier.h"
+#include "ir/graph/verifier.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   absl::StatusOr<mlc::IRModule> mod = mlc::ParseTVMScript(std::string(reinterpret_cast<const char*>(data), size), "fuzz.py");

@@ -7,8 +7,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
-#include "ir/expr_functor.h"
-#include "ir/op.h"
+#include "ir/graph/expr_functor.h"
+#include "ir/graph/op.h"
 #include "ir/tir/tir_functor.h"
 
 namespace mlc {

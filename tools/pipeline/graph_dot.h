@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "ir/module.h"
+#include "ir/graph/module.h"
 
 namespace mlc {
 namespace pipeline {

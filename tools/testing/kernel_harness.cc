@@ -6,8 +6,8 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "ir/op.h"
-#include "ir/printer.h"
+#include "ir/graph/op.h"
+#include "ir/graph/printer.h"
 #include "ir/te/call_te.h"
 #include "passes/pass.h"
 

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "ir/block_builder.h"
-#include "ir/module.h"
+#include "ir/graph/block_builder.h"
+#include "ir/graph/module.h"
 #include "ir/te/call_te.h"
 #include "tools/testing/kernel_main.h"
 #include "vm/virtual_machine.h"

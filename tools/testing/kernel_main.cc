@@ -5,8 +5,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "codegen/build.h"
-#include "ir/block_builder.h"
-#include "ir/op.h"
+#include "ir/graph/block_builder.h"
+#include "ir/graph/op.h"
 #include "ir/tir/tir_util.h"
 
 namespace mlc {

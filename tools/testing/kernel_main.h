@@ -9,7 +9,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "ir/module.h"
+#include "ir/graph/module.h"
 #include "ir/tir/stmt.h"
 #include "vm/virtual_machine.h"
 

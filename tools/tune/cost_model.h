@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "ir/target/target.h"
-#include "ir/tir/schedule/rules/rules.h"
+#include "passes/schedule/rules/rules.h"
 
 namespace mlc {
 namespace tune {

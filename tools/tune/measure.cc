@@ -12,7 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "codegen/llvm/codegen_llvm.h"
 #include "codegen/lower_tir.h"
-#include "ir/tir/schedule/state.h"
+#include "ir/tir/stmt_tree.h"
 #include "vm/kernel_library.h"
 
 namespace mlc {

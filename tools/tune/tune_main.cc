@@ -20,7 +20,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
-#include "ir/serialize.h"
+#include "ir/graph/serialize.h"
 #include "support/resource_limit_flag.h"
 #include "tools/tune/tuner.h"
 

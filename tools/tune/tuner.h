@@ -16,10 +16,10 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "ir/module.h"
+#include "ir/graph/module.h"
 #include "ir/target/target.h"
-#include "ir/tir/schedule/rules/rules.h"
-#include "ir/tir/schedule/tuning_database.h"
+#include "passes/schedule/rules/rules.h"
+#include "passes/schedule/tuning_database.h"
 
 namespace mlc {
 namespace tune {

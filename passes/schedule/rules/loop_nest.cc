@@ -1,0 +1,443 @@
+/*! \file loop_nest.cc
+ *  \brief Inlining of elementwise blocks, and the rule for the loop nests that remain:
+ *         vectorize the innermost contiguous loop, parallelize the outer ones.
+ */
+#include <set>
+#include <optional>
+
+#include "absl/algorithm/container.h"
+#include "absl/strings/str_cat.h"
+#include "ir/tir/analyzer.h"
+#include "ir/tir/prim_expr_ops.h"
+#include "passes/schedule/rules/block_view.h"
+#include "passes/schedule/rules/rules.h"
+#include "ir/tir/stmt_tree.h"
+#include "ir/tir/shape_expr.h"
+#include "ir/tir/tir_util.h"
+#include "ir/tir/tir_functor.h"
+
+namespace mlc {
+namespace tir {
+namespace {
+
+constexpr int64_t kAssumedSymbolicExtent = 16;
+
+/*! \brief A loop's extent, every shape variable in it counted as kAssumedSymbolicExtent
+ *  (`batch * 4` as 64): sizes are unknown, and a nest over one is usually served at sizes
+ *  where threads pay. */
+int64_t EstimatedExtent(const PrimExpr& extent) {
+  if (const int64_t* e = AsConstInt(extent)) return *e;
+  std::vector<Var> vars;
+  CollectVars(extent, &vars);
+  std::vector<std::pair<Var, PrimExpr>> assumed;
+  for (const Var& v : vars) assumed.push_back({v, I64(kAssumedSymbolicExtent)});
+  PrimExpr estimate = Analyzer().Simplify(Substitute(extent, assumed));
+  const int64_t* e = AsConstInt(estimate);
+  return e != nullptr && *e > 0 ? *e : kAssumedSymbolicExtent;
+}
+
+/*! \brief Iterations of the loops above a block, a symbolic extent (a batch both the block
+ *  and its consumers loop over) counted once: what InliningRecomputes compares is a ratio. */
+std::optional<int64_t> IterationVolume(const Schedule& sch, const BlockRV& rv) {
+  std::optional<BlockView> v = View(sch, rv);
+  if (!v) return std::nullopt;
+  int64_t volume = 1;
+  for (const ForNode* loop : v->loops) {
+    if (const int64_t* e = AsConstInt(loop->extent)) volume *= *e;
+  }
+  return volume;
+}
+
+/*! \brief Whether inlining the block would compute each of its values more than twice: its
+ *  consumers read it through windows (padding before im2col or a convolution) or reduce over
+ *  it. Such a block is kept, so the consumer's loads stay plain and cheap. */
+bool InliningRecomputes(Schedule* sch, const BlockRV& rv) {
+  std::optional<int64_t> own = IterationVolume(*sch, rv);
+  absl::StatusOr<std::vector<BlockRV>> consumers = sch->GetConsumers(rv);
+  if (!own || !consumers.ok()) return false;
+  int64_t reads = 0;
+  for (const BlockRV& c : *consumers) {
+    std::optional<int64_t> v = IterationVolume(*sch, c);
+    if (!v) return false;
+    reads += *v;
+  }
+  return reads > 2 * *own;
+}
+
+/*! \brief A constant c such that the block's body divides (or takes the remainder of) the
+ *  iteration variable bound to `loop` by c, with 4 <= c < the loop's extent: an index
+ *  [p // c, p % c] flattened by an earlier reshape or by im2col. */
+std::optional<int64_t> DivisorOfLoopIndex(const BlockRealizeNode* realize, const ForNode* loop) {
+  const BlockNode* block = realize->block.get();
+  const Object* var = nullptr;
+  for (size_t i = 0; i < block->iter_vars.size(); ++i) {
+    if (realize->iter_values[i].same_as(loop->loop_var)) var = block->iter_vars[i].var.get();
+  }
+  const int64_t* extent = AsConstInt(loop->extent);
+  if (var == nullptr || extent == nullptr) return std::nullopt;
+  struct Finder : StmtExprVisitor {
+    const Object* var;
+    int64_t extent;
+    std::optional<int64_t> divisor;
+    void VisitExpr_(const BinaryNode* op) override {
+      if ((op->kind() == NodeKind::kFloorDiv || op->kind() == NodeKind::kFloorMod) && op->a.get() == var) {
+        const int64_t* c = AsConstInt(op->b);
+        if (c != nullptr && *c >= 4 && *c < extent && !divisor) divisor = *c;  // narrower: not worth a vector
+      }
+      StmtExprVisitor::VisitExpr_(op);
+    }
+  } finder;
+  finder.var = var;
+  finder.extent = *extent;
+  finder.VisitStmt(block->body);
+  return finder.divisor;
+}
+
+/*! \brief For a reduction block whose innermost loops are reduction loops and whose last
+ *  spatial loop runs along the store's last index and every load's (with at least 4
+ *  iterations): that loop moved innermost. Returns whether it moved. */
+bool MoveContiguousLoopInside(Schedule* sch, const BlockRV& block, const BlockView& v) {
+  const BlockNode* b = v.realize->block.get();
+  const auto* store = b->body.as<BufferStoreNode>();
+  if (store == nullptr || store->indices.empty()) return false;
+  auto kind_of = [&](const ForNode* f) -> std::optional<IterKind> {
+    for (size_t i = 0; i < b->iter_vars.size(); ++i) {
+      if (v.realize->iter_values[i].same_as(f->loop_var)) return b->iter_vars[i].kind;
+    }
+    return std::nullopt;
+  };
+  if (kind_of(v.loops.back()) != IterKind::kReduce) return false;
+  int last_spatial = -1;
+  for (size_t l = 0; l < v.loops.size(); ++l) {
+    if (kind_of(v.loops[l]) == IterKind::kSpatial) last_spatial = static_cast<int>(l);
+  }
+  if (last_spatial < 0) return false;
+  const ForNode* lanes = v.loops[last_spatial];
+  const int64_t* extent = AsConstInt(lanes->extent);
+  bool contiguous = false;
+  for (size_t i = 0; i < b->iter_vars.size(); ++i) {
+    contiguous |= v.realize->iter_values[i].same_as(lanes->loop_var) && store->indices.back().same_as(b->iter_vars[i].var);
+  }
+  if (!contiguous || extent == nullptr || *extent < 4) return false;
+  // Every load the loop moves must be contiguous along it too (a dense layer's w[j, k] is not:
+  // its dot products along k stay innermost).
+  const Object* lane_var = nullptr;
+  for (size_t i = 0; i < b->iter_vars.size(); ++i) {
+    if (v.realize->iter_values[i].same_as(lanes->loop_var)) lane_var = b->iter_vars[i].var.get();
+  }
+  struct LoadCheck : StmtExprVisitor {
+    const Object* var = nullptr;
+    bool ok = true;
+    void VisitExpr_(const BufferLoadNode* op) override {
+      for (size_t d = 0; d < op->indices.size(); ++d) {
+        bool uses = UsesVar(op->indices[d], Var(static_cast<const TirVarNode*>(var)));
+        if (uses && (d + 1 != op->indices.size() || op->indices[d].get() != var)) ok = false;
+      }
+      StmtExprVisitor::VisitExpr_(op);
+    }
+  } check;
+  check.var = lane_var;
+  check.VisitStmt(b->body);
+  if (!check.ok) return false;
+  absl::StatusOr<std::vector<LoopRV>> loops = sch->GetLoops(block);
+  if (!loops.ok()) return false;
+  std::vector<LoopRV> order((*loops).begin() + last_spatial + 1, (*loops).end());
+  order.push_back((*loops)[last_spatial]);
+  Schedule trial = *sch;
+  if (!trial.Reorder(order).ok()) return false;
+  *sch = trial;
+  return true;
+}
+
+/*! \brief A nest at the root of its function that nothing has placed yet: serial loops only
+ *  (not a padded window copied inside a convolution's tile, nor an already scheduled nest). */
+bool IsUnplacedRootNest(const BlockView& v) {
+  if (v.loops.empty()) return false;
+  for (const ForNode* f : v.loops) {
+    if (f->for_kind != ForKind::kSerial) return false;
+  }
+  const BlockRealizeNode* scope = ScopeOf(v.path);
+  return scope != nullptr && scope->iter_values.empty();
+}
+
+std::set<std::string> BlockNames(const Schedule& sch, const std::string& func) {
+  std::set<std::string> names;
+  for (const BlockRealizeNode* r : AllBlocks(sch.mod().LookupPrimFunc(func)->body)) names.insert(r->block->name);
+  return names;
+}
+
+/*! \brief decompose_padding on each of the blocks named, where it applies. */
+DecomposedPaddings DecomposeEach(Schedule* sch, const std::string& func, const std::vector<std::string>& pads) {
+  DecomposedPaddings made;
+  for (const std::string& name : pads) {
+    absl::StatusOr<BlockRV> rv = sch->GetBlock(name, func);
+    if (!rv.ok()) continue;
+    Schedule trial = *sch;
+    if (!trial.DecomposePadding(*rv).ok()) continue;
+    const std::set<std::string> before = BlockNames(*sch, func);
+    *sch = trial;
+    made.interiors.push_back(name);
+    for (const std::string& after : BlockNames(*sch, func)) {
+      if (!before.count(after)) made.borders.push_back(after);
+    }
+  }
+  return made;
+}
+
+}  // namespace
+
+DecomposedPaddings DecomposeEpiloguePadding(Schedule* sch, const std::string& func) {
+  PrimFunc prim = sch->mod().LookupPrimFunc(func);
+  if (!prim.defined()) return {};
+  std::vector<std::string> pads;
+  for (const BlockRealizeNode* r : AllBlocks(prim->body)) {
+    const BlockNode* block = r->block.get();
+    const auto* store = block->body.as<BufferStoreNode>();
+    if (r->iter_values.empty() || store == nullptr || store->value.as<SelectNode>() == nullptr || !IsParam(prim, store->buffer)) continue;
+    // It reads what another block of the function computes.
+    bool reads_intermediate = false;
+    for (const BlockRealizeNode* other : AllBlocks(prim->body)) {
+      for (const BufferRegion& w : other->block->writes) {
+        for (const BufferRegion& rd : block->reads) reads_intermediate |= other != r && w.buffer.same_as(rd.buffer) && !IsParam(prim, w.buffer);
+      }
+    }
+    if (reads_intermediate) pads.push_back(block->name);
+  }
+  return DecomposeEach(sch, func, pads);
+}
+
+DecomposedPaddings DecomposeRootPaddings(Schedule* sch, const std::string& func, const std::set<std::string>& skip) {
+  PrimFunc prim = sch->mod().LookupPrimFunc(func);
+  if (!prim.defined()) return {};
+  std::vector<std::string> pads;
+  for (const BlockRealizeNode* r : AllBlocks(prim->body)) {
+    const auto* store = r->block->body.as<BufferStoreNode>();
+    if (r->iter_values.empty() || store == nullptr || store->value.as<SelectNode>() == nullptr || skip.count(r->block->name)) continue;
+    absl::StatusOr<BlockRV> rv = sch->GetBlock(r->block->name, func);
+    std::optional<BlockView> v = rv.ok() ? View(*sch, *rv) : std::nullopt;
+    if (v && IsUnplacedRootNest(*v)) pads.push_back(r->block->name);
+  }
+  return DecomposeEach(sch, func, pads);
+}
+
+void InlineElementwise(Schedule* sch, const std::string& func) {
+  // Repeat until nothing more inlines: inlining one block can make its producer inlinable.
+  for (bool changed = true; changed;) {
+    changed = false;
+    PrimFunc prim = sch->mod().LookupPrimFunc(func);
+    if (!prim.defined()) return;
+    for (const BlockRealizeNode* r : AllBlocks(prim->body)) {
+      const BlockNode* block = r->block.get();
+      if (r->iter_values.empty() || !IsSpatialBlock(block) || block->writes.size() != 1 ||
+          IsParam(prim, block->writes[0].buffer)) {
+        continue;
+      }
+      absl::StatusOr<BlockRV> rv = sch->GetBlock(block->name, func);
+      if (rv.ok() && !InliningRecomputes(sch, *rv) && sch->ComputeInline(*rv).ok()) {
+        changed = true;
+        break;  // the function changed: look at it again
+      }
+    }
+  }
+}
+
+absl::Status ScheduleLoopNest(Schedule* sch, const BlockRV& block, const Target& target, int64_t min_parallel_work) {
+  std::optional<BlockView> v = View(*sch, block);
+  if (!v || v->loops.empty()) return absl::FailedPreconditionError("no loops");
+  absl::StatusOr<std::vector<LoopRV>> loops = sch->GetLoops(block);
+  if (!loops.ok()) return loops.status();
+  // An innermost index taken apart by // and % (the pixels of im2col's columns, a reshape's
+  // flattened dimensions) is split by the divisor first, so the loads along the new inner
+  // loop are affine, and vectorize, rather than gathers.
+  if (std::optional<int64_t> c = DivisorOfLoopIndex(v->realize, v->loops.back())) {
+    if (sch->Split(loops->back(), {std::nullopt, *c}).ok()) return ScheduleLoopNest(sch, block, target, min_parallel_work);
+  }
+  const BlockNode* b = v->realize->block.get();
+  // A reduction over outer axes (global pooling of channel-blocked data: sum over H and W of
+  // x[n, c, h, w, lanes]): the contiguous output loop moves inside the reduction loops, so
+  // the accumulators are whole vectors.
+  if (IsReductionBlock(b) && MoveContiguousLoopInside(sch, block, *v)) return ScheduleLoopNest(sch, block, target, min_parallel_work);
+  // Vectorize the innermost loop when it runs along the last index of the store (contiguous).
+  const ForNode* inner = v->loops.back();
+  const auto* store = b->body.as<BufferStoreNode>();
+  // A symbolic extent is vectorized as it is: LLVM adds the remainder loop.
+  const int64_t* inner_extent = AsConstInt(inner->extent);
+  bool contiguous = false;
+  if (store != nullptr && !store->indices.empty() && (inner_extent == nullptr || *inner_extent >= 4)) {
+    for (size_t i = 0; i < b->iter_vars.size(); ++i) {
+      // The last index is the variable, or the variable at an offset (a padding's interior).
+      const bool along = VarAtConstantOffset(store->indices.back()) == b->iter_vars[i].var.get();
+      if (UsesVar(v->realize->iter_values[i], inner->loop_var) && along) {
+        contiguous = b->iter_vars[i].kind == IterKind::kSpatial;
+      }
+    }
+  }
+  bool applied = contiguous && sch->Vectorize(loops->back()).ok();
+  // Parallelize the outermost loop when the nest has enough work (the primitive refuses a
+  // reduction loop or one whose iterations would race).
+  int64_t work = 1;
+  for (const ForNode* f : v->loops) work *= EstimatedExtent(f->extent);
+  // The outer loops fuse into the parallel loop until it has enough iterations to share (a
+  // batch of 1 leaves the outermost loop with nothing to share); the loops inside stay loops,
+  // so their indices step instead of being divided out of the fused index every iteration.
+  if (work >= min_parallel_work && loops->size() >= 2) {
+    std::vector<LoopRV> outer;
+    int64_t fused = 1;
+    for (size_t l = 0; l + 1 < loops->size() && fused < kParallelGrain; ++l) {
+      outer.push_back((*loops)[l]);
+      fused *= EstimatedExtent(v->loops[l]->extent);
+    }
+    Schedule trial = *sch;
+    if (FuseParallel(&trial, outer).ok()) {
+      *sch = trial;
+      applied = true;
+    }
+  }
+  // A reduction along the innermost loops (a dot product per output) gets its init out of
+  // them, so the accumulator lives in a register and LLVM vectorizes the reduction.
+  if (IsReductionBlock(b)) {
+    size_t first_reduce = v->loops.size();
+    for (size_t l = 0; l < v->loops.size() && first_reduce == v->loops.size(); ++l) {
+      for (size_t i = 0; i < b->iter_vars.size(); ++i) {
+        if (b->iter_vars[i].kind == IterKind::kReduce && UsesVar(v->realize->iter_values[i], v->loops[l]->loop_var)) first_reduce = l;
+      }
+    }
+    if (first_reduce > 0 && first_reduce < v->loops.size() && sch->DecomposeReduction(block, (*loops)[first_reduce]).ok()) {
+      applied = true;
+    }
+  }
+  return applied ? absl::OkStatus() : absl::FailedPreconditionError("nothing to vectorize or parallelize");
+}
+
+bool IsScheduled(const PrimFunc& func) {
+  bool found = false;
+  RewriteStmt(func->body, [&](const Stmt& st) -> std::optional<Stmt> {
+    if (const auto* f = st.as<ForNode>(); f && f->for_kind != ForKind::kSerial) found = true;
+    return std::nullopt;
+  });
+  return found;
+}
+
+PrimFunc SimplifiedForRules(const PrimFunc& func) {
+  return PrimFunc(new PrimFuncNode(func->params, SimplifyWithLoopRanges(func->body), func->attrs));
+}
+
+int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const Target& target, std::vector<std::string>* notes,
+                         const TileChoosers& choose) {
+  auto note = [&](const std::string& block, const std::string& text) {
+    if (notes != nullptr) notes->push_back(absl::StrCat("@", func, " block ", block, ": ", text));
+  };
+  const DecomposedPaddings padded = DecomposeEpiloguePadding(sch, func);
+  InlineElementwise(sch, func);
+  // A padded result's producer writes into the interior itself (no intermediate copy).
+  for (const std::string& name : padded.interiors) {
+    absl::StatusOr<BlockRV> rv = sch->GetBlock(name, func);
+    Schedule trial = *sch;
+    if (rv.ok() && trial.InPlaceEpilogue(*rv).ok()) *sch = trial;
+  }
+  int scheduled = 0;
+  PrimFunc prim = sch->mod().LookupPrimFunc(func);
+  if (!prim.defined()) return 0;
+  std::vector<std::string> names;
+  for (const BlockRealizeNode* r : AllBlocks(prim->body)) {
+    if (!r->iter_values.empty()) names.push_back(r->block->name);
+  }
+  std::set<std::string> handled;
+  // Direct convolutions and GEMMs first: they place their epilogues.
+  for (const std::string& name : names) {
+    absl::StatusOr<BlockRV> rv = sch->GetBlock(name, func);
+    if (!rv.ok()) continue;
+    std::optional<GemmBlock> gemm = MatchGemm(*sch, *rv);
+    if (!gemm) {
+      std::optional<DirectConvBlock> conv = MatchDirectConv(*sch, *rv);
+      if (!conv) continue;
+      std::optional<DirectConvTiles> tiles = choose.conv(*conv, target);
+      Schedule attempt = *sch;
+      absl::StatusOr<BlockRV> again = attempt.GetBlock(name, func);
+      absl::Status s = !tiles ? absl::FailedPreconditionError("no register tile fits") : again.ok() ? ScheduleDirectConv(&attempt, *again, *conv, *tiles) : again.status();
+      if (s.ok()) {
+        *sch = attempt;
+        ++scheduled;
+        handled.insert(name);
+        continue;
+      }
+      note(name, absl::StrCat("direct convolution rule: ", s.message()));
+      continue;
+    }
+    std::optional<GemmTiles> tiles = choose.gemm(*gemm, target);
+    if (!tiles && gemm->symbolic_cols_or_k) {
+      Schedule attempt = *sch;
+      absl::StatusOr<BlockRV> again = attempt.GetBlock(name, func);
+      absl::Status s = again.ok() ? ScheduleGemmLoops(&attempt, *again, *gemm) : again.status();
+      if (!s.ok()) {
+        note(name, absl::StrCat("GEMM loops (symbolic columns or reduction): ", s.message()));
+        continue;
+      }
+      *sch = attempt;
+      ++scheduled;
+      handled.insert(name);
+      continue;
+    }
+    if (!tiles) {
+      note(name, absl::StrCat("GEMM ", gemm->m, "x", gemm->n, "x", gemm->k, ": no register tile divides the extents"));
+      continue;
+    }
+    Schedule attempt = *sch;
+    absl::StatusOr<BlockRV> again = attempt.GetBlock(name, func);
+    absl::Status s = again.ok() ? ScheduleGemm(&attempt, *again, *gemm, *tiles) : again.status();
+    if (!s.ok() && gemm->fold_batch_into_rows && gemm->rows_per_batch < 0) {
+      // Folded symbolic rows the micro-kernel cannot address affinely: a GEMM per batch entry.
+      note(name, absl::StrCat("GEMM rule, batch folded into the rows: ", s.message(), "; scheduling a GEMM per batch entry"));
+      GemmBlock unfolded = *gemm;
+      unfolded.fold_batch_into_rows = false;
+      unfolded.symbolic_batch = true;
+      attempt = *sch;
+      again = attempt.GetBlock(name, func);
+      s = again.ok() ? ScheduleGemm(&attempt, *again, unfolded, *tiles) : again.status();
+    }
+    if (!s.ok()) {
+      note(name, absl::StrCat("GEMM rule: ", s.message()));
+      continue;
+    }
+    *sch = attempt;
+    ++scheduled;
+    handled.insert(name);
+  }
+  // A padding left at the root (of a function input, before a convolution's tiles) becomes a
+  // plain copy into the interior and border fills: as one nest, every element went through a
+  // bounds check and a clamped load, which LLVM turns into gathers (MobileNetV2's stem spent a
+  // third of its time padding its input).
+  std::vector<std::string> borders = padded.borders;
+  for (const std::string& name : DecomposeRootPaddings(sch, func, handled).borders) borders.push_back(name);
+  // Then every nest still at the root of the function, untouched so far.
+  prim = sch->mod().LookupPrimFunc(func);
+  for (const BlockRealizeNode* r : AllBlocks(prim->body)) {
+    const std::string& name = r->block->name;
+    if (r->iter_values.empty() || handled.count(name)) continue;
+    absl::StatusOr<BlockRV> rv = sch->GetBlock(name, func);
+    if (!rv.ok()) continue;
+    std::optional<BlockView> v = View(*sch, *rv);
+    if (!v || !IsUnplacedRootNest(*v)) continue;
+    // The first rule that applies (each tried on a copy) is kept.
+    auto applies = [&](auto rule) {
+      Schedule attempt = *sch;
+      absl::StatusOr<BlockRV> again = attempt.GetBlock(name, func);
+      if (!again.ok() || !rule(&attempt, *again).ok()) return false;
+      *sch = attempt;
+      return true;
+    };
+    // A border fill runs right after its producer's parallel loop, and its columns put every
+    // vector in a line of its own across the whole result: serial, it kept the other threads
+    // waiting (MobileNetV2, 2 threads: 2-5% of the padded layers' time).
+    const int64_t min_parallel_work = absl::c_linear_search(borders, name) ? kMinParallelBorderIterations : kMinParallelIterations;
+    if (applies([&](Schedule* s, const BlockRV& b) { return ScheduleWindowReduction(s, b, target); }) ||
+        applies([&](Schedule* s, const BlockRV& b) { return ScheduleRowReduction(s, b, target); }) ||
+        applies([&](Schedule* s, const BlockRV& b) { return ScheduleLoopNest(s, b, target, min_parallel_work); })) {
+      ++scheduled;
+    }
+  }
+  return scheduled;
+}
+
+}  // namespace tir
+}  // namespace mlc

@@ -1,0 +1,71 @@
+/*! \file row_reduction.cc
+ *  \brief The row-reduction rule: a max or min along the innermost, contiguous axis (softmax's
+ *         row maximum) reduced a vector of lanes at a time.
+ *
+ *    for r (parallel):                                  for r (parallel):
+ *      for k in 128:  m[r] = max(m[r], x[r, k])   =>      for k0 in 8, k1 in 16 (vectorized):
+ *                                                           m_rf[r, k1] = max(m_rf[r, k1], x[r, k0 * 16 + k1])
+ *                                                         for k1 in 16:  m[r] = max(m[r], m_rf[r, k1])
+ *
+ *  LLVM vectorizes a sum along a row itself (the code is compiled with reassociation), but not
+ *  a max or min: their NaN rules keep each step waiting on the one before, about six cycles per
+ *  element (softmax's row maximum took 100 of its 119 us in the encoder). rfactor over a
+ *  vector's worth of the row makes the lanes independent; the 16 partial results are reduced
+ *  in the same parallel iteration.
+ */
+#include "passes/schedule/rules/block_view.h"
+#include "passes/schedule/rules/rules.h"
+#include "ir/tir/stmt_tree.h"
+#include "ir/tir/tir_util.h"
+
+namespace mlc {
+namespace tir {
+
+absl::Status ScheduleRowReduction(Schedule* sch, const BlockRV& block, const Target& target) {
+  auto refuse = [](const char* why) { return absl::FailedPreconditionError(why); };
+  std::optional<BlockView> v = View(*sch, block);
+  if (!v || v->loops.empty()) return refuse("no loops");
+  const BlockNode* b = v->realize->block.get();
+  const auto* store = b->body.as<BufferStoreNode>();
+  if (!IsReductionBlock(b) || store == nullptr || store->indices.empty()) return refuse("not a reduction into a buffer");
+  const NodeKind combiner = store->value->kind();
+  if (combiner != NodeKind::kMax && combiner != NodeKind::kMin) return refuse("not a max or min (LLVM vectorizes sums)");
+  // The innermost loop runs over one reduction variable that is the last index of the reduced
+  // input, so a vector of lanes is one contiguous load.
+  const ForNode* inner = v->loops.back();
+  const int64_t* extent = AsConstInt(inner->extent);
+  const int64_t lanes = target.float_lanes();
+  if (extent == nullptr || *extent < 2 * lanes || *extent % lanes != 0) return refuse("the row is not whole vectors");
+  const IterVar* reduced = nullptr;
+  for (size_t i = 0; i < b->iter_vars.size(); ++i) {
+    if (!UsesVar(v->realize->iter_values[i], inner->loop_var)) continue;
+    if (b->iter_vars[i].kind != IterKind::kReduce || !v->realize->iter_values[i].same_as(inner->loop_var)) {
+      return refuse("the innermost loop is not exactly a reduction variable");
+    }
+    reduced = &b->iter_vars[i];
+  }
+  if (reduced == nullptr) return refuse("the innermost loop reduces nothing");
+  bool contiguous = false;
+  for (const BufferLoadNode* load : LoadsIn(store->value)) {
+    if (load->buffer.same_as(store->buffer) || load->indices.empty()) continue;
+    bool inner_only = load->indices.back().same_as(reduced->var);
+    for (size_t d = 0; d + 1 < load->indices.size(); ++d) inner_only &= !UsesVar(load->indices[d], reduced->var);
+    contiguous |= inner_only;
+  }
+  if (!contiguous) return refuse("the reduced input is not read along its last axis");
+
+  absl::StatusOr<std::vector<LoopRV>> loops = sch->GetLoops(block);
+  if (!loops.ok()) return loops.status();
+  absl::StatusOr<std::vector<LoopRV>> split = sch->Split(loops->back(), {std::nullopt, lanes});
+  if (!split.ok()) return split.status();
+  absl::StatusOr<BlockRV> rf = sch->RFactor((*split)[1], static_cast<int>(store->indices.size()));
+  if (!rf.ok()) return rf.status();
+  if (absl::Status s = ScheduleLoopNest(sch, *rf, target, kMinParallelIterations); !s.ok()) return s;
+  // The partial results of a row are reduced in the iteration that made them.
+  absl::StatusOr<std::vector<LoopRV>> rf_loops = sch->GetLoops(*rf);
+  if (!rf_loops.ok()) return rf_loops.status();
+  return sch->ReverseComputeAt(block, rf_loops->front());
+}
+
+}  // namespace tir
+}  // namespace mlc

@@ -1,0 +1,171 @@
+/*! \file rules.h
+ *  \brief Default schedules: rules that turn each loop program into a fast one without tuning,
+ *         by the kind of its blocks, as TVM's MetaSchedule rules and IREE's CPU strategies do.
+ *
+ *   - inline: elementwise blocks writing intermediate buffers are inlined into their consumers;
+ *   - GEMM (`C[..., i, j] += A[..., i, k] * B[..., k, j]` or `B[..., j, k]`): a register tile of
+ *     MR x NR through the `gemm_f32` intrinsic, B packed into NR-column panels by the thread that
+ *     uses them in blocks of NC columns (half of L2), k blocked for L1 (half of it for a panel),
+ *     every row tile of A passing over the whole block while it is in L1, the elementwise
+ *     epilogue computed per block while it is hot, the column blocks parallel (the rows, when
+ *     there are too few blocks);
+ *   - window reductions (depthwise convolution, pooling): the window loops unrolled under the
+ *     vectorized output row, the outer loops parallel;
+ *   - row maxima and minima (softmax's): rfactored over the vector lanes, the lanes reduced in
+ *     the same parallel iteration;
+ *   - paddings: a padded result's border filled apart and its interior written by the producer
+ *     in place; a padding left at the root copied to its interior, the border filled apart;
+ *   - elementwise and other reductions: the innermost contiguous loop vectorized, the outer
+ *     loops parallel when there is enough work.
+ *  Each rule applies to a copy of the schedule and keeps it only if every step succeeds, so a
+ *  function the rules do not fit stays as it was. Everything applied is in the schedule's trace.
+ */
+#ifndef MLC_PASSES_SCHEDULE_RULES_RULES_H_
+#define MLC_PASSES_SCHEDULE_RULES_RULES_H_
+
+#include <functional>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "ir/target/target.h"
+#include "passes/schedule/schedule.h"
+
+namespace mlc {
+namespace tir {
+
+/*! \brief A GEMM-shaped reduction block: which loops are which, and which reads are A and B. */
+struct GemmBlock {
+  std::string name;
+  int64_t m = 0, n = 0, k = 0;
+  std::vector<int> batch_loops;  // positions in GetLoops(block), outermost first
+  int i_loop = -1, j_loop = -1, k_loop = -1;
+  int a_read = -1, b_read = -1;  // positions in the block's reads
+  bool b_transposed = false;     // B indexed [..., j, k]
+  /*! \brief B has no batch dimensions (x[b, s, k] @ w[k, n]): the batch loops and i fuse into
+   *  one row loop of m = batch x rows. */
+  bool fold_batch_into_rows = false;
+  int64_t rows_per_batch = 0;  // when folded: the extent of i (a tile may not straddle batches)
+  int64_t batch_extent = 1;    // iterations of the batch loops (1 for a symbolic batch: tiles
+                               // are chosen for one image, the latency case)
+  bool symbolic_batch = false;  // some batch loop's extent is a shape variable (never folded)
+  bool symbolic_rows = false;   // m is a shape variable (m = -1): one-row tiles, no tail
+  bool symbolic_cols_or_k = false;  // n or k is (-1): no register tile; ScheduleGemmLoops instead
+};
+
+/*! \brief The register tile and cache blocking of a GEMM schedule (what tuning varies). */
+struct GemmTiles {
+  bool operator==(const GemmTiles& o) const {
+    return mr == o.mr && nr == o.nr && kc == o.kc && nc == o.nc && parallel_rows == o.parallel_rows;
+  }
+  int64_t mr = 4, nr = 16, kc = 0;  // kc = 0: no k blocking
+  /*! \brief Columns per block of packed B (a multiple of nr): each row tile of A, once in L1,
+   *  passes over all nc / nr panels of the block, so A is read N / nc times, not N / nr. */
+  int64_t nc = 0;  // 0: nr
+  /*! \brief Parallel over the rows of A rather than the column blocks (too few blocks). */
+  bool parallel_rows = false;
+};
+
+/*! \brief The block as a GEMM, or nullopt when it is not one (or its loops are not a plain nest). */
+std::optional<GemmBlock> MatchGemm(const Schedule& sch, const BlockRV& block);
+/*! \brief The tiles the default rule picks for a GEMM on the target, or nullopt when no register
+ *  tile divides the extents (the block then keeps its loops). */
+std::optional<GemmTiles> DefaultGemmTiles(const GemmBlock& gemm, const Target& target);
+/*! \brief Every tile choice the GEMM rule can apply to the block on the target: the search
+ *  space of tuning (register tiles that fit the registers and divide the extents, k blocks
+ *  within L1, column blocks within L2, parallel over column blocks or row tiles). */
+std::vector<GemmTiles> GemmTileCandidates(const GemmBlock& gemm, const Target& target);
+/*! \brief Picks the tiles of a GEMM block: DefaultGemmTiles, or a tuner's candidate. */
+using GemmTileChooser = std::function<std::optional<GemmTiles>(const GemmBlock&, const Target&)>;
+/*! \brief Applies the GEMM schedule with the given tiles (see the file comment). */
+absl::Status ScheduleGemm(Schedule* sch, const BlockRV& block, const GemmBlock& gemm, const GemmTiles& tiles);
+/*! \brief A GEMM whose columns or reduction are symbolic (attention's seq x seq scores): the
+ *  loops reordered to batch..., i, k, j so the innermost runs along contiguous rows of B and C
+ *  (vectorized when j is constant), the init hoisted out of k, the outermost loop parallel. */
+absl::Status ScheduleGemmLoops(Schedule* sch, const BlockRV& block, const GemmBlock& gemm);
+
+/*! \brief A direct convolution in channel-blocked layouts (conv.cc): a reduction block
+ *  C[..., lanes] += A[...] * B[..., lanes] where the lanes (C's last index) and at most one
+ *  loop over channel blocks move C and B, pixel loops move C and A, and every reduction loop
+ *  moves A and B at affine offsets. Positions are in GetLoops(block). */
+struct DirectConvBlock {
+  std::string name;
+  int lanes_loop = -1, row_loop = -1, block_loop = -1;
+  std::vector<int> row_candidates;  // every pixel loop (n, oh, ow); the last is the tile's rows
+  std::vector<int> channel_loops;   // depthwise: the channel blocks (outside the tile)
+  std::vector<int> reduce_loops;
+  bool vector_a = false;            // depthwise: the data varies along the lanes too
+  int64_t lanes = 0, rows = 0, blocks = 1, reduction = 1;  // extents
+};
+
+/*! \brief The register tile of a direct convolution: MR pixels x NB channel blocks. */
+struct DirectConvTiles {
+  bool operator==(const DirectConvTiles& o) const { return mr == o.mr && nb == o.nb; }
+  int64_t mr = 1, nb = 1;
+};
+
+std::optional<DirectConvBlock> MatchDirectConv(const Schedule& sch, const BlockRV& block);
+/*! \brief The tile needing the fewest loads per multiply-add that fits the registers. */
+std::optional<DirectConvTiles> DefaultDirectConvTiles(const DirectConvBlock& conv, const Target& target);
+/*! \brief Every tile that fits the target's registers and divides the extents (tuning's space). */
+std::vector<DirectConvTiles> DirectConvTileCandidates(const DirectConvBlock& conv, const Target& target);
+/*! \brief Applies the direct-convolution schedule (see conv.cc). */
+absl::Status ScheduleDirectConv(Schedule* sch, const BlockRV& block, const DirectConvBlock& conv, const DirectConvTiles& tiles);
+/*! \brief Picks the tile of a direct convolution: DefaultDirectConvTiles, or a tuner's candidate. */
+using DirectConvTileChooser = std::function<std::optional<DirectConvTiles>(const DirectConvBlock&, const Target&)>;
+
+/*! \brief What the rules ask when they size a register tile: the defaults, or what tuning tries. */
+struct TileChoosers {
+  GemmTileChooser gemm = DefaultGemmTiles;
+  DirectConvTileChooser conv = DefaultDirectConvTiles;
+};
+
+/*! \brief The window rule (window.cc): a reduction over a small window (depthwise convolution,
+ *  pooling) with the window loops unrolled under the vectorized output row. */
+absl::Status ScheduleWindowReduction(Schedule* sch, const BlockRV& block, const Target& target);
+
+/*! \brief The row-reduction rule (row_reduction.cc): a max or min along the innermost,
+ *  contiguous axis reduced a vector at a time (rfactor), the partial results in the same
+ *  parallel iteration. */
+absl::Status ScheduleRowReduction(Schedule* sch, const BlockRV& block, const Target& target);
+
+/*! \brief The blocks decompose_padding made of a function's paddings. */
+struct DecomposedPaddings {
+  std::vector<std::string> interiors;  // each becomes its producer's epilogue
+  std::vector<std::string> borders;    // the fills of the slabs around them
+};
+/*! \brief Splits every padding of a result computed in `func` (a fused convolution's nn.pad)
+ *  into its border fill and its interior (decompose_padding), so the interior becomes the
+ *  producer's epilogue: the producer writes its result with the border in place. */
+DecomposedPaddings DecomposeEpiloguePadding(Schedule* sch, const std::string& func);
+/*! \brief Splits every padding still at the root of `func` with serial loops (a padded copy of
+ *  a function input before a convolution's tiles), except the blocks in `skip`, into a copy to
+ *  its interior and its border fills: no bounds check and no clamped load per element. */
+DecomposedPaddings DecomposeRootPaddings(Schedule* sch, const std::string& func, const std::set<std::string>& skip);
+/*! \brief Inlines every elementwise block of `func` that writes an intermediate buffer. */
+void InlineElementwise(Schedule* sch, const std::string& func);
+/*! \brief Vectorizes the loop nest of a block left at the root of its function, and
+ *  parallelizes it when it has at least `min_parallel_work` iterations. */
+absl::Status ScheduleLoopNest(Schedule* sch, const BlockRV& block, const Target& target,
+                              int64_t min_parallel_work);
+
+/*! \brief Whether someone already scheduled the function (a loop not serial): the rules, the
+ *  tuner and the tuning records leave it alone. */
+bool IsScheduled(const PrimFunc& func);
+
+/*! \brief The function as the rules (and tuning) see it: indices composed by fusion (a
+ *  reshape after a matmul) simplified with the iteration domains known, so the rules see
+ *  `T[v0 + v1, v2]` rather than its long form. */
+PrimFunc SimplifiedForRules(const PrimFunc& func);
+
+/*! \brief Every rule, on every block of `func`. Returns how many blocks a rule scheduled; when
+ *  `notes` is given, it receives why a rule that matched a block could not be applied. */
+int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const Target& target,
+                         std::vector<std::string>* notes = nullptr, const TileChoosers& choose = TileChoosers());
+
+}  // namespace tir
+}  // namespace mlc
+
+#endif  // MLC_PASSES_SCHEDULE_RULES_RULES_H_

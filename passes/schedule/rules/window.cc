@@ -1,0 +1,198 @@
+/*! \file window.cc
+ *  \brief The window rule: reductions over a small window of a spatial neighbourhood
+ *         (depthwise convolution, pooling) vectorized along the output row.
+ *
+ *    for c, oh (fused, parallel), ow (vectorized), ry (unrolled), rx (unrolled):  out[c, oh, ow] op= x[...]
+ *
+ *  The window loops are fully unrolled under the vectorized output-row loop, so LLVM keeps one
+ *  vector of accumulators in a register per row segment and loads the input rows as vectors
+ *  (strided ones for strided windows); the outer spatial loops are fused and parallel, and an
+ *  elementwise epilogue runs row by row inside them. Channel-blocked data (NCHW16c pooling)
+ *  vectorizes along the channel block instead, a few output pixels per register tile.
+ */
+#include <algorithm>
+#include <map>
+
+#include "absl/strings/str_cat.h"
+#include "passes/schedule/rules/block_view.h"
+#include "passes/schedule/rules/rules.h"
+#include "ir/tir/stmt_tree.h"
+#include "ir/tir/tir_functor.h"
+#include "ir/tir/tir_util.h"
+
+namespace mlc {
+namespace tir {
+namespace {
+
+// Windows with more taps than this keep their loops (unrolling them would bloat the code).
+constexpr int64_t kMaxUnrolledTaps = 64;
+
+absl::Status Refuse(const std::string& why) { return absl::FailedPreconditionError(why); }
+
+/*! \brief Output pixels per register tile of a blocked window: up to 8 vectors of
+ *  accumulators, dividing the row. */
+int64_t BlockedWindowRows(int64_t row, int64_t vectors) {
+  for (int64_t r = std::min<int64_t>(row, std::max<int64_t>(1, 8 / vectors)); r > 1; --r) {
+    if (row % r == 0) return r;
+  }
+  return 1;
+}
+
+/*! \brief The window rule for channel-blocked data:
+ *
+ *    for outer (fused, parallel), pixel tiles: for window taps (unrolled): for R pixels (unrolled):
+ *      for lanes (vectorized): out[..., pixel, lanes] op= x[..., pixel * s + tap, lanes]
+ *
+ *  The R accumulator vectors of a tile stay in registers across the unrolled taps; every load
+ *  is a whole vector of channels. */
+absl::Status ScheduleBlockedWindow(Schedule* sch, const BlockRV& block, size_t spatial, int64_t taps, const Target& target) {
+  std::optional<BlockView> view = View(*sch, block);
+  const std::vector<const ForNode*>& fors = view->loops;
+  const int64_t* row = AsConstInt(fors[spatial - 2]->extent);
+  const int64_t* lanes = AsConstInt(fors[spatial - 1]->extent);
+  if (row == nullptr || lanes == nullptr) return Refuse("blocked window: the pixel row and the lanes need constant extents");
+  const int64_t vectors = (*lanes + target.float_lanes() - 1) / target.float_lanes();
+  const int64_t r = BlockedWindowRows(*row, vectors);
+  absl::StatusOr<std::vector<LoopRV>> loops = sch->GetLoops(block);
+  if (!loops.ok()) return loops.status();
+  auto pixels = sch->Split((*loops)[spatial - 2], {std::nullopt, r});
+  if (!pixels.ok()) return pixels.status();
+  std::vector<LoopRV> outer((*loops).begin(), (*loops).begin() + (spatial - 2));
+  outer.push_back((*pixels)[0]);
+  std::vector<LoopRV> order = outer;
+  for (size_t l = spatial; l < fors.size(); ++l) order.push_back((*loops)[l]);
+  order.push_back((*pixels)[1]);
+  order.push_back((*loops)[spatial - 1]);
+  if (absl::Status s = sch->Reorder(order); !s.ok()) return s;
+  // The elementwise epilogue (an average's division) per tile, while it is in L1.
+  PlaceEpilogueUnder(sch, block, outer.back(), outer.size(), r * *lanes);
+  if (absl::StatusOr<BlockRV> init = sch->DecomposeReduction(block, (*loops)[spatial]); !init.ok()) return init.status();
+  if (taps <= kMaxUnrolledTaps) {
+    for (size_t l = spatial; l < fors.size(); ++l) {
+      if (absl::Status s = sch->Unroll((*loops)[l]); !s.ok()) return s;
+    }
+  }
+  if (absl::Status s = sch->Unroll((*pixels)[1]); !s.ok()) return s;
+  if (absl::Status s = sch->Vectorize((*loops)[spatial - 1]); !s.ok()) return s;
+  // Parallel over the outer loops, fused until there are enough iterations to share.
+  std::vector<LoopRV> fuse;
+  int64_t iterations = 1;
+  for (size_t l = 0; l < outer.size() && iterations < kParallelGrain; ++l) {
+    fuse.push_back(outer[l]);
+    const int64_t* e = l + 1 < outer.size() ? AsConstInt(fors[l]->extent) : nullptr;
+    iterations *= e != nullptr ? *e : *row / r;
+  }
+  return FuseParallel(sch, fuse);
+}
+
+}  // namespace
+
+absl::Status ScheduleWindowReduction(Schedule* sch, const BlockRV& block, const Target& target) {
+  std::optional<BlockView> view = View(*sch, block);
+  if (!view) return Refuse("unknown block");
+  const BlockRealizeNode* realize = view->realize;
+  const BlockNode* b = realize->block.get();
+  if (!IsReductionBlock(b)) return Refuse("not a reduction");
+  const auto* store = b->body.as<BufferStoreNode>();
+  if (store == nullptr || store->indices.empty()) return Refuse("no store");
+  const std::vector<const ForNode*>& fors = view->loops;
+  if (fors.size() != b->iter_vars.size()) return Refuse("not one loop per iteration variable");
+  // Each iteration variable bound to its own loop; spatial loops outside, window loops inside.
+  std::vector<IterKind> loop_kind(fors.size());
+  std::map<const Object*, size_t> loop_of_var;
+  for (size_t i = 0; i < b->iter_vars.size(); ++i) {
+    const auto* v = realize->iter_values[i].as<TirVarNode>();
+    size_t l = fors.size();
+    for (size_t f = 0; f < fors.size(); ++f) {
+      if (v != nullptr && fors[f]->loop_var.get() == v) l = f;
+    }
+    if (l == fors.size()) return Refuse("a binding is not a plain loop variable");
+    loop_kind[l] = b->iter_vars[i].kind;
+    loop_of_var[b->iter_vars[i].var.get()] = l;
+  }
+  size_t spatial = 0;
+  while (spatial < fors.size() && loop_kind[spatial] == IterKind::kSpatial) ++spatial;
+  if (spatial == 0 || spatial == fors.size()) return Refuse("no spatial or no window loops");
+  int64_t taps = 1;
+  for (size_t l = spatial; l < fors.size(); ++l) {
+    const int64_t* e = AsConstInt(fors[l]->extent);
+    if (loop_kind[l] != IterKind::kReduce || e == nullptr) return Refuse("window loops must be innermost, of constant extent");
+    taps *= *e;
+  }
+  // The innermost spatial loop must run along the store's last index (a contiguous row).
+  auto last = loop_of_var.find(store->indices.back().get());
+  if (last == loop_of_var.end() || last->second != spatial - 1) return Refuse("the innermost spatial loop is not along the output row");
+  const int64_t* row = AsConstInt(fors[spatial - 1]->extent);
+  if (row == nullptr || *row < 4) return Refuse("output rows too short to vectorize");
+  // A window: some load index slides with both the output column and a window variable
+  // (x[..., ow * s + rx * d]); a dot product (x[i, k] * w[j, k]) is no window.
+  std::optional<Var> column_var;
+  std::vector<Var> window_vars;
+  for (const IterVar& iv : b->iter_vars) {
+    if (iv.kind == IterKind::kReduce) window_vars.push_back(iv.var);
+    if (iv.var.get() == store->indices.back().get()) column_var = iv.var;
+  }
+  if (!column_var) return Refuse("the store's last index is no iteration variable");
+  struct SlideFinder : StmtExprVisitor {
+    Var column;
+    std::vector<Var> window;
+    bool found = false;
+    void VisitExpr_(const BufferLoadNode* op) override {
+      for (const PrimExpr& index : op->indices) {
+        bool uses_column = UsesVar(index, column), uses_window = false;
+        for (const Var& w : window) uses_window |= UsesVar(index, w);
+        found |= uses_column && uses_window;
+      }
+      StmtExprVisitor::VisitExpr_(op);
+    }
+  } slide;
+  slide.column = *column_var;
+  slide.window = window_vars;
+  slide.VisitExpr(store->value);
+  if (!slide.found) {
+    // Channel-blocked data (NCHW16c): the innermost loop runs along the channel block, and
+    // the window slides along the loop outside it.
+    if (spatial < 2) return Refuse("no load slides a window along the output row");
+    const ForNode* pixel = fors[spatial - 2];
+    std::optional<Var> pixel_var;
+    for (size_t i = 0; i < b->iter_vars.size(); ++i) {
+      if (realize->iter_values[i].same_as(pixel->loop_var)) pixel_var = b->iter_vars[i].var;
+    }
+    if (!pixel_var) return Refuse("no load slides a window along the output row");
+    slide.column = *pixel_var;
+    slide.VisitExpr(store->value);
+    if (!slide.found) return Refuse("no load slides a window along the output row or the loop outside it");
+    return ScheduleBlockedWindow(sch, block, spatial, taps, target);
+  }
+
+  absl::StatusOr<std::vector<LoopRV>> loops = sch->GetLoops(block);
+  if (!loops.ok()) return loops.status();
+  // The whole row is the vectorized loop: LLVM steps it by the target's vector width with a
+  // remainder after it (a split by the width with a predicate would mask every load instead).
+  LoopRV vec = (*loops)[spatial - 1];
+  // The elementwise epilogue (bias, activation) row by row under the last outer loop, while
+  // the row is in L1, instead of another pass over the output; kept only when it lands as one
+  // row per iteration (a region the analysis cannot narrow would repeat the whole epilogue).
+  if (spatial >= 2) PlaceEpilogueUnder(sch, block, (*loops)[spatial - 2], spatial - 1, *row);
+  if (absl::StatusOr<BlockRV> init = sch->DecomposeReduction(block, (*loops)[spatial]); !init.ok()) return init.status();
+  if (taps <= kMaxUnrolledTaps) {
+    for (size_t l = spatial; l < fors.size(); ++l) {
+      if (absl::Status s = sch->Unroll((*loops)[l]); !s.ok()) return s;
+    }
+  }
+  if (absl::Status s = sch->Vectorize(vec); !s.ok()) return s;
+  // Parallel over the outer spatial loops (fused), when there is enough work.
+  int64_t work = taps;
+  for (size_t l = 0; l < spatial; ++l) {
+    const int64_t* e = AsConstInt(fors[l]->extent);
+    work *= e != nullptr ? *e : 1;
+  }
+  std::vector<LoopRV> outer((*loops).begin(), (*loops).begin() + (spatial - 1));
+  if (work >= kMinParallelIterations && !outer.empty()) {
+    if (absl::Status s = FuseParallel(sch, outer); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace tir
+}  // namespace mlc
