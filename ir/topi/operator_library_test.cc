@@ -805,7 +805,9 @@ TEST(OperatorLibrary, PoolingMatchesTheReference) {
   // Expected output sizes from PyTorch 1.13: (4, 3) and (5, 4).
   const std::vector<std::pair<Window, std::vector<int64_t>>> ceil_cases = {
       {{{3, 3}, {2, 2}, {0, 0, 0, 0}, {1, 1}}, {1, 2, 4, 3}}, {{{3, 2}, {2, 2}, {1, 0, 1, 0}, {1, 1}}, {1, 2, 5, 4}}};
-  for (const auto& [w, want_shape] : ceil_cases) {
+  for (const auto& ceil_case : ceil_cases) {
+    const Window& w = ceil_case.first;  // named, not bound: C++17 lambdas cannot capture bindings
+    const std::vector<int64_t>& want_shape = ceil_case.second;
     for (int kind = 0; kind < 3; ++kind) {
       bool is_max = kind == 0, include_pad = kind == 1;
       Reference check_shape = [=, ref = PoolReference(w, is_max, include_pad)](const std::vector<NDArray>& in,
