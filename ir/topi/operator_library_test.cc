@@ -679,24 +679,28 @@ std::pair<NDArray, std::vector<double>> RandomQuantized(const std::vector<int64_
   return {q, real};
 }
 
-/*! \brief Runs main(input) on the VNNI path where this CPU has it (saying so where it does not)
- *  and on the portable path, comparing each with `want`. */
-void ExpectBothInt8Paths(vm::VirtualMachine* machine, const NDArray& input, const std::vector<double>& want) {
-  const bool has_vnni = HostHasCpuFeature("avx512vnni") && HostHasCpuFeature("avx512bw");
-  if (!has_vnni) {
-    std::printf("[  SKIPPED ] the VNNI path: this CPU (%s) lacks avx512vnni/avx512bw; the portable path only\n",
-                HostCpuName().c_str());
-  }
-  for (bool vnni : {true, false}) {
-    if (vnni && !has_vnni) continue;
-    if (vnni) unsetenv("MLC_DISABLE_VNNI");
-    else setenv("MLC_DISABLE_VNNI", "1", 1);
-    SCOPED_TRACE(vnni ? "on the VNNI path" : "on the portable path");
+/*! \brief Runs main(input) on every int8 code path (vm/library/int8_common.h) this CPU has,
+ *  saying which it skips, comparing each with `want`. */
+void ExpectEveryInt8Path(vm::VirtualMachine* machine, const NDArray& input, const std::vector<double>& want) {
+  struct Path {
+    const char* name;
+    bool available;
+  };
+  const Path paths[] = {{"vnni", HostHasCpuFeature("avx512vnni") && HostHasCpuFeature("avx512bw")},
+                        {"avx2", HostHasCpuFeature("avx2") && HostHasCpuFeature("fma")},
+                        {"portable", true}};
+  for (const Path& path : paths) {
+    if (!path.available) {
+      std::printf("[  SKIPPED ] the %s int8 path: this CPU (%s) lacks its features\n", path.name, HostCpuName().c_str());
+      continue;
+    }
+    setenv("MLC_INT8_PATH", path.name, 1);
+    SCOPED_TRACE(absl::StrCat("on the ", path.name, " int8 path"));
     absl::StatusOr<vm::Value> got = machine->Invoke("main", {vm::Value(input)});
     ASSERT_TRUE(got.ok()) << got.status();
     ExpectClose(got->tensor(), want, 1e-4, 1e-4);
   }
-  unsetenv("MLC_DISABLE_VNNI");
+  unsetenv("MLC_INT8_PATH");
 }
 
 /*! \brief An int8 tensor of random values over the whole range. */
@@ -711,7 +715,7 @@ TensorData RandomInt8(const std::vector<int64_t>& shape, std::mt19937* rng) {
 // mlc.int8.conv2d (qdq-to-integer) whose int32 accumulation matches the dequantized convolution
 // computed here in double: uint8 and int8 activations, per-channel weight scales, a reduction
 // of 45 (not a multiple of 4), 13 channels (a partial register tile), 4 x 5 = 20 pixels (a
-// partial panel), strides, dilation and uneven padding; with VNNI and on the portable path.
+// partial panel), strides, dilation and uneven padding; on every int8 path this CPU has.
 TEST(OperatorLibrary, QdqConvRunsAsOneInt8CallAndMatchesTheDequantizedReference) {
   Window win{{3, 3}, {2, 1}, {1, 2, 0, 1}, {1, 2}};
   const int64_t n = 2, c = 5, h = 9, w = 7, f = 13;
@@ -740,7 +744,7 @@ TEST(OperatorLibrary, QdqConvRunsAsOneInt8CallAndMatchesTheDequantizedReference)
     std::vector<double> want = ConvReference(win, 1)({xd, wd}, out_shape);
     const int64_t spatial = out_shape[2] * out_shape[3];
     for (size_t i = 0; i < want.size(); ++i) want[i] = std::max(0.0, want[i] + F(bias)[(i / spatial) % f]);
-    ExpectBothInt8Paths(vm->get(), input, want);
+    ExpectEveryInt8Path(vm->get(), input, want);
   }
 }
 
@@ -748,8 +752,7 @@ TEST(OperatorLibrary, QdqConvRunsAsOneInt8CallAndMatchesTheDequantizedReference)
 // by a [K, F] weight quantized per column become one mlc.int8.dense each (qdq-to-integer) whose
 // int32 accumulation matches the dequantized product computed here in double: uint8 and int8
 // activations of rank 3 (18 rows: two whole row tiles and two more), a reduction of 45 (not a
-// multiple of 4), 37 channels (two panels and a partial third); with VNNI and on the portable
-// path.
+// multiple of 4), 37 channels (two panels and a partial third); on every int8 path this CPU has.
 TEST(OperatorLibrary, QdqLinearLayersRunAsOneInt8CallAndMatchTheDequantizedReference) {
   const int64_t b = 2, m = 9, k = 45, f = 37;
   std::mt19937 rng(7);
@@ -779,7 +782,7 @@ TEST(OperatorLibrary, QdqLinearLayersRunAsOneInt8CallAndMatchTheDequantizedRefer
           want.push_back(std::max(0.0, acc + F(bias)[o]));
         }
       }
-      ExpectBothInt8Paths(vm->get(), input, want);
+      ExpectEveryInt8Path(vm->get(), input, want);
     }
   }
 }

@@ -1,5 +1,5 @@
 /*! \file int8_common.h
- *  \brief What the int8 kernels (mlc.int8.conv2d, mlc.int8.dense) share: the choice of the VNNI
+ *  \brief What the int8 kernels (mlc.int8.conv2d, mlc.int8.dense) share: the choice of the code
  *         path and the epilogue that turns an int32 sum into the float result.
  */
 #ifndef MLC_VM_LIBRARY_INT8_COMMON_H_
@@ -7,17 +7,27 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <string>
 
 #include "support/cpu_features.h"
 
 namespace mlc {
 namespace vm {
 
-/*! \brief Whether to use AVX-512 VNNI: the CPU has it (as host detection reports it, so
- *  MLC_MAX_ISA caps it too) and MLC_DISABLE_VNNI (tests of the portable path) is not set. */
-inline bool UseVnni() {
-  static const bool cpu_has = HostHasCpuFeature("avx512vnni") && HostHasCpuFeature("avx512bw");
-  return cpu_has && std::getenv("MLC_DISABLE_VNNI") == nullptr;
+/*! \brief The int8 kernels' code paths, best first. */
+enum class Int8Path { kVnni, kAvx2, kPortable };
+
+/*! \brief The best path this CPU runs (as host detection reports it, so MLC_MAX_ISA caps it).
+ *  MLC_INT8_PATH=avx2|portable asks for a lower one (tests of every path the CPU has); a path
+ *  the CPU lacks is never taken. */
+inline Int8Path ChooseInt8Path() {
+  static const bool has_vnni = HostHasCpuFeature("avx512vnni") && HostHasCpuFeature("avx512bw");
+  static const bool has_avx2 = HostHasCpuFeature("avx2") && HostHasCpuFeature("fma");
+  const char* asked = std::getenv("MLC_INT8_PATH");
+  const std::string want = asked != nullptr ? asked : "";
+  if (want == "portable") return Int8Path::kPortable;
+  if (want == "avx2") return has_avx2 ? Int8Path::kAvx2 : Int8Path::kPortable;
+  return has_vnni ? Int8Path::kVnni : has_avx2 ? Int8Path::kAvx2 : Int8Path::kPortable;
 }
 
 /*! \brief One output of the portable paths: act(scale * (acc - compensation) + bias). */

@@ -16,7 +16,8 @@
  *  has a float32 register tile only. The columns are packed in panels of 32 pixels with
  *  groups of 4 consecutive k interleaved ([panel][k/4][32][4]), so a panel is one contiguous
  *  stream and each k-group of 32 pixels is two 64-byte vectors; the tile is 8 output channels
- *  x 32 pixels, 16 accumulators. CPUs without VNNI take a portable loop over the same layout.
+ *  x 32 pixels, 16 accumulators. AVX2 CPUs without VNNI widen to int16 and use vpmaddwd (exact;
+ *  3 channels x 16 pixels); others take a portable loop over the same layout.
  */
 // GCC 12 warns that its own AVX-512 headers read an uninitialized vector (a known false positive).
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
@@ -39,7 +40,8 @@ namespace vm {
 namespace {
 
 constexpr int64_t kPanel = 32;  // pixels per panel: two vectors of 16 int32 lanes
-constexpr int64_t kRows = 8;    // output channels per register tile
+constexpr int64_t kRows = 8;    // output channels per register tile (VNNI)
+constexpr int64_t kAvx2Rows = 3;  // ... (AVX2: 12 of the 16 ymm registers accumulate)
 
 struct Geometry {
   int64_t c, h, w, f, kh, kw, oh, ow, k, kp;
@@ -147,7 +149,61 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) void TileVnni(const int8_
   }
 }
 
-/*! \brief The same tile without VNNI: one multiply-add per product. */
+/*! \brief Weights widened to int16 once per call, for the AVX2 tile: [F][Kp]. */
+void WidenWeights(const int8_t* w, int64_t count, int16_t* w16) {
+  for (int64_t i = 0; i < count; ++i) w16[i] = w[i];
+}
+
+/*! \brief A tile of R output channels (from f0) x 16 pixels (from p0, within one panel) with
+ *  AVX2, exact: per group of 4 k, the 16 pixels' bytes widened to int16 (four loads of 4 pixels
+ *  x 4 k), and per channel a broadcast of its 4 int16 weights and four vpmaddwd (each two
+ *  products per int32 lane, which cannot overflow, unlike vpmaddubsw's int16 sums). Lane pairs
+ *  hold one pixel's two partial sums, added at the end. 4R accumulators + 4 inputs + 1 weight. */
+template <int R>
+__attribute__((target("avx2,fma"))) void TileAvx2(const int16_t* w16, const uint8_t* panel, const Geometry& g, int64_t f0,
+                                                  int64_t p0, const int32_t* comp, const float* scale, const float* bias,
+                                                  float* out) {
+  __m256i acc[R][4];
+  for (int r = 0; r < R; ++r) {
+    for (int j = 0; j < 4; ++j) acc[r][j] = _mm256_setzero_si256();
+  }
+  const int64_t groups = g.kp / 4;
+  const uint8_t* b = panel + p0 % kPanel * 4;
+  const int16_t* wr = w16 + f0 * g.kp;
+  for (int64_t q = 0; q < groups; ++q, b += kPanel * 4) {
+    __m256i x[4];
+    for (int j = 0; j < 4; ++j) x[j] = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(b + 16 * j)));
+    for (int r = 0; r < R; ++r) {
+      int64_t four;
+      std::memcpy(&four, wr + r * g.kp + 4 * q, 8);
+      const __m256i a = _mm256_set1_epi64x(four);
+      for (int j = 0; j < 4; ++j) acc[r][j] = _mm256_add_epi32(acc[r][j], _mm256_madd_epi16(x[j], a));
+    }
+  }
+  const int64_t pixels = g.pixels();
+  for (int r = 0; r < R; ++r) {
+    const int64_t f = f0 + r;
+    const __m256 s = _mm256_set1_ps(scale[f]), bb = _mm256_set1_ps(bias[f]);
+    const __m256i c = _mm256_set1_epi32(comp[f]);
+    for (int h = 0; h < 2; ++h) {
+      const int64_t p = p0 + 8 * h;
+      if (p >= pixels) break;
+      // hadd pairs within 128-bit halves: (p0 p1 p4 p5 | p2 p3 p6 p7); 0xD8 puts them in order.
+      __m256i sum = _mm256_permute4x64_epi64(_mm256_hadd_epi32(acc[r][2 * h], acc[r][2 * h + 1]), 0xD8);
+      __m256 v = _mm256_fmadd_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(sum, c)), s, bb);
+      if (g.relu) v = _mm256_max_ps(v, _mm256_setzero_ps());
+      if (pixels - p >= 8) {
+        _mm256_storeu_ps(out + f * pixels + p, v);
+      } else {
+        alignas(32) float tail[8];
+        _mm256_store_ps(tail, v);
+        std::memcpy(out + f * pixels + p, tail, (pixels - p) * sizeof(float));
+      }
+    }
+  }
+}
+
+/*! \brief The same tile without VNNI or AVX2: one multiply-add per product. */
 void TilePortable(const int8_t* w, const uint8_t* panel, const Geometry& g, int64_t f0, int64_t rows, int64_t p0,
                   const int32_t* comp, const float* scale, const float* bias, float* out) {
   const int64_t groups = g.kp / 4, pixels = g.pixels();
@@ -199,24 +255,43 @@ absl::Status Conv2d(absl::Span<DLTensor* const> args) {
   const int8_t* wd = reinterpret_cast<const int8_t*>(DataOf(w));
   const int32_t* cd = reinterpret_cast<const int32_t*>(DataOf(comp));
   const float *sd = reinterpret_cast<const float*>(DataOf(scale)), *bd = reinterpret_cast<const float*>(DataOf(bias));
-  const bool vnni = UseVnni();
-  const int64_t row_tiles = (f + kRows - 1) / kRows;
+  const Int8Path path = ChooseInt8Path();
+  thread_local std::vector<int16_t> w16;
+  if (path == Int8Path::kAvx2) {
+    w16.resize(f * g.kp);
+    WidenWeights(wd, f * g.kp, w16.data());
+  }
+  const int16_t* wide = w16.data();  // by pointer: in the pool's threads `w16` is their own
+  // Tasks: (panel, tile of channels); the AVX2 tile is half a panel wide and 3 channels high.
+  const int64_t tile_rows = path == Int8Path::kAvx2 ? kAvx2Rows : kRows;
+  const int64_t tile_pixels = path == Int8Path::kAvx2 ? kPanel / 2 : kPanel;
+  const int64_t row_tiles = (f + tile_rows - 1) / tile_rows, pixel_tiles = (g.pixels() + tile_pixels - 1) / tile_pixels;
   for (int64_t n = 0; n < x->shape[0]; ++n) {
     PackColumns(reinterpret_cast<const uint8_t*>(DataOf(x)) + n * image_in, g, packed.data());
     float* o = reinterpret_cast<float*>(DataOf(out)) + n * image_out;
     const uint8_t* cols = packed.data();
     // Tasks are (panel, tile of channels), panel-major: consecutive tasks of a thread reuse
     // the panel from cache while the weights stream.
-    ParallelFor(panels * row_tiles, [&](int64_t begin, int64_t end) {
+    ParallelFor(pixel_tiles * row_tiles, [&](int64_t begin, int64_t end) {
       for (int64_t t = begin; t < end; ++t) {
-        int64_t panel = t / row_tiles, f0 = t % row_tiles * kRows, rows = std::min(kRows, f - f0);
-        const uint8_t* pp = cols + panel * g.kp * kPanel;
-        if (!vnni) {
-          TilePortable(wd, pp, g, f0, rows, panel * kPanel, cd, sd, bd, o);
-        } else if (rows == kRows) {
-          TileVnni<kRows>(wd, pp, g, f0, panel * kPanel, cd, sd, bd, o);
-        } else {
-          for (int64_t r = 0; r < rows; ++r) TileVnni<1>(wd, pp, g, f0 + r, panel * kPanel, cd, sd, bd, o);
+        const int64_t p0 = t / row_tiles * tile_pixels, f0 = t % row_tiles * tile_rows, rows = std::min(tile_rows, f - f0);
+        const uint8_t* pp = cols + p0 / kPanel * g.kp * kPanel;
+        switch (path) {
+          case Int8Path::kPortable:
+            TilePortable(wd, pp, g, f0, rows, p0, cd, sd, bd, o);
+            break;
+          case Int8Path::kAvx2:
+            if (rows == 3) TileAvx2<3>(wide, pp, g, f0, p0, cd, sd, bd, o);
+            else if (rows == 2) TileAvx2<2>(wide, pp, g, f0, p0, cd, sd, bd, o);
+            else TileAvx2<1>(wide, pp, g, f0, p0, cd, sd, bd, o);
+            break;
+          case Int8Path::kVnni:
+            if (rows == kRows) {
+              TileVnni<kRows>(wd, pp, g, f0, p0, cd, sd, bd, o);
+            } else {
+              for (int64_t r = 0; r < rows; ++r) TileVnni<1>(wd, pp, g, f0 + r, p0, cd, sd, bd, o);
+            }
+            break;
         }
       }
     });

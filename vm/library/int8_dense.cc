@@ -16,7 +16,8 @@
  *  The tile is 8 rows x 2 panels (32 channels): per group of 4 k, two weight loads and, per
  *  row, a broadcast of its 4 activations and two vpdpbusd into 16 accumulators. With one row
  *  (batch 1) the kernel streams the weight once, a quarter of the bytes of a float32 weight.
- *  CPUs without VNNI take a portable loop over the same layout.
+ *  AVX2 CPUs without VNNI widen to int16 and use vpmaddwd (exact; 2 rows x 16 channels); others
+ *  take a portable loop over the same layout.
  */
 // GCC 12 warns that its own AVX-512 headers read an uninitialized vector (a known false positive).
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
@@ -98,7 +99,43 @@ void TileVnniAny(const DenseOperands& o, const DenseShape& s, int64_t m0, int64_
   }
 }
 
-/*! \brief The same tile without VNNI: one multiply-add per product. */
+/*! \brief A tile of R rows x one panel (16 channels) with AVX2, exact: per group of 4 k, the
+ *  panel's 64 weight bytes widened to int16 (four vectors of 4 channels x 4 k), and per row a
+ *  broadcast of its 4 activations (int16, widened once per call in `x16`) and four vpmaddwd.
+ *  Lane pairs hold one channel's two partial sums, added at the end. */
+template <int R>
+__attribute__((target("avx2,fma"))) void TileAvx2(const DenseOperands& o, const int16_t* x16, const DenseShape& s, int64_t m0,
+                                                  int64_t p0) {
+  __m256i acc[R][4];
+  for (int r = 0; r < R; ++r) {
+    for (int j = 0; j < 4; ++j) acc[r][j] = _mm256_setzero_si256();
+  }
+  const int64_t groups = s.groups();
+  const int8_t* w = o.w + p0 * groups * kLanes * 4;
+  for (int64_t q = 0; q < groups; ++q, w += kLanes * 4) {
+    __m256i b[4];
+    for (int j = 0; j < 4; ++j) b[j] = _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(w + 16 * j)));
+    for (int r = 0; r < R; ++r) {
+      int64_t four;
+      std::memcpy(&four, x16 + (m0 + r) * s.kp + 4 * q, 8);
+      const __m256i a = _mm256_set1_epi64x(four);
+      for (int j = 0; j < 4; ++j) acc[r][j] = _mm256_add_epi32(acc[r][j], _mm256_madd_epi16(b[j], a));
+    }
+  }
+  const int64_t f0 = p0 * kLanes, n = std::min(kLanes, s.f - f0);
+  for (int r = 0; r < R; ++r) {
+    alignas(32) int32_t sums[kLanes];
+    for (int h = 0; h < 2; ++h) {
+      // hadd pairs within 128-bit halves: (c0 c1 c4 c5 | c2 c3 c6 c7); 0xD8 puts them in order.
+      __m256i sum = _mm256_permute4x64_epi64(_mm256_hadd_epi32(acc[r][2 * h], acc[r][2 * h + 1]), 0xD8);
+      _mm256_store_si256(reinterpret_cast<__m256i*>(sums + 8 * h), sum);
+    }
+    float* out = o.out + (m0 + r) * s.f + f0;
+    for (int64_t c = 0; c < n; ++c) out[c] = FinishInt8(sums[c], o.comp[f0 + c], o.scale[f0 + c], o.bias[f0 + c], s.relu);
+  }
+}
+
+/*! \brief The same tile without VNNI or AVX2: one multiply-add per product. */
 void TilePortable(const DenseOperands& o, const DenseShape& s, int64_t m0, int64_t rows, int64_t p0, int64_t panels) {
   const int64_t groups = s.groups();
   for (int64_t r = 0; r < rows; ++r) {
@@ -112,6 +149,20 @@ void TilePortable(const DenseOperands& o, const DenseShape& s, int64_t m0, int64
       o.out[(m0 + r) * s.f + f] = FinishInt8(acc, o.comp[f], o.scale[f], o.bias[f], s.relu);
     }
   }
+}
+
+/*! \brief The AVX2 path over all tiles: (panel, pair of rows), panel-major. */
+absl::Status DenseAvx2(const DenseOperands& o, const int16_t* x16, const DenseShape& s) {
+  constexpr int64_t kAvx2Rows = 2;  // 8 accumulators, 4 weight vectors, 1 broadcast
+  const int64_t row_tiles = (s.m + kAvx2Rows - 1) / kAvx2Rows;
+  ParallelFor(s.panels * row_tiles, [&](int64_t begin, int64_t end) {
+    for (int64_t t = begin; t < end; ++t) {
+      const int64_t p0 = t / row_tiles, m0 = t % row_tiles * kAvx2Rows;
+      if (s.m - m0 >= 2) TileAvx2<2>(o, x16, s, m0, p0);
+      else TileAvx2<1>(o, x16, s, m0, p0);
+    }
+  });
+  return absl::OkStatus();
 }
 
 absl::Status Dense(absl::Span<DLTensor* const> args) {
@@ -162,7 +213,13 @@ absl::Status Dense(absl::Span<DLTensor* const> args) {
   const DenseOperands o{rows.data(), reinterpret_cast<const int8_t*>(DataOf(w)), reinterpret_cast<const int32_t*>(DataOf(comp)),
                         reinterpret_cast<const float*>(DataOf(scale)), reinterpret_cast<const float*>(DataOf(bias)),
                         reinterpret_cast<float*>(DataOf(out))};
-  const bool vnni = UseVnni();
+  const Int8Path path = ChooseInt8Path();
+  thread_local std::vector<int16_t> x16;  // the AVX2 path's activations, widened once
+  if (path == Int8Path::kAvx2) {
+    x16.assign(rows.begin(), rows.end());
+    return DenseAvx2(o, x16.data(), s);
+  }
+  const bool vnni = path == Int8Path::kVnni;
   const int64_t row_tiles = (s.m + kRowTile - 1) / kRowTile, panel_tiles = (s.panels + kPanelTile - 1) / kPanelTile;
   // Tasks are (panel tile, row tile), panel-major: a thread's consecutive tasks reuse the weight
   // panels from cache while x's rows stream.
