@@ -10,9 +10,11 @@
 #ifndef MLC_IR_CORE_NODE_KINDS_H_
 #define MLC_IR_CORE_NODE_KINDS_H_
 
-// Loop level (TensorIR-like): expressions. The binary ones share one node class (BinaryNode).
-#define MLC_BINARY_KINDS(X) \
-  X(Add) X(Sub) X(Mul) X(Div) X(Mod) X(FloorDiv) X(FloorMod) X(Min) X(Max) X(EQ) X(NE) X(LT) X(LE) X(GT) X(GE) X(And) X(Or)
+// Loop level (TensorIR-like): expressions. The binary ones share one node class (BinaryNode);
+// the comparisons (and the logical connectives) among them give a boolean.
+#define MLC_ARITHMETIC_BINARY_KINDS(X) X(Add) X(Sub) X(Mul) X(Div) X(Mod) X(FloorDiv) X(FloorMod) X(Min) X(Max)
+#define MLC_COMPARISON_KINDS(X) X(EQ) X(NE) X(LT) X(LE) X(GT) X(GE) X(And) X(Or)
+#define MLC_BINARY_KINDS(X) MLC_ARITHMETIC_BINARY_KINDS(X) MLC_COMPARISON_KINDS(X)
 #define MLC_NON_BINARY_PRIM_EXPR_KINDS(X) \
   X(IntImm) X(FloatImm) X(StringImm) X(TirVar) X(Not) X(Select) X(Cast) X(BufferLoad) X(TirCall)
 #define MLC_PRIM_EXPR_KINDS(X) MLC_NON_BINARY_PRIM_EXPR_KINDS(X) MLC_BINARY_KINDS(X)
