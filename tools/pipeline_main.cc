@@ -65,6 +65,7 @@ ABSL_FLAG(std::string, emit_dot, "", "write the compiled main function's graph a
 ABSL_FLAG(std::string, plugin, "", "runtime-function plug-ins for the run stage");
 ABSL_FLAG(std::string, pass_plugin, "", "pass plug-ins for the opt stage");
 ABSL_FLAG(std::string, converter_plugin, "", "converter plug-ins for the import stage");
+ABSL_FLAG(std::string, dim, "", "ONNX: values of symbolic dimensions for the import stage, e.g. batch=1,seq=128");
 ABSL_FLAG(int, top, 3, "classes shown per prediction");
 ABSL_FLAG(std::string, sign_key, "", "sign the executable with this Ed25519 private key (PEM); see docs/build_and_run.md");
 ABSL_FLAG(std::string, trusted_keys, "", "comma-separated Ed25519 public keys (PEM): the run stage loads only an executable signed by one");
@@ -351,6 +352,14 @@ int main(int argc, char** argv) {
   if (std::string plugins = absl::GetFlag(FLAGS_converter_plugin); !plugins.empty()) {
     frontend.args.push_back(absl::StrCat("--converter_plugin=", plugins));
     for (absl::string_view p : absl::StrSplit(plugins, ',', absl::SkipEmpty())) frontend.input_files.push_back(std::string(p));
+  }
+  if (std::string dims = absl::GetFlag(FLAGS_dim); !dims.empty()) {
+    if (!absl::EndsWith(model, ".onnx")) {
+      std::fprintf(stderr, "pipeline: --dim pins symbolic dimensions of an ONNX model; %s is not one\n", model.c_str());
+      return 1;
+    }
+    frontend.args.push_back(absl::StrCat("--dim=", dims));
+    frontend.options = absl::StrCat("--dim=", dims);  // a different pin is a different module
   }
   if (!runner.Run(frontend)) return 1;
 

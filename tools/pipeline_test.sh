@@ -90,4 +90,38 @@ touch "$TEST_TMPDIR/a_file"
 refused "a dump-dir that cannot be a directory is an error naming it" "dump directory $TEST_TMPDIR/a_file/sub" \
   $pipeline --no-cache --dump-dir "$TEST_TMPDIR/a_file/sub"
 
+# --dim pins an ONNX model's symbolic dimensions at import (here the sequence length that a
+# Range needs as a constant); a cached import under one pin is not reused under another.
+/usr/bin/python3 - "$TEST_TMPDIR" <<'PY'
+import sys
+import numpy as np
+import onnx
+from onnx import TensorProto, helper
+out = sys.argv[1]
+x = helper.make_tensor_value_info("x", TensorProto.FLOAT, ["seq", 4])
+y = helper.make_tensor_value_info("y", TensorProto.FLOAT, ["seq", 4])
+nodes = [
+    helper.make_node("Shape", ["x"], ["shape"]),
+    helper.make_node("Gather", ["shape", "zero"], ["len"], axis=0),
+    helper.make_node("Cast", ["len"], ["len_f"], to=TensorProto.FLOAT),
+    helper.make_node("Range", ["start", "len_f", "step"], ["pos"]),
+    helper.make_node("Unsqueeze", ["pos", "one"], ["col"]),
+    helper.make_node("Add", ["x", "col"], ["y"]),
+]
+inits = [helper.make_tensor("zero", TensorProto.INT64, [], [0]), helper.make_tensor("one", TensorProto.INT64, [1], [1]),
+         helper.make_tensor("start", TensorProto.FLOAT, [], [0.0]), helper.make_tensor("step", TensorProto.FLOAT, [], [1.0])]
+model = helper.make_model(helper.make_graph(nodes, "positions", [x], [y], inits), opset_imports=[helper.make_opsetid("", 14)])
+onnx.save(model, f"{out}/positions.onnx")
+np.save(f"{out}/pos_x3.npy", np.zeros((3, 4), np.float32))
+PY
+check "--dim pins a symbolic dimension an operator needs static" \
+  $pipeline "$TEST_TMPDIR/positions.onnx" --dim seq=3 --inputs "$TEST_TMPDIR/pos_x3.npy" --cache-dir "$cache" --out "$TEST_TMPDIR/pos3"
+check "... and the result is x + its row index" /usr/bin/python3 -c \
+  'import numpy as n, sys; y = n.load(sys.argv[1]); sys.exit(0 if y.tolist() == [[0.0] * 4, [1.0] * 4, [2.0] * 4] else 1)' \
+  "$TEST_TMPDIR/pos3/out0.npy"
+out5=$($pipeline "$TEST_TMPDIR/positions.onnx" --dim seq=5 --cache-dir "$cache" 2>&1 || true)
+check "another pin does not reuse the cached import" bash -c '! grep -q "import .*(cached)" <<<"$0"' "$out5"
+refused "--dim on a model that is not ONNX is refused" "pins symbolic dimensions of an ONNX model" \
+  $pipeline "$TEST_TMPDIR/bad.py" --dim seq=3 --cache-dir "$cache"
+
 finish
