@@ -8,6 +8,9 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
 namespace mlc {
 namespace {
 
@@ -28,19 +31,24 @@ const std::vector<X86Level>& X86Levels() {
   return levels;
 }
 
-/*! \brief The level named by MLC_MAX_ISA, or nullptr when it is unset. Host detection reports
+/*! \brief The cap MLC_MAX_ISA sets: a level's name and its features. Host detection reports
  *  nothing above it, so an AVX-512 machine can build and test as an AVX2 one would. An unknown
  *  name ends the process: silently ignoring it would test the wrong thing. */
-const std::vector<std::string>* MaxIsaFeatures() {
-  static const std::vector<std::string>* cap = []() -> const std::vector<std::string>* {
+struct IsaCap {
+  std::string level;  // "" when MLC_MAX_ISA is unset
+  std::vector<std::string> features;
+};
+
+const IsaCap& MaxIsa() {
+  static const IsaCap cap = [] {
     const char* env = std::getenv("MLC_MAX_ISA");
-    if (env == nullptr || *env == '\0') return nullptr;
+    if (env == nullptr || *env == '\0') return IsaCap{};
     absl::StatusOr<std::vector<std::string>> features = X86LevelFeatures(env);
     if (!features.ok()) {
       std::fprintf(stderr, "MLC_MAX_ISA: %s\n", std::string(features.status().message()).c_str());
       std::exit(2);
     }
-    return new std::vector<std::string>(*features);
+    return IsaCap{env, *std::move(features)};
   }();
   return cap;
 }
@@ -94,29 +102,23 @@ bool Detect(const FeatureBit& f) {
   if (!(regs[f.reg] & (1u << f.bit))) return false;
   static const uint64_t state = EnabledStateBits();
   if ((state & f.xcr0_mask) != f.xcr0_mask) return false;
-  const std::vector<std::string>* cap = MaxIsaFeatures();
-  return cap == nullptr || std::count(cap->begin(), cap->end(), f.name) > 0;
+  const IsaCap& cap = MaxIsa();
+  return cap.level.empty() || std::count(cap.features.begin(), cap.features.end(), f.name) > 0;
 }
 
 }  // namespace
 
 absl::StatusOr<std::vector<std::string>> X86LevelFeatures(absl::string_view level) {
-  std::vector<std::string> features;
-  std::vector<std::string> names;
+  std::vector<std::string> features, known;
   for (const X86Level& l : X86Levels()) {
     features.insert(features.end(), l.adds.begin(), l.adds.end());
     if (level == l.name) return features;
-    names.push_back(l.name);
+    known.push_back(l.name);
   }
-  std::string known;
-  for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
-  return absl::InvalidArgumentError("unknown x86-64 level '" + std::string(level) + "' (known: " + known + ")");
+  return absl::InvalidArgumentError(absl::StrCat("unknown x86-64 level '", level, "' (known: ", absl::StrJoin(known, ", "), ")"));
 }
 
-std::string MaxIsaLevel() {
-  const char* env = std::getenv("MLC_MAX_ISA");
-  return MaxIsaFeatures() != nullptr ? std::string(env) : std::string();
-}
+std::string MaxIsaLevel() { return MaxIsa().level; }
 
 const std::vector<std::string>& DetectableCpuFeatures() {
   static const std::vector<std::string> names = [] {
@@ -148,7 +150,7 @@ std::vector<std::string> HostCpuFeatures() {
 }
 
 std::string HostCpuName() {
-  if (!MaxIsaLevel().empty()) return MaxIsaLevel();  // a capped host is its level, not its model
+  if (!MaxIsa().level.empty()) return MaxIsa().level;  // a capped host is its level, not its model
   unsigned a, b, c, d;
   char vendor[13] = {};
   if (__get_cpuid(0, &a, &b, &c, &d)) {

@@ -35,12 +35,11 @@ def label_exists(root, label, rules):
     if not m:
         return False
     pkg, name = m.group(1), m.group(2)
-    build = os.path.join(root, pkg, "BUILD")
-    if not os.path.exists(build):
+    if pkg == "..." or pkg.endswith("/..."):  # //..., //tools/fuzz/...: the folder must exist
+        return os.path.isdir(os.path.join(root, pkg[:-3]))
+    if not os.path.exists(os.path.join(root, pkg, "BUILD")):
         return False
-    if name is None or "*" in name or name == "all" or name == "...":
-        return True
-    if pkg.endswith("/..."):
+    if name is None or "*" in name or name == "all":
         return True
     return name in rules.setdefault(pkg, read_rules(root, pkg)) or os.path.exists(os.path.join(root, pkg, name))
 
@@ -52,8 +51,6 @@ def read_rules(root, pkg):
     for macro, suffixes in (("mlc_fuzzer", ("", "_regression", "_smoke")), ("compile_model", ("",))):
         for n in re.findall(macro + r'\(\s*name = "([\w-]+)"', text):
             names |= {n + s for s in suffixes}
-    if pkg == "":
-        names |= set(re.findall(r'"(\w+)": "//', text))
     return names
 
 

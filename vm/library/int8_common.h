@@ -5,6 +5,8 @@
 #ifndef MLC_VM_LIBRARY_INT8_COMMON_H_
 #define MLC_VM_LIBRARY_INT8_COMMON_H_
 
+#include <immintrin.h>
+
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -28,6 +30,13 @@ inline Int8Path ChooseInt8Path() {
   if (want == "portable") return Int8Path::kPortable;
   if (want == "avx2") return has_avx2 ? Int8Path::kAvx2 : Int8Path::kPortable;
   return has_vnni ? Int8Path::kVnni : has_avx2 ? Int8Path::kAvx2 : Int8Path::kPortable;
+}
+
+/*! \brief The AVX2 paths' sums: their vpmaddwd accumulators `lo` and `hi` hold 4 outputs each as
+ *  lane pairs (two partial sums per output); the 8 outputs, in order. */
+__attribute__((target("avx2"))) inline __m256i AddLanePairs(__m256i lo, __m256i hi) {
+  // hadd adds pairs within 128-bit halves: (lo0 lo1 hi0 hi1 | lo2 lo3 hi2 hi3); 0xD8 orders them.
+  return _mm256_permute4x64_epi64(_mm256_hadd_epi32(lo, hi), 0xD8);
 }
 
 /*! \brief One output of the portable paths: act(scale * (acc - compensation) + bias). */

@@ -188,8 +188,7 @@ __attribute__((target("avx2,fma"))) void TileAvx2(const int16_t* w16, const uint
     for (int h = 0; h < 2; ++h) {
       const int64_t p = p0 + 8 * h;
       if (p >= pixels) break;
-      // hadd pairs within 128-bit halves: (p0 p1 p4 p5 | p2 p3 p6 p7); 0xD8 puts them in order.
-      __m256i sum = _mm256_permute4x64_epi64(_mm256_hadd_epi32(acc[r][2 * h], acc[r][2 * h + 1]), 0xD8);
+      const __m256i sum = AddLanePairs(acc[r][2 * h], acc[r][2 * h + 1]);
       __m256 v = _mm256_fmadd_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(sum, c)), s, bb);
       if (g.relu) v = _mm256_max_ps(v, _mm256_setzero_ps());
       if (pixels - p >= 8) {
@@ -281,6 +280,7 @@ absl::Status Conv2d(absl::Span<DLTensor* const> args) {
             TilePortable(wd, pp, g, f0, rows, p0, cd, sd, bd, o);
             break;
           case Int8Path::kAvx2:
+            static_assert(kAvx2Rows == 3, "one TileAvx2 instance per row count");
             if (rows == 3) TileAvx2<3>(wide, pp, g, f0, p0, cd, sd, bd, o);
             else if (rows == 2) TileAvx2<2>(wide, pp, g, f0, p0, cd, sd, bd, o);
             else TileAvx2<1>(wide, pp, g, f0, p0, cd, sd, bd, o);

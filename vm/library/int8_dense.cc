@@ -126,8 +126,7 @@ __attribute__((target("avx2,fma"))) void TileAvx2(const DenseOperands& o, const 
   for (int r = 0; r < R; ++r) {
     alignas(32) int32_t sums[kLanes];
     for (int h = 0; h < 2; ++h) {
-      // hadd pairs within 128-bit halves: (c0 c1 c4 c5 | c2 c3 c6 c7); 0xD8 puts them in order.
-      __m256i sum = _mm256_permute4x64_epi64(_mm256_hadd_epi32(acc[r][2 * h], acc[r][2 * h + 1]), 0xD8);
+      const __m256i sum = AddLanePairs(acc[r][2 * h], acc[r][2 * h + 1]);
       _mm256_store_si256(reinterpret_cast<__m256i*>(sums + 8 * h), sum);
     }
     float* out = o.out + (m0 + r) * s.f + f0;
@@ -152,7 +151,7 @@ void TilePortable(const DenseOperands& o, const DenseShape& s, int64_t m0, int64
 }
 
 /*! \brief The AVX2 path over all tiles: (panel, pair of rows), panel-major. */
-absl::Status DenseAvx2(const DenseOperands& o, const int16_t* x16, const DenseShape& s) {
+void DenseAvx2(const DenseOperands& o, const int16_t* x16, const DenseShape& s) {
   constexpr int64_t kAvx2Rows = 2;  // 8 accumulators, 4 weight vectors, 1 broadcast
   const int64_t row_tiles = (s.m + kAvx2Rows - 1) / kAvx2Rows;
   ParallelFor(s.panels * row_tiles, [&](int64_t begin, int64_t end) {
@@ -162,7 +161,6 @@ absl::Status DenseAvx2(const DenseOperands& o, const int16_t* x16, const DenseSh
       else TileAvx2<1>(o, x16, s, m0, p0);
     }
   });
-  return absl::OkStatus();
 }
 
 absl::Status Dense(absl::Span<DLTensor* const> args) {
@@ -217,7 +215,8 @@ absl::Status Dense(absl::Span<DLTensor* const> args) {
   thread_local std::vector<int16_t> x16;  // the AVX2 path's activations, widened once
   if (path == Int8Path::kAvx2) {
     x16.assign(rows.begin(), rows.end());
-    return DenseAvx2(o, x16.data(), s);
+    DenseAvx2(o, x16.data(), s);
+    return absl::OkStatus();
   }
   const bool vnni = path == Int8Path::kVnni;
   const int64_t row_tiles = (s.m + kRowTile - 1) / kRowTile, panel_tiles = (s.panels + kPanelTile - 1) / kPanelTile;
