@@ -28,6 +28,7 @@
 #include "absl/strings/str_replace.h"
 #include "ir/graph/expr_functor.h"
 #include "ir/graph/op.h"
+#include "ir/tir/shape_expr.h"
 #include "passes/pass.h"
 #include "passes/prim_func_pattern.h"
 
@@ -88,6 +89,7 @@ class FuseOpsPass : public FunctionPass {
         const auto* call = bindings[i]->value.as<relax::CallNode>();
         if (call == nullptr) continue;
         kind[i] = PatternOf(*call, builder->module());
+        if (NamesNewShapeVars(*call, bindings[i]->var)) kind[i] = OpPattern::kOpaque;
         for (const relax::Expr& a : Operands(*call)) {
           auto it = index_of.find(a.get());
           if (it != index_of.end()) producers[i].push_back(it->second);
@@ -164,6 +166,11 @@ class FuseOpsPass : public FunctionPass {
           continue;
         }
         if (g.members.back() != i) continue;  // emitted at the group's last member
+        if (!BindsItsShapeVars(g, bindings)) {
+          // Emitted unfused, in order: only the group used its members' results.
+          for (int m : g.members) out.push_back(bindings[m]);
+          continue;
+        }
         absl::StatusOr<relax::VarBinding> call = EmitGroup(g, bindings, builder);
         if (!call.ok()) return call.status();
         out.push_back(*call);
@@ -252,6 +259,46 @@ class FuseOpsPass : public FunctionPass {
   static std::vector<relax::Expr> Operands(const relax::CallNode& call) {
     if (CallTirCallee(call) != nullptr) return call.args[1].as<relax::TupleNode>()->fields;
     return call.args;
+  }
+
+  /*! \brief Whether the call's result names a shape variable none of its operands names. */
+  static bool NamesNewShapeVars(const relax::CallNode& call, const relax::Var& result) {
+    std::vector<tir::Var> produced, consumed;
+    relax::CollectShapeVars(result->struct_info(), &produced);
+    for (const relax::Expr& a : Operands(call)) relax::CollectShapeVars(a->struct_info(), &consumed);
+    for (const tir::Var& v : produced) {
+      bool found = false;
+      for (const tir::Var& c : consumed) found = found || c.same_as(v);
+      if (!found) return true;
+    }
+    return false;
+  }
+
+  /*! \brief Whether a function of the group, whose parameters are its inputs, could bind every
+   *  shape variable its values name: not when an input's dimension is only `past + seq` and no
+   *  other gives `past` alone (a call binds a variable from a dimension v, c * v or v + c). */
+  static bool BindsItsShapeVars(const Group& g, const std::vector<relax::VarBinding>& bindings) {
+    std::set<const Object*> inside;
+    for (int m : g.members) inside.insert(bindings[m]->var.get());
+    std::vector<std::vector<tir::PrimExpr>> shapes;
+    std::vector<tir::Var> named, bound;
+    for (int m : g.members) {
+      relax::CollectShapeVars(bindings[m]->var->struct_info(), &named);
+      for (const relax::Expr& a : Operands(*bindings[m]->value.as<relax::CallNode>())) {
+        if (inside.count(a.get())) continue;
+        relax::CollectShapeVars(a->struct_info(), &bound);
+        if (const auto* t = a->struct_info().as<relax::TensorStructInfoNode>(); t != nullptr && t->HasKnownShape()) {
+          shapes.push_back(t->Dims());
+        }
+      }
+    }
+    if (tir::UnbindableShapeVar(shapes).defined()) return false;
+    for (const tir::Var& v : named) {
+      bool found = false;
+      for (const tir::Var& b : bound) found = found || b.same_as(v);
+      if (!found) return false;
+    }
+    return true;
   }
 
   /*! \brief The sub-function for a group, and the binding that calls it. */

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -57,6 +58,14 @@ absl::Status WriteFileAtomically(const std::string& path, const std::string& con
     return absl::PermissionDeniedError(absl::StrCat(path, ": cannot rename the temporary file into place: ", err));
   }
   return absl::OkStatus();
+}
+
+std::string UserPath(const std::string& path) {
+  if (path.empty() || path[0] == '/') return path;
+  if (const char* wd = std::getenv("BUILD_WORKING_DIRECTORY")) return absl::StrCat(wd, "/", path);
+  std::error_code ec;
+  std::string absolute = std::filesystem::absolute(path, ec).string();
+  return ec ? path : absolute;
 }
 
 }  // namespace mlc

@@ -18,6 +18,11 @@ absl::StatusOr<std::string> ReadFile(const std::string& path);
  *         is visible, never a prefix. */
 absl::Status WriteFileAtomically(const std::string& path, const std::string& contents);
 
+/*! \brief A path the user gave on the command line, made absolute: relative to the directory
+ *  `./bazelw run` was started in (BUILD_WORKING_DIRECTORY) when run that way, else to the
+ *  working directory. */
+std::string UserPath(const std::string& path);
+
 }  // namespace mlc
 
 #endif  // MLC_SUPPORT_FILE_UTIL_H_

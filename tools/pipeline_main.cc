@@ -75,6 +75,7 @@ ABSL_FLAG(std::string, profile_json, "", "with --profile: also write the profile
 namespace {
 
 namespace fs = std::filesystem;
+using mlc::UserPath;
 using mlc::pipeline::DigestBytes;
 using mlc::pipeline::DigestFile;
 
@@ -97,14 +98,6 @@ std::string Runfile(const std::string& path) {
     if (fs::exists(p, ec)) return fs::absolute(p, ec).string();
   }
   return path;
-}
-
-/*! \brief User paths are relative to where `bazel run` was invoked. */
-std::string UserPath(const std::string& path) {
-  if (path.empty() || path[0] == '/') return path;
-  if (const char* wd = std::getenv("BUILD_WORKING_DIRECTORY")) return absl::StrCat(wd, "/", path);
-  std::error_code ec;
-  return fs::absolute(path, ec).string();
 }
 
 struct Stage {

@@ -355,6 +355,7 @@ class KernelEmitter {
     }
     if (call->name == "gemm_tile" || call->name == "gemm_tile_partial") return EmitGemmTile(call);
     if (call->name == "gemm_tile_nd") return EmitGemmTileNd(call);
+    if (call->name == "if_then_else" && call->args.size() == 3) return EmitIfThenElse(call);
     const tir::IntrinsicInfo* info = tir::LookupIntrinsic(call->name);
     if (info == nullptr || static_cast<int>(call->args.size()) != info->num_args) {
       Fail(absl::StrCat("no code generation for intrinsic T.", call->name));
@@ -469,6 +470,29 @@ class KernelEmitter {
     b_.CreateBr(header);
     b_.SetInsertPoint(done_bb);
     return zero32;
+  }
+
+  /*! \brief T.if_then_else(cond, a, b): branches, so only the chosen side runs (LLVM may still
+   *  if-convert it where both sides are safe to evaluate). */
+  llvm::Value* EmitIfThenElse(const tir::TirCallNode* call) {
+    llvm::Value* cond = EmitExpr(call->args[0]);
+    auto* then_bb = llvm::BasicBlock::Create(ctx_, "ite.then", func_);
+    auto* else_bb = llvm::BasicBlock::Create(ctx_, "ite.else", func_);
+    auto* end_bb = llvm::BasicBlock::Create(ctx_, "ite.end", func_);
+    b_.CreateCondBr(cond, then_bb, else_bb);
+    b_.SetInsertPoint(then_bb);
+    llvm::Value* a = EmitExpr(call->args[1]);
+    llvm::BasicBlock* a_end = b_.GetInsertBlock();
+    b_.CreateBr(end_bb);
+    b_.SetInsertPoint(else_bb);
+    llvm::Value* b = EmitExpr(call->args[2]);
+    llvm::BasicBlock* b_end = b_.GetInsertBlock();
+    b_.CreateBr(end_bb);
+    b_.SetInsertPoint(end_bb);
+    llvm::PHINode* phi = b_.CreatePHI(a->getType(), 2);
+    phi->addIncoming(a, a_end);
+    phi->addIncoming(b, b_end);
+    return phi;
   }
 
   /*! \brief T.gemm_tile_nd(C, A, B, MR, NB, NR, a_m, c_m, b_nb, c_nb, K, (extent, a_k, b_k) x K):

@@ -262,15 +262,10 @@ Outputs Mod(OnnxContext& ctx, const onnx::NodeProto& node) {
 }
 
 /*! \brief Trilu: x inside the upper (upper=1) or lower triangle of its last two dimensions,
- *  shifted by k (input 1), and 0 outside; the mask is a constant made at import. */
+ *  shifted by k (input 1), and 0 outside (triu / tril; the dimensions may be symbolic). */
 Outputs Trilu(OnnxContext& ctx, const onnx::NodeProto& node) {
   absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
   if (!x.ok()) return x.status();
-  absl::StatusOr<std::vector<int64_t>> shape = KnownShape(*x, "Trilu's input");
-  if (!shape.ok()) return shape.status();
-  if (shape->size() < 2 || (*shape)[shape->size() - 2] < 0 || shape->back() < 0) {
-    return absl::InvalidArgumentError("Trilu needs an input of rank >= 2 whose last two dimensions are static");
-  }
   int64_t k = 0;
   if (ctx.HasInput(node, 1)) {
     absl::StatusOr<std::vector<int64_t>> kv = ctx.ConstantInts(node, 1, "k");
@@ -278,14 +273,7 @@ Outputs Trilu(OnnxContext& ctx, const onnx::NodeProto& node) {
     if (kv->size() != 1) return absl::InvalidArgumentError("k must be one integer");
     k = (*kv)[0];
   }
-  const bool upper = ctx.IntAttr(node, "upper", 1) != 0;
-  const int64_t rows = (*shape)[shape->size() - 2], cols = shape->back();
-  TensorData mask(DataType::Bool(), {rows, cols});
-  for (int64_t i = 0; i < rows; ++i) {
-    for (int64_t j = 0; j < cols; ++j) static_cast<uint8_t*>(mask.mutable_data())[i * cols + j] = upper ? j - i >= k : j - i <= k;
-  }
-  const relax::TensorStructInfoNode* t = TensorOf(*x);
-  return One(ctx.EmitOp("where", {relax::MakeConstant(mask), *x, Scalar(0, t->dtype)}));
+  return One(ctx.EmitOp(ctx.IntAttr(node, "upper", 1) != 0 ? "triu" : "tril", {*x}, {{"k", k}}));
 }
 
 /*! \brief CumSum: the axis is input 1 (a constant). */

@@ -10,6 +10,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "frontend/onnx/converter_util.h"
+#include "ir/tir/analyzer.h"
+#include "ir/tir/prim_expr_ops.h"
 
 namespace mlc {
 namespace onnx_import {
@@ -302,17 +304,43 @@ Outputs OneHot(OnnxContext& ctx, const onnx::NodeProto& node) {
   return One(ctx.EmitOp("where", {*hit, Scalar(ElementAsDouble(*values, 1), values->dtype()), Scalar(ElementAsDouble(*values, 0), values->dtype())}));
 }
 
-/*! \brief Range of constants: the values, made at import. */
+/*! \brief Range: of constants, the values, made at import; with a symbolic limit (a decoder's
+ *  positions 0..seq-1, the limit taken from the input's shape), an arange whose length is a
+ *  shape expression. */
 Outputs Range(OnnxContext& ctx, const onnx::NodeProto& node) {
   const TensorData* in[3] = {ctx.ConstantInput(node, 0), ctx.ConstantInput(node, 1), ctx.ConstantInput(node, 2)};
-  for (const TensorData* t : in) {
-    if (t == nullptr || t->NumElements() != 1) return absl::UnimplementedError("start, limit and delta must be constant scalars");
+  const bool symbolic_limit = in[0] != nullptr && in[2] != nullptr && ctx.IsSymbolicShapeValue(node, 1);
+  for (int i = 0; i < 3; ++i) {
+    if (i == 1 && symbolic_limit) continue;
+    if (in[i] == nullptr || in[i]->NumElements() != 1) {
+      return absl::UnimplementedError(absl::StrCat(
+          i == 1 ? "limit must be a constant scalar or a dimension of an input" : (i == 0 ? "start" : "delta"),
+          i == 1 ? "" : " must be a constant scalar (a symbolic limit is supported, a symbolic start or delta is not)"));
+    }
   }
-  const double start = ElementAsDouble(*in[0], 0), limit = ElementAsDouble(*in[1], 0), delta = ElementAsDouble(*in[2], 0);
+  const double start = ElementAsDouble(*in[0], 0), delta = ElementAsDouble(*in[2], 0);
   if (delta == 0) return absl::InvalidArgumentError("delta must not be 0");
+  const DataType dtype = in[0]->dtype();
+  if (symbolic_limit) {
+    const std::optional<ShapeValue> limit = ctx.ShapeValueInput(node, 1);
+    if (limit->elements.size() != 1) return absl::InvalidArgumentError("limit must be a scalar");
+    const int64_t istart = static_cast<int64_t>(start), idelta = static_cast<int64_t>(delta);
+    if (!dtype.is_int() || istart != start || idelta != delta || idelta <= 0) {
+      return absl::UnimplementedError("a symbolic limit needs an integer start and a positive integer delta");
+    }
+    // ceil((limit - start) / delta); the limit is a dimension (>= 0), so only a positive start
+    // can make it negative, and the count is then at least 0.
+    tir::Analyzer analyzer;
+    tir::PrimExpr count =
+        tir::FloorDiv(tir::operator+(tir::Cast(DataType::Int64(), limit->elements[0]), tir::I64(idelta - 1 - istart)), tir::I64(idelta));
+    count = analyzer.Simplify(istart > 0 ? tir::Max(tir::I64(0), count) : count);
+    return One(ctx.EmitOp("arange", {}, {{"start", start}, {"step", delta}, {"dtype", dtype}},
+                          {relax::TensorSInfoOfDims({count}, dtype)}));
+  }
+  const double limit = ElementAsDouble(*in[1], 0);
   const int64_t n = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((limit - start) / delta)));
   if (n > (int64_t{1} << 24)) return absl::InvalidArgumentError(absl::StrCat("Range of ", n, " elements"));
-  TensorData out(in[0]->dtype(), {n});
+  TensorData out(dtype, {n});
   for (int64_t i = 0; i < n; ++i) SetElement(&out, i, start + static_cast<double>(i) * delta);
   return One(relax::MakeConstant(out));
 }

@@ -202,9 +202,9 @@ MLC_REGISTER_OP("reshape")
       // The inferred result has the -1 dimension resolved.
       const auto* out = call.struct_info().as<TensorStructInfoNode>();
       if (out == nullptr || !out->HasKnownShape()) return absl::InvalidArgumentError("reshape needs a known result shape");
-      std::vector<tir::PrimExpr> shape = out->Dims();
-      return te::CallTE(
-          bb, "reshape", [shape](const std::vector<te::Tensor>& t) { return topi::Reshape(t[0], shape); }, call.args);
+      return te::CallTEWithDims(
+          bb, "reshape", [](const std::vector<te::Tensor>& t, const std::vector<tir::PrimExpr>& shape) { return topi::Reshape(t[0], shape); },
+          call.args, out->Dims());
     });
 
 MLC_REGISTER_OP("permute_dims")

@@ -215,6 +215,24 @@ struct BroadcastToAttrs {
   }
 };
 
+/*! \brief arange: start + i * step for i < the length its sinfo_args give (symbolic or not). */
+struct ArangeAttrs {
+  double start;
+  double step;
+  DataType dtype;
+  void VisitAttrs(AttrVisitor* v) {
+    v->Field("start", &start).Default(0.0).Describe("the first value");
+    v->Field("step", &step).Default(1.0).Describe("the difference between neighbours (not 0)");
+    v->Field("dtype", &dtype).Default(DataType::Int64()).Describe("the result dtype");
+  }
+};
+
+/*! \brief triu / tril: which diagonal bounds the kept triangle. */
+struct TriangleAttrs {
+  int64_t k;
+  void VisitAttrs(AttrVisitor* v) { v->Field("k", &k).Default(0).Describe("the diagonal: 0 the main one, > 0 above it, < 0 below"); }
+};
+
 struct AstypeAttrs {
   DataType dtype;
   void VisitAttrs(AttrVisitor* v) { v->Field("dtype", &dtype).Describe("the result dtype"); }

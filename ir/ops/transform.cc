@@ -3,6 +3,8 @@
  */
 #include "absl/strings/str_cat.h"
 #include "ir/ops/op_util.h"
+#include "ir/tir/analyzer.h"
+#include "ir/tir/prim_expr_ops.h"
 #include "support/status_macros.h"
 #include "ir/topi/topi.h"
 
@@ -20,8 +22,8 @@ absl::StatusOr<std::vector<tir::PrimExpr>> DimsArg(const CallNode& call, int i, 
 
 absl::StatusOr<StructInfo> InferConcat(const CallNode& call, const AxisAttrs& attrs) {
   if (call.args.empty()) return absl::InvalidArgumentError("concat needs at least one tensor");
-  // The concatenated axis must be static in every input; the others (a batch) may be symbolic
-  // and must agree.
+  // Any dimension may be symbolic: the concatenated one adds up (a cache of `past` entries and
+  // `seq` new ones makes `past + seq`), the others must agree.
   std::vector<const TensorStructInfoNode*> ts;
   for (size_t i = 0; i < call.args.size(); ++i) {
     MLC_ASSIGN_OR_RETURN(t, TensorArg(call, static_cast<int>(i)));
@@ -33,9 +35,9 @@ absl::StatusOr<StructInfo> InferConcat(const CallNode& call, const AxisAttrs& at
   if (axis < 0) axis += rank;
   if (axis < 0 || axis >= rank) return absl::InvalidArgumentError(absl::StrCat("axis out of range for rank ", rank));
   std::vector<tir::PrimExpr> out = first->Dims();
-  int64_t total = 0;
+  tir::PrimExpr total = tir::I64(0);
+  tir::Analyzer analyzer;
   for (const TensorStructInfoNode* t : ts) {
-    MLC_ASSIGN_OR_RETURN(known, KnownDims(t, {static_cast<int>(axis)}, "concat's input"));
     std::vector<tir::PrimExpr> dims = t->Dims();
     bool agree = t->dtype == first->dtype && t->ndim == rank;
     for (int64_t d = 0; agree && d < rank; ++d) {
@@ -48,9 +50,9 @@ absl::StatusOr<StructInfo> InferConcat(const CallNode& call, const AxisAttrs& at
       return absl::InvalidArgumentError(absl::StrCat("cannot concatenate ", DimsToString(first->Dims()), " and ", DimsToString(dims),
                                                      " along axis ", axis));
     }
-    total += known[axis];
+    total = analyzer.Simplify(tir::operator+(total, tir::Cast(DataType::Int64(), dims[axis])));
   }
-  out[axis] = tir::I64(total);
+  out[axis] = total;
   return TensorSInfoOfDims(out, first->dtype);
 }
 
@@ -165,9 +167,10 @@ MLC_REGISTER_OP("broadcast_to")
       // The inferred result holds the target, from the attribute or sinfo_args.
       const auto* out = call.struct_info().as<TensorStructInfoNode>();
       if (out == nullptr || !out->HasKnownShape()) return absl::InvalidArgumentError("broadcast_to needs a known result shape");
-      std::vector<tir::PrimExpr> shape = out->Dims();
-      return te::CallTE(
-          bb, "broadcast_to", [shape](const std::vector<te::Tensor>& t) { return topi::BroadcastTo(t[0], shape); }, call.args);
+      return te::CallTEWithDims(
+          bb, "broadcast_to",
+          [](const std::vector<te::Tensor>& t, const std::vector<tir::PrimExpr>& shape) { return topi::BroadcastTo(t[0], shape); },
+          call.args, out->Dims());
     });
 
 MLC_REGISTER_OP("where")

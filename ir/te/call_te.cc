@@ -1,6 +1,8 @@
 /*! \file call_te.cc */
 #include "ir/te/call_te.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "ir/graph/op.h"
 #include "ir/tir/shape_expr.h"
@@ -13,6 +15,12 @@ using relax::Var;
 
 absl::StatusOr<Expr> CallTE(relax::BlockBuilder* bb, const std::string& name_hint, const FTE& f,
                             const std::vector<Expr>& args) {
+  return CallTEWithDims(
+      bb, name_hint, [&f](const std::vector<Tensor>& t, const std::vector<tir::PrimExpr>&) { return f(t); }, args, {});
+}
+
+absl::StatusOr<Expr> CallTEWithDims(relax::BlockBuilder* bb, const std::string& name_hint, const FTEWithDims& f,
+                                    const std::vector<Expr>& args, const std::vector<tir::PrimExpr>& given_dims) {
   std::vector<Tensor> placeholders;
   std::vector<Expr> normalized_args;
   tir::DimGeneralizer dims;  // the PrimFunc binds every shape variable from its buffers
@@ -38,7 +46,24 @@ absl::StatusOr<Expr> CallTE(relax::BlockBuilder* bb, const std::string& name_hin
     placeholders.push_back(PlaceholderWithExtents(shape, t->dtype, name));
     normalized_args.push_back(*arg);
   }
-  absl::StatusOr<Tensor> out = f(placeholders);
+  // A given dimension stays as it is where the inputs bind its variables (`past + seq` from
+  // inputs of `past` and `seq`), else it is generalized like theirs (the same fresh variable
+  // for the same expression).
+  std::vector<const Object*> bound;
+  for (const Tensor& p : placeholders) {
+    for (const tir::PrimExpr& d : p.shape()) {
+      if (tir::Var v = tir::BindingVarOf(d); v.defined()) bound.push_back(v.get());
+    }
+  }
+  std::vector<tir::PrimExpr> given;
+  for (const tir::PrimExpr& d : given_dims) {
+    std::vector<tir::Var> uses;
+    tir::CollectVars(d, &uses);
+    bool known = true;
+    for (const tir::Var& v : uses) known = known && std::find(bound.begin(), bound.end(), v.get()) != bound.end();
+    given.push_back(known ? d : dims.Generalize(d));
+  }
+  absl::StatusOr<Tensor> out = f(placeholders, given);
   if (!out.ok()) return out.status();
   std::vector<Tensor> func_args = placeholders;
   func_args.push_back(*out);

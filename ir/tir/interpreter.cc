@@ -153,6 +153,7 @@ class Interpreter {
       }
       case NodeKind::kTirCall: {
         const auto* c = e.as<tir::TirCallNode>();
+        if (c->name == "if_then_else" && c->args.size() == 3) return Eval(c->args[Eval(c->args[0]).AsInt() ? 1 : 2]);
         std::vector<double> a;
         for (const tir::PrimExpr& x : c->args) a.push_back(Eval(x).AsDouble());
         double r = 0;

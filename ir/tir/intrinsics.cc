@@ -62,6 +62,11 @@ const std::vector<IntrinsicInfo>& AllIntrinsics() {
          for (int i : {3, 4, 5}) n *= AsConstInt(a[i]) != nullptr ? *AsConstInt(a[i]) : 1;
          return n;
        }},
+      {"if_then_else", 3,
+       "cond ? a : b evaluating only the side chosen, unlike Select: a load that the condition guards (an input of a "
+       "concatenation that may be empty) is never made",
+       nullptr, nullptr, nullptr, nullptr, IntrinsicInfo::Result::kSecondArgType, false,
+       [](const std::vector<PrimExpr>&) -> int64_t { return 0; }},
       {"gemm_tile_partial", 13,
        "T.gemm_tile on the first `rows` (the 13th argument, at most MR) rows of the tile only: the last tile of rows whose "
        "count is known when the kernel runs",

@@ -31,9 +31,10 @@ struct IntrinsicInfo {
   const char* libm;
   /*! \brief The intrinsic written with other expressions, or nullptr. */
   PrimExpr (*expand)(const std::vector<PrimExpr>& args);
-  /*! \brief The result's type: the first argument's, bool (a predicate), a pointer, or int32
-   *         (a call made for its effect). */
-  enum class Result { kArgType, kBool, kHandle, kInt32 } result;
+  /*! \brief The result's type: the first argument's, the second's (T.if_then_else, whose first
+   *         is the condition), bool (a predicate), a pointer, or int32 (a call made for its
+   *         effect). */
+  enum class Result { kArgType, kSecondArgType, kBool, kHandle, kInt32 } result;
   /*! \brief Must be computed, with its arguments, without fast-math assumptions (it inspects
    *         NaNs, or its result jumps where an argument is one ulp off). */
   bool strict_fp;

@@ -88,10 +88,16 @@ PrimExpr Cast(DataType dtype, PrimExpr value) {
 PrimExpr Intrinsic(const std::string& name, std::vector<PrimExpr> args) {
   DataType dtype = args.empty() ? DataType::Float32() : args[0]->dtype;
   const IntrinsicInfo* info = LookupIntrinsic(name);
+  if (info != nullptr && info->result == IntrinsicInfo::Result::kSecondArgType && args.size() > 1) dtype = args[1]->dtype;
   if (info != nullptr && info->result == IntrinsicInfo::Result::kBool) dtype = DataType::Bool();
   if (info != nullptr && info->result == IntrinsicInfo::Result::kHandle) dtype = DataType::Handle();
   if (info != nullptr && info->result == IntrinsicInfo::Result::kInt32) dtype = DataType::Int32();
   return PrimExpr(new TirCallNode(dtype, name, std::move(args)));
+}
+
+PrimExpr IfThenElse(PrimExpr cond, PrimExpr a, PrimExpr b) {
+  MatchTypes(&a, &b);
+  return Intrinsic("if_then_else", {std::move(cond), std::move(a), std::move(b)});
 }
 
 PrimExpr Load(const Buffer& buffer, std::vector<PrimExpr> indices) {

@@ -55,7 +55,11 @@ PrimExpr FloorDiv(PrimExpr a, PrimExpr b);
 PrimExpr FloorMod(PrimExpr a, PrimExpr b);
 PrimExpr Max(PrimExpr a, PrimExpr b);
 PrimExpr Min(PrimExpr a, PrimExpr b);
+/*! \brief cond ? t : f with both sides evaluated (a vector select; loads must be in bounds). */
 PrimExpr Select(PrimExpr cond, PrimExpr t, PrimExpr f);
+/*! \brief cond ? t : f evaluating only the side chosen (T.if_then_else): for loads the condition
+ *  guards. */
+PrimExpr IfThenElse(PrimExpr cond, PrimExpr t, PrimExpr f);
 PrimExpr Cast(DataType dtype, PrimExpr value);
 /*! \brief A math intrinsic ("exp", "sqrt", ...); the result has the first argument's dtype. */
 PrimExpr Intrinsic(const std::string& name, std::vector<PrimExpr> args);

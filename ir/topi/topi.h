@@ -3,8 +3,8 @@
  *         shaped as TVM's topi prints them (T_add, T_matmul_NT, compute...). Importers and the
  *         legalize pass build loop programs from these; more operators go in this folder.
  *
- *  Shapes must be static. Every function checks its inputs and returns an error naming the
- *  operator and the offending shapes.
+ *  Shapes may be symbolic where the operator allows it. Every function checks its inputs and
+ *  returns an error naming the operator and the offending shapes.
  */
 #ifndef MLC_IR_TOPI_TOPI_H_
 #define MLC_IR_TOPI_TOPI_H_
@@ -137,6 +137,12 @@ absl::StatusOr<Tensor> BroadcastTo(const Tensor& x, const std::vector<tir::PrimE
 absl::StatusOr<Tensor> Where(const Tensor& cond, const Tensor& a, const Tensor& b);
 /*! \brief Elementwise conversion to `dtype`. */
 Tensor Cast(const Tensor& x, DataType dtype);
+
+/*! \brief start, start + step, ... (`count` elements, which may be symbolic) in `dtype` ("T_arange"). */
+absl::StatusOr<Tensor> Arange(const tir::PrimExpr& count, double start, double step, DataType dtype);
+/*! \brief x where its last two indices (r, c) have c - r >= k (upper, "T_triu") or c - r <= k
+ *  (lower, "T_tril"), 0 elsewhere (NumPy's triu/tril, ONNX Trilu). */
+absl::StatusOr<Tensor> Triangle(const Tensor& x, int64_t k, bool upper);
 
 /*! \brief saturate(round_half_even(x / scale) + zero_point) as `out_dtype`. The scale and
  *  zero point are scalars (0-d or one element) or vectors along x's `axis` (per channel). */

@@ -7,6 +7,8 @@
 #include "absl/strings/str_cat.h"
 #include "ir/graph/layout.h"
 #include "ir/graph/shape_util.h"
+#include "ir/tir/analyzer.h"
+#include "ir/tir/prim_expr_ops.h"
 #include "ir/topi/index_util.h"
 #include "ir/topi/topi.h"
 
@@ -20,39 +22,44 @@ absl::StatusOr<Tensor> Concatenate(const std::vector<Tensor>& xs, int64_t axis) 
   int64_t rank = xs[0].ndim();
   if (axis < 0) axis += rank;
   if (axis < 0 || axis >= rank) return absl::InvalidArgumentError("concatenate: axis out of range");
-  // The concatenated axis is static; the others (a batch) may be symbolic.
-  std::vector<std::vector<int64_t>> shapes;
   for (const Tensor& x : xs) {
-    absl::StatusOr<std::vector<int64_t>> s = KnownExtents(x, {static_cast<int>(axis)}, "concatenate");
-    if (!s.ok()) return s.status();
-    shapes.push_back(*s);
+    if (x.ndim() != rank || x.dtype() != xs[0].dtype()) return absl::InvalidArgumentError("concatenate: inputs differ in rank or dtype");
   }
-  std::vector<int64_t> out = shapes[0];
-  out[axis] = 0;
-  std::vector<int64_t> starts;
-  for (size_t k = 0; k < xs.size(); ++k) {
-    if (static_cast<int64_t>(shapes[k].size()) != rank || xs[k].dtype() != xs[0].dtype()) {
-      return absl::InvalidArgumentError("concatenate: inputs differ in rank or dtype");
-    }
-    starts.push_back(out[axis]);
-    out[axis] += shapes[k][axis];
-  }
+  // Every extent may be symbolic (a key/value cache grown along its sequence axis); the others
+  // must agree (shape inference checked them).
   DataType it = detail::IndexType(xs);
-  std::vector<tir::PrimExpr> shape;
-  for (int64_t d = 0; d < rank; ++d) shape.push_back(d == axis || out[d] >= 0 ? C(it, out[d]) : xs[0].shape()[d]);
+  tir::Analyzer analyzer;
+  std::vector<tir::PrimExpr> starts, extents;
+  tir::PrimExpr total = C(it, 0);
+  bool symbolic = false;
+  for (const Tensor& x : xs) {
+    const int64_t* known = tir::AsConstInt(x.shape()[axis]);
+    tir::PrimExpr e = known != nullptr ? C(it, *known) : tir::Cast(it, x.shape()[axis]);
+    symbolic = symbolic || known == nullptr;
+    starts.push_back(total);
+    extents.push_back(e);
+    total = analyzer.Simplify(tir::operator+(total, e));
+  }
+  std::vector<tir::PrimExpr> shape = detail::WithIndexType(xs[0].shape(), it);
+  shape[axis] = total;
   return te::Compute(
       shape,
       [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
-        // Last input first, each earlier one selected when the index falls before its end.
+        // Last input first, each earlier one chosen when the index falls before its end. With
+        // static extents every input is loaded (clamped into bounds) and one selected, which
+        // vectorizes; a symbolic extent may be 0, so its input is only read where chosen.
         tir::PrimExpr value;
         for (int64_t k = static_cast<int64_t>(xs.size()) - 1; k >= 0; --k) {
           std::vector<tir::PrimExpr> idx(i.begin(), i.end());
-          tir::PrimExpr local = tir::operator-(tir::PrimExpr(i[axis]), C(it, starts[k]));
-          // Clamped so the load stays in bounds where the select discards it.
-          idx[axis] = tir::Min(tir::Max(local, C(it, 0)), C(it, shapes[k][axis] - 1));
+          tir::PrimExpr local = tir::operator-(tir::PrimExpr(i[axis]), starts[k]);
+          idx[axis] = symbolic ? local : tir::Min(tir::Max(local, C(it, 0)), analyzer.Simplify(tir::operator-(extents[k], C(it, 1))));
           tir::PrimExpr load = xs[k](idx);
-          value = value.defined() ? tir::Select(tir::operator<(tir::PrimExpr(i[axis]), C(it, starts[k] + shapes[k][axis])), load, value)
-                                  : load;
+          if (!value.defined()) {
+            value = load;
+            continue;
+          }
+          tir::PrimExpr chosen = tir::operator<(tir::PrimExpr(i[axis]), analyzer.Simplify(tir::operator+(starts[k], extents[k])));
+          value = symbolic ? tir::IfThenElse(chosen, load, value) : tir::Select(chosen, load, value);
         }
         return value;
       },

@@ -1,0 +1,277 @@
+"""A decoder-only language model in PyTorch, the project's reference for generative models.
+
+Two styles share one skeleton (token embedding, N pre-norm blocks of causal self-attention and
+a feed-forward network, a final norm, a head tied to the embedding):
+
+  gpt    GPT-2: learned positions, LayerNorm, GELU feed-forward, biases.
+  llama  Llama: rotary position embeddings, RMSNorm, SwiGLU feed-forward, grouped-query
+         attention (fewer key/value heads than query heads), no biases.
+
+The causal mask and the positions are computed from the sequence length inside forward (torch.triu,
+torch.arange), so an export with a dynamic sequence axis carries them as shape computations.
+Weights are seeded: the same configuration and seed give the same model everywhere.
+
+    /usr/bin/python3 decoder.py --style llama --kv_heads 2 --out tiny.onnx \
+        [--samples DIR --seqs 1,7,30]   # DIR/ids.<seq>.npy and PyTorch's DIR/logits.<seq>.npy
+"""
+import argparse
+import math
+
+import numpy as np
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+
+class Config:
+    def __init__(self, style="gpt", vocab=256, dim=64, layers=2, heads=4, kv_heads=None, ffn=None, context=128,
+                 eps=1e-5):
+        if style not in ("gpt", "llama"):
+            raise ValueError(f"style must be gpt or llama, not {style!r}")
+        self.style, self.vocab, self.dim, self.layers, self.heads = style, vocab, dim, layers, heads
+        self.kv_heads = kv_heads or heads
+        self.ffn = ffn or (4 * dim if style == "gpt" else 2 * ((8 * dim // 3 + 1) // 2))
+        self.context, self.eps = context, eps
+        if dim % heads or heads % self.kv_heads:
+            raise ValueError("dim must divide into heads, and heads into kv_heads groups")
+
+
+class RMSNorm(nn.Module):
+    def __init__(self, dim, eps):
+        super().__init__()
+        self.eps = eps
+        self.weight = nn.Parameter(torch.ones(dim))
+
+    def forward(self, x):
+        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps) * self.weight
+
+
+def rotate_half(x):
+    half = x.shape[-1] // 2
+    return torch.cat((-x[..., half:], x[..., :half]), dim=-1)
+
+
+class Attention(nn.Module):
+    def __init__(self, cfg):
+        super().__init__()
+        self.cfg = cfg
+        self.head_dim = cfg.dim // cfg.heads
+        bias = cfg.style == "gpt"
+        self.q = nn.Linear(cfg.dim, cfg.heads * self.head_dim, bias=bias)
+        self.k = nn.Linear(cfg.dim, cfg.kv_heads * self.head_dim, bias=bias)
+        self.v = nn.Linear(cfg.dim, cfg.kv_heads * self.head_dim, bias=bias)
+        self.o = nn.Linear(cfg.heads * self.head_dim, cfg.dim, bias=bias)
+
+    def forward(self, x, mask, rope, past=None):
+        """past: this layer's cached (keys, values), [b, kv_heads, past, head_dim] each; then the
+        result is (out, (keys, values) grown by this call's t entries)."""
+        b, t = x.shape[0], x.shape[1]
+        q = self.q(x).view(b, t, self.cfg.heads, self.head_dim).transpose(1, 2)
+        k = self.k(x).view(b, t, self.cfg.kv_heads, self.head_dim).transpose(1, 2)
+        v = self.v(x).view(b, t, self.cfg.kv_heads, self.head_dim).transpose(1, 2)
+        if rope is not None:
+            cos, sin = rope
+            q = q * cos + rotate_half(q) * sin
+            k = k * cos + rotate_half(k) * sin
+        if past is not None:
+            k = torch.cat((past[0], k), dim=2)
+            v = torch.cat((past[1], v), dim=2)
+        present = (k, v)
+        s = k.shape[2]
+        group = self.cfg.heads // self.cfg.kv_heads
+        if group > 1:  # each key/value head serves `group` query heads (as Hugging Face's repeat_kv)
+            k = k[:, :, None].expand(b, self.cfg.kv_heads, group, s, self.head_dim).reshape(b, self.cfg.heads, s, self.head_dim)
+            v = v[:, :, None].expand(b, self.cfg.kv_heads, group, s, self.head_dim).reshape(b, self.cfg.heads, s, self.head_dim)
+        scores = torch.matmul(q, k.transpose(-2, -1)) / math.sqrt(self.head_dim)
+        scores = scores.masked_fill(mask, float("-inf"))
+        out = torch.matmul(torch.softmax(scores, dim=-1), v)
+        out = self.o(out.transpose(1, 2).reshape(b, t, self.cfg.heads * self.head_dim))
+        return out if past is None else (out, present)
+
+
+class FeedForward(nn.Module):
+    def __init__(self, cfg):
+        super().__init__()
+        self.style = cfg.style
+        if cfg.style == "gpt":
+            self.up = nn.Linear(cfg.dim, cfg.ffn)
+            self.down = nn.Linear(cfg.ffn, cfg.dim)
+        else:
+            self.gate = nn.Linear(cfg.dim, cfg.ffn, bias=False)
+            self.up = nn.Linear(cfg.dim, cfg.ffn, bias=False)
+            self.down = nn.Linear(cfg.ffn, cfg.dim, bias=False)
+
+    def forward(self, x):
+        if self.style == "gpt":
+            return self.down(F.gelu(self.up(x)))
+        return self.down(F.silu(self.gate(x)) * self.up(x))
+
+
+class Block(nn.Module):
+    def __init__(self, cfg):
+        super().__init__()
+        norm = (lambda: nn.LayerNorm(cfg.dim, eps=cfg.eps)) if cfg.style == "gpt" else (lambda: RMSNorm(cfg.dim, cfg.eps))
+        self.norm1, self.attn, self.norm2, self.ffn = norm(), Attention(cfg), norm(), FeedForward(cfg)
+
+    def forward(self, x, mask, rope, past=None):
+        if past is None:
+            x = x + self.attn(self.norm1(x), mask, rope)
+            return x + self.ffn(self.norm2(x))
+        a, present = self.attn(self.norm1(x), mask, rope, past)
+        x = x + a
+        return x + self.ffn(self.norm2(x)), present
+
+
+class Decoder(nn.Module):
+    """ids [batch, seq] (int64) -> logits [batch, seq, vocab]."""
+
+    def __init__(self, cfg):
+        super().__init__()
+        self.cfg = cfg
+        self.embed = nn.Embedding(cfg.vocab, cfg.dim)
+        if cfg.style == "gpt":
+            self.positions = nn.Embedding(cfg.context, cfg.dim)
+            self.norm = nn.LayerNorm(cfg.dim, eps=cfg.eps)
+        else:
+            head_dim = cfg.dim // cfg.heads
+            inv_freq = 1.0 / (10000.0 ** (torch.arange(0, head_dim, 2, dtype=torch.float32) / head_dim))
+            self.register_buffer("inv_freq", inv_freq)
+            self.norm = RMSNorm(cfg.dim, cfg.eps)
+        self.blocks = nn.ModuleList([Block(cfg) for _ in range(cfg.layers)])
+
+    def embed_positions(self, ids, pos):
+        """The token embeddings (plus learned positions), and the rotary (cos, sin) or None."""
+        x = self.embed(ids)
+        if self.cfg.style == "gpt":
+            return x + self.positions(pos), None
+        freqs = pos.to(torch.float32)[..., None] * self.inv_freq
+        angles = torch.cat((freqs, freqs), dim=-1)
+        return x, (angles.cos(), angles.sin())
+
+    def forward(self, ids):
+        t = ids.shape[1]
+        x, rope = self.embed_positions(ids, torch.arange(t, device=ids.device))
+        mask = torch.triu(torch.ones(t, t, dtype=torch.bool, device=ids.device), diagonal=1)
+        for block in self.blocks:
+            x = block(x, mask, rope)
+        return torch.matmul(self.norm(x), self.embed.weight.t())
+
+
+class CachedDecoder(nn.Module):
+    """The decoder with a key/value cache, in the form exporters give it (Hugging Face's
+    past_key_values): ids [1, seq] and their positions [1, seq] (past, past+1, ...), and for each
+    layer the cached keys and values [1, kv_heads, past, head_dim] (past = 0: empty) -> logits
+    [1, seq, vocab] and each layer's keys and values grown to past + seq. A prompt is one call
+    with an empty cache; each generated token one call with seq = 1."""
+
+    def __init__(self, decoder):
+        super().__init__()
+        self.decoder = decoder
+
+    def forward(self, ids, positions, *past):
+        d = self.decoder
+        x, rope = d.embed_positions(ids, positions[0])
+        if rope is not None:
+            rope = (rope[0][None, None], rope[1][None, None])
+        total = past[0].shape[2] + ids.shape[1]
+        # Query i (at positions[i]) sees the keys at positions <= its own.
+        mask = torch.arange(total, device=ids.device)[None, :] > positions[0][:, None]
+        presents = []
+        for i, block in enumerate(d.blocks):
+            x, (k, v) = block(x, mask, rope, (past[2 * i], past[2 * i + 1]))
+            presents += [k, v]
+        return (torch.matmul(d.norm(x), d.embed.weight.t()), *presents)
+
+
+def build(cfg, seed=0):
+    """The model with seeded weights (eval mode). Norm weights are perturbed around 1 so that a
+    converter that drops them is caught; matrices are scaled so that greedy decoding does not
+    settle on one token (at 0.5 / sqrt(fan_in) it repeats one id), which would hide a wrong cache."""
+    torch.manual_seed(seed)
+    model = Decoder(cfg)
+    with torch.no_grad():
+        for name, p in model.named_parameters():
+            if name.endswith("norm1.weight") or name.endswith("norm2.weight") or name == "norm.weight":
+                p.copy_(1.0 + 0.1 * torch.randn_like(p))
+            elif p.dim() >= 2:
+                p.copy_(torch.randn_like(p) * 2.0 / math.sqrt(p.shape[-1]))
+            else:
+                p.copy_(0.02 * torch.randn_like(p))
+    return model.eval()
+
+
+def export_onnx(model, path, seq, batch=1, opset=14):
+    """ONNX with the sequence axis dynamic (named `seq`); the batch stays fixed."""
+    ids = torch.zeros(batch, seq, dtype=torch.int64)
+    torch.onnx.export(model, (ids,), path, input_names=["ids"], output_names=["logits"],
+                      dynamic_axes={"ids": {1: "seq"}, "logits": {1: "seq"}}, opset_version=opset)
+
+
+def export_cached_onnx(model, path, seq=3, past=2, opset=14):
+    """CachedDecoder(model) as ONNX: `seq` and `past` dynamic, inputs ids, positions,
+    past.<layer>.key / .value, outputs logits, present.<layer>.key / .value."""
+    cfg = model.cfg
+    head_dim = cfg.dim // cfg.heads
+    ids = torch.zeros(1, seq, dtype=torch.int64)
+    positions = torch.arange(past, past + seq)[None]
+    cache = [torch.zeros(1, cfg.kv_heads, past, head_dim) for _ in range(2 * cfg.layers)]
+    kv = [f"{n}.{i}.{w}" for i in range(cfg.layers) for n, w in (("%s", "key"), ("%s", "value"))]
+    past_names = [n % "past" for n in kv]
+    present_names = [n % "present" for n in kv]
+    axes = {"ids": {1: "seq"}, "positions": {1: "seq"}, "logits": {1: "seq"}}
+    axes.update({n: {2: "past"} for n in past_names})
+    axes.update({n: {2: "total"} for n in present_names})
+    torch.onnx.export(CachedDecoder(model), (ids, positions, *cache), path,
+                      input_names=["ids", "positions", *past_names], output_names=["logits", *present_names],
+                      dynamic_axes=axes, opset_version=opset)
+
+
+def greedy(model, prompt, new_tokens):
+    """PyTorch's greedy continuation of `prompt` (a list of ids), without a cache."""
+    ids = list(prompt)
+    with torch.no_grad():
+        for _ in range(new_tokens):
+            logits = model(torch.tensor([ids]))
+            ids.append(int(logits[0, -1].argmax()))
+    return ids[len(prompt):]
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--style", default="gpt", choices=["gpt", "llama"])
+    p.add_argument("--vocab", type=int, default=256)
+    p.add_argument("--dim", type=int, default=64)
+    p.add_argument("--layers", type=int, default=2)
+    p.add_argument("--heads", type=int, default=4)
+    p.add_argument("--kv_heads", type=int, default=0)
+    p.add_argument("--ffn", type=int, default=0)
+    p.add_argument("--context", type=int, default=128)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seq", type=int, default=8, help="sequence length of the export's example")
+    p.add_argument("--out", required=True, help="the ONNX file (sequence axis dynamic)")
+    p.add_argument("--cache", action="store_true",
+                   help="export the form with a key/value cache (past_key_values inputs, present outputs)")
+    p.add_argument("--greedy", help="write PyTorch's greedy continuation (--new_tokens) of the prompt --prompt here (.npy)")
+    p.add_argument("--prompt", default="1,2,3", help="token ids of --greedy's prompt")
+    p.add_argument("--new_tokens", type=int, default=20)
+    p.add_argument("--samples", help="write seeded token ids DIR/ids.<seq>.npy and PyTorch's DIR/logits.<seq>.npy here")
+    p.add_argument("--seqs", default="1,7,30", help="the sequence lengths of --samples")
+    a = p.parse_args()
+    cfg = Config(a.style, a.vocab, a.dim, a.layers, a.heads, a.kv_heads or None, a.ffn or None, a.context)
+    model = build(cfg, a.seed)
+    if a.cache:
+        export_cached_onnx(model, a.out)
+    else:
+        export_onnx(model, a.out, a.seq)
+    if a.greedy:
+        np.save(a.greedy, np.array(greedy(model, [int(t) for t in a.prompt.split(",")], a.new_tokens), np.int64))
+    if a.samples:
+        for seq in (int(t) for t in a.seqs.split(",")):
+            ids = torch.from_numpy(np.random.default_rng(a.seed + seq).integers(0, cfg.vocab, (1, seq)))
+            np.save(f"{a.samples}/ids.{seq}.npy", ids.numpy())
+            with torch.no_grad():
+                np.save(f"{a.samples}/logits.{seq}.npy", model(ids).numpy())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Decoder-only language models with a dynamic sequence axis (decoder.py, GPT and Llama styles:
+# positions from torch.arange, a causal mask from torch.triu over seq x seq, rotary embeddings,
+# grouped-query attention) exported to ONNX: each imports without --dim, keeps `seq` symbolic,
+# compiles once, and matches PyTorch's logits at sequence lengths 1, 7 and 30.
+# The same models exported with a key/value cache (past_key_values in, grown caches out: `past`
+# and `seq` symbolic) generate, through //tools:generate, PyTorch's greedy continuation of a
+# prompt, token for token; so does the model without a cache (each step the whole sequence).
+set -euo pipefail
+cd "${TEST_SRCDIR}/mlc"
+source tools/testing/checks.sh
+t="${TEST_TMPDIR}"
+
+for style in gpt llama; do
+  mkdir -p "$t/$style"
+  kv=$([[ $style == llama ]] && echo 2 || echo 4)
+  /usr/bin/python3 testdata/models/decoder/decoder.py --style "$style" --kv_heads "$kv" --out "$t/$style.onnx" \
+    --samples "$t/$style" --seqs 1,7,30 2> /dev/null
+  check "$style: imports with the sequence symbolic" frontend/import --in "$t/$style.onnx" --out "$t/$style.irpb"
+  tools/print --in "$t/$style.irpb" > "$t/$style.py"
+  check "$style: main takes ids of shape (1, seq)" grep -q 'ids: R.Tensor((1, "seq"), dtype="int64")' "$t/$style.py"
+  check "$style: the positions are an arange over seq" grep -q 'R.arange(.*R.Tensor((seq,)' "$t/$style.py"
+  check "$style: the causal mask is a triu over seq x seq" grep -q 'R.triu(' "$t/$style.py"
+  check "$style: compiles once" bash -c "passes/opt --in $t/$style.irpb --out $t/$style.opt.irpb &&
+                                         codegen/build --in $t/$style.opt.irpb --out $t/$style.mlcx"
+  for seq in 1 7 30; do
+    check "$style: at seq $seq the logits match PyTorch" bash -c "
+      vm/run --exe $t/$style.mlcx --inputs $t/$style/ids.$seq.npy --outputs $t/$style/out.$seq.npy &&
+      source tools/testing/checks.sh && matches_reference $t/$style/out.$seq.npy $t/$style/logits.$seq.npy 1e-5"
+  done
+
+  /usr/bin/python3 testdata/models/decoder/decoder.py --style "$style" --kv_heads "$kv" --cache --out "$t/$style.cache.onnx" \
+    --greedy "$t/$style.greedy.npy" --prompt 1,2,3 --new_tokens 20 2> /dev/null
+  check "$style (cache): compiles with past and seq symbolic" bash -c "
+    frontend/import --in $t/$style.cache.onnx --out $t/$style.cache.irpb && passes/opt --in $t/$style.cache.irpb --out $t/$style.cache.opt.irpb &&
+    codegen/build --in $t/$style.cache.opt.irpb --out $t/$style.cache.mlcx"
+  tools/print --in "$t/$style.cache.irpb" > "$t/$style.cache.py"
+  check "$style (cache): the caches grow from past to past + seq" grep -q 'R.Tensor((1, [0-9]*, "past + seq", 16)' "$t/$style.cache.py"
+  for form in cache full; do
+    exe=$([[ $form == cache ]] && echo "$t/$style.cache.mlcx" || echo "$t/$style.mlcx")
+    check "$style ($form): generate gives PyTorch's greedy continuation" bash -c "
+      tools/generate --exe $exe --prompt_ids 1,2,3 --max_new_tokens 20 --out $t/$style.$form.ids.npy > $t/$style.$form.txt &&
+      /usr/bin/python3 -c 'import numpy as np, sys; a, b = np.load(sys.argv[1]), np.load(sys.argv[2]); print(\"  ours \", list(a)); print(\"  torch\", list(b)); sys.exit(0 if list(a) == list(b) else 1)' \
+        $t/$style.$form.ids.npy $t/$style.greedy.npy"
+  done
+  check "$style (cache): generate reports prefill and decode speed" grep -q "^decode: 19 tokens" "$t/$style.cache.txt"
+done
+refused "generate names the parameter of a model that is no decoder" "main's parameter 0 (x) must be int64 \[1, seq\]" \
+  tools/generate --exe testdata/models/digits_mlp/digits.mlcx --prompt_ids 1
+refused "generate names a missing function" "has no function nope" tools/generate --exe "$t/gpt.cache.mlcx" --func nope --prompt_ids 1
+refused "generate refuses a prompt that is not token ids" "'x' is not a token id" tools/generate --exe "$t/gpt.cache.mlcx" --prompt_ids 1,x
+finish
