@@ -151,13 +151,51 @@ absl::Status Schedule::TransformLayout(const BlockRV& block_rv, int buffer_index
   }
   // One-to-one: every old index lands on its own new index.
   constexpr int64_t kMaxChecked = int64_t{1} << 24;
-  if (total > kMaxChecked) {
-    return ErrorAt(kPrim, what, absl::StrCat("it has ", total, " elements; the map can be checked one-to-one up to ", kMaxChecked));
-  }
-  std::vector<char> hit(static_cast<size_t>(new_total), 0);
   std::vector<std::pair<const Object*, int64_t>> env;
   for (const Var& v : index_map.inputs) env.push_back({v.get(), 0});
-  for (int64_t flat = 0; flat < total; ++flat) {
+  // When each new index reads one old index (splits and permutations: every packing of a
+  // weight), the map is one-to-one when each old index's own map is, which takes its extent
+  // in steps, not the buffer's size (a 32000 x 1024 embedding is 2^25 elements).
+  std::vector<std::vector<size_t>> reads(buf->ndim());  // old index -> the new indices reading it
+  bool separable = true;
+  for (size_t k = 0; k < index_map.outputs.size() && separable; ++k) {
+    if (passthrough[k].defined()) continue;
+    int reader = -1;
+    for (int d = 0; d < buf->ndim(); ++d) {
+      if (!UsesVar(index_map.outputs[k], index_map.inputs[d])) continue;
+      separable = reader < 0;
+      reader = d;
+    }
+    if (reader >= 0) reads[reader].push_back(k);
+  }
+  if (separable) {
+    for (int d = 0; d < buf->ndim(); ++d) {  // (a symbolic index passed through is taken as 1)
+      int64_t space = 1;
+      for (size_t k : reads[d]) space *= checked_shape[k];
+      if (space > kMaxChecked) {
+        separable = false;
+        break;
+      }
+      std::vector<char> hit(static_cast<size_t>(space), 0);
+      for (int64_t x = 0; x < old_shape[d]; ++x) {
+        env[d].second = x;
+        int64_t target = 0;
+        for (size_t k : reads[d]) {
+          std::optional<int64_t> v = EvalInt(index_map.outputs[k], env);
+          if (!v) return ErrorAt(kPrim, what, "the map is not integer arithmetic of the indices");
+          target = target * checked_shape[k] + *v;
+        }
+        if (hit[target]++) return ErrorAt(kPrim, what, "the map sends two elements to the same place (not one-to-one)");
+      }
+      env[d].second = 0;
+    }
+  }
+  if (!separable && total > kMaxChecked) {
+    return ErrorAt(kPrim, what, absl::StrCat("it has ", total, " elements; a map whose new indices each read one old index is checked ",
+                                             "index by index, any other one-to-one up to ", kMaxChecked));
+  }
+  std::vector<char> hit(separable ? 0 : static_cast<size_t>(new_total), 0);
+  for (int64_t flat = 0; !separable && flat < total; ++flat) {
     int64_t rest = flat;
     for (int d = buf->ndim() - 1; d >= 0; --d) {
       env[d].second = rest % old_shape[d];

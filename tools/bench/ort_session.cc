@@ -54,6 +54,7 @@ constexpr uint32_t kApiVersion = 13;
 constexpr int kLoggingWarning = 2;
 constexpr int kEnableAllOptimizations = 99;
 constexpr int kElementFloat = 1;
+constexpr int kElementInt64 = 7;
 constexpr int kArenaAllocator = 1;
 constexpr int kMemTypeDefault = 0;
 
@@ -177,9 +178,11 @@ absl::StatusOr<std::vector<OrtTensor>> OrtSession::Run(const std::vector<OrtTens
   for (const OrtTensor& t : inputs) {
     Value* v = nullptr;
     absl::Status s = a.Check(a.At<Status* (*)(const MemoryInfo*, void*, size_t, const int64_t*, size_t, int, Value**)>(
-                                 kCreateTensorWithDataAsOrtValue)(a.cpu, const_cast<float*>(t.data.data()),
-                                                                  t.data.size() * sizeof(float), t.shape.data(), t.shape.size(),
-                                                                  kElementFloat, &v),
+                                 kCreateTensorWithDataAsOrtValue)(
+                                 a.cpu, t.int64_data.empty() ? static_cast<void*>(const_cast<float*>(t.data.data()))
+                                                             : static_cast<void*>(const_cast<int64_t*>(t.int64_data.data())),
+                                 t.int64_data.empty() ? t.data.size() * sizeof(float) : t.int64_data.size() * sizeof(int64_t),
+                                 t.shape.data(), t.shape.size(), t.int64_data.empty() ? kElementFloat : kElementInt64, &v),
                              "CreateTensor");
     if (!s.ok()) {
       release_all(in_values);

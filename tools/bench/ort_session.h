@@ -22,6 +22,8 @@ namespace bench {
 struct OrtTensor {
   std::vector<int64_t> shape;
   std::vector<float> data;
+  /*! \brief An int64 input (token ids, positions) when not empty; `data` is then unused. */
+  std::vector<int64_t> int64_data;
 };
 
 class OrtSession {
@@ -33,7 +35,8 @@ class OrtSession {
   ~OrtSession();
 
   std::string version() const { return version_; }
-  /*! \brief Runs the model on float32 inputs (in the order of the model's inputs); the outputs. */
+  /*! \brief Runs the model on float32 or int64 inputs (in the order of the model's inputs); the
+   *  outputs (float32). */
   absl::StatusOr<std::vector<OrtTensor>> Run(const std::vector<OrtTensor>& inputs);
 
  private:

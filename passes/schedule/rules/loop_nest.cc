@@ -20,11 +20,12 @@ namespace mlc {
 namespace tir {
 namespace {
 
-constexpr int64_t kAssumedSymbolicExtent = 16;
+constexpr int64_t kAssumedSymbolicExtent = 32;
 
 /*! \brief A loop's extent, every shape variable in it counted as kAssumedSymbolicExtent
- *  (`batch * 4` as 64): sizes are unknown, and a nest over one is usually served at sizes
- *  where threads pay. */
+ *  (`batch * 4` as 128): sizes are unknown, and a nest over one is usually served at sizes
+ *  where threads pay (attention's softmax over 16 heads x seq x seq had to count as 2^14 to
+ *  share out; a launch over a few rows costs microseconds when it does not pay). */
 int64_t EstimatedExtent(const PrimExpr& extent) {
   if (const int64_t* e = AsConstInt(extent)) return *e;
   std::vector<Var> vars;
@@ -287,10 +288,15 @@ absl::Status ScheduleLoopNest(Schedule* sch, const BlockRV& block, const Target&
       outer.push_back((*loops)[l]);
       fused *= EstimatedExtent(v->loops[l]->extent);
     }
-    Schedule trial = *sch;
-    if (FuseParallel(&trial, outer).ok()) {
-      *sch = trial;
-      applied = true;
+    // Fewer loops when the fusion is refused (a symbolic extent among them): the heads of
+    // attention's softmax, 16 of them, still share out over the threads.
+    for (; !outer.empty(); outer.pop_back()) {
+      Schedule trial = *sch;
+      if (FuseParallel(&trial, outer).ok()) {
+        *sch = trial;
+        applied = true;
+        break;
+      }
     }
   }
   // A reduction along the innermost loops (a dot product per output) gets its init out of

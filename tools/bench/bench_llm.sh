@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# A decoder's prefill and decode speed: ours against ONNX Runtime (llm_bench.cc) and PyTorch
+# eager (llm_torch_times.py), on the reference decoder (testdata/models/decoder/decoder.py,
+# Llama style, seeded) exported with a key/value cache. Exports and compiles the model into a
+# cache directory on first use (keyed by the configuration).
+#   ./bazelw run //tools:bench_llm -- [--size small|250m] [--threads 2] [--prompt_len 128] [--new_tokens 64]
+set -euo pipefail
+runfiles="${RUNFILES_DIR:-$0.runfiles}/mlc"
+cache="${MLC_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/mlc/bench}"
+size=small threads=1 prompt_len=128 new_tokens=64
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --size) size=$2 ;; --threads) threads=$2 ;; --prompt_len) prompt_len=$2 ;; --new_tokens) new_tokens=$2 ;;
+    *) echo "bench_llm: unknown flag $1" >&2; exit 2 ;;
+  esac
+  shift 2
+done
+case $size in
+  # The issue's benchmark model (~250 M parameters with the embedding) and a quick one.
+  250m) config="--dim 1024 --layers 16 --heads 16 --kv_heads 4 --ffn 2816 --vocab 32000 --context 512" ;;
+  small) config="--dim 512 --layers 8 --heads 8 --kv_heads 2 --ffn 1408 --vocab 8000 --context 512" ;;
+  *) echo "bench_llm: --size is small or 250m" >&2; exit 2 ;;
+esac
+ort=$("$runfiles/tools/bench/install_onnxruntime.sh" "$cache/onnxruntime")
+dir="$cache/llm/$size"
+mkdir -p "$dir"
+if [[ ! -f "$dir/model.mlcx" ]]; then
+  echo "exporting and compiling the $size decoder into $dir ..." >&2
+  /usr/bin/python3 "$runfiles/testdata/models/decoder/decoder.py" --style llama $config --cache --out "$dir/model.onnx" 2> "$dir/export.log"
+  start=$(date +%s.%N)
+  "$runfiles/frontend/import" --in "$dir/model.onnx" --out "$dir/model.irpb"
+  "$runfiles/passes/opt" --in "$dir/model.irpb" --out "$dir/model.opt.irpb"
+  "$runfiles/codegen/build" --in "$dir/model.opt.irpb" --out "$dir/model.mlcx.tmp"
+  mv "$dir/model.mlcx.tmp" "$dir/model.mlcx"
+  echo "compiled in $(echo "$(date +%s.%N) - $start" | bc) s" >&2
+fi
+/usr/bin/python3 "$runfiles/tools/bench/llm_torch_times.py" --threads "$threads" --prompt_len "$prompt_len" \
+  --new_tokens "$new_tokens" -- $config
+exec "$runfiles/tools/llm_bench" --exe "$dir/model.mlcx" --onnx "$dir/model.onnx" --ort_library "$ort" \
+  --threads "$threads" --prompt_len "$prompt_len" --new_tokens "$new_tokens"
