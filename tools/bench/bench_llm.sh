@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# A decoder's prefill and decode speed: ours against ONNX Runtime (llm_bench.cc) and PyTorch
-# eager (llm_torch_times.py), on the reference decoder (testdata/models/decoder/decoder.py,
-# Llama style, seeded) exported with a key/value cache. Exports and compiles the model into a
-# cache directory on first use (keyed by the configuration).
+# A decoder's prefill and decode speed: ours against ONNX Runtime (llm_bench.cc), PyTorch eager
+# (llm_torch_times.py) and llama.cpp (llama_cpp_times.mjs: the npm package node-llama-cpp's
+# prebuilt CPU build, on a GGUF file write_gguf.py makes from the same weights), on the
+# reference decoder (testdata/models/decoder/decoder.py, Llama style, seeded) exported with a
+# key/value cache. Exports, converts and compiles the model into a cache directory on first use.
 #   ./bazelw run //tools:bench_llm -- [--size small|250m] [--threads 2] [--prompt_len 128] [--new_tokens 64]
 set -euo pipefail
 runfiles="${RUNFILES_DIR:-$0.runfiles}/mlc"
@@ -34,6 +35,17 @@ if [[ ! -f "$dir/model.mlcx" ]]; then
   mv "$dir/model.mlcx.tmp" "$dir/model.mlcx"
   echo "compiled in $(echo "$(date +%s.%N) - $start" | bc) s" >&2
 fi
+if [[ ! -f "$dir/model.gguf" ]]; then
+  /usr/bin/python3 "$runfiles/tools/bench/write_gguf.py" --out "$dir/model.gguf" -- $config
+fi
+llamacpp="$cache/llamacpp"
+if [[ ! -d "$llamacpp/node_modules/node-llama-cpp" ]]; then
+  echo "installing node-llama-cpp 3.21.1 into $llamacpp ..." >&2
+  mkdir -p "$llamacpp"
+  (cd "$llamacpp" && npm i -E node-llama-cpp@3.21.1 --ignore-scripts --no-audit --no-fund > npm.log 2>&1) ||
+    { cat "$llamacpp/npm.log" >&2; exit 1; }
+fi
+node "$runfiles/tools/bench/llama_cpp_times.mjs" "$llamacpp/node_modules" "$dir/model.gguf" "$threads" "$prompt_len" "$new_tokens"
 /usr/bin/python3 "$runfiles/tools/bench/llm_torch_times.py" --threads "$threads" --prompt_len "$prompt_len" \
   --new_tokens "$new_tokens" -- $config
 exec "$runfiles/tools/llm_bench" --exe "$dir/model.mlcx" --onnx "$dir/model.onnx" --ort_library "$ort" \

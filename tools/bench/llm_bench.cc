@@ -22,7 +22,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -156,9 +155,14 @@ int Run(const Options& opt) {
     for (const proto::DimExpr& d : main_fn->param_types(i).tensor().symbolic_dims()) dims.push_back(d.has_value() ? d.value() : -1);
     cache_dims.push_back(dims);
   }
-  std::mt19937_64 rng(1);
+  // The prompt: ids below 256 from a linear congruential generator that llama_cpp_times.mjs
+  // repeats, so the three runtimes read the same ids.
   std::vector<int64_t> prompt(opt.prompt_len);
-  for (int64_t& t : prompt) t = static_cast<int64_t>(rng() % 256);
+  int64_t seed = 1;
+  for (int64_t& t : prompt) {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    t = seed % 256;
+  }
 
   vm::GenerationOptions options;
   options.max_new_tokens = opt.new_tokens + 1;  // the prefill's token, then new_tokens decode steps
@@ -176,7 +180,9 @@ int Run(const Options& opt) {
   std::printf("model: %s (%.1f MB of weights); ONNX Runtime %s; %d thread%s; prompt %d tokens, %d decoded\n", opt.onnx.c_str(),
               weights / 1e6, (*ort)->version().c_str(), opt.threads, opt.threads > 1 ? "s" : "", opt.prompt_len, opt.new_tokens);
   std::printf("read bandwidth over the weights' size: %.1f GB/s -> decode bound %.1f tokens/s\n", bandwidth / 1e9, bound);
-  std::printf("greedy tokens: %s\n", ours.tokens == theirs.tokens ? "the same" : "DIFFER");
+  std::printf("greedy tokens: %s (", ours.tokens == theirs.tokens ? "the same" : "DIFFER");
+  for (size_t i = 0; i < std::min<size_t>(8, ours.tokens.size()); ++i) std::printf(i ? ",%lld" : "%lld", static_cast<long long>(ours.tokens[i]));
+  std::printf(" ...)\n");
   std::printf("(above 100%% of the bound: the probe's plain loads stream slower than the kernels' wide ones, and a large\n"
               " L3 keeps part of the weights between steps)\n\n");
   std::printf("| | prefill tokens/s | decode tokens/s | decode %% of bound |\n|---|---|---|---|\n");
