@@ -18,8 +18,8 @@ while [[ $# -gt 0 ]]; do
 done
 case $size in
   # The issue's benchmark model (~250 M parameters with the embedding) and a quick one.
-  250m) config="--dim 1024 --layers 16 --heads 16 --kv_heads 4 --ffn 2816 --vocab 32000 --context 512" ;;
-  small) config="--dim 512 --layers 8 --heads 8 --kv_heads 2 --ffn 1408 --vocab 8000 --context 512" ;;
+  250m) config="--style llama --dim 1024 --layers 16 --heads 16 --kv_heads 4 --ffn 2816 --vocab 32000 --context 512" ;;
+  small) config="--style llama --dim 512 --layers 8 --heads 8 --kv_heads 2 --ffn 1408 --vocab 8000 --context 512" ;;
   *) echo "bench_llm: --size is small or 250m" >&2; exit 2 ;;
 esac
 ort=$("$runfiles/tools/bench/install_onnxruntime.sh" "$cache/onnxruntime")
@@ -27,7 +27,7 @@ dir="$cache/llm/$size"
 mkdir -p "$dir"
 if [[ ! -f "$dir/model.mlcx" ]]; then
   echo "exporting and compiling the $size decoder into $dir ..." >&2
-  /usr/bin/python3 "$runfiles/testdata/models/decoder/decoder.py" --style llama $config --cache --out "$dir/model.onnx" 2> "$dir/export.log"
+  /usr/bin/python3 "$runfiles/testdata/models/decoder/decoder.py" $config --cache --out "$dir/model.onnx" 2> "$dir/export.log"
   start=$(date +%s.%N)
   "$runfiles/frontend/import" --in "$dir/model.onnx" --out "$dir/model.irpb"
   "$runfiles/passes/opt" --in "$dir/model.irpb" --out "$dir/model.opt.irpb"
@@ -36,7 +36,7 @@ if [[ ! -f "$dir/model.mlcx" ]]; then
   echo "compiled in $(echo "$(date +%s.%N) - $start" | bc) s" >&2
 fi
 if [[ ! -f "$dir/model.gguf" ]]; then
-  /usr/bin/python3 "$runfiles/tools/bench/write_gguf.py" --out "$dir/model.gguf" -- $config
+  /usr/bin/python3 "$runfiles/tools/bench/write_gguf.py" --out "$dir/model.gguf" $config
 fi
 llamacpp="$cache/llamacpp"
 if [[ ! -d "$llamacpp/node_modules/node-llama-cpp" ]]; then
@@ -47,6 +47,6 @@ if [[ ! -d "$llamacpp/node_modules/node-llama-cpp" ]]; then
 fi
 node "$runfiles/tools/bench/llama_cpp_times.mjs" "$llamacpp/node_modules" "$dir/model.gguf" "$threads" "$prompt_len" "$new_tokens"
 /usr/bin/python3 "$runfiles/tools/bench/llm_torch_times.py" --threads "$threads" --prompt_len "$prompt_len" \
-  --new_tokens "$new_tokens" -- $config
+  --new_tokens "$new_tokens" $config
 exec "$runfiles/tools/llm_bench" --exe "$dir/model.mlcx" --onnx "$dir/model.onnx" --ort_library "$ort" \
   --threads "$threads" --prompt_len "$prompt_len" --new_tokens "$new_tokens"

@@ -1,5 +1,5 @@
 """PyTorch eager's prefill and decode speed on the reference decoder with its key/value cache
-(testdata/models/decoder/decoder.py, the configuration after --), for tools/bench/bench_llm.sh.
+(testdata/models/decoder/decoder.py, configured by its flags), for tools/bench/bench_llm.sh.
 The prompt is the same seeded ids llm_bench uses only in length; speed does not depend on them."""
 import argparse
 import os
@@ -17,15 +17,10 @@ def main():
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--prompt_len", type=int, default=128)
     p.add_argument("--new_tokens", type=int, default=64)
-    p.add_argument("config", nargs=argparse.REMAINDER)
+    decoder.add_config_arguments(p)
     a = p.parse_args()
-    c = argparse.ArgumentParser()
-    for name in ("dim", "layers", "heads", "kv_heads", "ffn", "vocab", "context"):
-        c.add_argument(f"--{name}", type=int)
-    cfg_args = c.parse_args([x for x in a.config if x != "--"])
     torch.set_num_threads(a.threads)
-    cfg = decoder.Config("llama", cfg_args.vocab, cfg_args.dim, cfg_args.layers, cfg_args.heads, cfg_args.kv_heads,
-                         cfg_args.ffn, cfg_args.context)
+    cfg = decoder.config_from(a)
     model = decoder.CachedDecoder(decoder.build(cfg))
     head_dim = cfg.dim // cfg.heads
     ids = torch.randint(0, 256, (1, a.prompt_len), generator=torch.Generator().manual_seed(1))

@@ -3,7 +3,7 @@ file that llama.cpp loads: the same seeded weights in float32, the `llama` archi
 metadata, and a plain `llama` (SentencePiece-style) vocabulary of placeholder pieces, enough to
 evaluate token ids. For tools/bench/bench_llm.sh.
 
-    /usr/bin/python3 write_gguf.py --out model.gguf -- --dim 1024 --layers 16 ...
+    /usr/bin/python3 write_gguf.py --out model.gguf --style llama --dim 1024 --layers 16 ...
 
 GGUF v3: "GGUF", version, tensor count, key/value count; the key/values; per tensor its name,
 dimensions (ggml lists the fastest-varying first: a PyTorch [out, in] weight is [in, out]), type
@@ -116,14 +116,11 @@ def write(model, path):
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--out", required=True)
-    p.add_argument("config", nargs=argparse.REMAINDER)
+    decoder.add_config_arguments(p)
     a = p.parse_args()
-    c = argparse.ArgumentParser()
-    for name in ("dim", "layers", "heads", "kv_heads", "ffn", "vocab", "context"):
-        c.add_argument(f"--{name}", type=int)
-    g = c.parse_args([x for x in a.config if x != "--"])
-    cfg = decoder.Config("llama", g.vocab, g.dim, g.layers, g.heads, g.kv_heads, g.ffn, g.context)
-    write(decoder.build(cfg), a.out)
+    if a.style != "llama":
+        p.error("llama.cpp's `llama` architecture is the Llama style: pass --style llama")
+    write(decoder.build(decoder.config_from(a)), a.out)
 
 
 if __name__ == "__main__":

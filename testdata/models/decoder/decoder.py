@@ -236,16 +236,26 @@ def greedy(model, prompt, new_tokens):
     return ids[len(prompt):]
 
 
-def main():
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def add_config_arguments(p):
+    """The configuration's flags (the tools that build this model take the same ones)."""
     p.add_argument("--style", default="gpt", choices=["gpt", "llama"])
     p.add_argument("--vocab", type=int, default=256)
     p.add_argument("--dim", type=int, default=64)
     p.add_argument("--layers", type=int, default=2)
     p.add_argument("--heads", type=int, default=4)
-    p.add_argument("--kv_heads", type=int, default=0)
-    p.add_argument("--ffn", type=int, default=0)
+    p.add_argument("--kv_heads", type=int, default=0, help="0: as many as --heads")
+    p.add_argument("--ffn", type=int, default=0, help="0: the style's default")
     p.add_argument("--context", type=int, default=128)
+
+
+def config_from(a):
+    """The Config of flags parsed after add_config_arguments."""
+    return Config(a.style, a.vocab, a.dim, a.layers, a.heads, a.kv_heads or None, a.ffn or None, a.context)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_config_arguments(p)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--seq", type=int, default=8, help="sequence length of the export's example")
     p.add_argument("--out", required=True, help="the ONNX file (sequence axis dynamic)")
@@ -257,8 +267,7 @@ def main():
     p.add_argument("--samples", help="write seeded token ids DIR/ids.<seq>.npy and PyTorch's DIR/logits.<seq>.npy here")
     p.add_argument("--seqs", default="1,7,30", help="the sequence lengths of --samples")
     a = p.parse_args()
-    cfg = Config(a.style, a.vocab, a.dim, a.layers, a.heads, a.kv_heads or None, a.ffn or None, a.context)
-    model = build(cfg, a.seed)
+    model = build(config_from(a), a.seed)
     if a.cache:
         export_cached_onnx(model, a.out)
     else:
@@ -267,7 +276,7 @@ def main():
         np.save(a.greedy, np.array(greedy(model, [int(t) for t in a.prompt.split(",")], a.new_tokens), np.int64))
     if a.samples:
         for seq in (int(t) for t in a.seqs.split(",")):
-            ids = torch.from_numpy(np.random.default_rng(a.seed + seq).integers(0, cfg.vocab, (1, seq)))
+            ids = torch.from_numpy(np.random.default_rng(a.seed + seq).integers(0, model.cfg.vocab, (1, seq)))
             np.save(f"{a.samples}/ids.{seq}.npy", ids.numpy())
             with torch.no_grad():
                 np.save(f"{a.samples}/logits.{seq}.npy", model(ids).numpy())
