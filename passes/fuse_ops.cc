@@ -20,6 +20,7 @@
  *  Primitive = 1 whose parameters are the group's inputs (constants included, so fuse-tir can
  *  turn them into buffers), and the group is replaced by one call. Cost: O(n * depth).
  */
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -261,17 +262,19 @@ class FuseOpsPass : public FunctionPass {
     return call.args;
   }
 
+  /*! \brief Whether every variable of `vars` is among `of`. */
+  static bool AllAmong(const std::vector<tir::Var>& vars, const std::vector<tir::Var>& of) {
+    return std::all_of(vars.begin(), vars.end(), [&](const tir::Var& v) {
+      return std::any_of(of.begin(), of.end(), [&](const tir::Var& o) { return o.same_as(v); });
+    });
+  }
+
   /*! \brief Whether the call's result names a shape variable none of its operands names. */
   static bool NamesNewShapeVars(const relax::CallNode& call, const relax::Var& result) {
     std::vector<tir::Var> produced, consumed;
     relax::CollectShapeVars(result->struct_info(), &produced);
     for (const relax::Expr& a : Operands(call)) relax::CollectShapeVars(a->struct_info(), &consumed);
-    for (const tir::Var& v : produced) {
-      bool found = false;
-      for (const tir::Var& c : consumed) found = found || c.same_as(v);
-      if (!found) return true;
-    }
-    return false;
+    return !AllAmong(produced, consumed);
   }
 
   /*! \brief Whether a function of the group, whose parameters are its inputs, could bind every
@@ -292,13 +295,7 @@ class FuseOpsPass : public FunctionPass {
         }
       }
     }
-    if (tir::UnbindableShapeVar(shapes).defined()) return false;
-    for (const tir::Var& v : named) {
-      bool found = false;
-      for (const tir::Var& b : bound) found = found || b.same_as(v);
-      if (!found) return false;
-    }
-    return true;
+    return !tir::UnbindableShapeVar(shapes).defined() && AllAmong(named, bound);
   }
 
   /*! \brief The sub-function for a group, and the binding that calls it. */

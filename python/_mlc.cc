@@ -36,6 +36,7 @@
 #include "support/signature.h"
 #include "tools/tune/tuner.h"
 #include "vm/executable_format.h"
+#include "vm/generation.h"
 #include "vm/virtual_machine.h"
 
 namespace py = pybind11;
@@ -226,6 +227,33 @@ class Executable {
     return ToPython(Value(std::move(out)));
   }
 
+  /*! \brief Generates tokens with a decoder (vm/generation.h); `on_token` (or None) is called
+   *  with each id as it is chosen. Returns (ids, prefill seconds, decode seconds). */
+  py::tuple Generate(const std::string& func, const std::vector<int64_t>& prompt, int max_new_tokens, double temperature,
+                     int top_k, uint64_t seed, int64_t stop_id, py::object on_token) {
+    vm::GenerationOptions options;
+    options.max_new_tokens = max_new_tokens;
+    options.temperature = temperature;
+    options.top_k = top_k;
+    options.seed = seed;
+    options.stop_token = stop_id;
+    if (!on_token.is_none()) {
+      options.on_token = [&on_token](int64_t id) {
+        py::gil_scoped_acquire hold;
+        on_token(id);
+      };
+    }
+    absl::StatusOr<vm::GenerationResult> r;
+    {
+      py::gil_scoped_release release;
+      std::lock_guard<std::mutex> lock(mu_);
+      absl::StatusOr<vm::Generator> generator = vm::Generator::Create(vm_.get(), func);
+      r = generator.ok() ? generator->Generate(prompt, options) : absl::StatusOr<vm::GenerationResult>(generator.status());
+    }
+    Check(r.status());
+    return py::make_tuple(r->tokens, r->prefill_seconds, r->decode_seconds);
+  }
+
   void Save(const std::string& path) const { Check(WriteFileAtomically(path, bytes_)); }
   std::vector<std::string> Functions() const { return vm_->FunctionNames(); }
   std::vector<std::string> Params(const std::string& func) const { return Value(vm_->DescribeParams(func)); }
@@ -279,6 +307,8 @@ PYBIND11_MODULE(_mlc, m) {
       .def(py::init<const std::string&, const std::string&, const std::vector<std::string>&>(), py::arg("data"),
            py::arg("source") = "<bytes>", py::arg("trusted_keys") = std::vector<std::string>{})
       .def("call", &Executable::Call, py::arg("func"), py::arg("args"))
+      .def("generate", &Executable::Generate, py::arg("func"), py::arg("prompt"), py::arg("max_new_tokens"),
+           py::arg("temperature"), py::arg("top_k"), py::arg("seed"), py::arg("stop_id"), py::arg("on_token"))
       .def("save", &Executable::Save, py::arg("path"))
       .def("functions", &Executable::Functions)
       .def("params", &Executable::Params, py::arg("func") = "main")

@@ -12,6 +12,7 @@ import torch
 import mlc
 
 DIGITS = os.path.join(os.environ.get("TEST_SRCDIR", "."), "mlc", "testdata", "models", "digits_mlp")
+DECODER = os.path.join(os.environ.get("TEST_SRCDIR", "."), "mlc", "testdata", "models", "decoder")
 TMP = os.environ.get("TEST_TMPDIR") or tempfile.mkdtemp()
 
 torch.manual_seed(0)
@@ -150,6 +151,35 @@ class Runtime(unittest.TestCase):
         self.assertEqual(t.data_ptr(), y.ctypes.data, "torch sees the VM's buffer, not a copy")
         self.assertIsNotNone(y.base, "the array is a view of the runtime's tensor")
         self.assertTrue(close(t.numpy(), self.model(self.x).detach().numpy()))
+
+    def test_generate_continues_a_prompt_as_pytorch_does(self):
+        sys.path.insert(0, DECODER)
+        import decoder
+        model = decoder.build(decoder.Config("llama", kv_heads=2))
+        path = os.path.join(TMP, "decoder_kv.onnx")
+        decoder.export_cached_onnx(model, path)
+        m = mlc.compile(path)
+        streamed = []
+        ids = mlc.generate(m, [5, 6, 7], 12, on_token=streamed.append)
+        self.assertEqual(ids, decoder.greedy(model, [5, 6, 7], 12))
+        self.assertEqual(streamed, ids)
+        self.assertGreater(m.last_generation["decode_tokens_per_second"], 0)
+        sampled = m.generate(np.array([5, 6, 7]), 12, temperature=0.8, top_k=8, seed=3)
+        self.assertEqual(sampled, m.generate([5, 6, 7], 12, temperature=0.8, top_k=8, seed=3))  # seeded
+        relu = mlc.compile('@R.function\ndef main(x: R.Tensor((3,), "float32")):\n    return R.nn.relu(x)\n')
+        with self.assertRaisesRegex(ValueError, r"main's parameter 0 \(x\) must be int64 \[1, seq\]"):
+            relu.generate([1], 2)
+
+    def test_python_habits(self):
+        self.assertRegex(mlc.__version__, r"^\d+\.\d+\.\d+$")
+        with self.assertRaises(FileNotFoundError) as missing:
+            mlc.compile(os.path.join(TMP, "nope.onnx"))
+        self.assertEqual(missing.exception.filename, os.path.join(TMP, "nope.onnx"))
+        model = torch.nn.Linear(3, 4).train()
+        x = torch.randn(2, 3)
+        m = mlc.compile(model, inputs=x)  # one tensor: one input
+        self.assertTrue(close(m(x), model(x).detach().numpy()))
+        self.assertTrue(model.training)  # left in the mode it was in
 
     def test_save_and_load(self):
         path = os.path.join(TMP, "cnn.mlcx")

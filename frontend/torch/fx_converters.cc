@@ -43,17 +43,21 @@ FxConverter Unary(const std::string& op) {
 }
 
 /*! \brief torch.nn.Linear: x @ weight.T + bias, as the seeds' permute_dims + matmul + add. */
+/*! \brief nn.Linear (its parameters) or F.linear(input, weight, bias=None) (a bare Linear
+ *  traced at the root comes as the function): x @ weight.T + bias. */
 absl::StatusOr<relax::Expr> ConvertLinear(FxContext& ctx, const proto::FxNode& node) {
   absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
   if (!x.ok()) return x.status();
-  absl::StatusOr<relax::Expr> w = ctx.Param(node.target() + ".weight");
+  const bool module = node.op() == "call_module";
+  absl::StatusOr<relax::Expr> w = module ? ctx.Param(node.target() + ".weight") : ctx.Arg(node, 1, "weight");
   if (!w.ok()) return w.status();
-  bool has_bias = ctx.HasParam(node.target() + ".bias");
+  const bool has_bias = module ? ctx.HasParam(node.target() + ".bias")
+                               : (node.args_size() > 2 ? node.args(2).value_case() == proto::FxArg::kNode : node.kwargs().count("bias") > 0);
   absl::StatusOr<relax::Expr> wt = ctx.EmitOp("permute_dims", {*w});
   if (!wt.ok()) return wt;
   absl::StatusOr<relax::Expr> y = ctx.EmitOp("matmul", {*x, *wt});
   if (!y.ok() || !has_bias) return y;
-  absl::StatusOr<relax::Expr> b = ctx.Param(node.target() + ".bias");
+  absl::StatusOr<relax::Expr> b = module ? ctx.Param(node.target() + ".bias") : ctx.Arg(node, 2, "bias");
   if (!b.ok()) return b.status();
   return ctx.EmitOp("add", {*y, *b});
 }
@@ -350,6 +354,7 @@ void RegisterCoreFxConverters(FxConverterRegistry& r) {
   r.Register(K::kMethod, "size", ConvertSize);
   r.Register(K::kFunction, "builtins.getattr", ConvertSize);
   r.Register(K::kModule, "Linear", ConvertLinear);
+  r.Register(K::kFunction, "torch.nn.functional.linear", ConvertLinear);
   r.Register(K::kModule, "Flatten", ConvertReshape);
   r.Register(K::kFunction, "torch.flatten", ConvertReshape);
   r.Register(K::kFunction, "torch.reshape", ConvertReshape);

@@ -14,14 +14,16 @@ ValueError for what the caller gave (bad input, an unknown pass or function, a d
 message names the file, node or parameter) and RuntimeError otherwise. Outputs are NumPy arrays over the runtime's memory: no copy, and
 `torch.from_dlpack(y)` shares it too.
 """
+import errno
 import os
 import tempfile
 
 import numpy as np
 
 from . import _mlc
+from ._version import __version__  # written by the build (python/BUILD's MLC_VERSION)
 
-__all__ = ["compile", "load", "tune", "Module", "ir", "transform", "set_limits"]
+__all__ = ["compile", "load", "tune", "generate", "Module", "ir", "transform", "set_limits"]
 
 set_limits = _mlc.set_limits
 
@@ -75,6 +77,22 @@ class Module:
         """Calls another function of the executable by name."""
         return self._exe.call(func, [np.ascontiguousarray(_to_numpy(x)) for x in inputs])
 
+    def generate(self, prompt_ids, max_new_tokens=32, temperature=0.0, top_k=0, seed=1, stop_id=None, on_token=None):
+        """Generates tokens with a decoder compiled from either form docs/language_models.md
+        describes (with a key/value cache, or ids -> logits): greedy, or sampled from
+        softmax(logits / temperature) over the top_k. `on_token(id)` is called with each new id as
+        it is chosen. Returns the new ids; `self.last_generation` keeps the prefill and decode
+        times and speeds."""
+        prompt = [int(t) for t in np.asarray(_to_numpy(prompt_ids)).reshape(-1)]
+        ids, prefill, decode = self._exe.generate(self._func, prompt, int(max_new_tokens), float(temperature), int(top_k),
+                                                  int(seed), -1 if stop_id is None else int(stop_id), on_token)
+        self.last_generation = {
+            "prefill_seconds": prefill, "decode_seconds": decode,
+            "prefill_tokens_per_second": len(prompt) / prefill if prefill > 0 else None,
+            "decode_tokens_per_second": (len(ids) - 1) / decode if decode > 0 else None,
+        }
+        return ids
+
     def save(self, path):
         """Writes the executable (a sealed .mlcx, as //codegen:build writes it)."""
         self._exe.save(os.fspath(path))
@@ -96,6 +114,11 @@ class Module:
         return f"<mlc.Module {self._func}({', '.join(self.params)}) target={self.target}>"
 
 
+def generate(module, prompt_ids, max_new_tokens=32, **options):
+    """module.generate(prompt_ids, max_new_tokens, ...): tokens from a compiled decoder."""
+    return module.generate(prompt_ids, max_new_tokens, **options)
+
+
 def load(path, trusted_keys=()):
     """Loads an executable. With `trusted_keys` (public key files), only one signed by one of
     them loads: loading runs the native code inside (docs/build_and_run.md)."""
@@ -105,6 +128,9 @@ def load(path, trusted_keys=()):
     return Module(_mlc.Executable(data, path, [os.fspath(k) for k in trusted_keys]))
 
 
+_MODEL_SUFFIXES = (".onnx", ".irpb", ".fxpb", ".py")
+
+
 def _import(model, inputs, keep_params_in_input, dims, dynamic_axes=None):
     if isinstance(model, _mlc.IRModule):
         return model
@@ -112,16 +138,26 @@ def _import(model, inputs, keep_params_in_input, dims, dynamic_axes=None):
         if inputs is None:
             raise ValueError("compiling a torch.nn.Module needs example inputs: mlc.compile(model, inputs=(x,))")
         import torch
+        if isinstance(inputs, (torch.Tensor, np.ndarray)):  # one input, not a sequence of them
+            inputs = (inputs,)
         examples = tuple(x if isinstance(x, torch.Tensor) else torch.from_numpy(np.array(x)) for x in inputs)
-        if dynamic_axes:
-            return _import_torch_dynamic(model, examples, dynamic_axes)
-        from . import export_fx  # imports torch: only when a module is given
-        with tempfile.TemporaryDirectory(prefix="mlc_fx_") as tmp:
-            path = os.path.join(tmp, "model.fxpb")
-            with torch.no_grad():
-                export_fx.export(model, examples, path)
-            return _mlc.import_fx(path)
-    if isinstance(model, os.PathLike) or (isinstance(model, str) and "\n" not in model and os.path.exists(model)):
+        was_training = model.training  # exporting switches to eval mode; the caller's module is left as it was
+        try:
+            if dynamic_axes:
+                return _import_torch_dynamic(model, examples, dynamic_axes)
+            from . import export_fx  # imports torch: only when a module is given
+            with tempfile.TemporaryDirectory(prefix="mlc_fx_") as tmp:
+                path = os.path.join(tmp, "model.fxpb")
+                with torch.no_grad():
+                    export_fx.export(model, examples, path)
+                return _mlc.import_fx(path)
+        finally:
+            model.train(was_training)
+    is_path = isinstance(model, os.PathLike) or (
+        isinstance(model, str) and "\n" not in model and (os.path.exists(model) or model.endswith(_MODEL_SUFFIXES)))
+    if is_path and not os.path.exists(model):
+        raise FileNotFoundError(errno.ENOENT, "no such model file", os.fspath(model))
+    if is_path:
         path = os.fspath(model)
         if path.endswith(".onnx"):
             return _mlc.import_onnx(path, keep_params_in_input, dict(dims or {}))
