@@ -34,6 +34,7 @@ ABSL_FLAG(std::string, sign_key, "",
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage("Builds an executable from an IRModule.\n  build --in m.irpb --out m.mlcx");
   absl::ParseCommandLine(argc, argv);
+  mlc::EnterUserDirectory();  // relative paths are the user's under ./bazelw run
   if (absl::Status s = mlc::ApplyResourceLimitFlag(); !s.ok()) {
     std::cerr << "build: " << s.message() << "\n";
     return 2;

@@ -23,6 +23,7 @@
 #include "ir/graph/serialize.h"
 #include "ir/graph/verifier.h"
 #include "support/resource_limit_flag.h"
+#include "support/file_util.h"
 
 ABSL_FLAG(std::string, in, "", "model to import: *.fxpb (PyTorch FX) or *.onnx");
 ABSL_FLAG(std::string, out, "", "IRModule to write (*.irpb)");
@@ -35,6 +36,7 @@ ABSL_FLAG(std::string, converter_plugin, "",
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage("Imports a model.\n  import --in model.fxpb --out model.irpb");
   absl::ParseCommandLine(argc, argv);
+  mlc::EnterUserDirectory();  // relative paths are the user's under ./bazelw run
   if (absl::Status s = mlc::ApplyResourceLimitFlag(); !s.ok()) {
     std::cerr << "import: " << s.message() << "\n";
     return 2;

@@ -358,5 +358,13 @@ elif grep -q "node shuffle (call_module shuffle): unsupported module PixelShuffl
 else
   bad "unsupported module error message"; cat "$t/err.txt"
 fi
+# Under ./bazelw run (BUILD_WORKING_DIRECTORY set), relative paths are the user's directory's,
+# not the runfiles' the binary starts in.
+mkdir -p "$t/user_dir" && cp "$t/mlp.onnx" "$t/user_dir/relative.onnx"
+if BUILD_WORKING_DIRECTORY="$t/user_dir" frontend/import --in relative.onnx --out relative.irpb && [ -s "$t/user_dir/relative.irpb" ]; then
+  ok "under bazel run, relative paths are taken from the directory it was started in"
+else
+  bad "relative paths under bazel run"
+fi
 echo "$passed passed, $failures failed"
 test "$failures" -eq 0

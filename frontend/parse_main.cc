@@ -26,6 +26,7 @@ ABSL_FLAG(std::string, metadata, "",
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage("Parses TVMScript into an IRModule file.\n  parse --in model.py --out model.irpb");
   absl::ParseCommandLine(argc, argv);
+  mlc::EnterUserDirectory();  // relative paths are the user's under ./bazelw run
   if (absl::Status s = mlc::ApplyResourceLimitFlag(); !s.ok()) {
     std::cerr << "parse: " << s.message() << "\n";
     return 2;

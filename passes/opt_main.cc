@@ -22,6 +22,7 @@
 #include "ir/target/target.h"
 #include "passes/pass.h"
 #include "support/resource_limit_flag.h"
+#include "support/file_util.h"
 
 ABSL_FLAG(std::string, in, "", "IRModule to transform (*.irpb)");
 ABSL_FLAG(std::string, out, "", "IRModule to write (*.irpb)");
@@ -51,6 +52,7 @@ int main(int argc, char** argv) {
   }
   absl::SetProgramUsageMessage("Runs passes on an IRModule.\n  opt --in a.irpb --out b.irpb --passes=legalize,fuse-tir");
   absl::ParseCommandLine(static_cast<int>(normalized.size()), normalized.data());
+  mlc::EnterUserDirectory();  // relative paths are the user's under ./bazelw run
   if (absl::Status s = mlc::ApplyResourceLimitFlag(); !s.ok()) {
     std::cerr << "opt: " << s.message() << "\n";
     return 2;

@@ -68,4 +68,10 @@ std::string UserPath(const std::string& path) {
   return ec ? path : absolute;
 }
 
+void EnterUserDirectory() {
+  const char* wd = std::getenv("BUILD_WORKING_DIRECTORY");
+  if (wd == nullptr || *wd == '\0') return;
+  if (chdir(wd) != 0) std::fprintf(stderr, "warning: cannot enter %s (%s); relative paths are Bazel's\n", wd, std::strerror(errno));
+}
+
 }  // namespace mlc

@@ -23,6 +23,11 @@ absl::Status WriteFileAtomically(const std::string& path, const std::string& con
  *  working directory. */
 std::string UserPath(const std::string& path);
 
+/*! \brief Under `./bazelw run` (BUILD_WORKING_DIRECTORY set), makes the directory the user
+ *  started it in the working directory, so relative paths in flags mean what the user meant
+ *  (Bazel starts a binary in its runfiles). For stage binaries, which read no runfiles. */
+void EnterUserDirectory();
+
 }  // namespace mlc
 
 #endif  // MLC_SUPPORT_FILE_UTIL_H_

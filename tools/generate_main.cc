@@ -49,6 +49,7 @@ int Fail(const std::string& message) {
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage("generate --exe m.mlcx --prompt_ids 1,2,3 [--max_new_tokens 64] [--temperature 0.8 --top_k 40]");
   absl::ParseCommandLine(argc, argv);
+  mlc::EnterUserDirectory();  // relative paths are the user's under ./bazelw run
   if (absl::Status s = mlc::ApplyResourceLimitFlag(); !s.ok()) return Fail(std::string(s.message()));
   if (absl::GetFlag(FLAGS_exe).empty()) return Fail("--exe is required");
   std::vector<int64_t> prompt;
@@ -60,11 +61,10 @@ int main(int argc, char** argv) {
   if (prompt.empty()) return Fail("--prompt_ids is required (comma-separated token ids)");
   if (absl::GetFlag(FLAGS_max_new_tokens) < 1) return Fail("--max_new_tokens must be at least 1");
   std::vector<std::string> key_paths = absl::StrSplit(absl::GetFlag(FLAGS_trusted_keys), ',', absl::SkipEmpty());
-  for (std::string& k : key_paths) k = mlc::UserPath(k);
   absl::StatusOr<std::vector<std::string>> trusted = mlc::ReadPublicKeys(key_paths);
   if (!trusted.ok()) return Fail(std::string(trusted.status().message()));
   absl::StatusOr<std::unique_ptr<mlc::vm::VirtualMachine>> vm =
-      mlc::vm::VirtualMachine::LoadFile(mlc::UserPath(absl::GetFlag(FLAGS_exe)), mlc::vm::RuntimeRegistry::Global(), *trusted);
+      mlc::vm::VirtualMachine::LoadFile(absl::GetFlag(FLAGS_exe), mlc::vm::RuntimeRegistry::Global(), *trusted);
   if (!vm.ok()) return Fail(std::string(vm.status().message()));
   absl::StatusOr<mlc::vm::Generator> generator = mlc::vm::Generator::Create(vm->get(), absl::GetFlag(FLAGS_func));
   if (!generator.ok()) return Fail(std::string(generator.status().message()));
@@ -96,7 +96,7 @@ int main(int argc, char** argv) {
   if (!absl::GetFlag(FLAGS_out).empty()) {
     mlc::TensorData ids(mlc::DataType::Int64(), {static_cast<int64_t>(r->tokens.size())},
                         std::string(reinterpret_cast<const char*>(r->tokens.data()), r->tokens.size() * sizeof(int64_t)));
-    if (absl::Status s = mlc::WriteNpy(mlc::UserPath(absl::GetFlag(FLAGS_out)), ids); !s.ok()) return Fail(std::string(s.message()));
+    if (absl::Status s = mlc::WriteNpy(absl::GetFlag(FLAGS_out), ids); !s.ok()) return Fail(std::string(s.message()));
   }
   return 0;
 }

@@ -21,6 +21,7 @@ ABSL_FLAG(bool, show_meta, false, "include the constants' data as a metadata sec
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage("Prints an IRModule file as TVMScript.\n  print --in model.irpb [--out model.py]");
   absl::ParseCommandLine(argc, argv);
+  mlc::EnterUserDirectory();  // relative paths are the user's under ./bazelw run
   if (absl::Status s = mlc::ApplyResourceLimitFlag(); !s.ok()) {
     std::cerr << "print: " << s.message() << "\n";
     return 2;

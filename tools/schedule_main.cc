@@ -30,6 +30,7 @@ ABSL_FLAG(bool, print_trace, false, "print the applied trace in TVM's spelling")
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage("Applies a schedule trace.\n  schedule --in m.irpb --trace s.py --out m.sched.irpb");
   absl::ParseCommandLine(argc, argv);
+  mlc::EnterUserDirectory();  // relative paths are the user's under ./bazelw run
   if (absl::Status s = mlc::ApplyResourceLimitFlag(); !s.ok()) {
     std::cerr << "schedule: " << s.message() << "\n";
     return 2;

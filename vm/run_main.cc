@@ -138,6 +138,7 @@ int Fail(const std::string& message) {
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage("Runs a function of an executable.\n  run --exe m.mlcx --inputs x.npy --outputs y.npy");
   absl::ParseCommandLine(argc, argv);
+  mlc::EnterUserDirectory();  // relative paths are the user's under ./bazelw run
   if (absl::Status s = mlc::ApplyResourceLimitFlag(); !s.ok()) {
     std::cerr << "run: " << s.message() << "\n";
     return 2;

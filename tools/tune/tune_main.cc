@@ -23,6 +23,7 @@
 #include "ir/graph/serialize.h"
 #include "support/resource_limit_flag.h"
 #include "tools/tune/tuner.h"
+#include "support/file_util.h"
 
 ABSL_FLAG(std::string, in, "", "module to tune (*.irpb, as imported or parsed)");
 ABSL_FLAG(std::string, db, "", "tuning database to write (records already in it are kept unless beaten)");
@@ -46,6 +47,7 @@ int Fail(const std::string& message) {
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage("Tunes a model's kernels.\n  tune --in model.irpb --db records.pb [--trials 64]");
   absl::ParseCommandLine(argc, argv);
+  mlc::EnterUserDirectory();  // relative paths are the user's under ./bazelw run
   if (absl::Status s = mlc::ApplyResourceLimitFlag(); !s.ok()) {
     std::cerr << "tune: " << s.message() << "\n";
     return 2;
