@@ -188,9 +188,10 @@ absl::StatusOr<std::vector<int64_t>> OnnxContext::ConstantInts(const onnx::NodeP
 
 namespace {
 
-/*! \brief A dim_param as a shape variable's name: a Python identifier, so the printed module
- *         parses back ("batch size" -> "batch_size", "2d" -> "d_2d"). */
-std::string SanitizeShapeVarName(const std::string& name) {
+/*! \brief An ONNX name as a Python identifier, so the printed module parses back: a
+ *         dim_param as a shape variable's name ("batch size" -> "batch_size", "2d" -> "d_2d"),
+ *         an input's name as a parameter's ("past_key_values.0.key" -> "past_key_values_0_key"). */
+std::string SanitizeIdentifier(const std::string& name) {
   std::string out;
   for (char c : name) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
   if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0]))) out = "d_" + out;
@@ -277,7 +278,7 @@ absl::StatusOr<IRModule> ImportOnnx(const onnx::ModelProto& model, const OnnxImp
     const int64_t bytes = declared->bytes;
     initializer_names.insert(init.name());
     if (options.keep_params_in_input) {  // its values come with each call: nothing is read
-      relax::Var v = relax::MakeVar(init.name(), relax::TensorSInfo(declared->shape, declared->dtype));
+      relax::Var v = relax::MakeVar(SanitizeIdentifier(init.name()), relax::TensorSInfo(declared->shape, declared->dtype));
       params.push_back(v);
       ctx.SetValue(init.name(), v);
       continue;
@@ -320,10 +321,10 @@ absl::StatusOr<IRModule> ImportOnnx(const onnx::ModelProto& model, const OnnxImp
       }
       std::string name = d.dim_param().empty() ? absl::StrCat(in.name(), "_dim", k) : d.dim_param();
       auto [it, added] = shape_vars.emplace(name, tir::Var());
-      if (added) it->second = tir::MakeVar(SanitizeShapeVarName(name), DataType::Int64());
+      if (added) it->second = tir::MakeVar(SanitizeIdentifier(name), DataType::Int64());
       shape.push_back(it->second);
     }
-    relax::Var v = relax::MakeVar(in.name(), relax::TensorSInfoOfDims(shape, *dtype));
+    relax::Var v = relax::MakeVar(SanitizeIdentifier(in.name()), relax::TensorSInfoOfDims(shape, *dtype));
     inputs.push_back(v);
     ctx.SetValue(in.name(), v);
   }

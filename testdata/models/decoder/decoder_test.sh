@@ -36,6 +36,7 @@ for style in gpt llama; do
     codegen/build --in $t/$style.cache.opt.irpb --out $t/$style.cache.mlcx"
   tools/print --in "$t/$style.cache.irpb" > "$t/$style.cache.py"
   check "$style (cache): the caches grow from past to past + seq" grep -q 'R.Tensor((1, [0-9]*, "past + seq", 16)' "$t/$style.cache.py"
+  check "$style (cache): ONNX input names become identifiers (past.0.key: past_0_key)" grep -q 'past_0_key: R.Tensor((1, [0-9]*, "past", 16)' "$t/$style.cache.py"
   for form in cache full; do
     exe=$([[ $form == cache ]] && echo "$t/$style.cache.mlcx" || echo "$t/$style.mlcx")
     check "$style ($form): generate gives PyTorch's greedy continuation" bash -c "
