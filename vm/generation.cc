@@ -89,6 +89,12 @@ absl::StatusOr<Generator> Generator::Create(VirtualMachine* vm, const std::strin
   return g;
 }
 
+std::vector<std::vector<int64_t>> Generator::cache_dims() const {
+  std::vector<std::vector<int64_t>> out;
+  for (const CacheType& c : cache_types_) out.push_back(c.dims);
+  return out;
+}
+
 absl::StatusOr<GenerationResult> Generator::Generate(const std::vector<int64_t>& prompt, const GenerationOptions& o,
                                                      bool keep_logits) const {
   if (prompt.empty()) return absl::InvalidArgumentError("the prompt is empty");

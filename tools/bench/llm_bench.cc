@@ -144,17 +144,8 @@ int Run(const Options& opt) {
   if (!generator->cached()) return std::fprintf(stderr, "llm_bench: the model has no key/value cache (export it with --cache)\n"), 1;
   absl::StatusOr<std::unique_ptr<bench::OrtSession>> ort = bench::OrtSession::Create(opt.ort_library, opt.onnx, opt.threads);
   if (!ort.ok()) return std::fprintf(stderr, "llm_bench: %s\n", std::string(ort.status().message()).c_str()), 1;
-  // The cache tensors' shapes, from our function's signature (the same model).
-  std::vector<std::vector<int64_t>> cache_dims;
-  const proto::VMFunction* main_fn = nullptr;
-  for (const proto::VMFunction& f : (*machine)->executable().functions()) {
-    if (f.name() == "main") main_fn = &f;
-  }
-  for (int i = 2; i < main_fn->param_types_size(); ++i) {
-    std::vector<int64_t> dims;
-    for (const proto::DimExpr& d : main_fn->param_types(i).tensor().symbolic_dims()) dims.push_back(d.has_value() ? d.value() : -1);
-    cache_dims.push_back(dims);
-  }
+  // The cache tensors' shapes, as our function declares them (the same model).
+  const std::vector<std::vector<int64_t>> cache_dims = generator->cache_dims();
   // The prompt: ids below 256 from a linear congruential generator that llama_cpp_times.mjs
   // repeats, so the three runtimes read the same ids.
   std::vector<int64_t> prompt(opt.prompt_len);
