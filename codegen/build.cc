@@ -3,7 +3,13 @@
  */
 #include "codegen/build.h"
 
+#include <algorithm>
+#include <unordered_map>
+
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
+#include "ir/graph/structural_equal.h"
+#include "support/phase_timer.h"
 #include "codegen/lower_tir.h"
 #include "codegen/tensor_type.h"
 #include "ir/graph/printer.h"
@@ -17,8 +23,41 @@
 namespace mlc {
 namespace codegen {
 
+namespace {
+
+// For each lowered kernel, the index of the first one structurally equal to it (itself when it is
+// the first): equal kernels (a ResNet's repeated layers) are compiled once and share a symbol.
+// The name a kernel exports is the build's business, not the kernel's: compared without it.
+std::vector<size_t> FirstEqualKernel(const std::vector<std::pair<std::string, tir::PrimFunc>>& lowered) {
+  std::vector<tir::PrimFunc> unnamed;
+  for (const auto& [name, f] : lowered) {
+    Attrs attrs = f->attrs;
+    attrs.erase("global_symbol");
+    unnamed.push_back(tir::PrimFunc(new tir::PrimFuncNode(f->params, f->body, std::move(attrs))));
+  }
+  std::vector<size_t> first(lowered.size());
+  std::unordered_map<size_t, std::vector<size_t>> by_hash;
+  for (size_t i = 0; i < lowered.size(); ++i) {
+    first[i] = i;
+    std::vector<size_t>& candidates = by_hash[StructuralHash(unnamed[i])];
+    for (size_t j : candidates) {
+      if (StructuralEqual(unnamed[j], unnamed[i])) {
+        first[i] = j;
+        break;
+      }
+    }
+    if (first[i] == i) candidates.push_back(i);
+  }
+  return first;
+}
+
+}  // namespace
+
 absl::StatusOr<proto::Executable> Build(const IRModule& mod, const BuildOptions& options) {
+  PhaseTimer timer;
+  timer.Start("verify");
   if (absl::Status s = VerifyModule(mod); !s.ok()) return s;
+  timer.Start("lower");
   std::vector<std::pair<std::string, tir::PrimFunc>> lowered;
   std::map<std::string, int> kernel_index;
   IRModule lowered_module;
@@ -34,14 +73,22 @@ absl::StatusOr<proto::Executable> Build(const IRModule& mod, const BuildOptions&
   if (!options.dump_lowered_path.empty()) {
     if (absl::Status s = WriteFileAtomically(options.dump_lowered_path, PrintModule(lowered_module)); !s.ok()) return s;
   }
+  timer.Start("bytecode");
   absl::StatusOr<proto::Executable> exe = CompileBytecode(mod, kernel_index);
   if (!exe.ok()) return exe.status();
   exe->set_magic(vm::kExecutableMagic);
   exe->set_format_version(vm::kExecutableFormatVersion);
-  for (const auto& [name, prim] : lowered) {
+  timer.Start("deduplicate");
+  const std::vector<size_t> first_equal = FirstEqualKernel(lowered);
+  std::vector<std::pair<std::string, tir::PrimFunc>> distinct;
+  for (size_t i = 0; i < lowered.size(); ++i) {
+    if (first_equal[i] == i) distinct.push_back(lowered[i]);
+  }
+  for (size_t i = 0; i < lowered.size(); ++i) {
+    const auto& [name, prim] = lowered[i];
     proto::Kernel* k = exe->add_kernels();
     k->set_name(name);
-    k->set_symbol(KernelSymbol(name));
+    k->set_symbol(KernelSymbol(lowered[first_equal[i]].first));
     const tir::PrimFunc& source = mod.LookupPrimFunc(name);
     k->set_flops(tir::CountFlops(source));
     k->set_source_ops(GetStringAttr(source->attrs, kSourceOpsAttr));
@@ -61,18 +108,37 @@ absl::StatusOr<proto::Executable> Build(const IRModule& mod, const BuildOptions&
       }
     }
   }
-  if (!lowered.empty()) {
+  BuildStats stats;
+  stats.kernels = static_cast<int>(lowered.size());
+  stats.distinct_kernels = static_cast<int>(distinct.size());
+  if (!distinct.empty()) {
+    timer.Stop();
+    const absl::Time codegen_start = absl::Now();
     CodegenOptions codegen = options.codegen;
     codegen.keep_llvm_ir = codegen.keep_llvm_ir || !options.dump_llvm_path.empty();
     absl::StatusOr<Target> target = TargetFromAttrs(mod.attrs());
     if (!target.ok()) return target.status();
-    absl::StatusOr<CompiledKernels> compiled = CompileKernels(lowered, *target, codegen);
+    absl::StatusOr<CompiledKernels> compiled = CompileKernels(distinct, *target, codegen);
     if (!compiled.ok()) return compiled.status();
+    stats.codegen_threads = compiled->threads;
+    const double codegen_seconds = absl::ToDoubleSeconds(absl::Now() - codegen_start);
+    timer.Add(absl::StrCat("codegen (", stats.kernels, " kernels, ", stats.distinct_kernels, " distinct, ",
+                           compiled->threads, " threads)"),
+              codegen_seconds - compiled->link_seconds);
+    timer.Add("link", compiled->link_seconds);
+    timer.Start("finish");
+    for (size_t i = 0; i < distinct.size(); ++i) {
+      stats.kernel_seconds.emplace_back(distinct[i].first, compiled->kernels[i].compile_seconds);
+    }
+    std::stable_sort(stats.kernel_seconds.begin(), stats.kernel_seconds.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
     exe->set_kernel_library(std::move(compiled->shared_object));
     exe->set_target(target->str());
     for (const std::string& f : target->features) exe->add_cpu_features(f);
     if (!options.dump_llvm_path.empty()) {
-      if (absl::Status s = WriteFileAtomically(options.dump_llvm_path, compiled->llvm_ir); !s.ok()) return s;
+      std::string llvm_ir;
+      for (const CompiledKernels::Kernel& k : compiled->kernels) llvm_ir += k.llvm_ir;
+      if (absl::Status s = WriteFileAtomically(options.dump_llvm_path, llvm_ir); !s.ok()) return s;
     }
   }
   // An executable is one Protobuf message, which cannot reach 2 GiB.
@@ -80,6 +146,9 @@ absl::StatusOr<proto::Executable> Build(const IRModule& mod, const BuildOptions&
     return absl::ResourceExhaustedError(absl::StrCat("the executable would be ", HumanBytes(static_cast<int64_t>(bytes)),
                                                      "; one holds less than 2 GiB (keep large weights as parameters of main)"));
   }
+  timer.Stop();
+  stats.phases = timer.phases();
+  if (options.stats != nullptr) *options.stats = std::move(stats);
   return exe;
 }
 

@@ -2,7 +2,7 @@
  *  \brief //codegen:build — IRModule file to executable.
  *
  *    build --in m.irpb --out m.mlcx [--dump_lowered lowered.py] [--dump_llvm kernels.ll] [--opt_level 3]
- *          [--sign_key key.pem]
+ *          [--sign_key key.pem] [--threads N] [--timing]
  */
 #include <iostream>
 #include <map>
@@ -12,11 +12,13 @@
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
+#include "absl/strings/str_format.h"
 #include "codegen/build.h"
 #include "ir/graph/shape_bounds.h"
 #include "ir/graph/serialize.h"
 #include "ir/target/target.h"
 #include "support/file_util.h"
+#include "support/phase_timer.h"
 #include "support/resource_limit_flag.h"
 
 ABSL_FLAG(std::string, in, "", "IRModule to build (*.irpb)");
@@ -28,6 +30,8 @@ ABSL_FLAG(std::string, upper_bound, "",
           "upper bounds of shape variables, e.g. n=64,seq=128: intermediates with symbolic shapes get planned storage "
           "(larger calls still run)");
 ABSL_FLAG(int, opt_level, 3, "LLVM optimization level (0-3)");
+ABSL_FLAG(int, threads, 0, "threads compiling kernels (0: one per core)");
+ABSL_FLAG(bool, timing, false, "print the time of each phase and the slowest kernels to compile (to stderr)");
 ABSL_FLAG(std::string, sign_key, "",
           "sign the executable with this Ed25519 private key (PEM: openssl genpkey -algorithm ed25519 -out key.pem)");
 
@@ -44,6 +48,8 @@ int main(int argc, char** argv) {
     std::cerr << "build: --in and --out are required\n";
     return 2;
   }
+  mlc::PhaseTimer timer;
+  timer.Start("load");
   absl::StatusOr<mlc::IRModule> mod = mlc::LoadModule(in);
   if (!mod.ok()) {
     std::cerr << "build: " << mod.status().message() << "\n";
@@ -75,15 +81,29 @@ int main(int argc, char** argv) {
   options.codegen.opt_level = absl::GetFlag(FLAGS_opt_level);
   options.dump_lowered_path = absl::GetFlag(FLAGS_dump_lowered);
   options.dump_llvm_path = absl::GetFlag(FLAGS_dump_llvm);
+  options.codegen.num_threads = absl::GetFlag(FLAGS_threads);
+  mlc::codegen::BuildStats stats;
+  options.stats = &stats;
+  timer.Stop();
   absl::StatusOr<mlc::proto::Executable> exe = mlc::codegen::Build(*mod, options);
   if (!exe.ok()) {
     std::cerr << "build: " << in << ": " << exe.status().message() << "\n";
     return 1;
   }
+  for (const auto& [phase, seconds] : stats.phases) timer.Add(phase, seconds);
+  timer.Start("write");
   absl::Status s = mlc::WriteFileAtomically(out, mlc::vm::SerializeExecutable(*exe, signer ? &*signer : nullptr));
   if (!s.ok()) {
     std::cerr << "build: " << s.message() << "\n";
     return 1;
+  }
+  timer.Stop();
+  if (absl::GetFlag(FLAGS_timing)) {
+    std::cerr << mlc::FormatPhaseTable("build", timer.phases());
+    std::cerr << "  slowest kernels to compile:\n";
+    for (size_t i = 0; i < stats.kernel_seconds.size() && i < 5; ++i) {
+      std::cerr << absl::StrFormat("    %9.1f ms  @%s\n", stats.kernel_seconds[i].second * 1e3, stats.kernel_seconds[i].first);
+    }
   }
   return 0;
 }

@@ -598,7 +598,7 @@ class Module:
     absl::StatusOr<codegen::CompiledKernels> compiled = codegen::CompileKernels({{"window_max", *lowered}}, *target, options);
     ASSERT_TRUE(compiled.ok()) << compiled.status();
     int64_t floats_stored = 0;
-    for (absl::string_view line : absl::StrSplit(compiled->llvm_ir, '\n')) {
+    for (absl::string_view line : absl::StrSplit(compiled->kernels[0].llvm_ir, '\n')) {
       size_t at = line.find("store ");
       if (at == absl::string_view::npos) continue;
       absl::string_view type = line.substr(at + 6);
@@ -609,7 +609,7 @@ class Module:
       }
       if (absl::StartsWith(type, "float")) floats_stored += lanes;
     }
-    EXPECT_EQ(floats_stored, 8 * 16) << compiled->llvm_ir;
+    EXPECT_EQ(floats_stored, 8 * 16) << compiled->kernels[0].llvm_ir;
   }
   std::mt19937 rng(7);
   NDArray a = Random({4, 10, 16}, &rng);

@@ -11,12 +11,16 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
+#include <atomic>
 #include <mutex>
+#include <thread>
 #include <optional>
 #include <set>
 #include <unordered_map>
 
 #include "absl/strings/str_cat.h"
+#include "absl/time/clock.h"
 #include "ir/tir/shape_expr.h"
 #include "absl/strings/str_join.h"
 #include "ir/tir/intrinsics.h"
@@ -93,9 +97,10 @@ class KernelEmitter {
     b_.setFastMathFlags(fast_math_);
     ptr_ = llvm::PointerType::get(ctx_, 0);
     i64_ = llvm::Type::getInt64Ty(ctx_);
-    // The runtime's services (vm/kernel_abi.h), set by the loader.
+    // The runtime's services (vm/kernel_abi.h), set by the loader. Every kernel's object defines
+    // them weakly; the linker keeps one, which the loader finds.
     auto runtime_pointer = [&](const char* symbol) {
-      return new llvm::GlobalVariable(mod_, ptr_, false, llvm::GlobalValue::ExternalLinkage, llvm::ConstantPointerNull::get(llvm::PointerType::get(ctx_, 0)),
+      return new llvm::GlobalVariable(mod_, ptr_, false, llvm::GlobalValue::WeakAnyLinkage, llvm::ConstantPointerNull::get(llvm::PointerType::get(ctx_, 0)),
                                       symbol);
     };
     launch_global_ = runtime_pointer(kernel_abi::kParallelLaunchSymbol);
@@ -892,126 +897,196 @@ void InitializeLLVM() {
 
 }  // namespace
 
-absl::StatusOr<CompiledKernels> CompileKernels(const std::vector<std::pair<std::string, tir::PrimFunc>>& funcs,
-                                               const Target& mlc_target, const CodegenOptions& options) {
-  InitializeLLVM();
+namespace {
+
+// LLVM's objects for one thread: a context is not thread-safe, so every compiling thread owns
+// one, with its own target machine.
+struct CompilerThread {
   llvm::LLVMContext ctx;
-  // Loop metadata (vectorize, unroll) are hints: LLVM declining one is no concern of the user's,
-  // so its remarks and warnings about them are not printed. Errors still are.
-  struct QuietHints : llvm::DiagnosticHandler {
-    bool handleDiagnostics(const llvm::DiagnosticInfo& info) override { return info.getSeverity() != llvm::DS_Error; }
-  };
-  ctx.setDiagnosticHandler(std::make_unique<QuietHints>());
-  auto mod = std::make_unique<llvm::Module>("mlc_kernels", ctx);
-  std::string triple = llvm::sys::getDefaultTargetTriple();
+  std::unique_ptr<llvm::TargetMachine> tm;
+  std::string triple;
+};
+
+absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> MakeTargetMachine(const Target& mlc_target, const std::string& triple,
+                                                                       int opt_level) {
   std::string error;
   const llvm::Target* target = llvm::TargetRegistry::lookupTarget(triple, error);
   if (target == nullptr) return absl::InternalError(absl::StrCat("LLVM has no target for ", triple, ": ", error));
-  if (mlc_target.kind != "llvm") return absl::InvalidArgumentError(absl::StrCat("the LLVM backend cannot compile for target '", mlc_target.str(), "'"));
-  std::string cpu = mlc_target.mcpu;
   // Every feature the target names is on and every other one we can detect is off, so the
   // code runs wherever the executable's feature check passes.
   std::vector<std::string> features;
   for (const std::string& f : DetectableCpuFeatures()) features.push_back(absl::StrCat(mlc_target.has(f) ? "+" : "-", f));
-  std::string feature_str = absl::StrJoin(features, ",");
   llvm::TargetOptions target_options;
-  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
-      triple, cpu, feature_str, target_options, llvm::Reloc::PIC_, std::nullopt,
-      options.opt_level >= 2 ? llvm::CodeGenOptLevel::Aggressive : llvm::CodeGenOptLevel::Default));
-  mod->setTargetTriple(triple);
-  mod->setDataLayout(tm->createDataLayout());
+  return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
+      triple, mlc_target.mcpu, absl::StrJoin(features, ","), target_options, llvm::Reloc::PIC_, std::nullopt,
+      opt_level >= 2 ? llvm::CodeGenOptLevel::Aggressive : llvm::CodeGenOptLevel::Default));
+}
 
-  KernelEmitter emitter(ctx, *mod);
-  CompiledKernels out;
-  for (const auto& [name, func] : funcs) {
-    if (absl::Status s = emitter.EmitKernel(name, func.get()); !s.ok()) {
-      return absl::Status(s.code(), absl::StrCat("codegen of PrimFunc @", name, ": ", s.message()));
-    }
-    out.symbols.push_back(KernelSymbol(name));
+// LLVM's default pipeline at `opt_level`, with libmvec for vectorized math calls.
+void Optimize(llvm::Module& mod, llvm::TargetMachine& tm, const std::string& triple, int opt_level) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopVectorization = true;
+  tuning.SLPVectorization = true;
+  llvm::PassBuilder pb(&tm, tuning);
+  llvm::TargetLibraryInfoImpl tlii{llvm::Triple(triple)};
+  tlii.addVectorizableFunctionsFromVecLib(llvm::TargetLibraryInfoImpl::LIBMVEC_X86, llvm::Triple(triple));
+  fam.registerPass([&] { return llvm::TargetLibraryAnalysis(tlii); });
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::OptimizationLevel level = opt_level >= 3   ? llvm::OptimizationLevel::O3
+                                  : opt_level == 2 ? llvm::OptimizationLevel::O2
+                                  : opt_level == 1 ? llvm::OptimizationLevel::O1
+                                                   : llvm::OptimizationLevel::O0;
+  // After the vectorizer and the late unrolling: an accumulator a schedule keeps in a buffer
+  // (a pool's window maximum: init, then one read-modify-write per tap) becomes straight-line
+  // code only then, too late for the pipeline's own load forwarding. GVN forwards each
+  // stored value to the next load and DSE drops the stores but the last, so the accumulator
+  // lives in a register.
+  pb.registerOptimizerLastEPCallback([](llvm::ModulePassManager& mpm, llvm::OptimizationLevel) {
+    llvm::FunctionPassManager fpm;
+    fpm.addPass(llvm::GVNPass());
+    fpm.addPass(llvm::DSEPass());
+    fpm.addPass(llvm::InstCombinePass());
+    mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(fpm)));
+  });
+  llvm::ModulePassManager mpm = level == llvm::OptimizationLevel::O0 ? pb.buildO0DefaultPipeline(level)
+                                                                    : pb.buildPerModuleDefaultPipeline(level);
+  mpm.run(mod, mam);
+}
+
+// One kernel: its own LLVM module, verified, optimized and emitted as an object file.
+absl::Status CompileKernel(CompilerThread& thread, const std::string& name, const tir::PrimFunc& func,
+                           const CodegenOptions& options, CompiledKernels::Kernel* out) {
+  const absl::Time start = absl::Now();
+  llvm::Module mod(name, thread.ctx);
+  mod.setTargetTriple(thread.triple);
+  mod.setDataLayout(thread.tm->createDataLayout());
+  KernelEmitter emitter(thread.ctx, mod);
+  if (absl::Status s = emitter.EmitKernel(name, func.get()); !s.ok()) {
+    return absl::Status(s.code(), absl::StrCat("codegen of PrimFunc @", name, ": ", s.message()));
   }
   std::string verify_errors;
   llvm::raw_string_ostream verify_os(verify_errors);
-  if (llvm::verifyModule(*mod, &verify_os)) {
-    return absl::InternalError(absl::StrCat("generated LLVM IR is invalid: ", verify_os.str()));
+  if (llvm::verifyModule(mod, &verify_os)) {
+    return absl::InternalError(absl::StrCat("generated LLVM IR of @", name, " is invalid: ", verify_os.str()));
   }
-
-  // Optimize: LLVM's default O3 pipeline, with libmvec for vectorized math calls.
-  {
-    llvm::LoopAnalysisManager lam;
-    llvm::FunctionAnalysisManager fam;
-    llvm::CGSCCAnalysisManager cgam;
-    llvm::ModuleAnalysisManager mam;
-    llvm::PipelineTuningOptions tuning;
-    tuning.LoopVectorization = true;
-    tuning.SLPVectorization = true;
-    llvm::PassBuilder pb(tm.get(), tuning);
-    llvm::TargetLibraryInfoImpl tlii{llvm::Triple(triple)};
-    tlii.addVectorizableFunctionsFromVecLib(llvm::TargetLibraryInfoImpl::LIBMVEC_X86, llvm::Triple(triple));
-    fam.registerPass([&] { return llvm::TargetLibraryAnalysis(tlii); });
-    pb.registerModuleAnalyses(mam);
-    pb.registerCGSCCAnalyses(cgam);
-    pb.registerFunctionAnalyses(fam);
-    pb.registerLoopAnalyses(lam);
-    pb.crossRegisterProxies(lam, fam, cgam, mam);
-    llvm::OptimizationLevel level = options.opt_level >= 3   ? llvm::OptimizationLevel::O3
-                                    : options.opt_level == 2 ? llvm::OptimizationLevel::O2
-                                    : options.opt_level == 1 ? llvm::OptimizationLevel::O1
-                                                             : llvm::OptimizationLevel::O0;
-    // After the vectorizer and the late unrolling: an accumulator a schedule keeps in a buffer
-    // (a pool's window maximum: init, then one read-modify-write per tap) becomes straight-line
-    // code only then, too late for the pipeline's own load forwarding. GVN forwards each
-    // stored value to the next load and DSE drops the stores but the last, so the accumulator
-    // lives in a register.
-    pb.registerOptimizerLastEPCallback([](llvm::ModulePassManager& mpm, llvm::OptimizationLevel) {
-      llvm::FunctionPassManager fpm;
-      fpm.addPass(llvm::GVNPass());
-      fpm.addPass(llvm::DSEPass());
-      fpm.addPass(llvm::InstCombinePass());
-      mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(fpm)));
-    });
-    llvm::ModulePassManager mpm = level == llvm::OptimizationLevel::O0 ? pb.buildO0DefaultPipeline(level)
-                                                                      : pb.buildPerModuleDefaultPipeline(level);
-    mpm.run(*mod, mam);
-  }
+  Optimize(mod, *thread.tm, thread.triple, options.opt_level);
   if (options.keep_llvm_ir) {
-    llvm::raw_string_ostream os(out.llvm_ir);
-    mod->print(os, nullptr);
+    llvm::raw_string_ostream os(out->llvm_ir);
+    mod.print(os, nullptr);
   }
-
-  // Emit an object file and link it into a shared object with the system linker.
   llvm::SmallVector<char, 0> object;
   {
     llvm::raw_svector_ostream os(object);
     llvm::legacy::PassManager pm;
-    if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::ObjectFile)) {
+    if (thread.tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::ObjectFile)) {
       return absl::InternalError("LLVM cannot emit an object file for this target");
     }
-    pm.run(*mod);
+    pm.run(mod);
   }
-  char dir_template[] = "/tmp/mlc_codegen_XXXXXX";
+  out->object.assign(object.data(), object.size());
+  out->compile_seconds = absl::ToDoubleSeconds(absl::Now() - start);
+  return absl::OkStatus();
+}
+
+// Links object files into one shared object with the system linker.
+absl::StatusOr<std::string> LinkSharedObject(const std::vector<const std::string*>& objects) {
   const char* tmpdir = std::getenv("TMPDIR");
   std::string dir_pattern = absl::StrCat(tmpdir != nullptr ? tmpdir : "/tmp", "/mlc_codegen_XXXXXX");
   std::vector<char> dir_buf(dir_pattern.begin(), dir_pattern.end());
   dir_buf.push_back('\0');
   char* dir = mkdtemp(dir_buf.data());
+  char dir_template[] = "/tmp/mlc_codegen_XXXXXX";
   if (dir == nullptr) dir = mkdtemp(dir_template);
   if (dir == nullptr) return absl::InternalError("cannot create a temporary directory for linking");
-  std::string obj_path = absl::StrCat(dir, "/kernels.o"), so_path = absl::StrCat(dir, "/kernels.so"),
-              log_path = absl::StrCat(dir, "/link.log");
-  absl::Status status = WriteFileAtomically(obj_path, std::string(object.data(), object.size()));
-  if (status.ok()) {
-    // The linker driver needs PATH to find ld; Bazel actions may run with an empty environment.
-    setenv("PATH", "/usr/local/bin:/usr/bin:/bin", /*overwrite=*/0);
-    // An absolute path: through /bin/cc (merged /usr) gcc looks for its plug-ins under /libexec.
-    std::string cc = access("/usr/bin/cc", X_OK) == 0 ? "/usr/bin/cc" : "cc";
-    status = RunTool({cc, "-shared", "-fno-use-linker-plugin", "-o", so_path, obj_path, "-lmvec", "-lm"}, log_path);
+  const std::string so_path = absl::StrCat(dir, "/kernels.so"), log_path = absl::StrCat(dir, "/link.log");
+  // The linker driver needs PATH to find ld; Bazel actions may run with an empty environment.
+  setenv("PATH", "/usr/local/bin:/usr/bin:/bin", /*overwrite=*/0);
+  // An absolute path: through /bin/cc (merged /usr) gcc looks for its plug-ins under /libexec.
+  std::vector<std::string> argv = {access("/usr/bin/cc", X_OK) == 0 ? "/usr/bin/cc" : "cc", "-shared",
+                                   "-fno-use-linker-plugin", "-o", so_path};
+  absl::Status status = absl::OkStatus();
+  for (size_t i = 0; i < objects.size() && status.ok(); ++i) {
+    argv.push_back(absl::StrCat(dir, "/k", i, ".o"));
+    status = WriteFileAtomically(argv.back(), *objects[i]);
   }
+  argv.insert(argv.end(), {"-lmvec", "-lm"});
+  if (status.ok()) status = RunTool(argv, log_path);
   absl::StatusOr<std::string> so = status.ok() ? ReadFile(so_path) : absl::StatusOr<std::string>(status);
-  std::remove(obj_path.c_str());
+  for (size_t i = 0; i < objects.size(); ++i) std::remove(absl::StrCat(dir, "/k", i, ".o").c_str());
   std::remove(so_path.c_str());
   std::remove(log_path.c_str());
   rmdir(dir);
+  return so;
+}
+
+}  // namespace
+
+int CodegenThreads(const CodegenOptions& options, size_t kernels) {
+  int n = options.num_threads > 0 ? options.num_threads : static_cast<int>(std::thread::hardware_concurrency());
+  return std::max(1, std::min(n, static_cast<int>(kernels)));
+}
+
+absl::StatusOr<CompiledKernels> CompileKernels(const std::vector<std::pair<std::string, tir::PrimFunc>>& funcs,
+                                               const Target& mlc_target, const CodegenOptions& options) {
+  InitializeLLVM();
+  if (mlc_target.kind != "llvm") {
+    return absl::InvalidArgumentError(absl::StrCat("the LLVM backend cannot compile for target '", mlc_target.str(), "'"));
+  }
+  CompiledKernels out;
+  out.kernels.resize(funcs.size());
+  for (size_t i = 0; i < funcs.size(); ++i) out.kernels[i].symbol = KernelSymbol(funcs[i].first);
+  // Kernels are independent modules: thread t compiles kernel t, then each thread takes the next
+  // one not yet taken. The objects are linked in the kernels' order, so the result does not
+  // depend on which thread ran what.
+  const int num_threads = CodegenThreads(options, funcs.size());
+  std::atomic<size_t> next{static_cast<size_t>(num_threads)};
+  std::vector<absl::Status> errors(funcs.size(), absl::OkStatus());
+  std::vector<absl::Status> thread_errors(num_threads, absl::OkStatus());
+  auto work = [&](int t) {
+    CompilerThread thread;
+    thread.triple = llvm::sys::getDefaultTargetTriple();
+    absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> tm = MakeTargetMachine(mlc_target, thread.triple, options.opt_level);
+    if (!tm.ok()) {
+      thread_errors[t] = tm.status();
+      return;
+    }
+    thread.tm = *std::move(tm);
+    // Loop metadata (vectorize, unroll) are hints: LLVM declining one is no concern of the
+    // user's, so its remarks and warnings about them are not printed. Errors still are.
+    struct QuietHints : llvm::DiagnosticHandler {
+      bool handleDiagnostics(const llvm::DiagnosticInfo& info) override { return info.getSeverity() != llvm::DS_Error; }
+    };
+    thread.ctx.setDiagnosticHandler(std::make_unique<QuietHints>());
+    for (size_t i = static_cast<size_t>(t); i < funcs.size(); i = next++) {
+      errors[i] = CompileKernel(thread, funcs[i].first, funcs[i].second, options, &out.kernels[i]);
+      out.kernels[i].thread = t;
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int t = 1; t < num_threads; ++t) threads.emplace_back(work, t);
+  work(0);
+  for (std::thread& t : threads) t.join();
+  for (const absl::Status& s : thread_errors) {
+    if (!s.ok()) return s;
+  }
+  for (const absl::Status& s : errors) {
+    if (!s.ok()) return s;
+  }
+  out.threads = num_threads;
+  const absl::Time link_start = absl::Now();
+  std::vector<const std::string*> objects;
+  for (const CompiledKernels::Kernel& k : out.kernels) objects.push_back(&k.object);
+  absl::StatusOr<std::string> so = LinkSharedObject(objects);
   if (!so.ok()) return so.status();
+  out.link_seconds = absl::ToDoubleSeconds(absl::Now() - link_start);
   out.shared_object = std::move(*so);
   return out;
 }

@@ -2,6 +2,10 @@
  *  \brief Lowered PrimFuncs -> LLVM IR -> optimized native code for the host CPU -> one shared
  *         object, linked by the system linker.
  *
+ *  Every kernel is its own LLVM module, compiled to its own object file on one of a few threads
+ *  (each with its own LLVM context), then all are linked in the kernels' order: the shared
+ *  object does not depend on the number of threads.
+ *
  *  Each kernel `f` is exported as `int32_t __mlc_kernel_f(void* const* args)`, args[i] being the
  *  data pointer of buffer parameter i (shapes are static and checked by the VM before the
  *  call). The body is compiled into an internal function whose pointer parameters are
@@ -32,15 +36,28 @@ namespace codegen {
 
 struct CodegenOptions {
   int opt_level = 3;
+  /*! \brief Threads compiling kernels; 0: one per core. */
+  int num_threads = 0;
   /*! \brief Keep the optimized LLVM IR text in the result (for --dump). */
   bool keep_llvm_ir = false;
 };
 
 struct CompiledKernels {
-  std::string shared_object;  // ELF bytes
-  std::vector<std::string> symbols;  // one per input function, same order
-  std::string llvm_ir;        // when keep_llvm_ir
+  struct Kernel {
+    std::string symbol;
+    std::string object;     // its ELF object file
+    std::string llvm_ir;    // optimized, when keep_llvm_ir
+    double compile_seconds = 0;  // emitting, optimizing and generating code
+    int thread = 0;         // which compiling thread (0 .. threads - 1) compiled it
+  };
+  std::string shared_object;    // ELF bytes
+  std::vector<Kernel> kernels;  // one per input function, same order
+  int threads = 1;              // threads that compiled
+  double link_seconds = 0;
 };
+
+/*! \brief How many threads CompileKernels uses for `kernels` kernels. */
+int CodegenThreads(const CodegenOptions& options, size_t kernels);
 
 /*! \brief The exported symbol of a kernel. */
 std::string KernelSymbol(const std::string& name);

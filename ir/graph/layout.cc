@@ -177,6 +177,28 @@ std::map<char, Layout::Coord> Layout::CoordsOf(const std::vector<tir::PrimExpr>&
   return coords;
 }
 
+namespace {
+
+// dst[j] = src[base + table[j * step]] for j < n, elements of `elem` bytes; a fixed-size copy
+// per width so the compiler turns it into one load and store.
+template <size_t kBytes>
+void CopyGatheredFixed(char* dst, const char* src, int64_t base, const int64_t* table, int64_t step, int64_t n) {
+  for (int64_t j = 0; j < n; ++j) std::memcpy(dst + j * kBytes, src + (base + table[j * step]) * kBytes, kBytes);
+}
+
+void CopyGathered(char* dst, const char* src, int64_t base, const int64_t* table, int64_t step, int64_t n, size_t elem) {
+  switch (elem) {
+    case 1: return CopyGatheredFixed<1>(dst, src, base, table, step, n);
+    case 2: return CopyGatheredFixed<2>(dst, src, base, table, step, n);
+    case 4: return CopyGatheredFixed<4>(dst, src, base, table, step, n);
+    case 8: return CopyGatheredFixed<8>(dst, src, base, table, step, n);
+    default:
+      for (int64_t j = 0; j < n; ++j) std::memcpy(dst + j * elem, src + (base + table[j * step]) * elem, elem);
+  }
+}
+
+}  // namespace
+
 absl::StatusOr<TensorData> TransformLayout(const TensorData& data, const Layout& src, const Layout& dst) {
   if (src.Primal() != dst.Primal()) {
     return absl::InvalidArgumentError(absl::StrCat("cannot transform layout ", src.name(), " to ", dst.name(),
@@ -206,26 +228,52 @@ absl::StatusOr<TensorData> TransformLayout(const TensorData& data, const Layout&
     if (factor[p] > 1) inner_stride[p] = src_stride[src.PositionOf(static_cast<char>(std::tolower(order[p])))];
   }
   // Per destination axis: which primal axis it is part of, and its weight in that coordinate.
-  std::vector<size_t> axis_primal(dst.ndim());
-  std::vector<int64_t> axis_weight(dst.ndim());
-  for (size_t i = 0; i < dst.ndim(); ++i) {
+  const std::vector<int64_t>& ds = *dst_shape;
+  const size_t nd = dst.ndim();
+  std::vector<size_t> axis_primal(nd);
+  std::vector<int64_t> axis_weight(nd);
+  std::vector<int64_t> coord_limit(rank, 1);  // one past the largest coordinate per primal axis
+  for (size_t i = 0; i < nd; ++i) {
     const Layout::Axis& a = dst.axes()[i];
     axis_primal[i] = order.find(Upper(a.name));
     axis_weight[i] = a.primal() ? dst.Factor(a.name) : 1;
+    coord_limit[axis_primal[i]] += (ds[i] - 1) * axis_weight[i];
   }
-  const std::vector<int64_t>& ds = *dst_shape;
-  std::vector<int64_t> idx(dst.ndim(), 0), coord(rank);
+  // The source offset is a sum over primal axes of a function of that axis' coordinate, so one
+  // table per axis replaces the divisions an element would otherwise take (packing weights runs
+  // at memory speed: issue 37).
+  std::vector<std::vector<int64_t>> offset_of(rank);
+  for (size_t p = 0; p < rank; ++p) {
+    offset_of[p].resize(static_cast<size_t>(coord_limit[p]));
+    for (int64_t c = 0; c < coord_limit[p]; ++c) {
+      offset_of[p][c] = c / factor[p] * outer_stride[p] + c % factor[p] * inner_stride[p];
+    }
+  }
+  const int64_t total = out.NumElements();
+  if (total == 0) return out;
+  if (nd == 0) {
+    std::memcpy(out.mutable_data(), data.data(), elem);
+    return out;
+  }
   const char* in = static_cast<const char*>(data.data());
   char* o = static_cast<char*>(out.mutable_data());
-  const int64_t total = out.NumElements();
-  for (int64_t n = 0; n < total; ++n) {
-    std::fill(coord.begin(), coord.end(), 0);
-    for (size_t i = 0; i < dst.ndim(); ++i) coord[axis_primal[i]] += idx[i] * axis_weight[i];
-    int64_t src_off = 0;
-    for (size_t p = 0; p < rank; ++p) src_off += coord[p] / factor[p] * outer_stride[p] + coord[p] % factor[p] * inner_stride[p];
-    std::memcpy(o + n * elem, in + src_off * elem, elem);
-    for (size_t i = dst.ndim(); i-- > 0;) {
+  // Walk the destination in order: an odometer over all axes but the last keeps each primal
+  // coordinate current; the last axis runs as a tight loop over one table.
+  const size_t last = nd - 1;
+  const int64_t* last_table = offset_of[axis_primal[last]].data();
+  const int64_t last_weight = axis_weight[last], last_extent = ds[last];
+  std::vector<int64_t> idx(nd, 0), coord(rank, 0);
+  for (int64_t n = 0; n < total; n += last_extent) {
+    int64_t base = 0;
+    for (size_t p = 0; p < rank; ++p) {
+      if (p != axis_primal[last]) base += offset_of[p][coord[p]];
+    }
+    const int64_t c0 = coord[axis_primal[last]];
+    CopyGathered(o + n * elem, in, base, last_table + c0, last_weight, last_extent, elem);
+    for (size_t i = last; i-- > 0;) {
+      coord[axis_primal[i]] += axis_weight[i];
       if (++idx[i] < ds[i]) break;
+      coord[axis_primal[i]] -= ds[i] * axis_weight[i];
       idx[i] = 0;
     }
   }

@@ -82,7 +82,7 @@ class Layout {
 };
 
 /*! \brief `data` (in layout `src`) in layout `dst`, which must have the same primal layout;
- *  computed here, element by element, for constants (weights packed at compile time). */
+ *  computed here for constants (weights packed at compile time), at memory speed. */
 absl::StatusOr<TensorData> TransformLayout(const TensorData& data, const Layout& src, const Layout& dst);
 
 }  // namespace mlc

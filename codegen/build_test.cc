@@ -1,0 +1,115 @@
+/*! \file build_test.cc
+ *  \brief The build's handling of kernels as a whole: compiled on several threads into the same
+ *         bytes as on one, structurally equal kernels compiled once, the statistics --timing
+ *         prints.
+ */
+#include <random>
+#include <set>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "codegen/build.h"
+#include "codegen/llvm/codegen_llvm.h"
+#include "codegen/lower_tir.h"
+#include "frontend/tvmscript.h"
+#include "gtest/gtest.h"
+#include "ir/target/target.h"
+#include "tools/testing/kernel_harness.h"
+#include "vm/virtual_machine.h"
+
+namespace mlc {
+namespace {
+
+// y = x * c + 1 over n elements, for a few different (n, c): distinct kernels.
+std::string ScaleKernel(const std::string& name, int n, double c) {
+  return absl::StrCat("    @T.prim_func\n    def ", name, "(X: T.Buffer((", n, ",), \"float32\"), Y: T.Buffer((", n,
+                      ",), \"float32\")):\n        for i in T.serial(", n,
+                      "):\n            with T.block(\"y\"):\n                vi = T.axis.spatial(", n,
+                      ", i)\n                Y[vi] = X[vi] * T.float32(", c, ") + T.float32(1)\n");
+}
+
+TEST(Codegen, KernelsCompileOnEveryThreadIntoTheBytesOneThreadGives) {
+  std::string text = "@I.ir_module\nclass Module:\n";
+  const int kKernels = 6;
+  for (int i = 0; i < kKernels; ++i) text += ScaleKernel(absl::StrCat("scale", i), 16 + i, 0.5 + i);
+  absl::StatusOr<IRModule> mod = ParseTVMScript(text, "kernels.py");
+  ASSERT_TRUE(mod.ok()) << mod.status();
+  std::vector<std::pair<std::string, tir::PrimFunc>> lowered;
+  for (int i = 0; i < kKernels; ++i) {
+    const std::string name = absl::StrCat("scale", i);
+    absl::StatusOr<tir::PrimFunc> l = codegen::LowerPrimFunc(mod->LookupPrimFunc(name));
+    ASSERT_TRUE(l.ok()) << l.status();
+    lowered.emplace_back(name, *l);
+  }
+  absl::StatusOr<Target> target = Target::Parse("x86-64-v3");
+  ASSERT_TRUE(target.ok()) << target.status();
+  codegen::CodegenOptions one, two;
+  one.num_threads = 1;
+  two.num_threads = 2;
+  absl::StatusOr<codegen::CompiledKernels> serial = codegen::CompileKernels(lowered, *target, one);
+  absl::StatusOr<codegen::CompiledKernels> parallel = codegen::CompileKernels(lowered, *target, two);
+  ASSERT_TRUE(serial.ok()) << serial.status();
+  ASSERT_TRUE(parallel.ok()) << parallel.status();
+  EXPECT_EQ(serial->threads, 1);
+  EXPECT_EQ(parallel->threads, 2);
+  std::set<int> used;
+  for (const codegen::CompiledKernels::Kernel& k : parallel->kernels) used.insert(k.thread);
+  EXPECT_EQ(used, (std::set<int>{0, 1})) << "every thread compiles at least one kernel";
+  for (int i = 0; i < kKernels; ++i) {
+    EXPECT_EQ(parallel->kernels[i].symbol, codegen::KernelSymbol(absl::StrCat("scale", i)));
+    EXPECT_EQ(parallel->kernels[i].object, serial->kernels[i].object) << "kernel " << i;
+  }
+  EXPECT_EQ(parallel->shared_object, serial->shared_object);
+  // Never more threads than kernels.
+  codegen::CodegenOptions many;
+  many.num_threads = 64;
+  EXPECT_EQ(codegen::CodegenThreads(many, 3), 3);
+}
+
+TEST(Build, StructurallyEqualKernelsCompileOnceAndShareASymbol) {
+  // Two kernels equal but for their names (the parser gives each its global_symbol), and a third
+  // that differs in a constant.
+  const std::string text = "@I.ir_module\nclass Module:\n" + ScaleKernel("first", 8, 2) + ScaleKernel("again", 8, 2) +
+                           ScaleKernel("other", 8, 3) + R"(
+    @R.function
+    def main(x: R.Tensor((8,), "float32")):
+        with R.dataflow():
+            a = R.call_tir(first, (x,), R.Tensor((8,), "float32"))
+            b = R.call_tir(again, (a,), R.Tensor((8,), "float32"))
+            c = R.call_tir(other, (b,), R.Tensor((8,), "float32"))
+            R.output(c)
+        return c
+)";
+  absl::StatusOr<IRModule> mod = ParseTVMScript(text, "equal_kernels.py");
+  ASSERT_TRUE(mod.ok()) << mod.status();
+  codegen::BuildStats stats;
+  codegen::BuildOptions options;
+  options.stats = &stats;
+  absl::StatusOr<proto::Executable> exe = codegen::Build(*mod, options);
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  EXPECT_EQ(stats.kernels, 3);
+  EXPECT_EQ(stats.distinct_kernels, 2);
+  EXPECT_EQ(stats.kernel_seconds.size(), 2u);
+  std::map<std::string, std::string> symbol;
+  for (const proto::Kernel& k : exe->kernels()) symbol[k.name()] = k.symbol();
+  EXPECT_EQ(symbol["again"], symbol["first"]);
+  EXPECT_NE(symbol["other"], symbol["first"]);
+  bool timed_codegen = false;
+  for (const auto& [phase, seconds] : stats.phases) timed_codegen |= phase.rfind("codegen", 0) == 0;
+  EXPECT_TRUE(timed_codegen);
+  // The shared kernel runs for both names: ((x * 2 + 1) * 2 + 1) * 3 + 1.
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = vm::VirtualMachine::Load(*exe);
+  ASSERT_TRUE(vm.ok()) << vm.status();
+  std::mt19937 rng(3);
+  vm::NDArray x = testing_util::Random({8}, &rng);
+  absl::StatusOr<vm::Value> out = (*vm)->Invoke("main", {x});
+  ASSERT_TRUE(out.ok()) << out.status();
+  const float* y = testing_util::F(out->tensor());
+  for (int i = 0; i < 8; ++i) {
+    const double want = ((testing_util::F(x)[i] * 2.0 + 1) * 2 + 1) * 3 + 1;
+    EXPECT_NEAR(y[i], want, 1e-5 * std::abs(want) + 1e-6) << i;
+  }
+}
+
+}  // namespace
+}  // namespace mlc
