@@ -24,9 +24,11 @@
 #include "ir/graph/verifier.h"
 #include "support/resource_limit_flag.h"
 #include "support/file_util.h"
+#include "support/phase_timer.h"
 
 ABSL_FLAG(std::string, in, "", "model to import: *.fxpb (PyTorch FX) or *.onnx");
 ABSL_FLAG(std::string, out, "", "IRModule to write (*.irpb)");
+ABSL_FLAG(bool, timing, false, "print the time of each phase (to stderr)");
 ABSL_FLAG(bool, keep_params_in_input, false, "ONNX: initializers become parameters of main instead of constants");
 ABSL_FLAG(std::string, dim, "", "ONNX: values of symbolic dimensions, e.g. batch=1,seq=128");
 ABSL_FLAG(std::string, converter_plugin, "",
@@ -54,6 +56,8 @@ int main(int argc, char** argv) {
     std::cerr << "import: --in and --out are required\n";
     return 2;
   }
+  mlc::PhaseTimer timer;
+  timer.Start("read and convert");
   absl::StatusOr<mlc::IRModule> mod;
   if (absl::EndsWith(in, ".fxpb")) {
     mod = mlc::fx::ImportFxFile(in);
@@ -78,14 +82,18 @@ int main(int argc, char** argv) {
     std::cerr << "import: " << mod.status().message() << "\n";
     return 1;
   }
+  timer.Start("verify");
   if (absl::Status s = mlc::VerifyModule(*mod); !s.ok()) {
     std::cerr << "import: " << in << ": " << (absl::IsResourceExhausted(s) ? "" : "the imported module is ill-formed: ")
               << s.message() << "\n";
     return 1;
   }
+  timer.Start("write");
   if (absl::Status s = mlc::SaveModule(*mod, out); !s.ok()) {
     std::cerr << "import: " << s.message() << "\n";
     return 1;
   }
+  timer.Stop();
+  if (absl::GetFlag(FLAGS_timing)) std::cerr << mlc::FormatPhaseTable("import", timer.phases());
   return 0;
 }

@@ -23,6 +23,7 @@
 #include "passes/pass.h"
 #include "support/resource_limit_flag.h"
 #include "support/file_util.h"
+#include "support/phase_timer.h"
 
 ABSL_FLAG(std::string, in, "", "IRModule to transform (*.irpb)");
 ABSL_FLAG(std::string, out, "", "IRModule to write (*.irpb)");
@@ -30,7 +31,7 @@ ABSL_FLAG(std::string, target, "", "target to compile for (llvm -mcpu=native, x8
 ABSL_FLAG(std::string, passes, "default", "pipeline: pass,pass{option=value,...},... or a named pipeline (default, native, O0)");
 ABSL_FLAG(bool, print_after_all, false, "print the module after every pass (to stderr)");
 ABSL_FLAG(std::string, print_after, "", "comma-separated passes after which to print the module");
-ABSL_FLAG(bool, timing, false, "print each pass's time (to stderr)");
+ABSL_FLAG(bool, timing, false, "print the time of loading, of each pass and of writing (to stderr)");
 ABSL_FLAG(std::string, dump_dir, "", "write the module after each pass into this directory");
 ABSL_FLAG(std::string, pass_plugin, "", "comma-separated shared libraries of passes to load");
 ABSL_FLAG(bool, list_passes, false, "describe every registered pass and its options, then exit");
@@ -85,6 +86,8 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
+  mlc::PhaseTimer timer;
+  timer.Start("load");
   absl::StatusOr<mlc::IRModule> mod = mlc::LoadModule(in);
   if (!mod.ok()) {
     std::cerr << "opt: " << mod.status().message() << "\n";
@@ -100,17 +103,25 @@ int main(int argc, char** argv) {
   for (absl::string_view p : absl::StrSplit(absl::GetFlag(FLAGS_print_after), ',', absl::SkipEmpty())) {
     options.print_after.insert(std::string(p));
   }
-  options.timing = absl::GetFlag(FLAGS_timing);
   options.dump_dir = absl::GetFlag(FLAGS_dump_dir);
   options.log = &std::cerr;
+  std::vector<mlc::passes::PassRecord> records;
+  options.records = &records;
+  timer.Stop();
   absl::StatusOr<mlc::IRModule> result = mlc::passes::RunPipeline(*mod, *passes, options);
   if (!result.ok()) {
     std::cerr << "opt: " << in << ": " << result.status().message() << "\n";
     return 1;
   }
+  for (const mlc::passes::PassRecord& r : records) {
+    timer.Add(absl::StrCat("pass ", r.pass, r.changed ? "" : " (no change)"), r.ms / 1e3);
+  }
+  timer.Start("write");
   if (absl::Status s = mlc::SaveModule(*result, out); !s.ok()) {
     std::cerr << "opt: " << s.message() << "\n";
     return 1;
   }
+  timer.Stop();
+  if (absl::GetFlag(FLAGS_timing)) std::cerr << mlc::FormatPhaseTable("opt", timer.phases());
   return 0;
 }

@@ -7,7 +7,10 @@
  *  the copy is run here by the interpreter, the function takes the packed buffer as parameter
  *  instead (the copy block is removed), and the calls pass the packed constant.
  */
+#include <algorithm>
+#include <cstring>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "absl/strings/str_cat.h"
@@ -66,8 +69,111 @@ std::vector<Packing> FindPackings(const tir::PrimFunc& f) {
   return out;
 }
 
+/*! \brief The integer value of `e` with `var` = `value`, when `e` is built of integer
+ *  arithmetic on `var` and constants alone. */
+std::optional<int64_t> EvalIndex(const tir::PrimExpr& e, const tir::Var& var, int64_t value) {
+  if (const auto* imm = e.as<tir::IntImmNode>()) return imm->value;
+  if (e.same_as(var)) return value;
+  if (const auto* cast = e.as<tir::CastNode>()) {
+    return cast->dtype.is_integer() ? EvalIndex(cast->value, var, value) : std::nullopt;
+  }
+  const auto* bin = e.as<tir::BinaryNode>();
+  if (bin == nullptr) return std::nullopt;
+  std::optional<int64_t> a = EvalIndex(bin->a, var, value), b = EvalIndex(bin->b, var, value);
+  if (!a || !b) return std::nullopt;
+  switch (e->kind()) {
+    case NodeKind::kAdd: return *a + *b;
+    case NodeKind::kSub: return *a - *b;
+    case NodeKind::kMul: return *a * *b;
+    case NodeKind::kMin: return std::min(*a, *b);
+    case NodeKind::kMax: return std::max(*a, *b);
+    case NodeKind::kFloorDiv:
+      if (*b == 0) return std::nullopt;
+      return *a / *b - ((*a % *b != 0) && ((*a < 0) != (*b < 0)) ? 1 : 0);
+    case NodeKind::kFloorMod: {
+      if (*b == 0) return std::nullopt;
+      int64_t m = *a % *b;
+      return m != 0 && ((m < 0) != (*b < 0)) ? m + *b : m;
+    }
+    default: return std::nullopt;
+  }
+}
+
+/*! \brief The copy run as a gather, when every index of the store depends on at most one
+ *  iteration variable (a layout change: v0 // 40, v1, v0 % 40): the flat offset it stores to is
+ *  then a sum of one table entry per variable, and the copy moves memory at memory speed
+ *  (packing a language model's weights through the interpreter took minutes). nullopt when the
+ *  store is not of that form; the interpreter runs it then. */
+std::optional<TensorData> PackSeparable(const Packing& p, const TensorData& value, const std::vector<int64_t>& shape) {
+  const tir::BlockNode* b = p.realize->block.get();
+  const auto* store = b->body.as<tir::BufferStoreNode>();
+  const size_t rank = b->iter_vars.size();
+  std::vector<int64_t> extent(rank), min(rank);
+  for (size_t j = 0; j < rank; ++j) {
+    const int64_t* lo = tir::AsConstInt(b->iter_vars[j].dom.min);
+    const int64_t* n = tir::AsConstInt(b->iter_vars[j].dom.extent);
+    if (lo == nullptr || n == nullptr || *lo != 0) return std::nullopt;  // P[v] is read from 0 on
+    min[j] = *lo;
+    extent[j] = *n;
+  }
+  if (value.shape() != extent) return std::nullopt;
+  std::vector<int64_t> stride(shape.size(), 1);
+  for (size_t i = shape.size(); i-- > 1;) stride[i - 1] = stride[i] * shape[i];
+  if (store->indices.size() != shape.size()) return std::nullopt;
+  // offset[j][x]: what variable j at value min + x adds to the flat store offset.
+  std::vector<std::vector<int64_t>> offset(rank);
+  for (size_t j = 0; j < rank; ++j) offset[j].assign(static_cast<size_t>(extent[j]), 0);
+  int64_t base = 0;
+  for (size_t i = 0; i < store->indices.size(); ++i) {
+    const tir::PrimExpr& index = store->indices[i];
+    int user = -1;
+    for (size_t j = 0; j < rank; ++j) {
+      if (!tir::UsesVar(index, b->iter_vars[j].var)) continue;
+      if (user >= 0) return std::nullopt;  // two variables in one index
+      user = static_cast<int>(j);
+    }
+    if (user < 0) {
+      std::optional<int64_t> c = EvalIndex(index, tir::Var(), 0);
+      if (!c || *c < 0 || *c >= shape[i]) return std::nullopt;
+      base += *c * stride[i];
+      continue;
+    }
+    for (int64_t x = 0; x < extent[user]; ++x) {
+      std::optional<int64_t> v = EvalIndex(index, b->iter_vars[user].var, min[user] + x);
+      if (!v || *v < 0 || *v >= shape[i]) return std::nullopt;  // out of bounds: let the interpreter say so
+      offset[user][x] += *v * stride[i];
+    }
+  }
+  TensorData out(value.dtype(), shape);
+  const size_t elem = static_cast<size_t>(value.dtype().bytes());
+  const char* in = static_cast<const char*>(value.data());
+  char* o = static_cast<char*>(out.mutable_data());
+  const int64_t total = value.NumElements();
+  if (total == 0) return out;
+  // The source is read in order; an odometer over all but the last variable keeps the partial
+  // offset, the last one runs over its table.
+  std::vector<int64_t> idx(rank, 0);
+  const std::vector<int64_t>& last = offset[rank - 1];
+  for (int64_t n = 0; n < total; n += extent[rank - 1]) {
+    int64_t at = base;
+    for (size_t j = 0; j + 1 < rank; ++j) at += offset[j][idx[j]];
+    const char* src = in + n * elem;
+    for (int64_t x = 0; x < extent[rank - 1]; ++x) std::memcpy(o + (at + last[x]) * elem, src + x * elem, elem);
+    for (size_t j = rank - 1; j-- > 0;) {
+      if (++idx[j] < extent[j]) break;
+      idx[j] = 0;
+    }
+  }
+  return out;
+}
+
 /*! \brief Runs the copy over its whole domain on the constant. */
 absl::StatusOr<TensorData> Pack(const Packing& p, const tir::PrimFunc& f, const TensorData& value) {
+  std::vector<int64_t> shape;
+  for (const tir::PrimExpr& d : p.packed->shape) shape.push_back(*tir::AsConstInt(d));
+  if (!p.realize->block->iter_vars.empty()) {
+    if (std::optional<TensorData> packed = PackSeparable(p, value, shape)) return *std::move(packed);
+  }
   const tir::BlockNode* b = p.realize->block.get();
   std::vector<tir::Var> loop_vars;
   std::vector<tir::PrimExpr> values;
@@ -80,8 +186,6 @@ absl::StatusOr<TensorData> Pack(const Packing& p, const tir::PrimFunc& f, const 
     body = tir::Stmt(new tir::ForNode(loop_vars[i], b->iter_vars[i].dom.min, b->iter_vars[i].dom.extent, tir::ForKind::kSerial, body));
   }
   tir::PrimFunc copy(new tir::PrimFuncNode({f->params[p.param], p.packed}, body, {}));
-  std::vector<int64_t> shape;
-  for (const tir::PrimExpr& d : p.packed->shape) shape.push_back(*tir::AsConstInt(d));
   TensorData in = value, out(value.dtype(), shape);
   if (absl::Status s = tir::InterpretPrimFunc(copy, {&in, &out}); !s.ok()) return s;
   return out;

@@ -48,6 +48,46 @@ TEST(Passes, FoldConstantComputesTheValues) {
   EXPECT_EQ(constants[1].as<relax::ConstantNode>()->data.data_as<float>()[0], 0.0f);  // relu(3.5 * -2)
 }
 
+TEST(Passes, PackConstantsMovesEveryWeightElementIntoItsPanel) {
+  // Every element of W (N x K) lands at [n / width, k, n % width] of the packed constant.
+  const int64_t n = 48, k = 64;
+  std::vector<double> values(n * k);
+  for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<double>(i + 1);
+  ParseOptions options;
+  options.constants = std::vector<TensorData>{TensorFromDoubles(DataType::Float32(), {n, k}, values)};
+  absl::StatusOr<IRModule> mod = ParseTVMScript(R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((16, 64), dtype="float32")):
+        with R.dataflow():
+            gv = R.nn.dense(x, metadata["relax.expr.Constant"][0])
+            R.output(gv)
+        return gv
+)", "dense.py", options);
+  ASSERT_TRUE(mod.ok()) << mod.status();
+  absl::StatusOr<IRModule> out =
+      RunPipeline(*mod, *ParsePipeline("fuse-ops,legalize,fuse-tir,default-schedule,pack-constants,remove-unused"));
+  ASSERT_TRUE(out.ok()) << out.status();
+  std::vector<relax::Expr> constants = CollectConstants(*out);
+  ASSERT_EQ(constants.size(), 1u);
+  const TensorData& packed = constants[0].as<relax::ConstantNode>()->data;
+  ASSERT_EQ(packed.shape().size(), 3u) << "panels, k, panel width";
+  const int64_t panels = packed.shape()[0], width = packed.shape()[2];
+  ASSERT_EQ(packed.shape()[1], k);
+  ASSERT_GE(panels * width, n);
+  const float* p = packed.data_as<float>();
+  for (int64_t panel = 0; panel < panels; ++panel) {
+    for (int64_t kk = 0; kk < k; ++kk) {
+      for (int64_t c = 0; c < width; ++c) {
+        const int64_t row = panel * width + c;
+        const float want = row < n ? static_cast<float>(values[row * k + kk]) : 0.0f;
+        ASSERT_EQ(p[(panel * k + kk) * width + c], want) << "panel " << panel << " k " << kk << " column " << c;
+      }
+    }
+  }
+}
+
 /*! \brief A pass with nothing to do returns the same functions, and the pipeline reports it. */
 TEST(Passes, EveryPassReportsNoChangeWhereItHasNothingToDo) {
   // Loop-level code only, already scheduled: no graph-level operator for any pass to rewrite

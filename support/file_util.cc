@@ -20,12 +20,49 @@
 namespace mlc {
 
 absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open: ", std::strerror(errno)));
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) return absl::DataLossError(absl::StrCat(path, ": read error"));
-  return buffer.str();
+  // One read of the known size into one buffer: artifacts are hundreds of megabytes.
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return absl::NotFoundError(absl::StrCat(path, ": cannot open: ", std::strerror(errno)));
+  struct stat st;
+  if (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+    const std::string err = S_ISDIR(st.st_mode) ? "is a directory" : std::strerror(errno);
+    close(fd);
+    return absl::DataLossError(absl::StrCat(path, ": cannot read: ", err));
+  }
+  std::string out;
+  // Pipes and /proc files report no size: read until the end, growing as needed.
+  out.resize(S_ISREG(st.st_mode) && st.st_size > 0 ? static_cast<size_t>(st.st_size) : 65536);
+  size_t have = 0;
+  while (true) {
+    if (have == out.size()) {
+      // Full: at the end (the usual case, seen without growing) or the file is longer.
+      char probe[4096];
+      ssize_t n = read(fd, probe, sizeof(probe));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        if (n == 0) break;
+        const std::string err = std::strerror(errno);
+        close(fd);
+        return absl::DataLossError(absl::StrCat(path, ": read error: ", err));
+      }
+      out.resize(out.size() * 2);
+      std::memcpy(out.data() + have, probe, static_cast<size_t>(n));
+      have += static_cast<size_t>(n);
+      continue;
+    }
+    ssize_t n = read(fd, out.data() + have, out.size() - have);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const std::string err = std::strerror(errno);
+      close(fd);
+      return absl::DataLossError(absl::StrCat(path, ": read error: ", err));
+    }
+    if (n == 0) break;
+    have += static_cast<size_t>(n);
+  }
+  close(fd);
+  out.resize(have);
+  return out;
 }
 
 absl::Status WriteFileAtomically(const std::string& path, const std::string& contents) {

@@ -49,26 +49,34 @@ std::string Digest(const char* header, size_t header_bytes, const char* payload,
 
 std::string Sha256(const std::string& bytes) { return Digest(bytes.data(), bytes.size(), nullptr, 0); }
 
-std::string Seal(const std::string& kind, uint32_t format_version, const std::string& payload, const SigningKey* signer) {
-  std::string out(kSealMagic, sizeof(kSealMagic));
+void SealInPlace(const std::string& kind, uint32_t format_version, std::string* bytes, const SigningKey* signer) {
+  const size_t payload_bytes = bytes->size() - kSealHeaderBytes;
+  std::string header(kSealMagic, sizeof(kSealMagic));
   std::string padded_kind = kind.substr(0, kKindBytes);
   padded_kind.resize(kKindBytes, '\0');
-  out += padded_kind;
-  PutLittleEndian(format_version, 4, &out);
-  PutLittleEndian(payload.size(), 8, &out);
-  out += Digest(out.data(), out.size(), payload.data(), payload.size());
-  const std::string digest = out.substr(kDigestOffset);
-  out.reserve(out.size() + payload.size() + kSignatureTrailerBytes);
-  out += payload;
+  header += padded_kind;
+  PutLittleEndian(format_version, 4, &header);
+  PutLittleEndian(payload_bytes, 8, &header);
+  const std::string digest = Digest(header.data(), header.size(), bytes->data() + kSealHeaderBytes, payload_bytes);
+  header += digest;
+  bytes->replace(0, kSealHeaderBytes, header);
   if (signer != nullptr) {
-    out.append(kSignatureMagic, sizeof(kSignatureMagic));
-    out += signer->public_key();
-    out += signer->Sign(digest);
+    bytes->append(kSignatureMagic, sizeof(kSignatureMagic));
+    *bytes += signer->public_key();
+    *bytes += signer->Sign(digest);
   }
+}
+
+std::string Seal(const std::string& kind, uint32_t format_version, const std::string& payload, const SigningKey* signer) {
+  std::string out;
+  out.reserve(kSealHeaderBytes + payload.size() + (signer != nullptr ? kSignatureTrailerBytes : 0));
+  out.resize(kSealHeaderBytes);
+  out += payload;
+  SealInPlace(kind, format_version, &out, signer);
   return out;
 }
 
-absl::StatusOr<std::string> Unseal(const std::string& bytes, const std::string& kind, uint32_t format_version,
+absl::StatusOr<absl::string_view> Unseal(const std::string& bytes, const std::string& kind, uint32_t format_version,
                                    const std::string& source, const std::vector<std::string>& trusted_keys) {
   if (bytes.size() < sizeof(kSealMagic) || std::memcmp(bytes.data(), kSealMagic, sizeof(kSealMagic)) != 0) {
     return absl::DataLossError(absl::StrCat(source, ": not a ", kind,
@@ -117,7 +125,7 @@ absl::StatusOr<std::string> Unseal(const std::string& bytes, const std::string& 
     return absl::FailedPreconditionError(absl::StrCat(source, ": made by ", kind, " format version ", version,
                                                       "; this build reads version ", format_version, " (rebuild it)"));
   }
-  return bytes.substr(kSealHeaderBytes, length);
+  return absl::string_view(bytes).substr(kSealHeaderBytes, length);
 }
 
 }  // namespace mlc

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "support/signature.h"
 
 namespace mlc {
@@ -42,11 +43,17 @@ inline constexpr size_t kSignatureTrailerBytes = 8 + kPublicKeyBytes + kSignatur
 std::string Seal(const std::string& kind, uint32_t format_version, const std::string& payload,
                  const SigningKey* signer = nullptr);
 
-/*! \brief The payload of a sealed file of this kind and version; `source` (a path) names the
+/*! \brief The same without copying the payload: `bytes` holds kSealHeaderBytes (any values)
+ *         followed by the payload; the header is written over them and a signature appended. */
+void SealInPlace(const std::string& kind, uint32_t format_version, std::string* bytes,
+                 const SigningKey* signer = nullptr);
+
+/*! \brief The payload of a sealed file of this kind and version, a view into `bytes`; `source`
+ *         (a path) names the
  *         file in errors: not sealed, truncated, damaged (digest mismatch), another kind, or
  *         another version ("made by format version 2; this build reads version 3"); with
  *         `trusted_keys` (raw public keys) not empty: unsigned, or signed by another key. */
-absl::StatusOr<std::string> Unseal(const std::string& bytes, const std::string& kind, uint32_t format_version,
+absl::StatusOr<absl::string_view> Unseal(const std::string& bytes, const std::string& kind, uint32_t format_version,
                                    const std::string& source, const std::vector<std::string>& trusted_keys = {});
 
 /*! \brief SHA-256 of `bytes`, 32 raw bytes. */

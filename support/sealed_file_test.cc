@@ -23,10 +23,14 @@ std::string Payload() {
 TEST(SealedFile, RoundTrips) {
   std::string sealed = Seal("mlc.test", 7, Payload());
   EXPECT_EQ(sealed.size(), kSealHeaderBytes + 3000);
-  absl::StatusOr<std::string> back = Unseal(sealed, "mlc.test", 7, "a.bin");
+  absl::StatusOr<absl::string_view> back = Unseal(sealed, "mlc.test", 7, "a.bin");
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(*back, Payload());
   EXPECT_TRUE(Unseal(Seal("mlc.test", 7, ""), "mlc.test", 7, "empty.bin").ok());
+  // Sealing in place writes the same bytes as sealing a copy.
+  std::string in_place = std::string(kSealHeaderBytes, 'x') + Payload();
+  SealInPlace("mlc.test", 7, &in_place);
+  EXPECT_EQ(in_place, sealed);
 }
 
 TEST(SealedFile, EveryFlippedByteIsRefused) {
@@ -35,7 +39,7 @@ TEST(SealedFile, EveryFlippedByteIsRefused) {
     for (int bit : {0, 7}) {
       std::string damaged = sealed;
       damaged[i] = static_cast<char>(damaged[i] ^ (1 << bit));
-      absl::StatusOr<std::string> r = Unseal(damaged, "mlc.test", 7, "flipped.bin");
+      absl::StatusOr<absl::string_view> r = Unseal(damaged, "mlc.test", 7, "flipped.bin");
       ASSERT_FALSE(r.ok()) << "byte " << i << " bit " << bit << " went unnoticed";
       EXPECT_THAT(std::string(r.status().message()), HasSubstr("flipped.bin")) << i;
     }
@@ -49,7 +53,7 @@ TEST(SealedFile, EveryFlippedByteIsRefused) {
 TEST(SealedFile, EveryTruncationIsRefused) {
   const std::string sealed = Seal("mlc.test", 7, Payload());
   for (size_t len = 0; len < sealed.size(); ++len) {
-    absl::StatusOr<std::string> r = Unseal(sealed.substr(0, len), "mlc.test", 7, "cut.bin");
+    absl::StatusOr<absl::string_view> r = Unseal(sealed.substr(0, len), "mlc.test", 7, "cut.bin");
     ASSERT_FALSE(r.ok()) << len;
     EXPECT_THAT(std::string(r.status().message()), HasSubstr("cut.bin"));
   }
@@ -72,7 +76,7 @@ TEST(SealedFile, SignedFilesLoadOnlyWithATrustedKey) {
   const std::string signed_file = Seal("mlc.test", 7, Payload(), &*builder);
   EXPECT_EQ(signed_file.size(), kSealHeaderBytes + 3000 + kSignatureTrailerBytes);
   const std::vector<std::string> trusted = {builder->public_key()};
-  absl::StatusOr<std::string> ok = Unseal(signed_file, "mlc.test", 7, "s.bin", trusted);
+  absl::StatusOr<absl::string_view> ok = Unseal(signed_file, "mlc.test", 7, "s.bin", trusted);
   ASSERT_TRUE(ok.ok()) << ok.status();
   EXPECT_EQ(*ok, Payload());
   // Without trusted keys a signed file still loads (its signature is still checked).

@@ -506,13 +506,14 @@ class Writer {
 
 class Reader {
  public:
-  explicit Reader(const proto::FunctionProto& fn) : fn_(fn) {}
+  // Constants' bytes are moved out of `fn`, not copied.
+  explicit Reader(proto::FunctionProto& fn) : fn_(fn) {}
 
   absl::StatusOr<BaseFunc> Read() {
     nodes_.assign(fn_.nodes_size() + 1, Ref<Object>());
     depth_.assign(fn_.nodes_size() + 1, 0);
     for (int i = 0; i < fn_.nodes_size(); ++i) {
-      const proto::NodeProto& node = fn_.nodes(i);
+      proto::NodeProto& node = *fn_.mutable_nodes(i);
       if (node.id() != i + 1) return Error(node.id(), absl::StrCat("expected id ", i + 1, " (ids are 1, 2, 3... in order)"));
       deepest_child_ = 0;
       absl::StatusOr<Ref<Object>> obj = Decode(node);
@@ -576,7 +577,7 @@ class Reader {
     return tir::Range{*min, *extent};
   }
 
-  absl::StatusOr<Ref<Object>> Decode(const proto::NodeProto& node) {
+  absl::StatusOr<Ref<Object>> Decode(proto::NodeProto& node) {
     switch (node.kind_case()) {
       case proto::NodeProto::kIntImm: {
         MLC_ASSIGN_OR_RETURN(dtype, DTypeFromProto(node.int_imm().dtype()));
@@ -727,7 +728,7 @@ class Reader {
                                            : relax::MakeVar(p.name_hint(), sinfo));
       }
       case proto::NodeProto::kConstant: {
-        MLC_ASSIGN_OR_RETURN(data, TensorFromProto(node.constant().data()));
+        MLC_ASSIGN_OR_RETURN(data, TensorFromProto(std::move(*node.mutable_constant()->mutable_data())));
         return Ref<Object>(relax::MakeConstant(data));
       }
       case proto::NodeProto::kTuple: {
@@ -847,7 +848,7 @@ class Reader {
   }
 #undef MLC_ASSIGN_OR_RETURN
 
-  const proto::FunctionProto& fn_;
+  proto::FunctionProto& fn_;
   std::vector<int> depth_;  // of each node read: 1 + its deepest child's
   int deepest_child_ = 0;   // of the node being decoded
   std::vector<Ref<Object>> nodes_;
@@ -862,6 +863,11 @@ void TensorToProto(const TensorData& tensor, proto::TensorProto* out) {
 }
 
 absl::StatusOr<TensorData> TensorFromProto(const proto::TensorProto& p) {
+  proto::TensorProto copy = p;
+  return TensorFromProto(std::move(copy));
+}
+
+absl::StatusOr<TensorData> TensorFromProto(proto::TensorProto&& p) {
   absl::StatusOr<DataType> dtype = DTypeFromProto(p.dtype());
   if (!dtype.ok()) return dtype.status();
   std::vector<int64_t> shape(p.shape().begin(), p.shape().end());
@@ -874,7 +880,7 @@ absl::StatusOr<TensorData> TensorFromProto(const proto::TensorProto& p) {
     return absl::DataLossError(absl::StrCat("tensor holds ", p.data().size(), " bytes, its shape and dtype need ",
                                             n * dtype->bytes()));
   }
-  return TensorData(*dtype, shape, p.data());
+  return TensorData(*dtype, shape, std::move(*p.mutable_data()));
 }
 
 proto::ModuleProto ModuleToProto(const IRModule& mod) {
@@ -891,6 +897,11 @@ proto::ModuleProto ModuleToProto(const IRModule& mod) {
 }
 
 absl::StatusOr<IRModule> ModuleFromProto(const proto::ModuleProto& proto) {
+  proto::ModuleProto copy = proto;
+  return ModuleFromProto(std::move(copy));
+}
+
+absl::StatusOr<IRModule> ModuleFromProto(proto::ModuleProto&& proto) {
   if (proto.magic() != kMagic) return absl::DataLossError("not an IRModule file (bad magic)");
   if (proto.format_version() != kIRFormatVersion) {
     return absl::FailedPreconditionError(absl::StrCat("IRModule format version ", proto.format_version(),
@@ -898,7 +909,7 @@ absl::StatusOr<IRModule> ModuleFromProto(const proto::ModuleProto& proto) {
                                                       kIRFormatVersion, ")"));
   }
   IRModule mod;
-  for (const proto::FunctionProto& fn : proto.functions()) {
+  for (proto::FunctionProto& fn : *proto.mutable_functions()) {
     if (mod.Contains(fn.name())) return absl::DataLossError(absl::StrCat("function ", fn.name(), " appears twice"));
     absl::StatusOr<BaseFunc> func = Reader(fn).Read();
     if (!func.ok()) return func.status();
@@ -910,16 +921,21 @@ absl::StatusOr<IRModule> ModuleFromProto(const proto::ModuleProto& proto) {
   return mod;
 }
 
-std::string SerializeModule(const IRModule& mod) { return Seal(kMagic, kIRFormatVersion, ModuleToProto(mod).SerializeAsString()); }
+std::string SerializeModule(const IRModule& mod) {
+  std::string bytes(kSealHeaderBytes, '\0');
+  ModuleToProto(mod).AppendToString(&bytes);
+  SealInPlace(kMagic, kIRFormatVersion, &bytes);
+  return bytes;
+}
 
 absl::StatusOr<IRModule> DeserializeModule(const std::string& bytes, const std::string& source_name) {
-  absl::StatusOr<std::string> payload = Unseal(bytes, kMagic, kIRFormatVersion, source_name);
+  absl::StatusOr<absl::string_view> payload = Unseal(bytes, kMagic, kIRFormatVersion, source_name);
   if (!payload.ok()) return payload.status();
   proto::ModuleProto proto;
-  if (!proto.ParseFromString(*payload)) {
+  if (!proto.ParseFromArray(payload->data(), static_cast<int>(payload->size()))) {
     return absl::DataLossError(absl::StrCat(source_name, ": the IRModule message does not parse"));
   }
-  absl::StatusOr<IRModule> mod = ModuleFromProto(proto);
+  absl::StatusOr<IRModule> mod = ModuleFromProto(std::move(proto));
   if (!mod.ok()) return absl::Status(mod.status().code(), absl::StrCat(source_name, ": ", mod.status().message()));
   return mod;
 }
@@ -931,7 +947,10 @@ absl::Status SaveModule(const IRModule& mod, const std::string& path) {
     return absl::ResourceExhaustedError(absl::StrCat(path, ": the module is ", HumanBytes(static_cast<int64_t>(bytes)),
                                                      "; a .irpb holds less than 2 GiB (keep large weights as parameters of main)"));
   }
-  return WriteFileAtomically(path, Seal(kMagic, kIRFormatVersion, proto.SerializeAsString()));
+  std::string bytes(kSealHeaderBytes, '\0');
+  proto.AppendToString(&bytes);
+  SealInPlace(kMagic, kIRFormatVersion, &bytes);
+  return WriteFileAtomically(path, bytes);
 }
 
 absl::StatusOr<IRModule> LoadModule(const std::string& path) {

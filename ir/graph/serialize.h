@@ -20,6 +20,8 @@ proto::ModuleProto ModuleToProto(const IRModule& mod);
 /*! \brief Rebuilds the module; any malformed table (dangling or forward id, wrong node kind,
  *         unknown operator, wrong version) is an error naming the function and node id. */
 absl::StatusOr<IRModule> ModuleFromProto(const proto::ModuleProto& proto);
+/*! \brief The same, moving the constants' bytes out of `proto` instead of copying them. */
+absl::StatusOr<IRModule> ModuleFromProto(proto::ModuleProto&& proto);
 
 /*! \brief Serialized bytes, and back. */
 std::string SerializeModule(const IRModule& mod);
@@ -32,6 +34,7 @@ absl::StatusOr<IRModule> LoadModule(const std::string& path);
 /*! \brief Tensor data <-> TensorProto (shared with the executable format). */
 void TensorToProto(const TensorData& tensor, proto::TensorProto* out);
 absl::StatusOr<TensorData> TensorFromProto(const proto::TensorProto& proto);
+absl::StatusOr<TensorData> TensorFromProto(proto::TensorProto&& proto);  // moves the bytes
 
 }  // namespace mlc
 

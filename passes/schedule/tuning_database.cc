@@ -24,10 +24,10 @@ std::string WorkloadKey(const PrimFunc& func) {
 absl::StatusOr<TuningDatabase> TuningDatabase::Load(const std::string& path) {
   absl::StatusOr<std::string> bytes = ReadFile(path);
   if (!bytes.ok()) return bytes.status();
-  absl::StatusOr<std::string> payload = Unseal(*bytes, kTuningDatabaseKind, kTuningDatabaseFormatVersion, path);
+  absl::StatusOr<absl::string_view> payload = Unseal(*bytes, kTuningDatabaseKind, kTuningDatabaseFormatVersion, path);
   if (!payload.ok()) return payload.status();
   proto::TuningDatabaseProto p;
-  if (!p.ParseFromString(*payload)) return absl::DataLossError(absl::StrCat(path, ": the tuning database message does not parse"));
+  if (!p.ParseFromArray(payload->data(), static_cast<int>(payload->size()))) return absl::DataLossError(absl::StrCat(path, ": the tuning database message does not parse"));
   TuningDatabase db;
   for (int i = 0; i < p.records_size(); ++i) {
     const proto::TuningRecordProto& r = p.records(i);
