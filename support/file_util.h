@@ -15,7 +15,7 @@ namespace mlc {
 absl::StatusOr<std::string> ReadFile(const std::string& path);
 
 /*! \brief Writes `contents` to `path` atomically: either the old file or the complete new one
- *         is visible, never a prefix. */
+ *         is visible, never a prefix. Not synced to disk (as compilers' outputs are not). */
 absl::Status WriteFileAtomically(const std::string& path, const std::string& contents);
 
 /*! \brief A path the user gave on the command line, made absolute: relative to the directory

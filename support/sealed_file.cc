@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <fstream>
+#include <functional>
 
 #include "absl/strings/str_cat.h"
 
@@ -76,28 +78,78 @@ std::string Seal(const std::string& kind, uint32_t format_version, const std::st
   return out;
 }
 
-absl::StatusOr<absl::string_view> Unseal(const std::string& bytes, const std::string& kind, uint32_t format_version,
-                                   const std::string& source, const std::vector<std::string>& trusted_keys) {
-  if (bytes.size() < sizeof(kSealMagic) || std::memcmp(bytes.data(), kSealMagic, sizeof(kSealMagic)) != 0) {
+namespace {
+
+/*! \brief Where the payload is and whether a signature trailer follows, from the header and the
+ *  file's size; an error names what does not fit. */
+struct SealExtent {
+  uint64_t length = 0;
+  bool signed_file = false;
+};
+
+absl::StatusOr<SealExtent> ReadExtent(const std::string& header, uint64_t file_bytes, const std::string& kind,
+                                      const std::string& source, const std::function<bool(uint64_t)>& has_signature_at) {
+  if (header.size() < sizeof(kSealMagic) || std::memcmp(header.data(), kSealMagic, sizeof(kSealMagic)) != 0) {
     return absl::DataLossError(absl::StrCat(source, ": not a ", kind,
                                             " file (no mlc-seal header: another kind of file, damaged at its start, or written "
                                             "by a build older than the sealed formats)"));
   }
-  if (bytes.size() < kSealHeaderBytes) {
-    return absl::DataLossError(absl::StrCat(source, ": truncated (", bytes.size(), " bytes, shorter than the ",
+  if (file_bytes < kSealHeaderBytes) {
+    return absl::DataLossError(absl::StrCat(source, ": truncated (", file_bytes, " bytes, shorter than the ",
                                             kSealHeaderBytes, "-byte header)"));
   }
-  const uint64_t length = GetLittleEndian(bytes, kLengthOffset, 8);
-  uint64_t actual = bytes.size() - kSealHeaderBytes;
+  SealExtent e;
+  e.length = GetLittleEndian(header, kLengthOffset, 8);
+  uint64_t actual = file_bytes - kSealHeaderBytes;
   // A signature trailer follows the payload when the sizes say so and its marker is there.
-  const bool signed_file = actual == length + kSignatureTrailerBytes &&
-                           bytes.compare(kSealHeaderBytes + length, sizeof(kSignatureMagic), kSignatureMagic, sizeof(kSignatureMagic)) == 0;
-  if (signed_file) actual = length;
-  if (length != actual) {
-    return absl::DataLossError(absl::StrCat(source, ": ", actual < length ? "truncated" : "damaged", " (the header promises ",
-                                            length, " bytes of contents, the file holds ", actual, ")"));
+  e.signed_file = actual == e.length + kSignatureTrailerBytes && has_signature_at(kSealHeaderBytes + e.length);
+  if (e.signed_file) actual = e.length;
+  if (e.length != actual) {
+    return absl::DataLossError(absl::StrCat(source, ": ", actual < e.length ? "truncated" : "damaged", " (the header promises ",
+                                            e.length, " bytes of contents, the file holds ", actual, ")"));
   }
-  const std::string digest = Digest(bytes.data(), kDigestOffset, bytes.data() + kSealHeaderBytes, actual);
+  return e;
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> ReadSealDigest(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open"));
+  std::string header(kSealHeaderBytes, '\0');
+  in.read(header.data(), static_cast<std::streamsize>(header.size()));
+  header.resize(static_cast<size_t>(in.gcount()));
+  in.clear();
+  in.seekg(0, std::ios::end);
+  const uint64_t size = static_cast<uint64_t>(in.tellg());
+  absl::StatusOr<SealExtent> extent = ReadExtent(header, size, "sealed", path, [&](uint64_t at) {
+    char magic[sizeof(kSignatureMagic)];
+    in.seekg(static_cast<std::streamoff>(at));
+    return in.read(magic, sizeof(magic)) && std::memcmp(magic, kSignatureMagic, sizeof(magic)) == 0;
+  });
+  if (!extent.ok()) return extent.status();
+  return header.substr(kDigestOffset, 32);
+}
+
+absl::StatusOr<std::string> CheckSeal(const std::string& bytes) {
+  absl::StatusOr<SealExtent> extent = ReadExtent(bytes.substr(0, kSealHeaderBytes), bytes.size(), "sealed", "<bytes>", [&](uint64_t at) {
+    return bytes.compare(at, sizeof(kSignatureMagic), kSignatureMagic, sizeof(kSignatureMagic)) == 0;
+  });
+  if (!extent.ok()) return extent.status();
+  const std::string digest = Digest(bytes.data(), kDigestOffset, bytes.data() + kSealHeaderBytes, extent->length);
+  if (bytes.compare(kDigestOffset, digest.size(), digest) != 0) return absl::DataLossError("<bytes>: damaged");
+  return digest;
+}
+
+absl::StatusOr<absl::string_view> Unseal(const std::string& bytes, const std::string& kind, uint32_t format_version,
+                                   const std::string& source, const std::vector<std::string>& trusted_keys) {
+  absl::StatusOr<SealExtent> extent = ReadExtent(bytes.substr(0, kSealHeaderBytes), bytes.size(), kind, source, [&](uint64_t at) {
+    return bytes.compare(at, sizeof(kSignatureMagic), kSignatureMagic, sizeof(kSignatureMagic)) == 0;
+  });
+  if (!extent.ok()) return extent.status();
+  const uint64_t length = extent->length;
+  const bool signed_file = extent->signed_file;
+  const std::string digest = Digest(bytes.data(), kDigestOffset, bytes.data() + kSealHeaderBytes, length);
   if (bytes.compare(kDigestOffset, digest.size(), digest) != 0) {
     return absl::DataLossError(absl::StrCat(source, ": damaged (its SHA-256 digest does not match its contents: ",
                                             "flipped bytes on disk or in transfer, or an edit; rebuild it)"));

@@ -56,6 +56,15 @@ void SealInPlace(const std::string& kind, uint32_t format_version, std::string* 
 absl::StatusOr<absl::string_view> Unseal(const std::string& bytes, const std::string& kind, uint32_t format_version,
                                    const std::string& source, const std::vector<std::string>& trusted_keys = {});
 
+/*! \brief The digest a sealed file records, read from its header alone (the file's size must
+ *         match the header); an error when `path` is not a sealed file. The digest covers the
+ *         whole file, so it stands for the contents (a cache key) without reading them. */
+absl::StatusOr<std::string> ReadSealDigest(const std::string& path);
+
+/*! \brief The digest of sealed `bytes` when it matches their contents (read in full), else an
+ *         error: the check Unseal makes, for any kind and version. */
+absl::StatusOr<std::string> CheckSeal(const std::string& bytes);
+
 /*! \brief SHA-256 of `bytes`, 32 raw bytes. */
 std::string Sha256(const std::string& bytes);
 

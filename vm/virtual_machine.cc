@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "support/checked_math.h"
+#include "support/file_util.h"
 #include "support/cpu_features.h"
 #include "support/resource_limits.h"
 #include "support/tensor_data.h"
@@ -173,6 +174,7 @@ absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::Load(proto::Exec
     absl::Status copied = constant.ok() ? constant->CopyFromBytes(c.data()) : constant.status();
     if (!copied.ok()) return absl::DataLossError(absl::StrCat("constant ", i, ": ", copied.message()));
     vm->constants_.push_back(*std::move(constant));
+    std::string().swap(*exe.mutable_constants(i)->mutable_data());  // the VM keeps exe: not its weights twice
   }
   // Kernels.
   if (exe.kernels_size() > 0) {
@@ -189,6 +191,7 @@ absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::Load(proto::Exec
     absl::StatusOr<std::unique_ptr<KernelLibrary>> lib = KernelLibrary::Load(exe.kernel_library());
     if (!lib.ok()) return lib.status();
     vm->library_ = std::move(*lib);
+    std::string().swap(*exe.mutable_kernel_library());  // loaded from its own copy
     for (const proto::Kernel& k : exe.kernels()) {
       absl::StatusOr<KernelFunction> fn = vm->library_->Lookup(k.symbol());
       if (!fn.ok()) return absl::DataLossError(absl::StrCat("kernel ", k.name(), ": ", fn.status().message()));
@@ -430,11 +433,18 @@ absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::LoadBytes(const 
 
 absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::LoadFile(const std::string& path, const RuntimeRegistry& registry,
                                                                           const std::vector<std::string>& trusted_keys) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open"));
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return LoadBytes(buffer.str(), path, registry, trusted_keys);
+  absl::StatusOr<proto::Executable> exe;
+  {
+    // The file's bytes go before the constants are copied into place: a model is held twice at
+    // most while it loads, not three times.
+    absl::StatusOr<std::string> bytes = ReadFile(path);
+    if (!bytes.ok()) return bytes.status();
+    exe = ParseExecutable(*bytes, path, trusted_keys);
+  }
+  if (!exe.ok()) return exe.status();
+  absl::StatusOr<std::unique_ptr<VirtualMachine>> vm = Load(std::move(*exe), registry);
+  if (!vm.ok()) return absl::Status(vm.status().code(), absl::StrCat(path, ": ", vm.status().message()));
+  return vm;
 }
 
 std::vector<std::string> VirtualMachine::FunctionNames() const {

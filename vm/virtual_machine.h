@@ -55,6 +55,8 @@ class VirtualMachine {
   std::vector<std::string> FunctionNames() const;
   /*! \brief Parameter names and types of a function, for tools ("x: float32 (1, 784)"). */
   absl::StatusOr<std::vector<std::string>> DescribeParams(const std::string& name) const;
+  /*! \brief The loaded executable, without the bytes of its constants and kernel library
+   *         (they live in the VM's own storage). */
   const proto::Executable& executable() const { return exe_; }
   const StoragePool& pool() const { return *pool_; }
 

@@ -23,6 +23,8 @@
 #include "absl/time/clock.h"
 #include "ir/tir/shape_expr.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "llvm/Support/CommandLine.h"
 #include "ir/tir/intrinsics.h"
 #include "ir/tir/tir_functor.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
@@ -892,6 +894,14 @@ void InitializeLLVM() {
   std::call_once(once, [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
+    // LLVM's own options for investigating code generation, as clang's -mllvm takes them:
+    // MLC_LLVM_ARGS="-time-passes" or "-debug-pass-manager".
+    if (const char* args = std::getenv("MLC_LLVM_ARGS"); args != nullptr && *args != '\0') {
+      std::vector<std::string> words = absl::StrSplit(args, ' ', absl::SkipEmpty());
+      std::vector<const char*> argv = {"mlc"};
+      for (const std::string& w : words) argv.push_back(w.c_str());
+      llvm::cl::ParseCommandLineOptions(static_cast<int>(argv.size()), argv.data(), "", &llvm::errs(), "MLC_LLVM_ARGS");
+    }
   });
 }
 

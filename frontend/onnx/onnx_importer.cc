@@ -84,7 +84,14 @@ absl::StatusOr<DeclaredTensor> DeclaredTensorOf(const onnx::TensorProto& t) {
   return DeclaredTensor{*dtype, std::move(shape), bytes};
 }
 
-absl::StatusOr<TensorData> TensorFromOnnx(const onnx::TensorProto& t) {
+// With `owned` (t itself, movable), raw data is moved out of it instead of copied.
+static absl::StatusOr<TensorData> TensorFromOnnx(const onnx::TensorProto& t, onnx::TensorProto* owned);
+
+absl::StatusOr<TensorData> TensorFromOnnx(const onnx::TensorProto& t) { return TensorFromOnnx(t, nullptr); }
+
+absl::StatusOr<TensorData> TensorFromOnnx(onnx::TensorProto&& t) { return TensorFromOnnx(t, &t); }
+
+static absl::StatusOr<TensorData> TensorFromOnnx(const onnx::TensorProto& t, onnx::TensorProto* owned) {
   absl::StatusOr<DeclaredTensor> declared = DeclaredTensorOf(t);
   if (!declared.ok()) return declared.status();
   const DataType* dtype = &declared->dtype;
@@ -108,6 +115,7 @@ absl::StatusOr<TensorData> TensorFromOnnx(const onnx::TensorProto& t) {
                                             t.has_raw_data() ? t.raw_data().size() : held, t.has_raw_data() ? " bytes" : " values",
                                             ", needs ", t.has_raw_data() ? bytes : n));
   }
+  if (t.has_raw_data() && owned != nullptr) return TensorData(*dtype, shape, std::move(*owned->mutable_raw_data()));
   TensorData out(*dtype, shape);
   if (t.has_raw_data()) {
     std::memcpy(out.mutable_data(), t.raw_data().data(), static_cast<size_t>(bytes));
@@ -244,7 +252,20 @@ absl::StatusOr<relax::Expr> OnnxContext::EmitOp(const std::string& op, std::vect
   return relax::Expr(*v);
 }
 
+// With `owned` (model itself, movable), the initializers' bytes are moved out of it.
+static absl::StatusOr<IRModule> ImportOnnx(const onnx::ModelProto& model, onnx::ModelProto* owned,
+                                           const OnnxImportOptions& options);
+
 absl::StatusOr<IRModule> ImportOnnx(const onnx::ModelProto& model, const OnnxImportOptions& options) {
+  return ImportOnnx(model, nullptr, options);
+}
+
+absl::StatusOr<IRModule> ImportOnnx(onnx::ModelProto&& model, const OnnxImportOptions& options) {
+  return ImportOnnx(model, &model, options);
+}
+
+static absl::StatusOr<IRModule> ImportOnnx(const onnx::ModelProto& model, onnx::ModelProto* owned,
+                                           const OnnxImportOptions& options) {
   int64_t opset = 0;
   for (const onnx::OperatorSetIdProto& o : model.opset_import()) {
     if (o.domain().empty() || o.domain() == "ai.onnx") opset = o.version();
@@ -269,7 +290,8 @@ absl::StatusOr<IRModule> ImportOnnx(const onnx::ModelProto& model, const OnnxImp
   std::vector<relax::Var> params;
   std::set<std::string> initializer_names;
   int64_t constant_bytes = 0;
-  for (const onnx::TensorProto& init : graph.initializer()) {
+  for (int index = 0; index < graph.initializer_size(); ++index) {
+    const onnx::TensorProto& init = graph.initializer(index);
     auto fail = [&init](const absl::Status& s) {
       return absl::Status(s.code(), absl::StrCat("initializer ", init.name(), ": ", s.message()));
     };
@@ -294,7 +316,9 @@ absl::StatusOr<IRModule> ImportOnnx(const onnx::ModelProto& model, const OnnxImp
           "); import with --keep_params_in_input to make them parameters of main instead of constants")));
     }
     absl::StatusOr<TensorData> data =
-        IsExternal(init) ? ReadExternalTensor(init, *declared, options.external_data_dir) : TensorFromOnnx(init);
+        IsExternal(init) ? ReadExternalTensor(init, *declared, options.external_data_dir)
+        : owned != nullptr ? TensorFromOnnx(std::move(*owned->mutable_graph()->mutable_initializer(index)))
+                           : TensorFromOnnx(init);
     if (!data.ok()) return fail(data.status());
     ctx.SetValue(init.name(), relax::MakeConstant(*data));
   }
@@ -393,7 +417,7 @@ absl::StatusOr<IRModule> ImportOnnxFile(const std::string& path, const OnnxImpor
   }
   OnnxImportOptions with_dir = options;
   if (with_dir.external_data_dir.empty()) with_dir.external_data_dir = std::filesystem::path(path).parent_path().string();
-  absl::StatusOr<IRModule> mod = ImportOnnx(model, with_dir);
+  absl::StatusOr<IRModule> mod = ImportOnnx(std::move(model), with_dir);
   if (!mod.ok()) return absl::Status(mod.status().code(), absl::StrCat(path, ": ", mod.status().message()));
   return mod;
 }

@@ -167,8 +167,11 @@ struct DeclaredTensor {
 absl::StatusOr<DeclaredTensor> DeclaredTensorOf(const onnx::TensorProto& t);
 
 absl::StatusOr<TensorData> TensorFromOnnx(const onnx::TensorProto& t);
+absl::StatusOr<TensorData> TensorFromOnnx(onnx::TensorProto&& t);  // moves raw_data out
 
 absl::StatusOr<IRModule> ImportOnnx(const onnx::ModelProto& model, const OnnxImportOptions& options = {});
+/*! \brief The same, moving the initializers' bytes out of `model` instead of copying them. */
+absl::StatusOr<IRModule> ImportOnnx(onnx::ModelProto&& model, const OnnxImportOptions& options = {});
 absl::StatusOr<IRModule> ImportOnnxFile(const std::string& path, const OnnxImportOptions& options = {});
 
 #define MLC_ONNX_CONCAT_INNER(a, b) a##b

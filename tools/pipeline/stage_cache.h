@@ -20,7 +20,8 @@
 namespace mlc {
 namespace pipeline {
 
-/*! \brief SHA-256 of bytes / of a file, as hex. */
+/*! \brief SHA-256 of bytes / of a file, as hex; of a sealed file, the digest its header
+ *         records ("seal:<hex>", read from the header alone). */
 std::string DigestBytes(const std::string& bytes);
 absl::StatusOr<std::string> DigestFile(const std::string& path);
 
