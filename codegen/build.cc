@@ -121,14 +121,15 @@ absl::StatusOr<proto::Executable> Build(const IRModule& mod, const BuildOptions&
     absl::StatusOr<CompiledKernels> compiled = CompileKernels(distinct, *target, codegen);
     if (!compiled.ok()) return compiled.status();
     stats.codegen_threads = compiled->threads;
+    for (const CompiledKernels::Kernel& k : compiled->kernels) stats.cached_kernels += k.cached ? 1 : 0;
     const double codegen_seconds = absl::ToDoubleSeconds(absl::Now() - codegen_start);
     timer.Add(absl::StrCat("codegen (", stats.kernels, " kernels, ", stats.distinct_kernels, " distinct, ",
-                           compiled->threads, " threads)"),
+                           stats.cached_kernels, " cached, ", compiled->threads, " threads)"),
               codegen_seconds - compiled->link_seconds);
     timer.Add("link", compiled->link_seconds);
     timer.Start("finish");
     for (size_t i = 0; i < distinct.size(); ++i) {
-      stats.kernel_seconds.emplace_back(distinct[i].first, compiled->kernels[i].compile_seconds);
+      if (!compiled->kernels[i].cached) stats.kernel_seconds.emplace_back(distinct[i].first, compiled->kernels[i].compile_seconds);
     }
     std::stable_sort(stats.kernel_seconds.begin(), stats.kernel_seconds.end(),
                      [](const auto& a, const auto& b) { return a.second > b.second; });

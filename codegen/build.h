@@ -24,6 +24,7 @@ namespace codegen {
 struct BuildStats {
   int kernels = 0;           // PrimFuncs
   int distinct_kernels = 0;  // compiled: structurally equal kernels share one
+  int cached_kernels = 0;    // of those, taken from the kernel cache (CodegenOptions::kernel_cache_dir)
   int codegen_threads = 1;
   std::vector<std::pair<std::string, double>> phases;          // seconds per phase, in order
   std::vector<std::pair<std::string, double>> kernel_seconds;  // per compiled kernel, slowest first

@@ -2,7 +2,7 @@
  *  \brief //codegen:build — IRModule file to executable.
  *
  *    build --in m.irpb --out m.mlcx [--dump_lowered lowered.py] [--dump_llvm kernels.ll] [--opt_level 3]
- *          [--sign_key key.pem] [--threads N] [--timing]
+ *          [--sign_key key.pem] [--threads N] [--timing] [--kernel_cache DIR]
  */
 #include <iostream>
 #include <map>
@@ -31,6 +31,8 @@ ABSL_FLAG(std::string, upper_bound, "",
           "(larger calls still run)");
 ABSL_FLAG(int, opt_level, 3, "LLVM optimization level (0-3)");
 ABSL_FLAG(int, threads, 0, "threads compiling kernels (0: one per core)");
+ABSL_FLAG(std::string, kernel_cache, "",
+          "directory of compiled kernel objects: a kernel compiled before (same code, target, options) is reused");
 ABSL_FLAG(bool, timing, false, "print the time of each phase and the slowest kernels to compile (to stderr)");
 ABSL_FLAG(std::string, sign_key, "",
           "sign the executable with this Ed25519 private key (PEM: openssl genpkey -algorithm ed25519 -out key.pem)");
@@ -82,6 +84,7 @@ int main(int argc, char** argv) {
   options.dump_lowered_path = absl::GetFlag(FLAGS_dump_lowered);
   options.dump_llvm_path = absl::GetFlag(FLAGS_dump_llvm);
   options.codegen.num_threads = absl::GetFlag(FLAGS_threads);
+  options.codegen.kernel_cache_dir = absl::GetFlag(FLAGS_kernel_cache);
   mlc::codegen::BuildStats stats;
   options.stats = &stats;
   timer.Stop();
@@ -92,7 +95,7 @@ int main(int argc, char** argv) {
   }
   for (const auto& [phase, seconds] : stats.phases) timer.Add(phase, seconds);
   timer.Start("write");
-  absl::Status s = mlc::WriteFileAtomically(out, mlc::vm::SerializeExecutable(*exe, signer ? &*signer : nullptr));
+  absl::Status s = mlc::WriteFileAtomically(out, mlc::vm::SerializeExecutable(*std::move(exe), signer ? &*signer : nullptr));
   if (!s.ok()) {
     std::cerr << "build: " << s.message() << "\n";
     return 1;

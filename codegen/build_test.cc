@@ -3,6 +3,8 @@
  *         bytes as on one, structurally equal kernels compiled once, the statistics --timing
  *         prints.
  */
+#include <cstdlib>
+#include <filesystem>
 #include <random>
 #include <set>
 #include <string>
@@ -109,6 +111,46 @@ TEST(Build, StructurallyEqualKernelsCompileOnceAndShareASymbol) {
     const double want = ((testing_util::F(x)[i] * 2.0 + 1) * 2 + 1) * 3 + 1;
     EXPECT_NEAR(y[i], want, 1e-5 * std::abs(want) + 1e-6) << i;
   }
+}
+
+TEST(Build, AKernelCacheCompilesOnlyWhatChanged) {
+  const std::string dir = absl::StrCat(std::getenv("TEST_TMPDIR") != nullptr ? std::getenv("TEST_TMPDIR") : "/tmp",
+                                       "/kernel_cache_test");
+  std::filesystem::remove_all(dir);
+  auto module_with = [](double last_scale) {
+    const std::string text = "@I.ir_module\nclass Module:\n" + ScaleKernel("first", 8, 2) + ScaleKernel("second", 8, 3) +
+                             ScaleKernel("third", 8, last_scale) + R"(
+    @R.function
+    def main(x: R.Tensor((8,), "float32")):
+        with R.dataflow():
+            a = R.call_tir(first, (x,), R.Tensor((8,), "float32"))
+            b = R.call_tir(second, (a,), R.Tensor((8,), "float32"))
+            c = R.call_tir(third, (b,), R.Tensor((8,), "float32"))
+            R.output(c)
+        return c
+)";
+    absl::StatusOr<IRModule> mod = ParseTVMScript(text, "cached.py");
+    EXPECT_TRUE(mod.ok()) << mod.status();
+    return *mod;
+  };
+  auto build = [&](const IRModule& mod, codegen::BuildStats* stats) {
+    codegen::BuildOptions options;
+    options.codegen.kernel_cache_dir = dir;
+    options.stats = stats;
+    absl::StatusOr<proto::Executable> exe = codegen::Build(mod, options);
+    EXPECT_TRUE(exe.ok()) << exe.status();
+    return exe.ok() ? exe->kernel_library() : std::string();
+  };
+  codegen::BuildStats first, again, changed;
+  const std::string library = build(module_with(4), &first);
+  EXPECT_EQ(first.cached_kernels, 0);
+  EXPECT_EQ(build(module_with(4), &again), library) << "objects from the cache link into the same library";
+  EXPECT_EQ(again.cached_kernels, 3);
+  EXPECT_TRUE(again.kernel_seconds.empty()) << "nothing was compiled";
+  build(module_with(5), &changed);
+  EXPECT_EQ(changed.cached_kernels, 2) << "only the changed kernel is compiled";
+  ASSERT_EQ(changed.kernel_seconds.size(), 1u);
+  EXPECT_EQ(changed.kernel_seconds[0].first, "third");
 }
 
 }  // namespace

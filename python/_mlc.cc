@@ -173,7 +173,7 @@ py::bytes BuildExecutable(const Module& m, const std::string& sign_key, const st
     proto::Executable exe = Value(codegen::Build(mod));
     std::optional<SigningKey> key;
     if (!sign_key.empty()) key = Value(SigningKey::FromPemFile(sign_key));
-    bytes = vm::SerializeExecutable(exe, key ? &*key : nullptr);
+    bytes = vm::SerializeExecutable(std::move(exe), key ? &*key : nullptr);
   }
   return py::bytes(bytes);
 }

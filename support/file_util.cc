@@ -4,6 +4,7 @@
 #include "support/file_util.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -63,6 +64,50 @@ absl::StatusOr<std::string> ReadFile(const std::string& path) {
   close(fd);
   out.resize(have);
   return out;
+}
+
+absl::StatusOr<MappedFile> MappedFile::Open(const std::string& path) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return absl::NotFoundError(absl::StrCat(path, ": cannot open: ", std::strerror(errno)));
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    return absl::DataLossError(absl::StrCat(path, ": not a regular file"));
+  }
+  MappedFile f;
+  f.size_ = static_cast<size_t>(st.st_size);
+  if (f.size_ > 0) {
+    f.data_ = mmap(nullptr, f.size_, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+    if (f.data_ == MAP_FAILED) {
+      f.data_ = nullptr;
+      const std::string err = std::strerror(errno);
+      close(fd);
+      return absl::ResourceExhaustedError(absl::StrCat(path, ": cannot map: ", err));
+    }
+    madvise(f.data_, f.size_, MADV_SEQUENTIAL);  // read once, front to back
+  }
+  close(fd);
+  return f;
+}
+
+MappedFile::MappedFile(MappedFile&& other) noexcept : data_(other.data_), size_(other.size_) {
+  other.data_ = nullptr;
+  other.size_ = 0;
+}
+
+MappedFile& MappedFile::operator=(MappedFile&& other) noexcept {
+  if (this != &other) {
+    if (data_ != nullptr) munmap(data_, size_);
+    data_ = other.data_;
+    size_ = other.size_;
+    other.data_ = nullptr;
+    other.size_ = 0;
+  }
+  return *this;
+}
+
+MappedFile::~MappedFile() {
+  if (data_ != nullptr) munmap(data_, size_);
 }
 
 absl::Status WriteFileAtomically(const std::string& path, const std::string& contents) {

@@ -9,10 +9,29 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 
 namespace mlc {
 
 absl::StatusOr<std::string> ReadFile(const std::string& path);
+
+/*! \brief A file's bytes mapped into memory (private, copy-on-write): a large artifact read
+ *         without copying it onto the heap first. */
+class MappedFile {
+ public:
+  static absl::StatusOr<MappedFile> Open(const std::string& path);
+  MappedFile(MappedFile&& other) noexcept;
+  MappedFile& operator=(MappedFile&& other) noexcept;
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+  ~MappedFile();
+  absl::string_view bytes() const { return absl::string_view(static_cast<const char*>(data_), size_); }
+
+ private:
+  MappedFile() = default;
+  void* data_ = nullptr;
+  size_t size_ = 0;
+};
 
 /*! \brief Writes `contents` to `path` atomically: either the old file or the complete new one
  *         is visible, never a prefix. Not synced to disk (as compilers' outputs are not). */

@@ -28,7 +28,7 @@ void PutLittleEndian(uint64_t v, int bytes, std::string* out) {
   for (int i = 0; i < bytes; ++i) out->push_back(static_cast<char>((v >> (8 * i)) & 0xff));
 }
 
-uint64_t GetLittleEndian(const std::string& s, size_t at, int bytes) {
+uint64_t GetLittleEndian(absl::string_view s, size_t at, int bytes) {
   uint64_t v = 0;
   for (int i = 0; i < bytes; ++i) v |= static_cast<uint64_t>(static_cast<unsigned char>(s[at + i])) << (8 * i);
   return v;
@@ -87,7 +87,7 @@ struct SealExtent {
   bool signed_file = false;
 };
 
-absl::StatusOr<SealExtent> ReadExtent(const std::string& header, uint64_t file_bytes, const std::string& kind,
+absl::StatusOr<SealExtent> ReadExtent(absl::string_view header, uint64_t file_bytes, const std::string& kind,
                                       const std::string& source, const std::function<bool(uint64_t)>& has_signature_at) {
   if (header.size() < sizeof(kSealMagic) || std::memcmp(header.data(), kSealMagic, sizeof(kSealMagic)) != 0) {
     return absl::DataLossError(absl::StrCat(source, ": not a ", kind,
@@ -131,7 +131,7 @@ absl::StatusOr<std::string> ReadSealDigest(const std::string& path) {
   return header.substr(kDigestOffset, 32);
 }
 
-absl::StatusOr<std::string> CheckSeal(const std::string& bytes) {
+absl::StatusOr<std::string> CheckSeal(absl::string_view bytes) {
   absl::StatusOr<SealExtent> extent = ReadExtent(bytes.substr(0, kSealHeaderBytes), bytes.size(), "sealed", "<bytes>", [&](uint64_t at) {
     return bytes.compare(at, sizeof(kSignatureMagic), kSignatureMagic, sizeof(kSignatureMagic)) == 0;
   });
@@ -141,7 +141,7 @@ absl::StatusOr<std::string> CheckSeal(const std::string& bytes) {
   return digest;
 }
 
-absl::StatusOr<absl::string_view> Unseal(const std::string& bytes, const std::string& kind, uint32_t format_version,
+absl::StatusOr<absl::string_view> Unseal(absl::string_view bytes, const std::string& kind, uint32_t format_version,
                                    const std::string& source, const std::vector<std::string>& trusted_keys) {
   absl::StatusOr<SealExtent> extent = ReadExtent(bytes.substr(0, kSealHeaderBytes), bytes.size(), kind, source, [&](uint64_t at) {
     return bytes.compare(at, sizeof(kSignatureMagic), kSignatureMagic, sizeof(kSignatureMagic)) == 0;
@@ -156,7 +156,7 @@ absl::StatusOr<absl::string_view> Unseal(const std::string& bytes, const std::st
   }
   if (signed_file) {
     const size_t at = kSealHeaderBytes + length + sizeof(kSignatureMagic);
-    const std::string key = bytes.substr(at, kPublicKeyBytes), signature = bytes.substr(at + kPublicKeyBytes, kSignatureBytes);
+    const std::string key(bytes.substr(at, kPublicKeyBytes)), signature(bytes.substr(at + kPublicKeyBytes, kSignatureBytes));
     if (!VerifySignature(key, digest, signature)) {
       return absl::PermissionDeniedError(absl::StrCat(source, ": its signature does not verify (the file or its signature was altered)"));
     }
@@ -167,7 +167,7 @@ absl::StatusOr<absl::string_view> Unseal(const std::string& bytes, const std::st
   } else if (!trusted_keys.empty()) {
     return absl::PermissionDeniedError(absl::StrCat(source, ": not signed, and only files signed by a trusted key may be loaded"));
   }
-  std::string found_kind = bytes.substr(kKindOffset, kKindBytes);
+  std::string found_kind(bytes.substr(kKindOffset, kKindBytes));
   found_kind.resize(std::strlen(found_kind.c_str()));
   if (found_kind != kind) {
     return absl::InvalidArgumentError(absl::StrCat(source, ": is a ", found_kind, " file, not a ", kind, " file"));
@@ -177,7 +177,7 @@ absl::StatusOr<absl::string_view> Unseal(const std::string& bytes, const std::st
     return absl::FailedPreconditionError(absl::StrCat(source, ": made by ", kind, " format version ", version,
                                                       "; this build reads version ", format_version, " (rebuild it)"));
   }
-  return absl::string_view(bytes).substr(kSealHeaderBytes, length);
+  return bytes.substr(kSealHeaderBytes, length);
 }
 
 }  // namespace mlc

@@ -53,7 +53,7 @@ void SealInPlace(const std::string& kind, uint32_t format_version, std::string* 
  *         file in errors: not sealed, truncated, damaged (digest mismatch), another kind, or
  *         another version ("made by format version 2; this build reads version 3"); with
  *         `trusted_keys` (raw public keys) not empty: unsigned, or signed by another key. */
-absl::StatusOr<absl::string_view> Unseal(const std::string& bytes, const std::string& kind, uint32_t format_version,
+absl::StatusOr<absl::string_view> Unseal(absl::string_view bytes, const std::string& kind, uint32_t format_version,
                                    const std::string& source, const std::vector<std::string>& trusted_keys = {});
 
 /*! \brief The digest a sealed file records, read from its header alone (the file's size must
@@ -63,7 +63,7 @@ absl::StatusOr<std::string> ReadSealDigest(const std::string& path);
 
 /*! \brief The digest of sealed `bytes` when it matches their contents (read in full), else an
  *         error: the check Unseal makes, for any kind and version. */
-absl::StatusOr<std::string> CheckSeal(const std::string& bytes);
+absl::StatusOr<std::string> CheckSeal(absl::string_view bytes);
 
 /*! \brief SHA-256 of `bytes`, 32 raw bytes. */
 std::string Sha256(const std::string& bytes);

@@ -143,7 +143,18 @@ class Runner {
     std::vector<std::string> argv = {stage.binary};
     argv.insert(argv.end(), stage.args.begin(), stage.args.end());
     for (const std::string& a : mlc::ResourceLimitFlagArgs()) argv.push_back(a);
-    mlc::pipeline::ProcessResult r = mlc::pipeline::RunProcess(argv);
+    // On a terminal, a stage running longer than two seconds shows its time as it goes.
+    const std::string line = absl::StrFormat("[%d/%d] %-8s %s ", index_, total_, stage.name, fs::path(stage.subject).filename().string());
+    int shown = 0;
+    auto progress = [&](double seconds) {
+      if (seconds < 2 || static_cast<int>(seconds) == shown) return;
+      shown = static_cast<int>(seconds);
+      std::printf("\r%s%d s ...", line.c_str(), shown);
+      std::fflush(stdout);
+    };
+    const bool tty = isatty(STDOUT_FILENO) != 0;
+    mlc::pipeline::ProcessResult r = mlc::pipeline::RunProcess(argv, tty ? std::function<void(double)>(progress) : nullptr);
+    if (shown > 0) std::printf("\r%s\033[K", line.c_str());  // erases the progress
     if (r.exit_code != 0) {
       std::printf("FAILED\n");
       std::fprintf(stderr, "pipeline: stage %s failed on %s:\n%s%s", stage.name.c_str(), stage.subject.c_str(),
@@ -397,6 +408,8 @@ int main(int argc, char** argv) {
     build.options += "\nupper_bound:" + bounds;
   }
   if (absl::GetFlag(FLAGS_timing)) build.args.push_back("--timing");
+  // Kernels already compiled (by another model, or this one before a change) are reused.
+  if (cache) build.args.push_back(absl::StrCat("--kernel_cache=", cache->dir(), "/kernels"));
   if (!runner.Run(build)) return 1;
 
   if (!dump_dir.empty() || !absl::GetFlag(FLAGS_emit_dot).empty()) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "support/signature.h"
 #include "vm/executable.pb.h"
 
@@ -21,17 +22,37 @@ inline constexpr char kExecutableMagic[] = "mlc.executable";
 /*! \brief Bumped on any incompatible change. 2: builtins are an enum, not names. 3: sealed
  *  (support/sealed_file.h: kind, version and SHA-256 around the message). 4: symbolic shapes
  *  (shape variables of functions and kernels, DimExpr dimensions). 5: MATCH_CAST, the memory
- *  plan's arena (ALLOC_TENSOR's offset and bound). */
-inline constexpr uint32_t kExecutableFormatVersion = 5;
+ *  plan's arena (ALLOC_TENSOR's offset and bound). 6: constants in a data section after the
+ *  message. */
+inline constexpr uint32_t kExecutableFormatVersion = 6;
 
-/*! \brief The bytes of a *.mlcx file: the message in its sealed envelope, signed by `signer`
- *  when given. */
-std::string SerializeExecutable(const proto::Executable& exe, const SigningKey* signer = nullptr);
-/*! \brief The message of a *.mlcx file's bytes; `source` names it in errors (damaged,
- *  truncated, another format version, not an executable; with `trusted_keys`, unsigned or
- *  signed by another key). */
-absl::StatusOr<proto::Executable> ParseExecutable(const std::string& bytes, const std::string& source,
+/*! \brief Where constants start in the data section: a multiple of this, as is the section's
+ *  offset in the file, so a mapped file holds them aligned for vector loads. */
+inline constexpr size_t kConstantAlignment = 64;
+
+/*! \brief The bytes of a *.mlcx file, signed by `signer` when given. The sealed payload is
+ *  the message's length (8 bytes, little-endian), the message with its constants' bytes left
+ *  out, zeros up to a file offset that is a multiple of kConstantAlignment, then the data
+ *  section: each constant's bytes at its `constant_offsets` entry. A loader reads the small
+ *  message and copies each constant once, from the file to where it lives. */
+std::string SerializeExecutable(proto::Executable exe, const SigningKey* signer = nullptr);
+
+/*! \brief A *.mlcx file's message and its data section, a view into the file's bytes. */
+struct ExecutableSections {
+  proto::Executable exe;            // constants without their bytes
+  absl::string_view constant_data;  // constant i at exe.constant_offsets(i)
+};
+/*! \brief The sections of a *.mlcx file's bytes; `source` names it in errors (damaged,
+ *  truncated, another format version, not an executable, a constant outside the data section;
+ *  with `trusted_keys`, unsigned or signed by another key). */
+absl::StatusOr<ExecutableSections> ReadExecutable(absl::string_view bytes, const std::string& source,
                                                   const std::vector<std::string>& trusted_keys = {});
+/*! \brief The message of a *.mlcx file's bytes with every constant's bytes in it. */
+absl::StatusOr<proto::Executable> ParseExecutable(absl::string_view bytes, const std::string& source,
+                                                  const std::vector<std::string>& trusted_keys = {});
+
+/*! \brief The bytes constant `c` holds by its dtype and shape; -1 when they overflow. */
+int64_t ConstantBytes(const proto::TensorProto& c);
 
 }  // namespace vm
 }  // namespace mlc

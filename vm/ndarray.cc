@@ -185,7 +185,7 @@ absl::StatusOr<NDArray> NDArray::FromBytes(std::vector<int64_t> shape, DLDataTyp
   return a;
 }
 
-absl::Status NDArray::CopyFromBytes(const std::string& bytes) const {
+absl::Status NDArray::CopyFromBytes(absl::string_view bytes) const {
   if (bytes.size() != NumBytes()) {
     return absl::InvalidArgumentError(absl::StrCat("tensor ", DescribeTensor(dtype(), shape()), " needs ", NumBytes(),
                                                    " bytes, got ", bytes.size()));

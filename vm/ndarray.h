@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 
 namespace mlc {
 namespace vm {
@@ -70,7 +71,7 @@ class NDArray {
   static absl::StatusOr<NDArray> FromBytes(std::vector<int64_t> shape, DLDataType dtype, const std::string& bytes);
   /*! \brief Copies `bytes` (row-major) in; an error, copying nothing, unless they are exactly the
    *  tensor's bytes. */
-  absl::Status CopyFromBytes(const std::string& bytes) const;
+  absl::Status CopyFromBytes(absl::string_view bytes) const;
 
   bool defined() const { return c_ != nullptr; }
   DLTensor* dl() const { return &c_->tensor; }

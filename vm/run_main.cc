@@ -11,9 +11,13 @@
  *  chunk and prints a table (vm/profiler.h) and the memory held; --profile_json writes those
  *  events as a Chrome trace.
  */
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -128,6 +132,14 @@ absl::Status Profile(mlc::vm::VirtualMachine& vm, const std::string& func, const
   return absl::OkStatus();
 }
 
+/*! \brief The process's resident memory now (Linux), 0 when unknown. */
+int64_t ResidentBytes() {
+  std::ifstream statm("/proc/self/statm");
+  int64_t pages = 0, resident = 0;
+  if (!(statm >> pages >> resident)) return 0;
+  return resident * sysconf(_SC_PAGESIZE);
+}
+
 int Fail(const std::string& message) {
   std::cerr << "run: " << message << "\n";
   return 1;
@@ -154,9 +166,12 @@ int main(int argc, char** argv) {
   std::vector<std::string> key_paths = absl::StrSplit(absl::GetFlag(FLAGS_trusted_keys), ',', absl::SkipEmpty());
   absl::StatusOr<std::vector<std::string>> trusted = mlc::ReadPublicKeys(key_paths);
   if (!trusted.ok()) return Fail(std::string(trusted.status().message()));
+  const auto load_start = std::chrono::steady_clock::now();
   absl::StatusOr<std::unique_ptr<mlc::vm::VirtualMachine>> vm =
       mlc::vm::VirtualMachine::LoadFile(absl::GetFlag(FLAGS_exe), mlc::vm::RuntimeRegistry::Global(), *trusted);
   if (!vm.ok()) return Fail(std::string(vm.status().message()));
+  const double load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count();
+  const int64_t resident_after_load = ResidentBytes();
   std::vector<Value> args;
   for (absl::string_view path : absl::StrSplit(absl::GetFlag(FLAGS_inputs), ',', absl::SkipEmpty())) {
     absl::StatusOr<mlc::TensorData> t = mlc::ReadNpy(std::string(path));
@@ -184,6 +199,10 @@ int main(int argc, char** argv) {
     double median = us[us.size() / 2];
     double p90 = us[std::min(us.size() - 1, static_cast<size_t>(us.size() * 0.9))];
     std::printf("bench %s: %d runs, median %.2f us, p90 %.2f us\n", func.c_str(), runs, median, p90);
+    const int64_t file_bytes = static_cast<int64_t>(std::filesystem::file_size(absl::GetFlag(FLAGS_exe)));
+    std::printf("load: %.3f s for %s (%.2f GB/s); resident after loading %s, constants %s\n", load_seconds,
+                Megabytes(file_bytes).c_str(), file_bytes / load_seconds / 1e9, Megabytes(resident_after_load).c_str(),
+                Megabytes((*vm)->Memory().constants).c_str());
   }
   const std::string json_path = absl::GetFlag(FLAGS_profile_json);
   const bool profile = absl::GetFlag(FLAGS_profile) || !json_path.empty();

@@ -149,6 +149,11 @@ std::string Value::Describe() const {
 }
 
 absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::Load(proto::Executable exe, const RuntimeRegistry& registry) {
+  return Load(std::move(exe), absl::string_view(), registry);
+}
+
+absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::Load(proto::Executable exe, absl::string_view constant_data,
+                                                                     const RuntimeRegistry& registry) {
   if (exe.magic() != kExecutableMagic) return absl::DataLossError("not an executable (bad magic)");
   if (exe.format_version() != kExecutableFormatVersion) {
     return absl::FailedPreconditionError(absl::StrCat("executable format version ", exe.format_version(),
@@ -160,9 +165,16 @@ absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::Load(proto::Exec
   // (NDArray's storage asks for them from 2 MiB on) rather than one partly used page each.
   std::vector<int64_t> offsets;
   int64_t total = 0;
-  for (const proto::TensorProto& c : exe.constants()) {
+  // A file's constants lie in its data section (vm/executable_format.h); a message built in
+  // memory holds them itself.
+  const bool in_section = exe.constant_offsets_size() == exe.constants_size() && exe.constants_size() > 0;
+  auto bytes_of = [&](int i) -> absl::string_view {
+    if (!in_section) return exe.constants(i).data();
+    return constant_data.substr(exe.constant_offsets(i), static_cast<size_t>(std::max<int64_t>(0, ConstantBytes(exe.constants(i)))));
+  };
+  for (int i = 0; i < exe.constants_size(); ++i) {
     offsets.push_back(total);
-    total = SaturatingAdd(total, (static_cast<int64_t>(c.data().size()) + 63) / 64 * 64);
+    total = SaturatingAdd(total, (static_cast<int64_t>(bytes_of(i).size()) + 63) / 64 * 64);
   }
   absl::StatusOr<NDArray> block = NDArray::Allocate({total}, DLDataType{kDLUInt, 8, 1});
   if (!block.ok()) return absl::ResourceExhaustedError(absl::StrCat("constants: ", block.status().message()));
@@ -171,7 +183,7 @@ absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::Load(proto::Exec
     std::vector<int64_t> shape(c.shape().begin(), c.shape().end());
     DLDataType dt = ToDL(c.dtype());
     absl::StatusOr<NDArray> constant = NDArray::View(*block, offsets[i], shape, dt);
-    absl::Status copied = constant.ok() ? constant->CopyFromBytes(c.data()) : constant.status();
+    absl::Status copied = constant.ok() ? constant->CopyFromBytes(bytes_of(i)) : constant.status();
     if (!copied.ok()) return absl::DataLossError(absl::StrCat("constant ", i, ": ", copied.message()));
     vm->constants_.push_back(*std::move(constant));
     std::string().swap(*exe.mutable_constants(i)->mutable_data());  // the VM keeps exe: not its weights twice
@@ -421,30 +433,23 @@ absl::Status VirtualMachine::Decode(int func_index) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::LoadBytes(const std::string& bytes, const std::string& source,
+absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::LoadBytes(absl::string_view bytes, const std::string& source,
                                                                            const RuntimeRegistry& registry,
                                                                            const std::vector<std::string>& trusted_keys) {
-  absl::StatusOr<proto::Executable> exe = ParseExecutable(bytes, source, trusted_keys);
-  if (!exe.ok()) return exe.status();
-  absl::StatusOr<std::unique_ptr<VirtualMachine>> vm = Load(std::move(*exe), registry);
+  absl::StatusOr<ExecutableSections> file = ReadExecutable(bytes, source, trusted_keys);
+  if (!file.ok()) return file.status();
+  absl::StatusOr<std::unique_ptr<VirtualMachine>> vm = Load(std::move(file->exe), file->constant_data, registry);
   if (!vm.ok()) return absl::Status(vm.status().code(), absl::StrCat(source, ": ", vm.status().message()));
   return vm;
 }
 
 absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::LoadFile(const std::string& path, const RuntimeRegistry& registry,
                                                                           const std::vector<std::string>& trusted_keys) {
-  absl::StatusOr<proto::Executable> exe;
-  {
-    // The file's bytes go before the constants are copied into place: a model is held twice at
-    // most while it loads, not three times.
-    absl::StatusOr<std::string> bytes = ReadFile(path);
-    if (!bytes.ok()) return bytes.status();
-    exe = ParseExecutable(*bytes, path, trusted_keys);
-  }
-  if (!exe.ok()) return exe.status();
-  absl::StatusOr<std::unique_ptr<VirtualMachine>> vm = Load(std::move(*exe), registry);
-  if (!vm.ok()) return absl::Status(vm.status().code(), absl::StrCat(path, ": ", vm.status().message()));
-  return vm;
+  // The file is mapped, not read onto the heap: each constant is copied once, from the file to
+  // where it lives, and the mapping goes when the VM is loaded.
+  absl::StatusOr<MappedFile> file = MappedFile::Open(path);
+  if (!file.ok()) return file.status();
+  return LoadBytes(file->bytes(), path, registry, trusted_keys);
 }
 
 std::vector<std::string> VirtualMachine::FunctionNames() const {

@@ -40,7 +40,7 @@ class VirtualMachine {
   /*! \brief From a *.mlcx file's bytes (sealed; vm/executable_format.h). With `trusted_keys`
    *         (raw Ed25519 public keys, support/signature.h) only an executable signed by one of
    *         them loads: loading runs the native code inside. */
-  static absl::StatusOr<std::unique_ptr<VirtualMachine>> LoadBytes(const std::string& bytes, const std::string& source,
+  static absl::StatusOr<std::unique_ptr<VirtualMachine>> LoadBytes(absl::string_view bytes, const std::string& source,
                                                                     const RuntimeRegistry& registry = RuntimeRegistry::Global(),
                                                                     const std::vector<std::string>& trusted_keys = {});
   static absl::StatusOr<std::unique_ptr<VirtualMachine>> LoadFile(const std::string& path,
@@ -77,6 +77,10 @@ class VirtualMachine {
   MemoryStats Memory() const;
 
  private:
+  /*! \brief Load, with the constants' bytes in `constant_data` when the message holds their
+   *         offsets (a file's data section, vm/executable_format.h). */
+  static absl::StatusOr<std::unique_ptr<VirtualMachine>> Load(proto::Executable exe, absl::string_view constant_data,
+                                                               const RuntimeRegistry& registry);
   /*! \brief An instruction decoded at load time: enums and resolved callees, so the interpreter
    *         loop compares no strings and reads no proto messages. */
   struct Operand {

@@ -3,6 +3,7 @@
  */
 #include "codegen/llvm/codegen_llvm.h"
 
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -11,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <algorithm>
 #include <atomic>
 #include <mutex>
@@ -19,6 +21,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "ir/tir/shape_expr.h"
@@ -49,6 +52,9 @@
 #include "llvm/TargetParser/Host.h"  // the default triple (x86_64 Linux)
 #include "support/cpu_features.h"
 #include "support/file_util.h"
+#include "support/sealed_file.h"
+#include "ir/graph/printer.h"
+#include "llvm/Config/llvm-config.h"
 #include "vm/kernel_abi.h"
 
 extern char** environ;
@@ -1037,6 +1043,26 @@ absl::StatusOr<std::string> LinkSharedObject(const std::vector<const std::string
   return so;
 }
 
+// What a kernel object depends on besides the kernel: the LLVM version and the code generator
+// itself, by the digest of the binary or shared library this function is in.
+const std::string& CodegenIdentity() {
+  static const std::string identity = [] {
+    std::string id = absl::StrCat("mlc-kernel-object-1 llvm-", LLVM_VERSION_STRING);
+    Dl_info info;
+    if (dladdr(reinterpret_cast<void*>(&CodegenIdentity), &info) != 0 && info.dli_fname != nullptr) {
+      if (absl::StatusOr<std::string> self = ReadFile(info.dli_fname); self.ok()) absl::StrAppend(&id, " ", Sha256(*self));
+    }
+    return id;
+  }();
+  return identity;
+}
+
+std::string KernelCacheKey(const std::string& name, const tir::PrimFunc& func, const Target& target, const CodegenOptions& options) {
+  const std::string material = absl::StrCat(CodegenIdentity(), "\n", target.str(), "\n", absl::StrJoin(target.features, ","),
+                                            "\nO", options.opt_level, "\n", PrintPrimFunc(func, name));
+  return absl::BytesToHexString(Sha256(material));
+}
+
 }  // namespace
 
 int CodegenThreads(const CodegenOptions& options, size_t kernels) {
@@ -1047,6 +1073,10 @@ int CodegenThreads(const CodegenOptions& options, size_t kernels) {
 absl::StatusOr<CompiledKernels> CompileKernels(const std::vector<std::pair<std::string, tir::PrimFunc>>& funcs,
                                                const Target& mlc_target, const CodegenOptions& options) {
   InitializeLLVM();
+  if (!options.kernel_cache_dir.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(options.kernel_cache_dir, ec);
+  }
   if (mlc_target.kind != "llvm") {
     return absl::InvalidArgumentError(absl::StrCat("the LLVM backend cannot compile for target '", mlc_target.str(), "'"));
   }
@@ -1075,9 +1105,22 @@ absl::StatusOr<CompiledKernels> CompileKernels(const std::vector<std::pair<std::
       bool handleDiagnostics(const llvm::DiagnosticInfo& info) override { return info.getSeverity() != llvm::DS_Error; }
     };
     thread.ctx.setDiagnosticHandler(std::make_unique<QuietHints>());
+    const bool use_cache = !options.kernel_cache_dir.empty() && !options.keep_llvm_ir;
     for (size_t i = static_cast<size_t>(t); i < funcs.size(); i = next++) {
-      errors[i] = CompileKernel(thread, funcs[i].first, funcs[i].second, options, &out.kernels[i]);
-      out.kernels[i].thread = t;
+      CompiledKernels::Kernel& k = out.kernels[i];
+      k.thread = t;
+      std::string cached_path;
+      if (use_cache) {
+        cached_path = absl::StrCat(options.kernel_cache_dir, "/", KernelCacheKey(funcs[i].first, funcs[i].second, mlc_target, options), ".o");
+        if (absl::StatusOr<std::string> object = ReadFile(cached_path); object.ok() && !object->empty()) {
+          k.object = *std::move(object);
+          k.cached = true;
+          continue;
+        }
+      }
+      errors[i] = CompileKernel(thread, funcs[i].first, funcs[i].second, options, &k);
+      // A cache that cannot be written costs speed, not correctness: the kernel is compiled.
+      if (use_cache && errors[i].ok()) (void)WriteFileAtomically(cached_path, k.object);
     }
   };
   std::vector<std::thread> threads;

@@ -38,6 +38,12 @@ struct CodegenOptions {
   int opt_level = 3;
   /*! \brief Threads compiling kernels; 0: one per core. */
   int num_threads = 0;
+  /*! \brief When set, a directory of kernel objects keyed by everything that determines them
+   *  (the lowered kernel as text, its name, the target and its features, the optimization level,
+   *  the LLVM version and this code generator's own binary): a kernel found there is not
+   *  compiled again, so rebuilding a model with one changed layer compiles one kernel. Not used
+   *  with keep_llvm_ir. Entries are never evicted: delete the directory to reclaim it. */
+  std::string kernel_cache_dir;
   /*! \brief Keep the optimized LLVM IR text in the result (for --dump). */
   bool keep_llvm_ir = false;
 };
@@ -49,6 +55,7 @@ struct CompiledKernels {
     std::string llvm_ir;    // optimized, when keep_llvm_ir
     double compile_seconds = 0;  // emitting, optimizing and generating code
     int thread = 0;         // which compiling thread (0 .. threads - 1) compiled it
+    bool cached = false;    // taken from the kernel cache, not compiled
   };
   std::string shared_object;    // ELF bytes
   std::vector<Kernel> kernels;  // one per input function, same order

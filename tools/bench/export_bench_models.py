@@ -7,7 +7,8 @@ names: the seeds' MLP 784-128-10 at batch 1 and 64, the digits MLP 64-128-10 at 
 nn.TransformerEncoderLayer(d_model=256, nhead=4) on 1x128x256, MobileNetV2 and ResNet-18 at
 batch 1, 224x224 (batch norms with seeded statistics); encoder_dyn / resnet18_dyn, the same
 models with a dynamic batch (and sequence); and resnet18_int8, ResNet-18's int8 QDQ twin
-(frontend/torch/quantize_qdq.py, calibrated on the export's input). Existing files are kept.
+(frontend/torch/quantize_qdq.py, calibrated on the export's input); on request (--models),
+torchvision classifiers tv_<name> for the compile-time table. Existing files are kept.
 """
 import argparse
 import os
@@ -37,6 +38,14 @@ MODELS = {
     "mobilenet_v2": (export_fx.torchvision_model("mobilenet_v2"), (1, 3, 224, 224)),
     "resnet18": (export_fx.torchvision_model("resnet18"), (1, 3, 224, 224)),
 }
+# Classifiers timed for compile and load time only (//tools:bench_compile), not in the default set.
+CLASSIFIERS = {
+    f"tv_{name}": (export_fx.torchvision_model(name), (1, 3, size, size))
+    for name, size in [("resnet50", 224), ("densenet121", 224), ("inception_v3", 299), ("convnext_tiny", 224),
+                       ("efficientnet_b0", 224), ("alexnet", 224), ("mobilenet_v3_large", 224), ("vgg11", 224)]
+}
+MODELS.update(CLASSIFIERS)
+DEFAULT_SET = [name for name in MODELS if name not in CLASSIFIERS]
 # The same models (same seeded weights) with symbolic dimensions: one executable for every size,
 # timed at the static twin's size against it (model_bench pins these names to run them).
 DYNAMIC = {
@@ -50,7 +59,7 @@ QUANTIZED = {"resnet18_int8": "resnet18"}
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out_dir")
-    parser.add_argument("--models", default=",".join(list(MODELS) + list(DYNAMIC) + list(QUANTIZED)))
+    parser.add_argument("--models", default=",".join(DEFAULT_SET + list(DYNAMIC) + list(QUANTIZED)))
     args = parser.parse_args()
     os.makedirs(args.out_dir, exist_ok=True)
     for name in args.models.split(","):

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <thread>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -20,7 +21,7 @@ extern char** environ;
 namespace mlc {
 namespace pipeline {
 
-ProcessResult RunProcess(const std::vector<std::string>& argv) {
+ProcessResult RunProcess(const std::vector<std::string>& argv, const std::function<void(double)>& on_tick) {
   ProcessResult result;
   const char* tmpdir = std::getenv("TMPDIR");
   std::string base = std::string(tmpdir ? tmpdir : "/tmp") + "/mlc_stage_XXXXXX";
@@ -45,7 +46,15 @@ ProcessResult RunProcess(const std::vector<std::string>& argv) {
   posix_spawn_file_actions_destroy(&actions);
   if (rc == 0) {
     int status = 0;
-    waitpid(pid, &status, 0);
+    if (on_tick) {
+      // Polled, so the caller can show that a long stage is alive.
+      while (waitpid(pid, &status, WNOHANG) == 0) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        on_tick(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      }
+    } else {
+      waitpid(pid, &status, 0);
+    }
     result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   } else {
     result.stderr_text = std::string("cannot start ") + argv[0] + ": " + std::strerror(rc);

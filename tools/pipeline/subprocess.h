@@ -4,6 +4,7 @@
 #ifndef MLC_TOOLS_PIPELINE_SUBPROCESS_H_
 #define MLC_TOOLS_PIPELINE_SUBPROCESS_H_
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -17,8 +18,9 @@ struct ProcessResult {
   double seconds = 0;
 };
 
-/*! \brief Runs argv[0] with the arguments; never throws. exit_code -1: could not start. */
-ProcessResult RunProcess(const std::vector<std::string>& argv);
+/*! \brief Runs argv[0] with the arguments; never throws. exit_code -1: could not start.
+ *  `on_tick`, when given, is called about ten times a second with the seconds elapsed. */
+ProcessResult RunProcess(const std::vector<std::string>& argv, const std::function<void(double)>& on_tick = nullptr);
 
 }  // namespace pipeline
 }  // namespace mlc
