@@ -95,7 +95,7 @@ int main(int argc, char** argv) {
   }
   for (const auto& [phase, seconds] : stats.phases) timer.Add(phase, seconds);
   timer.Start("write");
-  absl::Status s = mlc::WriteFileAtomically(out, mlc::vm::SerializeExecutable(*std::move(exe), signer ? &*signer : nullptr));
+  absl::Status s = mlc::vm::WriteExecutable(out, *std::move(exe), signer ? &*signer : nullptr);
   if (!s.ok()) {
     std::cerr << "build: " << s.message() << "\n";
     return 1;

@@ -111,22 +111,28 @@ MappedFile::~MappedFile() {
 }
 
 absl::Status WriteFileAtomically(const std::string& path, const std::string& contents) {
+  return WriteFileAtomically(path, std::vector<absl::string_view>{contents});
+}
+
+absl::Status WriteFileAtomically(const std::string& path, const std::vector<absl::string_view>& pieces) {
   std::string tmp = absl::StrCat(path, ".tmp.XXXXXX");
   int fd = mkstemp(tmp.data());
   if (fd < 0) return absl::PermissionDeniedError(absl::StrCat(path, ": cannot create a temporary file: ", std::strerror(errno)));
-  const char* data = contents.data();
-  size_t left = contents.size();
-  while (left > 0) {
-    ssize_t n = write(fd, data, left);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      std::string err = std::strerror(errno);
-      close(fd);
-      unlink(tmp.c_str());
-      return absl::DataLossError(absl::StrCat(path, ": write failed: ", err));
+  for (absl::string_view piece : pieces) {
+    const char* data = piece.data();
+    size_t left = piece.size();
+    while (left > 0) {
+      ssize_t n = write(fd, data, left);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        std::string err = std::strerror(errno);
+        close(fd);
+        unlink(tmp.c_str());
+        return absl::DataLossError(absl::StrCat(path, ": write failed: ", err));
+      }
+      data += n;
+      left -= static_cast<size_t>(n);
     }
-    data += n;
-    left -= static_cast<size_t>(n);
   }
   // mkstemp creates 0600; outputs are ordinary files.
   fchmod(fd, 0644);

@@ -6,6 +6,7 @@
 #define MLC_SUPPORT_FILE_UTIL_H_
 
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -36,6 +37,8 @@ class MappedFile {
 /*! \brief Writes `contents` to `path` atomically: either the old file or the complete new one
  *         is visible, never a prefix. Not synced to disk (as compilers' outputs are not). */
 absl::Status WriteFileAtomically(const std::string& path, const std::string& contents);
+/*! \brief The same for contents given in pieces, written one after the other (no copy joins them). */
+absl::Status WriteFileAtomically(const std::string& path, const std::vector<absl::string_view>& pieces);
 
 /*! \brief A path the user gave on the command line, made absolute: relative to the directory
  *  `./bazelw run` was started in (BUILD_WORKING_DIRECTORY) when run that way, else to the

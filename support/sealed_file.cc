@@ -51,22 +51,39 @@ std::string Digest(const char* header, size_t header_bytes, const char* payload,
 
 std::string Sha256(const std::string& bytes) { return Digest(bytes.data(), bytes.size(), nullptr, 0); }
 
-void SealInPlace(const std::string& kind, uint32_t format_version, std::string* bytes, const SigningKey* signer) {
-  const size_t payload_bytes = bytes->size() - kSealHeaderBytes;
-  std::string header(kSealMagic, sizeof(kSealMagic));
+SealParts SealAround(const std::string& kind, uint32_t format_version, const std::vector<absl::string_view>& payload,
+                     const SigningKey* signer) {
+  uint64_t payload_bytes = 0;
+  for (absl::string_view piece : payload) payload_bytes += piece.size();
+  SealParts out;
+  out.header.assign(kSealMagic, sizeof(kSealMagic));
   std::string padded_kind = kind.substr(0, kKindBytes);
   padded_kind.resize(kKindBytes, '\0');
-  header += padded_kind;
-  PutLittleEndian(format_version, 4, &header);
-  PutLittleEndian(payload_bytes, 8, &header);
-  const std::string digest = Digest(header.data(), header.size(), bytes->data() + kSealHeaderBytes, payload_bytes);
-  header += digest;
-  bytes->replace(0, kSealHeaderBytes, header);
+  out.header += padded_kind;
+  PutLittleEndian(format_version, 4, &out.header);
+  PutLittleEndian(payload_bytes, 8, &out.header);
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int size = 0;
+  EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+  EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr);
+  EVP_DigestUpdate(ctx, out.header.data(), out.header.size());
+  for (absl::string_view piece : payload) EVP_DigestUpdate(ctx, piece.data(), piece.size());
+  EVP_DigestFinal_ex(ctx, digest, &size);
+  EVP_MD_CTX_free(ctx);
+  const std::string d(reinterpret_cast<const char*>(digest), size);
+  out.header += d;
   if (signer != nullptr) {
-    bytes->append(kSignatureMagic, sizeof(kSignatureMagic));
-    *bytes += signer->public_key();
-    *bytes += signer->Sign(digest);
+    out.trailer.assign(kSignatureMagic, sizeof(kSignatureMagic));
+    out.trailer += signer->public_key();
+    out.trailer += signer->Sign(d);
   }
+  return out;
+}
+
+void SealInPlace(const std::string& kind, uint32_t format_version, std::string* bytes, const SigningKey* signer) {
+  SealParts parts = SealAround(kind, format_version, {absl::string_view(*bytes).substr(kSealHeaderBytes)}, signer);
+  bytes->replace(0, kSealHeaderBytes, parts.header);
+  *bytes += parts.trailer;
 }
 
 std::string Seal(const std::string& kind, uint32_t format_version, const std::string& payload, const SigningKey* signer) {

@@ -43,6 +43,14 @@ inline constexpr size_t kSignatureTrailerBytes = 8 + kPublicKeyBytes + kSignatur
 std::string Seal(const std::string& kind, uint32_t format_version, const std::string& payload,
                  const SigningKey* signer = nullptr);
 
+/*! \brief The envelope of a payload given in pieces (written one after the other): the header
+ *         to put before them and the signature trailer (empty without `signer`) after. */
+struct SealParts {
+  std::string header, trailer;
+};
+SealParts SealAround(const std::string& kind, uint32_t format_version, const std::vector<absl::string_view>& payload,
+                     const SigningKey* signer = nullptr);
+
 /*! \brief The same without copying the payload: `bytes` holds kSealHeaderBytes (any values)
  *         followed by the payload; the header is written over them and a signature appended. */
 void SealInPlace(const std::string& kind, uint32_t format_version, std::string* bytes,

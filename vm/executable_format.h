@@ -26,16 +26,13 @@ inline constexpr char kExecutableMagic[] = "mlc.executable";
  *  message. */
 inline constexpr uint32_t kExecutableFormatVersion = 6;
 
-/*! \brief Where constants start in the data section: a multiple of this, as is the section's
- *  offset in the file, so a mapped file holds them aligned for vector loads. */
-inline constexpr size_t kConstantAlignment = 64;
-
-/*! \brief The bytes of a *.mlcx file, signed by `signer` when given. The sealed payload is
- *  the message's length (8 bytes, little-endian), the message with its constants' bytes left
- *  out, zeros up to a file offset that is a multiple of kConstantAlignment, then the data
- *  section: each constant's bytes at its `constant_offsets` entry. A loader reads the small
- *  message and copies each constant once, from the file to where it lives. */
+/*! \brief The bytes of a *.mlcx file, signed by `signer` when given: the message with its
+ *  constants' bytes left out, then those bytes in a data section (support/data_section.h), at
+ *  the offsets `constant_offsets` lists. A loader reads the small message and copies each
+ *  constant once, from the file to where it lives. */
 std::string SerializeExecutable(proto::Executable exe, const SigningKey* signer = nullptr);
+/*! \brief The same written to `path` atomically, the constants straight from the message. */
+absl::Status WriteExecutable(const std::string& path, proto::Executable exe, const SigningKey* signer = nullptr);
 
 /*! \brief A *.mlcx file's message and its data section, a view into the file's bytes. */
 struct ExecutableSections {

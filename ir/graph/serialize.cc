@@ -13,9 +13,14 @@
 #include "support/file_util.h"
 #include "support/status_macros.h"
 #include "support/resource_limits.h"
+#include "support/data_section.h"
 #include "support/sealed_file.h"
 
 namespace mlc {
+
+// ModuleFromProto reading a file's constants from its data section (`section`, or from the
+// message itself when null).
+absl::StatusOr<IRModule> ModuleFromProto(proto::ModuleProto&& proto, const DataSectionPayload* section);
 namespace {
 
 constexpr char kMagic[] = "mlc.irpb";
@@ -114,7 +119,9 @@ absl::StatusOr<Attrs> AttrsFromProto(const google::protobuf::Map<std::string, pr
 
 class Writer {
  public:
-  explicit Writer(proto::FunctionProto* out) : out_(out) {}
+  // With `section`, constants' bytes go to the data section (they are not copied: the module
+  // must outlive the write) and the message records their offsets.
+  explicit Writer(proto::FunctionProto* out, DataSectionWriter* section = nullptr) : out_(out), section_(section) {}
 
   int64_t Func(const BaseFunc& f) {
     if (const auto* p = f.as<tir::PrimFuncNode>()) {
@@ -422,9 +429,18 @@ class Writer {
         p->set_is_dataflow(e->kind() == NodeKind::kDataflowVar);
         break;
       }
-      case NodeKind::kConstant:
-        TensorToProto(e.as<relax::ConstantNode>()->data, NewNode(e.get())->mutable_constant()->mutable_data());
+      case NodeKind::kConstant: {
+        const TensorData& data = e.as<relax::ConstantNode>()->data;
+        proto::ConstantProto* c = NewNode(e.get())->mutable_constant();
+        if (section_ == nullptr) {
+          TensorToProto(data, c->mutable_data());
+        } else {
+          DTypeToProto(data.dtype(), c->mutable_data()->mutable_dtype());
+          for (int64_t d : data.shape()) c->mutable_data()->add_shape(d);
+          c->set_data_offset(section_->Add(data.bytes()));
+        }
         break;
+      }
       case NodeKind::kTuple: {
         std::vector<int64_t> fields;
         for (const relax::Expr& f : e.as<relax::TupleNode>()->fields) fields.push_back(ExprId(f));
@@ -498,6 +514,7 @@ class Writer {
   }
 
   proto::FunctionProto* out_;
+  DataSectionWriter* section_;
   std::unordered_map<const Object*, int64_t> ids_;
 };
 
@@ -507,7 +524,7 @@ class Writer {
 class Reader {
  public:
   // Constants' bytes are moved out of `fn`, not copied.
-  explicit Reader(proto::FunctionProto& fn) : fn_(fn) {}
+  explicit Reader(proto::FunctionProto& fn, const DataSectionPayload* section = nullptr) : fn_(fn), section_(section) {}
 
   absl::StatusOr<BaseFunc> Read() {
     nodes_.assign(fn_.nodes_size() + 1, Ref<Object>());
@@ -728,7 +745,16 @@ class Reader {
                                            : relax::MakeVar(p.name_hint(), sinfo));
       }
       case proto::NodeProto::kConstant: {
-        MLC_ASSIGN_OR_RETURN(data, TensorFromProto(std::move(*node.mutable_constant()->mutable_data())));
+        proto::TensorProto* t = node.mutable_constant()->mutable_data();
+        if (section_ != nullptr && t->data().empty()) {
+          absl::StatusOr<DataType> dtype = DTypeFromProto(t->dtype());
+          if (!dtype.ok()) return dtype.status();
+          int64_t bytes = TensorBytes(std::vector<int64_t>(t->shape().begin(), t->shape().end()), *dtype);
+          if (bytes < 0) return absl::DataLossError("constant shape is negative or too large");
+          MLC_ASSIGN_OR_RETURN(block, section_->Block(node.constant().data_offset(), static_cast<uint64_t>(bytes), "the constant"));
+          t->set_data(std::string(block));  // the one copy, from the file
+        }
+        MLC_ASSIGN_OR_RETURN(data, TensorFromProto(std::move(*t)));
         return Ref<Object>(relax::MakeConstant(data));
       }
       case proto::NodeProto::kTuple: {
@@ -849,6 +875,7 @@ class Reader {
 #undef MLC_ASSIGN_OR_RETURN
 
   proto::FunctionProto& fn_;
+  const DataSectionPayload* section_;  // a file's data section, where constants' bytes lie
   std::vector<int> depth_;  // of each node read: 1 + its deepest child's
   int deepest_child_ = 0;   // of the node being decoded
   std::vector<Ref<Object>> nodes_;
@@ -901,7 +928,9 @@ absl::StatusOr<IRModule> ModuleFromProto(const proto::ModuleProto& proto) {
   return ModuleFromProto(std::move(copy));
 }
 
-absl::StatusOr<IRModule> ModuleFromProto(proto::ModuleProto&& proto) {
+absl::StatusOr<IRModule> ModuleFromProto(proto::ModuleProto&& proto) { return ModuleFromProto(std::move(proto), nullptr); }
+
+absl::StatusOr<IRModule> ModuleFromProto(proto::ModuleProto&& proto, const DataSectionPayload* section) {
   if (proto.magic() != kMagic) return absl::DataLossError("not an IRModule file (bad magic)");
   if (proto.format_version() != kIRFormatVersion) {
     return absl::FailedPreconditionError(absl::StrCat("IRModule format version ", proto.format_version(),
@@ -911,7 +940,7 @@ absl::StatusOr<IRModule> ModuleFromProto(proto::ModuleProto&& proto) {
   IRModule mod;
   for (proto::FunctionProto& fn : *proto.mutable_functions()) {
     if (mod.Contains(fn.name())) return absl::DataLossError(absl::StrCat("function ", fn.name(), " appears twice"));
-    absl::StatusOr<BaseFunc> func = Reader(fn).Read();
+    absl::StatusOr<BaseFunc> func = Reader(fn, section).Read();
     if (!func.ok()) return func.status();
     mod.Add(fn.name(), *func);
   }
@@ -921,42 +950,62 @@ absl::StatusOr<IRModule> ModuleFromProto(proto::ModuleProto&& proto) {
   return mod;
 }
 
-std::string SerializeModule(const IRModule& mod) {
-  std::string bytes(kSealHeaderBytes, '\0');
-  ModuleToProto(mod).AppendToString(&bytes);
-  SealInPlace(kMagic, kIRFormatVersion, &bytes);
-  return bytes;
+namespace {
+
+/*! \brief The message of `mod` with its constants placed in `section`. */
+absl::StatusOr<std::string> MessageWithSection(const IRModule& mod, DataSectionWriter* section, const std::string& what) {
+  proto::ModuleProto out;
+  out.set_magic(kMagic);
+  out.set_format_version(kIRFormatVersion);
+  for (const auto& [name, func] : mod.functions()) {
+    proto::FunctionProto* fn = out.add_functions();
+    fn->set_name(name);
+    Writer(fn, section).Func(func);
+  }
+  AttrsToProto(mod.attrs(), out.mutable_attrs());
+  // Protobuf refuses messages of 2 GiB and more (and serializes them to nothing); the weights are
+  // not in it, but a graph can still be that large.
+  if (const size_t bytes = out.ByteSizeLong(); bytes > size_t{INT32_MAX}) {
+    return absl::ResourceExhaustedError(absl::StrCat(what, ": the module's graph is ", HumanBytes(static_cast<int64_t>(bytes)),
+                                                     "; a .irpb holds less than 2 GiB of it"));
+  }
+  return out.SerializeAsString();
 }
 
-absl::StatusOr<IRModule> DeserializeModule(const std::string& bytes, const std::string& source_name) {
+}  // namespace
+
+std::string SerializeModule(const IRModule& mod) {
+  DataSectionWriter section;
+  absl::StatusOr<std::string> message = MessageWithSection(mod, &section, "<bytes>");
+  return section.Serialize(kMagic, kIRFormatVersion, message.ok() ? *message : std::string());
+}
+
+absl::StatusOr<IRModule> DeserializeModule(absl::string_view bytes, const std::string& source_name) {
   absl::StatusOr<absl::string_view> payload = Unseal(bytes, kMagic, kIRFormatVersion, source_name);
   if (!payload.ok()) return payload.status();
+  absl::StatusOr<DataSectionPayload> parts = SplitDataSection(*payload, source_name);
+  if (!parts.ok()) return parts.status();
   proto::ModuleProto proto;
-  if (!proto.ParseFromArray(payload->data(), static_cast<int>(payload->size()))) {
+  if (!proto.ParseFromArray(parts->message.data(), static_cast<int>(parts->message.size()))) {
     return absl::DataLossError(absl::StrCat(source_name, ": the IRModule message does not parse"));
   }
-  absl::StatusOr<IRModule> mod = ModuleFromProto(std::move(proto));
+  absl::StatusOr<IRModule> mod = ModuleFromProto(std::move(proto), &*parts);
   if (!mod.ok()) return absl::Status(mod.status().code(), absl::StrCat(source_name, ": ", mod.status().message()));
   return mod;
 }
 
 absl::Status SaveModule(const IRModule& mod, const std::string& path) {
-  const proto::ModuleProto proto = ModuleToProto(mod);
-  // Protobuf refuses messages of 2 GiB and more (and serializes them to nothing).
-  if (const size_t bytes = proto.ByteSizeLong(); bytes > size_t{INT32_MAX}) {
-    return absl::ResourceExhaustedError(absl::StrCat(path, ": the module is ", HumanBytes(static_cast<int64_t>(bytes)),
-                                                     "; a .irpb holds less than 2 GiB (keep large weights as parameters of main)"));
-  }
-  std::string bytes(kSealHeaderBytes, '\0');
-  proto.AppendToString(&bytes);
-  SealInPlace(kMagic, kIRFormatVersion, &bytes);
-  return WriteFileAtomically(path, bytes);
+  DataSectionWriter section;
+  absl::StatusOr<std::string> message = MessageWithSection(mod, &section, path);
+  if (!message.ok()) return message.status();
+  return section.WriteFile(path, kMagic, kIRFormatVersion, *message);
 }
 
 absl::StatusOr<IRModule> LoadModule(const std::string& path) {
-  absl::StatusOr<std::string> bytes = ReadFile(path);
-  if (!bytes.ok()) return bytes.status();
-  return DeserializeModule(*bytes, path);
+  // Mapped, not read: each constant is copied once, from the file into its tensor.
+  absl::StatusOr<MappedFile> file = MappedFile::Open(path);
+  if (!file.ok()) return file.status();
+  return DeserializeModule(file->bytes(), path);
 }
 
 }  // namespace mlc

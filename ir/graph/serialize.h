@@ -14,8 +14,9 @@ namespace mlc {
 
 /*! \brief The version this build writes and the only one it reads. */
 /*! \brief 2: sealed (support/sealed_file.h: kind, version and SHA-256 around the message).
- *         3: shape values (ShapeExpr, ShapeStructInfo) as expression node ids. */
-inline constexpr uint32_t kIRFormatVersion = 3;
+ *         3: shape values (ShapeExpr, ShapeStructInfo) as expression node ids. 4: constants in a
+ *         data section after the message (support/data_section.h). */
+inline constexpr uint32_t kIRFormatVersion = 4;
 proto::ModuleProto ModuleToProto(const IRModule& mod);
 /*! \brief Rebuilds the module; any malformed table (dangling or forward id, wrong node kind,
  *         unknown operator, wrong version) is an error naming the function and node id. */
@@ -25,7 +26,7 @@ absl::StatusOr<IRModule> ModuleFromProto(proto::ModuleProto&& proto);
 
 /*! \brief Serialized bytes, and back. */
 std::string SerializeModule(const IRModule& mod);
-absl::StatusOr<IRModule> DeserializeModule(const std::string& bytes, const std::string& source_name = "<bytes>");
+absl::StatusOr<IRModule> DeserializeModule(absl::string_view bytes, const std::string& source_name = "<bytes>");
 
 /*! \brief Writes `path` atomically. */
 absl::Status SaveModule(const IRModule& mod, const std::string& path);
