@@ -8,9 +8,11 @@
  *    std::string bytes = Seal("mlc.executable", 3, exe.SerializeAsString());
  *    absl::StatusOr<std::string> payload = Unseal(bytes, "mlc.executable", 3, "model.mlcx");
  *
- *  Layout (little-endian): "mlc-seal" (8 bytes), the kind (24 bytes, NUL-padded), the format
- *  version (4), the payload's length (8), SHA-256 of everything before it and of the payload
- *  (32), then the payload. The digest is checked before the kind and the version are believed,
+ *  Layout (little-endian): "mlc-sea2" (8 bytes), the kind (24 bytes, NUL-padded), the format
+ *  version (4), the payload's length (8), the digest (32), then the payload. The digest is the
+ *  SHA-256 of everything before it and of the SHA-256 digests of the payload's 8 MiB chunks in
+ *  order: the chunks are hashed on all cores. ("mlc-seal" files, whose digest was one SHA-256
+ *  of the payload, are refused with a request to rebuild them.) The digest is checked before the kind and the version are believed,
  *  so a flipped header byte reads as damage, and a file of another version (intact) names the
  *  version that made it.
  *

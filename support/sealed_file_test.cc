@@ -33,6 +33,30 @@ TEST(SealedFile, RoundTrips) {
   EXPECT_EQ(in_place, sealed);
 }
 
+TEST(SealedFile, PayloadsOfManyChunksRoundTripAndAFlipInAnyChunkIsCaught) {
+  // 20 MiB: three 8 MiB chunks, digested in parallel; given in pieces that cut across chunks.
+  std::string payload(20 << 20, '\0');
+  for (size_t i = 0; i < payload.size(); ++i) payload[i] = static_cast<char>((i * 2654435761u) >> 13);
+  const std::string sealed = Seal("mlc.test", 7, payload);
+  absl::StatusOr<absl::string_view> back = Unseal(sealed, "mlc.test", 7, "big.bin");
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_TRUE(*back == payload);
+  const absl::string_view whole(payload);
+  SealParts parts = SealAround("mlc.test", 7, {whole.substr(0, 3), whole.substr(3, (9 << 20) - 3), whole.substr(9 << 20)});
+  EXPECT_EQ(parts.header, sealed.substr(0, kSealHeaderBytes)) << "the digest does not depend on how the payload is cut";
+  for (size_t at : {size_t{5}, size_t{(8 << 20) + 1}, payload.size() - 1}) {
+    std::string damaged = sealed;
+    damaged[kSealHeaderBytes + at] ^= 0x01;
+    EXPECT_FALSE(Unseal(damaged, "mlc.test", 7, "big.bin").ok()) << "byte " << at;
+  }
+}
+
+TEST(SealedFile, AnEnvelopeOfTheOldDigestAsksToBeRebuilt) {
+  std::string old = Seal("mlc.test", 7, Payload());
+  old.replace(0, 8, "mlc-seal");
+  EXPECT_THAT(std::string(Unseal(old, "mlc.test", 7, "old.bin").status().message()), HasSubstr("rebuild it"));
+}
+
 TEST(SealedFile, EveryFlippedByteIsRefused) {
   const std::string sealed = Seal("mlc.test", 7, Payload());
   for (size_t i = 0; i < sealed.size(); ++i) {
