@@ -30,6 +30,24 @@ std::string ScaleKernel(const std::string& name, int n, double c) {
                       ", i)\n                Y[vi] = X[vi] * T.float32(", c, ") + T.float32(1)\n");
 }
 
+// A module whose main calls the given scale kernels (name, factor) one after the other on 8
+// elements.
+IRModule ChainModule(const std::vector<std::pair<std::string, double>>& kernels) {
+  std::string text = "@I.ir_module\nclass Module:\n";
+  for (const auto& [name, c] : kernels) text += ScaleKernel(name, 8, c);
+  text += "    @R.function\n    def main(x: R.Tensor((8,), \"float32\")):\n        with R.dataflow():\n";
+  std::string last = "x";
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    const std::string v = absl::StrCat("v", i);
+    absl::StrAppend(&text, "            ", v, " = R.call_tir(", kernels[i].first, ", (", last, ",), R.Tensor((8,), \"float32\"))\n");
+    last = v;
+  }
+  absl::StrAppend(&text, "            R.output(", last, ")\n        return ", last, "\n");
+  absl::StatusOr<IRModule> mod = ParseTVMScript(text, "chain.py");
+  EXPECT_TRUE(mod.ok()) << mod.status() << "\n" << text;
+  return mod.ok() ? *mod : IRModule();
+}
+
 TEST(Codegen, KernelsCompileOnEveryThreadIntoTheBytesOneThreadGives) {
   std::string text = "@I.ir_module\nclass Module:\n";
   const int kKernels = 6;
@@ -71,23 +89,11 @@ TEST(Codegen, KernelsCompileOnEveryThreadIntoTheBytesOneThreadGives) {
 TEST(Build, StructurallyEqualKernelsCompileOnceAndShareASymbol) {
   // Two kernels equal but for their names (the parser gives each its global_symbol), and a third
   // that differs in a constant.
-  const std::string text = "@I.ir_module\nclass Module:\n" + ScaleKernel("first", 8, 2) + ScaleKernel("again", 8, 2) +
-                           ScaleKernel("other", 8, 3) + R"(
-    @R.function
-    def main(x: R.Tensor((8,), "float32")):
-        with R.dataflow():
-            a = R.call_tir(first, (x,), R.Tensor((8,), "float32"))
-            b = R.call_tir(again, (a,), R.Tensor((8,), "float32"))
-            c = R.call_tir(other, (b,), R.Tensor((8,), "float32"))
-            R.output(c)
-        return c
-)";
-  absl::StatusOr<IRModule> mod = ParseTVMScript(text, "equal_kernels.py");
-  ASSERT_TRUE(mod.ok()) << mod.status();
+  const IRModule mod = ChainModule({{"first", 2}, {"again", 2}, {"other", 3}});
   codegen::BuildStats stats;
   codegen::BuildOptions options;
   options.stats = &stats;
-  absl::StatusOr<proto::Executable> exe = codegen::Build(*mod, options);
+  absl::StatusOr<proto::Executable> exe = codegen::Build(mod, options);
   ASSERT_TRUE(exe.ok()) << exe.status();
   EXPECT_EQ(stats.kernels, 3);
   EXPECT_EQ(stats.distinct_kernels, 2);
@@ -117,22 +123,7 @@ TEST(Build, AKernelCacheCompilesOnlyWhatChanged) {
   const std::string dir = absl::StrCat(std::getenv("TEST_TMPDIR") != nullptr ? std::getenv("TEST_TMPDIR") : "/tmp",
                                        "/kernel_cache_test");
   std::filesystem::remove_all(dir);
-  auto module_with = [](double last_scale) {
-    const std::string text = "@I.ir_module\nclass Module:\n" + ScaleKernel("first", 8, 2) + ScaleKernel("second", 8, 3) +
-                             ScaleKernel("third", 8, last_scale) + R"(
-    @R.function
-    def main(x: R.Tensor((8,), "float32")):
-        with R.dataflow():
-            a = R.call_tir(first, (x,), R.Tensor((8,), "float32"))
-            b = R.call_tir(second, (a,), R.Tensor((8,), "float32"))
-            c = R.call_tir(third, (b,), R.Tensor((8,), "float32"))
-            R.output(c)
-        return c
-)";
-    absl::StatusOr<IRModule> mod = ParseTVMScript(text, "cached.py");
-    EXPECT_TRUE(mod.ok()) << mod.status();
-    return *mod;
-  };
+  auto module_with = [](double last_scale) { return ChainModule({{"first", 2}, {"second", 3}, {"third", last_scale}}); };
   auto build = [&](const IRModule& mod, codegen::BuildStats* stats) {
     codegen::BuildOptions options;
     options.codegen.kernel_cache_dir = dir;

@@ -49,22 +49,15 @@ TEST(Passes, FoldConstantComputesTheValues) {
 }
 
 TEST(Passes, PackConstantsMovesEveryWeightElementIntoItsPanel) {
-  // Every element of W (N x K) lands at [n / width, k, n % width] of the packed constant.
-  const int64_t n = 48, k = 64;
+  // The golden case's dense, with a weight W (N x K) of known values: every element lands at
+  // [n / width, k, n % width] of the packed constant.
+  const int64_t n = 32, k = 64;
   std::vector<double> values(n * k);
   for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<double>(i + 1);
   ParseOptions options;
   options.constants = std::vector<TensorData>{TensorFromDoubles(DataType::Float32(), {n, k}, values)};
-  absl::StatusOr<IRModule> mod = ParseTVMScript(R"(
-@I.ir_module
-class Module:
-    @R.function
-    def main(x: R.Tensor((16, 64), dtype="float32")):
-        with R.dataflow():
-            gv = R.nn.dense(x, metadata["relax.expr.Constant"][0])
-            R.output(gv)
-        return gv
-)", "dense.py", options);
+  const std::string path = "pack_constants/dense_weight.py";
+  absl::StatusOr<IRModule> mod = ParseTVMScript(*ReadFile(absl::StrCat(kCases, "/", path)), path, options);
   ASSERT_TRUE(mod.ok()) << mod.status();
   absl::StatusOr<IRModule> out =
       RunPipeline(*mod, *ParsePipeline("fuse-ops,legalize,fuse-tir,default-schedule,pack-constants,remove-unused"));

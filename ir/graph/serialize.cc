@@ -910,18 +910,25 @@ absl::StatusOr<TensorData> TensorFromProto(proto::TensorProto&& p) {
   return TensorData(*dtype, shape, std::move(*p.mutable_data()));
 }
 
-proto::ModuleProto ModuleToProto(const IRModule& mod) {
+namespace {
+
+/*! \brief The message of `mod`; with `section`, its constants' bytes placed there. */
+proto::ModuleProto ToProto(const IRModule& mod, DataSectionWriter* section) {
   proto::ModuleProto out;
   out.set_magic(kMagic);
   out.set_format_version(kIRFormatVersion);
   for (const auto& [name, func] : mod.functions()) {
     proto::FunctionProto* fn = out.add_functions();
     fn->set_name(name);
-    Writer(fn).Func(func);
+    Writer(fn, section).Func(func);
   }
   AttrsToProto(mod.attrs(), out.mutable_attrs());
   return out;
 }
+
+}  // namespace
+
+proto::ModuleProto ModuleToProto(const IRModule& mod) { return ToProto(mod, nullptr); }
 
 absl::StatusOr<IRModule> ModuleFromProto(const proto::ModuleProto& proto) {
   proto::ModuleProto copy = proto;
@@ -954,15 +961,7 @@ namespace {
 
 /*! \brief The message of `mod` with its constants placed in `section`. */
 absl::StatusOr<std::string> MessageWithSection(const IRModule& mod, DataSectionWriter* section, const std::string& what) {
-  proto::ModuleProto out;
-  out.set_magic(kMagic);
-  out.set_format_version(kIRFormatVersion);
-  for (const auto& [name, func] : mod.functions()) {
-    proto::FunctionProto* fn = out.add_functions();
-    fn->set_name(name);
-    Writer(fn, section).Func(func);
-  }
-  AttrsToProto(mod.attrs(), out.mutable_attrs());
+  const proto::ModuleProto out = ToProto(mod, section);
   // Protobuf refuses messages of 2 GiB and more (and serializes them to nothing); the weights are
   // not in it, but a graph can still be that large.
   if (const size_t bytes = out.ByteSizeLong(); bytes > size_t{INT32_MAX}) {
