@@ -18,8 +18,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
-#include "frontend/onnx/onnx_importer.h"
-#include "frontend/torch/fx_importer.h"
+#include "frontend/model_file.h"
 #include "ir/graph/serialize.h"
 #include "ir/graph/verifier.h"
 #include "support/resource_limit_flag.h"
@@ -58,26 +57,18 @@ int main(int argc, char** argv) {
   }
   mlc::PhaseTimer timer;
   timer.Start("read and convert");
-  absl::StatusOr<mlc::IRModule> mod;
-  if (absl::EndsWith(in, ".fxpb")) {
-    mod = mlc::fx::ImportFxFile(in);
-  } else if (absl::EndsWith(in, ".onnx")) {
-    mlc::onnx_import::OnnxImportOptions options;
-    options.keep_params_in_input = absl::GetFlag(FLAGS_keep_params_in_input);
-    for (absl::string_view kv : absl::StrSplit(absl::GetFlag(FLAGS_dim), ',', absl::SkipEmpty())) {
-      std::vector<std::string> parts = absl::StrSplit(kv, '=');
-      int64_t value = 0;
-      if (parts.size() != 2 || !absl::SimpleAtoi(parts[1], &value) || value <= 0) {
-        std::cerr << "import: --dim takes name=size pairs, got '" << kv << "'\n";
-        return 2;
-      }
-      options.dims[parts[0]] = value;
+  mlc::onnx_import::OnnxImportOptions options;
+  options.keep_params_in_input = absl::GetFlag(FLAGS_keep_params_in_input);
+  for (absl::string_view kv : absl::StrSplit(absl::GetFlag(FLAGS_dim), ',', absl::SkipEmpty())) {
+    std::vector<std::string> parts = absl::StrSplit(kv, '=');
+    int64_t value = 0;
+    if (parts.size() != 2 || !absl::SimpleAtoi(parts[1], &value) || value <= 0) {
+      std::cerr << "import: --dim takes name=size pairs, got '" << kv << "'\n";
+      return 2;
     }
-    mod = mlc::onnx_import::ImportOnnxFile(in, options);
-  } else {
-    std::cerr << "import: " << in << ": unknown format (expected .fxpb or .onnx)\n";
-    return 1;
+    options.dims[parts[0]] = value;
   }
+  absl::StatusOr<mlc::IRModule> mod = mlc::ImportModelFile(in, options);
   if (!mod.ok()) {
     std::cerr << "import: " << mod.status().message() << "\n";
     return 1;

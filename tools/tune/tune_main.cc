@@ -1,7 +1,7 @@
 /*! \file tune_main.cc
  *  \brief //tools:tune — tunes a model's kernels on this machine and writes a tuning database.
  *
- *    tune --in model.irpb --db records.pb [--trials N | --time_budget S] [--target T]
+ *    tune --in model.onnx|model.irpb --db records.pb [--trials N | --time_budget S] [--target T]
  *         [--passes default] [--seed 1]
  *
  *  The module goes through the pass pipeline up to default-schedule (so the tasks are the
@@ -20,12 +20,13 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "frontend/model_file.h"
 #include "ir/graph/serialize.h"
 #include "support/resource_limit_flag.h"
 #include "tools/tune/tuner.h"
 #include "support/file_util.h"
 
-ABSL_FLAG(std::string, in, "", "module to tune (*.irpb, as imported or parsed)");
+ABSL_FLAG(std::string, in, "", "model to tune: *.onnx, *.fxpb, or *.irpb (as imported or parsed)");
 ABSL_FLAG(std::string, db, "", "tuning database to write (records already in it are kept unless beaten)");
 ABSL_FLAG(int, trials, 0, "measurements in all (0: 16 per task)");
 ABSL_FLAG(double, time_budget, 0, "stop searching after this many seconds (0: no limit)");
@@ -69,7 +70,8 @@ int main(int argc, char** argv) {
     std::printf("merged %zu records into %s\n", db.size(), db_path.c_str());
     return 0;
   }
-  absl::StatusOr<mlc::IRModule> mod = mlc::LoadModule(in);
+  // A model file is imported as the import stage would (mlc.tune does the same).
+  absl::StatusOr<mlc::IRModule> mod = mlc::ImportModelFile(in, {}, /*with_irpb=*/true);
   if (!mod.ok()) return Fail(std::string(mod.status().message()));
   mlc::tune::TuneOptions options;
   if (std::string shard = absl::GetFlag(FLAGS_shard); !shard.empty()) {

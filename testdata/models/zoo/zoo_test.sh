@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The zoo's models compiled by the Bazel rules from ONNX and from FX (same weights): each
 # executable runs, and the two importers' executables agree on the same input. The attention
-# model tuned by tune_model (two shards, merged) compiles with its records and agrees too.
+# model tuned by tune_model (two shards, merged) compiles with its records and agrees too. The
+# tune stage takes an .onnx file as the import stage does, and names the formats it takes.
 set -euo pipefail
 cd "${TEST_SRCDIR}/mlc"
 t="$TEST_TMPDIR"
@@ -33,3 +34,8 @@ sys.exit(0 if a.shape == b.shape and err < 1e-5 else 1)' "$t/attn_onnx.npy" "$t/
 merged=$(tools/tune --merge testdata/models/zoo/attn_records.pb --db "$t/records_copy.pb")
 echo "$merged"
 [[ $merged == "merged 2 records into"* ]]
+tools/tune --in testdata/models/zoo/cnn.onnx --db "$t/cnn_records.pb" --trials 2 --target x86-64-v3 > "$t/tune.out"
+grep -q "^tuned " "$t/tune.out" && test -s "$t/cnn_records.pb" || { echo "tune on an .onnx file wrote no records"; cat "$t/tune.out"; exit 1; }
+if tools/tune --in "$t/cnn_x.npy" --db "$t/x.pb" 2> "$t/tune.err"; then echo "tune took a .npy file"; exit 1; fi
+grep -q "expected \*.onnx (ONNX), \*.fxpb (PyTorch FX), \*.irpb" "$t/tune.err" || { cat "$t/tune.err"; exit 1; }
+echo "tune: takes .onnx, refuses other formats naming the ones it takes"
