@@ -429,7 +429,12 @@ int main(int argc, char** argv) {
   }
 
   if (inputs.empty()) {
-    std::printf("compiled %s -> %s (no --inputs: not run)\n", model.c_str(), exe.c_str());
+    // Without --out the work directory goes at exit: name no file that will not exist.
+    if (keep_work) {
+      std::printf("compiled %s -> %s (no --inputs: not run)\n", model.c_str(), exe.c_str());
+    } else {
+      std::printf("compiled %s (no --inputs: not run; --out DIR keeps the executable)\n", model.c_str());
+    }
     return 0;
   }
   // The run stage: one .npy per tensor of the result (tuples are flattened in order).

@@ -44,6 +44,9 @@ check "no temporary work directory is left behind" test -z "$(ls -A "$scratch")"
 kept=$($pipeline --cache-dir "$cache" --out "$TEST_TMPDIR/kept" 2>&1)
 check "--out keeps the stage outputs" test -s "$TEST_TMPDIR/kept/model.mlcx"
 check "... and says where they are" grep -q "stage outputs in $TEST_TMPDIR/kept" <<<"$kept"
+printf '@R.function\ndef main(x: R.Tensor((3,), "float32")):\n    return R.add(x, x)\n' > "$TEST_TMPDIR/twice.py"
+compiled=$($pipeline "$TEST_TMPDIR/twice.py" --cache-dir "$cache" 2>&1)
+check "without --inputs and --out no deleted file is named" grep -q "no --inputs: not run; --out DIR keeps the executable" <<<"$compiled"
 
 # Two pipelines filling one cache at once: both right, and the cache they leave is whole.
 shared="${TEST_TMPDIR}/shared_cache"
