@@ -168,9 +168,19 @@ absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::Load(proto::Exec
   // A file's constants lie in its data section (vm/executable_format.h); a message built in
   // memory holds them itself.
   const bool in_section = exe.constant_offsets_size() == exe.constants_size() && exe.constants_size() > 0;
+  if (in_section) {
+    // A message that lists offsets must come with the data section they point into.
+    for (int i = 0; i < exe.constants_size(); ++i) {
+      const int64_t size = ConstantBytes(exe.constants(i));
+      const uint64_t at = exe.constant_offsets(i);
+      if (size < 0 || at > constant_data.size() || static_cast<uint64_t>(size) > constant_data.size() - at) {
+        return absl::DataLossError(absl::StrCat("constant ", i, " lies outside the data section"));
+      }
+    }
+  }
   auto bytes_of = [&](int i) -> absl::string_view {
     if (!in_section) return exe.constants(i).data();
-    return constant_data.substr(exe.constant_offsets(i), static_cast<size_t>(std::max<int64_t>(0, ConstantBytes(exe.constants(i)))));
+    return constant_data.substr(exe.constant_offsets(i), static_cast<size_t>(ConstantBytes(exe.constants(i))));
   };
   for (int i = 0; i < exe.constants_size(); ++i) {
     offsets.push_back(total);
