@@ -3,6 +3,8 @@
  *         bytes as on one, structurally equal kernels compiled once, the statistics --timing
  *         prints.
  */
+#include "codegen/build.h"
+
 #include <cstdlib>
 #include <filesystem>
 #include <random>
@@ -10,7 +12,6 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
-#include "codegen/build.h"
 #include "codegen/llvm/codegen_llvm.h"
 #include "codegen/lower_tir.h"
 #include "frontend/tvmscript.h"
@@ -39,7 +40,8 @@ IRModule ChainModule(const std::vector<std::pair<std::string, double>>& kernels)
   std::string last = "x";
   for (size_t i = 0; i < kernels.size(); ++i) {
     const std::string v = absl::StrCat("v", i);
-    absl::StrAppend(&text, "            ", v, " = R.call_tir(", kernels[i].first, ", (", last, ",), R.Tensor((8,), \"float32\"))\n");
+    absl::StrAppend(&text, "            ", v, " = R.call_tir(", kernels[i].first, ", (", last,
+                    ",), R.Tensor((8,), \"float32\"))\n");
     last = v;
   }
   absl::StrAppend(&text, "            R.output(", last, ")\n        return ", last, "\n");
@@ -120,10 +122,12 @@ TEST(Build, StructurallyEqualKernelsCompileOnceAndShareASymbol) {
 }
 
 TEST(Build, AKernelCacheCompilesOnlyWhatChanged) {
-  const std::string dir = absl::StrCat(std::getenv("TEST_TMPDIR") != nullptr ? std::getenv("TEST_TMPDIR") : "/tmp",
-                                       "/kernel_cache_test");
+  const std::string dir =
+      absl::StrCat(std::getenv("TEST_TMPDIR") != nullptr ? std::getenv("TEST_TMPDIR") : "/tmp", "/kernel_cache_test");
   std::filesystem::remove_all(dir);
-  auto module_with = [](double last_scale) { return ChainModule({{"first", 2}, {"second", 3}, {"third", last_scale}}); };
+  auto module_with = [](double last_scale) {
+    return ChainModule({{"first", 2}, {"second", 3}, {"third", last_scale}});
+  };
   auto build = [&](const IRModule& mod, codegen::BuildStats* stats) {
     codegen::BuildOptions options;
     options.codegen.kernel_cache_dir = dir;

@@ -17,7 +17,8 @@ absl::StatusOr<IRModule> ImportModelFile(const std::string& path, const onnx_imp
   if (absl::EndsWith(path, ".onnx")) return onnx_import::ImportOnnxFile(path, onnx_options);
   if (absl::EndsWith(path, ".fxpb")) return fx::ImportFxFile(path);
   if (with_irpb && absl::EndsWith(path, ".irpb")) return LoadModule(path);
-  return absl::InvalidArgumentError(absl::StrCat(path, ": unknown format (expected ", ModelFileFormats(with_irpb), ")"));
+  return absl::InvalidArgumentError(
+      absl::StrCat(path, ": unknown format (expected ", ModelFileFormats(with_irpb), ")"));
 }
 
 }  // namespace mlc

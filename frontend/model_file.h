@@ -19,7 +19,8 @@ std::string ModelFileFormats(bool with_irpb);
 /*! \brief Imports `path` by its extension: *.onnx (with `onnx_options`), *.fxpb, and with
  *  `with_irpb` an imported module (*.irpb) as it is. Another extension is an error naming the
  *  formats. */
-absl::StatusOr<IRModule> ImportModelFile(const std::string& path, const onnx_import::OnnxImportOptions& onnx_options = {},
+absl::StatusOr<IRModule> ImportModelFile(const std::string& path,
+                                         const onnx_import::OnnxImportOptions& onnx_options = {},
                                          bool with_irpb = false);
 
 }  // namespace mlc

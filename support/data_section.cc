@@ -70,7 +70,8 @@ std::string DataSectionWriter::Serialize(const std::string& kind, uint32_t forma
   return out;
 }
 
-absl::StatusOr<absl::string_view> DataSectionPayload::Block(uint64_t offset, uint64_t size, const std::string& what) const {
+absl::StatusOr<absl::string_view> DataSectionPayload::Block(uint64_t offset, uint64_t size,
+                                                            const std::string& what) const {
   if (offset > data.size() || size > data.size() - offset) {
     return absl::DataLossError(absl::StrCat(what, " lies outside the data section (", size, " bytes at ", offset,
                                             ", the section holds ", data.size(), ")"));

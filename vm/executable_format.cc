@@ -52,7 +52,8 @@ absl::Status WriteExecutable(const std::string& path, proto::Executable exe, con
 
 absl::StatusOr<ExecutableSections> ReadExecutable(absl::string_view bytes, const std::string& source,
                                                   const std::vector<std::string>& trusted_keys) {
-  absl::StatusOr<absl::string_view> payload = Unseal(bytes, kExecutableMagic, kExecutableFormatVersion, source, trusted_keys);
+  absl::StatusOr<absl::string_view> payload =
+      Unseal(bytes, kExecutableMagic, kExecutableFormatVersion, source, trusted_keys);
   if (!payload.ok()) return payload.status();
   // An intact envelope around contents that do not read: a faulty writer, not transit damage.
   absl::StatusOr<DataSectionPayload> parts = SplitDataSection(*payload, source);
@@ -62,8 +63,8 @@ absl::StatusOr<ExecutableSections> ReadExecutable(absl::string_view bytes, const
     return absl::DataLossError(absl::StrCat(source, ": the executable message does not parse"));
   }
   if (out.exe.constant_offsets_size() != out.exe.constants_size()) {
-    return absl::DataLossError(absl::StrCat(source, ": the executable has ", out.exe.constants_size(), " constants and ",
-                                            out.exe.constant_offsets_size(), " data offsets"));
+    return absl::DataLossError(absl::StrCat(source, ": the executable has ", out.exe.constants_size(),
+                                            " constants and ", out.exe.constant_offsets_size(), " data offsets"));
   }
   for (int i = 0; i < out.exe.constants_size(); ++i) {
     const int64_t size = ConstantBytes(out.exe.constants(i));

@@ -7,7 +7,6 @@
 
 #include <cstdint>
 #include <string>
-
 #include <vector>
 
 #include "absl/status/statusor.h"

@@ -59,7 +59,9 @@ int64_t ResidentBytes() {
 int main(int argc, char** argv) {
   absl::ParseCommandLine(argc, argv);
   const int repeats = std::max(1, absl::GetFlag(FLAGS_repeats));
-  std::printf("| model | weights | import | opt | build | compile | compile peak RSS | load (GB/s) | resident after load | ORT session |\n");
+  std::printf(
+      "| model | weights | import | opt | build | compile | compile peak RSS | load (GB/s) | resident after load | ORT "
+      "session |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|---|\n");
   for (absl::string_view row : absl::StrSplit(absl::GetFlag(FLAGS_rows), ';', absl::SkipEmpty())) {
     std::vector<std::string> f = absl::StrSplit(row, ',');
@@ -90,10 +92,12 @@ int main(int argc, char** argv) {
       if (!s.ok()) std::fprintf(stderr, "compile_bench: ONNX Runtime: %s\n", std::string(s.status().message()).c_str());
       return s.ok();
     });
-    std::printf("| %s | %.0f MB | %.2f s | %.2f s | %.2f s | **%.2f s** | %.0f MB (%.1fx) | %.2f s (%.2f) | %.0f MB (%.2fx) | %.2f s |\n",
-                name.c_str(), weights_mb, import_s, opt_s, build_s, import_s + opt_s + build_s, peak_kb / 1e3,
-                peak_kb / 1e3 / weights_mb, load_s, load_s > 0 ? exe_bytes / load_s / 1e9 : 0.0, resident / 1e6,
-                resident / 1e6 / weights_mb, ort_s);
+    std::printf(
+        "| %s | %.0f MB | %.2f s | %.2f s | %.2f s | **%.2f s** | %.0f MB (%.1fx) | %.2f s (%.2f) | %.0f MB (%.2fx) | "
+        "%.2f s |\n",
+        name.c_str(), weights_mb, import_s, opt_s, build_s, import_s + opt_s + build_s, peak_kb / 1e3,
+        peak_kb / 1e3 / weights_mb, load_s, load_s > 0 ? exe_bytes / load_s / 1e9 : 0.0, resident / 1e6,
+        resident / 1e6 / weights_mb, ort_s);
     std::fflush(stdout);
   }
   return 0;
