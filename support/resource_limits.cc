@@ -1,6 +1,9 @@
 /*! \file resource_limits.cc */
 #include "support/resource_limits.h"
 
+#include <unistd.h>
+
+#include <fstream>
 #include <iterator>
 
 #include "absl/strings/ascii.h"
@@ -125,6 +128,13 @@ std::string HumanBytes(int64_t bytes) {
   while (number.back() == '0') number.pop_back();
   if (number.back() == '.') number.pop_back();
   return absl::StrCat(number, " ", kUnits[unit]);
+}
+
+int64_t ResidentBytes() {
+  std::ifstream statm("/proc/self/statm");
+  int64_t pages = 0, resident = 0;
+  if (!(statm >> pages >> resident)) return 0;
+  return resident * sysconf(_SC_PAGESIZE);
 }
 
 }  // namespace mlc

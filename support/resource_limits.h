@@ -57,6 +57,10 @@ std::string LimitHint(absl::string_view name);
 /*! \brief Bytes as "2.0 GiB", "512 MiB", "64 B". */
 std::string HumanBytes(int64_t bytes);
 
+/*! \brief The process's resident memory now, in bytes (Linux /proc/self/statm); 0 when unknown.
+ *  What the benchmarks and `run --bench` report a loaded model to hold. */
+int64_t ResidentBytes();
+
 }  // namespace mlc
 
 #endif  // MLC_SUPPORT_RESOURCE_LIMITS_H_

@@ -36,6 +36,22 @@ int64_t ConstantBytes(const proto::TensorProto& c) {
   return bits >= INT64_MAX / 2 ? -1 : (bits + 7) / 8;
 }
 
+absl::Status CheckConstantOffsets(const proto::Executable& exe, absl::string_view constant_data) {
+  if (exe.constant_offsets_size() != exe.constants_size()) {
+    return absl::DataLossError(absl::StrCat("the executable has ", exe.constants_size(), " constants and ",
+                                            exe.constant_offsets_size(), " data offsets"));
+  }
+  const DataSectionPayload section{absl::string_view(), constant_data};
+  for (int i = 0; i < exe.constants_size(); ++i) {
+    const int64_t size = ConstantBytes(exe.constants(i));
+    if (size < 0) return absl::DataLossError(absl::StrCat("constant ", i, ": its shape overflows"));
+    absl::StatusOr<absl::string_view> block =
+        section.Block(exe.constant_offsets(i), static_cast<uint64_t>(size), absl::StrCat("constant ", i));
+    if (!block.ok()) return block.status();
+  }
+  return absl::OkStatus();
+}
+
 std::string SerializeExecutable(proto::Executable exe, const SigningKey* signer) {
   std::vector<std::string> data;
   DataSectionWriter section;
@@ -62,16 +78,8 @@ absl::StatusOr<ExecutableSections> ReadExecutable(absl::string_view bytes, const
   if (!out.exe.ParseFromArray(parts->message.data(), static_cast<int>(parts->message.size()))) {
     return absl::DataLossError(absl::StrCat(source, ": the executable message does not parse"));
   }
-  if (out.exe.constant_offsets_size() != out.exe.constants_size()) {
-    return absl::DataLossError(absl::StrCat(source, ": the executable has ", out.exe.constants_size(),
-                                            " constants and ", out.exe.constant_offsets_size(), " data offsets"));
-  }
-  for (int i = 0; i < out.exe.constants_size(); ++i) {
-    const int64_t size = ConstantBytes(out.exe.constants(i));
-    absl::StatusOr<absl::string_view> block =
-        size < 0 ? absl::DataLossError("its shape overflows")
-                 : parts->Block(out.exe.constant_offsets(i), static_cast<uint64_t>(size), absl::StrCat("constant ", i));
-    if (!block.ok()) return absl::DataLossError(absl::StrCat(source, ": ", block.status().message()));
+  if (absl::Status s = CheckConstantOffsets(out.exe, parts->data); !s.ok()) {
+    return absl::DataLossError(absl::StrCat(source, ": ", s.message()));
   }
   out.constant_data = parts->data;
   return out;

@@ -50,6 +50,10 @@ absl::StatusOr<proto::Executable> ParseExecutable(absl::string_view bytes, const
 /*! \brief The bytes constant `c` holds by its dtype and shape; -1 when they overflow. */
 int64_t ConstantBytes(const proto::TensorProto& c);
 
+/*! \brief Ok when `exe` lists one offset per constant and each constant lies inside
+ *  `constant_data`; else an error naming the first that does not. */
+absl::Status CheckConstantOffsets(const proto::Executable& exe, absl::string_view constant_data);
+
 }  // namespace vm
 }  // namespace mlc
 

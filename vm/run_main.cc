@@ -11,13 +11,10 @@
  *  chunk and prints a table (vm/profiler.h) and the memory held; --profile_json writes those
  *  events as a Chrome trace.
  */
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -33,6 +30,7 @@
 #include "support/fma_peak.h"
 #include "support/npy.h"
 #include "support/resource_limit_flag.h"
+#include "support/resource_limits.h"
 #include "support/signature.h"
 #include "vm/thread_pool.h"
 #include "vm/virtual_machine.h"
@@ -132,14 +130,6 @@ absl::Status Profile(mlc::vm::VirtualMachine& vm, const std::string& func, const
   return absl::OkStatus();
 }
 
-/*! \brief The process's resident memory now (Linux), 0 when unknown. */
-int64_t ResidentBytes() {
-  std::ifstream statm("/proc/self/statm");
-  int64_t pages = 0, resident = 0;
-  if (!(statm >> pages >> resident)) return 0;
-  return resident * sysconf(_SC_PAGESIZE);
-}
-
 int Fail(const std::string& message) {
   std::cerr << "run: " << message << "\n";
   return 1;
@@ -171,7 +161,7 @@ int main(int argc, char** argv) {
       mlc::vm::VirtualMachine::LoadFile(absl::GetFlag(FLAGS_exe), mlc::vm::RuntimeRegistry::Global(), *trusted);
   if (!vm.ok()) return Fail(std::string(vm.status().message()));
   const double load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count();
-  const int64_t resident_after_load = ResidentBytes();
+  const int64_t resident_after_load = mlc::ResidentBytes();
   std::vector<Value> args;
   for (absl::string_view path : absl::StrSplit(absl::GetFlag(FLAGS_inputs), ',', absl::SkipEmpty())) {
     absl::StatusOr<mlc::TensorData> t = mlc::ReadNpy(std::string(path));

@@ -168,15 +168,9 @@ absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::Load(proto::Exec
   // A file's constants lie in its data section (vm/executable_format.h); a message built in
   // memory holds them itself.
   const bool in_section = exe.constant_offsets_size() == exe.constants_size() && exe.constants_size() > 0;
+  // A message that lists offsets must come with the data section they point into.
   if (in_section) {
-    // A message that lists offsets must come with the data section they point into.
-    for (int i = 0; i < exe.constants_size(); ++i) {
-      const int64_t size = ConstantBytes(exe.constants(i));
-      const uint64_t at = exe.constant_offsets(i);
-      if (size < 0 || at > constant_data.size() || static_cast<uint64_t>(size) > constant_data.size() - at) {
-        return absl::DataLossError(absl::StrCat("constant ", i, " lies outside the data section"));
-      }
-    }
+    if (absl::Status s = CheckConstantOffsets(exe, constant_data); !s.ok()) return s;
   }
   auto bytes_of = [&](int i) -> absl::string_view {
     if (!in_section) return exe.constants(i).data();

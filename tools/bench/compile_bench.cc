@@ -7,13 +7,10 @@
  *    compile_bench --ort_library libonnxruntime.so.1 --threads 2 \
  *        --rows name,model.onnx,model.mlcx,import_s,opt_s,build_s,compile_peak_kb[;...]
  */
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -21,6 +18,7 @@
 #include "absl/flags/parse.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
+#include "support/resource_limits.h"
 #include "tools/bench/ort_session.h"
 #include "vm/virtual_machine.h"
 
@@ -47,13 +45,6 @@ double MedianSeconds(int repeats, F f) {
   return Median(s);
 }
 
-int64_t ResidentBytes() {
-  std::ifstream statm("/proc/self/statm");
-  int64_t pages = 0, resident = 0;
-  if (!(statm >> pages >> resident)) return 0;
-  return resident * sysconf(_SC_PAGESIZE);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -77,13 +68,13 @@ int main(int argc, char** argv) {
     // The resident growth of the first load only: later loads reuse what the earlier ones freed.
     int64_t resident = -1;
     const double load_s = MedianSeconds(repeats, [&] {
-      const int64_t before = ResidentBytes();
+      const int64_t before = mlc::ResidentBytes();
       absl::StatusOr<std::unique_ptr<mlc::vm::VirtualMachine>> vm = mlc::vm::VirtualMachine::LoadFile(mlcx);
       if (!vm.ok()) {
         std::fprintf(stderr, "compile_bench: %s\n", std::string(vm.status().message()).c_str());
         return false;
       }
-      if (resident < 0) resident = ResidentBytes() - before;
+      if (resident < 0) resident = mlc::ResidentBytes() - before;
       return true;
     });
     const double ort_s = MedianSeconds(repeats, [&] {
