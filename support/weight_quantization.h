@@ -1,0 +1,57 @@
+/*! \file weight_quantization.h
+ *  \brief Weight-only quantization of a matrix, written once for the pass that makes it
+ *         (passes/quantize_weights.cc) and the runtime kernel that reads it
+ *         (vm/library/weight_quantized_matmul.cc, mlc.wq.matmul).
+ *
+ *  The number formats are llama.cpp's, so a model quantized here and the same weights in a GGUF
+ *  file hold the same values (up to the scale's precision: float32 here, fp16 in GGUF):
+ *    - 8 bits (Q8_0): per group of `group` consecutive k of one output column, d = max|w| / 127,
+ *      code = round(w / d) in [-127, 127], value = code * d;
+ *    - 4 bits (Q4_0): d = m / -8 with m the group's value of largest magnitude (sign kept),
+ *      code = min(15, trunc(w / d + 8.5)) in [0, 15], value = (code - 8) * d.
+ *
+ *  The layout is the kernel's: panels of kWqPanel = 16 output columns (one AVX-512 vector of
+ *  floats, two AVX2 ones), zero past N, k-major within a panel, so a GEMV streams each panel
+ *  once, contiguously:
+ *    - 8 bits: codes int8 [P, K, 16], codes[p, k, l] the code of w[k, 16 p + l];
+ *    - 4 bits: codes uint8 [P, K / 2, 16]: blocks of 32 k, row t (0..15) of block b holds
+ *      k = 32 b + t in its low nibbles and k = 32 b + 16 + t in its high ones;
+ *    - scales float32 [P, K / group, 16].
+ *  K must be a multiple of the group, and the group a multiple of 32 (one 4-bit block).
+ */
+#ifndef MLC_SUPPORT_WEIGHT_QUANTIZATION_H_
+#define MLC_SUPPORT_WEIGHT_QUANTIZATION_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "support/tensor_data.h"
+
+namespace mlc {
+
+constexpr int64_t kWqPanel = 16;  // output columns per panel
+constexpr int64_t kWqBlock = 32;  // k per 4-bit block (16 bytes per column pair of nibbles)
+
+/*! \brief A quantized matrix in the kernel's layout. */
+struct QuantizedWeights {
+  int bits = 8;
+  int64_t k = 0, n = 0, group = 32;
+  TensorData codes;   // int8 [P, K, 16] (8 bits) or uint8 [P, K / 2, 16] (4 bits)
+  TensorData scales;  // float32 [P, K / group, 16]
+};
+
+/*! \brief Whether a K x N matrix can be quantized with `bits` and `group`; an error naming the
+ *  reason otherwise. */
+absl::Status CheckWeightQuantization(int64_t k, int64_t n, int bits, int64_t group);
+
+/*! \brief Quantizes the float32 matrix `w`: w[k * n + j] (a matmul's right operand, K x N), or
+ *  w[j * k + kk] when `transposed` (a dense layer's weight, N x K). */
+absl::StatusOr<QuantizedWeights> QuantizeWeights(const float* w, int64_t k, int64_t n, bool transposed, int bits, int64_t group);
+
+/*! \brief The values the codes stand for, as a row-major K x N matrix (tests' reference). */
+std::vector<float> DequantizeWeights(const QuantizedWeights& q);
+
+}  // namespace mlc
+
+#endif  // MLC_SUPPORT_WEIGHT_QUANTIZATION_H_

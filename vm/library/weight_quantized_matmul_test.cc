@@ -1,0 +1,139 @@
+/*! \file weight_quantized_matmul_test.cc
+ *  \brief mlc.wq.matmul against the product with the dequantized weight, on every code path the
+ *         CPU runs (AVX-512, AVX2, portable), and the quantization formats themselves.
+ */
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "support/cpu_features.h"
+#include "support/weight_quantization.h"
+#include "vm/ndarray.h"
+#include "vm/runtime_registry.h"
+
+namespace mlc {
+namespace vm {
+namespace {
+
+const DLDataType kF32{kDLFloat, 32, 1};
+
+NDArray FromTensor(const TensorData& t) {
+  DLDataType dtype{static_cast<uint8_t>(t.dtype().is_float() ? kDLFloat : t.dtype().is_uint() ? kDLUInt : kDLInt),
+                   static_cast<uint8_t>(t.dtype().bits()), 1};
+  NDArray a = NDArray::Empty(t.shape(), dtype);
+  std::memcpy(a.dl()->data, t.data(), t.NumBytes());
+  return a;
+}
+
+absl::Status CallWq(const NDArray& x, const QuantizedWeights& q, const NDArray& out) {
+  const RuntimeFunction* fn = RuntimeRegistry::Global().Find("mlc.wq.matmul");
+  if (fn == nullptr) return absl::NotFoundError("mlc.wq.matmul");
+  NDArray codes = FromTensor(q.codes), scales = FromTensor(q.scales);
+  std::vector<DLTensor*> args = {x.dl(), codes.dl(), scales.dl(), out.dl()};
+  return (*fn)(args);
+}
+
+/*! \brief The paths this CPU runs, each as the MLC_WQ_PATH value that selects it. */
+std::vector<std::string> PathsOfThisCpu() {
+  std::vector<std::string> paths = {"portable"};
+  if (HostHasCpuFeature("avx2") && HostHasCpuFeature("fma")) paths.push_back("avx2");
+  if (HostHasCpuFeature("avx512f") && HostHasCpuFeature("avx512bw")) paths.push_back("");  // the default: the best
+  return paths;
+}
+
+TEST(WeightQuantizedMatmul, MatchesTheProductWithTheDequantizedWeightOnEveryPath) {
+  std::mt19937 rng(7);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  struct Case {
+    int64_t k, n, group;
+  };
+  // A panel of 16, a partial last panel (40 = 16 + 16 + 8), two groups of 64 over a 70-wide N.
+  const std::vector<Case> cases = {{32, 16, 32}, {96, 40, 32}, {128, 70, 64}};
+  for (const std::string& path : PathsOfThisCpu()) {
+    if (path.empty()) unsetenv("MLC_WQ_PATH");
+    else setenv("MLC_WQ_PATH", path.c_str(), 1);
+    for (int bits : {8, 4}) {
+      for (const Case& c : cases) {
+        std::vector<float> w(c.k * c.n);
+        for (float& v : w) v = normal(rng);
+        for (bool transposed : {false, true}) {
+          absl::StatusOr<QuantizedWeights> q = QuantizeWeights(w.data(), c.k, c.n, transposed, bits, c.group);
+          ASSERT_TRUE(q.ok()) << q.status();
+          const std::vector<float> dq = DequantizeWeights(*q);
+          for (int64_t m : {1, 2, 5, 8, 11}) {  // row tiles of 8 and 4 with every remainder
+            std::vector<float> xv(m * c.k);
+            for (float& v : xv) v = normal(rng);
+            NDArray x = NDArray::Empty({m, c.k}, kF32), out = NDArray::Empty({m, c.n}, kF32);
+            std::memcpy(x.dl()->data, xv.data(), xv.size() * 4);
+            ASSERT_TRUE(CallWq(x, *q, out).ok());
+            const float* got = static_cast<const float*>(out.dl()->data);
+            for (int64_t i = 0; i < m; ++i) {
+              for (int64_t j = 0; j < c.n; ++j) {
+                double want = 0, scale = 0;
+                for (int64_t kk = 0; kk < c.k; ++kk) {
+                  want += static_cast<double>(xv[i * c.k + kk]) * dq[kk * c.n + j];
+                  scale += std::fabs(static_cast<double>(xv[i * c.k + kk]) * dq[kk * c.n + j]);
+                }
+                ASSERT_NEAR(got[i * c.n + j], want, 1e-5 * scale + 1e-6)
+                    << "path " << (path.empty() ? "best" : path) << ", " << bits << " bits, K " << c.k << ", N " << c.n << ", M "
+                    << m << ", row " << i << ", column " << j;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  unsetenv("MLC_WQ_PATH");
+}
+
+TEST(WeightQuantization, FollowsQ80AndQ40) {
+  // One group of 32 in one column: values -2, -1.75, ..., 5.75 (largest magnitude 5.75).
+  std::vector<float> w(32);
+  for (int i = 0; i < 32; ++i) w[i] = -2.0f + 0.25f * i;
+  absl::StatusOr<QuantizedWeights> q8 = QuantizeWeights(w.data(), 32, 1, false, 8, 32);
+  absl::StatusOr<QuantizedWeights> q4 = QuantizeWeights(w.data(), 32, 1, false, 4, 32);
+  ASSERT_TRUE(q8.ok() && q4.ok());
+  const float d8 = 5.75f / 127, d4 = 5.75f / -8;
+  EXPECT_FLOAT_EQ(q8->scales.data_as<float>()[0], d8);
+  EXPECT_FLOAT_EQ(q4->scales.data_as<float>()[0], d4);
+  const std::vector<float> v8 = DequantizeWeights(*q8), v4 = DequantizeWeights(*q4);
+  for (int i = 0; i < 32; ++i) {
+    EXPECT_NEAR(v8[i], w[i], d8 / 2 + 1e-6) << i;
+    EXPECT_NEAR(v8[i], std::round(w[i] / d8) * d8, 1e-6) << i;
+    // Q4_0: code = min(15, trunc(w / d + 8.5)), value = (code - 8) * d; the largest magnitude is exact.
+    const int code = std::min(15, static_cast<int>(w[i] / d4 + 8.5f));
+    EXPECT_NEAR(v4[i], (code - 8) * d4, 1e-6) << i;
+  }
+  EXPECT_NEAR(v4[31], 5.75f, 1e-6);
+  // Rows of 4-bit codes: k = t in the low nibble, k = 16 + t in the high one.
+  const uint8_t* codes = static_cast<const uint8_t*>(q4->codes.data());
+  EXPECT_EQ(codes[0] & 0xF, std::min(15, static_cast<int>(w[0] / d4 + 8.5f)));
+  EXPECT_EQ(codes[0] >> 4, std::min(15, static_cast<int>(w[16] / d4 + 8.5f)));
+}
+
+TEST(WeightQuantization, RefusesAReductionThatIsNotWholeGroups) {
+  std::vector<float> w(48 * 4);
+  absl::StatusOr<QuantizedWeights> q = QuantizeWeights(w.data(), 48, 4, false, 8, 32);
+  ASSERT_FALSE(q.ok());
+  EXPECT_NE(q.status().message().find("multiple of the group"), std::string::npos) << q.status();
+  EXPECT_FALSE(QuantizeWeights(w.data(), 48, 4, false, 3, 16).ok());
+}
+
+TEST(WeightQuantizedMatmul, NamesScalesThatDoNotFitTheWeight) {
+  std::vector<float> w(64 * 16, 1.0f);
+  absl::StatusOr<QuantizedWeights> q = QuantizeWeights(w.data(), 64, 16, false, 8, 32);
+  ASSERT_TRUE(q.ok());
+  q->scales = TensorData(DataType::Float32(), {1, 3, 16});  // 3 groups for K = 64
+  NDArray x = NDArray::Empty({1, 64}, kF32), out = NDArray::Empty({1, 16}, kF32);
+  absl::Status s = CallWq(x, *q, out);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("do not fit K = 64"), std::string::npos) << s.message();
+}
+
+}  // namespace
+}  // namespace vm
+}  // namespace mlc
