@@ -29,6 +29,7 @@ ABSL_FLAG(std::string, in, "", "IRModule to transform (*.irpb)");
 ABSL_FLAG(std::string, out, "", "IRModule to write (*.irpb)");
 ABSL_FLAG(std::string, target, "", "target to compile for (llvm -mcpu=native, x86-64-v3, znver4, ...); recorded in the module");
 ABSL_FLAG(std::string, passes, "default", "pipeline: pass,pass{option=value,...},... or a named pipeline (default, native, O0)");
+ABSL_FLAG(std::string, quantize, "", "weight-only quantization before the pipeline: q8 or q4 (int8 / int4 weights, per-group scales; none)");
 ABSL_FLAG(bool, print_after_all, false, "print the module after every pass (to stderr)");
 ABSL_FLAG(std::string, print_after, "", "comma-separated passes after which to print the module");
 ABSL_FLAG(bool, timing, false, "print the time of loading, of each pass and of writing (to stderr)");
@@ -74,8 +75,13 @@ int main(int argc, char** argv) {
     std::cerr << "opt: --in and --out are required\n";
     return 2;
   }
-  absl::StatusOr<std::vector<std::unique_ptr<mlc::passes::Pass>>> passes =
-      mlc::passes::ParsePipeline(absl::GetFlag(FLAGS_passes));
+  absl::StatusOr<std::string> pipeline =
+      mlc::passes::WithWeightQuantization(absl::GetFlag(FLAGS_passes), absl::GetFlag(FLAGS_quantize));
+  if (!pipeline.ok()) {
+    std::cerr << "opt: --" << pipeline.status().message() << "\n";
+    return 1;
+  }
+  absl::StatusOr<std::vector<std::unique_ptr<mlc::passes::Pass>>> passes = mlc::passes::ParsePipeline(*pipeline);
   if (!passes.ok()) {
     std::cerr << "opt: " << passes.status().message() << "\n";
     return 1;

@@ -287,6 +287,14 @@ std::vector<std::unique_ptr<Pass>>::iterator FindDefaultSchedule(std::vector<std
 }
 }  // namespace
 
+absl::StatusOr<std::string> WithWeightQuantization(const std::string& pipeline, const std::string& mode) {
+  if (mode.empty() || mode == "none") return pipeline;
+  if (mode != "q8" && mode != "q4") {
+    return absl::InvalidArgumentError(absl::StrCat("quantize: '", mode, "' is not a weight format (q8, q4 or none)"));
+  }
+  return absl::StrCat("quantize-weights{bits=", mode == "q8" ? 8 : 4, "},remove-unused", pipeline.empty() ? "" : ",", pipeline);
+}
+
 absl::Status InsertTuningRecords(std::vector<std::unique_ptr<Pass>>* passes, const std::string& db) {
   auto at = FindDefaultSchedule(passes);
   if (at == passes->end()) return absl::InvalidArgumentError("tuning records need a pipeline with default-schedule (they replace its rules)");

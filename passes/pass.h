@@ -150,6 +150,11 @@ absl::StatusOr<std::vector<std::unique_ptr<Pass>>> ParsePipeline(const std::stri
  *  `--tuning_db` means everywhere); an error when there is no default-schedule. */
 absl::Status InsertTuningRecords(std::vector<std::unique_ptr<Pass>>* passes, const std::string& db);
 
+/*! \brief `pipeline` with weight-only quantization in front (what `--quantize` / `quantize=`
+ *  means everywhere): "q8" and "q4" prepend quantize-weights{bits=8|4} and remove-unused; ""
+ *  and "none" leave it as it is; anything else is an error naming the choices. */
+absl::StatusOr<std::string> WithWeightQuantization(const std::string& pipeline, const std::string& mode);
+
 /*! \brief The passes of `pipeline` before its default-schedule, then remove-unused: the kernels
  *  as default-schedule would receive them, and no others (what tuning tunes). */
 absl::StatusOr<std::vector<std::unique_ptr<Pass>>> PipelineBeforeScheduling(const std::string& pipeline);

@@ -5,7 +5,7 @@
  *             [--out DIR] [--no-cache] [--cache-dir DIR] [--print-after-all] [--dump-dir DIR]
  *             [--emit-dot graph.dot] [--plugin lib.so] [--pass-plugin lib.so] [--converter-plugin lib.so] [--target T]
  *             [--tuning_db records.pb] [--upper_bound n=64] [--profile [--profile_json trace.json]]
- *             [--sign_key builder.pem] [--trusted_keys builder.pub,...] [--limits name=value,...]
+ *             [--sign_key builder.pem] [--trusted_keys builder.pub,...] [--limits name=value,...] [--quantize q8|q4]
  *
  *  Stages: frontend (parse TVMScript; the importers take .onnx / .fxpb), opt (graph passes:
  *  fusion, legalization), build (loop lowering and LLVM code generation), run (the VM). Each
@@ -52,6 +52,7 @@ ABSL_FLAG(std::string, inputs, "", "comma-separated .npy inputs of the function"
 ABSL_FLAG(std::string, labels, "", ".npy of integer labels: print the accuracy of the argmax");
 ABSL_FLAG(std::string, passes, "default",
           "graph pass pipeline or named pipeline (bind-params{...} is prepended when --params is given)");
+ABSL_FLAG(std::string, quantize, "", "weight-only quantization of matmul/dense weights: q8 or q4 (int8 / int4, per-group scales; docs/language_models.md)");
 ABSL_FLAG(std::string, func, "main", "function to run");
 ABSL_FLAG(std::string, tuning_db, "", "tuning database from //tools:tune: its records schedule the kernels they cover");
 ABSL_FLAG(std::string, target, "native", "target to compile for (native, x86-64-v3, llvm -mcpu=znver4 -mattr=-avx512f, ...)");
@@ -394,6 +395,10 @@ int main(int argc, char** argv) {
   if (!dump_dir.empty()) {
     optimize.args.push_back(absl::StrCat("--dump-dir=", dump_dir));
     optimize.options += "\ndump:" + dump_dir;
+  }
+  if (std::string quantize = absl::GetFlag(FLAGS_quantize); !quantize.empty()) {
+    optimize.args.push_back(absl::StrCat("--quantize=", quantize));
+    optimize.options += "\nquantize:" + quantize;
   }
   if (absl::GetFlag(FLAGS_timing)) optimize.args.push_back("--timing");
   if (!runner.Run(optimize)) return 1;

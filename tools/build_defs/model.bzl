@@ -15,6 +15,7 @@ like any other target:
         data = ["weights.bin"],                # optional: ONNX external data beside src
         keep_params_in_input = False,          # optional, ONNX: initializers as parameters of main
         dims = {"batch": "1"},                 # optional, ONNX: sizes of symbolic dimensions
+        quantize = "q8",                       # optional: int8 ("q8") or int4 ("q4") matmul weights
     )
 
 `target` is passed to opt and build as --target. The default, "native", is the machine that
@@ -83,6 +84,8 @@ def _model_opt_impl(ctx):
     arguments = ["--in", ctx.file.src.path, "--out", out.path, "--passes=" + passes, "--target=" + ctx.attr.target]
     if ctx.file.tuning_db:
         arguments.append("--tuning_db=" + ctx.file.tuning_db.path)
+    if ctx.attr.quantize:
+        arguments.append("--quantize=" + ctx.attr.quantize)
     return [_run_stage(ctx, ctx.executable._opt, arguments, inputs, out, "MlcOpt", "Optimizing %s" % ctx.file.src.short_path)]
 
 model_opt = rule(
@@ -94,6 +97,7 @@ model_opt = rule(
         "target": attr.string(default = "native"),
         "params": attr.label(allow_single_file = [".npz"]),
         "tuning_db": attr.label(allow_single_file = True, doc = "records from //tools:tune"),
+        "quantize": attr.string(default = "", doc = "weight-only quantization: q8, q4 or empty (opt --quantize)"),
         "_opt": attr.label(default = "//passes:opt", executable = True, cfg = "target"),
     },
 )
@@ -170,11 +174,11 @@ def tune_model(name, src, shards = 4, trials = 0, seed = 1, target = "native", p
                passes = passes, visibility = visibility, tags = tags)
 
 def compile_model(name, src, params = None, passes = None, target = "native", tuning_db = None, data = None,
-                  keep_params_in_input = False, dims = None, visibility = None, tags = None):
+                  keep_params_in_input = False, dims = None, quantize = "", visibility = None, tags = None):
     """src -> <name>_ir.irpb -> <name>_opt.irpb -> <name>.mlcx."""
     ir = _import_as(name, src, data, keep_params_in_input, dims, visibility, tags)
     opt_kwargs = {}
     if passes != None:
         opt_kwargs["passes"] = passes
-    model_opt(name = name + "_opt", src = ir, params = params, target = target, tuning_db = tuning_db, visibility = visibility, tags = tags, **opt_kwargs)
+    model_opt(name = name + "_opt", src = ir, params = params, target = target, tuning_db = tuning_db, quantize = quantize, visibility = visibility, tags = tags, **opt_kwargs)
     model_build(name = name, src = ":" + name + "_opt", target = target, visibility = visibility, tags = tags)

@@ -2,6 +2,7 @@
  *  \brief mlc.wq.matmul against the product with the dequantized weight, on every code path the
  *         CPU runs (AVX-512, AVX2, portable), and the quantization formats themselves.
  */
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -63,6 +64,17 @@ TEST(WeightQuantizedMatmul, MatchesTheProductWithTheDequantizedWeightOnEveryPath
           absl::StatusOr<QuantizedWeights> q = QuantizeWeights(w.data(), c.k, c.n, transposed, bits, c.group);
           ASSERT_TRUE(q.ok()) << q.status();
           const std::vector<float> dq = DequantizeWeights(*q);
+          // Each value within half a step (q8) or one step (q4: the clipped top code) of the weight.
+          for (int64_t kk = 0; kk < c.k; ++kk) {
+            for (int64_t j = 0; j < c.n; ++j) {
+              float amax = 0;
+              for (int64_t g = kk / c.group * c.group; g < (kk / c.group + 1) * c.group; ++g) {
+                amax = std::max(amax, std::fabs(transposed ? w[j * c.k + g] : w[g * c.n + j]));
+              }
+              const float step = bits == 8 ? amax / 127 : amax / 8, wv = transposed ? w[j * c.k + kk] : w[kk * c.n + j];
+              ASSERT_NEAR(dq[kk * c.n + j], wv, (bits == 8 ? 0.5f : 1.0f) * step + 1e-6f) << bits << " bits, k " << kk << ", column " << j;
+            }
+          }
           for (int64_t m : {1, 2, 5, 8, 11}) {  // row tiles of 8 and 4 with every remainder
             std::vector<float> xv(m * c.k);
             for (float& v : xv) v = normal(rng);

@@ -154,7 +154,8 @@ class Decoder(nn.Module):
         mask = torch.triu(torch.ones(t, t, dtype=torch.bool, device=ids.device), diagonal=1)
         for block in self.blocks:
             x = block(x, mask, rope)
-        return torch.matmul(self.norm(x), self.embed.weight.t())
+        head = self.embed.weight if getattr(self, "head_weight", None) is None else self.head_weight
+        return torch.matmul(self.norm(x), head.t())
 
 
 class CachedDecoder(nn.Module):
@@ -226,6 +227,20 @@ def export_cached_onnx(model, path, seq=3, past=2, opset=14):
                       dynamic_axes=axes, opset_version=opset)
 
 
+def fake_quantize_weights(model, bits):
+    """The model with the weights `quantize-weights{bits=...}` quantizes (every linear layer whose
+    input width is a multiple of 32, and the tied head, not the embedding lookup) replaced by the
+    values of their Q8_0 / Q4_0 codes: the reference for a quantized executable."""
+    import weight_formats
+    with torch.no_grad():
+        for m in model.modules():
+            if isinstance(m, nn.Linear) and m.in_features % weight_formats.BLOCK == 0:
+                m.weight.copy_(torch.from_numpy(weight_formats.fake_quantize(m.weight.numpy(), bits)))
+        if model.cfg.dim % weight_formats.BLOCK == 0:
+            model.head_weight = torch.from_numpy(weight_formats.fake_quantize(model.embed.weight.numpy(), bits))
+    return model
+
+
 def greedy(model, prompt, new_tokens):
     """PyTorch's greedy continuation of `prompt` (a list of ids), without a cache."""
     ids = list(prompt)
@@ -266,6 +281,9 @@ def main():
     p.add_argument("--new_tokens", type=int, default=20)
     p.add_argument("--samples", help="write seeded token ids DIR/ids.<seq>.npy and PyTorch's DIR/logits.<seq>.npy here")
     p.add_argument("--seqs", default="1,7,30", help="the sequence lengths of --samples")
+    p.add_argument("--quantized_samples", choices=["q8", "q4"],
+                   help="with --samples: also DIR/logits.<seq>.<q8|q4>.npy, the logits of the weights fake-quantized as "
+                        "quantize-weights does")
     a = p.parse_args()
     model = build(config_from(a), a.seed)
     if a.cache:
@@ -280,6 +298,12 @@ def main():
             np.save(f"{a.samples}/ids.{seq}.npy", ids.numpy())
             with torch.no_grad():
                 np.save(f"{a.samples}/logits.{seq}.npy", model(ids).numpy())
+        if a.quantized_samples:
+            fake = fake_quantize_weights(build(config_from(a), a.seed), 8 if a.quantized_samples == "q8" else 4)
+            for seq in (int(t) for t in a.seqs.split(",")):
+                ids = torch.from_numpy(np.load(f"{a.samples}/ids.{seq}.npy"))
+                with torch.no_grad():
+                    np.save(f"{a.samples}/logits.{seq}.{a.quantized_samples}.npy", fake(ids).numpy())
 
 
 if __name__ == "__main__":

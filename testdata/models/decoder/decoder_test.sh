@@ -46,6 +46,31 @@ for style in gpt llama; do
   done
   check "$style (cache): generate reports prefill and decode speed" grep -q "^decode: 19 tokens" "$t/$style.cache.txt"
 done
+
+# Weight-only quantization (opt --quantize): every matmul by a weight whose K is whole groups of
+# 32 (q, k, v, o, gate, up per layer and the tied head; not down, K = 170) runs on int8 / int4
+# codes, and the logits equal PyTorch's with the same weights fake-quantized (decoder.py
+# --quantized_samples) up to float rounding. Their distance from the float logits is the
+# format's (printed; on this tiny random model q4 is far from float).
+for q in q8 q4; do
+  /usr/bin/python3 testdata/models/decoder/decoder.py --style llama --kv_heads 2 --out "$t/llama.$q.onnx" \
+    --samples "$t/llama" --seqs 7,30 --quantized_samples "$q" 2> /dev/null
+  check "llama $q: compiles" bash -c "passes/opt --in $t/llama.irpb --out $t/llama.$q.opt.irpb --quantize=$q &&
+                                     codegen/build --in $t/llama.$q.opt.irpb --out $t/llama.$q.mlcx"
+  check "llama $q: the 13 weights of K % 32 == 0 become mlc.wq.matmul calls" \
+    bash -c "[[ \$(tools/print --in $t/llama.$q.opt.irpb | grep -c 'mlc.wq.matmul') == 13 ]]"
+  for seq in 7 30; do
+    check "llama $q: at seq $seq the logits match PyTorch's on fake-quantized weights" bash -c "
+      vm/run --exe $t/llama.$q.mlcx --inputs $t/llama/ids.$seq.npy --outputs $t/llama/out.$seq.$q.npy &&
+      source tools/testing/checks.sh && matches_reference $t/llama/out.$seq.$q.npy $t/llama/logits.$seq.$q.npy 2e-5"
+  done
+  echo "  llama $q against the float model's logits at seq 30 (the format's error):"
+  matches_reference "$t/llama/out.30.$q.npy" "$t/llama/logits.30.npy" 10 || true
+done
+check "q4 holds the weights in fewer bytes than q8, q8 in fewer than float" bash -c "
+  [[ \$(stat -c %s $t/llama.q4.mlcx) -lt \$(stat -c %s $t/llama.q8.mlcx) && \$(stat -c %s $t/llama.q8.mlcx) -lt \$(stat -c %s $t/llama.mlcx) ]]"
+refused "opt names a weight format it does not know" "'q5' is not a weight format" \
+  passes/opt --in "$t/llama.irpb" --out "$t/x.irpb" --quantize=q5
 refused "generate names the parameter of a model that is no decoder" "main's parameter 0 (x) must be int64 \[1, seq\]" \
   tools/generate --exe testdata/models/digits_mlp/digits.mlcx --prompt_ids 1
 refused "generate names a missing function" "has no function nope" tools/generate --exe "$t/gpt.cache.mlcx" --func nope --prompt_ids 1

@@ -1,0 +1,44 @@
+"""llama.cpp's Q8_0 and Q4_0 weight formats in NumPy: the reference for the compiler's
+quantize-weights pass (support/weight_quantization.h computes the same codes and scales, the
+scales in float32) and the encoder of write_gguf.py's quantized GGUF files.
+
+Blocks of 32 consecutive values along the last axis (a PyTorch [out, in] weight's `in`):
+  Q8_0: d = max|w| / 127, code = round(w / d) (halves away from zero), value = code * d;
+  Q4_0: d = m / -8 with m the block's value of largest magnitude, code = min(15, trunc(w / d + 8.5)),
+        value = (code - 8) * d.
+"""
+import numpy as np
+
+BLOCK = 32
+
+
+def quantize(w, bits):
+    """w [..., K] float32 (K a multiple of 32) -> (d [..., K / 32] float32, codes [..., K] int8
+    (Q8_0) or uint8 0..15 (Q4_0))."""
+    w = np.asarray(w, np.float32)
+    blocks = w.reshape(*w.shape[:-1], w.shape[-1] // BLOCK, BLOCK)
+    if bits == 8:
+        d = np.abs(blocks).max(-1) / np.float32(127)
+    else:
+        at = np.abs(blocks).argmax(-1)[..., None]
+        d = np.take_along_axis(blocks, at, -1)[..., 0] / np.float32(-8)
+    d = d.astype(np.float32)
+    inv = np.where(d != 0, np.float32(1) / np.where(d != 0, d, np.float32(1)), np.float32(0)).astype(np.float32)
+    x = blocks * inv[..., None]
+    if bits == 8:
+        codes = (np.sign(x) * np.floor(np.abs(x) + np.float32(0.5))).astype(np.int8)
+    else:
+        codes = np.minimum(15, np.trunc(x + np.float32(8.5))).astype(np.uint8)
+    return d, codes.reshape(w.shape)
+
+
+def dequantize(d, codes, bits):
+    """The values (d, codes) stand for, float32, shaped as the codes."""
+    c = codes.astype(np.float32) - (0 if bits == 8 else 8)
+    blocks = c.reshape(*c.shape[:-1], c.shape[-1] // BLOCK, BLOCK)
+    return (blocks * d[..., None]).reshape(codes.shape).astype(np.float32)
+
+
+def fake_quantize(w, bits):
+    """w with every block replaced by the values its codes stand for."""
+    return dequantize(*quantize(w, bits), bits)
