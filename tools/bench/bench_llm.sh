@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # A decoder's prefill and decode speed: ours against ONNX Runtime (llm_bench.cc), PyTorch eager
 # (llm_torch_times.py) and llama.cpp (llama_cpp_times.mjs: the npm package node-llama-cpp's
-# prebuilt CPU build, on a GGUF file write_gguf.py makes from the same weights), on the
-# reference decoder (testdata/models/decoder/decoder.py, Llama style, seeded) exported with a
-# key/value cache. Exports, converts and compiles the model into a cache directory on first use.
+# prebuilt CPU build, on GGUF files write_gguf.py makes from the same weights: F32, Q8_0, Q4_0),
+# on the reference decoder (testdata/models/decoder/decoder.py, Llama style, seeded) exported
+# with a key/value cache; ours in float and with --quantize q8 / q4, with their accuracy against
+# float. Exports, converts and compiles the model into a cache directory on first use.
 #   ./bazelw run //tools:bench_llm -- [--size small|250m] [--threads 2] [--prompt_len 128] [--new_tokens 64]
 set -euo pipefail
 runfiles="${RUNFILES_DIR:-$0.runfiles}/mlc"
@@ -25,19 +26,29 @@ esac
 ort=$("$runfiles/tools/bench/install_onnxruntime.sh" "$cache/onnxruntime")
 dir="$cache/llm/$size"
 mkdir -p "$dir"
-if [[ ! -f "$dir/model.mlcx" ]]; then
-  echo "exporting and compiling the $size decoder into $dir ..." >&2
-  /usr/bin/python3 "$runfiles/testdata/models/decoder/decoder.py" $config --cache --out "$dir/model.onnx" 2> "$dir/export.log"
-  start=$(date +%s.%N)
-  "$runfiles/frontend/import" --in "$dir/model.onnx" --out "$dir/model.irpb"
-  "$runfiles/passes/opt" --in "$dir/model.irpb" --out "$dir/model.opt.irpb"
-  "$runfiles/codegen/build" --in "$dir/model.opt.irpb" --out "$dir/model.mlcx.tmp"
-  mv "$dir/model.mlcx.tmp" "$dir/model.mlcx"
-  echo "compiled in $(echo "$(date +%s.%N) - $start" | bc) s" >&2
+if [[ ! -f "$dir/model.onnx" ]]; then
+  echo "exporting the $size decoder into $dir ..." >&2
+  /usr/bin/python3 "$runfiles/testdata/models/decoder/decoder.py" $config --cache --out "$dir/model.onnx.tmp" 2> "$dir/export.log"
+  mv "$dir/model.onnx.tmp" "$dir/model.onnx"
 fi
-if [[ ! -f "$dir/model.gguf" ]]; then
-  /usr/bin/python3 "$runfiles/tools/bench/write_gguf.py" --out "$dir/model.gguf" $config
-fi
+# One executable per weight format (float, q8, q4), recompiled when the compiler changed.
+stamp=$(cat "$runfiles/frontend/import" "$runfiles/passes/opt" "$runfiles/codegen/build" | sha256sum | cut -c1-16)
+for q in f32 q8 q4; do
+  if [[ "$(cat "$dir/model.$q.stamp" 2> /dev/null)" != "$stamp" ]]; then
+    echo "compiling the $size decoder ($q) ..." >&2
+    start=$(date +%s.%N)
+    "$runfiles/frontend/import" --in "$dir/model.onnx" --out "$dir/model.irpb"
+    "$runfiles/passes/opt" --in "$dir/model.irpb" --out "$dir/model.$q.opt.irpb" --quantize=$([[ $q == f32 ]] && echo none || echo $q)
+    "$runfiles/codegen/build" --in "$dir/model.$q.opt.irpb" --out "$dir/model.$q.mlcx"
+    echo "compiled in $(echo "$(date +%s.%N) - $start" | bc) s" >&2
+    echo "$stamp" > "$dir/model.$q.stamp"
+  fi
+done
+for ty in f32 q8_0 q4_0; do
+  if [[ ! -f "$dir/model.$ty.gguf" ]]; then
+    /usr/bin/python3 "$runfiles/tools/bench/write_gguf.py" --out "$dir/model.$ty.gguf" --type $ty $config
+  fi
+done
 llamacpp="$cache/llamacpp"
 if [[ ! -d "$llamacpp/node_modules/node-llama-cpp" ]]; then
   echo "installing node-llama-cpp 3.21.1 into $llamacpp ..." >&2
@@ -45,8 +56,11 @@ if [[ ! -d "$llamacpp/node_modules/node-llama-cpp" ]]; then
   (cd "$llamacpp" && npm i -E node-llama-cpp@3.21.1 --ignore-scripts --no-audit --no-fund > npm.log 2>&1) ||
     { cat "$llamacpp/npm.log" >&2; exit 1; }
 fi
-node "$runfiles/tools/bench/llama_cpp_times.mjs" "$llamacpp/node_modules" "$dir/model.gguf" "$threads" "$prompt_len" "$new_tokens"
+for ty in f32 q8_0 q4_0; do
+  echo "GGUF $ty:"
+  node "$runfiles/tools/bench/llama_cpp_times.mjs" "$llamacpp/node_modules" "$dir/model.$ty.gguf" "$threads" "$prompt_len" "$new_tokens"
+done
 /usr/bin/python3 "$runfiles/tools/bench/llm_torch_times.py" --threads "$threads" --prompt_len "$prompt_len" \
   --new_tokens "$new_tokens" $config
-exec "$runfiles/tools/llm_bench" --exe "$dir/model.mlcx" --onnx "$dir/model.onnx" --ort_library "$ort" \
-  --threads "$threads" --prompt_len "$prompt_len" --new_tokens "$new_tokens"
+exec "$runfiles/tools/llm_bench" --exe "$dir/model.f32.mlcx" --onnx "$dir/model.onnx" --ort_library "$ort" \
+  --threads "$threads" --prompt_len "$prompt_len" --new_tokens "$new_tokens" --quantized "q8=$dir/model.q8.mlcx,q4=$dir/model.q4.mlcx"

@@ -5,6 +5,7 @@
  *
  *    llm_bench --exe model.mlcx --onnx model.onnx --ort_library libonnxruntime.so.1
  *              [--threads 1] [--prompt_len 128] [--new_tokens 64] [--rounds 3]
+ *              [--quantized q8=model.q8.mlcx,q4=model.q4.mlcx]
  *
  *  (tools/bench/bench_llm.sh exports and compiles the model and installs ONNX Runtime first).
  *  Both generate greedily from the same seeded prompt: ours through vm/generation.h, ONNX
@@ -13,12 +14,16 @@
  *  two must choose the same tokens. Rounds alternate the two; the best round of each is shown.
  *  Decode is bound by memory: each token reads every weight once, so the bound is the weights'
  *  bytes over the read bandwidth (`threads` threads streaming an array of the weights' size)
- *  measured here.
+ *  measured here. Executables of quantized weights (--quantized) are timed the same way, each
+ *  against the bound of its own weights' bytes, and compared with the float one: the largest
+ *  logit difference (relative to the largest float logit) over the steps both saw the same
+ *  tokens, and how many greedy tokens agree before the first that differs.
  *  Nothing is asserted.
  */
 #include <stdlib.h>
 
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -27,6 +32,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "tools/bench/ort_session.h"
 #include "vm/generation.h"
 #include "vm/virtual_machine.h"
@@ -38,6 +44,7 @@ using Clock = std::chrono::steady_clock;
 
 struct Options {
   std::string exe, onnx, ort_library;
+  std::vector<std::pair<std::string, std::string>> quantized;  // (name, executable)
   int threads = 1, prompt_len = 128, new_tokens = 64, rounds = 3;
 };
 
@@ -133,6 +140,27 @@ absl::Status OrtGenerate(bench::OrtSession& ort, const std::vector<int64_t>& pro
   return absl::OkStatus();
 }
 
+/*! \brief A quantized executable's result against the float one's. */
+struct Accuracy {
+  double max_logit_error = 0;  // over the steps whose inputs were the same tokens
+  size_t agreeing = 0;         // greedy tokens equal before the first that differs
+};
+
+Accuracy Compare(const vm::GenerationResult& q, const vm::GenerationResult& f) {
+  Accuracy a;
+  while (a.agreeing < q.tokens.size() && a.agreeing < f.tokens.size() && q.tokens[a.agreeing] == f.tokens[a.agreeing]) ++a.agreeing;
+  // Step i's input is the prompt and tokens 0..i-1: the same for both while they agree.
+  for (size_t i = 0; i <= a.agreeing && i < q.logits.size() && i < f.logits.size(); ++i) {
+    float largest = 0, diff = 0;
+    for (size_t v = 0; v < f.logits[i].size(); ++v) {
+      largest = std::max(largest, std::abs(f.logits[i][v]));
+      diff = std::max(diff, std::abs(q.logits[i][v] - f.logits[i][v]));
+    }
+    a.max_logit_error = std::max(a.max_logit_error, static_cast<double>(diff / std::max(largest, 1e-12f)));
+  }
+  return a;
+}
+
 int Run(const Options& opt) {
   setenv("MLC_NUM_THREADS", std::to_string(opt.threads).c_str(), 1);
   absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> machine = vm::VirtualMachine::LoadFile(opt.exe);
@@ -167,6 +195,37 @@ int Run(const Options& opt) {
       return std::fprintf(stderr, "llm_bench: ONNX Runtime: %s\n", std::string(s.message()).c_str()), 1;
     }
   }
+  // Quantized executables: the same prompt, timed the same way, then one more round keeping the
+  // logits to compare with the float executable's.
+  struct QuantizedRun {
+    std::string name;
+    double weights = 0, bandwidth = 0;
+    Speed speed;
+    Accuracy accuracy;
+  };
+  std::vector<QuantizedRun> quantized;
+  absl::StatusOr<vm::GenerationResult> reference = generator->Generate(prompt, options, /*keep_logits=*/true);
+  if (!reference.ok()) return std::fprintf(stderr, "llm_bench: ours: %s\n", std::string(reference.status().message()).c_str()), 1;
+  for (const auto& [name, path] : opt.quantized) {
+    absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> qm = vm::VirtualMachine::LoadFile(path);
+    if (!qm.ok()) return std::fprintf(stderr, "llm_bench: %s: %s\n", name.c_str(), std::string(qm.status().message()).c_str()), 1;
+    absl::StatusOr<vm::Generator> qg = vm::Generator::Create(qm->get());
+    if (!qg.ok()) return std::fprintf(stderr, "llm_bench: %s: %s\n", name.c_str(), std::string(qg.status().message()).c_str()), 1;
+    QuantizedRun run;
+    run.name = name;
+    run.weights = static_cast<double>((*qm)->Memory().constants);
+    run.bandwidth = ReadBandwidth(opt.threads, static_cast<size_t>(run.weights));
+    for (int round = 0; round < opt.rounds; ++round) {
+      absl::StatusOr<vm::GenerationResult> r = qg->Generate(prompt, options);
+      if (!r.ok()) return std::fprintf(stderr, "llm_bench: %s: %s\n", name.c_str(), std::string(r.status().message()).c_str()), 1;
+      run.speed.Keep(r->prefill_seconds, r->decode_seconds);
+      run.speed.tokens = r->tokens;
+    }
+    absl::StatusOr<vm::GenerationResult> r = qg->Generate(prompt, options, /*keep_logits=*/true);
+    if (!r.ok()) return std::fprintf(stderr, "llm_bench: %s: %s\n", name.c_str(), std::string(r.status().message()).c_str()), 1;
+    run.accuracy = Compare(*r, *reference);
+    quantized.push_back(std::move(run));
+  }
   const double bound = bandwidth / weights;  // tokens/s if a step did nothing but read the weights once
   std::printf("model: %s (%.1f MB of weights); ONNX Runtime %s; %d thread%s; prompt %d tokens, %d decoded\n", opt.onnx.c_str(),
               weights / 1e6, (*ort)->version().c_str(), opt.threads, opt.threads > 1 ? "s" : "", opt.prompt_len, opt.new_tokens);
@@ -183,6 +242,16 @@ int Run(const Options& opt) {
   }
   std::printf("| ours / ONNX Runtime (time) | %.2f | %.2f | |\n", ours.prefill_seconds / theirs.prefill_seconds,
               ours.decode_seconds / theirs.decode_seconds);
+  for (const QuantizedRun& q : quantized) {
+    const double decode = opt.new_tokens / q.speed.decode_seconds, q_bound = q.bandwidth / q.weights;
+    std::printf("| ours %s (%.1f MB, %.1f GB/s) | %.1f | %.1f | %.0f%% |\n", q.name.c_str(), q.weights / 1e6, q.bandwidth / 1e9,
+                opt.prompt_len / q.speed.prefill_seconds, decode, 100 * decode / q_bound);
+  }
+  for (const QuantizedRun& q : quantized) {
+    std::printf("%s against float: max logit error %.2e of the largest logit (while the tokens agree); %zu of %zu greedy tokens "
+                "agree before the first difference\n",
+                q.name.c_str(), q.accuracy.max_logit_error, q.accuracy.agreeing, reference->tokens.size());
+  }
   return ours.tokens == theirs.tokens ? 0 : 1;
 }
 
@@ -200,6 +269,13 @@ int main(int argc, char** argv) {
     else if (arg == "--prompt_len") opt.prompt_len = std::atoi(value.c_str());
     else if (arg == "--new_tokens") opt.new_tokens = std::atoi(value.c_str());
     else if (arg == "--rounds") opt.rounds = std::atoi(value.c_str());
+    else if (arg == "--quantized") {
+      for (absl::string_view item : absl::StrSplit(value, ',', absl::SkipEmpty())) {
+        std::pair<std::string, std::string> named = absl::StrSplit(item, absl::MaxSplits('=', 1));
+        if (named.second.empty()) return std::fprintf(stderr, "llm_bench: --quantized takes name=executable,...\n"), 2;
+        opt.quantized.push_back(named);
+      }
+    }
     else return std::fprintf(stderr, "llm_bench: unknown flag %s\n", arg.c_str()), 2;
   }
   if (opt.exe.empty() || opt.onnx.empty() || opt.ort_library.empty() || opt.threads < 1 || opt.prompt_len < 1 ||

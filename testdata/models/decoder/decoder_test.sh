@@ -69,6 +69,13 @@ for q in q8 q4; do
 done
 check "q4 holds the weights in fewer bytes than q8, q8 in fewer than float" bash -c "
   [[ \$(stat -c %s $t/llama.q4.mlcx) -lt \$(stat -c %s $t/llama.q8.mlcx) && \$(stat -c %s $t/llama.q8.mlcx) -lt \$(stat -c %s $t/llama.mlcx) ]]"
+# The benchmark's GGUF files (tools/bench/write_gguf.py, for llama.cpp) hold the model's weights:
+# read back by its own reader, every tensor equals the float weight or its Q8_0 / Q4_0 values.
+for ty in f32 q8_0 q4_0; do
+  check "GGUF $ty: the tiny llama written and read back with the same tensors" bash -c "
+    /usr/bin/python3 tools/bench/write_gguf.py --out $t/llama.$ty.gguf --type $ty --style llama --kv_heads 2 &&
+    /usr/bin/python3 tools/bench/write_gguf.py --check $t/llama.$ty.gguf --type $ty --style llama --kv_heads 2"
+done
 refused "opt names a weight format it does not know" "'q5' is not a weight format" \
   passes/opt --in "$t/llama.irpb" --out "$t/x.irpb" --quantize=q5
 refused "generate names the parameter of a model that is no decoder" "main's parameter 0 (x) must be int64 \[1, seq\]" \
