@@ -10,12 +10,15 @@ namespace {
 
 int64_t Panels(int64_t n) { return (n + kWqPanel - 1) / kWqPanel; }
 
-/*! \brief Byte offset and nibble shift of the 4-bit code of (k, lane) within panel p. */
-int64_t Nibble4Offset(int64_t p, int64_t k, int64_t lane, int64_t kk, int* shift) {
-  const int64_t block = k / kWqBlock, t = k % kWqBlock;
-  *shift = t < kWqBlock / 2 ? 0 : 4;
-  const int64_t row = block * (kWqBlock / 2) + t % (kWqBlock / 2);
-  return (p * (kk / 2) + row) * kWqPanel + lane;
+/*! \brief Byte offset of the code of (k, lane) in panel p, and (4 bits) its nibble's shift. */
+int64_t CodeOffset(int bits, int64_t p, int64_t k, int64_t lane, int64_t kk, int* shift) {
+  if (bits == 8) {
+    *shift = 0;
+    return ((p * (kk / 4) + k / 4) * kWqPanel + lane) * 4 + k % 4;
+  }
+  const int64_t block = k / kWqBlock, t = k % kWqBlock, u = t % 16;
+  *shift = t < 16 ? 0 : 4;
+  return ((p * (kk / 8) + 4 * block + u / 4) * kWqPanel + lane) * 4 + u % 4;
 }
 
 }  // namespace
@@ -39,11 +42,11 @@ absl::StatusOr<QuantizedWeights> QuantizeWeights(const float* w, int64_t k, int6
   q.n = n;
   q.group = group;
   const int64_t panels = Panels(n), groups = k / group;
-  q.codes = bits == 8 ? TensorData(DataType::Int(8), {panels, k, kWqPanel}) : TensorData(DataType::UInt(8), {panels, k / 2, kWqPanel});
+  q.codes = TensorData(DataType::UInt(8), {panels, k / (bits == 8 ? 4 : 8), kWqPanel, 4});
   q.scales = TensorData(DataType::Float32(), {panels, groups, kWqPanel});
   auto* codes = static_cast<uint8_t*>(q.codes.mutable_data());
   auto* scales = static_cast<float*>(q.scales.mutable_data());
-  std::fill_n(codes, q.codes.NumBytes(), bits == 8 ? 0 : 0x88);  // past N: code 0, value 0
+  std::fill_n(codes, q.codes.NumBytes(), bits == 8 ? 0x80 : 0x88);  // past N: code 0, value 0
   auto at = [&](int64_t kk, int64_t j) { return transposed ? w[j * k + kk] : w[kk * n + j]; };
   for (int64_t j = 0; j < n; ++j) {
     const int64_t p = j / kWqPanel, lane = j % kWqPanel;
@@ -62,18 +65,36 @@ absl::StatusOr<QuantizedWeights> QuantizeWeights(const float* w, int64_t k, int6
       scales[(p * groups + g) * kWqPanel + lane] = d;
       for (int64_t kk = k0; kk < k0 + group; ++kk) {
         const float x = at(kk, j) * inv;
+        int shift = 0;
+        uint8_t& byte = codes[CodeOffset(bits, p, kk, lane, k, &shift)];
         if (bits == 8) {
-          codes[(p * k + kk) * kWqPanel + lane] = static_cast<uint8_t>(static_cast<int8_t>(std::lround(x)));
+          byte = static_cast<uint8_t>(std::lround(x) + 128);
         } else {
-          const int code = std::min(15, static_cast<int>(static_cast<int8_t>(x + 8.5f)));
-          int shift = 0;
-          uint8_t& byte = codes[Nibble4Offset(p, kk, lane, k, &shift)];
-          byte = static_cast<uint8_t>((byte & ~(0xF << shift)) | (std::max(code, 0) << shift));
+          const int code = std::max(0, std::min(15, static_cast<int>(static_cast<int8_t>(x + 8.5f))));
+          byte = static_cast<uint8_t>((byte & ~(0xF << shift)) | (code << shift));
         }
       }
     }
   }
   return q;
+}
+
+void QuantizeActivations(const float* x, int64_t k, int8_t* q, float* d, int32_t* sums) {
+  for (int64_t b = 0; b < k / kWqBlock; ++b) {
+    const float* xb = x + b * kWqBlock;
+    float amax = 0.0f;
+    for (int i = 0; i < kWqBlock; ++i) amax = std::max(amax, std::fabs(xb[i]));
+    const float scale = amax / 127.0f, inv = scale != 0.0f ? 1.0f / scale : 0.0f;
+    int32_t sum = 0;
+    for (int i = 0; i < kWqBlock; ++i) {
+      const float y = xb[i] * inv;  // rounded half away from zero, as roundf, in a form that vectorizes
+      const int8_t v = static_cast<int8_t>(static_cast<int32_t>(y + std::copysign(0.5f, y)));
+      q[b * kWqBlock + i] = v;
+      sum += v;
+    }
+    d[b] = scale;
+    sums[b] = sum;
+  }
 }
 
 std::vector<float> DequantizeWeights(const QuantizedWeights& q) {
@@ -85,13 +106,9 @@ std::vector<float> DequantizeWeights(const QuantizedWeights& q) {
     for (int64_t j = 0; j < q.n; ++j) {
       const int64_t p = j / kWqPanel, lane = j % kWqPanel;
       const float d = scales[(p * groups + kk / q.group) * kWqPanel + lane];
-      int code;
-      if (q.bits == 8) {
-        code = static_cast<int8_t>(codes[(p * q.k + kk) * kWqPanel + lane]);
-      } else {
-        int shift = 0;
-        code = ((codes[Nibble4Offset(p, kk, lane, q.k, &shift)] >> shift) & 0xF) - 8;
-      }
+      int shift = 0;
+      const int code = ((codes[CodeOffset(q.bits, p, kk, lane, q.k, &shift)] >> shift) & (q.bits == 8 ? 0xFF : 0xF)) -
+                       WqCodeOffset(q.bits);
       out[kk * q.n + j] = static_cast<float>(code) * d;
     }
   }

@@ -10,14 +10,15 @@
  *    - 4 bits (Q4_0): d = m / -8 with m the group's value of largest magnitude (sign kept),
  *      code = min(15, trunc(w / d + 8.5)) in [0, 15], value = (code - 8) * d.
  *
- *  The layout is the kernel's: panels of kWqPanel = 16 output columns (one AVX-512 vector of
- *  floats, two AVX2 ones), zero past N, k-major within a panel, so a GEMV streams each panel
- *  once, contiguously:
- *    - 8 bits: codes int8 [P, K, 16], codes[p, k, l] the code of w[k, 16 p + l];
- *    - 4 bits: codes uint8 [P, K / 2, 16]: blocks of 32 k, row t (0..15) of block b holds
- *      k = 32 b + t in its low nibbles and k = 32 b + 16 + t in its high ones;
+ *  The layout is the kernel's, made for integer dot products of 4 consecutive k (AVX-512 VNNI's
+ *  vpdpbusd, AVX2's vpmaddubsw): panels of kWqPanel = 16 output columns, zero past N; within a
+ *  panel, rows of 64 bytes give each column's 4 consecutive k (one 32-bit lane per column):
+ *    - 8 bits: codes uint8 [P, K / 4, 16, 4], codes[p, k / 4, l, k % 4] = code(k, 16 p + l) + 128
+ *      (unsigned, as vpdpbusd's first operand must be);
+ *    - 4 bits: codes uint8 [P, K / 8, 16, 4]: block b of 32 k is rows 4 b .. 4 b + 3; row 4 b + r
+ *      holds k = 32 b + 4 r + j in its low nibbles and k = 32 b + 16 + 4 r + j in its high ones;
  *    - scales float32 [P, K / group, 16].
- *  K must be a multiple of the group, and the group a multiple of 32 (one 4-bit block).
+ *  K must be a multiple of the group, and the group a multiple of 32 (one block).
  */
 #ifndef MLC_SUPPORT_WEIGHT_QUANTIZATION_H_
 #define MLC_SUPPORT_WEIGHT_QUANTIZATION_H_
@@ -31,13 +32,15 @@
 namespace mlc {
 
 constexpr int64_t kWqPanel = 16;  // output columns per panel
-constexpr int64_t kWqBlock = 32;  // k per 4-bit block (16 bytes per column pair of nibbles)
+constexpr int64_t kWqBlock = 32;  // k per block: the activations' quantization block, the smallest group
+/*! \brief What a stored code exceeds the code by: 128 (8 bits), 8 (4 bits). */
+constexpr int WqCodeOffset(int bits) { return bits == 8 ? 128 : 8; }
 
 /*! \brief A quantized matrix in the kernel's layout. */
 struct QuantizedWeights {
   int bits = 8;
   int64_t k = 0, n = 0, group = 32;
-  TensorData codes;   // int8 [P, K, 16] (8 bits) or uint8 [P, K / 2, 16] (4 bits)
+  TensorData codes;   // uint8 [P, K / 4, 16, 4] (8 bits) or [P, K / 8, 16, 4] (4 bits)
   TensorData scales;  // float32 [P, K / group, 16]
 };
 
@@ -48,6 +51,12 @@ absl::Status CheckWeightQuantization(int64_t k, int64_t n, int bits, int64_t gro
 /*! \brief Quantizes the float32 matrix `w`: w[k * n + j] (a matmul's right operand, K x N), or
  *  w[j * k + kk] when `transposed` (a dense layer's weight, N x K). */
 absl::StatusOr<QuantizedWeights> QuantizeWeights(const float* w, int64_t k, int64_t n, bool transposed, int bits, int64_t group);
+
+/*! \brief The activations' side of the kernel's integer products, llama.cpp's Q8_0 over one row
+ *  of K (a multiple of 32) values: per block of 32, d = max|x| / 127, q = round(x / d) in
+ *  [-127, 127], and the block's sum of q (what turns products with offset weight codes into
+ *  products with the codes). q [K], d [K / 32], sums [K / 32]. */
+void QuantizeActivations(const float* x, int64_t k, int8_t* q, float* d, int32_t* sums);
 
 /*! \brief The values the codes stand for, as a row-major K x N matrix (tests' reference). */
 std::vector<float> DequantizeWeights(const QuantizedWeights& q);

@@ -1,21 +1,28 @@
 /*! \file weight_quantized_matmul.cc
- *  \brief mlc.wq.matmul: a matmul by a weight-only quantized matrix (int8 or int4 codes with
- *         per-group float scales), the quantize-weights pass's target.
+ *  \brief mlc.wq.matmul: a matmul by quantized weights (int8 or int4 codes with per-group float
+ *         scales), the quantize-weights pass's target.
  *
- *    mlc.wq.matmul(x[..., K] float32, codes, scales float32 [P, K / group, 16], out[..., N] float32)
+ *    mlc.wq.matmul(x[..., K] float32, codes uint8, scales float32 [P, K / group, 16], out[..., N] float32)
  *
- *  codes are int8 [P, K, 16] (8 bits) or uint8 [P, K / 2, 16] (4 bits, two codes a byte), in
- *  support/weight_quantization.h's layout; P = ceil(N / 16). The codes are turned into floats
- *  in registers as they are loaded (never a float copy of the weight), so a batch-1 step reads
- *  a quarter (8 bits) or about a sixth (4 bits, with the scales) of a float32 weight's bytes.
- *  Tiles (wq_matmul_tile.h) are compiled for AVX-512, AVX2 + FMA and portable C++; the best one
- *  the CPU runs is taken (MLC_WQ_PATH=avx2|portable asks for a lower one, for tests).
+ *  codes are [P, K / 4, 16, 4] (8 bits) or [P, K / 8, 16, 4] (4 bits, two codes a byte), in
+ *  support/weight_quantization.h's layout; P = ceil(N / 16). As llama.cpp's Q8_0 / Q4_0 matmuls
+ *  do, x is quantized per block of 32 (int8 codes and a scale, once per call), the products are
+ *  integer dot products of 4 k at a time (AVX-512 VNNI's vpdpbusd, AVX2's vpmaddubsw) summed in
+ *  32-bit lanes per block, and each block's sum becomes float once, times both scales: a weight
+ *  is never expanded to float, so a batch-1 step reads a quarter (8 bits) or about a sixth
+ *  (4 bits, with the scales) of a float32 weight's bytes. Tiles (wq_matmul_tile.h) are compiled
+ *  for AVX-512 VNNI, AVX2 and portable C++; the best one the CPU runs is taken
+ *  (MLC_WQ_PATH=avx2|portable asks for a lower one, for tests). All paths compute the same
+ *  integer sums, so they differ only in float rounding.
  */
 #include <cstdlib>
+#include <cstring>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "support/cpu_features.h"
+#include "support/weight_quantization.h"
 #include "vm/library/dltensor_view.h"
 #include "vm/library/wq_matmul_tile.h"
 #include "vm/runtime_registry.h"
@@ -25,28 +32,59 @@ namespace mlc {
 namespace vm {
 namespace {
 
-/*! \brief The tile's operations on single floats: a panel is 16 "vectors" of one lane. */
+/*! \brief The tile's operations one 32-bit lane at a time: a panel is 16 "vectors" of one lane,
+ *  and an integer vector holds the lane's 4 code bytes (loaded) or its sum. */
 struct Portable {
-  using V = float;
-  static constexpr int kLanes = 1, kPerPanel = 16;
-  static V Zero() { return 0.0f; }
-  static V Load(const float* p) { return *p; }
-  static V Splat(float v) { return v; }
-  static V Add(V a, V b) { return a + b; }
-  static V Mul(V a, V b) { return a * b; }
-  static V Fma(V a, V b, V c) { return a * b + c; }
-  static V Codes8(const uint8_t* row, int v) { return static_cast<float>(static_cast<int8_t>(row[v])); }
-  static void Codes4(const uint8_t* row, int v, V* lo, V* hi) {
-    *lo = static_cast<float>((row[v] & 0xF) - 8);
-    *hi = static_cast<float>((row[v] >> 4) - 8);
+  using VI = int32_t;
+  using VF = float;
+  static constexpr int kLanes = 1, kPerPanel = 16, kDot8Removes = 0;
+  static VF ZeroF() { return 0.0f; }
+  static VI ZeroI() { return 0; }
+  static VF LoadF(const float* p) { return *p; }
+  static VI LoadI(const uint8_t* p) {
+    VI v;
+    std::memcpy(&v, p, 4);
+    return v;
   }
-  static void Store(float* p, V v, int) { *p = v; }
+  static VF SplatF(float v) { return v; }
+  static VI SplatI(int32_t v) { return v; }
+  static VI Splat4(const int8_t* x) {
+    VI v;
+    std::memcpy(&v, x, 4);
+    return v;
+  }
+  /*! \brief sum + the 4 unsigned bytes of w times the 4 signed bytes of a. */
+  static VI Dot8(VI sum, VI w, VI a) {
+    uint8_t wb[4];
+    int8_t ab[4];
+    std::memcpy(wb, &w, 4);
+    std::memcpy(ab, &a, 4);
+    for (int j = 0; j < 4; ++j) sum += static_cast<int32_t>(wb[j]) * ab[j];
+    return sum;
+  }
+  static VI Dot4(VI sum, VI w, VI a) { return Dot8(sum, w, a); }
+  static void Nibbles(const uint8_t* p, VI* lo, VI* hi) {
+    uint8_t b[4], l[4], h[4];
+    std::memcpy(b, p, 4);
+    for (int j = 0; j < 4; ++j) {
+      l[j] = b[j] & 0xF;
+      h[j] = b[j] >> 4;
+    }
+    std::memcpy(lo, l, 4);
+    std::memcpy(hi, h, 4);
+  }
+  static VI Sub(VI a, VI b) { return a - b; }
+  static VF ToFloat(VI a) { return static_cast<float>(a); }
+  static VF Mul(VF a, VF b) { return a * b; }
+  static VF Fma(VF a, VF b, VF c) { return a * b + c; }
+  static void Store(float* p, VF v, int) { *p = v; }
 };
 
 enum class WqPath { kAvx512, kAvx2, kPortable };
 
 WqPath ChooseWqPath() {
-  static const bool has_avx512 = HostHasCpuFeature("avx512f") && HostHasCpuFeature("avx512bw");
+  static const bool has_avx512 =
+      HostHasCpuFeature("avx512f") && HostHasCpuFeature("avx512bw") && HostHasCpuFeature("avx512vnni");
   static const bool has_avx2 = HostHasCpuFeature("avx2") && HostHasCpuFeature("fma");
   const char* asked = std::getenv("MLC_WQ_PATH");
   const std::string want = asked != nullptr ? asked : "";
@@ -65,14 +103,14 @@ absl::Status Matmul(absl::Span<DLTensor* const> args) {
   DLTensor* out = args[3];
   auto is = [](const DLTensor* t, uint8_t code, uint8_t bits) { return t->dtype.code == code && t->dtype.bits == bits && t->dtype.lanes == 1; };
   if (!is(x, kDLFloat, 32) || x->ndim < 1 || !is(out, kDLFloat, 32) || out->ndim != x->ndim || !is(scales, kDLFloat, 32) ||
-      scales->ndim != 3 || scales->shape[2] != 16 || codes->ndim != 3 || codes->shape[2] != 16 ||
-      !(is(codes, kDLInt, 8) || is(codes, kDLUInt, 8))) {
-    return absl::InvalidArgumentError(absl::StrCat(kName, " expects float32 x[..., K], int8 codes [P, K, 16] or uint8 codes [P, K/2, 16], "
+      scales->ndim != 3 || scales->shape[2] != 16 || codes->ndim != 4 || codes->shape[2] != 16 || codes->shape[3] != 4 ||
+      !is(codes, kDLUInt, 8)) {
+    return absl::InvalidArgumentError(absl::StrCat(kName, " expects float32 x[..., K], uint8 codes [P, K/4 or K/8, 16, 4], "
                                                    "float32 scales [P, K/group, 16] and float32 out[..., N] of x's rank"));
   }
   WqProblem s;
-  s.bits = is(codes, kDLInt, 8) ? 8 : 4;
   s.k = x->shape[x->ndim - 1];
+  s.bits = s.k > 0 && codes->shape[1] * 8 == s.k ? 4 : 8;
   s.n = out->shape[out->ndim - 1];
   s.m = 1;
   for (int d = 0; d + 1 < x->ndim; ++d) {
@@ -80,19 +118,31 @@ absl::Status Matmul(absl::Span<DLTensor* const> args) {
     s.m *= x->shape[d];
   }
   s.panels = codes->shape[0];
-  const int64_t code_rows = s.bits == 8 ? s.k : s.k / 2;
-  if (s.panels != (s.n + 15) / 16 || codes->shape[1] != code_rows || scales->shape[0] != s.panels || scales->shape[1] <= 0 ||
-      s.k % scales->shape[1] != 0 || (s.k / scales->shape[1]) % 32 != 0) {
+  if (s.panels != (s.n + 15) / 16 || s.k % 32 != 0 || codes->shape[1] * (s.bits == 8 ? 4 : 8) != s.k || scales->shape[0] != s.panels ||
+      scales->shape[1] <= 0 || s.k % scales->shape[1] != 0 || (s.k / scales->shape[1]) % 32 != 0) {
     return absl::InvalidArgumentError(absl::StrCat(kName, ": ", s.bits, "-bit codes of ", codes->shape[0], " panels x ", codes->shape[1],
                                                    " rows and scales of ", scales->shape[0], " x ", scales->shape[1],
                                                    " groups do not fit K = ", s.k, ", N = ", s.n));
   }
   s.group = s.k / scales->shape[1];
-  s.x = reinterpret_cast<const float*>(DataOf(x));
+  if (s.m == 0 || s.n == 0) return absl::OkStatus();
+  // The activations' codes, once per call for all tasks.
+  thread_local std::vector<int8_t> xq;
+  thread_local std::vector<float> xd;
+  thread_local std::vector<int32_t> xsum;
+  xq.resize(s.m * s.k);
+  xd.resize(s.m * s.blocks());
+  xsum.resize(s.m * s.blocks());
+  const float* xf = reinterpret_cast<const float*>(DataOf(x));
+  for (int64_t r = 0; r < s.m; ++r) {
+    QuantizeActivations(xf + r * s.k, s.k, xq.data() + r * s.k, xd.data() + r * s.blocks(), xsum.data() + r * s.blocks());
+  }
+  s.xq = xq.data();
+  s.xd = xd.data();
+  s.xsum = xsum.data();
   s.codes = reinterpret_cast<const uint8_t*>(DataOf(codes));
   s.scales = reinterpret_cast<const float*>(DataOf(scales));
   s.out = reinterpret_cast<float*>(DataOf(out));
-  if (s.m == 0 || s.n == 0) return absl::OkStatus();
   const WqPath path = ChooseWqPath();
   const int rows = path == WqPath::kAvx512 ? kWqAvx512Rows : path == WqPath::kAvx2 ? kWqAvx2Rows : kWqPortableRows;
   const int panels = path == WqPath::kAvx512 ? kWqAvx512Panels : path == WqPath::kAvx2 ? kWqAvx2Panels : kWqPortablePanels;

@@ -1,6 +1,9 @@
 /*! \file weight_quantized_matmul_avx2.cc
- *  \brief mlc.wq.matmul's tiles for AVX2 + FMA (this file alone is built with -mavx2 -mfma;
- *         called only where the CPU has them). A panel of 16 columns is two vectors.
+ *  \brief mlc.wq.matmul's tiles for AVX2 (this file alone is built with -mavx2 -mfma; called
+ *         only where the CPU has them). A panel of 16 columns is two vectors. vpmaddubsw
+ *         multiplies unsigned by signed bytes into saturating 16-bit pairs: 8-bit weight codes
+ *         are made signed and take the activation codes' signs, so both factors stay within
+ *         127 and the pairs cannot saturate (as llama.cpp does); 4-bit codes (0..15) go as they are.
  */
 #include <immintrin.h>
 
@@ -11,25 +14,39 @@ namespace vm {
 namespace {
 
 struct Avx2 {
-  using V = __m256;
-  static constexpr int kLanes = 8, kPerPanel = 2;
-  static V Zero() { return _mm256_setzero_ps(); }
-  static V Load(const float* p) { return _mm256_loadu_ps(p); }
-  static V Splat(float v) { return _mm256_set1_ps(v); }
-  static V Add(V a, V b) { return _mm256_add_ps(a, b); }
-  static V Mul(V a, V b) { return _mm256_mul_ps(a, b); }
-  static V Fma(V a, V b, V c) { return _mm256_fmadd_ps(a, b, c); }
-  /*! \brief Columns 8 v .. 8 v + 7 of a panel's row of codes. */
-  static V Codes8(const uint8_t* row, int v) {
-    return _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(row + 8 * v))));
+  using VI = __m256i;
+  using VF = __m256;
+  static constexpr int kLanes = 8, kPerPanel = 2, kDot8Removes = 128;
+  static VF ZeroF() { return _mm256_setzero_ps(); }
+  static VI ZeroI() { return _mm256_setzero_si256(); }
+  static VF LoadF(const float* p) { return _mm256_loadu_ps(p); }
+  static VI LoadI(const uint8_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
+  static VF SplatF(float v) { return _mm256_set1_ps(v); }
+  static VI SplatI(int32_t v) { return _mm256_set1_epi32(v); }
+  static VI Splat4(const int8_t* x) {
+    int32_t four;
+    __builtin_memcpy(&four, x, 4);
+    return _mm256_set1_epi32(four);
   }
-  static void Codes4(const uint8_t* row, int v, V* lo, V* hi) {
-    const __m128i raw = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(row + 8 * v));
-    const __m128i nibble = _mm_set1_epi8(0x0F), eight = _mm_set1_epi8(8);
-    *lo = _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_sub_epi8(_mm_and_si128(raw, nibble), eight)));
-    *hi = _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_sub_epi8(_mm_and_si128(_mm_srli_epi16(raw, 4), nibble), eight)));
+  /*! \brief sum + (w - 128) . a per lane: the signed codes with a's signs times |a|. */
+  static VI Dot8(VI sum, VI w, VI a) {
+    const VI signed_w = _mm256_xor_si256(w, _mm256_set1_epi8(static_cast<char>(0x80)));
+    const VI pairs = _mm256_maddubs_epi16(_mm256_abs_epi8(a), _mm256_sign_epi8(signed_w, a));
+    return _mm256_add_epi32(sum, _mm256_madd_epi16(pairs, _mm256_set1_epi16(1)));
   }
-  static void Store(float* p, V v, int count) {
+  static VI Dot4(VI sum, VI w, VI a) {
+    return _mm256_add_epi32(sum, _mm256_madd_epi16(_mm256_maddubs_epi16(w, a), _mm256_set1_epi16(1)));
+  }
+  static void Nibbles(const uint8_t* p, VI* lo, VI* hi) {
+    const VI raw = LoadI(p), mask = _mm256_set1_epi8(0x0F);
+    *lo = _mm256_and_si256(raw, mask);
+    *hi = _mm256_and_si256(_mm256_srli_epi16(raw, 4), mask);
+  }
+  static VI Sub(VI a, VI b) { return _mm256_sub_epi32(a, b); }
+  static VF ToFloat(VI a) { return _mm256_cvtepi32_ps(a); }
+  static VF Mul(VF a, VF b) { return _mm256_mul_ps(a, b); }
+  static VF Fma(VF a, VF b, VF c) { return _mm256_fmadd_ps(a, b, c); }
+  static void Store(float* p, VF v, int count) {
     if (count >= 8) return _mm256_storeu_ps(p, v);
     alignas(32) float lanes[8];
     _mm256_store_ps(lanes, v);

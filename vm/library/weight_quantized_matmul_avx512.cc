@@ -1,6 +1,7 @@
 /*! \file weight_quantized_matmul_avx512.cc
- *  \brief mlc.wq.matmul's tiles for AVX-512 (this file alone is built with -mavx512f -mavx512bw
- *         -mfma; called only where the CPU has them). A panel of 16 columns is one vector.
+ *  \brief mlc.wq.matmul's tiles for AVX-512 VNNI (this file alone is built with -mavx512f
+ *         -mavx512bw -mavx512vnni; called only where the CPU has them). A panel of 16 columns is
+ *         one vector; vpdpbusd multiplies the unsigned weight codes by the signed activation codes.
  */
 // GCC 12 warns that its own AVX-512 headers read an uninitialized vector (a known false positive).
 #pragma GCC diagnostic ignored "-Wuninitialized"
@@ -13,25 +14,34 @@ namespace mlc {
 namespace vm {
 namespace {
 
-struct Avx512 {
-  using V = __m512;
-  static constexpr int kLanes = 16, kPerPanel = 1;
-  static V Zero() { return _mm512_setzero_ps(); }
-  static V Load(const float* p) { return _mm512_loadu_ps(p); }
-  static V Splat(float v) { return _mm512_set1_ps(v); }
-  static V Add(V a, V b) { return _mm512_add_ps(a, b); }
-  static V Mul(V a, V b) { return _mm512_mul_ps(a, b); }
-  static V Fma(V a, V b, V c) { return _mm512_fmadd_ps(a, b, c); }
-  static V Codes8(const uint8_t* row, int) {
-    return _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(row))));
+struct Avx512Vnni {
+  using VI = __m512i;
+  using VF = __m512;
+  static constexpr int kLanes = 16, kPerPanel = 1, kDot8Removes = 0;
+  static VF ZeroF() { return _mm512_setzero_ps(); }
+  static VI ZeroI() { return _mm512_setzero_si512(); }
+  static VF LoadF(const float* p) { return _mm512_loadu_ps(p); }
+  static VI LoadI(const uint8_t* p) { return _mm512_loadu_si512(p); }
+  static VF SplatF(float v) { return _mm512_set1_ps(v); }
+  static VI SplatI(int32_t v) { return _mm512_set1_epi32(v); }
+  /*! \brief 4 activation codes in every lane. */
+  static VI Splat4(const int8_t* x) {
+    int32_t four;
+    __builtin_memcpy(&four, x, 4);
+    return _mm512_set1_epi32(four);
   }
-  static void Codes4(const uint8_t* row, int, V* lo, V* hi) {
-    const __m128i raw = _mm_loadu_si128(reinterpret_cast<const __m128i*>(row));
-    const __m128i nibble = _mm_set1_epi8(0x0F), eight = _mm_set1_epi8(8);
-    *lo = _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_sub_epi8(_mm_and_si128(raw, nibble), eight)));
-    *hi = _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_sub_epi8(_mm_and_si128(_mm_srli_epi16(raw, 4), nibble), eight)));
+  static VI Dot8(VI sum, VI w, VI a) { return _mm512_dpbusd_epi32(sum, w, a); }
+  static VI Dot4(VI sum, VI w, VI a) { return _mm512_dpbusd_epi32(sum, w, a); }
+  static void Nibbles(const uint8_t* p, VI* lo, VI* hi) {
+    const VI raw = _mm512_loadu_si512(p), mask = _mm512_set1_epi8(0x0F);
+    *lo = _mm512_and_si512(raw, mask);
+    *hi = _mm512_and_si512(_mm512_srli_epi16(raw, 4), mask);
   }
-  static void Store(float* p, V v, int count) {
+  static VI Sub(VI a, VI b) { return _mm512_sub_epi32(a, b); }
+  static VF ToFloat(VI a) { return _mm512_cvtepi32_ps(a); }
+  static VF Mul(VF a, VF b) { return _mm512_mul_ps(a, b); }
+  static VF Fma(VF a, VF b, VF c) { return _mm512_fmadd_ps(a, b, c); }
+  static void Store(float* p, VF v, int count) {
     _mm512_mask_storeu_ps(p, static_cast<__mmask16>(count >= 16 ? 0xFFFF : (1u << count) - 1), v);
   }
 };
@@ -39,7 +49,7 @@ struct Avx512 {
 }  // namespace
 
 void WqTasksAvx512(const WqProblem& s, int64_t begin, int64_t end) {
-  WqRunTasks<Avx512, kWqAvx512Rows, kWqAvx512Panels>(s, begin, end);
+  WqRunTasks<Avx512Vnni, kWqAvx512Rows, kWqAvx512Panels>(s, begin, end);
 }
 
 }  // namespace vm

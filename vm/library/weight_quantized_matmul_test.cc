@@ -1,6 +1,7 @@
 /*! \file weight_quantized_matmul_test.cc
- *  \brief mlc.wq.matmul against the product with the dequantized weight, on every code path the
- *         CPU runs (AVX-512, AVX2, portable), and the quantization formats themselves.
+ *  \brief mlc.wq.matmul against the product of the dequantized activations (Q8_0 per block of
+ *         32, QuantizeActivations) and the dequantized weight, on every code path the CPU runs
+ *         (AVX-512 VNNI, AVX2, portable), and the quantization formats themselves.
  */
 #include <algorithm>
 #include <cmath>
@@ -41,11 +42,13 @@ absl::Status CallWq(const NDArray& x, const QuantizedWeights& q, const NDArray& 
 std::vector<std::string> PathsOfThisCpu() {
   std::vector<std::string> paths = {"portable"};
   if (HostHasCpuFeature("avx2") && HostHasCpuFeature("fma")) paths.push_back("avx2");
-  if (HostHasCpuFeature("avx512f") && HostHasCpuFeature("avx512bw")) paths.push_back("");  // the default: the best
+  if (HostHasCpuFeature("avx512f") && HostHasCpuFeature("avx512bw") && HostHasCpuFeature("avx512vnni")) {
+    paths.push_back("");  // the default: the best
+  }
   return paths;
 }
 
-TEST(WeightQuantizedMatmul, MatchesTheProductWithTheDequantizedWeightOnEveryPath) {
+TEST(WeightQuantizedMatmul, MatchesTheProductOfTheDequantizedOperandsOnEveryPath) {
   std::mt19937 rng(7);
   std::normal_distribution<float> normal(0.0f, 1.0f);
   struct Case {
@@ -76,8 +79,16 @@ TEST(WeightQuantizedMatmul, MatchesTheProductWithTheDequantizedWeightOnEveryPath
             }
           }
           for (int64_t m : {1, 2, 5, 8, 11}) {  // row tiles of 8 and 4 with every remainder
-            std::vector<float> xv(m * c.k);
+            std::vector<float> xv(m * c.k), xdq(m * c.k);
             for (float& v : xv) v = normal(rng);
+            xv[0] = 0.0f;  // a zero activation: vpsignb zeroes its weight on the AVX2 path
+            for (int64_t i = 0; i < m; ++i) {  // the activations as the kernel sees them
+              std::vector<int8_t> q(c.k);
+              std::vector<float> d(c.k / 32);
+              std::vector<int32_t> sums(c.k / 32);
+              QuantizeActivations(xv.data() + i * c.k, c.k, q.data(), d.data(), sums.data());
+              for (int64_t kk = 0; kk < c.k; ++kk) xdq[i * c.k + kk] = q[kk] * d[kk / 32];
+            }
             NDArray x = NDArray::Empty({m, c.k}, kF32), out = NDArray::Empty({m, c.n}, kF32);
             std::memcpy(x.dl()->data, xv.data(), xv.size() * 4);
             ASSERT_TRUE(CallWq(x, *q, out).ok());
@@ -86,8 +97,8 @@ TEST(WeightQuantizedMatmul, MatchesTheProductWithTheDequantizedWeightOnEveryPath
               for (int64_t j = 0; j < c.n; ++j) {
                 double want = 0, scale = 0;
                 for (int64_t kk = 0; kk < c.k; ++kk) {
-                  want += static_cast<double>(xv[i * c.k + kk]) * dq[kk * c.n + j];
-                  scale += std::fabs(static_cast<double>(xv[i * c.k + kk]) * dq[kk * c.n + j]);
+                  want += static_cast<double>(xdq[i * c.k + kk]) * dq[kk * c.n + j];
+                  scale += std::fabs(static_cast<double>(xdq[i * c.k + kk]) * dq[kk * c.n + j]);
                 }
                 ASSERT_NEAR(got[i * c.n + j], want, 1e-5 * scale + 1e-6)
                     << "path " << (path.empty() ? "best" : path) << ", " << bits << " bits, K " << c.k << ", N " << c.n << ", M "
@@ -121,10 +132,32 @@ TEST(WeightQuantization, FollowsQ80AndQ40) {
     EXPECT_NEAR(v4[i], (code - 8) * d4, 1e-6) << i;
   }
   EXPECT_NEAR(v4[31], 5.75f, 1e-6);
-  // Rows of 4-bit codes: k = t in the low nibble, k = 16 + t in the high one.
+  // 4-bit rows: byte j of row r holds k = 4 r + j in its low nibble and k = 16 + 4 r + j in its
+  // high one; 8-bit codes are stored plus 128.
   const uint8_t* codes = static_cast<const uint8_t*>(q4->codes.data());
-  EXPECT_EQ(codes[0] & 0xF, std::min(15, static_cast<int>(w[0] / d4 + 8.5f)));
-  EXPECT_EQ(codes[0] >> 4, std::min(15, static_cast<int>(w[16] / d4 + 8.5f)));
+  auto code4 = [&](int k) { return std::min(15, static_cast<int>(w[k] / d4 + 8.5f)); };
+  EXPECT_EQ(codes[0] & 0xF, code4(0));
+  EXPECT_EQ(codes[0] >> 4, code4(16));
+  EXPECT_EQ(codes[1 * 64 + 2] & 0xF, code4(6));  // row 1, column 0, byte 2
+  EXPECT_EQ(static_cast<const uint8_t*>(q8->codes.data())[(1 * 16 + 0) * 4 + 1], std::lround(w[5] / d8) + 128);  // k = 5: row 1, byte 1
+}
+
+TEST(WeightQuantization, QuantizesActivationsPerBlockOf32) {
+  std::vector<float> x(64);
+  for (int i = 0; i < 64; ++i) x[i] = i < 32 ? 0.5f * (i - 16) : (i == 40 ? -3.0f : 0.0f);
+  std::vector<int8_t> q(64);
+  float d[2];
+  int32_t sums[2];
+  QuantizeActivations(x.data(), 64, q.data(), d, sums);
+  EXPECT_FLOAT_EQ(d[0], 8.0f / 127);
+  EXPECT_FLOAT_EQ(d[1], 3.0f / 127);
+  EXPECT_EQ(q[0], -127);
+  EXPECT_EQ(q[40], -127);
+  EXPECT_EQ(q[16], 0);
+  int32_t sum0 = 0;
+  for (int i = 0; i < 32; ++i) sum0 += q[i];
+  EXPECT_EQ(sums[0], sum0);
+  EXPECT_EQ(sums[1], -127);
 }
 
 TEST(WeightQuantization, RefusesAReductionThatIsNotWholeGroups) {

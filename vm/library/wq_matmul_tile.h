@@ -1,17 +1,21 @@
 /*! \file wq_matmul_tile.h
- *  \brief The register tile of mlc.wq.matmul (weight-only quantized matmul), written once over an
- *         instruction-set trait and compiled once per instruction set: in
- *         weight_quantized_matmul_avx512.cc and _avx2.cc (each built with that set's -m flags)
- *         and, with a scalar trait, in weight_quantized_matmul.cc (the portable path).
+ *  \brief The register tile of mlc.wq.matmul (a matmul by quantized weights), written once over
+ *         an instruction-set trait and compiled once per instruction set: in
+ *         weight_quantized_matmul_avx512.cc (VNNI) and _avx2.cc (each built with that set's -m
+ *         flags) and, with a scalar trait, in weight_quantized_matmul.cc (the portable path).
  *
  *  Everything templated lives in an anonymous namespace on purpose: each translation unit must
  *  get its own copies, compiled for its own instruction set. A shared (COMDAT) instantiation
  *  compiled with AVX-512 could otherwise be the one the linker keeps for the portable path.
  *  For the same reason this header includes no standard library header.
  *
- *  The weight layout is support/weight_quantization.h's: panels of 16 output columns, k-major;
- *  8-bit codes one byte per (k, column), 4-bit codes in blocks of 32 k whose row t holds k = t
- *  and k = 16 + t; one float scale per (group of k, column).
+ *  The products are integer, as llama.cpp computes Q8_0 / Q4_0 dot products: the activations
+ *  come quantized per block of 32 k (int8 codes, a float scale and the codes' sum per block;
+ *  support/weight_quantization.h QuantizeActivations), the weights as offset unsigned codes in
+ *  support/weight_quantization.h's layout (rows of 64 bytes: 16 columns x 4 consecutive k).
+ *  Per block: the integer sums of code x code in 32-bit lanes, the weight codes' offset removed
+ *  with the activation codes' sum, then one conversion to float and a multiply-add with both
+ *  scales.
  */
 #ifndef MLC_VM_LIBRARY_WQ_MATMUL_TILE_H_
 #define MLC_VM_LIBRARY_WQ_MATMUL_TILE_H_
@@ -21,22 +25,26 @@
 namespace mlc {
 namespace vm {
 
-/*! \brief One call of mlc.wq.matmul: out[m, n] = sum_k x[m, k] * w[k, n] over M rows. */
+/*! \brief One call of mlc.wq.matmul: out[m, n] = sum_k x[m, k] * w[k, n] over M rows, with x
+ *  given as its per-block quantization. */
 struct WqProblem {
-  const float* x;         // [M, K]
-  const uint8_t* codes;   // [P, K, 16] int8 or [P, K / 2, 16] packed nibbles
-  const float* scales;    // [P, K / group, 16]
-  float* out;             // [M, N]
+  const int8_t* xq;        // [M, K] activation codes
+  const float* xd;         // [M, K / 32] their scales
+  const int32_t* xsum;     // [M, K / 32] their sums per block
+  const uint8_t* codes;    // the weight codes
+  const float* scales;     // [P, K / group, 16]
+  float* out;              // [M, N]
   int64_t m, k, n, panels, group;
   int bits;
+  int64_t blocks() const { return k / 32; }
   int64_t groups() const { return k / group; }
-  int64_t panel_bytes() const { return bits == 8 ? k * 16 : k / 2 * 16; }
+  int64_t panel_bytes() const { return bits == 8 ? k * 16 : k * 8; }
 };
 
 /*! \brief Tiles per instruction set: rows of x and panels of 16 columns per task. */
-constexpr int kWqAvx512Rows = 8, kWqAvx512Panels = 2;
-constexpr int kWqAvx2Rows = 4, kWqAvx2Panels = 1;
-constexpr int kWqPortableRows = 4, kWqPortablePanels = 1;
+constexpr int kWqAvx512Rows = 4, kWqAvx512Panels = 2;
+constexpr int kWqAvx2Rows = 2, kWqAvx2Panels = 1;
+constexpr int kWqPortableRows = 1, kWqPortablePanels = 1;
 
 /*! \brief Tasks [begin, end) of the problem: task t is row tile t % row_tiles of panel tile
  *  t / row_tiles (panel-major, so a thread's consecutive tasks reuse a panel from cache). */
@@ -45,70 +53,61 @@ void WqTasksAvx2(const WqProblem& s, int64_t begin, int64_t end);
 
 namespace {  // NOLINT(build/namespaces): per-instruction-set copies, see the file comment
 
-/*! \brief R rows x NB panels. Per k, each panel's codes become Isa::kPerPanel vectors of floats;
- *  per row, x[r, k] is broadcast and multiplied in. With few accumulators (R x vectors <= 4) the
- *  products of a group are summed unscaled, in two chains (the block's low and high 16 k) to
- *  hide the FMA latency, and scaled once per group; otherwise the codes are scaled as they are
- *  loaded (one multiply per vector, shared by the R rows). */
+/*! \brief R rows x NB panels. Isa provides integer vectors VI of 32-bit lanes (a panel is
+ *  kPerPanel of them), float vectors VF of as many lanes, and Dot8 / Dot4: the lanes' sums over
+ *  4 k of weight code x activation code for a row of 8-bit codes, or for the low and high
+ *  nibbles of a row of 4-bit codes. Dot8 may return the sums with some of the codes' offset
+ *  already taken out (kDot8Removes). */
 template <class Isa, int R, int NB, int BITS>
 inline void WqTile(const WqProblem& s, int64_t m0, int64_t p0) {
-  using V = typename Isa::V;
+  using VI = typename Isa::VI;
+  using VF = typename Isa::VF;
   constexpr int kP = Isa::kPerPanel, kV = NB * kP;
-  constexpr bool kGroupSums = R * kV <= 4;
-  const int64_t groups = s.groups(), panel_bytes = s.panel_bytes(), blocks_per_group = s.group / 32;
-  const uint8_t* codes = s.codes + p0 * panel_bytes;
-  const float* x = s.x + m0 * s.k;
-  V acc[R][kV];
+  constexpr int kLaneBytes = 64 / kP;  // bytes of a 64-byte row in one vector
+  // What the sums still hold of the codes' offset, per unit of the activation codes' sum.
+  constexpr int kOffset = BITS == 8 ? 128 - Isa::kDot8Removes : 8;
+  const int64_t blocks = s.blocks(), groups = s.groups(), panel_bytes = s.panel_bytes(), blocks_per_group = s.group / 32;
+  VF acc[R][kV];
   for (int r = 0; r < R; ++r)
-    for (int i = 0; i < kV; ++i) acc[r][i] = Isa::Zero();
-  for (int64_t g = 0; g < groups; ++g) {
-    V sc[kV];
-    for (int j = 0; j < NB; ++j)
-      for (int v = 0; v < kP; ++v) sc[j * kP + v] = Isa::Load(s.scales + ((p0 + j) * groups + g) * 16 + v * Isa::kLanes);
-    V part[2][R][kV];
-    if (kGroupSums) {
-      for (int h = 0; h < 2; ++h)
-        for (int r = 0; r < R; ++r)
-          for (int i = 0; i < kV; ++i) part[h][r][i] = Isa::Zero();
+    for (int i = 0; i < kV; ++i) acc[r][i] = Isa::ZeroF();
+  VF sc[kV];
+  for (int64_t b = 0; b < blocks; ++b) {
+    if (b % blocks_per_group == 0) {
+      const int64_t g = b / blocks_per_group;
+      for (int j = 0; j < NB; ++j)
+        for (int v = 0; v < kP; ++v) sc[j * kP + v] = Isa::LoadF(s.scales + ((p0 + j) * groups + g) * 16 + v * Isa::kLanes);
     }
-    for (int64_t b = g * blocks_per_group; b < (g + 1) * blocks_per_group; ++b) {
-      for (int t = 0; t < 16; ++t) {
-        const int64_t klo = b * 32 + t, khi = klo + 16;
-        V lo[kV], hi[kV];
-        for (int j = 0; j < NB; ++j) {
-          const uint8_t* panel = codes + j * panel_bytes;
-          for (int v = 0; v < kP; ++v) {
-            if (BITS == 8) {
-              lo[j * kP + v] = Isa::Codes8(panel + klo * 16, v);
-              hi[j * kP + v] = Isa::Codes8(panel + khi * 16, v);
-            } else {
-              Isa::Codes4(panel + (b * 16 + t) * 16, v, &lo[j * kP + v], &hi[j * kP + v]);
-            }
-          }
-        }
-        if (!kGroupSums) {
-          for (int i = 0; i < kV; ++i) {
-            lo[i] = Isa::Mul(lo[i], sc[i]);
-            hi[i] = Isa::Mul(hi[i], sc[i]);
-          }
-        }
+    VI sum[R][kV];
+    for (int r = 0; r < R; ++r)
+      for (int i = 0; i < kV; ++i) sum[r][i] = Isa::ZeroI();
+    if (BITS == 8) {
+      for (int q = 0; q < 8; ++q) {  // the block's 8 groups of 4 k
+        VI w[kV];
+        for (int j = 0; j < NB; ++j)
+          for (int v = 0; v < kP; ++v) w[j * kP + v] = Isa::LoadI(s.codes + (p0 + j) * panel_bytes + (b * 8 + q) * 64 + v * kLaneBytes);
         for (int r = 0; r < R; ++r) {
-          const V a = Isa::Splat(x[r * s.k + klo]), c = Isa::Splat(x[r * s.k + khi]);
-          for (int i = 0; i < kV; ++i) {
-            if (kGroupSums) {
-              part[0][r][i] = Isa::Fma(a, lo[i], part[0][r][i]);
-              part[1][r][i] = Isa::Fma(c, hi[i], part[1][r][i]);
-            } else {
-              acc[r][i] = Isa::Fma(a, lo[i], acc[r][i]);
-              acc[r][i] = Isa::Fma(c, hi[i], acc[r][i]);
-            }
-          }
+          const VI a = Isa::Splat4(s.xq + (m0 + r) * s.k + b * 32 + 4 * q);
+          for (int i = 0; i < kV; ++i) sum[r][i] = Isa::Dot8(sum[r][i], w[i], a);
+        }
+      }
+    } else {
+      for (int q = 0; q < 4; ++q) {  // row q: k = 4q.. in the low nibbles, 16 + 4q.. in the high
+        VI lo[kV], hi[kV];
+        for (int j = 0; j < NB; ++j)
+          for (int v = 0; v < kP; ++v)
+            Isa::Nibbles(s.codes + (p0 + j) * panel_bytes + (b * 4 + q) * 64 + v * kLaneBytes, &lo[j * kP + v], &hi[j * kP + v]);
+        for (int r = 0; r < R; ++r) {
+          const int8_t* x = s.xq + (m0 + r) * s.k + b * 32 + 4 * q;
+          const VI a = Isa::Splat4(x), c = Isa::Splat4(x + 16);
+          for (int i = 0; i < kV; ++i) sum[r][i] = Isa::Dot4(Isa::Dot4(sum[r][i], lo[i], a), hi[i], c);
         }
       }
     }
-    if (kGroupSums) {
-      for (int r = 0; r < R; ++r)
-        for (int i = 0; i < kV; ++i) acc[r][i] = Isa::Fma(Isa::Add(part[0][r][i], part[1][r][i]), sc[i], acc[r][i]);
+    for (int r = 0; r < R; ++r) {
+      const int64_t at = (m0 + r) * blocks + b;
+      const VF xd = Isa::SplatF(s.xd[at]);
+      const VI offset = Isa::SplatI(kOffset * s.xsum[at]);
+      for (int i = 0; i < kV; ++i) acc[r][i] = Isa::Fma(Isa::ToFloat(Isa::Sub(sum[r][i], offset)), Isa::Mul(sc[i], xd), acc[r][i]);
     }
   }
   for (int r = 0; r < R; ++r) {

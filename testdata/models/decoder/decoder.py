@@ -155,7 +155,10 @@ class Decoder(nn.Module):
         for block in self.blocks:
             x = block(x, mask, rope)
         head = self.embed.weight if getattr(self, "head_weight", None) is None else self.head_weight
-        return torch.matmul(self.norm(x), head.t())
+        x = self.norm(x)
+        if getattr(self, "head_input", None) is not None:
+            x = self.head_input(x)
+        return torch.matmul(x, head.t())
 
 
 class CachedDecoder(nn.Module):
@@ -227,17 +230,24 @@ def export_cached_onnx(model, path, seq=3, past=2, opset=14):
                       dynamic_axes=axes, opset_version=opset)
 
 
-def fake_quantize_weights(model, bits):
-    """The model with the weights `quantize-weights{bits=...}` quantizes (every linear layer whose
-    input width is a multiple of 32, and the tied head, not the embedding lookup) replaced by the
-    values of their Q8_0 / Q4_0 codes: the reference for a quantized executable."""
+def fake_quantize(model, bits):
+    """The model as `quantize-weights{bits=...}` compiles it: the weights it quantizes (every
+    linear layer whose input width is a multiple of 32, and the tied head, not the embedding
+    lookup) replaced by the values of their Q8_0 / Q4_0 codes, and the activations entering them
+    by their Q8_0 values (the kernel's integer products): the reference for a quantized executable."""
     import weight_formats
+
+    def quantized(x):
+        return torch.from_numpy(weight_formats.fake_quantize_activations(x.numpy()))
+
     with torch.no_grad():
         for m in model.modules():
             if isinstance(m, nn.Linear) and m.in_features % weight_formats.BLOCK == 0:
                 m.weight.copy_(torch.from_numpy(weight_formats.fake_quantize(m.weight.numpy(), bits)))
+                m.register_forward_pre_hook(lambda module, args: (quantized(args[0]),))
         if model.cfg.dim % weight_formats.BLOCK == 0:
             model.head_weight = torch.from_numpy(weight_formats.fake_quantize(model.embed.weight.numpy(), bits))
+            model.head_input = quantized
     return model
 
 
@@ -282,8 +292,8 @@ def main():
     p.add_argument("--samples", help="write seeded token ids DIR/ids.<seq>.npy and PyTorch's DIR/logits.<seq>.npy here")
     p.add_argument("--seqs", default="1,7,30", help="the sequence lengths of --samples")
     p.add_argument("--quantized_samples", choices=["q8", "q4"],
-                   help="with --samples: also DIR/logits.<seq>.<q8|q4>.npy, the logits of the weights fake-quantized as "
-                        "quantize-weights does")
+                   help="with --samples: also DIR/logits.<seq>.<q8|q4>.npy, the logits of the model fake-quantized as "
+                        "quantize-weights compiles it (weights and the activations entering them)")
     a = p.parse_args()
     model = build(config_from(a), a.seed)
     if a.cache:
@@ -299,7 +309,7 @@ def main():
             with torch.no_grad():
                 np.save(f"{a.samples}/logits.{seq}.npy", model(ids).numpy())
         if a.quantized_samples:
-            fake = fake_quantize_weights(build(config_from(a), a.seed), 8 if a.quantized_samples == "q8" else 4)
+            fake = fake_quantize(build(config_from(a), a.seed), 8 if a.quantized_samples == "q8" else 4)
             for seq in (int(t) for t in a.seqs.split(",")):
                 ids = torch.from_numpy(np.load(f"{a.samples}/ids.{seq}.npy"))
                 with torch.no_grad():

@@ -47,9 +47,9 @@ for style in gpt llama; do
   check "$style (cache): generate reports prefill and decode speed" grep -q "^decode: 19 tokens" "$t/$style.cache.txt"
 done
 
-# Weight-only quantization (opt --quantize): every matmul by a weight whose K is whole groups of
+# Quantized weights (opt --quantize): every matmul by a weight whose K is whole groups of
 # 32 (q, k, v, o, gate, up per layer and the tied head; not down, K = 170) runs on int8 / int4
-# codes, and the logits equal PyTorch's with the same weights fake-quantized (decoder.py
+# codes, and the logits equal PyTorch's with the same weights and their inputs fake-quantized (decoder.py
 # --quantized_samples) up to float rounding. Their distance from the float logits is the
 # format's (printed; on this tiny random model q4 is far from float).
 for q in q8 q4; do
@@ -60,7 +60,7 @@ for q in q8 q4; do
   check "llama $q: the 13 weights of K % 32 == 0 become mlc.wq.matmul calls" \
     bash -c "[[ \$(tools/print --in $t/llama.$q.opt.irpb | grep -c 'mlc.wq.matmul') == 13 ]]"
   for seq in 7 30; do
-    check "llama $q: at seq $seq the logits match PyTorch's on fake-quantized weights" bash -c "
+    check "llama $q: at seq $seq the logits match PyTorch's on fake-quantized weights and inputs" bash -c "
       vm/run --exe $t/llama.$q.mlcx --inputs $t/llama/ids.$seq.npy --outputs $t/llama/out.$seq.$q.npy &&
       source tools/testing/checks.sh && matches_reference $t/llama/out.$seq.$q.npy $t/llama/logits.$seq.$q.npy 2e-5"
   done

@@ -1,6 +1,8 @@
 """llama.cpp's Q8_0 and Q4_0 weight formats in NumPy: the reference for the compiler's
 quantize-weights pass (support/weight_quantization.h computes the same codes and scales, the
-scales in float32) and the encoder of write_gguf.py's quantized GGUF files.
+scales in float32) and the encoder of write_gguf.py's quantized GGUF files. The kernel
+(mlc.wq.matmul) also quantizes the activations it multiplies, as Q8_0 per block of 32:
+fake_quantize_activations is that, rounded as the kernel rounds.
 
 Blocks of 32 consecutive values along the last axis (a PyTorch [out, in] weight's `in`):
   Q8_0: d = max|w| / 127, code = round(w / d) (halves away from zero), value = code * d;
@@ -42,3 +44,16 @@ def dequantize(d, codes, bits):
 def fake_quantize(w, bits):
     """w with every block replaced by the values its codes stand for."""
     return dequantize(*quantize(w, bits), bits)
+
+
+def fake_quantize_activations(x):
+    """x [..., K] float32 with each block of 32 along the last axis replaced by its Q8_0 values,
+    rounded as support/weight_quantization.cc QuantizeActivations rounds (y + copysign(0.5, y),
+    truncated, in float32)."""
+    x = np.asarray(x, np.float32)
+    blocks = x.reshape(*x.shape[:-1], x.shape[-1] // BLOCK, BLOCK)
+    d = (np.abs(blocks).max(-1) / np.float32(127)).astype(np.float32)
+    inv = np.where(d != 0, np.float32(1) / np.where(d != 0, d, np.float32(1)), np.float32(0)).astype(np.float32)
+    y = (blocks * inv[..., None]).astype(np.float32)
+    q = (y + np.copysign(np.float32(0.5), y)).astype(np.int32).astype(np.float32)
+    return (q * d[..., None]).reshape(x.shape).astype(np.float32)
