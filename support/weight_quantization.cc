@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "absl/strings/str_cat.h"
 
@@ -23,6 +24,41 @@ int64_t CodeOffset(int bits, int64_t p, int64_t k, int64_t lane, int64_t kk, int
 
 }  // namespace
 
+uint16_t FloatToHalf(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  const uint32_t sign = u & 0x80000000u;
+  u ^= sign;
+  uint32_t out;
+  if (u >= 0x47800000u) {  // 65536 or more, infinity, NaN
+    out = u > 0x7f800000u ? 0x7e00u : 0x7c00u;
+  } else if (u < 0x38800000u) {  // below 2^-14: a subnormal half; adding 0.5 aligns its bits
+    float t;
+    std::memcpy(&t, &u, 4);
+    t += 0.5f;
+    std::memcpy(&out, &t, 4);
+    out -= 0x3f000000u;
+  } else {  // rebias the exponent, round the 13 dropped bits to nearest even
+    const uint32_t odd = (u >> 13) & 1u;
+    u += (static_cast<uint32_t>(15 - 127) << 23) + 0xfffu + odd;
+    out = u >> 13;
+  }
+  return static_cast<uint16_t>(out | (sign >> 16));
+}
+
+float HalfToFloat(uint16_t h) {
+  const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16, exponent = (h >> 10) & 0x1fu, mantissa = h & 0x3ffu;
+  uint32_t bits;
+  if (exponent == 0) {
+    const float v = std::ldexp(static_cast<float>(mantissa), -24);
+    return sign ? -v : v;
+  }
+  bits = exponent == 31 ? sign | 0x7f800000u | (mantissa << 13) : sign | ((exponent + 112) << 23) | (mantissa << 13);
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
 absl::Status CheckWeightQuantization(int64_t k, int64_t n, int bits, int64_t group) {
   if (bits != 8 && bits != 4) return absl::InvalidArgumentError(absl::StrCat("bits is ", bits, ": 8 or 4 are supported"));
   if (group <= 0 || group % kWqBlock != 0) {
@@ -43,9 +79,9 @@ absl::StatusOr<QuantizedWeights> QuantizeWeights(const float* w, int64_t k, int6
   q.group = group;
   const int64_t panels = Panels(n), groups = k / group;
   q.codes = TensorData(DataType::UInt(8), {panels, k / (bits == 8 ? 4 : 8), kWqPanel, 4});
-  q.scales = TensorData(DataType::Float32(), {panels, groups, kWqPanel});
+  q.scales = TensorData(DataType::UInt(16), {panels, groups, kWqPanel});
   auto* codes = static_cast<uint8_t*>(q.codes.mutable_data());
-  auto* scales = static_cast<float*>(q.scales.mutable_data());
+  auto* scales = static_cast<uint16_t*>(q.scales.mutable_data());
   std::fill_n(codes, q.codes.NumBytes(), bits == 8 ? 0x80 : 0x88);  // past N: code 0, value 0
   auto at = [&](int64_t kk, int64_t j) { return transposed ? w[j * k + kk] : w[kk * n + j]; };
   for (int64_t j = 0; j < n; ++j) {
@@ -62,7 +98,7 @@ absl::StatusOr<QuantizedWeights> QuantizeWeights(const float* w, int64_t k, int6
       }
       const float d = bits == 8 ? amax / 127.0f : extreme / -8.0f;
       const float inv = d != 0.0f ? 1.0f / d : 0.0f;
-      scales[(p * groups + g) * kWqPanel + lane] = d;
+      scales[(p * groups + g) * kWqPanel + lane] = FloatToHalf(d);  // the codes come from the float d, as in llama.cpp
       for (int64_t kk = k0; kk < k0 + group; ++kk) {
         const float x = at(kk, j) * inv;
         int shift = 0;
@@ -101,11 +137,11 @@ std::vector<float> DequantizeWeights(const QuantizedWeights& q) {
   std::vector<float> out(q.k * q.n);
   const int64_t groups = q.k / q.group;
   const auto* codes = static_cast<const uint8_t*>(q.codes.data());
-  const auto* scales = static_cast<const float*>(q.scales.data());
+  const auto* scales = static_cast<const uint16_t*>(q.scales.data());
   for (int64_t kk = 0; kk < q.k; ++kk) {
     for (int64_t j = 0; j < q.n; ++j) {
       const int64_t p = j / kWqPanel, lane = j % kWqPanel;
-      const float d = scales[(p * groups + kk / q.group) * kWqPanel + lane];
+      const float d = HalfToFloat(scales[(p * groups + kk / q.group) * kWqPanel + lane]);
       int shift = 0;
       const int code = ((codes[CodeOffset(q.bits, p, kk, lane, q.k, &shift)] >> shift) & (q.bits == 8 ? 0xFF : 0xF)) -
                        WqCodeOffset(q.bits);

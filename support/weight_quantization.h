@@ -4,7 +4,7 @@
  *         (vm/library/weight_quantized_matmul.cc, mlc.wq.matmul).
  *
  *  The number formats are llama.cpp's, so a model quantized here and the same weights in a GGUF
- *  file hold the same values (up to the scale's precision: float32 here, fp16 in GGUF):
+ *  file hold the same values (the codes from the float scale, the scale stored as fp16):
  *    - 8 bits (Q8_0): per group of `group` consecutive k of one output column, d = max|w| / 127,
  *      code = round(w / d) in [-127, 127], value = code * d;
  *    - 4 bits (Q4_0): d = m / -8 with m the group's value of largest magnitude (sign kept),
@@ -17,7 +17,7 @@
  *      (unsigned, as vpdpbusd's first operand must be);
  *    - 4 bits: codes uint8 [P, K / 8, 16, 4]: block b of 32 k is rows 4 b .. 4 b + 3; row 4 b + r
  *      holds k = 32 b + 4 r + j in its low nibbles and k = 32 b + 16 + 4 r + j in its high ones;
- *    - scales float32 [P, K / group, 16].
+ *    - scales fp16 (as uint16 bits) [P, K / group, 16].
  *  K must be a multiple of the group, and the group a multiple of 32 (one block).
  */
 #ifndef MLC_SUPPORT_WEIGHT_QUANTIZATION_H_
@@ -41,8 +41,13 @@ struct QuantizedWeights {
   int bits = 8;
   int64_t k = 0, n = 0, group = 32;
   TensorData codes;   // uint8 [P, K / 4, 16, 4] (8 bits) or [P, K / 8, 16, 4] (4 bits)
-  TensorData scales;  // float32 [P, K / group, 16]
+  TensorData scales;  // fp16 bits, uint16 [P, K / group, 16]
 };
+
+/*! \brief IEEE binary16 from float, rounded to nearest even (overflow to infinity). */
+uint16_t FloatToHalf(float f);
+/*! \brief The float value of IEEE binary16 bits. */
+float HalfToFloat(uint16_t h);
 
 /*! \brief Whether a K x N matrix can be quantized with `bits` and `group`; an error naming the
  *  reason otherwise. */

@@ -2,7 +2,7 @@
  *  \brief mlc.wq.matmul: a matmul by quantized weights (int8 or int4 codes with per-group float
  *         scales), the quantize-weights pass's target.
  *
- *    mlc.wq.matmul(x[..., K] float32, codes uint8, scales float32 [P, K / group, 16], out[..., N] float32)
+ *    mlc.wq.matmul(x[..., K] float32, codes uint8, scales fp16 bits uint16 [P, K / group, 16], out[..., N] float32)
  *
  *  codes are [P, K / 4, 16, 4] (8 bits) or [P, K / 8, 16, 4] (4 bits, two codes a byte), in
  *  support/weight_quantization.h's layout; P = ceil(N / 16). As llama.cpp's Q8_0 / Q4_0 matmuls
@@ -40,7 +40,7 @@ struct Portable {
   static constexpr int kLanes = 1, kPerPanel = 16, kDot8Removes = 0;
   static VF ZeroF() { return 0.0f; }
   static VI ZeroI() { return 0; }
-  static VF LoadF(const float* p) { return *p; }
+  static VF LoadHalves(const uint16_t* p) { return HalfToFloat(*p); }
   static VI LoadI(const uint8_t* p) {
     VI v;
     std::memcpy(&v, p, 4);
@@ -85,7 +85,7 @@ enum class WqPath { kAvx512, kAvx2, kPortable };
 WqPath ChooseWqPath() {
   static const bool has_avx512 =
       HostHasCpuFeature("avx512f") && HostHasCpuFeature("avx512bw") && HostHasCpuFeature("avx512vnni");
-  static const bool has_avx2 = HostHasCpuFeature("avx2") && HostHasCpuFeature("fma");
+  static const bool has_avx2 = HostHasCpuFeature("avx2") && HostHasCpuFeature("fma") && HostHasCpuFeature("f16c");
   const char* asked = std::getenv("MLC_WQ_PATH");
   const std::string want = asked != nullptr ? asked : "";
   if (want == "portable") return WqPath::kPortable;
@@ -102,11 +102,11 @@ absl::Status Matmul(absl::Span<DLTensor* const> args) {
   const DLTensor *x = args[0], *codes = args[1], *scales = args[2];
   DLTensor* out = args[3];
   auto is = [](const DLTensor* t, uint8_t code, uint8_t bits) { return t->dtype.code == code && t->dtype.bits == bits && t->dtype.lanes == 1; };
-  if (!is(x, kDLFloat, 32) || x->ndim < 1 || !is(out, kDLFloat, 32) || out->ndim != x->ndim || !is(scales, kDLFloat, 32) ||
+  if (!is(x, kDLFloat, 32) || x->ndim < 1 || !is(out, kDLFloat, 32) || out->ndim != x->ndim || !is(scales, kDLUInt, 16) ||
       scales->ndim != 3 || scales->shape[2] != 16 || codes->ndim != 4 || codes->shape[2] != 16 || codes->shape[3] != 4 ||
       !is(codes, kDLUInt, 8)) {
     return absl::InvalidArgumentError(absl::StrCat(kName, " expects float32 x[..., K], uint8 codes [P, K/4 or K/8, 16, 4], "
-                                                   "float32 scales [P, K/group, 16] and float32 out[..., N] of x's rank"));
+                                                   "fp16 scales as uint16 [P, K/group, 16] and float32 out[..., N] of x's rank"));
   }
   WqProblem s;
   s.k = x->shape[x->ndim - 1];
@@ -141,7 +141,7 @@ absl::Status Matmul(absl::Span<DLTensor* const> args) {
   s.xd = xd.data();
   s.xsum = xsum.data();
   s.codes = reinterpret_cast<const uint8_t*>(DataOf(codes));
-  s.scales = reinterpret_cast<const float*>(DataOf(scales));
+  s.scales = reinterpret_cast<const uint16_t*>(DataOf(scales));
   s.out = reinterpret_cast<float*>(DataOf(out));
   const WqPath path = ChooseWqPath();
   const int rows = path == WqPath::kAvx512 ? kWqAvx512Rows : path == WqPath::kAvx2 ? kWqAvx2Rows : kWqPortableRows;

@@ -1,5 +1,5 @@
 /*! \file weight_quantized_matmul_avx2.cc
- *  \brief mlc.wq.matmul's tiles for AVX2 (this file alone is built with -mavx2 -mfma; called
+ *  \brief mlc.wq.matmul's tiles for AVX2 (this file alone is built with -mavx2 -mfma -mf16c; called
  *         only where the CPU has them). A panel of 16 columns is two vectors. vpmaddubsw
  *         multiplies unsigned by signed bytes into saturating 16-bit pairs: 8-bit weight codes
  *         are made signed and take the activation codes' signs, so both factors stay within
@@ -19,7 +19,7 @@ struct Avx2 {
   static constexpr int kLanes = 8, kPerPanel = 2, kDot8Removes = 128;
   static VF ZeroF() { return _mm256_setzero_ps(); }
   static VI ZeroI() { return _mm256_setzero_si256(); }
-  static VF LoadF(const float* p) { return _mm256_loadu_ps(p); }
+  static VF LoadHalves(const uint16_t* p) { return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))); }
   static VI LoadI(const uint8_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
   static VF SplatF(float v) { return _mm256_set1_ps(v); }
   static VI SplatI(int32_t v) { return _mm256_set1_epi32(v); }

@@ -74,8 +74,10 @@ TEST(WeightQuantizedMatmul, MatchesTheProductOfTheDequantizedOperandsOnEveryPath
               for (int64_t g = kk / c.group * c.group; g < (kk / c.group + 1) * c.group; ++g) {
                 amax = std::max(amax, std::fabs(transposed ? w[j * c.k + g] : w[g * c.n + j]));
               }
+              // The fp16 scale adds up to 2^-11 of the group's largest value.
               const float step = bits == 8 ? amax / 127 : amax / 8, wv = transposed ? w[j * c.k + kk] : w[kk * c.n + j];
-              ASSERT_NEAR(dq[kk * c.n + j], wv, (bits == 8 ? 0.5f : 1.0f) * step + 1e-6f) << bits << " bits, k " << kk << ", column " << j;
+              ASSERT_NEAR(dq[kk * c.n + j], wv, (bits == 8 ? 0.5f : 1.0f) * step + amax / 2048 + 1e-6f)
+                  << bits << " bits, k " << kk << ", column " << j;
             }
           }
           for (int64_t m : {1, 2, 5, 8, 11}) {  // row tiles of 8 and 4 with every remainder
@@ -120,18 +122,20 @@ TEST(WeightQuantization, FollowsQ80AndQ40) {
   absl::StatusOr<QuantizedWeights> q8 = QuantizeWeights(w.data(), 32, 1, false, 8, 32);
   absl::StatusOr<QuantizedWeights> q4 = QuantizeWeights(w.data(), 32, 1, false, 4, 32);
   ASSERT_TRUE(q8.ok() && q4.ok());
+  // Codes come from the float scale; the scale is stored as fp16, and values use the stored one.
   const float d8 = 5.75f / 127, d4 = 5.75f / -8;
-  EXPECT_FLOAT_EQ(q8->scales.data_as<float>()[0], d8);
-  EXPECT_FLOAT_EQ(q4->scales.data_as<float>()[0], d4);
+  EXPECT_EQ(q8->scales.data_as<uint16_t>()[0], FloatToHalf(d8));
+  EXPECT_EQ(q4->scales.data_as<uint16_t>()[0], FloatToHalf(d4));
+  const float s8 = HalfToFloat(FloatToHalf(d8)), s4 = HalfToFloat(FloatToHalf(d4));
   const std::vector<float> v8 = DequantizeWeights(*q8), v4 = DequantizeWeights(*q4);
   for (int i = 0; i < 32; ++i) {
-    EXPECT_NEAR(v8[i], w[i], d8 / 2 + 1e-6) << i;
-    EXPECT_NEAR(v8[i], std::round(w[i] / d8) * d8, 1e-6) << i;
+    EXPECT_NEAR(v8[i], w[i], d8 / 2 + 5.75f / 2048) << i;
+    EXPECT_NEAR(v8[i], std::round(w[i] / d8) * s8, 1e-6) << i;
     // Q4_0: code = min(15, trunc(w / d + 8.5)), value = (code - 8) * d; the largest magnitude is exact.
     const int code = std::min(15, static_cast<int>(w[i] / d4 + 8.5f));
-    EXPECT_NEAR(v4[i], (code - 8) * d4, 1e-6) << i;
+    EXPECT_NEAR(v4[i], (code - 8) * s4, 1e-6) << i;
   }
-  EXPECT_NEAR(v4[31], 5.75f, 1e-6);
+  EXPECT_NEAR(v4[31], 5.75f, 5.75f / 2048);
   // 4-bit rows: byte j of row r holds k = 4 r + j in its low nibble and k = 16 + 4 r + j in its
   // high one; 8-bit codes are stored plus 128.
   const uint8_t* codes = static_cast<const uint8_t*>(q4->codes.data());
@@ -140,6 +144,22 @@ TEST(WeightQuantization, FollowsQ80AndQ40) {
   EXPECT_EQ(codes[0] >> 4, code4(16));
   EXPECT_EQ(codes[1 * 64 + 2] & 0xF, code4(6));  // row 1, column 0, byte 2
   EXPECT_EQ(static_cast<const uint8_t*>(q8->codes.data())[(1 * 16 + 0) * 4 + 1], std::lround(w[5] / d8) + 128);  // k = 5: row 1, byte 1
+}
+
+TEST(WeightQuantization, HalfPrecisionRoundsToNearestEven) {
+  EXPECT_EQ(FloatToHalf(1.0f), 0x3c00);
+  EXPECT_EQ(FloatToHalf(-2.0f), 0xc000);
+  EXPECT_EQ(FloatToHalf(65504.0f), 0x7bff);     // the largest half
+  EXPECT_EQ(FloatToHalf(65520.0f), 0x7c00);     // rounds up to infinity
+  EXPECT_EQ(FloatToHalf(0.1f), 0x2e66);
+  EXPECT_EQ(FloatToHalf(1.0f + 1.0f / 2048), 0x3c00);  // a tie: to the even mantissa
+  EXPECT_EQ(FloatToHalf(1.0f + 3.0f / 2048), 0x3c02);
+  EXPECT_EQ(FloatToHalf(1e-7f), 0x0002);        // a subnormal half: 1e-7 / 2^-24 = 1.68
+  EXPECT_EQ(FloatToHalf(0.0f), 0x0000);
+  for (uint32_t h = 0; h < 0x10000; ++h) {  // every finite half survives the round trip
+    if ((h & 0x7c00) == 0x7c00) continue;
+    ASSERT_EQ(FloatToHalf(HalfToFloat(static_cast<uint16_t>(h))), h) << h;
+  }
 }
 
 TEST(WeightQuantization, QuantizesActivationsPerBlockOf32) {
@@ -172,7 +192,7 @@ TEST(WeightQuantizedMatmul, NamesScalesThatDoNotFitTheWeight) {
   std::vector<float> w(64 * 16, 1.0f);
   absl::StatusOr<QuantizedWeights> q = QuantizeWeights(w.data(), 64, 16, false, 8, 32);
   ASSERT_TRUE(q.ok());
-  q->scales = TensorData(DataType::Float32(), {1, 3, 16});  // 3 groups for K = 64
+  q->scales = TensorData(DataType::UInt(16), {1, 3, 16});  // 3 groups for K = 64
   NDArray x = NDArray::Empty({1, 64}, kF32), out = NDArray::Empty({1, 16}, kF32);
   absl::Status s = CallWq(x, *q, out);
   ASSERT_FALSE(s.ok());

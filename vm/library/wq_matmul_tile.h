@@ -32,7 +32,7 @@ struct WqProblem {
   const float* xd;         // [M, K / 32] their scales
   const int32_t* xsum;     // [M, K / 32] their sums per block
   const uint8_t* codes;    // the weight codes
-  const float* scales;     // [P, K / group, 16]
+  const uint16_t* scales;  // [P, K / group, 16] fp16
   float* out;              // [M, N]
   int64_t m, k, n, panels, group;
   int bits;
@@ -54,7 +54,7 @@ void WqTasksAvx2(const WqProblem& s, int64_t begin, int64_t end);
 namespace {  // NOLINT(build/namespaces): per-instruction-set copies, see the file comment
 
 /*! \brief R rows x NB panels. Isa provides integer vectors VI of 32-bit lanes (a panel is
- *  kPerPanel of them), float vectors VF of as many lanes, and Dot8 / Dot4: the lanes' sums over
+ *  kPerPanel of them), float vectors VF of as many lanes (LoadHalves: from fp16), and Dot8 / Dot4: the lanes' sums over
  *  4 k of weight code x activation code for a row of 8-bit codes, or for the low and high
  *  nibbles of a row of 4-bit codes. Dot8 may return the sums with some of the codes' offset
  *  already taken out (kDot8Removes). */
@@ -75,7 +75,7 @@ inline void WqTile(const WqProblem& s, int64_t m0, int64_t p0) {
     if (b % blocks_per_group == 0) {
       const int64_t g = b / blocks_per_group;
       for (int j = 0; j < NB; ++j)
-        for (int v = 0; v < kP; ++v) sc[j * kP + v] = Isa::LoadF(s.scales + ((p0 + j) * groups + g) * 16 + v * Isa::kLanes);
+        for (int v = 0; v < kP; ++v) sc[j * kP + v] = Isa::LoadHalves(s.scales + ((p0 + j) * groups + g) * 16 + v * Isa::kLanes);
     }
     VI sum[R][kV];
     for (int r = 0; r < R; ++r)

@@ -1,6 +1,6 @@
 """llama.cpp's Q8_0 and Q4_0 weight formats in NumPy: the reference for the compiler's
-quantize-weights pass (support/weight_quantization.h computes the same codes and scales, the
-scales in float32) and the encoder of write_gguf.py's quantized GGUF files. The kernel
+quantize-weights pass (support/weight_quantization.h computes the same codes and fp16 scales)
+and the encoder of write_gguf.py's quantized GGUF files. The kernel
 (mlc.wq.matmul) also quantizes the activations it multiplies, as Q8_0 per block of 32:
 fake_quantize_activations is that, rounded as the kernel rounds.
 
@@ -8,6 +8,7 @@ Blocks of 32 consecutive values along the last axis (a PyTorch [out, in] weight'
   Q8_0: d = max|w| / 127, code = round(w / d) (halves away from zero), value = code * d;
   Q4_0: d = m / -8 with m the block's value of largest magnitude, code = min(15, trunc(w / d + 8.5)),
         value = (code - 8) * d.
+The codes come from d in float32; d is then stored as fp16, and values use the stored d.
 """
 import numpy as np
 
@@ -15,7 +16,7 @@ BLOCK = 32
 
 
 def quantize(w, bits):
-    """w [..., K] float32 (K a multiple of 32) -> (d [..., K / 32] float32, codes [..., K] int8
+    """w [..., K] float32 (K a multiple of 32) -> (d [..., K / 32] float16, codes [..., K] int8
     (Q8_0) or uint8 0..15 (Q4_0))."""
     w = np.asarray(w, np.float32)
     blocks = w.reshape(*w.shape[:-1], w.shape[-1] // BLOCK, BLOCK)
@@ -31,14 +32,14 @@ def quantize(w, bits):
         codes = (np.sign(x) * np.floor(np.abs(x) + np.float32(0.5))).astype(np.int8)
     else:
         codes = np.minimum(15, np.trunc(x + np.float32(8.5))).astype(np.uint8)
-    return d, codes.reshape(w.shape)
+    return d.astype(np.float16), codes.reshape(w.shape)
 
 
 def dequantize(d, codes, bits):
     """The values (d, codes) stand for, float32, shaped as the codes."""
     c = codes.astype(np.float32) - (0 if bits == 8 else 8)
     blocks = c.reshape(*c.shape[:-1], c.shape[-1] // BLOCK, BLOCK)
-    return (blocks * d[..., None]).reshape(codes.shape).astype(np.float32)
+    return (blocks * d.astype(np.float32)[..., None]).reshape(codes.shape).astype(np.float32)
 
 
 def fake_quantize(w, bits):
