@@ -146,8 +146,8 @@ Module ImportFx(const std::string& path) {
 }
 
 Module RunPasses(const Module& in, const std::string& pipeline, const std::string& target, const std::string& tuning_db,
-                 const std::map<std::string, py::array>& params) {
-  auto passes = Value(passes::ParsePipeline(pipeline));
+                 const std::map<std::string, py::array>& params, const std::string& quantize) {
+  auto passes = Value(passes::ParsePipeline(Value(passes::WithWeightQuantization(pipeline, quantize))));
   if (!tuning_db.empty()) Check(passes::InsertTuningRecords(&passes, tuning_db));
   IRModule mod = in.mod;
   Check(RecordTargetFlag(&mod.mutable_attrs(), target));
@@ -291,7 +291,7 @@ PYBIND11_MODULE(_mlc, m) {
         py::arg("dims") = std::map<std::string, int64_t>{});
   m.def("import_fx", &ImportFx, py::arg("path"));
   m.def("run_passes", &RunPasses, py::arg("module"), py::arg("pipeline"), py::arg("target") = "native",
-        py::arg("tuning_db") = "", py::arg("params") = std::map<std::string, py::array>{});
+        py::arg("tuning_db") = "", py::arg("params") = std::map<std::string, py::array>{}, py::arg("quantize") = "");
   m.def("build", &BuildExecutable, py::arg("module"), py::arg("sign_key") = "",
         py::arg("upper_bounds") = std::map<std::string, int64_t>());
   m.def("tune", &Tune, py::arg("module"), py::arg("db"), py::arg("target") = "native", py::arg("passes") = "default",

@@ -170,6 +170,19 @@ class Runtime(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, r"main's parameter 0 \(x\) must be int64 \[1, seq\]"):
             relu.generate([1], 2)
 
+    def test_quantized_decoder_generates_as_its_fake_quantized_pytorch_twin(self):
+        sys.path.insert(0, DECODER)
+        import decoder
+        model = decoder.build(decoder.Config("llama", kv_heads=2))
+        path = os.path.join(TMP, "decoder_kv_q.onnx")
+        decoder.export_cached_onnx(model, path)
+        for q, bits in (("q8", 8), ("q4", 4)):
+            m = mlc.compile(path, quantize=q)
+            twin = decoder.fake_quantize(decoder.build(decoder.Config("llama", kv_heads=2)), bits)
+            self.assertEqual(mlc.generate(m, [5, 6, 7], 12), decoder.greedy(twin, [5, 6, 7], 12), q)
+        with self.assertRaisesRegex(ValueError, "'q5' is not a weight format"):
+            mlc.compile(path, quantize="q5")
+
     def test_python_habits(self):
         self.assertRegex(mlc.__version__, r"^\d+\.\d+\.\d+$")
         with self.assertRaises(FileNotFoundError) as missing:

@@ -43,12 +43,13 @@ def _parse(text, name="<script>"):
     return _mlc.parse_script(text, name)
 
 
-def _run(module, passes, target="native", tuning_db=None, params=None):
+def _run(module, passes, target="native", tuning_db=None, params=None, quantize=None):
     """Runs a pass pipeline ("fuse-ops,legalize", or a named one such as "default") on an
     IRModule and returns the new one; `params` (name -> array) are bound to main's parameters
-    first, as bind-params does."""
+    first, as bind-params does; `quantize` ("q8", "q4") quantizes matmul weights first."""
     return _mlc.run_passes(module, passes, target, os.fspath(tuning_db) if tuning_db else "",
-                           {k: np.ascontiguousarray(_to_numpy(v)) for k, v in (params or {}).items()})
+                           {k: np.ascontiguousarray(_to_numpy(v)) for k, v in (params or {}).items()},
+                           quantize or "")
 
 
 ir = _Namespace(load=_load_ir, parse=_parse, IRModule=_mlc.IRModule)
@@ -195,7 +196,7 @@ def _import_torch_dynamic(model, examples, dynamic_axes):
 
 
 def compile(model, inputs=None, passes="default", target="native", tuning_db=None, params=None,  # noqa: A001
-            keep_params_in_input=False, dims=None, sign_key=None, dynamic_axes=None, upper_bounds=None):
+            keep_params_in_input=False, dims=None, sign_key=None, dynamic_axes=None, upper_bounds=None, quantize=None):
     """Compiles a model and loads it.
 
     model: an ONNX file, a .irpb, a .fxpb, a TVMScript file or text, an mlc.ir.IRModule, or a
@@ -211,9 +212,11 @@ def compile(model, inputs=None, passes="default", target="native", tuning_db=Non
     sign_key: an Ed25519 private key (PEM) to sign the executable with.
     upper_bounds: shape variable -> the largest size it will take, e.g. {"batch": 64}: the memory
         plan then gives symbolic intermediates fixed places (larger calls still run).
+    quantize: "q8" or "q4": the weights of matmuls and dense layers as int8 / int4 codes with
+        per-group scales (llama.cpp's Q8_0 / Q4_0; docs/language_models.md), as --quantize does.
     """
     module = _import(model, inputs, keep_params_in_input, dims, dynamic_axes)
-    module = _run(module, passes, target, tuning_db, params)
+    module = _run(module, passes, target, tuning_db, params, quantize)
     exe = _mlc.build(module, os.fspath(sign_key) if sign_key else "", dict(upper_bounds or {}))
     return Module(_mlc.Executable(exe, "<compiled>"))
 
