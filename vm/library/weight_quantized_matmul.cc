@@ -134,16 +134,20 @@ absl::Status Matmul(absl::Span<DLTensor* const> args) {
   xd.resize(s.m * s.blocks());
   xsum.resize(s.m * s.blocks());
   const float* xf = reinterpret_cast<const float*>(DataOf(x));
-  for (int64_t r = 0; r < s.m; ++r) {
-    QuantizeActivations(xf + r * s.k, s.k, xq.data() + r * s.k, xd.data() + r * s.blocks(), xsum.data() + r * s.blocks());
-  }
+  const WqPath path = ChooseWqPath();
+  auto quantize = path == WqPath::kAvx512 ? WqQuantizeActivationsAvx512 : path == WqPath::kAvx2 ? WqQuantizeActivationsAvx2 : QuantizeActivations;
+  int8_t* q = xq.data();
+  float* d = xd.data();
+  int32_t* sums = xsum.data();
+  ParallelFor(s.m, [&](int64_t begin, int64_t end) {
+    for (int64_t r = begin; r < end; ++r) quantize(xf + r * s.k, s.k, q + r * s.k, d + r * s.blocks(), sums + r * s.blocks());
+  });
   s.xq = xq.data();
   s.xd = xd.data();
   s.xsum = xsum.data();
   s.codes = reinterpret_cast<const uint8_t*>(DataOf(codes));
   s.scales = reinterpret_cast<const uint16_t*>(DataOf(scales));
   s.out = reinterpret_cast<float*>(DataOf(out));
-  const WqPath path = ChooseWqPath();
   const int rows = path == WqPath::kAvx512 ? kWqAvx512Rows : path == WqPath::kAvx2 ? kWqAvx2Rows : kWqPortableRows;
   const int panels = path == WqPath::kAvx512 ? kWqAvx512Panels : path == WqPath::kAvx2 ? kWqAvx2Panels : kWqPortablePanels;
   const int64_t tasks = (s.m + rows - 1) / rows * ((s.panels + panels - 1) / panels);

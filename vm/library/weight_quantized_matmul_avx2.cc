@@ -56,6 +56,38 @@ struct Avx2 {
 
 }  // namespace
 
+void WqQuantizeActivationsAvx2(const float* x, int64_t k, int8_t* q, float* d, int32_t* sums) {
+  const __m256 sign = _mm256_set1_ps(-0.0f), half = _mm256_set1_ps(0.5f);
+  for (int64_t b = 0; b < k / 32; ++b) {
+    __m256 v[4], m = _mm256_setzero_ps();
+    for (int i = 0; i < 4; ++i) {
+      v[i] = _mm256_loadu_ps(x + 32 * b + 8 * i);
+      m = _mm256_max_ps(m, _mm256_andnot_ps(sign, v[i]));
+    }
+    alignas(32) float lanes[8];
+    _mm256_store_ps(lanes, m);
+    float amax = lanes[0];
+    for (int i = 1; i < 8; ++i) amax = lanes[i] > amax ? lanes[i] : amax;
+    const float scale = amax / 127.0f, inv = scale != 0.0f ? 1.0f / scale : 0.0f;
+    const __m256 vinv = _mm256_set1_ps(inv);
+    __m256i sum = _mm256_setzero_si256();
+    alignas(32) int32_t codes[32];
+    for (int i = 0; i < 4; ++i) {
+      const __m256 y = _mm256_mul_ps(v[i], vinv);
+      const __m256i c = _mm256_cvttps_epi32(_mm256_add_ps(y, _mm256_or_ps(half, _mm256_and_ps(sign, y))));
+      _mm256_store_si256(reinterpret_cast<__m256i*>(codes + 8 * i), c);
+      sum = _mm256_add_epi32(sum, c);
+    }
+    for (int i = 0; i < 32; ++i) q[32 * b + i] = static_cast<int8_t>(codes[i]);
+    alignas(32) int32_t partial[8];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(partial), sum);
+    int32_t total = 0;
+    for (int i = 0; i < 8; ++i) total += partial[i];
+    d[b] = scale;
+    sums[b] = total;
+  }
+}
+
 void WqTasksAvx2(const WqProblem& s, int64_t begin, int64_t end) { WqRunTasks<Avx2, kWqAvx2Rows, kWqAvx2Panels>(s, begin, end); }
 
 }  // namespace vm

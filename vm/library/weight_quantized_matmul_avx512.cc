@@ -48,6 +48,28 @@ struct Avx512Vnni {
 
 }  // namespace
 
+void WqQuantizeActivationsAvx512(const float* x, int64_t k, int8_t* q, float* d, int32_t* sums) {
+  const __m512 sign = _mm512_set1_ps(-0.0f), half = _mm512_set1_ps(0.5f);
+  for (int64_t b = 0; b < k / 32; ++b) {
+    const __m512 lo = _mm512_loadu_ps(x + 32 * b), hi = _mm512_loadu_ps(x + 32 * b + 16);
+    const float amax = _mm512_reduce_max_ps(_mm512_max_ps(_mm512_abs_ps(lo), _mm512_abs_ps(hi)));
+    const float scale = amax / 127.0f, inv = scale != 0.0f ? 1.0f / scale : 0.0f;
+    const __m512 vinv = _mm512_set1_ps(inv);
+    __m512i sum = _mm512_setzero_si512();
+    for (int h = 0; h < 2; ++h) {
+      const __m512 y = _mm512_mul_ps(h == 0 ? lo : hi, vinv);
+      // y + copysign(0.5, y), truncated (AVX-512F has no float and/or: through the integer ones).
+      const __m512 away = _mm512_castsi512_ps(_mm512_or_si512(
+          _mm512_castps_si512(half), _mm512_and_si512(_mm512_castps_si512(sign), _mm512_castps_si512(y))));
+      const __m512i c = _mm512_cvttps_epi32(_mm512_add_ps(y, away));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(q + 32 * b + 16 * h), _mm512_cvtepi32_epi8(c));
+      sum = _mm512_add_epi32(sum, c);
+    }
+    d[b] = scale;
+    sums[b] = _mm512_reduce_add_epi32(sum);
+  }
+}
+
 void WqTasksAvx512(const WqProblem& s, int64_t begin, int64_t end) {
   WqRunTasks<Avx512Vnni, kWqAvx512Rows, kWqAvx512Panels>(s, begin, end);
 }

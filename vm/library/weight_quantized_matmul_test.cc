@@ -13,6 +13,7 @@
 #include "gtest/gtest.h"
 #include "support/cpu_features.h"
 #include "support/weight_quantization.h"
+#include "vm/library/wq_matmul_tile.h"
 #include "vm/ndarray.h"
 #include "vm/runtime_registry.h"
 
@@ -178,6 +179,31 @@ TEST(WeightQuantization, QuantizesActivationsPerBlockOf32) {
   for (int i = 0; i < 32; ++i) sum0 += q[i];
   EXPECT_EQ(sums[0], sum0);
   EXPECT_EQ(sums[1], -127);
+}
+
+TEST(WeightQuantizedMatmul, VectorizedActivationQuantizationIsBitForBitTheReference) {
+  std::mt19937 rng(11);
+  std::normal_distribution<float> normal(0.0f, 3.0f);
+  const int64_t k = 256;
+  std::vector<float> x(k);
+  for (float& v : x) v = normal(rng);
+  std::fill(x.begin() + 64, x.begin() + 96, 0.0f);  // an all-zero block: scale 0, codes 0
+  std::vector<int8_t> q0(k), q1(k);
+  std::vector<float> d0(k / 32), d1(k / 32);
+  std::vector<int32_t> s0(k / 32), s1(k / 32);
+  QuantizeActivations(x.data(), k, q0.data(), d0.data(), s0.data());
+  using Fn = void (*)(const float*, int64_t, int8_t*, float*, int32_t*);
+  std::vector<std::pair<const char*, Fn>> paths;
+  if (HostHasCpuFeature("avx2") && HostHasCpuFeature("fma") && HostHasCpuFeature("f16c")) paths.push_back({"avx2", WqQuantizeActivationsAvx2});
+  if (HostHasCpuFeature("avx512f") && HostHasCpuFeature("avx512bw") && HostHasCpuFeature("avx512vnni")) {
+    paths.push_back({"avx512", WqQuantizeActivationsAvx512});
+  }
+  for (const auto& [name, fn] : paths) {
+    fn(x.data(), k, q1.data(), d1.data(), s1.data());
+    EXPECT_EQ(q0, q1) << name;
+    EXPECT_EQ(d0, d1) << name;
+    EXPECT_EQ(s0, s1) << name;
+  }
 }
 
 TEST(WeightQuantization, RefusesAReductionThatIsNotWholeGroups) {

@@ -51,6 +51,11 @@ constexpr int kWqPortableRows = 1, kWqPortablePanels = 1;
 void WqTasksAvx512(const WqProblem& s, int64_t begin, int64_t end);
 void WqTasksAvx2(const WqProblem& s, int64_t begin, int64_t end);
 
+/*! \brief support/weight_quantization.h QuantizeActivations over one row, vectorized, with the
+ *  same operations in the same order (so the same codes, scales and sums, bit for bit). */
+void WqQuantizeActivationsAvx512(const float* x, int64_t k, int8_t* q, float* d, int32_t* sums);
+void WqQuantizeActivationsAvx2(const float* x, int64_t k, int8_t* q, float* d, int32_t* sums);
+
 namespace {  // NOLINT(build/namespaces): per-instruction-set copies, see the file comment
 
 /*! \brief R rows x NB panels. Isa provides integer vectors VI of 32-bit lanes (a panel is
