@@ -11,7 +11,8 @@
  *  a max or min: their NaN rules keep each step waiting on the one before, about six cycles per
  *  element (softmax's row maximum took 100 of its 119 us in the encoder). rfactor over a
  *  vector's worth of the row makes the lanes independent; the 16 partial results are reduced
- *  in the same parallel iteration.
+ *  in the same parallel iteration. A row of symbolic length (attention's scores over past + seq)
+ *  is split the same way, its last vector guarded.
  */
 #include "passes/schedule/rules/block_view.h"
 #include "passes/schedule/rules/rules.h"
@@ -28,14 +29,14 @@ absl::Status ScheduleRowReduction(Schedule* sch, const BlockRV& block, const Tar
   const BlockNode* b = v->realize->block.get();
   const auto* store = b->body.as<BufferStoreNode>();
   if (!IsReductionBlock(b) || store == nullptr || store->indices.empty()) return refuse("not a reduction into a buffer");
-  const NodeKind combiner = store->value->kind();
-  if (combiner != NodeKind::kMax && combiner != NodeKind::kMin) return refuse("not a max or min (LLVM vectorizes sums)");
   // The innermost loop runs over one reduction variable that is the last index of the reduced
   // input, so a vector of lanes is one contiguous load.
   const ForNode* inner = v->loops.back();
   const int64_t* extent = AsConstInt(inner->extent);
   const int64_t lanes = target.float_lanes();
-  if (extent == nullptr || *extent < 2 * lanes || *extent % lanes != 0) return refuse("the row is not whole vectors");
+  const NodeKind combiner = store->value->kind();
+  if (combiner != NodeKind::kMax && combiner != NodeKind::kMin) return refuse("not a max or min (LLVM vectorizes sums)");
+  if (extent != nullptr && (*extent < 2 * lanes || *extent % lanes != 0)) return refuse("the row is not whole vectors");
   const IterVar* reduced = nullptr;
   for (size_t i = 0; i < b->iter_vars.size(); ++i) {
     if (!UsesVar(v->realize->iter_values[i], inner->loop_var)) continue;
