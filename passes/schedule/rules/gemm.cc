@@ -301,8 +301,12 @@ absl::Status ScheduleGemmLoops(Schedule* sch, const BlockRV& block, const GemmBl
     if (!init.ok()) return init.status();
     if (gemm.n > 0) sch->Vectorize(j).IgnoreError();  // constant columns; a symbolic j LLVM vectorizes itself
   }
-  LoopRV outer = gemm.batch_loops.empty() ? i : (*loops)[gemm.batch_loops.front()];
-  return sch->Parallel(outer);
+  // Parallel over the batches and the rows together: a batch of one (attention's [1, heads, ...])
+  // alone would leave every thread but one idle.
+  std::vector<LoopRV> outer;
+  for (int b : gemm.batch_loops) outer.push_back((*loops)[b]);
+  outer.push_back(i);
+  return FuseParallel(sch, outer);
 }
 
 absl::Status ScheduleGemm(Schedule* sch, const BlockRV& block, const GemmBlock& gemm, const GemmTiles& tiles) {
