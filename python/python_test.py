@@ -95,6 +95,19 @@ def main(x: R.Tensor((4,), "float32"), y: R.Tensor((4,), "float32")):
         x, y = np.arange(4, dtype=np.float32), np.full(4, 2, np.float32)
         np.testing.assert_array_equal(m(x, y), x * y + x)
 
+    def test_exp_is_exact_to_the_smallest_normal_float_and_zero_below(self):
+        # Compiled exp keeps glibc's vector expf on its fast path by flushing results below the
+        # smallest normal float to zero (codegen EmitExpF32): a causal mask's -inf gives 0, NaN stays NaN.
+        m = mlc.compile('@R.function\ndef main(x: R.Tensor((32,), "float32")):\n    return R.exp(x)\n')
+        x = np.linspace(-3, 3, 32).astype(np.float32)
+        x[:14] = [-np.inf, -1e30, -200, -104, -100, -87.5, -87.2, -80, -1, 0, 1, 50, 88, np.nan]
+        y = m(x)
+        want = np.exp(x.astype(np.float64))
+        want[want < np.finfo(np.float32).tiny] = 0
+        self.assertTrue(np.isnan(y[13]))
+        keep = ~np.isnan(x)
+        np.testing.assert_allclose(y[keep], want[keep], rtol=2e-6, atol=0)
+
 
 class ComparisonAndLogicalOperators(unittest.TestCase):
     def test_every_comparison_and_logical_operator_matches_numpy(self):

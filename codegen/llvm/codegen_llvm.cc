@@ -393,9 +393,23 @@ class KernelEmitter {
         Fail(absl::StrCat("LLVM has no intrinsic ", info->llvm_intrinsic));
         return args[0];
       }
+      if (id == llvm::Intrinsic::exp && t->getScalarType()->isFloatTy()) return EmitExpF32(args[0]);
       return CallIntrinsic(id, t, args);
     }
     return CallLibm(info->libm, t, args);
+  }
+
+  /*! \brief exp of a float32 (or a vector of them) that keeps glibc's vector expf, which the
+   *  loop vectorizer calls, on its fast path: below about -87.3 (where e^x is subnormal or zero)
+   *  that function falls back to a scalar routine for the whole vector, 20x slower, and softmax
+   *  over a causal mask feeds it -inf for half the scores. Such arguments give 0 here (e^x flushed
+   *  to zero, as under FTZ); the others, NaN included, are computed as before. */
+  llvm::Value* EmitExpF32(llvm::Value* x) {
+    llvm::Type* t = x->getType();
+    llvm::Value* lowest = llvm::ConstantFP::get(t, -87.3);  // ln of the smallest normal float is -87.34
+    llvm::Value* below = b_.CreateFCmpOLT(x, lowest);
+    llvm::Value* e = CallIntrinsic(llvm::Intrinsic::exp, t, {b_.CreateSelect(below, lowest, x)});
+    return b_.CreateSelect(below, llvm::ConstantFP::get(t, 0.0), e);
   }
 
   /*! \brief A register tile: MR rows x NB blocks of NR columns accumulated in registers over
