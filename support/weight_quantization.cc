@@ -133,6 +133,12 @@ void QuantizeActivations(const float* x, int64_t k, int8_t* q, float* d, int32_t
   }
 }
 
+int WqCodeAt(const uint8_t* codes, int bits, int64_t k_rows, int64_t k, int64_t column) {
+  int shift = 0;
+  const uint8_t byte = codes[CodeOffset(bits, column / kWqPanel, k, column % kWqPanel, k_rows, &shift)];
+  return ((byte >> shift) & (bits == 8 ? 0xFF : 0xF)) - WqCodeOffset(bits);
+}
+
 std::vector<float> DequantizeWeights(const QuantizedWeights& q) {
   std::vector<float> out(q.k * q.n);
   const int64_t groups = q.k / q.group;
@@ -142,9 +148,7 @@ std::vector<float> DequantizeWeights(const QuantizedWeights& q) {
     for (int64_t j = 0; j < q.n; ++j) {
       const int64_t p = j / kWqPanel, lane = j % kWqPanel;
       const float d = HalfToFloat(scales[(p * groups + kk / q.group) * kWqPanel + lane]);
-      int shift = 0;
-      const int code = ((codes[CodeOffset(q.bits, p, kk, lane, q.k, &shift)] >> shift) & (q.bits == 8 ? 0xFF : 0xF)) -
-                       WqCodeOffset(q.bits);
+      const int code = WqCodeAt(codes, q.bits, q.k, kk, j);
       out[kk * q.n + j] = static_cast<float>(code) * d;
     }
   }

@@ -63,6 +63,10 @@ absl::StatusOr<QuantizedWeights> QuantizeWeights(const float* w, int64_t k, int6
  *  products with the codes). q [K], d [K / 32], sums [K / 32]. */
 void QuantizeActivations(const float* x, int64_t k, int8_t* q, float* d, int32_t* sums);
 
+/*! \brief The code of w[k, column] (its offset removed) in `codes` laid out as above for a matrix
+ *  of `k_rows` rows: what DequantizeWeights and a gather of one column (mlc.wq.take) read. */
+int WqCodeAt(const uint8_t* codes, int bits, int64_t k_rows, int64_t k, int64_t column);
+
 /*! \brief The values the codes stand for, as a row-major K x N matrix (tests' reference). */
 std::vector<float> DequantizeWeights(const QuantizedWeights& q);
 

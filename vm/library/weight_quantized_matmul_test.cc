@@ -206,6 +206,37 @@ TEST(WeightQuantizedMatmul, VectorizedActivationQuantizationIsBitForBitTheRefere
   }
 }
 
+TEST(WeightQuantizedTake, GathersRowsOfTheTableStoredAsItsTransposeAndNamesABadId) {
+  const RuntimeFunction* take = RuntimeRegistry::Global().Find("mlc.wq.take");
+  ASSERT_NE(take, nullptr);
+  std::mt19937 rng(3);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  const int64_t vocab = 40, dim = 64;  // a partial last panel of ids
+  std::vector<float> table(vocab * dim);
+  for (float& v : table) v = normal(rng);
+  for (int bits : {8, 4}) {
+    absl::StatusOr<QuantizedWeights> q = QuantizeWeights(table.data(), dim, vocab, /*transposed=*/true, bits, 32);
+    ASSERT_TRUE(q.ok());
+    const std::vector<float> dq = DequantizeWeights(*q);  // [dim, vocab]
+    const std::vector<int64_t> id_values = {0, 39, 17, 16};
+    NDArray ids = NDArray::Empty({2, 2}, DLDataType{kDLInt, 64, 1}), out = NDArray::Empty({2, 2, dim}, kF32);
+    std::memcpy(ids.dl()->data, id_values.data(), 4 * 8);
+    NDArray codes = FromTensor(q->codes), scales = FromTensor(q->scales), rows = NDArray::Empty({1}, DLDataType{kDLInt, 64, 1});
+    std::memcpy(rows.dl()->data, &vocab, 8);
+    std::vector<DLTensor*> args = {ids.dl(), codes.dl(), scales.dl(), rows.dl(), out.dl()};
+    ASSERT_TRUE((*take)(args).ok());
+    const float* got = static_cast<const float*>(out.dl()->data);
+    for (int i = 0; i < 4; ++i) {
+      for (int64_t k = 0; k < dim; ++k) ASSERT_EQ(got[i * dim + k], dq[k * vocab + id_values[i]]) << bits << " bits, id " << id_values[i];
+    }
+    const int64_t bad = 40;
+    std::memcpy(ids.dl()->data, &bad, 8);
+    absl::Status s = (*take)(args);
+    ASSERT_FALSE(s.ok());
+    EXPECT_NE(s.message().find("id 40 at position 0 is outside the table's 40 rows"), std::string::npos) << s.message();
+  }
+}
+
 TEST(WeightQuantization, RefusesAReductionThatIsNotWholeGroups) {
   std::vector<float> w(48 * 4);
   absl::StatusOr<QuantizedWeights> q = QuantizeWeights(w.data(), 48, 4, false, 8, 32);

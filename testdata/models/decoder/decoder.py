@@ -154,11 +154,10 @@ class Decoder(nn.Module):
         mask = torch.triu(torch.ones(t, t, dtype=torch.bool, device=ids.device), diagonal=1)
         for block in self.blocks:
             x = block(x, mask, rope)
-        head = self.embed.weight if getattr(self, "head_weight", None) is None else self.head_weight
         x = self.norm(x)
         if getattr(self, "head_input", None) is not None:
             x = self.head_input(x)
-        return torch.matmul(x, head.t())
+        return torch.matmul(x, self.embed.weight.t())
 
 
 class CachedDecoder(nn.Module):
@@ -232,9 +231,10 @@ def export_cached_onnx(model, path, seq=3, past=2, opset=14):
 
 def fake_quantize(model, bits):
     """The model as `quantize-weights{bits=...}` compiles it: the weights it quantizes (every
-    linear layer whose input width is a multiple of 32, and the tied head, not the embedding
-    lookup) replaced by the values of their Q8_0 / Q4_0 codes, and the activations entering them
-    by their Q8_0 values (the kernel's integer products): the reference for a quantized executable."""
+    linear layer whose input width is a multiple of 32, and the embedding table, which the head
+    shares) replaced by the values of their Q8_0 / Q4_0 codes, and the activations entering the
+    linear layers and the head by their Q8_0 values (the kernel's integer products): the
+    reference for a quantized executable."""
     import weight_formats
 
     def quantized(x):
@@ -246,7 +246,7 @@ def fake_quantize(model, bits):
                 m.weight.copy_(torch.from_numpy(weight_formats.fake_quantize(m.weight.numpy(), bits)))
                 m.register_forward_pre_hook(lambda module, args: (quantized(args[0]),))
         if model.cfg.dim % weight_formats.BLOCK == 0:
-            model.head_weight = torch.from_numpy(weight_formats.fake_quantize(model.embed.weight.numpy(), bits))
+            model.embed.weight.copy_(torch.from_numpy(weight_formats.fake_quantize(model.embed.weight.numpy(), bits)))
             model.head_input = quantized
     return model
 

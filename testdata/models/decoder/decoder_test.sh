@@ -59,6 +59,12 @@ for q in q8 q4; do
                                      codegen/build --in $t/llama.$q.opt.irpb --out $t/llama.$q.mlcx"
   check "llama $q: the 13 weights of K % 32 == 0 become mlc.wq.matmul calls" \
     bash -c "[[ \$(tools/print --in $t/llama.$q.opt.irpb | grep -c 'mlc.wq.matmul') == 13 ]]"
+  check "llama $q: the embedding lookup reads the quantized copy of the head tied to it (one copy for both)" \
+    /usr/bin/python3 -c '
+import re, subprocess, sys
+text = subprocess.run(["tools/print", "--in", sys.argv[1]], capture_output=True, text=True, check=True).stdout
+takes = re.findall(r"mlc\.wq\.take\", \(\w+, (metadata\[\"relax\.expr\.Constant\"\]\[\d+\])", text)
+sys.exit(0 if len(takes) == 1 and re.search(r"mlc\.wq\.matmul\", \(\w+, " + re.escape(takes[0]) + ",", text) else 1)' "$t/llama.$q.opt.irpb"
   for seq in 7 30; do
     check "llama $q: at seq $seq the logits match PyTorch's on fake-quantized weights and inputs" bash -c "
       vm/run --exe $t/llama.$q.mlcx --inputs $t/llama/ids.$seq.npy --outputs $t/llama/out.$seq.$q.npy &&

@@ -1,0 +1,70 @@
+/*! \file weight_quantized_take.cc
+ *  \brief mlc.wq.take: rows of an embedding table kept as quantized weights, the
+ *         quantize-weights pass's target for take(table, ids) on a constant table.
+ *
+ *    mlc.wq.take(ids[...] int64 or int32, codes uint8, scales fp16 bits uint16, rows int64 [1], out[..., D] float32)
+ *
+ *  The table [V, D] is stored as the matrix table^T [D, V] of mlc.wq.matmul (support/
+ *  weight_quantization.h): a language model whose head is tied to its embedding keeps one
+ *  quantized copy for both. Row `id` is column `id` of that matrix (WqCodeAt reads it). A few rows
+ *  per step, so plain C++.
+ */
+#include "absl/strings/str_cat.h"
+#include "support/weight_quantization.h"
+#include "vm/library/dltensor_view.h"
+#include "vm/runtime_registry.h"
+
+namespace mlc {
+namespace vm {
+namespace {
+
+absl::Status Take(absl::Span<DLTensor* const> args) {
+  constexpr const char* kName = "mlc.wq.take";
+  if (args.size() != 5) return absl::InvalidArgumentError(absl::StrCat(kName, " takes 5 tensors, got ", args.size()));
+  for (DLTensor* t : args) {
+    if (t->strides != nullptr) return absl::InvalidArgumentError(absl::StrCat(kName, ": tensors must be contiguous"));
+  }
+  const DLTensor *ids = args[0], *codes = args[1], *scales = args[2], *rows = args[3];
+  DLTensor* out = args[4];
+  auto is = [](const DLTensor* t, uint8_t code, uint8_t bits) { return t->dtype.code == code && t->dtype.bits == bits && t->dtype.lanes == 1; };
+  const bool ids_ok = is(ids, kDLInt, 64) || is(ids, kDLInt, 32);
+  if (!ids_ok || !is(codes, kDLUInt, 8) || codes->ndim != 4 || codes->shape[2] != kWqPanel || codes->shape[3] != 4 ||
+      !is(scales, kDLUInt, 16) || scales->ndim != 3 || scales->shape[2] != kWqPanel || !IsInt64Vector(rows, 1) ||
+      !is(out, kDLFloat, 32) || out->ndim != ids->ndim + 1) {
+    return absl::InvalidArgumentError(absl::StrCat(kName, " expects int64/int32 ids[...], uint8 codes [P, D/4 or D/8, 16, 4], fp16 scales "
+                                                   "as uint16 [P, D/group, 16], int64 rows [1] and float32 out[..., D]"));
+  }
+  const int64_t d = out->shape[out->ndim - 1], panels = codes->shape[0], vocab = *reinterpret_cast<const int64_t*>(DataOf(rows));
+  if (vocab <= 0 || vocab > panels * kWqPanel || vocab <= (panels - 1) * kWqPanel) {
+    return absl::InvalidArgumentError(absl::StrCat(kName, ": a table of ", vocab, " rows does not fill ", panels, " panels of 16"));
+  }
+  const int bits = d > 0 && codes->shape[1] * 8 == d ? 4 : 8;
+  if (d <= 0 || d % kWqBlock != 0 || codes->shape[1] * (bits == 8 ? 4 : 8) != d || scales->shape[0] != panels ||
+      scales->shape[1] <= 0 || d % scales->shape[1] != 0) {
+    return absl::InvalidArgumentError(absl::StrCat(kName, ": codes of ", codes->shape[1], " rows and ", scales->shape[1],
+                                                   " scale groups do not fit rows of ", d));
+  }
+  const int64_t group = d / scales->shape[1], groups = scales->shape[1], count = CountOf(DimsOf(ids));
+  const uint8_t* c = reinterpret_cast<const uint8_t*>(DataOf(codes));
+  const uint16_t* s = reinterpret_cast<const uint16_t*>(DataOf(scales));
+  float* o = reinterpret_cast<float*>(DataOf(out));
+  for (int64_t i = 0; i < count; ++i) {
+    const int64_t id = ids->dtype.bits == 64 ? reinterpret_cast<const int64_t*>(DataOf(ids))[i]
+                                             : reinterpret_cast<const int32_t*>(DataOf(ids))[i];
+    if (id < 0 || id >= vocab) {
+      return absl::InvalidArgumentError(absl::StrCat(kName, ": id ", id, " at position ", i, " is outside the table's ", vocab, " rows"));
+    }
+    const int64_t p = id / kWqPanel, lane = id % kWqPanel;
+    for (int64_t k = 0; k < d; ++k) {
+      o[i * d + k] = static_cast<float>(WqCodeAt(c, bits, d, k, id)) * HalfToFloat(s[(p * groups + k / group) * kWqPanel + lane]);
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+MLC_REGISTER_RUNTIME_FUNC("mlc.wq.take", Take);
+
+}  // namespace vm
+}  // namespace mlc
