@@ -358,6 +358,32 @@ elif grep -q "node shuffle (call_module shuffle): unsupported module PixelShuffl
 else
   bad "unsupported module error message"; cat "$t/err.txt"
 fi
+# Constant inputs read as integers take any integer or bool type (torchvision's Swin exports
+# Dropout's training_mode as a constant bool); a float there is named with its type.
+/usr/bin/python3 - "$t" <<'PY'
+import sys
+import numpy as np
+import onnx
+from onnx import helper, numpy_helper, TensorProto
+for name, mode in (("dropout_bool", np.array(False)), ("dropout_uint8", np.array(0, np.uint8)), ("dropout_float", np.array(0.0, np.float32))):
+    graph = helper.make_graph([helper.make_node("Dropout", ["x", "ratio", "mode"], ["y"])], name,
+                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])],
+                              [numpy_helper.from_array(np.array(0.5, np.float32), "ratio"), numpy_helper.from_array(mode, "mode")])
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 14)]), f"{sys.argv[1]}/{name}.onnx")
+PY
+if frontend/import --in "$t/dropout_bool.onnx" --out "$t/db.irpb" && frontend/import --in "$t/dropout_uint8.onnx" --out "$t/du.irpb"; then
+  ok "a constant bool or uint8 training_mode is read as an integer"
+else
+  bad "constant bool / uint8 inputs read as integers"
+fi
+if frontend/import --in "$t/dropout_float.onnx" --out "$t/df.irpb" 2> "$t/df.err"; then
+  bad "a float training_mode is an error"
+elif grep -q "node 0 (Dropout, opset 14): training_mode must be an integer or bool tensor, not float32" "$t/df.err"; then
+  ok "a float where an integer constant belongs is an error naming the input and its type"
+else
+  bad "float training_mode message"; cat "$t/df.err"
+fi
 # Under ./bazelw run (BUILD_WORKING_DIRECTORY set), relative paths are the user's directory's,
 # not the runfiles' the binary starts in.
 mkdir -p "$t/user_dir" && cp "$t/mlp.onnx" "$t/user_dir/relative.onnx"

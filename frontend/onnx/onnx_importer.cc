@@ -184,13 +184,18 @@ const TensorData* OnnxContext::ConstantInput(const onnx::NodeProto& node, int i)
 absl::StatusOr<std::vector<int64_t>> OnnxContext::ConstantInts(const onnx::NodeProto& node, int i,
                                                               const std::string& what) const {
   const TensorData* t = ConstantInput(node, i);
-  if (t == nullptr || (t->dtype() != DataType::Int64() && t->dtype() != DataType::Int32())) {
-    return absl::UnimplementedError(absl::StrCat(what, " must be a constant integer tensor"));
+  if (t == nullptr) return absl::UnimplementedError(absl::StrCat(what, " must be a constant (an initializer or a Constant node)"));
+  // Any integer or bool element type: exporters write axes as int64, pads as int32, a bool
+  // training_mode, a uint8 flag.
+  const DataType dtype = t->dtype();
+  const bool integral = dtype.is_bool() || ((dtype.is_int() || dtype.is_uint()) && dtype.bits() <= 64);
+  std::optional<std::vector<double>> values = integral ? ValuesAsDouble(*t) : std::nullopt;
+  if (!values) return absl::UnimplementedError(absl::StrCat(what, " must be an integer or bool tensor, not ", dtype.ToString()));
+  if (dtype.is_int() && dtype.bits() == 64) {  // exactly, beyond 2^53 (INT64_MAX as "to the end" in Slice)
+    return std::vector<int64_t>(t->data_as<int64_t>(), t->data_as<int64_t>() + t->NumElements());
   }
   std::vector<int64_t> v;
-  for (int64_t k = 0; k < t->NumElements(); ++k) {
-    v.push_back(t->dtype() == DataType::Int64() ? t->data_as<int64_t>()[k] : t->data_as<int32_t>()[k]);
-  }
+  for (double d : *values) v.push_back(static_cast<int64_t>(d));
   return v;
 }
 
