@@ -70,6 +70,13 @@ sys.exit(0 if len(takes) == 1 and re.search(r"mlc\.wq\.matmul\", \(\w+, " + re.e
       vm/run --exe $t/llama.$q.mlcx --inputs $t/llama/ids.$seq.npy --outputs $t/llama/out.$seq.$q.npy &&
       source tools/testing/checks.sh && matches_reference $t/llama/out.$seq.$q.npy $t/llama/logits.$seq.$q.npy 2e-5"
   done
+  # The same on an AVX2 machine (this CPU capped to x86-64-v3): kernels for that target, the
+  # quantized matmul's AVX2 path.
+  check "llama $q: compiled for x86-64-v3 and run as on an AVX2 CPU, the logits match too" bash -c "
+    passes/opt --in $t/llama.irpb --out $t/llama.$q.v3.irpb --quantize=$q --target=x86-64-v3 &&
+    codegen/build --in $t/llama.$q.v3.irpb --out $t/llama.$q.v3.mlcx --target=x86-64-v3 &&
+    MLC_MAX_ISA=x86-64-v3 vm/run --exe $t/llama.$q.v3.mlcx --inputs $t/llama/ids.30.npy --outputs $t/llama/out.30.$q.v3.npy &&
+    source tools/testing/checks.sh && matches_reference $t/llama/out.30.$q.v3.npy $t/llama/logits.30.$q.npy 2e-5"
   echo "  llama $q against the float model's logits at seq 30 (the format's error):"
   matches_reference "$t/llama/out.30.$q.npy" "$t/llama/logits.30.npy" 10 || true
 done
