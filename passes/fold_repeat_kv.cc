@@ -37,7 +37,8 @@ std::vector<tir::PrimExpr> DimsOf(const relax::Expr& e) {
 
 bool Same(const tir::PrimExpr& a, const tir::PrimExpr& b) { return tir::ExprDeepEqual(a, b); }
 
-bool IsConst(const tir::PrimExpr& e, int64_t* value) {
+/*! \brief A dimension's value when it is a constant. */
+bool ConstantDim(const tir::PrimExpr& e, int64_t* value) {
   const int64_t* v = tir::AsConstInt(e);
   if (v == nullptr) return false;
   *value = *v;
@@ -72,8 +73,8 @@ class FoldRepeatKvPass : public FunctionPass {
           if (n < 3 || ed.size() != n + 1 || bd.size() != n + 1 || rd.size() != n || qd.size() != n || od.size() != n) return matched;
           // k [..., KV, S, D] -> [..., KV, 1, S, D] -> [..., KV, G, S, D] -> [..., KV*G, S, D].
           int64_t kv = 0, one = 0, g = 0, heads = 0;
-          if (!IsConst(kd[n - 3], &kv) || !IsConst(ed[n - 2], &one) || one != 1 || !IsConst(bd[n - 2], &g) || g < 2 ||
-              !IsConst(rd[n - 3], &heads) || heads != kv * g) {
+          if (!ConstantDim(kd[n - 3], &kv) || !ConstantDim(ed[n - 2], &one) || one != 1 || !ConstantDim(bd[n - 2], &g) || g < 2 ||
+              !ConstantDim(rd[n - 3], &heads) || heads != kv * g) {
             return matched;
           }
           for (size_t i = 0; i + 2 < n; ++i) {
@@ -92,7 +93,7 @@ class FoldRepeatKvPass : public FunctionPass {
           }
           // q [..., H, T, X] with the batch dimensions of k.
           int64_t q_heads = 0;
-          if (!IsConst(qd[n - 3], &q_heads) || q_heads != heads) return matched;
+          if (!ConstantDim(qd[n - 3], &q_heads) || q_heads != heads) return matched;
           for (size_t i = 0; i + 3 < n; ++i) {
             if (!Same(qd[i], kd[i])) return matched;
           }

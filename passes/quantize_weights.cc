@@ -1,6 +1,6 @@
 /*! \file quantize_weights.cc
- *  \brief quantize-weights{bits=8|4, group=32}: weight-only quantization of the constant
- *         matrices that matmul and nn.dense multiply by.
+ *  \brief quantize-weights{bits=8|4, group=32}: the constant matrices that matmul and nn.dense
+ *         multiply by, and constant embedding tables, as int8 / int4 codes.
  *
  *    matmul(x, W)                  W a float32 constant [K, N]
  *    matmul(x, permute_dims(W))    W [N, K] (a linear layer exported as x @ W.T)
@@ -9,12 +9,12 @@
  *    take(E, ids, axis=0)          E a float32 constant [V, D] (an embedding table)
  *      -> R.call_dps_packed("mlc.wq.take", (ids, codes, scales, [V]))
  *
- *  The weight becomes int8 (or int4, two codes a byte) codes with one float scale per group of
+ *  The weight becomes int8 (or int4, two codes a byte) codes with one fp16 scale per group of
  *  `group` consecutive k per output column (llama.cpp's Q8_0 / Q4_0 formats), laid out as the
  *  kernel reads them (support/weight_quantization.h). The kernel (vm/library/
- *  weight_quantized_matmul.cc) turns codes into floats in registers: there is no float copy of
- *  the weight at run time, and a decode step reads 1/4 (q8) or ~1/6 (q4) of the float bytes.
- *  x keeps its float32 values (no activation quantization). A matrix whose K is not a multiple
+ *  weight_quantized_matmul.cc) quantizes x per block of 32 when it runs, as llama.cpp does, and
+ *  multiplies in integers: there is no float copy of the weight, and a decode step reads about
+ *  1/4 (q8) or 1/7 (q4) of the float bytes. A matrix whose K is not a multiple
  *  of the group is left in float32. An embedding table is quantized as the matrix E^T [D, V],
  *  the head's layout: when the head is tied to it (matmul by E^T, or by a constant equal to
  *  E^T, as exporters fold the transpose) both share one quantized copy. Run first, before
@@ -82,12 +82,7 @@ class QuantizeWeightsPass : public FunctionPass {
  protected:
   bool skip_primitive() const override { return true; }
   absl::StatusOr<relax::Function> RunOnFunction(const relax::Function& f, relax::BlockBuilder* bb) override {
-    if (*bits_ != 8 && *bits_ != 4) {
-      return absl::InvalidArgumentError(absl::StrCat("quantize-weights: bits=", *bits_, " (8 or 4 are supported)"));
-    }
-    if (*group_ <= 0 || *group_ % kWqBlock != 0) {
-      return absl::InvalidArgumentError(absl::StrCat("quantize-weights: group=", *group_, " (a positive multiple of ", kWqBlock, ")"));
-    }
+    if (absl::Status s = CheckWeightFormat(static_cast<int>(*bits_), *group_); !s.ok()) return s;  // the framework names the pass
     // Embedding tables first, while the head's matmul can still be found (its quantized copy is
     // then the one the table shares).
     absl::StatusOr<relax::Function> with_tables = QuantizeTables(f, bb);

@@ -24,6 +24,22 @@ int64_t CodeOffset(int bits, int64_t p, int64_t k, int64_t lane, int64_t kk, int
 
 }  // namespace
 
+absl::StatusOr<WqLayout> WqLayoutOf(const std::vector<int64_t>& codes, const std::vector<int64_t>& scales, int64_t k) {
+  if (codes.size() != 4 || codes[2] != kWqPanel || codes[3] != 4 || scales.size() != 3 || scales[2] != kWqPanel) {
+    return absl::InvalidArgumentError("codes must be [P, K/4 or K/8, 16, 4] and scales [P, K/group, 16]");
+  }
+  WqLayout layout;
+  layout.bits = k > 0 && codes[1] * 8 == k ? 4 : 8;
+  layout.panels = codes[0];
+  if (k <= 0 || k % kWqBlock != 0 || codes[1] * (layout.bits == 8 ? 4 : 8) != k || scales[0] != layout.panels || scales[1] <= 0 ||
+      k % scales[1] != 0 || !CheckWeightFormat(layout.bits, k / scales[1]).ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(layout.bits, "-bit codes of ", codes[0], " panels x ", codes[1], " rows and scales of ",
+                                                   scales[0], " x ", scales[1], " groups do not fit K = ", k));
+  }
+  layout.group = k / scales[1];
+  return layout;
+}
+
 uint16_t FloatToHalf(float f) {
   uint32_t u;
   std::memcpy(&u, &f, 4);
@@ -59,11 +75,16 @@ float HalfToFloat(uint16_t h) {
   return f;
 }
 
-absl::Status CheckWeightQuantization(int64_t k, int64_t n, int bits, int64_t group) {
+absl::Status CheckWeightFormat(int bits, int64_t group) {
   if (bits != 8 && bits != 4) return absl::InvalidArgumentError(absl::StrCat("bits is ", bits, ": 8 or 4 are supported"));
   if (group <= 0 || group % kWqBlock != 0) {
     return absl::InvalidArgumentError(absl::StrCat("group is ", group, ": a positive multiple of ", kWqBlock, " is needed"));
   }
+  return absl::OkStatus();
+}
+
+absl::Status CheckWeightQuantization(int64_t k, int64_t n, int bits, int64_t group) {
+  if (absl::Status s = CheckWeightFormat(bits, group); !s.ok()) return s;
   if (k <= 0 || n <= 0 || k % group != 0) {
     return absl::InvalidArgumentError(absl::StrCat("a ", k, " x ", n, " matrix: K must be a positive multiple of the group (", group, ")"));
   }

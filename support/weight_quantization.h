@@ -1,5 +1,5 @@
 /*! \file weight_quantization.h
- *  \brief Weight-only quantization of a matrix, written once for the pass that makes it
+ *  \brief Quantized weights (int8 / int4 codes of a matrix), written once for the pass that makes it
  *         (passes/quantize_weights.cc) and the runtime kernel that reads it
  *         (vm/library/weight_quantized_matmul.cc, mlc.wq.matmul).
  *
@@ -49,9 +49,24 @@ uint16_t FloatToHalf(float f);
 /*! \brief The float value of IEEE binary16 bits. */
 float HalfToFloat(uint16_t h);
 
+/*! \brief Whether `bits` and `group` name a format of this file; an error naming the one that
+ *  does not. */
+absl::Status CheckWeightFormat(int bits, int64_t group);
+
 /*! \brief Whether a K x N matrix can be quantized with `bits` and `group`; an error naming the
  *  reason otherwise. */
 absl::Status CheckWeightQuantization(int64_t k, int64_t n, int bits, int64_t group);
+
+/*! \brief A quantized K-row matrix's format as its operands' shapes give it. */
+struct WqLayout {
+  int bits = 8;
+  int64_t panels = 0, group = 32;
+};
+
+/*! \brief The layout of quantized operands of a K-row matrix, read from the shapes of its codes
+ *  ([P, K / 4 or K / 8, 16, 4]) and scales ([P, K / group, 16]); an error naming what does not
+ *  fit (what the kernels mlc.wq.matmul and mlc.wq.take check their operands with). */
+absl::StatusOr<WqLayout> WqLayoutOf(const std::vector<int64_t>& codes, const std::vector<int64_t>& scales, int64_t k);
 
 /*! \brief Quantizes the float32 matrix `w`: w[k * n + j] (a matmul's right operand, K x N), or
  *  w[j * k + kk] when `transposed` (a dense layer's weight, N x K). */

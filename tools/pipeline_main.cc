@@ -52,7 +52,7 @@ ABSL_FLAG(std::string, inputs, "", "comma-separated .npy inputs of the function"
 ABSL_FLAG(std::string, labels, "", ".npy of integer labels: print the accuracy of the argmax");
 ABSL_FLAG(std::string, passes, "default",
           "graph pass pipeline or named pipeline (bind-params{...} is prepended when --params is given)");
-ABSL_FLAG(std::string, quantize, "", "weight-only quantization of matmul/dense weights: q8 or q4 (int8 / int4, per-group scales; docs/language_models.md)");
+ABSL_FLAG(std::string, quantize, "", "quantized matmul/dense weights and embedding tables: q8 or q4 (llama.cpp's Q8_0 / Q4_0; docs/language_models.md)");
 ABSL_FLAG(std::string, func, "main", "function to run");
 ABSL_FLAG(std::string, tuning_db, "", "tuning database from //tools:tune: its records schedule the kernels they cover");
 ABSL_FLAG(std::string, target, "native", "target to compile for (native, x86-64-v3, llvm -mcpu=znver4 -mattr=-avx512f, ...)");

@@ -188,12 +188,12 @@ absl::StatusOr<std::vector<int64_t>> OnnxContext::ConstantInts(const onnx::NodeP
   // Any integer or bool element type: exporters write axes as int64, pads as int32, a bool
   // training_mode, a uint8 flag.
   const DataType dtype = t->dtype();
+  if (dtype == DataType::Int64()) {  // exactly, beyond 2^53 (INT64_MAX as "to the end" in Slice)
+    return std::vector<int64_t>(t->data_as<int64_t>(), t->data_as<int64_t>() + t->NumElements());
+  }
   const bool integral = dtype.is_bool() || ((dtype.is_int() || dtype.is_uint()) && dtype.bits() <= 64);
   std::optional<std::vector<double>> values = integral ? ValuesAsDouble(*t) : std::nullopt;
   if (!values) return absl::UnimplementedError(absl::StrCat(what, " must be an integer or bool tensor, not ", dtype.ToString()));
-  if (dtype.is_int() && dtype.bits() == 64) {  // exactly, beyond 2^53 (INT64_MAX as "to the end" in Slice)
-    return std::vector<int64_t>(t->data_as<int64_t>(), t->data_as<int64_t>() + t->NumElements());
-  }
   std::vector<int64_t> v;
   for (double d : *values) v.push_back(static_cast<int64_t>(d));
   return v;

@@ -37,7 +37,10 @@ for q in f32 q8 q4; do
   if [[ "$(cat "$dir/model.$q.stamp" 2> /dev/null)" != "$stamp" ]]; then
     echo "compiling the $size decoder ($q) ..." >&2
     start=$(date +%s.%N)
-    "$runfiles/frontend/import" --in "$dir/model.onnx" --out "$dir/model.irpb"
+    if [[ "$(cat "$dir/model.irpb.stamp" 2> /dev/null)" != "$stamp" ]]; then  # one import serves the three formats
+      "$runfiles/frontend/import" --in "$dir/model.onnx" --out "$dir/model.irpb"
+      echo "$stamp" > "$dir/model.irpb.stamp"
+    fi
     "$runfiles/passes/opt" --in "$dir/model.irpb" --out "$dir/model.$q.opt.irpb" --quantize=$([[ $q == f32 ]] && echo none || echo $q)
     "$runfiles/codegen/build" --in "$dir/model.$q.opt.irpb" --out "$dir/model.$q.mlcx"
     echo "compiled in $(echo "$(date +%s.%N) - $start" | bc) s" >&2

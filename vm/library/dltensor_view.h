@@ -30,6 +30,10 @@ inline std::vector<int64_t> StridesOf(const std::vector<int64_t>& dims) {
   for (int64_t d = static_cast<int64_t>(dims.size()) - 2; d >= 0; --d) s[d] = s[d + 1] * dims[d + 1];
   return s;
 }
+/*! \brief Whether t's elements are scalars of type (code, bits). */
+inline bool HasDtype(const DLTensor* t, uint8_t code, uint8_t bits) {
+  return t->dtype.code == code && t->dtype.bits == bits && t->dtype.lanes == 1;
+}
 inline bool IsInt64Vector(const DLTensor* t, int64_t n) {
   return t->dtype.code == kDLInt && t->dtype.bits == 64 && t->ndim == 1 && t->shape[0] == n;
 }

@@ -170,10 +170,9 @@ absl::Status Dense(absl::Span<DLTensor* const> args) {
     if (t->strides != nullptr) return absl::InvalidArgumentError(absl::StrCat(kName, ": tensors must be contiguous"));
   }
   DLTensor *x = args[0], *w = args[1], *params = args[2], *comp = args[3], *scale = args[4], *bias = args[5], *out = args[6];
-  auto is = [](const DLTensor* t, uint8_t code, uint8_t bits) { return t->dtype.code == code && t->dtype.bits == bits && t->dtype.lanes == 1; };
-  const bool x_ok = (is(x, kDLUInt, 8) || is(x, kDLInt, 8)) && x->ndim >= 2;
-  if (!x_ok || !is(w, kDLInt, 8) || w->ndim != 4 || w->shape[2] != kLanes || w->shape[3] != 4 || !is(out, kDLFloat, 32) ||
-      out->ndim != x->ndim || !is(params, kDLInt, 64) || params->ndim != 1 || params->shape[0] != 2) {
+  const bool x_ok = (HasDtype(x, kDLUInt, 8) || HasDtype(x, kDLInt, 8)) && x->ndim >= 2;
+  if (!x_ok || !HasDtype(w, kDLInt, 8) || w->ndim != 4 || w->shape[2] != kLanes || w->shape[3] != 4 || !HasDtype(out, kDLFloat, 32) ||
+      out->ndim != x->ndim || !HasDtype(params, kDLInt, 64) || params->ndim != 1 || params->shape[0] != 2) {
     return absl::InvalidArgumentError(absl::StrCat(kName, " expects uint8/int8 x[..., K], int8 w[Fp/16, Kp/4, 16, 4], int64 params[2] "
                                                    "and float32 out[..., F] of x's rank"));
   }
@@ -191,7 +190,7 @@ absl::Status Dense(absl::Span<DLTensor* const> args) {
     return absl::InvalidArgumentError(absl::StrCat(kName, ": w holds ", s.panels, " panels of ", s.kp, " taps; K = ", s.k,
                                                    " rounded up to 4 taps and F = ", s.f, " in panels of 16 were expected"));
   }
-  if (!is(comp, kDLInt, 32) || !is(scale, kDLFloat, 32) || !is(bias, kDLFloat, 32) || comp->ndim != 1 || scale->ndim != 1 ||
+  if (!HasDtype(comp, kDLInt, 32) || !HasDtype(scale, kDLFloat, 32) || !HasDtype(bias, kDLFloat, 32) || comp->ndim != 1 || scale->ndim != 1 ||
       bias->ndim != 1 || comp->shape[0] != s.f || scale->shape[0] != s.f || bias->shape[0] != s.f) {
     return absl::InvalidArgumentError(absl::StrCat(kName, ": compensation (int32), scale and bias (float32) need one value per output channel"));
   }

@@ -101,30 +101,27 @@ absl::Status Matmul(absl::Span<DLTensor* const> args) {
   }
   const DLTensor *x = args[0], *codes = args[1], *scales = args[2];
   DLTensor* out = args[3];
-  auto is = [](const DLTensor* t, uint8_t code, uint8_t bits) { return t->dtype.code == code && t->dtype.bits == bits && t->dtype.lanes == 1; };
-  if (!is(x, kDLFloat, 32) || x->ndim < 1 || !is(out, kDLFloat, 32) || out->ndim != x->ndim || !is(scales, kDLUInt, 16) ||
-      scales->ndim != 3 || scales->shape[2] != 16 || codes->ndim != 4 || codes->shape[2] != 16 || codes->shape[3] != 4 ||
-      !is(codes, kDLUInt, 8)) {
+  if (!HasDtype(x, kDLFloat, 32) || x->ndim < 1 || !HasDtype(out, kDLFloat, 32) || out->ndim != x->ndim || !HasDtype(scales, kDLUInt, 16) ||
+      !HasDtype(codes, kDLUInt, 8)) {
     return absl::InvalidArgumentError(absl::StrCat(kName, " expects float32 x[..., K], uint8 codes [P, K/4 or K/8, 16, 4], "
                                                    "fp16 scales as uint16 [P, K/group, 16] and float32 out[..., N] of x's rank"));
   }
   WqProblem s;
   s.k = x->shape[x->ndim - 1];
-  s.bits = s.k > 0 && codes->shape[1] * 8 == s.k ? 4 : 8;
   s.n = out->shape[out->ndim - 1];
   s.m = 1;
   for (int d = 0; d + 1 < x->ndim; ++d) {
     if (x->shape[d] != out->shape[d]) return absl::InvalidArgumentError(absl::StrCat(kName, ": x and out differ in dimension ", d));
     s.m *= x->shape[d];
   }
-  s.panels = codes->shape[0];
-  if (s.panels != (s.n + 15) / 16 || s.k % 32 != 0 || codes->shape[1] * (s.bits == 8 ? 4 : 8) != s.k || scales->shape[0] != s.panels ||
-      scales->shape[1] <= 0 || s.k % scales->shape[1] != 0 || (s.k / scales->shape[1]) % 32 != 0) {
-    return absl::InvalidArgumentError(absl::StrCat(kName, ": ", s.bits, "-bit codes of ", codes->shape[0], " panels x ", codes->shape[1],
-                                                   " rows and scales of ", scales->shape[0], " x ", scales->shape[1],
-                                                   " groups do not fit K = ", s.k, ", N = ", s.n));
+  absl::StatusOr<WqLayout> layout = WqLayoutOf(DimsOf(codes), DimsOf(scales), s.k);
+  if (!layout.ok()) return absl::InvalidArgumentError(absl::StrCat(kName, ": ", layout.status().message()));
+  if (layout->panels != (s.n + kWqPanel - 1) / kWqPanel) {
+    return absl::InvalidArgumentError(absl::StrCat(kName, ": ", layout->panels, " panels of 16 columns do not hold N = ", s.n));
   }
-  s.group = s.k / scales->shape[1];
+  s.bits = layout->bits;
+  s.panels = layout->panels;
+  s.group = layout->group;
   if (s.m == 0 || s.n == 0) return absl::OkStatus();
   // The activations' codes, once per call for all tasks.
   thread_local std::vector<int8_t> xq;
@@ -142,9 +139,9 @@ absl::Status Matmul(absl::Span<DLTensor* const> args) {
   ParallelFor(s.m, [&](int64_t begin, int64_t end) {
     for (int64_t r = begin; r < end; ++r) quantize(xf + r * s.k, s.k, q + r * s.k, d + r * s.blocks(), sums + r * s.blocks());
   });
-  s.xq = xq.data();
-  s.xd = xd.data();
-  s.xsum = xsum.data();
+  s.xq = q;
+  s.xd = d;
+  s.xsum = sums;
   s.codes = reinterpret_cast<const uint8_t*>(DataOf(codes));
   s.scales = reinterpret_cast<const uint16_t*>(DataOf(scales));
   s.out = reinterpret_cast<float*>(DataOf(out));

@@ -26,25 +26,21 @@ absl::Status Take(absl::Span<DLTensor* const> args) {
   }
   const DLTensor *ids = args[0], *codes = args[1], *scales = args[2], *rows = args[3];
   DLTensor* out = args[4];
-  auto is = [](const DLTensor* t, uint8_t code, uint8_t bits) { return t->dtype.code == code && t->dtype.bits == bits && t->dtype.lanes == 1; };
-  const bool ids_ok = is(ids, kDLInt, 64) || is(ids, kDLInt, 32);
-  if (!ids_ok || !is(codes, kDLUInt, 8) || codes->ndim != 4 || codes->shape[2] != kWqPanel || codes->shape[3] != 4 ||
-      !is(scales, kDLUInt, 16) || scales->ndim != 3 || scales->shape[2] != kWqPanel || !IsInt64Vector(rows, 1) ||
-      !is(out, kDLFloat, 32) || out->ndim != ids->ndim + 1) {
+  const bool ids_ok = HasDtype(ids, kDLInt, 64) || HasDtype(ids, kDLInt, 32);
+  if (!ids_ok || !HasDtype(codes, kDLUInt, 8) || !HasDtype(scales, kDLUInt, 16) || !IsInt64Vector(rows, 1) ||
+      !HasDtype(out, kDLFloat, 32) || out->ndim != ids->ndim + 1) {
     return absl::InvalidArgumentError(absl::StrCat(kName, " expects int64/int32 ids[...], uint8 codes [P, D/4 or D/8, 16, 4], fp16 scales "
                                                    "as uint16 [P, D/group, 16], int64 rows [1] and float32 out[..., D]"));
   }
-  const int64_t d = out->shape[out->ndim - 1], panels = codes->shape[0], vocab = *reinterpret_cast<const int64_t*>(DataOf(rows));
+  const int64_t d = out->shape[out->ndim - 1], vocab = *reinterpret_cast<const int64_t*>(DataOf(rows));
+  absl::StatusOr<WqLayout> layout = WqLayoutOf(DimsOf(codes), DimsOf(scales), d);
+  if (!layout.ok()) return absl::InvalidArgumentError(absl::StrCat(kName, ": ", layout.status().message()));
+  const int64_t panels = layout->panels;
   if (vocab <= 0 || vocab > panels * kWqPanel || vocab <= (panels - 1) * kWqPanel) {
     return absl::InvalidArgumentError(absl::StrCat(kName, ": a table of ", vocab, " rows does not fill ", panels, " panels of 16"));
   }
-  const int bits = d > 0 && codes->shape[1] * 8 == d ? 4 : 8;
-  if (d <= 0 || d % kWqBlock != 0 || codes->shape[1] * (bits == 8 ? 4 : 8) != d || scales->shape[0] != panels ||
-      scales->shape[1] <= 0 || d % scales->shape[1] != 0) {
-    return absl::InvalidArgumentError(absl::StrCat(kName, ": codes of ", codes->shape[1], " rows and ", scales->shape[1],
-                                                   " scale groups do not fit rows of ", d));
-  }
-  const int64_t group = d / scales->shape[1], groups = scales->shape[1], count = CountOf(DimsOf(ids));
+  const int bits = layout->bits;
+  const int64_t group = layout->group, groups = d / group, count = CountOf(DimsOf(ids));
   const uint8_t* c = reinterpret_cast<const uint8_t*>(DataOf(codes));
   const uint16_t* s = reinterpret_cast<const uint16_t*>(DataOf(scales));
   float* o = reinterpret_cast<float*>(DataOf(out));

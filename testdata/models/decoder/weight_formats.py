@@ -15,24 +15,33 @@ import numpy as np
 BLOCK = 32
 
 
+def _blocks(x):
+    """x [..., K] float32 as [..., K / 32, 32]."""
+    x = np.asarray(x, np.float32)
+    return x.reshape(*x.shape[:-1], x.shape[-1] // BLOCK, BLOCK)
+
+
+def _inverse(d):
+    """1 / d in float32, 0 where d is 0 (an all-zero block)."""
+    return np.where(d != 0, np.float32(1) / np.where(d != 0, d, np.float32(1)), np.float32(0)).astype(np.float32)
+
+
 def quantize(w, bits):
     """w [..., K] float32 (K a multiple of 32) -> (d [..., K / 32] float16, codes [..., K] int8
     (Q8_0) or uint8 0..15 (Q4_0))."""
-    w = np.asarray(w, np.float32)
-    blocks = w.reshape(*w.shape[:-1], w.shape[-1] // BLOCK, BLOCK)
+    blocks = _blocks(w)
     if bits == 8:
         d = np.abs(blocks).max(-1) / np.float32(127)
     else:
         at = np.abs(blocks).argmax(-1)[..., None]
         d = np.take_along_axis(blocks, at, -1)[..., 0] / np.float32(-8)
     d = d.astype(np.float32)
-    inv = np.where(d != 0, np.float32(1) / np.where(d != 0, d, np.float32(1)), np.float32(0)).astype(np.float32)
-    x = blocks * inv[..., None]
+    x = blocks * _inverse(d)[..., None]
     if bits == 8:
         codes = (np.sign(x) * np.floor(np.abs(x) + np.float32(0.5))).astype(np.int8)
     else:
         codes = np.minimum(15, np.trunc(x + np.float32(8.5))).astype(np.uint8)
-    return d.astype(np.float16), codes.reshape(w.shape)
+    return d.astype(np.float16), codes.reshape(np.shape(w))
 
 
 def dequantize(d, codes, bits):
@@ -51,10 +60,8 @@ def fake_quantize_activations(x):
     """x [..., K] float32 with each block of 32 along the last axis replaced by its Q8_0 values,
     rounded as support/weight_quantization.cc QuantizeActivations rounds (y + copysign(0.5, y),
     truncated, in float32)."""
-    x = np.asarray(x, np.float32)
-    blocks = x.reshape(*x.shape[:-1], x.shape[-1] // BLOCK, BLOCK)
+    blocks = _blocks(x)
     d = (np.abs(blocks).max(-1) / np.float32(127)).astype(np.float32)
-    inv = np.where(d != 0, np.float32(1) / np.where(d != 0, d, np.float32(1)), np.float32(0)).astype(np.float32)
-    y = (blocks * inv[..., None]).astype(np.float32)
+    y = (blocks * _inverse(d)[..., None]).astype(np.float32)
     q = (y + np.copysign(np.float32(0.5), y)).astype(np.int32).astype(np.float32)
-    return (q * d[..., None]).reshape(x.shape).astype(np.float32)
+    return (q * d[..., None]).reshape(np.shape(x)).astype(np.float32)
