@@ -25,6 +25,7 @@
 #include "ir/tir/prim_expr_ops.h"
 #include "passes/pass.h"
 #include "passes/pattern.h"
+#include "passes/repeat_kv.h"
 
 namespace mlc {
 namespace passes {
@@ -36,14 +37,6 @@ std::vector<tir::PrimExpr> DimsOf(const relax::Expr& e) {
 }
 
 bool Same(const tir::PrimExpr& a, const tir::PrimExpr& b) { return tir::ExprDeepEqual(a, b); }
-
-/*! \brief A dimension's value when it is a constant. */
-bool ConstantDim(const tir::PrimExpr& e, int64_t* value) {
-  const int64_t* v = tir::AsConstInt(e);
-  if (v == nullptr) return false;
-  *value = *v;
-  return true;
-}
 
 class FoldRepeatKvPass : public FunctionPass {
  public:
@@ -58,56 +51,37 @@ class FoldRepeatKvPass : public FunctionPass {
  protected:
   bool skip_primitive() const override { return true; }
   absl::StatusOr<relax::Function> RunOnFunction(const relax::Function& f, relax::BlockBuilder* bb) override {
-    Pattern k = Wildcard(), q = Wildcard();
-    Pattern expand = IsOp("reshape")({k});
-    Pattern repeat = IsOp("broadcast_to")({expand});
-    Pattern rep = IsOp("reshape")({repeat});
-    Pattern transposed = IsOp("permute_dims")({rep});
-    Pattern scores = IsOp("matmul")({q, transposed}), weighted = IsOp("matmul")({q, rep});
+    RepeatKvPattern kv;
+    Pattern q = Wildcard();
+    Pattern transposed = IsOp("permute_dims")({kv.rep});
+    Pattern scores = IsOp("matmul")({q, transposed}), weighted = IsOp("matmul")({q, kv.rep});
     return Rewrite(
         scores | weighted, f,
         [&](const relax::Expr& matched, const Match& m, relax::BlockBuilder*) -> relax::Expr {
-          const std::vector<tir::PrimExpr> kd = DimsOf(m[k]), ed = DimsOf(m[expand]), bd = DimsOf(m[repeat]), rd = DimsOf(m[rep]),
-                                           qd = DimsOf(m[q]), od = DimsOf(matched);
+          const std::vector<tir::PrimExpr> kd = DimsOf(m[kv.k]), qd = DimsOf(m[q]), od = DimsOf(matched);
           const size_t n = kd.size();
-          if (n < 3 || ed.size() != n + 1 || bd.size() != n + 1 || rd.size() != n || qd.size() != n || od.size() != n) return matched;
-          // k [..., KV, S, D] -> [..., KV, 1, S, D] -> [..., KV, G, S, D] -> [..., KV*G, S, D].
-          int64_t kv = 0, one = 0, g = 0, heads = 0;
-          if (!ConstantDim(kd[n - 3], &kv) || !ConstantDim(ed[n - 2], &one) || one != 1 || !ConstantDim(bd[n - 2], &g) || g < 2 ||
-              !ConstantDim(rd[n - 3], &heads) || heads != kv * g) {
-            return matched;
-          }
-          for (size_t i = 0; i + 2 < n; ++i) {
-            if (!Same(ed[i], kd[i]) || !Same(bd[i], kd[i]) || (i + 3 < n && !Same(rd[i], kd[i]))) return matched;
-          }
-          for (size_t i = n - 2; i < n; ++i) {
-            if (!Same(ed[i + 1], kd[i]) || !Same(bd[i + 1], kd[i]) || !Same(rd[i], kd[i])) return matched;
-          }
+          std::optional<HeadRepeat> repeat = MatchHeadRepeat(m, kv);
+          if (!repeat || qd.size() != n || od.size() != n) return matched;
+          const int64_t heads = repeat->kv_heads * repeat->groups, kv_heads = repeat->kv_heads, g = repeat->groups;
           const bool is_scores = m[transposed].defined();
-          if (is_scores) {
-            auto attrs = relax::ParseAttrs<relax::PermuteDimsAttrs>(m[transposed].as<relax::CallNode>()->attrs);
-            std::vector<int64_t> swap_last;
-            for (size_t i = 0; i < n; ++i) swap_last.push_back(static_cast<int64_t>(i));
-            std::swap(swap_last[n - 1], swap_last[n - 2]);
-            if (!attrs.ok() || attrs->axes != swap_last) return matched;
-          }
+          if (is_scores && !SwapsLastTwoAxes(m[transposed], n)) return matched;
           // q [..., H, T, X] with the batch dimensions of k.
-          int64_t q_heads = 0;
-          if (!ConstantDim(qd[n - 3], &q_heads) || q_heads != heads) return matched;
+          const int64_t* q_heads = tir::AsConstInt(qd[n - 3]);
+          if (q_heads == nullptr || *q_heads != heads) return matched;
           for (size_t i = 0; i + 3 < n; ++i) {
             if (!Same(qd[i], kd[i])) return matched;
           }
           const auto* qt = m[q]->struct_info().as<relax::TensorStructInfoNode>();
           const auto* ot = matched->struct_info().as<relax::TensorStructInfoNode>();
           std::vector<tir::PrimExpr> grouped(qd.begin(), qd.end());
-          grouped[n - 3] = tir::IntImm(DataType::Int64(), kv);
+          grouped[n - 3] = tir::IntImm(DataType::Int64(), kv_heads);
           grouped[n - 2] = qd[n - 2] * g;
           auto reshape = [](const relax::Expr& x, const std::vector<tir::PrimExpr>& dims, DataType dtype) {
             return relax::MakeCall(relax::GetOpOrDie("reshape"), {x}, {}, {relax::TensorSInfoOfDims(dims, dtype)});
           };
           // Nested calls: the mutator binds the inner ones first (its normal form).
-          relax::Expr rhs = is_scores ? relax::MakeCall(relax::GetOpOrDie("permute_dims"), {m[k]}, m[transposed].as<relax::CallNode>()->attrs)
-                                      : m[k];
+          relax::Expr rhs = is_scores ? relax::MakeCall(relax::GetOpOrDie("permute_dims"), {m[kv.k]}, m[transposed].as<relax::CallNode>()->attrs)
+                                      : m[kv.k];
           relax::Expr product =
               relax::MakeCall(relax::GetOpOrDie("matmul"), {reshape(m[q], grouped, qt->dtype), rhs}, matched.as<relax::CallNode>()->attrs);
           return reshape(product, od, ot->dtype);

@@ -2,7 +2,8 @@
 # Decoder-only language models with a dynamic sequence axis (decoder.py, GPT and Llama styles:
 # positions from torch.arange, a causal mask from torch.triu over seq x seq, rotary embeddings,
 # grouped-query attention) exported to ONNX: each imports without --dim, keeps `seq` symbolic,
-# compiles once, and matches PyTorch's logits at sequence lengths 1, 7 and 30.
+# compiles once (attention as one mlc.attention call per layer), and matches PyTorch's logits at
+# sequence lengths 1, 7 and 30.
 # The same models exported with a key/value cache (past_key_values in, grown caches out: `past`
 # and `seq` symbolic) generate, through //tools:generate, PyTorch's greedy continuation of a
 # prompt, token for token; so does the model without a cache (each step the whole sequence).
@@ -23,6 +24,11 @@ for style in gpt llama; do
   check "$style: the causal mask is a triu over seq x seq" grep -q 'R.triu(' "$t/$style.py"
   check "$style: compiles once" bash -c "passes/opt --in $t/$style.irpb --out $t/$style.opt.irpb &&
                                          codegen/build --in $t/$style.opt.irpb --out $t/$style.mlcx"
+  # fuse-attention: the chain from q.k^T to the product with v is one library call per layer
+  # (2 layers); no kernel computes a softmax any more.
+  check "$style: each layer's attention is one mlc.attention call" \
+    bash -c "tools/print --in $t/$style.opt.irpb > $t/$style.opt.py && [[ \$(grep -c 'mlc.attention' $t/$style.opt.py) == 2 ]] &&
+             ! grep -q 'nn.softmax' $t/$style.opt.py"
   for seq in 1 7 30; do
     check "$style: at seq $seq the logits match PyTorch" bash -c "
       vm/run --exe $t/$style.mlcx --inputs $t/$style/ids.$seq.npy --outputs $t/$style/out.$seq.npy &&
@@ -35,6 +41,8 @@ for style in gpt llama; do
     frontend/import --in $t/$style.cache.onnx --out $t/$style.cache.irpb && passes/opt --in $t/$style.cache.irpb --out $t/$style.cache.opt.irpb &&
     codegen/build --in $t/$style.cache.opt.irpb --out $t/$style.cache.mlcx"
   tools/print --in "$t/$style.cache.irpb" > "$t/$style.cache.py"
+  check "$style (cache): each layer's attention over past + seq keys is one mlc.attention call" \
+    bash -c "[[ \$(tools/print --in $t/$style.cache.opt.irpb | grep -c 'mlc.attention') == 2 ]]"
   check "$style (cache): the caches grow from past to past + seq" grep -q 'R.Tensor((1, [0-9]*, "past + seq", 16)' "$t/$style.cache.py"
   check "$style (cache): ONNX input names become identifiers (past.0.key: past_0_key)" grep -q 'past_0_key: R.Tensor((1, [0-9]*, "past", 16)' "$t/$style.cache.py"
   for form in cache full; do

@@ -1,0 +1,188 @@
+/*! \file fuse_attention.cc
+ *  \brief fuse-attention: scaled dot-product attention as one call of mlc.attention.
+ *
+ *  Exported attention (PyTorch's eager attention, Hugging Face's models) is a chain
+ *
+ *    s = matmul(q, permute_dims(k))          q [..., H, T, D], k [..., H, S, D]
+ *    s = divide(s, c) or multiply(s, c)      c a scalar constant (optional)
+ *    s = where(m, fill, s), where(m, s, fill) or add(s, m)   a mask (optional)
+ *    out = matmul(softmax(s, axis=-1), v)    v [..., H, S, E]
+ *
+ *  whose intermediates are [..., H, T, S]. Unfused it is about ten kernels per layer, and
+ *  the keys are transposed (copied) every call; at a decode step (T = 1) each of those
+ *  kernels is microseconds of work behind a launch. mlc.attention (vm/library/attention.cc)
+ *  computes the chain in one pass over the keys and values. Keys and values that only repeat
+ *  KV heads for H query heads (repeat_kv) are passed unrepeated: the kernel groups the query
+ *  heads itself. Run before fold-repeat-kv, which then sees only the attention left unfused.
+ */
+#include <optional>
+#include <vector>
+
+#include "ir/graph/op.h"
+#include "ir/ops/op_attrs.h"
+#include "ir/tir/analyzer.h"
+#include "ir/tir/prim_expr_ops.h"
+#include "passes/pass.h"
+#include "passes/pattern.h"
+#include "passes/repeat_kv.h"
+#include "support/tensor_data.h"
+
+namespace mlc {
+namespace passes {
+namespace {
+
+std::vector<tir::PrimExpr> DimsOf(const relax::Expr& e) {
+  const auto* t = e.defined() ? e->struct_info().as<relax::TensorStructInfoNode>() : nullptr;
+  return t == nullptr ? std::vector<tir::PrimExpr>{} : t->Dims();
+}
+
+DataType DtypeOf(const relax::Expr& e) {
+  const auto* t = e->struct_info().as<relax::TensorStructInfoNode>();
+  return t == nullptr ? DataType() : t->dtype;
+}
+
+bool Same(const tir::PrimExpr& a, const tir::PrimExpr& b) { return tir::ExprDeepEqual(a, b); }
+
+/*! \brief The value of a float32 constant holding one element. */
+std::optional<float> ScalarConstant(const relax::Expr& e) {
+  const auto* c = e.as<relax::ConstantNode>();
+  if (c == nullptr || c->data.dtype() != DataType::Float32() || c->data.NumElements() != 1) return std::nullopt;
+  return c->data.data_as<float>()[0];
+}
+
+/*! \brief Whether a tensor of `dims` broadcasts to `to` without growing it (aligned on the right). */
+bool BroadcastsTo(const std::vector<tir::PrimExpr>& dims, const std::vector<tir::PrimExpr>& to) {
+  if (dims.empty() || dims.size() > to.size()) return false;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    const tir::PrimExpr& d = dims[dims.size() - 1 - i];
+    const int64_t* one = tir::AsConstInt(d);
+    if (!(one != nullptr && *one == 1) && !Same(d, to[to.size() - 1 - i])) return false;
+  }
+  return true;
+}
+
+class FuseAttentionPass : public FunctionPass {
+ public:
+  std::string name() const override { return "fuse-attention"; }
+  std::string description() const override {
+    return "Scaled dot-product attention, matmul(softmax(mask(scale(matmul(q, permute_dims(k))))), v) (the permutation swapping "
+           "the keys' last two axes, or bringing them from another layout in the same step) with an optional scalar "
+           "scale (divide or multiply), an optional mask (where with a scalar fill, either way round, or an added float mask) and "
+           "softmax over the last axis, becomes one R.call_dps_packed of mlc.attention; keys and values repeated per query head "
+           "(repeat_kv) are passed unrepeated (grouped-query attention). Intermediates with other uses keep it unfused. Run after "
+           "fold-constant, before fold-repeat-kv.";
+  }
+
+ protected:
+  bool skip_primitive() const override { return true; }
+  absl::StatusOr<relax::Function> RunOnFunction(const relax::Function& f, relax::BlockBuilder* bb) override {
+    RepeatKvPattern krep, vrep;
+    Pattern q = Wildcard(), k = Wildcard(), v = Wildcard(), c = IsConst(), m = Wildcard(), fill = IsConst();
+    Pattern kt = IsOp("permute_dims")({krep.rep | k});
+    Pattern scores = IsOp("matmul")({q, kt});
+    Pattern divided = IsOp("divide")({scores, c}), multiplied = IsOp("multiply")({scores, c});
+    Pattern scaled = divided | multiplied | scores;
+    Pattern fill_where_true = IsOp("where")({m, fill, scaled}), keep_where_true = IsOp("where")({m, scaled, fill});
+    Pattern added = IsOp("add")({scaled, m});
+    Pattern probs = IsOp("nn.softmax")({fill_where_true | keep_where_true | added | scaled});
+    Pattern out = IsOp("matmul")({probs, vrep.rep | v});
+    const std::map<const relax::VarNode*, int> uses = CountVarUses(f);
+    return Rewrite(
+        out, f,
+        [&](const relax::Expr& matched, const Match& mt, relax::BlockBuilder*) -> relax::Expr {
+          // The intermediates must have no other use, or they would be computed anyway: each call
+          // of the chain reads its predecessor through a variable used once.
+          auto arg = [&](const Pattern& p, size_t i) { return mt[p].as<relax::CallNode>()->args[i]; };
+          std::vector<relax::Expr> links = {matched.as<relax::CallNode>()->args[0], arg(probs, 0), arg(scores, 1)};
+          if (mt[divided].defined()) links.push_back(arg(divided, 0));
+          if (mt[multiplied].defined()) links.push_back(arg(multiplied, 0));
+          if (mt[fill_where_true].defined()) links.push_back(arg(fill_where_true, 2));
+          if (mt[keep_where_true].defined()) links.push_back(arg(keep_where_true, 1));
+          if (mt[added].defined()) links.push_back(arg(added, 0));
+          for (const relax::Expr& link : links) {
+            const auto* var = link.as<relax::VarNode>();
+            if (var != nullptr && uses.count(var) && uses.at(var) != 1) return matched;
+          }
+          const std::vector<tir::PrimExpr> qd = DimsOf(mt[q]), sd = DimsOf(mt[scores]), od = DimsOf(matched);
+          const size_t n = qd.size();
+          if (n < 3 || sd.size() != n || od.size() != n) return matched;
+          // Keys [..., KV, S, D], unrepeated where the export repeats them per query head. An export
+          // may transpose them from another layout in the same step (x [B, S, H, D] by [0, 2, 3, 1]):
+          // the keys are then x permuted without the final swap.
+          relax::Expr keys = mt[k], values = mt[v];
+          std::vector<tir::PrimExpr> key_dims;  // of `keys` (a new call has no struct info yet)
+          if (!keys.defined()) {
+            if (!SwapsLastTwoAxes(mt[kt], n) || !MatchHeadRepeat(mt, krep)) return matched;
+            keys = mt[krep.k];
+          } else if (!SwapsLastTwoAxes(mt[kt], n)) {
+            auto attrs = relax::ParseAttrs<relax::PermuteDimsAttrs>(mt[kt].as<relax::CallNode>()->attrs);
+            if (!attrs.ok() || attrs->axes.size() != n || DimsOf(mt[k]).size() != n) return matched;
+            std::vector<int64_t> axes = attrs->axes;
+            std::swap(axes[n - 1], axes[n - 2]);
+            Attrs permute;
+            permute["axes"] = axes;
+            keys = relax::MakeCall(relax::GetOpOrDie("permute_dims"), {keys}, permute);
+            key_dims.clear();
+            for (int64_t a : axes) key_dims.push_back(DimsOf(mt[k])[a]);
+          }
+          if (!values.defined()) {
+            if (!MatchHeadRepeat(mt, vrep)) return matched;
+            values = mt[vrep.k];
+          }
+          const std::vector<tir::PrimExpr> kd = key_dims.empty() ? DimsOf(keys) : key_dims, vd = DimsOf(values);
+          if (kd.size() != n || vd.size() != n) return matched;
+          const int64_t *heads = tir::AsConstInt(qd[n - 3]), *kv_heads = tir::AsConstInt(kd[n - 3]);
+          if (heads == nullptr || kv_heads == nullptr || *kv_heads <= 0 || *heads % *kv_heads != 0) return matched;
+          if (!Same(vd[n - 3], kd[n - 3]) || !Same(kd[n - 1], qd[n - 1]) || !Same(vd[n - 2], kd[n - 2])) return matched;
+          for (size_t i = 0; i + 3 < n; ++i) {
+            if (!Same(kd[i], qd[i]) || !Same(vd[i], qd[i])) return matched;
+          }
+          for (const relax::Expr& x : {mt[q], mt[k].defined() ? mt[k] : keys, values}) {
+            if (DtypeOf(x) != DataType::Float32()) return matched;
+          }
+          if (!SoftmaxOverLastAxis(mt[probs], n)) return matched;
+          // params = {factor, fill, divide}.
+          float factor = 1, fill_value = 0, divide = 0;
+          if (mt[divided].defined() || mt[multiplied].defined()) {
+            std::optional<float> value = ScalarConstant(mt[c]);
+            if (!value) return matched;
+            factor = *value;
+            divide = mt[divided].defined() ? 1 : 0;
+          }
+          std::vector<relax::Expr> args = {mt[q], keys, values};
+          std::optional<relax::Expr> mask;
+          if (mt[fill_where_true].defined() || mt[keep_where_true].defined()) {
+            std::optional<float> value = ScalarConstant(mt[fill]);
+            if (!value || DtypeOf(mt[m]) != DataType::Bool() || !BroadcastsTo(DimsOf(mt[m]), sd)) return matched;
+            fill_value = *value;
+            mask = mt[fill_where_true].defined() ? mt[m] : relax::MakeCall(relax::GetOpOrDie("logical_not"), {mt[m]});
+          } else if (mt[added].defined()) {
+            if (DtypeOf(mt[m]) != DataType::Float32() || !BroadcastsTo(DimsOf(mt[m]), sd)) return matched;
+            mask = mt[m];
+          }
+          TensorData params(DataType::Float32(), {3});
+          float* pv = static_cast<float*>(params.mutable_data());
+          pv[0] = factor;
+          pv[1] = fill_value;
+          pv[2] = divide;
+          args.push_back(relax::MakeConstant(std::move(params)));
+          if (mask) args.push_back(*mask);
+          return CallDpsPacked("mlc.attention", std::move(args), matched);
+        },
+        bb);
+  }
+
+ private:
+  static bool SoftmaxOverLastAxis(const relax::Expr& call, size_t n) {
+    const auto* c = call.as<relax::CallNode>();
+    if (c == nullptr) return false;
+    auto attrs = relax::ParseAttrs<relax::SoftmaxAttrs>(c->attrs);
+    return attrs.ok() && (attrs->axis == -1 || attrs->axis == static_cast<int64_t>(n) - 1);
+  }
+};
+
+MLC_REGISTER_PASS(FuseAttentionPass);
+
+}  // namespace
+}  // namespace passes
+}  // namespace mlc

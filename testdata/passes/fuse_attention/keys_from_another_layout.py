@@ -1,0 +1,22 @@
+# RUN: --passes=fuse-attention,remove-unused
+# GPT-2's export without a cache transposes its keys from [batch, seq, heads, dim] to
+# [batch, heads, dim, seq] in one permute_dims ([0, 2, 3, 1]). The keys mlc.attention takes are
+# that tensor permuted without the final swap ([0, 2, 1, 3]), and the mask [seq, seq] broadcasts.
+@I.ir_module
+class Module:
+    @R.function
+    def main(q: R.Tensor((1, 4, "seq", 16), dtype="float32"), x: R.Tensor((1, "seq", 4, 16), dtype="float32"), v: R.Tensor((1, 4, "seq", 16), dtype="float32"), mask: R.Tensor(("seq", "seq"), dtype="bool")):
+        seq = T.int64()
+        with R.dataflow():
+            kt = R.permute_dims(x, axes=[0, 2, 3, 1])
+            s = R.matmul(q, kt, out_dtype="void")
+            s1 = R.divide(s, R.const(4.0, "float32"))
+            s2 = R.where(mask, R.const(-3.4028234663852886e+38, "float32"), s1)
+            p = R.nn.softmax(s2, axis=3)
+            o = R.matmul(p, v, out_dtype="void")
+            R.output(o)
+        return o
+# CHECK: R.permute_dims(x, axes=[0, 2, 1, 3])
+# CHECK: R.call_dps_packed("mlc.attention", (
+# CHECK-SAME: , v, metadata["relax.expr.Constant"][0], mask), out_sinfo=R.Tensor((1, 4, seq, 16), dtype="float32"))
+# CHECK-NOT: R.nn.softmax

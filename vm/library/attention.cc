@@ -1,0 +1,256 @@
+/*! \file attention.cc
+ *  \brief mlc.attention: scaled dot-product attention in one call, the fuse-attention pass's
+ *         target for matmul(softmax(mask(scale(matmul(q, k^T)))), v).
+ *
+ *    mlc.attention(q [..., H, T, D], k [..., KV, S, D], v [..., KV, S, E],
+ *                  params float32 [3] = {factor, fill, divide}, [mask], out [..., H, T, E])
+ *
+ *  score(t, j) = q[t] . k[j] divided by `factor` (divide = 1) or times it (divide = 0); a bool
+ *  mask sets the score to `fill` where it is true, a float32 mask is added to it; the mask
+ *  broadcasts to [..., H, T, S] (numpy rules, aligned on the right). Then out[t] = softmax_j(score)
+ *  . v, per head. Grouped-query attention needs no copies: query head h reads key/value head
+ *  h / (H / KV).
+ *
+ *  Exported attention is a chain of about ten operators whose intermediates are [H, T, S]: at a
+ *  decode step (T = 1) each is a few microseconds of work behind a kernel launch, and the keys
+ *  are transposed (copied) every step. Here the G query heads of one key/value head are one
+ *  block of G*T rows: keys are packed 16 at a time as k^T (the rows' scores are then 16-wide
+ *  multiply-adds, no horizontal sums), values are read row by row into E-wide accumulators.
+ */
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "vm/library/dltensor_view.h"
+#include "vm/runtime_registry.h"
+#include "vm/thread_pool.h"
+
+namespace mlc {
+namespace vm {
+namespace {
+
+constexpr int64_t kKeyBlock = 16;  // keys per packed block: one AVX-512 vector of scores
+constexpr int64_t kRowBlock = 32;  // query rows per task (of one key/value head)
+
+// One source, compiled for AVX-512, AVX2 + FMA and the baseline; the loader picks by CPU.
+#define MLC_ATTENTION_CLONES __attribute__((target_clones("arch=skylake-avx512", "arch=haswell", "default")))
+
+/*! \brief e^x for x <= 0 (softmax after the row maximum is subtracted), in plain arithmetic so
+ *  that loops over it vectorize: 2^(x log2 e) as 2^n times a degree-6 polynomial of the
+ *  fraction (relative error ~2e-7); below -87.3 it is 0, as float32's exp underflows. */
+inline float ExpNonPositive(float x) {
+  x = std::max(x, -87.3f);
+  const float t = x * 1.44269504088896341f;  // log2(e)
+  const float n = std::floor(t);
+  const float f = t - n;  // [0, 1)
+  float p = 1.535336188319500e-4f;
+  p = p * f + 1.339887440266574e-3f;
+  p = p * f + 9.618437357674640e-3f;
+  p = p * f + 5.550332471162809e-2f;
+  p = p * f + 2.402264791363012e-1f;
+  p = p * f + 6.931472028550421e-1f;
+  p = p * f + 1.0f;
+  int32_t bits;
+  std::memcpy(&bits, &p, sizeof(bits));
+  bits += static_cast<int32_t>(n) << 23;
+  float r;
+  std::memcpy(&r, &bits, sizeof(r));
+  return r;
+}
+
+/*! \brief Where a mask element of output row (lead, h, t) and key j is: base + j * j_stride. */
+struct MaskView {
+  enum Kind { kNone, kBool, kAdditive } kind = kNone;
+  const char* data = nullptr;
+  std::vector<int64_t> strides;  // per output dimension [..., H, T, S], 0 where broadcast
+};
+
+struct Problem {
+  int64_t lead = 1, heads = 0, kv_heads = 0, rows = 0, keys = 0, depth = 0, value_depth = 0;
+  std::vector<int64_t> lead_dims;
+  float factor = 1, fill = 0;
+  bool divide = false;
+  MaskView mask;
+};
+
+/*! \brief Scores of `r` query rows against keys [j0, j0 + kKeyBlock) packed as kt [depth][16]. */
+MLC_ATTENTION_CLONES void ScoreBlock(const float* const* q, int64_t r, const float* kt, int64_t depth, float* const* scores,
+                                     int64_t j0) {
+  for (int64_t i = 0; i < r; ++i) {
+    float acc[kKeyBlock] = {};
+    const float* qi = q[i];
+    for (int64_t d = 0; d < depth; ++d) {
+      const float x = qi[d];
+      const float* kd = kt + d * kKeyBlock;
+      for (int64_t l = 0; l < kKeyBlock; ++l) acc[l] += x * kd[l];
+    }
+    std::memcpy(scores[i] + j0, acc, sizeof(acc));
+  }
+}
+
+/*! \brief softmax(row) . v into out (E floats), the row's scores already final. */
+MLC_ATTENTION_CLONES void WeightedValues(float* row, int64_t keys, const float* v, int64_t value_depth, float* out) {
+  float top = row[0];
+  for (int64_t j = 1; j < keys; ++j) top = std::max(top, row[j]);
+  float sum = 0;
+  for (int64_t j = 0; j < keys; ++j) {
+    row[j] = ExpNonPositive(row[j] - top);
+    sum += row[j];
+  }
+  std::fill(out, out + value_depth, 0.0f);
+  for (int64_t j = 0; j < keys; ++j) {
+    const float p = row[j];
+    const float* vj = v + j * value_depth;
+    for (int64_t e = 0; e < value_depth; ++e) out[e] += p * vj[e];
+  }
+  const float inv = 1.0f / sum;
+  for (int64_t e = 0; e < value_depth; ++e) out[e] *= inv;
+}
+
+/*! \brief Scales and masks row (lead, h, t) of scores in place. */
+void FinishScores(const Problem& p, int64_t lead, int64_t h, int64_t t, float* row) {
+  for (int64_t j = 0; j < p.keys; ++j) row[j] = p.divide ? row[j] / p.factor : row[j] * p.factor;
+  if (p.mask.kind == MaskView::kNone) return;
+  // Offset of the mask's row: the leading index unravelled over the leading dimensions.
+  const size_t n = p.mask.strides.size();
+  int64_t offset = h * p.mask.strides[n - 3] + t * p.mask.strides[n - 2];
+  for (int64_t i = static_cast<int64_t>(p.lead_dims.size()) - 1, rest = lead; i >= 0; --i) {
+    offset += (rest % p.lead_dims[i]) * p.mask.strides[i];
+    rest /= p.lead_dims[i];
+  }
+  const int64_t js = p.mask.strides[n - 1];
+  if (p.mask.kind == MaskView::kBool) {
+    const uint8_t* m = reinterpret_cast<const uint8_t*>(p.mask.data) + offset;
+    for (int64_t j = 0; j < p.keys; ++j) {
+      if (m[j * js] != 0) row[j] = p.fill;
+    }
+  } else {
+    const float* m = reinterpret_cast<const float*>(p.mask.data) + offset;
+    for (int64_t j = 0; j < p.keys; ++j) row[j] += m[j * js];
+  }
+}
+
+/*! \brief Rows [r0, r1) of key/value head `kvh` in batch `lead`; a row is (g, t), query head kvh * G + g. */
+void RunTask(const Problem& p, const float* q, const float* k, const float* v, float* out, int64_t lead, int64_t kvh, int64_t r0,
+             int64_t r1) {
+  const int64_t groups = p.heads / p.kv_heads, n = r1 - r0;
+  const float* kb = k + (lead * p.kv_heads + kvh) * p.keys * p.depth;
+  const float* vb = v + (lead * p.kv_heads + kvh) * p.keys * p.value_depth;
+  // Rows of scores padded to whole key blocks, so that a block's scores never spill into the next row.
+  const int64_t stride = (p.keys + kKeyBlock - 1) / kKeyBlock * kKeyBlock;
+  std::vector<const float*> qrows(n);
+  std::vector<float> scores(n * stride);
+  std::vector<float*> srows(n);
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t g = (r0 + i) / p.rows, t = (r0 + i) % p.rows;
+    qrows[i] = q + ((lead * p.heads + kvh * groups + g) * p.rows + t) * p.depth;
+    srows[i] = scores.data() + i * stride;
+  }
+  std::vector<float> kt(p.depth * kKeyBlock);
+  for (int64_t j0 = 0; j0 < p.keys; j0 += kKeyBlock) {
+    const int64_t width = std::min(kKeyBlock, p.keys - j0);
+    for (int64_t l = 0; l < kKeyBlock; ++l) {
+      const float* kj = kb + (j0 + std::min(l, width - 1)) * p.depth;  // a partial block repeats its last key
+      for (int64_t d = 0; d < p.depth; ++d) kt[d * kKeyBlock + l] = kj[d];
+    }
+    ScoreBlock(qrows.data(), n, kt.data(), p.depth, srows.data(), j0);
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t g = (r0 + i) / p.rows, t = (r0 + i) % p.rows, h = kvh * groups + g;
+    FinishScores(p, lead, h, t, srows[i]);
+    WeightedValues(srows[i], p.keys, vb, p.value_depth, out + ((lead * p.heads + h) * p.rows + t) * p.value_depth);
+  }
+}
+
+absl::Status Attention(absl::Span<DLTensor* const> args) {
+  constexpr const char* kName = "mlc.attention";
+  if (args.size() != 5 && args.size() != 6) {
+    return absl::InvalidArgumentError(absl::StrCat(kName, " takes q, k, v, params, [mask,] out; got ", args.size(), " tensors"));
+  }
+  for (DLTensor* t : args) {
+    if (t->strides != nullptr) return absl::InvalidArgumentError(absl::StrCat(kName, ": tensors must be contiguous"));
+  }
+  const DLTensor *q = args[0], *k = args[1], *v = args[2], *params = args[3];
+  const DLTensor* mask = args.size() == 6 ? args[4] : nullptr;
+  DLTensor* out = args.back();
+  const int n = q->ndim;
+  bool ok = n >= 3 && k->ndim == n && v->ndim == n && out->ndim == n && HasDtype(q, kDLFloat, 32) && HasDtype(k, kDLFloat, 32) &&
+            HasDtype(v, kDLFloat, 32) && HasDtype(out, kDLFloat, 32) && HasDtype(params, kDLFloat, 32) && params->ndim == 1 &&
+            params->shape[0] == 3;
+  Problem p;
+  if (ok) {
+    p.heads = q->shape[n - 3];
+    p.rows = q->shape[n - 2];
+    p.depth = q->shape[n - 1];
+    p.kv_heads = k->shape[n - 3];
+    p.keys = k->shape[n - 2];
+    p.value_depth = v->shape[n - 1];
+    ok = p.kv_heads > 0 && p.heads % p.kv_heads == 0 && k->shape[n - 1] == p.depth && v->shape[n - 3] == p.kv_heads &&
+         v->shape[n - 2] == p.keys && out->shape[n - 3] == p.heads && out->shape[n - 2] == p.rows && out->shape[n - 1] == p.value_depth;
+    for (int i = 0; ok && i < n - 3; ++i) {
+      ok = k->shape[i] == q->shape[i] && v->shape[i] == q->shape[i] && out->shape[i] == q->shape[i];
+      p.lead *= q->shape[i];
+      p.lead_dims.push_back(q->shape[i]);
+    }
+  }
+  if (!ok) {
+    return absl::InvalidArgumentError(absl::StrCat(kName, " expects float32 q [..., H, T, D], k [..., KV, S, D], v [..., KV, S, E] with ",
+                                                   "KV dividing H, float32 params [3] and out [..., H, T, E]"));
+  }
+  const float* pv = reinterpret_cast<const float*>(DataOf(params));
+  p.factor = pv[0];
+  p.fill = pv[1];
+  p.divide = pv[2] != 0;
+  if (mask != nullptr) {
+    // Broadcast strides over the scores' dimensions [..., H, T, S], aligned on the right.
+    const std::vector<int64_t> md = DimsOf(mask), ms = StridesOf(md);
+    const std::vector<int64_t> sd = [&] {
+      std::vector<int64_t> d(q->shape, q->shape + n);
+      d[n - 1] = p.keys;
+      return d;
+    }();
+    if (static_cast<int>(md.size()) > n) return absl::InvalidArgumentError(absl::StrCat(kName, ": the mask has more dimensions than the scores"));
+    p.mask.strides.assign(n, 0);
+    for (int i = 0; i < static_cast<int>(md.size()); ++i) {
+      const int o = n - static_cast<int>(md.size()) + i;
+      if (md[i] != 1 && md[i] != sd[o]) {
+        return absl::InvalidArgumentError(absl::StrCat(kName, ": mask dimension ", i, " (", md[i], ") does not broadcast to ", sd[o]));
+      }
+      p.mask.strides[o] = md[i] == 1 ? 0 : ms[i];
+    }
+    p.mask.data = DataOf(mask);
+    if (HasDtype(mask, kDLBoolCode, 8) || HasDtype(mask, kDLUInt, 8)) {
+      p.mask.kind = MaskView::kBool;
+    } else if (HasDtype(mask, kDLFloat, 32)) {
+      p.mask.kind = MaskView::kAdditive;
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat(kName, ": the mask must be bool or float32"));
+    }
+  }
+  if (p.keys == 0) {  // no key: the product with an empty softmax row is 0, as the unfused operators give
+    std::fill(reinterpret_cast<float*>(DataOf(out)), reinterpret_cast<float*>(DataOf(out)) + CountOf(DimsOf(out)), 0.0f);
+    return absl::OkStatus();
+  }
+  const int64_t rows_per_head = (p.heads / p.kv_heads) * p.rows;
+  const int64_t blocks = (rows_per_head + kRowBlock - 1) / kRowBlock;
+  const float *qd = reinterpret_cast<const float*>(DataOf(q)), *kd = reinterpret_cast<const float*>(DataOf(k)),
+              *vd = reinterpret_cast<const float*>(DataOf(v));
+  float* od = reinterpret_cast<float*>(DataOf(out));
+  ParallelFor(p.lead * p.kv_heads * blocks, [&](int64_t begin, int64_t end) {
+    for (int64_t task = begin; task < end; ++task) {
+      const int64_t b = task % blocks, head = task / blocks;
+      const int64_t r0 = b * kRowBlock, r1 = std::min(rows_per_head, r0 + kRowBlock);
+      RunTask(p, qd, kd, vd, od, head / p.kv_heads, head % p.kv_heads, r0, r1);
+    }
+  });
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+MLC_REGISTER_RUNTIME_FUNC("mlc.attention", Attention);
+
+}  // namespace vm
+}  // namespace mlc
