@@ -33,9 +33,11 @@ namespace {
 
 constexpr int64_t kKeyBlock = 16;  // keys per packed block: one AVX-512 vector of scores
 constexpr int64_t kRowBlock = 32;  // query rows per task (of one key/value head)
+constexpr int64_t kPackRows = 8;   // from this many rows on, keys are packed (the packing is shared by the rows)
 
-// One source, compiled for AVX-512, AVX2 + FMA and the baseline; the loader picks by CPU.
-#define MLC_ATTENTION_CLONES __attribute__((target_clones("arch=skylake-avx512", "arch=haswell", "default")))
+// One source, compiled for AVX-512, AVX2 + FMA and the baseline; the loader picks by CPU. (The
+// x86-64-vN levels are feature sets; a CPU name such as skylake-avx512 would match that model only.)
+#define MLC_ATTENTION_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 
 /*! \brief e^x for x <= 0 (softmax after the row maximum is subtracted), in plain arithmetic so
  *  that loops over it vectorize: 2^(x log2 e) as 2^n times a degree-6 polynomial of the
@@ -75,38 +77,93 @@ struct Problem {
   MaskView mask;
 };
 
-/*! \brief Scores of `r` query rows against keys [j0, j0 + kKeyBlock) packed as kt [depth][16]. */
+// Sixteen floats as one value (GCC/Clang vector extensions): a zmm register in the AVX-512
+// clone, two ymm or four xmm in the others. The loops below are written over it rather than left
+// to the auto-vectorizer, which vectorized the score loop over the wrong axis (with shuffles).
+typedef float Vec16 __attribute__((vector_size(64)));
+
+__attribute__((always_inline)) inline Vec16 Load16(const float* p) {
+  Vec16 v;
+  std::memcpy(&v, p, sizeof(v));
+  return v;
+}
+__attribute__((always_inline)) inline void Store16(float* p, Vec16 v) { std::memcpy(p, &v, sizeof(v)); }
+
+/*! \brief Scores of `r` query rows against keys [j0, j0 + kKeyBlock) packed as kt [depth][16],
+ *  four rows at a time (four multiply-adds per load of the keys). */
 MLC_ATTENTION_CLONES void ScoreBlock(const float* const* q, int64_t r, const float* kt, int64_t depth, float* const* scores,
                                      int64_t j0) {
-  for (int64_t i = 0; i < r; ++i) {
-    float acc[kKeyBlock] = {};
-    const float* qi = q[i];
+  int64_t i = 0;
+  for (; i + 4 <= r; i += 4) {
+    Vec16 a0 = {}, a1 = {}, a2 = {}, a3 = {};
+    const float *q0 = q[i], *q1 = q[i + 1], *q2 = q[i + 2], *q3 = q[i + 3];
     for (int64_t d = 0; d < depth; ++d) {
-      const float x = qi[d];
-      const float* kd = kt + d * kKeyBlock;
-      for (int64_t l = 0; l < kKeyBlock; ++l) acc[l] += x * kd[l];
+      const Vec16 k = Load16(kt + d * kKeyBlock);
+      a0 += q0[d] * k;
+      a1 += q1[d] * k;
+      a2 += q2[d] * k;
+      a3 += q3[d] * k;
     }
-    std::memcpy(scores[i] + j0, acc, sizeof(acc));
+    Store16(scores[i] + j0, a0);
+    Store16(scores[i + 1] + j0, a1);
+    Store16(scores[i + 2] + j0, a2);
+    Store16(scores[i + 3] + j0, a3);
+  }
+  for (; i < r; ++i) {
+    Vec16 a = {};
+    for (int64_t d = 0; d < depth; ++d) a += q[i][d] * Load16(kt + d * kKeyBlock);
+    Store16(scores[i] + j0, a);
   }
 }
 
-/*! \brief softmax(row) . v into out (E floats), the row's scores already final. */
+/*! \brief Scores of `r` query rows against every key, one key at a time (depth a multiple of
+ *  16): for a few rows (a decode step) packing the keys would cost more than the horizontal sums. */
+MLC_ATTENTION_CLONES void ScoreDirect(const float* const* q, int64_t r, const float* k, int64_t keys, int64_t depth,
+                                      float* const* scores) {
+  for (int64_t j = 0; j < keys; ++j) {
+    const float* kj = k + j * depth;
+    for (int64_t i = 0; i < r; ++i) {
+      Vec16 acc = {};
+      for (int64_t d = 0; d < depth; d += kKeyBlock) acc += Load16(q[i] + d) * Load16(kj + d);
+      float sum = 0;
+      for (int l = 0; l < kKeyBlock; ++l) sum += acc[l];
+      scores[i][j] = sum;
+    }
+  }
+}
+
+/*! \brief softmax(row) . v into out (E floats), the row's scores already final; `row` holds
+ *  whole blocks of 16 (the keys past `keys` are ignored). */
 MLC_ATTENTION_CLONES void WeightedValues(float* row, int64_t keys, const float* v, int64_t value_depth, float* out) {
+  const int64_t whole = keys / kKeyBlock * kKeyBlock;
   float top = row[0];
-  for (int64_t j = 1; j < keys; ++j) top = std::max(top, row[j]);
+  if (whole > 0) {
+    Vec16 m = Load16(row);
+    for (int64_t j = kKeyBlock; j < whole; j += kKeyBlock) {
+      const Vec16 x = Load16(row + j);
+      m = m > x ? m : x;
+    }
+    for (int l = 0; l < kKeyBlock; ++l) top = std::max(top, m[l]);
+  }
+  for (int64_t j = whole; j < keys; ++j) top = std::max(top, row[j]);
+  for (int64_t j = 0; j < keys; ++j) row[j] = ExpNonPositive(row[j] - top);
+  Vec16 partial = {};
+  for (int64_t j = 0; j < whole; j += kKeyBlock) partial += Load16(row + j);
   float sum = 0;
-  for (int64_t j = 0; j < keys; ++j) {
-    row[j] = ExpNonPositive(row[j] - top);
-    sum += row[j];
-  }
-  std::fill(out, out + value_depth, 0.0f);
-  for (int64_t j = 0; j < keys; ++j) {
-    const float p = row[j];
-    const float* vj = v + j * value_depth;
-    for (int64_t e = 0; e < value_depth; ++e) out[e] += p * vj[e];
-  }
+  for (int l = 0; l < kKeyBlock; ++l) sum += partial[l];
+  for (int64_t j = whole; j < keys; ++j) sum += row[j];
   const float inv = 1.0f / sum;
-  for (int64_t e = 0; e < value_depth; ++e) out[e] *= inv;
+  int64_t e = 0;
+  for (; e + kKeyBlock <= value_depth; e += kKeyBlock) {
+    Vec16 acc = {};
+    for (int64_t j = 0; j < keys; ++j) acc += row[j] * Load16(v + j * value_depth + e);
+    Store16(out + e, acc * inv);
+  }
+  for (; e < value_depth; ++e) {
+    float acc = 0;
+    for (int64_t j = 0; j < keys; ++j) acc += row[j] * v[j * value_depth + e];
+    out[e] = acc * inv;
+  }
 }
 
 /*! \brief Scales and masks row (lead, h, t) of scores in place. */
@@ -148,14 +205,18 @@ void RunTask(const Problem& p, const float* q, const float* k, const float* v, f
     qrows[i] = q + ((lead * p.heads + kvh * groups + g) * p.rows + t) * p.depth;
     srows[i] = scores.data() + i * stride;
   }
-  std::vector<float> kt(p.depth * kKeyBlock);
-  for (int64_t j0 = 0; j0 < p.keys; j0 += kKeyBlock) {
-    const int64_t width = std::min(kKeyBlock, p.keys - j0);
-    for (int64_t l = 0; l < kKeyBlock; ++l) {
-      const float* kj = kb + (j0 + std::min(l, width - 1)) * p.depth;  // a partial block repeats its last key
-      for (int64_t d = 0; d < p.depth; ++d) kt[d * kKeyBlock + l] = kj[d];
+  if (n < kPackRows && p.depth % kKeyBlock == 0) {
+    ScoreDirect(qrows.data(), n, kb, p.keys, p.depth, srows.data());
+  } else {
+    std::vector<float> kt(p.depth * kKeyBlock);
+    for (int64_t j0 = 0; j0 < p.keys; j0 += kKeyBlock) {
+      const int64_t width = std::min(kKeyBlock, p.keys - j0);
+      for (int64_t l = 0; l < kKeyBlock; ++l) {
+        const float* kj = kb + (j0 + std::min(l, width - 1)) * p.depth;  // a partial block repeats its last key
+        for (int64_t d = 0; d < p.depth; ++d) kt[d * kKeyBlock + l] = kj[d];
+      }
+      ScoreBlock(qrows.data(), n, kt.data(), p.depth, srows.data(), j0);
     }
-    ScoreBlock(qrows.data(), n, kt.data(), p.depth, srows.data(), j0);
   }
   for (int64_t i = 0; i < n; ++i) {
     const int64_t g = (r0 + i) / p.rows, t = (r0 + i) % p.rows, h = kvh * groups + g;
