@@ -17,6 +17,7 @@
 #include "codegen/memory_plan.h"
 #include "codegen/tensor_type.h"
 #include "ir/graph/op.h"
+#include "ir/ops/op_attrs.h"
 #include "ir/graph/printer.h"
 #include "ir/graph/shape_bounds.h"
 #include "ir/graph/serialize.h"
@@ -246,6 +247,23 @@ class FunctionCompiler {
         return Error(std::string(s.message()));
       }
       return *value;
+    }
+    if (name == "cache_append") {
+      absl::StatusOr<Arg> cache = CompileExpr(call->args[0]);
+      if (!cache.ok()) return cache.status();
+      absl::StatusOr<Arg> rows = CompileExpr(call->args[1]);
+      if (!rows.ok()) return rows.status();
+      auto attrs = relax::ParseAttrs<relax::AxisAttrs>(call->attrs);
+      const auto* t = call->struct_info().as<relax::TensorStructInfoNode>();
+      if (!attrs.ok() || t == nullptr) return Error("R.cache_append needs an axis and a tensor result");
+      Instruction* inst = NewCall(Instruction::BUILTIN);
+      inst->set_builtin(Instruction::CACHE_APPEND);
+      *inst->add_args() = *cache;
+      *inst->add_args() = *rows;
+      inst->add_args()->set_imm(attrs->axis < 0 ? attrs->axis + t->ndim : attrs->axis);
+      Arg dst = NewRegister();
+      inst->set_dst(dst.reg());
+      return dst;
     }
     if (name == "alloc_tensor") {
       const auto* t = call->struct_info().as<relax::TensorStructInfoNode>();

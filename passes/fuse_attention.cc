@@ -61,6 +61,24 @@ bool BroadcastsTo(const std::vector<tir::PrimExpr>& dims, const std::vector<tir:
   return true;
 }
 
+std::vector<int64_t> Iota(size_t n) {
+  std::vector<int64_t> axes(n);
+  for (size_t i = 0; i < n; ++i) axes[i] = static_cast<int64_t>(i);
+  return axes;
+}
+
+/*! \brief The permutation between [..., KV, S, D] and [..., S, KV, D] (its own inverse). */
+std::vector<int64_t> SequenceMajorSwap(size_t n) {
+  std::vector<int64_t> axes = Iota(n);
+  std::swap(axes[n - 3], axes[n - 2]);
+  return axes;
+}
+
+bool PermutesBy(const relax::Expr& call, const std::vector<int64_t>& axes) {
+  auto attrs = relax::ParseAttrs<relax::PermuteDimsAttrs>(call.as<relax::CallNode>()->attrs);
+  return attrs.ok() && attrs->axes == axes;
+}
+
 class FuseAttentionPass : public FunctionPass {
  public:
   std::string name() const override { return "fuse-attention"; }
@@ -76,16 +94,21 @@ class FuseAttentionPass : public FunctionPass {
  protected:
   bool skip_primitive() const override { return true; }
   absl::StatusOr<relax::Function> RunOnFunction(const relax::Function& f, relax::BlockBuilder* bb) override {
-    RepeatKvPattern krep, vrep;
-    Pattern q = Wildcard(), k = Wildcard(), v = Wildcard(), c = IsConst(), m = Wildcard(), fill = IsConst();
-    Pattern kt = IsOp("permute_dims")({krep.rep | k});
+    // Keys and values may be a sequence-major tensor x [..., S, KV, D] viewed head-major by a
+    // permute_dims (a cache that kv-cache-append grows in place); the kernel then reads x itself.
+    Pattern kx = Wildcard(), vx = Wildcard(), k = Wildcard(), v = Wildcard();
+    Pattern kperm = IsOp("permute_dims")({kx}), vperm = IsOp("permute_dims")({vx});
+    Pattern kin = kperm | k, vin = vperm | v;
+    RepeatKvPattern krep(kin), vrep(vin);
+    Pattern q = Wildcard(), c = IsConst(), m = Wildcard(), fill = IsConst();
+    Pattern kt = IsOp("permute_dims")({krep.rep | kin});
     Pattern scores = IsOp("matmul")({q, kt});
     Pattern divided = IsOp("divide")({scores, c}), multiplied = IsOp("multiply")({scores, c});
     Pattern scaled = divided | multiplied | scores;
     Pattern fill_where_true = IsOp("where")({m, fill, scaled}), keep_where_true = IsOp("where")({m, scaled, fill});
     Pattern added = IsOp("add")({scaled, m});
     Pattern probs = IsOp("nn.softmax")({fill_where_true | keep_where_true | added | scaled});
-    Pattern out = IsOp("matmul")({probs, vrep.rep | v});
+    Pattern out = IsOp("matmul")({probs, vrep.rep | vin});
     const std::map<const relax::VarNode*, int> uses = CountVarUses(f);
     return Rewrite(
         out, f,
@@ -106,42 +129,52 @@ class FuseAttentionPass : public FunctionPass {
           const std::vector<tir::PrimExpr> qd = DimsOf(mt[q]), sd = DimsOf(mt[scores]), od = DimsOf(matched);
           const size_t n = qd.size();
           if (n < 3 || sd.size() != n || od.size() != n) return matched;
-          // Keys [..., KV, S, D], unrepeated where the export repeats them per query head. An export
-          // may transpose them from another layout in the same step (x [B, S, H, D] by [0, 2, 3, 1]):
-          // the keys are then x permuted without the final swap.
-          relax::Expr keys = mt[k], values = mt[v];
-          std::vector<tir::PrimExpr> key_dims;  // of `keys` (a new call has no struct info yet)
-          if (!keys.defined()) {
-            if (!SwapsLastTwoAxes(mt[kt], n) || !MatchHeadRepeat(mt, krep)) return matched;
-            keys = mt[krep.k];
-          } else if (!SwapsLastTwoAxes(mt[kt], n)) {
+          // Keys and values as [..., KV, S, D] (head-major), unrepeated where the export repeats them
+          // per query head. An export may transpose the keys from another layout in the same step
+          // (x [B, S, H, D] by [0, 2, 3, 1]): they are then x permuted without the final swap.
+          const bool k_repeated = mt[krep.rep].defined(), v_repeated = mt[vrep.rep].defined();
+          if (k_repeated && (!SwapsLastTwoAxes(mt[kt], n) || !MatchHeadRepeat(mt, krep))) return matched;
+          if (v_repeated && !MatchHeadRepeat(mt, vrep)) return matched;
+          const relax::Expr k_src = mt[kin], v_src = mt[vin];
+          std::vector<int64_t> k_axes = Iota(n);  // keys = permute_dims(k_src, k_axes)
+          if (!k_repeated && !SwapsLastTwoAxes(mt[kt], n)) {
             auto attrs = relax::ParseAttrs<relax::PermuteDimsAttrs>(mt[kt].as<relax::CallNode>()->attrs);
-            if (!attrs.ok() || attrs->axes.size() != n || DimsOf(mt[k]).size() != n) return matched;
-            std::vector<int64_t> axes = attrs->axes;
-            std::swap(axes[n - 1], axes[n - 2]);
+            if (!attrs.ok() || attrs->axes.size() != n) return matched;
+            k_axes = attrs->axes;
+            std::swap(k_axes[n - 1], k_axes[n - 2]);
+          }
+          const std::vector<tir::PrimExpr> ksd = DimsOf(k_src), vd = DimsOf(v_src);
+          if (ksd.size() != n || vd.size() != n) return matched;
+          std::vector<tir::PrimExpr> kd;
+          for (int64_t a : k_axes) kd.push_back(ksd[a]);
+          // What the kernel reads: a sequence-major source where there is one.
+          relax::Expr keys = k_src, values = v_src;
+          bool k_seq_major = false, v_seq_major = false;
+          if (k_axes == SequenceMajorSwap(n)) {
+            k_seq_major = true;
+          } else if (k_axes != Iota(n)) {
             Attrs permute;
-            permute["axes"] = axes;
-            keys = relax::MakeCall(relax::GetOpOrDie("permute_dims"), {keys}, permute);
-            key_dims.clear();
-            for (int64_t a : axes) key_dims.push_back(DimsOf(mt[k])[a]);
+            permute["axes"] = k_axes;
+            keys = relax::MakeCall(relax::GetOpOrDie("permute_dims"), {k_src}, permute);
+          } else if (mt[kperm].defined() && PermutesBy(mt[kperm], SequenceMajorSwap(n))) {  // kin matched as kperm
+            keys = mt[kx];
+            k_seq_major = true;
           }
-          if (!values.defined()) {
-            if (!MatchHeadRepeat(mt, vrep)) return matched;
-            values = mt[vrep.k];
+          if (mt[vperm].defined() && PermutesBy(mt[vperm], SequenceMajorSwap(n))) {
+            values = mt[vx];
+            v_seq_major = true;
           }
-          const std::vector<tir::PrimExpr> kd = key_dims.empty() ? DimsOf(keys) : key_dims, vd = DimsOf(values);
-          if (kd.size() != n || vd.size() != n) return matched;
           const int64_t *heads = tir::AsConstInt(qd[n - 3]), *kv_heads = tir::AsConstInt(kd[n - 3]);
           if (heads == nullptr || kv_heads == nullptr || *kv_heads <= 0 || *heads % *kv_heads != 0) return matched;
           if (!Same(vd[n - 3], kd[n - 3]) || !Same(kd[n - 1], qd[n - 1]) || !Same(vd[n - 2], kd[n - 2])) return matched;
           for (size_t i = 0; i + 3 < n; ++i) {
             if (!Same(kd[i], qd[i]) || !Same(vd[i], qd[i])) return matched;
           }
-          for (const relax::Expr& x : {mt[q], mt[k].defined() ? mt[k] : keys, values}) {
+          for (const relax::Expr& x : {mt[q], k_src, v_src}) {
             if (DtypeOf(x) != DataType::Float32()) return matched;
           }
           if (!SoftmaxOverLastAxis(mt[probs], n)) return matched;
-          // params = {factor, fill, divide}.
+          // params = {factor, fill, divide, k_seq_major, v_seq_major}.
           float factor = 1, fill_value = 0, divide = 0;
           if (mt[divided].defined() || mt[multiplied].defined()) {
             std::optional<float> value = ScalarConstant(mt[c]);
@@ -160,11 +193,13 @@ class FuseAttentionPass : public FunctionPass {
             if (DtypeOf(mt[m]) != DataType::Float32() || !BroadcastsTo(DimsOf(mt[m]), sd)) return matched;
             mask = mt[m];
           }
-          TensorData params(DataType::Float32(), {3});
+          TensorData params(DataType::Float32(), {5});
           float* pv = static_cast<float*>(params.mutable_data());
           pv[0] = factor;
           pv[1] = fill_value;
           pv[2] = divide;
+          pv[3] = k_seq_major ? 1 : 0;
+          pv[4] = v_seq_major ? 1 : 0;
           args.push_back(relax::MakeConstant(std::move(params)));
           if (mask) args.push_back(*mask);
           return CallDpsPacked("mlc.attention", std::move(args), matched);

@@ -30,8 +30,8 @@ bool ConstantDim(const tir::PrimExpr& e, int64_t* value) {
 
 }  // namespace
 
-RepeatKvPattern::RepeatKvPattern()
-    : k(Wildcard()), expand(IsOp("reshape")({k})), repeat(IsOp("broadcast_to")({expand})), rep(IsOp("reshape")({repeat})) {}
+RepeatKvPattern::RepeatKvPattern(Pattern repeated)
+    : k(std::move(repeated)), expand(IsOp("reshape")({k})), repeat(IsOp("broadcast_to")({expand})), rep(IsOp("reshape")({repeat})) {}
 
 std::optional<HeadRepeat> MatchHeadRepeat(const Match& m, const RepeatKvPattern& pattern) {
   const std::vector<tir::PrimExpr> kd = DimsOf(m[pattern.k]), ed = DimsOf(m[pattern.expand]), bd = DimsOf(m[pattern.repeat]),

@@ -18,7 +18,8 @@ namespace mlc {
 namespace passes {
 
 struct RepeatKvPattern {
-  RepeatKvPattern();
+  /*! \brief `k`: what the repeated tensor must match (anything by default). */
+  explicit RepeatKvPattern(Pattern k = Wildcard());
   Pattern k, expand, repeat, rep;  // rep = reshape(repeat = broadcast_to(expand = reshape(k)))
 };
 

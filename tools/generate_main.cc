@@ -93,6 +93,12 @@ int main(int argc, char** argv) {
   const mlc::vm::VirtualMachine::MemoryStats m = (*vm)->Memory();
   std::printf("memory: %.2f MB of constants, %.2f MB of intermediates held (peak live %.2f MB), %.2f MB of kernel workspace\n",
               m.constants / 1e6, m.intermediates_held / 1e6, m.intermediates_peak / 1e6, m.workspace_held / 1e6);
+  if (generator->cached()) {
+    const mlc::vm::VirtualMachine::CacheStats c = (*vm)->Caches();
+    std::printf("cache: %.2f MB for %zu positions; %lld appends in place, %lld copied the cache\n", r->cache_bytes / 1e6,
+                prompt.size() + options.max_new_tokens, static_cast<long long>(c.appended_in_place),
+                static_cast<long long>(c.appended_by_copy));
+  }
   if (!absl::GetFlag(FLAGS_out).empty()) {
     mlc::TensorData ids(mlc::DataType::Int64(), {static_cast<int64_t>(r->tokens.size())},
                         std::string(reinterpret_cast<const char*>(r->tokens.data()), r->tokens.size() * sizeof(int64_t)));

@@ -101,10 +101,16 @@ absl::StatusOr<GenerationResult> Generator::Generate(const std::vector<int64_t>&
   GenerationResult result;
   std::mt19937_64 rng(o.seed);
   std::vector<Value> caches;
+  // Each cache starts empty with room for the whole generation: a function that grows its
+  // caches with R.cache_append (kv-cache-append) then appends in place at every step.
+  const int64_t positions = static_cast<int64_t>(prompt.size()) + o.max_new_tokens;
   for (const CacheType& c : cache_types_) {
     std::vector<int64_t> empty = c.dims;
+    int64_t row_bytes = DLDataTypeBytes(c.dtype);
+    for (int64_t d : c.dims) row_bytes *= d == -1 ? 1 : d;
     std::replace(empty.begin(), empty.end(), int64_t{-1}, int64_t{0});
-    absl::StatusOr<NDArray> t = NDArray::Allocate(empty, c.dtype);
+    absl::StatusOr<NDArray> t = NDArray::AllocateWithCapacity(empty, c.dtype, positions * row_bytes);
+    result.cache_bytes += positions * row_bytes;
     if (!t.ok()) return t.status();
     caches.push_back(Value(*t));
   }

@@ -43,6 +43,7 @@ struct GenerationResult {
   std::vector<int64_t> tokens;  // the new tokens
   double prefill_seconds = 0;   // the prompt's call
   double decode_seconds = 0;    // the calls after it
+  int64_t cache_bytes = 0;      // the key/value caches allocated (for the prompt and every new token)
   /*! \brief The logits each new token was chosen from, [vocab] each (kept when asked). */
   std::vector<std::vector<float>> logits;
 };

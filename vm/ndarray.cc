@@ -169,6 +169,44 @@ absl::StatusOr<NDArray> NDArray::Allocate(std::vector<int64_t> shape, DLDataType
   return Over(std::move(storage), 0, std::move(shape), dtype);
 }
 
+absl::StatusOr<NDArray> NDArray::AllocateWithCapacity(std::vector<int64_t> shape, DLDataType dtype, int64_t capacity_bytes) {
+  const int64_t bytes = SaturatingMul(mlc::NumElements(shape), DLDataTypeBytes(dtype));
+  // Allocate the capacity as a byte tensor, then view the shape at its start.
+  absl::StatusOr<NDArray> store = Allocate({std::max(bytes, capacity_bytes)}, DLDataType{kDLUInt, 8, 1});
+  if (!store.ok()) return store.status();
+  store->c_->storage->appended.store(static_cast<size_t>(bytes));
+  return Over(store->c_->storage, 0, std::move(shape), dtype);
+}
+
+absl::StatusOr<NDArray> NDArray::AppendRows(const NDArray& base, const NDArray& rows, int axis, bool* in_place) {
+  *in_place = false;
+  const std::vector<int64_t>&bs = base.shape(), &rs = rows.shape();
+  bool ok = base.dtype().code == rows.dtype().code && base.dtype().bits == rows.dtype().bits && bs.size() == rs.size() &&
+            axis >= 0 && axis < static_cast<int>(bs.size());
+  for (int d = 0; ok && d < static_cast<int>(bs.size()); ++d) ok = d == axis || (bs[d] == rs[d] && (d > axis || bs[d] == 1));
+  if (!ok) {
+    return absl::InvalidArgumentError(absl::StrCat("cannot append ", DescribeTensor(rows.dtype(), rs), " to ",
+                                                   DescribeTensor(base.dtype(), bs), " along axis ", axis,
+                                                   " (the other axes must agree, the ones before it be 1)"));
+  }
+  std::vector<int64_t> shape = bs;
+  shape[axis] += rs[axis];
+  const size_t base_bytes = base.NumBytes(), row_bytes = rows.NumBytes();
+  Storage& storage = *base.c_->storage;
+  const size_t offset = static_cast<size_t>(static_cast<char*>(base.data()) - static_cast<char*>(storage.data));
+  size_t end = offset + base_bytes;
+  if (end + row_bytes <= storage.bytes && storage.appended.compare_exchange_strong(end, end + row_bytes)) {
+    std::memcpy(static_cast<char*>(storage.data) + offset + base_bytes, rows.data(), row_bytes);
+    *in_place = true;
+    return Over(base.c_->storage, static_cast<int64_t>(offset), std::move(shape), base.dtype());
+  }
+  absl::StatusOr<NDArray> grown = AllocateWithCapacity(shape, base.dtype(), 2 * static_cast<int64_t>(base_bytes + row_bytes));
+  if (!grown.ok()) return grown.status();
+  std::memcpy(grown->data(), base.data(), base_bytes);
+  std::memcpy(static_cast<char*>(grown->data()) + base_bytes, rows.data(), row_bytes);
+  return grown;
+}
+
 NDArray NDArray::Empty(std::vector<int64_t> shape, DLDataType dtype, std::shared_ptr<StoragePool> pool) {
   absl::StatusOr<NDArray> a = Allocate(std::move(shape), dtype, std::move(pool));
   if (!a.ok()) {

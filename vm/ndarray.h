@@ -10,6 +10,7 @@
 
 #include <dlpack/dlpack.h>
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -67,6 +68,16 @@ class NDArray {
   /*! \brief A tensor of `shape` in `base`'s storage from byte `offset` on (64-byte aligned),
    *         sharing it; an error when it does not fit. */
   static absl::StatusOr<NDArray> View(const NDArray& base, int64_t offset, std::vector<int64_t> shape, DLDataType dtype);
+  /*! \brief `shape` in storage of `capacity_bytes` (at least the shape's bytes): a tensor that
+   *  AppendRows grows in place, such as a key/value cache allocated for a whole generation. */
+  static absl::StatusOr<NDArray> AllocateWithCapacity(std::vector<int64_t> shape, DLDataType dtype, int64_t capacity_bytes);
+  /*! \brief concat([base, rows], axis) when every axis of both before `axis` is 1, so that the
+   *  rows' bytes go right after base's. When base ends where the last append into its storage
+   *  ended and the storage has room, `rows` alone is copied there and the result shares base's
+   *  storage (base still reads as before: the bytes it covers do not change); otherwise both are
+   *  copied into new storage with room for as many rows again. `*in_place` says which; an error
+   *  names mismatched shapes or dtypes. */
+  static absl::StatusOr<NDArray> AppendRows(const NDArray& base, const NDArray& rows, int axis, bool* in_place);
   /*! \brief A copy of `bytes` (row-major), which must hold the shape's bytes. */
   static absl::StatusOr<NDArray> FromBytes(std::vector<int64_t> shape, DLDataType dtype, const std::string& bytes);
   /*! \brief Copies `bytes` (row-major) in; an error, copying nothing, unless they are exactly the
@@ -88,6 +99,9 @@ class NDArray {
   struct Storage {
     void* data = nullptr;
     size_t bytes = 0;
+    // Where the bytes AppendRows has written end; a tensor ending there may grow in place.
+    // Storage that was not made for appending counts as full.
+    std::atomic<size_t> appended{SIZE_MAX};
     std::shared_ptr<StoragePool> pool;
     ~Storage();
   };

@@ -415,6 +415,13 @@ absl::Status VirtualMachine::Decode(int func_index) {
                 }
                 d.callee = Callee::kMatchCast;
                 break;
+              case Instruction::CACHE_APPEND:
+                if (d.args.size() != 3 || d.args[0].kind == Operand::kImm || d.args[1].kind == Operand::kImm ||
+                    d.args[2].kind != Operand::kImm || d.dst < 0) {
+                  return absl::DataLossError(absl::StrCat(where(pc), "CACHE_APPEND takes a cache, rows and an axis"));
+                }
+                d.callee = Callee::kCacheAppend;
+                break;
               default:
                 return absl::DataLossError(absl::StrCat(where(pc), "unknown builtin ", inst.builtin()));
             }
@@ -605,6 +612,19 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
                                       [](size_t) { return std::string("R.match_cast"); }, &shape_values);
           if (!s.ok()) return absl::InvalidArgumentError(absl::StrCat(Where(func_index, pc), s.message()));
         }
+        break;
+      }
+      case Callee::kCacheAppend: {
+        Value cache = value_of(inst.args[0]), rows = value_of(inst.args[1]);
+        if (!cache.is_tensor() || !rows.is_tensor()) {
+          return absl::InvalidArgumentError(absl::StrCat(Where(func_index, pc), "R.cache_append takes tensors, got ", cache.Describe(),
+                                                         " and ", rows.Describe()));
+        }
+        bool in_place = false;
+        absl::StatusOr<NDArray> grown = NDArray::AppendRows(cache.tensor(), rows.tensor(), static_cast<int>(inst.args[2].value), &in_place);
+        if (!grown.ok()) return absl::Status(grown.status().code(), absl::StrCat(Where(func_index, pc), grown.status().message()));
+        (in_place ? appended_in_place_ : appended_by_copy_).fetch_add(1, std::memory_order_relaxed);
+        regs[inst.dst] = *std::move(grown);
         break;
       }
       case Callee::kKernel: {

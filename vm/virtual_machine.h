@@ -16,6 +16,7 @@
 #ifndef MLC_VM_VIRTUAL_MACHINE_H_
 #define MLC_VM_VIRTUAL_MACHINE_H_
 
+#include <atomic>
 #include <map>
 #include <memory>
 #include <string>
@@ -75,6 +76,13 @@ class VirtualMachine {
     int64_t workspace_held = 0;      // kernels' scratch (packed operands), all VMs of the process
   };
   MemoryStats Memory() const;
+  /*! \brief What R.cache_append did since the VM was loaded: appends written in place after the
+   *  cache (copying only the new rows) and appends that copied the cache into new storage. */
+  struct CacheStats {
+    int64_t appended_in_place = 0;
+    int64_t appended_by_copy = 0;
+  };
+  CacheStats Caches() const { return {appended_in_place_.load(), appended_by_copy_.load()}; }
 
  private:
   /*! \brief Load, with the constants' bytes in `constant_data` when the message holds their
@@ -93,7 +101,7 @@ class VirtualMachine {
     DLDataType dtype{};
   };
   enum class Op : uint8_t { kCall, kRet, kGoto, kIf };
-  enum class Callee : uint8_t { kAllocTensor, kMakeTuple, kTupleGetItem, kMatchCast, kKernel, kExtern, kFunction };
+  enum class Callee : uint8_t { kAllocTensor, kMakeTuple, kTupleGetItem, kMatchCast, kCacheAppend, kKernel, kExtern, kFunction };
   struct Instr {
     Op op = Op::kCall;
     Callee callee = Callee::kFunction;
@@ -145,6 +153,7 @@ class VirtualMachine {
   std::unique_ptr<Profiler> profiler_;
   Profiler* recording_ = nullptr;  // profiler_ while profiling is on
   std::vector<int32_t> kernel_labels_;  // the profiler's label of each kernel
+  std::atomic<int64_t> appended_in_place_{0}, appended_by_copy_{0};
 };
 
 }  // namespace vm

@@ -160,6 +160,16 @@ Expr ExprMutator::Flatten(const Expr& e) {
     if (a->kind() == NodeKind::kCall) {
       args.push_back(Emit(a));
       changed = true;
+    } else if (const auto* tuple = a.as<TupleNode>()) {
+      // The argument tuple of call_tir / call_dps_packed: its fields are bound first too.
+      std::vector<Expr> fields;
+      bool nested = false;
+      for (const Expr& f : tuple->fields) {
+        nested |= f->kind() == NodeKind::kCall;
+        fields.push_back(f->kind() == NodeKind::kCall ? Expr(Emit(f)) : f);
+      }
+      args.push_back(nested ? Expr(MakeTuple(std::move(fields))) : a);
+      changed |= nested;
     } else {
       args.push_back(a);
     }

@@ -137,6 +137,32 @@ MLC_REGISTER_OP("concat")
       return topi::Concatenate(t, a.axis);
     }));
 
+// concat([cache, rows], axis) of a cache whose axes before `axis` are all 1, so that `rows` go
+// right after the cache's bytes: the VM appends them in place when the cache's storage has room
+// (vm/ndarray.h AppendRows), copying only `rows`. Made by the kv-cache-append pass; no kernel.
+absl::StatusOr<StructInfo> InferCacheAppend(const CallNode& call, const AxisAttrs& attrs) {
+  if (call.args.size() != 2) return absl::InvalidArgumentError("cache_append takes a cache and the rows to append");
+  MLC_ASSIGN_OR_RETURN(joined, InferConcat(call, attrs));
+  const auto* t = joined.as<TensorStructInfoNode>();
+  const int64_t axis = attrs.axis < 0 ? attrs.axis + t->ndim : attrs.axis;
+  const std::vector<tir::PrimExpr> dims = t->Dims();
+  for (int64_t d = 0; d < axis; ++d) {
+    const int64_t* one = tir::AsConstInt(dims[d]);
+    if (one == nullptr || *one != 1) {
+      return absl::InvalidArgumentError(absl::StrCat("cache_append along axis ", axis, " needs the axes before it to be 1, got ",
+                                                     DimsToString(dims)));
+    }
+  }
+  return joined;
+}
+
+MLC_REGISTER_OP("cache_append")
+    .set_inputs({"cache", "rows"})
+    .set_attrs_type<AxisAttrs>()
+    .set_description("concat([cache, rows], axis), appended in place by the VM where the cache's storage has room")
+    .set_infer<AxisAttrs>(InferCacheAppend)
+    .set_pattern(OpPattern::kOpaque);
+
 MLC_REGISTER_OP("take")
     .set_inputs({"x", "indices"})
     .set_attrs_type<AxisAttrs>()

@@ -3,7 +3,10 @@
  *         target for matmul(softmax(mask(scale(matmul(q, k^T)))), v).
  *
  *    mlc.attention(q [..., H, T, D], k [..., KV, S, D], v [..., KV, S, E],
- *                  params float32 [3] = {factor, fill, divide}, [mask], out [..., H, T, E])
+ *                  params float32 [5] = {factor, fill, divide, k_seq_major, v_seq_major}, [mask], out [..., H, T, E])
+ *
+ *  With k_seq_major (v_seq_major) set, k (v) is [..., S, KV, D] instead: the layout of a
+ *  key/value cache that grows in place (kv-cache-append), read without a transposed copy.
  *
  *  score(t, j) = q[t] . k[j] divided by `factor` (divide = 1) or times it (divide = 0); a bool
  *  mask sets the score to `fill` where it is true, a float32 mask is added to it; the mask
@@ -73,7 +76,7 @@ struct Problem {
   int64_t lead = 1, heads = 0, kv_heads = 0, rows = 0, keys = 0, depth = 0, value_depth = 0;
   std::vector<int64_t> lead_dims;
   float factor = 1, fill = 0;
-  bool divide = false;
+  bool divide = false, k_seq_major = false, v_seq_major = false;
   MaskView mask;
 };
 
@@ -118,10 +121,10 @@ MLC_ATTENTION_CLONES void ScoreBlock(const float* const* q, int64_t r, const flo
 
 /*! \brief Scores of `r` query rows against every key, one key at a time (depth a multiple of
  *  16): for a few rows (a decode step) packing the keys would cost more than the horizontal sums. */
-MLC_ATTENTION_CLONES void ScoreDirect(const float* const* q, int64_t r, const float* k, int64_t keys, int64_t depth,
+MLC_ATTENTION_CLONES void ScoreDirect(const float* const* q, int64_t r, const float* k, int64_t k_stride, int64_t keys, int64_t depth,
                                       float* const* scores) {
   for (int64_t j = 0; j < keys; ++j) {
-    const float* kj = k + j * depth;
+    const float* kj = k + j * k_stride;
     for (int64_t i = 0; i < r; ++i) {
       Vec16 acc = {};
       for (int64_t d = 0; d < depth; d += kKeyBlock) acc += Load16(q[i] + d) * Load16(kj + d);
@@ -134,7 +137,7 @@ MLC_ATTENTION_CLONES void ScoreDirect(const float* const* q, int64_t r, const fl
 
 /*! \brief softmax(row) . v into out (E floats), the row's scores already final; `row` holds
  *  whole blocks of 16 (the keys past `keys` are ignored). */
-MLC_ATTENTION_CLONES void WeightedValues(float* row, int64_t keys, const float* v, int64_t value_depth, float* out) {
+MLC_ATTENTION_CLONES void WeightedValues(float* row, int64_t keys, const float* v, int64_t v_stride, int64_t value_depth, float* out) {
   const int64_t whole = keys / kKeyBlock * kKeyBlock;
   float top = row[0];
   if (whole > 0) {
@@ -156,12 +159,12 @@ MLC_ATTENTION_CLONES void WeightedValues(float* row, int64_t keys, const float* 
   int64_t e = 0;
   for (; e + kKeyBlock <= value_depth; e += kKeyBlock) {
     Vec16 acc = {};
-    for (int64_t j = 0; j < keys; ++j) acc += row[j] * Load16(v + j * value_depth + e);
+    for (int64_t j = 0; j < keys; ++j) acc += row[j] * Load16(v + j * v_stride + e);
     Store16(out + e, acc * inv);
   }
   for (; e < value_depth; ++e) {
     float acc = 0;
-    for (int64_t j = 0; j < keys; ++j) acc += row[j] * v[j * value_depth + e];
+    for (int64_t j = 0; j < keys; ++j) acc += row[j] * v[j * v_stride + e];
     out[e] = acc * inv;
   }
 }
@@ -193,8 +196,11 @@ void FinishScores(const Problem& p, int64_t lead, int64_t h, int64_t t, float* r
 void RunTask(const Problem& p, const float* q, const float* k, const float* v, float* out, int64_t lead, int64_t kvh, int64_t r0,
              int64_t r1) {
   const int64_t groups = p.heads / p.kv_heads, n = r1 - r0;
-  const float* kb = k + (lead * p.kv_heads + kvh) * p.keys * p.depth;
-  const float* vb = v + (lead * p.kv_heads + kvh) * p.keys * p.value_depth;
+  // Key j of this head is at kb + j * k_stride (head-major: [KV, S, D]; sequence-major: [S, KV, D]).
+  const float* kb = k + lead * p.kv_heads * p.keys * p.depth + kvh * (p.k_seq_major ? p.depth : p.keys * p.depth);
+  const float* vb = v + lead * p.kv_heads * p.keys * p.value_depth + kvh * (p.v_seq_major ? p.value_depth : p.keys * p.value_depth);
+  const int64_t k_stride = p.k_seq_major ? p.kv_heads * p.depth : p.depth;
+  const int64_t v_stride = p.v_seq_major ? p.kv_heads * p.value_depth : p.value_depth;
   // Rows of scores padded to whole key blocks, so that a block's scores never spill into the next row.
   const int64_t stride = (p.keys + kKeyBlock - 1) / kKeyBlock * kKeyBlock;
   std::vector<const float*> qrows(n);
@@ -206,13 +212,13 @@ void RunTask(const Problem& p, const float* q, const float* k, const float* v, f
     srows[i] = scores.data() + i * stride;
   }
   if (n < kPackRows && p.depth % kKeyBlock == 0) {
-    ScoreDirect(qrows.data(), n, kb, p.keys, p.depth, srows.data());
+    ScoreDirect(qrows.data(), n, kb, k_stride, p.keys, p.depth, srows.data());
   } else {
     std::vector<float> kt(p.depth * kKeyBlock);
     for (int64_t j0 = 0; j0 < p.keys; j0 += kKeyBlock) {
       const int64_t width = std::min(kKeyBlock, p.keys - j0);
       for (int64_t l = 0; l < kKeyBlock; ++l) {
-        const float* kj = kb + (j0 + std::min(l, width - 1)) * p.depth;  // a partial block repeats its last key
+        const float* kj = kb + (j0 + std::min(l, width - 1)) * k_stride;  // a partial block repeats its last key
         for (int64_t d = 0; d < p.depth; ++d) kt[d * kKeyBlock + l] = kj[d];
       }
       ScoreBlock(qrows.data(), n, kt.data(), p.depth, srows.data(), j0);
@@ -221,7 +227,7 @@ void RunTask(const Problem& p, const float* q, const float* k, const float* v, f
   for (int64_t i = 0; i < n; ++i) {
     const int64_t g = (r0 + i) / p.rows, t = (r0 + i) % p.rows, h = kvh * groups + g;
     FinishScores(p, lead, h, t, srows[i]);
-    WeightedValues(srows[i], p.keys, vb, p.value_depth, out + ((lead * p.heads + h) * p.rows + t) * p.value_depth);
+    WeightedValues(srows[i], p.keys, vb, v_stride, p.value_depth, out + ((lead * p.heads + h) * p.rows + t) * p.value_depth);
   }
 }
 
@@ -239,17 +245,24 @@ absl::Status Attention(absl::Span<DLTensor* const> args) {
   const int n = q->ndim;
   bool ok = n >= 3 && k->ndim == n && v->ndim == n && out->ndim == n && HasDtype(q, kDLFloat, 32) && HasDtype(k, kDLFloat, 32) &&
             HasDtype(v, kDLFloat, 32) && HasDtype(out, kDLFloat, 32) && HasDtype(params, kDLFloat, 32) && params->ndim == 1 &&
-            params->shape[0] == 3;
+            params->shape[0] == 5;
   Problem p;
   if (ok) {
+    const float* pv = reinterpret_cast<const float*>(DataOf(params));
+    p.factor = pv[0];
+    p.fill = pv[1];
+    p.divide = pv[2] != 0;
+    p.k_seq_major = pv[3] != 0;
+    p.v_seq_major = pv[4] != 0;
     p.heads = q->shape[n - 3];
     p.rows = q->shape[n - 2];
     p.depth = q->shape[n - 1];
-    p.kv_heads = k->shape[n - 3];
-    p.keys = k->shape[n - 2];
+    p.kv_heads = k->shape[p.k_seq_major ? n - 2 : n - 3];
+    p.keys = k->shape[p.k_seq_major ? n - 3 : n - 2];
     p.value_depth = v->shape[n - 1];
-    ok = p.kv_heads > 0 && p.heads % p.kv_heads == 0 && k->shape[n - 1] == p.depth && v->shape[n - 3] == p.kv_heads &&
-         v->shape[n - 2] == p.keys && out->shape[n - 3] == p.heads && out->shape[n - 2] == p.rows && out->shape[n - 1] == p.value_depth;
+    const int64_t v_heads = v->shape[p.v_seq_major ? n - 2 : n - 3], v_keys = v->shape[p.v_seq_major ? n - 3 : n - 2];
+    ok = p.kv_heads > 0 && p.heads % p.kv_heads == 0 && k->shape[n - 1] == p.depth && v_heads == p.kv_heads && v_keys == p.keys &&
+         out->shape[n - 3] == p.heads && out->shape[n - 2] == p.rows && out->shape[n - 1] == p.value_depth;
     for (int i = 0; ok && i < n - 3; ++i) {
       ok = k->shape[i] == q->shape[i] && v->shape[i] == q->shape[i] && out->shape[i] == q->shape[i];
       p.lead *= q->shape[i];
@@ -258,12 +271,8 @@ absl::Status Attention(absl::Span<DLTensor* const> args) {
   }
   if (!ok) {
     return absl::InvalidArgumentError(absl::StrCat(kName, " expects float32 q [..., H, T, D], k [..., KV, S, D], v [..., KV, S, E] with ",
-                                                   "KV dividing H, float32 params [3] and out [..., H, T, E]"));
+                                                   "KV dividing H (or k, v [..., S, KV, D/E] as params say), float32 params [5] and out [..., H, T, E]"));
   }
-  const float* pv = reinterpret_cast<const float*>(DataOf(params));
-  p.factor = pv[0];
-  p.fill = pv[1];
-  p.divide = pv[2] != 0;
   if (mask != nullptr) {
     // Broadcast strides over the scores' dimensions [..., H, T, S], aligned on the right.
     const std::vector<int64_t> md = DimsOf(mask), ms = StridesOf(md);

@@ -42,6 +42,7 @@ struct Case {
   int64_t lead = 1, heads = 4, kv_heads = 2, rows = 3, keys = 21, depth = 8, value_depth = 5;
   float factor = 2.5f, fill = -1e30f;
   bool divide = true;
+  bool k_seq_major = false, v_seq_major = false;  // k, v as [lead, keys, kv_heads, depth]
   enum { kNone, kCausalBool, kAdditive } mask = kNone;
 };
 
@@ -49,13 +50,23 @@ struct Case {
  *  relative to the largest output magnitude. */
 double MaxRelativeError(const Case& c) {
   std::mt19937 rng(7);
-  NDArray q = Random({c.lead, c.heads, c.rows, c.depth}, &rng), k = Random({c.lead, c.kv_heads, c.keys, c.depth}, &rng),
-          v = Random({c.lead, c.kv_heads, c.keys, c.value_depth}, &rng);
-  NDArray params = NDArray::Empty({3}, kF32);
+  NDArray q = Random({c.lead, c.heads, c.rows, c.depth}, &rng);
+  NDArray k = c.k_seq_major ? Random({c.lead, c.keys, c.kv_heads, c.depth}, &rng) : Random({c.lead, c.kv_heads, c.keys, c.depth}, &rng);
+  NDArray v = c.v_seq_major ? Random({c.lead, c.keys, c.kv_heads, c.value_depth}, &rng)
+                            : Random({c.lead, c.kv_heads, c.keys, c.value_depth}, &rng);
+  auto key = [&](int64_t b, int64_t h, int64_t j, int64_t d) {
+    return F(k)[(c.k_seq_major ? (b * c.keys + j) * c.kv_heads + h : (b * c.kv_heads + h) * c.keys + j) * c.depth + d];
+  };
+  auto value = [&](int64_t b, int64_t h, int64_t j, int64_t e) {
+    return F(v)[(c.v_seq_major ? (b * c.keys + j) * c.kv_heads + h : (b * c.kv_heads + h) * c.keys + j) * c.value_depth + e];
+  };
+  NDArray params = NDArray::Empty({5}, kF32);
   float* pv = static_cast<float*>(params.dl()->data);
   pv[0] = c.factor;
   pv[1] = c.fill;
   pv[2] = c.divide ? 1 : 0;
+  pv[3] = c.k_seq_major ? 1 : 0;
+  pv[4] = c.v_seq_major ? 1 : 0;
   std::vector<NDArray> args = {q, k, v, params};
   // Causal bool [rows, keys]: query t (at position keys - rows + t) sees keys up to itself.
   // Additive [1, 1, 1, keys]: a per-key bias shared by every head and row.
@@ -86,7 +97,7 @@ double MaxRelativeError(const Case& c) {
         for (int64_t j = 0; j < c.keys; ++j) {
           double dot = 0;
           for (int64_t d = 0; d < c.depth; ++d) {
-            dot += double(F(q)[((b * c.heads + h) * c.rows + t) * c.depth + d]) * F(k)[((b * c.kv_heads + kvh) * c.keys + j) * c.depth + d];
+            dot += double(F(q)[((b * c.heads + h) * c.rows + t) * c.depth + d]) * key(b, kvh, j, d);
           }
           dot = c.divide ? dot / c.factor : dot * c.factor;
           if (c.mask == Case::kCausalBool && static_cast<const uint8_t*>(mask.dl()->data)[t * c.keys + j]) dot = c.fill;
@@ -98,7 +109,7 @@ double MaxRelativeError(const Case& c) {
         for (double& x : score) sum += (x = std::exp(x - top));
         for (int64_t e = 0; e < c.value_depth; ++e) {
           double acc = 0;
-          for (int64_t j = 0; j < c.keys; ++j) acc += score[j] / sum * F(v)[((b * c.kv_heads + kvh) * c.keys + j) * c.value_depth + e];
+          for (int64_t j = 0; j < c.keys; ++j) acc += score[j] / sum * value(b, kvh, j, e);
           const double got = F(out)[((b * c.heads + h) * c.rows + t) * c.value_depth + e];
           worst = std::max(worst, std::abs(got - acc));
           largest = std::max(largest, std::abs(acc));
@@ -138,6 +149,22 @@ TEST(Attention, DecodeStepOfALlamaLayer) {
   EXPECT_LT(MaxRelativeError(c), 5e-6);  // float32 sums over the keys
 }
 
+TEST(Attention, KeysAndValuesInTheSequenceMajorLayoutOfAGrowingCache) {
+  for (int64_t rows : {1, 20}) {  // a decode step (direct dot products) and a prefill (packed keys)
+    Case c;
+    c.lead = 2;
+    c.rows = rows;
+    c.keys = 37;
+    c.depth = 32;
+    c.k_seq_major = c.v_seq_major = true;
+    c.mask = Case::kCausalBool;
+    EXPECT_LT(MaxRelativeError(c), 5e-6) << rows << " rows";
+  }
+  Case mixed;  // only the values sequence-major
+  mixed.v_seq_major = true;
+  EXPECT_LT(MaxRelativeError(mixed), 5e-6);
+}
+
 TEST(Attention, ManyRowsSpanSeveralTasks) {
   Case c;
   c.rows = 70;  // 2 groups x 70 rows: several row blocks per key/value head
@@ -146,17 +173,22 @@ TEST(Attention, ManyRowsSpanSeveralTasks) {
   EXPECT_LT(MaxRelativeError(c), 5e-6);  // float32 sums over the keys
 }
 
+NDArray ZeroParams() {
+  NDArray params = NDArray::Empty({5}, kF32);
+  std::memset(params.dl()->data, 0, 5 * sizeof(float));
+  return params;
+}
+
 TEST(Attention, NoKeysGiveZeros) {
   NDArray out = NDArray::Empty({1, 2, 1, 4}, kF32);
   std::memset(out.dl()->data, 0xff, 8 * sizeof(float));
-  NDArray params = NDArray::Empty({3}, kF32);
-  std::memset(params.dl()->data, 0, 3 * sizeof(float));
+  NDArray params = ZeroParams();
   ASSERT_TRUE(Call({NDArray::Empty({1, 2, 1, 4}, kF32), NDArray::Empty({1, 2, 0, 4}, kF32), NDArray::Empty({1, 2, 0, 4}, kF32), params, out}).ok());
   for (int i = 0; i < 8; ++i) EXPECT_EQ(F(out)[i], 0.0f);
 }
 
 TEST(Attention, NamesKeyHeadsThatDoNotDivideTheQueryHeads) {
-  NDArray params = NDArray::Empty({3}, kF32);
+  NDArray params = ZeroParams();
   absl::Status s = Call({NDArray::Empty({1, 3, 1, 4}, kF32), NDArray::Empty({1, 2, 5, 4}, kF32), NDArray::Empty({1, 2, 5, 4}, kF32), params,
                          NDArray::Empty({1, 3, 1, 4}, kF32)});
   ASSERT_FALSE(s.ok());
@@ -164,7 +196,7 @@ TEST(Attention, NamesKeyHeadsThatDoNotDivideTheQueryHeads) {
 }
 
 TEST(Attention, NamesAMaskThatDoesNotBroadcast) {
-  NDArray params = NDArray::Empty({3}, kF32);
+  NDArray params = ZeroParams();
   absl::Status s = Call({NDArray::Empty({1, 2, 3, 4}, kF32), NDArray::Empty({1, 2, 5, 4}, kF32), NDArray::Empty({1, 2, 5, 4}, kF32), params,
                          NDArray::Empty({3, 4}, kBool), NDArray::Empty({1, 2, 3, 4}, kF32)});
   ASSERT_FALSE(s.ok());

@@ -53,6 +53,15 @@ for style in gpt llama; do
         $t/$style.$form.ids.npy $t/$style.greedy.npy"
   done
   check "$style (cache): generate reports prefill and decode speed" grep -q "^decode: 19 tokens" "$t/$style.cache.txt"
+  # kv-cache-append: the caches are sequence-major parameters grown by R.cache_append, and the
+  # generator's caches have room for every position, so no step copies a cache: 20 calls x 2
+  # layers x (keys, values) appends, all in place (the VM's counters).
+  check "$style (cache): the caches are parameters of shape [1, past, heads, dim] grown by R.cache_append" \
+    bash -c "tools/print --in $t/$style.cache.opt.irpb > $t/$style.cache.opt.py &&
+             grep -q 'past_0_key: R.Tensor((1, \"past\", [0-9]*, 16)' $t/$style.cache.opt.py &&
+             [[ \$(grep -c 'R.cache_append(' $t/$style.cache.opt.py) == 4 ]]"
+  check "$style (cache): generation appends to the caches in place, never copying one" \
+    grep -q "^cache: .* 80 appends in place, 0 copied the cache" "$t/$style.cache.txt"
 done
 
 # Quantized weights (opt --quantize): every matmul by a weight whose K is whole groups of
