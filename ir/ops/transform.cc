@@ -161,7 +161,8 @@ MLC_REGISTER_OP("cache_append")
     .set_attrs_type<AxisAttrs>()
     .set_description("concat([cache, rows], axis), appended in place by the VM where the cache's storage has room")
     .set_infer<AxisAttrs>(InferCacheAppend)
-    .set_pattern(OpPattern::kOpaque);
+    .set_pattern(OpPattern::kOpaque)
+    .set_builtin();
 
 MLC_REGISTER_OP("take")
     .set_inputs({"x", "indices"})
