@@ -59,7 +59,7 @@ inline float ExpNonPositive(float x) {
   p = p * f + 1.0f;
   int32_t bits;
   std::memcpy(&bits, &p, sizeof(bits));
-  bits += static_cast<int32_t>(n) << 23;
+  bits += static_cast<int32_t>(n) * (1 << 23);  // n < 0: a shift of a negative value is undefined
   float r;
   std::memcpy(&r, &bits, sizeof(r));
   return r;
@@ -84,13 +84,11 @@ struct Problem {
 // clone, two ymm or four xmm in the others. The loops below are written over it rather than left
 // to the auto-vectorizer, which vectorized the score loop over the wrong axis (with shuffles).
 typedef float Vec16 __attribute__((vector_size(64)));
-
-__attribute__((always_inline)) inline Vec16 Load16(const float* p) {
-  Vec16 v;
-  std::memcpy(&v, p, sizeof(v));
-  return v;
-}
-__attribute__((always_inline)) inline void Store16(float* p, Vec16 v) { std::memcpy(p, &v, sizeof(v)); }
+// The same in memory at any float alignment, for loads and stores through a cast pointer. (No
+// helper function takes or returns a Vec16: in the baseline clone that would change the ABI.)
+typedef float UnalignedVec16 __attribute__((vector_size(64), aligned(4), may_alias));
+#define MLC_LOAD16(p) (*reinterpret_cast<const UnalignedVec16*>(p))
+#define MLC_STORE16(p, v) (*reinterpret_cast<UnalignedVec16*>(p) = (v))
 
 /*! \brief Scores of `r` query rows against keys [j0, j0 + kKeyBlock) packed as kt [depth][16],
  *  four rows at a time (four multiply-adds per load of the keys). */
@@ -101,21 +99,21 @@ MLC_ATTENTION_CLONES void ScoreBlock(const float* const* q, int64_t r, const flo
     Vec16 a0 = {}, a1 = {}, a2 = {}, a3 = {};
     const float *q0 = q[i], *q1 = q[i + 1], *q2 = q[i + 2], *q3 = q[i + 3];
     for (int64_t d = 0; d < depth; ++d) {
-      const Vec16 k = Load16(kt + d * kKeyBlock);
+      const Vec16 k = MLC_LOAD16(kt + d * kKeyBlock);
       a0 += q0[d] * k;
       a1 += q1[d] * k;
       a2 += q2[d] * k;
       a3 += q3[d] * k;
     }
-    Store16(scores[i] + j0, a0);
-    Store16(scores[i + 1] + j0, a1);
-    Store16(scores[i + 2] + j0, a2);
-    Store16(scores[i + 3] + j0, a3);
+    MLC_STORE16(scores[i] + j0, a0);
+    MLC_STORE16(scores[i + 1] + j0, a1);
+    MLC_STORE16(scores[i + 2] + j0, a2);
+    MLC_STORE16(scores[i + 3] + j0, a3);
   }
   for (; i < r; ++i) {
     Vec16 a = {};
-    for (int64_t d = 0; d < depth; ++d) a += q[i][d] * Load16(kt + d * kKeyBlock);
-    Store16(scores[i] + j0, a);
+    for (int64_t d = 0; d < depth; ++d) a += q[i][d] * MLC_LOAD16(kt + d * kKeyBlock);
+    MLC_STORE16(scores[i] + j0, a);
   }
 }
 
@@ -127,7 +125,7 @@ MLC_ATTENTION_CLONES void ScoreDirect(const float* const* q, int64_t r, const fl
     const float* kj = k + j * k_stride;
     for (int64_t i = 0; i < r; ++i) {
       Vec16 acc = {};
-      for (int64_t d = 0; d < depth; d += kKeyBlock) acc += Load16(q[i] + d) * Load16(kj + d);
+      for (int64_t d = 0; d < depth; d += kKeyBlock) acc += MLC_LOAD16(q[i] + d) * MLC_LOAD16(kj + d);
       float sum = 0;
       for (int l = 0; l < kKeyBlock; ++l) sum += acc[l];
       scores[i][j] = sum;
@@ -141,9 +139,9 @@ MLC_ATTENTION_CLONES void WeightedValues(float* row, int64_t keys, const float* 
   const int64_t whole = keys / kKeyBlock * kKeyBlock;
   float top = row[0];
   if (whole > 0) {
-    Vec16 m = Load16(row);
+    Vec16 m = MLC_LOAD16(row);
     for (int64_t j = kKeyBlock; j < whole; j += kKeyBlock) {
-      const Vec16 x = Load16(row + j);
+      const Vec16 x = MLC_LOAD16(row + j);
       m = m > x ? m : x;
     }
     for (int l = 0; l < kKeyBlock; ++l) top = std::max(top, m[l]);
@@ -151,7 +149,7 @@ MLC_ATTENTION_CLONES void WeightedValues(float* row, int64_t keys, const float* 
   for (int64_t j = whole; j < keys; ++j) top = std::max(top, row[j]);
   for (int64_t j = 0; j < keys; ++j) row[j] = ExpNonPositive(row[j] - top);
   Vec16 partial = {};
-  for (int64_t j = 0; j < whole; j += kKeyBlock) partial += Load16(row + j);
+  for (int64_t j = 0; j < whole; j += kKeyBlock) partial += MLC_LOAD16(row + j);
   float sum = 0;
   for (int l = 0; l < kKeyBlock; ++l) sum += partial[l];
   for (int64_t j = whole; j < keys; ++j) sum += row[j];
@@ -159,8 +157,8 @@ MLC_ATTENTION_CLONES void WeightedValues(float* row, int64_t keys, const float* 
   int64_t e = 0;
   for (; e + kKeyBlock <= value_depth; e += kKeyBlock) {
     Vec16 acc = {};
-    for (int64_t j = 0; j < keys; ++j) acc += row[j] * Load16(v + j * v_stride + e);
-    Store16(out + e, acc * inv);
+    for (int64_t j = 0; j < keys; ++j) acc += row[j] * MLC_LOAD16(v + j * v_stride + e);
+    MLC_STORE16(out + e, acc * inv);
   }
   for (; e < value_depth; ++e) {
     float acc = 0;
