@@ -172,8 +172,9 @@ int Run(const Options& opt) {
   if (!generator->cached()) return std::fprintf(stderr, "llm_bench: the model has no key/value cache (export it with --cache)\n"), 1;
   absl::StatusOr<std::unique_ptr<bench::OrtSession>> ort = bench::OrtSession::Create(opt.ort_library, opt.onnx, opt.threads);
   if (!ort.ok()) return std::fprintf(stderr, "llm_bench: %s\n", std::string(ort.status().message()).c_str()), 1;
-  // The cache tensors' shapes, as our function declares them (the same model).
-  const std::vector<std::vector<int64_t>> cache_dims = generator->cache_dims();
+  // The cache tensors' shapes, as the ONNX model declares them (after ids and positions; ours
+  // are sequence-major, kv-cache-append).
+  const std::vector<std::vector<int64_t>> cache_dims((*ort)->input_shapes().begin() + 2, (*ort)->input_shapes().end());
   // The prompt: ids below 256 from a linear congruential generator that llama_cpp_times.mjs
   // repeats, so the three runtimes read the same ids.
   std::vector<int64_t> prompt(opt.prompt_len);

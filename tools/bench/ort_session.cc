@@ -32,10 +32,12 @@ enum Slot : int {
   kSetInterOpNumThreads = 25,
   kSessionGetInputCount = 30,
   kSessionGetOutputCount = 31,
+  kSessionGetInputTypeInfo = 33,
   kSessionGetInputName = 36,
   kSessionGetOutputName = 37,
   kCreateTensorWithDataAsOrtValue = 49,
   kGetTensorMutableData = 51,
+  kCastTypeInfoToTensorInfo = 55,
   kGetDimensionsCount = 61,
   kGetDimensions = 62,
   kGetTensorTypeAndShape = 65,
@@ -47,6 +49,7 @@ enum Slot : int {
   kReleaseMemoryInfo = 94,
   kReleaseSession = 95,
   kReleaseValue = 96,
+  kReleaseTypeInfo = 98,
   kReleaseTensorTypeAndShapeInfo = 99,
   kReleaseSessionOptions = 100,
 };
@@ -73,6 +76,7 @@ struct OrtSession::Impl {
   Session* session = nullptr;
   MemoryInfo* cpu = nullptr;
   std::vector<std::string> input_names, output_names;
+  std::vector<std::vector<int64_t>> input_shapes;  // -1 where symbolic
 
   template <typename Fn>
   Fn At(Slot slot) const {
@@ -159,10 +163,28 @@ absl::StatusOr<std::unique_ptr<OrtSession>> OrtSession::Create(const std::string
       a.Check(a.At<Status* (*)(Allocator*, void*)>(kAllocatorFree)(allocator, name), "free").IgnoreError();
     }
   }
+  for (size_t i = 0; i < impl->input_names.size(); ++i) {
+    TypeInfo* type = nullptr;
+    const TensorInfo* info = nullptr;
+    size_t rank = 0;
+    std::vector<int64_t> dims;
+    absl::Status st = a.Check(a.At<Status* (*)(Session*, size_t, TypeInfo**)>(kSessionGetInputTypeInfo)(impl->session, i, &type), "type");
+    if (st.ok()) st = a.Check(a.At<Status* (*)(const TypeInfo*, const TensorInfo**)>(kCastTypeInfoToTensorInfo)(type, &info), "tensor");
+    if (st.ok()) st = a.Check(a.At<Status* (*)(const TensorInfo*, size_t*)>(kGetDimensionsCount)(info, &rank), "rank");
+    if (st.ok()) {
+      dims.resize(rank);
+      st = a.Check(a.At<Status* (*)(const TensorInfo*, int64_t*, size_t)>(kGetDimensions)(info, dims.data(), rank), "dims");
+    }
+    if (type) a.At<void (*)(TypeInfo*)>(kReleaseTypeInfo)(type);
+    if (!st.ok()) return st;
+    impl->input_shapes.push_back(std::move(dims));
+  }
   std::unique_ptr<OrtSession> out(new OrtSession(std::move(impl)));
   out->version_ = base->get_version_string();
   return out;
 }
+
+const std::vector<std::vector<int64_t>>& OrtSession::input_shapes() const { return impl_->input_shapes; }
 
 absl::StatusOr<std::vector<OrtTensor>> OrtSession::Run(const std::vector<OrtTensor>& inputs) {
   const Impl& a = *impl_;

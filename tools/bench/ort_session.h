@@ -35,6 +35,8 @@ class OrtSession {
   ~OrtSession();
 
   std::string version() const { return version_; }
+  /*! \brief The model's input shapes as it declares them, -1 where a dimension is symbolic. */
+  const std::vector<std::vector<int64_t>>& input_shapes() const;
   /*! \brief Runs the model on float32 or int64 inputs (in the order of the model's inputs); the
    *  outputs (float32). */
   absl::StatusOr<std::vector<OrtTensor>> Run(const std::vector<OrtTensor>& inputs);
