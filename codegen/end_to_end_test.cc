@@ -341,17 +341,17 @@ TEST(Codegen, ParallelVectorizedAndUnrolledLoops) {
 @I.ir_module
 class Loops:
     @T.prim_func
-    def scale(A: T.Buffer((64, 129), "float32"), B: T.Buffer((64, 129), "float32")):
-        for i in T.parallel(64):
+    def scale(A: T.Buffer((256, 129), "float32"), B: T.Buffer((256, 129), "float32")):
+        for i in T.parallel(256):
             for j in T.vectorized(129):
                 with T.block("B"):
-                    vi = T.axis.spatial(64, i)
+                    vi = T.axis.spatial(256, i)
                     vj = T.axis.spatial(129, j)
                     B[vi, vj] = A[vi, vj] * T.float32(2) + T.Cast("float32", vi)
 
     @T.prim_func
-    def rowsum(A: T.Buffer((64, 129), "float32"), S: T.Buffer((64,), "float32")):
-        for i in T.parallel(64):
+    def rowsum(A: T.Buffer((256, 129), "float32"), S: T.Buffer((256,), "float32")):
+        for i in T.parallel(256):
             for k in T.unroll(129):
                 with T.block("S"):
                     vi, vk = T.axis.remap("SR", [i, k])
@@ -360,10 +360,10 @@ class Loops:
                     S[vi] = S[vi] + A[vi, vk]
 
     @R.function
-    def main(a: R.Tensor((64, 129), "float32")) -> R.Tuple(R.Tensor((64, 129), "float32"), R.Tensor((64,), "float32")):
+    def main(a: R.Tensor((256, 129), "float32")) -> R.Tuple(R.Tensor((256, 129), "float32"), R.Tensor((256,), "float32")):
         with R.dataflow():
-            b = R.call_tir(scale, (a,), out_sinfo=R.Tensor((64, 129), "float32"))
-            s = R.call_tir(rowsum, (b,), out_sinfo=R.Tensor((64,), "float32"))
+            b = R.call_tir(scale, (a,), out_sinfo=R.Tensor((256, 129), "float32"))
+            s = R.call_tir(rowsum, (b,), out_sinfo=R.Tensor((256,), "float32"))
             out = (b, s)
             R.output(out)
         return out
@@ -373,12 +373,12 @@ class Loops:
   absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = Compile(*mod);
   ASSERT_TRUE(vm.ok()) << vm.status();
   std::mt19937 rng(5);
-  NDArray a = Random({64, 129}, &rng);
+  NDArray a = Random({256, 129}, &rng);
   absl::StatusOr<Value> out = (*vm)->Invoke("main", {a});
   ASSERT_TRUE(out.ok()) << out.status();
   ASSERT_TRUE(out->is_tuple());
-  std::vector<double> b(64 * 129), s(64, 0);
-  for (int i = 0; i < 64; ++i) {
+  std::vector<double> b(256 * 129), s(256, 0);
+  for (int i = 0; i < 256; ++i) {
     for (int j = 0; j < 129; ++j) {
       b[i * 129 + j] = F(a)[i * 129 + j] * 2.0f + i;
       s[i] += static_cast<float>(b[i * 129 + j]);
@@ -386,7 +386,8 @@ class Loops:
   }
   ExpectClose(out->tuple()[0].tensor(), b);
   ExpectClose(out->tuple()[1].tensor(), s, 1e-5, 1e-3);
-  // The parallel loops ran on more than one thread.
+  // The parallel loops (256 x 129 innermost steps each, above codegen::kMinParallelIterations)
+  // ran on more than one thread.
   vm::ThreadPool& pool = vm::ThreadPool::Global();
   if (pool.num_threads() > 1) {
     int64_t before = pool.worker_chunks();
@@ -394,6 +395,55 @@ class Loops:
     EXPECT_GE(pool.worker_chunks() - before, 2) << "both parallel loops should hand chunks to the workers";
   } else {
     GTEST_LOG_(WARNING) << "one core: the parallel loops could only be checked numerically";
+  }
+}
+
+// A parallel loop with little work in all runs on the calling thread (handing chunks to the
+// pool would cost more than the loop); with a symbolic extent the kernel decides per call.
+TEST(Codegen, ParallelLoopsWithLittleWorkRunOnTheCallingThread) {
+  const std::string text = R"(
+@I.ir_module
+class Loops:
+    @T.prim_func
+    def scale(x: T.handle, y: T.handle):
+        n = T.int64()
+        X = T.match_buffer(x, (n, 64), "float32")
+        Y = T.match_buffer(y, (n, 64), "float32")
+        for i in T.parallel(n):
+            for j in T.vectorized(64):
+                with T.block("Y"):
+                    vi, vj = T.axis.remap("SS", [i, j])
+                    Y[vi, vj] = X[vi, vj] * T.float32(3)
+
+    @R.function
+    def main(x: R.Tensor(("n", 64), "float32")) -> R.Tensor(("n", 64), "float32"):
+        n = T.int64()
+        with R.dataflow():
+            y = R.call_tir(scale, (x,), out_sinfo=R.Tensor((n, 64), "float32"))
+            R.output(y)
+        return y
+)";
+  absl::StatusOr<IRModule> mod = ParseTVMScript(text, "small_loops.py");
+  ASSERT_TRUE(mod.ok()) << mod.status();
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = Compile(*mod);
+  ASSERT_TRUE(vm.ok()) << vm.status();
+  vm::ThreadPool& pool = vm::ThreadPool::Global();
+  std::mt19937 rng(3);
+  // rows * 64 steps against the threshold: 4 rows run serially, 1024 rows in parallel.
+  for (int64_t rows : {int64_t{4}, int64_t{1024}}) {
+    NDArray x = Random({rows, 64}, &rng);
+    const int64_t before = pool.worker_chunks();
+    absl::StatusOr<Value> out = (*vm)->Invoke("main", {x});
+    ASSERT_TRUE(out.ok()) << out.status();
+    std::vector<double> expected(rows * 64);
+    for (int64_t i = 0; i < rows * 64; ++i) expected[i] = F(x)[i] * 3.0f;
+    ExpectClose(out->tensor(), expected);
+    const bool parallel = rows * 64 >= codegen::kMinParallelIterations;
+    if (!parallel) {
+      EXPECT_EQ(pool.worker_chunks(), before) << rows << " rows: the workers got chunks of a loop this small";
+    } else if (pool.num_threads() > 1) {
+      EXPECT_GT(pool.worker_chunks(), before) << rows << " rows: no chunk reached the workers";
+    }
   }
 }
 

@@ -24,6 +24,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
+#include "ir/tir/prim_expr_ops.h"
 #include "ir/tir/shape_expr.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -825,7 +826,71 @@ class KernelEmitter {
     b_.restoreIP(saved_ip);
     llvm::Value* launch = b_.CreateLoad(ptr_, launch_global_);
     auto* launch_type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx_), {ptr_, ptr_, i64_}, false);
+    // A loop whose iterations add up to less than kMinParallelIterations innermost steps runs
+    // on the calling thread: handing chunks to the pool and waiting for them costs microseconds,
+    // which such a loop (an elementwise kernel of a decode step) would not win back.
+    std::optional<tir::PrimExpr> per_iteration = InnerIterations(loop->body);
+    if (!per_iteration) {
+      b_.CreateCall(launch_type, launch, {body_fn, closure, extent});
+      return;
+    }
+    llvm::Value* work = b_.CreateMul(extent, b_.CreateSExtOrTrunc(EmitExpr(*per_iteration), i64_));
+    llvm::Value* small = b_.CreateICmpSLT(work, llvm::ConstantInt::get(i64_, kMinParallelIterations));
+    auto* serial_bb = llvm::BasicBlock::Create(ctx_, "par.serial", func_);
+    auto* launch_bb = llvm::BasicBlock::Create(ctx_, "par.launch", func_);
+    auto* done_bb = llvm::BasicBlock::Create(ctx_, "par.done", func_);
+    b_.CreateCondBr(small, serial_bb, launch_bb);
+    b_.SetInsertPoint(serial_bb);
+    b_.CreateCall(body_type, body_fn, {closure, llvm::ConstantInt::get(i64_, 0), extent});
+    b_.CreateBr(done_bb);
+    b_.SetInsertPoint(launch_bb);
     b_.CreateCall(launch_type, launch, {body_fn, closure, extent});
+    b_.CreateBr(done_bb);
+    b_.SetInsertPoint(done_bb);
+  }
+
+  /*! \brief How many stores one iteration of a loop with body `s` runs (loop extents
+   *  multiplied, sequences and both branches added), as an expression of variables defined
+   *  outside the loop; nullopt when an extent depends on a variable of the loop nest or the body
+   *  calls something (a GEMM micro-kernel: work of unknown size). */
+  std::optional<tir::PrimExpr> InnerIterations(const tir::Stmt& s) const {
+    switch (s->kind()) {
+      case NodeKind::kFor: {
+        const auto* loop = s.as<tir::ForNode>();
+        std::vector<tir::Var> used;
+        tir::CollectVars(loop->extent, &used);
+        for (const tir::Var& v : used) {
+          if (!vars_.count(v.get())) return std::nullopt;
+        }
+        std::optional<tir::PrimExpr> inner = InnerIterations(loop->body);
+        if (!inner) return std::nullopt;
+        return tir::operator*(tir::Cast(DataType::Int64(), loop->extent), *inner);
+      }
+      case NodeKind::kSeqStmt: {
+        tir::PrimExpr total = tir::I64(0);
+        for (const tir::Stmt& inner : s.as<tir::SeqStmtNode>()->seq) {
+          std::optional<tir::PrimExpr> n = InnerIterations(inner);
+          if (!n) return std::nullopt;
+          total = tir::operator+(total, *n);
+        }
+        return total;
+      }
+      case NodeKind::kIfThenElse: {
+        const auto* branch = s.as<tir::IfThenElseNode>();
+        std::optional<tir::PrimExpr> then_n = InnerIterations(branch->then_case);
+        if (!then_n) return std::nullopt;
+        if (!branch->else_case.defined()) return then_n;
+        std::optional<tir::PrimExpr> else_n = InnerIterations(branch->else_case);
+        if (!else_n) return std::nullopt;
+        return tir::operator+(*then_n, *else_n);
+      }
+      case NodeKind::kAllocate:
+        return InnerIterations(s.as<tir::AllocateNode>()->body);
+      case NodeKind::kBufferStore:
+        return tir::I64(1);
+      default:  // a call (a GEMM micro-kernel) is work of unknown size
+        return std::nullopt;
+    }
   }
 
   void EmitAllocate(const tir::AllocateNode* op) {

@@ -89,6 +89,39 @@ typedef float Vec16 __attribute__((vector_size(64)));
 typedef float UnalignedVec16 __attribute__((vector_size(64), aligned(4), may_alias));
 #define MLC_LOAD16(p) (*reinterpret_cast<const UnalignedVec16*>(p))
 #define MLC_STORE16(p, v) (*reinterpret_cast<UnalignedVec16*>(p) = (v))
+typedef float Vec8 __attribute__((vector_size(32)));
+typedef float Vec4 __attribute__((vector_size(16)));
+typedef int32_t Int16 __attribute__((vector_size(64)));
+// ExpNonPositive on 16 lanes: the same steps, in vector arithmetic (a cast between vectors of the
+// same size reinterprets the bits). floor(t) is the truncation, less one where that rounded up.
+#define MLC_EXP16(v)                                                                                  \
+  ({                                                                                                  \
+    Vec16 x_ = (v);                                                                                   \
+    x_ = x_ > -87.3f ? x_ : Vec16{} - 87.3f;                                                          \
+    const Vec16 t_ = x_ * 1.44269504088896341f;                                                       \
+    Int16 n_ = __builtin_convertvector(t_, Int16);                                                    \
+    Vec16 nf_ = __builtin_convertvector(n_, Vec16);                                                   \
+    n_ = nf_ > t_ ? n_ - 1 : n_;                                                                      \
+    nf_ = __builtin_convertvector(n_, Vec16);                                                         \
+    const Vec16 f_ = t_ - nf_;                                                                        \
+    Vec16 p_ = f_ * 1.535336188319500e-4f + 1.339887440266574e-3f;                                    \
+    p_ = p_ * f_ + 9.618437357674640e-3f;                                                             \
+    p_ = p_ * f_ + 5.550332471162809e-2f;                                                             \
+    p_ = p_ * f_ + 2.402264791363012e-1f;                                                             \
+    p_ = p_ * f_ + 6.931472028550421e-1f;                                                             \
+    p_ = p_ * f_ + 1.0f;                                                                              \
+    (Vec16)((Int16)p_ + n_ * (1 << 23));                                                             \
+  })
+// The sum of a Vec16's lanes as a tree of halves (a loop over the lanes would add them one
+// after the other: float addition is not reassociated).
+#define MLC_SUM16(v)                                                                                  \
+  ({                                                                                                  \
+    const Vec16 sum16_ = (v);                                                                         \
+    const Vec8 h_ = __builtin_shufflevector(sum16_, sum16_, 0, 1, 2, 3, 4, 5, 6, 7) +                  \
+                    __builtin_shufflevector(sum16_, sum16_, 8, 9, 10, 11, 12, 13, 14, 15);             \
+    const Vec4 g_ = __builtin_shufflevector(h_, h_, 0, 1, 2, 3) + __builtin_shufflevector(h_, h_, 4, 5, 6, 7); \
+    (g_[0] + g_[2]) + (g_[1] + g_[3]);                                                                \
+  })
 
 /*! \brief Scores of `r` query rows against keys [j0, j0 + kKeyBlock) packed as kt [depth][16],
  *  four rows at a time (four multiply-adds per load of the keys). */
@@ -126,9 +159,7 @@ MLC_ATTENTION_CLONES void ScoreDirect(const float* const* q, int64_t r, const fl
     for (int64_t i = 0; i < r; ++i) {
       Vec16 acc = {};
       for (int64_t d = 0; d < depth; d += kKeyBlock) acc += MLC_LOAD16(q[i] + d) * MLC_LOAD16(kj + d);
-      float sum = 0;
-      for (int l = 0; l < kKeyBlock; ++l) sum += acc[l];
-      scores[i][j] = sum;
+      scores[i][j] = MLC_SUM16(acc);
     }
   }
 }
@@ -147,7 +178,8 @@ MLC_ATTENTION_CLONES void WeightedValues(float* row, int64_t keys, const float* 
     for (int l = 0; l < kKeyBlock; ++l) top = std::max(top, m[l]);
   }
   for (int64_t j = whole; j < keys; ++j) top = std::max(top, row[j]);
-  for (int64_t j = 0; j < keys; ++j) row[j] = ExpNonPositive(row[j] - top);
+  for (int64_t j = 0; j < whole; j += kKeyBlock) MLC_STORE16(row + j, MLC_EXP16(MLC_LOAD16(row + j) - top));
+  for (int64_t j = whole; j < keys; ++j) row[j] = ExpNonPositive(row[j] - top);
   Vec16 partial = {};
   for (int64_t j = 0; j < whole; j += kKeyBlock) partial += MLC_LOAD16(row + j);
   float sum = 0;
@@ -155,6 +187,20 @@ MLC_ATTENTION_CLONES void WeightedValues(float* row, int64_t keys, const float* 
   for (int64_t j = whole; j < keys; ++j) sum += row[j];
   const float inv = 1.0f / sum;
   int64_t e = 0;
+  for (; e + 4 * kKeyBlock <= value_depth; e += 4 * kKeyBlock) {  // four independent sums per key
+    Vec16 a0 = {}, a1 = {}, a2 = {}, a3 = {};
+    for (int64_t j = 0; j < keys; ++j) {
+      const float* vj = v + j * v_stride + e;
+      a0 += row[j] * MLC_LOAD16(vj);
+      a1 += row[j] * MLC_LOAD16(vj + kKeyBlock);
+      a2 += row[j] * MLC_LOAD16(vj + 2 * kKeyBlock);
+      a3 += row[j] * MLC_LOAD16(vj + 3 * kKeyBlock);
+    }
+    MLC_STORE16(out + e, a0 * inv);
+    MLC_STORE16(out + e + kKeyBlock, a1 * inv);
+    MLC_STORE16(out + e + 2 * kKeyBlock, a2 * inv);
+    MLC_STORE16(out + e + 3 * kKeyBlock, a3 * inv);
+  }
   for (; e + kKeyBlock <= value_depth; e += kKeyBlock) {
     Vec16 acc = {};
     for (int64_t j = 0; j < keys; ++j) acc += row[j] * MLC_LOAD16(v + j * v_stride + e);
