@@ -225,6 +225,9 @@ Outputs Cast(OnnxContext& ctx, const onnx::NodeProto& node) {
   if (!x.ok()) return x.status();
   absl::StatusOr<DataType> to = DtypeFromOnnx(static_cast<int32_t>(ctx.IntAttr(node, "to", 0)));
   if (!to.ok()) return to.status();
+  // A cast to the type the tensor has is the tensor (exporters write them: bool masks cast to
+  // bool), not a copy kernel per use.
+  if (const auto* t = TensorOf(*x); t != nullptr && t->dtype == *to) return One(*x);
   return One(ctx.EmitOp("astype", {*x}, {{"dtype", *to}}));
 }
 
