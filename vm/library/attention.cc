@@ -128,6 +128,14 @@ typedef int32_t Int16 __attribute__((vector_size(64)));
 MLC_ATTENTION_CLONES void ScoreBlock(const float* const* q, int64_t r, const float* kt, int64_t depth, float* const* scores,
                                      int64_t j0) {
   int64_t i = 0;
+  for (; i + 8 <= r; i += 8) {  // eight independent multiply-add chains hide the FMA latency
+    Vec16 a[8] = {};
+    for (int64_t d = 0; d < depth; ++d) {
+      const Vec16 k = MLC_LOAD16(kt + d * kKeyBlock);
+      for (int l = 0; l < 8; ++l) a[l] += q[i + l][d] * k;
+    }
+    for (int l = 0; l < 8; ++l) MLC_STORE16(scores[i + l] + j0, a[l]);
+  }
   for (; i + 4 <= r; i += 4) {
     Vec16 a0 = {}, a1 = {}, a2 = {}, a3 = {};
     const float *q0 = q[i], *q1 = q[i + 1], *q2 = q[i + 2], *q3 = q[i + 3];
@@ -164,9 +172,9 @@ MLC_ATTENTION_CLONES void ScoreDirect(const float* const* q, int64_t r, const fl
   }
 }
 
-/*! \brief softmax(row) . v into out (E floats), the row's scores already final; `row` holds
- *  whole blocks of 16 (the keys past `keys` are ignored). */
-MLC_ATTENTION_CLONES void WeightedValues(float* row, int64_t keys, const float* v, int64_t v_stride, int64_t value_depth, float* out) {
+/*! \brief exp(row - max(row)) in place (the row's scores final; whole blocks of 16 allocated);
+ *  returns 1 / the sum. */
+MLC_ATTENTION_CLONES float Softmax(float* row, int64_t keys) {
   const int64_t whole = keys / kKeyBlock * kKeyBlock;
   float top = row[0];
   if (whole > 0) {
@@ -182,34 +190,43 @@ MLC_ATTENTION_CLONES void WeightedValues(float* row, int64_t keys, const float* 
   for (int64_t j = whole; j < keys; ++j) row[j] = ExpNonPositive(row[j] - top);
   Vec16 partial = {};
   for (int64_t j = 0; j < whole; j += kKeyBlock) partial += MLC_LOAD16(row + j);
-  float sum = 0;
-  for (int l = 0; l < kKeyBlock; ++l) sum += partial[l];
+  float sum = MLC_SUM16(partial);
   for (int64_t j = whole; j < keys; ++j) sum += row[j];
-  const float inv = 1.0f / sum;
-  int64_t e = 0;
-  for (; e + 4 * kKeyBlock <= value_depth; e += 4 * kKeyBlock) {  // four independent sums per key
-    Vec16 a0 = {}, a1 = {}, a2 = {}, a3 = {};
-    for (int64_t j = 0; j < keys; ++j) {
-      const float* vj = v + j * v_stride + e;
-      a0 += row[j] * MLC_LOAD16(vj);
-      a1 += row[j] * MLC_LOAD16(vj + kKeyBlock);
-      a2 += row[j] * MLC_LOAD16(vj + 2 * kKeyBlock);
-      a3 += row[j] * MLC_LOAD16(vj + 3 * kKeyBlock);
+  return 1.0f / sum;
+}
+
+/*! \brief out[r] = (p[r] . v) * inv[r] for rows r of weights p, R rows x 16 values at a time:
+ *  each load of 16 of v's values serves R multiply-adds (the register tile of a GEMM). */
+#define MLC_VALUES_TILE(R)                                                                                   \
+  for (; i + (R) <= n; i += (R)) {                                                                           \
+    for (int64_t e = 0; e < value_depth; e += kKeyBlock) {                                                   \
+      Vec16 acc[R] = {};                                                                                     \
+      for (int64_t j = 0; j < keys; ++j) {                                                                   \
+        const Vec16 x = MLC_LOAD16(v + j * v_stride + e);                                                    \
+        for (int l = 0; l < (R); ++l) acc[l] += p[i + l][j] * x;                                             \
+      }                                                                                                      \
+      for (int l = 0; l < (R); ++l) MLC_STORE16(out[i + l] + e, acc[l] * inv[i + l]);                        \
+    }                                                                                                        \
+  }
+
+/*! \brief out[r] = (p[r] . v) * inv[r] for `n` rows of weights p; value_depth a multiple of 16. */
+MLC_ATTENTION_CLONES void Values(int64_t n, const float* const* p, const float* inv, int64_t keys, const float* v, int64_t v_stride,
+                                 int64_t value_depth, float* const* out) {
+  int64_t i = 0;
+  MLC_VALUES_TILE(8)
+  MLC_VALUES_TILE(4)
+  MLC_VALUES_TILE(1)
+}
+
+/*! \brief The same for any value_depth, one value at a time (a head size that is not a multiple of 16). */
+void ValuesScalar(int64_t n, const float* const* p, const float* inv, int64_t keys, const float* v, int64_t v_stride, int64_t value_depth,
+                  float* const* out) {
+  for (int64_t r = 0; r < n; ++r) {
+    for (int64_t f = 0; f < value_depth; ++f) {
+      float acc = 0;
+      for (int64_t j = 0; j < keys; ++j) acc += p[r][j] * v[j * v_stride + f];
+      out[r][f] = acc * inv[r];
     }
-    MLC_STORE16(out + e, a0 * inv);
-    MLC_STORE16(out + e + kKeyBlock, a1 * inv);
-    MLC_STORE16(out + e + 2 * kKeyBlock, a2 * inv);
-    MLC_STORE16(out + e + 3 * kKeyBlock, a3 * inv);
-  }
-  for (; e + kKeyBlock <= value_depth; e += kKeyBlock) {
-    Vec16 acc = {};
-    for (int64_t j = 0; j < keys; ++j) acc += row[j] * MLC_LOAD16(v + j * v_stride + e);
-    MLC_STORE16(out + e, acc * inv);
-  }
-  for (; e < value_depth; ++e) {
-    float acc = 0;
-    for (int64_t j = 0; j < keys; ++j) acc += row[j] * v[j * v_stride + e];
-    out[e] = acc * inv;
   }
 }
 
@@ -268,11 +285,16 @@ void RunTask(const Problem& p, const float* q, const float* k, const float* v, f
       ScoreBlock(qrows.data(), n, kt.data(), p.depth, srows.data(), j0);
     }
   }
+  std::vector<float> inv(n);
+  std::vector<float*> orows(n);
   for (int64_t i = 0; i < n; ++i) {
     const int64_t g = (r0 + i) / p.rows, t = (r0 + i) % p.rows, h = kvh * groups + g;
     FinishScores(p, lead, h, t, srows[i]);
-    WeightedValues(srows[i], p.keys, vb, v_stride, p.value_depth, out + ((lead * p.heads + h) * p.rows + t) * p.value_depth);
+    inv[i] = Softmax(srows[i], p.keys);
+    orows[i] = out + ((lead * p.heads + h) * p.rows + t) * p.value_depth;
   }
+  (p.value_depth % kKeyBlock == 0 ? Values : ValuesScalar)(n, srows.data(), inv.data(), p.keys, vb, v_stride, p.value_depth,
+                                                             orows.data());
 }
 
 absl::Status Attention(absl::Span<DLTensor* const> args) {
