@@ -31,13 +31,6 @@ namespace mlc {
 namespace passes {
 namespace {
 
-std::vector<tir::PrimExpr> DimsOf(const relax::Expr& e) {
-  const auto* t = e.defined() ? e->struct_info().as<relax::TensorStructInfoNode>() : nullptr;
-  return t == nullptr ? std::vector<tir::PrimExpr>{} : t->Dims();
-}
-
-bool Same(const tir::PrimExpr& a, const tir::PrimExpr& b) { return tir::ExprDeepEqual(a, b); }
-
 class FoldRepeatKvPass : public FunctionPass {
  public:
   std::string name() const override { return "fold-repeat-kv"; }
@@ -69,7 +62,7 @@ class FoldRepeatKvPass : public FunctionPass {
           const int64_t* q_heads = tir::AsConstInt(qd[n - 3]);
           if (q_heads == nullptr || *q_heads != heads) return matched;
           for (size_t i = 0; i + 3 < n; ++i) {
-            if (!Same(qd[i], kd[i])) return matched;
+            if (!SameDim(qd[i], kd[i])) return matched;
           }
           const auto* qt = m[q]->struct_info().as<relax::TensorStructInfoNode>();
           const auto* ot = matched->struct_info().as<relax::TensorStructInfoNode>();

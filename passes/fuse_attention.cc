@@ -31,17 +31,10 @@ namespace mlc {
 namespace passes {
 namespace {
 
-std::vector<tir::PrimExpr> DimsOf(const relax::Expr& e) {
-  const auto* t = e.defined() ? e->struct_info().as<relax::TensorStructInfoNode>() : nullptr;
-  return t == nullptr ? std::vector<tir::PrimExpr>{} : t->Dims();
-}
-
 DataType DtypeOf(const relax::Expr& e) {
   const auto* t = e->struct_info().as<relax::TensorStructInfoNode>();
   return t == nullptr ? DataType() : t->dtype;
 }
-
-bool Same(const tir::PrimExpr& a, const tir::PrimExpr& b) { return tir::ExprDeepEqual(a, b); }
 
 /*! \brief The value of a float32 constant holding one element. */
 std::optional<float> ScalarConstant(const relax::Expr& e) {
@@ -56,7 +49,7 @@ bool BroadcastsTo(const std::vector<tir::PrimExpr>& dims, const std::vector<tir:
   for (size_t i = 0; i < dims.size(); ++i) {
     const tir::PrimExpr& d = dims[dims.size() - 1 - i];
     const int64_t* one = tir::AsConstInt(d);
-    if (!(one != nullptr && *one == 1) && !Same(d, to[to.size() - 1 - i])) return false;
+    if (!(one != nullptr && *one == 1) && !SameDim(d, to[to.size() - 1 - i])) return false;
   }
   return true;
 }
@@ -166,9 +159,9 @@ class FuseAttentionPass : public FunctionPass {
           }
           const int64_t *heads = tir::AsConstInt(qd[n - 3]), *kv_heads = tir::AsConstInt(kd[n - 3]);
           if (heads == nullptr || kv_heads == nullptr || *kv_heads <= 0 || *heads % *kv_heads != 0) return matched;
-          if (!Same(vd[n - 3], kd[n - 3]) || !Same(kd[n - 1], qd[n - 1]) || !Same(vd[n - 2], kd[n - 2])) return matched;
+          if (!SameDim(vd[n - 3], kd[n - 3]) || !SameDim(kd[n - 1], qd[n - 1]) || !SameDim(vd[n - 2], kd[n - 2])) return matched;
           for (size_t i = 0; i + 3 < n; ++i) {
-            if (!Same(kd[i], qd[i]) || !Same(vd[i], qd[i])) return matched;
+            if (!SameDim(kd[i], qd[i]) || !SameDim(vd[i], qd[i])) return matched;
           }
           for (const relax::Expr& x : {mt[q], k_src, v_src}) {
             if (DtypeOf(x) != DataType::Float32()) return matched;

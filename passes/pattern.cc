@@ -3,6 +3,8 @@
  */
 #include "passes/pattern.h"
 
+#include "ir/tir/analyzer.h"
+
 #include "ir/graph/op.h"
 
 namespace mlc {
@@ -169,6 +171,13 @@ relax::Expr CallDpsPacked(const std::string& name, std::vector<relax::Expr> args
   return relax::MakeCall(relax::GetOpOrDie("call_dps_packed"), {relax::MakeExternFunc(name), relax::MakeTuple(std::move(args))},
                          {}, {like->struct_info()});
 }
+
+std::vector<tir::PrimExpr> DimsOf(const relax::Expr& e) {
+  const auto* t = e.defined() ? e->struct_info().as<relax::TensorStructInfoNode>() : nullptr;
+  return t == nullptr ? std::vector<tir::PrimExpr>{} : t->Dims();
+}
+
+bool SameDim(const tir::PrimExpr& a, const tir::PrimExpr& b) { return tir::ExprDeepEqual(a, b); }
 
 std::map<const relax::VarNode*, int> CountVarUses(const relax::Function& func) {
   UseCounter counter;

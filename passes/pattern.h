@@ -81,6 +81,12 @@ std::optional<Match> MatchPattern(const Pattern& pattern, const relax::Expr& exp
  *  (what the rewrites that hand a call to a kernel of fixed layout require). */
 const relax::TensorStructInfoNode* StaticFloat32(const relax::Expr& e, size_t rank);
 
+/*! \brief The dimensions of a tensor-typed expression; empty when it has no known shape. */
+std::vector<tir::PrimExpr> DimsOf(const relax::Expr& e);
+
+/*! \brief Whether two dimensions are the same expression. */
+bool SameDim(const tir::PrimExpr& a, const tir::PrimExpr& b);
+
 /*! \brief How often each variable is used (not defined) in `func`: a rewrite that absorbs a
  *  binding into another call checks that nothing else needs it. */
 std::map<const relax::VarNode*, int> CountVarUses(const relax::Function& func);

@@ -14,13 +14,6 @@ namespace mlc {
 namespace passes {
 namespace {
 
-std::vector<tir::PrimExpr> DimsOf(const relax::Expr& e) {
-  const auto* t = e.defined() ? e->struct_info().as<relax::TensorStructInfoNode>() : nullptr;
-  return t == nullptr ? std::vector<tir::PrimExpr>{} : t->Dims();
-}
-
-bool Same(const tir::PrimExpr& a, const tir::PrimExpr& b) { return tir::ExprDeepEqual(a, b); }
-
 bool ConstantDim(const tir::PrimExpr& e, int64_t* value) {
   const int64_t* v = tir::AsConstInt(e);
   if (v == nullptr) return false;
@@ -46,10 +39,10 @@ std::optional<HeadRepeat> MatchHeadRepeat(const Match& m, const RepeatKvPattern&
     return std::nullopt;
   }
   for (size_t i = 0; i + 2 < n; ++i) {
-    if (!Same(ed[i], kd[i]) || !Same(bd[i], kd[i]) || (i + 3 < n && !Same(rd[i], kd[i]))) return std::nullopt;
+    if (!SameDim(ed[i], kd[i]) || !SameDim(bd[i], kd[i]) || (i + 3 < n && !SameDim(rd[i], kd[i]))) return std::nullopt;
   }
   for (size_t i = n - 2; i < n; ++i) {
-    if (!Same(ed[i + 1], kd[i]) || !Same(bd[i + 1], kd[i]) || !Same(rd[i], kd[i])) return std::nullopt;
+    if (!SameDim(ed[i + 1], kd[i]) || !SameDim(bd[i + 1], kd[i]) || !SameDim(rd[i], kd[i])) return std::nullopt;
   }
   return r;
 }
