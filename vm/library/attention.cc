@@ -302,9 +302,7 @@ absl::Status Attention(absl::Span<DLTensor* const> args) {
   if (args.size() != 5 && args.size() != 6) {
     return absl::InvalidArgumentError(absl::StrCat(kName, " takes q, k, v, params, [mask,] out; got ", args.size(), " tensors"));
   }
-  for (DLTensor* t : args) {
-    if (t->strides != nullptr) return absl::InvalidArgumentError(absl::StrCat(kName, ": tensors must be contiguous"));
-  }
+  if (absl::Status s = CheckContiguous(args, kName); !s.ok()) return s;
   const DLTensor *q = args[0], *k = args[1], *v = args[2], *params = args[3];
   const DLTensor* mask = args.size() == 6 ? args[4] : nullptr;
   DLTensor* out = args.back();

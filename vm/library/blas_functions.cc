@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "vm/library/dltensor_view.h"
 #include "vm/runtime_registry.h"
 #include "vm/thread_pool.h"
 
@@ -67,19 +68,11 @@ void Sgemm(bool b_transposed, int64_t m, int64_t n, int64_t k, const float* a, i
   });
 }
 
-absl::Status CheckFloat32(absl::Span<DLTensor* const> args, size_t n, const char* name) {
-  if (args.size() != n) return absl::InvalidArgumentError(absl::StrCat(name, " takes ", n, " tensors, got ", args.size()));
-  for (DLTensor* t : args) {
-    if (t->strides != nullptr) return absl::InvalidArgumentError(absl::StrCat(name, ": tensors must be contiguous"));
-  }
-  return absl::OkStatus();
-}
-
-bool IsF32(const DLTensor* t) { return t->dtype.code == kDLFloat && t->dtype.bits == 32 && t->dtype.lanes == 1; }
+bool IsF32(const DLTensor* t) { return HasDtype(t, kDLFloat, 32); }
 float* Data(DLTensor* t) { return reinterpret_cast<float*>(static_cast<char*>(t->data) + t->byte_offset); }
 
 absl::Status Dense(absl::Span<DLTensor* const> args) {
-  if (absl::Status s = CheckFloat32(args, 3, "mlc.blas.dense"); !s.ok()) return s;
+  if (absl::Status s = CheckTensorArgs(args, 3, "mlc.blas.dense"); !s.ok()) return s;
   DLTensor *x = args[0], *w = args[1], *out = args[2];
   if (!IsF32(x) || !IsF32(w) || !IsF32(out) || x->ndim != 2 || w->ndim != 2 || x->shape[1] != w->shape[1]) {
     return absl::InvalidArgumentError("mlc.blas.dense expects float32 x[N,K] and w[M,K]");
@@ -90,7 +83,7 @@ absl::Status Dense(absl::Span<DLTensor* const> args) {
 }
 
 absl::Status Matmul(absl::Span<DLTensor* const> args) {
-  if (absl::Status s = CheckFloat32(args, 3, "mlc.blas.matmul"); !s.ok()) return s;
+  if (absl::Status s = CheckTensorArgs(args, 3, "mlc.blas.matmul"); !s.ok()) return s;
   DLTensor *a = args[0], *b = args[1], *out = args[2];
   if (!IsF32(a) || !IsF32(b) || !IsF32(out) || a->ndim < 2 || b->ndim < 2 || a->shape[a->ndim - 1] != b->shape[b->ndim - 2]) {
     return absl::InvalidArgumentError("mlc.blas.matmul expects float32 a[..., N, K] and b[..., K, M]");
@@ -172,7 +165,7 @@ void DepthwiseChannel(const float* x, const float* w, const ConvGeometry& g, flo
 
 absl::Status Conv2d(absl::Span<DLTensor* const> args) {
   bool has_bias = args.size() == 5;
-  if (absl::Status s = CheckFloat32(args, has_bias ? 5 : 4, "mlc.blas.conv2d"); !s.ok()) return s;
+  if (absl::Status s = CheckTensorArgs(args, has_bias ? 5 : 4, "mlc.blas.conv2d"); !s.ok()) return s;
   DLTensor *x = args[0], *w = args[1], *geometry = args[2], *bias = has_bias ? args[3] : nullptr, *out = args.back();
   if (!IsF32(x) || !IsF32(w) || !IsF32(out) || x->ndim != 4 || w->ndim != 4 || out->ndim != 4) {
     return absl::InvalidArgumentError("mlc.blas.conv2d expects float32 NCHW data, OIHW weight and output");

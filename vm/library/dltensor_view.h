@@ -12,6 +12,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/types/span.h"
 #include "vm/ndarray.h"
 
 namespace mlc {
@@ -33,6 +34,19 @@ inline std::vector<int64_t> StridesOf(const std::vector<int64_t>& dims) {
 /*! \brief Whether t's elements are scalars of type (code, bits). */
 inline bool HasDtype(const DLTensor* t, uint8_t code, uint8_t bits) {
   return t->dtype.code == code && t->dtype.bits == bits && t->dtype.lanes == 1;
+}
+/*! \brief Ok when every tensor is contiguous (the library's functions index row-major), else an
+ *  error naming `func`. */
+inline absl::Status CheckContiguous(absl::Span<DLTensor* const> args, const char* func) {
+  for (const DLTensor* t : args) {
+    if (t->strides != nullptr) return absl::InvalidArgumentError(absl::StrCat(func, ": tensors must be contiguous"));
+  }
+  return absl::OkStatus();
+}
+/*! \brief Ok when `func` got exactly `n` tensors, all contiguous. */
+inline absl::Status CheckTensorArgs(absl::Span<DLTensor* const> args, size_t n, const char* func) {
+  if (args.size() != n) return absl::InvalidArgumentError(absl::StrCat(func, " takes ", n, " tensors, got ", args.size()));
+  return CheckContiguous(args, func);
 }
 inline bool IsInt64Vector(const DLTensor* t, int64_t n) {
   return t->dtype.code == kDLInt && t->dtype.bits == 64 && t->ndim == 1 && t->shape[0] == n;

@@ -222,10 +222,7 @@ void TilePortable(const int8_t* w, const uint8_t* panel, const Geometry& g, int6
 
 absl::Status Conv2d(absl::Span<DLTensor* const> args) {
   constexpr const char* kName = "mlc.int8.conv2d";
-  if (args.size() != 7) return absl::InvalidArgumentError(absl::StrCat(kName, " takes 7 tensors, got ", args.size()));
-  for (DLTensor* t : args) {
-    if (t->strides != nullptr) return absl::InvalidArgumentError(absl::StrCat(kName, ": tensors must be contiguous"));
-  }
+  if (absl::Status s = CheckTensorArgs(args, 7, kName); !s.ok()) return s;
   DLTensor *x = args[0], *w = args[1], *geometry = args[2], *comp = args[3], *scale = args[4], *bias = args[5], *out = args[6];
   auto is = [](const DLTensor* t, uint8_t code, uint8_t bits, int ndim) {
     return t->dtype.code == code && t->dtype.bits == bits && t->dtype.lanes == 1 && t->ndim == ndim;

@@ -165,10 +165,7 @@ void DenseAvx2(const DenseOperands& o, const int16_t* x16, const DenseShape& s) 
 
 absl::Status Dense(absl::Span<DLTensor* const> args) {
   constexpr const char* kName = "mlc.int8.dense";
-  if (args.size() != 7) return absl::InvalidArgumentError(absl::StrCat(kName, " takes 7 tensors, got ", args.size()));
-  for (DLTensor* t : args) {
-    if (t->strides != nullptr) return absl::InvalidArgumentError(absl::StrCat(kName, ": tensors must be contiguous"));
-  }
+  if (absl::Status s = CheckTensorArgs(args, 7, kName); !s.ok()) return s;
   DLTensor *x = args[0], *w = args[1], *params = args[2], *comp = args[3], *scale = args[4], *bias = args[5], *out = args[6];
   const bool x_ok = (HasDtype(x, kDLUInt, 8) || HasDtype(x, kDLInt, 8)) && x->ndim >= 2;
   if (!x_ok || !HasDtype(w, kDLInt, 8) || w->ndim != 4 || w->shape[2] != kLanes || w->shape[3] != 4 || !HasDtype(out, kDLFloat, 32) ||

@@ -95,10 +95,7 @@ WqPath ChooseWqPath() {
 
 absl::Status Matmul(absl::Span<DLTensor* const> args) {
   constexpr const char* kName = "mlc.wq.matmul";
-  if (args.size() != 4) return absl::InvalidArgumentError(absl::StrCat(kName, " takes 4 tensors, got ", args.size()));
-  for (DLTensor* t : args) {
-    if (t->strides != nullptr) return absl::InvalidArgumentError(absl::StrCat(kName, ": tensors must be contiguous"));
-  }
+  if (absl::Status s = CheckTensorArgs(args, 4, kName); !s.ok()) return s;
   const DLTensor *x = args[0], *codes = args[1], *scales = args[2];
   DLTensor* out = args[3];
   if (!HasDtype(x, kDLFloat, 32) || x->ndim < 1 || !HasDtype(out, kDLFloat, 32) || out->ndim != x->ndim || !HasDtype(scales, kDLUInt, 16) ||

@@ -20,10 +20,7 @@ namespace {
 
 absl::Status Take(absl::Span<DLTensor* const> args) {
   constexpr const char* kName = "mlc.wq.take";
-  if (args.size() != 5) return absl::InvalidArgumentError(absl::StrCat(kName, " takes 5 tensors, got ", args.size()));
-  for (DLTensor* t : args) {
-    if (t->strides != nullptr) return absl::InvalidArgumentError(absl::StrCat(kName, ": tensors must be contiguous"));
-  }
+  if (absl::Status s = CheckTensorArgs(args, 5, kName); !s.ok()) return s;
   const DLTensor *ids = args[0], *codes = args[1], *scales = args[2], *rows = args[3];
   DLTensor* out = args[4];
   const bool ids_ok = HasDtype(ids, kDLInt, 64) || HasDtype(ids, kDLInt, 32);
