@@ -48,8 +48,7 @@ bool BroadcastsTo(const std::vector<tir::PrimExpr>& dims, const std::vector<tir:
   if (dims.empty() || dims.size() > to.size()) return false;
   for (size_t i = 0; i < dims.size(); ++i) {
     const tir::PrimExpr& d = dims[dims.size() - 1 - i];
-    const int64_t* one = tir::AsConstInt(d);
-    if (!(one != nullptr && *one == 1) && !SameDim(d, to[to.size() - 1 - i])) return false;
+    if (!tir::IsConstInt(d, 1) && !SameDim(d, to[to.size() - 1 - i])) return false;
   }
   return true;
 }
@@ -65,11 +64,6 @@ std::vector<int64_t> SequenceMajorSwap(size_t n) {
   std::vector<int64_t> axes = Iota(n);
   std::swap(axes[n - 3], axes[n - 2]);
   return axes;
-}
-
-bool PermutesBy(const relax::Expr& call, const std::vector<int64_t>& axes) {
-  auto attrs = relax::ParseAttrs<relax::PermuteDimsAttrs>(call.as<relax::CallNode>()->attrs);
-  return attrs.ok() && attrs->axes == axes;
 }
 
 class FuseAttentionPass : public FunctionPass {
@@ -146,9 +140,7 @@ class FuseAttentionPass : public FunctionPass {
           if (k_axes == SequenceMajorSwap(n)) {
             k_seq_major = true;
           } else if (k_axes != Iota(n)) {
-            Attrs permute;
-            permute["axes"] = k_axes;
-            keys = relax::MakeCall(relax::GetOpOrDie("permute_dims"), {k_src}, permute);
+            keys = MakePermuteDims(k_src, k_axes);
           } else if (mt[kperm].defined() && PermutesBy(mt[kperm], SequenceMajorSwap(n))) {  // kin matched as kperm
             keys = mt[kx];
             k_seq_major = true;

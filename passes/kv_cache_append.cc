@@ -39,17 +39,6 @@ struct CachePlan {
   int64_t axis = 0;                // the cached-length axis in the new layout
 };
 
-bool IsOne(const tir::PrimExpr& d) {
-  const int64_t* v = tir::AsConstInt(d);
-  return v != nullptr && *v == 1;
-}
-
-relax::Expr Permute(const relax::Expr& x, const std::vector<int64_t>& axes) {
-  Attrs attrs;
-  attrs["axes"] = axes;
-  return relax::MakeCall(relax::GetOpOrDie("permute_dims"), {x}, attrs);
-}
-
 class CacheRewriter : public relax::ExprMutator {
  public:
   CacheRewriter(relax::BlockBuilder* bb, const std::map<const relax::VarNode*, CachePlan>& plans, const relax::TupleNode* returned)
@@ -61,13 +50,13 @@ class CacheRewriter : public relax::ExprMutator {
     if (it == plans_.end()) return relax::ExprMutator::VisitBindingValue_(binding, call);
     const CachePlan& plan = it->second;
     relax::Expr rows = VisitExpr(call->args[1]);
-    if (!plan.to_seq.empty()) rows = Emit(Permute(rows, plan.to_seq));
+    if (!plan.to_seq.empty()) rows = Emit(MakePermuteDims(rows, plan.to_seq));
     Attrs attrs;
     attrs["axis"] = plan.axis;
     relax::Var grown = Emit(relax::MakeCall(relax::GetOpOrDie("cache_append"), {plan.param, rows}, attrs), "cache");
     grown_[binding->var.get()] = grown;
     // Other readers see the exported layout (fuse-attention reads through this view).
-    return plan.to_seq.empty() ? relax::Expr(grown) : Permute(grown, plan.from_seq);
+    return plan.to_seq.empty() ? relax::Expr(grown) : MakePermuteDims(grown, plan.from_seq);
   }
 
   relax::Expr VisitExpr_(const relax::TupleNode* op, const relax::Expr& self) override {
@@ -135,7 +124,7 @@ class KvCacheAppendPass : public FunctionPass {
       if (axis < 0 || axis >= rank || tir::AsConstInt(dims[axis]) != nullptr) continue;  // the cached length is symbolic
       // New order: the leading 1s, the cached axis, then the rest in order.
       int64_t lead = 0;
-      while (lead < axis && IsOne(dims[lead])) ++lead;
+      while (lead < axis && tir::IsConstInt(dims[lead], 1)) ++lead;
       CachePlan plan;
       plan.axis = lead;
       if (lead != axis) {

@@ -6,6 +6,7 @@
 #include "ir/tir/analyzer.h"
 
 #include "ir/graph/op.h"
+#include "ir/ops/op_attrs.h"
 
 namespace mlc {
 namespace passes {
@@ -178,6 +179,19 @@ std::vector<tir::PrimExpr> DimsOf(const relax::Expr& e) {
 }
 
 bool SameDim(const tir::PrimExpr& a, const tir::PrimExpr& b) { return tir::ExprDeepEqual(a, b); }
+
+relax::Expr MakePermuteDims(const relax::Expr& x, std::vector<int64_t> axes) {
+  Attrs attrs;
+  attrs["axes"] = std::move(axes);
+  return relax::MakeCall(relax::GetOpOrDie("permute_dims"), {x}, attrs);
+}
+
+bool PermutesBy(const relax::Expr& call, const std::vector<int64_t>& axes) {
+  const auto* c = call.as<relax::CallNode>();
+  if (c == nullptr) return false;
+  auto attrs = relax::ParseAttrs<relax::PermuteDimsAttrs>(c->attrs);
+  return attrs.ok() && attrs->axes == axes;
+}
 
 std::map<const relax::VarNode*, int> CountVarUses(const relax::Function& func) {
   UseCounter counter;

@@ -87,6 +87,12 @@ std::vector<tir::PrimExpr> DimsOf(const relax::Expr& e);
 /*! \brief Whether two dimensions are the same expression. */
 bool SameDim(const tir::PrimExpr& a, const tir::PrimExpr& b);
 
+/*! \brief permute_dims(x, axes). */
+relax::Expr MakePermuteDims(const relax::Expr& x, std::vector<int64_t> axes);
+
+/*! \brief Whether `call` is a permute_dims by exactly `axes`. */
+bool PermutesBy(const relax::Expr& call, const std::vector<int64_t>& axes);
+
 /*! \brief How often each variable is used (not defined) in `func`: a rewrite that absorbs a
  *  binding into another call checks that nothing else needs it. */
 std::map<const relax::VarNode*, int> CountVarUses(const relax::Function& func);

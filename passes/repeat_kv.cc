@@ -48,13 +48,11 @@ std::optional<HeadRepeat> MatchHeadRepeat(const Match& m, const RepeatKvPattern&
 }
 
 bool SwapsLastTwoAxes(const relax::Expr& call, size_t n) {
-  const auto* c = call.as<relax::CallNode>();
-  if (c == nullptr || n < 2) return false;
-  auto attrs = relax::ParseAttrs<relax::PermuteDimsAttrs>(c->attrs);
-  std::vector<int64_t> swap_last;
-  for (size_t i = 0; i < n; ++i) swap_last.push_back(static_cast<int64_t>(i));
+  if (n < 2) return false;
+  std::vector<int64_t> swap_last(n);
+  for (size_t i = 0; i < n; ++i) swap_last[i] = static_cast<int64_t>(i);
   std::swap(swap_last[n - 1], swap_last[n - 2]);
-  return attrs.ok() && attrs->axes == swap_last;
+  return PermutesBy(call, swap_last);
 }
 
 }  // namespace passes

@@ -147,8 +147,7 @@ absl::StatusOr<StructInfo> InferCacheAppend(const CallNode& call, const AxisAttr
   const int64_t axis = attrs.axis < 0 ? attrs.axis + t->ndim : attrs.axis;
   const std::vector<tir::PrimExpr> dims = t->Dims();
   for (int64_t d = 0; d < axis; ++d) {
-    const int64_t* one = tir::AsConstInt(dims[d]);
-    if (one == nullptr || *one != 1) {
+    if (!tir::IsConstInt(dims[d], 1)) {
       return absl::InvalidArgumentError(absl::StrCat("cache_append along axis ", axis, " needs the axes before it to be 1, got ",
                                                      DimsToString(dims)));
     }

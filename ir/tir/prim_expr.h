@@ -147,6 +147,12 @@ inline const int64_t* AsConstInt(const PrimExpr& e) {
   return imm ? &imm->value : nullptr;
 }
 
+/*! \brief Whether e is the integer constant `value`. */
+inline bool IsConstInt(const PrimExpr& e, int64_t value) {
+  const int64_t* v = AsConstInt(e);
+  return v != nullptr && *v == value;
+}
+
 }  // namespace tir
 }  // namespace mlc
 
