@@ -25,6 +25,7 @@
 #include "passes/pass.h"
 #include "passes/pattern.h"
 #include "passes/repeat_kv.h"
+#include "support/attention_params.h"
 #include "support/tensor_data.h"
 
 namespace mlc {
@@ -159,7 +160,7 @@ class FuseAttentionPass : public FunctionPass {
             if (DtypeOf(x) != DataType::Float32()) return matched;
           }
           if (!SoftmaxOverLastAxis(mt[probs], n)) return matched;
-          // params = {factor, fill, divide, k_seq_major, v_seq_major}.
+          // params: support/attention_params.h.
           float factor = 1, fill_value = 0, divide = 0;
           if (mt[divided].defined() || mt[multiplied].defined()) {
             std::optional<float> value = ScalarConstant(mt[c]);
@@ -178,13 +179,13 @@ class FuseAttentionPass : public FunctionPass {
             if (DtypeOf(mt[m]) != DataType::Float32() || !BroadcastsTo(DimsOf(mt[m]), sd)) return matched;
             mask = mt[m];
           }
-          TensorData params(DataType::Float32(), {5});
+          TensorData params(DataType::Float32(), {kAttentionParamCount});
           float* pv = static_cast<float*>(params.mutable_data());
-          pv[0] = factor;
-          pv[1] = fill_value;
-          pv[2] = divide;
-          pv[3] = k_seq_major ? 1 : 0;
-          pv[4] = v_seq_major ? 1 : 0;
+          pv[kAttentionFactor] = factor;
+          pv[kAttentionFill] = fill_value;
+          pv[kAttentionDivide] = divide;
+          pv[kAttentionKeysSequenceMajor] = k_seq_major ? 1 : 0;
+          pv[kAttentionValuesSequenceMajor] = v_seq_major ? 1 : 0;
           args.push_back(relax::MakeConstant(std::move(params)));
           if (mask) args.push_back(*mask);
           return CallDpsPacked("mlc.attention", std::move(args), matched);

@@ -3,9 +3,9 @@
  *         target for matmul(softmax(mask(scale(matmul(q, k^T)))), v).
  *
  *    mlc.attention(q [..., H, T, D], k [..., KV, S, D], v [..., KV, S, E],
- *                  params float32 [5] = {factor, fill, divide, k_seq_major, v_seq_major}, [mask], out [..., H, T, E])
+ *                  params float32 [5] (support/attention_params.h), [mask], out [..., H, T, E])
  *
- *  With k_seq_major (v_seq_major) set, k (v) is [..., S, KV, D] instead: the layout of a
+ *  With params' keys (values) sequence-major flag set, k (v) is [..., S, KV, D] instead: the layout of a
  *  key/value cache that grows in place (kv-cache-append), read without a transposed copy.
  *
  *  score(t, j) = q[t] . k[j] divided by `factor` (divide = 1) or times it (divide = 0); a bool
@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "support/attention_params.h"
 #include "vm/library/dltensor_view.h"
 #include "vm/runtime_registry.h"
 #include "vm/thread_pool.h"
@@ -34,7 +35,8 @@ namespace mlc {
 namespace vm {
 namespace {
 
-constexpr int64_t kKeyBlock = 16;  // keys per packed block: one AVX-512 vector of scores
+constexpr int64_t kLanes = 16;     // floats in a Vec16 (below): one AVX-512 register
+constexpr int64_t kKeyBlock = kLanes;  // keys per packed block: one vector of scores per row
 constexpr int64_t kRowBlock = 32;  // query rows per task (of one key/value head)
 constexpr int64_t kPackRows = 8;   // from this many rows on, keys are packed (the packing is shared by the rows)
 
@@ -45,18 +47,19 @@ constexpr int64_t kPackRows = 8;   // from this many rows on, keys are packed (t
 /*! \brief e^x for x <= 0 (softmax after the row maximum is subtracted), in plain arithmetic so
  *  that loops over it vectorize: 2^(x log2 e) as 2^n times a degree-6 polynomial of the
  *  fraction (relative error ~2e-7); below -87.3 it is 0, as float32's exp underflows. */
+constexpr float kExpFloor = -87.3f;             // below: float32's exp underflows to 0
+constexpr float kLog2E = 1.44269504088896341f;   // log2(e)
+// 2^f on [0, 1), highest power first (Horner).
+constexpr float kExp2Poly[] = {1.535336188319500e-4f, 1.339887440266574e-3f, 9.618437357674640e-3f, 5.550332471162809e-2f,
+                               2.402264791363012e-1f, 6.931472028550421e-1f, 1.0f};
+
 inline float ExpNonPositive(float x) {
-  x = std::max(x, -87.3f);
-  const float t = x * 1.44269504088896341f;  // log2(e)
+  x = std::max(x, kExpFloor);
+  const float t = x * kLog2E;
   const float n = std::floor(t);
   const float f = t - n;  // [0, 1)
-  float p = 1.535336188319500e-4f;
-  p = p * f + 1.339887440266574e-3f;
-  p = p * f + 9.618437357674640e-3f;
-  p = p * f + 5.550332471162809e-2f;
-  p = p * f + 2.402264791363012e-1f;
-  p = p * f + 6.931472028550421e-1f;
-  p = p * f + 1.0f;
+  float p = 0;
+  for (float c : kExp2Poly) p = p * f + c;
   int32_t bits;
   std::memcpy(&bits, &p, sizeof(bits));
   bits += static_cast<int32_t>(n) * (1 << 23);  // n < 0: a shift of a negative value is undefined
@@ -97,19 +100,15 @@ typedef int32_t Int16 __attribute__((vector_size(64)));
 #define MLC_EXP16(v)                                                                                  \
   ({                                                                                                  \
     Vec16 x_ = (v);                                                                                   \
-    x_ = x_ > -87.3f ? x_ : Vec16{} - 87.3f;                                                          \
-    const Vec16 t_ = x_ * 1.44269504088896341f;                                                       \
+    x_ = x_ > kExpFloor ? x_ : Vec16{} + kExpFloor;                                                   \
+    const Vec16 t_ = x_ * kLog2E;                                                                     \
     Int16 n_ = __builtin_convertvector(t_, Int16);                                                    \
     Vec16 nf_ = __builtin_convertvector(n_, Vec16);                                                   \
     n_ = nf_ > t_ ? n_ - 1 : n_;                                                                      \
     nf_ = __builtin_convertvector(n_, Vec16);                                                         \
     const Vec16 f_ = t_ - nf_;                                                                        \
-    Vec16 p_ = f_ * 1.535336188319500e-4f + 1.339887440266574e-3f;                                    \
-    p_ = p_ * f_ + 9.618437357674640e-3f;                                                             \
-    p_ = p_ * f_ + 5.550332471162809e-2f;                                                             \
-    p_ = p_ * f_ + 2.402264791363012e-1f;                                                             \
-    p_ = p_ * f_ + 6.931472028550421e-1f;                                                             \
-    p_ = p_ * f_ + 1.0f;                                                                              \
+    Vec16 p_ = {};                                                                                    \
+    for (float c_ : kExp2Poly) p_ = p_ * f_ + c_;                                                     \
     (Vec16)((Int16)p_ + n_ * (1 << 23));                                                             \
   })
 // The sum of a Vec16's lanes as a tree of halves (a loop over the lanes would add them one
@@ -166,7 +165,7 @@ MLC_ATTENTION_CLONES void ScoreDirect(const float* const* q, int64_t r, const fl
     const float* kj = k + j * k_stride;
     for (int64_t i = 0; i < r; ++i) {
       Vec16 acc = {};
-      for (int64_t d = 0; d < depth; d += kKeyBlock) acc += MLC_LOAD16(q[i] + d) * MLC_LOAD16(kj + d);
+      for (int64_t d = 0; d < depth; d += kLanes) acc += MLC_LOAD16(q[i] + d) * MLC_LOAD16(kj + d);
       scores[i][j] = MLC_SUM16(acc);
     }
   }
@@ -175,21 +174,21 @@ MLC_ATTENTION_CLONES void ScoreDirect(const float* const* q, int64_t r, const fl
 /*! \brief exp(row - max(row)) in place (the row's scores final; whole blocks of 16 allocated);
  *  returns 1 / the sum. */
 MLC_ATTENTION_CLONES float Softmax(float* row, int64_t keys) {
-  const int64_t whole = keys / kKeyBlock * kKeyBlock;
+  const int64_t whole = keys / kLanes * kLanes;
   float top = row[0];
   if (whole > 0) {
     Vec16 m = MLC_LOAD16(row);
-    for (int64_t j = kKeyBlock; j < whole; j += kKeyBlock) {
+    for (int64_t j = kLanes; j < whole; j += kLanes) {
       const Vec16 x = MLC_LOAD16(row + j);
       m = m > x ? m : x;
     }
-    for (int l = 0; l < kKeyBlock; ++l) top = std::max(top, m[l]);
+    for (int l = 0; l < kLanes; ++l) top = std::max(top, m[l]);
   }
   for (int64_t j = whole; j < keys; ++j) top = std::max(top, row[j]);
-  for (int64_t j = 0; j < whole; j += kKeyBlock) MLC_STORE16(row + j, MLC_EXP16(MLC_LOAD16(row + j) - top));
+  for (int64_t j = 0; j < whole; j += kLanes) MLC_STORE16(row + j, MLC_EXP16(MLC_LOAD16(row + j) - top));
   for (int64_t j = whole; j < keys; ++j) row[j] = ExpNonPositive(row[j] - top);
   Vec16 partial = {};
-  for (int64_t j = 0; j < whole; j += kKeyBlock) partial += MLC_LOAD16(row + j);
+  for (int64_t j = 0; j < whole; j += kLanes) partial += MLC_LOAD16(row + j);
   float sum = MLC_SUM16(partial);
   for (int64_t j = whole; j < keys; ++j) sum += row[j];
   return 1.0f / sum;
@@ -199,7 +198,7 @@ MLC_ATTENTION_CLONES float Softmax(float* row, int64_t keys) {
  *  each load of 16 of v's values serves R multiply-adds (the register tile of a GEMM). */
 #define MLC_VALUES_TILE(R)                                                                                   \
   for (; i + (R) <= n; i += (R)) {                                                                           \
-    for (int64_t e = 0; e < value_depth; e += kKeyBlock) {                                                   \
+    for (int64_t e = 0; e < value_depth; e += kLanes) {                                                      \
       Vec16 acc[R] = {};                                                                                     \
       for (int64_t j = 0; j < keys; ++j) {                                                                   \
         const Vec16 x = MLC_LOAD16(v + j * v_stride + e);                                                    \
@@ -272,7 +271,7 @@ void RunTask(const Problem& p, const float* q, const float* k, const float* v, f
     qrows[i] = q + ((lead * p.heads + kvh * groups + g) * p.rows + t) * p.depth;
     srows[i] = scores.data() + i * stride;
   }
-  if (n < kPackRows && p.depth % kKeyBlock == 0) {
+  if (n < kPackRows && p.depth % kLanes == 0) {
     ScoreDirect(qrows.data(), n, kb, k_stride, p.keys, p.depth, srows.data());
   } else {
     std::vector<float> kt(p.depth * kKeyBlock);
@@ -293,7 +292,7 @@ void RunTask(const Problem& p, const float* q, const float* k, const float* v, f
     inv[i] = Softmax(srows[i], p.keys);
     orows[i] = out + ((lead * p.heads + h) * p.rows + t) * p.value_depth;
   }
-  (p.value_depth % kKeyBlock == 0 ? Values : ValuesScalar)(n, srows.data(), inv.data(), p.keys, vb, v_stride, p.value_depth,
+  (p.value_depth % kLanes == 0 ? Values : ValuesScalar)(n, srows.data(), inv.data(), p.keys, vb, v_stride, p.value_depth,
                                                              orows.data());
 }
 
@@ -309,15 +308,15 @@ absl::Status Attention(absl::Span<DLTensor* const> args) {
   const int n = q->ndim;
   bool ok = n >= 3 && k->ndim == n && v->ndim == n && out->ndim == n && HasDtype(q, kDLFloat, 32) && HasDtype(k, kDLFloat, 32) &&
             HasDtype(v, kDLFloat, 32) && HasDtype(out, kDLFloat, 32) && HasDtype(params, kDLFloat, 32) && params->ndim == 1 &&
-            params->shape[0] == 5;
+            params->shape[0] == kAttentionParamCount;
   Problem p;
   if (ok) {
     const float* pv = reinterpret_cast<const float*>(DataOf(params));
-    p.factor = pv[0];
-    p.fill = pv[1];
-    p.divide = pv[2] != 0;
-    p.k_seq_major = pv[3] != 0;
-    p.v_seq_major = pv[4] != 0;
+    p.factor = pv[kAttentionFactor];
+    p.fill = pv[kAttentionFill];
+    p.divide = pv[kAttentionDivide] != 0;
+    p.k_seq_major = pv[kAttentionKeysSequenceMajor] != 0;
+    p.v_seq_major = pv[kAttentionValuesSequenceMajor] != 0;
     p.heads = q->shape[n - 3];
     p.rows = q->shape[n - 2];
     p.depth = q->shape[n - 1];
@@ -335,7 +334,8 @@ absl::Status Attention(absl::Span<DLTensor* const> args) {
   }
   if (!ok) {
     return absl::InvalidArgumentError(absl::StrCat(kName, " expects float32 q [..., H, T, D], k [..., KV, S, D], v [..., KV, S, E] with ",
-                                                   "KV dividing H (or k, v [..., S, KV, D/E] as params say), float32 params [5] and out [..., H, T, E]"));
+                                                   "KV dividing H (or k, v [..., S, KV, D/E] as params say), float32 params [", kAttentionParamCount,
+                                                   "] and out [..., H, T, E]"));
   }
   if (mask != nullptr) {
     // Broadcast strides over the scores' dimensions [..., H, T, S], aligned on the right.
