@@ -89,12 +89,6 @@ absl::StatusOr<Generator> Generator::Create(VirtualMachine* vm, const std::strin
   return g;
 }
 
-std::vector<std::vector<int64_t>> Generator::cache_dims() const {
-  std::vector<std::vector<int64_t>> out;
-  for (const CacheType& c : cache_types_) out.push_back(c.dims);
-  return out;
-}
-
 absl::StatusOr<GenerationResult> Generator::Generate(const std::vector<int64_t>& prompt, const GenerationOptions& o,
                                                      bool keep_logits) const {
   if (prompt.empty()) return absl::InvalidArgumentError("the prompt is empty");
@@ -110,8 +104,8 @@ absl::StatusOr<GenerationResult> Generator::Generate(const std::vector<int64_t>&
     for (int64_t d : c.dims) row_bytes *= d == -1 ? 1 : d;
     std::replace(empty.begin(), empty.end(), int64_t{-1}, int64_t{0});
     absl::StatusOr<NDArray> t = NDArray::AllocateWithCapacity(empty, c.dtype, positions * row_bytes);
-    result.cache_bytes += positions * row_bytes;
     if (!t.ok()) return t.status();
+    result.cache_bytes += positions * row_bytes;
     caches.push_back(Value(*t));
   }
   std::vector<int64_t> sequence = prompt;

@@ -58,8 +58,6 @@ class Generator {
                                             bool keep_logits = false) const;
 
   bool cached() const { return !cache_types_.empty(); }
-  /*! \brief The cache tensors' dimensions, in parameter order, -1 at the cached length. */
-  std::vector<std::vector<int64_t>> cache_dims() const;
 
  private:
   struct CacheType {
