@@ -13,6 +13,7 @@ configuration of every called submodule, and all parameters and buffers. Run it 
 /usr/bin/python3 (it sees python3-torch).
 """
 import argparse
+import contextlib
 import operator
 import os
 import sys
@@ -55,7 +56,8 @@ def target_name(target):
     if isinstance(target, str):
         return target
     if target in (operator.add, operator.sub, operator.mul, operator.truediv, operator.getitem, operator.floordiv,
-                  operator.neg, operator.matmul, operator.pow):
+                  operator.neg, operator.matmul, operator.pow, operator.gt, operator.lt, operator.ge, operator.le,
+                  operator.eq, operator.ne):
         return "operator." + target.__name__
     module = getattr(target, "__module__", None) or ""
     name = getattr(target, "__name__", str(target))
@@ -79,6 +81,11 @@ def set_arg(msg, value):
         msg.s = value
     elif value is None:
         msg.none = True
+    elif value is Ellipsis:
+        msg.ellipsis = True
+    elif isinstance(value, slice):
+        for field in ("start", "stop", "step"):
+            set_arg(getattr(msg.slice, field), getattr(value, field))
     elif isinstance(value, torch.dtype):
         msg.dtype = DTYPES.get(value, str(value))
     elif isinstance(value, (list, tuple, torch.Size)):
@@ -129,12 +136,43 @@ class _Root(torch.nn.Module):
         return self.model(x)
 
 
+# Tensor factories torch.fx does not trace by itself: called with a traced size (torch.arange(t)
+# of t = x.shape[1]), they become graph nodes, so a causal mask or positions follow a symbolic length.
+_FACTORIES = ("arange", "ones", "zeros", "full")
+
+
+@contextlib.contextmanager
+def _traced_factories(tracer):
+    saved = {name: getattr(torch, name) for name in _FACTORIES}
+
+    def wrap(factory):
+        def call(*args, **kwargs):
+            kwargs.pop("device", None)  # the compiled model has one device
+            flat = list(args) + list(kwargs.values())
+            flat += [x for a in args if isinstance(a, (list, tuple)) for x in a]
+            if any(isinstance(a, fx.Proxy) for a in flat):
+                return tracer.create_proxy("call_function", factory, args, kwargs)
+            return factory(*args, **kwargs)
+        return call
+
+    for name, factory in saved.items():
+        setattr(torch, name, wrap(factory))
+    try:
+        yield
+    finally:
+        for name, factory in saved.items():
+            setattr(torch, name, factory)
+
+
 def _trace(model):
     for m in model.modules():
         if isinstance(m, torch.nn.TransformerEncoderLayer):
             m.forward = _encoder_layer_forward.__get__(m)
     root = _Root(model) if isinstance(model, torch.nn.TransformerEncoderLayer) else model
-    return fx.GraphModule(root, _Tracer().trace(root))
+    tracer = _Tracer()
+    with _traced_factories(tracer):
+        graph = tracer.trace(root)
+    return fx.GraphModule(root, graph)
 
 
 def export(model, example_inputs, path, dynamic_axes=None):

@@ -2,6 +2,8 @@
 #include "frontend/torch/fx_converter_util.h"
 
 #include "absl/strings/str_cat.h"
+#include "ir/graph/struct_info.h"
+#include "ir/tir/prim_expr_ops.h"
 #include "support/checked_math.h"
 
 namespace mlc {
@@ -87,7 +89,51 @@ bool BoolArg(const proto::FxNode& node, int index, const std::string& name, bool
 
 int64_t RankOf(const relax::Expr& e) {
   const auto* t = e->struct_info().as<relax::TensorStructInfoNode>();
-  return t && t->shape ? static_cast<int64_t>(t->shape->size()) : -1;
+  return t ? t->ndim : -1;
+}
+
+std::optional<tir::PrimExpr> AsDim(const relax::Expr& value) {
+  if (const auto* c = value.as<relax::ConstantNode>(); c != nullptr && c->data.shape().empty()) {
+    if (c->data.dtype() == DataType::Int64()) return tir::I64(c->data.data_as<int64_t>()[0]);
+    if (c->data.dtype() == DataType::Int32()) return tir::I64(c->data.data_as<int32_t>()[0]);
+  }
+  if (const auto* s = value.as<relax::ShapeExprNode>(); s != nullptr && s->values.size() == 1) return s->values[0];
+  return std::nullopt;
+}
+
+relax::Expr DimValue(const tir::PrimExpr& dim) {
+  if (const int64_t* v = tir::AsConstInt(dim)) return relax::MakeConstant(ScalarTensor(static_cast<double>(*v), DataType::Int64()));
+  return relax::MakeShapeExpr(std::vector<tir::PrimExpr>{dim});
+}
+
+absl::StatusOr<tir::PrimExpr> DimArg(FxContext& ctx, const proto::FxArg& arg) {
+  if (arg.value_case() == proto::FxArg::kI) return tir::I64(arg.i());
+  absl::StatusOr<relax::Expr> v = ctx.Value(arg);
+  if (!v.ok()) return v.status();
+  if (std::optional<tir::PrimExpr> d = AsDim(*v)) return *d;
+  return absl::UnimplementedError("a size argument must be an integer or a size of a tensor (x.shape[i], x.size(i))");
+}
+
+absl::StatusOr<std::vector<tir::PrimExpr>> DimsArgs(FxContext& ctx, const proto::FxNode& node, int first,
+                                                    const std::string& keyword) {
+  std::vector<proto::FxArg> items;
+  const proto::FxArg* list = nullptr;
+  if (node.args_size() == first + 1 && node.args(first).value_case() == proto::FxArg::kList) list = &node.args(first);
+  if (node.args_size() <= first && node.kwargs().count(keyword)) list = &node.kwargs().at(keyword);
+  if (list != nullptr && list->value_case() == proto::FxArg::kList) {
+    items.assign(list->list().items().begin(), list->list().items().end());
+  } else if (list != nullptr) {
+    items.push_back(*list);
+  } else {
+    items.assign(node.args().begin() + std::min(first, node.args_size()), node.args().end());
+  }
+  std::vector<tir::PrimExpr> dims;
+  for (const proto::FxArg& item : items) {
+    absl::StatusOr<tir::PrimExpr> d = DimArg(ctx, item);
+    if (!d.ok()) return d.status();
+    dims.push_back(*d);
+  }
+  return dims;
 }
 
 }  // namespace fx

@@ -5,6 +5,7 @@
 #ifndef MLC_FRONTEND_TORCH_FX_CONVERTER_UTIL_H_
 #define MLC_FRONTEND_TORCH_FX_CONVERTER_UTIL_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,7 +18,7 @@ namespace fx {
 absl::StatusOr<relax::Expr> Operand(FxContext& ctx, const proto::FxNode& node, int i, DataType like);
 /*! \brief The tensor dtype of a value (float32 when it has none). */
 DataType DtypeOf(const relax::Expr& e);
-/*! \brief The rank of a value with a static shape, else -1. */
+/*! \brief The rank of a tensor value (its shape static or symbolic), else -1. */
 int64_t RankOf(const relax::Expr& e);
 
 /*! \brief An int or a tuple of ints from module attributes, as `n` values. */
@@ -32,6 +33,23 @@ int64_t IntArg(const proto::FxNode& node, int index, const std::string& name, in
 std::vector<int64_t> IntListArg(const proto::FxNode& node, int index, const std::string& name);
 bool BoolArg(const proto::FxNode& node, int index, const std::string& name, bool fallback);
 
+/*! \brief Sizes are values too (x.shape[1], t + 1, d // 2): an int64 scalar constant when the size
+ *  is static, a shape of one value when it is symbolic. This is the size a value holds, or
+ *  nullopt when it holds none. */
+std::optional<tir::PrimExpr> AsDim(const relax::Expr& value);
+/*! \brief A size as a value (the inverse of AsDim). */
+relax::Expr DimValue(const tir::PrimExpr& dim);
+/*! \brief An argument that is a size: an integer literal or a value AsDim reads. */
+absl::StatusOr<tir::PrimExpr> DimArg(FxContext& ctx, const proto::FxArg& arg);
+/*! \brief Whether a binary call's two operands are sizes (at least one of them a node): t + 1. */
+bool AreSizes(FxContext& ctx, const proto::FxNode& node);
+/*! \brief A binary operator (add, subtract, multiply, floor_divide) on two sizes, as a size. */
+absl::StatusOr<relax::Expr> SizeArithmetic(FxContext& ctx, const proto::FxNode& node, const std::string& op);
+/*! \brief Sizes given as the positional arguments from `first` on, or as one list there or under
+ *  `keyword` (x.view(b, t, 4, 16), x.view((b, t)), torch.ones(t, t), x.expand(size=...)). */
+absl::StatusOr<std::vector<tir::PrimExpr>> DimsArgs(FxContext& ctx, const proto::FxNode& node, int first,
+                                                    const std::string& keyword);
+
 /*! \brief A (C,) constant as (C, 1, ...) with `spatial_dims` ones, to broadcast over NCHW (or NCDHW). */
 relax::Expr PerChannel(const TensorData& t, int spatial_dims = 2);
 
@@ -39,6 +57,8 @@ relax::Expr PerChannel(const TensorData& t, int spatial_dims = 2);
 /*! \brief Registration groups (the registry's first use calls them all). */
 void RegisterNNFxConverters(FxConverterRegistry& registry);
 void RegisterTransformerFxConverters(FxConverterRegistry& registry);
+void RegisterShapeFxConverters(FxConverterRegistry& registry);
+void RegisterIndexingFxConverters(FxConverterRegistry& registry);
 
 }  // namespace fx
 }  // namespace mlc

@@ -5,6 +5,7 @@
  *         fx_transformer_converters.cc.
  */
 #include <cmath>
+#include <map>
 
 #include "absl/strings/str_cat.h"
 #include "frontend/torch/fx_converter_util.h"
@@ -18,6 +19,7 @@ namespace {
 
 FxConverter Binary(const std::string& op) {
   return [=](FxContext& ctx, const proto::FxNode& node) -> absl::StatusOr<relax::Expr> {
+    if (AreSizes(ctx, node)) return SizeArithmetic(ctx, node, op);  // t + 1, past + seq
     // The dtype comes from whichever operand is a tensor.
     DataType dtype = DataType::Float32();
     for (int i = 0; i < 2 && i < node.args_size(); ++i) {
@@ -62,19 +64,6 @@ absl::StatusOr<relax::Expr> ConvertLinear(FxContext& ctx, const proto::FxNode& n
   return ctx.EmitOp("add", {*y, *b});
 }
 
-/*! \brief An integer argument as a dimension: a literal, a constant (x.size(1) of a static
- *  dimension) or a shape value (x.size(0) of a symbolic one). */
-absl::StatusOr<tir::PrimExpr> DimArg(FxContext& ctx, const proto::FxArg& arg) {
-  if (arg.value_case() == proto::FxArg::kI) return tir::I64(arg.i());
-  absl::StatusOr<relax::Expr> v = ctx.Value(arg);
-  if (!v.ok()) return v.status();
-  if (const auto* c = v->as<relax::ConstantNode>(); c != nullptr && c->data.dtype().is_int() && c->data.NumElements() == 1) {
-    return tir::I64(c->data.dtype() == DataType::Int64() ? c->data.data_as<int64_t>()[0] : c->data.data_as<int32_t>()[0]);
-  }
-  if (const auto* s = v->as<relax::ShapeExprNode>(); s != nullptr && s->values.size() == 1) return s->values[0];
-  return absl::UnimplementedError("a dimension argument must be an integer or a size of a tensor");
-}
-
 /*! \brief The result of flatten / view / reshape of symbolic `dims`, from the call's arguments
  *  (shape propagation recorded only the example's sizes). */
 absl::StatusOr<std::vector<tir::PrimExpr>> SymbolicReshapeTarget(FxContext& ctx, const proto::FxNode& node,
@@ -96,25 +85,19 @@ absl::StatusOr<std::vector<tir::PrimExpr>> SymbolicReshapeTarget(FxContext& ctx,
     return out;
   }
   // view(x, a, b, ...), reshape(x, (a, b, ...)), torch.reshape(x, (a, b)).
-  std::vector<proto::FxArg> items;
-  if (node.args_size() == 2 && node.args(1).value_case() == proto::FxArg::kList) {
-    items.assign(node.args(1).list().items().begin(), node.args(1).list().items().end());
-  } else {
-    items.assign(node.args().begin() + 1, node.args().end());
-  }
+  absl::StatusOr<std::vector<tir::PrimExpr>> target = DimsArgs(ctx, node, 1, "shape");
+  if (!target.ok()) return target.status();
   std::vector<tir::PrimExpr> out, known;
   int infer = -1;
-  for (const proto::FxArg& item : items) {
-    absl::StatusOr<tir::PrimExpr> d = DimArg(ctx, item);
-    if (!d.ok()) return d.status();
-    const int64_t* v = tir::AsConstInt(*d);
+  for (const tir::PrimExpr& d : *target) {
+    const int64_t* v = tir::AsConstInt(d);
     if (v != nullptr && *v == -1) {
       if (infer >= 0) return absl::InvalidArgumentError("at most one dimension may be -1");
       infer = static_cast<int>(out.size());
     } else {
-      known.push_back(*d);
+      known.push_back(d);
     }
-    out.push_back(*d);
+    out.push_back(d);
   }
   if (infer >= 0) out[infer] = relax::InferredReshapeDim(dims, known);
   return out;
@@ -227,71 +210,75 @@ absl::StatusOr<relax::Expr> ConvertGelu(FxContext& ctx, const proto::FxNode& nod
   return op("multiply", *x, *inner);
 }
 
-/*! \brief x.size(), x.size(d), x.shape (getattr): the static shape as int64 constants. Shapes
- *  only feed reshapes here, whose converters use the shape that shape propagation recorded. */
-absl::StatusOr<relax::Expr> ConvertSize(FxContext& ctx, const proto::FxNode& node) {
+/*! \brief x.masked_fill(mask, value) / torch.masked_fill: `value` where the mask holds, x elsewhere
+ *  (a causal mask's -inf above the diagonal). */
+absl::StatusOr<relax::Expr> ConvertMaskedFill(FxContext& ctx, const proto::FxNode& node) {
   absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
   if (!x.ok()) return x.status();
-  const auto* t = (*x)->struct_info().as<relax::TensorStructInfoNode>();
-  if (t == nullptr || !t->HasKnownShape()) return absl::InvalidArgumentError("needs a known input shape");
-  if (t->IsSymbolic()) {  // sizes as a shape value (x.size(0) is `batch`)
-    std::vector<tir::PrimExpr> dims = t->Dims();
-    if (node.target() == "builtins.getattr" || (node.args_size() < 2 && !node.kwargs().count("dim"))) {
-      if (node.target() == "builtins.getattr" && (node.args_size() < 2 || node.args(1).s() != "shape")) {
-        return absl::UnimplementedError(absl::StrCat("tensor attribute '", node.args_size() > 1 ? node.args(1).s() : "", "'"));
-      }
-      return relax::MakeShapeExpr(dims);
-    }
-    int64_t d = IntArg(node, 1, "dim", 0), rank = static_cast<int64_t>(dims.size());
-    if (d < 0) d += rank;
-    if (d < 0 || d >= rank) return absl::InvalidArgumentError(absl::StrCat("dimension ", d, " out of range"));
-    if (const int64_t* v = tir::AsConstInt(dims[d])) return relax::MakeConstant(ScalarTensor(static_cast<double>(*v), DataType::Int64()));
-    return relax::MakeShapeExpr(std::vector<tir::PrimExpr>{dims[d]});
-  }
-  const std::vector<int64_t>& shape = *t->shape;
-  if (node.target() == "builtins.getattr") {
-    if (node.args_size() < 2 || node.args(1).s() != "shape") {
-      return absl::UnimplementedError(absl::StrCat("tensor attribute '", node.args_size() > 1 ? node.args(1).s() : "", "'"));
-    }
-    return relax::MakeConstant(Int64Tensor(shape));
-  }
-  if (node.args_size() < 2 && !node.kwargs().count("dim")) return relax::MakeConstant(Int64Tensor(shape));
-  int64_t d = IntArg(node, 1, "dim", 0), rank = static_cast<int64_t>(shape.size());
-  if (d < 0) d += rank;
-  if (d < 0 || d >= rank) return absl::InvalidArgumentError(absl::StrCat("dimension ", d, " out of range"));
-  return relax::MakeConstant(ScalarTensor(static_cast<double>(shape[d]), DataType::Int64()));
+  absl::StatusOr<relax::Expr> mask = ctx.Arg(node, 1, "mask");
+  if (!mask.ok()) return mask.status();
+  if (DtypeOf(*mask) != DataType::Bool()) return absl::InvalidArgumentError("the mask must be a bool tensor");
+  absl::StatusOr<relax::Expr> value = Operand(ctx, node, 2, DtypeOf(*x));
+  if (!value.ok()) return value.status();
+  return ctx.EmitOp("where", {*mask, *value, *x});
 }
 
-/*! \brief operator.getitem on a tuple a converter returned (MultiheadAttention's (output,)) or
- *  on a shape (x.shape[0]). Indexing tensors is not supported. */
-absl::StatusOr<relax::Expr> ConvertGetItem(FxContext& ctx, const proto::FxNode& node) {
+/*! \brief torch.triu / torch.tril (x, diagonal) and the methods: x on and above (below) the
+ *  diagonal shifted by `diagonal`, 0 elsewhere; the dimensions may be symbolic. */
+FxConverter ConvertTriangle(const std::string& op) {
+  return [op](FxContext& ctx, const proto::FxNode& node) -> absl::StatusOr<relax::Expr> {
+    absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
+    if (!x.ok()) return x.status();
+    return ctx.EmitOp(op, {*x}, {{"k", IntArg(node, 1, "diagonal", 0)}});
+  };
+}
+
+/*! \brief x.to(dtype) (a device or another tensor's device changes nothing here), x.float(),
+ *  x.long() and the like. */
+absl::StatusOr<relax::Expr> ConvertTo(FxContext& ctx, const proto::FxNode& node) {
   absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
   if (!x.ok()) return x.status();
-  if (node.args_size() < 2 || node.args(1).value_case() != proto::FxArg::kI) {
-    return absl::UnimplementedError("only indexing with one integer is supported");
+  std::string dtype;
+  static const std::map<std::string, std::string>* kMethods = new std::map<std::string, std::string>{
+      {"float", "float32"}, {"double", "float64"}, {"half", "float16"}, {"long", "int64"}, {"int", "int32"}, {"bool", "bool"}};
+  if (auto m = kMethods->find(node.target()); m != kMethods->end()) dtype = m->second;
+  for (int i = 1; i < node.args_size(); ++i) {
+    if (node.args(i).value_case() == proto::FxArg::kDtype) dtype = node.args(i).dtype();
   }
-  int64_t i = node.args(1).i();
-  if (const auto* tuple = x->as<relax::TupleNode>()) {
-    if (i < 0 || i >= static_cast<int64_t>(tuple->fields.size())) {
-      return absl::UnimplementedError(absl::StrCat("element ", i, " of this tuple is not computed"));
-    }
-    return tuple->fields[i];
-  }
-  if (const auto* s = x->as<relax::ShapeExprNode>()) {  // x.shape[0] of a symbolic shape
-    int64_t n = static_cast<int64_t>(s->values.size());
-    if (i < 0) i += n;
-    if (i < 0 || i >= n) return absl::InvalidArgumentError(absl::StrCat("index ", i, " out of range"));
-    if (const int64_t* v = tir::AsConstInt(s->values[i])) return relax::MakeConstant(ScalarTensor(static_cast<double>(*v), DataType::Int64()));
-    return relax::MakeShapeExpr(std::vector<tir::PrimExpr>{s->values[i]});
-  }
-  const auto* c = x->as<relax::ConstantNode>();
-  if (c != nullptr && c->data.dtype() == DataType::Int64() && c->data.shape().size() == 1) {
-    int64_t n = c->data.NumElements();
-    if (i < 0) i += n;
-    if (i < 0 || i >= n) return absl::InvalidArgumentError(absl::StrCat("index ", i, " out of range"));
-    return relax::MakeConstant(ScalarTensor(static_cast<double>(c->data.data_as<int64_t>()[i]), DataType::Int64()));
-  }
-  return absl::UnimplementedError("indexing is supported on tuples and shapes only, not on tensors");
+  if (auto kw = node.kwargs().find("dtype"); kw != node.kwargs().end()) dtype = kw->second.dtype();
+  if (dtype.empty()) return *x;  // .to("cpu")
+  absl::StatusOr<DataType> t = DataType::Parse(dtype);
+  if (!t.ok()) return t.status();
+  if (*t == DtypeOf(*x)) return *x;
+  return ctx.EmitOp("astype", {*x}, {{"dtype", *t}});
+}
+
+/*! \brief torch.rsqrt(x) = 1 / sqrt(x) (RMSNorm). */
+absl::StatusOr<relax::Expr> ConvertRsqrt(FxContext& ctx, const proto::FxNode& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<relax::Expr> root = ctx.EmitOp("sqrt", {*x});
+  if (!root.ok()) return root;
+  return ctx.EmitOp("divide", {FxContext::Scalar(1.0, DtypeOf(*x)), *root});
+}
+
+/*! \brief SiLU x * sigmoid(x) (SwiGLU's gate): module and function. */
+absl::StatusOr<relax::Expr> ConvertSilu(FxContext& ctx, const proto::FxNode& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<relax::Expr> gate = ctx.EmitOp("sigmoid", {*x});
+  if (!gate.ok()) return gate;
+  return ctx.EmitOp("multiply", {*x, *gate});
+}
+
+/*! \brief nn.Embedding: the rows of its weight the indices name (padding_idx changes only training). */
+absl::StatusOr<relax::Expr> ConvertEmbedding(FxContext& ctx, const proto::FxNode& node) {
+  absl::StatusOr<relax::Expr> ids = ctx.Arg(node, 0);
+  if (!ids.ok()) return ids.status();
+  if (!DtypeOf(*ids).is_int()) return absl::InvalidArgumentError("the indices must be integers");
+  absl::StatusOr<relax::Expr> weight = ctx.Param(node.target() + ".weight");
+  if (!weight.ok()) return weight.status();
+  return ctx.EmitOp("take", {*weight, *ids}, {{"axis", int64_t{0}}});
 }
 
 }  // namespace
@@ -304,13 +291,19 @@ void RegisterCoreFxConverters(FxConverterRegistry& r) {
     const char* method;
   };
   for (const BinaryEntry& e : {BinaryEntry{"add", {"operator.add", "torch.add", "operator.iadd"}, "add"},
-                               BinaryEntry{"subtract", {"operator.sub", "torch.sub"}, nullptr},
+                               BinaryEntry{"subtract", {"operator.sub", "torch.sub"}, "sub"},
                                BinaryEntry{"multiply", {"operator.mul", "torch.mul"}, "mul"},
-                               BinaryEntry{"divide", {"operator.truediv", "torch.div"}, nullptr},
+                               BinaryEntry{"divide", {"operator.truediv", "torch.div"}, "div"},
                                BinaryEntry{"matmul", {"torch.matmul", "operator.matmul"}, "matmul"},
                                BinaryEntry{"maximum", {"torch.maximum"}, nullptr},
                                BinaryEntry{"minimum", {"torch.minimum"}, nullptr},
-                               BinaryEntry{"power", {"torch.pow", "operator.pow"}, nullptr}}) {
+                               BinaryEntry{"power", {"torch.pow", "operator.pow"}, "pow"},
+                               BinaryEntry{"greater", {"operator.gt", "torch.gt"}, "gt"},
+                               BinaryEntry{"less", {"operator.lt", "torch.lt"}, "lt"},
+                               BinaryEntry{"greater_equal", {"operator.ge", "torch.ge"}, "ge"},
+                               BinaryEntry{"less_equal", {"operator.le", "torch.le"}, "le"},
+                               BinaryEntry{"equal", {"operator.eq", "torch.eq"}, "eq"},
+                               BinaryEntry{"not_equal", {"operator.ne", "torch.ne"}, "ne"}}) {
     for (const char* t : e.functions) r.Register(K::kFunction, t, Binary(e.op));
     if (e.method) r.Register(K::kMethod, e.method, Binary(e.op));
   }
@@ -327,7 +320,9 @@ void RegisterCoreFxConverters(FxConverterRegistry& r) {
                               UnaryEntry{"log", {"torch.log"}, nullptr, "log"},
                               UnaryEntry{"sqrt", {"torch.sqrt"}, nullptr, "sqrt"},
                               UnaryEntry{"erf", {"torch.erf", "torch.special.erf"}, nullptr, "erf"},
-                              UnaryEntry{"negative", {"operator.neg", "torch.neg"}, nullptr, "neg"}}) {
+                              UnaryEntry{"negative", {"operator.neg", "torch.neg"}, nullptr, "neg"},
+                              UnaryEntry{"cos", {"torch.cos"}, nullptr, "cos"},
+                              UnaryEntry{"sin", {"torch.sin"}, nullptr, "sin"}}) {
     FxConverter c = Unary(e.op);
     for (const char* f : e.functions) r.Register(K::kFunction, f, c);
     if (e.module) r.Register(K::kModule, e.module, c);
@@ -350,15 +345,28 @@ void RegisterCoreFxConverters(FxConverterRegistry& r) {
   r.Register(K::kModule, "Hardtanh", ConvertClamp);
   r.Register(K::kFunction, "torch.nn.functional.hardtanh", ConvertClamp);
   r.Register(K::kFunction, "torch.nn.functional.relu6", ConvertClamp);
-  r.Register(K::kFunction, "operator.getitem", ConvertGetItem);
-  r.Register(K::kMethod, "size", ConvertSize);
-  r.Register(K::kFunction, "builtins.getattr", ConvertSize);
   r.Register(K::kModule, "Linear", ConvertLinear);
   r.Register(K::kFunction, "torch.nn.functional.linear", ConvertLinear);
   r.Register(K::kModule, "Flatten", ConvertReshape);
   r.Register(K::kFunction, "torch.flatten", ConvertReshape);
   r.Register(K::kFunction, "torch.reshape", ConvertReshape);
   for (const char* m : {"view", "reshape", "flatten"}) r.Register(K::kMethod, m, ConvertReshape);
+  r.Register(K::kFunction, "operator.floordiv", [](FxContext& ctx, const proto::FxNode& node) -> absl::StatusOr<relax::Expr> {
+    if (!AreSizes(ctx, node)) return absl::UnimplementedError("floor division is supported on sizes (x.shape[-1] // 2), not on tensors");
+    return SizeArithmetic(ctx, node, "floor_divide");
+  });
+  for (const char* f : {"torch.masked_fill"}) r.Register(K::kFunction, f, ConvertMaskedFill);
+  r.Register(K::kMethod, "masked_fill", ConvertMaskedFill);
+  for (const char* op : {"triu", "tril"}) {
+    r.Register(K::kFunction, absl::StrCat("torch.", op), ConvertTriangle(op));
+    r.Register(K::kMethod, op, ConvertTriangle(op));
+  }
+  for (const char* m : {"to", "type", "float", "double", "half", "long", "int", "bool"}) r.Register(K::kMethod, m, ConvertTo);
+  r.Register(K::kFunction, "torch.rsqrt", ConvertRsqrt);
+  r.Register(K::kMethod, "rsqrt", ConvertRsqrt);
+  r.Register(K::kFunction, "torch.nn.functional.silu", ConvertSilu);
+  r.Register(K::kModule, "SiLU", ConvertSilu);
+  r.Register(K::kModule, "Embedding", ConvertEmbedding);
   r.Register(K::kModule, "Identity", [](FxContext& ctx, const proto::FxNode& node) { return ctx.Arg(node, 0); });
   r.Register(K::kModule, "Dropout", [](FxContext& ctx, const proto::FxNode& node) { return ctx.Arg(node, 0); });
 }

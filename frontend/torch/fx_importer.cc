@@ -22,6 +22,8 @@ FxConverterRegistry& FxConverterRegistry::Global() {
     RegisterCoreFxConverters(*r);
     RegisterNNFxConverters(*r);
     RegisterTransformerFxConverters(*r);
+    RegisterShapeFxConverters(*r);
+    RegisterIndexingFxConverters(*r);
     return r;
   }();
   return *registry;
@@ -84,9 +86,14 @@ absl::StatusOr<relax::Expr> FxContext::Param(const std::string& name) const {
 relax::Expr FxContext::Scalar(double value, DataType dtype) { return relax::MakeConstant(ScalarTensor(value, dtype)); }
 
 absl::StatusOr<relax::Expr> FxContext::EmitOp(const std::string& op, std::vector<relax::Expr> args, Attrs attrs) {
+  return EmitOp(op, std::move(args), std::move(attrs), {});
+}
+
+absl::StatusOr<relax::Expr> FxContext::EmitOp(const std::string& op, std::vector<relax::Expr> args, Attrs attrs,
+                                              std::vector<relax::StructInfo> sinfo_args) {
   absl::StatusOr<relax::Op> o = relax::GetOp(op);
   if (!o.ok()) return o.status();
-  absl::StatusOr<relax::Var> v = bb_->Emit(relax::MakeCall(*o, std::move(args), std::move(attrs)));
+  absl::StatusOr<relax::Var> v = bb_->Emit(relax::MakeCall(*o, std::move(args), std::move(attrs), std::move(sinfo_args)));
   if (!v.ok()) return v.status();
   return relax::Expr(*v);
 }

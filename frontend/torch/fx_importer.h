@@ -44,6 +44,10 @@ class FxContext {
   static relax::Expr Scalar(double value, DataType dtype);
   /*! \brief Emits `op(args...)` (a high-level operator call) and returns its variable. */
   absl::StatusOr<relax::Expr> EmitOp(const std::string& op, std::vector<relax::Expr> args, Attrs attrs = {});
+  /*! \brief The same with the result's struct info given (a result shape that depends on
+   *  symbolic sizes the attributes cannot hold: reshape, broadcast_to, arange). */
+  absl::StatusOr<relax::Expr> EmitOp(const std::string& op, std::vector<relax::Expr> args, Attrs attrs,
+                                     std::vector<relax::StructInfo> sinfo_args);
 
   void SetValue(const std::string& node, relax::Expr value) { values_[node] = std::move(value); }
 

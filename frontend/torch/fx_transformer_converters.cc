@@ -10,6 +10,7 @@
 #include "support/checked_math.h"
 #include "ir/ops/op_attrs.h"
 #include "ir/graph/shape_util.h"
+#include "ir/tir/prim_expr_ops.h"
 
 namespace mlc {
 namespace fx {
@@ -60,9 +61,15 @@ absl::StatusOr<relax::Expr> ConvertLayerNorm(FxContext& ctx, const proto::FxNode
   DataType dtype = DtypeOf(*x);
   // The default weight and bias are made here: check what they are made from first.
   if (dtype != DataType::Float32()) return absl::UnimplementedError("layer norm is supported for float32");
+  // The normalized dimensions are static; those before them (batch, sequence) may be symbolic.
   const auto* xs = x->as<relax::ExprNode>()->struct_info().as<relax::TensorStructInfoNode>();
-  if (xs == nullptr || !xs->shape || xs->shape->size() < shape.size() ||
-      !std::equal(shape.begin(), shape.end(), xs->shape->end() - shape.size())) {
+  std::vector<tir::PrimExpr> dims = xs ? xs->Dims() : std::vector<tir::PrimExpr>{};
+  bool trailing = dims.size() >= shape.size();
+  for (size_t i = 0; trailing && i < shape.size(); ++i) {
+    const int64_t* d = tir::AsConstInt(dims[dims.size() - shape.size() + i]);
+    trailing = d != nullptr && *d == shape[i];
+  }
+  if (!trailing) {
     return absl::InvalidArgumentError(absl::StrCat("normalized_shape ", relax::ShapeToString(shape), " is not the trailing shape of the input"));
   }
   for (relax::Expr* e : {&gamma, &beta}) {
@@ -83,7 +90,7 @@ absl::StatusOr<relax::Expr> ConvertReduce(FxContext& ctx, const proto::FxNode& n
   return ctx.EmitOp(op, {*x}, relax::ToAttrs(relax::ReduceAttrs{axes, keepdims}));
 }
 
-/*! \brief x.transpose(d0, d1) / torch.transpose and x.permute(dims...) / torch.permute. */
+/*! \brief x.transpose(d0, d1) / torch.transpose, x.permute(dims...) / torch.permute and x.t(). */
 absl::StatusOr<relax::Expr> ConvertPermute(FxContext& ctx, const proto::FxNode& node) {
   absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
   if (!x.ok()) return x.status();
@@ -91,7 +98,11 @@ absl::StatusOr<relax::Expr> ConvertPermute(FxContext& ctx, const proto::FxNode& 
   if (rank < 0) return absl::InvalidArgumentError("needs a static input shape");
   std::vector<int64_t> axes;
   const std::string& target = node.target();
-  if (target == "transpose" || target == "torch.transpose") {
+  if (target == "t" || target == "torch.t") {  // a matrix transposed; a vector or a scalar as it is
+    if (rank > 2) return absl::InvalidArgumentError(absl::StrCat("t() takes a tensor of at most 2 dimensions, not ", rank));
+    if (rank < 2) return *x;
+    axes = {1, 0};
+  } else if (target == "transpose" || target == "torch.transpose") {
     axes.resize(rank);
     for (int64_t d = 0; d < rank; ++d) axes[d] = d;
     int64_t a = IntArg(node, 1, "dim0", 0), b = IntArg(node, 2, "dim1", 1);
@@ -208,7 +219,7 @@ void RegisterTransformerFxConverters(FxConverterRegistry& r) {
     r.Register(K::kMethod, name, c);
     r.Register(K::kFunction, absl::StrCat("torch.", name), c);
   }
-  for (const char* m : {"transpose", "permute"}) {
+  for (const char* m : {"transpose", "permute", "t"}) {
     r.Register(K::kMethod, m, ConvertPermute);
     r.Register(K::kFunction, absl::StrCat("torch.", m), ConvertPermute);
   }

@@ -13,9 +13,14 @@ Weights are seeded: the same configuration and seed give the same model everywhe
 
     /usr/bin/python3 decoder.py --style llama --kv_heads 2 --out tiny.onnx \
         [--samples DIR --seqs 1,7,30]   # DIR/ids.<seq>.npy and PyTorch's DIR/logits.<seq>.npy
+
+--out's extension picks the format: .onnx (torch.onnx) or .fxpb (a torch.fx graph,
+frontend/torch/export_fx.py), both with the same symbolic axes.
 """
 import argparse
 import math
+import os
+import sys
 
 import numpy as np
 import torch
@@ -229,6 +234,40 @@ def export_cached_onnx(model, path, seq=3, past=2, opset=14):
                       dynamic_axes=axes, opset_version=opset)
 
 
+def _export_fx():
+    """frontend/torch/export_fx.py (in the source tree and in Bazel's runfiles alike)."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "frontend", "torch"))
+    import export_fx
+    return export_fx
+
+
+def export_fx(model, path, seq, batch=1):
+    """The decoder as a torch.fx graph with the sequence axis symbolic (named `seq`)."""
+    _export_fx().export(model, (torch.zeros(batch, seq, dtype=torch.int64),), path, {0: {1: "seq"}})
+
+
+def _named_caches(cached, layers):
+    """CachedDecoder with one parameter per cache (past_<layer>_key, past_<layer>_value) in place
+    of *past, which torch.fx cannot trace."""
+    names = ", ".join(f"past_{i}_{w}" for i in range(layers) for w in ("key", "value"))
+    scope = {"CachedDecoder": CachedDecoder}
+    exec(f"def forward(self, ids, positions, {names}):\n"
+         f"    return CachedDecoder.forward(self, ids, positions, {names})\n", scope)
+    return type("CachedDecoder", (CachedDecoder,), {"forward": scope["forward"]})(cached.decoder)
+
+
+def export_cached_fx(model, path, seq=3, past=2):
+    """CachedDecoder(model) as a torch.fx graph: `seq` and `past` symbolic, inputs ids, positions,
+    past_<layer>_key / _value, outputs the logits and each layer's grown keys and values."""
+    cfg = model.cfg
+    ids = torch.zeros(1, seq, dtype=torch.int64)
+    positions = torch.arange(past, past + seq)[None]
+    cache = [torch.zeros(1, cfg.kv_heads, past, cfg.dim // cfg.heads) for _ in range(2 * cfg.layers)]
+    axes = {0: {1: "seq"}, 1: {1: "seq"}}
+    axes.update({2 + i: {2: "past"} for i in range(len(cache))})
+    _export_fx().export(_named_caches(CachedDecoder(model), cfg.layers), (ids, positions, *cache), path, axes)
+
+
 def fake_quantize(model, bits):
     """The model as `quantize-weights{bits=...}` compiles it: the weights it quantizes (every
     linear layer whose input width is a multiple of 32, and the embedding table, which the head
@@ -283,7 +322,7 @@ def main():
     add_config_arguments(p)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--seq", type=int, default=8, help="sequence length of the export's example")
-    p.add_argument("--out", required=True, help="the ONNX file (sequence axis dynamic)")
+    p.add_argument("--out", required=True, help="the ONNX (.onnx) or torch.fx (.fxpb) file (sequence axis dynamic)")
     p.add_argument("--cache", action="store_true",
                    help="export the form with a key/value cache (past_key_values inputs, present outputs)")
     p.add_argument("--greedy", help="write PyTorch's greedy continuation (--new_tokens) of the prompt --prompt here (.npy)")
@@ -296,10 +335,11 @@ def main():
                         "quantize-weights compiles it (weights and the activations entering them)")
     a = p.parse_args()
     model = build(config_from(a), a.seed)
+    fx = a.out.endswith(".fxpb")
     if a.cache:
-        export_cached_onnx(model, a.out)
+        (export_cached_fx if fx else export_cached_onnx)(model, a.out)
     else:
-        export_onnx(model, a.out, a.seq)
+        (export_fx if fx else export_onnx)(model, a.out, a.seq)
     if a.greedy:
         np.save(a.greedy, np.array(greedy(model, [int(t) for t in a.prompt.split(",")], a.new_tokens), np.int64))
     if a.samples:

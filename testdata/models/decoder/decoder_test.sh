@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Decoder-only language models with a dynamic sequence axis (decoder.py, GPT and Llama styles:
 # positions from torch.arange, a causal mask from torch.triu over seq x seq, rotary embeddings,
-# grouped-query attention) exported to ONNX: each imports without --dim, keeps `seq` symbolic,
+# grouped-query attention) exported to ONNX and traced with torch.fx: each imports without --dim,
+# keeps `seq` symbolic,
 # compiles once (attention as one mlc.attention call per layer), and matches PyTorch's logits at
 # sequence lengths 1, 7 and 30.
 # The same models exported with a key/value cache (past_key_values in, grown caches out: `past`
@@ -12,56 +13,62 @@ cd "${TEST_SRCDIR}/mlc"
 source tools/testing/checks.sh
 t="${TEST_TMPDIR}"
 
+# Both importers: torch.onnx's graph and torch.fx's (frontend/torch/export_fx.py traces the
+# same module: sizes, torch.arange, torch.triu, tensor indexing and the caches' concatenation
+# keep `seq` and `past` symbolic there too). Each model is named <style> (ONNX) or <style>.fx.
+for format in onnx fxpb; do
 for style in gpt llama; do
-  mkdir -p "$t/$style"
+  m=$([[ $format == onnx ]] && echo "$style" || echo "$style.fx")
+  mkdir -p "$t/$m"
   kv=$([[ $style == llama ]] && echo 2 || echo 4)
-  /usr/bin/python3 testdata/models/decoder/decoder.py --style "$style" --kv_heads "$kv" --out "$t/$style.onnx" \
-    --samples "$t/$style" --seqs 1,7,30 2> /dev/null
-  check "$style: imports with the sequence symbolic" frontend/import --in "$t/$style.onnx" --out "$t/$style.irpb"
-  tools/print --in "$t/$style.irpb" > "$t/$style.py"
-  check "$style: main takes ids of shape (1, seq)" grep -q 'ids: R.Tensor((1, "seq"), dtype="int64")' "$t/$style.py"
-  check "$style: the positions are an arange over seq" grep -q 'R.arange(.*R.Tensor((seq,)' "$t/$style.py"
-  check "$style: the causal mask is a triu over seq x seq" grep -q 'R.triu(' "$t/$style.py"
-  check "$style: compiles once" bash -c "passes/opt --in $t/$style.irpb --out $t/$style.opt.irpb &&
-                                         codegen/build --in $t/$style.opt.irpb --out $t/$style.mlcx"
+  /usr/bin/python3 testdata/models/decoder/decoder.py --style "$style" --kv_heads "$kv" --out "$t/$m.$format" \
+    --samples "$t/$m" --seqs 1,7,30 2> /dev/null
+  check "$m: imports with the sequence symbolic" frontend/import --in "$t/$m.$format" --out "$t/$m.irpb"
+  tools/print --in "$t/$m.irpb" > "$t/$m.py"
+  check "$m: main takes ids of shape (1, seq)" grep -q 'ids: R.Tensor((1, "seq"), dtype="int64")' "$t/$m.py"
+  check "$m: the positions are an arange over seq" grep -q 'R.arange(.*R.Tensor((seq,)' "$t/$m.py"
+  check "$m: the causal mask is a triu over seq x seq" grep -q 'R.triu(' "$t/$m.py"
+  check "$m: compiles once" bash -c "passes/opt --in $t/$m.irpb --out $t/$m.opt.irpb &&
+                                         codegen/build --in $t/$m.opt.irpb --out $t/$m.mlcx"
   # fuse-attention: the chain from q.k^T to the product with v is one library call per layer
   # (2 layers); no kernel computes a softmax any more.
-  check "$style: each layer's attention is one mlc.attention call" \
-    bash -c "tools/print --in $t/$style.opt.irpb > $t/$style.opt.py && [[ \$(grep -c 'mlc.attention' $t/$style.opt.py) == 2 ]] &&
-             ! grep -q 'nn.softmax' $t/$style.opt.py"
+  check "$m: each layer's attention is one mlc.attention call" \
+    bash -c "tools/print --in $t/$m.opt.irpb > $t/$m.opt.py && [[ \$(grep -c 'mlc.attention' $t/$m.opt.py) == 2 ]] &&
+             ! grep -q 'nn.softmax' $t/$m.opt.py"
   for seq in 1 7 30; do
-    check "$style: at seq $seq the logits match PyTorch" bash -c "
-      vm/run --exe $t/$style.mlcx --inputs $t/$style/ids.$seq.npy --outputs $t/$style/out.$seq.npy &&
-      source tools/testing/checks.sh && matches_reference $t/$style/out.$seq.npy $t/$style/logits.$seq.npy 1e-5"
+    check "$m: at seq $seq the logits match PyTorch" bash -c "
+      vm/run --exe $t/$m.mlcx --inputs $t/$m/ids.$seq.npy --outputs $t/$m/out.$seq.npy &&
+      source tools/testing/checks.sh && matches_reference $t/$m/out.$seq.npy $t/$m/logits.$seq.npy 1e-5"
   done
 
-  /usr/bin/python3 testdata/models/decoder/decoder.py --style "$style" --kv_heads "$kv" --cache --out "$t/$style.cache.onnx" \
-    --greedy "$t/$style.greedy.npy" --prompt 1,2,3 --new_tokens 20 2> /dev/null
-  check "$style (cache): compiles with past and seq symbolic" bash -c "
-    frontend/import --in $t/$style.cache.onnx --out $t/$style.cache.irpb && passes/opt --in $t/$style.cache.irpb --out $t/$style.cache.opt.irpb &&
-    codegen/build --in $t/$style.cache.opt.irpb --out $t/$style.cache.mlcx"
-  tools/print --in "$t/$style.cache.irpb" > "$t/$style.cache.py"
-  check "$style (cache): each layer's attention over past + seq keys is one mlc.attention call" \
-    bash -c "[[ \$(tools/print --in $t/$style.cache.opt.irpb | grep -c 'mlc.attention') == 2 ]]"
-  check "$style (cache): the caches grow from past to past + seq" grep -q 'R.Tensor((1, [0-9]*, "past + seq", 16)' "$t/$style.cache.py"
-  check "$style (cache): ONNX input names become identifiers (past.0.key: past_0_key)" grep -q 'past_0_key: R.Tensor((1, [0-9]*, "past", 16)' "$t/$style.cache.py"
+  /usr/bin/python3 testdata/models/decoder/decoder.py --style "$style" --kv_heads "$kv" --cache --out "$t/$m.cache.$format" \
+    --greedy "$t/$m.greedy.npy" --prompt 1,2,3 --new_tokens 20 2> /dev/null
+  check "$m (cache): compiles with past and seq symbolic" bash -c "
+    frontend/import --in $t/$m.cache.$format --out $t/$m.cache.irpb && passes/opt --in $t/$m.cache.irpb --out $t/$m.cache.opt.irpb &&
+    codegen/build --in $t/$m.cache.opt.irpb --out $t/$m.cache.mlcx"
+  tools/print --in "$t/$m.cache.irpb" > "$t/$m.cache.py"
+  check "$m (cache): each layer's attention over past + seq keys is one mlc.attention call" \
+    bash -c "[[ \$(tools/print --in $t/$m.cache.opt.irpb | grep -c 'mlc.attention') == 2 ]]"
+  check "$m (cache): the caches grow from past to past + seq" grep -q 'R.Tensor((1, [0-9]*, "past + seq", 16)' "$t/$m.cache.py"
+  check "$m (cache): the cache inputs are named past_<layer>_key (ONNX's past.0.key made an identifier)" grep -q 'past_0_key: R.Tensor((1, [0-9]*, "past", 16)' "$t/$m.cache.py"
   for form in cache full; do
-    exe=$([[ $form == cache ]] && echo "$t/$style.cache.mlcx" || echo "$t/$style.mlcx")
-    check "$style ($form): generate gives PyTorch's greedy continuation" bash -c "
-      tools/generate --exe $exe --prompt_ids 1,2,3 --max_new_tokens 20 --out $t/$style.$form.ids.npy > $t/$style.$form.txt &&
+    exe=$([[ $form == cache ]] && echo "$t/$m.cache.mlcx" || echo "$t/$m.mlcx")
+    check "$m ($form): generate gives PyTorch's greedy continuation" bash -c "
+      tools/generate --exe $exe --prompt_ids 1,2,3 --max_new_tokens 20 --out $t/$m.$form.ids.npy > $t/$m.$form.txt &&
       /usr/bin/python3 -c 'import numpy as np, sys; a, b = np.load(sys.argv[1]), np.load(sys.argv[2]); print(\"  ours \", list(a)); print(\"  torch\", list(b)); sys.exit(0 if list(a) == list(b) else 1)' \
-        $t/$style.$form.ids.npy $t/$style.greedy.npy"
+        $t/$m.$form.ids.npy $t/$m.greedy.npy"
   done
-  check "$style (cache): generate reports prefill and decode speed" grep -q "^decode: 19 tokens" "$t/$style.cache.txt"
+  check "$m (cache): generate reports prefill and decode speed" grep -q "^decode: 19 tokens" "$t/$m.cache.txt"
   # kv-cache-append: the caches are sequence-major parameters grown by R.cache_append, and the
   # generator's caches have room for every position, so no step copies a cache: 20 calls x 2
   # layers x (keys, values) appends, all in place (the VM's counters).
-  check "$style (cache): the caches are parameters of shape [1, past, heads, dim] grown by R.cache_append" \
-    bash -c "tools/print --in $t/$style.cache.opt.irpb > $t/$style.cache.opt.py &&
-             grep -q 'past_0_key: R.Tensor((1, \"past\", [0-9]*, 16)' $t/$style.cache.opt.py &&
-             [[ \$(grep -c 'R.cache_append(' $t/$style.cache.opt.py) == 4 ]]"
-  check "$style (cache): generation appends to the caches in place, never copying one" \
-    grep -q "^cache: .* 80 appends in place, 0 copied the cache" "$t/$style.cache.txt"
+  check "$m (cache): the caches are parameters of shape [1, past, heads, dim] grown by R.cache_append" \
+    bash -c "tools/print --in $t/$m.cache.opt.irpb > $t/$m.cache.opt.py &&
+             grep -q 'past_0_key: R.Tensor((1, \"past\", [0-9]*, 16)' $t/$m.cache.opt.py &&
+             [[ \$(grep -c 'R.cache_append(' $t/$m.cache.opt.py) == 4 ]]"
+  check "$m (cache): generation appends to the caches in place, never copying one" \
+    grep -q "^cache: .* 80 appends in place, 0 copied the cache" "$t/$m.cache.txt"
+done
 done
 
 # Quantized weights (opt --quantize): every matmul by a weight whose K is whole groups of
@@ -106,6 +113,27 @@ for ty in f32 q8_0 q4_0; do
     /usr/bin/python3 tools/bench/write_gguf.py --out $t/llama.$ty.gguf --type $ty --style llama --kv_heads 2 &&
     /usr/bin/python3 tools/bench/write_gguf.py --check $t/llama.$ty.gguf --type $ty --style llama --kv_heads 2"
 done
+# What the FX importer does not take is refused, naming the node: indexing by a tensor (a bool
+# mask), and a slice of a symbolic axis.
+/usr/bin/python3 - "$t" <<'EOF'
+import sys
+import torch
+sys.path.insert(0, "frontend/torch")
+from export_fx import export
+class MaskIndex(torch.nn.Module):
+    def forward(self, x):
+        return x[x > 0]
+class SymbolicSlice(torch.nn.Module):
+    def forward(self, x):
+        return x[:, 1:]
+x = torch.randn(1, 5, 4)
+export(MaskIndex(), (x,), sys.argv[1] + "/mask_index.fxpb")
+export(SymbolicSlice(), (x,), sys.argv[1] + "/symbolic_slice.fxpb", {0: {1: "seq"}})
+EOF
+refused "FX: indexing by a tensor is refused naming the node" "node getitem (call_function operator.getitem): tensor indices" \
+  frontend/import --in "$t/mask_index.fxpb" --out "$t/x.irpb"
+refused "FX: a slice of a symbolic axis is refused naming the node" "node getitem (call_function operator.getitem): slicing axis 1, which is symbolic" \
+  frontend/import --in "$t/symbolic_slice.fxpb" --out "$t/x.irpb"
 refused "opt names a weight format it does not know" "'q5' is not a weight format" \
   passes/opt --in "$t/llama.irpb" --out "$t/x.irpb" --quantize=q5
 refused "generate names the parameter of a model that is no decoder" "main's parameter 0 (x) must be int64 \[1, seq\]" \
