@@ -12,6 +12,7 @@
 #include <map>
 #include <set>
 
+#include "absl/hash/hash.h"
 #include "absl/strings/str_cat.h"
 #include "codegen/build.h"
 #include "codegen/memory_plan.h"
@@ -58,17 +59,47 @@ absl::Status ValueTypeOf(const relax::StructInfo& s, const ShapeVarTable& vars, 
   return absl::OkStatus();
 }
 
+/*! \brief The executable's constants, each stored once: the same object, or an equal tensor
+ *  (dtype, shape and bytes). Equal copies arise where passes transform one weight for each
+ *  function that uses it (a decoder's main and @prefill share every weight). */
+class ConstantPool {
+ public:
+  explicit ConstantPool(proto::Executable* exe) : exe_(exe) {}
+
+  int IndexOf(const relax::ConstantNode* c) {
+    auto known = by_object_.find(c);
+    if (known != by_object_.end()) return known->second;
+    const TensorData& t = c->data;
+    std::vector<int>& same_hash = by_hash_[absl::HashOf(t.dtype().ToString(), t.shape(), t.bytes())];
+    for (int i : same_hash) {
+      const TensorData& o = stored_[i];
+      if (o.dtype() == t.dtype() && o.shape() == t.shape() && o.bytes() == t.bytes()) return by_object_[c] = i;
+    }
+    const int index = exe_->constants_size();
+    TensorToProto(t, exe_->add_constants());
+    stored_.push_back(t);  // shares the bytes
+    same_hash.push_back(index);
+    return by_object_[c] = index;
+  }
+
+ private:
+  proto::Executable* exe_;
+  std::map<const Object*, int> by_object_;
+  std::map<size_t, std::vector<int>> by_hash_;
+  std::vector<TensorData> stored_;
+};
+
 class FunctionCompiler {
  public:
   FunctionCompiler(const IRModule& mod, const relax::FunctionNode* func, const std::map<std::string, int>& kernel_index,
                    const std::map<std::string, int>& function_index, proto::Executable* exe,
-                   std::map<const Object*, int>* constant_index, std::set<std::string>* externs)
+                   ConstantPool* constants, std::set<std::string>* externs)
       : shape_vars_(func->ShapeVars()),
         mod_(mod),
         kernel_index_(kernel_index),
         function_index_(function_index),
         exe_(exe),
-        constant_index_(constant_index),
+        constants_(constants),
         externs_(externs) {}
 
   absl::Status Compile(const std::string& name, const relax::FunctionNode* func, proto::VMFunction* out) {
@@ -156,17 +187,8 @@ class FunctionCompiler {
         return it->second;
       }
       case NodeKind::kConstant: {
-        auto it = constant_index_->find(e.get());
-        int index;
-        if (it != constant_index_->end()) {
-          index = it->second;
-        } else {
-          index = exe_->constants_size();
-          TensorToProto(e.as<relax::ConstantNode>()->data, exe_->add_constants());
-          (*constant_index_)[e.get()] = index;
-        }
         Arg a;
-        a.set_constant(index);
+        a.set_constant(constants_->IndexOf(e.as<relax::ConstantNode>()));
         return a;
       }
       case NodeKind::kTuple: {
@@ -348,7 +370,7 @@ class FunctionCompiler {
   const std::map<std::string, int>& kernel_index_;
   const std::map<std::string, int>& function_index_;
   proto::Executable* exe_;
-  std::map<const Object*, int>* constant_index_;
+  ConstantPool* constants_;
   std::set<std::string>* externs_;
   proto::VMFunction* out_ = nullptr;
   std::string name_, binding_;
@@ -367,12 +389,12 @@ absl::StatusOr<proto::Executable> CompileBytecode(const IRModule& mod, const std
       function_index[name] = index;
     }
   }
-  std::map<const Object*, int> constant_index;
+  ConstantPool constants(&exe);
   std::set<std::string> externs;
   for (const auto& [name, func] : mod.functions()) {
     const auto* f = func.as<relax::FunctionNode>();
     if (f == nullptr) continue;
-    FunctionCompiler compiler(mod, f, kernel_index, function_index, &exe, &constant_index, &externs);
+    FunctionCompiler compiler(mod, f, kernel_index, function_index, &exe, &constants, &externs);
     proto::VMFunction* compiled = exe.add_functions();
     absl::Status s = compiler.Compile(name, f, compiled);
     if (!s.ok()) return s;

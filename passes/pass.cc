@@ -292,7 +292,10 @@ absl::StatusOr<std::string> WithWeightQuantization(const std::string& pipeline, 
   if (mode != "q8" && mode != "q4") {
     return absl::InvalidArgumentError(absl::StrCat("quantize: '", mode, "' is not a weight format (q8, q4 or none)"));
   }
-  return absl::StrCat("quantize-weights{bits=", mode == "q8" ? 8 : 4, "},remove-unused", pipeline.empty() ? "" : ",", pipeline);
+  // prefill-entry first: it does not see through the quantized matmuls' library calls (a
+  // pipeline that runs it again finds @prefill made and changes nothing).
+  return absl::StrCat("prefill-entry,quantize-weights{bits=", mode == "q8" ? 8 : 4, "},remove-unused", pipeline.empty() ? "" : ",",
+                      pipeline);
 }
 
 absl::Status InsertTuningRecords(std::vector<std::unique_ptr<Pass>>* passes, const std::string& db) {

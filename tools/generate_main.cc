@@ -85,8 +85,9 @@ int main(int argc, char** argv) {
   std::printf("\n");
   if (!r.ok()) return Fail(std::string(r.status().message()));
   const size_t decoded = r->tokens.size() - 1;
-  std::printf("prefill: %zu tokens in %.2f ms (%.1f tokens/s)%s\n", prompt.size(), r->prefill_seconds * 1e3,
-              prompt.size() / r->prefill_seconds, generator->cached() ? "" : "; the model has no cache: every step runs the whole sequence");
+  std::printf("prefill: %zu tokens in %.2f ms (%.1f tokens/s) through @%s%s\n", prompt.size(), r->prefill_seconds * 1e3,
+              prompt.size() / r->prefill_seconds, generator->prompt_function().c_str(),
+              generator->cached() ? "" : "; the model has no cache: every step runs the whole sequence");
   if (decoded > 0) {
     std::printf("decode: %zu tokens in %.2f ms (%.1f tokens/s)\n", decoded, r->decode_seconds * 1e3, decoded / r->decode_seconds);
   }

@@ -73,6 +73,9 @@ absl::StatusOr<Generator> Generator::Create(VirtualMachine* vm, const std::strin
   Generator g;
   g.vm_ = vm;
   g.func_ = func;
+  for (const proto::VMFunction& f : vm->executable().functions()) {
+    if (func == "main" && f.name() == "prefill" && f.param_types_size() == fn->param_types_size()) g.prompt_func_ = f.name();
+  }
   if (fn->param_types_size() == 1) return g;  // full
   if (absl::Status s = ids_like(1); !s.ok()) return s;
   for (int i = 2; i < fn->param_types_size(); ++i) {
@@ -120,7 +123,7 @@ absl::StatusOr<GenerationResult> Generator::Generate(const std::vector<int64_t>&
       for (size_t i = 0; i < step.size(); ++i) positions[i] = static_cast<int64_t>(sequence.size() - step.size() + i);
       args = {Value(Int64Row(step)), Value(Int64Row(positions))};
       args.insert(args.end(), caches.begin(), caches.end());
-      absl::StatusOr<Value> out = vm_->Invoke(func_, args);
+      absl::StatusOr<Value> out = vm_->Invoke(n == 0 && o.use_prefill ? prompt_function() : func_, args);
       if (!out.ok()) return out.status();
       if (!out->is_tuple() || out->tuple().size() != caches.size() + 1 || !out->tuple()[0].is_tensor()) {
         return absl::InvalidArgumentError(absl::StrCat(func_, " must return (logits, ", caches.size(), " grown caches)"));
@@ -128,7 +131,7 @@ absl::StatusOr<GenerationResult> Generator::Generate(const std::vector<int64_t>&
       logits = out->tuple()[0].tensor();
       for (size_t i = 0; i < caches.size(); ++i) caches[i] = out->tuple()[i + 1];
     } else {
-      absl::StatusOr<Value> out = vm_->Invoke(func_, {Value(Int64Row(sequence))});
+      absl::StatusOr<Value> out = vm_->Invoke(o.use_prefill ? prompt_function() : func_, {Value(Int64Row(sequence))});
       if (!out.ok()) return out.status();
       if (!out->is_tensor()) return absl::InvalidArgumentError(absl::StrCat(func_, " must return the logits"));
       logits = out->tensor();

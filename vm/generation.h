@@ -11,6 +11,10 @@
  *     (`past`); it returns (logits [1, seq, vocab], the caches grown by seq). The prompt is a call
  *     with empty caches, each new token a call with seq = 1 and the caches returned before.
  *   - full: ids int64 [1, seq] -> logits [1, seq, vocab]; each step runs the whole sequence.
+ *
+ *  When the executable also has @prefill (passes/prefill_entry.cc: `func` computing the logits
+ *  of the last position only) and `func` is main, calls of a whole prompt go to @prefill: the
+ *  prompt's call of a cached model, every call of a full one.
  */
 #ifndef MLC_VM_GENERATION_H_
 #define MLC_VM_GENERATION_H_
@@ -37,6 +41,9 @@ struct GenerationOptions {
   int64_t stop_token = -1;
   /*! \brief Called with each new token as it is chosen (streaming). */
   std::function<void(int64_t)> on_token;
+  /*! \brief Run prompts through @prefill when the executable has one (false: always `func`,
+   *  which computes the logits of every position). */
+  bool use_prefill = true;
 };
 
 struct GenerationResult {
@@ -58,6 +65,8 @@ class Generator {
                                             bool keep_logits = false) const;
 
   bool cached() const { return !cache_types_.empty(); }
+  /*! \brief The function prompts go to: @prefill, or `func` when there is none. */
+  const std::string& prompt_function() const { return prompt_func_.empty() ? func_ : prompt_func_; }
 
  private:
   struct CacheType {
@@ -66,6 +75,7 @@ class Generator {
   };
   VirtualMachine* vm_ = nullptr;
   std::string func_;
+  std::string prompt_func_;  // @prefill, or empty
   std::vector<CacheType> cache_types_;
 };
 

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstring>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
@@ -733,6 +734,23 @@ VirtualMachine::MemoryStats VirtualMachine::Memory() const {
   for (const NDArray& c : constants_) m.constants += c.NumBytes();
   m.workspace_held = WorkspacePool::Global().bytes_held();
   return m;
+}
+
+int64_t VirtualMachine::ConstantBytesReadBy(const std::string& func) const {
+  std::set<int> read;
+  for (const proto::VMFunction& f : exe_.functions()) {
+    if (f.name() != func) continue;
+    for (const proto::Instruction& in : f.instructions()) {
+      for (const proto::Arg& a : in.args()) {
+        if (a.kind_case() == proto::Arg::kConstant) read.insert(a.constant());
+      }
+    }
+  }
+  int64_t bytes = 0;
+  for (int c : read) {
+    if (c >= 0 && c < static_cast<int>(constants_.size())) bytes += static_cast<int64_t>(constants_[c].NumBytes());
+  }
+  return bytes;
 }
 
 }  // namespace vm

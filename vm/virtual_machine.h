@@ -76,6 +76,9 @@ class VirtualMachine {
     int64_t workspace_held = 0;      // kernels' scratch (packed operands), all VMs of the process
   };
   MemoryStats Memory() const;
+  /*! \brief The bytes of the constants function `func` reads (a decode step's weights when
+   *  @prefill holds others of its own), 0 for an unknown function. */
+  int64_t ConstantBytesReadBy(const std::string& func) const;
   /*! \brief What R.cache_append did since the VM was loaded: appends written in place after the
    *  cache (copying only the new rows) and appends that copied the cache into new storage. */
   struct CacheStats {

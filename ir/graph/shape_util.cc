@@ -1,4 +1,5 @@
 /*! \file shape_util.cc */
+#include <limits>
 #include "ir/graph/shape_util.h"
 
 #include <algorithm>
@@ -11,6 +12,10 @@
 
 namespace mlc {
 namespace relax {
+
+bool IsTailSlice(int64_t begin, int64_t end, int64_t step) {
+  return begin < 0 && end == std::numeric_limits<int64_t>::max() && step == 1;
+}
 
 SliceRange ClampSlice(int64_t dim, int64_t begin, int64_t end, int64_t step) {
   auto clamp = [dim](int64_t v, int64_t lo, int64_t hi) { return std::min(std::max(v < 0 ? v + dim : v, lo), hi); };

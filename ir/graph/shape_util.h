@@ -86,6 +86,10 @@ struct SliceRange {
   int64_t extent;
 };
 SliceRange ClampSlice(int64_t dim, int64_t begin, int64_t end, int64_t step);
+/*! \brief x[begin:] with begin < 0, step 1 (end: INT64_MAX, "to the end"): the last -begin
+ *  elements, the one slice of an axis of symbolic length whose extent is known (a decoder's
+ *  last position, x[:, -1:]). On such an axis the length must be at least -begin. */
+bool IsTailSlice(int64_t begin, int64_t end, int64_t step);
 
 /*! \brief Checks a sliding window's attributes (kernel, strides, dilation: positive; padding:
  *         not negative), naming the one that is not. */

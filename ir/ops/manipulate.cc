@@ -136,9 +136,13 @@ absl::StatusOr<StructInfo> InferStridedSlice(const CallNode& call, const Strided
   absl::StatusOr<const TensorStructInfoNode*> x = TensorArg(call, 0);
   if (!x.ok()) return x.status();
   if (!(*x)->HasKnownShape()) return absl::InvalidArgumentError("strided_slice needs a known input shape");
-  // The sliced axes must be static; the others (a batch) pass through.
+  // The sliced axes must be static, but for a tail slice (x[-k:]); the others (a batch) pass through.
   std::vector<int> sliced;
-  for (int64_t a : attrs.axes) sliced.push_back(static_cast<int>(a));
+  for (size_t k = 0; k < attrs.axes.size(); ++k) {
+    const int64_t s = attrs.strides.empty() || k >= attrs.strides.size() ? 1 : attrs.strides[k];
+    if (k < attrs.begin.size() && k < attrs.end.size() && IsTailSlice(attrs.begin[k], attrs.end[k], s)) continue;
+    sliced.push_back(static_cast<int>(attrs.axes[k]));
+  }
   MLC_ASSIGN_OR_RETURN(shape, KnownDims(*x, sliced, "strided_slice's input"));
   std::vector<tir::PrimExpr> dims = (*x)->Dims();
   int64_t rank = static_cast<int64_t>(shape.size());
@@ -151,7 +155,7 @@ absl::StatusOr<StructInfo> InferStridedSlice(const CallNode& call, const Strided
     if (d < 0 || d >= rank) return absl::InvalidArgumentError(absl::StrCat("axis ", axes[k], " out of range for rank ", rank));
     int64_t s = strides.empty() ? 1 : strides[k], dim = shape[d];
     if (s == 0) return absl::InvalidArgumentError("stride 0");
-    dims[d] = tir::I64(ClampSlice(dim, begin[k], end[k], s).extent);
+    dims[d] = tir::I64(dim < 0 ? -begin[k] : ClampSlice(dim, begin[k], end[k], s).extent);  // dim < 0: a tail slice
   }
   return TensorSInfoOfDims(dims, (*x)->dtype);
 }

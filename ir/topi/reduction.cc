@@ -247,8 +247,12 @@ absl::StatusOr<Tensor> LayerNorm(const Tensor& x, const Tensor& gamma, const Ten
 
 absl::StatusOr<Tensor> StridedSlice(const Tensor& x, const std::vector<int64_t>& axes, const std::vector<int64_t>& begin,
                                     const std::vector<int64_t>& end, const std::vector<int64_t>& strides) {
-  std::vector<int> sliced;
-  for (int64_t a : axes) sliced.push_back(static_cast<int>(a));
+  std::vector<int> sliced;  // static but for tail slices (x[-k:] of a symbolic axis)
+  for (size_t k = 0; k < axes.size(); ++k) {
+    const int64_t s = strides.empty() || k >= strides.size() ? 1 : strides[k];
+    if (k < begin.size() && k < end.size() && relax::IsTailSlice(begin[k], end[k], s)) continue;
+    sliced.push_back(static_cast<int>(axes[k]));
+  }
   absl::StatusOr<std::vector<int64_t>> xs = KnownExtents(x, sliced, "strided_slice");
   if (!xs.ok()) return xs.status();
   int64_t rank = static_cast<int64_t>(xs->size());
@@ -256,15 +260,21 @@ absl::StatusOr<Tensor> StridedSlice(const Tensor& x, const std::vector<int64_t>&
     return absl::InvalidArgumentError("strided_slice: axes, begin, end and strides differ in length");
   }
   DataType it = detail::IndexType({x});
-  std::vector<int64_t> start(rank, 0), step(rank, 1), extent = *xs;
+  std::vector<int64_t> step(rank, 1), extent = *xs;
+  std::vector<tir::PrimExpr> start(rank, C(it, 0));
   for (size_t k = 0; k < axes.size(); ++k) {
     int64_t d = axes[k] < 0 ? axes[k] + rank : axes[k];
     if (d < 0 || d >= rank) return absl::InvalidArgumentError("strided_slice: axis out of range");
     int64_t s = strides.empty() ? 1 : strides[k], dim = (*xs)[d];
     if (s == 0) return absl::InvalidArgumentError("strided_slice: stride 0");
-    relax::SliceRange range = relax::ClampSlice(dim, begin[k], end[k], s);
-    start[d] = range.start;
     step[d] = s;
+    if (dim < 0) {  // a tail slice of a symbolic axis: its last -begin elements
+      start[d] = tir::operator+(tir::Cast(it, x.shape()[d]), C(it, begin[k]));
+      extent[d] = -begin[k];
+      continue;
+    }
+    relax::SliceRange range = relax::ClampSlice(dim, begin[k], end[k], s);
+    start[d] = C(it, range.start);
     extent[d] = range.extent;
   }
   std::vector<tir::PrimExpr> shape;
@@ -276,7 +286,7 @@ absl::StatusOr<Tensor> StridedSlice(const Tensor& x, const std::vector<int64_t>&
         for (int64_t d = 0; d < rank; ++d) {
           tir::PrimExpr v = i[d];
           if (step[d] != 1) v = tir::operator*(v, C(it, step[d]));
-          if (start[d] != 0) v = tir::operator+(v, C(it, start[d]));
+          if (!tir::IsConstInt(start[d], 0)) v = tir::operator+(v, start[d]);
           idx.push_back(v);
         }
         return x(idx);

@@ -12,6 +12,9 @@ set -euo pipefail
 cd "${TEST_SRCDIR}/mlc"
 source tools/testing/checks.sh
 t="${TEST_TMPDIR}"
+# The text of one function of a printed module (main, prefill): counts below are per entry point.
+function_text() { awk -v f="def $2(" 'index($0, f) { p = 1 } p && /^    @/ { exit } p' "$1"; }
+export -f function_text
 
 # Both importers: torch.onnx's graph and torch.fx's (frontend/torch/export_fx.py traces the
 # same module: sizes, torch.arange, torch.triu, tensor indexing and the caches' concatenation
@@ -33,13 +36,19 @@ for style in gpt llama; do
   # fuse-attention: the chain from q.k^T to the product with v is one library call per layer
   # (2 layers); no kernel computes a softmax any more.
   check "$m: each layer's attention is one mlc.attention call" \
-    bash -c "tools/print --in $t/$m.opt.irpb > $t/$m.opt.py && [[ \$(grep -c 'mlc.attention' $t/$m.opt.py) == 2 ]] &&
+    bash -c "tools/print --in $t/$m.opt.irpb > $t/$m.opt.py && [[ \$(function_text $t/$m.opt.py main | grep -c 'mlc.attention') == 2 ]] &&
              ! grep -q 'nn.softmax' $t/$m.opt.py"
   for seq in 1 7 30; do
     check "$m: at seq $seq the logits match PyTorch" bash -c "
       vm/run --exe $t/$m.mlcx --inputs $t/$m/ids.$seq.npy --outputs $t/$m/out.$seq.npy &&
       source tools/testing/checks.sh && matches_reference $t/$m/out.$seq.npy $t/$m/logits.$seq.npy 1e-5"
   done
+  # prefill-entry: @prefill returns the last position's logits only, [1, 1, vocab].
+  check "$m: @prefill returns the last position's logits [1, 1, vocab], equal to PyTorch's last row" bash -c "
+    grep -q 'def prefill(ids: R.Tensor((1, \"seq\"), dtype=\"int64\")) -> R.Tensor((1, 1, 256)' $t/$m.opt.py &&
+    vm/run --exe $t/$m.mlcx --func prefill --inputs $t/$m/ids.30.npy --outputs $t/$m/last.30.npy &&
+    /usr/bin/python3 -c 'import numpy as np, sys; np.save(sys.argv[2], np.load(sys.argv[1])[:, -1:])' $t/$m/logits.30.npy $t/$m/ref_last.30.npy &&
+    source tools/testing/checks.sh && matches_reference $t/$m/last.30.npy $t/$m/ref_last.30.npy 1e-5"
 
   /usr/bin/python3 testdata/models/decoder/decoder.py --style "$style" --kv_heads "$kv" --cache --out "$t/$m.cache.$format" \
     --greedy "$t/$m.greedy.npy" --prompt 1,2,3 --new_tokens 20 2> /dev/null
@@ -48,7 +57,9 @@ for style in gpt llama; do
     codegen/build --in $t/$m.cache.opt.irpb --out $t/$m.cache.mlcx"
   tools/print --in "$t/$m.cache.irpb" > "$t/$m.cache.py"
   check "$m (cache): each layer's attention over past + seq keys is one mlc.attention call" \
-    bash -c "[[ \$(tools/print --in $t/$m.cache.opt.irpb | grep -c 'mlc.attention') == 2 ]]"
+    bash -c "tools/print --in $t/$m.cache.opt.irpb > $t/$m.cache.opt.py &&
+             [[ \$(function_text $t/$m.cache.opt.py main | grep -c 'mlc.attention') == 2 &&
+                \$(function_text $t/$m.cache.opt.py prefill | grep -c 'mlc.attention') == 2 ]]"
   check "$m (cache): the caches grow from past to past + seq" grep -q 'R.Tensor((1, [0-9]*, "past + seq", 16)' "$t/$m.cache.py"
   check "$m (cache): the cache inputs are named past_<layer>_key (ONNX's past.0.key made an identifier)" grep -q 'past_0_key: R.Tensor((1, [0-9]*, "past", 16)' "$t/$m.cache.py"
   for form in cache full; do
@@ -59,13 +70,13 @@ for style in gpt llama; do
         $t/$m.$form.ids.npy $t/$m.greedy.npy"
   done
   check "$m (cache): generate reports prefill and decode speed" grep -q "^decode: 19 tokens" "$t/$m.cache.txt"
+  check "$m (cache): generate runs the prompt through @prefill" grep -q "^prefill: 3 tokens .* through @prefill" "$t/$m.cache.txt"
   # kv-cache-append: the caches are sequence-major parameters grown by R.cache_append, and the
   # generator's caches have room for every position, so no step copies a cache: 20 calls x 2
   # layers x (keys, values) appends, all in place (the VM's counters).
   check "$m (cache): the caches are parameters of shape [1, past, heads, dim] grown by R.cache_append" \
-    bash -c "tools/print --in $t/$m.cache.opt.irpb > $t/$m.cache.opt.py &&
-             grep -q 'past_0_key: R.Tensor((1, \"past\", [0-9]*, 16)' $t/$m.cache.opt.py &&
-             [[ \$(grep -c 'R.cache_append(' $t/$m.cache.opt.py) == 4 ]]"
+    bash -c "grep -q 'def main(.*past_0_key: R.Tensor((1, \"past\", [0-9]*, 16)' $t/$m.cache.opt.py &&
+             [[ \$(function_text $t/$m.cache.opt.py main | grep -c 'R.cache_append(') == 4 ]]"
   check "$m (cache): generation appends to the caches in place, never copying one" \
     grep -q "^cache: .* 80 appends in place, 0 copied the cache" "$t/$m.cache.txt"
 done
@@ -82,13 +93,13 @@ for q in q8 q4; do
   check "llama $q: compiles" bash -c "passes/opt --in $t/llama.irpb --out $t/llama.$q.opt.irpb --quantize=$q &&
                                      codegen/build --in $t/llama.$q.opt.irpb --out $t/llama.$q.mlcx"
   check "llama $q: the 13 weights of K % 32 == 0 become mlc.wq.matmul calls" \
-    bash -c "[[ \$(tools/print --in $t/llama.$q.opt.irpb | grep -c 'mlc.wq.matmul') == 13 ]]"
+    bash -c "tools/print --in $t/llama.$q.opt.irpb > $t/llama.$q.opt.py && [[ \$(function_text $t/llama.$q.opt.py main | grep -c 'mlc.wq.matmul') == 13 ]]"
   check "llama $q: the embedding lookup reads the quantized copy of the head tied to it (one copy for both)" \
     /usr/bin/python3 -c '
 import re, subprocess, sys
-text = subprocess.run(["tools/print", "--in", sys.argv[1]], capture_output=True, text=True, check=True).stdout
+text = subprocess.run(["bash", "-c", "function_text " + sys.argv[1] + " main"], capture_output=True, text=True, check=True).stdout
 takes = re.findall(r"mlc\.wq\.take\", \(\w+, (metadata\[\"relax\.expr\.Constant\"\]\[\d+\])", text)
-sys.exit(0 if len(takes) == 1 and re.search(r"mlc\.wq\.matmul\", \(\w+, " + re.escape(takes[0]) + ",", text) else 1)' "$t/llama.$q.opt.irpb"
+sys.exit(0 if len(takes) == 1 and re.search(r"mlc\.wq\.matmul\", \(\w+, " + re.escape(takes[0]) + ",", text) else 1)' "$t/llama.$q.opt.py"
   for seq in 7 30; do
     check "llama $q: at seq $seq the logits match PyTorch's on fake-quantized weights and inputs" bash -c "
       vm/run --exe $t/llama.$q.mlcx --inputs $t/llama/ids.$seq.npy --outputs $t/llama/out.$seq.$q.npy &&
