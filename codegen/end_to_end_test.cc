@@ -299,6 +299,47 @@ TEST(GraphPasses, SharedDenseIsNotDuplicatedAndResultsAgree) {
   EXPECT_EQ(dense_kernels, 1);
 }
 
+TEST(Build, EqualConstantsAreStoredOnceAcrossFunctions) {
+  // Two entry points that each hold their own copy of one weight (equal bytes, distinct objects,
+  // as passes leave a decoder's main and @prefill) and a third whose constant differs: the
+  // executable stores two constants, and each function adds its own values.
+  auto weight = [](float scale) {
+    TensorData t(DataType::Float32(), {8});
+    for (int i = 0; i < 8; ++i) static_cast<float*>(t.mutable_data())[i] = scale * static_cast<float>(i + 1);
+    return t;
+  };
+  const std::vector<std::pair<std::string, float>> functions = {{"main", 1.0f}, {"second", 1.0f}, {"third", 2.0f}};
+  relax::BlockBuilder bb;
+  for (const auto& [name, scale] : functions) {
+    relax::Var x = relax::MakeVar("x", relax::TensorSInfo({8}, DataType::Float32()));
+    ASSERT_TRUE(bb.BeginFunction(name, std::vector<relax::Var>{x}).ok());
+    ASSERT_TRUE(bb.BeginDataflow().ok());
+    absl::StatusOr<relax::Var> y = bb.Emit(relax::MakeCall(relax::GetOpOrDie("add"), {x, relax::MakeConstant(weight(scale))}));
+    ASSERT_TRUE(y.ok()) << y.status();
+    absl::StatusOr<relax::Var> out = bb.EmitOutput(*y);
+    ASSERT_TRUE(out.ok() && bb.EndDataflow().ok());
+    ASSERT_TRUE(bb.EmitFuncOutput(*out).ok());
+  }
+  absl::StatusOr<IRModule> lowered = passes::RunPipeline(bb.Get(), *passes::ParsePipeline("legalize"));
+  ASSERT_TRUE(lowered.ok()) << lowered.status();
+  absl::StatusOr<proto::Executable> exe = codegen::Build(*lowered, codegen::BuildOptions());
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  EXPECT_EQ(exe->constants_size(), 2);
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> machine = vm::VirtualMachine::Load(*exe);
+  ASSERT_TRUE(machine.ok()) << machine.status();
+  std::mt19937 rng(5);
+  for (const auto& [name, scale] : functions) {
+    NDArray x = Random({8}, &rng);
+    absl::StatusOr<Value> out = (*machine)->Invoke(name, {x});
+    ASSERT_TRUE(out.ok()) << name << ": " << out.status();
+    std::vector<double> want(8);
+    for (int i = 0; i < 8; ++i) want[i] = F(x)[i] + scale * (i + 1);
+    ExpectClose(out->tensor(), want, 1e-6, 1e-6);
+    // Each reads one constant; the two equal ones are the same.
+    EXPECT_EQ((*machine)->ConstantBytesReadBy(name), 8 * 4) << name;
+  }
+}
+
 // ---- The bundled digits model.
 
 TEST(DigitsMlp, CompiledAccuracyEqualsTheReference) {

@@ -18,6 +18,7 @@
 #include "ir/tir/interpreter.h"
 #include "ir/tir/stmt_tree.h"
 #include "ir/tir/tir_util.h"
+#include "ir/graph/printer.h"
 #include "passes/pass.h"
 #include "passes/pattern.h"
 
@@ -247,13 +248,13 @@ class PackConstantsPass : public FunctionPass {
           if (packings.empty()) return matched;
           std::vector<relax::Expr> fields = tuple->fields;
           for (const Packing& p : packings) {
-            absl::StatusOr<TensorData> packed = Pack(p, f, fields[p.param].as<relax::ConstantNode>()->data);
+            absl::StatusOr<relax::Expr> packed = Packed(p, f, fields[p.param]);
             if (!packed.ok()) {
               error = absl::Status(packed.status().code(), absl::StrCat("pack-constants: @", gv->name, ": ",
                                                                         packed.status().message()));
               return matched;
             }
-            fields[p.param] = relax::MakeConstant(*packed);
+            fields[p.param] = *packed;
           }
           relax::GlobalVar packed_fn = builder->AddFunc(WithoutPackings(f, packings), gv->name + "_packed");
           const auto* call = matched.as<relax::CallNode>();
@@ -263,6 +264,44 @@ class PackConstantsPass : public FunctionPass {
     if (!error.ok()) return error;
     return out;
   }
+
+ private:
+  /*! \brief The constant packed by `p`, made once per constant and copy: kernels of the same
+   *  layout in several functions (a decoder's main and @prefill) share the packed weight. */
+  absl::StatusOr<relax::Expr> Packed(const Packing& p, const tir::PrimFunc& f, const relax::Expr& constant) {
+    const std::vector<int64_t> shape = [&] {
+      std::vector<int64_t> d;
+      for (const tir::PrimExpr& e : p.packed->shape) d.push_back(*tir::AsConstInt(e));
+      return d;
+    }();
+    // The layout: the copy reads P[v0, v1, ...] over the iteration domain (FindPackings), so
+    // the domain, the packed shape and the store's indices in canonical variables identify it,
+    // whatever the kernels call their buffers and variables.
+    const tir::BlockNode* b = p.realize->block.get();
+    std::vector<std::pair<tir::Var, tir::PrimExpr>> canonical;
+    std::string key = p.packed->dtype.ToString();
+    for (size_t i = 0; i < b->iter_vars.size(); ++i) {
+      canonical.push_back({b->iter_vars[i].var, tir::MakeVar(absl::StrCat("i", i), b->iter_vars[i].var->dtype)});
+      key += absl::StrCat(";", PrintPrimExpr(b->iter_vars[i].dom.min), ":", PrintPrimExpr(b->iter_vars[i].dom.extent));
+    }
+    for (int64_t d : shape) key += absl::StrCat(",", d);
+    for (const tir::PrimExpr& index : b->body.as<tir::BufferStoreNode>()->indices) {
+      key += absl::StrCat("|", PrintPrimExpr(tir::Substitute(index, canonical)));
+    }
+    auto [it, added] = packed_.try_emplace({constant.get(), key});
+    if (added) {
+      absl::StatusOr<TensorData> value = Pack(p, f, constant.as<relax::ConstantNode>()->data);
+      if (!value.ok()) {
+        packed_.erase(it);
+        return value.status();
+      }
+      it->second = {constant, relax::MakeConstant(*value)};
+    }
+    return it->second.second;
+  }
+
+  /*! \brief (source constant, copy) -> (the source, kept alive so its address stays its own; the packed constant). */
+  std::map<std::pair<const Object*, std::string>, std::pair<relax::Expr, relax::Expr>> packed_;
 };
 
 MLC_REGISTER_PASS(PackConstantsPass);

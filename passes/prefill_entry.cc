@@ -8,9 +8,10 @@
  *  with a 32000-word vocabulary that head is an eighth of a 128-token prompt's work. @prefill
  *  is main with its logits replaced by logits[:, -1:]; the slice is moved up through the
  *  operators that work row by row (the head's matmul by a matrix, the norm's elementwise
- *  operators and its reductions over the last axis, layer norm) until it meets one that mixes
- *  positions (the residual stream after the last block), so the head runs on one row. The
- *  caches main returns are computed as before.
+ *  operators and its reductions over the last axis, layer norm) as long as the values they read
+ *  are needed for the last row only: it stops at the residual stream after the last block
+ *  (which that block's attention also reads whole), so the final norm and the head run on one
+ *  row and nothing is computed twice. The caches main returns are computed as before.
  *
  *  Both functions share the weights (the same constants; the executable stores equal
  *  constants once). The generator (vm/generation.h) runs the prompt through @prefill when the
@@ -31,6 +32,7 @@
 #include "ir/ops/op_attrs.h"
 #include "ir/tir/prim_expr_ops.h"
 #include "passes/pass.h"
+#include "passes/pattern.h"
 
 namespace mlc {
 namespace passes {
@@ -47,10 +49,95 @@ const std::set<std::string>& ElementwiseOps() {
   return *ops;
 }
 
-/*! \brief Builds @prefill from main: rewrites the binding of the logits to its last row. */
+/*! \brief How an operand of a row-wise call of rank `rank` (the sequence on axis 1) meets the
+ *  slice: sliced (it has the axis), kept (it broadcasts along it), or neither (nullopt). */
+std::optional<bool> Role(const relax::Expr& operand, size_t rank, const tir::PrimExpr& seq) {
+  const auto* t = operand->struct_info().as<relax::TensorStructInfoNode>();
+  if (t == nullptr || !t->HasKnownShape()) return std::nullopt;
+  const std::vector<tir::PrimExpr> dims = t->Dims();
+  if (dims.size() + 2 <= rank) return false;  // right-aligned, it stops short of axis 1
+  if (dims.size() != rank) return std::nullopt;
+  if (tir::IsConstInt(dims[1], 1)) return false;
+  if (relax::DimsEqual(dims[1], seq)) return true;
+  return std::nullopt;
+}
+
+/*! \brief For a call whose result (of rank `rank`) has the sequence on axis 1 and is computed
+ *  row by row: which operands its last row needs the last row of (the others it needs whole,
+ *  as they broadcast); nullopt when the call mixes rows or is not known to work row by row. */
+std::optional<std::vector<bool>> RowWiseOperands(const relax::CallNode* call, size_t rank, const tir::PrimExpr& seq) {
+  const auto* op = call->op.as<relax::OpNode>();
+  if (op == nullptr) return std::nullopt;
+  const std::string& name = op->name();
+  std::vector<bool> slice(call->args.size(), false);
+  if (ElementwiseOps().count(name)) {
+    for (size_t i = 0; i < call->args.size(); ++i) {
+      std::optional<bool> role = Role(call->args[i], rank, seq);
+      if (!role) return std::nullopt;
+      slice[i] = *role;
+    }
+    return slice;
+  }
+  if (rank < 3 || !Role(call->args[0], rank, seq).value_or(false)) return std::nullopt;
+  slice[0] = true;
+  if (name == "matmul" || name == "nn.dense" || name == "linear") {
+    // x [.., seq, k] times a matrix (and a bias): row by row.
+    for (size_t i = 1; i < call->args.size(); ++i) {
+      const auto* t = call->args[i]->struct_info().as<relax::TensorStructInfoNode>();
+      if (t == nullptr || t->ndim < 1 || t->ndim > 2) return std::nullopt;
+    }
+    return slice;
+  }
+  if (name == "nn.layer_norm") return slice;
+  if (name == "mean" || name == "sum" || name == "max" || name == "min") {
+    absl::StatusOr<relax::ReduceAttrs> attrs = relax::ParseAttrs<relax::ReduceAttrs>(call->attrs);
+    if (!attrs.ok() || attrs->axis.empty()) return std::nullopt;
+    for (int64_t a : attrs->axis) {
+      if ((a < 0 ? a + static_cast<int64_t>(rank) : a) <= 1) return std::nullopt;  // reduces the batch or the sequence
+    }
+    return slice;
+  }
+  return std::nullopt;
+}
+
+size_t RankOf(const relax::VarNode* v) {
+  const auto* t = v->struct_info().as<relax::TensorStructInfoNode>();
+  return t != nullptr && t->HasKnownShape() ? t->Dims().size() : 0;
+}
+
+/*! \brief The variables of main whose every use needs only their last row: the logits, then,
+ *  going up, the operands a row-wise call slices when all of their uses are such slices. Their
+ *  full values are then dead in @prefill, so moving the slice up through them saves work; a
+ *  value used whole as well (the residual stream that the next block's attention reads) is
+ *  sliced where it is, never recomputed for one row. */
+std::set<const relax::VarNode*> NeededForTheLastRowOnly(const relax::Function& main, const relax::VarNode* logits,
+                                                         const tir::PrimExpr& seq) {
+  std::vector<const relax::VarBindingNode*> bindings;
+  for (const relax::BindingBlock& block : main->body->blocks) {
+    for (const relax::VarBinding& b : block->bindings) bindings.push_back(b.get());
+  }
+  std::map<const relax::VarNode*, int> uses = CountVarUses(main), sliced_uses;
+  std::set<const relax::VarNode*> last_only;
+  for (auto it = bindings.rbegin(); it != bindings.rend(); ++it) {
+    const relax::VarNode* v = (*it)->var.get();
+    if (v != logits && (uses[v] == 0 || sliced_uses[v] != uses[v])) continue;
+    const auto* call = (*it)->value.as<relax::CallNode>();
+    std::optional<std::vector<bool>> operands = call ? RowWiseOperands(call, RankOf(v), seq) : std::nullopt;
+    if (!operands) continue;
+    last_only.insert(v);
+    for (size_t i = 0; i < call->args.size(); ++i) {
+      if ((*operands)[i] && call->args[i].as<relax::VarNode>()) ++sliced_uses[call->args[i].as<relax::VarNode>()];
+    }
+  }
+  return last_only;
+}
+
+/*! \brief Builds @prefill from main: the binding of the logits becomes its last row, computed
+ *  from the last rows of the values only it needs. */
 class LastRowRewriter : public relax::ExprMutator {
  public:
-  LastRowRewriter(const relax::VarNode* logits, const tir::PrimExpr& seq) : logits_(logits), seq_(seq) {}
+  LastRowRewriter(const relax::VarNode* logits, const tir::PrimExpr& seq, std::set<const relax::VarNode*> last_only)
+      : logits_(logits), seq_(seq), last_only_(std::move(last_only)) {}
 
  protected:
   void VisitBinding_(const relax::VarBindingNode* binding) override {
@@ -60,85 +147,37 @@ class LastRowRewriter : public relax::ExprMutator {
 
   relax::Expr VisitBindingValue_(const relax::VarBindingNode* binding, const relax::CallNode* call) override {
     if (binding->var.get() != logits_) return relax::ExprMutator::VisitBindingValue_(binding, call);
-    return SlicedValue(binding->var, call);
+    if (last_only_.count(logits_)) return SlicedCall(binding->var.get(), call);
+    // Not row-wise itself: computed whole, then sliced.
+    return TailSlice(Emit(relax::ExprMutator::VisitBindingValue_(binding, call), binding->var->name_hint + "_all"));
   }
 
  private:
-  /*! \brief How an operand of a row-wise call of rank `rank` (the sequence on axis 1) meets the
-   *  slice: sliced (it has the axis), kept (it broadcasts along it), or neither (nullopt). */
-  std::optional<bool> Role(const relax::Expr& operand, size_t rank) const {
-    const auto* t = operand->struct_info().as<relax::TensorStructInfoNode>();
-    if (t == nullptr || !t->HasKnownShape()) return std::nullopt;
-    const std::vector<tir::PrimExpr> dims = t->Dims();
-    if (dims.size() + 2 <= rank) return false;  // right-aligned, it stops short of axis 1
-    if (dims.size() != rank) return std::nullopt;
-    if (tir::IsConstInt(dims[1], 1)) return false;
-    if (relax::DimsEqual(dims[1], seq_)) return true;
-    return std::nullopt;
-  }
-
-  /*! \brief The call that computes the last row of `call`'s result, or an undefined expression
-   *  when it is not row-wise. */
-  relax::Expr SlicedCall(const relax::CallNode* call, size_t rank) {
-    const auto* op = call->op.as<relax::OpNode>();
-    if (op == nullptr) return relax::Expr();
-    const std::string& name = op->name();
-    std::vector<bool> slice(call->args.size(), false);
-    if (ElementwiseOps().count(name)) {
-      for (size_t i = 0; i < call->args.size(); ++i) {
-        std::optional<bool> role = Role(call->args[i], rank);
-        if (!role) return relax::Expr();
-        slice[i] = *role;
-      }
-    } else if (name == "matmul" || name == "nn.dense" || name == "linear") {
-      // x [.., seq, k] times a matrix (and a bias): row by row.
-      std::optional<bool> x = Role(call->args[0], rank);
-      for (size_t i = 1; i < call->args.size(); ++i) {
-        const auto* t = call->args[i]->struct_info().as<relax::TensorStructInfoNode>();
-        if (t == nullptr || t->ndim < 1 || t->ndim > 2) return relax::Expr();
-      }
-      if (!x || !*x || rank < 3) return relax::Expr();
-      slice[0] = true;
-    } else if (name == "nn.layer_norm") {
-      if (!Role(call->args[0], rank).value_or(false) || rank < 3) return relax::Expr();
-      slice[0] = true;
-    } else if (name == "mean" || name == "sum" || name == "max" || name == "min") {
-      absl::StatusOr<relax::ReduceAttrs> attrs = relax::ParseAttrs<relax::ReduceAttrs>(call->attrs);
-      if (!attrs.ok() || attrs->axis.empty() || !Role(call->args[0], rank).value_or(false)) return relax::Expr();
-      for (int64_t a : attrs->axis) {
-        if ((a < 0 ? a + static_cast<int64_t>(rank) : a) <= 1) return relax::Expr();  // reduces the batch or the sequence
-      }
-      slice[0] = true;
-    } else {
-      return relax::Expr();
-    }
+  /*! \brief The call computing the last row of `var` = `call` (var in last_only_). */
+  relax::Expr SlicedCall(const relax::VarNode* var, const relax::CallNode* call) {
+    std::vector<bool> slice = *RowWiseOperands(call, RankOf(var), seq_);
     std::vector<relax::Expr> args;
     for (size_t i = 0; i < call->args.size(); ++i) {
       const auto* v = call->args[i].as<relax::VarNode>();
-      if (slice[i]) {
-        args.push_back(v != nullptr ? relax::Expr(LastRow(relax::Var(v))) : TailSlice(VisitExpr(call->args[i])));
-      } else {
+      if (!slice[i]) {
         args.push_back(VisitExpr(call->args[i]));
+      } else {
+        args.push_back(v != nullptr ? relax::Expr(LastRow(v)) : TailSlice(VisitExpr(call->args[i])));
       }
     }
     return relax::MakeCall(call->op, args, call->attrs, call->sinfo_args);
   }
 
-  relax::Expr SlicedValue(const relax::Var& var, const relax::CallNode* call) {
-    const auto* t = var->struct_info().as<relax::TensorStructInfoNode>();
-    relax::Expr sliced = t != nullptr && t->HasKnownShape() ? SlicedCall(call, t->Dims().size()) : relax::Expr();
-    return sliced.defined() ? sliced : TailSlice(VisitExpr(var));
-  }
-
-  /*! \brief The last row of a variable of main, moved up to where rows are mixed. */
-  relax::Var LastRow(const relax::Var& var) {
-    auto memo = last_rows_.find(var.get());
+  /*! \brief The last row of a variable of main: computed from last rows while only it is needed,
+   *  else sliced from the whole value. */
+  relax::Var LastRow(const relax::VarNode* var) {
+    auto memo = last_rows_.find(var);
     if (memo != last_rows_.end()) return memo->second;
-    auto bound = values_.find(var.get());
+    auto bound = values_.find(var);
     const auto* call = bound == values_.end() ? nullptr : bound->second.as<relax::CallNode>();
-    relax::Expr value = call != nullptr ? SlicedValue(var, call) : TailSlice(VisitExpr(var));
+    relax::Expr value = call != nullptr && last_only_.count(var) ? SlicedCall(var, call) : TailSlice(VisitExpr(relax::Var(var)));
     relax::Var row = Emit(value, var->name_hint + "_last");
-    last_rows_[var.get()] = row;
+    last_rows_[var] = row;
     return row;
   }
 
@@ -149,6 +188,7 @@ class LastRowRewriter : public relax::ExprMutator {
 
   const relax::VarNode* logits_;
   tir::PrimExpr seq_;
+  std::set<const relax::VarNode*> last_only_;
   std::map<const relax::VarNode*, relax::Expr> values_;
   std::map<const relax::VarNode*, relax::Var> last_rows_;
 };
@@ -201,7 +241,7 @@ class PrefillEntryPass : public Pass {
     if (!main.defined() || mod.Contains(kPrefill)) return mod;
     std::optional<std::pair<const relax::VarNode*, tir::PrimExpr>> logits = DecoderLogits(main);
     if (!logits) return mod;
-    LastRowRewriter rewriter(logits->first, logits->second);
+    LastRowRewriter rewriter(logits->first, logits->second, NeededForTheLastRowOnly(main, logits->first, logits->second));
     absl::StatusOr<relax::Function> prefill = rewriter.VisitFunction(main);
     if (!prefill.ok()) return prefill.status();
     Attrs attrs = (*prefill)->attrs;

@@ -29,7 +29,10 @@ std::string EncodeLength(uint64_t n) {
 }  // namespace
 
 uint64_t DataSectionWriter::Add(absl::string_view bytes) {
+  auto [known, added] = offsets_.try_emplace({bytes.data(), bytes.size()}, 0);
+  if (!added) return known->second;
   const uint64_t at = AlignUp(size_);
+  known->second = at;
   blocks_.emplace_back(at, bytes);
   size_ = at + bytes.size();
   return at;

@@ -16,6 +16,7 @@
 #define MLC_SUPPORT_DATA_SECTION_H_
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -30,7 +31,9 @@ inline constexpr size_t kDataAlignment = 64;
 /*! \brief The blocks of a data section as it is assembled. */
 class DataSectionWriter {
  public:
-  /*! \brief Appends `bytes` (not copied: they must outlive the write) and returns its offset. */
+  /*! \brief Appends `bytes` (not copied: they must outlive the write) and returns its offset;
+   *  the same bytes again (the same address and size: a constant that several functions
+   *  share) are stored once and get the first offset. */
   uint64_t Add(absl::string_view bytes);
   uint64_t size() const { return size_; }
 
@@ -46,6 +49,7 @@ class DataSectionWriter {
   /*! \brief The payload's pieces, for a message of `message` and this section. */
   std::vector<absl::string_view> Pieces(const std::string& length, const std::string& message) const;
   std::vector<std::pair<uint64_t, absl::string_view>> blocks_;  // offset, bytes
+  std::map<std::pair<const char*, size_t>, uint64_t> offsets_;   // (address, size) -> offset
   uint64_t size_ = 0;
 };
 

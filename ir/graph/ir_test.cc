@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "ir/graph/block_builder.h"
 #include "ir/graph/op.h"
 #include "ir/graph/printer.h"
 #include "ir/graph/serialize.h"
@@ -60,6 +61,35 @@ TEST(SeedModules, SaveAndLoadFiles) {
   absl::StatusOr<IRModule> loaded = LoadModule(path);
   ASSERT_TRUE(loaded.ok()) << loaded.status();
   EXPECT_TRUE(StructuralEqual(mod, *loaded));
+}
+
+TEST(Serialization, AConstantSharedByFunctionsIsStoredOnceAndLoadsAsOne) {
+  // A 1 MB weight that two functions read (a decoder's main and @prefill share every weight).
+  TensorData w(DataType::Float32(), {512, 512});
+  for (int64_t i = 0; i < w.NumElements(); ++i) static_cast<float*>(w.mutable_data())[i] = static_cast<float>(i % 7);
+  const relax::Expr shared = relax::MakeConstant(w);
+  relax::BlockBuilder bb;
+  for (const char* name : {"main", "prefill"}) {
+    relax::Var x = relax::MakeVar("x", relax::TensorSInfo({512, 512}, DataType::Float32()));
+    ASSERT_TRUE(bb.BeginFunction(name, std::vector<relax::Var>{x}).ok());
+    absl::StatusOr<relax::Var> y = bb.Emit(relax::MakeCall(relax::GetOpOrDie("add"), {x, shared}));
+    ASSERT_TRUE(y.ok()) << y.status();
+    ASSERT_TRUE(bb.EmitFuncOutput(*y).ok());
+  }
+  const std::string path = absl::StrCat(::testing::TempDir(), "/shared_constant.irpb");
+  ASSERT_TRUE(SaveModule(bb.Get(), path).ok());
+  absl::StatusOr<std::string> bytes = ReadFile(path);
+  ASSERT_TRUE(bytes.ok());
+  EXPECT_LT(bytes->size(), w.NumBytes() * 3 / 2) << "the weight is stored twice";
+  absl::StatusOr<IRModule> loaded = LoadModule(path);
+  ASSERT_TRUE(loaded.ok()) << loaded.status();
+  auto constant_of = [&](const std::string& name) -> const Object* {
+    const auto* f = loaded->LookupFunction(name).get();
+    const auto* call = f->body->blocks[0]->bindings[0]->value.as<relax::CallNode>();
+    return call->args[1].get();
+  };
+  EXPECT_EQ(constant_of("main"), constant_of("prefill"));
+  EXPECT_TRUE(StructuralEqual(bb.Get(), *loaded));
 }
 
 TEST(Serialization, RejectsTruncatedGarbageAndUnknownVersions) {

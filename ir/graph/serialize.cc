@@ -3,6 +3,8 @@
  */
 #include "ir/graph/serialize.h"
 
+#include <tuple>
+#include <map>
 #include <algorithm>
 
 #include <unordered_map>
@@ -524,7 +526,11 @@ class Writer {
 class Reader {
  public:
   // Constants' bytes are moved out of `fn`, not copied.
-  explicit Reader(proto::FunctionProto& fn, const DataSectionPayload* section = nullptr) : fn_(fn), section_(section) {}
+  /*! \brief Constants of a data section by (offset, dtype, shape): one object for a constant that
+   *  several functions share (the writer stores it once). */
+  using SharedConstants = std::map<std::tuple<uint64_t, std::string, std::vector<int64_t>>, Ref<Object>>;
+  explicit Reader(proto::FunctionProto& fn, const DataSectionPayload* section = nullptr, SharedConstants* shared = nullptr)
+      : fn_(fn), section_(section), shared_(shared) {}
 
   absl::StatusOr<BaseFunc> Read() {
     nodes_.assign(fn_.nodes_size() + 1, Ref<Object>());
@@ -746,16 +752,24 @@ class Reader {
       }
       case proto::NodeProto::kConstant: {
         proto::TensorProto* t = node.mutable_constant()->mutable_data();
+        Ref<Object>* shared = nullptr;
         if (section_ != nullptr && t->data().empty()) {
           absl::StatusOr<DataType> dtype = DTypeFromProto(t->dtype());
           if (!dtype.ok()) return dtype.status();
-          int64_t bytes = TensorBytes(std::vector<int64_t>(t->shape().begin(), t->shape().end()), *dtype);
+          std::vector<int64_t> shape(t->shape().begin(), t->shape().end());
+          int64_t bytes = TensorBytes(shape, *dtype);
           if (bytes < 0) return absl::DataLossError("constant shape is negative or too large");
+          if (shared_ != nullptr) {
+            shared = &(*shared_)[{node.constant().data_offset(), dtype->ToString(), shape}];
+            if (shared->defined()) return *shared;
+          }
           MLC_ASSIGN_OR_RETURN(block, section_->Block(node.constant().data_offset(), static_cast<uint64_t>(bytes), "the constant"));
           t->set_data(std::string(block));  // the one copy, from the file
         }
         MLC_ASSIGN_OR_RETURN(data, TensorFromProto(std::move(*t)));
-        return Ref<Object>(relax::MakeConstant(data));
+        Ref<Object> constant(relax::MakeConstant(data));
+        if (shared != nullptr) *shared = constant;
+        return constant;
       }
       case proto::NodeProto::kTuple: {
         MLC_ASSIGN_OR_RETURN(fields, GetList<relax::ExprNode>(node.tuple().fields(), "tuple field"));
@@ -876,6 +890,7 @@ class Reader {
 
   proto::FunctionProto& fn_;
   const DataSectionPayload* section_;  // a file's data section, where constants' bytes lie
+  SharedConstants* shared_;
   std::vector<int> depth_;  // of each node read: 1 + its deepest child's
   int deepest_child_ = 0;   // of the node being decoded
   std::vector<Ref<Object>> nodes_;
@@ -945,9 +960,10 @@ absl::StatusOr<IRModule> ModuleFromProto(proto::ModuleProto&& proto, const DataS
                                                       kIRFormatVersion, ")"));
   }
   IRModule mod;
+  Reader::SharedConstants shared;
   for (proto::FunctionProto& fn : *proto.mutable_functions()) {
     if (mod.Contains(fn.name())) return absl::DataLossError(absl::StrCat("function ", fn.name(), " appears twice"));
-    absl::StatusOr<BaseFunc> func = Reader(fn, section).Read();
+    absl::StatusOr<BaseFunc> func = Reader(fn, section, &shared).Read();
     if (!func.ok()) return func.status();
     mod.Add(fn.name(), *func);
   }

@@ -208,8 +208,18 @@ std::optional<GemmTiles> DefaultGemmTiles(const GemmBlock& gemm, const Target& t
   // several vectors of columns reads each weight once, contiguously, with no horizontal sums;
   // otherwise (B an activation, packed per call) a few long dot products along k, which LLVM
   // vectorizes as they are.
-  if (gemm.m < 4) return gemm.b_transposed && !gemm.fold_batch_into_rows && gemm.batch_loops.empty() ? FewRowTiles(gemm, target)
-                                                                                                   : std::nullopt;
+  if (gemm.m < 4) {
+    // A B several times L2 (a weight) streams from memory, and the stream, not the FMA latency,
+    // bounds the product: the panels of the many-rows kernel do as well, and a weight that both
+    // kinds of kernel read (a decoder's main and its one-row @prefill) is then packed once.
+    if (gemm.k * gemm.n * 4 > 4 * target.l2_bytes && (gemm.batch_loops.empty() || gemm.fold_batch_into_rows)) {
+      if (std::optional<GemmTiles> t = SymbolicRowTiles(gemm, target)) {
+        t->mr = gemm.m;
+        return t;
+      }
+    }
+    return gemm.b_transposed && !gemm.fold_batch_into_rows && gemm.batch_loops.empty() ? FewRowTiles(gemm, target) : std::nullopt;
+  }
   for (int64_t vectors : {2, 1}) {
     int64_t nr = vectors * target.float_lanes();
     if (gemm.n % nr != 0) continue;
