@@ -470,7 +470,10 @@ class KernelEmitter {
       EmitRegisterTile(tile, cp, ap, bp);
       return zero32;
     }
-    // rows == MR: the full tile; fewer (the last rows): one-row tiles, each its own row of A and C.
+    // rows == MR: the full tile. Fewer (the last rows): tiles of the powers of two below MR that
+    // sum to them (7 under MR 12: 4 + 2 + 1 rows), each a register tile of as many rows, so the
+    // last rows run the micro-kernel too instead of one row at a time, whose few accumulators
+    // leave the FMA units waiting on their latency.
     llvm::Value* rows = b_.CreateSExtOrTrunc(EmitExpr(call->args[12]), i64_);
     auto* full_bb = llvm::BasicBlock::Create(ctx_, "gemm.full", func_);
     auto* tail_bb = llvm::BasicBlock::Create(ctx_, "gemm.tail", func_);
@@ -480,22 +483,25 @@ class KernelEmitter {
     EmitRegisterTile(tile, cp, ap, bp);
     b_.CreateBr(done_bb);
     b_.SetInsertPoint(tail_bb);
-    llvm::BasicBlock* pre = b_.GetInsertBlock();
-    auto* header = llvm::BasicBlock::Create(ctx_, "gemm.row", func_);
-    auto* body = llvm::BasicBlock::Create(ctx_, "gemm.row.body", func_);
-    b_.CreateBr(header);
-    b_.SetInsertPoint(header);
-    llvm::PHINode* r = b_.CreatePHI(i64_, 2, "row");
-    r->addIncoming(b_.getInt64(0), pre);
-    b_.CreateCondBr(b_.CreateICmpSLT(r, rows), body, done_bb);
-    b_.SetInsertPoint(body);
     llvm::Type* f32 = b_.getFloatTy();
-    RegisterTile one_row = tile;
-    one_row.mr = 1;
-    EmitRegisterTile(one_row, b_.CreateInBoundsGEP(f32, cp, b_.CreateMul(r, b_.getInt64(tile.c_m))),
-                     b_.CreateInBoundsGEP(f32, ap, b_.CreateMul(r, b_.getInt64(tile.a_m))), bp);
-    r->addIncoming(b_.CreateAdd(r, b_.getInt64(1)), b_.GetInsertBlock());
-    b_.CreateBr(header);
+    int64_t part = 1;
+    while (part * 2 < tile.mr) part *= 2;
+    llvm::Value* done_rows = b_.getInt64(0);
+    for (; part >= 1; part /= 2) {
+      auto* run_bb = llvm::BasicBlock::Create(ctx_, "gemm.part", func_);
+      auto* next_bb = llvm::BasicBlock::Create(ctx_, "gemm.part.next", func_);
+      llvm::Value* has = b_.CreateICmpNE(b_.CreateAnd(rows, b_.getInt64(part)), b_.getInt64(0));
+      b_.CreateCondBr(has, run_bb, next_bb);
+      b_.SetInsertPoint(run_bb);
+      RegisterTile some = tile;
+      some.mr = part;
+      EmitRegisterTile(some, b_.CreateInBoundsGEP(f32, cp, b_.CreateMul(done_rows, b_.getInt64(tile.c_m))),
+                       b_.CreateInBoundsGEP(f32, ap, b_.CreateMul(done_rows, b_.getInt64(tile.a_m))), bp);
+      b_.CreateBr(next_bb);
+      b_.SetInsertPoint(next_bb);
+      done_rows = b_.CreateSelect(has, b_.CreateAdd(done_rows, b_.getInt64(part)), done_rows);
+    }
+    b_.CreateBr(done_bb);
     b_.SetInsertPoint(done_bb);
     return zero32;
   }
