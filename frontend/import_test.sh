@@ -346,6 +346,18 @@ for src in fxpb onnx; do
   fi
 done
 
+# Pooling and activations called as functions (F.max_pool2d, F.avg_pool2d with keywords,
+# F.silu, torch.rsqrt), through FX and ONNX.
+/usr/bin/python3 frontend/torch/export_fx.py --example functional --out "$t/functional.fxpb" --onnx "$t/functional.onnx" \
+  --inputs "$t/functional.x.npy" --reference "$t/functional.ref.npy" 2> /dev/null
+for src in fxpb onnx; do
+  if compiles_like_reference "$t/functional.$src" "$t/functional.$src" "$t/functional.x.npy" "$t/functional.ref.npy"; then
+    ok "functional pools and activations ($src) match PyTorch"
+  else
+    bad "functional pools and activations ($src)"
+  fi
+done
+
 /usr/bin/python3 frontend/torch/export_fx.py --example unsupported --out "$t/unsupported.fxpb"
 printf 'not a model' > "$t/garbage.onnx"
 if frontend/import --in "$t/garbage.onnx" --out "$t/g.irpb" 2> "$t/gerr.txt"; then

@@ -335,6 +335,22 @@ class Padding(torch.nn.Module):
         return torch.nn.functional.pad(self.pads(x), (2, 1, 1, 0), mode="reflect") * 2.0
 
 
+class Functional(torch.nn.Module):
+    """Pooling and activations called as functions (Inception's F.max_pool2d / F.avg_pool2d,
+    EfficientNet's SiLU), with their keyword arguments."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 8, 3, padding=1)
+        self.act = torch.nn.SiLU()
+
+    def forward(self, x):
+        x = self.act(self.conv(x))
+        x = torch.nn.functional.max_pool2d(x, 3, 2, padding=1)
+        x = torch.nn.functional.avg_pool2d(x, kernel_size=2, ceil_mode=True, count_include_pad=False)
+        return torch.nn.functional.silu(x) * torch.rsqrt(x * x + 1.0)
+
+
 class Unsupported(torch.nn.Module):
     """A module the importer does not support (for the error test)."""
 
@@ -347,9 +363,9 @@ class Unsupported(torch.nn.Module):
 
 
 def torchvision_model(name):
-    def make():
+    def make(**options):
         import torchvision
-        return getattr(torchvision.models, name)(weights=None)
+        return getattr(torchvision.models, name)(weights=None, **options)
     return make
 
 
@@ -393,6 +409,10 @@ EXAMPLES = {"mlp": (MLP, (1, 784)), "encoder": (transformer_encoder_layer, (1, 1
             "densenet121": (torchvision_model("densenet121"), (1, 3, 224, 224)),
             "convnext_tiny": (torchvision_model("convnext_tiny"), (1, 3, 224, 224)),
             "vit": (small_vit, (2, 3, 32, 32)),
+            # SiLU and stochastic depth; Inception's functional pools and branches.
+            "efficientnet_b0": (torchvision_model("efficientnet_b0"), (1, 3, 224, 224)),
+            "inception_v3": (lambda: torchvision_model("inception_v3")(aux_logits=False, init_weights=True), (1, 3, 299, 299)),
+            "functional": (Functional, (2, 3, 13, 11)),
             "padding": (Padding, (2, 3, 5, 6)), "unsupported": (Unsupported, (1, 4, 4, 4))}
 
 

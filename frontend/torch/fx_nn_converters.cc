@@ -97,6 +97,32 @@ absl::StatusOr<relax::Expr> ConvertPool(FxContext& ctx, const proto::FxNode& nod
   return ctx.EmitOp(absl::StrCat(is_max ? "nn.max_pool" : "nn.avg_pool", n, "d"), {*x}, relax::ToAttrs(attrs));
 }
 
+/*! \brief F.max_pool2d / F.avg_pool2d (input, kernel_size, stride, padding, ...): the module's
+ *  converter over the call's arguments, read as the module's attributes of the same names. */
+FxConverter PoolFunction(bool is_max) {
+  return [is_max](FxContext& ctx, const proto::FxNode& node) -> absl::StatusOr<relax::Expr> {
+    static const std::vector<std::string> kMax = {"kernel_size", "stride", "padding", "dilation", "ceil_mode", "return_indices"};
+    static const std::vector<std::string> kAvg = {"kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override"};
+    const std::vector<std::string>& names = is_max ? kMax : kAvg;
+    if (node.args_size() < 1) return absl::InvalidArgumentError("missing the input");
+    proto::FxNode as_module = node;
+    as_module.clear_args();
+    *as_module.add_args() = node.args(0);
+    for (int i = 1; i < node.args_size(); ++i) {
+      if (static_cast<size_t>(i - 1) >= names.size()) return absl::InvalidArgumentError("too many arguments");
+      (*as_module.mutable_module_attrs())[names[i - 1]] = node.args(i);
+    }
+    for (const auto& [name, value] : node.kwargs()) (*as_module.mutable_module_attrs())[name] = value;
+    const auto& attrs = as_module.module_attrs();
+    if (attrs.count("return_indices") && attrs.at("return_indices").b()) return absl::UnimplementedError("return_indices=True is not supported");
+    if (attrs.count("divisor_override") && attrs.at("divisor_override").value_case() != proto::FxArg::kNone) {
+      return absl::UnimplementedError("divisor_override is not supported");
+    }
+    if (!attrs.count("kernel_size")) return absl::InvalidArgumentError("missing kernel_size");
+    return ConvertPool<relax::Pool2DAttrs>(ctx, as_module, is_max);
+  };
+}
+
 absl::StatusOr<relax::Expr> ConvertGlobalPool(FxContext& ctx, const proto::FxNode& node) {
   absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
   if (!x.ok()) return x.status();
@@ -168,6 +194,10 @@ void RegisterNNFxConverters(FxConverterRegistry& r) {
   r.Register(K::kModule, "AvgPool2d", [](FxContext& c, const proto::FxNode& n) { return ConvertPool<relax::Pool2DAttrs>(c, n, false); });
   r.Register(K::kModule, "MaxPool3d", [](FxContext& c, const proto::FxNode& n) { return ConvertPool<relax::Pool3DAttrs>(c, n, true); });
   r.Register(K::kModule, "AvgPool3d", [](FxContext& c, const proto::FxNode& n) { return ConvertPool<relax::Pool3DAttrs>(c, n, false); });
+  r.Register(K::kFunction, "torch.nn.functional.max_pool2d", PoolFunction(/*is_max=*/true));
+  r.Register(K::kFunction, "torch.max_pool2d", PoolFunction(/*is_max=*/true));
+  r.Register(K::kFunction, "torch.nn.functional.avg_pool2d", PoolFunction(/*is_max=*/false));
+  r.Register(K::kFunction, "torch.avg_pool2d", PoolFunction(/*is_max=*/false));
   r.Register(K::kModule, "AdaptiveAvgPool2d", ConvertGlobalPool);
   r.Register(K::kFunction, "torch.nn.functional.adaptive_avg_pool2d", ConvertGlobalPool);
   r.Register(K::kFunction, "torch.nn.functional.pad", ConvertPad);

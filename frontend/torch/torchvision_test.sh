@@ -11,12 +11,12 @@ failures=0; passed=0
 
 # ResNet-18, MobileNetV2 and more families, through FX and ONNX: MobileNetV3 (hardswish,
 # squeeze-excitation), ResNeXt (grouped convolutions), DenseNet (dense concatenation), ConvNeXt
-# (channel-last layer norm, GELU, layer scale, stochastic depth) and a small ViT (ONNX only:
-# torch.fx cannot trace its `n, c, h, w = x.shape`).
+# (channel-last layer norm, GELU, layer scale, stochastic depth), a small ViT (ONNX only:
+# torch.fx cannot trace its `n, c, h, w = x.shape`) and EfficientNet-B0 (SiLU, squeeze-excitation).
 # Each model, the dynamic batch and the int8 model are parts of the test (shard_owns): its shards
 # run them in parallel.
 part=0
-for model in resnet18 mobilenet_v2 mobilenet_v3_small resnext50_32x4d densenet121 convnext_tiny vit; do
+for model in resnet18 mobilenet_v2 mobilenet_v3_small resnext50_32x4d densenet121 convnext_tiny vit efficientnet_b0; do
   part=$((part + 1))
   shard_owns $part || continue
   formats="fxpb onnx"
@@ -37,7 +37,7 @@ for model in resnet18 mobilenet_v2 mobilenet_v3_small resnext50_32x4d densenet12
 done
 # ResNet-18 exported with a dynamic batch: imported without --dim, built once, run at batch 1, 3
 # and 8 against PyTorch.
-if shard_owns 8; then
+if shard_owns 9; then
   for n in 1 3 8; do
     /usr/bin/python3 frontend/torch/export_fx.py --example resnet18 --shape $n,3,224,224 --dynamic 0=batch \
       --onnx "$t/r18dyn.onnx" --out "$t/r18dyn.fxpb" --inputs "$t/r18dyn.x$n.npy" --reference "$t/r18dyn.ref$n.npy" 2> /dev/null
@@ -60,7 +60,7 @@ fi
 # mlc.int8.conv2d and the classifier into mlc.int8.dense, and the logits match PyTorch's fake-quantized model within 2% of their scale
 # (every quantized activation is rounded to one of 256 steps; sums in another order put a few
 # elements on the neighbouring step, which moves the logits by about 0.5%).
-if shard_owns 9; then
+if shard_owns 10; then
   /usr/bin/python3 frontend/torch/export_fx.py --example resnet18 --qdq --onnx "$t/r18q.onnx" --inputs "$t/r18q.x.npy" \
     --reference "$t/r18q.ref.npy" 2> /dev/null
   if tools/pipeline "$t/r18q.onnx" --inputs "$t/r18q.x.npy" --out "$t/r18q.work" --no-cache > "$t/r18q.log" 2>&1 &&
