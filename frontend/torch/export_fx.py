@@ -14,6 +14,8 @@ configuration of every called submodule, and all parameters and buffers. Run it 
 """
 import argparse
 import contextlib
+import dis
+import inspect
 import operator
 import os
 import sys
@@ -141,9 +143,23 @@ class _Root(torch.nn.Module):
 _FACTORIES = ("arange", "ones", "zeros", "full")
 
 
+def _proxy_iter(self):
+    """`b, t = x.shape`, `x, _ = attention(...)`: torch 1.13's Proxy.__iter__ looks for the
+    UNPACK_SEQUENCE that asks by indexing the instruction list with f_lasti // 2, which Python
+    3.11's inline caches throw off; here the instruction is found by its offset, and the proxy
+    unpacks into as many items as it asks for."""
+    user = inspect.currentframe().f_back
+    for inst in dis.get_instructions(user.f_code):
+        if inst.offset == user.f_lasti and inst.opname == "UNPACK_SEQUENCE":
+            return (self[i] for i in range(inst.argval))
+    return self.tracer.iter(self)
+
+
 @contextlib.contextmanager
-def _traced_factories(tracer):
+def _tracing_patches(tracer):
     saved = {name: getattr(torch, name) for name in _FACTORIES}
+    saved_iter = fx.Proxy.__iter__
+    fx.Proxy.__iter__ = _proxy_iter
 
     def wrap(factory):
         def call(*args, **kwargs):
@@ -160,6 +176,7 @@ def _traced_factories(tracer):
     try:
         yield
     finally:
+        fx.Proxy.__iter__ = saved_iter
         for name, factory in saved.items():
             setattr(torch, name, factory)
 
@@ -170,7 +187,7 @@ def _trace(model):
             m.forward = _encoder_layer_forward.__get__(m)
     root = _Root(model) if isinstance(model, torch.nn.TransformerEncoderLayer) else model
     tracer = _Tracer()
-    with _traced_factories(tracer):
+    with _tracing_patches(tracer):
         graph = tracer.trace(root)
     return fx.GraphModule(root, graph)
 

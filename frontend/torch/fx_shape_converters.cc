@@ -47,21 +47,55 @@ absl::StatusOr<relax::Expr> SizeArithmetic(FxContext& ctx, const proto::FxNode& 
     const int64_t* divisor = tir::AsConstInt(*b);
     if (divisor != nullptr && *divisor == 0) return absl::InvalidArgumentError("division of a size by 0");
     r = tir::FloorDiv(*a, *b);
+  } else if (op == "equal" || op == "not_equal" || op == "less" || op == "less_equal" || op == "greater" || op == "greater_equal") {
+    // A comparison of sizes (torch._assert(h == self.image_size)): a bool when it is decided.
+    const int64_t* x = tir::AsConstInt(*a);
+    const int64_t* y = tir::AsConstInt(*b);
+    if (x == nullptr || y == nullptr) {
+      if (op == "equal" && relax::DimsEqual(*a, *b)) return relax::MakeConstant(ScalarTensor(1, DataType::Bool()));
+      return absl::UnimplementedError(absl::StrCat("'", op, "' of sizes that are not both known"));
+    }
+    const bool v = op == "equal" ? *x == *y : op == "not_equal" ? *x != *y : op == "less" ? *x < *y
+                 : op == "less_equal" ? *x <= *y : op == "greater" ? *x > *y : *x >= *y;
+    return relax::MakeConstant(ScalarTensor(v ? 1 : 0, DataType::Bool()));
   } else {
-    return absl::UnimplementedError(absl::StrCat("'", op, "' of two sizes (add, subtract, multiply and // are supported)"));
+    return absl::UnimplementedError(absl::StrCat("'", op, "' of two sizes (arithmetic and comparisons are supported)"));
   }
   return DimValue(tir::Analyzer().Simplify(r));
 }
 
+
 namespace {
 
-/*! \brief x.size(), x.size(d), x.shape (getattr): a shape value, or one size. */
+/*! \brief torch._assert(condition, message): checked when the importer knows the condition (a
+ *  comparison of static sizes); a false one is an error carrying the model's message. */
+absl::StatusOr<relax::Expr> ConvertAssert(FxContext& ctx, const proto::FxNode& node) {
+  if (node.args_size() < 1) return absl::InvalidArgumentError("torch._assert needs a condition");
+  const std::string message = node.args_size() > 1 && node.args(1).value_case() == proto::FxArg::kS ? node.args(1).s() : "";
+  std::optional<bool> holds;
+  if (node.args(0).value_case() == proto::FxArg::kB) holds = node.args(0).b();
+  if (node.args(0).value_case() == proto::FxArg::kNode) {
+    absl::StatusOr<relax::Expr> v = ctx.Value(node.args(0));
+    if (!v.ok()) return v.status();
+    const auto* c = v->as<relax::ConstantNode>();
+    if (c != nullptr && c->data.NumElements() == 1 && c->data.dtype() == DataType::Bool()) holds = c->data.data_as<bool>()[0];
+  }
+  if (!holds) return absl::UnimplementedError("torch._assert of a condition known only when the model runs");
+  if (!*holds) return absl::InvalidArgumentError(absl::StrCat("the model's assertion fails: ", message));
+  return relax::MakeTuple({});
+}
+
+/*! \brief x.size(), x.size(d), x.shape (getattr): a shape value, or one size; x.dim(), x.ndim: the rank. */
 absl::StatusOr<relax::Expr> ConvertSize(FxContext& ctx, const proto::FxNode& node) {
   absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
   if (!x.ok()) return x.status();
   const auto* t = (*x)->struct_info().as<relax::TensorStructInfoNode>();
   if (t == nullptr || !t->HasKnownShape()) return absl::InvalidArgumentError("needs a known input shape");
   std::vector<tir::PrimExpr> dims = t->Dims();
+  if (node.target() == "dim" || node.target() == "ndimension" ||
+      (node.target() == "builtins.getattr" && node.args_size() > 1 && node.args(1).s() == "ndim")) {
+    return DimValue(tir::I64(static_cast<int64_t>(dims.size())));  // the rank
+  }
   if (node.target() == "builtins.getattr") {
     if (node.args_size() < 2 || node.args(1).s() != "shape") {
       return absl::UnimplementedError(absl::StrCat("tensor attribute '", node.args_size() > 1 ? node.args(1).s() : "", "'"));
@@ -214,11 +248,12 @@ absl::StatusOr<relax::Expr> ConvertExpand(FxContext& ctx, const proto::FxNode& n
 
 void RegisterShapeFxConverters(FxConverterRegistry& r) {
   using K = FxConverterRegistry;
-  r.Register(K::kMethod, "size", ConvertSize);
+  for (const char* m : {"size", "dim", "ndimension"}) r.Register(K::kMethod, m, ConvertSize);
   r.Register(K::kFunction, "builtins.getattr", ConvertSize);
   r.Register(K::kFunction, "torch.arange", ConvertArange);
   for (const char* f : {"ones", "zeros", "full"}) r.Register(K::kFunction, absl::StrCat("torch.", f), ConvertFactory(f));
   r.Register(K::kMethod, "expand", ConvertExpand);
+  r.Register(K::kFunction, "torch._assert", ConvertAssert);
 }
 
 }  // namespace fx

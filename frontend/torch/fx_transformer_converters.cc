@@ -126,7 +126,7 @@ relax::Expr Rows(const TensorData& t, int64_t begin, int64_t end) {
 
 /*! \brief nn.MultiheadAttention(query, key, value) without masks: per-head scaled dot-product
  *  attention between the input projections and the output projection. Returns the tuple
- *  (output,); the attention weights are not computed (need_weights=False). */
+ *  (output, None); the attention weights are not computed (need_weights=False). */
 absl::StatusOr<relax::Expr> ConvertMultiheadAttention(FxContext& ctx, const proto::FxNode& node) {
   for (const char* mask : {"attn_mask", "key_padding_mask"}) {
     auto it = node.kwargs().find(mask);
@@ -169,7 +169,7 @@ absl::StatusOr<relax::Expr> ConvertMultiheadAttention(FxContext& ctx, const prot
   std::vector<relax::Expr> qkv;
   int64_t batch = 0, seq[3] = {0, 0, 0};
   for (int i = 0; i < 3; ++i) {
-    absl::StatusOr<relax::Expr> x = ctx.Arg(node, i);
+    absl::StatusOr<relax::Expr> x = ctx.Arg(node, i, i == 0 ? "query" : i == 1 ? "key" : "value");
     if (!x.ok()) return x.status();
     const auto* t = (*x)->struct_info().as<relax::TensorStructInfoNode>();
     if (t == nullptr || !t->shape || t->shape->size() != 3 || (*t->shape)[2] != embed || t->dtype != DataType::Float32()) {
@@ -199,7 +199,7 @@ absl::StatusOr<relax::Expr> ConvertMultiheadAttention(FxContext& ctx, const prot
   if (out.ok()) out = linear(*out, *w_out, *b_out);
   if (out.ok() && !batch_first) out = permute(*out, {1, 0, 2});
   if (!out.ok()) return out;
-  return relax::MakeTuple({*out});
+  return relax::MakeTuple({*out, relax::MakeTuple({})});  // (output, None: no weights)
 }
 
 }  // namespace

@@ -11,8 +11,9 @@ failures=0; passed=0
 
 # ResNet-18, MobileNetV2 and more families, through FX and ONNX: MobileNetV3 (hardswish,
 # squeeze-excitation), ResNeXt (grouped convolutions), DenseNet (dense concatenation), ConvNeXt
-# (channel-last layer norm, GELU, layer scale, stochastic depth), a small ViT (ONNX only:
-# torch.fx cannot trace its `n, c, h, w = x.shape`) and EfficientNet-B0 (SiLU, squeeze-excitation).
+# (channel-last layer norm, GELU, layer scale, stochastic depth), a small ViT (`n, c, h, w =
+# x.shape`, torch._assert on sizes, MultiheadAttention called with keywords) and EfficientNet-B0
+# (SiLU, squeeze-excitation).
 # Each model, the dynamic batch and the int8 model are parts of the test (shard_owns): its shards
 # run them in parallel.
 part=0
@@ -20,9 +21,7 @@ for model in resnet18 mobilenet_v2 mobilenet_v3_small resnext50_32x4d densenet12
   part=$((part + 1))
   shard_owns $part || continue
   formats="fxpb onnx"
-  out_flag=(--out "$t/$model.fxpb")
-  if [[ $model == vit ]]; then formats=onnx; out_flag=(); fi
-  /usr/bin/python3 frontend/torch/export_fx.py --example $model "${out_flag[@]}" --onnx "$t/$model.onnx" \
+  /usr/bin/python3 frontend/torch/export_fx.py --example $model --out "$t/$model.fxpb" --onnx "$t/$model.onnx" \
     --inputs "$t/$model.x.npy" --reference "$t/$model.ref.npy" 2> /dev/null
   for format in $formats; do
     out="$t/$model.$format"
