@@ -347,14 +347,14 @@ for src in fxpb onnx; do
 done
 
 # Pooling and activations called as functions (F.max_pool2d, F.avg_pool2d with keywords,
-# F.silu, torch.rsqrt), through FX and ONNX.
+# F.silu, torch.rsqrt), chunk / split / index_select, through FX and ONNX.
 /usr/bin/python3 frontend/torch/export_fx.py --example functional --out "$t/functional.fxpb" --onnx "$t/functional.onnx" \
   --inputs "$t/functional.x.npy" --reference "$t/functional.ref.npy" 2> /dev/null
 for src in fxpb onnx; do
   if compiles_like_reference "$t/functional.$src" "$t/functional.$src" "$t/functional.x.npy" "$t/functional.ref.npy"; then
-    ok "functional pools and activations ($src) match PyTorch"
+    ok "functional pools, activations, chunk, split and index_select ($src) match PyTorch"
   else
-    bad "functional pools and activations ($src)"
+    bad "functional pools, activations, chunk, split and index_select ($src)"
   fi
 done
 

@@ -354,18 +354,24 @@ class Padding(torch.nn.Module):
 
 class Functional(torch.nn.Module):
     """Pooling and activations called as functions (Inception's F.max_pool2d / F.avg_pool2d,
-    EfficientNet's SiLU), with their keyword arguments."""
+    EfficientNet's SiLU), with their keyword arguments; chunk, split and index_select, their
+    parts unpacked."""
 
     def __init__(self):
         super().__init__()
         self.conv = torch.nn.Conv2d(3, 8, 3, padding=1)
         self.act = torch.nn.SiLU()
+        self.register_buffer("order", torch.tensor([7, 0, 3]))
 
     def forward(self, x):
         x = self.act(self.conv(x))
         x = torch.nn.functional.max_pool2d(x, 3, 2, padding=1)
         x = torch.nn.functional.avg_pool2d(x, kernel_size=2, ceil_mode=True, count_include_pad=False)
-        return torch.nn.functional.silu(x) * torch.rsqrt(x * x + 1.0)
+        y = torch.nn.functional.silu(x) * torch.rsqrt(x * x + 1.0)
+        a, b = y.chunk(2, dim=1)
+        c, d = y.split([3, 5], dim=1)
+        e = torch.index_select(y, 1, self.order)
+        return torch.cat((a * b, c.sum(1, keepdim=True) + d.mean(1, keepdim=True), e), dim=1)
 
 
 class Unsupported(torch.nn.Module):

@@ -1,8 +1,10 @@
 /*! \file fx_indexing_converters.cc
  *  \brief operator.getitem: an element of a tuple a converter returned, a size of a shape
  *         (x.shape[1]), and basic indexing of tensors (x[..., None], x[:, :, None],
- *         x[..., h:], x[0]) as a strided slice and a reshape.
+ *         x[..., h:], x[0]) as a strided slice and a reshape; split / chunk into slices,
+ *         index_select as take.
  */
+#include <algorithm>
 #include <limits>
 
 #include "absl/strings/str_cat.h"
@@ -132,10 +134,76 @@ absl::StatusOr<relax::Expr> ConvertGetItem(FxContext& ctx, const proto::FxNode& 
   return tuple ? tuple->fields[i] : DimValue(shape->values[i]);
 }
 
+/*! \brief x.split(size or sizes, dim) / torch.split and x.chunk(n, dim) / torch.chunk: the
+ *  parts (slices of a static axis) as a tuple, for getitem or unpacking. As torch: a size
+ *  leaves a shorter last part, and chunk makes ceil(length / n)-long parts. */
+FxConverter ConvertSplit(bool chunk) {
+  return [chunk](FxContext& ctx, const proto::FxNode& node) -> absl::StatusOr<relax::Expr> {
+    absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
+    if (!x.ok()) return x.status();
+    const auto* t = (*x)->struct_info().as<relax::TensorStructInfoNode>();
+    if (t == nullptr || !t->HasKnownShape()) return absl::InvalidArgumentError("needs an input of known shape");
+    const std::vector<tir::PrimExpr> dims = t->Dims();
+    const int64_t rank = static_cast<int64_t>(dims.size());
+    int64_t axis = IntArg(node, 2, "dim", 0);
+    if (axis < 0) axis += rank;
+    if (axis < 0 || axis >= rank) return absl::InvalidArgumentError(absl::StrCat("dim ", axis, " out of range"));
+    const int64_t* length = tir::AsConstInt(dims[axis]);
+    if (length == nullptr) return absl::UnimplementedError("splitting a symbolic axis");
+    std::vector<int64_t> sizes;
+    const proto::FxArg* how = node.args_size() > 1 ? &node.args(1) : nullptr;
+    if (how == nullptr) {
+      auto it = node.kwargs().find(chunk ? "chunks" : "split_size_or_sections");
+      if (it == node.kwargs().end()) it = node.kwargs().find("split_size");
+      if (it != node.kwargs().end()) how = &it->second;
+    }
+    if (how == nullptr) return absl::InvalidArgumentError(chunk ? "chunk needs a count" : "split needs sizes");
+    if (how->value_case() == proto::FxArg::kList) {
+      for (const proto::FxArg& item : how->list().items()) sizes.push_back(item.i());
+    } else if (how->value_case() == proto::FxArg::kI && how->i() > 0) {
+      const int64_t each = chunk ? (*length + how->i() - 1) / how->i() : how->i();
+      for (int64_t at = 0; at < *length; at += each) sizes.push_back(std::min(each, *length - at));
+    } else {
+      return absl::InvalidArgumentError("the sizes must be a positive integer or a list of them");
+    }
+    std::vector<relax::Expr> parts;
+    int64_t begin = 0;
+    for (int64_t size : sizes) {
+      relax::StridedSliceAttrs attrs{{axis}, {begin}, {begin + size}, {1}};
+      absl::StatusOr<relax::Expr> part = ctx.EmitOp("strided_slice", {*x}, relax::ToAttrs(attrs));
+      if (!part.ok()) return part.status();
+      parts.push_back(*part);
+      begin += size;
+    }
+    if (begin != *length) return absl::InvalidArgumentError(absl::StrCat("the sizes add up to ", begin, ", not ", *length));
+    return relax::MakeTuple(parts);
+  };
+}
+
+/*! \brief torch.index_select(x, dim, index) / x.index_select(dim, index): the entries of x along
+ *  dim that the integer tensor index names. */
+absl::StatusOr<relax::Expr> ConvertIndexSelect(FxContext& ctx, const proto::FxNode& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<relax::Expr> index = ctx.Arg(node, 2, "index");
+  if (!index.ok()) return index.status();
+  if (!DtypeOf(*index).is_int()) return absl::InvalidArgumentError("the index must be an integer tensor");
+  int64_t axis = IntArg(node, 1, "dim", 0), rank = RankOf(*x);
+  if (axis < 0 && rank > 0) axis += rank;
+  return ctx.EmitOp("take", {*x, *index}, {{"axis", axis}});
+}
+
 }  // namespace
 
 void RegisterIndexingFxConverters(FxConverterRegistry& r) {
-  r.Register(FxConverterRegistry::kFunction, "operator.getitem", ConvertGetItem);
+  using K = FxConverterRegistry;
+  r.Register(K::kFunction, "operator.getitem", ConvertGetItem);
+  r.Register(K::kFunction, "torch.split", ConvertSplit(/*chunk=*/false));
+  r.Register(K::kMethod, "split", ConvertSplit(/*chunk=*/false));
+  r.Register(K::kFunction, "torch.chunk", ConvertSplit(/*chunk=*/true));
+  r.Register(K::kMethod, "chunk", ConvertSplit(/*chunk=*/true));
+  r.Register(K::kFunction, "torch.index_select", ConvertIndexSelect);
+  r.Register(K::kMethod, "index_select", ConvertIndexSelect);
 }
 
 }  // namespace fx
