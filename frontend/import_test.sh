@@ -335,27 +335,20 @@ else
   bad "unknown contrib operator message"; cat "$t/qfancy.err"
 fi
 
-# Padding modules and F.pad in every mode (reflect, replicate, zero, constant), through FX and ONNX.
-/usr/bin/python3 frontend/torch/export_fx.py --example padding --out "$t/padding.fxpb" --onnx "$t/padding.onnx" \
-  --inputs "$t/padding.x.npy" --reference "$t/padding.ref.npy" 2> /dev/null
-for src in fxpb onnx; do
-  if compiles_like_reference "$t/padding.$src" "$t/padding.$src" "$t/padding.x.npy" "$t/padding.ref.npy"; then
-    ok "padding modules and F.pad in every mode ($src) match PyTorch"
-  else
-    bad "padding modes ($src)"
-  fi
-done
-
-# Pooling and activations called as functions (F.max_pool2d, F.avg_pool2d with keywords,
-# F.silu, torch.rsqrt), chunk / split / index_select, through FX and ONNX.
-/usr/bin/python3 frontend/torch/export_fx.py --example functional --out "$t/functional.fxpb" --onnx "$t/functional.onnx" \
-  --inputs "$t/functional.x.npy" --reference "$t/functional.ref.npy" 2> /dev/null
-for src in fxpb onnx; do
-  if compiles_like_reference "$t/functional.$src" "$t/functional.$src" "$t/functional.x.npy" "$t/functional.ref.npy"; then
-    ok "functional pools, activations, chunk, split and index_select ($src) match PyTorch"
-  else
-    bad "functional pools, activations, chunk, split and index_select ($src)"
-  fi
+# Examples compiled from FX and from ONNX against PyTorch: padding modules and F.pad in every
+# mode (reflect, replicate, zero, constant); pooling and activations called as functions
+# (F.max_pool2d, F.avg_pool2d with keywords, F.silu, torch.rsqrt) with chunk / split /
+# index_select.
+for example in padding functional; do
+  /usr/bin/python3 frontend/torch/export_fx.py --example $example --out "$t/$example.fxpb" --onnx "$t/$example.onnx" \
+    --inputs "$t/$example.x.npy" --reference "$t/$example.ref.npy" 2> /dev/null
+  for src in fxpb onnx; do
+    if compiles_like_reference "$t/$example.$src" "$t/$example.$src" "$t/$example.x.npy" "$t/$example.ref.npy"; then
+      ok "$example example ($src) matches PyTorch"
+    else
+      bad "$example example ($src) matches PyTorch"
+    fi
+  done
 done
 
 /usr/bin/python3 frontend/torch/export_fx.py --example unsupported --out "$t/unsupported.fxpb"

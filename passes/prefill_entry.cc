@@ -231,9 +231,10 @@ class PrefillEntryPass : public Pass {
   std::string name() const override { return "prefill-entry"; }
   std::string description() const override {
     return "A decoder's prompt entry point: adds @prefill, main computing the logits of the last position only (the slice "
-           "moved up through the head's matmul and the final norm to the residual stream), the caches as main. Applies "
-           "when main takes int64 ids [1, seq] first and returns logits [1, seq, vocab] (or a tuple of them first); the "
-           "generator runs prompts through @prefill. Run before quantize-weights.";
+           "moved up through the row-wise operators whose values only the last row needs: the head, the final norm, the "
+           "last block's feed-forward network), the caches as main. Applies when main takes int64 ids [1, seq] first and "
+           "returns logits [1, seq, vocab] (or a tuple of them first); the generator runs prompts through @prefill. Run "
+           "before quantize-weights.";
   }
 
   absl::StatusOr<IRModule> Run(const IRModule& mod) override {
