@@ -338,8 +338,9 @@ fi
 # Examples compiled from FX and from ONNX against PyTorch: padding modules and F.pad in every
 # mode (reflect, replicate, zero, constant); pooling and activations called as functions
 # (F.max_pool2d, F.avg_pool2d with keywords, F.silu, torch.rsqrt) with chunk / split /
-# index_select.
-for example in padding functional; do
+# index_select; nn.MultiheadAttention with a causal bool mask, a key padding mask and an additive
+# float mask.
+for example in padding functional masked_attention; do
   /usr/bin/python3 frontend/torch/export_fx.py --example $example --out "$t/$example.fxpb" --onnx "$t/$example.onnx" \
     --inputs "$t/$example.x.npy" --reference "$t/$example.ref.npy" 2> /dev/null
   for src in fxpb onnx; do

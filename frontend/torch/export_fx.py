@@ -374,6 +374,22 @@ class Functional(torch.nn.Module):
         return torch.cat((a * b, c.sum(1, keepdim=True) + d.mean(1, keepdim=True), e), dim=1)
 
 
+class MaskedAttention(torch.nn.Module):
+    """nn.MultiheadAttention with masks: a causal bool attn_mask and a key_padding_mask by
+    keyword, and an additive float attn_mask passed by position."""
+
+    def __init__(self, d=32, heads=4, seq=10):
+        super().__init__()
+        self.attn = torch.nn.MultiheadAttention(d, heads, batch_first=True)
+        self.register_buffer("causal", torch.triu(torch.ones(seq, seq, dtype=torch.bool), 1))
+        self.register_buffer("padding", torch.tensor([[False] * (seq - 2) + [True] * 2, [False] * seq]))
+        self.register_buffer("bias", torch.randn(seq, seq))
+
+    def forward(self, x):
+        a, _ = self.attn(x, x, x, attn_mask=self.causal, key_padding_mask=self.padding, need_weights=False)
+        return a + self.attn(x, x, x, None, False, self.bias)[0]
+
+
 class Unsupported(torch.nn.Module):
     """A module the importer does not support (for the error test)."""
 
@@ -436,6 +452,7 @@ EXAMPLES = {"mlp": (MLP, (1, 784)), "encoder": (transformer_encoder_layer, (1, 1
             "efficientnet_b0": (torchvision_model("efficientnet_b0"), (1, 3, 224, 224)),
             "inception_v3": (lambda: torchvision_model("inception_v3")(aux_logits=False, init_weights=True), (1, 3, 299, 299)),
             "functional": (Functional, (2, 3, 13, 11)),
+            "masked_attention": (MaskedAttention, (2, 10, 32)),
             "padding": (Padding, (2, 3, 5, 6)), "unsupported": (Unsupported, (1, 4, 4, 4))}
 
 

@@ -4,6 +4,7 @@
  */
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "absl/strings/str_cat.h"
 #include "frontend/torch/fx_converter_util.h"
@@ -124,18 +125,44 @@ relax::Expr Rows(const TensorData& t, int64_t begin, int64_t end) {
   return relax::MakeConstant(TensorData(t.dtype(), shape, t.bytes().substr(begin * row, (end - begin) * row)));
 }
 
-/*! \brief nn.MultiheadAttention(query, key, value) without masks: per-head scaled dot-product
- *  attention between the input projections and the output projection. Returns the tuple
- *  (output, None); the attention weights are not computed (need_weights=False). */
-absl::StatusOr<relax::Expr> ConvertMultiheadAttention(FxContext& ctx, const proto::FxNode& node) {
-  for (const char* mask : {"attn_mask", "key_padding_mask"}) {
-    auto it = node.kwargs().find(mask);
-    if (it != node.kwargs().end() && it->second.value_case() != proto::FxArg::kNone) {
-      return absl::UnimplementedError(absl::StrCat(mask, " is not supported"));
-    }
+/*! \brief The scores [batch, heads, L, S] with a MultiheadAttention mask applied: a bool mask
+ *  (true: not attended) sets -inf, a float one is added. attn_mask is [L, S] or [batch * heads,
+ *  L, S], key_padding_mask [batch, S]. */
+absl::StatusOr<relax::Expr> ApplyAttentionMask(FxContext& ctx, relax::Expr scores, const relax::Expr& mask,
+                                               std::vector<int64_t> shape, const std::string& name) {
+  const auto* t = mask->struct_info().as<relax::TensorStructInfoNode>();
+  if (t == nullptr || !t->shape) return absl::InvalidArgumentError(absl::StrCat(name, " needs a static shape"));
+  absl::StatusOr<relax::Expr> m = ctx.EmitOp("reshape", {mask}, {{"shape", shape}});
+  if (!m.ok()) return m.status();
+  if (t->dtype == DataType::Bool()) {
+    return ctx.EmitOp("where", {*m, FxContext::Scalar(-std::numeric_limits<double>::infinity(), DataType::Float32()), scores});
   }
-  auto need = node.kwargs().find("need_weights");
-  if (need == node.kwargs().end() || need->second.b()) return absl::UnimplementedError("only need_weights=False is supported");
+  if (t->dtype != DataType::Float32()) return absl::InvalidArgumentError(absl::StrCat(name, " must be bool or float32"));
+  return ctx.EmitOp("add", {scores, *m});
+}
+
+/*! \brief nn.MultiheadAttention(query, key, value[, attn_mask, key_padding_mask]): per-head
+ *  scaled dot-product attention between the input projections and the output projection.
+ *  Returns the tuple (output, None); the attention weights are not computed
+ *  (need_weights=False). */
+absl::StatusOr<relax::Expr> ConvertMultiheadAttention(FxContext& ctx, const proto::FxNode& node) {
+  // forward(query, key, value, key_padding_mask, need_weights, attn_mask, ...), by position or keyword.
+  auto argument = [&](int index, const std::string& name) -> const proto::FxArg* {
+    if (index < node.args_size()) return &node.args(index);
+    auto it = node.kwargs().find(name);
+    return it == node.kwargs().end() ? nullptr : &it->second;
+  };
+  relax::Expr masks[2];  // attn_mask, key_padding_mask
+  const std::pair<int, const char*> mask_args[2] = {{5, "attn_mask"}, {3, "key_padding_mask"}};
+  for (int i = 0; i < 2; ++i) {
+    const proto::FxArg* a = argument(mask_args[i].first, mask_args[i].second);
+    if (a == nullptr || a->value_case() == proto::FxArg::kNone) continue;
+    absl::StatusOr<relax::Expr> v = ctx.Value(*a);
+    if (!v.ok()) return absl::InvalidArgumentError(absl::StrCat(mask_args[i].second, ": ", v.status().message()));
+    masks[i] = *v;
+  }
+  const proto::FxArg* need = argument(4, "need_weights");
+  if (need == nullptr || need->b()) return absl::UnimplementedError("only need_weights=False is supported");
   const std::string& m = node.target();
   if (!ctx.HasParam(m + ".in_proj_weight")) return absl::UnimplementedError("separate q/k/v projection weights are not supported");
   int64_t heads = IntsOf(node, "num_heads", 1, {1})[0], embed = IntsOf(node, "embed_dim", 1, {0})[0];
@@ -190,6 +217,16 @@ absl::StatusOr<relax::Expr> ConvertMultiheadAttention(FxContext& ctx, const prot
   }
   absl::StatusOr<relax::Expr> scores = binary("matmul", qkv[0], qkv[1]);
   if (scores.ok()) scores = binary("multiply", *scores, FxContext::Scalar(1.0 / std::sqrt(double(head_dim)), DataType::Float32()));
+  if (scores.ok() && masks[0].defined()) {
+    const int64_t rank = RankOf(masks[0]);
+    if (rank != 2 && rank != 3) return absl::InvalidArgumentError("attn_mask must be [L, S] or [batch * heads, L, S]");
+    scores = ApplyAttentionMask(ctx, *scores, masks[0],
+                                rank == 2 ? std::vector<int64_t>{seq[0], seq[1]} : std::vector<int64_t>{batch, heads, seq[0], seq[1]},
+                                "attn_mask");
+  }
+  if (scores.ok() && masks[1].defined()) {
+    scores = ApplyAttentionMask(ctx, *scores, masks[1], {batch, 1, 1, seq[1]}, "key_padding_mask");
+  }
   if (scores.ok()) {
     scores = ctx.EmitOp("nn.softmax", {*scores}, {{"axis", int64_t{-1}}});
   }
