@@ -183,6 +183,20 @@ class Runtime(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, r"main's parameter 0 \(x\) must be int64 \[1, seq\]"):
             relu.generate([1], 2)
 
+    def test_torch_decoder_with_a_dynamic_sequence_compiles_from_the_module(self):
+        # The module as written (torch.arange over its length, a triu mask, rotary embeddings)
+        # through torch.fx with `seq` symbolic: logits at two lengths, and generation.
+        sys.path.insert(0, DECODER)
+        import decoder
+        model = decoder.build(decoder.Config("llama", kv_heads=2))
+        m = mlc.compile(model, inputs=(torch.zeros(1, 5, dtype=torch.int64),), dynamic_axes={0: {1: "seq"}})
+        for seq in (3, 9):
+            ids = torch.randint(0, 256, (1, seq))
+            with torch.no_grad():
+                want = model(ids).numpy()
+            np.testing.assert_allclose(m(ids.numpy()), want, rtol=1e-4, atol=1e-4)
+        self.assertEqual(mlc.generate(m, [5, 6, 7], 8), decoder.greedy(model, [5, 6, 7], 8))
+
     def test_quantized_decoder_generates_as_its_fake_quantized_pytorch_twin(self):
         sys.path.insert(0, DECODER)
         import decoder

@@ -143,15 +143,25 @@ def _import(model, inputs, keep_params_in_input, dims, dynamic_axes=None):
             inputs = (inputs,)
         examples = tuple(x if isinstance(x, torch.Tensor) else torch.from_numpy(np.array(x)) for x in inputs)
         was_training = model.training  # exporting switches to eval mode; the caller's module is left as it was
+        axes = _dynamic_axes_by_index(examples, dynamic_axes or {})
         try:
-            if dynamic_axes:
-                return _import_torch_dynamic(model, examples, dynamic_axes)
             from . import export_fx  # imports torch: only when a module is given
             with tempfile.TemporaryDirectory(prefix="mlc_fx_") as tmp:
                 path = os.path.join(tmp, "model.fxpb")
-                with torch.no_grad():
-                    export_fx.export(model, examples, path)
-                return _mlc.import_fx(path)
+                try:
+                    with torch.no_grad():
+                        export_fx.export(model, examples, path, axes)
+                    return _mlc.import_fx(path)
+                except Exception as fx_error:  # noqa: BLE001 (any tracing or import failure)
+                    if not axes:
+                        raise
+                    # Symbolic dimensions through torch.onnx, where torch.fx could not trace the
+                    # module or a converter needs static sizes.
+                    try:
+                        return _import_torch_dynamic(model, examples, axes)
+                    except Exception as onnx_error:
+                        raise ValueError(f"the module exports neither through torch.fx ({fx_error}) nor through "
+                                         f"torch.onnx ({onnx_error})") from onnx_error
         finally:
             model.train(was_training)
     is_path = isinstance(model, os.PathLike) or (
@@ -176,22 +186,29 @@ def _import(model, inputs, keep_params_in_input, dims, dynamic_axes=None):
                     "TVMScript text, an mlc.ir.IRModule or a torch.nn.Module")
 
 
-def _import_torch_dynamic(model, examples, dynamic_axes):
-    """A torch.nn.Module with symbolic dimensions: exported with torch.onnx (the FX exporter
-    records static shapes), whose dim_params become shape variables (docs/importers.md)."""
-    import torch
+def _dynamic_axes_by_index(examples, dynamic_axes):
+    """dynamic_axes ({input index or "input<i>": {axis: name}}) keyed by input index."""
     names = [f"input{i}" for i in range(len(examples))]
     axes = {}
     for key, dims_of_input in dynamic_axes.items():
         index = key if isinstance(key, int) else names.index(key) if key in names else None
         if index is None or not 0 <= index < len(examples):
             raise ValueError(f"dynamic_axes: no input {key!r} (inputs are numbered 0..{len(examples) - 1})")
-        axes[names[index]] = {int(a): str(n) for a, n in dims_of_input.items()}
+        axes[index] = {int(a): str(n) for a, n in dims_of_input.items()}
+    return axes
+
+
+def _import_torch_dynamic(model, examples, axes):
+    """A torch.nn.Module with symbolic dimensions exported with torch.onnx (opset 14: Trilu),
+    whose dim_params become shape variables (docs/importers.md)."""
+    import torch
+    names = [f"input{i}" for i in range(len(examples))]
     with tempfile.TemporaryDirectory(prefix="mlc_onnx_") as tmp:
         path = os.path.join(tmp, "model.onnx")
         # Not under no_grad: there some modules (nn.TransformerEncoderLayer) take fast paths
         # torch.onnx cannot export.
-        torch.onnx.export(model, examples, path, opset_version=13, input_names=names, dynamic_axes=axes)
+        torch.onnx.export(model, examples, path, opset_version=14, input_names=names,
+                          dynamic_axes={names[i]: a for i, a in axes.items()})
         return _mlc.import_onnx(path, False, {})
 
 
@@ -202,8 +219,9 @@ def compile(model, inputs=None, passes="default", target="native", tuning_db=Non
     model: an ONNX file, a .irpb, a .fxpb, a TVMScript file or text, an mlc.ir.IRModule, or a
         torch.nn.Module (traced with torch.fx on `inputs`, its example inputs).
     dynamic_axes: for a torch.nn.Module, its symbolic dimensions: {input index: {axis: name}},
-        e.g. {0: {0: "batch"}}; the executable then serves every size there (the module is
-        exported through torch.onnx instead of FX).
+        e.g. {0: {0: "batch"}} or {0: {1: "seq"}}; the executable then serves every size there
+        (traced with torch.fx, sizes and what is made from them kept symbolic; through
+        torch.onnx when torch.fx cannot trace the module).
     passes: the graph pass pipeline (docs/passes.md); "default" fuses, lowers and schedules.
     target: "native", "x86-64-v3", "llvm -mcpu=znver4", ... (docs/targets.md).
     tuning_db: records from //tools:tune; their schedules replace the default ones they cover.
