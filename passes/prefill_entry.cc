@@ -9,9 +9,10 @@
  *  is main with its logits replaced by logits[:, -1:]; the slice is moved up through the
  *  operators that work row by row (the head's matmul by a matrix, the norm's elementwise
  *  operators and its reductions over the last axis, layer norm) as long as the values they read
- *  are needed for the last row only: it stops at the residual stream after the last block
- *  (which that block's attention also reads whole), so the final norm and the head run on one
- *  row and nothing is computed twice. The caches main returns are computed as before.
+ *  are needed for the last row only: it stops at the residual stream entering the last block
+ *  (which that block's attention also reads whole), so the final norm, the head and the last
+ *  block's output projection and feed-forward network run on one row, and nothing is computed
+ *  twice. The caches main returns are computed as before.
  *
  *  Both functions share the weights (the same constants; the executable stores equal
  *  constants once). The generator (vm/generation.h) runs the prompt through @prefill when the
