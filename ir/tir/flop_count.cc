@@ -59,21 +59,32 @@ class FlopCounter : public StmtExprVisitor {
   void VisitStmt_(const EvaluateNode* op) override { Count(op->value); }
   void VisitStmt_(const ForNode* op) override {
     int64_t saved = scale_;
+    bool saved_symbolic = symbolic_;
     scale_ *= ConstOr1(op->extent);
+    symbolic_ = symbolic_ || AsConstInt(op->extent) == nullptr;
     VisitStmt(op->body);
     scale_ = saved;
+    symbolic_ = saved_symbolic;
   }
   void VisitStmt_(const BlockNode* op) override {
     int64_t saved = scale_;
+    bool saved_symbolic = symbolic_;
     // A block's domain already covers the loops that bind it; the root block has none.
     if (!op->iter_vars.empty()) {
       scale_ = 1;
-      for (const IterVar& iv : op->iter_vars) scale_ *= ConstOr1(iv.dom.extent);
+      symbolic_ = false;
+      for (const IterVar& iv : op->iter_vars) {
+        scale_ *= ConstOr1(iv.dom.extent);
+        symbolic_ = symbolic_ || AsConstInt(iv.dom.extent) == nullptr;
+      }
     }
     // The init runs once per spatial point and does no arithmetic worth counting.
     VisitStmt(op->body);
     scale_ = saved;
+    symbolic_ = saved_symbolic;
   }
+  /*! \brief Whether some counted operation runs a number of times known only at run time. */
+  bool unknown = false;
   void VisitStmt_(const BlockRealizeNode* op) override { VisitStmt(op->block); }
 
  private:
@@ -81,9 +92,11 @@ class FlopCounter : public StmtExprVisitor {
     ExprFlops f;
     f.VisitExpr(value);
     total += f.count * scale_;
+    unknown = unknown || (f.count > 0 && symbolic_);
   }
 
   int64_t scale_ = 1;
+  bool symbolic_ = false;  // scale_ leaves out a symbolic extent
 };
 
 }  // namespace
@@ -91,7 +104,7 @@ class FlopCounter : public StmtExprVisitor {
 int64_t CountFlops(const PrimFunc& func) {
   FlopCounter counter;
   counter.VisitStmt(func->body);
-  return counter.total;
+  return counter.unknown ? -1 : counter.total;
 }
 
 }  // namespace tir

@@ -22,8 +22,9 @@
 namespace mlc {
 namespace tir {
 
-/*! \brief Float operations of one call; 0 for pure data movement. Non-constant extents
- *         (which a built kernel never has) count as 1. */
+/*! \brief Float operations of one call; 0 for pure data movement; -1 when operations run
+ *         under a symbolic extent (the count depends on the call's sizes: the profiler then
+ *         shows no rate rather than a wrong one). */
 int64_t CountFlops(const PrimFunc& func);
 
 }  // namespace tir

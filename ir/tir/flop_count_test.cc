@@ -75,6 +75,16 @@ class Module:
   EXPECT_EQ(CountFlops(mod->LookupPrimFunc("linear")), 2 * 128 * 784 + 2 * 128);
 }
 
+TEST(CountFlops, OperationsUnderASymbolicExtentAreUnknown) {
+  // The seeds' MLP over a batch of n rows: its dense layers compute n x 128 and n x 10 outputs,
+  // a number only a call knows.
+  IRModule mod = Parse("testdata/symbolic/mlp_dynamic_batch.py");
+  EXPECT_EQ(CountFlops(mod.LookupPrimFunc("linear0")), -1);
+  EXPECT_EQ(CountFlops(mod.LookupPrimFunc("linear1")), -1);
+  // A static kernel keeps its count.
+  EXPECT_EQ(CountFlops(Parse("testdata/schedule/matmul_odd.py").LookupPrimFunc("mm")), kMatmulOddFlops);
+}
+
 TEST(CountFlops, DataMovementIsZero) {
   absl::StatusOr<IRModule> mod = ParseTVMScript(R"(
 @I.ir_module
