@@ -5,7 +5,6 @@
  *         subgraphs become constants that later converters read.
  */
 #include <algorithm>
-#include <cmath>
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
@@ -331,17 +330,12 @@ Outputs Range(OnnxContext& ctx, const onnx::NodeProto& node) {
     if (!dtype.is_int() || istart != start || idelta != delta || idelta <= 0) {
       return absl::UnimplementedError("a symbolic limit needs an integer start and a positive integer delta");
     }
-    // ceil((limit - start) / delta); the limit is a dimension (>= 0), so only a positive start
-    // can make it negative, and the count is then at least 0.
-    tir::Analyzer analyzer;
-    tir::PrimExpr count =
-        tir::FloorDiv(tir::operator+(tir::Cast(DataType::Int64(), limit->elements[0]), tir::I64(idelta - 1 - istart)), tir::I64(idelta));
-    count = analyzer.Simplify(istart > 0 ? tir::Max(tir::I64(0), count) : count);
+    tir::PrimExpr count = relax::ArangeLength(limit->elements[0], istart, idelta);
     return One(ctx.EmitOp("arange", {}, {{"start", start}, {"step", delta}, {"dtype", dtype}},
                           {relax::TensorSInfoOfDims({count}, dtype)}));
   }
   const double limit = ElementAsDouble(*in[1], 0);
-  const int64_t n = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((limit - start) / delta)));
+  const int64_t n = relax::ArangeLength(start, limit, delta);
   if (n > (int64_t{1} << 24)) return absl::InvalidArgumentError(absl::StrCat("Range of ", n, " elements"));
   TensorData out(dtype, {n});
   for (int64_t i = 0; i < n; ++i) SetElement(&out, i, start + static_cast<double>(i) * delta);

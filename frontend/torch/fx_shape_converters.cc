@@ -6,7 +6,6 @@
  *  one-value shape when it follows a symbolic input dimension, so a decoder's positions and
  *  causal mask keep the sequence length symbolic instead of the example's.
  */
-#include <cmath>
 #include <limits>
 
 #include "absl/strings/str_cat.h"
@@ -149,7 +148,7 @@ absl::StatusOr<relax::Expr> ConvertArange(FxContext& ctx, const proto::FxNode& n
   if (*delta == 0) return absl::InvalidArgumentError("torch.arange: step must not be 0");
   tir::PrimExpr count;
   if (std::optional<double> last = ConstantNumber(ctx, *end)) {
-    count = tir::I64(std::max<int64_t>(0, static_cast<int64_t>(std::ceil((*last - *first) / *delta))));
+    count = tir::I64(relax::ArangeLength(*first, *last, *delta));
   } else {
     absl::StatusOr<tir::PrimExpr> limit = DimArg(ctx, *end);
     if (!limit.ok()) return limit.status();
@@ -157,10 +156,7 @@ absl::StatusOr<relax::Expr> ConvertArange(FxContext& ctx, const proto::FxNode& n
     if (istart != *first || istep != *delta || istep <= 0) {
       return absl::UnimplementedError("torch.arange to a symbolic end needs an integer start and a positive integer step");
     }
-    // ceil((end - start) / step); the end is a size (>= 0), so only a positive start can make it negative.
-    count = tir::FloorDiv(tir::operator+(*limit, tir::I64(istep - 1 - istart)), tir::I64(istep));
-    if (istart > 0) count = tir::Max(tir::I64(0), count);
-    count = tir::Analyzer().Simplify(count);
+    count = relax::ArangeLength(*limit, istart, istep);
   }
   return ctx.EmitOp("arange", {}, {{"start", *first}, {"step", *delta}, {"dtype", dtype}}, {relax::TensorSInfoOfDims({count}, dtype)});
 }

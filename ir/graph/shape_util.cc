@@ -1,8 +1,9 @@
 /*! \file shape_util.cc */
-#include <limits>
 #include "ir/graph/shape_util.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -15,6 +16,27 @@ namespace relax {
 
 bool IsTailSlice(int64_t begin, int64_t end, int64_t step) {
   return begin < 0 && end == std::numeric_limits<int64_t>::max() && step == 1;
+}
+
+tir::PrimExpr ArangeLength(const tir::PrimExpr& limit, int64_t start, int64_t step) {
+  // The limit is a size, so only a positive start can make the count negative.
+  tir::PrimExpr count = tir::FloorDiv(tir::operator+(tir::Cast(DataType::Int64(), limit), tir::I64(step - 1 - start)), tir::I64(step));
+  return tir::Analyzer().Simplify(start > 0 ? tir::Max(tir::I64(0), count) : count);
+}
+
+int64_t ArangeLength(double start, double limit, double step) {
+  return std::max<int64_t>(0, static_cast<int64_t>(std::ceil((limit - start) / step)));
+}
+
+std::vector<int> StaticSliceAxes(const std::vector<int64_t>& axes, const std::vector<int64_t>& begin,
+                                  const std::vector<int64_t>& end, const std::vector<int64_t>& strides) {
+  std::vector<int> out;
+  for (size_t k = 0; k < axes.size(); ++k) {
+    const int64_t s = k < strides.size() ? strides[k] : 1;
+    if (k < begin.size() && k < end.size() && IsTailSlice(begin[k], end[k], s)) continue;
+    out.push_back(static_cast<int>(axes[k]));
+  }
+  return out;
 }
 
 SliceRange ClampSlice(int64_t dim, int64_t begin, int64_t end, int64_t step) {

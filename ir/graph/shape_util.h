@@ -90,6 +90,15 @@ SliceRange ClampSlice(int64_t dim, int64_t begin, int64_t end, int64_t step);
  *  elements, the one slice of an axis of symbolic length whose extent is known (a decoder's
  *  last position, x[:, -1:]). On such an axis the length must be at least -begin. */
 bool IsTailSlice(int64_t begin, int64_t end, int64_t step);
+/*! \brief The length of arange(start, limit, step) whose limit is a size (>= 0), for an
+ *  integer start and a positive integer step: ceil((limit - start) / step), at least 0. */
+tir::PrimExpr ArangeLength(const tir::PrimExpr& limit, int64_t start, int64_t step);
+/*! \brief The same for constant bounds (any step but 0). */
+int64_t ArangeLength(double start, double limit, double step);
+/*! \brief The axes of a strided slice whose extent must be static: every sliced axis but those
+ *  of tail slices (strides empty: all 1). */
+std::vector<int> StaticSliceAxes(const std::vector<int64_t>& axes, const std::vector<int64_t>& begin,
+                                  const std::vector<int64_t>& end, const std::vector<int64_t>& strides);
 
 /*! \brief Checks a sliding window's attributes (kernel, strides, dilation: positive; padding:
  *         not negative), naming the one that is not. */

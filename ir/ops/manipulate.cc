@@ -137,13 +137,8 @@ absl::StatusOr<StructInfo> InferStridedSlice(const CallNode& call, const Strided
   if (!x.ok()) return x.status();
   if (!(*x)->HasKnownShape()) return absl::InvalidArgumentError("strided_slice needs a known input shape");
   // The sliced axes must be static, but for a tail slice (x[-k:]); the others (a batch) pass through.
-  std::vector<int> sliced;
-  for (size_t k = 0; k < attrs.axes.size(); ++k) {
-    const int64_t s = attrs.strides.empty() || k >= attrs.strides.size() ? 1 : attrs.strides[k];
-    if (k < attrs.begin.size() && k < attrs.end.size() && IsTailSlice(attrs.begin[k], attrs.end[k], s)) continue;
-    sliced.push_back(static_cast<int>(attrs.axes[k]));
-  }
-  MLC_ASSIGN_OR_RETURN(shape, KnownDims(*x, sliced, "strided_slice's input"));
+  MLC_ASSIGN_OR_RETURN(shape, KnownDims(*x, StaticSliceAxes(attrs.axes, attrs.begin, attrs.end, attrs.strides),
+                                         "strided_slice's input"));
   std::vector<tir::PrimExpr> dims = (*x)->Dims();
   int64_t rank = static_cast<int64_t>(shape.size());
   const std::vector<int64_t>&axes = attrs.axes, &begin = attrs.begin, &end = attrs.end, &strides = attrs.strides;

@@ -247,13 +247,7 @@ absl::StatusOr<Tensor> LayerNorm(const Tensor& x, const Tensor& gamma, const Ten
 
 absl::StatusOr<Tensor> StridedSlice(const Tensor& x, const std::vector<int64_t>& axes, const std::vector<int64_t>& begin,
                                     const std::vector<int64_t>& end, const std::vector<int64_t>& strides) {
-  std::vector<int> sliced;  // static but for tail slices (x[-k:] of a symbolic axis)
-  for (size_t k = 0; k < axes.size(); ++k) {
-    const int64_t s = strides.empty() || k >= strides.size() ? 1 : strides[k];
-    if (k < begin.size() && k < end.size() && relax::IsTailSlice(begin[k], end[k], s)) continue;
-    sliced.push_back(static_cast<int>(axes[k]));
-  }
-  absl::StatusOr<std::vector<int64_t>> xs = KnownExtents(x, sliced, "strided_slice");
+  absl::StatusOr<std::vector<int64_t>> xs = KnownExtents(x, relax::StaticSliceAxes(axes, begin, end, strides), "strided_slice");
   if (!xs.ok()) return xs.status();
   int64_t rank = static_cast<int64_t>(xs->size());
   if (begin.size() != axes.size() || end.size() != axes.size() || (!strides.empty() && strides.size() != axes.size())) {
