@@ -3,7 +3,7 @@
  *         constants, replacing it by the constant result.
  *
  *  Evaluation is the one constant evaluator (ir/ops/constant_eval.h): an operator through its
- *  legalization, a call_tir through its PrimFunc, both by the loop-level interpreter. Calls with results above `max-elements` are left alone. Cost: the
+ *  legalization, a call_tir through its PrimFunc, both by the loop-level interpreter. Calls whose result is larger than both `max-elements` and every input (a broadcast) are left alone; a weight transposed or cast folds whatever its size. Cost: the
  *  interpreted work, bounded by max-elements per call.
  */
 #include <map>
@@ -94,7 +94,7 @@ class FoldConstantPass : public FunctionPass {
 
  private:
   FoldedCalls folded_;
-  Option<int64_t> max_elements_{this, "max-elements", 1048576, "largest result (in elements) to fold"};
+  Option<int64_t> max_elements_{this, "max-elements", 1048576, "largest result (in elements) to fold when it is larger than every input"};
 };
 
 MLC_REGISTER_PASS(FoldConstantPass);

@@ -48,6 +48,46 @@ TEST(Passes, FoldConstantComputesTheValues) {
   EXPECT_EQ(constants[1].as<relax::ConstantNode>()->data.data_as<float>()[0], 0.0f);  // relu(3.5 * -2)
 }
 
+TEST(Passes, FoldConstantTransposesAWeightOfAnySizeButDoesNotBroadcastOne) {
+  // A Linear layer from torch.fx reads permute_dims(W): folding it at any size keeps the
+  // transpose off the run (a 2816 x 1024 weight over the old 1M-element limit ran it per call, 3x
+  // the matmul's time). A broadcast that would grow the constants past max-elements stays.
+  const int64_t n = 1536, k = 1024;  // 1.5M elements
+  std::vector<double> values(n * k);
+  for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<double>(i % 1000);
+  ParseOptions options;
+  options.constants = std::vector<TensorData>{TensorFromDoubles(DataType::Float32(), {n, k}, values)};
+  const std::string text = R"(@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((4, 1024), dtype="float32")):
+        with R.dataflow():
+            wt = R.permute_dims(metadata["relax.expr.Constant"][0], axes=[1, 0])
+            y = R.matmul(x, wt)
+            big = R.broadcast_to(R.const(1.0, "float32"), shape=None, sinfo_args=R.Tensor((2048, 1024), dtype="float32"))
+            R.output(y, big)
+        return (y, big)
+)";
+  absl::StatusOr<IRModule> mod = ParseTVMScript(text, "fold.py", options);
+  ASSERT_TRUE(mod.ok()) << mod.status();
+  absl::StatusOr<IRModule> out = RunPipeline(*mod, *ParsePipeline("fold-constant,remove-unused"));
+  ASSERT_TRUE(out.ok()) << out.status();
+  const std::string printed = PrintModule(*out);
+  EXPECT_THAT(printed, ::testing::Not(HasSubstr("permute_dims"))) << printed;
+  EXPECT_THAT(printed, HasSubstr("broadcast_to")) << printed;
+  std::vector<relax::Expr> constants = CollectConstants(*out);
+  const TensorData* transposed = nullptr;
+  for (const relax::Expr& c : constants) {
+    const TensorData& d = c.as<relax::ConstantNode>()->data;
+    if (d.shape() == std::vector<int64_t>{k, n}) transposed = &d;
+  }
+  ASSERT_NE(transposed, nullptr) << printed;
+  const float* t = transposed->data_as<float>();
+  for (int64_t r : {int64_t{0}, int64_t{7}, n - 1}) {
+    for (int64_t c : {int64_t{0}, int64_t{513}, k - 1}) ASSERT_EQ(t[c * n + r], static_cast<float>(values[r * k + c]));
+  }
+}
+
 TEST(Passes, PackConstantsMovesEveryWeightElementIntoItsPanel) {
   // The golden case's dense, with a weight W (N x K) of known values: every element lands at
   // [n / width, k, n % width] of the packed constant.

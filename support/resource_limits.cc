@@ -31,7 +31,7 @@ constexpr LimitField kFields[] = {
     {"max_nesting_depth", &ResourceLimits::max_nesting_depth, false, "nesting of expressions and statements (text, .irpb)"},
     {"max_constant_bytes", &ResourceLimits::max_constant_bytes, true,
      "bytes of all constants of a module (a .irpb holds < 2 GiB)"},
-    {"max_fold_steps", &ResourceLimits::max_fold_steps, false, "stores the constant folder runs for one operator"},
+    {"max_fold_steps", &ResourceLimits::max_fold_steps, false, "stores the constant folder runs for one operator, beyond four per element it reads and writes"},
 };
 
 ResourceLimits& Global() {

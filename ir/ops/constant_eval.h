@@ -20,12 +20,13 @@ namespace relax {
 
 /*! \brief The result of `call`, or an error saying why it cannot be evaluated: an argument is
  *         not a constant, the callee is impure or has no legalization, the result is not a
- *         tensor of static shape or has more than `max_elements` elements, or the interpreter
- *         would run more than the max_fold_steps limit of stores and loop iterations (a
- *         fraction of a second; fuzzing found an ONNX file whose constant Gemm ran unbounded,
- *         and the weight transforms of real models, ResNet-18's largest 2.4M elements, stay
- *         well inside). Such a call is left to run at run time. `mod` resolves
- *         call_tir callees (may be null otherwise). */
+ *         tensor of static shape, or it is larger than both `max_elements` and every input (a
+ *         broadcast that would grow the constants; a weight transposed or cast folds whatever
+ *         its size), or the interpreter would run more than max_fold_steps stores and loop
+ *         iterations plus four per element read and written (fuzzing found an ONNX file whose
+ *         constant Gemm ran unbounded; moving a weight once, a 32000 x 1024 embedding
+ *         transposed for a tied head, stays inside). Such a call is left to run at run time.
+ *         `mod` resolves call_tir callees (may be null otherwise). */
 absl::StatusOr<TensorData> EvaluateConstantCall(const CallNode& call, const IRModule* mod,
                                                 int64_t max_elements = int64_t{1} << 20);
 
