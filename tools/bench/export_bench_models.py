@@ -8,7 +8,8 @@ nn.TransformerEncoderLayer(d_model=256, nhead=4) on 1x128x256, MobileNetV2 and R
 batch 1, 224x224 (batch norms with seeded statistics); encoder_dyn / resnet18_dyn, the same
 models with a dynamic batch (and sequence); and resnet18_int8, ResNet-18's int8 QDQ twin
 (frontend/torch/quantize_qdq.py, calibrated on the export's input); on request (--models),
-torchvision classifiers tv_<name> for the compile-time table. Existing files are kept.
+the wide suite (--models wide: torchvision classifiers tv_<name> and segmentation models seg_<name>,
+also what the compile-time table times). Existing files are kept.
 """
 import argparse
 import os
@@ -38,12 +39,38 @@ MODELS = {
     "mobilenet_v2": (export_fx.torchvision_model("mobilenet_v2"), (1, 3, 224, 224)),
     "resnet18": (export_fx.torchvision_model("resnet18"), (1, 3, 224, 224)),
 }
-# Classifiers timed for compile and load time only (//tools:bench_compile), not in the default set.
+class SegmentationOutput(torch.nn.Module):
+    """torchvision's segmentation models return {"out": ...}; ONNX wants the tensor."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, x):
+        return self.model(x)["out"]
+
+
+def segmentation_model(name):
+    def make():
+        import torchvision
+        return SegmentationOutput(getattr(torchvision.models.segmentation, name)(weights=None, weights_backbone=None))
+    return make
+
+
+# The wide suite (--models wide): torchvision classifiers and segmentation models beyond the
+# default six, to judge the default rules on workloads they were not written for. Also what
+# //tools:bench_compile times.
 CLASSIFIERS = {
     f"tv_{name}": (export_fx.torchvision_model(name), (1, 3, size, size))
     for name, size in [("resnet50", 224), ("densenet121", 224), ("inception_v3", 299), ("convnext_tiny", 224),
-                       ("efficientnet_b0", 224), ("alexnet", 224), ("mobilenet_v3_large", 224), ("vgg11", 224)]
+                       ("efficientnet_b0", 224), ("alexnet", 224), ("mobilenet_v3_large", 224), ("vgg11", 224),
+                       ("resnext50_32x4d", 224), ("regnet_y_400mf", 224), ("shufflenet_v2_x1_0", 224),
+                       ("googlenet", 224), ("squeezenet1_1", 224), ("mnasnet1_0", 224), ("vit_b_16", 224)]
 }
+CLASSIFIERS.update({
+    f"seg_{name}": (segmentation_model(name), (1, 3, 224, 224))
+    for name in ["deeplabv3_mobilenet_v3_large", "lraspp_mobilenet_v3_large", "fcn_resnet50"]
+})
 MODELS.update(CLASSIFIERS)
 DEFAULT_SET = [name for name in MODELS if name not in CLASSIFIERS]
 # The same models (same seeded weights) with symbolic dimensions: one executable for every size,
@@ -56,11 +83,23 @@ DYNAMIC = {
 QUANTIZED = {"resnet18_int8": "resnet18"}
 
 
+def expand(models):
+    """The model names a --models value stands for: 'default' and 'wide' are sets."""
+    sets = {"default": DEFAULT_SET + list(QUANTIZED), "wide": list(CLASSIFIERS)}
+    return ",".join(n for part in models.split(",") for n in sets.get(part, [part]))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out_dir")
-    parser.add_argument("--models", default=",".join(DEFAULT_SET + list(DYNAMIC) + list(QUANTIZED)))
+    parser.add_argument("--models", default=",".join(DEFAULT_SET + list(DYNAMIC) + list(QUANTIZED)),
+                        help="names, or 'default' (the six and their twins) or 'wide' (the wide suite)")
+    parser.add_argument("--list", action="store_true", help="print the expanded --models list and exit")
     args = parser.parse_args()
+    args.models = expand(args.models)
+    if args.list:
+        print(args.models)
+        return
     os.makedirs(args.out_dir, exist_ok=True)
     for name in args.models.split(","):
         known = list(MODELS) + list(DYNAMIC) + list(QUANTIZED)

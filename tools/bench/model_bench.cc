@@ -22,8 +22,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <map>
 #include <cmath>
+#include <map>
 #include <cstdio>
 #include <functional>
 #include <random>
@@ -211,7 +211,10 @@ const std::map<std::string, int64_t> kDynamicSizes = {{"batch", 1}, {"seq", 128}
  *  about a percent. */
 double Tolerance(const std::string& model) { return absl::EndsWith(model, "_int8") ? 3e-2 : 1e-3; }
 
-absl::Status RunModel(const std::string& name, const Options& opt, double peak_gflops) {
+/*! \brief Ours / ONNX Runtime per pipeline, over the models timed: their geometric mean closes the table. */
+using Ratios = std::map<std::string, std::vector<double>>;
+
+absl::Status RunModel(const std::string& name, const Options& opt, double peak_gflops, Ratios* ratios) {
   std::string path = absl::StrCat(opt.models_dir, "/", name, ".onnx");
   absl::StatusOr<IRModule> imported = onnx_import::ImportOnnxFile(path);
   if (!imported.ok()) return imported.status();
@@ -286,6 +289,7 @@ absl::Status RunModel(const std::string& name, const Options& opt, double peak_g
                    "chunk (no parallel loop, or the workers got no CPU): its time is one thread's\n",
                    name.c_str(), pipeline.c_str(), idle_blocks);
     }
+    (*ratios)[pipeline].push_back(t[0] / t[1]);
     auto gflops = [&](double s) { return flops / s / 1e9; };
     // PyTorch eager's time for the same model (measured just before, same threads), when there is one.
     auto torch_ms = opt.torch_ms.find(name);
@@ -342,11 +346,22 @@ int Main(int argc, char** argv) {
               "PyTorch ms | ours / PyTorch | compile s | max rel diff |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   std::fflush(stdout);
   int failures = 0;
+  Ratios ratios;
   for (const std::string& name : opt.models) {
-    if (absl::Status s = RunModel(name, opt, peak.gflops); !s.ok()) {
+    if (absl::Status s = RunModel(name, opt, peak.gflops, &ratios); !s.ok()) {
       std::fprintf(stderr, "model_bench: %s: %s\n", name.c_str(), std::string(s.message()).c_str());
       ++failures;
     }
+  }
+  for (const auto& [pipeline, r] : ratios) {
+    double log_sum = 0;
+    int at_or_below = 0;
+    for (double v : r) {
+      log_sum += std::log(v);
+      at_or_below += v <= 1.0;
+    }
+    std::printf("\n%s: geometric mean of ours / ORT over %zu models %.2f (%d at or below 1)\n", pipeline.c_str(), r.size(),
+                std::exp(log_sum / r.size()), at_or_below);
   }
   return failures == 0 ? 0 : 1;
 }

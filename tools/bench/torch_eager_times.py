@@ -16,7 +16,7 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from export_bench_models import MODELS, export_fx  # noqa: E402  (the models and their input shapes)
+from export_bench_models import DEFAULT_SET, MODELS, expand, export_fx  # noqa: E402  (the models and their input shapes)
 from models_vs_torch import torch_median_ms  # noqa: E402  (the same timing as bench_models)
 from torch_threads import set_threads  # noqa: E402
 
@@ -26,11 +26,11 @@ def main():
     parser.add_argument("out")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--runs", type=int, default=20)
-    parser.add_argument("--models", default=",".join(MODELS))
+    parser.add_argument("--models", default=",".join(DEFAULT_SET))
     args, _ = parser.parse_known_args()
     set_threads(args.threads)
     times = {}
-    for name in args.models.split(","):
+    for name in expand(args.models).split(","):
         if name not in MODELS:
             continue
         # As export_bench_models builds it: the same seed, the same batch-norm statistics.
