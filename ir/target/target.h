@@ -40,6 +40,10 @@ struct Target {
 
   /*! \brief float32 lanes of one vector register. */
   int float_lanes() const { return vector_bits / 32; }
+  /*! \brief Independent FMA chains (accumulators) that keep the FMA units busy: latency x
+   *  pipes, 4 x 2 on every x86-64 core with FMA (Haswell on, Zen 1 to 5). A register tile with
+   *  fewer waits on its own results. */
+  int fma_chains() const { return 8; }
   bool has(absl::string_view feature) const;
   /*! \brief The canonical spelling, which Parse() reads back to an equal target. */
   std::string str() const;

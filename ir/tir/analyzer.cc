@@ -4,6 +4,8 @@
 #include "ir/tir/analyzer.h"
 
 #include <algorithm>
+#include <numeric>
+#include <optional>
 
 #include "ir/tir/prim_expr_ops.h"
 #include "ir/tir/tir_functor.h"
@@ -553,6 +555,12 @@ class Simplifier : public StmtExprMutator {
     r.constant = FloorModInt(l.constant, c);
     PrimExpr rest = FromLinear(r);
     ConstIntBound rb = analyzer_->Bound(rest);
+    if (std::optional<PrimExpr> split = SplitByCommonFactor(r, c, div)) {
+      if (!div) return *split;
+      Linear out = q;
+      out.Add(*split, 1);
+      return FromLinear(out);
+    }
     if (div) {
       if (rb.min >= 0 && rb.max < kInf && FloorDivInt(rb.min, c) == FloorDivInt(rb.max, c)) {
         q.constant += FloorDivInt(rb.min, c);
@@ -570,6 +578,41 @@ class Simplifier : public StmtExprMutator {
     }
     (void)original;
     return MakeBinary(NodeKind::kFloorMod, rest, IntImm(l.dtype, c));
+  }
+
+  /*! \brief r = g * x + y with g dividing c and y within [0, g) (a fused loop split by g, as in
+   *  (o * 7 + i) with i < 7 over 14): floordiv(r, c) = floordiv(x, c / g) and floormod(r, c) =
+   *  floormod(x, c / g) * g + y. Tries the factors g that c shares with r's coefficients,
+   *  largest first; nullopt when none splits r so. */
+  std::optional<PrimExpr> SplitByCommonFactor(const Linear& r, int64_t c, bool div) {
+    std::vector<int64_t> factors;
+    for (const Linear::Term& t : r.terms) {
+      int64_t g = std::gcd(t.coef < 0 ? -t.coef : t.coef, c);
+      if (g > 1 && g < c && std::find(factors.begin(), factors.end(), g) == factors.end()) factors.push_back(g);
+    }
+    std::sort(factors.rbegin(), factors.rend());
+    for (int64_t g : factors) {
+      Linear x, y;
+      x.dtype = y.dtype = r.dtype;
+      for (const Linear::Term& t : r.terms) {
+        if (t.coef % g == 0) x.Add(t.atom, t.coef / g);
+        else y.Add(t.atom, t.coef);
+      }
+      y.constant = r.constant;
+      if (x.terms.empty() || y.terms.empty()) continue;  // no inner part: nothing to separate
+      PrimExpr low = FromLinear(y);
+      ConstIntBound yb = analyzer_->Bound(low);
+      if (yb.min < 0 || yb.max >= g) continue;
+      PrimExpr high = FromLinear(x);
+      if (div) return DivMod(high, c / g, true, MakeBinary(NodeKind::kFloorDiv, high, IntImm(r.dtype, c / g)));
+      Linear out = ToLinear(DivMod(high, c / g, false, MakeBinary(NodeKind::kFloorMod, high, IntImm(r.dtype, c / g))));
+      Linear scaled;
+      scaled.dtype = r.dtype;
+      scaled.Add(out, g);
+      scaled.Add(y, 1);
+      return FromLinear(scaled);
+    }
+    return std::nullopt;
   }
 
   const Analyzer* analyzer_;

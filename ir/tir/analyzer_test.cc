@@ -49,6 +49,13 @@ TEST_F(AnalyzerTest, SplitAndFuseIndicesSimplify) {
   // k has no range: nothing to conclude about the remainder.
   Check(FloorDiv(j0 * 4 + k, 4), j0 + FloorDiv(k, 4));
   Check(FloorMod(j0 * 8 + j1 * 2, 4), FloorMod(j1 * 2, 4));
+  // A fused loop split by a factor of the divisor (rows of 4 within batches of 8): the inner
+  // part (j1 < 4) stays out of the quotient, so the two parts separate.
+  Check(FloorDiv(j0 * 4 + j1, 8), FloorDiv(j0, 2));
+  Check(FloorMod(j0 * 4 + j1, 8), FloorMod(j0, 2) * 4 + j1);
+  Check(FloorMod(FloorDiv(j0 * 4 + j1, 8), 4), FloorMod(FloorDiv(j0, 2), 4));
+  // j1 * 2 reaches 6: not within one factor of 4, so floordiv(j0 * 4 + j1 * 2, 8) stays.
+  Check(FloorDiv(j0 * 4 + j1 * 2, 8), FloorDiv(j0 * 4 + j1 * 2, 8));
 }
 
 TEST_F(AnalyzerTest, BoundsDecideComparisonsAndMinMax) {

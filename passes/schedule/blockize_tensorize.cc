@@ -106,13 +106,15 @@ absl::StatusOr<BlockRV> Schedule::Blockize(const LoopRV& loop_rv) {
       return ErrorAt(kPrim, what, absl::StrCat("the outer part of ", iv.var->name, "'s binding is not a multiple of ", c));
     }
     const int64_t* dom = AsConstInt(iv.dom.extent);
-    // A symbolic domain (rows known when the kernel runs) takes ceil(n / c) outer iterations;
-    // the inner block keeps the predicate that guards the last, partial one.
-    if (dom != nullptr && *dom % c != 0) {
-      return ErrorAt(kPrim, what, absl::StrCat("the domain of ", iv.var->name, " is not a multiple of ", c));
+    // A domain that c does not divide (rows known when the kernel runs, or a static count such
+    // as 197 under a split that did not divide it) takes ceil(n / c) outer iterations; the
+    // inner block keeps the predicate that guards the last, partial one, and must have one.
+    const int64_t* always = AsConstInt(inner->predicate);
+    if (dom != nullptr && *dom % c != 0 && always != nullptr && *always != 0) {
+      return ErrorAt(kPrim, what, absl::StrCat("the domain of ", iv.var->name, " is not a multiple of ", c, " and no predicate guards the last tile"));
     }
     Var v = MakeVar(absl::StrCat(iv.var->name, "_o"), iv.var->dtype);
-    PrimExpr outer_extent = dom != nullptr ? IntImm(iv.var->dtype, *dom / c)
+    PrimExpr outer_extent = dom != nullptr ? IntImm(iv.var->dtype, (*dom + c - 1) / c)
                                            : (c == 1 ? iv.dom.extent : FloorDiv(iv.dom.extent + IntImm(iv.var->dtype, c - 1), IntImm(iv.var->dtype, c)));
     outer_iters.push_back(IterVar{v, Range{IntImm(iv.var->dtype, 0), outer_extent}, iv.kind});
     outer_values.push_back(q);

@@ -163,16 +163,16 @@ int64_t ReductionBlock(const GemmBlock& gemm, int64_t nr, const Target& target) 
   return 0;
 }
 
-/*! \brief Rows known only when the kernel runs: up to kMaxSymbolicTileRows rows of
- *  accumulators, as many as the vector registers hold next to a row of B and a broadcast of A
- *  (8 x 2 vectors with 32 registers, 6 x 2 with 16), the last tile of rows guarded
- *  (T.gemm_tile_partial runs it as register tiles of 4, 2 and 1 rows), the column blocks
- *  parallel. */
-std::optional<GemmTiles> SymbolicRowTiles(const GemmBlock& gemm, const Target& target) {
+/*! \brief Rows known only when the kernel runs, or that no tall enough tile divides (a ViT's
+ *  197 tokens): up to kMaxSymbolicTileRows rows of accumulators, as many as the vector
+ *  registers hold next to a row of B and a broadcast of A (8 x 2 vectors with 32 registers,
+ *  6 x 2 with 16), the last tile of rows guarded (T.gemm_tile_partial runs it as register tiles
+ *  of 4, 2 and 1 rows), the column blocks parallel. */
+std::optional<GemmTiles> GuardedRowTiles(const GemmBlock& gemm, const Target& target) {
   for (int64_t vectors : {2, 1}) {
     int64_t nr = vectors * target.float_lanes();
     if (gemm.n % nr != 0) continue;
-    int64_t mr = kMaxSymbolicTileRows;
+    int64_t mr = gemm.m > 0 ? std::min(kMaxSymbolicTileRows, gemm.m) : kMaxSymbolicTileRows;
     while (mr > 1 && mr * vectors + vectors + 1 > target.vector_registers) --mr;
     GemmTiles t;
     t.mr = mr;
@@ -205,11 +205,13 @@ std::optional<GemmTiles> FewRowTiles(const GemmBlock& gemm, const Target& target
   return std::nullopt;
 }
 
+std::optional<GemmTiles> DividingTiles(const GemmBlock& gemm, const Target& target);
+
 }  // namespace
 
 std::optional<GemmTiles> DefaultGemmTiles(const GemmBlock& gemm, const Target& target) {
   if (gemm.symbolic_cols_or_k) return std::nullopt;
-  if (gemm.symbolic_rows) return SymbolicRowTiles(gemm, target);
+  if (gemm.symbolic_rows) return GuardedRowTiles(gemm, target);
   // Fewer than 4 rows: a vector-matrix product. With B a dense layer's weight (B[j, k],
   // packed at compile time into k-major panels by pack-constants) a tile of the few rows by
   // several vectors of columns reads each weight once, contiguously, with no horizontal sums;
@@ -220,13 +222,39 @@ std::optional<GemmTiles> DefaultGemmTiles(const GemmBlock& gemm, const Target& t
     // bounds the product: the panels of the many-rows kernel do as well, and a weight that both
     // kinds of kernel read (a decoder's main and its one-row @prefill) is then packed once.
     if (gemm.k * gemm.n * 4 > 4 * target.l2_bytes && (gemm.batch_loops.empty() || gemm.fold_batch_into_rows)) {
-      if (std::optional<GemmTiles> t = SymbolicRowTiles(gemm, target)) {
+      if (std::optional<GemmTiles> t = GuardedRowTiles(gemm, target)) {
         t->mr = gemm.m;
         return t;
       }
     }
     return gemm.b_transposed && !gemm.fold_batch_into_rows && gemm.batch_loops.empty() ? FewRowTiles(gemm, target) : std::nullopt;
   }
+  std::optional<GemmTiles> dividing = DividingTiles(gemm, target);
+  // A dividing tile with fewer accumulator chains than the FMA units need to hide their latency
+  // (a row count with no divisor from 4 to 8: 2 x 2 vectors for 2 x 101 rows) loses more than a
+  // guarded last tile does; so does none. The guarded tile folds the batch into its rows only
+  // where there is one batch entry (a tile may not straddle two); otherwise it tiles each.
+  auto chains = [&](const GemmTiles& t) { return t.mr * (t.nr / target.float_lanes()); };
+  if ((!dividing || chains(*dividing) < target.fma_chains()) && !gemm.symbolic_batch) {
+    // One row per entry ([seq, 1, d] before attention's in-projection) folds: a tile then
+    // covers whole entries.
+    const bool per_batch = gemm.fold_batch_into_rows && gemm.batch_extent > 1 && gemm.rows_per_batch > 1;
+    GemmBlock per_entry = gemm;
+    if (per_batch) per_entry.m = gemm.rows_per_batch;
+    std::optional<GemmTiles> guarded = GuardedRowTiles(per_entry, target);
+    if (guarded && (!dividing || chains(*guarded) > chains(*dividing))) {
+      guarded->per_batch_rows = per_batch;
+      return guarded;
+    }
+  }
+  return dividing;
+}
+
+namespace {
+
+/*! \brief The tallest register tile whose rows divide m (two vectors of columns first), with its
+ *  cache blocking, or nullopt when none does. */
+std::optional<GemmTiles> DividingTiles(const GemmBlock& gemm, const Target& target) {
   for (int64_t vectors : {2, 1}) {
     int64_t nr = vectors * target.float_lanes();
     if (gemm.n % nr != 0) continue;
@@ -257,11 +285,13 @@ std::optional<GemmTiles> DefaultGemmTiles(const GemmBlock& gemm, const Target& t
   return std::nullopt;
 }
 
+}  // namespace
+
 std::vector<GemmTiles> GemmTileCandidates(const GemmBlock& gemm, const Target& target) {
   std::vector<GemmTiles> out;
   if (gemm.symbolic_cols_or_k) return out;
   if (gemm.symbolic_rows) {
-    if (std::optional<GemmTiles> t = SymbolicRowTiles(gemm, target)) out.push_back(*t);
+    if (std::optional<GemmTiles> t = GuardedRowTiles(gemm, target)) out.push_back(*t);
     return out;
   }
   if (gemm.m < 4) return out;
@@ -332,7 +362,10 @@ absl::Status ScheduleGemm(Schedule* sch, const BlockRV& block, const GemmBlock& 
   std::vector<LoopRV> batch;
   for (int b : gemm.batch_loops) batch.push_back((*loops)[b]);
   LoopRV rows = (*loops)[gemm.i_loop];
-  if (gemm.fold_batch_into_rows) {
+  // B without batch dimensions tiled per batch entry: the column blocks outermost, the batch
+  // loops inside them, so a panel of B is packed once for every entry.
+  const bool blocks_outside_batch = gemm.fold_batch_into_rows && tiles.per_batch_rows && !batch.empty();
+  if (gemm.fold_batch_into_rows && !tiles.per_batch_rows) {
     std::vector<LoopRV> fused = batch;
     fused.push_back(rows);
     absl::StatusOr<LoopRV> f = sch->Fuse(fused);
@@ -362,7 +395,7 @@ absl::Status ScheduleGemm(Schedule* sch, const BlockRV& block, const GemmBlock& 
   // batch..., j0, [k0], i0, [jp], i1, j1, k1: a block of B (kc x NC) stays in L2 and a row
   // tile of A (MR x kc) in L1 while it meets every panel of the block.
   std::vector<LoopRV> order = batch;
-  order.push_back((*j)[0]);
+  order.insert(blocks_outside_batch ? order.begin() : order.end(), (*j)[0]);
   if (k0) order.push_back(*k0);
   order.push_back((*i)[0]);
   if (jp) order.push_back(*jp);
@@ -396,7 +429,7 @@ absl::Status ScheduleGemm(Schedule* sch, const BlockRV& block, const GemmBlock& 
   // panel by panel.
   auto copy_loops = sch->GetLoops(*packed);
   if (!copy_loops.ok()) return copy_loops.status();
-  size_t outer = batch.size() + 1;  // batch loops and j0 above the copy
+  size_t outer = blocks_outside_batch ? 1 : batch.size() + 1;  // loops above the copy: (batch loops and) j0
   if (copy_loops->size() >= outer + 2) {
     LoopRV first = (*copy_loops)[copy_loops->size() - 2], last = copy_loops->back();
     if (gemm.b_transposed) {
@@ -418,7 +451,7 @@ absl::Status ScheduleGemm(Schedule* sch, const BlockRV& block, const GemmBlock& 
   if (consumers.ok() && consumers->size() == 1) {
     Schedule trial = *sch;
     BlockRV epilogue = consumers->front();
-    if (trial.ReverseComputeAt(epilogue, (*j)[0]).ok() && UsesLoopAt(trial, epilogue, batch.size())) {
+    if (trial.ReverseComputeAt(epilogue, (*j)[0]).ok() && UsesLoopAt(trial, epilogue, blocks_outside_batch ? 0 : batch.size())) {
       *sch = trial;
       auto e_loops = sch->GetLoops(epilogue);
       if (e_loops.ok() && !e_loops->empty()) sch->Vectorize(e_loops->back()).IgnoreError();
@@ -429,7 +462,8 @@ absl::Status ScheduleGemm(Schedule* sch, const BlockRV& block, const GemmBlock& 
   if (absl::Status s = sch->Tensorize((*i)[1], "gemm_f32"); !s.ok()) return s;
   // Parallel over the column blocks (and batches), or, with too few of them, the row tiles.
   if (tiles.parallel_rows) return sch->Parallel((*i)[0]);
-  std::vector<LoopRV> outer_loops = batch;
+  // (With the batch loops inside the column blocks, next to the packing, the blocks alone.)
+  std::vector<LoopRV> outer_loops = blocks_outside_batch ? std::vector<LoopRV>{} : batch;
   outer_loops.push_back((*j)[0]);
   return FuseParallel(sch, outer_loops);
 }

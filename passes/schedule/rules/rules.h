@@ -58,7 +58,8 @@ struct GemmBlock {
 /*! \brief The register tile and cache blocking of a GEMM schedule (what tuning varies). */
 struct GemmTiles {
   bool operator==(const GemmTiles& o) const {
-    return mr == o.mr && nr == o.nr && kc == o.kc && nc == o.nc && parallel_rows == o.parallel_rows;
+    return mr == o.mr && nr == o.nr && kc == o.kc && nc == o.nc && parallel_rows == o.parallel_rows &&
+           per_batch_rows == o.per_batch_rows;
   }
   int64_t mr = 4, nr = 16, kc = 0;  // kc = 0: no k blocking
   /*! \brief Columns per block of packed B (a multiple of nr): each row tile of A, once in L1,
@@ -66,6 +67,10 @@ struct GemmTiles {
   int64_t nc = 0;  // 0: nr
   /*! \brief Parallel over the rows of A rather than the column blocks (too few blocks). */
   bool parallel_rows = false;
+  /*! \brief B shared by every batch entry, but the rows tiled within each entry instead of
+   *  folded across them (a guarded last tile per entry: 2 x 197 tokens); the batch loops run
+   *  inside the column blocks, so each panel of B is packed once. */
+  bool per_batch_rows = false;
 };
 
 /*! \brief The block as a GEMM, or nullopt when it is not one (or its loops are not a plain nest). */
