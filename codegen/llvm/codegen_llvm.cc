@@ -519,11 +519,16 @@ class KernelEmitter {
       EmitRegisterTile(tile, cp, ap, bp);
       return zero32;
     }
-    // rows == MR: the full tile. Fewer (the last rows): tiles of the powers of two below MR that
-    // sum to them (7 under MR 12: 4 + 2 + 1 rows), each a register tile of as many rows, so the
-    // last rows run the micro-kernel too instead of one row at a time, whose few accumulators
-    // leave the FMA units waiting on their latency.
-    llvm::Value* rows = b_.CreateSExtOrTrunc(EmitExpr(call->args[12]), i64_);
+    EmitRowTiles(tile, b_.CreateSExtOrTrunc(EmitExpr(call->args[12]), i64_), cp, ap, bp);
+    return zero32;
+  }
+
+  /*! \brief The first `rows` (at most MR, known when the kernel runs) rows of a register tile:
+   *  the full tile when rows == MR, else tiles of the powers of two below MR that sum to rows
+   *  (7 under MR 12: 4 + 2 + 1 rows), each a register tile of as many rows, so the last rows
+   *  run the micro-kernel too instead of one row at a time, whose few accumulators leave the
+   *  FMA units waiting on their latency. */
+  void EmitRowTiles(const RegisterTile& tile, llvm::Value* rows, llvm::Value* cp, llvm::Value* ap, llvm::Value* bp) {
     auto* full_bb = llvm::BasicBlock::Create(ctx_, "gemm.full", func_);
     auto* tail_bb = llvm::BasicBlock::Create(ctx_, "gemm.tail", func_);
     auto* done_bb = llvm::BasicBlock::Create(ctx_, "gemm.done", func_);
@@ -552,7 +557,6 @@ class KernelEmitter {
     }
     b_.CreateBr(done_bb);
     b_.SetInsertPoint(done_bb);
-    return zero32;
   }
 
   /*! \brief T.if_then_else(cond, a, b): branches, so only the chosen side runs (LLVM may still
@@ -582,8 +586,11 @@ class KernelEmitter {
    *  the register tile of a direct convolution (see the intrinsic table). */
   llvm::Value* EmitGemmTileNd(const tir::TirCallNode* call) {
     llvm::Value* zero32 = b_.getInt32(0);
+    // With kGemmTilePartialRows the last argument is the row count, not a constant.
+    const int64_t* flags = call->args.size() > 10 ? tir::AsConstInt(call->args[10]) : nullptr;
+    const bool partial = flags != nullptr && (*flags & tir::kGemmTilePartialRows) != 0;
     std::vector<int64_t> c;
-    if (!ConstantArgs(call, 3, call->args.size(), "tile sizes, extents and strides", &c)) return zero32;
+    if (!ConstantArgs(call, 3, call->args.size() - (partial ? 1 : 0), "tile sizes, extents and strides", &c)) return zero32;
     if (c.size() < 9 || c[8] < 0 || c.size() != 9 + 3 * static_cast<size_t>(c[8])) {
       Fail(absl::StrCat("T.gemm_tile_nd: ", call->args.size(), " arguments do not match its reduction count"));
       return zero32;
@@ -618,7 +625,14 @@ class KernelEmitter {
       reductions.insert(reductions.begin(), outer);
     }
     for (const auto& [extent, a, b] : reductions) tile.k.push_back({b_.getInt64(extent), a, b});
-    EmitRegisterTile(tile, EmitExpr(call->args[0]), EmitExpr(call->args[1]), EmitExpr(call->args[2]));
+    llvm::Value* cp = EmitExpr(call->args[0]);
+    llvm::Value* ap = EmitExpr(call->args[1]);
+    llvm::Value* bp = EmitExpr(call->args[2]);
+    if (partial) {
+      EmitRowTiles(tile, b_.CreateSExtOrTrunc(EmitExpr(call->args.back()), i64_), cp, ap, bp);
+    } else {
+      EmitRegisterTile(tile, cp, ap, bp);
+    }
     return zero32;
   }
 
@@ -671,15 +685,31 @@ class KernelEmitter {
       exits.push_back(exit);
     }
     llvm::Function* fma = llvm::Intrinsic::getDeclaration(&mod_, llvm::Intrinsic::fmuladd, {vec});
-    std::vector<llvm::Value*> brow(tile.nb);
-    for (int64_t j = 0; j < tile.nb; ++j) brow[j] = load_row(bp, b_.CreateAdd(b_off, b_.getInt64(j * tile.b_nb)), tile.b_n);
-    for (int64_t r = 0; r < tile.mr; ++r) {
+    auto a_value = [&](int64_t r) -> llvm::Value* {
       llvm::Value* a_at = b_.CreateAdd(a_off, b_.getInt64(r * tile.a_m));
-      llvm::Value* splat = tile.vector_a ? load_row(ap, a_at, 1)
-                                         : b_.CreateVectorSplat(static_cast<unsigned>(tile.nr), b_.CreateLoad(f32, at(ap, a_at)));
+      return tile.vector_a ? load_row(ap, a_at, 1) : b_.CreateVectorSplat(static_cast<unsigned>(tile.nr), b_.CreateLoad(f32, at(ap, a_at)));
+    };
+    auto b_value = [&](int64_t j) { return load_row(bp, b_.CreateAdd(b_off, b_.getInt64(j * tile.b_nb)), tile.b_n); };
+    auto accumulate = [&](int64_t r, int64_t j, llvm::Value* a, llvm::Value* bv) {
+      llvm::AllocaInst* slot = acc[r * tile.nb + j];
+      b_.CreateStore(b_.CreateCall(fma, {a, bv, b_.CreateLoad(vec, slot)}), slot);
+    };
+    if (!tile.vector_a && tile.mr < tile.nb) {
+      // Fewer rows than column blocks (3 x 4 on AVX2's 16 registers): the MR broadcasts stay
+      // live and each B vector is loaded as it is used, so the tile needs MR + 1 registers
+      // beside its accumulators, not NB + 1.
+      std::vector<llvm::Value*> arow(tile.mr);
+      for (int64_t r = 0; r < tile.mr; ++r) arow[r] = a_value(r);
       for (int64_t j = 0; j < tile.nb; ++j) {
-        llvm::AllocaInst* slot = acc[r * tile.nb + j];
-        b_.CreateStore(b_.CreateCall(fma, {splat, brow[j], b_.CreateLoad(vec, slot)}), slot);
+        llvm::Value* bv = b_value(j);
+        for (int64_t r = 0; r < tile.mr; ++r) accumulate(r, j, arow[r], bv);
+      }
+    } else {
+      std::vector<llvm::Value*> brow(tile.nb);
+      for (int64_t j = 0; j < tile.nb; ++j) brow[j] = b_value(j);
+      for (int64_t r = 0; r < tile.mr; ++r) {
+        llvm::Value* a = a_value(r);
+        for (int64_t j = 0; j < tile.nb; ++j) accumulate(r, j, a, brow[j]);
       }
     }
     // Close the loops, innermost first.

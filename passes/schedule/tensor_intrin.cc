@@ -210,10 +210,34 @@ absl::StatusOr<Stmt> GemmF32(const TensorizeInput& in) {
   // A one-row tile has no row loop: MR 1, row strides 0.
   const int m = roles.m;
   const int64_t mr = m < 0 ? 1 : ext(m), a_m = m < 0 ? 0 : a->coef[m], c_m = m < 0 ? 0 : c->coef[m];
+  // The rows a guarded tile computes: the guard is lhs < rhs, lhs = base + the m loop
+  // (coefficient 1), no other tile loop in it: min(MR, max(0, rhs - base)).
+  auto guarded_rows = [&]() -> absl::StatusOr<PrimExpr> {
+    const auto* lt = guard.as<LTNode>();
+    if (lt == nullptr) return absl::FailedPreconditionError("the block is guarded by a predicate that is not a row bound");
+    if (m < 0) return absl::FailedPreconditionError("a guarded tile needs a row loop");
+    std::vector<std::pair<Var, PrimExpr>> zeros, m_one;
+    for (const ForNode* f : in.loops) {
+      zeros.push_back({f->loop_var, IntImm(f->loop_var->dtype, 0)});
+      m_one.push_back({f->loop_var, IntImm(f->loop_var->dtype, f == loops[m] ? 1 : 0)});
+    }
+    PrimExpr base = in.analyzer.Simplify(Substitute(lt->a, zeros));
+    const PrimExpr step_expr = in.analyzer.Simplify(Substitute(lt->a, m_one) - base);  // AsConstInt points into it
+    const int64_t* step = AsConstInt(step_expr);
+    for (size_t l = 0; l < loops.size(); ++l) {
+      if (static_cast<int>(l) == m) continue;
+      if (UsesVar(lt->a, loops[l]->loop_var) || UsesVar(lt->b, loops[l]->loop_var)) {
+        return absl::FailedPreconditionError("the predicate guards columns or the reduction, not rows");
+      }
+    }
+    if (step == nullptr || *step != 1 || UsesVar(lt->b, loops[m]->loop_var)) {
+      return absl::FailedPreconditionError("the predicate is not a bound on the tile's rows");
+    }
+    return in.analyzer.Simplify(Min(I64(mr), Max(I64(0), Cast(DataType::Int64(), lt->b) - Cast(DataType::Int64(), base))));
+  };
   if (roles.n.size() != 1 || roles.k.size() != 1 || roles.a_lanes || overwrite) {
     // Column blocks, several reduction loops, A along the lanes (direct and depthwise
     // convolutions), or the whole reduction with its init: T.gemm_tile_nd.
-    if (guard.defined()) return absl::FailedPreconditionError("a guarded tile must be a plain GEMM (one column and one reduction loop)");
     int lanes = roles.n.back(), blocks = roles.n.size() == 2 ? roles.n.front() : -1;
     if (c->coef[lanes] != 1 || b->coef[lanes] != 1) {
       return absl::FailedPreconditionError("the innermost column loop is not contiguous in C and B");
@@ -221,9 +245,16 @@ absl::StatusOr<Stmt> GemmF32(const TensorizeInput& in) {
     std::vector<PrimExpr> args = {addr(store->buffer, c->origin), addr(la->buffer, a->origin), addr(lb->buffer, b->origin),
                                   I64(mr), I64(blocks < 0 ? 1 : ext(blocks)), I64(ext(lanes)), I64(a_m), I64(c_m),
                                   I64(blocks < 0 ? 0 : b->coef[blocks]), I64(blocks < 0 ? 0 : c->coef[blocks]),
-                                  I64((roles.a_lanes ? kGemmTileVectorA : 0) | (overwrite ? kGemmTileOverwrite : 0)),
+                                  I64((roles.a_lanes ? kGemmTileVectorA : 0) | (overwrite ? kGemmTileOverwrite : 0) |
+                                      (guard.defined() ? kGemmTilePartialRows : 0)),
                                   I64(static_cast<int64_t>(roles.k.size()))};
     for (int k : roles.k) args.insert(args.end(), {I64(ext(k)), I64(a->coef[k]), I64(b->coef[k])});
+    // A guarded tile (a row of pixels no tile height divides) computes its first rows only.
+    if (guard.defined()) {
+      absl::StatusOr<PrimExpr> rows = guarded_rows();
+      if (!rows.ok()) return rows.status();
+      args.push_back(*rows);
+    }
     return Stmt(new EvaluateNode(PrimExpr(new TirCallNode(DataType::Int32(), "gemm_tile_nd", args))));
   }
   const int n = roles.n[0], k = roles.k[0];
@@ -232,28 +263,9 @@ absl::StatusOr<Stmt> GemmF32(const TensorizeInput& in) {
                                 I64(a_m), I64(a->coef[k]), I64(b->coef[k]), I64(b->coef[n]),
                                 I64(c_m), I64(c->coef[n])};
   if (!guard.defined()) return Stmt(new EvaluateNode(PrimExpr(new TirCallNode(DataType::Int32(), "gemm_tile", args))));
-  // guard: lhs < rhs, lhs = base + the m loop (coefficient 1), the n and k loops absent.
-  const auto* lt = guard.as<LTNode>();
-  if (lt == nullptr) return absl::FailedPreconditionError("the block is guarded by a predicate that is not a row bound");
-  if (m < 0) return absl::FailedPreconditionError("a guarded tile needs a row loop");
-  std::vector<std::pair<Var, PrimExpr>> zeros, m_one;
-  for (const ForNode* f : in.loops) {
-    zeros.push_back({f->loop_var, IntImm(f->loop_var->dtype, 0)});
-    m_one.push_back({f->loop_var, IntImm(f->loop_var->dtype, f == loops[m] ? 1 : 0)});
-  }
-  PrimExpr base = in.analyzer.Simplify(Substitute(lt->a, zeros));
-  const PrimExpr step_expr = in.analyzer.Simplify(Substitute(lt->a, m_one) - base);  // AsConstInt points into it
-  const int64_t* step = AsConstInt(step_expr);
-  for (int l : {n, k}) {
-    if (UsesVar(lt->a, loops[l]->loop_var) || UsesVar(lt->b, loops[l]->loop_var)) {
-      return absl::FailedPreconditionError("the predicate guards columns or the reduction, not rows");
-    }
-  }
-  if (step == nullptr || *step != 1 || UsesVar(lt->b, loops[m]->loop_var)) {
-    return absl::FailedPreconditionError("the predicate is not a bound on the tile's rows");
-  }
-  PrimExpr rows = Min(I64(mr), Max(I64(0), Cast(DataType::Int64(), lt->b) - Cast(DataType::Int64(), base)));
-  args.push_back(in.analyzer.Simplify(rows));
+  absl::StatusOr<PrimExpr> rows = guarded_rows();
+  if (!rows.ok()) return rows.status();
+  args.push_back(*rows);
   return Stmt(new EvaluateNode(PrimExpr(new TirCallNode(DataType::Int32(), "gemm_tile_partial", args))));
 }
 

@@ -20,11 +20,14 @@
  *  the elementwise epilogue (bias, activation, residual) runs per tile while it is in L1.
  *  The outer loops (batch, channel groups, output rows, pixel tiles) are fused and parallel.
  *
- *  Tiles: the MR x NB that needs the fewest loads per multiply-add, with the accumulators, the
- *  NB weight vectors and the broadcast within the vector registers, MR dividing the output
- *  width.
+ *  Tiles: the MR x NB with the fewest estimated cycles per multiply-add over an output row
+ *  (CyclesPerFma: FMA and load ports, issue width, FMA latency), with the accumulators, the NB
+ *  weight vectors and the broadcast within the vector registers. MR need not divide the output
+ *  width: the last tile of a row is then guarded and computes the rows left (on AVX2's 16
+ *  registers a 7-wide row took a 7 x 1 tile, 7 accumulators, below the 8 the FMA latency needs).
  */
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "absl/strings/str_cat.h"
@@ -177,19 +180,53 @@ std::optional<DirectConvBlock> MatchDirectConv(const Schedule& sch, const BlockR
   return conv;
 }
 
+namespace {
+
+/*! \brief Cycles per multiply-add of an MR x NB tile's innermost step, on the model of the x86
+ *  cores this runs on: per step MR x NB x vectors FMAs on two pipes, MR broadcasts (MR x vectors
+ *  loads for a vector A) and NB x vectors loads on two load ports, about four instructions
+ *  issued per cycle (with two of loop overhead), and no step shorter than the FMA latency plus
+ *  a cycle, which each accumulator waits out (target.fma_chains() = latency x pipes; the cycle
+ *  of slack: AVX2 tiles of exactly eight chains, 4 x 2, ran at 60-64% of the peak, and 6 x 2 or
+ *  3 x 4 with a guarded tail ran ResNet-18's 56-, 28- and 14-wide layers 5-10% faster). */
+double CyclesPerFma(const DirectConvBlock& conv, int64_t mr, int64_t nb, int64_t vectors, const Target& target) {
+  const double fmas = static_cast<double>(mr * nb * vectors);
+  const double loads = static_cast<double>((conv.vector_a ? mr * vectors : mr) + nb * vectors);
+  const double latency = target.fma_chains() / 2.0 + 1;
+  const double cycles = std::max({fmas / 2, loads / 2, latency, (fmas + loads + 2) / 4});
+  return cycles / fmas;
+}
+
+/*! \brief The cycles a tile choice takes over one row of output pixels, per output vector:
+ *  full tiles, then the guarded last one, which runs as tiles of the powers of two in its
+ *  height (codegen's EmitRowTiles). */
+double RowCost(const DirectConvBlock& conv, const DirectConvTiles& t, int64_t vectors, const Target& target) {
+  const int64_t full = conv.rows / t.mr, tail = conv.rows % t.mr;
+  double cost = static_cast<double>(full * t.mr) * CyclesPerFma(conv, t.mr, t.nb, vectors, target);
+  for (int64_t part = 1; part <= tail; part *= 2) {
+    if (tail & part) cost += static_cast<double>(part) * CyclesPerFma(conv, part, t.nb, vectors, target);
+  }
+  return cost / static_cast<double>(conv.rows);
+}
+
+}  // namespace
+
 std::optional<DirectConvTiles> DefaultDirectConvTiles(const DirectConvBlock& conv, const Target& target) {
   std::vector<DirectConvTiles> all = DirectConvTileCandidates(conv, target);
   if (all.empty()) return std::nullopt;
   const int64_t vectors = (conv.lanes + target.float_lanes() - 1) / target.float_lanes();
-  // The fewest loads per multiply-add: MR broadcasts and NB x vectors loads feed MR x NB x
-  // vectors FMAs; ties go to more accumulators.
-  auto cost = [&](const DirectConvTiles& t) {
-    int64_t loads = (conv.vector_a ? t.mr * vectors : t.mr) + t.nb * vectors;
-    return static_cast<double>(loads) / static_cast<double>(t.mr * t.nb * vectors);
+  // The fewest cycles per multiply-add over the row, tail included; ties go to the tile that
+  // divides the row, then to the fewest loads per multiply-add, then to more accumulators.
+  auto loads = [&](const DirectConvTiles& t) {
+    int64_t l = (conv.vector_a ? t.mr * vectors : t.mr) + t.nb * vectors;
+    return static_cast<double>(l) / static_cast<double>(t.mr * t.nb * vectors);
   };
   return *std::min_element(all.begin(), all.end(), [&](const DirectConvTiles& x, const DirectConvTiles& y) {
-    double cx = cost(x), cy = cost(y);
-    if (cx != cy) return cx < cy;
+    double cx = RowCost(conv, x, vectors, target), cy = RowCost(conv, y, vectors, target);
+    if (std::abs(cx - cy) > 1e-9) return cx < cy;
+    bool dx = conv.rows % x.mr == 0, dy = conv.rows % y.mr == 0;
+    if (dx != dy) return dx;
+    if (loads(x) != loads(y)) return loads(x) < loads(y);
     return x.mr * x.nb > y.mr * y.nb;
   });
 }
@@ -205,8 +242,15 @@ std::vector<DirectConvTiles> DirectConvTileCandidates(const DirectConvBlock& con
   for (int64_t nb = 1; nb <= std::min<int64_t>(conv.blocks, 8); ++nb) {
     if (conv.blocks % nb != 0) continue;
     for (int64_t mr = 1; mr <= std::min<int64_t>(conv.rows, 32); ++mr) {
-      if (conv.rows % mr != 0) continue;
-      if ((mr + 1) * nb * vectors + spare > target.vector_registers) continue;
+      // A tile height that does not divide the row leaves a guarded last tile; depthwise tiles
+      // pad their own windows, which a guarded tile would overrun, so they must divide.
+      if (conv.rows % mr != 0 && conv.vector_a) continue;
+      // Registers: the accumulators, then either the NB weight vectors and one broadcast, or
+      // (a broadcast A, fewer rows than blocks: codegen's order then) the MR broadcasts and one
+      // weight vector at a time.
+      int64_t beside = nb * vectors + spare;
+      if (!conv.vector_a && mr < nb) beside = mr + vectors;
+      if (mr * nb * vectors + beside > target.vector_registers) continue;
       // At least a few accumulators to cover the FMA latency (unless the output is that small).
       if (mr * nb * vectors < 4 && !(mr == conv.rows && nb == conv.blocks)) continue;
       out.push_back({mr, nb});

@@ -112,9 +112,11 @@ struct DirectConvTiles {
 };
 
 std::optional<DirectConvBlock> MatchDirectConv(const Schedule& sch, const BlockRV& block);
-/*! \brief The tile needing the fewest loads per multiply-add that fits the registers. */
+/*! \brief The tile with the fewest estimated cycles per multiply-add over an output row (its
+ *  guarded last tile included) that fits the registers. */
 std::optional<DirectConvTiles> DefaultDirectConvTiles(const DirectConvBlock& conv, const Target& target);
-/*! \brief Every tile that fits the target's registers and divides the extents (tuning's space). */
+/*! \brief Every tile that fits the target's registers (tuning's space): NB divides the channel
+ *  blocks; MR divides the output width, or, for regular convolutions, leaves a guarded tail. */
 std::vector<DirectConvTiles> DirectConvTileCandidates(const DirectConvBlock& conv, const Target& target);
 /*! \brief Applies the direct-convolution schedule (see conv.cc). */
 absl::Status ScheduleDirectConv(Schedule* sch, const BlockRV& block, const DirectConvBlock& conv, const DirectConvTiles& tiles);
