@@ -20,7 +20,8 @@
  *  variable keeps it); operators that need NCHW (reshape, dense, concat, the function's
  *  result) read that, operators that take blocks look through it to the blocked value, and
  *  remove-unused drops the conversions nobody reads. Eligible:
- *  groups 1 and depthwise (groups = channels, one filter each) convolutions of constant
+ *  groups 1, grouped (in blocks that divide a group's channels) and depthwise (groups = channels,
+ *  one filter each) convolutions of constant
  *  weights with static C, H and W (the batch may be symbolic); elementwise and broadcasting
  *  operators whose other operands are blocked the same way, per-channel or scalar; max, average
  *  and global average pooling. Runs after fold-scale-into-conv and before conv2d-to-gemm
@@ -138,6 +139,17 @@ class LayoutRewriter : public relax::ExprMutator {
     return BlockedValue{call->args[0], a->src_layout};
   }
 
+  /*! \brief The data in channel blocks of exactly `block`: converted from the blocking it has,
+   *  or from NCHW. */
+  std::pair<relax::Expr, int64_t> DataInBlocks(const relax::Expr& x, const std::string& primal, int64_t block) {
+    const std::string layout = Blocked(primal, block);
+    if (std::optional<BlockedValue> b = FindBlocked(x)) {
+      if (b->layout == layout) return std::make_pair(b->value, block);
+      return std::make_pair(relax::Expr(Emit(Transform(b->value, b->layout, layout))), block);
+    }
+    return std::make_pair(relax::Expr(Emit(Transform(x, primal, layout), "blocked")), block);
+  }
+
   /*! \brief Data for a blocked operator: blocked already, or converted when its channels
    *  divide into blocks; nullopt when they do not (or `allow_nchw` and there are too few). */
   std::optional<std::pair<relax::Expr, int64_t>> BlockedData(const relax::Expr& x, const std::string& primal, int64_t channels,
@@ -176,10 +188,18 @@ class LayoutRewriter : public relax::ExprMutator {
     const std::vector<int64_t>& ws = w->data.shape();
     int64_t out_channels = ws[0], in_channels = (*xs)[1];
     bool depthwise = attrs->groups == in_channels && ws[1] == 1 && out_channels == in_channels && attrs->groups > 1;
-    if (attrs->groups != 1 && !depthwise) return std::nullopt;
     std::optional<std::pair<relax::Expr, int64_t>> data;
     std::string kernel_layout, out_layout;
-    if (depthwise) {
+    if (attrs->groups != 1 && !depthwise) {
+      // Grouped (ResNeXt, RegNet): one block for data, weight and result that divides a group's
+      // input and output channels (at least 4 lanes), so a tile stays within its group.
+      int64_t in_group = in_channels / attrs->groups, out_group = out_channels / attrs->groups, block = lanes_;
+      while (block >= 4 && (in_group % block != 0 || out_group % block != 0)) block /= 2;
+      if (block < 4) return std::nullopt;
+      data = DataInBlocks(call.args[0], primal, block);
+      kernel_layout = absl::StrCat(kernel_primal, block, "i", block, "o");
+      out_layout = Blocked(primal, block);
+    } else if (depthwise) {
       // One filter per channel: the result is blocked as the data is.
       data = BlockedData(call.args[0], primal, in_channels, /*allow_nchw=*/false);
       if (!data) return std::nullopt;

@@ -171,7 +171,8 @@ absl::StatusOr<Tensor> Conv(const Tensor& x, const Tensor& w, const std::vector<
   // The input channels of a group: blocked as the data blocks them (two reduction axes, so the
   // data and the weight are read at affine indices), one axis, or none (depthwise).
   const int64_t cb = dl->Factor('C');
-  const bool blocked_reduction = groups == 1 && cb > 1 && in_per_group % cb == 0;
+  const bool depthwise = groups > 1 && in_per_group == 1 && out_per_group == 1;
+  const bool blocked_reduction = !depthwise && cb > 1 && in_per_group % cb == 0;
   std::vector<te::ReduceAxis> axes, window;
   Layout::Coord rc;
   if (blocked_reduction) {
@@ -212,12 +213,14 @@ absl::StatusOr<Tensor> Conv(const Tensor& x, const Tensor& w, const std::vector<
         const Layout::Coord& o = out.at('C');
         // The data channel: the output channel's (depthwise), or the group's first plus rc.
         Layout::Coord channel = rc;
-        if (groups > 1) {
-          channel = in_per_group == 1 && out_per_group == 1
-                        ? o
-                        : Layout::Coord::Whole(tir::operator+(tir::operator*(tir::FloorDiv(o.Value(), C(it, out_per_group)),
-                                                                             C(it, in_per_group)),
-                                                              rc.Value()));
+        if (depthwise) {
+          channel = o;
+        } else if (groups > 1) {
+          // A grouped convolution reads its group's channels; blocked, a group's first block.
+          tir::PrimExpr group = tir::FloorDiv(o.Value(), C(it, out_per_group));
+          channel = blocked_reduction
+                        ? Layout::Coord::Split(tir::operator+(tir::operator*(group, C(it, in_per_group / cb)), rc.outer), rc.inner, cb)
+                        : Layout::Coord::Whole(tir::operator+(tir::operator*(group, C(it, in_per_group)), rc.Value()));
         }
         std::map<char, Layout::Coord> data_coords = {{'N', out.at('N')}, {'C', channel}};
         std::map<char, Layout::Coord> weight_coords = {{'O', o}, {'I', rc}};

@@ -410,8 +410,9 @@ TEST(OperatorLibrary, Conv2dInBlockedLayoutsMatchesTheDirectReference) {
 // vector, weights packed at compile time), then the direct-convolution rule's register tile
 // (T.gemm_tile_nd). Blocked data with two output blocks and an odd output width, NCHW data
 // (three channels) with a batch, strides and asymmetric padding, depthwise with stride and
-// dilation (the data converted to blocks), pointwise with three output blocks, dilation.
-// Only the depthwise tile computes its padded window per tile.
+// dilation (the data converted to blocks), pointwise with three output blocks, dilation, and
+// grouped convolutions (blocks that divide a group). Only the depthwise tile computes its padded
+// window per tile.
 TEST(OperatorLibrary, BlockedConvolutionsThroughTheDefaultRulesMatchTheDirectReference) {
   std::vector<ConvCase> cases = {
       {{1, 16, 9, 13}, {32, 16, 3, 3}, {{3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}}, 1},
@@ -419,10 +420,15 @@ TEST(OperatorLibrary, BlockedConvolutionsThroughTheDefaultRulesMatchTheDirectRef
       {{1, 16, 10, 9}, {16, 1, 3, 3}, {{3, 3}, {2, 1}, {1, 2, 1, 2}, {1, 2}}, 16},
       {{1, 32, 7, 7}, {48, 32, 1, 1}, {{1, 1}, {1, 1}, {0, 0, 0, 0}, {1, 1}}, 1},
       {{1, 8, 6, 6}, {24, 8, 3, 3}, {{3, 3}, {1, 1}, {2, 2, 2, 2}, {2, 2}}, 1},
+      // Grouped: 4 groups of 8 channels (blocks of 8), and 4 groups of 4 inputs and 8 outputs
+      // (blocks of 4) with strides.
+      {{1, 32, 9, 11}, {32, 8, 3, 3}, {{3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}}, 4},
+      {{1, 16, 9, 9}, {32, 4, 3, 3}, {{3, 3}, {2, 2}, {1, 1, 1, 1}, {1, 1}}, 4},
   };
   for (const ConvCase& c : cases) {
     Attrs attrs = {{"strides", c.window.strides}, {"padding", c.window.padding}, {"dilation", c.window.dilation},
                    {"groups", c.groups}};
+    const bool depthwise = c.groups > 1 && c.w[1] == 1;
     std::string text = RunOpCaseWithConstants("nn.conv2d", attrs, {c.x, c.w}, {false, true},
                                               "alter-op-layout,fuse-ops,legalize,fuse-tir,default-schedule,remove-unused",
                                               ConvReference(c.window, c.groups));
@@ -435,7 +441,7 @@ TEST(OperatorLibrary, BlockedConvolutionsThroughTheDefaultRulesMatchTheDirectRef
     const size_t pad = text.find("T.block(\"pad_temp\")");
     ASSERT_NE(tile_loop, std::string::npos) << text;
     if (pad == std::string::npos) continue;  // no padding
-    EXPECT_EQ(pad > tile_loop && pad < tile, c.groups > 1) << "groups " << c.groups << "\n" << text;
+    EXPECT_EQ(pad > tile_loop && pad < tile, depthwise) << "groups " << c.groups << "\n" << text;
   }
 }
 

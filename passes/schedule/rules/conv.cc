@@ -147,8 +147,10 @@ std::optional<DirectConvBlock> MatchDirectConv(const Schedule& sch, const BlockR
       conv.row_candidates.push_back(l);
     } else if (in_c && in_b && (!in_a || (conv.vector_a && iv.var.same_as(lanes_var)))) {
       column_loops.push_back(l);
-    } else if (in_c && in_a && in_b && conv.vector_a) {
-      conv.channel_loops.push_back(l);  // depthwise: each channel group its own filter, outside the tile
+    } else if (in_c && in_a && in_b && !iv.var.same_as(lanes_var)) {
+      // Depthwise: each channel block its own filter; grouped: the output block picks the
+      // data's group. Outside the tile either way.
+      conv.channel_loops.push_back(l);
     } else {
       return std::nullopt;  // a variable C does not use, or one the data and weight share
     }
