@@ -179,6 +179,7 @@ std::optional<DirectConvBlock> MatchDirectConv(const Schedule& sch, const BlockR
   if (conv.lanes < 4 || conv.rows < 1 || conv.blocks < 1) return std::nullopt;
   conv.reduction = 1;
   for (int l : conv.reduce_loops) conv.reduction *= extent(l);
+  conv.outer_reduction = extent(conv.reduce_loops.front());
   return conv;
 }
 
@@ -223,7 +224,7 @@ std::optional<DirectConvTiles> DefaultDirectConvTiles(const DirectConvBlock& con
     int64_t l = (conv.vector_a ? t.mr * vectors : t.mr) + t.nb * vectors;
     return static_cast<double>(l) / static_cast<double>(t.mr * t.nb * vectors);
   };
-  return *std::min_element(all.begin(), all.end(), [&](const DirectConvTiles& x, const DirectConvTiles& y) {
+  DirectConvTiles best = *std::min_element(all.begin(), all.end(), [&](const DirectConvTiles& x, const DirectConvTiles& y) {
     double cx = RowCost(conv, x, vectors, target), cy = RowCost(conv, y, vectors, target);
     if (std::abs(cx - cy) > 1e-9) return cx < cy;
     bool dx = conv.rows % x.mr == 0, dy = conv.rows % y.mr == 0;
@@ -231,6 +232,22 @@ std::optional<DirectConvTiles> DefaultDirectConvTiles(const DirectConvBlock& con
     if (loads(x) != loads(y)) return loads(x) < loads(y);
     return x.mr * x.nb > y.mr * y.nb;
   });
+  return best;
+}
+
+int64_t ReductionChunk(const DirectConvBlock& conv, int64_t nb, const Target& target) {
+  // The weights one group of NB output blocks reads: every reduction step, NB x lanes floats.
+  // Within half of L2 they stay there across the pixel tiles; beyond (FCN-ResNet50's head,
+  // 2048 -> 512 channels 3x3: 4.7 MB per group of 4 blocks) every pixel tile streamed them from
+  // memory, and the layer ran at 24% of the peak.
+  if (conv.vector_a || conv.reduce_loops.empty() || conv.outer_reduction < 2) return 0;
+  const int64_t per_step = conv.reduction / conv.outer_reduction * nb * conv.lanes * 4;
+  const int64_t budget = target.l2_bytes / 2;
+  if (per_step * conv.outer_reduction <= budget) return 0;
+  for (int64_t c = conv.outer_reduction / 2; c >= 1; --c) {
+    if (conv.outer_reduction % c == 0 && c * per_step <= budget) return c;
+  }
+  return 0;
 }
 
 std::vector<DirectConvTiles> DirectConvTileCandidates(const DirectConvBlock& conv, const Target& target) {
@@ -255,11 +272,49 @@ std::vector<DirectConvTiles> DirectConvTileCandidates(const DirectConvBlock& con
       if (mr * nb * vectors + beside > target.vector_registers) continue;
       // At least a few accumulators to cover the FMA latency (unless the output is that small).
       if (mr * nb * vectors < 4 && !(mr == conv.rows && nb == conv.blocks)) continue;
-      out.push_back({mr, nb});
+      out.push_back({mr, nb, ReductionChunk(conv, nb, target)});
     }
   }
   return out;
 }
+
+namespace {
+
+/*! \brief ScheduleDirectConv with the outermost reduction loop in chunks of tiles.kc: batch
+ *  and channel-block groups (parallel), then the chunks, then the pixel tiles, each tile adding
+ *  its chunk's sums to C, which an init pass zeroes first. The epilogue stays a loop nest of
+ *  its own (it needs the whole reduction). */
+absl::Status ScheduleChunkedReduction(Schedule* sch, const BlockRV& block, const DirectConvBlock& conv, const DirectConvTiles& tiles,
+                                      const std::vector<LoopRV>& loops, const std::vector<LoopRV>& outer, const std::vector<LoopRV>& rows,
+                                      const std::optional<LoopRV>& block_inner, const std::optional<LoopRV>& block_outer) {
+  // `loops`: the block's loops before the pixel and block splits (the lanes and reduction
+  // loops among them are still whole).
+  if (!block_outer) return absl::FailedPreconditionError("chunked reduction needs a loop over channel blocks");
+  auto chunks = sch->Split(loops[conv.reduce_loops.front()], {std::nullopt, tiles.kc});
+  if (!chunks.ok()) return chunks.status();
+  // The loops down to the channel-block groups stay outside the chunks (and parallel).
+  std::vector<LoopRV> parallel, order;
+  size_t split = 0;
+  while (split < outer.size()) {
+    parallel.push_back(outer[split]);
+    if (outer[split].id == block_outer->id) break;
+    ++split;
+  }
+  order = parallel;
+  order.push_back((*chunks)[0]);
+  order.insert(order.end(), outer.begin() + static_cast<std::ptrdiff_t>(split) + 1, outer.end());
+  order.push_back(rows[1]);
+  if (block_inner) order.push_back(*block_inner);
+  order.push_back(loops[conv.lanes_loop]);
+  order.push_back((*chunks)[1]);
+  for (size_t r = 1; r < conv.reduce_loops.size(); ++r) order.push_back(loops[conv.reduce_loops[r]]);
+  if (absl::Status s = sch->Reorder(order); !s.ok()) return s;
+  if (absl::StatusOr<BlockRV> init = sch->DecomposeReduction(block, (*chunks)[0]); !init.ok()) return init.status();
+  if (absl::Status s = sch->Tensorize(rows[1], "gemm_f32"); !s.ok()) return s;
+  return FuseParallel(sch, parallel);
+}
+
+}  // namespace
 
 absl::Status ScheduleDirectConv(Schedule* sch, const BlockRV& block, const DirectConvBlock& conv, const DirectConvTiles& tiles) {
   absl::StatusOr<std::vector<LoopRV>> loops = sch->GetLoops(block);
@@ -288,6 +343,7 @@ absl::Status ScheduleDirectConv(Schedule* sch, const BlockRV& block, const Direc
   if (block_inner) order.push_back(*block_inner);
   order.push_back((*loops)[conv.lanes_loop]);
   for (int l : conv.reduce_loops) order.push_back((*loops)[l]);
+  if (tiles.kc > 0) return ScheduleChunkedReduction(sch, block, conv, tiles, *loops, outer, *rows, block_inner, block_outer);
   if (absl::Status s = sch->Reorder(order); !s.ok()) return s;
   // The elementwise epilogue per tile, while it is in L1 (only where it narrows to the tile).
   PlaceEpilogueUnder(sch, block, outer.back(), outer.size(), tiles.mr * tiles.nb * conv.lanes);

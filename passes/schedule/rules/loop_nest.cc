@@ -361,6 +361,15 @@ int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const Target& t
       Schedule attempt = *sch;
       absl::StatusOr<BlockRV> again = attempt.GetBlock(name, func);
       absl::Status s = !tiles ? absl::FailedPreconditionError("no register tile fits") : again.ok() ? ScheduleDirectConv(&attempt, *again, *conv, *tiles) : again.status();
+      if (!s.ok() && tiles && tiles->kc > 0) {
+        // Without chunks of the reduction: the tile as it is, its weights from memory.
+        note(name, absl::StrCat("direct convolution rule, reduction in chunks of ", tiles->kc, ": ", s.message()));
+        DirectConvTiles whole = *tiles;
+        whole.kc = 0;
+        attempt = *sch;
+        again = attempt.GetBlock(name, func);
+        s = again.ok() ? ScheduleDirectConv(&attempt, *again, *conv, whole) : again.status();
+      }
       if (s.ok()) {
         *sch = attempt;
         ++scheduled;

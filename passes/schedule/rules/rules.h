@@ -103,18 +103,26 @@ struct DirectConvBlock {
   std::vector<int> reduce_loops;
   bool vector_a = false;            // depthwise: the data varies along the lanes too
   int64_t lanes = 0, rows = 0, blocks = 1, reduction = 1;  // extents
+  int64_t outer_reduction = 1;  // the outermost reduction loop's extent (input-channel blocks)
 };
 
 /*! \brief The register tile of a direct convolution: MR pixels x NB channel blocks. */
 struct DirectConvTiles {
-  bool operator==(const DirectConvTiles& o) const { return mr == o.mr && nb == o.nb; }
+  bool operator==(const DirectConvTiles& o) const { return mr == o.mr && nb == o.nb && kc == o.kc; }
   int64_t mr = 1, nb = 1;
+  /*! \brief Steps of the outermost reduction loop (input-channel blocks) per chunk, 0: none.
+   *  With chunks, the chunk loop runs outside the pixel tiles, so the weights of one chunk
+   *  stay in L2 while every pixel tile reads them, and the tiles add to C (an init pass first). */
+  int64_t kc = 0;
 };
 
 std::optional<DirectConvBlock> MatchDirectConv(const Schedule& sch, const BlockRV& block);
 /*! \brief The tile with the fewest estimated cycles per multiply-add over an output row (its
  *  guarded last tile included) that fits the registers. */
 std::optional<DirectConvTiles> DefaultDirectConvTiles(const DirectConvBlock& conv, const Target& target);
+/*! \brief DirectConvTiles::kc for a tile of NB blocks: the largest chunk of the outermost
+ *  reduction loop whose weights fit half of L2, when all of them do not; 0 when they do. */
+int64_t ReductionChunk(const DirectConvBlock& conv, int64_t nb, const Target& target);
 /*! \brief Every tile that fits the target's registers (tuning's space): NB divides the channel
  *  blocks; MR divides the output width, or, for regular convolutions, leaves a guarded tail. */
 std::vector<DirectConvTiles> DirectConvTileCandidates(const DirectConvBlock& conv, const Target& target);
