@@ -70,12 +70,13 @@ class PruneConvTapsPass : public FunctionPass {
           const std::vector<int64_t>& ws = wd.shape();
           if (xs[2] < 0 || xs[3] < 0) return matched;
           std::pair<int64_t, int64_t> taps[2];
+          int64_t outputs[2];
           bool pruned = false;
           for (int d = 0; d < 2; ++d) {
             int64_t before = attrs->padding[d], after = attrs->padding[d + 2];
-            int64_t outputs = (xs[2 + d] + before + after - attrs->dilation[d] * (ws[2 + d] - 1) - 1) / attrs->strides[d] + 1;
+            outputs[d] = (xs[2 + d] + before + after - attrs->dilation[d] * (ws[2 + d] - 1) - 1) / attrs->strides[d] + 1;
             std::optional<std::pair<int64_t, int64_t>> live =
-                LiveTaps(xs[2 + d], ws[2 + d], attrs->strides[d], attrs->dilation[d], before, outputs);
+                LiveTaps(xs[2 + d], ws[2 + d], attrs->strides[d], attrs->dilation[d], before, outputs[d]);
             taps[d] = live ? *live : std::make_pair(int64_t{0}, ws[2 + d] - 1);
             pruned |= live.has_value();
           }
@@ -83,15 +84,13 @@ class PruneConvTapsPass : public FunctionPass {
           relax::Conv2DAttrs out = *attrs;
           for (int d = 0; d < 2; ++d) {
             int64_t kept = taps[d].second - taps[d].first + 1;
-            int64_t outputs = (xs[2 + d] + attrs->padding[d] + attrs->padding[d + 2] - attrs->dilation[d] * (ws[2 + d] - 1) - 1) /
-                                  attrs->strides[d] + 1;
             int64_t before = attrs->padding[d] - taps[d].first * attrs->dilation[d];
             // The padding after keeps the output size: (outputs - 1) * stride + reach = before + size + after,
             // where the stride's rounding leaves room (a negative need is none).
             int64_t after = std::max<int64_t>(
-                0, (outputs - 1) * attrs->strides[d] + attrs->dilation[d] * (kept - 1) + 1 - xs[2 + d] - before);
+                0, (outputs[d] - 1) * attrs->strides[d] + attrs->dilation[d] * (kept - 1) + 1 - xs[2 + d] - before);
             int64_t kept_outputs = (xs[2 + d] + before + after - attrs->dilation[d] * (kept - 1) - 1) / attrs->strides[d] + 1;
-            if (before < 0 || kept_outputs != outputs) return matched;  // the live taps would need a crop
+            if (before < 0 || kept_outputs != outputs[d]) return matched;  // the live taps would need a crop
             out.padding[d] = before;
             out.padding[d + 2] = after;
           }
