@@ -25,8 +25,9 @@
  *  one filter each) convolutions of constant
  *  weights with static C, H and W (the batch may be symbolic); elementwise and broadcasting
  *  operators whose other operands are blocked the same way, per-channel or scalar; max, average
- *  and global average pooling; concatenations along the channels of whole blocks. Runs after fold-scale-into-conv and before conv2d-to-gemm
- *  (which takes the convolutions left in NCHW) and fuse-ops. Cost: one walk; the weights are
+ *  and global average pooling; concatenations along the channels of whole blocks. Runs after
+ *  fold-scale-into-conv and before conv2d-to-gemm (which takes the convolutions left in NCHW)
+ *  and fuse-ops. Cost: one walk; the weights are
  *  repacked once.
  */
 #include "absl/strings/str_cat.h"
@@ -142,17 +143,6 @@ class LayoutRewriter : public relax::ExprMutator {
     return BlockedValue{call->args[0], a->src_layout};
   }
 
-  /*! \brief The data in channel blocks of exactly `block`: converted from the blocking it has,
-   *  or from NCHW. */
-  std::pair<relax::Expr, int64_t> DataInBlocks(const relax::Expr& x, const std::string& primal, int64_t block) {
-    const std::string layout = Blocked(primal, block);
-    if (std::optional<BlockedValue> b = FindBlocked(x)) {
-      if (b->layout == layout) return std::make_pair(b->value, block);
-      return std::make_pair(relax::Expr(Emit(Transform(b->value, b->layout, layout))), block);
-    }
-    return std::make_pair(relax::Expr(Emit(Transform(x, primal, layout), "blocked")), block);
-  }
-
   /*! \brief Data for a blocked operator: blocked already, or converted when its channels
    *  divide into blocks; nullopt when they do not (or `allow_nchw` and there are too few). */
   std::optional<std::pair<relax::Expr, int64_t>> BlockedData(const relax::Expr& x, const std::string& primal, int64_t channels,
@@ -199,7 +189,9 @@ class LayoutRewriter : public relax::ExprMutator {
       int64_t in_group = in_channels / attrs->groups, out_group = out_channels / attrs->groups, block = lanes_;
       while (block >= 4 && (in_group % block != 0 || out_group % block != 0)) block /= 2;
       if (block < 4) return std::nullopt;
-      data = DataInBlocks(call.args[0], primal, block);
+      std::optional<relax::Expr> blocked = Operand(call.args[0], *Layout::Parse(Blocked(primal, block)), in_channels);
+      if (!blocked) return std::nullopt;
+      data = std::make_pair(*blocked, block);
       kernel_layout = absl::StrCat(kernel_primal, block, "i", block, "o");
       out_layout = Blocked(primal, block);
     } else if (depthwise) {

@@ -402,6 +402,17 @@ class KernelEmitter {
     return CallLibm(info->libm, t, args);
   }
 
+  /*! \brief p(u) by Horner's rule, coefficients highest degree first, each step one fmuladd. */
+  llvm::Value* EmitPolynomial(llvm::Value* u, std::initializer_list<double> highest_first) {
+    llvm::Type* t = u->getType();
+    llvm::Value* p = nullptr;
+    for (double k : highest_first) {
+      llvm::Value* c = llvm::ConstantFP::get(t, k);
+      p = p == nullptr ? c : CallIntrinsic(llvm::Intrinsic::fmuladd, t, {p, u, c});
+    }
+    return p;
+  }
+
   /*! \brief e^x for float32, inline, so the loop vectorizer makes vectors of it at any width
    *  (the libm call it replaces stayed a scalar call per lane at 16 lanes: 64 calls of expf in
    *  a SiLU epilogue tile, 3% of the peak). Cody-Waite reduction x = n ln2 + r and Cephes'
@@ -421,8 +432,7 @@ class KernelEmitter {
     llvm::Value* n = b_.CreateFSub(b_.CreateFAdd(b_.CreateFMul(xc, c(1.44269504088896341)), magic), magic);
     llvm::Value* r = madd(n, c(-0.693359375), xc);
     r = madd(n, c(2.12194440e-4), r);
-    llvm::Value* p = c(1.9875691500e-4);
-    for (double k : {1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1}) p = madd(p, r, c(k));
+    llvm::Value* p = EmitPolynomial(r, {1.9875691500e-4, 1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1});
     llvm::Value* y = b_.CreateFAdd(madd(p, b_.CreateFMul(r, r), r), c(1.0));
     llvm::Type* it = t->isVectorTy() ? llvm::VectorType::get(b_.getInt32Ty(), llvm::cast<llvm::VectorType>(t)->getElementCount())
                                      : static_cast<llvm::Type*>(b_.getInt32Ty());
@@ -445,17 +455,12 @@ class KernelEmitter {
     b_.setFastMathFlags(llvm::FastMathFlags());
     llvm::Type* t = x->getType();
     auto c = [&](double v) { return llvm::ConstantFP::get(t, v); };
-    auto poly = [&](llvm::Value* u, std::initializer_list<double> highest_first) {
-      llvm::Value* p = nullptr;
-      for (double k : highest_first) p = p == nullptr ? c(k) : CallIntrinsic(llvm::Intrinsic::fmuladd, t, {p, u, c(k)});
-      return p;
-    };
     llvm::Value* a = CallIntrinsic(llvm::Intrinsic::fabs, t, {x});
-    llvm::Value* small = b_.CreateFMul(x, poly(b_.CreateFMul(a, a), {7.933494634926319e-05, -0.0008034846978262067, 0.005191218573600054,
+    llvm::Value* small = b_.CreateFMul(x, EmitPolynomial(b_.CreateFMul(a, a), {7.933494634926319e-05, -0.0008034846978262067, 0.005191218573600054,
                                                                      -0.02685539983212948, 0.11283625662326813, -0.3761262893676758,
                                                                      1.128379225730896}));
     llvm::Value* u = b_.CreateFSub(b_.CreateSelect(b_.CreateFCmpOLT(a, c(4.0)), a, c(4.0)), c(2.5));
-    llvm::Value* q = poly(u, {1.6140616025950294e-06, -1.3309389942151029e-05, 7.739442662568763e-05, -0.0004201445553917438,
+    llvm::Value* q = EmitPolynomial(u, {1.6140616025950294e-06, -1.3309389942151029e-05, 7.739442662568763e-05, -0.0004201445553917438,
                               0.0021651603747159243, -0.01085851714015007, -0.9438936114311218, -5.352680683135986, -7.806815147399902});
     llvm::Value* large = CallIntrinsic(llvm::Intrinsic::copysign, t, {b_.CreateFSub(c(1.0), EmitExpF32(q)), x});
     llvm::Value* r = b_.CreateSelect(b_.CreateFCmpOLT(a, c(1.0)), small, large);

@@ -553,14 +553,14 @@ class Simplifier : public StmtExprMutator {
     }
     q.constant = FloorDivInt(l.constant, c);
     r.constant = FloorModInt(l.constant, c);
-    PrimExpr rest = FromLinear(r);
-    ConstIntBound rb = analyzer_->Bound(rest);
     if (std::optional<PrimExpr> split = SplitByCommonFactor(r, c, div)) {
       if (!div) return *split;
       Linear out = q;
       out.Add(*split, 1);
       return FromLinear(out);
     }
+    PrimExpr rest = FromLinear(r);
+    ConstIntBound rb = analyzer_->Bound(rest);
     if (div) {
       if (rb.min >= 0 && rb.max < kInf && FloorDivInt(rb.min, c) == FloorDivInt(rb.max, c)) {
         q.constant += FloorDivInt(rb.min, c);

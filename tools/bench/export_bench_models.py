@@ -60,19 +60,19 @@ def segmentation_model(name):
 # The wide suite (--models wide): torchvision classifiers and segmentation models beyond the
 # default six, to judge the default rules on workloads they were not written for. Also what
 # //tools:bench_compile times.
-CLASSIFIERS = {
+WIDE = {
     f"tv_{name}": (export_fx.torchvision_model(name), (1, 3, size, size))
     for name, size in [("resnet50", 224), ("densenet121", 224), ("inception_v3", 299), ("convnext_tiny", 224),
                        ("efficientnet_b0", 224), ("alexnet", 224), ("mobilenet_v3_large", 224), ("vgg11", 224),
                        ("resnext50_32x4d", 224), ("regnet_y_400mf", 224), ("shufflenet_v2_x1_0", 224),
                        ("googlenet", 224), ("squeezenet1_1", 224), ("mnasnet1_0", 224), ("vit_b_16", 224)]
 }
-CLASSIFIERS.update({
+WIDE.update({
     f"seg_{name}": (segmentation_model(name), (1, 3, 224, 224))
     for name in ["deeplabv3_mobilenet_v3_large", "lraspp_mobilenet_v3_large", "fcn_resnet50"]
 })
-MODELS.update(CLASSIFIERS)
-DEFAULT_SET = [name for name in MODELS if name not in CLASSIFIERS]
+MODELS.update(WIDE)
+DEFAULT_SET = [name for name in MODELS if name not in WIDE]
 # The same models (same seeded weights) with symbolic dimensions: one executable for every size,
 # timed at the static twin's size against it (model_bench pins these names to run them).
 DYNAMIC = {
@@ -85,7 +85,7 @@ QUANTIZED = {"resnet18_int8": "resnet18"}
 
 def expand(models):
     """The model names a --models value stands for: 'default' and 'wide' are sets."""
-    sets = {"default": DEFAULT_SET + list(QUANTIZED), "wide": list(CLASSIFIERS)}
+    sets = {"default": DEFAULT_SET + list(QUANTIZED), "wide": list(WIDE)}
     return ",".join(n for part in models.split(",") for n in sets.get(part, [part]))
 
 

@@ -192,9 +192,15 @@ namespace {
  *  a cycle, which each accumulator waits out (target.fma_chains() = latency x pipes; the cycle
  *  of slack: AVX2 tiles of exactly eight chains, 4 x 2, ran at 60-64% of the peak, and 6 x 2 or
  *  3 x 4 with a guarded tail ran ResNet-18's 56-, 28- and 14-wide layers 5-10% faster). */
+/*! \brief Loads per innermost step of an MR x NB tile: MR broadcasts of the data (MR x vectors
+ *  vector loads for a depthwise tile) and NB x vectors weight vectors. */
+int64_t LoadsPerStep(const DirectConvBlock& conv, int64_t mr, int64_t nb, int64_t vectors) {
+  return (conv.vector_a ? mr * vectors : mr) + nb * vectors;
+}
+
 double CyclesPerFma(const DirectConvBlock& conv, int64_t mr, int64_t nb, int64_t vectors, const Target& target) {
   const double fmas = static_cast<double>(mr * nb * vectors);
-  const double loads = static_cast<double>((conv.vector_a ? mr * vectors : mr) + nb * vectors);
+  const double loads = static_cast<double>(LoadsPerStep(conv, mr, nb, vectors));
   const double latency = target.fma_chains() / 2.0 + 1;
   const double cycles = std::max({fmas / 2, loads / 2, latency, (fmas + loads + 2) / 4});
   return cycles / fmas;
@@ -221,10 +227,9 @@ std::optional<DirectConvTiles> DefaultDirectConvTiles(const DirectConvBlock& con
   // The fewest cycles per multiply-add over the row, tail included; ties go to the tile that
   // divides the row, then to the fewest loads per multiply-add, then to more accumulators.
   auto loads = [&](const DirectConvTiles& t) {
-    int64_t l = (conv.vector_a ? t.mr * vectors : t.mr) + t.nb * vectors;
-    return static_cast<double>(l) / static_cast<double>(t.mr * t.nb * vectors);
+    return static_cast<double>(LoadsPerStep(conv, t.mr, t.nb, vectors)) / static_cast<double>(t.mr * t.nb * vectors);
   };
-  DirectConvTiles best = *std::min_element(all.begin(), all.end(), [&](const DirectConvTiles& x, const DirectConvTiles& y) {
+  return *std::min_element(all.begin(), all.end(), [&](const DirectConvTiles& x, const DirectConvTiles& y) {
     double cx = RowCost(conv, x, vectors, target), cy = RowCost(conv, y, vectors, target);
     if (std::abs(cx - cy) > 1e-9) return cx < cy;
     bool dx = conv.rows % x.mr == 0, dy = conv.rows % y.mr == 0;
@@ -232,7 +237,6 @@ std::optional<DirectConvTiles> DefaultDirectConvTiles(const DirectConvBlock& con
     if (loads(x) != loads(y)) return loads(x) < loads(y);
     return x.mr * x.nb > y.mr * y.nb;
   });
-  return best;
 }
 
 int64_t ReductionChunk(const DirectConvBlock& conv, int64_t nb, const Target& target) {

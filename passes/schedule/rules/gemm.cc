@@ -205,7 +205,38 @@ std::optional<GemmTiles> FewRowTiles(const GemmBlock& gemm, const Target& target
   return std::nullopt;
 }
 
-std::optional<GemmTiles> DividingTiles(const GemmBlock& gemm, const Target& target);
+/*! \brief The tallest register tile whose rows divide m (two vectors of columns first), with its
+ *  cache blocking, or nullopt when none does. */
+std::optional<GemmTiles> DividingTiles(const GemmBlock& gemm, const Target& target) {
+  for (int64_t vectors : {2, 1}) {
+    int64_t nr = vectors * target.float_lanes();
+    if (gemm.n % nr != 0) continue;
+    // Accumulators MR x vectors, plus the vectors of B's row and one broadcast of A.
+    for (int64_t mr = 8; mr >= 2; --mr) {
+      if (mr * vectors + vectors + 1 > target.vector_registers || gemm.m % mr != 0) continue;
+      // Folded rows: a tile must lie within one batch entry, or span whole ones.
+      if (gemm.fold_batch_into_rows && gemm.rows_per_batch > 1 && gemm.rows_per_batch % mr != 0) continue;
+      GemmTiles t;
+      t.mr = mr;
+      t.nr = nr;
+      t.kc = ReductionBlock(gemm, nr, target);
+      // When A does not stay in L2 across the panels, blocks of B (k block x nc, at most half of
+      // L2) let each row tile of A meet several panels while it is in L1.
+      int64_t k_block = t.kc > 0 ? t.kc : gemm.k;
+      t.nc = nr;
+      if (gemm.m * gemm.k * 4 > target.l2_bytes / 2) {
+        for (int64_t c = nr; c <= gemm.n; c += nr) {
+          if (gemm.n % c == 0 && k_block * c * 4 <= target.l2_bytes / 2) t.nc = c;
+        }
+      }
+      // Parallel chunks: the column blocks (and batches), or the row tiles when there is one block.
+      int64_t batches = gemm.fold_batch_into_rows ? 1 : gemm.batch_extent;
+      t.parallel_rows = batches * (gemm.n / t.nc) < 2 && gemm.m / mr >= 4;
+      return t;
+    }
+  }
+  return std::nullopt;
+}
 
 }  // namespace
 
@@ -249,43 +280,6 @@ std::optional<GemmTiles> DefaultGemmTiles(const GemmBlock& gemm, const Target& t
   }
   return dividing;
 }
-
-namespace {
-
-/*! \brief The tallest register tile whose rows divide m (two vectors of columns first), with its
- *  cache blocking, or nullopt when none does. */
-std::optional<GemmTiles> DividingTiles(const GemmBlock& gemm, const Target& target) {
-  for (int64_t vectors : {2, 1}) {
-    int64_t nr = vectors * target.float_lanes();
-    if (gemm.n % nr != 0) continue;
-    // Accumulators MR x vectors, plus the vectors of B's row and one broadcast of A.
-    for (int64_t mr = 8; mr >= 2; --mr) {
-      if (mr * vectors + vectors + 1 > target.vector_registers || gemm.m % mr != 0) continue;
-      // Folded rows: a tile must lie within one batch entry, or span whole ones.
-      if (gemm.fold_batch_into_rows && gemm.rows_per_batch > 1 && gemm.rows_per_batch % mr != 0) continue;
-      GemmTiles t;
-      t.mr = mr;
-      t.nr = nr;
-      t.kc = ReductionBlock(gemm, nr, target);
-      // When A does not stay in L2 across the panels, blocks of B (k block x nc, at most half of
-      // L2) let each row tile of A meet several panels while it is in L1.
-      int64_t k_block = t.kc > 0 ? t.kc : gemm.k;
-      t.nc = nr;
-      if (gemm.m * gemm.k * 4 > target.l2_bytes / 2) {
-        for (int64_t c = nr; c <= gemm.n; c += nr) {
-          if (gemm.n % c == 0 && k_block * c * 4 <= target.l2_bytes / 2) t.nc = c;
-        }
-      }
-      // Parallel chunks: the column blocks (and batches), or the row tiles when there is one block.
-      int64_t batches = gemm.fold_batch_into_rows ? 1 : gemm.batch_extent;
-      t.parallel_rows = batches * (gemm.n / t.nc) < 2 && gemm.m / mr >= 4;
-      return t;
-    }
-  }
-  return std::nullopt;
-}
-
-}  // namespace
 
 std::vector<GemmTiles> GemmTileCandidates(const GemmBlock& gemm, const Target& target) {
   std::vector<GemmTiles> out;
