@@ -154,7 +154,12 @@ class FuseOpsPass : public FunctionPass {
         if (!g.closed && g.members.back() == i && users[i].size() > 1 && EpilogueHost(g.anchor)) {
           std::vector<int> region = DiamondRegion(i, kind, producers, users, bindings, uses,
                                                   max_depth - static_cast<int64_t>(g.members.size()));
-          for (int r : region) diamond_group[r] = group_of[i];
+          // A binding already in an earlier diamond stays there: splitting that region would
+          // leave a value of one group read by another.
+          const bool claimed = std::any_of(region.begin(), region.end(), [&](int r) { return diamond_group.count(r) != 0; });
+          if (!claimed) {
+            for (int r : region) diamond_group[r] = group_of[i];
+          }
         }
       }
       // Emit: each group of >= 2 calls becomes one call of a new sub-function.

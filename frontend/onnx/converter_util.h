@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "frontend/common/composer.h"
 #include "frontend/onnx/onnx_importer.h"
 #include "ir/graph/shape_util.h"
 #include "ir/tir/prim_expr_ops.h"
@@ -68,63 +69,9 @@ absl::StatusOr<relax::Expr> EmitConv(OnnxContext& ctx, const onnx::NodeProto& no
 absl::StatusOr<relax::Expr> PerChannel(OnnxContext& ctx, const relax::Expr& v, int spatial_dims = 2);
 
 /*! \brief A 0-d constant of `dtype`. */
-inline relax::Expr Scalar(double value, DataType dtype) { return relax::MakeConstant(ScalarTensor(value, dtype)); }
+using frontend::Scalar;
 
-/*! \brief Emits a composition of operators, keeping the first error (so a formula reads as one). */
-class Composer {
- public:
-  Composer(OnnxContext& ctx, const relax::Expr& like) : ctx_(ctx) {
-    const auto* t = TensorOf(like);
-    dtype_ = t != nullptr ? t->dtype : DataType::Float32();
-  }
-
-  relax::Expr Op(const char* op, std::vector<relax::Expr> args, Attrs attrs = {}) {
-    if (!status_.ok()) return args[0];
-    relax::Expr fallback = args[0];
-    absl::StatusOr<relax::Expr> e = ctx_.EmitOp(op, std::move(args), std::move(attrs));
-    if (!e.ok()) {
-      status_ = e.status();
-      return fallback;
-    }
-    return *e;
-  }
-  relax::Expr K(double v) const { return Scalar(v, dtype_); }  // a constant of the input's dtype
-
-  relax::Expr Add(relax::Expr a, relax::Expr b) { return Op("add", {a, b}); }
-  relax::Expr Sub(relax::Expr a, relax::Expr b) { return Op("subtract", {a, b}); }
-  relax::Expr Mul(relax::Expr a, relax::Expr b) { return Op("multiply", {a, b}); }
-  relax::Expr Div(relax::Expr a, relax::Expr b) { return Op("divide", {a, b}); }
-  relax::Expr Max(relax::Expr a, relax::Expr b) { return Op("maximum", {a, b}); }
-  relax::Expr Min(relax::Expr a, relax::Expr b) { return Op("minimum", {a, b}); }
-  relax::Expr Relu(relax::Expr a) { return Op("nn.relu", {a}); }
-  relax::Expr Neg(relax::Expr a) { return Op("negative", {a}); }
-  relax::Expr Exp(relax::Expr a) { return Op("exp", {a}); }
-  relax::Expr Log(relax::Expr a) { return Op("log", {a}); }
-  relax::Expr Tanh(relax::Expr a) { return Op("tanh", {a}); }
-  relax::Expr Abs(relax::Expr a) { return Op("abs", {a}); }
-  /*! log(1 + e^a) without overflow: relu(a) + log(1 + e^-|a|). */
-  relax::Expr Cast(relax::Expr a, DataType dtype) { return Op("astype", {a}, {{"dtype", dtype}}); }
-  relax::Expr Softplus(relax::Expr a) { return Add(Relu(a), Log(Add(K(1), Exp(Neg(Abs(a)))))); }
-
-  /*! \brief Takes a value made elsewhere into the composition (its error becomes the first). */
-  relax::Expr Take(absl::StatusOr<relax::Expr> e, relax::Expr fallback) {
-    if (e.ok()) return *e;
-    if (status_.ok()) status_ = e.status();
-    return fallback;
-  }
-
-  const absl::Status& status() const { return status_; }
-  Outputs Result(std::vector<relax::Expr> values) const {
-    if (!status_.ok()) return status_;
-    return values;
-  }
-  Outputs Result(const relax::Expr& e) const { return Result(std::vector<relax::Expr>{e}); }
-
- private:
-  OnnxContext& ctx_;
-  DataType dtype_;
-  absl::Status status_;
-};
+using frontend::Composer;
 
 }  // namespace onnx_import
 }  // namespace mlc

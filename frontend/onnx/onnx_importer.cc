@@ -37,6 +37,7 @@ OnnxConverterRegistry& OnnxConverterRegistry::Global() {
     RegisterRearrangeOnnxConverters(*r);
     RegisterEinsumOnnxConverter(*r);
     RegisterLibraryOnnxConverters(*r);
+    RegisterRecurrentOnnxConverters(*r);
     return r;
   }();
   return *registry;

@@ -153,6 +153,8 @@ void RegisterLibraryOnnxConverters(OnnxConverterRegistry& registry);
 /*! \brief Resize: nearest, linear and cubic, every coordinate mode (onnx_resize_converter.cc). */
 void RegisterResizeOnnxConverter(OnnxConverterRegistry& registry);
 
+/*! \brief RNN, GRU, LSTM, unrolled over the static sequence length (onnx_recurrent_converters.cc). */
+void RegisterRecurrentOnnxConverters(OnnxConverterRegistry& registry);
 /*! \brief TensorProto.DataType -> DataType. */
 absl::StatusOr<DataType> DtypeFromOnnx(int32_t elem_type);
 

@@ -59,6 +59,8 @@ void RegisterNNFxConverters(FxConverterRegistry& registry);
 void RegisterTransformerFxConverters(FxConverterRegistry& registry);
 void RegisterShapeFxConverters(FxConverterRegistry& registry);
 void RegisterIndexingFxConverters(FxConverterRegistry& registry);
+/*! \brief nn.RNN, nn.GRU, nn.LSTM (fx_recurrent_converters.cc). */
+void RegisterRecurrentFxConverters(FxConverterRegistry& registry);
 
 }  // namespace fx
 }  // namespace mlc

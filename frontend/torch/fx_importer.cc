@@ -24,6 +24,7 @@ FxConverterRegistry& FxConverterRegistry::Global() {
     RegisterTransformerFxConverters(*r);
     RegisterShapeFxConverters(*r);
     RegisterIndexingFxConverters(*r);
+    RegisterRecurrentFxConverters(*r);
     return r;
   }();
   return *registry;
