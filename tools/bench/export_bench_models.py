@@ -8,7 +8,8 @@ nn.TransformerEncoderLayer(d_model=256, nhead=4) on 1x128x256, MobileNetV2 and R
 batch 1, 224x224 (batch norms with seeded statistics); encoder_dyn / resnet18_dyn, the same
 models with a dynamic batch (and sequence); and resnet18_int8, ResNet-18's int8 QDQ twin
 (frontend/torch/quantize_qdq.py, calibrated on the export's input); on request (--models),
-the wide suite (--models wide: torchvision classifiers tv_<name> and segmentation models seg_<name>,
+the wide suite (--models wide: torchvision classifiers tv_<name>, segmentation models seg_<name> and
+recurrent encoders rnn_<name>,
 also what the compile-time table times). Existing files are kept.
 """
 import argparse
@@ -70,6 +71,24 @@ WIDE = {
 WIDE.update({
     f"seg_{name}": (segmentation_model(name), (1, 3, 224, 224))
     for name in ["deeplabv3_mobilenet_v3_large", "lraspp_mobilenet_v3_large", "fcn_resnet50"]
+})
+
+
+class SequenceEncoder(torch.nn.Module):
+    """A recurrent layer stack over (seq, batch, features) whose output sequence is the result."""
+
+    def __init__(self, rnn):
+        super().__init__()
+        self.rnn = rnn
+
+    def forward(self, x):
+        return self.rnn(x)[0]
+
+
+# Recurrent sequence encoders (speech and time-series shapes): sequence 64, batch 1.
+WIDE.update({
+    "rnn_lstm2_h256": (lambda: SequenceEncoder(torch.nn.LSTM(80, 256, num_layers=2)), (64, 1, 80)),
+    "rnn_gru_bi_h256": (lambda: SequenceEncoder(torch.nn.GRU(80, 256, bidirectional=True)), (64, 1, 80)),
 })
 MODELS.update(WIDE)
 DEFAULT_SET = [name for name in MODELS if name not in WIDE]
