@@ -2,8 +2,10 @@
  *  \brief ONNX activations and elementwise math composed of the operator library's elementwise
  *         operators (fuse-ops puts each composition back into one kernel): HardSigmoid,
  *         HardSwish, LeakyRelu, PRelu, Elu, Selu, Celu, Softplus, Softsign, Mish, Reciprocal,
- *         and the variadic Min, Max, Sum, Mean.
+ *         the variadic Min, Max, Sum, Mean, and BitShift.
  */
+#include <cmath>
+
 #include "frontend/onnx/converter_util.h"
 
 namespace mlc {
@@ -39,9 +41,34 @@ OnnxConverter Variadic(const char* op, bool mean) {
   };
 }
 
+/*! \brief BitShift of unsigned integers by constant amounts: x * 2^y (LEFT, wrapping as the shift
+ *  does) or x / 2^y (RIGHT); a shift by the width or more gives 0. */
+Outputs BitShift(OnnxContext& ctx, const onnx::NodeProto& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  const DataType dtype = TensorOf(*x)->dtype;
+  if (!dtype.is_uint()) return absl::InvalidArgumentError(absl::StrCat("BitShift takes unsigned integers, not ", dtype.ToString()));
+  const std::string direction = ctx.StringAttr(node, "direction", "");
+  if (direction != "LEFT" && direction != "RIGHT") return absl::InvalidArgumentError(absl::StrCat("direction '", direction, "' is not LEFT or RIGHT"));
+  absl::StatusOr<std::vector<int64_t>> amounts = ctx.ConstantInts(node, 1, "the shift amounts (input Y)");
+  if (!amounts.ok()) return amounts.status();
+  const TensorData* y = ctx.ConstantInput(node, 1);
+  std::vector<double> factors, keep;
+  for (int64_t a : *amounts) {
+    const bool inside = a >= 0 && a < dtype.bits();
+    factors.push_back(inside ? std::ldexp(1.0, static_cast<int>(a)) : 1.0);
+    keep.push_back(inside ? 1.0 : 0.0);
+  }
+  Composer c(ctx, *x);
+  relax::Expr factor = relax::MakeConstant(TensorFromDoubles(dtype, y->shape(), factors));
+  relax::Expr shifted = direction == "LEFT" ? c.Mul(*x, factor) : c.Div(*x, factor);
+  return c.Result(c.Mul(shifted, relax::MakeConstant(TensorFromDoubles(dtype, y->shape(), keep))));
+}
+
 }  // namespace
 
 void RegisterActivationOnnxConverters(OnnxConverterRegistry& r) {
+  r.Register("BitShift", BitShift);
   using C = Composer;
   using Ctx = OnnxContext;
   using Node = onnx::NodeProto;

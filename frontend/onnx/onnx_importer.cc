@@ -38,6 +38,7 @@ OnnxConverterRegistry& OnnxConverterRegistry::Global() {
     RegisterEinsumOnnxConverter(*r);
     RegisterLibraryOnnxConverters(*r);
     RegisterRecurrentOnnxConverters(*r);
+    RegisterSignalOnnxConverters(*r);
     return r;
   }();
   return *registry;
@@ -68,6 +69,10 @@ absl::StatusOr<DataType> DtypeFromOnnx(int32_t elem_type) {
     case onnx::TensorProto::INT32: return DataType::Int32();
     case onnx::TensorProto::INT8: return DataType::Int(8);
     case onnx::TensorProto::UINT8: return DataType::UInt(8);
+    case onnx::TensorProto::INT16: return DataType::Int(16);
+    case onnx::TensorProto::UINT16: return DataType::UInt(16);
+    case onnx::TensorProto::UINT32: return DataType::UInt(32);
+    case onnx::TensorProto::UINT64: return DataType::UInt(64);
     case onnx::TensorProto::BOOL: return DataType::Bool();
     default:
       return absl::InvalidArgumentError(absl::StrCat("unsupported ONNX element type ", elem_type));
@@ -109,6 +114,8 @@ static absl::StatusOr<TensorData> TensorFromOnnx(const onnx::TensorProto& t, onn
     case onnx::TensorProto::FLOAT: held = t.float_data_size(); break;
     case onnx::TensorProto::DOUBLE: held = t.double_data_size(); break;
     case onnx::TensorProto::INT64: held = t.int64_data_size(); break;
+    case onnx::TensorProto::UINT32:
+    case onnx::TensorProto::UINT64: held = t.uint64_data_size(); break;
     default: held = t.int32_data_size(); break;
   }
   if (held != n || (t.has_raw_data() && static_cast<int64_t>(t.raw_data().size()) != bytes)) {
@@ -141,7 +148,11 @@ static absl::StatusOr<TensorData> TensorFromOnnx(const onnx::TensorProto& t, onn
     case onnx::TensorProto::INT64:
       s = fill(t.int64_data(), [&](int64_t i, int64_t v) { std::memcpy(p + 8 * i, &v, 8); });
       break;
-    default:
+    case onnx::TensorProto::UINT32:
+    case onnx::TensorProto::UINT64:  // both in uint64_data
+      s = fill(t.uint64_data(), [&](int64_t i, uint64_t v) { std::memcpy(p + dtype->bytes() * i, &v, dtype->bytes()); });
+      break;
+    default:  // int32_data: int32, and the narrower integers, bool and float16's bits
       s = fill(t.int32_data(), [&](int64_t i, int32_t v) {
         int64_t wide = v;
         std::memcpy(p + dtype->bytes() * i, &wide, dtype->bytes());

@@ -141,7 +141,7 @@ void RegisterQuantizeOnnxConverters(OnnxConverterRegistry& registry);
  *  GlobalMaxPool (onnx_normalization_converters.cc). */
 void RegisterNormalizationOnnxConverters(OnnxConverterRegistry& registry);
 
-/*! \brief DepthToSpace, SpaceToDepth, GatherND, EyeLike (onnx_rearrange_converters.cc). */
+/*! \brief DepthToSpace, SpaceToDepth, GatherND, ReverseSequence, EyeLike (onnx_rearrange_converters.cc). */
 void RegisterRearrangeOnnxConverters(OnnxConverterRegistry& registry);
 
 /*! \brief Einsum: one or more operands as sums, transposes and batched matmuls (onnx_einsum_converter.cc). */
@@ -155,6 +155,8 @@ void RegisterResizeOnnxConverter(OnnxConverterRegistry& registry);
 
 /*! \brief RNN, GRU, LSTM, unrolled over the static sequence length (onnx_recurrent_converters.cc). */
 void RegisterRecurrentOnnxConverters(OnnxConverterRegistry& registry);
+/*! \brief HannWindow, HammingWindow, BlackmanWindow as constants (onnx_signal_converters.cc). */
+void RegisterSignalOnnxConverters(OnnxConverterRegistry& registry);
 /*! \brief TensorProto.DataType -> DataType. */
 absl::StatusOr<DataType> DtypeFromOnnx(int32_t elem_type);
 

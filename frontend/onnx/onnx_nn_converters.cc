@@ -261,10 +261,12 @@ Outputs ConvTranspose(OnnxContext& ctx, const onnx::NodeProto& node) {
 }
 
 /*! \brief y = (x - mean) * scale / sqrt(var + eps) + bias, as scale' = scale / sqrt(var + eps) and
- *  shift' = bias - mean * scale', each a (C, 1, 1) vector. */
+ *  shift' = bias - mean * scale', each a (C, 1, 1) vector. With training_mode=1, mean and var are
+ *  the batch's (population variance), and the running statistics updated with momentum are the
+ *  second and third outputs. */
 Outputs BatchNormalization(OnnxContext& ctx, const onnx::NodeProto& node) {
-  if (ctx.IntAttr(node, "training_mode", 0) != 0) return absl::UnimplementedError("training_mode=1 is not supported");
-  if (node.output_size() > 1) return absl::UnimplementedError("only the first output (inference) is supported");
+  const bool training = ctx.IntAttr(node, "training_mode", 0) != 0;
+  if (node.output_size() > 1 && !training) return absl::UnimplementedError("outputs beyond Y need training_mode=1");
   std::vector<relax::Expr> in;
   for (int i = 0; i < 5; ++i) {
     absl::StatusOr<relax::Expr> v = ctx.Input(node, i);
@@ -275,6 +277,24 @@ Outputs BatchNormalization(OnnxContext& ctx, const onnx::NodeProto& node) {
   if (t == nullptr || t->ndim < 2) return absl::InvalidArgumentError("batch normalization needs an input of known rank, at least 2 (N, C, ...)");
   const int spatial = static_cast<int>(t->ndim) - 2;
   DataType dtype = t->dtype;
+  std::vector<relax::Expr> running;  // training: the updated running mean and variance
+  if (training) {
+    // The batch's statistics over every axis but the channels normalize; the running ones
+    // move toward them by 1 - momentum.
+    Composer c(ctx, in[0]);
+    std::vector<int64_t> axes = {0};
+    for (int d = 0; d < spatial; ++d) axes.push_back(2 + d);
+    auto mean = [&](relax::Expr v) { return c.Op("mean", {v}, {{"axis", axes}, {"keepdims", false}}); };
+    relax::Expr batch_mean = mean(in[0]);
+    relax::Expr centered = c.Sub(in[0], c.Take(PerChannel(ctx, batch_mean, spatial), batch_mean));
+    relax::Expr batch_var = mean(c.Mul(centered, centered));
+    const double momentum = ctx.FloatAttr(node, "momentum", 0.9f);
+    running = {c.Add(c.Mul(in[3], c.K(momentum)), c.Mul(batch_mean, c.K(1 - momentum))),
+               c.Add(c.Mul(in[4], c.K(momentum)), c.Mul(batch_var, c.K(1 - momentum)))};
+    in[3] = batch_mean;
+    in[4] = batch_var;
+    if (!c.status().ok()) return c.status();
+  }
   auto emit = [&](const std::string& op, std::vector<relax::Expr> args) { return ctx.EmitOp(op, std::move(args)); };
   absl::StatusOr<relax::Expr> denom = emit("add", {in[4], Scalar(ctx.FloatAttr(node, "epsilon", 1e-5f), dtype)});
   if (denom.ok()) denom = emit("sqrt", {*denom});
@@ -285,8 +305,11 @@ Outputs BatchNormalization(OnnxContext& ctx, const onnx::NodeProto& node) {
   if (scale.ok()) shift = PerChannel(ctx, *shift, spatial);
   if (!shift.ok()) return shift.status();
   absl::StatusOr<relax::Expr> y = emit("multiply", {in[0], *scale});
+  if (y.ok()) y = emit("add", {*y, *shift});
   if (!y.ok()) return y.status();
-  return One(emit("add", {*y, *shift}));
+  std::vector<relax::Expr> outs = {*y};
+  outs.insert(outs.end(), running.begin(), running.end());
+  return outs;
 }
 
 OnnxConverter Pool(bool is_max) {

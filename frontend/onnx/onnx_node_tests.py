@@ -54,8 +54,14 @@ def freeze_integer_inputs(model, inputs):
     them; integer data stays an input. Resize's roi and scales (Upsample's scales) are float
     parameters that exporters write as initializers too."""
     model = onnx.ModelProto.FromString(model.SerializeToString())
-    data_operands = {n.input[0] for n in model.graph.node if n.input}
+    # Operators whose first input sizes the result (a window's length, ConstantOfShape's shape,
+    # Range's bounds) take it as a parameter, not as data.
+    sized_by_first = ("HannWindow", "HammingWindow", "BlackmanWindow", "ConstantOfShape", "Range")
+    data_operands = {n.input[0] for n in model.graph.node if n.input and n.op_type not in sized_by_first}
     float_parameters = {name for n in model.graph.node if n.op_type in ("Resize", "Upsample") for name in n.input[1:3]}
+    float_parameters |= {n.input[1] for n in model.graph.node if n.op_type == "OneHot"}  # depth sizes the result
+    float_parameters |= {name for n in model.graph.node if n.op_type == "Range" for name in n.input}
+    float_parameters |= {n.input[2] for n in model.graph.node if n.op_type == "Pad" and len(n.input) > 2}  # constant_value
     kept_inputs, kept_values = [], []
     graph_inputs = [i for i in model.graph.input if i.name not in {t.name for t in model.graph.initializer}]
     for info, value in zip(graph_inputs, inputs):

@@ -32,6 +32,7 @@ int OldestOpsetWithSameDefinition(const std::string& op_type) {
       {"QLinearConv", 10}, {"QuantizeLinear", 10}, {"DequantizeLinear", 10}, {"GlobalMaxPool", 1},
       {"InstanceNormalization", 6}, {"LRN", 1}, {"LpNormalization", 1}, {"MeanVarianceNormalization", 9},
       {"Shrink", 9},     {"SpaceToDepth", 1}, {"EyeLike", 9},     {"Scatter", 9},     {"Upsample", 9},
+      {"ReverseSequence", 10}, {"LSTM", 7},   {"GRU", 7},         {"RNN", 7},
   };
   auto it = kSince.find(op_type);
   return it == kSince.end() ? 11 : it->second;

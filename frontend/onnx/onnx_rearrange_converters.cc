@@ -1,7 +1,8 @@
 /*! \file onnx_rearrange_converters.cc
  *  \brief ONNX operators that move elements without arithmetic on them: DepthToSpace and
  *         SpaceToDepth (reshape, transpose, reshape), GatherND (one `take` of the data with its
- *         leading indexed axes flattened) and EyeLike (a constant).
+ *         leading indexed axes flattened), ReverseSequence (one take_along_axis) and EyeLike
+ *         (a constant).
  */
 #include "frontend/onnx/converter_util.h"
 
@@ -138,9 +139,41 @@ Outputs EyeLike(OnnxContext& ctx, const onnx::NodeProto& node) {
   return std::vector<relax::Expr>{relax::MakeConstant(TensorFromDoubles(dtype, *xs, values))};
 }
 
+/*! \brief ReverseSequence: along time_axis, the first sequence_lens[b] elements of batch entry b
+ *  reversed, the rest kept. One take_along_axis by index t' = t < len ? len - 1 - t : t,
+ *  computed from the lengths (a constant when they are: the calls fold at import). */
+Outputs ReverseSequence(OnnxContext& ctx, const onnx::NodeProto& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<relax::Expr> lens = ctx.Input(node, 1);
+  if (!lens.ok()) return lens.status();
+  absl::StatusOr<std::vector<int64_t>> shape = StaticShape(*x, "the input");
+  if (!shape.ok()) return shape.status();
+  const int64_t rank = static_cast<int64_t>(shape->size());
+  const int64_t time_axis = ctx.IntAttr(node, "time_axis", 0), batch_axis = ctx.IntAttr(node, "batch_axis", 1);
+  if (rank < 2 || (time_axis != 0 && time_axis != 1) || batch_axis != 1 - time_axis) {
+    return absl::InvalidArgumentError(absl::StrCat("time_axis ", time_axis, " and batch_axis ", batch_axis, " must be 0 and 1 in some order, of an input of rank >= 2"));
+  }
+  const int64_t steps = (*shape)[time_axis], batch = (*shape)[batch_axis];
+  // (T, 1) or (1, T) iota against (1, B) or (B, 1) lengths, then ones for the trailing axes.
+  std::vector<int64_t> t_shape(rank, 1), b_shape(rank, 1);
+  t_shape[time_axis] = steps;
+  b_shape[batch_axis] = batch;
+  std::vector<int64_t> iota(steps);
+  for (int64_t t = 0; t < steps; ++t) iota[t] = t;
+  Composer c(ctx, Scalar(0, DataType::Int64()));
+  relax::Expr t = c.Op("reshape", {relax::MakeConstant(Int64Tensor(iota))}, {{"shape", t_shape}});
+  relax::Expr len = c.Op("reshape", {c.Cast(*lens, DataType::Int64())}, {{"shape", b_shape}});
+  relax::Expr reversed = c.Sub(c.Sub(len, c.K(1)), t);
+  relax::Expr index = c.Op("where", {c.Op("less", {t, len}), reversed, t});
+  index = c.Op("broadcast_to", {index}, {{"shape", *shape}});
+  return c.Result(c.Op("take_along_axis", {*x, index}, {{"axis", time_axis}}));
+}
+
 }  // namespace
 
 void RegisterRearrangeOnnxConverters(OnnxConverterRegistry& r) {
+  r.Register("ReverseSequence", ReverseSequence);
   r.Register("DepthToSpace", DepthToSpace);
   r.Register("SpaceToDepth", SpaceToDepth);
   r.Register("GatherND", GatherND);

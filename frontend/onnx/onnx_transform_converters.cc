@@ -276,10 +276,12 @@ Outputs OneHot(OnnxContext& ctx, const onnx::NodeProto& node) {
   absl::StatusOr<std::vector<int64_t>> is = StaticShape(*indices, "OneHot's indices");
   if (!is.ok()) return is.status();
   const TensorData* depth_t = ctx.ConstantInput(node, 1);
-  const TensorData* values = ctx.ConstantInput(node, 2);
-  if (depth_t == nullptr || depth_t->NumElements() != 1 || values == nullptr || values->NumElements() != 2) {
-    return absl::UnimplementedError("depth and values must be constants (one value; two values)");
-  }
+  if (depth_t == nullptr || depth_t->NumElements() != 1) return absl::UnimplementedError("depth must be a constant of one value");
+  absl::StatusOr<relax::Expr> values = ctx.Input(node, 2);  // [off, on], a constant or computed
+  if (!values.ok()) return values.status();
+  absl::StatusOr<std::vector<int64_t>> vs = StaticShape(*values, "OneHot's values");
+  if (!vs.ok()) return vs.status();
+  if (vs->size() != 1 || (*vs)[0] != 2) return absl::InvalidArgumentError("values must hold two elements, [off, on]");
   const int64_t depth = static_cast<int64_t>(ElementAsDouble(*depth_t, 0));
   if (depth <= 0) return absl::InvalidArgumentError("depth must be positive");
   const int64_t rank = static_cast<int64_t>(is->size()) + 1;
@@ -303,7 +305,12 @@ Outputs OneHot(OnnxContext& ctx, const onnx::NodeProto& node) {
   for (int64_t k = 0; k < depth; ++k) SetElement(&positions, k, static_cast<double>(k));
   absl::StatusOr<relax::Expr> hit = ctx.EmitOp("equal", {*column, relax::MakeConstant(positions)});
   if (!hit.ok()) return hit.status();
-  return One(ctx.EmitOp("where", {*hit, Scalar(ElementAsDouble(*values, 1), values->dtype()), Scalar(ElementAsDouble(*values, 0), values->dtype())}));
+  Composer c(ctx, *values);
+  auto element = [&](int64_t k) {
+    return c.Op("reshape", {c.Op("strided_slice", {*values}, {{"axes", std::vector<int64_t>{0}}, {"begin", std::vector<int64_t>{k}}, {"end", std::vector<int64_t>{k + 1}}})},
+                {{"shape", std::vector<int64_t>{}}});
+  };
+  return c.Result(c.Op("where", {*hit, element(1), element(0)}));
 }
 
 /*! \brief Range: of constants, the values, made at import; with a symbolic limit (a decoder's
