@@ -11,20 +11,7 @@ source tools/testing/checks.sh
 t="${TEST_TMPDIR}"
 /usr/bin/python3 frontend/common/recurrent_cases.py "$t" 2> "$t/export.log" || { cat "$t/export.log"; exit 1; }
 
-# all_match OUTS REFS: every comma-separated output matches its reference.
-all_match() {
-  local -a outs refs
-  IFS=, read -ra outs <<< "$1"
-  IFS=, read -ra refs <<< "$2"
-  for i in "${!refs[@]}"; do matches_reference "${outs[$i]}" "${refs[$i]}" 1e-4 || return 1; done
-}
-while read -r case model inputs refs; do
-  outs=${refs//.ref/.out}
-  check "$case matches its reference" bash -c "
-    frontend/import --in '$model' --out '$t/$case.irpb' && passes/opt --in '$t/$case.irpb' --out '$t/$case.opt.irpb' &&
-    codegen/build --in '$t/$case.opt.irpb' --out '$t/$case.mlcx' && vm/run --exe '$t/$case.mlcx' --inputs '$inputs' --outputs '$outs'" \
-    && check "$case: every output within 1e-4" all_match "$outs" "$refs"
-done < "$t/cases.txt"
+reference_cases "$t"
 
 # A symbolic sequence length cannot be unrolled: the error names the node and says how to pin it.
 /usr/bin/python3 - "$t" <<'PY'

@@ -39,6 +39,7 @@ OnnxConverterRegistry& OnnxConverterRegistry::Global() {
     RegisterLibraryOnnxConverters(*r);
     RegisterRecurrentOnnxConverters(*r);
     RegisterSignalOnnxConverters(*r);
+    RegisterSamplingOnnxConverters(*r);
     return r;
   }();
   return *registry;

@@ -6,6 +6,8 @@
 #   finish                           prints the tally; exits non-zero if any check failed
 #   matches_reference OUT REF [TOL]  succeeds when the .npy OUT matches the .npy REF: same shape,
 #                                    max |OUT - REF| / max |REF| < TOL (default 1e-4; printed)
+#   reference_cases DIR              one check per case of DIR/cases.txt (below): imported,
+#                                    compiled, run and matched against its reference outputs
 #   shard_owns K                     true when this shard of a sharded test (shard_count in
 #                                    BUILD) runs part K of it; parts go round robin over shards
 # Every check prints "ok: NAME" or "FAILED: NAME", so a test log reads as a list of properties.
@@ -53,4 +55,27 @@ PY
 shard_owns() {
   if [[ -n "${TEST_SHARD_STATUS_FILE:-}" ]]; then touch "$TEST_SHARD_STATUS_FILE"; fi
   (( $1 % ${TEST_TOTAL_SHARDS:-1} == ${TEST_SHARD_INDEX:-0} ))
+}
+
+# reference_cases DIR: the cases a generator wrote to DIR/cases.txt, one per line
+# "<case> <model file> <inputs> <references>" (comma-separated .npy lists), each imported,
+# compiled with the default passes and run by the stage binaries (run from the runfiles root);
+# every output must match its reference within 1e-4 of its scale. One check per case.
+reference_cases() {
+  local dir=$1 case model inputs refs outs
+  while read -r case model inputs refs; do
+    outs=${refs//.ref/.out}
+    check "$case matches its reference" _reference_case "$dir/$case" "$model" "$inputs" "$outs" "$refs"
+  done < "$dir/cases.txt"
+}
+
+_reference_case() {
+  local stem=$1 model=$2 inputs=$3 outs=$4 refs=$5 i
+  frontend/import --in "$model" --out "$stem.irpb" && passes/opt --in "$stem.irpb" --out "$stem.opt.irpb" &&
+    codegen/build --in "$stem.opt.irpb" --out "$stem.mlcx" && vm/run --exe "$stem.mlcx" --inputs "$inputs" --outputs "$outs" ||
+    return 1
+  local -a o r
+  IFS=, read -ra o <<< "$outs"
+  IFS=, read -ra r <<< "$refs"
+  for i in "${!r[@]}"; do matches_reference "${o[$i]}" "${r[$i]}" 1e-4 || return 1; done
 }
