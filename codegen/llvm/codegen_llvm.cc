@@ -661,32 +661,50 @@ class KernelEmitter {
     return zero32;
   }
 
-  /*! \brief The register tile itself. Each row of each column block is one <NR x float>
-   *  accumulator (LLVM splits it into the target's vectors), held in registers across the
-   *  reduction loops: per innermost step, one vector load of B per block, one broadcast of A
-   *  per row (a vector load with vector_a) and MR x NB fused multiply-adds. Accumulators start at zero and C is added after
-   *  the reductions, so C's loads do not stall the first FMAs (the tile may come from L2 or L3).
-   *  Strided B or C lanes are gathered and scattered element by element. The accumulators are
-   *  stack slots of the entry block, which SROA turns into registers. */
+  /*! \brief The register tile itself. Each row of each column block is one accumulator of NR
+   *  floats, held in registers across the reduction loops: per innermost step, one vector load
+   *  of B per block, one broadcast of A per row (a vector load with vector_a) and MR x NB fused
+   *  multiply-adds. An NR that is not a power of two is kept as pieces that are (40 = 32 + 8):
+   *  LLVM splits those into the target's vectors, where a <40 x float> was scalarized lane by
+   *  lane at every step (a 512 x 1000 dense layer ran at 2% of the peak). Accumulators start at
+   *  zero and C is added after the reductions, so C's loads do not stall the first FMAs (the tile
+   *  may come from L2 or L3). Strided B or C lanes are gathered and scattered element by
+   *  element. The accumulators are stack slots of the entry block, which SROA turns into
+   *  registers. */
   void EmitRegisterTile(const RegisterTile& tile, llvm::Value* cp, llvm::Value* ap, llvm::Value* bp) {
     llvm::Type* f32 = b_.getFloatTy();
-    auto* vec = llvm::FixedVectorType::get(f32, static_cast<unsigned>(tile.nr));
+    struct Piece {
+      int64_t start, width;
+      llvm::FixedVectorType* type;
+      llvm::Function* fma;
+    };
+    std::vector<Piece> pieces;
+    for (int64_t start = 0, left = tile.nr; left > 0;) {
+      int64_t width = 1;
+      while (width * 2 <= left) width *= 2;
+      auto* type = llvm::FixedVectorType::get(f32, static_cast<unsigned>(width));
+      pieces.push_back({start, width, type, llvm::Intrinsic::getDeclaration(&mod_, llvm::Intrinsic::fmuladd, {type})});
+      start += width;
+      left -= width;
+    }
+    const int64_t np = static_cast<int64_t>(pieces.size());
     auto at = [&](llvm::Value* base, llvm::Value* offset) { return b_.CreateInBoundsGEP(f32, base, offset); };
-    auto load_row = [&](llvm::Value* base, llvm::Value* offset, int64_t stride) -> llvm::Value* {
-      if (stride == 1) return b_.CreateAlignedLoad(vec, at(base, offset), llvm::Align(4));
-      llvm::Value* v = llvm::UndefValue::get(vec);
-      for (int64_t j = 0; j < tile.nr; ++j) {
-        llvm::Value* e = b_.CreateLoad(f32, at(base, b_.CreateAdd(offset, b_.getInt64(j * stride))));
+    // Lanes [start, start + width) of a row of NR floats at `offset`, `stride` apart.
+    auto load_piece = [&](const Piece& p, llvm::Value* base, llvm::Value* offset, int64_t stride) -> llvm::Value* {
+      if (stride == 1) return b_.CreateAlignedLoad(p.type, at(base, b_.CreateAdd(offset, b_.getInt64(p.start))), llvm::Align(4));
+      llvm::Value* v = llvm::UndefValue::get(p.type);
+      for (int64_t j = 0; j < p.width; ++j) {
+        llvm::Value* e = b_.CreateLoad(f32, at(base, b_.CreateAdd(offset, b_.getInt64((p.start + j) * stride))));
         v = b_.CreateInsertElement(v, e, b_.getInt64(j));
       }
       return v;
     };
     const int64_t count = tile.mr * tile.nb;
     llvm::IRBuilder<> entry_builder(entry_, entry_->begin());
-    std::vector<llvm::AllocaInst*> acc(count);
-    for (int64_t i = 0; i < count; ++i) {
-      acc[i] = entry_builder.CreateAlloca(vec);
-      b_.CreateStore(llvm::ConstantFP::get(vec, 0.0), acc[i]);
+    std::vector<llvm::AllocaInst*> acc(count * np);  // [row][block][piece]
+    for (int64_t i = 0; i < count * np; ++i) {
+      acc[i] = entry_builder.CreateAlloca(pieces[i % np].type);
+      b_.CreateStore(llvm::ConstantFP::get(pieces[i % np].type, 0.0), acc[i]);
     }
     // The reduction loops, outermost first; offsets of A and B accumulate their strides.
     llvm::Value* a_off = b_.getInt64(0);
@@ -709,31 +727,42 @@ class KernelEmitter {
       open.push_back({k, header});
       exits.push_back(exit);
     }
-    llvm::Function* fma = llvm::Intrinsic::getDeclaration(&mod_, llvm::Intrinsic::fmuladd, {vec});
-    auto a_value = [&](int64_t r) -> llvm::Value* {
+    // Row r's A as one value per piece: a broadcast of its element, or its lanes (vector_a).
+    auto a_value = [&](int64_t r) {
       llvm::Value* a_at = b_.CreateAdd(a_off, b_.getInt64(r * tile.a_m));
-      return tile.vector_a ? load_row(ap, a_at, 1) : b_.CreateVectorSplat(static_cast<unsigned>(tile.nr), b_.CreateLoad(f32, at(ap, a_at)));
+      std::vector<llvm::Value*> out;
+      llvm::Value* scalar = tile.vector_a ? nullptr : b_.CreateLoad(f32, at(ap, a_at));
+      for (const Piece& p : pieces) {
+        out.push_back(tile.vector_a ? load_piece(p, ap, a_at, 1) : b_.CreateVectorSplat(static_cast<unsigned>(p.width), scalar));
+      }
+      return out;
     };
-    auto b_value = [&](int64_t j) { return load_row(bp, b_.CreateAdd(b_off, b_.getInt64(j * tile.b_nb)), tile.b_n); };
-    auto accumulate = [&](int64_t r, int64_t j, llvm::Value* a, llvm::Value* bv) {
-      llvm::AllocaInst* slot = acc[r * tile.nb + j];
-      b_.CreateStore(b_.CreateCall(fma, {a, bv, b_.CreateLoad(vec, slot)}), slot);
+    auto b_value = [&](int64_t j) {
+      std::vector<llvm::Value*> out;
+      for (const Piece& p : pieces) out.push_back(load_piece(p, bp, b_.CreateAdd(b_off, b_.getInt64(j * tile.b_nb)), tile.b_n));
+      return out;
+    };
+    auto accumulate = [&](int64_t r, int64_t j, const std::vector<llvm::Value*>& a, const std::vector<llvm::Value*>& bv) {
+      for (int64_t q = 0; q < np; ++q) {
+        llvm::AllocaInst* slot = acc[(r * tile.nb + j) * np + q];
+        b_.CreateStore(b_.CreateCall(pieces[q].fma, {a[q], bv[q], b_.CreateLoad(pieces[q].type, slot)}), slot);
+      }
     };
     if (!tile.vector_a && tile.mr < tile.nb) {
       // Fewer rows than column blocks (3 x 4 on AVX2's 16 registers): the MR broadcasts stay
       // live and each B vector is loaded as it is used, so the tile needs MR + 1 registers
       // beside its accumulators, not NB + 1.
-      std::vector<llvm::Value*> arow(tile.mr);
+      std::vector<std::vector<llvm::Value*>> arow(tile.mr);
       for (int64_t r = 0; r < tile.mr; ++r) arow[r] = a_value(r);
       for (int64_t j = 0; j < tile.nb; ++j) {
-        llvm::Value* bv = b_value(j);
+        std::vector<llvm::Value*> bv = b_value(j);
         for (int64_t r = 0; r < tile.mr; ++r) accumulate(r, j, arow[r], bv);
       }
     } else {
-      std::vector<llvm::Value*> brow(tile.nb);
+      std::vector<std::vector<llvm::Value*>> brow(tile.nb);
       for (int64_t j = 0; j < tile.nb; ++j) brow[j] = b_value(j);
       for (int64_t r = 0; r < tile.mr; ++r) {
-        llvm::Value* a = a_value(r);
+        std::vector<llvm::Value*> a = a_value(r);
         for (int64_t j = 0; j < tile.nb; ++j) accumulate(r, j, a, brow[j]);
       }
     }
@@ -754,13 +783,16 @@ class KernelEmitter {
     for (int64_t r = 0; r < tile.mr; ++r) {
       for (int64_t j = 0; j < tile.nb; ++j) {
         llvm::Value* offset = b_.getInt64(r * tile.c_m + j * tile.c_nb);
-        llvm::Value* sum = b_.CreateLoad(vec, acc[r * tile.nb + j]);
-        if (!tile.overwrite) sum = b_.CreateFAdd(load_row(cp, offset, tile.c_n), sum);
-        if (tile.c_n == 1) {
-          b_.CreateAlignedStore(sum, at(cp, offset), llvm::Align(4));
-        } else {
-          for (int64_t l = 0; l < tile.nr; ++l) {
-            b_.CreateStore(b_.CreateExtractElement(sum, b_.getInt64(l)), at(cp, b_.CreateAdd(offset, b_.getInt64(l * tile.c_n))));
+        for (int64_t q = 0; q < np; ++q) {
+          const Piece& p = pieces[q];
+          llvm::Value* sum = b_.CreateLoad(p.type, acc[(r * tile.nb + j) * np + q]);
+          if (!tile.overwrite) sum = b_.CreateFAdd(load_piece(p, cp, offset, tile.c_n), sum);
+          if (tile.c_n == 1) {
+            b_.CreateAlignedStore(sum, at(cp, b_.CreateAdd(offset, b_.getInt64(p.start))), llvm::Align(4));
+          } else {
+            for (int64_t l = 0; l < p.width; ++l) {
+              b_.CreateStore(b_.CreateExtractElement(sum, b_.getInt64(l)), at(cp, b_.CreateAdd(offset, b_.getInt64((p.start + l) * tile.c_n))));
+            }
           }
         }
       }
