@@ -157,7 +157,7 @@ void RegisterResizeOnnxConverter(OnnxConverterRegistry& registry);
 void RegisterRecurrentOnnxConverters(OnnxConverterRegistry& registry);
 /*! \brief HannWindow, HammingWindow, BlackmanWindow as constants (onnx_signal_converters.cc). */
 void RegisterSignalOnnxConverters(OnnxConverterRegistry& registry);
-/*! \brief GridSample, composed of coordinate arithmetic and gathers (onnx_sampling_converters.cc). */
+/*! \brief GridSample and RoiAlign, composed of coordinate arithmetic and gathers (onnx_sampling_converters.cc). */
 void RegisterSamplingOnnxConverters(OnnxConverterRegistry& registry);
 /*! \brief TensorProto.DataType -> DataType. */
 absl::StatusOr<DataType> DtypeFromOnnx(int32_t elem_type);

@@ -1,8 +1,8 @@
 /*! \file onnx_sampling_converters.cc
- *  \brief GridSample (opset 16; torch.nn.functional.grid_sample): every mode (bilinear, nearest,
- *         bicubic), padding mode (zeros, border, reflection) and align_corners, composed of
- *         elementwise operators on the sampling coordinates and one take_along_axis per tap of
- *         the input flattened to (N, C, H * W).
+ *  \brief Operators that read an image at computed points, composed of elementwise operators
+ *         on the points' coordinates and one take_along_axis per tap of the image flattened to
+ *         (N, C, H * W): GridSample (opset 16; torch.nn.functional.grid_sample: every mode,
+ *         padding mode and align_corners) and RoiAlign (opsets 10 and 16).
  */
 #include "frontend/onnx/converter_util.h"
 
@@ -135,9 +135,107 @@ Outputs GridSample(OnnxContext& ctx, const onnx::NodeProto& node) {
   return c.Result(c.Op("reshape", {sum}, {{"shape", std::vector<int64_t>{n, channels, ho, wo}}}));
 }
 
+/*! \brief RoiAlign (opset 10 and 16) as ONNX Runtime computes it: per RoI and output bin, a grid
+ *  of sampling_ratio x sampling_ratio points, each bilinear from the four pixels around it
+ *  (points more than a pixel outside read 0, points just outside clamp to the edge); avg: the
+ *  mean over the grid; max: the largest weighted corner of any point. Coordinates are shifted by
+ *  half a pixel in half_pixel mode (opset 16's default); output_half_pixel (opset 10's
+ *  behaviour) makes every RoI at least one pixel. The points' coordinates are computed from the
+ *  RoIs when the kernel runs; their number must be known when it compiles, so the adaptive grid
+ *  (sampling_ratio 0: ceil(RoI size / output size) points, a size of the RoI values) is refused. */
+Outputs RoiAlign(OnnxContext& ctx, const onnx::NodeProto& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<relax::Expr> rois = ctx.Input(node, 1);
+  if (!rois.ok()) return rois.status();
+  absl::StatusOr<relax::Expr> batch_indices = ctx.Input(node, 2);
+  if (!batch_indices.ok()) return batch_indices.status();
+  absl::StatusOr<std::vector<int64_t>> xs = StaticShape(*x, "RoiAlign's input");
+  if (!xs.ok()) return xs.status();
+  absl::StatusOr<std::vector<int64_t>> rs = StaticShape(*rois, "RoiAlign's rois");
+  if (!rs.ok()) return rs.status();
+  if (xs->size() != 4 || rs->size() != 2 || (*rs)[1] != 4) return absl::InvalidArgumentError("RoiAlign takes an (N, C, H, W) input and (R, 4) rois");
+  const std::string mode = ctx.StringAttr(node, "mode", "avg");
+  if (mode != "avg" && mode != "max") return absl::InvalidArgumentError(absl::StrCat("unknown mode '", mode, "' (avg or max)"));
+  const std::string transform = ctx.StringAttr(node, "coordinate_transformation_mode", ctx.opset() >= 16 ? "half_pixel" : "output_half_pixel");
+  if (transform != "half_pixel" && transform != "output_half_pixel") {
+    return absl::InvalidArgumentError(absl::StrCat("unknown coordinate_transformation_mode '", transform, "'"));
+  }
+  const int64_t grid = ctx.IntAttr(node, "sampling_ratio", 0);
+  if (grid <= 0) {
+    return absl::UnimplementedError("sampling_ratio 0 (a grid sized by each RoI's extent, known only at run time) is not supported; "
+                                    "export with a positive sampling_ratio (torchvision's detectors use 2)");
+  }
+  const int64_t ph = ctx.IntAttr(node, "output_height", 1), pw = ctx.IntAttr(node, "output_width", 1);
+  const double scale = ctx.FloatAttr(node, "spatial_scale", 1.0f), offset = transform == "half_pixel" ? 0.5 : 0.0;
+  const int64_t channels = (*xs)[1], h = (*xs)[2], w = (*xs)[3], r = (*rs)[0];
+  const int64_t samples = ph * pw * grid * grid;
+  Composer c(ctx, *rois);
+  auto column = [&](int64_t k, std::vector<int64_t> shape) {
+    relax::Expr v = c.Op("strided_slice", {*rois}, {{"axes", std::vector<int64_t>{1}}, {"begin", std::vector<int64_t>{k}}, {"end", std::vector<int64_t>{k + 1}}});
+    return c.Op("reshape", {c.Sub(c.Mul(v, c.K(scale)), c.K(offset))}, {{"shape", shape}});
+  };
+  // Per axis: the start and the bin size of each RoI, and the points' offsets within the RoI in
+  // bins (bin + (i + 0.5) / grid), laid out so y varies along (PH, GH) and x along (PW, GW).
+  auto axis = [&](int64_t begin_col, int64_t bins, std::vector<int64_t> roi_shape, std::vector<int64_t> steps_shape) {
+    relax::Expr start = column(begin_col, roi_shape), extent = c.Sub(column(begin_col + 2, roi_shape), start);
+    if (transform == "output_half_pixel") extent = c.Max(extent, c.K(1));
+    std::vector<double> steps;
+    for (int64_t b = 0; b < bins; ++b) {
+      for (int64_t i = 0; i < grid; ++i) steps.push_back(static_cast<double>(b) + (static_cast<double>(i) + 0.5) / static_cast<double>(grid));
+    }
+    relax::Expr at = c.Op("reshape", {relax::MakeConstant(TensorFromDoubles(c.dtype(), {bins * grid}, steps))}, {{"shape", steps_shape}});
+    return c.Add(start, c.Mul(c.Div(extent, c.K(static_cast<double>(bins))), at));
+  };
+  // (R, PH, GH, PW, GW): y along axes 1-2, x along 3-4.
+  relax::Expr y = axis(1, ph, {r, 1, 1, 1, 1}, {1, ph, grid, 1, 1});
+  relax::Expr xq = axis(0, pw, {r, 1, 1, 1, 1}, {1, 1, 1, pw, grid});
+  const std::vector<int64_t> points = {r, ph, grid, pw, grid};
+  y = c.Op("broadcast_to", {y}, {{"shape", points}});
+  xq = c.Op("broadcast_to", {xq}, {{"shape", points}});
+  auto outside = [&](const relax::Expr& v, int64_t size) {
+    return c.Op("logical_or", {c.Op("less", {v, c.K(-1)}), c.Op("greater", {v, c.K(static_cast<double>(size))})});
+  };
+  relax::Expr inside = c.Cast(c.Op("logical_not", {c.Op("logical_or", {outside(y, h), outside(xq, w)})}), c.dtype());
+  // The low and high pixel of each point along one axis and its fraction past the low one.
+  auto corners = [&](relax::Expr v, int64_t size) {
+    v = c.Max(v, c.K(0));
+    relax::Expr low = c.Op("floor", {v});
+    relax::Expr at_edge = c.Op("greater_equal", {low, c.K(static_cast<double>(size - 1))});
+    low = c.Op("where", {at_edge, c.K(static_cast<double>(size - 1)), low});
+    relax::Expr high = c.Op("where", {at_edge, low, c.Add(low, c.K(1))});
+    relax::Expr frac = c.Op("where", {at_edge, c.K(0), c.Sub(v, low)});
+    return std::vector<relax::Expr>{low, high, frac};
+  };
+  std::vector<relax::Expr> cy = corners(y, h), cx = corners(xq, w);
+  // Each RoI's image, flattened: (R, C, H * W).
+  relax::Expr images = c.Op("take", {c.Op("reshape", {*x}, {{"shape", std::vector<int64_t>{(*xs)[0], channels, h * w}}}), c.Cast(*batch_indices, DataType::Int64())},
+                            {{"axis", int64_t{0}}});
+  relax::Expr result;
+  for (int corner = 0; corner < 4; ++corner) {
+    const relax::Expr& iy = corner < 2 ? cy[0] : cy[1];
+    const relax::Expr& ix = corner % 2 == 0 ? cx[0] : cx[1];
+    relax::Expr wy = corner < 2 ? c.Sub(c.K(1), cy[2]) : cy[2];
+    relax::Expr wx = corner % 2 == 0 ? c.Sub(c.K(1), cx[2]) : cx[2];
+    relax::Expr weight = c.Op("reshape", {c.Mul(c.Mul(wy, wx), inside)}, {{"shape", std::vector<int64_t>{r, 1, samples}}});
+    relax::Expr index = c.Cast(c.Add(c.Mul(iy, c.K(static_cast<double>(w))), ix), DataType::Int64());
+    index = c.Op("broadcast_to", {c.Op("reshape", {index}, {{"shape", std::vector<int64_t>{r, 1, samples}}})}, {{"shape", std::vector<int64_t>{r, channels, samples}}});
+    relax::Expr v = c.Mul(c.Op("take_along_axis", {images, index}, {{"axis", int64_t{2}}}), weight);
+    result = !result.defined() ? v : mode == "avg" ? c.Add(result, v) : c.Max(result, v);
+  }
+  // (R, C, PH, GH, PW, GW) -> the bins' points last, then reduced.
+  result = c.Op("reshape", {result}, {{"shape", std::vector<int64_t>{r, channels, ph, grid, pw, grid}}});
+  result = c.Op("permute_dims", {result}, {{"axes", std::vector<int64_t>{0, 1, 2, 4, 3, 5}}});
+  result = c.Op(mode == "avg" ? "mean" : "max", {result}, {{"axis", std::vector<int64_t>{4, 5}}, {"keepdims", false}});
+  return c.Result(result);
+}
+
 }  // namespace
 
-void RegisterSamplingOnnxConverters(OnnxConverterRegistry& r) { r.Register("GridSample", GridSample); }
+void RegisterSamplingOnnxConverters(OnnxConverterRegistry& r) {
+  r.Register("GridSample", GridSample);
+  r.Register("RoiAlign", RoiAlign);
+}
 
 }  // namespace onnx_import
 }  // namespace mlc

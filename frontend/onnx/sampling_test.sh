@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# GridSample against PyTorch's grid_sample: 3 modes x 3 padding modes x align_corners, grids past
-# the image's edges (sampling_cases.py), each output within 1e-4 of its scale.
+# GridSample against PyTorch's grid_sample (3 modes x 3 padding modes x align_corners, grids past
+# the image's edges) and RoiAlign against torchvision's roi_align (aligned at opset 16, unaligned at
+# opset 11), from sampling_cases.py; each output within 1e-4 of its scale.
 set -euo pipefail
 cd "${TEST_SRCDIR}/mlc"
 source tools/testing/checks.sh
