@@ -155,7 +155,7 @@ void RegisterResizeOnnxConverter(OnnxConverterRegistry& registry);
 
 /*! \brief RNN, GRU, LSTM, unrolled over the static sequence length (onnx_recurrent_converters.cc). */
 void RegisterRecurrentOnnxConverters(OnnxConverterRegistry& registry);
-/*! \brief HannWindow, HammingWindow, BlackmanWindow as constants (onnx_signal_converters.cc). */
+/*! \brief HannWindow, HammingWindow, BlackmanWindow as constants, DFT, STFT (onnx_signal_converters.cc). */
 void RegisterSignalOnnxConverters(OnnxConverterRegistry& registry);
 /*! \brief GridSample and RoiAlign, composed of coordinate arithmetic and gathers (onnx_sampling_converters.cc). */
 void RegisterSamplingOnnxConverters(OnnxConverterRegistry& registry);

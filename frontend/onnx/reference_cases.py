@@ -1,16 +1,20 @@
-"""Writes GridSample and RoiAlign test cases for sampling_test.sh into a directory (see
-reference_cases in tools/testing/checks.sh): torch.nn.functional.grid_sample in every mode,
+"""Writes the cases of reference_test.sh into a directory (see reference_cases in
+tools/testing/checks.sh): ONNX operators whose reference is another implementation.
+GridSample: torch.nn.functional.grid_sample in every mode,
 padding mode and align_corners setting, exported with torch.onnx at opset 16, with grids reaching
 past the image so every padding mode matters; torchvision.ops.roi_align (aligned at opset 16,
-unaligned at opset 11) on RoIs inside, across and beyond the image. The reference is PyTorch's forward.
+unaligned at opset 11) on RoIs inside, across and beyond the image, against PyTorch's forward.
+DFT and STFT (what the node cases leave out: onesided, dft_length cutting and padding, complex
+input forward, a non-default axis) against numpy.fft.
 
-    /usr/bin/python3 sampling_cases.py DIR
+    /usr/bin/python3 reference_cases.py DIR
 """
 import itertools
 import os
 import sys
 
 import numpy as np
+import onnx
 import torch
 
 
@@ -21,6 +25,40 @@ class GridSample(torch.nn.Module):
 
     def forward(self, x, grid):
         return torch.nn.functional.grid_sample(x, grid, **self.options)
+
+
+def signal_cases(out):
+    """DFT and STFT nodes built with onnx.helper; numpy.fft is the reference."""
+    from onnx import TensorProto, helper, numpy_helper
+    rng = np.random.default_rng(0)
+    lines = []
+
+    def save(name, node, inputs, constants, ref):
+        graph = helper.make_graph([node], name, [helper.make_tensor_value_info(n, TensorProto.FLOAT, v.shape) for n, v in inputs],
+                                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+                                  [numpy_helper.from_array(v, n) for n, v in constants])
+        path = os.path.join(out, name + ".onnx")
+        onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), path)
+        paths = [os.path.join(out, f"{name}.in{i}.npy") for i in range(len(inputs))]
+        for p, (_, v) in zip(paths, inputs):
+            np.save(p, v)
+        np.save(os.path.join(out, f"{name}.ref0.npy"), ref.astype(np.float32))
+        lines.append(f"{name} {path} {','.join(paths)} {os.path.join(out, name + '.ref0.npy')}")
+
+    def pair(z):
+        return np.stack((z.real, z.imag), axis=-1)
+
+    x = rng.standard_normal((2, 10, 3, 1)).astype(np.float32)
+    save("dft_onesided_padded", helper.make_node("DFT", ["x", "n"], ["y"], axis=1, onesided=1), [("x", x)], [("n", np.array(12, np.int64))],
+         pair(np.fft.rfft(x[..., 0], n=12, axis=1)))
+    z = rng.standard_normal((2, 3, 8, 2)).astype(np.float32)
+    save("dft_complex_axis2_cut", helper.make_node("DFT", ["x", "n"], ["y"], axis=2), [("x", z)], [("n", np.array(6, np.int64))],
+         pair(np.fft.fft(z[..., 0] + 1j * z[..., 1], n=6, axis=2)))
+    s = rng.standard_normal((2, 40, 2)).astype(np.float32)
+    frames = np.stack([s[:, f * 6:f * 6 + 9] for f in range(1 + (40 - 9) // 6)], axis=1)  # (2, frames, 9, 2)
+    save("stft_complex_two_sided", helper.make_node("STFT", ["x", "step", "", "length"], ["y"], onesided=0), [("x", s)],
+         [("step", np.array(6, np.int64)), ("length", np.array(9, np.int64))], pair(np.fft.fft(frames[..., 0] + 1j * frames[..., 1], axis=2)))
+    return lines
 
 
 def main():
@@ -68,6 +106,7 @@ def main():
         ref = os.path.join(out, f"{name}.ref0.npy")
         np.save(ref, model(feature, boxes).numpy())
         lines.append(f"{name} {path} {','.join(paths)} {ref}")
+    lines += signal_cases(out)
     with open(os.path.join(out, "cases.txt"), "w") as f:
         f.write("\n".join(lines) + "\n")
 
