@@ -2,8 +2,8 @@
 
     /usr/bin/python3 recurrent_cases.py DIR
 
-Each case is a model file (.onnx or .fxpb), its inputs DIR/<case>.in<i>.npy and reference
-outputs DIR/<case>.ref<i>.npy, listed in DIR/cases.txt as "<case> <model file> <inputs> <outputs>".
+Each case is a model file (.onnx or .fxpb), its inputs and reference outputs, listed in
+DIR/cases.txt (tools/testing/reference_case.py).
 PyTorch modules (nn.LSTM / nn.GRU / nn.RNN with several layers, both directions, batch_first,
 initial states) go through torch.onnx and through FX; their reference is PyTorch's forward. ONNX
 nodes with what PyTorch does not export (sequence_lens given at run time, layout 1, GRU without
@@ -20,7 +20,9 @@ import torch
 from onnx import TensorProto, helper, numpy_helper
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "torch"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "testing"))
 import export_fx  # noqa: E402
+from reference_case import save_case, torch_onnx_case  # noqa: E402
 
 GATES = {"RNN": 1, "GRU": 3, "LSTM": 4}
 DEFAULT_ACTIVATIONS = {"RNN": ["Tanh"], "GRU": ["Sigmoid", "Tanh"], "LSTM": ["Sigmoid", "Tanh", "Tanh"]}
@@ -126,25 +128,12 @@ def torch_cases(out, cases):
         inputs = [x]
         if with_state:
             inputs += [torch.randn(layers, batch, rnn.hidden_size) for _ in range(2 if lstm else 1)]
+        cases.append(torch_onnx_case(out, f"{name}_onnx", model, inputs, 14, [f"in{i}" for i in range(len(inputs))]))
         with torch.no_grad():
             refs = model(*inputs)
-        for fmt in ("onnx", "fxpb"):
-            case = f"{name}_{fmt}"
-            path = os.path.join(out, f"{case}.{fmt}")
-            if fmt == "onnx":
-                torch.onnx.export(model, tuple(inputs), path, opset_version=14,
-                                  input_names=[f"in{i}" for i in range(len(inputs))])
-            else:
-                export_fx.export(model, tuple(inputs), path)
-            cases.append((case, path, save(out, case, "in", [t.numpy() for t in inputs]), save(out, case, "ref", [t.numpy() for t in refs])))
-
-
-def save(out, case, kind, arrays):
-    paths = []
-    for i, a in enumerate(arrays):
-        paths.append(os.path.join(out, f"{case}.{kind}{i}.npy"))
-        np.save(paths[-1], a)
-    return ",".join(paths)
+        path = os.path.join(out, f"{name}_fxpb.fxpb")
+        export_fx.export(model, tuple(inputs), path)
+        cases.append(save_case(out, f"{name}_fxpb", path, [t.numpy() for t in inputs], [t.numpy() for t in refs]))
 
 
 def onnx_cases(out, cases):
@@ -203,7 +192,7 @@ def onnx_cases(out, cases):
         if layout == 1:
             refs = [np.ascontiguousarray(refs[0].transpose(2, 0, 1, 3))] + [np.ascontiguousarray(v.transpose(1, 0, 2)) for v in refs[1:]]
         inputs = [values[n] for n in names if n and n not in ("W", "R", "B", "P")]
-        cases.append((name, path, save(out, name, "in", inputs), save(out, name, "ref", refs)))
+        cases.append(save_case(out, name, path, inputs, refs))
 
 
 def main():
@@ -212,8 +201,7 @@ def main():
     torch_cases(out, cases)
     onnx_cases(out, cases)
     with open(os.path.join(out, "cases.txt"), "w") as f:
-        for case in cases:
-            f.write(" ".join(case) + "\n")
+        f.write("\n".join(cases) + "\n")
 
 
 if __name__ == "__main__":

@@ -17,6 +17,9 @@ import numpy as np
 import onnx
 import torch
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "testing"))
+from reference_case import save_case, torch_onnx_case  # noqa: E402
+
 
 class GridSample(torch.nn.Module):
     def __init__(self, mode, padding_mode, align_corners):
@@ -39,11 +42,7 @@ def signal_cases(out):
                                   [numpy_helper.from_array(v, n) for n, v in constants])
         path = os.path.join(out, name + ".onnx")
         onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), path)
-        paths = [os.path.join(out, f"{name}.in{i}.npy") for i in range(len(inputs))]
-        for p, (_, v) in zip(paths, inputs):
-            np.save(p, v)
-        np.save(os.path.join(out, f"{name}.ref0.npy"), ref.astype(np.float32))
-        lines.append(f"{name} {path} {','.join(paths)} {os.path.join(out, name + '.ref0.npy')}")
+        lines.append(save_case(out, name, path, [v for _, v in inputs], [ref.astype(np.float32)]))
 
     def pair(z):
         return np.stack((z.real, z.imag), axis=-1)
@@ -69,15 +68,7 @@ def main():
     lines = []
     for mode, padding, align in itertools.product(("bilinear", "nearest", "bicubic"), ("zeros", "border", "reflection"), (False, True)):
         name = f"grid_sample_{mode}_{padding}_{'aligned' if align else 'unaligned'}"
-        model = GridSample(mode, padding, align).eval()
-        path = os.path.join(out, name + ".onnx")
-        torch.onnx.export(model, (x, grid), path, opset_version=16, input_names=["x", "grid"], output_names=["y"])
-        paths = [os.path.join(out, f"{name}.in{i}.npy") for i in range(2)]
-        for p, v in zip(paths, (x, grid)):
-            np.save(p, v.numpy())
-        ref = os.path.join(out, f"{name}.ref0.npy")
-        np.save(ref, model(x, grid).numpy())
-        lines.append(f"{name} {path} {','.join(paths)} {ref}")
+        lines.append(torch_onnx_case(out, name, GridSample(mode, padding, align).eval(), (x, grid), 16, ["x", "grid"]))
     import torchvision
     feature = torch.randn(2, 4, 12, 10)
     # (batch index, x1, y1, x2, y2) in image coordinates (spatial_scale 0.5): inside, across the
@@ -97,15 +88,7 @@ def main():
     # (RoiAlign-10) means output_half_pixel (aligned=False): one case of each.
     for aligned, opset in ((True, 16), (False, 11)):
         name = f"roi_align_{'aligned' if aligned else 'unaligned'}_opset{opset}"
-        model = RoiAlign(aligned).eval()
-        path = os.path.join(out, name + ".onnx")
-        torch.onnx.export(model, (feature, boxes), path, opset_version=opset, input_names=["x", "rois"], output_names=["y"])
-        paths = [os.path.join(out, f"{name}.in{i}.npy") for i in range(2)]
-        for p, v in zip(paths, (feature, boxes)):
-            np.save(p, v.numpy())
-        ref = os.path.join(out, f"{name}.ref0.npy")
-        np.save(ref, model(feature, boxes).numpy())
-        lines.append(f"{name} {path} {','.join(paths)} {ref}")
+        lines.append(torch_onnx_case(out, name, RoiAlign(aligned).eval(), (feature, boxes), opset, ["x", "rois"]))
     lines += signal_cases(out)
     with open(os.path.join(out, "cases.txt"), "w") as f:
         f.write("\n".join(lines) + "\n")
