@@ -37,6 +37,7 @@
 #include "tools/tune/tuner.h"
 #include "vm/executable_format.h"
 #include "vm/generation.h"
+#include "vm/thread_pool.h"
 #include "vm/virtual_machine.h"
 
 namespace py = pybind11;
@@ -302,6 +303,12 @@ PYBIND11_MODULE(_mlc, m) {
     Check(mlc::ParseResourceLimits(spec, &limits));
     mlc::SetResourceLimits(limits);
   }, py::arg("spec"), "Resource limits as --limits takes them (docs/limits.md).");
+  m.def("set_num_threads", [](int n) {
+    if (n < 1) throw py::value_error("set_num_threads: the thread count must be at least 1, got " + std::to_string(n));
+    py::gil_scoped_release release;  // the old pool's workers are joined
+    mlc::vm::ThreadPool::SetGlobalThreads(n);
+  }, py::arg("n"), "Threads for the kernels' parallel loops from now on (MLC_NUM_THREADS sets the first count); call it between runs.");
+  m.def("get_num_threads", [] { return mlc::vm::ThreadPool::Global().num_threads(); }, "Threads the kernels' parallel loops run on.");
 
   py::class_<Executable>(m, "Executable", "A loaded executable: the VM over its kernels.")
       .def(py::init<const std::string&, const std::string&, const std::vector<std::string>&>(), py::arg("data"),

@@ -221,6 +221,20 @@ class Runtime(unittest.TestCase):
         self.assertTrue(close(m(x), model(x).detach().numpy()))
         self.assertTrue(model.training)  # left in the mode it was in
 
+    def test_set_num_threads_sets_the_threads_kernels_run_on(self):
+        before = mlc.get_num_threads()
+        want = self.m(self.x)
+        try:
+            for n in (1, 3):
+                mlc.set_num_threads(n)
+                self.assertEqual(mlc.get_num_threads(), n)
+                np.testing.assert_allclose(self.m(self.x), want, rtol=1e-5, atol=1e-6)
+            with self.assertRaises(ValueError) as e:
+                mlc.set_num_threads(0)
+            self.assertIn("at least 1, got 0", str(e.exception))
+        finally:
+            mlc.set_num_threads(before)
+
     def test_save_and_load(self):
         path = os.path.join(TMP, "cnn.mlcx")
         self.m.save(path)

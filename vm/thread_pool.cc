@@ -27,13 +27,27 @@ inline void CpuRelax() {
 }
 }  // namespace
 
+namespace {
+// The global pool: read on every launch (one atomic load), replaced under the mutex.
+std::atomic<ThreadPool*> global_pool{nullptr};
+std::mutex global_pool_mu;
+}  // namespace
+
 ThreadPool& ThreadPool::Global() {
-  static ThreadPool* pool = [] {
-    int n = static_cast<int>(std::thread::hardware_concurrency());
-    if (const char* env = std::getenv("MLC_NUM_THREADS")) n = std::atoi(env);
-    return new ThreadPool(std::max(1, n));
-  }();
+  if (ThreadPool* p = global_pool.load(std::memory_order_acquire)) return *p;
+  std::lock_guard<std::mutex> lock(global_pool_mu);
+  if (ThreadPool* p = global_pool.load(std::memory_order_relaxed)) return *p;
+  int n = static_cast<int>(std::thread::hardware_concurrency());
+  if (const char* env = std::getenv("MLC_NUM_THREADS")) n = std::atoi(env);
+  auto* pool = new ThreadPool(std::max(1, n));
+  global_pool.store(pool, std::memory_order_release);
   return *pool;
+}
+
+void ThreadPool::SetGlobalThreads(int num_threads) {
+  std::lock_guard<std::mutex> lock(global_pool_mu);
+  ThreadPool* old = global_pool.exchange(new ThreadPool(std::max(1, num_threads)), std::memory_order_acq_rel);
+  delete old;
 }
 
 ThreadPool::ThreadPool(int num_threads) {

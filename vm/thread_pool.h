@@ -7,7 +7,8 @@
  *  none is left (on a shared machine one vCPU is often slower than the other for a while, and
  *  a static split waits for the slowest; a loop of fewer than 4 iterations per thread is split
  *  statically only). The caller runs chunk 0, and Launch returns when all are done. A launch
- *  from inside a parallel body runs serially. Threads: MLC_NUM_THREADS, else the number of cores.
+ *  from inside a parallel body runs serially. Threads: MLC_NUM_THREADS, else the number of cores;
+ *  SetGlobalThreads (Python: mlc.set_num_threads) changes it between runs.
  *
  *  A model launches many short parallel loops back to back (a dense layer at batch 64 takes
  *  about 100 us), so waking a sleeping thread for each (tens of microseconds on a virtual
@@ -46,7 +47,13 @@ class ThreadPool {
   /*! \brief How long an idle worker watches for the next launch before it sleeps. */
   static constexpr int kSpinMicros = 200;
 
+  /*! \brief The pool kernels launch on: MLC_NUM_THREADS threads, else one per core, until
+   *  SetGlobalThreads changes it. */
   static ThreadPool& Global();
+  /*! \brief Replaces the global pool by one of `num_threads` (at least 1) threads; the old one's
+   *  workers are joined. Call it between runs: a kernel running on another thread meanwhile
+   *  would launch on the pool being destroyed. */
+  static void SetGlobalThreads(int num_threads);
   explicit ThreadPool(int num_threads);
   ~ThreadPool();
 

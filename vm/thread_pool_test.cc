@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <mutex>
+#include <set>
 #include <thread>
 #include <vector>
 
@@ -62,6 +63,27 @@ TEST(ThreadPool, AThreadHeldUpInItsChunkLeavesTheSharedTailToTheOthers) {
   }
   EXPECT_GE(by_caller, 16);  // its own chunk
   EXPECT_LT(by_caller, 32) << "the worker should have taken the tail while the caller slept";
+}
+
+TEST(ThreadPool, SetGlobalThreadsDecidesHowManyThreadsRunALaunch) {
+  const int before = ThreadPool::Global().num_threads();
+  ThreadPool::SetGlobalThreads(3);
+  EXPECT_EQ(ThreadPool::Global().num_threads(), 3);
+  // Iterations that sleep 1 ms each: every thread runs its static chunk, so three take part.
+  Recorder wide(300);
+  wide.slow_below = 300;
+  wide.slow_for = std::chrono::milliseconds(1);
+  ThreadPool::Launch(Body, &wide, 300);
+  std::set<std::thread::id> threads(wide.by.begin(), wide.by.end());
+  EXPECT_EQ(threads.size(), 3u);
+  ThreadPool::SetGlobalThreads(1);
+  EXPECT_EQ(ThreadPool::Global().num_threads(), 1);
+  Recorder alone(300);
+  ThreadPool::Launch(Body, &alone, 300);
+  for (int64_t i = 0; i < 300; ++i) EXPECT_EQ(alone.by[i], std::this_thread::get_id()) << "iteration " << i;
+  ThreadPool::SetGlobalThreads(0);  // at least one
+  EXPECT_EQ(ThreadPool::Global().num_threads(), 1);
+  ThreadPool::SetGlobalThreads(before);
 }
 
 }  // namespace

@@ -23,9 +23,11 @@ import numpy as np
 from . import _mlc
 from ._version import __version__  # written by the build (python/BUILD's MLC_VERSION)
 
-__all__ = ["compile", "load", "tune", "generate", "Module", "ir", "transform", "set_limits"]
+__all__ = ["compile", "load", "tune", "generate", "Module", "ir", "transform", "set_limits", "set_num_threads", "get_num_threads"]
 
 set_limits = _mlc.set_limits
+set_num_threads = _mlc.set_num_threads
+get_num_threads = _mlc.get_num_threads
 
 
 class _Namespace:
