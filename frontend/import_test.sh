@@ -182,6 +182,42 @@ for bs in 1_7 3_12; do
   fi
 done
 
+# Positions after a key/value cache, as GPT-2's exports compute them: Range(past, past + seq)
+# with past read from the cache's shape (a dim_value when the function runs): one executable for
+# every (seq, past), an empty cache included.
+/usr/bin/python3 - "$t" <<'PY' 2> /dev/null
+import sys, numpy as np, torch
+t = sys.argv[1]
+torch.manual_seed(0)
+class Positions(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.wpe = torch.nn.Embedding(64, 8)
+    def forward(self, x, past_key):
+        past = past_key.shape[2]
+        return x + self.wpe(torch.arange(past, past + x.shape[1], dtype=torch.long))[None]
+m = Positions().eval()
+axes = {"x": {1: "seq"}, "past_key": {2: "past"}, "y": {1: "seq"}}
+torch.onnx.export(m, (torch.randn(1, 3, 8), torch.randn(1, 2, 5, 4)), f"{t}/pos.onnx", input_names=["x", "past_key"],
+                  output_names=["y"], dynamic_axes=axes, opset_version=14)
+for seq, past in ((3, 5), (1, 17), (7, 0)):
+    x, k = torch.randn(1, seq, 8), torch.randn(1, 2, past, 4)
+    np.save(f"{t}/pos.x.{seq}_{past}.npy", x.numpy())
+    np.save(f"{t}/pos.k.{seq}_{past}.npy", k.numpy())
+    np.save(f"{t}/pos.ref.{seq}_{past}.npy", m(x, k).detach().numpy())
+PY
+frontend/import --in "$t/pos.onnx" --out "$t/pos.irpb"
+passes/opt --in "$t/pos.irpb" --out "$t/pos.opt.irpb"
+codegen/build --in "$t/pos.opt.irpb" --out "$t/pos.mlcx"
+for sp in 3_5 1_17 7_0; do
+  if vm/run --exe "$t/pos.mlcx" --inputs "$t/pos.x.$sp.npy,$t/pos.k.$sp.npy" --outputs "$t/pos.out.$sp.npy" &&
+     matches_reference "$t/pos.out.$sp.npy" "$t/pos.ref.$sp.npy"; then
+    ok "Range(past, past + seq) over a symbolic cache length at seq x past = ${sp/_/ x } matches PyTorch"
+  else
+    bad "symbolic Range start at $sp"
+  fi
+done
+
 # OneHot, Range and Tile with constant operands (as exporters write them; the node cases pass
 # them as inputs): against NumPy.
 /usr/bin/python3 - "$t" <<'PY'

@@ -315,8 +315,33 @@ Outputs OneHot(OnnxContext& ctx, const onnx::NodeProto& node) {
 
 /*! \brief Range: of constants, the values, made at import; with a symbolic limit (a decoder's
  *  positions 0..seq-1, the limit taken from the input's shape), an arange whose length is a
- *  shape expression. */
+ *  shape expression; with a symbolic start too (positions past..past+seq-1 after a key/value
+ *  cache of `past` entries), that arange from 0 plus the start as a value (SizeAsTensor). */
+/*! \brief Range(start, limit, delta) with a symbolic start: integer sizes, a constant positive
+ *  integer delta. */
+Outputs SymbolicRange(OnnxContext& ctx, const onnx::NodeProto& node) {
+  const TensorData* delta_t = ctx.ConstantInput(node, 2);
+  const std::optional<ShapeValue> start = ctx.ShapeValueInput(node, 0), limit = ctx.ShapeValueInput(node, 1);
+  if (delta_t == nullptr || delta_t->NumElements() != 1 || !start || !limit || start->elements.size() != 1 || limit->elements.size() != 1) {
+    return absl::UnimplementedError("a symbolic start needs a limit that is a size and a constant delta");
+  }
+  const DataType dtype = delta_t->dtype();
+  const double delta = ElementAsDouble(*delta_t, 0);
+  if (!dtype.is_int() || delta != static_cast<double>(static_cast<int64_t>(delta)) || delta <= 0) {
+    return absl::UnimplementedError("a symbolic start needs a positive integer delta");
+  }
+  tir::PrimExpr count = relax::ArangeLength(tir::operator-(limit->elements[0], start->elements[0]), 0, static_cast<int64_t>(delta));
+  absl::StatusOr<relax::Expr> offsets = ctx.EmitOp("arange", {}, {{"start", 0.0}, {"step", delta}, {"dtype", dtype}}, {relax::TensorSInfoOfDims({count}, dtype)});
+  if (!offsets.ok()) return offsets.status();
+  absl::StatusOr<relax::Expr> first = ctx.SizeAsTensor(start->elements[0]);
+  if (!first.ok()) return first.status();
+  if (dtype != DataType::Int64()) first = ctx.EmitOp("astype", {*first}, {{"dtype", dtype}});
+  if (!first.ok()) return first.status();
+  return One(ctx.EmitOp("add", {*offsets, *first}));
+}
+
 Outputs Range(OnnxContext& ctx, const onnx::NodeProto& node) {
+  if (ctx.IsSymbolicShapeValue(node, 0)) return SymbolicRange(ctx, node);
   const TensorData* in[3] = {ctx.ConstantInput(node, 0), ctx.ConstantInput(node, 1), ctx.ConstantInput(node, 2)};
   const bool symbolic_limit = in[0] != nullptr && in[2] != nullptr && ctx.IsSymbolicShapeValue(node, 1);
   for (int i = 0; i < 3; ++i) {
@@ -324,7 +349,7 @@ Outputs Range(OnnxContext& ctx, const onnx::NodeProto& node) {
     if (in[i] == nullptr || in[i]->NumElements() != 1) {
       return absl::UnimplementedError(absl::StrCat(
           i == 1 ? "limit must be a constant scalar or a dimension of an input" : (i == 0 ? "start" : "delta"),
-          i == 1 ? "" : " must be a constant scalar (a symbolic limit is supported, a symbolic start or delta is not)"));
+          i == 1 ? "" : " must be a constant scalar (a symbolic limit or start is supported, a symbolic delta is not)"));
     }
   }
   const double start = ElementAsDouble(*in[0], 0), delta = ElementAsDouble(*in[2], 0);

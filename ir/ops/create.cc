@@ -1,7 +1,8 @@
 /*! \file create.cc
  *  \brief Operators that make a tensor from a shape: arange (its length given as sinfo_args, so
- *         it may be a shape variable: the positions 0..seq-1 of a decoder) and triu / tril (a
- *         causal mask over seq x seq). TVM's relax.op.arange / triu / tril.
+ *         it may be a shape variable: the positions 0..seq-1 of a decoder), triu / tril (a
+ *         causal mask over seq x seq) and dim_value (a symbolic size as a value: ONNX's Shape at
+ *         run time). TVM's relax.op.arange / triu / tril.
  */
 #include "absl/strings/str_cat.h"
 #include "ir/ops/op_util.h"
@@ -54,6 +55,24 @@ MLC_REGISTER_OP("arange")
           },
           {}, out->Dims());
     });
+
+MLC_REGISTER_OP("dim_value")
+    .set_inputs({"x"})
+    .set_attrs_type<AxisAttrs>()
+    .set_description("the extent of x's axis as a 0-d int64 tensor: a size known only when the function runs (a "
+                     "decoder's past length) as a value; x's elements are not read")
+    .set_infer<AxisAttrs>([](const CallNode& call, const AxisAttrs& attrs) -> absl::StatusOr<StructInfo> {
+      MLC_ASSIGN_OR_RETURN(x, TensorArg(call, 0));
+      if (x->ndim < 0) return absl::InvalidArgumentError("dim_value needs an input of known rank");
+      if (attrs.axis < -x->ndim || attrs.axis >= x->ndim) {
+        return absl::InvalidArgumentError(absl::StrCat("dim_value: axis ", attrs.axis, " out of range for rank ", x->ndim));
+      }
+      return TensorSInfo({}, DataType::Int64());
+    })
+    .set_pattern(OpPattern::kOpaque)
+    .set_legalize(LegalizeTE<AxisAttrs>("dim_value", [](const std::vector<te::Tensor>& t, const AxisAttrs& a) {
+      return topi::DimValue(t[0], a.axis);
+    }));
 
 MLC_REGISTER_OP("triu")
     .set_inputs({"x"})

@@ -1,6 +1,6 @@
 /*! \file create.cc
- *  \brief Tensors made from their shape: arange and the triangles (triu, tril). Their sizes may
- *         be symbolic (a causal mask over `seq` x `seq`, the positions 0..seq-1).
+ *  \brief Tensors made from their shape: arange, the triangles (triu, tril) and dim_value. Their
+ *         sizes may be symbolic (a causal mask over `seq` x `seq`, the positions 0..seq-1).
  */
 #include "absl/strings/str_cat.h"
 #include "ir/tir/prim_expr_ops.h"
@@ -21,6 +21,14 @@ absl::StatusOr<Tensor> Arange(const tir::PrimExpr& count, double start, double s
         return tir::operator+(tir::Const(dtype, start), tir::operator*(index, tir::Const(dtype, step)));
       },
       "T_arange");
+}
+
+absl::StatusOr<Tensor> DimValue(const Tensor& x, int64_t axis) {
+  const int64_t rank = static_cast<int64_t>(x.shape().size());
+  if (axis < 0) axis += rank;
+  if (axis < 0 || axis >= rank) return absl::InvalidArgumentError(absl::StrCat("dim_value: axis out of range for rank ", rank));
+  const tir::PrimExpr extent = x.shape()[axis];
+  return te::Compute({}, [&](const std::vector<tir::Var>&) -> te::ComputeValue { return tir::Cast(DataType::Int64(), extent); }, "T_dim_value");
 }
 
 absl::StatusOr<Tensor> Triangle(const Tensor& x, int64_t k, bool upper) {

@@ -140,6 +140,8 @@ Tensor Cast(const Tensor& x, DataType dtype);
 
 /*! \brief start, start + step, ... (`count` elements, which may be symbolic) in `dtype` ("T_arange"). */
 absl::StatusOr<Tensor> Arange(const tir::PrimExpr& count, double start, double step, DataType dtype);
+/*! \brief The extent of x's `axis` as a 0-d int64 tensor ("T_dim_value"); x's elements are not read. */
+absl::StatusOr<Tensor> DimValue(const Tensor& x, int64_t axis);
 /*! \brief x where its last two indices (r, c) have c - r >= k (upper, "T_triu") or c - r <= k
  *  (lower, "T_tril"), 0 elsewhere (NumPy's triu/tril, ONNX Trilu). */
 absl::StatusOr<Tensor> Triangle(const Tensor& x, int64_t k, bool upper);
