@@ -182,11 +182,13 @@ for bs in 1_7 3_12; do
   fi
 done
 
-# Positions after a key/value cache, as GPT-2's exports compute them: Range(past, past + seq)
-# with past read from the cache's shape (a dim_value when the function runs): one executable for
-# every (seq, past), an empty cache included.
+# Positions after a key/value cache, as GPT-2 computes them: arange(past, past + seq) with past
+# read from the cache's shape (a dim_value when the function runs), through ONNX (Range) and FX
+# (torch.arange): one executable for every (seq, past), an empty cache included.
 /usr/bin/python3 - "$t" <<'PY' 2> /dev/null
 import sys, numpy as np, torch
+sys.path.insert(0, "frontend/torch")
+import export_fx
 t = sys.argv[1]
 torch.manual_seed(0)
 class Positions(torch.nn.Module):
@@ -200,22 +202,25 @@ m = Positions().eval()
 axes = {"x": {1: "seq"}, "past_key": {2: "past"}, "y": {1: "seq"}}
 torch.onnx.export(m, (torch.randn(1, 3, 8), torch.randn(1, 2, 5, 4)), f"{t}/pos.onnx", input_names=["x", "past_key"],
                   output_names=["y"], dynamic_axes=axes, opset_version=14)
+export_fx.export(m, (torch.randn(1, 3, 8), torch.randn(1, 2, 5, 4)), f"{t}/pos.fxpb", dynamic_axes={0: {1: "seq"}, 1: {2: "past"}})
 for seq, past in ((3, 5), (1, 17), (7, 0)):
     x, k = torch.randn(1, seq, 8), torch.randn(1, 2, past, 4)
     np.save(f"{t}/pos.x.{seq}_{past}.npy", x.numpy())
     np.save(f"{t}/pos.k.{seq}_{past}.npy", k.numpy())
     np.save(f"{t}/pos.ref.{seq}_{past}.npy", m(x, k).detach().numpy())
 PY
-frontend/import --in "$t/pos.onnx" --out "$t/pos.irpb"
-passes/opt --in "$t/pos.irpb" --out "$t/pos.opt.irpb"
-codegen/build --in "$t/pos.opt.irpb" --out "$t/pos.mlcx"
-for sp in 3_5 1_17 7_0; do
-  if vm/run --exe "$t/pos.mlcx" --inputs "$t/pos.x.$sp.npy,$t/pos.k.$sp.npy" --outputs "$t/pos.out.$sp.npy" &&
-     matches_reference "$t/pos.out.$sp.npy" "$t/pos.ref.$sp.npy"; then
-    ok "Range(past, past + seq) over a symbolic cache length at seq x past = ${sp/_/ x } matches PyTorch"
-  else
-    bad "symbolic Range start at $sp"
-  fi
+for format in onnx fxpb; do
+  frontend/import --in "$t/pos.$format" --out "$t/pos.$format.irpb"
+  passes/opt --in "$t/pos.$format.irpb" --out "$t/pos.$format.opt.irpb"
+  codegen/build --in "$t/pos.$format.opt.irpb" --out "$t/pos.$format.mlcx"
+  for sp in 3_5 1_17 7_0; do
+    if vm/run --exe "$t/pos.$format.mlcx" --inputs "$t/pos.x.$sp.npy,$t/pos.k.$sp.npy" --outputs "$t/pos.out.$sp.npy" &&
+       matches_reference "$t/pos.out.$sp.npy" "$t/pos.ref.$sp.npy"; then
+      ok "arange(past, past + seq) over a symbolic cache length ($format) at seq x past = ${sp/_/ x } matches PyTorch"
+    else
+      bad "symbolic arange start ($format) at $sp"
+    fi
+  done
 done
 
 # OneHot, Range and Tile with constant operands (as exporters write them; the node cases pass

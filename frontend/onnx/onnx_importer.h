@@ -84,8 +84,7 @@ class OnnxContext {
   /*! \brief Whether input i is a symbolic shape value (not a tensor). */
   bool IsSymbolicShapeValue(const onnx::NodeProto& node, int i) const;
   /*! \brief A size expression of shape variables (`past + 1`) as a 0-d int64 tensor computed when
-   *  the function runs: each variable a dim_value of a value that has it as a dimension, the
-   *  arithmetic as operators; an error names a variable no value carries. */
+   *  the function runs, from the values so far (frontend/common/size_value.h). */
   absl::StatusOr<relax::Expr> SizeAsTensor(const tir::PrimExpr& size);
 
  private:

@@ -10,12 +10,12 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "frontend/common/size_value.h"
 #include "frontend/onnx/converter_util.h"
 #include "frontend/onnx/onnx_importer.h"
 #include "ir/graph/shape_util.h"
 #include "ir/tir/analyzer.h"
 #include "ir/tir/prim_expr_ops.h"
-#include "ir/tir/shape_expr.h"
 
 namespace mlc {
 namespace onnx_import {
@@ -81,31 +81,8 @@ absl::StatusOr<ShapeValue> Elementwise(const ShapeValue& a, const ShapeValue& b,
 }  // namespace
 
 absl::StatusOr<relax::Expr> OnnxContext::SizeAsTensor(const tir::PrimExpr& size) {
-  if (const int64_t* v = tir::AsConstInt(size)) return relax::MakeConstant(ScalarTensor(static_cast<double>(*v), DataType::Int64()));
-  if (const auto* var = size.as<tir::TirVarNode>()) {
-    for (const auto& [name, value] : values_) {
-      const auto* t = value->struct_info().as<relax::TensorStructInfoNode>();
-      if (t == nullptr || !t->HasKnownShape()) continue;
-      const std::vector<tir::PrimExpr> dims = t->Dims();
-      for (size_t d = 0; d < dims.size(); ++d) {
-        if (dims[d].get() == var) return EmitOp("dim_value", {value}, {{"axis", static_cast<int64_t>(d)}});
-      }
-    }
-    return absl::UnimplementedError(absl::StrCat("no tensor has the size ", var->name, " as a dimension, so its value is unknown at run time"));
-  }
-  static const std::map<NodeKind, const char*> kOps = {{NodeKind::kAdd, "add"},          {NodeKind::kSub, "subtract"},
-                                                       {NodeKind::kMul, "multiply"},     {NodeKind::kFloorDiv, "divide"},
-                                                       {NodeKind::kFloorMod, "floor_mod"}, {NodeKind::kMin, "minimum"},
-                                                       {NodeKind::kMax, "maximum"}};
-  const auto* binary = size.as<tir::BinaryNode>();
-  auto op = kOps.find(size->kind());
-  if (binary == nullptr || op == kOps.end()) return absl::UnimplementedError(absl::StrCat("the size ", tir::ShapeExprToString(size), " as a value"));
-  absl::StatusOr<relax::Expr> a = SizeAsTensor(binary->a);
-  if (!a.ok()) return a.status();
-  absl::StatusOr<relax::Expr> b = SizeAsTensor(binary->b);
-  if (!b.ok()) return b.status();
-  // Sizes are not negative: floor division is the integer division `divide` does.
-  return EmitOp(op->second, {*a, *b});
+  return frontend::SizeAsTensor(
+      [this](const std::string& op, std::vector<relax::Expr> args, Attrs attrs) { return EmitOp(op, std::move(args), std::move(attrs)); }, values_, size);
 }
 
 bool OnnxContext::IsSymbolicShapeValue(const onnx::NodeProto& node, int i) const {

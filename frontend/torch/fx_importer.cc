@@ -3,6 +3,8 @@
  */
 #include "frontend/torch/fx_importer.h"
 
+#include "frontend/common/size_value.h"
+
 #include "frontend/torch/fx_converter_util.h"
 
 
@@ -43,6 +45,11 @@ std::vector<std::string> FxConverterRegistry::Keys(Kind kind) const {
   std::vector<std::string> keys;
   for (const auto& [k, c] : converters_[kind]) keys.push_back(k);
   return keys;
+}
+
+absl::StatusOr<relax::Expr> FxContext::SizeAsTensor(const tir::PrimExpr& size) {
+  return frontend::SizeAsTensor(
+      [this](const std::string& op, std::vector<relax::Expr> args, Attrs attrs) { return EmitOp(op, std::move(args), std::move(attrs)); }, values_, size);
 }
 
 absl::StatusOr<relax::Expr> FxContext::Value(const proto::FxArg& arg) const {

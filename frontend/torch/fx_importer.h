@@ -50,6 +50,9 @@ class FxContext {
                                      std::vector<relax::StructInfo> sinfo_args);
 
   void SetValue(const std::string& node, relax::Expr value) { values_[node] = std::move(value); }
+  /*! \brief A size expression of shape variables (`past + 1`) as a 0-d int64 tensor computed when
+   *  the function runs, from the values so far (frontend/common/size_value.h). */
+  absl::StatusOr<relax::Expr> SizeAsTensor(const tir::PrimExpr& size);
 
  private:
   relax::BlockBuilder* bb_;

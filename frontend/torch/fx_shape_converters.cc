@@ -118,7 +118,8 @@ std::optional<double> ConstantNumber(FxContext& ctx, const proto::FxArg& arg) {
 }
 
 /*! \brief torch.arange(end), (start, end) or (start, end, step), each a number or a size: the
- *  length a shape expression when `end` is symbolic (positions 0..seq-1). */
+ *  length a shape expression when `end` is symbolic (positions 0..seq-1), the start read when
+ *  the function runs when it is (past..past+seq-1). */
 absl::StatusOr<relax::Expr> ConvertArange(FxContext& ctx, const proto::FxNode& node) {
   const proto::FxArg* start = nullptr;
   const proto::FxArg* end = nullptr;
@@ -144,8 +145,27 @@ absl::StatusOr<relax::Expr> ConvertArange(FxContext& ctx, const proto::FxNode& n
   }
   std::optional<double> first = start ? ConstantNumber(ctx, *start) : 0.0;
   std::optional<double> delta = step ? ConstantNumber(ctx, *step) : 1.0;
-  if (!first || !delta) return absl::UnimplementedError("torch.arange: start and step must be constants (end may be a size)");
+  if (!delta) return absl::UnimplementedError("torch.arange: step must be a constant (start and end may be sizes)");
   if (*delta == 0) return absl::InvalidArgumentError("torch.arange: step must not be 0");
+  if (!first) {
+    // A size as the start (positions after a key/value cache: arange(past, past + seq)): the
+    // offsets from 0, plus the start read when the function runs.
+    absl::StatusOr<tir::PrimExpr> from = DimArg(ctx, *start);
+    if (!from.ok()) return absl::UnimplementedError("torch.arange: start must be a number or a size");
+    absl::StatusOr<tir::PrimExpr> to = DimArg(ctx, *end);
+    if (!to.ok()) return to.status();
+    const int64_t istep = static_cast<int64_t>(*delta);
+    if (istep != *delta || istep <= 0 || !dtype.is_int()) {
+      return absl::UnimplementedError("torch.arange from a size needs a positive integer step and an integer dtype");
+    }
+    tir::PrimExpr count = relax::ArangeLength(tir::operator-(*to, *from), 0, istep);
+    absl::StatusOr<relax::Expr> offsets = ctx.EmitOp("arange", {}, {{"start", 0.0}, {"step", *delta}, {"dtype", dtype}}, {relax::TensorSInfoOfDims({count}, dtype)});
+    if (!offsets.ok()) return offsets.status();
+    absl::StatusOr<relax::Expr> origin = ctx.SizeAsTensor(*from);
+    if (origin.ok() && dtype != DataType::Int64()) origin = ctx.EmitOp("astype", {*origin}, {{"dtype", dtype}});
+    if (!origin.ok()) return origin.status();
+    return ctx.EmitOp("add", {*offsets, *origin});
+  }
   tir::PrimExpr count;
   if (std::optional<double> last = ConstantNumber(ctx, *end)) {
     count = tir::I64(relax::ArangeLength(*first, *last, *delta));
