@@ -70,13 +70,32 @@ std::optional<SplitPlan> PlanConv2d(const relax::CallNode& call, const relax::Te
   return SplitPlan{attrs->data_layout, attrs->padding, 0.0, relax::ToAttrs(unpadded)};
 }
 
-/*! \brief A max pool whose output size does not depend on ceil_mode's implicit padding. */
-std::optional<SplitPlan> PlanMaxPool2d(const relax::CallNode& call, const relax::TensorStructInfoNode&) {
+/*! \brief A max pool. With ceil_mode, the rows and columns its last windows reach past the
+ *  input (GoogLeNet's stem pools) are padding at the end too, so that the unpadded pool in floor
+ *  mode has the same output: each window still holds an element of the data, and -inf leaves
+ *  the max unchanged. */
+std::optional<SplitPlan> PlanMaxPool2d(const relax::CallNode& call, const relax::TensorStructInfoNode& x) {
   absl::StatusOr<relax::Pool2DAttrs> attrs = relax::ParseAttrs<relax::Pool2DAttrs>(call.attrs);
-  if (!attrs.ok() || attrs->ceil_mode || !HasPadding(attrs->padding)) return std::nullopt;
+  if (!attrs.ok()) return std::nullopt;
+  std::vector<int64_t> padding = attrs->padding;  // top, left, bottom, right
+  if (attrs->ceil_mode) {
+    absl::StatusOr<Layout> layout = Layout::Parse(attrs->layout);
+    const auto* y = call.struct_info().as<relax::TensorStructInfoNode>();
+    if (!layout.ok() || y == nullptr || !y->shape || !x.shape || attrs->pool_size.size() != 2) return std::nullopt;
+    for (int d = 0; d < 2; ++d) {
+      const int axis = layout->PositionOf(d == 0 ? 'H' : 'W');
+      if (axis < 0) return std::nullopt;
+      const int64_t in = (*x.shape)[axis], out = (*y->shape)[axis];
+      const int64_t extent = attrs->dilation[d] * (attrs->pool_size[d] - 1) + 1;
+      // Floor mode over the padded data gives `out` windows when it spans (out - 1) * s + extent.
+      padding[2 + d] = std::max(padding[2 + d], (out - 1) * attrs->strides[d] + extent - in - padding[d]);
+    }
+  }
+  if (!HasPadding(padding)) return std::nullopt;
   relax::Pool2DAttrs unpadded = *attrs;
   unpadded.padding = {0, 0, 0, 0};
-  return SplitPlan{attrs->layout, attrs->padding, -std::numeric_limits<double>::infinity(), relax::ToAttrs(unpadded)};
+  unpadded.ceil_mode = false;
+  return SplitPlan{attrs->layout, padding, -std::numeric_limits<double>::infinity(), relax::ToAttrs(unpadded)};
 }
 
 class SplitPaddingPass : public FunctionPass {

@@ -1,7 +1,9 @@
 # RUN: --passes=alter-op-layout,remove-unused,split-padding
 # ResNet's stem: the max pool's padding becomes an nn.pad with -inf (the value that leaves a
 # max unchanged) of the convolution's ReLU, which fuse-ops fuses into the stem's kernel. The
-# second pool rounds its output size up (ceil_mode), so its padding stays.
+# second pool rounds its output size up (ceil_mode, as GoogLeNet's do): 8 rows padded by 1 give
+# 5 windows of 3 every 2, whose last reaches one row past the padding, so the split pad adds
+# that row at the end (1 before, 2 after) and the pool runs in floor mode with the same 5 x 5.
 @I.ir_module
 class Module:
     I.module_attrs({"target": "llvm -mcpu=haswell"})
@@ -21,6 +23,7 @@ class Module:
 # CHECK-NEXT: R.nn.pad(lv1_blocked, pad_width=[0, 0, 0, 0, 1, 1, 1, 1, 0, 0], pad_value=float("-inf"), pad_mode="constant")
 # CHECK-NEXT: R.nn.max_pool2d(
 # CHECK-SAME: padding=[0, 0, 0, 0]
-# CHECK-NOT: R.nn.pad
-# CHECK: R.nn.max_pool2d(
-# CHECK-SAME: padding=[1, 1, 1, 1]
+# CHECK: R.nn.pad(lv4_blocked, pad_width=[0, 0, 0, 0, 1, 2, 1, 2, 0, 0], pad_value=float("-inf"), pad_mode="constant")
+# CHECK-NEXT: R.nn.max_pool2d(
+# CHECK-SAME: padding=[0, 0, 0, 0], dilation=[1, 1], ceil_mode=False
+# CHECK-SAME: R.Tensor((1, 2, 5, 5, 8), dtype="float32")
