@@ -6,7 +6,8 @@
  *  one batched matmul: (batch, left-only, contracted) @ (batch, contracted, right-only), reshaped
  *  to the letters kept. Operands fold left to right, each intermediate keeping the letters that
  *  the output or a later operand needs; the last step transposes to the output's order.
- *  A letter repeated within one operand (a diagonal, as in "ii->i") is not supported.
+ *  A letter repeated within one operand (a diagonal, as in "ii->i") is taken first: one `take`
+ *  of the pair's merged axis.
  */
 #include <algorithm>
 #include <map>
@@ -75,9 +76,6 @@ absl::StatusOr<std::pair<std::vector<std::string>, std::string>> ParseEquation(s
     if (inputs[i].size() != ranks[i]) {
       return absl::InvalidArgumentError(absl::StrCat("operand ", i, " has rank ", ranks[i], " but subscripts '", inputs[i], "'"));
     }
-    if (std::set<char>(inputs[i].begin(), inputs[i].end()).size() != inputs[i].size()) {
-      return absl::UnimplementedError(absl::StrCat("operand ", i, " repeats a subscript ('", inputs[i], "'): diagonals are not supported"));
-    }
   }
   return std::make_pair(inputs, output);
 }
@@ -99,6 +97,35 @@ class EinsumBuilder {
       }
     }
     if (!axes.empty()) out.value = c_.Op("sum", {x.value}, {{"axis", axes}, {"keepdims", false}});
+    return out;
+  }
+
+  /*! \brief x with the two axes of the letter it repeats (`ii`) replaced by their diagonal, the
+   *  letter last: the pair moved last, merged, and every (n + 1)-th element taken. */
+  absl::StatusOr<Labeled> Diagonal(Labeled x, char ch) {
+    const size_t p = x.letters.find(ch), q = x.letters.find(ch, p + 1);
+    if (x.sizes[p] != x.sizes[q]) {
+      return absl::InvalidArgumentError(absl::StrCat("subscript '", std::string(1, ch), "' repeats over sizes ", x.sizes[p], " and ", x.sizes[q]));
+    }
+    Labeled out;
+    std::vector<int64_t> order, merged;
+    for (size_t d = 0; d < x.letters.size(); ++d) {
+      if (d == p || d == q) continue;
+      order.push_back(static_cast<int64_t>(d));
+      out.letters += x.letters[d];
+      out.sizes.push_back(x.sizes[d]);
+    }
+    const int64_t n = x.sizes[p];
+    order.push_back(static_cast<int64_t>(p));
+    order.push_back(static_cast<int64_t>(q));
+    merged = out.sizes;
+    merged.push_back(n * n);
+    std::vector<int64_t> diagonal;
+    for (int64_t k = 0; k < n; ++k) diagonal.push_back(k * (n + 1));
+    relax::Expr v = c_.Op("reshape", {c_.Op("permute_dims", {x.value}, {{"axes", order}})}, {{"shape", merged}});
+    out.value = c_.Op("take", {v, relax::MakeConstant(Int64Tensor(diagonal))}, {{"axis", static_cast<int64_t>(out.sizes.size())}});
+    out.letters += ch;
+    out.sizes.push_back(n);
     return out;
   }
 
@@ -171,6 +198,16 @@ Outputs Einsum(OnnxContext& ctx, const onnx::NodeProto& node) {
   for (size_t i = 0; i < operands.size(); ++i) operands[i].letters = parsed->first[i];
   Composer c(ctx, operands[0].value);
   EinsumBuilder builder(c);
+  // A letter repeated within an operand (a diagonal: "ii->i", "...ii->...i") first.
+  for (Labeled& x : operands) {
+    for (size_t d = 0; d < x.letters.size(); ++d) {
+      if (x.letters.find(x.letters[d], d + 1) == std::string::npos) continue;
+      absl::StatusOr<Labeled> diagonal = builder.Diagonal(x, x.letters[d]);
+      if (!diagonal.ok()) return diagonal.status();
+      x = *diagonal;
+      d = static_cast<size_t>(-1);  // look again from the start
+    }
+  }
   // The letters needed after operand i: the output's and those of operands i+1 ...
   auto needed_after = [&](size_t i) {
     std::string need = output;

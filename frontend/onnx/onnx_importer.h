@@ -144,7 +144,7 @@ void RegisterQuantizeOnnxConverters(OnnxConverterRegistry& registry);
  *  GlobalMaxPool (onnx_normalization_converters.cc). */
 void RegisterNormalizationOnnxConverters(OnnxConverterRegistry& registry);
 
-/*! \brief DepthToSpace, SpaceToDepth, GatherND, ReverseSequence, EyeLike (onnx_rearrange_converters.cc). */
+/*! \brief DepthToSpace, SpaceToDepth, GatherND, ReverseSequence, Compress, EyeLike (onnx_rearrange_converters.cc). */
 void RegisterRearrangeOnnxConverters(OnnxConverterRegistry& registry);
 
 /*! \brief Einsum: one or more operands as sums, transposes and batched matmuls (onnx_einsum_converter.cc). */

@@ -62,10 +62,11 @@ def freeze_integer_inputs(model, inputs):
     float_parameters |= {n.input[1] for n in model.graph.node if n.op_type == "OneHot"}  # depth sizes the result
     float_parameters |= {name for n in model.graph.node if n.op_type == "Range" for name in n.input}
     float_parameters |= {n.input[2] for n in model.graph.node if n.op_type == "Pad" and len(n.input) > 2}  # constant_value
+    size_parameters = {n.input[1] for n in model.graph.node if n.op_type == "Compress"}  # a bool condition sizes the result
     kept_inputs, kept_values = [], []
     graph_inputs = [i for i in model.graph.input if i.name not in {t.name for t in model.graph.initializer}]
     for info, value in zip(graph_inputs, inputs):
-        frozen = value.dtype.kind in "iu" or info.name in float_parameters
+        frozen = value.dtype.kind in "iu" or info.name in float_parameters or info.name in size_parameters
         if frozen and info.name not in data_operands:
             model.graph.initializer.append(numpy_helper.from_array(value, info.name))
         else:

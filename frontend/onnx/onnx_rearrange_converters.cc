@@ -1,8 +1,8 @@
 /*! \file onnx_rearrange_converters.cc
  *  \brief ONNX operators that move elements without arithmetic on them: DepthToSpace and
  *         SpaceToDepth (reshape, transpose, reshape), GatherND (one `take` of the data with its
- *         leading indexed axes flattened), ReverseSequence (one take_along_axis) and EyeLike
- *         (a constant).
+ *         leading indexed axes flattened), ReverseSequence (one take_along_axis), Compress (a
+ *         take of constant indices) and EyeLike (a constant).
  */
 #include "frontend/onnx/converter_util.h"
 
@@ -170,9 +170,43 @@ Outputs ReverseSequence(OnnxContext& ctx, const onnx::NodeProto& node) {
   return c.Result(c.Op("take_along_axis", {*x, index}, {{"axis", time_axis}}));
 }
 
+/*! \brief Compress(input, condition[, axis]): the slices along `axis` (of the flattened input
+ *  without one) whose condition is true, as one `take` of their indices. The condition sizes the
+ *  result, so it must be a constant. */
+Outputs Compress(OnnxContext& ctx, const onnx::NodeProto& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<std::vector<int64_t>> condition = ctx.ConstantInts(node, 1, "condition (it decides the result's size)");
+  if (!condition.ok()) return condition.status();
+  absl::StatusOr<std::vector<int64_t>> shape = StaticShape(*x, "Compress's input");
+  if (!shape.ok()) return shape.status();
+  relax::Expr data = *x;
+  int64_t axis = 0;
+  if (ctx.HasAttr(node, "axis")) {
+    const int64_t rank = static_cast<int64_t>(shape->size());
+    axis = ctx.IntAttr(node, "axis", 0);
+    if (axis < 0) axis += rank;
+    if (axis < 0 || axis >= rank) return absl::InvalidArgumentError(absl::StrCat("axis ", ctx.IntAttr(node, "axis", 0), " is out of range"));
+  } else {
+    absl::StatusOr<relax::Expr> flat = ctx.EmitOp("reshape", {*x}, {{"shape", std::vector<int64_t>{NumElements(*shape)}}});
+    if (!flat.ok()) return flat.status();
+    data = *flat;
+    shape = std::vector<int64_t>{NumElements(*shape)};
+  }
+  if (static_cast<int64_t>(condition->size()) > (*shape)[axis]) {
+    return absl::InvalidArgumentError(absl::StrCat("the condition has ", condition->size(), " values for an axis of ", (*shape)[axis]));
+  }
+  std::vector<int64_t> kept;
+  for (size_t i = 0; i < condition->size(); ++i) {
+    if ((*condition)[i] != 0) kept.push_back(static_cast<int64_t>(i));
+  }
+  return One(ctx.EmitOp("take", {data, relax::MakeConstant(Int64Tensor(kept))}, {{"axis", axis}}));
+}
+
 }  // namespace
 
 void RegisterRearrangeOnnxConverters(OnnxConverterRegistry& r) {
+  r.Register("Compress", Compress);
   r.Register("ReverseSequence", ReverseSequence);
   r.Register("DepthToSpace", DepthToSpace);
   r.Register("SpaceToDepth", SpaceToDepth);

@@ -5,7 +5,7 @@ padding mode and align_corners setting, exported with torch.onnx at opset 16, wi
 past the image so every padding mode matters; torchvision.ops.roi_align (aligned at opset 16,
 unaligned at opset 11) on RoIs inside, across and beyond the image, against PyTorch's forward.
 DFT and STFT (what the node cases leave out: onesided, dft_length cutting and padding, complex
-input forward, a non-default axis) against numpy.fft.
+input forward, a non-default axis) against numpy.fft; Einsum diagonals against numpy.einsum.
 
     /usr/bin/python3 reference_cases.py DIR
 """
@@ -57,6 +57,13 @@ def signal_cases(out):
     frames = np.stack([s[:, f * 6:f * 6 + 9] for f in range(1 + (40 - 9) // 6)], axis=1)  # (2, frames, 9, 2)
     save("stft_complex_two_sided", helper.make_node("STFT", ["x", "step", "", "length"], ["y"], onesided=0), [("x", s)],
          [("step", np.array(6, np.int64)), ("length", np.array(9, np.int64))], pair(np.fft.fft(frames[..., 0] + 1j * frames[..., 1], axis=2)))
+    # Einsum with a letter repeated within an operand (diagonals), against numpy.einsum.
+    for i, (equation, shapes) in enumerate((("ii->", [(5, 5)]), ("bii->bi", [(3, 4, 4)]), ("ij,jj->i", [(3, 4), (4, 4)]),
+                                             ("iij,kj->ik", [(3, 3, 5), (2, 5)]))):
+        operands = [rng.standard_normal(shape).astype(np.float32) for shape in shapes]
+        names = [f"x{k}" for k in range(len(operands))]
+        save(f"einsum_diagonal_{i}", helper.make_node("Einsum", names, ["y"], equation=equation), list(zip(names, operands)), [],
+             np.asarray(np.einsum(equation, *operands)))
     return lines
 
 
