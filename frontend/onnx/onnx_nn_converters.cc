@@ -7,7 +7,10 @@
  */
 #include <algorithm>
 
+#include <limits>
+
 #include "absl/strings/str_cat.h"
+
 #include "frontend/onnx/converter_util.h"
 
 namespace mlc {
@@ -312,23 +315,82 @@ Outputs BatchNormalization(OnnxContext& ctx, const onnx::NodeProto& node) {
   return outs;
 }
 
+/*! \brief MaxPool's Indices output over NCHW x (static) for the pooled result's (OH, OW): per
+ *  window the flattened index into x ((n * C + c) * H * W + h * W + w, or w * H + h with
+ *  storage_order 1) of its first largest element. Each tap of the window is a strided slice of x
+ *  padded with -inf, compared in order; the indices are constants per tap plus per-(n, c) bases. */
+absl::StatusOr<relax::Expr> MaxPoolIndices(OnnxContext& ctx, const onnx::NodeProto& node, const relax::Expr& x, const std::vector<int64_t>& xs,
+                                           const Window& win, const std::vector<int64_t>& ys) {
+  if (win.dims() != 2 || xs.size() != 4 || ys.size() != 4) return absl::UnimplementedError("the Indices output of a 1-D or 3-D MaxPool is not supported");
+  const int64_t n = xs[0], channels = xs[1], h = xs[2], w = xs[3], oh = ys[2], ow = ys[3];
+  const bool column_major = ctx.IntAttr(node, "storage_order", 0) != 0;
+  // Pad so that every tap's slice lies inside: the far side may need more than the padding
+  // (ceil_mode's last windows).
+  std::vector<int64_t> pads(8, 0);
+  for (int d = 0; d < 2; ++d) {
+    const int64_t in = d == 0 ? h : w, out = d == 0 ? oh : ow;
+    pads[4 + 2 * d] = win.padding[d];
+    pads[5 + 2 * d] = std::max(win.padding[2 + d], (out - 1) * win.strides[d] + win.dilation[d] * (win.kernel[d] - 1) + 1 - in - win.padding[d]);
+  }
+  Composer c(ctx, x);
+  relax::Expr padded = c.Op("nn.pad", {x}, {{"pad_width", pads}, {"pad_value", -std::numeric_limits<double>::infinity()}});
+  std::vector<double> base(n * channels);
+  for (int64_t i = 0; i < n * channels; ++i) base[i] = static_cast<double>(i * h * w);
+  const relax::Expr bases = relax::MakeConstant(TensorFromDoubles(DataType::Int64(), {n, channels, 1, 1}, base));
+  relax::Expr best, best_index;
+  for (int64_t i = 0; i < win.kernel[0]; ++i) {
+    for (int64_t j = 0; j < win.kernel[1]; ++j) {
+      const int64_t top = i * win.dilation[0], left = j * win.dilation[1];
+      relax::Expr v = c.Op("strided_slice", {padded}, {{"axes", std::vector<int64_t>{2, 3}}, {"begin", std::vector<int64_t>{top, left}},
+                                                       {"end", std::vector<int64_t>{top + (oh - 1) * win.strides[0] + 1, left + (ow - 1) * win.strides[1] + 1}},
+                                                       {"strides", std::vector<int64_t>{win.strides[0], win.strides[1]}}});
+      std::vector<double> at(oh * ow);
+      for (int64_t r = 0; r < oh; ++r) {
+        for (int64_t q = 0; q < ow; ++q) {
+          const int64_t row = r * win.strides[0] - win.padding[0] + top, col = q * win.strides[1] - win.padding[1] + left;
+          at[r * ow + q] = static_cast<double>(column_major ? col * h + row : row * w + col);
+        }
+      }
+      relax::Expr index = c.Add(bases, relax::MakeConstant(TensorFromDoubles(DataType::Int64(), {1, 1, oh, ow}, at)));
+      if (!best.defined()) {
+        best = v;
+        best_index = c.Op("broadcast_to", {index}, {{"shape", std::vector<int64_t>{n, channels, oh, ow}}});
+        continue;
+      }
+      relax::Expr larger = c.Op("greater", {v, best});  // strictly: the first largest stays
+      best = c.Op("where", {larger, v, best});
+      best_index = c.Op("where", {larger, index, best_index});
+    }
+  }
+  if (!c.status().ok()) return c.status();
+  return best_index;
+}
+
 OnnxConverter Pool(bool is_max) {
   return [is_max](OnnxContext& ctx, const onnx::NodeProto& node) -> Outputs {
     absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
     if (!x.ok()) return x.status();
-    if (node.output_size() > 1 && !node.output(1).empty()) return absl::UnimplementedError("the Indices output is not supported");
+    const bool indices = is_max && node.output_size() > 1 && !node.output(1).empty();
     absl::StatusOr<std::vector<int64_t>> xs = KnownShape(*x, "the pooled input");
     if (!xs.ok()) return xs.status();
     if (!ctx.HasAttr(node, "kernel_shape")) return absl::InvalidArgumentError("kernel_shape is required");
     absl::StatusOr<Window> win = ReadWindow(ctx, node, *xs, {});
     if (!win.ok()) return win.status();
-    if (is_max && ctx.IntAttr(node, "storage_order", 0) != 0) return absl::UnimplementedError("storage_order=1 is not supported");
+    if (is_max && !indices && ctx.IntAttr(node, "storage_order", 0) != 0) return absl::UnimplementedError("storage_order=1 without Indices is not supported");
     Attrs attrs = {{"pool_size", win->kernel}, {"strides", win->strides}, {"padding", win->padding},
                    {"dilation", win->dilation}, {"ceil_mode", ctx.IntAttr(node, "ceil_mode", 0) != 0}};
     if (!is_max) attrs["count_include_pad"] = ctx.IntAttr(node, "count_include_pad", 0) != 0;
-    return One(OnWindow(ctx, *win, *x, [&](const relax::Expr& x2) {
+    absl::StatusOr<relax::Expr> y = OnWindow(ctx, *win, *x, [&](const relax::Expr& x2) {
       return ctx.EmitOp(win->Op(is_max ? "nn.max_pool" : "nn.avg_pool"), {x2}, attrs);
-    }));
+    });
+    if (!y.ok() || !indices) return One(y);
+    absl::StatusOr<std::vector<int64_t>> ys = StaticShape(*y, "MaxPool's result (for its Indices)");
+    if (!ys.ok()) return ys.status();
+    absl::StatusOr<std::vector<int64_t>> static_x = StaticShape(*x, "MaxPool's input (for its Indices)");
+    if (!static_x.ok()) return static_x.status();
+    absl::StatusOr<relax::Expr> where = MaxPoolIndices(ctx, node, *x, *static_x, *win, *ys);
+    if (!where.ok()) return where.status();
+    return std::vector<relax::Expr>{*y, *where};
   };
 }
 

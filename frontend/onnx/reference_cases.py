@@ -3,7 +3,8 @@ tools/testing/checks.sh): ONNX operators whose reference is another implementati
 GridSample: torch.nn.functional.grid_sample in every mode,
 padding mode and align_corners setting, exported with torch.onnx at opset 16, with grids reaching
 past the image so every padding mode matters; torchvision.ops.roi_align (aligned at opset 16,
-unaligned at opset 11) on RoIs inside, across and beyond the image, against PyTorch's forward.
+unaligned at opset 11) on RoIs inside, across and beyond the image; MaxPool's Indices
+(return_indices) with padding, ceil_mode and dilation; against PyTorch's forward.
 DFT and STFT (what the node cases leave out: onesided, dft_length cutting and padding, complex
 input forward, a non-default axis) against numpy.fft; Einsum diagonals against numpy.einsum.
 
@@ -96,6 +97,19 @@ def main():
     for aligned, opset in ((True, 16), (False, 11)):
         name = f"roi_align_{'aligned' if aligned else 'unaligned'}_opset{opset}"
         lines.append(torch_onnx_case(out, name, RoiAlign(aligned).eval(), (feature, boxes), opset, ["x", "rois"]))
+    # MaxPool's Indices (torch's return_indices: its export turns ONNX's flattened indices into
+    # per-plane ones), with padding, ceil_mode and dilation; ties kept out by random data.
+    class MaxPoolIndices(torch.nn.Module):
+        def __init__(self, **options):
+            super().__init__()
+            self.options = options
+
+        def forward(self, x):
+            return torch.nn.functional.max_pool2d(x, 3, return_indices=True, **self.options)
+
+    image = torch.randn(2, 3, 11, 10)
+    for k, options in enumerate((dict(stride=2, padding=1, ceil_mode=True), dict(stride=1, padding=1, dilation=2))):
+        lines.append(torch_onnx_case(out, f"max_pool_indices_{k}", MaxPoolIndices(**options).eval(), (image,), 13, ["x"]))
     lines += signal_cases(out)
     with open(os.path.join(out, "cases.txt"), "w") as f:
         f.write("\n".join(lines) + "\n")

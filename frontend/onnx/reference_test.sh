@@ -2,7 +2,8 @@
 # ONNX operators against another implementation (reference_cases.py): GridSample against PyTorch's
 # grid_sample (3 modes x 3 padding modes x align_corners, grids past the image's edges), RoiAlign
 # against torchvision's roi_align (aligned at opset 16, unaligned at opset 11), DFT and STFT
-# against numpy.fft, Einsum diagonals against numpy.einsum; each output within 1e-4 of its scale.
+# against numpy.fft, Einsum diagonals against numpy.einsum, MaxPool's Indices against max_pool2d's
+# return_indices; each output within 1e-4 of its scale.
 set -euo pipefail
 cd "${TEST_SRCDIR}/mlc"
 source tools/testing/checks.sh
