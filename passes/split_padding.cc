@@ -34,6 +34,7 @@
 #include "absl/strings/str_cat.h"
 #include "ir/graph/layout.h"
 #include "ir/graph/op.h"
+#include "ir/graph/shape_util.h"
 #include "ir/ops/op_attrs.h"
 #include "passes/pass.h"
 #include "passes/pattern.h"
@@ -85,10 +86,8 @@ std::optional<SplitPlan> PlanMaxPool2d(const relax::CallNode& call, const relax:
     for (int d = 0; d < 2; ++d) {
       const int axis = layout->PositionOf(d == 0 ? 'H' : 'W');
       if (axis < 0) return std::nullopt;
-      const int64_t in = (*x.shape)[axis], out = (*y->shape)[axis];
-      const int64_t extent = attrs->dilation[d] * (attrs->pool_size[d] - 1) + 1;
-      // Floor mode over the padded data gives `out` windows when it spans (out - 1) * s + extent.
-      padding[2 + d] = std::max(padding[2 + d], (out - 1) * attrs->strides[d] + extent - in - padding[d]);
+      padding[2 + d] = relax::TrailingPaddingFor((*y->shape)[axis], (*x.shape)[axis], padding[d], padding[2 + d], attrs->pool_size[d],
+                                                 attrs->dilation[d], attrs->strides[d]);
     }
   }
   if (!HasPadding(padding)) return std::nullopt;

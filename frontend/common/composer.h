@@ -22,6 +22,12 @@ namespace frontend {
  *  arguments are all constants). */
 using EmitFn = std::function<absl::StatusOr<relax::Expr>(const std::string& op, std::vector<relax::Expr> args, Attrs attrs)>;
 
+/*! \brief An importer context's EmitOp (anything with EmitOp(op, args, attrs)) as an EmitFn. */
+template <typename Context, typename = decltype(std::declval<Context&>().EmitOp("", {}, Attrs{}))>
+EmitFn EmitterOf(Context& ctx) {
+  return [&ctx](const std::string& op, std::vector<relax::Expr> args, Attrs attrs) { return ctx.EmitOp(op, std::move(args), std::move(attrs)); };
+}
+
 /*! \brief A 0-d constant of `dtype`. */
 inline relax::Expr Scalar(double value, DataType dtype) { return relax::MakeConstant(ScalarTensor(value, dtype)); }
 
@@ -34,9 +40,7 @@ class Composer {
   }
   /*! \brief Over an importer's context (anything with EmitOp(op, args, attrs)). */
   template <typename Context, typename = decltype(std::declval<Context&>().EmitOp("", {}, Attrs{}))>
-  Composer(Context& ctx, const relax::Expr& like)
-      : Composer([&ctx](const std::string& op, std::vector<relax::Expr> args, Attrs attrs) { return ctx.EmitOp(op, std::move(args), std::move(attrs)); },
-                 like) {}
+  Composer(Context& ctx, const relax::Expr& like) : Composer(EmitterOf(ctx), like) {}
 
   relax::Expr Op(const char* op, std::vector<relax::Expr> args, Attrs attrs = {}) {
     relax::Expr fallback = args[0];
@@ -60,6 +64,12 @@ class Composer {
   relax::Expr Sigmoid(relax::Expr a) { return Op("sigmoid", {a}); }
   relax::Expr Abs(relax::Expr a) { return Op("abs", {a}); }
   relax::Expr Cast(relax::Expr a, DataType dtype) { return Op("astype", {a}, {{"dtype", dtype}}); }
+  /*! a[begin:end] along one axis. */
+  relax::Expr Slice(relax::Expr a, int64_t axis, int64_t begin, int64_t end) {
+    return Op("strided_slice", {a}, {{"axes", std::vector<int64_t>{axis}}, {"begin", std::vector<int64_t>{begin}}, {"end", std::vector<int64_t>{end}}});
+  }
+  relax::Expr Reshape(relax::Expr a, std::vector<int64_t> shape) { return Op("reshape", {a}, {{"shape", std::move(shape)}}); }
+  relax::Expr Permute(relax::Expr a, std::vector<int64_t> axes) { return Op("permute_dims", {a}, {{"axes", std::move(axes)}}); }
   /*! log(1 + e^a) without overflow: relu(a) + log(1 + e^-|a|). */
   relax::Expr Softplus(relax::Expr a) { return Add(Relu(a), Log(Add(K(1), Exp(Neg(Abs(a)))))); }
 

@@ -51,11 +51,7 @@ class LayerEmitter {
   LayerEmitter(const EmitFn& emit, const relax::Expr& x) : c_(emit, x) {}
 
   Composer& c() { return c_; }
-  relax::Expr Slice(relax::Expr v, int64_t axis, int64_t begin, int64_t end) {
-    return c_.Op("strided_slice", {std::move(v)}, {{"axes", std::vector<int64_t>{axis}}, {"begin", std::vector<int64_t>{begin}}, {"end", std::vector<int64_t>{end}}});
-  }
-  relax::Expr Reshape(relax::Expr v, std::vector<int64_t> shape) { return c_.Op("reshape", {std::move(v)}, {{"shape", std::move(shape)}}); }
-  relax::Expr Transpose(relax::Expr v) { return c_.Op("permute_dims", {std::move(v)}, {{"axes", std::vector<int64_t>{1, 0}}}); }
+  relax::Expr Transpose(relax::Expr v) { return c_.Permute(std::move(v), {1, 0}); }
   relax::Expr MatMul(relax::Expr a, relax::Expr b) { return c_.Op("matmul", {std::move(a), std::move(b)}); }
   relax::Expr Zeros(std::vector<int64_t> shape) { return c_.Op("broadcast_to", {c_.K(0)}, {{"shape", std::move(shape)}}); }
   relax::Expr Concat(std::vector<relax::Expr> parts, int64_t axis) {
@@ -63,7 +59,7 @@ class LayerEmitter {
     return c_.Op("concat", std::move(parts), {{"axis", axis}});
   }
   /*! \brief Gate block k of the last axis of a (batch, gates * hidden) value. */
-  relax::Expr Gate(const relax::Expr& v, int k, int64_t hidden) { return Slice(v, 1, k * hidden, (k + 1) * hidden); }
+  relax::Expr Gate(const relax::Expr& v, int k, int64_t hidden) { return c_.Slice(v, 1, k * hidden, (k + 1) * hidden); }
 
  private:
   Composer c_;
@@ -136,9 +132,9 @@ absl::StatusOr<RecurrentOutputs> EmitRecurrentLayer(const EmitFn& emit, const Re
   if (sequence_lens) {
     const auto* lt = (*sequence_lens)->struct_info().as<relax::TensorStructInfoNode>();
     if (lt == nullptr || (!lt->dtype.is_int() && !lt->dtype.is_uint())) return absl::InvalidArgumentError("sequence_lens must be an integer tensor");
-    for (int64_t t = 0; t < seq; ++t) valid[t] = e.Reshape(c.Op("less", {Scalar(t, lt->dtype), *sequence_lens}), {batch, 1});
+    for (int64_t t = 0; t < seq; ++t) valid[t] = c.Reshape(c.Op("less", {Scalar(t, lt->dtype), *sequence_lens}), {batch, 1});
   }
-  const relax::Expr rows = e.Reshape(x, {seq * batch, input});
+  const relax::Expr rows = c.Reshape(x, {seq * batch, input});
 
   std::vector<relax::Expr> ys, hs, cs;
   for (const RecurrentDirection& d : layer.directions) {
@@ -152,22 +148,22 @@ absl::StatusOr<RecurrentOutputs> EmitRecurrentLayer(const EmitFn& emit, const Re
     std::optional<relax::Expr> rbh;  // GRU linear_before_reset: Rbh goes inside r * (...)
     if (d.rb) {
       if (layer.cell == RecurrentCell::kGru && layer.linear_before_reset) {
-        xw = c.Add(xw, e.Concat({e.Slice(*d.rb, 0, 0, 2 * hidden), e.Zeros({hidden})}, 0));
-        rbh = e.Slice(*d.rb, 0, 2 * hidden, 3 * hidden);
+        xw = c.Add(xw, e.Concat({c.Slice(*d.rb, 0, 0, 2 * hidden), e.Zeros({hidden})}, 0));
+        rbh = c.Slice(*d.rb, 0, 2 * hidden, 3 * hidden);
       } else {
         xw = c.Add(xw, *d.rb);
       }
     }
-    xw = e.Reshape(xw, {seq, batch, gates * hidden});
+    xw = c.Reshape(xw, {seq, batch, gates * hidden});
     // GRU without linear_before_reset multiplies H by r before Rh.
     const bool reset_first = layer.cell == RecurrentCell::kGru && !layer.linear_before_reset;
-    const relax::Expr rt_zr = reset_first ? e.Slice(rt, 1, 0, 2 * hidden) : rt;
-    const relax::Expr rt_h = reset_first ? e.Slice(rt, 1, 2 * hidden, 3 * hidden) : rt;
+    const relax::Expr rt_zr = reset_first ? c.Slice(rt, 1, 0, 2 * hidden) : rt;
+    const relax::Expr rt_h = reset_first ? c.Slice(rt, 1, 2 * hidden, 3 * hidden) : rt;
     std::optional<relax::Expr> pi, po, pf;
     if (d.peephole) {
-      pi = e.Slice(*d.peephole, 0, 0, hidden);
-      po = e.Slice(*d.peephole, 0, hidden, 2 * hidden);
-      pf = e.Slice(*d.peephole, 0, 2 * hidden, 3 * hidden);
+      pi = c.Slice(*d.peephole, 0, 0, hidden);
+      po = c.Slice(*d.peephole, 0, hidden, 2 * hidden);
+      pf = c.Slice(*d.peephole, 0, 2 * hidden, 3 * hidden);
     }
 
     relax::Expr h = d.h0 ? *d.h0 : e.Zeros({batch, hidden});
@@ -175,7 +171,7 @@ absl::StatusOr<RecurrentOutputs> EmitRecurrentLayer(const EmitFn& emit, const Re
     std::vector<relax::Expr> y(seq);
     for (int64_t s = 0; s < seq; ++s) {
       const int64_t t = d.reverse ? seq - 1 - s : s;
-      const relax::Expr in = e.Reshape(e.Slice(xw, 0, t, t + 1), {batch, gates * hidden});
+      const relax::Expr in = c.Reshape(c.Slice(xw, 0, t, t + 1), {batch, gates * hidden});
       relax::Expr hn, cn = cell;
       switch (layer.cell) {
         case RecurrentCell::kRnn:
@@ -215,13 +211,13 @@ absl::StatusOr<RecurrentOutputs> EmitRecurrentLayer(const EmitFn& emit, const Re
         hn = c.Op("where", {*valid[t], hn, h});
         cn = c.Op("where", {*valid[t], cn, cell});
       }
-      y[t] = e.Reshape(out, {1, 1, batch, hidden});
+      y[t] = c.Reshape(out, {1, 1, batch, hidden});
       h = hn;
       cell = cn;
     }
     ys.push_back(e.Concat(y, 0));
-    hs.push_back(e.Reshape(h, {1, batch, hidden}));
-    cs.push_back(e.Reshape(cell, {1, batch, hidden}));
+    hs.push_back(c.Reshape(h, {1, batch, hidden}));
+    cs.push_back(c.Reshape(cell, {1, batch, hidden}));
   }
   RecurrentOutputs out{e.Concat(ys, 1), e.Concat(hs, 0), e.Concat(cs, 0)};
   if (!c.status().ok()) return c.status();

@@ -245,9 +245,19 @@ std::vector<int64_t> OnnxContext::IntsAttr(const onnx::NodeProto& node, const st
   return a ? std::vector<int64_t>(a->ints().begin(), a->ints().end()) : std::vector<int64_t>{};
 }
 
+std::vector<float> OnnxContext::FloatsAttr(const onnx::NodeProto& node, const std::string& name) const {
+  const onnx::AttributeProto* a = FindAttr(node, name);
+  return a ? std::vector<float>(a->floats().begin(), a->floats().end()) : std::vector<float>{};
+}
+
 std::string OnnxContext::StringAttr(const onnx::NodeProto& node, const std::string& name, const std::string& fallback) const {
   const onnx::AttributeProto* a = FindAttr(node, name);
   return a ? a->s() : fallback;
+}
+
+std::vector<std::string> OnnxContext::StringsAttr(const onnx::NodeProto& node, const std::string& name) const {
+  const onnx::AttributeProto* a = FindAttr(node, name);
+  return a ? std::vector<std::string>(a->strings().begin(), a->strings().end()) : std::vector<std::string>{};
 }
 
 absl::StatusOr<relax::Expr> OnnxContext::EmitOp(const std::string& op, std::vector<relax::Expr> args, Attrs attrs,

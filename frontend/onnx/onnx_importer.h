@@ -66,7 +66,9 @@ class OnnxContext {
   int64_t IntAttr(const onnx::NodeProto& node, const std::string& name, int64_t fallback) const;
   float FloatAttr(const onnx::NodeProto& node, const std::string& name, float fallback) const;
   std::vector<int64_t> IntsAttr(const onnx::NodeProto& node, const std::string& name) const;
+  std::vector<float> FloatsAttr(const onnx::NodeProto& node, const std::string& name) const;
   std::string StringAttr(const onnx::NodeProto& node, const std::string& name, const std::string& fallback) const;
+  std::vector<std::string> StringsAttr(const onnx::NodeProto& node, const std::string& name) const;
   bool HasAttr(const onnx::NodeProto& node, const std::string& name) const;
 
   /*! \brief Emits op(args) and returns its variable; a call whose arguments are all constants

@@ -330,7 +330,7 @@ absl::StatusOr<relax::Expr> MaxPoolIndices(OnnxContext& ctx, const onnx::NodePro
   for (int d = 0; d < 2; ++d) {
     const int64_t in = d == 0 ? h : w, out = d == 0 ? oh : ow;
     pads[4 + 2 * d] = win.padding[d];
-    pads[5 + 2 * d] = std::max(win.padding[2 + d], (out - 1) * win.strides[d] + win.dilation[d] * (win.kernel[d] - 1) + 1 - in - win.padding[d]);
+    pads[5 + 2 * d] = relax::TrailingPaddingFor(out, in, win.padding[d], win.padding[2 + d], win.kernel[d], win.dilation[d], win.strides[d]);
   }
   Composer c(ctx, x);
   relax::Expr padded = c.Op("nn.pad", {x}, {{"pad_width", pads}, {"pad_value", -std::numeric_limits<double>::infinity()}});

@@ -14,20 +14,6 @@ namespace {
 
 using frontend::RecurrentCell;
 
-std::vector<float> FloatsAttr(const onnx::NodeProto& node, const std::string& name) {
-  for (const onnx::AttributeProto& a : node.attribute()) {
-    if (a.name() == name) return std::vector<float>(a.floats().begin(), a.floats().end());
-  }
-  return {};
-}
-
-std::vector<std::string> StringsAttr(const onnx::NodeProto& node, const std::string& name) {
-  for (const onnx::AttributeProto& a : node.attribute()) {
-    if (a.name() == name) return std::vector<std::string>(a.strings().begin(), a.strings().end());
-  }
-  return {};
-}
-
 /*! \brief Inputs: X, W, R, B, sequence_lens, initial_h (and LSTM's initial_c, P). Outputs: Y, Y_h
  *  (and LSTM's Y_c). */
 OnnxConverter Recurrent(RecurrentCell cell) {
@@ -46,7 +32,7 @@ OnnxConverter Recurrent(RecurrentCell cell) {
     Composer c(ctx, in[0]);
     const int64_t layout = ctx.IntAttr(node, "layout", 0);
     if (layout != 0 && layout != 1) return absl::InvalidArgumentError(absl::StrCat("layout ", layout, " is not 0 or 1"));
-    auto swap01 = [&](const relax::Expr& v) { return c.Op("permute_dims", {v}, {{"axes", std::vector<int64_t>{1, 0, 2}}}); };
+    auto swap01 = [&](const relax::Expr& v) { return c.Permute(v, {1, 0, 2}); };
     // layout 1 is batch-major: X (batch, seq, input), states (batch, directions, hidden).
     relax::Expr x = layout == 1 ? swap01(in[0]) : in[0];
     if (!c.status().ok()) return c.status();
@@ -76,7 +62,7 @@ OnnxConverter Recurrent(RecurrentCell cell) {
     if ((*rs)[0] != directions) return absl::InvalidArgumentError(absl::StrCat("R has ", (*rs)[0], " directions, direction '", direction, "' needs ", directions));
 
     // Activations: one list per direction, forward's first; a single list serves both.
-    std::vector<std::string> names = StringsAttr(node, "activations");
+    std::vector<std::string> names = ctx.StringsAttr(node, "activations");
     const size_t per_direction = frontend::DefaultActivationNames(cell).size();
     if (names.empty()) {
       for (int d = 0; d < directions; ++d) {
@@ -88,13 +74,12 @@ OnnxConverter Recurrent(RecurrentCell cell) {
       return absl::InvalidArgumentError(absl::StrCat("activations lists ", names.size(), " functions; ", direction, " needs ", per_direction * directions));
     }
     absl::StatusOr<std::vector<frontend::CellActivation>> acts =
-        frontend::CellActivations(names, FloatsAttr(node, "activation_alpha"), FloatsAttr(node, "activation_beta"));
+        frontend::CellActivations(names, ctx.FloatsAttr(node, "activation_alpha"), ctx.FloatsAttr(node, "activation_beta"));
     if (!acts.ok()) return acts.status();
 
     // Direction d's slice of a stacked (directions, ...) input as (rest...).
     auto of_direction = [&](const relax::Expr& v, int d, std::vector<int64_t> rest) {
-      return c.Op("reshape", {c.Op("strided_slice", {v}, {{"axes", std::vector<int64_t>{0}}, {"begin", std::vector<int64_t>{d}}, {"end", std::vector<int64_t>{d + 1}}})},
-                  {{"shape", rest}});
+      return c.Reshape(c.Slice(v, 0, d, d + 1), std::move(rest));
     };
     const int64_t gh = gates * layer.hidden;
     for (int d = 0; d < directions; ++d) {
@@ -104,8 +89,8 @@ OnnxConverter Recurrent(RecurrentCell cell) {
       dir.r = of_direction(in[2], d, {gh, layer.hidden});
       if (has[3]) {
         relax::Expr b = of_direction(in[3], d, {2 * gh});
-        dir.wb = c.Op("strided_slice", {b}, {{"axes", std::vector<int64_t>{0}}, {"begin", std::vector<int64_t>{0}}, {"end", std::vector<int64_t>{gh}}});
-        dir.rb = c.Op("strided_slice", {b}, {{"axes", std::vector<int64_t>{0}}, {"begin", std::vector<int64_t>{gh}}, {"end", std::vector<int64_t>{2 * gh}}});
+        dir.wb = c.Slice(b, 0, 0, gh);
+        dir.rb = c.Slice(b, 0, gh, 2 * gh);
       }
       for (int s : {5, 6}) {
         if (s == 6 && !lstm) break;
@@ -129,13 +114,12 @@ OnnxConverter Recurrent(RecurrentCell cell) {
       }
       if (!full) lens = in[4];
     }
-    absl::StatusOr<frontend::RecurrentOutputs> out = frontend::EmitRecurrentLayer(
-        [&ctx](const std::string& op, std::vector<relax::Expr> args, Attrs attrs) { return ctx.EmitOp(op, std::move(args), std::move(attrs)); }, layer, x, lens);
+    absl::StatusOr<frontend::RecurrentOutputs> out = frontend::EmitRecurrentLayer(frontend::EmitterOf(ctx), layer, x, lens);
     if (!out.ok()) return out.status();
     std::vector<relax::Expr> results = {out->y, out->h};
     if (lstm) results.push_back(out->c);
     if (layout == 1) {
-      results[0] = c.Op("permute_dims", {results[0]}, {{"axes", std::vector<int64_t>{2, 0, 1, 3}}});
+      results[0] = c.Permute(results[0], {2, 0, 1, 3});
       for (size_t i = 1; i < results.size(); ++i) results[i] = swap01(results[i]);
     }
     return c.Result(results);

@@ -90,8 +90,7 @@ Outputs GridSample(OnnxContext& ctx, const onnx::NodeProto& node) {
   const int64_t n = (*xs)[0], channels = (*xs)[1], h = (*xs)[2], w = (*xs)[3], ho = (*gs)[1], wo = (*gs)[2];
   Composer c(ctx, *grid);
   auto component = [&](int64_t k) {
-    return c.Op("reshape", {c.Op("strided_slice", {*grid}, {{"axes", std::vector<int64_t>{3}}, {"begin", std::vector<int64_t>{k}}, {"end", std::vector<int64_t>{k + 1}}})},
-                {{"shape", std::vector<int64_t>{n, 1, ho * wo}}});
+    return c.Reshape(c.Slice(*grid, 3, k, k + 1), {n, 1, ho * wo});
   };
   AxisSampler sx(c, w, align_corners, padding), sy(c, h, align_corners, padding);
   relax::Expr fx = sx.Unnormalize(component(0)), fy = sy.Unnormalize(component(1));
@@ -100,7 +99,7 @@ Outputs GridSample(OnnxContext& ctx, const onnx::NodeProto& node) {
     fx = sx.Pad(fx);
     fy = sy.Pad(fy);
   }
-  const relax::Expr flat = c.Op("reshape", {*x}, {{"shape", std::vector<int64_t>{n, channels, h * w}}});
+  const relax::Expr flat = c.Reshape(*x, {n, channels, h * w});
   relax::Expr sum;
   // One tap: the input at integer-valued (ix, iy) times `weight`, 0 outside under zeros padding.
   auto tap = [&](relax::Expr ix, relax::Expr iy, relax::Expr weight) {
@@ -132,7 +131,7 @@ Outputs GridSample(OnnxContext& ctx, const onnx::NodeProto& node) {
       for (int i = 0; i < 4; ++i) tap(c.Add(x0, c.K(i - 1)), c.Add(y0, c.K(j - 1)), c.Mul(wx[i], wy[j]));
     }
   }
-  return c.Result(c.Op("reshape", {sum}, {{"shape", std::vector<int64_t>{n, channels, ho, wo}}}));
+  return c.Result(c.Reshape(sum, {n, channels, ho, wo}));
 }
 
 /*! \brief RoiAlign (opset 10 and 16) as ONNX Runtime computes it: per RoI and output bin, a grid
@@ -172,8 +171,7 @@ Outputs RoiAlign(OnnxContext& ctx, const onnx::NodeProto& node) {
   const int64_t samples = ph * pw * grid * grid;
   Composer c(ctx, *rois);
   auto column = [&](int64_t k, std::vector<int64_t> shape) {
-    relax::Expr v = c.Op("strided_slice", {*rois}, {{"axes", std::vector<int64_t>{1}}, {"begin", std::vector<int64_t>{k}}, {"end", std::vector<int64_t>{k + 1}}});
-    return c.Op("reshape", {c.Sub(c.Mul(v, c.K(scale)), c.K(offset))}, {{"shape", shape}});
+    return c.Reshape(c.Sub(c.Mul(c.Slice(*rois, 1, k, k + 1), c.K(scale)), c.K(offset)), std::move(shape));
   };
   // Per axis: the start and the bin size of each RoI, and the points' offsets within the RoI in
   // bins (bin + (i + 0.5) / grid), laid out so y varies along (PH, GH) and x along (PW, GW).
@@ -184,7 +182,7 @@ Outputs RoiAlign(OnnxContext& ctx, const onnx::NodeProto& node) {
     for (int64_t b = 0; b < bins; ++b) {
       for (int64_t i = 0; i < grid; ++i) steps.push_back(static_cast<double>(b) + (static_cast<double>(i) + 0.5) / static_cast<double>(grid));
     }
-    relax::Expr at = c.Op("reshape", {relax::MakeConstant(TensorFromDoubles(c.dtype(), {bins * grid}, steps))}, {{"shape", steps_shape}});
+    relax::Expr at = c.Reshape(relax::MakeConstant(TensorFromDoubles(c.dtype(), {bins * grid}, steps)), steps_shape);
     return c.Add(start, c.Mul(c.Div(extent, c.K(static_cast<double>(bins))), at));
   };
   // (R, PH, GH, PW, GW): y along axes 1-2, x along 3-4.
@@ -209,7 +207,7 @@ Outputs RoiAlign(OnnxContext& ctx, const onnx::NodeProto& node) {
   };
   std::vector<relax::Expr> cy = corners(y, h), cx = corners(xq, w);
   // Each RoI's image, flattened: (R, C, H * W).
-  relax::Expr images = c.Op("take", {c.Op("reshape", {*x}, {{"shape", std::vector<int64_t>{(*xs)[0], channels, h * w}}}), c.Cast(*batch_indices, DataType::Int64())},
+  relax::Expr images = c.Op("take", {c.Reshape(*x, {(*xs)[0], channels, h * w}), c.Cast(*batch_indices, DataType::Int64())},
                             {{"axis", int64_t{0}}});
   relax::Expr result;
   for (int corner = 0; corner < 4; ++corner) {
@@ -217,15 +215,15 @@ Outputs RoiAlign(OnnxContext& ctx, const onnx::NodeProto& node) {
     const relax::Expr& ix = corner % 2 == 0 ? cx[0] : cx[1];
     relax::Expr wy = corner < 2 ? c.Sub(c.K(1), cy[2]) : cy[2];
     relax::Expr wx = corner % 2 == 0 ? c.Sub(c.K(1), cx[2]) : cx[2];
-    relax::Expr weight = c.Op("reshape", {c.Mul(c.Mul(wy, wx), inside)}, {{"shape", std::vector<int64_t>{r, 1, samples}}});
+    relax::Expr weight = c.Reshape(c.Mul(c.Mul(wy, wx), inside), {r, 1, samples});
     relax::Expr index = c.Cast(c.Add(c.Mul(iy, c.K(static_cast<double>(w))), ix), DataType::Int64());
-    index = c.Op("broadcast_to", {c.Op("reshape", {index}, {{"shape", std::vector<int64_t>{r, 1, samples}}})}, {{"shape", std::vector<int64_t>{r, channels, samples}}});
+    index = c.Op("broadcast_to", {c.Reshape(index, {r, 1, samples})}, {{"shape", std::vector<int64_t>{r, channels, samples}}});
     relax::Expr v = c.Mul(c.Op("take_along_axis", {images, index}, {{"axis", int64_t{2}}}), weight);
     result = !result.defined() ? v : mode == "avg" ? c.Add(result, v) : c.Max(result, v);
   }
   // (R, C, PH, GH, PW, GW) -> the bins' points last, then reduced.
-  result = c.Op("reshape", {result}, {{"shape", std::vector<int64_t>{r, channels, ph, grid, pw, grid}}});
-  result = c.Op("permute_dims", {result}, {{"axes", std::vector<int64_t>{0, 1, 2, 4, 3, 5}}});
+  result = c.Reshape(result, {r, channels, ph, grid, pw, grid});
+  result = c.Permute(result, {0, 1, 2, 4, 3, 5});
   result = c.Op(mode == "avg" ? "mean" : "max", {result}, {{"axis", std::vector<int64_t>{4, 5}}, {"keepdims", false}});
   return c.Result(result);
 }

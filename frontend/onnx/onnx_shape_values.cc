@@ -81,8 +81,7 @@ absl::StatusOr<ShapeValue> Elementwise(const ShapeValue& a, const ShapeValue& b,
 }  // namespace
 
 absl::StatusOr<relax::Expr> OnnxContext::SizeAsTensor(const tir::PrimExpr& size) {
-  return frontend::SizeAsTensor(
-      [this](const std::string& op, std::vector<relax::Expr> args, Attrs attrs) { return EmitOp(op, std::move(args), std::move(attrs)); }, values_, size);
+  return frontend::SizeAsTensor(frontend::EmitterOf(*this), values_, size);
 }
 
 bool OnnxContext::IsSymbolicShapeValue(const onnx::NodeProto& node, int i) const {

@@ -54,11 +54,10 @@ absl::StatusOr<relax::Expr> FourierTransform(Composer& c, const relax::Expr& x, 
   for (int64_t d = 0; d < rank - 1; ++d) inverse_perm[perm[d]] = d;
   std::vector<int64_t> part_shape(shape.begin(), shape.end() - 1);
   auto part = [&](int64_t k) {
-    relax::Expr v = c.Op("strided_slice", {x}, {{"axes", std::vector<int64_t>{rank - 1}}, {"begin", std::vector<int64_t>{k}}, {"end", std::vector<int64_t>{k + 1}}});
-    v = c.Op("permute_dims", {c.Op("reshape", {v}, {{"shape", part_shape}})}, {{"axes", perm}});
+    relax::Expr v = c.Permute(c.Reshape(c.Slice(x, rank - 1, k, k + 1), part_shape), perm);
     const int64_t n = shape[axis];
     if (n > length) {
-      v = c.Op("strided_slice", {v}, {{"axes", std::vector<int64_t>{rank - 2}}, {"begin", std::vector<int64_t>{0}}, {"end", std::vector<int64_t>{length}}});
+      v = c.Slice(v, rank - 2, 0, length);
     } else if (n < length) {
       std::vector<int64_t> pads(2 * (rank - 1), 0);
       pads.back() = length - n;
@@ -94,11 +93,13 @@ absl::StatusOr<relax::Expr> FourierTransform(Composer& c, const relax::Expr& x, 
   std::vector<int64_t> with_pair;
   for (int64_t d : perm) with_pair.push_back(d == axis ? bins : shape[d]);
   with_pair.push_back(1);
-  relax::Expr pair = c.Op("concat", {c.Op("reshape", {out_re}, {{"shape", with_pair}}), c.Op("reshape", {out_im}, {{"shape", with_pair}})},
+  relax::Expr pair = c.Op("concat", {c.Reshape(out_re, with_pair), c.Reshape(out_im, with_pair)},
                           {{"axis", rank - 1}});
   std::vector<int64_t> back = inverse_perm;
   back.push_back(rank - 1);
-  return c.Take(c.status().ok() ? absl::StatusOr<relax::Expr>(c.Op("permute_dims", {pair}, {{"axes", back}})) : c.status(), x);
+  relax::Expr out = c.Permute(pair, back);
+  if (!c.status().ok()) return c.status();
+  return out;
 }
 
 /*! \brief DFT (opset 17): input (..., 1 | 2), dft_length a constant (default the signal's). */
@@ -168,8 +169,8 @@ Outputs Stft(OnnxContext& ctx, const onnx::NodeProto& node) {
   }
   Composer c(ctx, *signal);
   relax::Expr framed = c.Op("take", {*signal, relax::MakeConstant(Int64Tensor(indices))}, {{"axis", int64_t{1}}});
-  framed = c.Op("reshape", {framed}, {{"shape", std::vector<int64_t>{batch, frames, length, parts}}});
-  if (window) framed = c.Mul(framed, c.Op("reshape", {*window}, {{"shape", std::vector<int64_t>{length, 1}}}));
+  framed = c.Reshape(framed, {batch, frames, length, parts});
+  if (window) framed = c.Mul(framed, c.Reshape(*window, {length, 1}));
   const bool onesided = ctx.IntAttr(node, "onesided", 1) != 0;
   if (onesided && parts == 2) return absl::InvalidArgumentError("a onesided STFT takes a real signal");
   absl::StatusOr<relax::Expr> y = FourierTransform(c, framed, {batch, frames, length, parts}, 2, length, onesided, false);

@@ -307,8 +307,7 @@ Outputs OneHot(OnnxContext& ctx, const onnx::NodeProto& node) {
   if (!hit.ok()) return hit.status();
   Composer c(ctx, *values);
   auto element = [&](int64_t k) {
-    return c.Op("reshape", {c.Op("strided_slice", {*values}, {{"axes", std::vector<int64_t>{0}}, {"begin", std::vector<int64_t>{k}}, {"end", std::vector<int64_t>{k + 1}}})},
-                {{"shape", std::vector<int64_t>{}}});
+    return c.Reshape(c.Slice(*values, 0, k, k + 1), {});
   };
   return c.Result(c.Op("where", {*hit, element(1), element(0)}));
 }

@@ -44,6 +44,19 @@ double FloatOf(const proto::FxNode& node, const std::string& name, double fallba
   return fallback;
 }
 
+bool BoolOf(const proto::FxNode& node, const std::string& name, bool fallback) {
+  auto it = node.module_attrs().find(name);
+  if (it == node.module_attrs().end()) return fallback;
+  if (it->second.value_case() == proto::FxArg::kB) return it->second.b();
+  if (it->second.value_case() == proto::FxArg::kI) return it->second.i() != 0;
+  return fallback;
+}
+
+std::string StringOf(const proto::FxNode& node, const std::string& name, const std::string& fallback) {
+  auto it = node.module_attrs().find(name);
+  return it != node.module_attrs().end() && it->second.value_case() == proto::FxArg::kS ? it->second.s() : fallback;
+}
+
 relax::Expr PerChannel(const TensorData& t, int spatial_dims) {
   std::vector<int64_t> shape(1 + spatial_dims, 1);
   shape[0] = t.NumElements();

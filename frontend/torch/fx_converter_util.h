@@ -25,6 +25,10 @@ int64_t RankOf(const relax::Expr& e);
 std::vector<int64_t> IntsOf(const proto::FxNode& node, const std::string& name, size_t n, std::vector<int64_t> fallback);
 /*! \brief A number from module attributes. */
 double FloatOf(const proto::FxNode& node, const std::string& name, double fallback);
+/*! \brief A bool (or an int, nonzero) from module attributes. */
+bool BoolOf(const proto::FxNode& node, const std::string& name, bool fallback);
+/*! \brief A string from module attributes. */
+std::string StringOf(const proto::FxNode& node, const std::string& name, const std::string& fallback);
 /*! \brief Numeric argument `index` (positional) or `name` (keyword) of a call, else `fallback`. */
 double NumberArg(const proto::FxNode& node, int index, const std::string& name, double fallback);
 /*! \brief NumberArg as an integer (saturating: an absurd value fails the caller's range check). */

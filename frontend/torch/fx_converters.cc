@@ -183,9 +183,7 @@ absl::StatusOr<relax::Expr> ConvertCat(FxContext& ctx, const proto::FxNode& node
 absl::StatusOr<relax::Expr> ConvertGelu(FxContext& ctx, const proto::FxNode& node) {
   absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
   if (!x.ok()) return x.status();
-  std::string approximate = "none";
-  auto attr = node.module_attrs().find("approximate");
-  if (attr != node.module_attrs().end()) approximate = attr->second.s();
+  std::string approximate = StringOf(node, "approximate", "none");
   auto kw = node.kwargs().find("approximate");
   if (kw != node.kwargs().end()) approximate = kw->second.s();
   if (approximate != "none" && approximate != "tanh") return absl::InvalidArgumentError("approximate must be 'none' or 'tanh'");

@@ -48,8 +48,7 @@ std::vector<std::string> FxConverterRegistry::Keys(Kind kind) const {
 }
 
 absl::StatusOr<relax::Expr> FxContext::SizeAsTensor(const tir::PrimExpr& size) {
-  return frontend::SizeAsTensor(
-      [this](const std::string& op, std::vector<relax::Expr> args, Attrs attrs) { return EmitOp(op, std::move(args), std::move(attrs)); }, values_, size);
+  return frontend::SizeAsTensor(frontend::EmitterOf(*this), values_, size);
 }
 
 absl::StatusOr<relax::Expr> FxContext::Value(const proto::FxArg& arg) const {

@@ -89,11 +89,8 @@ absl::StatusOr<relax::Expr> ConvertPool(FxContext& ctx, const proto::FxNode& nod
   attrs.strides = IntsOf(node, "stride", n, attrs.pool_size);
   attrs.padding = SymmetricPadding(IntsOf(node, "padding", n, zeros));
   attrs.dilation = IntsOf(node, "dilation", n, ones);
-  auto ceil = node.module_attrs().find("ceil_mode");
-  attrs.ceil_mode = ceil != node.module_attrs().end() && ceil->second.b();
-  attrs.count_include_pad = true;
-  auto cip = node.module_attrs().find("count_include_pad");
-  if (cip != node.module_attrs().end()) attrs.count_include_pad = cip->second.b();
+  attrs.ceil_mode = BoolOf(node, "ceil_mode", false);
+  attrs.count_include_pad = BoolOf(node, "count_include_pad", true);
   return ctx.EmitOp(absl::StrCat(is_max ? "nn.max_pool" : "nn.avg_pool", n, "d"), {*x}, relax::ToAttrs(attrs));
 }
 

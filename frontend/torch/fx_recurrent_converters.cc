@@ -15,19 +15,6 @@ namespace {
 
 using frontend::RecurrentCell;
 
-bool BoolAttr(const proto::FxNode& node, const std::string& name, bool fallback) {
-  auto it = node.module_attrs().find(name);
-  if (it == node.module_attrs().end()) return fallback;
-  if (it->second.value_case() == proto::FxArg::kB) return it->second.b();
-  if (it->second.value_case() == proto::FxArg::kI) return it->second.i() != 0;
-  return fallback;
-}
-
-std::string StringAttr(const proto::FxNode& node, const std::string& name, const std::string& fallback) {
-  auto it = node.module_attrs().find(name);
-  return it != node.module_attrs().end() && it->second.value_case() == proto::FxArg::kS ? it->second.s() : fallback;
-}
-
 /*! \brief The positional or keyword argument `i` of a call as its list of values (LSTM's (h0, c0)),
  *  one value as a list of one, none as empty. */
 absl::StatusOr<std::vector<relax::Expr>> ArgValues(FxContext& ctx, const proto::FxNode& node, int i, const std::string& keyword) {
@@ -60,28 +47,24 @@ FxConverter ConvertRecurrent(RecurrentCell cell) {
     if (FloatOf(node, "proj_size", 0) != 0) return absl::UnimplementedError("LSTM with proj_size (projected hidden states) is not supported");
     const int64_t hidden = static_cast<int64_t>(FloatOf(node, "hidden_size", 0));
     const int64_t layers = static_cast<int64_t>(FloatOf(node, "num_layers", 1));
-    const bool batch_first = BoolAttr(node, "batch_first", false);
-    const int directions = BoolAttr(node, "bidirectional", false) ? 2 : 1;
-    const bool bias = BoolAttr(node, "bias", true);
+    const bool batch_first = BoolOf(node, "batch_first", false);
+    const int directions = BoolOf(node, "bidirectional", false) ? 2 : 1;
+    const bool bias = BoolOf(node, "bias", true);
     std::string activation = "Tanh";
     if (cell == RecurrentCell::kRnn) {
-      const std::string nonlinearity = StringAttr(node, "nonlinearity", "tanh");
+      const std::string nonlinearity = StringOf(node, "nonlinearity", "tanh");
       if (nonlinearity != "tanh" && nonlinearity != "relu") return absl::InvalidArgumentError(absl::StrCat("nonlinearity '", nonlinearity, "' is not tanh or relu"));
       activation = nonlinearity == "relu" ? "Relu" : "Tanh";
     }
     if (RankOf(*input) != 3) return absl::UnimplementedError("only batched input (rank 3) is supported");
     frontend::Composer c(ctx, *input);
-    auto emit = [&ctx](const std::string& op, std::vector<relax::Expr> args, Attrs attrs) { return ctx.EmitOp(op, std::move(args), std::move(attrs)); };
-    auto swap01 = [&](const relax::Expr& v) { return c.Op("permute_dims", {v}, {{"axes", std::vector<int64_t>{1, 0, 2}}}); };
-    auto slice = [&](const relax::Expr& v, int64_t axis, int64_t begin, int64_t end) {
-      return c.Op("strided_slice", {v}, {{"axes", std::vector<int64_t>{axis}}, {"begin", std::vector<int64_t>{begin}}, {"end", std::vector<int64_t>{end}}});
-    };
+    auto swap01 = [&](const relax::Expr& v) { return c.Permute(v, {1, 0, 2}); };
     // PyTorch's gate blocks in ONNX's order.
     const std::vector<int> order = lstm ? std::vector<int>{0, 3, 1, 2} : cell == RecurrentCell::kGru ? std::vector<int>{1, 0, 2} : std::vector<int>{0};
     auto reorder = [&](const relax::Expr& v) {
       if (order.size() == 1) return v;
       std::vector<relax::Expr> blocks;
-      for (int k : order) blocks.push_back(slice(v, 0, k * hidden, (k + 1) * hidden));
+      for (int k : order) blocks.push_back(c.Slice(v, 0, k * hidden, (k + 1) * hidden));
       return c.Op("concat", blocks, {{"axis", int64_t{0}}});
     };
 
@@ -127,17 +110,16 @@ FxConverter ConvertRecurrent(RecurrentCell cell) {
         // h0 and c0 are (layers * directions, batch, hidden), layer-major.
         const int64_t index = l * directions + d;
         if (!states->empty()) {
-          dir.h0 = c.Op("reshape", {slice((*states)[0], 0, index, index + 1)}, {{"shape", std::vector<int64_t>{batch, hidden}}});
-          if (lstm) dir.c0 = c.Op("reshape", {slice((*states)[1], 0, index, index + 1)}, {{"shape", std::vector<int64_t>{batch, hidden}}});
+          dir.h0 = c.Reshape(c.Slice((*states)[0], 0, index, index + 1), {batch, hidden});
+          if (lstm) dir.c0 = c.Reshape(c.Slice((*states)[1], 0, index, index + 1), {batch, hidden});
         }
         layer.directions.push_back(dir);
       }
       if (!c.status().ok()) return c.status();
-      absl::StatusOr<frontend::RecurrentOutputs> out = frontend::EmitRecurrentLayer(emit, layer, x, std::nullopt);
+      absl::StatusOr<frontend::RecurrentOutputs> out = frontend::EmitRecurrentLayer(frontend::EmitterOf(ctx), layer, x, std::nullopt);
       if (!out.ok()) return absl::Status(out.status().code(), absl::StrCat("layer ", l, ": ", out.status().message()));
       // (seq, directions, batch, hidden) -> (seq, batch, directions * hidden): the next layer's input.
-      x = c.Op("reshape", {c.Op("permute_dims", {out->y}, {{"axes", std::vector<int64_t>{0, 2, 1, 3}}})},
-               {{"shape", std::vector<int64_t>{seq, batch, directions * hidden}}});
+      x = c.Reshape(c.Permute(out->y, {0, 2, 1, 3}), {seq, batch, directions * hidden});
       hs.push_back(out->h);
       cs.push_back(out->c);
     }

@@ -73,6 +73,11 @@ int64_t WindowExtent(int64_t in, int64_t pad_before, int64_t pad_after, int64_t 
   return out;
 }
 
+int64_t TrailingPaddingFor(int64_t out, int64_t in, int64_t pad_before, int64_t pad_after, int64_t kernel, int64_t dilation, int64_t stride) {
+  // Floor mode gives `out` windows when the padded input spans (out - 1) * stride + the window.
+  return std::max(pad_after, (out - 1) * stride + dilation * (kernel - 1) + 1 - in - pad_before);
+}
+
 std::string ShapeToString(const std::vector<int64_t>& shape) {
   return absl::StrCat("(", absl::StrJoin(shape, ", "), shape.size() == 1 ? ",)" : ")");
 }

@@ -111,6 +111,10 @@ absl::Status CheckWindowAttrs(const std::vector<int64_t>& kernel, const std::vec
  *  agree). */
 int64_t WindowExtent(int64_t in, int64_t pad_before, int64_t pad_after, int64_t kernel, int64_t dilation, int64_t stride,
                      bool ceil_mode = false);
+/*! \brief The trailing padding after which `out` windows fit in floor mode: pad_after, or more
+ *  where ceil_mode's last windows reach past the input and its padding (a split-out pad, a
+ *  window read tap by tap). */
+int64_t TrailingPaddingFor(int64_t out, int64_t in, int64_t pad_before, int64_t pad_after, int64_t kernel, int64_t dilation, int64_t stride);
 
 }  // namespace relax
 }  // namespace mlc
