@@ -773,10 +773,16 @@ class Module:
   };
   for (size_t i = 0; i < xs.size(); ++i) {
     double x = xs[i];
-    if (x > -87.3 && x < 88.7) EXPECT_LE(ulps(e(i), std::exp(x)), 3.0) << "exp(" << x << ") = " << e(i);
-    if (x > -80) EXPECT_LE(ulps(sg(i), 1 / (1 + std::exp(-x))), 3.0) << "sigmoid(" << x << ") = " << sg(i);
-    if (x != 0) EXPECT_LE(ulps(g(i), std::erf(x)), 3.0) << "erf(" << x << ") = " << g(i);
-    if (x != 0) EXPECT_LE(ulps(th(i), std::tanh(x)), 3.0) << "tanh(" << x << ") = " << th(i);
+    if (x > -87.3 && x < 88.7) {
+      EXPECT_LE(ulps(e(i), std::exp(x)), 3.0) << "exp(" << x << ") = " << e(i);
+    }
+    if (x > -80) {
+      EXPECT_LE(ulps(sg(i), 1 / (1 + std::exp(-x))), 3.0) << "sigmoid(" << x << ") = " << sg(i);
+    }
+    if (x != 0) {
+      EXPECT_LE(ulps(g(i), std::erf(x)), 3.0) << "erf(" << x << ") = " << g(i);
+      EXPECT_LE(ulps(th(i), std::tanh(x)), 3.0) << "tanh(" << x << ") = " << th(i);
+    }
   }
 }
 
