@@ -17,7 +17,7 @@
  *  Exported attention is a chain of about ten operators whose intermediates are [H, T, S]: at a
  *  decode step (T = 1) each is a few microseconds of work behind a kernel launch, and the keys
  *  are transposed (copied) every step. Here the G query heads of one key/value head are one
- *  block of G*T rows: keys are packed 16 at a time as k^T (the rows' scores are then 16-wide
+ *  block of G*T rows: keys are packed a vector (16 or 8 keys) at a time as k^T (the rows' scores are then vector-wide
  *  multiply-adds, no horizontal sums), values are read row by row into E-wide accumulators.
  */
 #include <algorithm>
@@ -27,6 +27,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "support/attention_params.h"
+#include "support/cpu_features.h"
 #include "vm/library/dltensor_view.h"
 #include "vm/runtime_registry.h"
 #include "vm/thread_pool.h"
@@ -35,14 +36,8 @@ namespace mlc {
 namespace vm {
 namespace {
 
-constexpr int64_t kLanes = 16;     // floats in a Vec16 (below): one AVX-512 register
-constexpr int64_t kKeyBlock = kLanes;  // keys per packed block: one vector of scores per row
 constexpr int64_t kRowBlock = 32;  // query rows per task (of one key/value head)
 constexpr int64_t kPackRows = 8;   // from this many rows on, keys are packed (the packing is shared by the rows)
-
-// One source, compiled for AVX-512, AVX2 + FMA and the baseline; the loader picks by CPU. (The
-// x86-64-vN levels are feature sets; a CPU name such as skylake-avx512 would match that model only.)
-#define MLC_ATTENTION_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 
 /*! \brief e^x for x <= 0 (softmax after the row maximum is subtracted), in plain arithmetic so
  *  that loops over it vectorize: 2^(x log2 e) as 2^n times a degree-6 polynomial of the
@@ -83,138 +78,188 @@ struct Problem {
   MaskView mask;
 };
 
-// Sixteen floats as one value (GCC/Clang vector extensions): a zmm register in the AVX-512
-// clone, two ymm or four xmm in the others. The loops below are written over it rather than left
-// to the auto-vectorizer, which vectorized the score loop over the wrong axis (with shuffles).
-typedef float Vec16 __attribute__((vector_size(64)));
-// The same in memory at any float alignment, for loads and stores through a cast pointer. (No
-// helper function takes or returns a Vec16: in the baseline clone that would change the ABI.)
-typedef float UnalignedVec16 __attribute__((vector_size(64), aligned(4), may_alias));
-#define MLC_LOAD16(p) (*reinterpret_cast<const UnalignedVec16*>(p))
-#define MLC_STORE16(p, v) (*reinterpret_cast<UnalignedVec16*>(p) = (v))
-typedef float Vec8 __attribute__((vector_size(32)));
-typedef float Vec4 __attribute__((vector_size(16)));
-typedef int32_t Int16 __attribute__((vector_size(64)));
-// ExpNonPositive on 16 lanes: the same steps, in vector arithmetic (a cast between vectors of the
-// same size reinterprets the bits). floor(t) is the truncation, less one where that rounded up.
-#define MLC_EXP16(v)                                                                                  \
-  ({                                                                                                  \
-    Vec16 x_ = (v);                                                                                   \
-    x_ = x_ > kExpFloor ? x_ : Vec16{} + kExpFloor;                                                   \
-    const Vec16 t_ = x_ * kLog2E;                                                                     \
-    Int16 n_ = __builtin_convertvector(t_, Int16);                                                    \
-    Vec16 nf_ = __builtin_convertvector(n_, Vec16);                                                   \
-    n_ = nf_ > t_ ? n_ - 1 : n_;                                                                      \
-    nf_ = __builtin_convertvector(n_, Vec16);                                                         \
-    const Vec16 f_ = t_ - nf_;                                                                        \
-    Vec16 p_ = {};                                                                                    \
-    for (float c_ : kExp2Poly) p_ = p_ * f_ + c_;                                                     \
-    (Vec16)((Int16)p_ + n_ * (1 << 23));                                                             \
-  })
-// The sum of a Vec16's lanes as a tree of halves (a loop over the lanes would add them one
-// after the other: float addition is not reassociated).
-#define MLC_SUM16(v)                                                                                  \
-  ({                                                                                                  \
-    const Vec16 sum16_ = (v);                                                                         \
-    const Vec8 h_ = __builtin_shufflevector(sum16_, sum16_, 0, 1, 2, 3, 4, 5, 6, 7) +                  \
-                    __builtin_shufflevector(sum16_, sum16_, 8, 9, 10, 11, 12, 13, 14, 15);             \
-    const Vec4 g_ = __builtin_shufflevector(h_, h_, 0, 1, 2, 3) + __builtin_shufflevector(h_, h_, 4, 5, 6, 7); \
-    (g_[0] + g_[2]) + (g_[1] + g_[3]);                                                                \
-  })
+// The kernels are written once over vectors of L floats (GCC/Clang vector extensions) and
+// compiled once per instruction set with L its register width: 16 lanes for AVX-512, 8 for
+// AVX2, 4 for the x86-64 baseline (SSE). A width wider than the registers (16 lanes on AVX2:
+// two ymm per value) made the compiler spill every tile to the stack, and the encoder's
+// attention ran 10x below the FMA peak on a Zen 3. They are written over vectors rather than
+// left to the auto-vectorizer, which vectorized the score loop over the wrong axis (with
+// shuffles). Every helper is inlined into its instruction set's entry point (KernelsFor), so no
+// vector crosses a call.
+#pragma GCC diagnostic ignored "-Wpsabi"
+#define MLC_INLINE inline __attribute__((always_inline))
 
-/*! \brief Scores of `r` query rows against keys [j0, j0 + kKeyBlock) packed as kt [depth][16],
- *  four rows at a time (four multiply-adds per load of the keys). */
-MLC_ATTENTION_CLONES void ScoreBlock(const float* const* q, int64_t r, const float* kt, int64_t depth, float* const* scores,
-                                     int64_t j0) {
-  int64_t i = 0;
-  for (; i + 8 <= r; i += 8) {  // eight independent multiply-add chains hide the FMA latency
-    Vec16 a[8] = {};
-    for (int64_t d = 0; d < depth; ++d) {
-      const Vec16 k = MLC_LOAD16(kt + d * kKeyBlock);
-      for (int l = 0; l < 8; ++l) a[l] += q[i + l][d] * k;
+template <int L>
+struct Lanes {
+  typedef float V __attribute__((vector_size(4 * L)));
+  typedef int32_t I __attribute__((vector_size(4 * L)));
+  // The same in memory at any float alignment, for loads and stores through a cast pointer.
+  typedef float Unaligned __attribute__((vector_size(4 * L), aligned(4), may_alias));
+  static MLC_INLINE V Load(const float* p) { return *reinterpret_cast<const Unaligned*>(p); }
+  static MLC_INLINE void Store(float* p, V v) { *reinterpret_cast<Unaligned*>(p) = v; }
+  /*! \brief The sum of the lanes as a tree of halves (a loop over the lanes would add them one
+   *  after the other: float addition is not reassociated). */
+  static MLC_INLINE float Sum(V v) {
+    float t[L];
+    std::memcpy(t, &v, sizeof(t));
+    for (int w = L / 2; w >= 1; w /= 2) {
+      for (int i = 0; i < w; ++i) t[i] += t[i + w];
     }
-    for (int l = 0; l < 8; ++l) MLC_STORE16(scores[i + l] + j0, a[l]);
+    return t[0];
   }
-  for (; i + 4 <= r; i += 4) {
-    Vec16 a0 = {}, a1 = {}, a2 = {}, a3 = {};
-    const float *q0 = q[i], *q1 = q[i + 1], *q2 = q[i + 2], *q3 = q[i + 3];
-    for (int64_t d = 0; d < depth; ++d) {
-      const Vec16 k = MLC_LOAD16(kt + d * kKeyBlock);
-      a0 += q0[d] * k;
-      a1 += q1[d] * k;
-      a2 += q2[d] * k;
-      a3 += q3[d] * k;
-    }
-    MLC_STORE16(scores[i] + j0, a0);
-    MLC_STORE16(scores[i + 1] + j0, a1);
-    MLC_STORE16(scores[i + 2] + j0, a2);
-    MLC_STORE16(scores[i + 3] + j0, a3);
-  }
-  for (; i < r; ++i) {
-    Vec16 a = {};
-    for (int64_t d = 0; d < depth; ++d) a += q[i][d] * MLC_LOAD16(kt + d * kKeyBlock);
-    MLC_STORE16(scores[i] + j0, a);
-  }
+};
+
+/*! \brief ExpNonPositive lane by lane: the same steps in vector arithmetic (a cast between
+ *  vectors of the same size reinterprets the bits). floor(t) is the truncation, less one where
+ *  that rounded up. */
+template <int L>
+MLC_INLINE typename Lanes<L>::V ExpLanes(typename Lanes<L>::V x) {
+  using V = typename Lanes<L>::V;
+  using I = typename Lanes<L>::I;
+  x = x > kExpFloor ? x : V{} + kExpFloor;
+  const V t = x * kLog2E;
+  I n = __builtin_convertvector(t, I);
+  V nf = __builtin_convertvector(n, V);
+  n = nf > t ? n - 1 : n;
+  nf = __builtin_convertvector(n, V);
+  const V f = t - nf;
+  V p = {};
+  for (float c : kExp2Poly) p = p * f + c;
+  return (V)((I)p + n * (1 << 23));
 }
 
-/*! \brief Scores of `r` query rows against every key, one key at a time (depth a multiple of
- *  16): for a few rows (a decode step) packing the keys would cost more than the horizontal sums. */
-MLC_ATTENTION_CLONES void ScoreDirect(const float* const* q, int64_t r, const float* k, int64_t k_stride, int64_t keys, int64_t depth,
-                                      float* const* scores) {
+/*! \brief The kernels of one instruction set; `lanes` keys per packed block (kt [depth][lanes]),
+ *  and the depth ScoreDirect and Values need a multiple of. */
+struct Kernels {
+  int64_t lanes;
+  /*! \brief Scores of `r` query rows against keys [j0, j0 + lanes) packed as kt [depth][lanes]. */
+  void (*score_block)(const float* const* q, int64_t r, const float* kt, int64_t depth, float* const* scores, int64_t j0);
+  /*! \brief Scores of `r` query rows against every key, one key at a time (depth a multiple of
+   *  the lanes): for a few rows (a decode step) packing the keys would cost more than the
+   *  horizontal sums. */
+  void (*score_direct)(const float* const* q, int64_t r, const float* k, int64_t k_stride, int64_t keys, int64_t depth,
+                       float* const* scores);
+  /*! \brief exp(row - max(row)) in place (the row's scores final); returns 1 / the sum. */
+  float (*softmax)(float* row, int64_t keys);
+  /*! \brief out[r] = (p[r] . v) * inv[r] for `n` rows of weights p; value_depth a multiple of the lanes. */
+  void (*values)(int64_t n, const float* const* p, const float* inv, int64_t keys, const float* v, int64_t v_stride,
+                 int64_t value_depth, float* const* out);
+};
+
+/*! \brief R query rows at a time: R multiply-adds per load of the keys, R independent chains
+ *  (eight hide the FMA latency). */
+template <int L, int R>
+MLC_INLINE void ScoreRows(const float* const* q, const float* kt, int64_t depth, float* const* scores, int64_t j0) {
+  using V = typename Lanes<L>::V;
+  V a[R] = {};
+  for (int64_t d = 0; d < depth; ++d) {
+    const V k = Lanes<L>::Load(kt + d * L);
+    for (int l = 0; l < R; ++l) a[l] += q[l][d] * k;
+  }
+  for (int l = 0; l < R; ++l) Lanes<L>::Store(scores[l] + j0, a[l]);
+}
+
+template <int L>
+MLC_INLINE void ScoreBlock(const float* const* q, int64_t r, const float* kt, int64_t depth, float* const* scores, int64_t j0) {
+  int64_t i = 0;
+  for (; i + 8 <= r; i += 8) ScoreRows<L, 8>(q + i, kt, depth, scores + i, j0);
+  for (; i + 4 <= r; i += 4) ScoreRows<L, 4>(q + i, kt, depth, scores + i, j0);
+  for (; i < r; ++i) ScoreRows<L, 1>(q + i, kt, depth, scores + i, j0);
+}
+
+template <int L>
+MLC_INLINE void ScoreDirect(const float* const* q, int64_t r, const float* k, int64_t k_stride, int64_t keys, int64_t depth,
+                            float* const* scores) {
+  using V = typename Lanes<L>::V;
   for (int64_t j = 0; j < keys; ++j) {
     const float* kj = k + j * k_stride;
     for (int64_t i = 0; i < r; ++i) {
-      Vec16 acc = {};
-      for (int64_t d = 0; d < depth; d += kLanes) acc += MLC_LOAD16(q[i] + d) * MLC_LOAD16(kj + d);
-      scores[i][j] = MLC_SUM16(acc);
+      V acc = {};
+      for (int64_t d = 0; d < depth; d += L) acc += Lanes<L>::Load(q[i] + d) * Lanes<L>::Load(kj + d);
+      scores[i][j] = Lanes<L>::Sum(acc);
     }
   }
 }
 
-/*! \brief exp(row - max(row)) in place (the row's scores final; whole blocks of 16 allocated);
- *  returns 1 / the sum. */
-MLC_ATTENTION_CLONES float Softmax(float* row, int64_t keys) {
-  const int64_t whole = keys / kLanes * kLanes;
+template <int L>
+MLC_INLINE float Softmax(float* row, int64_t keys) {
+  using V = typename Lanes<L>::V;
+  const int64_t whole = keys / L * L;
   float top = row[0];
   if (whole > 0) {
-    Vec16 m = MLC_LOAD16(row);
-    for (int64_t j = kLanes; j < whole; j += kLanes) {
-      const Vec16 x = MLC_LOAD16(row + j);
+    V m = Lanes<L>::Load(row);
+    for (int64_t j = L; j < whole; j += L) {
+      const V x = Lanes<L>::Load(row + j);
       m = m > x ? m : x;
     }
-    for (int l = 0; l < kLanes; ++l) top = std::max(top, m[l]);
+    for (int l = 0; l < L; ++l) top = std::max(top, m[l]);
   }
   for (int64_t j = whole; j < keys; ++j) top = std::max(top, row[j]);
-  for (int64_t j = 0; j < whole; j += kLanes) MLC_STORE16(row + j, MLC_EXP16(MLC_LOAD16(row + j) - top));
+  for (int64_t j = 0; j < whole; j += L) Lanes<L>::Store(row + j, ExpLanes<L>(Lanes<L>::Load(row + j) - top));
   for (int64_t j = whole; j < keys; ++j) row[j] = ExpNonPositive(row[j] - top);
-  Vec16 partial = {};
-  for (int64_t j = 0; j < whole; j += kLanes) partial += MLC_LOAD16(row + j);
-  float sum = MLC_SUM16(partial);
+  V partial = {};
+  for (int64_t j = 0; j < whole; j += L) partial += Lanes<L>::Load(row + j);
+  float sum = Lanes<L>::Sum(partial);
   for (int64_t j = whole; j < keys; ++j) sum += row[j];
   return 1.0f / sum;
 }
 
-/*! \brief out[r] = (p[r] . v) * inv[r] for rows r of weights p, R rows x 16 values at a time:
- *  each load of 16 of v's values serves R multiply-adds (the register tile of a GEMM). */
-#define MLC_VALUES_TILE(R)                                                                                   \
-  for (; i + (R) <= n; i += (R)) {                                                                           \
-    for (int64_t e = 0; e < value_depth; e += kLanes) {                                                      \
-      Vec16 acc[R] = {};                                                                                     \
-      for (int64_t j = 0; j < keys; ++j) {                                                                   \
-        const Vec16 x = MLC_LOAD16(v + j * v_stride + e);                                                    \
-        for (int l = 0; l < (R); ++l) acc[l] += p[i + l][j] * x;                                             \
-      }                                                                                                      \
-      for (int l = 0; l < (R); ++l) MLC_STORE16(out[i + l] + e, acc[l] * inv[i + l]);                        \
-    }                                                                                                        \
+/*! \brief Rows [i, i + R) of Values: each load of L of v's values serves R multiply-adds (the
+ *  register tile of a GEMM). */
+template <int L, int R>
+MLC_INLINE void ValueRows(int64_t i, const float* const* p, const float* inv, int64_t keys, const float* v, int64_t v_stride,
+                          int64_t value_depth, float* const* out) {
+  using V = typename Lanes<L>::V;
+  for (int64_t e = 0; e < value_depth; e += L) {
+    V acc[R] = {};
+    for (int64_t j = 0; j < keys; ++j) {
+      const V x = Lanes<L>::Load(v + j * v_stride + e);
+      for (int l = 0; l < R; ++l) acc[l] += p[i + l][j] * x;
+    }
+    for (int l = 0; l < R; ++l) Lanes<L>::Store(out[i + l] + e, acc[l] * inv[i + l]);
   }
+}
 
-/*! \brief out[r] = (p[r] . v) * inv[r] for `n` rows of weights p; value_depth a multiple of 16. */
-MLC_ATTENTION_CLONES void Values(int64_t n, const float* const* p, const float* inv, int64_t keys, const float* v, int64_t v_stride,
-                                 int64_t value_depth, float* const* out) {
+template <int L>
+MLC_INLINE void Values(int64_t n, const float* const* p, const float* inv, int64_t keys, const float* v, int64_t v_stride,
+                       int64_t value_depth, float* const* out) {
   int64_t i = 0;
-  MLC_VALUES_TILE(8)
-  MLC_VALUES_TILE(4)
-  MLC_VALUES_TILE(1)
+  for (; i + 8 <= n; i += 8) ValueRows<L, 8>(i, p, inv, keys, v, v_stride, value_depth, out);
+  for (; i + 4 <= n; i += 4) ValueRows<L, 4>(i, p, inv, keys, v, v_stride, value_depth, out);
+  for (; i < n; ++i) ValueRows<L, 1>(i, p, inv, keys, v, v_stride, value_depth, out);
+}
+
+// One entry point per kernel and instruction set, compiled for that set with the helpers above
+// inlined into it. (The x86-64-vN levels are feature sets; a CPU name such as skylake-avx512
+// would match that model only.)
+#define MLC_ATTENTION_KERNELS(NAME, TARGET, L)                                                                                 \
+  TARGET void ScoreBlock##NAME(const float* const* q, int64_t r, const float* kt, int64_t depth, float* const* scores,        \
+                               int64_t j0) {                                                                                  \
+    ScoreBlock<L>(q, r, kt, depth, scores, j0);                                                                               \
+  }                                                                                                                           \
+  TARGET void ScoreDirect##NAME(const float* const* q, int64_t r, const float* k, int64_t k_stride, int64_t keys,              \
+                                int64_t depth, float* const* scores) {                                                        \
+    ScoreDirect<L>(q, r, k, k_stride, keys, depth, scores);                                                                   \
+  }                                                                                                                           \
+  TARGET float Softmax##NAME(float* row, int64_t keys) { return Softmax<L>(row, keys); }                                      \
+  TARGET void Values##NAME(int64_t n, const float* const* p, const float* inv, int64_t keys, const float* v, int64_t v_stride, \
+                           int64_t value_depth, float* const* out) {                                                          \
+    Values<L>(n, p, inv, keys, v, v_stride, value_depth, out);                                                                \
+  }                                                                                                                           \
+  constexpr Kernels k##NAME##Kernels = {L, ScoreBlock##NAME, ScoreDirect##NAME, Softmax##NAME, Values##NAME};
+
+MLC_ATTENTION_KERNELS(Avx512, __attribute__((target("arch=x86-64-v4"))), 16)
+MLC_ATTENTION_KERNELS(Avx2, __attribute__((target("arch=x86-64-v3"))), 8)
+MLC_ATTENTION_KERNELS(Baseline, , 4)
+
+/*! \brief The widest kernels this CPU runs (MLC_MAX_ISA caps the detection). */
+const Kernels& KernelsForHost() {
+  static const Kernels& chosen = HostHasCpuFeature("avx512f") && HostHasCpuFeature("avx512bw") && HostHasCpuFeature("avx512dq") &&
+                                         HostHasCpuFeature("avx512vl")
+                                     ? kAvx512Kernels
+                                 : HostHasCpuFeature("avx2") && HostHasCpuFeature("fma") ? kAvx2Kernels
+                                                                                          : kBaselineKernels;
+  return chosen;
 }
 
 /*! \brief The same for any value_depth, one value at a time (a head size that is not a multiple of 16). */
@@ -261,8 +306,10 @@ void RunTask(const Problem& p, const float* q, const float* k, const float* v, f
   const float* vb = v + lead * p.kv_heads * p.keys * p.value_depth + kvh * (p.v_seq_major ? p.value_depth : p.keys * p.value_depth);
   const int64_t k_stride = p.k_seq_major ? p.kv_heads * p.depth : p.depth;
   const int64_t v_stride = p.v_seq_major ? p.kv_heads * p.value_depth : p.value_depth;
+  const Kernels& kernels = KernelsForHost();
+  const int64_t block = kernels.lanes;  // keys per packed block
   // Rows of scores padded to whole key blocks, so that a block's scores never spill into the next row.
-  const int64_t stride = (p.keys + kKeyBlock - 1) / kKeyBlock * kKeyBlock;
+  const int64_t stride = (p.keys + block - 1) / block * block;
   std::vector<const float*> qrows(n);
   std::vector<float> scores(n * stride);
   std::vector<float*> srows(n);
@@ -271,17 +318,17 @@ void RunTask(const Problem& p, const float* q, const float* k, const float* v, f
     qrows[i] = q + ((lead * p.heads + kvh * groups + g) * p.rows + t) * p.depth;
     srows[i] = scores.data() + i * stride;
   }
-  if (n < kPackRows && p.depth % kLanes == 0) {
-    ScoreDirect(qrows.data(), n, kb, k_stride, p.keys, p.depth, srows.data());
+  if (n < kPackRows && p.depth % block == 0) {
+    kernels.score_direct(qrows.data(), n, kb, k_stride, p.keys, p.depth, srows.data());
   } else {
-    std::vector<float> kt(p.depth * kKeyBlock);
-    for (int64_t j0 = 0; j0 < p.keys; j0 += kKeyBlock) {
-      const int64_t width = std::min(kKeyBlock, p.keys - j0);
-      for (int64_t l = 0; l < kKeyBlock; ++l) {
+    std::vector<float> kt(p.depth * block);
+    for (int64_t j0 = 0; j0 < p.keys; j0 += block) {
+      const int64_t width = std::min(block, p.keys - j0);
+      for (int64_t l = 0; l < block; ++l) {
         const float* kj = kb + (j0 + std::min(l, width - 1)) * k_stride;  // a partial block repeats its last key
-        for (int64_t d = 0; d < p.depth; ++d) kt[d * kKeyBlock + l] = kj[d];
+        for (int64_t d = 0; d < p.depth; ++d) kt[d * block + l] = kj[d];
       }
-      ScoreBlock(qrows.data(), n, kt.data(), p.depth, srows.data(), j0);
+      kernels.score_block(qrows.data(), n, kt.data(), p.depth, srows.data(), j0);
     }
   }
   std::vector<float> inv(n);
@@ -289,10 +336,10 @@ void RunTask(const Problem& p, const float* q, const float* k, const float* v, f
   for (int64_t i = 0; i < n; ++i) {
     const int64_t g = (r0 + i) / p.rows, t = (r0 + i) % p.rows, h = kvh * groups + g;
     FinishScores(p, lead, h, t, srows[i]);
-    inv[i] = Softmax(srows[i], p.keys);
+    inv[i] = kernels.softmax(srows[i], p.keys);
     orows[i] = out + ((lead * p.heads + h) * p.rows + t) * p.value_depth;
   }
-  (p.value_depth % kLanes == 0 ? Values : ValuesScalar)(n, srows.data(), inv.data(), p.keys, vb, v_stride, p.value_depth,
+  (p.value_depth % block == 0 ? kernels.values : ValuesScalar)(n, srows.data(), inv.data(), p.keys, vb, v_stride, p.value_depth,
                                                              orows.data());
 }
 

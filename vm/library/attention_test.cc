@@ -4,11 +4,14 @@
  *         divide and multiply scales, no keys at all, and errors that name the mismatch.
  */
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "support/cpu_features.h"
 #include "vm/ndarray.h"
 #include "vm/runtime_registry.h"
 
@@ -119,6 +122,14 @@ double MaxRelativeError(const Case& c) {
   }
   return worst / largest;
 }
+
+// Says which instruction set's kernels these checks cover (BUILD runs them once per level).
+const bool kSaid = [] {
+  const std::string cap = MaxIsaLevel();
+  std::printf("mlc.attention's kernels for %s (%s)\n", HostCpuName().c_str(),
+              cap.empty() ? "the widest this CPU runs" : ("MLC_MAX_ISA=" + cap).c_str());
+  return true;
+}();
 
 TEST(Attention, GroupedQueryHeadsWithACausalMaskAndAPartialKeyBlock) {
   Case c;
