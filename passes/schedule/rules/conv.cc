@@ -33,6 +33,7 @@
 #include "absl/strings/str_cat.h"
 #include "passes/schedule/rules/block_view.h"
 #include "passes/schedule/rules/rules.h"
+#include "passes/schedule/rules/tile_cost.h"
 #include "ir/tir/stmt_tree.h"
 #include "ir/tir/tir_util.h"
 
@@ -185,37 +186,20 @@ std::optional<DirectConvBlock> MatchDirectConv(const Schedule& sch, const BlockR
 
 namespace {
 
-/*! \brief Cycles per multiply-add of an MR x NB tile's innermost step, on the model of the x86
- *  cores this runs on: per step MR x NB x vectors FMAs on two pipes, MR broadcasts (MR x vectors
- *  loads for a vector A) and NB x vectors loads on two load ports, about four instructions
- *  issued per cycle (with two of loop overhead), and no step shorter than the FMA latency plus
- *  a cycle, which each accumulator waits out (target.fma_chains() = latency x pipes; the cycle
- *  of slack: AVX2 tiles of exactly eight chains, 4 x 2, ran at 60-64% of the peak, and 6 x 2 or
- *  3 x 4 with a guarded tail ran ResNet-18's 56-, 28- and 14-wide layers 5-10% faster). */
 /*! \brief Loads per innermost step of an MR x NB tile: MR broadcasts of the data (MR x vectors
  *  vector loads for a depthwise tile) and NB x vectors weight vectors. */
 int64_t LoadsPerStep(const DirectConvBlock& conv, int64_t mr, int64_t nb, int64_t vectors) {
   return (conv.vector_a ? mr * vectors : mr) + nb * vectors;
 }
 
+/*! \brief An MR x NB tile's cycles per multiply-add (tile_cost.h). */
 double CyclesPerFma(const DirectConvBlock& conv, int64_t mr, int64_t nb, int64_t vectors, const Target& target) {
-  const double fmas = static_cast<double>(mr * nb * vectors);
-  const double loads = static_cast<double>(LoadsPerStep(conv, mr, nb, vectors));
-  const double latency = target.fma_chains() / 2.0 + 1;
-  const double cycles = std::max({fmas / 2, loads / 2, latency, (fmas + loads + 2) / 4});
-  return cycles / fmas;
+  return TileCyclesPerFma(mr * nb * vectors, LoadsPerStep(conv, mr, nb, vectors), target);
 }
 
-/*! \brief The cycles a tile choice takes over one row of output pixels, per output vector:
- *  full tiles, then the guarded last one, which runs as tiles of the powers of two in its
- *  height (codegen's EmitRowTiles). */
+/*! \brief The cycles a tile choice takes over one row of output pixels, per output vector. */
 double RowCost(const DirectConvBlock& conv, const DirectConvTiles& t, int64_t vectors, const Target& target) {
-  const int64_t full = conv.rows / t.mr, tail = conv.rows % t.mr;
-  double cost = static_cast<double>(full * t.mr) * CyclesPerFma(conv, t.mr, t.nb, vectors, target);
-  for (int64_t part = 1; part <= tail; part *= 2) {
-    if (tail & part) cost += static_cast<double>(part) * CyclesPerFma(conv, part, t.nb, vectors, target);
-  }
-  return cost / static_cast<double>(conv.rows);
+  return GuardedRowCost(conv.rows, t.mr, [&](int64_t h) { return CyclesPerFma(conv, h, t.nb, vectors, target); });
 }
 
 }  // namespace

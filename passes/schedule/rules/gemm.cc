@@ -8,6 +8,7 @@
 #include "ir/tir/prim_expr_ops.h"
 #include "passes/schedule/rules/block_view.h"
 #include "passes/schedule/rules/rules.h"
+#include "passes/schedule/rules/tile_cost.h"
 #include "ir/tir/stmt_tree.h"
 #include "ir/tir/tir_util.h"
 
@@ -205,6 +206,23 @@ std::optional<GemmTiles> FewRowTiles(const GemmBlock& gemm, const Target& target
   return std::nullopt;
 }
 
+/*! \brief The cache blocking of an MR x NR tile over the whole (unsymbolic) GEMM. */
+void BlockForCaches(const GemmBlock& gemm, const Target& target, GemmTiles* t) {
+  t->kc = ReductionBlock(gemm, t->nr, target);
+  // When A does not stay in L2 across the panels, blocks of B (k block x nc, at most half of
+  // L2) let each row tile of A meet several panels while it is in L1.
+  int64_t k_block = t->kc > 0 ? t->kc : gemm.k;
+  t->nc = t->nr;
+  if (gemm.m * gemm.k * 4 > target.l2_bytes / 2) {
+    for (int64_t c = t->nr; c <= gemm.n; c += t->nr) {
+      if (gemm.n % c == 0 && k_block * c * 4 <= target.l2_bytes / 2) t->nc = c;
+    }
+  }
+  // Parallel chunks: the column blocks (and batches), or the row tiles when there is one block.
+  int64_t batches = gemm.fold_batch_into_rows ? 1 : gemm.batch_extent;
+  t->parallel_rows = batches * (gemm.n / t->nc) < 2 && gemm.m / t->mr >= 4;
+}
+
 /*! \brief The tallest register tile whose rows divide m (two vectors of columns first), with its
  *  cache blocking, or nullopt when none does. */
 std::optional<GemmTiles> DividingTiles(const GemmBlock& gemm, const Target& target) {
@@ -219,23 +237,18 @@ std::optional<GemmTiles> DividingTiles(const GemmBlock& gemm, const Target& targ
       GemmTiles t;
       t.mr = mr;
       t.nr = nr;
-      t.kc = ReductionBlock(gemm, nr, target);
-      // When A does not stay in L2 across the panels, blocks of B (k block x nc, at most half of
-      // L2) let each row tile of A meet several panels while it is in L1.
-      int64_t k_block = t.kc > 0 ? t.kc : gemm.k;
-      t.nc = nr;
-      if (gemm.m * gemm.k * 4 > target.l2_bytes / 2) {
-        for (int64_t c = nr; c <= gemm.n; c += nr) {
-          if (gemm.n % c == 0 && k_block * c * 4 <= target.l2_bytes / 2) t.nc = c;
-        }
-      }
-      // Parallel chunks: the column blocks (and batches), or the row tiles when there is one block.
-      int64_t batches = gemm.fold_batch_into_rows ? 1 : gemm.batch_extent;
-      t.parallel_rows = batches * (gemm.n / t.nc) < 2 && gemm.m / mr >= 4;
+      BlockForCaches(gemm, target, &t);
       return t;
     }
   }
   return std::nullopt;
+}
+
+/*! \brief The cycles per multiply-add of a tile choice over `rows` rows (tile_cost.h): each step
+ *  of an MR x vectors tile broadcasts MR elements of A and loads the vectors of B's row. */
+double GemmRowCost(const GemmTiles& t, int64_t rows, const Target& target) {
+  const int64_t vectors = t.nr / target.float_lanes();
+  return GuardedRowCost(rows, t.mr, [&](int64_t h) { return TileCyclesPerFma(h * vectors, h + vectors, target); });
 }
 
 }  // namespace
@@ -262,24 +275,23 @@ std::optional<GemmTiles> DefaultGemmTiles(const GemmBlock& gemm, const Target& t
     return !gemm.fold_batch_into_rows && gemm.batch_loops.empty() ? FewRowTiles(gemm, target) : std::nullopt;
   }
   std::optional<GemmTiles> dividing = DividingTiles(gemm, target);
-  // A dividing tile with fewer accumulator chains than the FMA units need to hide their latency
-  // (a row count with no divisor from 4 to 8: 2 x 2 vectors for 2 x 101 rows) loses more than a
-  // guarded last tile does; so does none. The guarded tile folds the batch into its rows only
-  // where there is one batch entry (a tile may not straddle two); otherwise it tiles each.
-  auto chains = [&](const GemmTiles& t) { return t.mr * (t.nr / target.float_lanes()); };
-  if ((!dividing || chains(*dividing) < target.fma_chains()) && !gemm.symbolic_batch) {
-    // One row per entry ([seq, 1, d] before attention's in-projection) folds: a tile then
-    // covers whole entries.
-    const bool per_batch = gemm.fold_batch_into_rows && gemm.batch_extent > 1 && gemm.rows_per_batch > 1;
-    GemmBlock per_entry = gemm;
-    if (per_batch) per_entry.m = gemm.rows_per_batch;
-    std::optional<GemmTiles> guarded = GuardedRowTiles(per_entry, target);
-    if (guarded && (!dividing || chains(*guarded) > chains(*dividing))) {
-      guarded->per_batch_rows = per_batch;
-      return guarded;
-    }
-  }
-  return dividing;
+  if (gemm.symbolic_batch) return dividing;
+  // A tile whose rows do not divide m, with a guarded last tile, where the cost model says it is
+  // faster: the dividing tile may hold too few accumulators to hide the FMA latency (2 x 2
+  // vectors for 2 x 101 rows; 4 x 2 for 128 rows on AVX2's 16 registers, where 6 x 2 fits).
+  // The guarded tile folds the batch into its rows only where there is one batch entry (a tile
+  // may not straddle two); otherwise it tiles each. One row per entry ([seq, 1, d] before
+  // attention's in-projection) folds: a tile then covers whole entries.
+  const bool per_batch = gemm.fold_batch_into_rows && gemm.batch_extent > 1 && gemm.rows_per_batch > 1;
+  GemmBlock per_entry = gemm;
+  if (per_batch) per_entry.m = gemm.rows_per_batch;
+  std::optional<GemmTiles> guarded = GuardedRowTiles(per_entry, target);
+  if (!guarded) return dividing;
+  if (!per_batch) BlockForCaches(gemm, target, &*guarded);
+  guarded->per_batch_rows = per_batch;
+  if (!dividing) return guarded;
+  const double cost_guarded = GemmRowCost(*guarded, per_entry.m, target), cost_dividing = GemmRowCost(*dividing, gemm.m, target);
+  return cost_guarded < cost_dividing * 0.98 ? guarded : dividing;
 }
 
 std::vector<GemmTiles> GemmTileCandidates(const GemmBlock& gemm, const Target& target) {

@@ -1,0 +1,16 @@
+# RUN: --passes=fuse-ops,legalize,fuse-tir,default-schedule,remove-unused
+# The same 128 rows on AVX-512 (32 registers): 8 rows x 2 vectors divide them and hold 16
+# accumulators, as many as a guarded tile could, so the tile divides and no tail is guarded.
+@I.ir_module
+class Module:
+    I.module_attrs({"target": "llvm -mcpu=x86-64-v4"})
+
+    @R.function
+    def main(x: R.Tensor((128, 256), dtype="float32"), w: R.Tensor((256, 2048), dtype="float32")):
+        with R.dataflow():
+            gv = R.matmul(x, w)
+            R.output(gv)
+        return gv
+# CHECK-NOT: T.gemm_tile_partial(
+# CHECK: T.gemm_tile(
+# CHECK-SAME: T.int64(8), T.int64(32)
