@@ -8,6 +8,7 @@
 #include <map>
 
 #include "gtest/gtest.h"
+#include "ir/target/target.h"
 #include "ir/graph/op.h"
 #include "ir/graph/printer.h"
 #include "ir/topi/topi.h"
@@ -652,11 +653,30 @@ struct QdqLayer {
   std::string op;
   Attrs op_attrs;
   NDArray bias;
+  std::string target = "";  // the module's target; empty: the host
 };
 
+/*! \brief The dtype of the weight (the second argument) main's first call of `kernel` passes, or
+ *  nullopt when there is none. */
+std::optional<DataType> KernelWeightDtype(const IRModule& mod, const std::string& kernel) {
+  const auto* seq = mod.LookupFunction("main")->body.as<relax::SeqExprNode>();
+  for (const relax::BindingBlock& block : seq->blocks) {
+    for (const relax::VarBinding& binding : block->bindings) {
+      const auto* call = binding->value.as<relax::CallNode>();
+      const auto* callee = call != nullptr && !call->args.empty() ? call->args[0].as<relax::ExternFuncNode>() : nullptr;
+      if (callee == nullptr || callee->global_symbol != kernel || call->args.size() < 2) continue;
+      const auto* operands = call->args[1].as<relax::TupleNode>();
+      const auto* weight = operands != nullptr && operands->fields.size() > 1 ? operands->fields[1].as<relax::ConstantNode>() : nullptr;
+      if (weight != nullptr) return weight->data.dtype();
+    }
+  }
+  return std::nullopt;
+}
+
 /*! \brief The layer as main(xq), lowered by the default pipeline and compiled; `text` gets the
- *  lowered module's text. */
-absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> CompileQdqLayer(const QdqLayer& l, std::string* text) {
+ *  lowered module's text and `weight_dtype` (if given) the dtype of the int8 kernel's weight. */
+absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> CompileQdqLayer(const QdqLayer& l, std::string* text,
+                                                                    std::optional<DataType>* weight_dtype = nullptr) {
   relax::BlockBuilder bb;
   relax::Var xq = relax::MakeVar("xq", relax::TensorSInfo(l.x_shape, l.x_dtype));
   MLC_RETURN_IF_ERROR(bb.BeginFunction("main", std::vector<relax::Var>{xq}));
@@ -673,8 +693,11 @@ absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> CompileQdqLayer(const QdqLay
   MLC_ASSIGN_OR_RETURN(out, emit("nn.relu", {biased}));
   MLC_RETURN_IF_ERROR(bb.EmitFuncOutput(out).status());
   MLC_ASSIGN_OR_RETURN(pipeline, passes::ParsePipeline("default"));
-  MLC_ASSIGN_OR_RETURN(lowered, passes::RunPipeline(bb.Get(), pipeline));
+  IRModule mod = bb.Get();
+  MLC_RETURN_IF_ERROR(RecordTargetFlag(&mod.mutable_attrs(), l.target));
+  MLC_ASSIGN_OR_RETURN(lowered, passes::RunPipeline(mod, pipeline));
   *text = PrintModule(lowered);
+  if (weight_dtype != nullptr) *weight_dtype = KernelWeightDtype(lowered, l.op == "nn.conv2d" ? "mlc.int8.conv2d" : "mlc.int8.dense");
   return Compile(lowered);
 }
 
@@ -728,7 +751,8 @@ TensorData RandomInt8(const std::vector<int64_t>& shape, std::mt19937* rng) {
 // mlc.int8.conv2d (qdq-to-integer) whose int32 accumulation matches the dequantized convolution
 // computed here in double: uint8 and int8 activations, per-channel weight scales, a reduction
 // of 45 (not a multiple of 4), 13 channels (a partial register tile), 4 x 5 = 20 pixels (a
-// partial panel), strides, dilation and uneven padding; on every int8 path this CPU has.
+// partial panel), strides, dilation and uneven padding; on every int8 path this CPU has, with
+// the int8 weight of a VNNI target and the int16 weight of an AVX2 one.
 TEST(OperatorLibrary, QdqConvRunsAsOneInt8CallAndMatchesTheDequantizedReference) {
   Window win{{3, 3}, {2, 1}, {1, 2, 0, 1}, {1, 2}};
   const int64_t n = 2, c = 5, h = 9, w = 7, f = 13;
@@ -739,16 +763,21 @@ TEST(OperatorLibrary, QdqConvRunsAsOneInt8CallAndMatchesTheDequantizedReference)
   for (int64_t i = 0; i < wd.NumElements(); ++i) {
     static_cast<float*>(wd.data())[i] = static_cast<float>(wq.data_as<int8_t>()[i] * F(w_scale)[i / (c * 9)]);
   }
+  // Compiled for the host, and for AVX2 without VNNI (x86-64-v3), where the weight is int16.
+  const bool host_has_vnni = HostHasCpuFeature("avx512vnni") && HostHasCpuFeature("avx512bw");
+  for (const std::string target : {"", "x86-64-v3"}) {
   for (DataType x_dtype : {DataType::UInt(8), DataType::Int(8)}) {
-    SCOPED_TRACE(x_dtype.ToString());
+    SCOPED_TRACE(absl::StrCat(x_dtype.ToString(), " for ", target.empty() ? "the host" : target));
     const double sx = 0.03, zx = x_dtype == DataType::UInt(8) ? 131 : -7;
     Attrs conv = {{"strides", win.strides}, {"padding", win.padding}, {"dilation", win.dilation}};
     std::string text;
+    std::optional<DataType> weight_dtype;
     absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm =
-        CompileQdqLayer({{n, c, h, w}, x_dtype, sx, zx, wq, w_scale, 0, "nn.conv2d", conv, bias}, &text);
+        CompileQdqLayer({{n, c, h, w}, x_dtype, sx, zx, wq, w_scale, 0, "nn.conv2d", conv, bias, target}, &text, &weight_dtype);
     ASSERT_TRUE(vm.ok()) << vm.status();
     EXPECT_NE(text.find("mlc.int8.conv2d"), std::string::npos) << text;
     EXPECT_EQ(text.find("conv2d_gemm"), std::string::npos) << text;
+    EXPECT_EQ(weight_dtype, !target.empty() || !host_has_vnni ? DataType::Int(16) : DataType::Int(8));
     auto [input, real] = RandomQuantized({n, c, h, w}, x_dtype, sx, zx, &rng);
     // The reference: the float convolution of the dequantized operands (padding is real 0).
     NDArray xd = NDArray::Empty({n, c, h, w}, DLDataType{kDLFloat, 32, 1});
@@ -758,6 +787,7 @@ TEST(OperatorLibrary, QdqConvRunsAsOneInt8CallAndMatchesTheDequantizedReference)
     const int64_t spatial = out_shape[2] * out_shape[3];
     for (size_t i = 0; i < want.size(); ++i) want[i] = std::max(0.0, want[i] + F(bias)[(i / spatial) % f]);
     ExpectEveryInt8Path(vm->get(), input, want);
+  }
   }
 }
 

@@ -1,7 +1,7 @@
 /*! \file int8_conv2d.cc
  *  \brief The int8 convolution micro-kernel, the target of the qdq-to-integer pass.
  *
- *    mlc.int8.conv2d(x[N,C,H,W] uint8 or int8, w[F,Kp] int8, geometry[12] int64,
+ *    mlc.int8.conv2d(x[N,C,H,W] uint8 or int8, w[F,Kp] int8 or int16, geometry[12] int64,
  *                    compensation[F] int32, scale[F] float32, bias[F] float32, out[N,F,OH,OW] float32)
  *
  *  out[n, f, p] = act(scale[f] * (sum_k w[f, k] * col[k, p] - compensation[f]) + bias[f]) where
@@ -16,8 +16,8 @@
  *  has a float32 register tile only. The columns are packed in panels of 32 pixels with
  *  groups of 4 consecutive k interleaved ([panel][k/4][32][4]), so a panel is one contiguous
  *  stream and each k-group of 32 pixels is two 64-byte vectors; the tile is 8 output channels
- *  x 32 pixels, 16 accumulators. AVX2 CPUs without VNNI widen to int16 and use vpmaddwd (exact;
- *  3 channels x 16 pixels); others take a portable loop over the same layout.
+ *  x 32 pixels, 16 accumulators. AVX2 CPUs without VNNI widen to int16 (the weights at compile time, for targets without VNNI) and use vpmaddwd (exact;
+ *  4 channels x 8 pixels); others take a portable loop over the same layout.
  */
 // GCC 12 warns that its own AVX-512 headers read an uninitialized vector (a known false positive).
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
@@ -41,7 +41,8 @@ namespace {
 
 constexpr int64_t kPanel = 32;  // pixels per panel: two vectors of 16 int32 lanes
 constexpr int64_t kRows = 8;    // output channels per register tile (VNNI)
-constexpr int64_t kAvx2Rows = 3;  // ... (AVX2: 12 of the 16 ymm registers accumulate)
+constexpr int64_t kAvx2Rows = 4;    // ... (AVX2: 8 of the 16 ymm registers accumulate)
+constexpr int64_t kAvx2Pixels = 8;  // pixels per AVX2 tile
 
 struct Geometry {
   int64_t c, h, w, f, kh, kw, oh, ow, k, kp;
@@ -154,63 +155,83 @@ void WidenWeights(const int8_t* w, int64_t count, int16_t* w16) {
   for (int64_t i = 0; i < count; ++i) w16[i] = w[i];
 }
 
-/*! \brief A tile of R output channels (from f0) x 16 pixels (from p0, within one panel) with
- *  AVX2, exact: per group of 4 k, the 16 pixels' bytes widened to int16 (four loads of 4 pixels
- *  x 4 k), and per channel a broadcast of its 4 int16 weights and four vpmaddwd (each two
- *  products per int32 lane, which cannot overflow, unlike vpmaddubsw's int16 sums). Lane pairs
- *  hold one pixel's two partial sums, added at the end. 4R accumulators + 4 inputs + 1 weight. */
+/*! \brief A tile of R output channels (from f0) x 8 pixels (from p0, within one panel) with
+ *  AVX2, exact: per group of 4 k, the 8 pixels' bytes widened to int16 (two loads of 4 pixels x
+ *  4 k), and per channel a broadcast of its 4 int16 weights and two vpmaddwd (each two products
+ *  per int32 lane, which cannot overflow, unlike vpmaddubsw's int16 sums). Lane pairs hold one
+ *  pixel's two partial sums, added at the end. 2R accumulators, two inputs, a weight and a
+ *  product within the 16 registers (R = 3 x 16 pixels needed 18, and GCC kept 9 of its 12
+ *  accumulators on the stack, the convolutions at about 11 multiply-adds per cycle). */
 template <int R>
-__attribute__((target("avx2,fma"))) void TileAvx2(const int16_t* w16, const uint8_t* panel, const Geometry& g, int64_t f0,
-                                                  int64_t p0, const int32_t* comp, const float* scale, const float* bias,
-                                                  float* out) {
-  __m256i acc[R][4];
-  for (int r = 0; r < R; ++r) {
-    for (int j = 0; j < 4; ++j) acc[r][j] = _mm256_setzero_si256();
-  }
+__attribute__((target("avx2,fma"))) void TileAvx2(const int16_t* w16, const uint8_t* panel, const Geometry& g, int64_t f0, int64_t p0,
+                                                  const int32_t* comp, const float* scale, const float* bias, float* out) {
+  static_assert(R >= 1 && R <= 6, "six channels at most");
+  // Named accumulators, not an array: GCC kept an array's elements on the stack, or copied them
+  // between registers at every step.
+  __m256i a0 = _mm256_setzero_si256(), b0 = a0, a1 = a0, b1 = a0, a2 = a0, b2 = a0, a3 = a0, b3 = a0, a4 = a0, b4 = a0, a5 = a0, b5 = a0;
   const int64_t groups = g.kp / 4;
   const uint8_t* b = panel + p0 % kPanel * 4;
-  const int16_t* wr = w16 + f0 * g.kp;
+  // Each channel's row of weights, advanced 4 k per step.
+  const int16_t *w0 = w16 + f0 * g.kp, *w1 = w0 + g.kp, *w2 = w1 + g.kp, *w3 = w2 + g.kp, *w4 = w3 + g.kp, *w5 = w4 + g.kp;
   for (int64_t q = 0; q < groups; ++q, b += kPanel * 4) {
-    __m256i x[4];
-    for (int j = 0; j < 4; ++j) x[j] = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(b + 16 * j)));
-    for (int r = 0; r < R; ++r) {
-      int64_t four;
-      std::memcpy(&four, wr + r * g.kp + 4 * q, 8);
-      const __m256i a = _mm256_set1_epi64x(four);
-      for (int j = 0; j < 4; ++j) acc[r][j] = _mm256_add_epi32(acc[r][j], _mm256_madd_epi16(x[j], a));
-    }
+    const __m256i x0 = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(b)));
+    const __m256i x1 = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(b + 16)));
+    // A channel's 4 weights as one 64-bit broadcast. (A macro: a lambda would not inherit the
+    // function's target.)
+#define MLC_INT8_AVX2_STEP(w, lo, hi)                              \
+  {                                                                \
+    int64_t four;                                                  \
+    std::memcpy(&four, w + 4 * q, 8);                              \
+    const __m256i c = _mm256_set1_epi64x(four);                    \
+    lo = _mm256_add_epi32(_mm256_madd_epi16(x0, c), lo);           \
+    hi = _mm256_add_epi32(_mm256_madd_epi16(x1, c), hi);           \
   }
-  const int64_t pixels = g.pixels();
+    MLC_INT8_AVX2_STEP(w0, a0, b0)
+    if constexpr (R > 1) MLC_INT8_AVX2_STEP(w1, a1, b1)
+    if constexpr (R > 2) MLC_INT8_AVX2_STEP(w2, a2, b2)
+    if constexpr (R > 3) MLC_INT8_AVX2_STEP(w3, a3, b3)
+    if constexpr (R > 4) MLC_INT8_AVX2_STEP(w4, a4, b4)
+    if constexpr (R > 5) MLC_INT8_AVX2_STEP(w5, a5, b5)
+#undef MLC_INT8_AVX2_STEP
+  }
+  const __m256i sums[6] = {AddLanePairs(a0, b0), AddLanePairs(a1, b1), AddLanePairs(a2, b2),
+                           AddLanePairs(a3, b3), AddLanePairs(a4, b4), AddLanePairs(a5, b5)};
+  const int64_t pixels = g.pixels(), left = pixels - p0;
   for (int r = 0; r < R; ++r) {
     const int64_t f = f0 + r;
     const __m256 s = _mm256_set1_ps(scale[f]), bb = _mm256_set1_ps(bias[f]);
-    const __m256i c = _mm256_set1_epi32(comp[f]);
-    for (int h = 0; h < 2; ++h) {
-      const int64_t p = p0 + 8 * h;
-      if (p >= pixels) break;
-      const __m256i sum = AddLanePairs(acc[r][2 * h], acc[r][2 * h + 1]);
-      __m256 v = _mm256_fmadd_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(sum, c)), s, bb);
-      if (g.relu) v = _mm256_max_ps(v, _mm256_setzero_ps());
-      if (pixels - p >= 8) {
-        _mm256_storeu_ps(out + f * pixels + p, v);
-      } else {
-        alignas(32) float tail[8];
-        _mm256_store_ps(tail, v);
-        std::memcpy(out + f * pixels + p, tail, (pixels - p) * sizeof(float));
-      }
+    __m256 v = _mm256_fmadd_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(sums[r], _mm256_set1_epi32(comp[f]))), s, bb);
+    if (g.relu) v = _mm256_max_ps(v, _mm256_setzero_ps());
+    if (left >= 8) {
+      _mm256_storeu_ps(out + f * pixels + p0, v);
+    } else {
+      alignas(32) float tail[8];
+      _mm256_store_ps(tail, v);
+      std::memcpy(out + f * pixels + p0, tail, left * sizeof(float));
     }
   }
 }
 
-/*! \brief The same tile without VNNI or AVX2: one multiply-add per product. */
-void TilePortable(const int8_t* w, const uint8_t* panel, const Geometry& g, int64_t f0, int64_t rows, int64_t p0,
+/*! \brief TileAvx2 for `rows` (1..R) channels. */
+template <int R>
+void TileAvx2Any(int64_t rows, const int16_t* w16, const uint8_t* panel, const Geometry& g, int64_t f0, int64_t p0, const int32_t* comp,
+                 const float* scale, const float* bias, float* out) {
+  if constexpr (R > 1) {
+    if (rows < R) return TileAvx2Any<R - 1>(rows, w16, panel, g, f0, p0, comp, scale, bias, out);
+  }
+  TileAvx2<R>(w16, panel, g, f0, p0, comp, scale, bias, out);
+}
+
+/*! \brief The same tile without VNNI or AVX2: one multiply-add per product (int8 or int16 weights). */
+template <typename W>
+void TilePortable(const W* w, const uint8_t* panel, const Geometry& g, int64_t f0, int64_t rows, int64_t p0,
                   const int32_t* comp, const float* scale, const float* bias, float* out) {
   const int64_t groups = g.kp / 4, pixels = g.pixels();
   for (int64_t r = 0; r < rows; ++r) {
     const int64_t f = f0 + r;
     int32_t acc[kPanel] = {};
     for (int64_t q = 0; q < groups; ++q) {
-      const int8_t* a = w + f * g.kp + 4 * q;
+      const W* a = w + f * g.kp + 4 * q;
       const uint8_t* b = panel + q * kPanel * 4;
       for (int64_t j = 0; j < kPanel; ++j) {
         for (int t = 0; t < 4; ++t) acc[j] += static_cast<int32_t>(a[t]) * static_cast<int32_t>(b[j * 4 + t]);
@@ -228,8 +249,11 @@ absl::Status Conv2d(absl::Span<DLTensor* const> args) {
     return t->dtype.code == code && t->dtype.bits == bits && t->dtype.lanes == 1 && t->ndim == ndim;
   };
   bool x_ok = (is(x, kDLUInt, 8, 4) || is(x, kDLInt, 8, 4));
-  if (!x_ok || !is(w, kDLInt, 8, 2) || !is(out, kDLFloat, 32, 4) || !is(geometry, kDLInt, 64, 1) || geometry->shape[0] != 12) {
-    return absl::InvalidArgumentError(absl::StrCat(kName, " expects uint8/int8 NCHW x, int8 w[F, Kp], int64 geometry[12] and float32 out"));
+  const bool w16_given = is(w, kDLInt, 16, 2);
+  if (!x_ok || !(is(w, kDLInt, 8, 2) || w16_given) || !is(out, kDLFloat, 32, 4) || !is(geometry, kDLInt, 64, 1) ||
+      geometry->shape[0] != 12) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(kName, " expects uint8/int8 NCHW x, int8 or int16 w[F, Kp], int64 geometry[12] and float32 out"));
   }
   const int64_t f = w->shape[0];
   if (!is(comp, kDLInt, 32, 1) || !is(scale, kDLFloat, 32, 1) || !is(bias, kDLFloat, 32, 1) || comp->shape[0] != f ||
@@ -248,19 +272,23 @@ absl::Status Conv2d(absl::Span<DLTensor* const> args) {
   const int64_t panels = g.panels(), image_in = g.c * g.h * g.w, image_out = f * g.pixels();
   thread_local std::vector<uint8_t> packed;  // reused across calls: a fresh one page-faults each time
   packed.resize(panels * g.kp * kPanel);
-  const int8_t* wd = reinterpret_cast<const int8_t*>(DataOf(w));
   const int32_t* cd = reinterpret_cast<const int32_t*>(DataOf(comp));
   const float *sd = reinterpret_cast<const float*>(DataOf(scale)), *bd = reinterpret_cast<const float*>(DataOf(bias));
-  const Int8Path path = ChooseInt8Path();
+  // int16 weights (qdq-to-integer's choice for a target without VNNI) go to the AVX2 tile as
+  // they are; int8 ones to VNNI, or widened once per call for AVX2.
+  Int8Path path = ChooseInt8Path();
+  if (w16_given && path == Int8Path::kVnni) path = HostHasCpuFeature("avx2") ? Int8Path::kAvx2 : Int8Path::kPortable;
+  const int8_t* wd = w16_given ? nullptr : reinterpret_cast<const int8_t*>(DataOf(w));
   thread_local std::vector<int16_t> w16;
-  if (path == Int8Path::kAvx2) {
+  if (path == Int8Path::kAvx2 && !w16_given) {
     w16.resize(f * g.kp);
     WidenWeights(wd, f * g.kp, w16.data());
   }
-  const int16_t* wide = w16.data();  // by pointer: in the pool's threads `w16` is their own
-  // Tasks: (panel, tile of channels); the AVX2 tile is half a panel wide and 3 channels high.
+  // By pointer: in the pool's threads `w16` is their own.
+  const int16_t* wide = w16_given ? reinterpret_cast<const int16_t*>(DataOf(w)) : w16.data();
+  // Tasks: (panel, tile of channels); the AVX2 tile is a quarter of a panel wide.
   const int64_t tile_rows = path == Int8Path::kAvx2 ? kAvx2Rows : kRows;
-  const int64_t tile_pixels = path == Int8Path::kAvx2 ? kPanel / 2 : kPanel;
+  const int64_t tile_pixels = path == Int8Path::kAvx2 ? kAvx2Pixels : kPanel;
   const int64_t row_tiles = (f + tile_rows - 1) / tile_rows, pixel_tiles = (g.pixels() + tile_pixels - 1) / tile_pixels;
   for (int64_t n = 0; n < x->shape[0]; ++n) {
     PackColumns(reinterpret_cast<const uint8_t*>(DataOf(x)) + n * image_in, g, packed.data());
@@ -274,13 +302,11 @@ absl::Status Conv2d(absl::Span<DLTensor* const> args) {
         const uint8_t* pp = cols + p0 / kPanel * g.kp * kPanel;
         switch (path) {
           case Int8Path::kPortable:
-            TilePortable(wd, pp, g, f0, rows, p0, cd, sd, bd, o);
+            if (w16_given) TilePortable(wide, pp, g, f0, rows, p0, cd, sd, bd, o);
+            else TilePortable(wd, pp, g, f0, rows, p0, cd, sd, bd, o);
             break;
           case Int8Path::kAvx2:
-            static_assert(kAvx2Rows == 3, "one TileAvx2 instance per row count");
-            if (rows == 3) TileAvx2<3>(wide, pp, g, f0, p0, cd, sd, bd, o);
-            else if (rows == 2) TileAvx2<2>(wide, pp, g, f0, p0, cd, sd, bd, o);
-            else TileAvx2<1>(wide, pp, g, f0, p0, cd, sd, bd, o);
+            TileAvx2Any<kAvx2Rows>(rows, wide, pp, g, f0, p0, cd, sd, bd, o);
             break;
           case Int8Path::kVnni:
             if (rows == kRows) {
