@@ -753,10 +753,9 @@ TensorData RandomInt8(const std::vector<int64_t>& shape, std::mt19937* rng) {
 // of 45 (not a multiple of 4), 13 channels (a partial register tile), 4 x 5 = 20 pixels (a
 // partial panel), strides, dilation and uneven padding; on every int8 path this CPU has, with
 // the int8 weight of a VNNI target and the int16 weight of an AVX2 one.
-TEST(OperatorLibrary, QdqConvRunsAsOneInt8CallAndMatchesTheDequantizedReference) {
-  Window win{{3, 3}, {2, 1}, {1, 2, 0, 1}, {1, 2}};
-  const int64_t n = 2, c = 5, h = 9, w = 7, f = 13;
-  std::mt19937 rng(5);
+/*! \brief The QDQ convolution of the test below, for one geometry (kernel 3 x 3). */
+void CheckQdqConv(const Window& win, int64_t n, int64_t c, int64_t h, int64_t w, int64_t f, uint32_t seed) {
+  std::mt19937 rng(seed);
   TensorData wq = RandomInt8({f, c, 3, 3}, &rng);
   NDArray w_scale = Random({f}, &rng, 0.001f, 0.01f), bias = Random({f, 1, 1}, &rng);
   NDArray wd = NDArray::Empty({f, c, 3, 3}, DLDataType{kDLFloat, 32, 1});
@@ -789,6 +788,17 @@ TEST(OperatorLibrary, QdqConvRunsAsOneInt8CallAndMatchesTheDequantizedReference)
     ExpectEveryInt8Path(vm->get(), input, want);
   }
   }
+}
+
+TEST(OperatorLibrary, QdqConvRunsAsOneInt8CallAndMatchesTheDequantizedReference) {
+  CheckQdqConv(Window{{3, 3}, {2, 1}, {1, 2, 0, 1}, {1, 2}}, 2, 5, 9, 7, 13, 5);
+}
+
+// The same with rows of taps long enough for the packing's vector paths: 21 output columns at
+// stride 2 (16 taps at a time, then the rest), and at stride 1.
+TEST(OperatorLibrary, QdqConvWithLongStridedRowsMatchesTheDequantizedReference) {
+  CheckQdqConv(Window{{3, 3}, {1, 2}, {1, 1, 1, 1}, {1, 1}}, 1, 3, 5, 41, 5, 6);
+  CheckQdqConv(Window{{3, 3}, {1, 1}, {0, 1, 0, 1}, {1, 1}}, 1, 3, 4, 40, 5, 7);
 }
 
 // dense(dequantize(xq), dequantize(wq)) + bias, ReLU and matmul(dequantize(xq), dequantize(wq))

@@ -53,6 +53,27 @@ struct Geometry {
   int64_t panels() const { return (pixels() + kPanel - 1) / kPanel; }
 };
 
+/*! \brief dst[i] = src[i * s] ^ flip for i < n: a row of taps, contiguous (s = 1, a copy), or
+ *  every other byte (s = 2, even bytes packed 16 at a time; a byte loop was a third of the packing). */
+void GatherTaps(const uint8_t* __restrict src, int64_t s, uint8_t flip, int64_t n, uint8_t* __restrict dst) {
+  if (s == 1 && flip == 0) {
+    std::memcpy(dst, src, n);
+    return;
+  }
+  int64_t i = 0;
+  if (s == 2) {
+    const __m128i low_bytes = _mm_set1_epi16(0x00FF), f = _mm_set1_epi8(static_cast<char>(flip));
+    // 16 taps read src[2i .. 2i + 31]; the last tap is src[2 (n - 1)], so stop 17 taps early.
+    for (; i + 17 <= n; i += 16) {
+      const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 2 * i));
+      const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 2 * i + 16));
+      const __m128i even = _mm_packus_epi16(_mm_and_si128(a, low_bytes), _mm_and_si128(b, low_bytes));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i), _mm_xor_si128(even, f));
+    }
+  }
+  for (; i < n; ++i) dst[i] = src[i * s] ^ flip;
+}
+
 /*! \brief Row k of the im2col matrix (all pixels, then zero point up to the panels' end). */
 void Im2colRow(const uint8_t* x, const Geometry& g, int64_t k, uint8_t* row) {
   const uint8_t flip = g.x_signed ? 0x80 : 0;  // int8 -> uint8 by adding 128
@@ -71,12 +92,7 @@ void Im2colRow(const uint8_t* x, const Geometry& g, int64_t k, uint8_t* row) {
     const int64_t hi = std::max(lo, std::min(g.ow, g.w - 1 - offset < 0 ? 0 : (g.w - 1 - offset) / s + 1));
     std::memset(dst, g.zero_point, lo);
     std::memset(dst + hi, g.zero_point, g.ow - hi);
-    if (s == 1) {
-      const uint8_t* in = src + lo + offset;
-      for (int64_t ox = lo; ox < hi; ++ox) dst[ox] = in[ox - lo] ^ flip;
-    } else {
-      for (int64_t ox = lo; ox < hi; ++ox) dst[ox] = src[ox * s + offset] ^ flip;
-    }
+    GatherTaps(src + lo * s + offset, s, flip, hi - lo, dst + lo);
   }
   std::memset(row + g.pixels(), g.zero_point, g.panels() * kPanel - g.pixels());
 }
