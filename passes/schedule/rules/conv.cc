@@ -181,6 +181,11 @@ std::optional<DirectConvBlock> MatchDirectConv(const Schedule& sch, const BlockR
   conv.reduction = 1;
   for (int l : conv.reduce_loops) conv.reduction *= extent(l);
   conv.outer_reduction = extent(conv.reduce_loops.front());
+  conv.data_bytes = a->buffer->dtype.bytes();
+  for (const PrimExpr& d : a->buffer->shape) {
+    const int64_t* e = AsConstInt(d);
+    conv.data_bytes = e != nullptr && conv.data_bytes > 0 ? conv.data_bytes * *e : 0;  // 0: unknown
+  }
   return conv;
 }
 
@@ -238,6 +243,12 @@ int64_t ReductionChunk(const DirectConvBlock& conv, int64_t nb, const Target& ta
   return 0;
 }
 
+bool ConvGroupsInside(const DirectConvBlock& conv, int64_t nb, const Target& target) {
+  if (conv.vector_a || conv.block_loop < 0 || conv.blocks / nb < 2 || conv.data_bytes <= 0) return false;
+  const int64_t weight_bytes = conv.reduction * conv.blocks * conv.lanes * 4;
+  return weight_bytes <= target.l2_bytes / 2 && conv.data_bytes > target.l2_bytes / 2;
+}
+
 std::vector<DirectConvTiles> DirectConvTileCandidates(const DirectConvBlock& conv, const Target& target) {
   std::vector<DirectConvTiles> out;
   const int64_t vectors = (conv.lanes + target.float_lanes() - 1) / target.float_lanes();
@@ -260,7 +271,7 @@ std::vector<DirectConvTiles> DirectConvTileCandidates(const DirectConvBlock& con
       if (mr * nb * vectors + beside > target.vector_registers) continue;
       // At least a few accumulators to cover the FMA latency (unless the output is that small).
       if (mr * nb * vectors < 4 && !(mr == conv.rows && nb == conv.blocks)) continue;
-      out.push_back({mr, nb, ReductionChunk(conv, nb, target)});
+      out.push_back({mr, nb, ReductionChunk(conv, nb, target), ConvGroupsInside(conv, nb, target)});
     }
   }
   return out;
@@ -325,6 +336,10 @@ absl::Status ScheduleDirectConv(Schedule* sch, const BlockRV& block, const Direc
     if (li == conv.row_loop) outer.push_back((*rows)[0]);
     else if (li == conv.block_loop) outer.push_back(*block_outer);
     else outer.push_back((*loops)[l]);
+  }
+  if (tiles.groups_inside && block_outer) {
+    outer.erase(std::find_if(outer.begin(), outer.end(), [&](const LoopRV& l) { return l.id == block_outer->id; }));
+    outer.push_back(*block_outer);
   }
   order = outer;
   order.push_back((*rows)[1]);

@@ -104,16 +104,23 @@ struct DirectConvBlock {
   bool vector_a = false;            // depthwise: the data varies along the lanes too
   int64_t lanes = 0, rows = 0, blocks = 1, reduction = 1;  // extents
   int64_t outer_reduction = 1;  // the outermost reduction loop's extent (input-channel blocks)
+  int64_t data_bytes = 0;       // the data (A) buffer's size
 };
 
 /*! \brief The register tile of a direct convolution: MR pixels x NB channel blocks. */
 struct DirectConvTiles {
-  bool operator==(const DirectConvTiles& o) const { return mr == o.mr && nb == o.nb && kc == o.kc; }
+  bool operator==(const DirectConvTiles& o) const {
+    return mr == o.mr && nb == o.nb && kc == o.kc && groups_inside == o.groups_inside;
+  }
   int64_t mr = 1, nb = 1;
   /*! \brief Steps of the outermost reduction loop (input-channel blocks) per chunk, 0: none.
    *  With chunks, the chunk loop runs outside the pixel tiles, so the weights of one chunk
    *  stay in L2 while every pixel tile reads them, and the tiles add to C (an init pass first). */
   int64_t kc = 0;
+  /*! \brief The loop over groups of NB channel blocks inside the pixel tiles rather than
+   *  outside them: each tile's data is read once for every group while it is in L1, and the
+   *  weights stay in L2 (ConvGroupsInside). */
+  bool groups_inside = false;
 };
 
 std::optional<DirectConvBlock> MatchDirectConv(const Schedule& sch, const BlockRV& block);
@@ -123,6 +130,12 @@ std::optional<DirectConvTiles> DefaultDirectConvTiles(const DirectConvBlock& con
 /*! \brief DirectConvTiles::kc for a tile of NB blocks: the largest chunk of the outermost
  *  reduction loop whose weights fit half of L2, when all of them do not; 0 when they do. */
 int64_t ReductionChunk(const DirectConvBlock& conv, int64_t nb, const Target& target);
+/*! \brief DirectConvTiles::groups_inside for a tile of NB blocks: where all the weights fit in
+ *  half of L2 and the data does not, and there is more than one group. With the groups outside,
+ *  every group re-read the whole data from beyond L2 along one strided stream per input-channel
+ *  block (ResNet-50's 256 -> 64 and 256 -> 128 1x1 convolutions at 56 x 56 on AVX2: 32 streams,
+ *  4 and 8 passes over 3.2 MB, at 15-18% of the peak). */
+bool ConvGroupsInside(const DirectConvBlock& conv, int64_t nb, const Target& target);
 /*! \brief Every tile that fits the target's registers (tuning's space): NB divides the channel
  *  blocks; MR divides the output width, or, for regular convolutions, leaves a guarded tail. */
 std::vector<DirectConvTiles> DirectConvTileCandidates(const DirectConvBlock& conv, const Target& target);

@@ -11,4 +11,4 @@ class Module:
             R.output(gv)
         return gv
 # CHECK: T.parallel(T.int64(2))
-# CHECK: T.gemm_tile(
+# CHECK: T.gemm_tile

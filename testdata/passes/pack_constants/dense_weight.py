@@ -11,6 +11,6 @@ class Module:
         return gv
 # CHECK: def dense_packed(
 # CHECK-NOT: T.block("c_global")
-# CHECK: T.gemm_tile(
+# CHECK: T.gemm_tile
 # CHECK: def main(
 # CHECK: cls.dense_packed
