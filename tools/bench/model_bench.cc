@@ -43,6 +43,7 @@
 #include "ir/graph/module.h"
 #include "ir/target/target.h"
 #include "passes/pass.h"
+#include "support/cpu_features.h"
 #include "support/file_util.h"
 #include "tools/tune/tuner.h"
 #include "support/fma_peak.h"
@@ -308,6 +309,19 @@ absl::Status RunModel(const std::string& name, const Options& opt, double peak_g
   return absl::OkStatus();
 }
 
+/*! \brief The CPU's model name as /proc/cpuinfo gives it ("AMD EPYC 7B13"), or "unknown". */
+std::string CpuModelName() {
+  absl::StatusOr<std::string> info = ReadFile("/proc/cpuinfo");
+  if (!info.ok()) return "unknown";
+  for (absl::string_view line : absl::StrSplit(*info, '\n')) {
+    if (absl::ConsumePrefix(&line, "model name")) {
+      line = absl::StripLeadingAsciiWhitespace(line);
+      if (absl::ConsumePrefix(&line, ":")) return std::string(absl::StripAsciiWhitespace(line));
+    }
+  }
+  return "unknown";
+}
+
 int Main(int argc, char** argv) {
   Options opt;
   for (int i = 1; i < argc; ++i) {
@@ -340,6 +354,10 @@ int Main(int argc, char** argv) {
     return 2;
   }
   setenv("MLC_NUM_THREADS", std::to_string(opt.threads).c_str(), 1);
+  // Which machine: results differ by CPU kind (docs/performance.md keeps a table per kind).
+  std::printf("CPU: %s (%s; %s)\n", CpuModelName().c_str(), HostCpuName().c_str(),
+              MaxIsaLevel().empty() ? "its widest instruction set on both sides"
+                                    : ("ours capped at " + MaxIsaLevel() + " by MLC_MAX_ISA, ONNX Runtime not").c_str());
   FmaPeak peak = MeasureFmaPeak(opt.threads);
   std::printf("FMA peak (%s, %d thread%s): %.1f GFLOP/s\n\n", peak.isa.c_str(), opt.threads, opt.threads > 1 ? "s" : "", peak.gflops);
   std::printf("| model | threads | pipeline | ours ms | ONNX Runtime ms | ours / ORT | ours GFLOP/s (%% peak) | ORT GFLOP/s (%% peak) | "
