@@ -200,7 +200,9 @@ std::string DescribeTiles(const tir::GemmTiles& t) {
   return absl::StrCat("mr=", t.mr, " nr=", t.nr, " kc=", t.kc, " nc=", t.nc > 0 ? t.nc : t.nr, " rows=", t.parallel_rows ? 1 : 0);
 }
 
-std::string DescribeTiles(const tir::DirectConvTiles& t) { return absl::StrCat("conv mr=", t.mr, " nb=", t.nb); }
+std::string DescribeTiles(const tir::DirectConvTiles& t) {
+  return absl::StrCat("conv mr=", t.mr, " nb=", t.nb, t.kc > 0 ? absl::StrCat(" kc=", t.kc) : "", t.groups_inside ? " groups inside" : "");
+}
 
 namespace {
 
