@@ -256,6 +256,8 @@ class Executable {
   }
 
   void Save(const std::string& path) const { Check(WriteFileAtomically(path, bytes_)); }
+  /*! \brief The executable as written (what pickling keeps). */
+  py::bytes Bytes() const { return py::bytes(bytes_); }
   std::vector<std::string> Functions() const { return vm_->FunctionNames(); }
   std::vector<std::string> Params(const std::string& func) const { return Value(vm_->DescribeParams(func)); }
   std::string Target() const { return vm_->executable().target(); }
@@ -317,6 +319,7 @@ PYBIND11_MODULE(_mlc, m) {
       .def("generate", &Executable::Generate, py::arg("func"), py::arg("prompt"), py::arg("max_new_tokens"),
            py::arg("temperature"), py::arg("top_k"), py::arg("seed"), py::arg("stop_id"), py::arg("on_token"))
       .def("save", &Executable::Save, py::arg("path"))
+      .def("bytes", &Executable::Bytes)
       .def("functions", &Executable::Functions)
       .def("params", &Executable::Params, py::arg("func") = "main")
       .def_property_readonly("target", &Executable::Target);

@@ -1,5 +1,6 @@
 """The Python package against PyTorch and NumPy (run by python_test.sh under /usr/bin/python3)."""
 import os
+import pickle
 import sys
 import tempfile
 import threading
@@ -220,6 +221,9 @@ class Runtime(unittest.TestCase):
         m = mlc.compile(model, inputs=x)  # one tensor: one input
         self.assertTrue(close(m(x), model(x).detach().numpy()))
         self.assertTrue(model.training)  # left in the mode it was in
+        again = pickle.loads(pickle.dumps(m))  # pickled as the executable's bytes
+        self.assertTrue(close(again(x), model(x).detach().numpy()))
+        self.assertEqual(again.params, m.params)
 
     def test_set_num_threads_sets_the_threads_kernels_run_on(self):
         before = mlc.get_num_threads()

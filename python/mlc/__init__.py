@@ -116,6 +116,15 @@ class Module:
     def __repr__(self):
         return f"<mlc.Module {self._func}({', '.join(self.params)}) target={self.target}>"
 
+    def __reduce__(self):
+        # Pickled as the executable's bytes. Unpickling loads its native code without a signature
+        # check: unpickle only what you trust (as with any pickle).
+        return (_module_from_bytes, (self._exe.bytes(), self._func))
+
+
+def _module_from_bytes(data, func):
+    return Module(_mlc.Executable(data, "<unpickled>", []), func)
+
 
 def generate(module, prompt_ids, max_new_tokens=32, **options):
     """module.generate(prompt_ids, max_new_tokens, ...): tokens from a compiled decoder."""
