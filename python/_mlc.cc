@@ -32,11 +32,13 @@
 #include "passes/bind_params.h"
 #include "passes/pass.h"
 #include "support/file_util.h"
+#include "support/fma_peak.h"
 #include "support/resource_limits.h"
 #include "support/signature.h"
 #include "tools/tune/tuner.h"
 #include "vm/executable_format.h"
 #include "vm/generation.h"
+#include "vm/profiler.h"
 #include "vm/thread_pool.h"
 #include "vm/virtual_machine.h"
 
@@ -255,6 +257,45 @@ class Executable {
     return py::make_tuple(r->tokens, r->prefill_seconds, r->decode_seconds);
   }
 
+  /*! \brief Runs `func` `runs` times timing every kernel and runtime function (after three
+   *  untimed runs): (rows, formatted table, total seconds per run); rows are dicts, slowest
+   *  first; `trace` (if not empty) gets the Chrome trace. */
+  py::tuple Profile(const std::string& func, const std::vector<py::array>& args, int runs, const std::string& trace) {
+    if (runs < 1) throw py::value_error("profile: runs must be at least 1");
+    std::vector<vm::Value> inputs;
+    for (const py::array& a : args) inputs.emplace_back(ToNDArray(a));
+    vm::Profiler::Table table;
+    std::string text, json;
+    {
+      py::gil_scoped_release release;
+      std::lock_guard<std::mutex> lock(mu_);
+      for (int i = 0; i < 3; ++i) Value(vm_->Invoke(func, inputs));
+      vm_->EnableProfiling(true);
+      absl::Status failed;
+      for (int i = 0; i < runs && failed.ok(); ++i) failed = vm_->Invoke(func, inputs).status();
+      vm_->EnableProfiling(false);
+      Check(failed);
+      table = vm_->profiler()->Aggregate(runs);
+      const FmaPeak peak = MeasureFmaPeak(vm::ThreadPool::Global().num_threads());
+      text = vm::FormatProfileTable(table, peak.gflops);
+      if (!trace.empty()) json = vm_->profiler()->ChromeTraceJson();
+    }
+    if (!trace.empty()) Check(WriteFileAtomically(trace, json));
+    py::list rows;
+    for (const vm::Profiler::Row& r : table.rows) {
+      py::dict row;
+      row["name"] = r.name;
+      row["kind"] = r.kind;
+      row["operators"] = r.source_ops;
+      row["calls_per_run"] = static_cast<double>(r.calls) / runs;
+      row["seconds_per_run"] = r.seconds / runs;
+      row["flops_per_call"] = r.flops;
+      row["bytes_per_call"] = r.bytes;
+      rows.append(row);
+    }
+    return py::make_tuple(rows, text, table.total_seconds / runs);
+  }
+
   void Save(const std::string& path) const { Check(WriteFileAtomically(path, bytes_)); }
   /*! \brief The executable as written (what pickling keeps). */
   py::bytes Bytes() const { return py::bytes(bytes_); }
@@ -320,6 +361,7 @@ PYBIND11_MODULE(_mlc, m) {
            py::arg("temperature"), py::arg("top_k"), py::arg("seed"), py::arg("stop_id"), py::arg("on_token"))
       .def("save", &Executable::Save, py::arg("path"))
       .def("bytes", &Executable::Bytes)
+      .def("profile", &Executable::Profile, py::arg("func"), py::arg("args"), py::arg("runs"), py::arg("trace"))
       .def("functions", &Executable::Functions)
       .def("params", &Executable::Params, py::arg("func") = "main")
       .def_property_readonly("target", &Executable::Target);

@@ -221,6 +221,14 @@ class Runtime(unittest.TestCase):
         m = mlc.compile(model, inputs=x)  # one tensor: one input
         self.assertTrue(close(m(x), model(x).detach().numpy()))
         self.assertTrue(model.training)  # left in the mode it was in
+        trace = os.path.join(TMP, "linear.trace.json")
+        profile = m.profile(x, runs=5, trace=trace)  # the per-kernel table, as vm/run --profile
+        kernels = [r for r in profile.rows if r["kind"] == "kernel"]
+        self.assertTrue(kernels and all(r["calls_per_run"] >= 1 and r["seconds_per_run"] > 0 for r in kernels), profile.rows)
+        self.assertIn(kernels[0]["name"], str(profile))
+        self.assertGreater(profile.seconds_per_run, 0)
+        with open(trace) as f:
+            self.assertIn(kernels[0]["name"], f.read())
         again = pickle.loads(pickle.dumps(m))  # pickled as the executable's bytes
         self.assertTrue(close(again(x), model(x).detach().numpy()))
         self.assertEqual(again.params, m.params)

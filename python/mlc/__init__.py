@@ -96,6 +96,15 @@ class Module:
         }
         return ids
 
+    def profile(self, *inputs, runs=20, trace=None):
+        """Runs the function `runs` times timing every kernel and runtime function: a Profile whose
+        str() is the table //vm:run --profile prints and whose .rows are dicts (name, kind,
+        operators, calls_per_run, seconds_per_run, flops_per_call, bytes_per_call), slowest
+        first. `trace` writes the runs as a Chrome trace (Perfetto, chrome://tracing)."""
+        args = [np.ascontiguousarray(_to_numpy(x)) for x in inputs]
+        rows, text, seconds = self._exe.profile(self._func, args, runs, os.fspath(trace) if trace else "")
+        return Profile(rows, text, seconds)
+
     def save(self, path):
         """Writes the executable (a sealed .mlcx, as //codegen:build writes it)."""
         self._exe.save(os.fspath(path))
@@ -120,6 +129,21 @@ class Module:
         # Pickled as the executable's bytes. Unpickling loads its native code without a signature
         # check: unpickle only what you trust (as with any pickle).
         return (_module_from_bytes, (self._exe.bytes(), self._func))
+
+
+class Profile:
+    """Module.profile's result: .rows (dicts, slowest first), .seconds_per_run, str() the table."""
+
+    def __init__(self, rows, text, seconds_per_run):
+        self.rows = rows
+        self.seconds_per_run = seconds_per_run
+        self._text = text
+
+    def __str__(self):
+        return self._text
+
+    def __repr__(self):
+        return f"<mlc.Profile {len(self.rows)} rows, {self.seconds_per_run * 1e3:.3f} ms per run>"
 
 
 def _module_from_bytes(data, func):
