@@ -254,6 +254,20 @@ class Runtime(unittest.TestCase):
         np.testing.assert_array_equal(loaded(self.x), self.m(self.x))
         self.assertIn("float32 (2, 3, 8, 8)", loaded.params[0])
 
+    def test_inputs_by_name_and_as_a_dict(self):
+        x = np.random.rand(2, 3, 8, 8).astype(np.float32)
+        name = self.m.params[0].split(":")[0]
+        want = self.m(x)
+        self.assertTrue(close(self.m(**{name: x}), want))
+        self.assertTrue(close(self.m.run({name: x}), want))
+        self.assertTrue(close(self.m.run([x]), want))
+        with self.assertRaises(ValueError) as e:
+            self.m(nope=x)
+        self.assertIn("no parameter 'nope'", str(e.exception))
+        with self.assertRaises(ValueError) as e:
+            self.m(x, **{name: x})
+        self.assertIn("both by position and by name", str(e.exception))
+
     def test_a_wrong_input_names_the_parameter(self):
         with self.assertRaises(ValueError) as e:
             self.m(np.zeros((3, 3, 8, 8), np.float32))

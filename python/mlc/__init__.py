@@ -73,12 +73,32 @@ class Module:
         self._exe = executable
         self._func = func
 
-    def __call__(self, *inputs):
-        return self._exe.call(self._func, [np.ascontiguousarray(_to_numpy(x)) for x in inputs])
+    def __call__(self, *inputs, **named):
+        """m(x, y), m(x, y=...) or m(**{"input.1": x}): inputs by position, then by parameter name."""
+        return self.call(self._func, *inputs, **named)
 
-    def call(self, func, *inputs):
-        """Calls another function of the executable by name."""
-        return self._exe.call(func, [np.ascontiguousarray(_to_numpy(x)) for x in inputs])
+    def run(self, inputs):
+        """m.run({"x": x, ...}) (ONNX Runtime's habit) or m.run([x, ...])."""
+        return self(**inputs) if isinstance(inputs, dict) else self(*inputs)
+
+    def call(self, func, *inputs, **named):
+        """Calls another function of the executable by name (inputs as for __call__)."""
+        args = list(inputs)
+        if named:
+            names = [p.split(":", 1)[0] for p in self._exe.params(func)]
+            unknown = [n for n in named if n not in names]
+            if unknown:
+                raise ValueError(f"{func} has no parameter {', '.join(map(repr, unknown))} (its parameters: {', '.join(names)})")
+            for i, name in enumerate(names):
+                if name not in named:
+                    continue
+                if i < len(args):
+                    raise ValueError(f"{func}: parameter {name!r} given both by position and by name")
+                if i > len(args):
+                    missing = names[len(args)]
+                    raise ValueError(f"{func}: parameter {missing!r} is missing (given: {', '.join(named)})")
+                args.append(named[name])
+        return self._exe.call(func, [np.ascontiguousarray(_to_numpy(x)) for x in args])
 
     def generate(self, prompt_ids, max_new_tokens=32, temperature=0.0, top_k=0, seed=1, stop_id=None, on_token=None):
         """Generates tokens with a decoder compiled from either form docs/language_models.md
