@@ -340,7 +340,31 @@ PYBIND11_MODULE(_mlc, m) {
         py::arg("upper_bounds") = std::map<std::string, int64_t>());
   m.def("tune", &Tune, py::arg("module"), py::arg("db"), py::arg("target") = "native", py::arg("passes") = "default",
         py::arg("trials") = 0, py::arg("time_budget") = 0.0, py::arg("seed") = 1);
-  m.def("list_passes", [] { return mlc::passes::PassRegistry::Global().Describe(); });
+  m.def("list_passes", [] {
+    // One record per registered pass: name, description and options (name, type, default, help).
+    const mlc::passes::PassRegistry& registry = mlc::passes::PassRegistry::Global();
+    py::list out;
+    for (const std::string& name : registry.Names()) {
+      std::unique_ptr<mlc::passes::Pass> pass = Value(registry.Create(name));
+      py::list options;
+      for (const mlc::passes::PassOption& o : pass->options()) {
+        py::dict d;
+        d["name"] = o.name;
+        d["type"] = o.type;
+        d["default"] = o.default_value;
+        d["help"] = o.help;
+        options.append(d);
+      }
+      py::dict record;
+      record["name"] = name;
+      record["description"] = pass->description();
+      record["options"] = options;
+      out.append(record);
+    }
+    return out;
+  });
+  m.def("describe_passes", [] { return mlc::passes::PassRegistry::Global().Describe(); },
+        "Markdown reference of every pass, option and named pipeline (docs/passes_reference.md).");
   m.def("set_limits", [](const std::string& spec) {
     mlc::ResourceLimits limits = mlc::GetResourceLimits();
     Check(mlc::ParseResourceLimits(spec, &limits));

@@ -229,6 +229,9 @@ class Runtime(unittest.TestCase):
         self.assertGreater(profile.seconds_per_run, 0)
         with open(trace) as f:
             self.assertIn(kernels[0]["name"], f.read())
+        passes = {p["name"]: p for p in mlc.transform.list_passes()}  # records, not Markdown
+        self.assertIn("explain", [o["name"] for o in passes["default-schedule"]["options"]])
+        self.assertIn("### `default-schedule`", mlc.transform.describe_passes())
         again = pickle.loads(pickle.dumps(m))  # pickled as the executable's bytes
         self.assertTrue(close(again(x), model(x).detach().numpy()))
         self.assertEqual(again.params, m.params)

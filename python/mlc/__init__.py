@@ -55,7 +55,7 @@ def _run(module, passes, target="native", tuning_db=None, params=None, quantize=
 
 
 ir = _Namespace(load=_load_ir, parse=_parse, IRModule=_mlc.IRModule)
-transform = _Namespace(run=_run, list_passes=_mlc.list_passes)
+transform = _Namespace(run=_run, list_passes=_mlc.list_passes, describe_passes=_mlc.describe_passes)
 
 
 def _to_numpy(x):
