@@ -21,15 +21,16 @@ enum class Int8Path { kVnni, kAvx2, kPortable };
 
 /*! \brief The best path this CPU runs (as host detection reports it, so MLC_MAX_ISA caps it).
  *  MLC_INT8_PATH=avx2|portable asks for a lower one (tests of every path the CPU has); a path
- *  the CPU lacks is never taken. */
-inline Int8Path ChooseInt8Path() {
+ *  the CPU lacks is never taken. Weights given as int16 (`int8_weights` false: qdq-to-integer's
+ *  form for targets without VNNI) never take VNNI, which multiplies bytes. */
+inline Int8Path ChooseInt8Path(bool int8_weights = true) {
   static const bool has_vnni = HostHasCpuFeature("avx512vnni") && HostHasCpuFeature("avx512bw");
   static const bool has_avx2 = HostHasCpuFeature("avx2") && HostHasCpuFeature("fma");
   const char* asked = std::getenv("MLC_INT8_PATH");
   const std::string want = asked != nullptr ? asked : "";
   if (want == "portable") return Int8Path::kPortable;
   if (want == "avx2") return has_avx2 ? Int8Path::kAvx2 : Int8Path::kPortable;
-  return has_vnni ? Int8Path::kVnni : has_avx2 ? Int8Path::kAvx2 : Int8Path::kPortable;
+  return has_vnni && int8_weights ? Int8Path::kVnni : has_avx2 ? Int8Path::kAvx2 : Int8Path::kPortable;
 }
 
 /*! \brief The AVX2 paths' sums: their vpmaddwd accumulators `lo` and `hi` hold 4 outputs each as

@@ -16,8 +16,9 @@
  *  has a float32 register tile only. The columns are packed in panels of 32 pixels with
  *  groups of 4 consecutive k interleaved ([panel][k/4][32][4]), so a panel is one contiguous
  *  stream and each k-group of 32 pixels is two 64-byte vectors; the tile is 8 output channels
- *  x 32 pixels, 16 accumulators. AVX2 CPUs without VNNI widen to int16 (the weights at compile time, for targets without VNNI) and use vpmaddwd (exact;
- *  6 channels x 8 pixels); others take a portable loop over the same layout.
+ *  x 32 pixels, 16 accumulators. AVX2 CPUs without VNNI widen to int16 (the weights at compile
+ *  time, for targets without VNNI) and use vpmaddwd (exact; 6 channels x 8 pixels); others take
+ *  a portable loop over the same layout.
  */
 // GCC 12 warns that its own AVX-512 headers read an uninitialized vector (a known false positive).
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
@@ -295,8 +296,7 @@ absl::Status Conv2d(absl::Span<DLTensor* const> args) {
   const float *sd = reinterpret_cast<const float*>(DataOf(scale)), *bd = reinterpret_cast<const float*>(DataOf(bias));
   // int16 weights (qdq-to-integer's choice for a target without VNNI) go to the AVX2 tile as
   // they are; int8 ones to VNNI, or widened once per call for AVX2.
-  Int8Path path = ChooseInt8Path();
-  if (w16_given && path == Int8Path::kVnni) path = HostHasCpuFeature("avx2") ? Int8Path::kAvx2 : Int8Path::kPortable;
+  const Int8Path path = ChooseInt8Path(/*int8_weights=*/!w16_given);
   const int8_t* wd = w16_given ? nullptr : reinterpret_cast<const int8_t*>(DataOf(w));
   thread_local std::vector<int16_t> w16;
   if (path == Int8Path::kAvx2 && !w16_given) {

@@ -294,8 +294,8 @@ def fake_quantize(model, bits):
 
 # Codes of a fake-quantized reference at least this far from a rounding tie, relative to the
 # scaled value (weight_formats.rounding_margin): the compiled model's activations differ from
-# PyTorch's by about 1e-7 of their size, and a tie closer than that (seen: 7.6e-6 codes, about
-# 1e-7 relative) was decided one way on one CPU and the other way on another, moving q4 logits
+# PyTorch's by about 1e-7 of their size, and a tie closer than that (seen: 7.6e-6 codes, 1.9e-7
+# relative) was decided one way on one CPU and the other way on another, moving q4 logits
 # by 1e-2.
 MIN_ROUNDING_MARGIN = 1e-6
 

@@ -56,15 +56,21 @@ def fake_quantize(w, bits):
     return dequantize(*quantize(w, bits), bits)
 
 
+def _scaled_activations(x):
+    """x [..., K] float32 per block of 32: the Q8_0 scales d [..., K / 32] and the values in code
+    units y = x / d [..., K / 32, 32], both float32 (what the codes round)."""
+    blocks = _blocks(x)
+    d = (np.abs(blocks).max(-1) / np.float32(127)).astype(np.float32)
+    return d, (blocks * _inverse(d)[..., None]).astype(np.float32)
+
+
 def rounding_margin(x):
     """How far the activations x [..., K] lie from a rounding tie of their Q8_0 codes, relative to
     their size: the least | |y| - floor(|y|) - 0.5 | / max(|y|, 1) over the scaled values y. A
     value within float rounding of a tie may round either way in a compiled model whose
     arithmetic differs in the last bits (contracted FMAs, another summation order), and a flipped
     code moves the logits by far more than rounding."""
-    blocks = _blocks(x)
-    d = (np.abs(blocks).max(-1) / np.float32(127)).astype(np.float32)
-    y = np.abs((blocks * _inverse(d)[..., None]).astype(np.float64))
+    y = np.abs(_scaled_activations(x)[1].astype(np.float64))
     return float((np.abs(y - np.floor(y) - 0.5) / np.maximum(y, 1)).min()) if y.size else 0.5
 
 
@@ -72,8 +78,6 @@ def fake_quantize_activations(x):
     """x [..., K] float32 with each block of 32 along the last axis replaced by its Q8_0 values,
     rounded as support/weight_quantization.cc QuantizeActivations rounds (y + copysign(0.5, y),
     truncated, in float32)."""
-    blocks = _blocks(x)
-    d = (np.abs(blocks).max(-1) / np.float32(127)).astype(np.float32)
-    y = (blocks * _inverse(d)[..., None]).astype(np.float32)
+    d, y = _scaled_activations(x)
     q = (y + np.copysign(np.float32(0.5), y)).astype(np.int32).astype(np.float32)
     return (q * d[..., None]).reshape(np.shape(x)).astype(np.float32)
