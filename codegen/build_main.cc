@@ -3,6 +3,7 @@
  *
  *    build --in m.irpb --out m.mlcx [--dump_lowered lowered.py] [--dump_llvm kernels.ll] [--opt_level 3]
  *          [--sign_key key.pem] [--threads N] [--timing] [--kernel_cache DIR]
+ *    build --merge m.v3.mlcx,m.v4.mlcx --out m.mlcx [--sign_key key.pem]   # one multi-target executable
  */
 #include <iostream>
 #include <map>
@@ -13,6 +14,7 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
 #include "codegen/build.h"
 #include "ir/graph/shape_bounds.h"
 #include "ir/graph/serialize.h"
@@ -20,6 +22,8 @@
 #include "support/file_util.h"
 #include "support/phase_timer.h"
 #include "support/resource_limit_flag.h"
+#include "vm/executable_format.h"
+#include "vm/executable_variants.h"
 
 ABSL_FLAG(std::string, in, "", "IRModule to build (*.irpb)");
 ABSL_FLAG(std::string, out, "", "executable to write (*.mlcx)");
@@ -34,8 +38,36 @@ ABSL_FLAG(int, threads, 0, "threads compiling kernels (0: one per core)");
 ABSL_FLAG(std::string, kernel_cache, "",
           "directory of compiled kernel objects: a kernel compiled before (same code, target, options) is reused");
 ABSL_FLAG(bool, timing, false, "print the time of each phase and the slowest kernels to compile (to stderr)");
+ABSL_FLAG(std::string, merge, "",
+          "executables built for different targets (a.mlcx,b.mlcx) to merge into one multi-target --out; the VM runs the "
+          "best this CPU can (vm/executable_variants.h)");
 ABSL_FLAG(std::string, sign_key, "",
           "sign the executable with this Ed25519 private key (PEM: openssl genpkey -algorithm ed25519 -out key.pem)");
+
+namespace {
+
+// build --merge: the executables at `paths`, one multi-target executable at `out`.
+int MergeExecutables(const std::vector<std::string>& paths, const std::string& out, const mlc::SigningKey* signer) {
+  std::vector<mlc::proto::Executable> variants;
+  for (const std::string& path : paths) {
+    absl::StatusOr<std::string> bytes = mlc::ReadFile(path);
+    absl::StatusOr<mlc::proto::Executable> exe = bytes.ok() ? mlc::vm::ParseExecutable(*bytes, path) : bytes.status();
+    if (!exe.ok()) {
+      std::cerr << "build: --merge: " << exe.status().message() << "\n";
+      return 1;
+    }
+    variants.push_back(*std::move(exe));
+  }
+  absl::StatusOr<mlc::proto::Executable> merged = mlc::vm::MergeVariants(std::move(variants));
+  absl::Status s = merged.ok() ? mlc::vm::WriteExecutable(out, *std::move(merged), signer) : merged.status();
+  if (!s.ok()) {
+    std::cerr << "build: --merge: " << s.message() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage("Builds an executable from an IRModule.\n  build --in m.irpb --out m.mlcx");
@@ -46,6 +78,22 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::string in = absl::GetFlag(FLAGS_in), out = absl::GetFlag(FLAGS_out);
+  std::optional<mlc::SigningKey> signer;
+  if (!absl::GetFlag(FLAGS_sign_key).empty()) {
+    absl::StatusOr<mlc::SigningKey> key = mlc::SigningKey::FromPemFile(absl::GetFlag(FLAGS_sign_key));
+    if (!key.ok()) {
+      std::cerr << "build: " << key.status().message() << "\n";
+      return 1;
+    }
+    signer = std::move(*key);
+  }
+  if (const std::string merge = absl::GetFlag(FLAGS_merge); !merge.empty()) {
+    if (out.empty() || !in.empty()) {
+      std::cerr << "build: --merge takes --out and no --in\n";
+      return 2;
+    }
+    return MergeExecutables(absl::StrSplit(merge, ',', absl::SkipEmpty()), out, signer ? &*signer : nullptr);
+  }
   if (in.empty() || out.empty()) {
     std::cerr << "build: --in and --out are required\n";
     return 2;
@@ -69,15 +117,6 @@ int main(int argc, char** argv) {
       return 1;
     }
     mod = *std::move(bounded);
-  }
-  std::optional<mlc::SigningKey> signer;
-  if (!absl::GetFlag(FLAGS_sign_key).empty()) {
-    absl::StatusOr<mlc::SigningKey> key = mlc::SigningKey::FromPemFile(absl::GetFlag(FLAGS_sign_key));
-    if (!key.ok()) {
-      std::cerr << "build: " << key.status().message() << "\n";
-      return 1;
-    }
-    signer = std::move(*key);
   }
   mlc::codegen::BuildOptions options;
   options.codegen.opt_level = absl::GetFlag(FLAGS_opt_level);

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "codegen/build.h"
 #include "ir/graph/shape_bounds.h"
 #include "frontend/onnx/onnx_importer.h"
@@ -31,12 +32,14 @@
 #include "ir/graph/verifier.h"
 #include "passes/bind_params.h"
 #include "passes/pass.h"
+#include "support/cpu_features.h"
 #include "support/file_util.h"
 #include "support/fma_peak.h"
 #include "support/resource_limits.h"
 #include "support/signature.h"
 #include "tools/tune/tuner.h"
 #include "vm/executable_format.h"
+#include "vm/executable_variants.h"
 #include "vm/generation.h"
 #include "vm/profiler.h"
 #include "vm/thread_pool.h"
@@ -177,6 +180,22 @@ py::bytes BuildExecutable(const Module& m, const std::string& sign_key, const st
     std::optional<SigningKey> key;
     if (!sign_key.empty()) key = Value(SigningKey::FromPemFile(sign_key));
     bytes = vm::SerializeExecutable(std::move(exe), key ? &*key : nullptr);
+  }
+  return py::bytes(bytes);
+}
+
+// One multi-target executable of executables built for different targets (their bytes).
+py::bytes MergeExecutables(const std::vector<std::string>& executables, const std::string& sign_key) {
+  std::string bytes;
+  {
+    py::gil_scoped_release release;
+    std::vector<proto::Executable> variants;
+    for (size_t i = 0; i < executables.size(); ++i) {
+      variants.push_back(Value(vm::ParseExecutable(executables[i], absl::StrCat("<executable ", i, ">"))));
+    }
+    std::optional<SigningKey> key;
+    if (!sign_key.empty()) key = Value(SigningKey::FromPemFile(sign_key));
+    bytes = vm::SerializeExecutable(Value(vm::MergeVariants(std::move(variants))), key ? &*key : nullptr);
   }
   return py::bytes(bytes);
 }
@@ -338,6 +357,12 @@ PYBIND11_MODULE(_mlc, m) {
         py::arg("tuning_db") = "", py::arg("params") = std::map<std::string, py::array>{}, py::arg("quantize") = "");
   m.def("build", &BuildExecutable, py::arg("module"), py::arg("sign_key") = "",
         py::arg("upper_bounds") = std::map<std::string, int64_t>());
+  m.def("merge_executables", &MergeExecutables, py::arg("executables"), py::arg("sign_key") = "");
+  m.def("parse_targets", [](const std::string& text) {
+    std::vector<std::string> out;
+    for (const mlc::Target& t : Value(mlc::ParseTargetList(text))) out.push_back(t.str());
+    return out;
+  });
   m.def("tune", &Tune, py::arg("module"), py::arg("db"), py::arg("target") = "native", py::arg("passes") = "default",
         py::arg("trials") = 0, py::arg("time_budget") = 0.0, py::arg("seed") = 1);
   m.def("list_passes", [] {
@@ -370,6 +395,7 @@ PYBIND11_MODULE(_mlc, m) {
     Check(mlc::ParseResourceLimits(spec, &limits));
     mlc::SetResourceLimits(limits);
   }, py::arg("spec"), "Resource limits as --limits takes them (docs/limits.md).");
+  m.def("cpu_features", [] { return mlc::HostCpuFeatures(); });
   m.def("set_num_threads", [](int n) {
     if (n < 1) throw py::value_error("set_num_threads: the thread count must be at least 1, got " + std::to_string(n));
     py::gil_scoped_release release;  // the old pool's workers are joined

@@ -96,6 +96,20 @@ def main(x: R.Tensor((4,), "float32"), y: R.Tensor((4,), "float32")):
         x, y = np.arange(4, dtype=np.float32), np.full(4, 2, np.float32)
         np.testing.assert_array_equal(m(x, y), x * y + x)
 
+    def test_several_targets_make_one_executable_that_runs_the_best_this_cpu_can(self):
+        params = dict(np.load(os.path.join(DIGITS, "params.npz")))
+        x = np.load(os.path.join(DIGITS, "test_x.npy"))
+        m = mlc.compile(os.path.join(DIGITS, "digits_mlp.py"), params=params, target="x86-64,x86-64-v3")
+        # A CPU with AVX2 and FMA runs the x86-64-v3 kernels; one without, the baseline ones.
+        v3 = all(f in mlc.cpu_features() for f in ("avx2", "fma", "bmi2", "f16c"))
+        self.assertEqual(m.target, "llvm -mcpu=x86-64-v3" if v3 else "llvm -mcpu=x86-64")
+        self.assertTrue(close(m(x), np.load(os.path.join(DIGITS, "reference.npy"))))
+        path = os.path.join(TMP, "two_targets.mlcx")
+        m.save(path)
+        self.assertEqual(mlc.load(path).target, m.target)
+        with self.assertRaisesRegex(ValueError, "named twice"):
+            mlc.compile(os.path.join(DIGITS, "digits_mlp.py"), params=params, target="x86-64-v3,x86-64-v3")
+
     def test_exp_is_exact_to_the_smallest_normal_float_and_zero_below(self):
         # Compiled exp keeps glibc's vector expf on its fast path by flushing results below the
         # smallest normal float to zero (codegen EmitExpF32): a causal mask's -inf gives 0, NaN stays NaN.

@@ -55,7 +55,9 @@ ABSL_FLAG(std::string, passes, "default",
 ABSL_FLAG(std::string, quantize, "", "quantized matmul/dense weights and embedding tables: q8 or q4 (llama.cpp's Q8_0 / Q4_0; docs/language_models.md)");
 ABSL_FLAG(std::string, func, "main", "function to run");
 ABSL_FLAG(std::string, tuning_db, "", "tuning database from //tools:tune: its records schedule the kernels they cover");
-ABSL_FLAG(std::string, target, "native", "target to compile for (native, x86-64-v3, llvm -mcpu=znver4 -mattr=-avx512f, ...)");
+ABSL_FLAG(std::string, target, "native",
+          "target to compile for (native, x86-64-v3, llvm -mcpu=znver4 -mattr=-avx512f, ...); several, comma-separated "
+          "(x86-64-v3,x86-64-v4), make one executable that runs the best this CPU can");
 ABSL_FLAG(std::string, upper_bound, "", "upper bounds of shape variables for memory planning (build --upper_bound), e.g. batch=64");
 ABSL_FLAG(std::string, out, "", "work directory for the stage outputs, kept (default: a temporary directory, removed at exit)");
 ABSL_FLAG(bool, no_cache, false, "run every stage, ignoring and not filling the cache");
@@ -340,23 +342,33 @@ int main(int argc, char** argv) {
   std::string dump_dir = UserPath(absl::GetFlag(FLAGS_dump_dir));
   if (!dump_dir.empty()) fs::create_directories(dump_dir, ec);
 
-  // Resolved here (native -> this CPU), so the cache keys name the CPU the code is for.
-  absl::StatusOr<mlc::Target> target = mlc::Target::Parse(absl::GetFlag(FLAGS_target));
-  if (!target.ok()) {
-    std::fprintf(stderr, "pipeline: --target: %s\n", std::string(target.status().message()).c_str());
-    return 2;
+  // Resolved here (native -> this CPU), so the cache keys name the CPU the code is for. More
+  // than one target: opt and build run once per target, then build --merge makes one
+  // multi-target executable of them (vm/executable_variants.h).
+  absl::StatusOr<std::vector<mlc::Target>> targets = mlc::ParseTargetList(absl::GetFlag(FLAGS_target));
+  if (!targets.ok()) {
+    std::fprintf(stderr, "pipeline: --target: %s\n", std::string(targets.status().message()).c_str());
+    return 1;
   }
-  std::string target_flag = absl::StrCat("--target=", target->str());
+  const bool multi_target = targets->size() > 1;
   std::string passes = absl::GetFlag(FLAGS_passes);
   if (!params.empty()) passes = absl::StrCat("bind-params{params=", params, "}", passes.empty() ? "" : ",", passes);
-  std::string ir = absl::StrCat(work, "/model.irpb"), opt = absl::StrCat(work, "/model.opt.irpb"),
-              exe = absl::StrCat(work, "/model.mlcx");
+  std::string ir = absl::StrCat(work, "/model.irpb"), exe = absl::StrCat(work, "/model.mlcx");
+  // Per target: the optimized module and the executable (the latter merged when several).
+  std::vector<std::string> opts, exes;
+  for (size_t i = 0; i < targets->size(); ++i) {
+    const std::string suffix = multi_target ? absl::StrCat(".", i) : "";
+    opts.push_back(absl::StrCat(work, "/model", suffix, ".opt.irpb"));
+    exes.push_back(multi_target ? absl::StrCat(work, "/model", suffix, ".mlcx") : exe);
+  }
+  const std::string opt = opts[0];  // the entry's signature is the same in every variant
   std::vector<std::string> outputs;
   // The stages copy the model's weights a few times (read, parse, pack, serialize): on huge
   // pages each copy takes one page fault per 2 MB instead of per 4 KB (a third of opt's time on
   // ResNet-18). A user's own setting wins.
   setenv("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1", /*overwrite=*/0);
-  Runner runner(work, cache, inputs.empty() ? 3 : 4);
+  const int stages = 1 + 2 * static_cast<int>(targets->size()) + (multi_target ? 1 : 0) + (inputs.empty() ? 0 : 1);
+  Runner runner(work, cache, stages);
 
   Stage frontend{frontend_name, frontend_binary, {"--in", model, "--out", ir}, {model}, "", {ir}, model};
   if (std::string plugins = absl::GetFlag(FLAGS_converter_plugin); !plugins.empty()) {
@@ -374,48 +386,60 @@ int main(int argc, char** argv) {
   if (absl::GetFlag(FLAGS_timing)) frontend.args.push_back("--timing");
   if (!runner.Run(frontend)) return 1;
 
-  Stage optimize{"opt", Runfile("passes/opt"), {"--in", ir, "--out", opt, absl::StrCat("--passes=", passes), target_flag},
-                 {ir}, absl::StrCat(passes, "\n", target_flag), {opt}, ir};
-  if (!params.empty()) optimize.input_files.push_back(params);
-  if (std::string db = UserPath(absl::GetFlag(FLAGS_tuning_db)); !db.empty()) {
-    optimize.args.push_back(absl::StrCat("--tuning_db=", db));
-    optimize.input_files.push_back(db);
-    optimize.options += "\ntuning-db";
-  }
-  if (absl::GetFlag(FLAGS_print_after_all)) {
-    optimize.args.push_back("--print-after-all");
-    optimize.options += "\nprint-after-all";
-  }
-  if (!absl::GetFlag(FLAGS_pass_plugin).empty()) {
-    optimize.args.push_back(absl::StrCat("--pass-plugin=", absl::GetFlag(FLAGS_pass_plugin)));
-    for (absl::string_view p : absl::StrSplit(absl::GetFlag(FLAGS_pass_plugin), ',', absl::SkipEmpty())) {
-      optimize.input_files.push_back(std::string(p));
+  for (size_t t = 0; t < targets->size(); ++t) {
+    const std::string target_flag = absl::StrCat("--target=", (*targets)[t].str());
+    Stage optimize{"opt", Runfile("passes/opt"), {"--in", ir, "--out", opts[t], absl::StrCat("--passes=", passes), target_flag},
+                   {ir}, absl::StrCat(passes, "\n", target_flag), {opts[t]}, ir};
+    if (!params.empty()) optimize.input_files.push_back(params);
+    if (std::string db = UserPath(absl::GetFlag(FLAGS_tuning_db)); !db.empty()) {
+      optimize.args.push_back(absl::StrCat("--tuning_db=", db));
+      optimize.input_files.push_back(db);
+      optimize.options += "\ntuning-db";
     }
-  }
-  if (!dump_dir.empty()) {
-    optimize.args.push_back(absl::StrCat("--dump-dir=", dump_dir));
-    optimize.options += "\ndump:" + dump_dir;
-  }
-  if (std::string quantize = absl::GetFlag(FLAGS_quantize); !quantize.empty()) {
-    optimize.args.push_back(absl::StrCat("--quantize=", quantize));
-    optimize.options += "\nquantize:" + quantize;
-  }
-  if (absl::GetFlag(FLAGS_timing)) optimize.args.push_back("--timing");
-  if (!runner.Run(optimize)) return 1;
+    if (absl::GetFlag(FLAGS_print_after_all)) {
+      optimize.args.push_back("--print-after-all");
+      optimize.options += "\nprint-after-all";
+    }
+    if (!absl::GetFlag(FLAGS_pass_plugin).empty()) {
+      optimize.args.push_back(absl::StrCat("--pass-plugin=", absl::GetFlag(FLAGS_pass_plugin)));
+      for (absl::string_view p : absl::StrSplit(absl::GetFlag(FLAGS_pass_plugin), ',', absl::SkipEmpty())) {
+        optimize.input_files.push_back(std::string(p));
+      }
+    }
+    if (!dump_dir.empty()) {
+      const std::string dir = multi_target ? absl::StrCat(dump_dir, "/target", t) : dump_dir;
+      optimize.args.push_back(absl::StrCat("--dump-dir=", dir));
+      optimize.options += "\ndump:" + dir;
+    }
+    if (std::string quantize = absl::GetFlag(FLAGS_quantize); !quantize.empty()) {
+      optimize.args.push_back(absl::StrCat("--quantize=", quantize));
+      optimize.options += "\nquantize:" + quantize;
+    }
+    if (absl::GetFlag(FLAGS_timing)) optimize.args.push_back("--timing");
+    if (!runner.Run(optimize)) return 1;
 
-  Stage build{"build", Runfile("codegen/build"), {"--in", opt, "--out", exe, target_flag}, {opt}, target_flag, {exe}, opt};
-  if (const std::string key = UserPath(absl::GetFlag(FLAGS_sign_key)); !key.empty()) {
-    build.args.push_back(absl::StrCat("--sign_key=", key));
-    build.input_files.push_back(key);  // another key, another executable
+    Stage build{"build", Runfile("codegen/build"), {"--in", opts[t], "--out", exes[t], target_flag}, {opts[t]}, target_flag, {exes[t]}, opts[t]};
+    if (const std::string key = UserPath(absl::GetFlag(FLAGS_sign_key)); !key.empty() && !multi_target) {
+      build.args.push_back(absl::StrCat("--sign_key=", key));
+      build.input_files.push_back(key);  // another key, another executable
+    }
+    if (const std::string bounds = absl::GetFlag(FLAGS_upper_bound); !bounds.empty()) {
+      build.args.push_back(absl::StrCat("--upper_bound=", bounds));
+      build.options += "\nupper_bound:" + bounds;
+    }
+    if (absl::GetFlag(FLAGS_timing)) build.args.push_back("--timing");
+    // Kernels already compiled (by another model, or this one before a change) are reused.
+    if (cache) build.args.push_back(absl::StrCat("--kernel_cache=", cache->dir(), "/kernels"));
+    if (!runner.Run(build)) return 1;
   }
-  if (const std::string bounds = absl::GetFlag(FLAGS_upper_bound); !bounds.empty()) {
-    build.args.push_back(absl::StrCat("--upper_bound=", bounds));
-    build.options += "\nupper_bound:" + bounds;
+  if (multi_target) {
+    Stage merge{"merge", Runfile("codegen/build"), {"--merge", absl::StrJoin(exes, ","), "--out", exe}, exes, "", {exe}, exe};
+    if (const std::string key = UserPath(absl::GetFlag(FLAGS_sign_key)); !key.empty()) {
+      merge.args.push_back(absl::StrCat("--sign_key=", key));
+      merge.input_files.push_back(key);
+    }
+    if (!runner.Run(merge)) return 1;
   }
-  if (absl::GetFlag(FLAGS_timing)) build.args.push_back("--timing");
-  // Kernels already compiled (by another model, or this one before a change) are reused.
-  if (cache) build.args.push_back(absl::StrCat("--kernel_cache=", cache->dir(), "/kernels"));
-  if (!runner.Run(build)) return 1;
 
   if (!dump_dir.empty() || !absl::GetFlag(FLAGS_emit_dot).empty()) {
     absl::StatusOr<mlc::IRModule> parsed = mlc::LoadModule(ir);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # //tools:pipeline end to end: the bundled default, the cache (hits, option changes, corrupt
-# entries, two pipelines at once, a full disk), failures, --profile, --emit-dot and --dump-dir.
+# entries, two pipelines at once, a full disk), failures, several targets, --dim.
 set -euo pipefail
 cd "${TEST_SRCDIR}/mlc"
 pipeline=tools/pipeline
@@ -92,6 +92,14 @@ check "dump-dir is made when it does not exist" compgen -G "$TEST_TMPDIR/new/nes
 touch "$TEST_TMPDIR/a_file"
 refused "a dump-dir that cannot be a directory is an error naming it" "dump directory $TEST_TMPDIR/a_file/sub" \
   $pipeline --no-cache --dump-dir "$TEST_TMPDIR/a_file/sub"
+
+# Several targets: opt and build once per target, merged into one executable that runs here.
+multi=$($pipeline --cache-dir "$cache" --target=x86-64,x86-64-v3 --out "$TEST_TMPDIR/multi" 2>&1)
+check "two targets: the default model runs with the reference accuracy" grep -q "accuracy: 351 / 360 = 97.50%" <<<"$multi"
+check "... each target optimized and built, then merged" test "$(grep -cE '\] (opt|build) ' <<<"$multi")-$(grep -c '\] merge ' <<<"$multi")" = "4-1"
+check "... into one executable" test -s "$TEST_TMPDIR/multi/model.mlcx"
+refused "a target named twice is refused" "is named twice" $pipeline --cache-dir "$cache" --target=x86-64-v3,x86-64-v3
+refused "a bad target in a list is named" "target 2 of 2 ('pentium9')" $pipeline --cache-dir "$cache" --target=x86-64-v3,pentium9
 
 # --dim pins an ONNX model's symbolic dimensions at import (here the sequence length that a
 # Range needs as a constant); a cached import under one pin is not reused under another.

@@ -4,6 +4,9 @@
  */
 #include "vm/executable_format.h"
 
+#include <deque>
+
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "support/checked_math.h"
 #include "support/data_section.h"
@@ -13,15 +16,31 @@ namespace mlc {
 namespace vm {
 namespace {
 
-// Moves the constants' bytes out of `exe` into `data` (kept alive for the write) and places
-// them in `section`, recording their offsets in the message.
-void MoveConstantsToSection(proto::Executable* exe, std::vector<std::string>* data, DataSectionWriter* section) {
-  data->resize(static_cast<size_t>(exe->constants_size()));
+// Moves the constants' bytes out of `exe` and its variants into `data` (kept alive for the
+// write: a deque, so the bytes stay where they are) and places them in `section`, recording
+// their offsets in the messages. Bytes equal to bytes placed before (the weights two targets'
+// variants share) get the earlier offset.
+void MoveConstantsToSection(proto::Executable* exe, std::deque<std::string>* data, DataSectionWriter* section,
+                            absl::flat_hash_map<absl::string_view, uint64_t>* placed) {
   exe->clear_constant_offsets();
   for (int i = 0; i < exe->constants_size(); ++i) {
-    (*data)[i].swap(*exe->mutable_constants(i)->mutable_data());
-    exe->add_constant_offsets(section->Add((*data)[i]));
+    data->emplace_back();
+    data->back().swap(*exe->mutable_constants(i)->mutable_data());
+    auto [it, inserted] = placed->try_emplace(data->back(), 0);
+    if (inserted) it->second = section->Add(data->back());
+    exe->add_constant_offsets(it->second);
   }
+  for (proto::Executable& variant : *exe->mutable_variants()) MoveConstantsToSection(&variant, data, section, placed);
+}
+
+// Fills the bytes of `exe`'s constants (and its variants') from the data section.
+void FillConstants(proto::Executable* exe, absl::string_view constant_data) {
+  for (int i = 0; i < exe->constants_size(); ++i) {
+    proto::TensorProto* c = exe->mutable_constants(i);
+    c->set_data(std::string(constant_data.substr(exe->constant_offsets(i), ConstantBytes(*c))));
+  }
+  exe->clear_constant_offsets();
+  for (proto::Executable& variant : *exe->mutable_variants()) FillConstants(&variant, constant_data);
 }
 
 }  // namespace
@@ -41,6 +60,11 @@ absl::Status CheckConstantOffsets(const proto::Executable& exe, absl::string_vie
     return absl::DataLossError(absl::StrCat("the executable has ", exe.constants_size(), " constants and ",
                                             exe.constant_offsets_size(), " data offsets"));
   }
+  for (int v = 0; v < exe.variants_size(); ++v) {
+    if (absl::Status s = CheckConstantOffsets(exe.variants(v), constant_data); !s.ok()) {
+      return absl::Status(s.code(), absl::StrCat("variant ", v, " ('", exe.variants(v).target(), "'): ", s.message()));
+    }
+  }
   const DataSectionPayload section{absl::string_view(), constant_data};
   for (int i = 0; i < exe.constants_size(); ++i) {
     const int64_t size = ConstantBytes(exe.constants(i));
@@ -53,16 +77,18 @@ absl::Status CheckConstantOffsets(const proto::Executable& exe, absl::string_vie
 }
 
 std::string SerializeExecutable(proto::Executable exe, const SigningKey* signer) {
-  std::vector<std::string> data;
+  std::deque<std::string> data;
   DataSectionWriter section;
-  MoveConstantsToSection(&exe, &data, &section);
+  absl::flat_hash_map<absl::string_view, uint64_t> placed;
+  MoveConstantsToSection(&exe, &data, &section, &placed);
   return section.Serialize(kExecutableMagic, kExecutableFormatVersion, exe.SerializeAsString(), signer);
 }
 
 absl::Status WriteExecutable(const std::string& path, proto::Executable exe, const SigningKey* signer) {
-  std::vector<std::string> data;
+  std::deque<std::string> data;
   DataSectionWriter section;
-  MoveConstantsToSection(&exe, &data, &section);
+  absl::flat_hash_map<absl::string_view, uint64_t> placed;
+  MoveConstantsToSection(&exe, &data, &section, &placed);
   return section.WriteFile(path, kExecutableMagic, kExecutableFormatVersion, exe.SerializeAsString(), signer);
 }
 
@@ -89,11 +115,7 @@ absl::StatusOr<proto::Executable> ParseExecutable(absl::string_view bytes, const
                                                   const std::vector<std::string>& trusted_keys) {
   absl::StatusOr<ExecutableSections> sections = ReadExecutable(bytes, source, trusted_keys);
   if (!sections.ok()) return sections.status();
-  for (int i = 0; i < sections->exe.constants_size(); ++i) {
-    proto::TensorProto* c = sections->exe.mutable_constants(i);
-    c->set_data(std::string(sections->constant_data.substr(sections->exe.constant_offsets(i), ConstantBytes(*c))));
-  }
-  sections->exe.clear_constant_offsets();
+  FillConstants(&sections->exe, sections->constant_data);
   return std::move(sections->exe);
 }
 

@@ -22,8 +22,8 @@ inline constexpr char kExecutableMagic[] = "mlc.executable";
  *  (support/sealed_file.h: kind, version and SHA-256 around the message). 4: symbolic shapes
  *  (shape variables of functions and kernels, DimExpr dimensions). 5: MATCH_CAST, the memory
  *  plan's arena (ALLOC_TENSOR's offset and bound). 6: constants in a data section after the
- *  message. */
-inline constexpr uint32_t kExecutableFormatVersion = 6;
+ *  message. 7: multi-target executables (`variants`). */
+inline constexpr uint32_t kExecutableFormatVersion = 7;
 
 /*! \brief The bytes of a *.mlcx file, signed by `signer` when given: the message with its
  *  constants' bytes left out, then those bytes in a data section (support/data_section.h), at
@@ -50,8 +50,8 @@ absl::StatusOr<proto::Executable> ParseExecutable(absl::string_view bytes, const
 /*! \brief The bytes constant `c` holds by its dtype and shape; -1 when they overflow. */
 int64_t ConstantBytes(const proto::TensorProto& c);
 
-/*! \brief Ok when `exe` lists one offset per constant and each constant lies inside
- *  `constant_data`; else an error naming the first that does not. */
+/*! \brief Ok when `exe` (and each of its variants) lists one offset per constant and each
+ *  constant lies inside `constant_data`; else an error naming the first that does not. */
 absl::Status CheckConstantOffsets(const proto::Executable& exe, absl::string_view constant_data);
 
 }  // namespace vm

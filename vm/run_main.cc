@@ -116,8 +116,8 @@ absl::Status Profile(mlc::vm::VirtualMachine& vm, const std::string& func, const
   vm.EnableProfiling(false);
   const int threads = mlc::vm::ThreadPool::Global().num_threads();
   mlc::FmaPeak peak = mlc::MeasureFmaPeak(threads);
-  std::printf("profile of %s: %d runs, %d thread%s, FMA peak %.1f GFLOP/s (%s)\n", func.c_str(), runs, threads,
-              threads > 1 ? "s" : "", peak.gflops, peak.isa.c_str());
+  std::printf("profile of %s: %d runs, %d thread%s, FMA peak %.1f GFLOP/s (%s), kernels for '%s'\n", func.c_str(), runs,
+              threads, threads > 1 ? "s" : "", peak.gflops, peak.isa.c_str(), vm.executable().target().c_str());
   std::fputs(mlc::vm::FormatProfileTable(vm.profiler()->Aggregate(runs), peak.gflops).c_str(), stdout);
   mlc::vm::VirtualMachine::MemoryStats m = vm.Memory();
   std::printf("memory: intermediates %s at peak (pool holds %s), constants %s, kernel workspace %s\n",

@@ -18,6 +18,7 @@
 #include "support/resource_limits.h"
 #include "support/tensor_data.h"
 #include "vm/executable_format.h"
+#include "vm/executable_variants.h"
 #include "vm/thread_pool.h"
 #include "vm/workspace_pool.h"
 
@@ -161,6 +162,14 @@ absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::Load(proto::Exec
                                                       " is not supported (this VM reads version ",
                                                       kExecutableFormatVersion, "; rebuild it)"));
   }
+  if (exe.variants_size() > 0) {
+    // A multi-target executable: the VM becomes the variant this CPU runs best.
+    absl::StatusOr<int> chosen = SelectVariant(exe);
+    if (!chosen.ok()) return chosen.status();
+    proto::Executable variant = std::move(*exe.mutable_variants(*chosen));
+    if (variant.variants_size() > 0) return absl::DataLossError("a variant of the executable is itself multi-target");
+    return Load(std::move(variant), constant_data, registry);
+  }
   std::unique_ptr<VirtualMachine> vm(new VirtualMachine());
   // Constants, in one block of storage: a model's weights then lie on huge pages together
   // (NDArray's storage asks for them from 2 MiB on) rather than one partly used page each.
@@ -196,10 +205,7 @@ absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::Load(proto::Exec
   // Kernels.
   if (exe.kernels_size() > 0) {
     // Kernels compiled for features this CPU lacks would die of SIGILL mid-run: refuse now.
-    std::vector<std::string> lacking;
-    for (const std::string& f : exe.cpu_features()) {
-      if (!HostHasCpuFeature(f)) lacking.push_back(f);
-    }
+    std::vector<std::string> lacking = LackingCpuFeatures(exe);
     if (!lacking.empty()) {
       return absl::FailedPreconditionError(absl::StrCat(
           "the kernels were compiled for target '", exe.target(), "' and use CPU features this CPU lacks: ",

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <set>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -209,6 +210,31 @@ absl::Status RecordTargetFlag(Attrs* module_attrs, absl::string_view flag) {
   absl::StatusOr<Target> target = Target::Parse(flag);
   if (!target.ok()) return absl::InvalidArgumentError(absl::StrCat("--target: ", target.status().message()));
   return RecordTarget(module_attrs, *target);
+}
+
+absl::StatusOr<std::vector<Target>> ParseTargetList(absl::string_view text) {
+  std::vector<std::string> specs;
+  for (absl::string_view piece : absl::StrSplit(text, ',')) {
+    absl::string_view word = absl::StripAsciiWhitespace(piece);
+    const bool continues_mattr = !specs.empty() && !word.empty() && (word[0] == '+' || word[0] == '-');
+    if (continues_mattr) {
+      absl::StrAppend(&specs.back(), ",", word);
+    } else {
+      specs.emplace_back(word);
+    }
+  }
+  std::vector<Target> targets;
+  for (size_t i = 0; i < specs.size(); ++i) {
+    absl::StatusOr<Target> target = Target::Parse(specs[i]);
+    if (!target.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat("target ", i + 1, " of ", specs.size(), " ('", specs[i], "'): ", target.status().message()));
+    }
+    for (const Target& earlier : targets) {
+      if (earlier == *target) return absl::InvalidArgumentError(absl::StrCat("target '", target->str(), "' is named twice"));
+    }
+    targets.push_back(*std::move(target));
+  }
+  return targets;
 }
 
 std::vector<std::string> KnownCpuNames() {

@@ -71,6 +71,12 @@ absl::Status RecordTarget(Attrs* module_attrs, const Target& target);
 /*! \brief The same from a --target flag's text; empty text records nothing. */
 absl::Status RecordTargetFlag(Attrs* module_attrs, absl::string_view flag);
 
+/*! \brief The targets of a multi-target --target ("x86-64-v3,x86-64-v4"), each parsed, in the
+ *  order given. A comma followed by '+' or '-' continues an -mattr list ("llvm -mcpu=znver4
+ *  -mattr=-avx512f,-avx512bw,x86-64-v3" is two targets). Errors name the target that does not
+ *  parse; a target named twice (after `native` is resolved) is an error too. */
+absl::StatusOr<std::vector<Target>> ParseTargetList(absl::string_view text);
+
 /*! \brief The CPU names Parse() knows, for messages and docs. */
 std::vector<std::string> KnownCpuNames();
 

@@ -61,6 +61,21 @@ TEST(Target, BadSpellingsNameWhatIsWrong) {
   EXPECT_NE(message("  ").find("empty target"), std::string::npos);
 }
 
+TEST(Target, ListsSplitBetweenTargetsNotInsideMattr) {
+  absl::StatusOr<std::vector<Target>> two = ParseTargetList("llvm -mcpu=znver4 -mattr=-avx512f,-avx512bw, x86-64-v4");
+  ASSERT_TRUE(two.ok()) << two.status();
+  ASSERT_EQ(two->size(), 2u);
+  EXPECT_EQ((*two)[0].str(), "llvm -mcpu=znver4 -mattr=-avx512f,-avx512bw");
+  EXPECT_EQ((*two)[1].str(), "llvm -mcpu=x86-64-v4");
+  absl::StatusOr<std::vector<Target>> one = ParseTargetList("x86-64-v3");
+  ASSERT_TRUE(one.ok());
+  EXPECT_EQ(one->size(), 1u);
+  auto message = [](const char* text) { return std::string(ParseTargetList(text).status().message()); };
+  EXPECT_NE(message("x86-64-v3,pentium9").find("target 2 of 2 ('pentium9')"), std::string::npos) << message("x86-64-v3,pentium9");
+  EXPECT_NE(message("x86-64-v3,llvm -mcpu=x86-64-v3").find("named twice"), std::string::npos);
+  EXPECT_NE(message("x86-64-v3,").find("empty target"), std::string::npos);
+}
+
 TEST(Target, ModuleAttributeRecordsTheTarget) {
   Attrs attrs;
   absl::StatusOr<Target> none = TargetFromAttrs(attrs);

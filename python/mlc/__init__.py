@@ -23,11 +23,14 @@ import numpy as np
 from . import _mlc
 from ._version import __version__  # written by the build (python/BUILD's MLC_VERSION)
 
-__all__ = ["compile", "load", "tune", "generate", "Module", "ir", "transform", "set_limits", "set_num_threads", "get_num_threads"]
+__all__ = ["compile", "load", "tune", "generate", "Module", "ir", "transform", "set_limits", "set_num_threads", "get_num_threads",
+           "cpu_features"]
 
 set_limits = _mlc.set_limits
 set_num_threads = _mlc.set_num_threads
 get_num_threads = _mlc.get_num_threads
+# The CPU features (LLVM's names) this machine runs, as the VM checks an executable's against.
+cpu_features = _mlc.cpu_features
 
 
 class _Namespace:
@@ -278,7 +281,9 @@ def compile(model, inputs=None, passes="default", target="native", tuning_db=Non
         (traced with torch.fx, sizes and what is made from them kept symbolic; through
         torch.onnx when torch.fx cannot trace the module).
     passes: the graph pass pipeline (docs/passes.md); "default" fuses, lowers and schedules.
-    target: "native", "x86-64-v3", "llvm -mcpu=znver4", ... (docs/targets.md).
+    target: "native", "x86-64-v3", "llvm -mcpu=znver4", ... (docs/targets.md); several,
+        comma-separated ("x86-64-v3,x86-64-v4"), build one executable that runs the best of them
+        this CPU can (`Module.target` says which).
     tuning_db: records from //tools:tune; their schedules replace the default ones they cover.
     params: name -> array, bound to main's parameters of those names (constants from then on).
     keep_params_in_input, dims: ONNX import options (docs/importers.md).
@@ -289,8 +294,11 @@ def compile(model, inputs=None, passes="default", target="native", tuning_db=Non
         per-group scales (llama.cpp's Q8_0 / Q4_0; docs/language_models.md), as --quantize does.
     """
     module = _import(model, inputs, keep_params_in_input, dims, dynamic_axes)
-    module = _run(module, passes, target, tuning_db, params, quantize)
-    exe = _mlc.build(module, os.fspath(sign_key) if sign_key else "", dict(upper_bounds or {}))
+    key = os.fspath(sign_key) if sign_key else ""
+    targets = _mlc.parse_targets(target)
+    builds = [_mlc.build(_run(module, passes, t, tuning_db, params, quantize), "" if len(targets) > 1 else key,
+                         dict(upper_bounds or {})) for t in targets]
+    exe = builds[0] if len(targets) == 1 else _mlc.merge_executables(builds, key)
     return Module(_mlc.Executable(exe, "<compiled>"))
 
 

@@ -10,7 +10,8 @@ like any other target:
         src = "digits_mlp.py",                 # TVMScript .py, ONNX .onnx or PyTorch FX .fxpb
         params = "params.npz",                 # optional: bound with bind-params
         passes = "default",                    # a named pipeline or pass list (opt --list-passes)
-        target = "x86-64-v3",                  # optional: the CPU to compile for (default: native)
+        target = "x86-64-v3",                  # optional: the CPU to compile for (default: native), or a
+                                               # list: one executable that runs the best this CPU can
         tuning_db = "records.pb",              # optional: records from //tools:tune
         data = ["weights.bin"],                # optional: ONNX external data beside src
         keep_params_in_input = False,          # optional, ONNX: initializers as parameters of main
@@ -125,6 +126,27 @@ model_build = rule(
     },
 )
 
+def _model_merge_impl(ctx):
+    out = ctx.actions.declare_file(ctx.label.name + ".mlcx")
+    return [_run_stage(
+        ctx,
+        ctx.executable._build,
+        ["--merge", ",".join([f.path for f in ctx.files.srcs]), "--out", out.path],
+        ctx.files.srcs,
+        out,
+        "MlcMerge",
+        "Merging %d targets into %s" % (len(ctx.files.srcs), out.short_path),
+    )]
+
+model_merge = rule(
+    implementation = _model_merge_impl,
+    doc = "Executables for different targets -> one multi-target executable, with //codegen:build --merge.",
+    attrs = {
+        "srcs": attr.label_list(allow_files = [".mlcx"], mandatory = True),
+        "_build": attr.label(default = "//codegen:build", executable = True, cfg = "target"),
+    },
+)
+
 def _model_tune_impl(ctx):
     n = ctx.attr.shards
     parts = []
@@ -175,10 +197,22 @@ def tune_model(name, src, shards = 4, trials = 0, seed = 1, target = "native", p
 
 def compile_model(name, src, params = None, passes = None, target = "native", tuning_db = None, data = None,
                   keep_params_in_input = False, dims = None, quantize = "", visibility = None, tags = None):
-    """src -> <name>_ir.irpb -> <name>_opt.irpb -> <name>.mlcx."""
+    """src -> <name>_ir.irpb -> <name>_opt.irpb -> <name>.mlcx.
+
+    A list of targets makes <name>_opt_<i> and <name>_<i> per target and merges the executables
+    into one multi-target <name>.mlcx (vm/executable_variants.h).
+    """
     ir = _import_as(name, src, data, keep_params_in_input, dims, visibility, tags)
     opt_kwargs = {}
     if passes != None:
         opt_kwargs["passes"] = passes
-    model_opt(name = name + "_opt", src = ir, params = params, target = target, tuning_db = tuning_db, quantize = quantize, visibility = visibility, tags = tags, **opt_kwargs)
-    model_build(name = name, src = ":" + name + "_opt", target = target, visibility = visibility, tags = tags)
+    if type(target) != type([]):
+        model_opt(name = name + "_opt", src = ir, params = params, target = target, tuning_db = tuning_db, quantize = quantize, visibility = visibility, tags = tags, **opt_kwargs)
+        model_build(name = name, src = ":" + name + "_opt", target = target, visibility = visibility, tags = tags)
+        return
+    builds = []
+    for i, t in enumerate(target):
+        model_opt(name = "%s_opt_%d" % (name, i), src = ir, params = params, target = t, tuning_db = tuning_db, quantize = quantize, tags = tags, **opt_kwargs)
+        model_build(name = "%s_%d" % (name, i), src = ":%s_opt_%d" % (name, i), target = t, tags = tags)
+        builds.append(":%s_%d" % (name, i))
+    model_merge(name = name, srcs = builds, visibility = visibility, tags = tags)
