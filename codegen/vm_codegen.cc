@@ -258,6 +258,23 @@ class FunctionCompiler {
     if (op == nullptr) return Error(absl::StrCat("cannot call ", PrintExpr(call->op), " directly"));
     const std::string& name = op->name();
     if (name == "call_tir" || name == "call_dps_packed") return CompileDestinationPassing(call, name == "call_tir");
+    if (name == "call_pure_packed") {
+      // The runtime function allocates its results: no ALLOC_TENSOR, a destination register.
+      std::vector<Arg> args;
+      for (const relax::Expr& a : call->args[1].as<relax::TupleNode>()->fields) {
+        absl::StatusOr<Arg> arg = CompileExpr(a);
+        if (!arg.ok()) return arg.status();
+        args.push_back(*arg);
+      }
+      const std::string& callee = call->args[0].as<relax::ExternFuncNode>()->global_symbol;
+      Instruction* inst = NewCall(Instruction::EXTERN_ALLOCATING);
+      inst->set_callee_name(callee);
+      externs_->insert(callee);
+      for (const Arg& a : args) *inst->add_args() = a;
+      Arg dst = NewRegister();
+      inst->set_dst(dst.reg());
+      return dst;
+    }
     if (const relax::TensorStructInfoNode* target = relax::MatchCastTarget(relax::Expr(call))) {
       // The value keeps its register; the check binds the target's new shape variables.
       absl::StatusOr<Arg> value = CompileExpr(call->args[0]);

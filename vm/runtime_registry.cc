@@ -5,6 +5,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 
@@ -21,11 +22,28 @@ RuntimeRegistry& RuntimeRegistry::Global() {
 
 absl::Status RuntimeRegistry::Register(const std::string& name, RuntimeFunction fn, bool override) {
   std::lock_guard<std::mutex> lock(mu_);
-  if (!override && functions_.count(name)) {
+  if (!override && (functions_.count(name) || allocating_.count(name))) {
     return absl::AlreadyExistsError(absl::StrCat("runtime function ", name, " is already registered"));
   }
+  allocating_.erase(name);
   functions_[name] = std::move(fn);
   return absl::OkStatus();
+}
+
+absl::Status RuntimeRegistry::RegisterAllocating(const std::string& name, AllocatingRuntimeFunction fn, bool override) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!override && (functions_.count(name) || allocating_.count(name))) {
+    return absl::AlreadyExistsError(absl::StrCat("runtime function ", name, " is already registered"));
+  }
+  functions_.erase(name);
+  allocating_[name] = std::move(fn);
+  return absl::OkStatus();
+}
+
+const AllocatingRuntimeFunction* RuntimeRegistry::FindAllocating(const std::string& name) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = allocating_.find(name);
+  return it == allocating_.end() ? nullptr : &it->second;
 }
 
 const RuntimeFunction* RuntimeRegistry::Find(const std::string& name) const {
@@ -38,6 +56,8 @@ std::vector<std::string> RuntimeRegistry::ListNames() const {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<std::string> names;
   for (const auto& [name, fn] : functions_) names.push_back(name);
+  for (const auto& [name, fn] : allocating_) names.push_back(name);
+  std::sort(names.begin(), names.end());
   return names;
 }
 
@@ -82,6 +102,13 @@ absl::Status RuntimeRegistry::LoadPlugin(const std::string& path) {
 namespace detail {
 RuntimeFunctionRegistrar::RuntimeFunctionRegistrar(const std::string& name, RuntimeFunction fn) {
   absl::Status s = RuntimeRegistry::Global().Register(name, std::move(fn));
+  if (!s.ok()) {
+    std::cerr << s.message() << "\n";
+    std::abort();
+  }
+}
+RuntimeFunctionRegistrar::RuntimeFunctionRegistrar(const std::string& name, AllocatingRuntimeFunction fn) {
+  absl::Status s = RuntimeRegistry::Global().RegisterAllocating(name, std::move(fn));
   if (!s.ok()) {
     std::cerr << s.message() << "\n";
     std::abort();

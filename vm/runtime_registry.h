@@ -8,6 +8,12 @@
  *
  *  (the library holding it needs `alwayslink = True`). Shared libraries of functions are
  *  loaded at run time with LoadPlugin (C ABI, see plugin_api.h).
+ *
+ *  A function whose results' shapes the values of its inputs decide (NonZero, Unique,
+ *  NonMaxSuppression) allocates and returns them instead; R.call_pure_packed calls it:
+ *
+ *    absl::StatusOr<std::vector<NDArray>> NonZero(absl::Span<const NDArray> inputs);
+ *    MLC_REGISTER_ALLOCATING_RUNTIME_FUNC("mlc.nonzero", NonZero);
  */
 #ifndef MLC_VM_RUNTIME_REGISTRY_H_
 #define MLC_VM_RUNTIME_REGISTRY_H_
@@ -21,12 +27,15 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "vm/ndarray.h"
 
 namespace mlc {
 namespace vm {
 
 using RuntimeFunction = std::function<absl::Status(absl::Span<DLTensor* const> args)>;
+using AllocatingRuntimeFunction = std::function<absl::StatusOr<std::vector<NDArray>>(absl::Span<const NDArray> inputs)>;
 
 class RuntimeRegistry {
  public:
@@ -34,8 +43,12 @@ class RuntimeRegistry {
 
   /*! \brief Registers `fn` as `name`; an existing name is an error unless `override`. */
   absl::Status Register(const std::string& name, RuntimeFunction fn, bool override = false);
+  /*! \brief The same for a function that allocates its results. One name is one function of
+   *  either kind. */
+  absl::Status RegisterAllocating(const std::string& name, AllocatingRuntimeFunction fn, bool override = false);
   /*! \brief The function, or nullptr. */
   const RuntimeFunction* Find(const std::string& name) const;
+  const AllocatingRuntimeFunction* FindAllocating(const std::string& name) const;
   std::vector<std::string> ListNames() const;
   /*! \brief dlopen()s a plug-in and registers what its mlc_plugin_init registers. */
   absl::Status LoadPlugin(const std::string& path);
@@ -43,11 +56,13 @@ class RuntimeRegistry {
  private:
   mutable std::mutex mu_;
   std::map<std::string, RuntimeFunction> functions_;
+  std::map<std::string, AllocatingRuntimeFunction> allocating_;
 };
 
 namespace detail {
 struct RuntimeFunctionRegistrar {
   RuntimeFunctionRegistrar(const std::string& name, RuntimeFunction fn);
+  RuntimeFunctionRegistrar(const std::string& name, AllocatingRuntimeFunction fn);
 };
 }  // namespace detail
 
@@ -55,6 +70,9 @@ struct RuntimeFunctionRegistrar {
 #define MLC_RT_CONCAT(a, b) MLC_RT_CONCAT_INNER(a, b)
 #define MLC_REGISTER_RUNTIME_FUNC(name, fn) \
   static ::mlc::vm::detail::RuntimeFunctionRegistrar MLC_RT_CONCAT(mlc_runtime_func_, __COUNTER__)(name, fn)
+#define MLC_REGISTER_ALLOCATING_RUNTIME_FUNC(name, fn)                                          \
+  static ::mlc::vm::detail::RuntimeFunctionRegistrar MLC_RT_CONCAT(mlc_runtime_func_, __COUNTER__)( \
+      name, ::mlc::vm::AllocatingRuntimeFunction(fn))
 
 }  // namespace vm
 }  // namespace mlc

@@ -231,11 +231,12 @@ absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::Load(proto::Exec
   // Runtime functions: all must exist now.
   std::vector<std::string> missing;
   for (const std::string& name : exe.extern_functions()) {
-    const RuntimeFunction* fn = registry.Find(name);
-    if (fn == nullptr) {
-      missing.push_back(name);
-    } else {
+    if (const RuntimeFunction* fn = registry.Find(name)) {
       vm->externs_[name] = *fn;
+    } else if (const AllocatingRuntimeFunction* afn = registry.FindAllocating(name)) {
+      vm->allocating_externs_[name] = *afn;
+    } else {
+      missing.push_back(name);
     }
   }
   if (!missing.empty()) {
@@ -381,10 +382,23 @@ absl::Status VirtualMachine::Decode(int func_index) {
           case Instruction::EXTERN: {
             auto it = externs_.find(inst.callee_name());
             if (it == externs_.end()) {
-              return absl::DataLossError(absl::StrCat(where(pc), "runtime function ", inst.callee_name(), " is not listed"));
+              return absl::DataLossError(absl::StrCat(where(pc), "runtime function ", inst.callee_name(),
+                                                      " is not listed as one that takes its outputs"));
             }
             d.callee = Callee::kExtern;
             d.fn = &it->second;
+            d.fn_name = inst.callee_name();
+            break;
+          }
+          case Instruction::EXTERN_ALLOCATING: {
+            auto it = allocating_externs_.find(inst.callee_name());
+            if (it == allocating_externs_.end()) {
+              return absl::DataLossError(absl::StrCat(where(pc), "runtime function ", inst.callee_name(),
+                                                      " is not listed as one that allocates its results"));
+            }
+            if (d.dst < 0) return absl::DataLossError(absl::StrCat(where(pc), "a call of ", inst.callee_name(), " needs a destination"));
+            d.callee = Callee::kAllocatingExtern;
+            d.allocating_fn = &it->second;
             d.fn_name = inst.callee_name();
             break;
           }
@@ -692,6 +706,35 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
           recording_->Record(Profiler::Kind::kRuntimeFunction, label, start, recording_->Now());
         }
         if (!s.ok()) return absl::Status(s.code(), absl::StrCat(Where(func_index, pc), s.message()));
+        break;
+      }
+      case Callee::kAllocatingExtern: {
+        std::vector<NDArray> inputs;
+        for (const Operand& a : inst.args) {
+          Value v = value_of(a);
+          if (!v.is_tensor()) return absl::InvalidArgumentError(absl::StrCat(Where(func_index, pc), "runtime functions take tensors"));
+          inputs.push_back(v.tensor());
+        }
+        absl::StatusOr<std::vector<NDArray>> results;
+        if (recording_ == nullptr) {
+          results = (*inst.allocating_fn)(inputs);
+        } else {
+          Profiler::Label l{inst.fn_name, Profiler::Kind::kRuntimeFunction};
+          for (const NDArray& t : inputs) l.bytes += TensorBytes(t.dtype(), t.shape().data(), static_cast<int>(t.shape().size()));
+          int32_t label = recording_->Intern(l);
+          recording_->SetCurrentCall(label);
+          int64_t start = recording_->Now();
+          results = (*inst.allocating_fn)(inputs);
+          recording_->Record(Profiler::Kind::kRuntimeFunction, label, start, recording_->Now());
+        }
+        if (!results.ok()) return absl::Status(results.status().code(), absl::StrCat(Where(func_index, pc), results.status().message()));
+        if (results->size() == 1) {
+          regs[inst.dst] = std::move((*results)[0]);
+        } else {
+          Tuple fields;
+          for (NDArray& r : *results) fields.push_back(Value(std::move(r)));
+          regs[inst.dst] = Value(std::move(fields));
+        }
         break;
       }
       case Callee::kFunction: {

@@ -104,13 +104,24 @@ class VirtualMachine {
     DLDataType dtype{};
   };
   enum class Op : uint8_t { kCall, kRet, kGoto, kIf };
-  enum class Callee : uint8_t { kAllocTensor, kMakeTuple, kTupleGetItem, kMatchCast, kCacheAppend, kKernel, kExtern, kFunction };
+  enum class Callee : uint8_t {
+    kAllocTensor,
+    kMakeTuple,
+    kTupleGetItem,
+    kMatchCast,
+    kCacheAppend,
+    kKernel,
+    kExtern,
+    kAllocatingExtern,
+    kFunction
+  };
   struct Instr {
     Op op = Op::kCall;
     Callee callee = Callee::kFunction;
     int32_t index = -1;                  // kernel or function index
     const RuntimeFunction* fn = nullptr;  // kExtern
-    std::string fn_name;                  // kExtern, for errors and the profile
+    const AllocatingRuntimeFunction* allocating_fn = nullptr;  // kAllocatingExtern
+    std::string fn_name;                  // kExtern, kAllocatingExtern: for errors and the profile
     std::vector<Operand> args;
     int32_t dst = -1;
     int64_t arena_offset = -1;  // kAllocTensor: the planned place in the arena, or -1
@@ -149,6 +160,7 @@ class VirtualMachine {
   std::vector<KernelFunction> kernels_;
   std::vector<ShapeSignature> kernel_signatures_;
   std::map<std::string, RuntimeFunction> externs_;
+  std::map<std::string, AllocatingRuntimeFunction> allocating_externs_;
   std::vector<NDArray> constants_;
   std::map<std::string, int> function_index_;
   std::vector<Function> functions_;

@@ -68,6 +68,19 @@ absl::StatusOr<relax::Expr> EmitConv(OnnxContext& ctx, const onnx::NodeProto& no
  *  channels of NC(H)W data. */
 absl::StatusOr<relax::Expr> PerChannel(OnnxContext& ctx, const relax::Expr& v, int spatial_dims = 2);
 
+/*! \brief A result of data-dependent size: its dtype and dimensions, shape variables where the
+ *  runtime function decides them. */
+struct AllocatedResult {
+  DataType dtype;
+  std::vector<tir::PrimExpr> dims;
+};
+/*! \brief R.call_pure_packed of the runtime function `name` (which allocates its results), each
+ *  result R.match_cast to `outs` so what follows sees its sizes named (onnx_library_converters.cc). */
+Outputs CallAllocating(OnnxContext& ctx, const std::string& name, std::vector<relax::Expr> args,
+                       const std::vector<AllocatedResult>& outs);
+/*! \brief A new shape variable naming a data-dependent size of `node`'s results. */
+tir::PrimExpr CountVar(const onnx::NodeProto& node);
+
 /*! \brief A 0-d constant of `dtype`. */
 using frontend::Scalar;
 

@@ -40,6 +40,7 @@ OnnxConverterRegistry& OnnxConverterRegistry::Global() {
     RegisterRecurrentOnnxConverters(*r);
     RegisterSignalOnnxConverters(*r);
     RegisterSamplingOnnxConverters(*r);
+    RegisterTrainingOnnxConverters(*r);
     return r;
   }();
   return *registry;
@@ -212,17 +213,15 @@ absl::StatusOr<std::vector<int64_t>> OnnxContext::ConstantInts(const onnx::NodeP
   return v;
 }
 
-namespace {
-
-/*! \brief An ONNX name as a Python identifier, so the printed module parses back: a
- *         dim_param as a shape variable's name ("batch size" -> "batch_size", "2d" -> "d_2d"),
- *         an input's name as a parameter's ("past_key_values.0.key" -> "past_key_values_0_key"). */
 std::string SanitizeIdentifier(const std::string& name) {
   std::string out;
   for (char c : name) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
   if (out.empty() || std::isdigit(static_cast<unsigned char>(out[0]))) out = "d_" + out;
   return out;
 }
+
+namespace {
+
 const onnx::AttributeProto* FindAttr(const onnx::NodeProto& node, const std::string& name) {
   for (const onnx::AttributeProto& a : node.attribute()) {
     if (a.name() == name) return &a;
@@ -298,6 +297,11 @@ static absl::StatusOr<IRModule> ImportOnnx(const onnx::ModelProto& model, onnx::
   for (const onnx::OperatorSetIdProto& o : model.opset_import()) {
     if (o.domain().empty() || o.domain() == "ai.onnx") opset = o.version();
   }
+  // A graph of other domains' operators only (ai.onnx.preview.training) need not import the
+  // default one; its converters read no opset.
+  bool default_domain = false;
+  for (const onnx::NodeProto& node : model.graph().node()) default_domain |= node.domain().empty() || node.domain() == "ai.onnx";
+  if (opset == 0 && !default_domain) opset = 17;
   if (opset < 1 || opset > 17) {
     return absl::UnimplementedError(absl::StrCat("opset ", opset, " is not supported (11 to 17 are, and older ones whose "
                                                  "operators have not changed since)"));
@@ -306,7 +310,10 @@ static absl::StatusOr<IRModule> ImportOnnx(const onnx::ModelProto& model, onnx::
   if (opset < 11) {
     for (int i = 0; i < graph.node_size(); ++i) {
       const onnx::NodeProto& node = graph.node(i);
-      if (OldestOpsetWithSameDefinition(node.op_type()) > opset) {
+      // An operator without a converter is reported as unsupported when its turn comes.
+      const std::string key = OnnxConverterRegistry::KeyOf(node);
+      if (key == node.op_type() && OnnxConverterRegistry::Global().Find(key) != nullptr &&
+          OldestOpsetWithSameDefinition(node.op_type()) > opset) {
         return absl::UnimplementedError(absl::StrCat("node ", i, " (", node.op_type(), "): its opset-", opset,
                                                      " definition differs from the opset-11 one this importer implements; "
                                                      "re-export the model with opset 11 to 17"));

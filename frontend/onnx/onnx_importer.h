@@ -152,7 +152,9 @@ void RegisterRearrangeOnnxConverters(OnnxConverterRegistry& registry);
 /*! \brief Einsum: one or more operands as sums, transposes and batched matmuls (onnx_einsum_converter.cc). */
 void RegisterEinsumOnnxConverter(OnnxConverterRegistry& registry);
 
-/*! \brief TopK, ScatterElements, ScatterND as calls of runtime library functions (onnx_library_converters.cc). */
+/*! \brief TopK, ScatterElements, ScatterND as calls of runtime library functions; NonZero, Unique and
+ *  NonMaxSuppression, whose results' sizes their inputs' values decide, as calls of functions
+ *  that allocate them, their sizes named by R.match_cast (onnx_library_converters.cc). */
 void RegisterLibraryOnnxConverters(OnnxConverterRegistry& registry);
 
 /*! \brief Resize: nearest, linear and cubic, every coordinate mode (onnx_resize_converter.cc). */
@@ -164,6 +166,14 @@ void RegisterRecurrentOnnxConverters(OnnxConverterRegistry& registry);
 void RegisterSignalOnnxConverters(OnnxConverterRegistry& registry);
 /*! \brief GridSample and RoiAlign, composed of coordinate arithmetic and gathers (onnx_sampling_converters.cc). */
 void RegisterSamplingOnnxConverters(OnnxConverterRegistry& registry);
+/*! \brief Adagrad, Adam and Momentum of ai.onnx.preview.training as elementwise arithmetic
+ *  (onnx_training_converters.cc). */
+void RegisterTrainingOnnxConverters(OnnxConverterRegistry& registry);
+/*! \brief An ONNX name as a Python identifier, so the printed module parses back: a
+ *         dim_param as a shape variable's name ("batch size" -> "batch_size", "2d" -> "d_2d"),
+ *         an input's name as a parameter's ("past_key_values.0.key" -> "past_key_values_0_key"). */
+std::string SanitizeIdentifier(const std::string& name);
+
 /*! \brief TensorProto.DataType -> DataType. */
 absl::StatusOr<DataType> DtypeFromOnnx(int32_t elem_type);
 

@@ -82,9 +82,17 @@ Outputs GatherND(OnnxContext& ctx, const onnx::NodeProto& node) {
   if (!indices.ok()) return indices.status();
   absl::StatusOr<std::vector<int64_t>> ds = StaticShape(*data, "GatherND's data");
   if (!ds.ok()) return ds.status();
+  // Without batch axes only the tuples' length must be static: the number of tuples may be a
+  // size decided at run time (the indices of NonZero, as x[x > 0] exports).
+  const int64_t b = ctx.IntAttr(node, "batch_dims", 0);
+  const relax::TensorStructInfoNode* it = TensorOf(*indices);
   absl::StatusOr<std::vector<int64_t>> is = StaticShape(*indices, "GatherND's indices");
+  if (!is.ok() && b == 0 && it != nullptr && it->HasKnownShape() && it->ndim >= 1 && tir::AsConstInt(it->Dims().back())) {
+    is = std::vector<int64_t>(static_cast<size_t>(it->ndim), 1);
+    is->back() = *tir::AsConstInt(it->Dims().back());
+  }
   if (!is.ok()) return is.status();
-  const int64_t b = ctx.IntAttr(node, "batch_dims", 0), r = static_cast<int64_t>(ds->size()), q = static_cast<int64_t>(is->size());
+  const int64_t r = static_cast<int64_t>(ds->size()), q = static_cast<int64_t>(is->size());
   if (q < 1 || b < 0 || b >= q || b >= r) return absl::InvalidArgumentError("batch_dims must be below the ranks of data and indices");
   const int64_t k = is->back();
   if (k < 1 || b + k > r) return absl::InvalidArgumentError(absl::StrCat("index tuples of ", k, " do not fit data of rank ", r, " after ", b, " batch axes"));

@@ -315,7 +315,8 @@ Outputs OneHot(OnnxContext& ctx, const onnx::NodeProto& node) {
 /*! \brief Range: of constants, the values, made at import; with a symbolic limit (a decoder's
  *  positions 0..seq-1, the limit taken from the input's shape), an arange whose length is a
  *  shape expression; with a symbolic start too (positions past..past+seq-1 after a key/value
- *  cache of `past` entries), that arange from 0 plus the start as a value (SizeAsTensor). */
+ *  cache of `past` entries), that arange from 0 plus the start as a value (SizeAsTensor); of
+ *  tensors whose values come at run time, a call of mlc.range, its length a new shape variable. */
 /*! \brief Range(start, limit, delta) with a symbolic start: integer sizes, a constant positive
  *  integer delta. */
 Outputs SymbolicRange(OnnxContext& ctx, const onnx::NodeProto& node) {
@@ -343,6 +344,24 @@ Outputs Range(OnnxContext& ctx, const onnx::NodeProto& node) {
   if (ctx.IsSymbolicShapeValue(node, 0)) return SymbolicRange(ctx, node);
   const TensorData* in[3] = {ctx.ConstantInput(node, 0), ctx.ConstantInput(node, 1), ctx.ConstantInput(node, 2)};
   const bool symbolic_limit = in[0] != nullptr && in[2] != nullptr && ctx.IsSymbolicShapeValue(node, 1);
+  if (!symbolic_limit && (in[0] == nullptr || in[1] == nullptr || in[2] == nullptr)) {
+    // Values known only when the program runs (a window's length given as an input): the
+    // length is theirs to decide, so a runtime function makes the range.
+    std::vector<relax::Expr> args;
+    for (int i = 0; i < 3; ++i) {
+      if (ctx.IsSymbolicShapeValue(node, i)) {
+        return absl::UnimplementedError("a Range of sizes and run-time values together is not supported");
+      }
+      absl::StatusOr<relax::Expr> v = ctx.Input(node, i);
+      if (!v.ok()) return v.status();
+      const relax::TensorStructInfoNode* t = TensorOf(*v);
+      if (t == nullptr || !t->HasKnownShape() || t->ndim > 1 || (t->ndim == 1 && !tir::AsConstInt(t->Dims()[0]))) {
+        return absl::InvalidArgumentError(absl::StrCat("input ", i, " must be a scalar"));
+      }
+      args.push_back(*v);
+    }
+    return CallAllocating(ctx, "mlc.range", std::move(args), {{TensorOf(args[0])->dtype, {CountVar(node)}}});
+  }
   for (int i = 0; i < 3; ++i) {
     if (i == 1 && symbolic_limit) continue;
     if (in[i] == nullptr || in[i]->NumElements() != 1) {

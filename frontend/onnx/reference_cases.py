@@ -7,6 +7,8 @@ unaligned at opset 11) on RoIs inside, across and beyond the image; MaxPool's In
 (return_indices) with padding, ceil_mode and dilation; against PyTorch's forward.
 DFT and STFT (what the node cases leave out: onesided, dft_length cutting and padding, complex
 input forward, a non-default axis) against numpy.fft; Einsum diagonals against numpy.einsum.
+Data-dependent sizes: x[x > t], torchvision's nms and torch.unique, and what is computed from
+their results, against PyTorch.
 
     /usr/bin/python3 reference_cases.py DIR
 """
@@ -68,6 +70,35 @@ def signal_cases(out):
     return lines
 
 
+def data_dependent_cases(out):
+    """Results whose sizes the data decide (NonZero, Unique, NonMaxSuppression), and what a model
+    computes from them afterwards: x[x > t] (NonZero, then GatherND over the found indices),
+    torchvision's nms and the boxes it keeps, torch.unique with its inverse and counts."""
+    import torchvision
+    torch.manual_seed(1)
+
+    class Masked(torch.nn.Module):
+        def forward(self, x):
+            m = x > 0.3
+            return torch.nonzero(m).float() * 2 + 1, x[m] * 3
+
+    class Nms(torch.nn.Module):
+        def forward(self, boxes, scores):
+            keep = torchvision.ops.nms(boxes, scores, 0.5)
+            return boxes[keep] * 2, scores[keep] + 1
+
+    class Unique(torch.nn.Module):
+        def forward(self, x):
+            y, inverse, counts = torch.unique(x, sorted=True, return_inverse=True, return_counts=True)
+            return y * 2, inverse, counts
+
+    corner = torch.rand(40, 2) * 10
+    boxes = torch.cat([corner, corner + torch.rand(40, 2) * 5 + 1], 1)
+    return [torch_onnx_case(out, "masked_select", Masked().eval(), (torch.randn(6, 7),), 13, ["x"]),
+            torch_onnx_case(out, "nms_keep", Nms().eval(), (boxes, torch.rand(40)), 13, ["boxes", "scores"]),
+            torch_onnx_case(out, "unique_inverse_counts", Unique().eval(), (torch.randint(0, 9, (30,)).float(),), 13, ["x"])]
+
+
 def main():
     out = sys.argv[1]
     torch.manual_seed(0)
@@ -110,6 +141,7 @@ def main():
     image = torch.randn(2, 3, 11, 10)
     for k, options in enumerate((dict(stride=2, padding=1, ceil_mode=True), dict(stride=1, padding=1, dilation=2))):
         lines.append(torch_onnx_case(out, f"max_pool_indices_{k}", MaxPoolIndices(**options).eval(), (image,), 13, ["x"]))
+    lines += data_dependent_cases(out)
     lines += signal_cases(out)
     with open(os.path.join(out, "cases.txt"), "w") as f:
         f.write("\n".join(lines) + "\n")

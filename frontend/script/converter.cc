@@ -1357,7 +1357,7 @@ class RelaxConverter {
     if (name.empty()) {
       return err_.Error(node->a, absl::StrCat("found ", Describe(node), ", expected an R.* operator or a function of the module"));
     }
-    if (name == "call_tir" || name == "call_dps_packed") return CallDps(node, name);
+    if (name == "call_tir" || name == "call_dps_packed" || name == "call_pure_packed") return CallDps(node, name);
     if (name == "call_packed") return CallPacked(node);
     if (name == "shape") {
       MLC_RETURN_IF_ERROR(CheckArgs(err_, node, "R.shape", 1, 1));
@@ -1514,7 +1514,9 @@ class RelaxConverter {
 
   /*! \brief R.call_tir(f, (args...), out_sinfo=...), R.call_tir(f, (args...), R.Tensor(...)) and the older
    *         R.call_tir(f, (args...), (1, 128), dtype="float32");
-   *         a string callee means a runtime function (call_dps_packed). */
+   *         a string callee means a runtime function (call_dps_packed). R.call_pure_packed("f",
+   *         (args...), out_sinfo=...) takes the same form: a runtime function that returns its
+   *         results (whose shapes out_sinfo may leave unknown). */
   absl::StatusOr<relax::Expr> CallDps(const AstPtr& node, const std::string& name) {
     MLC_RETURN_IF_ERROR(CheckArgs(err_, node, absl::StrCat("R.", name), 2, 3, {"out_sinfo", "dtype", "tir_vars"}));
     const AstPtr& callee_node = node->elts[0];
@@ -1583,7 +1585,10 @@ class RelaxConverter {
     } else {
       return err_.Error(node, absl::StrCat("R.", name, " needs the output struct info: out_sinfo=R.Tensor(...)"));
     }
-    relax::Op op = relax::GetOpOrDie(packed ? "call_dps_packed" : "call_tir");
+    if (name == "call_pure_packed" && !packed) {
+      return err_.Error(callee_node, "R.call_pure_packed calls runtime functions by name");
+    }
+    relax::Op op = relax::GetOpOrDie(name == "call_pure_packed" ? "call_pure_packed" : packed ? "call_dps_packed" : "call_tir");
     return Normalize(node, relax::MakeCall(op, {callee, args}, {}, {out}));
   }
 

@@ -1,11 +1,12 @@
 /*! \file builtin_ops.cc
- *  \brief Operators with meaning to the compiler itself: call_tir, call_dps_packed, alloc_tensor,
- *         match_cast.
+ *  \brief Operators with meaning to the compiler itself: call_tir, call_dps_packed,
+ *         call_pure_packed, alloc_tensor, match_cast.
  *         The IR cannot be used without them, so they are registered with the registry itself.
  */
 #include "absl/strings/str_cat.h"
 #include "ir/graph/op.h"
 #include "ir/tir/prim_expr_ops.h"
+#include "support/status_macros.h"
 
 namespace mlc {
 namespace relax {
@@ -42,6 +43,31 @@ absl::StatusOr<StructInfo> InferDestinationPassing(const CallNode& call, NodeKin
     }
   } else if (absl::Status s = check_tensor(out); !s.ok()) {
     return s;
+  }
+  return out;
+}
+
+/*! \brief call_pure_packed: (callee, (args...)) returning sinfo_args[0], tensors (or a tuple of
+ *  them) of known dtype and rank whose shapes may be unknown: the runtime function allocates its
+ *  results, whose sizes the values of its inputs decide (NonZero, Unique, NonMaxSuppression).
+ *  An R.match_cast after it names the sizes for what follows. */
+absl::StatusOr<StructInfo> InferReturning(const CallNode& call) {
+  if (call.args.size() != 2 || call.args[0]->kind() != NodeKind::kExternFunc || call.args[1]->kind() != NodeKind::kTuple ||
+      call.sinfo_args.size() != 1) {
+    return absl::InvalidArgumentError("expects (a runtime function name, (args...)) and the result's struct info (out_sinfo)");
+  }
+  const StructInfo& out = call.sinfo_args[0];
+  auto check_tensor = [](const StructInfo& s) -> absl::Status {
+    const auto* t = s.as<TensorStructInfoNode>();
+    if (t == nullptr || t->ndim < 0 || t->dtype.is_void()) {
+      return absl::InvalidArgumentError(absl::StrCat("results must be tensors of known rank and dtype, got ", StructInfoToString(s)));
+    }
+    return absl::OkStatus();
+  };
+  if (const auto* tuple = out.as<TupleStructInfoNode>()) {
+    for (const StructInfo& f : tuple->fields) MLC_RETURN_IF_ERROR(check_tensor(f));
+  } else {
+    MLC_RETURN_IF_ERROR(check_tensor(out));
   }
   return out;
 }
@@ -118,6 +144,13 @@ void RegisterBuiltinOps(OpRegistry& registry) {
       .set_infer([](const CallNode& call) {
         return InferDestinationPassing(call, NodeKind::kExternFunc, "a runtime function name");
       });
+  registry.Register("call_pure_packed")
+      .set_builtin()
+      .set_inputs({"func", "args"})
+      .set_description(
+          "Calls a registered runtime function by name that allocates and returns its results, whose shapes its inputs' "
+          "values decide (out_sinfo gives their dtypes and ranks); R.match_cast names their sizes")
+      .set_infer(InferReturning);
   registry.Register("alloc_tensor")
       .set_builtin()
       .set_inputs({"shape"})

@@ -604,7 +604,7 @@ class RelaxPrinter {
     std::vector<std::string> args;
     if (const auto* op = call->op.as<relax::OpNode>()) {
       const std::string& name = op->name();
-      if ((name == "call_tir" || name == "call_dps_packed") && call->args.size() == 2) {
+      if ((name == "call_tir" || name == "call_dps_packed" || name == "call_pure_packed") && call->args.size() == 2) {
         std::string callee = name == "call_tir" ? Expr(call->args[0])
                                                 : (call->args[0].as<relax::ExternFuncNode>()
                                                        ? Quote(call->args[0].as<relax::ExternFuncNode>()->global_symbol)
