@@ -18,6 +18,7 @@
 #include "ir/graph/printer.h"
 #include "ir/graph/verifier.h"
 #include "support/file_util.h"
+#include "support/progress.h"
 
 namespace mlc {
 namespace passes {
@@ -243,8 +244,10 @@ absl::StatusOr<IRModule> RunPipeline(const IRModule& mod, const std::vector<std:
     if (ec) return absl::InvalidArgumentError(absl::StrCat("dump directory ", options.dump_dir, ": ", ec.message()));
   }
   int index = 0;
+  Progress progress("opt: passes", static_cast<int64_t>(passes.size()));
   for (const std::unique_ptr<Pass>& pass : passes) {
     ++index;
+    progress.Advance(0, pass->name());
     auto start = std::chrono::steady_clock::now();
     absl::StatusOr<IRModule> next = pass->Run(current);
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -263,6 +266,7 @@ absl::StatusOr<IRModule> RunPipeline(const IRModule& mod, const std::vector<std:
     }
     bool changed = !next->SameAs(current);
     current = std::move(*next);
+    progress.Advance();
     if (options.records != nullptr) options.records->push_back({pass->name(), ms, changed});
     if (options.log != nullptr && options.timing) {
       *options.log << "pass " << pass->name() << ": " << ms << " ms" << (changed ? "" : " (no change)") << "\n";

@@ -54,6 +54,7 @@
 #include "llvm/TargetParser/Host.h"  // the default triple (x86_64 Linux)
 #include "support/cpu_features.h"
 #include "support/file_util.h"
+#include "support/progress.h"
 #include "support/sealed_file.h"
 #include "ir/graph/printer.h"
 #include "llvm/Config/llvm-config.h"
@@ -1326,6 +1327,7 @@ absl::StatusOr<CompiledKernels> CompileKernels(const std::vector<std::pair<std::
   std::atomic<size_t> next{static_cast<size_t>(num_threads)};
   std::vector<absl::Status> errors(funcs.size(), absl::OkStatus());
   std::vector<absl::Status> thread_errors(num_threads, absl::OkStatus());
+  Progress progress("build: compiling kernels", static_cast<int64_t>(funcs.size()));
   auto work = [&](int t) {
     CompilerThread thread;
     thread.triple = llvm::sys::getDefaultTargetTriple();
@@ -1351,10 +1353,12 @@ absl::StatusOr<CompiledKernels> CompileKernels(const std::vector<std::pair<std::
         if (absl::StatusOr<std::string> object = ReadFile(cached_path); object.ok() && !object->empty()) {
           k.object = *std::move(object);
           k.cached = true;
+          progress.Advance();
           continue;
         }
       }
       errors[i] = CompileKernel(thread, funcs[i].first, funcs[i].second, options, &k);
+      progress.Advance();
       // A cache that cannot be written costs speed, not correctness: the kernel is compiled.
       if (use_cache && errors[i].ok()) (void)WriteFileAtomically(cached_path, k.object);
     }
