@@ -201,7 +201,8 @@ std::string DescribeTiles(const tir::GemmTiles& t) {
 }
 
 std::string DescribeTiles(const tir::DirectConvTiles& t) {
-  return absl::StrCat("conv mr=", t.mr, " nb=", t.nb, t.kc > 0 ? absl::StrCat(" kc=", t.kc) : "", t.groups_inside ? " groups inside" : "");
+  return absl::StrCat("conv mr=", t.mr, " nb=", t.nb, t.kc > 0 ? absl::StrCat(" kc=", t.kc) : "", t.groups_inside ? " groups inside" : "",
+                      t.group_span > 0 ? absl::StrCat(" span=", t.group_span) : "");
 }
 
 namespace {

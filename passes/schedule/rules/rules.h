@@ -110,7 +110,7 @@ struct DirectConvBlock {
 /*! \brief The register tile of a direct convolution: MR pixels x NB channel blocks. */
 struct DirectConvTiles {
   bool operator==(const DirectConvTiles& o) const {
-    return mr == o.mr && nb == o.nb && kc == o.kc && groups_inside == o.groups_inside;
+    return mr == o.mr && nb == o.nb && kc == o.kc && groups_inside == o.groups_inside && group_span == o.group_span;
   }
   int64_t mr = 1, nb = 1;
   /*! \brief Steps of the outermost reduction loop (input-channel blocks) per chunk, 0: none.
@@ -121,6 +121,12 @@ struct DirectConvTiles {
    *  outside them: each tile's data is read once for every group while it is in L1, and the
    *  weights stay in L2 (ConvGroupsInside). */
   bool groups_inside = false;
+  /*! \brief With chunks (kc > 0): the groups of NB channel blocks in spans of this many, the
+   *  spans outside the chunks (parallel), the groups of a span inside the pixel tiles; 0: every
+   *  group outside. A pixel tile's data is then read from L1 by every group of the span, and
+   *  the span's weights for one chunk stay in L2, instead of the data streaming from memory
+   *  once per group. */
+  int64_t group_span = 0;
 };
 
 std::optional<DirectConvBlock> MatchDirectConv(const Schedule& sch, const BlockRV& block);
@@ -136,6 +142,10 @@ int64_t ReductionChunk(const DirectConvBlock& conv, int64_t nb, const Target& ta
  *  block (ResNet-50's 256 -> 64 and 256 -> 128 1x1 convolutions at 56 x 56 on AVX2: 32 streams,
  *  4 and 8 passes over 3.2 MB, at 15-18% of the peak). */
 bool ConvGroupsInside(const DirectConvBlock& conv, int64_t nb, const Target& target);
+/*! \brief DirectConvTiles::group_span for chunked tiles `t`: where the data is larger than half
+ *  of L2, the most groups (at most half of them, dividing them) whose weights for one chunk fit
+ *  in half of L2; 0 where the data stays in L2 anyway or no span of two fits. */
+int64_t GroupSpan(const DirectConvBlock& conv, const DirectConvTiles& t, const Target& target);
 /*! \brief Every tile that fits the target's registers (tuning's space): NB divides the channel
  *  blocks; MR divides the output width, or, for regular convolutions, leaves a guarded tail. */
 std::vector<DirectConvTiles> DirectConvTileCandidates(const DirectConvBlock& conv, const Target& target);
