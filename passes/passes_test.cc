@@ -12,6 +12,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "frontend/tvmscript.h"
 #include "gmock/gmock.h"
@@ -88,9 +89,20 @@ class Module:
   }
 }
 
-/*! \brief The results of `main` (a tuple of convolutions of constants) folded with and without
- *  `pipeline` first must be the same values; returns the module after `pipeline`, printed. */
-std::string ExpectSameConvResults(const std::string& text, int results, const std::string& pipeline) {
+/*! \brief Four convolutions a, b, c, d of one constant 1x8x6x6 map by constant 4x8x3x3 weights
+ *  (`convs`: their attributes), returned as a tuple, folded with and without `pipeline` first:
+ *  the same values. Returns the module after `pipeline`, printed. */
+std::string ExpectSameConvResults(const std::vector<std::string>& convs, const std::string& pipeline) {
+  const int results = static_cast<int>(convs.size());
+  std::string text = "@I.ir_module\nclass Module:\n    @R.function\n    def main():\n        with R.dataflow():\n"
+                     "            x = metadata[\"relax.expr.Constant\"][0]\n";
+  std::vector<std::string> names;
+  for (int i = 0; i < results; ++i) {
+    names.push_back(std::string(1, static_cast<char>('a' + i)));
+    absl::StrAppend(&text, "            ", names.back(), " = R.nn.conv2d(x, metadata[\"relax.expr.Constant\"][", i + 1, "], ",
+                    convs[i], ")\n");
+  }
+  absl::StrAppend(&text, "            gv = (", absl::StrJoin(names, ", "), ")\n            R.output(gv)\n        return gv\n");
   std::mt19937 rng(11);
   std::uniform_real_distribution<double> dist(-1, 1);
   auto random = [&](std::vector<int64_t> shape) {
@@ -145,20 +157,10 @@ std::string ExpectSameConvResults(const std::string& text, int results, const st
 TEST(Passes, PruneConvTapsKeepsEveryResult) {
   // Dilated windows on a 6x6 map (centre only; centre only with stride 2, where the padding after
   // shrinks by the stride's slack; one tap dead on one side only) and one with nothing dead.
-  const std::string printed = ExpectSameConvResults(R"(@I.ir_module
-class Module:
-    @R.function
-    def main():
-        with R.dataflow():
-            x = metadata["relax.expr.Constant"][0]
-            a = R.nn.conv2d(x, metadata["relax.expr.Constant"][1], padding=[8, 8, 8, 8], dilation=[8, 8])
-            b = R.nn.conv2d(x, metadata["relax.expr.Constant"][2], strides=[2, 2], padding=[6, 6, 6, 6], dilation=[6, 6])
-            c = R.nn.conv2d(x, metadata["relax.expr.Constant"][3], padding=[1, 4, 1, 0], dilation=[1, 4])
-            d = R.nn.conv2d(x, metadata["relax.expr.Constant"][4], padding=[1, 1, 1, 1])
-            gv = (a, b, c, d)
-            R.output(gv)
-        return gv
-)", 4, "prune-conv-taps");
+  const std::string printed = ExpectSameConvResults({"padding=[8, 8, 8, 8], dilation=[8, 8]",
+                                                     "strides=[2, 2], padding=[6, 6, 6, 6], dilation=[6, 6]",
+                                                     "padding=[1, 4, 1, 0], dilation=[1, 4]", "padding=[1, 1, 1, 1]"},
+                                                    "prune-conv-taps");
   EXPECT_THAT(printed, HasSubstr("padding=[0, 0, 0, 0], dilation=[1, 1]")) << printed;
   EXPECT_THAT(printed, HasSubstr("strides=[2, 2], padding=[0, 0, 0, 0], dilation=[1, 1]")) << printed;
   EXPECT_THAT(printed, HasSubstr("padding=[1, 1, 1, 1], dilation=[1, 1]")) << printed;  // d: untouched
@@ -169,20 +171,10 @@ TEST(Passes, SplitConvTapsKeepsEveryResult) {
   // Windows that read padding at most (output, tap) pairs, each split into one 1x1 convolution
   // per tap: dilation 4 on a 6x6 map; stride 2 with dilation 3 (the taps' rows every other
   // input); asymmetric padding with dilation (2, 5). Then a window that is left alone.
-  const std::string printed = ExpectSameConvResults(R"(@I.ir_module
-class Module:
-    @R.function
-    def main():
-        with R.dataflow():
-            x = metadata["relax.expr.Constant"][0]
-            a = R.nn.conv2d(x, metadata["relax.expr.Constant"][1], padding=[4, 4, 4, 4], dilation=[4, 4])
-            b = R.nn.conv2d(x, metadata["relax.expr.Constant"][2], strides=[2, 2], padding=[5, 5, 5, 5], dilation=[3, 3])
-            c = R.nn.conv2d(x, metadata["relax.expr.Constant"][3], padding=[3, 5, 1, 4], dilation=[2, 5])
-            d = R.nn.conv2d(x, metadata["relax.expr.Constant"][4], padding=[1, 1, 1, 1])
-            gv = (a, b, c, d)
-            R.output(gv)
-        return gv
-)", 4, "split-conv-taps");
+  const std::string printed = ExpectSameConvResults({"padding=[4, 4, 4, 4], dilation=[4, 4]",
+                                                     "strides=[2, 2], padding=[5, 5, 5, 5], dilation=[3, 3]",
+                                                     "padding=[3, 5, 1, 4], dilation=[2, 5]", "padding=[1, 1, 1, 1]"},
+                                                    "split-conv-taps");
   // a: nine taps, eight of them sliced; b and c likewise split; d untouched.
   size_t slices = 0;
   for (size_t at = printed.find("R.strided_slice("); at != std::string::npos; at = printed.find("R.strided_slice(", at + 1)) ++slices;

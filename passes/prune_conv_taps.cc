@@ -18,6 +18,7 @@
 
 #include "ir/graph/op.h"
 #include "ir/ops/op_attrs.h"
+#include "passes/constant_conv.h"
 #include "passes/pass.h"
 #include "passes/pattern.h"
 
@@ -59,22 +60,17 @@ class PruneConvTapsPass : public FunctionPass {
         conv, func,
         [&](const relax::Expr& matched, const Match& m, relax::BlockBuilder*) -> relax::Expr {
           const auto* call = matched.as<relax::CallNode>();
-          absl::StatusOr<relax::Conv2DAttrs> attrs = relax::ParseAttrs<relax::Conv2DAttrs>(call->attrs);
-          const auto* data = call->args[0]->struct_info().as<relax::TensorStructInfoNode>();
-          const TensorData& wd = m[w].as<relax::ConstantNode>()->data;
-          if (!attrs.ok() || !attrs->IsDefaultLayout() || wd.dtype() != DataType::Float32() || wd.shape().size() != 4 ||
-              data == nullptr || !data->shape || data->shape->size() != 4) {
-            return matched;
-          }
-          const std::vector<int64_t>& xs = *data->shape;
+          std::optional<ConstantConv> c = MatchConstantConv(*call, m[w]);
+          if (!c) return matched;
+          const relax::Conv2DAttrs* attrs = &c->attrs;
+          const std::vector<int64_t>& xs = c->data_shape;
+          const TensorData& wd = *c->weight;
           const std::vector<int64_t>& ws = wd.shape();
-          if (xs[2] < 0 || xs[3] < 0) return matched;
           std::pair<int64_t, int64_t> taps[2];
-          int64_t outputs[2];
+          const int64_t* outputs = c->outputs;
           bool pruned = false;
           for (int d = 0; d < 2; ++d) {
-            int64_t before = attrs->padding[d], after = attrs->padding[d + 2];
-            outputs[d] = (xs[2 + d] + before + after - attrs->dilation[d] * (ws[2 + d] - 1) - 1) / attrs->strides[d] + 1;
+            const int64_t before = attrs->padding[d];
             std::optional<std::pair<int64_t, int64_t>> live =
                 LiveTaps(xs[2 + d], ws[2 + d], attrs->strides[d], attrs->dilation[d], before, outputs[d]);
             taps[d] = live ? *live : std::make_pair(int64_t{0}, ws[2 + d] - 1);

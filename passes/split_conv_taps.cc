@@ -24,6 +24,7 @@
 
 #include "ir/graph/op.h"
 #include "ir/ops/op_attrs.h"
+#include "passes/constant_conv.h"
 #include "passes/pass.h"
 #include "passes/pattern.h"
 
@@ -69,24 +70,19 @@ class SplitConvTapsPass : public FunctionPass {
         conv, func,
         [&](const relax::Expr& matched, const Match& m, relax::BlockBuilder*) -> relax::Expr {
           const auto* call = matched.as<relax::CallNode>();
-          absl::StatusOr<relax::Conv2DAttrs> attrs = relax::ParseAttrs<relax::Conv2DAttrs>(call->attrs);
-          const auto* data = call->args[0]->struct_info().as<relax::TensorStructInfoNode>();
-          const TensorData& wd = m[w].as<relax::ConstantNode>()->data;
-          if (!attrs.ok() || !attrs->IsDefaultLayout() || attrs->groups != 1 || wd.dtype() != DataType::Float32() ||
-              wd.shape().size() != 4 || data == nullptr || !data->shape || data->shape->size() != 4) {
-            return matched;
-          }
-          const std::vector<int64_t>& xs = *data->shape;
-          const std::vector<int64_t>& ws = wd.shape();
-          if (xs[2] < 0 || xs[3] < 0 || (ws[2] == 1 && ws[3] == 1)) return matched;
+          std::optional<ConstantConv> c = MatchConstantConv(*call, m[w]);
+          if (!c || c->attrs.groups != 1) return matched;
+          const relax::Conv2DAttrs* attrs = &c->attrs;
+          const std::vector<int64_t>& xs = c->data_shape;
+          const std::vector<int64_t>& ws = c->weight->shape();
+          if (ws[2] == 1 && ws[3] == 1) return matched;
           std::vector<TapRange> ranges[2];
-          int64_t outputs[2], live[2] = {0, 0};
+          const int64_t* outputs = c->outputs;
+          int64_t live[2] = {0, 0};
           for (int d = 0; d < 2; ++d) {
-            const int64_t before = attrs->padding[d], after = attrs->padding[d + 2];
-            outputs[d] = (xs[2 + d] + before + after - attrs->dilation[d] * (ws[2 + d] - 1) - 1) / attrs->strides[d] + 1;
             if (outputs[d] < 1) return matched;
             for (int64_t k = 0; k < ws[2 + d]; ++k) {
-              ranges[d].push_back(LiveRange(k, xs[2 + d], attrs->strides[d], attrs->dilation[d], before, outputs[d]));
+              ranges[d].push_back(LiveRange(k, xs[2 + d], attrs->strides[d], attrs->dilation[d], attrs->padding[d], outputs[d]));
               live[d] += ranges[d].back().size();
             }
           }
@@ -96,7 +92,7 @@ class SplitConvTapsPass : public FunctionPass {
           pointwise.strides = {1, 1};
           pointwise.padding = {0, 0, 0, 0};
           pointwise.dilation = {1, 1};
-          const float* src = wd.data_as<float>();
+          const float* src = c->weight->data_as<float>();
           std::vector<relax::Expr> parts;  // each tap's result, placed in the output
           for (int64_t kh = 0; kh < ws[2]; ++kh) {
             for (int64_t kw = 0; kw < ws[3]; ++kw) {
