@@ -18,14 +18,19 @@ namespace {
 
 // Moves the constants' bytes out of `exe` and its variants into `data` (kept alive for the
 // write: a deque, so the bytes stay where they are) and places them in `section`, recording
-// their offsets in the messages. Bytes equal to bytes placed before (the weights two targets'
-// variants share) get the earlier offset.
+// their offsets in the messages. With `placed` (a multi-target executable), bytes equal to bytes
+// placed before (the weights two targets' variants share) get the earlier offset; a single
+// executable's weights are not hashed for a match they cannot have.
 void MoveConstantsToSection(proto::Executable* exe, std::deque<std::string>* data, DataSectionWriter* section,
                             absl::flat_hash_map<absl::string_view, uint64_t>* placed) {
   exe->clear_constant_offsets();
   for (int i = 0; i < exe->constants_size(); ++i) {
     data->emplace_back();
     data->back().swap(*exe->mutable_constants(i)->mutable_data());
+    if (placed == nullptr) {
+      exe->add_constant_offsets(section->Add(data->back()));
+      continue;
+    }
     auto [it, inserted] = placed->try_emplace(data->back(), 0);
     if (inserted) it->second = section->Add(data->back());
     exe->add_constant_offsets(it->second);
@@ -80,7 +85,7 @@ std::string SerializeExecutable(proto::Executable exe, const SigningKey* signer)
   std::deque<std::string> data;
   DataSectionWriter section;
   absl::flat_hash_map<absl::string_view, uint64_t> placed;
-  MoveConstantsToSection(&exe, &data, &section, &placed);
+  MoveConstantsToSection(&exe, &data, &section, exe.variants_size() > 0 ? &placed : nullptr);
   return section.Serialize(kExecutableMagic, kExecutableFormatVersion, exe.SerializeAsString(), signer);
 }
 
@@ -88,7 +93,7 @@ absl::Status WriteExecutable(const std::string& path, proto::Executable exe, con
   std::deque<std::string> data;
   DataSectionWriter section;
   absl::flat_hash_map<absl::string_view, uint64_t> placed;
-  MoveConstantsToSection(&exe, &data, &section, &placed);
+  MoveConstantsToSection(&exe, &data, &section, exe.variants_size() > 0 ? &placed : nullptr);
   return section.WriteFile(path, kExecutableMagic, kExecutableFormatVersion, exe.SerializeAsString(), signer);
 }
 
