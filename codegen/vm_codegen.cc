@@ -219,6 +219,8 @@ class FunctionCompiler {
       }
       case NodeKind::kCall:
         return CompileCall(e.as<relax::CallNode>());
+      case NodeKind::kIf:
+        return CompileIf(e.as<relax::IfNode>());
       case NodeKind::kShapeExpr: {
         // An operand (R.alloc_tensor's shape), not a value a register holds.
         Arg a;
@@ -234,6 +236,37 @@ class FunctionCompiler {
         break;
     }
     return Error(absl::StrCat("cannot compile ", PrintExpr(e), " to bytecode"));
+  }
+
+  /*! \brief IF cond (falls through when true), the true branch, GOTO the end, the false
+   *         branch; each branch ends by moving its value into the register the if binds. */
+  absl::StatusOr<Arg> CompileIf(const relax::IfNode* branch) {
+    absl::StatusOr<Arg> cond = CompileExpr(branch->cond);
+    if (!cond.ok()) return cond.status();
+    const int if_pc = out_->instructions_size();
+    Instruction* test = out_->add_instructions();
+    test->set_opcode(Instruction::IF);
+    test->set_dst(-1);
+    *test->add_args() = *cond;
+    Arg joined = NewRegister();
+    auto compile_branch = [&](const relax::Expr& value) -> absl::Status {
+      absl::StatusOr<Arg> result = CompileExpr(value);
+      if (!result.ok()) return result.status();
+      Instruction* move = NewCall(Instruction::BUILTIN);
+      move->set_builtin(Instruction::MOVE);
+      *move->add_args() = *result;
+      move->set_dst(joined.reg());
+      return absl::OkStatus();
+    };
+    if (absl::Status s = compile_branch(branch->true_branch); !s.ok()) return s;
+    const int goto_pc = out_->instructions_size();
+    Instruction* skip = out_->add_instructions();
+    skip->set_opcode(Instruction::GOTO);
+    skip->set_dst(-1);
+    out_->mutable_instructions(if_pc)->add_args()->set_imm(out_->instructions_size() - if_pc);
+    if (absl::Status s = compile_branch(branch->false_branch); !s.ok()) return s;
+    out_->mutable_instructions(goto_pc)->add_args()->set_imm(out_->instructions_size() - goto_pc);
+    return joined;
   }
 
   absl::StatusOr<Arg> CompileCall(const relax::CallNode* call) {

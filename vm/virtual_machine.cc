@@ -443,6 +443,12 @@ absl::Status VirtualMachine::Decode(int func_index) {
                 }
                 d.callee = Callee::kCacheAppend;
                 break;
+              case Instruction::MOVE:
+                if (d.args.size() != 1 || d.args[0].kind == Operand::kImm || d.dst < 0) {
+                  return absl::DataLossError(absl::StrCat(where(pc), "MOVE takes a value and a destination"));
+                }
+                d.callee = Callee::kMove;
+                break;
               default:
                 return absl::DataLossError(absl::StrCat(where(pc), "unknown builtin ", inst.builtin()));
             }
@@ -573,8 +579,14 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
         pc += static_cast<int>(inst.args[0].value);
         continue;
       case Op::kIf: {
+        // True when the first element is nonzero (any of its bytes: a bool, an integer).
         Value cond = value_of(inst.args[0]);
-        bool taken = cond.is_tensor() && cond.tensor().NumBytes() > 0 && static_cast<const char*>(cond.tensor().data())[0] != 0;
+        bool taken = false;
+        if (cond.is_tensor() && cond.tensor().NumBytes() > 0) {
+          const char* first = static_cast<const char*>(cond.tensor().data());
+          const int bytes = DLDataTypeBytes(cond.tensor().dtype());
+          for (int b = 0; b < bytes; ++b) taken = taken || first[b] != 0;
+        }
         pc += taken ? 1 : static_cast<int>(inst.args[1].value);
         continue;
       }
@@ -622,6 +634,9 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
         regs[inst.dst] = t.tuple()[index];
         break;
       }
+      case Callee::kMove:
+        regs[inst.dst] = value_of(inst.args[0]);
+        break;
       case Callee::kMatchCast: {
         const Operand& type = inst.args[1];
         Value v = value_of(inst.args[0]);

@@ -110,6 +110,7 @@ class VirtualMachine {
     kTupleGetItem,
     kMatchCast,
     kCacheAppend,
+    kMove,
     kKernel,
     kExtern,
     kAllocatingExtern,

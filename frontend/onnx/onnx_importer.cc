@@ -3,6 +3,8 @@
  */
 #include "frontend/onnx/onnx_importer.h"
 
+#include "ir/graph/branch_blocks.h"
+
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -13,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "frontend/onnx/onnx_external_data.h"
+#include "ir/graph/branch_blocks.h"
 #include "ir/graph/op.h"
 #include "ir/ops/constant_eval.h"
 #include "ir/graph/shape_util.h"
@@ -41,6 +44,7 @@ OnnxConverterRegistry& OnnxConverterRegistry::Global() {
     RegisterSignalOnnxConverters(*r);
     RegisterSamplingOnnxConverters(*r);
     RegisterTrainingOnnxConverters(*r);
+    RegisterControlFlowOnnxConverters(*r);
     return r;
   }();
   return *registry;
@@ -176,11 +180,11 @@ absl::StatusOr<relax::Expr> OnnxContext::Value(const std::string& name) const {
   return it->second;
 }
 
-absl::StatusOr<relax::Expr> OnnxContext::Input(const onnx::NodeProto& node, int i) const {
+absl::StatusOr<relax::Expr> OnnxContext::Input(const onnx::NodeProto& node, int i) {
   if (i >= node.input_size() || node.input(i).empty()) {
     return absl::InvalidArgumentError(absl::StrCat("input ", i, " is missing"));
   }
-  return Value(node.input(i));
+  return MaterializedValue(node.input(i));
 }
 
 bool OnnxContext::HasInput(const onnx::NodeProto& node, int i) const {
@@ -291,6 +295,35 @@ absl::StatusOr<IRModule> ImportOnnx(onnx::ModelProto&& model, const OnnxImportOp
   return ImportOnnx(model, &model, options);
 }
 
+absl::Status ConvertGraphNodes(OnnxContext& ctx, const onnx::GraphProto& graph, const std::string& scope,
+                               const std::string& failure_hint) {
+  const OnnxConverterRegistry& registry = OnnxConverterRegistry::Global();
+  const int64_t opset = ctx.opset();
+  for (int i = 0; i < graph.node_size(); ++i) {
+    const onnx::NodeProto& node = graph.node(i);
+    std::string where = absl::StrCat(scope, "node ", i, node.name().empty() ? "" : absl::StrCat(" '", node.name(), "'"), " (",
+                                     node.op_type(), ", opset ", opset, ")");
+    const std::string key = OnnxConverterRegistry::KeyOf(node);
+    if (key == node.op_type()) {  // shape subgraphs are of the default domain
+      absl::StatusOr<bool> folded = FoldShapeNode(ctx, node);
+      if (!folded.ok()) return absl::Status(folded.status().code(), absl::StrCat(where, ": ", folded.status().message()));
+      if (*folded) continue;
+    }
+    const OnnxConverter* converter = registry.Find(key);
+    if (converter == nullptr) {
+      return absl::UnimplementedError(absl::StrCat(where, ": unsupported operator ", key,
+                                                   " (supported: ", absl::StrJoin(registry.OpTypes(), ", "),
+                                                   "; docs/importer_operators.md)"));
+    }
+    absl::StatusOr<std::vector<relax::Expr>> outs = (*converter)(ctx, node);
+    if (!outs.ok()) return absl::Status(outs.status().code(), absl::StrCat(where, ": ", outs.status().message(), failure_hint));
+    for (int o = 0; o < node.output_size() && o < static_cast<int>(outs->size()); ++o) {
+      if (!node.output(o).empty()) ctx.SetValue(node.output(o), (*outs)[o]);
+    }
+  }
+  return absl::OkStatus();
+}
+
 static absl::StatusOr<IRModule> ImportOnnx(const onnx::ModelProto& model, onnx::ModelProto* owned,
                                            const OnnxImportOptions& options) {
   int64_t opset = 0;
@@ -390,41 +423,17 @@ static absl::StatusOr<IRModule> ImportOnnx(const onnx::ModelProto& model, onnx::
   inputs.insert(inputs.end(), params.begin(), params.end());
   if (absl::Status s = bb.BeginFunction("main", inputs); !s.ok()) return s;
   if (absl::Status s = bb.BeginDataflow(); !s.ok()) return s;
-  const OnnxConverterRegistry& registry = OnnxConverterRegistry::Global();
-  for (int i = 0; i < graph.node_size(); ++i) {
-    const onnx::NodeProto& node = graph.node(i);
-    std::string where = absl::StrCat("node ", i, node.name().empty() ? "" : absl::StrCat(" '", node.name(), "'"), " (",
-                                     node.op_type(), ", opset ", opset, ")");
-    const std::string key = OnnxConverterRegistry::KeyOf(node);
-    if (key == node.op_type()) {  // shape subgraphs are of the default domain
-      absl::StatusOr<bool> folded = FoldShapeNode(ctx, node);
-      if (!folded.ok()) return absl::Status(folded.status().code(), absl::StrCat(where, ": ", folded.status().message()));
-      if (*folded) continue;
-    }
-    const OnnxConverter* converter = registry.Find(key);
-    if (converter == nullptr) {
-      return absl::UnimplementedError(absl::StrCat(where, ": unsupported operator ", key,
-                                                   " (supported: ", absl::StrJoin(registry.OpTypes(), ", "),
-                                                   "; docs/importer_operators.md)"));
-    }
-    absl::StatusOr<std::vector<relax::Expr>> outs = (*converter)(ctx, node);
-    if (!outs.ok()) {
-      std::string hint;
-      if (!shape_vars.empty()) {
-        std::vector<std::string> pins;
-        for (const auto& [name, var] : shape_vars) pins.push_back(absl::StrCat(name, "=<size>"));
-        hint = absl::StrCat(" (the inputs have symbolic dimensions; where an operator needs static shapes, pin them with --dim ",
-                            absl::StrJoin(pins, ","), ")");
-      }
-      return absl::Status(outs.status().code(), absl::StrCat(where, ": ", outs.status().message(), hint));
-    }
-    for (int o = 0; o < node.output_size() && o < static_cast<int>(outs->size()); ++o) {
-      if (!node.output(o).empty()) ctx.SetValue(node.output(o), (*outs)[o]);
-    }
+  std::string hint;
+  if (!shape_vars.empty()) {
+    std::vector<std::string> pins;
+    for (const auto& [name, var] : shape_vars) pins.push_back(absl::StrCat(name, "=<size>"));
+    hint = absl::StrCat(" (the inputs have symbolic dimensions; where an operator needs static shapes, pin them with --dim ",
+                        absl::StrJoin(pins, ","), ")");
   }
+  if (absl::Status s = ConvertGraphNodes(ctx, graph, "", hint); !s.ok()) return s;
   std::vector<relax::Expr> results;
   for (const onnx::ValueInfoProto& out : graph.output()) {
-    absl::StatusOr<relax::Expr> v = ctx.Value(out.name());
+    absl::StatusOr<relax::Expr> v = ctx.MaterializedValue(out.name());
     if (!v.ok()) return absl::InvalidArgumentError(absl::StrCat("graph output ", out.name(), " is not computed"));
     results.push_back(*v);
   }
@@ -435,7 +444,15 @@ static absl::StatusOr<IRModule> ImportOnnx(const onnx::ModelProto& model, onnx::
   if (absl::Status s = bb.EndDataflow(); !s.ok()) return s;
   absl::StatusOr<relax::GlobalVar> main = bb.EmitFuncOutput(*gv);
   if (!main.ok()) return main.status();
-  return bb.Get();
+  IRModule mod = bb.Get();
+  for (const auto& [name, func] : bb.module().functions()) {
+    const auto* f = func.as<relax::FunctionNode>();
+    if (f == nullptr) continue;
+    absl::StatusOr<relax::Function> moved = relax::MoveBranchesOutOfDataflow(relax::Function(f));
+    if (!moved.ok()) return moved.status();
+    mod.Add(name, *moved);
+  }
+  return mod;
 }
 
 absl::StatusOr<IRModule> ImportOnnxFile(const std::string& path, const OnnxImportOptions& options) {

@@ -52,8 +52,9 @@ class OnnxContext {
 
   relax::BlockBuilder& bb() { return *bb_; }
   int64_t opset() const { return opset_; }
-  /*! \brief Input i of the node ("" inputs, i.e. omitted optional ones, are null). */
-  absl::StatusOr<relax::Expr> Input(const onnx::NodeProto& node, int i) const;
+  /*! \brief Input i of the node ("" inputs, i.e. omitted optional ones, are null); a symbolic
+   *         shape value is computed as an int64 tensor (once) for converters that need one. */
+  absl::StatusOr<relax::Expr> Input(const onnx::NodeProto& node, int i);
   bool HasInput(const onnx::NodeProto& node, int i) const;
   /*! \brief A value by its ONNX name. */
   absl::StatusOr<relax::Expr> Value(const std::string& name) const;
@@ -76,6 +77,12 @@ class OnnxContext {
   absl::StatusOr<relax::Expr> EmitOp(const std::string& op, std::vector<relax::Expr> args, Attrs attrs = {},
                                      std::vector<relax::StructInfo> sinfo_args = {});
   void SetValue(const std::string& name, relax::Expr value) { values_[name] = std::move(value); }
+  /*! \brief The value named `name`, a symbolic shape value computed as an int64 tensor when the
+   *         function runs (a graph's or branch's output that is a shape). */
+  absl::StatusOr<relax::Expr> MaterializedValue(const std::string& name);
+  /*! \brief Every value and shape value by name (a subgraph's context starts from them). */
+  const std::map<std::string, relax::Expr>& values() const { return values_; }
+  const std::map<std::string, ShapeValue>& shape_values() const { return shape_values_; }
 
   /*! \brief A symbolic shape value: stored apart from the tensors (Input on it is an error that
    *         says so). */
@@ -102,6 +109,12 @@ class OnnxContext {
  *         expressions, its output a shape value again (or a constant when every element is
  *         one). Returns false for any other node, which then goes to its converter. */
 absl::StatusOr<bool> FoldShapeNode(OnnxContext& ctx, const onnx::NodeProto& node);
+
+/*! \brief Converts `graph`'s nodes in order into ctx's builder, setting each output's value.
+ *         Errors name the node as `<scope>node <i> '<name>' (<op>, opset <n>)`; a converter's
+ *         failure gets `failure_hint` appended. Subgraphs (If's branches) use it too. */
+absl::Status ConvertGraphNodes(OnnxContext& ctx, const onnx::GraphProto& graph, const std::string& scope,
+                               const std::string& failure_hint = "");
 
 /*! \brief Returns the node's outputs (usually one). */
 using OnnxConverter =
@@ -169,6 +182,8 @@ void RegisterSamplingOnnxConverters(OnnxConverterRegistry& registry);
 /*! \brief Adagrad, Adam and Momentum of ai.onnx.preview.training as elementwise arithmetic
  *  (onnx_training_converters.cc). */
 void RegisterTrainingOnnxConverters(OnnxConverterRegistry& registry);
+/*! \brief If (onnx_control_flow_converters.cc). */
+void RegisterControlFlowOnnxConverters(OnnxConverterRegistry& registry);
 /*! \brief An ONNX name as a Python identifier, so the printed module parses back: a
  *         dim_param as a shape variable's name ("batch size" -> "batch_size", "2d" -> "d_2d"),
  *         an input's name as a parameter's ("past_key_values.0.key" -> "past_key_values_0_key"). */

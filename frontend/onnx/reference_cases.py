@@ -8,7 +8,8 @@ unaligned at opset 11) on RoIs inside, across and beyond the image; MaxPool's In
 DFT and STFT (what the node cases leave out: onesided, dft_length cutting and padding, complex
 input forward, a non-default axis) against numpy.fft; Einsum diagonals against numpy.einsum.
 Data-dependent sizes: x[x > t], torchvision's nms and torch.unique, and what is computed from
-their results, against PyTorch.
+their results, against PyTorch. Control flow: If on run-time conditions (a scripted branch,
+torchvision's batched_nms), against PyTorch.
 
     /usr/bin/python3 reference_cases.py DIR
 """
@@ -99,6 +100,44 @@ def data_dependent_cases(out):
             torch_onnx_case(out, "unique_inverse_counts", Unique().eval(), (torch.randint(0, 9, (30,)).float(),), 13, ["x"])]
 
 
+@torch.jit.script_if_tracing
+def _scale_or_shift(x, w):
+    # Scripted inside a trace: torch.onnx exports the branch as an ONNX If on a run-time condition.
+    if x.sum() > 0:
+        return x * w
+    else:
+        return torch.relu(x) - w
+
+
+def control_flow_cases(out):
+    """ONNX If on a condition known only when the model runs (a scripted branch, taken each way),
+    and torchvision's batched_nms (NonMaxSuppression per class) with the boxes it keeps."""
+    import torchvision
+    torch.manual_seed(2)
+
+    class Branch(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = torch.nn.Parameter(torch.randn(5))
+
+        def forward(self, x):
+            return _scale_or_shift(x, self.w) + 1
+
+    class BatchedNms(torch.nn.Module):
+        def forward(self, boxes, scores, classes):
+            keep = torchvision.ops.batched_nms(boxes, scores, classes, 0.4)
+            return boxes[keep], keep
+
+    corner = torch.rand(30, 2) * 10
+    boxes = torch.cat([corner, corner + torch.rand(30, 2) * 5 + 1], 1)
+    classes = torch.randint(0, 3, (30,))
+    model = Branch().eval()
+    return [torch_onnx_case(out, "if_taken", model, (torch.rand(3, 5) + 0.1,), 13, ["x"]),
+            torch_onnx_case(out, "if_not_taken", model, (-torch.rand(3, 5) - 0.1,), 13, ["x"]),
+            torch_onnx_case(out, "batched_nms", BatchedNms().eval(), (boxes, torch.rand(30), classes), 13,
+                            ["boxes", "scores", "classes"])]
+
+
 def main():
     out = sys.argv[1]
     torch.manual_seed(0)
@@ -142,6 +181,7 @@ def main():
     for k, options in enumerate((dict(stride=2, padding=1, ceil_mode=True), dict(stride=1, padding=1, dilation=2))):
         lines.append(torch_onnx_case(out, f"max_pool_indices_{k}", MaxPoolIndices(**options).eval(), (image,), 13, ["x"]))
     lines += data_dependent_cases(out)
+    lines += control_flow_cases(out)
     lines += signal_cases(out)
     with open(os.path.join(out, "cases.txt"), "w") as f:
         f.write("\n".join(lines) + "\n")

@@ -1044,6 +1044,9 @@ class RelaxConverter {
         case AstKind::kWith:
           MLC_RETURN_IF_ERROR(DataflowBlock(s, std::vector<AstPtr>(body.begin() + i + 1, body.end())));
           break;
+        case AstKind::kIf:
+          MLC_RETURN_IF_ERROR(IfBinding(s));
+          break;
         case AstKind::kReturn: {
           if (s->a == nullptr) return err_.Error(s, "a graph function must return a value");
           MLC_ASSIGN_OR_RETURN(value, Expr(s->a));
@@ -1246,6 +1249,47 @@ class RelaxConverter {
     } else {
       plain_.push_back(binding);
     }
+    return absl::OkStatus();
+  }
+
+  /*! \brief `if cond:` / `else:`, each branch one binding of the same name (TVMScript's form of
+   *         a graph-level if): `y = then_value` and `y = else_value` bind y to relax::If. */
+  absl::Status IfBinding(const AstPtr& s) {
+    auto branch_binding = [&](const std::vector<AstPtr>& stmts, const AstPtr& at, const char* which) -> absl::StatusOr<AstPtr> {
+      if (stmts.size() != 1 || (stmts[0]->kind != AstKind::kAssign && stmts[0]->kind != AstKind::kAnnAssign) ||
+          stmts[0]->a->kind != AstKind::kName || stmts[0]->b == nullptr) {
+        return err_.Error(stmts.empty() ? at : stmts[0],
+                          absl::StrCat("the ", which, " branch of an if in an R.function must be one binding `name = value` ",
+                                       "(call a function for more)"));
+      }
+      return stmts[0];
+    };
+    if (s->orelse.empty()) return err_.Error(s, "an if in an R.function needs an else branch binding the same variable");
+    MLC_ASSIGN_OR_RETURN(then_binding, branch_binding(s->body, s, "true"));
+    MLC_ASSIGN_OR_RETURN(else_binding, branch_binding(s->orelse, s, "false"));
+    const std::string& name = then_binding->a->text;
+    if (else_binding->a->text != name) {
+      return err_.Error(else_binding->a, absl::StrCat("both branches of an if must bind the same variable: ", name, " and ",
+                                                      else_binding->a->text));
+    }
+    MLC_ASSIGN_OR_RETURN(cond, Expr(s->a));
+    MLC_ASSIGN_OR_RETURN(then_value, Expr(then_binding->b));
+    MLC_ASSIGN_OR_RETURN(else_value, Expr(else_binding->b));
+    relax::If value(new relax::IfNode(cond, then_value, else_value));
+    StructInfo sinfo = value->struct_info();
+    for (const AstPtr& b : {then_binding, else_binding}) {
+      if (b->kind != AstKind::kAnnAssign) continue;
+      MLC_ASSIGN_OR_RETURN(ann, ParseStructInfo(err_, b->c));
+      if (!relax::IsBaseOf(ann, sinfo)) {
+        return err_.Error(b->c, absl::StrCat(name, " is annotated ", relax::StructInfoToString(ann), " but the if gives ",
+                                             relax::StructInfoToString(sinfo)));
+      }
+      sinfo = ann;
+    }
+    if (vars_.count(name)) return err_.Error(then_binding->a, absl::StrCat("variable ", name, " is defined twice"));
+    relax::Var var = relax::MakeVar(name, sinfo);
+    vars_[name] = var;
+    plain_.push_back(relax::VarBinding(new relax::VarBindingNode(var, value)));
     return absl::OkStatus();
   }
 

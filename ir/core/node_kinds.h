@@ -25,7 +25,7 @@
 #define MLC_TIR_OTHER_KINDS(X) X(Buffer)
 // Graph level (Relax-like): expressions.
 #define MLC_EXPR_KINDS(X) \
-  X(Var) X(DataflowVar) X(Constant) X(Tuple) X(TupleGetItem) X(ShapeExpr) X(Call) X(GlobalVar) X(ExternFunc) X(Op) X(SeqExpr)
+  X(Var) X(DataflowVar) X(Constant) X(Tuple) X(TupleGetItem) X(ShapeExpr) X(Call) X(GlobalVar) X(ExternFunc) X(Op) X(SeqExpr) X(If)
 // Graph level: struct info (the type and shape of a value).
 #define MLC_STRUCT_INFO_KINDS(X) \
   X(ObjectStructInfo) X(PrimStructInfo) X(ShapeStructInfo) X(TensorStructInfo) X(TupleStructInfo) X(FuncStructInfo)

@@ -127,6 +127,7 @@ absl::StatusOr<Expr> BlockBuilder::Normalize(Expr expr) {
     case NodeKind::kExternFunc:
     case NodeKind::kOp:
     case NodeKind::kSeqExpr:
+    case NodeKind::kIf:  // its branches are normalized where they are made
     MLC_CASES_NOT_EXPR
       return expr;
   }

@@ -191,6 +191,30 @@ class SeqExprNode : public ExprNode {
 };
 using SeqExpr = Ref<SeqExprNode>;
 
+/*! \brief `if cond: true_branch else: false_branch`, bound to a variable outside dataflow blocks.
+ *
+ *  `cond` is a scalar tensor (nonzero: true). Each branch is one expression in normal form (a
+ *  call whose arguments are variables or constants, a variable, a constant or a tuple of them):
+ *  a branch of several bindings is a call of a private function holding them (the ONNX importer
+ *  makes each subgraph one), which keeps every pass's view of a function a straight list of
+ *  bindings, and passes optimize a branch's function like any other.
+ *  Only the branch taken is evaluated. The struct info is the branches' when they agree; a
+ *  tensor whose shapes differ between the branches has its dtype and rank only (name the
+ *  sizes with R.match_cast). */
+class IfNode : public ExprNode {
+ public:
+  MLC_DECLARE_NODE(If)
+  IfNode(Expr cond, Expr true_branch, Expr false_branch)
+      : ExprNode(kKind, JoinStructInfo(true_branch->struct_info(), false_branch->struct_info())),
+        cond(std::move(cond)),
+        true_branch(std::move(true_branch)),
+        false_branch(std::move(false_branch)) {}
+  const Expr cond;
+  const Expr true_branch;
+  const Expr false_branch;
+};
+using If = Ref<IfNode>;
+
 }  // namespace relax
 }  // namespace mlc
 

@@ -4,6 +4,7 @@
 #include "ir/graph/expr_functor.h"
 
 #include "absl/strings/str_cat.h"
+#include "ir/graph/printer.h"
 
 namespace mlc {
 namespace relax {
@@ -34,6 +35,8 @@ void ExprVisitor::VisitExpr(const Expr& e) {
       return VisitExpr_(e.as<OpNode>());
     case NodeKind::kSeqExpr:
       return VisitExpr_(e.as<SeqExprNode>());
+    case NodeKind::kIf:
+      return VisitExpr_(e.as<IfNode>());
     MLC_CASES_NOT_EXPR
       return;
   }
@@ -50,6 +53,11 @@ void ExprVisitor::VisitExpr_(const CallNode* op) {
 void ExprVisitor::VisitExpr_(const SeqExprNode* op) {
   for (const BindingBlock& b : op->blocks) VisitBindingBlock(b);
   VisitExpr(op->body);
+}
+void ExprVisitor::VisitExpr_(const IfNode* op) {
+  VisitExpr(op->cond);
+  VisitExpr(op->true_branch);
+  VisitExpr(op->false_branch);
 }
 void ExprVisitor::VisitBinding(const VarBinding& binding) {
   VisitExpr(binding->value);
@@ -90,6 +98,8 @@ Expr ExprMutator::VisitExpr(const Expr& e) {
       return VisitExpr_(e.as<TupleGetItemNode>(), e);
     case NodeKind::kCall:
       return VisitExpr_(e.as<CallNode>(), e);
+    case NodeKind::kIf:
+      return VisitExpr_(e.as<IfNode>(), e);
     case NodeKind::kConstant:
     case NodeKind::kShapeExpr:
     case NodeKind::kGlobalVar:
@@ -138,6 +148,23 @@ Expr ExprMutator::VisitExpr_(const CallNode* op, const Expr& self) {
   }
   if (!changed) return self;
   return Normalized(MakeCall(callee, args, op->attrs, op->sinfo_args));
+}
+
+Expr ExprMutator::VisitExpr_(const IfNode* op, const Expr& self) {
+  Expr cond = VisitExpr(op->cond);
+  // A branch is one expression: a rewrite that needs bindings for it would run them whether or
+  // not the branch is taken. A branch of several bindings is a call of a function, which passes
+  // rewrite as a function of its own.
+  const size_t emitted = bindings_.size();
+  Expr then_value = VisitExpr(op->true_branch);
+  Expr else_value = VisitExpr(op->false_branch);
+  if (bindings_.size() != emitted) {
+    Fail(absl::InvalidArgumentError(absl::StrCat("a rewrite of an if branch (", PrintExpr(self),
+                                                 ") needs bindings of its own; make the branch a call of a function holding them")));
+    return self;
+  }
+  if (cond.same_as(op->cond) && then_value.same_as(op->true_branch) && else_value.same_as(op->false_branch)) return self;
+  return Expr(If(new IfNode(cond, then_value, else_value)));
 }
 
 Expr ExprMutator::VisitBindingValue_(const VarBindingNode* binding, const CallNode* call) {

@@ -49,6 +49,7 @@ class ExprVisitor {
   virtual void VisitExpr_(const ExternFuncNode* op) {}
   virtual void VisitExpr_(const OpNode* op) {}
   virtual void VisitExpr_(const SeqExprNode* op);
+  virtual void VisitExpr_(const IfNode* op);
   /*! \brief Called for every variable definition (parameters and bound variables). */
   virtual void VisitVarDef(const Var& var) {}
 };
@@ -73,6 +74,8 @@ class ExprMutator {
   virtual Expr VisitExpr_(const TupleNode* op, const Expr& self);
   virtual Expr VisitExpr_(const TupleGetItemNode* op, const Expr& self);
   virtual Expr VisitExpr_(const CallNode* op, const Expr& self);
+  /*! \brief The condition and each branch; a branch whose rewrite emits bindings is an error. */
+  virtual Expr VisitExpr_(const IfNode* op, const Expr& self);
   /*! \brief Leaves (constants, shapes, global vars, extern funcs, ops) are kept. */
   virtual Expr VisitLeaf(const Expr& self) { return self; }
 

@@ -279,6 +279,32 @@ TEST(Verifier, RejectsDoublyDefinedVariables) {
             "in function @main, binding y: variable y is defined twice");
 }
 
+TEST(Verifier, ChecksIfPlacementConditionAndBranches) {
+  relax::Var c = TensorVar("c", {}, DataType::Bool()), x = TensorVar("x", {3});
+  relax::Var y = TensorVar("y", {3});
+  relax::Expr branch(new relax::IfNode(c, Add(x, x), x));
+  EXPECT_EQ(VerifyError(ModuleFromBlocks({c, x}, {{false, {{y, branch}}}}, y)), "<ok>");
+  EXPECT_EQ(VerifyError(ModuleFromBlocks({c, x}, {{true, {{y, branch}}}}, y)),
+            "in function @main, binding y: an if is not allowed inside a dataflow block (bind it after R.output)");
+  relax::Expr by_vector(new relax::IfNode(x, x, x));
+  EXPECT_EQ(VerifyError(ModuleFromBlocks({c, x}, {{false, {{y, by_vector}}}}, y)),
+            "in function @main, binding y: the condition of an if must be a one-element bool or integer tensor, not "
+            "Tensor((3,), float32)");
+  relax::Expr nested(new relax::IfNode(c, Add(Add(x, x), x), x));
+  EXPECT_NE(VerifyError(ModuleFromBlocks({c, x}, {{false, {{y, nested}}}}, y)).find("an if branch must be one call of "
+                                                                                 "variables and constants"),
+            std::string::npos);
+}
+
+TEST(StructInfo, JoinKeepsWhatBothBranchesShare) {
+  relax::StructInfo a = relax::TensorSInfo({3}, DataType::Float32()), b = relax::TensorSInfo({0}, DataType::Float32());
+  EXPECT_EQ(relax::StructInfoToString(relax::JoinStructInfo(a, a)), relax::StructInfoToString(a));
+  EXPECT_EQ(relax::StructInfoToString(relax::JoinStructInfo(a, b)),
+            relax::StructInfoToString(relax::TensorSInfoUnknownShape(DataType::Float32(), 1)));
+  EXPECT_EQ(relax::JoinStructInfo(a, relax::TensorSInfo({3}, DataType::Int64()))->kind(), NodeKind::kTensorStructInfo);
+  EXPECT_EQ(relax::JoinStructInfo(a, relax::TupleSInfo({a}))->kind(), NodeKind::kObjectStructInfo);
+}
+
 TEST(Verifier, RejectsDataflowVarOutsideItsBlock) {
   relax::Var x = TensorVar("x", {3});
   relax::Var lv = relax::MakeDataflowVar("lv", relax::TensorSInfo({3}, DataType::Float32()));

@@ -595,6 +595,10 @@ class RelaxPrinter {
         return Call(e.as<relax::CallNode>());
       case NodeKind::kSeqExpr:
         return "<SeqExpr>";
+      case NodeKind::kIf: {  // a binding prints it as a statement (PrintBinding); this is for messages
+        const auto* branch = e.as<relax::IfNode>();
+        return absl::StrCat("(", Expr(branch->true_branch), " if ", Expr(branch->cond), " else ", Expr(branch->false_branch), ")");
+      }
       MLC_CASES_NOT_EXPR
         return "<?>";
     }
@@ -652,6 +656,15 @@ class RelaxPrinter {
   }
 
   void PrintBinding(const relax::VarBindingNode* b, int indent, std::string* out) {
+    if (const auto* branch = b->value.as<relax::IfNode>()) {
+      // TVMScript's spelling: the variable is bound at the end of each branch.
+      std::string cond = Expr(branch->cond), then_value = Expr(branch->true_branch), else_value = Expr(branch->false_branch);
+      std::string name = names_->Define(b->var.get(), b->var->name_hint);
+      std::string sinfo = StructInfoToScript(b->var->struct_info());
+      absl::StrAppend(out, Indent(indent), "if ", cond, ":\n", Indent(indent + 1), name, ": ", sinfo, " = ", then_value, "\n");
+      absl::StrAppend(out, Indent(indent), "else:\n", Indent(indent + 1), name, ": ", sinfo, " = ", else_value, "\n");
+      return;
+    }
     std::string value = Expr(b->value);
     std::string name = names_->Define(b->var.get(), b->var->name_hint);
     if (ValueDeterminesStructInfo(b->value)) {
@@ -716,6 +729,7 @@ class RelaxPrinter {
         }
       }
       if (const auto* g = e.as<relax::TupleGetItemNode>()) return refs(g->tuple);
+      if (const auto* branch = e.as<relax::IfNode>()) return refs(branch->true_branch) || refs(branch->false_branch);
       return false;
     };
     for (const relax::BindingBlock& block : func->body->blocks) {
@@ -746,6 +760,13 @@ void CollectConstantsInExpr(const relax::Expr& e, std::vector<relax::Expr>* out,
     case NodeKind::kTupleGetItem:
       CollectConstantsInExpr(e.as<relax::TupleGetItemNode>()->tuple, out, seen);
       return;
+    case NodeKind::kIf: {
+      const auto* branch = e.as<relax::IfNode>();
+      for (const relax::Expr* part : {&branch->cond, &branch->true_branch, &branch->false_branch}) {
+        CollectConstantsInExpr(*part, out, seen);
+      }
+      return;
+    }
     // Leaves without constants inside (a SeqExpr is a function body, visited by bindings).
     case NodeKind::kVar:
     case NodeKind::kDataflowVar:

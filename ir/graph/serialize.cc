@@ -509,6 +509,15 @@ class Writer {
         p->set_body(body);
         break;
       }
+      case NodeKind::kIf: {
+        const auto* branch = e.as<relax::IfNode>();
+        proto::IfProto p;
+        p.set_cond(ExprId(branch->cond));
+        p.set_true_branch(ExprId(branch->true_branch));
+        p.set_false_branch(ExprId(branch->false_branch));
+        *NewNode(e.get())->mutable_if_expr() = std::move(p);
+        break;
+      }
       MLC_CASES_NOT_EXPR
         break;
     }
@@ -805,6 +814,12 @@ class Reader {
         MLC_ASSIGN_OR_RETURN(blocks, GetList<relax::BindingBlockNode>(node.seq_expr().blocks(), "binding block"));
         MLC_ASSIGN_OR_RETURN(body, Get<relax::ExprNode>(node.seq_expr().body(), "sequence body"));
         return Ref<Object>(new relax::SeqExprNode(blocks, body));
+      }
+      case proto::NodeProto::kIfExpr: {
+        MLC_ASSIGN_OR_RETURN(cond, Get<relax::ExprNode>(node.if_expr().cond(), "if condition"));
+        MLC_ASSIGN_OR_RETURN(then_value, Get<relax::ExprNode>(node.if_expr().true_branch(), "if true branch"));
+        MLC_ASSIGN_OR_RETURN(else_value, Get<relax::ExprNode>(node.if_expr().false_branch(), "if false branch"));
+        return Ref<Object>(new relax::IfNode(cond, then_value, else_value));
       }
       case proto::NodeProto::kVarBinding: {
         MLC_ASSIGN_OR_RETURN(var, Get<relax::VarNode>(node.var_binding().var(), "bound variable"));

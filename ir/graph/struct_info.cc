@@ -198,3 +198,30 @@ bool IsBaseOf(const StructInfo& expected, const StructInfo& value) {
 
 }  // namespace relax
 }  // namespace mlc
+
+namespace mlc {
+namespace relax {
+
+StructInfo JoinStructInfo(const StructInfo& a, const StructInfo& b) {
+  if (!a.defined() || !b.defined()) return ObjectSInfo();
+  if (IsBaseOf(a, b) && IsBaseOf(b, a)) return a;
+  if (IsBaseOf(a, b)) return a;
+  if (IsBaseOf(b, a)) return b;
+  const auto* ta = a.as<TensorStructInfoNode>();
+  const auto* tb = b.as<TensorStructInfoNode>();
+  if (ta != nullptr && tb != nullptr) {
+    DataType dtype = ta->dtype == tb->dtype ? ta->dtype : DataType::Void();
+    return TensorSInfoUnknownShape(dtype, ta->ndim == tb->ndim ? ta->ndim : -1);
+  }
+  const auto* ua = a.as<TupleStructInfoNode>();
+  const auto* ub = b.as<TupleStructInfoNode>();
+  if (ua != nullptr && ub != nullptr && ua->fields.size() == ub->fields.size()) {
+    std::vector<StructInfo> fields;
+    for (size_t i = 0; i < ua->fields.size(); ++i) fields.push_back(JoinStructInfo(ua->fields[i], ub->fields[i]));
+    return TupleSInfo(std::move(fields));
+  }
+  return ObjectSInfo();
+}
+
+}  // namespace relax
+}  // namespace mlc

@@ -116,6 +116,11 @@ std::string StructInfoToString(const StructInfo& sinfo);
  *         (equal, or `expected` is less specific: unknown shape, dtype, rank or Object). */
 bool IsBaseOf(const StructInfo& expected, const StructInfo& value);
 
+/*! \brief The most specific struct info both `a` and `b` satisfy (the result of a branch):
+ *         `a` when they agree; tensors keep the dtype and rank they share, not a shape that
+ *         differs; tuples join field by field; otherwise Object. */
+StructInfo JoinStructInfo(const StructInfo& a, const StructInfo& b);
+
 }  // namespace relax
 }  // namespace mlc
 

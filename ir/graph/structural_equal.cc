@@ -365,6 +365,10 @@ class Equal {
         }
         return ExprEq(x->body, y->body);
       }
+      case NodeKind::kIf: {
+        const auto *x = a.as<relax::IfNode>(), *y = b.as<relax::IfNode>();
+        return ExprEq(x->cond, y->cond) && ExprEq(x->true_branch, y->true_branch) && ExprEq(x->false_branch, y->false_branch);
+      }
       MLC_CASES_NOT_EXPR
         return Fail("unexpected expression kind");
     }
@@ -645,6 +649,12 @@ class Hasher {
           }
         }
         return ExprH(seq->body);
+      }
+      case NodeKind::kIf: {
+        const auto* branch = e.as<relax::IfNode>();
+        ExprH(branch->cond);
+        ExprH(branch->true_branch);
+        return ExprH(branch->false_branch);
       }
       MLC_CASES_NOT_EXPR
         return;

@@ -3,6 +3,8 @@
  */
 #include "ir/graph/verifier.h"
 
+#include <algorithm>
+#include <functional>
 #include <map>
 #include <unordered_map>
 #include <unordered_set>
@@ -368,9 +370,43 @@ class FunctionVerifier {
         return VisitCall(e.as<relax::CallNode>(), in_dataflow);
       case NodeKind::kSeqExpr:
         return Error("nested SeqExpr is not supported");
+      case NodeKind::kIf:
+        return VisitIf(e.as<relax::IfNode>(), in_dataflow);
       MLC_CASES_NOT_EXPR
         return Error(absl::StrCat("unexpected expression ", NodeKindName(e->kind())));
     }
+  }
+
+  /*! \brief An if: outside dataflow blocks, a one-element integer or bool condition, and each
+   *         branch one expression whose operands are variables, constants or tuples of them. */
+  absl::Status VisitIf(const relax::IfNode* branch, bool in_dataflow) {
+    if (in_dataflow) return Error("an if is not allowed inside a dataflow block (bind it after R.output)");
+    const auto* cond = branch->cond->struct_info().as<relax::TensorStructInfoNode>();
+    bool one_element = cond != nullptr && (cond->ndim == 0 || !cond->shape ||
+                                           (cond->shape->size() == 1 && (*cond->shape)[0] == 1));
+    if (!one_element || !(cond->dtype.is_void() || cond->dtype.is_bool() || cond->dtype.is_int() || cond->dtype.is_uint())) {
+      return Error(absl::StrCat("the condition of an if must be a one-element bool or integer tensor, not ",
+                                StructInfoToString(branch->cond->struct_info())));
+    }
+    if (absl::Status s = VisitExpr(branch->cond, in_dataflow); !s.ok()) return s;
+    for (const relax::Expr* part : {&branch->true_branch, &branch->false_branch}) {
+      std::vector<relax::Expr> operands;
+      if (const auto* call = part->as<relax::CallNode>()) {
+        operands = call->args;
+      } else if (const auto* tuple = part->as<relax::TupleNode>()) {
+        operands = tuple->fields;
+      }
+      std::function<bool(const relax::Expr&)> leaf = [&](const relax::Expr& o) {
+        if (const auto* tuple = o.as<relax::TupleNode>()) return std::all_of(tuple->fields.begin(), tuple->fields.end(), leaf);
+        return o->kind() != NodeKind::kCall && o->kind() != NodeKind::kIf && o->kind() != NodeKind::kSeqExpr;
+      };
+      if (!std::all_of(operands.begin(), operands.end(), leaf)) {
+        return Error(absl::StrCat("an if branch must be one call of variables and constants, not ", PrintExpr(*part),
+                                  " (bind the rest in a function and call it)"));
+      }
+      if (absl::Status s = VisitExpr(*part, in_dataflow); !s.ok()) return s;
+    }
+    return absl::OkStatus();
   }
 
   absl::Status VisitCall(const relax::CallNode* call, bool in_dataflow) {

@@ -1,0 +1,190 @@
+/*! \file onnx_control_flow_converters.cc
+ *  \brief ONNX If.
+ *
+ *  A condition known at import time (a constant, as exporters often leave behind) inlines the
+ *  branch it selects. Otherwise each branch's subgraph becomes a private graph function whose
+ *  parameters are the values it reads from the enclosing graph (constants stay inside), and the
+ *  node a graph-level if calling one or the other (relax::IfNode; the importer later moves it
+ *  out of the dataflow block, ir/graph/branch_blocks.h). Every pass then optimizes a branch as
+ *  the function it is; only the branch taken runs. Results whose shapes differ between the
+ *  branches are named by new shape variables (`<output>_dim<k>`, R.match_cast), as results of
+ *  data-dependent size are.
+ */
+#include <set>
+
+#include "frontend/onnx/converter_util.h"
+
+namespace mlc {
+namespace onnx_import {
+namespace {
+
+/*! \brief The names `graph` reads from the scopes around it, in order of first use, including
+ *         those its own subgraphs read. */
+void OuterNames(const onnx::GraphProto& graph, std::vector<std::string>* out) {
+  std::set<std::string> defined, seen;
+  for (const onnx::TensorProto& t : graph.initializer()) defined.insert(t.name());
+  for (const onnx::ValueInfoProto& v : graph.input()) defined.insert(v.name());
+  auto read = [&](const std::string& name) {
+    if (!name.empty() && !defined.count(name) && seen.insert(name).second) out->push_back(name);
+  };
+  for (const onnx::NodeProto& node : graph.node()) {
+    for (const std::string& in : node.input()) read(in);
+    for (const onnx::AttributeProto& a : node.attribute()) {
+      std::vector<std::string> inner;
+      if (a.has_g()) OuterNames(a.g(), &inner);
+      for (const onnx::GraphProto& g : a.graphs()) OuterNames(g, &inner);
+      for (const std::string& name : inner) read(name);
+    }
+    for (const std::string& o : node.output()) defined.insert(o);
+  }
+  for (const onnx::ValueInfoProto& v : graph.output()) read(v.name());
+}
+
+absl::Status SetInitializers(OnnxContext& ctx, const onnx::GraphProto& graph) {
+  for (const onnx::TensorProto& init : graph.initializer()) {
+    absl::StatusOr<TensorData> data = TensorFromOnnx(init);
+    if (!data.ok()) return absl::Status(data.status().code(), absl::StrCat("initializer ", init.name(), ": ", data.status().message()));
+    ctx.SetValue(init.name(), relax::MakeConstant(*data));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<relax::Expr>> GraphOutputs(OnnxContext& ctx, const onnx::GraphProto& graph, const std::string& which) {
+  std::vector<relax::Expr> values;
+  for (const onnx::ValueInfoProto& out : graph.output()) {
+    absl::StatusOr<relax::Expr> v = ctx.MaterializedValue(out.name());
+    if (!v.ok()) return absl::InvalidArgumentError(absl::StrCat("the ", which, " branch's output ", out.name(), " is not computed"));
+    values.push_back(*v);
+  }
+  return values;
+}
+
+/*! \brief The branch as a call of a new private function of the values it reads. */
+absl::StatusOr<relax::Expr> BranchCall(OnnxContext& ctx, const onnx::NodeProto& node, const onnx::GraphProto& graph,
+                                       const std::string& which) {
+  relax::BlockBuilder sub(ctx.bb().module());
+  OnnxContext inner(&sub, ctx.opset());
+  for (const auto& [name, value] : ctx.shape_values()) inner.SetShapeValue(name, value);
+  std::vector<std::string> outer;
+  OuterNames(graph, &outer);
+  std::vector<relax::Var> params;
+  std::vector<relax::Expr> args;
+  for (const std::string& name : outer) {
+    absl::StatusOr<relax::Expr> value = ctx.Value(name);
+    if (!value.ok()) {
+      if (ctx.shape_values().count(name)) continue;  // the subgraph's converters read it as a shape value
+      return absl::InvalidArgumentError(absl::StrCat("the ", which, " branch reads ", name, ": ", value.status().message()));
+    }
+    if (value->as<relax::ConstantNode>()) {
+      inner.SetValue(name, *value);
+      continue;
+    }
+    relax::Var param = relax::MakeVar(SanitizeIdentifier(name), (*value)->struct_info());
+    params.push_back(param);
+    args.push_back(*value);
+    inner.SetValue(name, param);
+  }
+  if (absl::Status s = SetInitializers(inner, graph); !s.ok()) return s;
+  const std::string function_name =
+      SanitizeIdentifier(absl::StrCat(node.name().empty() ? node.output(0) : node.name(), "_", which));
+  if (absl::Status s = sub.BeginFunction(function_name, params); !s.ok()) return s;
+  if (absl::Status s = sub.BeginDataflow(); !s.ok()) return s;
+  if (absl::Status s = ConvertGraphNodes(inner, graph, absl::StrCat("in its ", which, " branch, ")); !s.ok()) return s;
+  absl::StatusOr<std::vector<relax::Expr>> results = GraphOutputs(inner, graph, which);
+  if (!results.ok()) return results.status();
+  if (results->empty()) return absl::InvalidArgumentError(absl::StrCat("the ", which, " branch has no outputs"));
+  absl::StatusOr<relax::Var> result = sub.EmitOutput(results->size() == 1 ? (*results)[0] : relax::MakeTuple(*results));
+  if (!result.ok()) return result.status();
+  if (absl::Status s = sub.EndDataflow(); !s.ok()) return s;
+  absl::StatusOr<relax::GlobalVar> built = sub.EmitFuncOutput(*result);
+  if (!built.ok()) return built.status();
+  // The branch's function and any its own ifs added move into the enclosing module, private.
+  relax::GlobalVar callee;
+  for (const auto& [name, func] : sub.module().functions()) {
+    if (ctx.bb().module().Contains(name)) continue;
+    BaseFunc moved = func;
+    if (const auto* f = func.as<relax::FunctionNode>()) {
+      Attrs attrs = f->attrs;
+      attrs.erase("global_symbol");
+      moved = relax::MakeFunction(f->params, f->body, f->ret_struct_info, attrs);
+    }
+    relax::GlobalVar added = ctx.bb().AddFunc(moved, name);
+    if (added->name != name) return absl::InternalError(absl::StrCat("function ", name, " of an If branch is defined twice"));
+    if (name == (*built)->name) callee = added;
+  }
+  return ctx.bb().Normalize(relax::MakeCall(callee, args));
+}
+
+Outputs If(OnnxContext& ctx, const onnx::NodeProto& node) {
+  const onnx::GraphProto* branches[2] = {nullptr, nullptr};
+  for (const onnx::AttributeProto& a : node.attribute()) {
+    if (a.name() == "then_branch") branches[0] = &a.g();
+    if (a.name() == "else_branch") branches[1] = &a.g();
+  }
+  if (branches[0] == nullptr || branches[1] == nullptr) return absl::InvalidArgumentError("needs then_branch and else_branch");
+  if (branches[0]->output_size() != node.output_size() || branches[1]->output_size() != node.output_size()) {
+    return absl::InvalidArgumentError(absl::StrCat("has ", node.output_size(), " outputs but its branches give ",
+                                                   branches[0]->output_size(), " and ", branches[1]->output_size()));
+  }
+  // A condition known now: the branch it selects, inline.
+  if (const TensorData* cond = ctx.ConstantInput(node, 0)) {
+    if (cond->NumElements() != 1) return absl::InvalidArgumentError("the condition must have one element");
+    bool taken = false;
+    for (size_t b = 0; b < cond->dtype().bytes(); ++b) taken = taken || cond->bytes()[b] != 0;
+    const onnx::GraphProto& graph = *branches[taken ? 0 : 1];
+    if (absl::Status s = SetInitializers(ctx, graph); !s.ok()) return s;
+    if (absl::Status s = ConvertGraphNodes(ctx, graph, absl::StrCat("in its ", taken ? "then" : "else", " branch, ")); !s.ok()) return s;
+    return GraphOutputs(ctx, graph, taken ? "then" : "else");
+  }
+  relax::Expr cond;
+  if (std::optional<ShapeValue> shape = ctx.ShapeValueInput(node, 0); shape && ctx.IsSymbolicShapeValue(node, 0)) {
+    if (shape->elements.size() != 1) return absl::InvalidArgumentError("the condition must have one element");
+    absl::StatusOr<relax::Expr> computed = ctx.SizeAsTensor(shape->elements[0]);
+    if (!computed.ok()) return computed.status();
+    cond = *computed;
+  } else {
+    absl::StatusOr<relax::Expr> input = ctx.Input(node, 0);
+    if (!input.ok()) return input.status();
+    cond = *input;
+  }
+  absl::StatusOr<relax::Expr> then_call = BranchCall(ctx, node, *branches[0], "then");
+  if (!then_call.ok()) return then_call.status();
+  absl::StatusOr<relax::Expr> else_call = BranchCall(ctx, node, *branches[1], "else");
+  if (!else_call.ok()) return else_call.status();
+  absl::StatusOr<relax::Var> joined = ctx.bb().Emit(relax::If(new relax::IfNode(cond, *then_call, *else_call)));
+  if (!joined.ok()) return joined.status();
+  std::vector<relax::Expr> values;
+  for (int i = 0; i < node.output_size(); ++i) {
+    relax::Expr item = *joined;
+    if (node.output_size() > 1) {
+      absl::StatusOr<relax::Expr> got = relax::MakeTupleGetItem(*joined, i);
+      if (!got.ok()) return got.status();
+      absl::StatusOr<relax::Var> v = ctx.bb().Emit(*got);
+      if (!v.ok()) return v.status();
+      item = *v;
+    }
+    const auto* t = item->struct_info().as<relax::TensorStructInfoNode>();
+    if (t != nullptr && !t->HasKnownShape()) {
+      if (t->ndim < 0 || t->dtype.is_void()) {
+        return absl::InvalidArgumentError(absl::StrCat("output ", i, ": the branches give tensors of different ",
+                                                       t->ndim < 0 ? "ranks" : "element types", ", which is not supported"));
+      }
+      std::vector<tir::PrimExpr> dims;
+      for (int k = 0; k < t->ndim; ++k) {
+        dims.push_back(tir::MakeVar(absl::StrCat(SanitizeIdentifier(node.output(i)), "_dim", k), DataType::Int64()));
+      }
+      absl::StatusOr<relax::Expr> named = ctx.EmitOp("match_cast", {item}, {}, {relax::TensorSInfoOfDims(dims, t->dtype)});
+      if (!named.ok()) return named.status();
+      item = *named;
+    }
+    values.push_back(item);
+  }
+  return values;
+}
+
+}  // namespace
+
+void RegisterControlFlowOnnxConverters(OnnxConverterRegistry& r) { r.Register("If", If); }
+
+}  // namespace onnx_import
+}  // namespace mlc
