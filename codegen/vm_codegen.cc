@@ -293,17 +293,13 @@ class FunctionCompiler {
     if (name == "call_tir" || name == "call_dps_packed") return CompileDestinationPassing(call, name == "call_tir");
     if (name == "call_pure_packed") {
       // The runtime function allocates its results: no ALLOC_TENSOR, a destination register.
-      std::vector<Arg> args;
-      for (const relax::Expr& a : call->args[1].as<relax::TupleNode>()->fields) {
-        absl::StatusOr<Arg> arg = CompileExpr(a);
-        if (!arg.ok()) return arg.status();
-        args.push_back(*arg);
-      }
+      absl::StatusOr<std::vector<Arg>> args = CompileArgTuple(call);
+      if (!args.ok()) return args.status();
       const std::string& callee = call->args[0].as<relax::ExternFuncNode>()->global_symbol;
       Instruction* inst = NewCall(Instruction::EXTERN_ALLOCATING);
       inst->set_callee_name(callee);
       externs_->insert(callee);
-      for (const Arg& a : args) *inst->add_args() = a;
+      for (const Arg& a : *args) *inst->add_args() = a;
       Arg dst = NewRegister();
       inst->set_dst(dst.reg());
       return dst;
@@ -346,13 +342,20 @@ class FunctionCompiler {
                               "--passes=legalize) before build"));
   }
 
-  absl::StatusOr<Arg> CompileDestinationPassing(const relax::CallNode* call, bool is_tir) {
+  /*! \brief The operands of call_tir / call_dps_packed / call_pure_packed: its argument tuple. */
+  absl::StatusOr<std::vector<Arg>> CompileArgTuple(const relax::CallNode* call) {
     std::vector<Arg> args;
     for (const relax::Expr& a : call->args[1].as<relax::TupleNode>()->fields) {
       absl::StatusOr<Arg> arg = CompileExpr(a);
       if (!arg.ok()) return arg.status();
       args.push_back(*arg);
     }
+    return args;
+  }
+
+  absl::StatusOr<Arg> CompileDestinationPassing(const relax::CallNode* call, bool is_tir) {
+    absl::StatusOr<std::vector<Arg>> args = CompileArgTuple(call);
+    if (!args.ok()) return args.status();
     std::vector<const relax::TensorStructInfoNode*> outputs;
     if (const auto* tuple = call->sinfo_args[0].as<relax::TupleStructInfoNode>()) {
       for (const relax::StructInfo& f : tuple->fields) outputs.push_back(f.as<relax::TensorStructInfoNode>());
@@ -380,7 +383,7 @@ class FunctionCompiler {
       inst->set_callee_name(callee);
       externs_->insert(callee);
     }
-    for (const Arg& a : args) *inst->add_args() = a;
+    for (const Arg& a : *args) *inst->add_args() = a;
     for (const Arg& a : out_regs) *inst->add_args() = a;
     if (out_regs.size() == 1) return out_regs[0];
     Instruction* tuple = NewCall(Instruction::BUILTIN);

@@ -1231,15 +1231,7 @@ class RelaxConverter {
     if (s->b == nullptr) return err_.Error(s, "an annotated binding needs a value");
     const std::string& name = s->a->text;
     MLC_ASSIGN_OR_RETURN(value, Expr(s->b));
-    StructInfo sinfo = value->struct_info();
-    if (s->kind == AstKind::kAnnAssign) {
-      MLC_ASSIGN_OR_RETURN(ann, ParseStructInfo(err_, s->c));
-      if (!relax::IsBaseOf(ann, sinfo)) {
-        return err_.Error(s->c, absl::StrCat(name, " is annotated ", relax::StructInfoToString(ann), " but its value is ",
-                                             relax::StructInfoToString(sinfo)));
-      }
-      sinfo = ann;
-    }
+    MLC_ASSIGN_OR_RETURN(sinfo, AnnotatedStructInfo(s, name, value->struct_info()));
     if (vars_.count(name)) return err_.Error(s->a, absl::StrCat("variable ", name, " is defined twice"));
     relax::Var var = dataflow ? relax::MakeDataflowVar(name, sinfo) : relax::MakeVar(name, sinfo);
     vars_[name] = var;
@@ -1250,6 +1242,17 @@ class RelaxConverter {
       plain_.push_back(binding);
     }
     return absl::OkStatus();
+  }
+
+  /*! \brief `sinfo` (the value's), or the binding's annotation, which must admit it. */
+  absl::StatusOr<StructInfo> AnnotatedStructInfo(const AstPtr& s, const std::string& name, StructInfo sinfo) {
+    if (s->kind != AstKind::kAnnAssign) return sinfo;
+    MLC_ASSIGN_OR_RETURN(ann, ParseStructInfo(err_, s->c));
+    if (!relax::IsBaseOf(ann, sinfo)) {
+      return err_.Error(s->c, absl::StrCat(name, " is annotated ", relax::StructInfoToString(ann), " but its value is ",
+                                           relax::StructInfoToString(sinfo)));
+    }
+    return ann;
   }
 
   /*! \brief `if cond:` / `else:`, each branch one binding of the same name (TVMScript's form of
@@ -1278,13 +1281,8 @@ class RelaxConverter {
     relax::If value(new relax::IfNode(cond, then_value, else_value));
     StructInfo sinfo = value->struct_info();
     for (const AstPtr& b : {then_binding, else_binding}) {
-      if (b->kind != AstKind::kAnnAssign) continue;
-      MLC_ASSIGN_OR_RETURN(ann, ParseStructInfo(err_, b->c));
-      if (!relax::IsBaseOf(ann, sinfo)) {
-        return err_.Error(b->c, absl::StrCat(name, " is annotated ", relax::StructInfoToString(ann), " but the if gives ",
-                                             relax::StructInfoToString(sinfo)));
-      }
-      sinfo = ann;
+      MLC_ASSIGN_OR_RETURN(annotated, AnnotatedStructInfo(b, name, sinfo));
+      sinfo = annotated;
     }
     if (vars_.count(name)) return err_.Error(then_binding->a, absl::StrCat("variable ", name, " is defined twice"));
     relax::Var var = relax::MakeVar(name, sinfo);
