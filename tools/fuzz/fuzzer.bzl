@@ -2,7 +2,7 @@
 
 load("@rules_cc//cc:defs.bzl", "cc_binary", "cc_test")
 
-SMOKE_SECONDS = 20
+SMOKE_SECONDS = 12
 
 def mlc_fuzzer(name, src, deps, corpus):
     """Declares <name> and <name>_regression.
