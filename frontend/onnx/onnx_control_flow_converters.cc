@@ -136,22 +136,19 @@ Outputs If(OnnxContext& ctx, const onnx::NodeProto& node) {
     if (absl::Status s = ConvertGraphNodes(ctx, graph, absl::StrCat("in its ", taken ? "then" : "else", " branch, ")); !s.ok()) return s;
     return GraphOutputs(ctx, graph, taken ? "then" : "else");
   }
-  relax::Expr cond;
-  if (std::optional<ShapeValue> shape = ctx.ShapeValueInput(node, 0); shape && ctx.IsSymbolicShapeValue(node, 0)) {
-    if (shape->elements.size() != 1) return absl::InvalidArgumentError("the condition must have one element");
-    absl::StatusOr<relax::Expr> computed = ctx.SizeAsTensor(shape->elements[0]);
-    if (!computed.ok()) return computed.status();
-    cond = *computed;
-  } else {
-    absl::StatusOr<relax::Expr> input = ctx.Input(node, 0);
-    if (!input.ok()) return input.status();
-    cond = *input;
+  // A condition computed from symbolic sizes comes as a tensor computed when the model runs.
+  absl::StatusOr<relax::Expr> cond = ctx.Input(node, 0);
+  if (!cond.ok()) return cond.status();
+  if (const relax::TensorStructInfoNode* t = TensorOf(*cond); t != nullptr && t->shape) {
+    int64_t elements = 1;
+    for (int64_t d : *t->shape) elements *= d;
+    if (elements != 1) return absl::InvalidArgumentError("the condition must have one element");
   }
   absl::StatusOr<relax::Expr> then_call = BranchCall(ctx, node, *branches[0], "then");
   if (!then_call.ok()) return then_call.status();
   absl::StatusOr<relax::Expr> else_call = BranchCall(ctx, node, *branches[1], "else");
   if (!else_call.ok()) return else_call.status();
-  absl::StatusOr<relax::Var> joined = ctx.bb().Emit(relax::If(new relax::IfNode(cond, *then_call, *else_call)));
+  absl::StatusOr<relax::Var> joined = ctx.bb().Emit(relax::If(new relax::IfNode(*cond, *then_call, *else_call)));
   if (!joined.ok()) return joined.status();
   std::vector<relax::Expr> values;
   for (int i = 0; i < node.output_size(); ++i) {

@@ -3,8 +3,6 @@
  */
 #include "frontend/onnx/onnx_importer.h"
 
-#include "ir/graph/branch_blocks.h"
-
 #include <algorithm>
 #include <cctype>
 #include <map>

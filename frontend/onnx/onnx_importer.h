@@ -80,12 +80,11 @@ class OnnxContext {
   /*! \brief The value named `name`, a symbolic shape value computed as an int64 tensor when the
    *         function runs (a graph's or branch's output that is a shape). */
   absl::StatusOr<relax::Expr> MaterializedValue(const std::string& name);
-  /*! \brief Every value and shape value by name (a subgraph's context starts from them). */
-  const std::map<std::string, relax::Expr>& values() const { return values_; }
+  /*! \brief Every shape value by name (a subgraph's context starts from them). */
   const std::map<std::string, ShapeValue>& shape_values() const { return shape_values_; }
 
-  /*! \brief A symbolic shape value: stored apart from the tensors (Input on it is an error that
-   *         says so). */
+  /*! \brief A symbolic shape value: stored apart from the tensors (Input computes it as a
+   *         tensor when a converter asks for one; Value on it is an error that says so). */
   void SetShapeValue(const std::string& name, ShapeValue value) { shape_values_[name] = std::move(value); }
   /*! \brief Input i as a shape value: a symbolic one, or an int constant of rank 0 or 1; nullopt
    *         for anything else. */

@@ -88,20 +88,21 @@ absl::StatusOr<relax::Expr> OnnxContext::MaterializedValue(const std::string& na
   auto it = shape_values_.find(name);
   if (it == shape_values_.end() || values_.count(name)) return Value(name);
   const ShapeValue shape = it->second;
-  std::vector<relax::Expr> elements;
-  for (const tir::PrimExpr& e : shape.elements) {
-    absl::StatusOr<relax::Expr> t = SizeAsTensor(e);
-    if (!t.ok()) return t.status();
-    if (shape.scalar) {
-      values_[name] = *t;
-      return *t;
+  absl::StatusOr<relax::Expr> tensor;
+  if (shape.scalar) {
+    tensor = SizeAsTensor(shape.elements[0]);
+  } else {
+    std::vector<relax::Expr> elements;
+    for (const tir::PrimExpr& e : shape.elements) {
+      absl::StatusOr<relax::Expr> t = SizeAsTensor(e);
+      if (!t.ok()) return t.status();
+      absl::StatusOr<relax::Expr> one = EmitOp("reshape", {*t}, {{"shape", std::vector<int64_t>{1}}});
+      if (!one.ok()) return one.status();
+      elements.push_back(*one);
     }
-    absl::StatusOr<relax::Expr> one = EmitOp("reshape", {*t}, {{"shape", std::vector<int64_t>{1}}});
-    if (!one.ok()) return one.status();
-    elements.push_back(*one);
+    tensor = elements.size() == 1 ? elements[0] : EmitOp("concat", elements, {{"axis", int64_t{0}}});
   }
-  absl::StatusOr<relax::Expr> tensor = elements.size() == 1 ? elements[0] : EmitOp("concat", elements, {{"axis", int64_t{0}}});
-  if (tensor.ok()) values_[name] = *tensor;  // shape arithmetic keeps reading the shape value
+  if (tensor.ok()) values_[name] = *tensor;  // once; shape arithmetic keeps reading the shape value
   return tensor;
 }
 

@@ -196,15 +196,8 @@ bool IsBaseOf(const StructInfo& expected, const StructInfo& value) {
   return false;
 }
 
-}  // namespace relax
-}  // namespace mlc
-
-namespace mlc {
-namespace relax {
-
 StructInfo JoinStructInfo(const StructInfo& a, const StructInfo& b) {
   if (!a.defined() || !b.defined()) return ObjectSInfo();
-  if (IsBaseOf(a, b) && IsBaseOf(b, a)) return a;
   if (IsBaseOf(a, b)) return a;
   if (IsBaseOf(b, a)) return b;
   const auto* ta = a.as<TensorStructInfoNode>();
