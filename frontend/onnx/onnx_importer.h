@@ -103,7 +103,7 @@ class OnnxContext {
 };
 
 /*! \brief Shape arithmetic at import time: a node (Gather, Unsqueeze, Squeeze, Concat, Slice, Cast,
- *         Identity, Reshape to 1-D, Add, Sub, Mul, Div, Equal, Less, Greater, Where, Shape) that
+ *         Identity, Reshape to 1-D, Add, Sub, Mul, Div, Equal, Less, Greater, Where, ReduceMin/Max, Shape) that
  *         reads a symbolic shape value and otherwise only constants is evaluated on shape
  *         expressions, its output a shape value again (or a constant when every element is
  *         one). Returns false for any other node, which then goes to its converter. */

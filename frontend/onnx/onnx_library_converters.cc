@@ -184,21 +184,26 @@ absl::StatusOr<int64_t> Reduction(const OnnxContext& ctx, const onnx::NodeProto&
 Outputs TopK(OnnxContext& ctx, const onnx::NodeProto& node) {
   absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
   if (!x.ok()) return x.status();
-  absl::StatusOr<std::vector<int64_t>> xs = StaticShape(*x, "TopK's input");
-  if (!xs.ok()) return xs.status();
-  absl::StatusOr<std::vector<int64_t>> k = ctx.ConstantInts(node, 1, "K");
-  if (!k.ok()) return k.status();
-  const int64_t rank = static_cast<int64_t>(xs->size());
+  const relax::TensorStructInfoNode* t = TensorOf(*x);
+  if (t == nullptr || !t->HasKnownShape()) return absl::InvalidArgumentError("TopK's input needs a known shape (static or symbolic)");
+  std::vector<tir::PrimExpr> dims = t->Dims();
+  // K: a constant, or a size computed from shapes (detectors take min(count, limit) of boxes
+  // whose count the data decide); the function reads it from its outputs' shape.
+  std::optional<ShapeValue> k = ctx.ShapeValueInput(node, 1);
+  if (!k || k->elements.size() != 1) return absl::InvalidArgumentError("K must be one value, a constant or computed from shapes");
+  const int64_t rank = static_cast<int64_t>(dims.size());
   int64_t axis = ctx.IntAttr(node, "axis", -1);
   if (axis < 0) axis += rank;
   if (axis < 0 || axis >= rank) return absl::InvalidArgumentError(absl::StrCat("axis ", ctx.IntAttr(node, "axis", -1), " is out of range"));
-  if (k->size() != 1 || (*k)[0] < 0 || (*k)[0] > (*xs)[axis]) {
-    return absl::InvalidArgumentError(absl::StrCat("K must be one value in 0..", (*xs)[axis]));
+  const int64_t* k_value = tir::AsConstInt(k->elements[0]);
+  const int64_t* n = tir::AsConstInt(dims[axis]);
+  if (k_value != nullptr && (*k_value < 0 || (n != nullptr && *k_value > *n))) {
+    return absl::InvalidArgumentError(absl::StrCat("K must be in 0..", n != nullptr ? absl::StrCat(*n) : "the axis's size"));
   }
-  std::vector<int64_t> out = *xs;
-  out[axis] = (*k)[0];
+  std::vector<tir::PrimExpr> out = dims;
+  out[axis] = k->elements[0];
   return CallLibrary(ctx, "mlc.topk", {*x, Params({axis, ctx.IntAttr(node, "largest", 1)})},
-                     {relax::TensorSInfo(out, TensorOf(*x)->dtype), relax::TensorSInfo(out, DataType::Int64())});
+                     {relax::TensorSInfoOfDims(out, t->dtype), relax::TensorSInfoOfDims(out, DataType::Int64())});
 }
 
 OnnxConverter Scatter(bool nd) {

@@ -131,7 +131,8 @@ std::optional<ShapeValue> OnnxContext::ShapeValueInput(const onnx::NodeProto& no
 
 absl::StatusOr<bool> FoldShapeNode(OnnxContext& ctx, const onnx::NodeProto& node) {
   static const char* const kFoldable[] = {"Gather", "Unsqueeze", "Squeeze", "Concat", "Slice", "Cast", "Identity", "Reshape",
-                                          "Add", "Sub", "Mul", "Div", "Equal", "Less", "Greater", "Where"};
+                                          "Add", "Sub", "Mul", "Div", "Equal", "Less", "Greater", "Where", "ReduceMin",
+                                          "ReduceMax"};
   const std::string& op = node.op_type();
   if (op == "Shape" && ctx.IsSymbolicShapeValue(node, 0)) {  // of a shape value: its length
     ShapeValue v;
@@ -180,10 +181,17 @@ absl::StatusOr<bool> FoldShapeNode(OnnxContext& ctx, const onnx::NodeProto& node
     out = *in[0];
     if (op == "Cast") out.boolean = ctx.IntAttr(node, "to", 0) == 9;  // onnx.TensorProto.BOOL
   } else if (op == "Reshape") {
-    // A shape value is a vector; reshaping it to one dimension ([-1] or [n]) keeps it.
+    // A shape value is a vector (or a scalar): reshaping it to one dimension ([-1] or [n]) keeps
+    // its elements; one element reshaped to no dimensions ([]) is a scalar.
     const ShapeValue& target = *in[1];
-    if (in[0]->scalar || target.elements.size() != 1) return absl::UnimplementedError("Reshape of a shape value: to one dimension only");
     out = *in[0];
+    if (target.elements.empty() && out.elements.size() == 1) {
+      out.scalar = true;
+    } else if (target.elements.size() == 1) {
+      out.scalar = false;
+    } else {
+      return absl::UnimplementedError("Reshape of a shape value: to one dimension, or one element to none");
+    }
   } else if (op == "Equal" || op == "Less" || op == "Greater") {
     size_t n = std::max(in[0]->elements.size(), in[1]->elements.size());
     out.boolean = true;
@@ -229,6 +237,18 @@ absl::StatusOr<bool> FoldShapeNode(OnnxContext& ctx, const onnx::NodeProto& node
     out = *in[0];
     out.scalar = op == "Squeeze";
     if (out.elements.size() != 1) return absl::UnimplementedError(absl::StrCat(op, " of a shape value with ", out.elements.size(), " elements"));
+  } else if (op == "ReduceMin" || op == "ReduceMax") {
+    // Of a vector (detectors take min(count, limit) of a size the data decide).
+    std::vector<int64_t> axes = ctx.IntsAttr(node, "axes");
+    if (in[0]->scalar || in[0]->elements.empty() || (!axes.empty() && (axes.size() != 1 || (axes[0] != 0 && axes[0] != -1)))) {
+      return absl::UnimplementedError(absl::StrCat(op, " of a shape value: over its one axis only"));
+    }
+    PrimExpr r = in[0]->elements[0];
+    for (size_t i = 1; i < in[0]->elements.size(); ++i) {
+      r = op == "ReduceMin" ? tir::Min(r, in[0]->elements[i]) : tir::Max(r, in[0]->elements[i]);
+    }
+    out.elements.push_back(tir::Analyzer().Simplify(r));
+    out.scalar = ctx.IntAttr(node, "keepdims", 1) == 0;
   } else if (op == "Concat") {
     for (const auto& v : in) {
       if (v) out.elements.insert(out.elements.end(), v->elements.begin(), v->elements.end());
