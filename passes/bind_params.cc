@@ -42,7 +42,7 @@ absl::StatusOr<IRModule> BindParams(const IRModule& mod, const std::string& func
                                                      "\" (parameters: ", absl::StrJoin(names, ", "), ")"));
     }
   }
-  absl::StatusOr<relax::Function> body = relax::SubstituteVars(func, map);
+  absl::StatusOr<relax::Function> body = relax::SubstituteVars(func, map, mod);
   if (!body.ok()) return body.status();
   IRModule out = mod;
   out.Add(func_name, relax::MakeFunction(kept, (*body)->body, (*body)->ret_struct_info, (*body)->attrs));

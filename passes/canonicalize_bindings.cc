@@ -23,7 +23,7 @@ class CanonicalizeBindingsPass : public FunctionPass {
   }
 
  protected:
-  absl::StatusOr<relax::Function> RunOnFunction(const relax::Function& func, relax::BlockBuilder*) override {
+  absl::StatusOr<relax::Function> RunOnFunction(const relax::Function& func, relax::BlockBuilder* bb) override {
     // Pass 1: decide, per trivial binding, which variable survives.
     std::unordered_map<const Object*, relax::Expr> replace;  // var -> its replacement
     std::unordered_map<const Object*, relax::Var> rename;    // dataflow var -> output var taking its binding
@@ -74,7 +74,7 @@ class CanonicalizeBindingsPass : public FunctionPass {
     }
     relax::Function rebuilt = relax::MakeFunction(func->params, relax::SeqExpr(new relax::SeqExprNode(blocks, func->body->body)),
                                                   func->ret_struct_info, func->attrs);
-    return relax::SubstituteVars(rebuilt, final_subst);
+    return relax::SubstituteVars(rebuilt, final_subst, bb->module());
   }
 };
 

@@ -254,6 +254,48 @@ def main(a: R.Tensor(("n", 2), dtype="float32"), b: R.Tensor(("n", 3), dtype="fl
   ExpectClose(out->tensor(), want);
 }
 
+/*! \brief Python's v[begin:end:step] (step != 0, bounds clamped like a list's). */
+std::vector<double> PySlice(const std::vector<double>& v, int64_t begin, int64_t end, int64_t step) {
+  const int64_t n = static_cast<int64_t>(v.size());
+  auto clamp = [&](int64_t b, int64_t lo, int64_t hi) { return std::min(std::max(b < 0 ? b + n : b, lo), hi); };
+  int64_t i = step > 0 ? clamp(begin, 0, n) : clamp(begin, -1, n - 1), e = step > 0 ? clamp(end, 0, n) : clamp(end, -1, n - 1);
+  std::vector<double> out;
+  for (; step > 0 ? i < e : i > e; i += step) out.push_back(v[i]);
+  return out;
+}
+
+TEST(SymbolicShapes, SlicesOfASymbolicAxisClampToItsLengthAtRunTime) {
+  // x[1:5], x[2:-1] and x[::-2] of an x of length n: each result's length is an expression of n
+  // (the clamps' min and max), one executable serves every n, slices past the end included.
+  const char* text = R"(
+@R.function
+def main(x: R.Tensor(("n",), dtype="float32")):
+    with R.dataflow():
+        a = R.strided_slice(x, axes=[0], begin=[1], end=[5], strides=[1])
+        b = R.strided_slice(x, axes=[0], begin=[2], end=[-1], strides=[1])
+        c = R.strided_slice(x, axes=[0], begin=[-1], end=[-9223372036854775807], strides=[-2])
+        t = (a, b, c)
+        R.output(t)
+    return t
+)";
+  std::unique_ptr<vm::VirtualMachine> vm = BuildText(text);
+  ASSERT_NE(vm, nullptr);
+  std::mt19937 rng(3);
+  for (int64_t n : {1, 3, 4, 9}) {
+    SCOPED_TRACE(absl::StrCat("n = ", n));
+    NDArray x = Random({n}, &rng);
+    std::vector<double> xs(F(x), F(x) + n);
+    absl::StatusOr<Value> out = vm->Invoke("main", {x});
+    ASSERT_TRUE(out.ok()) << out.status();
+    const std::vector<std::vector<double>> want = {PySlice(xs, 1, 5, 1), PySlice(xs, 2, -1, 1), PySlice(xs, -1, INT64_MIN + 1, -2)};
+    ASSERT_EQ(out->tuple().size(), want.size());
+    for (size_t k = 0; k < want.size(); ++k) {
+      EXPECT_EQ(out->tuple()[k].tensor().shape(), (std::vector<int64_t>{static_cast<int64_t>(want[k].size())})) << "slice " << k;
+      if (!want[k].empty()) ExpectClose(out->tuple()[k].tensor(), want[k]);
+    }
+  }
+}
+
 TEST(SymbolicShapes, VariablesBindFromLinearDimensions) {
   // Only 4 * n appears: the VM recovers n = 12 / 4 = 3 and allocates the (n + 1,) output.
   const char* text = R"(

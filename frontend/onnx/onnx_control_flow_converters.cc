@@ -13,6 +13,7 @@
 #include <set>
 
 #include "frontend/onnx/converter_util.h"
+#include "ir/tir/shape_expr.h"
 
 namespace mlc {
 namespace onnx_import {
@@ -67,6 +68,11 @@ absl::StatusOr<relax::Expr> BranchCall(OnnxContext& ctx, const onnx::NodeProto& 
   for (const auto& [name, value] : ctx.shape_values()) inner.SetShapeValue(name, value);
   std::vector<std::string> outer;
   OuterNames(graph, &outer);
+  const std::string function_name =
+      SanitizeIdentifier(absl::StrCat(node.name().empty() ? node.output(0) : node.name(), "_", which));
+  // A value whose dimensions no call could bind a variable from (a min of detections and a top-k
+  // count, say) comes in with a fresh variable for each such dimension.
+  tir::DimGeneralizer dims(absl::StrCat(function_name, "_d"));
   std::vector<relax::Var> params;
   std::vector<relax::Expr> args;
   for (const std::string& name : outer) {
@@ -79,14 +85,16 @@ absl::StatusOr<relax::Expr> BranchCall(OnnxContext& ctx, const onnx::NodeProto& 
       inner.SetValue(name, *value);
       continue;
     }
-    relax::Var param = relax::MakeVar(SanitizeIdentifier(name), (*value)->struct_info());
+    relax::StructInfo sinfo = (*value)->struct_info();
+    if (const relax::TensorStructInfoNode* t = TensorOf(*value); t != nullptr && t->HasKnownShape()) {
+      sinfo = relax::TensorSInfoOfDims(dims.Generalize(t->Dims()), t->dtype);
+    }
+    relax::Var param = relax::MakeVar(SanitizeIdentifier(name), sinfo);
     params.push_back(param);
     args.push_back(*value);
     inner.SetValue(name, param);
   }
   if (absl::Status s = SetInitializers(inner, graph); !s.ok()) return s;
-  const std::string function_name =
-      SanitizeIdentifier(absl::StrCat(node.name().empty() ? node.output(0) : node.name(), "_", which));
   if (absl::Status s = sub.BeginFunction(function_name, params); !s.ok()) return s;
   if (absl::Status s = sub.BeginDataflow(); !s.ok()) return s;
   if (absl::Status s = ConvertGraphNodes(inner, graph, absl::StrCat("in its ", which, " branch, ")); !s.ok()) return s;

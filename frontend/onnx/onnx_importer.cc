@@ -446,7 +446,7 @@ static absl::StatusOr<IRModule> ImportOnnx(const onnx::ModelProto& model, onnx::
   for (const auto& [name, func] : bb.module().functions()) {
     const auto* f = func.as<relax::FunctionNode>();
     if (f == nullptr) continue;
-    absl::StatusOr<relax::Function> moved = relax::MoveBranchesOutOfDataflow(relax::Function(f));
+    absl::StatusOr<relax::Function> moved = relax::MoveBranchesOutOfDataflow(relax::Function(f), bb.module());
     if (!moved.ok()) return moved.status();
     mod.Add(name, *moved);
   }

@@ -145,14 +145,20 @@ OnnxConverter ChangeRank(bool unsqueeze) {
 Outputs Split(OnnxContext& ctx, const onnx::NodeProto& node) {
   absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
   if (!x.ok()) return x.status();
-  absl::StatusOr<std::vector<int64_t>> xs = StaticShape(*x, "the input");
-  if (!xs.ok()) return xs.status();
-  int64_t rank = static_cast<int64_t>(xs->size()), axis = ctx.IntAttr(node, "axis", 0);
+  const relax::TensorStructInfoNode* t = TensorOf(*x);
+  if (t == nullptr || !t->HasKnownShape()) return absl::UnimplementedError("Split needs an input of known rank and shape");
+  int64_t rank = t->ndim, axis = ctx.IntAttr(node, "axis", 0);
   if (axis < 0) axis += rank;
   if (axis < 0 || axis >= rank) return absl::InvalidArgumentError("axis out of range");
   absl::StatusOr<std::vector<int64_t>> sizes = IntsInputOrAttr(ctx, node, 1, "split");
   if (!sizes.ok()) return sizes.status();
-  int64_t parts = node.output_size(), dim = (*xs)[axis];
+  // The other axes may be symbolic (detections after NMS split into box coordinates); the split
+  // axis needs a static length to divide or to check the sizes against.
+  const auto* static_dim = t->Dims()[axis].as<tir::IntImmNode>();
+  if (static_dim == nullptr) {
+    return absl::UnimplementedError(absl::StrCat("Split along axis ", axis, " of an input of symbolic shape ", relax::DimsToString(t->Dims())));
+  }
+  int64_t parts = node.output_size(), dim = static_dim->value;
   if (sizes->empty()) {
     if (dim % parts != 0) return absl::InvalidArgumentError(absl::StrCat("dimension ", dim, " does not split into ", parts));
     sizes->assign(parts, dim / parts);

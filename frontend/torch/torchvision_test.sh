@@ -81,5 +81,48 @@ if shard_owns 10; then
     echo "FAILED: $int8_dense mlc.int8.dense calls in the int8 resnet18 (the classifier: 1 expected)"; failures=$((failures + 1))
   fi
 fi
+# SSDLite320 (MobileNetV3 backbone), torchvision's detector through ONNX (opset 11): anchors,
+# box decoding, a TopK per level over a data-dependent count, batched NMS under an If (its
+# branch a function of the detections), gathers of what survives. Untrained, the batch norms'
+# unit statistics saturate every activation and all anchors score alike, so they are calibrated
+# on four random batches first. Boxes (in pixels), scores and labels match PyTorch.
+if shard_owns 11; then
+  /usr/bin/python3 - "$t" <<'PY' 2> /dev/null
+import sys
+import numpy as np
+import torch
+import torchvision
+t = sys.argv[1]
+torch.manual_seed(0)
+m = torchvision.models.detection.ssdlite320_mobilenet_v3_large(weights=None, weights_backbone=None, num_classes=5)
+for bn in m.modules():
+    if isinstance(bn, torch.nn.BatchNorm2d):
+        bn.momentum = None
+        bn.reset_running_stats()
+m.train()
+with torch.no_grad():
+    for _ in range(4):
+        m.head(list(m.backbone(torch.rand(4, 3, 320, 320)).values()))
+m.eval()
+x = torch.rand(3, 320, 320)
+with torch.no_grad():
+    out = m([x])[0]
+torch.onnx.export(m, ([x],), f"{t}/ssdlite.onnx", opset_version=11, input_names=["image"],
+                  output_names=["boxes", "scores", "labels"])
+np.save(f"{t}/ssdlite.x.npy", x.numpy())
+for k in ("boxes", "scores", "labels"):
+    np.save(f"{t}/ssdlite.ref_{k}.npy", out[k].numpy())
+PY
+  ssd="$t/ssdlite"
+  if { frontend/import --in "$ssd.onnx" --out "$ssd.irpb" && passes/opt --in "$ssd.irpb" --out "$ssd.opt.irpb" &&
+       codegen/build --in "$ssd.opt.irpb" --out "$ssd.mlcx" &&
+       vm/run --exe "$ssd.mlcx" --inputs "$ssd.x.npy" --outputs "$ssd.boxes.npy,$ssd.scores.npy,$ssd.labels.npy"; } > "$ssd.log" 2>&1 &&
+     matches_reference "$ssd.boxes.npy" "$ssd.ref_boxes.npy" && matches_reference "$ssd.scores.npy" "$ssd.ref_scores.npy" &&
+     matches_reference "$ssd.labels.npy" "$ssd.ref_labels.npy" 1e-9; then
+    echo "ok: ssdlite320 detections (onnx) match PyTorch"; passed=$((passed + 1))
+  else
+    echo "FAILED: ssdlite320 detections (onnx)"; cat "$ssd.log"; failures=$((failures + 1))
+  fi
+fi
 echo "$passed passed, $failures failed"
 test "$failures" -eq 0

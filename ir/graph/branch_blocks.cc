@@ -29,7 +29,7 @@ struct Segment {
 
 }  // namespace
 
-absl::StatusOr<Function> MoveBranchesOutOfDataflow(const Function& func) {
+absl::StatusOr<Function> MoveBranchesOutOfDataflow(const Function& func, const IRModule& mod) {
   std::vector<Segment> segments;
   bool split = false;
   for (const BindingBlock& block : func->body->blocks) {
@@ -84,7 +84,7 @@ absl::StatusOr<Function> MoveBranchesOutOfDataflow(const Function& func) {
   }
   Function moved = MakeFunction(func->params, SeqExpr(new SeqExprNode(std::move(blocks), func->body->body)),
                                 func->ret_struct_info, func->attrs);
-  return renamed.empty() ? absl::StatusOr<Function>(moved) : SubstituteVars(moved, renamed);
+  return renamed.empty() ? absl::StatusOr<Function>(moved) : SubstituteVars(moved, renamed, mod);
 }
 
 }  // namespace relax

@@ -12,12 +12,14 @@
 
 #include "absl/status/statusor.h"
 #include "ir/graph/function.h"
+#include "ir/graph/module.h"
 
 namespace mlc {
 namespace relax {
 
-/*! \brief `func` with its ifs outside dataflow blocks; the same function when it has none there. */
-absl::StatusOr<Function> MoveBranchesOutOfDataflow(const Function& func);
+/*! \brief `func` (of `mod`, which holds the branches' callees) with its ifs outside dataflow
+ *         blocks; the same function when it has none there. */
+absl::StatusOr<Function> MoveBranchesOutOfDataflow(const Function& func, const IRModule& mod);
 
 }  // namespace relax
 }  // namespace mlc

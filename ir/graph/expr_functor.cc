@@ -275,12 +275,13 @@ absl::StatusOr<Function> ExprMutator::VisitFunction(const Function& func) {
 namespace {
 class VarSubstituter : public ExprMutator {
  public:
-  explicit VarSubstituter(const std::unordered_map<const Object*, Expr>& map) { var_remap_ = map; }
+  VarSubstituter(const std::unordered_map<const Object*, Expr>& map, const IRModule& mod) : ExprMutator(mod) { var_remap_ = map; }
 };
 }  // namespace
 
-absl::StatusOr<Function> SubstituteVars(const Function& func, const std::unordered_map<const Object*, Expr>& map) {
-  return VarSubstituter(map).VisitFunction(func);
+absl::StatusOr<Function> SubstituteVars(const Function& func, const std::unordered_map<const Object*, Expr>& map,
+                                        const IRModule& mod) {
+  return VarSubstituter(map, mod).VisitFunction(func);
 }
 
 }  // namespace relax

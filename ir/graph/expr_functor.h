@@ -112,8 +112,10 @@ class ExprMutator {
   absl::Status status_;
 };
 
-/*! \brief Replaces variables by expressions throughout a function body (used by bind-params). */
-absl::StatusOr<Function> SubstituteVars(const Function& func, const std::unordered_map<const Object*, Expr>& map);
+/*! \brief Replaces variables by expressions throughout a function body (used by bind-params).
+ *         `mod` holds the functions the body calls: a call whose arguments change is inferred again. */
+absl::StatusOr<Function> SubstituteVars(const Function& func, const std::unordered_map<const Object*, Expr>& map,
+                                        const IRModule& mod);
 
 }  // namespace relax
 }  // namespace mlc

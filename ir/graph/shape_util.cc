@@ -28,23 +28,37 @@ int64_t ArangeLength(double start, double limit, double step) {
   return std::max<int64_t>(0, static_cast<int64_t>(std::ceil((limit - start) / step)));
 }
 
-std::vector<int> StaticSliceAxes(const std::vector<int64_t>& axes, const std::vector<int64_t>& begin,
-                                  const std::vector<int64_t>& end, const std::vector<int64_t>& strides) {
-  std::vector<int> out;
-  for (size_t k = 0; k < axes.size(); ++k) {
-    const int64_t s = k < strides.size() ? strides[k] : 1;
-    if (k < begin.size() && k < end.size() && IsTailSlice(begin[k], end[k], s)) continue;
-    out.push_back(static_cast<int>(axes[k]));
-  }
-  return out;
-}
-
 SliceRange ClampSlice(int64_t dim, int64_t begin, int64_t end, int64_t step) {
   auto clamp = [dim](int64_t v, int64_t lo, int64_t hi) { return std::min(std::max(v < 0 ? v + dim : v, lo), hi); };
   int64_t b = step > 0 ? clamp(begin, 0, dim) : clamp(begin, -1, dim - 1);
   int64_t e = step > 0 ? clamp(end, 0, dim) : clamp(end, -1, dim - 1);
   int64_t extent = step > 0 ? (e - b + step - 1) / step : (b - e - step - 1) / (-step);
   return {b, std::max<int64_t>(0, extent)};
+}
+
+SliceRangeExpr ClampSlice(const tir::PrimExpr& dim, int64_t begin, int64_t end, int64_t step) {
+  if (const auto* n = dim.as<tir::IntImmNode>()) {
+    SliceRange r = ClampSlice(n->value, begin, end, step);
+    return {tir::I64(r.start), tir::I64(r.extent)};
+  }
+  tir::PrimExpr n = tir::Cast(DataType::Int64(), dim);
+  if (IsTailSlice(begin, end, step)) return {tir::operator+(n, tir::I64(begin)), tir::I64(-begin)};
+  // Clamps v into [lo, n + hi_offset]; lo is 0 going forward and -1 going backward.
+  constexpr int64_t kUnbounded = std::numeric_limits<int32_t>::max();
+  const int64_t lo = step > 0 ? 0 : -1, hi_offset = step > 0 ? 0 : -1;
+  auto clamp = [&](int64_t v) -> tir::PrimExpr {
+    if (v >= kUnbounded) return tir::operator+(n, tir::I64(hi_offset));
+    if (v <= -kUnbounded) return tir::I64(lo);
+    if (v == 0 && step > 0) return tir::I64(0);  // lengths are never negative
+    if (v >= 0) return tir::Min(tir::I64(v), tir::operator+(n, tir::I64(hi_offset)));
+    return tir::Max(tir::operator+(n, tir::I64(v)), tir::I64(lo));
+  };
+  tir::PrimExpr b = clamp(begin), e = clamp(end);
+  tir::PrimExpr span = step > 0 ? tir::operator-(e, b) : tir::operator-(b, e);
+  const int64_t s = step > 0 ? step : -step;
+  tir::PrimExpr extent = tir::Max(tir::FloorDiv(tir::operator+(span, tir::I64(s - 1)), tir::I64(s)), tir::I64(0));
+  tir::Analyzer analyzer;
+  return {analyzer.Simplify(b), analyzer.Simplify(extent)};
 }
 
 absl::Status CheckWindowAttrs(const std::vector<int64_t>& kernel, const std::vector<int64_t>& strides,

@@ -95,10 +95,14 @@ bool IsTailSlice(int64_t begin, int64_t end, int64_t step);
 tir::PrimExpr ArangeLength(const tir::PrimExpr& limit, int64_t start, int64_t step);
 /*! \brief The same for constant bounds (any step but 0). */
 int64_t ArangeLength(double start, double limit, double step);
-/*! \brief The axes of a strided slice whose extent must be static: every sliced axis but those
- *  of tail slices (strides empty: all 1). */
-std::vector<int> StaticSliceAxes(const std::vector<int64_t>& axes, const std::vector<int64_t>& begin,
-                                  const std::vector<int64_t>& end, const std::vector<int64_t>& strides);
+/*! \brief ClampSlice on an axis of any length: start and extent as expressions of it (min/max
+ *  of its clamps; constants when the length is). A bound of magnitude INT32_MAX or more means
+ *  "from the start" / "to the end". A tail slice (IsTailSlice) keeps its static extent. */
+struct SliceRangeExpr {
+  tir::PrimExpr start;
+  tir::PrimExpr extent;
+};
+SliceRangeExpr ClampSlice(const tir::PrimExpr& dim, int64_t begin, int64_t end, int64_t step);
 
 /*! \brief Checks a sliding window's attributes (kernel, strides, dilation: positive; padding:
  *         not negative), naming the one that is not. */

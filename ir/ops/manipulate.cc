@@ -136,11 +136,8 @@ absl::StatusOr<StructInfo> InferStridedSlice(const CallNode& call, const Strided
   absl::StatusOr<const TensorStructInfoNode*> x = TensorArg(call, 0);
   if (!x.ok()) return x.status();
   if (!(*x)->HasKnownShape()) return absl::InvalidArgumentError("strided_slice needs a known input shape");
-  // The sliced axes must be static, but for a tail slice (x[-k:]); the others (a batch) pass through.
-  MLC_ASSIGN_OR_RETURN(shape, KnownDims(*x, StaticSliceAxes(attrs.axes, attrs.begin, attrs.end, attrs.strides),
-                                         "strided_slice's input"));
   std::vector<tir::PrimExpr> dims = (*x)->Dims();
-  int64_t rank = static_cast<int64_t>(shape.size());
+  const int64_t rank = static_cast<int64_t>(dims.size());
   const std::vector<int64_t>&axes = attrs.axes, &begin = attrs.begin, &end = attrs.end, &strides = attrs.strides;
   if (begin.size() != axes.size() || end.size() != axes.size() || (!strides.empty() && strides.size() != axes.size())) {
     return absl::InvalidArgumentError("axes, begin, end (and strides) must have the same length");
@@ -148,9 +145,9 @@ absl::StatusOr<StructInfo> InferStridedSlice(const CallNode& call, const Strided
   for (size_t k = 0; k < axes.size(); ++k) {
     int64_t d = axes[k] < 0 ? axes[k] + rank : axes[k];
     if (d < 0 || d >= rank) return absl::InvalidArgumentError(absl::StrCat("axis ", axes[k], " out of range for rank ", rank));
-    int64_t s = strides.empty() ? 1 : strides[k], dim = shape[d];
+    int64_t s = strides.empty() ? 1 : strides[k];
     if (s == 0) return absl::InvalidArgumentError("stride 0");
-    dims[d] = tir::I64(dim < 0 ? -begin[k] : ClampSlice(dim, begin[k], end[k], s).extent);  // dim < 0: a tail slice
+    dims[d] = ClampSlice(dims[d], begin[k], end[k], s).extent;  // symbolic where the axis is
   }
   return TensorSInfoOfDims(dims, (*x)->dtype);
 }

@@ -147,7 +147,7 @@ PrimExpr DimGeneralizer::Generalize(const PrimExpr& dim) {
   for (const auto& [expr, var] : fresh_) {
     if (ExprDeepEqual(expr, dim)) return var;
   }
-  Var v = MakeVar(absl::StrCat("d", fresh_.size()), DataType::Int64());
+  Var v = MakeVar(absl::StrCat(prefix_, fresh_.size()), DataType::Int64());
   fresh_.emplace_back(dim, v);
   return v;
 }

@@ -42,12 +42,15 @@ Var UnbindableShapeVar(const std::vector<std::vector<PrimExpr>>& shapes);
  *         the kernel takes any size there; Restore maps its results back to the caller's terms. */
 class DimGeneralizer {
  public:
+  /*! \brief The fresh variables are `<prefix>0`, `<prefix>1`, ... */
+  explicit DimGeneralizer(std::string prefix = "d") : prefix_(std::move(prefix)) {}
   PrimExpr Generalize(const PrimExpr& dim);
   std::vector<PrimExpr> Generalize(const std::vector<PrimExpr>& dims);
   /*! \brief `e` with the fresh variables replaced by the expressions they stand for. */
   PrimExpr Restore(const PrimExpr& e) const;
 
  private:
+  std::string prefix_;
   std::vector<std::pair<PrimExpr, Var>> fresh_;
 };
 

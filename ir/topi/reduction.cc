@@ -51,20 +51,22 @@ absl::StatusOr<Tensor> Reduce(const Tensor& x, ReduceOp op, const std::vector<in
   const std::string name = names[static_cast<int>(op)];
   absl::StatusOr<std::vector<bool>> mask = AxisMask(axes, x.ndim(), name);
   if (!mask.ok()) return mask.status();
-  std::vector<int> reduced_dims;  // a mean divides by their (static) product; the rest may be symbolic
-  for (int d = 0; d < x.ndim(); ++d) {
-    if ((*mask)[d]) reduced_dims.push_back(d);
-  }
-  absl::StatusOr<std::vector<int64_t>> xs = KnownExtents(x, reduced_dims, name);
-  if (!xs.ok()) return xs.status();
   DataType it = detail::IndexType({x});
   std::vector<tir::PrimExpr> out_shape;
   std::vector<te::ReduceAxis> raxes;
+  // A mean divides by the number of elements reduced: a constant, or computed from symbolic axes.
   int64_t count = 1;
-  for (size_t d = 0; d < xs->size(); ++d) {
+  tir::PrimExpr symbolic_count;
+  for (int d = 0; d < x.ndim(); ++d) {
     if ((*mask)[d]) {
-      raxes.push_back(te::MakeReduceAxis(C(it, (*xs)[d]), absl::StrCat("k", d)));
-      count = SaturatingMul(count, (*xs)[d]);
+      const tir::PrimExpr& extent = x.shape()[d];
+      raxes.push_back(te::MakeReduceAxis(extent, absl::StrCat("k", d)));
+      if (const int64_t* c = tir::AsConstInt(extent)) {
+        count = SaturatingMul(count, *c);
+      } else {
+        tir::PrimExpr e = tir::Cast(DataType::Int64(), extent);
+        symbolic_count = symbolic_count.defined() ? tir::operator*(symbolic_count, e) : e;
+      }
       if (keepdims) out_shape.push_back(C(it, 1));
     } else {
       out_shape.push_back(x.shape()[d]);
@@ -84,7 +86,9 @@ absl::StatusOr<Tensor> Reduce(const Tensor& x, ReduceOp op, const std::vector<in
       out_shape,
       [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
         std::vector<tir::PrimExpr> idx(i.begin(), i.end());
-        return tir::operator/(reduced(idx), tir::Const(x.dtype(), static_cast<double>(count)));
+        tir::PrimExpr n = tir::Const(x.dtype(), static_cast<double>(count));
+        if (symbolic_count.defined()) n = tir::operator*(n, tir::Cast(x.dtype(), symbolic_count));
+        return tir::operator/(reduced(idx), n);
       },
       "T_divide");
 }
@@ -247,32 +251,27 @@ absl::StatusOr<Tensor> LayerNorm(const Tensor& x, const Tensor& gamma, const Ten
 
 absl::StatusOr<Tensor> StridedSlice(const Tensor& x, const std::vector<int64_t>& axes, const std::vector<int64_t>& begin,
                                     const std::vector<int64_t>& end, const std::vector<int64_t>& strides) {
-  absl::StatusOr<std::vector<int64_t>> xs = KnownExtents(x, relax::StaticSliceAxes(axes, begin, end, strides), "strided_slice");
-  if (!xs.ok()) return xs.status();
-  int64_t rank = static_cast<int64_t>(xs->size());
+  const int64_t rank = static_cast<int64_t>(x.shape().size());
   if (begin.size() != axes.size() || end.size() != axes.size() || (!strides.empty() && strides.size() != axes.size())) {
     return absl::InvalidArgumentError("strided_slice: axes, begin, end and strides differ in length");
   }
   DataType it = detail::IndexType({x});
-  std::vector<int64_t> step(rank, 1), extent = *xs;
-  std::vector<tir::PrimExpr> start(rank, C(it, 0));
+  std::vector<int64_t> step(rank, 1);
+  std::vector<tir::PrimExpr> start(rank, C(it, 0)), shape = x.shape();
   for (size_t k = 0; k < axes.size(); ++k) {
     int64_t d = axes[k] < 0 ? axes[k] + rank : axes[k];
     if (d < 0 || d >= rank) return absl::InvalidArgumentError("strided_slice: axis out of range");
-    int64_t s = strides.empty() ? 1 : strides[k], dim = (*xs)[d];
+    int64_t s = strides.empty() ? 1 : strides[k];
     if (s == 0) return absl::InvalidArgumentError("strided_slice: stride 0");
     step[d] = s;
-    if (dim < 0) {  // a tail slice of a symbolic axis: its last -begin elements
-      start[d] = tir::operator+(tir::Cast(it, x.shape()[d]), C(it, begin[k]));
-      extent[d] = -begin[k];
-      continue;
-    }
-    relax::SliceRange range = relax::ClampSlice(dim, begin[k], end[k], s);
-    start[d] = C(it, range.start);
-    extent[d] = range.extent;
+    relax::SliceRangeExpr range = relax::ClampSlice(x.shape()[d], begin[k], end[k], s);
+    auto index = [&](const tir::PrimExpr& e) {
+      const auto* c = e.as<tir::IntImmNode>();
+      return c != nullptr ? C(it, c->value) : tir::Cast(it, e);
+    };
+    start[d] = index(range.start);
+    shape[d] = index(range.extent);
   }
-  std::vector<tir::PrimExpr> shape;
-  for (int64_t d = 0; d < rank; ++d) shape.push_back(extent[d] < 0 ? x.shape()[d] : C(it, extent[d]));  // symbolic: unsliced
   return te::Compute(
       shape,
       [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
