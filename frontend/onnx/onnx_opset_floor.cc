@@ -33,6 +33,7 @@ int OldestOpsetWithSameDefinition(const std::string& op_type) {
       {"InstanceNormalization", 6}, {"LRN", 1}, {"LpNormalization", 1}, {"MeanVarianceNormalization", 9},
       {"Shrink", 9},     {"SpaceToDepth", 1}, {"EyeLike", 9},     {"Scatter", 9},     {"Upsample", 9},
       {"ReverseSequence", 10}, {"LSTM", 7},   {"GRU", 7},         {"RNN", 7},
+      {"Scan", 8},  // not one definition since 8: the converter reads opset 8's batched form and 9's itself
   };
   auto it = kSince.find(op_type);
   return it == kSince.end() ? 11 : it->second;

@@ -154,11 +154,12 @@ Outputs Split(OnnxContext& ctx, const onnx::NodeProto& node) {
   if (!sizes.ok()) return sizes.status();
   // The other axes may be symbolic (detections after NMS split into box coordinates); the split
   // axis needs a static length to divide or to check the sizes against.
-  const auto* static_dim = t->Dims()[axis].as<tir::IntImmNode>();
+  const std::vector<tir::PrimExpr> dims = t->Dims();
+  const int64_t* static_dim = tir::AsConstInt(dims[axis]);
   if (static_dim == nullptr) {
-    return absl::UnimplementedError(absl::StrCat("Split along axis ", axis, " of an input of symbolic shape ", relax::DimsToString(t->Dims())));
+    return absl::UnimplementedError(absl::StrCat("Split along axis ", axis, " of an input of symbolic shape ", relax::DimsToString(dims)));
   }
-  int64_t parts = node.output_size(), dim = static_dim->value;
+  int64_t parts = node.output_size(), dim = *static_dim;
   if (sizes->empty()) {
     if (dim % parts != 0) return absl::InvalidArgumentError(absl::StrCat("dimension ", dim, " does not split into ", parts));
     sizes->assign(parts, dim / parts);

@@ -109,9 +109,33 @@ def _scale_or_shift(x, w):
         return torch.relu(x) - w
 
 
+def scan_case(out):
+    """ONNX Scan (opset 16) built with onnx.helper: a running state h = tanh(h * a_t + b_t) over a
+    read back to front and b along its axis 1, emitting h * 2 stacked on axis 1; NumPy is the
+    reference."""
+    from onnx import TensorProto, helper
+    rng = np.random.default_rng(3)
+    h0, a, b = (rng.standard_normal(shape).astype(np.float32) for shape in ((4,), (6, 4), (4, 6)))
+    info = lambda name, shape: helper.make_tensor_value_info(name, TensorProto.FLOAT, shape)  # noqa: E731
+    body = helper.make_graph(
+        [helper.make_node("Mul", ["h", "a_t"], ["ha"]), helper.make_node("Add", ["ha", "b_t"], ["pre"]),
+         helper.make_node("Tanh", ["pre"], ["h_next"]), helper.make_node("Add", ["h_next", "h_next"], ["y_t"])],
+        "step", [info("h", [4]), info("a_t", [4]), info("b_t", [4])], [info("h_next", [4]), info("y_t", [4])])
+    scan = helper.make_node("Scan", ["h0", "a", "b"], ["h", "ys"], body=body, num_scan_inputs=2,
+                            scan_input_axes=[0, 1], scan_input_directions=[1, 0], scan_output_axes=[1])
+    graph = helper.make_graph([scan], "scan", [info("h0", [4]), info("a", [6, 4]), info("b", [4, 6])], [info("h", [4]), info("ys", [4, 6])])
+    path = os.path.join(out, "scan_reverse_axes.onnx")
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 16)]), path)
+    h, ys = h0, []
+    for t in range(6):
+        h = np.tanh(h * a[5 - t] + b[:, t])
+        ys.append(2 * h)
+    return save_case(out, "scan_reverse_axes", path, [h0, a, b], [h.astype(np.float32), np.stack(ys, 1).astype(np.float32)])
+
+
 def control_flow_cases(out):
-    """ONNX If on a condition known only when the model runs (a scripted branch, taken each way),
-    and torchvision's batched_nms (NonMaxSuppression per class) with the boxes it keeps."""
+    """ONNX Scan, If on a condition known only when the model runs (a scripted branch, taken each
+    way), and torchvision's batched_nms (NonMaxSuppression per class) with the boxes it keeps."""
     import torchvision
     torch.manual_seed(2)
 
@@ -132,7 +156,8 @@ def control_flow_cases(out):
     boxes = torch.cat([corner, corner + torch.rand(30, 2) * 5 + 1], 1)
     classes = torch.randint(0, 3, (30,))
     model = Branch().eval()
-    return [torch_onnx_case(out, "if_taken", model, (torch.rand(3, 5) + 0.1,), 13, ["x"]),
+    return [scan_case(out),
+            torch_onnx_case(out, "if_taken", model, (torch.rand(3, 5) + 0.1,), 13, ["x"]),
             torch_onnx_case(out, "if_not_taken", model, (-torch.rand(3, 5) - 0.1,), 13, ["x"]),
             torch_onnx_case(out, "batched_nms", BatchedNms().eval(), (boxes, torch.rand(30), classes), 13,
                             ["boxes", "scores", "classes"])]

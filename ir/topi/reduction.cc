@@ -157,7 +157,6 @@ absl::StatusOr<Tensor> Softmax(const Tensor& x, int64_t axis) {
   int64_t rank = x.ndim();
   if (axis < 0) axis += rank;
   if (axis < 0 || axis >= rank) return absl::InvalidArgumentError(absl::StrCat("softmax: axis out of range for rank ", rank));
-  DataType it = detail::IndexType({x});
   std::vector<tir::PrimExpr> reduced_shape;
   for (int64_t d = 0; d < rank; ++d) {
     if (d != axis) reduced_shape.push_back(x.shape()[d]);
