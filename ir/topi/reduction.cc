@@ -60,8 +60,9 @@ absl::StatusOr<Tensor> Reduce(const Tensor& x, ReduceOp op, const std::vector<in
   for (int d = 0; d < x.ndim(); ++d) {
     if ((*mask)[d]) {
       const tir::PrimExpr& extent = x.shape()[d];
-      raxes.push_back(te::MakeReduceAxis(extent, absl::StrCat("k", d)));
-      if (const int64_t* c = tir::AsConstInt(extent)) {
+      const int64_t* c = tir::AsConstInt(extent);
+      raxes.push_back(te::MakeReduceAxis(c != nullptr ? C(it, *c) : extent, absl::StrCat("k", d)));
+      if (c != nullptr) {
         count = SaturatingMul(count, *c);
       } else {
         tir::PrimExpr e = tir::Cast(DataType::Int64(), extent);
@@ -255,8 +256,14 @@ absl::StatusOr<Tensor> StridedSlice(const Tensor& x, const std::vector<int64_t>&
     return absl::InvalidArgumentError("strided_slice: axes, begin, end and strides differ in length");
   }
   DataType it = detail::IndexType({x});
+  // Static extents in the index type; a symbolic one of an axis not sliced as it is.
+  auto index = [&](const tir::PrimExpr& e, bool cast) {
+    const int64_t* c = tir::AsConstInt(e);
+    return c != nullptr ? C(it, *c) : cast ? tir::Cast(it, e) : e;
+  };
   std::vector<int64_t> step(rank, 1);
-  std::vector<tir::PrimExpr> start(rank, C(it, 0)), shape = x.shape();
+  std::vector<tir::PrimExpr> start(rank, C(it, 0)), shape;
+  for (const tir::PrimExpr& d : x.shape()) shape.push_back(index(d, /*cast=*/false));
   for (size_t k = 0; k < axes.size(); ++k) {
     int64_t d = axes[k] < 0 ? axes[k] + rank : axes[k];
     if (d < 0 || d >= rank) return absl::InvalidArgumentError("strided_slice: axis out of range");
@@ -264,12 +271,8 @@ absl::StatusOr<Tensor> StridedSlice(const Tensor& x, const std::vector<int64_t>&
     if (s == 0) return absl::InvalidArgumentError("strided_slice: stride 0");
     step[d] = s;
     relax::SliceRangeExpr range = relax::ClampSlice(x.shape()[d], begin[k], end[k], s);
-    auto index = [&](const tir::PrimExpr& e) {
-      const auto* c = e.as<tir::IntImmNode>();
-      return c != nullptr ? C(it, c->value) : tir::Cast(it, e);
-    };
-    start[d] = index(range.start);
-    shape[d] = index(range.extent);
+    start[d] = index(range.start, /*cast=*/true);
+    shape[d] = index(range.extent, /*cast=*/true);
   }
   return te::Compute(
       shape,
