@@ -242,6 +242,7 @@ absl::StatusOr<std::vector<relax::Expr>> UnrollScan(OnnxContext& ctx, const onnx
   if (steps > kMaxUnrolledScanSteps) {
     return absl::UnimplementedError(absl::StrCat("Scan of ", steps, " steps (Scan is unrolled at import, up to ", kMaxUnrolledScanSteps, " steps)"));
   }
+  if (absl::Status s = SetInitializers(ctx, body); !s.ok()) return s;  // the same constants every step
   std::vector<std::vector<relax::Expr>> outputs(k);
   for (int64_t step = 0; step < steps; ++step) {
     for (size_t i = 0; i < n; ++i) ctx.SetValue(body.input(static_cast<int>(i)).name(), states[i]);
@@ -250,7 +251,6 @@ absl::StatusOr<std::vector<relax::Expr>> UnrollScan(OnnxContext& ctx, const onnx
       if (!element.ok()) return element.status();
       ctx.SetValue(body.input(static_cast<int>(n + j)).name(), *element);
     }
-    if (absl::Status s = SetInitializers(ctx, body); !s.ok()) return s;
     if (absl::Status s = ConvertGraphNodes(ctx, body, absl::StrCat("in its body at step ", step, ", ")); !s.ok()) return s;
     absl::StatusOr<std::vector<relax::Expr>> results = GraphOutputs(ctx, body, "body");
     if (!results.ok()) return results.status();
