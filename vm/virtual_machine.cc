@@ -257,6 +257,33 @@ absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::Load(proto::Exec
   return vm;
 }
 
+/*! \brief Marks the function calls whose result the caller returns unchanged: the call's value
+ *         reaches a RET through MOVEs and GOTOs only (an if's branch joining the function's
+ *         end). Such a call replaces the caller's frame, so a loop written as recursion (ONNX
+ *         Loop) runs in constant depth. */
+void VirtualMachine::MarkTailCalls(std::vector<Instr>& code) {
+  const int size = static_cast<int>(code.size());
+  for (int pc = 0; pc < size; ++pc) {
+    Instr& call = code[pc];
+    if (call.op != Op::kCall || call.callee != Callee::kFunction || call.dst < 0) continue;
+    int32_t value = call.dst;
+    int at = pc + 1;
+    for (int steps = 0; at < size && steps < size; ++steps) {
+      const Instr& next = code[at];
+      if (next.op == Op::kGoto) {
+        at += static_cast<int>(next.args[0].value);
+      } else if (next.op == Op::kCall && next.callee == Callee::kMove && next.args[0].kind == Operand::kReg &&
+                 next.args[0].value == value) {
+        value = next.dst;
+        ++at;
+      } else {
+        call.tail_call = next.op == Op::kRet && next.args[0].kind == Operand::kReg && next.args[0].value == value;
+        break;
+      }
+    }
+  }
+}
+
 absl::Status VirtualMachine::Decode(int func_index) {
   const proto::Executable& exe = exe_;
   const proto::VMFunction& fn = exe.functions(func_index);
@@ -467,6 +494,7 @@ absl::Status VirtualMachine::Decode(int func_index) {
   if (last.args[0].kind == Operand::kReg) {
     for (Instr& i : out.code) i.dst_returned = i.dst == last.args[0].value;
   }
+  MarkTailCalls(out.code);
   functions_.push_back(std::move(out));
   return absl::OkStatus();
 }
@@ -554,8 +582,8 @@ std::string VirtualMachine::Where(int func_index, int pc) const {
 
 absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> args, std::vector<int64_t> shape_values, int depth) {
   if (depth > kMaxCallDepth) return absl::ResourceExhaustedError("call depth limit exceeded");
-  const Function& fn = functions_[func_index];
-  std::vector<Value> regs(fn.num_registers);
+  const Function* fn_ptr = &functions_[func_index];
+  std::vector<Value> regs(fn_ptr->num_registers);
   // The memory plan's arena, taken from the pool at first use and returned when the call ends.
   NDArray arena;
   for (size_t i = 0; i < args.size(); ++i) regs[i] = std::move(args[i]);
@@ -568,9 +596,9 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
   std::vector<int64_t> kernel_shape_values;
   std::vector<const std::vector<int64_t>*> kernel_shapes;
   std::vector<DLTensor*> extern_args;
-  const int size = static_cast<int>(fn.code.size());
   int pc = 0;
-  while (pc < size) {
+  while (pc < static_cast<int>(fn_ptr->code.size())) {
+    const Function& fn = *fn_ptr;
     const Instr& inst = fn.code[pc];
     switch (inst.op) {
       case Op::kRet:
@@ -757,6 +785,18 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
         for (const Operand& a : inst.args) call_args.push_back(value_of(a));
         absl::StatusOr<std::vector<int64_t>> callee_shape_values = CheckArgs(inst.index, call_args);
         if (!callee_shape_values.ok()) return callee_shape_values.status();
+        if (inst.tail_call) {
+          // The callee's frame replaces this one (its values were copied out above); the
+          // arena goes with it, kept alive by any of its tensors passed on.
+          func_index = inst.index;
+          fn_ptr = &functions_[func_index];
+          regs.assign(fn_ptr->num_registers, Value());
+          for (size_t i = 0; i < call_args.size(); ++i) regs[i] = std::move(call_args[i]);
+          shape_values = *std::move(callee_shape_values);
+          arena = NDArray();
+          pc = 0;
+          continue;
+        }
         absl::StatusOr<Value> result = Run(inst.index, std::move(call_args), *std::move(callee_shape_values), depth + 1);
         if (!result.ok()) return result.status();
         if (inst.dst >= 0) regs[inst.dst] = std::move(*result);

@@ -129,6 +129,7 @@ class VirtualMachine {
     int64_t arena_bound = 0;    // ... for at most this many bytes
     std::vector<int32_t> release;
     bool dst_returned = false;  // allocate fresh: the value leaves the function
+    bool tail_call = false;     // kFunction: the caller returns what the callee returns
   };
   /*! \brief Declared shapes of the tensors a function or kernel takes, when any dimension is
    *         symbolic (nullptr entries for the others), and its shape variables. */
@@ -149,6 +150,7 @@ class VirtualMachine {
 
   VirtualMachine() = default;
   absl::Status Decode(int func_index);
+  static void MarkTailCalls(std::vector<Instr>& code);
   absl::StatusOr<Value> Run(int func_index, std::vector<Value> args, std::vector<int64_t> shape_values, int depth);
   /*! \brief Checks the arguments against function `func_index`'s parameters; returns the
    *         values of its shape variables. */

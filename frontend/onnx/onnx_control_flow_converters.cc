@@ -1,5 +1,5 @@
 /*! \file onnx_control_flow_converters.cc
- *  \brief ONNX If, and Scan unrolled.
+ *  \brief ONNX If, Loop, and Scan unrolled.
  *
  *  A condition known at import time (a constant, as exporters often leave behind) inlines the
  *  branch it selects. Otherwise each branch's subgraph becomes a private graph function whose
@@ -11,9 +11,13 @@
  *  data-dependent size are.
  */
 #include <algorithm>
+#include <map>
+#include <optional>
 #include <set>
+#include <variant>
 
 #include "frontend/onnx/converter_util.h"
+#include "ir/tir/analyzer.h"
 #include "ir/tir/shape_expr.h"
 
 namespace mlc {
@@ -61,26 +65,22 @@ absl::StatusOr<std::vector<relax::Expr>> GraphOutputs(OnnxContext& ctx, const on
   return values;
 }
 
-/*! \brief The branch as a call of a new private function of the values it reads. */
-absl::StatusOr<relax::Expr> BranchCall(OnnxContext& ctx, const onnx::NodeProto& node, const onnx::GraphProto& graph,
-                                       const std::string& which) {
-  relax::BlockBuilder sub(ctx.bb().module());
-  OnnxContext inner(&sub, ctx.opset());
+/*! \brief Binds, in `inner`, each value `graph` reads from the scopes around it: constants as
+ *         they are, shape values through `inner`'s shape values, every other value to a new
+ *         parameter (in `params`; the value to pass for it in `args`). A dimension no call could
+ *         bind a variable from (a min of detections and a top-k count, say) comes in as a fresh
+ *         variable `<prefix>_d<k>`. */
+absl::Status CaptureOuterValues(OnnxContext& ctx, OnnxContext& inner, const onnx::GraphProto& graph, const std::string& prefix,
+                                const std::string& which, std::vector<relax::Var>* params, std::vector<relax::Expr>* args) {
   for (const auto& [name, value] : ctx.shape_values()) inner.SetShapeValue(name, value);
   std::vector<std::string> outer;
   OuterNames(graph, &outer);
-  const std::string function_name =
-      SanitizeIdentifier(absl::StrCat(node.name().empty() ? node.output(0) : node.name(), "_", which));
-  // A value whose dimensions no call could bind a variable from (a min of detections and a top-k
-  // count, say) comes in with a fresh variable for each such dimension.
-  tir::DimGeneralizer dims(absl::StrCat(function_name, "_d"));
-  std::vector<relax::Var> params;
-  std::vector<relax::Expr> args;
+  tir::DimGeneralizer dims(absl::StrCat(prefix, "_d"));
   for (const std::string& name : outer) {
     absl::StatusOr<relax::Expr> value = ctx.Value(name);
     if (!value.ok()) {
       if (ctx.shape_values().count(name)) continue;  // the subgraph's converters read it as a shape value
-      return absl::InvalidArgumentError(absl::StrCat("the ", which, " branch reads ", name, ": ", value.status().message()));
+      return absl::InvalidArgumentError(absl::StrCat("the ", which, " reads ", name, ": ", value.status().message()));
     }
     if (value->as<relax::ConstantNode>()) {
       inner.SetValue(name, *value);
@@ -91,9 +91,43 @@ absl::StatusOr<relax::Expr> BranchCall(OnnxContext& ctx, const onnx::NodeProto& 
       sinfo = relax::TensorSInfoOfDims(dims.Generalize(t->Dims()), t->dtype);
     }
     relax::Var param = relax::MakeVar(SanitizeIdentifier(name), sinfo);
-    params.push_back(param);
-    args.push_back(*value);
+    params->push_back(param);
+    args->push_back(*value);
     inner.SetValue(name, param);
+  }
+  return absl::OkStatus();
+}
+
+/*! \brief Moves the functions `sub` built (and any its own control flow added) into the
+ *         enclosing module, private; `renamed` maps a function's name there to the name it takes. */
+absl::Status MoveFunctions(OnnxContext& ctx, const relax::BlockBuilder& sub, const std::map<std::string, std::string>& renamed = {}) {
+  for (const auto& [name, func] : sub.module().functions()) {
+    auto as = renamed.find(name);
+    const std::string& target = as == renamed.end() ? name : as->second;
+    if (target.empty() || (ctx.bb().module().Contains(name) && as == renamed.end())) continue;
+    BaseFunc moved = func;
+    if (const auto* f = func.as<relax::FunctionNode>()) {
+      Attrs attrs = f->attrs;
+      attrs.erase("global_symbol");
+      moved = relax::MakeFunction(f->params, f->body, f->ret_struct_info, attrs);
+    }
+    relax::GlobalVar added = ctx.bb().AddFunc(moved, target);
+    if (added->name != target) return absl::InternalError(absl::StrCat("function ", target, " of a subgraph is defined twice"));
+  }
+  return absl::OkStatus();
+}
+
+/*! \brief The branch as a call of a new private function of the values it reads. */
+absl::StatusOr<relax::Expr> BranchCall(OnnxContext& ctx, const onnx::NodeProto& node, const onnx::GraphProto& graph,
+                                       const std::string& which) {
+  relax::BlockBuilder sub(ctx.bb().module());
+  OnnxContext inner(&sub, ctx.opset());
+  const std::string function_name =
+      SanitizeIdentifier(absl::StrCat(node.name().empty() ? node.output(0) : node.name(), "_", which));
+  std::vector<relax::Var> params;
+  std::vector<relax::Expr> args;
+  if (absl::Status s = CaptureOuterValues(ctx, inner, graph, function_name, absl::StrCat(which, " branch"), &params, &args); !s.ok()) {
+    return s;
   }
   if (absl::Status s = SetInitializers(inner, graph); !s.ok()) return s;
   if (absl::Status s = sub.BeginFunction(function_name, params); !s.ok()) return s;
@@ -107,20 +141,8 @@ absl::StatusOr<relax::Expr> BranchCall(OnnxContext& ctx, const onnx::NodeProto& 
   if (absl::Status s = sub.EndDataflow(); !s.ok()) return s;
   absl::StatusOr<relax::GlobalVar> built = sub.EmitFuncOutput(*result);
   if (!built.ok()) return built.status();
-  // The branch's function and any its own ifs added move into the enclosing module, private.
-  relax::GlobalVar callee;
-  for (const auto& [name, func] : sub.module().functions()) {
-    if (ctx.bb().module().Contains(name)) continue;
-    BaseFunc moved = func;
-    if (const auto* f = func.as<relax::FunctionNode>()) {
-      Attrs attrs = f->attrs;
-      attrs.erase("global_symbol");
-      moved = relax::MakeFunction(f->params, f->body, f->ret_struct_info, attrs);
-    }
-    relax::GlobalVar added = ctx.bb().AddFunc(moved, name);
-    if (added->name != name) return absl::InternalError(absl::StrCat("function ", name, " of an If branch is defined twice"));
-    if (name == (*built)->name) callee = added;
-  }
+  if (absl::Status s = MoveFunctions(ctx, sub); !s.ok()) return s;
+  const relax::GlobalVar callee = relax::MakeGlobalVar((*built)->name);
   return ctx.bb().Normalize(relax::MakeCall(callee, args));
 }
 
@@ -343,11 +365,349 @@ Outputs Scan(OnnxContext& ctx, const onnx::NodeProto& node) {
   return outs;
 }
 
+/*! \brief What a Loop's two functions are built from: the carried values' types (fixed by the
+ *         first attempt, generalized where the body changes a shape) and the node's inputs. */
+struct LoopPlan {
+  const onnx::GraphProto* body = nullptr;
+  std::string test_name, body_name;  // the two functions
+  bool has_trip_count = false, has_condition = false;
+  relax::StructInfo condition_sinfo, trip_count_sinfo;
+  std::vector<relax::StructInfo> carried;  // per loop-carried value
+  std::vector<std::vector<bool>> free;     // ... its dimensions that vary (variables of the loop)
+};
+
+/*! \brief What the first call of a built Loop passes after the carried values (the scan
+ *         outputs' empty starts, the trip count, the outer values), and the dimensions of each
+ *         scan output its rows' shape fixes (undefined where the run decides). */
+struct BuiltLoop {
+  std::vector<relax::Expr> rest;
+  std::vector<std::vector<tir::PrimExpr>> scan_dims;
+};
+
+/*! \brief `sinfo` with the dimensions `free` marks as fresh variables `<prefix><k>`. */
+relax::StructInfo FreeDims(const relax::StructInfo& sinfo, const std::vector<bool>& free, const std::string& prefix) {
+  const auto* t = sinfo.as<relax::TensorStructInfoNode>();
+  std::vector<tir::PrimExpr> dims = t->HasKnownShape() ? t->Dims() : std::vector<tir::PrimExpr>(t->ndim);
+  for (int k = 0; k < t->ndim; ++k) {
+    if (free[k]) dims[k] = tir::MakeVar(absl::StrCat(prefix, k), DataType::Int64());
+  }
+  return relax::TensorSInfoOfDims(dims, t->dtype);
+}
+
+/*! \brief The dimensions in which `b` differs from `a` (two tensors of known shape and one rank). */
+std::vector<bool> DifferentDims(const relax::StructInfo& a, const relax::StructInfo& b) {
+  const auto *x = a.as<relax::TensorStructInfoNode>(), *y = b.as<relax::TensorStructInfoNode>();
+  const std::vector<tir::PrimExpr> dx = x->Dims(), dy = y->Dims();
+  std::vector<bool> differ(dx.size());
+  for (size_t k = 0; k < dx.size(); ++k) differ[k] = !tir::ExprDeepEqual(dx[k], dy[k]);
+  return differ;
+}
+
+bool SameDims(const relax::StructInfo& a, const relax::StructInfo& b) {
+  const auto *x = a.as<relax::TensorStructInfoNode>(), *y = b.as<relax::TensorStructInfoNode>();
+  if (x == nullptr || y == nullptr || !x->HasKnownShape() || !y->HasKnownShape()) return x == y;
+  if (x->dtype != y->dtype || x->ndim != y->ndim) return false;
+  const std::vector<bool> differ = DifferentDims(a, b);
+  return std::none_of(differ.begin(), differ.end(), [](bool d) { return d; });
+}
+
+/*! \brief The Loop's functions, built in `sub`:
+ *
+ *    <test>(i, cond, v..., scans..., [trip_count], outer...):
+ *      if (i < trip_count) && cond: <body>(i, cond, v..., scans..., ...) else (v..., scans...)
+ *    <body>(i, cond, v..., scans..., [trip_count], outer...):
+ *      cond', v'..., rows... = the ONNX body(i, cond, v...)
+ *      <test>(i + 1, cond', v'..., concat(scans, rows)..., ...)
+ *
+ *  Both calls are tail calls: the VM runs them in constant depth. Returns the indices of the
+ *  carried values whose shape the body changed (then nothing was built: the caller generalizes
+ *  those and builds again), or what the first call needs. */
+absl::StatusOr<std::variant<std::vector<std::pair<size_t, std::vector<bool>>>, BuiltLoop>> BuildLoop(OnnxContext& ctx, relax::BlockBuilder& sub,
+                                                                                     const LoopPlan& plan, const relax::Expr& trip_count) {
+  const onnx::GraphProto& body = *plan.body;
+  const size_t n = plan.carried.size(), k = static_cast<size_t>(body.output_size()) - 1 - n;
+  OnnxContext inner(&sub, ctx.opset());
+  std::vector<relax::Var> outer_params;
+  std::vector<relax::Expr> outer_args;
+  if (absl::Status s = CaptureOuterValues(ctx, inner, body, plan.body_name, "body", &outer_params, &outer_args); !s.ok()) return s;
+  const relax::StructInfo index_sinfo = relax::TensorSInfo({}, DataType::Int64());
+  relax::Var i = relax::MakeVar("i", index_sinfo), cond = relax::MakeVar("cond", plan.condition_sinfo);
+  std::vector<relax::Var> carried;
+  for (size_t j = 0; j < n; ++j) carried.push_back(relax::MakeVar(SanitizeIdentifier(body.input(2 + j).name()), plan.carried[j]));
+
+  if (absl::Status s = sub.BeginFunction(plan.body_name); !s.ok()) return s;
+  if (absl::Status s = sub.BeginDataflow(); !s.ok()) return s;
+  inner.SetValue(body.input(0).name(), i);
+  inner.SetValue(body.input(1).name(), cond);
+  for (size_t j = 0; j < n; ++j) inner.SetValue(body.input(2 + j).name(), carried[j]);
+  if (absl::Status s = SetInitializers(inner, body); !s.ok()) return s;
+  if (absl::Status s = ConvertGraphNodes(inner, body, "in its body, "); !s.ok()) return s;
+  absl::StatusOr<std::vector<relax::Expr>> results = GraphOutputs(inner, body, "body");
+  if (!results.ok()) return results.status();
+  std::vector<std::pair<size_t, std::vector<bool>>> changed;
+  for (size_t j = 0; j < n; ++j) {
+    const relax::StructInfo& out = (*results)[1 + j]->struct_info();
+    const auto *before = plan.carried[j].as<relax::TensorStructInfoNode>(), *after = out.as<relax::TensorStructInfoNode>();
+    if (before == nullptr || after == nullptr || before->ndim != after->ndim || before->dtype != after->dtype) {
+      return absl::InvalidArgumentError(absl::StrCat("the body gives loop-carried value ", j, " (", body.output(1 + j).name(), ") as ",
+                                                     relax::StructInfoToString(out), ", taken as ",
+                                                     relax::StructInfoToString(plan.carried[j]), " (rank and type must stay)"));
+    }
+    // A dimension the body changes varies from one iteration to the next.
+    std::vector<bool> differ = after->HasKnownShape() ? DifferentDims(plan.carried[j], out) : std::vector<bool>(after->ndim, true);
+    bool more = false;
+    for (size_t d = 0; d < differ.size(); ++d) {
+      differ[d] = differ[d] && !plan.free[j][d];
+      more = more || differ[d];
+    }
+    if (more) changed.emplace_back(j, differ);
+  }
+  if (!changed.empty()) return changed;
+
+  // The scan outputs so far, one row per iteration: (count, row dims...). Rows of a static
+  // shape are appended by concatenation; others by the library (mlc.append_row), the stack's
+  // dimensions then all variables.
+  std::vector<relax::Var> scans;
+  BuiltLoop built;
+  std::vector<relax::Expr> grown;
+  for (size_t o = 0; o < k; ++o) {
+    const relax::Expr& row = (*results)[1 + n + o];
+    const std::string name = SanitizeIdentifier(body.output(1 + n + o).name());
+    const relax::TensorStructInfoNode* t = TensorOf(row);
+    if (t == nullptr || t->ndim < 0) {
+      return absl::UnimplementedError(absl::StrCat("scan output ", o, " (", name, ") is ", relax::StructInfoToString(row->struct_info()),
+                                                   "; scan outputs must be tensors of known rank"));
+    }
+    std::vector<int64_t> row_shape;
+    for (const tir::PrimExpr& d : t->HasKnownShape() ? t->Dims() : std::vector<tir::PrimExpr>()) {
+      if (const int64_t* v = tir::AsConstInt(d)) row_shape.push_back(*v);
+    }
+    const bool static_rows = static_cast<int>(row_shape.size()) == t->ndim;
+    std::vector<tir::PrimExpr> dims = {tir::MakeVar(absl::StrCat(plan.test_name, "_count", o), DataType::Int64())};
+    std::vector<tir::PrimExpr> out_dims = {tir::PrimExpr()};
+    std::vector<int64_t> empty_shape(t->ndim + 1, 0);
+    for (int d = 0; d < t->ndim; ++d) {
+      dims.push_back(static_rows ? tir::I64(row_shape[d]) : tir::MakeVar(absl::StrCat(plan.test_name, "_row", o, "_d", d), DataType::Int64()));
+      out_dims.push_back(static_rows ? tir::I64(row_shape[d]) : tir::PrimExpr());
+      if (static_rows) empty_shape[d + 1] = row_shape[d];
+    }
+    scans.push_back(relax::MakeVar(name, relax::TensorSInfoOfDims(dims, t->dtype)));
+    built.rest.push_back(relax::MakeConstant(TensorData(t->dtype, empty_shape)));
+    built.scan_dims.push_back(out_dims);
+    if (static_rows) {
+      std::vector<tir::PrimExpr> one_row = {tir::I64(1)};
+      for (int64_t d : row_shape) one_row.push_back(tir::I64(d));
+      absl::StatusOr<relax::Expr> reshaped = Reshaped(inner, row, one_row);
+      if (!reshaped.ok()) return reshaped.status();
+      absl::StatusOr<relax::Expr> appended = inner.EmitOp("concat", {scans.back(), *reshaped}, {{"axis", int64_t{0}}});
+      if (!appended.ok()) return appended.status();
+      grown.push_back(*appended);
+      continue;
+    }
+    std::vector<tir::PrimExpr> grown_dims;
+    for (int d = 0; d <= t->ndim; ++d) grown_dims.push_back(tir::MakeVar(absl::StrCat(name, "_grown_d", d), DataType::Int64()));
+    Outputs appended = CallAllocating(inner, "mlc.append_row", {scans.back(), row}, {{t->dtype, grown_dims}});
+    if (!appended.ok()) return appended.status();
+    grown.push_back((*appended)[0]);
+  }
+
+  // The parameters both functions take, in order; a fresh copy of each for the test function.
+  std::vector<relax::Var> params = {i, cond};
+  params.insert(params.end(), carried.begin(), carried.end());
+  params.insert(params.end(), scans.begin(), scans.end());
+  std::optional<relax::Var> trip;
+  if (plan.has_trip_count) trip = relax::MakeVar("trip_count", plan.trip_count_sinfo), params.push_back(*trip);
+  params.insert(params.end(), outer_params.begin(), outer_params.end());
+  std::vector<relax::Var> test_params;
+  for (const relax::Var& p : params) test_params.push_back(relax::MakeVar(p->name_hint, p->struct_info()));
+
+  // The test function's declaration first (the body calls it), its definition after.
+  std::vector<relax::StructInfo> returned;
+  for (size_t j = 0; j < n + k; ++j) {
+    const auto* t = params[2 + j]->struct_info().as<relax::TensorStructInfoNode>();
+    returned.push_back(relax::TensorSInfoUnknownShape(t->dtype, t->ndim));
+  }
+  const relax::StructInfo ret = relax::TupleSInfo(returned);
+  std::vector<relax::Expr> fields(test_params.begin() + 2, test_params.begin() + 2 + n + k);
+  relax::GlobalVar test = sub.AddFunc(relax::MakeFunction(test_params, relax::SeqExpr(new relax::SeqExprNode({}, relax::MakeTuple(fields))), ret),
+                                      plan.test_name);
+  if (test->name != plan.test_name) return absl::InternalError(absl::StrCat("function ", plan.test_name, " is defined twice"));
+
+  absl::StatusOr<relax::Expr> next = inner.EmitOp("add", {i, Scalar(1, DataType::Int64())});
+  if (!next.ok()) return next.status();
+  relax::Expr next_cond = cond;
+  if (plan.has_condition && SameDims(plan.condition_sinfo, (*results)[0]->struct_info())) {
+    next_cond = (*results)[0];
+  } else if (plan.has_condition) {
+    const auto* c = plan.condition_sinfo.as<relax::TensorStructInfoNode>();
+    absl::StatusOr<relax::Expr> reshaped = Reshaped(inner, (*results)[0], c->Dims());
+    if (!reshaped.ok()) return reshaped.status();
+    next_cond = *reshaped;
+  }
+  std::vector<relax::Expr> args = {*next, next_cond};
+  args.insert(args.end(), results->begin() + 1, results->begin() + 1 + n);
+  args.insert(args.end(), grown.begin(), grown.end());
+  args.insert(args.end(), params.begin() + 2 + n + k, params.end());
+  absl::StatusOr<relax::Expr> again = sub.Normalize(relax::MakeCall(test, args));
+  if (!again.ok()) return again.status();
+  absl::StatusOr<relax::Var> result = sub.EmitOutput(*again);
+  if (!result.ok()) return result.status();
+  if (absl::Status s = sub.EndDataflow(); !s.ok()) return s;
+  absl::StatusOr<relax::GlobalVar> body_fn = sub.EmitFuncOutput(*result, params);
+  if (!body_fn.ok()) return body_fn.status();
+
+  // The test: built under a temporary name, moved under its declared one by the caller.
+  if (absl::Status s = sub.BeginFunction(absl::StrCat(plan.test_name, "_definition"), test_params); !s.ok()) return s;
+  if (absl::Status s = sub.BeginDataflow(); !s.ok()) return s;
+  relax::Expr go_on = test_params[1];
+  if (plan.has_trip_count) {
+    absl::StatusOr<relax::Expr> below = inner.EmitOp("less", {test_params[0], test_params[2 + n + k]});
+    if (!below.ok()) return below.status();
+    go_on = *below;
+    if (plan.has_condition) {
+      absl::StatusOr<relax::Expr> both = inner.EmitOp("logical_and", {*below, test_params[1]});
+      if (!both.ok()) return both.status();
+      go_on = *both;
+    }
+  }
+  absl::StatusOr<relax::Var> decided = sub.EmitOutput(go_on);
+  if (!decided.ok()) return decided.status();
+  if (absl::Status s = sub.EndDataflow(); !s.ok()) return s;
+  absl::StatusOr<relax::Expr> step = sub.Normalize(relax::MakeCall(*body_fn, std::vector<relax::Expr>(test_params.begin(), test_params.end())));
+  if (!step.ok()) return step.status();
+  absl::StatusOr<relax::Expr> done = sub.Normalize(relax::MakeTuple(fields));
+  if (!done.ok()) return done.status();
+  absl::StatusOr<relax::Var> joined = sub.Emit(relax::If(new relax::IfNode(*decided, *step, *done)));
+  if (!joined.ok()) return joined.status();
+  absl::StatusOr<relax::GlobalVar> definition = sub.EmitFuncOutput(*joined);
+  if (!definition.ok()) return definition.status();
+  if ((*definition)->name != absl::StrCat(plan.test_name, "_definition")) return absl::InternalError("a Loop's function name is taken");
+
+  if (plan.has_trip_count) built.rest.push_back(trip_count);
+  built.rest.insert(built.rest.end(), outer_args.begin(), outer_args.end());
+  return built;
+}
+
+/*! \brief ONNX Loop: a for loop (trip count), a while loop (condition) or both, with values
+ *  carried from one iteration to the next and scan outputs (one row per iteration, stacked).
+ *  It becomes two private functions that call each other (BuildLoop), so the trip count and
+ *  the condition may be values computed when the model runs and the outputs' sizes with them.
+ *  Carried values keep their shapes where the body does; a shape the body changes becomes
+ *  symbolic. */
+Outputs Loop(OnnxContext& ctx, const onnx::NodeProto& node) {
+  LoopPlan plan;
+  for (const onnx::AttributeProto& attr : node.attribute()) {
+    if (attr.name() == "body") plan.body = &attr.g();
+  }
+  if (plan.body == nullptr) return absl::InvalidArgumentError("needs a body");
+  const onnx::GraphProto& body = *plan.body;
+  if (node.input_size() < 2) return absl::InvalidArgumentError("needs a trip count and a condition input (either may be empty)");
+  const size_t n = static_cast<size_t>(node.input_size()) - 2;
+  if (body.input_size() != static_cast<int>(n) + 2 || body.output_size() < static_cast<int>(n) + 1 ||
+      node.output_size() > body.output_size() - 1) {
+    return absl::InvalidArgumentError(absl::StrCat("the body takes ", body.input_size(), " values and gives ", body.output_size(), "; the node has ",
+                                                   node.input_size(), " inputs and ", node.output_size(), " outputs"));
+  }
+  plan.has_trip_count = ctx.HasInput(node, 0);
+  plan.has_condition = ctx.HasInput(node, 1);
+  if (!plan.has_trip_count && !plan.has_condition) {
+    return absl::InvalidArgumentError("has neither a trip count nor a condition: it would never end");
+  }
+  relax::Expr trip_count, condition = Scalar(1, DataType::Bool());
+  auto one_element = [&](int input, const char* what, bool integer) -> absl::StatusOr<relax::Expr> {
+    absl::StatusOr<relax::Expr> v = ctx.Input(node, input);
+    if (!v.ok()) return v.status();
+    const relax::TensorStructInfoNode* t = TensorOf(*v);
+    bool ok = t != nullptr && t->HasKnownShape() && (integer ? t->dtype.is_int() : (t->dtype.is_bool() || t->dtype.is_int()));
+    for (const tir::PrimExpr& d : ok ? t->Dims() : std::vector<tir::PrimExpr>()) ok = ok && tir::AsConstInt(d) && *tir::AsConstInt(d) == 1;
+    if (!ok) return absl::InvalidArgumentError(absl::StrCat("the ", what, " must be a one-element ", integer ? "integer" : "bool", " tensor, not ",
+                                                            relax::StructInfoToString((*v)->struct_info())));
+    return v;
+  };
+  if (plan.has_trip_count) {
+    absl::StatusOr<relax::Expr> v = one_element(0, "trip count", true);
+    if (!v.ok()) return v.status();
+    trip_count = *v;
+    plan.trip_count_sinfo = trip_count->struct_info();
+  }
+  if (plan.has_condition) {
+    absl::StatusOr<relax::Expr> v = one_element(1, "condition", false);
+    if (!v.ok()) return v.status();
+    condition = *v;
+  }
+  plan.condition_sinfo = condition->struct_info();
+  std::vector<relax::Expr> initial;
+  for (size_t j = 0; j < n; ++j) {
+    absl::StatusOr<relax::Expr> v = ctx.Input(node, static_cast<int>(2 + j));
+    if (!v.ok()) return v.status();
+    const relax::TensorStructInfoNode* t = TensorOf(*v);
+    if (t == nullptr || t->ndim < 0) return absl::UnimplementedError(absl::StrCat("loop-carried value ", j, " must be a tensor of known rank"));
+    initial.push_back(*v);
+    const std::string prefix = absl::StrCat(SanitizeIdentifier(body.input(2 + j).name()), "_d");
+    plan.free.push_back(std::vector<bool>(t->ndim, !t->HasKnownShape()));
+    plan.carried.push_back(t->HasKnownShape() ? (*v)->struct_info() : FreeDims(relax::TensorSInfoUnknownShape(t->dtype, t->ndim), plan.free.back(), prefix));
+  }
+  const std::string base = SanitizeIdentifier(node.name().empty() ? node.output(0) : node.name());
+  plan.test_name = ctx.bb().module().GetUniqueName(base);
+  plan.body_name = ctx.bb().module().GetUniqueName(absl::StrCat(base, "_body"));
+  for (;;) {
+    relax::BlockBuilder sub(ctx.bb().module());
+    absl::StatusOr<std::variant<std::vector<std::pair<size_t, std::vector<bool>>>, BuiltLoop>> built = BuildLoop(ctx, sub, plan, trip_count);
+    if (!built.ok()) return built.status();
+    if (const auto* changed = std::get_if<std::vector<std::pair<size_t, std::vector<bool>>>>(&*built)) {
+      // Each attempt frees at least one more dimension: the shapes settle.
+      for (const auto& [j, differ] : *changed) {
+        for (size_t d = 0; d < differ.size(); ++d) plan.free[j][d] = plan.free[j][d] || differ[d];
+        plan.carried[j] = FreeDims(plan.carried[j], differ, absl::StrCat(SanitizeIdentifier(body.input(2 + j).name()), "_d"));
+      }
+      continue;
+    }
+    // The test's definition takes the name (and the signature) it was declared under.
+    const std::string definition = absl::StrCat(plan.test_name, "_definition");
+    const relax::Function defined = sub.module().LookupFunction(definition);
+    const relax::StructInfo ret = sub.module().LookupFunction(plan.test_name)->ret_struct_info;
+    if (absl::Status s = sub.UpdateFunc(definition, relax::MakeFunction(defined->params, defined->body, ret, defined->attrs)); !s.ok()) return s;
+    if (absl::Status s = MoveFunctions(ctx, sub, {{plan.test_name, ""}, {definition, plan.test_name}}); !s.ok()) return s;
+    std::vector<relax::Expr> args = {Scalar(0, DataType::Int64()), condition};
+    args.insert(args.end(), initial.begin(), initial.end());
+    const BuiltLoop& loop = std::get<BuiltLoop>(*built);
+    args.insert(args.end(), loop.rest.begin(), loop.rest.end());
+    absl::StatusOr<relax::Expr> call = ctx.bb().Normalize(relax::MakeCall(relax::MakeGlobalVar(plan.test_name), args));
+    if (!call.ok()) return call.status();
+    absl::StatusOr<relax::Var> looped = ctx.bb().Emit(*call);
+    if (!looped.ok()) return looped.status();
+    // Each output in the type the loop gives it: a carried value's own where the body keeps
+    // it, else new variables (`<output>_dim<k>`), as results of data-dependent size are.
+    std::vector<relax::Expr> values;
+    for (int o = 0; o < node.output_size(); ++o) {
+      absl::StatusOr<relax::Expr> item = relax::MakeTupleGetItem(*looped, o);
+      if (!item.ok()) return item.status();
+      absl::StatusOr<relax::Var> bound = ctx.bb().Emit(*item);
+      if (!bound.ok()) return bound.status();
+      const auto* t = (*bound)->struct_info().as<relax::TensorStructInfoNode>();
+      std::vector<tir::PrimExpr> dims(t->ndim);
+      if (static_cast<size_t>(o) >= n) {
+        dims = loop.scan_dims[o - n];
+      } else if (SameDims(plan.carried[o], initial[o]->struct_info())) {
+        dims = plan.carried[o].as<relax::TensorStructInfoNode>()->Dims();
+      }
+      for (int d = 0; d < t->ndim; ++d) {
+        if (!dims[d].defined()) dims[d] = tir::MakeVar(absl::StrCat(SanitizeIdentifier(node.output(o)), "_dim", d), DataType::Int64());
+      }
+      absl::StatusOr<relax::Expr> named = ctx.EmitOp("match_cast", {*bound}, {}, {relax::TensorSInfoOfDims(dims, t->dtype)});
+      if (!named.ok()) return named.status();
+      values.push_back(*named);
+    }
+    return values;
+  }
+}
+
 }  // namespace
 
 void RegisterControlFlowOnnxConverters(OnnxConverterRegistry& r) {
   r.Register("If", If);
   r.Register("Scan", Scan);
+  r.Register("Loop", Loop);
 }
 
 }  // namespace onnx_import

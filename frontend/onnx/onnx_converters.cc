@@ -372,11 +372,59 @@ OnnxConverter ArgReduce(const char* op) {
 
 /*! \brief Slice of a computed tensor (constant data is evaluated at import): constant starts,
  *  ends, axes and steps become a strided_slice. */
+/*! \brief Slice whose starts, ends or steps are computed when the model runs (a loop's iteration
+ *  number, a length read from data): the library slices (mlc.slice) and the sliced axes' lengths
+ *  are new variables (`<output>_dim<axis>`). The axes must be constant. */
+Outputs SliceAtRunTime(OnnxContext& ctx, const onnx::NodeProto& node, const relax::Expr& x) {
+  const relax::TensorStructInfoNode* t = TensorOf(x);
+  if (t == nullptr || !t->HasKnownShape()) return absl::InvalidArgumentError("the input of a Slice with computed bounds needs a known shape");
+  std::vector<relax::Expr> args = {x};
+  for (int i = 1; i <= 2; ++i) {
+    absl::StatusOr<relax::Expr> bound = ctx.Input(node, i);
+    if (!bound.ok()) return bound.status();
+    const relax::TensorStructInfoNode* b = TensorOf(*bound);
+    if (b == nullptr || !b->HasKnownShape() || b->ndim != 1 || tir::AsConstInt(b->Dims()[0]) == nullptr) {
+      return absl::InvalidArgumentError(absl::StrCat(i == 1 ? "starts" : "ends", " must be a 1-d tensor of static length"));
+    }
+    args.push_back(*bound);
+  }
+  const int64_t count = *tir::AsConstInt(TensorOf(args[1])->Dims()[0]);
+  std::vector<int64_t> axes;
+  if (ctx.HasInput(node, 3)) {
+    absl::StatusOr<std::vector<int64_t>> given = ctx.ConstantInts(node, 3, "axes");
+    if (!given.ok()) return given.status();
+    axes = *given;
+  } else {
+    for (int64_t d = 0; d < count; ++d) axes.push_back(d);
+  }
+  if (static_cast<int64_t>(axes.size()) != count) return absl::InvalidArgumentError("starts and axes differ in length");
+  args.push_back(relax::MakeConstant(Int64Tensor(axes)));
+  if (ctx.HasInput(node, 4)) {
+    absl::StatusOr<relax::Expr> steps = ctx.Input(node, 4);
+    if (!steps.ok()) return steps.status();
+    args.push_back(*steps);
+  } else {
+    args.push_back(relax::MakeConstant(Int64Tensor(std::vector<int64_t>(count, 1))));
+  }
+  std::vector<tir::PrimExpr> dims = t->Dims();
+  for (int64_t& axis : axes) {
+    if (axis < 0) axis += t->ndim;
+    if (axis < 0 || axis >= t->ndim) return absl::InvalidArgumentError(absl::StrCat("axis ", axis, " is out of range"));
+    dims[axis] = tir::MakeVar(absl::StrCat(SanitizeIdentifier(node.output(0)), "_dim", axis), DataType::Int64());
+  }
+  return CallAllocating(ctx, "mlc.slice", std::move(args), {{t->dtype, dims}});
+}
+
 Outputs Slice(OnnxContext& ctx, const onnx::NodeProto& node) {
   absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
   if (!x.ok()) return x.status();
   std::vector<std::vector<int64_t>> v(4);
   const char* names[] = {"starts", "ends", "axes", "steps"};
+  for (int i : {1, 2, 4}) {
+    if (ctx.opset() >= 10 && ctx.HasInput(node, i) && ctx.ConstantInput(node, i) == nullptr) {
+      return SliceAtRunTime(ctx, node, *x);
+    }
+  }
   for (int i = 1; i <= 4; ++i) {
     if (!ctx.HasInput(node, i)) continue;
     absl::StatusOr<std::vector<int64_t>> values = ctx.ConstantInts(node, i, names[i - 1]);

@@ -133,8 +133,87 @@ def scan_case(out):
     return save_case(out, "scan_reverse_axes", path, [h0, a, b], [h.astype(np.float32), np.stack(ys, 1).astype(np.float32)])
 
 
+@torch.jit.script_if_tracing
+def _smooth_then_grow(x, limit: float):
+    # Scripted inside a trace: a for loop over the rows (trip count from the shape) and a while
+    # loop whose condition the data decide; torch.onnx exports both as ONNX Loop.
+    h = torch.zeros_like(x[0])
+    for i in range(x.size(0)):
+        h = torch.tanh(h * 0.5 + x[i])
+    while bool(h.abs().sum() < limit):
+        h = h * 2.0
+    return h
+
+
+def loop_cases(out):
+    """ONNX Loop built with onnx.helper: the trip count an input, a condition the body computes
+    from an outer input (the loop stops early), a carried value that grows by a row each
+    iteration, a carried state, a row read with the iteration number (Gather) and a scan output;
+    a Slice whose bounds the iteration number gives; and 1000 iterations, which run only because
+    the VM's tail calls keep the depth constant. NumPy is the reference."""
+    from onnx import TensorProto, helper, numpy_helper
+    rng = np.random.default_rng(4)
+    a, b = rng.standard_normal((3,)).astype(np.float32), rng.standard_normal((12, 3)).astype(np.float32)
+    info = lambda name, dtype, shape: helper.make_tensor_value_info(name, dtype, shape)  # noqa: E731
+    f32, i64, flag = TensorProto.FLOAT, TensorProto.INT64, TensorProto.BOOL
+    one = helper.make_tensor("one", i64, [], [1])
+    body = helper.make_graph(
+        [helper.make_node("Gather", ["b", "i"], ["b_i"], axis=0), helper.make_node("Mul", ["h", "a"], ["ha"]),
+         helper.make_node("Add", ["ha", "b_i"], ["pre"]), helper.make_node("Tanh", ["pre"], ["h_next"]),
+         helper.make_node("Unsqueeze", ["h_next", "zero"], ["row"]), helper.make_node("Concat", ["hist", "row"], ["hist_next"], axis=0),
+         helper.make_node("Add", ["i", "one"], ["i1"]), helper.make_node("Less", ["i1", "stop"], ["go_on"]),
+         helper.make_node("Reshape", ["i", "shape1"], ["i_1d"]), helper.make_node("Reshape", ["i1", "shape1"], ["i1_1d"]),
+         helper.make_node("Slice", ["b", "i_1d", "i1_1d", "zero"], ["b_slice"]), helper.make_node("Mul", ["b_slice", "a"], ["y"])],
+        "body", [info("i", i64, []), info("cond", flag, []), info("h", f32, [3]), info("hist", f32, ["n", 3])],
+        [info("go_on", flag, []), info("h_next", f32, [3]), info("hist_next", f32, ["m", 3]), info("y", f32, [1, 3])],
+        initializer=[one, helper.make_tensor("zero", i64, [1], [0]), helper.make_tensor("shape1", i64, [1], [1])])
+    loop = helper.make_node("Loop", ["trips", "start", "h0", "hist0"], ["h", "hist", "ys"], body=body)
+    graph = helper.make_graph(
+        [loop], "loop", [info("trips", i64, []), info("start", flag, []), info("h0", f32, [3]), info("stop", i64, [])],
+        [info("h", f32, [3]), info("hist", f32, ["k", 3]), info("ys", f32, ["t", 1, 3])],
+        initializer=[numpy_helper.from_array(a, "a"), numpy_helper.from_array(b, "b"), numpy_helper.from_array(np.zeros((0, 3), np.float32), "hist0")])
+    path = os.path.join(out, "loop_early_exit.onnx")
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), path)
+    cases = []
+    for trips, stop in ((10, 7), (4, 100)):
+        h, hist, ys = rng.standard_normal((3,)).astype(np.float32), [], []
+        h0 = h
+        for i in range(trips):
+            h = np.tanh(h * a + b[i])
+            hist.append(h)
+            ys.append((b[i:i + 1] * a))
+            if not i + 1 < stop:
+                break
+        name = f"loop_trips{trips}_stop{stop}"
+        cases.append(save_case(out, name, path, [np.array(trips, np.int64), np.array(True), h0, np.array(stop, np.int64)],
+                               [h.astype(np.float32), np.stack(hist).astype(np.float32), np.stack(ys).astype(np.float32)]))
+
+    # 1000 iterations of x = x * 0.999 + 1: deeper than any call stack the VM allows.
+    body = helper.make_graph(
+        [helper.make_node("Mul", ["x", "decay"], ["xd"]), helper.make_node("Add", ["xd", "inc"], ["x_next"]),
+         helper.make_node("Identity", ["cond"], ["cond_out"])],
+        "body", [info("i", i64, []), info("cond", flag, []), info("x", f32, [2])], [info("cond_out", flag, []), info("x_next", f32, [2])],
+        initializer=[helper.make_tensor("decay", f32, [], [0.999]), helper.make_tensor("inc", f32, [], [1.0])])
+    graph = helper.make_graph([helper.make_node("Loop", ["trips", "", "x0"], ["x"], body=body)], "deep",
+                              [info("trips", i64, []), info("x0", f32, [2])], [info("x", f32, [2])])
+    path = os.path.join(out, "loop_1000_iterations.onnx")
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), path)
+    x0 = np.array([0.5, -3.0], np.float32)
+    x = x0.copy()
+    for _ in range(1000):
+        x = (x * np.float32(0.999) + np.float32(1.0)).astype(np.float32)
+    cases.append(save_case(out, "loop_1000_iterations", path, [np.array(1000, np.int64), x0], [x]))
+    cases.append(torch_onnx_case(out, "loop_scripted", _SmoothThenGrow().eval(), (torch.randn(5, 4) * 0.1,), 13, ["x"]))
+    return cases
+
+
+class _SmoothThenGrow(torch.nn.Module):
+    def forward(self, x):
+        return _smooth_then_grow(x, 8.0) + 1
+
+
 def control_flow_cases(out):
-    """ONNX Scan, If on a condition known only when the model runs (a scripted branch, taken each
+    """ONNX Loop, Scan, If on a condition known only when the model runs (a scripted branch, taken each
     way), and torchvision's batched_nms (NonMaxSuppression per class) with the boxes it keeps."""
     import torchvision
     torch.manual_seed(2)
@@ -156,7 +235,7 @@ def control_flow_cases(out):
     boxes = torch.cat([corner, corner + torch.rand(30, 2) * 5 + 1], 1)
     classes = torch.randint(0, 3, (30,))
     model = Branch().eval()
-    return [scan_case(out),
+    return loop_cases(out) + [scan_case(out),
             torch_onnx_case(out, "if_taken", model, (torch.rand(3, 5) + 0.1,), 13, ["x"]),
             torch_onnx_case(out, "if_not_taken", model, (-torch.rand(3, 5) - 0.1,), 13, ["x"]),
             torch_onnx_case(out, "batched_nms", BatchedNms().eval(), (boxes, torch.rand(30), classes), 13,
