@@ -220,6 +220,27 @@ TEST(ParseErrors, MetadataWithoutConstants) {
                                        "has no metadata section"));
 }
 
+TEST(ParseErrors, AFunctionThatCallsItselfNeedsAReturnAnnotation) {
+  const std::string recursive = R"(@I.ir_module
+class M:
+    @R.function(private=True)
+    def halve(x: R.Tensor((), "float32")) -> R.Tensor((), "float32"):
+        cls = M
+        with R.dataflow():
+            big = R.greater(x, R.const(1, "float32"))
+            half = R.multiply(x, R.const(0.5, "float32"))
+            R.output(big, half)
+        if big:
+            r: R.Tensor((), "float32") = cls.halve(half)
+        else:
+            r: R.Tensor((), "float32") = x
+        return r
+)";
+  EXPECT_EQ(ErrorOf(recursive), "<parsed>");
+  EXPECT_EQ(ErrorOf(Replace(recursive, " -> R.Tensor((), \"float32\"):", ":")),
+            "bad.py:4:5: function halve calls itself (directly or through others) and needs a return annotation");
+}
+
 TEST(ParseErrors, DeepNestingIsAnErrorNotACrash) {
   std::string deep = std::string(5000, '(') + "1" + std::string(5000, ')');
   std::string text = Replace(kGood, "R.multiply(x, y)", deep);

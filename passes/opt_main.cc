@@ -28,7 +28,7 @@
 ABSL_FLAG(std::string, in, "", "IRModule to transform (*.irpb)");
 ABSL_FLAG(std::string, out, "", "IRModule to write (*.irpb)");
 ABSL_FLAG(std::string, target, "", "target to compile for (llvm -mcpu=native, x86-64-v3, znver4, ...); recorded in the module");
-ABSL_FLAG(std::string, passes, "default", "pipeline: pass,pass{option=value,...},... or a named pipeline (default, native, O0)");
+ABSL_FLAG(std::string, passes, "default", "pipeline: pass,pass{option=value,...},... or a named pipeline (default, blas, O0: passes/pipelines.cc)");
 ABSL_FLAG(std::string, quantize, "", "quantized weights before the pipeline: q8 or q4 (int8 / int4 codes, fp16 scales per group of 32; activations quantized per block when the kernel runs, as llama.cpp does; none)");
 ABSL_FLAG(bool, print_after_all, false, "print the module after every pass (to stderr)");
 ABSL_FLAG(std::string, print_after, "", "comma-separated passes after which to print the module");

@@ -241,9 +241,14 @@ struct ScanAxes {
   std::vector<int64_t> in_axes, in_reverse, out_axes, out_reverse;
 };
 
-/*! \brief One Scan over `scans`, from `states`, unrolled: the final states, then each scan
+absl::StatusOr<std::vector<relax::Expr>> ScanAsLoop(OnnxContext& ctx, const std::string& name, const onnx::GraphProto& body,
+                                                    const std::vector<relax::Expr>& states, const std::vector<relax::Expr>& scans,
+                                                    const ScanAxes& a, const tir::PrimExpr& length);
+
+/*! \brief One Scan over `scans`, from `states`, unrolled (a sequence of a static length up to
+ *         kMaxUnrolledScanSteps; a longer or symbolic one runs as a Loop): the final states, then each scan
  *         output stacked along its axis. */
-absl::StatusOr<std::vector<relax::Expr>> UnrollScan(OnnxContext& ctx, const onnx::GraphProto& body, std::vector<relax::Expr> states,
+absl::StatusOr<std::vector<relax::Expr>> UnrollScan(OnnxContext& ctx, const std::string& name, const onnx::GraphProto& body, std::vector<relax::Expr> states,
                                                     const std::vector<relax::Expr>& scans, const ScanAxes& a) {
   const size_t n = states.size(), k = static_cast<size_t>(body.output_size()) - n;
   int64_t steps = -1;
@@ -255,15 +260,13 @@ absl::StatusOr<std::vector<relax::Expr>> UnrollScan(OnnxContext& ctx, const onnx
     if (axis < 0 || axis >= t->ndim) return absl::InvalidArgumentError(absl::StrCat("scan input ", j, ": axis ", a.in_axes[j], " out of range"));
     const tir::PrimExpr extent = t->Dims()[axis];  // held: AsConstInt points into it
     const int64_t* length = tir::AsConstInt(extent);
-    if (length == nullptr) return absl::UnimplementedError("Scan over a sequence of symbolic length (Scan is unrolled at import)");
+    if (length == nullptr) return ScanAsLoop(ctx, name, body, states, scans, a, extent);
     if (steps >= 0 && *length != steps) return absl::InvalidArgumentError("the scan inputs differ in sequence length");
     steps = *length;
     axes.push_back(axis);
   }
   if (steps < 0) return absl::InvalidArgumentError("needs at least one scan input");
-  if (steps > kMaxUnrolledScanSteps) {
-    return absl::UnimplementedError(absl::StrCat("Scan of ", steps, " steps (Scan is unrolled at import, up to ", kMaxUnrolledScanSteps, " steps)"));
-  }
+  if (steps > kMaxUnrolledScanSteps) return ScanAsLoop(ctx, name, body, states, scans, a, tir::I64(steps));
   if (absl::Status s = SetInitializers(ctx, body); !s.ok()) return s;  // the same constants every step
   std::vector<std::vector<relax::Expr>> outputs(k);
   for (int64_t step = 0; step < steps; ++step) {
@@ -336,10 +339,11 @@ Outputs Scan(OnnxContext& ctx, const onnx::NodeProto& node) {
     if (!v.ok()) return v.status();
     values.push_back(*v);
   }
-  auto run = [&](const std::vector<relax::Expr>& all) {
-    return UnrollScan(ctx, *body, {all.begin(), all.begin() + n}, {all.begin() + n, all.end()}, axes);
+  const std::string name = SanitizeIdentifier(node.name().empty() ? node.output(0) : node.name());
+  auto run = [&](const std::vector<relax::Expr>& all, const std::string& instance) {
+    return UnrollScan(ctx, instance, *body, {all.begin(), all.begin() + n}, {all.begin() + n, all.end()}, axes);
   };
-  if (!batched) return run(values);
+  if (!batched) return run(values, name);
   const relax::TensorStructInfoNode* first = TensorOf(values[0]);
   const tir::PrimExpr batch_dim = first != nullptr && first->HasKnownShape() && first->ndim > 0 ? first->Dims()[0] : tir::PrimExpr();
   const int64_t* batch = batch_dim.defined() ? tir::AsConstInt(batch_dim) : nullptr;
@@ -352,7 +356,7 @@ Outputs Scan(OnnxContext& ctx, const onnx::NodeProto& node) {
       if (!e.ok()) return e.status();
       element.push_back(*e);
     }
-    absl::StatusOr<std::vector<relax::Expr>> got = run(element);
+    absl::StatusOr<std::vector<relax::Expr>> got = run(element, absl::StrCat(name, "_batch", b));
     if (!got.ok()) return got.status();
     for (size_t o = 0; o < got->size(); ++o) results[o].push_back((*got)[o]);
   }
@@ -700,6 +704,97 @@ Outputs Loop(OnnxContext& ctx, const onnx::NodeProto& node) {
     }
     return values;
   }
+}
+
+/*! \brief A Scan over a sequence too long to unroll, or of symbolic length, as the Loop it is:
+ *  the trip count the length, the body the Scan's with each scan input's element taken at the
+ *  iteration number (counted from the end for a reverse input) in front; the scan outputs come
+ *  out stacked on axis 0 in iteration order, then reversed and moved to their axes. */
+absl::StatusOr<std::vector<relax::Expr>> ScanAsLoop(OnnxContext& ctx, const std::string& name, const onnx::GraphProto& body,
+                                                    const std::vector<relax::Expr>& states, const std::vector<relax::Expr>& scans,
+                                                    const ScanAxes& a, const tir::PrimExpr& length) {
+  const std::string prefix = name + "_";  // the values the loop reads from outside
+  const size_t n = states.size(), m = scans.size(), k = static_cast<size_t>(body.output_size()) - n;
+  absl::StatusOr<relax::Expr> trips = ctx.SizeAsTensor(length);
+  if (!trips.ok()) return trips.status();
+  absl::StatusOr<relax::Expr> last = ctx.EmitOp("subtract", {*trips, Scalar(1, DataType::Int64())});
+  if (!last.ok()) return last.status();
+  onnx::NodeProto loop;
+  loop.set_op_type("Loop");
+  loop.set_name(absl::StrCat(prefix, "loop"));
+  ctx.SetValue(prefix + "trips", *trips);
+  ctx.SetValue(prefix + "last", *last);
+  loop.add_input(prefix + "trips");
+  loop.add_input("");
+  for (size_t i = 0; i < n; ++i) {
+    ctx.SetValue(absl::StrCat(prefix, "state", i), states[i]);
+    loop.add_input(absl::StrCat(prefix, "state", i));
+  }
+  for (size_t o = 0; o < n + k; ++o) loop.add_output(absl::StrCat(prefix, "out", o));
+  onnx::AttributeProto* attr = loop.add_attribute();
+  attr->set_name("body");
+  attr->set_type(onnx::AttributeProto::GRAPH);
+  onnx::GraphProto& g = *attr->mutable_g();
+  g.set_name(body.name());
+  *g.mutable_initializer() = body.initializer();
+  g.add_input()->set_name(prefix + "i");
+  g.add_input()->set_name(prefix + "cond");
+  for (size_t i = 0; i < n; ++i) *g.add_input() = body.input(static_cast<int>(i));
+  for (size_t j = 0; j < m; ++j) {
+    const int64_t rank = TensorOf(scans[j])->ndim, axis = a.in_axes[j] < 0 ? a.in_axes[j] + rank : a.in_axes[j];
+    ctx.SetValue(absl::StrCat(prefix, "seq", j), scans[j]);
+    std::string index = prefix + "i";
+    if (a.in_reverse[j]) {
+      index = absl::StrCat(prefix, "back", j);
+      onnx::NodeProto* back = g.add_node();
+      back->set_op_type("Sub");
+      back->add_input(prefix + "last");
+      back->add_input(prefix + "i");
+      back->add_output(index);
+    }
+    onnx::NodeProto* take = g.add_node();
+    take->set_op_type("Gather");
+    take->add_input(absl::StrCat(prefix, "seq", j));
+    take->add_input(index);
+    take->add_output(body.input(static_cast<int>(n + j)).name());
+    onnx::AttributeProto* along = take->add_attribute();
+    along->set_name("axis");
+    along->set_type(onnx::AttributeProto::INT);
+    along->set_i(axis);
+  }
+  for (const onnx::NodeProto& node : body.node()) *g.add_node() = node;
+  onnx::NodeProto* keep = g.add_node();
+  keep->set_op_type("Identity");
+  keep->add_input(prefix + "cond");
+  keep->add_output(prefix + "cond_out");
+  g.add_output()->set_name(prefix + "cond_out");
+  for (const onnx::ValueInfoProto& out : body.output()) *g.add_output() = out;
+  absl::StatusOr<std::vector<relax::Expr>> looped = Loop(ctx, loop);
+  if (!looped.ok()) return looped.status();
+  std::vector<relax::Expr> results(looped->begin(), looped->begin() + n);
+  for (size_t o = 0; o < k; ++o) {
+    relax::Expr stacked = (*looped)[n + o];
+    const int64_t rank = TensorOf(stacked)->ndim, axis = a.out_axes[o] < 0 ? a.out_axes[o] + rank : a.out_axes[o];
+    if (axis < 0 || axis >= rank) return absl::InvalidArgumentError(absl::StrCat("scan output ", o, ": axis ", a.out_axes[o], " out of range"));
+    if (a.out_reverse[o]) {
+      absl::StatusOr<relax::Expr> reversed = ctx.EmitOp(
+          "strided_slice", {stacked},
+          {{"axes", std::vector<int64_t>{0}}, {"begin", std::vector<int64_t>{-1}}, {"end", std::vector<int64_t>{-(int64_t{1} << 40)}},
+           {"strides", std::vector<int64_t>{-1}}});
+      if (!reversed.ok()) return reversed.status();
+      stacked = *reversed;
+    }
+    if (axis != 0) {
+      std::vector<int64_t> order;
+      for (int64_t d = 1; d < rank; ++d) order.push_back(d);
+      order.insert(order.begin() + axis, 0);
+      absl::StatusOr<relax::Expr> moved = ctx.EmitOp("permute_dims", {stacked}, {{"axes", order}});
+      if (!moved.ok()) return moved.status();
+      stacked = *moved;
+    }
+    results.push_back(stacked);
+  }
+  return results;
 }
 
 }  // namespace

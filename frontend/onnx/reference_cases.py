@@ -109,28 +109,33 @@ def _scale_or_shift(x, w):
         return torch.relu(x) - w
 
 
-def scan_case(out):
+def scan_case(out, name="scan_reverse_axes", steps=6, length=6):
     """ONNX Scan (opset 16) built with onnx.helper: a running state h = tanh(h * a_t + b_t) over a
-    read back to front and b along its axis 1, emitting h * 2 stacked on axis 1; NumPy is the
-    reference."""
+    read back to front and b along its axis 1, emitting h * 2 stacked on axis 1 and h stacked
+    back to front; NumPy is the reference. `length` is the sequence's declared length (a name
+    makes it symbolic); 6 steps unroll, a longer or symbolic sequence runs as a loop."""
     from onnx import TensorProto, helper
     rng = np.random.default_rng(3)
-    h0, a, b = (rng.standard_normal(shape).astype(np.float32) for shape in ((4,), (6, 4), (4, 6)))
+    h0, a, b = (rng.standard_normal(shape).astype(np.float32) for shape in ((4,), (steps, 4), (4, steps)))
     info = lambda name, shape: helper.make_tensor_value_info(name, TensorProto.FLOAT, shape)  # noqa: E731
     body = helper.make_graph(
         [helper.make_node("Mul", ["h", "a_t"], ["ha"]), helper.make_node("Add", ["ha", "b_t"], ["pre"]),
-         helper.make_node("Tanh", ["pre"], ["h_next"]), helper.make_node("Add", ["h_next", "h_next"], ["y_t"])],
-        "step", [info("h", [4]), info("a_t", [4]), info("b_t", [4])], [info("h_next", [4]), info("y_t", [4])])
-    scan = helper.make_node("Scan", ["h0", "a", "b"], ["h", "ys"], body=body, num_scan_inputs=2,
-                            scan_input_axes=[0, 1], scan_input_directions=[1, 0], scan_output_axes=[1])
-    graph = helper.make_graph([scan], "scan", [info("h0", [4]), info("a", [6, 4]), info("b", [4, 6])], [info("h", [4]), info("ys", [4, 6])])
-    path = os.path.join(out, "scan_reverse_axes.onnx")
+         helper.make_node("Tanh", ["pre"], ["h_next"]), helper.make_node("Add", ["h_next", "h_next"], ["y_t"]),
+         helper.make_node("Identity", ["h_next"], ["z_t"])],
+        "step", [info("h", [4]), info("a_t", [4]), info("b_t", [4])], [info("h_next", [4]), info("y_t", [4]), info("z_t", [4])])
+    scan = helper.make_node("Scan", ["h0", "a", "b"], ["h", "ys", "zs"], body=body, num_scan_inputs=2,
+                            scan_input_axes=[0, 1], scan_input_directions=[1, 0], scan_output_axes=[1, 0],
+                            scan_output_directions=[0, 1])
+    graph = helper.make_graph([scan], "scan", [info("h0", [4]), info("a", [length, 4]), info("b", [4, length])],
+                              [info("h", [4]), info("ys", [4, length]), info("zs", [length, 4])])
+    path = os.path.join(out, name + ".onnx")
     onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 16)]), path)
     h, ys = h0, []
-    for t in range(6):
-        h = np.tanh(h * a[5 - t] + b[:, t])
-        ys.append(2 * h)
-    return save_case(out, "scan_reverse_axes", path, [h0, a, b], [h.astype(np.float32), np.stack(ys, 1).astype(np.float32)])
+    for t in range(steps):
+        h = np.tanh(h * a[steps - 1 - t] + b[:, t])
+        ys.append(h)
+    return save_case(out, name, path, [h0, a, b],
+                     [h.astype(np.float32), 2 * np.stack(ys, 1).astype(np.float32), np.stack(ys[::-1]).astype(np.float32)])
 
 
 @torch.jit.script_if_tracing
@@ -235,7 +240,7 @@ def control_flow_cases(out):
     boxes = torch.cat([corner, corner + torch.rand(30, 2) * 5 + 1], 1)
     classes = torch.randint(0, 3, (30,))
     model = Branch().eval()
-    return loop_cases(out) + [scan_case(out),
+    return loop_cases(out) + [scan_case(out), scan_case(out, "scan_300_steps", 300, 300), scan_case(out, "scan_symbolic", 9, "T"),
             torch_onnx_case(out, "if_taken", model, (torch.rand(3, 5) + 0.1,), 13, ["x"]),
             torch_onnx_case(out, "if_not_taken", model, (-torch.rand(3, 5) - 0.1,), 13, ["x"]),
             torch_onnx_case(out, "batched_nms", BatchedNms().eval(), (boxes, torch.rand(30), classes), 13,

@@ -980,7 +980,33 @@ class RelaxConverter {
         constants_(constants),
         constant_cache_(constant_cache) {}
 
+  /*! \brief The signature alone (parameters and declared result) with an empty body, for the
+   *         calls of a function converted before its body is (it calls itself, directly or not). */
+  absl::StatusOr<relax::Function> Declare(const AstPtr& def) {
+    MLC_ASSIGN_OR_RETURN(params, Params(def));
+    if (def->a == nullptr || def->a->kind == AstKind::kNone) {
+      return err_.Error(def, absl::StrCat("function ", def->text, " calls itself (directly or through others) and needs a return annotation"));
+    }
+    defining_shape_vars_ = true;
+    MLC_ASSIGN_OR_RETURN(ret, ParseStructInfo(err_, def->a));
+    defining_shape_vars_ = false;
+    return relax::MakeFunction(params, relax::SeqExpr(new relax::SeqExprNode({}, relax::MakeTuple({}))), ret);
+  }
+
   absl::StatusOr<relax::Function> Convert(const AstPtr& def, bool is_private) {
+    MLC_ASSIGN_OR_RETURN(params, Params(def));
+    defining_shape_vars_ = true;
+    StructInfo declared_ret;
+    if (def->a != nullptr && def->a->kind != AstKind::kNone) {
+      MLC_ASSIGN_OR_RETURN(ret, ParseStructInfo(err_, def->a));
+      declared_ret = ret;
+    }
+    defining_shape_vars_ = false;
+    return ConvertBody(def, is_private, params, declared_ret);
+  }
+
+  /*! \brief The parameters, which define the shape variables of their annotations. */
+  absl::StatusOr<std::vector<relax::Var>> Params(const AstPtr& def) {
     std::vector<relax::Var> params;
     defining_shape_vars_ = true;
     for (const Param& p : def->params) {
@@ -994,12 +1020,12 @@ class RelaxConverter {
       vars_[p.name] = v;
       params.push_back(v);
     }
-    StructInfo declared_ret;
-    if (def->a != nullptr && def->a->kind != AstKind::kNone) {
-      MLC_ASSIGN_OR_RETURN(ret, ParseStructInfo(err_, def->a));
-      declared_ret = ret;
-    }
     defining_shape_vars_ = false;
+    return params;
+  }
+
+  absl::StatusOr<relax::Function> ConvertBody(const AstPtr& def, bool is_private, const std::vector<relax::Var>& params,
+                                              const StructInfo& declared_ret) {
     Attrs attrs;
     relax::Expr result;
     const std::vector<AstPtr>& body = def->body;
@@ -1934,13 +1960,23 @@ class ModuleConverter {
     std::function<absl::Status(const FunctionDecl&)> convert = [&](const FunctionDecl& d) -> absl::Status {
       const std::string& name = d.def->text;
       if (done.count(name)) return absl::OkStatus();
-      if (visiting.count(name)) return err_.Error(d.def, absl::StrCat("recursive graph function ", name, " is not supported"));
+      // A function on a cycle of calls (a loop written as recursion) is declared first, its
+      // signature enough for the calls converted before its body.
+      auto declare = [&]() -> absl::Status {
+        if (mod_.Contains(name)) return absl::OkStatus();
+        RelaxConverter converter(err_, mod_, function_names_, prim_names_, class_name_, constants_, &constant_cache_);
+        MLC_ASSIGN_OR_RETURN(signature, converter.Declare(d.def));
+        mod_.Add(name, signature);
+        return absl::OkStatus();
+      };
+      if (visiting.count(name)) return declare();
       visiting.insert(name);
       std::set<std::string> refs;
       for (const AstPtr& s : d.def->body) CollectNames(s, &refs);
       for (const std::string& r : refs) {
         auto it = graph_decls.find(r);
-        if (it != graph_decls.end() && r != name) MLC_RETURN_IF_ERROR(convert(*it->second));
+        if (it == graph_decls.end()) continue;
+        MLC_RETURN_IF_ERROR(r == name ? declare() : convert(*it->second));
       }
       RelaxConverter converter(err_, mod_, function_names_, prim_names_, class_name_, constants_, &constant_cache_);
       MLC_ASSIGN_OR_RETURN(func, converter.Convert(d.def, d.is_private));
