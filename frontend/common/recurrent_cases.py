@@ -9,7 +9,8 @@ initial states) go through torch.onnx and through FX; their reference is PyTorch
 nodes with what PyTorch does not export (sequence_lens given at run time, layout 1, GRU without
 linear_before_reset, peepholes, input_forget, clip, activations with alpha/beta) are built with
 onnx.helper; their reference is reference_layer below, written from the ONNX operator
-definitions with NumPy.
+definitions with NumPy. The ONNX nodes and a PyTorch module exported with a dynamic sequence
+axis also run over a sequence of symbolic length (a loop over the steps).
 """
 import os
 import sys
@@ -136,6 +137,33 @@ def torch_cases(out, cases):
         cases.append(save_case(out, f"{name}_fxpb", path, [t.numpy() for t in inputs], [t.numpy() for t in refs]))
 
 
+class LastStep(torch.nn.Module):
+    """A classifier over a sequence: a 2-layer bidirectional LSTM (batch first), then its last step."""
+
+    def __init__(self):
+        super().__init__()
+        self.rnn = torch.nn.LSTM(8, 16, num_layers=2, bidirectional=True, batch_first=True)
+        self.fc = torch.nn.Linear(32, 3)
+
+    def forward(self, x):
+        y, _ = self.rnn(x)
+        return self.fc(y[:, -1])
+
+
+def symbolic_sequence_cases(out, cases):
+    """The sequence axis exported as dynamic (torch.onnx's dynamic_axes): one executable, run at
+    two lengths, each against PyTorch."""
+    torch.manual_seed(1)
+    model = LastStep().eval()
+    x = torch.randn(2, 11, 8)
+    cases.append(torch_onnx_case(out, "lstm_dynamic_sequence_11_onnx", model, [x], 14, ["x"], {"x": {1: "seq"}}))
+    longer = torch.randn(2, 37, 8)
+    with torch.no_grad():
+        ref = model(longer)
+    cases.append(save_case(out, "lstm_dynamic_sequence_37_onnx", os.path.join(out, "lstm_dynamic_sequence_11_onnx.onnx"),
+                           [longer.numpy()], [ref.numpy()]))
+
+
 def onnx_cases(out, cases):
     rng = np.random.default_rng(0)
     seq, batch, inp, hidden = 6, 4, 5, 7
@@ -151,7 +179,10 @@ def onnx_cases(out, cases):
         ("onnx_lstm_hard_sigmoid", "LSTM", {"activations": ["HardSigmoid", "Tanh", "Tanh"], "activation_alpha": [0.3],
                                             "activation_beta": [0.4]}, False, False, False, 0),
     ]
+    # The same layers over a sequence of symbolic length (X's time axis named): each runs as a loop.
+    specs += [(n + "_symbolic_seq", op, attrs, lens, state, p, layout) for n, op, attrs, lens, state, p, layout in specs[:4]]
     for name, op, attrs, with_lens, with_state, with_p, layout in specs:
+        symbolic = name.endswith("_symbolic_seq")
         dirs = 2 if attrs.get("direction") == "bidirectional" else 1
         g = GATES[op]
         x = rng.standard_normal((seq, batch, inp)).astype(np.float32)
@@ -172,7 +203,12 @@ def onnx_cases(out, cases):
                   "initial_c": None if c0 is None else batch_major(c0), "P": p}
         outputs = ["Y", "Y_h"] + (["Y_c"] if op == "LSTM" else [])
         node = helper.make_node(op, names, outputs, hidden_size=hidden, **attrs)
-        graph_inputs = [helper.make_tensor_value_info(n, TensorProto.INT32 if n == "sequence_lens" else TensorProto.FLOAT, values[n].shape)
+        def declared(n):
+            shape = list(values[n].shape)
+            if n == "X" and symbolic:
+                shape[layout] = "seq"
+            return shape
+        graph_inputs = [helper.make_tensor_value_info(n, TensorProto.INT32 if n == "sequence_lens" else TensorProto.FLOAT, declared(n))
                         for n in names if n and n not in ("W", "R", "B", "P")]
         inits = [numpy_helper.from_array(values[n], n) for n in ("W", "R", "B", "P") if n in names]
         graph = helper.make_graph([node], name, graph_inputs, [helper.make_tensor_value_info(o, TensorProto.FLOAT, None) for o in outputs], inits)
@@ -199,6 +235,7 @@ def main():
     out = sys.argv[1]
     cases = []
     torch_cases(out, cases)
+    symbolic_sequence_cases(out, cases)
     onnx_cases(out, cases)
     with open(os.path.join(out, "cases.txt"), "w") as f:
         f.write("\n".join(cases) + "\n")

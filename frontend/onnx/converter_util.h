@@ -81,6 +81,10 @@ Outputs CallAllocating(OnnxContext& ctx, const std::string& name, std::vector<re
 /*! \brief A new shape variable naming a data-dependent size of `node`'s results. */
 tir::PrimExpr CountVar(const onnx::NodeProto& node);
 
+/*! \brief ONNX Loop (onnx_control_flow_converters.cc), for converters that write their work as
+ *  one: a recurrent layer over a sequence of symbolic length, a long Scan. */
+Outputs ConvertLoop(OnnxContext& ctx, const onnx::NodeProto& node);
+
 /*! \brief A 0-d constant of `dtype`. */
 using frontend::Scalar;
 

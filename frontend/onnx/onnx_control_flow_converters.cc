@@ -773,7 +773,12 @@ absl::StatusOr<std::vector<relax::Expr>> ScanAsLoop(OnnxContext& ctx, const std:
   if (!looped.ok()) return looped.status();
   std::vector<relax::Expr> results(looped->begin(), looped->begin() + n);
   for (size_t o = 0; o < k; ++o) {
-    relax::Expr stacked = (*looped)[n + o];
+    // One row per step: the stack is as long as the sequence.
+    std::vector<tir::PrimExpr> dims = TensorOf((*looped)[n + o])->Dims();
+    dims[0] = length;
+    absl::StatusOr<relax::Expr> counted = ctx.EmitOp("match_cast", {(*looped)[n + o]}, {}, {relax::TensorSInfoOfDims(dims, TensorOf((*looped)[n + o])->dtype)});
+    if (!counted.ok()) return counted.status();
+    relax::Expr stacked = *counted;
     const int64_t rank = TensorOf(stacked)->ndim, axis = a.out_axes[o] < 0 ? a.out_axes[o] + rank : a.out_axes[o];
     if (axis < 0 || axis >= rank) return absl::InvalidArgumentError(absl::StrCat("scan output ", o, ": axis ", a.out_axes[o], " out of range"));
     if (a.out_reverse[o]) {
@@ -798,6 +803,8 @@ absl::StatusOr<std::vector<relax::Expr>> ScanAsLoop(OnnxContext& ctx, const std:
 }
 
 }  // namespace
+
+Outputs ConvertLoop(OnnxContext& ctx, const onnx::NodeProto& node) { return Loop(ctx, node); }
 
 void RegisterControlFlowOnnxConverters(OnnxConverterRegistry& r) {
   r.Register("If", If);

@@ -109,11 +109,10 @@ Outputs Flatten(OnnxContext& ctx, const onnx::NodeProto& node) {
 /*! \brief Reshape to a target computed from symbolic dimensions (a ShapeValue): 0 copies the
  *  input's dimension, -1 takes what the others leave; the result's dims go to reshape as its
  *  struct info. */
-Outputs ReshapeToSymbolic(OnnxContext& ctx, const onnx::NodeProto& node, const relax::Expr& x) {
+Outputs ReshapeToSymbolic(OnnxContext& ctx, const onnx::NodeProto& node, const relax::Expr& x, std::vector<tir::PrimExpr> dims) {
   const auto* t = TensorOf(x);
   if (t == nullptr || !t->HasKnownShape()) return absl::UnimplementedError("Reshape to a symbolic shape needs a known input shape");
   std::vector<tir::PrimExpr> in = t->Dims();
-  std::vector<tir::PrimExpr> dims = ctx.ShapeValueInput(node, 1)->elements;
   bool allow_zero = ctx.IntAttr(node, "allowzero", 0) != 0;
   int infer = -1;
   std::vector<tir::PrimExpr> known;
@@ -136,7 +135,7 @@ Outputs ReshapeToSymbolic(OnnxContext& ctx, const onnx::NodeProto& node, const r
 Outputs Reshape(OnnxContext& ctx, const onnx::NodeProto& node) {
   absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
   if (!x.ok()) return x.status();
-  if (ctx.IsSymbolicShapeValue(node, 1)) return ReshapeToSymbolic(ctx, node, *x);
+  if (ctx.IsSymbolicShapeValue(node, 1)) return ReshapeToSymbolic(ctx, node, *x, ctx.ShapeValueInput(node, 1)->elements);
   absl::StatusOr<std::vector<int64_t>> target = ctx.ConstantInts(node, 1, "the target shape");
   if (!target.ok()) return target.status();
   const auto* t = TensorOf(*x);
@@ -144,6 +143,12 @@ Outputs Reshape(OnnxContext& ctx, const onnx::NodeProto& node) {
   bool allow_zero = ctx.IntAttr(node, "allowzero", 0) != 0;
   for (size_t d = 0; d < shape.size(); ++d) {
     if (shape[d] == 0 && !allow_zero) {
+      if (t != nullptr && !t->shape && t->HasKnownShape() && d < static_cast<size_t>(t->ndim)) {
+        // 0 copies a symbolic dimension: the target as dimensions of the input's.
+        std::vector<tir::PrimExpr> dims;
+        for (int64_t v : shape) dims.push_back(tir::I64(v));
+        return ReshapeToSymbolic(ctx, node, *x, dims);
+      }
       if (t == nullptr || !t->shape || d >= t->shape->size()) return absl::InvalidArgumentError("0 in the shape needs a known input dimension");
       shape[d] = (*t->shape)[d];
     }

@@ -16,12 +16,12 @@ def save_case(out, name, model_path, inputs, references):
     return f"{name} {model_path} {save('in', inputs)} {save('ref', references)}"
 
 
-def torch_onnx_case(out, name, model, inputs, opset, input_names=None):
-    """`model` (eval mode) exported with torch.onnx at `opset`; its forward on `inputs` is the
-    reference (one tensor or a tuple)."""
+def torch_onnx_case(out, name, model, inputs, opset, input_names=None, dynamic_axes=None):
+    """`model` (eval mode) exported with torch.onnx at `opset` (`dynamic_axes` as torch.onnx takes
+    them); its forward on `inputs` is the reference (one tensor or a tuple)."""
     import torch
     path = os.path.join(out, name + ".onnx")
-    torch.onnx.export(model, tuple(inputs), path, opset_version=opset, input_names=input_names)
+    torch.onnx.export(model, tuple(inputs), path, opset_version=opset, input_names=input_names, dynamic_axes=dynamic_axes)
     with torch.no_grad():
         refs = model(*inputs)
     refs = refs if isinstance(refs, (tuple, list)) else (refs,)
