@@ -85,6 +85,24 @@ tir::PrimExpr CountVar(const onnx::NodeProto& node);
  *  one: a recurrent layer over a sequence of symbolic length, a long Scan. */
 Outputs ConvertLoop(OnnxContext& ctx, const onnx::NodeProto& node);
 
+/*! \brief A node appended to `g` (the body of a loop a converter writes as ONNX). */
+inline onnx::NodeProto* AddNode(onnx::GraphProto& g, const std::string& op, std::vector<std::string> inputs,
+                                std::vector<std::string> outputs) {
+  onnx::NodeProto* n = g.add_node();
+  n->set_op_type(op);
+  for (std::string& i : inputs) n->add_input(std::move(i));
+  for (std::string& o : outputs) n->add_output(std::move(o));
+  return n;
+}
+
+/*! \brief An attribute of `n`, of `type`, for the caller to fill. */
+inline onnx::AttributeProto* AddAttr(onnx::NodeProto* n, const std::string& name, onnx::AttributeProto::AttributeType type) {
+  onnx::AttributeProto* a = n->add_attribute();
+  a->set_name(name);
+  a->set_type(type);
+  return a;
+}
+
 /*! \brief A 0-d constant of `dtype`. */
 using frontend::Scalar;
 

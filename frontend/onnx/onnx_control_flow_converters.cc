@@ -731,10 +731,7 @@ absl::StatusOr<std::vector<relax::Expr>> ScanAsLoop(OnnxContext& ctx, const std:
     loop.add_input(absl::StrCat(prefix, "state", i));
   }
   for (size_t o = 0; o < n + k; ++o) loop.add_output(absl::StrCat(prefix, "out", o));
-  onnx::AttributeProto* attr = loop.add_attribute();
-  attr->set_name("body");
-  attr->set_type(onnx::AttributeProto::GRAPH);
-  onnx::GraphProto& g = *attr->mutable_g();
+  onnx::GraphProto& g = *AddAttr(&loop, "body", onnx::AttributeProto::GRAPH)->mutable_g();
   g.set_name(body.name());
   *g.mutable_initializer() = body.initializer();
   g.add_input()->set_name(prefix + "i");
@@ -744,29 +741,12 @@ absl::StatusOr<std::vector<relax::Expr>> ScanAsLoop(OnnxContext& ctx, const std:
     const int64_t rank = TensorOf(scans[j])->ndim, axis = a.in_axes[j] < 0 ? a.in_axes[j] + rank : a.in_axes[j];
     ctx.SetValue(absl::StrCat(prefix, "seq", j), scans[j]);
     std::string index = prefix + "i";
-    if (a.in_reverse[j]) {
-      index = absl::StrCat(prefix, "back", j);
-      onnx::NodeProto* back = g.add_node();
-      back->set_op_type("Sub");
-      back->add_input(prefix + "last");
-      back->add_input(prefix + "i");
-      back->add_output(index);
-    }
-    onnx::NodeProto* take = g.add_node();
-    take->set_op_type("Gather");
-    take->add_input(absl::StrCat(prefix, "seq", j));
-    take->add_input(index);
-    take->add_output(body.input(static_cast<int>(n + j)).name());
-    onnx::AttributeProto* along = take->add_attribute();
-    along->set_name("axis");
-    along->set_type(onnx::AttributeProto::INT);
-    along->set_i(axis);
+    if (a.in_reverse[j]) AddNode(g, "Sub", {prefix + "last", prefix + "i"}, {index = absl::StrCat(prefix, "back", j)});
+    onnx::NodeProto* take = AddNode(g, "Gather", {absl::StrCat(prefix, "seq", j), index}, {body.input(static_cast<int>(n + j)).name()});
+    AddAttr(take, "axis", onnx::AttributeProto::INT)->set_i(axis);
   }
   for (const onnx::NodeProto& node : body.node()) *g.add_node() = node;
-  onnx::NodeProto* keep = g.add_node();
-  keep->set_op_type("Identity");
-  keep->add_input(prefix + "cond");
-  keep->add_output(prefix + "cond_out");
+  AddNode(g, "Identity", {prefix + "cond"}, {prefix + "cond_out"});
   g.add_output()->set_name(prefix + "cond_out");
   for (const onnx::ValueInfoProto& out : body.output()) *g.add_output() = out;
   absl::StatusOr<std::vector<relax::Expr>> looped = Loop(ctx, loop);

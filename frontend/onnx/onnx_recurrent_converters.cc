@@ -15,22 +15,6 @@ namespace {
 
 using frontend::RecurrentCell;
 
-/*! \brief A node of the body a recurrent layer's loop runs (built as ONNX, converted by Loop). */
-onnx::NodeProto* AddNode(onnx::GraphProto& g, const std::string& op, std::vector<std::string> inputs, std::vector<std::string> outputs) {
-  onnx::NodeProto* n = g.add_node();
-  n->set_op_type(op);
-  for (std::string& i : inputs) n->add_input(std::move(i));
-  for (std::string& o : outputs) n->add_output(std::move(o));
-  return n;
-}
-
-onnx::AttributeProto* AddAttr(onnx::NodeProto* n, const std::string& name, onnx::AttributeProto::AttributeType type) {
-  onnx::AttributeProto* a = n->add_attribute();
-  a->set_name(name);
-  a->set_type(type);
-  return a;
-}
-
 /*! \brief The layer over a sequence of symbolic length (x time-major: (seq, batch, input)): per
  *  direction an ONNX Loop over the steps whose body is the same node over one step (the step's
  *  input taken at the iteration number, from the end for the reverse direction; sequence_lens
