@@ -469,8 +469,9 @@ absl::StatusOr<std::variant<std::vector<std::pair<size_t, std::vector<bool>>>, B
   if (!changed.empty()) return changed;
 
   // The scan outputs so far, one row per iteration: (count, row dims...). Rows of a static
-  // shape are appended by concatenation; others by the library (mlc.append_row), the stack's
-  // dimensions then all variables.
+  // shape are appended in place where the stack's storage has room (R.cache_append: amortized
+  // constant time per row, not a copy of the stack each iteration); others by the library
+  // (mlc.append_row), the stack's dimensions then all variables.
   std::vector<relax::Var> scans;
   BuiltLoop built;
   std::vector<relax::Expr> grown;
@@ -503,7 +504,7 @@ absl::StatusOr<std::variant<std::vector<std::pair<size_t, std::vector<bool>>>, B
       for (int64_t d : row_shape) one_row.push_back(tir::I64(d));
       absl::StatusOr<relax::Expr> reshaped = Reshaped(inner, row, one_row);
       if (!reshaped.ok()) return reshaped.status();
-      absl::StatusOr<relax::Expr> appended = inner.EmitOp("concat", {scans.back(), *reshaped}, {{"axis", int64_t{0}}});
+      absl::StatusOr<relax::Expr> appended = inner.EmitOp("cache_append", {scans.back(), *reshaped}, {{"axis", int64_t{0}}});
       if (!appended.ok()) return appended.status();
       grown.push_back(*appended);
       continue;
