@@ -225,6 +225,30 @@ class Runtime(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "'q5' is not a weight format"):
             mlc.compile(path, quantize="q5")
 
+    def test_capture_aten_where_torch_fx_cannot_trace(self):
+        class RowLoop(torch.nn.Module):  # range() of a traced size: torch.fx cannot trace it
+            def __init__(self):
+                super().__init__()
+                self.linear = torch.nn.Linear(8, 8)
+
+            def forward(self, x):
+                out = torch.zeros_like(x[0])
+                for i in range(x.shape[0]):
+                    out = out * 0.5 + self.linear(x[i])
+                return torch.nn.functional.pad(out.unsqueeze(0), (1, 2), value=3.0)
+
+        model, x = RowLoop().eval(), torch.randn(3, 8)
+        want = model(x).detach().numpy()
+        self.assertTrue(close(mlc.compile(model, inputs=(x,))(x), want))  # auto: torch.fx fails, ATen serves
+        self.assertTrue(close(mlc.compile(model, inputs=(x,), capture="aten")(x), want))
+        with self.assertRaisesRegex(TypeError, "Proxy"):
+            mlc.compile(model, inputs=(x,), capture="fx")
+        with self.assertRaisesRegex(ValueError, "capture must be"):
+            mlc.compile(model, inputs=(x,), capture="jit")
+        cnn = SmallCnn().eval()
+        y = torch.randn(2, 3, 8, 8)
+        self.assertTrue(close(mlc.compile(cnn, inputs=(y,), capture="aten")(y), cnn(y).detach().numpy()))
+
     def test_python_habits(self):
         self.assertRegex(mlc.__version__, r"^\d+\.\d+\.\d+$")
         with self.assertRaises(FileNotFoundError) as missing:

@@ -57,6 +57,8 @@ DTYPES = {torch.float32: "float32", torch.float64: "float64", torch.float16: "fl
 def target_name(target):
     if isinstance(target, str):
         return target
+    if isinstance(target, torch._ops.OpOverload):  # an ATen operator (make_fx): aten.convolution.default
+        return str(target)
     if target in (operator.add, operator.sub, operator.mul, operator.truediv, operator.getitem, operator.floordiv,
                   operator.neg, operator.matmul, operator.pow, operator.gt, operator.lt, operator.ge, operator.le,
                   operator.eq, operator.ne):
@@ -90,6 +92,8 @@ def set_arg(msg, value):
             set_arg(getattr(msg.slice, field), getattr(value, field))
     elif isinstance(value, torch.dtype):
         msg.dtype = DTYPES.get(value, str(value))
+    elif isinstance(value, (torch.layout, torch.device, torch.memory_format)):  # ATen's tensor options
+        msg.s = str(value)
     elif isinstance(value, (list, tuple, torch.Size)):
         msg.list.SetInParent()
         for v in value:
@@ -192,12 +196,36 @@ def _trace(model):
     return fx.GraphModule(root, graph)
 
 
-def export(model, example_inputs, path, dynamic_axes=None):
+def _capture_aten(model, example_inputs):
+    """The module as ATen operators (torch.fx.experimental.proxy_tensor.make_fx, the way
+    torch.export captures in later PyTorch): run on the example inputs, so Python control flow,
+    shape arithmetic, indexing and every function or method reduce to the operators they call;
+    functionalized, so in-place operators become ones that return their result. Parameters are
+    constants of the graph (get_attr)."""
+    from torch.fx.experimental.proxy_tensor import make_fx
+    from functorch.experimental import functionalize
+    # Traced with autograd on: without it, eval-mode attention takes PyTorch's fused inference
+    # kernel (_native_multi_head_attention), one opaque operator instead of the matmuls it is.
+    with torch.enable_grad():
+        gm = make_fx(functionalize(model))(*example_inputs)
+    # Results nobody reads (max_pool2d's indices, batch norm's saved statistics) go: every
+    # operator is pure once functionalized.
+    gm.graph.eliminate_dead_code()
+    gm.recompile()
+    return gm
+
+
+def export(model, example_inputs, path, dynamic_axes=None, capture="fx"):
     """dynamic_axes: {input index: {axis: name}}, the inputs' symbolic dimensions (the importer
     makes each name a shape variable; reshapes of them follow their arguments, not the example's
-    sizes)."""
+    sizes). capture: "fx" traces the module's Python with torch.fx (modules and functions as
+    written); "aten" records the ATen operators it runs (static shapes only)."""
     model = model.eval()
-    traced = _trace(model)
+    if capture not in ("fx", "aten"):
+        raise ValueError(f"capture must be 'fx' or 'aten', not {capture!r}")
+    if capture == "aten" and dynamic_axes:
+        raise ValueError("capture='aten' records static shapes; use capture='fx' for dynamic_axes")
+    traced = _trace(model) if capture == "fx" else _capture_aten(model, example_inputs)
     ShapeProp(traced).propagate(*example_inputs)
     dynamic_axes = dynamic_axes or {}
     placeholders = [node for node in traced.graph.nodes if node.op == "placeholder"]
@@ -239,6 +267,9 @@ def export(model, example_inputs, path, dynamic_axes=None):
                     set_arg(n.module_attrs[attr], value)
     for name, tensor in list(traced.named_parameters()) + list(traced.named_buffers()):
         set_tensor(graph.parameters[name], tensor)
+    for node in traced.graph.nodes:  # make_fx's constants: plain tensor attributes
+        if node.op == "get_attr" and node.target not in graph.parameters:
+            set_tensor(graph.parameters[node.target], getattr(traced, node.target))
     tmp = path + ".tmp"
     with open(tmp, "wb") as f:
         f.write(graph.SerializeToString())
@@ -467,6 +498,8 @@ def main():
                         help="symbolic dimensions of the input (and, for ONNX, the output), e.g. 0=batch,1=seq")
     parser.add_argument("--shape", default="", help="the example input's shape instead of the example's own, e.g. 3,3,224,224")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--capture", choices=("fx", "aten"), default="fx",
+                        help="fx: trace modules and functions with torch.fx; aten: record the ATen operators (make_fx)")
     parser.add_argument("--qdq", action="store_true",
                         help="export the int8 QDQ twin of the example (quantize_qdq.py; ONNX only)")
     args = parser.parse_args()
@@ -487,7 +520,7 @@ def main():
             np.save(args.reference, model(x).numpy())
     dynamic = {int(k): v for k, v in (kv.split("=") for kv in args.dynamic.split(",") if kv)}
     if args.out:
-        export(model, (x,), args.out, {0: dynamic} if dynamic else None)
+        export(model, (x,), args.out, {0: dynamic} if dynamic else None, capture=args.capture)
     if args.onnx:
         with torch.no_grad():
             out_rank = model(x).dim()

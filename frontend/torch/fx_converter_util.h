@@ -58,6 +58,11 @@ absl::StatusOr<std::vector<tir::PrimExpr>> DimsArgs(FxContext& ctx, const proto:
 relax::Expr PerChannel(const TensorData& t, int spatial_dims = 2);
 
 
+/*! \brief Eval-mode batch norm of x over `spatial_dims` axes after the channels, folded into
+ *  x * (w / sqrt(var + eps)) + (b - mean * w / sqrt(var + eps)); no weight is 1, no bias 0. */
+absl::StatusOr<relax::Expr> FoldedBatchNorm(FxContext& ctx, const relax::Expr& x, const TensorData* weight, const TensorData* bias,
+                                            const TensorData& mean, const TensorData& var, double eps, int spatial_dims);
+
 /*! \brief Registration groups (the registry's first use calls them all). */
 void RegisterNNFxConverters(FxConverterRegistry& registry);
 void RegisterTransformerFxConverters(FxConverterRegistry& registry);
@@ -65,6 +70,9 @@ void RegisterShapeFxConverters(FxConverterRegistry& registry);
 void RegisterIndexingFxConverters(FxConverterRegistry& registry);
 /*! \brief nn.RNN, nn.GRU, nn.LSTM (fx_recurrent_converters.cc). */
 void RegisterRecurrentFxConverters(FxConverterRegistry& registry);
+/*! \brief ATen operators, as make_fx records them (fx_aten_converters.cc); registered last, since
+ *  many reuse the converter of the torch function with their arguments. */
+void RegisterAtenFxConverters(FxConverterRegistry& registry);
 
 }  // namespace fx
 }  // namespace mlc

@@ -27,6 +27,7 @@ FxConverterRegistry& FxConverterRegistry::Global() {
     RegisterShapeFxConverters(*r);
     RegisterIndexingFxConverters(*r);
     RegisterRecurrentFxConverters(*r);
+    RegisterAtenFxConverters(*r);
     return r;
   }();
   return *registry;

@@ -44,8 +44,33 @@ absl::StatusOr<relax::Expr> ConvertConv(FxContext& ctx, const proto::FxNode& nod
   return ctx.EmitOp("add", {*y, PerChannel(b->as<relax::ConstantNode>()->data, static_cast<int>(n))});
 }
 
-/*! \brief Eval-mode batch norm over `spatial_dims` axes after the channels, folded:
- *  x * (w / sqrt(var + eps)) + (b - mean * w / sqrt(var + eps)). */
+}  // namespace
+
+absl::StatusOr<relax::Expr> FoldedBatchNorm(FxContext& ctx, const relax::Expr& x, const TensorData* weight, const TensorData* bias,
+                                            const TensorData& mean, const TensorData& var, double eps, int spatial_dims) {
+  const int64_t c = mean.NumElements();
+  for (const TensorData* t : {weight, bias, &mean, &var}) {
+    if (t != nullptr && (t->dtype() != DataType::Float32() || t->NumElements() != c)) {
+      return absl::InvalidArgumentError(absl::StrCat("batch norm: weight, bias, running_mean and running_var must be ", c, " float32 values each"));
+    }
+  }
+  std::vector<int64_t> per_channel(1 + spatial_dims, 1);
+  per_channel[0] = c;
+  TensorData scale(DataType::Float32(), per_channel), shift(DataType::Float32(), per_channel);
+  for (int64_t i = 0; i < c; ++i) {
+    const double w = weight != nullptr ? weight->data_as<float>()[i] : 1.0, b = bias != nullptr ? bias->data_as<float>()[i] : 0.0;
+    const double s = w / std::sqrt(static_cast<double>(var.data_as<float>()[i]) + eps);
+    static_cast<float*>(scale.mutable_data())[i] = static_cast<float>(s);
+    static_cast<float*>(shift.mutable_data())[i] = static_cast<float>(b - mean.data_as<float>()[i] * s);
+  }
+  absl::StatusOr<relax::Expr> y = ctx.EmitOp("multiply", {x, relax::MakeConstant(scale)});
+  if (!y.ok()) return y;
+  return ctx.EmitOp("add", {*y, relax::MakeConstant(shift)});
+}
+
+namespace {
+
+/*! \brief nn.BatchNorm2d/3d in eval mode over `spatial_dims` axes after the channels, folded. */
 absl::StatusOr<relax::Expr> ConvertBatchNorm(FxContext& ctx, const proto::FxNode& node, int spatial_dims) {
   absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
   if (!x.ok()) return x.status();
@@ -55,26 +80,9 @@ absl::StatusOr<relax::Expr> ConvertBatchNorm(FxContext& ctx, const proto::FxNode
     if (!c.ok()) return c.status();
     p.push_back(&c->as<relax::ConstantNode>()->data);
   }
-  if (p[0]->dtype() != DataType::Float32()) return absl::UnimplementedError("batch norm is supported for float32");
-  double eps = FloatOf(node, "eps", 1e-5);
-  int64_t c = p[0]->NumElements();
-  for (const TensorData* t : p) {
-    if (t->dtype() != DataType::Float32() || t->NumElements() != c) {
-      return absl::InvalidArgumentError(absl::StrCat("batch norm ", node.target(), ": weight, bias, running_mean and running_var must be ",
-                                                     c, " float32 values each"));
-    }
-  }
-  std::vector<int64_t> per_channel(1 + spatial_dims, 1);
-  per_channel[0] = c;
-  TensorData scale(DataType::Float32(), per_channel), shift(DataType::Float32(), per_channel);
-  for (int64_t i = 0; i < c; ++i) {
-    double s = p[0]->data_as<float>()[i] / std::sqrt(static_cast<double>(p[3]->data_as<float>()[i]) + eps);
-    static_cast<float*>(scale.mutable_data())[i] = static_cast<float>(s);
-    static_cast<float*>(shift.mutable_data())[i] = static_cast<float>(p[1]->data_as<float>()[i] - p[2]->data_as<float>()[i] * s);
-  }
-  absl::StatusOr<relax::Expr> y = ctx.EmitOp("multiply", {*x, relax::MakeConstant(scale)});
-  if (!y.ok()) return y;
-  return ctx.EmitOp("add", {*y, relax::MakeConstant(shift)});
+  absl::StatusOr<relax::Expr> y = FoldedBatchNorm(ctx, *x, p[0], p[1], *p[2], *p[3], FloatOf(node, "eps", 1e-5), spatial_dims);
+  if (!y.ok()) return absl::Status(y.status().code(), absl::StrCat(node.target(), ": ", y.status().message()));
+  return y;
 }
 
 /*! \brief nn.MaxPool2d/3d and nn.AvgPool2d/3d: Attrs (Pool2DAttrs, Pool3DAttrs) says how many spatial axes. */
@@ -120,14 +128,30 @@ FxConverter PoolFunction(bool is_max) {
   };
 }
 
+/*! \brief Adaptive average pooling to the recorded output size: the global mean for (1, 1), the
+ *  input itself for its own size, windows of in / out for an output size that divides the
+ *  input's (AlexNet's and VGG's (7, 7) head); other sizes (uneven windows) are not supported. */
 absl::StatusOr<relax::Expr> ConvertGlobalPool(FxContext& ctx, const proto::FxNode& node) {
   absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
   if (!x.ok()) return x.status();
-  if (node.outputs_size() != 1 || node.outputs(0).shape_size() != 4 || node.outputs(0).shape(2) != 1 ||
-      node.outputs(0).shape(3) != 1) {
-    return absl::UnimplementedError("only output_size (1, 1) adaptive pooling is supported");
+  if (node.outputs_size() != 1 || node.outputs(0).shape_size() != 4) return absl::InvalidArgumentError("the result shape was not recorded");
+  const int64_t oh = node.outputs(0).shape(2), ow = node.outputs(0).shape(3);
+  if (oh == 1 && ow == 1) return ctx.EmitOp("nn.adaptive_avg_pool2d", {*x});
+  const auto* t = (*x)->struct_info().as<relax::TensorStructInfoNode>();
+  if (t == nullptr || !t->shape || t->shape->size() != 4) return absl::UnimplementedError("adaptive pooling to a size other than (1, 1) needs a static input");
+  const int64_t ih = (*t->shape)[2], iw = (*t->shape)[3];
+  if (ih == oh && iw == ow) return *x;
+  if (oh <= 0 || ow <= 0 || ih % oh != 0 || iw % ow != 0) {
+    return absl::UnimplementedError(absl::StrCat("adaptive pooling from ", ih, " x ", iw, " to ", oh, " x ", ow, " (uneven windows) is not supported"));
   }
-  return ctx.EmitOp("nn.adaptive_avg_pool2d", {*x});
+  relax::Pool2DAttrs attrs;
+  attrs.pool_size = {ih / oh, iw / ow};
+  attrs.strides = attrs.pool_size;
+  attrs.padding = {0, 0, 0, 0};
+  attrs.dilation = {1, 1};
+  attrs.ceil_mode = false;
+  attrs.count_include_pad = true;
+  return ctx.EmitOp("nn.avg_pool2d", {*x}, relax::ToAttrs(attrs));
 }
 
 /*! \brief torch's padding of x: `pad` lists (before, after) pairs from the last dimension; mode

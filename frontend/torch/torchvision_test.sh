@@ -13,7 +13,8 @@ failures=0; passed=0
 # squeeze-excitation), ResNeXt (grouped convolutions), DenseNet (dense concatenation), ConvNeXt
 # (channel-last layer norm, GELU, layer scale, stochastic depth), a small ViT (`n, c, h, w =
 # x.shape`, torch._assert on sizes, MultiheadAttention called with keywords) and EfficientNet-B0
-# (SiLU, squeeze-excitation).
+# (SiLU, squeeze-excitation); ResNet-18, ConvNeXt, the ViT and EfficientNet-B0 also captured as
+# ATen operators (make_fx).
 # Each model, the dynamic batch and the int8 model are parts of the test (shard_owns): its shards
 # run them in parallel.
 part=0
@@ -23,6 +24,11 @@ for model in resnet18 mobilenet_v2 mobilenet_v3_small resnext50_32x4d densenet12
   formats="fxpb onnx"
   /usr/bin/python3 frontend/torch/export_fx.py --example $model --out "$t/$model.fxpb" --onnx "$t/$model.onnx" \
     --inputs "$t/$model.x.npy" --reference "$t/$model.ref.npy" 2> /dev/null
+  # Four of them also as the ATen operators make_fx records (export_fx.py --capture aten).
+  case $model in resnet18 | convnext_tiny | vit | efficientnet_b0)
+    formats="$formats aten.fxpb"
+    /usr/bin/python3 frontend/torch/export_fx.py --example $model --capture aten --out "$t/$model.aten.fxpb" 2> /dev/null ;;
+  esac
   for format in $formats; do
     out="$t/$model.$format"
     if tools/pipeline "$out" --inputs "$t/$model.x.npy" --out "$out.work" --no-cache > "$out.log" 2>&1 &&

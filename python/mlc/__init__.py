@@ -190,7 +190,7 @@ def load(path, trusted_keys=()):
 _MODEL_SUFFIXES = (".onnx", ".irpb", ".fxpb", ".py")
 
 
-def _import(model, inputs, keep_params_in_input, dims, dynamic_axes=None):
+def _import(model, inputs, keep_params_in_input, dims, dynamic_axes=None, capture="auto"):
     if isinstance(model, _mlc.IRModule):
         return model
     if hasattr(model, "forward") and hasattr(model, "named_parameters"):  # a torch.nn.Module
@@ -202,24 +202,35 @@ def _import(model, inputs, keep_params_in_input, dims, dynamic_axes=None):
         examples = tuple(x if isinstance(x, torch.Tensor) else torch.from_numpy(np.array(x)) for x in inputs)
         was_training = model.training  # exporting switches to eval mode; the caller's module is left as it was
         axes = _dynamic_axes_by_index(examples, dynamic_axes or {})
+        if capture not in ("auto", "fx", "aten"):
+            raise ValueError(f"capture must be 'auto', 'fx' or 'aten', not {capture!r}")
         try:
             from . import export_fx  # imports torch: only when a module is given
             with tempfile.TemporaryDirectory(prefix="mlc_fx_") as tmp:
                 path = os.path.join(tmp, "model.fxpb")
-                try:
+
+                def through(kind):
                     with torch.no_grad():
-                        export_fx.export(model, examples, path, axes)
+                        export_fx.export(model, examples, path, axes, capture=kind)
                     return _mlc.import_fx(path)
+
+                if capture == "aten":
+                    return through("aten")
+                try:
+                    return through("fx")
                 except Exception as fx_error:  # noqa: BLE001 (any tracing or import failure)
-                    if not axes:
+                    if capture == "fx":
                         raise
-                    # Symbolic dimensions through torch.onnx, where torch.fx could not trace the
-                    # module or a converter needs static sizes.
+                    # Static shapes: the ATen operators the module runs (make_fx), where torch.fx
+                    # could not trace its Python or a module has no converter. Symbolic
+                    # dimensions: torch.onnx.
+                    fallback, name = ((lambda: through("aten")), "as ATen operators") if not axes else (
+                        (lambda: _import_torch_dynamic(model, examples, axes)), "through torch.onnx")
                     try:
-                        return _import_torch_dynamic(model, examples, axes)
-                    except Exception as onnx_error:
-                        raise ValueError(f"the module exports neither through torch.fx ({fx_error}) nor through "
-                                         f"torch.onnx ({onnx_error})") from onnx_error
+                        return fallback()
+                    except Exception as second_error:
+                        raise ValueError(f"the module exports neither through torch.fx ({fx_error}) nor {name} "
+                                         f"({second_error})") from second_error
         finally:
             model.train(was_training)
     is_path = isinstance(model, os.PathLike) or (
@@ -271,7 +282,8 @@ def _import_torch_dynamic(model, examples, axes):
 
 
 def compile(model, inputs=None, passes="default", target="native", tuning_db=None, params=None,  # noqa: A001
-            keep_params_in_input=False, dims=None, sign_key=None, dynamic_axes=None, upper_bounds=None, quantize=None):
+            keep_params_in_input=False, dims=None, sign_key=None, dynamic_axes=None, upper_bounds=None, quantize=None,
+            capture="auto"):
     """Compiles a model and loads it.
 
     model: an ONNX file, a .irpb, a .fxpb, a TVMScript file or text, an mlc.ir.IRModule, or a
@@ -292,8 +304,12 @@ def compile(model, inputs=None, passes="default", target="native", tuning_db=Non
         plan then gives symbolic intermediates fixed places (larger calls still run).
     quantize: "q8" or "q4": the weights of matmuls and dense layers as int8 / int4 codes with
         per-group scales (llama.cpp's Q8_0 / Q4_0; docs/language_models.md), as --quantize does.
+    capture: how a torch.nn.Module becomes a graph: "fx" traces its Python with torch.fx
+        (modules and functions as written; symbolic dimensions), "aten" records the ATen
+        operators it runs on `inputs` (make_fx; static shapes; any Python), "auto" (the default)
+        torch.fx first, then ATen (or, with dynamic_axes, torch.onnx) where torch.fx fails.
     """
-    module = _import(model, inputs, keep_params_in_input, dims, dynamic_axes)
+    module = _import(model, inputs, keep_params_in_input, dims, dynamic_axes, capture)
     key = os.fspath(sign_key) if sign_key else ""
     targets = _mlc.parse_targets(target)
     builds = [_mlc.build(_run(module, passes, t, tuning_db, params, quantize), "" if len(targets) > 1 else key,
@@ -303,12 +319,12 @@ def compile(model, inputs=None, passes="default", target="native", tuning_db=Non
 
 
 def tune(model, db, inputs=None, passes="default", target="native", trials=0, time_budget=0, seed=1,
-         keep_params_in_input=False, dims=None, dynamic_axes=None):
+         keep_params_in_input=False, dims=None, dynamic_axes=None, capture="auto"):
     """Tunes the model's kernels into the tuning database `db` (created, or added to: a record
     is replaced only by a faster one), as //tools:tune does (docs/tuning.md); then
     mlc.compile(model, tuning_db=db) uses the records. `model` and `inputs` as for compile.
     Returns one dict per task: task, workload, weight, trials, default_seconds, best_seconds,
     choice. Deterministic under `seed`; `trials` (0: 16 per task) and `time_budget` (seconds,
     0: none) bound the search."""
-    module = _import(model, inputs, keep_params_in_input, dims, dynamic_axes)
+    module = _import(model, inputs, keep_params_in_input, dims, dynamic_axes, capture)
     return _mlc.tune(module, os.fspath(db), target, passes, int(trials), float(time_budget), int(seed))
