@@ -439,6 +439,19 @@ def torchvision_model(name):
     return make
 
 
+class SegmentationOut(torch.nn.Module):
+    """torchvision's LR-ASPP (MobileNetV3) segmenter returning its "out" map (bilinear upsampling,
+    shapes sliced from x.shape: torch.fx cannot trace it, ATen capture can)."""
+
+    def __init__(self):
+        super().__init__()
+        import torchvision
+        self.model = torchvision.models.segmentation.lraspp_mobilenet_v3_large(weights=None, weights_backbone=None)
+
+    def forward(self, x):
+        return self.model(x)["out"]
+
+
 def randomize_batch_norms(model):
     """Fresh batch norms are identities in eval mode; seeded statistics make folding them testable."""
     with torch.no_grad():
@@ -484,6 +497,7 @@ EXAMPLES = {"mlp": (MLP, (1, 784)), "encoder": (transformer_encoder_layer, (1, 1
             "inception_v3": (lambda: torchvision_model("inception_v3")(aux_logits=False, init_weights=True), (1, 3, 299, 299)),
             "functional": (Functional, (2, 3, 13, 11)),
             "masked_attention": (MaskedAttention, (2, 10, 32)),
+            "lraspp": (SegmentationOut, (1, 3, 224, 224)),
             "padding": (Padding, (2, 3, 5, 6)), "unsupported": (Unsupported, (1, 4, 4, 4))}
 
 

@@ -40,6 +40,21 @@ for model in resnet18 mobilenet_v2 mobilenet_v3_small resnext50_32x4d densenet12
     fi
   done
 done
+# LR-ASPP (MobileNetV3 segmentation: bilinear upsampling, sizes sliced from x.shape) through ATen
+# capture only (torch.fx cannot trace its x.shape[-2:]).
+if shard_owns 13; then
+  model=lraspp
+  /usr/bin/python3 frontend/torch/export_fx.py --example $model --capture aten --out "$t/$model.aten.fxpb" \
+    --inputs "$t/$model.x.npy" --reference "$t/$model.ref.npy" 2> /dev/null
+  out="$t/$model.aten.fxpb"
+  if tools/pipeline "$out" --inputs "$t/$model.x.npy" --out "$out.work" --no-cache > "$out.log" 2>&1 &&
+     matches_reference "$out.work/out0.npy" "$t/$model.ref.npy"
+  then
+    echo "ok: $model (aten.fxpb) matches PyTorch"; passed=$((passed + 1))
+  else
+    echo "FAILED: $model (aten.fxpb)"; cat "$out.log"; failures=$((failures + 1))
+  fi
+fi
 # ResNet-18 exported with a dynamic batch: imported without --dim, built once, run at batch 1, 3
 # and 8 against PyTorch.
 if shard_owns 9; then
