@@ -374,6 +374,8 @@ Outputs Scan(OnnxContext& ctx, const onnx::NodeProto& node) {
 struct LoopPlan {
   const onnx::GraphProto* body = nullptr;
   std::string test_name, body_name;  // the two functions
+  /*! \brief The test function's definition is built under this name, then takes test_name. */
+  std::string DefinitionName() const { return test_name + "_definition"; }
   bool has_trip_count = false, has_condition = false;
   relax::StructInfo condition_sinfo, trip_count_sinfo;
   std::vector<relax::StructInfo> carried;  // per loop-carried value
@@ -396,6 +398,11 @@ relax::StructInfo FreeDims(const relax::StructInfo& sinfo, const std::vector<boo
     if (free[k]) dims[k] = tir::MakeVar(absl::StrCat(prefix, k), DataType::Int64());
   }
   return relax::TensorSInfoOfDims(dims, t->dtype);
+}
+
+/*! \brief The names of carried value j's free dimensions: `<its body input>_d<k>`. */
+std::string FreePrefix(const onnx::GraphProto& body, size_t j) {
+  return absl::StrCat(SanitizeIdentifier(body.input(static_cast<int>(2 + j)).name()), "_d");
 }
 
 /*! \brief The dimensions in which `b` differs from `a` (two tensors of known shape and one rank). */
@@ -562,7 +569,7 @@ absl::StatusOr<std::variant<std::vector<std::pair<size_t, std::vector<bool>>>, B
   if (!body_fn.ok()) return body_fn.status();
 
   // The test: built under a temporary name, moved under its declared one by the caller.
-  if (absl::Status s = sub.BeginFunction(absl::StrCat(plan.test_name, "_definition"), test_params); !s.ok()) return s;
+  if (absl::Status s = sub.BeginFunction(plan.DefinitionName(), test_params); !s.ok()) return s;
   if (absl::Status s = sub.BeginDataflow(); !s.ok()) return s;
   relax::Expr go_on = test_params[1];
   if (plan.has_trip_count) {
@@ -586,7 +593,7 @@ absl::StatusOr<std::variant<std::vector<std::pair<size_t, std::vector<bool>>>, B
   if (!joined.ok()) return joined.status();
   absl::StatusOr<relax::GlobalVar> definition = sub.EmitFuncOutput(*joined);
   if (!definition.ok()) return definition.status();
-  if ((*definition)->name != absl::StrCat(plan.test_name, "_definition")) return absl::InternalError("a Loop's function name is taken");
+  if ((*definition)->name != plan.DefinitionName()) return absl::InternalError("a Loop's function name is taken");
 
   if (plan.has_trip_count) built.rest.push_back(trip_count);
   built.rest.insert(built.rest.end(), outer_args.begin(), outer_args.end());
@@ -648,9 +655,8 @@ Outputs Loop(OnnxContext& ctx, const onnx::NodeProto& node) {
     const relax::TensorStructInfoNode* t = TensorOf(*v);
     if (t == nullptr || t->ndim < 0) return absl::UnimplementedError(absl::StrCat("loop-carried value ", j, " must be a tensor of known rank"));
     initial.push_back(*v);
-    const std::string prefix = absl::StrCat(SanitizeIdentifier(body.input(2 + j).name()), "_d");
     plan.free.push_back(std::vector<bool>(t->ndim, !t->HasKnownShape()));
-    plan.carried.push_back(t->HasKnownShape() ? (*v)->struct_info() : FreeDims(relax::TensorSInfoUnknownShape(t->dtype, t->ndim), plan.free.back(), prefix));
+    plan.carried.push_back(t->HasKnownShape() ? (*v)->struct_info() : FreeDims(relax::TensorSInfoUnknownShape(t->dtype, t->ndim), plan.free.back(), FreePrefix(body, j)));
   }
   const std::string base = SanitizeIdentifier(node.name().empty() ? node.output(0) : node.name());
   plan.test_name = ctx.bb().module().GetUniqueName(base);
@@ -663,12 +669,12 @@ Outputs Loop(OnnxContext& ctx, const onnx::NodeProto& node) {
       // Each attempt frees at least one more dimension: the shapes settle.
       for (const auto& [j, differ] : *changed) {
         for (size_t d = 0; d < differ.size(); ++d) plan.free[j][d] = plan.free[j][d] || differ[d];
-        plan.carried[j] = FreeDims(plan.carried[j], differ, absl::StrCat(SanitizeIdentifier(body.input(2 + j).name()), "_d"));
+        plan.carried[j] = FreeDims(plan.carried[j], differ, FreePrefix(body, j));
       }
       continue;
     }
     // The test's definition takes the name (and the signature) it was declared under.
-    const std::string definition = absl::StrCat(plan.test_name, "_definition");
+    const std::string definition = plan.DefinitionName();
     const relax::Function defined = sub.module().LookupFunction(definition);
     const relax::StructInfo ret = sub.module().LookupFunction(plan.test_name)->ret_struct_info;
     if (absl::Status s = sub.UpdateFunc(definition, relax::MakeFunction(defined->params, defined->body, ret, defined->attrs)); !s.ok()) return s;
@@ -718,13 +724,15 @@ absl::StatusOr<std::vector<relax::Expr>> ScanAsLoop(OnnxContext& ctx, const std:
   const size_t n = states.size(), m = scans.size(), k = static_cast<size_t>(body.output_size()) - n;
   absl::StatusOr<relax::Expr> trips = ctx.SizeAsTensor(length);
   if (!trips.ok()) return trips.status();
-  absl::StatusOr<relax::Expr> last = ctx.EmitOp("subtract", {*trips, Scalar(1, DataType::Int64())});
-  if (!last.ok()) return last.status();
+  if (std::any_of(a.in_reverse.begin(), a.in_reverse.end(), [](int64_t r) { return r != 0; })) {  // read back to front
+    absl::StatusOr<relax::Expr> last = ctx.EmitOp("subtract", {*trips, Scalar(1, DataType::Int64())});
+    if (!last.ok()) return last.status();
+    ctx.SetValue(prefix + "last", *last);
+  }
   onnx::NodeProto loop;
   loop.set_op_type("Loop");
   loop.set_name(absl::StrCat(prefix, "loop"));
   ctx.SetValue(prefix + "trips", *trips);
-  ctx.SetValue(prefix + "last", *last);
   loop.add_input(prefix + "trips");
   loop.add_input("");
   for (size_t i = 0; i < n; ++i) {

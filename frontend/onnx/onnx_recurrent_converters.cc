@@ -38,6 +38,7 @@ Outputs OverSymbolicSequence(OnnxContext& ctx, const onnx::NodeProto& node, Recu
   absl::StatusOr<relax::Expr> length = ctx.SizeAsTensor(dims[0]);
   if (!length.ok()) return length.status();
   ctx.SetValue(base + "x", x);
+  ctx.SetValue(base + "length", *length);
   ctx.SetValue(base + "last", c.Op("subtract", {*length, Scalar(1, DataType::Int64())}));
   if (has[4]) ctx.SetValue(base + "lens", c.Op("astype", {in[4]}, {{"dtype", DataType::Int64()}}));
   ctx.SetValue(base + "step_shape", relax::MakeConstant(Int64Tensor({1, *batch, *input})));
@@ -62,7 +63,6 @@ Outputs OverSymbolicSequence(OnnxContext& ctx, const onnx::NodeProto& node, Recu
     loop.set_op_type("Loop");
     loop.set_name(p + "loop");
     loop.add_input(base + "length");
-    ctx.SetValue(base + "length", *length);
     loop.add_input("");
     loop.add_input(p + "in5");
     if (lstm) loop.add_input(p + "in6");

@@ -14,7 +14,6 @@
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
-#include "frontend/common/resample.h"
 #include "frontend/torch/fx_converter_util.h"
 #include "ir/ops/op_attrs.h"
 
@@ -253,40 +252,6 @@ absl::StatusOr<relax::Expr> ToCopy(FxContext& ctx, const proto::FxNode& node) {
   return ctx.EmitOp("astype", {*x}, {{"dtype", *dtype}});
 }
 
-/*! \brief aten.upsample_{nearest,bilinear,bicubic}2d.vec(x, output_size, [align_corners,]
- *  scale_factors) and F.interpolate(x, size, scale_factor, mode, align_corners): resized to the
- *  recorded output shape, with PyTorch's coordinates (ONNX's pytorch_half_pixel, or
- *  align_corners; nearest rounds down from asymmetric coordinates, as torch's "nearest"). */
-FxConverter Interpolate(const std::string& fixed_mode) {
-  return [fixed_mode](FxContext& ctx, const proto::FxNode& node) -> absl::StatusOr<relax::Expr> {
-    absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
-    if (!x.ok()) return x.status();
-    if (node.outputs_size() != 1) return absl::InvalidArgumentError("the result shape was not recorded");
-    std::string mode = fixed_mode;
-    bool align_corners = false;
-    if (mode.empty()) {  // F.interpolate
-      auto it = node.kwargs().find("mode");
-      mode = it != node.kwargs().end() ? it->second.s() : node.args_size() > 3 ? node.args(3).s() : "nearest";
-      align_corners = BoolArg(node, 4, "align_corners", false);
-    } else if (mode != "nearest") {
-      align_corners = BoolArg(node, 2, "align_corners", false);
-    }
-    frontend::ResizeParams p;
-    if (mode == "nearest") {
-      p.mode = "nearest";
-      p.coordinate_mode = "asymmetric";
-      p.nearest_mode = "floor";
-    } else if (mode == "bilinear" || mode == "linear" || mode == "bicubic") {
-      p.mode = mode == "bicubic" ? "cubic" : "linear";
-      p.coordinate_mode = align_corners ? "align_corners" : "pytorch_half_pixel";
-    } else {
-      return absl::UnimplementedError(absl::StrCat("interpolation mode '", mode, "' (nearest, linear, bilinear, bicubic are supported)"));
-    }
-    std::vector<double> sizes(node.outputs(0).shape().begin(), node.outputs(0).shape().end());
-    return frontend::Resample(frontend::EmitterOf(ctx), *x, p, {}, {}, sizes);
-  };
-}
-
 /*! \brief aten.hardtanh(x, min_val=-1, max_val=1) (ReLU6 decomposes to it). */
 absl::StatusOr<relax::Expr> Hardtanh(FxContext& ctx, const proto::FxNode& node) {
   absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
@@ -410,7 +375,6 @@ void RegisterAtenFxConverters(FxConverterRegistry& r) {
   r.Register(K::kFunction, "aten.upsample_nearest2d.vec", Interpolate("nearest"));
   r.Register(K::kFunction, "aten.upsample_bilinear2d.vec", Interpolate("bilinear"));
   r.Register(K::kFunction, "aten.upsample_bicubic2d.vec", Interpolate("bicubic"));
-  r.Register(K::kFunction, "torch.nn.functional.interpolate", Interpolate(""));
   if (const FxConverter* pad = r.Find(K::kFunction, "torch.nn.functional.pad")) {
     // constant_pad_nd(x, pad, value) is F.pad(x, pad, "constant", value).
     r.Register(K::kFunction, "aten.constant_pad_nd.default", [pad = *pad](FxContext& ctx, const proto::FxNode& node) {

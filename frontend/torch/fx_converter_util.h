@@ -63,6 +63,11 @@ relax::Expr PerChannel(const TensorData& t, int spatial_dims = 2);
 absl::StatusOr<relax::Expr> FoldedBatchNorm(FxContext& ctx, const relax::Expr& x, const TensorData* weight, const TensorData* bias,
                                             const TensorData& mean, const TensorData& var, double eps, int spatial_dims);
 
+/*! \brief Resizing to the recorded output shape with PyTorch's coordinates: `mode` nearest,
+ *  bilinear or bicubic (ATen's upsample_*2d: x, output_size, [align_corners,] scale_factors), or
+ *  empty for F.interpolate, which names its mode (fx_nn_converters.cc). */
+FxConverter Interpolate(const std::string& mode);
+
 /*! \brief Registration groups (the registry's first use calls them all). */
 void RegisterNNFxConverters(FxConverterRegistry& registry);
 void RegisterTransformerFxConverters(FxConverterRegistry& registry);

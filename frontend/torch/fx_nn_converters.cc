@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
+#include "frontend/common/resample.h"
 #include "frontend/torch/fx_converter_util.h"
 #include "ir/ops/op_attrs.h"
 
@@ -66,6 +67,40 @@ absl::StatusOr<relax::Expr> FoldedBatchNorm(FxContext& ctx, const relax::Expr& x
   absl::StatusOr<relax::Expr> y = ctx.EmitOp("multiply", {x, relax::MakeConstant(scale)});
   if (!y.ok()) return y;
   return ctx.EmitOp("add", {*y, relax::MakeConstant(shift)});
+}
+
+/*! \brief aten.upsample_{nearest,bilinear,bicubic}2d.vec(x, output_size, [align_corners,]
+ *  scale_factors) and F.interpolate(x, size, scale_factor, mode, align_corners): resized to the
+ *  recorded output shape, with PyTorch's coordinates (ONNX's pytorch_half_pixel, or
+ *  align_corners; nearest rounds down from asymmetric coordinates, as torch's "nearest"). */
+FxConverter Interpolate(const std::string& fixed_mode) {
+  return [fixed_mode](FxContext& ctx, const proto::FxNode& node) -> absl::StatusOr<relax::Expr> {
+    absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
+    if (!x.ok()) return x.status();
+    if (node.outputs_size() != 1) return absl::InvalidArgumentError("the result shape was not recorded");
+    std::string mode = fixed_mode;
+    bool align_corners = false;
+    if (mode.empty()) {  // F.interpolate
+      auto it = node.kwargs().find("mode");
+      mode = it != node.kwargs().end() ? it->second.s() : node.args_size() > 3 ? node.args(3).s() : "nearest";
+      align_corners = BoolArg(node, 4, "align_corners", false);
+    } else if (mode != "nearest") {
+      align_corners = BoolArg(node, 2, "align_corners", false);
+    }
+    frontend::ResizeParams p;
+    if (mode == "nearest") {
+      p.mode = "nearest";
+      p.coordinate_mode = "asymmetric";
+      p.nearest_mode = "floor";
+    } else if (mode == "bilinear" || mode == "linear" || mode == "bicubic") {
+      p.mode = mode == "bicubic" ? "cubic" : "linear";
+      p.coordinate_mode = align_corners ? "align_corners" : "pytorch_half_pixel";
+    } else {
+      return absl::UnimplementedError(absl::StrCat("interpolation mode '", mode, "' (nearest, linear, bilinear, bicubic are supported)"));
+    }
+    std::vector<double> sizes(node.outputs(0).shape().begin(), node.outputs(0).shape().end());
+    return frontend::Resample(frontend::EmitterOf(ctx), *x, p, {}, {}, sizes);
+  };
 }
 
 namespace {
@@ -222,6 +257,7 @@ void RegisterNNFxConverters(FxConverterRegistry& r) {
   r.Register(K::kModule, "AdaptiveAvgPool2d", ConvertGlobalPool);
   r.Register(K::kFunction, "torch.nn.functional.adaptive_avg_pool2d", ConvertGlobalPool);
   r.Register(K::kFunction, "torch.nn.functional.pad", ConvertPad);
+  r.Register(K::kFunction, "torch.nn.functional.interpolate", Interpolate(""));
   r.Register(K::kModule, "ReflectionPad2d", PadModule("reflect"));
   r.Register(K::kModule, "ReplicationPad2d", PadModule("replicate"));
   r.Register(K::kModule, "ZeroPad2d", PadModule("constant"));

@@ -17,6 +17,17 @@ failures=0; passed=0
 # ATen operators (make_fx).
 # Each model, the dynamic batch and the int8 model are parts of the test (shard_owns): its shards
 # run them in parallel.
+# compiled_matches MODEL FORMAT: $t/MODEL.FORMAT through the pipeline matches $t/MODEL.ref.npy.
+compiled_matches() {
+  local model=$1 format=$2 out="$t/$1.$2"
+  if tools/pipeline "$out" --inputs "$t/$model.x.npy" --out "$out.work" --no-cache > "$out.log" 2>&1 &&
+     matches_reference "$out.work/out0.npy" "$t/$model.ref.npy"
+  then
+    echo "ok: $model ($format) matches PyTorch"; passed=$((passed + 1))
+  else
+    echo "FAILED: $model ($format)"; cat "$out.log"; failures=$((failures + 1))
+  fi
+}
 part=0
 for model in resnet18 mobilenet_v2 mobilenet_v3_small resnext50_32x4d densenet121 convnext_tiny vit efficientnet_b0; do
   part=$((part + 1))
@@ -29,16 +40,7 @@ for model in resnet18 mobilenet_v2 mobilenet_v3_small resnext50_32x4d densenet12
     formats="$formats aten.fxpb"
     /usr/bin/python3 frontend/torch/export_fx.py --example $model --capture aten --out "$t/$model.aten.fxpb" 2> /dev/null ;;
   esac
-  for format in $formats; do
-    out="$t/$model.$format"
-    if tools/pipeline "$out" --inputs "$t/$model.x.npy" --out "$out.work" --no-cache > "$out.log" 2>&1 &&
-       matches_reference "$out.work/out0.npy" "$t/$model.ref.npy"
-    then
-      echo "ok: $model ($format) matches PyTorch"; passed=$((passed + 1))
-    else
-      echo "FAILED: $model ($format)"; cat "$out.log"; failures=$((failures + 1))
-    fi
-  done
+  for format in $formats; do compiled_matches $model $format; done
 done
 # LR-ASPP (MobileNetV3 segmentation: bilinear upsampling, sizes sliced from x.shape) through ATen
 # capture only (torch.fx cannot trace its x.shape[-2:]).
@@ -46,14 +48,7 @@ if shard_owns 13; then
   model=lraspp
   /usr/bin/python3 frontend/torch/export_fx.py --example $model --capture aten --out "$t/$model.aten.fxpb" \
     --inputs "$t/$model.x.npy" --reference "$t/$model.ref.npy" 2> /dev/null
-  out="$t/$model.aten.fxpb"
-  if tools/pipeline "$out" --inputs "$t/$model.x.npy" --out "$out.work" --no-cache > "$out.log" 2>&1 &&
-     matches_reference "$out.work/out0.npy" "$t/$model.ref.npy"
-  then
-    echo "ok: $model (aten.fxpb) matches PyTorch"; passed=$((passed + 1))
-  else
-    echo "FAILED: $model (aten.fxpb)"; cat "$out.log"; failures=$((failures + 1))
-  fi
+  compiled_matches $model aten.fxpb
 fi
 # ResNet-18 exported with a dynamic batch: imported without --dim, built once, run at batch 1, 3
 # and 8 against PyTorch.
