@@ -34,6 +34,8 @@
 #include "passes/schedule/rules/block_view.h"
 #include "passes/schedule/rules/rules.h"
 #include "passes/schedule/rules/tile_cost.h"
+#include "ir/tir/analyzer.h"
+#include "ir/tir/prim_expr_ops.h"
 #include "ir/tir/stmt_tree.h"
 #include "ir/tir/tir_util.h"
 
@@ -44,6 +46,10 @@ namespace {
 // A tile's padded window larger than this (a wide input, a tall filter) is left to a copy of
 // the whole input: L1 is 32-48 KiB.
 constexpr int64_t kMaxTileWindowBytes = 24 * 1024;
+
+// Iterations a parallel loop needs for threads to get nearly equal shares: a few per thread
+// on up to eight threads (a 14 x 14 map in 7-pixel tiles has 28).
+constexpr int64_t kMinParallelTiles = 24;
 
 bool IndexUses(const std::vector<PrimExpr>& indices, const Var& v) {
   for (const PrimExpr& e : indices) {
@@ -81,6 +87,44 @@ void ComputeDataPerTile(Schedule* sch, const BlockRV& block, const LoopRV& tile_
   const int64_t* lanes = AsConstInt(view->loops.back()->extent);
   if (lanes == nullptr || *lanes != conv.lanes || !trial.Vectorize(loops->back()).ok()) return;
   *sch = trial;
+}
+
+/*! \brief A pointwise convolution's data for one pixel tile, copied just before the groups of
+ *  blocks that read it in turn (the groups inside the pixel tiles, or a span of them) into a
+ *  panel [input-channel blocks, MR pixels, lanes] that lowering allocates per tile. In place,
+ *  the tile reads one short row per input-channel block, the rows a channel block's stride
+ *  apart; where that stride is a multiple of 2 KiB (56 x 56 or 28 x 28 pixels of 8 floats),
+ *  all the rows fall into a few of L1's sets and evict each other before the next group reads
+ *  them: 256 -> 128 channels at 56 x 56 ran at 47% of a Zen 3's peak, at 54 x 54 at 60%. The
+ *  copy is one load and store per element for the groups x NB x lanes multiply-adds that
+ *  read it. Returns whether it packed. */
+bool PackDataPerTile(Schedule* sch, const BlockRV& block, const DirectConvBlock& conv, int64_t mr, const LoopRV& tile_loop) {
+  if (conv.data_name.empty() || conv.data_row_dim < 0 || conv.data_channel_dim < 0) return false;
+  // The data's position among the block's reads (a decomposed reduction reads C first).
+  std::optional<BlockView> view = View(*sch, block);
+  if (!view) return false;
+  const std::vector<BufferRegion>& reads = view->realize->block->reads;
+  auto data = std::find_if(reads.begin(), reads.end(), [&](const BufferRegion& r) { return r.buffer->name == conv.data_name; });
+  if (data == reads.end()) return false;
+  const int data_read = static_cast<int>(data - reads.begin()), ndim = data->buffer->ndim();
+  Schedule trial = *sch;
+  absl::StatusOr<BlockRV> packed = trial.CacheRead(block, data_read, "global");
+  if (!packed.ok()) return false;
+  // (..., c, ..., w, ..., lanes) -> (..., w / MR, c, w % MR, lanes)
+  IndexMap map;
+  for (int d = 0; d < ndim; ++d) map.inputs.push_back(MakeVar(absl::StrCat("d", d), DataType::Int64()));
+  for (int d = 0; d + 1 < ndim; ++d) {
+    if (d != conv.data_row_dim && d != conv.data_channel_dim) map.outputs.push_back(map.inputs[d]);
+  }
+  const PrimExpr w = map.inputs[conv.data_row_dim], tile = IntImm(DataType::Int64(), mr);
+  map.outputs.insert(map.outputs.end(), {FloorDiv(w, tile), map.inputs[conv.data_channel_dim], FloorMod(w, tile), map.inputs.back()});
+  if (!trial.TransformLayout(block, data_read, /*is_write=*/false, map).ok()) return false;
+  if (!trial.ComputeAt(*packed, tile_loop).ok()) return false;
+  // Copied along the lanes, a vector at a time.
+  absl::StatusOr<std::vector<LoopRV>> loops = trial.GetLoops(*packed);
+  if (!loops.ok() || !trial.Vectorize(loops->back()).ok()) return false;
+  *sch = trial;
+  return true;
 }
 
 }  // namespace
@@ -181,6 +225,30 @@ std::optional<DirectConvBlock> MatchDirectConv(const Schedule& sch, const BlockR
   conv.reduction = 1;
   for (int l : conv.reduce_loops) conv.reduction *= extent(l);
   conv.outer_reduction = extent(conv.reduce_loops.front());
+  for (int l : conv.row_candidates) {
+    if (l != conv.row_loop) conv.pixel_rows *= std::max<int64_t>(extent(l), 1);
+  }
+  // The data's dimensions along the tile's rows and the input-channel blocks, when each is
+  // indexed by its loop's variable alone and the lanes by the inner reduction's.
+  // Reduction loops of extent 1 (a 1 x 1 window's kh, kw) read as 0.
+  std::vector<std::pair<Var, PrimExpr>> unit_taps;
+  std::vector<Var> taps;
+  for (int l : conv.reduce_loops) {
+    const IterVar& iv = block->iter_vars[l];
+    if (extent(l) == 1) unit_taps.push_back({iv.var, IntImm(iv.var->dtype, 0)});
+    else taps.push_back(iv.var);
+  }
+  auto plain = [&](const PrimExpr& index, const Var& v) {
+    return Analyzer().Simplify(Substitute(index, unit_taps)).same_as(v);
+  };
+  const Var& row_var = block->iter_vars[conv.row_loop].var;
+  if (taps.size() == 2 && taps[0].same_as(block->iter_vars[conv.reduce_loops.front()].var) && plain(a->indices.back(), taps[1])) {
+    for (size_t d = 0; d + 1 < a->indices.size(); ++d) {
+      if (plain(a->indices[d], row_var)) conv.data_row_dim = static_cast<int>(d);
+      if (plain(a->indices[d], taps[0])) conv.data_channel_dim = static_cast<int>(d);
+    }
+    conv.data_name = a->buffer->name;
+  }
   conv.data_bytes = a->buffer->dtype.bytes();
   for (const PrimExpr& d : a->buffer->shape) {
     const int64_t* e = AsConstInt(d);
@@ -217,10 +285,37 @@ bool FitsL1(const DirectConvBlock& conv, const DirectConvTiles& t, const Target&
   return (reduction * (t.nb * conv.lanes + t.mr) * 4) <= target.l1d_bytes;
 }
 
-/*! \brief The cost a tile is chosen by: RowCost, half as much again for a working set beyond L1. */
+/*! \brief Whether each step reads one data element per input channel and pixel, with no
+ *  window whose rows neighbouring tiles share (a 1 x 1 convolution). */
+bool IsPointwise(const DirectConvBlock& conv) { return conv.reduction == conv.outer_reduction * conv.lanes; }
+
+/*! \brief How many times the whole data is read from beyond L2: once when it fits in half of
+ *  L2 or every group of NB blocks reads it inside the pixel tiles, once per span of groups when
+ *  they go in spans, else once per group. */
+int64_t DataPasses(const DirectConvBlock& conv, const DirectConvTiles& t, const Target& target) {
+  const int64_t groups = conv.blocks / t.nb;
+  if (conv.vector_a || conv.data_bytes <= target.l2_bytes / 2 || t.groups_inside || groups < 2) return 1;
+  if (t.kc > 0 && t.group_span > 0) return groups / t.group_span;
+  return groups;
+}
+
+/*! \brief Cycles per multiply-add a pointwise convolution spends streaming its data from beyond
+ *  L2: 4 bytes per pixel and input channel, read DataPasses times, over all its multiply-adds
+ *  (blocks x vectors per element). ResNeXt-50's 512 -> 256 1 x 1 convolution at 28 x 28 (1.6 MB
+ *  of data, 512 KB of weights: neither stays in a Zen 3's L2) took a 7 x 1 tile that read the
+ *  data once per channel block, 32 times, and ran at 31% of the peak. Windows are left out:
+ *  their tiles read each row for several taps, from cache. */
+double StreamCyclesPerFma(const DirectConvBlock& conv, const DirectConvTiles& t, int64_t vectors, const Target& target) {
+  if (conv.vector_a || !IsPointwise(conv) || conv.data_bytes <= 0) return 0;
+  const double bytes = 4.0 * static_cast<double>(DataPasses(conv, t, target)) / static_cast<double>(conv.blocks * vectors);
+  return bytes / target.stream_bytes_per_cycle();
+}
+
+/*! \brief The cost a tile is chosen by: RowCost, half as much again for a working set beyond L1,
+ *  plus the cycles the data's streams from beyond L2 take. */
 double TileCost(const DirectConvBlock& conv, const DirectConvTiles& t, int64_t vectors, const Target& target) {
   const double cost = RowCost(conv, t, vectors, target);
-  return conv.vector_a || FitsL1(conv, t, target) ? cost : 1.5 * cost;
+  return (conv.vector_a || FitsL1(conv, t, target) ? cost : 1.5 * cost) + StreamCyclesPerFma(conv, t, vectors, target);
 }
 
 }  // namespace
@@ -311,9 +406,12 @@ std::vector<DirectConvTiles> DirectConvTileCandidates(const DirectConvBlock& con
   // NB blocks: the groups go in spans whose weights for one chunk fit in half of L2, each span's
   // groups inside the pixel tiles (FCN-ResNet50's 2048 -> 512 1x1 convolution at 28 x 28 on a
   // Zen 3: 6.4 MB of data read by 32 groups, at 11% of the peak).
-  const bool pointwise = conv.reduction == conv.outer_reduction * conv.lanes;
+  // Chunks also where the data would stream from beyond L2 once per group of blocks (neither
+  // the data nor all the weights fit in half of L2), for their group spans.
   auto fits = [&](const DirectConvTiles& t) { return FitsL1(conv, t, target); };
-  if (pointwise && !conv.vector_a && conv.block_loop >= 0 && std::none_of(out.begin(), out.end(), fits)) {
+  auto restreams = [&](const DirectConvTiles& t) { return DataPasses(conv, t, target) >= 4; };
+  if (IsPointwise(conv) && !conv.vector_a && conv.block_loop >= 0 &&
+      (std::none_of(out.begin(), out.end(), fits) || std::all_of(out.begin(), out.end(), restreams))) {
     const size_t whole = out.size();
     for (size_t i = 0; i < whole; ++i) {
       if (out[i].kc != 0) continue;
@@ -375,8 +473,12 @@ absl::Status ScheduleChunkedReduction(Schedule* sch, const BlockRV& block, const
   for (size_t r = 1; r < conv.reduce_loops.size(); ++r) order.push_back(loops[conv.reduce_loops[r]]);
   if (absl::Status s = sch->Reorder(order); !s.ok()) return s;
   if (absl::StatusOr<BlockRV> init = sch->DecomposeReduction(block, (*chunks)[0]); !init.ok()) return init.status();
-  if (absl::Status s = sch->Tensorize(rows[1], "gemm_f32"); !s.ok()) return s;
-  return FuseParallel(sch, parallel);
+  if (absl::Status s = FuseParallel(sch, parallel); !s.ok()) return s;
+  // The span's groups read each pixel tile's chunk of data in turn: packed once for them (after
+  // the loops are made parallel: each iteration copies the chunks it reads into storage of its
+  // own, which the race check on the whole buffer cannot see).
+  if (span) PackDataPerTile(sch, block, conv, tiles.mr, rows[0]);
+  return sch->Tensorize(rows[1], "gemm_f32");
 }
 
 }  // namespace
@@ -417,9 +519,17 @@ absl::Status ScheduleDirectConv(Schedule* sch, const BlockRV& block, const Direc
   // The elementwise epilogue per tile, while it is in L1 (only where it narrows to the tile).
   PlaceEpilogueUnder(sch, block, outer.back(), outer.size(), tiles.mr * tiles.nb * conv.lanes);
   if (conv.vector_a) ComputeDataPerTile(sch, block, outer.back(), outer.size(), conv);
+  // With the groups inside, each pixel tile's data is packed once for all of them; the loop
+  // over groups then stays serial inside the parallel pixel tiles, so only where there are
+  // enough of those to share (a 7 x 7 map has 7 tiles: two threads would take 4 and 3).
+  std::vector<LoopRV> parallel = outer;
+  const int64_t pixel_tiles = conv.pixel_rows * ((conv.rows + tiles.mr - 1) / tiles.mr);
+  if (tiles.groups_inside && block_outer && conv.blocks / tiles.nb >= 2 && pixel_tiles >= kMinParallelTiles) {
+    if (PackDataPerTile(sch, block, conv, tiles.mr, (*rows)[0])) parallel.pop_back();
+  }
   // The tile holds every reduction loop, so it writes whole sums: no init pass over C.
   if (absl::Status s = sch->Tensorize((*rows)[1], "gemm_f32"); !s.ok()) return s;
-  return FuseParallel(sch, outer);
+  return FuseParallel(sch, parallel);
 }
 
 }  // namespace tir

@@ -19,5 +19,8 @@ class Module:
         return gv
 # CHECK: for n_oc_chunk_0_0_fused in T.parallel(T.int64(2)):
 # CHECK: _init")
-# CHECK: for ic_outer_0, oh, ow_0, oc_chunk_0_1 in T.grid(T.int64(8), T.int64(14), T.int64(5), T.int64(4)):
+# A tile's chunk of data (16 channel blocks x 3 pixels) is packed before the span's groups.
+# CHECK: for ic_outer_0, oh, ow_0 in T.grid(T.int64(8), T.int64(14), T.int64(5)):
+# CHECK: T.block("x_global")
+# CHECK: for oc_chunk_0_1 in range(T.int64(4)):
 # CHECK: T.gemm_tile_nd(
