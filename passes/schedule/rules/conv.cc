@@ -228,6 +228,7 @@ std::optional<DirectConvBlock> MatchDirectConv(const Schedule& sch, const BlockR
   for (int l : conv.row_candidates) {
     if (l != conv.row_loop) conv.pixel_rows *= std::max<int64_t>(extent(l), 1);
   }
+  for (size_t r = 1; r + 1 < conv.reduce_loops.size(); ++r) conv.window *= extent(conv.reduce_loops[r]);
   // The data's dimensions along the tile's rows and the input-channel blocks, when each is
   // indexed by its loop's variable alone and the lanes by the inner reduction's.
   // Reduction loops of extent 1 (a 1 x 1 window's kh, kw) read as 0.
@@ -286,8 +287,9 @@ bool FitsL1(const DirectConvBlock& conv, const DirectConvTiles& t, const Target&
 }
 
 /*! \brief Whether each step reads one data element per input channel and pixel, with no
- *  window whose rows neighbouring tiles share (a 1 x 1 convolution). */
-bool IsPointwise(const DirectConvBlock& conv) { return conv.reduction == conv.outer_reduction * conv.lanes; }
+ *  window whose rows neighbouring tiles share (a 1 x 1 convolution, whatever the data's channel
+ *  block: ResNeXt's NCHW4c data into NCHW8c results too). */
+bool IsPointwise(const DirectConvBlock& conv) { return conv.window == 1; }
 
 /*! \brief How many times the whole data is read from beyond L2: once when it fits in half of
  *  L2 or every group of NB blocks reads it inside the pixel tiles, once per span of groups when

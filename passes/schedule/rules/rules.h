@@ -105,6 +105,7 @@ struct DirectConvBlock {
   int64_t lanes = 0, rows = 0, blocks = 1, reduction = 1;  // extents
   int64_t outer_reduction = 1;  // the outermost reduction loop's extent (input-channel blocks)
   int64_t pixel_rows = 1;       // the other pixel loops' iterations (n x oh)
+  int64_t window = 1;           // the reduction loops' iterations but the outermost and innermost (kh x kw)
   int64_t data_bytes = 0;       // the data (A) buffer's size
   /*! \brief Where the data is read plainly (a pointwise convolution at stride 1): its buffer's
    *  name and its dimensions indexed by exactly the row loop's and the outer reduction loop's
