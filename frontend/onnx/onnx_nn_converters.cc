@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 
+#include "frontend/common/conv_transpose.h"
 #include "frontend/onnx/converter_util.h"
 
 namespace mlc {
@@ -141,11 +142,8 @@ Outputs Conv(OnnxContext& ctx, const onnx::NodeProto& node) {
   return One(ctx.EmitOp("add", {*y, *bias}));
 }
 
-/*! \brief ConvTranspose as the convolution it is the gradient of: the input dilated by the strides
- *  (zeros between elements), padded by (k - 1) * dilation - pads on each side (cropped where that
- *  is negative) plus output_padding at the end, and convolved at stride 1 by the kernel flipped
- *  with its channel axes swapped per group (done at import for a constant weight). It costs
- *  prod(strides) times the multiply-adds of a direct kernel; 1-D is lifted to 2-D as for Conv. */
+/*! \brief ConvTranspose (frontend/common/conv_transpose.h), after auto_pad and output_shape
+ *  are resolved to pads; 1-D is lifted to 2-D as for Conv. */
 Outputs ConvTranspose(OnnxContext& ctx, const onnx::NodeProto& node) {
   absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
   if (!x.ok()) return x.status();
@@ -160,11 +158,6 @@ Outputs ConvTranspose(OnnxContext& ctx, const onnx::NodeProto& node) {
   if (!win.ok()) return win.status();
   const size_t n = xs->size() - 2;  // ONNX's spatial axes; win->dims() after lifting 1-D
   const size_t dims = win->dims();
-  const int64_t groups = ctx.IntAttr(node, "group", 1);
-  const int64_t c_in = (*ws)[0], c_out_per_group = (*ws)[1];
-  if (groups <= 0 || c_in % groups != 0 || (*xs)[1] != c_in) {
-    return absl::InvalidArgumentError(absl::StrCat("input channels ", (*xs)[1], ", weight ", relax::ShapeToString(*ws), " and group ", groups, " disagree"));
-  }
   // A per-axis attribute, with `unit` for the unit height of a 1-D window.
   auto lifted = [&](const char* name, int64_t unit) -> absl::StatusOr<std::vector<int64_t>> {
     std::vector<int64_t> v = ctx.HasAttr(node, name) ? ctx.IntsAttr(node, name) : std::vector<int64_t>(n, 0);
@@ -180,81 +173,28 @@ Outputs ConvTranspose(OnnxContext& ctx, const onnx::NodeProto& node) {
   if (std::any_of(in.begin(), in.end(), [](int64_t e) { return e < 0; })) {
     return absl::UnimplementedError("ConvTranspose needs a static image size");
   }
+  frontend::ConvTransposeParams p{win->strides, win->dilation, win->padding, *output_padding, ctx.IntAttr(node, "group", 1)};
   const std::string auto_pad = ctx.StringAttr(node, "auto_pad", "NOTSET");
-  const bool explicit_shape = ctx.HasAttr(node, "output_shape") || auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER";
-  std::vector<int64_t> lo(dims), hi(dims), conv_padding(2 * dims), dilated(dims);
-  bool crops = false, strided = false;
-  for (size_t d = 0; d < dims; ++d) {
-    const int64_t s = win->strides[d], span = (win->kernel[d] - 1) * win->dilation[d];
-    int64_t begin = win->padding[d], end = win->padding[d + dims];
-    if (explicit_shape) {
-      int64_t target = ctx.HasAttr(node, "output_shape") ? (*output_shape)[d] : in[d] * s;
-      int64_t total = s * (in[d] - 1) + (*output_padding)[d] + span + 1 - target;
-      // Halves rounded down (a larger output_shape than the natural one adds at the end).
+  if (ctx.HasAttr(node, "output_shape") || auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
+    // The pads that give the requested output: halves rounded down (a larger output_shape than
+    // the natural one adds at the end).
+    for (size_t d = 0; d < dims; ++d) {
+      const int64_t s = win->strides[d], span = (win->kernel[d] - 1) * win->dilation[d];
+      const int64_t target = ctx.HasAttr(node, "output_shape") ? (*output_shape)[d] : in[d] * s;
+      const int64_t total = s * (in[d] - 1) + (*output_padding)[d] + span + 1 - target;
       const int64_t half = total >= 0 ? total / 2 : -((1 - total) / 2);
-      begin = auto_pad == "SAME_UPPER" ? half : total - half;
-      end = total - begin;
+      p.padding[d] = auto_pad == "SAME_UPPER" ? half : total - half;
+      p.padding[d + dims] = total - p.padding[d];
     }
-    // The dilated input below ends with s - 1 zeros already.
-    lo[d] = span - begin;
-    hi[d] = span - end + (*output_padding)[d] - (s - 1);
-    conv_padding[d] = std::max<int64_t>(lo[d], 0);
-    conv_padding[d + dims] = std::max<int64_t>(hi[d], 0);
-    dilated[d] = in[d] * s;
-    crops |= lo[d] < 0 || hi[d] < 0;
-    strided |= s > 1;
   }
   Composer c(ctx, *x);
-  // The weight: (C_in, C_out/g, k...) -> (C_out, C_in/g, k...), flipped spatially.
-  relax::Expr kernel = *w;
-  if (win->one_d) kernel = c.Take(WithUnitAxis(ctx, kernel, 2, /*insert=*/true), kernel);
-  std::vector<int64_t> grouped = {groups, c_in / groups, c_out_per_group}, swap = {0, 2, 1}, swapped = {groups * c_out_per_group, c_in / groups};
-  for (size_t d = 0; d < dims; ++d) {
-    grouped.push_back(win->kernel[d]);
-    swap.push_back(static_cast<int64_t>(3 + d));
-    swapped.push_back(win->kernel[d]);
+  relax::Expr kernel = *w, y = *x;
+  if (win->one_d) {
+    kernel = c.Take(WithUnitAxis(ctx, kernel, 2, /*insert=*/true), kernel);
+    y = c.Take(WithUnitAxis(ctx, y, 2, /*insert=*/true), y);
   }
-  kernel = c.Op("reshape", {kernel}, {{"shape", grouped}});
-  kernel = c.Op("permute_dims", {kernel}, {{"axes", swap}});
-  kernel = c.Op("reshape", {kernel}, {{"shape", swapped}});
-  for (size_t d = 0; d < dims; ++d) {
-    if (win->kernel[d] == 1) continue;
-    std::vector<int64_t> reversed(win->kernel[d]);
-    for (int64_t i = 0; i < win->kernel[d]; ++i) reversed[i] = win->kernel[d] - 1 - i;
-    kernel = c.Op("take", {kernel, relax::MakeConstant(Int64Tensor(reversed))}, {{"axis", static_cast<int64_t>(2 + d)}});
-  }
-  relax::Expr y = *x;
-  if (win->one_d) y = c.Take(WithUnitAxis(ctx, y, 2, /*insert=*/true), y);
   if (!c.status().ok()) return c.status();
-  // Dilation by the strides: (N, C, H, W) -> (N, C, H, 1, W, 1), padded to (N, C, H, sh, W, sw).
-  if (strided) {
-    std::vector<tir::PrimExpr> in_dims = TensorOf(y)->Dims();
-    std::vector<tir::PrimExpr> split = {in_dims[0], in_dims[1]}, joined = {in_dims[0], in_dims[1]};
-    std::vector<int64_t> pad_width(4, 0);
-    for (size_t d = 0; d < dims; ++d) {
-      split.push_back(in_dims[2 + d]);
-      split.push_back(tir::I64(1));
-      joined.push_back(tir::I64(dilated[d]));
-      pad_width.insert(pad_width.end(), {0, 0, 0, win->strides[d] - 1});
-    }
-    y = c.Take(Reshaped(ctx, y, split), y);
-    y = c.Op("nn.pad", {y}, {{"pad_width", pad_width}});
-    if (!c.status().ok()) return c.status();
-    y = c.Take(Reshaped(ctx, y, joined), y);
-  }
-  // Negative padding crops.
-  if (crops) {
-    std::vector<int64_t> axes, begin, end;
-    for (size_t d = 0; d < dims; ++d) {
-      axes.push_back(static_cast<int64_t>(2 + d));
-      begin.push_back(std::max<int64_t>(-lo[d], 0));
-      end.push_back(dilated[d] + std::min<int64_t>(hi[d], 0));
-    }
-    y = c.Op("strided_slice", {y}, {{"axes", axes}, {"begin", begin}, {"end", end}});
-  }
-  const std::string conv_op = win->Op("nn.conv");
-  y = c.Op(conv_op.c_str(), {y, kernel}, {{"strides", std::vector<int64_t>(dims, 1)}, {"padding", conv_padding},
-                                            {"dilation", win->dilation}, {"groups", groups}});
+  y = c.Take(frontend::ConvTranspose(frontend::EmitterOf(ctx), y, kernel, p), y);
   if (win->one_d) y = c.Take(WithUnitAxis(ctx, y, 2, /*insert=*/false), y);
   if (ctx.HasInput(node, 2)) {
     relax::Expr b = c.Take(ctx.Input(node, 2), y);

@@ -14,6 +14,7 @@
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
+#include "frontend/common/conv_transpose.h"
 #include "frontend/torch/fx_converter_util.h"
 #include "ir/ops/op_attrs.h"
 
@@ -37,13 +38,12 @@ FxConverter FirstOfTuple(FxConverter converter) {
 absl::StatusOr<relax::Expr> Same(FxContext& ctx, const proto::FxNode& node) { return ctx.Arg(node, 0); }
 
 /*! \brief aten.convolution(input, weight, bias, stride, padding, dilation, transposed,
- *  output_padding, groups), 2-D and 3-D. */
+ *  output_padding, groups), 2-D and 3-D; transposed ones as frontend/common/conv_transpose.h. */
 absl::StatusOr<relax::Expr> Convolution(FxContext& ctx, const proto::FxNode& node) {
   absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
   if (!x.ok()) return x.status();
   absl::StatusOr<relax::Expr> w = ctx.Arg(node, 1);
   if (!w.ok()) return w.status();
-  if (BoolArg(node, 6, "transposed", false)) return absl::UnimplementedError("transposed convolution (ATen) is not supported");
   const int64_t spatial = RankOf(*w) - 2;
   std::vector<int64_t> strides = IntListArg(node, 3, "stride"), pad = IntListArg(node, 4, "padding"), dilation = IntListArg(node, 5, "dilation");
   if (spatial < 2 || spatial > 3 || strides.size() != static_cast<size_t>(spatial) || pad.size() != static_cast<size_t>(spatial) ||
@@ -53,9 +53,15 @@ absl::StatusOr<relax::Expr> Convolution(FxContext& ctx, const proto::FxNode& nod
   std::vector<int64_t> padding = pad;
   padding.insert(padding.end(), pad.begin(), pad.end());
   const int64_t groups = IntArg(node, 8, "groups", 1);
-  absl::StatusOr<relax::Expr> y =
-      spatial == 2 ? ctx.EmitOp("nn.conv2d", {*x, *w}, relax::ToAttrs(relax::Conv2DAttrs{strides, padding, dilation, groups}))
-                   : ctx.EmitOp("nn.conv3d", {*x, *w}, relax::ToAttrs(relax::Conv3DAttrs{strides, padding, dilation, groups}));
+  absl::StatusOr<relax::Expr> y;
+  if (BoolArg(node, 6, "transposed", false)) {
+    std::vector<int64_t> output_padding = IntListArg(node, 7, "output_padding");
+    if (output_padding.empty()) output_padding.assign(spatial, 0);
+    y = frontend::ConvTranspose(frontend::EmitterOf(ctx), *x, *w, {strides, dilation, padding, output_padding, groups});
+  } else {
+    y = spatial == 2 ? ctx.EmitOp("nn.conv2d", {*x, *w}, relax::ToAttrs(relax::Conv2DAttrs{strides, padding, dilation, groups}))
+                     : ctx.EmitOp("nn.conv3d", {*x, *w}, relax::ToAttrs(relax::Conv3DAttrs{strides, padding, dilation, groups}));
+  }
   if (!y.ok() || IsNone(node, 2)) return y;
   absl::StatusOr<relax::Expr> b = ctx.Arg(node, 2);
   if (!b.ok()) return b.status();

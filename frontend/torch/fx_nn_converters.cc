@@ -1,10 +1,11 @@
 /*! \file fx_nn_converters.cc
- *  \brief FX converters of convolutional-network modules: Conv2d/3d, BatchNorm2d/3d (eval,
- *         folded), MaxPool2d/3d, AvgPool2d/3d, AdaptiveAvgPool2d, F.pad and the padding modules.
+ *  \brief FX converters of convolutional-network modules: Conv2d/3d, ConvTranspose2d/3d,
+ *         BatchNorm2d/3d (eval, folded), MaxPool2d/3d, AvgPool2d/3d, AdaptiveAvgPool2d, F.pad and the padding modules.
  */
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
+#include "frontend/common/conv_transpose.h"
 #include "frontend/common/resample.h"
 #include "frontend/torch/fx_converter_util.h"
 #include "ir/ops/op_attrs.h"
@@ -43,6 +44,31 @@ absl::StatusOr<relax::Expr> ConvertConv(FxContext& ctx, const proto::FxNode& nod
   absl::StatusOr<relax::Expr> b = ctx.Param(node.target() + ".bias");
   if (!b.ok()) return b.status();
   return ctx.EmitOp("add", {*y, PerChannel(b->as<relax::ConstantNode>()->data, static_cast<int>(n))});
+}
+
+/*! \brief nn.ConvTranspose2d and nn.ConvTranspose3d (frontend/common/conv_transpose.h); the
+ *  output size comes from output_padding (a size passed to forward is not recorded). */
+template <int kSpatial>
+absl::StatusOr<relax::Expr> ConvertConvTranspose(FxContext& ctx, const proto::FxNode& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<relax::Expr> w = ctx.Param(node.target() + ".weight");
+  if (!w.ok()) return w.status();
+  if (node.args_size() > 1 || node.kwargs().count("output_size")) {
+    return absl::UnimplementedError("ConvTranspose with output_size passed to forward (give output_padding instead)");
+  }
+  const std::vector<int64_t> ones(kSpatial, 1), zeros(kSpatial, 0);
+  frontend::ConvTransposeParams p;
+  p.strides = IntsOf(node, "stride", kSpatial, ones);
+  p.padding = SymmetricPadding(IntsOf(node, "padding", kSpatial, zeros));
+  p.output_padding = IntsOf(node, "output_padding", kSpatial, zeros);
+  p.dilation = IntsOf(node, "dilation", kSpatial, ones);
+  p.groups = IntsOf(node, "groups", 1, {1})[0];
+  absl::StatusOr<relax::Expr> y = frontend::ConvTranspose(frontend::EmitterOf(ctx), *x, *w, p);
+  if (!y.ok() || !ctx.HasParam(node.target() + ".bias")) return y;
+  absl::StatusOr<relax::Expr> b = ctx.Param(node.target() + ".bias");
+  if (!b.ok()) return b.status();
+  return ctx.EmitOp("add", {*y, PerChannel(b->as<relax::ConstantNode>()->data, kSpatial)});
 }
 
 }  // namespace
@@ -244,6 +270,8 @@ void RegisterNNFxConverters(FxConverterRegistry& r) {
   using K = FxConverterRegistry;
   r.Register(K::kModule, "Conv2d", ConvertConv<relax::Conv2DAttrs>);
   r.Register(K::kModule, "Conv3d", ConvertConv<relax::Conv3DAttrs>);
+  r.Register(K::kModule, "ConvTranspose2d", ConvertConvTranspose<2>);
+  r.Register(K::kModule, "ConvTranspose3d", ConvertConvTranspose<3>);
   r.Register(K::kModule, "BatchNorm2d", [](FxContext& c, const proto::FxNode& n) { return ConvertBatchNorm(c, n, 2); });
   r.Register(K::kModule, "BatchNorm3d", [](FxContext& c, const proto::FxNode& n) { return ConvertBatchNorm(c, n, 3); });
   r.Register(K::kModule, "MaxPool2d", [](FxContext& c, const proto::FxNode& n) { return ConvertPool<relax::Pool2DAttrs>(c, n, true); });

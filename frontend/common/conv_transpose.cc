@@ -1,0 +1,105 @@
+#include "frontend/common/conv_transpose.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "absl/strings/str_cat.h"
+#include "ir/graph/struct_info.h"
+#include "ir/tir/tir_util.h"
+#include "support/tensor_data.h"
+
+namespace mlc {
+namespace frontend {
+namespace {
+
+/*! \brief The static dimensions of `e`, -1 for a symbolic one; nullopt without a known shape. */
+std::optional<std::vector<int64_t>> DimsOf(const relax::Expr& e) {
+  const auto* t = e->struct_info().as<relax::TensorStructInfoNode>();
+  if (t == nullptr || !t->HasKnownShape()) return std::nullopt;
+  std::vector<int64_t> dims;
+  for (const tir::PrimExpr& d : t->Dims()) {
+    const int64_t* v = tir::AsConstInt(d);
+    dims.push_back(v != nullptr ? *v : -1);
+  }
+  return dims;
+}
+
+}  // namespace
+
+absl::StatusOr<relax::Expr> ConvTranspose(const EmitFn& emit, const relax::Expr& x, const relax::Expr& w, const ConvTransposeParams& p) {
+  std::optional<std::vector<int64_t>> xs = DimsOf(x), ws = DimsOf(w);
+  if (!xs || !ws || xs->size() != ws->size()) return absl::InvalidArgumentError("a transposed convolution needs an input and a weight of known rank, the same");
+  const size_t dims = xs->size() - 2;
+  if (dims < 2 || dims > 3 || p.strides.size() != dims || p.dilation.size() != dims || p.output_padding.size() != dims ||
+      p.padding.size() != 2 * dims) {
+    return absl::InvalidArgumentError(absl::StrCat("a transposed convolution over ", dims,
+                                                   " spatial axes needs that many strides, dilations and output paddings and twice as many pads"));
+  }
+  if (std::any_of(ws->begin(), ws->end(), [](int64_t e) { return e < 0; })) return absl::UnimplementedError("a transposed convolution's weight needs a static shape");
+  if (std::any_of(xs->begin() + 1, xs->end(), [](int64_t e) { return e < 0; })) {
+    return absl::UnimplementedError("a transposed convolution needs static channels and image size (the batch may be symbolic)");
+  }
+  const int64_t c_in = (*ws)[0], c_out_per_group = (*ws)[1], groups = p.groups;
+  if (groups <= 0 || c_in % groups != 0 || (*xs)[1] != c_in) {
+    return absl::InvalidArgumentError(absl::StrCat("input channels ", (*xs)[1], ", weight ", c_in, " x ", c_out_per_group, " and groups ", groups, " disagree"));
+  }
+  std::vector<int64_t> conv_padding(2 * dims), in(xs->begin() + 2, xs->end()), dilated(dims), lo(dims), hi(dims);
+  bool crops = false, strided = false;
+  for (size_t d = 0; d < dims; ++d) {
+    const int64_t s = p.strides[d], span = ((*ws)[2 + d] - 1) * p.dilation[d];
+    if (s < 1 || p.dilation[d] < 1) return absl::InvalidArgumentError("strides and dilations must be positive");
+    // The dilated input below ends with s - 1 zeros already.
+    lo[d] = span - p.padding[d];
+    hi[d] = span - p.padding[d + dims] + p.output_padding[d] - (s - 1);
+    conv_padding[d] = std::max<int64_t>(lo[d], 0);
+    conv_padding[d + dims] = std::max<int64_t>(hi[d], 0);
+    dilated[d] = in[d] * s;
+    crops |= lo[d] < 0 || hi[d] < 0;
+    strided |= s > 1;
+  }
+  Composer c(emit, x);
+  // The weight: (C_in, C_out/g, k...) -> (C_out, C_in/g, k...), flipped spatially.
+  std::vector<int64_t> grouped = {groups, c_in / groups, c_out_per_group}, swap = {0, 2, 1}, swapped = {groups * c_out_per_group, c_in / groups};
+  for (size_t d = 0; d < dims; ++d) {
+    grouped.push_back((*ws)[2 + d]);
+    swap.push_back(static_cast<int64_t>(3 + d));
+    swapped.push_back((*ws)[2 + d]);
+  }
+  relax::Expr kernel = c.Reshape(c.Permute(c.Reshape(w, grouped), swap), swapped);
+  for (size_t d = 0; d < dims; ++d) {
+    const int64_t k = (*ws)[2 + d];
+    if (k == 1) continue;
+    std::vector<int64_t> reversed(k);
+    for (int64_t i = 0; i < k; ++i) reversed[i] = k - 1 - i;
+    kernel = c.Op("take", {kernel, relax::MakeConstant(Int64Tensor(reversed))}, {{"axis", static_cast<int64_t>(2 + d)}});
+  }
+  relax::Expr y = x;
+  // Dilation by the strides: (N, C, H, W) -> (N, C, H, 1, W, 1), padded to (N, C, H, sh, W, sw),
+  // merged to (N, C, H * sh, W * sw). A symbolic batch is the reshapes' -1.
+  if (strided) {
+    std::vector<int64_t> split = {(*xs)[0], c_in}, joined = {(*xs)[0], c_in}, pad_width(4, 0);
+    for (size_t d = 0; d < dims; ++d) {
+      split.insert(split.end(), {in[d], 1});
+      joined.push_back(dilated[d]);
+      pad_width.insert(pad_width.end(), {0, 0, 0, p.strides[d] - 1});
+    }
+    y = c.Reshape(c.Op("nn.pad", {c.Reshape(y, split)}, {{"pad_width", pad_width}}), joined);
+  }
+  // Negative padding crops.
+  if (crops) {
+    std::vector<int64_t> axes, begin, end;
+    for (size_t d = 0; d < dims; ++d) {
+      axes.push_back(static_cast<int64_t>(2 + d));
+      begin.push_back(std::max<int64_t>(-lo[d], 0));
+      end.push_back(dilated[d] + std::min<int64_t>(hi[d], 0));
+    }
+    y = c.Op("strided_slice", {y}, {{"axes", axes}, {"begin", begin}, {"end", end}});
+  }
+  y = c.Op(dims == 2 ? "nn.conv2d" : "nn.conv3d", {y, kernel},
+           {{"strides", std::vector<int64_t>(dims, 1)}, {"padding", conv_padding}, {"dilation", p.dilation}, {"groups", groups}});
+  if (!c.status().ok()) return c.status();
+  return y;
+}
+
+}  // namespace frontend
+}  // namespace mlc
