@@ -5,7 +5,7 @@
 Each case is a model file (.onnx or .fxpb), its inputs and reference outputs, listed in
 DIR/cases.txt (tools/testing/reference_case.py).
 PyTorch modules (nn.LSTM / nn.GRU / nn.RNN with several layers, both directions, batch_first,
-initial states) go through torch.onnx and through FX; their reference is PyTorch's forward. ONNX
+initial states) go through torch.onnx, torch.fx and ATen capture; their reference is PyTorch's forward. ONNX
 nodes with what PyTorch does not export (sequence_lens given at run time, layout 1, GRU without
 linear_before_reset, peepholes, input_forget, clip, activations with alpha/beta) are built with
 onnx.helper; their reference is reference_layer below, written from the ONNX operator
@@ -132,9 +132,12 @@ def torch_cases(out, cases):
         cases.append(torch_onnx_case(out, f"{name}_onnx", model, inputs, 14, [f"in{i}" for i in range(len(inputs))]))
         with torch.no_grad():
             refs = model(*inputs)
-        path = os.path.join(out, f"{name}_fxpb.fxpb")
-        export_fx.export(model, tuple(inputs), path)
-        cases.append(save_case(out, f"{name}_fxpb", path, [t.numpy() for t in inputs], [t.numpy() for t in refs]))
+        # torch.fx calls the module's converter; ATen capture records the layer's steps as
+        # PyTorch decomposes them (unbind, split, stack, matrix products).
+        for capture, suffix in (("fx", "fxpb"), ("aten", "aten")):
+            path = os.path.join(out, f"{name}_{suffix}.fxpb")
+            export_fx.export(model, tuple(inputs), path, capture=capture)
+            cases.append(save_case(out, f"{name}_{suffix}", path, [t.numpy() for t in inputs], [t.numpy() for t in refs]))
 
 
 class LastStep(torch.nn.Module):

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Recurrent layers through both importers: nn.LSTM / nn.GRU / nn.RNN (layers, directions,
-# batch_first, initial states, no bias, relu) through torch.onnx and FX against PyTorch, and ONNX
-# LSTM/GRU/RNN nodes with what PyTorch does not export (run-time sequence_lens in both
-# directions, layout 1, GRU's two reset orders, peepholes, input_forget, clip, activations with
-# alpha/beta) against recurrent_cases.py's NumPy reading of the ONNX definitions, the ONNX ones
-# also over a sequence of symbolic length (a loop over the steps). Every output (Y, Y_h, Y_c)
-# within 1e-4 of its scale. Inputs neither form can take are clear errors.
+# batch_first, initial states, no bias, relu) through torch.onnx, FX and ATen capture against
+# PyTorch, and ONNX LSTM/GRU/RNN nodes with what PyTorch does not export (run-time sequence_lens
+# in both directions, layout 1, GRU's two reset orders, peepholes, input_forget, clip, activations
+# with alpha/beta) against recurrent_cases.py's NumPy reading of the ONNX definitions, the ONNX
+# ones also over a sequence of symbolic length (a loop over the steps). Every output (Y, Y_h,
+# Y_c) within 1e-4 of its scale. Inputs neither form can take are clear errors.
 set -euo pipefail
 cd "${TEST_SRCDIR}/mlc"
 source tools/testing/checks.sh

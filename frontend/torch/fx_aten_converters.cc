@@ -148,6 +148,59 @@ absl::StatusOr<relax::Expr> Select(FxContext& ctx, const proto::FxNode& node) {
   return ctx.EmitOp("take", {*x, relax::MakeConstant(ScalarTensor(static_cast<double>(index), DataType::Int64()))}, {{"axis", axis}});
 }
 
+/*! \brief aten.unbind.int(x, dim): the slices along dim, each without it (a tuple; a recurrent
+ *  layer decomposed by ATen capture unbinds its sequence into steps). */
+absl::StatusOr<relax::Expr> Unbind(FxContext& ctx, const proto::FxNode& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
+  if (!x.ok()) return x.status();
+  const auto* t = (*x)->struct_info().as<relax::TensorStructInfoNode>();
+  const int64_t rank = RankOf(*x);
+  int64_t axis = IntArg(node, 1, "dim", 0);
+  if (axis < 0) axis += rank;
+  const int64_t* extent = t != nullptr && t->HasKnownShape() && axis >= 0 && axis < rank ? tir::AsConstInt(t->Dims()[axis]) : nullptr;
+  if (extent == nullptr) return absl::InvalidArgumentError(absl::StrCat("unbind needs a dim of static size within rank ", rank));
+  std::vector<relax::Expr> parts;
+  for (int64_t i = 0; i < *extent; ++i) {
+    absl::StatusOr<relax::Expr> part =
+        ctx.EmitOp("take", {*x, relax::MakeConstant(ScalarTensor(static_cast<double>(i), DataType::Int64()))}, {{"axis", axis}});
+    if (!part.ok()) return part.status();
+    parts.push_back(*part);
+  }
+  return relax::MakeTuple(parts);
+}
+
+/*! \brief aten.stack(tensors, dim): each tensor given a unit axis at dim, concatenated there. */
+absl::StatusOr<relax::Expr> Stack(FxContext& ctx, const proto::FxNode& node) {
+  if (node.args_size() == 0 || node.args(0).value_case() != proto::FxArg::kList || node.args(0).list().items_size() == 0) {
+    return absl::InvalidArgumentError("stack needs a non-empty list of tensors");
+  }
+  std::vector<relax::Expr> xs;
+  for (const proto::FxArg& item : node.args(0).list().items()) {
+    absl::StatusOr<relax::Expr> v = ctx.Value(item);
+    if (!v.ok()) return v.status();
+    xs.push_back(*v);
+  }
+  int64_t axis = IntArg(node, 1, "dim", 0);
+  if (axis < 0) axis += RankOf(xs.front()) + 1;
+  std::vector<relax::Expr> parts;
+  for (const relax::Expr& x : xs) {
+    const auto* t = x->struct_info().as<relax::TensorStructInfoNode>();
+    if (t == nullptr || !t->HasKnownShape()) return absl::InvalidArgumentError("stack needs tensors of known shape");
+    std::vector<int64_t> shape;
+    for (const tir::PrimExpr& d : t->Dims()) {
+      const int64_t* v = tir::AsConstInt(d);
+      if (v == nullptr) return absl::UnimplementedError("stack of tensors with symbolic dimensions");
+      shape.push_back(*v);
+    }
+    if (axis < 0 || axis > static_cast<int64_t>(shape.size())) return absl::InvalidArgumentError(absl::StrCat("stack dim out of range for rank ", shape.size()));
+    shape.insert(shape.begin() + axis, 1);
+    absl::StatusOr<relax::Expr> e = ctx.EmitOp("reshape", {x}, {{"shape", shape}});
+    if (!e.ok()) return e.status();
+    parts.push_back(*e);
+  }
+  return ctx.EmitOp("concat", parts, {{"axis", axis}});
+}
+
 /*! \brief aten.empty / aten.zeros(size, dtype=...): zeros of the recorded shape and dtype. */
 absl::StatusOr<relax::Expr> Zeros(FxContext& ctx, const proto::FxNode& node) {
   if (node.outputs_size() != 1) return absl::InvalidArgumentError("the result shape was not recorded");
@@ -305,6 +358,7 @@ constexpr Alias kAliases[] = {
     {"aten.reshape.default", K::kFunction, "torch.reshape", false},
     {"aten.expand.default", K::kMethod, "expand", false},
     {"aten.split.Tensor", K::kFunction, "torch.split", false},
+    {"aten.unsafe_split.Tensor", K::kFunction, "torch.split", false},
     {"aten.avg_pool2d.default", K::kFunction, "torch.nn.functional.avg_pool2d", false},
     {"aten._adaptive_avg_pool2d.default", K::kFunction, "torch.nn.functional.adaptive_avg_pool2d", false},
     {"aten.max_pool2d_with_indices.default", K::kFunction, "torch.nn.functional.max_pool2d", true},
@@ -356,6 +410,8 @@ void RegisterAtenFxConverters(FxConverterRegistry& r) {
   r.Register(K::kFunction, "aten.transpose.int", Transpose);
   r.Register(K::kFunction, "aten.slice.Tensor", Slice);
   r.Register(K::kFunction, "aten.select.int", Select);
+  r.Register(K::kFunction, "aten.unbind.int", Unbind);
+  r.Register(K::kFunction, "aten.stack.default", Stack);
   r.Register(K::kFunction, "aten.hardtanh.default", Hardtanh);
   r.Register(K::kFunction, "aten.as_strided.default", AsStrided);
   for (const char* zeros : {"aten.empty.memory_format", "aten.zeros.default", "aten.zeros_like.default", "aten.new_zeros.default"}) {
