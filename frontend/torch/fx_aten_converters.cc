@@ -91,7 +91,8 @@ absl::StatusOr<relax::Expr> NativeBatchNorm(FxContext& ctx, const proto::FxNode&
   return relax::MakeTuple({*y});
 }
 
-/*! \brief aten.addmm(bias, a, b): a @ b + bias. */
+/*! \brief aten.addmm(bias, a, b) and aten.baddbmm(bias, a, b) (batched: attention with a
+ *  float mask as its bias): a @ b + bias. */
 absl::StatusOr<relax::Expr> Addmm(FxContext& ctx, const proto::FxNode& node) {
   std::vector<relax::Expr> v;
   for (int i = 0; i < 3; ++i) {
@@ -99,7 +100,9 @@ absl::StatusOr<relax::Expr> Addmm(FxContext& ctx, const proto::FxNode& node) {
     if (!a.ok()) return a.status();
     v.push_back(*a);
   }
-  if (NumberArg(node, 3, "beta", 1) != 1 || NumberArg(node, 4, "alpha", 1) != 1) return absl::UnimplementedError("addmm with beta or alpha other than 1");
+  if (NumberArg(node, 3, "beta", 1) != 1 || NumberArg(node, 4, "alpha", 1) != 1) {
+    return absl::UnimplementedError(absl::StrCat(node.target(), " with beta or alpha other than 1"));
+  }
   absl::StatusOr<relax::Expr> product = ctx.EmitOp("matmul", {v[1], v[2]});
   if (!product.ok()) return product.status();
   return ctx.EmitOp("add", {*product, v[0]});
@@ -359,6 +362,10 @@ constexpr Alias kAliases[] = {
     {"aten.expand.default", K::kMethod, "expand", false},
     {"aten.split.Tensor", K::kFunction, "torch.split", false},
     {"aten.unsafe_split.Tensor", K::kFunction, "torch.split", false},
+    {"aten.split_with_sizes.default", K::kFunction, "torch.split", false},
+    {"aten.logical_and.default", K::kFunction, "torch.logical_and", false},
+    {"aten.logical_or.default", K::kFunction, "torch.logical_or", false},
+    {"aten.logical_not.default", K::kFunction, "torch.logical_not", false},
     {"aten.avg_pool2d.default", K::kFunction, "torch.nn.functional.avg_pool2d", false},
     {"aten._adaptive_avg_pool2d.default", K::kFunction, "torch.nn.functional.adaptive_avg_pool2d", false},
     {"aten.max_pool2d_with_indices.default", K::kFunction, "torch.nn.functional.max_pool2d", true},
@@ -406,6 +413,7 @@ void RegisterAtenFxConverters(FxConverterRegistry& r) {
   r.Register(K::kFunction, "aten.convolution.default", Convolution);
   r.Register(K::kFunction, "aten.native_batch_norm.default", NativeBatchNorm);
   r.Register(K::kFunction, "aten.addmm.default", Addmm);
+  r.Register(K::kFunction, "aten.baddbmm.default", Addmm);
   r.Register(K::kFunction, "aten.t.default", Transpose);
   r.Register(K::kFunction, "aten.transpose.int", Transpose);
   r.Register(K::kFunction, "aten.slice.Tensor", Slice);

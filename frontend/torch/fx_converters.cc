@@ -301,7 +301,10 @@ void RegisterCoreFxConverters(FxConverterRegistry& r) {
                                BinaryEntry{"greater_equal", {"operator.ge", "torch.ge"}, "ge"},
                                BinaryEntry{"less_equal", {"operator.le", "torch.le"}, "le"},
                                BinaryEntry{"equal", {"operator.eq", "torch.eq"}, "eq"},
-                               BinaryEntry{"not_equal", {"operator.ne", "torch.ne"}, "ne"}}) {
+                               BinaryEntry{"not_equal", {"operator.ne", "torch.ne"}, "ne"},
+                               BinaryEntry{"logical_and", {"torch.logical_and"}, "logical_and"},
+                               BinaryEntry{"logical_or", {"torch.logical_or"}, "logical_or"},
+                               BinaryEntry{"logical_xor", {"torch.logical_xor"}, "logical_xor"}}) {
     for (const char* t : e.functions) r.Register(K::kFunction, t, Binary(e.op));
     if (e.method) r.Register(K::kMethod, e.method, Binary(e.op));
   }
@@ -320,7 +323,8 @@ void RegisterCoreFxConverters(FxConverterRegistry& r) {
                               UnaryEntry{"erf", {"torch.erf", "torch.special.erf"}, nullptr, "erf"},
                               UnaryEntry{"negative", {"operator.neg", "torch.neg"}, nullptr, "neg"},
                               UnaryEntry{"cos", {"torch.cos"}, nullptr, "cos"},
-                              UnaryEntry{"sin", {"torch.sin"}, nullptr, "sin"}}) {
+                              UnaryEntry{"sin", {"torch.sin"}, nullptr, "sin"},
+                              UnaryEntry{"logical_not", {"torch.logical_not"}, nullptr, "logical_not"}}) {
     FxConverter c = Unary(e.op);
     for (const char* f : e.functions) r.Register(K::kFunction, f, c);
     if (e.module) r.Register(K::kModule, e.module, c);

@@ -1,0 +1,67 @@
+"""Writes the ATen-capture cases of aten_capture_test.sh into a directory.
+
+    /usr/bin/python3 aten_capture_cases.py DIR
+
+Transformer modules that torch.fx cannot trace or that the module converters do not cover, captured
+at the ATen level (export_fx.export(..., capture="aten")): nn.MultiheadAttention with a causal
+bool mask and a key padding mask, and with a float mask; nn.TransformerEncoderLayer; nn.Transformer
+(encoder and decoder, the decoder's causal mask from generate_square_subsequent_mask). Each case's
+reference is PyTorch's forward; listed in DIR/cases.txt (tools/testing/reference_case.py).
+"""
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "testing"))
+import export_fx  # noqa: E402
+from reference_case import save_case  # noqa: E402
+
+
+class SelfAttention(torch.nn.Module):
+    def __init__(self, d, heads):
+        super().__init__()
+        self.attn = torch.nn.MultiheadAttention(d, heads, batch_first=True)
+
+    def forward(self, x, mask, key_padding_mask=None):
+        return self.attn(x, x, x, attn_mask=mask, key_padding_mask=key_padding_mask)[0]
+
+
+class Seq2Seq(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.t = torch.nn.Transformer(32, 4, 1, 1, 64, dropout=0.0, batch_first=True)
+
+    def forward(self, src, tgt):
+        mask = self.t.generate_square_subsequent_mask(tgt.shape[1])
+        return self.t(src, tgt, tgt_mask=mask)
+
+
+def main():
+    out = sys.argv[1]
+    torch.manual_seed(0)
+    x = torch.randn(2, 7, 32)
+    causal = torch.triu(torch.ones(7, 7, dtype=torch.bool), 1)
+    padding = torch.zeros(2, 7, dtype=torch.bool)
+    padding[1, 5:] = True
+    specs = [
+        ("mha_causal_and_padding_masks", SelfAttention(32, 4), (x, causal, padding)),
+        ("mha_float_mask", SelfAttention(32, 8), (x, torch.randn(7, 7))),
+        ("encoder_layer", torch.nn.TransformerEncoderLayer(32, 4, 64, dropout=0.0, batch_first=True), (x,)),
+        ("transformer", Seq2Seq(), (x, torch.randn(2, 5, 32))),
+    ]
+    cases = []
+    for name, model, inputs in specs:
+        model = model.eval()
+        with torch.no_grad():
+            ref = model(*inputs)
+        path = os.path.join(out, f"{name}.fxpb")
+        export_fx.export(model, inputs, path, capture="aten")
+        cases.append(save_case(out, name, path, [t.numpy() for t in inputs], [ref.numpy()]))
+    with open(os.path.join(out, "cases.txt"), "w") as f:
+        f.write("\n".join(cases) + "\n")
+
+
+if __name__ == "__main__":
+    main()
