@@ -5,7 +5,10 @@
 Transformer modules that torch.fx cannot trace or that the module converters do not cover, captured
 at the ATen level (export_fx.export(..., capture="aten")): nn.MultiheadAttention with a causal
 bool mask and a key padding mask, and with a float mask; nn.TransformerEncoderLayer; nn.Transformer
-(encoder and decoder, the decoder's causal mask from generate_square_subsequent_mask). Each case's
+(encoder and decoder, the decoder's causal mask from generate_square_subsequent_mask); the
+project's reference decoder (testdata/models/decoder) in its GPT style (learned positions, causal
+mask from torch.triu) and Llama style (RMSNorm, rotary embeddings, SwiGLU, grouped-query
+attention). Each case's
 reference is PyTorch's forward; listed in DIR/cases.txt (tools/testing/reference_case.py).
 """
 import os
@@ -15,6 +18,8 @@ import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "testing"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "testdata", "models", "decoder"))
+import decoder  # noqa: E402
 import export_fx  # noqa: E402
 from reference_case import save_case  # noqa: E402
 
@@ -50,6 +55,8 @@ def main():
         ("mha_float_mask", SelfAttention(32, 8), (x, torch.randn(7, 7))),
         ("encoder_layer", torch.nn.TransformerEncoderLayer(32, 4, 64, dropout=0.0, batch_first=True), (x,)),
         ("transformer", Seq2Seq(), (x, torch.randn(2, 5, 32))),
+        ("decoder_gpt", decoder.build(decoder.Config(style="gpt")), (torch.randint(0, 256, (1, 9)),)),
+        ("decoder_llama", decoder.build(decoder.Config(style="llama", kv_heads=2)), (torch.randint(0, 256, (1, 9)),)),
     ]
     cases = []
     for name, model, inputs in specs:
