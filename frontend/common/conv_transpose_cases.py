@@ -1,4 +1,4 @@
-"""Writes the transposed-convolution cases of conv_transpose_test.sh into a directory.
+"""Writes the transposed-convolution cases of //frontend/common:conv_transpose_test into DIR.
 
     /usr/bin/python3 conv_transpose_cases.py DIR
 

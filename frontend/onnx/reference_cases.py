@@ -1,4 +1,4 @@
-"""Writes the cases of reference_test.sh into a directory (see reference_cases in
+"""Writes the cases of //frontend/onnx:reference_test into a directory (see reference_cases in
 tools/testing/checks.sh): ONNX operators whose reference is another implementation.
 GridSample: torch.nn.functional.grid_sample in every mode,
 padding mode and align_corners setting, exported with torch.onnx at opset 16, with grids reaching

@@ -1,4 +1,4 @@
-"""Writes the ATen-capture cases of aten_capture_test.sh into a directory.
+"""Writes the ATen-capture cases of //frontend/torch:aten_capture_test into a directory.
 
     /usr/bin/python3 aten_capture_cases.py DIR
 
