@@ -160,7 +160,8 @@ absl::StatusOr<relax::Expr> Unbind(FxContext& ctx, const proto::FxNode& node) {
   const int64_t rank = RankOf(*x);
   int64_t axis = IntArg(node, 1, "dim", 0);
   if (axis < 0) axis += rank;
-  const int64_t* extent = t != nullptr && t->HasKnownShape() && axis >= 0 && axis < rank ? tir::AsConstInt(t->Dims()[axis]) : nullptr;
+  const std::vector<tir::PrimExpr> dims = t != nullptr && t->HasKnownShape() ? t->Dims() : std::vector<tir::PrimExpr>{};
+  const int64_t* extent = axis >= 0 && axis < static_cast<int64_t>(dims.size()) ? tir::AsConstInt(dims[axis]) : nullptr;
   if (extent == nullptr) return absl::InvalidArgumentError(absl::StrCat("unbind needs a dim of static size within rank ", rank));
   std::vector<relax::Expr> parts;
   for (int64_t i = 0; i < *extent; ++i) {

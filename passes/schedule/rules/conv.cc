@@ -230,23 +230,24 @@ std::optional<DirectConvBlock> MatchDirectConv(const Schedule& sch, const BlockR
   }
   for (size_t r = 1; r + 1 < conv.reduce_loops.size(); ++r) conv.window *= extent(conv.reduce_loops[r]);
   // The data's dimensions along the tile's rows and the input-channel blocks, when each is
-  // indexed by its loop's variable alone and the lanes by the inner reduction's.
-  // Reduction loops of extent 1 (a 1 x 1 window's kh, kw) read as 0.
-  std::vector<std::pair<Var, PrimExpr>> unit_taps;
-  std::vector<Var> taps;
+  // indexed by its loop's variable alone and the lanes by the inner reduction's; reduction
+  // loops of extent 1 (a 1 x 1 window's kh, kw) read as 0.
+  std::vector<std::pair<Var, PrimExpr>> unit_window;
+  std::vector<Var> channels;  // the other reduction variables: channel blocks, then lanes
   for (int l : conv.reduce_loops) {
     const IterVar& iv = block->iter_vars[l];
-    if (extent(l) == 1) unit_taps.push_back({iv.var, IntImm(iv.var->dtype, 0)});
-    else taps.push_back(iv.var);
+    if (extent(l) == 1) unit_window.push_back({iv.var, IntImm(iv.var->dtype, 0)});
+    else channels.push_back(iv.var);
   }
   auto plain = [&](const PrimExpr& index, const Var& v) {
-    return Analyzer().Simplify(Substitute(index, unit_taps)).same_as(v);
+    return Analyzer().Simplify(Substitute(index, unit_window)).same_as(v);
   };
   const Var& row_var = block->iter_vars[conv.row_loop].var;
-  if (taps.size() == 2 && taps[0].same_as(block->iter_vars[conv.reduce_loops.front()].var) && plain(a->indices.back(), taps[1])) {
+  if (channels.size() == 2 && channels[0].same_as(block->iter_vars[conv.reduce_loops.front()].var) &&
+      plain(a->indices.back(), channels[1])) {
     for (size_t d = 0; d + 1 < a->indices.size(); ++d) {
       if (plain(a->indices[d], row_var)) conv.data_row_dim = static_cast<int>(d);
-      if (plain(a->indices[d], taps[0])) conv.data_channel_dim = static_cast<int>(d);
+      if (plain(a->indices[d], channels[0])) conv.data_channel_dim = static_cast<int>(d);
     }
     conv.data_name = a->buffer->name;
   }
