@@ -1,41 +1,27 @@
 #include "frontend/common/conv_transpose.h"
 
 #include <algorithm>
-#include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "frontend/common/static_shape.h"
 #include "ir/graph/struct_info.h"
 #include "ir/tir/tir_util.h"
 #include "support/tensor_data.h"
 
 namespace mlc {
 namespace frontend {
-namespace {
-
-/*! \brief The static dimensions of `e`, -1 for a symbolic one; nullopt without a known shape. */
-std::optional<std::vector<int64_t>> DimsOf(const relax::Expr& e) {
-  const auto* t = e->struct_info().as<relax::TensorStructInfoNode>();
-  if (t == nullptr || !t->HasKnownShape()) return std::nullopt;
-  std::vector<int64_t> dims;
-  for (const tir::PrimExpr& d : t->Dims()) {
-    const int64_t* v = tir::AsConstInt(d);
-    dims.push_back(v != nullptr ? *v : -1);
-  }
-  return dims;
-}
-
-}  // namespace
 
 absl::StatusOr<relax::Expr> ConvTranspose(const EmitFn& emit, const relax::Expr& x, const relax::Expr& w, const ConvTransposeParams& p) {
-  std::optional<std::vector<int64_t>> xs = DimsOf(x), ws = DimsOf(w);
-  if (!xs || !ws || xs->size() != ws->size()) return absl::InvalidArgumentError("a transposed convolution needs an input and a weight of known rank, the same");
+  absl::StatusOr<std::vector<int64_t>> xs = KnownShape(x, "a transposed convolution's input"), ws = StaticShape(w, "a transposed convolution's weight");
+  if (!xs.ok()) return xs.status();
+  if (!ws.ok()) return ws.status();
+  if (xs->size() != ws->size()) return absl::InvalidArgumentError("a transposed convolution needs an input and a weight of the same rank");
   const size_t dims = xs->size() - 2;
   if (dims < 2 || dims > 3 || p.strides.size() != dims || p.dilation.size() != dims || p.output_padding.size() != dims ||
       p.padding.size() != 2 * dims) {
     return absl::InvalidArgumentError(absl::StrCat("a transposed convolution over ", dims,
                                                    " spatial axes needs that many strides, dilations and output paddings and twice as many pads"));
   }
-  if (std::any_of(ws->begin(), ws->end(), [](int64_t e) { return e < 0; })) return absl::UnimplementedError("a transposed convolution's weight needs a static shape");
   if (std::any_of(xs->begin() + 1, xs->end(), [](int64_t e) { return e < 0; })) {
     return absl::UnimplementedError("a transposed convolution needs static channels and image size (the batch may be symbolic)");
   }

@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "frontend/common/composer.h"
+#include "frontend/common/static_shape.h"
 #include "frontend/onnx/onnx_importer.h"
 #include "ir/graph/shape_util.h"
 #include "ir/tir/prim_expr_ops.h"
@@ -22,24 +23,10 @@ inline Outputs One(absl::StatusOr<relax::Expr> e) {
   return std::vector<relax::Expr>{*e};
 }
 
-inline const relax::TensorStructInfoNode* TensorOf(const relax::Expr& e) {
-  return e->struct_info().as<relax::TensorStructInfoNode>();
-}
-
-/*! \brief The static shape of a value, or an error naming `what`. */
-inline absl::StatusOr<std::vector<int64_t>> StaticShape(const relax::Expr& e, const char* what) {
-  const auto* t = TensorOf(e);
-  if (t == nullptr || !t->shape) return absl::InvalidArgumentError(absl::StrCat(what, " needs a static shape"));
-  return *t->shape;
-}
-
-/*! \brief The dimensions of a value of known shape, -1 where symbolic (a dynamic batch), for
- *  converters that read only some of them; an error naming `what` when the shape is unknown. */
-inline absl::StatusOr<std::vector<int64_t>> KnownShape(const relax::Expr& e, const char* what) {
-  const auto* t = TensorOf(e);
-  if (t == nullptr || !t->HasKnownShape()) return absl::InvalidArgumentError(absl::StrCat(what, " needs a known shape"));
-  return relax::KnownValues(t->Dims(), {}, what);
-}
+// Shapes as integers: frontend/common/static_shape.h, shared with the other importers.
+using frontend::KnownShape;
+using frontend::StaticShape;
+using frontend::TensorOf;
 
 /*! \brief reshape of `x` to `dims`: the shape attribute when they are constants, else the
  *  target as reshape's struct info. */

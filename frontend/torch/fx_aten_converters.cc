@@ -15,6 +15,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "frontend/common/conv_transpose.h"
+#include "frontend/common/static_shape.h"
 #include "frontend/torch/fx_converter_util.h"
 #include "ir/ops/op_attrs.h"
 
@@ -140,6 +141,11 @@ absl::StatusOr<relax::Expr> Slice(FxContext& ctx, const proto::FxNode& node) {
   return ctx.EmitOp("strided_slice", {*x}, relax::ToAttrs(attrs));
 }
 
+/*! \brief x's entry `index` along `axis`, the axis dropped (a take of a 0-d index). */
+absl::StatusOr<relax::Expr> TakeAt(FxContext& ctx, const relax::Expr& x, int64_t axis, int64_t index) {
+  return ctx.EmitOp("take", {x, relax::MakeConstant(ScalarTensor(static_cast<double>(index), DataType::Int64()))}, {{"axis", axis}});
+}
+
 /*! \brief aten.select.int(x, dim, index): x's entry `index` along `dim`, the axis dropped. */
 absl::StatusOr<relax::Expr> Select(FxContext& ctx, const proto::FxNode& node) {
   absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
@@ -148,7 +154,7 @@ absl::StatusOr<relax::Expr> Select(FxContext& ctx, const proto::FxNode& node) {
   int64_t axis = IntArg(node, 1, "dim", 0), index = IntArg(node, 2, "index", 0);
   if (axis < 0) axis += rank;
   if (axis < 0 || axis >= rank) return absl::InvalidArgumentError(absl::StrCat("dim out of range for rank ", rank));
-  return ctx.EmitOp("take", {*x, relax::MakeConstant(ScalarTensor(static_cast<double>(index), DataType::Int64()))}, {{"axis", axis}});
+  return TakeAt(ctx, *x, axis, index);
 }
 
 /*! \brief aten.unbind.int(x, dim): the slices along dim, each without it (a tuple; a recurrent
@@ -156,17 +162,17 @@ absl::StatusOr<relax::Expr> Select(FxContext& ctx, const proto::FxNode& node) {
 absl::StatusOr<relax::Expr> Unbind(FxContext& ctx, const proto::FxNode& node) {
   absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
   if (!x.ok()) return x.status();
-  const auto* t = (*x)->struct_info().as<relax::TensorStructInfoNode>();
-  const int64_t rank = RankOf(*x);
+  absl::StatusOr<std::vector<int64_t>> dims = frontend::KnownShape(*x, "unbind's tensor");
+  if (!dims.ok()) return dims.status();
+  const int64_t rank = static_cast<int64_t>(dims->size());
   int64_t axis = IntArg(node, 1, "dim", 0);
   if (axis < 0) axis += rank;
-  const std::vector<tir::PrimExpr> dims = t != nullptr && t->HasKnownShape() ? t->Dims() : std::vector<tir::PrimExpr>{};
-  const int64_t* extent = axis >= 0 && axis < static_cast<int64_t>(dims.size()) ? tir::AsConstInt(dims[axis]) : nullptr;
-  if (extent == nullptr) return absl::InvalidArgumentError(absl::StrCat("unbind needs a dim of static size within rank ", rank));
+  if (axis < 0 || axis >= rank) return absl::InvalidArgumentError(absl::StrCat("unbind's dim out of range for rank ", rank));
+  const int64_t extent = (*dims)[axis];
+  if (extent < 0) return absl::InvalidArgumentError(absl::StrCat("unbind needs dim ", axis, " of static size"));
   std::vector<relax::Expr> parts;
-  for (int64_t i = 0; i < *extent; ++i) {
-    absl::StatusOr<relax::Expr> part =
-        ctx.EmitOp("take", {*x, relax::MakeConstant(ScalarTensor(static_cast<double>(i), DataType::Int64()))}, {{"axis", axis}});
+  for (int64_t i = 0; i < extent; ++i) {
+    absl::StatusOr<relax::Expr> part = TakeAt(ctx, *x, axis, i);
     if (!part.ok()) return part.status();
     parts.push_back(*part);
   }
@@ -175,30 +181,17 @@ absl::StatusOr<relax::Expr> Unbind(FxContext& ctx, const proto::FxNode& node) {
 
 /*! \brief aten.stack(tensors, dim): each tensor given a unit axis at dim, concatenated there. */
 absl::StatusOr<relax::Expr> Stack(FxContext& ctx, const proto::FxNode& node) {
-  if (node.args_size() == 0 || node.args(0).value_case() != proto::FxArg::kList || node.args(0).list().items_size() == 0) {
-    return absl::InvalidArgumentError("stack needs a non-empty list of tensors");
-  }
-  std::vector<relax::Expr> xs;
-  for (const proto::FxArg& item : node.args(0).list().items()) {
-    absl::StatusOr<relax::Expr> v = ctx.Value(item);
-    if (!v.ok()) return v.status();
-    xs.push_back(*v);
-  }
+  absl::StatusOr<std::vector<relax::Expr>> xs = ValueListArg(ctx, node, 0, "tensors", "stack");
+  if (!xs.ok()) return xs.status();
   int64_t axis = IntArg(node, 1, "dim", 0);
-  if (axis < 0) axis += RankOf(xs.front()) + 1;
+  if (axis < 0) axis += RankOf(xs->front()) + 1;
   std::vector<relax::Expr> parts;
-  for (const relax::Expr& x : xs) {
-    const auto* t = x->struct_info().as<relax::TensorStructInfoNode>();
-    if (t == nullptr || !t->HasKnownShape()) return absl::InvalidArgumentError("stack needs tensors of known shape");
-    std::vector<int64_t> shape;
-    for (const tir::PrimExpr& d : t->Dims()) {
-      const int64_t* v = tir::AsConstInt(d);
-      if (v == nullptr) return absl::UnimplementedError("stack of tensors with symbolic dimensions");
-      shape.push_back(*v);
-    }
-    if (axis < 0 || axis > static_cast<int64_t>(shape.size())) return absl::InvalidArgumentError(absl::StrCat("stack dim out of range for rank ", shape.size()));
-    shape.insert(shape.begin() + axis, 1);
-    absl::StatusOr<relax::Expr> e = ctx.EmitOp("reshape", {x}, {{"shape", shape}});
+  for (const relax::Expr& x : *xs) {
+    absl::StatusOr<std::vector<int64_t>> shape = frontend::StaticShape(x, "stack's tensor");
+    if (!shape.ok()) return shape.status();
+    if (axis < 0 || axis > static_cast<int64_t>(shape->size())) return absl::InvalidArgumentError(absl::StrCat("stack dim out of range for rank ", shape->size()));
+    shape->insert(shape->begin() + axis, 1);
+    absl::StatusOr<relax::Expr> e = ctx.EmitOp("reshape", {x}, {{"shape", *shape}});
     if (!e.ok()) return e.status();
     parts.push_back(*e);
   }

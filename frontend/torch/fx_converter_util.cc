@@ -94,6 +94,25 @@ std::vector<int64_t> IntListArg(const proto::FxNode& node, int index, const std:
   return v;
 }
 
+absl::StatusOr<std::vector<relax::Expr>> ValueListArg(FxContext& ctx, const proto::FxNode& node, int index, const std::string& name,
+                                                      const std::string& op) {
+  const proto::FxArg* list = index < node.args_size() ? &node.args(index) : nullptr;
+  if (list == nullptr) {
+    auto it = node.kwargs().find(name);
+    if (it != node.kwargs().end()) list = &it->second;
+  }
+  if (list == nullptr || list->value_case() != proto::FxArg::kList || list->list().items_size() == 0) {
+    return absl::InvalidArgumentError(absl::StrCat(op, " needs a non-empty list of tensors"));
+  }
+  std::vector<relax::Expr> values;
+  for (const proto::FxArg& item : list->list().items()) {
+    absl::StatusOr<relax::Expr> v = ctx.Value(item);
+    if (!v.ok()) return v.status();
+    values.push_back(*v);
+  }
+  return values;
+}
+
 bool BoolArg(const proto::FxNode& node, int index, const std::string& name, bool fallback) {
   if (index < node.args_size()) return node.args(index).b();
   auto it = node.kwargs().find(name);

@@ -37,6 +37,11 @@ int64_t IntArg(const proto::FxNode& node, int index, const std::string& name, in
 std::vector<int64_t> IntListArg(const proto::FxNode& node, int index, const std::string& name);
 bool BoolArg(const proto::FxNode& node, int index, const std::string& name, bool fallback);
 
+/*! \brief A non-empty list of tensors, positional argument `index` or keyword `name`
+ *  (torch.cat(tensors), torch.stack(tensors)); an error naming `op` otherwise. */
+absl::StatusOr<std::vector<relax::Expr>> ValueListArg(FxContext& ctx, const proto::FxNode& node, int index, const std::string& name,
+                                                      const std::string& op);
+
 /*! \brief Sizes are values too (x.shape[1], t + 1, d // 2): an int64 scalar constant when the size
  *  is static, a shape of one value when it is symbolic. This is the size a value holds, or
  *  nullopt when it holds none. */

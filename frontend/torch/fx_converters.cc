@@ -159,23 +159,11 @@ FxConverter ConvertHard(bool swish) {
 
 /*! \brief torch.cat(tensors, dim). */
 absl::StatusOr<relax::Expr> ConvertCat(FxContext& ctx, const proto::FxNode& node) {
-  const proto::FxArg* list = node.args_size() > 0 ? &node.args(0) : nullptr;
-  if (list == nullptr) {
-    auto it = node.kwargs().find("tensors");
-    if (it != node.kwargs().end()) list = &it->second;
-  }
-  if (list == nullptr || list->value_case() != proto::FxArg::kList || list->list().items_size() == 0) {
-    return absl::InvalidArgumentError("torch.cat needs a non-empty list of tensors");
-  }
-  std::vector<relax::Expr> parts;
-  for (const proto::FxArg& item : list->list().items()) {
-    absl::StatusOr<relax::Expr> v = ctx.Value(item);
-    if (!v.ok()) return v.status();
-    parts.push_back(*v);
-  }
-  int64_t dim = IntArg(node, 1, "dim", 0), rank = RankOf(parts[0]);
+  absl::StatusOr<std::vector<relax::Expr>> parts = ValueListArg(ctx, node, 0, "tensors", "torch.cat");
+  if (!parts.ok()) return parts.status();
+  int64_t dim = IntArg(node, 1, "dim", 0), rank = RankOf(parts->front());
   if (dim < 0 && rank > 0) dim += rank;
-  return ctx.EmitOp("concat", parts, {{"axis", dim}});
+  return ctx.EmitOp("concat", *parts, {{"axis", dim}});
 }
 
 /*! \brief GELU: x * 0.5 * (1 + erf(x / sqrt(2))), or with approximate="tanh"
