@@ -202,7 +202,7 @@ std::string DescribeTiles(const tir::GemmTiles& t) {
 
 std::string DescribeTiles(const tir::DirectConvTiles& t) {
   return absl::StrCat("conv mr=", t.mr, " nb=", t.nb, t.kc > 0 ? absl::StrCat(" kc=", t.kc) : "", t.groups_inside ? " groups inside" : "",
-                      t.group_span > 0 ? absl::StrCat(" span=", t.group_span) : "");
+                      t.row_block > 0 ? absl::StrCat(" row_block=", t.row_block) : "", t.group_span > 0 ? absl::StrCat(" span=", t.group_span) : "");
 }
 
 namespace {

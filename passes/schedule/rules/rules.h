@@ -105,6 +105,8 @@ struct DirectConvBlock {
   int64_t lanes = 0, rows = 0, blocks = 1, reduction = 1;  // extents
   int64_t outer_reduction = 1;  // the outermost reduction loop's extent (input-channel blocks)
   int64_t pixel_rows = 1;       // the other pixel loops' iterations (n x oh)
+  int image_row_loop = -1;      // the pixel loop just outside the rows (oh), -1 when there is none
+  int64_t image_rows = 0;       // its extent
   int64_t window = 1;           // the reduction loops' iterations but the outermost and innermost (kh x kw)
   int64_t data_bytes = 0;       // the data (A) buffer's size
   /*! \brief Where the data is read plainly (a pointwise convolution at stride 1): its buffer's
@@ -117,7 +119,8 @@ struct DirectConvBlock {
 /*! \brief The register tile of a direct convolution: MR pixels x NB channel blocks. */
 struct DirectConvTiles {
   bool operator==(const DirectConvTiles& o) const {
-    return mr == o.mr && nb == o.nb && kc == o.kc && groups_inside == o.groups_inside && group_span == o.group_span;
+    return mr == o.mr && nb == o.nb && kc == o.kc && groups_inside == o.groups_inside && group_span == o.group_span &&
+           row_block == o.row_block;
   }
   int64_t mr = 1, nb = 1;
   /*! \brief Steps of the outermost reduction loop (input-channel blocks) per chunk, 0: none.
@@ -128,6 +131,10 @@ struct DirectConvTiles {
    *  outside them: each tile's data is read once for every group while it is in L1, and the
    *  weights stay in L2 (ConvGroupsInside). */
   bool groups_inside = false;
+  /*! \brief With groups_inside: the image rows (oh) in blocks of this many, each block's data
+   *  packed once, the groups inside the block and outside its pixel tiles, so each group writes
+   *  its output planes along their rows; 0: the groups inside each pixel tile. */
+  int64_t row_block = 0;
   /*! \brief With chunks (kc > 0): the groups of NB channel blocks in spans of this many, the
    *  spans outside the chunks (parallel), the groups of a span inside the pixel tiles; 0: every
    *  group outside. A pixel tile's data is then read from L1 by every group of the span, and
@@ -149,6 +156,10 @@ int64_t ReductionChunk(const DirectConvBlock& conv, int64_t nb, const Target& ta
  *  block (ResNet-50's 256 -> 64 and 256 -> 128 1x1 convolutions at 56 x 56 on AVX2: 32 streams,
  *  4 and 8 passes over 3.2 MB, at 15-18% of the peak). */
 bool ConvGroupsInside(const DirectConvBlock& conv, int64_t nb, const Target& target);
+/*! \brief DirectConvTiles::row_block for a pointwise tile with the groups inside (see conv.cc):
+ *  the most image rows whose data fits in L1 while the blocks leave enough parallel
+ *  iterations; 0 where the data cannot be packed or there are too few image rows. */
+int64_t GroupsRowBlock(const DirectConvBlock& conv, const Target& target);
 /*! \brief DirectConvTiles::group_span for chunked tiles `t`: where the data is larger than half
  *  of L2, the most groups (at most half of them, dividing them) whose weights for one chunk fit
  *  in half of L2; 0 where the data stays in L2 anyway or no span of two fits. */
