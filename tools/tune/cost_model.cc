@@ -6,38 +6,6 @@
 namespace mlc {
 namespace tune {
 
-std::vector<double> TileFeatures(const tir::GemmBlock& gemm, const tir::GemmTiles& t, const Target& target) {
-  double vectors = static_cast<double>(t.nr) / target.float_lanes();
-  double kc = t.kc > 0 ? t.kc : gemm.k;
-  double nc = t.nc > 0 ? t.nc : t.nr;
-  return {
-      1.0,
-      std::log2(static_cast<double>(t.mr)),
-      std::log2(vectors),
-      std::log2(kc),
-      std::log2(nc),
-      t.parallel_rows ? 1.0 : 0.0,
-      (t.mr * vectors + vectors + 1) / target.vector_registers,  // register use
-      1.0 / t.mr + 1.0 / vectors,                                 // loads per FMA
-      kc * t.nr * 4 / target.l1d_bytes,                          // B panel in L1
-      kc * nc * 4 / target.l2_bytes,                             // B block in L2
-      static_cast<double>(gemm.k) / kc,                           // C reloads
-  };
-}
-
-std::vector<double> TileFeatures(const tir::DirectConvBlock& conv, const tir::DirectConvTiles& t, const Target& target) {
-  double vectors = std::ceil(static_cast<double>(conv.lanes) / target.float_lanes());
-  double loads = (conv.vector_a ? t.mr * vectors : t.mr) + t.nb * vectors;
-  return {
-      1.0,
-      std::log2(static_cast<double>(t.mr)),
-      std::log2(static_cast<double>(t.nb)),
-      ((t.mr + 1) * t.nb * vectors + 1) / target.vector_registers,  // register use
-      loads / (t.mr * t.nb * vectors),                                // loads per FMA
-      static_cast<double>(conv.rows / t.mr * (conv.blocks / t.nb)),  // tiles per output row
-  };
-}
-
 void CostModel::Fit(const std::vector<std::vector<double>>& x, const std::vector<double>& seconds) {
   if (x.size() < 3) return;
   size_t d = x[0].size();

@@ -1,7 +1,6 @@
 /*! \file cost_model.h
- *  \brief The tuner's cost model: ridge regression of log(time) on features of a tile choice
- *         (GEMM: register-tile shape and use, L1 and L2 footprints, parallel split; direct
- *         convolution: register-tile shape, register use, loads per FMA), trained
+ *  \brief The tuner's cost model: ridge regression of log(time) on the features of a
+ *         candidate's choices (each rule gives its knob's choices features: knob.h), trained
  *         on the candidates measured so far for a task and used to pick which to measure next.
  */
 #ifndef MLC_TOOLS_TUNE_COST_MODEL_H_
@@ -9,15 +8,9 @@
 
 #include <vector>
 
-#include "ir/target/target.h"
-#include "passes/schedule/rules/rules.h"
 
 namespace mlc {
 namespace tune {
-
-std::vector<double> TileFeatures(const tir::GemmBlock& gemm, const tir::GemmTiles& tiles, const Target& target);
-/*! \brief The same for a direct convolution's register tile (MR pixels x NB channel blocks). */
-std::vector<double> TileFeatures(const tir::DirectConvBlock& conv, const tir::DirectConvTiles& tiles, const Target& target);
 
 class CostModel {
  public:

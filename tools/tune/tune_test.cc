@@ -11,6 +11,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "ir/graph/structural_equal.h"
+#include "passes/apply_trace.h"
 #include "passes/schedule/rules/rules.h"
 #include "passes/schedule/tuning_database.h"
 #include "passes/schedule/tuning_database.pb.h"
@@ -172,6 +173,46 @@ TEST(Tuning, ConvolutionTilesAreSearchedAndTheTunedKernelIsRight) {
         want.push_back(std::max(acc, 0.0));
       }
   testing_util::ExpectClose(out->tensor(), want, 1e-4, 1e-4);
+}
+
+// The rules' alternatives are knobs (passes/schedule/rules/knob.h): the GEMM rule asks for its
+// tile with the choices described and its own pick as the default; another answer changes the
+// schedule, and the trace keeps the answer, so replaying it gives the same function.
+TEST(Tuning, RulesAskForDecisionsAndTheTraceKeepsTheAnswer) {
+  IRModule prepared = Prepared();
+  const std::string name = KernelName(prepared);
+  const Target target = *Target::Parse("x86-64-v3");
+  auto schedule = [&](const tir::Decider& decide) {
+    tir::Schedule sch(prepared);
+    EXPECT_EQ(tir::ApplyDefaultSchedule(&sch, name, target, nullptr, decide), 1);
+    return sch;
+  };
+  std::vector<tir::Knob> knobs;
+  tir::Schedule defaults = schedule([&](const tir::Knob& k) {
+    knobs.push_back(k);
+    return k.default_choice;
+  });
+  ASSERT_EQ(knobs.size(), 1u);
+  EXPECT_EQ(knobs[0].rule, "GEMM tile");
+  ASSERT_GE(knobs[0].choices.size(), 2u);
+  EXPECT_THAT(knobs[0].choices[knobs[0].default_choice].description, HasSubstr("mr="));
+  const size_t other = knobs[0].default_choice == 0 ? 1 : 0;
+  tir::Schedule changed = schedule([&](const tir::Knob& k) { return other; });
+  EXPECT_FALSE(StructuralEqual(changed.mod().LookupPrimFunc(name), defaults.mod().LookupPrimFunc(name)))
+      << "choice " << knobs[0].choices[other].description << " scheduled as the default "
+      << knobs[0].choices[knobs[0].default_choice].description;
+  const std::string trace = changed.trace().AsPython();
+  EXPECT_THAT(trace, HasSubstr("sample_categorical"));
+  EXPECT_THAT(trace, HasSubstr(absl::StrCat("decision=", other)));
+  absl::StatusOr<IRModule> replayed = passes::ApplyTraceToModule(prepared, changed.trace());
+  ASSERT_TRUE(replayed.ok()) << replayed.status();
+  EXPECT_TRUE(StructuralEqual(replayed->LookupPrimFunc(name), changed.mod().LookupPrimFunc(name)));
+  // An answer that is not a choice is refused, with the block named.
+  std::vector<std::string> notes;
+  tir::Schedule refused(prepared);
+  tir::ApplyDefaultSchedule(&refused, name, target, &notes, [&](const tir::Knob& k) { return k.choices.size(); });
+  ASSERT_FALSE(notes.empty());
+  EXPECT_THAT(notes[0], HasSubstr("GEMM tile choice"));
 }
 
 TEST(Tuning, DatabaseRoundTripsAndMergesKeepingTheFastest) {

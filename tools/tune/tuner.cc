@@ -13,6 +13,8 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "passes/schedule/rules/rules.h"
 #include "passes/schedule/schedule.h"
 #include "ir/tir/stmt_tree.h"
@@ -24,27 +26,17 @@ namespace mlc {
 namespace tune {
 namespace {
 
-/*! \brief One point of a task's search space: the tiles of its GEMM or of its direct
- *  convolution. */
-struct Candidate {
-  std::optional<tir::GemmTiles> gemm;
-  std::optional<tir::DirectConvTiles> conv;
-  bool operator==(const Candidate& o) const { return gemm == o.gemm && conv == o.conv; }
-  /*! \brief The knobs, for telling near candidates from far ones. */
-  std::vector<int64_t> Knobs() const {
-    if (gemm) return {gemm->mr, gemm->nr, gemm->kc, gemm->nc, gemm->parallel_rows ? 1 : 0};
-    return {conv->mr, conv->nb};
-  }
-};
+/*! \brief One point of a task's search space: a choice for each of its knobs. */
+using Candidate = std::vector<size_t>;
 
 struct Task {
   std::string name;
   tir::PrimFunc raw, simplified;
   std::string workload;
   int weight = 0;
-  std::string block;  // the block whose tiles are searched
-  std::optional<tir::GemmBlock> gemm;
-  std::optional<tir::DirectConvBlock> conv;
+  /*! \brief The decisions the rules ask for when they schedule the function (knob.h), in the
+   *  order they ask; the tuner knows them only by their choices. */
+  std::vector<tir::Knob> knobs;
   std::vector<Candidate> space;
   KernelArguments args;
   std::vector<std::string> reference;
@@ -60,35 +52,97 @@ struct Scheduled {
   tir::Trace trace;
 };
 
-/*! \brief The task's function scheduled by the default rules with `c`'s tiles for its block. */
-absl::StatusOr<Scheduled> ScheduleWith(const Task& task, const Candidate& c, const Target& target) {
+/*! \brief The default rules on `func`, every knob answered by `decide`; `notes` gets why a
+ *  rule that matched a block did not apply. */
+Scheduled ApplyRules(const std::string& name, const tir::PrimFunc& func, const Target& target, const tir::Decider& decide,
+                     std::vector<std::string>* notes) {
   IRModule one;
-  one.Add(task.name, task.simplified);
+  one.Add(name, func);
   tir::Schedule sch(one);
+  tir::ApplyDefaultSchedule(&sch, name, target, notes, decide);
+  return Scheduled{sch.mod().LookupPrimFunc(name), sch.trace()};
+}
+
+/*! \brief The task's function scheduled by the default rules with `c`'s choice for each knob
+ *  (asked in the same order as when the knobs were found); an error when a knob's rule could
+ *  not apply the choice. */
+absl::StatusOr<Scheduled> ScheduleWith(const Task& task, const Candidate& c, const Target& target) {
+  size_t asked = 0;
+  bool mismatch = false;
+  tir::Decider decide = [&](const tir::Knob& k) -> size_t {
+    const size_t i = asked++;
+    if (i >= task.knobs.size() || task.knobs[i].block != k.block || task.knobs[i].choices.size() != k.choices.size()) {
+      mismatch = true;
+      return k.default_choice;
+    }
+    return c[i];
+  };
   std::vector<std::string> notes;
-  tir::TileChoosers choose;
-  choose.gemm = [&](const tir::GemmBlock& g, const Target& t) -> std::optional<tir::GemmTiles> {
-    if (g.name == task.block && c.gemm) return c.gemm;
-    return tir::DefaultGemmTiles(g, t);
-  };
-  choose.conv = [&](const tir::DirectConvBlock& d, const Target& t) -> std::optional<tir::DirectConvTiles> {
-    if (d.name == task.block && c.conv) return c.conv;
-    return tir::DefaultDirectConvTiles(d, t);
-  };
-  tir::ApplyDefaultSchedule(&sch, task.name, target, &notes, choose);
+  Scheduled s = ApplyRules(task.name, task.simplified, target, decide, &notes);
+  if (mismatch) return absl::InternalError(absl::StrCat("@", task.name, ": the rules asked for other knobs than when the task was made"));
   for (const std::string& n : notes) {
-    if (absl::StrContains(n, absl::StrCat("block ", task.block, ":"))) return absl::FailedPreconditionError(n);
+    for (const tir::Knob& k : task.knobs) {
+      if (absl::StrContains(n, absl::StrCat("block ", k.block, ":"))) return absl::FailedPreconditionError(n);
+    }
   }
-  return Scheduled{sch.mod().LookupPrimFunc(task.name), sch.trace()};
+  return s;
 }
 
-std::vector<double> Features(const Task& task, const Candidate& c, const Target& target) {
-  if (c.gemm) return TileFeatures(*task.gemm, *c.gemm, target);
-  return TileFeatures(*task.conv, *c.conv, target);
+/*! \brief The cost model's features of a candidate: those of each knob's choice, in turn. */
+std::vector<double> Features(const Task& task, const Candidate& c) {
+  std::vector<double> f;
+  for (size_t k = 0; k < task.knobs.size(); ++k) {
+    const std::vector<double>& x = task.knobs[k].choices[c[k]].features;
+    f.insert(f.end(), x.begin(), x.end());
+  }
+  return f;
 }
 
-/*! \brief The tasks of the module, by workload, with the block whose tiles are searched (a GEMM
- *  or a direct convolution) and its search space. */
+/*! \brief What a candidate chooses, knob by knob ("mr=6 nr=16 ...; conv mr=7 nb=2"). */
+std::string Describe(const Task& task, const Candidate& c) {
+  std::vector<std::string> parts;
+  for (size_t k = 0; k < task.knobs.size(); ++k) parts.push_back(task.knobs[k].choices[c[k]].description);
+  return absl::StrJoin(parts, "; ");
+}
+
+/*! \brief The candidates of a task: every combination of its knobs' choices when there are at
+ *  most kMaxSpace, else each knob's choices with the others at their defaults. */
+constexpr size_t kMaxSpace = 4096;
+std::vector<Candidate> SearchSpace(const std::vector<tir::Knob>& knobs) {
+  Candidate defaults;
+  size_t combinations = 1;
+  for (const tir::Knob& k : knobs) {
+    defaults.push_back(k.default_choice);
+    combinations = std::min(kMaxSpace + 1, combinations * k.choices.size());
+  }
+  std::vector<Candidate> space;
+  if (combinations <= kMaxSpace) {
+    space.push_back(Candidate(knobs.size(), 0));
+    for (size_t k = 0; k < knobs.size(); ++k) {
+      std::vector<Candidate> grown;
+      for (const Candidate& c : space) {
+        for (size_t i = 0; i < knobs[k].choices.size(); ++i) {
+          grown.push_back(c);
+          grown.back()[k] = i;
+        }
+      }
+      space = std::move(grown);
+    }
+    return space;
+  }
+  space.push_back(defaults);
+  for (size_t k = 0; k < knobs.size(); ++k) {
+    for (size_t i = 0; i < knobs[k].choices.size(); ++i) {
+      if (i == knobs[k].default_choice) continue;
+      space.push_back(defaults);
+      space.back()[k] = i;
+    }
+  }
+  return space;
+}
+
+/*! \brief The tasks of the module, by workload: each function the rules ask decisions of
+ *  (found by scheduling it once with the defaults and recording the knobs asked). */
 std::vector<Task> ExtractTasks(const IRModule& mod, const Target& target, uint64_t seed) {
   std::map<std::string, size_t> by_workload;
   std::vector<Task> tasks;
@@ -106,33 +160,18 @@ std::vector<Task> ExtractTasks(const IRModule& mod, const Target& target, uint64
     t.simplified = tir::SimplifiedForRules(prim);
     t.workload = key;
     t.weight = 1;
-    IRModule one;
-    one.Add(name, t.simplified);
-    tir::Schedule probe(one);
-    tir::InlineElementwise(&probe, name);
-    for (const tir::BlockRealizeNode* r : tir::AllBlocks(probe.mod().LookupPrimFunc(name)->body)) {
-      absl::StatusOr<tir::BlockRV> rv = probe.GetBlock(r->block->name, name);
-      if (!rv.ok() || t.gemm || t.conv) continue;
-      t.gemm = tir::MatchGemm(probe, *rv);
-      if (!t.gemm) t.conv = tir::MatchDirectConv(probe, *rv);
-    }
-    std::optional<Candidate> d;
-    if (t.gemm) {
-      t.block = t.gemm->name;
-      for (const tir::GemmTiles& g : tir::GemmTileCandidates(*t.gemm, target)) t.space.push_back({g, std::nullopt});
-      if (std::optional<tir::GemmTiles> g = tir::DefaultGemmTiles(*t.gemm, target)) d = Candidate{g, std::nullopt};
-    } else if (t.conv) {
-      t.block = t.conv->name;
-      for (const tir::DirectConvTiles& c : tir::DirectConvTileCandidates(*t.conv, target)) t.space.push_back({std::nullopt, c});
-      if (std::optional<tir::DirectConvTiles> c = tir::DefaultDirectConvTiles(*t.conv, target)) d = Candidate{std::nullopt, c};
-    }
-    if (t.space.size() < 2 || !d) continue;
-    auto it = std::find(t.space.begin(), t.space.end(), *d);
-    if (it == t.space.end()) {
-      t.space.push_back(*d);
-      it = t.space.end() - 1;
-    }
-    t.default_index = it - t.space.begin();
+    tir::Decider record = [&](const tir::Knob& k) {
+      t.knobs.push_back(k);
+      return k.default_choice;
+    };
+    ApplyRules(name, t.simplified, target, record, nullptr);
+    size_t choices = 1;
+    for (const tir::Knob& k : t.knobs) choices *= k.choices.size();
+    if (t.knobs.empty() || choices < 2) continue;
+    t.space = SearchSpace(t.knobs);
+    Candidate defaults;
+    for (const tir::Knob& k : t.knobs) defaults.push_back(k.default_choice);
+    t.default_index = std::find(t.space.begin(), t.space.end(), defaults) - t.space.begin();
     t.args = KernelArguments::For(prim, seed);
     by_workload[key] = tasks.size();
     tasks.push_back(std::move(t));
@@ -140,18 +179,36 @@ std::vector<Task> ExtractTasks(const IRModule& mod, const Target& target, uint64
   return tasks;
 }
 
-/*! \brief How many knobs two candidates share. */
-int Shared(const Candidate& a, const Candidate& b) {
-  std::vector<int64_t> x = a.Knobs(), y = b.Knobs();
-  int n = 0;
-  for (size_t i = 0; i < x.size() && i < y.size(); ++i) n += x[i] == y[i];
-  return n;
+/*! \brief A candidate's key=value settings over all knobs ("k0.mr" -> "6"). */
+std::map<std::string, std::string> Settings(const Task& task, const Candidate& c) {
+  std::map<std::string, std::string> out;
+  for (size_t k = 0; k < task.knobs.size(); ++k) {
+    for (absl::string_view token : absl::StrSplit(task.knobs[k].choices[c[k]].description, ' ', absl::SkipEmpty())) {
+      std::pair<std::string, std::string> kv = absl::StrSplit(token, absl::MaxSplits('=', 1));
+      if (!kv.second.empty()) out[absl::StrCat(k, ".", kv.first)] = kv.second;
+    }
+  }
+  return out;
+}
+
+/*! \brief How many settings two candidates share, and how many either has. */
+std::pair<int, int> Shared(const Task& task, const Candidate& a, const Candidate& b) {
+  std::map<std::string, std::string> x = Settings(task, a), y = Settings(task, b);
+  int shared = 0;
+  std::set<std::string> keys;
+  for (const auto& [k, v] : x) {
+    keys.insert(k);
+    auto it = y.find(k);
+    shared += it != y.end() && it->second == v;
+  }
+  for (const auto& [k, v] : y) keys.insert(k);
+  return {shared, static_cast<int>(keys.size())};
 }
 
 /*! \brief The next candidate: among mutations of the best measured (one or two knobs changed)
  *  and random picks, the one the cost model predicts fastest (a random one a fifth of the
  *  time, and while the model has too few samples). */
-std::optional<size_t> NextCandidate(const Task& task, const Target& target, std::mt19937_64* rng) {
+std::optional<size_t> NextCandidate(const Task& task, std::mt19937_64* rng) {
   std::vector<size_t> unmeasured;
   for (size_t i = 0; i < task.space.size(); ++i) {
     if (!task.measured.count(i)) unmeasured.push_back(i);
@@ -163,11 +220,11 @@ std::optional<size_t> NextCandidate(const Task& task, const Target& target, std:
   }
   std::sort(best.begin(), best.end());
   std::set<size_t> pool;
-  // Near a good one: all but two knobs the same (all but one when there are only two).
-  const int near = std::max<int>(1, static_cast<int>(task.space.front().Knobs().size()) - 2);
+  // Near a good one: all but two settings the same (all but one when there are only two).
   for (size_t p = 0; p < best.size() && p < 3; ++p) {
     for (size_t i : unmeasured) {
-      if (Shared(task.space[i], task.space[best[p].second]) >= near) pool.insert(i);
+      auto [shared, keys] = Shared(task, task.space[i], task.space[best[p].second]);
+      if (shared >= std::max(1, keys - 2)) pool.insert(i);
     }
   }
   for (int r = 0; r < 8; ++r) pool.insert(unmeasured[(*rng)() % unmeasured.size()]);
@@ -177,7 +234,7 @@ std::optional<size_t> NextCandidate(const Task& task, const Target& target, std:
   std::vector<double> y;
   for (const auto& [i, s] : task.measured) {
     if (s <= 0) continue;
-    x.push_back(Features(task, task.space[i], target));
+    x.push_back(Features(task, task.space[i]));
     y.push_back(s);
   }
   model.Fit(x, y);
@@ -185,7 +242,7 @@ std::optional<size_t> NextCandidate(const Task& task, const Target& target, std:
   size_t pick = candidates.front();
   double score = 1e300;
   for (size_t i : candidates) {
-    double p = model.Predict(Features(task, task.space[i], target));
+    double p = model.Predict(Features(task, task.space[i]));
     if (p < score) {
       score = p;
       pick = i;
@@ -193,21 +250,6 @@ std::optional<size_t> NextCandidate(const Task& task, const Target& target, std:
   }
   return pick;
 }
-
-}  // namespace
-
-std::string DescribeTiles(const tir::GemmTiles& t) {
-  return absl::StrCat("mr=", t.mr, " nr=", t.nr, " kc=", t.kc, " nc=", t.nc > 0 ? t.nc : t.nr, " rows=", t.parallel_rows ? 1 : 0);
-}
-
-std::string DescribeTiles(const tir::DirectConvTiles& t) {
-  return absl::StrCat("conv mr=", t.mr, " nb=", t.nb, t.kc > 0 ? absl::StrCat(" kc=", t.kc) : "", t.groups_inside ? " groups inside" : "",
-                      t.row_block > 0 ? absl::StrCat(" row_block=", t.row_block) : "", t.group_span > 0 ? absl::StrCat(" span=", t.group_span) : "");
-}
-
-namespace {
-
-std::string Describe(const Candidate& c) { return c.gemm ? DescribeTiles(*c.gemm) : DescribeTiles(*c.conv); }
 
 }  // namespace
 
@@ -267,7 +309,7 @@ absl::StatusOr<std::vector<TaskReport>> TuneModule(const IRModule& mod, const Tu
     Task& task = tasks[t];
     for (int trial = 0; trial < task.budget; ++trial) {
       if (options.time_budget > 0 && elapsed() > options.time_budget) break;
-      std::optional<size_t> next = NextCandidate(task, options.target, &rng);
+      std::optional<size_t> next = NextCandidate(task, &rng);
       if (!next) break;
       measure(&task, *next);
     }
@@ -301,7 +343,7 @@ absl::StatusOr<std::vector<TaskReport>> TuneModule(const IRModule& mod, const Tu
     r.failed = task.failed;
     r.default_seconds = task.measured[task.default_index];
     r.best_seconds = task.measured[best];
-    r.choice = Describe(task.space[best]);
+    r.choice = Describe(task, task.space[best]);
     log(absl::StrFormat("tune: [%d/%d] %s: %d trials (%d failed), best %.3f ms (%s), default %.3f ms, %.2fx", t + 1, tasks.size(),
                         task.name, r.trials, r.failed, r.best_seconds * 1e3, r.choice, r.default_seconds * 1e3,
                         r.best_seconds > 0 ? r.default_seconds / r.best_seconds : 0.0));

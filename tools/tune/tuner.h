@@ -1,9 +1,9 @@
 /*! \file tuner.h
- *  \brief Tuning: the distinct PrimFuncs of a module with a GEMM or a direct convolution
- *         (tasks, deduplicated by structural hash, weighted by how often the model calls them)
- *         each get a search over that rule's tile choices (GemmTileCandidates,
- *         DirectConvTileCandidates): an evolutionary search (mutations
- *         of the best measured, plus random picks) whose next candidate is the one a cost model
+ *  \brief Tuning: the distinct PrimFuncs of a module whose default rules ask for decisions
+ *         (knobs: passes/schedule/rules/knob.h; tasks, deduplicated by structural hash,
+ *         weighted by how often the model calls them) each get a search over their knobs'
+ *         choices, without knowing which rule asks: an evolutionary search (mutations of the
+ *         best measured, plus random picks) whose next candidate is the one a cost model
  *         trained on the measurements so far predicts fastest. Every candidate is compiled,
  *         checked against the unscheduled function and timed on this machine; the best trace
  *         of each task goes into the tuning database.
@@ -64,11 +64,6 @@ struct TuneRun {
  *  saves it atomically. `options.target` is set from the module. */
 absl::StatusOr<TuneRun> TuneToDatabase(IRModule mod, const std::string& target_flag, const std::string& pipeline,
                                        TuneOptions options, const std::string& db_path);
-
-/*! \brief "mr=8 nr=32 kc=192 nc=32 rows=0". */
-std::string DescribeTiles(const tir::GemmTiles& tiles);
-/*! \brief "conv mr=7 nb=4". */
-std::string DescribeTiles(const tir::DirectConvTiles& tiles);
 
 }  // namespace tune
 }  // namespace mlc

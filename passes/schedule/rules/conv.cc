@@ -589,5 +589,28 @@ absl::Status ScheduleDirectConv(Schedule* sch, const BlockRV& block, const Direc
   return FuseParallel(sch, parallel);
 }
 
+std::string DescribeTiles(const DirectConvTiles& t) {
+  std::string groups = t.groups_inside ? absl::StrCat(" groups=inside", t.row_block > 0 ? absl::StrCat(" row_block=", t.row_block) : "") : "";
+  return absl::StrCat("conv mr=", t.mr, " nb=", t.nb, t.kc > 0 ? absl::StrCat(" kc=", t.kc) : "", groups,
+                      t.group_span > 0 ? absl::StrCat(" span=", t.group_span) : "");
+}
+
+std::vector<double> TileFeatures(const DirectConvBlock& conv, const DirectConvTiles& t, const Target& target) {
+  const double vectors = std::ceil(static_cast<double>(conv.lanes) / target.float_lanes());
+  const double loads = static_cast<double>(LoadsPerStep(conv, t.mr, t.nb, static_cast<int64_t>(vectors)));
+  return {
+      1.0,
+      std::log2(static_cast<double>(t.mr)),
+      std::log2(static_cast<double>(t.nb)),
+      ((t.mr + 1) * t.nb * vectors + 1) / target.vector_registers,  // register use
+      loads / (t.mr * t.nb * vectors),                                // loads per FMA
+      static_cast<double>(conv.rows / t.mr * (conv.blocks / t.nb)),  // tiles per output row
+      t.kc > 0 ? 1.0 : 0.0,
+      t.groups_inside ? 1.0 : 0.0,
+      t.row_block > 0 ? 1.0 : 0.0,
+      t.group_span > 0 ? 1.0 : 0.0,
+  };
+}
+
 }  // namespace tir
 }  // namespace mlc

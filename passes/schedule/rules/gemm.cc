@@ -2,6 +2,7 @@
  *  \brief The GEMM rule: a register-tile micro-kernel over packed panels of B.
  */
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "absl/strings/str_cat.h"
@@ -473,6 +474,29 @@ absl::Status ScheduleGemm(Schedule* sch, const BlockRV& block, const GemmBlock& 
   std::vector<LoopRV> outer_loops = blocks_outside_batch ? std::vector<LoopRV>{} : batch;
   outer_loops.push_back((*j)[0]);
   return FuseParallel(sch, outer_loops);
+}
+
+std::string DescribeTiles(const GemmTiles& t) {
+  return absl::StrCat("mr=", t.mr, " nr=", t.nr, " kc=", t.kc, " nc=", t.nc > 0 ? t.nc : t.nr, " rows=", t.parallel_rows ? 1 : 0);
+}
+
+std::vector<double> TileFeatures(const GemmBlock& gemm, const GemmTiles& t, const Target& target) {
+  const double vectors = static_cast<double>(t.nr) / target.float_lanes();
+  const double kc = t.kc > 0 ? t.kc : gemm.k;
+  const double nc = t.nc > 0 ? t.nc : t.nr;
+  return {
+      1.0,
+      std::log2(static_cast<double>(t.mr)),
+      std::log2(vectors),
+      std::log2(kc),
+      std::log2(nc),
+      t.parallel_rows ? 1.0 : 0.0,
+      (t.mr * vectors + vectors + 1) / target.vector_registers,  // register use
+      1.0 / t.mr + 1.0 / vectors,                                 // loads per FMA
+      kc * t.nr * 4 / target.l1d_bytes,                          // B panel in L1
+      kc * nc * 4 / target.l2_bytes,                             // B block in L2
+      static_cast<double>(gemm.k) / kc,                           // C reloads
+  };
 }
 
 }  // namespace tir

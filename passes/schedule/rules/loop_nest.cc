@@ -2,8 +2,10 @@
  *  \brief Inlining of elementwise blocks, and the rule for the loop nests that remain:
  *         vectorize the innermost contiguous loop, parallelize the outer ones.
  */
-#include <set>
+#include <algorithm>
 #include <optional>
+#include <set>
+#include <utility>
 
 #include "absl/algorithm/container.h"
 #include "absl/strings/str_cat.h"
@@ -328,8 +330,27 @@ PrimFunc SimplifiedForRules(const PrimFunc& func) {
   return PrimFunc(new PrimFuncNode(func->params, SimplifyWithLoopRanges(func->body), func->attrs));
 }
 
+namespace {
+
+/*! \brief A rule's tile choices for `block` as a knob (knob.h): every candidate the rule can
+ *  apply, its own pick among them as the default (appended when the candidates miss it); no
+ *  knob (nullopt) when the rule has no tile for the block. */
+template <typename Block, typename Tiles>
+std::optional<std::pair<Knob, std::vector<Tiles>>> TileKnob(const std::string& func, const Block& block, const char* rule,
+                                                             std::vector<Tiles> all, const std::optional<Tiles>& pick,
+                                                             const Target& target) {
+  if (!pick) return std::nullopt;
+  auto it = std::find(all.begin(), all.end(), *pick);
+  if (it == all.end()) it = all.insert(all.end(), *pick);
+  Knob knob{func, block.name, rule, {}, static_cast<size_t>(it - all.begin())};
+  for (const Tiles& t : all) knob.choices.push_back({DescribeTiles(t), TileFeatures(block, t, target)});
+  return std::make_pair(std::move(knob), std::move(all));
+}
+
+}  // namespace
+
 int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const Target& target, std::vector<std::string>* notes,
-                         const TileChoosers& choose) {
+                         const Decider& decide) {
   auto note = [&](const std::string& block, const std::string& text) {
     if (notes != nullptr) notes->push_back(absl::StrCat("@", func, " block ", block, ": ", text));
   };
@@ -357,7 +378,15 @@ int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const Target& t
     if (!gemm) {
       std::optional<DirectConvBlock> conv = MatchDirectConv(*sch, *rv);
       if (!conv) continue;
-      std::optional<DirectConvTiles> tiles = choose.conv(*conv, target);
+      auto knob = TileKnob(func, *conv, "direct convolution tile", DirectConvTileCandidates(*conv, target),
+                           DefaultDirectConvTiles(*conv, target), target);
+      absl::StatusOr<size_t> choice = knob ? Decide(knob->first, decide) : absl::StatusOr<size_t>(0);
+      if (!choice.ok()) {
+        note(name, std::string(choice.status().message()));
+        continue;
+      }
+      std::optional<DirectConvTiles> tiles;
+      if (knob) tiles = knob->second[*choice];
       Schedule attempt = *sch;
       absl::StatusOr<BlockRV> again = attempt.GetBlock(name, func);
       absl::Status s = !tiles ? absl::FailedPreconditionError("no register tile fits") : again.ok() ? ScheduleDirectConv(&attempt, *again, *conv, *tiles) : again.status();
@@ -370,6 +399,7 @@ int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const Target& t
         again = attempt.GetBlock(name, func);
         s = again.ok() ? ScheduleDirectConv(&attempt, *again, *conv, whole) : again.status();
       }
+      if (s.ok()) s = RecordDecision(&attempt, knob->first, *choice);
       if (s.ok()) {
         *sch = attempt;
         ++scheduled;
@@ -379,7 +409,14 @@ int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const Target& t
       note(name, absl::StrCat("direct convolution rule: ", s.message()));
       continue;
     }
-    std::optional<GemmTiles> tiles = choose.gemm(*gemm, target);
+    auto knob = TileKnob(func, *gemm, "GEMM tile", GemmTileCandidates(*gemm, target), DefaultGemmTiles(*gemm, target), target);
+    absl::StatusOr<size_t> choice = knob ? Decide(knob->first, decide) : absl::StatusOr<size_t>(0);
+    if (!choice.ok()) {
+      note(name, std::string(choice.status().message()));
+      continue;
+    }
+    std::optional<GemmTiles> tiles;
+    if (knob) tiles = knob->second[*choice];
     if (!tiles && gemm->symbolic_cols_or_k) {
       Schedule attempt = *sch;
       absl::StatusOr<BlockRV> again = attempt.GetBlock(name, func);
@@ -410,6 +447,7 @@ int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const Target& t
       again = attempt.GetBlock(name, func);
       s = again.ok() ? ScheduleGemm(&attempt, *again, unfolded, *tiles) : again.status();
     }
+    if (s.ok()) s = RecordDecision(&attempt, knob->first, *choice);
     if (!s.ok()) {
       note(name, absl::StrCat("GEMM rule: ", s.message()));
       continue;

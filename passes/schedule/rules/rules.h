@@ -31,6 +31,7 @@
 
 #include "absl/status/status.h"
 #include "ir/target/target.h"
+#include "passes/schedule/rules/knob.h"
 #include "passes/schedule/schedule.h"
 
 namespace mlc {
@@ -82,8 +83,11 @@ std::optional<GemmTiles> DefaultGemmTiles(const GemmBlock& gemm, const Target& t
  *  space of tuning (register tiles that fit the registers and divide the extents, k blocks
  *  within L1, column blocks within L2, parallel over column blocks or row tiles). */
 std::vector<GemmTiles> GemmTileCandidates(const GemmBlock& gemm, const Target& target);
-/*! \brief Picks the tiles of a GEMM block: DefaultGemmTiles, or a tuner's candidate. */
-using GemmTileChooser = std::function<std::optional<GemmTiles>(const GemmBlock&, const Target&)>;
+/*! \brief "mr=8 nr=32 kc=192 nc=32 rows=0": the GEMM knob's choice (knob.h). */
+std::string DescribeTiles(const GemmTiles& tiles);
+/*! \brief A GEMM tile choice's features for tuning's cost model: register-tile shape and use,
+ *  loads per FMA, L1 and L2 footprints, C reloads, the parallel split. */
+std::vector<double> TileFeatures(const GemmBlock& gemm, const GemmTiles& tiles, const Target& target);
 /*! \brief Applies the GEMM schedule with the given tiles (see the file comment). */
 absl::Status ScheduleGemm(Schedule* sch, const BlockRV& block, const GemmBlock& gemm, const GemmTiles& tiles);
 /*! \brief A GEMM whose columns or reduction are symbolic (attention's seq x seq scores): the
@@ -169,14 +173,12 @@ int64_t GroupSpan(const DirectConvBlock& conv, const DirectConvTiles& t, const T
 std::vector<DirectConvTiles> DirectConvTileCandidates(const DirectConvBlock& conv, const Target& target);
 /*! \brief Applies the direct-convolution schedule (see conv.cc). */
 absl::Status ScheduleDirectConv(Schedule* sch, const BlockRV& block, const DirectConvBlock& conv, const DirectConvTiles& tiles);
-/*! \brief Picks the tile of a direct convolution: DefaultDirectConvTiles, or a tuner's candidate. */
-using DirectConvTileChooser = std::function<std::optional<DirectConvTiles>(const DirectConvBlock&, const Target&)>;
-
-/*! \brief What the rules ask when they size a register tile: the defaults, or what tuning tries. */
-struct TileChoosers {
-  GemmTileChooser gemm = DefaultGemmTiles;
-  DirectConvTileChooser conv = DefaultDirectConvTiles;
-};
+/*! \brief "conv mr=7 nb=4 [kc=8] [groups=inside [row_block=2]] [span=4]": the direct
+ *  convolution knob's choice. */
+std::string DescribeTiles(const DirectConvTiles& tiles);
+/*! \brief A direct-convolution tile choice's features for tuning's cost model: register-tile
+ *  shape and use, loads per FMA, tiles per row, and which cache blockings it takes. */
+std::vector<double> TileFeatures(const DirectConvBlock& conv, const DirectConvTiles& tiles, const Target& target);
 
 /*! \brief The window rule (window.cc): a reduction over a small window (depthwise convolution,
  *  pooling) with the window loops unrolled under the vectorized output row. */
@@ -217,9 +219,11 @@ bool IsScheduled(const PrimFunc& func);
 PrimFunc SimplifiedForRules(const PrimFunc& func);
 
 /*! \brief Every rule, on every block of `func`. Returns how many blocks a rule scheduled; when
- *  `notes` is given, it receives why a rule that matched a block could not be applied. */
+ *  `notes` is given, it receives why a rule that matched a block could not be applied. Where a
+ *  rule has alternatives (the GEMM's and the direct convolution's tiles) it asks `decide`
+ *  (knob.h; empty: the rule's own pick), and the answer goes into the trace. */
 int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const Target& target,
-                         std::vector<std::string>* notes = nullptr, const TileChoosers& choose = TileChoosers());
+                         std::vector<std::string>* notes = nullptr, const Decider& decide = Decider());
 
 }  // namespace tir
 }  // namespace mlc
