@@ -599,6 +599,54 @@ class Module:
   ExpectClose(out->tensor(), want);
 }
 
+TEST(Codegen, AnIntermediateUnderSerialTilesIsAllocatedOncePerParallelIteration) {
+  // B is used per iteration of the serial loop t (its region: one padded row), inside the
+  // parallel loop over i: lowering allocates it in the parallel loop's body, once per thread's
+  // iteration and reused by the serial iterations (each rewrites its row before reading it),
+  // not inside t, where an intermediate beyond the stack's limit went to the workspace and
+  // back at every tile.
+  const std::string text = R"(
+@I.ir_module
+class Module:
+    @T.prim_func
+    def tiles(A: T.Buffer((8, 4, 64), "float32"), C: T.Buffer((8, 4, 64), "float32")):
+        B = T.alloc_buffer((8, 4, 66))
+        for i in T.parallel(8):
+            for t in range(4):
+                for j in range(66):
+                    with T.block("B"):
+                        vi, vt, vj = T.axis.remap("SSS", [i, t, j])
+                        B[vi, vt, vj] = T.Select(1 <= vj and vj < 65, A[vi, vt, T.min(T.max(vj - 1, 0), 63)], T.float32(0))
+                for j in range(64):
+                    with T.block("C"):
+                        vi, vt, vj = T.axis.remap("SSS", [i, t, j])
+                        C[vi, vt, vj] = B[vi, vt, vj] + B[vi, vt, vj + 1] + B[vi, vt, vj + 2]
+)";
+  absl::StatusOr<std::string> lowered = LoweredText(text, "tiles");
+  ASSERT_TRUE(lowered.ok()) << lowered.status();
+  const std::string& printed = *lowered;
+  size_t loop = printed.find("T.parallel"), alloc = printed.find("B = T.allocate((T.int64(66),)"),
+         tile = printed.find("for t in range(4)");
+  ASSERT_NE(alloc, std::string::npos) << printed;
+  ASSERT_NE(tile, std::string::npos) << printed;
+  EXPECT_LT(loop, alloc) << "B is allocated outside the parallel loop\n" << printed;
+  EXPECT_LT(alloc, tile) << "B is allocated per serial tile\n" << printed;
+  std::mt19937 rng(7);
+  NDArray a = Random({8, 4, 64}, &rng);
+  absl::StatusOr<Value> out = RunKernel(text, "tiles", {a});
+  ASSERT_TRUE(out.ok()) << out.status();
+  std::vector<double> want(8 * 4 * 64);
+  for (int r = 0; r < 8 * 4; ++r) {
+    for (int j = 0; j < 64; ++j) {
+      double sum = F(a)[r * 64 + j];
+      if (j > 0) sum += F(a)[r * 64 + j - 1];
+      if (j < 63) sum += F(a)[r * 64 + j + 1];
+      want[r * 64 + j] = sum;
+    }
+  }
+  ExpectClose(out->tensor(), want);
+}
+
 TEST(Codegen, ConsecutiveParallelFillsOfOneValueBecomeOneParallelLoop) {
   // A padded result's four border fills (zeros, 10 + 10 + 8 + 8 iterations) run as one
   // parallel loop of 36; the fill of another value after them stays its own loop (it must

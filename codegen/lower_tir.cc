@@ -104,7 +104,9 @@ class AllocationCompactor {
     present.VisitStmt(lowered);
     std::vector<Plan> live;
     for (const Plan& p : plans_) {
-      if (present.allocated.count(p.from.get()) && present.loops.count(p.loop_var.get())) live.push_back(p);
+      if (present.allocated.count(p.from.get()) && present.loops.count(p.loop_var.get()) && present.loops.count(p.place_var.get())) {
+        live.push_back(p);
+      }
     }
     if (live.empty()) return lowered;
     Rewriter r;
@@ -116,7 +118,8 @@ class AllocationCompactor {
   struct Plan {
     tir::Buffer from, to;
     std::vector<PrimExpr> offsets;  // per leading dimension kept, subtracted from the index
-    tir::Var loop_var;              // the loop whose body holds the allocation
+    tir::Var loop_var;              // the innermost loop above every user (the region is per iteration)
+    tir::Var place_var;             // the loop whose body holds the allocation
   };
 
   static std::optional<Plan> PlanFor(const Stmt& body, const tir::Buffer& buffer,
@@ -198,6 +201,20 @@ class AllocationCompactor {
     Plan plan;
     plan.from = buffer;
     plan.loop_var = loop->loop_var;
+    // Allocated once for the serial loops around that loop, up to the innermost parallel loop
+    // (each of whose iterations needs storage of its own): each iteration rewrites its region
+    // before reading it, so it can reuse the storage, and an intermediate beyond the stack's
+    // limit is not taken from and returned to the workspace per tile (a 1x1 convolution
+    // writing NCHW4c took 400 KB per 3-pixel tile, and ran 2x slower on two threads than on one).
+    plan.place_var = loop->loop_var;
+    for (int i = loop->for_kind == tir::ForKind::kSerial ? loop_at - 1 : -1; i >= 0; --i) {
+      const auto* f = users[0].second[i].as<tir::ForNode>();
+      if (f == nullptr) continue;
+      if (const int64_t* e = tir::AsConstInt(f->extent); e != nullptr && *e == 1) continue;
+      if (f->for_kind == tir::ForKind::kParallel) plan.place_var = f->loop_var;  // in its body
+      if (f->for_kind != tir::ForKind::kSerial) break;
+      plan.place_var = f->loop_var;
+    }
     std::vector<PrimExpr> new_shape;
     for (size_t d = 0; d < shape.size(); ++d) {
       bool cut = static_cast<int>(d) <= last_cut;
@@ -239,7 +256,7 @@ class AllocationCompactor {
     Stmt VisitStmt_(const tir::ForNode* op, const Stmt& self) override {
       Stmt body = VisitStmt(op->body);
       for (const Plan& p : *plans) {
-        if (p.loop_var.same_as(op->loop_var)) body = Stmt(new tir::AllocateNode(p.to, body));
+        if (p.place_var.same_as(op->loop_var)) body = Stmt(new tir::AllocateNode(p.to, body));
       }
       return Stmt(new tir::ForNode(op->loop_var, op->min, op->extent, op->for_kind, body, op->annotations));
     }
