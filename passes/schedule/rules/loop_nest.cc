@@ -332,19 +332,33 @@ PrimFunc SimplifiedForRules(const PrimFunc& func) {
 
 namespace {
 
-/*! \brief A rule's tile choices for `block` as a knob (knob.h): every candidate the rule can
- *  apply, its own pick among them as the default (appended when the candidates miss it); no
- *  knob (nullopt) when the rule has no tile for the block. */
+/*! \brief A rule's tile for a block, as decided: the knob it was asked through (knob.h) and the
+ *  choice; no knob and no tile when the rule has none for the block. */
+template <typename Tiles>
+struct TileDecision {
+  std::optional<Knob> knob;
+  std::optional<Tiles> tiles;
+  size_t choice = 0;
+  /*! \brief Into `sch`'s trace, once the rule applied the tile. */
+  absl::Status Record(Schedule* sch) const { return knob ? RecordDecision(sch, *knob, choice) : absl::OkStatus(); }
+};
+
+/*! \brief Asks `decide` for a block's tile: every candidate the rule can apply is a choice, the
+ *  rule's own pick among them the default (appended when the candidates miss it). */
 template <typename Block, typename Tiles>
-std::optional<std::pair<Knob, std::vector<Tiles>>> TileKnob(const std::string& func, const Block& block, const char* rule,
-                                                             std::vector<Tiles> all, const std::optional<Tiles>& pick,
-                                                             const Target& target) {
-  if (!pick) return std::nullopt;
+absl::StatusOr<TileDecision<Tiles>> DecideTiles(const std::string& func, const Block& block, const char* rule, std::vector<Tiles> all,
+                                                const std::optional<Tiles>& pick, const Target& target, const Decider& decide) {
+  TileDecision<Tiles> d;
+  if (!pick) return d;
   auto it = std::find(all.begin(), all.end(), *pick);
   if (it == all.end()) it = all.insert(all.end(), *pick);
-  Knob knob{func, block.name, rule, {}, static_cast<size_t>(it - all.begin())};
-  for (const Tiles& t : all) knob.choices.push_back({DescribeTiles(t), TileFeatures(block, t, target)});
-  return std::make_pair(std::move(knob), std::move(all));
+  d.knob = Knob{func, block.name, rule, {}, static_cast<size_t>(it - all.begin())};
+  for (const Tiles& t : all) d.knob->choices.push_back({DescribeTiles(t), TileFeatures(block, t, target)});
+  absl::StatusOr<size_t> choice = Decide(*d.knob, decide);
+  if (!choice.ok()) return choice.status();
+  d.choice = *choice;
+  d.tiles = all[*choice];
+  return d;
 }
 
 }  // namespace
@@ -378,15 +392,13 @@ int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const Target& t
     if (!gemm) {
       std::optional<DirectConvBlock> conv = MatchDirectConv(*sch, *rv);
       if (!conv) continue;
-      auto knob = TileKnob(func, *conv, "direct convolution tile", DirectConvTileCandidates(*conv, target),
-                           DefaultDirectConvTiles(*conv, target), target);
-      absl::StatusOr<size_t> choice = knob ? Decide(knob->first, decide) : absl::StatusOr<size_t>(0);
-      if (!choice.ok()) {
-        note(name, std::string(choice.status().message()));
+      absl::StatusOr<TileDecision<DirectConvTiles>> decided = DecideTiles(
+          func, *conv, "direct convolution tile", DirectConvTileCandidates(*conv, target), DefaultDirectConvTiles(*conv, target), target, decide);
+      if (!decided.ok()) {
+        note(name, std::string(decided.status().message()));
         continue;
       }
-      std::optional<DirectConvTiles> tiles;
-      if (knob) tiles = knob->second[*choice];
+      const std::optional<DirectConvTiles>& tiles = decided->tiles;
       Schedule attempt = *sch;
       absl::StatusOr<BlockRV> again = attempt.GetBlock(name, func);
       absl::Status s = !tiles ? absl::FailedPreconditionError("no register tile fits") : again.ok() ? ScheduleDirectConv(&attempt, *again, *conv, *tiles) : again.status();
@@ -399,7 +411,7 @@ int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const Target& t
         again = attempt.GetBlock(name, func);
         s = again.ok() ? ScheduleDirectConv(&attempt, *again, *conv, whole) : again.status();
       }
-      if (s.ok()) s = RecordDecision(&attempt, knob->first, *choice);
+      if (s.ok()) s = decided->Record(&attempt);
       if (s.ok()) {
         *sch = attempt;
         ++scheduled;
@@ -409,14 +421,13 @@ int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const Target& t
       note(name, absl::StrCat("direct convolution rule: ", s.message()));
       continue;
     }
-    auto knob = TileKnob(func, *gemm, "GEMM tile", GemmTileCandidates(*gemm, target), DefaultGemmTiles(*gemm, target), target);
-    absl::StatusOr<size_t> choice = knob ? Decide(knob->first, decide) : absl::StatusOr<size_t>(0);
-    if (!choice.ok()) {
-      note(name, std::string(choice.status().message()));
+    absl::StatusOr<TileDecision<GemmTiles>> decided =
+        DecideTiles(func, *gemm, "GEMM tile", GemmTileCandidates(*gemm, target), DefaultGemmTiles(*gemm, target), target, decide);
+    if (!decided.ok()) {
+      note(name, std::string(decided.status().message()));
       continue;
     }
-    std::optional<GemmTiles> tiles;
-    if (knob) tiles = knob->second[*choice];
+    const std::optional<GemmTiles>& tiles = decided->tiles;
     if (!tiles && gemm->symbolic_cols_or_k) {
       Schedule attempt = *sch;
       absl::StatusOr<BlockRV> again = attempt.GetBlock(name, func);
@@ -447,7 +458,7 @@ int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const Target& t
       again = attempt.GetBlock(name, func);
       s = again.ok() ? ScheduleGemm(&attempt, *again, unfolded, *tiles) : again.status();
     }
-    if (s.ok()) s = RecordDecision(&attempt, knob->first, *choice);
+    if (s.ok()) s = decided->Record(&attempt);
     if (!s.ok()) {
       note(name, absl::StrCat("GEMM rule: ", s.message()));
       continue;
