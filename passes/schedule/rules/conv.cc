@@ -412,6 +412,13 @@ std::vector<DirectConvTiles> DirectConvTileCandidates(const DirectConvBlock& con
       DirectConvTiles t{mr, nb, ReductionChunk(conv, nb, target), ConvGroupsInside(conv, nb, target)};
       if (t.groups_inside && IsPointwise(conv)) t.row_block = GroupsRowBlock(conv, target);
       out.push_back(t);
+      // The groups inside each pixel tile instead stay a choice for tuning (the row blocks come
+      // first: DefaultDirectConvTiles keeps the first of equal costs).
+      if (t.row_block > 0) {
+        DirectConvTiles per_tile = t;
+        per_tile.row_block = 0;
+        out.push_back(per_tile);
+      }
     }
   }
   // A pointwise (1 x 1) convolution none of whose tiles has a working set within L1 also gets
@@ -436,7 +443,7 @@ std::vector<DirectConvTiles> DirectConvTileCandidates(const DirectConvBlock& con
         DirectConvTiles chunked{out[i].mr, out[i].nb, c, false};
         if (conv.outer_reduction % c == 0 && fits(chunked)) {
           chunked.group_span = GroupSpan(conv, chunked, target);
-          out.push_back(chunked);
+          if (std::find(out.begin(), out.end(), chunked) == out.end()) out.push_back(chunked);
           break;
         }
       }
