@@ -37,6 +37,9 @@ struct Task {
   /*! \brief The decisions the rules ask for when they schedule the function (knob.h), in the
    *  order they ask; the tuner knows them only by their choices. */
   std::vector<tir::Knob> knobs;
+  /*! \brief Each knob's choices as key=value settings, parsed from their descriptions once:
+   *  settings[k][c] for choice c of knob k ("mr" -> "6"). */
+  std::vector<std::vector<std::map<std::string, std::string>>> settings;
   std::vector<Candidate> space;
   KernelArguments args;
   std::vector<std::string> reference;
@@ -105,6 +108,23 @@ std::string Describe(const Task& task, const Candidate& c) {
   return absl::StrJoin(parts, "; ");
 }
 
+/*! \brief The key=value settings of every choice of every knob (a description such as
+ *  "mr=6 nb=2 groups=inside"; a token without '=' is not a setting). */
+std::vector<std::vector<std::map<std::string, std::string>>> ChoiceSettings(const std::vector<tir::Knob>& knobs) {
+  std::vector<std::vector<std::map<std::string, std::string>>> out;
+  for (const tir::Knob& knob : knobs) {
+    out.emplace_back();
+    for (const tir::KnobChoice& choice : knob.choices) {
+      std::map<std::string, std::string>& settings = out.back().emplace_back();
+      for (absl::string_view token : absl::StrSplit(choice.description, ' ', absl::SkipEmpty())) {
+        std::pair<std::string, std::string> kv = absl::StrSplit(token, absl::MaxSplits('=', 1));
+        if (!kv.second.empty()) settings[kv.first] = kv.second;
+      }
+    }
+  }
+  return out;
+}
+
 /*! \brief The candidates of a task: every combination of its knobs' choices when there are at
  *  most kMaxSpace, else each knob's choices with the others at their defaults. */
 constexpr size_t kMaxSpace = 4096;
@@ -168,6 +188,7 @@ std::vector<Task> ExtractTasks(const IRModule& mod, const Target& target, uint64
     size_t choices = 1;
     for (const tir::Knob& k : t.knobs) choices *= k.choices.size();
     if (t.knobs.empty() || choices < 2) continue;
+    t.settings = ChoiceSettings(t.knobs);
     t.space = SearchSpace(t.knobs);
     Candidate defaults;
     for (const tir::Knob& k : t.knobs) defaults.push_back(k.default_choice);
@@ -179,30 +200,20 @@ std::vector<Task> ExtractTasks(const IRModule& mod, const Target& target, uint64
   return tasks;
 }
 
-/*! \brief A candidate's key=value settings over all knobs ("k0.mr" -> "6"). */
-std::map<std::string, std::string> Settings(const Task& task, const Candidate& c) {
-  std::map<std::string, std::string> out;
-  for (size_t k = 0; k < task.knobs.size(); ++k) {
-    for (absl::string_view token : absl::StrSplit(task.knobs[k].choices[c[k]].description, ' ', absl::SkipEmpty())) {
-      std::pair<std::string, std::string> kv = absl::StrSplit(token, absl::MaxSplits('=', 1));
-      if (!kv.second.empty()) out[absl::StrCat(k, ".", kv.first)] = kv.second;
-    }
-  }
-  return out;
-}
-
-/*! \brief How many settings two candidates share, and how many either has. */
+/*! \brief How many settings two candidates share, and how many either has (knob by knob:
+ *  the settings of two choices of one knob). */
 std::pair<int, int> Shared(const Task& task, const Candidate& a, const Candidate& b) {
-  std::map<std::string, std::string> x = Settings(task, a), y = Settings(task, b);
-  int shared = 0;
-  std::set<std::string> keys;
-  for (const auto& [k, v] : x) {
-    keys.insert(k);
-    auto it = y.find(k);
-    shared += it != y.end() && it->second == v;
+  int shared = 0, keys = 0;
+  for (size_t k = 0; k < task.knobs.size(); ++k) {
+    const std::map<std::string, std::string>&x = task.settings[k][a[k]], &y = task.settings[k][b[k]];
+    for (const auto& [key, value] : x) {
+      auto it = y.find(key);
+      shared += it != y.end() && it->second == value;
+      ++keys;
+    }
+    for (const auto& [key, value] : y) keys += !x.count(key);
   }
-  for (const auto& [k, v] : y) keys.insert(k);
-  return {shared, static_cast<int>(keys.size())};
+  return {shared, keys};
 }
 
 /*! \brief The next candidate: among mutations of the best measured (one or two knobs changed)

@@ -454,6 +454,19 @@ std::vector<DirectConvTiles> DirectConvTileCandidates(const DirectConvBlock& con
 
 namespace {
 
+/*! \brief Appends the loops of one register tile to `order`, outermost first: the tile's
+ *  pixels, its channel blocks, the lanes, then the reduction loops (`first_reduce`, where
+ *  given, in place of the outermost one: a chunk of it). */
+void AppendTileLoops(std::vector<LoopRV>* order, const DirectConvBlock& conv, const std::vector<LoopRV>& loops, const LoopRV& tile_rows,
+                     const std::optional<LoopRV>& block_inner, const std::optional<LoopRV>& first_reduce = std::nullopt) {
+  order->push_back(tile_rows);
+  if (block_inner) order->push_back(*block_inner);
+  order->push_back(loops[conv.lanes_loop]);
+  for (size_t r = 0; r < conv.reduce_loops.size(); ++r) {
+    order->push_back(r == 0 && first_reduce ? *first_reduce : loops[conv.reduce_loops[r]]);
+  }
+}
+
 /*! \brief ScheduleDirectConv with the outermost reduction loop in chunks of tiles.kc: batch
  *  and channel-block groups (parallel), then the chunks, then the pixel tiles, each tile adding
  *  its chunk's sums to C, which an init pass zeroes first. The epilogue stays a loop nest of
@@ -490,11 +503,7 @@ absl::Status ScheduleChunkedReduction(Schedule* sch, const BlockRV& block, const
   order.push_back((*chunks)[0]);
   order.insert(order.end(), outer.begin() + static_cast<std::ptrdiff_t>(split) + 1, outer.end());
   if (span) order.push_back(*span);
-  order.push_back(rows[1]);
-  if (block_inner) order.push_back(*block_inner);
-  order.push_back(loops[conv.lanes_loop]);
-  order.push_back((*chunks)[1]);
-  for (size_t r = 1; r < conv.reduce_loops.size(); ++r) order.push_back(loops[conv.reduce_loops[r]]);
+  AppendTileLoops(&order, conv, loops, rows[1], block_inner, (*chunks)[1]);
   if (absl::Status s = sch->Reorder(order); !s.ok()) return s;
   if (absl::StatusOr<BlockRV> init = sch->DecomposeReduction(block, (*chunks)[0]); !init.ok()) return init.status();
   if (absl::Status s = FuseParallel(sch, parallel); !s.ok()) return s;
@@ -533,8 +542,7 @@ absl::Status ScheduleGroupsInRowBlocks(Schedule* sch, const BlockRV& block, cons
     }
   }
   std::vector<LoopRV> order = outer;
-  order.insert(order.end(), {rows[1], block_inner, loops[conv.lanes_loop]});
-  for (int l : conv.reduce_loops) order.push_back(loops[l]);
+  AppendTileLoops(&order, conv, loops, rows[1], block_inner);
   if (absl::Status s = sch->Reorder(order); !s.ok()) return s;
   PlaceEpilogueUnder(sch, block, outer.back(), outer.size(), tiles.mr * tiles.nb * conv.lanes);
   PackDataPerTile(sch, block, conv, tiles.mr, parallel.back());
@@ -556,29 +564,22 @@ absl::Status ScheduleDirectConv(Schedule* sch, const BlockRV& block, const Direc
     block_outer = (*blocks)[0];
     block_inner = (*blocks)[1];
   }
-  // Outer: the spatial loops in their order (channel groups where the block loop was, pixel
-  // tiles where the row loop was); inner: the tile.
-  std::vector<LoopRV> outer, order;
-  for (size_t l = 0; l < loops->size(); ++l) {
-    int li = static_cast<int>(l);
-    if (li == conv.lanes_loop || std::count(conv.reduce_loops.begin(), conv.reduce_loops.end(), li)) continue;
-    if (li == conv.row_loop) outer.push_back((*rows)[0]);
-    else if (li == conv.block_loop) outer.push_back(*block_outer);
-    else outer.push_back((*loops)[l]);
-  }
   if (tiles.groups_inside && tiles.row_block > 0 && block_outer && conv.image_row_loop >= 0) {
     return ScheduleGroupsInRowBlocks(sch, block, conv, tiles, *loops, *rows, *block_outer, *block_inner);
   }
-  if (tiles.groups_inside && block_outer) {
-    outer.erase(std::find_if(outer.begin(), outer.end(), [&](const LoopRV& l) { return l.id == block_outer->id; }));
-    outer.push_back(*block_outer);
+  // Outer: the spatial loops in their order (channel groups where the block loop was, or
+  // innermost with the groups inside; pixel tiles where the row loop was); inner: the tile.
+  std::vector<LoopRV> outer;
+  for (size_t l = 0; l < loops->size(); ++l) {
+    const int li = static_cast<int>(l);
+    if (li == conv.lanes_loop || std::count(conv.reduce_loops.begin(), conv.reduce_loops.end(), li)) continue;
+    if (li == conv.block_loop && tiles.groups_inside) continue;
+    outer.push_back(li == conv.row_loop ? (*rows)[0] : li == conv.block_loop ? *block_outer : (*loops)[l]);
   }
-  order = outer;
-  order.push_back((*rows)[1]);
-  if (block_inner) order.push_back(*block_inner);
-  order.push_back((*loops)[conv.lanes_loop]);
-  for (int l : conv.reduce_loops) order.push_back((*loops)[l]);
+  if (tiles.groups_inside && block_outer) outer.push_back(*block_outer);
   if (tiles.kc > 0) return ScheduleChunkedReduction(sch, block, conv, tiles, *loops, outer, *rows, block_inner, block_outer);
+  std::vector<LoopRV> order = outer;
+  AppendTileLoops(&order, conv, *loops, (*rows)[1], block_inner);
   if (absl::Status s = sch->Reorder(order); !s.ok()) return s;
   // The elementwise epilogue per tile, while it is in L1 (only where it narrows to the tile).
   PlaceEpilogueUnder(sch, block, outer.back(), outer.size(), tiles.mr * tiles.nb * conv.lanes);
