@@ -17,7 +17,7 @@
  *  Exported attention is a chain of about ten operators whose intermediates are [H, T, S]: at a
  *  decode step (T = 1) each is a few microseconds of work behind a kernel launch, and the keys
  *  are transposed (copied) every step. Here the G query heads of one key/value head are one
- *  block of G*T rows: keys are packed a vector (16 or 8 keys) at a time as k^T (the rows' scores are then vector-wide
+ *  block of G*T rows: keys are packed two vectors (32 or 16 keys) at a time as k^T (the rows' scores are then vector-wide
  *  multiply-adds, no horizontal sums), values are read row by row into E-wide accumulators.
  */
 #include <algorithm>
@@ -36,8 +36,7 @@ namespace mlc {
 namespace vm {
 namespace {
 
-constexpr int64_t kRowBlock = 32;  // query rows per task (of one key/value head)
-constexpr int64_t kPackRows = 8;   // from this many rows on, keys are packed (the packing is shared by the rows)
+constexpr int64_t kPackRows = 8;  // from this many rows per key/value head on, keys are packed (the packing is shared by the rows)
 
 /*! \brief e^x for x <= 0 (softmax after the row maximum is subtracted), in plain arithmetic so
  *  that loops over it vectorize: 2^(x log2 e) as 2^n times a degree-6 polynomial of the
@@ -75,6 +74,10 @@ struct Problem {
   std::vector<int64_t> lead_dims;
   float factor = 1, fill = 0;
   bool divide = false, k_seq_major = false, v_seq_major = false;
+  /*! \brief What the scores are multiplied by: factor, or 1 / factor (divide). A division by
+   *  sqrt(depth) is exact either way where depth is a power of 4; elsewhere the two round
+   *  differently in the last bit, as ONNX Runtime's fused attention does. */
+  float Scale() const { return divide ? 1.0f / factor : factor; }
   MaskView mask;
 };
 
@@ -128,43 +131,65 @@ MLC_INLINE typename Lanes<L>::V ExpLanes(typename Lanes<L>::V x) {
   return (V)((I)p + n * (1 << 23));
 }
 
-/*! \brief The kernels of one instruction set; `lanes` keys per packed block (kt [depth][lanes]),
- *  and the depth ScoreDirect and Values need a multiple of. */
+/*! \brief Keys per packed block: two vectors, so that each query value loaded serves two
+ *  multiply-adds (see ScoreRows). */
+constexpr int kKeyVectors = 2;
+
+/*! \brief The kernels of one instruction set; `lanes` floats per vector, kKeyVectors * lanes
+ *  keys per packed block (kt [depth][kKeyVectors * lanes]). */
 struct Kernels {
   int64_t lanes;
-  /*! \brief Scores of `r` query rows against keys [j0, j0 + lanes) packed as kt [depth][lanes]. */
+  /*! \brief Query rows per task: a few register tiles (kTileRows), so that the task's scores stay in L1-L2. */
+  int64_t task_rows;
+  /*! \brief Scores of `r` query rows against keys [j0, j0 + block) packed as kt [depth][block]. */
   void (*score_block)(const float* const* q, int64_t r, const float* kt, int64_t depth, float* const* scores, int64_t j0);
   /*! \brief Scores of `r` query rows against every key, one key at a time (depth a multiple of
    *  the lanes): for a few rows (a decode step) packing the keys would cost more than the
    *  horizontal sums. */
   void (*score_direct)(const float* const* q, int64_t r, const float* k, int64_t k_stride, int64_t keys, int64_t depth,
                        float* const* scores);
-  /*! \brief exp(row - max(row)) in place (the row's scores final); returns 1 / the sum. */
-  float (*softmax)(float* row, int64_t keys);
+  /*! \brief The row's scores times `scale`, then exp(row - max(row)) in place; returns 1 / the sum. */
+  float (*softmax)(float* row, int64_t keys, float scale);
   /*! \brief out[r] = (p[r] . v) * inv[r] for `n` rows of weights p; value_depth a multiple of the lanes. */
   void (*values)(int64_t n, const float* const* p, const float* inv, int64_t keys, const float* v, int64_t v_stride,
                  int64_t value_depth, float* const* out);
 };
 
-/*! \brief R query rows at a time: R multiply-adds per load of the keys, R independent chains
- *  (eight hide the FMA latency). */
-template <int L, int R>
+/*! \brief The register tile of scores: R query rows x W vectors of keys, R * W independent
+ *  accumulator chains (12 hide the FMA latency on two ports). Per depth step, W loads of the
+ *  packed keys and R broadcasts of the queries feed R * W multiply-adds: with one vector of
+ *  keys (W = 1) the broadcasts and their address updates left the FMA units idle half the time. */
+template <int L, int R, int W>
 MLC_INLINE void ScoreRows(const float* const* q, const float* kt, int64_t depth, float* const* scores, int64_t j0) {
   using V = typename Lanes<L>::V;
-  V a[R] = {};
+  V a[R][W] = {};
   for (int64_t d = 0; d < depth; ++d) {
-    const V k = Lanes<L>::Load(kt + d * L);
-    for (int l = 0; l < R; ++l) a[l] += q[l][d] * k;
+    V k[W];
+    for (int w = 0; w < W; ++w) k[w] = Lanes<L>::Load(kt + (d * W + w) * L);
+    for (int l = 0; l < R; ++l) {
+      const float x = q[l][d];
+      for (int w = 0; w < W; ++w) a[l][w] += x * k[w];
+    }
   }
-  for (int l = 0; l < R; ++l) Lanes<L>::Store(scores[l] + j0, a[l]);
+  for (int l = 0; l < R; ++l) {
+    for (int w = 0; w < W; ++w) Lanes<L>::Store(scores[l] + j0 + w * L, a[l][w]);
+  }
 }
+
+/*! \brief Rows of the score tile per instruction set: R * W accumulators, W key vectors and a
+ *  broadcast within the vector registers (16 on AVX2 and SSE, 32 on AVX-512). */
+template <int L>
+constexpr int kTileRows = L == 16 ? 12 : 6;
+template <int L>
+constexpr int kTaskRows = (L == 16 ? 4 : 6) * kTileRows<L>;  // 36 or 48
 
 template <int L>
 MLC_INLINE void ScoreBlock(const float* const* q, int64_t r, const float* kt, int64_t depth, float* const* scores, int64_t j0) {
+  constexpr int R = kTileRows<L>;
   int64_t i = 0;
-  for (; i + 8 <= r; i += 8) ScoreRows<L, 8>(q + i, kt, depth, scores + i, j0);
-  for (; i + 4 <= r; i += 4) ScoreRows<L, 4>(q + i, kt, depth, scores + i, j0);
-  for (; i < r; ++i) ScoreRows<L, 1>(q + i, kt, depth, scores + i, j0);
+  for (; i + R <= r; i += R) ScoreRows<L, R, kKeyVectors>(q + i, kt, depth, scores + i, j0);
+  for (; i + 4 <= r; i += 4) ScoreRows<L, 4, kKeyVectors>(q + i, kt, depth, scores + i, j0);
+  for (; i < r; ++i) ScoreRows<L, 1, kKeyVectors>(q + i, kt, depth, scores + i, j0);
 }
 
 template <int L>
@@ -182,19 +207,23 @@ MLC_INLINE void ScoreDirect(const float* const* q, int64_t r, const float* k, in
 }
 
 template <int L>
-MLC_INLINE float Softmax(float* row, int64_t keys) {
+MLC_INLINE float Softmax(float* row, int64_t keys, float scale) {
   using V = typename Lanes<L>::V;
   const int64_t whole = keys / L * L;
-  float top = row[0];
+  float top = row[0] * scale;
   if (whole > 0) {
-    V m = Lanes<L>::Load(row);
-    for (int64_t j = L; j < whole; j += L) {
-      const V x = Lanes<L>::Load(row + j);
+    V m = Lanes<L>::Load(row) * scale;
+    for (int64_t j = 0; j < whole; j += L) {
+      const V x = Lanes<L>::Load(row + j) * scale;
+      Lanes<L>::Store(row + j, x);
       m = m > x ? m : x;
     }
     for (int l = 0; l < L; ++l) top = std::max(top, m[l]);
   }
-  for (int64_t j = whole; j < keys; ++j) top = std::max(top, row[j]);
+  for (int64_t j = whole; j < keys; ++j) {
+    row[j] *= scale;
+    top = std::max(top, row[j]);
+  }
   for (int64_t j = 0; j < whole; j += L) Lanes<L>::Store(row + j, ExpLanes<L>(Lanes<L>::Load(row + j) - top));
   for (int64_t j = whole; j < keys; ++j) row[j] = ExpNonPositive(row[j] - top);
   V partial = {};
@@ -204,27 +233,41 @@ MLC_INLINE float Softmax(float* row, int64_t keys) {
   return 1.0f / sum;
 }
 
-/*! \brief Rows [i, i + R) of Values: each load of L of v's values serves R multiply-adds (the
- *  register tile of a GEMM). */
+/*! \brief Rows [i, i + R) of Values over value columns [e, e + W * L): R * W accumulators,
+ *  each load of v serving R multiply-adds and each weight broadcast W (the register tile of a
+ *  GEMM). */
+template <int L, int R, int W>
+MLC_INLINE void ValueTile(int64_t i, int64_t e, const float* const* p, const float* inv, int64_t keys, const float* v, int64_t v_stride,
+                          float* const* out) {
+  using V = typename Lanes<L>::V;
+  V acc[R][W] = {};
+  for (int64_t j = 0; j < keys; ++j) {
+    V x[W];
+    for (int w = 0; w < W; ++w) x[w] = Lanes<L>::Load(v + j * v_stride + e + w * L);
+    for (int l = 0; l < R; ++l) {
+      const float weight = p[i + l][j];
+      for (int w = 0; w < W; ++w) acc[l][w] += weight * x[w];
+    }
+  }
+  for (int l = 0; l < R; ++l) {
+    for (int w = 0; w < W; ++w) Lanes<L>::Store(out[i + l] + e + w * L, acc[l][w] * inv[i + l]);
+  }
+}
+
 template <int L, int R>
 MLC_INLINE void ValueRows(int64_t i, const float* const* p, const float* inv, int64_t keys, const float* v, int64_t v_stride,
                           int64_t value_depth, float* const* out) {
-  using V = typename Lanes<L>::V;
-  for (int64_t e = 0; e < value_depth; e += L) {
-    V acc[R] = {};
-    for (int64_t j = 0; j < keys; ++j) {
-      const V x = Lanes<L>::Load(v + j * v_stride + e);
-      for (int l = 0; l < R; ++l) acc[l] += p[i + l][j] * x;
-    }
-    for (int l = 0; l < R; ++l) Lanes<L>::Store(out[i + l] + e, acc[l] * inv[i + l]);
-  }
+  int64_t e = 0;
+  for (; e + 2 * L <= value_depth; e += 2 * L) ValueTile<L, R, 2>(i, e, p, inv, keys, v, v_stride, out);
+  for (; e < value_depth; e += L) ValueTile<L, R, 1>(i, e, p, inv, keys, v, v_stride, out);
 }
 
 template <int L>
 MLC_INLINE void Values(int64_t n, const float* const* p, const float* inv, int64_t keys, const float* v, int64_t v_stride,
                        int64_t value_depth, float* const* out) {
+  constexpr int R = kTileRows<L>;
   int64_t i = 0;
-  for (; i + 8 <= n; i += 8) ValueRows<L, 8>(i, p, inv, keys, v, v_stride, value_depth, out);
+  for (; i + R <= n; i += R) ValueRows<L, R>(i, p, inv, keys, v, v_stride, value_depth, out);
   for (; i + 4 <= n; i += 4) ValueRows<L, 4>(i, p, inv, keys, v, v_stride, value_depth, out);
   for (; i < n; ++i) ValueRows<L, 1>(i, p, inv, keys, v, v_stride, value_depth, out);
 }
@@ -241,12 +284,12 @@ MLC_INLINE void Values(int64_t n, const float* const* p, const float* inv, int64
                                 int64_t depth, float* const* scores) {                                                        \
     ScoreDirect<L>(q, r, k, k_stride, keys, depth, scores);                                                                   \
   }                                                                                                                           \
-  TARGET float Softmax##NAME(float* row, int64_t keys) { return Softmax<L>(row, keys); }                                      \
+  TARGET float Softmax##NAME(float* row, int64_t keys, float scale) { return Softmax<L>(row, keys, scale); }                 \
   TARGET void Values##NAME(int64_t n, const float* const* p, const float* inv, int64_t keys, const float* v, int64_t v_stride, \
                            int64_t value_depth, float* const* out) {                                                          \
     Values<L>(n, p, inv, keys, v, v_stride, value_depth, out);                                                                \
   }                                                                                                                           \
-  constexpr Kernels k##NAME##Kernels = {L, ScoreBlock##NAME, ScoreDirect##NAME, Softmax##NAME, Values##NAME};
+  constexpr Kernels k##NAME##Kernels = {L, kTaskRows<L>, ScoreBlock##NAME, ScoreDirect##NAME, Softmax##NAME, Values##NAME};
 
 MLC_ATTENTION_KERNELS(Avx512, __attribute__((target("arch=x86-64-v4"))), 16)
 MLC_ATTENTION_KERNELS(Avx2, __attribute__((target("arch=x86-64-v3"))), 8)
@@ -274,10 +317,11 @@ void ValuesScalar(int64_t n, const float* const* p, const float* inv, int64_t ke
   }
 }
 
-/*! \brief Scales and masks row (lead, h, t) of scores in place. */
-void FinishScores(const Problem& p, int64_t lead, int64_t h, int64_t t, float* row) {
-  for (int64_t j = 0; j < p.keys; ++j) row[j] = p.divide ? row[j] / p.factor : row[j] * p.factor;
-  if (p.mask.kind == MaskView::kNone) return;
+/*! \brief Scales and masks row (lead, h, t) of scores in place (without a mask the softmax
+ *  kernel scales them). */
+void MaskScores(const Problem& p, int64_t lead, int64_t h, int64_t t, float* row) {
+  const float scale = p.Scale();
+  for (int64_t j = 0; j < p.keys; ++j) row[j] *= scale;
   // Offset of the mask's row: the leading index unravelled over the leading dimensions.
   const size_t n = p.mask.strides.size();
   int64_t offset = h * p.mask.strides[n - 3] + t * p.mask.strides[n - 2];
@@ -297,17 +341,36 @@ void FinishScores(const Problem& p, int64_t lead, int64_t h, int64_t t, float* r
   }
 }
 
-/*! \brief Rows [r0, r1) of key/value head `kvh` in batch `lead`; a row is (g, t), query head kvh * G + g. */
-void RunTask(const Problem& p, const float* q, const float* k, const float* v, float* out, int64_t lead, int64_t kvh, int64_t r0,
-             int64_t r1) {
+/*! \brief Key j of key/value head `kvh` in batch `lead` is at the result + j * KeyStride(p)
+ *  (head-major: [KV, S, D]; sequence-major: [S, KV, D]). */
+const float* HeadKeys(const Problem& p, const float* k, int64_t lead, int64_t kvh) {
+  return k + lead * p.kv_heads * p.keys * p.depth + kvh * (p.k_seq_major ? p.depth : p.keys * p.depth);
+}
+int64_t KeyStride(const Problem& p) { return p.k_seq_major ? p.kv_heads * p.depth : p.depth; }
+
+/*! \brief The keys of one key/value head as k^T in blocks of `block` keys: kt [S / block][depth][block]
+ *  (a partial last block repeats its last key). */
+void PackKeys(const Problem& p, const float* kb, int64_t block, float* kt) {
+  const int64_t k_stride = KeyStride(p);
+  for (int64_t j0 = 0; j0 < p.keys; j0 += block, kt += p.depth * block) {
+    const int64_t width = std::min(block, p.keys - j0);
+    for (int64_t l = 0; l < block; ++l) {
+      const float* kj = kb + (j0 + std::min(l, width - 1)) * k_stride;
+      for (int64_t d = 0; d < p.depth; ++d) kt[d * block + l] = kj[d];
+    }
+  }
+}
+
+/*! \brief Rows [r0, r1) of key/value head `kvh` in batch `lead`; a row is (g, t), query head
+ *  kvh * G + g. `kt`: the head's keys packed (PackKeys), or null. */
+void RunTask(const Problem& p, const float* q, const float* k, const float* kt, const float* v, float* out, int64_t lead, int64_t kvh,
+             int64_t r0, int64_t r1) {
   const int64_t groups = p.heads / p.kv_heads, n = r1 - r0;
-  // Key j of this head is at kb + j * k_stride (head-major: [KV, S, D]; sequence-major: [S, KV, D]).
-  const float* kb = k + lead * p.kv_heads * p.keys * p.depth + kvh * (p.k_seq_major ? p.depth : p.keys * p.depth);
+  const float* kb = HeadKeys(p, k, lead, kvh);
   const float* vb = v + lead * p.kv_heads * p.keys * p.value_depth + kvh * (p.v_seq_major ? p.value_depth : p.keys * p.value_depth);
-  const int64_t k_stride = p.k_seq_major ? p.kv_heads * p.depth : p.depth;
   const int64_t v_stride = p.v_seq_major ? p.kv_heads * p.value_depth : p.value_depth;
   const Kernels& kernels = KernelsForHost();
-  const int64_t block = kernels.lanes;  // keys per packed block
+  const int64_t block = kKeyVectors * kernels.lanes;  // keys per packed block
   // Rows of scores padded to whole key blocks, so that a block's scores never spill into the next row.
   const int64_t stride = (p.keys + block - 1) / block * block;
   std::vector<const float*> qrows(n);
@@ -318,28 +381,26 @@ void RunTask(const Problem& p, const float* q, const float* k, const float* v, f
     qrows[i] = q + ((lead * p.heads + kvh * groups + g) * p.rows + t) * p.depth;
     srows[i] = scores.data() + i * stride;
   }
-  if (n < kPackRows && p.depth % block == 0) {
-    kernels.score_direct(qrows.data(), n, kb, k_stride, p.keys, p.depth, srows.data());
+  std::vector<float> own;  // keys packed here where no task shares them
+  if (kt == nullptr && (n >= kPackRows || p.depth % kernels.lanes != 0)) {
+    own.resize(stride * p.depth);
+    PackKeys(p, kb, block, own.data());
+    kt = own.data();
+  }
+  if (kt == nullptr) {
+    kernels.score_direct(qrows.data(), n, kb, KeyStride(p), p.keys, p.depth, srows.data());
   } else {
-    std::vector<float> kt(p.depth * block);
-    for (int64_t j0 = 0; j0 < p.keys; j0 += block) {
-      const int64_t width = std::min(block, p.keys - j0);
-      for (int64_t l = 0; l < block; ++l) {
-        const float* kj = kb + (j0 + std::min(l, width - 1)) * k_stride;  // a partial block repeats its last key
-        for (int64_t d = 0; d < p.depth; ++d) kt[d * block + l] = kj[d];
-      }
-      kernels.score_block(qrows.data(), n, kt.data(), p.depth, srows.data(), j0);
-    }
+    for (int64_t j0 = 0; j0 < p.keys; j0 += block) kernels.score_block(qrows.data(), n, kt + j0 * p.depth, p.depth, srows.data(), j0);
   }
   std::vector<float> inv(n);
   std::vector<float*> orows(n);
   for (int64_t i = 0; i < n; ++i) {
     const int64_t g = (r0 + i) / p.rows, t = (r0 + i) % p.rows, h = kvh * groups + g;
-    FinishScores(p, lead, h, t, srows[i]);
-    inv[i] = kernels.softmax(srows[i], p.keys);
+    if (p.mask.kind != MaskView::kNone) MaskScores(p, lead, h, t, srows[i]);
+    inv[i] = kernels.softmax(srows[i], p.keys, p.mask.kind != MaskView::kNone ? 1.0f : p.Scale());
     orows[i] = out + ((lead * p.heads + h) * p.rows + t) * p.value_depth;
   }
-  (p.value_depth % block == 0 ? kernels.values : ValuesScalar)(n, srows.data(), inv.data(), p.keys, vb, v_stride, p.value_depth,
+  (p.value_depth % kernels.lanes == 0 ? kernels.values : ValuesScalar)(n, srows.data(), inv.data(), p.keys, vb, v_stride, p.value_depth,
                                                              orows.data());
 }
 
@@ -414,16 +475,29 @@ absl::Status Attention(absl::Span<DLTensor* const> args) {
     std::fill(reinterpret_cast<float*>(DataOf(out)), reinterpret_cast<float*>(DataOf(out)) + CountOf(DimsOf(out)), 0.0f);
     return absl::OkStatus();
   }
-  const int64_t rows_per_head = (p.heads / p.kv_heads) * p.rows;
-  const int64_t blocks = (rows_per_head + kRowBlock - 1) / kRowBlock;
+  const Kernels& kernels = KernelsForHost();
+  const int64_t rows_per_head = (p.heads / p.kv_heads) * p.rows, heads = p.lead * p.kv_heads;
+  const int64_t blocks = (rows_per_head + kernels.task_rows - 1) / kernels.task_rows;
   const float *qd = reinterpret_cast<const float*>(DataOf(q)), *kd = reinterpret_cast<const float*>(DataOf(k)),
               *vd = reinterpret_cast<const float*>(DataOf(v));
   float* od = reinterpret_cast<float*>(DataOf(out));
-  ParallelFor(p.lead * p.kv_heads * blocks, [&](int64_t begin, int64_t end) {
+  // Where a head's rows are split over several tasks, its keys are packed once for all of them.
+  std::vector<float> packed;
+  const int64_t key_block = kKeyVectors * kernels.lanes, head_keys = (p.keys + key_block - 1) / key_block * key_block * p.depth;
+  if (blocks > 1) {
+    packed.resize(heads * head_keys);
+    ParallelFor(heads, [&](int64_t begin, int64_t end) {
+      for (int64_t head = begin; head < end; ++head) {
+        PackKeys(p, HeadKeys(p, kd, head / p.kv_heads, head % p.kv_heads), key_block, packed.data() + head * head_keys);
+      }
+    });
+  }
+  ParallelFor(heads * blocks, [&](int64_t begin, int64_t end) {
     for (int64_t task = begin; task < end; ++task) {
       const int64_t b = task % blocks, head = task / blocks;
-      const int64_t r0 = b * kRowBlock, r1 = std::min(rows_per_head, r0 + kRowBlock);
-      RunTask(p, qd, kd, vd, od, head / p.kv_heads, head % p.kv_heads, r0, r1);
+      const int64_t r0 = b * kernels.task_rows, r1 = std::min(rows_per_head, r0 + kernels.task_rows);
+      const float* kt = packed.empty() ? nullptr : packed.data() + head * head_keys;
+      RunTask(p, qd, kd, kt, vd, od, head / p.kv_heads, head % p.kv_heads, r0, r1);
     }
   });
   return absl::OkStatus();
