@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <functional>
 #include <mutex>
 #include <thread>
 #include <optional>
@@ -99,7 +100,7 @@ class UseCollector : public tir::StmtExprVisitor {
 
 class KernelEmitter {
  public:
-  KernelEmitter(llvm::LLVMContext& ctx, llvm::Module& mod) : ctx_(ctx), mod_(mod), b_(ctx) {
+  KernelEmitter(llvm::LLVMContext& ctx, llvm::Module& mod, const Target& target) : ctx_(ctx), mod_(mod), target_(target), b_(ctx) {
     fast_math_.setAllowReassoc();
     fast_math_.setAllowContract();
     fast_math_.setNoSignedZeros();
@@ -701,35 +702,27 @@ class KernelEmitter {
       return v;
     };
     const int64_t count = tile.mr * tile.nb;
+    // A tile of fewer vector registers of accumulators than the FMA units need to hide their
+    // latency (a vector-matrix product: 1 x 8 columns is one chain, one FMA per 4 cycles) keeps
+    // `sets` copies of them over a single reduction loop, step k adding into copy k % sets,
+    // summed after the loop: ceil(chains needed / chains), within the registers left beside
+    // B's vectors and A's broadcasts.
+    int64_t registers = 0;
+    for (const Piece& p : pieces) registers += (p.width + target_.float_lanes() - 1) / target_.float_lanes();
+    const int64_t chains = count * registers;
+    int64_t sets = 1;
+    if (tile.k.size() == 1 && chains < target_.fma_chains()) {
+      sets = (target_.fma_chains() + chains - 1) / chains;
+      while (sets > 1 && sets * chains + tile.nb * registers + tile.mr > target_.vector_registers) --sets;
+    }
     llvm::IRBuilder<> entry_builder(entry_, entry_->begin());
-    std::vector<llvm::AllocaInst*> acc(count * np);  // [row][block][piece]
-    for (int64_t i = 0; i < count * np; ++i) {
+    std::vector<llvm::AllocaInst*> acc(sets * count * np);  // [set][row][block][piece]
+    for (int64_t i = 0; i < sets * count * np; ++i) {
       acc[i] = entry_builder.CreateAlloca(pieces[i % np].type);
       b_.CreateStore(llvm::ConstantFP::get(pieces[i % np].type, 0.0), acc[i]);
     }
-    // The reduction loops, outermost first; offsets of A and B accumulate their strides.
-    llvm::Value* a_off = b_.getInt64(0);
-    llvm::Value* b_off = b_.getInt64(0);
-    std::vector<std::pair<llvm::PHINode*, llvm::BasicBlock*>> open;  // (induction variable, loop header)
-    std::vector<llvm::BasicBlock*> exits;
-    for (const RegisterTile::Reduction& red : tile.k) {
-      llvm::BasicBlock* pre = b_.GetInsertBlock();
-      auto* header = llvm::BasicBlock::Create(ctx_, "tile.k", func_);
-      auto* body = llvm::BasicBlock::Create(ctx_, "tile.k.body", func_);
-      auto* exit = llvm::BasicBlock::Create(ctx_, "tile.k.end", func_);
-      b_.CreateBr(header);
-      b_.SetInsertPoint(header);
-      llvm::PHINode* k = b_.CreatePHI(i64_, 2, "k");
-      k->addIncoming(b_.getInt64(0), pre);
-      b_.CreateCondBr(b_.CreateICmpSLT(k, red.extent), body, exit);
-      b_.SetInsertPoint(body);
-      a_off = b_.CreateAdd(a_off, b_.CreateMul(k, b_.getInt64(red.a)));
-      b_off = b_.CreateAdd(b_off, b_.CreateMul(k, b_.getInt64(red.b)));
-      open.push_back({k, header});
-      exits.push_back(exit);
-    }
-    // Row r's A as one value per piece: a broadcast of its element, or its lanes (vector_a).
-    auto a_value = [&](int64_t r) {
+    // Row r's A at offset a_off as one value per piece: a broadcast of its element, or its lanes (vector_a).
+    auto a_value = [&](llvm::Value* a_off, int64_t r) {
       llvm::Value* a_at = b_.CreateAdd(a_off, b_.getInt64(r * tile.a_m));
       std::vector<llvm::Value*> out;
       llvm::Value* scalar = tile.vector_a ? nullptr : b_.CreateLoad(f32, at(ap, a_at));
@@ -738,48 +731,102 @@ class KernelEmitter {
       }
       return out;
     };
-    auto b_value = [&](int64_t j) {
+    auto b_value = [&](llvm::Value* b_off, int64_t j) {
       std::vector<llvm::Value*> out;
       for (const Piece& p : pieces) out.push_back(load_piece(p, bp, b_.CreateAdd(b_off, b_.getInt64(j * tile.b_nb)), tile.b_n));
       return out;
     };
-    auto accumulate = [&](int64_t r, int64_t j, const std::vector<llvm::Value*>& a, const std::vector<llvm::Value*>& bv) {
+    auto accumulate = [&](int64_t set, int64_t r, int64_t j, const std::vector<llvm::Value*>& a, const std::vector<llvm::Value*>& bv) {
       for (int64_t q = 0; q < np; ++q) {
-        llvm::AllocaInst* slot = acc[(r * tile.nb + j) * np + q];
+        llvm::AllocaInst* slot = acc[((set * tile.mr + r) * tile.nb + j) * np + q];
         b_.CreateStore(b_.CreateCall(pieces[q].fma, {a[q], bv[q], b_.CreateLoad(pieces[q].type, slot)}), slot);
       }
     };
-    if (!tile.vector_a && tile.mr < tile.nb) {
-      // Fewer rows than column blocks (3 x 4 on AVX2's 16 registers): the MR broadcasts stay
-      // live and each B vector is loaded as it is used, so the tile needs MR + 1 registers
-      // beside its accumulators, not NB + 1.
-      std::vector<std::vector<llvm::Value*>> arow(tile.mr);
-      for (int64_t r = 0; r < tile.mr; ++r) arow[r] = a_value(r);
-      for (int64_t j = 0; j < tile.nb; ++j) {
-        std::vector<llvm::Value*> bv = b_value(j);
-        for (int64_t r = 0; r < tile.mr; ++r) accumulate(r, j, arow[r], bv);
+    // One step of the innermost reduction at these offsets of A and B, into accumulator set `set`.
+    auto step = [&](llvm::Value* a_off, llvm::Value* b_off, int64_t set) {
+      if (!tile.vector_a && tile.mr < tile.nb) {
+        // Fewer rows than column blocks (3 x 4 on AVX2's 16 registers): the MR broadcasts stay
+        // live and each B vector is loaded as it is used, so the tile needs MR + 1 registers
+        // beside its accumulators, not NB + 1.
+        std::vector<std::vector<llvm::Value*>> arow(tile.mr);
+        for (int64_t r = 0; r < tile.mr; ++r) arow[r] = a_value(a_off, r);
+        for (int64_t j = 0; j < tile.nb; ++j) {
+          std::vector<llvm::Value*> bv = b_value(b_off, j);
+          for (int64_t r = 0; r < tile.mr; ++r) accumulate(set, r, j, arow[r], bv);
+        }
+      } else {
+        std::vector<std::vector<llvm::Value*>> brow(tile.nb);
+        for (int64_t j = 0; j < tile.nb; ++j) brow[j] = b_value(b_off, j);
+        for (int64_t r = 0; r < tile.mr; ++r) {
+          std::vector<llvm::Value*> a = a_value(a_off, r);
+          for (int64_t j = 0; j < tile.nb; ++j) accumulate(set, r, j, a, brow[j]);
+        }
       }
-    } else {
-      std::vector<std::vector<llvm::Value*>> brow(tile.nb);
-      for (int64_t j = 0; j < tile.nb; ++j) brow[j] = b_value(j);
-      for (int64_t r = 0; r < tile.mr; ++r) {
-        std::vector<llvm::Value*> a = a_value(r);
-        for (int64_t j = 0; j < tile.nb; ++j) accumulate(r, j, a, brow[j]);
-      }
-    }
-    // Close the loops, innermost first.
-    for (size_t i = open.size(); i-- > 0;) {
-      llvm::PHINode* k = open[i].first;
-      llvm::Value* k_next = b_.CreateAdd(k, b_.getInt64(1), "", true, true);
-      llvm::BranchInst* back = b_.CreateBr(open[i].second);
+    };
+    // A counted loop k = begin, begin + step_size, ... while k + step_size <= end (k < end for
+    // a step of 1); `body` emits the step at k. Not unrolled: the accumulators fill the
+    // registers, and an unrolled step would spill them.
+    auto loop = [&](llvm::Value* begin, llvm::Value* end, int64_t step_size, const std::function<void(llvm::Value*)>& body) {
+      llvm::BasicBlock* pre = b_.GetInsertBlock();
+      auto* header = llvm::BasicBlock::Create(ctx_, "tile.k", func_);
+      auto* loop_body = llvm::BasicBlock::Create(ctx_, "tile.k.body", func_);
+      auto* exit = llvm::BasicBlock::Create(ctx_, "tile.k.end", func_);
+      b_.CreateBr(header);
+      b_.SetInsertPoint(header);
+      llvm::PHINode* k = b_.CreatePHI(i64_, 2, "k");
+      k->addIncoming(begin, pre);
+      b_.CreateCondBr(b_.CreateICmpSLE(b_.CreateAdd(k, b_.getInt64(step_size)), end), loop_body, exit);
+      b_.SetInsertPoint(loop_body);
+      body(k);
+      llvm::Value* k_next = b_.CreateAdd(k, b_.getInt64(step_size), "", true, true);
+      llvm::BranchInst* back = b_.CreateBr(header);
       k->addIncoming(k_next, b_.GetInsertBlock());
-      // Not unrolled: the accumulators fill the registers, and an unrolled step would spill them.
       llvm::MDNode* loop_id = llvm::MDNode::getDistinct(
           ctx_, {nullptr, llvm::MDNode::get(ctx_, llvm::MDString::get(ctx_, "llvm.loop.mustprogress")),
                  llvm::MDNode::get(ctx_, llvm::MDString::get(ctx_, "llvm.loop.unroll.disable"))});
       loop_id->replaceOperandWith(0, loop_id);
       back->setMetadata(llvm::LLVMContext::MD_loop, loop_id);
-      b_.SetInsertPoint(exits[i]);
+      b_.SetInsertPoint(exit);
+      return k;
+    };
+    // The reduction loops, outermost first; offsets of A and B accumulate their strides.
+    std::function<void(size_t, llvm::Value*, llvm::Value*)> nest = [&](size_t level, llvm::Value* a_off, llvm::Value* b_off) {
+      if (level == tile.k.size()) return step(a_off, b_off, 0);
+      const RegisterTile::Reduction& red = tile.k[level];
+      auto offsets = [&](llvm::Value* k) {
+        return std::make_pair(b_.CreateAdd(a_off, b_.CreateMul(k, b_.getInt64(red.a))), b_.CreateAdd(b_off, b_.CreateMul(k, b_.getInt64(red.b))));
+      };
+      if (sets == 1) {
+        loop(b_.getInt64(0), red.extent, 1, [&](llvm::Value* k) {
+          auto [a_k, b_k] = offsets(k);
+          nest(level + 1, a_k, b_k);
+        });
+        return;
+      }
+      // Whole groups of `sets` steps, then the rest into the first set.
+      llvm::Value* whole = b_.CreateMul(b_.CreateSDiv(red.extent, b_.getInt64(sets)), b_.getInt64(sets));
+      loop(b_.getInt64(0), whole, sets, [&](llvm::Value* k) {
+        for (int64_t u = 0; u < sets; ++u) {
+          auto [a_k, b_k] = offsets(b_.CreateAdd(k, b_.getInt64(u)));
+          step(a_k, b_k, u);
+        }
+      });
+      loop(whole, red.extent, 1, [&](llvm::Value* k) {
+        auto [a_k, b_k] = offsets(k);
+        step(a_k, b_k, 0);
+      });
+    };
+    nest(0, b_.getInt64(0), b_.getInt64(0));
+    // The sets summed into the first (a tree: halves added).
+    for (int64_t width = sets; width > 1; width = (width + 1) / 2) {
+      const int64_t half = (width + 1) / 2;
+      for (int64_t set = half; set < width; ++set) {
+        for (int64_t i = 0; i < count * np; ++i) {
+          llvm::AllocaInst *into = acc[(set - half) * count * np + i], *from = acc[set * count * np + i];
+          llvm::Type* type = pieces[i % np].type;
+          b_.CreateStore(b_.CreateFAdd(b_.CreateLoad(type, into), b_.CreateLoad(type, from)), into);
+        }
+      }
     }
     for (int64_t r = 0; r < tile.mr; ++r) {
       for (int64_t j = 0; j < tile.nb; ++j) {
@@ -1096,6 +1143,7 @@ class KernelEmitter {
 
   llvm::LLVMContext& ctx_;
   llvm::Module& mod_;
+  const Target& target_;
   llvm::IRBuilder<> b_;
   llvm::FastMathFlags fast_math_;
   llvm::Type* ptr_;
@@ -1215,13 +1263,13 @@ void Optimize(llvm::Module& mod, llvm::TargetMachine& tm, const std::string& tri
 }
 
 // One kernel: its own LLVM module, verified, optimized and emitted as an object file.
-absl::Status CompileKernel(CompilerThread& thread, const std::string& name, const tir::PrimFunc& func,
+absl::Status CompileKernel(CompilerThread& thread, const std::string& name, const tir::PrimFunc& func, const Target& target,
                            const CodegenOptions& options, CompiledKernels::Kernel* out) {
   const absl::Time start = absl::Now();
   llvm::Module mod(name, thread.ctx);
   mod.setTargetTriple(thread.triple);
   mod.setDataLayout(thread.tm->createDataLayout());
-  KernelEmitter emitter(thread.ctx, mod);
+  KernelEmitter emitter(thread.ctx, mod, target);
   if (absl::Status s = emitter.EmitKernel(name, func.get()); !s.ok()) {
     return absl::Status(s.code(), absl::StrCat("codegen of PrimFunc @", name, ": ", s.message()));
   }
@@ -1357,7 +1405,7 @@ absl::StatusOr<CompiledKernels> CompileKernels(const std::vector<std::pair<std::
           continue;
         }
       }
-      errors[i] = CompileKernel(thread, funcs[i].first, funcs[i].second, options, &k);
+      errors[i] = CompileKernel(thread, funcs[i].first, funcs[i].second, mlc_target, options, &k);
       progress.Advance();
       // A cache that cannot be written costs speed, not correctness: the kernel is compiled.
       if (use_cache && errors[i].ok()) (void)WriteFileAtomically(cached_path, k.object);
