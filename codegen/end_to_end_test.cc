@@ -767,6 +767,55 @@ class Module:
   ExpectClose(out->tensor(), want);
 }
 
+TEST(Codegen, AVectorMatrixTileTakesItsReductionStepsInTurnOverCopiesOfItsAccumulators) {
+  // A 1 x 8 tile holds one accumulator: one FMA chain, which would wait out the FMA latency at
+  // every step of k. The tile keeps copies of it (as many as the FMA units need, within the
+  // registers), steps k, k + 1, ... taking them in turn, and sums them after the loop; 37 steps
+  // leave a remainder that the first copy takes.
+  const std::string text = R"(
+@I.ir_module
+class Module:
+    @T.prim_func
+    def gemv(A: T.Buffer((1, 37), "float32"), B: T.Buffer((37, 8), "float32"), C: T.Buffer((1, 8), "float32")):
+        for j in range(8):
+            with T.block("init"):
+                vj = T.axis.remap("S", [j])
+                C[0, vj] = T.float32(0)
+        with T.block("tile"):
+            T.reads(A[0, 0:37], B[0:37, 0:8], C[0, 0:8])
+            T.writes(C[0, 0:8])
+            T.evaluate(T.gemm_tile(T.address_of(C[0, 0]), T.address_of(A[0, 0]), T.address_of(B[0, 0]), T.int64(37), T.int64(1), T.int64(8), T.int64(37), T.int64(1), T.int64(8), T.int64(1), T.int64(8), T.int64(1)))
+)";
+  absl::StatusOr<tir::PrimFunc> lowered = Lowered(text, "gemv");
+  ASSERT_TRUE(lowered.ok()) << lowered.status();
+  for (const char* name : {"x86-64-v2", "x86-64-v3", "x86-64-v4", "znver3"}) {
+    SCOPED_TRACE(name);
+    absl::StatusOr<Target> target = Target::Parse(name);
+    ASSERT_TRUE(target.ok()) << target.status();
+    codegen::CodegenOptions options;
+    options.keep_llvm_ir = true;
+    absl::StatusOr<codegen::CompiledKernels> compiled = codegen::CompileKernels({{"gemv", *lowered}}, *target, options);
+    ASSERT_TRUE(compiled.ok()) << compiled.status();
+    // 8 floats are one register from AVX on, two with SSE: fma_chains() / that many copies,
+    // each with its multiply-add in the loop's body, plus the remainder's.
+    const int64_t registers = (8 + target->float_lanes() - 1) / target->float_lanes();
+    int64_t multiply_adds = 0;
+    for (absl::string_view line : absl::StrSplit(compiled->kernels[0].llvm_ir, '\n')) {
+      multiply_adds += absl::StrContains(line, "call") && absl::StrContains(line, "@llvm.fmuladd.v8f32(");
+    }
+    EXPECT_EQ(multiply_adds, target->fma_chains() / registers + 1) << compiled->kernels[0].llvm_ir;
+  }
+  std::mt19937 rng(11);
+  NDArray a = Random({1, 37}, &rng), b = Random({37, 8}, &rng);
+  absl::StatusOr<Value> out = RunKernel(text, "gemv", {a, b});
+  ASSERT_TRUE(out.ok()) << out.status();
+  std::vector<double> want(8, 0.0);
+  for (int j = 0; j < 8; ++j) {
+    for (int k = 0; k < 37; ++k) want[j] += static_cast<double>(F(a)[k]) * F(b)[k * 8 + j];
+  }
+  ExpectClose(out->tensor(), want);
+}
+
 TEST(Codegen, ExpErfAndTanhAreVectorCodeWithinThreeUlpOnEveryTarget) {
   // e^x, sigmoid, erf and tanh (SiLU, softmax, GELU epilogues, recurrent cells) are written inline as polynomials: a
   // libm call stays a scalar call per lane at 16 lanes (64 calls of expf in one SiLU tile: 3%
