@@ -151,8 +151,9 @@ std::optional<DirectConvBlock> MatchDirectConv(const Schedule& sch, const BlockR
 /*! \brief The tile with the fewest estimated cycles per multiply-add over an output row (its
  *  guarded last tile included) that fits the registers. */
 std::optional<DirectConvTiles> DefaultDirectConvTiles(const DirectConvBlock& conv, const Target& target);
-/*! \brief DirectConvTiles::kc for a tile of NB blocks: the largest chunk of the outermost
- *  reduction loop whose weights fit half of L2, when all of them do not; 0 when they do. */
+/*! \brief DirectConvTiles::kc for a tile of NB blocks: where its weights over the whole
+ *  reduction exceed half of L2, the largest chunk of the outermost reduction loop whose weights
+ *  fit half of L1 (every pixel tile reads the chunk in turn); 0 where they fit in L2. */
 int64_t ReductionChunk(const DirectConvBlock& conv, int64_t nb, const Target& target);
 /*! \brief DirectConvTiles::groups_inside for a tile of NB blocks: where all the weights fit in
  *  half of L2 and the data does not, and there is more than one group. With the groups outside,
