@@ -128,6 +128,17 @@ absl::StatusOr<tir::PrimFunc> Lowered(const std::string& text, const std::string
   return codegen::LowerPrimFunc(mod->LookupPrimFunc(name));
 }
 
+/*! \brief The optimized LLVM IR of PrimFunc `func` (named `name`) compiled for the target `target_name`. */
+absl::StatusOr<std::string> LlvmIr(const tir::PrimFunc& func, const std::string& name, const std::string& target_name) {
+  absl::StatusOr<Target> target = Target::Parse(target_name);
+  if (!target.ok()) return target.status();
+  codegen::CodegenOptions options;
+  options.keep_llvm_ir = true;
+  absl::StatusOr<codegen::CompiledKernels> compiled = codegen::CompileKernels({{name, func}}, *target, options);
+  if (!compiled.ok()) return compiled.status();
+  return compiled->kernels[0].llvm_ir;
+}
+
 /*! \brief Lowered(text, name), printed. */
 absl::StatusOr<std::string> LoweredText(const std::string& text, const std::string& name) {
   absl::StatusOr<tir::PrimFunc> lowered = Lowered(text, name);
@@ -730,14 +741,10 @@ class Module:
   // on AVX-512, two on AVX2, four on SSE.
   for (const char* name : {"x86-64-v2", "x86-64-v3", "x86-64-v4", "znver3", "znver4", "sapphirerapids"}) {
     SCOPED_TRACE(name);
-    absl::StatusOr<Target> target = Target::Parse(name);
-    ASSERT_TRUE(target.ok()) << target.status();
-    codegen::CodegenOptions options;
-    options.keep_llvm_ir = true;
-    absl::StatusOr<codegen::CompiledKernels> compiled = codegen::CompileKernels({{"window_max", *lowered}}, *target, options);
-    ASSERT_TRUE(compiled.ok()) << compiled.status();
+    absl::StatusOr<std::string> ir = LlvmIr(*lowered, "window_max", name);
+    ASSERT_TRUE(ir.ok()) << ir.status();
     int64_t floats_stored = 0;
-    for (absl::string_view line : absl::StrSplit(compiled->kernels[0].llvm_ir, '\n')) {
+    for (absl::string_view line : absl::StrSplit(*ir, '\n')) {
       size_t at = line.find("store ");
       if (at == absl::string_view::npos) continue;
       absl::string_view type = line.substr(at + 6);
@@ -748,7 +755,7 @@ class Module:
       }
       if (absl::StartsWith(type, "float")) floats_stored += lanes;
     }
-    EXPECT_EQ(floats_stored, 8 * 16) << compiled->kernels[0].llvm_ir;
+    EXPECT_EQ(floats_stored, 8 * 16) << *ir;
   }
   std::mt19937 rng(7);
   NDArray a = Random({4, 10, 16}, &rng);
@@ -792,18 +799,16 @@ class Module:
     SCOPED_TRACE(name);
     absl::StatusOr<Target> target = Target::Parse(name);
     ASSERT_TRUE(target.ok()) << target.status();
-    codegen::CodegenOptions options;
-    options.keep_llvm_ir = true;
-    absl::StatusOr<codegen::CompiledKernels> compiled = codegen::CompileKernels({{"gemv", *lowered}}, *target, options);
-    ASSERT_TRUE(compiled.ok()) << compiled.status();
+    absl::StatusOr<std::string> ir = LlvmIr(*lowered, "gemv", name);
+    ASSERT_TRUE(ir.ok()) << ir.status();
     // 8 floats are one register from AVX on, two with SSE: fma_chains() / that many copies,
     // each with its multiply-add in the loop's body, plus the remainder's.
     const int64_t registers = (8 + target->float_lanes() - 1) / target->float_lanes();
     int64_t multiply_adds = 0;
-    for (absl::string_view line : absl::StrSplit(compiled->kernels[0].llvm_ir, '\n')) {
+    for (absl::string_view line : absl::StrSplit(*ir, '\n')) {
       multiply_adds += absl::StrContains(line, "call") && absl::StrContains(line, "@llvm.fmuladd.v8f32(");
     }
-    EXPECT_EQ(multiply_adds, target->fma_chains() / registers + 1) << compiled->kernels[0].llvm_ir;
+    EXPECT_EQ(multiply_adds, target->fma_chains() / registers + 1) << *ir;
   }
   std::mt19937 rng(11);
   NDArray a = Random({1, 37}, &rng), b = Random({37, 8}, &rng);
@@ -839,13 +844,9 @@ class Module:
   ASSERT_TRUE(lowered.ok()) << lowered.status();
   for (const char* name : {"x86-64", "x86-64-v3", "x86-64-v4", "znver3"}) {
     SCOPED_TRACE(name);
-    absl::StatusOr<Target> target = Target::Parse(name);
-    ASSERT_TRUE(target.ok()) << target.status();
-    codegen::CodegenOptions options;
-    options.keep_llvm_ir = true;
-    absl::StatusOr<codegen::CompiledKernels> compiled = codegen::CompileKernels({{"math", *lowered}}, *target, options);
+    absl::StatusOr<std::string> compiled = LlvmIr(*lowered, "math", name);
     ASSERT_TRUE(compiled.ok()) << compiled.status();
-    const std::string& ir = compiled->kernels[0].llvm_ir;
+    const std::string& ir = *compiled;
     EXPECT_THAT(ir, ::testing::Not(HasSubstr("@expf"))) << ir;
     EXPECT_THAT(ir, ::testing::Not(HasSubstr("@erff"))) << ir;
     EXPECT_THAT(ir, ::testing::Not(HasSubstr("@tanhf"))) << ir;
