@@ -787,7 +787,6 @@ class KernelEmitter {
       loop_id->replaceOperandWith(0, loop_id);
       back->setMetadata(llvm::LLVMContext::MD_loop, loop_id);
       b_.SetInsertPoint(exit);
-      return k;
     };
     // The reduction loops, outermost first; offsets of A and B accumulate their strides.
     std::function<void(size_t, llvm::Value*, llvm::Value*)> nest = [&](size_t level, llvm::Value* a_off, llvm::Value* b_off) {

@@ -341,12 +341,21 @@ void MaskScores(const Problem& p, int64_t lead, int64_t h, int64_t t, float* row
   }
 }
 
-/*! \brief Key j of key/value head `kvh` in batch `lead` is at the result + j * KeyStride(p)
- *  (head-major: [KV, S, D]; sequence-major: [S, KV, D]). */
-const float* HeadKeys(const Problem& p, const float* k, int64_t lead, int64_t kvh) {
-  return k + lead * p.kv_heads * p.keys * p.depth + kvh * (p.k_seq_major ? p.depth : p.keys * p.depth);
+/*! \brief Row j (of `width` floats) of key/value head `kvh` in batch `lead` of k or v is at the
+ *  result + j * HeadStride (head-major: [KV, S, width]; sequence-major: [S, KV, width]). */
+const float* HeadStart(const Problem& p, const float* x, int64_t width, bool seq_major, int64_t lead, int64_t kvh) {
+  return x + lead * p.kv_heads * p.keys * width + kvh * (seq_major ? width : p.keys * width);
 }
-int64_t KeyStride(const Problem& p) { return p.k_seq_major ? p.kv_heads * p.depth : p.depth; }
+int64_t HeadStride(const Problem& p, int64_t width, bool seq_major) { return seq_major ? p.kv_heads * width : width; }
+int64_t KeyStride(const Problem& p) { return HeadStride(p, p.depth, p.k_seq_major); }
+
+/*! \brief Keys per packed block of these kernels, and the keys padded to whole blocks (a
+ *  packed head's length, and a row of scores). */
+int64_t KeyBlock(const Kernels& kernels) { return kKeyVectors * kernels.lanes; }
+int64_t PaddedKeys(const Problem& p, const Kernels& kernels) {
+  const int64_t block = KeyBlock(kernels);
+  return (p.keys + block - 1) / block * block;
+}
 
 /*! \brief The keys of one key/value head as k^T in blocks of `block` keys: kt [S / block][depth][block]
  *  (a partial last block repeats its last key). */
@@ -366,13 +375,13 @@ void PackKeys(const Problem& p, const float* kb, int64_t block, float* kt) {
 void RunTask(const Problem& p, const float* q, const float* k, const float* kt, const float* v, float* out, int64_t lead, int64_t kvh,
              int64_t r0, int64_t r1) {
   const int64_t groups = p.heads / p.kv_heads, n = r1 - r0;
-  const float* kb = HeadKeys(p, k, lead, kvh);
-  const float* vb = v + lead * p.kv_heads * p.keys * p.value_depth + kvh * (p.v_seq_major ? p.value_depth : p.keys * p.value_depth);
-  const int64_t v_stride = p.v_seq_major ? p.kv_heads * p.value_depth : p.value_depth;
+  const float* kb = HeadStart(p, k, p.depth, p.k_seq_major, lead, kvh);
+  const float* vb = HeadStart(p, v, p.value_depth, p.v_seq_major, lead, kvh);
+  const int64_t v_stride = HeadStride(p, p.value_depth, p.v_seq_major);
   const Kernels& kernels = KernelsForHost();
-  const int64_t block = kKeyVectors * kernels.lanes;  // keys per packed block
+  const int64_t block = KeyBlock(kernels);
   // Rows of scores padded to whole key blocks, so that a block's scores never spill into the next row.
-  const int64_t stride = (p.keys + block - 1) / block * block;
+  const int64_t stride = PaddedKeys(p, kernels);
   std::vector<const float*> qrows(n);
   std::vector<float> scores(n * stride);
   std::vector<float*> srows(n);
@@ -483,12 +492,13 @@ absl::Status Attention(absl::Span<DLTensor* const> args) {
   float* od = reinterpret_cast<float*>(DataOf(out));
   // Where a head's rows are split over several tasks, its keys are packed once for all of them.
   std::vector<float> packed;
-  const int64_t key_block = kKeyVectors * kernels.lanes, head_keys = (p.keys + key_block - 1) / key_block * key_block * p.depth;
+  const int64_t head_keys = PaddedKeys(p, kernels) * p.depth;
   if (blocks > 1) {
     packed.resize(heads * head_keys);
     ParallelFor(heads, [&](int64_t begin, int64_t end) {
       for (int64_t head = begin; head < end; ++head) {
-        PackKeys(p, HeadKeys(p, kd, head / p.kv_heads, head % p.kv_heads), key_block, packed.data() + head * head_keys);
+        PackKeys(p, HeadStart(p, kd, p.depth, p.k_seq_major, head / p.kv_heads, head % p.kv_heads), KeyBlock(kernels),
+                 packed.data() + head * head_keys);
       }
     });
   }
