@@ -353,12 +353,16 @@ int64_t ReductionChunk(const DirectConvBlock& conv, int64_t nb, const Target& ta
   // rows): in chunks of half of L2 each tile still streamed them from L2, and on a Zen 3 the
   // same head ran at 50-55% of the peak against 71-79% in L1 chunks, 1024 -> 256 at 28 x 28 at
   // 54-60% against 74-87%, ResNet-18's 3 x 3 layers of 256 and 512 channels 7-15% faster.
+  // Where one reduction step alone exceeds that (a wide AVX-512 group: 4 blocks of 16 lanes
+  // over 16 channels x 3 x 3 is 36 KB), the chunks fit half of L2 instead: still far better
+  // than streaming all the weights from memory for every tile.
   if (conv.vector_a || conv.reduce_loops.empty() || conv.outer_reduction < 2) return 0;
   const int64_t per_step = conv.reduction / conv.outer_reduction * nb * conv.lanes * 4;
   if (per_step * conv.outer_reduction <= target.l2_bytes / 2) return 0;
-  const int64_t budget = target.l1d_bytes / 2;
-  for (int64_t c = conv.outer_reduction / 2; c >= 1; --c) {
-    if (conv.outer_reduction % c == 0 && c * per_step <= budget) return c;
+  for (const int64_t budget : {target.l1d_bytes / 2, target.l2_bytes / 2}) {
+    for (int64_t c = conv.outer_reduction / 2; c >= 1; --c) {
+      if (conv.outer_reduction % c == 0 && c * per_step <= budget) return c;
+    }
   }
   return 0;
 }
