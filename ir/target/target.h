@@ -48,6 +48,9 @@ struct Target {
    *  rows a blocked convolution reads: about 8 (24-32 GB/s at 3-4 GHz) on every x86-64 server
    *  core measured here. The cost of reading data again that no cache level keeps. */
   double stream_bytes_per_cycle() const { return 8.0; }
+  /*! \brief Bytes per cycle one core reads from its L2 into L1 when a working set spills L1:
+   *  about 32 sustained on Zen 2 to 5 and Skylake-SP on (their peaks are 32 and 64). */
+  double l2_bytes_per_cycle() const { return 32.0; }
   bool has(absl::string_view feature) const;
   /*! \brief The canonical spelling, which Parse() reads back to an equal target. */
   std::string str() const;
