@@ -8,16 +8,16 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
-#include "ir/graph/structural_equal.h"
-#include "support/phase_timer.h"
 #include "codegen/lower_tir.h"
 #include "codegen/tensor_type.h"
 #include "ir/graph/printer.h"
+#include "ir/graph/serialize.h"
+#include "ir/graph/structural_equal.h"
+#include "ir/graph/verifier.h"
 #include "ir/tir/flop_count.h"
 #include "ir/tir/shape_expr.h"
-#include "ir/graph/serialize.h"
-#include "ir/graph/verifier.h"
 #include "support/file_util.h"
+#include "support/phase_timer.h"
 #include "support/resource_limits.h"
 
 namespace mlc {
@@ -129,7 +129,8 @@ absl::StatusOr<proto::Executable> Build(const IRModule& mod, const BuildOptions&
     timer.Add("link", compiled->link_seconds);
     timer.Start("finish");
     for (size_t i = 0; i < distinct.size(); ++i) {
-      if (!compiled->kernels[i].cached) stats.kernel_seconds.emplace_back(distinct[i].first, compiled->kernels[i].compile_seconds);
+      if (!compiled->kernels[i].cached)
+        stats.kernel_seconds.emplace_back(distinct[i].first, compiled->kernels[i].compile_seconds);
     }
     std::stable_sort(stats.kernel_seconds.begin(), stats.kernel_seconds.end(),
                      [](const auto& a, const auto& b) { return a.second > b.second; });
@@ -144,8 +145,9 @@ absl::StatusOr<proto::Executable> Build(const IRModule& mod, const BuildOptions&
   }
   // An executable is one Protobuf message, which cannot reach 2 GiB.
   if (const size_t bytes = exe->ByteSizeLong(); bytes > size_t{INT32_MAX}) {
-    return absl::ResourceExhaustedError(absl::StrCat("the executable would be ", HumanBytes(static_cast<int64_t>(bytes)),
-                                                     "; one holds less than 2 GiB (keep large weights as parameters of main)"));
+    return absl::ResourceExhaustedError(
+        absl::StrCat("the executable would be ", HumanBytes(static_cast<int64_t>(bytes)),
+                     "; one holds less than 2 GiB (keep large weights as parameters of main)"));
   }
   timer.Stop();
   stats.phases = timer.phases();

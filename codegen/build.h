@@ -45,8 +45,7 @@ absl::StatusOr<proto::Executable> Build(const IRModule& mod, const BuildOptions&
 
 /*! \brief Compiles graph-level functions to bytecode; fills functions, constants and
  *         extern_functions. `kernel_index` maps PrimFunc names to Executable.kernels. */
-absl::StatusOr<proto::Executable> CompileBytecode(const IRModule& mod,
-                                                  const std::map<std::string, int>& kernel_index);
+absl::StatusOr<proto::Executable> CompileBytecode(const IRModule& mod, const std::map<std::string, int>& kernel_index);
 
 }  // namespace codegen
 }  // namespace mlc

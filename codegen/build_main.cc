@@ -16,8 +16,8 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "codegen/build.h"
-#include "ir/graph/shape_bounds.h"
 #include "ir/graph/serialize.h"
+#include "ir/graph/shape_bounds.h"
 #include "ir/target/target.h"
 #include "support/file_util.h"
 #include "support/phase_timer.h"
@@ -27,7 +27,8 @@
 
 ABSL_FLAG(std::string, in, "", "IRModule to build (*.irpb)");
 ABSL_FLAG(std::string, out, "", "executable to write (*.mlcx)");
-ABSL_FLAG(std::string, target, "", "target to compile for (llvm -mcpu=native, x86-64-v3, znver4, ...); recorded in the module");
+ABSL_FLAG(std::string, target, "",
+          "target to compile for (llvm -mcpu=native, x86-64-v3, znver4, ...); recorded in the module");
 ABSL_FLAG(std::string, dump_lowered, "", "write the lowered PrimFuncs here (TVMScript)");
 ABSL_FLAG(std::string, dump_llvm, "", "write the optimized LLVM IR here");
 ABSL_FLAG(std::string, upper_bound, "",
@@ -38,9 +39,10 @@ ABSL_FLAG(int, threads, 0, "threads compiling kernels (0: one per core)");
 ABSL_FLAG(std::string, kernel_cache, "",
           "directory of compiled kernel objects: a kernel compiled before (same code, target, options) is reused");
 ABSL_FLAG(bool, timing, false, "print the time of each phase and the slowest kernels to compile (to stderr)");
-ABSL_FLAG(std::string, merge, "",
-          "executables built for different targets (a.mlcx,b.mlcx) to merge into one multi-target --out; the VM runs the "
-          "best this CPU can (vm/executable_variants.h)");
+ABSL_FLAG(
+    std::string, merge, "",
+    "executables built for different targets (a.mlcx,b.mlcx) to merge into one multi-target --out; the VM runs the "
+    "best this CPU can (vm/executable_variants.h)");
 ABSL_FLAG(std::string, sign_key, "",
           "sign the executable with this Ed25519 private key (PEM: openssl genpkey -algorithm ed25519 -out key.pem)");
 
@@ -144,7 +146,8 @@ int main(int argc, char** argv) {
     std::cerr << mlc::FormatPhaseTable("build", timer.phases());
     std::cerr << "  slowest kernels to compile:\n";
     for (size_t i = 0; i < stats.kernel_seconds.size() && i < 5; ++i) {
-      std::cerr << absl::StrFormat("    %9.1f ms  @%s\n", stats.kernel_seconds[i].second * 1e3, stats.kernel_seconds[i].first);
+      std::cerr << absl::StrFormat("    %9.1f ms  @%s\n", stats.kernel_seconds[i].second * 1e3,
+                                   stats.kernel_seconds[i].first);
     }
   }
   return 0;

@@ -172,7 +172,8 @@ TEST(SeedModules, WithExternCallUsesRuntimeFunctions) {
 
 TEST(SeedModules, MixtureOfKernelAndRuntimeFunctions) {
   Mlp m = SeedMlp();
-  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = Compile(Parse(absl::StrCat(kSeeds, "/e2e_my_module_mixture.py")));
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm =
+      Compile(Parse(absl::StrCat(kSeeds, "/e2e_my_module_mixture.py")));
   ASSERT_TRUE(vm.ok()) << vm.status();
   absl::StatusOr<Value> out = (*vm)->Invoke("main", {m.x, m.w0, m.b0, m.w1, m.b1});
   ASSERT_TRUE(out.ok()) << out.status();
@@ -196,7 +197,8 @@ TEST(SeedModules, WithParamsTakesOnlyTheInput) {
 
   // The seed's own printed MyModuleWithParams (constants from the same weights) runs too.
   ParseOptions options;
-  options.constants = std::vector<TensorData>{ToTensorData(m.w0), ToTensorData(m.b0), ToTensorData(m.w1), ToTensorData(m.b1)};
+  options.constants =
+      std::vector<TensorData>{ToTensorData(m.w0), ToTensorData(m.b0), ToTensorData(m.w1), ToTensorData(m.b1)};
   absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> printed =
       Compile(Parse(absl::StrCat(kSeeds, "/e2e_my_module_with_params_printed.py"), options));
   ASSERT_TRUE(printed.ok()) << printed.status();
@@ -210,11 +212,13 @@ TEST(SeedModules, BindParamsRejectsMismatches) {
   IRModule mod = Parse(absl::StrCat(kSeeds, "/e2e_my_module_mixture.py"));
   absl::StatusOr<IRModule> wrong = passes::BindParams(mod, "main", {{"w0", ToTensorData(m.w1)}});
   ASSERT_FALSE(wrong.ok());
-  EXPECT_THAT(std::string(wrong.status().message()),
-              HasSubstr("parameter w0 of @main is Tensor((128, 784), float32), the value given is Tensor((10, 128), float32)"));
+  EXPECT_THAT(
+      std::string(wrong.status().message()),
+      HasSubstr("parameter w0 of @main is Tensor((128, 784), float32), the value given is Tensor((10, 128), float32)"));
   absl::StatusOr<IRModule> unknown = passes::BindParams(mod, "main", {{"w9", ToTensorData(m.w1)}});
   ASSERT_FALSE(unknown.ok());
-  EXPECT_THAT(std::string(unknown.status().message()), HasSubstr("no parameter \"w9\" (parameters: x, w0, b0, w1, b1)"));
+  EXPECT_THAT(std::string(unknown.status().message()),
+              HasSubstr("no parameter \"w9\" (parameters: x, w0, b0, w1, b1)"));
 }
 
 TEST(SeedModules, TwoDataflowBlocksAroundAnAllocation) {
@@ -266,11 +270,12 @@ absl::StatusOr<Value> RunWithPasses(const IRModule& mod, const std::string& pipe
 TEST(GraphPasses, SeedMlpGivesTheSameOutputsThroughEveryPipeline) {
   Mlp m = SeedMlp();
   ParseOptions options;
-  options.constants = std::vector<TensorData>{ToTensorData(m.w0), ToTensorData(m.b0), ToTensorData(m.w1), ToTensorData(m.b1)};
+  options.constants =
+      std::vector<TensorData>{ToTensorData(m.w0), ToTensorData(m.b0), ToTensorData(m.w1), ToTensorData(m.b1)};
   IRModule high_level = Parse(absl::StrCat(kSeeds, "/graphopt_mlp.py"), options);  // nn.dense, add, relu
   std::vector<double> want = MlpReference(m.x, m.w0, m.b0, m.w1, m.b1);
-  for (const char* pipeline : {"legalize", "fuse-dense-add,legalize,fuse-tir", "fuse-ops,legalize,fuse-tir", "O0", "blas",
-                               "default"}) {
+  for (const char* pipeline :
+       {"legalize", "fuse-dense-add,legalize,fuse-tir", "fuse-ops,legalize,fuse-tir", "O0", "blas", "default"}) {
     SCOPED_TRACE(pipeline);
     absl::StatusOr<Value> out = RunWithPasses(high_level, pipeline, {m.x});
     ASSERT_TRUE(out.ok()) << out.status();
@@ -278,7 +283,8 @@ TEST(GraphPasses, SeedMlpGivesTheSameOutputsThroughEveryPipeline) {
   }
   // The seeds' other spelling of the same model: permute_dims + matmul + add.
   IRModule permute = Parse(absl::StrCat(kSeeds, "/integ_mlp_high_level_v2.py"), options);
-  for (const char* pipeline : {"canonicalize-bindings,fuse-ops,legalize,fuse-tir", "dispatch-blas,fuse-ops,legalize,fuse-tir"}) {
+  for (const char* pipeline :
+       {"canonicalize-bindings,fuse-ops,legalize,fuse-tir", "dispatch-blas,fuse-ops,legalize,fuse-tir"}) {
     SCOPED_TRACE(pipeline);
     absl::StatusOr<Value> out = RunWithPasses(permute, pipeline, {m.x});
     ASSERT_TRUE(out.ok()) << out.status();
@@ -303,7 +309,8 @@ TEST(GraphPasses, SharedDenseIsNotDuplicatedAndResultsAgree) {
   ASSERT_TRUE(lowered.ok());
   int dense_kernels = 0;
   for (const auto& [name, f] : lowered->functions()) {
-    if (f->kind() == NodeKind::kPrimFunc && PrintPrimFunc(f.as_ref<tir::PrimFunc>(), name).find("T_matmul_NT") != std::string::npos) {
+    if (f->kind() == NodeKind::kPrimFunc &&
+        PrintPrimFunc(f.as_ref<tir::PrimFunc>(), name).find("T_matmul_NT") != std::string::npos) {
       ++dense_kernels;
     }
   }
@@ -325,7 +332,8 @@ TEST(Build, EqualConstantsAreStoredOnceAcrossFunctions) {
     relax::Var x = relax::MakeVar("x", relax::TensorSInfo({8}, DataType::Float32()));
     ASSERT_TRUE(bb.BeginFunction(name, std::vector<relax::Var>{x}).ok());
     ASSERT_TRUE(bb.BeginDataflow().ok());
-    absl::StatusOr<relax::Var> y = bb.Emit(relax::MakeCall(relax::GetOpOrDie("add"), {x, relax::MakeConstant(weight(scale))}));
+    absl::StatusOr<relax::Var> y =
+        bb.Emit(relax::MakeCall(relax::GetOpOrDie("add"), {x, relax::MakeConstant(weight(scale))}));
     ASSERT_TRUE(y.ok()) << y.status();
     absl::StatusOr<relax::Var> out = bb.EmitOutput(*y);
     ASSERT_TRUE(out.ok() && bb.EndDataflow().ok());
@@ -697,7 +705,8 @@ class Module:
   ASSERT_TRUE(lowered.ok()) << lowered.status();
   const std::string& printed = *lowered;
   int loops = 0;
-  for (size_t at = printed.find("T.parallel("); at != std::string::npos; at = printed.find("T.parallel(", at + 1)) ++loops;
+  for (size_t at = printed.find("T.parallel("); at != std::string::npos; at = printed.find("T.parallel(", at + 1))
+    ++loops;
   EXPECT_EQ(loops, 3) << printed;
   EXPECT_THAT(printed, HasSubstr("T.parallel(36)")) << printed;
   std::mt19937 rng(6);
@@ -855,7 +864,8 @@ class Module:
   }
   std::vector<float> xs;
   for (int i = 0; i < 4099; ++i) xs.push_back(-90.0f + 180.0f * static_cast<float>(i) / 4098.0f);
-  for (int i = 0; i < 2000; ++i) xs[i] = -5.0f + 10.0f * static_cast<float>(i) / 1999.0f;  // erf's and tanh's range, densely
+  for (int i = 0; i < 2000; ++i)
+    xs[i] = -5.0f + 10.0f * static_cast<float>(i) / 1999.0f;  // erf's and tanh's range, densely
   NDArray a = NDArray::Empty({4099}, DLDataType{kDLFloat, 32, 1});
   std::copy(xs.begin(), xs.end(), static_cast<float*>(a.data()));
   absl::StatusOr<Value> run = RunKernel(text, "math", {a});
@@ -1002,7 +1012,8 @@ TEST(VirtualMachine, RejectsWrongArguments) {
   EXPECT_EQ(few.status().message(), "function main takes 5 arguments (x, w0, b0, w1, b1), got 1");
   absl::StatusOr<Value> shape = (*vm)->Invoke("main", {m.x, m.w1, m.b0, m.w1, m.b1});
   ASSERT_FALSE(shape.ok());
-  EXPECT_EQ(shape.status().message(), "function main: argument 1 (w0): expected float32 (128, 784), got float32 (10, 128)");
+  EXPECT_EQ(shape.status().message(),
+            "function main: argument 1 (w0): expected float32 (128, 784), got float32 (10, 128)");
   NDArray ints = NDArray::Empty({1, 784}, DLDataType{kDLInt, 32, 1});
   absl::StatusOr<Value> dtype = (*vm)->Invoke("main", {ints, m.w0, m.b0, m.w1, m.b1});
   ASSERT_FALSE(dtype.ok());
@@ -1027,7 +1038,8 @@ TEST(VirtualMachine, CorruptArtifactsGiveClearErrors) {
   ASSERT_TRUE(exe.ok());
   std::string bytes = vm::SerializeExecutable(*exe);
   for (size_t cut = 0; cut < bytes.size(); cut += bytes.size() / 37 + 1) {
-    absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = vm::VirtualMachine::LoadBytes(bytes.substr(0, cut), "cut.mlcx");
+    absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm =
+        vm::VirtualMachine::LoadBytes(bytes.substr(0, cut), "cut.mlcx");
     ASSERT_FALSE(vm.ok()) << cut;
     EXPECT_THAT(std::string(vm.status().message()), HasSubstr("cut.mlcx"));
   }
@@ -1059,12 +1071,17 @@ TEST(VirtualMachine, WithTrustedKeysOnlySignedExecutablesLoad) {
   ASSERT_TRUE(builder.ok() && stranger.ok());
   const std::vector<std::string> trusted = {builder->public_key()};
   const vm::RuntimeRegistry& registry = vm::RuntimeRegistry::Global();
-  EXPECT_TRUE(vm::VirtualMachine::LoadBytes(vm::SerializeExecutable(*exe, &*builder), "signed.mlcx", registry, trusted).ok());
-  EXPECT_THAT(std::string(vm::VirtualMachine::LoadBytes(vm::SerializeExecutable(*exe), "plain.mlcx", registry, trusted).status().message()),
+  EXPECT_TRUE(
+      vm::VirtualMachine::LoadBytes(vm::SerializeExecutable(*exe, &*builder), "signed.mlcx", registry, trusted).ok());
+  EXPECT_THAT(std::string(vm::VirtualMachine::LoadBytes(vm::SerializeExecutable(*exe), "plain.mlcx", registry, trusted)
+                              .status()
+                              .message()),
               HasSubstr("plain.mlcx: not signed"));
-  EXPECT_THAT(
-      std::string(vm::VirtualMachine::LoadBytes(vm::SerializeExecutable(*exe, &*stranger), "other.mlcx", registry, trusted).status().message()),
-      HasSubstr("not among the trusted keys"));
+  EXPECT_THAT(std::string(vm::VirtualMachine::LoadBytes(vm::SerializeExecutable(*exe, &*stranger), "other.mlcx",
+                                                        registry, trusted)
+                              .status()
+                              .message()),
+              HasSubstr("not among the trusted keys"));
   // Without trusted keys, signed and unsigned executables both load.
   EXPECT_TRUE(vm::VirtualMachine::LoadBytes(vm::SerializeExecutable(*exe, &*stranger), "other.mlcx").ok());
 }
@@ -1087,7 +1104,8 @@ class Module:
   EXPECT_TRUE(mod.ok()) << mod.status();
   absl::Status recorded = RecordTargetFlag(&mod->mutable_attrs(), target_text);
   EXPECT_TRUE(recorded.ok()) << recorded;
-  absl::StatusOr<IRModule> scheduled = passes::RunPipeline(*mod, *passes::ParsePipeline("fuse-ops,legalize,fuse-tir,default-schedule"));
+  absl::StatusOr<IRModule> scheduled =
+      passes::RunPipeline(*mod, *passes::ParsePipeline("fuse-ops,legalize,fuse-tir,default-schedule"));
   EXPECT_TRUE(scheduled.ok()) << scheduled.status();
   absl::StatusOr<proto::Executable> exe = codegen::Build(*scheduled);
   EXPECT_TRUE(exe.ok()) << exe.status();
@@ -1132,14 +1150,16 @@ TEST(Target, KernelsUseOnlyTheirTargetsFeatures) {
     absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = vm::VirtualMachine::Load(*exe);
     if (!vm.ok()) {
       EXPECT_THAT(std::string(vm.status().message()), HasSubstr("use CPU features this CPU lacks"));
-      std::printf("[  SKIPPED ] running the %s kernels: %s\n", exe->target().c_str(), std::string(vm.status().message()).c_str());
+      std::printf("[  SKIPPED ] running the %s kernels: %s\n", exe->target().c_str(),
+                  std::string(vm.status().message()).c_str());
       continue;
     }
     absl::StatusOr<Value> out = (*vm)->Invoke("main", {Value(x), Value(w)});
     ASSERT_TRUE(out.ok()) << out.status();
     results.push_back(out->tensor());
   }
-  if (results.size() == 2) ExpectClose(results[1], std::vector<double>(F(results[0]), F(results[0]) + results[0].NumElements()));
+  if (results.size() == 2)
+    ExpectClose(results[1], std::vector<double>(F(results[0]), F(results[0]) + results[0].NumElements()));
 }
 
 TEST(Target, ExecutableForAFeatureThisCpuLacksIsRefusedAtLoad) {
@@ -1147,8 +1167,10 @@ TEST(Target, ExecutableForAFeatureThisCpuLacksIsRefusedAtLoad) {
   exe.add_cpu_features("amx-tile");  // Intel AMX: not detected, so never present here
   absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = vm::VirtualMachine::Load(exe);
   ASSERT_FALSE(vm.ok());
-  EXPECT_THAT(std::string(vm.status().message()),
-              HasSubstr("the kernels were compiled for target 'llvm -mcpu=x86-64-v3' and use CPU features this CPU lacks: amx-tile"));
+  EXPECT_THAT(
+      std::string(vm.status().message()),
+      HasSubstr(
+          "the kernels were compiled for target 'llvm -mcpu=x86-64-v3' and use CPU features this CPU lacks: amx-tile"));
 }
 
 TEST(Target, ABuildForAnotherTargetThanTheModulesIsRefused) {
@@ -1160,10 +1182,12 @@ class Module:
     @R.function
     def main(x: R.Tensor((4,), dtype="float32")):
         return x
-)", "m.py");
+)",
+                                                "m.py");
   ASSERT_TRUE(mod.ok()) << mod.status();
   absl::Status s = RecordTargetFlag(&mod->mutable_attrs(), "x86-64-v3");
-  EXPECT_THAT(std::string(s.message()), HasSubstr("the module was compiled for target 'llvm -mcpu=znver4', not 'llvm -mcpu=x86-64-v3'"));
+  EXPECT_THAT(std::string(s.message()),
+              HasSubstr("the module was compiled for target 'llvm -mcpu=znver4', not 'llvm -mcpu=x86-64-v3'"));
   EXPECT_TRUE(RecordTargetFlag(&mod->mutable_attrs(), "llvm -mcpu=znver4").ok());
 }
 
@@ -1200,7 +1224,8 @@ TEST(GraphPasses, UserWrittenPrimFuncsFuseIntoOneScheduledKernelAndMatch) {
   // PrimFuncs a user wrote (matmul, bias, ReLU) fuse by the patterns read off their blocks and
   // are scheduled as one kernel (the GEMM rule's micro-kernel with its epilogue).
   IRModule mod = Parse("testdata/passes/fuse_ops/call_tir_user.py");
-  absl::StatusOr<IRModule> built = passes::RunPipeline(mod, *passes::ParsePipeline("fuse-ops,fuse-tir,default-schedule,remove-unused"));
+  absl::StatusOr<IRModule> built =
+      passes::RunPipeline(mod, *passes::ParsePipeline("fuse-ops,fuse-tir,default-schedule,remove-unused"));
   ASSERT_TRUE(built.ok()) << built.status();
   int kernels = 0;
   for (const auto& [name, f] : built->functions()) kernels += built->LookupPrimFunc(name).defined();

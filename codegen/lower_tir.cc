@@ -104,7 +104,8 @@ class AllocationCompactor {
     present.VisitStmt(lowered);
     std::vector<Plan> live;
     for (const Plan& p : plans_) {
-      if (present.allocated.count(p.from.get()) && present.loops.count(p.loop_var.get()) && present.loops.count(p.place_var.get())) {
+      if (present.allocated.count(p.from.get()) && present.loops.count(p.loop_var.get()) &&
+          present.loops.count(p.place_var.get())) {
         live.push_back(p);
       }
     }
@@ -131,7 +132,8 @@ class AllocationCompactor {
       shape.push_back(*v);
     }
     auto touches = [&](const std::vector<tir::BufferRegion>& regions) {
-      return std::any_of(regions.begin(), regions.end(), [&](const tir::BufferRegion& r) { return r.buffer.same_as(buffer); });
+      return std::any_of(regions.begin(), regions.end(),
+                         [&](const tir::BufferRegion& r) { return r.buffer.same_as(buffer); });
     };
     std::vector<std::pair<const tir::BlockRealizeNode*, tir::StmtPath>> users;
     for (const tir::BlockRealizeNode* r : children) {
@@ -159,7 +161,8 @@ class AllocationCompactor {
     std::vector<std::pair<tir::Var, PrimExpr>> unit_loops;
     for (int i = 0; i < loop_at; ++i) {
       const auto* f = users[0].second[i].as<tir::ForNode>();
-      if (const int64_t* e = f ? tir::AsConstInt(f->extent) : nullptr; e != nullptr && *e == 1) unit_loops.push_back({f->loop_var, f->min});
+      if (const int64_t* e = f ? tir::AsConstInt(f->extent) : nullptr; e != nullptr && *e == 1)
+        unit_loops.push_back({f->loop_var, f->min});
     }
     // The union of what the users touch in one iteration of the loop.
     std::vector<tir::IntRange> region;
@@ -179,13 +182,15 @@ class AllocationCompactor {
         }
         for (size_t d = 0; d < region.size(); ++d) {
           // The simplifier folds min(x, x + c) by the bound of the difference.
-          region[d] = {a.Simplify(tir::Min(region[d].min, acc[d].min)), a.Simplify(tir::Max(region[d].max, acc[d].max))};
+          region[d] = {a.Simplify(tir::Min(region[d].min, acc[d].min)),
+                       a.Simplify(tir::Max(region[d].max, acc[d].max))};
         }
       }
     }
     // Cut the leading dimensions down to the first the region spans more than once. The
     // region's bounds depend only on the loop and the loops above it.
-    const tir::Analyzer outer = tir::AnalyzerFor(tir::LoopsAbove(tir::StmtPath(users[0].second.begin(), users[0].second.begin() + loop_at + 1)));
+    const tir::Analyzer outer = tir::AnalyzerFor(
+        tir::LoopsAbove(tir::StmtPath(users[0].second.begin(), users[0].second.begin() + loop_at + 1)));
     std::vector<int64_t> extents;
     for (size_t d = 0; d < shape.size(); ++d) {
       const PrimExpr extent = outer.Simplify(tir::operator+(tir::operator-(region[d].max, region[d].min), 1));
@@ -399,8 +404,10 @@ class Flattener : public tir::StmtExprMutator {
     bool is_static = true;
     for (const PrimExpr& d : b->shape) {
       const int64_t* v = tir::AsConstInt(d);
-      if (v == nullptr) is_static = false;
-      else size *= *v;
+      if (v == nullptr)
+        is_static = false;
+      else
+        size *= *v;
     }
     tir::Buffer flat = tir::MakeBuffer(b->name, {is_static ? tir::I64(size) : FlatIndexExtent(b)}, b->dtype);
     flat_[b.get()] = flat;
@@ -432,7 +439,8 @@ class Flattener : public tir::StmtExprMutator {
     PrimExpr offset;
     for (size_t d = 0; d < indices.size(); ++d) {
       PrimExpr idx = tir::Cast(DataType::Int64(), indices[d]);
-      offset = offset.defined() ? tir::operator+(tir::operator*(offset, tir::Cast(DataType::Int64(), b->shape[d])), idx) : idx;
+      offset = offset.defined() ? tir::operator+(tir::operator*(offset, tir::Cast(DataType::Int64(), b->shape[d])), idx)
+                                : idx;
     }
     return offset.defined() ? offset : tir::I64(0);
   }
@@ -482,7 +490,8 @@ class ParallelFillMerger : public tir::StmtExprMutator {
       bool ok = true;
       PrimExpr value;
       void VisitStmt_(const tir::BufferStoreNode* op) override {
-        const bool constant = op->value.as<tir::FloatImmNode>() != nullptr || op->value.as<tir::IntImmNode>() != nullptr;
+        const bool constant =
+            op->value.as<tir::FloatImmNode>() != nullptr || op->value.as<tir::IntImmNode>() != nullptr;
         if (!constant || (value.defined() && !tir::ExprDeepEqual(value, op->value))) ok = false;
         value = op->value;
         tir::StmtExprVisitor::VisitStmt_(op);

@@ -21,8 +21,7 @@ struct Range {
 
 std::optional<Range> Bound(const DimExpr& e, const std::vector<int64_t>& upper) {
   switch (e.kind_case()) {
-    case DimExpr::kValue:
-      return Range{e.value(), e.value()};
+    case DimExpr::kValue: return Range{e.value(), e.value()};
     case DimExpr::kVar:
       if (e.var() < 0 || e.var() >= static_cast<int>(upper.size()) || upper[e.var()] < 0) return std::nullopt;
       return Range{0, upper[e.var()]};
@@ -50,20 +49,14 @@ std::optional<Range> Bound(const DimExpr& e, const std::vector<int64_t>& upper) 
           if (b->lo != b->hi || b->lo <= 0) return std::nullopt;
           r = {0, b->lo - 1};
           break;
-        case DimBinary::MIN:
-          r = {std::min(a->lo, b->lo), std::min(a->hi, b->hi)};
-          break;
-        case DimBinary::MAX:
-          r = {std::max(a->lo, b->lo), std::max(a->hi, b->hi)};
-          break;
-        default:
-          return std::nullopt;
+        case DimBinary::MIN: r = {std::min(a->lo, b->lo), std::min(a->hi, b->hi)}; break;
+        case DimBinary::MAX: r = {std::max(a->lo, b->lo), std::max(a->hi, b->hi)}; break;
+        default: return std::nullopt;
       }
       if (overflow) return std::nullopt;
       return r;
     }
-    default:
-      return std::nullopt;
+    default: return std::nullopt;
   }
 }
 
@@ -130,8 +123,9 @@ void PlanMemory(const std::vector<int64_t>& upper_bounds, proto::VMFunction* fn)
   }
   for (int i = 0; i < n; ++i) {
     const Instruction& inst = fn->instructions(i);
-    const bool passes_by_destination = inst.opcode() == Instruction::CALL &&
-                                       (inst.callee_kind() == Instruction::KERNEL || inst.callee_kind() == Instruction::EXTERN);
+    const bool passes_by_destination =
+        inst.opcode() == Instruction::CALL &&
+        (inst.callee_kind() == Instruction::KERNEL || inst.callee_kind() == Instruction::EXTERN);
     for (int k = 0; k < inst.args_size(); ++k) {
       if (inst.args(k).kind_case() != Arg::kReg) continue;
       auto it = buffers.find(inst.args(k).reg());

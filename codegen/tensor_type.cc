@@ -28,14 +28,13 @@ absl::Status DimToProto(const tir::PrimExpr& dim, const ShapeVarTable& vars, pro
     case NodeKind::kTirVar: {
       int index = vars.IndexOf(dim.as<tir::TirVarNode>());
       if (index < 0) {
-        return absl::InvalidArgumentError(absl::StrCat("shape variable ", dim.as<tir::TirVarNode>()->name,
-                                                       " is not bound by the parameters"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("shape variable ", dim.as<tir::TirVarNode>()->name, " is not bound by the parameters"));
       }
       out->set_var(index);
       return absl::OkStatus();
     }
-    case NodeKind::kCast:
-      return DimToProto(dim.as<tir::CastNode>()->value, vars, out);
+    case NodeKind::kCast: return DimToProto(dim.as<tir::CastNode>()->value, vars, out);
     case NodeKind::kAdd:
     case NodeKind::kSub:
     case NodeKind::kMul:
@@ -58,7 +57,8 @@ absl::Status DimToProto(const tir::PrimExpr& dim, const ShapeVarTable& vars, pro
       return DimToProto(b->b, vars, p->mutable_b());
     }
     default:
-      return absl::InvalidArgumentError(absl::StrCat("dimension ", tir::ShapeExprToString(dim), " is not a shape expression"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("dimension ", tir::ShapeExprToString(dim), " is not a shape expression"));
   }
 }
 

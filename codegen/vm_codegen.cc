@@ -18,10 +18,10 @@
 #include "codegen/memory_plan.h"
 #include "codegen/tensor_type.h"
 #include "ir/graph/op.h"
-#include "ir/ops/op_attrs.h"
 #include "ir/graph/printer.h"
-#include "ir/graph/shape_bounds.h"
 #include "ir/graph/serialize.h"
+#include "ir/graph/shape_bounds.h"
+#include "ir/ops/op_attrs.h"
 
 namespace mlc {
 namespace codegen {
@@ -49,7 +49,8 @@ absl::Status ValueTypeOf(const relax::StructInfo& s, const ShapeVarTable& vars, 
     proto::TupleType* tt = out->mutable_tuple();
     for (const relax::StructInfo& f : tuple->fields) {
       if (const auto* ft = f.as<relax::TensorStructInfoNode>(); ft != nullptr && ft->IsSymbolic()) {
-        return absl::UnimplementedError("symbolic shapes inside tuple parameters are not supported; pass the tensors separately");
+        return absl::UnimplementedError(
+            "symbolic shapes inside tuple parameters are not supported; pass the tensors separately");
       }
       if (absl::Status st = ValueTypeOf(f, vars, tt->add_fields()); !st.ok()) return st;
     }
@@ -92,8 +93,8 @@ class ConstantPool {
 class FunctionCompiler {
  public:
   FunctionCompiler(const IRModule& mod, const relax::FunctionNode* func, const std::map<std::string, int>& kernel_index,
-                   const std::map<std::string, int>& function_index, proto::Executable* exe,
-                   ConstantPool* constants, std::set<std::string>* externs)
+                   const std::map<std::string, int>& function_index, proto::Executable* exe, ConstantPool* constants,
+                   std::set<std::string>* externs)
       : shape_vars_(func->ShapeVars()),
         mod_(mod),
         kernel_index_(kernel_index),
@@ -113,7 +114,8 @@ class FunctionCompiler {
       values_[p.get()] = a;
       out->add_param_names(p->name_hint);
       binding_ = absl::StrCat("parameter ", p->name_hint);
-      if (absl::Status s = ValueTypeOf(p->struct_info(), shape_vars_, out->add_param_types()); !s.ok()) return Error(std::string(s.message()));
+      if (absl::Status s = ValueTypeOf(p->struct_info(), shape_vars_, out->add_param_types()); !s.ok())
+        return Error(std::string(s.message()));
     }
     for (const relax::BindingBlock& block : func->body->blocks) {
       for (const relax::VarBinding& b : block->bindings) {
@@ -137,7 +139,8 @@ class FunctionCompiler {
 
  private:
   absl::Status Error(const std::string& message) const {
-    return absl::InvalidArgumentError(absl::StrCat("build: in function @", name_, ", binding ", binding_, ": ", message));
+    return absl::InvalidArgumentError(
+        absl::StrCat("build: in function @", name_, ", binding ", binding_, ": ", message));
   }
 
   Instruction* NewCall(Instruction::CalleeKind kind) {
@@ -183,7 +186,8 @@ class FunctionCompiler {
       case NodeKind::kVar:
       case NodeKind::kDataflowVar: {
         auto it = values_.find(e.get());
-        if (it == values_.end()) return Error(absl::StrCat("variable ", e.as<relax::VarNode>()->name_hint, " has no value"));
+        if (it == values_.end())
+          return Error(absl::StrCat("variable ", e.as<relax::VarNode>()->name_hint, " has no value"));
         return it->second;
       }
       case NodeKind::kConstant: {
@@ -217,10 +221,8 @@ class FunctionCompiler {
         inst->set_dst(dst.reg());
         return dst;
       }
-      case NodeKind::kCall:
-        return CompileCall(e.as<relax::CallNode>());
-      case NodeKind::kIf:
-        return CompileIf(e.as<relax::IfNode>());
+      case NodeKind::kCall: return CompileCall(e.as<relax::CallNode>());
+      case NodeKind::kIf: return CompileIf(e.as<relax::IfNode>());
       case NodeKind::kShapeExpr: {
         // An operand (R.alloc_tensor's shape), not a value a register holds.
         Arg a;
@@ -231,9 +233,7 @@ class FunctionCompiler {
       case NodeKind::kGlobalVar:
       case NodeKind::kExternFunc:
       case NodeKind::kOp:
-      case NodeKind::kSeqExpr:
-      MLC_CASES_NOT_EXPR
-        break;
+      case NodeKind::kSeqExpr: MLC_CASES_NOT_EXPR break;
     }
     return Error(absl::StrCat("cannot compile ", PrintExpr(e), " to bytecode"));
   }
@@ -272,7 +272,8 @@ class FunctionCompiler {
   absl::StatusOr<Arg> CompileCall(const relax::CallNode* call) {
     if (const auto* gv = call->op.as<relax::GlobalVarNode>()) {
       auto it = function_index_.find(gv->name);
-      if (it == function_index_.end()) return Error(absl::StrCat("call of @", gv->name, ", which is not a graph function"));
+      if (it == function_index_.end())
+        return Error(absl::StrCat("call of @", gv->name, ", which is not a graph function"));
       std::vector<Arg> args;
       for (const relax::Expr& a : call->args) {
         absl::StatusOr<Arg> arg = CompileExpr(a);

@@ -21,18 +21,19 @@
 #include "frontend/model_file.h"
 #include "ir/graph/serialize.h"
 #include "ir/graph/verifier.h"
-#include "support/resource_limit_flag.h"
 #include "support/file_util.h"
 #include "support/phase_timer.h"
+#include "support/resource_limit_flag.h"
 
 ABSL_FLAG(std::string, in, "", "model to import: *.fxpb (PyTorch FX) or *.onnx");
 ABSL_FLAG(std::string, out, "", "IRModule to write (*.irpb)");
 ABSL_FLAG(bool, timing, false, "print the time of each phase (to stderr)");
 ABSL_FLAG(bool, keep_params_in_input, false, "ONNX: initializers become parameters of main instead of constants");
 ABSL_FLAG(std::string, dim, "", "ONNX: values of symbolic dimensions, e.g. batch=1,seq=128");
-ABSL_FLAG(std::string, converter_plugin, "",
-          "comma-separated shared libraries of converters (MLC_REGISTER_FX_CONVERTER / MLC_REGISTER_ONNX_CONVERTER) to load "
-          "first; they add converters or replace built-in ones");
+ABSL_FLAG(
+    std::string, converter_plugin, "",
+    "comma-separated shared libraries of converters (MLC_REGISTER_FX_CONVERTER / MLC_REGISTER_ONNX_CONVERTER) to load "
+    "first; they add converters or replace built-in ones");
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage("Imports a model.\n  import --in model.fxpb --out model.irpb");

@@ -28,7 +28,8 @@ std::string ImporterTables() {
   absl::StrAppend(&out, "## ONNX (", onnx.size(), " op_types)\n\n",
                   "Opsets 11-17; a model of an older opset imports when each of its operators has had the definition\n"
                   "the converter implements since that opset.\n\n| op_type | from opset |\n|---|---|\n");
-  for (const std::string& op : onnx) absl::StrAppend(&out, "| ", op, " | ", onnx_import::OldestOpsetWithSameDefinition(op), " |\n");
+  for (const std::string& op : onnx)
+    absl::StrAppend(&out, "| ", op, " | ", onnx_import::OldestOpsetWithSameDefinition(op), " |\n");
   const std::pair<fx::FxConverterRegistry::Kind, const char*> kinds[] = {
       {fx::FxConverterRegistry::kFunction, "call_function targets"},
       {fx::FxConverterRegistry::kModule, "call_module types"},

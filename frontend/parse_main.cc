@@ -48,7 +48,8 @@ int main(int argc, char** argv) {
       std::cerr << "parse: " << meta_text.status().message() << "\n";
       return 1;
     }
-    absl::StatusOr<std::vector<mlc::TensorData>> constants = mlc::ParseMetadata(*meta_text, absl::GetFlag(FLAGS_metadata));
+    absl::StatusOr<std::vector<mlc::TensorData>> constants =
+        mlc::ParseMetadata(*meta_text, absl::GetFlag(FLAGS_metadata));
     if (!constants.ok()) {
       std::cerr << "parse: " << constants.status().message() << "\n";
       return 1;

@@ -120,12 +120,11 @@ TEST(ParseSeeds, BlockBuilderExampleEqualsTheSeedText) {
   relax::Var B = relax::MakeVar("B", relax::TensorSInfo({128, 128}, DataType::Float32()));
   te::FTE te_matmul = [](const std::vector<te::Tensor>& t) -> absl::StatusOr<te::Tensor> {
     te::ReduceAxis k = te::MakeReduceAxis(t[0].shape()[1], "k");
-    return te::Compute(
-        {t[0].shape()[0], t[1].shape()[1]},
-        [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
-          return te::Sum(tir::operator*(t[0]({i[0], k}), t[1]({k, i[1]})), {k});
-        },
-        "matmul", {"i", "j"});
+    return te::Compute({t[0].shape()[0], t[1].shape()[1]},
+                       [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
+                         return te::Sum(tir::operator*(t[0]({i[0], k}), t[1]({k, i[1]})), {k});
+                       },
+                       "matmul", {"i", "j"});
   };
   te::FTE te_relu = [](const std::vector<te::Tensor>& t) -> absl::StatusOr<te::Tensor> {
     return te::Compute(
@@ -181,7 +180,8 @@ TEST(ParseErrors, NameTheFileLineColumnAndWhatWasExpected) {
             "bad.py:7:15: unexpected indent");
   EXPECT_EQ(ErrorOf(Replace(kGood, "            R.output(gv0)", "          R.output(gv0)")),
             "bad.py:8:11: unindent does not match any outer indentation level");
-  EXPECT_EQ(ErrorOf(Replace(kGood, "R.multiply(x, y)", "R.multiplyy(x, y)")), "bad.py:6:19: unknown operator R.multiplyy");
+  EXPECT_EQ(ErrorOf(Replace(kGood, "R.multiply(x, y)", "R.multiplyy(x, y)")),
+            "bad.py:6:19: unknown operator R.multiplyy");
   EXPECT_EQ(ErrorOf(Replace(kGood, "R.multiply(x, y)", "R.multiply(x)")),
             "bad.py:6:19: operator multiply takes 2 arguments, got 1");
   EXPECT_EQ(ErrorOf(Replace(kGood, "R.multiply(x, y)", "R.multiply(x, z)")), "bad.py:6:33: undefined variable 'z'");
@@ -274,8 +274,10 @@ class M:
             R.output(y)
         return y
 )";
-  absl::StatusOr<IRModule> keyword = ParseTVMScript(Replace(module, "OUT", "out_sinfo=R.Tensor((4,), dtype=\"float32\")"), "k.py");
-  absl::StatusOr<IRModule> positional = ParseTVMScript(Replace(module, "OUT", "R.Tensor((4,), dtype=\"float32\")"), "p.py");
+  absl::StatusOr<IRModule> keyword =
+      ParseTVMScript(Replace(module, "OUT", "out_sinfo=R.Tensor((4,), dtype=\"float32\")"), "k.py");
+  absl::StatusOr<IRModule> positional =
+      ParseTVMScript(Replace(module, "OUT", "R.Tensor((4,), dtype=\"float32\")"), "p.py");
   absl::StatusOr<IRModule> shape = ParseTVMScript(Replace(module, "OUT", "(4,), dtype=\"float32\""), "s.py");
   ASSERT_TRUE(keyword.ok()) << keyword.status();
   ASSERT_TRUE(positional.ok()) << positional.status();
@@ -293,14 +295,17 @@ class M:
         y = CALL
         return y
 )";
-  absl::StatusOr<IRModule> packed =
-      ParseTVMScript(Replace(module, "CALL", "R.call_packed(\"env.mul\", x, w, sinfo_args=R.Tensor((4,), dtype=\"float32\"))"), "p.py");
+  absl::StatusOr<IRModule> packed = ParseTVMScript(
+      Replace(module, "CALL", "R.call_packed(\"env.mul\", x, w, sinfo_args=R.Tensor((4,), dtype=\"float32\"))"),
+      "p.py");
   absl::StatusOr<IRModule> dps = ParseTVMScript(
-      Replace(module, "CALL", "R.call_dps_packed(\"env.mul\", (x, w), out_sinfo=R.Tensor((4,), dtype=\"float32\"))"), "d.py");
+      Replace(module, "CALL", "R.call_dps_packed(\"env.mul\", (x, w), out_sinfo=R.Tensor((4,), dtype=\"float32\"))"),
+      "d.py");
   ASSERT_TRUE(packed.ok()) << packed.status();
   ASSERT_TRUE(dps.ok()) << dps.status();
   EXPECT_TRUE(StructuralEqual(*packed, *dps));
-  absl::StatusOr<IRModule> unknown = ParseTVMScript(Replace(module, "CALL", "R.call_packed(\"env.mul\", x, w)"), "u.py");
+  absl::StatusOr<IRModule> unknown =
+      ParseTVMScript(Replace(module, "CALL", "R.call_packed(\"env.mul\", x, w)"), "u.py");
   ASSERT_FALSE(unknown.ok());
   EXPECT_NE(unknown.status().message().find("u.py:5:13:"), std::string::npos) << unknown.status();
   EXPECT_NE(unknown.status().message().find("needs sinfo_args"), std::string::npos) << unknown.status();
@@ -344,14 +349,9 @@ TEST(ParseFuzz, MutationsParseOrFailCleanly) {
       size_t pos = rng() % text.size();
       size_t len = 1 + rng() % std::min<size_t>(16, text.size() - pos);
       switch (rng() % 3) {
-        case 0:
-          text.erase(pos, len);
-          break;
-        case 1:
-          text.insert(pos, text.substr(pos, len));
-          break;
-        default:
-          text[pos] = static_cast<char>(rng() % 256);
+        case 0: text.erase(pos, len); break;
+        case 1: text.insert(pos, text.substr(pos, len)); break;
+        default: text[pos] = static_cast<char>(rng() % 256);
       }
     }
     ParseOptions options;

@@ -34,8 +34,8 @@
 #include "ir/graph/expr_functor.h"
 #include "ir/graph/layout.h"
 #include "ir/graph/op.h"
-#include "ir/ops/op_attrs.h"
 #include "ir/graph/shape_util.h"
+#include "ir/ops/op_attrs.h"
 #include "ir/target/target.h"
 #include "passes/pass.h"
 #include "passes/pattern.h"
@@ -145,9 +145,10 @@ class LayoutRewriter : public relax::ExprMutator {
 
   /*! \brief Data for a blocked operator: blocked already, or converted when its channels
    *  divide into blocks; nullopt when they do not (or `allow_nchw` and there are too few). */
-  std::optional<std::pair<relax::Expr, int64_t>> BlockedData(const relax::Expr& x, const std::string& primal, int64_t channels,
-                                                             bool allow_nchw) {
-    if (std::optional<BlockedValue> b = FindBlocked(x)) return std::make_pair(b->value, Layout::Parse(b->layout)->Factor('C'));
+  std::optional<std::pair<relax::Expr, int64_t>> BlockedData(const relax::Expr& x, const std::string& primal,
+                                                             int64_t channels, bool allow_nchw) {
+    if (std::optional<BlockedValue> b = FindBlocked(x))
+      return std::make_pair(b->value, Layout::Parse(b->layout)->Factor('C'));
     // Few channels (an image's three): read in place, NCHW, by the convolution.
     if (allow_nchw && channels < lanes_) return std::make_pair(x, int64_t{1});
     int64_t block = ChannelBlock(channels, lanes_);
@@ -208,7 +209,8 @@ class LayoutRewriter : public relax::ExprMutator {
                                        : absl::StrCat(kernel_primal, out_block, "o");
       out_layout = Blocked(primal, out_block);
     }
-    absl::StatusOr<TensorData> packed = TransformLayout(w->data, *Layout::Parse(kernel_primal), *Layout::Parse(kernel_layout));
+    absl::StatusOr<TensorData> packed =
+        TransformLayout(w->data, *Layout::Parse(kernel_primal), *Layout::Parse(kernel_layout));
     if (!packed.ok()) return std::nullopt;
     Attrs blocked = *attrs;
     blocked.data_layout = data->second > 1 ? Blocked(primal, data->second) : primal;
@@ -248,17 +250,19 @@ class LayoutRewriter : public relax::ExprMutator {
       // Constant along the channels: the same values, with unit channel axes.
       std::vector<int64_t> shape = dims;
       shape.push_back(1);
-      if (constant != nullptr) return relax::MakeConstant(TensorData(constant->data.dtype(), shape, constant->data.bytes()));
+      if (constant != nullptr)
+        return relax::MakeConstant(TensorData(constant->data.dtype(), shape, constant->data.bytes()));
       return relax::Expr(Emit(Call("reshape", {e}, relax::ToAttrs(relax::ReshapeAttrs{shape}))));
     }
     if (dims[1] != channels) return std::nullopt;
     if (constant != nullptr) {
-      absl::StatusOr<TensorData> packed =
-          TransformLayout(TensorData(constant->data.dtype(), dims, constant->data.bytes()), *Layout::Parse(primal), layout);
+      absl::StatusOr<TensorData> packed = TransformLayout(
+          TensorData(constant->data.dtype(), dims, constant->data.bytes()), *Layout::Parse(primal), layout);
       if (!packed.ok()) return std::nullopt;
       return relax::MakeConstant(*packed);
     }
-    relax::Expr full = t->ndim == rank ? e : relax::Expr(Emit(Call("reshape", {e}, relax::ToAttrs(relax::ReshapeAttrs{dims}))));
+    relax::Expr full =
+        t->ndim == rank ? e : relax::Expr(Emit(Call("reshape", {e}, relax::ToAttrs(relax::ReshapeAttrs{dims}))));
     return relax::Expr(Emit(Transform(full, primal, layout.name())));
   }
 

@@ -6,9 +6,9 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "passes/schedule/trace_parser.h"
-#include "passes/schedule/schedule.h"
 #include "passes/pass.h"
+#include "passes/schedule/schedule.h"
+#include "passes/schedule/trace_parser.h"
 #include "support/file_util.h"
 
 namespace mlc {

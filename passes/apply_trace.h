@@ -19,7 +19,8 @@ absl::StatusOr<tir::Trace> ReadTraceFile(const std::string& path);
 
 /*! \brief The module after the trace; errors name the instruction and the primitive's reason.
  *         `applied` (optional) receives the trace as applied (with the decisions taken). */
-absl::StatusOr<IRModule> ApplyTraceToModule(const IRModule& mod, const tir::Trace& trace, tir::Trace* applied = nullptr);
+absl::StatusOr<IRModule> ApplyTraceToModule(const IRModule& mod, const tir::Trace& trace,
+                                            tir::Trace* applied = nullptr);
 
 }  // namespace passes
 }  // namespace mlc

@@ -12,10 +12,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "ir/target/target.h"
+#include "passes/pass.h"
 #include "passes/schedule/rules/rules.h"
 #include "passes/schedule/schedule.h"
 #include "passes/schedule/tuning_database.h"
-#include "passes/pass.h"
 
 namespace mlc {
 namespace passes {

@@ -30,8 +30,9 @@ absl::StatusOr<IRModule> BindParams(const IRModule& mod, const std::string& func
     used.insert(p->name_hint);
     relax::Expr c = relax::MakeConstant(it->second);
     if (!relax::IsBaseOf(p->struct_info(), c->struct_info())) {
-      return absl::InvalidArgumentError(absl::StrCat("bind-params: parameter ", p->name_hint, " of @", func_name, " is ",
-                                                     relax::StructInfoToString(p->struct_info()), ", the value given is ",
+      return absl::InvalidArgumentError(absl::StrCat("bind-params: parameter ", p->name_hint, " of @", func_name,
+                                                     " is ", relax::StructInfoToString(p->struct_info()),
+                                                     ", the value given is ",
                                                      relax::StructInfoToString(c->struct_info())));
     }
     map[p.get()] = c;

@@ -72,8 +72,9 @@ class CanonicalizeBindingsPass : public FunctionPass {
       }
       if (!kept.empty()) blocks.push_back(relax::BindingBlock(new relax::BindingBlockNode(kept, block->is_dataflow)));
     }
-    relax::Function rebuilt = relax::MakeFunction(func->params, relax::SeqExpr(new relax::SeqExprNode(blocks, func->body->body)),
-                                                  func->ret_struct_info, func->attrs);
+    relax::Function rebuilt =
+        relax::MakeFunction(func->params, relax::SeqExpr(new relax::SeqExprNode(blocks, func->body->body)),
+                            func->ret_struct_info, func->attrs);
     return relax::SubstituteVars(rebuilt, final_subst, bb->module());
   }
 };

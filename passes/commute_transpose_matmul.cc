@@ -21,8 +21,10 @@ class CommuteTransposeMatmulPass : public FunctionPass {
  public:
   std::string name() const override { return "commute-transpose-matmul"; }
   std::string description() const override {
-    return "Rewrites matmul(permute_dims(x, p), w) with a 2-D w and p keeping the last axis as permute_dims(matmul(x, w), "
-           "p) when x has symbolic dimensions, so the GEMM reads x in its own layout (the rows it can tile are then the "
+    return "Rewrites matmul(permute_dims(x, p), w) with a 2-D w and p keeping the last axis as permute_dims(matmul(x, "
+           "w), "
+           "p) when x has symbolic dimensions, so the GEMM reads x in its own layout (the rows it can tile are then "
+           "the "
            "contiguous ones).";
   }
 
@@ -38,11 +40,13 @@ class CommuteTransposeMatmulPass : public FunctionPass {
           const auto* wt = m[w]->struct_info().as<relax::TensorStructInfoNode>();
           const auto* perm_call = m[transposed].as<relax::CallNode>();
           const auto* mm = matched.as<relax::CallNode>();
-          if (xt == nullptr || wt == nullptr || perm_call == nullptr || !xt->IsSymbolic() || wt->ndim != 2 || xt->ndim < 2) {
+          if (xt == nullptr || wt == nullptr || perm_call == nullptr || !xt->IsSymbolic() || wt->ndim != 2 ||
+              xt->ndim < 2) {
             return matched;
           }
           absl::StatusOr<relax::PermuteDimsAttrs> p = relax::ParseAttrs<relax::PermuteDimsAttrs>(perm_call->attrs);
-          if (!p.ok() || static_cast<int>(p->axes.size()) != xt->ndim) return matched;  // reversal (None) moves the last axis
+          if (!p.ok() || static_cast<int>(p->axes.size()) != xt->ndim)
+            return matched;  // reversal (None) moves the last axis
           int64_t last = p->axes.back() < 0 ? p->axes.back() + xt->ndim : p->axes.back();
           if (last != xt->ndim - 1) return matched;
           relax::Expr product = relax::MakeCall(mm->op, {m[x], m[w]}, mm->attrs);

@@ -31,8 +31,9 @@ inline std::optional<ConstantConv> MatchConstantConv(const relax::CallNode& call
   absl::StatusOr<relax::Conv2DAttrs> attrs = relax::ParseAttrs<relax::Conv2DAttrs>(call.attrs);
   const auto* data = call.args[0]->struct_info().as<relax::TensorStructInfoNode>();
   const auto* constant = weight.as<relax::ConstantNode>();
-  if (!attrs.ok() || !attrs->IsDefaultLayout() || constant == nullptr || constant->data.dtype() != DataType::Float32() ||
-      constant->data.shape().size() != 4 || data == nullptr || !data->shape || data->shape->size() != 4) {
+  if (!attrs.ok() || !attrs->IsDefaultLayout() || constant == nullptr ||
+      constant->data.dtype() != DataType::Float32() || constant->data.shape().size() != 4 || data == nullptr ||
+      !data->shape || data->shape->size() != 4) {
     return std::nullopt;
   }
   ConstantConv c{*attrs, *data->shape, &constant->data, {0, 0}};

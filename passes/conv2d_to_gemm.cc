@@ -9,13 +9,14 @@
  *  and with the im2col stage inlined into that packing no window matrix is ever stored whole.
  *  The column count is rounded up to a multiple of the target's vector width, so every column
  *  tile is whole. With unit strides a column of B is a contiguous run of the padded input (see
- *  topi::Im2col), so the packing copies rather than gathers. The bias and activation after the convolution fuse into its kernel as usual.
+ *  topi::Im2col), so the packing copies rather than gathers. The bias and activation after the convolution fuse into
+ * its kernel as usual.
  */
-#include "ir/ops/op_attrs.h"
 #include "ir/graph/op.h"
 #include "ir/graph/shape_util.h"
-#include "ir/tir/prim_expr_ops.h"
+#include "ir/ops/op_attrs.h"
 #include "ir/target/target.h"
+#include "ir/tir/prim_expr_ops.h"
 #include "ir/topi/topi.h"
 #include "passes/pass.h"
 #include "passes/pattern.h"
@@ -34,8 +35,10 @@ constexpr int64_t kWideTileMinK = 64;
  *  reduction is too short for the larger tile to pay (K = 27: 502 -> 556 us). */
 int64_t ColumnTile(const std::vector<int64_t>& xs, const relax::Conv2DGemmAttrs& g, int64_t lanes) {
   if (xs[1] * g.kernel_size[0] * g.kernel_size[1] < kWideTileMinK) return lanes;
-  absl::StatusOr<topi::Im2colLayout> one = topi::Im2colLayoutOf(xs, g.kernel_size, g.strides, g.padding, g.dilation, lanes);
-  absl::StatusOr<topi::Im2colLayout> two = topi::Im2colLayoutOf(xs, g.kernel_size, g.strides, g.padding, g.dilation, 2 * lanes);
+  absl::StatusOr<topi::Im2colLayout> one =
+      topi::Im2colLayoutOf(xs, g.kernel_size, g.strides, g.padding, g.dilation, lanes);
+  absl::StatusOr<topi::Im2colLayout> two =
+      topi::Im2colLayoutOf(xs, g.kernel_size, g.strides, g.padding, g.dilation, 2 * lanes);
   if (!one.ok() || !two.ok()) return lanes;
   if (two->copies_input && !one->copies_input) return lanes;
   return two->columns * 8 <= one->columns * 9 ? 2 * lanes : lanes;
@@ -60,7 +63,8 @@ class Conv2dToGemmPass : public FunctionPass {
  public:
   std::string name() const override { return "conv2d-to-gemm"; }
   std::string description() const override {
-    return "Rewrites float32 nn.conv2d (groups 1, static shapes but for the batch) as nn.conv2d_gemm with the weight flattened to "
+    return "Rewrites float32 nn.conv2d (groups 1, static shapes but for the batch) as nn.conv2d_gemm with the weight "
+           "flattened to "
            "[O, C*KH*KW] and the output pixels padded to whole vectors of the module's target, so the GEMM rule of "
            "default-schedule computes convolutions with its micro-kernel. Run before fuse-ops (and before "
            "dispatch-blas, which then takes only the grouped convolutions).";
@@ -89,7 +93,8 @@ class Conv2dToGemmPass : public FunctionPass {
           if (const auto* c = m[w].as<relax::ConstantNode>()) {
             weights = relax::MakeConstant(TensorData(c->data.dtype(), {out_channels, k}, c->data.bytes()));
           } else {
-            weights = relax::MakeCall(relax::GetOpOrDie("reshape"), {m[w]}, relax::ToAttrs(relax::ReshapeAttrs{{out_channels, k}}));
+            weights = relax::MakeCall(relax::GetOpOrDie("reshape"), {m[w]},
+                                      relax::ToAttrs(relax::ReshapeAttrs{{out_channels, k}}));
           }
           relax::Conv2DGemmAttrs g;
           g.kernel_size = {(*ws)[2], (*ws)[3]};

@@ -7,10 +7,10 @@
 #include "absl/strings/str_cat.h"
 #include "ir/target/target.h"
 #include "ir/tir/analyzer.h"
-#include "passes/schedule/rules/rules.h"
-#include "passes/schedule/schedule.h"
 #include "ir/tir/stmt_tree.h"
 #include "passes/pass.h"
+#include "passes/schedule/rules/rules.h"
+#include "passes/schedule/schedule.h"
 
 namespace mlc {
 namespace passes {
@@ -20,7 +20,8 @@ class DefaultSchedulePass : public Pass {
  public:
   std::string name() const override { return "default-schedule"; }
   std::string description() const override {
-    return "Schedules every PrimFunc without tuning: inlines elementwise blocks, gives GEMM-shaped reductions a register-"
+    return "Schedules every PrimFunc without tuning: inlines elementwise blocks, gives GEMM-shaped reductions a "
+           "register-"
            "tile micro-kernel over packed panels (gemm_f32) with the epilogue per panel and parallel panels, and "
            "vectorizes and parallelizes the remaining loop nests. Functions with non-serial loops (already scheduled) "
            "are left alone. Tiles are sized for the module's target (its \"target\" attribute; the host where none). "

@@ -17,7 +17,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
-
 #include "ir/graph/op.h"
 #include "ir/ops/op_attrs.h"
 #include "passes/pass.h"
@@ -58,7 +57,8 @@ class DispatchBlasPass : public FunctionPass {
     std::set<std::string> ops;
     for (absl::string_view op : absl::StrSplit(*ops_, ',', absl::SkipEmpty())) {
       if (op != "conv2d" && op != "dense" && op != "matmul") {
-        return absl::InvalidArgumentError(absl::StrCat("dispatch-blas: ops: unknown operator '", op, "' (conv2d, dense, matmul)"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("dispatch-blas: ops: unknown operator '", op, "' (conv2d, dense, matmul)"));
       }
       ops.insert(std::string(op));
     }
@@ -104,8 +104,9 @@ class DispatchBlasPass : public FunctionPass {
           int64_t channels = (*m[w]->struct_info().as<relax::TensorStructInfoNode>()->shape)[0];
           std::optional<TensorData> b = PerChannelValues(m[bias], channels);
           if (!b) return matched;
-          return CallDpsPacked("mlc.blas.conv2d", {m[x], m[w], Geometry(ConvAttrs(*conv_call), with_relu ? 1 : 0), relax::MakeConstant(*b)},
-                            matched);
+          return CallDpsPacked(
+              "mlc.blas.conv2d",
+              {m[x], m[w], Geometry(ConvAttrs(*conv_call), with_relu ? 1 : 0), relax::MakeConstant(*b)}, matched);
         },
         builder);
   }
@@ -134,8 +135,10 @@ class DispatchBlasPass : public FunctionPass {
           const auto* tb = m[b]->struct_info().as<relax::TensorStructInfoNode>();
           if (ta == nullptr || tb == nullptr || !ta->shape || !tb->shape) return matched;
           size_t ra = ta->shape->size(), rb = tb->shape->size();
-          if (ra < 2 || rb < 2 || !StaticFloat32(m[a], ra) || !StaticFloat32(m[b], rb) || !StaticFloat32(matched, ra)) return matched;
-          if (rb != 2 && (rb != ra || !std::equal(ta->shape->begin(), ta->shape->end() - 2, tb->shape->begin()))) return matched;
+          if (ra < 2 || rb < 2 || !StaticFloat32(m[a], ra) || !StaticFloat32(m[b], rb) || !StaticFloat32(matched, ra))
+            return matched;
+          if (rb != 2 && (rb != ra || !std::equal(ta->shape->begin(), ta->shape->end() - 2, tb->shape->begin())))
+            return matched;
           return CallDpsPacked("mlc.blas.matmul", {m[a], m[b]}, matched);
         },
         builder);

@@ -24,15 +24,19 @@ class EwiseFmaPass : public FunctionPass {
     Pattern a = Wildcard(), b = Wildcard(), c = Wildcard();
     Pattern mul = IsOp("multiply")({a, b});
     Pattern add = IsOp("add")({mul, c});
-    return Rewrite(add, func, [&](const relax::Expr& matched, const Match& m, relax::BlockBuilder*) -> relax::Expr {
-      relax::Expr x = m[a], y = m[b], z = m[c];
-      // ewise_fma needs one shape; decline when add/multiply broadcast.
-      if (!relax::IsBaseOf(x->struct_info(), y->struct_info()) || !relax::IsBaseOf(x->struct_info(), z->struct_info()) ||
-          !relax::IsBaseOf(x->struct_info(), matched->struct_info())) {
-        return matched;
-      }
-      return relax::MakeCall(relax::GetOpOrDie("ewise_fma"), {x, y, z});
-    }, bb);
+    return Rewrite(
+        add, func,
+        [&](const relax::Expr& matched, const Match& m, relax::BlockBuilder*) -> relax::Expr {
+          relax::Expr x = m[a], y = m[b], z = m[c];
+          // ewise_fma needs one shape; decline when add/multiply broadcast.
+          if (!relax::IsBaseOf(x->struct_info(), y->struct_info()) ||
+              !relax::IsBaseOf(x->struct_info(), z->struct_info()) ||
+              !relax::IsBaseOf(x->struct_info(), matched->struct_info())) {
+            return matched;
+          }
+          return relax::MakeCall(relax::GetOpOrDie("ewise_fma"), {x, y, z});
+        },
+        bb);
   }
 };
 

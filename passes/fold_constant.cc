@@ -3,8 +3,9 @@
  *         constants, replacing it by the constant result.
  *
  *  Evaluation is the one constant evaluator (ir/ops/constant_eval.h): an operator through its
- *  legalization, a call_tir through its PrimFunc, both by the loop-level interpreter. Calls whose result is larger than both `max-elements` and every input (a broadcast) are left alone; a weight transposed or cast folds whatever its size. Cost: the
- *  interpreted work, bounded by max-elements per call.
+ *  legalization, a call_tir through its PrimFunc, both by the loop-level interpreter. Calls whose result is larger than
+ * both `max-elements` and every input (a broadcast) are left alone; a weight transposed or cast folds whatever its
+ * size. Cost: the interpreted work, bounded by max-elements per call.
  */
 #include <map>
 #include <vector>
@@ -28,14 +29,17 @@ class FoldedCalls {
     if (it == entries_.end()) return relax::Expr();
     for (const Entry& e : it->second) {
       const auto* c = e.call.as<relax::CallNode>();
-      bool same = c->attrs == call.attrs && c->args.size() == call.args.size() && c->sinfo_args.size() == call.sinfo_args.size();
+      bool same = c->attrs == call.attrs && c->args.size() == call.args.size() &&
+                  c->sinfo_args.size() == call.sinfo_args.size();
       for (size_t i = 0; same && i < call.args.size(); ++i) same = c->args[i].same_as(call.args[i]);
       for (size_t i = 0; same && i < call.sinfo_args.size(); ++i) same = c->sinfo_args[i].same_as(call.sinfo_args[i]);
       if (same) return e.value;
     }
     return relax::Expr();
   }
-  void Add(const relax::Expr& call, const relax::Expr& value) { entries_[Key(*call.as<relax::CallNode>())].push_back({call, value}); }
+  void Add(const relax::Expr& call, const relax::Expr& value) {
+    entries_[Key(*call.as<relax::CallNode>())].push_back({call, value});
+  }
 
  private:
   struct Entry {
@@ -94,7 +98,8 @@ class FoldConstantPass : public FunctionPass {
 
  private:
   FoldedCalls folded_;
-  Option<int64_t> max_elements_{this, "max-elements", 1048576, "largest result (in elements) to fold when it is larger than every input"};
+  Option<int64_t> max_elements_{this, "max-elements", 1048576,
+                                "largest result (in elements) to fold when it is larger than every input"};
 };
 
 MLC_REGISTER_PASS(FoldConstantPass);

@@ -35,7 +35,8 @@ class FoldRepeatKvPass : public FunctionPass {
  public:
   std::string name() const override { return "fold-repeat-kv"; }
   std::string description() const override {
-    return "Grouped-query attention without repeating keys and values: matmul(q, permute_dims(rep)) and matmul(p, rep), "
+    return "Grouped-query attention without repeating keys and values: matmul(q, permute_dims(rep)) and matmul(p, "
+           "rep), "
            "with rep = reshape(broadcast_to(reshape(k))) repeating each of KV heads G times, become matmuls of q and p "
            "viewed as KV groups of G*T rows against k itself (reshapes of the T-row operands and results instead of G "
            "copies of the cache).";
@@ -73,10 +74,11 @@ class FoldRepeatKvPass : public FunctionPass {
             return relax::MakeCall(relax::GetOpOrDie("reshape"), {x}, {}, {relax::TensorSInfoOfDims(dims, dtype)});
           };
           // Nested calls: the mutator binds the inner ones first (its normal form).
-          relax::Expr rhs = is_scores ? relax::MakeCall(relax::GetOpOrDie("permute_dims"), {m[kv.k]}, m[transposed].as<relax::CallNode>()->attrs)
+          relax::Expr rhs = is_scores ? relax::MakeCall(relax::GetOpOrDie("permute_dims"), {m[kv.k]},
+                                                        m[transposed].as<relax::CallNode>()->attrs)
                                       : m[kv.k];
-          relax::Expr product =
-              relax::MakeCall(relax::GetOpOrDie("matmul"), {reshape(m[q], grouped, qt->dtype), rhs}, matched.as<relax::CallNode>()->attrs);
+          relax::Expr product = relax::MakeCall(relax::GetOpOrDie("matmul"), {reshape(m[q], grouped, qt->dtype), rhs},
+                                                matched.as<relax::CallNode>()->attrs);
           return reshape(product, od, ot->dtype);
         },
         bb);

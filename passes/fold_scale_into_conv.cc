@@ -24,7 +24,6 @@ class FoldScaleIntoConvPass : public FunctionPass {
            "(batch norm's scale), when the convolution has no other use.";
   }
 
-
  protected:
   bool skip_primitive() const override { return true; }
   absl::StatusOr<relax::Function> RunOnFunction(const relax::Function& func, relax::BlockBuilder* builder) override {
@@ -36,7 +35,8 @@ class FoldScaleIntoConvPass : public FunctionPass {
         [&](const relax::Expr& matched, const Match& m, relax::BlockBuilder*) -> relax::Expr {
           const auto* var = matched.as<relax::CallNode>()->args[0].as<relax::VarNode>();
           if (var == nullptr || uses[var] != 1) return matched;
-          absl::StatusOr<relax::Conv2DAttrs> attrs = relax::ParseAttrs<relax::Conv2DAttrs>(m[conv].as<relax::CallNode>()->attrs);
+          absl::StatusOr<relax::Conv2DAttrs> attrs =
+              relax::ParseAttrs<relax::Conv2DAttrs>(m[conv].as<relax::CallNode>()->attrs);
           if (!attrs.ok() || !attrs->IsDefaultLayout()) return matched;
           const TensorData& wd = m[w].as<relax::ConstantNode>()->data;
           if (wd.dtype() != DataType::Float32() || wd.shape().size() != 4) return matched;

@@ -71,11 +71,15 @@ class FuseAttentionPass : public FunctionPass {
  public:
   std::string name() const override { return "fuse-attention"; }
   std::string description() const override {
-    return "Scaled dot-product attention, matmul(softmax(mask(scale(matmul(q, permute_dims(k))))), v) (the permutation swapping "
+    return "Scaled dot-product attention, matmul(softmax(mask(scale(matmul(q, permute_dims(k))))), v) (the permutation "
+           "swapping "
            "the keys' last two axes, or bringing them from another layout in the same step) with an optional scalar "
-           "scale (divide or multiply), an optional mask (where with a scalar fill, either way round, or an added float mask) and "
-           "softmax over the last axis, becomes one R.call_dps_packed of mlc.attention; keys and values repeated per query head "
-           "(repeat_kv) are passed unrepeated (grouped-query attention). Intermediates with other uses keep it unfused. Run after "
+           "scale (divide or multiply), an optional mask (where with a scalar fill, either way round, or an added "
+           "float mask) and "
+           "softmax over the last axis, becomes one R.call_dps_packed of mlc.attention; keys and values repeated per "
+           "query head "
+           "(repeat_kv) are passed unrepeated (grouped-query attention). Intermediates with other uses keep it "
+           "unfused. Run after "
            "fold-constant, before fold-repeat-kv.";
   }
 
@@ -152,7 +156,8 @@ class FuseAttentionPass : public FunctionPass {
           }
           const int64_t *heads = tir::AsConstInt(qd[n - 3]), *kv_heads = tir::AsConstInt(kd[n - 3]);
           if (heads == nullptr || kv_heads == nullptr || *kv_heads <= 0 || *heads % *kv_heads != 0) return matched;
-          if (!SameDim(vd[n - 3], kd[n - 3]) || !SameDim(kd[n - 1], qd[n - 1]) || !SameDim(vd[n - 2], kd[n - 2])) return matched;
+          if (!SameDim(vd[n - 3], kd[n - 3]) || !SameDim(kd[n - 1], qd[n - 1]) || !SameDim(vd[n - 2], kd[n - 2]))
+            return matched;
           for (size_t i = 0; i + 3 < n; ++i) {
             if (!SameDim(kd[i], qd[i]) || !SameDim(vd[i], qd[i])) return matched;
           }

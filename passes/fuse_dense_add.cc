@@ -57,7 +57,9 @@ class FuseDenseAddPass : public FunctionPass {
     while (bb->module().Contains(absl::StrCat("fused_dense_add", index))) ++index;
     std::string fn_name = absl::StrCat("fused_dense_add", index);
     relax::BlockBuilder sub;
-    if (absl::Status s = sub.BeginFunction(fn_name, std::vector<relax::Var>{px, pw, pb}, {{"Primitive", int64_t{1}}}); !s.ok()) return s;
+    if (absl::Status s = sub.BeginFunction(fn_name, std::vector<relax::Var>{px, pw, pb}, {{"Primitive", int64_t{1}}});
+        !s.ok())
+      return s;
     if (absl::Status s = sub.BeginDataflow(); !s.ok()) return s;
     absl::StatusOr<relax::Var> lv = sub.Emit(relax::MakeCall(relax::GetOpOrDie("nn.dense"), {px, pw}));
     if (!lv.ok()) return lv.status();

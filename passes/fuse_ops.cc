@@ -42,7 +42,7 @@ using relax::OpPattern;
 struct Group {
   std::vector<int> members;  // binding indices, in order
   OpPattern anchor = OpPattern::kOpaque;
-  bool closed = false;       // a reduction ended it
+  bool closed = false;  // a reduction ended it
 };
 
 class UseCollector : public relax::ExprVisitor {
@@ -64,7 +64,8 @@ class FuseOpsPass : public FunctionPass {
     return "Groups operator calls into Primitive sub-functions driven by each operator's pattern kind: elementwise, "
            "broadcast and injective calls fuse into their producer's group (dense/matmul take them as an epilogue), "
            "reductions end a group; a result with several users is never duplicated, but when all its users meet again "
-           "through fusible operators (a diamond: relu(x) * y + x) the whole region joins its group; the graph stays acyclic.";
+           "through fusible operators (a diamond: relu(x) * y + x) the whole region joins its group; the graph stays "
+           "acyclic.";
   }
 
  protected:
@@ -106,14 +107,16 @@ class FuseOpsPass : public FunctionPass {
       for (int i = 0; i < n; ++i) {
         int joined = -1;
         if (auto d = diamond_group.find(i); d != diamond_group.end()) joined = d->second;
-        if (joined < 0 && kind[i] != OpPattern::kOpaque && kind[i] != OpPattern::kOutEWiseFusable && kind[i] != OpPattern::kTuple) {
+        if (joined < 0 && kind[i] != OpPattern::kOpaque && kind[i] != OpPattern::kOutEWiseFusable &&
+            kind[i] != OpPattern::kTuple) {
           for (int p : producers[i]) {
             Group& g = groups[group_of[p]];
             if (g.closed || static_cast<int64_t>(g.members.size()) >= max_depth) continue;
             if (uses.uses[bindings[p]->var.get()] != 1) continue;  // never duplicate a shared result
             if (g.members.back() != p) continue;                   // only extend from the group's output
-            bool ok = kind[i] == OpPattern::kCommReduce ? EpilogueFusable(g.anchor) || g.anchor == OpPattern::kCommReduce
-                                                        : EpilogueFusable(g.anchor) || g.anchor == OpPattern::kOutEWiseFusable;
+            bool ok = kind[i] == OpPattern::kCommReduce
+                          ? EpilogueFusable(g.anchor) || g.anchor == OpPattern::kCommReduce
+                          : EpilogueFusable(g.anchor) || g.anchor == OpPattern::kOutEWiseFusable;
             if (kind[i] == OpPattern::kCommReduce && g.anchor == OpPattern::kCommReduce) ok = false;
             if (!ok) continue;
             // Acyclic: no other producer of i may depend on a member of the group.
@@ -156,7 +159,8 @@ class FuseOpsPass : public FunctionPass {
                                                   max_depth - static_cast<int64_t>(g.members.size()));
           // A binding already in an earlier diamond stays there: splitting that region would
           // leave a value of one group read by another.
-          const bool claimed = std::any_of(region.begin(), region.end(), [&](int r) { return diamond_group.count(r) != 0; });
+          const bool claimed =
+              std::any_of(region.begin(), region.end(), [&](int r) { return diamond_group.count(r) != 0; });
           if (!claimed) {
             for (int r : region) diamond_group[r] = group_of[i];
           }
@@ -210,14 +214,18 @@ class FuseOpsPass : public FunctionPass {
     return false;
   }
 
-  static bool EpilogueHost(OpPattern anchor) { return EpilogueFusable(anchor) || anchor == OpPattern::kOutEWiseFusable; }
+  static bool EpilogueHost(OpPattern anchor) {
+    return EpilogueFusable(anchor) || anchor == OpPattern::kOutEWiseFusable;
+  }
 
   /*! \brief The bindings from `p` to where every use of `p` meets again, all elementwise,
    *  broadcast or injective and used only inside the region (but the last), at most `room` of
    *  them; empty when the uses of `p` do not meet under those conditions. */
-  static std::vector<int> DiamondRegion(int p, const std::vector<OpPattern>& kind, const std::vector<std::vector<int>>& producers,
-                                        const std::vector<std::vector<int>>& users, const std::vector<relax::VarBinding>& bindings,
-                                        UseCollector& uses, int64_t room) {
+  static std::vector<int> DiamondRegion(int p, const std::vector<OpPattern>& kind,
+                                        const std::vector<std::vector<int>>& producers,
+                                        const std::vector<std::vector<int>>& users,
+                                        const std::vector<relax::VarBinding>& bindings, UseCollector& uses,
+                                        int64_t room) {
     std::set<int> region;
     std::map<int, int> open;  // value -> uses not yet inside the region
     open[p] = static_cast<int>(users[p].size());
@@ -248,7 +256,8 @@ class FuseOpsPass : public FunctionPass {
    *  wrote), or nullptr. */
   static const relax::GlobalVarNode* CallTirCallee(const relax::CallNode& call) {
     const auto* op = call.op.as<relax::OpNode>();
-    if (op == nullptr || op->name() != "call_tir" || call.args.size() != 2 || call.args[1].as<relax::TupleNode>() == nullptr) {
+    if (op == nullptr || op->name() != "call_tir" || call.args.size() != 2 ||
+        call.args[1].as<relax::TupleNode>() == nullptr) {
       return nullptr;
     }
     return call.args[0].as<relax::GlobalVarNode>();
@@ -256,7 +265,8 @@ class FuseOpsPass : public FunctionPass {
 
   /*! \brief An operator's pattern kind, or a called loop program's (PrimFuncPattern). */
   static OpPattern PatternOf(const relax::CallNode& call, const IRModule& mod) {
-    if (const relax::GlobalVarNode* callee = CallTirCallee(call)) return PrimFuncPattern(mod.LookupPrimFunc(callee->name));
+    if (const relax::GlobalVarNode* callee = CallTirCallee(call))
+      return PrimFuncPattern(mod.LookupPrimFunc(callee->name));
     const auto* op = call.op.as<relax::OpNode>();
     return op != nullptr ? op->info().pattern : OpPattern::kOpaque;
   }
@@ -315,8 +325,9 @@ class FuseOpsPass : public FunctionPass {
     for (int m : g.members) {
       const auto* call = bindings[m]->value.as<relax::CallNode>();
       const relax::GlobalVarNode* callee = CallTirCallee(*call);
-      op_names.push_back(callee != nullptr ? callee->name
-                                           : absl::StrReplaceAll(call->op.as<relax::OpNode>()->name(), {{"nn.", ""}, {".", "_"}}));
+      op_names.push_back(callee != nullptr
+                             ? callee->name
+                             : absl::StrReplaceAll(call->op.as<relax::OpNode>()->name(), {{"nn.", ""}, {".", "_"}}));
       for (const relax::Expr& a : Operands(*call)) {
         if (inside.count(a.get()) || param_of.count(a.get())) continue;
         if (a->kind() == NodeKind::kShapeExpr) continue;

@@ -64,7 +64,8 @@ class Inliner : public tir::StmtExprMutator {
   tir::Stmt VisitStmt_(const tir::ForNode* op, const tir::Stmt& self) override {
     tir::Var v = tir::MakeVar(op->loop_var->name, op->loop_var->dtype);
     vars_[op->loop_var.get()] = v;
-    return tir::Stmt(new tir::ForNode(v, VisitExpr(op->min), VisitExpr(op->extent), op->for_kind, VisitStmt(op->body), op->annotations));
+    return tir::Stmt(new tir::ForNode(v, VisitExpr(op->min), VisitExpr(op->extent), op->for_kind, VisitStmt(op->body),
+                                      op->annotations));
   }
   tir::Stmt VisitStmt_(const tir::BlockNode* op, const tir::Stmt& self) override {
     std::vector<tir::IterVar> iters;
@@ -80,8 +81,9 @@ class Inliner : public tir::StmtExprMutator {
     // schedules find blocks by name.
     std::string name = op->name;
     for (int i = 1; !block_names_->insert(name).second; ++i) name = absl::StrCat(op->name, "_", i);
-    return tir::Stmt(new tir::BlockNode(name, iters, VisitRegions(op->reads, &changed), VisitRegions(op->writes, &changed),
-                                        allocs, VisitStmt(op->init), VisitStmt(op->body), op->annotations));
+    return tir::Stmt(new tir::BlockNode(name, iters, VisitRegions(op->reads, &changed),
+                                        VisitRegions(op->writes, &changed), allocs, VisitStmt(op->init),
+                                        VisitStmt(op->body), op->annotations));
   }
 
  private:
@@ -96,18 +98,21 @@ absl::StatusOr<tir::Buffer> BufferFor(const std::string& name, const relax::Stru
                                       tir::DimGeneralizer* dims) {
   const auto* t = sinfo.as<relax::TensorStructInfoNode>();
   if (t == nullptr || !t->HasKnownShape()) {
-    return absl::InvalidArgumentError(absl::StrCat(what, " must be a tensor of known shape, got ", relax::StructInfoToString(sinfo)));
+    return absl::InvalidArgumentError(
+        absl::StrCat(what, " must be a tensor of known shape, got ", relax::StructInfoToString(sinfo)));
   }
   return tir::MakeBuffer(name, dims->Generalize(t->Dims()), t->dtype);
 }
 
-absl::StatusOr<tir::PrimFunc> FusePrimitive(const std::string& name, const relax::FunctionNode* func, const IRModule& mod) {
+absl::StatusOr<tir::PrimFunc> FusePrimitive(const std::string& name, const relax::FunctionNode* func,
+                                            const IRModule& mod) {
   auto error = [&](const std::string& msg) { return absl::InvalidArgumentError(absl::StrCat("@", name, ": ", msg)); };
   std::map<const Object*, tir::Buffer> buffer_of;
   std::vector<tir::Buffer> params;
   tir::DimGeneralizer dims;
   for (const relax::Var& p : func->params) {
-    absl::StatusOr<tir::Buffer> b = BufferFor(p->name_hint, p->struct_info(), absl::StrCat("parameter ", p->name_hint), &dims);
+    absl::StatusOr<tir::Buffer> b =
+        BufferFor(p->name_hint, p->struct_info(), absl::StrCat("parameter ", p->name_hint), &dims);
     if (!b.ok()) return error(std::string(b.status().message()));
     buffer_of[p.get()] = *b;
     params.push_back(*b);
@@ -120,7 +125,8 @@ absl::StatusOr<tir::PrimFunc> FusePrimitive(const std::string& name, const relax
     for (const relax::VarBinding& b : block->bindings) {
       if (const auto* alias = b->value.as<relax::VarNode>()) {
         auto it = buffer_of.find(alias);
-        if (it == buffer_of.end()) return error(absl::StrCat("binding ", b->var->name_hint, " refers to an unknown value"));
+        if (it == buffer_of.end())
+          return error(absl::StrCat("binding ", b->var->name_hint, " refers to an unknown value"));
         buffer_of[b->var.get()] = it->second;
         continue;
       }
@@ -145,7 +151,8 @@ absl::StatusOr<tir::PrimFunc> FusePrimitive(const std::string& name, const relax
           return error("constants inside a fused function are not supported; pass them as parameters");
         }
         auto it = buffer_of.find(args[i].get());
-        if (it == buffer_of.end()) return error(absl::StrCat("argument ", PrintExpr(args[i]), " of @", callee_name, " is unknown"));
+        if (it == buffer_of.end())
+          return error(absl::StrCat("argument ", PrintExpr(args[i]), " of @", callee_name, " is unknown"));
         map[callee->params[i].get()] = it->second;
       }
       const tir::Buffer& out_param = callee->params.back();
@@ -187,7 +194,8 @@ class CallSiteRewriter : public relax::ExprMutator {
     std::string prim_func;  // the PrimFunc its calls go to (an equal one may stand for several)
     relax::StructInfo ret;
   };
-  CallSiteRewriter(const IRModule& mod, const std::map<std::string, Target>& fused) : relax::ExprMutator(mod), fused_(fused) {}
+  CallSiteRewriter(const IRModule& mod, const std::map<std::string, Target>& fused)
+      : relax::ExprMutator(mod), fused_(fused) {}
 
  protected:
   relax::Expr VisitExpr_(const relax::CallNode* op, const relax::Expr& self) override {
@@ -198,7 +206,8 @@ class CallSiteRewriter : public relax::ExprMutator {
     auto it = fused_.find(gv->name);
     if (it == fused_.end()) return e;
     return relax::MakeCall(relax::GetOpOrDie("call_tir"),
-                           {relax::MakeGlobalVar(it->second.prim_func), relax::MakeTuple(call->args)}, {}, {it->second.ret});
+                           {relax::MakeGlobalVar(it->second.prim_func), relax::MakeTuple(call->args)}, {},
+                           {it->second.ret});
   }
 
  private:

@@ -33,15 +33,16 @@ namespace {
 
 /*! \brief How one cache is rewritten. */
 struct CachePlan {
-  relax::Var param;                // the new, sequence-major parameter
-  std::vector<int64_t> to_seq;     // permutation from the exported layout to the new one (empty: none)
-  std::vector<int64_t> from_seq;   // its inverse
-  int64_t axis = 0;                // the cached-length axis in the new layout
+  relax::Var param;               // the new, sequence-major parameter
+  std::vector<int64_t> to_seq;    // permutation from the exported layout to the new one (empty: none)
+  std::vector<int64_t> from_seq;  // its inverse
+  int64_t axis = 0;               // the cached-length axis in the new layout
 };
 
 class CacheRewriter : public relax::ExprMutator {
  public:
-  CacheRewriter(relax::BlockBuilder* bb, const std::map<const relax::VarNode*, CachePlan>& plans, const relax::TupleNode* returned)
+  CacheRewriter(relax::BlockBuilder* bb, const std::map<const relax::VarNode*, CachePlan>& plans,
+                const relax::TupleNode* returned)
       : relax::ExprMutator(bb), plans_(plans), returned_(returned) {}
 
  protected:
@@ -80,10 +81,14 @@ class KvCacheAppendPass : public FunctionPass {
  public:
   std::string name() const override { return "kv-cache-append"; }
   std::string description() const override {
-    return "Key/value caches that grow in place: a parameter used only by concat([past, new], axis) along a symbolic axis, "
-           "whose result the function returns, becomes sequence-major (that axis in front of the others that are not 1, "
-           "[1, KV, past, D] -> [1, past, KV, D]) and is grown by R.cache_append, which the VM runs in place when the cache's "
-           "storage has room; readers of the grown cache see it permuted back (fuse-attention reads it as it is). Changes the "
+    return "Key/value caches that grow in place: a parameter used only by concat([past, new], axis) along a symbolic "
+           "axis, "
+           "whose result the function returns, becomes sequence-major (that axis in front of the others that are not "
+           "1, "
+           "[1, KV, past, D] -> [1, past, KV, D]) and is grown by R.cache_append, which the VM runs in place when the "
+           "cache's "
+           "storage has room; readers of the grown cache see it permuted back (fuse-attention reads it as it is). "
+           "Changes the "
            "signature: those parameters and results are sequence-major. Run before fuse-attention.";
   }
 
@@ -107,7 +112,7 @@ class KvCacheAppendPass : public FunctionPass {
     std::set<const relax::VarNode*> params;
     for (const relax::Var& p : f->params) params.insert(p.get());
 
-    std::map<const relax::VarNode*, CachePlan> plans;      // by the concat's variable
+    std::map<const relax::VarNode*, CachePlan> plans;        // by the concat's variable
     std::map<const relax::VarNode*, relax::Var> new_params;  // old parameter -> new
     for (const relax::VarBindingNode* b : bindings) {
       const auto* call = b->value.as<relax::CallNode>();
@@ -121,7 +126,8 @@ class KvCacheAppendPass : public FunctionPass {
       const std::vector<tir::PrimExpr> dims = t->Dims();
       const int64_t rank = static_cast<int64_t>(dims.size());
       const int64_t axis = attrs->axis < 0 ? attrs->axis + rank : attrs->axis;
-      if (axis < 0 || axis >= rank || tir::AsConstInt(dims[axis]) != nullptr) continue;  // the cached length is symbolic
+      if (axis < 0 || axis >= rank || tir::AsConstInt(dims[axis]) != nullptr)
+        continue;  // the cached length is symbolic
       // New order: the leading 1s, the cached axis, then the rest in order.
       int64_t lead = 0;
       while (lead < axis && tir::IsConstInt(dims[lead], 1)) ++lead;

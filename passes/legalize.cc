@@ -36,7 +36,8 @@ class Legalizer : public relax::ExprMutator {
     const size_t mark = builder_.added_functions().size();
     absl::StatusOr<relax::Expr> lowered = rule(&builder_, *call);
     if (!lowered.ok()) {
-      Fail(absl::Status(lowered.status().code(), absl::StrCat("legalizing R.", callee->name(), ": ", lowered.status().message())));
+      Fail(absl::Status(lowered.status().code(),
+                        absl::StrCat("legalizing R.", callee->name(), ": ", lowered.status().message())));
       return e;
     }
     RecordSourceOp(mark, callee->name());

@@ -21,15 +21,19 @@
 #include "ir/graph/serialize.h"
 #include "ir/target/target.h"
 #include "passes/pass.h"
-#include "support/resource_limit_flag.h"
 #include "support/file_util.h"
 #include "support/phase_timer.h"
+#include "support/resource_limit_flag.h"
 
 ABSL_FLAG(std::string, in, "", "IRModule to transform (*.irpb)");
 ABSL_FLAG(std::string, out, "", "IRModule to write (*.irpb)");
-ABSL_FLAG(std::string, target, "", "target to compile for (llvm -mcpu=native, x86-64-v3, znver4, ...); recorded in the module");
-ABSL_FLAG(std::string, passes, "default", "pipeline: pass,pass{option=value,...},... or a named pipeline (default, blas, O0: passes/pipelines.cc)");
-ABSL_FLAG(std::string, quantize, "", "quantized weights before the pipeline: q8 or q4 (int8 / int4 codes, fp16 scales per group of 32; activations quantized per block when the kernel runs, as llama.cpp does; none)");
+ABSL_FLAG(std::string, target, "",
+          "target to compile for (llvm -mcpu=native, x86-64-v3, znver4, ...); recorded in the module");
+ABSL_FLAG(std::string, passes, "default",
+          "pipeline: pass,pass{option=value,...},... or a named pipeline (default, blas, O0: passes/pipelines.cc)");
+ABSL_FLAG(std::string, quantize, "",
+          "quantized weights before the pipeline: q8 or q4 (int8 / int4 codes, fp16 scales per group of 32; "
+          "activations quantized per block when the kernel runs, as llama.cpp does; none)");
 ABSL_FLAG(bool, print_after_all, false, "print the module after every pass (to stderr)");
 ABSL_FLAG(std::string, print_after, "", "comma-separated passes after which to print the module");
 ABSL_FLAG(bool, timing, false, "print the time of loading, of each pass and of writing (to stderr)");
@@ -37,7 +41,8 @@ ABSL_FLAG(std::string, dump_dir, "", "write the module after each pass into this
 ABSL_FLAG(std::string, pass_plugin, "", "comma-separated shared libraries of passes to load");
 ABSL_FLAG(bool, list_passes, false, "describe every registered pass and its options, then exit");
 ABSL_FLAG(bool, verify_each, true, "run the verifier after every pass");
-ABSL_FLAG(std::string, tuning_db, "", "tuning database (//tools:tune): its records schedule their kernels before default-schedule");
+ABSL_FLAG(std::string, tuning_db, "",
+          "tuning database (//tools:tune): its records schedule their kernels before default-schedule");
 
 int main(int argc, char** argv) {
   // Flags may be spelled with dashes (--print-after-all) as in the docs.
@@ -52,7 +57,8 @@ int main(int argc, char** argv) {
     }
     normalized.push_back(a.data());
   }
-  absl::SetProgramUsageMessage("Runs passes on an IRModule.\n  opt --in a.irpb --out b.irpb --passes=legalize,fuse-tir");
+  absl::SetProgramUsageMessage(
+      "Runs passes on an IRModule.\n  opt --in a.irpb --out b.irpb --passes=legalize,fuse-tir");
   absl::ParseCommandLine(static_cast<int>(normalized.size()), normalized.data());
   mlc::EnterUserDirectory();  // relative paths are the user's under ./bazelw run
   if (absl::Status s = mlc::ApplyResourceLimitFlag(); !s.ok()) {

@@ -15,10 +15,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "ir/graph/op.h"
+#include "ir/graph/printer.h"
 #include "ir/tir/interpreter.h"
 #include "ir/tir/stmt_tree.h"
 #include "ir/tir/tir_util.h"
-#include "ir/graph/printer.h"
 #include "passes/pass.h"
 #include "passes/pattern.h"
 
@@ -64,7 +64,8 @@ std::vector<Packing> FindPackings(const tir::PrimFunc& f) {
     }
     bool allocated_at_root = false;
     for (const tir::Buffer& a : root->block->alloc_buffers) allocated_at_root |= a.same_as(store->buffer);
-    if (!plain || param < 0 || !allocated_at_root || uses[load->buffer.get()] != 1 || uses[store->buffer.get()] < 2) continue;
+    if (!plain || param < 0 || !allocated_at_root || uses[load->buffer.get()] != 1 || uses[store->buffer.get()] < 2)
+      continue;
     out.push_back({param, store->buffer, r});
   }
   return out;
@@ -184,7 +185,8 @@ absl::StatusOr<TensorData> Pack(const Packing& p, const tir::PrimFunc& f, const 
   }
   tir::Stmt body(new tir::BlockRealizeNode(values, tir::IntImm(DataType::Bool(), 1), p.realize->block));
   for (size_t i = loop_vars.size(); i-- > 0;) {
-    body = tir::Stmt(new tir::ForNode(loop_vars[i], b->iter_vars[i].dom.min, b->iter_vars[i].dom.extent, tir::ForKind::kSerial, body));
+    body = tir::Stmt(new tir::ForNode(loop_vars[i], b->iter_vars[i].dom.min, b->iter_vars[i].dom.extent,
+                                      tir::ForKind::kSerial, body));
   }
   tir::PrimFunc copy(new tir::PrimFuncNode({f->params[p.param], p.packed}, body, {}));
   TensorData in = value, out(value.dtype(), shape);
@@ -212,9 +214,10 @@ tir::PrimFunc WithoutPackings(const tir::PrimFunc& f, const std::vector<Packing>
     if (!packed.count(a.get())) allocs.push_back(a);
   }
   const tir::BlockNode* rb = root->block.get();
-  tir::Block new_root(new tir::BlockNode(rb->name, rb->iter_vars, rb->reads, rb->writes, allocs, rb->init, rb->body, rb->annotations));
-  return tir::PrimFunc(new tir::PrimFuncNode(params, tir::Stmt(new tir::BlockRealizeNode(root->iter_values, root->predicate, new_root)),
-                                             f->attrs));
+  tir::Block new_root(
+      new tir::BlockNode(rb->name, rb->iter_vars, rb->reads, rb->writes, allocs, rb->init, rb->body, rb->annotations));
+  return tir::PrimFunc(new tir::PrimFuncNode(
+      params, tir::Stmt(new tir::BlockRealizeNode(root->iter_values, root->predicate, new_root)), f->attrs));
 }
 
 class PackConstantsPass : public FunctionPass {
@@ -250,8 +253,8 @@ class PackConstantsPass : public FunctionPass {
           for (const Packing& p : packings) {
             absl::StatusOr<relax::Expr> packed = Packed(p, f, fields[p.param]);
             if (!packed.ok()) {
-              error = absl::Status(packed.status().code(), absl::StrCat("pack-constants: @", gv->name, ": ",
-                                                                        packed.status().message()));
+              error = absl::Status(packed.status().code(),
+                                   absl::StrCat("pack-constants: @", gv->name, ": ", packed.status().message()));
               return matched;
             }
             fields[p.param] = *packed;

@@ -4,7 +4,6 @@
 #include "passes/pass.h"
 
 #include <algorithm>
-
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -95,11 +94,13 @@ absl::Status Pass::Configure(const std::map<std::string, std::string>& values) {
     if (opt == nullptr) {
       std::vector<std::string> names;
       for (const PassOptionBase* o : options_) names.push_back(absl::StrCat(o->name(), " (", o->help(), ")"));
-      return absl::InvalidArgumentError(absl::StrCat("pass ", name(), " has no option '", key, "'",
-                                                     names.empty() ? "; it takes none" : absl::StrCat("; options: ", absl::StrJoin(names, ", "))));
+      return absl::InvalidArgumentError(
+          absl::StrCat("pass ", name(), " has no option '", key, "'",
+                       names.empty() ? "; it takes none" : absl::StrCat("; options: ", absl::StrJoin(names, ", "))));
     }
     if (!opt->Parse(value)) {
-      return absl::InvalidArgumentError(absl::StrCat("pass ", name(), ": option ", key, " must be ", opt->type(), ", got '", value, "'"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("pass ", name(), ": option ", key, " must be ", opt->type(), ", got '", value, "'"));
     }
   }
   return absl::OkStatus();
@@ -112,7 +113,8 @@ absl::StatusOr<IRModule> FunctionPass::Run(const IRModule& mod) {
     if (!f.defined() || (skip_primitive() && f->IsPrimitive())) continue;
     absl::StatusOr<relax::Function> result = RunOnFunction(f, &builder);
     if (!result.ok()) {
-      return absl::Status(result.status().code(), absl::StrCat(this->name(), ": in @", name, ": ", result.status().message()));
+      return absl::Status(result.status().code(),
+                          absl::StrCat(this->name(), ": in @", name, ": ", result.status().message()));
     }
     if (!result->same_as(f)) {
       if (absl::Status s = builder.UpdateFunc(name, *result); !s.ok()) return s;
@@ -173,14 +175,16 @@ std::string PassRegistry::Describe() const {
   }
   absl::StrAppend(&out, "## Named pipelines\n\nUse a name wherever a pipeline is expected (`--passes=default`).\n\n",
                   "| name | passes | meaning |\n|---|---|---|\n");
-  for (const auto& [name, p] : pipelines_) absl::StrAppend(&out, "| `", name, "` | `", p.text, "` | ", p.description, " |\n");
+  for (const auto& [name, p] : pipelines_)
+    absl::StrAppend(&out, "| `", name, "` | `", p.text, "` | ", p.description, " |\n");
   return out;
 }
 
 namespace {
 
 absl::Status ParseInto(const std::string& text, std::vector<std::unique_ptr<Pass>>* out_ptr, int depth) {
-  if (depth > 16) return absl::InvalidArgumentError(absl::StrCat("named pipelines nest too deep (a cycle?) at \"", text, "\""));
+  if (depth > 16)
+    return absl::InvalidArgumentError(absl::StrCat("named pipelines nest too deep (a cycle?) at \"", text, "\""));
   std::vector<std::unique_ptr<Pass>>& out = *out_ptr;
   size_t i = 0;
   auto skip_space = [&] {
@@ -192,16 +196,19 @@ absl::Status ParseInto(const std::string& text, std::vector<std::unique_ptr<Pass
     size_t start = i;
     while (i < text.size() && text[i] != ',' && text[i] != '{') ++i;
     std::string name(absl::StripAsciiWhitespace(text.substr(start, i - start)));
-    if (name.empty()) return absl::InvalidArgumentError(absl::StrCat("pipeline \"", text, "\": empty pass name at offset ", start));
+    if (name.empty())
+      return absl::InvalidArgumentError(absl::StrCat("pipeline \"", text, "\": empty pass name at offset ", start));
     std::map<std::string, std::string> options;
     if (i < text.size() && text[i] == '{') {
       size_t close = text.find('}', i);
-      if (close == std::string::npos) return absl::InvalidArgumentError(absl::StrCat("pipeline \"", text, "\": '{' without '}'"));
+      if (close == std::string::npos)
+        return absl::InvalidArgumentError(absl::StrCat("pipeline \"", text, "\": '{' without '}'"));
       std::string body = text.substr(i + 1, close - i - 1);
       for (absl::string_view item : absl::StrSplit(body, ',', absl::SkipWhitespace())) {
         size_t eq = item.find('=');
         if (eq == absl::string_view::npos) {
-          return absl::InvalidArgumentError(absl::StrCat("pass ", name, ": option '", item, "' needs a value (key=value)"));
+          return absl::InvalidArgumentError(
+              absl::StrCat("pass ", name, ": option '", item, "' needs a value (key=value)"));
         }
         options[std::string(absl::StripAsciiWhitespace(item.substr(0, eq)))] =
             std::string(absl::StripAsciiWhitespace(item.substr(eq + 1)));
@@ -211,7 +218,8 @@ absl::Status ParseInto(const std::string& text, std::vector<std::unique_ptr<Pass
     }
     const std::string* named = PassRegistry::Global().FindPipeline(name);
     if (named != nullptr) {
-      if (!options.empty()) return absl::InvalidArgumentError(absl::StrCat("named pipeline ", name, " takes no options"));
+      if (!options.empty())
+        return absl::InvalidArgumentError(absl::StrCat("named pipeline ", name, " takes no options"));
       if (absl::Status s = ParseInto(*named, out_ptr, depth + 1); !s.ok()) return s;
     } else {
       absl::StatusOr<std::unique_ptr<Pass>> pass = PassRegistry::Global().Create(name);
@@ -220,7 +228,8 @@ absl::Status ParseInto(const std::string& text, std::vector<std::unique_ptr<Pass
       out.push_back(std::move(*pass));
     }
     if (i < text.size()) {
-      if (text[i] != ',') return absl::InvalidArgumentError(absl::StrCat("pipeline \"", text, "\": expected ',' at offset ", i));
+      if (text[i] != ',')
+        return absl::InvalidArgumentError(absl::StrCat("pipeline \"", text, "\": expected ',' at offset ", i));
       ++i;
     }
   }
@@ -260,8 +269,10 @@ absl::StatusOr<IRModule> RunPipeline(const IRModule& mod, const std::vector<std:
       if (absl::Status s = VerifyModule(*next); !s.ok()) {
         // Over a resource limit is the model's doing (the pass made the kernel it asked for);
         // anything else is the pass's bug.
-        if (absl::IsResourceExhausted(s)) return absl::Status(s.code(), absl::StrCat("after pass ", pass->name(), ": ", s.message()));
-        return absl::InternalError(absl::StrCat("pass ", pass->name(), " produced an ill-formed module: ", s.message()));
+        if (absl::IsResourceExhausted(s))
+          return absl::Status(s.code(), absl::StrCat("after pass ", pass->name(), ": ", s.message()));
+        return absl::InternalError(
+            absl::StrCat("pass ", pass->name(), " produced an ill-formed module: ", s.message()));
       }
     }
     bool changed = !next->SameAs(current);
@@ -277,7 +288,8 @@ absl::StatusOr<IRModule> RunPipeline(const IRModule& mod, const std::vector<std:
     if (!options.dump_dir.empty()) {
       char file[128];
       std::snprintf(file, sizeof(file), "module.%04d.after_%s.py", index, pass->name().c_str());
-      if (absl::Status s = WriteFileAtomically(absl::StrCat(options.dump_dir, "/", file), PrintModule(current)); !s.ok()) {
+      if (absl::Status s = WriteFileAtomically(absl::StrCat(options.dump_dir, "/", file), PrintModule(current));
+          !s.ok()) {
         return s;
       }
     }
@@ -298,14 +310,16 @@ absl::StatusOr<std::string> WithWeightQuantization(const std::string& pipeline, 
   }
   // prefill-entry first: it does not see through the quantized matmuls' library calls (a
   // pipeline that runs it again finds @prefill made and changes nothing).
-  return absl::StrCat("prefill-entry,quantize-weights{bits=", mode == "q8" ? 8 : 4, "},remove-unused", pipeline.empty() ? "" : ",",
-                      pipeline);
+  return absl::StrCat("prefill-entry,quantize-weights{bits=", mode == "q8" ? 8 : 4, "},remove-unused",
+                      pipeline.empty() ? "" : ",", pipeline);
 }
 
 absl::Status InsertTuningRecords(std::vector<std::unique_ptr<Pass>>* passes, const std::string& db) {
   auto at = FindDefaultSchedule(passes);
-  if (at == passes->end()) return absl::InvalidArgumentError("tuning records need a pipeline with default-schedule (they replace its rules)");
-  absl::StatusOr<std::vector<std::unique_ptr<Pass>>> apply = ParsePipeline(absl::StrCat("apply-tuning-records{db=", db, "}"));
+  if (at == passes->end())
+    return absl::InvalidArgumentError("tuning records need a pipeline with default-schedule (they replace its rules)");
+  absl::StatusOr<std::vector<std::unique_ptr<Pass>>> apply =
+      ParsePipeline(absl::StrCat("apply-tuning-records{db=", db, "}"));
   if (!apply.ok()) return apply.status();
   passes->insert(at, std::move(apply->front()));
   return absl::OkStatus();
@@ -315,7 +329,8 @@ absl::StatusOr<std::vector<std::unique_ptr<Pass>>> PipelineBeforeScheduling(cons
   absl::StatusOr<std::vector<std::unique_ptr<Pass>>> passes = ParsePipeline(pipeline);
   if (!passes.ok()) return passes.status();
   auto at = FindDefaultSchedule(&*passes);
-  if (at == passes->end()) return absl::InvalidArgumentError(absl::StrCat("the pipeline '", pipeline, "' has no default-schedule"));
+  if (at == passes->end())
+    return absl::InvalidArgumentError(absl::StrCat("the pipeline '", pipeline, "' has no default-schedule"));
   passes->erase(at, passes->end());
   // Only the kernels the model calls: fuse-tir leaves the unfused functions behind.
   absl::StatusOr<std::vector<std::unique_ptr<Pass>>> cleanup = ParsePipeline("remove-unused");

@@ -198,13 +198,13 @@ struct PipelineRegistrar {
 #define MLC_PASS_CONCAT_INNER(a, b) a##b
 #define MLC_PASS_CONCAT(a, b) MLC_PASS_CONCAT_INNER(a, b)
 /*! \brief MLC_REGISTER_PASS(MyPass): registers a default-constructible Pass subclass. */
-#define MLC_REGISTER_PASS(PassClass)                                                             \
-  static ::mlc::passes::detail::PassRegistrar MLC_PASS_CONCAT(mlc_pass_registrar_, __COUNTER__)( \
-      [] { return std::unique_ptr<::mlc::passes::Pass>(new PassClass()); })
+#define MLC_REGISTER_PASS(PassClass)                           \
+  static ::mlc::passes::detail::PassRegistrar MLC_PASS_CONCAT( \
+      mlc_pass_registrar_, __COUNTER__)([] { return std::unique_ptr<::mlc::passes::Pass>(new PassClass()); })
 /*! \brief MLC_REGISTER_PIPELINE("name", "pass,pass{k=v},...", "what it is for"). */
-#define MLC_REGISTER_PIPELINE(name, text, description)                                                 \
-  static ::mlc::passes::detail::PipelineRegistrar MLC_PASS_CONCAT(mlc_pipeline_registrar_, __COUNTER__)( \
-      name, text, description)
+#define MLC_REGISTER_PIPELINE(name, text, description)                                                              \
+  static ::mlc::passes::detail::PipelineRegistrar MLC_PASS_CONCAT(mlc_pipeline_registrar_, __COUNTER__)(name, text, \
+                                                                                                        description)
 
 }  // namespace passes
 }  // namespace mlc

@@ -94,15 +94,17 @@ class Module:
  *  the same values. Returns the module after `pipeline`, printed. */
 std::string ExpectSameConvResults(const std::vector<std::string>& convs, const std::string& pipeline) {
   const int results = static_cast<int>(convs.size());
-  std::string text = "@I.ir_module\nclass Module:\n    @R.function\n    def main():\n        with R.dataflow():\n"
-                     "            x = metadata[\"relax.expr.Constant\"][0]\n";
+  std::string text =
+      "@I.ir_module\nclass Module:\n    @R.function\n    def main():\n        with R.dataflow():\n"
+      "            x = metadata[\"relax.expr.Constant\"][0]\n";
   std::vector<std::string> names;
   for (int i = 0; i < results; ++i) {
     names.push_back(std::string(1, static_cast<char>('a' + i)));
-    absl::StrAppend(&text, "            ", names.back(), " = R.nn.conv2d(x, metadata[\"relax.expr.Constant\"][", i + 1, "], ",
-                    convs[i], ")\n");
+    absl::StrAppend(&text, "            ", names.back(), " = R.nn.conv2d(x, metadata[\"relax.expr.Constant\"][", i + 1,
+                    "], ", convs[i], ")\n");
   }
-  absl::StrAppend(&text, "            gv = (", absl::StrJoin(names, ", "), ")\n            R.output(gv)\n        return gv\n");
+  absl::StrAppend(&text, "            gv = (", absl::StrJoin(names, ", "),
+                  ")\n            R.output(gv)\n        return gv\n");
   std::mt19937 rng(11);
   std::uniform_real_distribution<double> dist(-1, 1);
   auto random = [&](std::vector<int64_t> shape) {
@@ -157,27 +159,30 @@ std::string ExpectSameConvResults(const std::vector<std::string>& convs, const s
 TEST(Passes, PruneConvTapsKeepsEveryResult) {
   // Dilated windows on a 6x6 map (centre only; centre only with stride 2, where the padding after
   // shrinks by the stride's slack; one tap dead on one side only) and one with nothing dead.
-  const std::string printed = ExpectSameConvResults({"padding=[8, 8, 8, 8], dilation=[8, 8]",
-                                                     "strides=[2, 2], padding=[6, 6, 6, 6], dilation=[6, 6]",
-                                                     "padding=[1, 4, 1, 0], dilation=[1, 4]", "padding=[1, 1, 1, 1]"},
-                                                    "prune-conv-taps");
+  const std::string printed = ExpectSameConvResults(
+      {"padding=[8, 8, 8, 8], dilation=[8, 8]", "strides=[2, 2], padding=[6, 6, 6, 6], dilation=[6, 6]",
+       "padding=[1, 4, 1, 0], dilation=[1, 4]", "padding=[1, 1, 1, 1]"},
+      "prune-conv-taps");
   EXPECT_THAT(printed, HasSubstr("padding=[0, 0, 0, 0], dilation=[1, 1]")) << printed;
   EXPECT_THAT(printed, HasSubstr("strides=[2, 2], padding=[0, 0, 0, 0], dilation=[1, 1]")) << printed;
   EXPECT_THAT(printed, HasSubstr("padding=[1, 1, 1, 1], dilation=[1, 1]")) << printed;  // d: untouched
-  EXPECT_THAT(printed, HasSubstr("padding=[1, 0, 1, 0], dilation=[1, 4]")) << printed;  // c: its first column of taps dropped
+  EXPECT_THAT(printed, HasSubstr("padding=[1, 0, 1, 0], dilation=[1, 4]"))
+      << printed;  // c: its first column of taps dropped
 }
 
 TEST(Passes, SplitConvTapsKeepsEveryResult) {
   // Windows that read padding at most (output, tap) pairs, each split into one 1x1 convolution
   // per tap: dilation 4 on a 6x6 map; stride 2 with dilation 3 (the taps' rows every other
   // input); asymmetric padding with dilation (2, 5). Then a window that is left alone.
-  const std::string printed = ExpectSameConvResults({"padding=[4, 4, 4, 4], dilation=[4, 4]",
-                                                     "strides=[2, 2], padding=[5, 5, 5, 5], dilation=[3, 3]",
-                                                     "padding=[3, 5, 1, 4], dilation=[2, 5]", "padding=[1, 1, 1, 1]"},
-                                                    "split-conv-taps");
+  const std::string printed = ExpectSameConvResults(
+      {"padding=[4, 4, 4, 4], dilation=[4, 4]", "strides=[2, 2], padding=[5, 5, 5, 5], dilation=[3, 3]",
+       "padding=[3, 5, 1, 4], dilation=[2, 5]", "padding=[1, 1, 1, 1]"},
+      "split-conv-taps");
   // a: nine taps, eight of them sliced; b and c likewise split; d untouched.
   size_t slices = 0;
-  for (size_t at = printed.find("R.strided_slice("); at != std::string::npos; at = printed.find("R.strided_slice(", at + 1)) ++slices;
+  for (size_t at = printed.find("R.strided_slice("); at != std::string::npos;
+       at = printed.find("R.strided_slice(", at + 1))
+    ++slices;
   EXPECT_GE(slices, 8u + 2u + 2u) << printed;
   EXPECT_THAT(printed, HasSubstr("d: R.Tensor((1, 4, 6, 6), dtype=\"float32\") = R.nn.conv2d(x, metadata")) << printed;
 }
@@ -268,7 +273,8 @@ TEST(PassInfrastructure, NamedPipelinesExpand) {
 TEST(PassInfrastructure, ErrorsNameTheKnownPassesAndOptions) {
   absl::StatusOr<std::vector<std::unique_ptr<Pass>>> p = ParsePipeline("legalize,fuse-opz");
   ASSERT_FALSE(p.ok());
-  EXPECT_THAT(std::string(p.status().message()), HasSubstr("unknown pass 'fuse-opz'; known passes: alter-op-layout, apply-tuning-records, bind-params"));
+  EXPECT_THAT(std::string(p.status().message()),
+              HasSubstr("unknown pass 'fuse-opz'; known passes: alter-op-layout, apply-tuning-records, bind-params"));
   EXPECT_THAT(std::string(p.status().message()), HasSubstr("named pipelines: O0, blas, default"));
   p = ParsePipeline("fuse-ops{depth=3}");
   ASSERT_FALSE(p.ok());
@@ -283,10 +289,10 @@ TEST(PassInfrastructure, ErrorsNameTheKnownPassesAndOptions) {
 }
 
 TEST(PassInfrastructure, ReferenceDocIsInSyncWithTheRegistry) {
-  absl::Status s = testing::CheckGolden("docs/passes_reference.md",
-                                        absl::StrCat("# Pass reference\n\nGenerated from the registry (`opt --list-passes`); ",
-                                                     "//passes:passes_test keeps it in sync.\n\n",
-                                                     PassRegistry::Global().Describe()));
+  absl::Status s = testing::CheckGolden(
+      "docs/passes_reference.md",
+      absl::StrCat("# Pass reference\n\nGenerated from the registry (`opt --list-passes`); ",
+                   "//passes:passes_test keeps it in sync.\n\n", PassRegistry::Global().Describe()));
   EXPECT_TRUE(s.ok()) << s;
 }
 
@@ -322,8 +328,10 @@ TEST(PassInfrastructure, VerifierRunsAfterEveryPass) {
   passes.push_back(std::make_unique<BreakingPass>());
   absl::StatusOr<IRModule> out = RunPipeline(*mod, passes);
   ASSERT_FALSE(out.ok());
-  EXPECT_THAT(std::string(out.status().message()),
-              HasSubstr("pass break-things produced an ill-formed module: in function @main, binding lv1: reference to @relu0"));
+  EXPECT_THAT(
+      std::string(out.status().message()),
+      HasSubstr(
+          "pass break-things produced an ill-formed module: in function @main, binding lv1: reference to @relu0"));
 }
 
 TEST(PatternLanguage, MatchesThroughBindingsAndAlternatives) {

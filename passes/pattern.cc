@@ -3,10 +3,9 @@
  */
 #include "passes/pattern.h"
 
-#include "ir/tir/analyzer.h"
-
 #include "ir/graph/op.h"
 #include "ir/ops/op_attrs.h"
+#include "ir/tir/analyzer.h"
 
 namespace mlc {
 namespace passes {
@@ -23,9 +22,7 @@ bool MatchInto(const Pattern& p, const relax::Expr& expr, const LookupFn& lookup
   const PatternNode* node = p.get();
   if (depth > 64) return false;
   switch (node->kind) {
-    case PatternNode::kWildcard:
-      out->Set(node, expr);
-      return true;
+    case PatternNode::kWildcard: out->Set(node, expr); return true;
     case PatternNode::kVar:
       if (expr.as<relax::VarNode>() == nullptr) return false;
       out->Set(node, expr);
@@ -169,8 +166,8 @@ const relax::TensorStructInfoNode* StaticFloat32(const relax::Expr& e, size_t ra
 }
 
 relax::Expr CallDpsPacked(const std::string& name, std::vector<relax::Expr> args, const relax::Expr& like) {
-  return relax::MakeCall(relax::GetOpOrDie("call_dps_packed"), {relax::MakeExternFunc(name), relax::MakeTuple(std::move(args))},
-                         {}, {like->struct_info()});
+  return relax::MakeCall(relax::GetOpOrDie("call_dps_packed"),
+                         {relax::MakeExternFunc(name), relax::MakeTuple(std::move(args))}, {}, {like->struct_info()});
 }
 
 std::vector<tir::PrimExpr> DimsOf(const relax::Expr& e) {

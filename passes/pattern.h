@@ -45,8 +45,8 @@ class Pattern {
 struct PatternNode {
   enum Kind { kWildcard, kVar, kConst, kOp, kCallTIR, kOr };
   Kind kind;
-  std::string name;             // operator name, or call_tir callee ("" = any)
-  std::vector<Pattern> args;    // call arguments (kOp/kCallTIR) or alternatives (kOr)
+  std::string name;           // operator name, or call_tir callee ("" = any)
+  std::vector<Pattern> args;  // call arguments (kOp/kCallTIR) or alternatives (kOr)
   bool has_args = false;
 };
 
@@ -106,7 +106,8 @@ std::optional<TensorData> PerChannelValues(const relax::Expr& e, int64_t channel
  *  `like` (the call it replaces). */
 relax::Expr CallDpsPacked(const std::string& name, std::vector<relax::Expr> args, const relax::Expr& like);
 
-using RewriteFn = std::function<relax::Expr(const relax::Expr& matched, const Match& match, relax::BlockBuilder* builder)>;
+using RewriteFn =
+    std::function<relax::Expr(const relax::Expr& matched, const Match& match, relax::BlockBuilder* builder)>;
 absl::StatusOr<relax::Function> Rewrite(const Pattern& pattern, const relax::Function& func, const RewriteFn& rewrite,
                                         relax::BlockBuilder* builder);
 

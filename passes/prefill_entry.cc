@@ -45,8 +45,8 @@ constexpr const char* kPrefill = "prefill";
  *  row of the operands that have the axis: the slice moves through them. */
 const std::set<std::string>& ElementwiseOps() {
   static const auto* ops = new std::set<std::string>{
-      "add", "subtract", "multiply", "divide", "power", "maximum", "minimum", "ewise_fma", "sqrt", "exp", "log",
-      "negative", "sigmoid", "tanh", "erf", "nn.relu", "astype", "cos", "sin", "abs"};
+      "add", "subtract", "multiply", "divide", "power", "maximum", "minimum", "ewise_fma", "sqrt", "exp",
+      "log", "negative", "sigmoid",  "tanh",   "erf",   "nn.relu", "astype",  "cos",       "sin",  "abs"};
   return *ops;
 }
 
@@ -112,7 +112,7 @@ size_t RankOf(const relax::VarNode* v) {
  *  value used whole as well (the residual stream that the next block's attention reads) is
  *  sliced where it is, never recomputed for one row. */
 std::set<const relax::VarNode*> NeededForTheLastRowOnly(const relax::Function& main, const relax::VarNode* logits,
-                                                         const tir::PrimExpr& seq) {
+                                                        const tir::PrimExpr& seq) {
   std::vector<const relax::VarBindingNode*> bindings;
   for (const relax::BindingBlock& block : main->body->blocks) {
     for (const relax::VarBinding& b : block->bindings) bindings.push_back(b.get());
@@ -176,7 +176,8 @@ class LastRowRewriter : public relax::ExprMutator {
     if (memo != last_rows_.end()) return memo->second;
     auto bound = values_.find(var);
     const auto* call = bound == values_.end() ? nullptr : bound->second.as<relax::CallNode>();
-    relax::Expr value = call != nullptr && last_only_.count(var) ? SlicedCall(var, call) : TailSlice(VisitExpr(relax::Var(var)));
+    relax::Expr value =
+        call != nullptr && last_only_.count(var) ? SlicedCall(var, call) : TailSlice(VisitExpr(relax::Var(var)));
     relax::Var row = Emit(value, var->name_hint + "_last");
     last_rows_[var] = row;
     return row;
@@ -201,7 +202,8 @@ std::optional<std::pair<const relax::VarNode*, tir::PrimExpr>> DecoderLogits(con
   const auto* ids = main->params[0]->struct_info().as<relax::TensorStructInfoNode>();
   if (ids == nullptr || ids->dtype != DataType::Int64() || !ids->HasKnownShape()) return std::nullopt;
   const std::vector<tir::PrimExpr> id_dims = ids->Dims();
-  if (id_dims.size() != 2 || !tir::IsConstInt(id_dims[0], 1) || tir::AsConstInt(id_dims[1]) != nullptr) return std::nullopt;
+  if (id_dims.size() != 2 || !tir::IsConstInt(id_dims[0], 1) || tir::AsConstInt(id_dims[1]) != nullptr)
+    return std::nullopt;
   const auto* result = main->body->body.as<relax::VarNode>();
   if (result == nullptr) return std::nullopt;
   std::map<const relax::VarNode*, relax::Expr> values;
@@ -231,10 +233,14 @@ class PrefillEntryPass : public Pass {
  public:
   std::string name() const override { return "prefill-entry"; }
   std::string description() const override {
-    return "A decoder's prompt entry point: adds @prefill, main computing the logits of the last position only (the slice "
-           "moved up through the row-wise operators whose values only the last row needs: the head, the final norm, the "
-           "last block's feed-forward network), the caches as main. Applies when main takes int64 ids [1, seq] first and "
-           "returns logits [1, seq, vocab] (or a tuple of them first); the generator runs prompts through @prefill. Run "
+    return "A decoder's prompt entry point: adds @prefill, main computing the logits of the last position only (the "
+           "slice "
+           "moved up through the row-wise operators whose values only the last row needs: the head, the final norm, "
+           "the "
+           "last block's feed-forward network), the caches as main. Applies when main takes int64 ids [1, seq] first "
+           "and "
+           "returns logits [1, seq, vocab] (or a tuple of them first); the generator runs prompts through @prefill. "
+           "Run "
            "before quantize-weights.";
   }
 
@@ -243,7 +249,8 @@ class PrefillEntryPass : public Pass {
     if (!main.defined() || mod.Contains(kPrefill)) return mod;
     std::optional<std::pair<const relax::VarNode*, tir::PrimExpr>> logits = DecoderLogits(main);
     if (!logits) return mod;
-    LastRowRewriter rewriter(logits->first, logits->second, NeededForTheLastRowOnly(main, logits->first, logits->second));
+    LastRowRewriter rewriter(logits->first, logits->second,
+                             NeededForTheLastRowOnly(main, logits->first, logits->second));
     absl::StatusOr<relax::Function> prefill = rewriter.VisitFunction(main);
     if (!prefill.ok()) return prefill.status();
     Attrs attrs = (*prefill)->attrs;

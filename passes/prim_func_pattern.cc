@@ -1,9 +1,9 @@
 /*! \file prim_func_pattern.cc */
 #include "passes/prim_func_pattern.h"
 
-#include "passes/schedule/rules/rules.h"
 #include "ir/tir/stmt_tree.h"
 #include "ir/tir/tir_functor.h"
+#include "passes/schedule/rules/rules.h"
 
 namespace mlc {
 namespace passes {
@@ -51,7 +51,8 @@ bool SumOfProducts(const tir::BufferStoreNode* store) {
     if (const auto* c = e.as<tir::CastNode>()) return c->value.as<tir::BufferLoadNode>();
     return e.as<tir::BufferLoadNode>();
   };
-  return mul != nullptr && add->a.as<tir::BufferLoadNode>() != nullptr && load(mul->a) != nullptr && load(mul->b) != nullptr;
+  return mul != nullptr && add->a.as<tir::BufferLoadNode>() != nullptr && load(mul->a) != nullptr &&
+         load(mul->b) != nullptr;
 }
 
 }  // namespace
@@ -73,7 +74,8 @@ OpPattern PrimFuncPattern(const tir::PrimFunc& func) {
     if (!tir::IsSpatialBlock(block)) return OpPattern::kOpaque;
     // The store at the block's iteration variables, each once, in order.
     bool plain = store->indices.size() == block->iter_vars.size();
-    for (size_t d = 0; plain && d < store->indices.size(); ++d) plain = store->indices[d].same_as(block->iter_vars[d].var);
+    for (size_t d = 0; plain && d < store->indices.size(); ++d)
+      plain = store->indices[d].same_as(block->iter_vars[d].var);
     kind = std::max(kind, plain ? SpatialPattern(block, store) : OpPattern::kInjective);
   }
   return kind;

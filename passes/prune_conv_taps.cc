@@ -27,8 +27,8 @@ namespace passes {
 namespace {
 
 /*! \brief The live taps [first, last] of one spatial axis, or nullopt when none is dead. */
-std::optional<std::pair<int64_t, int64_t>> LiveTaps(int64_t size, int64_t kernel, int64_t stride, int64_t dilation, int64_t pad_before,
-                                                    int64_t outputs) {
+std::optional<std::pair<int64_t, int64_t>> LiveTaps(int64_t size, int64_t kernel, int64_t stride, int64_t dilation,
+                                                    int64_t pad_before, int64_t outputs) {
   auto live = [&](int64_t k) {
     for (int64_t o = 0; o < outputs; ++o) {
       int64_t at = o * stride + k * dilation - pad_before;
@@ -47,8 +47,10 @@ class PruneConvTapsPass : public FunctionPass {
  public:
   std::string name() const override { return "prune-conv-taps"; }
   std::string description() const override {
-    return "Drops the taps of a conv2d window (constant float32 weights, default layouts) that read only padding at every "
-           "output position (a dilated convolution on a map smaller than its reach), slicing the weight and the padding.";
+    return "Drops the taps of a conv2d window (constant float32 weights, default layouts) that read only padding at "
+           "every "
+           "output position (a dilated convolution on a map smaller than its reach), slicing the weight and the "
+           "padding.";
   }
 
  protected:
@@ -85,7 +87,8 @@ class PruneConvTapsPass : public FunctionPass {
             // where the stride's rounding leaves room (a negative need is none).
             int64_t after = std::max<int64_t>(
                 0, (outputs[d] - 1) * attrs->strides[d] + attrs->dilation[d] * (kept - 1) + 1 - xs[2 + d] - before);
-            int64_t kept_outputs = (xs[2 + d] + before + after - attrs->dilation[d] * (kept - 1) - 1) / attrs->strides[d] + 1;
+            int64_t kept_outputs =
+                (xs[2 + d] + before + after - attrs->dilation[d] * (kept - 1) - 1) / attrs->strides[d] + 1;
             if (before < 0 || kept_outputs != outputs[d]) return matched;  // the live taps would need a crop
             out.padding[d] = before;
             out.padding[d + 2] = after;

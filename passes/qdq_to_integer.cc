@@ -64,10 +64,12 @@ std::optional<TensorData> QuantizedWeight(const relax::Expr& e, int64_t channel_
   const auto* call = e.as<relax::CallNode>();
   const auto* w = call ? call->args[0].as<relax::ConstantNode>() : nullptr;
   absl::StatusOr<relax::QuantizeAttrs> attrs = relax::ParseAttrs<relax::QuantizeAttrs>(call ? call->attrs : Attrs{});
-  if (w == nullptr || !attrs.ok() || attrs->out_dtype != DataType::Int(8) || w->data.dtype() != DataType::Float32()) return std::nullopt;
+  if (w == nullptr || !attrs.ok() || attrs->out_dtype != DataType::Int(8) || w->data.dtype() != DataType::Float32())
+    return std::nullopt;
   std::optional<std::vector<double>> scale = ConstantValues(call->args[1]), zero = ConstantValues(call->args[2]);
   const std::vector<int64_t>& shape = w->data.shape();
-  if (!scale || !zero || static_cast<int64_t>(shape.size()) <= channel_axis || scale->size() != zero->size()) return std::nullopt;
+  if (!scale || !zero || static_cast<int64_t>(shape.size()) <= channel_axis || scale->size() != zero->size())
+    return std::nullopt;
   const int64_t channels = static_cast<int64_t>(scale->size());
   if (channels != 1 && (channels != shape[channel_axis] || NormalizedAxis(attrs->axis, shape.size()) != channel_axis)) {
     return std::nullopt;
@@ -99,7 +101,8 @@ struct WeightRows {
  *  scales must lie along it and every zero point must be 0. */
 std::optional<WeightRows> MakeWeightRows(const relax::Expr& w_int, const relax::CallNode& w_dq, int64_t channel_axis) {
   std::optional<TensorData> wc = QuantizedWeight(w_int, channel_axis);
-  if (!wc || wc->dtype() != DataType::Int(8) || static_cast<int64_t>(wc->shape().size()) <= channel_axis) return std::nullopt;
+  if (!wc || wc->dtype() != DataType::Int(8) || static_cast<int64_t>(wc->shape().size()) <= channel_axis)
+    return std::nullopt;
   if (channel_axis == 1 && wc->shape().size() != 2) return std::nullopt;
   std::optional<std::vector<double>> w_scale = ConstantValues(w_dq.args[1]), w_zero = ConstantValues(w_dq.args[2]);
   if (!w_scale || !w_zero) return std::nullopt;
@@ -112,14 +115,16 @@ std::optional<WeightRows> MakeWeightRows(const relax::Expr& w_int, const relax::
   rows.k = wc->NumElements() / rows.f;
   if (w_scale->size() != 1) {
     absl::StatusOr<relax::DequantizeAttrs> attrs = relax::ParseAttrs<relax::DequantizeAttrs>(w_dq.attrs);
-    if (static_cast<int64_t>(w_scale->size()) != rows.f || !attrs.ok() || NormalizedAxis(attrs->axis, ws.size()) != channel_axis) {
+    if (static_cast<int64_t>(w_scale->size()) != rows.f || !attrs.ok() ||
+        NormalizedAxis(attrs->axis, ws.size()) != channel_axis) {
       return std::nullopt;
     }
   }
   const int8_t* src = wc->data_as<int8_t>();
   rows.taps.resize(rows.f * rows.k);
   for (int64_t o = 0; o < rows.f; ++o) {
-    for (int64_t i = 0; i < rows.k; ++i) rows.taps[o * rows.k + i] = channel_axis == 0 ? src[o * rows.k + i] : src[i * rows.f + o];
+    for (int64_t i = 0; i < rows.k; ++i)
+      rows.taps[o * rows.k + i] = channel_axis == 0 ? src[o * rows.k + i] : src[i * rows.f + o];
     rows.scale.push_back(static_cast<float>((*w_scale)[w_scale->size() == 1 ? 0 : o]));
   }
   return rows;
@@ -235,7 +240,8 @@ class QdqToIntegerPass : public FunctionPass {
   std::string name() const override { return "qdq-to-integer"; }
   std::string description() const override {
     return "Rewrites nn.conv2d (groups 1), nn.dense and matmul (by a constant matrix) of dequantized uint8/int8 "
-           "activations (scalar scale and zero point) and a dequantized int8 constant weight (symmetric, per tensor or per "
+           "activations (scalar scale and zero point) and a dequantized int8 constant weight (symmetric, per tensor or "
+           "per "
            "output channel), with its constant per-channel bias add and ReLU, into one R.call_dps_packed of "
            "mlc.int8.conv2d or mlc.int8.dense: int8 products accumulated in int32 (AVX-512 VNNI where the CPU has it), "
            "scaled to float once. For a target without VNNI the convolution's weight is stored as int16, the form its "
@@ -262,7 +268,7 @@ class QdqToIntegerPass : public FunctionPass {
 
  private:
   static absl::StatusOr<relax::Function> RewriteForm(const relax::Function& func, bool with_bias, bool with_relu,
-                                                    bool int16_conv_weights, relax::BlockBuilder* builder) {
+                                                     bool int16_conv_weights, relax::BlockBuilder* builder) {
     std::map<const relax::VarNode*, int> uses = CountVarUses(func);
     const QdqPatterns p;
     Pattern top = with_relu ? IsOp("nn.relu")({p.add}) : with_bias ? p.add : p.product;
@@ -280,24 +286,27 @@ class QdqToIntegerPass : public FunctionPass {
             const auto* add_call = (bias_first ? m[p.add_left] : m[p.add_right]).as<relax::CallNode>();
             if (!single_use(add_call->args[bias_first ? 1 : 0])) return matched;
           }
-          std::optional<relax::Expr> rewritten = m[p.conv].defined() ? RewriteConv(matched, m, p, with_bias, with_relu, int16_conv_weights)
-                                                                     : RewriteLinear(matched, m, p, with_bias, with_relu);
+          std::optional<relax::Expr> rewritten =
+              m[p.conv].defined() ? RewriteConv(matched, m, p, with_bias, with_relu, int16_conv_weights)
+                                  : RewriteLinear(matched, m, p, with_bias, with_relu);
           return rewritten ? *rewritten : matched;
         },
         builder);
   }
 
   /*! \brief The match as one mlc.int8.conv2d, or nullopt when the kernel does not take it. */
-  static std::optional<relax::Expr> RewriteConv(const relax::Expr& matched, const Match& m, const QdqPatterns& p, bool with_bias,
-                                                bool with_relu, bool int16_weight) {
-    absl::StatusOr<relax::Conv2DAttrs> attrs = relax::ParseAttrs<relax::Conv2DAttrs>(m[p.conv].as<relax::CallNode>()->attrs);
-    if (!attrs.ok() || attrs->groups != 1 || !attrs->IsDefaultLayout() || !StaticFloat32(matched, 4)) return std::nullopt;
+  static std::optional<relax::Expr> RewriteConv(const relax::Expr& matched, const Match& m, const QdqPatterns& p,
+                                                bool with_bias, bool with_relu, bool int16_weight) {
+    absl::StatusOr<relax::Conv2DAttrs> attrs =
+        relax::ParseAttrs<relax::Conv2DAttrs>(m[p.conv].as<relax::CallNode>()->attrs);
+    if (!attrs.ok() || attrs->groups != 1 || !attrs->IsDefaultLayout() || !StaticFloat32(matched, 4))
+      return std::nullopt;
     const relax::CallNode& w_dq = *m[p.w_dq].as<relax::CallNode>();
     const auto* xt = m[p.xq]->struct_info().as<relax::TensorStructInfoNode>();
     std::optional<WeightRows> w = MakeWeightRows(p.WeightInt(m), w_dq, /*channel_axis=*/0);
     const auto* wt = w_dq.struct_info().as<relax::TensorStructInfoNode>();
-    if (!w || xt == nullptr || !xt->shape || xt->shape->size() != 4 || wt == nullptr || !wt->shape || wt->shape->size() != 4 ||
-        (*wt->shape)[1] != (*xt->shape)[1]) {
+    if (!w || xt == nullptr || !xt->shape || xt->shape->size() != 4 || wt == nullptr || !wt->shape ||
+        wt->shape->size() != 4 || (*wt->shape)[1] != (*xt->shape)[1]) {
       return std::nullopt;
     }
     std::optional<TensorData> b;
@@ -309,10 +318,11 @@ class QdqToIntegerPass : public FunctionPass {
     geometry.insert(geometry.end(), attrs->padding.begin(), attrs->padding.end());
     geometry.insert(geometry.end(), attrs->dilation.begin(), attrs->dilation.end());
     geometry.insert(geometry.end(), {ws[2], ws[3], ops->zero_point, with_relu ? 1 : 0});
-    return CallDpsPacked("mlc.int8.conv2d",
-                         {m[p.xq], relax::MakeConstant(ConvWeight(*w, int16_weight)), relax::MakeConstant(Int64Tensor(geometry)),
-                          relax::MakeConstant(ops->compensation), relax::MakeConstant(ops->scale), relax::MakeConstant(ops->bias)},
-                         matched);
+    return CallDpsPacked(
+        "mlc.int8.conv2d",
+        {m[p.xq], relax::MakeConstant(ConvWeight(*w, int16_weight)), relax::MakeConstant(Int64Tensor(geometry)),
+         relax::MakeConstant(ops->compensation), relax::MakeConstant(ops->scale), relax::MakeConstant(ops->bias)},
+        matched);
   }
 
   /*! \brief The match (nn.dense or matmul by a constant matrix) as one mlc.int8.dense, or nullopt
@@ -323,7 +333,8 @@ class QdqToIntegerPass : public FunctionPass {
     // The weight's output channels lie along axis 0, or along axis 1 of a matmul's [K, F].
     const int64_t channel_axis = m[p.matmul].defined() ? 1 : 0;
     if (m[p.w_transposed].defined()) {
-      absl::StatusOr<relax::PermuteDimsAttrs> t = relax::ParseAttrs<relax::PermuteDimsAttrs>(m[p.w_transposed].as<relax::CallNode>()->attrs);
+      absl::StatusOr<relax::PermuteDimsAttrs> t =
+          relax::ParseAttrs<relax::PermuteDimsAttrs>(m[p.w_transposed].as<relax::CallNode>()->attrs);
       if (!t.ok() || (!t->axes.empty() && t->axes != std::vector<int64_t>{1, 0})) return std::nullopt;
     }
     const auto* wt = w_dq.struct_info().as<relax::TensorStructInfoNode>();
@@ -336,10 +347,12 @@ class QdqToIntegerPass : public FunctionPass {
     if (with_bias && !(b = LastAxisValues(m[p.bias], w->f))) return std::nullopt;
     std::optional<IntegerOperands> ops = MakeOperands(m[p.xq], m[p.sx], m[p.zx], *w, b);
     if (!ops) return std::nullopt;
-    return CallDpsPacked("mlc.int8.dense",
-                         {m[p.xq], relax::MakeConstant(DenseWeight(*w)), relax::MakeConstant(Int64Tensor({ops->zero_point, with_relu ? 1 : 0})),
-                          relax::MakeConstant(ops->compensation), relax::MakeConstant(ops->scale), relax::MakeConstant(ops->bias)},
-                         matched);
+    return CallDpsPacked(
+        "mlc.int8.dense",
+        {m[p.xq], relax::MakeConstant(DenseWeight(*w)),
+         relax::MakeConstant(Int64Tensor({ops->zero_point, with_relu ? 1 : 0})), relax::MakeConstant(ops->compensation),
+         relax::MakeConstant(ops->scale), relax::MakeConstant(ops->bias)},
+        matched);
   }
 };
 

@@ -74,7 +74,8 @@ class QuantizeWeightsPass : public FunctionPass {
   std::string description() const override {
     return "Quantized weights: matmul and nn.dense by a float32 constant matrix become one R.call_dps_packed of "
            "mlc.wq.matmul on int8 (bits=8) or int4 (bits=4) codes with an fp16 scale per group of k per output column "
-           "(llama.cpp's Q8_0 / Q4_0; the kernel quantizes the activations per block of 32 and multiplies in integers), and "
+           "(llama.cpp's Q8_0 / Q4_0; the kernel quantizes the activations per block of 32 and multiplies in "
+           "integers), and "
            "take of a constant embedding table one of mlc.wq.take, sharing the quantized copy of a head tied to it. "
            "Matrices whose K is not a multiple of the group stay float. Run before fold-constant.";
   }
@@ -82,14 +83,16 @@ class QuantizeWeightsPass : public FunctionPass {
  protected:
   bool skip_primitive() const override { return true; }
   absl::StatusOr<relax::Function> RunOnFunction(const relax::Function& f, relax::BlockBuilder* bb) override {
-    if (absl::Status s = CheckWeightFormat(static_cast<int>(*bits_), *group_); !s.ok()) return s;  // the framework names the pass
+    if (absl::Status s = CheckWeightFormat(static_cast<int>(*bits_), *group_); !s.ok())
+      return s;  // the framework names the pass
     // Embedding tables first, while the head's matmul can still be found (its quantized copy is
     // then the one the table shares).
     absl::StatusOr<relax::Function> with_tables = QuantizeTables(f, bb);
     if (!with_tables.ok()) return with_tables.status();
     Pattern x = Wildcard(), w = IsConst(), wt = IsConst();
     Pattern transposed = IsOp("permute_dims")({wt});
-    Pattern matmul = IsOp("matmul")({x, w}), matmul_t = IsOp("matmul")({x, transposed}), dense = IsOp("nn.dense")({x, wt});
+    Pattern matmul = IsOp("matmul")({x, w}), matmul_t = IsOp("matmul")({x, transposed}),
+            dense = IsOp("nn.dense")({x, wt});
     return Rewrite(
         matmul | matmul_t | dense, *with_tables,
         [&](const relax::Expr& matched, const Match& m, relax::BlockBuilder*) -> relax::Expr {
@@ -143,8 +146,9 @@ class QuantizeWeightsPass : public FunctionPass {
           auto attrs = relax::ParseAttrs<relax::AxisAttrs>(matched.as<relax::CallNode>()->attrs);
           const auto* e = m[table].as<relax::ConstantNode>();
           const auto* it = m[ids]->struct_info().as<relax::TensorStructInfoNode>();
-          if (!attrs.ok() || attrs->axis != 0 || e->data.dtype() != DataType::Float32() || e->data.shape().size() != 2 ||
-              it == nullptr || (it->dtype != DataType::Int64() && it->dtype != DataType::Int32())) {
+          if (!attrs.ok() || attrs->axis != 0 || e->data.dtype() != DataType::Float32() ||
+              e->data.shape().size() != 2 || it == nullptr ||
+              (it->dtype != DataType::Int64() && it->dtype != DataType::Int32())) {
             return matched;
           }
           const int64_t v = e->data.shape()[0], d = e->data.shape()[1];
@@ -159,7 +163,8 @@ class QuantizeWeightsPass : public FunctionPass {
           }
           if (!q) q = Quantized(e, /*transposed=*/true);
           if (!q) return matched;
-          return CallDpsPacked("mlc.wq.take", {m[ids], q->first, q->second, relax::MakeConstant(Int64Tensor({v}))}, matched);
+          return CallDpsPacked("mlc.wq.take", {m[ids], q->first, q->second, relax::MakeConstant(Int64Tensor({v}))},
+                               matched);
         },
         bb);
   }

@@ -12,7 +12,6 @@
 #include "ir/graph/expr_functor.h"
 #include "ir/graph/op.h"
 #include "passes/pass.h"
-#include "passes/pass.h"
 
 namespace mlc {
 namespace passes {
@@ -101,8 +100,10 @@ class RemoveUnusedPass : public Pass {
     }
     IRModule out = mod;
     for (const auto& [name, func] : cleaned) {
-      if (!reachable.count(name)) out.Remove(name);
-      else if (!func.same_as(mod.Lookup(name))) out.Add(name, func);
+      if (!reachable.count(name))
+        out.Remove(name);
+      else if (!func.same_as(mod.Lookup(name)))
+        out.Add(name, func);
     }
     return out;
   }

@@ -24,18 +24,22 @@ bool ConstantDim(const tir::PrimExpr& e, int64_t* value) {
 }  // namespace
 
 RepeatKvPattern::RepeatKvPattern(Pattern repeated)
-    : k(std::move(repeated)), expand(IsOp("reshape")({k})), repeat(IsOp("broadcast_to")({expand})), rep(IsOp("reshape")({repeat})) {}
+    : k(std::move(repeated)),
+      expand(IsOp("reshape")({k})),
+      repeat(IsOp("broadcast_to")({expand})),
+      rep(IsOp("reshape")({repeat})) {}
 
 std::optional<HeadRepeat> MatchHeadRepeat(const Match& m, const RepeatKvPattern& pattern) {
-  const std::vector<tir::PrimExpr> kd = DimsOf(m[pattern.k]), ed = DimsOf(m[pattern.expand]), bd = DimsOf(m[pattern.repeat]),
-                                   rd = DimsOf(m[pattern.rep]);
+  const std::vector<tir::PrimExpr> kd = DimsOf(m[pattern.k]), ed = DimsOf(m[pattern.expand]),
+                                   bd = DimsOf(m[pattern.repeat]), rd = DimsOf(m[pattern.rep]);
   const size_t n = kd.size();
   if (n < 3 || ed.size() != n + 1 || bd.size() != n + 1 || rd.size() != n) return std::nullopt;
   // k [..., KV, S, D] -> [..., KV, 1, S, D] -> [..., KV, G, S, D] -> [..., KV*G, S, D].
   HeadRepeat r;
   int64_t one = 0, heads = 0;
-  if (!ConstantDim(kd[n - 3], &r.kv_heads) || !ConstantDim(ed[n - 2], &one) || one != 1 || !ConstantDim(bd[n - 2], &r.groups) ||
-      r.groups < 2 || !ConstantDim(rd[n - 3], &heads) || heads != r.kv_heads * r.groups) {
+  if (!ConstantDim(kd[n - 3], &r.kv_heads) || !ConstantDim(ed[n - 2], &one) || one != 1 ||
+      !ConstantDim(bd[n - 2], &r.groups) || r.groups < 2 || !ConstantDim(rd[n - 3], &heads) ||
+      heads != r.kv_heads * r.groups) {
     return std::nullopt;
   }
   for (size_t i = 0; i + 2 < n; ++i) {

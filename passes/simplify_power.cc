@@ -51,7 +51,8 @@ class SimplifyPowerPass : public FunctionPass {
   static bool StructuralEqualSInfo(const relax::Expr& a, const relax::Expr& b) {
     const auto* ta = a->struct_info().as<relax::TensorStructInfoNode>();
     const auto* tb = b->struct_info().as<relax::TensorStructInfoNode>();
-    if (ta == nullptr || tb == nullptr || ta->dtype != tb->dtype || !ta->HasKnownShape() || ta->ndim != tb->ndim) return false;
+    if (ta == nullptr || tb == nullptr || ta->dtype != tb->dtype || !ta->HasKnownShape() || ta->ndim != tb->ndim)
+      return false;
     if (ta->shape && tb->shape) return *ta->shape == *tb->shape;
     std::vector<tir::PrimExpr> da = ta->Dims(), db = tb->Dims();
     for (size_t i = 0; i < da.size(); ++i) {

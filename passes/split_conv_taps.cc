@@ -56,8 +56,10 @@ class SplitConvTapsPass : public FunctionPass {
  public:
   std::string name() const override { return "split-conv-taps"; }
   std::string description() const override {
-    return "A conv2d (constant float32 weights, default layouts, one group) whose window reads padding at more than half "
-           "of its (output, tap) pairs becomes one 1x1 convolution per tap over the outputs where the tap reads the map, "
+    return "A conv2d (constant float32 weights, default layouts, one group) whose window reads padding at more than "
+           "half "
+           "of its (output, tap) pairs becomes one 1x1 convolution per tap over the outputs where the tap reads the "
+           "map, "
            "padded to the output and summed (a dilated convolution on a small map).";
   }
 
@@ -82,7 +84,8 @@ class SplitConvTapsPass : public FunctionPass {
           for (int d = 0; d < 2; ++d) {
             if (outputs[d] < 1) return matched;
             for (int64_t k = 0; k < ws[2 + d]; ++k) {
-              ranges[d].push_back(LiveRange(k, xs[2 + d], attrs->strides[d], attrs->dilation[d], attrs->padding[d], outputs[d]));
+              ranges[d].push_back(
+                  LiveRange(k, xs[2 + d], attrs->strides[d], attrs->dilation[d], attrs->padding[d], outputs[d]));
               live[d] += ranges[d].back().size();
             }
           }
@@ -109,10 +112,13 @@ class SplitConvTapsPass : public FunctionPass {
               float* dst = static_cast<float*>(tap.mutable_data());
               for (int64_t oi = 0; oi < ws[0] * ws[1]; ++oi) dst[oi] = src[(oi * ws[2] + kh) * ws[3] + kw];
               // Nested calls: the mutator binds each (ExprMutator::Flatten), in this order.
-              const bool whole = slice.begin == std::vector<int64_t>{0, 0} && slice.end == std::vector<int64_t>{xs[2], xs[3]} &&
+              const bool whole = slice.begin == std::vector<int64_t>{0, 0} &&
+                                 slice.end == std::vector<int64_t>{xs[2], xs[3]} &&
                                  slice.strides == std::vector<int64_t>{1, 1};
-              relax::Expr window = whole ? m[x] : relax::MakeCall(relax::GetOpOrDie("strided_slice"), {m[x]}, relax::ToAttrs(slice));
-              relax::Expr placed = relax::MakeCall(call->op, {window, relax::MakeConstant(tap)}, relax::ToAttrs(pointwise));
+              relax::Expr window =
+                  whole ? m[x] : relax::MakeCall(relax::GetOpOrDie("strided_slice"), {m[x]}, relax::ToAttrs(slice));
+              relax::Expr placed =
+                  relax::MakeCall(call->op, {window, relax::MakeConstant(tap)}, relax::ToAttrs(pointwise));
               if (rh.size() != outputs[0] || rw.size() != outputs[1]) {
                 relax::PadAttrs pad;
                 pad.pad_width = {0, 0, 0, 0, rh.begin, outputs[0] - rh.end, rw.begin, outputs[1] - rw.end};

@@ -86,8 +86,8 @@ std::optional<SplitPlan> PlanMaxPool2d(const relax::CallNode& call, const relax:
     for (int d = 0; d < 2; ++d) {
       const int axis = layout->PositionOf(d == 0 ? 'H' : 'W');
       if (axis < 0) return std::nullopt;
-      padding[2 + d] = relax::TrailingPaddingFor((*y->shape)[axis], (*x.shape)[axis], padding[d], padding[2 + d], attrs->pool_size[d],
-                                                 attrs->dilation[d], attrs->strides[d]);
+      padding[2 + d] = relax::TrailingPaddingFor((*y->shape)[axis], (*x.shape)[axis], padding[d], padding[2 + d],
+                                                 attrs->pool_size[d], attrs->dilation[d], attrs->strides[d]);
     }
   }
   if (!HasPadding(padding)) return std::nullopt;

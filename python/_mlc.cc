@@ -14,22 +14,22 @@
 
 #include <cstring>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
-#include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "codegen/build.h"
-#include "ir/graph/shape_bounds.h"
 #include "frontend/onnx/onnx_importer.h"
 #include "frontend/torch/fx_importer.h"
 #include "frontend/tvmscript.h"
 #include "ir/graph/printer.h"
 #include "ir/graph/serialize.h"
-#include "ir/target/target.h"
+#include "ir/graph/shape_bounds.h"
 #include "ir/graph/verifier.h"
+#include "ir/target/target.h"
 #include "passes/bind_params.h"
 #include "passes/pass.h"
 #include "support/cpu_features.h"
@@ -63,12 +63,9 @@ void Check(const absl::Status& s) {
     case absl::StatusCode::kNotFound:  // an unknown pass, function, file
     case absl::StatusCode::kDataLoss:  // a damaged or foreign file
       throw py::value_error(message);
-    case absl::StatusCode::kUnimplemented:
-      throw std::runtime_error(absl::StrCat("not supported: ", message));
-    case absl::StatusCode::kResourceExhausted:
-      throw std::runtime_error(absl::StrCat("resource limit: ", message));
-    default:
-      throw std::runtime_error(message);
+    case absl::StatusCode::kUnimplemented: throw std::runtime_error(absl::StrCat("not supported: ", message));
+    case absl::StatusCode::kResourceExhausted: throw std::runtime_error(absl::StrCat("resource limit: ", message));
+    default: throw std::runtime_error(message);
   }
 }
 
@@ -89,7 +86,8 @@ DLDataType DLTypeOf(const py::dtype& dt) {
     case 'u': return {kDLUInt, bits, 1};
     case 'b': return {vm::kDLBoolCode, 8, 1};
     default:
-      throw py::type_error(absl::StrCat("arrays of dtype ", std::string(py::str(static_cast<const py::handle&>(dt))), " are not supported"));
+      throw py::type_error(absl::StrCat("arrays of dtype ", std::string(py::str(static_cast<const py::handle&>(dt))),
+                                        " are not supported"));
   }
 }
 
@@ -171,7 +169,8 @@ Module RunPasses(const Module& in, const std::string& pipeline, const std::strin
   return {Value(passes::RunPipeline(mod, passes))};
 }
 
-py::bytes BuildExecutable(const Module& m, const std::string& sign_key, const std::map<std::string, int64_t>& upper_bounds) {
+py::bytes BuildExecutable(const Module& m, const std::string& sign_key,
+                          const std::map<std::string, int64_t>& upper_bounds) {
   std::string bytes;
   {
     py::gil_scoped_release release;
@@ -200,8 +199,8 @@ py::bytes MergeExecutables(const std::vector<std::string>& executables, const st
   return py::bytes(bytes);
 }
 
-py::list Tune(const Module& m, const std::string& db_path, const std::string& target, const std::string& pipeline, int trials,
-              double time_budget, uint64_t seed) {
+py::list Tune(const Module& m, const std::string& db_path, const std::string& target, const std::string& pipeline,
+              int trials, double time_budget, uint64_t seed) {
   tune::TuneOptions options;
   options.trials = trials;
   options.time_budget = time_budget;
@@ -251,8 +250,8 @@ class Executable {
 
   /*! \brief Generates tokens with a decoder (vm/generation.h); `on_token` (or None) is called
    *  with each id as it is chosen. Returns (ids, prefill seconds, decode seconds). */
-  py::tuple Generate(const std::string& func, const std::vector<int64_t>& prompt, int max_new_tokens, double temperature,
-                     int top_k, uint64_t seed, int64_t stop_id, py::object on_token) {
+  py::tuple Generate(const std::string& func, const std::vector<int64_t>& prompt, int max_new_tokens,
+                     double temperature, int top_k, uint64_t seed, int64_t stop_id, py::object on_token) {
     vm::GenerationOptions options;
     options.max_new_tokens = max_new_tokens;
     options.temperature = temperature;
@@ -270,7 +269,8 @@ class Executable {
       py::gil_scoped_release release;
       std::lock_guard<std::mutex> lock(mu_);
       absl::StatusOr<vm::Generator> generator = vm::Generator::Create(vm_.get(), func);
-      r = generator.ok() ? generator->Generate(prompt, options) : absl::StatusOr<vm::GenerationResult>(generator.status());
+      r = generator.ok() ? generator->Generate(prompt, options)
+                         : absl::StatusOr<vm::GenerationResult>(generator.status());
     }
     Check(r.status());
     return py::make_tuple(r->tokens, r->prefill_seconds, r->decode_seconds);
@@ -338,14 +338,19 @@ PYBIND11_MODULE(_mlc, m) {
   m.doc() = "Native half of the mlc package: the compiler's stages and the VM, in-process.";
 
   py::class_<Module>(m, "IRModule", "A module of graph-level functions and loop-level PrimFuncs.")
-      .def("script", [](const Module& self) { return mlc::PrintModule(self.mod); }, "The module as TVMScript text.")
-      .def("save", [](const Module& self, const std::string& path) { Check(mlc::SaveModule(self.mod, path)); },
-           "Writes the module as a .irpb file (atomically).")
-      .def("functions", [](const Module& self) {
-        std::vector<std::string> names;
-        for (const auto& entry : self.mod.functions()) names.push_back(entry.first);
-        return names;
-      }, "Names of the module's functions.")
+      .def(
+          "script", [](const Module& self) { return mlc::PrintModule(self.mod); }, "The module as TVMScript text.")
+      .def(
+          "save", [](const Module& self, const std::string& path) { Check(mlc::SaveModule(self.mod, path)); },
+          "Writes the module as a .irpb file (atomically).")
+      .def(
+          "functions",
+          [](const Module& self) {
+            std::vector<std::string> names;
+            for (const auto& entry : self.mod.functions()) names.push_back(entry.first);
+            return names;
+          },
+          "Names of the module's functions.")
       .def("__str__", [](const Module& self) { return mlc::PrintModule(self.mod); });
 
   m.def("parse_script", &ParseScript, py::arg("text"), py::arg("name") = "<script>");
@@ -388,20 +393,32 @@ PYBIND11_MODULE(_mlc, m) {
     }
     return out;
   });
-  m.def("describe_passes", [] { return mlc::passes::PassRegistry::Global().Describe(); },
-        "Markdown reference of every pass, option and named pipeline (docs/passes_reference.md).");
-  m.def("set_limits", [](const std::string& spec) {
-    mlc::ResourceLimits limits = mlc::GetResourceLimits();
-    Check(mlc::ParseResourceLimits(spec, &limits));
-    mlc::SetResourceLimits(limits);
-  }, py::arg("spec"), "Resource limits as --limits takes them (docs/limits.md).");
+  m.def(
+      "describe_passes", [] { return mlc::passes::PassRegistry::Global().Describe(); },
+      "Markdown reference of every pass, option and named pipeline (docs/passes_reference.md).");
+  m.def(
+      "set_limits",
+      [](const std::string& spec) {
+        mlc::ResourceLimits limits = mlc::GetResourceLimits();
+        Check(mlc::ParseResourceLimits(spec, &limits));
+        mlc::SetResourceLimits(limits);
+      },
+      py::arg("spec"), "Resource limits as --limits takes them (docs/limits.md).");
   m.def("cpu_features", [] { return mlc::HostCpuFeatures(); });
-  m.def("set_num_threads", [](int n) {
-    if (n < 1) throw py::value_error("set_num_threads: the thread count must be at least 1, got " + std::to_string(n));
-    py::gil_scoped_release release;  // the old pool's workers are joined
-    mlc::vm::ThreadPool::SetGlobalThreads(n);
-  }, py::arg("n"), "Threads for the kernels' parallel loops from now on (MLC_NUM_THREADS sets the first count); call it between runs.");
-  m.def("get_num_threads", [] { return mlc::vm::ThreadPool::Global().num_threads(); }, "Threads the kernels' parallel loops run on.");
+  m.def(
+      "set_num_threads",
+      [](int n) {
+        if (n < 1)
+          throw py::value_error("set_num_threads: the thread count must be at least 1, got " + std::to_string(n));
+        py::gil_scoped_release release;  // the old pool's workers are joined
+        mlc::vm::ThreadPool::SetGlobalThreads(n);
+      },
+      py::arg("n"),
+      "Threads for the kernels' parallel loops from now on (MLC_NUM_THREADS sets the first count); call it between "
+      "runs.");
+  m.def(
+      "get_num_threads", [] { return mlc::vm::ThreadPool::Global().num_threads(); },
+      "Threads the kernels' parallel loops run on.");
 
   py::class_<Executable>(m, "Executable", "A loaded executable: the VM over its kernels.")
       .def(py::init<const std::string&, const std::string&, const std::vector<std::string>&>(), py::arg("data"),

@@ -12,7 +12,8 @@
 
 namespace mlc {
 
-std::vector<std::string> CaseNames(const std::string& dir, const std::string& suffix, const std::string& except_suffix) {
+std::vector<std::string> CaseNames(const std::string& dir, const std::string& suffix,
+                                   const std::string& except_suffix) {
   std::vector<std::string> names;
   if (DIR* d = opendir(dir.c_str())) {
     while (dirent* e = readdir(d)) {

@@ -12,7 +12,8 @@ namespace mlc {
 
 /*! \brief The names (without the suffix) of the files in `dir` ending in `suffix` and not in
  *  `except_suffix` (when given), sorted; empty when the directory cannot be read. */
-std::vector<std::string> CaseNames(const std::string& dir, const std::string& suffix, const std::string& except_suffix = "");
+std::vector<std::string> CaseNames(const std::string& dir, const std::string& suffix,
+                                   const std::string& except_suffix = "");
 
 /*! \brief The value of the first `# KEY: value` comment line of `text`, trimmed; "" if none. */
 std::string CaseDirective(const std::string& text, const std::string& key);

@@ -115,7 +115,8 @@ absl::StatusOr<std::vector<std::string>> X86LevelFeatures(absl::string_view leve
     if (level == l.name) return features;
     known.push_back(l.name);
   }
-  return absl::InvalidArgumentError(absl::StrCat("unknown x86-64 level '", level, "' (known: ", absl::StrJoin(known, ", "), ")"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown x86-64 level '", level, "' (known: ", absl::StrJoin(known, ", "), ")"));
 }
 
 std::string MaxIsaLevel() { return MaxIsa().level; }
@@ -163,7 +164,8 @@ std::string HostCpuName() {
     unsigned model = ((a >> 4) & 0xf) | (((a >> 16) & 0xf) << 4);
     if (family == 0x1a) return "znver5";
     if (family == 0x19) {
-      bool zen4 = (model >= 0x10 && model <= 0x1f) || (model >= 0x60 && model <= 0x7f) || (model >= 0xa0 && model <= 0xaf);
+      bool zen4 =
+          (model >= 0x10 && model <= 0x1f) || (model >= 0x60 && model <= 0x7f) || (model >= 0xa0 && model <= 0xaf);
       return zen4 ? "znver4" : "znver3";
     }
     if (family == 0x17) return model >= 0x30 ? "znver2" : "znver1";

@@ -49,7 +49,7 @@ class DataSectionWriter {
   /*! \brief The payload's pieces, for a message of `message` and this section. */
   std::vector<absl::string_view> Pieces(const std::string& length, const std::string& message) const;
   std::vector<std::pair<uint64_t, absl::string_view>> blocks_;  // offset, bytes
-  std::map<std::pair<const char*, size_t>, uint64_t> offsets_;   // (address, size) -> offset
+  std::map<std::pair<const char*, size_t>, uint64_t> offsets_;  // (address, size) -> offset
   uint64_t size_ = 0;
 };
 

@@ -28,26 +28,18 @@ absl::StatusOr<DataType> DataType::Parse(absl::string_view text) {
     return DataType(p.code, bits);
   }
   return absl::InvalidArgumentError(absl::StrCat(
-      "unknown dtype \"", text,
-      "\" (expected float16/32/64, bfloat16, int8..int64, uint8..uint64, bool or void)"));
+      "unknown dtype \"", text, "\" (expected float16/32/64, bfloat16, int8..int64, uint8..uint64, bool or void)"));
 }
 
 std::string DataType::ToString() const {
   switch (code_) {
-    case kInt:
-      return absl::StrCat("int", bits_);
-    case kUInt:
-      return absl::StrCat("uint", bits_);
-    case kFloat:
-      return absl::StrCat("float", bits_);
-    case kBFloat:
-      return "bfloat16";
-    case kBool:
-      return "bool";
-    case kHandle:
-      return "handle";
-    case kVoid:
-      return "void";
+    case kInt: return absl::StrCat("int", bits_);
+    case kUInt: return absl::StrCat("uint", bits_);
+    case kFloat: return absl::StrCat("float", bits_);
+    case kBFloat: return "bfloat16";
+    case kBool: return "bool";
+    case kHandle: return "handle";
+    case kVoid: return "void";
   }
   return "unknown";
 }

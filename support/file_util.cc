@@ -117,7 +117,8 @@ absl::Status WriteFileAtomically(const std::string& path, const std::string& con
 absl::Status WriteFileAtomically(const std::string& path, const std::vector<absl::string_view>& pieces) {
   std::string tmp = absl::StrCat(path, ".tmp.XXXXXX");
   int fd = mkstemp(tmp.data());
-  if (fd < 0) return absl::PermissionDeniedError(absl::StrCat(path, ": cannot create a temporary file: ", std::strerror(errno)));
+  if (fd < 0)
+    return absl::PermissionDeniedError(absl::StrCat(path, ": cannot create a temporary file: ", std::strerror(errno)));
   for (absl::string_view piece : pieces) {
     const char* data = piece.data();
     size_t left = piece.size();
@@ -162,7 +163,8 @@ std::string UserPath(const std::string& path) {
 void EnterUserDirectory() {
   const char* wd = std::getenv("BUILD_WORKING_DIRECTORY");
   if (wd == nullptr || *wd == '\0') return;
-  if (chdir(wd) != 0) std::fprintf(stderr, "warning: cannot enter %s (%s); relative paths are Bazel's\n", wd, std::strerror(errno));
+  if (chdir(wd) != 0)
+    std::fprintf(stderr, "warning: cannot enter %s (%s); relative paths are Bazel's\n", wd, std::strerror(errno));
 }
 
 }  // namespace mlc

@@ -10,11 +10,11 @@
 #include <cstring>
 
 #include "absl/strings/numbers.h"
-#include "support/checked_math.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "support/checked_math.h"
 #include "support/file_util.h"
 
 namespace mlc {
@@ -28,7 +28,8 @@ absl::StatusOr<DataType> DtypeFromDescr(absl::string_view descr) {
   if (order == '>') return absl::InvalidArgumentError("big-endian arrays are not supported");
   absl::string_view kind = descr.substr(1, 1);
   int bytes = 0;
-  if (!absl::SimpleAtoi(descr.substr(2), &bytes)) return absl::InvalidArgumentError(absl::StrCat("unsupported dtype '", descr, "'"));
+  if (!absl::SimpleAtoi(descr.substr(2), &bytes))
+    return absl::InvalidArgumentError(absl::StrCat("unsupported dtype '", descr, "'"));
   if (kind == "f" && (bytes == 2 || bytes == 4 || bytes == 8)) return DataType::Float(bytes * 8);
   if (kind == "i" && (bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8)) return DataType::Int(bytes * 8);
   if (kind == "u" && (bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8)) return DataType::UInt(bytes * 8);
@@ -38,16 +39,11 @@ absl::StatusOr<DataType> DtypeFromDescr(absl::string_view descr) {
 
 std::string DescrOf(DataType dtype) {
   switch (dtype.code()) {
-    case DataType::kFloat:
-      return absl::StrCat("<f", dtype.bytes());
-    case DataType::kInt:
-      return dtype.bytes() == 1 ? "|i1" : absl::StrCat("<i", dtype.bytes());
-    case DataType::kUInt:
-      return dtype.bytes() == 1 ? "|u1" : absl::StrCat("<u", dtype.bytes());
-    case DataType::kBool:
-      return "|b1";
-    default:
-      return "|V1";
+    case DataType::kFloat: return absl::StrCat("<f", dtype.bytes());
+    case DataType::kInt: return dtype.bytes() == 1 ? "|i1" : absl::StrCat("<i", dtype.bytes());
+    case DataType::kUInt: return dtype.bytes() == 1 ? "|u1" : absl::StrCat("<u", dtype.bytes());
+    case DataType::kBool: return "|b1";
+    default: return "|V1";
   }
 }
 
@@ -134,7 +130,8 @@ absl::StatusOr<TensorData> ParseNpy(const std::string& bytes, const std::string&
 std::string SerializeNpy(const TensorData& t) {
   std::string shape = absl::StrJoin(t.shape(), ", ");
   if (t.shape().size() == 1) shape += ",";
-  std::string header = absl::StrCat("{'descr': '", DescrOf(t.dtype()), "', 'fortran_order': False, 'shape': (", shape, "), }");
+  std::string header =
+      absl::StrCat("{'descr': '", DescrOf(t.dtype()), "', 'fortran_order': False, 'shape': (", shape, "), }");
   // Pad so the data starts on a 64-byte boundary, ending the header with '\n'.
   size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
@@ -230,7 +227,8 @@ absl::Status WriteNpz(const std::string& path, const std::map<std::string, Tenso
     zip_discard(archive);
     return absl::DataLossError(absl::StrCat(path, ": cannot write"));
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) return absl::PermissionDeniedError(absl::StrCat(path, ": cannot rename"));
+  if (std::rename(tmp.c_str(), path.c_str()) != 0)
+    return absl::PermissionDeniedError(absl::StrCat(path, ": cannot rename"));
   return absl::OkStatus();
 }
 

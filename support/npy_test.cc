@@ -1,12 +1,13 @@
 /*! \file npy_test.cc
  *  \brief .npy / .npz reading and writing.
  */
+#include "support/npy.h"
+
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "support/npy.h"
 
 namespace mlc {
 namespace {
@@ -41,7 +42,8 @@ TEST(Npy, ConvertsFortranOrder) {
 }
 
 TEST(Npy, RejectsBadInput) {
-  EXPECT_THAT(std::string(ParseNpy("garbage", "g.npy").status().message()), ::testing::HasSubstr("g.npy: not a .npy file"));
+  EXPECT_THAT(std::string(ParseNpy("garbage", "g.npy").status().message()),
+              ::testing::HasSubstr("g.npy: not a .npy file"));
   std::string cut = SerializeNpy(Iota({4, 4}));
   EXPECT_THAT(std::string(ParseNpy(cut.substr(0, cut.size() - 3), "c.npy").status().message()),
               ::testing::HasSubstr("data bytes"));

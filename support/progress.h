@@ -21,8 +21,8 @@
 
 namespace mlc {
 
-inline constexpr double kProgressDelay = 2.0;         // seconds before the first line
-inline constexpr double kProgressInterval = 0.1;      // seconds between updates
+inline constexpr double kProgressDelay = 2.0;     // seconds before the first line
+inline constexpr double kProgressInterval = 0.1;  // seconds between updates
 
 class Progress {
  public:

@@ -26,12 +26,15 @@ struct LimitField {
 };
 
 constexpr LimitField kFields[] = {
-    {"max_tensor_bytes", &ResourceLimits::max_tensor_bytes, true, "bytes of one tensor or buffer (compile time and run time)"},
+    {"max_tensor_bytes", &ResourceLimits::max_tensor_bytes, true,
+     "bytes of one tensor or buffer (compile time and run time)"},
     {"max_kernel_iterations", &ResourceLimits::max_kernel_iterations, false, "block iterations of one kernel"},
-    {"max_nesting_depth", &ResourceLimits::max_nesting_depth, false, "nesting of expressions and statements (text, .irpb)"},
+    {"max_nesting_depth", &ResourceLimits::max_nesting_depth, false,
+     "nesting of expressions and statements (text, .irpb)"},
     {"max_constant_bytes", &ResourceLimits::max_constant_bytes, true,
      "bytes of all constants of a module (a .irpb holds < 2 GiB)"},
-    {"max_fold_steps", &ResourceLimits::max_fold_steps, false, "stores the constant folder runs for one operator, beyond four per element it reads and writes"},
+    {"max_fold_steps", &ResourceLimits::max_fold_steps, false,
+     "stores the constant folder runs for one operator, beyond four per element it reads and writes"},
 };
 
 ResourceLimits& Global() {
@@ -93,8 +96,8 @@ absl::Status ParseResourceLimits(absl::string_view spec, ResourceLimits* limits)
       return absl::InvalidArgumentError(absl::StrCat("--limits: unknown limit '", kv.first, "' (known: ", known, ")"));
     }
     if (!ParseValue(kv.second, &(limits->*(f->field)))) {
-      return absl::InvalidArgumentError(absl::StrCat("--limits: ", f->name, " takes a positive integer (K/M/G/T suffix or 2^N), got '",
-                                                     kv.second, "'"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--limits: ", f->name, " takes a positive integer (K/M/G/T suffix or 2^N), got '", kv.second, "'"));
     }
   }
   return absl::OkStatus();
@@ -111,8 +114,8 @@ std::string DescribeResourceLimits(const ResourceLimits& limits) {
 std::string LimitHint(absl::string_view name) {
   const LimitField* f = Find(name);
   if (f == nullptr) return std::string(name);
-  return absl::StrCat("limit ", f->name, " = ", Show(*f, GetResourceLimits().*(f->field)), "; change it with --limits=", f->name,
-                      "=...");
+  return absl::StrCat("limit ", f->name, " = ", Show(*f, GetResourceLimits().*(f->field)),
+                      "; change it with --limits=", f->name, "=...");
 }
 
 std::string HumanBytes(int64_t bytes) {

@@ -7,7 +7,8 @@ namespace {
 
 TEST(ResourceLimits, ParsesSuffixesAndPowersOfTwo) {
   ResourceLimits limits;
-  ASSERT_TRUE(ParseResourceLimits("max_tensor_bytes=2G, max_kernel_iterations=2^20,max_nesting_depth=300", &limits).ok());
+  ASSERT_TRUE(
+      ParseResourceLimits("max_tensor_bytes=2G, max_kernel_iterations=2^20,max_nesting_depth=300", &limits).ok());
   EXPECT_EQ(limits.max_tensor_bytes, int64_t{2} << 30);
   EXPECT_EQ(limits.max_kernel_iterations, int64_t{1} << 20);
   EXPECT_EQ(limits.max_nesting_depth, 300);
@@ -20,8 +21,8 @@ TEST(ResourceLimits, RejectsUnknownNamesAndBadValues) {
   EXPECT_FALSE(s.ok());
   EXPECT_NE(s.message().find("unknown limit 'max_tensor_size'"), std::string::npos) << s.message();
   EXPECT_NE(s.message().find("max_tensor_bytes"), std::string::npos) << "lists the known limits: " << s.message();
-  for (const char* bad : {"max_nesting_depth=0", "max_nesting_depth=-3", "max_nesting_depth=ten", "max_nesting_depth=2^99",
-                          "max_nesting_depth"}) {
+  for (const char* bad : {"max_nesting_depth=0", "max_nesting_depth=-3", "max_nesting_depth=ten",
+                          "max_nesting_depth=2^99", "max_nesting_depth"}) {
     s = ParseResourceLimits(bad, &limits);
     EXPECT_FALSE(s.ok()) << bad;
     EXPECT_NE(s.message().find("max_nesting_depth takes a positive integer"), std::string::npos) << s.message();
@@ -39,7 +40,8 @@ TEST(ResourceLimits, HintNamesTheLimitItsValueAndTheFlag) {
   ResourceLimits limits;
   limits.max_tensor_bytes = int64_t{3} << 30;
   SetResourceLimits(limits);
-  EXPECT_EQ(LimitHint("max_tensor_bytes"), "limit max_tensor_bytes = 3 GiB; change it with --limits=max_tensor_bytes=...");
+  EXPECT_EQ(LimitHint("max_tensor_bytes"),
+            "limit max_tensor_bytes = 3 GiB; change it with --limits=max_tensor_bytes=...");
   SetResourceLimits(saved);
   EXPECT_EQ(HumanBytes(int64_t{3} << 29), "1.5 GiB");
   EXPECT_EQ(HumanBytes(100), "100 B");

@@ -7,10 +7,10 @@
 
 #include <algorithm>
 #include <atomic>
-#include <thread>
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
 
@@ -117,7 +117,8 @@ void SealInPlace(const std::string& kind, uint32_t format_version, std::string* 
   *bytes += parts.trailer;
 }
 
-std::string Seal(const std::string& kind, uint32_t format_version, const std::string& payload, const SigningKey* signer) {
+std::string Seal(const std::string& kind, uint32_t format_version, const std::string& payload,
+                 const SigningKey* signer) {
   std::string out;
   out.reserve(kSealHeaderBytes + payload.size() + (signer != nullptr ? kSignatureTrailerBytes : 0));
   out.resize(kSealHeaderBytes);
@@ -136,15 +137,17 @@ struct SealExtent {
 };
 
 absl::StatusOr<SealExtent> ReadExtent(absl::string_view header, uint64_t file_bytes, const std::string& kind,
-                                      const std::string& source, const std::function<bool(uint64_t)>& has_signature_at) {
+                                      const std::string& source,
+                                      const std::function<bool(uint64_t)>& has_signature_at) {
   if (header.size() >= sizeof(kOldSealMagic) && std::memcmp(header.data(), kOldSealMagic, sizeof(kOldSealMagic)) == 0) {
-    return absl::FailedPreconditionError(absl::StrCat(source, ": written by an older build (its envelope predates chunked ",
-                                                      "digests); rebuild it"));
+    return absl::FailedPreconditionError(
+        absl::StrCat(source, ": written by an older build (its envelope predates chunked ", "digests); rebuild it"));
   }
   if (header.size() < sizeof(kSealMagic) || std::memcmp(header.data(), kSealMagic, sizeof(kSealMagic)) != 0) {
-    return absl::DataLossError(absl::StrCat(source, ": not a ", kind,
-                                            " file (no mlc-seal header: another kind of file, damaged at its start, or written "
-                                            "by a build older than the sealed formats)"));
+    return absl::DataLossError(
+        absl::StrCat(source, ": not a ", kind,
+                     " file (no mlc-seal header: another kind of file, damaged at its start, or written "
+                     "by a build older than the sealed formats)"));
   }
   if (file_bytes < kSealHeaderBytes) {
     return absl::DataLossError(absl::StrCat(source, ": truncated (", file_bytes, " bytes, shorter than the ",
@@ -157,8 +160,9 @@ absl::StatusOr<SealExtent> ReadExtent(absl::string_view header, uint64_t file_by
   e.signed_file = actual == e.length + kSignatureTrailerBytes && has_signature_at(kSealHeaderBytes + e.length);
   if (e.signed_file) actual = e.length;
   if (e.length != actual) {
-    return absl::DataLossError(absl::StrCat(source, ": ", actual < e.length ? "truncated" : "damaged", " (the header promises ",
-                                            e.length, " bytes of contents, the file holds ", actual, ")"));
+    return absl::DataLossError(absl::StrCat(source, ": ", actual < e.length ? "truncated" : "damaged",
+                                            " (the header promises ", e.length, " bytes of contents, the file holds ",
+                                            actual, ")"));
   }
   return e;
 }
@@ -184,9 +188,10 @@ absl::StatusOr<std::string> ReadSealDigest(const std::string& path) {
 }
 
 absl::StatusOr<std::string> CheckSeal(absl::string_view bytes) {
-  absl::StatusOr<SealExtent> extent = ReadExtent(bytes.substr(0, kSealHeaderBytes), bytes.size(), "sealed", "<bytes>", [&](uint64_t at) {
-    return bytes.compare(at, sizeof(kSignatureMagic), kSignatureMagic, sizeof(kSignatureMagic)) == 0;
-  });
+  absl::StatusOr<SealExtent> extent =
+      ReadExtent(bytes.substr(0, kSealHeaderBytes), bytes.size(), "sealed", "<bytes>", [&](uint64_t at) {
+        return bytes.compare(at, sizeof(kSignatureMagic), kSignatureMagic, sizeof(kSignatureMagic)) == 0;
+      });
   if (!extent.ok()) return extent.status();
   const std::string digest = Digest(bytes.substr(0, kDigestOffset), {bytes.substr(kSealHeaderBytes, extent->length)});
   if (bytes.compare(kDigestOffset, digest.size(), digest) != 0) return absl::DataLossError("<bytes>: damaged");
@@ -194,10 +199,11 @@ absl::StatusOr<std::string> CheckSeal(absl::string_view bytes) {
 }
 
 absl::StatusOr<absl::string_view> Unseal(absl::string_view bytes, const std::string& kind, uint32_t format_version,
-                                   const std::string& source, const std::vector<std::string>& trusted_keys) {
-  absl::StatusOr<SealExtent> extent = ReadExtent(bytes.substr(0, kSealHeaderBytes), bytes.size(), kind, source, [&](uint64_t at) {
-    return bytes.compare(at, sizeof(kSignatureMagic), kSignatureMagic, sizeof(kSignatureMagic)) == 0;
-  });
+                                         const std::string& source, const std::vector<std::string>& trusted_keys) {
+  absl::StatusOr<SealExtent> extent =
+      ReadExtent(bytes.substr(0, kSealHeaderBytes), bytes.size(), kind, source, [&](uint64_t at) {
+        return bytes.compare(at, sizeof(kSignatureMagic), kSignatureMagic, sizeof(kSignatureMagic)) == 0;
+      });
   if (!extent.ok()) return extent.status();
   const uint64_t length = extent->length;
   const bool signed_file = extent->signed_file;
@@ -208,16 +214,19 @@ absl::StatusOr<absl::string_view> Unseal(absl::string_view bytes, const std::str
   }
   if (signed_file) {
     const size_t at = kSealHeaderBytes + length + sizeof(kSignatureMagic);
-    const std::string key(bytes.substr(at, kPublicKeyBytes)), signature(bytes.substr(at + kPublicKeyBytes, kSignatureBytes));
+    const std::string key(bytes.substr(at, kPublicKeyBytes)),
+        signature(bytes.substr(at + kPublicKeyBytes, kSignatureBytes));
     if (!VerifySignature(key, digest, signature)) {
-      return absl::PermissionDeniedError(absl::StrCat(source, ": its signature does not verify (the file or its signature was altered)"));
+      return absl::PermissionDeniedError(
+          absl::StrCat(source, ": its signature does not verify (the file or its signature was altered)"));
     }
     if (!trusted_keys.empty() && std::find(trusted_keys.begin(), trusted_keys.end(), key) == trusted_keys.end()) {
-      return absl::PermissionDeniedError(absl::StrCat(source, ": signed by key ", KeyFingerprint(key),
-                                                      ", which is not among the trusted keys"));
+      return absl::PermissionDeniedError(
+          absl::StrCat(source, ": signed by key ", KeyFingerprint(key), ", which is not among the trusted keys"));
     }
   } else if (!trusted_keys.empty()) {
-    return absl::PermissionDeniedError(absl::StrCat(source, ": not signed, and only files signed by a trusted key may be loaded"));
+    return absl::PermissionDeniedError(
+        absl::StrCat(source, ": not signed, and only files signed by a trusted key may be loaded"));
   }
   std::string found_kind(bytes.substr(kKindOffset, kKindBytes));
   found_kind.resize(std::strlen(found_kind.c_str()));

@@ -12,9 +12,9 @@
  *  version (4), the payload's length (8), the digest (32), then the payload. The digest is the
  *  SHA-256 of everything before it and of the SHA-256 digests of the payload's 8 MiB chunks in
  *  order: the chunks are hashed on all cores. ("mlc-seal" files, whose digest was one SHA-256
- *  of the payload, are refused with a request to rebuild them.) The digest is checked before the kind and the version are believed,
- *  so a flipped header byte reads as damage, and a file of another version (intact) names the
- *  version that made it.
+ *  of the payload, are refused with a request to rebuild them.) The digest is checked before the kind and the version
+ * are believed, so a flipped header byte reads as damage, and a file of another version (intact) names the version that
+ * made it.
  *
  *  A signed file (support/signature.h) ends with a trailer: "mlc-sig1" (8 bytes), the signer's
  *  Ed25519 public key (32) and its signature of the digest (64). A present signature is always
@@ -25,7 +25,6 @@
 
 #include <cstdint>
 #include <string>
-
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -64,7 +63,7 @@ void SealInPlace(const std::string& kind, uint32_t format_version, std::string* 
  *         another version ("made by format version 2; this build reads version 3"); with
  *         `trusted_keys` (raw public keys) not empty: unsigned, or signed by another key. */
 absl::StatusOr<absl::string_view> Unseal(absl::string_view bytes, const std::string& kind, uint32_t format_version,
-                                   const std::string& source, const std::vector<std::string>& trusted_keys = {});
+                                         const std::string& source, const std::vector<std::string>& trusted_keys = {});
 
 /*! \brief The digest a sealed file records, read from its header alone (the file's size must
  *         match the header); an error when `path` is not a sealed file. The digest covers the

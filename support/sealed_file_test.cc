@@ -42,7 +42,8 @@ TEST(SealedFile, PayloadsOfManyChunksRoundTripAndAFlipInAnyChunkIsCaught) {
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_TRUE(*back == payload);
   const absl::string_view whole(payload);
-  SealParts parts = SealAround("mlc.test", 7, {whole.substr(0, 3), whole.substr(3, (9 << 20) - 3), whole.substr(9 << 20)});
+  SealParts parts =
+      SealAround("mlc.test", 7, {whole.substr(0, 3), whole.substr(3, (9 << 20) - 3), whole.substr(9 << 20)});
   EXPECT_EQ(parts.header, sealed.substr(0, kSealHeaderBytes)) << "the digest does not depend on how the payload is cut";
   for (size_t at : {size_t{5}, size_t{(8 << 20) + 1}, payload.size() - 1}) {
     std::string damaged = sealed;
@@ -88,10 +89,12 @@ TEST(SealedFile, EveryTruncationIsRefused) {
 
 TEST(SealedFile, OtherKindsVersionsAndUnsealedFilesAreNamed) {
   const std::string sealed = Seal("mlc.test", 7, Payload());
-  EXPECT_EQ(Unseal(sealed, "mlc.other", 7, "k.bin").status().message(), "k.bin: is a mlc.test file, not a mlc.other file");
+  EXPECT_EQ(Unseal(sealed, "mlc.other", 7, "k.bin").status().message(),
+            "k.bin: is a mlc.test file, not a mlc.other file");
   EXPECT_EQ(Unseal(sealed, "mlc.test", 8, "v.bin").status().message(),
             "v.bin: made by mlc.test format version 7; this build reads version 8 (rebuild it)");
-  EXPECT_THAT(std::string(Unseal(Payload(), "mlc.test", 7, "raw.bin").status().message()), HasSubstr("not a mlc.test file"));
+  EXPECT_THAT(std::string(Unseal(Payload(), "mlc.test", 7, "raw.bin").status().message()),
+              HasSubstr("not a mlc.test file"));
 }
 
 TEST(SealedFile, SignedFilesLoadOnlyWithATrustedKey) {
@@ -117,7 +120,8 @@ TEST(SealedFile, SignedFilesLoadOnlyWithATrustedKey) {
   // no longer verifies; every flipped byte of the trailer is refused too.
   std::string tampered = Seal("mlc.test", 7, Payload() + "x");
   tampered += signed_file.substr(signed_file.size() - kSignatureTrailerBytes);
-  EXPECT_THAT(std::string(Unseal(tampered, "mlc.test", 7, "t.bin").status().message()), HasSubstr("signature does not verify"));
+  EXPECT_THAT(std::string(Unseal(tampered, "mlc.test", 7, "t.bin").status().message()),
+              HasSubstr("signature does not verify"));
   for (size_t i = signed_file.size() - kSignatureTrailerBytes; i < signed_file.size(); ++i) {
     std::string damaged = signed_file;
     damaged[i] ^= 0x01;
@@ -138,9 +142,11 @@ TEST(SealedFile, KeysReadFromPemFiles) {
   ASSERT_TRUE(pub.ok()) << pub.status();
   EXPECT_EQ(*pub, key->public_key());
   // A public key is no signing key; a text file is no key at all.
-  EXPECT_THAT(std::string(SigningKey::FromPemFile(dir + "/k.pub").status().message()), HasSubstr("not an Ed25519 private key"));
+  EXPECT_THAT(std::string(SigningKey::FromPemFile(dir + "/k.pub").status().message()),
+              HasSubstr("not an Ed25519 private key"));
   ASSERT_TRUE(WriteFileAtomically(dir + "/junk.pem", "hello").ok());
-  EXPECT_THAT(std::string(ReadPublicKey(dir + "/junk.pem").status().message()), HasSubstr("junk.pem: not an Ed25519 key"));
+  EXPECT_THAT(std::string(ReadPublicKey(dir + "/junk.pem").status().message()),
+              HasSubstr("junk.pem: not an Ed25519 key"));
 }
 
 TEST(SealedFile, Sha256MatchesTheStandardVector) {

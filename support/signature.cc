@@ -22,7 +22,8 @@ EVP_PKEY* Key(const std::shared_ptr<void>& p) { return static_cast<EVP_PKEY*>(p.
 std::string RawPublicKey(EVP_PKEY* key) {
   size_t size = kPublicKeyBytes;
   std::string raw(kPublicKeyBytes, '\0');
-  if (EVP_PKEY_get_raw_public_key(key, reinterpret_cast<unsigned char*>(raw.data()), &size) != 1 || size != kPublicKeyBytes) {
+  if (EVP_PKEY_get_raw_public_key(key, reinterpret_cast<unsigned char*>(raw.data()), &size) != 1 ||
+      size != kPublicKeyBytes) {
     return "";
   }
   return raw;
@@ -65,8 +66,8 @@ absl::StatusOr<SigningKey> SigningKey::FromPemFile(const std::string& path) {
   EVP_PKEY* key = ParsePem(*pem, &is_private);
   if (key == nullptr || !is_private || EVP_PKEY_id(key) != EVP_PKEY_ED25519) {
     if (key != nullptr) EVP_PKEY_free(key);
-    return absl::InvalidArgumentError(
-        absl::StrCat(path, ": not an Ed25519 private key in PEM form (make one with: openssl genpkey -algorithm ed25519)"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        path, ": not an Ed25519 private key in PEM form (make one with: openssl genpkey -algorithm ed25519)"));
   }
   SigningKey k;
   k.pkey_ = Own(key);
@@ -108,7 +109,8 @@ absl::StatusOr<std::string> ReadPublicKey(const std::string& path) {
   std::string raw = key != nullptr && EVP_PKEY_id(key) == EVP_PKEY_ED25519 ? RawPublicKey(key) : "";
   if (key != nullptr) EVP_PKEY_free(key);
   if (raw.empty()) {
-    return absl::InvalidArgumentError(absl::StrCat(path, ": not an Ed25519 key in PEM form (a public key: openssl pkey -in key.pem -pubout)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": not an Ed25519 key in PEM form (a public key: openssl pkey -in key.pem -pubout)"));
   }
   return raw;
 }
@@ -125,8 +127,8 @@ absl::StatusOr<std::vector<std::string>> ReadPublicKeys(const std::vector<std::s
 
 bool VerifySignature(const std::string& public_key, const std::string& message, const std::string& signature) {
   if (public_key.size() != kPublicKeyBytes || signature.size() != kSignatureBytes) return false;
-  EVP_PKEY* key = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, nullptr, reinterpret_cast<const unsigned char*>(public_key.data()),
-                                              public_key.size());
+  EVP_PKEY* key = EVP_PKEY_new_raw_public_key(
+      EVP_PKEY_ED25519, nullptr, reinterpret_cast<const unsigned char*>(public_key.data()), public_key.size());
   if (key == nullptr) return false;
   EVP_MD_CTX* ctx = EVP_MD_CTX_new();
   bool ok = EVP_DigestVerifyInit(ctx, nullptr, nullptr, nullptr, key) == 1 &&

@@ -9,14 +9,14 @@
 
 #include <utility>
 
-#define MLC_ASSIGN_OR_RETURN(lhs, expr)           \
-  auto lhs##_or = (expr);                         \
-  if (!lhs##_or.ok()) return lhs##_or.status();   \
+#define MLC_ASSIGN_OR_RETURN(lhs, expr)         \
+  auto lhs##_or = (expr);                       \
+  if (!lhs##_or.ok()) return lhs##_or.status(); \
   auto lhs = *std::move(lhs##_or)
 
-#define MLC_RETURN_IF_ERROR(expr)     \
-  do {                                \
-    absl::Status _mlc_status = (expr); \
+#define MLC_RETURN_IF_ERROR(expr)              \
+  do {                                         \
+    absl::Status _mlc_status = (expr);         \
     if (!_mlc_status.ok()) return _mlc_status; \
   } while (0)
 

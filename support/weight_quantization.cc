@@ -31,10 +31,11 @@ absl::StatusOr<WqLayout> WqLayoutOf(const std::vector<int64_t>& codes, const std
   WqLayout layout;
   layout.bits = k > 0 && codes[1] * 8 == k ? 4 : 8;
   layout.panels = codes[0];
-  if (k <= 0 || k % kWqBlock != 0 || codes[1] * (layout.bits == 8 ? 4 : 8) != k || scales[0] != layout.panels || scales[1] <= 0 ||
-      k % scales[1] != 0 || !CheckWeightFormat(layout.bits, k / scales[1]).ok()) {
-    return absl::InvalidArgumentError(absl::StrCat(layout.bits, "-bit codes of ", codes[0], " panels x ", codes[1], " rows and scales of ",
-                                                   scales[0], " x ", scales[1], " groups do not fit K = ", k));
+  if (k <= 0 || k % kWqBlock != 0 || codes[1] * (layout.bits == 8 ? 4 : 8) != k || scales[0] != layout.panels ||
+      scales[1] <= 0 || k % scales[1] != 0 || !CheckWeightFormat(layout.bits, k / scales[1]).ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(layout.bits, "-bit codes of ", codes[0], " panels x ", codes[1],
+                                                   " rows and scales of ", scales[0], " x ", scales[1],
+                                                   " groups do not fit K = ", k));
   }
   layout.group = k / scales[1];
   return layout;
@@ -76,9 +77,11 @@ float HalfToFloat(uint16_t h) {
 }
 
 absl::Status CheckWeightFormat(int bits, int64_t group) {
-  if (bits != 8 && bits != 4) return absl::InvalidArgumentError(absl::StrCat("bits is ", bits, ": 8 or 4 are supported"));
+  if (bits != 8 && bits != 4)
+    return absl::InvalidArgumentError(absl::StrCat("bits is ", bits, ": 8 or 4 are supported"));
   if (group <= 0 || group % kWqBlock != 0) {
-    return absl::InvalidArgumentError(absl::StrCat("group is ", group, ": a positive multiple of ", kWqBlock, " is needed"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("group is ", group, ": a positive multiple of ", kWqBlock, " is needed"));
   }
   return absl::OkStatus();
 }
@@ -86,12 +89,14 @@ absl::Status CheckWeightFormat(int bits, int64_t group) {
 absl::Status CheckWeightQuantization(int64_t k, int64_t n, int bits, int64_t group) {
   if (absl::Status s = CheckWeightFormat(bits, group); !s.ok()) return s;
   if (k <= 0 || n <= 0 || k % group != 0) {
-    return absl::InvalidArgumentError(absl::StrCat("a ", k, " x ", n, " matrix: K must be a positive multiple of the group (", group, ")"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("a ", k, " x ", n, " matrix: K must be a positive multiple of the group (", group, ")"));
   }
   return absl::OkStatus();
 }
 
-absl::StatusOr<QuantizedWeights> QuantizeWeights(const float* w, int64_t k, int64_t n, bool transposed, int bits, int64_t group) {
+absl::StatusOr<QuantizedWeights> QuantizeWeights(const float* w, int64_t k, int64_t n, bool transposed, int bits,
+                                                 int64_t group) {
   if (absl::Status s = CheckWeightQuantization(k, n, bits, group); !s.ok()) return s;
   QuantizedWeights q;
   q.bits = bits;

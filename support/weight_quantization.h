@@ -70,7 +70,8 @@ absl::StatusOr<WqLayout> WqLayoutOf(const std::vector<int64_t>& codes, const std
 
 /*! \brief Quantizes the float32 matrix `w`: w[k * n + j] (a matmul's right operand, K x N), or
  *  w[j * k + kk] when `transposed` (a dense layer's weight, N x K). */
-absl::StatusOr<QuantizedWeights> QuantizeWeights(const float* w, int64_t k, int64_t n, bool transposed, int bits, int64_t group);
+absl::StatusOr<QuantizedWeights> QuantizeWeights(const float* w, int64_t k, int64_t n, bool transposed, int bits,
+                                                 int64_t group);
 
 /*! \brief The activations' side of the kernel's integer products, llama.cpp's Q8_0 over one row
  *  of K (a multiple of 32) values: per block of 32, d = max|x| / 127, q = round(x / d) in

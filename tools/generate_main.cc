@@ -47,7 +47,8 @@ int Fail(const std::string& message) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage("generate --exe m.mlcx --prompt_ids 1,2,3 [--max_new_tokens 64] [--temperature 0.8 --top_k 40]");
+  absl::SetProgramUsageMessage(
+      "generate --exe m.mlcx --prompt_ids 1,2,3 [--max_new_tokens 64] [--temperature 0.8 --top_k 40]");
   absl::ParseCommandLine(argc, argv);
   mlc::EnterUserDirectory();  // relative paths are the user's under ./bazelw run
   if (absl::Status s = mlc::ApplyResourceLimitFlag(); !s.ok()) return Fail(std::string(s.message()));
@@ -89,20 +90,23 @@ int main(int argc, char** argv) {
               prompt.size() / r->prefill_seconds, generator->prompt_function().c_str(),
               generator->cached() ? "" : "; the model has no cache: every step runs the whole sequence");
   if (decoded > 0) {
-    std::printf("decode: %zu tokens in %.2f ms (%.1f tokens/s)\n", decoded, r->decode_seconds * 1e3, decoded / r->decode_seconds);
+    std::printf("decode: %zu tokens in %.2f ms (%.1f tokens/s)\n", decoded, r->decode_seconds * 1e3,
+                decoded / r->decode_seconds);
   }
   const mlc::vm::VirtualMachine::MemoryStats m = (*vm)->Memory();
-  std::printf("memory: %.2f MB of constants, %.2f MB of intermediates held (peak live %.2f MB), %.2f MB of kernel workspace\n",
-              m.constants / 1e6, m.intermediates_held / 1e6, m.intermediates_peak / 1e6, m.workspace_held / 1e6);
+  std::printf(
+      "memory: %.2f MB of constants, %.2f MB of intermediates held (peak live %.2f MB), %.2f MB of kernel workspace\n",
+      m.constants / 1e6, m.intermediates_held / 1e6, m.intermediates_peak / 1e6, m.workspace_held / 1e6);
   if (generator->cached()) {
     const mlc::vm::VirtualMachine::CacheStats c = (*vm)->Caches();
-    std::printf("cache: %.2f MB for %zu positions; %lld appends in place, %lld copied the cache\n", r->cache_bytes / 1e6,
-                prompt.size() + options.max_new_tokens, static_cast<long long>(c.appended_in_place),
-                static_cast<long long>(c.appended_by_copy));
+    std::printf("cache: %.2f MB for %zu positions; %lld appends in place, %lld copied the cache\n",
+                r->cache_bytes / 1e6, prompt.size() + options.max_new_tokens,
+                static_cast<long long>(c.appended_in_place), static_cast<long long>(c.appended_by_copy));
   }
   if (!absl::GetFlag(FLAGS_out).empty()) {
-    mlc::TensorData ids(mlc::DataType::Int64(), {static_cast<int64_t>(r->tokens.size())},
-                        std::string(reinterpret_cast<const char*>(r->tokens.data()), r->tokens.size() * sizeof(int64_t)));
+    mlc::TensorData ids(
+        mlc::DataType::Int64(), {static_cast<int64_t>(r->tokens.size())},
+        std::string(reinterpret_cast<const char*>(r->tokens.data()), r->tokens.size() * sizeof(int64_t)));
     if (absl::Status s = mlc::WriteNpy(absl::GetFlag(FLAGS_out), ids); !s.ok()) return Fail(std::string(s.message()));
   }
   return 0;

@@ -52,16 +52,21 @@ ABSL_FLAG(std::string, inputs, "", "comma-separated .npy inputs of the function"
 ABSL_FLAG(std::string, labels, "", ".npy of integer labels: print the accuracy of the argmax");
 ABSL_FLAG(std::string, passes, "default",
           "graph pass pipeline or named pipeline (bind-params{...} is prepended when --params is given)");
-ABSL_FLAG(std::string, quantize, "", "quantized matmul/dense weights and embedding tables: q8 or q4 (llama.cpp's Q8_0 / Q4_0; docs/language_models.md)");
+ABSL_FLAG(
+    std::string, quantize, "",
+    "quantized matmul/dense weights and embedding tables: q8 or q4 (llama.cpp's Q8_0 / Q4_0; docs/language_models.md)");
 ABSL_FLAG(std::string, func, "main", "function to run");
 ABSL_FLAG(std::string, tuning_db, "", "tuning database from //tools:tune: its records schedule the kernels they cover");
 ABSL_FLAG(std::string, target, "native",
           "target to compile for (native, x86-64-v3, llvm -mcpu=znver4 -mattr=-avx512f, ...); several, comma-separated "
           "(x86-64-v3,x86-64-v4), make one executable that runs the best this CPU can");
-ABSL_FLAG(std::string, upper_bound, "", "upper bounds of shape variables for memory planning (build --upper_bound), e.g. batch=64");
-ABSL_FLAG(std::string, out, "", "work directory for the stage outputs, kept (default: a temporary directory, removed at exit)");
+ABSL_FLAG(std::string, upper_bound, "",
+          "upper bounds of shape variables for memory planning (build --upper_bound), e.g. batch=64");
+ABSL_FLAG(std::string, out, "",
+          "work directory for the stage outputs, kept (default: a temporary directory, removed at exit)");
 ABSL_FLAG(bool, no_cache, false, "run every stage, ignoring and not filling the cache");
-ABSL_FLAG(std::string, cache_dir, "", "cache directory (default: $XDG_CACHE_HOME/mlc-pipeline or ~/.cache/mlc-pipeline)");
+ABSL_FLAG(std::string, cache_dir, "",
+          "cache directory (default: $XDG_CACHE_HOME/mlc-pipeline or ~/.cache/mlc-pipeline)");
 ABSL_FLAG(bool, print_after_all, false, "print the module after every pass of the opt stage");
 ABSL_FLAG(std::string, dump_dir, "", "write every intermediate module as TVMScript into this directory");
 ABSL_FLAG(std::string, emit_dot, "", "write the compiled main function's graph as Graphviz dot here");
@@ -70,10 +75,13 @@ ABSL_FLAG(std::string, pass_plugin, "", "pass plug-ins for the opt stage");
 ABSL_FLAG(std::string, converter_plugin, "", "converter plug-ins for the import stage");
 ABSL_FLAG(std::string, dim, "", "ONNX: values of symbolic dimensions for the import stage, e.g. batch=1,seq=128");
 ABSL_FLAG(int, top, 3, "classes shown per prediction");
-ABSL_FLAG(std::string, sign_key, "", "sign the executable with this Ed25519 private key (PEM); see docs/build_and_run.md");
-ABSL_FLAG(std::string, trusted_keys, "", "comma-separated Ed25519 public keys (PEM): the run stage loads only an executable signed by one");
+ABSL_FLAG(std::string, sign_key, "",
+          "sign the executable with this Ed25519 private key (PEM); see docs/build_and_run.md");
+ABSL_FLAG(std::string, trusted_keys, "",
+          "comma-separated Ed25519 public keys (PEM): the run stage loads only an executable signed by one");
 ABSL_FLAG(bool, timing, false, "print each stage's table of phase times (opt: per pass; build: the slowest kernels)");
-ABSL_FLAG(bool, profile, false, "after the run stage, profile the executable on the inputs and print the per-kernel table");
+ABSL_FLAG(bool, profile, false,
+          "after the run stage, profile the executable on the inputs and print the per-kernel table");
 ABSL_FLAG(std::string, profile_json, "", "with --profile: also write the profile as a Chrome trace here");
 
 namespace {
@@ -128,8 +136,8 @@ class Runner {
       absl::StatusOr<std::string> bin = Digest(stage.binary);
       if (!bin.ok()) return Fail(stage, std::string(bin.status().message()));
       // The limits decide whether a stage refuses its input, so they are part of the key.
-      std::string material =
-          absl::StrCat(stage.name, "\n", *bin, "\n", stage.options, "\n", absl::StrJoin(mlc::ResourceLimitFlagArgs(), " "), "\n");
+      std::string material = absl::StrCat(stage.name, "\n", *bin, "\n", stage.options, "\n",
+                                          absl::StrJoin(mlc::ResourceLimitFlagArgs(), " "), "\n");
       for (const std::string& f : stage.input_files) {
         absl::StatusOr<std::string> d = Digest(f);
         if (!d.ok()) return Fail(stage, std::string(d.status().message()));
@@ -147,7 +155,8 @@ class Runner {
     argv.insert(argv.end(), stage.args.begin(), stage.args.end());
     for (const std::string& a : mlc::ResourceLimitFlagArgs()) argv.push_back(a);
     // On a terminal, a stage running longer than two seconds shows its time as it goes.
-    const std::string line = absl::StrFormat("[%d/%d] %-8s %s ", index_, total_, stage.name, fs::path(stage.subject).filename().string());
+    const std::string line =
+        absl::StrFormat("[%d/%d] %-8s %s ", index_, total_, stage.name, fs::path(stage.subject).filename().string());
     int shown = 0;
     auto progress = [&](double seconds) {
       if (seconds < 2 || static_cast<int>(seconds) == shown) return;
@@ -156,7 +165,8 @@ class Runner {
       std::fflush(stdout);
     };
     const bool tty = isatty(STDOUT_FILENO) != 0;
-    mlc::pipeline::ProcessResult r = mlc::pipeline::RunProcess(argv, tty ? std::function<void(double)>(progress) : nullptr);
+    mlc::pipeline::ProcessResult r =
+        mlc::pipeline::RunProcess(argv, tty ? std::function<void(double)>(progress) : nullptr);
     if (shown > 0) std::printf("\r%s\033[K", line.c_str());  // erases the progress
     if (r.exit_code != 0) {
       std::printf("FAILED\n");
@@ -230,7 +240,8 @@ void PrintPredictions(const std::vector<std::string>& outputs, const std::string
         for (int64_t c = 0; c < classes; ++c) sum += std::exp(row[c] - mx);
         std::string line = absl::StrCat("  sample ", i, ":");
         for (int k = 0; k < std::min<int64_t>(top, classes); ++k) {
-          absl::StrAppend(&line, " class ", order[k], " (", absl::StrFormat("%.3f", std::exp(row[order[k]] - mx) / sum), ")");
+          absl::StrAppend(&line, " class ", order[k], " (", absl::StrFormat("%.3f", std::exp(row[order[k]] - mx) / sum),
+                          ")");
         }
         if (!labels.empty()) absl::StrAppend(&line, "   label ", labels[i]);
         std::printf("%s\n", line.c_str());
@@ -259,7 +270,8 @@ int main(int argc, char** argv) {
     }
     normalized.push_back(a.data());
   }
-  absl::SetProgramUsageMessage("Compiles and runs a model.\n  pipeline [MODEL.py|.onnx|.fxpb] [--params w.npz] [--inputs x.npy]");
+  absl::SetProgramUsageMessage(
+      "Compiles and runs a model.\n  pipeline [MODEL.py|.onnx|.fxpb] [--params w.npz] [--inputs x.npy]");
   std::vector<char*> positional = absl::ParseCommandLine(static_cast<int>(normalized.size()), normalized.data());
   if (absl::Status s = mlc::ApplyResourceLimitFlag(); !s.ok()) {
     std::cerr << "pipeline: " << s.message() << "\n";
@@ -283,8 +295,9 @@ int main(int argc, char** argv) {
     if (params.empty()) params = Runfile("testdata/models/digits_mlp/params.npz");
     if (inputs.empty()) inputs = {Runfile("testdata/models/digits_mlp/test_x.npy")};
     if (labels.empty()) labels = Runfile("testdata/models/digits_mlp/test_y.npy");
-    std::printf("No model given: compiling the bundled digits MLP (64-128-10, trained on scikit-learn's digits)\n"
-                "and running it on its 360-image test split.\n");
+    std::printf(
+        "No model given: compiling the bundled digits MLP (64-128-10, trained on scikit-learn's digits)\n"
+        "and running it on its 360-image test split.\n");
   }
   std::error_code ec;
   if (!fs::exists(model, ec)) {
@@ -306,7 +319,8 @@ int main(int argc, char** argv) {
       return 1;
     }
   } else {
-    std::fprintf(stderr, "pipeline: %s: unknown model format (expected .py TVMScript, .onnx or .fxpb)\n", model.c_str());
+    std::fprintf(stderr, "pipeline: %s: unknown model format (expected .py TVMScript, .onnx or .fxpb)\n",
+                 model.c_str());
     return 1;
   }
 
@@ -317,7 +331,8 @@ int main(int argc, char** argv) {
     std::vector<char> buf(tmpl.begin(), tmpl.end());
     buf.push_back('\0');
     if (mkdtemp(buf.data()) == nullptr) {
-      std::fprintf(stderr, "pipeline: cannot create a work directory from %s: %s\n", tmpl.c_str(), std::strerror(errno));
+      std::fprintf(stderr, "pipeline: cannot create a work directory from %s: %s\n", tmpl.c_str(),
+                   std::strerror(errno));
       return 1;
     }
     work = buf.data();
@@ -373,7 +388,8 @@ int main(int argc, char** argv) {
   Stage frontend{frontend_name, frontend_binary, {"--in", model, "--out", ir}, {model}, "", {ir}, model};
   if (std::string plugins = absl::GetFlag(FLAGS_converter_plugin); !plugins.empty()) {
     frontend.args.push_back(absl::StrCat("--converter_plugin=", plugins));
-    for (absl::string_view p : absl::StrSplit(plugins, ',', absl::SkipEmpty())) frontend.input_files.push_back(std::string(p));
+    for (absl::string_view p : absl::StrSplit(plugins, ',', absl::SkipEmpty()))
+      frontend.input_files.push_back(std::string(p));
   }
   if (std::string dims = absl::GetFlag(FLAGS_dim); !dims.empty()) {
     if (!absl::EndsWith(model, ".onnx")) {
@@ -388,8 +404,13 @@ int main(int argc, char** argv) {
 
   for (size_t t = 0; t < targets->size(); ++t) {
     const std::string target_flag = absl::StrCat("--target=", (*targets)[t].str());
-    Stage optimize{"opt", Runfile("passes/opt"), {"--in", ir, "--out", opts[t], absl::StrCat("--passes=", passes), target_flag},
-                   {ir}, absl::StrCat(passes, "\n", target_flag), {opts[t]}, ir};
+    Stage optimize{"opt",
+                   Runfile("passes/opt"),
+                   {"--in", ir, "--out", opts[t], absl::StrCat("--passes=", passes), target_flag},
+                   {ir},
+                   absl::StrCat(passes, "\n", target_flag),
+                   {opts[t]},
+                   ir};
     if (!params.empty()) optimize.input_files.push_back(params);
     if (std::string db = UserPath(absl::GetFlag(FLAGS_tuning_db)); !db.empty()) {
       optimize.args.push_back(absl::StrCat("--tuning_db=", db));
@@ -418,7 +439,13 @@ int main(int argc, char** argv) {
     if (absl::GetFlag(FLAGS_timing)) optimize.args.push_back("--timing");
     if (!runner.Run(optimize)) return 1;
 
-    Stage build{"build", Runfile("codegen/build"), {"--in", opts[t], "--out", exes[t], target_flag}, {opts[t]}, target_flag, {exes[t]}, opts[t]};
+    Stage build{"build",
+                Runfile("codegen/build"),
+                {"--in", opts[t], "--out", exes[t], target_flag},
+                {opts[t]},
+                target_flag,
+                {exes[t]},
+                opts[t]};
     if (const std::string key = UserPath(absl::GetFlag(FLAGS_sign_key)); !key.empty() && !multi_target) {
       build.args.push_back(absl::StrCat("--sign_key=", key));
       build.input_files.push_back(key);  // another key, another executable
@@ -433,7 +460,8 @@ int main(int argc, char** argv) {
     if (!runner.Run(build)) return 1;
   }
   if (multi_target) {
-    Stage merge{"merge", Runfile("codegen/build"), {"--merge", absl::StrJoin(exes, ","), "--out", exe}, exes, "", {exe}, exe};
+    Stage merge{"merge", Runfile("codegen/build"), {"--merge", absl::StrJoin(exes, ","), "--out", exe}, exes, "", {exe},
+                exe};
     if (const std::string key = UserPath(absl::GetFlag(FLAGS_sign_key)); !key.empty()) {
       merge.args.push_back(absl::StrCat("--sign_key=", key));
       merge.input_files.push_back(key);
@@ -486,7 +514,8 @@ int main(int argc, char** argv) {
   };
   int num_outputs = count(entry->ret_struct_info);
   for (int i = 0; i < num_outputs; ++i) outputs.push_back(absl::StrCat(work, "/out", i, ".npy"));
-  Stage run{"run", Runfile("vm/run"),
+  Stage run{"run",
+            Runfile("vm/run"),
             {"--exe", exe, "--func", absl::GetFlag(FLAGS_func), "--inputs", absl::StrJoin(inputs, ","), "--outputs",
              absl::StrJoin(outputs, ",")},
             {exe},
@@ -496,7 +525,8 @@ int main(int argc, char** argv) {
   run.input_files.insert(run.input_files.end(), inputs.begin(), inputs.end());
   if (!absl::GetFlag(FLAGS_plugin).empty()) run.args.push_back(absl::StrCat("--plugin=", absl::GetFlag(FLAGS_plugin)));
   std::vector<std::string> trusted;
-  for (absl::string_view k : absl::StrSplit(absl::GetFlag(FLAGS_trusted_keys), ',', absl::SkipEmpty())) trusted.push_back(UserPath(std::string(k)));
+  for (absl::string_view k : absl::StrSplit(absl::GetFlag(FLAGS_trusted_keys), ',', absl::SkipEmpty()))
+    trusted.push_back(UserPath(std::string(k)));
   if (!trusted.empty()) {
     run.args.push_back(absl::StrCat("--trusted_keys=", absl::StrJoin(trusted, ",")));
     run.input_files.insert(run.input_files.end(), trusted.begin(), trusted.end());
@@ -505,9 +535,11 @@ int main(int argc, char** argv) {
   PrintPredictions(outputs, labels, absl::GetFlag(FLAGS_top));
   if (absl::GetFlag(FLAGS_profile)) {
     // Never cached: a profile is a measurement of now.
-    std::vector<std::string> argv = {Runfile("vm/run"), "--exe", exe, "--func", absl::GetFlag(FLAGS_func), "--inputs",
-                                     absl::StrJoin(inputs, ","), "--profile"};
-    if (!absl::GetFlag(FLAGS_profile_json).empty()) argv.push_back(absl::StrCat("--profile_json=", UserPath(absl::GetFlag(FLAGS_profile_json))));
+    std::vector<std::string> argv = {
+        Runfile("vm/run"),          "--exe",    exe, "--func", absl::GetFlag(FLAGS_func), "--inputs",
+        absl::StrJoin(inputs, ","), "--profile"};
+    if (!absl::GetFlag(FLAGS_profile_json).empty())
+      argv.push_back(absl::StrCat("--profile_json=", UserPath(absl::GetFlag(FLAGS_profile_json))));
     if (!absl::GetFlag(FLAGS_plugin).empty()) argv.push_back(absl::StrCat("--plugin=", absl::GetFlag(FLAGS_plugin)));
     if (!trusted.empty()) argv.push_back(absl::StrCat("--trusted_keys=", absl::StrJoin(trusted, ",")));
     for (const std::string& a : mlc::ResourceLimitFlagArgs()) argv.push_back(a);

@@ -14,8 +14,8 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "ir/graph/serialize.h"
-#include "ir/target/target.h"
 #include "ir/graph/verifier.h"
+#include "ir/target/target.h"
 #include "passes/apply_trace.h"
 #include "support/file_util.h"
 #include "support/resource_limit_flag.h"
@@ -23,7 +23,8 @@
 ABSL_FLAG(std::string, in, "", "module to schedule (*.irpb)");
 ABSL_FLAG(std::string, trace, "", "trace to apply (*.py in TVM's spelling, else Protobuf)");
 ABSL_FLAG(std::string, out, "", "scheduled module to write (*.irpb)");
-ABSL_FLAG(std::string, target, "", "target the schedule is for (llvm -mcpu=native, x86-64-v3, ...); recorded in the module");
+ABSL_FLAG(std::string, target, "",
+          "target the schedule is for (llvm -mcpu=native, x86-64-v3, ...); recorded in the module");
 ABSL_FLAG(std::string, trace_out, "", "also write the applied trace (Protobuf; .py: TVM's spelling)");
 ABSL_FLAG(bool, print_trace, false, "print the applied trace in TVM's spelling");
 

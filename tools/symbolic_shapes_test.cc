@@ -16,11 +16,11 @@
 #include "ir/graph/block_builder.h"
 #include "ir/graph/op.h"
 #include "ir/graph/printer.h"
-#include "ir/graph/shape_bounds.h"
 #include "ir/graph/serialize.h"
+#include "ir/graph/shape_bounds.h"
 #include "ir/graph/structural_equal.h"
-#include "ir/tir/prim_expr_ops.h"
 #include "ir/graph/verifier.h"
+#include "ir/tir/prim_expr_ops.h"
 #include "passes/pass.h"
 #include "support/file_util.h"
 #include "tools/testing/kernel_harness.h"
@@ -53,7 +53,8 @@ IRModule Parse(const std::string& path) {
 absl::Status ParseError(const std::string& text) { return ParseTVMScript(text, "inline.py").status(); }
 
 /*! \brief x @ w0.T + b0 -> relu -> @ w1.T + b1, in double. */
-std::vector<double> MlpReference(const NDArray& x, const NDArray& w0, const NDArray& b0, const NDArray& w1, const NDArray& b1) {
+std::vector<double> MlpReference(const NDArray& x, const NDArray& w0, const NDArray& b0, const NDArray& w1,
+                                 const NDArray& b1) {
   int64_t n = x.shape()[0], k = x.shape()[1], h = w0.shape()[0], m = w1.shape()[0];
   std::vector<double> hidden(h), out(n * m);
   for (int64_t i = 0; i < n; ++i) {
@@ -258,7 +259,8 @@ def main(a: R.Tensor(("n", 2), dtype="float32"), b: R.Tensor(("n", 3), dtype="fl
 std::vector<double> PySlice(const std::vector<double>& v, int64_t begin, int64_t end, int64_t step) {
   const int64_t n = static_cast<int64_t>(v.size());
   auto clamp = [&](int64_t b, int64_t lo, int64_t hi) { return std::min(std::max(b < 0 ? b + n : b, lo), hi); };
-  int64_t i = step > 0 ? clamp(begin, 0, n) : clamp(begin, -1, n - 1), e = step > 0 ? clamp(end, 0, n) : clamp(end, -1, n - 1);
+  int64_t i = step > 0 ? clamp(begin, 0, n) : clamp(begin, -1, n - 1),
+          e = step > 0 ? clamp(end, 0, n) : clamp(end, -1, n - 1);
   std::vector<double> out;
   for (; step > 0 ? i < e : i > e; i += step) out.push_back(v[i]);
   return out;
@@ -287,10 +289,12 @@ def main(x: R.Tensor(("n",), dtype="float32")):
     std::vector<double> xs(F(x), F(x) + n);
     absl::StatusOr<Value> out = vm->Invoke("main", {x});
     ASSERT_TRUE(out.ok()) << out.status();
-    const std::vector<std::vector<double>> want = {PySlice(xs, 1, 5, 1), PySlice(xs, 2, -1, 1), PySlice(xs, -1, INT64_MIN + 1, -2)};
+    const std::vector<std::vector<double>> want = {PySlice(xs, 1, 5, 1), PySlice(xs, 2, -1, 1),
+                                                   PySlice(xs, -1, INT64_MIN + 1, -2)};
     ASSERT_EQ(out->tuple().size(), want.size());
     for (size_t k = 0; k < want.size(); ++k) {
-      EXPECT_EQ(out->tuple()[k].tensor().shape(), (std::vector<int64_t>{static_cast<int64_t>(want[k].size())})) << "slice " << k;
+      EXPECT_EQ(out->tuple()[k].tensor().shape(), (std::vector<int64_t>{static_cast<int64_t>(want[k].size())}))
+          << "slice " << k;
       if (!want[k].empty()) ExpectClose(out->tuple()[k].tensor(), want[k]);
     }
   }
@@ -326,14 +330,15 @@ class Module:
   ASSERT_TRUE(out.ok()) << out.status();
   ASSERT_EQ(out->tensor().shape(), (std::vector<int64_t>{4}));
   std::vector<double> want;
-  for (int i = 0; i < 3; ++i) want.push_back(static_cast<double>(F(a)[4 * i]) + F(a)[4 * i + 1] + F(a)[4 * i + 2] + F(a)[4 * i + 3]);
+  for (int i = 0; i < 3; ++i)
+    want.push_back(static_cast<double>(F(a)[4 * i]) + F(a)[4 * i + 1] + F(a)[4 * i + 2] + F(a)[4 * i + 3]);
   want.push_back(-1);
   ExpectClose(out->tensor(), want);
   absl::StatusOr<Value> bad = vm->Invoke("main", {Random({10}, &rng)});
   ASSERT_FALSE(bad.ok());
-  EXPECT_THAT(std::string(bad.status().message()), HasSubstr("argument 0 (a): dimension 0 is 10, which is not 4 * n for any n"));
+  EXPECT_THAT(std::string(bad.status().message()),
+              HasSubstr("argument 0 (a): dimension 0 is 10, which is not 4 * n for any n"));
 }
-
 
 TEST(SymbolicShapes, MatchCastBindsNewVariablesAndRoundTrips) {
   IRModule mod = Parse(kMatchCast);
@@ -370,7 +375,8 @@ def main(x: R.Tensor((2, 3), dtype="float32")) -> R.Tensor(dtype="float32", ndim
     return a
 )");
   EXPECT_THAT(std::string(never.message()), HasSubstr("inline.py:4:9: "));
-  EXPECT_THAT(std::string(never.message()), HasSubstr("match_cast: a value of Tensor((2, 3), float32) never matches Tensor((2, 4), float32): dimension 1 is 3, not 4"));
+  EXPECT_THAT(std::string(never.message()), HasSubstr("match_cast: a value of Tensor((2, 3), float32) never matches "
+                                                      "Tensor((2, 4), float32): dimension 1 is 3, not 4"));
   absl::Status early = ParseError(R"(
 @R.function
 def main(x: R.Tensor(dtype="float32", ndim=1)) -> R.Tensor(dtype="float32", ndim=1):
@@ -379,7 +385,8 @@ def main(x: R.Tensor(dtype="float32", ndim=1)) -> R.Tensor(dtype="float32", ndim
     a = R.match_cast(x, R.Tensor((n,), dtype="float32"))
     return a
 )");
-  EXPECT_THAT(std::string(early.message()), HasSubstr("inline.py:5:18: shape variable 'n' is used before the R.match_cast that defines it"));
+  EXPECT_THAT(std::string(early.message()),
+              HasSubstr("inline.py:5:18: shape variable 'n' is used before the R.match_cast that defines it"));
   absl::Status unbindable = ParseError(R"(
 @R.function
 def main(x: R.Tensor(dtype="float32", ndim=1)) -> R.Tensor(dtype="float32", ndim=1):
@@ -425,13 +432,15 @@ TEST(SymbolicShapes, DimensionsInferenceCannotProveEqualAreCheckedAtRunTime) {
   std::vector<double> want(15, 0.0);
   for (int i = 0; i < 5; ++i) {
     for (int j = 0; j < 3; ++j) {
-      for (int k = 0; k < 4; ++k) want[i * 3 + j] += (static_cast<double>(F(x)[i * 4 + k]) + F(y)[i * 4 + k]) * F(z)[k * 3 + j];
+      for (int k = 0; k < 4; ++k)
+        want[i * 3 + j] += (static_cast<double>(F(x)[i * 4 + k]) + F(y)[i * 4 + k]) * F(z)[k * 3 + j];
     }
   }
   ExpectClose(result->tensor(), want, 1e-5, 1e-5);
   absl::StatusOr<Value> bad = vm->Invoke("main", {x, Random({6, 4}, &rng), z});
   ASSERT_FALSE(bad.ok());
-  EXPECT_THAT(std::string(bad.status().message()), HasSubstr("R.match_cast: dimension 0 is 6, expected 5 (n = 5, bound earlier)"));
+  EXPECT_THAT(std::string(bad.status().message()),
+              HasSubstr("R.match_cast: dimension 0 is 6, expected 5 (n = 5, bound earlier)"));
 
   // Text says what it means: the parser assumes nothing and points at R.match_cast.
   absl::Status refused = ParseError(R"(
@@ -440,7 +449,8 @@ def main(a: R.Tensor(("n", 4), dtype="float32"), b: R.Tensor(("m", 4), dtype="fl
     c = R.add(a, b)
     return c
 )");
-  EXPECT_THAT(std::string(refused.message()), HasSubstr("inline.py:4:9: add: shapes (n, 4) and (m, 4) cannot be broadcast together"));
+  EXPECT_THAT(std::string(refused.message()),
+              HasSubstr("inline.py:4:9: add: shapes (n, 4) and (m, 4) cannot be broadcast together"));
   EXPECT_THAT(std::string(refused.message()), HasSubstr("R.match_cast one operand"));
 }
 
@@ -504,7 +514,8 @@ def main(a: R.Tensor(("n", 4), dtype="float32")):
   EXPECT_THAT(std::string(undefined.message()), HasSubstr("inline.py:4:18: shape variable 'm' is not defined"));
 }
 
-/*! \brief The default-pipeline build of `mod`: its executable, whose main function's memory plan the caller inspects. */
+/*! \brief The default-pipeline build of `mod`: its executable, whose main function's memory plan the caller inspects.
+ */
 proto::Executable BuildExecutable(const IRModule& mod) {
   absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> passes = passes::ParsePipeline("default");
   EXPECT_TRUE(passes.ok()) << passes.status();
@@ -521,7 +532,8 @@ std::pair<int, int> PlannedAllocations(const proto::Executable& exe) {
   for (const proto::VMFunction& fn : exe.functions()) {
     if (fn.name() != "main") continue;
     for (const proto::Instruction& inst : fn.instructions()) {
-      if (inst.callee_kind() != proto::Instruction::BUILTIN || inst.builtin() != proto::Instruction::ALLOC_TENSOR) continue;
+      if (inst.callee_kind() != proto::Instruction::BUILTIN || inst.builtin() != proto::Instruction::ALLOC_TENSOR)
+        continue;
       (inst.args_size() == 4 ? planned_unplanned.first : planned_unplanned.second)++;
     }
   }
@@ -539,7 +551,8 @@ TEST(SymbolicShapes, UpperBoundsPlanSymbolicIntermediatesIntoStorageReusedAcross
   auto [planned, unplanned] = PlannedAllocations(exe);
   EXPECT_EQ(planned, planned_free + 1);
   EXPECT_EQ(unplanned, 1);  // the returned (n, 10)
-  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = vm::VirtualMachine::LoadBytes(vm::SerializeExecutable(exe), "bounded.mlcx");
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm =
+      vm::VirtualMachine::LoadBytes(vm::SerializeExecutable(exe), "bounded.mlcx");
   ASSERT_TRUE(vm.ok()) << vm.status();
   // One executable at every batch: after the first call at the bound, smaller calls take no
   // new memory (the arena has a fixed size); a call beyond the bound still runs.
@@ -559,7 +572,8 @@ TEST(SymbolicShapes, UpperBoundsPlanSymbolicIntermediatesIntoStorageReusedAcross
     }
   }
   absl::StatusOr<IRModule> unknown = SetShapeUpperBounds(mod, {{"batch", 8}});
-  EXPECT_THAT(std::string(unknown.status().message()), HasSubstr("no graph function has a shape variable batch (there are: n)"));
+  EXPECT_THAT(std::string(unknown.status().message()),
+              HasSubstr("no graph function has a shape variable batch (there are: n)"));
   EXPECT_FALSE(ParseUpperBounds("n=0").ok());
   EXPECT_FALSE(ParseUpperBounds("n").ok());
   EXPECT_EQ(ParseUpperBounds(" n=64, seq=128")->at("seq"), 128);
@@ -588,7 +602,8 @@ def f(a: T.handle):
     for i in range(n):
         T.evaluate(0)
 )");
-  EXPECT_THAT(std::string(unmatched.message()), HasSubstr("parameter a is a T.handle but no T.match_buffer(a, ...) binds it"));
+  EXPECT_THAT(std::string(unmatched.message()),
+              HasSubstr("parameter a is a T.handle but no T.match_buffer(a, ...) binds it"));
   absl::Status not_a_dim = ParseError(R"(
 @T.prim_func
 def f(a: T.handle):

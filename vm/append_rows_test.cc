@@ -86,7 +86,8 @@ TEST(AppendRows, NamesShapesThatDoNotLineUp) {
   bool in_place = false;
   absl::StatusOr<NDArray> r = NDArray::AppendRows(Rows(0, 2), NDArray::Empty({1, 2, 3}, kF32), 1, &in_place);
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().message().find("cannot append float32 (1, 2, 3) to float32 (1, 2, 2) along axis 1"), std::string::npos)
+  EXPECT_NE(r.status().message().find("cannot append float32 (1, 2, 3) to float32 (1, 2, 2) along axis 1"),
+            std::string::npos)
       << r.status().message();
   // Rows that would not follow the cache's bytes: an axis before the appended one is not 1.
   r = NDArray::AppendRows(NDArray::Empty({2, 3}, kF32), NDArray::Empty({2, 1}, kF32), 1, &in_place);

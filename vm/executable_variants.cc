@@ -33,9 +33,11 @@ absl::StatusOr<proto::Executable> MergeVariants(std::vector<proto::Executable> v
     const std::string name = absl::StrCat("the executable for '", v.target(), "'");
     if (v.variants_size() > 0) return absl::InvalidArgumentError(absl::StrCat(name, " is itself multi-target"));
     if (v.magic() != kExecutableMagic || v.format_version() != kExecutableFormatVersion) {
-      return absl::InvalidArgumentError(absl::StrCat(name, " is not an executable of format version ", kExecutableFormatVersion));
+      return absl::InvalidArgumentError(
+          absl::StrCat(name, " is not an executable of format version ", kExecutableFormatVersion));
     }
-    if (!targets.insert(v.target()).second) return absl::InvalidArgumentError(absl::StrCat("two executables are for '", v.target(), "'"));
+    if (!targets.insert(v.target()).second)
+      return absl::InvalidArgumentError(absl::StrCat("two executables are for '", v.target(), "'"));
     std::set<std::string> seen;
     for (const proto::VMFunction& f : v.functions()) {
       auto it = interface.find(f.name());
@@ -44,7 +46,8 @@ absl::StatusOr<proto::Executable> MergeVariants(std::vector<proto::Executable> v
                                                        variants[0].target(), "' lacks"));
       }
       if (it->second != Interface(f)) {
-        return absl::InvalidArgumentError(absl::StrCat(name, ": function ", f.name(), " takes other parameters than in the executable for '",
+        return absl::InvalidArgumentError(absl::StrCat(name, ": function ", f.name(),
+                                                       " takes other parameters than in the executable for '",
                                                        variants[0].target(), "'"));
       }
       seen.insert(f.name());
@@ -85,8 +88,8 @@ absl::StatusOr<int> SelectVariant(const proto::Executable& exe) {
   if (best >= 0) return best;
   if (exe.variants_size() == 0) return absl::InvalidArgumentError("the executable has no variants");
   return absl::FailedPreconditionError(absl::StrCat("none of the executable's ", exe.variants_size(),
-                                                    " targets runs on this CPU (", HostCpuName(), "): ",
-                                                    absl::StrJoin(refused, "; ")));
+                                                    " targets runs on this CPU (", HostCpuName(),
+                                                    "): ", absl::StrJoin(refused, "; ")));
 }
 
 }  // namespace vm

@@ -113,7 +113,8 @@ TEST(ExecutableVariants, NoneRunnableNamesEveryTargetAndWhatItNeeds) {
   absl::StatusOr<proto::Executable> merged =
       MergeVariants({Variant("t1", {lacking}, 1, {0}), Variant("t2", {lacking}, 2, {0})});
   ASSERT_TRUE(merged.ok()) << merged.status();
-  absl::StatusOr<std::unique_ptr<VirtualMachine>> vm = VirtualMachine::LoadBytes(SerializeExecutable(*merged), "x.mlcx");
+  absl::StatusOr<std::unique_ptr<VirtualMachine>> vm =
+      VirtualMachine::LoadBytes(SerializeExecutable(*merged), "x.mlcx");
   ASSERT_FALSE(vm.ok());
   EXPECT_EQ(vm.status().code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_THAT(std::string(vm.status().message()), HasSubstr("none of the executable's 2 targets runs on this CPU"));
@@ -121,14 +122,17 @@ TEST(ExecutableVariants, NoneRunnableNamesEveryTargetAndWhatItNeeds) {
 }
 
 TEST(ExecutableVariants, MergingRefusesVariantsACallerCouldTellApart) {
-  auto message = [](std::vector<proto::Executable> v) { return std::string(MergeVariants(std::move(v)).status().message()); };
+  auto message = [](std::vector<proto::Executable> v) {
+    return std::string(MergeVariants(std::move(v)).status().message());
+  };
   proto::Executable renamed = Variant("b", {}, 2, {0});
   renamed.mutable_functions(0)->set_param_names(0, "y");
   EXPECT_THAT(message({Variant("a", {}, 1, {0}), renamed}), HasSubstr("'b': function main takes other parameters"));
   proto::Executable extra = Variant("b", {}, 2, {0});
   *extra.add_functions() = extra.functions(0);
   extra.mutable_functions(1)->set_name("decode");
-  EXPECT_THAT(message({Variant("a", {}, 1, {0}), extra}), HasSubstr("has a function decode that the executable for 'a' lacks"));
+  EXPECT_THAT(message({Variant("a", {}, 1, {0}), extra}),
+              HasSubstr("has a function decode that the executable for 'a' lacks"));
   EXPECT_THAT(message({extra, Variant("a", {}, 1, {0})}), HasSubstr("'a' lacks the function decode"));
   EXPECT_THAT(message({Variant("a", {}, 1, {0}), Variant("a", {}, 2, {0})}), HasSubstr("two executables are for 'a'"));
   absl::StatusOr<proto::Executable> nested = MergeVariants({Variant("a", {}, 1, {0})});

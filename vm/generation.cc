@@ -21,9 +21,12 @@ std::optional<std::vector<int64_t>> Dims(const proto::TensorType& t) {
   if (t.symbolic_dims_size() == 0) return std::vector<int64_t>(t.shape().begin(), t.shape().end());
   std::vector<int64_t> dims;
   for (const proto::DimExpr& d : t.symbolic_dims()) {
-    if (d.has_value()) dims.push_back(d.value());
-    else if (d.kind_case() == proto::DimExpr::kVar) dims.push_back(-1);
-    else return std::nullopt;
+    if (d.has_value())
+      dims.push_back(d.value());
+    else if (d.kind_case() == proto::DimExpr::kVar)
+      dims.push_back(-1);
+    else
+      return std::nullopt;
   }
   return dims;
 }
@@ -44,7 +47,8 @@ int64_t Choose(const NDArray& logits, const GenerationOptions& o, std::mt19937_6
   std::vector<int64_t> order(vocab);
   for (int64_t i = 0; i < vocab; ++i) order[i] = i;
   int64_t k = o.top_k > 0 ? std::min<int64_t>(o.top_k, vocab) : vocab;
-  std::partial_sort(order.begin(), order.begin() + k, order.end(), [&](int64_t a, int64_t b) { return last[a] > last[b]; });
+  std::partial_sort(order.begin(), order.begin() + k, order.end(),
+                    [&](int64_t a, int64_t b) { return last[a] > last[b]; });
   std::vector<double> weights(k);
   for (int64_t i = 0; i < k; ++i) weights[i] = std::exp((last[order[i]] - last[order[0]]) / o.temperature);
   std::discrete_distribution<int64_t> pick(weights.begin(), weights.end());
@@ -64,17 +68,20 @@ absl::StatusOr<Generator> Generator::Create(VirtualMachine* vm, const std::strin
     const proto::ValueType& v = fn->param_types(i);
     std::optional<std::vector<int64_t>> d = v.has_tensor() ? Dims(v.tensor()) : std::nullopt;
     if (!v.has_tensor() || !IsInt64(v.tensor()) || !d || d->size() != 2 || (*d)[0] != 1 || (*d)[1] != -1) {
-      return absl::InvalidArgumentError(absl::StrCat(param(i), " must be int64 [1, seq] (token ids or their positions)"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(param(i), " must be int64 [1, seq] (token ids or their positions)"));
     }
     return absl::OkStatus();
   };
-  if (fn->param_types_size() < 1) return absl::InvalidArgumentError(absl::StrCat(func, " takes no parameters; a decoder takes token ids"));
+  if (fn->param_types_size() < 1)
+    return absl::InvalidArgumentError(absl::StrCat(func, " takes no parameters; a decoder takes token ids"));
   if (absl::Status s = ids_like(0); !s.ok()) return s;
   Generator g;
   g.vm_ = vm;
   g.func_ = func;
   for (const proto::VMFunction& f : vm->executable().functions()) {
-    if (func == "main" && f.name() == "prefill" && f.param_types_size() == fn->param_types_size()) g.prompt_func_ = f.name();
+    if (func == "main" && f.name() == "prefill" && f.param_types_size() == fn->param_types_size())
+      g.prompt_func_ = f.name();
   }
   if (fn->param_types_size() == 1) return g;  // full
   if (absl::Status s = ids_like(1); !s.ok()) return s;
@@ -88,7 +95,8 @@ absl::StatusOr<Generator> Generator::Create(VirtualMachine* vm, const std::strin
     const proto::DataTypeProto& t = v.tensor().dtype();
     g.cache_types_.push_back({*d, DLDataType{static_cast<uint8_t>(t.code()), static_cast<uint8_t>(t.bits()), 1}});
   }
-  if (g.cache_types_.empty()) return absl::InvalidArgumentError(absl::StrCat(func, " takes positions but no cache tensors"));
+  if (g.cache_types_.empty())
+    return absl::InvalidArgumentError(absl::StrCat(func, " takes positions but no cache tensors"));
   return g;
 }
 
@@ -126,7 +134,8 @@ absl::StatusOr<GenerationResult> Generator::Generate(const std::vector<int64_t>&
       absl::StatusOr<Value> out = vm_->Invoke(n == 0 && o.use_prefill ? prompt_function() : func_, args);
       if (!out.ok()) return out.status();
       if (!out->is_tuple() || out->tuple().size() != caches.size() + 1 || !out->tuple()[0].is_tensor()) {
-        return absl::InvalidArgumentError(absl::StrCat(func_, " must return (logits, ", caches.size(), " grown caches)"));
+        return absl::InvalidArgumentError(
+            absl::StrCat(func_, " must return (logits, ", caches.size(), " grown caches)"));
       }
       logits = out->tuple()[0].tensor();
       for (size_t i = 0; i < caches.size(); ++i) caches[i] = out->tuple()[i + 1];

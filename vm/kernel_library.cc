@@ -16,7 +16,9 @@ namespace mlc {
 namespace vm {
 
 absl::StatusOr<std::unique_ptr<KernelLibrary>> KernelLibrary::Load(const std::string& shared_object) {
-  if (shared_object.size() < 4 || shared_object.compare(0, 4, "\x7f" "ELF") != 0) {
+  if (shared_object.size() < 4 || shared_object.compare(0, 4,
+                                                        "\x7f"
+                                                        "ELF") != 0) {
     return absl::DataLossError("the kernel library is not an ELF shared object");
   }
   int fd = memfd_create("mlc_kernels", MFD_CLOEXEC);

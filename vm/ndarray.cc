@@ -3,12 +3,12 @@
  */
 #include "vm/ndarray.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-
-#include <sys/mman.h>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -101,18 +101,12 @@ int DLDataTypeBytes(DLDataType t) { return (t.bits * t.lanes + 7) / 8; }
 
 std::string DLDataTypeName(DLDataType t) {
   switch (t.code) {
-    case kDLFloat:
-      return absl::StrCat("float", t.bits);
-    case kDLInt:
-      return absl::StrCat("int", t.bits);
-    case kDLUInt:
-      return absl::StrCat("uint", t.bits);
-    case kDLBfloat:
-      return "bfloat16";
-    case kDLBoolCode:
-      return "bool";
-    default:
-      return absl::StrCat("dtype(", static_cast<int>(t.code), ",", t.bits, ")");
+    case kDLFloat: return absl::StrCat("float", t.bits);
+    case kDLInt: return absl::StrCat("int", t.bits);
+    case kDLUInt: return absl::StrCat("uint", t.bits);
+    case kDLBfloat: return "bfloat16";
+    case kDLBoolCode: return "bool";
+    default: return absl::StrCat("dtype(", static_cast<int>(t.code), ",", t.bits, ")");
   }
 }
 
@@ -120,15 +114,18 @@ std::string DescribeTensor(const DLDataType& dtype, const std::vector<int64_t>& 
   return absl::StrCat(DLDataTypeName(dtype), " (", absl::StrJoin(shape, ", "), shape.size() == 1 ? ",)" : ")");
 }
 
-absl::StatusOr<NDArray> NDArray::View(const NDArray& base, int64_t offset, std::vector<int64_t> shape, DLDataType dtype) {
+absl::StatusOr<NDArray> NDArray::View(const NDArray& base, int64_t offset, std::vector<int64_t> shape,
+                                      DLDataType dtype) {
   for (int64_t d : shape) {
-    if (d < 0) return absl::InvalidArgumentError(absl::StrCat("tensor ", DescribeTensor(dtype, shape), " has a negative dimension"));
+    if (d < 0)
+      return absl::InvalidArgumentError(
+          absl::StrCat("tensor ", DescribeTensor(dtype, shape), " has a negative dimension"));
   }
   const int64_t bytes = SaturatingMul(mlc::NumElements(shape), DLDataTypeBytes(dtype));
   const int64_t held = base.defined() ? static_cast<int64_t>(base.c_->storage->bytes) : 0;
   if (offset < 0 || offset % 64 != 0 || offset > held || bytes > held - offset) {
-    return absl::InvalidArgumentError(absl::StrCat("tensor ", DescribeTensor(dtype, shape), " at byte ", offset, " does not fit in ",
-                                                   HumanBytes(held)));
+    return absl::InvalidArgumentError(absl::StrCat("tensor ", DescribeTensor(dtype, shape), " at byte ", offset,
+                                                   " does not fit in ", HumanBytes(held)));
   }
   return Over(base.c_->storage, offset, std::move(shape), dtype);
 }
@@ -149,14 +146,17 @@ NDArray NDArray::Over(std::shared_ptr<Storage> storage, int64_t offset, std::vec
   return a;
 }
 
-absl::StatusOr<NDArray> NDArray::Allocate(std::vector<int64_t> shape, DLDataType dtype, std::shared_ptr<StoragePool> pool) {
+absl::StatusOr<NDArray> NDArray::Allocate(std::vector<int64_t> shape, DLDataType dtype,
+                                          std::shared_ptr<StoragePool> pool) {
   for (int64_t d : shape) {
-    if (d < 0) return absl::InvalidArgumentError(absl::StrCat("tensor ", DescribeTensor(dtype, shape), " has a negative dimension"));
+    if (d < 0)
+      return absl::InvalidArgumentError(
+          absl::StrCat("tensor ", DescribeTensor(dtype, shape), " has a negative dimension"));
   }
   const int64_t bytes = SaturatingMul(mlc::NumElements(shape), DLDataTypeBytes(dtype));
   if (bytes > GetResourceLimits().max_tensor_bytes) {
-    return absl::ResourceExhaustedError(absl::StrCat("tensor ", DescribeTensor(dtype, shape), " needs ", HumanBytes(bytes), " (",
-                                                     LimitHint("max_tensor_bytes"), ")"));
+    return absl::ResourceExhaustedError(absl::StrCat("tensor ", DescribeTensor(dtype, shape), " needs ",
+                                                     HumanBytes(bytes), " (", LimitHint("max_tensor_bytes"), ")"));
   }
   auto storage = std::make_shared<Storage>();
   storage->bytes = static_cast<size_t>(bytes);
@@ -169,7 +169,8 @@ absl::StatusOr<NDArray> NDArray::Allocate(std::vector<int64_t> shape, DLDataType
   return Over(std::move(storage), 0, std::move(shape), dtype);
 }
 
-absl::StatusOr<NDArray> NDArray::AllocateWithCapacity(std::vector<int64_t> shape, DLDataType dtype, int64_t capacity_bytes) {
+absl::StatusOr<NDArray> NDArray::AllocateWithCapacity(std::vector<int64_t> shape, DLDataType dtype,
+                                                      int64_t capacity_bytes) {
   const int64_t bytes = SaturatingMul(mlc::NumElements(shape), DLDataTypeBytes(dtype));
   // Allocate the capacity as a byte tensor, then view the shape at its start.
   absl::StatusOr<NDArray> store = Allocate({std::max(bytes, capacity_bytes)}, DLDataType{kDLUInt, 8, 1});
@@ -181,9 +182,10 @@ absl::StatusOr<NDArray> NDArray::AllocateWithCapacity(std::vector<int64_t> shape
 absl::StatusOr<NDArray> NDArray::AppendRows(const NDArray& base, const NDArray& rows, int axis, bool* in_place) {
   *in_place = false;
   const std::vector<int64_t>&bs = base.shape(), &rs = rows.shape();
-  bool ok = base.dtype().code == rows.dtype().code && base.dtype().bits == rows.dtype().bits && bs.size() == rs.size() &&
-            axis >= 0 && axis < static_cast<int>(bs.size());
-  for (int d = 0; ok && d < static_cast<int>(bs.size()); ++d) ok = d == axis || (bs[d] == rs[d] && (d > axis || bs[d] == 1));
+  bool ok = base.dtype().code == rows.dtype().code && base.dtype().bits == rows.dtype().bits &&
+            bs.size() == rs.size() && axis >= 0 && axis < static_cast<int>(bs.size());
+  for (int d = 0; ok && d < static_cast<int>(bs.size()); ++d)
+    ok = d == axis || (bs[d] == rs[d] && (d > axis || bs[d] == 1));
   if (!ok) {
     return absl::InvalidArgumentError(absl::StrCat("cannot append ", DescribeTensor(rows.dtype(), rs), " to ",
                                                    DescribeTensor(base.dtype(), bs), " along axis ", axis,
@@ -200,7 +202,8 @@ absl::StatusOr<NDArray> NDArray::AppendRows(const NDArray& base, const NDArray& 
     *in_place = true;
     return Over(base.c_->storage, static_cast<int64_t>(offset), std::move(shape), base.dtype());
   }
-  absl::StatusOr<NDArray> grown = AllocateWithCapacity(shape, base.dtype(), 2 * static_cast<int64_t>(base_bytes + row_bytes));
+  absl::StatusOr<NDArray> grown =
+      AllocateWithCapacity(shape, base.dtype(), 2 * static_cast<int64_t>(base_bytes + row_bytes));
   if (!grown.ok()) return grown.status();
   std::memcpy(grown->data(), base.data(), base_bytes);
   std::memcpy(static_cast<char*>(grown->data()) + base_bytes, rows.data(), row_bytes);
@@ -225,8 +228,8 @@ absl::StatusOr<NDArray> NDArray::FromBytes(std::vector<int64_t> shape, DLDataTyp
 
 absl::Status NDArray::CopyFromBytes(absl::string_view bytes) const {
   if (bytes.size() != NumBytes()) {
-    return absl::InvalidArgumentError(absl::StrCat("tensor ", DescribeTensor(dtype(), shape()), " needs ", NumBytes(),
-                                                   " bytes, got ", bytes.size()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("tensor ", DescribeTensor(dtype(), shape()), " needs ", NumBytes(), " bytes, got ", bytes.size()));
   }
   std::memcpy(data(), bytes.data(), bytes.size());
   return absl::OkStatus();

@@ -67,10 +67,12 @@ class NDArray {
   static NDArray Empty(std::vector<int64_t> shape, DLDataType dtype, std::shared_ptr<StoragePool> pool = nullptr);
   /*! \brief A tensor of `shape` in `base`'s storage from byte `offset` on (64-byte aligned),
    *         sharing it; an error when it does not fit. */
-  static absl::StatusOr<NDArray> View(const NDArray& base, int64_t offset, std::vector<int64_t> shape, DLDataType dtype);
+  static absl::StatusOr<NDArray> View(const NDArray& base, int64_t offset, std::vector<int64_t> shape,
+                                      DLDataType dtype);
   /*! \brief `shape` in storage of `capacity_bytes` (at least the shape's bytes): a tensor that
    *  AppendRows grows in place, such as a key/value cache allocated for a whole generation. */
-  static absl::StatusOr<NDArray> AllocateWithCapacity(std::vector<int64_t> shape, DLDataType dtype, int64_t capacity_bytes);
+  static absl::StatusOr<NDArray> AllocateWithCapacity(std::vector<int64_t> shape, DLDataType dtype,
+                                                      int64_t capacity_bytes);
   /*! \brief concat([base, rows], axis) when every axis of both before `axis` is 1, so that the
    *  rows' bytes go right after base's. When base ends where the last append into its storage
    *  ended and the storage has room, `rows` alone is copied there and the result shares base's

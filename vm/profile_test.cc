@@ -215,7 +215,8 @@ TEST(Profile, RuntimeFunctionsHaveRowsAndTheirParallelLoopsTheirChunks) {
   Model m = Cnn("blas");  // the convolutions through mlc.blas.conv2d; depthwise on the VM's pool
   Profiler::Table table = ProfileRuns(m);
   bool row = false;
-  for (const Profiler::Row& r : table.rows) row |= r.kind == "runtime" && r.name == "mlc.blas.conv2d" && r.calls == 2 * kRuns;
+  for (const Profiler::Row& r : table.rows)
+    row |= r.kind == "runtime" && r.name == "mlc.blas.conv2d" && r.calls == 2 * kRuns;
   EXPECT_TRUE(row);
   const Profiler& p = *m.vm->profiler();
   int blas_chunks = 0;

@@ -80,7 +80,8 @@ std::string Profiler::ChromeTraceJson() const {
     set(m, "ph")->set_string_value("M");
     set(m, "pid")->set_number_value(1);
     set(m, "tid")->set_number_value(t);
-    set(set(m, "args")->mutable_struct_value(), "name")->set_string_value(t == 0 ? "caller" : absl::StrCat("worker ", t));
+    set(set(m, "args")->mutable_struct_value(), "name")
+        ->set_string_value(t == 0 ? "caller" : absl::StrCat("worker ", t));
   }
   static const char* kCategory[] = {"call", "kernel", "runtime", "parallel chunk"};
   for (const Event& e : Events()) {
@@ -130,11 +131,12 @@ std::string FormatProfileTable(const Profiler::Table& table, double peak_gflops)
     }
     if (r.bytes > 0 && per_call > 0) gbps = absl::StrFormat("%.1f", r.bytes / per_call * 1e-9);
     const double share = table.total_seconds > 0 ? 100 * r.seconds / table.total_seconds : 0.0;
-    absl::StrAppendFormat(&out, "%-*s %6s %10.1f %10s %5.1f%% %8s %6s %7s  %s\n", w, r.name, calls, r.seconds / runs * 1e6, mean,
-                          share, gflops, peak, gbps, r.source_ops.empty() ? "-" : r.source_ops);
+    absl::StrAppendFormat(&out, "%-*s %6s %10.1f %10s %5.1f%% %8s %6s %7s  %s\n", w, r.name, calls,
+                          r.seconds / runs * 1e6, mean, share, gflops, peak, gbps,
+                          r.source_ops.empty() ? "-" : r.source_ops);
   }
-  absl::StrAppendFormat(&out, "%-*s %6s %10.1f %10s %5.1f%%\n", w, total_label, "", table.total_seconds / runs * 1e6, "",
-                        table.total_seconds > 0 ? 100 * sum / table.total_seconds : 0.0);
+  absl::StrAppendFormat(&out, "%-*s %6s %10.1f %10s %5.1f%%\n", w, total_label, "", table.total_seconds / runs * 1e6,
+                        "", table.total_seconds > 0 ? 100 * sum / table.total_seconds : 0.0);
   return out;
 }
 

@@ -75,10 +75,10 @@ class Profiler {
     std::string name;
     std::string kind;  // "kernel", "runtime", "vm"
     std::string source_ops;
-    int64_t calls = 0;     // over all profiled runs
-    double seconds = 0;    // over all profiled runs
-    int64_t flops = 0;     // per call
-    int64_t bytes = 0;     // per call
+    int64_t calls = 0;   // over all profiled runs
+    double seconds = 0;  // over all profiled runs
+    int64_t flops = 0;   // per call
+    int64_t bytes = 0;   // per call
   };
   struct Table {
     int runs = 0;

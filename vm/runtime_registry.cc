@@ -90,8 +90,8 @@ absl::Status RuntimeRegistry::LoadPlugin(const std::string& path) {
   auto init = reinterpret_cast<MlcPluginInit>(dlsym(handle, MLC_PLUGIN_INIT_SYMBOL));
   if (init == nullptr) {
     dlclose(handle);
-    return absl::InvalidArgumentError(absl::StrCat(path, " is not a runtime plug-in: it does not export ",
-                                                   MLC_PLUGIN_INIT_SYMBOL));
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, " is not a runtime plug-in: it does not export ", MLC_PLUGIN_INIT_SYMBOL));
   }
   PluginContext ctx{this, path, absl::OkStatus()};
   init(&RegisterFromPlugin, &ctx);

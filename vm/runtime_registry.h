@@ -70,7 +70,7 @@ struct RuntimeFunctionRegistrar {
 #define MLC_RT_CONCAT(a, b) MLC_RT_CONCAT_INNER(a, b)
 #define MLC_REGISTER_RUNTIME_FUNC(name, fn) \
   static ::mlc::vm::detail::RuntimeFunctionRegistrar MLC_RT_CONCAT(mlc_runtime_func_, __COUNTER__)(name, fn)
-#define MLC_REGISTER_ALLOCATING_RUNTIME_FUNC(name, fn)                                          \
+#define MLC_REGISTER_ALLOCATING_RUNTIME_FUNC(name, fn)                                              \
   static ::mlc::vm::detail::RuntimeFunctionRegistrar MLC_RT_CONCAT(mlc_runtime_func_, __COUNTER__)( \
       name, ::mlc::vm::AllocatingRuntimeFunction(fn))
 

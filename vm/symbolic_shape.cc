@@ -46,11 +46,10 @@ absl::StatusOr<DimProgram> DimProgram::Decode(const proto::DimExpr& e, int num_v
 absl::Status DimProgram::Append(const proto::DimExpr& e, int num_vars, int depth) {
   if (depth > kMaxDimDepth) return absl::DataLossError("dimension expression nested too deeply");
   switch (e.kind_case()) {
-    case proto::DimExpr::kValue:
-      steps_.push_back({Step::kConst, e.value()});
-      return absl::OkStatus();
+    case proto::DimExpr::kValue: steps_.push_back({Step::kConst, e.value()}); return absl::OkStatus();
     case proto::DimExpr::kVar:
-      if (e.var() < 0 || e.var() >= num_vars) return absl::DataLossError(absl::StrCat("shape variable ", e.var(), " out of range"));
+      if (e.var() < 0 || e.var() >= num_vars)
+        return absl::DataLossError(absl::StrCat("shape variable ", e.var(), " out of range"));
       steps_.push_back({Step::kVar, e.var()});
       return absl::OkStatus();
     case proto::DimExpr::kBinary: {
@@ -66,14 +65,12 @@ absl::Status DimProgram::Append(const proto::DimExpr& e, int num_vars, int depth
         case proto::DimBinary::FLOOR_MOD: op = Step::kFloorMod; break;
         case proto::DimBinary::MIN: op = Step::kMin; break;
         case proto::DimBinary::MAX: op = Step::kMax; break;
-        default:
-          return absl::DataLossError(absl::StrCat("unknown dimension operator ", b.op()));
+        default: return absl::DataLossError(absl::StrCat("unknown dimension operator ", b.op()));
       }
       steps_.push_back({op, 0});
       return absl::OkStatus();
     }
-    case proto::DimExpr::KIND_NOT_SET:
-      break;
+    case proto::DimExpr::KIND_NOT_SET: break;
   }
   return absl::DataLossError("empty dimension expression");
 }
@@ -84,7 +81,8 @@ absl::StatusOr<int64_t> DimProgram::Evaluate(const std::vector<int64_t>& vars) c
   for (const Step& s : steps_) {
     if (s.op == Step::kConst || s.op == Step::kVar) {
       if (top >= kMaxDimDepth + 2) return absl::InvalidArgumentError("dimension expression too deep");
-      if (s.op == Step::kVar && vars[s.value] < 0) return absl::InvalidArgumentError("a shape variable is used before it is bound");
+      if (s.op == Step::kVar && vars[s.value] < 0)
+        return absl::InvalidArgumentError("a shape variable is used before it is bound");
       stack[top++] = s.op == Step::kConst ? s.value : vars[s.value];
       continue;
     }
@@ -103,8 +101,7 @@ absl::StatusOr<int64_t> DimProgram::Evaluate(const std::vector<int64_t>& vars) c
       case Step::kMin: r = a < b ? a : b; break;
       case Step::kMax: r = a > b ? a : b; break;
       case Step::kConst:
-      case Step::kVar:
-        break;
+      case Step::kVar: break;
     }
     if (overflow) return absl::InvalidArgumentError("a dimension overflows int64");
     stack[top++] = r;
@@ -151,7 +148,11 @@ std::string DimProgram::ToString(const std::vector<std::string>& names) const {
     stack.pop_back();
     std::string a = stack.back();
     stack.pop_back();
-    const char* op = s.op == Step::kAdd ? " + " : s.op == Step::kSub ? " - " : s.op == Step::kMul ? " * " : s.op == Step::kFloorDiv ? " // " : " % ";
+    const char* op = s.op == Step::kAdd        ? " + "
+                     : s.op == Step::kSub      ? " - "
+                     : s.op == Step::kMul      ? " * "
+                     : s.op == Step::kFloorDiv ? " // "
+                                               : " % ";
     if (s.op == Step::kMin || s.op == Step::kMax) {
       stack.push_back(absl::StrCat(s.op == Step::kMin ? "min(" : "max(", a, ", ", b, ")"));
     } else {
@@ -171,7 +172,8 @@ std::vector<int> DimProgram::VarsUsed() const {
   return out;
 }
 
-absl::StatusOr<DeclaredShape> DecodeShape(const google::protobuf::RepeatedPtrField<proto::DimExpr>& dims, int num_vars) {
+absl::StatusOr<DeclaredShape> DecodeShape(const google::protobuf::RepeatedPtrField<proto::DimExpr>& dims,
+                                          int num_vars) {
   DeclaredShape shape;
   for (const proto::DimExpr& d : dims) {
     absl::StatusOr<DimProgram> p = DimProgram::Decode(d, num_vars);
@@ -181,7 +183,8 @@ absl::StatusOr<DeclaredShape> DecodeShape(const google::protobuf::RepeatedPtrFie
   return shape;
 }
 
-absl::Status BindShapes(const std::vector<const DeclaredShape*>& declared, const std::vector<const std::vector<int64_t>*>& actual,
+absl::Status BindShapes(const std::vector<const DeclaredShape*>& declared,
+                        const std::vector<const std::vector<int64_t>*>& actual,
                         const std::vector<std::string>& var_names, const std::function<std::string(size_t)>& describe,
                         std::vector<int64_t>* vars) {
   // Where each variable was bound, for messages (kBefore: bound before this call).
@@ -190,7 +193,8 @@ absl::Status BindShapes(const std::vector<const DeclaredShape*>& declared, const
   for (size_t i = 0; i < declared.size(); ++i) {
     if (declared[i] == nullptr) continue;
     if (actual[i]->size() != declared[i]->size()) {
-      return absl::InvalidArgumentError(absl::StrCat(describe(i), ": expected ", declared[i]->size(), " dimensions, got ", actual[i]->size()));
+      return absl::InvalidArgumentError(
+          absl::StrCat(describe(i), ": expected ", declared[i]->size(), " dimensions, got ", actual[i]->size()));
     }
     for (size_t d = 0; d < declared[i]->size(); ++d) {
       DimProgram::Linear l = (*declared[i])[d].AsLinear();
@@ -207,11 +211,14 @@ absl::Status BindShapes(const std::vector<const DeclaredShape*>& declared, const
     for (size_t d = 0; d < declared[i]->size(); ++d) {
       const DimProgram& dim = (*declared[i])[d];
       if (std::vector<int> unbound = UnboundVars(dim, *vars); !unbound.empty()) {
-        return absl::InvalidArgumentError(absl::StrCat(describe(i), ": dimension ", d, " is ", (*actual[i])[d], ", which is not ",
-                                                       dim.ToString(var_names), " for any ", var_names[unbound[0]]));
+        return absl::InvalidArgumentError(absl::StrCat(describe(i), ": dimension ", d, " is ", (*actual[i])[d],
+                                                       ", which is not ", dim.ToString(var_names), " for any ",
+                                                       var_names[unbound[0]]));
       }
       absl::StatusOr<int64_t> expected = dim.Evaluate(*vars);
-      if (!expected.ok()) return absl::InvalidArgumentError(absl::StrCat(describe(i), ": dimension ", d, ": ", expected.status().message()));
+      if (!expected.ok())
+        return absl::InvalidArgumentError(
+            absl::StrCat(describe(i), ": dimension ", d, ": ", expected.status().message()));
       int64_t got = (*actual[i])[d];
       if (*expected == got) continue;
       std::string what = dim.ToString(var_names);
@@ -220,11 +227,13 @@ absl::Status BindShapes(const std::vector<const DeclaredShape*>& declared, const
       if (v >= 0 && bound_at[v].first == kBefore) {
         because = absl::StrCat(" (", what, " = ", *expected, ", bound earlier)");
       } else if (v >= 0) {
-        because = absl::StrCat(" (", what, " = ", *expected, " from ", describe(bound_at[v].first), " dimension ", bound_at[v].second, ")");
+        because = absl::StrCat(" (", what, " = ", *expected, " from ", describe(bound_at[v].first), " dimension ",
+                               bound_at[v].second, ")");
       } else if (what != absl::StrCat(*expected)) {
         because = absl::StrCat(" (", what, ")");
       }
-      return absl::InvalidArgumentError(absl::StrCat(describe(i), ": dimension ", d, " is ", got, ", expected ", *expected, because));
+      return absl::InvalidArgumentError(
+          absl::StrCat(describe(i), ": dimension ", d, " is ", got, ", expected ", *expected, because));
     }
   }
   return absl::OkStatus();
@@ -237,7 +246,8 @@ absl::StatusOr<std::vector<int64_t>> EvaluateShape(const DeclaredShape& shape, c
   for (const DimProgram& d : shape) {
     absl::StatusOr<int64_t> v = d.Evaluate(vars);
     if (!v.ok()) return v.status();
-    if (*v < 0) return absl::InvalidArgumentError(absl::StrCat("dimension ", d.ToString(var_names), " is negative (", *v, ")"));
+    if (*v < 0)
+      return absl::InvalidArgumentError(absl::StrCat("dimension ", d.ToString(var_names), " is negative (", *v, ")"));
     out.push_back(*v);
   }
   return out;

@@ -26,7 +26,9 @@ class DimProgram {
   /*! \brief The value for `vars`; an error on division by zero or overflow. */
   absl::StatusOr<int64_t> Evaluate(const std::vector<int64_t>& vars) const;
   /*! \brief The variable index when the dimension is a variable by itself, else -1. */
-  int AsVar() const { return steps_.size() == 1 && steps_[0].op == Step::kVar ? static_cast<int>(steps_[0].value) : -1; }
+  int AsVar() const {
+    return steps_.size() == 1 && steps_[0].op == Step::kVar ? static_cast<int>(steps_[0].value) : -1;
+  }
   /*! \brief A dimension that binds a variable: `v * scale + offset` (v, v * c, c * v, v + c,
    *         v - c, as the compiler's tir::BindingVarOf accepts), with the variable's index. */
   struct Linear {
@@ -57,7 +59,8 @@ absl::StatusOr<DeclaredShape> DecodeShape(const google::protobuf::RepeatedPtrFie
  *         variable from the first dimension that is the variable itself, then every
  *         dimension is checked. A mismatch names the value (`describe(i)` for the i-th
  *         tensor), the dimension and both values. */
-absl::Status BindShapes(const std::vector<const DeclaredShape*>& declared, const std::vector<const std::vector<int64_t>*>& actual,
+absl::Status BindShapes(const std::vector<const DeclaredShape*>& declared,
+                        const std::vector<const std::vector<int64_t>*>& actual,
                         const std::vector<std::string>& var_names, const std::function<std::string(size_t)>& describe,
                         std::vector<int64_t>* vars);
 

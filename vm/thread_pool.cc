@@ -58,9 +58,7 @@ ThreadPool::ThreadPool(int num_threads) {
 
 ThreadPool::~ThreadPool() {
   stop_.store(true);
-  {
-    std::lock_guard<std::mutex> lock(sleep_mu_);
-  }
+  { std::lock_guard<std::mutex> lock(sleep_mu_); }
   wake_cv_.notify_all();
   for (std::thread& t : workers_) t.join();
 }
@@ -167,7 +165,8 @@ void ThreadPool::Run(ParallelBody body, void* closure, int64_t n) {
   // Spin while the workers finish on their own CPUs; yield when one of them shares ours (it
   // cannot run while we spin) or after a long wait.
   for (int i = 0; pending_.load(std::memory_order_acquire) > 0; ++i) {
-    if (i >= (1 << 16) || ((i & 63) == 63 && launcher_cpu_.load(std::memory_order_relaxed) == last_worker_cpu_.load(std::memory_order_relaxed))) {
+    if (i >= (1 << 16) || ((i & 63) == 63 && launcher_cpu_.load(std::memory_order_relaxed) ==
+                                                 last_worker_cpu_.load(std::memory_order_relaxed))) {
       std::this_thread::yield();
     } else {
       CpuRelax();

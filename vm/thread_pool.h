@@ -85,7 +85,7 @@ class ThreadPool {
   ParallelBody body_ = nullptr;
   void* closure_ = nullptr;
   int64_t n_ = 0;
-  int64_t static_n_ = 0, grain_ = 1;  // [0, static_n_) split per thread; the rest taken in grains
+  int64_t static_n_ = 0, grain_ = 1;          // [0, static_n_) split per thread; the rest taken in grains
   alignas(64) std::atomic<int64_t> next_{0};  // the next iteration of the shared tail, on its own
                                               // cache line (the others are polled while spinning)
   Profiler* job_profiler_ = nullptr;
@@ -109,8 +109,9 @@ class ThreadPool {
  *  loop (what the runtime library's kernels parallelize with). */
 template <typename F>
 void ParallelFor(int64_t n, const F& fn) {
-  ThreadPool::Global().Run([](void* closure, int64_t begin, int64_t end) { (*static_cast<const F*>(closure))(begin, end); },
-                           const_cast<F*>(&fn), n);
+  ThreadPool::Global().Run(
+      [](void* closure, int64_t begin, int64_t end) { (*static_cast<const F*>(closure))(begin, end); },
+      const_cast<F*>(&fn), n);
 }
 
 }  // namespace vm

@@ -20,7 +20,7 @@ using Tuple = std::vector<Value>;
 class Value {
  public:
   Value() = default;
-  Value(NDArray tensor) : v_(std::move(tensor)) {}  // NOLINT
+  Value(NDArray tensor) : v_(std::move(tensor)) {}                       // NOLINT
   Value(Tuple tuple) : v_(std::make_shared<Tuple>(std::move(tuple))) {}  // NOLINT
 
   bool is_none() const { return std::holds_alternative<std::monostate>(v_); }

@@ -13,8 +13,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "support/checked_math.h"
-#include "support/file_util.h"
 #include "support/cpu_features.h"
+#include "support/file_util.h"
 #include "support/resource_limits.h"
 #include "support/tensor_data.h"
 #include "vm/executable_format.h"
@@ -56,7 +56,8 @@ std::string DescribeType(const proto::TensorType& t, const std::vector<std::stri
       absl::StatusOr<DimProgram> p = DimProgram::Decode(d, static_cast<int>(shape_vars.size()));
       dims.push_back(p.ok() ? p->ToString(shape_vars) : "?");
     }
-    return absl::StrCat(DLDataTypeName(ToDL(t.dtype())), " (", absl::StrJoin(dims, ", "), dims.size() == 1 ? ",)" : ")");
+    return absl::StrCat(DLDataTypeName(ToDL(t.dtype())), " (", absl::StrJoin(dims, ", "),
+                        dims.size() == 1 ? ",)" : ")");
   }
   if (t.has_shape()) return DescribeTensor(ToDL(t.dtype()), std::vector<int64_t>(t.shape().begin(), t.shape().end()));
   return absl::StrCat(DLDataTypeName(ToDL(t.dtype())), t.ndim() >= 0 ? absl::StrCat(" (ndim ", t.ndim(), ")") : "");
@@ -75,21 +76,24 @@ bool Fits(const NDArray& a, const proto::TensorType& t) {
 absl::Status CheckTensorValue(const Value& v, const proto::TensorType& t, const std::string& what,
                               const std::vector<std::string>& shape_vars) {
   if (!v.is_tensor()) {
-    return absl::InvalidArgumentError(absl::StrCat(what, ": expected a tensor ", DescribeType(t, shape_vars), ", got ", v.Describe()));
+    return absl::InvalidArgumentError(
+        absl::StrCat(what, ": expected a tensor ", DescribeType(t, shape_vars), ", got ", v.Describe()));
   }
   if (!Fits(v.tensor(), t)) {
-    return absl::InvalidArgumentError(absl::StrCat(what, ": expected ", DescribeType(t, shape_vars), ", got ", v.Describe()));
+    return absl::InvalidArgumentError(
+        absl::StrCat(what, ": expected ", DescribeType(t, shape_vars), ", got ", v.Describe()));
   }
   return absl::OkStatus();
 }
 
-absl::Status CheckValue(const Value& v, const proto::ValueType& t, const std::string& what, const std::vector<std::string>& shape_vars) {
+absl::Status CheckValue(const Value& v, const proto::ValueType& t, const std::string& what,
+                        const std::vector<std::string>& shape_vars) {
   switch (t.kind_case()) {
-    case proto::ValueType::kTensor:
-      return CheckTensorValue(v, t.tensor(), what, shape_vars);
+    case proto::ValueType::kTensor: return CheckTensorValue(v, t.tensor(), what, shape_vars);
     case proto::ValueType::kTuple: {
       if (!v.is_tuple() || v.tuple().size() != static_cast<size_t>(t.tuple().fields_size())) {
-        return absl::InvalidArgumentError(absl::StrCat(what, ": expected a tuple of ", t.tuple().fields_size(), ", got ", v.Describe()));
+        return absl::InvalidArgumentError(
+            absl::StrCat(what, ": expected a tuple of ", t.tuple().fields_size(), ", got ", v.Describe()));
       }
       for (int i = 0; i < t.tuple().fields_size(); ++i) {
         absl::Status s = CheckValue(v.tuple()[i], t.tuple().fields(i), absl::StrCat(what, "[", i, "]"), shape_vars);
@@ -97,8 +101,7 @@ absl::Status CheckValue(const Value& v, const proto::ValueType& t, const std::st
       }
       return absl::OkStatus();
     }
-    default:
-      return absl::OkStatus();
+    default: return absl::OkStatus();
   }
 }
 
@@ -150,11 +153,13 @@ std::string Value::Describe() const {
   return "None";
 }
 
-absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::Load(proto::Executable exe, const RuntimeRegistry& registry) {
+absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::Load(proto::Executable exe,
+                                                                     const RuntimeRegistry& registry) {
   return Load(std::move(exe), absl::string_view(), registry);
 }
 
-absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::Load(proto::Executable exe, absl::string_view constant_data,
+absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::Load(proto::Executable exe,
+                                                                     absl::string_view constant_data,
                                                                      const RuntimeRegistry& registry) {
   if (exe.magic() != kExecutableMagic) return absl::DataLossError("not an executable (bad magic)");
   if (exe.format_version() != kExecutableFormatVersion) {
@@ -208,8 +213,9 @@ absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::Load(proto::Exec
     std::vector<std::string> lacking = LackingCpuFeatures(exe);
     if (!lacking.empty()) {
       return absl::FailedPreconditionError(absl::StrCat(
-          "the kernels were compiled for target '", exe.target(), "' and use CPU features this CPU lacks: ",
-          absl::StrJoin(lacking, ", "), " (this CPU: ", HostCpuName(), "); build the model again with --target=native or a target this CPU runs"));
+          "the kernels were compiled for target '", exe.target(),
+          "' and use CPU features this CPU lacks: ", absl::StrJoin(lacking, ", "), " (this CPU: ", HostCpuName(),
+          "); build the model again with --target=native or a target this CPU runs"));
     }
     absl::StatusOr<std::unique_ptr<KernelLibrary>> lib = KernelLibrary::Load(exe.kernel_library());
     if (!lib.ok()) return lib.status();
@@ -240,16 +246,16 @@ absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::Load(proto::Exec
     }
   }
   if (!missing.empty()) {
-    return absl::NotFoundError(absl::StrCat("the program calls runtime function", missing.size() > 1 ? "s " : " ",
-                                            absl::StrJoin(missing, ", "),
-                                            ", not registered (load the library that provides ",
-                                            missing.size() > 1 ? "them" : "it", " with --plugin)"));
+    return absl::NotFoundError(absl::StrCat(
+        "the program calls runtime function", missing.size() > 1 ? "s " : " ", absl::StrJoin(missing, ", "),
+        ", not registered (load the library that provides ", missing.size() > 1 ? "them" : "it", " with --plugin)"));
   }
   // Bytecode: checked and decoded once, here.
   vm->exe_ = std::move(exe);
   for (int f = 0; f < vm->exe_.functions_size(); ++f) {
     const proto::VMFunction& fn = vm->exe_.functions(f);
-    if (!vm->function_index_.emplace(fn.name(), f).second) return absl::DataLossError(absl::StrCat("function ", fn.name(), " appears twice"));
+    if (!vm->function_index_.emplace(fn.name(), f).second)
+      return absl::DataLossError(absl::StrCat("function ", fn.name(), " appears twice"));
   }
   for (int f = 0; f < vm->exe_.functions_size(); ++f) {
     if (absl::Status s = vm->Decode(f); !s.ok()) return s;
@@ -299,7 +305,8 @@ absl::Status VirtualMachine::Decode(int func_index) {
   out.arena_bytes = fn.arena_bytes();
   std::vector<const proto::TensorType*> param_tensors;
   for (const proto::ValueType& t : fn.param_types()) param_tensors.push_back(t.has_tensor() ? &t.tensor() : nullptr);
-  if (absl::Status s = DecodeSignature(fn.shape_vars(), param_tensors, &out.signature.vars, &out.signature.params); !s.ok()) {
+  if (absl::Status s = DecodeSignature(fn.shape_vars(), param_tensors, &out.signature.vars, &out.signature.params);
+      !s.ok()) {
     return absl::DataLossError(absl::StrCat("function ", fn.name(), ": ", s.message()));
   }
   auto where = [&](int pc) { return absl::StrCat("function ", fn.name(), ", instruction ", pc, ": "); };
@@ -311,7 +318,8 @@ absl::Status VirtualMachine::Decode(int func_index) {
       Operand o;
       switch (a.kind_case()) {
         case Arg::kReg:
-          if (!check_reg(a.reg())) return absl::DataLossError(absl::StrCat(where(pc), "register ", a.reg(), " out of range"));
+          if (!check_reg(a.reg()))
+            return absl::DataLossError(absl::StrCat(where(pc), "register ", a.reg(), " out of range"));
           o.kind = Operand::kReg;
           o.value = a.reg();
           break;
@@ -353,21 +361,23 @@ absl::Status VirtualMachine::Decode(int func_index) {
             o.dims = *std::move(dims);
           }
           break;
-        case Arg::KIND_NOT_SET:
-          return absl::DataLossError(absl::StrCat(where(pc), "empty operand"));
+        case Arg::KIND_NOT_SET: return absl::DataLossError(absl::StrCat(where(pc), "empty operand"));
       }
       d.args.push_back(std::move(o));
     }
-    if (inst.dst() != -1 && !check_reg(inst.dst())) return absl::DataLossError(absl::StrCat(where(pc), "destination out of range"));
+    if (inst.dst() != -1 && !check_reg(inst.dst()))
+      return absl::DataLossError(absl::StrCat(where(pc), "destination out of range"));
     d.dst = inst.dst();
     for (int r : inst.release()) {
       if (!check_reg(r)) return absl::DataLossError(absl::StrCat(where(pc), "released register out of range"));
       d.release.push_back(r);
     }
     auto jump = [&]() -> absl::Status {
-      if (d.args.empty() || d.args.back().kind != Operand::kImm) return absl::DataLossError(absl::StrCat(where(pc), "jump without an offset"));
+      if (d.args.empty() || d.args.back().kind != Operand::kImm)
+        return absl::DataLossError(absl::StrCat(where(pc), "jump without an offset"));
       int64_t target = pc + d.args.back().value;
-      if (target < 0 || target >= fn.instructions_size()) return absl::DataLossError(absl::StrCat(where(pc), "jump out of range"));
+      if (target < 0 || target >= fn.instructions_size())
+        return absl::DataLossError(absl::StrCat(where(pc), "jump out of range"));
       return absl::OkStatus();
     };
     switch (inst.opcode()) {
@@ -381,7 +391,8 @@ absl::Status VirtualMachine::Decode(int func_index) {
         break;
       case Instruction::IF:
         d.op = Op::kIf;
-        if (d.args.size() != 2) return absl::DataLossError(absl::StrCat(where(pc), "IF takes a condition and an offset"));
+        if (d.args.size() != 2)
+          return absl::DataLossError(absl::StrCat(where(pc), "IF takes a condition and an offset"));
         if (absl::Status s = jump(); !s.ok()) return s;
         break;
       case Instruction::CALL:
@@ -392,9 +403,9 @@ absl::Status VirtualMachine::Decode(int func_index) {
               return absl::DataLossError(absl::StrCat(where(pc), "kernel index out of range"));
             }
             if (inst.args_size() != exe.kernels(inst.callee_index()).params_size()) {
-              return absl::DataLossError(absl::StrCat(where(pc), "kernel ", exe.kernels(inst.callee_index()).name(), " takes ",
-                                                      exe.kernels(inst.callee_index()).params_size(), " buffers, called with ",
-                                                      inst.args_size()));
+              return absl::DataLossError(absl::StrCat(where(pc), "kernel ", exe.kernels(inst.callee_index()).name(),
+                                                      " takes ", exe.kernels(inst.callee_index()).params_size(),
+                                                      " buffers, called with ", inst.args_size()));
             }
             d.callee = Callee::kKernel;
             d.index = inst.callee_index();
@@ -423,7 +434,9 @@ absl::Status VirtualMachine::Decode(int func_index) {
               return absl::DataLossError(absl::StrCat(where(pc), "runtime function ", inst.callee_name(),
                                                       " is not listed as one that allocates its results"));
             }
-            if (d.dst < 0) return absl::DataLossError(absl::StrCat(where(pc), "a call of ", inst.callee_name(), " needs a destination"));
+            if (d.dst < 0)
+              return absl::DataLossError(
+                  absl::StrCat(where(pc), "a call of ", inst.callee_name(), " needs a destination"));
             d.callee = Callee::kAllocatingExtern;
             d.allocating_fn = &it->second;
             d.fn_name = inst.callee_name();
@@ -434,12 +447,13 @@ absl::Status VirtualMachine::Decode(int func_index) {
               case Instruction::ALLOC_TENSOR:
                 if ((d.args.size() != 2 && d.args.size() != 4) || d.args[0].kind != Operand::kShape ||
                     d.args[1].kind != Operand::kDType || d.dst < 0) {
-                  return absl::DataLossError(absl::StrCat(where(pc), "ALLOC_TENSOR takes a shape, a dtype and optionally an arena place"));
+                  return absl::DataLossError(
+                      absl::StrCat(where(pc), "ALLOC_TENSOR takes a shape, a dtype and optionally an arena place"));
                 }
                 if (d.args.size() == 4) {
                   const int64_t offset = d.args[2].value, bound = d.args[3].value;
-                  if (d.args[2].kind != Operand::kImm || d.args[3].kind != Operand::kImm || offset < 0 || offset % 64 != 0 ||
-                      bound < 0 || offset > fn.arena_bytes() || bound > fn.arena_bytes() - offset) {
+                  if (d.args[2].kind != Operand::kImm || d.args[3].kind != Operand::kImm || offset < 0 ||
+                      offset % 64 != 0 || bound < 0 || offset > fn.arena_bytes() || bound > fn.arena_bytes() - offset) {
                     return absl::DataLossError(absl::StrCat(where(pc), "ALLOC_TENSOR: arena place out of range"));
                   }
                   d.arena_offset = offset;
@@ -476,16 +490,13 @@ absl::Status VirtualMachine::Decode(int func_index) {
                 }
                 d.callee = Callee::kMove;
                 break;
-              default:
-                return absl::DataLossError(absl::StrCat(where(pc), "unknown builtin ", inst.builtin()));
+              default: return absl::DataLossError(absl::StrCat(where(pc), "unknown builtin ", inst.builtin()));
             }
             break;
-          default:
-            return absl::DataLossError(absl::StrCat(where(pc), "unknown callee kind"));
+          default: return absl::DataLossError(absl::StrCat(where(pc), "unknown callee kind"));
         }
         break;
-      default:
-        return absl::DataLossError(absl::StrCat(where(pc), "unknown opcode"));
+      default: return absl::DataLossError(absl::StrCat(where(pc), "unknown opcode"));
     }
     out.code.push_back(std::move(d));
   }
@@ -499,9 +510,9 @@ absl::Status VirtualMachine::Decode(int func_index) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::LoadBytes(absl::string_view bytes, const std::string& source,
-                                                                           const RuntimeRegistry& registry,
-                                                                           const std::vector<std::string>& trusted_keys) {
+absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::LoadBytes(
+    absl::string_view bytes, const std::string& source, const RuntimeRegistry& registry,
+    const std::vector<std::string>& trusted_keys) {
   absl::StatusOr<ExecutableSections> file = ReadExecutable(bytes, source, trusted_keys);
   if (!file.ok()) return file.status();
   absl::StatusOr<std::unique_ptr<VirtualMachine>> vm = Load(std::move(file->exe), file->constant_data, registry);
@@ -509,8 +520,9 @@ absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::LoadBytes(absl::
   return vm;
 }
 
-absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::LoadFile(const std::string& path, const RuntimeRegistry& registry,
-                                                                          const std::vector<std::string>& trusted_keys) {
+absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::LoadFile(const std::string& path,
+                                                                         const RuntimeRegistry& registry,
+                                                                         const std::vector<std::string>& trusted_keys) {
   // The file is mapped, not read onto the heap: each constant is copied once, from the file to
   // where it lives, and the mapping goes when the VM is loaded.
   absl::StatusOr<MappedFile> file = MappedFile::Open(path);
@@ -531,7 +543,9 @@ absl::StatusOr<std::vector<std::string>> VirtualMachine::DescribeParams(const st
   std::vector<std::string> out;
   for (int i = 0; i < fn.param_types_size(); ++i) {
     const proto::ValueType& t = fn.param_types(i);
-    out.push_back(absl::StrCat(fn.param_names(i), ": ", t.has_tensor() ? DescribeType(t.tensor(), {fn.shape_vars().begin(), fn.shape_vars().end()}) : "value"));
+    out.push_back(absl::StrCat(
+        fn.param_names(i), ": ",
+        t.has_tensor() ? DescribeType(t.tensor(), {fn.shape_vars().begin(), fn.shape_vars().end()}) : "value"));
   }
   return out;
 }
@@ -544,7 +558,8 @@ absl::StatusOr<std::vector<int64_t>> VirtualMachine::CheckArgs(int func_index, c
                                                    args.size()));
   }
   for (size_t i = 0; i < args.size(); ++i) {
-    absl::Status s = CheckValue(args[i], fn.param_types(i), absl::StrCat("argument ", i, " (", fn.param_names(i), ")"), functions_[func_index].signature.vars);
+    absl::Status s = CheckValue(args[i], fn.param_types(i), absl::StrCat("argument ", i, " (", fn.param_names(i), ")"),
+                                functions_[func_index].signature.vars);
     if (!s.ok()) return absl::InvalidArgumentError(absl::StrCat("function ", fn.name(), ": ", s.message()));
   }
   const ShapeSignature& signature = functions_[func_index].signature;
@@ -553,15 +568,16 @@ absl::StatusOr<std::vector<int64_t>> VirtualMachine::CheckArgs(int func_index, c
   for (const Value& a : args) shapes.push_back(a.is_tensor() ? &a.tensor().shape() : nullptr);
   absl::StatusOr<std::vector<int64_t>> values =
       signature.Bind(shapes, [&](size_t i) { return absl::StrCat("argument ", i, " (", fn.param_names(i), ")"); });
-  if (!values.ok()) return absl::InvalidArgumentError(absl::StrCat("function ", fn.name(), ": ", values.status().message()));
+  if (!values.ok())
+    return absl::InvalidArgumentError(absl::StrCat("function ", fn.name(), ": ", values.status().message()));
   return values;
 }
 
 absl::StatusOr<Value> VirtualMachine::Invoke(const std::string& name, const std::vector<Value>& args) {
   auto it = function_index_.find(name);
   if (it == function_index_.end()) {
-    return absl::NotFoundError(absl::StrCat("no function ", name, " in the executable (functions: ",
-                                            absl::StrJoin(FunctionNames(), ", "), ")"));
+    return absl::NotFoundError(absl::StrCat(
+        "no function ", name, " in the executable (functions: ", absl::StrJoin(FunctionNames(), ", "), ")"));
   }
   absl::StatusOr<std::vector<int64_t>> shape_values = CheckArgs(it->second, args);
   if (!shape_values.ok()) return shape_values.status();
@@ -576,11 +592,13 @@ absl::StatusOr<Value> VirtualMachine::Invoke(const std::string& name, const std:
 std::string VirtualMachine::Where(int func_index, int pc) const {
   const proto::VMFunction& fn = exe_.functions(func_index);
   const Instruction& inst = fn.instructions(pc);
-  std::string callee = inst.callee_kind() == Instruction::BUILTIN ? Instruction::Builtin_Name(inst.builtin()) : inst.callee_name();
+  std::string callee =
+      inst.callee_kind() == Instruction::BUILTIN ? Instruction::Builtin_Name(inst.builtin()) : inst.callee_name();
   return absl::StrCat("in function ", fn.name(), ", instruction ", pc, " (", callee, "): ");
 }
 
-absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> args, std::vector<int64_t> shape_values, int depth) {
+absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> args, std::vector<int64_t> shape_values,
+                                          int depth) {
   if (depth > kMaxCallDepth) return absl::ResourceExhaustedError("call depth limit exceeded");
   const Function* fn_ptr = &functions_[func_index];
   std::vector<Value> regs(fn_ptr->num_registers);
@@ -601,11 +619,8 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
     const Function& fn = *fn_ptr;
     const Instr& inst = fn.code[pc];
     switch (inst.op) {
-      case Op::kRet:
-        return value_of(inst.args[0]);
-      case Op::kGoto:
-        pc += static_cast<int>(inst.args[0].value);
-        continue;
+      case Op::kRet: return value_of(inst.args[0]);
+      case Op::kGoto: pc += static_cast<int>(inst.args[0].value); continue;
       case Op::kIf: {
         // True when the first element is nonzero (any of its bytes: a bool, an integer).
         Value cond = value_of(inst.args[0]);
@@ -618,24 +633,26 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
         pc += taken ? 1 : static_cast<int>(inst.args[1].value);
         continue;
       }
-      case Op::kCall:
-        break;
+      case Op::kCall: break;
     }
     switch (inst.callee) {
-      case Callee::kAllocTensor:
-      {
+      case Callee::kAllocTensor: {
         const Operand& shape = inst.args[0];
         absl::StatusOr<std::vector<int64_t>> evaluated;
         if (shape.symbolic) {
           evaluated = EvaluateShape(shape.dims, shape_values, fn.signature.vars);
-          if (!evaluated.ok()) return absl::InvalidArgumentError(absl::StrCat(Where(func_index, pc), evaluated.status().message()));
+          if (!evaluated.ok())
+            return absl::InvalidArgumentError(absl::StrCat(Where(func_index, pc), evaluated.status().message()));
         }
         const std::vector<int64_t>& dims = shape.symbolic ? *evaluated : shape.shape;
         absl::StatusOr<NDArray> t;
-        if (inst.arena_offset >= 0 && SaturatingMul(mlc::NumElements(dims), DLDataTypeBytes(inst.args[1].dtype)) <= inst.arena_bound) {
+        if (inst.arena_offset >= 0 &&
+            SaturatingMul(mlc::NumElements(dims), DLDataTypeBytes(inst.args[1].dtype)) <= inst.arena_bound) {
           if (!arena.defined()) {
             absl::StatusOr<NDArray> storage = NDArray::Allocate({fn.arena_bytes}, DLDataType{kDLUInt, 8, 1}, pool_);
-            if (!storage.ok()) return absl::Status(storage.status().code(), absl::StrCat(Where(func_index, pc), storage.status().message()));
+            if (!storage.ok())
+              return absl::Status(storage.status().code(),
+                                  absl::StrCat(Where(func_index, pc), storage.status().message()));
             arena = *std::move(storage);
           }
           t = NDArray::View(arena, inst.arena_offset, dims, inst.args[1].dtype);
@@ -657,14 +674,13 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
         Value t = value_of(inst.args[0]);
         int64_t index = inst.args[1].value;
         if (!t.is_tuple() || index < 0 || index >= static_cast<int64_t>(t.tuple().size())) {
-          return absl::InvalidArgumentError(absl::StrCat(Where(func_index, pc), "index ", index, " into ", t.Describe()));
+          return absl::InvalidArgumentError(
+              absl::StrCat(Where(func_index, pc), "index ", index, " into ", t.Describe()));
         }
         regs[inst.dst] = t.tuple()[index];
         break;
       }
-      case Callee::kMove:
-        regs[inst.dst] = value_of(inst.args[0]);
-        break;
+      case Callee::kMove: regs[inst.dst] = value_of(inst.args[0]); break;
       case Callee::kMatchCast: {
         const Operand& type = inst.args[1];
         Value v = value_of(inst.args[0]);
@@ -672,8 +688,9 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
           return absl::InvalidArgumentError(absl::StrCat(Where(func_index, pc), s.message()));
         }
         if (type.symbolic) {
-          absl::Status s = BindShapes({&type.dims}, {&v.tensor().shape()}, fn.signature.vars,
-                                      [](size_t) { return std::string("R.match_cast"); }, &shape_values);
+          absl::Status s = BindShapes(
+              {&type.dims}, {&v.tensor().shape()}, fn.signature.vars,
+              [](size_t) { return std::string("R.match_cast"); }, &shape_values);
           if (!s.ok()) return absl::InvalidArgumentError(absl::StrCat(Where(func_index, pc), s.message()));
         }
         break;
@@ -681,12 +698,14 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
       case Callee::kCacheAppend: {
         Value cache = value_of(inst.args[0]), rows = value_of(inst.args[1]);
         if (!cache.is_tensor() || !rows.is_tensor()) {
-          return absl::InvalidArgumentError(absl::StrCat(Where(func_index, pc), "R.cache_append takes tensors, got ", cache.Describe(),
-                                                         " and ", rows.Describe()));
+          return absl::InvalidArgumentError(absl::StrCat(Where(func_index, pc), "R.cache_append takes tensors, got ",
+                                                         cache.Describe(), " and ", rows.Describe()));
         }
         bool in_place = false;
-        absl::StatusOr<NDArray> grown = NDArray::AppendRows(cache.tensor(), rows.tensor(), static_cast<int>(inst.args[2].value), &in_place);
-        if (!grown.ok()) return absl::Status(grown.status().code(), absl::StrCat(Where(func_index, pc), grown.status().message()));
+        absl::StatusOr<NDArray> grown =
+            NDArray::AppendRows(cache.tensor(), rows.tensor(), static_cast<int>(inst.args[2].value), &in_place);
+        if (!grown.ok())
+          return absl::Status(grown.status().code(), absl::StrCat(Where(func_index, pc), grown.status().message()));
         (in_place ? appended_in_place_ : appended_by_copy_).fetch_add(1, std::memory_order_relaxed);
         regs[inst.dst] = *std::move(grown);
         break;
@@ -697,8 +716,9 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
         for (size_t i = 0; i < inst.args.size(); ++i) {
           Value v = value_of(inst.args[i]);
           if (!v.is_tensor() || !Fits(v.tensor(), kernel.params(i))) {
-            return absl::InvalidArgumentError(absl::StrCat(Where(func_index, pc), "kernel ", kernel.name(), " buffer ", i,
-                                                           " expects ", DescribeType(kernel.params(i)), ", got ", v.Describe()));
+            return absl::InvalidArgumentError(absl::StrCat(Where(func_index, pc), "kernel ", kernel.name(), " buffer ",
+                                                           i, " expects ", DescribeType(kernel.params(i)), ", got ",
+                                                           v.Describe()));
           }
           kernel_args.push_back(v.tensor().data());
         }
@@ -706,9 +726,10 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
         if (const ShapeSignature& signature = kernel_signatures_[inst.index]; signature.symbolic()) {
           kernel_shapes.clear();
           for (const Operand& a : inst.args) kernel_shapes.push_back(&value_of(a).tensor().shape());
-          absl::StatusOr<std::vector<int64_t>> values =
-              signature.Bind(kernel_shapes, [&](size_t i) { return absl::StrCat("kernel ", kernel.name(), " buffer ", i); });
-          if (!values.ok()) return absl::InvalidArgumentError(absl::StrCat(Where(func_index, pc), values.status().message()));
+          absl::StatusOr<std::vector<int64_t>> values = signature.Bind(
+              kernel_shapes, [&](size_t i) { return absl::StrCat("kernel ", kernel.name(), " buffer ", i); });
+          if (!values.ok())
+            return absl::InvalidArgumentError(absl::StrCat(Where(func_index, pc), values.status().message()));
           kernel_shape_values = *std::move(values);
           for (int64_t& v : kernel_shape_values) kernel_args.push_back(&v);
         }
@@ -722,18 +743,21 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
           recording_->Record(Profiler::Kind::kKernel, kernel_labels_[inst.index], start, recording_->Now());
         }
         if (int64_t refused = WorkspacePool::Global().TakeFailure(); refused > 0) {
-          return absl::ResourceExhaustedError(absl::StrCat(Where(func_index, pc), "kernel ", kernel.name(), " could not allocate ",
-                                                           HumanBytes(refused), " of workspace (out of memory, or over the ",
-                                                           LimitHint("max_tensor_bytes"), ")"));
+          return absl::ResourceExhaustedError(
+              absl::StrCat(Where(func_index, pc), "kernel ", kernel.name(), " could not allocate ", HumanBytes(refused),
+                           " of workspace (out of memory, or over the ", LimitHint("max_tensor_bytes"), ")"));
         }
-        if (rc != 0) return absl::InternalError(absl::StrCat(Where(func_index, pc), "kernel ", kernel.name(), " failed (", rc, ")"));
+        if (rc != 0)
+          return absl::InternalError(
+              absl::StrCat(Where(func_index, pc), "kernel ", kernel.name(), " failed (", rc, ")"));
         break;
       }
       case Callee::kExtern: {
         extern_args.clear();
         for (const Operand& a : inst.args) {
           Value v = value_of(a);
-          if (!v.is_tensor()) return absl::InvalidArgumentError(absl::StrCat(Where(func_index, pc), "runtime functions take tensors"));
+          if (!v.is_tensor())
+            return absl::InvalidArgumentError(absl::StrCat(Where(func_index, pc), "runtime functions take tensors"));
           extern_args.push_back(v.tensor().dl());
         }
         absl::Status s;
@@ -755,7 +779,8 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
         std::vector<NDArray> inputs;
         for (const Operand& a : inst.args) {
           Value v = value_of(a);
-          if (!v.is_tensor()) return absl::InvalidArgumentError(absl::StrCat(Where(func_index, pc), "runtime functions take tensors"));
+          if (!v.is_tensor())
+            return absl::InvalidArgumentError(absl::StrCat(Where(func_index, pc), "runtime functions take tensors"));
           inputs.push_back(v.tensor());
         }
         absl::StatusOr<std::vector<NDArray>> results;
@@ -763,14 +788,16 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
           results = (*inst.allocating_fn)(inputs);
         } else {
           Profiler::Label l{inst.fn_name, Profiler::Kind::kRuntimeFunction};
-          for (const NDArray& t : inputs) l.bytes += TensorBytes(t.dtype(), t.shape().data(), static_cast<int>(t.shape().size()));
+          for (const NDArray& t : inputs)
+            l.bytes += TensorBytes(t.dtype(), t.shape().data(), static_cast<int>(t.shape().size()));
           int32_t label = recording_->Intern(l);
           recording_->SetCurrentCall(label);
           int64_t start = recording_->Now();
           results = (*inst.allocating_fn)(inputs);
           recording_->Record(Profiler::Kind::kRuntimeFunction, label, start, recording_->Now());
         }
-        if (!results.ok()) return absl::Status(results.status().code(), absl::StrCat(Where(func_index, pc), results.status().message()));
+        if (!results.ok())
+          return absl::Status(results.status().code(), absl::StrCat(Where(func_index, pc), results.status().message()));
         if (results->size() == 1) {
           regs[inst.dst] = std::move((*results)[0]);
         } else {
@@ -797,7 +824,8 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
           pc = 0;
           continue;
         }
-        absl::StatusOr<Value> result = Run(inst.index, std::move(call_args), *std::move(callee_shape_values), depth + 1);
+        absl::StatusOr<Value> result =
+            Run(inst.index, std::move(call_args), *std::move(callee_shape_values), depth + 1);
         if (!result.ok()) return result.status();
         if (inst.dst >= 0) regs[inst.dst] = std::move(*result);
         break;

@@ -36,17 +36,17 @@ namespace vm {
 class VirtualMachine {
  public:
   /*! \brief Parses and checks an executable; resolves kernels and runtime functions. */
-  static absl::StatusOr<std::unique_ptr<VirtualMachine>> Load(proto::Executable exe,
-                                                               const RuntimeRegistry& registry = RuntimeRegistry::Global());
+  static absl::StatusOr<std::unique_ptr<VirtualMachine>> Load(
+      proto::Executable exe, const RuntimeRegistry& registry = RuntimeRegistry::Global());
   /*! \brief From a *.mlcx file's bytes (sealed; vm/executable_format.h). With `trusted_keys`
    *         (raw Ed25519 public keys, support/signature.h) only an executable signed by one of
    *         them loads: loading runs the native code inside. */
-  static absl::StatusOr<std::unique_ptr<VirtualMachine>> LoadBytes(absl::string_view bytes, const std::string& source,
-                                                                    const RuntimeRegistry& registry = RuntimeRegistry::Global(),
-                                                                    const std::vector<std::string>& trusted_keys = {});
-  static absl::StatusOr<std::unique_ptr<VirtualMachine>> LoadFile(const std::string& path,
-                                                                   const RuntimeRegistry& registry = RuntimeRegistry::Global(),
-                                                                   const std::vector<std::string>& trusted_keys = {});
+  static absl::StatusOr<std::unique_ptr<VirtualMachine>> LoadBytes(
+      absl::string_view bytes, const std::string& source, const RuntimeRegistry& registry = RuntimeRegistry::Global(),
+      const std::vector<std::string>& trusted_keys = {});
+  static absl::StatusOr<std::unique_ptr<VirtualMachine>> LoadFile(
+      const std::string& path, const RuntimeRegistry& registry = RuntimeRegistry::Global(),
+      const std::vector<std::string>& trusted_keys = {});
 
   ~VirtualMachine();
 
@@ -91,15 +91,15 @@ class VirtualMachine {
   /*! \brief Load, with the constants' bytes in `constant_data` when the message holds their
    *         offsets (a file's data section, vm/executable_format.h). */
   static absl::StatusOr<std::unique_ptr<VirtualMachine>> Load(proto::Executable exe, absl::string_view constant_data,
-                                                               const RuntimeRegistry& registry);
+                                                              const RuntimeRegistry& registry);
   /*! \brief An instruction decoded at load time: enums and resolved callees, so the interpreter
    *         loop compares no strings and reads no proto messages. */
   struct Operand {
     enum Kind : uint8_t { kNone, kReg, kConstant, kImm, kShape, kDType, kTensorType } kind = kNone;
     int64_t value = 0;  // register, constant index or immediate
     std::vector<int64_t> shape;
-    bool symbolic = false;  // kShape: `dims` are evaluated when the instruction runs
-    DeclaredShape dims;     // kShape when symbolic; kTensorType when it has symbolic dims
+    bool symbolic = false;                           // kShape: `dims` are evaluated when the instruction runs
+    DeclaredShape dims;                              // kShape when symbolic; kTensorType when it has symbolic dims
     const proto::TensorType* tensor_type = nullptr;  // kTensorType (owned by the executable)
     DLDataType dtype{};
   };
@@ -119,10 +119,10 @@ class VirtualMachine {
   struct Instr {
     Op op = Op::kCall;
     Callee callee = Callee::kFunction;
-    int32_t index = -1;                  // kernel or function index
-    const RuntimeFunction* fn = nullptr;  // kExtern
+    int32_t index = -1;                                        // kernel or function index
+    const RuntimeFunction* fn = nullptr;                       // kExtern
     const AllocatingRuntimeFunction* allocating_fn = nullptr;  // kAllocatingExtern
-    std::string fn_name;                  // kExtern, kAllocatingExtern: for errors and the profile
+    std::string fn_name;                                       // kExtern, kAllocatingExtern: for errors and the profile
     std::vector<Operand> args;
     int32_t dst = -1;
     int64_t arena_offset = -1;  // kAllocTensor: the planned place in the arena, or -1
@@ -169,7 +169,7 @@ class VirtualMachine {
   std::vector<Function> functions_;
   std::shared_ptr<StoragePool> pool_ = std::make_shared<StoragePool>();
   std::unique_ptr<Profiler> profiler_;
-  Profiler* recording_ = nullptr;  // profiler_ while profiling is on
+  Profiler* recording_ = nullptr;       // profiler_ while profiling is on
   std::vector<int32_t> kernel_labels_;  // the profiler's label of each kernel
   std::atomic<int64_t> appended_in_place_{0}, appended_by_copy_{0};
 };

@@ -9,35 +9,36 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <array>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <algorithm>
-#include <array>
-#include <atomic>
 #include <functional>
 #include <mutex>
-#include <thread>
 #include <optional>
 #include <set>
+#include <thread>
 #include <unordered_map>
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
-#include "absl/time/clock.h"
-#include "ir/tir/prim_expr_ops.h"
-#include "ir/tir/shape_expr.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "llvm/Support/CommandLine.h"
+#include "absl/time/clock.h"
+#include "ir/graph/printer.h"
 #include "ir/tir/intrinsics.h"
+#include "ir/tir/prim_expr_ops.h"
+#include "ir/tir/shape_expr.h"
 #include "ir/tir/tir_functor.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
-#include "llvm/IR/IRBuilder.h"
-#include "llvm/IR/Intrinsics.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/IR/DiagnosticHandler.h"
 #include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/MDBuilder.h"
@@ -45,20 +46,19 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Host.h"  // the default triple (x86_64 Linux)
 #include "llvm/Transforms/InstCombine/InstCombine.h"
 #include "llvm/Transforms/Scalar/DeadStoreElimination.h"
 #include "llvm/Transforms/Scalar/GVN.h"
-#include "llvm/TargetParser/Host.h"  // the default triple (x86_64 Linux)
 #include "support/cpu_features.h"
 #include "support/file_util.h"
 #include "support/progress.h"
 #include "support/sealed_file.h"
-#include "ir/graph/printer.h"
-#include "llvm/Config/llvm-config.h"
 #include "vm/kernel_abi.h"
 
 extern char** environ;
@@ -100,7 +100,8 @@ class UseCollector : public tir::StmtExprVisitor {
 
 class KernelEmitter {
  public:
-  KernelEmitter(llvm::LLVMContext& ctx, llvm::Module& mod, const Target& target) : ctx_(ctx), mod_(mod), target_(target), b_(ctx) {
+  KernelEmitter(llvm::LLVMContext& ctx, llvm::Module& mod, const Target& target)
+      : ctx_(ctx), mod_(mod), target_(target), b_(ctx) {
     fast_math_.setAllowReassoc();
     fast_math_.setAllowContract();
     fast_math_.setNoSignedZeros();
@@ -112,8 +113,8 @@ class KernelEmitter {
     // The runtime's services (vm/kernel_abi.h), set by the loader. Every kernel's object defines
     // them weakly; the linker keeps one, which the loader finds.
     auto runtime_pointer = [&](const char* symbol) {
-      return new llvm::GlobalVariable(mod_, ptr_, false, llvm::GlobalValue::WeakAnyLinkage, llvm::ConstantPointerNull::get(llvm::PointerType::get(ctx_, 0)),
-                                      symbol);
+      return new llvm::GlobalVariable(mod_, ptr_, false, llvm::GlobalValue::WeakAnyLinkage,
+                                      llvm::ConstantPointerNull::get(llvm::PointerType::get(ctx_, 0)), symbol);
     };
     launch_global_ = runtime_pointer(kernel_abi::kParallelLaunchSymbol);
     workspace_alloc_global_ = runtime_pointer(kernel_abi::kWorkspaceAllocSymbol);
@@ -184,15 +185,11 @@ class KernelEmitter {
         if (t.bits() == 16) return b_.getHalfTy();
         if (t.bits() == 64) return b_.getDoubleTy();
         return b_.getFloatTy();
-      case DataType::kBFloat:
-        return b_.getBFloatTy();
-      case DataType::kBool:
-        return b_.getInt1Ty();
+      case DataType::kBFloat: return b_.getBFloatTy();
+      case DataType::kBool: return b_.getInt1Ty();
       case DataType::kInt:
-      case DataType::kUInt:
-        return b_.getIntNTy(t.bits());
-      default:
-        return b_.getInt8Ty();
+      case DataType::kUInt: return b_.getIntNTy(t.bits());
+      default: return b_.getInt8Ty();
     }
   }
   /*! \brief Bools are i1 in registers and i8 in memory. */
@@ -232,8 +229,7 @@ class KernelEmitter {
         const auto* imm = e.as<tir::IntImmNode>();
         return llvm::ConstantInt::get(ScalarType(e->dtype), imm->value, true);
       }
-      case NodeKind::kFloatImm:
-        return llvm::ConstantFP::get(ScalarType(e->dtype), e.as<tir::FloatImmNode>()->value);
+      case NodeKind::kFloatImm: return llvm::ConstantFP::get(ScalarType(e->dtype), e.as<tir::FloatImmNode>()->value);
       case NodeKind::kTirVar: {
         auto it = vars_.find(e.get());
         if (it == vars_.end()) {
@@ -252,22 +248,19 @@ class KernelEmitter {
         if (e->dtype.is_bool()) v = b_.CreateICmpNE(v, b_.getInt8(0));
         return v;
       }
-      case NodeKind::kNot:
-        return b_.CreateNot(EmitExpr(e.as<tir::NotNode>()->a));
+      case NodeKind::kNot: return b_.CreateNot(EmitExpr(e.as<tir::NotNode>()->a));
       case NodeKind::kSelect: {
         const auto* s = e.as<tir::SelectNode>();
         return b_.CreateSelect(EmitExpr(s->condition), EmitExpr(s->true_value), EmitExpr(s->false_value));
       }
-      case NodeKind::kCast:
-        return EmitCast(e.as<tir::CastNode>()->value, e->dtype);
-      case NodeKind::kTirCall:
-        return EmitIntrinsic(e.as<tir::TirCallNode>());
+      case NodeKind::kCast: return EmitCast(e.as<tir::CastNode>()->value, e->dtype);
+      case NodeKind::kTirCall: return EmitIntrinsic(e.as<tir::TirCallNode>());
       case NodeKind::kStringImm:
         Fail("string immediates cannot be compiled");
         return llvm::UndefValue::get(b_.getInt8Ty());
-      MLC_BINARY_CASES
+        MLC_BINARY_CASES
         return EmitBinary(static_cast<const tir::BinaryNode*>(e.get()), e->kind());
-      MLC_CASES_NOT_PRIM_EXPR
+        MLC_CASES_NOT_PRIM_EXPR
         break;
     }
     Fail(absl::StrCat("unexpected expression ", NodeKindName(e->kind())));
@@ -297,12 +290,9 @@ class KernelEmitter {
     bool is_float = t.is_float();
     bool is_signed = t.is_int();
     switch (kind) {
-      case NodeKind::kAdd:
-        return is_float ? b_.CreateFAdd(a, b) : b_.CreateAdd(a, b, "", false, is_signed);
-      case NodeKind::kSub:
-        return is_float ? b_.CreateFSub(a, b) : b_.CreateSub(a, b, "", false, is_signed);
-      case NodeKind::kMul:
-        return is_float ? b_.CreateFMul(a, b) : b_.CreateMul(a, b, "", false, is_signed);
+      case NodeKind::kAdd: return is_float ? b_.CreateFAdd(a, b) : b_.CreateAdd(a, b, "", false, is_signed);
+      case NodeKind::kSub: return is_float ? b_.CreateFSub(a, b) : b_.CreateSub(a, b, "", false, is_signed);
+      case NodeKind::kMul: return is_float ? b_.CreateFMul(a, b) : b_.CreateMul(a, b, "", false, is_signed);
       case NodeKind::kDiv:
         return is_float ? b_.CreateFDiv(a, b) : (is_signed ? b_.CreateSDiv(a, b) : b_.CreateUDiv(a, b));
       case NodeKind::kMod:
@@ -336,10 +326,8 @@ class KernelEmitter {
       case NodeKind::kMax:
         if (is_float) return CallIntrinsic(llvm::Intrinsic::maxnum, a->getType(), {a, b});
         return CallIntrinsic(is_signed ? llvm::Intrinsic::smax : llvm::Intrinsic::umax, a->getType(), {a, b});
-      case NodeKind::kEQ:
-        return is_float ? b_.CreateFCmpOEQ(a, b) : b_.CreateICmpEQ(a, b);
-      case NodeKind::kNE:
-        return is_float ? b_.CreateFCmpUNE(a, b) : b_.CreateICmpNE(a, b);
+      case NodeKind::kEQ: return is_float ? b_.CreateFCmpOEQ(a, b) : b_.CreateICmpEQ(a, b);
+      case NodeKind::kNE: return is_float ? b_.CreateFCmpUNE(a, b) : b_.CreateICmpNE(a, b);
       case NodeKind::kLT:
         return is_float ? b_.CreateFCmpOLT(a, b) : (is_signed ? b_.CreateICmpSLT(a, b) : b_.CreateICmpULT(a, b));
       case NodeKind::kLE:
@@ -348,11 +336,10 @@ class KernelEmitter {
         return is_float ? b_.CreateFCmpOGT(a, b) : (is_signed ? b_.CreateICmpSGT(a, b) : b_.CreateICmpUGT(a, b));
       case NodeKind::kGE:
         return is_float ? b_.CreateFCmpOGE(a, b) : (is_signed ? b_.CreateICmpSGE(a, b) : b_.CreateICmpUGE(a, b));
-      case NodeKind::kAnd:
-        return b_.CreateAnd(a, b);
+      case NodeKind::kAnd: return b_.CreateAnd(a, b);
       case NodeKind::kOr:
         return b_.CreateOr(a, b);
-      MLC_CASES_NOT_BINARY
+        MLC_CASES_NOT_BINARY
         break;
     }
     Fail(absl::StrCat("unexpected binary node ", NodeKindName(kind)));
@@ -427,7 +414,9 @@ class KernelEmitter {
     b_.setFastMathFlags(llvm::FastMathFlags());
     llvm::Type* t = x->getType();
     auto c = [&](double v) { return llvm::ConstantFP::get(t, v); };
-    auto madd = [&](llvm::Value* a, llvm::Value* m, llvm::Value* add) { return CallIntrinsic(llvm::Intrinsic::fmuladd, t, {a, m, add}); };
+    auto madd = [&](llvm::Value* a, llvm::Value* m, llvm::Value* add) {
+      return CallIntrinsic(llvm::Intrinsic::fmuladd, t, {a, m, add});
+    };
     llvm::Value* below = b_.CreateFCmpOLT(x, c(-87.3));
     llvm::Value* above = b_.CreateFCmpOGT(x, c(88.7228391116729));
     llvm::Value* xc = b_.CreateSelect(below, c(-87.3), b_.CreateSelect(above, c(88.7228391116729), x));
@@ -435,13 +424,16 @@ class KernelEmitter {
     llvm::Value* n = b_.CreateFSub(b_.CreateFAdd(b_.CreateFMul(xc, c(1.44269504088896341)), magic), magic);
     llvm::Value* r = madd(n, c(-0.693359375), xc);
     r = madd(n, c(2.12194440e-4), r);
-    llvm::Value* p = EmitPolynomial(r, {1.9875691500e-4, 1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1});
+    llvm::Value* p = EmitPolynomial(
+        r, {1.9875691500e-4, 1.3981999507e-3, 8.3334519073e-3, 4.1665795894e-2, 1.6666665459e-1, 5.0000001201e-1});
     llvm::Value* y = b_.CreateFAdd(madd(p, b_.CreateFMul(r, r), r), c(1.0));
-    llvm::Type* it = t->isVectorTy() ? llvm::VectorType::get(b_.getInt32Ty(), llvm::cast<llvm::VectorType>(t)->getElementCount())
-                                     : static_cast<llvm::Type*>(b_.getInt32Ty());
+    llvm::Type* it = t->isVectorTy()
+                         ? llvm::VectorType::get(b_.getInt32Ty(), llvm::cast<llvm::VectorType>(t)->getElementCount())
+                         : static_cast<llvm::Type*>(b_.getInt32Ty());
     // 2^n as 2^h * 2^(n - h), h = n / 2: both factors normal for n from -126 to 128.
     auto pow2 = [&](llvm::Value* k) {
-      return b_.CreateBitCast(b_.CreateShl(b_.CreateAdd(k, llvm::ConstantInt::get(it, 127)), llvm::ConstantInt::get(it, 23)), t);
+      return b_.CreateBitCast(
+          b_.CreateShl(b_.CreateAdd(k, llvm::ConstantInt::get(it, 127)), llvm::ConstantInt::get(it, 23)), t);
     };
     llvm::Value* ni = b_.CreateFPToSI(n, it);
     llvm::Value* half = b_.CreateAShr(ni, llvm::ConstantInt::get(it, 1));
@@ -459,12 +451,14 @@ class KernelEmitter {
     llvm::Type* t = x->getType();
     auto c = [&](double v) { return llvm::ConstantFP::get(t, v); };
     llvm::Value* a = CallIntrinsic(llvm::Intrinsic::fabs, t, {x});
-    llvm::Value* small = b_.CreateFMul(x, EmitPolynomial(b_.CreateFMul(a, a), {7.933494634926319e-05, -0.0008034846978262067, 0.005191218573600054,
-                                                                     -0.02685539983212948, 0.11283625662326813, -0.3761262893676758,
-                                                                     1.128379225730896}));
+    llvm::Value* small = b_.CreateFMul(
+        x, EmitPolynomial(b_.CreateFMul(a, a),
+                          {7.933494634926319e-05, -0.0008034846978262067, 0.005191218573600054, -0.02685539983212948,
+                           0.11283625662326813, -0.3761262893676758, 1.128379225730896}));
     llvm::Value* u = b_.CreateFSub(b_.CreateSelect(b_.CreateFCmpOLT(a, c(4.0)), a, c(4.0)), c(2.5));
-    llvm::Value* q = EmitPolynomial(u, {1.6140616025950294e-06, -1.3309389942151029e-05, 7.739442662568763e-05, -0.0004201445553917438,
-                              0.0021651603747159243, -0.01085851714015007, -0.9438936114311218, -5.352680683135986, -7.806815147399902});
+    llvm::Value* q = EmitPolynomial(
+        u, {1.6140616025950294e-06, -1.3309389942151029e-05, 7.739442662568763e-05, -0.0004201445553917438,
+            0.0021651603747159243, -0.01085851714015007, -0.9438936114311218, -5.352680683135986, -7.806815147399902});
     llvm::Value* large = CallIntrinsic(llvm::Intrinsic::copysign, t, {b_.CreateFSub(c(1.0), EmitExpF32(q)), x});
     llvm::Value* r = b_.CreateSelect(b_.CreateFCmpOLT(a, c(1.0)), small, large);
     return b_.CreateSelect(b_.CreateFCmpUNO(x, x), x, r);
@@ -481,10 +475,12 @@ class KernelEmitter {
     auto c = [&](double v) { return llvm::ConstantFP::get(t, v); };
     llvm::Value* a = CallIntrinsic(llvm::Intrinsic::fabs, t, {x});
     llvm::Value* z = b_.CreateFMul(x, x);
-    llvm::Value* p = EmitPolynomial(z, {-5.70498872745e-3, 2.06390887954e-2, -5.37397155531e-2, 1.33314422036e-1, -3.33332819422e-1});
+    llvm::Value* p = EmitPolynomial(
+        z, {-5.70498872745e-3, 2.06390887954e-2, -5.37397155531e-2, 1.33314422036e-1, -3.33332819422e-1});
     llvm::Value* small = CallIntrinsic(llvm::Intrinsic::fmuladd, t, {b_.CreateFMul(p, z), x, x});
     llvm::Value* e = EmitExpF32(b_.CreateFMul(a, c(2.0)));
-    llvm::Value* large = CallIntrinsic(llvm::Intrinsic::copysign, t, {b_.CreateFSub(c(1.0), b_.CreateFDiv(c(2.0), b_.CreateFAdd(e, c(1.0)))), x});
+    llvm::Value* large = CallIntrinsic(llvm::Intrinsic::copysign, t,
+                                       {b_.CreateFSub(c(1.0), b_.CreateFDiv(c(2.0), b_.CreateFAdd(e, c(1.0)))), x});
     llvm::Value* r = b_.CreateSelect(b_.CreateFCmpOLT(a, c(0.625)), small, large);
     return b_.CreateSelect(b_.CreateFCmpUNO(x, x), x, r);
   }
@@ -507,7 +503,8 @@ class KernelEmitter {
 
   /*! \brief Appends the constant arguments [first, end) of an intrinsic call to `out`; fails
    *  the build, naming the intrinsic and `what`, where one is not a constant. */
-  bool ConstantArgs(const tir::TirCallNode* call, size_t first, size_t end, const char* what, std::vector<int64_t>* out) {
+  bool ConstantArgs(const tir::TirCallNode* call, size_t first, size_t end, const char* what,
+                    std::vector<int64_t>* out) {
     for (size_t i = first; i < end; ++i) {
       const int64_t* v = tir::AsConstInt(call->args[i]);
       if (v == nullptr) {
@@ -617,7 +614,8 @@ class KernelEmitter {
     const int64_t* flags = call->args.size() > 10 ? tir::AsConstInt(call->args[10]) : nullptr;
     const bool partial = flags != nullptr && (*flags & tir::kGemmTilePartialRows) != 0;
     std::vector<int64_t> c;
-    if (!ConstantArgs(call, 3, call->args.size() - (partial ? 1 : 0), "tile sizes, extents and strides", &c)) return zero32;
+    if (!ConstantArgs(call, 3, call->args.size() - (partial ? 1 : 0), "tile sizes, extents and strides", &c))
+      return zero32;
     if (c.size() < 9 || c[8] < 0 || c.size() != 9 + 3 * static_cast<size_t>(c[8])) {
       Fail(absl::StrCat("T.gemm_tile_nd: ", call->args.size(), " arguments do not match its reduction count"));
       return zero32;
@@ -693,7 +691,8 @@ class KernelEmitter {
     auto at = [&](llvm::Value* base, llvm::Value* offset) { return b_.CreateInBoundsGEP(f32, base, offset); };
     // Lanes [start, start + width) of a row of NR floats at `offset`, `stride` apart.
     auto load_piece = [&](const Piece& p, llvm::Value* base, llvm::Value* offset, int64_t stride) -> llvm::Value* {
-      if (stride == 1) return b_.CreateAlignedLoad(p.type, at(base, b_.CreateAdd(offset, b_.getInt64(p.start))), llvm::Align(4));
+      if (stride == 1)
+        return b_.CreateAlignedLoad(p.type, at(base, b_.CreateAdd(offset, b_.getInt64(p.start))), llvm::Align(4));
       llvm::Value* v = llvm::UndefValue::get(p.type);
       for (int64_t j = 0; j < p.width; ++j) {
         llvm::Value* e = b_.CreateLoad(f32, at(base, b_.CreateAdd(offset, b_.getInt64((p.start + j) * stride))));
@@ -727,16 +726,19 @@ class KernelEmitter {
       std::vector<llvm::Value*> out;
       llvm::Value* scalar = tile.vector_a ? nullptr : b_.CreateLoad(f32, at(ap, a_at));
       for (const Piece& p : pieces) {
-        out.push_back(tile.vector_a ? load_piece(p, ap, a_at, 1) : b_.CreateVectorSplat(static_cast<unsigned>(p.width), scalar));
+        out.push_back(tile.vector_a ? load_piece(p, ap, a_at, 1)
+                                    : b_.CreateVectorSplat(static_cast<unsigned>(p.width), scalar));
       }
       return out;
     };
     auto b_value = [&](llvm::Value* b_off, int64_t j) {
       std::vector<llvm::Value*> out;
-      for (const Piece& p : pieces) out.push_back(load_piece(p, bp, b_.CreateAdd(b_off, b_.getInt64(j * tile.b_nb)), tile.b_n));
+      for (const Piece& p : pieces)
+        out.push_back(load_piece(p, bp, b_.CreateAdd(b_off, b_.getInt64(j * tile.b_nb)), tile.b_n));
       return out;
     };
-    auto accumulate = [&](int64_t set, int64_t r, int64_t j, const std::vector<llvm::Value*>& a, const std::vector<llvm::Value*>& bv) {
+    auto accumulate = [&](int64_t set, int64_t r, int64_t j, const std::vector<llvm::Value*>& a,
+                          const std::vector<llvm::Value*>& bv) {
       for (int64_t q = 0; q < np; ++q) {
         llvm::AllocaInst* slot = acc[((set * tile.mr + r) * tile.nb + j) * np + q];
         b_.CreateStore(b_.CreateCall(pieces[q].fma, {a[q], bv[q], b_.CreateLoad(pieces[q].type, slot)}), slot);
@@ -766,7 +768,8 @@ class KernelEmitter {
     // A counted loop k = begin, begin + step_size, ... while k + step_size <= end (k < end for
     // a step of 1); `body` emits the step at k. Not unrolled: the accumulators fill the
     // registers, and an unrolled step would spill them.
-    auto loop = [&](llvm::Value* begin, llvm::Value* end, int64_t step_size, const std::function<void(llvm::Value*)>& body) {
+    auto loop = [&](llvm::Value* begin, llvm::Value* end, int64_t step_size,
+                    const std::function<void(llvm::Value*)>& body) {
       llvm::BasicBlock* pre = b_.GetInsertBlock();
       auto* header = llvm::BasicBlock::Create(ctx_, "tile.k", func_);
       auto* loop_body = llvm::BasicBlock::Create(ctx_, "tile.k.body", func_);
@@ -789,11 +792,13 @@ class KernelEmitter {
       b_.SetInsertPoint(exit);
     };
     // The reduction loops, outermost first; offsets of A and B accumulate their strides.
-    std::function<void(size_t, llvm::Value*, llvm::Value*)> nest = [&](size_t level, llvm::Value* a_off, llvm::Value* b_off) {
+    std::function<void(size_t, llvm::Value*, llvm::Value*)> nest = [&](size_t level, llvm::Value* a_off,
+                                                                       llvm::Value* b_off) {
       if (level == tile.k.size()) return step(a_off, b_off, 0);
       const RegisterTile::Reduction& red = tile.k[level];
       auto offsets = [&](llvm::Value* k) {
-        return std::make_pair(b_.CreateAdd(a_off, b_.CreateMul(k, b_.getInt64(red.a))), b_.CreateAdd(b_off, b_.CreateMul(k, b_.getInt64(red.b))));
+        return std::make_pair(b_.CreateAdd(a_off, b_.CreateMul(k, b_.getInt64(red.a))),
+                              b_.CreateAdd(b_off, b_.CreateMul(k, b_.getInt64(red.b))));
       };
       if (sets == 1) {
         loop(b_.getInt64(0), red.extent, 1, [&](llvm::Value* k) {
@@ -838,7 +843,8 @@ class KernelEmitter {
             b_.CreateAlignedStore(sum, at(cp, b_.CreateAdd(offset, b_.getInt64(p.start))), llvm::Align(4));
           } else {
             for (int64_t l = 0; l < p.width; ++l) {
-              b_.CreateStore(b_.CreateExtractElement(sum, b_.getInt64(l)), at(cp, b_.CreateAdd(offset, b_.getInt64((p.start + l) * tile.c_n))));
+              b_.CreateStore(b_.CreateExtractElement(sum, b_.getInt64(l)),
+                             at(cp, b_.CreateAdd(offset, b_.getInt64((p.start + l) * tile.c_n))));
             }
           }
         }
@@ -859,22 +865,16 @@ class KernelEmitter {
       case NodeKind::kSeqStmt:
         for (const Stmt& inner : s.as<tir::SeqStmtNode>()->seq) EmitStmt(inner);
         return;
-      case NodeKind::kEvaluate:
-        EmitExpr(s.as<tir::EvaluateNode>()->value);
-        return;
-      case NodeKind::kIfThenElse:
-        return EmitIf(s.as<tir::IfThenElseNode>());
+      case NodeKind::kEvaluate: EmitExpr(s.as<tir::EvaluateNode>()->value); return;
+      case NodeKind::kIfThenElse: return EmitIf(s.as<tir::IfThenElseNode>());
       case NodeKind::kFor: {
         const auto* loop = s.as<tir::ForNode>();
         if (loop->for_kind == tir::ForKind::kParallel) return EmitParallelFor(loop);
         return EmitSerialFor(loop);
       }
-      case NodeKind::kAllocate:
-        return EmitAllocate(s.as<tir::AllocateNode>());
+      case NodeKind::kAllocate: return EmitAllocate(s.as<tir::AllocateNode>());
       case NodeKind::kBlock:
-      case NodeKind::kBlockRealize:
-      MLC_CASES_NOT_STMT
-        break;
+      case NodeKind::kBlockRealize: MLC_CASES_NOT_STMT break;
     }
     Fail(absl::StrCat("statement ", NodeKindName(s->kind()), " must be lowered before code generation"));
   }
@@ -919,7 +919,8 @@ class KernelEmitter {
     llvm::Value* next = b_.CreateAdd(phi, llvm::ConstantInt::get(t, 1), "", true, true);
     llvm::BranchInst* back = b_.CreateBr(header);
     phi->addIncoming(next, b_.GetInsertBlock());
-    std::vector<llvm::Metadata*> md = {nullptr, llvm::MDNode::get(ctx_, llvm::MDString::get(ctx_, "llvm.loop.mustprogress"))};
+    std::vector<llvm::Metadata*> md = {nullptr,
+                                       llvm::MDNode::get(ctx_, llvm::MDString::get(ctx_, "llvm.loop.mustprogress"))};
     if (kind == tir::ForKind::kVectorized) {
       md.push_back(llvm::MDNode::get(ctx_, {llvm::MDString::get(ctx_, "llvm.loop.vectorize.enable"),
                                             llvm::ConstantAsMetadata::get(b_.getTrue())}));
@@ -932,7 +933,8 @@ class KernelEmitter {
         // itself, LLVM's cost model picks a narrower width for some targets and leaves a loop
         // that the late passes cannot turn into straight-line code.
         auto width_md = [&](const char* name, int64_t value) {
-          return llvm::MDNode::get(ctx_, {llvm::MDString::get(ctx_, name), llvm::ConstantAsMetadata::get(b_.getInt32(value))});
+          return llvm::MDNode::get(
+              ctx_, {llvm::MDString::get(ctx_, name), llvm::ConstantAsMetadata::get(b_.getInt32(value))});
         };
         md.push_back(width_md("llvm.loop.vectorize.width", vector_width));
         md.push_back(width_md("llvm.loop.interleave.count", 1));
@@ -1001,7 +1003,8 @@ class KernelEmitter {
     impl_params.insert(impl_params.end(), captured_buffers.size(), ptr_);
     auto* impl_type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx_), impl_params, false);
     llvm::Function* impl = llvm::Function::Create(impl_type, llvm::Function::InternalLinkage, base + "_impl", &mod_);
-    for (size_t i = 0; i < captured_buffers.size(); ++i) impl->addParamAttr(2 + captured_vars.size() + i, llvm::Attribute::NoAlias);
+    for (size_t i = 0; i < captured_buffers.size(); ++i)
+      impl->addParamAttr(2 + captured_vars.size() + i, llvm::Attribute::NoAlias);
     auto saved_vars = vars_;
     auto saved_buffers = buffers_;
     BeginFunction(impl);
@@ -1009,7 +1012,8 @@ class KernelEmitter {
       const auto* var = static_cast<const tir::TirVarNode*>(captured_vars[i]);
       vars_[captured_vars[i]] = b_.CreateSExtOrTrunc(impl->getArg(2 + i), ScalarType(var->dtype));
     }
-    for (size_t i = 0; i < captured_buffers.size(); ++i) buffers_[captured_buffers[i]] = impl->getArg(2 + captured_vars.size() + i);
+    for (size_t i = 0; i < captured_buffers.size(); ++i)
+      buffers_[captured_buffers[i]] = impl->getArg(2 + captured_vars.size() + i);
     llvm::Value* loop_min = b_.CreateSExtOrTrunc(EmitExpr(loop->min), i64_);
     EmitLoop(loop->loop_var, b_.CreateAdd(loop_min, impl->getArg(0)), b_.CreateAdd(loop_min, impl->getArg(1)),
              tir::ForKind::kSerial, loop->body);
@@ -1019,7 +1023,8 @@ class KernelEmitter {
     BeginFunction(body_fn);
     std::vector<llvm::Value*> impl_args = {body_fn->getArg(1), body_fn->getArg(2)};
     for (size_t i = 0; i < field_values.size(); ++i) {
-      impl_args.push_back(b_.CreateLoad(i < captured_vars.size() ? i64_ : ptr_, b_.CreateStructGEP(closure_type, body_fn->getArg(0), i)));
+      impl_args.push_back(b_.CreateLoad(i < captured_vars.size() ? i64_ : ptr_,
+                                        b_.CreateStructGEP(closure_type, body_fn->getArg(0), i)));
     }
     b_.CreateCall(impl, impl_args);
     b_.CreateRetVoid();
@@ -1088,10 +1093,8 @@ class KernelEmitter {
         if (!else_n) return std::nullopt;
         return tir::operator+(*then_n, *else_n);
       }
-      case NodeKind::kAllocate:
-        return InnerIterations(s.as<tir::AllocateNode>()->body);
-      case NodeKind::kBufferStore:
-        return tir::I64(1);
+      case NodeKind::kAllocate: return InnerIterations(s.as<tir::AllocateNode>()->body);
+      case NodeKind::kBufferStore: return tir::I64(1);
       default:  // a call (a GEMM micro-kernel) is work of unknown size
         return std::nullopt;
     }
@@ -1105,16 +1108,18 @@ class KernelEmitter {
     bool heap = size == nullptr || bytes > kernel_abi::kMaxStackBytes;
     if (!heap) {
       llvm::IRBuilder<> entry_builder(entry_, entry_->begin());
-      llvm::AllocaInst* a = entry_builder.CreateAlloca(MemoryType(op->buffer->dtype), entry_builder.getInt64(*size),
-                                                       op->buffer->name);
+      llvm::AllocaInst* a =
+          entry_builder.CreateAlloca(MemoryType(op->buffer->dtype), entry_builder.getInt64(*size), op->buffer->name);
       a->setAlignment(llvm::Align(64));
       storage = a;
     } else {
       auto* alloc_type = llvm::FunctionType::get(ptr_, {i64_}, false);
-      llvm::Value* num_bytes = size != nullptr ? b_.getInt64(bytes)
-                                               : b_.CreateMul(b_.CreateSExtOrTrunc(EmitExpr(op->buffer->shape[0]), i64_),
-                                                              b_.getInt64(op->buffer->dtype.bytes()), "", true, true);
-      llvm::CallInst* call = b_.CreateCall(alloc_type, b_.CreateLoad(ptr_, workspace_alloc_global_), {num_bytes}, op->buffer->name);
+      llvm::Value* num_bytes = size != nullptr
+                                   ? b_.getInt64(bytes)
+                                   : b_.CreateMul(b_.CreateSExtOrTrunc(EmitExpr(op->buffer->shape[0]), i64_),
+                                                  b_.getInt64(op->buffer->dtype.bytes()), "", true, true);
+      llvm::CallInst* call =
+          b_.CreateCall(alloc_type, b_.CreateLoad(ptr_, workspace_alloc_global_), {num_bytes}, op->buffer->name);
       // A fresh block, as malloc's: no other pointer of the kernel reaches it, so loops over it
       // and the parameters need no run-time overlap checks.
       call->addRetAttr(llvm::Attribute::NoAlias);
@@ -1207,15 +1212,16 @@ struct CompilerThread {
   std::string triple;
 };
 
-absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> MakeTargetMachine(const Target& mlc_target, const std::string& triple,
-                                                                       int opt_level) {
+absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> MakeTargetMachine(const Target& mlc_target,
+                                                                       const std::string& triple, int opt_level) {
   std::string error;
   const llvm::Target* target = llvm::TargetRegistry::lookupTarget(triple, error);
   if (target == nullptr) return absl::InternalError(absl::StrCat("LLVM has no target for ", triple, ": ", error));
   // Every feature the target names is on and every other one we can detect is off, so the
   // code runs wherever the executable's feature check passes.
   std::vector<std::string> features;
-  for (const std::string& f : DetectableCpuFeatures()) features.push_back(absl::StrCat(mlc_target.has(f) ? "+" : "-", f));
+  for (const std::string& f : DetectableCpuFeatures())
+    features.push_back(absl::StrCat(mlc_target.has(f) ? "+" : "-", f));
   llvm::TargetOptions target_options;
   return std::unique_ptr<llvm::TargetMachine>(target->createTargetMachine(
       triple, mlc_target.mcpu, absl::StrJoin(features, ","), target_options, llvm::Reloc::PIC_, std::nullopt,
@@ -1256,14 +1262,14 @@ void Optimize(llvm::Module& mod, llvm::TargetMachine& tm, const std::string& tri
     fpm.addPass(llvm::InstCombinePass());
     mpm.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(fpm)));
   });
-  llvm::ModulePassManager mpm = level == llvm::OptimizationLevel::O0 ? pb.buildO0DefaultPipeline(level)
-                                                                    : pb.buildPerModuleDefaultPipeline(level);
+  llvm::ModulePassManager mpm =
+      level == llvm::OptimizationLevel::O0 ? pb.buildO0DefaultPipeline(level) : pb.buildPerModuleDefaultPipeline(level);
   mpm.run(mod, mam);
 }
 
 // One kernel: its own LLVM module, verified, optimized and emitted as an object file.
-absl::Status CompileKernel(CompilerThread& thread, const std::string& name, const tir::PrimFunc& func, const Target& target,
-                           const CodegenOptions& options, CompiledKernels::Kernel* out) {
+absl::Status CompileKernel(CompilerThread& thread, const std::string& name, const tir::PrimFunc& func,
+                           const Target& target, const CodegenOptions& options, CompiledKernels::Kernel* out) {
   const absl::Time start = absl::Now();
   llvm::Module mod(name, thread.ctx);
   mod.setTargetTriple(thread.triple);
@@ -1334,16 +1340,19 @@ const std::string& CodegenIdentity() {
     std::string id = absl::StrCat("mlc-kernel-object-1 llvm-", LLVM_VERSION_STRING);
     Dl_info info;
     if (dladdr(reinterpret_cast<void*>(&CodegenIdentity), &info) != 0 && info.dli_fname != nullptr) {
-      if (absl::StatusOr<std::string> self = ReadFile(info.dli_fname); self.ok()) absl::StrAppend(&id, " ", Sha256(*self));
+      if (absl::StatusOr<std::string> self = ReadFile(info.dli_fname); self.ok())
+        absl::StrAppend(&id, " ", Sha256(*self));
     }
     return id;
   }();
   return identity;
 }
 
-std::string KernelCacheKey(const std::string& name, const tir::PrimFunc& func, const Target& target, const CodegenOptions& options) {
-  const std::string material = absl::StrCat(CodegenIdentity(), "\n", target.str(), "\n", absl::StrJoin(target.features, ","),
-                                            "\nO", options.opt_level, "\n", PrintPrimFunc(func, name));
+std::string KernelCacheKey(const std::string& name, const tir::PrimFunc& func, const Target& target,
+                           const CodegenOptions& options) {
+  const std::string material =
+      absl::StrCat(CodegenIdentity(), "\n", target.str(), "\n", absl::StrJoin(target.features, ","), "\nO",
+                   options.opt_level, "\n", PrintPrimFunc(func, name));
   return absl::BytesToHexString(Sha256(material));
 }
 
@@ -1362,7 +1371,8 @@ absl::StatusOr<CompiledKernels> CompileKernels(const std::vector<std::pair<std::
     std::filesystem::create_directories(options.kernel_cache_dir, ec);
   }
   if (mlc_target.kind != "llvm") {
-    return absl::InvalidArgumentError(absl::StrCat("the LLVM backend cannot compile for target '", mlc_target.str(), "'"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("the LLVM backend cannot compile for target '", mlc_target.str(), "'"));
   }
   CompiledKernels out;
   out.kernels.resize(funcs.size());
@@ -1378,7 +1388,8 @@ absl::StatusOr<CompiledKernels> CompileKernels(const std::vector<std::pair<std::
   auto work = [&](int t) {
     CompilerThread thread;
     thread.triple = llvm::sys::getDefaultTargetTriple();
-    absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> tm = MakeTargetMachine(mlc_target, thread.triple, options.opt_level);
+    absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> tm =
+        MakeTargetMachine(mlc_target, thread.triple, options.opt_level);
     if (!tm.ok()) {
       thread_errors[t] = tm.status();
       return;
@@ -1396,7 +1407,8 @@ absl::StatusOr<CompiledKernels> CompileKernels(const std::vector<std::pair<std::
       k.thread = t;
       std::string cached_path;
       if (use_cache) {
-        cached_path = absl::StrCat(options.kernel_cache_dir, "/", KernelCacheKey(funcs[i].first, funcs[i].second, mlc_target, options), ".o");
+        cached_path = absl::StrCat(options.kernel_cache_dir, "/",
+                                   KernelCacheKey(funcs[i].first, funcs[i].second, mlc_target, options), ".o");
         if (absl::StatusOr<std::string> object = ReadFile(cached_path); object.ok() && !object->empty()) {
           k.object = *std::move(object);
           k.cached = true;

@@ -58,11 +58,11 @@ struct CodegenOptions {
 struct CompiledKernels {
   struct Kernel {
     std::string symbol;
-    std::string object;     // its ELF object file
-    std::string llvm_ir;    // optimized, when keep_llvm_ir
+    std::string object;          // its ELF object file
+    std::string llvm_ir;         // optimized, when keep_llvm_ir
     double compile_seconds = 0;  // emitting, optimizing and generating code
-    int thread = 0;         // which compiling thread (0 .. threads - 1) compiled it
-    bool cached = false;    // taken from the kernel cache, not compiled
+    int thread = 0;              // which compiling thread (0 .. threads - 1) compiled it
+    bool cached = false;         // taken from the kernel cache, not compiled
   };
   std::string shared_object;    // ELF bytes
   std::vector<Kernel> kernels;  // one per input function, same order

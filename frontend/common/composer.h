@@ -20,12 +20,15 @@ namespace frontend {
 
 /*! \brief Emits one operator call: an importer context's EmitOp (which evaluates calls whose
  *  arguments are all constants). */
-using EmitFn = std::function<absl::StatusOr<relax::Expr>(const std::string& op, std::vector<relax::Expr> args, Attrs attrs)>;
+using EmitFn =
+    std::function<absl::StatusOr<relax::Expr>(const std::string& op, std::vector<relax::Expr> args, Attrs attrs)>;
 
 /*! \brief An importer context's EmitOp (anything with EmitOp(op, args, attrs)) as an EmitFn. */
 template <typename Context, typename = decltype(std::declval<Context&>().EmitOp("", {}, Attrs{}))>
 EmitFn EmitterOf(Context& ctx) {
-  return [&ctx](const std::string& op, std::vector<relax::Expr> args, Attrs attrs) { return ctx.EmitOp(op, std::move(args), std::move(attrs)); };
+  return [&ctx](const std::string& op, std::vector<relax::Expr> args, Attrs attrs) {
+    return ctx.EmitOp(op, std::move(args), std::move(attrs));
+  };
 }
 
 /*! \brief A 0-d constant of `dtype`. */
@@ -66,10 +69,17 @@ class Composer {
   relax::Expr Cast(relax::Expr a, DataType dtype) { return Op("astype", {a}, {{"dtype", dtype}}); }
   /*! a[begin:end] along one axis. */
   relax::Expr Slice(relax::Expr a, int64_t axis, int64_t begin, int64_t end) {
-    return Op("strided_slice", {a}, {{"axes", std::vector<int64_t>{axis}}, {"begin", std::vector<int64_t>{begin}}, {"end", std::vector<int64_t>{end}}});
+    return Op("strided_slice", {a},
+              {{"axes", std::vector<int64_t>{axis}},
+               {"begin", std::vector<int64_t>{begin}},
+               {"end", std::vector<int64_t>{end}}});
   }
-  relax::Expr Reshape(relax::Expr a, std::vector<int64_t> shape) { return Op("reshape", {a}, {{"shape", std::move(shape)}}); }
-  relax::Expr Permute(relax::Expr a, std::vector<int64_t> axes) { return Op("permute_dims", {a}, {{"axes", std::move(axes)}}); }
+  relax::Expr Reshape(relax::Expr a, std::vector<int64_t> shape) {
+    return Op("reshape", {a}, {{"shape", std::move(shape)}});
+  }
+  relax::Expr Permute(relax::Expr a, std::vector<int64_t> axes) {
+    return Op("permute_dims", {a}, {{"axes", std::move(axes)}});
+  }
   /*! log(1 + e^a) without overflow: relu(a) + log(1 + e^-|a|). */
   relax::Expr Softplus(relax::Expr a) { return Add(Relu(a), Log(Add(K(1), Exp(Neg(Abs(a)))))); }
 
@@ -85,7 +95,9 @@ class Composer {
     if (!status_.ok()) return status_;
     return values;
   }
-  absl::StatusOr<std::vector<relax::Expr>> Result(const relax::Expr& e) const { return Result(std::vector<relax::Expr>{e}); }
+  absl::StatusOr<std::vector<relax::Expr>> Result(const relax::Expr& e) const {
+    return Result(std::vector<relax::Expr>{e});
+  }
 
  private:
   EmitFn emit_;

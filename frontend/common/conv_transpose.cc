@@ -11,23 +11,29 @@
 namespace mlc {
 namespace frontend {
 
-absl::StatusOr<relax::Expr> ConvTranspose(const EmitFn& emit, const relax::Expr& x, const relax::Expr& w, const ConvTransposeParams& p) {
-  absl::StatusOr<std::vector<int64_t>> xs = KnownShape(x, "a transposed convolution's input"), ws = StaticShape(w, "a transposed convolution's weight");
+absl::StatusOr<relax::Expr> ConvTranspose(const EmitFn& emit, const relax::Expr& x, const relax::Expr& w,
+                                          const ConvTransposeParams& p) {
+  absl::StatusOr<std::vector<int64_t>> xs = KnownShape(x, "a transposed convolution's input"),
+                                       ws = StaticShape(w, "a transposed convolution's weight");
   if (!xs.ok()) return xs.status();
   if (!ws.ok()) return ws.status();
-  if (xs->size() != ws->size()) return absl::InvalidArgumentError("a transposed convolution needs an input and a weight of the same rank");
+  if (xs->size() != ws->size())
+    return absl::InvalidArgumentError("a transposed convolution needs an input and a weight of the same rank");
   const size_t dims = xs->size() - 2;
-  if (dims < 2 || dims > 3 || p.strides.size() != dims || p.dilation.size() != dims || p.output_padding.size() != dims ||
-      p.padding.size() != 2 * dims) {
-    return absl::InvalidArgumentError(absl::StrCat("a transposed convolution over ", dims,
-                                                   " spatial axes needs that many strides, dilations and output paddings and twice as many pads"));
+  if (dims < 2 || dims > 3 || p.strides.size() != dims || p.dilation.size() != dims ||
+      p.output_padding.size() != dims || p.padding.size() != 2 * dims) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("a transposed convolution over ", dims,
+                     " spatial axes needs that many strides, dilations and output paddings and twice as many pads"));
   }
   if (std::any_of(xs->begin() + 1, xs->end(), [](int64_t e) { return e < 0; })) {
-    return absl::UnimplementedError("a transposed convolution needs static channels and image size (the batch may be symbolic)");
+    return absl::UnimplementedError(
+        "a transposed convolution needs static channels and image size (the batch may be symbolic)");
   }
   const int64_t c_in = (*ws)[0], c_out_per_group = (*ws)[1], groups = p.groups;
   if (groups <= 0 || c_in % groups != 0 || (*xs)[1] != c_in) {
-    return absl::InvalidArgumentError(absl::StrCat("input channels ", (*xs)[1], ", weight ", c_in, " x ", c_out_per_group, " and groups ", groups, " disagree"));
+    return absl::InvalidArgumentError(absl::StrCat("input channels ", (*xs)[1], ", weight ", c_in, " x ",
+                                                   c_out_per_group, " and groups ", groups, " disagree"));
   }
   std::vector<int64_t> conv_padding(2 * dims), in(xs->begin() + 2, xs->end()), dilated(dims), lo(dims), hi(dims);
   bool crops = false, strided = false;
@@ -45,7 +51,8 @@ absl::StatusOr<relax::Expr> ConvTranspose(const EmitFn& emit, const relax::Expr&
   }
   Composer c(emit, x);
   // The weight: (C_in, C_out/g, k...) -> (C_out, C_in/g, k...), flipped spatially.
-  std::vector<int64_t> grouped = {groups, c_in / groups, c_out_per_group}, swap = {0, 2, 1}, swapped = {groups * c_out_per_group, c_in / groups};
+  std::vector<int64_t> grouped = {groups, c_in / groups, c_out_per_group}, swap = {0, 2, 1},
+                       swapped = {groups * c_out_per_group, c_in / groups};
   for (size_t d = 0; d < dims; ++d) {
     grouped.push_back((*ws)[2 + d]);
     swap.push_back(static_cast<int64_t>(3 + d));
@@ -57,7 +64,8 @@ absl::StatusOr<relax::Expr> ConvTranspose(const EmitFn& emit, const relax::Expr&
     if (k == 1) continue;
     std::vector<int64_t> reversed(k);
     for (int64_t i = 0; i < k; ++i) reversed[i] = k - 1 - i;
-    kernel = c.Op("take", {kernel, relax::MakeConstant(Int64Tensor(reversed))}, {{"axis", static_cast<int64_t>(2 + d)}});
+    kernel =
+        c.Op("take", {kernel, relax::MakeConstant(Int64Tensor(reversed))}, {{"axis", static_cast<int64_t>(2 + d)}});
   }
   relax::Expr y = x;
   // Dilation by the strides: (N, C, H, W) -> (N, C, H, 1, W, 1), padded to (N, C, H, sh, W, sw),
@@ -82,7 +90,10 @@ absl::StatusOr<relax::Expr> ConvTranspose(const EmitFn& emit, const relax::Expr&
     y = c.Op("strided_slice", {y}, {{"axes", axes}, {"begin", begin}, {"end", end}});
   }
   y = c.Op(dims == 2 ? "nn.conv2d" : "nn.conv3d", {y, kernel},
-           {{"strides", std::vector<int64_t>(dims, 1)}, {"padding", conv_padding}, {"dilation", p.dilation}, {"groups", groups}});
+           {{"strides", std::vector<int64_t>(dims, 1)},
+            {"padding", conv_padding},
+            {"dilation", p.dilation},
+            {"groups", groups}});
   if (!c.status().ok()) return c.status();
   return y;
 }

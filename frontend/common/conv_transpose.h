@@ -29,7 +29,8 @@ struct ConvTransposeParams {
 
 /*! \brief x (N, C_in, spatial...) with static channels and spatial sizes (N may be symbolic)
  *  transposed-convolved by w (C_in, C_out / groups, kernel...), static; no bias. */
-absl::StatusOr<relax::Expr> ConvTranspose(const EmitFn& emit, const relax::Expr& x, const relax::Expr& w, const ConvTransposeParams& p);
+absl::StatusOr<relax::Expr> ConvTranspose(const EmitFn& emit, const relax::Expr& x, const relax::Expr& w,
+                                          const ConvTransposeParams& p);
 
 }  // namespace frontend
 }  // namespace mlc

@@ -22,9 +22,12 @@ struct ActivationKind {
 };
 
 constexpr ActivationKind kActivationKinds[] = {
-    {"Relu", 0, 0, 0},        {"Tanh", 0, 0, 0},          {"Sigmoid", 0, 0, 0},        {"Affine", 2, 1, 0},
-    {"LeakyRelu", 1, 0.01f, 0}, {"ThresholdedRelu", 1, 1, 0}, {"ScaledTanh", 2, 1, 1},     {"HardSigmoid", 2, 0.2f, 0.5f},
-    {"Elu", 1, 1, 0},         {"Softsign", 0, 0, 0},      {"Softplus", 0, 0, 0},
+    {"Relu", 0, 0, 0},          {"Tanh", 0, 0, 0},
+    {"Sigmoid", 0, 0, 0},       {"Affine", 2, 1, 0},
+    {"LeakyRelu", 1, 0.01f, 0}, {"ThresholdedRelu", 1, 1, 0},
+    {"ScaledTanh", 2, 1, 1},    {"HardSigmoid", 2, 0.2f, 0.5f},
+    {"Elu", 1, 1, 0},           {"Softsign", 0, 0, 0},
+    {"Softplus", 0, 0, 0},
 };
 
 /*! \brief f(x) for one of kActivationKinds. */
@@ -53,7 +56,9 @@ class LayerEmitter {
   Composer& c() { return c_; }
   relax::Expr Transpose(relax::Expr v) { return c_.Permute(std::move(v), {1, 0}); }
   relax::Expr MatMul(relax::Expr a, relax::Expr b) { return c_.Op("matmul", {std::move(a), std::move(b)}); }
-  relax::Expr Zeros(std::vector<int64_t> shape) { return c_.Op("broadcast_to", {c_.K(0)}, {{"shape", std::move(shape)}}); }
+  relax::Expr Zeros(std::vector<int64_t> shape) {
+    return c_.Op("broadcast_to", {c_.K(0)}, {{"shape", std::move(shape)}});
+  }
   relax::Expr Concat(std::vector<relax::Expr> parts, int64_t axis) {
     if (parts.size() == 1) return parts[0];
     return c_.Op("concat", std::move(parts), {{"axis", axis}});
@@ -85,7 +90,8 @@ std::vector<std::string> DefaultActivationNames(RecurrentCell cell) {
   return {};
 }
 
-absl::StatusOr<std::vector<CellActivation>> CellActivations(const std::vector<std::string>& names, const std::vector<float>& alphas,
+absl::StatusOr<std::vector<CellActivation>> CellActivations(const std::vector<std::string>& names,
+                                                            const std::vector<float>& alphas,
                                                             const std::vector<float>& betas) {
   std::vector<CellActivation> out;
   size_t next_alpha = 0, next_beta = 0;
@@ -97,7 +103,8 @@ absl::StatusOr<std::vector<CellActivation>> CellActivations(const std::vector<st
     if (kind == nullptr) {
       std::vector<std::string> known;
       for (const ActivationKind& k : kActivationKinds) known.push_back(k.name);
-      return absl::InvalidArgumentError(absl::StrCat("unknown activation '", name, "' (known: ", absl::StrJoin(known, ", "), ")"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("unknown activation '", name, "' (known: ", absl::StrJoin(known, ", "), ")"));
     }
     CellActivation a{kind->name, kind->alpha, kind->beta};
     if (kind->params >= 1 && next_alpha < alphas.size()) a.alpha = alphas[next_alpha++];
@@ -107,11 +114,13 @@ absl::StatusOr<std::vector<CellActivation>> CellActivations(const std::vector<st
   return out;
 }
 
-absl::StatusOr<RecurrentOutputs> EmitRecurrentLayer(const EmitFn& emit, const RecurrentLayer& layer, const relax::Expr& x,
+absl::StatusOr<RecurrentOutputs> EmitRecurrentLayer(const EmitFn& emit, const RecurrentLayer& layer,
+                                                    const relax::Expr& x,
                                                     const std::optional<relax::Expr>& sequence_lens) {
   const auto* xt = x->struct_info().as<relax::TensorStructInfoNode>();
   if (xt == nullptr || !xt->shape || xt->shape->size() != 3) {
-    return absl::InvalidArgumentError("the input must have a static shape (seq, batch, input); pin symbolic sizes with --dim");
+    return absl::InvalidArgumentError(
+        "the input must have a static shape (seq, batch, input); pin symbolic sizes with --dim");
   }
   const int64_t seq = (*xt->shape)[0], batch = (*xt->shape)[1], input = (*xt->shape)[2];
   const int64_t hidden = layer.hidden;
@@ -121,7 +130,8 @@ absl::StatusOr<RecurrentOutputs> EmitRecurrentLayer(const EmitFn& emit, const Re
   const size_t needed = DefaultActivationNames(layer.cell).size();
   for (const RecurrentDirection& d : layer.directions) {
     if (d.activations.size() != needed) {
-      return absl::InvalidArgumentError(absl::StrCat("a direction needs ", needed, " activations, got ", d.activations.size()));
+      return absl::InvalidArgumentError(
+          absl::StrCat("a direction needs ", needed, " activations, got ", d.activations.size()));
     }
   }
 
@@ -131,8 +141,10 @@ absl::StatusOr<RecurrentOutputs> EmitRecurrentLayer(const EmitFn& emit, const Re
   std::vector<std::optional<relax::Expr>> valid(seq);
   if (sequence_lens) {
     const auto* lt = (*sequence_lens)->struct_info().as<relax::TensorStructInfoNode>();
-    if (lt == nullptr || (!lt->dtype.is_int() && !lt->dtype.is_uint())) return absl::InvalidArgumentError("sequence_lens must be an integer tensor");
-    for (int64_t t = 0; t < seq; ++t) valid[t] = c.Reshape(c.Op("less", {Scalar(t, lt->dtype), *sequence_lens}), {batch, 1});
+    if (lt == nullptr || (!lt->dtype.is_int() && !lt->dtype.is_uint()))
+      return absl::InvalidArgumentError("sequence_lens must be an integer tensor");
+    for (int64_t t = 0; t < seq; ++t)
+      valid[t] = c.Reshape(c.Op("less", {Scalar(t, lt->dtype), *sequence_lens}), {batch, 1});
   }
   const relax::Expr rows = c.Reshape(x, {seq * batch, input});
 
@@ -174,9 +186,7 @@ absl::StatusOr<RecurrentOutputs> EmitRecurrentLayer(const EmitFn& emit, const Re
       const relax::Expr in = c.Reshape(c.Slice(xw, 0, t, t + 1), {batch, gates * hidden});
       relax::Expr hn, cn = cell;
       switch (layer.cell) {
-        case RecurrentCell::kRnn:
-          hn = f(c.Add(in, e.MatMul(h, rt)));
-          break;
+        case RecurrentCell::kRnn: hn = f(c.Add(in, e.MatMul(h, rt))); break;
         case RecurrentCell::kGru: {
           const relax::Expr hr = e.MatMul(h, rt_zr);
           const relax::Expr z = f(c.Add(e.Gate(in, 0, hidden), e.Gate(hr, 0, hidden)));

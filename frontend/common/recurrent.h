@@ -41,7 +41,8 @@ struct CellActivation {
 /*! \brief The activations named in `names` (case-insensitive), taking their alphas and betas in
  *  order from `alphas`/`betas` as far as each activation has parameters (the operator's defaults
  *  after that); an error names an unknown activation. */
-absl::StatusOr<std::vector<CellActivation>> CellActivations(const std::vector<std::string>& names, const std::vector<float>& alphas,
+absl::StatusOr<std::vector<CellActivation>> CellActivations(const std::vector<std::string>& names,
+                                                            const std::vector<float>& alphas,
                                                             const std::vector<float>& betas);
 
 /*! \brief The cell's default activations: RNN (Tanh), GRU (Sigmoid, Tanh), LSTM (Sigmoid, Tanh, Tanh). */
@@ -50,20 +51,20 @@ std::vector<std::string> DefaultActivationNames(RecurrentCell cell);
 /*! \brief One direction's weights and initial state. */
 struct RecurrentDirection {
   bool reverse = false;
-  relax::Expr w;                        // (gates * hidden, input)
-  relax::Expr r;                        // (gates * hidden, hidden)
-  std::optional<relax::Expr> wb, rb;    // (gates * hidden)
-  std::optional<relax::Expr> peephole;  // LSTM: (3 * hidden), gates i, o, f
-  std::optional<relax::Expr> h0, c0;    // (batch, hidden); zeros when absent
+  relax::Expr w;                            // (gates * hidden, input)
+  relax::Expr r;                            // (gates * hidden, hidden)
+  std::optional<relax::Expr> wb, rb;        // (gates * hidden)
+  std::optional<relax::Expr> peephole;      // LSTM: (3 * hidden), gates i, o, f
+  std::optional<relax::Expr> h0, c0;        // (batch, hidden); zeros when absent
   std::vector<CellActivation> activations;  // f, g, h as the cell uses them
 };
 
 struct RecurrentLayer {
   RecurrentCell cell = RecurrentCell::kLstm;
   int64_t hidden = 0;
-  float clip = 0;                    // > 0: the activations' inputs are clamped to [-clip, clip]
-  bool linear_before_reset = false;  // GRU: r * (H @ Rh^T + Rbh) instead of (r * H) @ Rh^T + Rbh
-  bool input_forget = false;         // LSTM: the forget gate is 1 - the input gate
+  float clip = 0;                              // > 0: the activations' inputs are clamped to [-clip, clip]
+  bool linear_before_reset = false;            // GRU: r * (H @ Rh^T + Rbh) instead of (r * H) @ Rh^T + Rbh
+  bool input_forget = false;                   // LSTM: the forget gate is 1 - the input gate
   std::vector<RecurrentDirection> directions;  // 1, or 2 (forward, reverse)
 };
 
@@ -75,7 +76,8 @@ struct RecurrentOutputs {
 
 /*! \brief The layer over x (seq, batch, input), whose shape must be static. `sequence_lens`
  *  (batch) of an integer dtype may be a run-time value. */
-absl::StatusOr<RecurrentOutputs> EmitRecurrentLayer(const EmitFn& emit, const RecurrentLayer& layer, const relax::Expr& x,
+absl::StatusOr<RecurrentOutputs> EmitRecurrentLayer(const EmitFn& emit, const RecurrentLayer& layer,
+                                                    const relax::Expr& x,
                                                     const std::optional<relax::Expr>& sequence_lens);
 
 }  // namespace frontend

@@ -21,8 +21,8 @@ struct AxisTaps {
 };
 
 /*! \brief The source coordinate of output position x (the operator's coordinate_transformation_mode). */
-double SourceCoordinate(const ResizeParams& p, double x, int64_t in, int64_t out, double scale, double roi_start, double roi_end,
-                        bool* outside) {
+double SourceCoordinate(const ResizeParams& p, double x, int64_t in, int64_t out, double scale, double roi_start,
+                        double roi_end, bool* outside) {
   const std::string& m = p.coordinate_mode;
   *outside = false;
   if (m == "asymmetric") return x / scale;
@@ -41,7 +41,7 @@ double SourceCoordinate(const ResizeParams& p, double x, int64_t in, int64_t out
 /*! \brief The cubic convolution weights of the 4 taps around a point at `r` past the second. */
 std::vector<double> CubicWeights(double r, double a) {
   auto far = [a](double d) { return ((a * d - 5 * a) * d + 8 * a) * d - 4 * a; };  // 1 <= d < 2
-  auto near = [a](double d) { return ((a + 2) * d - (a + 3)) * d * d + 1; };      // 0 <= d < 1
+  auto near = [a](double d) { return ((a + 2) * d - (a + 3)) * d * d + 1; };       // 0 <= d < 1
   return {far(r + 1), near(r), near(1 - r), far(2 - r)};
 }
 
@@ -90,8 +90,9 @@ relax::Expr AlongAxis(const TensorData& v, int64_t axis, int64_t rank) {
 
 }  // namespace
 
-absl::StatusOr<relax::Expr> Resample(const EmitFn& emit, const relax::Expr& x, const ResizeParams& p, const std::vector<double>& roi,
-                                     const std::vector<double>& scales, const std::vector<double>& sizes) {
+absl::StatusOr<relax::Expr> Resample(const EmitFn& emit, const relax::Expr& x, const ResizeParams& p,
+                                     const std::vector<double>& roi, const std::vector<double>& scales,
+                                     const std::vector<double>& sizes) {
   const auto* xt = x->struct_info().as<relax::TensorStructInfoNode>();
   if (xt == nullptr || !xt->shape) return absl::InvalidArgumentError("the resized input needs a static shape");
   const std::vector<int64_t>* xs = &*xt->shape;
@@ -99,19 +100,23 @@ absl::StatusOr<relax::Expr> Resample(const EmitFn& emit, const relax::Expr& x, c
   if (p.mode != "nearest" && p.mode != "linear" && p.mode != "cubic") {
     return absl::InvalidArgumentError(absl::StrCat("unknown mode '", p.mode, "'"));
   }
-  for (const char* m : {"half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric", "tf_half_pixel_for_nn", "tf_crop_and_resize"}) {
+  for (const char* m : {"half_pixel", "pytorch_half_pixel", "align_corners", "asymmetric", "tf_half_pixel_for_nn",
+                        "tf_crop_and_resize"}) {
     if (p.coordinate_mode == m) break;
     if (std::string(m) == "tf_crop_and_resize") {
-      return absl::InvalidArgumentError(absl::StrCat("unknown coordinate_transformation_mode '", p.coordinate_mode, "'"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("unknown coordinate_transformation_mode '", p.coordinate_mode, "'"));
     }
   }
   DataType dtype = xt->dtype;
-  if (p.mode != "nearest" && !dtype.is_float()) return absl::UnimplementedError("linear and cubic resizing need a floating-point input");
+  if (p.mode != "nearest" && !dtype.is_float())
+    return absl::UnimplementedError("linear and cubic resizing need a floating-point input");
   if (!sizes.empty() && !scales.empty()) return absl::InvalidArgumentError("give scales or sizes, not both");
   if (sizes.empty() && static_cast<int64_t>(scales.size()) != rank) {
     return absl::InvalidArgumentError(absl::StrCat("scales needs ", rank, " values (or give sizes)"));
   }
-  if (!sizes.empty() && static_cast<int64_t>(sizes.size()) != rank) return absl::InvalidArgumentError(absl::StrCat("sizes needs ", rank, " values"));
+  if (!sizes.empty() && static_cast<int64_t>(sizes.size()) != rank)
+    return absl::InvalidArgumentError(absl::StrCat("sizes needs ", rank, " values"));
   if (p.coordinate_mode == "tf_crop_and_resize" && static_cast<int64_t>(roi.size()) != 2 * rank) {
     return absl::InvalidArgumentError(absl::StrCat("tf_crop_and_resize needs an roi of ", 2 * rank, " values"));
   }
@@ -120,9 +125,12 @@ absl::StatusOr<relax::Expr> Resample(const EmitFn& emit, const relax::Expr& x, c
   for (int64_t axis = rank - 1; axis >= 0; --axis) {
     const int64_t in = (*xs)[axis];
     const double scale = sizes.empty() ? scales[axis] : sizes[axis] / static_cast<double>(in);
-    const int64_t out = sizes.empty() ? static_cast<int64_t>(std::floor(in * scale)) : static_cast<int64_t>(sizes[axis]);
-    if (scale <= 0 || out <= 0) return absl::InvalidArgumentError(absl::StrCat("axis ", axis, ": the scale must be positive"));
-    bool identity_coordinates = p.coordinate_mode != "tf_half_pixel_for_nn" && p.coordinate_mode != "tf_crop_and_resize";
+    const int64_t out =
+        sizes.empty() ? static_cast<int64_t>(std::floor(in * scale)) : static_cast<int64_t>(sizes[axis]);
+    if (scale <= 0 || out <= 0)
+      return absl::InvalidArgumentError(absl::StrCat("axis ", axis, ": the scale must be positive"));
+    bool identity_coordinates =
+        p.coordinate_mode != "tf_half_pixel_for_nn" && p.coordinate_mode != "tf_crop_and_resize";
     if (out == in && scale == 1 && identity_coordinates) continue;
     double roi_start = roi.empty() ? 0 : roi[axis], roi_end = roi.empty() ? 1 : roi[rank + axis];
     AxisTaps a = ComputeTaps(p, in, out, scale, roi_start, roi_end);
@@ -136,14 +144,17 @@ absl::StatusOr<relax::Expr> Resample(const EmitFn& emit, const relax::Expr& x, c
       relax::Expr g = c.Op("take", {y, relax::MakeConstant(idx)}, {{"axis", axis}});
       if (p.mode != "nearest") {
         TensorData w(DataType::Float32(), {out});
-        for (int64_t i = 0; i < out; ++i) static_cast<float*>(w.mutable_data())[i] = static_cast<float>(a.weights[t][i]);
+        for (int64_t i = 0; i < out; ++i)
+          static_cast<float*>(w.mutable_data())[i] = static_cast<float>(a.weights[t][i]);
         relax::Expr weight = AlongAxis(w, axis, rank);
         if (dtype != DataType::Float32()) weight = c.Cast(weight, dtype);
         g = c.Mul(g, weight);
       }
       sum = sum.defined() ? c.Add(sum, g) : g;
     }
-    if (!sum.defined()) sum = c.Mul(c.Op("take", {y, relax::MakeConstant(Int64Tensor(std::vector<int64_t>(out, 0)))}, {{"axis", axis}}), c.K(0));
+    if (!sum.defined())
+      sum = c.Mul(c.Op("take", {y, relax::MakeConstant(Int64Tensor(std::vector<int64_t>(out, 0)))}, {{"axis", axis}}),
+                  c.K(0));
     if (p.coordinate_mode == "tf_crop_and_resize") {
       TensorData mask(DataType::Bool(), {out});
       for (int64_t i = 0; i < out; ++i) static_cast<uint8_t*>(mask.mutable_data())[i] = a.outside[i];
@@ -154,7 +165,6 @@ absl::StatusOr<relax::Expr> Resample(const EmitFn& emit, const relax::Expr& x, c
   if (!c.status().ok()) return c.status();
   return y;
 }
-
 
 }  // namespace frontend
 }  // namespace mlc

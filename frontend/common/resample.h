@@ -34,8 +34,9 @@ struct ResizeParams {
 
 /*! \brief x (static shape) resized to `sizes` (one per axis), or by `scales` (one per axis: the
  *  output is floor(in * scale)); `roi` for tf_crop_and_resize (starts, then ends). */
-absl::StatusOr<relax::Expr> Resample(const EmitFn& emit, const relax::Expr& x, const ResizeParams& p, const std::vector<double>& roi,
-                                     const std::vector<double>& scales, const std::vector<double>& sizes);
+absl::StatusOr<relax::Expr> Resample(const EmitFn& emit, const relax::Expr& x, const ResizeParams& p,
+                                     const std::vector<double>& roi, const std::vector<double>& scales,
+                                     const std::vector<double>& sizes);
 
 }  // namespace frontend
 }  // namespace mlc

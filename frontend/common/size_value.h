@@ -19,7 +19,8 @@ namespace frontend {
 
 /*! \brief `size` over the shape variables of `values` (an importer's values by name); an error
  *  names a variable none of them has as a dimension, or an operation sizes do not use. */
-absl::StatusOr<relax::Expr> SizeAsTensor(const EmitFn& emit, const std::map<std::string, relax::Expr>& values, const tir::PrimExpr& size);
+absl::StatusOr<relax::Expr> SizeAsTensor(const EmitFn& emit, const std::map<std::string, relax::Expr>& values,
+                                         const tir::PrimExpr& size);
 
 }  // namespace frontend
 }  // namespace mlc

@@ -32,7 +32,8 @@ inline absl::StatusOr<std::vector<int64_t>> StaticShape(const relax::Expr& e, co
  *  converters that read only some of them; an error naming `what` when the rank is unknown. */
 inline absl::StatusOr<std::vector<int64_t>> KnownShape(const relax::Expr& e, const char* what) {
   const auto* t = TensorOf(e);
-  if (t == nullptr || !t->HasKnownShape()) return absl::InvalidArgumentError(absl::StrCat(what, " needs a known shape"));
+  if (t == nullptr || !t->HasKnownShape())
+    return absl::InvalidArgumentError(absl::StrCat(what, " needs a known shape"));
   return relax::KnownValues(t->Dims(), {}, what);
 }
 

@@ -41,7 +41,8 @@ inline Outputs ReshapeToDims(OnnxContext& ctx, const relax::Expr& x, const std::
 }
 
 /*! \brief ReshapeToDims's one value. */
-inline absl::StatusOr<relax::Expr> Reshaped(OnnxContext& ctx, const relax::Expr& x, const std::vector<tir::PrimExpr>& dims) {
+inline absl::StatusOr<relax::Expr> Reshaped(OnnxContext& ctx, const relax::Expr& x,
+                                            const std::vector<tir::PrimExpr>& dims) {
   Outputs r = ReshapeToDims(ctx, x, dims);
   if (!r.ok()) return r.status();
   return r->front();
@@ -50,7 +51,8 @@ inline absl::StatusOr<relax::Expr> Reshaped(OnnxContext& ctx, const relax::Expr&
 /*! \brief The 1-D (NCW) or 2-D (NCHW) convolution of x by w with the node's window attributes
  *  (kernel_shape, strides, dilations, pads or auto_pad, group), as Conv reads them
  *  (onnx_nn_converters.cc). */
-absl::StatusOr<relax::Expr> EmitConv(OnnxContext& ctx, const onnx::NodeProto& node, const relax::Expr& x, const relax::Expr& w);
+absl::StatusOr<relax::Expr> EmitConv(OnnxContext& ctx, const onnx::NodeProto& node, const relax::Expr& x,
+                                     const relax::Expr& w);
 /*! \brief A (C,) vector as (C, 1, ..., 1) with `spatial_dims` ones, so that it broadcasts over the
  *  channels of NC(H)W data. */
 absl::StatusOr<relax::Expr> PerChannel(OnnxContext& ctx, const relax::Expr& v, int spatial_dims = 2);
@@ -83,7 +85,8 @@ inline onnx::NodeProto* AddNode(onnx::GraphProto& g, const std::string& op, std:
 }
 
 /*! \brief An attribute of `n`, of `type`, for the caller to fill. */
-inline onnx::AttributeProto* AddAttr(onnx::NodeProto* n, const std::string& name, onnx::AttributeProto::AttributeType type) {
+inline onnx::AttributeProto* AddAttr(onnx::NodeProto* n, const std::string& name,
+                                     onnx::AttributeProto::AttributeType type) {
   onnx::AttributeProto* a = n->add_attribute();
   a->set_name(name);
   a->set_type(type);

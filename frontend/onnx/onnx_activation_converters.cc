@@ -47,9 +47,11 @@ Outputs BitShift(OnnxContext& ctx, const onnx::NodeProto& node) {
   absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
   if (!x.ok()) return x.status();
   const DataType dtype = TensorOf(*x)->dtype;
-  if (!dtype.is_uint()) return absl::InvalidArgumentError(absl::StrCat("BitShift takes unsigned integers, not ", dtype.ToString()));
+  if (!dtype.is_uint())
+    return absl::InvalidArgumentError(absl::StrCat("BitShift takes unsigned integers, not ", dtype.ToString()));
   const std::string direction = ctx.StringAttr(node, "direction", "");
-  if (direction != "LEFT" && direction != "RIGHT") return absl::InvalidArgumentError(absl::StrCat("direction '", direction, "' is not LEFT or RIGHT"));
+  if (direction != "LEFT" && direction != "RIGHT")
+    return absl::InvalidArgumentError(absl::StrCat("direction '", direction, "' is not LEFT or RIGHT"));
   absl::StatusOr<std::vector<int64_t>> amounts = ctx.ConstantInts(node, 1, "the shift amounts (input Y)");
   if (!amounts.ok()) return amounts.status();
   const TensorData* y = ctx.ConstantInput(node, 1);
@@ -73,17 +75,20 @@ void RegisterActivationOnnxConverters(OnnxConverterRegistry& r) {
   using Ctx = OnnxContext;
   using Node = onnx::NodeProto;
   // max(0, min(1, alpha * x + beta))
-  r.Register("HardSigmoid", Activation([](C& c, relax::Expr x, Ctx& ctx, const Node& n) {
-    return c.Min(c.Max(c.Add(c.Mul(c.K(ctx.FloatAttr(n, "alpha", 0.2f)), x), c.K(ctx.FloatAttr(n, "beta", 0.5f))), c.K(0)), c.K(1));
-  }));
+  r.Register(
+      "HardSigmoid", Activation([](C& c, relax::Expr x, Ctx& ctx, const Node& n) {
+        return c.Min(
+            c.Max(c.Add(c.Mul(c.K(ctx.FloatAttr(n, "alpha", 0.2f)), x), c.K(ctx.FloatAttr(n, "beta", 0.5f))), c.K(0)),
+            c.K(1));
+      }));
   // x * max(0, min(1, x / 6 + 1 / 2))
   r.Register("HardSwish", Activation([](C& c, relax::Expr x, Ctx&, const Node&) {
-    return c.Mul(x, c.Min(c.Max(c.Add(c.Mul(c.K(1.0 / 6), x), c.K(0.5)), c.K(0)), c.K(1)));
-  }));
+               return c.Mul(x, c.Min(c.Max(c.Add(c.Mul(c.K(1.0 / 6), x), c.K(0.5)), c.K(0)), c.K(1)));
+             }));
   // relu(x) - alpha * relu(-x): exact for any alpha, negative or above 1 included.
   r.Register("LeakyRelu", Activation([](C& c, relax::Expr x, Ctx& ctx, const Node& n) {
-    return c.Sub(c.Relu(x), c.Mul(c.K(ctx.FloatAttr(n, "alpha", 0.01f)), c.Relu(c.Neg(x))));
-  }));
+               return c.Sub(c.Relu(x), c.Mul(c.K(ctx.FloatAttr(n, "alpha", 0.01f)), c.Relu(c.Neg(x))));
+             }));
   r.Register("PRelu", [](OnnxContext& ctx, const onnx::NodeProto& node) -> Outputs {
     absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
     if (!x.ok()) return x.status();
@@ -94,18 +99,19 @@ void RegisterActivationOnnxConverters(OnnxConverterRegistry& r) {
   });
   // relu(x) + alpha * (exp(min(x, 0)) - 1)
   r.Register("Elu", Activation([](C& c, relax::Expr x, Ctx& ctx, const Node& n) {
-    return c.Add(c.Relu(x), c.Mul(c.K(ctx.FloatAttr(n, "alpha", 1.0f)), c.Sub(c.Exp(c.Min(x, c.K(0))), c.K(1))));
-  }));
+               return c.Add(c.Relu(x),
+                            c.Mul(c.K(ctx.FloatAttr(n, "alpha", 1.0f)), c.Sub(c.Exp(c.Min(x, c.K(0))), c.K(1))));
+             }));
   r.Register("Selu", Activation([](C& c, relax::Expr x, Ctx& ctx, const Node& n) {
-    const double alpha = ctx.FloatAttr(n, "alpha", 1.67326319217681884765625f);
-    const double gamma = ctx.FloatAttr(n, "gamma", 1.05070102214813232421875f);
-    return c.Mul(c.K(gamma), c.Add(c.Relu(x), c.Mul(c.K(alpha), c.Sub(c.Exp(c.Min(x, c.K(0))), c.K(1)))));
-  }));
+               const double alpha = ctx.FloatAttr(n, "alpha", 1.67326319217681884765625f);
+               const double gamma = ctx.FloatAttr(n, "gamma", 1.05070102214813232421875f);
+               return c.Mul(c.K(gamma), c.Add(c.Relu(x), c.Mul(c.K(alpha), c.Sub(c.Exp(c.Min(x, c.K(0))), c.K(1)))));
+             }));
   // max(0, x) + min(0, alpha * (exp(x / alpha) - 1))
   r.Register("Celu", Activation([](C& c, relax::Expr x, Ctx& ctx, const Node& n) {
-    const double alpha = ctx.FloatAttr(n, "alpha", 1.0f);
-    return c.Add(c.Relu(x), c.Min(c.K(0), c.Mul(c.K(alpha), c.Sub(c.Exp(c.Div(x, c.K(alpha))), c.K(1)))));
-  }));
+               const double alpha = ctx.FloatAttr(n, "alpha", 1.0f);
+               return c.Add(c.Relu(x), c.Min(c.K(0), c.Mul(c.K(alpha), c.Sub(c.Exp(c.Div(x, c.K(alpha))), c.K(1)))));
+             }));
   // x where x > alpha, else 0.
   r.Register("ThresholdedRelu", [](OnnxContext& ctx, const onnx::NodeProto& node) -> Outputs {
     absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
@@ -116,14 +122,16 @@ void RegisterActivationOnnxConverters(OnnxConverterRegistry& r) {
     return One(ctx.EmitOp("where", {*above, *x, Scalar(0, dtype)}));
   });
   r.Register("Shrink", Activation([](C& c, relax::Expr x, Ctx& ctx, const Node& n) {
-    // x + bias below -lambd, x - bias above lambd, 0 between.
-    const double lambd = ctx.FloatAttr(n, "lambd", 0.5f), bias = ctx.FloatAttr(n, "bias", 0.0f);
-    relax::Expr above = c.Op("where", {c.Op("greater", {x, c.K(lambd)}), c.Sub(x, c.K(bias)), c.K(0)});
-    return c.Op("where", {c.Op("less", {x, c.K(-lambd)}), c.Add(x, c.K(bias)), above});
-  }));
+               // x + bias below -lambd, x - bias above lambd, 0 between.
+               const double lambd = ctx.FloatAttr(n, "lambd", 0.5f), bias = ctx.FloatAttr(n, "bias", 0.0f);
+               relax::Expr above = c.Op("where", {c.Op("greater", {x, c.K(lambd)}), c.Sub(x, c.K(bias)), c.K(0)});
+               return c.Op("where", {c.Op("less", {x, c.K(-lambd)}), c.Add(x, c.K(bias)), above});
+             }));
   r.Register("Softplus", Activation([](C& c, relax::Expr x, Ctx&, const Node&) { return c.Softplus(x); }));
-  r.Register("Softsign", Activation([](C& c, relax::Expr x, Ctx&, const Node&) { return c.Div(x, c.Add(c.K(1), c.Abs(x))); }));
-  r.Register("Mish", Activation([](C& c, relax::Expr x, Ctx&, const Node&) { return c.Mul(x, c.Tanh(c.Softplus(x))); }));
+  r.Register("Softsign",
+             Activation([](C& c, relax::Expr x, Ctx&, const Node&) { return c.Div(x, c.Add(c.K(1), c.Abs(x))); }));
+  r.Register("Mish",
+             Activation([](C& c, relax::Expr x, Ctx&, const Node&) { return c.Mul(x, c.Tanh(c.Softplus(x))); }));
   r.Register("Reciprocal", Activation([](C& c, relax::Expr x, Ctx&, const Node&) { return c.Div(c.K(1), x); }));
   r.Register("Min", Variadic("minimum", false));
   r.Register("Max", Variadic("maximum", false));

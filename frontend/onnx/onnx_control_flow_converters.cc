@@ -49,17 +49,22 @@ void OuterNames(const onnx::GraphProto& graph, std::vector<std::string>* out) {
 absl::Status SetInitializers(OnnxContext& ctx, const onnx::GraphProto& graph) {
   for (const onnx::TensorProto& init : graph.initializer()) {
     absl::StatusOr<TensorData> data = TensorFromOnnx(init);
-    if (!data.ok()) return absl::Status(data.status().code(), absl::StrCat("initializer ", init.name(), ": ", data.status().message()));
+    if (!data.ok())
+      return absl::Status(data.status().code(),
+                          absl::StrCat("initializer ", init.name(), ": ", data.status().message()));
     ctx.SetValue(init.name(), relax::MakeConstant(*data));
   }
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::vector<relax::Expr>> GraphOutputs(OnnxContext& ctx, const onnx::GraphProto& graph, const std::string& which) {
+absl::StatusOr<std::vector<relax::Expr>> GraphOutputs(OnnxContext& ctx, const onnx::GraphProto& graph,
+                                                      const std::string& which) {
   std::vector<relax::Expr> values;
   for (const onnx::ValueInfoProto& out : graph.output()) {
     absl::StatusOr<relax::Expr> v = ctx.MaterializedValue(out.name());
-    if (!v.ok()) return absl::InvalidArgumentError(absl::StrCat("the ", which, " branch's output ", out.name(), " is not computed"));
+    if (!v.ok())
+      return absl::InvalidArgumentError(
+          absl::StrCat("the ", which, " branch's output ", out.name(), " is not computed"));
     values.push_back(*v);
   }
   return values;
@@ -70,8 +75,9 @@ absl::StatusOr<std::vector<relax::Expr>> GraphOutputs(OnnxContext& ctx, const on
  *         parameter (in `params`; the value to pass for it in `args`). A dimension no call could
  *         bind a variable from (a min of detections and a top-k count, say) comes in as a fresh
  *         variable `<prefix>_d<k>`. */
-absl::Status CaptureOuterValues(OnnxContext& ctx, OnnxContext& inner, const onnx::GraphProto& graph, const std::string& prefix,
-                                const std::string& which, std::vector<relax::Var>* params, std::vector<relax::Expr>* args) {
+absl::Status CaptureOuterValues(OnnxContext& ctx, OnnxContext& inner, const onnx::GraphProto& graph,
+                                const std::string& prefix, const std::string& which, std::vector<relax::Var>* params,
+                                std::vector<relax::Expr>* args) {
   for (const auto& [name, value] : ctx.shape_values()) inner.SetShapeValue(name, value);
   std::vector<std::string> outer;
   OuterNames(graph, &outer);
@@ -100,7 +106,8 @@ absl::Status CaptureOuterValues(OnnxContext& ctx, OnnxContext& inner, const onnx
 
 /*! \brief Moves the functions `sub` built (and any its own control flow added) into the
  *         enclosing module, private; `renamed` maps a function's name there to the name it takes. */
-absl::Status MoveFunctions(OnnxContext& ctx, const relax::BlockBuilder& sub, const std::map<std::string, std::string>& renamed = {}) {
+absl::Status MoveFunctions(OnnxContext& ctx, const relax::BlockBuilder& sub,
+                           const std::map<std::string, std::string>& renamed = {}) {
   for (const auto& [name, func] : sub.module().functions()) {
     auto as = renamed.find(name);
     const std::string& target = as == renamed.end() ? name : as->second;
@@ -112,7 +119,8 @@ absl::Status MoveFunctions(OnnxContext& ctx, const relax::BlockBuilder& sub, con
       moved = relax::MakeFunction(f->params, f->body, f->ret_struct_info, attrs);
     }
     relax::GlobalVar added = ctx.bb().AddFunc(moved, target);
-    if (added->name != target) return absl::InternalError(absl::StrCat("function ", target, " of a subgraph is defined twice"));
+    if (added->name != target)
+      return absl::InternalError(absl::StrCat("function ", target, " of a subgraph is defined twice"));
   }
   return absl::OkStatus();
 }
@@ -126,7 +134,9 @@ absl::StatusOr<relax::Expr> BranchCall(OnnxContext& ctx, const onnx::NodeProto& 
       SanitizeIdentifier(absl::StrCat(node.name().empty() ? node.output(0) : node.name(), "_", which));
   std::vector<relax::Var> params;
   std::vector<relax::Expr> args;
-  if (absl::Status s = CaptureOuterValues(ctx, inner, graph, function_name, absl::StrCat(which, " branch"), &params, &args); !s.ok()) {
+  if (absl::Status s =
+          CaptureOuterValues(ctx, inner, graph, function_name, absl::StrCat(which, " branch"), &params, &args);
+      !s.ok()) {
     return s;
   }
   if (absl::Status s = SetInitializers(inner, graph); !s.ok()) return s;
@@ -152,7 +162,8 @@ Outputs If(OnnxContext& ctx, const onnx::NodeProto& node) {
     if (a.name() == "then_branch") branches[0] = &a.g();
     if (a.name() == "else_branch") branches[1] = &a.g();
   }
-  if (branches[0] == nullptr || branches[1] == nullptr) return absl::InvalidArgumentError("needs then_branch and else_branch");
+  if (branches[0] == nullptr || branches[1] == nullptr)
+    return absl::InvalidArgumentError("needs then_branch and else_branch");
   if (branches[0]->output_size() != node.output_size() || branches[1]->output_size() != node.output_size()) {
     return absl::InvalidArgumentError(absl::StrCat("has ", node.output_size(), " outputs but its branches give ",
                                                    branches[0]->output_size(), " and ", branches[1]->output_size()));
@@ -164,7 +175,9 @@ Outputs If(OnnxContext& ctx, const onnx::NodeProto& node) {
     for (size_t b = 0; b < cond->dtype().bytes(); ++b) taken = taken || cond->bytes()[b] != 0;
     const onnx::GraphProto& graph = *branches[taken ? 0 : 1];
     if (absl::Status s = SetInitializers(ctx, graph); !s.ok()) return s;
-    if (absl::Status s = ConvertGraphNodes(ctx, graph, absl::StrCat("in its ", taken ? "then" : "else", " branch, ")); !s.ok()) return s;
+    if (absl::Status s = ConvertGraphNodes(ctx, graph, absl::StrCat("in its ", taken ? "then" : "else", " branch, "));
+        !s.ok())
+      return s;
     return GraphOutputs(ctx, graph, taken ? "then" : "else");
   }
   // A condition computed from symbolic sizes comes as a tensor computed when the model runs.
@@ -195,13 +208,15 @@ Outputs If(OnnxContext& ctx, const onnx::NodeProto& node) {
     if (t != nullptr && !t->HasKnownShape()) {
       if (t->ndim < 0 || t->dtype.is_void()) {
         return absl::InvalidArgumentError(absl::StrCat("output ", i, ": the branches give tensors of different ",
-                                                       t->ndim < 0 ? "ranks" : "element types", ", which is not supported"));
+                                                       t->ndim < 0 ? "ranks" : "element types",
+                                                       ", which is not supported"));
       }
       std::vector<tir::PrimExpr> dims;
       for (int k = 0; k < t->ndim; ++k) {
         dims.push_back(tir::MakeVar(absl::StrCat(SanitizeIdentifier(node.output(i)), "_dim", k), DataType::Int64()));
       }
-      absl::StatusOr<relax::Expr> named = ctx.EmitOp("match_cast", {item}, {}, {relax::TensorSInfoOfDims(dims, t->dtype)});
+      absl::StatusOr<relax::Expr> named =
+          ctx.EmitOp("match_cast", {item}, {}, {relax::TensorSInfoOfDims(dims, t->dtype)});
       if (!named.ok()) return named.status();
       item = *named;
     }
@@ -215,8 +230,10 @@ constexpr int64_t kMaxUnrolledScanSteps = 256;
 
 /*! \brief x[..., at, ...] along `axis` (the axis dropped). */
 absl::StatusOr<relax::Expr> TakeAlong(OnnxContext& ctx, const relax::Expr& x, int64_t axis, int64_t at) {
-  absl::StatusOr<relax::Expr> slice = ctx.EmitOp(
-      "strided_slice", {x}, {{"axes", std::vector<int64_t>{axis}}, {"begin", std::vector<int64_t>{at}}, {"end", std::vector<int64_t>{at + 1}}});
+  absl::StatusOr<relax::Expr> slice = ctx.EmitOp("strided_slice", {x},
+                                                 {{"axes", std::vector<int64_t>{axis}},
+                                                  {"begin", std::vector<int64_t>{at}},
+                                                  {"end", std::vector<int64_t>{at + 1}}});
   if (!slice.ok()) return slice.status();
   std::vector<tir::PrimExpr> dims = TensorOf(x)->Dims();
   dims.erase(dims.begin() + axis);
@@ -241,23 +258,28 @@ struct ScanAxes {
   std::vector<int64_t> in_axes, in_reverse, out_axes, out_reverse;
 };
 
-absl::StatusOr<std::vector<relax::Expr>> ScanAsLoop(OnnxContext& ctx, const std::string& name, const onnx::GraphProto& body,
-                                                    const std::vector<relax::Expr>& states, const std::vector<relax::Expr>& scans,
-                                                    const ScanAxes& a, const tir::PrimExpr& length);
+absl::StatusOr<std::vector<relax::Expr>> ScanAsLoop(OnnxContext& ctx, const std::string& name,
+                                                    const onnx::GraphProto& body,
+                                                    const std::vector<relax::Expr>& states,
+                                                    const std::vector<relax::Expr>& scans, const ScanAxes& a,
+                                                    const tir::PrimExpr& length);
 
 /*! \brief One Scan over `scans`, from `states`, unrolled (a sequence of a static length up to
  *         kMaxUnrolledScanSteps; a longer or symbolic one runs as a Loop): the final states, then each scan
  *         output stacked along its axis. */
-absl::StatusOr<std::vector<relax::Expr>> UnrollScan(OnnxContext& ctx, const std::string& name, const onnx::GraphProto& body, std::vector<relax::Expr> states,
+absl::StatusOr<std::vector<relax::Expr>> UnrollScan(OnnxContext& ctx, const std::string& name,
+                                                    const onnx::GraphProto& body, std::vector<relax::Expr> states,
                                                     const std::vector<relax::Expr>& scans, const ScanAxes& a) {
   const size_t n = states.size(), k = static_cast<size_t>(body.output_size()) - n;
   int64_t steps = -1;
   std::vector<int64_t> axes;
   for (size_t j = 0; j < scans.size(); ++j) {
     const relax::TensorStructInfoNode* t = TensorOf(scans[j]);
-    if (t == nullptr || !t->HasKnownShape()) return absl::InvalidArgumentError(absl::StrCat("scan input ", j, " needs a known shape"));
+    if (t == nullptr || !t->HasKnownShape())
+      return absl::InvalidArgumentError(absl::StrCat("scan input ", j, " needs a known shape"));
     const int64_t axis = a.in_axes[j] < 0 ? a.in_axes[j] + t->ndim : a.in_axes[j];
-    if (axis < 0 || axis >= t->ndim) return absl::InvalidArgumentError(absl::StrCat("scan input ", j, ": axis ", a.in_axes[j], " out of range"));
+    if (axis < 0 || axis >= t->ndim)
+      return absl::InvalidArgumentError(absl::StrCat("scan input ", j, ": axis ", a.in_axes[j], " out of range"));
     const tir::PrimExpr extent = t->Dims()[axis];  // held: AsConstInt points into it
     const int64_t* length = tir::AsConstInt(extent);
     if (length == nullptr) return ScanAsLoop(ctx, name, body, states, scans, a, extent);
@@ -272,11 +294,13 @@ absl::StatusOr<std::vector<relax::Expr>> UnrollScan(OnnxContext& ctx, const std:
   for (int64_t step = 0; step < steps; ++step) {
     for (size_t i = 0; i < n; ++i) ctx.SetValue(body.input(static_cast<int>(i)).name(), states[i]);
     for (size_t j = 0; j < scans.size(); ++j) {
-      absl::StatusOr<relax::Expr> element = TakeAlong(ctx, scans[j], axes[j], a.in_reverse[j] ? steps - 1 - step : step);
+      absl::StatusOr<relax::Expr> element =
+          TakeAlong(ctx, scans[j], axes[j], a.in_reverse[j] ? steps - 1 - step : step);
       if (!element.ok()) return element.status();
       ctx.SetValue(body.input(static_cast<int>(n + j)).name(), *element);
     }
-    if (absl::Status s = ConvertGraphNodes(ctx, body, absl::StrCat("in its body at step ", step, ", ")); !s.ok()) return s;
+    if (absl::Status s = ConvertGraphNodes(ctx, body, absl::StrCat("in its body at step ", step, ", ")); !s.ok())
+      return s;
     absl::StatusOr<std::vector<relax::Expr>> results = GraphOutputs(ctx, body, "body");
     if (!results.ok()) return results.status();
     for (size_t i = 0; i < n; ++i) states[i] = (*results)[i];
@@ -285,9 +309,11 @@ absl::StatusOr<std::vector<relax::Expr>> UnrollScan(OnnxContext& ctx, const std:
   for (size_t o = 0; o < k; ++o) {
     if (a.out_reverse[o]) std::reverse(outputs[o].begin(), outputs[o].end());
     const relax::TensorStructInfoNode* t = TensorOf(outputs[o][0]);
-    if (t == nullptr || !t->HasKnownShape()) return absl::InvalidArgumentError(absl::StrCat("scan output ", o, " needs a known shape"));
+    if (t == nullptr || !t->HasKnownShape())
+      return absl::InvalidArgumentError(absl::StrCat("scan output ", o, " needs a known shape"));
     const int64_t axis = a.out_axes[o] < 0 ? a.out_axes[o] + t->ndim + 1 : a.out_axes[o];
-    if (axis < 0 || axis > t->ndim) return absl::InvalidArgumentError(absl::StrCat("scan output ", o, ": axis ", a.out_axes[o], " out of range"));
+    if (axis < 0 || axis > t->ndim)
+      return absl::InvalidArgumentError(absl::StrCat("scan output ", o, ": axis ", a.out_axes[o], " out of range"));
     absl::StatusOr<relax::Expr> stacked = Stack(ctx, outputs[o], axis);
     if (!stacked.ok()) return stacked.status();
     states.push_back(*stacked);
@@ -296,10 +322,12 @@ absl::StatusOr<std::vector<relax::Expr>> UnrollScan(OnnxContext& ctx, const std:
 }
 
 /*! \brief An attribute of one int per value (axes, directions); `count` zeros when absent. */
-absl::StatusOr<std::vector<int64_t>> PerValueAttr(OnnxContext& ctx, const onnx::NodeProto& node, const std::string& name, size_t count) {
+absl::StatusOr<std::vector<int64_t>> PerValueAttr(OnnxContext& ctx, const onnx::NodeProto& node,
+                                                  const std::string& name, size_t count) {
   std::vector<int64_t> v = ctx.IntsAttr(node, name);
   if (v.empty()) v.assign(count, 0);
-  if (v.size() != count) return absl::InvalidArgumentError(absl::StrCat(name, " has ", v.size(), " values for ", count));
+  if (v.size() != count)
+    return absl::InvalidArgumentError(absl::StrCat(name, " has ", v.size(), " values for ", count));
   return v;
 }
 
@@ -317,17 +345,22 @@ Outputs Scan(OnnxContext& ctx, const onnx::NodeProto& node) {
   if (batched && ctx.HasInput(node, 0)) return absl::UnimplementedError("Scan with sequence_lens (opset 8)");
   const int offset = batched ? 1 : 0;
   const int64_t m = ctx.IntAttr(node, "num_scan_inputs", 0), inputs = node.input_size() - offset;
-  if (m <= 0 || m > inputs) return absl::InvalidArgumentError(absl::StrCat("num_scan_inputs ", m, " for ", inputs, " inputs"));
+  if (m <= 0 || m > inputs)
+    return absl::InvalidArgumentError(absl::StrCat("num_scan_inputs ", m, " for ", inputs, " inputs"));
   const size_t n = static_cast<size_t>(inputs - m);
-  if (body->input_size() != inputs || body->output_size() < static_cast<int>(n) || body->output_size() != node.output_size()) {
-    return absl::InvalidArgumentError(absl::StrCat("the body takes ", body->input_size(), " values and gives ", body->output_size(),
-                                                   "; the node has ", inputs, " inputs and ", node.output_size(), " outputs"));
+  if (body->input_size() != inputs || body->output_size() < static_cast<int>(n) ||
+      body->output_size() != node.output_size()) {
+    return absl::InvalidArgumentError(absl::StrCat("the body takes ", body->input_size(), " values and gives ",
+                                                   body->output_size(), "; the node has ", inputs, " inputs and ",
+                                                   node.output_size(), " outputs"));
   }
   const size_t k = static_cast<size_t>(body->output_size()) - n;
   ScanAxes axes;
   const std::pair<std::vector<int64_t>*, std::pair<const char*, size_t>> attrs[] = {
-      {&axes.in_axes, {"scan_input_axes", m}}, {&axes.in_reverse, {batched ? "directions" : "scan_input_directions", m}},
-      {&axes.out_axes, {"scan_output_axes", k}}, {&axes.out_reverse, {"scan_output_directions", k}}};
+      {&axes.in_axes, {"scan_input_axes", m}},
+      {&axes.in_reverse, {batched ? "directions" : "scan_input_directions", m}},
+      {&axes.out_axes, {"scan_output_axes", k}},
+      {&axes.out_reverse, {"scan_output_directions", k}}};
   for (const auto& [field, spec] : attrs) {
     absl::StatusOr<std::vector<int64_t>> v = PerValueAttr(ctx, node, spec.first, spec.second);
     if (!v.ok()) return v.status();
@@ -345,7 +378,8 @@ Outputs Scan(OnnxContext& ctx, const onnx::NodeProto& node) {
   };
   if (!batched) return run(values, name);
   const relax::TensorStructInfoNode* first = TensorOf(values[0]);
-  const tir::PrimExpr batch_dim = first != nullptr && first->HasKnownShape() && first->ndim > 0 ? first->Dims()[0] : tir::PrimExpr();
+  const tir::PrimExpr batch_dim =
+      first != nullptr && first->HasKnownShape() && first->ndim > 0 ? first->Dims()[0] : tir::PrimExpr();
   const int64_t* batch = batch_dim.defined() ? tir::AsConstInt(batch_dim) : nullptr;
   if (batch == nullptr) return absl::UnimplementedError("Scan (opset 8) needs a static batch size");
   std::vector<std::vector<relax::Expr>> results(node.output_size());
@@ -433,18 +467,21 @@ bool SameDims(const relax::StructInfo& a, const relax::StructInfo& b) {
  *  Both calls are tail calls: the VM runs them in constant depth. Returns the indices of the
  *  carried values whose shape the body changed (then nothing was built: the caller generalizes
  *  those and builds again), or what the first call needs. */
-absl::StatusOr<std::variant<std::vector<std::pair<size_t, std::vector<bool>>>, BuiltLoop>> BuildLoop(OnnxContext& ctx, relax::BlockBuilder& sub,
-                                                                                     const LoopPlan& plan, const relax::Expr& trip_count) {
+absl::StatusOr<std::variant<std::vector<std::pair<size_t, std::vector<bool>>>, BuiltLoop>> BuildLoop(
+    OnnxContext& ctx, relax::BlockBuilder& sub, const LoopPlan& plan, const relax::Expr& trip_count) {
   const onnx::GraphProto& body = *plan.body;
   const size_t n = plan.carried.size(), k = static_cast<size_t>(body.output_size()) - 1 - n;
   OnnxContext inner(&sub, ctx.opset());
   std::vector<relax::Var> outer_params;
   std::vector<relax::Expr> outer_args;
-  if (absl::Status s = CaptureOuterValues(ctx, inner, body, plan.body_name, "body", &outer_params, &outer_args); !s.ok()) return s;
+  if (absl::Status s = CaptureOuterValues(ctx, inner, body, plan.body_name, "body", &outer_params, &outer_args);
+      !s.ok())
+    return s;
   const relax::StructInfo index_sinfo = relax::TensorSInfo({}, DataType::Int64());
   relax::Var i = relax::MakeVar("i", index_sinfo), cond = relax::MakeVar("cond", plan.condition_sinfo);
   std::vector<relax::Var> carried;
-  for (size_t j = 0; j < n; ++j) carried.push_back(relax::MakeVar(SanitizeIdentifier(body.input(2 + j).name()), plan.carried[j]));
+  for (size_t j = 0; j < n; ++j)
+    carried.push_back(relax::MakeVar(SanitizeIdentifier(body.input(2 + j).name()), plan.carried[j]));
 
   if (absl::Status s = sub.BeginFunction(plan.body_name); !s.ok()) return s;
   if (absl::Status s = sub.BeginDataflow(); !s.ok()) return s;
@@ -458,14 +495,17 @@ absl::StatusOr<std::variant<std::vector<std::pair<size_t, std::vector<bool>>>, B
   std::vector<std::pair<size_t, std::vector<bool>>> changed;
   for (size_t j = 0; j < n; ++j) {
     const relax::StructInfo& out = (*results)[1 + j]->struct_info();
-    const auto *before = plan.carried[j].as<relax::TensorStructInfoNode>(), *after = out.as<relax::TensorStructInfoNode>();
+    const auto *before = plan.carried[j].as<relax::TensorStructInfoNode>(),
+               *after = out.as<relax::TensorStructInfoNode>();
     if (before == nullptr || after == nullptr || before->ndim != after->ndim || before->dtype != after->dtype) {
-      return absl::InvalidArgumentError(absl::StrCat("the body gives loop-carried value ", j, " (", body.output(1 + j).name(), ") as ",
-                                                     relax::StructInfoToString(out), ", taken as ",
-                                                     relax::StructInfoToString(plan.carried[j]), " (rank and type must stay)"));
+      return absl::InvalidArgumentError(absl::StrCat("the body gives loop-carried value ", j, " (",
+                                                     body.output(1 + j).name(), ") as ", relax::StructInfoToString(out),
+                                                     ", taken as ", relax::StructInfoToString(plan.carried[j]),
+                                                     " (rank and type must stay)"));
     }
     // A dimension the body changes varies from one iteration to the next.
-    std::vector<bool> differ = after->HasKnownShape() ? DifferentDims(plan.carried[j], out) : std::vector<bool>(after->ndim, true);
+    std::vector<bool> differ =
+        after->HasKnownShape() ? DifferentDims(plan.carried[j], out) : std::vector<bool>(after->ndim, true);
     bool more = false;
     for (size_t d = 0; d < differ.size(); ++d) {
       differ[d] = differ[d] && !plan.free[j][d];
@@ -487,7 +527,8 @@ absl::StatusOr<std::variant<std::vector<std::pair<size_t, std::vector<bool>>>, B
     const std::string name = SanitizeIdentifier(body.output(1 + n + o).name());
     const relax::TensorStructInfoNode* t = TensorOf(row);
     if (t == nullptr || t->ndim < 0) {
-      return absl::UnimplementedError(absl::StrCat("scan output ", o, " (", name, ") is ", relax::StructInfoToString(row->struct_info()),
+      return absl::UnimplementedError(absl::StrCat("scan output ", o, " (", name, ") is ",
+                                                   relax::StructInfoToString(row->struct_info()),
                                                    "; scan outputs must be tensors of known rank"));
     }
     std::vector<int64_t> row_shape;
@@ -499,7 +540,8 @@ absl::StatusOr<std::variant<std::vector<std::pair<size_t, std::vector<bool>>>, B
     std::vector<tir::PrimExpr> out_dims = {tir::PrimExpr()};
     std::vector<int64_t> empty_shape(t->ndim + 1, 0);
     for (int d = 0; d < t->ndim; ++d) {
-      dims.push_back(static_rows ? tir::I64(row_shape[d]) : tir::MakeVar(absl::StrCat(plan.test_name, "_row", o, "_d", d), DataType::Int64()));
+      dims.push_back(static_rows ? tir::I64(row_shape[d])
+                                 : tir::MakeVar(absl::StrCat(plan.test_name, "_row", o, "_d", d), DataType::Int64()));
       out_dims.push_back(static_rows ? tir::I64(row_shape[d]) : tir::PrimExpr());
       if (static_rows) empty_shape[d + 1] = row_shape[d];
     }
@@ -511,13 +553,15 @@ absl::StatusOr<std::variant<std::vector<std::pair<size_t, std::vector<bool>>>, B
       for (int64_t d : row_shape) one_row.push_back(tir::I64(d));
       absl::StatusOr<relax::Expr> reshaped = Reshaped(inner, row, one_row);
       if (!reshaped.ok()) return reshaped.status();
-      absl::StatusOr<relax::Expr> appended = inner.EmitOp("cache_append", {scans.back(), *reshaped}, {{"axis", int64_t{0}}});
+      absl::StatusOr<relax::Expr> appended =
+          inner.EmitOp("cache_append", {scans.back(), *reshaped}, {{"axis", int64_t{0}}});
       if (!appended.ok()) return appended.status();
       grown.push_back(*appended);
       continue;
     }
     std::vector<tir::PrimExpr> grown_dims;
-    for (int d = 0; d <= t->ndim; ++d) grown_dims.push_back(tir::MakeVar(absl::StrCat(name, "_grown_d", d), DataType::Int64()));
+    for (int d = 0; d <= t->ndim; ++d)
+      grown_dims.push_back(tir::MakeVar(absl::StrCat(name, "_grown_d", d), DataType::Int64()));
     Outputs appended = CallAllocating(inner, "mlc.append_row", {scans.back(), row}, {{t->dtype, grown_dims}});
     if (!appended.ok()) return appended.status();
     grown.push_back((*appended)[0]);
@@ -541,9 +585,11 @@ absl::StatusOr<std::variant<std::vector<std::pair<size_t, std::vector<bool>>>, B
   }
   const relax::StructInfo ret = relax::TupleSInfo(returned);
   std::vector<relax::Expr> fields(test_params.begin() + 2, test_params.begin() + 2 + n + k);
-  relax::GlobalVar test = sub.AddFunc(relax::MakeFunction(test_params, relax::SeqExpr(new relax::SeqExprNode({}, relax::MakeTuple(fields))), ret),
-                                      plan.test_name);
-  if (test->name != plan.test_name) return absl::InternalError(absl::StrCat("function ", plan.test_name, " is defined twice"));
+  relax::GlobalVar test = sub.AddFunc(
+      relax::MakeFunction(test_params, relax::SeqExpr(new relax::SeqExprNode({}, relax::MakeTuple(fields))), ret),
+      plan.test_name);
+  if (test->name != plan.test_name)
+    return absl::InternalError(absl::StrCat("function ", plan.test_name, " is defined twice"));
 
   absl::StatusOr<relax::Expr> next = inner.EmitOp("add", {i, Scalar(1, DataType::Int64())});
   if (!next.ok()) return next.status();
@@ -585,7 +631,8 @@ absl::StatusOr<std::variant<std::vector<std::pair<size_t, std::vector<bool>>>, B
   absl::StatusOr<relax::Var> decided = sub.EmitOutput(go_on);
   if (!decided.ok()) return decided.status();
   if (absl::Status s = sub.EndDataflow(); !s.ok()) return s;
-  absl::StatusOr<relax::Expr> step = sub.Normalize(relax::MakeCall(*body_fn, std::vector<relax::Expr>(test_params.begin(), test_params.end())));
+  absl::StatusOr<relax::Expr> step =
+      sub.Normalize(relax::MakeCall(*body_fn, std::vector<relax::Expr>(test_params.begin(), test_params.end())));
   if (!step.ok()) return step.status();
   absl::StatusOr<relax::Expr> done = sub.Normalize(relax::MakeTuple(fields));
   if (!done.ok()) return done.status();
@@ -613,12 +660,14 @@ Outputs Loop(OnnxContext& ctx, const onnx::NodeProto& node) {
   }
   if (plan.body == nullptr) return absl::InvalidArgumentError("needs a body");
   const onnx::GraphProto& body = *plan.body;
-  if (node.input_size() < 2) return absl::InvalidArgumentError("needs a trip count and a condition input (either may be empty)");
+  if (node.input_size() < 2)
+    return absl::InvalidArgumentError("needs a trip count and a condition input (either may be empty)");
   const size_t n = static_cast<size_t>(node.input_size()) - 2;
   if (body.input_size() != static_cast<int>(n) + 2 || body.output_size() < static_cast<int>(n) + 1 ||
       node.output_size() > body.output_size() - 1) {
-    return absl::InvalidArgumentError(absl::StrCat("the body takes ", body.input_size(), " values and gives ", body.output_size(), "; the node has ",
-                                                   node.input_size(), " inputs and ", node.output_size(), " outputs"));
+    return absl::InvalidArgumentError(absl::StrCat("the body takes ", body.input_size(), " values and gives ",
+                                                   body.output_size(), "; the node has ", node.input_size(),
+                                                   " inputs and ", node.output_size(), " outputs"));
   }
   plan.has_trip_count = ctx.HasInput(node, 0);
   plan.has_condition = ctx.HasInput(node, 1);
@@ -630,10 +679,14 @@ Outputs Loop(OnnxContext& ctx, const onnx::NodeProto& node) {
     absl::StatusOr<relax::Expr> v = ctx.Input(node, input);
     if (!v.ok()) return v.status();
     const relax::TensorStructInfoNode* t = TensorOf(*v);
-    bool ok = t != nullptr && t->HasKnownShape() && (integer ? t->dtype.is_int() : (t->dtype.is_bool() || t->dtype.is_int()));
-    for (const tir::PrimExpr& d : ok ? t->Dims() : std::vector<tir::PrimExpr>()) ok = ok && tir::AsConstInt(d) && *tir::AsConstInt(d) == 1;
-    if (!ok) return absl::InvalidArgumentError(absl::StrCat("the ", what, " must be a one-element ", integer ? "integer" : "bool", " tensor, not ",
-                                                            relax::StructInfoToString((*v)->struct_info())));
+    bool ok =
+        t != nullptr && t->HasKnownShape() && (integer ? t->dtype.is_int() : (t->dtype.is_bool() || t->dtype.is_int()));
+    for (const tir::PrimExpr& d : ok ? t->Dims() : std::vector<tir::PrimExpr>())
+      ok = ok && tir::AsConstInt(d) && *tir::AsConstInt(d) == 1;
+    if (!ok)
+      return absl::InvalidArgumentError(absl::StrCat("the ", what, " must be a one-element ",
+                                                     integer ? "integer" : "bool", " tensor, not ",
+                                                     relax::StructInfoToString((*v)->struct_info())));
     return v;
   };
   if (plan.has_trip_count) {
@@ -653,17 +706,21 @@ Outputs Loop(OnnxContext& ctx, const onnx::NodeProto& node) {
     absl::StatusOr<relax::Expr> v = ctx.Input(node, static_cast<int>(2 + j));
     if (!v.ok()) return v.status();
     const relax::TensorStructInfoNode* t = TensorOf(*v);
-    if (t == nullptr || t->ndim < 0) return absl::UnimplementedError(absl::StrCat("loop-carried value ", j, " must be a tensor of known rank"));
+    if (t == nullptr || t->ndim < 0)
+      return absl::UnimplementedError(absl::StrCat("loop-carried value ", j, " must be a tensor of known rank"));
     initial.push_back(*v);
     plan.free.push_back(std::vector<bool>(t->ndim, !t->HasKnownShape()));
-    plan.carried.push_back(t->HasKnownShape() ? (*v)->struct_info() : FreeDims(relax::TensorSInfoUnknownShape(t->dtype, t->ndim), plan.free.back(), FreePrefix(body, j)));
+    plan.carried.push_back(t->HasKnownShape() ? (*v)->struct_info()
+                                              : FreeDims(relax::TensorSInfoUnknownShape(t->dtype, t->ndim),
+                                                         plan.free.back(), FreePrefix(body, j)));
   }
   const std::string base = SanitizeIdentifier(node.name().empty() ? node.output(0) : node.name());
   plan.test_name = ctx.bb().module().GetUniqueName(base);
   plan.body_name = ctx.bb().module().GetUniqueName(absl::StrCat(base, "_body"));
   for (;;) {
     relax::BlockBuilder sub(ctx.bb().module());
-    absl::StatusOr<std::variant<std::vector<std::pair<size_t, std::vector<bool>>>, BuiltLoop>> built = BuildLoop(ctx, sub, plan, trip_count);
+    absl::StatusOr<std::variant<std::vector<std::pair<size_t, std::vector<bool>>>, BuiltLoop>> built =
+        BuildLoop(ctx, sub, plan, trip_count);
     if (!built.ok()) return built.status();
     if (const auto* changed = std::get_if<std::vector<std::pair<size_t, std::vector<bool>>>>(&*built)) {
       // Each attempt frees at least one more dimension: the shapes settle.
@@ -677,8 +734,12 @@ Outputs Loop(OnnxContext& ctx, const onnx::NodeProto& node) {
     const std::string definition = plan.DefinitionName();
     const relax::Function defined = sub.module().LookupFunction(definition);
     const relax::StructInfo ret = sub.module().LookupFunction(plan.test_name)->ret_struct_info;
-    if (absl::Status s = sub.UpdateFunc(definition, relax::MakeFunction(defined->params, defined->body, ret, defined->attrs)); !s.ok()) return s;
-    if (absl::Status s = MoveFunctions(ctx, sub, {{plan.test_name, ""}, {definition, plan.test_name}}); !s.ok()) return s;
+    if (absl::Status s =
+            sub.UpdateFunc(definition, relax::MakeFunction(defined->params, defined->body, ret, defined->attrs));
+        !s.ok())
+      return s;
+    if (absl::Status s = MoveFunctions(ctx, sub, {{plan.test_name, ""}, {definition, plan.test_name}}); !s.ok())
+      return s;
     std::vector<relax::Expr> args = {Scalar(0, DataType::Int64()), condition};
     args.insert(args.end(), initial.begin(), initial.end());
     const BuiltLoop& loop = std::get<BuiltLoop>(*built);
@@ -703,9 +764,11 @@ Outputs Loop(OnnxContext& ctx, const onnx::NodeProto& node) {
         dims = plan.carried[o].as<relax::TensorStructInfoNode>()->Dims();
       }
       for (int d = 0; d < t->ndim; ++d) {
-        if (!dims[d].defined()) dims[d] = tir::MakeVar(absl::StrCat(SanitizeIdentifier(node.output(o)), "_dim", d), DataType::Int64());
+        if (!dims[d].defined())
+          dims[d] = tir::MakeVar(absl::StrCat(SanitizeIdentifier(node.output(o)), "_dim", d), DataType::Int64());
       }
-      absl::StatusOr<relax::Expr> named = ctx.EmitOp("match_cast", {*bound}, {}, {relax::TensorSInfoOfDims(dims, t->dtype)});
+      absl::StatusOr<relax::Expr> named =
+          ctx.EmitOp("match_cast", {*bound}, {}, {relax::TensorSInfoOfDims(dims, t->dtype)});
       if (!named.ok()) return named.status();
       values.push_back(*named);
     }
@@ -717,9 +780,11 @@ Outputs Loop(OnnxContext& ctx, const onnx::NodeProto& node) {
  *  the trip count the length, the body the Scan's with each scan input's element taken at the
  *  iteration number (counted from the end for a reverse input) in front; the scan outputs come
  *  out stacked on axis 0 in iteration order, then reversed and moved to their axes. */
-absl::StatusOr<std::vector<relax::Expr>> ScanAsLoop(OnnxContext& ctx, const std::string& name, const onnx::GraphProto& body,
-                                                    const std::vector<relax::Expr>& states, const std::vector<relax::Expr>& scans,
-                                                    const ScanAxes& a, const tir::PrimExpr& length) {
+absl::StatusOr<std::vector<relax::Expr>> ScanAsLoop(OnnxContext& ctx, const std::string& name,
+                                                    const onnx::GraphProto& body,
+                                                    const std::vector<relax::Expr>& states,
+                                                    const std::vector<relax::Expr>& scans, const ScanAxes& a,
+                                                    const tir::PrimExpr& length) {
   const std::string prefix = name + "_";  // the values the loop reads from outside
   const size_t n = states.size(), m = scans.size(), k = static_cast<size_t>(body.output_size()) - n;
   absl::StatusOr<relax::Expr> trips = ctx.SizeAsTensor(length);
@@ -751,7 +816,8 @@ absl::StatusOr<std::vector<relax::Expr>> ScanAsLoop(OnnxContext& ctx, const std:
     ctx.SetValue(absl::StrCat(prefix, "seq", j), scans[j]);
     std::string index = prefix + "i";
     if (a.in_reverse[j]) AddNode(g, "Sub", {prefix + "last", prefix + "i"}, {index = absl::StrCat(prefix, "back", j)});
-    onnx::NodeProto* take = AddNode(g, "Gather", {absl::StrCat(prefix, "seq", j), index}, {body.input(static_cast<int>(n + j)).name()});
+    onnx::NodeProto* take =
+        AddNode(g, "Gather", {absl::StrCat(prefix, "seq", j), index}, {body.input(static_cast<int>(n + j)).name()});
     AddAttr(take, "axis", onnx::AttributeProto::INT)->set_i(axis);
   }
   for (const onnx::NodeProto& node : body.node()) *g.add_node() = node;
@@ -765,16 +831,19 @@ absl::StatusOr<std::vector<relax::Expr>> ScanAsLoop(OnnxContext& ctx, const std:
     // One row per step: the stack is as long as the sequence.
     std::vector<tir::PrimExpr> dims = TensorOf((*looped)[n + o])->Dims();
     dims[0] = length;
-    absl::StatusOr<relax::Expr> counted = ctx.EmitOp("match_cast", {(*looped)[n + o]}, {}, {relax::TensorSInfoOfDims(dims, TensorOf((*looped)[n + o])->dtype)});
+    absl::StatusOr<relax::Expr> counted = ctx.EmitOp(
+        "match_cast", {(*looped)[n + o]}, {}, {relax::TensorSInfoOfDims(dims, TensorOf((*looped)[n + o])->dtype)});
     if (!counted.ok()) return counted.status();
     relax::Expr stacked = *counted;
     const int64_t rank = TensorOf(stacked)->ndim, axis = a.out_axes[o] < 0 ? a.out_axes[o] + rank : a.out_axes[o];
-    if (axis < 0 || axis >= rank) return absl::InvalidArgumentError(absl::StrCat("scan output ", o, ": axis ", a.out_axes[o], " out of range"));
+    if (axis < 0 || axis >= rank)
+      return absl::InvalidArgumentError(absl::StrCat("scan output ", o, ": axis ", a.out_axes[o], " out of range"));
     if (a.out_reverse[o]) {
-      absl::StatusOr<relax::Expr> reversed = ctx.EmitOp(
-          "strided_slice", {stacked},
-          {{"axes", std::vector<int64_t>{0}}, {"begin", std::vector<int64_t>{-1}}, {"end", std::vector<int64_t>{-(int64_t{1} << 40)}},
-           {"strides", std::vector<int64_t>{-1}}});
+      absl::StatusOr<relax::Expr> reversed = ctx.EmitOp("strided_slice", {stacked},
+                                                        {{"axes", std::vector<int64_t>{0}},
+                                                         {"begin", std::vector<int64_t>{-1}},
+                                                         {"end", std::vector<int64_t>{-(int64_t{1} << 40)}},
+                                                         {"strides", std::vector<int64_t>{-1}}});
       if (!reversed.ok()) return reversed.status();
       stacked = *reversed;
     }

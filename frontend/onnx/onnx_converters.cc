@@ -102,16 +102,19 @@ Outputs Flatten(OnnxContext& ctx, const onnx::NodeProto& node) {
     int64_t& f = before ? outer : inner;
     f = SaturatingMul(f, (*xs)[d]);
   }
-  if (outer_symbolic && inner_symbolic) return absl::UnimplementedError("Flatten with symbolic dimensions on both sides of axis");
+  if (outer_symbolic && inner_symbolic)
+    return absl::UnimplementedError("Flatten with symbolic dimensions on both sides of axis");
   return ReshapeTo(ctx, *x, {outer_symbolic ? -1 : outer, inner_symbolic ? -1 : inner});
 }
 
 /*! \brief Reshape to a target computed from symbolic dimensions (a ShapeValue): 0 copies the
  *  input's dimension, -1 takes what the others leave; the result's dims go to reshape as its
  *  struct info. */
-Outputs ReshapeToSymbolic(OnnxContext& ctx, const onnx::NodeProto& node, const relax::Expr& x, std::vector<tir::PrimExpr> dims) {
+Outputs ReshapeToSymbolic(OnnxContext& ctx, const onnx::NodeProto& node, const relax::Expr& x,
+                          std::vector<tir::PrimExpr> dims) {
   const auto* t = TensorOf(x);
-  if (t == nullptr || !t->HasKnownShape()) return absl::UnimplementedError("Reshape to a symbolic shape needs a known input shape");
+  if (t == nullptr || !t->HasKnownShape())
+    return absl::UnimplementedError("Reshape to a symbolic shape needs a known input shape");
   std::vector<tir::PrimExpr> in = t->Dims();
   bool allow_zero = ctx.IntAttr(node, "allowzero", 0) != 0;
   int infer = -1;
@@ -135,7 +138,8 @@ Outputs ReshapeToSymbolic(OnnxContext& ctx, const onnx::NodeProto& node, const r
 Outputs Reshape(OnnxContext& ctx, const onnx::NodeProto& node) {
   absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
   if (!x.ok()) return x.status();
-  if (ctx.IsSymbolicShapeValue(node, 1)) return ReshapeToSymbolic(ctx, node, *x, ctx.ShapeValueInput(node, 1)->elements);
+  if (ctx.IsSymbolicShapeValue(node, 1))
+    return ReshapeToSymbolic(ctx, node, *x, ctx.ShapeValueInput(node, 1)->elements);
   absl::StatusOr<std::vector<int64_t>> target = ctx.ConstantInts(node, 1, "the target shape");
   if (!target.ok()) return target.status();
   const auto* t = TensorOf(*x);
@@ -149,7 +153,8 @@ Outputs Reshape(OnnxContext& ctx, const onnx::NodeProto& node) {
         for (int64_t v : shape) dims.push_back(tir::I64(v));
         return ReshapeToSymbolic(ctx, node, *x, dims);
       }
-      if (t == nullptr || !t->shape || d >= t->shape->size()) return absl::InvalidArgumentError("0 in the shape needs a known input dimension");
+      if (t == nullptr || !t->shape || d >= t->shape->size())
+        return absl::InvalidArgumentError("0 in the shape needs a known input dimension");
       shape[d] = (*t->shape)[d];
     }
   }
@@ -205,11 +210,11 @@ struct ReduceFamily {
 };
 
 const ReduceFamily kReductions[] = {
-    {"ReduceSum", "sum", nullptr, nullptr},      {"ReduceMean", "mean", nullptr, nullptr},
-    {"ReduceMax", "max", nullptr, nullptr},      {"ReduceMin", "min", nullptr, nullptr},
-    {"ReduceProd", "prod", nullptr, nullptr},    {"ReduceL1", "sum", "abs", nullptr},
-    {"ReduceL2", "sum", "square", "sqrt"},       {"ReduceSumSquare", "sum", "square", nullptr},
-    {"ReduceLogSum", "sum", nullptr, "log"},     {"ReduceLogSumExp", "sum", nullptr, nullptr},
+    {"ReduceSum", "sum", nullptr, nullptr},   {"ReduceMean", "mean", nullptr, nullptr},
+    {"ReduceMax", "max", nullptr, nullptr},   {"ReduceMin", "min", nullptr, nullptr},
+    {"ReduceProd", "prod", nullptr, nullptr}, {"ReduceL1", "sum", "abs", nullptr},
+    {"ReduceL2", "sum", "square", "sqrt"},    {"ReduceSumSquare", "sum", "square", nullptr},
+    {"ReduceLogSum", "sum", nullptr, "log"},  {"ReduceLogSumExp", "sum", nullptr, nullptr},
 };
 
 OnnxConverter Reduce(const ReduceFamily& family) {
@@ -246,8 +251,8 @@ OnnxConverter Reduce(const ReduceFamily& family) {
       return One(ctx.EmitOp("add", {*l, *m_out}));
     }
     if (family.before != nullptr) {
-      absl::StatusOr<relax::Expr> pre = std::string(family.before) == "square" ? ctx.EmitOp("multiply", {in, in})
-                                                                               : ctx.EmitOp(family.before, {in});
+      absl::StatusOr<relax::Expr> pre =
+          std::string(family.before) == "square" ? ctx.EmitOp("multiply", {in, in}) : ctx.EmitOp(family.before, {in});
       if (!pre.ok()) return pre.status();
       in = *pre;
     }
@@ -288,8 +293,10 @@ Outputs CumSum(OnnxContext& ctx, const onnx::NodeProto& node) {
   absl::StatusOr<std::vector<int64_t>> axis = ctx.ConstantInts(node, 1, "axis");
   if (!axis.ok()) return axis.status();
   if (axis->size() != 1) return absl::InvalidArgumentError("axis must be one integer");
-  return One(ctx.EmitOp("cumsum", {*x}, {{"axis", (*axis)[0]}, {"exclusive", ctx.IntAttr(node, "exclusive", 0) != 0},
-                                         {"reverse", ctx.IntAttr(node, "reverse", 0) != 0}}));
+  return One(ctx.EmitOp("cumsum", {*x},
+                        {{"axis", (*axis)[0]},
+                         {"exclusive", ctx.IntAttr(node, "exclusive", 0) != 0},
+                         {"reverse", ctx.IntAttr(node, "reverse", 0) != 0}}));
 }
 
 /*! \brief Hardmax (opset 13: along `axis`): 1 at the first largest element, 0 elsewhere, as
@@ -297,18 +304,21 @@ Outputs CumSum(OnnxContext& ctx, const onnx::NodeProto& node) {
 Outputs Hardmax(OnnxContext& ctx, const onnx::NodeProto& node) {
   absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
   if (!x.ok()) return x.status();
-  if (ctx.opset() < 13) return absl::UnimplementedError("Hardmax before opset 13 (over the input seen as 2-D) is not supported");
+  if (ctx.opset() < 13)
+    return absl::UnimplementedError("Hardmax before opset 13 (over the input seen as 2-D) is not supported");
   absl::StatusOr<std::vector<int64_t>> shape = KnownShape(*x, "Hardmax's input");
   if (!shape.ok()) return shape.status();
   int64_t rank = static_cast<int64_t>(shape->size()), axis = ctx.IntAttr(node, "axis", -1);
   if (axis < 0) axis += rank;
-  if (axis < 0 || axis >= rank || (*shape)[axis] < 0) return absl::InvalidArgumentError("axis out of range or symbolic");
+  if (axis < 0 || axis >= rank || (*shape)[axis] < 0)
+    return absl::InvalidArgumentError("axis out of range or symbolic");
   absl::StatusOr<relax::Expr> best = ctx.EmitOp("argmax", {*x}, {{"axis", axis}, {"keepdims", true}});
   if (!best.ok()) return best.status();
   std::vector<int64_t> positions_shape(rank, 1), positions;
   positions_shape[axis] = (*shape)[axis];
   for (int64_t i = 0; i < (*shape)[axis]; ++i) positions.push_back(i);
-  relax::Expr iota = relax::MakeConstant(TensorData(DataType::Int64(), positions_shape, Int64Tensor(positions).bytes()));
+  relax::Expr iota =
+      relax::MakeConstant(TensorData(DataType::Int64(), positions_shape, Int64Tensor(positions).bytes()));
   absl::StatusOr<relax::Expr> hit = ctx.EmitOp("equal", {iota, *best});
   if (!hit.ok()) return hit.status();
   return One(ctx.EmitOp("astype", {*hit}, {{"dtype", TensorOf(*x)->dtype}}));
@@ -322,7 +332,8 @@ Outputs Dropout(OnnxContext& ctx, const onnx::NodeProto& node) {
   if (ctx.HasInput(node, 2)) {
     absl::StatusOr<std::vector<int64_t>> training = ctx.ConstantInts(node, 2, "training_mode");
     if (!training.ok()) return training.status();
-    if (!training->empty() && (*training)[0] != 0) return absl::UnimplementedError("training_mode=true (random dropout) is not supported");
+    if (!training->empty() && (*training)[0] != 0)
+      return absl::UnimplementedError("training_mode=true (random dropout) is not supported");
   }
   std::vector<relax::Expr> outs = {*x};
   if (node.output_size() > 1 && !node.output(1).empty()) {
@@ -348,7 +359,8 @@ Outputs IsInf(OnnxContext& ctx, const onnx::NodeProto& node) {
   absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
   if (!x.ok()) return x.status();
   DataType dtype = TensorOf(*x)->dtype;
-  const bool positive = ctx.IntAttr(node, "detect_positive", 1) != 0, negative = ctx.IntAttr(node, "detect_negative", 1) != 0;
+  const bool positive = ctx.IntAttr(node, "detect_positive", 1) != 0,
+             negative = ctx.IntAttr(node, "detect_negative", 1) != 0;
   const double inf = std::numeric_limits<double>::infinity();
   if (positive && negative) {
     absl::StatusOr<relax::Expr> a = ctx.EmitOp("abs", {*x});
@@ -370,8 +382,10 @@ OnnxConverter ArgReduce(const char* op) {
   return [op](OnnxContext& ctx, const onnx::NodeProto& node) -> Outputs {
     absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
     if (!x.ok()) return x.status();
-    return One(ctx.EmitOp(op, {*x}, {{"axis", ctx.IntAttr(node, "axis", 0)}, {"keepdims", ctx.IntAttr(node, "keepdims", 1) != 0},
-                                     {"select_last_index", ctx.IntAttr(node, "select_last_index", 0) != 0}}));
+    return One(ctx.EmitOp(op, {*x},
+                          {{"axis", ctx.IntAttr(node, "axis", 0)},
+                           {"keepdims", ctx.IntAttr(node, "keepdims", 1) != 0},
+                           {"select_last_index", ctx.IntAttr(node, "select_last_index", 0) != 0}}));
   };
 }
 
@@ -382,14 +396,16 @@ OnnxConverter ArgReduce(const char* op) {
  *  are new variables (`<output>_dim<axis>`). The axes must be constant. */
 Outputs SliceAtRunTime(OnnxContext& ctx, const onnx::NodeProto& node, const relax::Expr& x) {
   const relax::TensorStructInfoNode* t = TensorOf(x);
-  if (t == nullptr || !t->HasKnownShape()) return absl::InvalidArgumentError("the input of a Slice with computed bounds needs a known shape");
+  if (t == nullptr || !t->HasKnownShape())
+    return absl::InvalidArgumentError("the input of a Slice with computed bounds needs a known shape");
   std::vector<relax::Expr> args = {x};
   for (int i = 1; i <= 2; ++i) {
     absl::StatusOr<relax::Expr> bound = ctx.Input(node, i);
     if (!bound.ok()) return bound.status();
     const relax::TensorStructInfoNode* b = TensorOf(*bound);
     if (b == nullptr || !b->HasKnownShape() || b->ndim != 1 || tir::AsConstInt(b->Dims()[0]) == nullptr) {
-      return absl::InvalidArgumentError(absl::StrCat(i == 1 ? "starts" : "ends", " must be a 1-d tensor of static length"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(i == 1 ? "starts" : "ends", " must be a 1-d tensor of static length"));
     }
     args.push_back(*bound);
   }
@@ -453,20 +469,30 @@ Outputs Slice(OnnxContext& ctx, const onnx::NodeProto& node) {
 }  // namespace
 
 void RegisterCoreOnnxConverters(OnnxConverterRegistry& r) {
-  for (const auto& [type, op] : std::vector<std::pair<const char*, const char*>>{
-           {"Add", "add"}, {"Sub", "subtract"}, {"Mul", "multiply"}, {"Div", "divide"},
-           {"MatMul", "matmul"}, {"Equal", "equal"}, {"Less", "less"}, {"LessOrEqual", "less_equal"},
-           {"Greater", "greater"}, {"GreaterOrEqual", "greater_equal"}, {"And", "logical_and"}, {"Or", "logical_or"},
-           {"Xor", "logical_xor"}}) {
+  for (const auto& [type, op] : std::vector<std::pair<const char*, const char*>>{{"Add", "add"},
+                                                                                 {"Sub", "subtract"},
+                                                                                 {"Mul", "multiply"},
+                                                                                 {"Div", "divide"},
+                                                                                 {"MatMul", "matmul"},
+                                                                                 {"Equal", "equal"},
+                                                                                 {"Less", "less"},
+                                                                                 {"LessOrEqual", "less_equal"},
+                                                                                 {"Greater", "greater"},
+                                                                                 {"GreaterOrEqual", "greater_equal"},
+                                                                                 {"And", "logical_and"},
+                                                                                 {"Or", "logical_or"},
+                                                                                 {"Xor", "logical_xor"}}) {
     r.Register(type, Binary(op));
   }
   r.Register("Pow", Pow);
   for (const auto& [type, op] : std::vector<std::pair<const char*, const char*>>{
-           {"Relu", "nn.relu"}, {"Sigmoid", "sigmoid"}, {"Tanh", "tanh"}, {"Exp", "exp"}, {"Log", "log"},
-           {"Sqrt", "sqrt"}, {"Erf", "erf"}, {"Neg", "negative"}, {"Not", "logical_not"},
-           {"Abs", "abs"}, {"Floor", "floor"}, {"Ceil", "ceil"}, {"Round", "round"}, {"Sign", "sign"},
-           {"Sin", "sin"}, {"Cos", "cos"}, {"Tan", "tan"}, {"Asin", "asin"}, {"Acos", "acos"}, {"Atan", "atan"},
-           {"Sinh", "sinh"}, {"Cosh", "cosh"}, {"Asinh", "asinh"}, {"Acosh", "acosh"}, {"Atanh", "atanh"}}) {
+           {"Relu", "nn.relu"},    {"Sigmoid", "sigmoid"}, {"Tanh", "tanh"},   {"Exp", "exp"},
+           {"Log", "log"},         {"Sqrt", "sqrt"},       {"Erf", "erf"},     {"Neg", "negative"},
+           {"Not", "logical_not"}, {"Abs", "abs"},         {"Floor", "floor"}, {"Ceil", "ceil"},
+           {"Round", "round"},     {"Sign", "sign"},       {"Sin", "sin"},     {"Cos", "cos"},
+           {"Tan", "tan"},         {"Asin", "asin"},       {"Acos", "acos"},   {"Atan", "atan"},
+           {"Sinh", "sinh"},       {"Cosh", "cosh"},       {"Asinh", "asinh"}, {"Acosh", "acosh"},
+           {"Atanh", "atanh"}}) {
     r.Register(type, Unary(op));
   }
   for (const ReduceFamily& family : kReductions) r.Register(family.onnx_type, Reduce(family));
@@ -486,7 +512,8 @@ void RegisterCoreOnnxConverters(OnnxConverterRegistry& r) {
   r.Register("Transpose", Transpose);
   r.Register("Clip", Clip);
   r.Register("Constant", Constant);
-  r.Register("Identity", [](OnnxContext& ctx, const onnx::NodeProto& node) -> Outputs { return One(ctx.Input(node, 0)); });
+  r.Register("Identity",
+             [](OnnxContext& ctx, const onnx::NodeProto& node) -> Outputs { return One(ctx.Input(node, 0)); });
 }
 
 }  // namespace onnx_import

@@ -29,13 +29,15 @@ struct Labeled {
 
 /*! \brief The equation's operand and output subscripts, "..." replaced by letters no subscript
  *  uses (the output's default is NumPy's: the ellipsis, then the letters used once, sorted). */
-absl::StatusOr<std::pair<std::vector<std::string>, std::string>> ParseEquation(std::string eq, const std::vector<size_t>& ranks) {
+absl::StatusOr<std::pair<std::vector<std::string>, std::string>> ParseEquation(std::string eq,
+                                                                               const std::vector<size_t>& ranks) {
   eq.erase(std::remove(eq.begin(), eq.end(), ' '), eq.end());
   const size_t arrow = eq.find("->");
   const std::string lhs = eq.substr(0, arrow);
   std::vector<std::string> inputs = absl::StrSplit(lhs, ',');
   if (inputs.size() != ranks.size()) {
-    return absl::InvalidArgumentError(absl::StrCat("the equation names ", inputs.size(), " operands, the node has ", ranks.size()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("the equation names ", inputs.size(), " operands, the node has ", ranks.size()));
   }
   std::string fresh;  // letters for the ellipsis's axes, the widest operand's count
   for (char ch = 'A'; ch <= 'Z' && fresh.size() < 26; ++ch) {
@@ -46,7 +48,9 @@ absl::StatusOr<std::pair<std::vector<std::string>, std::string>> ParseEquation(s
     size_t at = inputs[i].find("...");
     if (at == std::string::npos) continue;
     size_t named = inputs[i].size() - 3;
-    if (ranks[i] < named) return absl::InvalidArgumentError(absl::StrCat("operand ", i, " has rank ", ranks[i], ", fewer than its subscripts"));
+    if (ranks[i] < named)
+      return absl::InvalidArgumentError(
+          absl::StrCat("operand ", i, " has rank ", ranks[i], ", fewer than its subscripts"));
     ellipsis_rank = std::max(ellipsis_rank, ranks[i] - named);
   }
   if (ellipsis_rank > fresh.size()) return absl::UnimplementedError("too many axes under the ellipsis");
@@ -74,7 +78,8 @@ absl::StatusOr<std::pair<std::vector<std::string>, std::string>> ParseEquation(s
   }
   for (size_t i = 0; i < inputs.size(); ++i) {
     if (inputs[i].size() != ranks[i]) {
-      return absl::InvalidArgumentError(absl::StrCat("operand ", i, " has rank ", ranks[i], " but subscripts '", inputs[i], "'"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("operand ", i, " has rank ", ranks[i], " but subscripts '", inputs[i], "'"));
     }
   }
   return std::make_pair(inputs, output);
@@ -105,7 +110,8 @@ class EinsumBuilder {
   absl::StatusOr<Labeled> Diagonal(Labeled x, char ch) {
     const size_t p = x.letters.find(ch), q = x.letters.find(ch, p + 1);
     if (x.sizes[p] != x.sizes[q]) {
-      return absl::InvalidArgumentError(absl::StrCat("subscript '", std::string(1, ch), "' repeats over sizes ", x.sizes[p], " and ", x.sizes[q]));
+      return absl::InvalidArgumentError(
+          absl::StrCat("subscript '", std::string(1, ch), "' repeats over sizes ", x.sizes[p], " and ", x.sizes[q]));
     }
     Labeled out;
     std::vector<int64_t> order, merged;
@@ -123,7 +129,8 @@ class EinsumBuilder {
     std::vector<int64_t> diagonal;
     for (int64_t k = 0; k < n; ++k) diagonal.push_back(k * (n + 1));
     relax::Expr v = c_.Op("reshape", {c_.Op("permute_dims", {x.value}, {{"axes", order}})}, {{"shape", merged}});
-    out.value = c_.Op("take", {v, relax::MakeConstant(Int64Tensor(diagonal))}, {{"axis", static_cast<int64_t>(out.sizes.size())}});
+    out.value = c_.Op("take", {v, relax::MakeConstant(Int64Tensor(diagonal))},
+                      {{"axis", static_cast<int64_t>(out.sizes.size())}});
     out.letters += ch;
     out.sizes.push_back(n);
     return out;
@@ -155,8 +162,9 @@ class EinsumBuilder {
     }
     for (char ch : batch + contracted) {
       if (a.sizes[a.letters.find(ch)] != b.sizes[b.letters.find(ch)]) {
-        return absl::UnimplementedError(absl::StrCat("subscript '", std::string(1, ch), "' has sizes ", a.sizes[a.letters.find(ch)],
-                                                     " and ", b.sizes[b.letters.find(ch)], " (broadcasting is not supported)"));
+        return absl::UnimplementedError(absl::StrCat("subscript '", std::string(1, ch), "' has sizes ",
+                                                     a.sizes[a.letters.find(ch)], " and ", b.sizes[b.letters.find(ch)],
+                                                     " (broadcasting is not supported)"));
       }
     }
     auto product = [](const Labeled& x, const std::string& letters) {
@@ -228,7 +236,8 @@ Outputs Einsum(OnnxContext& ctx, const onnx::NodeProto& node) {
   }
   for (char ch : output) {
     if (acc.letters.find(ch) == std::string::npos) {
-      return absl::InvalidArgumentError(absl::StrCat("output subscript '", std::string(1, ch), "' names no operand's axis"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("output subscript '", std::string(1, ch), "' names no operand's axis"));
     }
   }
   acc = builder.SumOut(acc, output);

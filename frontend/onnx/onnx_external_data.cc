@@ -37,16 +37,16 @@ absl::StatusOr<TensorData> ReadExternalTensor(const onnx::TensorProto& t, const 
   const std::vector<int64_t>& shape = declared.shape;
   const int64_t bytes = declared.bytes;
   if (length >= 0 && length != bytes) {
-    return absl::DataLossError(absl::StrCat("external data length ", length, " but the shape ", relax::ShapeToString(shape),
-                                            " needs ", bytes, " bytes"));
+    return absl::DataLossError(absl::StrCat("external data length ", length, " but the shape ",
+                                            relax::ShapeToString(shape), " needs ", bytes, " bytes"));
   }
   const fs::path path = fs::path(base_dir) / relative;
   std::error_code ec;
   const uintmax_t size = fs::file_size(path, ec);
   if (ec) return absl::NotFoundError(absl::StrCat("external data ", path.string(), ": ", ec.message()));
   if (static_cast<uintmax_t>(SaturatingAdd(offset, bytes)) > size) {
-    return absl::DataLossError(absl::StrCat("external data ", path.string(), " has ", size, " bytes; the tensor needs ", bytes,
-                                            " at offset ", offset));
+    return absl::DataLossError(absl::StrCat("external data ", path.string(), " has ", size, " bytes; the tensor needs ",
+                                            bytes, " at offset ", offset));
   }
   std::ifstream in(path, std::ios::binary);
   TensorData out(declared.dtype, shape);

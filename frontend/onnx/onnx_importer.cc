@@ -5,9 +5,9 @@
 
 #include <algorithm>
 #include <cctype>
-#include <map>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <set>
 
 #include "absl/strings/str_cat.h"
@@ -15,8 +15,8 @@
 #include "frontend/onnx/onnx_external_data.h"
 #include "ir/graph/branch_blocks.h"
 #include "ir/graph/op.h"
-#include "ir/ops/constant_eval.h"
 #include "ir/graph/shape_util.h"
+#include "ir/ops/constant_eval.h"
 #include "ir/tir/prim_expr_ops.h"
 #include "support/checked_math.h"
 #include "support/file_util.h"
@@ -78,8 +78,7 @@ absl::StatusOr<DataType> DtypeFromOnnx(int32_t elem_type) {
     case onnx::TensorProto::UINT32: return DataType::UInt(32);
     case onnx::TensorProto::UINT64: return DataType::UInt(64);
     case onnx::TensorProto::BOOL: return DataType::Bool();
-    default:
-      return absl::InvalidArgumentError(absl::StrCat("unsupported ONNX element type ", elem_type));
+    default: return absl::InvalidArgumentError(absl::StrCat("unsupported ONNX element type ", elem_type));
   }
 }
 
@@ -108,7 +107,8 @@ static absl::StatusOr<TensorData> TensorFromOnnx(const onnx::TensorProto& t, onn
   const std::vector<int64_t>& shape = declared->shape;
   int64_t n = NumElements(shape);  // saturates: a shape the data cannot fill fails below
   if (IsExternal(t)) {
-    return absl::UnimplementedError(absl::StrCat("tensor ", t.name(), " uses external data, which only initializers may"));
+    return absl::UnimplementedError(
+        absl::StrCat("tensor ", t.name(), " uses external data, which only initializers may"));
   }
   // The data must be there before anything is allocated for it: the shape alone is a claim.
   const int64_t bytes = declared->bytes;
@@ -124,8 +124,9 @@ static absl::StatusOr<TensorData> TensorFromOnnx(const onnx::TensorProto& t, onn
   }
   if (held != n || (t.has_raw_data() && static_cast<int64_t>(t.raw_data().size()) != bytes)) {
     return absl::DataLossError(absl::StrCat("tensor ", t.name(), " of shape ", relax::ShapeToString(shape), " holds ",
-                                            t.has_raw_data() ? t.raw_data().size() : held, t.has_raw_data() ? " bytes" : " values",
-                                            ", needs ", t.has_raw_data() ? bytes : n));
+                                            t.has_raw_data() ? t.raw_data().size() : held,
+                                            t.has_raw_data() ? " bytes" : " values", ", needs ",
+                                            t.has_raw_data() ? bytes : n));
   }
   if (t.has_raw_data() && owned != nullptr) return TensorData(*dtype, shape, std::move(*owned->mutable_raw_data()));
   TensorData out(*dtype, shape);
@@ -154,7 +155,8 @@ static absl::StatusOr<TensorData> TensorFromOnnx(const onnx::TensorProto& t, onn
       break;
     case onnx::TensorProto::UINT32:
     case onnx::TensorProto::UINT64:  // both in uint64_data
-      s = fill(t.uint64_data(), [&](int64_t i, uint64_t v) { std::memcpy(p + dtype->bytes() * i, &v, dtype->bytes()); });
+      s = fill(t.uint64_data(),
+               [&](int64_t i, uint64_t v) { std::memcpy(p + dtype->bytes() * i, &v, dtype->bytes()); });
       break;
     default:  // int32_data: int32, and the narrower integers, bool and float16's bits
       s = fill(t.int32_data(), [&](int64_t i, int32_t v) {
@@ -198,9 +200,10 @@ const TensorData* OnnxContext::ConstantInput(const onnx::NodeProto& node, int i)
 }
 
 absl::StatusOr<std::vector<int64_t>> OnnxContext::ConstantInts(const onnx::NodeProto& node, int i,
-                                                              const std::string& what) const {
+                                                               const std::string& what) const {
   const TensorData* t = ConstantInput(node, i);
-  if (t == nullptr) return absl::UnimplementedError(absl::StrCat(what, " must be a constant (an initializer or a Constant node)"));
+  if (t == nullptr)
+    return absl::UnimplementedError(absl::StrCat(what, " must be a constant (an initializer or a Constant node)"));
   // Any integer or bool element type: exporters write axes as int64, pads as int32, a bool
   // training_mode, a uint8 flag.
   const DataType dtype = t->dtype();
@@ -209,7 +212,8 @@ absl::StatusOr<std::vector<int64_t>> OnnxContext::ConstantInts(const onnx::NodeP
   }
   const bool integral = dtype.is_bool() || ((dtype.is_int() || dtype.is_uint()) && dtype.bits() <= 64);
   std::optional<std::vector<double>> values = integral ? ValuesAsDouble(*t) : std::nullopt;
-  if (!values) return absl::UnimplementedError(absl::StrCat(what, " must be an integer or bool tensor, not ", dtype.ToString()));
+  if (!values)
+    return absl::UnimplementedError(absl::StrCat(what, " must be an integer or bool tensor, not ", dtype.ToString()));
   std::vector<int64_t> v;
   for (double d : *values) v.push_back(static_cast<int64_t>(d));
   return v;
@@ -232,7 +236,9 @@ const onnx::AttributeProto* FindAttr(const onnx::NodeProto& node, const std::str
 }
 }  // namespace
 
-bool OnnxContext::HasAttr(const onnx::NodeProto& node, const std::string& name) const { return FindAttr(node, name) != nullptr; }
+bool OnnxContext::HasAttr(const onnx::NodeProto& node, const std::string& name) const {
+  return FindAttr(node, name) != nullptr;
+}
 int64_t OnnxContext::IntAttr(const onnx::NodeProto& node, const std::string& name, int64_t fallback) const {
   const onnx::AttributeProto* a = FindAttr(node, name);
   return a && a->has_i() ? a->i() : fallback;
@@ -251,7 +257,8 @@ std::vector<float> OnnxContext::FloatsAttr(const onnx::NodeProto& node, const st
   return a ? std::vector<float>(a->floats().begin(), a->floats().end()) : std::vector<float>{};
 }
 
-std::string OnnxContext::StringAttr(const onnx::NodeProto& node, const std::string& name, const std::string& fallback) const {
+std::string OnnxContext::StringAttr(const onnx::NodeProto& node, const std::string& name,
+                                    const std::string& fallback) const {
   const onnx::AttributeProto* a = FindAttr(node, name);
   return a ? a->s() : fallback;
 }
@@ -265,7 +272,8 @@ absl::StatusOr<relax::Expr> OnnxContext::EmitOp(const std::string& op, std::vect
                                                 std::vector<relax::StructInfo> sinfo_args) {
   absl::StatusOr<relax::Op> o = relax::GetOp(op);
   if (!o.ok()) return o.status();
-  absl::StatusOr<relax::Expr> call = bb_->Normalize(relax::MakeCall(*o, std::move(args), std::move(attrs), std::move(sinfo_args)));
+  absl::StatusOr<relax::Expr> call =
+      bb_->Normalize(relax::MakeCall(*o, std::move(args), std::move(attrs), std::move(sinfo_args)));
   if (!call.ok()) return call.status();
   // Shape computations (Shape -> Gather -> Concat -> Reshape) and other calls on constants are
   // evaluated now, by the same evaluator as fold-constant, so converters see their values.
@@ -299,12 +307,13 @@ absl::Status ConvertGraphNodes(OnnxContext& ctx, const onnx::GraphProto& graph, 
   const int64_t opset = ctx.opset();
   for (int i = 0; i < graph.node_size(); ++i) {
     const onnx::NodeProto& node = graph.node(i);
-    std::string where = absl::StrCat(scope, "node ", i, node.name().empty() ? "" : absl::StrCat(" '", node.name(), "'"), " (",
-                                     node.op_type(), ", opset ", opset, ")");
+    std::string where = absl::StrCat(scope, "node ", i, node.name().empty() ? "" : absl::StrCat(" '", node.name(), "'"),
+                                     " (", node.op_type(), ", opset ", opset, ")");
     const std::string key = OnnxConverterRegistry::KeyOf(node);
     if (key == node.op_type()) {  // shape subgraphs are of the default domain
       absl::StatusOr<bool> folded = FoldShapeNode(ctx, node);
-      if (!folded.ok()) return absl::Status(folded.status().code(), absl::StrCat(where, ": ", folded.status().message()));
+      if (!folded.ok())
+        return absl::Status(folded.status().code(), absl::StrCat(where, ": ", folded.status().message()));
       if (*folded) continue;
     }
     const OnnxConverter* converter = registry.Find(key);
@@ -314,7 +323,8 @@ absl::Status ConvertGraphNodes(OnnxContext& ctx, const onnx::GraphProto& graph, 
                                                    "; docs/importer_operators.md)"));
     }
     absl::StatusOr<std::vector<relax::Expr>> outs = (*converter)(ctx, node);
-    if (!outs.ok()) return absl::Status(outs.status().code(), absl::StrCat(where, ": ", outs.status().message(), failure_hint));
+    if (!outs.ok())
+      return absl::Status(outs.status().code(), absl::StrCat(where, ": ", outs.status().message(), failure_hint));
     for (int o = 0; o < node.output_size() && o < static_cast<int>(outs->size()); ++o) {
       if (!node.output(o).empty()) ctx.SetValue(node.output(o), (*outs)[o]);
     }
@@ -331,10 +341,12 @@ static absl::StatusOr<IRModule> ImportOnnx(const onnx::ModelProto& model, onnx::
   // A graph of other domains' operators only (ai.onnx.preview.training) need not import the
   // default one; its converters read no opset.
   bool default_domain = false;
-  for (const onnx::NodeProto& node : model.graph().node()) default_domain |= node.domain().empty() || node.domain() == "ai.onnx";
+  for (const onnx::NodeProto& node : model.graph().node())
+    default_domain |= node.domain().empty() || node.domain() == "ai.onnx";
   if (opset == 0 && !default_domain) opset = 17;
   if (opset < 1 || opset > 17) {
-    return absl::UnimplementedError(absl::StrCat("opset ", opset, " is not supported (11 to 17 are, and older ones whose "
+    return absl::UnimplementedError(absl::StrCat("opset ", opset,
+                                                 " is not supported (11 to 17 are, and older ones whose "
                                                  "operators have not changed since)"));
   }
   const onnx::GraphProto& graph = model.graph();
@@ -345,9 +357,10 @@ static absl::StatusOr<IRModule> ImportOnnx(const onnx::ModelProto& model, onnx::
       const std::string key = OnnxConverterRegistry::KeyOf(node);
       if (key == node.op_type() && OnnxConverterRegistry::Global().Find(key) != nullptr &&
           OldestOpsetWithSameDefinition(node.op_type()) > opset) {
-        return absl::UnimplementedError(absl::StrCat("node ", i, " (", node.op_type(), "): its opset-", opset,
-                                                     " definition differs from the opset-11 one this importer implements; "
-                                                     "re-export the model with opset 11 to 17"));
+        return absl::UnimplementedError(
+            absl::StrCat("node ", i, " (", node.op_type(), "): its opset-", opset,
+                         " definition differs from the opset-11 one this importer implements; "
+                         "re-export the model with opset 11 to 17"));
       }
     }
   }
@@ -366,14 +379,16 @@ static absl::StatusOr<IRModule> ImportOnnx(const onnx::ModelProto& model, onnx::
     const int64_t bytes = declared->bytes;
     initializer_names.insert(init.name());
     if (options.keep_params_in_input) {  // its values come with each call: nothing is read
-      relax::Var v = relax::MakeVar(SanitizeIdentifier(init.name()), relax::TensorSInfo(declared->shape, declared->dtype));
+      relax::Var v =
+          relax::MakeVar(SanitizeIdentifier(init.name()), relax::TensorSInfo(declared->shape, declared->dtype));
       params.push_back(v);
       ctx.SetValue(init.name(), v);
       continue;
     }
     // What the shapes claim is checked before anything is read or allocated.
     if (bytes > GetResourceLimits().max_tensor_bytes) {
-      return fail(absl::ResourceExhaustedError(absl::StrCat("needs ", HumanBytes(bytes), " (", LimitHint("max_tensor_bytes"), ")")));
+      return fail(absl::ResourceExhaustedError(
+          absl::StrCat("needs ", HumanBytes(bytes), " (", LimitHint("max_tensor_bytes"), ")")));
     }
     constant_bytes = SaturatingAdd(constant_bytes, bytes);
     if (constant_bytes > GetResourceLimits().max_constant_bytes) {
@@ -382,7 +397,7 @@ static absl::StatusOr<IRModule> ImportOnnx(const onnx::ModelProto& model, onnx::
           "); import with --keep_params_in_input to make them parameters of main instead of constants")));
     }
     absl::StatusOr<TensorData> data =
-        IsExternal(init) ? ReadExternalTensor(init, *declared, options.external_data_dir)
+        IsExternal(init)   ? ReadExternalTensor(init, *declared, options.external_data_dir)
         : owned != nullptr ? TensorFromOnnx(std::move(*owned->mutable_graph()->mutable_initializer(index)))
                            : TensorFromOnnx(init);
     if (!data.ok()) return fail(data.status());
@@ -396,12 +411,14 @@ static absl::StatusOr<IRModule> ImportOnnx(const onnx::ModelProto& model, onnx::
     if (initializer_names.count(in.name())) continue;
     const onnx::TypeProto::Tensor& t = in.type().tensor_type();
     absl::StatusOr<DataType> dtype = DtypeFromOnnx(t.elem_type());
-    if (!dtype.ok()) return absl::InvalidArgumentError(absl::StrCat("input ", in.name(), ": ", dtype.status().message()));
+    if (!dtype.ok())
+      return absl::InvalidArgumentError(absl::StrCat("input ", in.name(), ": ", dtype.status().message()));
     std::vector<tir::PrimExpr> shape;
     for (int k = 0; k < t.shape().dim_size(); ++k) {
       const onnx::TensorShapeProto::Dimension& d = t.shape().dim(k);
       if (d.has_dim_value()) {
-        if (d.dim_value() < 0) return absl::InvalidArgumentError(absl::StrCat("input ", in.name(), " dimension ", k, " is negative"));
+        if (d.dim_value() < 0)
+          return absl::InvalidArgumentError(absl::StrCat("input ", in.name(), " dimension ", k, " is negative"));
         shape.push_back(tir::I64(d.dim_value()));
         continue;
       }
@@ -425,8 +442,9 @@ static absl::StatusOr<IRModule> ImportOnnx(const onnx::ModelProto& model, onnx::
   if (!shape_vars.empty()) {
     std::vector<std::string> pins;
     for (const auto& [name, var] : shape_vars) pins.push_back(absl::StrCat(name, "=<size>"));
-    hint = absl::StrCat(" (the inputs have symbolic dimensions; where an operator needs static shapes, pin them with --dim ",
-                        absl::StrJoin(pins, ","), ")");
+    hint = absl::StrCat(
+        " (the inputs have symbolic dimensions; where an operator needs static shapes, pin them with --dim ",
+        absl::StrJoin(pins, ","), ")");
   }
   if (absl::Status s = ConvertGraphNodes(ctx, graph, "", hint); !s.ok()) return s;
   std::vector<relax::Expr> results;
@@ -459,14 +477,16 @@ absl::StatusOr<IRModule> ImportOnnxFile(const std::string& path, const OnnxImpor
   onnx::ModelProto model;
   if (!model.ParseFromString(*bytes)) {
     if (bytes->size() > size_t{INT32_MAX}) {
-      return absl::InvalidArgumentError(absl::StrCat(path, ": ", HumanBytes(static_cast<int64_t>(bytes->size())),
-                                                     " is more than one Protobuf message holds (2 GiB); save the weights as "
-                                                     "external data (onnx.save_model(..., save_as_external_data=True))"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ": ", HumanBytes(static_cast<int64_t>(bytes->size())),
+                       " is more than one Protobuf message holds (2 GiB); save the weights as "
+                       "external data (onnx.save_model(..., save_as_external_data=True))"));
     }
     return absl::DataLossError(absl::StrCat(path, ": not a valid ONNX model"));
   }
   OnnxImportOptions with_dir = options;
-  if (with_dir.external_data_dir.empty()) with_dir.external_data_dir = std::filesystem::path(path).parent_path().string();
+  if (with_dir.external_data_dir.empty())
+    with_dir.external_data_dir = std::filesystem::path(path).parent_path().string();
   absl::StatusOr<IRModule> mod = ImportOnnx(std::move(model), with_dir);
   if (!mod.ok()) return absl::Status(mod.status().code(), absl::StrCat(path, ": ", mod.status().message()));
   return mod;

@@ -212,8 +212,8 @@ absl::StatusOr<IRModule> ImportOnnxFile(const std::string& path, const OnnxImpor
 #define MLC_ONNX_CONCAT_INNER(a, b) a##b
 #define MLC_ONNX_CONCAT(a, b) MLC_ONNX_CONCAT_INNER(a, b)
 /*! \brief MLC_REGISTER_ONNX_CONVERTER("Gelu", [](OnnxContext& ctx, const onnx::NodeProto& n) {...}); */
-#define MLC_REGISTER_ONNX_CONVERTER(op_type, fn)                                              \
-  static const bool MLC_ONNX_CONCAT(mlc_onnx_converter_, __COUNTER__) =                        \
+#define MLC_REGISTER_ONNX_CONVERTER(op_type, fn)                        \
+  static const bool MLC_ONNX_CONCAT(mlc_onnx_converter_, __COUNTER__) = \
       (::mlc::onnx_import::OnnxConverterRegistry::Global().Register(op_type, fn), true)
 
 }  // namespace onnx_import

@@ -18,7 +18,8 @@ namespace onnx_import {
 namespace {
 
 /*! \brief call_dps_packed(name, args) with one output per struct info, as values. */
-Outputs CallLibrary(OnnxContext& ctx, const std::string& name, std::vector<relax::Expr> args, std::vector<relax::StructInfo> outs) {
+Outputs CallLibrary(OnnxContext& ctx, const std::string& name, std::vector<relax::Expr> args,
+                    std::vector<relax::StructInfo> outs) {
   relax::StructInfo sinfo = outs.size() == 1 ? outs[0] : relax::TupleSInfo(outs);
   absl::StatusOr<relax::Expr> call =
       ctx.EmitOp("call_dps_packed", {relax::MakeExternFunc(name), relax::MakeTuple(std::move(args))}, {}, {sinfo});
@@ -44,9 +45,11 @@ Outputs Det(OnnxContext& ctx, const onnx::NodeProto& node) {
   absl::StatusOr<std::vector<int64_t>> xs = StaticShape(*x, "Det's input");
   if (!xs.ok()) return xs.status();
   if (xs->size() < 2 || (*xs)[xs->size() - 1] != (*xs)[xs->size() - 2]) {
-    return absl::InvalidArgumentError(absl::StrCat("Det needs square matrices in the last two axes, got ", relax::ShapeToString(*xs)));
+    return absl::InvalidArgumentError(
+        absl::StrCat("Det needs square matrices in the last two axes, got ", relax::ShapeToString(*xs)));
   }
-  return CallLibrary(ctx, "mlc.det", {*x}, {relax::TensorSInfo(std::vector<int64_t>(xs->begin(), xs->end() - 2), TensorOf(*x)->dtype)});
+  return CallLibrary(ctx, "mlc.det", {*x},
+                     {relax::TensorSInfo(std::vector<int64_t>(xs->begin(), xs->end() - 2), TensorOf(*x)->dtype)});
 }
 
 /*! \brief MaxUnpool: zeros of the unpooled shape (what kernel_shape, strides and pads give), each
@@ -60,7 +63,8 @@ Outputs MaxUnpool(OnnxContext& ctx, const onnx::NodeProto& node) {
   if (!indices.ok()) return indices.status();
   absl::StatusOr<std::vector<int64_t>> xs = StaticShape(*x, "MaxUnpool's input");
   if (!xs.ok()) return xs.status();
-  if (xs->size() < 3) return absl::InvalidArgumentError("MaxUnpool needs an input of rank 3 or more (N, C, spatial axes)");
+  if (xs->size() < 3)
+    return absl::InvalidArgumentError("MaxUnpool needs an input of rank 3 or more (N, C, spatial axes)");
   const size_t spatial = xs->size() - 2;
   const std::vector<int64_t> kernel = ctx.IntsAttr(node, "kernel_shape"), pads = ctx.IntsAttr(node, "pads");
   std::vector<int64_t> strides = ctx.IntsAttr(node, "strides");
@@ -82,26 +86,30 @@ Outputs MaxUnpool(OnnxContext& ctx, const onnx::NodeProto& node) {
   bool fits = out.size() == unpooled.size() && out[0] == unpooled[0] && out[1] == unpooled[1];
   for (size_t d = 2; fits && d < out.size(); ++d) fits = out[d] >= unpooled[d];
   if (!fits) {
-    return absl::InvalidArgumentError(absl::StrCat("output_shape ", relax::ShapeToString(out), " is smaller than the unpooled shape ",
+    return absl::InvalidArgumentError(absl::StrCat("output_shape ", relax::ShapeToString(out),
+                                                   " is smaller than the unpooled shape ",
                                                    relax::ShapeToString(unpooled), " or differs in N or C"));
   }
   int64_t n = 1, total = 1;
   for (int64_t d : *xs) n *= d;
   for (int64_t d : unpooled) total *= d;
   const DataType dtype = TensorOf(*x)->dtype;
-  absl::StatusOr<relax::Expr> zeros = ctx.EmitOp("broadcast_to", {Scalar(0, dtype)}, {{"shape", std::vector<int64_t>{total}}});
+  absl::StatusOr<relax::Expr> zeros =
+      ctx.EmitOp("broadcast_to", {Scalar(0, dtype)}, {{"shape", std::vector<int64_t>{total}}});
   absl::StatusOr<relax::Expr> flat_x = ctx.EmitOp("reshape", {*x}, {{"shape", std::vector<int64_t>{n}}});
   absl::StatusOr<relax::Expr> flat_i = ctx.EmitOp("reshape", {*indices}, {{"shape", std::vector<int64_t>{n}}});
   for (const absl::StatusOr<relax::Expr>* e : {&zeros, &flat_x, &flat_i}) {
     if (!e->ok()) return e->status();
   }
-  Outputs scattered = CallLibrary(ctx, "mlc.scatter_elements", {*zeros, *flat_i, *flat_x, Params({0, 0})}, {relax::TensorSInfo({total}, dtype)});
+  Outputs scattered = CallLibrary(ctx, "mlc.scatter_elements", {*zeros, *flat_i, *flat_x, Params({0, 0})},
+                                  {relax::TensorSInfo({total}, dtype)});
   if (!scattered.ok()) return scattered.status();
   absl::StatusOr<relax::Expr> y = ctx.EmitOp("reshape", {scattered->front()}, {{"shape", unpooled}});
   if (!y.ok() || out == unpooled) return One(y);
   std::vector<int64_t> width;
   for (size_t d = 0; d < out.size(); ++d) width.insert(width.end(), {0, out[d] - unpooled[d]});
-  return One(ctx.EmitOp("nn.pad", {*y}, {{"pad_width", width}, {"pad_value", 0.0}, {"pad_mode", std::string("constant")}}));
+  return One(
+      ctx.EmitOp("nn.pad", {*y}, {{"pad_width", width}, {"pad_value", 0.0}, {"pad_mode", std::string("constant")}}));
 }
 
 std::vector<tir::PrimExpr> Dims(const std::vector<int64_t>& shape) {
@@ -130,7 +138,8 @@ Outputs Unique(OnnxContext& ctx, const onnx::NodeProto& node) {
   const bool has_axis = ctx.HasAttr(node, "axis");
   int64_t axis = ctx.IntAttr(node, "axis", 0);
   if (has_axis && axis < 0) axis += rank;
-  if (has_axis && (axis < 0 || axis >= rank)) return absl::InvalidArgumentError(absl::StrCat("axis ", ctx.IntAttr(node, "axis", 0), " is out of range"));
+  if (has_axis && (axis < 0 || axis >= rank))
+    return absl::InvalidArgumentError(absl::StrCat("axis ", ctx.IntAttr(node, "axis", 0), " is out of range"));
   tir::PrimExpr m = CountVar(node);
   std::vector<tir::PrimExpr> y = {m};
   int64_t n = 1;
@@ -166,7 +175,8 @@ Outputs NonMaxSuppression(OnnxContext& ctx, const onnx::NodeProto& node) {
     args.push_back(*v);
   }
   args.push_back(Params({ctx.IntAttr(node, "center_point_box", 0), ctx.HasInput(node, 4) ? 1 : 0}));
-  return CallAllocating(ctx, "mlc.non_max_suppression", std::move(args), {{DataType::Int64(), {CountVar(node), tir::I64(3)}}});
+  return CallAllocating(ctx, "mlc.non_max_suppression", std::move(args),
+                        {{DataType::Int64(), {CountVar(node), tir::I64(3)}}});
 }
 
 /*! \brief The reduction attribute as the library's code: none 0, add 1, mul 2, max 3, min 4. */
@@ -185,20 +195,24 @@ Outputs TopK(OnnxContext& ctx, const onnx::NodeProto& node) {
   absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
   if (!x.ok()) return x.status();
   const relax::TensorStructInfoNode* t = TensorOf(*x);
-  if (t == nullptr || !t->HasKnownShape()) return absl::InvalidArgumentError("TopK's input needs a known shape (static or symbolic)");
+  if (t == nullptr || !t->HasKnownShape())
+    return absl::InvalidArgumentError("TopK's input needs a known shape (static or symbolic)");
   std::vector<tir::PrimExpr> dims = t->Dims();
   // K: a constant, or a size computed from shapes (detectors take min(count, limit) of boxes
   // whose count the data decide); the function reads it from its outputs' shape.
   std::optional<ShapeValue> k = ctx.ShapeValueInput(node, 1);
-  if (!k || k->elements.size() != 1) return absl::InvalidArgumentError("K must be one value, a constant or computed from shapes");
+  if (!k || k->elements.size() != 1)
+    return absl::InvalidArgumentError("K must be one value, a constant or computed from shapes");
   const int64_t rank = static_cast<int64_t>(dims.size());
   int64_t axis = ctx.IntAttr(node, "axis", -1);
   if (axis < 0) axis += rank;
-  if (axis < 0 || axis >= rank) return absl::InvalidArgumentError(absl::StrCat("axis ", ctx.IntAttr(node, "axis", -1), " is out of range"));
+  if (axis < 0 || axis >= rank)
+    return absl::InvalidArgumentError(absl::StrCat("axis ", ctx.IntAttr(node, "axis", -1), " is out of range"));
   const int64_t* k_value = tir::AsConstInt(k->elements[0]);
   const int64_t* n = tir::AsConstInt(dims[axis]);
   if (k_value != nullptr && (*k_value < 0 || (n != nullptr && *k_value > *n))) {
-    return absl::InvalidArgumentError(absl::StrCat("K must be in 0..", n != nullptr ? absl::StrCat(*n) : "the axis's size"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("K must be in 0..", n != nullptr ? absl::StrCat(*n) : "the axis's size"));
   }
   std::vector<tir::PrimExpr> out = dims;
   out[axis] = k->elements[0];
@@ -225,10 +239,12 @@ OnnxConverter Scatter(bool nd) {
       if (k >= 1 && k <= static_cast<int64_t>(data.size())) want.insert(want.end(), data.begin() + k, data.end());
       if (k < 1 || k > static_cast<int64_t>(data.size()) || updates != want) {
         return absl::InvalidArgumentError(absl::StrCat("indices ", relax::ShapeToString(indices), " and updates ",
-                                                       relax::ShapeToString(updates), " do not fit data ", relax::ShapeToString(data)));
+                                                       relax::ShapeToString(updates), " do not fit data ",
+                                                       relax::ShapeToString(data)));
       }
     } else if (indices != updates || indices.size() != data.size()) {
-      return absl::InvalidArgumentError(absl::StrCat("indices ", relax::ShapeToString(indices), " and updates ", relax::ShapeToString(updates),
+      return absl::InvalidArgumentError(absl::StrCat("indices ", relax::ShapeToString(indices), " and updates ",
+                                                     relax::ShapeToString(updates),
                                                      " must share a shape of data's rank ", data.size()));
     }
     absl::StatusOr<int64_t> reduction = Reduction(ctx, node);
@@ -243,7 +259,8 @@ OnnxConverter Scatter(bool nd) {
 Outputs CallAllocating(OnnxContext& ctx, const std::string& name, std::vector<relax::Expr> args,
                        const std::vector<AllocatedResult>& outs) {
   std::vector<relax::StructInfo> ranks;
-  for (const AllocatedResult& r : outs) ranks.push_back(relax::TensorSInfoUnknownShape(r.dtype, static_cast<int>(r.dims.size())));
+  for (const AllocatedResult& r : outs)
+    ranks.push_back(relax::TensorSInfoUnknownShape(r.dtype, static_cast<int>(r.dims.size())));
   relax::StructInfo sinfo = outs.size() == 1 ? ranks[0] : relax::TupleSInfo(ranks);
   absl::StatusOr<relax::Expr> call =
       ctx.EmitOp("call_pure_packed", {relax::MakeExternFunc(name), relax::MakeTuple(std::move(args))}, {}, {sinfo});
@@ -258,7 +275,8 @@ Outputs CallAllocating(OnnxContext& ctx, const std::string& name, std::vector<re
       if (!v.ok()) return v.status();
       item = *v;
     }
-    absl::StatusOr<relax::Expr> named = ctx.EmitOp("match_cast", {item}, {}, {relax::TensorSInfoOfDims(outs[i].dims, outs[i].dtype)});
+    absl::StatusOr<relax::Expr> named =
+        ctx.EmitOp("match_cast", {item}, {}, {relax::TensorSInfoOfDims(outs[i].dims, outs[i].dtype)});
     if (!named.ok()) return named.status();
     values.push_back(*named);
   }

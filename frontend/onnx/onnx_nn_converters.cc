@@ -6,11 +6,9 @@
  *  statistics fold-constant reduces it to one per-channel multiply and add.
  */
 #include <algorithm>
-
 #include <limits>
 
 #include "absl/strings/str_cat.h"
-
 #include "frontend/common/conv_transpose.h"
 #include "frontend/onnx/converter_util.h"
 
@@ -33,11 +31,12 @@ struct Window {
 /*! \brief The window of `node` over an input of `x_shape`. `kernel` is the weight's when the node
  *  has no kernel_shape. SAME padding makes the output ceil(input / stride), the odd unit at the
  *  end for SAME_UPPER; `transposed` (ConvTranspose) leaves auto_pad to the caller. */
-absl::StatusOr<Window> ReadWindow(const OnnxContext& ctx, const onnx::NodeProto& node, const std::vector<int64_t>& x_shape,
-                                  std::vector<int64_t> kernel, bool transposed = false) {
+absl::StatusOr<Window> ReadWindow(const OnnxContext& ctx, const onnx::NodeProto& node,
+                                  const std::vector<int64_t>& x_shape, std::vector<int64_t> kernel,
+                                  bool transposed = false) {
   if (x_shape.size() < 3 || x_shape.size() > 5) {
-    return absl::UnimplementedError(
-        absl::StrCat("only 1-D (NCW), 2-D (NCHW) and 3-D (NCDHW) windows are supported, input has rank ", x_shape.size()));
+    return absl::UnimplementedError(absl::StrCat(
+        "only 1-D (NCW), 2-D (NCHW) and 3-D (NCDHW) windows are supported, input has rank ", x_shape.size()));
   }
   const size_t n = x_shape.size() - 2;
   if (ctx.HasAttr(node, "kernel_shape")) kernel = ctx.IntsAttr(node, "kernel_shape");
@@ -96,8 +95,10 @@ absl::StatusOr<relax::Expr> OnWindow(OnnxContext& ctx, const Window& win, const 
 
 }  // namespace
 
-absl::StatusOr<relax::Expr> EmitConv(OnnxContext& ctx, const onnx::NodeProto& node, const relax::Expr& x, const relax::Expr& w) {
-  absl::StatusOr<std::vector<int64_t>> xs = KnownShape(x, "the convolution's input"), ws = StaticShape(w, "the convolution's weight");
+absl::StatusOr<relax::Expr> EmitConv(OnnxContext& ctx, const onnx::NodeProto& node, const relax::Expr& x,
+                                     const relax::Expr& w) {
+  absl::StatusOr<std::vector<int64_t>> xs = KnownShape(x, "the convolution's input"),
+                                       ws = StaticShape(w, "the convolution's weight");
   if (!xs.ok()) return xs.status();
   if (!ws.ok()) return ws.status();
   if (ws->size() != xs->size()) {
@@ -112,7 +113,9 @@ absl::StatusOr<relax::Expr> EmitConv(OnnxContext& ctx, const onnx::NodeProto& no
   if (!w2.ok()) return w2.status();
   return OnWindow(ctx, *win, x, [&](const relax::Expr& x2) {
     return ctx.EmitOp(win->Op("nn.conv"), {x2, *w2},
-                      {{"strides", win->strides}, {"padding", win->padding}, {"dilation", win->dilation},
+                      {{"strides", win->strides},
+                       {"padding", win->padding},
+                       {"dilation", win->dilation},
                        {"groups", ctx.IntAttr(node, "group", 1)}});
   });
 }
@@ -120,7 +123,8 @@ absl::StatusOr<relax::Expr> EmitConv(OnnxContext& ctx, const onnx::NodeProto& no
 absl::StatusOr<relax::Expr> PerChannel(OnnxContext& ctx, const relax::Expr& v, int spatial_dims) {
   absl::StatusOr<std::vector<int64_t>> shape = StaticShape(v, "a per-channel vector");
   if (!shape.ok()) return shape.status();
-  if (shape->size() != 1) return absl::InvalidArgumentError(absl::StrCat("expected a vector, got rank ", shape->size()));
+  if (shape->size() != 1)
+    return absl::InvalidArgumentError(absl::StrCat("expected a vector, got rank ", shape->size()));
   std::vector<int64_t> target(1 + spatial_dims, 1);
   target[0] = (*shape)[0];
   return ctx.EmitOp("reshape", {v}, {{"shape", target}});
@@ -153,8 +157,10 @@ Outputs ConvTranspose(OnnxContext& ctx, const onnx::NodeProto& node) {
   if (!xs.ok()) return xs.status();
   absl::StatusOr<std::vector<int64_t>> ws = StaticShape(*w, "ConvTranspose's weight");
   if (!ws.ok()) return ws.status();
-  if (ws->size() != xs->size()) return absl::InvalidArgumentError(absl::StrCat("the weight has rank ", ws->size(), ", the input ", xs->size()));
-  absl::StatusOr<Window> win = ReadWindow(ctx, node, *xs, std::vector<int64_t>(ws->begin() + 2, ws->end()), /*transposed=*/true);
+  if (ws->size() != xs->size())
+    return absl::InvalidArgumentError(absl::StrCat("the weight has rank ", ws->size(), ", the input ", xs->size()));
+  absl::StatusOr<Window> win =
+      ReadWindow(ctx, node, *xs, std::vector<int64_t>(ws->begin() + 2, ws->end()), /*transposed=*/true);
   if (!win.ok()) return win.status();
   const size_t n = xs->size() - 2;  // ONNX's spatial axes; win->dims() after lifting 1-D
   const size_t dims = win->dims();
@@ -165,7 +171,8 @@ Outputs ConvTranspose(OnnxContext& ctx, const onnx::NodeProto& node) {
     if (n == 1) v.insert(v.begin(), unit);
     return v;
   };
-  absl::StatusOr<std::vector<int64_t>> output_padding = lifted("output_padding", 0), output_shape = lifted("output_shape", 1);
+  absl::StatusOr<std::vector<int64_t>> output_padding = lifted("output_padding", 0),
+                                       output_shape = lifted("output_shape", 1);
   if (!output_padding.ok()) return output_padding.status();
   if (!output_shape.ok()) return output_shape.status();
   std::vector<int64_t> in(xs->begin() + 2, xs->end());
@@ -173,7 +180,8 @@ Outputs ConvTranspose(OnnxContext& ctx, const onnx::NodeProto& node) {
   if (std::any_of(in.begin(), in.end(), [](int64_t e) { return e < 0; })) {
     return absl::UnimplementedError("ConvTranspose needs a static image size");
   }
-  frontend::ConvTransposeParams p{win->strides, win->dilation, win->padding, *output_padding, ctx.IntAttr(node, "group", 1)};
+  frontend::ConvTransposeParams p{win->strides, win->dilation, win->padding, *output_padding,
+                                  ctx.IntAttr(node, "group", 1)};
   const std::string auto_pad = ctx.StringAttr(node, "auto_pad", "NOTSET");
   if (ctx.HasAttr(node, "output_shape") || auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
     // The pads that give the requested output: halves rounded down (a larger output_shape than
@@ -217,7 +225,8 @@ Outputs BatchNormalization(OnnxContext& ctx, const onnx::NodeProto& node) {
     in.push_back(*v);
   }
   const auto* t = TensorOf(in[0]);
-  if (t == nullptr || t->ndim < 2) return absl::InvalidArgumentError("batch normalization needs an input of known rank, at least 2 (N, C, ...)");
+  if (t == nullptr || t->ndim < 2)
+    return absl::InvalidArgumentError("batch normalization needs an input of known rank, at least 2 (N, C, ...)");
   const int spatial = static_cast<int>(t->ndim) - 2;
   DataType dtype = t->dtype;
   std::vector<relax::Expr> running;  // training: the updated running mean and variance
@@ -259,9 +268,11 @@ Outputs BatchNormalization(OnnxContext& ctx, const onnx::NodeProto& node) {
  *  window the flattened index into x ((n * C + c) * H * W + h * W + w, or w * H + h with
  *  storage_order 1) of its first largest element. Each tap of the window is a strided slice of x
  *  padded with -inf, compared in order; the indices are constants per tap plus per-(n, c) bases. */
-absl::StatusOr<relax::Expr> MaxPoolIndices(OnnxContext& ctx, const onnx::NodeProto& node, const relax::Expr& x, const std::vector<int64_t>& xs,
-                                           const Window& win, const std::vector<int64_t>& ys) {
-  if (win.dims() != 2 || xs.size() != 4 || ys.size() != 4) return absl::UnimplementedError("the Indices output of a 1-D or 3-D MaxPool is not supported");
+absl::StatusOr<relax::Expr> MaxPoolIndices(OnnxContext& ctx, const onnx::NodeProto& node, const relax::Expr& x,
+                                           const std::vector<int64_t>& xs, const Window& win,
+                                           const std::vector<int64_t>& ys) {
+  if (win.dims() != 2 || xs.size() != 4 || ys.size() != 4)
+    return absl::UnimplementedError("the Indices output of a 1-D or 3-D MaxPool is not supported");
   const int64_t n = xs[0], channels = xs[1], h = xs[2], w = xs[3], oh = ys[2], ow = ys[3];
   const bool column_major = ctx.IntAttr(node, "storage_order", 0) != 0;
   // Pad so that every tap's slice lies inside: the far side may need more than the padding
@@ -270,10 +281,12 @@ absl::StatusOr<relax::Expr> MaxPoolIndices(OnnxContext& ctx, const onnx::NodePro
   for (int d = 0; d < 2; ++d) {
     const int64_t in = d == 0 ? h : w, out = d == 0 ? oh : ow;
     pads[4 + 2 * d] = win.padding[d];
-    pads[5 + 2 * d] = relax::TrailingPaddingFor(out, in, win.padding[d], win.padding[2 + d], win.kernel[d], win.dilation[d], win.strides[d]);
+    pads[5 + 2 * d] = relax::TrailingPaddingFor(out, in, win.padding[d], win.padding[2 + d], win.kernel[d],
+                                                win.dilation[d], win.strides[d]);
   }
   Composer c(ctx, x);
-  relax::Expr padded = c.Op("nn.pad", {x}, {{"pad_width", pads}, {"pad_value", -std::numeric_limits<double>::infinity()}});
+  relax::Expr padded =
+      c.Op("nn.pad", {x}, {{"pad_width", pads}, {"pad_value", -std::numeric_limits<double>::infinity()}});
   std::vector<double> base(n * channels);
   for (int64_t i = 0; i < n * channels; ++i) base[i] = static_cast<double>(i * h * w);
   const relax::Expr bases = relax::MakeConstant(TensorFromDoubles(DataType::Int64(), {n, channels, 1, 1}, base));
@@ -281,13 +294,17 @@ absl::StatusOr<relax::Expr> MaxPoolIndices(OnnxContext& ctx, const onnx::NodePro
   for (int64_t i = 0; i < win.kernel[0]; ++i) {
     for (int64_t j = 0; j < win.kernel[1]; ++j) {
       const int64_t top = i * win.dilation[0], left = j * win.dilation[1];
-      relax::Expr v = c.Op("strided_slice", {padded}, {{"axes", std::vector<int64_t>{2, 3}}, {"begin", std::vector<int64_t>{top, left}},
-                                                       {"end", std::vector<int64_t>{top + (oh - 1) * win.strides[0] + 1, left + (ow - 1) * win.strides[1] + 1}},
-                                                       {"strides", std::vector<int64_t>{win.strides[0], win.strides[1]}}});
+      relax::Expr v = c.Op(
+          "strided_slice", {padded},
+          {{"axes", std::vector<int64_t>{2, 3}},
+           {"begin", std::vector<int64_t>{top, left}},
+           {"end", std::vector<int64_t>{top + (oh - 1) * win.strides[0] + 1, left + (ow - 1) * win.strides[1] + 1}},
+           {"strides", std::vector<int64_t>{win.strides[0], win.strides[1]}}});
       std::vector<double> at(oh * ow);
       for (int64_t r = 0; r < oh; ++r) {
         for (int64_t q = 0; q < ow; ++q) {
-          const int64_t row = r * win.strides[0] - win.padding[0] + top, col = q * win.strides[1] - win.padding[1] + left;
+          const int64_t row = r * win.strides[0] - win.padding[0] + top,
+                        col = q * win.strides[1] - win.padding[1] + left;
           at[r * ow + q] = static_cast<double>(column_major ? col * h + row : row * w + col);
         }
       }
@@ -316,9 +333,13 @@ OnnxConverter Pool(bool is_max) {
     if (!ctx.HasAttr(node, "kernel_shape")) return absl::InvalidArgumentError("kernel_shape is required");
     absl::StatusOr<Window> win = ReadWindow(ctx, node, *xs, {});
     if (!win.ok()) return win.status();
-    if (is_max && !indices && ctx.IntAttr(node, "storage_order", 0) != 0) return absl::UnimplementedError("storage_order=1 without Indices is not supported");
-    Attrs attrs = {{"pool_size", win->kernel}, {"strides", win->strides}, {"padding", win->padding},
-                   {"dilation", win->dilation}, {"ceil_mode", ctx.IntAttr(node, "ceil_mode", 0) != 0}};
+    if (is_max && !indices && ctx.IntAttr(node, "storage_order", 0) != 0)
+      return absl::UnimplementedError("storage_order=1 without Indices is not supported");
+    Attrs attrs = {{"pool_size", win->kernel},
+                   {"strides", win->strides},
+                   {"padding", win->padding},
+                   {"dilation", win->dilation},
+                   {"ceil_mode", ctx.IntAttr(node, "ceil_mode", 0) != 0}};
     if (!is_max) attrs["count_include_pad"] = ctx.IntAttr(node, "count_include_pad", 0) != 0;
     absl::StatusOr<relax::Expr> y = OnWindow(ctx, *win, *x, [&](const relax::Expr& x2) {
       return ctx.EmitOp(win->Op(is_max ? "nn.max_pool" : "nn.avg_pool"), {x2}, attrs);
@@ -352,15 +373,21 @@ Outputs Pad(OnnxContext& ctx, const onnx::NodeProto& node) {
   }
   if (ctx.HasInput(node, 3)) return absl::UnimplementedError("the axes input is not supported");
   size_t rank = xs->size();
-  if (pads.size() != 2 * rank) return absl::InvalidArgumentError(absl::StrCat("pads needs ", 2 * rank, " values, got ", pads.size()));
+  if (pads.size() != 2 * rank)
+    return absl::InvalidArgumentError(absl::StrCat("pads needs ", 2 * rank, " values, got ", pads.size()));
   double value = ctx.FloatAttr(node, "value", 0.0f);
   if (ctx.HasInput(node, 2)) {
     const TensorData* t = ctx.ConstantInput(node, 2);
-    if (t == nullptr || t->NumElements() != 1) return absl::UnimplementedError("constant_value must be a constant scalar");
-    if (t->dtype() == DataType::Float32()) value = t->data_as<float>()[0];
-    else if (t->dtype() == DataType::Float(64)) value = t->data_as<double>()[0];
-    else if (t->dtype() == DataType::Int64()) value = static_cast<double>(t->data_as<int64_t>()[0]);
-    else return absl::UnimplementedError("constant_value must be float32, float64 or int64");
+    if (t == nullptr || t->NumElements() != 1)
+      return absl::UnimplementedError("constant_value must be a constant scalar");
+    if (t->dtype() == DataType::Float32())
+      value = t->data_as<float>()[0];
+    else if (t->dtype() == DataType::Float(64))
+      value = t->data_as<double>()[0];
+    else if (t->dtype() == DataType::Int64())
+      value = static_cast<double>(t->data_as<int64_t>()[0]);
+    else
+      return absl::UnimplementedError("constant_value must be float32, float64 or int64");
   }
   if (std::all_of(pads.begin(), pads.end(), [](int64_t p) { return p == 0; })) return std::vector<relax::Expr>{*x};
   // ONNX lists all the begins then all the ends; pad_width interleaves them per dimension.
@@ -374,7 +401,8 @@ Outputs Pad(OnnxContext& ctx, const onnx::NodeProto& node) {
 
 /*! \brief Softmax along `axis` (opset 13 semantics; before 13 only the last axis, where both agree). */
 /*! \brief x - max(x) = s, then exp(s) / sum(exp(s)) or (`log`) s - log(sum(exp(s))), over `axes`. */
-absl::StatusOr<relax::Expr> NormalizedExp(OnnxContext& ctx, const relax::Expr& x, const std::vector<int64_t>& axes, bool log) {
+absl::StatusOr<relax::Expr> NormalizedExp(OnnxContext& ctx, const relax::Expr& x, const std::vector<int64_t>& axes,
+                                          bool log) {
   Attrs reduce = {{"axis", axes}, {"keepdims", true}};
   absl::StatusOr<relax::Expr> m = ctx.EmitOp("max", {x}, reduce);
   if (!m.ok()) return m.status();
@@ -415,15 +443,16 @@ OnnxConverter Softmax(bool log) {
  *  by weight[target] (input `weight_input`, optional), 0 where target == ignore_index, reduced as
  *  `reduction` says (none, sum, or mean: the sum over the weights' sum). Composed from
  *  take_along_axis, take, where and reductions. */
-absl::StatusOr<relax::Expr> NegativeLogLikelihood(OnnxContext& ctx, const onnx::NodeProto& node, const relax::Expr& log_prob,
-                                                  int weight_input) {
+absl::StatusOr<relax::Expr> NegativeLogLikelihood(OnnxContext& ctx, const onnx::NodeProto& node,
+                                                  const relax::Expr& log_prob, int weight_input) {
   absl::StatusOr<relax::Expr> target = ctx.Input(node, 1);
   if (!target.ok()) return target.status();
   absl::StatusOr<std::vector<int64_t>> ps = StaticShape(log_prob, "the scores");
   if (!ps.ok()) return ps.status();
   absl::StatusOr<std::vector<int64_t>> ts = StaticShape(*target, "the target");
   if (!ts.ok()) return ts.status();
-  if (ps->size() < 2 || ts->size() + 1 != ps->size()) return absl::InvalidArgumentError("the target must be the scores' shape without C");
+  if (ps->size() < 2 || ts->size() + 1 != ps->size())
+    return absl::InvalidArgumentError("the target must be the scores' shape without C");
   const DataType dtype = TensorOf(log_prob)->dtype, tdtype = TensorOf(*target)->dtype;
   const std::string reduction = ctx.StringAttr(node, "reduction", "mean");
   if (reduction != "none" && reduction != "sum" && reduction != "mean") {
@@ -432,7 +461,8 @@ absl::StatusOr<relax::Expr> NegativeLogLikelihood(OnnxContext& ctx, const onnx::
   const bool ignoring = ctx.HasAttr(node, "ignore_index");
   relax::Expr t = *target, valid;
   if (ignoring) {
-    absl::StatusOr<relax::Expr> keep = ctx.EmitOp("not_equal", {t, Scalar(static_cast<double>(ctx.IntAttr(node, "ignore_index", 0)), tdtype)});
+    absl::StatusOr<relax::Expr> keep =
+        ctx.EmitOp("not_equal", {t, Scalar(static_cast<double>(ctx.IntAttr(node, "ignore_index", 0)), tdtype)});
     if (!keep.ok()) return keep.status();
     valid = *keep;
     absl::StatusOr<relax::Expr> safe = ctx.EmitOp("where", {valid, t, Scalar(0, tdtype)});
@@ -534,7 +564,8 @@ Outputs LayerNormalization(OnnxContext& ctx, const onnx::NodeProto& node) {
   absl::StatusOr<relax::Expr> y = ctx.EmitOp("nn.layer_norm", {*x, *gamma, *beta}, {{"epsilon", double(epsilon)}});
   if (!y.ok()) return y.status();
   std::vector<relax::Expr> outs = {*y};
-  bool stats = (node.output_size() > 1 && !node.output(1).empty()) || (node.output_size() > 2 && !node.output(2).empty());
+  bool stats =
+      (node.output_size() > 1 && !node.output(1).empty()) || (node.output_size() > 2 && !node.output(2).empty());
   if (stats) {
     std::vector<int64_t> axes;
     for (int64_t d = axis; d < rank; ++d) axes.push_back(d);

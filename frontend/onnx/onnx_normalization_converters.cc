@@ -15,7 +15,8 @@ namespace {
 /*! \brief The axes 2 .. rank-1 (the spatial axes of NC...), or an error when there are none. */
 absl::StatusOr<std::vector<int64_t>> SpatialAxes(const relax::Expr& x, const char* op) {
   const auto* t = TensorOf(x);
-  if (t == nullptr || t->ndim < 3) return absl::InvalidArgumentError(absl::StrCat(op, " needs an input of rank 3 or more (N, C, ...)"));
+  if (t == nullptr || t->ndim < 3)
+    return absl::InvalidArgumentError(absl::StrCat(op, " needs an input of rank 3 or more (N, C, ...)"));
   std::vector<int64_t> axes;
   for (int64_t d = 2; d < t->ndim; ++d) axes.push_back(d);
   return axes;
@@ -58,8 +59,10 @@ Outputs LRN(OnnxContext& ctx, const onnx::NodeProto& node) {
   relax::Expr padded = c.Op("nn.pad", {squares}, {{"pad_width", width}});
   relax::Expr sum;
   for (int64_t i = 0; i < size; ++i) {
-    relax::Expr window = c.Op("strided_slice", {padded}, {{"axes", std::vector<int64_t>{1}}, {"begin", std::vector<int64_t>{i}},
-                                                          {"end", std::vector<int64_t>{i + channels}}});
+    relax::Expr window = c.Op("strided_slice", {padded},
+                              {{"axes", std::vector<int64_t>{1}},
+                               {"begin", std::vector<int64_t>{i}},
+                               {"end", std::vector<int64_t>{i + channels}}});
     sum = sum.defined() ? c.Add(sum, window) : window;
   }
   const double alpha = ctx.FloatAttr(node, "alpha", 1e-4f), beta = ctx.FloatAttr(node, "beta", 0.75f);

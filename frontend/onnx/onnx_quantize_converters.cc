@@ -62,7 +62,8 @@ relax::Expr ZeroPoint(OnnxContext& ctx, Composer& c, const onnx::NodeProto& node
 
 /*! \brief quantize(acc * multiplier, 1, zero_point): the int32 accumulator rescaled to the output's
  *  quantization, as the QLinear operators define it. */
-relax::Expr Requantize(Composer& c, const relax::Expr& acc, const relax::Expr& multiplier, const relax::Expr& zero_point) {
+relax::Expr Requantize(Composer& c, const relax::Expr& acc, const relax::Expr& multiplier,
+                       const relax::Expr& zero_point) {
   const auto* zp = TensorOf(zero_point);
   DataType out = zp != nullptr ? zp->dtype : DataType::UInt(8);
   relax::Expr real = c.Mul(c.Cast(acc, kF32), multiplier);
@@ -107,7 +108,8 @@ Outputs DynamicQuantizeLinear(OnnxContext& ctx, const onnx::NodeProto& node) {
 
 /*! \brief (a - a_zero_point) @ (b - b_zero_point) in int32; a's zero point may be per row, b's per
  *  column. Inputs: a, a_zero_point, b, b_zero_point at the given positions. */
-relax::Expr IntegerMatmul(OnnxContext& ctx, Composer& c, const onnx::NodeProto& node, int a_at, int a_zp_at, int b_at, int b_zp_at) {
+relax::Expr IntegerMatmul(OnnxContext& ctx, Composer& c, const onnx::NodeProto& node, int a_at, int a_zp_at, int b_at,
+                          int b_zp_at) {
   relax::Expr a = c.Take(ctx.Input(node, a_at), Scalar(0, kI32));
   relax::Expr b = c.Take(ctx.Input(node, b_at), Scalar(0, kI32));
   relax::Expr a_zp = AlongRows(c, ZeroPoint(ctx, c, node, a_zp_at, a));
@@ -118,7 +120,8 @@ relax::Expr IntegerMatmul(OnnxContext& ctx, Composer& c, const onnx::NodeProto& 
 /*! \brief conv2d(x - x_zero_point, w - w_zero_point) in int32, w's zero point per output channel
  *  or one. Padding adds zeros to the shifted input: x_zero_point in the quantized one, as ONNX
  *  pads. */
-relax::Expr IntegerConv(OnnxContext& ctx, Composer& c, const onnx::NodeProto& node, int x_at, int x_zp_at, int w_at, int w_zp_at) {
+relax::Expr IntegerConv(OnnxContext& ctx, Composer& c, const onnx::NodeProto& node, int x_at, int x_zp_at, int w_at,
+                        int w_zp_at) {
   relax::Expr x = c.Take(ctx.Input(node, x_at), Scalar(0, kI32));
   relax::Expr w = c.Take(ctx.Input(node, w_at), Scalar(0, kI32));
   relax::Expr x_zp = ZeroPoint(ctx, c, node, x_zp_at, x);
@@ -177,7 +180,8 @@ OnnxConverter QLinearBinary(const char* op) {
     Composer c(ctx, *a);
     relax::Expr b = c.Take(ctx.Input(node, 3), *a);
     const Attrs per_tensor = {{"axis", int64_t{-1}}};
-    relax::Expr af = c.Op("dequantize", {*a, c.Take(ctx.Input(node, 1), *a), ZeroPoint(ctx, c, node, 2, *a)}, per_tensor);
+    relax::Expr af =
+        c.Op("dequantize", {*a, c.Take(ctx.Input(node, 1), *a), ZeroPoint(ctx, c, node, 2, *a)}, per_tensor);
     relax::Expr bf = c.Op("dequantize", {b, c.Take(ctx.Input(node, 4), *a), ZeroPoint(ctx, c, node, 5, b)}, per_tensor);
     relax::Expr y = c.Op(op, {af, bf});
     return c.Result(c.Op("quantize", {y, c.Take(ctx.Input(node, 6), *a), ZeroPoint(ctx, c, node, 7, *a)},

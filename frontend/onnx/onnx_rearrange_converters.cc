@@ -22,10 +22,12 @@ relax::Expr Rearrange(Composer& c, OnnxContext& ctx, const relax::Expr& x, std::
 /*! \brief The (N, C, H, W) of a block rearrangement's input, C, H, W static; N may be symbolic. */
 absl::StatusOr<std::vector<tir::PrimExpr>> NchwDims(const relax::Expr& x, const char* op) {
   const auto* t = TensorOf(x);
-  if (t == nullptr || t->ndim != 4 || !t->HasKnownShape()) return absl::InvalidArgumentError(absl::StrCat(op, " needs NCHW input"));
+  if (t == nullptr || t->ndim != 4 || !t->HasKnownShape())
+    return absl::InvalidArgumentError(absl::StrCat(op, " needs NCHW input"));
   std::vector<tir::PrimExpr> dims = t->Dims();
   for (int d = 1; d < 4; ++d) {
-    if (tir::AsConstInt(dims[d]) == nullptr) return absl::UnimplementedError(absl::StrCat(op, " needs static C, H and W"));
+    if (tir::AsConstInt(dims[d]) == nullptr)
+      return absl::UnimplementedError(absl::StrCat(op, " needs static C, H and W"));
   }
   return dims;
 }
@@ -39,17 +41,20 @@ Outputs DepthToSpace(OnnxContext& ctx, const onnx::NodeProto& node) {
   if (!x.ok()) return x.status();
   absl::StatusOr<std::vector<tir::PrimExpr>> dims = NchwDims(*x, "DepthToSpace");
   if (!dims.ok()) return dims.status();
-  const int64_t b = ctx.IntAttr(node, "blocksize", 0), c = Static((*dims)[1]), h = Static((*dims)[2]), w = Static((*dims)[3]);
-  if (b <= 0 || c % (b * b) != 0) return absl::InvalidArgumentError(absl::StrCat("blocksize ", b, " must divide C = ", c, " twice"));
+  const int64_t b = ctx.IntAttr(node, "blocksize", 0), c = Static((*dims)[1]), h = Static((*dims)[2]),
+                w = Static((*dims)[3]);
+  if (b <= 0 || c % (b * b) != 0)
+    return absl::InvalidArgumentError(absl::StrCat("blocksize ", b, " must divide C = ", c, " twice"));
   const std::string mode = ctx.StringAttr(node, "mode", "DCR");
-  if (mode != "DCR" && mode != "CRD") return absl::InvalidArgumentError(absl::StrCat("unknown mode '", mode, "' (DCR or CRD)"));
+  if (mode != "DCR" && mode != "CRD")
+    return absl::InvalidArgumentError(absl::StrCat("unknown mode '", mode, "' (DCR or CRD)"));
   using tir::I64;
   const tir::PrimExpr n = (*dims)[0];
   Composer comp(ctx, *x);
-  relax::Expr y = mode == "DCR" ? Rearrange(comp, ctx, *x, {n, I64(b), I64(b), I64(c / (b * b)), I64(h), I64(w)}, {0, 3, 4, 1, 5, 2},
-                                            {n, I64(c / (b * b)), I64(h * b), I64(w * b)})
-                                : Rearrange(comp, ctx, *x, {n, I64(c / (b * b)), I64(b), I64(b), I64(h), I64(w)}, {0, 1, 4, 2, 5, 3},
-                                            {n, I64(c / (b * b)), I64(h * b), I64(w * b)});
+  relax::Expr y = mode == "DCR" ? Rearrange(comp, ctx, *x, {n, I64(b), I64(b), I64(c / (b * b)), I64(h), I64(w)},
+                                            {0, 3, 4, 1, 5, 2}, {n, I64(c / (b * b)), I64(h * b), I64(w * b)})
+                                : Rearrange(comp, ctx, *x, {n, I64(c / (b * b)), I64(b), I64(b), I64(h), I64(w)},
+                                            {0, 1, 4, 2, 5, 3}, {n, I64(c / (b * b)), I64(h * b), I64(w * b)});
   return comp.Result(y);
 }
 
@@ -59,7 +64,8 @@ Outputs SpaceToDepth(OnnxContext& ctx, const onnx::NodeProto& node) {
   if (!x.ok()) return x.status();
   absl::StatusOr<std::vector<tir::PrimExpr>> dims = NchwDims(*x, "SpaceToDepth");
   if (!dims.ok()) return dims.status();
-  const int64_t b = ctx.IntAttr(node, "blocksize", 0), c = Static((*dims)[1]), h = Static((*dims)[2]), w = Static((*dims)[3]);
+  const int64_t b = ctx.IntAttr(node, "blocksize", 0), c = Static((*dims)[1]), h = Static((*dims)[2]),
+                w = Static((*dims)[3]);
   if (b <= 0 || h % b != 0 || w % b != 0) {
     return absl::InvalidArgumentError(absl::StrCat("blocksize ", b, " must divide H = ", h, " and W = ", w));
   }
@@ -87,15 +93,19 @@ Outputs GatherND(OnnxContext& ctx, const onnx::NodeProto& node) {
   const int64_t b = ctx.IntAttr(node, "batch_dims", 0);
   const relax::TensorStructInfoNode* it = TensorOf(*indices);
   absl::StatusOr<std::vector<int64_t>> is = StaticShape(*indices, "GatherND's indices");
-  if (!is.ok() && b == 0 && it != nullptr && it->HasKnownShape() && it->ndim >= 1 && tir::AsConstInt(it->Dims().back())) {
+  if (!is.ok() && b == 0 && it != nullptr && it->HasKnownShape() && it->ndim >= 1 &&
+      tir::AsConstInt(it->Dims().back())) {
     is = std::vector<int64_t>(static_cast<size_t>(it->ndim), 1);
     is->back() = *tir::AsConstInt(it->Dims().back());
   }
   if (!is.ok()) return is.status();
   const int64_t r = static_cast<int64_t>(ds->size()), q = static_cast<int64_t>(is->size());
-  if (q < 1 || b < 0 || b >= q || b >= r) return absl::InvalidArgumentError("batch_dims must be below the ranks of data and indices");
+  if (q < 1 || b < 0 || b >= q || b >= r)
+    return absl::InvalidArgumentError("batch_dims must be below the ranks of data and indices");
   const int64_t k = is->back();
-  if (k < 1 || b + k > r) return absl::InvalidArgumentError(absl::StrCat("index tuples of ", k, " do not fit data of rank ", r, " after ", b, " batch axes"));
+  if (k < 1 || b + k > r)
+    return absl::InvalidArgumentError(
+        absl::StrCat("index tuples of ", k, " do not fit data of rank ", r, " after ", b, " batch axes"));
   for (int64_t d = 0; d < b; ++d) {
     if ((*ds)[d] != (*is)[d]) return absl::InvalidArgumentError("data and indices must agree on the batch axes");
   }
@@ -112,7 +122,8 @@ Outputs GatherND(OnnxContext& ctx, const onnx::NodeProto& node) {
   std::vector<int64_t> offset_shape(is->begin(), is->end() - 1);
   std::vector<double> offsets(NumElements(offset_shape));
   const int64_t per_batch = static_cast<int64_t>(offsets.size()) / std::max<int64_t>(batches, 1);
-  for (size_t i = 0; i < offsets.size(); ++i) offsets[i] = static_cast<double>(static_cast<int64_t>(i) / per_batch * block);
+  for (size_t i = 0; i < offsets.size(); ++i)
+    offsets[i] = static_cast<double>(static_cast<int64_t>(i) / per_batch * block);
   Composer c(ctx, *indices);
   relax::Expr idx = c.Cast(*indices, DataType::Int64());
   relax::Expr size_k = relax::MakeConstant(TensorFromDoubles(DataType::Int64(), {k}, sizes));
@@ -132,7 +143,8 @@ Outputs EyeLike(OnnxContext& ctx, const onnx::NodeProto& node) {
   if (!x.ok()) return x.status();
   absl::StatusOr<std::vector<int64_t>> xs = StaticShape(*x, "EyeLike's input");
   if (!xs.ok()) return xs.status();
-  if (xs->size() != 2) return absl::InvalidArgumentError(absl::StrCat("EyeLike needs a 2-D input, got rank ", xs->size()));
+  if (xs->size() != 2)
+    return absl::InvalidArgumentError(absl::StrCat("EyeLike needs a 2-D input, got rank ", xs->size()));
   DataType dtype = TensorOf(*x)->dtype;
   if (ctx.HasAttr(node, "dtype")) {
     absl::StatusOr<DataType> d = DtypeFromOnnx(static_cast<int32_t>(ctx.IntAttr(node, "dtype", 1)));
@@ -160,7 +172,8 @@ Outputs ReverseSequence(OnnxContext& ctx, const onnx::NodeProto& node) {
   const int64_t rank = static_cast<int64_t>(shape->size());
   const int64_t time_axis = ctx.IntAttr(node, "time_axis", 0), batch_axis = ctx.IntAttr(node, "batch_axis", 1);
   if (rank < 2 || (time_axis != 0 && time_axis != 1) || batch_axis != 1 - time_axis) {
-    return absl::InvalidArgumentError(absl::StrCat("time_axis ", time_axis, " and batch_axis ", batch_axis, " must be 0 and 1 in some order, of an input of rank >= 2"));
+    return absl::InvalidArgumentError(absl::StrCat("time_axis ", time_axis, " and batch_axis ", batch_axis,
+                                                   " must be 0 and 1 in some order, of an input of rank >= 2"));
   }
   const int64_t steps = (*shape)[time_axis], batch = (*shape)[batch_axis];
   // (T, 1) or (1, T) iota against (1, B) or (B, 1) lengths, then ones for the trailing axes.
@@ -184,7 +197,8 @@ Outputs ReverseSequence(OnnxContext& ctx, const onnx::NodeProto& node) {
 Outputs Compress(OnnxContext& ctx, const onnx::NodeProto& node) {
   absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
   if (!x.ok()) return x.status();
-  absl::StatusOr<std::vector<int64_t>> condition = ctx.ConstantInts(node, 1, "condition (it decides the result's size)");
+  absl::StatusOr<std::vector<int64_t>> condition =
+      ctx.ConstantInts(node, 1, "condition (it decides the result's size)");
   if (!condition.ok()) return condition.status();
   absl::StatusOr<std::vector<int64_t>> shape = StaticShape(*x, "Compress's input");
   if (!shape.ok()) return shape.status();
@@ -194,15 +208,18 @@ Outputs Compress(OnnxContext& ctx, const onnx::NodeProto& node) {
     const int64_t rank = static_cast<int64_t>(shape->size());
     axis = ctx.IntAttr(node, "axis", 0);
     if (axis < 0) axis += rank;
-    if (axis < 0 || axis >= rank) return absl::InvalidArgumentError(absl::StrCat("axis ", ctx.IntAttr(node, "axis", 0), " is out of range"));
+    if (axis < 0 || axis >= rank)
+      return absl::InvalidArgumentError(absl::StrCat("axis ", ctx.IntAttr(node, "axis", 0), " is out of range"));
   } else {
-    absl::StatusOr<relax::Expr> flat = ctx.EmitOp("reshape", {*x}, {{"shape", std::vector<int64_t>{NumElements(*shape)}}});
+    absl::StatusOr<relax::Expr> flat =
+        ctx.EmitOp("reshape", {*x}, {{"shape", std::vector<int64_t>{NumElements(*shape)}}});
     if (!flat.ok()) return flat.status();
     data = *flat;
     shape = std::vector<int64_t>{NumElements(*shape)};
   }
   if (static_cast<int64_t>(condition->size()) > (*shape)[axis]) {
-    return absl::InvalidArgumentError(absl::StrCat("the condition has ", condition->size(), " values for an axis of ", (*shape)[axis]));
+    return absl::InvalidArgumentError(
+        absl::StrCat("the condition has ", condition->size(), " values for an axis of ", (*shape)[axis]));
   }
   std::vector<int64_t> kept;
   for (size_t i = 0; i < condition->size(); ++i) {

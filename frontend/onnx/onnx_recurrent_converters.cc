@@ -29,7 +29,8 @@ Outputs OverSymbolicSequence(OnnxContext& ctx, const onnx::NodeProto& node, Recu
   const relax::TensorStructInfoNode* t = TensorOf(x);
   const std::vector<tir::PrimExpr> dims = t->Dims();
   const int64_t *batch = tir::AsConstInt(dims[1]), *input = tir::AsConstInt(dims[2]);
-  if (batch == nullptr || input == nullptr) return absl::UnimplementedError("a recurrent layer over a symbolic sequence needs a static batch and input size");
+  if (batch == nullptr || input == nullptr)
+    return absl::UnimplementedError("a recurrent layer over a symbolic sequence needs a static batch and input size");
   if (directions == 2 && (ctx.HasAttr(node, "activation_alpha") || ctx.HasAttr(node, "activation_beta"))) {
     return absl::UnimplementedError("activation_alpha/beta of a bidirectional layer over a symbolic sequence");
   }
@@ -82,9 +83,11 @@ Outputs OverSymbolicSequence(OnnxContext& ctx, const onnx::NodeProto& node, Recu
     std::string lens;
     if (has[4]) {
       AddNode(g, "Greater", {base + "lens", at}, {p + "active"});
-      AddAttr(AddNode(g, "Cast", {p + "active"}, {lens = p + "lens_t"}), "to", onnx::AttributeProto::INT)->set_i(onnx::TensorProto::INT32);
+      AddAttr(AddNode(g, "Cast", {p + "active"}, {lens = p + "lens_t"}), "to", onnx::AttributeProto::INT)
+          ->set_i(onnx::TensorProto::INT32);
     }
-    std::vector<std::string> step_inputs = {p + "x_step", p + "in1", p + "in2", has[3] ? p + "in3" : "", lens, p + "h_in"};
+    std::vector<std::string> step_inputs = {p + "x_step", p + "in1", p + "in2", has[3] ? p + "in3" : "",
+                                            lens,         p + "h_in"};
     if (lstm) step_inputs.insert(step_inputs.end(), {p + "c_in", has[7] ? p + "in7" : ""});
     std::vector<std::string> step_outputs = {p + "y_t", p + "h_out"};
     if (lstm) step_outputs.push_back(p + "c_out");
@@ -103,18 +106,24 @@ Outputs OverSymbolicSequence(OnnxContext& ctx, const onnx::NodeProto& node, Recu
     absl::StatusOr<std::vector<relax::Expr>> looped = ConvertLoop(ctx, loop);
     if (!looped.ok()) return looped.status();
     // (seq, 1, batch, hidden) in the order the steps ran: one row per step, so its length is X's.
-    absl::StatusOr<relax::Expr> counted = ctx.EmitOp("match_cast", {looped->back()}, {},
-                                                     {relax::TensorSInfoOfDims({dims[0], tir::I64(1), tir::I64(*batch), tir::I64(hidden)}, t->dtype)});
+    absl::StatusOr<relax::Expr> counted =
+        ctx.EmitOp("match_cast", {looped->back()}, {},
+                   {relax::TensorSInfoOfDims({dims[0], tir::I64(1), tir::I64(*batch), tir::I64(hidden)}, t->dtype)});
     if (!counted.ok()) return counted.status();
     relax::Expr y = *counted;
-    if (reverse) y = c.Op("strided_slice", {y}, {{"axes", std::vector<int64_t>{0}}, {"begin", std::vector<int64_t>{-1}},
-                                                 {"end", std::vector<int64_t>{-(int64_t{1} << 40)}}, {"strides", std::vector<int64_t>{-1}}});
+    if (reverse)
+      y = c.Op("strided_slice", {y},
+               {{"axes", std::vector<int64_t>{0}},
+                {"begin", std::vector<int64_t>{-1}},
+                {"end", std::vector<int64_t>{-(int64_t{1} << 40)}},
+                {"strides", std::vector<int64_t>{-1}}});
     per_output[0].push_back(y);
     for (size_t o = 1; o < per_output.size(); ++o) per_output[o].push_back((*looped)[o - 1]);
   }
   std::vector<relax::Expr> results;
   for (size_t o = 0; o < per_output.size(); ++o) {
-    results.push_back(directions == 1 ? per_output[o][0] : c.Op("concat", per_output[o], {{"axis", int64_t{o == 0 ? 1 : 0}}}));
+    results.push_back(directions == 1 ? per_output[o][0]
+                                      : c.Op("concat", per_output[o], {{"axis", int64_t{o == 0 ? 1 : 0}}}));
   }
   if (!c.status().ok()) return c.status();
   return results;
@@ -137,7 +146,8 @@ OnnxConverter Recurrent(RecurrentCell cell) {
     if (!has[0] || !has[1] || !has[2]) return absl::InvalidArgumentError("X, W and R are required");
     Composer c(ctx, in[0]);
     const int64_t layout = ctx.IntAttr(node, "layout", 0);
-    if (layout != 0 && layout != 1) return absl::InvalidArgumentError(absl::StrCat("layout ", layout, " is not 0 or 1"));
+    if (layout != 0 && layout != 1)
+      return absl::InvalidArgumentError(absl::StrCat("layout ", layout, " is not 0 or 1"));
     auto swap01 = [&](const relax::Expr& v) { return c.Permute(v, {1, 0, 2}); };
     // layout 1 is batch-major: X (batch, seq, input), states (batch, directions, hidden).
     relax::Expr x = layout == 1 ? swap01(in[0]) : in[0];
@@ -154,18 +164,22 @@ OnnxConverter Recurrent(RecurrentCell cell) {
     const int gates = frontend::GateCount(cell);
     layer.hidden = ctx.IntAttr(node, "hidden_size", (*rs)[2]);
     if ((*rs)[1] != gates * layer.hidden || (*rs)[2] != layer.hidden) {
-      return absl::InvalidArgumentError(absl::StrCat("R has shape (", (*rs)[0], ", ", (*rs)[1], ", ", (*rs)[2], "), not (directions, ", gates, " * ",
-                                                     layer.hidden, ", ", layer.hidden, ") for hidden_size ", layer.hidden));
+      return absl::InvalidArgumentError(absl::StrCat("R has shape (", (*rs)[0], ", ", (*rs)[1], ", ", (*rs)[2],
+                                                     "), not (directions, ", gates, " * ", layer.hidden, ", ",
+                                                     layer.hidden, ") for hidden_size ", layer.hidden));
     }
     layer.clip = ctx.HasAttr(node, "clip") ? ctx.FloatAttr(node, "clip", 0) : 0;
     layer.linear_before_reset = ctx.IntAttr(node, "linear_before_reset", 0) != 0;
     layer.input_forget = ctx.IntAttr(node, "input_forget", 0) != 0;
     const std::string direction = ctx.StringAttr(node, "direction", "forward");
     if (direction != "forward" && direction != "reverse" && direction != "bidirectional") {
-      return absl::InvalidArgumentError(absl::StrCat("direction '", direction, "' is not forward, reverse or bidirectional"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("direction '", direction, "' is not forward, reverse or bidirectional"));
     }
     const int directions = direction == "bidirectional" ? 2 : 1;
-    if ((*rs)[0] != directions) return absl::InvalidArgumentError(absl::StrCat("R has ", (*rs)[0], " directions, direction '", direction, "' needs ", directions));
+    if ((*rs)[0] != directions)
+      return absl::InvalidArgumentError(
+          absl::StrCat("R has ", (*rs)[0], " directions, direction '", direction, "' needs ", directions));
 
     // Activations: one list per direction, forward's first; a single list serves both.
     std::vector<std::string> names = ctx.StringsAttr(node, "activations");
@@ -177,10 +191,11 @@ OnnxConverter Recurrent(RecurrentCell cell) {
     } else if (names.size() == per_direction && directions == 2) {
       names.insert(names.end(), names.begin(), names.end());
     } else if (names.size() != per_direction * directions) {
-      return absl::InvalidArgumentError(absl::StrCat("activations lists ", names.size(), " functions; ", direction, " needs ", per_direction * directions));
+      return absl::InvalidArgumentError(absl::StrCat("activations lists ", names.size(), " functions; ", direction,
+                                                     " needs ", per_direction * directions));
     }
-    absl::StatusOr<std::vector<frontend::CellActivation>> acts =
-        frontend::CellActivations(names, ctx.FloatsAttr(node, "activation_alpha"), ctx.FloatsAttr(node, "activation_beta"));
+    absl::StatusOr<std::vector<frontend::CellActivation>> acts = frontend::CellActivations(
+        names, ctx.FloatsAttr(node, "activation_alpha"), ctx.FloatsAttr(node, "activation_beta"));
     if (!acts.ok()) return acts.status();
 
     // A sequence of symbolic length runs as a loop over the steps.
@@ -238,7 +253,8 @@ OnnxConverter Recurrent(RecurrentCell cell) {
       }
       if (!full) lens = in[4];
     }
-    absl::StatusOr<frontend::RecurrentOutputs> out = frontend::EmitRecurrentLayer(frontend::EmitterOf(ctx), layer, x, lens);
+    absl::StatusOr<frontend::RecurrentOutputs> out =
+        frontend::EmitRecurrentLayer(frontend::EmitterOf(ctx), layer, x, lens);
     if (!out.ok()) return out.status();
     std::vector<relax::Expr> results = {out->y, out->h};
     if (lstm) results.push_back(out->c);

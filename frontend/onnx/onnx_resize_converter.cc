@@ -12,7 +12,8 @@ namespace onnx_import {
 namespace {
 
 /*! \brief Float values of input i (roi, scales, sizes): empty when omitted, an error unless constant. */
-absl::StatusOr<std::vector<double>> ConstantValues(OnnxContext& ctx, const onnx::NodeProto& node, int i, const char* what) {
+absl::StatusOr<std::vector<double>> ConstantValues(OnnxContext& ctx, const onnx::NodeProto& node, int i,
+                                                   const char* what) {
   if (!ctx.HasInput(node, i)) return std::vector<double>{};
   const TensorData* t = ctx.ConstantInput(node, i);
   std::optional<std::vector<double>> v = t ? ValuesAsDouble(*t) : std::nullopt;
@@ -39,7 +40,8 @@ Outputs Resize(OnnxContext& ctx, const onnx::NodeProto& node) {
   p.extrapolation = ctx.FloatAttr(node, "extrapolation_value", 0.0f);
   p.exclude_outside = ctx.IntAttr(node, "exclude_outside", 0) != 0;
   // roi (1), scales (2), sizes (3): constants, as exporters write them.
-  absl::StatusOr<std::vector<double>> roi = ConstantValues(ctx, node, 1, "roi"), scales = ConstantValues(ctx, node, 2, "scales"),
+  absl::StatusOr<std::vector<double>> roi = ConstantValues(ctx, node, 1, "roi"),
+                                      scales = ConstantValues(ctx, node, 2, "scales"),
                                       sizes = ConstantValues(ctx, node, 3, "sizes");
   if (!roi.ok()) return roi.status();
   if (!scales.ok()) return scales.status();

@@ -29,7 +29,8 @@ class AxisSampler {
   relax::Expr Pad(relax::Expr x) {
     if (padding_ == "zeros") return x;
     if (padding_ == "reflection") {
-      const double low = align_corners_ ? 0 : -0.5, span = align_corners_ ? static_cast<double>(size_ - 1) : static_cast<double>(size_);
+      const double low = align_corners_ ? 0 : -0.5,
+                   span = align_corners_ ? static_cast<double>(size_ - 1) : static_cast<double>(size_);
       if (span <= 0) return c_.Mul(x, c_.K(0));
       // |x - low| folded into [0, 2 span): below span as it is, above mirrored.
       relax::Expr d = c_.Abs(c_.Sub(x, c_.K(low)));
@@ -43,7 +44,8 @@ class AxisSampler {
 
   /*! \brief Whether integer-valued coordinate `i` (float) lies inside the image. */
   relax::Expr Inside(const relax::Expr& i) {
-    return c_.Op("logical_and", {c_.Op("greater_equal", {i, c_.K(0)}), c_.Op("less_equal", {i, c_.K(static_cast<double>(size_ - 1))})});
+    return c_.Op("logical_and", {c_.Op("greater_equal", {i, c_.K(0)}),
+                                 c_.Op("less_equal", {i, c_.K(static_cast<double>(size_ - 1))})});
   }
 
   /*! \brief `i` clamped into the image. */
@@ -81,17 +83,17 @@ Outputs GridSample(OnnxContext& ctx, const onnx::NodeProto& node) {
   if (xs->size() != 4 || gs->size() != 4 || (*gs)[3] != 2 || (*gs)[0] != (*xs)[0]) {
     return absl::InvalidArgumentError("GridSample takes an (N, C, H, W) input and an (N, H_out, W_out, 2) grid");
   }
-  const std::string mode = ctx.StringAttr(node, "mode", "bilinear"), padding = ctx.StringAttr(node, "padding_mode", "zeros");
-  if (mode != "bilinear" && mode != "nearest" && mode != "bicubic") return absl::InvalidArgumentError(absl::StrCat("unknown mode '", mode, "'"));
+  const std::string mode = ctx.StringAttr(node, "mode", "bilinear"),
+                    padding = ctx.StringAttr(node, "padding_mode", "zeros");
+  if (mode != "bilinear" && mode != "nearest" && mode != "bicubic")
+    return absl::InvalidArgumentError(absl::StrCat("unknown mode '", mode, "'"));
   if (padding != "zeros" && padding != "border" && padding != "reflection") {
     return absl::InvalidArgumentError(absl::StrCat("unknown padding_mode '", padding, "'"));
   }
   const bool align_corners = ctx.IntAttr(node, "align_corners", 0) != 0;
   const int64_t n = (*xs)[0], channels = (*xs)[1], h = (*xs)[2], w = (*xs)[3], ho = (*gs)[1], wo = (*gs)[2];
   Composer c(ctx, *grid);
-  auto component = [&](int64_t k) {
-    return c.Reshape(c.Slice(*grid, 3, k, k + 1), {n, 1, ho * wo});
-  };
+  auto component = [&](int64_t k) { return c.Reshape(c.Slice(*grid, 3, k, k + 1), {n, 1, ho * wo}); };
   AxisSampler sx(c, w, align_corners, padding), sy(c, h, align_corners, padding);
   relax::Expr fx = sx.Unnormalize(component(0)), fy = sy.Unnormalize(component(1));
   // Bicubic pads each tap; the others pad the coordinate.
@@ -107,8 +109,10 @@ Outputs GridSample(OnnxContext& ctx, const onnx::NodeProto& node) {
       ix = sx.Pad(ix);
       iy = sy.Pad(iy);
     }
-    if (padding == "zeros") weight = c.Mul(weight, c.Cast(c.Op("logical_and", {sx.Inside(ix), sy.Inside(iy)}), c.dtype()));
-    relax::Expr index = c.Cast(c.Add(c.Mul(sy.Clamp(iy), c.K(static_cast<double>(w))), sx.Clamp(ix)), DataType::Int64());
+    if (padding == "zeros")
+      weight = c.Mul(weight, c.Cast(c.Op("logical_and", {sx.Inside(ix), sy.Inside(iy)}), c.dtype()));
+    relax::Expr index =
+        c.Cast(c.Add(c.Mul(sy.Clamp(iy), c.K(static_cast<double>(w))), sx.Clamp(ix)), DataType::Int64());
     index = c.Op("broadcast_to", {index}, {{"shape", std::vector<int64_t>{n, channels, ho * wo}}});
     relax::Expr v = c.Mul(c.Op("take_along_axis", {flat, index}, {{"axis", int64_t{2}}}), weight);
     sum = sum.defined() ? c.Add(sum, v) : v;
@@ -153,17 +157,21 @@ Outputs RoiAlign(OnnxContext& ctx, const onnx::NodeProto& node) {
   if (!xs.ok()) return xs.status();
   absl::StatusOr<std::vector<int64_t>> rs = StaticShape(*rois, "RoiAlign's rois");
   if (!rs.ok()) return rs.status();
-  if (xs->size() != 4 || rs->size() != 2 || (*rs)[1] != 4) return absl::InvalidArgumentError("RoiAlign takes an (N, C, H, W) input and (R, 4) rois");
+  if (xs->size() != 4 || rs->size() != 2 || (*rs)[1] != 4)
+    return absl::InvalidArgumentError("RoiAlign takes an (N, C, H, W) input and (R, 4) rois");
   const std::string mode = ctx.StringAttr(node, "mode", "avg");
-  if (mode != "avg" && mode != "max") return absl::InvalidArgumentError(absl::StrCat("unknown mode '", mode, "' (avg or max)"));
-  const std::string transform = ctx.StringAttr(node, "coordinate_transformation_mode", ctx.opset() >= 16 ? "half_pixel" : "output_half_pixel");
+  if (mode != "avg" && mode != "max")
+    return absl::InvalidArgumentError(absl::StrCat("unknown mode '", mode, "' (avg or max)"));
+  const std::string transform =
+      ctx.StringAttr(node, "coordinate_transformation_mode", ctx.opset() >= 16 ? "half_pixel" : "output_half_pixel");
   if (transform != "half_pixel" && transform != "output_half_pixel") {
     return absl::InvalidArgumentError(absl::StrCat("unknown coordinate_transformation_mode '", transform, "'"));
   }
   const int64_t grid = ctx.IntAttr(node, "sampling_ratio", 0);
   if (grid <= 0) {
-    return absl::UnimplementedError("sampling_ratio 0 (a grid sized by each RoI's extent, known only at run time) is not supported; "
-                                    "export with a positive sampling_ratio (torchvision's detectors use 2)");
+    return absl::UnimplementedError(
+        "sampling_ratio 0 (a grid sized by each RoI's extent, known only at run time) is not supported; "
+        "export with a positive sampling_ratio (torchvision's detectors use 2)");
   }
   const int64_t ph = ctx.IntAttr(node, "output_height", 1), pw = ctx.IntAttr(node, "output_width", 1);
   const double scale = ctx.FloatAttr(node, "spatial_scale", 1.0f), offset = transform == "half_pixel" ? 0.5 : 0.0;
@@ -180,7 +188,8 @@ Outputs RoiAlign(OnnxContext& ctx, const onnx::NodeProto& node) {
     if (transform == "output_half_pixel") extent = c.Max(extent, c.K(1));
     std::vector<double> steps;
     for (int64_t b = 0; b < bins; ++b) {
-      for (int64_t i = 0; i < grid; ++i) steps.push_back(static_cast<double>(b) + (static_cast<double>(i) + 0.5) / static_cast<double>(grid));
+      for (int64_t i = 0; i < grid; ++i)
+        steps.push_back(static_cast<double>(b) + (static_cast<double>(i) + 0.5) / static_cast<double>(grid));
     }
     relax::Expr at = c.Reshape(relax::MakeConstant(TensorFromDoubles(c.dtype(), {bins * grid}, steps)), steps_shape);
     return c.Add(start, c.Mul(c.Div(extent, c.K(static_cast<double>(bins))), at));
@@ -207,8 +216,9 @@ Outputs RoiAlign(OnnxContext& ctx, const onnx::NodeProto& node) {
   };
   std::vector<relax::Expr> cy = corners(y, h), cx = corners(xq, w);
   // Each RoI's image, flattened: (R, C, H * W).
-  relax::Expr images = c.Op("take", {c.Reshape(*x, {(*xs)[0], channels, h * w}), c.Cast(*batch_indices, DataType::Int64())},
-                            {{"axis", int64_t{0}}});
+  relax::Expr images =
+      c.Op("take", {c.Reshape(*x, {(*xs)[0], channels, h * w}), c.Cast(*batch_indices, DataType::Int64())},
+           {{"axis", int64_t{0}}});
   relax::Expr result;
   for (int corner = 0; corner < 4; ++corner) {
     const relax::Expr& iy = corner < 2 ? cy[0] : cy[1];
@@ -217,7 +227,8 @@ Outputs RoiAlign(OnnxContext& ctx, const onnx::NodeProto& node) {
     relax::Expr wx = corner % 2 == 0 ? c.Sub(c.K(1), cx[2]) : cx[2];
     relax::Expr weight = c.Reshape(c.Mul(c.Mul(wy, wx), inside), {r, 1, samples});
     relax::Expr index = c.Cast(c.Add(c.Mul(iy, c.K(static_cast<double>(w))), ix), DataType::Int64());
-    index = c.Op("broadcast_to", {c.Reshape(index, {r, 1, samples})}, {{"shape", std::vector<int64_t>{r, channels, samples}}});
+    index = c.Op("broadcast_to", {c.Reshape(index, {r, 1, samples})},
+                 {{"shape", std::vector<int64_t>{r, channels, samples}}});
     relax::Expr v = c.Mul(c.Op("take_along_axis", {images, index}, {{"axis", int64_t{2}}}), weight);
     result = !result.defined() ? v : mode == "avg" ? c.Add(result, v) : c.Max(result, v);
   }

@@ -61,18 +61,24 @@ std::optional<int64_t> CompareDims(const PrimExpr& a, const PrimExpr& b, const s
 /*! \brief Elementwise a op b with broadcasting of a scalar (or one-element) side. */
 absl::StatusOr<ShapeValue> Elementwise(const ShapeValue& a, const ShapeValue& b, const std::string& op) {
   size_t n = std::max(a.elements.size(), b.elements.size());
-  if (a.elements.size() != n && a.elements.size() != 1) return absl::InvalidArgumentError("shape arithmetic: lengths differ");
-  if (b.elements.size() != n && b.elements.size() != 1) return absl::InvalidArgumentError("shape arithmetic: lengths differ");
+  if (a.elements.size() != n && a.elements.size() != 1)
+    return absl::InvalidArgumentError("shape arithmetic: lengths differ");
+  if (b.elements.size() != n && b.elements.size() != 1)
+    return absl::InvalidArgumentError("shape arithmetic: lengths differ");
   ShapeValue out;
   out.scalar = a.scalar && b.scalar;
   tir::Analyzer analyzer;
   for (size_t i = 0; i < n; ++i) {
     PrimExpr x = a.elements[a.elements.size() == 1 ? 0 : i], y = b.elements[b.elements.size() == 1 ? 0 : i];
     PrimExpr r;
-    if (op == "Add") r = tir::operator+(x, y);
-    else if (op == "Sub") r = tir::operator-(x, y);
-    else if (op == "Mul") r = tir::operator*(x, y);
-    else r = tir::FloorDiv(x, y);  // Div of non-negative integers (dimensions) truncates = floors
+    if (op == "Add")
+      r = tir::operator+(x, y);
+    else if (op == "Sub")
+      r = tir::operator-(x, y);
+    else if (op == "Mul")
+      r = tir::operator*(x, y);
+    else
+      r = tir::FloorDiv(x, y);  // Div of non-negative integers (dimensions) truncates = floors
     out.elements.push_back(analyzer.Simplify(r));
   }
   return out;
@@ -114,7 +120,8 @@ std::optional<ShapeValue> OnnxContext::ShapeValueInput(const onnx::NodeProto& no
   if (!HasInput(node, i)) return std::nullopt;
   if (auto it = shape_values_.find(node.input(i)); it != shape_values_.end()) return it->second;
   const TensorData* t = ConstantInput(node, i);
-  if (t == nullptr || (t->dtype() != DataType::Int64() && t->dtype() != DataType::Int32() && t->dtype() != DataType::Bool()) ||
+  if (t == nullptr ||
+      (t->dtype() != DataType::Int64() && t->dtype() != DataType::Int32() && t->dtype() != DataType::Bool()) ||
       t->shape().size() > 1) {
     return std::nullopt;
   }
@@ -122,21 +129,23 @@ std::optional<ShapeValue> OnnxContext::ShapeValueInput(const onnx::NodeProto& no
   v.scalar = t->shape().empty();
   v.boolean = t->dtype() == DataType::Bool();
   for (int64_t k = 0; k < t->NumElements(); ++k) {
-    int64_t e = v.boolean ? static_cast<const uint8_t*>(t->data())[k] != 0
-                : t->dtype() == DataType::Int64() ? t->data_as<int64_t>()[k] : t->data_as<int32_t>()[k];
+    int64_t e = v.boolean                         ? static_cast<const uint8_t*>(t->data())[k] != 0
+                : t->dtype() == DataType::Int64() ? t->data_as<int64_t>()[k]
+                                                  : t->data_as<int32_t>()[k];
     v.elements.push_back(tir::I64(e));
   }
   return v;
 }
 
 absl::StatusOr<bool> FoldShapeNode(OnnxContext& ctx, const onnx::NodeProto& node) {
-  static const char* const kFoldable[] = {"Gather", "Unsqueeze", "Squeeze", "Concat", "Slice", "Cast", "Identity", "Reshape",
-                                          "Add", "Sub", "Mul", "Div", "Equal", "Less", "Greater", "Where", "ReduceMin",
-                                          "ReduceMax"};
+  static const char* const kFoldable[] = {"Gather",   "Unsqueeze", "Squeeze", "Concat", "Slice",     "Cast",
+                                          "Identity", "Reshape",   "Add",     "Sub",    "Mul",       "Div",
+                                          "Equal",    "Less",      "Greater", "Where",  "ReduceMin", "ReduceMax"};
   const std::string& op = node.op_type();
   if (op == "Shape" && ctx.IsSymbolicShapeValue(node, 0)) {  // of a shape value: its length
     ShapeValue v;
-    if (!ctx.ShapeValueInput(node, 0)->scalar) v.elements.push_back(tir::I64(static_cast<int64_t>(ctx.ShapeValueInput(node, 0)->elements.size())));
+    if (!ctx.ShapeValueInput(node, 0)->scalar)
+      v.elements.push_back(tir::I64(static_cast<int64_t>(ctx.ShapeValueInput(node, 0)->elements.size())));
     ctx.SetValue(node.output(0), ToConstant(v));
     return true;
   }
@@ -173,7 +182,8 @@ absl::StatusOr<bool> FoldShapeNode(OnnxContext& ctx, const onnx::NodeProto& node
   // Every input that is given must be a shape value (or an int constant) here.
   for (int i = 0; i < node.input_size(); ++i) {
     if (ctx.HasInput(node, i) && !in[i]) {
-      return absl::UnimplementedError(absl::StrCat(op, " mixes a symbolic shape value with a tensor computed at run time"));
+      return absl::UnimplementedError(
+          absl::StrCat(op, " mixes a symbolic shape value with a tensor computed at run time"));
     }
   }
   ShapeValue out;
@@ -201,14 +211,16 @@ absl::StatusOr<bool> FoldShapeNode(OnnxContext& ctx, const onnx::NodeProto& node
       if ((a.elements.size() != n && a.elements.size() != 1) || (b.elements.size() != n && b.elements.size() != 1)) {
         return absl::InvalidArgumentError(absl::StrCat(op, " of shape values: lengths differ"));
       }
-      std::optional<int64_t> r = CompareDims(a.elements[a.elements.size() == 1 ? 0 : i], b.elements[b.elements.size() == 1 ? 0 : i], op);
+      std::optional<int64_t> r =
+          CompareDims(a.elements[a.elements.size() == 1 ? 0 : i], b.elements[b.elements.size() == 1 ? 0 : i], op);
       if (!r) return absl::UnimplementedError(absl::StrCat(op, " of shape values depends on the sizes"));
       out.elements.push_back(tir::I64(*r));
     }
   } else if (op == "Where") {
     size_t n = std::max({in[0]->elements.size(), in[1]->elements.size(), in[2]->elements.size()});
     for (const auto& v : in) {
-      if (v->elements.size() != n && v->elements.size() != 1) return absl::InvalidArgumentError("Where of shape values: lengths differ");
+      if (v->elements.size() != n && v->elements.size() != 1)
+        return absl::InvalidArgumentError("Where of shape values: lengths differ");
     }
     auto at = [n](const ShapeValue& v, size_t i) { return v.elements[v.elements.size() == 1 ? 0 : i]; };
     for (size_t i = 0; i < n; ++i) {
@@ -221,7 +233,8 @@ absl::StatusOr<bool> FoldShapeNode(OnnxContext& ctx, const onnx::NodeProto& node
     if (!r.ok()) return r.status();
     out = *r;
   } else if (op == "Gather") {
-    if (ctx.IntAttr(node, "axis", 0) != 0 || in[0]->scalar) return absl::UnimplementedError("Gather on a shape value: axis 0 of a vector only");
+    if (ctx.IntAttr(node, "axis", 0) != 0 || in[0]->scalar)
+      return absl::UnimplementedError("Gather on a shape value: axis 0 of a vector only");
     const ShapeValue& idx = *in[1];
     int64_t n = static_cast<int64_t>(in[0]->elements.size());
     out.scalar = idx.scalar;
@@ -229,18 +242,21 @@ absl::StatusOr<bool> FoldShapeNode(OnnxContext& ctx, const onnx::NodeProto& node
       const int64_t* k = tir::AsConstInt(e);
       if (k == nullptr) return absl::UnimplementedError("Gather on a shape value: the indices must be constant");
       int64_t i = *k < 0 ? *k + n : *k;
-      if (i < 0 || i >= n) return absl::InvalidArgumentError(absl::StrCat("Gather index ", *k, " out of range for ", n, " elements"));
+      if (i < 0 || i >= n)
+        return absl::InvalidArgumentError(absl::StrCat("Gather index ", *k, " out of range for ", n, " elements"));
       out.elements.push_back(in[0]->elements[i]);
     }
   } else if (op == "Unsqueeze" || op == "Squeeze") {
     // Between a scalar and a one-element vector: the only ranks a shape value has.
     out = *in[0];
     out.scalar = op == "Squeeze";
-    if (out.elements.size() != 1) return absl::UnimplementedError(absl::StrCat(op, " of a shape value with ", out.elements.size(), " elements"));
+    if (out.elements.size() != 1)
+      return absl::UnimplementedError(absl::StrCat(op, " of a shape value with ", out.elements.size(), " elements"));
   } else if (op == "ReduceMin" || op == "ReduceMax") {
     // Of a vector (detectors take min(count, limit) of a size the data decide).
     std::vector<int64_t> axes = ctx.IntsAttr(node, "axes");
-    if (in[0]->scalar || in[0]->elements.empty() || (!axes.empty() && (axes.size() != 1 || (axes[0] != 0 && axes[0] != -1)))) {
+    if (in[0]->scalar || in[0]->elements.empty() ||
+        (!axes.empty() && (axes.size() != 1 || (axes[0] != 0 && axes[0] != -1)))) {
       return absl::UnimplementedError(absl::StrCat(op, " of a shape value: over its one axis only"));
     }
     PrimExpr r = in[0]->elements[0];

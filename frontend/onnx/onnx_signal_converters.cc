@@ -19,8 +19,10 @@ OnnxConverter Window(std::vector<double> coefficients) {
   return [coefficients](OnnxContext& ctx, const onnx::NodeProto& node) -> Outputs {
     absl::StatusOr<std::vector<int64_t>> size = ctx.ConstantInts(node, 0, "the window size");
     if (!size.ok()) return size.status();
-    if (size->size() != 1 || (*size)[0] < 0) return absl::InvalidArgumentError("the window size must be one non-negative integer");
-    absl::StatusOr<DataType> dtype = DtypeFromOnnx(static_cast<int32_t>(ctx.IntAttr(node, "output_datatype", onnx::TensorProto::FLOAT)));
+    if (size->size() != 1 || (*size)[0] < 0)
+      return absl::InvalidArgumentError("the window size must be one non-negative integer");
+    absl::StatusOr<DataType> dtype =
+        DtypeFromOnnx(static_cast<int32_t>(ctx.IntAttr(node, "output_datatype", onnx::TensorProto::FLOAT)));
     if (!dtype.ok()) return dtype.status();
     const int64_t n = (*size)[0];
     const double period = ctx.IntAttr(node, "periodic", 1) != 0 ? static_cast<double>(n) : static_cast<double>(n - 1);
@@ -38,13 +40,15 @@ OnnxConverter Window(std::vector<double> coefficients) {
  *  in the last axis; the signal cut or zero-padded to `length`; `onesided`: the first length / 2 + 1
  *  bins. Two matmuls by constant cosine and sine matrices per input part; the result is
  *  (real, imaginary) in the last axis. */
-absl::StatusOr<relax::Expr> FourierTransform(Composer& c, const relax::Expr& x, const std::vector<int64_t>& shape, int64_t axis, int64_t length,
-                                             bool onesided, bool inverse) {
+absl::StatusOr<relax::Expr> FourierTransform(Composer& c, const relax::Expr& x, const std::vector<int64_t>& shape,
+                                             int64_t axis, int64_t length, bool onesided, bool inverse) {
   const int64_t rank = static_cast<int64_t>(shape.size());
   const bool complex = shape.back() == 2;
-  if (shape.back() != 1 && shape.back() != 2) return absl::InvalidArgumentError("the last axis must hold 1 (real) or 2 (real, imaginary) values");
+  if (shape.back() != 1 && shape.back() != 2)
+    return absl::InvalidArgumentError("the last axis must hold 1 (real) or 2 (real, imaginary) values");
   if (axis < 0) axis += rank - 1;
-  if (axis < 0 || axis >= rank - 1) return absl::InvalidArgumentError(absl::StrCat("axis ", axis, " is not a signal axis"));
+  if (axis < 0 || axis >= rank - 1)
+    return absl::InvalidArgumentError(absl::StrCat("axis ", axis, " is not a signal axis"));
   // Each part with the signal axis last.
   std::vector<int64_t> perm, inverse_perm(rank - 1);
   for (int64_t d = 0; d < rank - 1; ++d) {
@@ -93,8 +97,7 @@ absl::StatusOr<relax::Expr> FourierTransform(Composer& c, const relax::Expr& x, 
   std::vector<int64_t> with_pair;
   for (int64_t d : perm) with_pair.push_back(d == axis ? bins : shape[d]);
   with_pair.push_back(1);
-  relax::Expr pair = c.Op("concat", {c.Reshape(out_re, with_pair), c.Reshape(out_im, with_pair)},
-                          {{"axis", rank - 1}});
+  relax::Expr pair = c.Op("concat", {c.Reshape(out_re, with_pair), c.Reshape(out_im, with_pair)}, {{"axis", rank - 1}});
   std::vector<int64_t> back = inverse_perm;
   back.push_back(rank - 1);
   relax::Expr out = c.Permute(pair, back);
@@ -155,13 +158,16 @@ Outputs Stft(OnnxContext& ctx, const onnx::NodeProto& node) {
     absl::StatusOr<std::vector<int64_t>> l = ctx.ConstantInts(node, 3, "frame_length");
     if (!l.ok()) return l.status();
     if (l->size() != 1 || (*l)[0] < 1 || (window && (*l)[0] != length)) {
-      return absl::InvalidArgumentError("frame_length must be one positive integer, the window's length when there is one");
+      return absl::InvalidArgumentError(
+          "frame_length must be one positive integer, the window's length when there is one");
     }
     length = (*l)[0];
   }
   if (length == 0) return absl::InvalidArgumentError("STFT needs a window or a frame_length");
   const int64_t batch = (*shape)[0], samples = (*shape)[1], parts = (*shape)[2];
-  if (length > samples) return absl::InvalidArgumentError(absl::StrCat("the frame (", length, ") is longer than the signal (", samples, ")"));
+  if (length > samples)
+    return absl::InvalidArgumentError(
+        absl::StrCat("the frame (", length, ") is longer than the signal (", samples, ")"));
   const int64_t frames = 1 + (samples - length) / (*step)[0];
   std::vector<int64_t> indices;
   for (int64_t f = 0; f < frames; ++f) {
@@ -173,7 +179,8 @@ Outputs Stft(OnnxContext& ctx, const onnx::NodeProto& node) {
   if (window) framed = c.Mul(framed, c.Reshape(*window, {length, 1}));
   const bool onesided = ctx.IntAttr(node, "onesided", 1) != 0;
   if (onesided && parts == 2) return absl::InvalidArgumentError("a onesided STFT takes a real signal");
-  absl::StatusOr<relax::Expr> y = FourierTransform(c, framed, {batch, frames, length, parts}, 2, length, onesided, false);
+  absl::StatusOr<relax::Expr> y =
+      FourierTransform(c, framed, {batch, frames, length, parts}, 2, length, onesided, false);
   if (!y.ok()) return y.status();
   return c.Result(*y);
 }

@@ -12,12 +12,13 @@ namespace onnx_import {
 namespace {
 
 /*! \brief The node's inputs after R and T in groups of n (X, G, then each state). */
-absl::StatusOr<std::vector<std::vector<relax::Expr>>> Groups(OnnxContext& ctx, const onnx::NodeProto& node, int groups) {
+absl::StatusOr<std::vector<std::vector<relax::Expr>>> Groups(OnnxContext& ctx, const onnx::NodeProto& node,
+                                                             int groups) {
   const int n = (node.input_size() - 2) / groups;
   if (n < 1 || node.input_size() != 2 + n * groups || node.output_size() != n * (groups - 1)) {
-    return absl::InvalidArgumentError(absl::StrCat("expects R, T and ", groups, " groups of n tensors, and ", groups - 1,
-                                                   " groups of n outputs; got ", node.input_size(), " inputs and ",
-                                                   node.output_size(), " outputs"));
+    return absl::InvalidArgumentError(absl::StrCat("expects R, T and ", groups, " groups of n tensors, and ",
+                                                   groups - 1, " groups of n outputs; got ", node.input_size(),
+                                                   " inputs and ", node.output_size(), " outputs"));
   }
   std::vector<std::vector<relax::Expr>> out(groups);
   for (int g = 0; g < groups; ++g) {
@@ -31,7 +32,8 @@ absl::StatusOr<std::vector<std::vector<relax::Expr>>> Groups(OnnxContext& ctx, c
 }
 
 /*! \brief R, and T as a float of R's dtype, both 0-d. */
-absl::StatusOr<std::pair<relax::Expr, relax::Expr>> RateAndCount(OnnxContext& ctx, const onnx::NodeProto& node, Composer& c) {
+absl::StatusOr<std::pair<relax::Expr, relax::Expr>> RateAndCount(OnnxContext& ctx, const onnx::NodeProto& node,
+                                                                 Composer& c) {
   absl::StatusOr<relax::Expr> r = ctx.Input(node, 0);
   if (!r.ok()) return r.status();
   absl::StatusOr<relax::Expr> t = ctx.Input(node, 1);
@@ -71,11 +73,13 @@ Outputs Momentum(OnnxContext& ctx, const onnx::NodeProto& node) {
   absl::StatusOr<std::vector<std::vector<relax::Expr>>> in = Groups(ctx, node, 3);
   if (!in.ok()) return in.status();
   const std::string mode = ctx.StringAttr(node, "mode", "standard");
-  if (mode != "standard" && mode != "nesterov") return absl::InvalidArgumentError(absl::StrCat("unknown mode '", mode, "' (standard or nesterov)"));
+  if (mode != "standard" && mode != "nesterov")
+    return absl::InvalidArgumentError(absl::StrCat("unknown mode '", mode, "' (standard or nesterov)"));
   Composer c(ctx, (*in)[0][0]);
   absl::StatusOr<std::pair<relax::Expr, relax::Expr>> rt = RateAndCount(ctx, node, c);
   if (!rt.ok()) return rt.status();
-  const double alpha = ctx.FloatAttr(node, "alpha", 0), beta = ctx.FloatAttr(node, "beta", 0), norm = ctx.FloatAttr(node, "norm_coefficient", 0);
+  const double alpha = ctx.FloatAttr(node, "alpha", 0), beta = ctx.FloatAttr(node, "beta", 0),
+               norm = ctx.FloatAttr(node, "norm_coefficient", 0);
   relax::Expr beta_t = c.Op("where", {c.Op("greater", {rt->second, c.K(0)}), c.K(beta), c.K(1)});
   std::vector<relax::Expr> xs, vs;
   for (size_t i = 0; i < (*in)[0].size(); ++i) {

@@ -32,7 +32,8 @@ Outputs Shape(OnnxContext& ctx, const onnx::NodeProto& node) {
   int64_t rank = static_cast<int64_t>(shape->size());
   auto clamp = [rank](int64_t a) { return std::clamp<int64_t>(a < 0 ? a + rank : a, 0, rank); };
   int64_t start = clamp(ctx.IntAttr(node, "start", 0)), end = clamp(ctx.IntAttr(node, "end", rank));
-  return One(relax::MakeConstant(Int64Tensor(std::vector<int64_t>(shape->begin() + start, shape->begin() + std::max(start, end)))));
+  return One(relax::MakeConstant(
+      Int64Tensor(std::vector<int64_t>(shape->begin() + start, shape->begin() + std::max(start, end)))));
 }
 
 Outputs Size(OnnxContext& ctx, const onnx::NodeProto& node) {
@@ -58,7 +59,8 @@ Outputs ConstantOfShape(OnnxContext& ctx, const onnx::NodeProto& node) {
   }
   if (ctx.IsSymbolicShapeValue(node, 0)) {  // (batch, seq): broadcast when it runs
     relax::StructInfo target = relax::TensorSInfoOfDims(ctx.ShapeValueInput(node, 0)->elements, fill.dtype());
-    return One(ctx.EmitOp("broadcast_to", {relax::MakeConstant(TensorData(fill.dtype(), {}, fill.bytes()))}, {}, {target}));
+    return One(
+        ctx.EmitOp("broadcast_to", {relax::MakeConstant(TensorData(fill.dtype(), {}, fill.bytes()))}, {}, {target}));
   }
   absl::StatusOr<std::vector<int64_t>> shape = ctx.ConstantInts(node, 0, "the shape");
   if (!shape.ok()) return shape.status();
@@ -66,7 +68,8 @@ Outputs ConstantOfShape(OnnxContext& ctx, const onnx::NodeProto& node) {
     if (d < 0) return absl::InvalidArgumentError(absl::StrCat("the shape has a negative dimension ", d));
   }
   if (NumElements(*shape) > kMaxStoredFill) {
-    return One(ctx.EmitOp("broadcast_to", {relax::MakeConstant(TensorData(fill.dtype(), {}, fill.bytes()))}, {{"shape", *shape}}));
+    return One(ctx.EmitOp("broadcast_to", {relax::MakeConstant(TensorData(fill.dtype(), {}, fill.bytes()))},
+                          {{"shape", *shape}}));
   }
   TensorData out(fill.dtype(), *shape);
   for (int64_t i = 0; i < out.NumElements(); ++i) {
@@ -130,7 +133,8 @@ OnnxConverter ChangeRank(bool unsqueeze) {
       std::vector<bool> removed(rank, axes->empty());
       for (int64_t a : *axes) {
         if (a < 0) a += rank;
-        if (a < 0 || a >= rank || !is_one(xs[a])) return absl::InvalidArgumentError("Squeeze axes must name dimensions of size 1");
+        if (a < 0 || a >= rank || !is_one(xs[a]))
+          return absl::InvalidArgumentError("Squeeze axes must name dimensions of size 1");
         removed[a] = true;
       }
       for (int64_t d = 0; d < rank; ++d) {
@@ -146,7 +150,8 @@ Outputs Split(OnnxContext& ctx, const onnx::NodeProto& node) {
   absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
   if (!x.ok()) return x.status();
   const relax::TensorStructInfoNode* t = TensorOf(*x);
-  if (t == nullptr || !t->HasKnownShape()) return absl::UnimplementedError("Split needs an input of known rank and shape");
+  if (t == nullptr || !t->HasKnownShape())
+    return absl::UnimplementedError("Split needs an input of known rank and shape");
   int64_t rank = t->ndim, axis = ctx.IntAttr(node, "axis", 0);
   if (axis < 0) axis += rank;
   if (axis < 0 || axis >= rank) return absl::InvalidArgumentError("axis out of range");
@@ -157,19 +162,24 @@ Outputs Split(OnnxContext& ctx, const onnx::NodeProto& node) {
   const std::vector<tir::PrimExpr> dims = t->Dims();
   const int64_t* static_dim = tir::AsConstInt(dims[axis]);
   if (static_dim == nullptr) {
-    return absl::UnimplementedError(absl::StrCat("Split along axis ", axis, " of an input of symbolic shape ", relax::DimsToString(dims)));
+    return absl::UnimplementedError(
+        absl::StrCat("Split along axis ", axis, " of an input of symbolic shape ", relax::DimsToString(dims)));
   }
   int64_t parts = node.output_size(), dim = *static_dim;
   if (sizes->empty()) {
-    if (dim % parts != 0) return absl::InvalidArgumentError(absl::StrCat("dimension ", dim, " does not split into ", parts));
+    if (dim % parts != 0)
+      return absl::InvalidArgumentError(absl::StrCat("dimension ", dim, " does not split into ", parts));
     sizes->assign(parts, dim / parts);
   }
-  if (static_cast<int64_t>(sizes->size()) != parts) return absl::InvalidArgumentError("split sizes and outputs differ in number");
+  if (static_cast<int64_t>(sizes->size()) != parts)
+    return absl::InvalidArgumentError("split sizes and outputs differ in number");
   std::vector<relax::Expr> outs;
   int64_t begin = 0;
   for (int64_t s : *sizes) {
-    absl::StatusOr<relax::Expr> y = ctx.EmitOp(
-        "strided_slice", {*x}, {{"axes", std::vector<int64_t>{axis}}, {"begin", std::vector<int64_t>{begin}}, {"end", std::vector<int64_t>{begin + s}}});
+    absl::StatusOr<relax::Expr> y = ctx.EmitOp("strided_slice", {*x},
+                                               {{"axes", std::vector<int64_t>{axis}},
+                                                {"begin", std::vector<int64_t>{begin}},
+                                                {"end", std::vector<int64_t>{begin + s}}});
     if (!y.ok()) return y.status();
     outs.push_back(*y);
     begin += s;
@@ -205,8 +215,8 @@ Outputs Expand(OnnxContext& ctx, const onnx::NodeProto& node) {
     } else if ((ca != nullptr && *ca == 1) || relax::DimsEqual(a[d], b[d]) || ca == nullptr || cb == nullptr) {
       out.push_back(b[d]);  // an undecidable pair takes the target's: broadcast_to checks it
     } else {
-      return absl::InvalidArgumentError(absl::StrCat("shapes ", relax::DimsToString(t->Dims()), " and ", relax::DimsToString(b),
-                                                     " do not broadcast"));
+      return absl::InvalidArgumentError(absl::StrCat("shapes ", relax::DimsToString(t->Dims()), " and ",
+                                                     relax::DimsToString(b), " do not broadcast"));
     }
     symbolic = symbolic || tir::AsConstInt(out.back()) == nullptr;
   }
@@ -283,7 +293,8 @@ Outputs OneHot(OnnxContext& ctx, const onnx::NodeProto& node) {
   absl::StatusOr<std::vector<int64_t>> is = StaticShape(*indices, "OneHot's indices");
   if (!is.ok()) return is.status();
   const TensorData* depth_t = ctx.ConstantInput(node, 1);
-  if (depth_t == nullptr || depth_t->NumElements() != 1) return absl::UnimplementedError("depth must be a constant of one value");
+  if (depth_t == nullptr || depth_t->NumElements() != 1)
+    return absl::UnimplementedError("depth must be a constant of one value");
   absl::StatusOr<relax::Expr> values = ctx.Input(node, 2);  // [off, on], a constant or computed
   if (!values.ok()) return values.status();
   absl::StatusOr<std::vector<int64_t>> vs = StaticShape(*values, "OneHot's values");
@@ -313,9 +324,7 @@ Outputs OneHot(OnnxContext& ctx, const onnx::NodeProto& node) {
   absl::StatusOr<relax::Expr> hit = ctx.EmitOp("equal", {*column, relax::MakeConstant(positions)});
   if (!hit.ok()) return hit.status();
   Composer c(ctx, *values);
-  auto element = [&](int64_t k) {
-    return c.Reshape(c.Slice(*values, 0, k, k + 1), {});
-  };
+  auto element = [&](int64_t k) { return c.Reshape(c.Slice(*values, 0, k, k + 1), {}); };
   return c.Result(c.Op("where", {*hit, element(1), element(0)}));
 }
 
@@ -329,7 +338,8 @@ Outputs OneHot(OnnxContext& ctx, const onnx::NodeProto& node) {
 Outputs SymbolicRange(OnnxContext& ctx, const onnx::NodeProto& node) {
   const TensorData* delta_t = ctx.ConstantInput(node, 2);
   const std::optional<ShapeValue> start = ctx.ShapeValueInput(node, 0), limit = ctx.ShapeValueInput(node, 1);
-  if (delta_t == nullptr || delta_t->NumElements() != 1 || !start || !limit || start->elements.size() != 1 || limit->elements.size() != 1) {
+  if (delta_t == nullptr || delta_t->NumElements() != 1 || !start || !limit || start->elements.size() != 1 ||
+      limit->elements.size() != 1) {
     return absl::UnimplementedError("a symbolic start needs a limit that is a size and a constant delta");
   }
   const DataType dtype = delta_t->dtype();
@@ -337,8 +347,10 @@ Outputs SymbolicRange(OnnxContext& ctx, const onnx::NodeProto& node) {
   if (!dtype.is_int() || delta != static_cast<double>(static_cast<int64_t>(delta)) || delta <= 0) {
     return absl::UnimplementedError("a symbolic start needs a positive integer delta");
   }
-  tir::PrimExpr count = relax::ArangeLength(tir::operator-(limit->elements[0], start->elements[0]), 0, static_cast<int64_t>(delta));
-  absl::StatusOr<relax::Expr> offsets = ctx.EmitOp("arange", {}, {{"start", 0.0}, {"step", delta}, {"dtype", dtype}}, {relax::TensorSInfoOfDims({count}, dtype)});
+  tir::PrimExpr count =
+      relax::ArangeLength(tir::operator-(limit->elements[0], start->elements[0]), 0, static_cast<int64_t>(delta));
+  absl::StatusOr<relax::Expr> offsets = ctx.EmitOp("arange", {}, {{"start", 0.0}, {"step", delta}, {"dtype", dtype}},
+                                                   {relax::TensorSInfoOfDims({count}, dtype)});
   if (!offsets.ok()) return offsets.status();
   absl::StatusOr<relax::Expr> first = ctx.SizeAsTensor(start->elements[0]);
   if (!first.ok()) return first.status();
@@ -374,7 +386,8 @@ Outputs Range(OnnxContext& ctx, const onnx::NodeProto& node) {
     if (in[i] == nullptr || in[i]->NumElements() != 1) {
       return absl::UnimplementedError(absl::StrCat(
           i == 1 ? "limit must be a constant scalar or a dimension of an input" : (i == 0 ? "start" : "delta"),
-          i == 1 ? "" : " must be a constant scalar (a symbolic limit or start is supported, a symbolic delta is not)"));
+          i == 1 ? ""
+                 : " must be a constant scalar (a symbolic limit or start is supported, a symbolic delta is not)"));
     }
   }
   const double start = ElementAsDouble(*in[0], 0), delta = ElementAsDouble(*in[2], 0);

@@ -15,16 +15,16 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "support/python_syntax/ast.h"
-#include "support/python_syntax/parser.h"
 #include "frontend/tvmscript.h"
 #include "ir/graph/op.h"
+#include "ir/graph/verifier.h"
 #include "ir/tir/analyzer.h"
 #include "ir/tir/intrinsics.h"
 #include "ir/tir/prim_expr_ops.h"
 #include "ir/tir/shape_expr.h"
 #include "ir/tir/tir_util.h"
-#include "ir/graph/verifier.h"
+#include "support/python_syntax/ast.h"
+#include "support/python_syntax/parser.h"
 #include "support/status_macros.h"
 
 namespace mlc {
@@ -52,8 +52,7 @@ class ErrorReporter {
 
 std::string Describe(const AstPtr& node) {
   switch (node->kind) {
-    case AstKind::kName:
-      return absl::StrCat("'", node->text, "'");
+    case AstKind::kName: return absl::StrCat("'", node->text, "'");
     case AstKind::kAttribute: {
       std::string dotted = DottedName(node);
       return dotted.empty() ? "an attribute" : absl::StrCat("'", dotted, "'");
@@ -62,22 +61,14 @@ std::string Describe(const AstPtr& node) {
       std::string callee = DottedName(node->a);
       return callee.empty() ? "a call" : absl::StrCat("a call of ", callee);
     }
-    case AstKind::kInt:
-      return absl::StrCat("integer ", node->int_value);
-    case AstKind::kFloat:
-      return "a float literal";
-    case AstKind::kString:
-      return absl::StrCat("string \"", node->text, "\"");
-    case AstKind::kTuple:
-      return "a tuple";
-    case AstKind::kList:
-      return "a list";
-    case AstKind::kDict:
-      return "a dict";
-    case AstKind::kSubscript:
-      return "a subscript";
-    default:
-      return "an expression";
+    case AstKind::kInt: return absl::StrCat("integer ", node->int_value);
+    case AstKind::kFloat: return "a float literal";
+    case AstKind::kString: return absl::StrCat("string \"", node->text, "\"");
+    case AstKind::kTuple: return "a tuple";
+    case AstKind::kList: return "a list";
+    case AstKind::kDict: return "a dict";
+    case AstKind::kSubscript: return "a subscript";
+    default: return "an expression";
   }
 }
 
@@ -112,15 +103,18 @@ absl::Status CheckArgs(const ErrorReporter& err, const AstPtr& call, const std::
     bool known = false;
     for (const char* k : keywords) known = known || kw.name == k;
     if (!known) {
-      return err.Error(kw.value, absl::StrCat(what, " has no keyword argument '", kw.name, "'",
-                                              keywords.size() ? absl::StrCat(" (accepted: ", absl::StrJoin(keywords, ", "), ")") : ""));
+      return err.Error(
+          kw.value,
+          absl::StrCat(what, " has no keyword argument '", kw.name, "'",
+                       keywords.size() ? absl::StrCat(" (accepted: ", absl::StrJoin(keywords, ", "), ")") : ""));
     }
   }
   return absl::OkStatus();
 }
 
 absl::StatusOr<DataType> ParseDtype(const ErrorReporter& err, const AstPtr& node) {
-  if (node->kind != AstKind::kString) return err.Error(node, absl::StrCat("found ", Describe(node), ", expected a dtype string such as \"float32\""));
+  if (node->kind != AstKind::kString)
+    return err.Error(node, absl::StrCat("found ", Describe(node), ", expected a dtype string such as \"float32\""));
   absl::StatusOr<DataType> dtype = DataType::Parse(node->text);
   if (!dtype.ok()) return err.Error(node, std::string(dtype.status().message()));
   return dtype;
@@ -203,7 +197,8 @@ class TirConverter {
     params_ = nullptr;
     for (const Handle& h : handles_) {
       if (!h.matched) {
-        return err_.Error(def, absl::StrCat("parameter ", h.name, " is a T.handle but no T.match_buffer(", h.name, ", ...) binds it"));
+        return err_.Error(def, absl::StrCat("parameter ", h.name, " is a T.handle but no T.match_buffer(", h.name,
+                                            ", ...) binds it"));
       }
     }
     if (!root.iter_vars.empty() || root.reads || root.writes || root.init.defined()) {
@@ -260,7 +255,8 @@ class TirConverter {
  public:
   /*! \brief A dict literal of attributes: {"name": literal, ...}. */
   static absl::StatusOr<Attrs> AttrDictOf(const ErrorReporter& err, const AstPtr& node) {
-    if (node->kind != AstKind::kDict) return err.Error(node, absl::StrCat("found ", Describe(node), ", expected a dict of attributes"));
+    if (node->kind != AstKind::kDict)
+      return err.Error(node, absl::StrCat("found ", Describe(node), ", expected a dict of attributes"));
     Attrs attrs;
     for (size_t i = 0; i + 1 < node->elts.size(); i += 2) {
       const AstPtr& key = node->elts[i];
@@ -274,16 +270,11 @@ class TirConverter {
   /*! \brief A literal attribute value: True/False/T.bool(...), ints, floats, strings, lists. */
   static absl::StatusOr<AttrValue> AttrLiteralOf(const ErrorReporter& err, const AstPtr& v) {
     switch (v->kind) {
-      case AstKind::kBool:
-        return AttrValue(v->int_value != 0);
-      case AstKind::kInt:
-        return AttrValue(static_cast<int64_t>(v->int_value));
-      case AstKind::kFloat:
-        return AttrValue(v->float_value);
-      case AstKind::kString:
-        return AttrValue(v->text);
-      case AstKind::kNone:
-        return AttrValue();
+      case AstKind::kBool: return AttrValue(v->int_value != 0);
+      case AstKind::kInt: return AttrValue(static_cast<int64_t>(v->int_value));
+      case AstKind::kFloat: return AttrValue(v->float_value);
+      case AstKind::kString: return AttrValue(v->text);
+      case AstKind::kNone: return AttrValue();
       case AstKind::kUnaryOp:
         if (v->text == "-" && v->a->kind == AstKind::kInt) return AttrValue(static_cast<int64_t>(-v->a->int_value));
         if (v->text == "-" && v->a->kind == AstKind::kFloat) return AttrValue(-v->a->float_value);
@@ -326,8 +317,7 @@ class TirConverter {
         if (AsIntLiteral(v, &value, &dtype)) return AttrValue(value);
         break;
       }
-      default:
-        break;
+      default: break;
     }
     return err.Error(v, absl::StrCat("found ", Describe(v), ", expected a literal attribute value"));
   }
@@ -351,9 +341,10 @@ class TirConverter {
         // A symbolic extent: an integer expression of variables declared with `n = T.int64()`.
         absl::StatusOr<PrimExpr> e = Expr(d);
         if (!e.ok() || !tir::IsShapeExpr(*e)) {
-          return err_.Error(d, absl::StrCat("found ", Describe(d), ", expected an extent: a constant, or an integer expression of ",
-                                            "shape variables declared with `n = T.int64()`",
-                                            e.ok() ? "" : absl::StrCat(" (", e.status().message(), ")")));
+          return err_.Error(
+              d, absl::StrCat("found ", Describe(d), ", expected an extent: a constant, or an integer expression of ",
+                              "shape variables declared with `n = T.int64()`",
+                              e.ok() ? "" : absl::StrCat(" (", e.status().message(), ")")));
         }
         shape.push_back(*e);
         continue;
@@ -381,7 +372,8 @@ class TirConverter {
         shape_node = index;
       }
     } else {
-      return err_.Error(ann, absl::StrCat("found ", Describe(ann), ", expected a T.Buffer((shape), \"dtype\") annotation"));
+      return err_.Error(ann,
+                        absl::StrCat("found ", Describe(ann), ", expected a T.Buffer((shape), \"dtype\") annotation"));
     }
     MLC_ASSIGN_OR_RETURN(shape, ParseShape(shape_node));
     DataType dtype = DataType::Float32();
@@ -422,25 +414,20 @@ class TirConverter {
   absl::StatusOr<Stmt> Statement(const AstPtr& s) {
     switch (s->kind) {
       case AstKind::kPass:
-      case AstKind::kImport:
-        return Stmt();
-      case AstKind::kExprStmt:
-        return ExprStatement(s);
-      case AstKind::kAssign:
-        return Assign(s);
+      case AstKind::kImport: return Stmt();
+      case AstKind::kExprStmt: return ExprStatement(s);
+      case AstKind::kAssign: return Assign(s);
       case AstKind::kAugAssign: {
-        if (s->a->kind != AstKind::kSubscript) return err_.Error(s, "augmented assignment needs a buffer element target");
+        if (s->a->kind != AstKind::kSubscript)
+          return err_.Error(s, "augmented assignment needs a buffer element target");
         MLC_ASSIGN_OR_RETURN(load, Expr(s->a));
         MLC_ASSIGN_OR_RETURN(rhs, Expr(s->b));
         MLC_ASSIGN_OR_RETURN(value, Binary(s, s->text, load, rhs));
         return StoreTo(s->a, value);
       }
-      case AstKind::kAnnAssign:
-        return err_.Error(s, "annotated assignment is not supported in a T.prim_func");
-      case AstKind::kFor:
-        return For(s);
-      case AstKind::kWith:
-        return With(s);
+      case AstKind::kAnnAssign: return err_.Error(s, "annotated assignment is not supported in a T.prim_func");
+      case AstKind::kFor: return For(s);
+      case AstKind::kWith: return With(s);
       case AstKind::kIf: {
         MLC_ASSIGN_OR_RETURN(cond, Expr(s->a));
         MLC_ASSIGN_OR_RETURN(then_case, Statements(s->body));
@@ -451,13 +438,10 @@ class TirConverter {
         }
         return Stmt(new tir::IfThenElseNode(cond, then_case, else_case));
       }
-      case AstKind::kReturn:
-        return err_.Error(s, "a T.prim_func returns through its output buffers, not `return`");
+      case AstKind::kReturn: return err_.Error(s, "a T.prim_func returns through its output buffers, not `return`");
       case AstKind::kFunctionDef:
-      case AstKind::kClassDef:
-        return err_.Error(s, "nested definitions are not supported");
-      default:
-        return err_.Error(s, "unsupported statement in a T.prim_func");
+      case AstKind::kClassDef: return err_.Error(s, "nested definitions are not supported");
+      default: return err_.Error(s, "unsupported statement in a T.prim_func");
     }
   }
 
@@ -471,7 +455,8 @@ class TirConverter {
       if (frame == nullptr || frames_.size() < 2) return err_.Error(e, absl::StrCat("T.", name, " outside a block"));
       std::vector<tir::BufferRegion> regions;
       std::vector<AstPtr> args = e->elts;
-      if (args.size() == 1 && (args[0]->kind == AstKind::kList || args[0]->kind == AstKind::kTuple)) args = args[0]->elts;
+      if (args.size() == 1 && (args[0]->kind == AstKind::kList || args[0]->kind == AstKind::kTuple))
+        args = args[0]->elts;
       for (const AstPtr& a : args) {
         MLC_ASSIGN_OR_RETURN(region, Region(a));
         regions.push_back(region);
@@ -499,13 +484,15 @@ class TirConverter {
       return Stmt(new tir::EvaluateNode(v));
     }
     if (name == "func_attr") return err_.Error(e, "T.func_attr must be at the top of the function body");
-    return err_.Error(e, absl::StrCat("found ", Describe(e), ", expected a statement (T.reads, T.writes, T.where, "
+    return err_.Error(e, absl::StrCat("found ", Describe(e),
+                                      ", expected a statement (T.reads, T.writes, T.where, "
                                       "T.evaluate, a buffer store, a loop or a block)"));
   }
 
   absl::StatusOr<tir::BufferRegion> Region(const AstPtr& node) {
     if (node->kind != AstKind::kSubscript || node->a->kind != AstKind::kName) {
-      return err_.Error(node, absl::StrCat("found ", Describe(node), ", expected a buffer region such as A[vi, 0:128]"));
+      return err_.Error(node,
+                        absl::StrCat("found ", Describe(node), ", expected a buffer region such as A[vi, 0:128]"));
     }
     MLC_ASSIGN_OR_RETURN(buffer, BufferNamed(node->a));
     std::vector<AstPtr> indices = node->b->kind == AstKind::kTuple ? node->b->elts : std::vector<AstPtr>{node->b};
@@ -551,8 +538,8 @@ class TirConverter {
     MLC_ASSIGN_OR_RETURN(buffer, BufferNamed(target->a));
     MLC_ASSIGN_OR_RETURN(indices, Indices(target->b));
     if (indices.size() != buffer->shape.size()) {
-      return err_.Error(target, absl::StrCat("store to ", buffer->name, " with ", indices.size(), " indices, but it has ",
-                                             buffer->shape.size(), " dimensions"));
+      return err_.Error(target, absl::StrCat("store to ", buffer->name, " with ", indices.size(),
+                                             " indices, but it has ", buffer->shape.size(), " dimensions"));
     }
     if (value->dtype != buffer->dtype) {
       if (value.as<tir::IntImmNode>() || value.as<tir::FloatImmNode>()) {
@@ -584,7 +571,8 @@ class TirConverter {
     }
     if (target->kind == AstKind::kName && (callee == "int64" || callee == "int32") && value->elts.empty()) {
       // `n = T.int64()`: a shape variable, bound from the buffers the function is called with.
-      Define(target->text, Binding{nullptr, tir::MakeVar(target->text, callee == "int64" ? DataType::Int64() : DataType::Int32())});
+      Define(target->text,
+             Binding{nullptr, tir::MakeVar(target->text, callee == "int64" ? DataType::Int64() : DataType::Int32())});
       return Stmt();
     }
     if (target->kind == AstKind::kName && callee == "match_buffer") return MatchBuffer(target->text, value);
@@ -603,7 +591,9 @@ class TirConverter {
       if (handle->kind == AstKind::kName && candidate.name == handle->text) h = &candidate;
     }
     if (h == nullptr || params_ == nullptr || frames_.size() != 1) {
-      return err_.Error(call, absl::StrCat("T.match_buffer binds a T.handle parameter at the top of the function; found ", Describe(handle)));
+      return err_.Error(call,
+                        absl::StrCat("T.match_buffer binds a T.handle parameter at the top of the function; found ",
+                                     Describe(handle)));
     }
     if (h->matched) return err_.Error(call, absl::StrCat("parameter ", h->name, " is matched twice"));
     MLC_ASSIGN_OR_RETURN(shape, ParseShape(call->elts[1]));
@@ -625,17 +615,20 @@ class TirConverter {
     if (frames_.size() < 2) return err_.Error(s, "T.axis.remap outside a block");
     const AstPtr& call = s->b;
     MLC_RETURN_IF_ERROR(CheckArgs(err_, call, "T.axis.remap", 2, 2));
-    if (call->elts[0]->kind != AstKind::kString) return err_.Error(call->elts[0], "expected a kinds string such as \"SSR\"");
+    if (call->elts[0]->kind != AstKind::kString)
+      return err_.Error(call->elts[0], "expected a kinds string such as \"SSR\"");
     const std::string& kinds = call->elts[0]->text;
     const AstPtr& values = call->elts[1];
-    if (values->kind != AstKind::kList && values->kind != AstKind::kTuple) return err_.Error(values, "expected a list of loop variables");
+    if (values->kind != AstKind::kList && values->kind != AstKind::kTuple)
+      return err_.Error(values, "expected a list of loop variables");
     std::vector<AstPtr> targets = s->a->kind == AstKind::kTuple ? s->a->elts : std::vector<AstPtr>{s->a};
     if (targets.size() != kinds.size() || values->elts.size() != kinds.size()) {
       return err_.Error(call, absl::StrCat("T.axis.remap(\"", kinds, "\") binds ", kinds.size(), " variables, but ",
                                            targets.size(), " names and ", values->elts.size(), " values are given"));
     }
     for (size_t i = 0; i < kinds.size(); ++i) {
-      if (kinds[i] != 'S' && kinds[i] != 'R') return err_.Error(call->elts[0], "kinds must be 'S' (spatial) or 'R' (reduce)");
+      if (kinds[i] != 'S' && kinds[i] != 'R')
+        return err_.Error(call->elts[0], "kinds must be 'S' (spatial) or 'R' (reduce)");
       if (targets[i]->kind != AstKind::kName) return err_.Error(targets[i], "expected a variable name");
       MLC_ASSIGN_OR_RETURN(value, Expr(values->elts[i]));
       auto range = loop_ranges_.find(value.get());
@@ -643,7 +636,8 @@ class TirConverter {
         return err_.Error(values->elts[i], "T.axis.remap binds loop variables; this is not a loop variable");
       }
       tir::Var var = tir::MakeVar(targets[i]->text, value->dtype);
-      frame->iter_vars.push_back({var, range->second, kinds[i] == 'S' ? tir::IterKind::kSpatial : tir::IterKind::kReduce});
+      frame->iter_vars.push_back(
+          {var, range->second, kinds[i] == 'S' ? tir::IterKind::kSpatial : tir::IterKind::kReduce});
       frame->iter_values.push_back(value);
       Define(targets[i]->text, Binding{nullptr, var});
     }
@@ -686,7 +680,8 @@ class TirConverter {
 
   absl::StatusOr<Stmt> For(const AstPtr& s) {
     const AstPtr& iter = s->a;
-    if (iter->kind != AstKind::kCall) return err_.Error(iter, "expected T.grid(...), range(...), T.serial/parallel/vectorized/unroll(...)");
+    if (iter->kind != AstKind::kCall)
+      return err_.Error(iter, "expected T.grid(...), range(...), T.serial/parallel/vectorized/unroll(...)");
     std::string name = DottedName(iter->a);
     std::string tname = TirName(iter->a);
     std::vector<std::pair<PrimExpr, PrimExpr>> ranges;  // (min, extent)
@@ -698,7 +693,8 @@ class TirConverter {
         MLC_ASSIGN_OR_RETURN(extent, Expr(e));
         ranges.push_back({tir::Const(extent->dtype, 0), extent});
       }
-    } else if (name == "range" || tname == "serial" || tname == "parallel" || tname == "vectorized" || tname == "unroll") {
+    } else if (name == "range" || tname == "serial" || tname == "parallel" || tname == "vectorized" ||
+               tname == "unroll") {
       if (tname == "parallel") kind = tir::ForKind::kParallel;
       if (tname == "vectorized") kind = tir::ForKind::kVectorized;
       if (tname == "unroll") kind = tir::ForKind::kUnrolled;
@@ -717,14 +713,17 @@ class TirConverter {
         ranges.push_back({lo, tir::operator-(hi, lo)});
       }
     } else {
-      return err_.Error(iter, absl::StrCat("found ", Describe(iter), ", expected T.grid(...), range(...) or T.serial/"
+      return err_.Error(iter, absl::StrCat("found ", Describe(iter),
+                                           ", expected T.grid(...), range(...) or T.serial/"
                                            "parallel/vectorized/unroll(...)"));
     }
     if (s->elts.size() != ranges.size()) {
-      return err_.Error(s, absl::StrCat("the loop names ", s->elts.size(), " variables for ", ranges.size(), " ranges"));
+      return err_.Error(s,
+                        absl::StrCat("the loop names ", s->elts.size(), " variables for ", ranges.size(), " ranges"));
     }
     for (const auto& [min, extent] : ranges) {
-      if (!min->dtype.is_integer() || !extent->dtype.is_integer()) return err_.Error(iter, "loop bounds must be integers");
+      if (!min->dtype.is_integer() || !extent->dtype.is_integer())
+        return err_.Error(iter, "loop bounds must be integers");
     }
     PushScope();
     std::vector<tir::Var> vars;
@@ -756,7 +755,8 @@ class TirConverter {
       frame->init = init;
       return Stmt();
     }
-    if (name != "block") return err_.Error(ctx, absl::StrCat("found ", Describe(ctx), ", expected T.block(...) or T.init()"));
+    if (name != "block")
+      return err_.Error(ctx, absl::StrCat("found ", Describe(ctx), ", expected T.block(...) or T.init()"));
     MLC_RETURN_IF_ERROR(CheckArgs(err_, ctx, "T.block", 0, 1, {"no_realize"}));
     std::string block_name;
     if (!ctx->elts.empty()) {
@@ -827,14 +827,13 @@ class TirConverter {
       case AstKind::kInt:
         if (node->int_value > INT32_MAX || node->int_value < INT32_MIN) return tir::I64(node->int_value);
         return tir::I32(node->int_value);
-      case AstKind::kFloat:
-        return tir::F32(node->float_value);
-      case AstKind::kBool:
-        return IntImm(DataType::Bool(), node->int_value);
+      case AstKind::kFloat: return tir::F32(node->float_value);
+      case AstKind::kBool: return IntImm(DataType::Bool(), node->int_value);
       case AstKind::kName: {
         const Binding* b = Lookup(node->text);
         if (b == nullptr) return err_.Error(node, absl::StrCat("undefined variable '", node->text, "'"));
-        if (!b->var.defined()) return err_.Error(node, absl::StrCat("buffer '", node->text, "' used as a value; index it"));
+        if (!b->var.defined())
+          return err_.Error(node, absl::StrCat("buffer '", node->text, "' used as a value; index it"));
         return PrimExpr(b->var);
       }
       case AstKind::kSubscript: {
@@ -860,10 +859,8 @@ class TirConverter {
         if (node->text == "not") return tir::operator!(a);
         return a;
       }
-      case AstKind::kCall:
-        return Call(node);
-      default:
-        return err_.Error(node, absl::StrCat("found ", Describe(node), ", expected a scalar expression"));
+      case AstKind::kCall: return Call(node);
+      default: return err_.Error(node, absl::StrCat("found ", Describe(node), ", expected a scalar expression"));
     }
   }
 
@@ -871,7 +868,8 @@ class TirConverter {
   absl::StatusOr<PrimExpr> Call(const AstPtr& node) {
     std::string name = TirName(node->a);
     if (name.empty()) {
-      return err_.Error(node, absl::StrCat("found ", Describe(node), ", expected a T.* function (T.max, T.exp, T.float32, ...)"));
+      return err_.Error(
+          node, absl::StrCat("found ", Describe(node), ", expected a T.* function (T.max, T.exp, T.float32, ...)"));
     }
     // Typed literals and casts: T.float32(0), T.int64(1), T.bool(True).
     absl::StatusOr<DataType> typed = DataType::Parse(name);
@@ -933,7 +931,8 @@ class TirConverter {
     }
     std::string intrinsic = name == "abs" ? "fabs" : name;
     if (const tir::IntrinsicInfo* info = tir::LookupIntrinsic(intrinsic)) {
-      if (info->num_args >= 0) MLC_RETURN_IF_ERROR(CheckArgs(err_, node, absl::StrCat("T.", name), info->num_args, info->num_args));
+      if (info->num_args >= 0)
+        MLC_RETURN_IF_ERROR(CheckArgs(err_, node, absl::StrCat("T.", name), info->num_args, info->num_args));
       std::vector<PrimExpr> args;
       for (const AstPtr& a : node->elts) {
         MLC_ASSIGN_OR_RETURN(e, Expr(a));
@@ -971,7 +970,8 @@ class RelaxConverter {
  public:
   RelaxConverter(const ErrorReporter& err, const IRModule& mod, const std::set<std::string>& function_names,
                  const std::set<std::string>& prim_func_names, const std::string& class_name,
-                 const std::optional<std::vector<TensorData>>& constants, std::map<int64_t, relax::Expr>* constant_cache)
+                 const std::optional<std::vector<TensorData>>& constants,
+                 std::map<int64_t, relax::Expr>* constant_cache)
       : err_(err),
         mod_(mod),
         function_names_(function_names),
@@ -985,7 +985,8 @@ class RelaxConverter {
   absl::StatusOr<relax::Function> Declare(const AstPtr& def) {
     MLC_ASSIGN_OR_RETURN(params, Params(def));
     if (def->a == nullptr || def->a->kind == AstKind::kNone) {
-      return err_.Error(def, absl::StrCat("function ", def->text, " calls itself (directly or through others) and needs a return annotation"));
+      return err_.Error(def, absl::StrCat("function ", def->text,
+                                          " calls itself (directly or through others) and needs a return annotation"));
     }
     defining_shape_vars_ = true;
     MLC_ASSIGN_OR_RETURN(ret, ParseStructInfo(err_, def->a));
@@ -1011,8 +1012,9 @@ class RelaxConverter {
     defining_shape_vars_ = true;
     for (const Param& p : def->params) {
       if (p.annotation == nullptr) {
-        return absl::InvalidArgumentError(absl::StrCat(err_.filename(), ":", p.line, ":", p.col, ": parameter ", p.name,
-                                                       " needs a struct info annotation such as R.Tensor((1, 784), \"float32\")"));
+        return absl::InvalidArgumentError(
+            absl::StrCat(err_.filename(), ":", p.line, ":", p.col, ": parameter ", p.name,
+                         " needs a struct info annotation such as R.Tensor((1, 784), \"float32\")"));
       }
       MLC_ASSIGN_OR_RETURN(sinfo, ParseStructInfo(err_, p.annotation));
       relax::Var v = relax::MakeVar(p.name, sinfo);
@@ -1034,8 +1036,7 @@ class RelaxConverter {
       if (result.defined()) return err_.Error(s, "statement after `return`");
       switch (s->kind) {
         case AstKind::kPass:
-        case AstKind::kImport:
-          break;
+        case AstKind::kImport: break;
         case AstKind::kExprStmt: {
           const AstPtr& e = s->a;
           if (e->kind == AstKind::kString) break;
@@ -1070,9 +1071,7 @@ class RelaxConverter {
         case AstKind::kWith:
           MLC_RETURN_IF_ERROR(DataflowBlock(s, std::vector<AstPtr>(body.begin() + i + 1, body.end())));
           break;
-        case AstKind::kIf:
-          MLC_RETURN_IF_ERROR(IfBinding(s));
-          break;
+        case AstKind::kIf: MLC_RETURN_IF_ERROR(IfBinding(s)); break;
         case AstKind::kReturn: {
           if (s->a == nullptr) return err_.Error(s, "a graph function must return a value");
           MLC_ASSIGN_OR_RETURN(value, Expr(s->a));
@@ -1081,7 +1080,8 @@ class RelaxConverter {
           break;
         }
         default:
-          return err_.Error(s, "unsupported statement in an R.function (expected bindings, R.dataflow() blocks and return)");
+          return err_.Error(
+              s, "unsupported statement in an R.function (expected bindings, R.dataflow() blocks and return)");
       }
     }
     if (!result.defined()) return err_.Error(def, absl::StrCat("function ", def->text, " has no return statement"));
@@ -1155,7 +1155,8 @@ class RelaxConverter {
       std::vector<StructInfo> fields;
       if (is_call) {
         std::vector<AstPtr> items = node->elts;
-        if (items.size() == 1 && (items[0]->kind == AstKind::kList || items[0]->kind == AstKind::kTuple)) items = items[0]->elts;
+        if (items.size() == 1 && (items[0]->kind == AstKind::kList || items[0]->kind == AstKind::kTuple))
+          items = items[0]->elts;
         for (const AstPtr& f : items) {
           MLC_ASSIGN_OR_RETURN(s, ParseStructInfo(err, f));
           fields.push_back(s);
@@ -1182,7 +1183,8 @@ class RelaxConverter {
       MLC_ASSIGN_OR_RETURN(dt, ParseDtype(err, *d));
       return relax::PrimSInfo(dt);
     }
-    return err.Error(node, absl::StrCat("found ", Describe(node), ", expected struct info such as R.Tensor((1, 784), "
+    return err.Error(node, absl::StrCat("found ", Describe(node),
+                                        ", expected struct info such as R.Tensor((1, 784), "
                                         "dtype=\"float32\"), R.Tuple(...), R.Shape([...]) or R.Object"));
   }
 
@@ -1219,14 +1221,14 @@ class RelaxConverter {
     std::set<std::string> bound_here;
     for (const AstPtr& st : s->body) {
       switch (st->kind) {
-        case AstKind::kPass:
-          break;
+        case AstKind::kPass: break;
         case AstKind::kExprStmt:
           if (st->a->kind == AstKind::kString) break;
           if (st->a->kind == AstKind::kCall && RelaxName(st->a->a) == "output") {
             for (const AstPtr& o : st->a->elts) {
               if (!bound_here.count(o->text)) {
-                return err_.Error(o, absl::StrCat("R.output(", o->text, "): ", o->text, " is not bound in this dataflow block"));
+                return err_.Error(
+                    o, absl::StrCat("R.output(", o->text, "): ", o->text, " is not bound in this dataflow block"));
               }
             }
             break;
@@ -1241,8 +1243,7 @@ class RelaxConverter {
           bound_here.insert(name);
           break;
         }
-        default:
-          return err_.Error(st, "only bindings and R.output are allowed inside R.dataflow()");
+        default: return err_.Error(st, "only bindings and R.output are allowed inside R.dataflow()");
       }
     }
     if (!saw_output && !s->body.empty() && outputs.empty()) {
@@ -1253,7 +1254,8 @@ class RelaxConverter {
   }
 
   absl::Status Binding(const AstPtr& s, bool dataflow, std::vector<relax::VarBinding>* out) {
-    if (s->a->kind != AstKind::kName) return err_.Error(s->a, "binding targets must be names (tuple unpacking is not supported)");
+    if (s->a->kind != AstKind::kName)
+      return err_.Error(s->a, "binding targets must be names (tuple unpacking is not supported)");
     if (s->b == nullptr) return err_.Error(s, "an annotated binding needs a value");
     const std::string& name = s->a->text;
     MLC_ASSIGN_OR_RETURN(value, Expr(s->b));
@@ -1284,22 +1286,25 @@ class RelaxConverter {
   /*! \brief `if cond:` / `else:`, each branch one binding of the same name (TVMScript's form of
    *         a graph-level if): `y = then_value` and `y = else_value` bind y to relax::If. */
   absl::Status IfBinding(const AstPtr& s) {
-    auto branch_binding = [&](const std::vector<AstPtr>& stmts, const AstPtr& at, const char* which) -> absl::StatusOr<AstPtr> {
+    auto branch_binding = [&](const std::vector<AstPtr>& stmts, const AstPtr& at,
+                              const char* which) -> absl::StatusOr<AstPtr> {
       if (stmts.size() != 1 || (stmts[0]->kind != AstKind::kAssign && stmts[0]->kind != AstKind::kAnnAssign) ||
           stmts[0]->a->kind != AstKind::kName || stmts[0]->b == nullptr) {
-        return err_.Error(stmts.empty() ? at : stmts[0],
-                          absl::StrCat("the ", which, " branch of an if in an R.function must be one binding `name = value` ",
-                                       "(call a function for more)"));
+        return err_.Error(
+            stmts.empty() ? at : stmts[0],
+            absl::StrCat("the ", which, " branch of an if in an R.function must be one binding `name = value` ",
+                         "(call a function for more)"));
       }
       return stmts[0];
     };
-    if (s->orelse.empty()) return err_.Error(s, "an if in an R.function needs an else branch binding the same variable");
+    if (s->orelse.empty())
+      return err_.Error(s, "an if in an R.function needs an else branch binding the same variable");
     MLC_ASSIGN_OR_RETURN(then_binding, branch_binding(s->body, s, "true"));
     MLC_ASSIGN_OR_RETURN(else_binding, branch_binding(s->orelse, s, "false"));
     const std::string& name = then_binding->a->text;
     if (else_binding->a->text != name) {
-      return err_.Error(else_binding->a, absl::StrCat("both branches of an if must bind the same variable: ", name, " and ",
-                                                      else_binding->a->text));
+      return err_.Error(else_binding->a, absl::StrCat("both branches of an if must bind the same variable: ", name,
+                                                      " and ", else_binding->a->text));
     }
     MLC_ASSIGN_OR_RETURN(cond, Expr(s->a));
     MLC_ASSIGN_OR_RETURN(then_value, Expr(then_binding->b));
@@ -1364,12 +1369,9 @@ class RelaxConverter {
         }
         return relax::MakeTuple(fields);
       }
-      case AstKind::kSubscript:
-        return Subscript(node);
-      case AstKind::kCall:
-        return Call(node);
-      default:
-        return err_.Error(node, absl::StrCat("found ", Describe(node), ", expected a graph-level expression"));
+      case AstKind::kSubscript: return Subscript(node);
+      case AstKind::kCall: return Call(node);
+      default: return err_.Error(node, absl::StrCat("found ", Describe(node), ", expected a graph-level expression"));
     }
   }
 
@@ -1380,14 +1382,16 @@ class RelaxConverter {
         (inner->a->text == "metadata" || inner->a->text == "meta")) {
       std::string key = inner->b->kind == AstKind::kString ? inner->b->text : DottedName(inner->b);
       if (key != "relax.expr.Constant" && key != "relay.Constant") {
-        return err_.Error(inner->b, absl::StrCat("unknown metadata section '", key, "' (expected \"relax.expr.Constant\")"));
+        return err_.Error(inner->b,
+                          absl::StrCat("unknown metadata section '", key, "' (expected \"relax.expr.Constant\")"));
       }
       if (node->b->kind != AstKind::kInt) return err_.Error(node->b, "the metadata index must be an integer");
       int64_t index = node->b->int_value;
       if (!constants_) {
-        return err_.Error(node, absl::StrCat("metadata[\"relax.expr.Constant\"][", index, "] is referenced but the module ",
-                                             "has no metadata section; print it with --show_meta, or pass the constants ",
-                                             "with --metadata"));
+        return err_.Error(node,
+                          absl::StrCat("metadata[\"relax.expr.Constant\"][", index, "] is referenced but the module ",
+                                       "has no metadata section; print it with --show_meta, or pass the constants ",
+                                       "with --metadata"));
       }
       if (index < 0 || index >= static_cast<int64_t>(constants_->size())) {
         return err_.Error(node->b, absl::StrCat("metadata index ", index, " is out of range: the metadata holds ",
@@ -1418,12 +1422,14 @@ class RelaxConverter {
         MLC_ASSIGN_OR_RETURN(e, Expr(a));
         args.push_back(e);
       }
-      if (!node->keywords.empty()) return err_.Error(node->keywords[0].value, "graph functions take no keyword arguments");
+      if (!node->keywords.empty())
+        return err_.Error(node->keywords[0].value, "graph functions take no keyword arguments");
       return Normalize(node, relax::MakeCall(relax::MakeGlobalVar(global), args));
     }
     std::string name = RelaxName(node->a);
     if (name.empty()) {
-      return err_.Error(node->a, absl::StrCat("found ", Describe(node), ", expected an R.* operator or a function of the module"));
+      return err_.Error(
+          node->a, absl::StrCat("found ", Describe(node), ", expected an R.* operator or a function of the module"));
     }
     if (name == "call_tir" || name == "call_dps_packed" || name == "call_pure_packed") return CallDps(node, name);
     if (name == "call_packed") return CallPacked(node);
@@ -1450,7 +1456,8 @@ class RelaxConverter {
     size_t num_inputs = info.num_inputs >= 0 ? static_cast<size_t>(info.num_inputs) : node->elts.size();
     for (size_t i = 0; i < node->elts.size(); ++i) {
       if (i < num_inputs) {
-        if (name == "alloc_tensor" && i == 0 && (node->elts[0]->kind == AstKind::kTuple || node->elts[0]->kind == AstKind::kList)) {
+        if (name == "alloc_tensor" && i == 0 &&
+            (node->elts[0]->kind == AstKind::kTuple || node->elts[0]->kind == AstKind::kList)) {
           MLC_ASSIGN_OR_RETURN(values, DimList(err_, node->elts[0]));
           args.push_back(relax::MakeShapeExpr(values));
           continue;
@@ -1460,9 +1467,9 @@ class RelaxConverter {
       } else {
         size_t attr_index = i - num_inputs;
         if (attr_index >= info.attrs.size()) {
-          return err_.Error(node->elts[i], absl::StrCat("R.", name, " takes ", num_inputs, " arguments",
-                                                        info.attrs.empty() ? "" : " and attributes", ", got ",
-                                                        node->elts.size()));
+          return err_.Error(node->elts[i],
+                            absl::StrCat("R.", name, " takes ", num_inputs, " arguments",
+                                         info.attrs.empty() ? "" : " and attributes", ", got ", node->elts.size()));
         }
         MLC_ASSIGN_OR_RETURN(v, OpAttr(info, info.attrs[attr_index], node->elts[i]));
         attrs[info.attrs[attr_index].name] = v;
@@ -1482,8 +1489,10 @@ class RelaxConverter {
       if (spec == nullptr) {
         std::vector<std::string> known;
         for (const relax::OpAttrSpec& s : info.attrs) known.push_back(s.name);
-        return err_.Error(kw.value, absl::StrCat("R.", name, " has no attribute '", kw.name, "'",
-                                                 known.empty() ? "" : absl::StrCat(" (attributes: ", absl::StrJoin(known, ", "), ")")));
+        return err_.Error(
+            kw.value,
+            absl::StrCat("R.", name, " has no attribute '", kw.name, "'",
+                         known.empty() ? "" : absl::StrCat(" (attributes: ", absl::StrJoin(known, ", "), ")")));
       }
       MLC_ASSIGN_OR_RETURN(v, OpAttr(info, *spec, kw.value));
       attrs[kw.name] = v;
@@ -1528,12 +1537,14 @@ class RelaxConverter {
   }
 
   absl::StatusOr<std::vector<int64_t>> IntList(const AstPtr& node) {
-    if (node->kind != AstKind::kTuple && node->kind != AstKind::kList) return err_.Error(node, "expected a list of integers");
+    if (node->kind != AstKind::kTuple && node->kind != AstKind::kList)
+      return err_.Error(node, "expected a list of integers");
     std::vector<int64_t> values;
     for (const AstPtr& d : node->elts) {
       int64_t v;
       DataType ignored;
-      if (!AsIntLiteral(d, &v, &ignored)) return err_.Error(d, absl::StrCat("found ", Describe(d), ", expected an integer"));
+      if (!AsIntLiteral(d, &v, &ignored))
+        return err_.Error(d, absl::StrCat("found ", Describe(d), ", expected an integer"));
       values.push_back(v);
     }
     return values;
@@ -1563,9 +1574,12 @@ class RelaxConverter {
     void* p = data.mutable_data();
     switch (dtype.code()) {
       case DataType::kFloat:
-        if (dtype.bits() == 32) *static_cast<float*>(p) = static_cast<float>(value);
-        else if (dtype.bits() == 64) *static_cast<double*>(p) = value;
-        else return err_.Error(node, "R.const supports float32/float64, int8..int64 and bool");
+        if (dtype.bits() == 32)
+          *static_cast<float*>(p) = static_cast<float>(value);
+        else if (dtype.bits() == 64)
+          *static_cast<double*>(p) = value;
+        else
+          return err_.Error(node, "R.const supports float32/float64, int8..int64 and bool");
         break;
       case DataType::kInt:
       case DataType::kUInt:
@@ -1574,8 +1588,7 @@ class RelaxConverter {
         std::memcpy(p, &iv, dtype.bytes());
         break;
       }
-      default:
-        return err_.Error(node, "R.const supports float32/float64, int8..int64 and bool");
+      default: return err_.Error(node, "R.const supports float32/float64, int8..int64 and bool");
     }
     return relax::MakeConstant(data);
   }
@@ -1600,10 +1613,13 @@ class RelaxConverter {
     } else {
       std::string global = GlobalName(callee_node);
       if (global.empty() || !prim_func_names_.count(global)) {
-        return err_.Error(callee_node, absl::StrCat("found ", Describe(callee_node), ", expected a T.prim_func of the module ",
-                                                    "or a runtime function name string"));
+        return err_.Error(callee_node,
+                          absl::StrCat("found ", Describe(callee_node), ", expected a T.prim_func of the module ",
+                                       "or a runtime function name string"));
       }
-      if (packed) return err_.Error(callee_node, "R.call_dps_packed calls runtime functions by name; use R.call_tir for PrimFuncs");
+      if (packed)
+        return err_.Error(callee_node,
+                          "R.call_dps_packed calls runtime functions by name; use R.call_tir for PrimFuncs");
       callee = relax::MakeGlobalVar(global);
     }
     relax::Expr args;
@@ -1625,8 +1641,8 @@ class RelaxConverter {
     const AstPtr* out_node = FindKeyword(node, "out_sinfo");
     if (out_node == nullptr && node->elts.size() == 3) {
       const AstPtr& third = node->elts[2];
-      const bool sinfo = third->kind == AstKind::kCall ||
-                         (third->kind == AstKind::kList && !third->elts.empty() && third->elts[0]->kind == AstKind::kCall);
+      const bool sinfo = third->kind == AstKind::kCall || (third->kind == AstKind::kList && !third->elts.empty() &&
+                                                           third->elts[0]->kind == AstKind::kCall);
       if (sinfo) out_node = &node->elts[2];
     }
     if (out_node != nullptr) {
@@ -1656,7 +1672,9 @@ class RelaxConverter {
     if (name == "call_pure_packed" && !packed) {
       return err_.Error(callee_node, "R.call_pure_packed calls runtime functions by name");
     }
-    relax::Op op = relax::GetOpOrDie(name == "call_pure_packed" ? "call_pure_packed" : packed ? "call_dps_packed" : "call_tir");
+    relax::Op op = relax::GetOpOrDie(name == "call_pure_packed" ? "call_pure_packed"
+                                     : packed                   ? "call_dps_packed"
+                                                                : "call_tir");
     return Normalize(node, relax::MakeCall(op, {callee, args}, {}, {out}));
   }
 
@@ -1666,14 +1684,17 @@ class RelaxConverter {
    *         call becomes R.call_dps_packed("f", (args...), out_sinfo=...), the VM allocating the
    *         result and passing it last. */
   absl::StatusOr<relax::Expr> CallPacked(const AstPtr& node) {
-    if (node->elts.empty()) return err_.Error(node, "R.call_packed needs the function's name string, then its arguments");
+    if (node->elts.empty())
+      return err_.Error(node, "R.call_packed needs the function's name string, then its arguments");
     MLC_RETURN_IF_ERROR(CheckArgs(err_, node, "R.call_packed", 1, node->elts.size(), {"sinfo_args"}));
     if (node->elts[0]->kind != AstKind::kString) {
-      return err_.Error(node->elts[0], absl::StrCat("found ", Describe(node->elts[0]), ", expected the function's name string"));
+      return err_.Error(node->elts[0],
+                        absl::StrCat("found ", Describe(node->elts[0]), ", expected the function's name string"));
     }
     const AstPtr* sinfo_node = FindKeyword(node, "sinfo_args");
     if (sinfo_node == nullptr) {
-      return err_.Error(node, "R.call_packed needs sinfo_args=R.Tensor(...): the result's shape, which the VM allocates");
+      return err_.Error(node,
+                        "R.call_packed needs sinfo_args=R.Tensor(...): the result's shape, which the VM allocates");
     }
     std::vector<StructInfo> outs;
     if ((*sinfo_node)->kind == AstKind::kList || (*sinfo_node)->kind == AstKind::kTuple) {
@@ -1688,7 +1709,8 @@ class RelaxConverter {
     for (const StructInfo& o : outs) {
       const auto* t = o.as<relax::TensorStructInfoNode>();
       if (t == nullptr || !t->HasKnownShape()) {
-        return err_.Error(*sinfo_node, "R.call_packed's sinfo_args must be tensors of known shape (the VM allocates the result)");
+        return err_.Error(*sinfo_node,
+                          "R.call_packed's sinfo_args must be tensors of known shape (the VM allocates the result)");
       }
     }
     std::vector<relax::Expr> args;
@@ -1697,14 +1719,16 @@ class RelaxConverter {
       args.push_back(e);
     }
     StructInfo out = outs.size() == 1 ? outs[0] : relax::TupleSInfo(outs);
-    return Normalize(node, relax::MakeCall(relax::GetOpOrDie("call_dps_packed"),
-                                           {relax::MakeExternFunc(node->elts[0]->text), relax::MakeTuple(args)}, {}, {out}));
+    return Normalize(node,
+                     relax::MakeCall(relax::GetOpOrDie("call_dps_packed"),
+                                     {relax::MakeExternFunc(node->elts[0]->text), relax::MakeTuple(args)}, {}, {out}));
   }
 
   /*! \brief [n, 4] or (n, 4): the dimensions of a shape value. */
   absl::StatusOr<std::vector<tir::PrimExpr>> DimList(const ErrorReporter& err, const AstPtr& list) {
     if (list->kind != AstKind::kTuple && list->kind != AstKind::kList) {
-      return err.Error(list, absl::StrCat("found ", Describe(list), ", expected a list of dimensions such as [n, 784]"));
+      return err.Error(list,
+                       absl::StrCat("found ", Describe(list), ", expected a list of dimensions such as [n, 784]"));
     }
     std::vector<tir::PrimExpr> dims;
     for (const AstPtr& d : list->elts) {
@@ -1727,7 +1751,8 @@ class RelaxConverter {
     if (d->kind == AstKind::kString) {
       absl::StatusOr<AstPtr> parsed = ParsePython(d->text, err.filename());
       if (!parsed.ok() || (*parsed)->body.size() != 1 || (*parsed)->body[0]->kind != AstKind::kExprStmt) {
-        return err.Error(d, absl::StrCat("found \"", d->text, "\", expected a dimension expression such as \"n\" or \"n * 2\""));
+        return err.Error(
+            d, absl::StrCat("found \"", d->text, "\", expected a dimension expression such as \"n\" or \"n * 2\""));
       }
       // Positions in the string are reported at the string.
       return Dim(err, WithPosition((*parsed)->body[0]->a, d));
@@ -1738,10 +1763,12 @@ class RelaxConverter {
         if (it != shape_vars_.end()) return tir::PrimExpr(it->second);
         if (!defining_shape_vars_) {
           if (declared_shape_vars_.count(d->text)) {
-            return err.Error(d, absl::StrCat("shape variable '", d->text, "' is used before the R.match_cast that defines it"));
+            return err.Error(
+                d, absl::StrCat("shape variable '", d->text, "' is used before the R.match_cast that defines it"));
           }
-          return err.Error(d, absl::StrCat("shape variable '", d->text, "' is not defined: name it in the function's signature, ",
-                                           "e.g. R.Tensor((\"", d->text, "\", 784)), or bind it with R.match_cast"));
+          return err.Error(
+              d, absl::StrCat("shape variable '", d->text, "' is not defined: name it in the function's signature, ",
+                              "e.g. R.Tensor((\"", d->text, "\", 784)), or bind it with R.match_cast"));
         }
         tir::Var var = tir::MakeVar(d->text, DataType::Int64());
         shape_vars_[d->text] = var;
@@ -1766,11 +1793,11 @@ class RelaxConverter {
         }
         break;
       }
-      default:
-        break;
+      default: break;
     }
-    return err.Error(d, absl::StrCat("found ", Describe(d), ", expected a dimension: a non-negative constant, a shape variable ",
-                                     "or an expression of them with + - * // %"));
+    return err.Error(
+        d, absl::StrCat("found ", Describe(d), ", expected a dimension: a non-negative constant, a shape variable ",
+                        "or an expression of them with + - * // %"));
   }
 
   /*! \brief A copy of `node` (and its children) positioned at `at`. */
@@ -1816,7 +1843,8 @@ absl::StatusOr<std::optional<FunctionDecl>> ClassifyFunction(const ErrorReporter
   for (const AstPtr& d : def->decorators) {
     AstPtr callee = d->kind == AstKind::kCall ? d->a : d;
     std::string name = DottedName(callee);
-    bool prim = name == "T.prim_func" || name == "tir.prim_func" || name == "tvm.script.tir.prim_func" || name == "prim_func";
+    bool prim =
+        name == "T.prim_func" || name == "tir.prim_func" || name == "tvm.script.tir.prim_func" || name == "prim_func";
     bool graph = name == "R.function" || name == "relax.function" || name == "tvm.script.relax.function";
     if (!prim && !graph) continue;
     FunctionDecl decl{def, prim, false};
@@ -1858,7 +1886,8 @@ absl::StatusOr<std::vector<TensorData>> MetadataFromAst(const ErrorReporter& err
           if (ev->kind != AstKind::kList && ev->kind != AstKind::kTuple) return err.Error(ev, "shape must be a list");
           shape.emplace();
           for (const AstPtr& d : ev->elts) {
-            if (d->kind != AstKind::kInt || d->int_value < 0) return err.Error(d, "dimensions must be non-negative integers");
+            if (d->kind != AstKind::kInt || d->int_value < 0)
+              return err.Error(d, "dimensions must be non-negative integers");
             shape->push_back(d->int_value);
           }
         } else if (ek->text == "data") {
@@ -1893,10 +1922,10 @@ class ModuleConverter {
     for (const AstPtr& s : root->body) {
       switch (s->kind) {
         case AstKind::kImport:
-        case AstKind::kPass:
-          break;
+        case AstKind::kPass: break;
         case AstKind::kExprStmt:
-          if (s->a->kind != AstKind::kString) return err_.Error(s, "expected an @I.ir_module class or a decorated function");
+          if (s->a->kind != AstKind::kString)
+            return err_.Error(s, "expected an @I.ir_module class or a decorated function");
           break;
         case AstKind::kAssign:
           if (s->a->kind == AstKind::kName && s->a->text == "metadata") {
@@ -1917,14 +1946,17 @@ class ModuleConverter {
           saw_module = true;
           class_name_ = s->text;
           for (const AstPtr& m : s->body) {
-            if (m->kind == AstKind::kPass || (m->kind == AstKind::kExprStmt && m->a->kind == AstKind::kString)) continue;
-            if (m->kind == AstKind::kExprStmt && m->a->kind == AstKind::kCall && DottedName(m->a->a) == "I.module_attrs") {
+            if (m->kind == AstKind::kPass || (m->kind == AstKind::kExprStmt && m->a->kind == AstKind::kString))
+              continue;
+            if (m->kind == AstKind::kExprStmt && m->a->kind == AstKind::kCall &&
+                DottedName(m->a->a) == "I.module_attrs") {
               MLC_RETURN_IF_ERROR(CheckArgs(err_, m->a, "I.module_attrs", 1, 1));
               MLC_ASSIGN_OR_RETURN(attrs, TirConverter::AttrDictOf(err_, m->a->elts[0]));
               for (auto& [k, v] : attrs) mod_.mutable_attrs()[k] = v;
               continue;
             }
-            if (m->kind != AstKind::kFunctionDef) return err_.Error(m, "an @I.ir_module class holds only decorated functions");
+            if (m->kind != AstKind::kFunctionDef)
+              return err_.Error(m, "an @I.ir_module class holds only decorated functions");
             MLC_ASSIGN_OR_RETURN(decl, ClassifyFunction(err_, m));
             decls.push_back(*decl);
           }
@@ -1935,11 +1967,11 @@ class ModuleConverter {
           decls.push_back(*decl);
           break;
         }
-        default:
-          return err_.Error(s, "expected an @I.ir_module class or a decorated function");
+        default: return err_.Error(s, "expected an @I.ir_module class or a decorated function");
       }
     }
-    if (decls.empty()) return err_.Error(root, "no functions found (expected an @I.ir_module class or a @T.prim_func / @R.function)");
+    if (decls.empty())
+      return err_.Error(root, "no functions found (expected an @I.ir_module class or a @T.prim_func / @R.function)");
 
     std::map<std::string, const FunctionDecl*> graph_decls;
     for (const FunctionDecl& d : decls) {

@@ -25,7 +25,9 @@ namespace {
 
 using K = FxConverterRegistry;
 
-bool IsNone(const proto::FxNode& node, int i) { return i >= node.args_size() || node.args(i).value_case() == proto::FxArg::kNone; }
+bool IsNone(const proto::FxNode& node, int i) {
+  return i >= node.args_size() || node.args(i).value_case() == proto::FxArg::kNone;
+}
 
 /*! \brief The converter's result as the first element of a tuple (ATen's multi-result operators). */
 FxConverter FirstOfTuple(FxConverter converter) {
@@ -46,10 +48,12 @@ absl::StatusOr<relax::Expr> Convolution(FxContext& ctx, const proto::FxNode& nod
   absl::StatusOr<relax::Expr> w = ctx.Arg(node, 1);
   if (!w.ok()) return w.status();
   const int64_t spatial = RankOf(*w) - 2;
-  std::vector<int64_t> strides = IntListArg(node, 3, "stride"), pad = IntListArg(node, 4, "padding"), dilation = IntListArg(node, 5, "dilation");
-  if (spatial < 2 || spatial > 3 || strides.size() != static_cast<size_t>(spatial) || pad.size() != static_cast<size_t>(spatial) ||
-      dilation.size() != static_cast<size_t>(spatial)) {
-    return absl::UnimplementedError(absl::StrCat("convolution over ", spatial, " spatial axes (2-D and 3-D are supported)"));
+  std::vector<int64_t> strides = IntListArg(node, 3, "stride"), pad = IntListArg(node, 4, "padding"),
+                       dilation = IntListArg(node, 5, "dilation");
+  if (spatial < 2 || spatial > 3 || strides.size() != static_cast<size_t>(spatial) ||
+      pad.size() != static_cast<size_t>(spatial) || dilation.size() != static_cast<size_t>(spatial)) {
+    return absl::UnimplementedError(
+        absl::StrCat("convolution over ", spatial, " spatial axes (2-D and 3-D are supported)"));
   }
   std::vector<int64_t> padding = pad;
   padding.insert(padding.end(), pad.begin(), pad.end());
@@ -60,8 +64,9 @@ absl::StatusOr<relax::Expr> Convolution(FxContext& ctx, const proto::FxNode& nod
     if (output_padding.empty()) output_padding.assign(spatial, 0);
     y = frontend::ConvTranspose(frontend::EmitterOf(ctx), *x, *w, {strides, dilation, padding, output_padding, groups});
   } else {
-    y = spatial == 2 ? ctx.EmitOp("nn.conv2d", {*x, *w}, relax::ToAttrs(relax::Conv2DAttrs{strides, padding, dilation, groups}))
-                     : ctx.EmitOp("nn.conv3d", {*x, *w}, relax::ToAttrs(relax::Conv3DAttrs{strides, padding, dilation, groups}));
+    y = spatial == 2
+            ? ctx.EmitOp("nn.conv2d", {*x, *w}, relax::ToAttrs(relax::Conv2DAttrs{strides, padding, dilation, groups}))
+            : ctx.EmitOp("nn.conv3d", {*x, *w}, relax::ToAttrs(relax::Conv3DAttrs{strides, padding, dilation, groups}));
   }
   if (!y.ok() || IsNone(node, 2)) return y;
   absl::StatusOr<relax::Expr> b = ctx.Arg(node, 2);
@@ -76,7 +81,8 @@ absl::StatusOr<relax::Expr> Convolution(FxContext& ctx, const proto::FxNode& nod
 absl::StatusOr<relax::Expr> NativeBatchNorm(FxContext& ctx, const proto::FxNode& node) {
   absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
   if (!x.ok()) return x.status();
-  if (BoolArg(node, 5, "training", false)) return absl::UnimplementedError("batch norm in training mode (export the model in eval mode)");
+  if (BoolArg(node, 5, "training", false))
+    return absl::UnimplementedError("batch norm in training mode (export the model in eval mode)");
   std::vector<const TensorData*> p(4, nullptr);  // weight, bias, mean, var
   for (int i = 0; i < 4; ++i) {
     if (IsNone(node, 1 + i)) continue;
@@ -86,8 +92,10 @@ absl::StatusOr<relax::Expr> NativeBatchNorm(FxContext& ctx, const proto::FxNode&
     if (c == nullptr) return absl::UnimplementedError("batch norm whose parameters are not constants");
     p[i] = &c->data;
   }
-  if (p[2] == nullptr || p[3] == nullptr) return absl::InvalidArgumentError("batch norm in eval mode needs running_mean and running_var");
-  absl::StatusOr<relax::Expr> y = FoldedBatchNorm(ctx, *x, p[0], p[1], *p[2], *p[3], NumberArg(node, 7, "eps", 1e-5), static_cast<int>(RankOf(*x)) - 2);
+  if (p[2] == nullptr || p[3] == nullptr)
+    return absl::InvalidArgumentError("batch norm in eval mode needs running_mean and running_var");
+  absl::StatusOr<relax::Expr> y = FoldedBatchNorm(ctx, *x, p[0], p[1], *p[2], *p[3], NumberArg(node, 7, "eps", 1e-5),
+                                                  static_cast<int>(RankOf(*x)) - 2);
   if (!y.ok()) return y.status();
   return relax::MakeTuple({*y});
 }
@@ -135,7 +143,8 @@ absl::StatusOr<relax::Expr> Slice(FxContext& ctx, const proto::FxNode& node) {
   int64_t axis = IntArg(node, 1, "dim", 0);
   if (axis < 0) axis += rank;
   const int64_t kEnd = int64_t{1} << 40;
-  int64_t begin = IsNone(node, 2) ? 0 : IntArg(node, 2, "start", 0), end = IsNone(node, 3) ? kEnd : IntArg(node, 3, "end", kEnd);
+  int64_t begin = IsNone(node, 2) ? 0 : IntArg(node, 2, "start", 0),
+          end = IsNone(node, 3) ? kEnd : IntArg(node, 3, "end", kEnd);
   end = std::min(end, kEnd);
   relax::StridedSliceAttrs attrs{{axis}, {begin}, {end}, {IntArg(node, 4, "step", 1)}};
   return ctx.EmitOp("strided_slice", {*x}, relax::ToAttrs(attrs));
@@ -143,7 +152,8 @@ absl::StatusOr<relax::Expr> Slice(FxContext& ctx, const proto::FxNode& node) {
 
 /*! \brief x's entry `index` along `axis`, the axis dropped (a take of a 0-d index). */
 absl::StatusOr<relax::Expr> TakeAt(FxContext& ctx, const relax::Expr& x, int64_t axis, int64_t index) {
-  return ctx.EmitOp("take", {x, relax::MakeConstant(ScalarTensor(static_cast<double>(index), DataType::Int64()))}, {{"axis", axis}});
+  return ctx.EmitOp("take", {x, relax::MakeConstant(ScalarTensor(static_cast<double>(index), DataType::Int64()))},
+                    {{"axis", axis}});
 }
 
 /*! \brief aten.select.int(x, dim, index): x's entry `index` along `dim`, the axis dropped. */
@@ -167,7 +177,8 @@ absl::StatusOr<relax::Expr> Unbind(FxContext& ctx, const proto::FxNode& node) {
   const int64_t rank = static_cast<int64_t>(dims->size());
   int64_t axis = IntArg(node, 1, "dim", 0);
   if (axis < 0) axis += rank;
-  if (axis < 0 || axis >= rank) return absl::InvalidArgumentError(absl::StrCat("unbind's dim out of range for rank ", rank));
+  if (axis < 0 || axis >= rank)
+    return absl::InvalidArgumentError(absl::StrCat("unbind's dim out of range for rank ", rank));
   const int64_t extent = (*dims)[axis];
   if (extent < 0) return absl::InvalidArgumentError(absl::StrCat("unbind needs dim ", axis, " of static size"));
   std::vector<relax::Expr> parts;
@@ -189,7 +200,8 @@ absl::StatusOr<relax::Expr> Stack(FxContext& ctx, const proto::FxNode& node) {
   for (const relax::Expr& x : *xs) {
     absl::StatusOr<std::vector<int64_t>> shape = frontend::StaticShape(x, "stack's tensor");
     if (!shape.ok()) return shape.status();
-    if (axis < 0 || axis > static_cast<int64_t>(shape->size())) return absl::InvalidArgumentError(absl::StrCat("stack dim out of range for rank ", shape->size()));
+    if (axis < 0 || axis > static_cast<int64_t>(shape->size()))
+      return absl::InvalidArgumentError(absl::StrCat("stack dim out of range for rank ", shape->size()));
     shape->insert(shape->begin() + axis, 1);
     absl::StatusOr<relax::Expr> e = ctx.EmitOp("reshape", {x}, {{"shape", *shape}});
     if (!e.ok()) return e.status();
@@ -249,7 +261,8 @@ absl::StatusOr<relax::Expr> Filled(FxContext& ctx, const proto::FxNode& node, do
 
 /*! \brief aten.arange.start_step(start, end, step) / arange(end) with static bounds: a constant. */
 absl::StatusOr<relax::Expr> Arange(FxContext& ctx, const proto::FxNode& node) {
-  if (node.outputs_size() != 1 || node.outputs(0).shape_size() != 1) return absl::InvalidArgumentError("the result shape was not recorded");
+  if (node.outputs_size() != 1 || node.outputs(0).shape_size() != 1)
+    return absl::InvalidArgumentError("the result shape was not recorded");
   const bool one = node.args_size() == 1;
   const double start = one ? 0 : NumberArg(node, 0, "start", 0), step = one ? 1 : NumberArg(node, 2, "step", 1);
   absl::StatusOr<DataType> dtype = DataType::Parse(node.outputs(0).dtype());
@@ -295,7 +308,8 @@ absl::StatusOr<relax::Expr> Clamp(FxContext& ctx, const proto::FxNode& node) {
   if (!y.ok()) return y.status();
   const DataType dtype = DtypeOf(*y);
   if (!IsNone(node, 1)) y = ctx.EmitOp("maximum", {*y, FxContext::Scalar(NumberArg(node, 1, "min", 0), dtype)});
-  if (y.ok() && !IsNone(node, 2)) y = ctx.EmitOp("minimum", {*y, FxContext::Scalar(NumberArg(node, 2, "max", 0), dtype)});
+  if (y.ok() && !IsNone(node, 2))
+    y = ctx.EmitOp("minimum", {*y, FxContext::Scalar(NumberArg(node, 2, "max", 0), dtype)});
   return y;
 }
 
@@ -313,7 +327,8 @@ absl::StatusOr<relax::Expr> Hardtanh(FxContext& ctx, const proto::FxNode& node) 
   absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
   if (!x.ok()) return x.status();
   const DataType dtype = DtypeOf(*x);
-  absl::StatusOr<relax::Expr> y = ctx.EmitOp("maximum", {*x, FxContext::Scalar(NumberArg(node, 1, "min_val", -1.0), dtype)});
+  absl::StatusOr<relax::Expr> y =
+      ctx.EmitOp("maximum", {*x, FxContext::Scalar(NumberArg(node, 1, "min_val", -1.0), dtype)});
   if (!y.ok()) return y;
   return ctx.EmitOp("minimum", {*y, FxContext::Scalar(NumberArg(node, 2, "max_val", 1.0), dtype)});
 }
@@ -400,8 +415,8 @@ void RegisterAtenFxConverters(FxConverterRegistry& r) {
     if (existing == nullptr) continue;  // not registered: the importer names the ATen operator unsupported
     r.Register(K::kFunction, a.aten, a.first_of_tuple ? FirstOfTuple(*existing) : *existing);
   }
-  for (const char* same : {"aten.detach.default", "aten.clone.default", "aten.alias.default", "aten.lift_fresh_copy.default",
-                           "aten.contiguous.default", "aten.dropout.default"}) {
+  for (const char* same : {"aten.detach.default", "aten.clone.default", "aten.alias.default",
+                           "aten.lift_fresh_copy.default", "aten.contiguous.default", "aten.dropout.default"}) {
     r.Register(K::kFunction, same, Same);
   }
   r.Register(K::kFunction, "aten.convolution.default", Convolution);
@@ -416,19 +431,26 @@ void RegisterAtenFxConverters(FxConverterRegistry& r) {
   r.Register(K::kFunction, "aten.stack.default", Stack);
   r.Register(K::kFunction, "aten.hardtanh.default", Hardtanh);
   r.Register(K::kFunction, "aten.as_strided.default", AsStrided);
-  for (const char* zeros : {"aten.empty.memory_format", "aten.zeros.default", "aten.zeros_like.default", "aten.new_zeros.default"}) {
+  for (const char* zeros :
+       {"aten.empty.memory_format", "aten.zeros.default", "aten.zeros_like.default", "aten.new_zeros.default"}) {
     r.Register(K::kFunction, zeros, Zeros);
   }
-  r.Register(K::kFunction, "aten.ones_like.default", [](FxContext& ctx, const proto::FxNode& node) { return Filled(ctx, node, 1); });
-  r.Register(K::kFunction, "aten.ones.default", [](FxContext& ctx, const proto::FxNode& node) { return Filled(ctx, node, 1); });
-  r.Register(K::kFunction, "aten.full_like.default",
-             [](FxContext& ctx, const proto::FxNode& node) { return Filled(ctx, node, NumberArg(node, 1, "fill_value", 0)); });
-  r.Register(K::kFunction, "aten.full.default",
-             [](FxContext& ctx, const proto::FxNode& node) { return Filled(ctx, node, NumberArg(node, 1, "fill_value", 0)); });
+  r.Register(K::kFunction, "aten.ones_like.default",
+             [](FxContext& ctx, const proto::FxNode& node) { return Filled(ctx, node, 1); });
+  r.Register(K::kFunction, "aten.ones.default",
+             [](FxContext& ctx, const proto::FxNode& node) { return Filled(ctx, node, 1); });
+  r.Register(K::kFunction, "aten.full_like.default", [](FxContext& ctx, const proto::FxNode& node) {
+    return Filled(ctx, node, NumberArg(node, 1, "fill_value", 0));
+  });
+  r.Register(K::kFunction, "aten.full.default", [](FxContext& ctx, const proto::FxNode& node) {
+    return Filled(ctx, node, NumberArg(node, 1, "fill_value", 0));
+  });
   r.Register(K::kFunction, "aten.scalar_tensor.default",
              [](FxContext& ctx, const proto::FxNode& node) { return Filled(ctx, node, NumberArg(node, 0, "s", 0)); });
-  for (const char* arange : {"aten.arange.default", "aten.arange.start", "aten.arange.start_step"}) r.Register(K::kFunction, arange, Arange);
-  for (const char* view : {"aten.unsqueeze.default", "aten.squeeze.dim", "aten.squeeze.default", "aten.flatten.using_ints"}) {
+  for (const char* arange : {"aten.arange.default", "aten.arange.start", "aten.arange.start_step"})
+    r.Register(K::kFunction, arange, Arange);
+  for (const char* view :
+       {"aten.unsqueeze.default", "aten.squeeze.dim", "aten.squeeze.default", "aten.flatten.using_ints"}) {
     r.Register(K::kFunction, view, RecordedReshape);
   }
   r.Register(K::kFunction, "aten.rsub.Scalar", Rsub);

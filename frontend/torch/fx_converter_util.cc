@@ -24,7 +24,8 @@ DataType DtypeOf(const relax::Expr& e) {
 }
 
 /*! \brief An int or a tuple of ints from module attributes, as `n` values. */
-std::vector<int64_t> IntsOf(const proto::FxNode& node, const std::string& name, size_t n, std::vector<int64_t> fallback) {
+std::vector<int64_t> IntsOf(const proto::FxNode& node, const std::string& name, size_t n,
+                            std::vector<int64_t> fallback) {
   auto it = node.module_attrs().find(name);
   if (it == node.module_attrs().end()) return fallback;
   const proto::FxArg& a = it->second;
@@ -88,14 +89,15 @@ std::vector<int64_t> IntListArg(const proto::FxNode& node, int index, const std:
   if (a->value_case() == proto::FxArg::kList) {
     for (const proto::FxArg& item : a->list().items()) v.push_back(item.i());
   } else if (a->value_case() == proto::FxArg::kI) {
-    for (int i = index; i < node.args_size() && node.args(i).value_case() == proto::FxArg::kI; ++i) v.push_back(node.args(i).i());
+    for (int i = index; i < node.args_size() && node.args(i).value_case() == proto::FxArg::kI; ++i)
+      v.push_back(node.args(i).i());
     if (index >= node.args_size()) v.push_back(a->i());
   }
   return v;
 }
 
-absl::StatusOr<std::vector<relax::Expr>> ValueListArg(FxContext& ctx, const proto::FxNode& node, int index, const std::string& name,
-                                                      const std::string& op) {
+absl::StatusOr<std::vector<relax::Expr>> ValueListArg(FxContext& ctx, const proto::FxNode& node, int index,
+                                                      const std::string& name, const std::string& op) {
   const proto::FxArg* list = index < node.args_size() ? &node.args(index) : nullptr;
   if (list == nullptr) {
     auto it = node.kwargs().find(name);
@@ -134,7 +136,8 @@ std::optional<tir::PrimExpr> AsDim(const relax::Expr& value) {
 }
 
 relax::Expr DimValue(const tir::PrimExpr& dim) {
-  if (const int64_t* v = tir::AsConstInt(dim)) return relax::MakeConstant(ScalarTensor(static_cast<double>(*v), DataType::Int64()));
+  if (const int64_t* v = tir::AsConstInt(dim))
+    return relax::MakeConstant(ScalarTensor(static_cast<double>(*v), DataType::Int64()));
   return relax::MakeShapeExpr(std::vector<tir::PrimExpr>{dim});
 }
 

@@ -22,7 +22,8 @@ DataType DtypeOf(const relax::Expr& e);
 int64_t RankOf(const relax::Expr& e);
 
 /*! \brief An int or a tuple of ints from module attributes, as `n` values. */
-std::vector<int64_t> IntsOf(const proto::FxNode& node, const std::string& name, size_t n, std::vector<int64_t> fallback);
+std::vector<int64_t> IntsOf(const proto::FxNode& node, const std::string& name, size_t n,
+                            std::vector<int64_t> fallback);
 /*! \brief A number from module attributes. */
 double FloatOf(const proto::FxNode& node, const std::string& name, double fallback);
 /*! \brief A bool (or an int, nonzero) from module attributes. */
@@ -39,8 +40,8 @@ bool BoolArg(const proto::FxNode& node, int index, const std::string& name, bool
 
 /*! \brief A non-empty list of tensors, positional argument `index` or keyword `name`
  *  (torch.cat(tensors), torch.stack(tensors)); an error naming `op` otherwise. */
-absl::StatusOr<std::vector<relax::Expr>> ValueListArg(FxContext& ctx, const proto::FxNode& node, int index, const std::string& name,
-                                                      const std::string& op);
+absl::StatusOr<std::vector<relax::Expr>> ValueListArg(FxContext& ctx, const proto::FxNode& node, int index,
+                                                      const std::string& name, const std::string& op);
 
 /*! \brief Sizes are values too (x.shape[1], t + 1, d // 2): an int64 scalar constant when the size
  *  is static, a shape of one value when it is symbolic. This is the size a value holds, or
@@ -62,11 +63,11 @@ absl::StatusOr<std::vector<tir::PrimExpr>> DimsArgs(FxContext& ctx, const proto:
 /*! \brief A (C,) constant as (C, 1, ...) with `spatial_dims` ones, to broadcast over NCHW (or NCDHW). */
 relax::Expr PerChannel(const TensorData& t, int spatial_dims = 2);
 
-
 /*! \brief Eval-mode batch norm of x over `spatial_dims` axes after the channels, folded into
  *  x * (w / sqrt(var + eps)) + (b - mean * w / sqrt(var + eps)); no weight is 1, no bias 0. */
-absl::StatusOr<relax::Expr> FoldedBatchNorm(FxContext& ctx, const relax::Expr& x, const TensorData* weight, const TensorData* bias,
-                                            const TensorData& mean, const TensorData& var, double eps, int spatial_dims);
+absl::StatusOr<relax::Expr> FoldedBatchNorm(FxContext& ctx, const relax::Expr& x, const TensorData* weight,
+                                            const TensorData* bias, const TensorData& mean, const TensorData& var,
+                                            double eps, int spatial_dims);
 
 /*! \brief Resizing to the recorded output shape with PyTorch's coordinates: `mode` nearest,
  *  bilinear or bicubic (ATen's upsample_*2d: x, output_size, [align_corners,] scale_factors), or

@@ -54,7 +54,8 @@ absl::StatusOr<relax::Expr> ConvertLinear(FxContext& ctx, const proto::FxNode& n
   absl::StatusOr<relax::Expr> w = module ? ctx.Param(node.target() + ".weight") : ctx.Arg(node, 1, "weight");
   if (!w.ok()) return w.status();
   const bool has_bias = module ? ctx.HasParam(node.target() + ".bias")
-                               : (node.args_size() > 2 ? node.args(2).value_case() == proto::FxArg::kNode : node.kwargs().count("bias") > 0);
+                               : (node.args_size() > 2 ? node.args(2).value_case() == proto::FxArg::kNode
+                                                       : node.kwargs().count("bias") > 0);
   absl::StatusOr<relax::Expr> wt = ctx.EmitOp("permute_dims", {*w});
   if (!wt.ok()) return wt;
   absl::StatusOr<relax::Expr> y = ctx.EmitOp("matmul", {*x, *wt});
@@ -69,7 +70,8 @@ absl::StatusOr<relax::Expr> ConvertLinear(FxContext& ctx, const proto::FxNode& n
 absl::StatusOr<std::vector<tir::PrimExpr>> SymbolicReshapeTarget(FxContext& ctx, const proto::FxNode& node,
                                                                  const std::vector<tir::PrimExpr>& dims) {
   const int64_t rank = static_cast<int64_t>(dims.size());
-  const bool flatten = node.target() == "flatten" || node.target() == "torch.flatten" || node.module_type() == "Flatten";
+  const bool flatten =
+      node.target() == "flatten" || node.target() == "torch.flatten" || node.module_type() == "Flatten";
   if (flatten) {
     const bool module = node.op() == "call_module";
     int64_t start = module ? IntsOf(node, "start_dim", 1, {1})[0] : IntArg(node, 1, "start_dim", 0);
@@ -112,7 +114,8 @@ absl::StatusOr<relax::Expr> ConvertReshape(FxContext& ctx, const proto::FxNode& 
   if (t != nullptr && t->IsSymbolic()) {
     absl::StatusOr<std::vector<tir::PrimExpr>> dims = SymbolicReshapeTarget(ctx, node, t->Dims());
     if (!dims.ok()) return dims.status();
-    relax::Call call = relax::MakeCall(relax::GetOpOrDie("reshape"), {*x}, {}, {relax::TensorSInfoOfDims(*dims, t->dtype)});
+    relax::Call call =
+        relax::MakeCall(relax::GetOpOrDie("reshape"), {*x}, {}, {relax::TensorSInfoOfDims(*dims, t->dtype)});
     absl::StatusOr<relax::Var> v = ctx.bb().Emit(call);
     if (!v.ok()) return v.status();
     return relax::Expr(*v);
@@ -174,7 +177,8 @@ absl::StatusOr<relax::Expr> ConvertGelu(FxContext& ctx, const proto::FxNode& nod
   std::string approximate = StringOf(node, "approximate", "none");
   auto kw = node.kwargs().find("approximate");
   if (kw != node.kwargs().end()) approximate = kw->second.s();
-  if (approximate != "none" && approximate != "tanh") return absl::InvalidArgumentError("approximate must be 'none' or 'tanh'");
+  if (approximate != "none" && approximate != "tanh")
+    return absl::InvalidArgumentError("approximate must be 'none' or 'tanh'");
   DataType dtype = DtypeOf(*x);
   auto scalar = [&](double v) { return FxContext::Scalar(v, dtype); };
   auto op = [&](const std::string& name, relax::Expr a, relax::Expr b) { return ctx.EmitOp(name, {a, b}); };
@@ -225,8 +229,9 @@ absl::StatusOr<relax::Expr> ConvertTo(FxContext& ctx, const proto::FxNode& node)
   absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
   if (!x.ok()) return x.status();
   std::string dtype;
-  static const std::map<std::string, std::string>* kMethods = new std::map<std::string, std::string>{
-      {"float", "float32"}, {"double", "float64"}, {"half", "float16"}, {"long", "int64"}, {"int", "int32"}, {"bool", "bool"}};
+  static const std::map<std::string, std::string>* kMethods =
+      new std::map<std::string, std::string>{{"float", "float32"}, {"double", "float64"}, {"half", "float16"},
+                                             {"long", "int64"},    {"int", "int32"},      {"bool", "bool"}};
   if (auto m = kMethods->find(node.target()); m != kMethods->end()) dtype = m->second;
   for (int i = 1; i < node.args_size(); ++i) {
     if (node.args(i).value_case() == proto::FxArg::kDtype) dtype = node.args(i).dtype();
@@ -276,23 +281,23 @@ void RegisterCoreFxConverters(FxConverterRegistry& r) {
     std::vector<const char*> functions;
     const char* method;
   };
-  for (const BinaryEntry& e : {BinaryEntry{"add", {"operator.add", "torch.add", "operator.iadd"}, "add"},
-                               BinaryEntry{"subtract", {"operator.sub", "torch.sub"}, "sub"},
-                               BinaryEntry{"multiply", {"operator.mul", "torch.mul"}, "mul"},
-                               BinaryEntry{"divide", {"operator.truediv", "torch.div"}, "div"},
-                               BinaryEntry{"matmul", {"torch.matmul", "operator.matmul"}, "matmul"},
-                               BinaryEntry{"maximum", {"torch.maximum"}, nullptr},
-                               BinaryEntry{"minimum", {"torch.minimum"}, nullptr},
-                               BinaryEntry{"power", {"torch.pow", "operator.pow"}, "pow"},
-                               BinaryEntry{"greater", {"operator.gt", "torch.gt"}, "gt"},
-                               BinaryEntry{"less", {"operator.lt", "torch.lt"}, "lt"},
-                               BinaryEntry{"greater_equal", {"operator.ge", "torch.ge"}, "ge"},
-                               BinaryEntry{"less_equal", {"operator.le", "torch.le"}, "le"},
-                               BinaryEntry{"equal", {"operator.eq", "torch.eq"}, "eq"},
-                               BinaryEntry{"not_equal", {"operator.ne", "torch.ne"}, "ne"},
-                               BinaryEntry{"logical_and", {"torch.logical_and"}, "logical_and"},
-                               BinaryEntry{"logical_or", {"torch.logical_or"}, "logical_or"},
-                               BinaryEntry{"logical_xor", {"torch.logical_xor"}, "logical_xor"}}) {
+  for (const BinaryEntry& e :
+       {BinaryEntry{"add", {"operator.add", "torch.add", "operator.iadd"}, "add"},
+        BinaryEntry{"subtract", {"operator.sub", "torch.sub"}, "sub"},
+        BinaryEntry{"multiply", {"operator.mul", "torch.mul"}, "mul"},
+        BinaryEntry{"divide", {"operator.truediv", "torch.div"}, "div"},
+        BinaryEntry{"matmul", {"torch.matmul", "operator.matmul"}, "matmul"},
+        BinaryEntry{"maximum", {"torch.maximum"}, nullptr}, BinaryEntry{"minimum", {"torch.minimum"}, nullptr},
+        BinaryEntry{"power", {"torch.pow", "operator.pow"}, "pow"},
+        BinaryEntry{"greater", {"operator.gt", "torch.gt"}, "gt"},
+        BinaryEntry{"less", {"operator.lt", "torch.lt"}, "lt"},
+        BinaryEntry{"greater_equal", {"operator.ge", "torch.ge"}, "ge"},
+        BinaryEntry{"less_equal", {"operator.le", "torch.le"}, "le"},
+        BinaryEntry{"equal", {"operator.eq", "torch.eq"}, "eq"},
+        BinaryEntry{"not_equal", {"operator.ne", "torch.ne"}, "ne"},
+        BinaryEntry{"logical_and", {"torch.logical_and"}, "logical_and"},
+        BinaryEntry{"logical_or", {"torch.logical_or"}, "logical_or"},
+        BinaryEntry{"logical_xor", {"torch.logical_xor"}, "logical_xor"}}) {
     for (const char* t : e.functions) r.Register(K::kFunction, t, Binary(e.op));
     if (e.method) r.Register(K::kMethod, e.method, Binary(e.op));
   }
@@ -302,17 +307,16 @@ void RegisterCoreFxConverters(FxConverterRegistry& r) {
     const char* module;
     const char* method;
   };
-  for (const UnaryEntry& e : {UnaryEntry{"nn.relu", {"torch.relu", "torch.nn.functional.relu"}, "ReLU", "relu"},
-                              UnaryEntry{"sigmoid", {"torch.sigmoid", "torch.nn.functional.sigmoid"}, "Sigmoid", "sigmoid"},
-                              UnaryEntry{"tanh", {"torch.tanh", "torch.nn.functional.tanh"}, "Tanh", "tanh"},
-                              UnaryEntry{"exp", {"torch.exp"}, nullptr, "exp"},
-                              UnaryEntry{"log", {"torch.log"}, nullptr, "log"},
-                              UnaryEntry{"sqrt", {"torch.sqrt"}, nullptr, "sqrt"},
-                              UnaryEntry{"erf", {"torch.erf", "torch.special.erf"}, nullptr, "erf"},
-                              UnaryEntry{"negative", {"operator.neg", "torch.neg"}, nullptr, "neg"},
-                              UnaryEntry{"cos", {"torch.cos"}, nullptr, "cos"},
-                              UnaryEntry{"sin", {"torch.sin"}, nullptr, "sin"},
-                              UnaryEntry{"logical_not", {"torch.logical_not"}, nullptr, "logical_not"}}) {
+  for (const UnaryEntry& e :
+       {UnaryEntry{"nn.relu", {"torch.relu", "torch.nn.functional.relu"}, "ReLU", "relu"},
+        UnaryEntry{"sigmoid", {"torch.sigmoid", "torch.nn.functional.sigmoid"}, "Sigmoid", "sigmoid"},
+        UnaryEntry{"tanh", {"torch.tanh", "torch.nn.functional.tanh"}, "Tanh", "tanh"},
+        UnaryEntry{"exp", {"torch.exp"}, nullptr, "exp"}, UnaryEntry{"log", {"torch.log"}, nullptr, "log"},
+        UnaryEntry{"sqrt", {"torch.sqrt"}, nullptr, "sqrt"},
+        UnaryEntry{"erf", {"torch.erf", "torch.special.erf"}, nullptr, "erf"},
+        UnaryEntry{"negative", {"operator.neg", "torch.neg"}, nullptr, "neg"},
+        UnaryEntry{"cos", {"torch.cos"}, nullptr, "cos"}, UnaryEntry{"sin", {"torch.sin"}, nullptr, "sin"},
+        UnaryEntry{"logical_not", {"torch.logical_not"}, nullptr, "logical_not"}}) {
     FxConverter c = Unary(e.op);
     for (const char* f : e.functions) r.Register(K::kFunction, f, c);
     if (e.module) r.Register(K::kModule, e.module, c);
@@ -326,10 +330,12 @@ void RegisterCoreFxConverters(FxConverterRegistry& r) {
   r.Register(K::kFunction, "torch.nn.functional.hardsigmoid", ConvertHard(/*swish=*/false));
   r.Register(K::kFunction, "torch.cat", ConvertCat);
   // torchvision.ops.stochastic_depth (ConvNeXt, EfficientNet): the identity in inference.
-  r.Register(K::kFunction, "torch.stochastic_depth", [](FxContext& ctx, const proto::FxNode& node) -> absl::StatusOr<relax::Expr> {
-    if (BoolArg(node, 3, "training", true)) return absl::UnimplementedError("stochastic_depth in training mode (export the model in eval mode)");
-    return ctx.Arg(node, 0);
-  });
+  r.Register(K::kFunction, "torch.stochastic_depth",
+             [](FxContext& ctx, const proto::FxNode& node) -> absl::StatusOr<relax::Expr> {
+               if (BoolArg(node, 3, "training", true))
+                 return absl::UnimplementedError("stochastic_depth in training mode (export the model in eval mode)");
+               return ctx.Arg(node, 0);
+             });
   r.Register(K::kFunction, "torch.concat", ConvertCat);
   r.Register(K::kFunction, "torch.nn.functional.gelu", ConvertGelu);
   r.Register(K::kModule, "Hardtanh", ConvertClamp);
@@ -341,17 +347,20 @@ void RegisterCoreFxConverters(FxConverterRegistry& r) {
   r.Register(K::kFunction, "torch.flatten", ConvertReshape);
   r.Register(K::kFunction, "torch.reshape", ConvertReshape);
   for (const char* m : {"view", "reshape", "flatten"}) r.Register(K::kMethod, m, ConvertReshape);
-  r.Register(K::kFunction, "operator.floordiv", [](FxContext& ctx, const proto::FxNode& node) -> absl::StatusOr<relax::Expr> {
-    if (!AreSizes(ctx, node)) return absl::UnimplementedError("floor division is supported on sizes (x.shape[-1] // 2), not on tensors");
-    return SizeArithmetic(ctx, node, "floor_divide");
-  });
+  r.Register(
+      K::kFunction, "operator.floordiv", [](FxContext& ctx, const proto::FxNode& node) -> absl::StatusOr<relax::Expr> {
+        if (!AreSizes(ctx, node))
+          return absl::UnimplementedError("floor division is supported on sizes (x.shape[-1] // 2), not on tensors");
+        return SizeArithmetic(ctx, node, "floor_divide");
+      });
   for (const char* f : {"torch.masked_fill"}) r.Register(K::kFunction, f, ConvertMaskedFill);
   r.Register(K::kMethod, "masked_fill", ConvertMaskedFill);
   for (const char* op : {"triu", "tril"}) {
     r.Register(K::kFunction, absl::StrCat("torch.", op), ConvertTriangle(op));
     r.Register(K::kMethod, op, ConvertTriangle(op));
   }
-  for (const char* m : {"to", "type", "float", "double", "half", "long", "int", "bool"}) r.Register(K::kMethod, m, ConvertTo);
+  for (const char* m : {"to", "type", "float", "double", "half", "long", "int", "bool"})
+    r.Register(K::kMethod, m, ConvertTo);
   r.Register(K::kFunction, "torch.rsqrt", ConvertRsqrt);
   r.Register(K::kMethod, "rsqrt", ConvertRsqrt);
   r.Register(K::kFunction, "torch.nn.functional.silu", ConvertSilu);

@@ -3,13 +3,10 @@
  */
 #include "frontend/torch/fx_importer.h"
 
-#include "frontend/common/size_value.h"
-
-#include "frontend/torch/fx_converter_util.h"
-
-
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "frontend/common/size_value.h"
+#include "frontend/torch/fx_converter_util.h"
 #include "ir/graph/op.h"
 #include "ir/tir/prim_expr_ops.h"
 #include "support/checked_math.h"
@@ -67,7 +64,8 @@ absl::StatusOr<relax::Expr> FxContext::Arg(const proto::FxNode& node, int i) con
 absl::StatusOr<relax::Expr> FxContext::Arg(const proto::FxNode& node, int i, const std::string& keyword) const {
   if (i < node.args_size()) return Value(node.args(i));
   auto it = node.kwargs().find(keyword);
-  if (it == node.kwargs().end()) return absl::InvalidArgumentError(absl::StrCat("missing argument ", i, " (", keyword, ")"));
+  if (it == node.kwargs().end())
+    return absl::InvalidArgumentError(absl::StrCat("missing argument ", i, " (", keyword, ")"));
   return Value(it->second);
 }
 
@@ -101,7 +99,8 @@ absl::StatusOr<relax::Expr> FxContext::EmitOp(const std::string& op, std::vector
                                               std::vector<relax::StructInfo> sinfo_args) {
   absl::StatusOr<relax::Op> o = relax::GetOp(op);
   if (!o.ok()) return o.status();
-  absl::StatusOr<relax::Var> v = bb_->Emit(relax::MakeCall(*o, std::move(args), std::move(attrs), std::move(sinfo_args)));
+  absl::StatusOr<relax::Var> v =
+      bb_->Emit(relax::MakeCall(*o, std::move(args), std::move(attrs), std::move(sinfo_args)));
   if (!v.ok()) return v.status();
   return relax::Expr(*v);
 }
@@ -110,9 +109,11 @@ namespace {
 
 /*! \brief A placeholder's struct info: its recorded shape, with each named dimension the shape
  *  variable of that name (one per name across the inputs). */
-absl::StatusOr<relax::StructInfo> PlaceholderSInfo(const proto::FxNode& node, std::map<std::string, tir::Var>* shape_vars) {
+absl::StatusOr<relax::StructInfo> PlaceholderSInfo(const proto::FxNode& node,
+                                                   std::map<std::string, tir::Var>* shape_vars) {
   if (node.outputs_size() != 1) {
-    return absl::InvalidArgumentError(absl::StrCat("input ", node.name(), " has no recorded shape (run shape propagation)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("input ", node.name(), " has no recorded shape (run shape propagation)"));
   }
   const proto::TensorMeta& meta = node.outputs(0);
   absl::StatusOr<DataType> dtype = DataType::Parse(meta.dtype());
@@ -153,7 +154,8 @@ absl::StatusOr<relax::Expr> OutputValue(FxContext& ctx, const proto::FxArg& arg)
 absl::StatusOr<IRModule> ImportFx(const proto::FxGraph& graph) {
   if (graph.magic() != "mlc.fx") return absl::InvalidArgumentError("not an FX graph file (bad magic)");
   if (graph.format_version() != 1) {
-    return absl::FailedPreconditionError(absl::StrCat("FX graph format version ", graph.format_version(), " is not supported"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("FX graph format version ", graph.format_version(), " is not supported"));
   }
   relax::BlockBuilder bb;
   FxContext ctx(&bb, &graph);
@@ -165,7 +167,8 @@ absl::StatusOr<IRModule> ImportFx(const proto::FxGraph& graph) {
   relax::Expr result;
   for (const proto::FxNode& node : graph.nodes()) {
     auto error = [&](const std::string& msg) {
-      return absl::InvalidArgumentError(absl::StrCat("node ", node.name(), " (", node.op(), " ", node.target(), "): ", msg));
+      return absl::InvalidArgumentError(
+          absl::StrCat("node ", node.name(), " (", node.op(), " ", node.target(), "): ", msg));
     };
     absl::StatusOr<relax::Expr> value;
     if (node.op() == "placeholder") {
@@ -201,8 +204,11 @@ absl::StatusOr<IRModule> ImportFx(const proto::FxGraph& graph) {
       }
       const FxConverter* converter = registry.Find(kind, key);
       if (converter == nullptr) {
-        const char* what = kind == FxConverterRegistry::kFunction ? "function" : kind == FxConverterRegistry::kModule ? "module" : "method";
-        return error(absl::StrCat("unsupported ", what, " ", key, " (supported: ", absl::StrJoin(registry.Keys(kind), ", "),
+        const char* what = kind == FxConverterRegistry::kFunction ? "function"
+                           : kind == FxConverterRegistry::kModule ? "module"
+                                                                  : "method";
+        return error(absl::StrCat("unsupported ", what, " ", key,
+                                  " (supported: ", absl::StrJoin(registry.Keys(kind), ", "),
                                   "; register more with MLC_REGISTER_FX_CONVERTER)"));
       }
       value = (*converter)(ctx, node);

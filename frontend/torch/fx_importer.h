@@ -5,9 +5,9 @@
  *         up by target, module class or method name, output -> the function's result.
  *
  *  Converters emit graph-level operators (the seeds' "translate into high-level operators");
- *  the legalize pass lowers them to tensor expressions (the seeds' emit_te path). More converters are registered from any target with MLC_REGISTER_FX_CONVERTER.
- *  An unsupported target is an error naming the node and the target; nothing half-built is
- *  returned.
+ *  the legalize pass lowers them to tensor expressions (the seeds' emit_te path). More converters are registered from
+ * any target with MLC_REGISTER_FX_CONVERTER. An unsupported target is an error naming the node and the target; nothing
+ * half-built is returned.
  */
 #ifndef MLC_FRONTEND_TORCH_FX_IMPORTER_H_
 #define MLC_FRONTEND_TORCH_FX_IMPORTER_H_
@@ -92,7 +92,7 @@ struct FxConverterRegistrar {
 #define MLC_FX_CONCAT_INNER(a, b) a##b
 #define MLC_FX_CONCAT(a, b) MLC_FX_CONCAT_INNER(a, b)
 /*! \brief MLC_REGISTER_FX_CONVERTER(kFunction, "torch.erf", [](FxContext& ctx, const proto::FxNode& n) {...}); */
-#define MLC_REGISTER_FX_CONVERTER(kind, key, fn)                                                   \
+#define MLC_REGISTER_FX_CONVERTER(kind, key, fn)                                                \
   static ::mlc::fx::detail::FxConverterRegistrar MLC_FX_CONCAT(mlc_fx_converter_, __COUNTER__)( \
       ::mlc::fx::FxConverterRegistry::kind, key, fn)
 

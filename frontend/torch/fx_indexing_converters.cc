@@ -23,7 +23,8 @@ absl::StatusOr<int64_t> SliceBound(FxContext& ctx, const proto::FxArg& arg, int6
   absl::StatusOr<tir::PrimExpr> d = DimArg(ctx, arg);
   if (!d.ok()) return d.status();
   const int64_t* v = tir::AsConstInt(*d);
-  if (v == nullptr) return absl::UnimplementedError("a slice bound must be a constant (a symbolic bound is not supported)");
+  if (v == nullptr)
+    return absl::UnimplementedError("a slice bound must be a constant (a symbolic bound is not supported)");
   return *v;
 }
 
@@ -50,15 +51,14 @@ absl::StatusOr<relax::Expr> IndexTensor(FxContext& ctx, const relax::Expr& x, co
     }
   }
   if (ellipses > 1) return absl::InvalidArgumentError("an index may hold one '...' only");
-  if (named > rank) return absl::InvalidArgumentError(absl::StrCat("too many indices (", named, ") for a tensor of rank ", rank));
+  if (named > rank)
+    return absl::InvalidArgumentError(absl::StrCat("too many indices (", named, ") for a tensor of rank ", rank));
   relax::StridedSliceAttrs slice;
   std::vector<tir::PrimExpr> out;
   int64_t axis = 0;
   for (const proto::FxArg& item : items) {
     switch (item.value_case()) {
-      case proto::FxArg::kNone:
-        out.push_back(tir::I64(1));
-        break;
+      case proto::FxArg::kNone: out.push_back(tir::I64(1)); break;
       case proto::FxArg::kEllipsis:
         for (int64_t k = 0; k < rank - named; ++k) out.push_back(dims[axis++]);
         break;
@@ -86,12 +86,17 @@ absl::StatusOr<relax::Expr> IndexTensor(FxContext& ctx, const relax::Expr& x, co
       }
       default: {  // an integer (a literal or a size) selects one element of its axis
         absl::StatusOr<tir::PrimExpr> i = DimArg(ctx, item);
-        if (!i.ok()) return absl::UnimplementedError("tensor indices (advanced indexing) are not supported; index with integers, slices, None and ...");
+        if (!i.ok())
+          return absl::UnimplementedError(
+              "tensor indices (advanced indexing) are not supported; index with integers, slices, None and ...");
         const int64_t* v = tir::AsConstInt(*i);
         const int64_t* n = tir::AsConstInt(dims[axis]);
-        if (v == nullptr || n == nullptr) return absl::UnimplementedError("indexing needs a constant index into a static axis");
+        if (v == nullptr || n == nullptr)
+          return absl::UnimplementedError("indexing needs a constant index into a static axis");
         const int64_t at = *v < 0 ? *v + *n : *v;
-        if (at < 0 || at >= *n) return absl::InvalidArgumentError(absl::StrCat("index ", *v, " out of range for axis ", axis, " of size ", *n));
+        if (at < 0 || at >= *n)
+          return absl::InvalidArgumentError(
+              absl::StrCat("index ", *v, " out of range for axis ", axis, " of size ", *n));
         slice.axes.push_back(axis);
         slice.begin.push_back(at);
         slice.end.push_back(at + 1);
@@ -126,11 +131,13 @@ absl::StatusOr<relax::Expr> ConvertGetItem(FxContext& ctx, const proto::FxNode& 
   const auto* tuple = x->as<relax::TupleNode>();
   const auto* shape = x->as<relax::ShapeExprNode>();
   if (tuple == nullptr && shape == nullptr) return IndexTensor(ctx, *x, index);
-  if (index.value_case() != proto::FxArg::kI) return absl::UnimplementedError("a tuple or a shape is indexed with one integer");
+  if (index.value_case() != proto::FxArg::kI)
+    return absl::UnimplementedError("a tuple or a shape is indexed with one integer");
   const int64_t n = static_cast<int64_t>(tuple ? tuple->fields.size() : shape->values.size());
   int64_t i = index.i();
   if (i < 0) i += n;
-  if (i < 0 || i >= n) return absl::InvalidArgumentError(absl::StrCat("index ", index.i(), " out of range for ", n, " elements"));
+  if (i < 0 || i >= n)
+    return absl::InvalidArgumentError(absl::StrCat("index ", index.i(), " out of range for ", n, " elements"));
   return tuple ? tuple->fields[i] : DimValue(shape->values[i]);
 }
 
@@ -175,7 +182,8 @@ FxConverter ConvertSplit(bool chunk) {
       parts.push_back(*part);
       begin += size;
     }
-    if (begin != *length) return absl::InvalidArgumentError(absl::StrCat("the sizes add up to ", begin, ", not ", *length));
+    if (begin != *length)
+      return absl::InvalidArgumentError(absl::StrCat("the sizes add up to ", begin, ", not ", *length));
     return relax::MakeTuple(parts);
   };
 }

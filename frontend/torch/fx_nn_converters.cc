@@ -73,19 +73,22 @@ absl::StatusOr<relax::Expr> ConvertConvTranspose(FxContext& ctx, const proto::Fx
 
 }  // namespace
 
-absl::StatusOr<relax::Expr> FoldedBatchNorm(FxContext& ctx, const relax::Expr& x, const TensorData* weight, const TensorData* bias,
-                                            const TensorData& mean, const TensorData& var, double eps, int spatial_dims) {
+absl::StatusOr<relax::Expr> FoldedBatchNorm(FxContext& ctx, const relax::Expr& x, const TensorData* weight,
+                                            const TensorData* bias, const TensorData& mean, const TensorData& var,
+                                            double eps, int spatial_dims) {
   const int64_t c = mean.NumElements();
   for (const TensorData* t : {weight, bias, &mean, &var}) {
     if (t != nullptr && (t->dtype() != DataType::Float32() || t->NumElements() != c)) {
-      return absl::InvalidArgumentError(absl::StrCat("batch norm: weight, bias, running_mean and running_var must be ", c, " float32 values each"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("batch norm: weight, bias, running_mean and running_var must be ", c, " float32 values each"));
     }
   }
   std::vector<int64_t> per_channel(1 + spatial_dims, 1);
   per_channel[0] = c;
   TensorData scale(DataType::Float32(), per_channel), shift(DataType::Float32(), per_channel);
   for (int64_t i = 0; i < c; ++i) {
-    const double w = weight != nullptr ? weight->data_as<float>()[i] : 1.0, b = bias != nullptr ? bias->data_as<float>()[i] : 0.0;
+    const double w = weight != nullptr ? weight->data_as<float>()[i] : 1.0,
+                 b = bias != nullptr ? bias->data_as<float>()[i] : 0.0;
     const double s = w / std::sqrt(static_cast<double>(var.data_as<float>()[i]) + eps);
     static_cast<float*>(scale.mutable_data())[i] = static_cast<float>(s);
     static_cast<float*>(shift.mutable_data())[i] = static_cast<float>(b - mean.data_as<float>()[i] * s);
@@ -122,7 +125,8 @@ FxConverter Interpolate(const std::string& fixed_mode) {
       p.mode = mode == "bicubic" ? "cubic" : "linear";
       p.coordinate_mode = align_corners ? "align_corners" : "pytorch_half_pixel";
     } else {
-      return absl::UnimplementedError(absl::StrCat("interpolation mode '", mode, "' (nearest, linear, bilinear, bicubic are supported)"));
+      return absl::UnimplementedError(
+          absl::StrCat("interpolation mode '", mode, "' (nearest, linear, bilinear, bicubic are supported)"));
     }
     std::vector<double> sizes(node.outputs(0).shape().begin(), node.outputs(0).shape().end());
     return frontend::Resample(frontend::EmitterOf(ctx), *x, p, {}, {}, sizes);
@@ -141,7 +145,8 @@ absl::StatusOr<relax::Expr> ConvertBatchNorm(FxContext& ctx, const proto::FxNode
     if (!c.ok()) return c.status();
     p.push_back(&c->as<relax::ConstantNode>()->data);
   }
-  absl::StatusOr<relax::Expr> y = FoldedBatchNorm(ctx, *x, p[0], p[1], *p[2], *p[3], FloatOf(node, "eps", 1e-5), spatial_dims);
+  absl::StatusOr<relax::Expr> y =
+      FoldedBatchNorm(ctx, *x, p[0], p[1], *p[2], *p[3], FloatOf(node, "eps", 1e-5), spatial_dims);
   if (!y.ok()) return absl::Status(y.status().code(), absl::StrCat(node.target(), ": ", y.status().message()));
   return y;
 }
@@ -167,8 +172,10 @@ absl::StatusOr<relax::Expr> ConvertPool(FxContext& ctx, const proto::FxNode& nod
  *  converter over the call's arguments, read as the module's attributes of the same names. */
 FxConverter PoolFunction(bool is_max) {
   return [is_max](FxContext& ctx, const proto::FxNode& node) -> absl::StatusOr<relax::Expr> {
-    static const std::vector<std::string> kMax = {"kernel_size", "stride", "padding", "dilation", "ceil_mode", "return_indices"};
-    static const std::vector<std::string> kAvg = {"kernel_size", "stride", "padding", "ceil_mode", "count_include_pad", "divisor_override"};
+    static const std::vector<std::string> kMax = {"kernel_size", "stride",    "padding",
+                                                  "dilation",    "ceil_mode", "return_indices"};
+    static const std::vector<std::string> kAvg = {"kernel_size",       "stride",          "padding", "ceil_mode",
+                                                  "count_include_pad", "divisor_override"};
     const std::vector<std::string>& names = is_max ? kMax : kAvg;
     if (node.args_size() < 1) return absl::InvalidArgumentError("missing the input");
     proto::FxNode as_module = node;
@@ -180,7 +187,8 @@ FxConverter PoolFunction(bool is_max) {
     }
     for (const auto& [name, value] : node.kwargs()) (*as_module.mutable_module_attrs())[name] = value;
     const auto& attrs = as_module.module_attrs();
-    if (attrs.count("return_indices") && attrs.at("return_indices").b()) return absl::UnimplementedError("return_indices=True is not supported");
+    if (attrs.count("return_indices") && attrs.at("return_indices").b())
+      return absl::UnimplementedError("return_indices=True is not supported");
     if (attrs.count("divisor_override") && attrs.at("divisor_override").value_case() != proto::FxArg::kNone) {
       return absl::UnimplementedError("divisor_override is not supported");
     }
@@ -195,15 +203,18 @@ FxConverter PoolFunction(bool is_max) {
 absl::StatusOr<relax::Expr> ConvertGlobalPool(FxContext& ctx, const proto::FxNode& node) {
   absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
   if (!x.ok()) return x.status();
-  if (node.outputs_size() != 1 || node.outputs(0).shape_size() != 4) return absl::InvalidArgumentError("the result shape was not recorded");
+  if (node.outputs_size() != 1 || node.outputs(0).shape_size() != 4)
+    return absl::InvalidArgumentError("the result shape was not recorded");
   const int64_t oh = node.outputs(0).shape(2), ow = node.outputs(0).shape(3);
   if (oh == 1 && ow == 1) return ctx.EmitOp("nn.adaptive_avg_pool2d", {*x});
   const auto* t = (*x)->struct_info().as<relax::TensorStructInfoNode>();
-  if (t == nullptr || !t->shape || t->shape->size() != 4) return absl::UnimplementedError("adaptive pooling to a size other than (1, 1) needs a static input");
+  if (t == nullptr || !t->shape || t->shape->size() != 4)
+    return absl::UnimplementedError("adaptive pooling to a size other than (1, 1) needs a static input");
   const int64_t ih = (*t->shape)[2], iw = (*t->shape)[3];
   if (ih == oh && iw == ow) return *x;
   if (oh <= 0 || ow <= 0 || ih % oh != 0 || iw % ow != 0) {
-    return absl::UnimplementedError(absl::StrCat("adaptive pooling from ", ih, " x ", iw, " to ", oh, " x ", ow, " (uneven windows) is not supported"));
+    return absl::UnimplementedError(absl::StrCat("adaptive pooling from ", ih, " x ", iw, " to ", oh, " x ", ow,
+                                                 " (uneven windows) is not supported"));
   }
   relax::Pool2DAttrs attrs;
   attrs.pool_size = {ih / oh, iw / ow};
@@ -233,7 +244,8 @@ absl::StatusOr<relax::Expr> EmitTorchPad(FxContext& ctx, const relax::Expr& x, c
     width[2 * (rank - 1 - i / 2)] = pad[i];
     width[2 * (rank - 1 - i / 2) + 1] = pad[i + 1];
   }
-  return ctx.EmitOp("nn.pad", {x}, {{"pad_width", width}, {"pad_value", value}, {"pad_mode", mode == "replicate" ? "edge" : mode}});
+  return ctx.EmitOp("nn.pad", {x},
+                    {{"pad_width", width}, {"pad_value", value}, {"pad_mode", mode == "replicate" ? "edge" : mode}});
 }
 
 /*! \brief F.pad(x, pad, mode="constant", value=0). */
@@ -242,12 +254,14 @@ absl::StatusOr<relax::Expr> ConvertPad(FxContext& ctx, const proto::FxNode& node
   if (!x.ok()) return x.status();
   const proto::FxArg* pad = node.args_size() > 1 ? &node.args(1) : nullptr;
   if (pad == nullptr && node.kwargs().count("pad")) pad = &node.kwargs().at("pad");
-  if (pad == nullptr || pad->value_case() != proto::FxArg::kList) return absl::InvalidArgumentError("pad needs a list of ints");
+  if (pad == nullptr || pad->value_case() != proto::FxArg::kList)
+    return absl::InvalidArgumentError("pad needs a list of ints");
   const proto::FxArg* mode = node.args_size() > 2 ? &node.args(2) : nullptr;
   if (mode == nullptr && node.kwargs().count("mode")) mode = &node.kwargs().at("mode");
   std::vector<int64_t> widths;
   for (const proto::FxArg& item : pad->list().items()) widths.push_back(item.i());
-  return EmitTorchPad(ctx, *x, widths, mode != nullptr && mode->value_case() == proto::FxArg::kS ? mode->s() : "constant",
+  return EmitTorchPad(ctx, *x, widths,
+                      mode != nullptr && mode->value_case() == proto::FxArg::kS ? mode->s() : "constant",
                       NumberArg(node, 3, "value", 0.0));
 }
 
@@ -274,10 +288,14 @@ void RegisterNNFxConverters(FxConverterRegistry& r) {
   r.Register(K::kModule, "ConvTranspose3d", ConvertConvTranspose<3>);
   r.Register(K::kModule, "BatchNorm2d", [](FxContext& c, const proto::FxNode& n) { return ConvertBatchNorm(c, n, 2); });
   r.Register(K::kModule, "BatchNorm3d", [](FxContext& c, const proto::FxNode& n) { return ConvertBatchNorm(c, n, 3); });
-  r.Register(K::kModule, "MaxPool2d", [](FxContext& c, const proto::FxNode& n) { return ConvertPool<relax::Pool2DAttrs>(c, n, true); });
-  r.Register(K::kModule, "AvgPool2d", [](FxContext& c, const proto::FxNode& n) { return ConvertPool<relax::Pool2DAttrs>(c, n, false); });
-  r.Register(K::kModule, "MaxPool3d", [](FxContext& c, const proto::FxNode& n) { return ConvertPool<relax::Pool3DAttrs>(c, n, true); });
-  r.Register(K::kModule, "AvgPool3d", [](FxContext& c, const proto::FxNode& n) { return ConvertPool<relax::Pool3DAttrs>(c, n, false); });
+  r.Register(K::kModule, "MaxPool2d",
+             [](FxContext& c, const proto::FxNode& n) { return ConvertPool<relax::Pool2DAttrs>(c, n, true); });
+  r.Register(K::kModule, "AvgPool2d",
+             [](FxContext& c, const proto::FxNode& n) { return ConvertPool<relax::Pool2DAttrs>(c, n, false); });
+  r.Register(K::kModule, "MaxPool3d",
+             [](FxContext& c, const proto::FxNode& n) { return ConvertPool<relax::Pool3DAttrs>(c, n, true); });
+  r.Register(K::kModule, "AvgPool3d",
+             [](FxContext& c, const proto::FxNode& n) { return ConvertPool<relax::Pool3DAttrs>(c, n, false); });
   r.Register(K::kFunction, "torch.nn.functional.max_pool2d", PoolFunction(/*is_max=*/true));
   r.Register(K::kFunction, "torch.max_pool2d", PoolFunction(/*is_max=*/true));
   r.Register(K::kFunction, "torch.nn.functional.avg_pool2d", PoolFunction(/*is_max=*/false));

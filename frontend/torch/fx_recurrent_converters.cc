@@ -17,7 +17,8 @@ using frontend::RecurrentCell;
 
 /*! \brief The positional or keyword argument `i` of a call as its list of values (LSTM's (h0, c0)),
  *  one value as a list of one, none as empty. */
-absl::StatusOr<std::vector<relax::Expr>> ArgValues(FxContext& ctx, const proto::FxNode& node, int i, const std::string& keyword) {
+absl::StatusOr<std::vector<relax::Expr>> ArgValues(FxContext& ctx, const proto::FxNode& node, int i,
+                                                   const std::string& keyword) {
   const proto::FxArg* arg = i < node.args_size() ? &node.args(i) : nullptr;
   if (arg == nullptr) {
     auto it = node.kwargs().find(keyword);
@@ -44,7 +45,8 @@ FxConverter ConvertRecurrent(RecurrentCell cell) {
     const bool lstm = cell == RecurrentCell::kLstm;
     absl::StatusOr<relax::Expr> input = ctx.Arg(node, 0);
     if (!input.ok()) return input.status();
-    if (FloatOf(node, "proj_size", 0) != 0) return absl::UnimplementedError("LSTM with proj_size (projected hidden states) is not supported");
+    if (FloatOf(node, "proj_size", 0) != 0)
+      return absl::UnimplementedError("LSTM with proj_size (projected hidden states) is not supported");
     const int64_t hidden = static_cast<int64_t>(FloatOf(node, "hidden_size", 0));
     const int64_t layers = static_cast<int64_t>(FloatOf(node, "num_layers", 1));
     const bool batch_first = BoolOf(node, "batch_first", false);
@@ -53,14 +55,17 @@ FxConverter ConvertRecurrent(RecurrentCell cell) {
     std::string activation = "Tanh";
     if (cell == RecurrentCell::kRnn) {
       const std::string nonlinearity = StringOf(node, "nonlinearity", "tanh");
-      if (nonlinearity != "tanh" && nonlinearity != "relu") return absl::InvalidArgumentError(absl::StrCat("nonlinearity '", nonlinearity, "' is not tanh or relu"));
+      if (nonlinearity != "tanh" && nonlinearity != "relu")
+        return absl::InvalidArgumentError(absl::StrCat("nonlinearity '", nonlinearity, "' is not tanh or relu"));
       activation = nonlinearity == "relu" ? "Relu" : "Tanh";
     }
     if (RankOf(*input) != 3) return absl::UnimplementedError("only batched input (rank 3) is supported");
     frontend::Composer c(ctx, *input);
     auto swap01 = [&](const relax::Expr& v) { return c.Permute(v, {1, 0, 2}); };
     // PyTorch's gate blocks in ONNX's order.
-    const std::vector<int> order = lstm ? std::vector<int>{0, 3, 1, 2} : cell == RecurrentCell::kGru ? std::vector<int>{1, 0, 2} : std::vector<int>{0};
+    const std::vector<int> order = lstm                          ? std::vector<int>{0, 3, 1, 2}
+                                   : cell == RecurrentCell::kGru ? std::vector<int>{1, 0, 2}
+                                                                 : std::vector<int>{0};
     auto reorder = [&](const relax::Expr& v) {
       if (order.size() == 1) return v;
       std::vector<relax::Expr> blocks;
@@ -70,11 +75,13 @@ FxConverter ConvertRecurrent(RecurrentCell cell) {
 
     absl::StatusOr<std::vector<relax::Expr>> states = ArgValues(ctx, node, 1, "hx");
     if (!states.ok()) return states.status();
-    if (!states->empty() && states->size() != (lstm ? 2u : 1u)) return absl::InvalidArgumentError(lstm ? "hx must be (h0, c0)" : "hx must be one tensor");
+    if (!states->empty() && states->size() != (lstm ? 2u : 1u))
+      return absl::InvalidArgumentError(lstm ? "hx must be (h0, c0)" : "hx must be one tensor");
     relax::Expr x = batch_first ? swap01(*input) : *input;
     if (!c.status().ok()) return c.status();
     const auto* xt = x->struct_info().as<relax::TensorStructInfoNode>();
-    if (xt == nullptr || !xt->shape) return absl::UnimplementedError("the input needs a static shape (a dynamic batch or sequence is not supported)");
+    if (xt == nullptr || !xt->shape)
+      return absl::UnimplementedError("the input needs a static shape (a dynamic batch or sequence is not supported)");
     const int64_t seq = (*xt->shape)[0], batch = (*xt->shape)[1];
 
     std::vector<relax::Expr> hs, cs;
@@ -116,7 +123,8 @@ FxConverter ConvertRecurrent(RecurrentCell cell) {
         layer.directions.push_back(dir);
       }
       if (!c.status().ok()) return c.status();
-      absl::StatusOr<frontend::RecurrentOutputs> out = frontend::EmitRecurrentLayer(frontend::EmitterOf(ctx), layer, x, std::nullopt);
+      absl::StatusOr<frontend::RecurrentOutputs> out =
+          frontend::EmitRecurrentLayer(frontend::EmitterOf(ctx), layer, x, std::nullopt);
       if (!out.ok()) return absl::Status(out.status().code(), absl::StrCat("layer ", l, ": ", out.status().message()));
       // (seq, directions, batch, hidden) -> (seq, batch, directions * hidden): the next layer's input.
       x = c.Reshape(c.Permute(out->y, {0, 2, 1, 3}), {seq, batch, directions * hidden});

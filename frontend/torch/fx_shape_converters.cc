@@ -46,7 +46,8 @@ absl::StatusOr<relax::Expr> SizeArithmetic(FxContext& ctx, const proto::FxNode& 
     const int64_t* divisor = tir::AsConstInt(*b);
     if (divisor != nullptr && *divisor == 0) return absl::InvalidArgumentError("division of a size by 0");
     r = tir::FloorDiv(*a, *b);
-  } else if (op == "equal" || op == "not_equal" || op == "less" || op == "less_equal" || op == "greater" || op == "greater_equal") {
+  } else if (op == "equal" || op == "not_equal" || op == "less" || op == "less_equal" || op == "greater" ||
+             op == "greater_equal") {
     // A comparison of sizes (torch._assert(h == self.image_size)): a bool when it is decided.
     const int64_t* x = tir::AsConstInt(*a);
     const int64_t* y = tir::AsConstInt(*b);
@@ -54,8 +55,12 @@ absl::StatusOr<relax::Expr> SizeArithmetic(FxContext& ctx, const proto::FxNode& 
       if (op == "equal" && relax::DimsEqual(*a, *b)) return relax::MakeConstant(ScalarTensor(1, DataType::Bool()));
       return absl::UnimplementedError(absl::StrCat("'", op, "' of sizes that are not both known"));
     }
-    const bool v = op == "equal" ? *x == *y : op == "not_equal" ? *x != *y : op == "less" ? *x < *y
-                 : op == "less_equal" ? *x <= *y : op == "greater" ? *x > *y : *x >= *y;
+    const bool v = op == "equal"        ? *x == *y
+                   : op == "not_equal"  ? *x != *y
+                   : op == "less"       ? *x < *y
+                   : op == "less_equal" ? *x <= *y
+                   : op == "greater"    ? *x > *y
+                                        : *x >= *y;
     return relax::MakeConstant(ScalarTensor(v ? 1 : 0, DataType::Bool()));
   } else {
     return absl::UnimplementedError(absl::StrCat("'", op, "' of two sizes (arithmetic and comparisons are supported)"));
@@ -63,21 +68,22 @@ absl::StatusOr<relax::Expr> SizeArithmetic(FxContext& ctx, const proto::FxNode& 
   return DimValue(tir::Analyzer().Simplify(r));
 }
 
-
 namespace {
 
 /*! \brief torch._assert(condition, message): checked when the importer knows the condition (a
  *  comparison of static sizes); a false one is an error carrying the model's message. */
 absl::StatusOr<relax::Expr> ConvertAssert(FxContext& ctx, const proto::FxNode& node) {
   if (node.args_size() < 1) return absl::InvalidArgumentError("torch._assert needs a condition");
-  const std::string message = node.args_size() > 1 && node.args(1).value_case() == proto::FxArg::kS ? node.args(1).s() : "";
+  const std::string message =
+      node.args_size() > 1 && node.args(1).value_case() == proto::FxArg::kS ? node.args(1).s() : "";
   std::optional<bool> holds;
   if (node.args(0).value_case() == proto::FxArg::kB) holds = node.args(0).b();
   if (node.args(0).value_case() == proto::FxArg::kNode) {
     absl::StatusOr<relax::Expr> v = ctx.Value(node.args(0));
     if (!v.ok()) return v.status();
     const auto* c = v->as<relax::ConstantNode>();
-    if (c != nullptr && c->data.NumElements() == 1 && c->data.dtype() == DataType::Bool()) holds = c->data.data_as<bool>()[0];
+    if (c != nullptr && c->data.NumElements() == 1 && c->data.dtype() == DataType::Bool())
+      holds = c->data.data_as<bool>()[0];
   }
   if (!holds) return absl::UnimplementedError("torch._assert of a condition known only when the model runs");
   if (!*holds) return absl::InvalidArgumentError(absl::StrCat("the model's assertion fails: ", message));
@@ -97,7 +103,8 @@ absl::StatusOr<relax::Expr> ConvertSize(FxContext& ctx, const proto::FxNode& nod
   }
   if (node.target() == "builtins.getattr") {
     if (node.args_size() < 2 || node.args(1).s() != "shape") {
-      return absl::UnimplementedError(absl::StrCat("tensor attribute '", node.args_size() > 1 ? node.args(1).s() : "", "'"));
+      return absl::UnimplementedError(
+          absl::StrCat("tensor attribute '", node.args_size() > 1 ? node.args(1).s() : "", "'"));
     }
     return relax::MakeShapeExpr(dims);
   }
@@ -136,9 +143,11 @@ absl::StatusOr<relax::Expr> ConvertArange(FxContext& ctx, const proto::FxNode& n
   }
   if (end == nullptr) return absl::InvalidArgumentError("torch.arange needs an end");
   bool all_int = true;
-  for (const proto::FxArg* a : {start, end, step}) all_int = all_int && (a == nullptr || a->value_case() != proto::FxArg::kF);
+  for (const proto::FxArg* a : {start, end, step})
+    all_int = all_int && (a == nullptr || a->value_case() != proto::FxArg::kF);
   DataType dtype = all_int ? DataType::Int64() : DataType::Float32();
-  if (auto it = node.kwargs().find("dtype"); it != node.kwargs().end() && it->second.value_case() == proto::FxArg::kDtype) {
+  if (auto it = node.kwargs().find("dtype");
+      it != node.kwargs().end() && it->second.value_case() == proto::FxArg::kDtype) {
     absl::StatusOr<DataType> t = DataType::Parse(it->second.dtype());
     if (!t.ok()) return t.status();
     dtype = *t;
@@ -159,7 +168,8 @@ absl::StatusOr<relax::Expr> ConvertArange(FxContext& ctx, const proto::FxNode& n
       return absl::UnimplementedError("torch.arange from a size needs a positive integer step and an integer dtype");
     }
     tir::PrimExpr count = relax::ArangeLength(tir::operator-(*to, *from), 0, istep);
-    absl::StatusOr<relax::Expr> offsets = ctx.EmitOp("arange", {}, {{"start", 0.0}, {"step", *delta}, {"dtype", dtype}}, {relax::TensorSInfoOfDims({count}, dtype)});
+    absl::StatusOr<relax::Expr> offsets = ctx.EmitOp("arange", {}, {{"start", 0.0}, {"step", *delta}, {"dtype", dtype}},
+                                                     {relax::TensorSInfoOfDims({count}, dtype)});
     if (!offsets.ok()) return offsets.status();
     absl::StatusOr<relax::Expr> origin = ctx.SizeAsTensor(*from);
     if (origin.ok() && dtype != DataType::Int64()) origin = ctx.EmitOp("astype", {*origin}, {{"dtype", dtype}});
@@ -174,17 +184,21 @@ absl::StatusOr<relax::Expr> ConvertArange(FxContext& ctx, const proto::FxNode& n
     if (!limit.ok()) return limit.status();
     const int64_t istart = static_cast<int64_t>(*first), istep = static_cast<int64_t>(*delta);
     if (istart != *first || istep != *delta || istep <= 0) {
-      return absl::UnimplementedError("torch.arange to a symbolic end needs an integer start and a positive integer step");
+      return absl::UnimplementedError(
+          "torch.arange to a symbolic end needs an integer start and a positive integer step");
     }
     count = relax::ArangeLength(*limit, istart, istep);
   }
-  return ctx.EmitOp("arange", {}, {{"start", *first}, {"step", *delta}, {"dtype", dtype}}, {relax::TensorSInfoOfDims({count}, dtype)});
+  return ctx.EmitOp("arange", {}, {{"start", *first}, {"step", *delta}, {"dtype", dtype}},
+                    {relax::TensorSInfoOfDims({count}, dtype)});
 }
 
 /*! \brief A tensor of `dims` holding `fill` (a scalar broadcast when it runs: the sizes may be symbolic). */
-absl::StatusOr<relax::Expr> Filled(FxContext& ctx, const std::vector<tir::PrimExpr>& dims, double fill, DataType dtype) {
+absl::StatusOr<relax::Expr> Filled(FxContext& ctx, const std::vector<tir::PrimExpr>& dims, double fill,
+                                   DataType dtype) {
   for (const tir::PrimExpr& d : dims) {
-    if (const int64_t* v = tir::AsConstInt(d); v != nullptr && *v < 0) return absl::InvalidArgumentError(absl::StrCat("negative size ", *v));
+    if (const int64_t* v = tir::AsConstInt(d); v != nullptr && *v < 0)
+      return absl::InvalidArgumentError(absl::StrCat("negative size ", *v));
   }
   return ctx.EmitOp("broadcast_to", {FxContext::Scalar(fill, dtype)}, {}, {relax::TensorSInfoOfDims(dims, dtype)});
 }
@@ -208,7 +222,8 @@ FxConverter ConvertFactory(const std::string& name) {
     DataType dtype = DataType::Float32();
     if (full && node.args_size() > 1 && node.args(1).value_case() == proto::FxArg::kB) dtype = DataType::Bool();
     if (full && node.args_size() > 1 && node.args(1).value_case() == proto::FxArg::kI) dtype = DataType::Int64();
-    if (auto it = node.kwargs().find("dtype"); it != node.kwargs().end() && it->second.value_case() == proto::FxArg::kDtype) {
+    if (auto it = node.kwargs().find("dtype");
+        it != node.kwargs().end() && it->second.value_case() == proto::FxArg::kDtype) {
       absl::StatusOr<DataType> t = DataType::Parse(it->second.dtype());
       if (!t.ok()) return t.status();
       dtype = *t;
@@ -238,7 +253,8 @@ absl::StatusOr<relax::Expr> ConvertExpand(FxContext& ctx, const proto::FxNode& n
   if (!sizes.ok()) return sizes.status();
   std::vector<tir::PrimExpr> in = t->Dims();
   if (sizes->size() < in.size()) {
-    return absl::InvalidArgumentError(absl::StrCat("expand to ", sizes->size(), " sizes of a tensor of rank ", in.size()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("expand to ", sizes->size(), " sizes of a tensor of rank ", in.size()));
   }
   const size_t lead = sizes->size() - in.size();
   std::vector<tir::PrimExpr> out;
@@ -252,7 +268,8 @@ absl::StatusOr<relax::Expr> ConvertExpand(FxContext& ctx, const proto::FxNode& n
     if (d >= lead) {
       const int64_t* have = tir::AsConstInt(in[d - lead]);
       if (!(have != nullptr && *have == 1) && !relax::DimsEqual(in[d - lead], (*sizes)[d])) {
-        return absl::InvalidArgumentError(absl::StrCat("cannot expand ", relax::DimsToString(in), " to ", relax::DimsToString(*sizes)));
+        return absl::InvalidArgumentError(
+            absl::StrCat("cannot expand ", relax::DimsToString(in), " to ", relax::DimsToString(*sizes)));
       }
     }
     out.push_back((*sizes)[d]);
@@ -267,7 +284,8 @@ void RegisterShapeFxConverters(FxConverterRegistry& r) {
   for (const char* m : {"size", "dim", "ndimension"}) r.Register(K::kMethod, m, ConvertSize);
   r.Register(K::kFunction, "builtins.getattr", ConvertSize);
   r.Register(K::kFunction, "torch.arange", ConvertArange);
-  for (const char* f : {"ones", "zeros", "full"}) r.Register(K::kFunction, absl::StrCat("torch.", f), ConvertFactory(f));
+  for (const char* f : {"ones", "zeros", "full"})
+    r.Register(K::kFunction, absl::StrCat("torch.", f), ConvertFactory(f));
   r.Register(K::kMethod, "expand", ConvertExpand);
   r.Register(K::kFunction, "torch._assert", ConvertAssert);
 }

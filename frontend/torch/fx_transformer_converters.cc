@@ -8,10 +8,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "frontend/torch/fx_converter_util.h"
-#include "support/checked_math.h"
-#include "ir/ops/op_attrs.h"
 #include "ir/graph/shape_util.h"
+#include "ir/ops/op_attrs.h"
 #include "ir/tir/prim_expr_ops.h"
+#include "support/checked_math.h"
 
 namespace mlc {
 namespace fx {
@@ -21,8 +21,7 @@ namespace {
 absl::StatusOr<relax::Expr> ConvertSoftmax(FxContext& ctx, const proto::FxNode& node) {
   absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
   if (!x.ok()) return x.status();
-  int64_t axis = node.op() == "call_module" ? SaturatingInt64(FloatOf(node, "dim", -1))
-                                            : IntArg(node, 1, "dim", -1);
+  int64_t axis = node.op() == "call_module" ? SaturatingInt64(FloatOf(node, "dim", -1)) : IntArg(node, 1, "dim", -1);
   return ctx.EmitOp("nn.softmax", {*x}, {{"axis", axis}});
 }
 
@@ -71,7 +70,8 @@ absl::StatusOr<relax::Expr> ConvertLayerNorm(FxContext& ctx, const proto::FxNode
     trailing = d != nullptr && *d == shape[i];
   }
   if (!trailing) {
-    return absl::InvalidArgumentError(absl::StrCat("normalized_shape ", relax::ShapeToString(shape), " is not the trailing shape of the input"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("normalized_shape ", relax::ShapeToString(shape), " is not the trailing shape of the input"));
   }
   for (relax::Expr* e : {&gamma, &beta}) {
     if (e->defined()) continue;
@@ -100,7 +100,8 @@ absl::StatusOr<relax::Expr> ConvertPermute(FxContext& ctx, const proto::FxNode& 
   std::vector<int64_t> axes;
   const std::string& target = node.target();
   if (target == "t" || target == "torch.t") {  // a matrix transposed; a vector or a scalar as it is
-    if (rank > 2) return absl::InvalidArgumentError(absl::StrCat("t() takes a tensor of at most 2 dimensions, not ", rank));
+    if (rank > 2)
+      return absl::InvalidArgumentError(absl::StrCat("t() takes a tensor of at most 2 dimensions, not ", rank));
     if (rank < 2) return *x;
     axes = {1, 0};
   } else if (target == "transpose" || target == "torch.transpose") {
@@ -135,9 +136,11 @@ absl::StatusOr<relax::Expr> ApplyAttentionMask(FxContext& ctx, relax::Expr score
   absl::StatusOr<relax::Expr> m = ctx.EmitOp("reshape", {mask}, {{"shape", shape}});
   if (!m.ok()) return m.status();
   if (t->dtype == DataType::Bool()) {
-    return ctx.EmitOp("where", {*m, FxContext::Scalar(-std::numeric_limits<double>::infinity(), DataType::Float32()), scores});
+    return ctx.EmitOp("where",
+                      {*m, FxContext::Scalar(-std::numeric_limits<double>::infinity(), DataType::Float32()), scores});
   }
-  if (t->dtype != DataType::Float32()) return absl::InvalidArgumentError(absl::StrCat(name, " must be bool or float32"));
+  if (t->dtype != DataType::Float32())
+    return absl::InvalidArgumentError(absl::StrCat(name, " must be bool or float32"));
   return ctx.EmitOp("add", {scores, *m});
 }
 
@@ -164,7 +167,8 @@ absl::StatusOr<relax::Expr> ConvertMultiheadAttention(FxContext& ctx, const prot
   const proto::FxArg* need = argument(4, "need_weights");
   if (need == nullptr || need->b()) return absl::UnimplementedError("only need_weights=False is supported");
   const std::string& m = node.target();
-  if (!ctx.HasParam(m + ".in_proj_weight")) return absl::UnimplementedError("separate q/k/v projection weights are not supported");
+  if (!ctx.HasParam(m + ".in_proj_weight"))
+    return absl::UnimplementedError("separate q/k/v projection weights are not supported");
   int64_t heads = IntsOf(node, "num_heads", 1, {1})[0], embed = IntsOf(node, "embed_dim", 1, {0})[0];
   bool batch_first = node.module_attrs().count("batch_first") && node.module_attrs().at("batch_first").b();
   if (embed <= 0 || embed % heads != 0) return absl::InvalidArgumentError("embed_dim must be a multiple of num_heads");
@@ -177,8 +181,12 @@ absl::StatusOr<relax::Expr> ConvertMultiheadAttention(FxContext& ctx, const prot
   const TensorData& w = w_in->as<relax::ConstantNode>()->data;
   const TensorData& b = b_in->as<relax::ConstantNode>()->data;
 
-  auto permute = [&](relax::Expr x, std::vector<int64_t> axes) { return ctx.EmitOp("permute_dims", {x}, {{"axes", axes}}); };
-  auto reshape = [&](relax::Expr x, std::vector<int64_t> shape) { return ctx.EmitOp("reshape", {x}, {{"shape", shape}}); };
+  auto permute = [&](relax::Expr x, std::vector<int64_t> axes) {
+    return ctx.EmitOp("permute_dims", {x}, {{"axes", axes}});
+  };
+  auto reshape = [&](relax::Expr x, std::vector<int64_t> shape) {
+    return ctx.EmitOp("reshape", {x}, {{"shape", shape}});
+  };
   auto binary = [&](const std::string& op, relax::Expr a, relax::Expr c) { return ctx.EmitOp(op, {a, c}); };
   // x @ weight.T + bias, with the transposed weight folded at import.
   auto linear = [&](relax::Expr x, relax::Expr weight, relax::Expr bias) -> absl::StatusOr<relax::Expr> {
@@ -186,7 +194,8 @@ absl::StatusOr<relax::Expr> ConvertMultiheadAttention(FxContext& ctx, const prot
     int64_t rows = wt.shape()[0], cols = wt.shape()[1];
     TensorData t(wt.dtype(), {cols, rows});
     for (int64_t i = 0; i < rows; ++i) {
-      for (int64_t j = 0; j < cols; ++j) static_cast<float*>(t.mutable_data())[j * rows + i] = wt.data_as<float>()[i * cols + j];
+      for (int64_t j = 0; j < cols; ++j)
+        static_cast<float*>(t.mutable_data())[j * rows + i] = wt.data_as<float>()[i * cols + j];
     }
     absl::StatusOr<relax::Expr> y = binary("matmul", x, relax::MakeConstant(t));
     if (!y.ok()) return y;
@@ -199,7 +208,8 @@ absl::StatusOr<relax::Expr> ConvertMultiheadAttention(FxContext& ctx, const prot
     absl::StatusOr<relax::Expr> x = ctx.Arg(node, i, i == 0 ? "query" : i == 1 ? "key" : "value");
     if (!x.ok()) return x.status();
     const auto* t = (*x)->struct_info().as<relax::TensorStructInfoNode>();
-    if (t == nullptr || !t->shape || t->shape->size() != 3 || (*t->shape)[2] != embed || t->dtype != DataType::Float32()) {
+    if (t == nullptr || !t->shape || t->shape->size() != 3 || (*t->shape)[2] != embed ||
+        t->dtype != DataType::Float32()) {
       return absl::InvalidArgumentError("query, key and value must be float32 (batch, sequence, embed_dim) tensors");
     }
     if (!batch_first) {
@@ -208,7 +218,8 @@ absl::StatusOr<relax::Expr> ConvertMultiheadAttention(FxContext& ctx, const prot
     }
     batch = (*t->shape)[batch_first ? 0 : 1];
     seq[i] = (*t->shape)[batch_first ? 1 : 0];
-    absl::StatusOr<relax::Expr> y = linear(*x, Rows(w, i * embed, (i + 1) * embed), Rows(b, i * embed, (i + 1) * embed));
+    absl::StatusOr<relax::Expr> y =
+        linear(*x, Rows(w, i * embed, (i + 1) * embed), Rows(b, i * embed, (i + 1) * embed));
     if (y.ok()) y = reshape(*y, {batch, seq[i], heads, head_dim});
     // q, v: (batch, heads, seq, head_dim); k: (batch, heads, head_dim, seq).
     if (y.ok()) y = permute(*y, i == 1 ? std::vector<int64_t>{0, 2, 3, 1} : std::vector<int64_t>{0, 2, 1, 3});
@@ -216,13 +227,15 @@ absl::StatusOr<relax::Expr> ConvertMultiheadAttention(FxContext& ctx, const prot
     qkv.push_back(*y);
   }
   absl::StatusOr<relax::Expr> scores = binary("matmul", qkv[0], qkv[1]);
-  if (scores.ok()) scores = binary("multiply", *scores, FxContext::Scalar(1.0 / std::sqrt(double(head_dim)), DataType::Float32()));
+  if (scores.ok())
+    scores = binary("multiply", *scores, FxContext::Scalar(1.0 / std::sqrt(double(head_dim)), DataType::Float32()));
   if (scores.ok() && masks[0].defined()) {
     const int64_t rank = RankOf(masks[0]);
     if (rank != 2 && rank != 3) return absl::InvalidArgumentError("attn_mask must be [L, S] or [batch * heads, L, S]");
-    scores = ApplyAttentionMask(ctx, *scores, masks[0],
-                                rank == 2 ? std::vector<int64_t>{seq[0], seq[1]} : std::vector<int64_t>{batch, heads, seq[0], seq[1]},
-                                "attn_mask");
+    scores = ApplyAttentionMask(
+        ctx, *scores, masks[0],
+        rank == 2 ? std::vector<int64_t>{seq[0], seq[1]} : std::vector<int64_t>{batch, heads, seq[0], seq[1]},
+        "attn_mask");
   }
   if (scores.ok() && masks[1].defined()) {
     scores = ApplyAttentionMask(ctx, *scores, masks[1], {batch, 1, 1, seq[1]}, "key_padding_mask");

@@ -17,19 +17,19 @@ namespace mlc {
 
 class AttrValue {
  public:
-  using Storage = std::variant<std::monostate, bool, int64_t, double, std::string, std::vector<int64_t>,
-                               DataType, std::vector<double>>;
+  using Storage = std::variant<std::monostate, bool, int64_t, double, std::string, std::vector<int64_t>, DataType,
+                               std::vector<double>>;
 
   AttrValue() = default;
-  AttrValue(bool v) : value_(v) {}                    // NOLINT
-  AttrValue(int v) : value_(int64_t{v}) {}            // NOLINT
-  AttrValue(int64_t v) : value_(v) {}                 // NOLINT
-  AttrValue(double v) : value_(v) {}                  // NOLINT
-  AttrValue(std::string v) : value_(std::move(v)) {}  // NOLINT
-  AttrValue(const char* v) : value_(std::string(v)) {}  // NOLINT
+  AttrValue(bool v) : value_(v) {}                             // NOLINT
+  AttrValue(int v) : value_(int64_t{v}) {}                     // NOLINT
+  AttrValue(int64_t v) : value_(v) {}                          // NOLINT
+  AttrValue(double v) : value_(v) {}                           // NOLINT
+  AttrValue(std::string v) : value_(std::move(v)) {}           // NOLINT
+  AttrValue(const char* v) : value_(std::string(v)) {}         // NOLINT
   AttrValue(std::vector<int64_t> v) : value_(std::move(v)) {}  // NOLINT
-  AttrValue(std::vector<double> v) : value_(std::move(v)) {}  // NOLINT
-  AttrValue(DataType v) : value_(v) {}                // NOLINT
+  AttrValue(std::vector<double> v) : value_(std::move(v)) {}   // NOLINT
+  AttrValue(DataType v) : value_(v) {}                         // NOLINT
 
   bool is_none() const { return std::holds_alternative<std::monostate>(value_); }
   template <typename T>

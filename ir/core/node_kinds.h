@@ -24,8 +24,10 @@
 // Loop level: other nodes with identity.
 #define MLC_TIR_OTHER_KINDS(X) X(Buffer)
 // Graph level (Relax-like): expressions.
-#define MLC_EXPR_KINDS(X) \
-  X(Var) X(DataflowVar) X(Constant) X(Tuple) X(TupleGetItem) X(ShapeExpr) X(Call) X(GlobalVar) X(ExternFunc) X(Op) X(SeqExpr) X(If)
+#define MLC_EXPR_KINDS(X)                                                                                              \
+  X(Var)                                                                                                               \
+  X(DataflowVar) X(Constant) X(Tuple) X(TupleGetItem) X(ShapeExpr) X(Call) X(GlobalVar) X(ExternFunc) X(Op) X(SeqExpr) \
+      X(If)
 // Graph level: struct info (the type and shape of a value).
 #define MLC_STRUCT_INFO_KINDS(X) \
   X(ObjectStructInfo) X(PrimStructInfo) X(ShapeStructInfo) X(TensorStructInfo) X(TupleStructInfo) X(FuncStructInfo)
@@ -38,18 +40,22 @@
 #define MLC_BINARY_CASES MLC_BINARY_KINDS(MLC_KIND_CASE)
 #define MLC_CASES_OF(LIST) LIST(MLC_KIND_CASE)
 /*! \brief Case labels of every kind outside one category. */
-#define MLC_CASES_NOT_PRIM_EXPR                                                                        \
-  MLC_CASES_OF(MLC_STMT_KINDS) MLC_CASES_OF(MLC_TIR_OTHER_KINDS) MLC_CASES_OF(MLC_EXPR_KINDS)          \
-  MLC_CASES_OF(MLC_STRUCT_INFO_KINDS) MLC_CASES_OF(MLC_GRAPH_OTHER_KINDS) MLC_CASES_OF(MLC_FUNCTION_KINDS)
+#define MLC_CASES_NOT_PRIM_EXPR                                                                      \
+  MLC_CASES_OF(MLC_STMT_KINDS)                                                                       \
+  MLC_CASES_OF(MLC_TIR_OTHER_KINDS) MLC_CASES_OF(MLC_EXPR_KINDS) MLC_CASES_OF(MLC_STRUCT_INFO_KINDS) \
+      MLC_CASES_OF(MLC_GRAPH_OTHER_KINDS) MLC_CASES_OF(MLC_FUNCTION_KINDS)
 #define MLC_CASES_NOT_BINARY MLC_CASES_OF(MLC_NON_BINARY_PRIM_EXPR_KINDS) MLC_CASES_NOT_PRIM_EXPR
-#define MLC_CASES_NOT_STMT                                                                             \
-  MLC_CASES_OF(MLC_PRIM_EXPR_KINDS) MLC_CASES_OF(MLC_TIR_OTHER_KINDS) MLC_CASES_OF(MLC_EXPR_KINDS)     \
-  MLC_CASES_OF(MLC_STRUCT_INFO_KINDS) MLC_CASES_OF(MLC_GRAPH_OTHER_KINDS) MLC_CASES_OF(MLC_FUNCTION_KINDS)
-#define MLC_CASES_NOT_EXPR                                                                             \
-  MLC_CASES_OF(MLC_PRIM_EXPR_KINDS) MLC_CASES_OF(MLC_STMT_KINDS) MLC_CASES_OF(MLC_TIR_OTHER_KINDS)     \
-  MLC_CASES_OF(MLC_STRUCT_INFO_KINDS) MLC_CASES_OF(MLC_GRAPH_OTHER_KINDS) MLC_CASES_OF(MLC_FUNCTION_KINDS)
-#define MLC_CASES_NOT_STRUCT_INFO                                                                      \
-  MLC_CASES_OF(MLC_PRIM_EXPR_KINDS) MLC_CASES_OF(MLC_STMT_KINDS) MLC_CASES_OF(MLC_TIR_OTHER_KINDS)     \
-  MLC_CASES_OF(MLC_EXPR_KINDS) MLC_CASES_OF(MLC_GRAPH_OTHER_KINDS) MLC_CASES_OF(MLC_FUNCTION_KINDS)
+#define MLC_CASES_NOT_STMT                                                                           \
+  MLC_CASES_OF(MLC_PRIM_EXPR_KINDS)                                                                  \
+  MLC_CASES_OF(MLC_TIR_OTHER_KINDS) MLC_CASES_OF(MLC_EXPR_KINDS) MLC_CASES_OF(MLC_STRUCT_INFO_KINDS) \
+      MLC_CASES_OF(MLC_GRAPH_OTHER_KINDS) MLC_CASES_OF(MLC_FUNCTION_KINDS)
+#define MLC_CASES_NOT_EXPR                                                                           \
+  MLC_CASES_OF(MLC_PRIM_EXPR_KINDS)                                                                  \
+  MLC_CASES_OF(MLC_STMT_KINDS) MLC_CASES_OF(MLC_TIR_OTHER_KINDS) MLC_CASES_OF(MLC_STRUCT_INFO_KINDS) \
+      MLC_CASES_OF(MLC_GRAPH_OTHER_KINDS) MLC_CASES_OF(MLC_FUNCTION_KINDS)
+#define MLC_CASES_NOT_STRUCT_INFO                                                             \
+  MLC_CASES_OF(MLC_PRIM_EXPR_KINDS)                                                           \
+  MLC_CASES_OF(MLC_STMT_KINDS) MLC_CASES_OF(MLC_TIR_OTHER_KINDS) MLC_CASES_OF(MLC_EXPR_KINDS) \
+      MLC_CASES_OF(MLC_GRAPH_OTHER_KINDS) MLC_CASES_OF(MLC_FUNCTION_KINDS)
 
 #endif  // MLC_IR_CORE_NODE_KINDS_H_

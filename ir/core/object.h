@@ -22,8 +22,8 @@ namespace mlc {
 enum class NodeKind : uint8_t {
 #define MLC_ENUM_KIND(Name) k##Name,
   MLC_PRIM_EXPR_KINDS(MLC_ENUM_KIND) MLC_STMT_KINDS(MLC_ENUM_KIND) MLC_TIR_OTHER_KINDS(MLC_ENUM_KIND)
-  MLC_EXPR_KINDS(MLC_ENUM_KIND) MLC_STRUCT_INFO_KINDS(MLC_ENUM_KIND) MLC_GRAPH_OTHER_KINDS(MLC_ENUM_KIND)
-  MLC_FUNCTION_KINDS(MLC_ENUM_KIND)
+      MLC_EXPR_KINDS(MLC_ENUM_KIND) MLC_STRUCT_INFO_KINDS(MLC_ENUM_KIND) MLC_GRAPH_OTHER_KINDS(MLC_ENUM_KIND)
+          MLC_FUNCTION_KINDS(MLC_ENUM_KIND)
 #undef MLC_ENUM_KIND
 };
 
@@ -134,8 +134,8 @@ struct RefHash {
 };
 
 /*! \brief Declares the kind tag and instance check of a concrete node class. */
-#define MLC_DECLARE_NODE(Name)                                            \
-  static constexpr NodeKind kKind = NodeKind::k##Name;                    \
+#define MLC_DECLARE_NODE(Name)                         \
+  static constexpr NodeKind kKind = NodeKind::k##Name; \
   static bool IsInstance(const Object* obj) { return obj->kind() == kKind; }
 
 }  // namespace mlc

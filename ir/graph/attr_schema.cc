@@ -11,20 +11,13 @@ namespace relax {
 
 const char* AttrKindName(AttrKind kind) {
   switch (kind) {
-    case AttrKind::kInt:
-      return "int";
-    case AttrKind::kInts:
-      return "int[]";
-    case AttrKind::kFloat:
-      return "float";
-    case AttrKind::kFloats:
-      return "float[]";
-    case AttrKind::kBool:
-      return "bool";
-    case AttrKind::kString:
-      return "str";
-    case AttrKind::kDType:
-      return "dtype";
+    case AttrKind::kInt: return "int";
+    case AttrKind::kInts: return "int[]";
+    case AttrKind::kFloat: return "float";
+    case AttrKind::kFloats: return "float[]";
+    case AttrKind::kBool: return "bool";
+    case AttrKind::kString: return "str";
+    case AttrKind::kDType: return "dtype";
   }
   return "?";
 }
@@ -52,19 +45,28 @@ absl::Status Assign(const AttrFieldDecl& f, const AttrValue& v) {
   };
   switch (f.kind) {
     case AttrKind::kInt:
-      if (v.is<int64_t>()) *static_cast<int64_t*>(f.ptr) = v.get<int64_t>();
-      else if (v.is<bool>()) *static_cast<int64_t*>(f.ptr) = v.get<bool>() ? 1 : 0;
-      else return mismatch();
+      if (v.is<int64_t>())
+        *static_cast<int64_t*>(f.ptr) = v.get<int64_t>();
+      else if (v.is<bool>())
+        *static_cast<int64_t*>(f.ptr) = v.get<bool>() ? 1 : 0;
+      else
+        return mismatch();
       return absl::OkStatus();
     case AttrKind::kBool:
-      if (v.is<bool>()) *static_cast<bool*>(f.ptr) = v.get<bool>();
-      else if (v.is<int64_t>() && (v.get<int64_t>() == 0 || v.get<int64_t>() == 1)) *static_cast<bool*>(f.ptr) = v.get<int64_t>() != 0;
-      else return mismatch();
+      if (v.is<bool>())
+        *static_cast<bool*>(f.ptr) = v.get<bool>();
+      else if (v.is<int64_t>() && (v.get<int64_t>() == 0 || v.get<int64_t>() == 1))
+        *static_cast<bool*>(f.ptr) = v.get<int64_t>() != 0;
+      else
+        return mismatch();
       return absl::OkStatus();
     case AttrKind::kFloat:
-      if (v.is<double>()) *static_cast<double*>(f.ptr) = v.get<double>();
-      else if (v.is<int64_t>()) *static_cast<double*>(f.ptr) = static_cast<double>(v.get<int64_t>());
-      else return mismatch();
+      if (v.is<double>())
+        *static_cast<double*>(f.ptr) = v.get<double>();
+      else if (v.is<int64_t>())
+        *static_cast<double*>(f.ptr) = static_cast<double>(v.get<int64_t>());
+      else
+        return mismatch();
       return absl::OkStatus();
     case AttrKind::kString:
       if (!v.is<std::string>()) return mismatch();
@@ -76,12 +78,16 @@ absl::Status Assign(const AttrFieldDecl& f, const AttrValue& v) {
       return absl::OkStatus();
     case AttrKind::kInts: {
       std::vector<int64_t> values;
-      if (v.is<std::vector<int64_t>>()) values = v.get<std::vector<int64_t>>();
-      else if (v.is<int64_t>()) values = {v.get<int64_t>()};
-      else return mismatch();
+      if (v.is<std::vector<int64_t>>())
+        values = v.get<std::vector<int64_t>>();
+      else if (v.is<int64_t>())
+        values = {v.get<int64_t>()};
+      else
+        return mismatch();
       if (f.length > 0 && values.size() == 1) values.assign(f.length, values[0]);
       if (f.length > 0 && values.size() != f.length) {
-        return absl::InvalidArgumentError(absl::StrCat("attribute ", f.name, " needs ", f.length, " values, got ", values.size()));
+        return absl::InvalidArgumentError(
+            absl::StrCat("attribute ", f.name, " needs ", f.length, " values, got ", values.size()));
       }
       *static_cast<std::vector<int64_t>*>(f.ptr) = std::move(values);
       return absl::OkStatus();
@@ -96,7 +102,8 @@ absl::Status Assign(const AttrFieldDecl& f, const AttrValue& v) {
         return mismatch();
       }
       if (f.length > 0 && values.size() != f.length) {
-        return absl::InvalidArgumentError(absl::StrCat("attribute ", f.name, " needs ", f.length, " values, got ", values.size()));
+        return absl::InvalidArgumentError(
+            absl::StrCat("attribute ", f.name, " needs ", f.length, " values, got ", values.size()));
       }
       *static_cast<std::vector<double>*>(f.ptr) = std::move(values);
       return absl::OkStatus();
@@ -107,20 +114,13 @@ absl::Status Assign(const AttrFieldDecl& f, const AttrValue& v) {
 
 AttrValue Read(const AttrFieldDecl& f) {
   switch (f.kind) {
-    case AttrKind::kInt:
-      return AttrValue(*static_cast<const int64_t*>(f.ptr));
-    case AttrKind::kInts:
-      return AttrValue(*static_cast<const std::vector<int64_t>*>(f.ptr));
-    case AttrKind::kFloat:
-      return AttrValue(*static_cast<const double*>(f.ptr));
-    case AttrKind::kFloats:
-      return AttrValue(*static_cast<const std::vector<double>*>(f.ptr));
-    case AttrKind::kBool:
-      return AttrValue(*static_cast<const bool*>(f.ptr));
-    case AttrKind::kString:
-      return AttrValue(*static_cast<const std::string*>(f.ptr));
-    case AttrKind::kDType:
-      return AttrValue(*static_cast<const DataType*>(f.ptr));
+    case AttrKind::kInt: return AttrValue(*static_cast<const int64_t*>(f.ptr));
+    case AttrKind::kInts: return AttrValue(*static_cast<const std::vector<int64_t>*>(f.ptr));
+    case AttrKind::kFloat: return AttrValue(*static_cast<const double*>(f.ptr));
+    case AttrKind::kFloats: return AttrValue(*static_cast<const std::vector<double>*>(f.ptr));
+    case AttrKind::kBool: return AttrValue(*static_cast<const bool*>(f.ptr));
+    case AttrKind::kString: return AttrValue(*static_cast<const std::string*>(f.ptr));
+    case AttrKind::kDType: return AttrValue(*static_cast<const DataType*>(f.ptr));
   }
   return AttrValue();
 }
@@ -158,9 +158,9 @@ absl::Status ParseFields(const Attrs& attrs, const std::vector<AttrFieldDecl>& f
   }
   for (const auto& [key, value] : attrs) {
     if (!known.count(key)) {
-      return absl::InvalidArgumentError(absl::StrCat("unknown attribute ", key,
-                                                     known.empty() ? " (it takes none)"
-                                                                   : absl::StrCat(" (attributes: ", absl::StrJoin(known, ", "), ")")));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "unknown attribute ", key,
+          known.empty() ? " (it takes none)" : absl::StrCat(" (attributes: ", absl::StrJoin(known, ", "), ")")));
     }
   }
   return absl::OkStatus();

@@ -72,10 +72,10 @@ struct AttrKindOf<DataType> {
 struct AttrFieldDecl {
   std::string name;
   AttrKind kind;
-  void* ptr;                  // the struct's member, of the C++ type of `kind`
-  AttrValue default_value;    // None: required, unless `optional`
-  bool optional = false;      // may be absent (None); the member keeps its empty value
-  size_t length = 0;          // lists: the required length; a single value is repeated to it
+  void* ptr;                // the struct's member, of the C++ type of `kind`
+  AttrValue default_value;  // None: required, unless `optional`
+  bool optional = false;    // may be absent (None); the member keeps its empty value
+  size_t length = 0;        // lists: the required length; a single value is repeated to it
   std::string doc;
 };
 
@@ -128,7 +128,7 @@ class AttrVisitor {
 /*! \brief A field as the printer, the parser and the docs see it. */
 struct OpAttrSpec {
   std::string name;
-  std::string type;         // AttrKindName
+  std::string type;  // AttrKindName
   std::string doc;
   AttrValue default_value;  // printed when a call does not set the attribute (None if unset)
   bool required = false;

@@ -7,8 +7,8 @@
 #include "ir/graph/op.h"
 #include "ir/graph/printer.h"
 #include "ir/graph/shape_util.h"
-#include "ir/tir/analyzer.h"
 #include "ir/graph/structural_equal.h"
+#include "ir/tir/analyzer.h"
 
 namespace mlc {
 namespace relax {
@@ -128,14 +128,16 @@ absl::StatusOr<Expr> BlockBuilder::Normalize(Expr expr) {
     case NodeKind::kOp:
     case NodeKind::kSeqExpr:
     case NodeKind::kIf:  // its branches are normalized where they are made
-    MLC_CASES_NOT_EXPR
+      MLC_CASES_NOT_EXPR
       return expr;
   }
 }
 
-absl::StatusOr<Call> BlockBuilder::CastToAssumedShapes(const Call& call, const std::vector<DimAssumptions::Equality>& assumed) {
+absl::StatusOr<Call> BlockBuilder::CastToAssumedShapes(const Call& call,
+                                                       const std::vector<DimAssumptions::Equality>& assumed) {
   if (!func_) {
-    return absl::FailedPreconditionError(absl::StrCat(PrintExpr(call), ": shapes that agree only at run time need a function ",
+    return absl::FailedPreconditionError(absl::StrCat(PrintExpr(call),
+                                                      ": shapes that agree only at run time need a function ",
                                                       "to check them in (call BeginFunction first)"));
   }
   std::vector<Expr> args;
@@ -197,9 +199,9 @@ absl::StatusOr<GlobalVar> BlockBuilder::EmitFuncOutput(Expr result, std::optiona
         absl::StrCat("function ", func_->name, ": parameters were given to BeginFunction and again to EmitFuncOutput"));
   }
   if (result->kind() == NodeKind::kDataflowVar) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "function ", func_->name, " would return DataflowVar ", result.as<VarNode>()->name_hint,
-        ", which is local to its dataflow block; return the Var from EmitOutput instead"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("function ", func_->name, " would return DataflowVar ", result.as<VarNode>()->name_hint,
+                     ", which is local to its dataflow block; return the Var from EmitOutput instead"));
   }
   absl::StatusOr<Expr> body = Normalize(std::move(result));
   if (!body.ok()) return body.status();

@@ -12,32 +12,31 @@
 #include "ir/graph/op.h"
 #include "ir/graph/printer.h"
 #include "ir/graph/structural_equal.h"
+#include "ir/graph/verifier.h"
 #include "ir/te/call_te.h"
 #include "ir/te/tensor.h"
 #include "ir/testing/golden.h"
 #include "ir/topi/topi.h"
-#include "ir/graph/verifier.h"
 
 namespace mlc {
 namespace {
 
-using ::testing::HasSubstr;
 using relax::BlockBuilder;
 using relax::Expr;
 using relax::Var;
 using te::Tensor;
+using ::testing::HasSubstr;
 
 const DataType kF32 = DataType::Float32();
 
 // The seeds' te_matmul and te_relu.
 Tensor TeMatmul(const Tensor& A, const Tensor& B) {
   te::ReduceAxis k = te::MakeReduceAxis(A.shape()[1], "k");
-  return te::Compute(
-      {A.shape()[0], B.shape()[1]},
-      [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
-        return te::Sum(tir::operator*(A({i[0], k}), B({k, i[1]})), {k});
-      },
-      "matmul", {"i", "j"});
+  return te::Compute({A.shape()[0], B.shape()[1]},
+                     [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
+                       return te::Sum(tir::operator*(A({i[0], k}), B({k, i[1]})), {k});
+                     },
+                     "matmul", {"i", "j"});
 }
 
 Tensor TeRelu(const Tensor& A) {
@@ -164,7 +163,8 @@ TEST(BlockBuilder, MlpThroughTheOperatorLibrary) {
   IRModule mod = bb.Get();
   EXPECT_TRUE(VerifyModule(mod).ok()) << VerifyModule(mod);
   // Unique names as the seeds show: dense, dense1, add, add1.
-  for (const char* name : {"dense", "dense1", "add", "add1", "te_relu", "main"}) EXPECT_TRUE(mod.Contains(name)) << name;
+  for (const char* name : {"dense", "dense1", "add", "add1", "te_relu", "main"})
+    EXPECT_TRUE(mod.Contains(name)) << name;
   ExpectGolden("bb_mlp_topi", PrintModule(mod));
 }
 
@@ -175,7 +175,9 @@ TEST(BlockBuilder, MlpWithHighLevelOperators) {
   BlockBuilder bb;
   ASSERT_TRUE(bb.BeginFunction("main", std::vector<Var>{x}).ok());
   ASSERT_TRUE(bb.BeginDataflow().ok());
-  auto op = [](const char* name, std::vector<Expr> args) { return Expr(relax::MakeCall(relax::GetOpOrDie(name), args)); };
+  auto op = [](const char* name, std::vector<Expr> args) {
+    return Expr(relax::MakeCall(relax::GetOpOrDie(name), args));
+  };
   Var lv0 = *bb.Emit(op("nn.dense", {x, relax::MakeConstant(w[0])}));
   Var lv1 = *bb.Emit(op("add", {lv0, relax::MakeConstant(w[1])}));
   Var lv2 = *bb.Emit(op("nn.relu", {lv1}));
@@ -190,7 +192,8 @@ TEST(BlockBuilder, MlpWithHighLevelOperators) {
   // Nested calls are bound first: add(dense(x, w), b) emits the dense.
   BlockBuilder nested;
   ASSERT_TRUE(nested.BeginFunction("main", std::vector<Var>{x}).ok());
-  absl::StatusOr<Var> y = nested.Emit(op("add", {op("nn.dense", {x, relax::MakeConstant(w[0])}), relax::MakeConstant(w[1])}));
+  absl::StatusOr<Var> y =
+      nested.Emit(op("add", {op("nn.dense", {x, relax::MakeConstant(w[0])}), relax::MakeConstant(w[1])}));
   ASSERT_TRUE(y.ok());
   ASSERT_TRUE(nested.EmitFuncOutput(*y).ok());
   EXPECT_EQ(nested.Get().LookupFunction("main")->body->blocks[0]->bindings.size(), 2u);

@@ -16,8 +16,8 @@ namespace {
 absl::StatusOr<StructInfo> InferDestinationPassing(const CallNode& call, NodeKind callee_kind,
                                                    const char* callee_desc) {
   if (call.args.size() != 2) {
-    return absl::InvalidArgumentError(absl::StrCat("expects (", callee_desc, ", (args...)), got ", call.args.size(),
-                                                   " arguments"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("expects (", callee_desc, ", (args...)), got ", call.args.size(), " arguments"));
   }
   if (call.args[0]->kind() != callee_kind) {
     return absl::InvalidArgumentError(absl::StrCat("the callee must be ", callee_desc));
@@ -32,8 +32,8 @@ absl::StatusOr<StructInfo> InferDestinationPassing(const CallNode& call, NodeKin
   auto check_tensor = [](const StructInfo& s) -> absl::Status {
     const auto* t = s.as<TensorStructInfoNode>();
     if (t == nullptr || !t->HasKnownShape() || t->dtype.is_void()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("outputs must be tensors of known shape (static or symbolic) and dtype, got ", StructInfoToString(s)));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "outputs must be tensors of known shape (static or symbolic) and dtype, got ", StructInfoToString(s)));
     }
     return absl::OkStatus();
   };
@@ -52,15 +52,17 @@ absl::StatusOr<StructInfo> InferDestinationPassing(const CallNode& call, NodeKin
  *  results, whose sizes the values of its inputs decide (NonZero, Unique, NonMaxSuppression).
  *  An R.match_cast after it names the sizes for what follows. */
 absl::StatusOr<StructInfo> InferReturning(const CallNode& call) {
-  if (call.args.size() != 2 || call.args[0]->kind() != NodeKind::kExternFunc || call.args[1]->kind() != NodeKind::kTuple ||
-      call.sinfo_args.size() != 1) {
-    return absl::InvalidArgumentError("expects (a runtime function name, (args...)) and the result's struct info (out_sinfo)");
+  if (call.args.size() != 2 || call.args[0]->kind() != NodeKind::kExternFunc ||
+      call.args[1]->kind() != NodeKind::kTuple || call.sinfo_args.size() != 1) {
+    return absl::InvalidArgumentError(
+        "expects (a runtime function name, (args...)) and the result's struct info (out_sinfo)");
   }
   const StructInfo& out = call.sinfo_args[0];
   auto check_tensor = [](const StructInfo& s) -> absl::Status {
     const auto* t = s.as<TensorStructInfoNode>();
     if (t == nullptr || t->ndim < 0 || t->dtype.is_void()) {
-      return absl::InvalidArgumentError(absl::StrCat("results must be tensors of known rank and dtype, got ", StructInfoToString(s)));
+      return absl::InvalidArgumentError(
+          absl::StrCat("results must be tensors of known rank and dtype, got ", StructInfoToString(s)));
     }
     return absl::OkStatus();
   };
@@ -91,18 +93,21 @@ absl::StatusOr<StructInfo> InferAllocTensor(const CallNode& call, const AllocTen
  *  another dtype or rank, is refused here rather than failing at every run). */
 absl::StatusOr<StructInfo> InferMatchCast(const CallNode& call) {
   if (call.args.size() != 1 || call.sinfo_args.size() != 1) {
-    return absl::InvalidArgumentError("expects (value, struct info), e.g. R.match_cast(x, R.Tensor((n, 784), \"float32\"))");
+    return absl::InvalidArgumentError(
+        "expects (value, struct info), e.g. R.match_cast(x, R.Tensor((n, 784), \"float32\"))");
   }
   const StructInfo& target = call.sinfo_args[0];
   const auto* to = target.as<TensorStructInfoNode>();
-  if (to == nullptr) return absl::UnimplementedError(absl::StrCat("casts to tensors only, not to ", StructInfoToString(target)));
+  if (to == nullptr)
+    return absl::UnimplementedError(absl::StrCat("casts to tensors only, not to ", StructInfoToString(target)));
   const auto* from = call.args[0]->struct_info().as<TensorStructInfoNode>();
   if (from == nullptr) {
-    return absl::InvalidArgumentError(absl::StrCat("the value is ", StructInfoToString(call.args[0]->struct_info()), ", not a tensor"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("the value is ", StructInfoToString(call.args[0]->struct_info()), ", not a tensor"));
   }
   auto never = [&](const std::string& why) {
-    return absl::InvalidArgumentError(absl::StrCat("a value of ", StructInfoToString(call.args[0]->struct_info()), " never matches ",
-                                                   StructInfoToString(target), ": ", why));
+    return absl::InvalidArgumentError(absl::StrCat("a value of ", StructInfoToString(call.args[0]->struct_info()),
+                                                   " never matches ", StructInfoToString(target), ": ", why));
   };
   if (!from->dtype.is_void() && !to->dtype.is_void() && from->dtype != to->dtype) return never("the dtypes differ");
   if (from->ndim >= 0 && to->ndim >= 0 && from->ndim != to->ndim) return never("the ranks differ");
@@ -111,7 +116,8 @@ absl::StatusOr<StructInfo> InferMatchCast(const CallNode& call) {
     for (size_t i = 0; i < a.size(); ++i) {
       const int64_t* x = tir::AsConstInt(a[i]);
       const int64_t* y = tir::AsConstInt(b[i]);
-      if (x != nullptr && y != nullptr && *x != *y) return never(absl::StrCat("dimension ", i, " is ", *x, ", not ", *y));
+      if (x != nullptr && y != nullptr && *x != *y)
+        return never(absl::StrCat("dimension ", i, " is ", *x, ", not ", *y));
     }
   }
   return target;
@@ -148,7 +154,8 @@ void RegisterBuiltinOps(OpRegistry& registry) {
       .set_builtin()
       .set_inputs({"func", "args"})
       .set_description(
-          "Calls a registered runtime function by name that allocates and returns its results, whose shapes its inputs' "
+          "Calls a registered runtime function by name that allocates and returns its results, whose shapes its "
+          "inputs' "
           "values decide (out_sinfo gives their dtypes and ranks); R.match_cast names their sizes")
       .set_infer(InferReturning);
   registry.Register("alloc_tensor")

@@ -16,12 +16,15 @@ void ExprNode::SetStructInfoOnce(StructInfo sinfo) const {
   struct_info_ = std::move(sinfo);
 }
 
-Var MakeVar(std::string name_hint, StructInfo sinfo) { return Var(new VarNode(std::move(name_hint), std::move(sinfo))); }
+Var MakeVar(std::string name_hint, StructInfo sinfo) {
+  return Var(new VarNode(std::move(name_hint), std::move(sinfo)));
+}
 Var MakeDataflowVar(std::string name_hint, StructInfo sinfo) {
   return Var(new DataflowVarNode(std::move(name_hint), std::move(sinfo)));
 }
 
-ConstantNode::ConstantNode(TensorData data) : ExprNode(kKind, TensorSInfo(data.shape(), data.dtype())), data(std::move(data)) {}
+ConstantNode::ConstantNode(TensorData data)
+    : ExprNode(kKind, TensorSInfo(data.shape(), data.dtype())), data(std::move(data)) {}
 Expr MakeConstant(TensorData data) { return Expr(new ConstantNode(std::move(data))); }
 
 static StructInfo TupleFieldsSInfo(const std::vector<Expr>& fields) {

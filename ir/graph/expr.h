@@ -143,8 +143,7 @@ using Op = Ref<OpNode>;
 class CallNode : public ExprNode {
  public:
   MLC_DECLARE_NODE(Call)
-  CallNode(Expr op, std::vector<Expr> args, Attrs attrs, std::vector<StructInfo> sinfo_args,
-           StructInfo sinfo = nullptr)
+  CallNode(Expr op, std::vector<Expr> args, Attrs attrs, std::vector<StructInfo> sinfo_args, StructInfo sinfo = nullptr)
       : ExprNode(kKind, std::move(sinfo)),
         op(std::move(op)),
         args(std::move(args)),

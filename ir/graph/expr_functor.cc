@@ -15,29 +15,19 @@ namespace relax {
 void ExprVisitor::VisitExpr(const Expr& e) {
   switch (e->kind()) {
     case NodeKind::kVar:
-    case NodeKind::kDataflowVar:
-      return VisitExpr_(e.as<VarNode>());
-    case NodeKind::kConstant:
-      return VisitExpr_(e.as<ConstantNode>());
-    case NodeKind::kTuple:
-      return VisitExpr_(e.as<TupleNode>());
-    case NodeKind::kTupleGetItem:
-      return VisitExpr_(e.as<TupleGetItemNode>());
-    case NodeKind::kShapeExpr:
-      return VisitExpr_(e.as<ShapeExprNode>());
-    case NodeKind::kCall:
-      return VisitExpr_(e.as<CallNode>());
-    case NodeKind::kGlobalVar:
-      return VisitExpr_(e.as<GlobalVarNode>());
-    case NodeKind::kExternFunc:
-      return VisitExpr_(e.as<ExternFuncNode>());
-    case NodeKind::kOp:
-      return VisitExpr_(e.as<OpNode>());
-    case NodeKind::kSeqExpr:
-      return VisitExpr_(e.as<SeqExprNode>());
+    case NodeKind::kDataflowVar: return VisitExpr_(e.as<VarNode>());
+    case NodeKind::kConstant: return VisitExpr_(e.as<ConstantNode>());
+    case NodeKind::kTuple: return VisitExpr_(e.as<TupleNode>());
+    case NodeKind::kTupleGetItem: return VisitExpr_(e.as<TupleGetItemNode>());
+    case NodeKind::kShapeExpr: return VisitExpr_(e.as<ShapeExprNode>());
+    case NodeKind::kCall: return VisitExpr_(e.as<CallNode>());
+    case NodeKind::kGlobalVar: return VisitExpr_(e.as<GlobalVarNode>());
+    case NodeKind::kExternFunc: return VisitExpr_(e.as<ExternFuncNode>());
+    case NodeKind::kOp: return VisitExpr_(e.as<OpNode>());
+    case NodeKind::kSeqExpr: return VisitExpr_(e.as<SeqExprNode>());
     case NodeKind::kIf:
       return VisitExpr_(e.as<IfNode>());
-    MLC_CASES_NOT_EXPR
+      MLC_CASES_NOT_EXPR
       return;
   }
 }
@@ -90,16 +80,11 @@ Expr ExprMutator::Normalized(const Expr& e) {
 Expr ExprMutator::VisitExpr(const Expr& e) {
   switch (e->kind()) {
     case NodeKind::kVar:
-    case NodeKind::kDataflowVar:
-      return VisitExpr_(e.as<VarNode>(), e);
-    case NodeKind::kTuple:
-      return VisitExpr_(e.as<TupleNode>(), e);
-    case NodeKind::kTupleGetItem:
-      return VisitExpr_(e.as<TupleGetItemNode>(), e);
-    case NodeKind::kCall:
-      return VisitExpr_(e.as<CallNode>(), e);
-    case NodeKind::kIf:
-      return VisitExpr_(e.as<IfNode>(), e);
+    case NodeKind::kDataflowVar: return VisitExpr_(e.as<VarNode>(), e);
+    case NodeKind::kTuple: return VisitExpr_(e.as<TupleNode>(), e);
+    case NodeKind::kTupleGetItem: return VisitExpr_(e.as<TupleGetItemNode>(), e);
+    case NodeKind::kCall: return VisitExpr_(e.as<CallNode>(), e);
+    case NodeKind::kIf: return VisitExpr_(e.as<IfNode>(), e);
     case NodeKind::kConstant:
     case NodeKind::kShapeExpr:
     case NodeKind::kGlobalVar:
@@ -107,7 +92,7 @@ Expr ExprMutator::VisitExpr(const Expr& e) {
     case NodeKind::kOp:
     case NodeKind::kSeqExpr:  // function bodies are rewritten binding by binding (VisitFunction)
       return VisitLeaf(e);
-    MLC_CASES_NOT_EXPR
+      MLC_CASES_NOT_EXPR
       return e;
   }
 }
@@ -159,11 +144,13 @@ Expr ExprMutator::VisitExpr_(const IfNode* op, const Expr& self) {
   Expr then_value = VisitExpr(op->true_branch);
   Expr else_value = VisitExpr(op->false_branch);
   if (bindings_.size() != emitted) {
-    Fail(absl::InvalidArgumentError(absl::StrCat("a rewrite of an if branch (", PrintExpr(self),
-                                                 ") needs bindings of its own; make the branch a call of a function holding them")));
+    Fail(absl::InvalidArgumentError(
+        absl::StrCat("a rewrite of an if branch (", PrintExpr(self),
+                     ") needs bindings of its own; make the branch a call of a function holding them")));
     return self;
   }
-  if (cond.same_as(op->cond) && then_value.same_as(op->true_branch) && else_value.same_as(op->false_branch)) return self;
+  if (cond.same_as(op->cond) && then_value.same_as(op->true_branch) && else_value.same_as(op->false_branch))
+    return self;
   return Expr(If(new IfNode(cond, then_value, else_value)));
 }
 
@@ -214,9 +201,8 @@ Var ExprMutator::Emit(const Expr& value, const std::string& name_hint) {
 }
 
 void ExprMutator::VisitBinding_(const VarBindingNode* binding) {
-  Expr value = binding->value->kind() == NodeKind::kCall
-                   ? VisitBindingValue_(binding, binding->value.as<CallNode>())
-                   : VisitExpr(binding->value);
+  Expr value = binding->value->kind() == NodeKind::kCall ? VisitBindingValue_(binding, binding->value.as<CallNode>())
+                                                         : VisitExpr(binding->value);
   Var var = binding->var;
   if (!value.same_as(binding->value)) {
     value = Normalized(Flatten(value));
@@ -275,7 +261,9 @@ absl::StatusOr<Function> ExprMutator::VisitFunction(const Function& func) {
 namespace {
 class VarSubstituter : public ExprMutator {
  public:
-  VarSubstituter(const std::unordered_map<const Object*, Expr>& map, const IRModule& mod) : ExprMutator(mod) { var_remap_ = map; }
+  VarSubstituter(const std::unordered_map<const Object*, Expr>& map, const IRModule& mod) : ExprMutator(mod) {
+    var_remap_ = map;
+  }
 };
 }  // namespace
 

@@ -41,8 +41,7 @@ class FunctionNode : public BaseFuncNode {
 using Function = Ref<FunctionNode>;
 
 /*! \brief A function whose declared result is the body's struct info unless given. */
-Function MakeFunction(std::vector<Var> params, SeqExpr body, StructInfo ret_struct_info = nullptr,
-                      Attrs attrs = {});
+Function MakeFunction(std::vector<Var> params, SeqExpr body, StructInfo ret_struct_info = nullptr, Attrs attrs = {});
 
 /*! \brief The same function with one attribute set. */
 Function WithAttr(const Function& func, const std::string& key, AttrValue value);

@@ -13,11 +13,11 @@
 #include "ir/graph/printer.h"
 #include "ir/graph/serialize.h"
 #include "ir/graph/structural_equal.h"
+#include "ir/graph/verifier.h"
 #include "ir/testing/golden.h"
 #include "ir/testing/seed_modules.h"
 #include "ir/tir/prim_expr_ops.h"
 #include "ir/tir/tir_util.h"
-#include "ir/graph/verifier.h"
 #include "support/file_util.h"
 #include "support/resource_limits.h"
 
@@ -211,8 +211,8 @@ TEST(Ops, InferShapesWithNumpySemantics) {
   EXPECT_EQ(relax::StructInfoToString(
                 *Infer("permute_dims", {TensorVar("w", {2, 3, 4})}, {{"axes", std::vector<int64_t>{1, 2, 0}}})),
             "Tensor((3, 4, 2), float32)");
-  EXPECT_EQ(relax::StructInfoToString(*Infer("linear", {TensorVar("x", {1, 784}), TensorVar("w", {128, 784}),
-                                                        TensorVar("b", {128})})),
+  EXPECT_EQ(relax::StructInfoToString(
+                *Infer("linear", {TensorVar("x", {1, 784}), TensorVar("w", {128, 784}), TensorVar("b", {128})})),
             "Tensor((1, 128), float32)");
 }
 
@@ -291,8 +291,9 @@ TEST(Verifier, ChecksIfPlacementConditionAndBranches) {
             "in function @main, binding y: the condition of an if must be a one-element bool or integer tensor, not "
             "Tensor((3,), float32)");
   relax::Expr nested(new relax::IfNode(c, Add(Add(x, x), x), x));
-  EXPECT_NE(VerifyError(ModuleFromBlocks({c, x}, {{false, {{y, nested}}}}, y)).find("an if branch must be one call of "
-                                                                                 "variables and constants"),
+  EXPECT_NE(VerifyError(ModuleFromBlocks({c, x}, {{false, {{y, nested}}}}, y))
+                .find("an if branch must be one call of "
+                      "variables and constants"),
             std::string::npos);
 }
 
@@ -317,8 +318,9 @@ TEST(Verifier, RejectsDataflowVarOutsideItsBlock) {
 
 TEST(Verifier, RejectsImpureCallsInDataflowBlocks) {
   relax::Var x = TensorVar("x", {3});
-  relax::Call alloc = relax::MakeCall(relax::GetOpOrDie("alloc_tensor"), {relax::MakeShapeExpr(std::vector<int64_t>{3})},
-                                      {{"dtype", DataType::Float32()}});
+  relax::Call alloc =
+      relax::MakeCall(relax::GetOpOrDie("alloc_tensor"), {relax::MakeShapeExpr(std::vector<int64_t>{3})},
+                      {{"dtype", DataType::Float32()}});
   alloc->SetStructInfoOnce(*relax::InferCallStructInfo(*alloc, nullptr));
   relax::Var y = TensorVar("y", {3});
   EXPECT_EQ(VerifyError(ModuleFromBlocks({x}, {{true, {{y, alloc}}}}, y)),
@@ -356,8 +358,10 @@ TEST(Serialization, RefusesTreesNestedDeeperThanTheLimit) {
     mod.Add("f", PrimFunc(new PrimFuncNode({A}, MakeRootBlock({}, MakeLoopNest({i}, {I32(4)}, block)), {})));
     return mod;
   };
-  EXPECT_TRUE(DeserializeModule(SerializeModule(module_with_depth(GetResourceLimits().max_nesting_depth / 2)), "ok.irpb").ok());
-  absl::StatusOr<IRModule> deep = DeserializeModule(SerializeModule(module_with_depth(GetResourceLimits().max_nesting_depth + 10)), "deep.irpb");
+  EXPECT_TRUE(
+      DeserializeModule(SerializeModule(module_with_depth(GetResourceLimits().max_nesting_depth / 2)), "ok.irpb").ok());
+  absl::StatusOr<IRModule> deep =
+      DeserializeModule(SerializeModule(module_with_depth(GetResourceLimits().max_nesting_depth + 10)), "deep.irpb");
   ASSERT_FALSE(deep.ok());
   EXPECT_THAT(std::string(deep.status().message()), HasSubstr("nested more than 2000 levels deep"));
   EXPECT_THAT(std::string(deep.status().message()), HasSubstr("deep.irpb"));

@@ -32,14 +32,17 @@ absl::StatusOr<Layout> Layout::Parse(const std::string& text) {
       continue;
     }
     if (std::isupper(static_cast<unsigned char>(c))) {
-      if (has_digits) return bad(absl::StrCat("a factor must precede a lower-case sub-axis, not '", std::string(1, c), "'"));
+      if (has_digits)
+        return bad(absl::StrCat("a factor must precede a lower-case sub-axis, not '", std::string(1, c), "'"));
       if (out.PositionOf(c) >= 0) return bad(absl::StrCat("axis ", std::string(1, c), " appears twice"));
       out.axes_.push_back({c, 0});
       continue;
     }
     if (std::islower(static_cast<unsigned char>(c))) {
-      if (!has_digits || factor <= 0) return bad(absl::StrCat("sub-axis '", std::string(1, c), "' needs a positive factor before it"));
-      if (out.PositionOf(Upper(c)) < 0) return bad(absl::StrCat("sub-axis '", std::string(1, c), "' comes before its axis ", std::string(1, Upper(c))));
+      if (!has_digits || factor <= 0)
+        return bad(absl::StrCat("sub-axis '", std::string(1, c), "' needs a positive factor before it"));
+      if (out.PositionOf(Upper(c)) < 0)
+        return bad(absl::StrCat("sub-axis '", std::string(1, c), "' comes before its axis ", std::string(1, Upper(c))));
       if (out.PositionOf(c) >= 0) return bad(absl::StrCat("sub-axis '", std::string(1, c), "' appears twice"));
       out.axes_.push_back({c, factor});
       factor = 0;
@@ -66,7 +69,8 @@ int64_t Layout::Factor(char primal) const {
 }
 
 bool Layout::BlocksOnlyChannels() const {
-  return std::all_of(axes_.begin(), axes_.end(), [](const Axis& a) { return a.primal() || a.name == 'c' || a.name == 'i' || a.name == 'o'; });
+  return std::all_of(axes_.begin(), axes_.end(),
+                     [](const Axis& a) { return a.primal() || a.name == 'c' || a.name == 'i' || a.name == 'o'; });
 }
 
 int Layout::PositionOf(char name) const {
@@ -79,8 +83,8 @@ int Layout::PositionOf(char name) const {
 absl::StatusOr<std::vector<tir::PrimExpr>> Layout::ShapeFromPrimal(const std::vector<tir::PrimExpr>& primal) const {
   std::string order = Primal();
   if (primal.size() != order.size()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("layout ", name_, " needs a ", order.size(), "-d tensor (", order, "), got ", primal.size(), " dimensions"));
+    return absl::InvalidArgumentError(absl::StrCat("layout ", name_, " needs a ", order.size(), "-d tensor (", order,
+                                                   "), got ", primal.size(), " dimensions"));
   }
   std::vector<tir::PrimExpr> out;
   for (const Axis& a : axes_) {
@@ -186,7 +190,8 @@ void CopyGatheredFixed(char* dst, const char* src, int64_t base, const int64_t* 
   for (int64_t j = 0; j < n; ++j) std::memcpy(dst + j * kBytes, src + (base + table[j * step]) * kBytes, kBytes);
 }
 
-void CopyGathered(char* dst, const char* src, int64_t base, const int64_t* table, int64_t step, int64_t n, size_t elem) {
+void CopyGathered(char* dst, const char* src, int64_t base, const int64_t* table, int64_t step, int64_t n,
+                  size_t elem) {
   switch (elem) {
     case 1: return CopyGatheredFixed<1>(dst, src, base, table, step, n);
     case 2: return CopyGatheredFixed<2>(dst, src, base, table, step, n);
@@ -201,11 +206,12 @@ void CopyGathered(char* dst, const char* src, int64_t base, const int64_t* table
 
 absl::StatusOr<TensorData> TransformLayout(const TensorData& data, const Layout& src, const Layout& dst) {
   if (src.Primal() != dst.Primal()) {
-    return absl::InvalidArgumentError(absl::StrCat("cannot transform layout ", src.name(), " to ", dst.name(),
-                                                   ": their primal layouts differ"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot transform layout ", src.name(), " to ", dst.name(), ": their primal layouts differ"));
   }
   if (data.shape().size() != src.ndim()) {
-    return absl::InvalidArgumentError(absl::StrCat("a ", data.shape().size(), "-d tensor is not in layout ", src.name()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("a ", data.shape().size(), "-d tensor is not in layout ", src.name()));
   }
   std::vector<int64_t> primal = src.ShapeToPrimal(data.shape());
   absl::StatusOr<std::vector<int64_t>> back = src.ShapeFromPrimal(primal);

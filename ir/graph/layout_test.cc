@@ -56,7 +56,8 @@ TEST(Layout, ShapesConvertAndBlockedAxesMustDivide) {
   EXPECT_EQ(l.ShapeToPrimal(std::vector<int64_t>{2, 4, 7, 5, 16}), (std::vector<int64_t>{2, 64, 7, 5}));
   absl::StatusOr<std::vector<int64_t>> bad = l.ShapeFromPrimal(std::vector<int64_t>{1, 24, 7, 5});
   ASSERT_FALSE(bad.ok());
-  EXPECT_NE(std::string(bad.status().message()).find("dimension C (24) is not a multiple of 16"), std::string::npos) << bad.status();
+  EXPECT_NE(std::string(bad.status().message()).find("dimension C (24) is not a multiple of 16"), std::string::npos)
+      << bad.status();
   // A symbolic batch passes through; a symbolic blocked axis cannot be blocked.
   tir::Var n = tir::MakeVar("n", DataType::Int64());
   absl::StatusOr<std::vector<tir::PrimExpr>> dims = l.ShapeFromPrimal({n, tir::I64(32), tir::I64(3), tir::I64(3)});
@@ -68,8 +69,10 @@ TEST(Layout, ShapesConvertAndBlockedAxesMustDivide) {
 TEST(Layout, IndexOfReusesASplitOfTheSameFactorAndDividesOtherwise) {
   Layout l = *Layout::Parse("NCHW8c");
   tir::Var co = tir::MakeVar("co"), ci = tir::MakeVar("ci"), c = tir::MakeVar("c"), z = tir::MakeVar("z");
-  std::map<char, Layout::Coord> split = {{'N', Layout::Coord::Whole(z)}, {'C', Layout::Coord::Split(co, ci, 8)},
-                                         {'H', Layout::Coord::Whole(z)}, {'W', Layout::Coord::Whole(z)}};
+  std::map<char, Layout::Coord> split = {{'N', Layout::Coord::Whole(z)},
+                                         {'C', Layout::Coord::Split(co, ci, 8)},
+                                         {'H', Layout::Coord::Whole(z)},
+                                         {'W', Layout::Coord::Whole(z)}};
   std::vector<tir::PrimExpr> idx = l.IndexOf(split);
   EXPECT_TRUE(idx[1].same_as(co));
   EXPECT_TRUE(idx[4].same_as(ci));

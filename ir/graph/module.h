@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "ir/graph/function.h"
 #include "ir/core/attrs.h"
+#include "ir/graph/function.h"
 #include "ir/tir/prim_func.h"
 
 namespace mlc {

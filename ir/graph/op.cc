@@ -17,20 +17,13 @@ namespace relax {
 
 const char* OpPatternName(OpPattern pattern) {
   switch (pattern) {
-    case OpPattern::kElemWise:
-      return "elemwise";
-    case OpPattern::kBroadcast:
-      return "broadcast";
-    case OpPattern::kInjective:
-      return "injective";
-    case OpPattern::kCommReduce:
-      return "reduce";
-    case OpPattern::kOutEWiseFusable:
-      return "out-elemwise-fusable";
-    case OpPattern::kTuple:
-      return "tuple";
-    case OpPattern::kOpaque:
-      return "opaque";
+    case OpPattern::kElemWise: return "elemwise";
+    case OpPattern::kBroadcast: return "broadcast";
+    case OpPattern::kInjective: return "injective";
+    case OpPattern::kCommReduce: return "reduce";
+    case OpPattern::kOutEWiseFusable: return "out-elemwise-fusable";
+    case OpPattern::kTuple: return "tuple";
+    case OpPattern::kOpaque: return "opaque";
   }
   return "opaque";
 }
@@ -75,8 +68,8 @@ OpInfo* OpRegistry::FindMutable(const std::string& name) {
 absl::StatusOr<Op> GetOp(const std::string& name) {
   const OpInfo* info = OpRegistry::Global().Find(name);
   if (info == nullptr) {
-    return absl::NotFoundError(absl::StrCat("unknown operator \"", name, "\"; known operators: ",
-                                            absl::StrJoin(OpRegistry::Global().ListNames(), ", ")));
+    return absl::NotFoundError(absl::StrCat(
+        "unknown operator \"", name, "\"; known operators: ", absl::StrJoin(OpRegistry::Global().ListNames(), ", ")));
   }
   return info->node;
 }
@@ -112,12 +105,14 @@ std::vector<std::pair<tir::Var, tir::PrimExpr>> BindCalleeShapeVars(const Functi
   return binding;
 }
 
-StructInfo SubstituteShapeVars(const StructInfo& sinfo, const std::vector<std::pair<tir::Var, tir::PrimExpr>>& binding) {
+StructInfo SubstituteShapeVars(const StructInfo& sinfo,
+                               const std::vector<std::pair<tir::Var, tir::PrimExpr>>& binding) {
   if (binding.empty()) return sinfo;
   if (const auto* t = sinfo.as<TensorStructInfoNode>()) {
     if (!t->IsSymbolic()) return sinfo;
     std::vector<tir::PrimExpr> dims;
-    for (const tir::PrimExpr& d : *t->symbolic_dims) dims.push_back(tir::Analyzer().Simplify(tir::Substitute(d, binding)));
+    for (const tir::PrimExpr& d : *t->symbolic_dims)
+      dims.push_back(tir::Analyzer().Simplify(tir::Substitute(d, binding)));
     return TensorSInfoOfDims(dims, t->dtype);
   }
   if (const auto* tuple = sinfo.as<TupleStructInfoNode>()) {
@@ -134,13 +129,13 @@ absl::StatusOr<StructInfo> InferCallStructInfo(const CallNode& call, const IRMod
   if (const OpNode* op = call.op.as<OpNode>()) {
     const OpInfo& info = op->info();
     if (info.num_inputs >= 0 && static_cast<int>(call.args.size()) != info.num_inputs) {
-      return absl::InvalidArgumentError(absl::StrCat("operator ", info.name, " takes ", info.num_inputs,
-                                                     " arguments, got ", call.args.size()));
+      return absl::InvalidArgumentError(
+          absl::StrCat("operator ", info.name, " takes ", info.num_inputs, " arguments, got ", call.args.size()));
     }
     for (size_t i = 0; i < call.args.size(); ++i) {
       if (!call.args[i]->struct_info().defined()) {
-        return absl::InvalidArgumentError(absl::StrCat("operator ", info.name, ": argument ", i,
-                                                       " has no struct info (not normalized)"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("operator ", info.name, ": argument ", i, " has no struct info (not normalized)"));
       }
     }
     if (info.check_attrs) {
@@ -161,12 +156,12 @@ absl::StatusOr<StructInfo> InferCallStructInfo(const CallNode& call, const IRMod
     if (!callee.defined()) return absl::NotFoundError(absl::StrCat("call of unknown function @", gv->name));
     const auto* func = callee.as<FunctionNode>();
     if (func == nullptr) {
-      return absl::InvalidArgumentError(absl::StrCat("@", gv->name,
-                                                     " is a PrimFunc; call it through R.call_tir, not directly"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("@", gv->name, " is a PrimFunc; call it through R.call_tir, not directly"));
     }
     if (func->params.size() != call.args.size()) {
-      return absl::InvalidArgumentError(absl::StrCat("@", gv->name, " takes ", func->params.size(),
-                                                     " arguments, got ", call.args.size()));
+      return absl::InvalidArgumentError(
+          absl::StrCat("@", gv->name, " takes ", func->params.size(), " arguments, got ", call.args.size()));
     }
     // The callee's shape variables take the caller's dimensions (n := b * 2), so its signature
     // and result read in the caller's terms.
@@ -174,9 +169,9 @@ absl::StatusOr<StructInfo> InferCallStructInfo(const CallNode& call, const IRMod
     for (size_t i = 0; i < call.args.size(); ++i) {
       StructInfo expected = SubstituteShapeVars(func->params[i]->struct_info(), binding);
       if (!IsBaseOf(expected, call.args[i]->struct_info())) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "@", gv->name, ": argument ", i, " (parameter ", func->params[i]->name_hint, ") expects ",
-            StructInfoToString(expected), ", got ", StructInfoToString(call.args[i]->struct_info())));
+        return absl::InvalidArgumentError(
+            absl::StrCat("@", gv->name, ": argument ", i, " (parameter ", func->params[i]->name_hint, ") expects ",
+                         StructInfoToString(expected), ", got ", StructInfoToString(call.args[i]->struct_info())));
       }
     }
     // A variable no parameter dimension is by itself (seq of a fused function's (seq * batch,

@@ -59,23 +59,23 @@ using FLegalize = std::function<absl::StatusOr<Expr>(BlockBuilder* bb, const Cal
  *        .set_legalize(...);
  */
 struct OpInfo {
-  std::string name;            // "add", "nn.relu", "call_tir"
-  int num_inputs = -1;         // -1: variadic
+  std::string name;     // "add", "nn.relu", "call_tir"
+  int num_inputs = -1;  // -1: variadic
   std::vector<std::string> arg_names;
   std::vector<OpAttrSpec> attrs;
   std::string description;
   FInferStructInfo infer;
   /*! \brief Checks a call's attribute dictionary against the typed attributes (if declared). */
   std::function<absl::Status(const Attrs&)> check_attrs;
-  bool pure = true;            // may appear in a dataflow block
+  bool pure = true;  // may appear in a dataflow block
   OpPattern pattern = OpPattern::kOpaque;
-  FLegalize legalize;          // empty: the operator stays as it is through legalize
-  bool builtin = false;        // the compiler and VM implement it themselves (no legalization)
+  FLegalize legalize;    // empty: the operator stays as it is through legalize
+  bool builtin = false;  // the compiler and VM implement it themselves (no legalization)
   /*! \brief Evaluated on constants it gives a bigger constant that says less (dequantize: int8
    *  weights and their scale become float weights). Importers leave such calls for the passes:
    *  qdq-to-integer reads them; fold-constant folds what is left. */
   bool keep_on_import = false;
-  Ref<OpNode> node;            // the unique Op expression for this operator
+  Ref<OpNode> node;  // the unique Op expression for this operator
 
   OpInfo& set_description(std::string text) {
     description = std::move(text);
@@ -181,7 +181,7 @@ void RegisterBuiltinOps(OpRegistry& registry);
 #define MLC_OP_CONCAT(a, b) MLC_OP_CONCAT_INNER(a, b)
 /*! \brief MLC_REGISTER_OP("my.op").set_inputs({"x"}).set_infer(...)...; in a library built with
  *         `alwayslink = True`. */
-#define MLC_REGISTER_OP(name)                                                     \
+#define MLC_REGISTER_OP(name)                                                         \
   [[maybe_unused]] static ::mlc::relax::OpInfo& MLC_OP_CONCAT(mlc_op_, __COUNTER__) = \
       ::mlc::relax::OpRegistry::Global().Register(name)
 

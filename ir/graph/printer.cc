@@ -93,7 +93,8 @@ std::string AttrToScript(const AttrValue& v, bool tir_style) {
   if (const int64_t* i = std::get_if<int64_t>(&s)) return absl::StrCat(*i);
   if (const double* d = std::get_if<double>(&s)) return FloatLiteral(*d);
   if (const std::string* str = std::get_if<std::string>(&s)) return Quote(*str);
-  if (const auto* list = std::get_if<std::vector<int64_t>>(&s)) return absl::StrCat("[", absl::StrJoin(*list, ", "), "]");
+  if (const auto* list = std::get_if<std::vector<int64_t>>(&s))
+    return absl::StrCat("[", absl::StrJoin(*list, ", "), "]");
   if (const auto* list = std::get_if<std::vector<double>>(&s)) {
     std::vector<std::string> parts;
     for (double d : *list) parts.push_back(FloatLiteral(d));
@@ -105,7 +106,8 @@ std::string AttrToScript(const AttrValue& v, bool tir_style) {
 
 std::string AttrDictToScript(const Attrs& attrs, bool tir_style) {
   std::vector<std::string> parts;
-  for (const auto& [key, value] : attrs) parts.push_back(absl::StrCat(Quote(key), ": ", AttrToScript(value, tir_style)));
+  for (const auto& [key, value] : attrs)
+    parts.push_back(absl::StrCat(Quote(key), ": ", AttrToScript(value, tir_style)));
   return absl::StrCat("{", absl::StrJoin(parts, ", "), "}");
 }
 
@@ -137,8 +139,7 @@ std::string DimsTuple(const relax::TensorStructInfoNode* t, DimStyle style) {
 std::string StructInfoToScript(const StructInfo& sinfo, DimStyle style = DimStyle::kBare) {
   if (!sinfo.defined()) return "R.Object";
   switch (sinfo->kind()) {
-    case NodeKind::kObjectStructInfo:
-      return "R.Object";
+    case NodeKind::kObjectStructInfo: return "R.Object";
     case NodeKind::kPrimStructInfo:
       return absl::StrCat("R.Prim(", Quote(sinfo.as<relax::PrimStructInfoNode>()->dtype.ToString()), ")");
     case NodeKind::kShapeStructInfo: {
@@ -158,7 +159,8 @@ std::string StructInfoToScript(const StructInfo& sinfo, DimStyle style = DimStyl
     }
     case NodeKind::kTupleStructInfo: {
       std::vector<std::string> parts;
-      for (const StructInfo& f : sinfo.as<relax::TupleStructInfoNode>()->fields) parts.push_back(StructInfoToScript(f, style));
+      for (const StructInfo& f : sinfo.as<relax::TupleStructInfoNode>()->fields)
+        parts.push_back(StructInfoToScript(f, style));
       return absl::StrCat("R.Tuple(", absl::StrJoin(parts, ", "), ")");
     }
     case NodeKind::kFuncStructInfo: {
@@ -167,7 +169,7 @@ std::string StructInfoToScript(const StructInfo& sinfo, DimStyle style = DimStyl
       for (const StructInfo& p : f->params) parts.push_back(StructInfoToScript(p));
       return absl::StrCat("R.Callable((", absl::StrJoin(parts, ", "), "), ", StructInfoToScript(f->ret), ")");
     }
-    MLC_CASES_NOT_STRUCT_INFO
+      MLC_CASES_NOT_STRUCT_INFO
       return "R.Object";
   }
 }
@@ -213,48 +215,29 @@ class TirPrinter {
         if (imm->dtype == DataType::Int32() && imm->value < 0) *prec = kPrecUnary;
         return ImmToScript(e);
       }
-      case NodeKind::kFloatImm:
-        return ImmToScript(e);
-      case NodeKind::kStringImm:
-        return Quote(e.as<tir::StringImmNode>()->value);
+      case NodeKind::kFloatImm: return ImmToScript(e);
+      case NodeKind::kStringImm: return Quote(e.as<tir::StringImmNode>()->value);
       case NodeKind::kTirVar: {
         const auto* v = e.as<tir::TirVarNode>();
         return names_->Get(v, v->name);
       }
-      case NodeKind::kAdd:
-        return Infix(e, "+", kPrecAdd, prec);
-      case NodeKind::kSub:
-        return Infix(e, "-", kPrecAdd, prec);
-      case NodeKind::kMul:
-        return Infix(e, "*", kPrecMul, prec);
-      case NodeKind::kDiv:
-        return Infix(e, "/", kPrecMul, prec);
-      case NodeKind::kFloorDiv:
-        return Infix(e, "//", kPrecMul, prec);
-      case NodeKind::kFloorMod:
-        return Infix(e, "%", kPrecMul, prec);
-      case NodeKind::kMod:
-        return Func("T.truncmod", e);
-      case NodeKind::kMin:
-        return Func("T.min", e);
-      case NodeKind::kMax:
-        return Func("T.max", e);
-      case NodeKind::kEQ:
-        return Infix(e, "==", kPrecCmp, prec);
-      case NodeKind::kNE:
-        return Infix(e, "!=", kPrecCmp, prec);
-      case NodeKind::kLT:
-        return Infix(e, "<", kPrecCmp, prec);
-      case NodeKind::kLE:
-        return Infix(e, "<=", kPrecCmp, prec);
-      case NodeKind::kGT:
-        return Infix(e, ">", kPrecCmp, prec);
-      case NodeKind::kGE:
-        return Infix(e, ">=", kPrecCmp, prec);
-      case NodeKind::kAnd:
-        return Infix(e, "and", kPrecAnd, prec);
-      case NodeKind::kOr:
-        return Infix(e, "or", kPrecOr, prec);
+      case NodeKind::kAdd: return Infix(e, "+", kPrecAdd, prec);
+      case NodeKind::kSub: return Infix(e, "-", kPrecAdd, prec);
+      case NodeKind::kMul: return Infix(e, "*", kPrecMul, prec);
+      case NodeKind::kDiv: return Infix(e, "/", kPrecMul, prec);
+      case NodeKind::kFloorDiv: return Infix(e, "//", kPrecMul, prec);
+      case NodeKind::kFloorMod: return Infix(e, "%", kPrecMul, prec);
+      case NodeKind::kMod: return Func("T.truncmod", e);
+      case NodeKind::kMin: return Func("T.min", e);
+      case NodeKind::kMax: return Func("T.max", e);
+      case NodeKind::kEQ: return Infix(e, "==", kPrecCmp, prec);
+      case NodeKind::kNE: return Infix(e, "!=", kPrecCmp, prec);
+      case NodeKind::kLT: return Infix(e, "<", kPrecCmp, prec);
+      case NodeKind::kLE: return Infix(e, "<=", kPrecCmp, prec);
+      case NodeKind::kGT: return Infix(e, ">", kPrecCmp, prec);
+      case NodeKind::kGE: return Infix(e, ">=", kPrecCmp, prec);
+      case NodeKind::kAnd: return Infix(e, "and", kPrecAnd, prec);
+      case NodeKind::kOr: return Infix(e, "or", kPrecOr, prec);
       case NodeKind::kNot: {
         *prec = kPrecNot;
         int inner;
@@ -280,7 +263,7 @@ class TirPrinter {
         for (const PrimExpr& a : call->args) args.push_back(Expr(a));
         return absl::StrCat("T.", call->name, "(", absl::StrJoin(args, ", "), ")");
       }
-      MLC_CASES_NOT_PRIM_EXPR
+        MLC_CASES_NOT_PRIM_EXPR
         return "<?>";
     }
   }
@@ -321,8 +304,9 @@ class TirPrinter {
         parts.push_back(Expr(range.min));
       } else {
         const int64_t* min = tir::AsConstInt(range.min);
-        std::string end = (min != nullptr && *min == 0) ? Expr(range.extent)
-                                                        : Expr(tir::MakeBinary(NodeKind::kAdd, range.min, range.extent));
+        std::string end = (min != nullptr && *min == 0)
+                              ? Expr(range.extent)
+                              : Expr(tir::MakeBinary(NodeKind::kAdd, range.min, range.extent));
         parts.push_back(absl::StrCat(Expr(range.min), ":", end));
       }
     }
@@ -334,13 +318,11 @@ class TirPrinter {
     switch (s->kind()) {
       case NodeKind::kBufferStore: {
         const auto* store = s.as<tir::BufferStoreNode>();
-        absl::StrAppend(out, Indent(indent), BufferName(store->buffer), "[", Indices(store->indices), "] = ",
-                        Expr(store->value), "\n");
+        absl::StrAppend(out, Indent(indent), BufferName(store->buffer), "[", Indices(store->indices),
+                        "] = ", Expr(store->value), "\n");
         return;
       }
-      case NodeKind::kFor:
-        PrintFor(s.as<tir::ForNode>(), indent, out);
-        return;
+      case NodeKind::kFor: PrintFor(s.as<tir::ForNode>(), indent, out); return;
       case NodeKind::kSeqStmt:
         for (const Stmt& inner : s.as<tir::SeqStmtNode>()->seq) PrintStmt(inner, indent, out);
         return;
@@ -357,12 +339,8 @@ class TirPrinter {
       case NodeKind::kEvaluate:
         absl::StrAppend(out, Indent(indent), "T.evaluate(", Expr(s.as<tir::EvaluateNode>()->value), ")\n");
         return;
-      case NodeKind::kBlockRealize:
-        PrintBlockRealize(s.as<tir::BlockRealizeNode>(), indent, out);
-        return;
-      case NodeKind::kBlock:
-        PrintBlock(s.as<tir::BlockNode>(), nullptr, indent, out);
-        return;
+      case NodeKind::kBlockRealize: PrintBlockRealize(s.as<tir::BlockRealizeNode>(), indent, out); return;
+      case NodeKind::kBlock: PrintBlock(s.as<tir::BlockNode>(), nullptr, indent, out); return;
       case NodeKind::kAllocate: {
         const auto* alloc = s.as<tir::AllocateNode>();
         std::string name = names_->Define(alloc->buffer.get(), alloc->buffer->name);
@@ -371,7 +349,7 @@ class TirPrinter {
         PrintStmt(alloc->body, indent, out);
         return;
       }
-      MLC_CASES_NOT_STMT
+        MLC_CASES_NOT_STMT
         absl::StrAppend(out, Indent(indent), "# <unprintable statement>\n");
     }
   }
@@ -400,14 +378,15 @@ class TirPrinter {
       header = absl::StrCat("for ", absl::StrJoin(vars, ", "), " in T.grid(", absl::StrJoin(extents, ", "), "):");
     } else {
       const int64_t* min = tir::AsConstInt(loop->min);
-      std::string range_args = (min != nullptr && *min == 0)
-                                   ? Expr(loop->extent)
-                                   : absl::StrCat(Expr(loop->min), ", ",
-                                                  Expr(tir::MakeBinary(NodeKind::kAdd, loop->min, loop->extent)));
+      std::string range_args =
+          (min != nullptr && *min == 0)
+              ? Expr(loop->extent)
+              : absl::StrCat(Expr(loop->min), ", ", Expr(tir::MakeBinary(NodeKind::kAdd, loop->min, loop->extent)));
       std::string fn = loop->for_kind == tir::ForKind::kSerial && loop->annotations.empty()
                            ? "range"
                            : absl::StrCat("T.", tir::ForKindName(loop->for_kind));
-      if (!loop->annotations.empty()) absl::StrAppend(&range_args, ", annotations=", AttrDictToScript(loop->annotations, true));
+      if (!loop->annotations.empty())
+        absl::StrAppend(&range_args, ", annotations=", AttrDictToScript(loop->annotations, true));
       header = absl::StrCat("for ", vars[0], " in ", fn, "(", range_args, "):");
     }
     absl::StrAppend(out, Indent(indent), header, "\n");
@@ -464,7 +443,8 @@ class TirPrinter {
     }
     if (realize != nullptr) {
       const int64_t* pred = tir::AsConstInt(realize->predicate);
-      if (pred == nullptr || *pred == 0) absl::StrAppend(out, Indent(body_indent), "T.where(", Expr(realize->predicate), ")\n");
+      if (pred == nullptr || *pred == 0)
+        absl::StrAppend(out, Indent(body_indent), "T.where(", Expr(realize->predicate), ")\n");
     }
     std::vector<std::string> reads, writes;
     for (const tir::BufferRegion& r : block->reads) reads.push_back(Region(r));
@@ -585,21 +565,18 @@ class RelaxPrinter {
       }
       case NodeKind::kShapeExpr:
         return absl::StrCat("R.shape([", DimList(e.as<relax::ShapeExprNode>()->values, DimStyle::kBare), "])");
-      case NodeKind::kGlobalVar:
-        return absl::StrCat("cls.", e.as<relax::GlobalVarNode>()->name);
+      case NodeKind::kGlobalVar: return absl::StrCat("cls.", e.as<relax::GlobalVarNode>()->name);
       case NodeKind::kExternFunc:
         return absl::StrCat("R.ExternFunc(", Quote(e.as<relax::ExternFuncNode>()->global_symbol), ")");
-      case NodeKind::kOp:
-        return absl::StrCat("R.", e.as<relax::OpNode>()->name());
-      case NodeKind::kCall:
-        return Call(e.as<relax::CallNode>());
-      case NodeKind::kSeqExpr:
-        return "<SeqExpr>";
+      case NodeKind::kOp: return absl::StrCat("R.", e.as<relax::OpNode>()->name());
+      case NodeKind::kCall: return Call(e.as<relax::CallNode>());
+      case NodeKind::kSeqExpr: return "<SeqExpr>";
       case NodeKind::kIf: {  // a binding prints it as a statement (PrintBinding); this is for messages
         const auto* branch = e.as<relax::IfNode>();
-        return absl::StrCat("(", Expr(branch->true_branch), " if ", Expr(branch->cond), " else ", Expr(branch->false_branch), ")");
+        return absl::StrCat("(", Expr(branch->true_branch), " if ", Expr(branch->cond), " else ",
+                            Expr(branch->false_branch), ")");
       }
-      MLC_CASES_NOT_EXPR
+        MLC_CASES_NOT_EXPR
         return "<?>";
     }
   }
@@ -639,13 +616,15 @@ class RelaxPrinter {
       for (const auto& [key, value] : call->attrs) {
         if (!printed.count(key)) args.push_back(absl::StrCat(key, "=", AttrToScript(value, false)));
       }
-      if (call->sinfo_args.size() == 1) args.push_back(absl::StrCat("sinfo_args=", StructInfoToScript(call->sinfo_args[0])));
+      if (call->sinfo_args.size() == 1)
+        args.push_back(absl::StrCat("sinfo_args=", StructInfoToScript(call->sinfo_args[0])));
       return absl::StrCat("R.", name, "(", absl::StrJoin(args, ", "), ")");
     }
     for (const relax::Expr& a : call->args) args.push_back(Expr(a));
-    std::string callee = call->op.as<relax::ExternFuncNode>()
-                             ? absl::StrCat("R.ExternFunc(", Quote(call->op.as<relax::ExternFuncNode>()->global_symbol), ")")
-                             : Expr(call->op);
+    std::string callee =
+        call->op.as<relax::ExternFuncNode>()
+            ? absl::StrCat("R.ExternFunc(", Quote(call->op.as<relax::ExternFuncNode>()->global_symbol), ")")
+            : Expr(call->op);
     return absl::StrCat(callee, "(", absl::StrJoin(args, ", "), ")");
   }
 
@@ -658,10 +637,12 @@ class RelaxPrinter {
   void PrintBinding(const relax::VarBindingNode* b, int indent, std::string* out) {
     if (const auto* branch = b->value.as<relax::IfNode>()) {
       // TVMScript's spelling: the variable is bound at the end of each branch.
-      std::string cond = Expr(branch->cond), then_value = Expr(branch->true_branch), else_value = Expr(branch->false_branch);
+      std::string cond = Expr(branch->cond), then_value = Expr(branch->true_branch),
+                  else_value = Expr(branch->false_branch);
       std::string name = names_->Define(b->var.get(), b->var->name_hint);
       std::string sinfo = StructInfoToScript(b->var->struct_info());
-      absl::StrAppend(out, Indent(indent), "if ", cond, ":\n", Indent(indent + 1), name, ": ", sinfo, " = ", then_value, "\n");
+      absl::StrAppend(out, Indent(indent), "if ", cond, ":\n", Indent(indent + 1), name, ": ", sinfo, " = ", then_value,
+                      "\n");
       absl::StrAppend(out, Indent(indent), "else:\n", Indent(indent + 1), name, ": ", sinfo, " = ", else_value, "\n");
       return;
     }
@@ -757,9 +738,7 @@ void CollectConstantsInExpr(const relax::Expr& e, std::vector<relax::Expr>* out,
     case NodeKind::kTuple:
       for (const relax::Expr& f : e.as<relax::TupleNode>()->fields) CollectConstantsInExpr(f, out, seen);
       return;
-    case NodeKind::kTupleGetItem:
-      CollectConstantsInExpr(e.as<relax::TupleGetItemNode>()->tuple, out, seen);
-      return;
+    case NodeKind::kTupleGetItem: CollectConstantsInExpr(e.as<relax::TupleGetItemNode>()->tuple, out, seen); return;
     case NodeKind::kIf: {
       const auto* branch = e.as<relax::IfNode>();
       for (const relax::Expr* part : {&branch->cond, &branch->true_branch, &branch->false_branch}) {
@@ -774,9 +753,7 @@ void CollectConstantsInExpr(const relax::Expr& e, std::vector<relax::Expr>* out,
     case NodeKind::kGlobalVar:
     case NodeKind::kExternFunc:
     case NodeKind::kOp:
-    case NodeKind::kSeqExpr:
-    MLC_CASES_NOT_EXPR
-      return;
+    case NodeKind::kSeqExpr: MLC_CASES_NOT_EXPR return;
   }
 }
 

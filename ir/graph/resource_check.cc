@@ -14,8 +14,8 @@ namespace mlc {
 namespace {
 
 absl::Status TooLarge(const std::string& where, const std::string& what, int64_t bytes) {
-  return absl::ResourceExhaustedError(absl::StrCat(where, ": ", what, " needs ", HumanBytes(bytes), " (",
-                                                   LimitHint("max_tensor_bytes"), ")"));
+  return absl::ResourceExhaustedError(
+      absl::StrCat(where, ": ", what, " needs ", HumanBytes(bytes), " (", LimitHint("max_tensor_bytes"), ")"));
 }
 
 /*! \brief Tensors of a graph-level function, and the constants it holds. */
@@ -52,7 +52,8 @@ class FunctionCheck : public relax::ExprVisitor {
       if (!t->shape || t->dtype.is_void()) return;
       const int64_t bytes = TensorBytes(*t->shape, t->dtype);
       if (bytes > GetResourceLimits().max_tensor_bytes) {
-        status_ = TooLarge(absl::StrCat("function @", name_), absl::StrCat(what, " of type ", StructInfoToString(s)), bytes);
+        status_ =
+            TooLarge(absl::StrCat("function @", name_), absl::StrCat(what, " of type ", StructInfoToString(s)), bytes);
       }
     } else if (const auto* tuple = s.as<relax::TupleStructInfoNode>()) {
       for (const relax::StructInfo& f : tuple->fields) Sinfo(f, what);
@@ -74,8 +75,9 @@ class PrimFuncCheck {
     for (const tir::Buffer& b : f->params) Buffer(b);
     Walk(f->body, 1);
     if (status_.ok() && iterations_ > GetResourceLimits().max_kernel_iterations) {
-      status_ = absl::ResourceExhaustedError(absl::StrCat("PrimFunc @", name_, ": its loops run ", iterations_,
-                                                          " statement instances (", LimitHint("max_kernel_iterations"), ")"));
+      status_ =
+          absl::ResourceExhaustedError(absl::StrCat("PrimFunc @", name_, ": its loops run ", iterations_,
+                                                    " statement instances (", LimitHint("max_kernel_iterations"), ")"));
     }
     return status_;
   }
@@ -113,9 +115,7 @@ class PrimFuncCheck {
         Walk(ite->else_case, times);
         return;
       }
-      case NodeKind::kBlockRealize:
-        Walk(s.as<tir::BlockRealizeNode>()->block, times);
-        return;
+      case NodeKind::kBlockRealize: Walk(s.as<tir::BlockRealizeNode>()->block, times); return;
       case NodeKind::kBlock: {
         const auto* b = s.as<tir::BlockNode>();
         for (const tir::Buffer& a : b->alloc_buffers) Buffer(a);
@@ -155,10 +155,10 @@ absl::Status CheckResourceLimits(const IRModule& mod) {
     if (!s.ok()) return s;
   }
   if (constant_bytes > GetResourceLimits().max_constant_bytes) {
-    return absl::ResourceExhaustedError(absl::StrCat("the module's constants need ", HumanBytes(constant_bytes), " (",
-                                                     LimitHint("max_constant_bytes"),
-                                                     "; a .irpb holds less than 2 GiB: keep large weights as parameters, "
-                                                     "e.g. import --keep_params_in_input)"));
+    return absl::ResourceExhaustedError(
+        absl::StrCat("the module's constants need ", HumanBytes(constant_bytes), " (", LimitHint("max_constant_bytes"),
+                     "; a .irpb holds less than 2 GiB: keep large weights as parameters, "
+                     "e.g. import --keep_params_in_input)"));
   }
   return absl::OkStatus();
 }

@@ -3,20 +3,19 @@
  */
 #include "ir/graph/serialize.h"
 
-#include <tuple>
-#include <map>
 #include <algorithm>
-
+#include <map>
+#include <tuple>
 #include <unordered_map>
 
 #include "absl/strings/str_cat.h"
 #include "ir/graph/op.h"
 #include "ir/tir/shape_expr.h"
-#include "support/file_util.h"
-#include "support/status_macros.h"
-#include "support/resource_limits.h"
 #include "support/data_section.h"
+#include "support/file_util.h"
+#include "support/resource_limits.h"
 #include "support/sealed_file.h"
+#include "support/status_macros.h"
 
 namespace mlc {
 
@@ -47,8 +46,7 @@ absl::StatusOr<DataType> DTypeFromProto(const proto::DataTypeProto& p) {
     case DataType::kVoid:
       if (p.bits() > 64) break;
       return DataType(static_cast<DataType::Code>(p.code()), static_cast<int>(p.bits()));
-    default:
-      break;
+    default: break;
   }
   return absl::DataLossError(absl::StrCat("invalid dtype (code ", p.code(), ", bits ", p.bits(), ")"));
 }
@@ -78,14 +76,10 @@ void AttrToProto(const AttrValue& v, proto::AttrValueProto* out) {
 
 absl::StatusOr<AttrValue> AttrFromProto(const proto::AttrValueProto& p) {
   switch (p.value_case()) {
-    case proto::AttrValueProto::kB:
-      return AttrValue(p.b());
-    case proto::AttrValueProto::kI:
-      return AttrValue(static_cast<int64_t>(p.i()));
-    case proto::AttrValueProto::kF:
-      return AttrValue(p.f());
-    case proto::AttrValueProto::kS:
-      return AttrValue(p.s());
+    case proto::AttrValueProto::kB: return AttrValue(p.b());
+    case proto::AttrValueProto::kI: return AttrValue(static_cast<int64_t>(p.i()));
+    case proto::AttrValueProto::kF: return AttrValue(p.f());
+    case proto::AttrValueProto::kS: return AttrValue(p.s());
     case proto::AttrValueProto::kInts:
       return AttrValue(std::vector<int64_t>(p.ints().values().begin(), p.ints().values().end()));
     case proto::AttrValueProto::kFloats:
@@ -96,8 +90,7 @@ absl::StatusOr<AttrValue> AttrFromProto(const proto::AttrValueProto& p) {
       return AttrValue(*dt);
     }
     case proto::AttrValueProto::kNone:
-    case proto::AttrValueProto::VALUE_NOT_SET:
-      return AttrValue();
+    case proto::AttrValueProto::VALUE_NOT_SET: return AttrValue();
   }
   return AttrValue();
 }
@@ -228,16 +221,16 @@ class Writer {
         for (int64_t a : args) p->add_args(a);
         break;
       }
-      MLC_BINARY_CASES {
-        const auto* bin = static_cast<const tir::BinaryNode*>(e.get());
-        int64_t a = Prim(bin->a), b = Prim(bin->b);
-        auto* p = NewNode(e.get())->mutable_binary();
-        p->set_op(NodeKindName(e->kind()));
-        p->set_a(a);
-        p->set_b(b);
-        break;
-      }
-      MLC_CASES_NOT_PRIM_EXPR
+        MLC_BINARY_CASES {
+          const auto* bin = static_cast<const tir::BinaryNode*>(e.get());
+          int64_t a = Prim(bin->a), b = Prim(bin->b);
+          auto* p = NewNode(e.get())->mutable_binary();
+          p->set_op(NodeKindName(e->kind()));
+          p->set_a(a);
+          p->set_b(b);
+          break;
+        }
+        MLC_CASES_NOT_PRIM_EXPR
         break;
     }
     return ids_[e.get()];
@@ -320,8 +313,8 @@ class Writer {
           p->set_kind(static_cast<uint32_t>(iv.kind));
         }
         for (const tir::Buffer& buf : b->alloc_buffers) block.add_alloc_buffers(Buffer(buf));
-        for (const auto& [regions, out] : {std::make_pair(&b->reads, block.mutable_reads()),
-                                           std::make_pair(&b->writes, block.mutable_writes())}) {
+        for (const auto& [regions, out] :
+             {std::make_pair(&b->reads, block.mutable_reads()), std::make_pair(&b->writes, block.mutable_writes())}) {
           for (const tir::BufferRegion& r : *regions) {
             auto* p = out->Add();
             p->set_buffer(Buffer(r.buffer));
@@ -354,7 +347,7 @@ class Writer {
         p->set_body(body);
         break;
       }
-      MLC_CASES_NOT_STMT
+        MLC_CASES_NOT_STMT
         break;
     }
     return ids_[s.get()];
@@ -365,12 +358,8 @@ class Writer {
     if (const int64_t* id = Seen(s.get())) return *id;
     proto::StructInfoProto p;
     switch (s->kind()) {
-      case NodeKind::kObjectStructInfo:
-        p.set_object(true);
-        break;
-      case NodeKind::kPrimStructInfo:
-        DTypeToProto(s.as<relax::PrimStructInfoNode>()->dtype, p.mutable_prim());
-        break;
+      case NodeKind::kObjectStructInfo: p.set_object(true); break;
+      case NodeKind::kPrimStructInfo: DTypeToProto(s.as<relax::PrimStructInfoNode>()->dtype, p.mutable_prim()); break;
       case NodeKind::kShapeStructInfo: {
         const auto* x = s.as<relax::ShapeStructInfoNode>();
         auto* sh = p.mutable_shape();
@@ -411,7 +400,7 @@ class Writer {
         fp->set_ret(SInfo(f->ret));
         break;
       }
-      MLC_CASES_NOT_STRUCT_INFO
+        MLC_CASES_NOT_STRUCT_INFO
         break;
     }
     *NewNode(s.get())->mutable_struct_info() = std::move(p);
@@ -471,9 +460,7 @@ class Writer {
       case NodeKind::kExternFunc:
         NewNode(e.get())->mutable_extern_func()->set_global_symbol(e.as<relax::ExternFuncNode>()->global_symbol);
         break;
-      case NodeKind::kOp:
-        NewNode(e.get())->mutable_op()->set_name(e.as<relax::OpNode>()->name());
-        break;
+      case NodeKind::kOp: NewNode(e.get())->mutable_op()->set_name(e.as<relax::OpNode>()->name()); break;
       case NodeKind::kCall: {
         const auto* c = e.as<relax::CallNode>();
         proto::CallProto p;
@@ -518,7 +505,7 @@ class Writer {
         *NewNode(e.get())->mutable_if_expr() = std::move(p);
         break;
       }
-      MLC_CASES_NOT_EXPR
+        MLC_CASES_NOT_EXPR
         break;
     }
     return ids_[e.get()];
@@ -538,7 +525,8 @@ class Reader {
   /*! \brief Constants of a data section by (offset, dtype, shape): one object for a constant that
    *  several functions share (the writer stores it once). */
   using SharedConstants = std::map<std::tuple<uint64_t, std::string, std::vector<int64_t>>, Ref<Object>>;
-  explicit Reader(proto::FunctionProto& fn, const DataSectionPayload* section = nullptr, SharedConstants* shared = nullptr)
+  explicit Reader(proto::FunctionProto& fn, const DataSectionPayload* section = nullptr,
+                  SharedConstants* shared = nullptr)
       : fn_(fn), section_(section), shared_(shared) {}
 
   absl::StatusOr<BaseFunc> Read() {
@@ -546,7 +534,8 @@ class Reader {
     depth_.assign(fn_.nodes_size() + 1, 0);
     for (int i = 0; i < fn_.nodes_size(); ++i) {
       proto::NodeProto& node = *fn_.mutable_nodes(i);
-      if (node.id() != i + 1) return Error(node.id(), absl::StrCat("expected id ", i + 1, " (ids are 1, 2, 3... in order)"));
+      if (node.id() != i + 1)
+        return Error(node.id(), absl::StrCat("expected id ", i + 1, " (ids are 1, 2, 3... in order)"));
       deepest_child_ = 0;
       absl::StatusOr<Ref<Object>> obj = Decode(node);
       if (!obj.ok()) return Error(node.id(), obj.status().message());
@@ -555,8 +544,8 @@ class Reader {
       // The passes, the printer and the verifier recurse over the tree: a deeper one is refused
       // here instead of overflowing the stack.
       if (depth_[i + 1] > GetResourceLimits().max_nesting_depth) {
-        return Error(node.id(), absl::StrCat("nested more than ", GetResourceLimits().max_nesting_depth, " levels deep (",
-                                             LimitHint("max_nesting_depth"), ")"));
+        return Error(node.id(), absl::StrCat("nested more than ", GetResourceLimits().max_nesting_depth,
+                                             " levels deep (", LimitHint("max_nesting_depth"), ")"));
       }
     }
     if (fn_.nodes_size() == 0) return absl::DataLossError(absl::StrCat("function ", fn_.name(), ": empty node table"));
@@ -579,8 +568,8 @@ class Reader {
     }
     deepest_child_ = std::max(deepest_child_, depth_[id]);
     if (!T::IsInstance(nodes_[id].get())) {
-      return absl::DataLossError(absl::StrCat(what, " refers to node ", id, ", a ", NodeKindName(nodes_[id]->kind()),
-                                              ", of the wrong kind"));
+      return absl::DataLossError(
+          absl::StrCat(what, " refers to node ", id, ", a ", NodeKindName(nodes_[id]->kind()), ", of the wrong kind"));
     }
     return Ref<T>(static_cast<const T*>(nodes_[id].get()));
   }
@@ -619,8 +608,7 @@ class Reader {
         MLC_ASSIGN_OR_RETURN(dtype, DTypeFromProto(node.float_imm().dtype()));
         return Ref<Object>(tir::FloatImm(dtype, node.float_imm().value()));
       }
-      case proto::NodeProto::kStringImm:
-        return Ref<Object>(new tir::StringImmNode(node.string_imm().value()));
+      case proto::NodeProto::kStringImm: return Ref<Object>(new tir::StringImmNode(node.string_imm().value()));
       case proto::NodeProto::kTirVar: {
         MLC_ASSIGN_OR_RETURN(dtype, DTypeFromProto(node.tir_var().dtype()));
         return Ref<Object>(tir::MakeVar(node.tir_var().name(), dtype));
@@ -629,10 +617,10 @@ class Reader {
         const auto& p = node.binary();
         MLC_ASSIGN_OR_RETURN(a, Get<tir::PrimExprNode>(p.a(), "operand a"));
         MLC_ASSIGN_OR_RETURN(b, Get<tir::PrimExprNode>(p.b(), "operand b"));
-        for (NodeKind kind : {NodeKind::kAdd, NodeKind::kSub, NodeKind::kMul, NodeKind::kDiv, NodeKind::kMod,
-                              NodeKind::kFloorDiv, NodeKind::kFloorMod, NodeKind::kMin, NodeKind::kMax, NodeKind::kEQ,
-                              NodeKind::kNE, NodeKind::kLT, NodeKind::kLE, NodeKind::kGT, NodeKind::kGE,
-                              NodeKind::kAnd, NodeKind::kOr}) {
+        for (NodeKind kind :
+             {NodeKind::kAdd, NodeKind::kSub, NodeKind::kMul, NodeKind::kDiv, NodeKind::kMod, NodeKind::kFloorDiv,
+              NodeKind::kFloorMod, NodeKind::kMin, NodeKind::kMax, NodeKind::kEQ, NodeKind::kNE, NodeKind::kLT,
+              NodeKind::kLE, NodeKind::kGT, NodeKind::kGE, NodeKind::kAnd, NodeKind::kOr}) {
           if (p.op() == NodeKindName(kind)) return Ref<Object>(tir::MakeBinary(kind, a, b));
         }
         return absl::DataLossError(absl::StrCat("unknown binary operator \"", p.op(), "\""));
@@ -735,7 +723,8 @@ class Reader {
         MLC_ASSIGN_OR_RETURN(pred, Get<tir::PrimExprNode>(p.predicate(), "predicate"));
         MLC_ASSIGN_OR_RETURN(block, Get<tir::BlockNode>(p.block(), "realized block"));
         if (values.size() != block->iter_vars.size()) {
-          return absl::DataLossError("block realize binds a different number of values than the block has iteration variables");
+          return absl::DataLossError(
+              "block realize binds a different number of values than the block has iteration variables");
         }
         return Ref<Object>(new tir::BlockRealizeNode(values, pred, block));
       }
@@ -751,8 +740,7 @@ class Reader {
         MLC_ASSIGN_OR_RETURN(attrs, AttrsFromProto(p.attrs()));
         return Ref<Object>(new tir::PrimFuncNode(params, body, attrs));
       }
-      case proto::NodeProto::kStructInfo:
-        return DecodeStructInfo(node.struct_info());
+      case proto::NodeProto::kStructInfo: return DecodeStructInfo(node.struct_info());
       case proto::NodeProto::kVar: {
         const auto& p = node.var();
         MLC_ASSIGN_OR_RETURN(sinfo, Get<relax::StructInfoNode>(p.struct_info(), "var struct info"));
@@ -772,7 +760,8 @@ class Reader {
             shared = &(*shared_)[{node.constant().data_offset(), dtype->ToString(), shape}];
             if (shared->defined()) return *shared;
           }
-          MLC_ASSIGN_OR_RETURN(block, section_->Block(node.constant().data_offset(), static_cast<uint64_t>(bytes), "the constant"));
+          MLC_ASSIGN_OR_RETURN(
+              block, section_->Block(node.constant().data_offset(), static_cast<uint64_t>(bytes), "the constant"));
           t->set_data(std::string(block));  // the one copy, from the file
         }
         MLC_ASSIGN_OR_RETURN(data, TensorFromProto(std::move(*t)));
@@ -793,10 +782,8 @@ class Reader {
         MLC_ASSIGN_OR_RETURN(dims, ShapeValues(node.shape_expr().dims()));
         return Ref<Object>(relax::MakeShapeExpr(dims));
       }
-      case proto::NodeProto::kGlobalVar:
-        return Ref<Object>(relax::MakeGlobalVar(node.global_var().name()));
-      case proto::NodeProto::kExternFunc:
-        return Ref<Object>(relax::MakeExternFunc(node.extern_func().global_symbol()));
+      case proto::NodeProto::kGlobalVar: return Ref<Object>(relax::MakeGlobalVar(node.global_var().name()));
+      case proto::NodeProto::kExternFunc: return Ref<Object>(relax::MakeExternFunc(node.extern_func().global_symbol()));
       case proto::NodeProto::kOp: {
         MLC_ASSIGN_OR_RETURN(op, relax::GetOp(node.op().name()));
         return Ref<Object>(op);
@@ -838,8 +825,7 @@ class Reader {
         MLC_ASSIGN_OR_RETURN(attrs, AttrsFromProto(p.attrs()));
         return Ref<Object>(new relax::FunctionNode(params, body, ret, attrs));
       }
-      case proto::NodeProto::KIND_NOT_SET:
-        return absl::DataLossError("node has no kind (written by a newer version?)");
+      case proto::NodeProto::KIND_NOT_SET: return absl::DataLossError("node has no kind (written by a newer version?)");
     }
     return absl::DataLossError("unknown node kind");
   }
@@ -855,8 +841,7 @@ class Reader {
 
   absl::StatusOr<Ref<Object>> DecodeStructInfo(const proto::StructInfoProto& p) {
     switch (p.kind_case()) {
-      case proto::StructInfoProto::kObject:
-        return Ref<Object>(relax::ObjectSInfo());
+      case proto::StructInfoProto::kObject: return Ref<Object>(relax::ObjectSInfo());
       case proto::StructInfoProto::kPrim: {
         MLC_ASSIGN_OR_RETURN(dtype, DTypeFromProto(p.prim()));
         return Ref<Object>(relax::PrimSInfo(dtype));
@@ -868,23 +853,27 @@ class Reader {
           MLC_ASSIGN_OR_RETURN(dims, ShapeValues(s.dims()));
           values = dims;
         }
-        if (values && static_cast<int>(values->size()) != s.ndim()) return absl::DataLossError("shape ndim disagrees with its values");
+        if (values && static_cast<int>(values->size()) != s.ndim())
+          return absl::DataLossError("shape ndim disagrees with its values");
         return Ref<Object>(new relax::ShapeStructInfoNode(s.ndim(), values));
       }
       case proto::StructInfoProto::kTensor: {
         const auto& t = p.tensor();
         MLC_ASSIGN_OR_RETURN(dtype, DTypeFromProto(t.dtype()));
         if (t.symbolic_dims_size() > 0) {
-          if (t.has_shape() || t.symbolic_dims_size() != t.ndim()) return absl::DataLossError("tensor ndim disagrees with its shape");
+          if (t.has_shape() || t.symbolic_dims_size() != t.ndim())
+            return absl::DataLossError("tensor ndim disagrees with its shape");
           MLC_ASSIGN_OR_RETURN(dims, GetList<tir::PrimExprNode>(t.symbolic_dims(), "symbolic dimension"));
           for (const PrimExpr& d : dims) {
-            if (!tir::IsShapeExpr(d)) return absl::DataLossError("a symbolic dimension is not an integer shape expression");
+            if (!tir::IsShapeExpr(d))
+              return absl::DataLossError("a symbolic dimension is not an integer shape expression");
           }
           return Ref<Object>(relax::TensorSInfoOfDims(dims, dtype));
         }
         std::optional<std::vector<int64_t>> shape;
         if (t.has_shape()) shape = std::vector<int64_t>(t.shape().begin(), t.shape().end());
-        if (shape && static_cast<int>(shape->size()) != t.ndim()) return absl::DataLossError("tensor ndim disagrees with its shape");
+        if (shape && static_cast<int>(shape->size()) != t.ndim())
+          return absl::DataLossError("tensor ndim disagrees with its shape");
         return Ref<Object>(new relax::TensorStructInfoNode(shape, dtype, t.ndim()));
       }
       case proto::StructInfoProto::kTuple: {
@@ -896,8 +885,7 @@ class Reader {
         MLC_ASSIGN_OR_RETURN(ret, Get<relax::StructInfoNode>(p.func().ret(), "result"));
         return Ref<Object>(relax::FuncSInfo(params, ret));
       }
-      case proto::StructInfoProto::KIND_NOT_SET:
-        break;
+      case proto::StructInfoProto::KIND_NOT_SET: break;
     }
     return absl::DataLossError("struct info has no kind");
   }
@@ -930,12 +918,13 @@ absl::StatusOr<TensorData> TensorFromProto(proto::TensorProto&& p) {
   std::vector<int64_t> shape(p.shape().begin(), p.shape().end());
   int64_t n = 1;
   for (int64_t d : shape) {
-    if (d < 0 || (d > 0 && n > (int64_t{1} << 40) / d)) return absl::DataLossError("tensor shape is negative or too large");
+    if (d < 0 || (d > 0 && n > (int64_t{1} << 40) / d))
+      return absl::DataLossError("tensor shape is negative or too large");
     n *= d;
   }
   if (static_cast<int64_t>(p.data().size()) != n * dtype->bytes()) {
-    return absl::DataLossError(absl::StrCat("tensor holds ", p.data().size(), " bytes, its shape and dtype need ",
-                                            n * dtype->bytes()));
+    return absl::DataLossError(
+        absl::StrCat("tensor holds ", p.data().size(), " bytes, its shape and dtype need ", n * dtype->bytes()));
   }
   return TensorData(*dtype, shape, std::move(*p.mutable_data()));
 }
@@ -965,14 +954,16 @@ absl::StatusOr<IRModule> ModuleFromProto(const proto::ModuleProto& proto) {
   return ModuleFromProto(std::move(copy));
 }
 
-absl::StatusOr<IRModule> ModuleFromProto(proto::ModuleProto&& proto) { return ModuleFromProto(std::move(proto), nullptr); }
+absl::StatusOr<IRModule> ModuleFromProto(proto::ModuleProto&& proto) {
+  return ModuleFromProto(std::move(proto), nullptr);
+}
 
 absl::StatusOr<IRModule> ModuleFromProto(proto::ModuleProto&& proto, const DataSectionPayload* section) {
   if (proto.magic() != kMagic) return absl::DataLossError("not an IRModule file (bad magic)");
   if (proto.format_version() != kIRFormatVersion) {
     return absl::FailedPreconditionError(absl::StrCat("IRModule format version ", proto.format_version(),
-                                                      " is not supported (this build reads version ",
-                                                      kIRFormatVersion, ")"));
+                                                      " is not supported (this build reads version ", kIRFormatVersion,
+                                                      ")"));
   }
   IRModule mod;
   Reader::SharedConstants shared;
@@ -991,12 +982,14 @@ absl::StatusOr<IRModule> ModuleFromProto(proto::ModuleProto&& proto, const DataS
 namespace {
 
 /*! \brief The message of `mod` with its constants placed in `section`. */
-absl::StatusOr<std::string> MessageWithSection(const IRModule& mod, DataSectionWriter* section, const std::string& what) {
+absl::StatusOr<std::string> MessageWithSection(const IRModule& mod, DataSectionWriter* section,
+                                               const std::string& what) {
   const proto::ModuleProto out = ToProto(mod, section);
   // Protobuf refuses messages of 2 GiB and more (and serializes them to nothing); the weights are
   // not in it, but a graph can still be that large.
   if (const size_t bytes = out.ByteSizeLong(); bytes > size_t{INT32_MAX}) {
-    return absl::ResourceExhaustedError(absl::StrCat(what, ": the module's graph is ", HumanBytes(static_cast<int64_t>(bytes)),
+    return absl::ResourceExhaustedError(absl::StrCat(what, ": the module's graph is ",
+                                                     HumanBytes(static_cast<int64_t>(bytes)),
                                                      "; a .irpb holds less than 2 GiB of it"));
   }
   return out.SerializeAsString();

@@ -33,9 +33,11 @@ absl::StatusOr<std::map<std::string, int64_t>> ParseUpperBounds(const std::strin
     std::string name(absl::StripAsciiWhitespace(kv.first));
     int64_t bound;
     if (name.empty() || !absl::SimpleAtoi(absl::StripAsciiWhitespace(kv.second), &bound) || bound <= 0) {
-      return absl::InvalidArgumentError(absl::StrCat("upper bound '", item, "': expected name=positive integer, e.g. n=64"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("upper bound '", item, "': expected name=positive integer, e.g. n=64"));
     }
-    if (!out.emplace(name, bound).second) return absl::InvalidArgumentError(absl::StrCat("upper bound for ", name, " given twice"));
+    if (!out.emplace(name, bound).second)
+      return absl::InvalidArgumentError(absl::StrCat("upper bound for ", name, " given twice"));
   }
   return out;
 }
@@ -58,8 +60,9 @@ absl::StatusOr<IRModule> SetShapeUpperBounds(const IRModule& mod, const std::map
   }
   for (const auto& [name, bound] : bounds) {
     if (!seen.count(name)) {
-      return absl::InvalidArgumentError(absl::StrCat("upper bound ", name, "=", bound, ": no graph function has a shape variable ", name,
-                                                     all.empty() ? " (none has any)" : absl::StrCat(" (there are: ", absl::StrJoin(all, ", "), ")")));
+      return absl::InvalidArgumentError(
+          absl::StrCat("upper bound ", name, "=", bound, ": no graph function has a shape variable ", name,
+                       all.empty() ? " (none has any)" : absl::StrCat(" (there are: ", absl::StrJoin(all, ", "), ")")));
     }
   }
   return out;

@@ -20,7 +20,8 @@ bool IsTailSlice(int64_t begin, int64_t end, int64_t step) {
 
 tir::PrimExpr ArangeLength(const tir::PrimExpr& limit, int64_t start, int64_t step) {
   // The limit is a size, so only a positive start can make the count negative.
-  tir::PrimExpr count = tir::FloorDiv(tir::operator+(tir::Cast(DataType::Int64(), limit), tir::I64(step - 1 - start)), tir::I64(step));
+  tir::PrimExpr count =
+      tir::FloorDiv(tir::operator+(tir::Cast(DataType::Int64(), limit), tir::I64(step - 1 - start)), tir::I64(step));
   return tir::Analyzer().Simplify(start > 0 ? tir::Max(tir::I64(0), count) : count);
 }
 
@@ -66,7 +67,8 @@ absl::Status CheckWindowAttrs(const std::vector<int64_t>& kernel, const std::vec
   auto check = [](const std::vector<int64_t>& v, const char* name, int64_t least) -> absl::Status {
     for (int64_t x : v) {
       if (x < least) {
-        return absl::InvalidArgumentError(absl::StrCat(name, " ", ShapeToString(v), " must be ", least > 0 ? "positive" : "non-negative"));
+        return absl::InvalidArgumentError(
+            absl::StrCat(name, " ", ShapeToString(v), " must be ", least > 0 ? "positive" : "non-negative"));
       }
     }
     return absl::OkStatus();
@@ -77,8 +79,8 @@ absl::Status CheckWindowAttrs(const std::vector<int64_t>& kernel, const std::vec
   return check(padding, "padding", 0);
 }
 
-int64_t WindowExtent(int64_t in, int64_t pad_before, int64_t pad_after, int64_t kernel, int64_t dilation, int64_t stride,
-                     bool ceil_mode) {
+int64_t WindowExtent(int64_t in, int64_t pad_before, int64_t pad_after, int64_t kernel, int64_t dilation,
+                     int64_t stride, bool ceil_mode) {
   if (kernel < 1 || dilation < 1 || stride < 1) return 0;  // CheckWindowAttrs says which
   int64_t span = in + pad_before + pad_after - dilation * (kernel - 1) - 1;
   if (span < 0) return 0;
@@ -87,7 +89,8 @@ int64_t WindowExtent(int64_t in, int64_t pad_before, int64_t pad_after, int64_t 
   return out;
 }
 
-int64_t TrailingPaddingFor(int64_t out, int64_t in, int64_t pad_before, int64_t pad_after, int64_t kernel, int64_t dilation, int64_t stride) {
+int64_t TrailingPaddingFor(int64_t out, int64_t in, int64_t pad_before, int64_t pad_after, int64_t kernel,
+                           int64_t dilation, int64_t stride) {
   // Floor mode gives `out` windows when the padded input spans (out - 1) * stride + the window.
   return std::max(pad_after, (out - 1) * stride + dilation * (kernel - 1) + 1 - in - pad_before);
 }
@@ -117,33 +120,28 @@ namespace {
 bool IsPolynomial(const tir::PrimExpr& e) {
   switch (e->kind()) {
     case NodeKind::kIntImm:
-    case NodeKind::kTirVar:
-      return true;
-    case NodeKind::kCast:
-      return IsPolynomial(e.as<tir::CastNode>()->value);
+    case NodeKind::kTirVar: return true;
+    case NodeKind::kCast: return IsPolynomial(e.as<tir::CastNode>()->value);
     case NodeKind::kAdd:
     case NodeKind::kSub:
     case NodeKind::kMul: {
       const auto* b = static_cast<const tir::BinaryNode*>(e.get());
       return IsPolynomial(b->a) && IsPolynomial(b->b);
     }
-    default:
-      return false;
+    default: return false;
   }
 }
 
 /*! \brief A polynomial's value, in wrapping arithmetic (a ring homomorphism of the integers). */
 uint64_t EvalWrapping(const tir::PrimExpr& e, const std::vector<tir::Var>& vars, const std::vector<uint64_t>& values) {
   switch (e->kind()) {
-    case NodeKind::kIntImm:
-      return static_cast<uint64_t>(e.as<tir::IntImmNode>()->value);
+    case NodeKind::kIntImm: return static_cast<uint64_t>(e.as<tir::IntImmNode>()->value);
     case NodeKind::kTirVar:
       for (size_t i = 0; i < vars.size(); ++i) {
         if (vars[i].get() == e.get()) return values[i];
       }
       return 0;
-    case NodeKind::kCast:
-      return EvalWrapping(e.as<tir::CastNode>()->value, vars, values);
+    case NodeKind::kCast: return EvalWrapping(e.as<tir::CastNode>()->value, vars, values);
     default: {
       const auto* b = static_cast<const tir::BinaryNode*>(e.get());
       uint64_t x = EvalWrapping(b->a, vars, values), y = EvalWrapping(b->b, vars, values);
@@ -154,8 +152,8 @@ uint64_t EvalWrapping(const tir::PrimExpr& e, const std::vector<tir::Var>& vars,
 
 }  // namespace
 
-absl::StatusOr<std::vector<int64_t>> KnownValues(const std::vector<tir::PrimExpr>& dims, const std::vector<int>& need_static,
-                                                 const std::string& what) {
+absl::StatusOr<std::vector<int64_t>> KnownValues(const std::vector<tir::PrimExpr>& dims,
+                                                 const std::vector<int>& need_static, const std::string& what) {
   std::vector<int64_t> out;
   for (const tir::PrimExpr& d : dims) {
     const int64_t* v = tir::AsConstInt(d);
@@ -219,7 +217,8 @@ std::optional<tir::PrimExpr> UnifyDims(const tir::PrimExpr& a, const tir::PrimEx
 tir::PrimExpr InferredReshapeDim(const std::vector<tir::PrimExpr>& input, const std::vector<tir::PrimExpr>& others) {
   std::vector<tir::PrimExpr> numerator = input, denominator;
   for (const tir::PrimExpr& o : others) {
-    auto same = std::find_if(numerator.begin(), numerator.end(), [&](const tir::PrimExpr& d) { return DimsEqual(d, o); });
+    auto same =
+        std::find_if(numerator.begin(), numerator.end(), [&](const tir::PrimExpr& d) { return DimsEqual(d, o); });
     if (same != numerator.end()) {
       numerator.erase(same);
     } else {
@@ -239,7 +238,8 @@ std::string DimsToString(const std::vector<tir::PrimExpr>& dims) {
   return absl::StrCat("(", absl::StrJoin(parts, ", "), ")");
 }
 
-absl::StatusOr<std::vector<tir::PrimExpr>> BroadcastDims(const std::vector<tir::PrimExpr>& a, const std::vector<tir::PrimExpr>& b) {
+absl::StatusOr<std::vector<tir::PrimExpr>> BroadcastDims(const std::vector<tir::PrimExpr>& a,
+                                                         const std::vector<tir::PrimExpr>& b) {
   size_t n = std::max(a.size(), b.size());
   std::vector<tir::PrimExpr> out(n);
   for (size_t i = 0; i < n; ++i) {
@@ -257,9 +257,10 @@ absl::StatusOr<std::vector<tir::PrimExpr>> BroadcastDims(const std::vector<tir::
       bool decided = ca != nullptr && cb != nullptr;
       return absl::InvalidArgumentError(absl::StrCat(
           "shapes ", DimsToString(a), " and ", DimsToString(b), " cannot be broadcast together",
-          decided ? "" : absl::StrCat(" (", tir::ShapeExprToString(da), " and ", tir::ShapeExprToString(db),
-                                      " are not provably equal, and neither is 1; R.match_cast one operand to the other's "
-                                      "shape to check it when the program runs)")));
+          decided ? ""
+                  : absl::StrCat(" (", tir::ShapeExprToString(da), " and ", tir::ShapeExprToString(db),
+                                 " are not provably equal, and neither is 1; R.match_cast one operand to the other's "
+                                 "shape to check it when the program runs)")));
     }
   }
   return out;

@@ -24,7 +24,8 @@ absl::StatusOr<std::vector<int64_t>> BroadcastShapes(const std::vector<int64_t>&
  *         neither proven equal nor assumed to be (n vs 4, n vs m, outside a DimAssumptions
  *         scope) is an error naming both, as the result's shape would depend on values known
  *         only when it runs. */
-absl::StatusOr<std::vector<tir::PrimExpr>> BroadcastDims(const std::vector<tir::PrimExpr>& a, const std::vector<tir::PrimExpr>& b);
+absl::StatusOr<std::vector<tir::PrimExpr>> BroadcastDims(const std::vector<tir::PrimExpr>& a,
+                                                         const std::vector<tir::PrimExpr>& b);
 
 /*! \brief Whether two dimensions are provably equal. */
 bool DimsEqual(const tir::PrimExpr& a, const tir::PrimExpr& b);
@@ -73,8 +74,8 @@ std::string DimsToString(const std::vector<tir::PrimExpr>& dims);
  *         dimension in `need_static` (negative: from the end) is symbolic. Operators that
  *         compute from some dimensions (a convolution's channels and image) pass the others
  *         (the batch) through as they are. */
-absl::StatusOr<std::vector<int64_t>> KnownValues(const std::vector<tir::PrimExpr>& dims, const std::vector<int>& need_static,
-                                                 const std::string& what);
+absl::StatusOr<std::vector<int64_t>> KnownValues(const std::vector<tir::PrimExpr>& dims,
+                                                 const std::vector<int>& need_static, const std::string& what);
 
 /*! \brief "(1, 128)" for messages. */
 std::string ShapeToString(const std::vector<int64_t>& shape);
@@ -113,12 +114,13 @@ absl::Status CheckWindowAttrs(const std::vector<int64_t>& kernel, const std::vec
  *  the window does not fit the padded input. With `ceil_mode` (pooling) the division rounds up,
  *  but the last window must start inside the input or its leading padding (PyTorch and ONNX
  *  agree). */
-int64_t WindowExtent(int64_t in, int64_t pad_before, int64_t pad_after, int64_t kernel, int64_t dilation, int64_t stride,
-                     bool ceil_mode = false);
+int64_t WindowExtent(int64_t in, int64_t pad_before, int64_t pad_after, int64_t kernel, int64_t dilation,
+                     int64_t stride, bool ceil_mode = false);
 /*! \brief The trailing padding after which `out` windows fit in floor mode: pad_after, or more
  *  where ceil_mode's last windows reach past the input and its padding (a split-out pad, a
  *  window read tap by tap). */
-int64_t TrailingPaddingFor(int64_t out, int64_t in, int64_t pad_before, int64_t pad_after, int64_t kernel, int64_t dilation, int64_t stride);
+int64_t TrailingPaddingFor(int64_t out, int64_t in, int64_t pad_before, int64_t pad_after, int64_t kernel,
+                           int64_t dilation, int64_t stride);
 
 }  // namespace relax
 }  // namespace mlc

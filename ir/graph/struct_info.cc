@@ -111,10 +111,8 @@ StructInfo FuncSInfo(std::vector<StructInfo> params, StructInfo ret) {
 std::string StructInfoToString(const StructInfo& sinfo) {
   if (!sinfo.defined()) return "<unknown>";
   switch (sinfo->kind()) {
-    case NodeKind::kObjectStructInfo:
-      return "Object";
-    case NodeKind::kPrimStructInfo:
-      return absl::StrCat("Prim(", sinfo.as<PrimStructInfoNode>()->dtype.ToString(), ")");
+    case NodeKind::kObjectStructInfo: return "Object";
+    case NodeKind::kPrimStructInfo: return absl::StrCat("Prim(", sinfo.as<PrimStructInfoNode>()->dtype.ToString(), ")");
     case NodeKind::kShapeStructInfo: {
       const auto* s = sinfo.as<ShapeStructInfoNode>();
       if (s->values) {
@@ -140,7 +138,7 @@ std::string StructInfoToString(const StructInfo& sinfo) {
       for (const StructInfo& p : f->params) parts.push_back(StructInfoToString(p));
       return absl::StrCat("Callable((", absl::StrJoin(parts, ", "), ") -> ", StructInfoToString(f->ret), ")");
     }
-    MLC_CASES_NOT_STRUCT_INFO
+      MLC_CASES_NOT_STRUCT_INFO
       return "<not struct info>";
   }
 }
@@ -190,7 +188,7 @@ bool IsBaseOf(const StructInfo& expected, const StructInfo& value) {
     case NodeKind::kObjectStructInfo:  // handled above
     case NodeKind::kFuncStructInfo:
       return true;
-    MLC_CASES_NOT_STRUCT_INFO
+      MLC_CASES_NOT_STRUCT_INFO
       return false;
   }
   return false;

@@ -30,7 +30,8 @@ class Equal {
       std::vector<std::string> na, nb;
       for (const auto& [n, f] : a.functions()) na.push_back(n);
       for (const auto& [n, f] : b.functions()) nb.push_back(n);
-      return Fail(absl::StrCat("function sets differ: [", absl::StrJoin(na, ", "), "] vs [", absl::StrJoin(nb, ", "), "]"));
+      return Fail(
+          absl::StrCat("function sets differ: [", absl::StrJoin(na, ", "), "] vs [", absl::StrJoin(nb, ", "), "]"));
     }
     auto ia = a.functions().begin();
     auto ib = b.functions().begin();
@@ -77,7 +78,8 @@ class Equal {
 
   // ---- Definitions.
   bool DefineVar(const relax::Var& a, const relax::Var& b) {
-    if (a->kind() != b->kind()) return Fail(absl::StrCat("var ", a->name_hint, " vs ", b->name_hint, ": Var vs DataflowVar"));
+    if (a->kind() != b->kind())
+      return Fail(absl::StrCat("var ", a->name_hint, " vs ", b->name_hint, ": Var vs DataflowVar"));
     if (!SInfo(a->struct_info(), b->struct_info())) {
       return Fail(absl::StrCat("var ", a->name_hint, ": struct info ", StructInfoToString(a->struct_info()), " vs ",
                                StructInfoToString(b->struct_info())));
@@ -127,25 +129,26 @@ class Equal {
                Fail(absl::StrCat("constants differ: ", PrintPrimExpr(a), " vs ", PrintPrimExpr(b)));
       case NodeKind::kFloatImm: {
         double x = a.as<tir::FloatImmNode>()->value, y = b.as<tir::FloatImmNode>()->value;
-        return x == y || (x != x && y != y) || Fail(absl::StrCat("constants differ: ", PrintPrimExpr(a), " vs ", PrintPrimExpr(b)));
+        return x == y || (x != x && y != y) ||
+               Fail(absl::StrCat("constants differ: ", PrintPrimExpr(a), " vs ", PrintPrimExpr(b)));
       }
       case NodeKind::kStringImm:
         return a.as<tir::StringImmNode>()->value == b.as<tir::StringImmNode>()->value || Fail("strings differ");
       case NodeKind::kTirVar:
-        return Use(a.get(), b.get(), absl::StrCat("variables (", a.as<tir::TirVarNode>()->name, " vs ",
-                                                  b.as<tir::TirVarNode>()->name, ")"));
-      case NodeKind::kNot:
-        return PrimEq(a.as<tir::NotNode>()->a, b.as<tir::NotNode>()->a);
+        return Use(
+            a.get(), b.get(),
+            absl::StrCat("variables (", a.as<tir::TirVarNode>()->name, " vs ", b.as<tir::TirVarNode>()->name, ")"));
+      case NodeKind::kNot: return PrimEq(a.as<tir::NotNode>()->a, b.as<tir::NotNode>()->a);
       case NodeKind::kSelect: {
         const auto *x = a.as<tir::SelectNode>(), *y = b.as<tir::SelectNode>();
         return PrimEq(x->condition, y->condition) && PrimEq(x->true_value, y->true_value) &&
                PrimEq(x->false_value, y->false_value);
       }
-      case NodeKind::kCast:
-        return PrimEq(a.as<tir::CastNode>()->value, b.as<tir::CastNode>()->value);
+      case NodeKind::kCast: return PrimEq(a.as<tir::CastNode>()->value, b.as<tir::CastNode>()->value);
       case NodeKind::kBufferLoad: {
         const auto *x = a.as<tir::BufferLoadNode>(), *y = b.as<tir::BufferLoadNode>();
-        return Use(x->buffer.get(), y->buffer.get(), absl::StrCat("buffers (", x->buffer->name, " vs ", y->buffer->name, ")")) &&
+        return Use(x->buffer.get(), y->buffer.get(),
+                   absl::StrCat("buffers (", x->buffer->name, " vs ", y->buffer->name, ")")) &&
                PrimList(x->indices, y->indices);
       }
       case NodeKind::kTirCall: {
@@ -153,12 +156,12 @@ class Equal {
         if (x->name != y->name) return Fail(absl::StrCat("intrinsics differ: ", x->name, " vs ", y->name));
         return PrimList(x->args, y->args);
       }
-      MLC_BINARY_CASES {
-        const auto* x = static_cast<const tir::BinaryNode*>(a.get());
-        const auto* y = static_cast<const tir::BinaryNode*>(b.get());
-        return PrimEq(x->a, y->a) && PrimEq(x->b, y->b);
-      }
-      MLC_CASES_NOT_PRIM_EXPR
+        MLC_BINARY_CASES {
+          const auto* x = static_cast<const tir::BinaryNode*>(a.get());
+          const auto* y = static_cast<const tir::BinaryNode*>(b.get());
+          return PrimEq(x->a, y->a) && PrimEq(x->b, y->b);
+        }
+        MLC_CASES_NOT_PRIM_EXPR
         return Fail("unexpected expression kind");
     }
   }
@@ -194,7 +197,8 @@ class Equal {
     switch (a->kind()) {
       case NodeKind::kBufferStore: {
         const auto *x = a.as<tir::BufferStoreNode>(), *y = b.as<tir::BufferStoreNode>();
-        return Use(x->buffer.get(), y->buffer.get(), absl::StrCat("buffers stored to (", x->buffer->name, " vs ", y->buffer->name, ")")) &&
+        return Use(x->buffer.get(), y->buffer.get(),
+                   absl::StrCat("buffers stored to (", x->buffer->name, " vs ", y->buffer->name, ")")) &&
                PrimList(x->indices, y->indices) && PrimEq(x->value, y->value);
       }
       case NodeKind::kFor: {
@@ -217,8 +221,7 @@ class Equal {
         return PrimEq(x->condition, y->condition) && StmtEq(x->then_case, y->then_case) &&
                StmtEq(x->else_case, y->else_case);
       }
-      case NodeKind::kEvaluate:
-        return PrimEq(a.as<tir::EvaluateNode>()->value, b.as<tir::EvaluateNode>()->value);
+      case NodeKind::kEvaluate: return PrimEq(a.as<tir::EvaluateNode>()->value, b.as<tir::EvaluateNode>()->value);
       case NodeKind::kBlockRealize: {
         const auto *x = a.as<tir::BlockRealizeNode>(), *y = b.as<tir::BlockRealizeNode>();
         return PrimList(x->iter_values, y->iter_values) && PrimEq(x->predicate, y->predicate) &&
@@ -250,7 +253,7 @@ class Equal {
         const auto *x = a.as<tir::AllocateNode>(), *y = b.as<tir::AllocateNode>();
         return DefineBuffer(x->buffer, y->buffer) && StmtEq(x->body, y->body);
       }
-      MLC_CASES_NOT_STMT
+        MLC_CASES_NOT_STMT
         return Fail("unexpected statement kind");
     }
   }
@@ -260,8 +263,7 @@ class Equal {
     if (a.same_as(b)) return true;
     if (!a.defined() || !b.defined() || a->kind() != b->kind()) return false;
     switch (a->kind()) {
-      case NodeKind::kObjectStructInfo:
-        return true;
+      case NodeKind::kObjectStructInfo: return true;
       case NodeKind::kPrimStructInfo:
         return a.as<relax::PrimStructInfoNode>()->dtype == b.as<relax::PrimStructInfoNode>()->dtype;
       case NodeKind::kShapeStructInfo: {
@@ -294,7 +296,7 @@ class Equal {
         }
         return true;
       }
-      MLC_CASES_NOT_STRUCT_INFO
+        MLC_CASES_NOT_STRUCT_INFO
         return false;
     }
   }
@@ -316,20 +318,21 @@ class Equal {
     switch (a->kind()) {
       case NodeKind::kVar:
       case NodeKind::kDataflowVar:
-        return Use(a.get(), b.get(), absl::StrCat("variables (", a.as<relax::VarNode>()->name_hint, " vs ",
-                                                  b.as<relax::VarNode>()->name_hint, ")"));
+        return Use(a.get(), b.get(),
+                   absl::StrCat("variables (", a.as<relax::VarNode>()->name_hint, " vs ",
+                                b.as<relax::VarNode>()->name_hint, ")"));
       case NodeKind::kConstant: {
         const TensorData &x = a.as<relax::ConstantNode>()->data, &y = b.as<relax::ConstantNode>()->data;
         return (x.dtype() == y.dtype() && x.shape() == y.shape() && x.bytes() == y.bytes()) || Fail("constants differ");
       }
-      case NodeKind::kTuple:
-        return ExprList(a.as<relax::TupleNode>()->fields, b.as<relax::TupleNode>()->fields);
+      case NodeKind::kTuple: return ExprList(a.as<relax::TupleNode>()->fields, b.as<relax::TupleNode>()->fields);
       case NodeKind::kTupleGetItem: {
         const auto *x = a.as<relax::TupleGetItemNode>(), *y = b.as<relax::TupleGetItemNode>();
         return (x->index == y->index || Fail("tuple indices differ")) && ExprEq(x->tuple, y->tuple);
       }
       case NodeKind::kShapeExpr:
-        return PrimList(a.as<relax::ShapeExprNode>()->values, b.as<relax::ShapeExprNode>()->values) || Fail("shapes differ");
+        return PrimList(a.as<relax::ShapeExprNode>()->values, b.as<relax::ShapeExprNode>()->values) ||
+               Fail("shapes differ");
       case NodeKind::kGlobalVar:
         return a.as<relax::GlobalVarNode>()->name == b.as<relax::GlobalVarNode>()->name ||
                Fail(absl::StrCat("callees differ: @", a.as<relax::GlobalVarNode>()->name, " vs @",
@@ -338,14 +341,16 @@ class Equal {
         return a.as<relax::ExternFuncNode>()->global_symbol == b.as<relax::ExternFuncNode>()->global_symbol ||
                Fail("extern functions differ");
       case NodeKind::kOp:
-        return Fail(absl::StrCat("operators differ: ", a.as<relax::OpNode>()->name(), " vs ", b.as<relax::OpNode>()->name()));
+        return Fail(
+            absl::StrCat("operators differ: ", a.as<relax::OpNode>()->name(), " vs ", b.as<relax::OpNode>()->name()));
       case NodeKind::kCall: {
         const auto *x = a.as<relax::CallNode>(), *y = b.as<relax::CallNode>();
         if (!ExprEq(x->op, y->op) || !ExprList(x->args, y->args)) return false;
         if (x->attrs != y->attrs) return Fail(absl::StrCat("call attributes differ in ", PrintExpr(a)));
         if (x->sinfo_args.size() != y->sinfo_args.size()) return Fail("call struct info arguments differ");
         for (size_t i = 0; i < x->sinfo_args.size(); ++i) {
-          if (!SInfo(x->sinfo_args[i], y->sinfo_args[i])) return Fail(absl::StrCat("out_sinfo differs in ", PrintExpr(a)));
+          if (!SInfo(x->sinfo_args[i], y->sinfo_args[i]))
+            return Fail(absl::StrCat("out_sinfo differs in ", PrintExpr(a)));
         }
         return true;
       }
@@ -355,7 +360,8 @@ class Equal {
         for (size_t i = 0; i < x->blocks.size(); ++i) {
           const relax::BindingBlock &u = x->blocks[i], &v = y->blocks[i];
           if (u->is_dataflow != v->is_dataflow) return Fail("dataflow and plain blocks differ");
-          if (u->bindings.size() != v->bindings.size()) return Fail(absl::StrCat("block ", i, ": binding counts differ"));
+          if (u->bindings.size() != v->bindings.size())
+            return Fail(absl::StrCat("block ", i, ": binding counts differ"));
           for (size_t j = 0; j < u->bindings.size(); ++j) {
             path_.push_back(absl::StrCat("binding ", u->bindings[j]->var->name_hint));
             if (!ExprEq(u->bindings[j]->value, v->bindings[j]->value)) return false;
@@ -367,9 +373,10 @@ class Equal {
       }
       case NodeKind::kIf: {
         const auto *x = a.as<relax::IfNode>(), *y = b.as<relax::IfNode>();
-        return ExprEq(x->cond, y->cond) && ExprEq(x->true_branch, y->true_branch) && ExprEq(x->false_branch, y->false_branch);
+        return ExprEq(x->cond, y->cond) && ExprEq(x->true_branch, y->true_branch) &&
+               ExprEq(x->false_branch, y->false_branch);
       }
-      MLC_CASES_NOT_EXPR
+        MLC_CASES_NOT_EXPR
         return Fail("unexpected expression kind");
     }
   }
@@ -451,24 +458,18 @@ class Hasher {
     if (!e.defined()) return Mix(0);
     Mix(static_cast<size_t>(e->kind()) * 131 + e->dtype.code() * 7 + e->dtype.bits());
     switch (e->kind()) {
-      case NodeKind::kIntImm:
-        return Mix(std::hash<int64_t>()(e.as<tir::IntImmNode>()->value));
-      case NodeKind::kFloatImm:
-        return Mix(std::hash<double>()(e.as<tir::FloatImmNode>()->value));
-      case NodeKind::kStringImm:
-        return Mix(std::hash<std::string>()(e.as<tir::StringImmNode>()->value));
-      case NodeKind::kTirVar:
-        return UseH(e.get());
-      case NodeKind::kNot:
-        return PrimH(e.as<tir::NotNode>()->a);
+      case NodeKind::kIntImm: return Mix(std::hash<int64_t>()(e.as<tir::IntImmNode>()->value));
+      case NodeKind::kFloatImm: return Mix(std::hash<double>()(e.as<tir::FloatImmNode>()->value));
+      case NodeKind::kStringImm: return Mix(std::hash<std::string>()(e.as<tir::StringImmNode>()->value));
+      case NodeKind::kTirVar: return UseH(e.get());
+      case NodeKind::kNot: return PrimH(e.as<tir::NotNode>()->a);
       case NodeKind::kSelect: {
         const auto* s = e.as<tir::SelectNode>();
         PrimH(s->condition);
         PrimH(s->true_value);
         return PrimH(s->false_value);
       }
-      case NodeKind::kCast:
-        return PrimH(e.as<tir::CastNode>()->value);
+      case NodeKind::kCast: return PrimH(e.as<tir::CastNode>()->value);
       case NodeKind::kBufferLoad: {
         const auto* l = e.as<tir::BufferLoadNode>();
         UseH(l->buffer.get());
@@ -481,12 +482,12 @@ class Hasher {
         for (const PrimExpr& a : c->args) PrimH(a);
         return;
       }
-      MLC_BINARY_CASES {
-        const auto* bin = static_cast<const tir::BinaryNode*>(e.get());
-        PrimH(bin->a);
-        return PrimH(bin->b);
-      }
-      MLC_CASES_NOT_PRIM_EXPR
+        MLC_BINARY_CASES {
+          const auto* bin = static_cast<const tir::BinaryNode*>(e.get());
+          PrimH(bin->a);
+          return PrimH(bin->b);
+        }
+        MLC_CASES_NOT_PRIM_EXPR
         return;
     }
   }
@@ -519,8 +520,7 @@ class Hasher {
         StmtH(ite->then_case);
         return StmtH(ite->else_case);
       }
-      case NodeKind::kEvaluate:
-        return PrimH(s.as<tir::EvaluateNode>()->value);
+      case NodeKind::kEvaluate: return PrimH(s.as<tir::EvaluateNode>()->value);
       case NodeKind::kBlockRealize: {
         const auto* r = s.as<tir::BlockRealizeNode>();
         for (const PrimExpr& v : r->iter_values) PrimH(v);
@@ -556,7 +556,7 @@ class Hasher {
         DefineBuffer(a->buffer);
         return StmtH(a->body);
       }
-      MLC_CASES_NOT_STMT
+        MLC_CASES_NOT_STMT
         return;
     }
   }
@@ -565,10 +565,8 @@ class Hasher {
     if (!s.defined()) return Mix(2);
     Mix(static_cast<size_t>(s->kind()) * 521);
     switch (s->kind()) {
-      case NodeKind::kObjectStructInfo:
-        return;
-      case NodeKind::kPrimStructInfo:
-        return Mix(s.as<relax::PrimStructInfoNode>()->dtype.bits());
+      case NodeKind::kObjectStructInfo: return;
+      case NodeKind::kPrimStructInfo: return Mix(s.as<relax::PrimStructInfoNode>()->dtype.bits());
       case NodeKind::kShapeStructInfo: {
         const auto* x = s.as<relax::ShapeStructInfoNode>();
         Mix(x->ndim + 3);
@@ -597,7 +595,7 @@ class Hasher {
         for (const StructInfo& p : f->params) SInfoH(p);
         return SInfoH(f->ret);
       }
-      MLC_CASES_NOT_STRUCT_INFO
+        MLC_CASES_NOT_STRUCT_INFO
         return;
     }
   }
@@ -607,8 +605,7 @@ class Hasher {
     Mix(static_cast<size_t>(e->kind()) * 4099);
     switch (e->kind()) {
       case NodeKind::kVar:
-      case NodeKind::kDataflowVar:
-        return UseH(e.get());
+      case NodeKind::kDataflowVar: return UseH(e.get());
       case NodeKind::kConstant: {
         const TensorData& d = e.as<relax::ConstantNode>()->data;
         Mix(std::hash<std::string>()(d.bytes()));
@@ -624,12 +621,9 @@ class Hasher {
       case NodeKind::kShapeExpr:
         for (const PrimExpr& v : e.as<relax::ShapeExprNode>()->values) PrimH(v);
         return;
-      case NodeKind::kGlobalVar:
-        return Mix(std::hash<std::string>()(e.as<relax::GlobalVarNode>()->name));
-      case NodeKind::kExternFunc:
-        return Mix(std::hash<std::string>()(e.as<relax::ExternFuncNode>()->global_symbol));
-      case NodeKind::kOp:
-        return Mix(std::hash<std::string>()(e.as<relax::OpNode>()->name()));
+      case NodeKind::kGlobalVar: return Mix(std::hash<std::string>()(e.as<relax::GlobalVarNode>()->name));
+      case NodeKind::kExternFunc: return Mix(std::hash<std::string>()(e.as<relax::ExternFuncNode>()->global_symbol));
+      case NodeKind::kOp: return Mix(std::hash<std::string>()(e.as<relax::OpNode>()->name()));
       case NodeKind::kCall: {
         const auto* c = e.as<relax::CallNode>();
         ExprH(c->op);
@@ -656,7 +650,7 @@ class Hasher {
         ExprH(branch->true_branch);
         return ExprH(branch->false_branch);
       }
-      MLC_CASES_NOT_EXPR
+        MLC_CASES_NOT_EXPR
         return;
     }
   }

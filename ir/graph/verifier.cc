@@ -39,7 +39,9 @@ class PrimFuncVerifier {
     std::vector<std::vector<PrimExpr>> shapes;
     for (const tir::Buffer& b : func->params) shapes.push_back(b->shape);
     if (tir::Var v = tir::UnbindableShapeVar(shapes); v.defined()) {
-      return Error(absl::StrCat("shape variable ", v->name, " is bound by no parameter dimension (one of the form v, c * v or v + c), so no call can bind it"));
+      return Error(absl::StrCat(
+          "shape variable ", v->name,
+          " is bound by no parameter dimension (one of the form v, c * v or v + c), so no call can bind it"));
     }
     for (const tir::Var& v : tir::ShapeVarsOf(func)) vars_.insert(v.get());
     for (const tir::Buffer& b : func->params) {
@@ -66,7 +68,8 @@ class PrimFuncVerifier {
 
   absl::Status UseBuffer(const tir::Buffer& b, size_t num_indices, const char* what) {
     if (!buffers_.count(b.get())) {
-      return Error(absl::StrCat(what, " buffer ", b->name, ", which is neither a parameter nor an alloc_buffer in scope"));
+      return Error(
+          absl::StrCat(what, " buffer ", b->name, ", which is neither a parameter nor an alloc_buffer in scope"));
     }
     if (num_indices != b->shape.size()) {
       return Error(absl::StrCat(what, " ", b->name, " with ", num_indices, " indices, but it has ", b->shape.size(),
@@ -87,21 +90,19 @@ class PrimFuncVerifier {
     switch (e->kind()) {
       case NodeKind::kIntImm:
       case NodeKind::kFloatImm:
-      case NodeKind::kStringImm:
-        return absl::OkStatus();
+      case NodeKind::kStringImm: return absl::OkStatus();
       case NodeKind::kTirVar:
         if (!vars_.count(e.get())) {
-          return Error(absl::StrCat("variable ", e.as<tir::TirVarNode>()->name, " is used outside the loop or block that binds it"));
+          return Error(absl::StrCat("variable ", e.as<tir::TirVarNode>()->name,
+                                    " is used outside the loop or block that binds it"));
         }
         return absl::OkStatus();
-      case NodeKind::kNot:
-        return VisitExpr(e.as<tir::NotNode>()->a);
+      case NodeKind::kNot: return VisitExpr(e.as<tir::NotNode>()->a);
       case NodeKind::kSelect: {
         const auto* s = e.as<tir::SelectNode>();
         return VisitExprs({s->condition, s->true_value, s->false_value});
       }
-      case NodeKind::kCast:
-        return VisitExpr(e.as<tir::CastNode>()->value);
+      case NodeKind::kCast: return VisitExpr(e.as<tir::CastNode>()->value);
       case NodeKind::kBufferLoad: {
         const auto* l = e.as<tir::BufferLoadNode>();
         if (absl::Status s = UseBuffer(l->buffer, l->indices.size(), "load from"); !s.ok()) return s;
@@ -116,11 +117,11 @@ class PrimFuncVerifier {
         }
         return VisitExprs(c->args);
       }
-      MLC_BINARY_CASES {
-        const auto* bin = static_cast<const tir::BinaryNode*>(e.get());
-        return VisitExprs({bin->a, bin->b});
-      }
-      MLC_CASES_NOT_PRIM_EXPR
+        MLC_BINARY_CASES {
+          const auto* bin = static_cast<const tir::BinaryNode*>(e.get());
+          return VisitExprs({bin->a, bin->b});
+        }
+        MLC_CASES_NOT_PRIM_EXPR
         return Error(absl::StrCat("unexpected expression ", NodeKindName(e->kind())));
     }
   }
@@ -137,7 +138,8 @@ class PrimFuncVerifier {
       case NodeKind::kFor: {
         const auto* f = s.as<tir::ForNode>();
         if (absl::Status e = VisitExprs({f->min, f->extent}); !e.ok()) return e;
-        if (!vars_.insert(f->loop_var.get()).second) return Error(absl::StrCat("loop variable ", f->loop_var->name, " is bound twice"));
+        if (!vars_.insert(f->loop_var.get()).second)
+          return Error(absl::StrCat("loop variable ", f->loop_var->name, " is bound twice"));
         absl::Status body = VisitStmt(f->body);
         vars_.erase(f->loop_var.get());
         return body;
@@ -153,8 +155,7 @@ class PrimFuncVerifier {
         if (absl::Status e = VisitStmt(ite->then_case); !e.ok()) return e;
         return ite->else_case.defined() ? VisitStmt(ite->else_case) : absl::OkStatus();
       }
-      case NodeKind::kEvaluate:
-        return VisitExpr(s.as<tir::EvaluateNode>()->value);
+      case NodeKind::kEvaluate: return VisitExpr(s.as<tir::EvaluateNode>()->value);
       case NodeKind::kBlockRealize: {
         const auto* r = s.as<tir::BlockRealizeNode>();
         if (r->iter_values.size() != r->block->iter_vars.size()) {
@@ -165,8 +166,7 @@ class PrimFuncVerifier {
         if (absl::Status e = VisitExpr(r->predicate); !e.ok()) return e;
         return VisitStmt(r->block);
       }
-      case NodeKind::kBlock:
-        return VisitBlock(s.as<tir::BlockNode>());
+      case NodeKind::kBlock: return VisitBlock(s.as<tir::BlockNode>());
       case NodeKind::kAllocate: {
         const auto* a = s.as<tir::AllocateNode>();
         if (absl::Status e = CheckShape(a->buffer); !e.ok()) return e;
@@ -175,7 +175,7 @@ class PrimFuncVerifier {
         buffers_.erase(a->buffer.get());
         return body;
       }
-      MLC_CASES_NOT_STMT
+        MLC_CASES_NOT_STMT
         return Error(absl::StrCat("unexpected statement ", NodeKindName(s->kind())));
     }
   }
@@ -189,7 +189,8 @@ class PrimFuncVerifier {
     // Iteration variables shadow nothing: the loop variables stay visible for nested loops,
     // but references inside the block should go through the iteration variables.
     for (const tir::IterVar& iv : block->iter_vars) {
-      if (!vars_.insert(iv.var.get()).second) return Error(absl::StrCat("iteration variable ", iv.var->name, " is bound twice"));
+      if (!vars_.insert(iv.var.get()).second)
+        return Error(absl::StrCat("iteration variable ", iv.var->name, " is bound twice"));
     }
     for (const tir::Buffer& b : block->alloc_buffers) {
       if (absl::Status e = CheckShape(b); !e.ok()) return e;
@@ -229,14 +230,17 @@ class FunctionVerifier {
   absl::Status Verify(const relax::FunctionNode* func) {
     std::vector<std::vector<PrimExpr>> param_shapes;
     for (const relax::Var& p : func->params) {
-      if (p->kind() == NodeKind::kDataflowVar) return Error(absl::StrCat("parameter ", p->name_hint, " is a DataflowVar"));
+      if (p->kind() == NodeKind::kDataflowVar)
+        return Error(absl::StrCat("parameter ", p->name_hint, " is a DataflowVar"));
       if (!defined_.insert(p.get()).second) return Error(absl::StrCat("parameter ", p->name_hint, " appears twice"));
       CollectShapes(p->struct_info(), &param_shapes);
     }
     // The signature defines the shape variables; a call binds each from a dimension that is
     // the variable itself.
     if (tir::Var v = tir::UnbindableShapeVar(param_shapes); v.defined()) {
-      return Error(absl::StrCat("shape variable ", v->name, " is bound by no parameter dimension (one of the form v, c * v or v + c), so no call can bind it"));
+      return Error(absl::StrCat(
+          "shape variable ", v->name,
+          " is bound by no parameter dimension (one of the form v, c * v or v + c), so no call can bind it"));
     }
     for (const tir::Var& v : func->SignatureShapeVars()) shape_vars_.insert(v.get());
     if (absl::Status s = CheckShapeVarsDefined(func->ret_struct_info, "the declared result"); !s.ok()) return s;
@@ -297,7 +301,8 @@ class FunctionVerifier {
       bool bound = false;
       for (const PrimExpr& d : dims) bound = bound || tir::BindingVarOf(d).get() == v.get();
       if (!bound) {
-        return Error(absl::StrCat("R.match_cast to ", StructInfoToString(StructInfo(target)), " defines shape variable ", v->name,
+        return Error(absl::StrCat("R.match_cast to ", StructInfoToString(StructInfo(target)),
+                                  " defines shape variable ", v->name,
                                   " but no dimension binds it (one of the form v, c * v or v + c)"));
       }
       fresh.push_back(v.get());
@@ -315,7 +320,8 @@ class FunctionVerifier {
       if (is_dataflow_var && !block->is_dataflow) {
         return Error(absl::StrCat("DataflowVar ", b->var->name_hint, " is bound outside a dataflow block"));
       }
-      if (!defined_.insert(b->var.get()).second) return Error(absl::StrCat("variable ", b->var->name_hint, " is defined twice"));
+      if (!defined_.insert(b->var.get()).second)
+        return Error(absl::StrCat("variable ", b->var->name_hint, " is defined twice"));
       if (is_dataflow_var) dataflow_locals_.insert(b->var.get());
       const StructInfo& value_sinfo = b->value->struct_info();
       if (!value_sinfo.defined()) return Error("the value has no struct info (it was not normalized)");
@@ -348,12 +354,10 @@ class FunctionVerifier {
         }
         return Error(absl::StrCat("variable ", v->name_hint, " is used before it is defined (or never defined)"));
       }
-      case NodeKind::kShapeExpr:
-        return CheckShapeVarsDefined(e->struct_info(), "shape value");
+      case NodeKind::kShapeExpr: return CheckShapeVarsDefined(e->struct_info(), "shape value");
       case NodeKind::kConstant:
       case NodeKind::kExternFunc:
-      case NodeKind::kOp:
-        return absl::OkStatus();
+      case NodeKind::kOp: return absl::OkStatus();
       case NodeKind::kGlobalVar: {
         const std::string& name = e.as<relax::GlobalVarNode>()->name;
         if (!mod_.Contains(name)) return Error(absl::StrCat("reference to @", name, ", which is not in the module"));
@@ -364,15 +368,12 @@ class FunctionVerifier {
           if (absl::Status s = VisitExpr(f, in_dataflow); !s.ok()) return s;
         }
         return absl::OkStatus();
-      case NodeKind::kTupleGetItem:
-        return VisitExpr(e.as<relax::TupleGetItemNode>()->tuple, in_dataflow);
-      case NodeKind::kCall:
-        return VisitCall(e.as<relax::CallNode>(), in_dataflow);
-      case NodeKind::kSeqExpr:
-        return Error("nested SeqExpr is not supported");
+      case NodeKind::kTupleGetItem: return VisitExpr(e.as<relax::TupleGetItemNode>()->tuple, in_dataflow);
+      case NodeKind::kCall: return VisitCall(e.as<relax::CallNode>(), in_dataflow);
+      case NodeKind::kSeqExpr: return Error("nested SeqExpr is not supported");
       case NodeKind::kIf:
         return VisitIf(e.as<relax::IfNode>(), in_dataflow);
-      MLC_CASES_NOT_EXPR
+        MLC_CASES_NOT_EXPR
         return Error(absl::StrCat("unexpected expression ", NodeKindName(e->kind())));
     }
   }
@@ -382,9 +383,10 @@ class FunctionVerifier {
   absl::Status VisitIf(const relax::IfNode* branch, bool in_dataflow) {
     if (in_dataflow) return Error("an if is not allowed inside a dataflow block (bind it after R.output)");
     const auto* cond = branch->cond->struct_info().as<relax::TensorStructInfoNode>();
-    bool one_element = cond != nullptr && (cond->ndim == 0 || !cond->shape ||
-                                           (cond->shape->size() == 1 && (*cond->shape)[0] == 1));
-    if (!one_element || !(cond->dtype.is_void() || cond->dtype.is_bool() || cond->dtype.is_int() || cond->dtype.is_uint())) {
+    bool one_element =
+        cond != nullptr && (cond->ndim == 0 || !cond->shape || (cond->shape->size() == 1 && (*cond->shape)[0] == 1));
+    if (!one_element ||
+        !(cond->dtype.is_void() || cond->dtype.is_bool() || cond->dtype.is_int() || cond->dtype.is_uint())) {
       return Error(absl::StrCat("the condition of an if must be a one-element bool or integer tensor, not ",
                                 StructInfoToString(branch->cond->struct_info())));
     }
@@ -397,7 +399,8 @@ class FunctionVerifier {
         operands = tuple->fields;
       }
       std::function<bool(const relax::Expr&)> leaf = [&](const relax::Expr& o) {
-        if (const auto* tuple = o.as<relax::TupleNode>()) return std::all_of(tuple->fields.begin(), tuple->fields.end(), leaf);
+        if (const auto* tuple = o.as<relax::TupleNode>())
+          return std::all_of(tuple->fields.begin(), tuple->fields.end(), leaf);
         return o->kind() != NodeKind::kCall && o->kind() != NodeKind::kIf && o->kind() != NodeKind::kSeqExpr;
       };
       if (!std::all_of(operands.begin(), operands.end(), leaf)) {

@@ -24,7 +24,8 @@ absl::StatusOr<TensorData> EvaluateConstantCall(const CallNode& call, const IRMo
   const auto* callee = call.op.as<OpNode>();
   if (callee == nullptr || !callee->info().pure) return absl::NotFoundError("not a pure operator call");
   const auto* out = call.struct_info().as<TensorStructInfoNode>();
-  if (out == nullptr || !out->shape || out->dtype.is_void()) return absl::NotFoundError("the result is not a tensor of static shape");
+  if (out == nullptr || !out->shape || out->dtype.is_void())
+    return absl::NotFoundError("the result is not a tensor of static shape");
   std::vector<Expr> inputs;
   tir::PrimFunc prim;
   if (callee->name() == "call_tir") {

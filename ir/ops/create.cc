@@ -33,9 +33,9 @@ absl::StatusOr<StructInfo> InferTriangle(const CallNode& call, const TriangleAtt
 }
 
 FLegalize LegalizeTriangle(bool upper) {
-  return LegalizeTE<TriangleAttrs>(upper ? "triu" : "tril", [upper](const std::vector<te::Tensor>& t, const TriangleAttrs& a) {
-    return topi::Triangle(t[0], a.k, upper);
-  });
+  return LegalizeTE<TriangleAttrs>(
+      upper ? "triu" : "tril",
+      [upper](const std::vector<te::Tensor>& t, const TriangleAttrs& a) { return topi::Triangle(t[0], a.k, upper); });
 }
 
 MLC_REGISTER_OP("arange")
@@ -46,7 +46,8 @@ MLC_REGISTER_OP("arange")
     .set_pattern(OpPattern::kInjective)
     .set_legalize([](BlockBuilder* bb, const CallNode& call) -> absl::StatusOr<Expr> {
       const auto* out = call.struct_info().as<TensorStructInfoNode>();
-      if (out == nullptr || !out->HasKnownShape()) return absl::InvalidArgumentError("arange needs a known result shape");
+      if (out == nullptr || !out->HasKnownShape())
+        return absl::InvalidArgumentError("arange needs a known result shape");
       MLC_ASSIGN_OR_RETURN(attrs, ParseAttrs<ArangeAttrs>(call.attrs));
       return te::CallTEWithDims(
           bb, "arange",
@@ -59,13 +60,15 @@ MLC_REGISTER_OP("arange")
 MLC_REGISTER_OP("dim_value")
     .set_inputs({"x"})
     .set_attrs_type<AxisAttrs>()
-    .set_description("the extent of x's axis as a 0-d int64 tensor: a size known only when the function runs (a "
-                     "decoder's past length) as a value; x's elements are not read")
+    .set_description(
+        "the extent of x's axis as a 0-d int64 tensor: a size known only when the function runs (a "
+        "decoder's past length) as a value; x's elements are not read")
     .set_infer<AxisAttrs>([](const CallNode& call, const AxisAttrs& attrs) -> absl::StatusOr<StructInfo> {
       MLC_ASSIGN_OR_RETURN(x, TensorArg(call, 0));
       if (x->ndim < 0) return absl::InvalidArgumentError("dim_value needs an input of known rank");
       if (attrs.axis < -x->ndim || attrs.axis >= x->ndim) {
-        return absl::InvalidArgumentError(absl::StrCat("dim_value: axis ", attrs.axis, " out of range for rank ", x->ndim));
+        return absl::InvalidArgumentError(
+            absl::StrCat("dim_value: axis ", attrs.axis, " out of range for rank ", x->ndim));
       }
       return TensorSInfo({}, DataType::Int64());
     })

@@ -23,8 +23,8 @@ absl::StatusOr<StructInfo> InferBroadcastBinary(const CallNode& call) {
   if (!rhs.ok()) return rhs.status();
   DataType dtype = (*lhs)->dtype;
   if (!(*lhs)->dtype.is_void() && !(*rhs)->dtype.is_void() && (*lhs)->dtype != (*rhs)->dtype) {
-    return absl::InvalidArgumentError(absl::StrCat("dtype mismatch: ", (*lhs)->dtype.ToString(), " vs ",
-                                                   (*rhs)->dtype.ToString()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("dtype mismatch: ", (*lhs)->dtype.ToString(), " vs ", (*rhs)->dtype.ToString()));
   }
   if (dtype.is_void()) dtype = (*rhs)->dtype;
   if ((*lhs)->HasKnownShape() && (*rhs)->HasKnownShape()) {
@@ -139,7 +139,8 @@ bool RegisterElementwiseOps() {
         .set_description(def.description)
         .set_infer(InferBroadcastBinary)
         .set_pattern(OpPattern::kBroadcast)
-        .set_legalize(LegalizeTE(def.name, [compute](const std::vector<te::Tensor>& t) { return compute(t[0], t[1]); }));
+        .set_legalize(
+            LegalizeTE(def.name, [compute](const std::vector<te::Tensor>& t) { return compute(t[0], t[1]); }));
   }
   for (const CompareOpDef& def : kCompareOps) {
     const std::string name = def.name;
@@ -148,7 +149,8 @@ bool RegisterElementwiseOps() {
         .set_description(def.description)
         .set_infer(InferCompare)
         .set_pattern(OpPattern::kBroadcast)
-        .set_legalize(LegalizeTE(def.name, [name](const std::vector<te::Tensor>& t) { return topi::Compare(t[0], t[1], name); }));
+        .set_legalize(
+            LegalizeTE(def.name, [name](const std::vector<te::Tensor>& t) { return topi::Compare(t[0], t[1], name); }));
   }
   for (const UnaryOpDef& def : kUnaryOps) {
     auto formula = def.formula;
@@ -157,9 +159,10 @@ bool RegisterElementwiseOps() {
         .set_description(def.description)
         .set_infer(InferUnary)
         .set_pattern(OpPattern::kElemWise)
-        .set_legalize(LegalizeTE(def.te_name, [formula](const std::vector<te::Tensor>& t) -> absl::StatusOr<te::Tensor> {
-          return topi::Unary(t[0], formula);
-        }));
+        .set_legalize(
+            LegalizeTE(def.te_name, [formula](const std::vector<te::Tensor>& t) -> absl::StatusOr<te::Tensor> {
+              return topi::Unary(t[0], formula);
+            }));
   }
   return true;
 }

@@ -12,7 +12,8 @@ namespace {
 
 absl::Status CheckSameDtype(const TensorStructInfoNode* a, const TensorStructInfoNode* b) {
   if (!a->dtype.is_void() && !b->dtype.is_void() && a->dtype != b->dtype) {
-    return absl::InvalidArgumentError(absl::StrCat("dtype mismatch: ", a->dtype.ToString(), " vs ", b->dtype.ToString()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("dtype mismatch: ", a->dtype.ToString(), " vs ", b->dtype.ToString()));
   }
   return absl::OkStatus();
 }
@@ -58,13 +59,13 @@ absl::StatusOr<StructInfo> InferMatmul(const CallNode& call, const MatmulAttrs& 
 /*! \brief x: (..., k), w: (n, k) -> (..., n). */
 absl::StatusOr<std::vector<PrimExpr>> DenseShape(const std::vector<PrimExpr>& x, const std::vector<PrimExpr>& w) {
   if (x.empty() || w.size() != 2) {
-    return absl::InvalidArgumentError(absl::StrCat("expects data of rank >= 1 and a 2-D weight, got ",
-                                                   DimsToString(x), " and ", DimsToString(w)));
+    return absl::InvalidArgumentError(
+        absl::StrCat("expects data of rank >= 1 and a 2-D weight, got ", DimsToString(x), " and ", DimsToString(w)));
   }
   if (!UnifyDims(x.back(), w[1])) {
-    return absl::InvalidArgumentError(absl::StrCat("data ", DimsToString(x), " and weight ", DimsToString(w),
-                                                   " disagree on the reduction dimension (", tir::ShapeExprToString(x.back()),
-                                                   " vs ", tir::ShapeExprToString(w[1]), ")"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "data ", DimsToString(x), " and weight ", DimsToString(w), " disagree on the reduction dimension (",
+        tir::ShapeExprToString(x.back()), " vs ", tir::ShapeExprToString(w[1]), ")"));
   }
   std::vector<PrimExpr> out(x.begin(), x.end() - 1);
   out.push_back(w[0]);
@@ -96,8 +97,8 @@ absl::StatusOr<StructInfo> InferLinear(const CallNode& call) {
   bool same = shape->size() == static_cast<size_t>(y->ndim);
   for (size_t i = 0; same && i < shape->size(); ++i) same = DimsEqual((*shape)[i], y->Dims()[i]);
   if (!same) {
-    return absl::InvalidArgumentError(absl::StrCat("bias ", DimsToString((*b)->Dims()),
-                                                   " would change the output shape ", DimsToString(y->Dims())));
+    return absl::InvalidArgumentError(
+        absl::StrCat("bias ", DimsToString((*b)->Dims()), " would change the output shape ", DimsToString(y->Dims())));
   }
   return dense;
 }
@@ -114,8 +115,8 @@ absl::StatusOr<StructInfo> InferEwiseFma(const CallNode& call) {
     if (absl::Status s = CheckSameDtype(first, *t); !s.ok()) return s;
     if (first->shape && (*t)->shape && *first->shape != *(*t)->shape) {
       return absl::InvalidArgumentError(absl::StrCat("operands must have the same shape, got ",
-                                                     ShapeToString(*first->shape), " and ",
-                                                     ShapeToString(*(*t)->shape), " (argument ", i, ")"));
+                                                     ShapeToString(*first->shape), " and ", ShapeToString(*(*t)->shape),
+                                                     " (argument ", i, ")"));
     }
   }
   return call.args[0]->struct_info();
@@ -152,7 +153,8 @@ MLC_REGISTER_OP("ewise_fma")
     .set_description("x1 * x2 + x3, all of one shape")
     .set_infer(InferEwiseFma)
     .set_pattern(OpPattern::kElemWise)
-    .set_legalize(LegalizeTE("ewise_fma", [](const std::vector<te::Tensor>& t) { return topi::EwiseFma(t[0], t[1], t[2]); }));
+    .set_legalize(LegalizeTE("ewise_fma",
+                             [](const std::vector<te::Tensor>& t) { return topi::EwiseFma(t[0], t[1], t[2]); }));
 
 }  // namespace
 }  // namespace relax

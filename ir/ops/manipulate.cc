@@ -6,11 +6,11 @@
 #include "absl/strings/str_cat.h"
 #include "ir/graph/layout.h"
 #include "ir/ops/op_util.h"
-#include "support/status_macros.h"
 #include "ir/tir/analyzer.h"
 #include "ir/tir/prim_expr_ops.h"
 #include "ir/topi/topi.h"
 #include "support/checked_math.h"
+#include "support/status_macros.h"
 #include "support/tensor_data.h"
 
 namespace mlc {
@@ -75,14 +75,16 @@ absl::StatusOr<StructInfo> InferSymbolicReshape(const TensorStructInfoNode* x, c
   for (int64_t d : shape) dims.push_back(tir::I64(d));
   tir::Analyzer analyzer;
   if (infer >= 0) {
-    if (known == 0) return absl::InvalidArgumentError(absl::StrCat("cannot reshape ", DimsToString(x->Dims()), " to ", ShapeToString(shape)));
+    if (known == 0)
+      return absl::InvalidArgumentError(
+          absl::StrCat("cannot reshape ", DimsToString(x->Dims()), " to ", ShapeToString(shape)));
     dims[infer] = analyzer.Simplify(tir::FloorDiv(total, tir::I64(known)));
   }
   tir::PrimExpr out_total = tir::I64(1);
   for (const tir::PrimExpr& d : dims) out_total = tir::operator*(out_total, d);
   if (!DimsEqual(total, out_total)) {
-    return absl::InvalidArgumentError(absl::StrCat("cannot reshape ", DimsToString(x->Dims()), " to ", ShapeToString(shape),
-                                                   ": the sizes are not provably equal"));
+    return absl::InvalidArgumentError(absl::StrCat("cannot reshape ", DimsToString(x->Dims()), " to ",
+                                                   ShapeToString(shape), ": the sizes are not provably equal"));
   }
   return TensorSInfoOfDims(dims, x->dtype);
 }
@@ -93,15 +95,16 @@ absl::StatusOr<StructInfo> InferSymbolicReshape(const TensorStructInfoNode* x, c
 absl::StatusOr<StructInfo> InferReshapeToStructInfo(const TensorStructInfoNode* x, const StructInfo& target) {
   const auto* t = target.as<TensorStructInfoNode>();
   if (t == nullptr || !t->HasKnownShape()) {
-    return absl::InvalidArgumentError(absl::StrCat("sinfo_args must be a tensor of known shape, got ", StructInfoToString(target)));
+    return absl::InvalidArgumentError(
+        absl::StrCat("sinfo_args must be a tensor of known shape, got ", StructInfoToString(target)));
   }
   if (!x->HasKnownShape()) return TensorSInfoOfDims(t->Dims(), x->dtype);
   tir::PrimExpr in = tir::I64(1), out = tir::I64(1);
   for (const tir::PrimExpr& d : x->Dims()) in = tir::operator*(in, d);
   for (const tir::PrimExpr& d : t->Dims()) out = tir::operator*(out, d);
   if (!DimsEqual(in, out)) {
-    return absl::InvalidArgumentError(absl::StrCat("cannot reshape ", DimsToString(x->Dims()), " to ", DimsToString(t->Dims()),
-                                                   ": the sizes are not provably equal"));
+    return absl::InvalidArgumentError(absl::StrCat("cannot reshape ", DimsToString(x->Dims()), " to ",
+                                                   DimsToString(t->Dims()), ": the sizes are not provably equal"));
   }
   return TensorSInfoOfDims(t->Dims(), x->dtype);
 }
@@ -111,7 +114,8 @@ absl::StatusOr<StructInfo> InferReshape(const CallNode& call, const ReshapeAttrs
   if (!x.ok()) return x.status();
   std::vector<int64_t> shape = attrs.shape;
   if (!call.sinfo_args.empty()) {
-    if (!attrs.shape.empty()) return absl::InvalidArgumentError("give the new shape as the shape attribute or as sinfo_args, not both");
+    if (!attrs.shape.empty())
+      return absl::InvalidArgumentError("give the new shape as the shape attribute or as sinfo_args, not both");
     return InferReshapeToStructInfo(*x, call.sinfo_args[0]);
   }
   if ((*x)->IsSymbolic()) return InferSymbolicReshape(*x, shape);
@@ -121,7 +125,8 @@ absl::StatusOr<StructInfo> InferReshape(const CallNode& call, const ReshapeAttrs
   MLC_RETURN_IF_ERROR(ReadTargetShape(shape, &infer, &known));
   if (infer >= 0) {
     if (known == 0 || total % known != 0) {
-      return absl::InvalidArgumentError(absl::StrCat("cannot reshape ", ShapeToString(*(*x)->shape), " to ", ShapeToString(shape)));
+      return absl::InvalidArgumentError(
+          absl::StrCat("cannot reshape ", ShapeToString(*(*x)->shape), " to ", ShapeToString(shape)));
     }
     shape[infer] = total / known;
   }
@@ -144,7 +149,8 @@ absl::StatusOr<StructInfo> InferStridedSlice(const CallNode& call, const Strided
   }
   for (size_t k = 0; k < axes.size(); ++k) {
     int64_t d = axes[k] < 0 ? axes[k] + rank : axes[k];
-    if (d < 0 || d >= rank) return absl::InvalidArgumentError(absl::StrCat("axis ", axes[k], " out of range for rank ", rank));
+    if (d < 0 || d >= rank)
+      return absl::InvalidArgumentError(absl::StrCat("axis ", axes[k], " out of range for rank ", rank));
     int64_t s = strides.empty() ? 1 : strides[k];
     if (s == 0) return absl::InvalidArgumentError("stride 0");
     dims[d] = ClampSlice(dims[d], begin[k], end[k], s).extent;  // symbolic where the axis is
@@ -158,11 +164,13 @@ absl::StatusOr<StructInfo> InferLayoutTransform(const CallNode& call, const Layo
   MLC_ASSIGN_OR_RETURN(src, Layout::Parse(a.src_layout));
   MLC_ASSIGN_OR_RETURN(dst, Layout::Parse(a.dst_layout));
   if (src.Primal() != dst.Primal()) {
-    return absl::InvalidArgumentError(absl::StrCat("src_layout ", src.name(), " and dst_layout ", dst.name(), " have different axes"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("src_layout ", src.name(), " and dst_layout ", dst.name(), " have different axes"));
   }
   if (!(*x)->HasKnownShape()) return TensorSInfoUnknownShape((*x)->dtype, static_cast<int>(dst.ndim()));
   if ((*x)->ndim != static_cast<int64_t>(src.ndim())) {
-    return absl::InvalidArgumentError(absl::StrCat("a tensor ", DimsToString((*x)->Dims()), " is not in layout ", src.name()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("a tensor ", DimsToString((*x)->Dims()), " is not in layout ", src.name()));
   }
   MLC_ASSIGN_OR_RETURN(dims, dst.ShapeFromPrimal(src.ShapeToPrimal((*x)->Dims())));
   return TensorSInfoOfDims(dims, (*x)->dtype);
@@ -171,12 +179,14 @@ absl::StatusOr<StructInfo> InferLayoutTransform(const CallNode& call, const Layo
 MLC_REGISTER_OP("layout_transform")
     .set_inputs({"x"})
     .set_attrs_type<LayoutTransformAttrs>()
-    .set_description("the same tensor in another layout of its axes (NCHW <-> NCHW16c, OIHW -> OIHW16i64o; ir/graph/layout.h)")
+    .set_description(
+        "the same tensor in another layout of its axes (NCHW <-> NCHW16c, OIHW -> OIHW16i64o; ir/graph/layout.h)")
     .set_infer<LayoutTransformAttrs>(InferLayoutTransform)
     .set_pattern(OpPattern::kInjective)
-    .set_legalize(LegalizeTE<LayoutTransformAttrs>("layout_transform", [](const std::vector<te::Tensor>& t, const LayoutTransformAttrs& a) {
-      return topi::LayoutTransform(t[0], a.src_layout, a.dst_layout);
-    }));
+    .set_legalize(LegalizeTE<LayoutTransformAttrs>("layout_transform",
+                                                   [](const std::vector<te::Tensor>& t, const LayoutTransformAttrs& a) {
+                                                     return topi::LayoutTransform(t[0], a.src_layout, a.dst_layout);
+                                                   }));
 
 MLC_REGISTER_OP("strided_slice")
     .set_inputs({"x"})
@@ -184,9 +194,10 @@ MLC_REGISTER_OP("strided_slice")
     .set_description("x[begin:end:stride] along axes")
     .set_infer<StridedSliceAttrs>(InferStridedSlice)
     .set_pattern(OpPattern::kInjective)
-    .set_legalize(LegalizeTE<StridedSliceAttrs>("strided_slice", [](const std::vector<te::Tensor>& t, const StridedSliceAttrs& a) {
-      return topi::StridedSlice(t[0], a.axes, a.begin, a.end, a.strides);
-    }));
+    .set_legalize(LegalizeTE<StridedSliceAttrs>("strided_slice",
+                                                [](const std::vector<te::Tensor>& t, const StridedSliceAttrs& a) {
+                                                  return topi::StridedSlice(t[0], a.axes, a.begin, a.end, a.strides);
+                                                }));
 
 MLC_REGISTER_OP("reshape")
     .set_inputs({"x"})
@@ -197,9 +208,13 @@ MLC_REGISTER_OP("reshape")
     .set_legalize([](BlockBuilder* bb, const CallNode& call) -> absl::StatusOr<Expr> {
       // The inferred result has the -1 dimension resolved.
       const auto* out = call.struct_info().as<TensorStructInfoNode>();
-      if (out == nullptr || !out->HasKnownShape()) return absl::InvalidArgumentError("reshape needs a known result shape");
+      if (out == nullptr || !out->HasKnownShape())
+        return absl::InvalidArgumentError("reshape needs a known result shape");
       return te::CallTEWithDims(
-          bb, "reshape", [](const std::vector<te::Tensor>& t, const std::vector<tir::PrimExpr>& shape) { return topi::Reshape(t[0], shape); },
+          bb, "reshape",
+          [](const std::vector<te::Tensor>& t, const std::vector<tir::PrimExpr>& shape) {
+            return topi::Reshape(t[0], shape);
+          },
           call.args, out->Dims());
     });
 
@@ -209,9 +224,10 @@ MLC_REGISTER_OP("permute_dims")
     .set_description("transpose")
     .set_infer<PermuteDimsAttrs>(InferPermuteDims)
     .set_pattern(OpPattern::kInjective)
-    .set_legalize(LegalizeTE<PermuteDimsAttrs>("transpose", [](const std::vector<te::Tensor>& t, const PermuteDimsAttrs& a) {
-      return topi::Transpose(t[0], a.axes);
-    }));
+    .set_legalize(LegalizeTE<PermuteDimsAttrs>("transpose",
+                                               [](const std::vector<te::Tensor>& t, const PermuteDimsAttrs& a) {
+                                                 return topi::Transpose(t[0], a.axes);
+                                               }));
 
 }  // namespace
 }  // namespace relax

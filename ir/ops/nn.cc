@@ -24,13 +24,15 @@ absl::StatusOr<Layout> ParseImageLayout(const std::string& text, const std::stri
   absl::StatusOr<Layout> l = Layout::Parse(text);
   if (!l.ok()) return absl::InvalidArgumentError(absl::StrCat(attr, ": ", l.status().message()));
   if (l->Primal() != primal || !l->BlocksOnlyChannels()) {
-    return absl::InvalidArgumentError(absl::StrCat(attr, " \"", text, "\" is not ", primal, " with only the channels blocked"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(attr, " \"", text, "\" is not ", primal, " with only the channels blocked"));
   }
   return *l;
 }
 
 /*! \brief The data's dims in primal order (NCHW) for `layout`, checking its rank. */
-absl::StatusOr<std::vector<tir::PrimExpr>> PrimalDims(const TensorStructInfoNode* t, const Layout& layout, const std::string& what) {
+absl::StatusOr<std::vector<tir::PrimExpr>> PrimalDims(const TensorStructInfoNode* t, const Layout& layout,
+                                                      const std::string& what) {
   if (t->ndim != static_cast<int64_t>(layout.ndim())) {
     return absl::InvalidArgumentError(absl::StrCat("expects ", what, " in layout ", layout.name(), " (", layout.ndim(),
                                                    "-d), got ", DimsToString(t->Dims())));
@@ -57,7 +59,8 @@ absl::StatusOr<StructInfo> InferConv(const CallNode& call, const Attrs& a) {
   MLC_ASSIGN_OR_RETURN(dl, ParseImageLayout(a.data_layout, "data_layout", "NC" + spatial));
   MLC_ASSIGN_OR_RETURN(kl, ParseImageLayout(a.kernel_layout, "kernel_layout", "OI" + spatial));
   MLC_ASSIGN_OR_RETURN(ol, ParseImageLayout(a.ResultLayout(), "out_layout", "NC" + spatial));
-  if (!(*x)->HasKnownShape() || !(*w)->HasKnownShape()) return TensorSInfoUnknownShape((*x)->dtype, static_cast<int>(ol.ndim()));
+  if (!(*x)->HasKnownShape() || !(*w)->HasKnownShape())
+    return TensorSInfoUnknownShape((*x)->dtype, static_cast<int>(ol.ndim()));
   MLC_ASSIGN_OR_RETURN(x_dims, PrimalDims(*x, dl, "data"));
   MLC_ASSIGN_OR_RETURN(w_dims, PrimalDims(*w, kl, "weight"));
   MLC_ASSIGN_OR_RETURN(xs, KnownValues(x_dims, Positions(1, n + 1), "data"));
@@ -95,7 +98,8 @@ absl::StatusOr<StructInfo> InferConv2dGemm(const CallNode& call, const Conv2DGem
   int64_t oh = WindowExtent(xs[2], a.padding[0], a.padding[2], a.kernel_size[0], a.dilation[0], a.strides[0]);
   int64_t ow = WindowExtent(xs[3], a.padding[1], a.padding[3], a.kernel_size[1], a.dilation[1], a.strides[1]);
   if (oh <= 0 || ow <= 0) return absl::InvalidArgumentError("the window is larger than the padded input");
-  if (a.column_tile < 1) return absl::InvalidArgumentError(absl::StrCat("column_tile ", a.column_tile, " must be positive"));
+  if (a.column_tile < 1)
+    return absl::InvalidArgumentError(absl::StrCat("column_tile ", a.column_tile, " must be positive"));
   return TensorSInfoOfDims({(*x)->Dims()[0], tir::I64(ws[0]), tir::I64(oh), tir::I64(ow)}, (*x)->dtype);
 }
 
@@ -113,7 +117,8 @@ absl::StatusOr<StructInfo> InferPool(const CallNode& call, const Attrs& a) {
   if (absl::Status s = CheckWindowAttrs(a.pool_size, a.strides, a.dilation, a.padding); !s.ok()) return s;
   std::vector<tir::PrimExpr> dims = (*x)->Dims();
   for (size_t d = 0; d < n; ++d) {
-    int64_t extent = WindowExtent(xs[2 + d], a.padding[d], a.padding[d + n], a.pool_size[d], a.dilation[d], a.strides[d], a.ceil_mode);
+    int64_t extent = WindowExtent(xs[2 + d], a.padding[d], a.padding[d + n], a.pool_size[d], a.dilation[d],
+                                  a.strides[d], a.ceil_mode);
     if (extent <= 0) return absl::InvalidArgumentError("the window is larger than the padded input");
     dims[layout.PositionOf(spatial[d])] = tir::I64(extent);
   }
@@ -149,12 +154,14 @@ absl::StatusOr<StructInfo> InferPad(const CallNode& call, const PadAttrs& a) {
   if (!(*x)->HasKnownShape()) return absl::InvalidArgumentError("pad needs an input of known shape");
   std::vector<tir::PrimExpr> dims = (*x)->Dims();
   if (a.pad_width.size() != 2 * dims.size()) {
-    return absl::InvalidArgumentError(absl::StrCat("pad_width needs ", 2 * dims.size(), " ints for ", DimsToString(dims)));
+    return absl::InvalidArgumentError(
+        absl::StrCat("pad_width needs ", 2 * dims.size(), " ints for ", DimsToString(dims)));
   }
   // Padded dimensions must be static; the others (a batch) may be symbolic.
   std::vector<int> padded;
   for (size_t d = 0; d < dims.size(); ++d) {
-    if (a.pad_width[2 * d] < 0 || a.pad_width[2 * d + 1] < 0) return absl::UnimplementedError("negative pad widths are not supported");
+    if (a.pad_width[2 * d] < 0 || a.pad_width[2 * d + 1] < 0)
+      return absl::UnimplementedError("negative pad widths are not supported");
     if (a.pad_width[2 * d] != 0 || a.pad_width[2 * d + 1] != 0) padded.push_back(static_cast<int>(d));
   }
   absl::StatusOr<std::vector<int64_t>> known = KnownValues(dims, padded, "pad's input");
@@ -165,8 +172,9 @@ absl::StatusOr<StructInfo> InferPad(const CallNode& call, const PadAttrs& a) {
   if (*mode == topi::PadMode::kReflect) {
     for (int d : padded) {
       if (a.pad_width[2 * d] >= (*known)[d] || a.pad_width[2 * d + 1] >= (*known)[d]) {
-        return absl::InvalidArgumentError(absl::StrCat("reflect pad widths must be below the dimension: dimension ", d, " is ",
-                                                       (*known)[d], ", widths ", a.pad_width[2 * d], " and ", a.pad_width[2 * d + 1]));
+        return absl::InvalidArgumentError(absl::StrCat("reflect pad widths must be below the dimension: dimension ", d,
+                                                       " is ", (*known)[d], ", widths ", a.pad_width[2 * d], " and ",
+                                                       a.pad_width[2 * d + 1]));
       }
     }
   }
@@ -178,7 +186,8 @@ absl::StatusOr<StructInfo> InferSoftmax(const CallNode& call, const SoftmaxAttrs
   if (!x.ok()) return x.status();
   if ((*x)->ndim < 0) return absl::InvalidArgumentError("softmax needs an input of known rank");
   int64_t rank = (*x)->ndim;
-  if (a.axis < -rank || a.axis >= rank) return absl::InvalidArgumentError(absl::StrCat("axis ", a.axis, " out of range for rank ", rank));
+  if (a.axis < -rank || a.axis >= rank)
+    return absl::InvalidArgumentError(absl::StrCat("axis ", a.axis, " out of range for rank ", rank));
   return call.args[0]->struct_info();
 }
 
@@ -199,8 +208,9 @@ absl::StatusOr<StructInfo> InferLayerNorm(const CallNode& call) {
   const std::vector<int64_t>& gs = *(*gamma)->shape;
   if (gs.empty() || gs.size() > xs.size() || gs != *(*beta)->shape ||
       !std::equal(gs.begin(), gs.end(), xs.end() - static_cast<int64_t>(gs.size()))) {
-    return absl::InvalidArgumentError(absl::StrCat("gamma ", ShapeToString(gs), " and beta ", ShapeToString(*(*beta)->shape),
-                                                   " must equal the trailing dimensions of ", DimsToString((*x)->Dims())));
+    return absl::InvalidArgumentError(
+        absl::StrCat("gamma ", ShapeToString(gs), " and beta ", ShapeToString(*(*beta)->shape),
+                     " must equal the trailing dimensions of ", DimsToString((*x)->Dims())));
   }
   return call.args[0]->struct_info();
 }
@@ -219,11 +229,13 @@ absl::StatusOr<Tensor> PadRule(const std::vector<Tensor>& t, const PadAttrs& a) 
 MLC_REGISTER_OP("nn.conv2d")
     .set_inputs({"data", "weight"})
     .set_attrs_type<Conv2DAttrs>()
-    .set_description("2-D convolution, NCHW data and OIHW weight, or their channel-blocked layouts (NCHW16c, OIHW16i64o)")
+    .set_description(
+        "2-D convolution, NCHW data and OIHW weight, or their channel-blocked layouts (NCHW16c, OIHW16i64o)")
     .set_infer<Conv2DAttrs>(InferConv<Conv2DAttrs>)
     .set_pattern(OpPattern::kOutEWiseFusable)
     .set_legalize(LegalizeTE<Conv2DAttrs>("conv2d", [](const std::vector<Tensor>& t, const Conv2DAttrs& a) {
-      return topi::Conv(t[0], t[1], a.strides, a.padding, a.dilation, a.groups, a.data_layout, a.kernel_layout, a.out_layout);
+      return topi::Conv(t[0], t[1], a.strides, a.padding, a.dilation, a.groups, a.data_layout, a.kernel_layout,
+                        a.out_layout);
     }));
 
 MLC_REGISTER_OP("nn.conv3d")
@@ -233,17 +245,20 @@ MLC_REGISTER_OP("nn.conv3d")
     .set_infer<Conv3DAttrs>(InferConv<Conv3DAttrs>)
     .set_pattern(OpPattern::kOutEWiseFusable)
     .set_legalize(LegalizeTE<Conv3DAttrs>("conv3d", [](const std::vector<Tensor>& t, const Conv3DAttrs& a) {
-      return topi::Conv(t[0], t[1], a.strides, a.padding, a.dilation, a.groups, a.data_layout, a.kernel_layout, a.out_layout);
+      return topi::Conv(t[0], t[1], a.strides, a.padding, a.dilation, a.groups, a.data_layout, a.kernel_layout,
+                        a.out_layout);
     }));
 
 MLC_REGISTER_OP("nn.conv2d_gemm")
     .set_inputs({"data", "weight"})
     .set_attrs_type<Conv2DGemmAttrs>()
-    .set_description("2-D convolution, NCHW data, weight flattened to [O, C*KH*KW], computed as a GEMM over the windows "
-                     "(made by conv2d-to-gemm)")
+    .set_description(
+        "2-D convolution, NCHW data, weight flattened to [O, C*KH*KW], computed as a GEMM over the windows "
+        "(made by conv2d-to-gemm)")
     .set_infer<Conv2DGemmAttrs>(InferConv2dGemm)
     .set_pattern(OpPattern::kOutEWiseFusable)
-    .set_legalize(LegalizeTE<Conv2DGemmAttrs>("conv2d_gemm", [](const std::vector<Tensor>& t, const Conv2DGemmAttrs& a) {
+    .set_legalize(LegalizeTE<Conv2DGemmAttrs>("conv2d_gemm", [](const std::vector<Tensor>& t,
+                                                                const Conv2DGemmAttrs& a) {
       return topi::Conv2dGemm(t[0], t[1], a.kernel_size, a.strides, a.padding, a.dilation, a.column_tile);
     }));
 
@@ -260,10 +275,11 @@ bool RegisterPools(int spatial_dims, const std::string& layouts) {
         .set_description(absl::StrCat(spatial_dims, "-D ", is_max ? "max" : "average", " pooling, ", layouts))
         .template set_infer<Attrs>(InferPool<Attrs>)
         .set_pattern(OpPattern::kOutEWiseFusable)
-        .set_legalize(LegalizeTE<Attrs>(absl::StrCat(kind, "_pool", suffix), [is_max](const std::vector<Tensor>& t, const Attrs& a) {
-          return topi::Pool(t[0], is_max, a.pool_size, a.strides, a.padding, a.dilation, a.count_include_pad, a.ceil_mode,
-                            a.layout);
-        }));
+        .set_legalize(LegalizeTE<Attrs>(absl::StrCat(kind, "_pool", suffix),
+                                        [is_max](const std::vector<Tensor>& t, const Attrs& a) {
+                                          return topi::Pool(t[0], is_max, a.pool_size, a.strides, a.padding, a.dilation,
+                                                            a.count_include_pad, a.ceil_mode, a.layout);
+                                        }));
   }
   return true;
 }
@@ -276,9 +292,10 @@ MLC_REGISTER_OP("nn.adaptive_avg_pool2d")
     .set_description("adaptive average pooling to output_size (global pooling only), NCHW or NCHW<b>c")
     .set_infer<AdaptivePool2DAttrs>(InferAdaptiveAvgPool2d)
     .set_pattern(OpPattern::kOutEWiseFusable)
-    .set_legalize(LegalizeTE<AdaptivePool2DAttrs>("adaptive_avg_pool2d", [](const std::vector<Tensor>& t, const AdaptivePool2DAttrs& a) {
-      return topi::GlobalAvgPool2d(t[0], a.layout);
-    }));
+    .set_legalize(LegalizeTE<AdaptivePool2DAttrs>("adaptive_avg_pool2d",
+                                                  [](const std::vector<Tensor>& t, const AdaptivePool2DAttrs& a) {
+                                                    return topi::GlobalAvgPool2d(t[0], a.layout);
+                                                  }));
 
 MLC_REGISTER_OP("nn.softmax")
     .set_inputs({"data"})

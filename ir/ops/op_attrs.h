@@ -17,7 +17,9 @@ namespace relax {
 struct MatmulAttrs {
   DataType out_dtype = DataType::Void();
   void VisitAttrs(AttrVisitor* v) {
-    v->Field("out_dtype", &out_dtype).Default(DataType::Void()).Describe("result dtype; \"void\" keeps the operands' dtype");
+    v->Field("out_dtype", &out_dtype)
+        .Default(DataType::Void())
+        .Describe("result dtype; \"void\" keeps the operands' dtype");
   }
 };
 
@@ -31,14 +33,22 @@ struct Conv2DAttrs {
     v->Field("padding", &padding).Default({0, 0, 0, 0}).Length(4).Describe("(top, left, bottom, right)");
     v->Field("dilation", &dilation).Default({1, 1}).Length(2).Describe("(dilation_h, dilation_w)");
     v->Field("groups", &groups).Default(1).Describe("channel groups (depthwise: groups = channels)");
-    v->Field("data_layout", &data_layout).Default("NCHW").Describe("the data's layout: NCHW, or channels blocked (NCHW16c)");
+    v->Field("data_layout", &data_layout)
+        .Default("NCHW")
+        .Describe("the data's layout: NCHW, or channels blocked (NCHW16c)");
     v->Field("kernel_layout", &kernel_layout)
         .Default("OIHW")
-        .Describe("the weight's layout: OIHW, or channels blocked (OIHW16i64o: input channels by the data's block, outputs by 64)");
-    v->Field("out_layout", &out_layout).Default("").Describe("the result's layout (NCHW or NCHW<b>c); \"\": the data's");
+        .Describe(
+            "the weight's layout: OIHW, or channels blocked (OIHW16i64o: input channels by the data's block, outputs "
+            "by 64)");
+    v->Field("out_layout", &out_layout)
+        .Default("")
+        .Describe("the result's layout (NCHW or NCHW<b>c); \"\": the data's");
   }
   /*! \brief NCHW data and result, OIHW weight: what every pass before alter-op-layout sees. */
-  bool IsDefaultLayout() const { return data_layout == "NCHW" && kernel_layout == "OIHW" && (out_layout.empty() || out_layout == "NCHW"); }
+  bool IsDefaultLayout() const {
+    return data_layout == "NCHW" && kernel_layout == "OIHW" && (out_layout.empty() || out_layout == "NCHW");
+  }
   const std::string& ResultLayout() const { return out_layout.empty() ? data_layout : out_layout; }
 };
 
@@ -50,11 +60,18 @@ struct Conv3DAttrs {
   std::string data_layout = "NCDHW", kernel_layout = "OIDHW", out_layout = "";
   void VisitAttrs(AttrVisitor* v) {
     v->Field("strides", &strides).Default({1, 1, 1}).Length(3).Describe("(stride_d, stride_h, stride_w)");
-    v->Field("padding", &padding).Default({0, 0, 0, 0, 0, 0}).Length(6).Describe("(front, top, left, back, bottom, right)");
+    v->Field("padding", &padding)
+        .Default({0, 0, 0, 0, 0, 0})
+        .Length(6)
+        .Describe("(front, top, left, back, bottom, right)");
     v->Field("dilation", &dilation).Default({1, 1, 1}).Length(3).Describe("(dilation_d, dilation_h, dilation_w)");
     v->Field("groups", &groups).Default(1).Describe("channel groups (depthwise: groups = channels)");
-    v->Field("data_layout", &data_layout).Default("NCDHW").Describe("the data's layout: NCDHW, or channels blocked (NCDHW16c)");
-    v->Field("kernel_layout", &kernel_layout).Default("OIDHW").Describe("the weight's layout: OIDHW, or channels blocked");
+    v->Field("data_layout", &data_layout)
+        .Default("NCDHW")
+        .Describe("the data's layout: NCDHW, or channels blocked (NCDHW16c)");
+    v->Field("kernel_layout", &kernel_layout)
+        .Default("OIDHW")
+        .Describe("the weight's layout: OIDHW, or channels blocked");
     v->Field("out_layout", &out_layout).Default("").Describe("the result's layout; \"\": the data's");
   }
   const std::string& ResultLayout() const { return out_layout.empty() ? data_layout : out_layout; }
@@ -69,8 +86,9 @@ struct Conv2DGemmAttrs {
     v->Field("strides", &strides).Default({1, 1}).Length(2).Describe("(stride_h, stride_w)");
     v->Field("padding", &padding).Default({0, 0, 0, 0}).Length(4).Describe("(top, left, bottom, right)");
     v->Field("dilation", &dilation).Default({1, 1}).Length(2).Describe("(dilation_h, dilation_w)");
-    v->Field("column_tile", &column_tile).Default(1).Describe(
-        "the GEMM's column count is rounded up to a multiple of this, so its column tiles are whole");
+    v->Field("column_tile", &column_tile)
+        .Default(1)
+        .Describe("the GEMM's column count is rounded up to a multiple of this, so its column tiles are whole");
   }
 };
 
@@ -87,7 +105,9 @@ struct Pool2DAttrs {
     v->Field("ceil_mode", &ceil_mode)
         .Default(false)
         .Describe("round the output size up (the last window starts inside the input or its padding)");
-    v->Field("count_include_pad", &count_include_pad).Default(true).Describe("avg: divide by the full window, padding included");
+    v->Field("count_include_pad", &count_include_pad)
+        .Default(true)
+        .Describe("avg: divide by the full window, padding included");
     v->Field("layout", &layout).Default("NCHW").Describe("the data's (and the result's) layout: NCHW or NCHW<b>c");
   }
 };
@@ -101,10 +121,15 @@ struct Pool3DAttrs {
   void VisitAttrs(AttrVisitor* v) {
     v->Field("pool_size", &pool_size).Length(3).Describe("(window_d, window_h, window_w)");
     v->Field("strides", &strides).Default({1, 1, 1}).Length(3).Describe("(stride_d, stride_h, stride_w)");
-    v->Field("padding", &padding).Default({0, 0, 0, 0, 0, 0}).Length(6).Describe("(front, top, left, back, bottom, right)");
+    v->Field("padding", &padding)
+        .Default({0, 0, 0, 0, 0, 0})
+        .Length(6)
+        .Describe("(front, top, left, back, bottom, right)");
     v->Field("dilation", &dilation).Default({1, 1, 1}).Length(3).Describe("(dilation_d, dilation_h, dilation_w)");
     v->Field("ceil_mode", &ceil_mode).Default(false).Describe("round the output size up, as pool2d's");
-    v->Field("count_include_pad", &count_include_pad).Default(true).Describe("avg: divide by the full window, padding included");
+    v->Field("count_include_pad", &count_include_pad)
+        .Default(true)
+        .Describe("avg: divide by the full window, padding included");
     v->Field("layout", &layout).Default("NCDHW").Describe("the data's (and the result's) layout: NCDHW or NCDHW<b>c");
   }
 };
@@ -144,7 +169,9 @@ struct PadAttrs {
   void VisitAttrs(AttrVisitor* v) {
     v->Field("pad_width", &pad_width).Describe("(before_0, after_0, before_1, after_1, ...)");
     v->Field("pad_value", &pad_value).Default(0.0).Describe("the value of the added elements");
-    v->Field("pad_mode", &pad_mode).Default("constant").Describe("\"constant\" (pad_value), \"edge\" or \"reflect\" (mirrored, edge not repeated)");
+    v->Field("pad_mode", &pad_mode)
+        .Default("constant")
+        .Describe("\"constant\" (pad_value), \"edge\" or \"reflect\" (mirrored, edge not repeated)");
   }
 };
 
@@ -161,14 +188,19 @@ struct StridedSliceAttrs {
 struct ReshapeAttrs {
   std::vector<int64_t> shape;
   void VisitAttrs(AttrVisitor* v) {
-    v->Field("shape", &shape).Optional().Describe(
-        "the new shape; one dimension may be -1 (inferred). None when sinfo_args gives the result, whose dims may be symbolic");
+    v->Field("shape", &shape)
+        .Optional()
+        .Describe(
+            "the new shape; one dimension may be -1 (inferred). None when sinfo_args gives the result, whose dims may "
+            "be symbolic");
   }
 };
 
 struct PermuteDimsAttrs {
   std::vector<int64_t> axes;
-  void VisitAttrs(AttrVisitor* v) { v->Field("axes", &axes).Optional().Describe("the permutation; None reverses the dimensions"); }
+  void VisitAttrs(AttrVisitor* v) {
+    v->Field("axes", &axes).Optional().Describe("the permutation; None reverses the dimensions");
+  }
 };
 
 struct CumsumAttrs {
@@ -189,7 +221,9 @@ struct ArgReduceAttrs {
   void VisitAttrs(AttrVisitor* v) {
     v->Field("axis", &axis).Default(int64_t{0}).Describe("the axis searched");
     v->Field("keepdims", &keepdims).Default(false).Describe("keep the axis as size 1");
-    v->Field("select_last_index", &select_last_index).Default(false).Describe("on ties, the last index instead of the first");
+    v->Field("select_last_index", &select_last_index)
+        .Default(false)
+        .Describe("on ties, the last index instead of the first");
   }
 };
 
@@ -211,7 +245,9 @@ struct AxisAttrs {
 struct BroadcastToAttrs {
   std::vector<int64_t> shape;
   void VisitAttrs(AttrVisitor* v) {
-    v->Field("shape", &shape).Optional().Describe("the target shape; None when sinfo_args gives it, whose dims may be symbolic");
+    v->Field("shape", &shape)
+        .Optional()
+        .Describe("the target shape; None when sinfo_args gives it, whose dims may be symbolic");
   }
 };
 
@@ -230,7 +266,9 @@ struct ArangeAttrs {
 /*! \brief triu / tril: which diagonal bounds the kept triangle. */
 struct TriangleAttrs {
   int64_t k;
-  void VisitAttrs(AttrVisitor* v) { v->Field("k", &k).Default(0).Describe("the diagonal: 0 the main one, > 0 above it, < 0 below"); }
+  void VisitAttrs(AttrVisitor* v) {
+    v->Field("k", &k).Default(0).Describe("the diagonal: 0 the main one, > 0 above it, < 0 below");
+  }
 };
 
 struct AstypeAttrs {

@@ -17,8 +17,8 @@ absl::StatusOr<const TensorStructInfoNode*> TensorArg(const CallNode& call, int 
   }
   const auto* t = call.args[index]->struct_info().as<TensorStructInfoNode>();
   if (t == nullptr) {
-    return absl::InvalidArgumentError(absl::StrCat(arg_name, " must be a tensor, got ",
-                                                   StructInfoToString(call.args[index]->struct_info())));
+    return absl::InvalidArgumentError(
+        absl::StrCat(arg_name, " must be a tensor, got ", StructInfoToString(call.args[index]->struct_info())));
   }
   return t;
 }

@@ -12,8 +12,8 @@
 #include "absl/status/statusor.h"
 #include "ir/graph/expr.h"
 #include "ir/graph/op.h"
-#include "ir/ops/op_attrs.h"
 #include "ir/graph/shape_util.h"
+#include "ir/ops/op_attrs.h"
 #include "ir/te/call_te.h"
 
 namespace mlc {
@@ -42,7 +42,8 @@ FLegalize LegalizeTE(std::string name, F rule) {
     if (!attrs.ok()) return attrs.status();
     A a = *attrs;
     return te::CallTE(
-        bb, name, [&](const std::vector<te::Tensor>& t) -> absl::StatusOr<te::Tensor> { return rule(t, a); }, call.args);
+        bb, name, [&](const std::vector<te::Tensor>& t) -> absl::StatusOr<te::Tensor> { return rule(t, a); },
+        call.args);
   };
 }
 

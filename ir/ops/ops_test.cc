@@ -34,7 +34,9 @@ TEST(TypedAttrs, DefaultsComeFromTheDeclaration) {
 TEST(TypedAttrs, BadAttributesAreErrorsThatNameThem) {
   absl::StatusOr<Conv2DAttrs> a = ParseAttrs<Conv2DAttrs>({{"stride", std::vector<int64_t>{2, 2}}});
   ASSERT_FALSE(a.ok());
-  EXPECT_THAT(std::string(a.status().message()), HasSubstr("unknown attribute stride (attributes: data_layout, dilation, groups, kernel_layout, out_layout, padding, strides)"));
+  EXPECT_THAT(std::string(a.status().message()),
+              HasSubstr("unknown attribute stride (attributes: data_layout, dilation, groups, kernel_layout, "
+                        "out_layout, padding, strides)"));
   a = ParseAttrs<Conv2DAttrs>({{"groups", 1.5}});
   ASSERT_FALSE(a.ok());
   EXPECT_THAT(std::string(a.status().message()), HasSubstr("attribute groups must be int, got 1.5"));
@@ -77,7 +79,8 @@ std::string Describe() {
     const OpInfo* op = OpRegistry::Global().Find(name);
     std::string inputs = op->num_inputs < 0 ? absl::StrCat(absl::StrJoin(op->arg_names, ", "), " (variadic)")
                                             : absl::StrJoin(op->arg_names, ", ");
-    absl::StrAppend(&out, "### `R.", name, "(", inputs, ")`\n\n", op->description, ".\n\n- pattern: ", OpPatternName(op->pattern),
+    absl::StrAppend(&out, "### `R.", name, "(", inputs, ")`\n\n", op->description,
+                    ".\n\n- pattern: ", OpPatternName(op->pattern),
                     op->pure ? "" : "; has an effect (not allowed in dataflow blocks)",
                     "\n- legalization: ", op->legalize ? "yes" : "none (lowered by code generation)", "\n\n");
     if (!op->attrs.empty()) {
@@ -106,12 +109,14 @@ std::string Describe() {
       out += "\n";
     }
   }
-  absl::StrAppend(&out, "## Loop-level intrinsics (`T.<name>`)\n\n| intrinsic | arguments | meaning | native code |\n|---|---|---|---|\n");
+  absl::StrAppend(&out,
+                  "## Loop-level intrinsics (`T.<name>`)\n\n| intrinsic | arguments | meaning | native code "
+                  "|\n|---|---|---|---|\n");
   for (const tir::IntrinsicInfo& i : tir::AllIntrinsics()) {
     std::string how = i.llvm_intrinsic ? absl::StrCat("`", i.llvm_intrinsic, "`")
-                      : i.libm          ? absl::StrCat("libm `", i.libm, "`")
-                      : i.expand        ? "expanded"
-                                        : "emitted by the code generator";
+                      : i.libm         ? absl::StrCat("libm `", i.libm, "`")
+                      : i.expand       ? "expanded"
+                                       : "emitted by the code generator";
     absl::StrAppend(&out, "| `", i.name, "` | ", i.num_args, " | ", i.description, " | ", how, " |\n");
   }
   return out;

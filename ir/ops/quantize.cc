@@ -24,7 +24,9 @@ absl::Status CheckQuantParams(const CallNode& call, int64_t attr_axis, const Ten
     return absl::InvalidArgumentError(absl::StrCat("the zero point must be an integer, got ", zp->dtype.ToString()));
   }
   for (const TensorStructInfoNode* p : {scale, zp}) {
-    if (p->ndim > 1) return absl::InvalidArgumentError(absl::StrCat("scale and zero point must be scalars or vectors, got rank ", p->ndim));
+    if (p->ndim > 1)
+      return absl::InvalidArgumentError(
+          absl::StrCat("scale and zero point must be scalars or vectors, got rank ", p->ndim));
     if (p->ndim != 1 || !p->HasKnownShape() || !x->HasKnownShape()) continue;
     const std::vector<tir::PrimExpr> p_dims = p->Dims(), x_dims = x->Dims();  // AsConstInt points into them
     const int64_t* n = tir::AsConstInt(p_dims[0]);
@@ -35,7 +37,8 @@ absl::Status CheckQuantParams(const CallNode& call, int64_t attr_axis, const Ten
     }
     const int64_t* c = tir::AsConstInt(x_dims[axis]);
     if (n != nullptr && c != nullptr && *n != *c) {
-      return absl::InvalidArgumentError(absl::StrCat("a per-channel parameter has ", *n, " values but axis ", axis, " has ", *c));
+      return absl::InvalidArgumentError(
+          absl::StrCat("a per-channel parameter has ", *n, " values but axis ", axis, " has ", *c));
     }
   }
   return absl::OkStatus();
@@ -47,7 +50,8 @@ absl::StatusOr<StructInfo> InferQuantize(const CallNode& call, const QuantizeAtt
     return absl::InvalidArgumentError(absl::StrCat("quantize needs a floating-point input, got ", x->dtype.ToString()));
   }
   if (!attrs.out_dtype.is_integer()) {
-    return absl::InvalidArgumentError(absl::StrCat("out_dtype must be an integer type, got ", attrs.out_dtype.ToString()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("out_dtype must be an integer type, got ", attrs.out_dtype.ToString()));
   }
   if (absl::Status s = CheckQuantParams(call, attrs.axis, x); !s.ok()) return s;
   if (!x->HasKnownShape()) return TensorSInfoUnknownShape(attrs.out_dtype, x->ndim);
@@ -68,7 +72,8 @@ absl::StatusOr<StructInfo> InferDequantize(const CallNode& call, const Dequantiz
 MLC_REGISTER_OP("quantize")
     .set_inputs({"x", "scale", "zero_point"})
     .set_attrs_type<QuantizeAttrs>()
-    .set_description("saturate(round_half_even(x / scale) + zero_point) as out_dtype; per channel along axis for vector parameters")
+    .set_description(
+        "saturate(round_half_even(x / scale) + zero_point) as out_dtype; per channel along axis for vector parameters")
     .set_infer<QuantizeAttrs>(InferQuantize)
     .set_pattern(OpPattern::kBroadcast)
     .set_legalize(LegalizeTE<QuantizeAttrs>("quantize", [](const std::vector<te::Tensor>& t, const QuantizeAttrs& a) {
@@ -82,9 +87,10 @@ MLC_REGISTER_OP("dequantize")
     .set_infer<DequantizeAttrs>(InferDequantize)
     .set_pattern(OpPattern::kBroadcast)
     .set_keep_on_import()
-    .set_legalize(LegalizeTE<DequantizeAttrs>("dequantize", [](const std::vector<te::Tensor>& t, const DequantizeAttrs& a) {
-      return topi::Dequantize(t[0], t[1], t[2], a.axis);
-    }));
+    .set_legalize(LegalizeTE<DequantizeAttrs>("dequantize",
+                                              [](const std::vector<te::Tensor>& t, const DequantizeAttrs& a) {
+                                                return topi::Dequantize(t[0], t[1], t[2], a.axis);
+                                              }));
 
 }  // namespace
 }  // namespace relax

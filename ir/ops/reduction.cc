@@ -21,7 +21,8 @@ absl::StatusOr<StructInfo> InferReduce(const CallNode& call, const ReduceAttrs& 
     for (int64_t a : attrs.axis) {
       if (a < 0) a += rank;
       if (a < 0 || a >= rank || mask[a]) {
-        return absl::InvalidArgumentError(absl::StrCat("axis ", a, " is out of range or repeated for ", DimsToString(dims)));
+        return absl::InvalidArgumentError(
+            absl::StrCat("axis ", a, " is out of range or repeated for ", DimsToString(dims)));
       }
       mask[a] = true;
     }
@@ -29,8 +30,10 @@ absl::StatusOr<StructInfo> InferReduce(const CallNode& call, const ReduceAttrs& 
   bool keepdims = attrs.keepdims;
   std::vector<tir::PrimExpr> out;
   for (int64_t d = 0; d < rank; ++d) {
-    if (!mask[d]) out.push_back(dims[d]);
-    else if (keepdims) out.push_back(tir::I64(1));
+    if (!mask[d])
+      out.push_back(dims[d]);
+    else if (keepdims)
+      out.push_back(tir::I64(1));
   }
   return TensorSInfoOfDims(out, (*x)->dtype);
 }
@@ -51,11 +54,14 @@ absl::StatusOr<StructInfo> InferArgReduce(const CallNode& call, const ArgReduceA
   std::vector<tir::PrimExpr> dims = (*x)->Dims();
   int64_t rank = static_cast<int64_t>(dims.size()), axis = attrs.axis;
   if (axis < 0) axis += rank;
-  if (axis < 0 || axis >= rank) return absl::InvalidArgumentError(absl::StrCat("axis ", attrs.axis, " out of range for ", DimsToString(dims)));
+  if (axis < 0 || axis >= rank)
+    return absl::InvalidArgumentError(absl::StrCat("axis ", attrs.axis, " out of range for ", DimsToString(dims)));
   std::vector<tir::PrimExpr> out;
   for (int64_t d = 0; d < rank; ++d) {
-    if (d != axis) out.push_back(dims[d]);
-    else if (attrs.keepdims) out.push_back(tir::I64(1));
+    if (d != axis)
+      out.push_back(dims[d]);
+    else if (attrs.keepdims)
+      out.push_back(tir::I64(1));
   }
   return TensorSInfoOfDims(out, DataType::Int64());
 }
@@ -77,16 +83,20 @@ bool RegisterReductionOps() {
         .Register(name)
         .set_inputs({"x"})
         .set_attrs_type<ArgReduceAttrs>()
-        .set_description(absl::StrCat("index (int64) of the ", largest ? "largest" : "smallest", " element along an axis"))
+        .set_description(
+            absl::StrCat("index (int64) of the ", largest ? "largest" : "smallest", " element along an axis"))
         .set_infer<ArgReduceAttrs>(InferArgReduce)
         .set_pattern(OpPattern::kCommReduce)
-        .set_legalize(LegalizeTE<ArgReduceAttrs>(name, [largest](const std::vector<te::Tensor>& t, const ArgReduceAttrs& a) {
-          return topi::ArgReduce(t[0], a.axis, a.keepdims, a.select_last_index, largest);
-        }));
+        .set_legalize(
+            LegalizeTE<ArgReduceAttrs>(name, [largest](const std::vector<te::Tensor>& t, const ArgReduceAttrs& a) {
+              return topi::ArgReduce(t[0], a.axis, a.keepdims, a.select_last_index, largest);
+            }));
   }
-  const std::pair<const char*, topi::ReduceOp> kReductions[] = {
-      {"sum", topi::ReduceOp::kSum}, {"mean", topi::ReduceOp::kMean}, {"max", topi::ReduceOp::kMax}, {"min", topi::ReduceOp::kMin},
-      {"prod", topi::ReduceOp::kProd}};
+  const std::pair<const char*, topi::ReduceOp> kReductions[] = {{"sum", topi::ReduceOp::kSum},
+                                                                {"mean", topi::ReduceOp::kMean},
+                                                                {"max", topi::ReduceOp::kMax},
+                                                                {"min", topi::ReduceOp::kMin},
+                                                                {"prod", topi::ReduceOp::kProd}};
   for (const auto& [name, kind] : kReductions) {
     topi::ReduceOp op = kind;
     OpRegistry::Global()

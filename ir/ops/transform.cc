@@ -5,8 +5,8 @@
 #include "ir/ops/op_util.h"
 #include "ir/tir/analyzer.h"
 #include "ir/tir/prim_expr_ops.h"
-#include "support/status_macros.h"
 #include "ir/topi/topi.h"
+#include "support/status_macros.h"
 
 namespace mlc {
 namespace relax {
@@ -47,8 +47,8 @@ absl::StatusOr<StructInfo> InferConcat(const CallNode& call, const AxisAttrs& at
       if (agree) out[d] = *common;
     }
     if (!agree) {
-      return absl::InvalidArgumentError(absl::StrCat("cannot concatenate ", DimsToString(first->Dims()), " and ", DimsToString(dims),
-                                                     " along axis ", axis));
+      return absl::InvalidArgumentError(absl::StrCat("cannot concatenate ", DimsToString(first->Dims()), " and ",
+                                                     DimsToString(dims), " along axis ", axis));
     }
     total = analyzer.Simplify(tir::operator+(total, tir::Cast(DataType::Int64(), dims[axis])));
   }
@@ -61,7 +61,9 @@ absl::StatusOr<StructInfo> InferTakeAlongAxis(const CallNode& call, const AxisAt
   MLC_ASSIGN_OR_RETURN(xs, DimsArg(call, 0, &x));
   MLC_ASSIGN_OR_RETURN(is, DimsArg(call, 1, &idx));
   if (!idx->dtype.is_int()) return absl::InvalidArgumentError("indices must be integers");
-  if (is.size() != xs.size()) return absl::InvalidArgumentError(absl::StrCat("indices ", DimsToString(is), " must have the rank of ", DimsToString(xs)));
+  if (is.size() != xs.size())
+    return absl::InvalidArgumentError(
+        absl::StrCat("indices ", DimsToString(is), " must have the rank of ", DimsToString(xs)));
   int64_t rank = static_cast<int64_t>(xs.size()), axis = attrs.axis;
   if (axis < 0) axis += rank;
   if (axis < 0 || axis >= rank) return absl::InvalidArgumentError(absl::StrCat("axis out of range for rank ", rank));
@@ -89,10 +91,12 @@ absl::StatusOr<std::vector<tir::PrimExpr>> BroadcastTarget(const CallNode& call,
     for (int64_t d : attrs.shape) dims.push_back(tir::I64(d));
     return dims;
   }
-  if (!attrs.shape.empty()) return absl::InvalidArgumentError("give the target shape as the shape attribute or as sinfo_args, not both");
+  if (!attrs.shape.empty())
+    return absl::InvalidArgumentError("give the target shape as the shape attribute or as sinfo_args, not both");
   const auto* t = call.sinfo_args[0].as<TensorStructInfoNode>();
   if (t == nullptr || !t->HasKnownShape()) {
-    return absl::InvalidArgumentError(absl::StrCat("sinfo_args must be a tensor of known shape, got ", StructInfoToString(call.sinfo_args[0])));
+    return absl::InvalidArgumentError(
+        absl::StrCat("sinfo_args must be a tensor of known shape, got ", StructInfoToString(call.sinfo_args[0])));
   }
   return t->Dims();
 }
@@ -104,7 +108,8 @@ absl::StatusOr<StructInfo> InferBroadcastTo(const CallNode& call, const Broadcas
   absl::StatusOr<std::vector<tir::PrimExpr>> b = BroadcastDims(xs, shape);
   bool same = b.ok() && b->size() == shape.size();
   for (size_t i = 0; same && i < shape.size(); ++i) same = DimsEqual((*b)[i], shape[i]);
-  if (!same) return absl::InvalidArgumentError(absl::StrCat(DimsToString(xs), " cannot be broadcast to ", DimsToString(shape)));
+  if (!same)
+    return absl::InvalidArgumentError(absl::StrCat(DimsToString(xs), " cannot be broadcast to ", DimsToString(shape)));
   return TensorSInfoOfDims(shape, x->dtype);
 }
 
@@ -114,7 +119,8 @@ absl::StatusOr<StructInfo> InferWhere(const CallNode& call) {
   MLC_ASSIGN_OR_RETURN(as, DimsArg(call, 1, &a));
   MLC_ASSIGN_OR_RETURN(bs, DimsArg(call, 2, &b));
   if (a->dtype != b->dtype) {
-    return absl::InvalidArgumentError(absl::StrCat("the branches differ in dtype: ", a->dtype.ToString(), " vs ", b->dtype.ToString()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("the branches differ in dtype: ", a->dtype.ToString(), " vs ", b->dtype.ToString()));
   }
   MLC_ASSIGN_OR_RETURN(ca, BroadcastDims(cs, as));
   MLC_ASSIGN_OR_RETURN(out, BroadcastDims(ca, bs));
@@ -148,8 +154,8 @@ absl::StatusOr<StructInfo> InferCacheAppend(const CallNode& call, const AxisAttr
   const std::vector<tir::PrimExpr> dims = t->Dims();
   for (int64_t d = 0; d < axis; ++d) {
     if (!tir::IsConstInt(dims[d], 1)) {
-      return absl::InvalidArgumentError(absl::StrCat("cache_append along axis ", axis, " needs the axes before it to be 1, got ",
-                                                     DimsToString(dims)));
+      return absl::InvalidArgumentError(absl::StrCat("cache_append along axis ", axis,
+                                                     " needs the axes before it to be 1, got ", DimsToString(dims)));
     }
   }
   return joined;
@@ -186,16 +192,20 @@ MLC_REGISTER_OP("take_along_axis")
 MLC_REGISTER_OP("broadcast_to")
     .set_inputs({"x"})
     .set_attrs_type<BroadcastToAttrs>()
-    .set_description("NumPy broadcasting to a shape: the shape attribute, or sinfo_args=R.Tensor((n, 4)) for symbolic dims")
+    .set_description(
+        "NumPy broadcasting to a shape: the shape attribute, or sinfo_args=R.Tensor((n, 4)) for symbolic dims")
     .set_infer<BroadcastToAttrs>(InferBroadcastTo)
     .set_pattern(OpPattern::kBroadcast)
     .set_legalize([](BlockBuilder* bb, const CallNode& call) -> absl::StatusOr<Expr> {
       // The inferred result holds the target, from the attribute or sinfo_args.
       const auto* out = call.struct_info().as<TensorStructInfoNode>();
-      if (out == nullptr || !out->HasKnownShape()) return absl::InvalidArgumentError("broadcast_to needs a known result shape");
+      if (out == nullptr || !out->HasKnownShape())
+        return absl::InvalidArgumentError("broadcast_to needs a known result shape");
       return te::CallTEWithDims(
           bb, "broadcast_to",
-          [](const std::vector<te::Tensor>& t, const std::vector<tir::PrimExpr>& shape) { return topi::BroadcastTo(t[0], shape); },
+          [](const std::vector<te::Tensor>& t, const std::vector<tir::PrimExpr>& shape) {
+            return topi::BroadcastTo(t[0], shape);
+          },
           call.args, out->Dims());
     });
 
@@ -212,9 +222,9 @@ MLC_REGISTER_OP("astype")
     .set_description("elementwise dtype conversion")
     .set_infer<AstypeAttrs>(InferAstype)
     .set_pattern(OpPattern::kElemWise)
-    .set_legalize(LegalizeTE<AstypeAttrs>("cast", [](const std::vector<te::Tensor>& t, const AstypeAttrs& a) -> absl::StatusOr<te::Tensor> {
-      return topi::Cast(t[0], a.dtype);
-    }));
+    .set_legalize(LegalizeTE<AstypeAttrs>("cast",
+                                          [](const std::vector<te::Tensor>& t, const AstypeAttrs& a)
+                                              -> absl::StatusOr<te::Tensor> { return topi::Cast(t[0], a.dtype); }));
 
 }  // namespace
 }  // namespace relax

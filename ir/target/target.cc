@@ -73,8 +73,9 @@ absl::Status Resolve(Target* t, int64_t l1d_bytes, int64_t l2_bytes) {
   for (const std::string& a : t->mattr) {
     std::string name = a.substr(1);
     if (a.size() < 2 || (a[0] != '+' && a[0] != '-') || !IsDetectableCpuFeature(name)) {
-      return absl::InvalidArgumentError(absl::StrCat("unknown CPU feature '", a, "' in -mattr (expected +name or -name, names: ",
-                                                     absl::StrJoin(DetectableCpuFeatures(), ", "), ")"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "unknown CPU feature '", a,
+          "' in -mattr (expected +name or -name, names: ", absl::StrJoin(DetectableCpuFeatures(), ", "), ")"));
     }
     if (a[0] == '+') {
       on.insert(name);
@@ -121,7 +122,8 @@ std::string Target::str() const {
 
 absl::StatusOr<Target> Target::Parse(absl::string_view text) {
   std::vector<std::string> words = absl::StrSplit(text, ' ', absl::SkipWhitespace());
-  if (words.empty()) return absl::InvalidArgumentError("empty target (expected e.g. 'llvm -mcpu=native' or 'x86-64-v3')");
+  if (words.empty())
+    return absl::InvalidArgumentError("empty target (expected e.g. 'llvm -mcpu=native' or 'x86-64-v3')");
   Target t;
   std::string mcpu = "native";
   size_t first_option = 1;
@@ -131,7 +133,8 @@ absl::StatusOr<Target> Target::Parse(absl::string_view text) {
     } else if (words[0] == "native" || FindCpu(words[0]) != nullptr) {
       mcpu = words[0];
     } else {
-      return absl::InvalidArgumentError(absl::StrCat("unknown target kind '", words[0], "' (the backend is 'llvm'; a CPU name alone: native, ",
+      return absl::InvalidArgumentError(absl::StrCat("unknown target kind '", words[0],
+                                                     "' (the backend is 'llvm'; a CPU name alone: native, ",
                                                      absl::StrJoin(KnownCpuNames(), ", "), ")"));
     }
   }
@@ -142,7 +145,8 @@ absl::StatusOr<Target> Target::Parse(absl::string_view text) {
     } else if (absl::ConsumePrefix(&w, "-mattr=")) {
       for (absl::string_view a : absl::StrSplit(w, ',', absl::SkipEmpty())) t.mattr.push_back(std::string(a));
     } else {
-      return absl::InvalidArgumentError(absl::StrCat("unknown target option '", words[i], "' (options: -mcpu=NAME, -mattr=+f,-g)"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("unknown target option '", words[i], "' (options: -mcpu=NAME, -mattr=+f,-g)"));
     }
   }
   int64_t l1 = 0, l2 = 0;
@@ -197,8 +201,9 @@ absl::Status RecordTarget(Attrs* module_attrs, const Target& target) {
     absl::StatusOr<Target> recorded = TargetFromAttrs(*module_attrs);
     if (!recorded.ok()) return recorded.status();
     if (*recorded != target) {
-      return absl::FailedPreconditionError(absl::StrCat("the module was compiled for target '", recorded->str(), "', not '", target.str(),
-                                                        "' (its schedules and packed layouts are specific to it): compile it again from the model"));
+      return absl::FailedPreconditionError(
+          absl::StrCat("the module was compiled for target '", recorded->str(), "', not '", target.str(),
+                       "' (its schedules and packed layouts are specific to it): compile it again from the model"));
     }
   }
   (*module_attrs)[kTargetAttr] = AttrValue(target.str());
@@ -227,10 +232,12 @@ absl::StatusOr<std::vector<Target>> ParseTargetList(absl::string_view text) {
   for (size_t i = 0; i < specs.size(); ++i) {
     absl::StatusOr<Target> target = Target::Parse(specs[i]);
     if (!target.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat("target ", i + 1, " of ", specs.size(), " ('", specs[i], "'): ", target.status().message()));
+      return absl::InvalidArgumentError(
+          absl::StrCat("target ", i + 1, " of ", specs.size(), " ('", specs[i], "'): ", target.status().message()));
     }
     for (const Target& earlier : targets) {
-      if (earlier == *target) return absl::InvalidArgumentError(absl::StrCat("target '", target->str(), "' is named twice"));
+      if (earlier == *target)
+        return absl::InvalidArgumentError(absl::StrCat("target '", target->str(), "' is named twice"));
     }
     targets.push_back(*std::move(target));
   }

@@ -32,7 +32,8 @@ TEST(Target, MattrTurnsFeaturesOffAndOn) {
 }
 
 TEST(Target, CanonicalSpellingRoundTrips) {
-  for (const char* text : {"x86-64-v4", "llvm -mcpu=skylake -mattr=+avx512f,-fma", "native", "llvm -mcpu=native -mattr=-avx2"}) {
+  for (const char* text :
+       {"x86-64-v4", "llvm -mcpu=skylake -mattr=+avx512f,-fma", "native", "llvm -mcpu=native -mattr=-avx2"}) {
     absl::StatusOr<Target> t = Target::Parse(text);
     ASSERT_TRUE(t.ok()) << text << ": " << t.status();
     absl::StatusOr<Target> again = Target::Parse(t->str());
@@ -71,7 +72,8 @@ TEST(Target, ListsSplitBetweenTargetsNotInsideMattr) {
   ASSERT_TRUE(one.ok());
   EXPECT_EQ(one->size(), 1u);
   auto message = [](const char* text) { return std::string(ParseTargetList(text).status().message()); };
-  EXPECT_NE(message("x86-64-v3,pentium9").find("target 2 of 2 ('pentium9')"), std::string::npos) << message("x86-64-v3,pentium9");
+  EXPECT_NE(message("x86-64-v3,pentium9").find("target 2 of 2 ('pentium9')"), std::string::npos)
+      << message("x86-64-v3,pentium9");
   EXPECT_NE(message("x86-64-v3,llvm -mcpu=x86-64-v3").find("named twice"), std::string::npos);
   EXPECT_NE(message("x86-64-v3,").find("empty target"), std::string::npos);
 }
@@ -84,7 +86,8 @@ TEST(Target, ModuleAttributeRecordsTheTarget) {
   attrs[kTargetAttr] = AttrValue(std::string("x86-64-v3"));
   EXPECT_EQ(TargetFromAttrs(attrs)->mcpu, "x86-64-v3");
   attrs[kTargetAttr] = AttrValue(std::string("llvm -mcpu=pentium9"));
-  EXPECT_NE(std::string(TargetFromAttrs(attrs).status().message()).find("module attribute \"target\""), std::string::npos);
+  EXPECT_NE(std::string(TargetFromAttrs(attrs).status().message()).find("module attribute \"target\""),
+            std::string::npos);
 }
 
 }  // namespace

@@ -34,7 +34,8 @@ absl::StatusOr<Expr> CallTEWithDims(relax::BlockBuilder* bb, const std::string& 
     }
     const auto* t = (*arg)->struct_info().as<relax::TensorStructInfoNode>();
     if (t == nullptr || !t->HasKnownShape() || t->dtype.is_void()) {
-      return absl::InvalidArgumentError(absl::StrCat(name_hint, ": argument ", i, " must be a tensor of known shape, got ",
+      return absl::InvalidArgumentError(absl::StrCat(name_hint, ": argument ", i,
+                                                     " must be a tensor of known shape, got ",
                                                      relax::StructInfoToString((*arg)->struct_info())));
     }
     // Symbolic dimensions stay expressions of the graph function's shape variables; the
@@ -72,7 +73,8 @@ absl::StatusOr<Expr> CallTEWithDims(relax::BlockBuilder* bb, const std::string& 
   relax::GlobalVar gv = bb->AddFunc(*prim, name_hint);
   std::vector<tir::PrimExpr> out_dims;
   for (const tir::PrimExpr& d : out->shape()) {
-    if (!tir::IsShapeExpr(d)) return absl::InvalidArgumentError(absl::StrCat(name_hint, ": the output shape is not a shape expression"));
+    if (!tir::IsShapeExpr(d))
+      return absl::InvalidArgumentError(absl::StrCat(name_hint, ": the output shape is not a shape expression"));
     out_dims.push_back(dims.Restore(d));
   }
   relax::Call call = relax::MakeCall(relax::GetOpOrDie("call_tir"), {gv, relax::MakeTuple(normalized_args)}, {},

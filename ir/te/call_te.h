@@ -27,12 +27,14 @@ absl::StatusOr<relax::Expr> CallTE(relax::BlockBuilder* bb, const std::string& n
                                    const std::vector<relax::Expr>& args);
 /*! \brief A tensor expression of an operator whose result's shape is given rather than derived
  *  from its inputs (arange's length, broadcast_to's target): it also receives those dimensions. */
-using FTEWithDims = std::function<absl::StatusOr<Tensor>(const std::vector<Tensor>&, const std::vector<tir::PrimExpr>&)>;
+using FTEWithDims =
+    std::function<absl::StatusOr<Tensor>(const std::vector<Tensor>&, const std::vector<tir::PrimExpr>&)>;
 /*! \brief CallTE for such an operator: `dims` (the graph function's terms, `past + seq`) reach
  *  `f` in the PrimFunc's terms, generalized as the inputs' dimensions are (a fresh variable
  *  where no buffer could bind the expression), so the kernel binds every variable it names. */
 absl::StatusOr<relax::Expr> CallTEWithDims(relax::BlockBuilder* bb, const std::string& name_hint, const FTEWithDims& f,
-                                           const std::vector<relax::Expr>& args, const std::vector<tir::PrimExpr>& dims);
+                                           const std::vector<relax::Expr>& args,
+                                           const std::vector<tir::PrimExpr>& dims);
 /*! \brief bb->Emit(CallTE(...)): must be inside a function. */
 absl::StatusOr<relax::Var> EmitTE(relax::BlockBuilder* bb, const std::string& name_hint, const FTE& f,
                                   const std::vector<relax::Expr>& args);

@@ -26,7 +26,8 @@ class TensorRegistry {
   void Register(const std::shared_ptr<const TensorNode>& t) {
     std::lock_guard<std::mutex> lock(mu_);
     if (++inserts_ % 1024 == 0) {
-      for (auto it = owners_.begin(); it != owners_.end();) it = it->second.expired() ? owners_.erase(it) : std::next(it);
+      for (auto it = owners_.begin(); it != owners_.end();)
+        it = it->second.expired() ? owners_.erase(it) : std::next(it);
     }
     owners_[t->buffer.get()] = t;
   }
@@ -198,7 +199,8 @@ tir::Stmt LowerCompute(const TensorNode& t) {
 absl::StatusOr<tir::PrimFunc> CreatePrimFunc(const std::vector<Tensor>& args) {
   std::map<const TensorNode*, int> param_index;
   for (size_t i = 0; i < args.size(); ++i) {
-    if (!args[i].defined()) return absl::InvalidArgumentError(absl::StrCat("create_prim_func: argument ", i, " is empty"));
+    if (!args[i].defined())
+      return absl::InvalidArgumentError(absl::StrCat("create_prim_func: argument ", i, " is empty"));
     if (!param_index.emplace(args[i].get(), static_cast<int>(i)).second) {
       return absl::InvalidArgumentError(absl::StrCat("create_prim_func: tensor ", args[i].name(), " is passed twice"));
     }
@@ -219,8 +221,8 @@ absl::StatusOr<tir::PrimFunc> CreatePrimFunc(const std::vector<Tensor>& args) {
   for (const TensorNode* t : order) {
     if (t->is_placeholder) {
       if (!param_index.count(t)) {
-        return absl::InvalidArgumentError(absl::StrCat("create_prim_func: placeholder ", t->buffer->name,
-                                                       " is read but not passed as an argument"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("create_prim_func: placeholder ", t->buffer->name, " is read but not passed as an argument"));
       }
       continue;
     }

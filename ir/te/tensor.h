@@ -72,10 +72,10 @@ struct TensorNode {
   tir::Buffer buffer;
   bool is_placeholder = true;
   // Computations only:
-  std::vector<tir::Var> axes;       // one per output dimension
+  std::vector<tir::Var> axes;  // one per output dimension
   ComputeValue body{tir::PrimExpr()};
-  std::vector<Tensor> inputs;       // tensors the body reads, in order of first use
-  Attrs attrs;                      // PrimFunc attributes the op asks for (layout_free_buffers)
+  std::vector<Tensor> inputs;  // tensors the body reads, in order of first use
+  Attrs attrs;                 // PrimFunc attributes the op asks for (layout_free_buffers)
 };
 
 /*! \brief te.placeholder(shape, dtype, name), integer extents as int32 (printed `128`). */

@@ -71,10 +71,11 @@ absl::Status CheckGolden(const std::string& path, const std::string& actual) {
   std::vector<std::string> got = absl::StrSplit(actual, '\n');
   size_t line = 0;
   while (line < want.size() && line < got.size() && want[line] == got[line]) ++line;
-  return absl::FailedPreconditionError(absl::StrCat(
-      "output differs from golden ", path, " at line ", line + 1, ":\n  golden: ",
-      line < want.size() ? want[line] : "<end of file>", "\n  actual: ", line < got.size() ? got[line] : "<end of file>",
-      "\nFull output:\n", actual, "\n(rewrite with UPDATE_GOLDENS=1 ./bazelw test <test> after a deliberate change)"));
+  return absl::FailedPreconditionError(
+      absl::StrCat("output differs from golden ", path, " at line ", line + 1,
+                   ":\n  golden: ", line < want.size() ? want[line] : "<end of file>",
+                   "\n  actual: ", line < got.size() ? got[line] : "<end of file>", "\nFull output:\n", actual,
+                   "\n(rewrite with UPDATE_GOLDENS=1 ./bazelw test <test> after a deliberate change)"));
 }
 
 }  // namespace testing

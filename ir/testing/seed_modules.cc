@@ -47,9 +47,9 @@ PrimFunc Linear(const std::string& name, int64_t k, int64_t n) {
   Buffer Y = Buf("Y", {1, n});
   Var i = MakeVar("i"), j = MakeVar("j"), kk = MakeVar("k");
   Var vi = MakeVar("vi"), vj = MakeVar("vj"), vk = MakeVar("vk");
-  Stmt matmul = MakeBlockRealize(
-      "Y", {Spatial(vi, 1), Spatial(vj, n), Reduce(vk, k)}, {i, j, kk},
-      Store(Y, {vi, vj}, Load(Y, {vi, vj}) + Load(X, {vi, vk}) * Load(W, {vj, vk})), Store(Y, {vi, vj}, F32(0)));
+  Stmt matmul = MakeBlockRealize("Y", {Spatial(vi, 1), Spatial(vj, n), Reduce(vk, k)}, {i, j, kk},
+                                 Store(Y, {vi, vj}, Load(Y, {vi, vj}) + Load(X, {vi, vk}) * Load(W, {vj, vk})),
+                                 Store(Y, {vi, vj}, F32(0)));
   Var i2 = MakeVar("i"), j2 = MakeVar("j"), vi2 = MakeVar("vi"), vj2 = MakeVar("vj");
   Stmt add = MakeBlockRealize("Z", {Spatial(vi2, 1), Spatial(vj2, n)}, {i2, j2},
                               Store(Z, {vi2, vj2}, Load(Y, {vi2, vj2}) + Load(B, {vj2})));
@@ -91,8 +91,8 @@ relax::Call CallOp(const std::string& op, std::vector<Expr> args, Attrs attrs = 
 class Body {
  public:
   relax::Var Bind(const std::string& name, Expr value, bool dataflow_var) {
-    relax::Var v = dataflow_var ? relax::MakeDataflowVar(name, value->struct_info())
-                                : relax::MakeVar(name, value->struct_info());
+    relax::Var v =
+        dataflow_var ? relax::MakeDataflowVar(name, value->struct_info()) : relax::MakeVar(name, value->struct_info());
     current_.push_back(relax::VarBinding(new relax::VarBindingNode(v, value)));
     return v;
   }
@@ -175,7 +175,8 @@ IRModule TwoDataflowBlocks() {
   relax::Var lv0 = body.Bind("lv0", CallTIR("linear0", {p.x, p.w0, p.b0}, T32({1, 128})), true);
   relax::Var gv0 = body.Bind("gv0", CallTIR("relu0", {lv0}, T32({1, 128})), false);
   body.EndBlock(true);
-  relax::Var gv1 = body.Bind("gv1", CallOp("alloc_tensor", {relax::MakeShapeExpr(std::vector<int64_t>{1, 128})}, {{"dtype", kF32}}), false);
+  relax::Var gv1 = body.Bind(
+      "gv1", CallOp("alloc_tensor", {relax::MakeShapeExpr(std::vector<int64_t>{1, 128})}, {{"dtype", kF32}}), false);
   body.EndBlock(false);
   (void)gv1;
   relax::Var out = body.Bind("out", CallTIR("linear1", {gv0, p.w1, p.b1}, T32({1, 10})), false);
@@ -189,10 +190,10 @@ IRModule ComposedMatmulRelu() {
   Buffer matmul = Buf("matmul", {128, 128});
   Var i = MakeVar("i"), j = MakeVar("j"), k = MakeVar("k");
   Var v_i = MakeVar("v_i"), v_j = MakeVar("v_j"), v_k = MakeVar("v_k");
-  Stmt mm = MakeBlockRealize(
-      "matmul", {Spatial(v_i, 128), Spatial(v_j, 128), Reduce(v_k, 128)}, {i, j, k},
-      Store(matmul, {v_i, v_j}, Load(matmul, {v_i, v_j}) + Load(A, {v_i, v_k}) * Load(B, {v_k, v_j})),
-      Store(matmul, {v_i, v_j}, F32(0)));
+  Stmt mm =
+      MakeBlockRealize("matmul", {Spatial(v_i, 128), Spatial(v_j, 128), Reduce(v_k, 128)}, {i, j, k},
+                       Store(matmul, {v_i, v_j}, Load(matmul, {v_i, v_j}) + Load(A, {v_i, v_k}) * Load(B, {v_k, v_j})),
+                       Store(matmul, {v_i, v_j}, F32(0)));
   Var i0 = MakeVar("i0"), i1 = MakeVar("i1"), v_i0 = MakeVar("v_i0"), v_i1 = MakeVar("v_i1");
   Stmt r = MakeBlockRealize("relu", {Spatial(v_i0, 128), Spatial(v_i1, 128)}, {i0, i1},
                             Store(relu, {v_i0, v_i1}, Max(Load(matmul, {v_i0, v_i1}), F32(0))));

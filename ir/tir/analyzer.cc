@@ -85,9 +85,7 @@ Linear ToLinear(const PrimExpr& e) {
   Linear l;
   l.dtype = e->dtype;
   switch (e->kind()) {
-    case NodeKind::kIntImm:
-      l.constant = e.as<IntImmNode>()->value;
-      return l;
+    case NodeKind::kIntImm: l.constant = e.as<IntImmNode>()->value; return l;
     case NodeKind::kAdd:
     case NodeKind::kSub: {
       const auto* b = e.as<BinaryNode>();
@@ -163,23 +161,17 @@ bool ExprDeepEqual(const PrimExpr& a, const PrimExpr& b) {
   if (a.same_as(b)) return true;
   if (!a.defined() || !b.defined() || a->kind() != b->kind() || a->dtype != b->dtype) return false;
   switch (a->kind()) {
-    case NodeKind::kIntImm:
-      return a.as<IntImmNode>()->value == b.as<IntImmNode>()->value;
-    case NodeKind::kFloatImm:
-      return a.as<FloatImmNode>()->value == b.as<FloatImmNode>()->value;
-    case NodeKind::kStringImm:
-      return a.as<StringImmNode>()->value == b.as<StringImmNode>()->value;
-    case NodeKind::kTirVar:
-      return false;  // identity only
-    case NodeKind::kNot:
-      return ExprDeepEqual(a.as<NotNode>()->a, b.as<NotNode>()->a);
+    case NodeKind::kIntImm: return a.as<IntImmNode>()->value == b.as<IntImmNode>()->value;
+    case NodeKind::kFloatImm: return a.as<FloatImmNode>()->value == b.as<FloatImmNode>()->value;
+    case NodeKind::kStringImm: return a.as<StringImmNode>()->value == b.as<StringImmNode>()->value;
+    case NodeKind::kTirVar: return false;  // identity only
+    case NodeKind::kNot: return ExprDeepEqual(a.as<NotNode>()->a, b.as<NotNode>()->a);
     case NodeKind::kSelect: {
       const auto *x = a.as<SelectNode>(), *y = b.as<SelectNode>();
       return ExprDeepEqual(x->condition, y->condition) && ExprDeepEqual(x->true_value, y->true_value) &&
              ExprDeepEqual(x->false_value, y->false_value);
     }
-    case NodeKind::kCast:
-      return ExprDeepEqual(a.as<CastNode>()->value, b.as<CastNode>()->value);
+    case NodeKind::kCast: return ExprDeepEqual(a.as<CastNode>()->value, b.as<CastNode>()->value);
     case NodeKind::kBufferLoad: {
       const auto *x = a.as<BufferLoadNode>(), *y = b.as<BufferLoadNode>();
       if (!x->buffer.same_as(y->buffer) || x->indices.size() != y->indices.size()) return false;
@@ -196,11 +188,11 @@ bool ExprDeepEqual(const PrimExpr& a, const PrimExpr& b) {
       }
       return true;
     }
-    MLC_BINARY_CASES {
-      const auto *x = a.as<BinaryNode>(), *y = b.as<BinaryNode>();
-      return ExprDeepEqual(x->a, y->a) && ExprDeepEqual(x->b, y->b);
-    }
-    MLC_CASES_NOT_PRIM_EXPR
+      MLC_BINARY_CASES {
+        const auto *x = a.as<BinaryNode>(), *y = b.as<BinaryNode>();
+        return ExprDeepEqual(x->a, y->a) && ExprDeepEqual(x->b, y->b);
+      }
+      MLC_CASES_NOT_PRIM_EXPR
       return false;
   }
   return false;
@@ -309,9 +301,7 @@ ConstIntBound Analyzer::Bound(const PrimExpr& e) const {
     case NodeKind::kFloatImm:
     case NodeKind::kStringImm:
     case NodeKind::kBufferLoad:
-    case NodeKind::kTirCall:
-    MLC_CASES_NOT_PRIM_EXPR
-      return {};
+    case NodeKind::kTirCall: MLC_CASES_NOT_PRIM_EXPR return {};
   }
   return {};
 }
@@ -407,31 +397,42 @@ class Simplifier : public StmtExprMutator {
         std::optional<bool> r;
         switch (k) {
           case NodeKind::kEQ:
-            if (d.min == 0 && d.max == 0) r = true;
-            else if (d.min > 0 || d.max < 0) r = false;
+            if (d.min == 0 && d.max == 0)
+              r = true;
+            else if (d.min > 0 || d.max < 0)
+              r = false;
             break;
           case NodeKind::kNE:
-            if (d.min == 0 && d.max == 0) r = false;
-            else if (d.min > 0 || d.max < 0) r = true;
+            if (d.min == 0 && d.max == 0)
+              r = false;
+            else if (d.min > 0 || d.max < 0)
+              r = true;
             break;
           case NodeKind::kLT:
-            if (d.max < 0) r = true;
-            else if (d.min >= 0) r = false;
+            if (d.max < 0)
+              r = true;
+            else if (d.min >= 0)
+              r = false;
             break;
           case NodeKind::kLE:
-            if (d.max <= 0) r = true;
-            else if (d.min > 0) r = false;
+            if (d.max <= 0)
+              r = true;
+            else if (d.min > 0)
+              r = false;
             break;
           case NodeKind::kGT:
-            if (d.min > 0) r = true;
-            else if (d.max <= 0) r = false;
+            if (d.min > 0)
+              r = true;
+            else if (d.max <= 0)
+              r = false;
             break;
           case NodeKind::kGE:
-            if (d.min >= 0) r = true;
-            else if (d.max < 0) r = false;
+            if (d.min >= 0)
+              r = true;
+            else if (d.max < 0)
+              r = false;
             break;
-          default:
-            break;
+          default: break;
         }
         if (r) return IntImm(DataType::Bool(), *r);
         return e;
@@ -441,7 +442,7 @@ class Simplifier : public StmtExprMutator {
         if (ca) return k == NodeKind::kAnd ? (*ca ? b->b : b->a) : (*ca ? b->a : b->b);
         if (cb) return k == NodeKind::kAnd ? (*cb ? b->a : b->b) : (*cb ? b->b : b->a);
         return e;
-      MLC_CASES_NOT_BINARY
+        MLC_CASES_NOT_BINARY
         return e;
     }
     return e;
@@ -502,7 +503,8 @@ class Simplifier : public StmtExprMutator {
           for (int side = 0; side < 2 && !changed; ++side) {
             const auto* d = (side == 0 ? mul->a : mul->b).as<BinaryNode>();
             const PrimExpr& other = side == 0 ? mul->b : mul->a;
-            if (d != nullptr && d->kind() == NodeKind::kFloorDiv && AsConstInt(d->b) == nullptr && ExprDeepEqual(d->b, other)) {
+            if (d != nullptr && d->kind() == NodeKind::kFloorDiv && AsConstInt(d->b) == nullptr &&
+                ExprDeepEqual(d->b, other)) {
               changed = FoldPair(l, i, d->a, other, 1);
             }
           }
@@ -595,8 +597,10 @@ class Simplifier : public StmtExprMutator {
       Linear x, y;
       x.dtype = y.dtype = r.dtype;
       for (const Linear::Term& t : r.terms) {
-        if (t.coef % g == 0) x.Add(t.atom, t.coef / g);
-        else y.Add(t.atom, t.coef);
+        if (t.coef % g == 0)
+          x.Add(t.atom, t.coef / g);
+        else
+          y.Add(t.atom, t.coef);
       }
       y.constant = r.constant;
       if (x.terms.empty() || y.terms.empty()) continue;  // no inner part: nothing to separate
@@ -666,7 +670,9 @@ class LoopRangeSimplifier : public StmtExprMutator {
 
 }  // namespace
 
-Stmt SimplifyWithLoopRanges(const Stmt& stmt, const Analyzer& outer) { return LoopRangeSimplifier(outer).VisitStmt(stmt); }
+Stmt SimplifyWithLoopRanges(const Stmt& stmt, const Analyzer& outer) {
+  return LoopRangeSimplifier(outer).VisitStmt(stmt);
+}
 
 IntRange Analyzer::EvalRange(const PrimExpr& e, const std::unordered_map<const Object*, Range>& relaxed) const {
   if (!ContainsVar(e, relaxed)) {
@@ -694,7 +700,8 @@ IntRange Analyzer::EvalRange(const PrimExpr& e, const std::unordered_map<const O
       const int64_t* c = AsConstInt(b->b);
       IntRange inner = EvalRange(b->a, relaxed);
       if (c == nullptr || *c <= 0 || !inner.min.defined()) return {};
-      r = {Simplify(MakeBinary(NodeKind::kFloorDiv, inner.min, b->b)), Simplify(MakeBinary(NodeKind::kFloorDiv, inner.max, b->b))};
+      r = {Simplify(MakeBinary(NodeKind::kFloorDiv, inner.min, b->b)),
+           Simplify(MakeBinary(NodeKind::kFloorDiv, inner.max, b->b))};
     } else if (b != nullptr && t.atom->kind() == NodeKind::kFloorMod) {
       const int64_t* c = AsConstInt(b->b);
       if (c == nullptr || *c <= 0) return {};
@@ -704,7 +711,8 @@ IntRange Analyzer::EvalRange(const PrimExpr& e, const std::unordered_map<const O
       if (!x.min.defined() || !y.min.defined()) return {};
       NodeKind k = t.atom->kind();
       r = {Simplify(MakeBinary(k, x.min, y.min)), Simplify(MakeBinary(k, x.max, y.max))};
-    } else if (const auto* c = t.atom.as<CastNode>(); c != nullptr && IsIntExpr(c->value) && c->dtype.bits() >= c->value->dtype.bits()) {
+    } else if (const auto* c = t.atom.as<CastNode>();
+               c != nullptr && IsIntExpr(c->value) && c->dtype.bits() >= c->value->dtype.bits()) {
       // A widening integer cast (int32 loop variables indexing an int64 layout) keeps the order.
       IntRange inner = EvalRange(c->value, relaxed);
       if (!inner.min.defined()) return {};

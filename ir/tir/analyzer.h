@@ -69,7 +69,8 @@ class Analyzer {
 
 /*! \brief Every expression of `stmt` simplified knowing the range of each enclosing loop with
  *  constant bounds, and inside a block the domains of its iteration variables (and whatever
- *  `outer` knows); an `if` whose condition is provable either way is resolved. Lowering runs it so that the indices a schedule leaves, such as
+ *  `outer` knows); an `if` whose condition is provable either way is resolved. Lowering runs it so that the indices a
+ * schedule leaves, such as
  *  `(j0 * 16 + j1) // 16` under `for j1 in range(16)`, become `j0` before code generation. */
 Stmt SimplifyWithLoopRanges(const Stmt& stmt, const Analyzer& outer = Analyzer());
 

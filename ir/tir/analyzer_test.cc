@@ -2,9 +2,10 @@
  *  \brief The integer analyzer, Halide-style: check(input, expected) prints all three on a
  *         mismatch.
  */
+#include "ir/tir/analyzer.h"
+
 #include "gtest/gtest.h"
 #include "ir/graph/printer.h"
-#include "ir/tir/analyzer.h"
 #include "ir/tir/prim_expr_ops.h"
 
 namespace mlc {
@@ -91,7 +92,8 @@ TEST_F(AnalyzerTest, EvalRangeRelaxesInnerLoops) {
   // A widening cast (int32 loops indexing an int64 layout) keeps the order: [0, 3] as int64.
   r = a.EvalRange(FloorDiv(Cast(DataType::Int64(), j1), I64(2)), relaxed);
   ASSERT_TRUE(r.min.defined()) << "a cast of a relaxed variable has a range";
-  EXPECT_TRUE(ExprDeepEqual(a.Simplify(r.max - r.min), I64(1))) << PrintPrimExpr(r.min) << " .. " << PrintPrimExpr(r.max);
+  EXPECT_TRUE(ExprDeepEqual(a.Simplify(r.max - r.min), I64(1)))
+      << PrintPrimExpr(r.min) << " .. " << PrintPrimExpr(r.max);
 }
 
 }  // namespace

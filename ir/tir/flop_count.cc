@@ -28,11 +28,8 @@ class ExprFlops : public StmtExprVisitor {
         case NodeKind::kMul:
         case NodeKind::kDiv:
         case NodeKind::kMin:
-        case NodeKind::kMax:
-          ++count;
-          break;
-        default:
-          break;
+        case NodeKind::kMax: ++count; break;
+        default: break;
       }
     }
     StmtExprVisitor::VisitExpr_(op);

@@ -7,10 +7,10 @@
  *  splits are accounted for. Each float add, subtract, multiply, divide, min, max and math
  *  intrinsic is one operation: `C[i, j] = C[i, j] + A[i, k] * B[k, j]` is two per iteration,
  *  so a matrix product counts 2·M·N·K; a tensor intrinsic counts what its table row says
- *  (`T.gemm_tile` over K x MR x NR: 2·K·MR·NR), so tensorized kernels count the same. Index arithmetic and data movement count nothing.
- *  It is the work the kernel performs, not the model's: a convolution computed as a GEMM over
- *  the padded row pitch counts the columns it computes and drops. Stores outside any block (hand-written loop programs) are scaled by their loops' constant
- *  extents.
+ *  (`T.gemm_tile` over K x MR x NR: 2·K·MR·NR), so tensorized kernels count the same. Index arithmetic and data
+ * movement count nothing. It is the work the kernel performs, not the model's: a convolution computed as a GEMM over
+ *  the padded row pitch counts the columns it computes and drops. Stores outside any block (hand-written loop programs)
+ * are scaled by their loops' constant extents.
  */
 #ifndef MLC_IR_TIR_FLOP_COUNT_H_
 #define MLC_IR_TIR_FLOP_COUNT_H_

@@ -51,7 +51,8 @@ class Interpreter {
 
   absl::Status Run(const tir::PrimFunc& func, const std::vector<TensorData*>& buffers) {
     if (buffers.size() != func->params.size()) {
-      return absl::InvalidArgumentError(absl::StrCat("interpreter: ", func->params.size(), " buffers expected, got ", buffers.size()));
+      return absl::InvalidArgumentError(
+          absl::StrCat("interpreter: ", func->params.size(), " buffers expected, got ", buffers.size()));
     }
     for (size_t i = 0; i < buffers.size(); ++i) {
       const tir::Buffer& b = func->params[i];
@@ -81,7 +82,8 @@ class Interpreter {
       int64_t idx = Eval(indices[d]).AsInt();
       int64_t extent = (*t)->shape()[d];
       if (idx < 0 || idx >= extent) {
-        Fail(absl::StrCat("index ", idx, " out of bounds for dimension ", d, " of ", b->name, " (extent ", extent, ")"));
+        Fail(
+            absl::StrCat("index ", idx, " out of bounds for dimension ", d, " of ", b->name, " (extent ", extent, ")"));
         return -1;
       }
       offset = offset * extent + idx;
@@ -100,7 +102,9 @@ class Interpreter {
     }
     int64_t v = 0;
     switch (d.bytes()) {
-      case 1: v = d.is_uint() || d.is_bool() ? *reinterpret_cast<const uint8_t*>(p) : *reinterpret_cast<const int8_t*>(p); break;
+      case 1:
+        v = d.is_uint() || d.is_bool() ? *reinterpret_cast<const uint8_t*>(p) : *reinterpret_cast<const int8_t*>(p);
+        break;
       case 2: v = *reinterpret_cast<const int16_t*>(p); break;
       case 4: v = *reinterpret_cast<const int32_t*>(p); break;
       default: v = *reinterpret_cast<const int64_t*>(p); break;
@@ -112,8 +116,10 @@ class Interpreter {
     char* p = static_cast<char*>(t->mutable_data()) + offset * t->dtype().bytes();
     DataType d = t->dtype();
     if (d.is_float()) {
-      if (d.bits() == 32) *reinterpret_cast<float*>(p) = static_cast<float>(v.AsDouble());
-      else *reinterpret_cast<double*>(p) = v.AsDouble();
+      if (d.bits() == 32)
+        *reinterpret_cast<float*>(p) = static_cast<float>(v.AsDouble());
+      else
+        *reinterpret_cast<double*>(p) = v.AsDouble();
       return;
     }
     int64_t i = v.AsInt();
@@ -124,9 +130,7 @@ class Interpreter {
     switch (e->kind()) {
       case NodeKind::kIntImm: return MakeInt(e.as<tir::IntImmNode>()->value);
       case NodeKind::kFloatImm: return Make(e->dtype, e.as<tir::FloatImmNode>()->value);
-      case NodeKind::kStringImm:
-        Fail("string immediates have no value");
-        return Scalar();
+      case NodeKind::kStringImm: Fail("string immediates have no value"); return Scalar();
       case NodeKind::kTirVar: {
         auto it = vars_.find(e.get());
         if (it == vars_.end()) {
@@ -166,41 +170,65 @@ class Interpreter {
         if (info->result == IntrinsicInfo::Result::kBool) return MakeInt(r != 0);
         return Make(e->dtype, r);
       }
-      MLC_BINARY_CASES {
-        const auto* bin = static_cast<const tir::BinaryNode*>(e.get());
-        Scalar a = Eval(bin->a), b = Eval(bin->b);
-        bool fl = a.is_float || b.is_float;
-        DataType t = bin->a->dtype;
-        double x = a.AsDouble(), y = b.AsDouble();
-        int64_t p = a.AsInt(), q = b.AsInt();
-        switch (e->kind()) {
-          case NodeKind::kAdd: return fl ? Make(t, x + y) : MakeInt(p + q);
-          case NodeKind::kSub: return fl ? Make(t, x - y) : MakeInt(p - q);
-          case NodeKind::kMul: return fl ? Make(t, x * y) : MakeInt(p * q);
-          case NodeKind::kDiv: if (!fl && q == 0) { Fail("division by zero"); return Scalar(); } return fl ? Make(t, x / y) : MakeInt(p / q);
-          case NodeKind::kMod: if (!fl && q == 0) { Fail("division by zero"); return Scalar(); } return fl ? Make(t, std::fmod(x, y)) : MakeInt(p % q);
-          case NodeKind::kFloorDiv: if (!fl && q == 0) { Fail("division by zero"); return Scalar(); } return fl ? Make(t, std::floor(x / y)) : MakeInt(FloorDivI(p, q));
-          case NodeKind::kFloorMod: if (!fl && q == 0) { Fail("division by zero"); return Scalar(); } return fl ? Make(t, x - std::floor(x / y) * y) : MakeInt(p - FloorDivI(p, q) * q);
-          case NodeKind::kMin: return fl ? Make(t, std::fmin(x, y)) : MakeInt(std::min(p, q));
-          case NodeKind::kMax: return fl ? Make(t, std::fmax(x, y)) : MakeInt(std::max(p, q));
-          case NodeKind::kEQ: return MakeInt(fl ? x == y : p == q);
-          case NodeKind::kNE: return MakeInt(fl ? x != y : p != q);
-          case NodeKind::kLT: return MakeInt(fl ? x < y : p < q);
-          case NodeKind::kLE: return MakeInt(fl ? x <= y : p <= q);
-          case NodeKind::kGT: return MakeInt(fl ? x > y : p > q);
-          case NodeKind::kGE: return MakeInt(fl ? x >= y : p >= q);
-          case NodeKind::kAnd: return MakeInt(p && q);
-          case NodeKind::kOr: return MakeInt(p || q);
-          MLC_CASES_NOT_PRIM_EXPR
-          case NodeKind::kIntImm: case NodeKind::kFloatImm: case NodeKind::kStringImm: case NodeKind::kTirVar:
-          case NodeKind::kNot: case NodeKind::kSelect: case NodeKind::kCast: case NodeKind::kBufferLoad:
-          case NodeKind::kTirCall:
-            break;
+        MLC_BINARY_CASES {
+          const auto* bin = static_cast<const tir::BinaryNode*>(e.get());
+          Scalar a = Eval(bin->a), b = Eval(bin->b);
+          bool fl = a.is_float || b.is_float;
+          DataType t = bin->a->dtype;
+          double x = a.AsDouble(), y = b.AsDouble();
+          int64_t p = a.AsInt(), q = b.AsInt();
+          switch (e->kind()) {
+            case NodeKind::kAdd: return fl ? Make(t, x + y) : MakeInt(p + q);
+            case NodeKind::kSub: return fl ? Make(t, x - y) : MakeInt(p - q);
+            case NodeKind::kMul: return fl ? Make(t, x * y) : MakeInt(p * q);
+            case NodeKind::kDiv:
+              if (!fl && q == 0) {
+                Fail("division by zero");
+                return Scalar();
+              }
+              return fl ? Make(t, x / y) : MakeInt(p / q);
+            case NodeKind::kMod:
+              if (!fl && q == 0) {
+                Fail("division by zero");
+                return Scalar();
+              }
+              return fl ? Make(t, std::fmod(x, y)) : MakeInt(p % q);
+            case NodeKind::kFloorDiv:
+              if (!fl && q == 0) {
+                Fail("division by zero");
+                return Scalar();
+              }
+              return fl ? Make(t, std::floor(x / y)) : MakeInt(FloorDivI(p, q));
+            case NodeKind::kFloorMod:
+              if (!fl && q == 0) {
+                Fail("division by zero");
+                return Scalar();
+              }
+              return fl ? Make(t, x - std::floor(x / y) * y) : MakeInt(p - FloorDivI(p, q) * q);
+            case NodeKind::kMin: return fl ? Make(t, std::fmin(x, y)) : MakeInt(std::min(p, q));
+            case NodeKind::kMax: return fl ? Make(t, std::fmax(x, y)) : MakeInt(std::max(p, q));
+            case NodeKind::kEQ: return MakeInt(fl ? x == y : p == q);
+            case NodeKind::kNE: return MakeInt(fl ? x != y : p != q);
+            case NodeKind::kLT: return MakeInt(fl ? x < y : p < q);
+            case NodeKind::kLE: return MakeInt(fl ? x <= y : p <= q);
+            case NodeKind::kGT: return MakeInt(fl ? x > y : p > q);
+            case NodeKind::kGE: return MakeInt(fl ? x >= y : p >= q);
+            case NodeKind::kAnd: return MakeInt(p && q);
+            case NodeKind::kOr: return MakeInt(p || q); MLC_CASES_NOT_PRIM_EXPR
+            case NodeKind::kIntImm:
+            case NodeKind::kFloatImm:
+            case NodeKind::kStringImm:
+            case NodeKind::kTirVar:
+            case NodeKind::kNot:
+            case NodeKind::kSelect:
+            case NodeKind::kCast:
+            case NodeKind::kBufferLoad:
+            case NodeKind::kTirCall: break;
+          }
+          Fail("unexpected expression");
+          return Scalar();
         }
-        Fail("unexpected expression");
-        return Scalar();
-      }
-      MLC_CASES_NOT_PRIM_EXPR
+        MLC_CASES_NOT_PRIM_EXPR
         Fail("unexpected expression");
         return Scalar();
     }
@@ -235,13 +263,13 @@ class Interpreter {
         return;
       case NodeKind::kIfThenElse: {
         const auto* ite = s.as<tir::IfThenElseNode>();
-        if (Eval(ite->condition).AsInt()) Exec(ite->then_case);
-        else Exec(ite->else_case);
+        if (Eval(ite->condition).AsInt())
+          Exec(ite->then_case);
+        else
+          Exec(ite->else_case);
         return;
       }
-      case NodeKind::kEvaluate:
-        Eval(s.as<tir::EvaluateNode>()->value);
-        return;
+      case NodeKind::kEvaluate: Eval(s.as<tir::EvaluateNode>()->value); return;
       case NodeKind::kBlockRealize: {
         const auto* r = s.as<tir::BlockRealizeNode>();
         if (!Eval(r->predicate).AsInt()) return;
@@ -250,17 +278,17 @@ class Interpreter {
         for (size_t i = 0; i < b->iter_vars.size(); ++i) {
           int64_t v = Eval(r->iter_values[i]).AsInt();
           vars_[b->iter_vars[i].var.get()] = v;
-          if (b->iter_vars[i].kind == tir::IterKind::kReduce && v != Eval(b->iter_vars[i].dom.min).AsInt()) first = false;
+          if (b->iter_vars[i].kind == tir::IterKind::kReduce && v != Eval(b->iter_vars[i].dom.min).AsInt())
+            first = false;
         }
         return ExecBlock(b, first);
       }
-      case NodeKind::kBlock:
-        return ExecBlock(s.as<tir::BlockNode>(), true);
+      case NodeKind::kBlock: return ExecBlock(s.as<tir::BlockNode>(), true);
       case NodeKind::kAllocate: {
         const auto* a = s.as<tir::AllocateNode>();
         return WithBuffers({a->buffer}, [&] { Exec(a->body); });
       }
-      MLC_CASES_NOT_STMT
+        MLC_CASES_NOT_STMT
         return Fail("unexpected statement");
     }
   }

@@ -44,8 +44,8 @@ struct IntrinsicInfo {
 };
 
 /*! \brief T.gemm_tile_nd's flags (its 11th argument). */
-inline constexpr int64_t kGemmTileVectorA = 1;    // A varies along the lanes: loaded as vectors, not broadcast
-inline constexpr int64_t kGemmTileOverwrite = 2;  // the tile holds the whole reduction: C = sums, C not read
+inline constexpr int64_t kGemmTileVectorA = 1;      // A varies along the lanes: loaded as vectors, not broadcast
+inline constexpr int64_t kGemmTileOverwrite = 2;    // the tile holds the whole reduction: C = sums, C not read
 inline constexpr int64_t kGemmTilePartialRows = 4;  // one more argument, last: the rows (<= MR) the tile computes
 
 const std::vector<IntrinsicInfo>& AllIntrinsics();

@@ -39,8 +39,7 @@ PrimExpr MakeBinary(NodeKind kind, PrimExpr a, PrimExpr b) {
   DataType dtype = IsComparison(kind) ? DataType::Bool() : a->dtype;
   switch (kind) {
 #define MLC_MAKE_BINARY(Name) \
-  case NodeKind::k##Name:     \
-    return PrimExpr(new Name##Node(dtype, std::move(a), std::move(b)));
+  case NodeKind::k##Name: return PrimExpr(new Name##Node(dtype, std::move(a), std::move(b)));
     MLC_BINARY_KINDS(MLC_MAKE_BINARY)
 #undef MLC_MAKE_BINARY
     MLC_CASES_NOT_BINARY

@@ -65,12 +65,11 @@ class BinaryNode : public PrimExprNode {
   const PrimExpr a, b;
 };
 
-#define MLC_BINARY_NODE(Name)                                                            \
-  class Name##Node : public BinaryNode {                                                 \
-   public:                                                                               \
-    MLC_DECLARE_NODE(Name)                                                               \
-    Name##Node(DataType dtype, PrimExpr a, PrimExpr b)                                   \
-        : BinaryNode(kKind, dtype, std::move(a), std::move(b)) {}                        \
+#define MLC_BINARY_NODE(Name)                                                                                    \
+  class Name##Node : public BinaryNode {                                                                         \
+   public:                                                                                                       \
+    MLC_DECLARE_NODE(Name)                                                                                       \
+    Name##Node(DataType dtype, PrimExpr a, PrimExpr b) : BinaryNode(kKind, dtype, std::move(a), std::move(b)) {} \
   };
 MLC_BINARY_NODE(Add)
 MLC_BINARY_NODE(Sub)

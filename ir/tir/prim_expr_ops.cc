@@ -3,10 +3,10 @@
  */
 #include "ir/tir/prim_expr_ops.h"
 
-#include "ir/tir/intrinsics.h"
-
 #include <cmath>
 #include <limits>
+
+#include "ir/tir/intrinsics.h"
 
 namespace mlc {
 namespace tir {
@@ -88,7 +88,8 @@ PrimExpr Cast(DataType dtype, PrimExpr value) {
 PrimExpr Intrinsic(const std::string& name, std::vector<PrimExpr> args) {
   DataType dtype = args.empty() ? DataType::Float32() : args[0]->dtype;
   const IntrinsicInfo* info = LookupIntrinsic(name);
-  if (info != nullptr && info->result == IntrinsicInfo::Result::kSecondArgType && args.size() > 1) dtype = args[1]->dtype;
+  if (info != nullptr && info->result == IntrinsicInfo::Result::kSecondArgType && args.size() > 1)
+    dtype = args[1]->dtype;
   if (info != nullptr && info->result == IntrinsicInfo::Result::kBool) dtype = DataType::Bool();
   if (info != nullptr && info->result == IntrinsicInfo::Result::kHandle) dtype = DataType::Handle();
   if (info != nullptr && info->result == IntrinsicInfo::Result::kInt32) dtype = DataType::Int32();

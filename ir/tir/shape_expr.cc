@@ -31,14 +31,11 @@ class VarCollector : public StmtExprVisitor {
 int Precedence(const PrimExpr& e) {
   switch (e->kind()) {
     case NodeKind::kAdd:
-    case NodeKind::kSub:
-      return 1;
+    case NodeKind::kSub: return 1;
     case NodeKind::kMul:
     case NodeKind::kFloorDiv:
-    case NodeKind::kFloorMod:
-      return 2;
-    default:
-      return 3;
+    case NodeKind::kFloorMod: return 2;
+    default: return 3;
   }
 }
 
@@ -50,10 +47,8 @@ bool IsShapeExpr(const PrimExpr& e) {
   if (!e.defined() || !e->dtype.is_int()) return false;
   switch (e->kind()) {
     case NodeKind::kIntImm:
-    case NodeKind::kTirVar:
-      return true;
-    case NodeKind::kCast:
-      return IsShapeExpr(e.as<CastNode>()->value);
+    case NodeKind::kTirVar: return true;
+    case NodeKind::kCast: return IsShapeExpr(e.as<CastNode>()->value);
     case NodeKind::kAdd:
     case NodeKind::kSub:
     case NodeKind::kMul:
@@ -64,19 +59,15 @@ bool IsShapeExpr(const PrimExpr& e) {
       const auto* b = static_cast<const BinaryNode*>(e.get());
       return IsShapeExpr(b->a) && IsShapeExpr(b->b);
     }
-    default:
-      return false;
+    default: return false;
   }
 }
 
 std::string ShapeExprToString(const PrimExpr& e) {
   switch (e->kind()) {
-    case NodeKind::kIntImm:
-      return absl::StrCat(e.as<IntImmNode>()->value);
-    case NodeKind::kTirVar:
-      return e.as<TirVarNode>()->name;
-    case NodeKind::kCast:
-      return ShapeExprToString(e.as<CastNode>()->value);
+    case NodeKind::kIntImm: return absl::StrCat(e.as<IntImmNode>()->value);
+    case NodeKind::kTirVar: return e.as<TirVarNode>()->name;
+    case NodeKind::kCast: return ShapeExprToString(e.as<CastNode>()->value);
     case NodeKind::kMin:
     case NodeKind::kMax: {
       const auto* b = static_cast<const BinaryNode*>(e.get());
@@ -89,9 +80,9 @@ std::string ShapeExprToString(const PrimExpr& e) {
     case NodeKind::kFloorDiv:
     case NodeKind::kFloorMod: {
       const auto* b = static_cast<const BinaryNode*>(e.get());
-      const char* op = e->kind() == NodeKind::kAdd   ? " + "
-                       : e->kind() == NodeKind::kSub ? " - "
-                       : e->kind() == NodeKind::kMul ? " * "
+      const char* op = e->kind() == NodeKind::kAdd        ? " + "
+                       : e->kind() == NodeKind::kSub      ? " - "
+                       : e->kind() == NodeKind::kMul      ? " * "
                        : e->kind() == NodeKind::kFloorDiv ? " // "
                                                           : " % ";
       int p = Precedence(e);
@@ -101,8 +92,7 @@ std::string ShapeExprToString(const PrimExpr& e) {
       if (Precedence(b->b) <= p && Precedence(b->b) < 3) c = absl::StrCat("(", c, ")");
       return absl::StrCat(a, op, c);
     }
-    default:
-      return "<not a shape expression>";
+    default: return "<not a shape expression>";
   }
 }
 
@@ -137,7 +127,8 @@ Var UnbindableShapeVar(const std::vector<std::vector<PrimExpr>>& shapes) {
     }
   }
   for (const Var& v : all) {
-    if (std::find_if(bare.begin(), bare.end(), [&](const Var& b) { return b.get() == v.get(); }) == bare.end()) return v;
+    if (std::find_if(bare.begin(), bare.end(), [&](const Var& b) { return b.get() == v.get(); }) == bare.end())
+      return v;
   }
   return Var();
 }

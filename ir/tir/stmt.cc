@@ -14,14 +14,10 @@ Buffer MakeBuffer(std::string name, std::vector<PrimExpr> shape, DataType dtype)
 
 const char* ForKindName(ForKind kind) {
   switch (kind) {
-    case ForKind::kSerial:
-      return "serial";
-    case ForKind::kParallel:
-      return "parallel";
-    case ForKind::kVectorized:
-      return "vectorized";
-    case ForKind::kUnrolled:
-      return "unroll";
+    case ForKind::kSerial: return "serial";
+    case ForKind::kParallel: return "parallel";
+    case ForKind::kVectorized: return "vectorized";
+    case ForKind::kUnrolled: return "unroll";
   }
   return "serial";
 }

@@ -44,9 +44,7 @@ bool FindPath(const Stmt& s, const std::function<bool(const Stmt&)>& match, Stmt
       if (FindPath(s.as<AllocateNode>()->body, match, path)) return true;
       break;
     case NodeKind::kBufferStore:
-    case NodeKind::kEvaluate:
-    MLC_CASES_NOT_STMT
-      break;
+    case NodeKind::kEvaluate: MLC_CASES_NOT_STMT break;
   }
   path->pop_back();
   return false;
@@ -55,8 +53,7 @@ bool FindPath(const Stmt& s, const std::function<bool(const Stmt&)>& match, Stmt
 void CollectBlocks(const Stmt& s, bool nested, std::vector<const BlockRealizeNode*>* out) {
   if (!s.defined()) return;
   switch (s->kind()) {
-    case NodeKind::kFor:
-      return CollectBlocks(s.as<ForNode>()->body, nested, out);
+    case NodeKind::kFor: return CollectBlocks(s.as<ForNode>()->body, nested, out);
     case NodeKind::kSeqStmt:
       for (const Stmt& c : s.as<SeqStmtNode>()->seq) CollectBlocks(c, nested, out);
       return;
@@ -70,14 +67,10 @@ void CollectBlocks(const Stmt& s, bool nested, std::vector<const BlockRealizeNod
       CollectBlocks(s.as<IfThenElseNode>()->then_case, nested, out);
       CollectBlocks(s.as<IfThenElseNode>()->else_case, nested, out);
       return;
-    case NodeKind::kAllocate:
-      return CollectBlocks(s.as<AllocateNode>()->body, nested, out);
-    case NodeKind::kBlock:
-      return CollectBlocks(s.as<BlockNode>()->body, nested, out);
+    case NodeKind::kAllocate: return CollectBlocks(s.as<AllocateNode>()->body, nested, out);
+    case NodeKind::kBlock: return CollectBlocks(s.as<BlockNode>()->body, nested, out);
     case NodeKind::kBufferStore:
-    case NodeKind::kEvaluate:
-    MLC_CASES_NOT_STMT
-      return;
+    case NodeKind::kEvaluate: MLC_CASES_NOT_STMT return;
   }
 }
 
@@ -85,10 +78,13 @@ void CollectBlocks(const Stmt& s, bool nested, std::vector<const BlockRealizeNod
 
 std::optional<StmtPath> FindBlock(const Stmt& body, const std::string& name) {
   StmtPath path;
-  if (FindPath(body, [&](const Stmt& s) {
-        const auto* r = s.as<BlockRealizeNode>();
-        return r != nullptr && r->block->name == name;
-      }, &path)) {
+  if (FindPath(
+          body,
+          [&](const Stmt& s) {
+            const auto* r = s.as<BlockRealizeNode>();
+            return r != nullptr && r->block->name == name;
+          },
+          &path)) {
     return path;
   }
   return std::nullopt;
@@ -96,10 +92,13 @@ std::optional<StmtPath> FindBlock(const Stmt& body, const std::string& name) {
 
 std::optional<StmtPath> FindLoop(const Stmt& body, const Var& var) {
   StmtPath path;
-  if (FindPath(body, [&](const Stmt& s) {
-        const auto* f = s.as<ForNode>();
-        return f != nullptr && f->loop_var.same_as(var);
-      }, &path)) {
+  if (FindPath(
+          body,
+          [&](const Stmt& s) {
+            const auto* f = s.as<ForNode>();
+            return f != nullptr && f->loop_var.same_as(var);
+          },
+          &path)) {
     return path;
   }
   return std::nullopt;
@@ -158,10 +157,13 @@ Stmt RewriteStmt(const Stmt& s, const std::function<std::optional<Stmt>(const St
       Stmt init = RewriteStmt(b->init, f);
       if (body.same_as(b->body) && init.same_as(b->init)) return s;
       if (!body.defined()) {
-        if (b->iter_vars.empty() && b->name == "root") body = Stmt(new EvaluateNode(I32(0)));
-        else return Stmt();
+        if (b->iter_vars.empty() && b->name == "root")
+          body = Stmt(new EvaluateNode(I32(0)));
+        else
+          return Stmt();
       }
-      return Stmt(new BlockNode(b->name, b->iter_vars, b->reads, b->writes, b->alloc_buffers, init, body, b->annotations));
+      return Stmt(
+          new BlockNode(b->name, b->iter_vars, b->reads, b->writes, b->alloc_buffers, init, body, b->annotations));
     }
     case NodeKind::kIfThenElse: {
       const auto* i = s.as<IfThenElseNode>();
@@ -182,9 +184,7 @@ Stmt RewriteStmt(const Stmt& s, const std::function<std::optional<Stmt>(const St
       return Stmt(new AllocateNode(a->buffer, body));
     }
     case NodeKind::kBufferStore:
-    case NodeKind::kEvaluate:
-    MLC_CASES_NOT_STMT
-      return s;
+    case NodeKind::kEvaluate: MLC_CASES_NOT_STMT return s;
   }
   return s;
 }
@@ -250,7 +250,8 @@ Stmt DropAllocation(const Stmt& body, const Buffer& buffer) {
     const auto* r = s.as<BlockRealizeNode>();
     if (r == nullptr) return std::nullopt;
     const BlockNode* b = r->block.get();
-    if (std::none_of(b->alloc_buffers.begin(), b->alloc_buffers.end(), [&](const Buffer& x) { return x.same_as(buffer); })) {
+    if (std::none_of(b->alloc_buffers.begin(), b->alloc_buffers.end(),
+                     [&](const Buffer& x) { return x.same_as(buffer); })) {
       return std::nullopt;
     }
     std::vector<Buffer> allocs;

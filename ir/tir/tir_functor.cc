@@ -14,23 +14,17 @@ void StmtExprVisitor::VisitExpr(const PrimExpr& e) {
   switch (e->kind()) {
     case NodeKind::kIntImm:
     case NodeKind::kFloatImm:
-    case NodeKind::kStringImm:
-      return;
-    case NodeKind::kTirVar:
-      return VisitExpr_(e.as<TirVarNode>());
-    case NodeKind::kBufferLoad:
-      return VisitExpr_(e.as<BufferLoadNode>());
-    case NodeKind::kNot:
-      return VisitExpr_(e.as<NotNode>());
-    case NodeKind::kSelect:
-      return VisitExpr_(e.as<SelectNode>());
-    case NodeKind::kCast:
-      return VisitExpr_(e.as<CastNode>());
+    case NodeKind::kStringImm: return;
+    case NodeKind::kTirVar: return VisitExpr_(e.as<TirVarNode>());
+    case NodeKind::kBufferLoad: return VisitExpr_(e.as<BufferLoadNode>());
+    case NodeKind::kNot: return VisitExpr_(e.as<NotNode>());
+    case NodeKind::kSelect: return VisitExpr_(e.as<SelectNode>());
+    case NodeKind::kCast: return VisitExpr_(e.as<CastNode>());
     case NodeKind::kTirCall:
       return VisitExpr_(e.as<TirCallNode>());
-    MLC_BINARY_CASES
+      MLC_BINARY_CASES
       return VisitExpr_(static_cast<const BinaryNode*>(e.get()));
-    MLC_CASES_NOT_PRIM_EXPR
+      MLC_CASES_NOT_PRIM_EXPR
       return;
   }
 }
@@ -56,23 +50,16 @@ void StmtExprVisitor::VisitExpr_(const TirCallNode* op) {
 void StmtExprVisitor::VisitStmt(const Stmt& s) {
   if (!s.defined()) return;
   switch (s->kind()) {
-    case NodeKind::kBufferStore:
-      return VisitStmt_(s.as<BufferStoreNode>());
-    case NodeKind::kFor:
-      return VisitStmt_(s.as<ForNode>());
-    case NodeKind::kSeqStmt:
-      return VisitStmt_(s.as<SeqStmtNode>());
-    case NodeKind::kIfThenElse:
-      return VisitStmt_(s.as<IfThenElseNode>());
-    case NodeKind::kEvaluate:
-      return VisitStmt_(s.as<EvaluateNode>());
-    case NodeKind::kBlock:
-      return VisitStmt_(s.as<BlockNode>());
-    case NodeKind::kBlockRealize:
-      return VisitStmt_(s.as<BlockRealizeNode>());
+    case NodeKind::kBufferStore: return VisitStmt_(s.as<BufferStoreNode>());
+    case NodeKind::kFor: return VisitStmt_(s.as<ForNode>());
+    case NodeKind::kSeqStmt: return VisitStmt_(s.as<SeqStmtNode>());
+    case NodeKind::kIfThenElse: return VisitStmt_(s.as<IfThenElseNode>());
+    case NodeKind::kEvaluate: return VisitStmt_(s.as<EvaluateNode>());
+    case NodeKind::kBlock: return VisitStmt_(s.as<BlockNode>());
+    case NodeKind::kBlockRealize: return VisitStmt_(s.as<BlockRealizeNode>());
     case NodeKind::kAllocate:
       return VisitStmt_(s.as<AllocateNode>());
-    MLC_CASES_NOT_STMT
+      MLC_CASES_NOT_STMT
       return;
   }
 }
@@ -118,23 +105,17 @@ PrimExpr StmtExprMutator::VisitExpr(const PrimExpr& e) {
   switch (e->kind()) {
     case NodeKind::kIntImm:
     case NodeKind::kFloatImm:
-    case NodeKind::kStringImm:
-      return e;
-    case NodeKind::kTirVar:
-      return VisitExpr_(e.as<TirVarNode>(), e);
-    case NodeKind::kBufferLoad:
-      return VisitExpr_(e.as<BufferLoadNode>(), e);
-    case NodeKind::kNot:
-      return VisitExpr_(e.as<NotNode>(), e);
-    case NodeKind::kSelect:
-      return VisitExpr_(e.as<SelectNode>(), e);
-    case NodeKind::kCast:
-      return VisitExpr_(e.as<CastNode>(), e);
+    case NodeKind::kStringImm: return e;
+    case NodeKind::kTirVar: return VisitExpr_(e.as<TirVarNode>(), e);
+    case NodeKind::kBufferLoad: return VisitExpr_(e.as<BufferLoadNode>(), e);
+    case NodeKind::kNot: return VisitExpr_(e.as<NotNode>(), e);
+    case NodeKind::kSelect: return VisitExpr_(e.as<SelectNode>(), e);
+    case NodeKind::kCast: return VisitExpr_(e.as<CastNode>(), e);
     case NodeKind::kTirCall:
       return VisitExpr_(e.as<TirCallNode>(), e);
-    MLC_BINARY_CASES
+      MLC_BINARY_CASES
       return VisitExpr_(static_cast<const BinaryNode*>(e.get()), e);
-    MLC_CASES_NOT_PRIM_EXPR
+      MLC_CASES_NOT_PRIM_EXPR
       return e;
   }
 }
@@ -207,23 +188,16 @@ PrimExpr StmtExprMutator::VisitExpr_(const TirCallNode* op, const PrimExpr& self
 Stmt StmtExprMutator::VisitStmt(const Stmt& s) {
   if (!s.defined()) return s;
   switch (s->kind()) {
-    case NodeKind::kBufferStore:
-      return VisitStmt_(s.as<BufferStoreNode>(), s);
-    case NodeKind::kFor:
-      return VisitStmt_(s.as<ForNode>(), s);
-    case NodeKind::kSeqStmt:
-      return VisitStmt_(s.as<SeqStmtNode>(), s);
-    case NodeKind::kIfThenElse:
-      return VisitStmt_(s.as<IfThenElseNode>(), s);
-    case NodeKind::kEvaluate:
-      return VisitStmt_(s.as<EvaluateNode>(), s);
-    case NodeKind::kBlock:
-      return VisitStmt_(s.as<BlockNode>(), s);
-    case NodeKind::kBlockRealize:
-      return VisitStmt_(s.as<BlockRealizeNode>(), s);
+    case NodeKind::kBufferStore: return VisitStmt_(s.as<BufferStoreNode>(), s);
+    case NodeKind::kFor: return VisitStmt_(s.as<ForNode>(), s);
+    case NodeKind::kSeqStmt: return VisitStmt_(s.as<SeqStmtNode>(), s);
+    case NodeKind::kIfThenElse: return VisitStmt_(s.as<IfThenElseNode>(), s);
+    case NodeKind::kEvaluate: return VisitStmt_(s.as<EvaluateNode>(), s);
+    case NodeKind::kBlock: return VisitStmt_(s.as<BlockNode>(), s);
+    case NodeKind::kBlockRealize: return VisitStmt_(s.as<BlockRealizeNode>(), s);
     case NodeKind::kAllocate:
       return VisitStmt_(s.as<AllocateNode>(), s);
-    MLC_CASES_NOT_STMT
+      MLC_CASES_NOT_STMT
       return s;
   }
 }
@@ -241,7 +215,8 @@ Stmt StmtExprMutator::VisitStmt_(const ForNode* op, const Stmt& self) {
   PrimExpr min = VisitExpr(op->min), extent = VisitExpr(op->extent);
   Stmt body = VisitStmt(op->body);
   if (min.same_as(op->min) && extent.same_as(op->extent) && body.same_as(op->body)) return self;
-  return Stmt(new ForNode(op->loop_var, std::move(min), std::move(extent), op->for_kind, std::move(body), op->annotations));
+  return Stmt(
+      new ForNode(op->loop_var, std::move(min), std::move(extent), op->for_kind, std::move(body), op->annotations));
 }
 
 Stmt StmtExprMutator::VisitStmt_(const SeqStmtNode* op, const Stmt& self) {

@@ -149,8 +149,8 @@ Stmt MakeLoopNest(const std::vector<Var>& vars, const std::vector<PrimExpr>& ext
   return body;
 }
 
-Stmt MakeBlockRealize(const std::string& name, std::vector<IterVar> iter_vars, std::vector<PrimExpr> values,
-                      Stmt body, Stmt init, std::vector<Buffer> alloc_buffers) {
+Stmt MakeBlockRealize(const std::string& name, std::vector<IterVar> iter_vars, std::vector<PrimExpr> values, Stmt body,
+                      Stmt init, std::vector<Buffer> alloc_buffers) {
   auto [reads, writes] = InferAccessRegions(body, init, alloc_buffers);
   Block block(new BlockNode(name, std::move(iter_vars), std::move(reads), std::move(writes), std::move(alloc_buffers),
                             std::move(init), std::move(body)));

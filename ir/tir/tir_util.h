@@ -25,8 +25,8 @@ std::pair<std::vector<BufferRegion>, std::vector<BufferRegion>> InferAccessRegio
 Stmt MakeLoopNest(const std::vector<Var>& vars, const std::vector<PrimExpr>& extents, Stmt body);
 
 /*! \brief A realized block: iteration variables bound to `values`, regions inferred. */
-Stmt MakeBlockRealize(const std::string& name, std::vector<IterVar> iter_vars, std::vector<PrimExpr> values,
-                      Stmt body, Stmt init = Stmt(), std::vector<Buffer> alloc_buffers = {});
+Stmt MakeBlockRealize(const std::string& name, std::vector<IterVar> iter_vars, std::vector<PrimExpr> values, Stmt body,
+                      Stmt init = Stmt(), std::vector<Buffer> alloc_buffers = {});
 
 /*! \brief Replaces variables in an expression (used when binding block iteration variables). */
 PrimExpr Substitute(const PrimExpr& expr, const std::vector<std::pair<Var, PrimExpr>>& map);

@@ -11,7 +11,8 @@ namespace mlc {
 namespace topi {
 
 absl::StatusOr<Tensor> Arange(const tir::PrimExpr& count, double start, double step, DataType dtype) {
-  if (!dtype.is_int() && !dtype.is_float()) return absl::InvalidArgumentError(absl::StrCat("arange: dtype ", dtype.ToString(), " is not numeric"));
+  if (!dtype.is_int() && !dtype.is_float())
+    return absl::InvalidArgumentError(absl::StrCat("arange: dtype ", dtype.ToString(), " is not numeric"));
   if (step == 0) return absl::InvalidArgumentError("arange: step must not be 0");
   return te::Compute(
       {count},
@@ -26,14 +27,18 @@ absl::StatusOr<Tensor> Arange(const tir::PrimExpr& count, double start, double s
 absl::StatusOr<Tensor> DimValue(const Tensor& x, int64_t axis) {
   const int64_t rank = static_cast<int64_t>(x.shape().size());
   if (axis < 0) axis += rank;
-  if (axis < 0 || axis >= rank) return absl::InvalidArgumentError(absl::StrCat("dim_value: axis out of range for rank ", rank));
+  if (axis < 0 || axis >= rank)
+    return absl::InvalidArgumentError(absl::StrCat("dim_value: axis out of range for rank ", rank));
   const tir::PrimExpr extent = x.shape()[axis];
-  return te::Compute({}, [&](const std::vector<tir::Var>&) -> te::ComputeValue { return tir::Cast(DataType::Int64(), extent); }, "T_dim_value");
+  return te::Compute(
+      {}, [&](const std::vector<tir::Var>&) -> te::ComputeValue { return tir::Cast(DataType::Int64(), extent); },
+      "T_dim_value");
 }
 
 absl::StatusOr<Tensor> Triangle(const Tensor& x, int64_t k, bool upper) {
   const std::vector<tir::PrimExpr>& shape = x.shape();
-  if (shape.size() < 2) return absl::InvalidArgumentError(absl::StrCat(upper ? "triu" : "tril", ": needs rank >= 2, got ", shape.size()));
+  if (shape.size() < 2)
+    return absl::InvalidArgumentError(absl::StrCat(upper ? "triu" : "tril", ": needs rank >= 2, got ", shape.size()));
   return te::Compute(
       shape,
       [&](const std::vector<tir::Var>& i) -> te::ComputeValue {

@@ -21,7 +21,8 @@ absl::StatusOr<std::vector<int64_t>> StaticShape(const Tensor& t, const std::str
   return shape;
 }
 
-absl::StatusOr<std::vector<int64_t>> KnownExtents(const Tensor& t, const std::vector<int>& need_static, const std::string& op) {
+absl::StatusOr<std::vector<int64_t>> KnownExtents(const Tensor& t, const std::vector<int>& need_static,
+                                                  const std::string& op) {
   return relax::KnownValues(t.shape(), need_static, absl::StrCat(op, ": ", t.name()));
 }
 
@@ -35,7 +36,8 @@ using BinaryFn = tir::PrimExpr (*)(tir::PrimExpr, tir::PrimExpr);
 absl::StatusOr<Tensor> Broadcast(const Tensor& a, const Tensor& b, const std::string& op,
                                  const std::function<tir::PrimExpr(tir::PrimExpr, tir::PrimExpr)>& f) {
   if (a.dtype() != b.dtype()) {
-    return absl::InvalidArgumentError(absl::StrCat(op, ": dtype mismatch: ", a.dtype().ToString(), " vs ", b.dtype().ToString()));
+    return absl::InvalidArgumentError(
+        absl::StrCat(op, ": dtype mismatch: ", a.dtype().ToString(), " vs ", b.dtype().ToString()));
   }
   absl::StatusOr<std::vector<tir::PrimExpr>> out = relax::BroadcastDims(a.shape(), b.shape());
   if (!out.ok()) return absl::InvalidArgumentError(absl::StrCat(op, ": ", out.status().message()));
@@ -75,7 +77,8 @@ absl::StatusOr<Tensor> Power(const Tensor& a, const Tensor& b) {
     if (x->dtype.is_float()) return tir::Intrinsic("pow", {x, y});
     // Integers: in double precision (exact for the results an integer type holds up to 2^53).
     DataType t = x->dtype;
-    return tir::Cast(t, tir::Intrinsic("round", {tir::Intrinsic("pow", {tir::Cast(DataType::Float(64), x), tir::Cast(DataType::Float(64), y)})}));
+    return tir::Cast(t, tir::Intrinsic("round", {tir::Intrinsic("pow", {tir::Cast(DataType::Float(64), x),
+                                                                        tir::Cast(DataType::Float(64), y)})}));
   });
 }
 

@@ -12,24 +12,24 @@ namespace mlc {
 namespace topi {
 
 absl::StatusOr<Tensor> Dense(const Tensor& x, const Tensor& w) {
-  if (x.shape().empty() || w.shape().size() != 2 || !relax::DimsEqual(x.shape().back(), w.shape()[1]) || x.dtype() != w.dtype()) {
-    return absl::InvalidArgumentError(absl::StrCat("dense: data ", relax::DimsToString(x.shape()), " ", x.dtype().ToString(),
-                                                   " and weight ", relax::DimsToString(w.shape()), " ", w.dtype().ToString(),
-                                                   " do not fit x @ w.T"));
+  if (x.shape().empty() || w.shape().size() != 2 || !relax::DimsEqual(x.shape().back(), w.shape()[1]) ||
+      x.dtype() != w.dtype()) {
+    return absl::InvalidArgumentError(absl::StrCat("dense: data ", relax::DimsToString(x.shape()), " ",
+                                                   x.dtype().ToString(), " and weight ", relax::DimsToString(w.shape()),
+                                                   " ", w.dtype().ToString(), " do not fit x @ w.T"));
   }
   std::vector<tir::PrimExpr> shape(x.shape().begin(), x.shape().end() - 1);
   shape.push_back(w.shape()[0]);
   std::vector<std::string> names;
   for (size_t d = 0; d < shape.size(); ++d) names.push_back(absl::StrCat("i", d));
   te::ReduceAxis k = te::MakeReduceAxis(x.shape().back(), "k");
-  return te::Compute(
-      shape,
-      [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
-        std::vector<tir::PrimExpr> xi(i.begin(), i.end() - 1);
-        xi.push_back(k);
-        return te::Sum(tir::operator*(x(xi), w({i.back(), k})), {k});
-      },
-      "T_matmul_NT", names, {{"layout_free_inputs", std::vector<int64_t>{1}}});
+  return te::Compute(shape,
+                     [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
+                       std::vector<tir::PrimExpr> xi(i.begin(), i.end() - 1);
+                       xi.push_back(k);
+                       return te::Sum(tir::operator*(x(xi), w({i.back(), k})), {k});
+                     },
+                     "T_matmul_NT", names, {{"layout_free_inputs", std::vector<int64_t>{1}}});
 }
 
 absl::StatusOr<Tensor> Matmul(const Tensor& a, const Tensor& b) {
@@ -41,8 +41,8 @@ absl::StatusOr<Tensor> Matmul(const Tensor& a, const Tensor& b) {
   bool a_vec = sa.size() == 1, b_vec = sb.size() == 1;
   tir::PrimExpr ka = sa.back(), kb = b_vec ? sb[0] : sb[sb.size() - 2];
   if (!relax::DimsEqual(ka, kb)) {
-    return absl::InvalidArgumentError(absl::StrCat("matmul: reduction dimensions differ: ", relax::DimsToString(sa),
-                                                   " @ ", relax::DimsToString(sb)));
+    return absl::InvalidArgumentError(
+        absl::StrCat("matmul: reduction dimensions differ: ", relax::DimsToString(sa), " @ ", relax::DimsToString(sb)));
   }
   std::vector<tir::PrimExpr> batch_a(sa.begin(), sa.end() - (a_vec ? 1 : 2));
   std::vector<tir::PrimExpr> batch_b(sb.begin(), sb.end() - (b_vec ? 1 : 2));
@@ -68,7 +68,7 @@ absl::StatusOr<Tensor> Matmul(const Tensor& a, const Tensor& b) {
             const int64_t* od = tir::AsConstInt(own[d]);
             const int64_t* bd = tir::AsConstInt(shape[d + offset]);
             idx.push_back(od != nullptr && *od == 1 && (bd == nullptr || *bd != 1) ? tir::Const(t.shape()[d]->dtype, 0)
-                                                                                    : tir::PrimExpr(i[d + offset]));
+                                                                                   : tir::PrimExpr(i[d + offset]));
           }
           return idx;
         };

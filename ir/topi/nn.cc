@@ -50,7 +50,8 @@ absl::StatusOr<Layout> ImageLayout(const std::string& text, const std::string& o
         absl::StrCat(op, ": layout ", text, " is not NCHW or NCDHW with the channels optionally blocked"));
   }
   if (rank >= 0 && static_cast<int>(l->ndim()) != rank) {
-    return absl::InvalidArgumentError(absl::StrCat(op, ": layout ", text, " needs ", l->ndim(), "-d data, got ", rank, "-d"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(op, ": layout ", text, " needs ", l->ndim(), "-d data, got ", rank, "-d"));
   }
   return *l;
 }
@@ -77,10 +78,11 @@ absl::StatusOr<Tensor> Pad(const Tensor& x, const std::vector<int64_t>& before, 
     return absl::InvalidArgumentError(absl::StrCat("pad: ", rank, "-d data needs ", rank, " widths before and after"));
   }
   for (size_t d = 0; d < rank; ++d) {
-    if (before[d] < 0 || after[d] < 0) return absl::UnimplementedError("pad: negative widths (cropping) are not supported");
+    if (before[d] < 0 || after[d] < 0)
+      return absl::UnimplementedError("pad: negative widths (cropping) are not supported");
     if (mode == PadMode::kReflect && (before[d] >= (*xs)[d] || after[d] >= (*xs)[d])) {
-      return absl::InvalidArgumentError(absl::StrCat("pad: reflect widths must be below the dimension; dimension ", d, " is ",
-                                                     (*xs)[d], ", widths ", before[d], " and ", after[d]));
+      return absl::InvalidArgumentError(absl::StrCat("pad: reflect widths must be below the dimension; dimension ", d,
+                                                     " is ", (*xs)[d], ", widths ", before[d], " and ", after[d]));
     }
   }
   DataType it = IndexType(x);
@@ -126,7 +128,8 @@ absl::StatusOr<Tensor> Pad(const Tensor& x, const std::vector<int64_t>& before, 
 
 absl::StatusOr<Tensor> Conv(const Tensor& x, const Tensor& w, const std::vector<int64_t>& strides,
                             const std::vector<int64_t>& padding, const std::vector<int64_t>& dilation, int64_t groups,
-                            const std::string& data_layout, const std::string& kernel_layout, const std::string& out_layout) {
+                            const std::string& data_layout, const std::string& kernel_layout,
+                            const std::string& out_layout) {
   absl::StatusOr<Layout> dl = ImageLayout(data_layout, "conv", static_cast<int>(x.ndim()));
   if (!dl.ok()) return dl.status();
   const std::string spatial = SpatialAxes(*dl);
@@ -136,10 +139,11 @@ absl::StatusOr<Tensor> Conv(const Tensor& x, const Tensor& w, const std::vector<
   if (!ol.ok()) return ol.status();
   absl::StatusOr<Layout> kl = Layout::Parse(kernel_layout);
   if (!kl.ok()) return absl::InvalidArgumentError(absl::StrCat(op, ": ", kl.status().message()));
-  if (kl->Primal() != "OI" + spatial || !kl->BlocksOnlyChannels() || kl->ndim() != w.ndim() || SpatialAxes(*ol) != spatial) {
-    return absl::InvalidArgumentError(absl::StrCat(op, ": kernel layout ", kernel_layout, " is not OI", spatial,
-                                                   " (channels optionally blocked) of ", w.ndim(), "-d weights, or out layout ",
-                                                   ol->name(), " has other spatial axes"));
+  if (kl->Primal() != "OI" + spatial || !kl->BlocksOnlyChannels() || kl->ndim() != w.ndim() ||
+      SpatialAxes(*ol) != spatial) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(op, ": kernel layout ", kernel_layout, " is not OI", spatial, " (channels optionally blocked) of ",
+                     w.ndim(), "-d weights, or out layout ", ol->name(), " has other spatial axes"));
   }
   if (strides.size() != n || dilation.size() != n || padding.size() != 2 * n) {
     return absl::InvalidArgumentError(absl::StrCat(op, ": strides and dilation need ", n, " values, padding ", 2 * n));
@@ -160,7 +164,8 @@ absl::StatusOr<Tensor> Conv(const Tensor& x, const Tensor& w, const std::vector<
   std::vector<tir::PrimExpr> out_primal = {x.shape()[dl->PositionOf('N')], C(it, ws[0])};
   for (size_t d = 0; d < n; ++d) {
     int64_t extent = relax::WindowExtent(xs[2 + d], padding[d], padding[d + n], ws[2 + d], dilation[d], strides[d]);
-    if (extent <= 0) return absl::InvalidArgumentError(absl::StrCat(op, ": the window is larger than the padded input"));
+    if (extent <= 0)
+      return absl::InvalidArgumentError(absl::StrCat(op, ": the window is larger than the padded input"));
     out_primal.push_back(C(it, extent));
   }
   absl::StatusOr<std::vector<tir::PrimExpr>> out_shape = ol->ShapeFromPrimal(out_primal);
@@ -180,7 +185,8 @@ absl::StatusOr<Tensor> Conv(const Tensor& x, const Tensor& w, const std::vector<
     te::ReduceAxis rci = te::MakeReduceAxis(C(it, cb), "ic_inner");
     axes = {rco};
     rc = Layout::Coord::Split(rco, rci, cb);
-    for (size_t d = 0; d < n; ++d) window.push_back(te::MakeReduceAxis(C(it, ws[2 + d]), WindowAxisName(spatial[d], true)));
+    for (size_t d = 0; d < n; ++d)
+      window.push_back(te::MakeReduceAxis(C(it, ws[2 + d]), WindowAxisName(spatial[d], true)));
     axes.insert(axes.end(), window.begin(), window.end());
     axes.push_back(rci);
   } else {
@@ -191,14 +197,18 @@ absl::StatusOr<Tensor> Conv(const Tensor& x, const Tensor& w, const std::vector<
     } else {
       rc = Layout::Coord::Whole(C(it, 0));
     }
-    for (size_t d = 0; d < n; ++d) window.push_back(te::MakeReduceAxis(C(it, ws[2 + d]), WindowAxisName(spatial[d], false)));
+    for (size_t d = 0; d < n; ++d)
+      window.push_back(te::MakeReduceAxis(C(it, ws[2 + d]), WindowAxisName(spatial[d], false)));
     axes.insert(axes.end(), window.begin(), window.end());
   }
   // Axis names as TVM's topi prints them: nn, ff, yy, xx (zz for depth), or n, oc_chunk, oh, ow, oc_block.
   bool primal = dl->IsPrimal() && ol->IsPrimal() && kl->IsPrimal();
-  std::vector<std::string> names = primal ? std::vector<std::string>{"nn", "ff"} : std::vector<std::string>{"n", "oc_chunk"};
+  std::vector<std::string> names =
+      primal ? std::vector<std::string>{"nn", "ff"} : std::vector<std::string>{"n", "oc_chunk"};
   for (char a : spatial) {
-    names.push_back(primal ? (a == 'D' ? "zz" : a == 'H' ? "yy" : "xx")
+    names.push_back(primal ? (a == 'D'   ? "zz"
+                              : a == 'H' ? "yy"
+                                         : "xx")
                            : absl::StrCat("o", std::string(1, static_cast<char>(a - 'A' + 'a'))));
   }
   if (!primal) names.push_back("oc_block");
@@ -219,7 +229,8 @@ absl::StatusOr<Tensor> Conv(const Tensor& x, const Tensor& w, const std::vector<
           // A grouped convolution reads its group's channels; blocked, a group's first block.
           tir::PrimExpr group = tir::FloorDiv(o.Value(), C(it, out_per_group));
           channel = blocked_reduction
-                        ? Layout::Coord::Split(tir::operator+(tir::operator*(group, C(it, in_per_group / cb)), rc.outer), rc.inner, cb)
+                        ? Layout::Coord::Split(
+                              tir::operator+(tir::operator*(group, C(it, in_per_group / cb)), rc.outer), rc.inner, cb)
                         : Layout::Coord::Whole(tir::operator+(tir::operator*(group, C(it, in_per_group)), rc.Value()));
         }
         std::map<char, Layout::Coord> data_coords = {{'N', out.at('N')}, {'C', channel}};
@@ -293,8 +304,9 @@ absl::StatusOr<Im2colLayout> Im2colLayoutOf(const std::vector<int64_t>& xs, cons
   return layout;
 }
 
-absl::StatusOr<Tensor> Im2col(const Tensor& x, const std::vector<int64_t>& kernel_size, const std::vector<int64_t>& strides,
-                              const std::vector<int64_t>& padding, const std::vector<int64_t>& dilation, int64_t column_tile) {
+absl::StatusOr<Tensor> Im2col(const Tensor& x, const std::vector<int64_t>& kernel_size,
+                              const std::vector<int64_t>& strides, const std::vector<int64_t>& padding,
+                              const std::vector<int64_t>& dilation, int64_t column_tile) {
   absl::StatusOr<std::vector<int64_t>> xs = KnownExtents(x, {1, 2, 3}, "im2col");
   if (!xs.ok()) return xs.status();
   absl::StatusOr<WindowGrid> g = MakeWindowGrid(*xs, kernel_size, strides, padding, dilation, column_tile);
@@ -308,12 +320,12 @@ absl::StatusOr<Tensor> Im2col(const Tensor& x, const std::vector<int64_t>& kerne
   // The phases, stored once per call: [N, C, s_h, s_w, phase_h, pitch].
   Tensor phases = *padded;
   if (g->strided) {
-    phases = te::Compute(
-        {x.shape()[0], x.shape()[1], C(it, sh), C(it, sw), C(it, g->phase_h), C(it, g->pitch)},
-        [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
-          return (*padded)({i[0], i[1], tir::PrimExpr(i[4]) * C(it, sh) + i[2], tir::PrimExpr(i[5]) * C(it, sw) + i[3]});
-        },
-        "stride_phases", {"n", "c", "a", "b", "y", "x"});
+    phases = te::Compute({x.shape()[0], x.shape()[1], C(it, sh), C(it, sw), C(it, g->phase_h), C(it, g->pitch)},
+                         [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
+                           return (*padded)({i[0], i[1], tir::PrimExpr(i[4]) * C(it, sh) + i[2],
+                                             tir::PrimExpr(i[5]) * C(it, sw) + i[3]});
+                         },
+                         "stride_phases", {"n", "c", "a", "b", "y", "x"});
   }
   std::vector<tir::PrimExpr> shape = {x.shape()[0], C(it, (*xs)[1] * kh * kw), C(it, g->columns)};
   return te::Compute(
@@ -342,24 +354,25 @@ absl::StatusOr<Tensor> Conv2dGemm(const Tensor& x, const Tensor& w2d, const std:
   if (!g.ok()) return g.status();
   int64_t k = (*xs)[1] * kernel_size[0] * kernel_size[1];
   if (ws->size() != 2 || (*ws)[1] != k) {
-    return absl::InvalidArgumentError(absl::StrCat("conv2d_gemm: weight ", relax::ShapeToString(*ws), " is not [O, ", k, "]"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("conv2d_gemm: weight ", relax::ShapeToString(*ws), " is not [O, ", k, "]"));
   }
   absl::StatusOr<Tensor> col = Im2col(x, kernel_size, strides, padding, dilation, column_tile);
   if (!col.ok()) return col.status();
   DataType it = IndexType(x);
   te::ReduceAxis rk = te::MakeReduceAxis(C(it, k), "k");
   const Tensor& windows = *col;
-  Tensor gemm = te::Compute(
-      {x.shape()[0], w2d.shape()[0], windows.shape()[2]},
-      [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
-        return te::Sum(tir::operator*(w2d({i[1], rk}), windows({i[0], rk, i[2]})), {rk});
-      },
-      "conv2d_gemm", {"n", "o", "p"});
+  Tensor gemm = te::Compute({x.shape()[0], w2d.shape()[0], windows.shape()[2]},
+                            [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
+                              return te::Sum(tir::operator*(w2d({i[1], rk}), windows({i[0], rk, i[2]})), {rk});
+                            },
+                            "conv2d_gemm", {"n", "o", "p"});
   int64_t pitch = g->pitch;
   return te::Compute(
       {x.shape()[0], w2d.shape()[0], C(it, g->oh), C(it, g->ow)},
       [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
-        return gemm({i[0], i[1], tir::operator+(tir::operator*(tir::PrimExpr(i[2]), C(it, pitch)), tir::PrimExpr(i[3]))});
+        return gemm(
+            {i[0], i[1], tir::operator+(tir::operator*(tir::PrimExpr(i[2]), C(it, pitch)), tir::PrimExpr(i[3]))});
       },
       "conv2d_nchw", {"nn", "ff", "yy", "xx"});
 }
@@ -374,7 +387,8 @@ absl::StatusOr<Tensor> Pool(const Tensor& x, bool is_max, const std::vector<int6
   const size_t n = spatial.size();
   const std::string op = absl::StrCat("pool", n, "d");
   if (pool_size.size() != n || strides.size() != n || dilation.size() != n || padding.size() != 2 * n) {
-    return absl::InvalidArgumentError(absl::StrCat(op, ": pool_size, strides and dilation need ", n, " values, padding ", 2 * n));
+    return absl::InvalidArgumentError(
+        absl::StrCat(op, ": pool_size, strides and dilation need ", n, " values, padding ", 2 * n));
   }
   std::vector<int> at;  // the spatial axes' positions in the layout
   for (char a : spatial) at.push_back(l->PositionOf(a));
@@ -395,7 +409,8 @@ absl::StatusOr<Tensor> Pool(const Tensor& x, bool is_max, const std::vector<int6
       ceil_extra = true;
     }
   }
-  absl::StatusOr<Tensor> padded = PadSpatial(x, padded_by, is_max ? tir::MinValue(x.dtype()) : tir::Const(x.dtype(), 0), *l);
+  absl::StatusOr<Tensor> padded =
+      PadSpatial(x, padded_by, is_max ? tir::MinValue(x.dtype()) : tir::Const(x.dtype(), 0), *l);
   if (!padded.ok()) return padded.status();
   std::vector<te::ReduceAxis> taps_axes;
   std::vector<tir::PrimExpr> shape = x.shape();
@@ -414,11 +429,13 @@ absl::StatusOr<Tensor> Pool(const Tensor& x, bool is_max, const std::vector<int6
   std::vector<std::string> names;
   for (size_t d = 0; d < x.ndim(); ++d) names.push_back(absl::StrCat("ax", d));
   if (is_max) {
-    return te::Compute(shape, [&](const std::vector<tir::Var>& i) -> te::ComputeValue { return te::Max(window(i), taps_axes); },
-                       "pool_max", names);
+    return te::Compute(
+        shape, [&](const std::vector<tir::Var>& i) -> te::ComputeValue { return te::Max(window(i), taps_axes); },
+        "pool_max", names);
   }
   Tensor sum = te::Compute(
-      shape, [&](const std::vector<tir::Var>& i) -> te::ComputeValue { return te::Sum(window(i), taps_axes); }, "pool_sum", names);
+      shape, [&](const std::vector<tir::Var>& i) -> te::ComputeValue { return te::Sum(window(i), taps_axes); },
+      "pool_sum", names);
   bool padded_any = std::any_of(padding.begin(), padding.end(), [](int64_t p) { return p != 0; });
   int64_t window_taps = 1;
   for (int64_t k : pool_size) window_taps *= k;

@@ -8,9 +8,9 @@
 #include <map>
 
 #include "gtest/gtest.h"
-#include "ir/target/target.h"
 #include "ir/graph/op.h"
 #include "ir/graph/printer.h"
+#include "ir/target/target.h"
 #include "ir/topi/topi.h"
 #include "passes/pass.h"
 #include "support/cpu_features.h"
@@ -85,7 +85,8 @@ TEST(OperatorLibrary, EveryUnaryOperatorMatchesItsReference) {
     auto it = references.find(name);
     ASSERT_NE(it, references.end()) << "unary operator " << name << " has no reference in this test";
     auto f = it->second.f;
-    RunOpCase(name, {}, {{7, 129}}, "legalize", Elementwise([f](auto v) { return f(v[0]); }), it->second.lo, it->second.hi);
+    RunOpCase(name, {}, {{7, 129}}, "legalize", Elementwise([f](auto v) { return f(v[0]); }), it->second.lo,
+              it->second.hi);
     ++tested;
   }
   EXPECT_EQ(tested, static_cast<int>(references.size()));
@@ -94,8 +95,10 @@ TEST(OperatorLibrary, EveryUnaryOperatorMatchesItsReference) {
 /*! \brief Remainders (NumPy's sign of the divisor, C's of the dividend) and the product,
  *  running-sum and arg-reductions along the middle axis of a (5, 9, 7) tensor. */
 TEST(OperatorLibrary, RemaindersAndProductCumsumAndArgReductionsMatchReferences) {
-  RunOpCase("fmod", {}, {{7, 33}, {7, 33}}, "default", Elementwise([](auto v) { return std::fmod(v[0], v[1]); }), 0.5f, 3.0f);
-  RunOpCase("floor_mod", {}, {{7, 33}, {1, 33}}, "default", Elementwise([](auto v) { return std::fmod(v[0], v[1]); }), 0.5f, 3.0f);
+  RunOpCase("fmod", {}, {{7, 33}, {7, 33}}, "default", Elementwise([](auto v) { return std::fmod(v[0], v[1]); }), 0.5f,
+            3.0f);
+  RunOpCase("floor_mod", {}, {{7, 33}, {1, 33}}, "default", Elementwise([](auto v) { return std::fmod(v[0], v[1]); }),
+            0.5f, 3.0f);
   // Reduces the middle axis of (5, 9, 7) with `combine`, or takes the first/last index of the extreme.
   auto along_middle = [](std::function<double(const std::vector<double>&)> combine) -> Reference {
     return [combine](const std::vector<NDArray>& in, const std::vector<int64_t>&) {
@@ -110,11 +113,13 @@ TEST(OperatorLibrary, RemaindersAndProductCumsumAndArgReductionsMatchReferences)
       return out;
     };
   };
-  RunOpCase("prod", {{"axis", std::vector<int64_t>{1}}}, {{5, 9, 7}}, "default", along_middle([](const std::vector<double>& r) {
+  RunOpCase("prod", {{"axis", std::vector<int64_t>{1}}}, {{5, 9, 7}}, "default",
+            along_middle([](const std::vector<double>& r) {
               double p = 1;
               for (double v : r) p *= v;
               return p;
-            }), 0.5f, 1.5f);
+            }),
+            0.5f, 1.5f);
   // Running sums from the end, each leaving its own element out.
   RunOpCase("cumsum", {{"axis", int64_t{1}}, {"exclusive", true}, {"reverse", true}}, {{5, 9, 7}}, "default",
             [](const std::vector<NDArray>& in, const std::vector<int64_t>&) {
@@ -168,7 +173,8 @@ TEST(OperatorLibrary, DenseMatmulTransposeMatchReferences) {
                          for (int j = 0; j < 5; ++j) {
                            double acc = 0;
                            for (int k = 0; k < 129; ++k) {
-                             acc += static_cast<double>(F(in[0])[(b0 * 7 + i) * 129 + k]) * F(in[1])[(b1 * 129 + k) * 5 + j];
+                             acc += static_cast<double>(F(in[0])[(b0 * 7 + i) * 129 + k]) *
+                                    F(in[1])[(b1 * 129 + k) * 5 + j];
                            }
                            out[((b0 * 3 + b1) * 7 + i) * 5 + j] = acc;
                          }
@@ -176,13 +182,17 @@ TEST(OperatorLibrary, DenseMatmulTransposeMatchReferences) {
                  }});
   RunKernelCase({"reshape",
                  {{7, 1, 129}},
-                 Unary([](const te::Tensor& t) { return topi::Reshape(t, {129, 7}); }),
+                 Unary([](const te::Tensor& t) {
+                   return topi::Reshape(t, {129, 7});
+                 }),
                  [](const std::vector<NDArray>& in, const std::vector<int64_t>&) {
                    return std::vector<double>(F(in[0]), F(in[0]) + 7 * 129);  // row-major order is kept
                  }});
   RunKernelCase({"transpose",
                  {{7, 1, 129}},
-                 Unary([](const te::Tensor& t) { return topi::Transpose(t, {2, 0, 1}); }),
+                 Unary([](const te::Tensor& t) {
+                   return topi::Transpose(t, {2, 0, 1});
+                 }),
                  [](const std::vector<NDArray>& in, const std::vector<int64_t>&) {
                    std::vector<double> out(129 * 7);
                    for (int a = 0; a < 129; ++a)
@@ -302,15 +312,16 @@ Reference PoolReference(Window w, bool is_max, bool count_include_pad) {
 
 TEST(OperatorLibrary, Conv2dMatchesTheDirectReference) {
   std::vector<ConvCase> cases = {
-      {{1, 3, 9, 7}, {5, 3, 3, 3}, {{3, 3}, {1, 1}, {0, 0, 0, 0}, {1, 1}}, 1},   // valid
-      {{2, 3, 9, 7}, {4, 3, 3, 2}, {{3, 2}, {2, 1}, {1, 0, 2, 1}, {1, 1}}, 1},   // stride, asymmetric padding
+      {{1, 3, 9, 7}, {5, 3, 3, 3}, {{3, 3}, {1, 1}, {0, 0, 0, 0}, {1, 1}}, 1},    // valid
+      {{2, 3, 9, 7}, {4, 3, 3, 2}, {{3, 2}, {2, 1}, {1, 0, 2, 1}, {1, 1}}, 1},    // stride, asymmetric padding
       {{1, 4, 11, 10}, {6, 2, 3, 3}, {{3, 3}, {2, 3}, {2, 2, 2, 2}, {2, 2}}, 2},  // groups, dilation
-      {{1, 6, 7, 7}, {6, 1, 3, 3}, {{3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}}, 6},   // depthwise
-      {{1, 5, 4, 3}, {7, 5, 1, 1}, {{1, 1}, {1, 1}, {0, 0, 0, 0}, {1, 1}}, 1},   // pointwise
+      {{1, 6, 7, 7}, {6, 1, 3, 3}, {{3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}}, 6},    // depthwise
+      {{1, 5, 4, 3}, {7, 5, 1, 1}, {{1, 1}, {1, 1}, {0, 0, 0, 0}, {1, 1}}, 1},    // pointwise
   };
   for (const ConvCase& c : cases) {
     Window w = c.window;
-    RunKernelCase({"conv2d", {c.x, c.w},
+    RunKernelCase({"conv2d",
+                   {c.x, c.w},
                    [w, c](const std::vector<te::Tensor>& t) {
                      return topi::Conv(t[0], t[1], w.strides, w.padding, w.dilation, c.groups);
                    },
@@ -332,7 +343,8 @@ TEST(OperatorLibrary, Conv3dAndPool3dMatchTheDirectReference) {
   };
   for (const ConvCase& c : convs) {
     const Window w = c.window;
-    RunKernelCase({"conv3d", {c.x, c.w},
+    RunKernelCase({"conv3d",
+                   {c.x, c.w},
                    [w, c](const std::vector<te::Tensor>& t) {
                      return topi::Conv(t[0], t[1], w.strides, w.padding, w.dilation, c.groups, "NCDHW", "OIDHW");
                    },
@@ -348,7 +360,8 @@ TEST(OperatorLibrary, Conv3dAndPool3dMatchTheDirectReference) {
   for (const Window& w : pools) {
     for (int kind = 0; kind < 3; ++kind) {
       const bool is_max = kind == 0, include_pad = kind == 1;
-      RunKernelCase({is_max ? "max_pool3d" : "avg_pool3d", {{2, 3, 6, 7, 5}},
+      RunKernelCase({is_max ? "max_pool3d" : "avg_pool3d",
+                     {{2, 3, 6, 7, 5}},
                      [=](const std::vector<te::Tensor>& t) {
                        return topi::Pool(t[0], is_max, w.kernel, w.strides, w.padding, w.dilation, include_pad,
                                          /*ceil_mode=*/false, "NCDHW");
@@ -360,8 +373,12 @@ TEST(OperatorLibrary, Conv3dAndPool3dMatchTheDirectReference) {
   // last windows reaching past the input.
   const Window ceil_window = {{2, 3, 3}, {2, 2, 2}, {0, 1, 0, 0, 1, 1}, {1, 1, 1}};
   for (bool is_max : {true, false}) {
-    Attrs attrs = {{"pool_size", ceil_window.kernel}, {"strides", ceil_window.strides}, {"padding", ceil_window.padding},
-                   {"dilation", ceil_window.dilation}, {"ceil_mode", true}, {"count_include_pad", false}};
+    Attrs attrs = {{"pool_size", ceil_window.kernel},
+                   {"strides", ceil_window.strides},
+                   {"padding", ceil_window.padding},
+                   {"dilation", ceil_window.dilation},
+                   {"ceil_mode", true},
+                   {"count_include_pad", false}};
     Reference check_shape = [ref = PoolReference(ceil_window, is_max, false)](const std::vector<NDArray>& in,
                                                                               const std::vector<int64_t>& os) {
       EXPECT_EQ(os, (std::vector<int64_t>{1, 2, 3, 4, 4}));
@@ -395,12 +412,13 @@ TEST(OperatorLibrary, Conv2dInBlockedLayoutsMatchesTheDirectReference) {
   };
   for (const ConvCase& c : cases) {
     Window w = c.window;
-    RunKernelCase({absl::StrCat("conv2d ", c.data_layout, " ", c.kernel_layout, " ", c.out_layout), {c.x, c.w},
+    RunKernelCase({absl::StrCat("conv2d ", c.data_layout, " ", c.kernel_layout, " ", c.out_layout),
+                   {c.x, c.w},
                    [w, c](const std::vector<te::Tensor>& t) -> absl::StatusOr<te::Tensor> {
                      MLC_ASSIGN_OR_RETURN(x, topi::LayoutTransform(t[0], "NCHW", c.data_layout));
                      MLC_ASSIGN_OR_RETURN(k, topi::LayoutTransform(t[1], "OIHW", c.kernel_layout));
                      MLC_ASSIGN_OR_RETURN(y, topi::Conv(x, k, w.strides, w.padding, w.dilation, c.groups, c.data_layout,
-                                                          c.kernel_layout, c.out_layout));
+                                                        c.kernel_layout, c.out_layout));
                      return topi::LayoutTransform(y, c.out_layout.empty() ? c.data_layout : c.out_layout, "NCHW");
                    },
                    ConvReference(w, c.groups)});
@@ -430,15 +448,17 @@ TEST(OperatorLibrary, BlockedConvolutionsThroughTheDefaultRulesMatchTheDirectRef
       {{1, 2048, 5, 5}, {64, 2048, 3, 3}, {{3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}}, 1},
   };
   for (const ConvCase& c : cases) {
-    Attrs attrs = {{"strides", c.window.strides}, {"padding", c.window.padding}, {"dilation", c.window.dilation},
+    Attrs attrs = {{"strides", c.window.strides},
+                   {"padding", c.window.padding},
+                   {"dilation", c.window.dilation},
                    {"groups", c.groups}};
     const bool depthwise = c.groups > 1 && c.w[1] == 1;
-    std::string text = RunOpCaseWithConstants("nn.conv2d", attrs, {c.x, c.w}, {false, true},
-                                              "alter-op-layout,fuse-ops,legalize,fuse-tir,default-schedule,remove-unused",
-                                              ConvReference(c.window, c.groups),
-                                              // 18432-term sums: values within +-0.15 keep float32's rounding
-                                              // (summed in another order than the reference's) inside 1e-5.
-                                              c.x[1] == 2048 ? -0.15f : -1.0f, c.x[1] == 2048 ? 0.15f : 1.0f);
+    std::string text = RunOpCaseWithConstants(
+        "nn.conv2d", attrs, {c.x, c.w}, {false, true},
+        "alter-op-layout,fuse-ops,legalize,fuse-tir,default-schedule,remove-unused", ConvReference(c.window, c.groups),
+        // 18432-term sums: values within +-0.15 keep float32's rounding
+        // (summed in another order than the reference's) inside 1e-5.
+        c.x[1] == 2048 ? -0.15f : -1.0f, c.x[1] == 2048 ? 0.15f : 1.0f);
     EXPECT_NE(text.find("T.gemm_tile_nd("), std::string::npos) << text;
     EXPECT_NE(text.find("conv2d_NCHWc"), std::string::npos) << text;
     EXPECT_EQ(text.find("conv2d_NCHWc_init") != std::string::npos, c.x[1] == 2048) << "chunked reduction\n" << text;
@@ -464,7 +484,9 @@ TEST(OperatorLibrary, Conv2dOperatorMatchesThroughLoopsAndThroughBlas) {
       {{2, 5, 4, 3}, {7, 5, 1, 1}, {{1, 1}, {1, 1}, {0, 0, 0, 0}, {1, 1}}, 1},
   };
   for (const ConvCase& c : cases) {
-    Attrs attrs = {{"strides", c.window.strides}, {"padding", c.window.padding}, {"dilation", c.window.dilation},
+    Attrs attrs = {{"strides", c.window.strides},
+                   {"padding", c.window.padding},
+                   {"dilation", c.window.dilation},
                    {"groups", c.groups}};
     std::string loops = RunOpCase("nn.conv2d", attrs, {c.x, c.w}, "legalize", ConvReference(c.window, c.groups));
     EXPECT_EQ(loops.find("mlc.blas"), std::string::npos);
@@ -475,8 +497,8 @@ TEST(OperatorLibrary, Conv2dOperatorMatchesThroughLoopsAndThroughBlas) {
 
 // conv2d-to-gemm's path: nn.conv2d_gemm, its windows packed per panel inside the GEMM kernel.
 // Unit strides (windows as contiguous runs of the padded input, junk columns dropped), strides
-// (contiguous runs of the input's stride phases), dilation (with and without strides), asymmetric padding, batches, pixel counts that are no multiple
-// of the column tile, and a weight given at run time (reshaped by a kernel).
+// (contiguous runs of the input's stride phases), dilation (with and without strides), asymmetric padding, batches,
+// pixel counts that are no multiple of the column tile, and a weight given at run time (reshaped by a kernel).
 TEST(OperatorLibrary, Conv2dAsGemmMatchesTheDirectReference) {
   struct ConvCase {
     std::vector<int64_t> x, w;
@@ -494,8 +516,9 @@ TEST(OperatorLibrary, Conv2dAsGemmMatchesTheDirectReference) {
   };
   for (const ConvCase& c : cases) {
     Attrs attrs = {{"strides", c.window.strides}, {"padding", c.window.padding}, {"dilation", c.window.dilation}};
-    std::string text = RunOpCase("nn.conv2d", attrs, {c.x, c.w}, "conv2d-to-gemm,fuse-ops,legalize,fuse-tir,default-schedule",
-                                 ConvReference(c.window, 1));
+    std::string text =
+        RunOpCase("nn.conv2d", attrs, {c.x, c.w}, "conv2d-to-gemm,fuse-ops,legalize,fuse-tir,default-schedule",
+                  ConvReference(c.window, 1));
     EXPECT_NE(text.find("gemm_tile"), std::string::npos) << text;
   }
 }
@@ -527,13 +550,14 @@ Reference BatchedMatmulReference() {
  *  default schedule (packed panels, k blocking, rows folded over a batch) and stay exact. */
 TEST(OperatorLibrary, DefaultScheduledGemmsUseTheMicroKernelAndMatch) {
   std::vector<std::pair<std::vector<int64_t>, std::vector<int64_t>>> cases = {
-      {{12, 40}, {40, 32}},          // 6 x 16 tiles
-      {{2, 8, 24}, {2, 24, 32}},     // batched
-      {{3, 4, 16}, {16, 16}},        // batch folded into 12 rows
-      {{8, 2048}, {2048, 16}},       // k blocked for L1
+      {{12, 40}, {40, 32}},       // 6 x 16 tiles
+      {{2, 8, 24}, {2, 24, 32}},  // batched
+      {{3, 4, 16}, {16, 16}},     // batch folded into 12 rows
+      {{8, 2048}, {2048, 16}},    // k blocked for L1
   };
   for (const auto& [a, b] : cases) {
-    std::string scheduled = RunOpCase("matmul", {}, {a, b}, "legalize,default-schedule", BatchedMatmulReference(), -1, 1);
+    std::string scheduled =
+        RunOpCase("matmul", {}, {a, b}, "legalize,default-schedule", BatchedMatmulReference(), -1, 1);
     EXPECT_NE(scheduled.find("T.gemm_tile("), std::string::npos) << scheduled;
     EXPECT_NE(scheduled.find("T.parallel("), std::string::npos) << scheduled;
   }
@@ -560,9 +584,9 @@ Reference DenseReference() {
 TEST(OperatorLibrary, FewRowDenseLayersUseTheTileOverPackedWeights) {
   for (const auto& [x, w] : std::vector<std::pair<std::vector<int64_t>, std::vector<int64_t>>>{
            {{1, 784}, {128, 784}}, {{3, 50}, {64, 50}}, {{1, 40}, {1000, 40}}}) {
-    std::string text = RunOpCaseWithConstants("nn.dense", {}, {x, w}, {false, true},
-                                              "fuse-ops,legalize,fuse-tir,default-schedule,pack-constants,remove-unused",
-                                              DenseReference());
+    std::string text = RunOpCaseWithConstants(
+        "nn.dense", {}, {x, w}, {false, true},
+        "fuse-ops,legalize,fuse-tir,default-schedule,pack-constants,remove-unused", DenseReference());
     EXPECT_NE(text.find("T.gemm_tile("), std::string::npos) << text;
     EXPECT_NE(text.find("_packed"), std::string::npos) << "the weight is packed at compile time\n" << text;
   }
@@ -578,21 +602,22 @@ TEST(OperatorLibrary, MatmulOperatorMatchesThroughLoopsAndThroughBlas) {
     EXPECT_NE(blas.find("mlc.blas.matmul"), std::string::npos);
   }
   // Broadcast batch dimensions stay with the loop programs: (2, 1, 7, 9) @ (3, 9, 5).
-  std::string broadcast = RunOpCase("matmul", {}, {{2, 1, 7, 9}, {3, 9, 5}}, "dispatch-blas,legalize",
-                                    [](const std::vector<NDArray>& in, const std::vector<int64_t>&) {
-                                      std::vector<double> out;
-                                      for (int i = 0; i < 2; ++i)
-                                        for (int j = 0; j < 3; ++j)
-                                          for (int r = 0; r < 7; ++r)
-                                            for (int c = 0; c < 5; ++c) {
-                                              double acc = 0;
-                                              for (int p = 0; p < 9; ++p) {
-                                                acc += double(F(in[0])[(i * 7 + r) * 9 + p]) * F(in[1])[(j * 9 + p) * 5 + c];
-                                              }
-                                              out.push_back(acc);
-                                            }
-                                      return out;
-                                    });
+  std::string broadcast =
+      RunOpCase("matmul", {}, {{2, 1, 7, 9}, {3, 9, 5}}, "dispatch-blas,legalize",
+                [](const std::vector<NDArray>& in, const std::vector<int64_t>&) {
+                  std::vector<double> out;
+                  for (int i = 0; i < 2; ++i)
+                    for (int j = 0; j < 3; ++j)
+                      for (int r = 0; r < 7; ++r)
+                        for (int c = 0; c < 5; ++c) {
+                          double acc = 0;
+                          for (int p = 0; p < 9; ++p) {
+                            acc += double(F(in[0])[(i * 7 + r) * 9 + p]) * F(in[1])[(j * 9 + p) * 5 + c];
+                          }
+                          out.push_back(acc);
+                        }
+                  return out;
+                });
   EXPECT_EQ(broadcast.find("mlc.blas"), std::string::npos);
 }
 
@@ -606,19 +631,22 @@ TEST(OperatorLibrary, ConvBatchNormReluRunsAsOneBlasCall) {
   relax::BlockBuilder bb;
   relax::Var x = relax::MakeVar("x", relax::TensorSInfo({2, 3, 9, 8}, kF32));
   ASSERT_TRUE(bb.BeginFunction("main", std::vector<relax::Var>{x}).ok());
-  Attrs attrs = {{"strides", win.strides}, {"padding", win.padding}, {"dilation", win.dilation}, {"groups", int64_t{1}}};
+  Attrs attrs = {
+      {"strides", win.strides}, {"padding", win.padding}, {"dilation", win.dilation}, {"groups", int64_t{1}}};
   absl::StatusOr<relax::Var> conv =
       bb.Emit(relax::MakeCall(relax::GetOpOrDie("nn.conv2d"), {x, relax::MakeConstant(ToTensorData(w))}, attrs));
   ASSERT_TRUE(conv.ok()) << conv.status();
   absl::StatusOr<relax::Var> scaled =
       bb.Emit(relax::MakeCall(relax::GetOpOrDie("multiply"), {*conv, relax::MakeConstant(ToTensorData(scale))}));
   ASSERT_TRUE(scaled.ok()) << scaled.status();
-  absl::StatusOr<relax::Var> add = bb.Emit(relax::MakeCall(relax::GetOpOrDie("add"), {*scaled, relax::MakeConstant(ToTensorData(bias))}));
+  absl::StatusOr<relax::Var> add =
+      bb.Emit(relax::MakeCall(relax::GetOpOrDie("add"), {*scaled, relax::MakeConstant(ToTensorData(bias))}));
   ASSERT_TRUE(add.ok()) << add.status();
   absl::StatusOr<relax::Var> relu = bb.Emit(relax::MakeCall(relax::GetOpOrDie("nn.relu"), {*add}));
   ASSERT_TRUE(relu.ok()) << relu.status();
   ASSERT_TRUE(bb.EmitFuncOutput(*relu).ok());
-  absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> pipeline = passes::ParsePipeline("fold-scale-into-conv,dispatch-blas");
+  absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> pipeline =
+      passes::ParsePipeline("fold-scale-into-conv,dispatch-blas");
   ASSERT_TRUE(pipeline.ok());
   absl::StatusOr<IRModule> lowered = passes::RunPipeline(bb.Get(), *pipeline);
   ASSERT_TRUE(lowered.ok()) << lowered.status();
@@ -666,7 +694,8 @@ std::optional<DataType> KernelWeightDtype(const IRModule& mod, const std::string
       const auto* callee = call != nullptr && !call->args.empty() ? call->args[0].as<relax::ExternFuncNode>() : nullptr;
       if (callee == nullptr || callee->global_symbol != kernel || call->args.size() < 2) continue;
       const auto* operands = call->args[1].as<relax::TupleNode>();
-      const auto* weight = operands != nullptr && operands->fields.size() > 1 ? operands->fields[1].as<relax::ConstantNode>() : nullptr;
+      const auto* weight =
+          operands != nullptr && operands->fields.size() > 1 ? operands->fields[1].as<relax::ConstantNode>() : nullptr;
       if (weight != nullptr) return weight->data.dtype();
     }
   }
@@ -685,8 +714,9 @@ absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> CompileQdqLayer(const QdqLay
   };
   MLC_ASSIGN_OR_RETURN(x, emit("dequantize", {xq, relax::MakeConstant(ScalarTensor(l.sx, kF32)),
                                               relax::MakeConstant(ScalarTensor(l.zx, l.x_dtype))}));
-  MLC_ASSIGN_OR_RETURN(w, emit("dequantize", {relax::MakeConstant(l.wq), relax::MakeConstant(ToTensorData(l.w_scale)),
-                                              relax::MakeConstant(ScalarTensor(0, DataType::Int(8)))},
+  MLC_ASSIGN_OR_RETURN(w, emit("dequantize",
+                               {relax::MakeConstant(l.wq), relax::MakeConstant(ToTensorData(l.w_scale)),
+                                relax::MakeConstant(ScalarTensor(0, DataType::Int(8)))},
                                {{"axis", l.w_axis}}));
   MLC_ASSIGN_OR_RETURN(product, emit(l.op, {x, w}, l.op_attrs));
   MLC_ASSIGN_OR_RETURN(biased, emit("add", {product, relax::MakeConstant(ToTensorData(l.bias))}));
@@ -697,7 +727,8 @@ absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> CompileQdqLayer(const QdqLay
   MLC_RETURN_IF_ERROR(RecordTargetFlag(&mod.mutable_attrs(), l.target));
   MLC_ASSIGN_OR_RETURN(lowered, passes::RunPipeline(mod, pipeline));
   *text = PrintModule(lowered);
-  if (weight_dtype != nullptr) *weight_dtype = KernelWeightDtype(lowered, l.op == "nn.conv2d" ? "mlc.int8.conv2d" : "mlc.int8.dense");
+  if (weight_dtype != nullptr)
+    *weight_dtype = KernelWeightDtype(lowered, l.op == "nn.conv2d" ? "mlc.int8.conv2d" : "mlc.int8.dense");
   return Compile(lowered);
 }
 
@@ -727,7 +758,8 @@ void ExpectEveryInt8Path(vm::VirtualMachine* machine, const NDArray& input, cons
                         {"portable", true}};
   for (const Path& path : paths) {
     if (!path.available) {
-      std::printf("[  SKIPPED ] the %s int8 path: this CPU (%s) lacks its features\n", path.name, HostCpuName().c_str());
+      std::printf("[  SKIPPED ] the %s int8 path: this CPU (%s) lacks its features\n", path.name,
+                  HostCpuName().c_str());
       continue;
     }
     setenv("MLC_INT8_PATH", path.name, 1);
@@ -743,7 +775,8 @@ void ExpectEveryInt8Path(vm::VirtualMachine* machine, const NDArray& input, cons
 TensorData RandomInt8(const std::vector<int64_t>& shape, std::mt19937* rng) {
   std::uniform_int_distribution<int> byte(-128, 127);
   TensorData t(DataType::Int(8), shape);
-  for (int64_t i = 0; i < t.NumElements(); ++i) static_cast<int8_t*>(t.mutable_data())[i] = static_cast<int8_t>(byte(*rng));
+  for (int64_t i = 0; i < t.NumElements(); ++i)
+    static_cast<int8_t*>(t.mutable_data())[i] = static_cast<int8_t>(byte(*rng));
   return t;
 }
 
@@ -765,28 +798,28 @@ void CheckQdqConv(const Window& win, int64_t n, int64_t c, int64_t h, int64_t w,
   // Compiled for the host, and for AVX2 without VNNI (x86-64-v3), where the weight is int16.
   const bool host_has_vnni = HostHasCpuFeature("avx512vnni") && HostHasCpuFeature("avx512bw");
   for (const std::string target : {"", "x86-64-v3"}) {
-  for (DataType x_dtype : {DataType::UInt(8), DataType::Int(8)}) {
-    SCOPED_TRACE(absl::StrCat(x_dtype.ToString(), " for ", target.empty() ? "the host" : target));
-    const double sx = 0.03, zx = x_dtype == DataType::UInt(8) ? 131 : -7;
-    Attrs conv = {{"strides", win.strides}, {"padding", win.padding}, {"dilation", win.dilation}};
-    std::string text;
-    std::optional<DataType> weight_dtype;
-    absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm =
-        CompileQdqLayer({{n, c, h, w}, x_dtype, sx, zx, wq, w_scale, 0, "nn.conv2d", conv, bias, target}, &text, &weight_dtype);
-    ASSERT_TRUE(vm.ok()) << vm.status();
-    EXPECT_NE(text.find("mlc.int8.conv2d"), std::string::npos) << text;
-    EXPECT_EQ(text.find("conv2d_gemm"), std::string::npos) << text;
-    EXPECT_EQ(weight_dtype, !target.empty() || !host_has_vnni ? DataType::Int(16) : DataType::Int(8));
-    auto [input, real] = RandomQuantized({n, c, h, w}, x_dtype, sx, zx, &rng);
-    // The reference: the float convolution of the dequantized operands (padding is real 0).
-    NDArray xd = NDArray::Empty({n, c, h, w}, DLDataType{kDLFloat, 32, 1});
-    for (size_t i = 0; i < real.size(); ++i) static_cast<float*>(xd.data())[i] = static_cast<float>(real[i]);
-    const std::vector<int64_t> out_shape = {n, f, OutExtentOf(h, 0, win), OutExtentOf(w, 1, win)};
-    std::vector<double> want = ConvReference(win, 1)({xd, wd}, out_shape);
-    const int64_t spatial = out_shape[2] * out_shape[3];
-    for (size_t i = 0; i < want.size(); ++i) want[i] = std::max(0.0, want[i] + F(bias)[(i / spatial) % f]);
-    ExpectEveryInt8Path(vm->get(), input, want);
-  }
+    for (DataType x_dtype : {DataType::UInt(8), DataType::Int(8)}) {
+      SCOPED_TRACE(absl::StrCat(x_dtype.ToString(), " for ", target.empty() ? "the host" : target));
+      const double sx = 0.03, zx = x_dtype == DataType::UInt(8) ? 131 : -7;
+      Attrs conv = {{"strides", win.strides}, {"padding", win.padding}, {"dilation", win.dilation}};
+      std::string text;
+      std::optional<DataType> weight_dtype;
+      absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = CompileQdqLayer(
+          {{n, c, h, w}, x_dtype, sx, zx, wq, w_scale, 0, "nn.conv2d", conv, bias, target}, &text, &weight_dtype);
+      ASSERT_TRUE(vm.ok()) << vm.status();
+      EXPECT_NE(text.find("mlc.int8.conv2d"), std::string::npos) << text;
+      EXPECT_EQ(text.find("conv2d_gemm"), std::string::npos) << text;
+      EXPECT_EQ(weight_dtype, !target.empty() || !host_has_vnni ? DataType::Int(16) : DataType::Int(8));
+      auto [input, real] = RandomQuantized({n, c, h, w}, x_dtype, sx, zx, &rng);
+      // The reference: the float convolution of the dequantized operands (padding is real 0).
+      NDArray xd = NDArray::Empty({n, c, h, w}, DLDataType{kDLFloat, 32, 1});
+      for (size_t i = 0; i < real.size(); ++i) static_cast<float*>(xd.data())[i] = static_cast<float>(real[i]);
+      const std::vector<int64_t> out_shape = {n, f, OutExtentOf(h, 0, win), OutExtentOf(w, 1, win)};
+      std::vector<double> want = ConvReference(win, 1)({xd, wd}, out_shape);
+      const int64_t spatial = out_shape[2] * out_shape[3];
+      for (size_t i = 0; i < want.size(); ++i) want[i] = std::max(0.0, want[i] + F(bias)[(i / spatial) % f]);
+      ExpectEveryInt8Path(vm->get(), input, want);
+    }
   }
 }
 
@@ -809,19 +842,28 @@ TEST(OperatorLibrary, QdqConvWithLongStridedRowsMatchesTheDequantizedReference) 
 TEST(OperatorLibrary, QdqLinearLayersRunAsOneInt8CallAndMatchTheDequantizedReference) {
   const int64_t b = 2, m = 9, k = 45, f = 37;
   std::mt19937 rng(7);
-  TensorData wq = RandomInt8({f, k}, &rng);  // row o: output channel o's taps
+  TensorData wq = RandomInt8({f, k}, &rng);    // row o: output channel o's taps
   TensorData wq_kf(DataType::Int(8), {k, f});  // the same weight as a matmul's [K, F]
   for (int64_t o = 0; o < f; ++o)
-    for (int64_t i = 0; i < k; ++i) static_cast<int8_t*>(wq_kf.mutable_data())[i * f + o] = wq.data_as<int8_t>()[o * k + i];
+    for (int64_t i = 0; i < k; ++i)
+      static_cast<int8_t*>(wq_kf.mutable_data())[i * f + o] = wq.data_as<int8_t>()[o * k + i];
   NDArray w_scale = Random({f}, &rng, 0.001f, 0.01f), bias = Random({f}, &rng);
   for (DataType x_dtype : {DataType::UInt(8), DataType::Int(8)}) {
     for (bool as_matmul : {false, true}) {
       SCOPED_TRACE(absl::StrCat(x_dtype.ToString(), as_matmul ? " matmul" : " dense"));
       const double sx = 0.03, zx = x_dtype == DataType::UInt(8) ? 131 : -7;
       std::string text;
-      absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = CompileQdqLayer(
-          {{b, m, k}, x_dtype, sx, zx, as_matmul ? wq_kf : wq, w_scale, as_matmul ? 1 : 0, as_matmul ? "matmul" : "nn.dense", {}, bias},
-          &text);
+      absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = CompileQdqLayer({{b, m, k},
+                                                                                x_dtype,
+                                                                                sx,
+                                                                                zx,
+                                                                                as_matmul ? wq_kf : wq,
+                                                                                w_scale,
+                                                                                as_matmul ? 1 : 0,
+                                                                                as_matmul ? "matmul" : "nn.dense",
+                                                                                {},
+                                                                                bias},
+                                                                               &text);
       ASSERT_TRUE(vm.ok()) << vm.status();
       EXPECT_NE(text.find("mlc.int8.dense"), std::string::npos) << text;
       EXPECT_EQ(text.find("dequantize"), std::string::npos) << text;
@@ -831,7 +873,8 @@ TEST(OperatorLibrary, QdqLinearLayersRunAsOneInt8CallAndMatchTheDequantizedRefer
       for (int64_t r = 0; r < b * m; ++r) {
         for (int64_t o = 0; o < f; ++o) {
           double acc = 0;
-          for (int64_t i = 0; i < k; ++i) acc += real[r * k + i] * (wq.data_as<int8_t>()[o * k + i] * double(F(w_scale)[o]));
+          for (int64_t i = 0; i < k; ++i)
+            acc += real[r * k + i] * (wq.data_as<int8_t>()[o * k + i] * double(F(w_scale)[o]));
           want.push_back(std::max(0.0, acc + F(bias)[o]));
         }
       }
@@ -849,7 +892,8 @@ TEST(OperatorLibrary, PoolingMatchesTheReference) {
   for (const Window& w : windows) {
     for (int kind = 0; kind < 3; ++kind) {
       bool is_max = kind == 0, include_pad = kind == 1;
-      RunKernelCase({is_max ? "max_pool2d" : "avg_pool2d", {{2, 3, 9, 8}},
+      RunKernelCase({is_max ? "max_pool2d" : "avg_pool2d",
+                     {{2, 3, 9, 8}},
                      [=](const std::vector<te::Tensor>& t) {
                        return topi::Pool(t[0], is_max, w.kernel, w.strides, w.padding, w.dilation, include_pad);
                      },
@@ -867,20 +911,23 @@ TEST(OperatorLibrary, PoolingMatchesTheReference) {
     for (int kind = 0; kind < 3; ++kind) {
       bool is_max = kind == 0, include_pad = kind == 1;
       Reference check_shape = [=, ref = PoolReference(w, is_max, include_pad)](const std::vector<NDArray>& in,
-                                                                                const std::vector<int64_t>& os) {
+                                                                               const std::vector<int64_t>& os) {
         EXPECT_EQ(os, want_shape);
         return ref(in, os);
       };
-      RunKernelCase({"pool2d_ceil", {{1, 2, 8, 7}},
+      RunKernelCase({"pool2d_ceil",
+                     {{1, 2, 8, 7}},
                      [=](const std::vector<te::Tensor>& t) -> absl::StatusOr<te::Tensor> {
-                       absl::StatusOr<te::Tensor> y =
-                           topi::Pool(t[0], is_max, w.kernel, w.strides, w.padding, w.dilation, include_pad, /*ceil_mode=*/true);
+                       absl::StatusOr<te::Tensor> y = topi::Pool(t[0], is_max, w.kernel, w.strides, w.padding,
+                                                                 w.dilation, include_pad, /*ceil_mode=*/true);
                        return y;
                      },
                      check_shape});
     }
   }
-  RunKernelCase({"adaptive_avg_pool2d", {{2, 5, 7, 3}}, Unary([](const te::Tensor& t) { return topi::GlobalAvgPool2d(t); }),
+  RunKernelCase({"adaptive_avg_pool2d",
+                 {{2, 5, 7, 3}},
+                 Unary([](const te::Tensor& t) { return topi::GlobalAvgPool2d(t); }),
                  [](const std::vector<NDArray>& in, const std::vector<int64_t>&) {
                    std::vector<double> out(10, 0.0);
                    for (int64_t i = 0; i < 2 * 5 * 21; ++i) out[i / 21] += F(in[0])[i] / 21.0;
@@ -894,17 +941,20 @@ TEST(OperatorLibrary, PoolingInBlockedLayoutMatchesTheReference) {
   for (const Window& w : windows) {
     for (int kind = 0; kind < 3; ++kind) {
       bool is_max = kind == 0, include_pad = kind == 1;
-      RunKernelCase({"pool2d NCHW4c", {{2, 8, 9, 7}},
+      RunKernelCase({"pool2d NCHW4c",
+                     {{2, 8, 9, 7}},
                      [=](const std::vector<te::Tensor>& t) -> absl::StatusOr<te::Tensor> {
                        MLC_ASSIGN_OR_RETURN(x, topi::LayoutTransform(t[0], "NCHW", "NCHW4c"));
-                       MLC_ASSIGN_OR_RETURN(y, topi::Pool(x, is_max, w.kernel, w.strides, w.padding, w.dilation, include_pad,
-                                                            /*ceil_mode=*/false, "NCHW4c"));
+                       MLC_ASSIGN_OR_RETURN(
+                           y, topi::Pool(x, is_max, w.kernel, w.strides, w.padding, w.dilation, include_pad,
+                                         /*ceil_mode=*/false, "NCHW4c"));
                        return topi::LayoutTransform(y, "NCHW4c", "NCHW");
                      },
                      PoolReference(w, is_max, include_pad)});
     }
   }
-  RunKernelCase({"adaptive_avg_pool2d NCHW8c", {{2, 16, 7, 3}},
+  RunKernelCase({"adaptive_avg_pool2d NCHW8c",
+                 {{2, 16, 7, 3}},
                  [](const std::vector<te::Tensor>& t) -> absl::StatusOr<te::Tensor> {
                    MLC_ASSIGN_OR_RETURN(x, topi::LayoutTransform(t[0], "NCHW", "NCHW8c"));
                    MLC_ASSIGN_OR_RETURN(y, topi::GlobalAvgPool2d(x, "NCHW8c"));
@@ -919,7 +969,8 @@ TEST(OperatorLibrary, PoolingInBlockedLayoutMatchesTheReference) {
 
 TEST(OperatorLibrary, PadAddsTheValueAroundEveryDimension) {
   std::vector<int64_t> before = {0, 2, 1}, after = {1, 0, 3};
-  RunKernelCase({"pad", {{2, 3, 4}},
+  RunKernelCase({"pad",
+                 {{2, 3, 4}},
                  Unary([=](const te::Tensor& t) { return topi::Pad(t, before, after, tir::Const(kF32, 0.5)); }),
                  [=](const std::vector<NDArray>& in, const std::vector<int64_t>& os) {
                    std::vector<double> out;
@@ -933,7 +984,11 @@ TEST(OperatorLibrary, PadAddsTheValueAroundEveryDimension) {
                    return out;
                  }});
   // Zero widths are a copy.
-  RunKernelCase({"pad", {{3, 5}}, Unary([](const te::Tensor& t) { return topi::Pad(t, {0, 0}, {0, 0}, tir::Const(kF32, 0)); }),
+  RunKernelCase({"pad",
+                 {{3, 5}},
+                 Unary([](const te::Tensor& t) {
+                   return topi::Pad(t, {0, 0}, {0, 0}, tir::Const(kF32, 0));
+                 }),
                  Elementwise([](const std::vector<double>& v) { return v[0]; })});
 }
 
@@ -952,31 +1007,37 @@ TEST(OperatorLibrary, ReductionsMatchTheReference) {
                                          {topi::ReduceOp::kMean, {-1, 0}, true},
                                          {topi::ReduceOp::kMax, {2}, false},
                                          {topi::ReduceOp::kMin, {}, false}}) {
-    RunKernelCase({"reduce", {{3, 5, 7}}, Unary([c](const te::Tensor& t) { return topi::Reduce(t, c.op, c.axes, c.keepdims); }),
-                   [c](const std::vector<NDArray>& in, const std::vector<int64_t>&) {
-                     std::vector<bool> mask(3, c.axes.empty());
-                     for (int64_t a : c.axes) mask[a < 0 ? a + 3 : a] = true;
-                     int64_t ext[3] = {3, 5, 7};
-                     std::vector<double> out;
-                     // Enumerate kept coordinates in order; reduce over the masked ones.
-                     for (int64_t a = 0; a < (mask[0] ? 1 : 3); ++a)
-                       for (int64_t b = 0; b < (mask[1] ? 1 : 5); ++b)
-                         for (int64_t d = 0; d < (mask[2] ? 1 : 7); ++d) {
-                           double acc = c.op == topi::ReduceOp::kMax ? -INFINITY : c.op == topi::ReduceOp::kMin ? INFINITY : 0;
-                           int64_t n = 0;
-                           for (int64_t x = 0; x < (mask[0] ? ext[0] : 1); ++x)
-                             for (int64_t y = 0; y < (mask[1] ? ext[1] : 1); ++y)
-                               for (int64_t z = 0; z < (mask[2] ? ext[2] : 1); ++z) {
-                                 double v = At3(in[0], mask[0] ? x : a, mask[1] ? y : b, mask[2] ? z : d);
-                                 if (c.op == topi::ReduceOp::kMax) acc = std::max(acc, v);
-                                 else if (c.op == topi::ReduceOp::kMin) acc = std::min(acc, v);
-                                 else acc += v;
-                                 ++n;
-                               }
-                           out.push_back(c.op == topi::ReduceOp::kMean ? acc / n : acc);
-                         }
-                     return out;
-                   }});
+    RunKernelCase(
+        {"reduce",
+         {{3, 5, 7}},
+         Unary([c](const te::Tensor& t) { return topi::Reduce(t, c.op, c.axes, c.keepdims); }),
+         [c](const std::vector<NDArray>& in, const std::vector<int64_t>&) {
+           std::vector<bool> mask(3, c.axes.empty());
+           for (int64_t a : c.axes) mask[a < 0 ? a + 3 : a] = true;
+           int64_t ext[3] = {3, 5, 7};
+           std::vector<double> out;
+           // Enumerate kept coordinates in order; reduce over the masked ones.
+           for (int64_t a = 0; a < (mask[0] ? 1 : 3); ++a)
+             for (int64_t b = 0; b < (mask[1] ? 1 : 5); ++b)
+               for (int64_t d = 0; d < (mask[2] ? 1 : 7); ++d) {
+                 double acc = c.op == topi::ReduceOp::kMax ? -INFINITY : c.op == topi::ReduceOp::kMin ? INFINITY : 0;
+                 int64_t n = 0;
+                 for (int64_t x = 0; x < (mask[0] ? ext[0] : 1); ++x)
+                   for (int64_t y = 0; y < (mask[1] ? ext[1] : 1); ++y)
+                     for (int64_t z = 0; z < (mask[2] ? ext[2] : 1); ++z) {
+                       double v = At3(in[0], mask[0] ? x : a, mask[1] ? y : b, mask[2] ? z : d);
+                       if (c.op == topi::ReduceOp::kMax)
+                         acc = std::max(acc, v);
+                       else if (c.op == topi::ReduceOp::kMin)
+                         acc = std::min(acc, v);
+                       else
+                         acc += v;
+                       ++n;
+                     }
+                 out.push_back(c.op == topi::ReduceOp::kMean ? acc / n : acc);
+               }
+           return out;
+         }});
   }
 }
 
@@ -985,7 +1046,9 @@ TEST(OperatorLibrary, RowMaximaAndMinimaMatchTheReferenceWhenReducedAVectorAtATi
   // lanes (softmax's row maximum, max and min reductions), with some NaN-free negative rows.
   constexpr int64_t kRows = 6, kLen = 48;
   auto row = [](const NDArray& t, int64_t r) { return F(t) + r * kLen; };
-  RunKernelCase({"softmax_rows", {{kRows, kLen}}, Unary([](const te::Tensor& t) { return topi::Softmax(t, -1); }),
+  RunKernelCase({"softmax_rows",
+                 {{kRows, kLen}},
+                 Unary([](const te::Tensor& t) { return topi::Softmax(t, -1); }),
                  [&](const std::vector<NDArray>& in, const std::vector<int64_t>&) {
                    std::vector<double> out;
                    for (int64_t r = 0; r < kRows; ++r) {
@@ -997,24 +1060,31 @@ TEST(OperatorLibrary, RowMaximaAndMinimaMatchTheReferenceWhenReducedAVectorAtATi
                    }
                    return out;
                  },
-                 -8.0f, 2.0f});
+                 -8.0f,
+                 2.0f});
   for (topi::ReduceOp op : {topi::ReduceOp::kMax, topi::ReduceOp::kMin}) {
-    RunKernelCase({"reduce_rows", {{kRows, kLen}}, Unary([op](const te::Tensor& t) { return topi::Reduce(t, op, {1}, false); }),
+    RunKernelCase({"reduce_rows",
+                   {{kRows, kLen}},
+                   Unary([op](const te::Tensor& t) { return topi::Reduce(t, op, {1}, false); }),
                    [&, op](const std::vector<NDArray>& in, const std::vector<int64_t>&) {
                      std::vector<double> out;
                      for (int64_t r = 0; r < kRows; ++r) {
                        const float* x = row(in[0], r);
-                       out.push_back(op == topi::ReduceOp::kMax ? *std::max_element(x, x + kLen) : *std::min_element(x, x + kLen));
+                       out.push_back(op == topi::ReduceOp::kMax ? *std::max_element(x, x + kLen)
+                                                                : *std::min_element(x, x + kLen));
                      }
                      return out;
                    },
-                   -8.0f, -1.0f});
+                   -8.0f,
+                   -1.0f});
   }
 }
 
 TEST(OperatorLibrary, SoftmaxAndLayerNormMatchTheReference) {
   for (int64_t axis : {1, -1}) {
-    RunKernelCase({"softmax", {{3, 5, 7}}, Unary([axis](const te::Tensor& t) { return topi::Softmax(t, axis); }),
+    RunKernelCase({"softmax",
+                   {{3, 5, 7}},
+                   Unary([axis](const te::Tensor& t) { return topi::Softmax(t, axis); }),
                    [axis](const std::vector<NDArray>& in, const std::vector<int64_t>&) {
                      std::vector<double> out(3 * 5 * 7);
                      for (int64_t a = 0; a < 3; ++a)
@@ -1031,9 +1101,11 @@ TEST(OperatorLibrary, SoftmaxAndLayerNormMatchTheReference) {
                        }
                      return out;
                    },
-                   -4.0f, 4.0f});
+                   -4.0f,
+                   4.0f});
   }
-  RunKernelCase({"layer_norm", {{3, 5, 7}, {5, 7}, {5, 7}},
+  RunKernelCase({"layer_norm",
+                 {{3, 5, 7}, {5, 7}, {5, 7}},
                  [](const std::vector<te::Tensor>& t) { return topi::LayerNorm(t[0], t[1], t[2], 2, 1e-5); },
                  [](const std::vector<NDArray>& in, const std::vector<int64_t>&) {
                    std::vector<double> out;
@@ -1052,8 +1124,11 @@ TEST(OperatorLibrary, SoftmaxAndLayerNormMatchTheReference) {
 
 TEST(OperatorLibrary, StridedSliceMatchesTheReference) {
   // x[:, 4:0:-2, 1::3] spelled with axes (2, 1), clamped ends and a negative begin.
-  RunKernelCase({"strided_slice", {{3, 5, 7}},
-                 Unary([](const te::Tensor& t) { return topi::StridedSlice(t, {2, 1}, {-6, 4}, {100, 0}, {3, -2}); }),
+  RunKernelCase({"strided_slice",
+                 {{3, 5, 7}},
+                 Unary([](const te::Tensor& t) {
+                   return topi::StridedSlice(t, {2, 1}, {-6, 4}, {100, 0}, {3, -2});
+                 }),
                  [](const std::vector<NDArray>& in, const std::vector<int64_t>& os) {
                    EXPECT_EQ(os, (std::vector<int64_t>{3, 2, 2}));
                    std::vector<double> out;

@@ -28,20 +28,22 @@ absl::StatusOr<int64_t> CheckParam(const Tensor& x, const Tensor& p, int64_t axi
   if (n != nullptr && *n == 1) return axis;
   const int64_t* c = axis >= 0 && axis < rank ? tir::AsConstInt(x.shape()[axis]) : nullptr;
   if (n == nullptr || c == nullptr || *n != *c) {
-    return absl::InvalidArgumentError(absl::StrCat(op, ": the ", what, " must be a scalar or have one element per entry of axis ",
-                                                   axis, " of the input"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        op, ": the ", what, " must be a scalar or have one element per entry of axis ", axis, " of the input"));
   }
   return axis;
 }
 
 }  // namespace
 
-absl::StatusOr<Tensor> Quantize(const Tensor& x, const Tensor& scale, const Tensor& zero_point, int64_t axis, DataType out_dtype) {
+absl::StatusOr<Tensor> Quantize(const Tensor& x, const Tensor& scale, const Tensor& zero_point, int64_t axis,
+                                DataType out_dtype) {
   if (!x.dtype().is_float() || !scale.dtype().is_float()) {
     return absl::InvalidArgumentError("quantize: the input and the scale must be floating point");
   }
   if (!out_dtype.is_integer()) {
-    return absl::InvalidArgumentError(absl::StrCat("quantize: out_dtype must be an integer type, got ", out_dtype.ToString()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("quantize: out_dtype must be an integer type, got ", out_dtype.ToString()));
   }
   absl::StatusOr<int64_t> a = CheckParam(x, scale, axis, "quantize", "scale");
   if (a.ok()) a = CheckParam(x, zero_point, axis, "quantize", "zero point");
@@ -63,7 +65,8 @@ absl::StatusOr<Tensor> Quantize(const Tensor& x, const Tensor& scale, const Tens
 
 absl::StatusOr<Tensor> Dequantize(const Tensor& x, const Tensor& scale, const Tensor& zero_point, int64_t axis) {
   if (!x.dtype().is_integer()) {
-    return absl::InvalidArgumentError(absl::StrCat("dequantize: the input must be integers, got ", x.dtype().ToString()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("dequantize: the input must be integers, got ", x.dtype().ToString()));
   }
   if (!scale.dtype().is_float()) return absl::InvalidArgumentError("dequantize: the scale must be floating point");
   absl::StatusOr<int64_t> a = CheckParam(x, scale, axis, "dequantize", "scale");

@@ -81,7 +81,8 @@ absl::StatusOr<Tensor> Reduce(const Tensor& x, ReduceOp op, const std::vector<in
     return te::Sum(v, raxes);
   };
   const char* tensor_names[] = {"X_red", "X_red", "X_red_max", "X_red_min", "X_red_prod"};
-  Tensor reduced = te::Compute(out_shape, body, op == ReduceOp::kMean ? "X_red_sum" : tensor_names[static_cast<int>(op)]);
+  Tensor reduced =
+      te::Compute(out_shape, body, op == ReduceOp::kMean ? "X_red_sum" : tensor_names[static_cast<int>(op)]);
   if (op != ReduceOp::kMean) return reduced;
   return te::Compute(
       out_shape,
@@ -97,7 +98,8 @@ absl::StatusOr<Tensor> Reduce(const Tensor& x, ReduceOp op, const std::vector<in
 absl::StatusOr<Tensor> Cumsum(const Tensor& x, int64_t axis, bool exclusive, bool reverse) {
   const int64_t rank = x.ndim();
   if (axis < 0) axis += rank;
-  if (axis < 0 || axis >= rank) return absl::InvalidArgumentError(absl::StrCat("cumsum: axis out of range for rank ", rank));
+  if (axis < 0 || axis >= rank)
+    return absl::InvalidArgumentError(absl::StrCat("cumsum: axis out of range for rank ", rank));
   // out[..., i, ...] = sum over k of x[..., k, ...] where k precedes (or follows) i: a
   // reduction over the axis with a predicate, O(n^2) along it.
   te::ReduceAxis k = te::MakeReduceAxis(x.shape()[axis], "k");
@@ -117,15 +119,19 @@ absl::StatusOr<Tensor> Cumsum(const Tensor& x, int64_t axis, bool exclusive, boo
 absl::StatusOr<Tensor> ArgReduce(const Tensor& x, int64_t axis, bool keepdims, bool last, bool largest) {
   const int64_t rank = x.ndim();
   if (axis < 0) axis += rank;
-  if (axis < 0 || axis >= rank) return absl::InvalidArgumentError(absl::StrCat(largest ? "argmax" : "argmin", ": axis out of range for rank ", rank));
+  if (axis < 0 || axis >= rank)
+    return absl::InvalidArgumentError(
+        absl::StrCat(largest ? "argmax" : "argmin", ": axis out of range for rank ", rank));
   // The extreme value along the axis, then the first (or last) index holding it.
   absl::StatusOr<Tensor> extreme = Reduce(x, largest ? ReduceOp::kMax : ReduceOp::kMin, {axis}, /*keepdims=*/true);
   if (!extreme.ok()) return extreme.status();
   DataType it = detail::IndexType({x});
   std::vector<tir::PrimExpr> out_shape;
   for (int64_t d = 0; d < rank; ++d) {
-    if (d != axis) out_shape.push_back(x.shape()[d]);
-    else if (keepdims) out_shape.push_back(C(it, 1));
+    if (d != axis)
+      out_shape.push_back(x.shape()[d]);
+    else if (keepdims)
+      out_shape.push_back(C(it, 1));
   }
   te::ReduceAxis k = te::MakeReduceAxis(x.shape()[axis], "k");
   const tir::PrimExpr extent = tir::Cast(DataType::Int64(), x.shape()[axis]);
@@ -157,7 +163,8 @@ absl::StatusOr<Tensor> ArgReduce(const Tensor& x, int64_t axis, bool keepdims, b
 absl::StatusOr<Tensor> Softmax(const Tensor& x, int64_t axis) {
   int64_t rank = x.ndim();
   if (axis < 0) axis += rank;
-  if (axis < 0 || axis >= rank) return absl::InvalidArgumentError(absl::StrCat("softmax: axis out of range for rank ", rank));
+  if (axis < 0 || axis >= rank)
+    return absl::InvalidArgumentError(absl::StrCat("softmax: axis out of range for rank ", rank));
   std::vector<tir::PrimExpr> reduced_shape;
   for (int64_t d = 0; d < rank; ++d) {
     if (d != axis) reduced_shape.push_back(x.shape()[d]);
@@ -189,7 +196,8 @@ absl::StatusOr<Tensor> Softmax(const Tensor& x, int64_t axis) {
       "T_softmax_exp");
   te::ReduceAxis k2 = te::MakeReduceAxis(x.shape()[axis], "k");
   Tensor expsum = te::Compute(
-      reduced_shape, [&](const std::vector<tir::Var>& r) -> te::ComputeValue { return te::Sum(exp(full(r, k2)), {k2}); },
+      reduced_shape,
+      [&](const std::vector<tir::Var>& r) -> te::ComputeValue { return te::Sum(exp(full(r, k2)), {k2}); },
       "T_softmax_expsum");
   return te::Compute(
       x.shape(),
@@ -200,7 +208,8 @@ absl::StatusOr<Tensor> Softmax(const Tensor& x, int64_t axis) {
       "T_softmax_norm");
 }
 
-absl::StatusOr<Tensor> LayerNorm(const Tensor& x, const Tensor& gamma, const Tensor& beta, int64_t num_axes, double epsilon) {
+absl::StatusOr<Tensor> LayerNorm(const Tensor& x, const Tensor& gamma, const Tensor& beta, int64_t num_axes,
+                                 double epsilon) {
   std::vector<int> normalized;
   for (int64_t d = 0; d < num_axes; ++d) normalized.push_back(-1 - static_cast<int>(d));
   absl::StatusOr<std::vector<int64_t>> xs = KnownExtents(x, normalized, "layer_norm");
@@ -239,18 +248,21 @@ absl::StatusOr<Tensor> LayerNorm(const Tensor& x, const Tensor& gamma, const Ten
   return te::Compute(
       x.shape(),
       [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
-        std::vector<tir::PrimExpr> lead_idx(i.begin(), i.begin() + lead), tail(i.begin() + lead, i.end()), all(i.begin(), i.end());
+        std::vector<tir::PrimExpr> lead_idx(i.begin(), i.begin() + lead), tail(i.begin() + lead, i.end()),
+            all(i.begin(), i.end());
         tir::PrimExpr mean = tir::operator/(sum(lead_idx), n);
         tir::PrimExpr var = tir::operator/(sqsum(lead_idx), n);
-        tir::PrimExpr inv = tir::operator/(tir::Const(x.dtype(), 1.0),
-                                           tir::Intrinsic("sqrt", {tir::operator+(var, tir::Const(x.dtype(), epsilon))}));
-        return tir::operator+(tir::operator*(tir::operator*(tir::operator-(x(all), mean), inv), gamma(tail)), beta(tail));
+        tir::PrimExpr inv = tir::operator/(
+            tir::Const(x.dtype(), 1.0), tir::Intrinsic("sqrt", {tir::operator+(var, tir::Const(x.dtype(), epsilon))}));
+        return tir::operator+(tir::operator*(tir::operator*(tir::operator-(x(all), mean), inv), gamma(tail)),
+                              beta(tail));
       },
       "T_layer_norm");
 }
 
-absl::StatusOr<Tensor> StridedSlice(const Tensor& x, const std::vector<int64_t>& axes, const std::vector<int64_t>& begin,
-                                    const std::vector<int64_t>& end, const std::vector<int64_t>& strides) {
+absl::StatusOr<Tensor> StridedSlice(const Tensor& x, const std::vector<int64_t>& axes,
+                                    const std::vector<int64_t>& begin, const std::vector<int64_t>& end,
+                                    const std::vector<int64_t>& strides) {
   const int64_t rank = static_cast<int64_t>(x.shape().size());
   if (begin.size() != axes.size() || end.size() != axes.size() || (!strides.empty() && strides.size() != axes.size())) {
     return absl::InvalidArgumentError("strided_slice: axes, begin, end and strides differ in length");

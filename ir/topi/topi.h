@@ -78,8 +78,9 @@ absl::StatusOr<Tensor> Conv(const Tensor& x, const Tensor& w, const std::vector<
  *  first split into s_h x s_w phases, stored once), so each row is a contiguous run of a phase;
  *  columns past the output width are junk. `columns` is rounded up to a multiple of
  *  `column_tile`; the extra columns read zero padding or junk, never out of bounds. */
-absl::StatusOr<Tensor> Im2col(const Tensor& x, const std::vector<int64_t>& kernel_size, const std::vector<int64_t>& strides,
-                              const std::vector<int64_t>& padding, const std::vector<int64_t>& dilation, int64_t column_tile);
+absl::StatusOr<Tensor> Im2col(const Tensor& x, const std::vector<int64_t>& kernel_size,
+                              const std::vector<int64_t>& strides, const std::vector<int64_t>& padding,
+                              const std::vector<int64_t>& dilation, int64_t column_tile);
 /*! \brief What Im2col makes of an NCHW input of shape `xs`: its column count (junk included)
  *  and whether it first copies the input (padding, grown for the junk columns' reach, or stride
  *  phases). */
@@ -119,10 +120,12 @@ absl::StatusOr<Tensor> ArgReduce(const Tensor& x, int64_t axis, bool keepdims, b
 /*! \brief exp(x - max) / sum(exp(x - max)) along `axis`. */
 absl::StatusOr<Tensor> Softmax(const Tensor& x, int64_t axis);
 /*! \brief (x - mean) / sqrt(var + epsilon) * gamma + beta over the last `num_axes` dimensions. */
-absl::StatusOr<Tensor> LayerNorm(const Tensor& x, const Tensor& gamma, const Tensor& beta, int64_t num_axes, double epsilon);
+absl::StatusOr<Tensor> LayerNorm(const Tensor& x, const Tensor& gamma, const Tensor& beta, int64_t num_axes,
+                                 double epsilon);
 /*! \brief x[begin:end:stride] along each of `axes` (NumPy clamping; negative values count from the end). */
-absl::StatusOr<Tensor> StridedSlice(const Tensor& x, const std::vector<int64_t>& axes, const std::vector<int64_t>& begin,
-                                    const std::vector<int64_t>& end, const std::vector<int64_t>& strides);
+absl::StatusOr<Tensor> StridedSlice(const Tensor& x, const std::vector<int64_t>& axes,
+                                    const std::vector<int64_t>& begin, const std::vector<int64_t>& end,
+                                    const std::vector<int64_t>& strides);
 
 /*! \brief Inputs joined along `axis` ("T_concat"). */
 absl::StatusOr<Tensor> Concatenate(const std::vector<Tensor>& xs, int64_t axis);
@@ -148,7 +151,8 @@ absl::StatusOr<Tensor> Triangle(const Tensor& x, int64_t k, bool upper);
 
 /*! \brief saturate(round_half_even(x / scale) + zero_point) as `out_dtype`. The scale and
  *  zero point are scalars (0-d or one element) or vectors along x's `axis` (per channel). */
-absl::StatusOr<Tensor> Quantize(const Tensor& x, const Tensor& scale, const Tensor& zero_point, int64_t axis, DataType out_dtype);
+absl::StatusOr<Tensor> Quantize(const Tensor& x, const Tensor& scale, const Tensor& zero_point, int64_t axis,
+                                DataType out_dtype);
 /*! \brief (x - zero_point) * scale in the scale's dtype; parameters as for Quantize. */
 absl::StatusOr<Tensor> Dequantize(const Tensor& x, const Tensor& scale, const Tensor& zero_point, int64_t axis);
 
@@ -160,7 +164,8 @@ absl::StatusOr<Tensor> Reshape(const Tensor& x, const std::vector<tir::PrimExpr>
 absl::StatusOr<std::vector<int64_t>> StaticShape(const Tensor& t, const std::string& op);
 /*! \brief The extents as constants, -1 where symbolic; an error naming `op` when one listed in
  *         `need_static` (negative: from the end) is symbolic. */
-absl::StatusOr<std::vector<int64_t>> KnownExtents(const Tensor& t, const std::vector<int>& need_static, const std::string& op);
+absl::StatusOr<std::vector<int64_t>> KnownExtents(const Tensor& t, const std::vector<int>& need_static,
+                                                  const std::string& op);
 
 }  // namespace topi
 }  // namespace mlc

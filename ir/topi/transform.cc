@@ -23,7 +23,8 @@ absl::StatusOr<Tensor> Concatenate(const std::vector<Tensor>& xs, int64_t axis) 
   if (axis < 0) axis += rank;
   if (axis < 0 || axis >= rank) return absl::InvalidArgumentError("concatenate: axis out of range");
   for (const Tensor& x : xs) {
-    if (x.ndim() != rank || x.dtype() != xs[0].dtype()) return absl::InvalidArgumentError("concatenate: inputs differ in rank or dtype");
+    if (x.ndim() != rank || x.dtype() != xs[0].dtype())
+      return absl::InvalidArgumentError("concatenate: inputs differ in rank or dtype");
   }
   // Every extent may be symbolic (a key/value cache grown along its sequence axis); the others
   // must agree (shape inference checked them).
@@ -52,13 +53,16 @@ absl::StatusOr<Tensor> Concatenate(const std::vector<Tensor>& xs, int64_t axis) 
         for (int64_t k = static_cast<int64_t>(xs.size()) - 1; k >= 0; --k) {
           std::vector<tir::PrimExpr> idx(i.begin(), i.end());
           tir::PrimExpr local = tir::operator-(tir::PrimExpr(i[axis]), starts[k]);
-          idx[axis] = symbolic ? local : tir::Min(tir::Max(local, C(it, 0)), analyzer.Simplify(tir::operator-(extents[k], C(it, 1))));
+          idx[axis] =
+              symbolic ? local
+                       : tir::Min(tir::Max(local, C(it, 0)), analyzer.Simplify(tir::operator-(extents[k], C(it, 1))));
           tir::PrimExpr load = xs[k](idx);
           if (!value.defined()) {
             value = load;
             continue;
           }
-          tir::PrimExpr chosen = tir::operator<(tir::PrimExpr(i[axis]), analyzer.Simplify(tir::operator+(starts[k], extents[k])));
+          tir::PrimExpr chosen =
+              tir::operator<(tir::PrimExpr(i[axis]), analyzer.Simplify(tir::operator+(starts[k], extents[k])));
           value = symbolic ? tir::IfThenElse(chosen, load, value) : tir::Select(chosen, load, value);
         }
         return value;
@@ -98,7 +102,8 @@ absl::StatusOr<Tensor> Take(const Tensor& x, const Tensor& indices, int64_t axis
 absl::StatusOr<Tensor> TakeAlongAxis(const Tensor& x, const Tensor& indices, int64_t axis) {
   if (!indices.dtype().is_int()) return absl::InvalidArgumentError("take_along_axis: indices must be integers");
   int64_t rank = x.ndim();
-  if (indices.ndim() != rank) return absl::InvalidArgumentError("take_along_axis: the indices must have the data's rank");
+  if (indices.ndim() != rank)
+    return absl::InvalidArgumentError("take_along_axis: the indices must have the data's rank");
   if (axis < 0) axis += rank;
   if (axis < 0 || axis >= rank) return absl::InvalidArgumentError("take_along_axis: axis out of range");
   DataType it = detail::IndexType({x, indices});
@@ -121,13 +126,14 @@ absl::StatusOr<Tensor> BroadcastTo(const Tensor& x, const std::vector<tir::PrimE
   bool same = out.ok() && out->size() == shape.size();
   for (size_t i = 0; same && i < shape.size(); ++i) same = relax::DimsEqual((*out)[i], shape[i]);
   if (!same) {
-    return absl::InvalidArgumentError(absl::StrCat("broadcast_to: ", relax::DimsToString(x.shape()), " cannot be broadcast to ",
-                                                   relax::DimsToString(shape)));
+    return absl::InvalidArgumentError(absl::StrCat("broadcast_to: ", relax::DimsToString(x.shape()),
+                                                   " cannot be broadcast to ", relax::DimsToString(shape)));
   }
   DataType it = detail::IndexType({x});
   std::vector<tir::PrimExpr> extents = detail::WithIndexType(shape, it);
   return te::Compute(
-      extents, [&](const std::vector<tir::Var>& i) -> te::ComputeValue { return x(detail::BroadcastIndex(x, i, extents)); },
+      extents,
+      [&](const std::vector<tir::Var>& i) -> te::ComputeValue { return x(detail::BroadcastIndex(x, i, extents)); },
       "T_broadcast_to");
 }
 
@@ -163,7 +169,8 @@ absl::StatusOr<Tensor> LayoutTransform(const Tensor& x, const std::string& src, 
   absl::StatusOr<Layout> to = Layout::Parse(dst);
   if (!to.ok()) return absl::InvalidArgumentError(absl::StrCat("layout_transform: ", to.status().message()));
   if (from->Primal() != to->Primal() || from->ndim() != x.ndim()) {
-    return absl::InvalidArgumentError(absl::StrCat("layout_transform: ", x.ndim(), "-d data in ", src, " cannot become ", dst));
+    return absl::InvalidArgumentError(
+        absl::StrCat("layout_transform: ", x.ndim(), "-d data in ", src, " cannot become ", dst));
   }
   absl::StatusOr<std::vector<tir::PrimExpr>> shape = to->ShapeFromPrimal(from->ShapeToPrimal(x.shape()));
   if (!shape.ok()) return absl::InvalidArgumentError(absl::StrCat("layout_transform: ", shape.status().message()));

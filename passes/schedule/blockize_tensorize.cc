@@ -8,10 +8,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "ir/tir/prim_expr_ops.h"
-#include "passes/schedule/schedule.h"
-#include "passes/schedule/tensor_intrin.h"
 #include "ir/tir/tir_functor.h"
 #include "ir/tir/tir_util.h"
+#include "passes/schedule/schedule.h"
+#include "passes/schedule/tensor_intrin.h"
 
 namespace mlc {
 namespace tir {
@@ -58,7 +58,8 @@ absl::StatusOr<BlockRV> Schedule::Blockize(const LoopRV& loop_rv) {
   absl::StatusOr<LoopRef> l = Resolve(loop_rv, kPrim);
   if (!l.ok()) return l.status();
   std::vector<const BlockRealizeNode*> blocks = ChildBlocks(Stmt(l->path.back()));
-  if (blocks.size() != 1) return ErrorAt(kPrim, Name(*l), absl::StrCat("it holds ", blocks.size(), " blocks; blockize needs one"));
+  if (blocks.size() != 1)
+    return ErrorAt(kPrim, Name(*l), absl::StrCat("it holds ", blocks.size(), " blocks; blockize needs one"));
   const BlockRealizeNode* inner = blocks[0];
   const BlockNode* block = inner->block.get();
   std::string what = absl::StrCat(Name(*l), " of block ", block->name);
@@ -103,7 +104,8 @@ absl::StatusOr<BlockRV> Schedule::Blockize(const LoopRV& loop_rv) {
     }
     PrimExpr q = a.Simplify(FloorDiv(op, c));
     if (!a.CanProveEqual(q * c, op)) {
-      return ErrorAt(kPrim, what, absl::StrCat("the outer part of ", iv.var->name, "'s binding is not a multiple of ", c));
+      return ErrorAt(kPrim, what,
+                     absl::StrCat("the outer part of ", iv.var->name, "'s binding is not a multiple of ", c));
     }
     const int64_t* dom = AsConstInt(iv.dom.extent);
     // A domain that c does not divide (rows known when the kernel runs, or a static count such
@@ -111,11 +113,15 @@ absl::StatusOr<BlockRV> Schedule::Blockize(const LoopRV& loop_rv) {
     // inner block keeps the predicate that guards the last, partial one, and must have one.
     const int64_t* always = AsConstInt(inner->predicate);
     if (dom != nullptr && *dom % c != 0 && always != nullptr && *always != 0) {
-      return ErrorAt(kPrim, what, absl::StrCat("the domain of ", iv.var->name, " is not a multiple of ", c, " and no predicate guards the last tile"));
+      return ErrorAt(kPrim, what,
+                     absl::StrCat("the domain of ", iv.var->name, " is not a multiple of ", c,
+                                  " and no predicate guards the last tile"));
     }
     Var v = MakeVar(absl::StrCat(iv.var->name, "_o"), iv.var->dtype);
-    PrimExpr outer_extent = dom != nullptr ? IntImm(iv.var->dtype, (*dom + c - 1) / c)
-                                           : (c == 1 ? iv.dom.extent : FloorDiv(iv.dom.extent + IntImm(iv.var->dtype, c - 1), IntImm(iv.var->dtype, c)));
+    PrimExpr outer_extent =
+        dom != nullptr ? IntImm(iv.var->dtype, (*dom + c - 1) / c)
+                       : (c == 1 ? iv.dom.extent
+                                 : FloorDiv(iv.dom.extent + IntImm(iv.var->dtype, c - 1), IntImm(iv.var->dtype, c)));
     outer_iters.push_back(IterVar{v, Range{IntImm(iv.var->dtype, 0), outer_extent}, iv.kind});
     outer_values.push_back(q);
     inner_values.push_back(v * c + ip);
@@ -132,7 +138,8 @@ absl::StatusOr<BlockRV> Schedule::Blockize(const LoopRV& loop_rv) {
     std::vector<BufferRegion> out;
     for (const BufferRegion& r : rs) {
       std::vector<IntRange> rr = AccessRange(ni, r.buffer, write, relaxed, oa);
-      if (rr.empty() || !rr[0].min.defined()) return absl::FailedPreconditionError(absl::StrCat("cannot bound the region of ", r.buffer->name));
+      if (rr.empty() || !rr[0].min.defined())
+        return absl::FailedPreconditionError(absl::StrCat("cannot bound the region of ", r.buffer->name));
       BufferRegion br{r.buffer, {}};
       for (const IntRange& d : rr) br.region.push_back(Range{d.min, oa.Simplify(d.max - d.min + 1)});
       out.push_back(br);
@@ -157,8 +164,9 @@ absl::Status Schedule::TensorizeBlock(const BlockRef& b, const std::string& intr
   std::string what = absl::StrCat("block ", b.block->name);
   const TensorIntrin* intrin = FindTensorIntrin(intrin_name);
   if (intrin == nullptr) {
-    return ErrorAt(kPrim, what, absl::StrCat("no tensor intrinsic ", intrin_name, " (registered: ",
-                                             absl::StrJoin(TensorIntrinNames(), ", "), ")"));
+    return ErrorAt(kPrim, what,
+                   absl::StrCat("no tensor intrinsic ", intrin_name,
+                                " (registered: ", absl::StrJoin(TensorIntrinNames(), ", "), ")"));
   }
   // The block's body: a loop nest around one block.
   std::vector<const ForNode*> loops;
@@ -168,7 +176,8 @@ absl::Status Schedule::TensorizeBlock(const BlockRef& b, const std::string& intr
     s = f->body;
   }
   const auto* inner = s.as<BlockRealizeNode>();
-  if (inner == nullptr) return ErrorAt(kPrim, what, "its body is not a loop nest around one block (blockize the loop first)");
+  if (inner == nullptr)
+    return ErrorAt(kPrim, what, "its body is not a loop nest around one block (blockize the loop first)");
   TensorizeInput input{b.block, loops, inner, Analyzer()};
   for (const IterVar& iv : b.block->iter_vars) input.analyzer.Bind(iv.var, iv.dom);
   for (const ForNode* f : loops) input.analyzer.Bind(f->loop_var, Range{f->min, f->extent});

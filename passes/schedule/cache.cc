@@ -6,9 +6,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "ir/tir/prim_expr_ops.h"
-#include "passes/schedule/schedule.h"
 #include "ir/tir/tir_functor.h"
 #include "ir/tir/tir_util.h"
+#include "passes/schedule/schedule.h"
 
 namespace mlc {
 namespace tir {
@@ -59,8 +59,8 @@ size_t TopLevelIndex(const Stmt& scope_body, const StmtPath& path) {
 
 /*! \brief The function body with `block` accessing `cache` instead of `from`, the `copy`
  *  inserted at top-level position `pos` of the block's scope, and `cache` allocated there. */
-Stmt WithCache(const Stmt& func_body, const StmtPath& path, const BlockNode* block, const Buffer& from, const Buffer& cache,
-               size_t pos, const Stmt& copy) {
+Stmt WithCache(const Stmt& func_body, const StmtPath& path, const BlockNode* block, const Buffer& from,
+               const Buffer& cache, size_t pos, const Stmt& copy) {
   const BlockRealizeNode* scope_realize = ScopeOf(path);
   BufferAccessRewriter redirect(from, cache);
   Block redirected = WithBodyRewritten(block, &redirect);
@@ -68,8 +68,10 @@ Stmt WithCache(const Stmt& func_body, const StmtPath& path, const BlockNode* blo
   Stmt scope_body = InsertInScope(ReplaceNode(sb->body, block, redirected), pos, copy);
   std::vector<Buffer> allocs = sb->alloc_buffers;
   allocs.push_back(cache);
-  Block new_scope(new BlockNode(sb->name, sb->iter_vars, sb->reads, sb->writes, allocs, sb->init, scope_body, sb->annotations));
-  return ReplaceNode(func_body, scope_realize, Stmt(new BlockRealizeNode(scope_realize->iter_values, scope_realize->predicate, new_scope)));
+  Block new_scope(
+      new BlockNode(sb->name, sb->iter_vars, sb->reads, sb->writes, allocs, sb->init, scope_body, sb->annotations));
+  return ReplaceNode(func_body, scope_realize,
+                     Stmt(new BlockRealizeNode(scope_realize->iter_values, scope_realize->predicate, new_scope)));
 }
 
 }  // namespace
@@ -80,7 +82,9 @@ absl::StatusOr<BlockRV> Schedule::CacheRead(const BlockRV& block_rv, int read_in
   if (!b.ok()) return b.status();
   std::string what = absl::StrCat("block ", b->block->name);
   if (read_index < 0 || read_index >= static_cast<int>(b->block->reads.size())) {
-    return ErrorAt(kPrim, what, absl::StrCat("it reads ", b->block->reads.size(), " buffers; index ", read_index, " is out of range"));
+    return ErrorAt(
+        kPrim, what,
+        absl::StrCat("it reads ", b->block->reads.size(), " buffers; index ", read_index, " is out of range"));
   }
   Buffer src = b->block->reads[read_index].buffer;
   Buffer cache = MakeBuffer(absl::StrCat(src->name, "_", scope), src->shape, src->dtype);
@@ -91,14 +95,16 @@ absl::StatusOr<BlockRV> Schedule::CacheRead(const BlockRV& block_rv, int read_in
   size_t pos = 0;
   std::vector<const BlockRealizeNode*> children = ChildBlocks(Stmt(scope_realize->block));
   for (const BlockRealizeNode* r : children) {
-    bool writes = std::any_of(r->block->writes.begin(), r->block->writes.end(), [&](const BufferRegion& w) { return w.buffer.same_as(src); });
+    bool writes = std::any_of(r->block->writes.begin(), r->block->writes.end(),
+                              [&](const BufferRegion& w) { return w.buffer.same_as(src); });
     if (!writes) continue;
     std::optional<StmtPath> p = FindBlock(b->prim->body, r->block->name);
     pos = TopLevelIndex(scope_realize->block->body, *p) + 1;
   }
   SetBody(b->func, WithCache(b->prim->body, b->path, b->block, src, cache, pos, copy));
   BlockRV out = NewBlockRV(b->func, name);
-  Record(kPrim, {TraceValue::Block(block_rv), TraceValue::Int(read_index), TraceValue::Str(scope)}, {TraceValue::Block(out)});
+  Record(kPrim, {TraceValue::Block(block_rv), TraceValue::Int(read_index), TraceValue::Str(scope)},
+         {TraceValue::Block(out)});
   return out;
 }
 
@@ -108,7 +114,9 @@ absl::StatusOr<BlockRV> Schedule::CacheWrite(const BlockRV& block_rv, int write_
   if (!b.ok()) return b.status();
   std::string what = absl::StrCat("block ", b->block->name);
   if (write_index < 0 || write_index >= static_cast<int>(b->block->writes.size())) {
-    return ErrorAt(kPrim, what, absl::StrCat("it writes ", b->block->writes.size(), " buffers; index ", write_index, " is out of range"));
+    return ErrorAt(
+        kPrim, what,
+        absl::StrCat("it writes ", b->block->writes.size(), " buffers; index ", write_index, " is out of range"));
   }
   Buffer dst = b->block->writes[write_index].buffer;
   Buffer cache = MakeBuffer(absl::StrCat(dst->name, "_", scope), dst->shape, dst->dtype);
@@ -117,7 +125,8 @@ absl::StatusOr<BlockRV> Schedule::CacheWrite(const BlockRV& block_rv, int write_
   size_t pos = TopLevelIndex(ScopeOf(b->path)->block->body, b->path) + 1;
   SetBody(b->func, WithCache(b->prim->body, b->path, b->block, dst, cache, pos, copy));
   BlockRV out = NewBlockRV(b->func, name);
-  Record(kPrim, {TraceValue::Block(block_rv), TraceValue::Int(write_index), TraceValue::Str(scope)}, {TraceValue::Block(out)});
+  Record(kPrim, {TraceValue::Block(block_rv), TraceValue::Int(write_index), TraceValue::Str(scope)},
+         {TraceValue::Block(out)});
   return out;
 }
 

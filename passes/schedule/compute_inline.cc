@@ -7,9 +7,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "ir/tir/prim_expr_ops.h"
-#include "passes/schedule/schedule.h"
 #include "ir/tir/tir_functor.h"
 #include "ir/tir/tir_util.h"
+#include "passes/schedule/schedule.h"
 
 namespace mlc {
 namespace tir {
@@ -91,7 +91,8 @@ absl::Status Schedule::ComputeInline(const BlockRV& block_rv) {
     if (!reads) return std::nullopt;
     const BlockNode* c = r->block.get();
     Block nb(new BlockNode(c->name, c->iter_vars, c->reads, c->writes, c->alloc_buffers,
-                           c->init.defined() ? inliner.VisitStmt(c->init) : c->init, inliner.VisitStmt(c->body), c->annotations));
+                           c->init.defined() ? inliner.VisitStmt(c->init) : c->init, inliner.VisitStmt(c->body),
+                           c->annotations));
     return Stmt(new BlockRealizeNode(r->iter_values, r->predicate, WithInferredRegions(nb)));
   });
   SetBody(b->func, DropAllocation(body, store->buffer));
@@ -105,7 +106,8 @@ absl::Status Schedule::ReverseComputeInline(const BlockRV& block_rv) {
   if (!b.ok()) return b.status();
   const BlockNode* consumer = b->block;
   std::string what = absl::StrCat("block ", consumer->name);
-  if (!IsSpatialBlock(consumer)) return ErrorAt(kPrim, what, "it is a reduction; only elementwise blocks can be inlined");
+  if (!IsSpatialBlock(consumer))
+    return ErrorAt(kPrim, what, "it is a reduction; only elementwise blocks can be inlined");
   const auto* store = consumer->body.as<BufferStoreNode>();
   if (store == nullptr) return ErrorAt(kPrim, what, "its body is not a single store");
   // The buffer it consumes: read at exactly its iteration variables.
@@ -119,8 +121,9 @@ absl::Status Schedule::ReverseComputeInline(const BlockRV& block_rv) {
       for (const BufferRegion& rd : consumer->reads) {
         if (!w.buffer.same_as(rd.buffer)) continue;
         if (producer != nullptr && producer != r) {
-          return ErrorAt(kPrim, what, absl::StrCat("it reads the outputs of several blocks (", producer->block->name, ", ",
-                                                   r->block->name, ")"));
+          return ErrorAt(kPrim, what,
+                         absl::StrCat("it reads the outputs of several blocks (", producer->block->name, ", ",
+                                      r->block->name, ")"));
         }
         producer = r;
         consumed = w.buffer;
@@ -130,24 +133,28 @@ absl::Status Schedule::ReverseComputeInline(const BlockRV& block_rv) {
   if (producer == nullptr) return ErrorAt(kPrim, what, "no block of the function produces what it reads");
   const BlockNode* p = producer->block.get();
   if (!IsSpatialBlock(p)) {
-    return ErrorAt(kPrim, what, absl::StrCat("its producer ", p->name, " is a reduction (decompose it or use reverse_compute_at)"));
+    return ErrorAt(kPrim, what,
+                   absl::StrCat("its producer ", p->name, " is a reduction (decompose it or use reverse_compute_at)"));
   }
   const auto* pstore = p->body.as<BufferStoreNode>();
   if (pstore == nullptr || !pstore->buffer.same_as(consumed)) {
     return ErrorAt(kPrim, what, absl::StrCat("the body of its producer ", p->name, " is not a single store"));
   }
-  if (IsParam(b->prim, consumed)) return ErrorAt(kPrim, what, absl::StrCat(consumed->name, " is a parameter of the function"));
+  if (IsParam(b->prim, consumed))
+    return ErrorAt(kPrim, what, absl::StrCat(consumed->name, " is a parameter of the function"));
   std::vector<PrimExpr> index;
   for (const BufferLoadNode* l : loads) {
     if (!l->buffer.same_as(consumed)) continue;
     if (!DistinctIterVars(consumer, l->indices)) {
-      return ErrorAt(kPrim, what, absl::StrCat("it reads ", consumed->name, " elsewhere than at its iteration variables"));
+      return ErrorAt(kPrim, what,
+                     absl::StrCat("it reads ", consumed->name, " elsewhere than at its iteration variables"));
     }
     if (index.empty()) {
       index = l->indices;
     } else {
       for (size_t d = 0; d < index.size(); ++d) {
-        if (!index[d].same_as(l->indices[d])) return ErrorAt(kPrim, what, absl::StrCat("it reads ", consumed->name, " at two places"));
+        if (!index[d].same_as(l->indices[d]))
+          return ErrorAt(kPrim, what, absl::StrCat("it reads ", consumed->name, " at two places"));
       }
     }
   }
@@ -167,7 +174,8 @@ absl::Status Schedule::ReverseComputeInline(const BlockRV& block_rv) {
   std::vector<PrimExpr> out_index;
   for (const PrimExpr& i : store->indices) out_index.push_back(Substitute(i, bind));
   Stmt new_body(new BufferStoreNode(store->buffer, value, out_index));
-  Block nb = WithInferredRegions(Block(new BlockNode(p->name, p->iter_vars, {}, {}, p->alloc_buffers, p->init, new_body, p->annotations)));
+  Block nb = WithInferredRegions(
+      Block(new BlockNode(p->name, p->iter_vars, {}, {}, p->alloc_buffers, p->init, new_body, p->annotations)));
   const Object* old_consumer = b->realize;
   const Object* old_producer = producer;
   Stmt body = RewriteStmt(b->prim->body, [&](const Stmt& s) -> std::optional<Stmt> {

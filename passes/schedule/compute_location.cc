@@ -7,8 +7,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "ir/tir/prim_expr_ops.h"
-#include "passes/schedule/schedule.h"
 #include "ir/tir/tir_util.h"
+#include "passes/schedule/schedule.h"
 
 namespace mlc {
 namespace tir {
@@ -96,7 +96,8 @@ absl::Status IterRangesFromRegion(const BlockNode* block, const std::vector<Buff
         const int64_t* ext = AsConstInt(acc.region[d].extent);
         if (ext == nullptr || *ext != 1) continue;
         for (size_t i = 0; i < block->iter_vars.size(); ++i) {
-          std::optional<IntRange> r = SolveIndex(acc.region[d].min, block->iter_vars[i].var.get(), region[d].min, region[d].max);
+          std::optional<IntRange> r =
+              SolveIndex(acc.region[d].min, block->iter_vars[i].var.get(), region[d].min, region[d].max);
           if (!r) continue;
           if (!solved[i]) {
             solved[i] = r;
@@ -165,7 +166,8 @@ Stmt RealizeOverRanges(const BlockRealizeNode* realize, const std::vector<std::o
   }
   for (PrimExpr& v : values) v = a.Simplify(v);
   if (predicate.defined()) predicate = a.Simplify(predicate);
-  Stmt body(new BlockRealizeNode(values, predicate.defined() ? predicate : IntImm(DataType::Bool(), 1), realize->block));
+  Stmt body(
+      new BlockRealizeNode(values, predicate.defined() ? predicate : IntImm(DataType::Bool(), 1), realize->block));
   for (size_t i = loop_vars.size(); i-- > 0;) {
     body = Stmt(new ForNode(loop_vars[i], IntImm(loop_vars[i]->dtype, 0), extents[i], ForKind::kSerial, body));
   }
@@ -198,14 +200,17 @@ absl::Status Schedule::MoveUnderLoop(const BlockRV& block_rv, const LoopRV& loop
   std::string what = absl::StrCat("block ", b->block->name);
   if (b->func != l->func) return ErrorAt(kPrim, what, absl::StrCat(Name(*l), " is in another function"));
   if (OnPath(b->path, l->loop)) return ErrorAt(kPrim, what, absl::StrCat("it is already under ", Name(*l)));
-  if (ScopeOf(b->path) != ScopeOf(l->path)) return ErrorAt(kPrim, what, absl::StrCat(Name(*l), " is in another block scope"));
+  if (ScopeOf(b->path) != ScopeOf(l->path))
+    return ErrorAt(kPrim, what, absl::StrCat(Name(*l), " is in another block scope"));
   if (!reverse && !ComesBefore(b->path, l->path)) {
-    return ErrorAt(kPrim, what, absl::StrCat("it does not come before ", Name(*l), " (compute_at moves a producer; use ",
-                                             "reverse_compute_at for a consumer)"));
+    return ErrorAt(kPrim, what,
+                   absl::StrCat("it does not come before ", Name(*l), " (compute_at moves a producer; use ",
+                                "reverse_compute_at for a consumer)"));
   }
   if (reverse && !ComesBefore(l->path, b->path)) {
-    return ErrorAt(kPrim, what, absl::StrCat("it does not come after ", Name(*l), " (reverse_compute_at moves a consumer; use ",
-                                             "compute_at for a producer)"));
+    return ErrorAt(kPrim, what,
+                   absl::StrCat("it does not come after ", Name(*l), " (reverse_compute_at moves a consumer; use ",
+                                "compute_at for a producer)"));
   }
   // The buffers the block writes (compute_at) or reads (reverse), and the union of the regions
   // of them the other blocks under the loop read (or write) there.
@@ -218,20 +223,24 @@ absl::Status Schedule::MoveUnderLoop(const BlockRV& block_rv, const LoopRV& loop
     for (const BlockRealizeNode* r : ChildBlocks(Stmt(scope->block))) {
       if (r == b->realize) continue;
       const std::vector<BufferRegion>& theirs = reverse ? r->block->writes : r->block->reads;
-      bool touches = std::any_of(theirs.begin(), theirs.end(), [&](const BufferRegion& t) { return t.buffer.same_as(mine.buffer); });
+      bool touches = std::any_of(theirs.begin(), theirs.end(),
+                                 [&](const BufferRegion& t) { return t.buffer.same_as(mine.buffer); });
       if (!touches) continue;
       std::optional<StmtPath> path = FindBlock(l->prim->body, r->block->name);
       if (!path || !OnPath(*path, l->loop)) {
         if (reverse) continue;  // a producer elsewhere has already written its part
-        return ErrorAt(kPrim, what, absl::StrCat("its consumer block ", r->block->name, " (reading ", mine.buffer->name,
-                                                 ") is not under ", Name(*l)));
+        return ErrorAt(kPrim, what,
+                       absl::StrCat("its consumer block ", r->block->name, " (reading ", mine.buffer->name,
+                                    ") is not under ", Name(*l)));
       }
       ++partners;
       Analyzer a = AnalyzerFor(LoopsAbove(*path));
-      std::vector<IntRange> acc = AccessRange(r, mine.buffer, /*write=*/reverse, LoopRanges(LoopsBelow(*path, l->loop)), a);
+      std::vector<IntRange> acc =
+          AccessRange(r, mine.buffer, /*write=*/reverse, LoopRanges(LoopsBelow(*path, l->loop)), a);
       if (acc.empty() || !acc[0].min.defined()) {
-        return ErrorAt(kPrim, what, absl::StrCat("cannot bound the region of ", mine.buffer->name, " that block ",
-                                                 r->block->name, reverse ? " writes under " : " reads under ", Name(*l)));
+        return ErrorAt(kPrim, what,
+                       absl::StrCat("cannot bound the region of ", mine.buffer->name, " that block ", r->block->name,
+                                    reverse ? " writes under " : " reads under ", Name(*l)));
       }
       if (region.empty()) {
         region = acc;
@@ -244,7 +253,9 @@ absl::Status Schedule::MoveUnderLoop(const BlockRV& block_rv, const LoopRV& loop
     if (!region.empty()) needed.push_back({mine.buffer, region});
   }
   if (partners == 0) {
-    return ErrorAt(kPrim, what, absl::StrCat("nothing under ", Name(*l), reverse ? " writes what it reads" : " reads what it writes"));
+    return ErrorAt(
+        kPrim, what,
+        absl::StrCat("nothing under ", Name(*l), reverse ? " writes what it reads" : " reads what it writes"));
   }
   Analyzer outer = AnalyzerFor(LoopsAbove(l->path));
   outer.Bind(l->loop->loop_var, Range{l->loop->min, l->loop->extent});

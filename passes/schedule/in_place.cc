@@ -16,10 +16,10 @@
 #include "absl/strings/str_cat.h"
 #include "ir/tir/analyzer.h"
 #include "ir/tir/prim_expr_ops.h"
-#include "passes/schedule/schedule.h"
 #include "ir/tir/stmt_tree.h"
 #include "ir/tir/tir_functor.h"
 #include "ir/tir/tir_util.h"
+#include "passes/schedule/schedule.h"
 
 namespace mlc {
 namespace tir {
@@ -50,7 +50,9 @@ absl::Status Schedule::InPlaceEpilogue(const BlockRV& block_rv) {
       o.push_back(diff);
     }
     if (o.size() != l->indices.size() || (tmp && !tmp->same_as(l->buffer))) {
-      return ErrorAt(kPrim, what, absl::StrCat("it reads ", l->buffer->name, " elsewhere than where it stores, or several intermediates"));
+      return ErrorAt(
+          kPrim, what,
+          absl::StrCat("it reads ", l->buffer->name, " elsewhere than where it stores, or several intermediates"));
     }
     tmp = l->buffer;
     offset = o;
@@ -69,7 +71,8 @@ absl::Status Schedule::InPlaceEpilogue(const BlockRV& block_rv) {
       }
     }
     for (const BufferRegion& rd : r->block->reads) {
-      if (rd.buffer.same_as(out)) return ErrorAt(kPrim, what, absl::StrCat("block ", r->block->name, " reads ", out->name));
+      if (rd.buffer.same_as(out))
+        return ErrorAt(kPrim, what, absl::StrCat("block ", r->block->name, " reads ", out->name));
       if (rd.buffer.same_as(*tmp) && r->block->writes.size() == 1 && !r->block->writes[0].buffer.same_as(*tmp)) {
         return ErrorAt(kPrim, what, absl::StrCat("block ", r->block->name, " also reads ", (*tmp)->name));
       }
@@ -81,7 +84,8 @@ absl::Status Schedule::InPlaceEpilogue(const BlockRV& block_rv) {
   for (const BlockRealizeNode* r : AllBlocks(b->prim->body)) {
     if (r == b->realize || r == producer || r->iter_values.empty()) continue;
     const auto* s = r->block->body.as<BufferStoreNode>();
-    bool writes_out = std::any_of(r->block->writes.begin(), r->block->writes.end(), [&](const BufferRegion& w) { return w.buffer.same_as(out); });
+    bool writes_out = std::any_of(r->block->writes.begin(), r->block->writes.end(),
+                                  [&](const BufferRegion& w) { return w.buffer.same_as(out); });
     if (!writes_out) continue;
     // A constant store over a box that misses the interior [offset, offset + tmp's shape) on some axis.
     bool disjoint = false;

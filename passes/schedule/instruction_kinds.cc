@@ -62,7 +62,9 @@ const std::map<std::string, Kind>& Kinds() {
   static const auto* kinds = new std::map<std::string, Kind>{
       {"get_block",
        {{"get_block", {"name", "func_name"}, {{"func_name", TraceValue::Str("")}}, {}, I::kOneBlock},
-        [](Schedule* s, const std::vector<TraceValue>& in, const TraceValue&) { return OneBlock(s->GetBlock(in[0].s, in[1].s)); }}},
+        [](Schedule* s, const std::vector<TraceValue>& in, const TraceValue&) {
+          return OneBlock(s->GetBlock(in[0].s, in[1].s));
+        }}},
       {"get_loops",
        {{"get_loops", {"block"}, {}, {}, I::kLoops},
         [](Schedule* s, const std::vector<TraceValue>& in, const TraceValue&) {
@@ -86,14 +88,22 @@ const std::map<std::string, Kind>& Kinds() {
           return Many(s->GetConsumers(B(in[0])), [](const BlockRV& b) { return TraceValue::Block(b); });
         }}},
       {"split",
-       {{"split", {"loop", "factors"}, {}, {{"preserve_unit_iters", TraceValue::Bool(true)}, {"disable_predication", TraceValue::Bool(false)}}, I::kLoops},
+       {{"split",
+         {"loop", "factors"},
+         {},
+         {{"preserve_unit_iters", TraceValue::Bool(true)}, {"disable_predication", TraceValue::Bool(false)}},
+         I::kLoops},
         [](Schedule* s, const std::vector<TraceValue>& in, const TraceValue&) -> Outs {
           std::vector<Factor> factors;
           for (const TraceValue& f : in[1].list) {
-            if (f.kind == TraceValue::kNone) factors.push_back(std::nullopt);
-            else if (f.kind == TraceValue::kInt) factors.push_back(IntOrRV(f.i));
-            else if (f.kind == TraceValue::kExpr) factors.push_back(IntOrRV(ExprRV{static_cast<int>(f.i)}));
-            else return absl::InvalidArgumentError("split: a factor must be an integer, a sampled value or None");
+            if (f.kind == TraceValue::kNone)
+              factors.push_back(std::nullopt);
+            else if (f.kind == TraceValue::kInt)
+              factors.push_back(IntOrRV(f.i));
+            else if (f.kind == TraceValue::kExpr)
+              factors.push_back(IntOrRV(ExprRV{static_cast<int>(f.i)}));
+            else
+              return absl::InvalidArgumentError("split: a factor must be an integer, a sampled value or None");
           }
           return Many(s->Split(L(in[0]), factors), [](const LoopRV& l) { return TraceValue::Loop(l); });
         }}},
@@ -118,7 +128,9 @@ const std::map<std::string, Kind>& Kinds() {
         [](Schedule* s, const std::vector<TraceValue>& in, const TraceValue&) { return None(s->Parallel(L(in[0]))); }}},
       {"vectorize",
        {{"vectorize", {"loop"}, {}, {}, I::kNoOutput},
-        [](Schedule* s, const std::vector<TraceValue>& in, const TraceValue&) { return None(s->Vectorize(L(in[0]))); }}},
+        [](Schedule* s, const std::vector<TraceValue>& in, const TraceValue&) {
+          return None(s->Vectorize(L(in[0])));
+        }}},
       {"unroll",
        {{"unroll", {"loop"}, {}, {}, I::kNoOutput},
         [](Schedule* s, const std::vector<TraceValue>& in, const TraceValue&) { return None(s->Unroll(L(in[0]))); }}},
@@ -129,25 +141,43 @@ const std::map<std::string, Kind>& Kinds() {
           return None(s->Annotate(B(in[0]), in[1].s, ToAttr(in[2])));
         }}},
       {"compute_at",
-       {{"compute_at", {"block", "loop"}, {}, {{"preserve_unit_loops", TraceValue::Bool(false)}, {"index", TraceValue::Int(-1)}}, I::kNoOutput},
-        [](Schedule* s, const std::vector<TraceValue>& in, const TraceValue&) { return None(s->ComputeAt(B(in[0]), L(in[1]))); }}},
+       {{"compute_at",
+         {"block", "loop"},
+         {},
+         {{"preserve_unit_loops", TraceValue::Bool(false)}, {"index", TraceValue::Int(-1)}},
+         I::kNoOutput},
+        [](Schedule* s, const std::vector<TraceValue>& in, const TraceValue&) {
+          return None(s->ComputeAt(B(in[0]), L(in[1])));
+        }}},
       {"reverse_compute_at",
-       {{"reverse_compute_at", {"block", "loop"}, {}, {{"preserve_unit_loops", TraceValue::Bool(false)}, {"index", TraceValue::Int(-1)}}, I::kNoOutput},
+       {{"reverse_compute_at",
+         {"block", "loop"},
+         {},
+         {{"preserve_unit_loops", TraceValue::Bool(false)}, {"index", TraceValue::Int(-1)}},
+         I::kNoOutput},
         [](Schedule* s, const std::vector<TraceValue>& in, const TraceValue&) {
           return None(s->ReverseComputeAt(B(in[0]), L(in[1])));
         }}},
       {"compute_inline",
        {{"compute_inline", {"block"}, {}, {}, I::kNoOutput},
-        [](Schedule* s, const std::vector<TraceValue>& in, const TraceValue&) { return None(s->ComputeInline(B(in[0]))); }}},
+        [](Schedule* s, const std::vector<TraceValue>& in, const TraceValue&) {
+          return None(s->ComputeInline(B(in[0])));
+        }}},
       {"reverse_compute_inline",
        {{"reverse_compute_inline", {"block"}, {}, {}, I::kNoOutput},
-        [](Schedule* s, const std::vector<TraceValue>& in, const TraceValue&) { return None(s->ReverseComputeInline(B(in[0]))); }}},
+        [](Schedule* s, const std::vector<TraceValue>& in, const TraceValue&) {
+          return None(s->ReverseComputeInline(B(in[0])));
+        }}},
       {"decompose_padding",
        {{"decompose_padding", {"block"}, {}, {}, I::kNoOutput},
-        [](Schedule* s, const std::vector<TraceValue>& in, const TraceValue&) { return None(s->DecomposePadding(B(in[0]))); }}},
+        [](Schedule* s, const std::vector<TraceValue>& in, const TraceValue&) {
+          return None(s->DecomposePadding(B(in[0])));
+        }}},
       {"in_place_epilogue",
        {{"in_place_epilogue", {"block"}, {}, {}, I::kNoOutput},
-        [](Schedule* s, const std::vector<TraceValue>& in, const TraceValue&) { return None(s->InPlaceEpilogue(B(in[0]))); }}},
+        [](Schedule* s, const std::vector<TraceValue>& in, const TraceValue&) {
+          return None(s->InPlaceEpilogue(B(in[0])));
+        }}},
       {"cache_read",
        {{"cache_read", {"block", "read_buffer_index", "storage_scope"}, {}, {}, I::kOneBlock},
         [](Schedule* s, const std::vector<TraceValue>& in, const TraceValue&) {
@@ -174,15 +204,23 @@ const std::map<std::string, Kind>& Kinds() {
           // buffer: ("read" | "write", index)
           if (in[1].kind != TraceValue::kList || in[1].list.size() != 2 || in[1].list[0].kind != TraceValue::kString ||
               in[1].list[1].kind != TraceValue::kInt || in[2].kind != TraceValue::kIndexMap) {
-            return absl::InvalidArgumentError("transform_layout: buffer=(\"read\" or \"write\", index), index_map=lambda ...");
+            return absl::InvalidArgumentError(
+                "transform_layout: buffer=(\"read\" or \"write\", index), index_map=lambda ...");
           }
-          return None(s->TransformLayout(B(in[0]), static_cast<int>(in[1].list[1].i), in[1].list[0].s == "write", in[2].map));
+          return None(
+              s->TransformLayout(B(in[0]), static_cast<int>(in[1].list[1].i), in[1].list[0].s == "write", in[2].map));
         }}},
       {"blockize",
        {{"blockize", {"target"}, {}, {{"preserve_unit_iters", TraceValue::Bool(true)}}, I::kOneBlock},
-        [](Schedule* s, const std::vector<TraceValue>& in, const TraceValue&) { return OneBlock(s->Blockize(L(in[0]))); }}},
+        [](Schedule* s, const std::vector<TraceValue>& in, const TraceValue&) {
+          return OneBlock(s->Blockize(L(in[0])));
+        }}},
       {"tensorize",
-       {{"tensorize", {"block_or_loop", "tensor_intrin"}, {}, {{"preserve_unit_iters", TraceValue::Bool(true)}}, I::kNoOutput},
+       {{"tensorize",
+         {"block_or_loop", "tensor_intrin"},
+         {},
+         {{"preserve_unit_iters", TraceValue::Bool(true)}},
+         I::kNoOutput},
         [](Schedule* s, const std::vector<TraceValue>& in, const TraceValue&) {
           if (in[0].kind == TraceValue::kLoop) return None(s->Tensorize(L(in[0]), in[1].s));
           return None(s->Tensorize(B(in[0]), in[1].s));
@@ -204,7 +242,8 @@ const std::map<std::string, Kind>& Kinds() {
           std::vector<int64_t> cands;
           std::vector<double> probs;
           for (const TraceValue& c : in[0].list) cands.push_back(c.i);
-          for (const TraceValue& p : in[1].list) probs.push_back(p.kind == TraceValue::kInt ? static_cast<double>(p.i) : p.f);
+          for (const TraceValue& p : in[1].list)
+            probs.push_back(p.kind == TraceValue::kInt ? static_cast<double>(p.i) : p.f);
           std::optional<int64_t> d;
           if (decision.kind == TraceValue::kInt) d = decision.i;
           absl::StatusOr<ExprRV> r = s->SampleCategorical(cands, probs, d);
@@ -265,13 +304,13 @@ absl::Status ApplyTrace(const Trace& trace, Schedule* sch) {
                                       : absl::StrCat("instruction ", index + 1, " (sch.", inst.kind, ")");
     auto it = Kinds().find(inst.kind);
     if (it == Kinds().end()) {
-      return absl::InvalidArgumentError(absl::StrCat(where, ": unknown instruction (known: ",
-                                                     absl::StrJoin(InstructionKindNames(), ", "), ")"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, ": unknown instruction (known: ", absl::StrJoin(InstructionKindNames(), ", "), ")"));
     }
     const InstructionKindInfo& info = it->second.info;
     if (inst.inputs.size() != info.params.size()) {
-      return absl::InvalidArgumentError(absl::StrCat(where, ": takes ", info.params.size(),
-                                                     " arguments, got ", inst.inputs.size()));
+      return absl::InvalidArgumentError(
+          absl::StrCat(where, ": takes ", info.params.size(), " arguments, got ", inst.inputs.size()));
     }
     std::vector<TraceValue> inputs;
     for (const TraceValue& v : inst.inputs) {
@@ -284,8 +323,8 @@ absl::Status ApplyTrace(const Trace& trace, Schedule* sch) {
       return absl::Status(outs.status().code(), absl::StrCat(where, ": ", outs.status().message()));
     }
     if (!inst.outputs.empty() && outs->size() != inst.outputs.size()) {
-      return absl::FailedPreconditionError(absl::StrCat(where, ": the trace names ",
-                                                        inst.outputs.size(), " results, the primitive gives ", outs->size()));
+      return absl::FailedPreconditionError(absl::StrCat(where, ": the trace names ", inst.outputs.size(),
+                                                        " results, the primitive gives ", outs->size()));
     }
     for (size_t i = 0; i < inst.outputs.size(); ++i) env[{inst.outputs[i].kind, inst.outputs[i].i}] = (*outs)[i];
     ++index;

@@ -7,9 +7,9 @@
 #include "absl/strings/str_cat.h"
 #include "ir/tir/analyzer.h"
 #include "ir/tir/prim_expr_ops.h"
-#include "passes/schedule/schedule.h"
 #include "ir/tir/tir_functor.h"
 #include "ir/tir/tir_util.h"
+#include "passes/schedule/schedule.h"
 
 namespace mlc {
 namespace tir {
@@ -19,8 +19,7 @@ namespace {
  *  that a map is one-to-one); nullopt for anything but integer arithmetic. */
 std::optional<int64_t> EvalInt(const PrimExpr& e, const std::vector<std::pair<const Object*, int64_t>>& env) {
   switch (e->kind()) {
-    case NodeKind::kIntImm:
-      return e.as<IntImmNode>()->value;
+    case NodeKind::kIntImm: return e.as<IntImmNode>()->value;
     case NodeKind::kTirVar:
       for (const auto& [v, x] : env) {
         if (v == e.get()) return x;
@@ -28,31 +27,30 @@ std::optional<int64_t> EvalInt(const PrimExpr& e, const std::vector<std::pair<co
       return std::nullopt;
     case NodeKind::kCast:
       return EvalInt(e.as<CastNode>()->value, env);
-    MLC_BINARY_CASES {
-      const auto* b = e.as<BinaryNode>();
-      std::optional<int64_t> x = EvalInt(b->a, env), y = EvalInt(b->b, env);
-      if (!x || !y) return std::nullopt;
-      switch (e->kind()) {
-        case NodeKind::kAdd: return *x + *y;
-        case NodeKind::kSub: return *x - *y;
-        case NodeKind::kMul: return *x * *y;
-        case NodeKind::kFloorDiv:
-        case NodeKind::kDiv:
-          if (*y == 0) return std::nullopt;
-          return (*x / *y) - ((*x % *y != 0) && ((*x < 0) != (*y < 0)) ? 1 : 0);
-        case NodeKind::kFloorMod:
-        case NodeKind::kMod: {
-          if (*y == 0) return std::nullopt;
-          int64_t q = (*x / *y) - ((*x % *y != 0) && ((*x < 0) != (*y < 0)) ? 1 : 0);
-          return *x - q * *y;
+      MLC_BINARY_CASES {
+        const auto* b = e.as<BinaryNode>();
+        std::optional<int64_t> x = EvalInt(b->a, env), y = EvalInt(b->b, env);
+        if (!x || !y) return std::nullopt;
+        switch (e->kind()) {
+          case NodeKind::kAdd: return *x + *y;
+          case NodeKind::kSub: return *x - *y;
+          case NodeKind::kMul: return *x * *y;
+          case NodeKind::kFloorDiv:
+          case NodeKind::kDiv:
+            if (*y == 0) return std::nullopt;
+            return (*x / *y) - ((*x % *y != 0) && ((*x < 0) != (*y < 0)) ? 1 : 0);
+          case NodeKind::kFloorMod:
+          case NodeKind::kMod: {
+            if (*y == 0) return std::nullopt;
+            int64_t q = (*x / *y) - ((*x % *y != 0) && ((*x < 0) != (*y < 0)) ? 1 : 0);
+            return *x - q * *y;
+          }
+          case NodeKind::kMin: return std::min(*x, *y);
+          case NodeKind::kMax: return std::max(*x, *y);
+          default: return std::nullopt;
         }
-        case NodeKind::kMin: return std::min(*x, *y);
-        case NodeKind::kMax: return std::max(*x, *y);
-        default: return std::nullopt;
       }
-    }
-    default:
-      return std::nullopt;
+    default: return std::nullopt;
   }
 }
 
@@ -91,16 +89,19 @@ absl::Status Schedule::TransformLayout(const BlockRV& block_rv, int buffer_index
   const auto& regions = is_write ? b->block->writes : b->block->reads;
   std::string what = absl::StrCat("block ", b->block->name);
   if (buffer_index < 0 || buffer_index >= static_cast<int>(regions.size())) {
-    return ErrorAt(kPrim, what, absl::StrCat("it ", is_write ? "writes " : "reads ", regions.size(), " buffers; index ",
-                                             buffer_index, " is out of range"));
+    return ErrorAt(kPrim, what,
+                   absl::StrCat("it ", is_write ? "writes " : "reads ", regions.size(), " buffers; index ",
+                                buffer_index, " is out of range"));
   }
   Buffer buf = regions[buffer_index].buffer;
   what = absl::StrCat("buffer ", buf->name);
   if (std::any_of(b->prim->params.begin(), b->prim->params.end(), [&](const Buffer& p) { return p.same_as(buf); })) {
-    return ErrorAt(kPrim, what, "it is a parameter of the function; change the layout of a copy (cache_read / cache_write)");
+    return ErrorAt(kPrim, what,
+                   "it is a parameter of the function; change the layout of a copy (cache_read / cache_write)");
   }
   if (static_cast<int>(index_map.inputs.size()) != buf->ndim()) {
-    return ErrorAt(kPrim, what, absl::StrCat("the map takes ", index_map.inputs.size(), " indices; the buffer has ", buf->ndim()));
+    return ErrorAt(kPrim, what,
+                   absl::StrCat("the map takes ", index_map.inputs.size(), " indices; the buffer has ", buf->ndim()));
   }
   const IndexMap recorded = index_map;
   index_map = RetypeMap(index_map, buf->shape.empty() ? DataType::Int32() : buf->shape[0]->dtype);
@@ -119,7 +120,9 @@ absl::Status Schedule::TransformLayout(const BlockRV& block_rv, int buffer_index
         break;
       }
     }
-    if (found < 0) return ErrorAt(kPrim, what, absl::StrCat("its dimension ", d, " is symbolic and the map does not pass it through"));
+    if (found < 0)
+      return ErrorAt(kPrim, what,
+                     absl::StrCat("its dimension ", d, " is symbolic and the map does not pass it through"));
     passthrough[found] = buf->shape[d];
   }
   Analyzer a;
@@ -191,8 +194,10 @@ absl::Status Schedule::TransformLayout(const BlockRV& block_rv, int buffer_index
     }
   }
   if (!separable && total > kMaxChecked) {
-    return ErrorAt(kPrim, what, absl::StrCat("it has ", total, " elements; a map whose new indices each read one old index is checked ",
-                                             "index by index, any other one-to-one up to ", kMaxChecked));
+    return ErrorAt(
+        kPrim, what,
+        absl::StrCat("it has ", total, " elements; a map whose new indices each read one old index is checked ",
+                     "index by index, any other one-to-one up to ", kMaxChecked));
   }
   std::vector<char> hit(separable ? 0 : static_cast<size_t>(new_total), 0);
   for (int64_t flat = 0; !separable && flat < total; ++flat) {

@@ -7,8 +7,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "ir/tir/prim_expr_ops.h"
-#include "passes/schedule/schedule.h"
 #include "ir/tir/tir_util.h"
+#include "passes/schedule/schedule.h"
 
 namespace mlc {
 namespace tir {
@@ -74,8 +74,9 @@ absl::StatusOr<std::vector<LoopRV>> Schedule::Split(const LoopRV& loop_rv, const
     known *= f[none_index];
   }
   if (known < *extent) {
-    return ErrorAt("split", Name(*l), absl::StrCat("factors [", absl::StrJoin(f, ", "), "] multiply to ", known,
-                                                   ", less than the extent ", *extent));
+    return ErrorAt(
+        "split", Name(*l),
+        absl::StrCat("factors [", absl::StrJoin(f, ", "), "] multiply to ", known, ", less than the extent ", *extent));
   }
   // New loops name_0, name_1, ...: old = min + sum(v_i * stride_i).
   DataType t = loop->loop_var->dtype;
@@ -102,14 +103,17 @@ absl::StatusOr<std::vector<LoopRV>> Schedule::Split(const LoopRV& loop_rv, const
   return RecordSplit(loop_rv, l->func, factors, vars);
 }
 
-std::vector<LoopRV> Schedule::RecordSplit(const LoopRV& loop_rv, const std::string& func, const std::vector<Factor>& factors,
-                                          const std::vector<Var>& vars) {
+std::vector<LoopRV> Schedule::RecordSplit(const LoopRV& loop_rv, const std::string& func,
+                                          const std::vector<Factor>& factors, const std::vector<Var>& vars) {
   std::vector<LoopRV> out;
   std::vector<TraceValue> fs, outs;
   for (const Factor& fac : factors) {
-    if (!fac) fs.push_back(TraceValue::None());
-    else if (const int64_t* i = std::get_if<int64_t>(&*fac)) fs.push_back(TraceValue::Int(*i));
-    else fs.push_back(TraceValue::Expr(std::get<ExprRV>(*fac)));
+    if (!fac)
+      fs.push_back(TraceValue::None());
+    else if (const int64_t* i = std::get_if<int64_t>(&*fac))
+      fs.push_back(TraceValue::Int(*i));
+    else
+      fs.push_back(TraceValue::Expr(std::get<ExprRV>(*fac)));
   }
   for (const Var& v : vars) {
     out.push_back(NewLoopRV(func, v));
@@ -119,12 +123,14 @@ std::vector<LoopRV> Schedule::RecordSplit(const LoopRV& loop_rv, const std::stri
   return out;
 }
 
-absl::StatusOr<std::vector<LoopRV>> Schedule::SplitSymbolic(const LoopRV& loop_rv, const LoopRef& l, const std::vector<Factor>& factors) {
+absl::StatusOr<std::vector<LoopRV>> Schedule::SplitSymbolic(const LoopRV& loop_rv, const LoopRef& l,
+                                                            const std::vector<Factor>& factors) {
   // A symbolic extent n (a batch): the factors but the outermost are constants, the outermost
   // None, ceil(n / inner) iterations, and a predicate guards the tail unless the inner factors
   // are all 1.
   const ForNode* loop = l.loop;
-  if (factors.empty() || factors[0]) return ErrorAt("split", Name(l), "a symbolic extent splits with None as the outermost factor");
+  if (factors.empty() || factors[0])
+    return ErrorAt("split", Name(l), "a symbolic extent splits with None as the outermost factor");
   std::vector<int64_t> f(factors.size(), 1);
   int64_t known = 1;
   for (size_t i = 1; i < factors.size(); ++i) {
@@ -174,10 +180,12 @@ absl::StatusOr<LoopRV> Schedule::Fuse(const std::vector<LoopRV>& loop_rvs) {
   for (size_t i = 0; i < loops.size(); ++i) {
     const ForNode* f = loops[i].loop;
     names.push_back(f->loop_var->name);
-    if (i + 1 < loops.size() && loops[i].func != loops[i + 1].func) return ErrorAt("fuse", Name(loops[i]), "loops of different functions");
+    if (i + 1 < loops.size() && loops[i].func != loops[i + 1].func)
+      return ErrorAt("fuse", Name(loops[i]), "loops of different functions");
     if (i + 1 < loops.size() && f->body.get() != loops[i + 1].loop) {
-      return ErrorAt("fuse", Name(loops[i]), absl::StrCat("loop ", loops[i + 1].loop->loop_var->name,
-                                                          " is not its only child (fuse takes perfectly nested loops, outermost first)"));
+      return ErrorAt("fuse", Name(loops[i]),
+                     absl::StrCat("loop ", loops[i + 1].loop->loop_var->name,
+                                  " is not its only child (fuse takes perfectly nested loops, outermost first)"));
     }
     const int64_t* e = AsConstInt(f->extent);
     const int64_t* m = AsConstInt(f->min);
@@ -235,7 +243,8 @@ absl::Status Schedule::Reorder(const std::vector<LoopRV>& loop_rvs) {
   for (const LoopRef& l : loops) {
     if (!given.insert(l.loop).second) return ErrorAt("reorder", Name(l), "given twice");
     if (std::find_if(path.begin(), path.end(), [&](const Stmt& s) { return s.get() == l.loop; }) == path.end()) {
-      return ErrorAt("reorder", Name(l), absl::StrCat("not in the same loop nest as loop ", loops[deepest].loop->loop_var->name));
+      return ErrorAt("reorder", Name(l),
+                     absl::StrCat("not in the same loop nest as loop ", loops[deepest].loop->loop_var->name));
     }
   }
   // The chain from the outermost given loop down to the deepest.
@@ -250,8 +259,9 @@ absl::Status Schedule::Reorder(const std::vector<LoopRV>& loop_rvs) {
   for (size_t i = top; i < path.size(); ++i) {
     const auto* f = path[i].as<ForNode>();
     if (f == nullptr) {
-      return ErrorAt("reorder", Name(loops[deepest]), absl::StrCat("a ", NodeKindName(path[i]->kind()),
-                                                                   " stands between the loops; they must be one nest"));
+      return ErrorAt(
+          "reorder", Name(loops[deepest]),
+          absl::StrCat("a ", NodeKindName(path[i]->kind()), " stands between the loops; they must be one nest"));
     }
     chain.push_back(f);
     if (i + 1 < path.size() && f->body.get() != path[i + 1].get()) {
@@ -263,7 +273,8 @@ absl::Status Schedule::Reorder(const std::vector<LoopRV>& loop_rvs) {
   for (const ForNode* f : chain) chain_vars.insert(f->loop_var.get());
   for (const ForNode* f : chain) {
     if (UsesAnyVar(f->min, chain_vars) || UsesAnyVar(f->extent, chain_vars)) {
-      return ErrorAt("reorder", absl::StrCat("loop ", f->loop_var->name), "its bounds depend on another loop of the nest");
+      return ErrorAt("reorder", absl::StrCat("loop ", f->loop_var->name),
+                     "its bounds depend on another loop of the nest");
     }
   }
   // Positions of the given loops take them in the given order.
@@ -300,18 +311,20 @@ absl::Status Schedule::SetLoopKind(const LoopRV& loop_rv, ForKind kind, const ch
       for (size_t i = 0; i < b->iter_vars.size(); ++i) {
         if (!UsesVar(r->iter_values[i], loop->loop_var)) continue;
         if (b->iter_vars[i].kind == IterKind::kReduce) {
-          return ErrorAt(primitive, Name(*l), absl::StrCat("it is bound to the reduction variable ", b->iter_vars[i].var->name,
-                                                           " of block ", b->name, "; a reduction loop cannot be ",
-                                                           kind == ForKind::kParallel ? "parallelized" : "vectorized",
-                                                           " (rfactor it first)"));
+          return ErrorAt(
+              primitive, Name(*l),
+              absl::StrCat("it is bound to the reduction variable ", b->iter_vars[i].var->name, " of block ", b->name,
+                           "; a reduction loop cannot be ", kind == ForKind::kParallel ? "parallelized" : "vectorized",
+                           " (rfactor it first)"));
         }
         indexed = true;
       }
       bool writes_shared = false;
       for (const BufferRegion& w : b->writes) writes_shared |= local.count(w.buffer.get()) == 0;
       if (!indexed && writes_shared && r->iter_values.size() > 0) {
-        return ErrorAt(primitive, Name(*l), absl::StrCat("block ", b->name, " writes the same elements in every iteration (no ",
-                                                         "iteration variable of it uses the loop); the iterations would race"));
+        return ErrorAt(primitive, Name(*l),
+                       absl::StrCat("block ", b->name, " writes the same elements in every iteration (no ",
+                                    "iteration variable of it uses the loop); the iterations would race"));
       }
     }
   }
@@ -341,7 +354,8 @@ absl::Status Schedule::Annotate(const LoopRV& loop_rv, const std::string& key, c
   Attrs annotations = l->loop->annotations;
   annotations[key] = value;
   const ForNode* f = l->loop;
-  SetBody(l->func, ReplaceNode(l->prim->body, f, Stmt(new ForNode(f->loop_var, f->min, f->extent, f->for_kind, f->body, annotations))));
+  SetBody(l->func, ReplaceNode(l->prim->body, f,
+                               Stmt(new ForNode(f->loop_var, f->min, f->extent, f->for_kind, f->body, annotations))));
   Record("annotate", {TraceValue::Loop(loop_rv), TraceValue::Str(key), AttrToTrace(value)});
   return absl::OkStatus();
 }

@@ -17,10 +17,10 @@
 #include "absl/strings/str_cat.h"
 #include "ir/tir/analyzer.h"
 #include "ir/tir/prim_expr_ops.h"
-#include "passes/schedule/schedule.h"
 #include "ir/tir/stmt_tree.h"
 #include "ir/tir/tir_functor.h"
 #include "ir/tir/tir_util.h"
+#include "passes/schedule/schedule.h"
 
 namespace mlc {
 namespace tir {
@@ -38,7 +38,8 @@ void Conjuncts(const PrimExpr& cond, std::vector<PrimExpr>* out) {
 
 /*! \brief The interval [begin, end) of each iteration variable that the condition keeps, or
  *  nullopt when some conjunct is not `v + c >= / < / <= / > e` for one variable and constants. */
-std::optional<std::vector<std::pair<int64_t, int64_t>>> Intervals(const PrimExpr& cond, const std::vector<IterVar>& iters) {
+std::optional<std::vector<std::pair<int64_t, int64_t>>> Intervals(const PrimExpr& cond,
+                                                                  const std::vector<IterVar>& iters) {
   std::vector<std::pair<int64_t, int64_t>> range;
   for (const IterVar& iv : iters) range.push_back({0, *AsConstInt(iv.dom.extent)});
   std::vector<PrimExpr> parts;
@@ -72,8 +73,9 @@ std::optional<std::vector<std::pair<int64_t, int64_t>>> Intervals(const PrimExpr
 /*! \brief A block storing `value` into `buffer` over a box: per axis, iteration variable k runs
  *  over [0, extent[k]) and indexes offset[k] + k; `make_value` builds the value from the
  *  buffer's indices. */
-Stmt BoxBlock(const std::string& name, const Buffer& buffer, const std::vector<IterVar>& like, const std::vector<int64_t>& offset,
-              const std::vector<int64_t>& extent, const std::function<PrimExpr(const std::vector<PrimExpr>&)>& make_value) {
+Stmt BoxBlock(const std::string& name, const Buffer& buffer, const std::vector<IterVar>& like,
+              const std::vector<int64_t>& offset, const std::vector<int64_t>& extent,
+              const std::function<PrimExpr(const std::vector<PrimExpr>&)>& make_value) {
   std::vector<Var> loops;
   std::vector<PrimExpr> extents, values, index;
   std::vector<IterVar> iters;
@@ -101,11 +103,13 @@ absl::Status Schedule::DecomposePadding(const BlockRV& block_rv) {
   const std::string what = absl::StrCat("block ", block->name);
   const auto* store = block->body.as<BufferStoreNode>();
   const auto* select = store ? store->value.as<SelectNode>() : nullptr;
-  if (!IsSpatialBlock(block) || select == nullptr || (select->false_value.as<FloatImmNode>() == nullptr && select->false_value.as<IntImmNode>() == nullptr)) {
+  if (!IsSpatialBlock(block) || select == nullptr ||
+      (select->false_value.as<FloatImmNode>() == nullptr && select->false_value.as<IntImmNode>() == nullptr)) {
     return ErrorAt(kPrim, what, "it is not out[v] = Select(condition, value, constant)");
   }
   // out[v0, v1, ...] over constant domains from 0, in its own loop nest at the top of its scope.
-  if (store->indices.size() != block->iter_vars.size()) return ErrorAt(kPrim, what, "it does not store at its iteration variables");
+  if (store->indices.size() != block->iter_vars.size())
+    return ErrorAt(kPrim, what, "it does not store at its iteration variables");
   for (size_t k = 0; k < block->iter_vars.size(); ++k) {
     const IterVar& iv = block->iter_vars[k];
     const int64_t* lo = AsConstInt(iv.dom.min);
@@ -117,14 +121,18 @@ absl::Status Schedule::DecomposePadding(const BlockRV& block_rv) {
   const auto* seq = scope->block->body.as<SeqStmtNode>();
   const Stmt* top = nullptr;
   for (const Stmt& s : b->path) {
-    if (seq ? std::any_of(seq->seq.begin(), seq->seq.end(), [&](const Stmt& t) { return t.same_as(s); }) : s.same_as(scope->block->body)) {
+    if (seq ? std::any_of(seq->seq.begin(), seq->seq.end(), [&](const Stmt& t) { return t.same_as(s); })
+            : s.same_as(scope->block->body)) {
       top = &s;
     }
   }
   std::vector<const ForNode*> nest;
-  for (const Stmt* s = top; s != nullptr && s->as<ForNode>() != nullptr; s = &s->as<ForNode>()->body) nest.push_back(s->as<ForNode>());
+  for (const Stmt* s = top; s != nullptr && s->as<ForNode>() != nullptr; s = &s->as<ForNode>()->body)
+    nest.push_back(s->as<ForNode>());
   if (top == nullptr || nest.size() != block->iter_vars.size() || !nest.back()->body.same_as(Stmt(b->realize))) {
-    return ErrorAt(kPrim, what, "it is not alone in a loop nest of its own at the top of its scope (decompose it before scheduling)");
+    return ErrorAt(
+        kPrim, what,
+        "it is not alone in a loop nest of its own at the top of its scope (decompose it before scheduling)");
   }
   std::optional<std::vector<std::pair<int64_t, int64_t>>> keep = Intervals(select->condition, block->iter_vars);
   if (!keep) return ErrorAt(kPrim, what, "its condition is not a box of its iteration variables");
@@ -140,21 +148,24 @@ absl::Status Schedule::DecomposePadding(const BlockRV& block_rv) {
   std::vector<Stmt> parts;
   // The border: per padded axis, the slab before the interior and the one after it.
   for (size_t k = 0; k < full.size(); ++k) {
-    for (auto [from, width] : {std::make_pair(int64_t{0}, begin[k]), std::make_pair(begin[k] + size[k], full[k] - begin[k] - size[k])}) {
+    for (auto [from, width] :
+         {std::make_pair(int64_t{0}, begin[k]), std::make_pair(begin[k] + size[k], full[k] - begin[k] - size[k])}) {
       if (width <= 0) continue;
       std::vector<int64_t> offset(full.size(), 0), extent = full;
       offset[k] = from;
       extent[k] = width;
       std::string name = UniqueBlockName(b->prim->body, absl::StrCat(block->name, "_border", parts.size()));
-      parts.push_back(BoxBlock(name, out, block->iter_vars, offset, extent, [&](const std::vector<PrimExpr>&) { return fill; }));
+      parts.push_back(
+          BoxBlock(name, out, block->iter_vars, offset, extent, [&](const std::vector<PrimExpr>&) { return fill; }));
     }
   }
   // The interior: the value with v = u + begin, its clamps simplified away by the loop ranges.
-  parts.push_back(SimplifyWithLoopRanges(BoxBlock(block->name, out, block->iter_vars, begin, size, [&](const std::vector<PrimExpr>& index) {
-    std::vector<std::pair<Var, PrimExpr>> bind;
-    for (size_t k = 0; k < index.size(); ++k) bind.push_back({block->iter_vars[k].var, index[k]});
-    return Substitute(select->true_value, bind);
-  })));
+  parts.push_back(SimplifyWithLoopRanges(
+      BoxBlock(block->name, out, block->iter_vars, begin, size, [&](const std::vector<PrimExpr>& index) {
+        std::vector<std::pair<Var, PrimExpr>> bind;
+        for (size_t k = 0; k < index.size(); ++k) bind.push_back({block->iter_vars[k].var, index[k]});
+        return Substitute(select->true_value, bind);
+      })));
   SetBody(b->func, ReplaceNode(b->prim->body, top->get(), MakeSeq(parts)));
   Record(kPrim, {TraceValue::Block(block_rv)});
   return absl::OkStatus();

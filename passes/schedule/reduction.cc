@@ -7,9 +7,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "ir/tir/prim_expr_ops.h"
-#include "passes/schedule/schedule.h"
 #include "ir/tir/tir_functor.h"
 #include "ir/tir/tir_util.h"
+#include "passes/schedule/schedule.h"
 
 namespace mlc {
 namespace tir {
@@ -42,8 +42,9 @@ absl::StatusOr<BlockRV> Schedule::DecomposeReduction(const BlockRV& block_rv, co
   for (auto it = loops.begin(); it != at; ++it) {
     for (size_t i = 0; i < block->iter_vars.size(); ++i) {
       if (block->iter_vars[i].kind == IterKind::kReduce && UsesVar(realize->iter_values[i], (*it)->loop_var)) {
-        return ErrorAt(kPrim, what, absl::StrCat("loop ", (*it)->loop_var->name, " above ", Name(*l),
-                                                 " iterates the reduction; the init must go above every reduction loop"));
+        return ErrorAt(kPrim, what,
+                       absl::StrCat("loop ", (*it)->loop_var->name, " above ", Name(*l),
+                                    " iterates the reduction; the init must go above every reduction loop"));
       }
     }
   }
@@ -81,8 +82,8 @@ absl::StatusOr<BlockRV> Schedule::DecomposeReduction(const BlockRV& block_rv, co
   Block init_block = WithInferredRegions(
       Block(new BlockNode(init_name, iters, {}, {}, {}, Stmt(), Substitute(block->init, var_map), block->annotations)));
   Stmt init_nest = WrapLoops(copied, copies, Stmt(new BlockRealizeNode(values, pred, init_block)));
-  Block update = WithInferredRegions(Block(new BlockNode(update_name, block->iter_vars, {}, {}, block->alloc_buffers, Stmt(),
-                                                        block->body, block->annotations)));
+  Block update = WithInferredRegions(Block(new BlockNode(update_name, block->iter_vars, {}, {}, block->alloc_buffers,
+                                                         Stmt(), block->body, block->annotations)));
   Stmt loop_with_update = ReplaceNode(Stmt(l->path.back()), block, update);
   SetBody(b->func, ReplaceNode(l->prim->body, l->loop, MakeSeq({init_nest, loop_with_update})));
   // Handles to the block now mean the update block.
@@ -99,7 +100,8 @@ absl::StatusOr<BlockRV> Schedule::RFactor(const LoopRV& loop_rv, int factor_axis
   absl::StatusOr<LoopRef> l = Resolve(loop_rv, kPrim);
   if (!l.ok()) return l.status();
   std::vector<const BlockRealizeNode*> blocks = AllBlocks(l->loop->body);
-  if (blocks.size() != 1) return ErrorAt(kPrim, Name(*l), absl::StrCat("it holds ", blocks.size(), " blocks; rfactor needs one"));
+  if (blocks.size() != 1)
+    return ErrorAt(kPrim, Name(*l), absl::StrCat("it holds ", blocks.size(), " blocks; rfactor needs one"));
   const BlockRealizeNode* realize = blocks[0];
   const BlockNode* block = realize->block.get();
   std::string what = absl::StrCat(Name(*l), " of block ", block->name);
@@ -117,16 +119,20 @@ absl::StatusOr<BlockRV> Schedule::RFactor(const LoopRV& loop_rv, int factor_axis
   const auto* comb = store->value.as<BinaryNode>();
   auto is_self = [&](const PrimExpr& e) {
     const auto* load = e.as<BufferLoadNode>();
-    if (load == nullptr || !load->buffer.same_as(store->buffer) || load->indices.size() != store->indices.size()) return false;
+    if (load == nullptr || !load->buffer.same_as(store->buffer) || load->indices.size() != store->indices.size())
+      return false;
     for (size_t d = 0; d < load->indices.size(); ++d) {
       if (!ExprDeepEqual(load->indices[d], store->indices[d])) return false;
     }
     return true;
   };
   PrimExpr value;
-  if (is_self(comb->a)) value = comb->b;
-  else if (is_self(comb->b)) value = comb->a;
-  else return ErrorAt(kPrim, what, "the update does not combine the output with a value");
+  if (is_self(comb->a))
+    value = comb->b;
+  else if (is_self(comb->b))
+    value = comb->a;
+  else
+    return ErrorAt(kPrim, what, "the update does not combine the output with a value");
   Buffer out = store->buffer;
   if (factor_axis < 0) factor_axis += out->ndim() + 1;
   if (factor_axis < 0 || factor_axis > out->ndim()) {
@@ -138,7 +144,8 @@ absl::StatusOr<BlockRV> Schedule::RFactor(const LoopRV& loop_rv, int factor_axis
   bool in_reduce = false;
   for (size_t i = 0; i < block->iter_vars.size(); ++i) {
     if (!UsesVar(realize->iter_values[i], rloop->loop_var)) continue;
-    if (block->iter_vars[i].kind == IterKind::kSpatial) return ErrorAt(kPrim, what, "the loop is bound to a spatial variable");
+    if (block->iter_vars[i].kind == IterKind::kSpatial)
+      return ErrorAt(kPrim, what, "the loop is bound to a spatial variable");
     in_reduce = true;
   }
   if (!in_reduce) return ErrorAt(kPrim, what, "the loop does not iterate the reduction");
@@ -156,7 +163,8 @@ absl::StatusOr<BlockRV> Schedule::RFactor(const LoopRV& loop_rv, int factor_axis
   }
   // rf buffer: the output's shape with the loop's extent at factor_axis.
   std::vector<PrimExpr> rf_shape = out->shape;
-  rf_shape.insert(rf_shape.begin() + factor_axis, IntImm(out->shape.empty() ? DataType::Int64() : out->shape[0]->dtype, *rext));
+  rf_shape.insert(rf_shape.begin() + factor_axis,
+                  IntImm(out->shape.empty() ? DataType::Int64() : out->shape[0]->dtype, *rext));
   Buffer rf = MakeBuffer(absl::StrCat(out->name, "_rf"), rf_shape, out->dtype);
   // The rf block: spatial vars kept, one spatial var per factored loop, reduce vars per other loop.
   std::vector<IterVar> rf_iters;
@@ -198,8 +206,9 @@ absl::StatusOr<BlockRV> Schedule::RFactor(const LoopRV& loop_rv, int factor_axis
   PrimExpr self = Load(rf, rf_index);
   PrimExpr combined = MakeBinary(combiner, self, rf_value);
   std::string rf_name = UniqueBlockName(l->prim->body, absl::StrCat(block->name, "_rf"));
-  Block rf_block = WithInferredRegions(Block(new BlockNode(rf_name, rf_iters, {}, {}, {}, Store(rf, rf_index, Substitute(init->value, spatial_map)),
-                                                           Store(rf, rf_index, combined), block->annotations)));
+  Block rf_block = WithInferredRegions(
+      Block(new BlockNode(rf_name, rf_iters, {}, {}, {}, Store(rf, rf_index, Substitute(init->value, spatial_map)),
+                          Store(rf, rf_index, combined), block->annotations)));
   Stmt rf_realize(new BlockRealizeNode(rf_values, realize->predicate, rf_block));
   // The write-back block over copies of the spatial loops and the factored loop.
   std::vector<const ForNode*> wb_loops;
@@ -232,7 +241,8 @@ absl::StatusOr<BlockRV> Schedule::RFactor(const LoopRV& loop_rv, int factor_axis
   Block wb_block = WithInferredRegions(Block(new BlockNode(
       block->name, wb_iters, {}, {}, {}, Store(out, wb_index, Substitute(init->value, wb_var_map)),
       Store(out, wb_index, MakeBinary(combiner, Load(out, wb_index), Load(rf, wb_rf_index))), block->annotations)));
-  Stmt wb_nest = WrapLoops(wb_loops, wb_vars, Stmt(new BlockRealizeNode(wb_values, IntImm(DataType::Bool(), 1), wb_block)));
+  Stmt wb_nest =
+      WrapLoops(wb_loops, wb_vars, Stmt(new BlockRealizeNode(wb_values, IntImm(DataType::Bool(), 1), wb_block)));
   // Place: the rf block where the block was, the write-back right after that nest.
   const BlockRealizeNode* scope = ScopeOf(*bpath);
   const BlockNode* sb = scope->block.get();
@@ -250,8 +260,10 @@ absl::StatusOr<BlockRV> Schedule::RFactor(const LoopRV& loop_rv, int factor_axis
   });
   std::vector<Buffer> allocs = sb->alloc_buffers;
   allocs.push_back(rf);
-  Block new_scope(new BlockNode(sb->name, sb->iter_vars, sb->reads, sb->writes, allocs, sb->init, scope_body, sb->annotations));
-  SetBody(l->func, ReplaceNode(l->prim->body, scope, Stmt(new BlockRealizeNode(scope->iter_values, scope->predicate, new_scope))));
+  Block new_scope(
+      new BlockNode(sb->name, sb->iter_vars, sb->reads, sb->writes, allocs, sb->init, scope_body, sb->annotations));
+  SetBody(l->func, ReplaceNode(l->prim->body, scope,
+                               Stmt(new BlockRealizeNode(scope->iter_values, scope->predicate, new_scope))));
   BlockRV out_rv = NewBlockRV(l->func, rf_name);
   Record(kPrim, {TraceValue::Loop(loop_rv), TraceValue::Int(factor_axis)}, {TraceValue::Block(out_rv)});
   return out_rv;

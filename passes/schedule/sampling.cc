@@ -36,7 +36,8 @@ void Factorizations(int64_t extent, int n, int64_t max_innermost, std::vector<in
 
 }  // namespace
 
-absl::StatusOr<std::vector<ExprRV>> Schedule::SamplePerfectTile(const LoopRV& loop_rv, int n, int64_t max_innermost_factor,
+absl::StatusOr<std::vector<ExprRV>> Schedule::SamplePerfectTile(const LoopRV& loop_rv, int n,
+                                                                int64_t max_innermost_factor,
                                                                 std::optional<std::vector<int64_t>> decision) {
   const char* kPrim = "sample_perfect_tile";
   absl::StatusOr<LoopRef> l = Resolve(loop_rv, kPrim);
@@ -51,8 +52,9 @@ absl::StatusOr<std::vector<ExprRV>> Schedule::SamplePerfectTile(const LoopRV& lo
     for (int64_t f : *decision) product *= f;
     if (static_cast<int>(decision->size()) != n || product != *extent || decision->back() > max_innermost_factor ||
         std::any_of(decision->begin(), decision->end(), [](int64_t f) { return f < 1; })) {
-      return ErrorAt(kPrim, Name(*l), absl::StrCat("decision [", absl::StrJoin(*decision, ", "), "] is not ", n,
-                                                   " factors of ", *extent, " with the innermost at most ", max_innermost_factor));
+      return ErrorAt(kPrim, Name(*l),
+                     absl::StrCat("decision [", absl::StrJoin(*decision, ", "), "] is not ", n, " factors of ", *extent,
+                                  " with the innermost at most ", max_innermost_factor));
     }
     chosen = *decision;
   } else {
@@ -74,16 +76,18 @@ absl::StatusOr<std::vector<ExprRV>> Schedule::SamplePerfectTile(const LoopRV& lo
   return out;
 }
 
-absl::StatusOr<ExprRV> Schedule::SampleCategorical(const std::vector<int64_t>& candidates, const std::vector<double>& probs,
-                                                   std::optional<int64_t> decision) {
+absl::StatusOr<ExprRV> Schedule::SampleCategorical(const std::vector<int64_t>& candidates,
+                                                   const std::vector<double>& probs, std::optional<int64_t> decision) {
   const char* kPrim = "sample_categorical";
   if (candidates.empty() || candidates.size() != probs.size()) {
-    return absl::InvalidArgumentError(absl::StrCat(kPrim, ": ", candidates.size(), " candidates with ", probs.size(), " probabilities"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(kPrim, ": ", candidates.size(), " candidates with ", probs.size(), " probabilities"));
   }
   int64_t index;
   if (decision) {
     if (*decision < 0 || *decision >= static_cast<int64_t>(candidates.size())) {
-      return absl::InvalidArgumentError(absl::StrCat(kPrim, ": decision ", *decision, " is not an index of the ", candidates.size(), " candidates"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(kPrim, ": decision ", *decision, " is not an index of the ", candidates.size(), " candidates"));
     }
     index = *decision;
   } else {
@@ -119,8 +123,9 @@ absl::StatusOr<LoopRV> Schedule::SampleComputeLocation(const BlockRV& block_rv, 
   int64_t index;
   if (decision) {
     if (*decision < -1 || *decision >= static_cast<int64_t>(candidates.size())) {
-      return ErrorAt(kPrim, absl::StrCat("block ", b->block->name),
-                     absl::StrCat("decision ", *decision, " is not -1 (root) or an index of the ", candidates.size(), " loops"));
+      return ErrorAt(
+          kPrim, absl::StrCat("block ", b->block->name),
+          absl::StrCat("decision ", *decision, " is not -1 (root) or an index of the ", candidates.size(), " loops"));
     }
     index = *decision;
   } else {

@@ -130,8 +130,8 @@ absl::StatusOr<BlockRV> Schedule::GetBlock(const std::string& name, const std::s
     for (const BlockRealizeNode* r : AllBlocks(prim->body)) {
       if (r->block->name != "root") names.push_back(r->block->name);
     }
-    return absl::NotFoundError(absl::StrCat("get_block: no block ", name, " in @", func, " (blocks: ",
-                                            absl::StrJoin(names, ", "), ")"));
+    return absl::NotFoundError(
+        absl::StrCat("get_block: no block ", name, " in @", func, " (blocks: ", absl::StrJoin(names, ", "), ")"));
   }
   BlockRV rv = NewBlockRV(func, name);
   Record("get_block", {TraceValue::Str(name), TraceValue::Str(func)}, {TraceValue::Block(rv)});

@@ -123,7 +123,7 @@ class Schedule {
   /*! \brief `n` factors multiplying exactly to the loop's extent, the innermost at most
    *         `max_innermost_factor`; `decision` replays a given choice. */
   absl::StatusOr<std::vector<ExprRV>> SamplePerfectTile(const LoopRV& loop, int n, int64_t max_innermost_factor,
-                                                       std::optional<std::vector<int64_t>> decision = std::nullopt);
+                                                        std::optional<std::vector<int64_t>> decision = std::nullopt);
   absl::StatusOr<ExprRV> SampleCategorical(const std::vector<int64_t>& candidates, const std::vector<double>& probs,
                                            std::optional<int64_t> decision = std::nullopt);
   /*! \brief A loop above the block's consumers where compute_at may put it (decision: the
@@ -153,7 +153,8 @@ class Schedule {
   };
   absl::StatusOr<BlockRef> Resolve(const BlockRV& rv, const char* primitive) const;
   /*! \brief Split of a loop whose extent is symbolic (Split dispatches here). */
-  absl::StatusOr<std::vector<LoopRV>> SplitSymbolic(const LoopRV& loop_rv, const LoopRef& l, const std::vector<Factor>& factors);
+  absl::StatusOr<std::vector<LoopRV>> SplitSymbolic(const LoopRV& loop_rv, const LoopRef& l,
+                                                    const std::vector<Factor>& factors);
   /*! \brief Records a split in the trace and returns the new loops' handles. */
   std::vector<LoopRV> RecordSplit(const LoopRV& loop_rv, const std::string& func, const std::vector<Factor>& factors,
                                   const std::vector<Var>& vars);

@@ -10,6 +10,8 @@
  *     what the unscheduled module computes (float32 inputs in [-1, 1), rtol 1e-4).
  */
 
+#include "passes/schedule/schedule.h"
+
 #include <algorithm>
 #include <random>
 
@@ -17,14 +19,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "passes/schedule/trace_parser.h"
 #include "frontend/tvmscript.h"
 #include "gtest/gtest.h"
 #include "ir/graph/op.h"
 #include "ir/graph/printer.h"
 #include "ir/graph/structural_equal.h"
 #include "ir/testing/golden.h"
-#include "passes/schedule/schedule.h"
+#include "passes/schedule/trace_parser.h"
 #include "support/case_files.h"
 #include "support/file_util.h"
 #include "tools/testing/kernel_harness.h"
@@ -38,8 +39,6 @@ using vm::NDArray;
 using vm::Value;
 
 constexpr char kDir[] = "testdata/schedule";
-
-
 
 /*! \brief Every PrimFunc of `before` that `after` changed computes the same on random inputs. */
 void CheckSameResults(const IRModule& before, const IRModule& after) {
@@ -93,7 +92,8 @@ TEST(ScheduleCases, EachCaseMatchesItsGoldenReplaysAndComputesTheSame) {
     std::string error = CaseDirective(trace_text, "ERROR");
     if (!error.empty()) {
       ASSERT_FALSE(applied.ok()) << "the trace should be refused";
-      EXPECT_TRUE(absl::StrContains(applied.message(), error)) << "message: " << applied.message() << "\nexpected: " << error;
+      EXPECT_TRUE(absl::StrContains(applied.message(), error))
+          << "message: " << applied.message() << "\nexpected: " << error;
       continue;
     }
     ASSERT_TRUE(applied.ok()) << applied;

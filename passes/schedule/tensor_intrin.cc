@@ -40,8 +40,8 @@ struct AffineAccess {
 };
 
 absl::StatusOr<AffineAccess> Affine(const Buffer& b, const std::vector<PrimExpr>& indices,
-                                    const std::vector<std::pair<Var, PrimExpr>>& bind, const std::vector<const ForNode*>& loops,
-                                    const Analyzer& a) {
+                                    const std::vector<std::pair<Var, PrimExpr>>& bind,
+                                    const std::vector<const ForNode*>& loops, const Analyzer& a) {
   std::vector<PrimExpr> idx;
   for (const PrimExpr& i : indices) idx.push_back(a.Simplify(Substitute(i, bind)));
   PrimExpr flat = a.Simplify(FlatIndex(b, idx));
@@ -55,14 +55,16 @@ absl::StatusOr<AffineAccess> Affine(const Buffer& b, const std::vector<PrimExpr>
   // loop is a constant everywhere is affine in them.
   for (const ForNode* f : loops) {
     const int64_t* ext = AsConstInt(f->extent);
-    if (ext == nullptr) return absl::FailedPreconditionError(absl::StrCat("loop ", f->loop_var->name, " has no constant extent"));
+    if (ext == nullptr)
+      return absl::FailedPreconditionError(absl::StrCat("loop ", f->loop_var->name, " has no constant extent"));
     Analyzer stepping = a;
     stepping.Bind(f->loop_var, 0, *ext - 1);  // f + 1 stays in range
     PrimExpr next = Substitute(flat, {{f->loop_var, f->loop_var + IntImm(f->loop_var->dtype, 1)}});
     PrimExpr step = stepping.Simplify(next - flat);
     const int64_t* c = AsConstInt(step);
     if (c == nullptr) {
-      return absl::FailedPreconditionError(absl::StrCat("the access to ", b->name, " is not affine in loop ", f->loop_var->name));
+      return absl::FailedPreconditionError(
+          absl::StrCat("the access to ", b->name, " is not affine in loop ", f->loop_var->name));
     }
     out.coef.push_back(*c);
   }
@@ -74,7 +76,8 @@ absl::StatusOr<AffineAccess> Affine(const Buffer& b, const std::vector<PrimExpr>
   int64_t sum = 0;
   for (int64_t c : out.coef) sum += c;
   const int64_t* s = AsConstInt(all);
-  if (s == nullptr || *s != sum) return absl::FailedPreconditionError(absl::StrCat("the access to ", b->name, " is not affine"));
+  if (s == nullptr || *s != sum)
+    return absl::FailedPreconditionError(absl::StrCat("the access to ", b->name, " is not affine"));
   return out;
 }
 
@@ -121,7 +124,8 @@ TileLoops ClassifyTileLoops(const AffineAccess& c, const AffineAccess& a, const 
 bool InitIsZero(const BlockNode* block, const BufferStoreNode* update) {
   const auto* init = block->init.as<BufferStoreNode>();
   const auto* zero = init ? init->value.as<FloatImmNode>() : nullptr;
-  if (zero == nullptr || zero->value != 0.0 || !init->buffer.same_as(update->buffer) || init->indices.size() != update->indices.size()) {
+  if (zero == nullptr || zero->value != 0.0 || !init->buffer.same_as(update->buffer) ||
+      init->indices.size() != update->indices.size()) {
     return false;
   }
   for (size_t d = 0; d < init->indices.size(); ++d) {
@@ -148,7 +152,8 @@ absl::StatusOr<Stmt> GemmF32(const TensorizeInput& in) {
   for (const ForNode* f : in.loops) {
     const int64_t* m = AsConstInt(f->min);
     if (AsConstInt(f->extent) == nullptr || m == nullptr || *m != 0) {
-      return absl::FailedPreconditionError(absl::StrCat("loop ", f->loop_var->name, " does not have a constant extent from 0"));
+      return absl::FailedPreconditionError(
+          absl::StrCat("loop ", f->loop_var->name, " does not have a constant extent from 0"));
     }
   }
   const auto* store = block->body.as<BufferStoreNode>();
@@ -157,7 +162,8 @@ absl::StatusOr<Stmt> GemmF32(const TensorizeInput& in) {
     return absl::FailedPreconditionError("the block is not a float32 C[...] = C[...] + A[...] * B[...]");
   }
   const bool overwrite = block->init.defined();
-  if (overwrite && !InitIsZero(block, store)) return absl::FailedPreconditionError("the block's init does not set C to zero");
+  if (overwrite && !InitIsZero(block, store))
+    return absl::FailedPreconditionError("the block's init does not set C to zero");
   auto is_self = [&](const PrimExpr& e) {
     const auto* l = e.as<BufferLoadNode>();
     if (l == nullptr || !l->buffer.same_as(store->buffer) || l->indices.size() != store->indices.size()) return false;
@@ -170,7 +176,8 @@ absl::StatusOr<Stmt> GemmF32(const TensorizeInput& in) {
   const auto* mul = product.defined() ? product.as<MulNode>() : nullptr;
   const BufferLoadNode* la = mul ? StripCast(mul->a) : nullptr;
   const BufferLoadNode* lb = mul ? StripCast(mul->b) : nullptr;
-  if (la == nullptr || lb == nullptr || la->buffer->dtype != DataType::Float32() || lb->buffer->dtype != DataType::Float32()) {
+  if (la == nullptr || lb == nullptr || la->buffer->dtype != DataType::Float32() ||
+      lb->buffer->dtype != DataType::Float32()) {
     return absl::FailedPreconditionError("the block is not a float32 C[...] = C[...] + A[...] * B[...]");
   }
   // Loops of one iteration take no part (their variable is 0); the others are each a row (m),
@@ -178,8 +185,10 @@ absl::StatusOr<Stmt> GemmF32(const TensorizeInput& in) {
   std::vector<const ForNode*> loops;
   std::vector<std::pair<Var, PrimExpr>> unit;
   for (const ForNode* f : in.loops) {
-    if (*AsConstInt(f->extent) > 1) loops.push_back(f);
-    else unit.push_back({f->loop_var, IntImm(f->loop_var->dtype, 0)});
+    if (*AsConstInt(f->extent) > 1)
+      loops.push_back(f);
+    else
+      unit.push_back({f->loop_var, IntImm(f->loop_var->dtype, 0)});
   }
   std::vector<std::pair<Var, PrimExpr>> bind;
   for (size_t i = 0; i < block->iter_vars.size(); ++i) {
@@ -214,7 +223,8 @@ absl::StatusOr<Stmt> GemmF32(const TensorizeInput& in) {
   // (coefficient 1), no other tile loop in it: min(MR, max(0, rhs - base)).
   auto guarded_rows = [&]() -> absl::StatusOr<PrimExpr> {
     const auto* lt = guard.as<LTNode>();
-    if (lt == nullptr) return absl::FailedPreconditionError("the block is guarded by a predicate that is not a row bound");
+    if (lt == nullptr)
+      return absl::FailedPreconditionError("the block is guarded by a predicate that is not a row bound");
     if (m < 0) return absl::FailedPreconditionError("a guarded tile needs a row loop");
     std::vector<std::pair<Var, PrimExpr>> zeros, m_one;
     for (const ForNode* f : in.loops) {
@@ -233,7 +243,8 @@ absl::StatusOr<Stmt> GemmF32(const TensorizeInput& in) {
     if (step == nullptr || *step != 1 || UsesVar(lt->b, loops[m]->loop_var)) {
       return absl::FailedPreconditionError("the predicate is not a bound on the tile's rows");
     }
-    return in.analyzer.Simplify(Min(I64(mr), Max(I64(0), Cast(DataType::Int64(), lt->b) - Cast(DataType::Int64(), base))));
+    return in.analyzer.Simplify(
+        Min(I64(mr), Max(I64(0), Cast(DataType::Int64(), lt->b) - Cast(DataType::Int64(), base))));
   };
   if (roles.n.size() != 1 || roles.k.size() != 1 || roles.a_lanes || overwrite) {
     // Column blocks, several reduction loops, A along the lanes (direct and depthwise
@@ -242,9 +253,16 @@ absl::StatusOr<Stmt> GemmF32(const TensorizeInput& in) {
     if (c->coef[lanes] != 1 || b->coef[lanes] != 1) {
       return absl::FailedPreconditionError("the innermost column loop is not contiguous in C and B");
     }
-    std::vector<PrimExpr> args = {addr(store->buffer, c->origin), addr(la->buffer, a->origin), addr(lb->buffer, b->origin),
-                                  I64(mr), I64(blocks < 0 ? 1 : ext(blocks)), I64(ext(lanes)), I64(a_m), I64(c_m),
-                                  I64(blocks < 0 ? 0 : b->coef[blocks]), I64(blocks < 0 ? 0 : c->coef[blocks]),
+    std::vector<PrimExpr> args = {addr(store->buffer, c->origin),
+                                  addr(la->buffer, a->origin),
+                                  addr(lb->buffer, b->origin),
+                                  I64(mr),
+                                  I64(blocks < 0 ? 1 : ext(blocks)),
+                                  I64(ext(lanes)),
+                                  I64(a_m),
+                                  I64(c_m),
+                                  I64(blocks < 0 ? 0 : b->coef[blocks]),
+                                  I64(blocks < 0 ? 0 : c->coef[blocks]),
                                   I64((roles.a_lanes ? kGemmTileVectorA : 0) | (overwrite ? kGemmTileOverwrite : 0) |
                                       (guard.defined() ? kGemmTilePartialRows : 0)),
                                   I64(static_cast<int64_t>(roles.k.size()))};
@@ -258,10 +276,18 @@ absl::StatusOr<Stmt> GemmF32(const TensorizeInput& in) {
     return Stmt(new EvaluateNode(PrimExpr(new TirCallNode(DataType::Int32(), "gemm_tile_nd", args))));
   }
   const int n = roles.n[0], k = roles.k[0];
-  std::vector<PrimExpr> args = {addr(store->buffer, c->origin), addr(la->buffer, a->origin), addr(lb->buffer, b->origin),
-                                I64(ext(k)), I64(mr), I64(ext(n)),
-                                I64(a_m), I64(a->coef[k]), I64(b->coef[k]), I64(b->coef[n]),
-                                I64(c_m), I64(c->coef[n])};
+  std::vector<PrimExpr> args = {addr(store->buffer, c->origin),
+                                addr(la->buffer, a->origin),
+                                addr(lb->buffer, b->origin),
+                                I64(ext(k)),
+                                I64(mr),
+                                I64(ext(n)),
+                                I64(a_m),
+                                I64(a->coef[k]),
+                                I64(b->coef[k]),
+                                I64(b->coef[n]),
+                                I64(c_m),
+                                I64(c->coef[n])};
   if (!guard.defined()) return Stmt(new EvaluateNode(PrimExpr(new TirCallNode(DataType::Int32(), "gemm_tile", args))));
   absl::StatusOr<PrimExpr> rows = guarded_rows();
   if (!rows.ok()) return rows.status();
@@ -270,10 +296,11 @@ absl::StatusOr<Stmt> GemmF32(const TensorizeInput& in) {
 }
 
 bool RegisterBuiltinIntrins() {
-  RegisterTensorIntrin({"gemm_f32",
-                        "float32 register-tile GEMM: C[m, n] += A[m, k] * B[k, n] over the three loops of the block, any strides "
-                        "(vector loads of B and stores of C where their n stride is 1)",
-                        GemmF32});
+  RegisterTensorIntrin(
+      {"gemm_f32",
+       "float32 register-tile GEMM: C[m, n] += A[m, k] * B[k, n] over the three loops of the block, any strides "
+       "(vector loads of B and stores of C where their n stride is 1)",
+       GemmF32});
   return true;
 }
 

@@ -74,26 +74,21 @@ namespace {
 bool SameValue(const TraceValue& a, const TraceValue& b) {
   if (a.kind != b.kind) return false;
   switch (a.kind) {
-    case TraceValue::kNone:
-      return true;
+    case TraceValue::kNone: return true;
     case TraceValue::kInt:
     case TraceValue::kBool:
     case TraceValue::kBlock:
     case TraceValue::kLoop:
-    case TraceValue::kExpr:
-      return a.i == b.i;
-    case TraceValue::kFloat:
-      return a.f == b.f;
-    case TraceValue::kString:
-      return a.s == b.s;
+    case TraceValue::kExpr: return a.i == b.i;
+    case TraceValue::kFloat: return a.f == b.f;
+    case TraceValue::kString: return a.s == b.s;
     case TraceValue::kList:
       if (a.list.size() != b.list.size()) return false;
       for (size_t i = 0; i < a.list.size(); ++i) {
         if (!SameValue(a.list[i], b.list[i])) return false;
       }
       return true;
-    case TraceValue::kIndexMap:
-      return false;
+    case TraceValue::kIndexMap: return false;
   }
   return false;
 }
@@ -103,15 +98,17 @@ std::string IndexExprAsPython(const PrimExpr& e, int parent_precedence = 0, bool
   if (const auto* imm = e.as<IntImmNode>()) return absl::StrCat(imm->value);
   if (const auto* v = e.as<TirVarNode>()) return v->name;
   if (const auto* c = e.as<CastNode>()) return IndexExprAsPython(c->value, parent_precedence, right_operand);
-  static const std::map<NodeKind, std::pair<const char*, int>> kOps = {
-      {NodeKind::kAdd, {"+", 1}}, {NodeKind::kSub, {"-", 1}}, {NodeKind::kMul, {"*", 2}},
-      {NodeKind::kFloorDiv, {"//", 2}}, {NodeKind::kFloorMod, {"%", 2}}};
+  static const std::map<NodeKind, std::pair<const char*, int>> kOps = {{NodeKind::kAdd, {"+", 1}},
+                                                                       {NodeKind::kSub, {"-", 1}},
+                                                                       {NodeKind::kMul, {"*", 2}},
+                                                                       {NodeKind::kFloorDiv, {"//", 2}},
+                                                                       {NodeKind::kFloorMod, {"%", 2}}};
   const auto* b = e.as<BinaryNode>();
   auto it = b ? kOps.find(e->kind()) : kOps.end();
   if (it == kOps.end()) return PrintPrimExpr(e);  // not an index map the parser reads; shown for diagnosis
   auto [op, precedence] = it->second;
-  std::string text = absl::StrCat(IndexExprAsPython(b->a, precedence, false), " ", op, " ",
-                                  IndexExprAsPython(b->b, precedence, true));
+  std::string text =
+      absl::StrCat(IndexExprAsPython(b->a, precedence, false), " ", op, " ", IndexExprAsPython(b->b, precedence, true));
   bool parens = precedence < parent_precedence || (right_operand && precedence == parent_precedence);
   return parens ? absl::StrCat("(", text, ")") : text;
 }
@@ -140,20 +137,14 @@ class Printer {
   }
   std::string Value(const TraceValue& v) {
     switch (v.kind) {
-      case TraceValue::kNone:
-        return "None";
-      case TraceValue::kInt:
-        return absl::StrCat(v.i);
-      case TraceValue::kFloat:
-        return absl::StrCat(v.f);
-      case TraceValue::kBool:
-        return v.i ? "True" : "False";
-      case TraceValue::kString:
-        return Quote(v.s);
+      case TraceValue::kNone: return "None";
+      case TraceValue::kInt: return absl::StrCat(v.i);
+      case TraceValue::kFloat: return absl::StrCat(v.f);
+      case TraceValue::kBool: return v.i ? "True" : "False";
+      case TraceValue::kString: return Quote(v.s);
       case TraceValue::kBlock:
       case TraceValue::kLoop:
-      case TraceValue::kExpr:
-        return Name(v);
+      case TraceValue::kExpr: return Name(v);
       case TraceValue::kList: {
         std::vector<std::string> items;
         for (const TraceValue& x : v.list) items.push_back(Value(x));
@@ -163,7 +154,8 @@ class Printer {
         std::vector<std::string> ins, outs;
         for (const Var& x : v.map.inputs) ins.push_back(x->name);
         for (const PrimExpr& e : v.map.outputs) outs.push_back(IndexExprAsPython(e));
-        return absl::StrCat("lambda ", absl::StrJoin(ins, ", "), ": (", absl::StrJoin(outs, ", "), outs.size() == 1 ? ",)" : ")");
+        return absl::StrCat("lambda ", absl::StrJoin(ins, ", "), ": (", absl::StrJoin(outs, ", "),
+                            outs.size() == 1 ? ",)" : ")");
       }
     }
     return "?";
@@ -193,8 +185,9 @@ void IndexExprToProto(const PrimExpr& e, const std::vector<Var>& inputs, proto::
   if (const auto* c = e.as<CastNode>()) return IndexExprToProto(c->value, inputs, out);
   const auto* b = e.as<BinaryNode>();
   static const std::map<NodeKind, const char*> kOps = {
-      {NodeKind::kAdd, "+"}, {NodeKind::kSub, "-"}, {NodeKind::kMul, "*"}, {NodeKind::kFloorDiv, "//"},
-      {NodeKind::kFloorMod, "%"}, {NodeKind::kDiv, "/"}, {NodeKind::kMod, "mod"}, {NodeKind::kMin, "min"}, {NodeKind::kMax, "max"}};
+      {NodeKind::kAdd, "+"},       {NodeKind::kSub, "-"},      {NodeKind::kMul, "*"},
+      {NodeKind::kFloorDiv, "//"}, {NodeKind::kFloorMod, "%"}, {NodeKind::kDiv, "/"},
+      {NodeKind::kMod, "mod"},     {NodeKind::kMin, "min"},    {NodeKind::kMax, "max"}};
   auto it = b ? kOps.find(e->kind()) : kOps.end();
   out->set_op(it == kOps.end() ? "?" : it->second);
   if (b != nullptr) {
@@ -207,14 +200,17 @@ absl::StatusOr<PrimExpr> IndexExprFromProto(const proto::IndexExprProto& p, cons
   DataType t = p.bits() == 32 ? DataType::Int32() : DataType::Int64();
   if (p.op() == "int") return IntImm(t, p.value());
   if (p.op() == "var") {
-    if (p.value() < 0 || p.value() >= static_cast<int64_t>(inputs.size())) return absl::DataLossError("index map: bad variable");
+    if (p.value() < 0 || p.value() >= static_cast<int64_t>(inputs.size()))
+      return absl::DataLossError("index map: bad variable");
     return PrimExpr(inputs[p.value()]);
   }
   static const std::map<std::string, NodeKind> kOps = {
-      {"+", NodeKind::kAdd}, {"-", NodeKind::kSub}, {"*", NodeKind::kMul}, {"//", NodeKind::kFloorDiv},
-      {"%", NodeKind::kFloorMod}, {"/", NodeKind::kDiv}, {"mod", NodeKind::kMod}, {"min", NodeKind::kMin}, {"max", NodeKind::kMax}};
+      {"+", NodeKind::kAdd},       {"-", NodeKind::kSub},      {"*", NodeKind::kMul},
+      {"//", NodeKind::kFloorDiv}, {"%", NodeKind::kFloorMod}, {"/", NodeKind::kDiv},
+      {"mod", NodeKind::kMod},     {"min", NodeKind::kMin},    {"max", NodeKind::kMax}};
   auto it = kOps.find(p.op());
-  if (it == kOps.end() || p.args_size() != 2) return absl::DataLossError(absl::StrCat("index map: bad operator ", p.op()));
+  if (it == kOps.end() || p.args_size() != 2)
+    return absl::DataLossError(absl::StrCat("index map: bad operator ", p.op()));
   absl::StatusOr<PrimExpr> a = IndexExprFromProto(p.args(0), inputs);
   if (!a.ok()) return a;
   absl::StatusOr<PrimExpr> b = IndexExprFromProto(p.args(1), inputs);
@@ -276,8 +272,7 @@ absl::StatusOr<TraceValue> ValueFromProto(const proto::TraceValueProto& p) {
       }
       return TraceValue::Map(m);
     }
-    case proto::TraceValueProto::VALUE_NOT_SET:
-      return TraceValue::None();
+    case proto::TraceValueProto::VALUE_NOT_SET: return TraceValue::None();
   }
   return absl::DataLossError("unknown trace value");
 }
@@ -305,7 +300,8 @@ std::string Trace::AsPython() const {
       }
       if (is_default) continue;
       std::string value = p.Value(inst.inputs[i]);
-      if (param == "buffer" && inst.inputs[i].kind == TraceValue::kList) value = absl::StrCat("(", value.substr(1, value.size() - 2), ")");
+      if (param == "buffer" && inst.inputs[i].kind == TraceValue::kList)
+        value = absl::StrCat("(", value.substr(1, value.size() - 2), ")");
       args.push_back(absl::StrCat(param, "=", value));
     }
     if (info != nullptr && info->has_decision) args.push_back(absl::StrCat("decision=", p.Value(inst.decision)));
@@ -343,11 +339,13 @@ std::string Trace::Serialize() const {
 
 absl::StatusOr<Trace> Trace::Deserialize(const std::string& bytes, const std::string& source) {
   proto::TraceProto p;
-  if (!p.ParseFromString(bytes)) return absl::DataLossError(absl::StrCat(source, ": not a trace (truncated or corrupt)"));
+  if (!p.ParseFromString(bytes))
+    return absl::DataLossError(absl::StrCat(source, ": not a trace (truncated or corrupt)"));
   if (p.magic() != kTraceMagic) return absl::DataLossError(absl::StrCat(source, ": not a trace (bad magic)"));
   if (p.format_version() != kTraceFormatVersion) {
     return absl::FailedPreconditionError(absl::StrCat(source, ": trace format version ", p.format_version(),
-                                                      " is not supported (this build reads version ", kTraceFormatVersion, ")"));
+                                                      " is not supported (this build reads version ",
+                                                      kTraceFormatVersion, ")"));
   }
   Trace t;
   for (const proto::InstructionProto& ip : p.instructions()) {

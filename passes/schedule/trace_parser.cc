@@ -8,8 +8,8 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "support/python_syntax/parser.h"
 #include "ir/tir/prim_expr_ops.h"
+#include "support/python_syntax/parser.h"
 
 namespace mlc {
 namespace script {
@@ -26,8 +26,7 @@ class TraceConverter {
     for (const AstPtr& s : module->body) {
       switch (s->kind) {
         case AstKind::kImport:
-        case AstKind::kPass:
-          continue;
+        case AstKind::kPass: continue;
         case AstKind::kAssign: {
           const AstPtr& call = s->b;
           // sch = tir.Schedule(mod): the schedule itself.
@@ -36,9 +35,12 @@ class TraceConverter {
             continue;
           }
           std::vector<AstPtr> targets;
-          if (s->a->kind == AstKind::kName) targets = {s->a};
-          else if (s->a->kind == AstKind::kTuple || s->a->kind == AstKind::kList) targets = s->a->elts;
-          else return Error(s->a, "expected names to assign the results to");
+          if (s->a->kind == AstKind::kName)
+            targets = {s->a};
+          else if (s->a->kind == AstKind::kTuple || s->a->kind == AstKind::kList)
+            targets = s->a->elts;
+          else
+            return Error(s->a, "expected names to assign the results to");
           absl::StatusOr<tir::Instruction> inst = Instruction(call, targets);
           if (!inst.ok()) return inst.status();
           trace.Append(*inst);
@@ -50,8 +52,7 @@ class TraceConverter {
           trace.Append(*inst);
           continue;
         }
-        default:
-          return Error(s, "a trace is a sequence of `x = sch.primitive(...)` and `sch.primitive(...)` lines");
+        default: return Error(s, "a trace is a sequence of `x = sch.primitive(...)` and `sch.primitive(...)` lines");
       }
     }
     return trace;
@@ -70,8 +71,8 @@ class TraceConverter {
     const std::string& kind = call->a->text;
     const tir::InstructionKindInfo* info = tir::FindInstructionKind(kind);
     if (info == nullptr) {
-      return Error(call->a, absl::StrCat("unknown primitive ", sch_name_, ".", kind, " (known: ",
-                                         absl::StrJoin(tir::InstructionKindNames(), ", "), ")"));
+      return Error(call->a, absl::StrCat("unknown primitive ", sch_name_, ".", kind,
+                                         " (known: ", absl::StrJoin(tir::InstructionKindNames(), ", "), ")"));
     }
     tir::Instruction inst;
     inst.kind = kind;
@@ -99,19 +100,24 @@ class TraceConverter {
         inst.decision = *v;
         continue;
       }
-      auto fixed = std::find_if(info->fixed.begin(), info->fixed.end(), [&](const auto& f) { return f.first == kw.name; });
+      auto fixed =
+          std::find_if(info->fixed.begin(), info->fixed.end(), [&](const auto& f) { return f.first == kw.name; });
       if (fixed != info->fixed.end()) {
         absl::StatusOr<TraceValue> v = Value(kw.value);
         if (!v.ok()) return v.status();
         bool same = v->kind == fixed->second.kind && v->i == fixed->second.i;
-        if (!same) return Error(kw.value, absl::StrCat(kind, ": only ", kw.name, "=", fixed->second.i ? "True" : "False",
-                                                       fixed->second.kind == TraceValue::kInt ? absl::StrCat(" (", fixed->second.i, ")") : "",
-                                                       " is supported"));
+        if (!same)
+          return Error(
+              kw.value,
+              absl::StrCat(kind, ": only ", kw.name, "=", fixed->second.i ? "True" : "False",
+                           fixed->second.kind == TraceValue::kInt ? absl::StrCat(" (", fixed->second.i, ")") : "",
+                           " is supported"));
         continue;
       }
       auto it = std::find(info->params.begin(), info->params.end(), kw.name);
       if (it == info->params.end()) {
-        return Error(kw.value, absl::StrCat(kind, " has no argument ", kw.name, " (arguments: ", absl::StrJoin(info->params, ", "), ")"));
+        return Error(kw.value, absl::StrCat(kind, " has no argument ", kw.name,
+                                            " (arguments: ", absl::StrJoin(info->params, ", "), ")"));
       }
       size_t i = static_cast<size_t>(it - info->params.begin());
       if (params[i]) return Error(kw.value, absl::StrCat(kind, ": argument ", kw.name, " given twice"));
@@ -125,8 +131,10 @@ class TraceConverter {
         params[i] = TraceValue::List({});
         continue;
       }
-      auto def = std::find_if(info->defaults.begin(), info->defaults.end(), [&](const auto& d) { return d.first == info->params[i]; });
-      if (def == info->defaults.end()) return Error(call, absl::StrCat(kind, ": argument ", info->params[i], " is missing"));
+      auto def = std::find_if(info->defaults.begin(), info->defaults.end(),
+                              [&](const auto& d) { return d.first == info->params[i]; });
+      if (def == info->defaults.end())
+        return Error(call, absl::StrCat(kind, ": argument ", info->params[i], " is missing"));
       params[i] = def->second;
     }
     for (const auto& p : params) inst.inputs.push_back(*p);
@@ -134,22 +142,17 @@ class TraceConverter {
     TraceValue::Kind out_kind = TraceValue::kNone;
     switch (info->outputs) {
       case tir::InstructionKindInfo::kOneBlock:
-      case tir::InstructionKindInfo::kBlocks:
-        out_kind = TraceValue::kBlock;
-        break;
+      case tir::InstructionKindInfo::kBlocks: out_kind = TraceValue::kBlock; break;
       case tir::InstructionKindInfo::kOneLoop:
-      case tir::InstructionKindInfo::kLoops:
-        out_kind = TraceValue::kLoop;
-        break;
+      case tir::InstructionKindInfo::kLoops: out_kind = TraceValue::kLoop; break;
       case tir::InstructionKindInfo::kOneExpr:
-      case tir::InstructionKindInfo::kExprs:
-        out_kind = TraceValue::kExpr;
-        break;
+      case tir::InstructionKindInfo::kExprs: out_kind = TraceValue::kExpr; break;
       case tir::InstructionKindInfo::kNoOutput:
         if (!targets.empty()) return Error(targets[0], absl::StrCat(kind, " returns nothing"));
         break;
     }
-    bool single = info->outputs == tir::InstructionKindInfo::kOneBlock || info->outputs == tir::InstructionKindInfo::kOneLoop ||
+    bool single = info->outputs == tir::InstructionKindInfo::kOneBlock ||
+                  info->outputs == tir::InstructionKindInfo::kOneLoop ||
                   info->outputs == tir::InstructionKindInfo::kOneExpr;
     if (single && targets.size() > 1) return Error(targets[1], absl::StrCat(kind, " returns one value"));
     for (const AstPtr& t : targets) {
@@ -170,16 +173,11 @@ class TraceConverter {
         if (it == names_.end()) return Error(e, absl::StrCat(e->text, " is not defined by an earlier line"));
         return it->second;
       }
-      case AstKind::kInt:
-        return TraceValue::Int(e->int_value);
-      case AstKind::kFloat:
-        return TraceValue::Float(e->float_value);
-      case AstKind::kString:
-        return TraceValue::Str(e->text);
-      case AstKind::kBool:
-        return TraceValue::Bool(e->int_value != 0);
-      case AstKind::kNone:
-        return TraceValue::None();
+      case AstKind::kInt: return TraceValue::Int(e->int_value);
+      case AstKind::kFloat: return TraceValue::Float(e->float_value);
+      case AstKind::kString: return TraceValue::Str(e->text);
+      case AstKind::kBool: return TraceValue::Bool(e->int_value != 0);
+      case AstKind::kNone: return TraceValue::None();
       case AstKind::kUnaryOp:
         if (e->text == "-" && e->a->kind == AstKind::kInt) return TraceValue::Int(-e->a->int_value);
         if (e->text == "-" && e->a->kind == AstKind::kFloat) return TraceValue::Float(-e->a->float_value);
@@ -194,10 +192,8 @@ class TraceConverter {
         }
         return TraceValue::List(items);
       }
-      case AstKind::kLambda:
-        return Lambda(e);
-      default:
-        return Error(e, "expected a handle, a literal, a list or a lambda");
+      case AstKind::kLambda: return Lambda(e);
+      default: return Error(e, "expected a handle, a literal, a list or a lambda");
     }
   }
 
@@ -209,7 +205,8 @@ class TraceConverter {
       map.inputs.push_back(tir::MakeVar(p.name, DataType::Int64()));
       vars[p.name] = map.inputs.back();
     }
-    std::vector<AstPtr> outs = e->a->kind == AstKind::kTuple || e->a->kind == AstKind::kList ? e->a->elts : std::vector<AstPtr>{e->a};
+    std::vector<AstPtr> outs =
+        e->a->kind == AstKind::kTuple || e->a->kind == AstKind::kList ? e->a->elts : std::vector<AstPtr>{e->a};
     for (const AstPtr& o : outs) {
       absl::StatusOr<tir::PrimExpr> x = IndexExpr(o, vars);
       if (!x.ok()) return x.status();
@@ -225,8 +222,7 @@ class TraceConverter {
         if (it == vars.end()) return Error(e, absl::StrCat(e->text, " is not a parameter of the lambda"));
         return tir::PrimExpr(it->second);
       }
-      case AstKind::kInt:
-        return tir::I64(e->int_value);
+      case AstKind::kInt: return tir::I64(e->int_value);
       case AstKind::kBinOp: {
         absl::StatusOr<tir::PrimExpr> a = IndexExpr(e->a, vars);
         if (!a.ok()) return a;
@@ -239,8 +235,7 @@ class TraceConverter {
         if (e->text == "%") return tir::FloorMod(*a, *b);
         return Error(e, absl::StrCat("operator ", e->text, " is not allowed in an index map"));
       }
-      default:
-        return Error(e, "an index map computes with its parameters, integers, + - * // %");
+      default: return Error(e, "an index map computes with its parameters, integers, + - * // %");
     }
   }
 

@@ -11,9 +11,7 @@
 
 namespace mlc {
 namespace tir {
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 std::string WorkloadKey(const PrimFunc& func) {
   char hex[17];
@@ -27,7 +25,8 @@ absl::StatusOr<TuningDatabase> TuningDatabase::Load(const std::string& path) {
   absl::StatusOr<absl::string_view> payload = Unseal(*bytes, kTuningDatabaseKind, kTuningDatabaseFormatVersion, path);
   if (!payload.ok()) return payload.status();
   proto::TuningDatabaseProto p;
-  if (!p.ParseFromArray(payload->data(), static_cast<int>(payload->size()))) return absl::DataLossError(absl::StrCat(path, ": the tuning database message does not parse"));
+  if (!p.ParseFromArray(payload->data(), static_cast<int>(payload->size())))
+    return absl::DataLossError(absl::StrCat(path, ": the tuning database message does not parse"));
   TuningDatabase db;
   for (int i = 0; i < p.records_size(); ++i) {
     const proto::TuningRecordProto& r = p.records(i);

@@ -41,7 +41,6 @@ namespace {
 
 std::string g_dir;  // testdata/passes/<pass>, from the command line
 
-
 /*! \brief FileCheck, simplified: the directives of `text` against `output`. */
 void CheckDirectives(const std::string& text, const std::string& output) {
   std::vector<std::string> lines = absl::StrSplit(output, '\n');
@@ -69,7 +68,8 @@ void CheckDirectives(const std::string& text, const std::string& output) {
       while (found < lines.size() && !absl::StrContains(lines[found], arg)) ++found;
       ASSERT_LT(found, lines.size()) << "CHECK: " << arg << " not found after line " << next << " of:\n" << output;
       for (const std::string& n : pending_not) {
-        for (size_t i = next; i < found; ++i) EXPECT_FALSE(absl::StrContains(lines[i], n)) << "CHECK-NOT: " << n << " at " << lines[i];
+        for (size_t i = next; i < found; ++i)
+          EXPECT_FALSE(absl::StrContains(lines[i], n)) << "CHECK-NOT: " << n << " at " << lines[i];
       }
       pending_not.clear();
       next = found + 1;
@@ -81,7 +81,8 @@ void CheckDirectives(const std::string& text, const std::string& output) {
     }
   }
   for (const std::string& n : pending_not) {
-    for (size_t i = next; i < lines.size(); ++i) EXPECT_FALSE(absl::StrContains(lines[i], n)) << "CHECK-NOT: " << n << " at " << lines[i];
+    for (size_t i = next; i < lines.size(); ++i)
+      EXPECT_FALSE(absl::StrContains(lines[i], n)) << "CHECK-NOT: " << n << " at " << lines[i];
   }
   (void)any;
 }
@@ -120,7 +121,8 @@ TEST(PassGolden, EveryCaseOfThisPass) {
       changed |= r.changed;
     }
     EXPECT_TRUE(ran) << "the pipeline of a case in " << g_dir << " must run " << pass_name;
-    EXPECT_EQ(changed, expect_change) << pass_name << (expect_change ? " did nothing to this case" : " changed this case");
+    EXPECT_EQ(changed, expect_change) << pass_name
+                                      << (expect_change ? " did nothing to this case" : " changed this case");
 
     CheckDirectives(text, printed);
     absl::StatusOr<std::string> expected = ReadFile(base + ".expected.py");

@@ -31,12 +31,12 @@ enum class AstKind {
   kString,     // text
   kBool,       // int_value (0/1)
   kNone,
-  kBinOp,      // a text b ("+", "-", "*", "/", "//", "%", "**")
-  kUnaryOp,    // text a ("-", "+", "not")
-  kCompare,    // a text b ("<", "<=", ">", ">=", "==", "!=")
-  kBoolOp,     // a text b ("and", "or")
-  kSlice,      // a:b (either may be null)
-  kLambda,     // lambda params: a (schedule traces' index maps)
+  kBinOp,    // a text b ("+", "-", "*", "/", "//", "%", "**")
+  kUnaryOp,  // text a ("-", "+", "not")
+  kCompare,  // a text b ("<", "<=", ">", ">=", "==", "!=")
+  kBoolOp,   // a text b ("and", "or")
+  kSlice,    // a:b (either may be null)
+  kLambda,   // lambda params: a (schedule traces' index maps)
   // Statements.
   kModule,       // body
   kFunctionDef,  // text = name, decorators, params, returns = a, body

@@ -13,24 +13,15 @@ namespace script {
 
 const char* TokenKindName(TokenKind kind) {
   switch (kind) {
-    case TokenKind::kName:
-      return "name";
-    case TokenKind::kInt:
-      return "integer";
-    case TokenKind::kFloat:
-      return "number";
-    case TokenKind::kString:
-      return "string";
-    case TokenKind::kOp:
-      return "operator";
-    case TokenKind::kNewline:
-      return "end of line";
-    case TokenKind::kIndent:
-      return "indent";
-    case TokenKind::kDedent:
-      return "dedent";
-    case TokenKind::kEnd:
-      return "end of file";
+    case TokenKind::kName: return "name";
+    case TokenKind::kInt: return "integer";
+    case TokenKind::kFloat: return "number";
+    case TokenKind::kString: return "string";
+    case TokenKind::kOp: return "operator";
+    case TokenKind::kNewline: return "end of line";
+    case TokenKind::kIndent: return "indent";
+    case TokenKind::kDedent: return "dedent";
+    case TokenKind::kEnd: return "end of file";
   }
   return "token";
 }
@@ -78,7 +69,8 @@ class Lexer {
       absl::Status s = OneToken();
       if (!s.ok()) return s;
     }
-    if (depth_ > 0) return Error(bracket_line_, bracket_col_, absl::StrCat("unclosed '", std::string(1, bracket_), "'"));
+    if (depth_ > 0)
+      return Error(bracket_line_, bracket_col_, absl::StrCat("unclosed '", std::string(1, bracket_), "'"));
     if (!tokens_.empty() && tokens_.back().kind != TokenKind::kNewline) Emit(TokenKind::kNewline, "", line_, col_);
     while (indents_.size() > 1) {
       indents_.pop_back();
@@ -103,7 +95,9 @@ class Lexer {
     ++pos_;
   }
 
-  void Emit(TokenKind kind, std::string text, int line, int col) { tokens_.push_back({kind, std::move(text), line, col}); }
+  void Emit(TokenKind kind, std::string text, int line, int col) {
+    tokens_.push_back({kind, std::move(text), line, col});
+  }
 
   /*! \brief Measures indentation; blank and comment-only lines do not count. */
   absl::Status LineStart() {
@@ -111,7 +105,8 @@ class Lexer {
       int width = 0;
       size_t p = pos_;
       while (p < src_.size() && (src_[p] == ' ' || src_[p] == '\t')) {
-        if (src_[p] == '\t') return Error(line_, static_cast<int>(p - pos_) + 1, "tab in indentation; indent with spaces");
+        if (src_[p] == '\t')
+          return Error(line_, static_cast<int>(p - pos_) + 1, "tab in indentation; indent with spaces");
         ++width;
         ++p;
       }
@@ -252,22 +247,13 @@ class Lexer {
         if (pos_ >= src_.size()) return Error(line, col, "unterminated string literal");
         char e = src_[pos_];
         switch (e) {
-          case 'n':
-            value += '\n';
-            break;
-          case 't':
-            value += '\t';
-            break;
+          case 'n': value += '\n'; break;
+          case 't': value += '\t'; break;
           case '\\':
           case '\'':
-          case '"':
-            value += e;
-            break;
-          case '\n':
-            break;
-          default:
-            value += '\\';
-            value += e;
+          case '"': value += e; break;
+          case '\n': break;
+          default: value += '\\'; value += e;
         }
         Advance();
         continue;

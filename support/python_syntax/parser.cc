@@ -64,17 +64,12 @@ class Parser {
   }
   std::string Describe(const Token& t) const {
     switch (t.kind) {
-      case TokenKind::kName:
-        return absl::StrCat("'", t.text, "'");
-      case TokenKind::kOp:
-        return absl::StrCat("'", t.text, "'");
-      case TokenKind::kString:
-        return absl::StrCat("string \"", t.text, "\"");
+      case TokenKind::kName: return absl::StrCat("'", t.text, "'");
+      case TokenKind::kOp: return absl::StrCat("'", t.text, "'");
+      case TokenKind::kString: return absl::StrCat("string \"", t.text, "\"");
       case TokenKind::kInt:
-      case TokenKind::kFloat:
-        return absl::StrCat("number ", t.text);
-      default:
-        return TokenKindName(t.kind);
+      case TokenKind::kFloat: return absl::StrCat("number ", t.text);
+      default: return TokenKindName(t.kind);
     }
   }
   /*! \brief Records `node`'s depth from its children's, refusing trees deeper than the limit:
@@ -91,9 +86,9 @@ class Parser {
     for (const Keyword& k : node->keywords) see(k.value);
     node->depth = d + 1;
     if (node->depth <= GetResourceLimits().max_nesting_depth) return absl::OkStatus();
-    return absl::InvalidArgumentError(absl::StrCat(filename_, ":", node->line, ":", node->col, ": expression nested more than ",
-                                                   GetResourceLimits().max_nesting_depth, " levels deep (",
-                                                   LimitHint("max_nesting_depth"), ")"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(filename_, ":", node->line, ":", node->col, ": expression nested more than ",
+                     GetResourceLimits().max_nesting_depth, " levels deep (", LimitHint("max_nesting_depth"), ")"));
   }
   absl::Status ErrorAt(const Token& t, const std::string& message) const {
     return absl::InvalidArgumentError(absl::StrCat(filename_, ":", t.line, ":", t.col, ": ", message));
@@ -226,8 +221,10 @@ class Parser {
       while (!IsOp(")")) {
         absl::StatusOr<AstPtr> base = Expression();
         if (!base.ok()) return base.status();
-        if (IsOp(",")) ++pos_;
-        else if (!IsOp(")")) return Expected("')'");
+        if (IsOp(","))
+          ++pos_;
+        else if (!IsOp(")"))
+          return Expected("')'");
       }
       ++pos_;
     }
@@ -411,8 +408,12 @@ class Parser {
     return AstPtr(node);
   }
 
-  absl::StatusOr<AstPtr> OrExpr() { return BoolChain("or", [this] { return AndExpr(); }); }
-  absl::StatusOr<AstPtr> AndExpr() { return BoolChain("and", [this] { return NotExpr(); }); }
+  absl::StatusOr<AstPtr> OrExpr() {
+    return BoolChain("or", [this] { return AndExpr(); });
+  }
+  absl::StatusOr<AstPtr> AndExpr() {
+    return BoolChain("and", [this] { return NotExpr(); });
+  }
 
   template <typename Next>
   absl::StatusOr<AstPtr> BoolChain(const char* op, Next next) {
@@ -483,8 +484,12 @@ class Parser {
     return result != nullptr ? result : left;
   }
 
-  absl::StatusOr<AstPtr> Arith() { return BinaryLevel({"+", "-"}, [this] { return Term(); }); }
-  absl::StatusOr<AstPtr> Term() { return BinaryLevel({"*", "/", "//", "%"}, [this] { return Unary(); }); }
+  absl::StatusOr<AstPtr> Arith() {
+    return BinaryLevel({"+", "-"}, [this] { return Term(); });
+  }
+  absl::StatusOr<AstPtr> Term() {
+    return BinaryLevel({"*", "/", "//", "%"}, [this] { return Unary(); });
+  }
 
   template <typename Next>
   absl::StatusOr<AstPtr> BinaryLevel(std::initializer_list<const char*> ops, Next next) {
@@ -648,8 +653,8 @@ class Parser {
           return AstPtr(node);
         }
         if (t.text == "None") return AstPtr(New(AstKind::kNone, t));
-        static const char* kKeywords[] = {"def", "class", "for", "in", "with", "return", "if", "else", "elif",
-                                          "and", "or", "not", "pass", "import", "from", "as", "lambda", "while"};
+        static const char* kKeywords[] = {"def", "class", "for", "in",   "with",   "return", "if", "else",   "elif",
+                                          "and", "or",    "not", "pass", "import", "from",   "as", "lambda", "while"};
         for (const char* kw : kKeywords) {
           if (t.text == kw) {
             --pos_;
@@ -663,7 +668,8 @@ class Parser {
       case TokenKind::kInt: {
         ++pos_;
         auto node = New(AstKind::kInt, t);
-        if (!absl::SimpleAtoi(t.text, &node->int_value)) return ErrorAt(t, absl::StrCat("integer ", t.text, " is out of range"));
+        if (!absl::SimpleAtoi(t.text, &node->int_value))
+          return ErrorAt(t, absl::StrCat("integer ", t.text, " is out of range"));
         return AstPtr(node);
       }
       case TokenKind::kFloat: {
@@ -688,8 +694,7 @@ class Parser {
         if (t.text == "[") return Bracketed(AstKind::kList, "]");
         if (t.text == "{") return DictLiteral();
         return Expected("an expression");
-      default:
-        return Expected("an expression");
+      default: return Expected("an expression");
     }
   }
 

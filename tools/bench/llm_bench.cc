@@ -25,8 +25,8 @@
 #include <stdlib.h>
 
 #include <algorithm>
-#include <cmath>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -100,7 +100,8 @@ double ReadBandwidth(int threads, size_t bytes) {
     check = 0;
     for (uint64_t v : sums) check += v;
   }
-  if (check != n * (n - 1) / 2) std::fprintf(stderr, "llm_bench: the bandwidth pass summed %llu\n", static_cast<unsigned long long>(check));
+  if (check != n * (n - 1) / 2)
+    std::fprintf(stderr, "llm_bench: the bandwidth pass summed %llu\n", static_cast<unsigned long long>(check));
   return best;
 }
 
@@ -150,7 +151,8 @@ struct Accuracy {
 
 Accuracy Compare(const vm::GenerationResult& q, const vm::GenerationResult& f) {
   Accuracy a;
-  while (a.agreeing < q.tokens.size() && a.agreeing < f.tokens.size() && q.tokens[a.agreeing] == f.tokens[a.agreeing]) ++a.agreeing;
+  while (a.agreeing < q.tokens.size() && a.agreeing < f.tokens.size() && q.tokens[a.agreeing] == f.tokens[a.agreeing])
+    ++a.agreeing;
   // Step i's input is the prompt and tokens 0..i-1: the same for both while they agree.
   for (size_t i = 0; i <= a.agreeing && i < q.logits.size() && i < f.logits.size(); ++i) {
     float largest = 0, diff = 0;
@@ -171,9 +173,12 @@ int Run(const Options& opt) {
   const double weights = static_cast<double>((*machine)->ConstantBytesReadBy("main"));
   const double bandwidth = ReadBandwidth(opt.threads, static_cast<size_t>(weights));
   absl::StatusOr<vm::Generator> generator = vm::Generator::Create(machine->get());
-  if (!generator.ok()) return std::fprintf(stderr, "llm_bench: %s\n", std::string(generator.status().message()).c_str()), 1;
-  if (!generator->cached()) return std::fprintf(stderr, "llm_bench: the model has no key/value cache (export it with --cache)\n"), 1;
-  absl::StatusOr<std::unique_ptr<bench::OrtSession>> ort = bench::OrtSession::Create(opt.ort_library, opt.onnx, opt.threads);
+  if (!generator.ok())
+    return std::fprintf(stderr, "llm_bench: %s\n", std::string(generator.status().message()).c_str()), 1;
+  if (!generator->cached())
+    return std::fprintf(stderr, "llm_bench: the model has no key/value cache (export it with --cache)\n"), 1;
+  absl::StatusOr<std::unique_ptr<bench::OrtSession>> ort =
+      bench::OrtSession::Create(opt.ort_library, opt.onnx, opt.threads);
   if (!ort.ok()) return std::fprintf(stderr, "llm_bench: %s\n", std::string(ort.status().message()).c_str()), 1;
   // The cache tensors' shapes, as the ONNX model declares them (after ids and positions; ours
   // are sequence-major, kv-cache-append).
@@ -202,7 +207,8 @@ int Run(const Options& opt) {
     ours.tokens = r->tokens;
     if (generator->prompt_function() != "main") {
       absl::StatusOr<vm::GenerationResult> all = generator->Generate(prompt, all_logits);
-      if (!all.ok()) return std::fprintf(stderr, "llm_bench: ours: %s\n", std::string(all.status().message()).c_str()), 1;
+      if (!all.ok())
+        return std::fprintf(stderr, "llm_bench: ours: %s\n", std::string(all.status().message()).c_str()), 1;
       ours_all_logits.Keep(all->prefill_seconds, 0);
     }
     if (absl::Status s = OrtGenerate(**ort, prompt, opt.new_tokens, cache_dims, &theirs); !s.ok()) {
@@ -219,57 +225,70 @@ int Run(const Options& opt) {
   };
   std::vector<QuantizedRun> quantized;
   absl::StatusOr<vm::GenerationResult> reference = generator->Generate(prompt, options, /*keep_logits=*/true);
-  if (!reference.ok()) return std::fprintf(stderr, "llm_bench: ours: %s\n", std::string(reference.status().message()).c_str()), 1;
+  if (!reference.ok())
+    return std::fprintf(stderr, "llm_bench: ours: %s\n", std::string(reference.status().message()).c_str()), 1;
   for (const auto& [name, path] : opt.quantized) {
     absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> qm = vm::VirtualMachine::LoadFile(path);
-    if (!qm.ok()) return std::fprintf(stderr, "llm_bench: %s: %s\n", name.c_str(), std::string(qm.status().message()).c_str()), 1;
+    if (!qm.ok())
+      return std::fprintf(stderr, "llm_bench: %s: %s\n", name.c_str(), std::string(qm.status().message()).c_str()), 1;
     absl::StatusOr<vm::Generator> qg = vm::Generator::Create(qm->get());
-    if (!qg.ok()) return std::fprintf(stderr, "llm_bench: %s: %s\n", name.c_str(), std::string(qg.status().message()).c_str()), 1;
+    if (!qg.ok())
+      return std::fprintf(stderr, "llm_bench: %s: %s\n", name.c_str(), std::string(qg.status().message()).c_str()), 1;
     QuantizedRun run;
     run.name = name;
     run.weights = static_cast<double>((*qm)->ConstantBytesReadBy("main"));
     run.bandwidth = ReadBandwidth(opt.threads, static_cast<size_t>(run.weights));
     for (int round = 0; round < opt.rounds; ++round) {
       absl::StatusOr<vm::GenerationResult> r = qg->Generate(prompt, options);
-      if (!r.ok()) return std::fprintf(stderr, "llm_bench: %s: %s\n", name.c_str(), std::string(r.status().message()).c_str()), 1;
+      if (!r.ok())
+        return std::fprintf(stderr, "llm_bench: %s: %s\n", name.c_str(), std::string(r.status().message()).c_str()), 1;
       run.speed.Keep(r->prefill_seconds, r->decode_seconds);
       run.speed.tokens = r->tokens;
     }
     absl::StatusOr<vm::GenerationResult> r = qg->Generate(prompt, options, /*keep_logits=*/true);
-    if (!r.ok()) return std::fprintf(stderr, "llm_bench: %s: %s\n", name.c_str(), std::string(r.status().message()).c_str()), 1;
+    if (!r.ok())
+      return std::fprintf(stderr, "llm_bench: %s: %s\n", name.c_str(), std::string(r.status().message()).c_str()), 1;
     run.accuracy = Compare(*r, *reference);
     quantized.push_back(std::move(run));
   }
   const double bound = bandwidth / weights;  // tokens/s if a step did nothing but read the weights once
-  std::printf("model: %s (%.1f MB of weights); ONNX Runtime %s; %d thread%s; prompt %d tokens, %d decoded\n", opt.onnx.c_str(),
-              weights / 1e6, (*ort)->version().c_str(), opt.threads, opt.threads > 1 ? "s" : "", opt.prompt_len, opt.new_tokens);
-  std::printf("read bandwidth over the weights' size: %.1f GB/s -> decode bound %.1f tokens/s\n", bandwidth / 1e9, bound);
+  std::printf("model: %s (%.1f MB of weights); ONNX Runtime %s; %d thread%s; prompt %d tokens, %d decoded\n",
+              opt.onnx.c_str(), weights / 1e6, (*ort)->version().c_str(), opt.threads, opt.threads > 1 ? "s" : "",
+              opt.prompt_len, opt.new_tokens);
+  std::printf("read bandwidth over the weights' size: %.1f GB/s -> decode bound %.1f tokens/s\n", bandwidth / 1e9,
+              bound);
   std::printf("greedy tokens: %s (", ours.tokens == theirs.tokens ? "the same" : "DIFFER");
-  for (size_t i = 0; i < std::min<size_t>(8, ours.tokens.size()); ++i) std::printf(i ? ",%lld" : "%lld", static_cast<long long>(ours.tokens[i]));
+  for (size_t i = 0; i < std::min<size_t>(8, ours.tokens.size()); ++i)
+    std::printf(i ? ",%lld" : "%lld", static_cast<long long>(ours.tokens[i]));
   std::printf(" ...)\n");
-  std::printf("(above 100%% of the bound: the probe's plain loads stream slower than the kernels' wide ones, and a large\n"
-              " L3 keeps part of the weights between steps)\n\n");
+  std::printf(
+      "(above 100%% of the bound: the probe's plain loads stream slower than the kernels' wide ones, and a large\n"
+      " L3 keeps part of the weights between steps)\n\n");
   std::printf("| | prefill tokens/s | decode tokens/s | decode %% of bound |\n|---|---|---|---|\n");
   for (const auto& [name, s] : {std::pair<const char*, const Speed&>{"ours", ours}, {"ONNX Runtime", theirs}}) {
     const double decode = opt.new_tokens / s.decode_seconds;
-    std::printf("| %s | %.1f | %.1f | %.0f%% |\n", name, opt.prompt_len / s.prefill_seconds, decode, 100 * decode / bound);
+    std::printf("| %s | %.1f | %.1f | %.0f%% |\n", name, opt.prompt_len / s.prefill_seconds, decode,
+                100 * decode / bound);
   }
   std::printf("| ours / ONNX Runtime (time) | %.2f | %.2f | |\n", ours.prefill_seconds / theirs.prefill_seconds,
               ours.decode_seconds / theirs.decode_seconds);
   if (generator->prompt_function() != "main") {
     std::printf("| ours, the prompt through main (every position's logits, as ONNX Runtime) | %.1f | | |\n",
                 opt.prompt_len / ours_all_logits.prefill_seconds);
-    std::printf("| that / ONNX Runtime (time) | %.2f | | |\n", ours_all_logits.prefill_seconds / theirs.prefill_seconds);
+    std::printf("| that / ONNX Runtime (time) | %.2f | | |\n",
+                ours_all_logits.prefill_seconds / theirs.prefill_seconds);
   }
   for (const QuantizedRun& q : quantized) {
     const double decode = opt.new_tokens / q.speed.decode_seconds, q_bound = q.bandwidth / q.weights;
-    std::printf("| ours %s (%.1f MB, %.1f GB/s) | %.1f | %.1f | %.0f%% |\n", q.name.c_str(), q.weights / 1e6, q.bandwidth / 1e9,
-                opt.prompt_len / q.speed.prefill_seconds, decode, 100 * decode / q_bound);
+    std::printf("| ours %s (%.1f MB, %.1f GB/s) | %.1f | %.1f | %.0f%% |\n", q.name.c_str(), q.weights / 1e6,
+                q.bandwidth / 1e9, opt.prompt_len / q.speed.prefill_seconds, decode, 100 * decode / q_bound);
   }
   for (const QuantizedRun& q : quantized) {
-    std::printf("%s against float: max logit error %.2e of the largest logit (while the tokens agree); %zu of %zu greedy tokens "
-                "agree before the first difference\n",
-                q.name.c_str(), q.accuracy.max_logit_error, q.accuracy.agreeing, reference->tokens.size());
+    std::printf(
+        "%s against float: max logit error %.2e of the largest logit (while the tokens agree); %zu of %zu greedy "
+        "tokens "
+        "agree before the first difference\n",
+        q.name.c_str(), q.accuracy.max_logit_error, q.accuracy.agreeing, reference->tokens.size());
   }
   return ours.tokens == theirs.tokens ? 0 : 1;
 }
@@ -281,26 +300,34 @@ int main(int argc, char** argv) {
   mlc::Options opt;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string arg = argv[i], value = argv[i + 1];
-    if (arg == "--exe") opt.exe = value;
-    else if (arg == "--onnx") opt.onnx = value;
-    else if (arg == "--ort_library") opt.ort_library = value;
-    else if (arg == "--threads") opt.threads = std::atoi(value.c_str());
-    else if (arg == "--prompt_len") opt.prompt_len = std::atoi(value.c_str());
-    else if (arg == "--new_tokens") opt.new_tokens = std::atoi(value.c_str());
-    else if (arg == "--rounds") opt.rounds = std::atoi(value.c_str());
+    if (arg == "--exe")
+      opt.exe = value;
+    else if (arg == "--onnx")
+      opt.onnx = value;
+    else if (arg == "--ort_library")
+      opt.ort_library = value;
+    else if (arg == "--threads")
+      opt.threads = std::atoi(value.c_str());
+    else if (arg == "--prompt_len")
+      opt.prompt_len = std::atoi(value.c_str());
+    else if (arg == "--new_tokens")
+      opt.new_tokens = std::atoi(value.c_str());
+    else if (arg == "--rounds")
+      opt.rounds = std::atoi(value.c_str());
     else if (arg == "--quantized") {
       for (absl::string_view item : absl::StrSplit(value, ',', absl::SkipEmpty())) {
         std::pair<std::string, std::string> named = absl::StrSplit(item, absl::MaxSplits('=', 1));
         if (named.second.empty()) return std::fprintf(stderr, "llm_bench: --quantized takes name=executable,...\n"), 2;
         opt.quantized.push_back(named);
       }
-    }
-    else return std::fprintf(stderr, "llm_bench: unknown flag %s\n", arg.c_str()), 2;
+    } else
+      return std::fprintf(stderr, "llm_bench: unknown flag %s\n", arg.c_str()), 2;
   }
   if (opt.exe.empty() || opt.onnx.empty() || opt.ort_library.empty() || opt.threads < 1 || opt.prompt_len < 1 ||
       opt.new_tokens < 1 || opt.rounds < 1) {
-    std::fprintf(stderr, "usage: llm_bench --exe m.mlcx --onnx m.onnx --ort_library libonnxruntime.so.1 [--threads N] "
-                         "[--prompt_len N] [--new_tokens N] [--rounds N]\n");
+    std::fprintf(stderr,
+                 "usage: llm_bench --exe m.mlcx --onnx m.onnx --ort_library libonnxruntime.so.1 [--threads N] "
+                 "[--prompt_len N] [--new_tokens N] [--rounds N]\n");
     return 2;
   }
   return mlc::Run(opt);

@@ -23,9 +23,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <map>
 #include <cstdio>
 #include <functional>
+#include <map>
 #include <random>
 #include <string>
 #include <thread>
@@ -45,9 +45,9 @@
 #include "passes/pass.h"
 #include "support/cpu_features.h"
 #include "support/file_util.h"
-#include "tools/tune/tuner.h"
 #include "support/fma_peak.h"
 #include "tools/bench/ort_session.h"
+#include "tools/tune/tuner.h"
 #include "vm/thread_pool.h"
 #include "vm/virtual_machine.h"
 
@@ -59,7 +59,8 @@ struct Options {
   int runs = 20;
   std::string models_dir;
   std::string ort_library;
-  std::vector<std::string> models = {"mlp_b1", "mlp_b64", "digits_b450", "encoder", "mobilenet_v2", "resnet18", "resnet18_int8"};
+  std::vector<std::string> models = {"mlp_b1",       "mlp_b64",  "digits_b450",  "encoder",
+                                     "mobilenet_v2", "resnet18", "resnet18_int8"};
   std::vector<std::string> pipelines = {"default"};
   int tune_trials = 0;  // for the "tuned" pipeline: measurements per model (0: 16 per kernel)
   /*! \brief PyTorch eager's median ms per model (torch_eager_times.py, run just before). */
@@ -75,7 +76,8 @@ absl::StatusOr<std::map<std::string, double>> ReadTorchTimes(const std::string& 
     std::vector<absl::string_view> kv = absl::StrSplit(item, ':');
     if (kv.size() != 2) return absl::InvalidArgumentError(absl::StrCat(path, ": not {\"model\": ms, ...}"));
     std::string key(absl::StripAsciiWhitespace(kv[0]));
-    key.erase(std::remove_if(key.begin(), key.end(), [](char c) { return c == '{' || c == '"' || c == ' '; }), key.end());
+    key.erase(std::remove_if(key.begin(), key.end(), [](char c) { return c == '{' || c == '"' || c == ' '; }),
+              key.end());
     std::string value(absl::StripAsciiWhitespace(kv[1]));
     value.erase(std::remove(value.begin(), value.end(), '}'), value.end());
     double ms = 0;
@@ -146,7 +148,8 @@ class FlopCounter : public relax::ExprVisitor {
     std::vector<int64_t> a = shape(op->args[0]->struct_info()), b = shape(op->args[1]->struct_info());
     if (callee->name() == "nn.conv2d" && b.size() == 4) {
       per_output = static_cast<double>(b[1] * b[2] * b[3]);
-    } else if ((callee->name() == "matmul" || callee->name() == "nn.dense" || callee->name() == "linear") && !a.empty()) {
+    } else if ((callee->name() == "matmul" || callee->name() == "nn.dense" || callee->name() == "linear") &&
+               !a.empty()) {
       per_output = static_cast<double>(a.back());
     }
     flops += 2 * out_elems * per_output;
@@ -168,7 +171,8 @@ struct Compiled {
 
 /*! \brief "tuned": the default pipeline with the kernels tuned first (tools/tune) and the
  *  records applied before default-schedule. */
-absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> TunedPipeline(const IRModule& mod, int trials, const std::string& name) {
+absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> TunedPipeline(const IRModule& mod, int trials,
+                                                                         const std::string& name) {
   absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> prefix = passes::PipelineBeforeScheduling("default");
   if (!prefix.ok()) return prefix.status();
   absl::StatusOr<IRModule> prepared = passes::RunPipeline(mod, *prefix);
@@ -181,7 +185,8 @@ absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> TunedPipeline(const I
   tir::TuningDatabase db;
   absl::StatusOr<std::vector<tune::TaskReport>> reports = tune::TuneModule(*prepared, options, &db);
   if (!reports.ok()) return reports.status();
-  std::string path = absl::StrCat(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp", "/model_bench_", name, "_", getpid(), ".tuning.pb");
+  std::string path = absl::StrCat(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp", "/model_bench_", name, "_",
+                                  getpid(), ".tuning.pb");
   if (absl::Status s = db.Save(path); !s.ok()) return s;
   absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> full = passes::ParsePipeline("default");
   if (!full.ok()) return full.status();
@@ -189,7 +194,8 @@ absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> TunedPipeline(const I
   return full;
 }
 
-absl::StatusOr<Compiled> Compile(const IRModule& imported, const std::string& pipeline, int tune_trials, const std::string& name) {
+absl::StatusOr<Compiled> Compile(const IRModule& imported, const std::string& pipeline, int tune_trials,
+                                 const std::string& name) {
   auto start = std::chrono::steady_clock::now();
   absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> passes =
       pipeline == "tuned" ? TunedPipeline(imported, tune_trials, name) : passes::ParsePipeline(pipeline);
@@ -198,7 +204,8 @@ absl::StatusOr<Compiled> Compile(const IRModule& imported, const std::string& pi
   if (!optimized.ok()) return optimized.status();
   absl::StatusOr<proto::Executable> exe = codegen::Build(*optimized);
   if (!exe.ok()) return exe.status();
-  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> machine = vm::VirtualMachine::LoadBytes(vm::SerializeExecutable(*exe), "bench");
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> machine =
+      vm::VirtualMachine::LoadBytes(vm::SerializeExecutable(*exe), "bench");
   if (!machine.ok()) return machine.status();
   return Compiled{std::move(*machine), Seconds(start)};
 }
@@ -226,13 +233,16 @@ absl::Status RunModel(const std::string& name, const Options& opt, double peak_g
   absl::StatusOr<IRModule> pinned = onnx_import::ImportOnnxFile(path, pin);
   if (!pinned.ok()) return pinned.status();
   double flops = CountFlops(*pinned);
-  absl::StatusOr<std::unique_ptr<bench::OrtSession>> ort = bench::OrtSession::Create(opt.ort_library, path, opt.threads);
+  absl::StatusOr<std::unique_ptr<bench::OrtSession>> ort =
+      bench::OrtSession::Create(opt.ort_library, path, opt.threads);
   if (!ort.ok()) return ort.status();
   // The input: the one parameter of main.
   relax::Function main = pinned->LookupFunction("main");
-  if (!main.defined() || main->params.size() != 1) return absl::InvalidArgumentError(absl::StrCat(name, ": main must take one input"));
+  if (!main.defined() || main->params.size() != 1)
+    return absl::InvalidArgumentError(absl::StrCat(name, ": main must take one input"));
   const auto* sinfo = main->params[0]->struct_info().as<relax::TensorStructInfoNode>();
-  if (sinfo == nullptr || !sinfo->shape) return absl::InvalidArgumentError(absl::StrCat(name, ": the input needs a static shape"));
+  if (sinfo == nullptr || !sinfo->shape)
+    return absl::InvalidArgumentError(absl::StrCat(name, ": the input needs a static shape"));
   bench::OrtTensor input{*sinfo->shape, {}};
   int64_t n = 1;
   for (int64_t d : input.shape) n *= d;
@@ -247,21 +257,24 @@ absl::Status RunModel(const std::string& name, const Options& opt, double peak_g
   std::vector<bench::OrtTensor> ort_inputs = {input};
   for (const std::string& pipeline : opt.pipelines) {
     absl::StatusOr<Compiled> c = Compile(*imported, pipeline, opt.tune_trials, name);
-    if (!c.ok()) return absl::Status(c.status().code(), absl::StrCat(name, " (", pipeline, "): ", c.status().message()));
+    if (!c.ok())
+      return absl::Status(c.status().code(), absl::StrCat(name, " (", pipeline, "): ", c.status().message()));
     vm::VirtualMachine* machine = c->machine.get();
     absl::StatusOr<vm::Value> got = machine->Invoke("main", {x});
     if (!got.ok()) return got.status();
     const vm::NDArray& out = got->is_tuple() ? got->tuple()[0].tensor() : got->tensor();
     const std::vector<float>& ref = (*want)[0].data;
     if (out.NumElements() != static_cast<int64_t>(ref.size())) {
-      return absl::InternalError(absl::StrCat(name, ": ", out.NumElements(), " outputs, ONNX Runtime gives ", ref.size()));
+      return absl::InternalError(
+          absl::StrCat(name, ": ", out.NumElements(), " outputs, ONNX Runtime gives ", ref.size()));
     }
     double scale = 0, worst = 0;
     for (float v : ref) scale = std::max(scale, static_cast<double>(std::abs(v)));
     const float* o = static_cast<const float*>(out.data());
     for (size_t i = 0; i < ref.size(); ++i) worst = std::max(worst, static_cast<double>(std::abs(o[i] - ref[i])));
     if (worst > Tolerance(name) * scale + 1e-5) {
-      return absl::InternalError(absl::StrCat(name, " (", pipeline, "): max |ours - ONNX Runtime| = ", worst, " of ", scale));
+      return absl::InternalError(
+          absl::StrCat(name, " (", pipeline, "): max |ours - ONNX Runtime| = ", worst, " of ", scale));
     }
     // ONNX Runtime's session exists only during its own blocks: its idle intra-op threads spin
     // and would take the cores our workers need (ours spin only briefly after a launch).
@@ -271,9 +284,9 @@ absl::Status RunModel(const std::string& name, const Options& opt, double peak_g
     // say so rather than print a ratio that means something else.
     int64_t chunks_before = 0;
     int idle_blocks = 0;
-    Contender ours{[&] { chunks_before = vm::ThreadPool::Global().worker_chunks(); },
-                   [&] { (void)machine->Invoke("main", {x}); },
-                   [&] { idle_blocks += opt.threads > 1 && vm::ThreadPool::Global().worker_chunks() == chunks_before; }};
+    Contender ours{
+        [&] { chunks_before = vm::ThreadPool::Global().worker_chunks(); }, [&] { (void)machine->Invoke("main", {x}); },
+        [&] { idle_blocks += opt.threads > 1 && vm::ThreadPool::Global().worker_chunks() == chunks_before; }};
     Contender reference{[&] {
                           absl::StatusOr<std::unique_ptr<bench::OrtSession>> s =
                               bench::OrtSession::Create(opt.ort_library, path, opt.threads);
@@ -286,7 +299,8 @@ absl::Status RunModel(const std::string& name, const Options& opt, double peak_g
                         [&] { (void)session->Run(ort_inputs); }, [&] { session.reset(); }};
     std::vector<double> t = MedianSeconds(opt.runs, {ours, reference});
     if (idle_blocks > 0) {
-      std::fprintf(stderr, "model_bench: warning: %s (%s): in %d of the timed blocks of ours the worker threads ran no "
+      std::fprintf(stderr,
+                   "model_bench: warning: %s (%s): in %d of the timed blocks of ours the worker threads ran no "
                    "chunk (no parallel loop, or the workers got no CPU): its time is one thread's\n",
                    name.c_str(), pipeline.c_str(), idle_blocks);
     }
@@ -297,10 +311,10 @@ absl::Status RunModel(const std::string& name, const Options& opt, double peak_g
     std::string torch_cols = torch_ms == opt.torch_ms.end()
                                  ? "- | -"
                                  : absl::StrFormat("%.3f | %.2f", torch_ms->second, t[0] * 1e3 / torch_ms->second);
-    std::printf("| %s | %d | %s | %.3f | %.3f | %.2f | %.1f (%.0f%%) | %.1f (%.0f%%) | %s | %.1f | %.1e |\n", name.c_str(), opt.threads,
-                pipeline.c_str(), t[0] * 1e3, t[1] * 1e3, t[0] / t[1], gflops(t[0]), 100 * gflops(t[0]) / peak_gflops,
-                gflops(t[1]), 100 * gflops(t[1]) / peak_gflops, torch_cols.c_str(), c->compile_seconds,
-                worst / std::max(scale, 1e-30));
+    std::printf("| %s | %d | %s | %.3f | %.3f | %.2f | %.1f (%.0f%%) | %.1f (%.0f%%) | %s | %.1f | %.1e |\n",
+                name.c_str(), opt.threads, pipeline.c_str(), t[0] * 1e3, t[1] * 1e3, t[0] / t[1], gflops(t[0]),
+                100 * gflops(t[0]) / peak_gflops, gflops(t[1]), 100 * gflops(t[1]) / peak_gflops, torch_cols.c_str(),
+                c->compile_seconds, worst / std::max(scale, 1e-30));
     vm::VirtualMachine::MemoryStats mem = machine->Memory();
     std::fprintf(stderr, "%s (%s): peak intermediates %.2f MB, workspace %.2f MB\n", name.c_str(), pipeline.c_str(),
                  mem.intermediates_peak / 1e6, mem.workspace_held / 1e6);
@@ -327,13 +341,20 @@ int Main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto value = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
-    if (arg == "--threads") opt.threads = std::atoi(value().c_str());
-    else if (arg == "--runs") opt.runs = std::atoi(value().c_str());
-    else if (arg == "--models_dir") opt.models_dir = value();
-    else if (arg == "--ort_library") opt.ort_library = value();
-    else if (arg == "--models") opt.models = absl::StrSplit(value(), ',', absl::SkipEmpty());
-    else if (arg == "--pipelines") opt.pipelines = absl::StrSplit(value(), ';', absl::SkipEmpty());
-    else if (arg == "--tune_trials") opt.tune_trials = std::atoi(value().c_str());
+    if (arg == "--threads")
+      opt.threads = std::atoi(value().c_str());
+    else if (arg == "--runs")
+      opt.runs = std::atoi(value().c_str());
+    else if (arg == "--models_dir")
+      opt.models_dir = value();
+    else if (arg == "--ort_library")
+      opt.ort_library = value();
+    else if (arg == "--models")
+      opt.models = absl::StrSplit(value(), ',', absl::SkipEmpty());
+    else if (arg == "--pipelines")
+      opt.pipelines = absl::StrSplit(value(), ';', absl::SkipEmpty());
+    else if (arg == "--tune_trials")
+      opt.tune_trials = std::atoi(value().c_str());
     else if (arg == "--torch_times") {
       absl::StatusOr<std::map<std::string, double>> t = ReadTorchTimes(value());
       if (!t.ok()) {
@@ -344,24 +365,30 @@ int Main(int argc, char** argv) {
     } else {
       std::fprintf(stderr,
                    "usage: model_bench --models_dir DIR --ort_library libonnxruntime.so.1 [--threads N] [--runs N] "
-                   "[--models a,b] [--pipelines 'default;tuned;blas'] [--tune_trials N] [--torch_times t.json]\nunknown argument: %s\n",
+                   "[--models a,b] [--pipelines 'default;tuned;blas'] [--tune_trials N] [--torch_times "
+                   "t.json]\nunknown argument: %s\n",
                    arg.c_str());
       return 2;
     }
   }
   if (opt.models_dir.empty() || opt.ort_library.empty() || opt.threads < 1 || opt.runs < 1) {
-    std::fprintf(stderr, "model_bench: --models_dir and --ort_library are required; --threads and --runs must be positive\n");
+    std::fprintf(stderr,
+                 "model_bench: --models_dir and --ort_library are required; --threads and --runs must be positive\n");
     return 2;
   }
   setenv("MLC_NUM_THREADS", std::to_string(opt.threads).c_str(), 1);
   // Which machine: results differ by CPU kind (docs/performance.md keeps a table per kind).
   std::printf("CPU: %s (%s; %s)\n", CpuModelName().c_str(), HostCpuName().c_str(),
-              MaxIsaLevel().empty() ? "its widest instruction set on both sides"
-                                    : ("ours capped at " + MaxIsaLevel() + " by MLC_MAX_ISA, ONNX Runtime not").c_str());
+              MaxIsaLevel().empty()
+                  ? "its widest instruction set on both sides"
+                  : ("ours capped at " + MaxIsaLevel() + " by MLC_MAX_ISA, ONNX Runtime not").c_str());
   FmaPeak peak = MeasureFmaPeak(opt.threads);
-  std::printf("FMA peak (%s, %d thread%s): %.1f GFLOP/s\n\n", peak.isa.c_str(), opt.threads, opt.threads > 1 ? "s" : "", peak.gflops);
-  std::printf("| model | threads | pipeline | ours ms | ONNX Runtime ms | ours / ORT | ours GFLOP/s (%% peak) | ORT GFLOP/s (%% peak) | "
-              "PyTorch ms | ours / PyTorch | compile s | max rel diff |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+  std::printf("FMA peak (%s, %d thread%s): %.1f GFLOP/s\n\n", peak.isa.c_str(), opt.threads, opt.threads > 1 ? "s" : "",
+              peak.gflops);
+  std::printf(
+      "| model | threads | pipeline | ours ms | ONNX Runtime ms | ours / ORT | ours GFLOP/s (%% peak) | ORT GFLOP/s "
+      "(%% peak) | "
+      "PyTorch ms | ours / PyTorch | compile s | max rel diff |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   std::fflush(stdout);
   int failures = 0;
   Ratios ratios;
@@ -378,8 +405,8 @@ int Main(int argc, char** argv) {
       log_sum += std::log(v);
       at_or_below += v <= 1.0;
     }
-    std::printf("\n%s: geometric mean of ours / ORT over %zu models %.2f (%d at or below 1)\n", pipeline.c_str(), r.size(),
-                std::exp(log_sum / r.size()), at_or_below);
+    std::printf("\n%s: geometric mean of ours / ORT over %zu models %.2f (%d at or below 1)\n", pipeline.c_str(),
+                r.size(), std::exp(log_sum / r.size()), at_or_below);
   }
   return failures == 0 ? 0 : 1;
 }

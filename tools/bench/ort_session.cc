@@ -103,8 +103,8 @@ struct OrtSession::Impl {
 OrtSession::OrtSession(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 OrtSession::~OrtSession() = default;
 
-absl::StatusOr<std::unique_ptr<OrtSession>> OrtSession::Create(const std::string& library, const std::string& model_path,
-                                                               int threads) {
+absl::StatusOr<std::unique_ptr<OrtSession>> OrtSession::Create(const std::string& library,
+                                                               const std::string& model_path, int threads) {
   auto impl = std::make_unique<Impl>();
   impl->library = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (impl->library == nullptr) return absl::NotFoundError(absl::StrCat("cannot load ", library, ": ", dlerror()));
@@ -112,36 +112,45 @@ absl::StatusOr<std::unique_ptr<OrtSession>> OrtSession::Create(const std::string
   if (get_base == nullptr) return absl::NotFoundError(absl::StrCat(library, " has no OrtGetApiBase"));
   const ApiBase* base = get_base();
   impl->api = base->get_api(kApiVersion);
-  if (impl->api == nullptr) return absl::FailedPreconditionError(absl::StrCat(library, " does not offer C API version 13"));
+  if (impl->api == nullptr)
+    return absl::FailedPreconditionError(absl::StrCat(library, " does not offer C API version 13"));
   const Impl& a = *impl;
-  if (auto s = a.Check(a.At<Status* (*)(int, const char*, Env**)>(kCreateEnv)(kLoggingWarning, "bench", &impl->env), "CreateEnv");
+  if (auto s = a.Check(a.At<Status* (*)(int, const char*, Env**)>(kCreateEnv)(kLoggingWarning, "bench", &impl->env),
+                       "CreateEnv");
       !s.ok()) {
     return s;
   }
-  if (auto s = a.Check(a.At<Status* (*)(SessionOptions**)>(kCreateSessionOptions)(&impl->options), "CreateSessionOptions");
+  if (auto s =
+          a.Check(a.At<Status* (*)(SessionOptions**)>(kCreateSessionOptions)(&impl->options), "CreateSessionOptions");
       !s.ok()) {
     return s;
   }
-  a.Check(a.At<Status* (*)(SessionOptions*, int)>(kSetGraphOptimizationLevel)(impl->options, kEnableAllOptimizations), "opt level")
+  a.Check(a.At<Status* (*)(SessionOptions*, int)>(kSetGraphOptimizationLevel)(impl->options, kEnableAllOptimizations),
+          "opt level")
       .IgnoreError();
-  if (auto s = a.Check(a.At<Status* (*)(SessionOptions*, int)>(kSetIntraOpNumThreads)(impl->options, threads), "threads");
+  if (auto s =
+          a.Check(a.At<Status* (*)(SessionOptions*, int)>(kSetIntraOpNumThreads)(impl->options, threads), "threads");
       !s.ok()) {
     return s;
   }
-  a.Check(a.At<Status* (*)(SessionOptions*, int)>(kSetInterOpNumThreads)(impl->options, 1), "inter-op threads").IgnoreError();
+  a.Check(a.At<Status* (*)(SessionOptions*, int)>(kSetInterOpNumThreads)(impl->options, 1), "inter-op threads")
+      .IgnoreError();
   if (auto s = a.Check(a.At<Status* (*)(Env*, const char*, SessionOptions*, Session**)>(kCreateSession)(
                            impl->env, model_path.c_str(), impl->options, &impl->session),
                        "CreateSession");
       !s.ok()) {
     return s;
   }
-  if (auto s = a.Check(a.At<Status* (*)(int, int, MemoryInfo**)>(kCreateCpuMemoryInfo)(kArenaAllocator, kMemTypeDefault, &impl->cpu),
-                       "CreateCpuMemoryInfo");
+  if (auto s = a.Check(
+          a.At<Status* (*)(int, int, MemoryInfo**)>(kCreateCpuMemoryInfo)(kArenaAllocator, kMemTypeDefault, &impl->cpu),
+          "CreateCpuMemoryInfo");
       !s.ok()) {
     return s;
   }
   Allocator* allocator = nullptr;
-  if (auto s = a.Check(a.At<Status* (*)(Allocator**)>(kGetAllocatorWithDefaultOptions)(&allocator), "allocator"); !s.ok()) return s;
+  if (auto s = a.Check(a.At<Status* (*)(Allocator**)>(kGetAllocatorWithDefaultOptions)(&allocator), "allocator");
+      !s.ok())
+    return s;
   for (bool inputs : {true, false}) {
     size_t count = 0;
     if (auto s = a.Check(a.At<Status* (*)(Session*, size_t*)>(inputs ? kSessionGetInputCount : kSessionGetOutputCount)(
@@ -152,10 +161,10 @@ absl::StatusOr<std::unique_ptr<OrtSession>> OrtSession::Create(const std::string
     }
     for (size_t i = 0; i < count; ++i) {
       char* name = nullptr;
-      if (auto s = a.Check(a.At<Status* (*)(Session*, size_t, Allocator*, char**)>(inputs ? kSessionGetInputName
-                                                                                          : kSessionGetOutputName)(
-                               impl->session, i, allocator, &name),
-                           "name");
+      if (auto s =
+              a.Check(a.At<Status* (*)(Session*, size_t, Allocator*, char**)>(
+                          inputs ? kSessionGetInputName : kSessionGetOutputName)(impl->session, i, allocator, &name),
+                      "name");
           !s.ok()) {
         return s;
       }
@@ -168,12 +177,16 @@ absl::StatusOr<std::unique_ptr<OrtSession>> OrtSession::Create(const std::string
     const TensorInfo* info = nullptr;
     size_t rank = 0;
     std::vector<int64_t> dims;
-    absl::Status st = a.Check(a.At<Status* (*)(Session*, size_t, TypeInfo**)>(kSessionGetInputTypeInfo)(impl->session, i, &type), "type");
-    if (st.ok()) st = a.Check(a.At<Status* (*)(const TypeInfo*, const TensorInfo**)>(kCastTypeInfoToTensorInfo)(type, &info), "tensor");
+    absl::Status st = a.Check(
+        a.At<Status* (*)(Session*, size_t, TypeInfo**)>(kSessionGetInputTypeInfo)(impl->session, i, &type), "type");
+    if (st.ok())
+      st = a.Check(a.At<Status* (*)(const TypeInfo*, const TensorInfo**)>(kCastTypeInfoToTensorInfo)(type, &info),
+                   "tensor");
     if (st.ok()) st = a.Check(a.At<Status* (*)(const TensorInfo*, size_t*)>(kGetDimensionsCount)(info, &rank), "rank");
     if (st.ok()) {
       dims.resize(rank);
-      st = a.Check(a.At<Status* (*)(const TensorInfo*, int64_t*, size_t)>(kGetDimensions)(info, dims.data(), rank), "dims");
+      st = a.Check(a.At<Status* (*)(const TensorInfo*, int64_t*, size_t)>(kGetDimensions)(info, dims.data(), rank),
+                   "dims");
     }
     if (type) a.At<void (*)(TypeInfo*)>(kReleaseTypeInfo)(type);
     if (!st.ok()) return st;
@@ -189,7 +202,8 @@ const std::vector<std::vector<int64_t>>& OrtSession::input_shapes() const { retu
 absl::StatusOr<std::vector<OrtTensor>> OrtSession::Run(const std::vector<OrtTensor>& inputs) {
   const Impl& a = *impl_;
   if (inputs.size() != a.input_names.size()) {
-    return absl::InvalidArgumentError(absl::StrCat("the model takes ", a.input_names.size(), " inputs, got ", inputs.size()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("the model takes ", a.input_names.size(), " inputs, got ", inputs.size()));
   }
   std::vector<Value*> in_values;
   auto release_all = [&](std::vector<Value*>& values) {
@@ -199,13 +213,15 @@ absl::StatusOr<std::vector<OrtTensor>> OrtSession::Run(const std::vector<OrtTens
   };
   for (const OrtTensor& t : inputs) {
     Value* v = nullptr;
-    absl::Status s = a.Check(a.At<Status* (*)(const MemoryInfo*, void*, size_t, const int64_t*, size_t, int, Value**)>(
-                                 kCreateTensorWithDataAsOrtValue)(
-                                 a.cpu, t.int64_data.empty() ? static_cast<void*>(const_cast<float*>(t.data.data()))
-                                                             : static_cast<void*>(const_cast<int64_t*>(t.int64_data.data())),
-                                 t.int64_data.empty() ? t.data.size() * sizeof(float) : t.int64_data.size() * sizeof(int64_t),
-                                 t.shape.data(), t.shape.size(), t.int64_data.empty() ? kElementFloat : kElementInt64, &v),
-                             "CreateTensor");
+    absl::Status s =
+        a.Check(a.At<Status* (*)(const MemoryInfo*, void*, size_t, const int64_t*, size_t, int, Value**)>(
+                    kCreateTensorWithDataAsOrtValue)(
+                    a.cpu,
+                    t.int64_data.empty() ? static_cast<void*>(const_cast<float*>(t.data.data()))
+                                         : static_cast<void*>(const_cast<int64_t*>(t.int64_data.data())),
+                    t.int64_data.empty() ? t.data.size() * sizeof(float) : t.int64_data.size() * sizeof(int64_t),
+                    t.shape.data(), t.shape.size(), t.int64_data.empty() ? kElementFloat : kElementInt64, &v),
+                "CreateTensor");
     if (!s.ok()) {
       release_all(in_values);
       return s;
@@ -217,9 +233,9 @@ absl::StatusOr<std::vector<OrtTensor>> OrtSession::Run(const std::vector<OrtTens
   for (const std::string& n : a.output_names) out_names.push_back(n.c_str());
   std::vector<Value*> out_values(out_names.size(), nullptr);
   absl::Status s = a.Check(
-      a.At<Status* (*)(Session*, const void*, const char* const*, const Value* const*, size_t, const char* const*, size_t, Value**)>(
-          kRun)(a.session, nullptr, in_names.data(), in_values.data(), in_values.size(), out_names.data(), out_names.size(),
-                out_values.data()),
+      a.At<Status* (*)(Session*, const void*, const char* const*, const Value* const*, size_t, const char* const*,
+                       size_t, Value**)>(kRun)(a.session, nullptr, in_names.data(), in_values.data(), in_values.size(),
+                                               out_names.data(), out_names.size(), out_values.data()),
       "Run");
   release_all(in_values);
   if (!s.ok()) return s;
@@ -233,7 +249,8 @@ absl::StatusOr<std::vector<OrtTensor>> OrtSession::Run(const std::vector<OrtTens
     if (st.ok()) st = a.Check(a.At<Status* (*)(const TensorInfo*, size_t*)>(kGetDimensionsCount)(info, &rank), "rank");
     if (st.ok()) {
       t.shape.resize(rank);
-      st = a.Check(a.At<Status* (*)(const TensorInfo*, int64_t*, size_t)>(kGetDimensions)(info, t.shape.data(), rank), "dims");
+      st = a.Check(a.At<Status* (*)(const TensorInfo*, int64_t*, size_t)>(kGetDimensions)(info, t.shape.data(), rank),
+                   "dims");
     }
     if (info) a.At<void (*)(TensorInfo*)>(kReleaseTensorTypeAndShapeInfo)(info);
     if (st.ok()) st = a.Check(a.At<Status* (*)(Value*, void**)>(kGetTensorMutableData)(v, &data), "data");

@@ -30,10 +30,10 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
-#include "passes/schedule/trace_parser.h"
 #include "frontend/tvmscript.h"
-#include "passes/schedule/schedule.h"
 #include "ir/tir/tir_util.h"
+#include "passes/schedule/schedule.h"
+#include "passes/schedule/trace_parser.h"
 #include "support/case_files.h"
 #include "support/file_util.h"
 #include "support/fma_peak.h"
@@ -53,7 +53,6 @@ struct Options {
   bool unscheduled = false;
   std::string only;
 };
-
 
 /*! \brief Median seconds of each function. The functions take turns in blocks of consecutive
  *  calls (five blocks each), so a slow spell of the shared, noisy machine hits all of them alike,
@@ -117,7 +116,8 @@ absl::Status RunCase(const std::string& name, const Options& opt, double peak_gf
   if (!trace.ok()) return trace.status();
   tir::Schedule sch(*mod);
   if (absl::Status s = tir::ApplyTrace(*trace, &sch); !s.ok()) return s;
-  if (mod->functions().size() != 1) return absl::InvalidArgumentError(absl::StrCat(module_path, ": one PrimFunc expected"));
+  if (mod->functions().size() != 1)
+    return absl::InvalidArgumentError(absl::StrCat(module_path, ": one PrimFunc expected"));
   std::string func = mod->functions().begin()->first;
   absl::StatusOr<Gemm> gemm = GemmOf(mod->LookupPrimFunc(func), CaseDirective(*trace_text, "REFERENCE"));
   if (!gemm.ok()) return gemm.status();
@@ -127,8 +127,8 @@ absl::Status RunCase(const std::string& name, const Options& opt, double peak_gf
   vm::NDArray b = gemm->b_transposed ? RandomMatrix(gemm->n, gemm->k, &rng) : RandomMatrix(gemm->k, gemm->n, &rng);
   vm::NDArray c = vm::NDArray::Empty({gemm->m, gemm->n}, DLDataType{kDLFloat, 32, 1});
   auto sgemm = [&] {
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, gemm->b_transposed ? CblasTrans : CblasNoTrans, gemm->m, gemm->n, gemm->k, 1.0f,
-                static_cast<const float*>(a.data()), gemm->k, static_cast<const float*>(b.data()),
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, gemm->b_transposed ? CblasTrans : CblasNoTrans, gemm->m, gemm->n, gemm->k,
+                1.0f, static_cast<const float*>(a.data()), gemm->k, static_cast<const float*>(b.data()),
                 gemm->b_transposed ? gemm->k : gemm->n, 0.0f, static_cast<float*>(c.data()), gemm->n);
   };
   sgemm();
@@ -149,7 +149,8 @@ absl::Status RunCase(const std::string& name, const Options& opt, double peak_gf
     const float* want = static_cast<const float*>(c.data());
     for (int64_t i = 0; i < gemm->m * gemm->n; ++i) {
       if (std::abs(got[i] - want[i]) > 1e-3 * (1 + std::abs(want[i]))) {
-        return absl::InternalError(absl::StrCat(name, " (", kernel, "): element ", i, " is ", got[i], ", SGEMM gives ", want[i]));
+        return absl::InternalError(
+            absl::StrCat(name, " (", kernel, "): element ", i, " is ", got[i], ", SGEMM gives ", want[i]));
       }
     }
     vm::VirtualMachine* vm = machine->get();
@@ -171,12 +172,12 @@ absl::Status RunCase(const std::string& name, const Options& opt, double peak_gf
   for (size_t i = 0; i < kernels.size(); ++i) {
     double gflops = flops / seconds[i] / 1e9;
     std::printf("| %s (%lldx%lldx%lld) | %d | %s | %.3f | %.1f | %.0f%% | %.3gx |\n", name.c_str(),
-                static_cast<long long>(gemm->m), static_cast<long long>(gemm->n), static_cast<long long>(gemm->k), opt.threads,
-                kernels[i].c_str(), seconds[i] * 1e3, gflops, 100 * gflops / peak_gflops, blas / seconds[i]);
+                static_cast<long long>(gemm->m), static_cast<long long>(gemm->n), static_cast<long long>(gemm->k),
+                opt.threads, kernels[i].c_str(), seconds[i] * 1e3, gflops, 100 * gflops / peak_gflops,
+                blas / seconds[i]);
   }
   return absl::OkStatus();
 }
-
 
 int Main(int argc, char** argv) {
   // OpenBLAS's idle worker threads spin for a while after each call, on the core our next
@@ -199,8 +200,10 @@ int Main(int argc, char** argv) {
     } else if (arg == "--case") {
       opt.only = value();
     } else {
-      std::fprintf(stderr, "usage: bench_schedules [--threads N] [--runs N] [--unscheduled] [--case NAME]\nunknown argument: %s\n",
-                   arg.c_str());
+      std::fprintf(
+          stderr,
+          "usage: bench_schedules [--threads N] [--runs N] [--unscheduled] [--case NAME]\nunknown argument: %s\n",
+          arg.c_str());
       return 2;
     }
   }
@@ -214,7 +217,9 @@ int Main(int argc, char** argv) {
   FmaPeak peak = MeasureFmaPeak(opt.threads);
   std::printf("FMA peak (%s, %d thread%s): %.1f GFLOP/s\n\n", peak.isa.c_str(), opt.threads, opt.threads > 1 ? "s" : "",
               peak.gflops);
-  std::printf("| case | threads | kernel | median ms | GFLOP/s | %% of peak | OpenBLAS / this |\n|---|---|---|---|---|---|---|\n");
+  std::printf(
+      "| case | threads | kernel | median ms | GFLOP/s | %% of peak | OpenBLAS / this "
+      "|\n|---|---|---|---|---|---|---|\n");
   std::vector<std::string> cases = CaseNames(kDir, ".trace.py");
   if (cases.empty()) {
     std::fprintf(stderr, "bench_schedules: no cases in %s (run it with bazel run)\n", kDir);

@@ -2,8 +2,8 @@
 #include <cstdint>
 #include <string>
 
-#include "passes/schedule/trace_parser.h"
 #include "passes/schedule/trace.h"
+#include "passes/schedule/trace_parser.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string bytes(reinterpret_cast<const char*>(data), size);

@@ -40,7 +40,8 @@ class Collector : public relax::ExprVisitor {
 
 std::string FunctionToDot(const IRModule& mod, const std::string& func_name) {
   relax::Function func = mod.LookupFunction(func_name);
-  std::string out = absl::StrCat("digraph \"", Escape(func_name), "\" {\n  rankdir=TB;\n  node [shape=box, fontname=\"monospace\"];\n");
+  std::string out = absl::StrCat("digraph \"", Escape(func_name),
+                                 "\" {\n  rankdir=TB;\n  node [shape=box, fontname=\"monospace\"];\n");
   if (!func.defined()) return out + "}\n";
   std::map<const Object*, std::string> node_of;
   int counter = 0;
@@ -75,7 +76,8 @@ std::string FunctionToDot(const IRModule& mod, const std::string& func_name) {
         }
       }
       if (!fused_ops.empty()) {
-        absl::StrAppend(&out, "  subgraph cluster_", clusters++, " {\n    label=\"", Escape(label), "\"; style=rounded;\n");
+        absl::StrAppend(&out, "  subgraph cluster_", clusters++, " {\n    label=\"", Escape(label),
+                        "\"; style=rounded;\n");
         absl::StrAppend(&out, "    ", id, " [label=\"", Escape(b->var->name_hint), "\"];\n");
         for (size_t i = 0; i < fused_ops.size(); ++i) {
           absl::StrAppend(&out, "    ", id, "_op", i, " [label=\"", Escape(fused_ops[i]), "\", shape=plaintext];\n");

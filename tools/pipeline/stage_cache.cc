@@ -84,7 +84,8 @@ absl::Status StageCache::Store(const std::string& key, const std::vector<std::st
   std::string tmpl = (fs::path(dir_) / absl::StrCat(".tmp.", key.substr(0, 16), ".XXXXXX")).string();
   std::vector<char> buf(tmpl.begin(), tmpl.end());
   buf.push_back('\0');
-  if (mkdtemp(buf.data()) == nullptr) return absl::PermissionDeniedError(absl::StrCat("cannot write the cache in ", dir_));
+  if (mkdtemp(buf.data()) == nullptr)
+    return absl::PermissionDeniedError(absl::StrCat("cannot write the cache in ", dir_));
   fs::path tmp(buf.data());
   std::string manifest;
   for (const std::string& f : files) {

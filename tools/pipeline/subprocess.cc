@@ -9,10 +9,10 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <thread>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <thread>
 
 #include "support/file_util.h"
 

@@ -28,7 +28,8 @@ NDArray Random(std::vector<int64_t> shape, std::mt19937* rng, float lo, float hi
 TensorData ToTensorData(const NDArray& a) { return TensorData(kF32, a.shape(), a.Bytes()); }
 NDArray ToNDArray(const TensorData& t) {
   absl::StatusOr<NDArray> a = NDArray::FromBytes(
-      t.shape(), DLDataType{static_cast<uint8_t>(t.dtype().code()), static_cast<uint8_t>(t.dtype().bits()), 1}, t.bytes());
+      t.shape(), DLDataType{static_cast<uint8_t>(t.dtype().code()), static_cast<uint8_t>(t.dtype().bits()), 1},
+      t.bytes());
   EXPECT_TRUE(a.ok()) << a.status();
   return a.ok() ? *std::move(a) : NDArray();
 }
@@ -74,7 +75,8 @@ Reference Elementwise(std::function<double(const std::vector<double>&)> f) {
       std::vector<double> vals;
       for (const NDArray& a : in) {
         std::vector<int64_t> as = Strides(a.shape());
-        int64_t offset = 0, rank = static_cast<int64_t>(a.shape().size()), shift = static_cast<int64_t>(out_shape.size()) - rank;
+        int64_t offset = 0, rank = static_cast<int64_t>(a.shape().size()),
+                shift = static_cast<int64_t>(out_shape.size()) - rank;
         for (int64_t d = 0; d < rank; ++d) {
           int64_t idx = (flat / os[d + shift]) % out_shape[d + shift];
           offset += (a.shape()[d] == 1 ? 0 : idx) * as[d];
@@ -133,7 +135,8 @@ void RunKernelCase(const KernelCase& c, double rtol, double atol) {
   relax::BlockBuilder bb;
   std::vector<relax::Var> params = Params(c.inputs);
   ASSERT_TRUE(bb.BeginFunction("main", params).ok());
-  absl::StatusOr<relax::Var> out = te::EmitTE(&bb, c.name, c.fte, std::vector<relax::Expr>(params.begin(), params.end()));
+  absl::StatusOr<relax::Var> out =
+      te::EmitTE(&bb, c.name, c.fte, std::vector<relax::Expr>(params.begin(), params.end()));
   ASSERT_TRUE(out.ok()) << out.status();
   ASSERT_TRUE(bb.EmitFuncOutput(*out).ok());
   CheckOnRandomInputs(bb.Get(), c.inputs, 99, c.lo, c.hi, c.reference, rtol, atol);
@@ -149,9 +152,9 @@ std::string RunOpCase(const std::string& op, const Attrs& attrs, const std::vect
   return RunOpCaseWithConstants(op, attrs, inputs, {}, pipeline, reference, lo, hi);
 }
 
-std::string RunOpCaseWithConstants(const std::string& op, const Attrs& attrs, const std::vector<std::vector<int64_t>>& inputs,
-                                   const std::vector<bool>& constant, const std::string& pipeline, const Reference& reference,
-                                   float lo, float hi) {
+std::string RunOpCaseWithConstants(const std::string& op, const Attrs& attrs,
+                                   const std::vector<std::vector<int64_t>>& inputs, const std::vector<bool>& constant,
+                                   const std::string& pipeline, const Reference& reference, float lo, float hi) {
   SCOPED_TRACE(absl::StrCat(op, " through ", pipeline));
   std::vector<NDArray> values = RandomInputs(inputs, 7, lo, hi);
   relax::BlockBuilder bb;

@@ -34,7 +34,8 @@ inline const float* F(const vm::NDArray& a) { return static_cast<const float*>(a
 void ExpectClose(const vm::NDArray& got, const std::vector<double>& want, double rtol = 1e-5, double atol = 1e-5);
 
 /*! \brief The expected output, from the inputs and the output shape. */
-using Reference = std::function<std::vector<double>(const std::vector<vm::NDArray>&, const std::vector<int64_t>& out_shape)>;
+using Reference =
+    std::function<std::vector<double>(const std::vector<vm::NDArray>&, const std::vector<int64_t>& out_shape)>;
 
 /*! \brief main(inputs) = call_tir(fte(inputs)), run on random inputs in [lo, hi). */
 struct KernelCase {
@@ -71,9 +72,10 @@ std::string RunOpCase(const std::string& op, const Attrs& attrs, const std::vect
                       const std::string& pipeline, const Reference& reference, float lo = -1, float hi = 1);
 /*! \brief RunOpCase with the inputs marked in `constant` (random, as the others) given to the
  *  operator as constants of the module (weights), the rest as parameters of main. */
-std::string RunOpCaseWithConstants(const std::string& op, const Attrs& attrs, const std::vector<std::vector<int64_t>>& inputs,
-                                   const std::vector<bool>& constant, const std::string& pipeline, const Reference& reference,
-                                   float lo = -1, float hi = 1);
+std::string RunOpCaseWithConstants(const std::string& op, const Attrs& attrs,
+                                   const std::vector<std::vector<int64_t>>& inputs, const std::vector<bool>& constant,
+                                   const std::string& pipeline, const Reference& reference, float lo = -1,
+                                   float hi = 1);
 
 }  // namespace testing_util
 }  // namespace mlc

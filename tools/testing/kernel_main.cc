@@ -39,9 +39,10 @@ absl::StatusOr<IRModule> WithMainCalling(const tir::PrimFunc& func, const std::s
   absl::StatusOr<std::vector<int64_t>> out_shape = ConstShape(func->params.back());
   if (!out_shape.ok()) return out_shape.status();
   if (absl::Status s = bb.BeginFunction("main", params); !s.ok()) return s;
-  relax::Expr call = relax::MakeCall(relax::GetOpOrDie("call_tir"),
-                                     {relax::MakeGlobalVar(name), relax::MakeTuple(std::vector<relax::Expr>(params.begin(), params.end()))},
-                                     {}, {relax::TensorSInfo(*out_shape, func->params.back()->dtype)});
+  relax::Expr call = relax::MakeCall(
+      relax::GetOpOrDie("call_tir"),
+      {relax::MakeGlobalVar(name), relax::MakeTuple(std::vector<relax::Expr>(params.begin(), params.end()))}, {},
+      {relax::TensorSInfo(*out_shape, func->params.back()->dtype)});
   absl::StatusOr<relax::Var> out = bb.Emit(call);
   if (!out.ok()) return out.status();
   if (absl::StatusOr<relax::GlobalVar> f = bb.EmitFuncOutput(*out); !f.ok()) return f.status();

@@ -8,7 +8,6 @@
 
 #include <vector>
 
-
 namespace mlc {
 namespace tune {
 

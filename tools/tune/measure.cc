@@ -34,7 +34,8 @@ KernelArguments KernelArguments::For(const tir::PrimFunc& func, uint64_t seed) {
     // 64 floats of slack: a misscheduled candidate that writes a little past its buffer is
     // caught by the comparison rather than corrupting the heap.
     a.size = n + 64;
-    a.data = std::shared_ptr<float>(static_cast<float*>(std::aligned_alloc(64, (a.size * sizeof(float) + 63) / 64 * 64)), std::free);
+    a.data = std::shared_ptr<float>(
+        static_cast<float*>(std::aligned_alloc(64, (a.size * sizeof(float) + 63) / 64 * 64)), std::free);
     std::fill(a.data.get(), a.data.get() + a.size, 0.0f);
     if (!a.output) {
       for (int64_t i = 0; i < n; ++i) a.data.get()[i] = dist(rng);
@@ -77,7 +78,8 @@ absl::StatusOr<Measurement> Measure(const tir::PrimFunc& func, const std::string
   if (!kernel.ok()) return kernel.status();
   std::vector<void*> pointers = args->pointers();
   args->ZeroOutputs();
-  if (int32_t rc = (*kernel)(pointers.data()); rc != 0) return absl::InternalError(absl::StrCat("@", name, " failed (", rc, ")"));
+  if (int32_t rc = (*kernel)(pointers.data()); rc != 0)
+    return absl::InternalError(absl::StrCat("@", name, " failed (", rc, ")"));
   Measurement m;
   std::vector<std::string> outputs = args->Outputs();
   if (reference->empty()) {
@@ -86,7 +88,8 @@ absl::StatusOr<Measurement> Measure(const tir::PrimFunc& func, const std::string
     double scale = 0;
     for (const std::string& r : *reference) {
       const float* f = reinterpret_cast<const float*>(r.data());
-      for (size_t i = 0; i < r.size() / sizeof(float); ++i) scale = std::max(scale, static_cast<double>(std::fabs(f[i])));
+      for (size_t i = 0; i < r.size() / sizeof(float); ++i)
+        scale = std::max(scale, static_cast<double>(std::fabs(f[i])));
     }
     for (size_t o = 0; o < outputs.size(); ++o) {
       const float* got = reinterpret_cast<const float*>(outputs[o].data());

@@ -22,9 +22,9 @@
 #include "absl/strings/str_split.h"
 #include "frontend/model_file.h"
 #include "ir/graph/serialize.h"
+#include "support/file_util.h"
 #include "support/resource_limit_flag.h"
 #include "tools/tune/tuner.h"
-#include "support/file_util.h"
 
 ABSL_FLAG(std::string, in, "", "model to tune: *.onnx, *.fxpb, or *.irpb (as imported or parsed)");
 ABSL_FLAG(std::string, db, "", "tuning database to write (records already in it are kept unless beaten)");
@@ -34,7 +34,8 @@ ABSL_FLAG(std::string, target, "", "target to tune for (default: the module's, e
 ABSL_FLAG(std::string, passes, "default", "the pipeline whose kernels are tuned (up to its default-schedule)");
 ABSL_FLAG(uint64_t, seed, 1, "seed of the search");
 ABSL_FLAG(std::string, shard, "", "i/n: tune only every n-th task starting at the i-th (tune_model's actions)");
-ABSL_FLAG(std::string, merge, "", "comma-separated tuning databases to merge into --db (faster record wins); no tuning");
+ABSL_FLAG(std::string, merge, "",
+          "comma-separated tuning databases to merge into --db (faster record wins); no tuning");
 
 namespace {
 
@@ -76,7 +77,8 @@ int main(int argc, char** argv) {
   mlc::tune::TuneOptions options;
   if (std::string shard = absl::GetFlag(FLAGS_shard); !shard.empty()) {
     std::vector<std::string> parts = absl::StrSplit(shard, '/');
-    if (parts.size() != 2 || !absl::SimpleAtoi(parts[0], &options.shard) || !absl::SimpleAtoi(parts[1], &options.num_shards)) {
+    if (parts.size() != 2 || !absl::SimpleAtoi(parts[0], &options.shard) ||
+        !absl::SimpleAtoi(parts[1], &options.num_shards)) {
       std::cerr << "tune: --shard takes i/n, got '" << shard << "'\n";
       return 2;
     }
@@ -95,7 +97,8 @@ int main(int argc, char** argv) {
     after += r.weight * r.best_seconds;
   }
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::printf("tuned %zu tasks in %.1f s: their kernels %.3f ms -> %.3f ms (%.2fx); %zu records in %s\n", reports->size(), seconds,
-              before * 1e3, after * 1e3, after > 0 ? before / after : 0.0, run->records, db_path.c_str());
+  std::printf("tuned %zu tasks in %.1f s: their kernels %.3f ms -> %.3f ms (%.2fx); %zu records in %s\n",
+              reports->size(), seconds, before * 1e3, after * 1e3, after > 0 ? before / after : 0.0, run->records,
+              db_path.c_str());
   return 0;
 }

@@ -12,12 +12,12 @@
 #include "gtest/gtest.h"
 #include "ir/graph/structural_equal.h"
 #include "passes/apply_trace.h"
+#include "passes/pass.h"
 #include "passes/schedule/rules/rules.h"
 #include "passes/schedule/tuning_database.h"
 #include "passes/schedule/tuning_database.pb.h"
-#include "support/sealed_file.h"
-#include "passes/pass.h"
 #include "support/file_util.h"
+#include "support/sealed_file.h"
 #include "tools/testing/kernel_harness.h"
 #include "tools/tune/tuner.h"
 #include "vm/virtual_machine.h"
@@ -145,12 +145,14 @@ TEST(Tuning, ConvolutionTilesAreSearchedAndTheTunedKernelIsRight) {
   IRModule prepared = RunPasses(*mod, "alter-op-layout,remove-unused,fuse-ops,legalize,fuse-tir,remove-unused");
   std::vector<tune::TaskReport> reports;
   tir::TuningDatabase db = Tune(prepared, &reports);
-  ASSERT_EQ(reports.size(), 1u) << "one task: the fused convolution (the layout transforms have no GEMM or convolution)";
+  ASSERT_EQ(reports.size(), 1u)
+      << "one task: the fused convolution (the layout transforms have no GEMM or convolution)";
   EXPECT_EQ(reports[0].failed, 0);
   EXPECT_GE(reports[0].trials, 2);
   EXPECT_THAT(reports[0].choice, HasSubstr("conv mr="));
   ASSERT_EQ(db.size(), 1u);
-  IRModule applied = RunPasses(prepared, absl::StrCat("apply-tuning-records{db=", Saved(db, "conv.pb"), "},default-schedule"));
+  IRModule applied =
+      RunPasses(prepared, absl::StrCat("apply-tuning-records{db=", Saved(db, "conv.pb"), "},default-schedule"));
   absl::StatusOr<proto::Executable> exe = codegen::Build(applied);
   ASSERT_TRUE(exe.ok()) << exe.status();
   absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = vm::VirtualMachine::Load(*exe);
@@ -168,7 +170,8 @@ TEST(Tuning, ConvolutionTilesAreSearchedAndTheTunedKernelIsRight) {
             for (int kx = 0; kx < 3; ++kx) {
               int iy = y + ky - 1, ix = xx + kx - 1;
               if (iy < 0 || iy >= 12 || ix < 0 || ix >= 14) continue;
-              acc += double(testing_util::F(x)[(c * 12 + iy) * 14 + ix]) * testing_util::F(w)[((o * 16 + c) * 3 + ky) * 3 + kx];
+              acc += double(testing_util::F(x)[(c * 12 + iy) * 14 + ix]) *
+                     testing_util::F(w)[((o * 16 + c) * 3 + ky) * 3 + kx];
             }
         want.push_back(std::max(acc, 0.0));
       }
@@ -281,7 +284,9 @@ TEST(Tuning, CorruptOrStaleRecordsAreIgnoredWithAWarning) {
   r->set_trace("not a trace");
   r->set_seconds(1e-6);
   std::string corrupt = absl::StrCat(::testing::TempDir(), "/corrupt.pb");
-  ASSERT_TRUE(WriteFileAtomically(corrupt, Seal(tir::kTuningDatabaseKind, tir::kTuningDatabaseFormatVersion, p.SerializeAsString())).ok());
+  ASSERT_TRUE(WriteFileAtomically(
+                  corrupt, Seal(tir::kTuningDatabaseKind, tir::kTuningDatabaseFormatVersion, p.SerializeAsString()))
+                  .ok());
   ::testing::internal::CaptureStderr();
   IRModule applied = RunPasses(prepared, absl::StrCat("apply-tuning-records{db=", corrupt, "}"));
   EXPECT_THAT(::testing::internal::GetCapturedStderr(), HasSubstr("record 0: not a trace"));

@@ -15,10 +15,10 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "passes/schedule/rules/rules.h"
-#include "passes/schedule/schedule.h"
 #include "ir/tir/stmt_tree.h"
 #include "passes/pass.h"
+#include "passes/schedule/rules/rules.h"
+#include "passes/schedule/schedule.h"
 #include "tools/tune/cost_model.h"
 #include "tools/tune/measure.h"
 
@@ -57,8 +57,8 @@ struct Scheduled {
 
 /*! \brief The default rules on `func`, every knob answered by `decide`; `notes` gets why a
  *  rule that matched a block did not apply. */
-Scheduled ApplyRules(const std::string& name, const tir::PrimFunc& func, const Target& target, const tir::Decider& decide,
-                     std::vector<std::string>* notes) {
+Scheduled ApplyRules(const std::string& name, const tir::PrimFunc& func, const Target& target,
+                     const tir::Decider& decide, std::vector<std::string>* notes) {
   IRModule one;
   one.Add(name, func);
   tir::Schedule sch(one);
@@ -82,7 +82,9 @@ absl::StatusOr<Scheduled> ScheduleWith(const Task& task, const Candidate& c, con
   };
   std::vector<std::string> notes;
   Scheduled s = ApplyRules(task.name, task.simplified, target, decide, &notes);
-  if (mismatch) return absl::InternalError(absl::StrCat("@", task.name, ": the rules asked for other knobs than when the task was made"));
+  if (mismatch)
+    return absl::InternalError(
+        absl::StrCat("@", task.name, ": the rules asked for other knobs than when the task was made"));
   for (const std::string& n : notes) {
     for (const tir::Knob& k : task.knobs) {
       if (absl::StrContains(n, absl::StrCat("block ", k.block, ":"))) return absl::FailedPreconditionError(n);
@@ -264,7 +266,8 @@ std::optional<size_t> NextCandidate(const Task& task, std::mt19937_64* rng) {
 
 }  // namespace
 
-absl::StatusOr<std::vector<TaskReport>> TuneModule(const IRModule& mod, const TuneOptions& options, tir::TuningDatabase* db) {
+absl::StatusOr<std::vector<TaskReport>> TuneModule(const IRModule& mod, const TuneOptions& options,
+                                                   tir::TuningDatabase* db) {
   auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
   auto log = [&](const std::string& line) {
@@ -273,7 +276,8 @@ absl::StatusOr<std::vector<TaskReport>> TuneModule(const IRModule& mod, const Tu
   std::mt19937_64 rng(options.seed);
   std::vector<Task> tasks = ExtractTasks(mod, options.target, options.seed);
   if (options.num_shards < 1 || options.shard < 0 || options.shard >= options.num_shards) {
-    return absl::InvalidArgumentError(absl::StrCat("shard ", options.shard, " of ", options.num_shards, " does not exist"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("shard ", options.shard, " of ", options.num_shards, " does not exist"));
   }
   if (options.num_shards > 1) {
     std::vector<Task> mine;
@@ -299,12 +303,15 @@ absl::StatusOr<std::vector<TaskReport>> TuneModule(const IRModule& mod, const Tu
   for (size_t t = 0; t < tasks.size(); ++t) {
     Task& task = tasks[t];
     // The unscheduled kernel is run once for the reference, not timed (it can take seconds).
-    absl::StatusOr<Measurement> ref = Measure(task.raw, task.name, options.target, &task.args, &task.reference, /*repeats=*/0);
-    if (!ref.ok()) return absl::Status(ref.status().code(), absl::StrCat("tune: the unscheduled @", task.name, ": ", ref.status().message()));
+    absl::StatusOr<Measurement> ref =
+        Measure(task.raw, task.name, options.target, &task.args, &task.reference, /*repeats=*/0);
+    if (!ref.ok())
+      return absl::Status(ref.status().code(),
+                          absl::StrCat("tune: the unscheduled @", task.name, ": ", ref.status().message()));
     measure(&task, task.default_index);
     double d = task.measured[task.default_index];
-    log(absl::StrFormat("tune: [%d/%d] %s (x%d, %d candidates): default %.3f ms", t + 1, tasks.size(), task.name, task.weight,
-                        task.space.size(), d * 1e3));
+    log(absl::StrFormat("tune: [%d/%d] %s (x%d, %d candidates): default %.3f ms", t + 1, tasks.size(), task.name,
+                        task.weight, task.space.size(), d * 1e3));
   }
   // The remaining trials by each task's share of the model's time under the default rules.
   int total = options.trials > 0 ? options.trials : 16 * static_cast<int>(tasks.size());
@@ -355,9 +362,9 @@ absl::StatusOr<std::vector<TaskReport>> TuneModule(const IRModule& mod, const Tu
     r.default_seconds = task.measured[task.default_index];
     r.best_seconds = task.measured[best];
     r.choice = Describe(task, task.space[best]);
-    log(absl::StrFormat("tune: [%d/%d] %s: %d trials (%d failed), best %.3f ms (%s), default %.3f ms, %.2fx", t + 1, tasks.size(),
-                        task.name, r.trials, r.failed, r.best_seconds * 1e3, r.choice, r.default_seconds * 1e3,
-                        r.best_seconds > 0 ? r.default_seconds / r.best_seconds : 0.0));
+    log(absl::StrFormat("tune: [%d/%d] %s: %d trials (%d failed), best %.3f ms (%s), default %.3f ms, %.2fx", t + 1,
+                        tasks.size(), task.name, r.trials, r.failed, r.best_seconds * 1e3, r.choice,
+                        r.default_seconds * 1e3, r.best_seconds > 0 ? r.default_seconds / r.best_seconds : 0.0));
     if (r.best_seconds > 0) {
       tir::TuningRecord record;
       record.workload = task.workload;

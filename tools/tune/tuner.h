@@ -43,7 +43,7 @@ struct TaskReport {
   std::string workload;  // WorkloadKey
   int weight = 0;        // functions with this workload
   int trials = 0;
-  int failed = 0;        // candidates that did not apply or did not match the reference
+  int failed = 0;  // candidates that did not apply or did not match the reference
   double default_seconds = 0;
   double best_seconds = 0;
   std::string choice;
@@ -51,7 +51,8 @@ struct TaskReport {
 
 /*! \brief Tunes every task of `mod` (a module as default-schedule receives it: after fuse-tir)
  *  and adds the best record of each to `db`. */
-absl::StatusOr<std::vector<TaskReport>> TuneModule(const IRModule& mod, const TuneOptions& options, tir::TuningDatabase* db);
+absl::StatusOr<std::vector<TaskReport>> TuneModule(const IRModule& mod, const TuneOptions& options,
+                                                   tir::TuningDatabase* db);
 
 struct TuneRun {
   std::vector<TaskReport> reports;

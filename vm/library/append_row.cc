@@ -24,12 +24,14 @@ absl::StatusOr<std::vector<NDArray>> AppendRow(absl::Span<const NDArray> inputs)
   const NDArray &rows = inputs[0], &row = inputs[1];
   const DLDataType a = rows.dtype(), b = row.dtype();
   if (a.code != b.code || a.bits != b.bits || a.lanes != b.lanes || rows.shape().size() != row.shape().size() + 1) {
-    return absl::InvalidArgumentError(absl::StrCat(kName, ": a row of rank ", row.shape().size(), " does not stack onto rows of rank ",
-                                                   rows.shape().size(), " (or the element types differ)"));
+    return absl::InvalidArgumentError(absl::StrCat(kName, ": a row of rank ", row.shape().size(),
+                                                   " does not stack onto rows of rank ", rows.shape().size(),
+                                                   " (or the element types differ)"));
   }
   const int64_t count = rows.shape()[0];
   if (count > 0 && !std::equal(row.shape().begin(), row.shape().end(), rows.shape().begin() + 1)) {
-    return absl::InvalidArgumentError(absl::StrCat(kName, ": row ", count, " has another shape than the rows before it"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(kName, ": row ", count, " has another shape than the rows before it"));
   }
   std::vector<int64_t> dims = {count + 1};
   dims.insert(dims.end(), row.shape().begin(), row.shape().end());

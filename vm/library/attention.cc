@@ -17,8 +17,8 @@
  *  Exported attention is a chain of about ten operators whose intermediates are [H, T, S]: at a
  *  decode step (T = 1) each is a few microseconds of work behind a kernel launch, and the keys
  *  are transposed (copied) every step. Here the G query heads of one key/value head are one
- *  block of G*T rows: keys are packed two vectors (32 or 16 keys) at a time as k^T (the rows' scores are then vector-wide
- *  multiply-adds, no horizontal sums), values are read row by row into E-wide accumulators.
+ *  block of G*T rows: keys are packed two vectors (32 or 16 keys) at a time as k^T (the rows' scores are then
+ * vector-wide multiply-adds, no horizontal sums), values are read row by row into E-wide accumulators.
  */
 #include <algorithm>
 #include <cmath>
@@ -36,16 +36,22 @@ namespace mlc {
 namespace vm {
 namespace {
 
-constexpr int64_t kPackRows = 8;  // from this many rows per key/value head on, keys are packed (the packing is shared by the rows)
+constexpr int64_t kPackRows =
+    8;  // from this many rows per key/value head on, keys are packed (the packing is shared by the rows)
 
 /*! \brief e^x for x <= 0 (softmax after the row maximum is subtracted), in plain arithmetic so
  *  that loops over it vectorize: 2^(x log2 e) as 2^n times a degree-6 polynomial of the
  *  fraction (relative error ~2e-7); below -87.3 it is 0, as float32's exp underflows. */
 constexpr float kExpFloor = -87.3f;             // below: float32's exp underflows to 0
-constexpr float kLog2E = 1.44269504088896341f;   // log2(e)
+constexpr float kLog2E = 1.44269504088896341f;  // log2(e)
 // 2^f on [0, 1), highest power first (Horner).
-constexpr float kExp2Poly[] = {1.535336188319500e-4f, 1.339887440266574e-3f, 9.618437357674640e-3f, 5.550332471162809e-2f,
-                               2.402264791363012e-1f, 6.931472028550421e-1f, 1.0f};
+constexpr float kExp2Poly[] = {1.535336188319500e-4f,
+                               1.339887440266574e-3f,
+                               9.618437357674640e-3f,
+                               5.550332471162809e-2f,
+                               2.402264791363012e-1f,
+                               6.931472028550421e-1f,
+                               1.0f};
 
 inline float ExpNonPositive(float x) {
   x = std::max(x, kExpFloor);
@@ -142,7 +148,8 @@ struct Kernels {
   /*! \brief Query rows per task: a few register tiles (kTileRows), so that the task's scores stay in L1-L2. */
   int64_t task_rows;
   /*! \brief Scores of `r` query rows against keys [j0, j0 + block) packed as kt [depth][block]. */
-  void (*score_block)(const float* const* q, int64_t r, const float* kt, int64_t depth, float* const* scores, int64_t j0);
+  void (*score_block)(const float* const* q, int64_t r, const float* kt, int64_t depth, float* const* scores,
+                      int64_t j0);
   /*! \brief Scores of `r` query rows against every key, one key at a time (depth a multiple of
    *  the lanes): for a few rows (a decode step) packing the keys would cost more than the
    *  horizontal sums. */
@@ -184,7 +191,8 @@ template <int L>
 constexpr int kTaskRows = (L == 16 ? 4 : 6) * kTileRows<L>;  // 36 or 48
 
 template <int L>
-MLC_INLINE void ScoreBlock(const float* const* q, int64_t r, const float* kt, int64_t depth, float* const* scores, int64_t j0) {
+MLC_INLINE void ScoreBlock(const float* const* q, int64_t r, const float* kt, int64_t depth, float* const* scores,
+                           int64_t j0) {
   constexpr int R = kTileRows<L>;
   int64_t i = 0;
   for (; i + R <= r; i += R) ScoreRows<L, R, kKeyVectors>(q + i, kt, depth, scores + i, j0);
@@ -193,8 +201,8 @@ MLC_INLINE void ScoreBlock(const float* const* q, int64_t r, const float* kt, in
 }
 
 template <int L>
-MLC_INLINE void ScoreDirect(const float* const* q, int64_t r, const float* k, int64_t k_stride, int64_t keys, int64_t depth,
-                            float* const* scores) {
+MLC_INLINE void ScoreDirect(const float* const* q, int64_t r, const float* k, int64_t k_stride, int64_t keys,
+                            int64_t depth, float* const* scores) {
   using V = typename Lanes<L>::V;
   for (int64_t j = 0; j < keys; ++j) {
     const float* kj = k + j * k_stride;
@@ -237,8 +245,8 @@ MLC_INLINE float Softmax(float* row, int64_t keys, float scale) {
  *  each load of v serving R multiply-adds and each weight broadcast W (the register tile of a
  *  GEMM). */
 template <int L, int R, int W>
-MLC_INLINE void ValueTile(int64_t i, int64_t e, const float* const* p, const float* inv, int64_t keys, const float* v, int64_t v_stride,
-                          float* const* out) {
+MLC_INLINE void ValueTile(int64_t i, int64_t e, const float* const* p, const float* inv, int64_t keys, const float* v,
+                          int64_t v_stride, float* const* out) {
   using V = typename Lanes<L>::V;
   V acc[R][W] = {};
   for (int64_t j = 0; j < keys; ++j) {
@@ -255,16 +263,16 @@ MLC_INLINE void ValueTile(int64_t i, int64_t e, const float* const* p, const flo
 }
 
 template <int L, int R>
-MLC_INLINE void ValueRows(int64_t i, const float* const* p, const float* inv, int64_t keys, const float* v, int64_t v_stride,
-                          int64_t value_depth, float* const* out) {
+MLC_INLINE void ValueRows(int64_t i, const float* const* p, const float* inv, int64_t keys, const float* v,
+                          int64_t v_stride, int64_t value_depth, float* const* out) {
   int64_t e = 0;
   for (; e + 2 * L <= value_depth; e += 2 * L) ValueTile<L, R, 2>(i, e, p, inv, keys, v, v_stride, out);
   for (; e < value_depth; e += L) ValueTile<L, R, 1>(i, e, p, inv, keys, v, v_stride, out);
 }
 
 template <int L>
-MLC_INLINE void Values(int64_t n, const float* const* p, const float* inv, int64_t keys, const float* v, int64_t v_stride,
-                       int64_t value_depth, float* const* out) {
+MLC_INLINE void Values(int64_t n, const float* const* p, const float* inv, int64_t keys, const float* v,
+                       int64_t v_stride, int64_t value_depth, float* const* out) {
   constexpr int R = kTileRows<L>;
   int64_t i = 0;
   for (; i + R <= n; i += R) ValueRows<L, R>(i, p, inv, keys, v, v_stride, value_depth, out);
@@ -275,21 +283,22 @@ MLC_INLINE void Values(int64_t n, const float* const* p, const float* inv, int64
 // One entry point per kernel and instruction set, compiled for that set with the helpers above
 // inlined into it. (The x86-64-vN levels are feature sets; a CPU name such as skylake-avx512
 // would match that model only.)
-#define MLC_ATTENTION_KERNELS(NAME, TARGET, L)                                                                                 \
-  TARGET void ScoreBlock##NAME(const float* const* q, int64_t r, const float* kt, int64_t depth, float* const* scores,        \
-                               int64_t j0) {                                                                                  \
-    ScoreBlock<L>(q, r, kt, depth, scores, j0);                                                                               \
-  }                                                                                                                           \
-  TARGET void ScoreDirect##NAME(const float* const* q, int64_t r, const float* k, int64_t k_stride, int64_t keys,              \
-                                int64_t depth, float* const* scores) {                                                        \
-    ScoreDirect<L>(q, r, k, k_stride, keys, depth, scores);                                                                   \
-  }                                                                                                                           \
-  TARGET float Softmax##NAME(float* row, int64_t keys, float scale) { return Softmax<L>(row, keys, scale); }                 \
-  TARGET void Values##NAME(int64_t n, const float* const* p, const float* inv, int64_t keys, const float* v, int64_t v_stride, \
-                           int64_t value_depth, float* const* out) {                                                          \
-    Values<L>(n, p, inv, keys, v, v_stride, value_depth, out);                                                                \
-  }                                                                                                                           \
-  constexpr Kernels k##NAME##Kernels = {L, kTaskRows<L>, ScoreBlock##NAME, ScoreDirect##NAME, Softmax##NAME, Values##NAME};
+#define MLC_ATTENTION_KERNELS(NAME, TARGET, L)                                                                         \
+  TARGET void ScoreBlock##NAME(const float* const* q, int64_t r, const float* kt, int64_t depth, float* const* scores, \
+                               int64_t j0) {                                                                           \
+    ScoreBlock<L>(q, r, kt, depth, scores, j0);                                                                        \
+  }                                                                                                                    \
+  TARGET void ScoreDirect##NAME(const float* const* q, int64_t r, const float* k, int64_t k_stride, int64_t keys,      \
+                                int64_t depth, float* const* scores) {                                                 \
+    ScoreDirect<L>(q, r, k, k_stride, keys, depth, scores);                                                            \
+  }                                                                                                                    \
+  TARGET float Softmax##NAME(float* row, int64_t keys, float scale) { return Softmax<L>(row, keys, scale); }           \
+  TARGET void Values##NAME(int64_t n, const float* const* p, const float* inv, int64_t keys, const float* v,           \
+                           int64_t v_stride, int64_t value_depth, float* const* out) {                                 \
+    Values<L>(n, p, inv, keys, v, v_stride, value_depth, out);                                                         \
+  }                                                                                                                    \
+  constexpr Kernels k##NAME##Kernels = {L,           kTaskRows<L>, ScoreBlock##NAME, ScoreDirect##NAME, Softmax##NAME, \
+                                        Values##NAME};
 
 MLC_ATTENTION_KERNELS(Avx512, __attribute__((target("arch=x86-64-v4"))), 16)
 MLC_ATTENTION_KERNELS(Avx2, __attribute__((target("arch=x86-64-v3"))), 8)
@@ -297,17 +306,17 @@ MLC_ATTENTION_KERNELS(Baseline, , 4)
 
 /*! \brief The widest kernels this CPU runs (MLC_MAX_ISA caps the detection). */
 const Kernels& KernelsForHost() {
-  static const Kernels& chosen = HostHasCpuFeature("avx512f") && HostHasCpuFeature("avx512bw") && HostHasCpuFeature("avx512dq") &&
-                                         HostHasCpuFeature("avx512vl")
+  static const Kernels& chosen = HostHasCpuFeature("avx512f") && HostHasCpuFeature("avx512bw") &&
+                                         HostHasCpuFeature("avx512dq") && HostHasCpuFeature("avx512vl")
                                      ? kAvx512Kernels
                                  : HostHasCpuFeature("avx2") && HostHasCpuFeature("fma") ? kAvx2Kernels
-                                                                                          : kBaselineKernels;
+                                                                                         : kBaselineKernels;
   return chosen;
 }
 
 /*! \brief The same for any value_depth, one value at a time (a head size that is not a multiple of 16). */
-void ValuesScalar(int64_t n, const float* const* p, const float* inv, int64_t keys, const float* v, int64_t v_stride, int64_t value_depth,
-                  float* const* out) {
+void ValuesScalar(int64_t n, const float* const* p, const float* inv, int64_t keys, const float* v, int64_t v_stride,
+                  int64_t value_depth, float* const* out) {
   for (int64_t r = 0; r < n; ++r) {
     for (int64_t f = 0; f < value_depth; ++f) {
       float acc = 0;
@@ -372,8 +381,8 @@ void PackKeys(const Problem& p, const float* kb, int64_t block, float* kt) {
 
 /*! \brief Rows [r0, r1) of key/value head `kvh` in batch `lead`; a row is (g, t), query head
  *  kvh * G + g. `kt`: the head's keys packed (PackKeys), or null. */
-void RunTask(const Problem& p, const float* q, const float* k, const float* kt, const float* v, float* out, int64_t lead, int64_t kvh,
-             int64_t r0, int64_t r1) {
+void RunTask(const Problem& p, const float* q, const float* k, const float* kt, const float* v, float* out,
+             int64_t lead, int64_t kvh, int64_t r0, int64_t r1) {
   const int64_t groups = p.heads / p.kv_heads, n = r1 - r0;
   const float* kb = HeadStart(p, k, p.depth, p.k_seq_major, lead, kvh);
   const float* vb = HeadStart(p, v, p.value_depth, p.v_seq_major, lead, kvh);
@@ -399,7 +408,8 @@ void RunTask(const Problem& p, const float* q, const float* k, const float* kt, 
   if (kt == nullptr) {
     kernels.score_direct(qrows.data(), n, kb, KeyStride(p), p.keys, p.depth, srows.data());
   } else {
-    for (int64_t j0 = 0; j0 < p.keys; j0 += block) kernels.score_block(qrows.data(), n, kt + j0 * p.depth, p.depth, srows.data(), j0);
+    for (int64_t j0 = 0; j0 < p.keys; j0 += block)
+      kernels.score_block(qrows.data(), n, kt + j0 * p.depth, p.depth, srows.data(), j0);
   }
   std::vector<float> inv(n);
   std::vector<float*> orows(n);
@@ -409,23 +419,24 @@ void RunTask(const Problem& p, const float* q, const float* k, const float* kt, 
     inv[i] = kernels.softmax(srows[i], p.keys, p.mask.kind != MaskView::kNone ? 1.0f : p.Scale());
     orows[i] = out + ((lead * p.heads + h) * p.rows + t) * p.value_depth;
   }
-  (p.value_depth % kernels.lanes == 0 ? kernels.values : ValuesScalar)(n, srows.data(), inv.data(), p.keys, vb, v_stride, p.value_depth,
-                                                             orows.data());
+  (p.value_depth % kernels.lanes == 0 ? kernels.values : ValuesScalar)(n, srows.data(), inv.data(), p.keys, vb,
+                                                                       v_stride, p.value_depth, orows.data());
 }
 
 absl::Status Attention(absl::Span<DLTensor* const> args) {
   constexpr const char* kName = "mlc.attention";
   if (args.size() != 5 && args.size() != 6) {
-    return absl::InvalidArgumentError(absl::StrCat(kName, " takes q, k, v, params, [mask,] out; got ", args.size(), " tensors"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(kName, " takes q, k, v, params, [mask,] out; got ", args.size(), " tensors"));
   }
   if (absl::Status s = CheckContiguous(args, kName); !s.ok()) return s;
   const DLTensor *q = args[0], *k = args[1], *v = args[2], *params = args[3];
   const DLTensor* mask = args.size() == 6 ? args[4] : nullptr;
   DLTensor* out = args.back();
   const int n = q->ndim;
-  bool ok = n >= 3 && k->ndim == n && v->ndim == n && out->ndim == n && HasDtype(q, kDLFloat, 32) && HasDtype(k, kDLFloat, 32) &&
-            HasDtype(v, kDLFloat, 32) && HasDtype(out, kDLFloat, 32) && HasDtype(params, kDLFloat, 32) && params->ndim == 1 &&
-            params->shape[0] == kAttentionParamCount;
+  bool ok = n >= 3 && k->ndim == n && v->ndim == n && out->ndim == n && HasDtype(q, kDLFloat, 32) &&
+            HasDtype(k, kDLFloat, 32) && HasDtype(v, kDLFloat, 32) && HasDtype(out, kDLFloat, 32) &&
+            HasDtype(params, kDLFloat, 32) && params->ndim == 1 && params->shape[0] == kAttentionParamCount;
   Problem p;
   if (ok) {
     const float* pv = reinterpret_cast<const float*>(DataOf(params));
@@ -441,8 +452,9 @@ absl::Status Attention(absl::Span<DLTensor* const> args) {
     p.keys = k->shape[p.k_seq_major ? n - 3 : n - 2];
     p.value_depth = v->shape[n - 1];
     const int64_t v_heads = v->shape[p.v_seq_major ? n - 2 : n - 3], v_keys = v->shape[p.v_seq_major ? n - 3 : n - 2];
-    ok = p.kv_heads > 0 && p.heads % p.kv_heads == 0 && k->shape[n - 1] == p.depth && v_heads == p.kv_heads && v_keys == p.keys &&
-         out->shape[n - 3] == p.heads && out->shape[n - 2] == p.rows && out->shape[n - 1] == p.value_depth;
+    ok = p.kv_heads > 0 && p.heads % p.kv_heads == 0 && k->shape[n - 1] == p.depth && v_heads == p.kv_heads &&
+         v_keys == p.keys && out->shape[n - 3] == p.heads && out->shape[n - 2] == p.rows &&
+         out->shape[n - 1] == p.value_depth;
     for (int i = 0; ok && i < n - 3; ++i) {
       ok = k->shape[i] == q->shape[i] && v->shape[i] == q->shape[i] && out->shape[i] == q->shape[i];
       p.lead *= q->shape[i];
@@ -450,9 +462,10 @@ absl::Status Attention(absl::Span<DLTensor* const> args) {
     }
   }
   if (!ok) {
-    return absl::InvalidArgumentError(absl::StrCat(kName, " expects float32 q [..., H, T, D], k [..., KV, S, D], v [..., KV, S, E] with ",
-                                                   "KV dividing H (or k, v [..., S, KV, D/E] as params say), float32 params [", kAttentionParamCount,
-                                                   "] and out [..., H, T, E]"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(kName, " expects float32 q [..., H, T, D], k [..., KV, S, D], v [..., KV, S, E] with ",
+                     "KV dividing H (or k, v [..., S, KV, D/E] as params say), float32 params [", kAttentionParamCount,
+                     "] and out [..., H, T, E]"));
   }
   if (mask != nullptr) {
     // Broadcast strides over the scores' dimensions [..., H, T, S], aligned on the right.
@@ -462,12 +475,14 @@ absl::Status Attention(absl::Span<DLTensor* const> args) {
       d[n - 1] = p.keys;
       return d;
     }();
-    if (static_cast<int>(md.size()) > n) return absl::InvalidArgumentError(absl::StrCat(kName, ": the mask has more dimensions than the scores"));
+    if (static_cast<int>(md.size()) > n)
+      return absl::InvalidArgumentError(absl::StrCat(kName, ": the mask has more dimensions than the scores"));
     p.mask.strides.assign(n, 0);
     for (int i = 0; i < static_cast<int>(md.size()); ++i) {
       const int o = n - static_cast<int>(md.size()) + i;
       if (md[i] != 1 && md[i] != sd[o]) {
-        return absl::InvalidArgumentError(absl::StrCat(kName, ": mask dimension ", i, " (", md[i], ") does not broadcast to ", sd[o]));
+        return absl::InvalidArgumentError(
+            absl::StrCat(kName, ": mask dimension ", i, " (", md[i], ") does not broadcast to ", sd[o]));
       }
       p.mask.strides[o] = md[i] == 1 ? 0 : ms[i];
     }
@@ -481,7 +496,8 @@ absl::Status Attention(absl::Span<DLTensor* const> args) {
     }
   }
   if (p.keys == 0) {  // no key: the product with an empty softmax row is 0, as the unfused operators give
-    std::fill(reinterpret_cast<float*>(DataOf(out)), reinterpret_cast<float*>(DataOf(out)) + CountOf(DimsOf(out)), 0.0f);
+    std::fill(reinterpret_cast<float*>(DataOf(out)), reinterpret_cast<float*>(DataOf(out)) + CountOf(DimsOf(out)),
+              0.0f);
     return absl::OkStatus();
   }
   const Kernels& kernels = KernelsForHost();

@@ -54,14 +54,16 @@ struct Case {
 double MaxRelativeError(const Case& c) {
   std::mt19937 rng(7);
   NDArray q = Random({c.lead, c.heads, c.rows, c.depth}, &rng);
-  NDArray k = c.k_seq_major ? Random({c.lead, c.keys, c.kv_heads, c.depth}, &rng) : Random({c.lead, c.kv_heads, c.keys, c.depth}, &rng);
+  NDArray k = c.k_seq_major ? Random({c.lead, c.keys, c.kv_heads, c.depth}, &rng)
+                            : Random({c.lead, c.kv_heads, c.keys, c.depth}, &rng);
   NDArray v = c.v_seq_major ? Random({c.lead, c.keys, c.kv_heads, c.value_depth}, &rng)
                             : Random({c.lead, c.kv_heads, c.keys, c.value_depth}, &rng);
   auto key = [&](int64_t b, int64_t h, int64_t j, int64_t d) {
     return F(k)[(c.k_seq_major ? (b * c.keys + j) * c.kv_heads + h : (b * c.kv_heads + h) * c.keys + j) * c.depth + d];
   };
   auto value = [&](int64_t b, int64_t h, int64_t j, int64_t e) {
-    return F(v)[(c.v_seq_major ? (b * c.keys + j) * c.kv_heads + h : (b * c.kv_heads + h) * c.keys + j) * c.value_depth + e];
+    return F(
+        v)[(c.v_seq_major ? (b * c.keys + j) * c.kv_heads + h : (b * c.kv_heads + h) * c.keys + j) * c.value_depth + e];
   };
   NDArray params = NDArray::Empty({5}, kF32);
   float* pv = static_cast<float*>(params.dl()->data);
@@ -194,22 +196,25 @@ TEST(Attention, NoKeysGiveZeros) {
   NDArray out = NDArray::Empty({1, 2, 1, 4}, kF32);
   std::memset(out.dl()->data, 0xff, 8 * sizeof(float));
   NDArray params = ZeroParams();
-  ASSERT_TRUE(Call({NDArray::Empty({1, 2, 1, 4}, kF32), NDArray::Empty({1, 2, 0, 4}, kF32), NDArray::Empty({1, 2, 0, 4}, kF32), params, out}).ok());
+  ASSERT_TRUE(Call({NDArray::Empty({1, 2, 1, 4}, kF32), NDArray::Empty({1, 2, 0, 4}, kF32),
+                    NDArray::Empty({1, 2, 0, 4}, kF32), params, out})
+                  .ok());
   for (int i = 0; i < 8; ++i) EXPECT_EQ(F(out)[i], 0.0f);
 }
 
 TEST(Attention, NamesKeyHeadsThatDoNotDivideTheQueryHeads) {
   NDArray params = ZeroParams();
-  absl::Status s = Call({NDArray::Empty({1, 3, 1, 4}, kF32), NDArray::Empty({1, 2, 5, 4}, kF32), NDArray::Empty({1, 2, 5, 4}, kF32), params,
-                         NDArray::Empty({1, 3, 1, 4}, kF32)});
+  absl::Status s = Call({NDArray::Empty({1, 3, 1, 4}, kF32), NDArray::Empty({1, 2, 5, 4}, kF32),
+                         NDArray::Empty({1, 2, 5, 4}, kF32), params, NDArray::Empty({1, 3, 1, 4}, kF32)});
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("KV dividing H"), std::string::npos) << s.message();
 }
 
 TEST(Attention, NamesAMaskThatDoesNotBroadcast) {
   NDArray params = ZeroParams();
-  absl::Status s = Call({NDArray::Empty({1, 2, 3, 4}, kF32), NDArray::Empty({1, 2, 5, 4}, kF32), NDArray::Empty({1, 2, 5, 4}, kF32), params,
-                         NDArray::Empty({3, 4}, kBool), NDArray::Empty({1, 2, 3, 4}, kF32)});
+  absl::Status s =
+      Call({NDArray::Empty({1, 2, 3, 4}, kF32), NDArray::Empty({1, 2, 5, 4}, kF32), NDArray::Empty({1, 2, 5, 4}, kF32),
+            params, NDArray::Empty({3, 4}, kBool), NDArray::Empty({1, 2, 3, 4}, kF32)});
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.message().find("does not broadcast"), std::string::npos) << s.message();
 }

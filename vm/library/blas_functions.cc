@@ -43,13 +43,13 @@ void SingleThreadedBlas() {
 
 /*! \brief Row-major C[m, n] = A[m, k] @ op(B) over the pool: the rows of C (or, when there are
  *  fewer rows than columns, its columns) are split into blocks of 16, one range per thread. */
-void Sgemm(bool b_transposed, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b, int64_t ldb, float* c,
-           int64_t ldc) {
+void Sgemm(bool b_transposed, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda, const float* b, int64_t ldb,
+           float* c, int64_t ldc) {
   SingleThreadedBlas();
   auto gemm = [&](int64_t rows, int64_t cols, const float* a0, const float* b0, float* c0) {
     cblas_sgemm(CblasRowMajor, CblasNoTrans, b_transposed ? CblasTrans : CblasNoTrans, static_cast<int>(rows),
-                static_cast<int>(cols), static_cast<int>(k), 1.0f, a0, static_cast<int>(lda), b0, static_cast<int>(ldb), 0.0f, c0,
-                static_cast<int>(ldc));
+                static_cast<int>(cols), static_cast<int>(k), 1.0f, a0, static_cast<int>(lda), b0, static_cast<int>(ldb),
+                0.0f, c0, static_cast<int>(ldc));
   };
   constexpr int64_t kBlock = 16;
   bool by_rows = m >= n;
@@ -85,7 +85,8 @@ absl::Status Dense(absl::Span<DLTensor* const> args) {
 absl::Status Matmul(absl::Span<DLTensor* const> args) {
   if (absl::Status s = CheckTensorArgs(args, 3, "mlc.blas.matmul"); !s.ok()) return s;
   DLTensor *a = args[0], *b = args[1], *out = args[2];
-  if (!IsF32(a) || !IsF32(b) || !IsF32(out) || a->ndim < 2 || b->ndim < 2 || a->shape[a->ndim - 1] != b->shape[b->ndim - 2]) {
+  if (!IsF32(a) || !IsF32(b) || !IsF32(out) || a->ndim < 2 || b->ndim < 2 ||
+      a->shape[a->ndim - 1] != b->shape[b->ndim - 2]) {
     return absl::InvalidArgumentError("mlc.blas.matmul expects float32 a[..., N, K] and b[..., K, M]");
   }
   int64_t k = a->shape[a->ndim - 1], m = b->shape[b->ndim - 1], n = a->shape[a->ndim - 2], batch = 1;
@@ -97,7 +98,8 @@ absl::Status Matmul(absl::Span<DLTensor* const> args) {
   }
   bool same_batch = a->ndim == b->ndim;
   for (int d = 0; same_batch && d < a->ndim - 2; ++d) same_batch = a->shape[d] == b->shape[d];
-  if (!same_batch) return absl::InvalidArgumentError("mlc.blas.matmul: batch dimensions must be equal (no broadcasting)");
+  if (!same_batch)
+    return absl::InvalidArgumentError("mlc.blas.matmul: batch dimensions must be equal (no broadcasting)");
   for (int64_t i = 0; i < batch; ++i) {
     Sgemm(false, n, m, k, Data(a) + i * n * k, k, Data(b) + i * k * m, m, Data(out) + i * n * m, m);
   }
@@ -136,8 +138,8 @@ void Im2Col(const float* x, const ConvGeometry& g, float* col) {
 /*! \brief One input channel convolved with its own filter (depthwise), directly: for each
  *  filter tap, a multiply-add over the output row's valid columns (contiguous for stride 1,
  *  so the compiler vectorizes it; cloned for AVX-512, AVX2 and baseline x86-64). */
-__attribute__((target_clones("avx512f", "avx2", "default")))
-void DepthwiseChannel(const float* x, const float* w, const ConvGeometry& g, float* out) {
+__attribute__((target_clones("avx512f", "avx2", "default"))) void DepthwiseChannel(const float* x, const float* w,
+                                                                                   const ConvGeometry& g, float* out) {
   for (int64_t oy = 0; oy < g.oh; ++oy) {
     float* o = out + oy * g.ow;
     std::memset(o, 0, sizeof(float) * g.ow);
@@ -175,8 +177,9 @@ absl::Status Conv2d(absl::Span<DLTensor* const> args) {
     return absl::InvalidArgumentError("mlc.blas.conv2d: geometry must be 9 or 10 int64 values");
   }
   const int64_t* p = reinterpret_cast<const int64_t*>(static_cast<char*>(geometry->data) + geometry->byte_offset);
-  ConvGeometry g{x->shape[0], x->shape[1], x->shape[2], x->shape[3], w->shape[0], w->shape[1], w->shape[2], w->shape[3],
-                 out->shape[2], out->shape[3], {p[0], p[1]}, {p[2], p[3], p[4], p[5]}, {p[6], p[7]}, p[8]};
+  ConvGeometry g{x->shape[0],  x->shape[1], x->shape[2],   x->shape[3],   w->shape[0],  w->shape[1],
+                 w->shape[2],  w->shape[3], out->shape[2], out->shape[3], {p[0], p[1]}, {p[2], p[3], p[4], p[5]},
+                 {p[6], p[7]}, p[8]};
   if (g.groups <= 0 || g.c != g.cg * g.groups || g.f % g.groups != 0 || out->shape[0] != g.n || out->shape[1] != g.f) {
     return absl::InvalidArgumentError("mlc.blas.conv2d: shapes do not agree with the groups");
   }

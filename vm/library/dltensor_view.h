@@ -45,7 +45,8 @@ inline absl::Status CheckContiguous(absl::Span<DLTensor* const> args, const char
 }
 /*! \brief Ok when `func` got exactly `n` tensors, all contiguous. */
 inline absl::Status CheckTensorArgs(absl::Span<DLTensor* const> args, size_t n, const char* func) {
-  if (args.size() != n) return absl::InvalidArgumentError(absl::StrCat(func, " takes ", n, " tensors, got ", args.size()));
+  if (args.size() != n)
+    return absl::InvalidArgumentError(absl::StrCat(func, " takes ", n, " tensors, got ", args.size()));
   return CheckContiguous(args, func);
 }
 inline bool IsInt64Vector(const DLTensor* t, int64_t n) {
@@ -64,7 +65,8 @@ absl::Status DispatchByDtype(DLDataType dtype, const char* func, F&& fn) {
     if (dtype.code == kDLInt && dtype.bits == 8) return fn(int8_t{});
     if ((dtype.code == kDLUInt || dtype.code == kDLBoolCode) && dtype.bits == 8) return fn(uint8_t{});
   }
-  return absl::InvalidArgumentError(absl::StrCat(func, ": unsupported element type (code ", dtype.code, ", ", dtype.bits, " bits)"));
+  return absl::InvalidArgumentError(
+      absl::StrCat(func, ": unsupported element type (code ", dtype.code, ", ", dtype.bits, " bits)"));
 }
 
 }  // namespace vm

@@ -40,8 +40,8 @@ namespace mlc {
 namespace vm {
 namespace {
 
-constexpr int64_t kPanel = 32;  // pixels per panel: two vectors of 16 int32 lanes
-constexpr int64_t kRows = 8;    // output channels per register tile (VNNI)
+constexpr int64_t kPanel = 32;      // pixels per panel: two vectors of 16 int32 lanes
+constexpr int64_t kRows = 8;        // output channels per register tile (VNNI)
 constexpr int64_t kAvx2Rows = 6;    // ... (AVX2: 12 of the 16 ymm registers accumulate)
 constexpr int64_t kAvx2Pixels = 8;  // pixels per AVX2 tile
 
@@ -107,8 +107,10 @@ void PackColumns(const uint8_t* x, const Geometry& g, uint8_t* packed) {
     for (int64_t q = begin; q < end; ++q) {
       for (int t = 0; t < 4; ++t) {
         int64_t k = 4 * q + t;
-        if (k < g.k) Im2colRow(x, g, k, rows.data() + t * width);
-        else std::memset(rows.data() + t * width, 0, width);
+        if (k < g.k)
+          Im2colRow(x, g, k, rows.data() + t * width);
+        else
+          std::memset(rows.data() + t * width, 0, width);
       }
       // 16 pixels of the 4 rows at a time: interleave bytes (r0 r1), (r2 r3), then 16-bit pairs,
       // giving each pixel's 4 bytes in k order. `width` is a multiple of 32.
@@ -133,9 +135,10 @@ void PackColumns(const uint8_t* x, const Geometry& g, uint8_t* packed) {
 /*! \brief A tile of R output channels (from f0) x one panel, with VNNI: per group of 4 k, two
  *  64-byte loads of the panel and, per channel, a broadcast of its 4 weights and two vpdpbusd. */
 template <int R>
-__attribute__((target("avx512f,avx512bw,avx512vnni"))) void TileVnni(const int8_t* w, const uint8_t* panel, const Geometry& g,
-                                                                      int64_t f0, int64_t p0, const int32_t* comp,
-                                                                      const float* scale, const float* bias, float* out) {
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) void TileVnni(const int8_t* w, const uint8_t* panel,
+                                                                     const Geometry& g, int64_t f0, int64_t p0,
+                                                                     const int32_t* comp, const float* scale,
+                                                                     const float* bias, float* out) {
   __m512i acc[R][2];
   for (int r = 0; r < R; ++r) acc[r][0] = acc[r][1] = _mm512_setzero_si512();
   const int64_t groups = g.kp / 4;
@@ -180,16 +183,19 @@ void WidenWeights(const int8_t* w, int64_t count, int16_t* w16) {
  *  product within the 16 registers (R = 3 x 16 pixels needed 18, and GCC kept 9 of its 12
  *  accumulators on the stack, the convolutions at about 11 multiply-adds per cycle). */
 template <int R>
-__attribute__((target("avx2,fma"))) void TileAvx2(const int16_t* w16, const uint8_t* panel, const Geometry& g, int64_t f0, int64_t p0,
-                                                  const int32_t* comp, const float* scale, const float* bias, float* out) {
+__attribute__((target("avx2,fma"))) void TileAvx2(const int16_t* w16, const uint8_t* panel, const Geometry& g,
+                                                  int64_t f0, int64_t p0, const int32_t* comp, const float* scale,
+                                                  const float* bias, float* out) {
   static_assert(R >= 1 && R <= 6, "six channels at most");
   // Named accumulators, not an array: GCC kept an array's elements on the stack, or copied them
   // between registers at every step.
-  __m256i a0 = _mm256_setzero_si256(), b0 = a0, a1 = a0, b1 = a0, a2 = a0, b2 = a0, a3 = a0, b3 = a0, a4 = a0, b4 = a0, a5 = a0, b5 = a0;
+  __m256i a0 = _mm256_setzero_si256(), b0 = a0, a1 = a0, b1 = a0, a2 = a0, b2 = a0, a3 = a0, b3 = a0, a4 = a0, b4 = a0,
+          a5 = a0, b5 = a0;
   const int64_t groups = g.kp / 4;
   const uint8_t* b = panel + p0 % kPanel * 4;
   // Each channel's row of weights, advanced 4 k per step.
-  const int16_t *w0 = w16 + f0 * g.kp, *w1 = w0 + g.kp, *w2 = w1 + g.kp, *w3 = w2 + g.kp, *w4 = w3 + g.kp, *w5 = w4 + g.kp;
+  const int16_t *w0 = w16 + f0 * g.kp, *w1 = w0 + g.kp, *w2 = w1 + g.kp, *w3 = w2 + g.kp, *w4 = w3 + g.kp,
+                *w5 = w4 + g.kp;
   for (int64_t q = 0; q < groups; ++q, b += kPanel * 4) {
     const __m256i x0 = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(b)));
     const __m256i x1 = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(b + 16)));
@@ -197,13 +203,13 @@ __attribute__((target("avx2,fma"))) void TileAvx2(const int16_t* w16, const uint
     // function's target.) The sums are added in place: left to itself GCC wrote each new sum to
     // another register and moved it back, 8 extra instructions in a loop of 35.
 #define MLC_ACCUMULATE(acc, product) __asm__("vpaddd %1, %0, %0" : "+x"(acc) : "x"(product))
-#define MLC_INT8_AVX2_STEP(w, lo, hi)                              \
-  {                                                                \
-    int64_t four;                                                  \
-    std::memcpy(&four, w + 4 * q, 8);                              \
-    const __m256i c = _mm256_set1_epi64x(four);                    \
-    MLC_ACCUMULATE(lo, _mm256_madd_epi16(x0, c));                   \
-    MLC_ACCUMULATE(hi, _mm256_madd_epi16(x1, c));                   \
+#define MLC_INT8_AVX2_STEP(w, lo, hi)             \
+  {                                               \
+    int64_t four;                                 \
+    std::memcpy(&four, w + 4 * q, 8);             \
+    const __m256i c = _mm256_set1_epi64x(four);   \
+    MLC_ACCUMULATE(lo, _mm256_madd_epi16(x0, c)); \
+    MLC_ACCUMULATE(hi, _mm256_madd_epi16(x1, c)); \
   }
     MLC_INT8_AVX2_STEP(w0, a0, b0)
     if constexpr (R > 1) MLC_INT8_AVX2_STEP(w1, a1, b1)
@@ -234,8 +240,8 @@ __attribute__((target("avx2,fma"))) void TileAvx2(const int16_t* w16, const uint
 
 /*! \brief TileAvx2 for `rows` (1..R) channels. */
 template <int R>
-void TileAvx2Any(int64_t rows, const int16_t* w16, const uint8_t* panel, const Geometry& g, int64_t f0, int64_t p0, const int32_t* comp,
-                 const float* scale, const float* bias, float* out) {
+void TileAvx2Any(int64_t rows, const int16_t* w16, const uint8_t* panel, const Geometry& g, int64_t f0, int64_t p0,
+                 const int32_t* comp, const float* scale, const float* bias, float* out) {
   if constexpr (R > 1) {
     if (rows < R) return TileAvx2Any<R - 1>(rows, w16, panel, g, f0, p0, comp, scale, bias, out);
   }
@@ -257,14 +263,16 @@ void TilePortable(const W* w, const uint8_t* panel, const Geometry& g, int64_t f
         for (int t = 0; t < 4; ++t) acc[j] += static_cast<int32_t>(a[t]) * static_cast<int32_t>(b[j * 4 + t]);
       }
     }
-    for (int64_t j = 0; j < kPanel && p0 + j < pixels; ++j) out[f * pixels + p0 + j] = FinishInt8(acc[j], comp[f], scale[f], bias[f], g.relu);
+    for (int64_t j = 0; j < kPanel && p0 + j < pixels; ++j)
+      out[f * pixels + p0 + j] = FinishInt8(acc[j], comp[f], scale[f], bias[f], g.relu);
   }
 }
 
 absl::Status Conv2d(absl::Span<DLTensor* const> args) {
   constexpr const char* kName = "mlc.int8.conv2d";
   if (absl::Status s = CheckTensorArgs(args, 7, kName); !s.ok()) return s;
-  DLTensor *x = args[0], *w = args[1], *geometry = args[2], *comp = args[3], *scale = args[4], *bias = args[5], *out = args[6];
+  DLTensor *x = args[0], *w = args[1], *geometry = args[2], *comp = args[3], *scale = args[4], *bias = args[5],
+           *out = args[6];
   auto is = [](const DLTensor* t, uint8_t code, uint8_t bits, int ndim) {
     return t->dtype.code == code && t->dtype.bits == bits && t->dtype.lanes == 1 && t->ndim == ndim;
   };
@@ -278,16 +286,31 @@ absl::Status Conv2d(absl::Span<DLTensor* const> args) {
   const int64_t f = w->shape[0];
   if (!is(comp, kDLInt, 32, 1) || !is(scale, kDLFloat, 32, 1) || !is(bias, kDLFloat, 32, 1) || comp->shape[0] != f ||
       scale->shape[0] != f || bias->shape[0] != f || out->shape[0] != x->shape[0] || out->shape[1] != f) {
-    return absl::InvalidArgumentError(absl::StrCat(kName, ": compensation (int32), scale and bias (float32) need one value per output channel"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(kName, ": compensation (int32), scale and bias (float32) need one value per output channel"));
   }
   const int64_t* p = reinterpret_cast<const int64_t*>(DataOf(geometry));
-  Geometry g{x->shape[1], x->shape[2], x->shape[3], f, p[8], p[9], out->shape[2], out->shape[3], 0, w->shape[1],
-             {p[0], p[1]}, {p[2], p[3], p[4], p[5]}, {p[6], p[7]}, static_cast<uint8_t>(p[10]), p[11] != 0,
+  Geometry g{x->shape[1],
+             x->shape[2],
+             x->shape[3],
+             f,
+             p[8],
+             p[9],
+             out->shape[2],
+             out->shape[3],
+             0,
+             w->shape[1],
+             {p[0], p[1]},
+             {p[2], p[3], p[4], p[5]},
+             {p[6], p[7]},
+             static_cast<uint8_t>(p[10]),
+             p[11] != 0,
              x->dtype.code == kDLInt};
   g.k = g.c * g.kh * g.kw;
   if (g.kp % 4 != 0 || g.kp < g.k || g.kp >= g.k + 4 || p[10] < 0 || p[10] > 255) {
-    return absl::InvalidArgumentError(absl::StrCat(kName, ": w has ", g.kp, " columns; C*KH*KW = ", g.k,
-                                                   " rounded up to a multiple of 4 was expected (and a zero point in 0..255)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(kName, ": w has ", g.kp, " columns; C*KH*KW = ", g.k,
+                     " rounded up to a multiple of 4 was expected (and a zero point in 0..255)"));
   }
   const int64_t panels = g.panels(), image_in = g.c * g.h * g.w, image_out = f * g.pixels();
   thread_local std::vector<uint8_t> packed;  // reused across calls: a fresh one page-faults each time
@@ -317,16 +340,17 @@ absl::Status Conv2d(absl::Span<DLTensor* const> args) {
     // the panel from cache while the weights stream.
     ParallelFor(pixel_tiles * row_tiles, [&](int64_t begin, int64_t end) {
       for (int64_t t = begin; t < end; ++t) {
-        const int64_t p0 = t / row_tiles * tile_pixels, f0 = t % row_tiles * tile_rows, rows = std::min(tile_rows, f - f0);
+        const int64_t p0 = t / row_tiles * tile_pixels, f0 = t % row_tiles * tile_rows,
+                      rows = std::min(tile_rows, f - f0);
         const uint8_t* pp = cols + p0 / kPanel * g.kp * kPanel;
         switch (path) {
           case Int8Path::kPortable:
-            if (w16_given) TilePortable(wide, pp, g, f0, rows, p0, cd, sd, bd, o);
-            else TilePortable(wd, pp, g, f0, rows, p0, cd, sd, bd, o);
+            if (w16_given)
+              TilePortable(wide, pp, g, f0, rows, p0, cd, sd, bd, o);
+            else
+              TilePortable(wd, pp, g, f0, rows, p0, cd, sd, bd, o);
             break;
-          case Int8Path::kAvx2:
-            TileAvx2Any<kAvx2Rows>(rows, wide, pp, g, f0, p0, cd, sd, bd, o);
-            break;
+          case Int8Path::kAvx2: TileAvx2Any<kAvx2Rows>(rows, wide, pp, g, f0, p0, cd, sd, bd, o); break;
           case Int8Path::kVnni:
             if (rows == kRows) {
               TileVnni<kRows>(wd, pp, g, f0, p0, cd, sd, bd, o);

@@ -59,8 +59,8 @@ struct DenseOperands {
 
 /*! \brief A tile of R rows x NB panels with VNNI. */
 template <int R, int NB>
-__attribute__((target("avx512f,avx512bw,avx512vnni"))) void TileVnni(const DenseOperands& o, const DenseShape& s, int64_t m0,
-                                                                      int64_t p0) {
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) void TileVnni(const DenseOperands& o, const DenseShape& s,
+                                                                     int64_t m0, int64_t p0) {
   __m512i acc[R][NB];
   for (int r = 0; r < R; ++r)
     for (int j = 0; j < NB; ++j) acc[r][j] = _mm512_setzero_si512();
@@ -94,8 +94,10 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) void TileVnni(const Dense
 void TileVnniAny(const DenseOperands& o, const DenseShape& s, int64_t m0, int64_t rows, int64_t p0, int64_t panels) {
   if (rows == kRowTile && panels == 2) return TileVnni<kRowTile, 2>(o, s, m0, p0);
   for (int64_t r = 0; r < rows; ++r) {
-    if (panels == 2) TileVnni<1, 2>(o, s, m0 + r, p0);
-    else TileVnni<1, 1>(o, s, m0 + r, p0);
+    if (panels == 2)
+      TileVnni<1, 2>(o, s, m0 + r, p0);
+    else
+      TileVnni<1, 1>(o, s, m0 + r, p0);
   }
 }
 
@@ -104,8 +106,8 @@ void TileVnniAny(const DenseOperands& o, const DenseShape& s, int64_t m0, int64_
  *  broadcast of its 4 activations (int16, widened once per call in `x16`) and four vpmaddwd.
  *  Lane pairs hold one channel's two partial sums, added at the end. */
 template <int R>
-__attribute__((target("avx2,fma"))) void TileAvx2(const DenseOperands& o, const int16_t* x16, const DenseShape& s, int64_t m0,
-                                                  int64_t p0) {
+__attribute__((target("avx2,fma"))) void TileAvx2(const DenseOperands& o, const int16_t* x16, const DenseShape& s,
+                                                  int64_t m0, int64_t p0) {
   __m256i acc[R][4];
   for (int r = 0; r < R; ++r) {
     for (int j = 0; j < 4; ++j) acc[r][j] = _mm256_setzero_si256();
@@ -114,7 +116,8 @@ __attribute__((target("avx2,fma"))) void TileAvx2(const DenseOperands& o, const 
   const int8_t* w = o.w + p0 * groups * kLanes * 4;
   for (int64_t q = 0; q < groups; ++q, w += kLanes * 4) {
     __m256i b[4];
-    for (int j = 0; j < 4; ++j) b[j] = _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(w + 16 * j)));
+    for (int j = 0; j < 4; ++j)
+      b[j] = _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(w + 16 * j)));
     for (int r = 0; r < R; ++r) {
       int64_t four;
       std::memcpy(&four, x16 + (m0 + r) * s.kp + 4 * q, 8);
@@ -130,7 +133,8 @@ __attribute__((target("avx2,fma"))) void TileAvx2(const DenseOperands& o, const 
       _mm256_store_si256(reinterpret_cast<__m256i*>(sums + 8 * h), sum);
     }
     float* out = o.out + (m0 + r) * s.f + f0;
-    for (int64_t c = 0; c < n; ++c) out[c] = FinishInt8(sums[c], o.comp[f0 + c], o.scale[f0 + c], o.bias[f0 + c], s.relu);
+    for (int64_t c = 0; c < n; ++c)
+      out[c] = FinishInt8(sums[c], o.comp[f0 + c], o.scale[f0 + c], o.bias[f0 + c], s.relu);
   }
 }
 
@@ -143,7 +147,8 @@ void TilePortable(const DenseOperands& o, const DenseShape& s, int64_t m0, int64
       const int8_t* w = o.w + (f / kLanes * groups * kLanes + f % kLanes) * 4;
       int32_t acc = 0;
       for (int64_t q = 0; q < groups; ++q) {
-        for (int t = 0; t < 4; ++t) acc += static_cast<int32_t>(w[q * kLanes * 4 + t]) * static_cast<int32_t>(x[4 * q + t]);
+        for (int t = 0; t < 4; ++t)
+          acc += static_cast<int32_t>(w[q * kLanes * 4 + t]) * static_cast<int32_t>(x[4 * q + t]);
       }
       o.out[(m0 + r) * s.f + f] = FinishInt8(acc, o.comp[f], o.scale[f], o.bias[f], s.relu);
     }
@@ -157,8 +162,10 @@ void DenseAvx2(const DenseOperands& o, const int16_t* x16, const DenseShape& s) 
   ParallelFor(s.panels * row_tiles, [&](int64_t begin, int64_t end) {
     for (int64_t t = begin; t < end; ++t) {
       const int64_t p0 = t / row_tiles, m0 = t % row_tiles * kAvx2Rows;
-      if (s.m - m0 >= 2) TileAvx2<2>(o, x16, s, m0, p0);
-      else TileAvx2<1>(o, x16, s, m0, p0);
+      if (s.m - m0 >= 2)
+        TileAvx2<2>(o, x16, s, m0, p0);
+      else
+        TileAvx2<1>(o, x16, s, m0, p0);
     }
   });
 }
@@ -166,33 +173,42 @@ void DenseAvx2(const DenseOperands& o, const int16_t* x16, const DenseShape& s) 
 absl::Status Dense(absl::Span<DLTensor* const> args) {
   constexpr const char* kName = "mlc.int8.dense";
   if (absl::Status s = CheckTensorArgs(args, 7, kName); !s.ok()) return s;
-  DLTensor *x = args[0], *w = args[1], *params = args[2], *comp = args[3], *scale = args[4], *bias = args[5], *out = args[6];
+  DLTensor *x = args[0], *w = args[1], *params = args[2], *comp = args[3], *scale = args[4], *bias = args[5],
+           *out = args[6];
   const bool x_ok = (HasDtype(x, kDLUInt, 8) || HasDtype(x, kDLInt, 8)) && x->ndim >= 2;
-  if (!x_ok || !HasDtype(w, kDLInt, 8) || w->ndim != 4 || w->shape[2] != kLanes || w->shape[3] != 4 || !HasDtype(out, kDLFloat, 32) ||
-      out->ndim != x->ndim || !HasDtype(params, kDLInt, 64) || params->ndim != 1 || params->shape[0] != 2) {
-    return absl::InvalidArgumentError(absl::StrCat(kName, " expects uint8/int8 x[..., K], int8 w[Fp/16, Kp/4, 16, 4], int64 params[2] "
-                                                   "and float32 out[..., F] of x's rank"));
+  if (!x_ok || !HasDtype(w, kDLInt, 8) || w->ndim != 4 || w->shape[2] != kLanes || w->shape[3] != 4 ||
+      !HasDtype(out, kDLFloat, 32) || out->ndim != x->ndim || !HasDtype(params, kDLInt, 64) || params->ndim != 1 ||
+      params->shape[0] != 2) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(kName,
+                     " expects uint8/int8 x[..., K], int8 w[Fp/16, Kp/4, 16, 4], int64 params[2] "
+                     "and float32 out[..., F] of x's rank"));
   }
   DenseShape s;
   s.k = x->shape[x->ndim - 1];
   s.f = out->shape[out->ndim - 1];
   s.m = 1;
   for (int d = 0; d + 1 < x->ndim; ++d) {
-    if (x->shape[d] != out->shape[d]) return absl::InvalidArgumentError(absl::StrCat(kName, ": x and out differ in dimension ", d));
+    if (x->shape[d] != out->shape[d])
+      return absl::InvalidArgumentError(absl::StrCat(kName, ": x and out differ in dimension ", d));
     s.m *= x->shape[d];
   }
   s.panels = w->shape[0];
   s.kp = w->shape[1] * 4;
   if (s.kp < s.k || s.kp >= s.k + 4 || s.panels != (s.f + kLanes - 1) / kLanes) {
-    return absl::InvalidArgumentError(absl::StrCat(kName, ": w holds ", s.panels, " panels of ", s.kp, " taps; K = ", s.k,
-                                                   " rounded up to 4 taps and F = ", s.f, " in panels of 16 were expected"));
+    return absl::InvalidArgumentError(absl::StrCat(kName, ": w holds ", s.panels, " panels of ", s.kp,
+                                                   " taps; K = ", s.k, " rounded up to 4 taps and F = ", s.f,
+                                                   " in panels of 16 were expected"));
   }
-  if (!HasDtype(comp, kDLInt, 32) || !HasDtype(scale, kDLFloat, 32) || !HasDtype(bias, kDLFloat, 32) || comp->ndim != 1 || scale->ndim != 1 ||
-      bias->ndim != 1 || comp->shape[0] != s.f || scale->shape[0] != s.f || bias->shape[0] != s.f) {
-    return absl::InvalidArgumentError(absl::StrCat(kName, ": compensation (int32), scale and bias (float32) need one value per output channel"));
+  if (!HasDtype(comp, kDLInt, 32) || !HasDtype(scale, kDLFloat, 32) || !HasDtype(bias, kDLFloat, 32) ||
+      comp->ndim != 1 || scale->ndim != 1 || bias->ndim != 1 || comp->shape[0] != s.f || scale->shape[0] != s.f ||
+      bias->shape[0] != s.f) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(kName, ": compensation (int32), scale and bias (float32) need one value per output channel"));
   }
   const int64_t* p = reinterpret_cast<const int64_t*>(DataOf(params));
-  if (p[0] < 0 || p[0] > 255) return absl::InvalidArgumentError(absl::StrCat(kName, ": zero point ", p[0], " is not in 0..255"));
+  if (p[0] < 0 || p[0] > 255)
+    return absl::InvalidArgumentError(absl::StrCat(kName, ": zero point ", p[0], " is not in 0..255"));
   s.relu = p[1] != 0;
   // x in the uint8 domain with rows padded to Kp taps (the padding meets zero weights).
   const uint8_t zero_point = static_cast<uint8_t>(p[0]), flip = x->dtype.code == kDLInt ? 0x80 : 0;
@@ -204,8 +220,11 @@ absl::Status Dense(absl::Span<DLTensor* const> args) {
     for (int64_t i = 0; i < s.k; ++i) dst[i] = xd[r * s.k + i] ^ flip;
     std::memset(dst + s.k, zero_point, s.kp - s.k);
   }
-  const DenseOperands o{rows.data(), reinterpret_cast<const int8_t*>(DataOf(w)), reinterpret_cast<const int32_t*>(DataOf(comp)),
-                        reinterpret_cast<const float*>(DataOf(scale)), reinterpret_cast<const float*>(DataOf(bias)),
+  const DenseOperands o{rows.data(),
+                        reinterpret_cast<const int8_t*>(DataOf(w)),
+                        reinterpret_cast<const int32_t*>(DataOf(comp)),
+                        reinterpret_cast<const float*>(DataOf(scale)),
+                        reinterpret_cast<const float*>(DataOf(bias)),
                         reinterpret_cast<float*>(DataOf(out))};
   const Int8Path path = ChooseInt8Path();
   thread_local std::vector<int16_t> x16;  // the AVX2 path's activations, widened once
@@ -222,8 +241,10 @@ absl::Status Dense(absl::Span<DLTensor* const> args) {
     for (int64_t t = begin; t < end; ++t) {
       const int64_t p0 = t / row_tiles * kPanelTile, m0 = t % row_tiles * kRowTile;
       const int64_t panels = std::min(kPanelTile, s.panels - p0), rows_here = std::min(kRowTile, s.m - m0);
-      if (vnni) TileVnniAny(o, s, m0, rows_here, p0, panels);
-      else TilePortable(o, s, m0, rows_here, p0, panels);
+      if (vnni)
+        TileVnniAny(o, s, m0, rows_here, p0, panels);
+      else
+        TilePortable(o, s, m0, rows_here, p0, panels);
     }
   });
   return absl::OkStatus();

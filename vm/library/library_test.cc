@@ -48,7 +48,8 @@ TEST(TopK, SelectsAlongTheMiddleAxisLowerIndexFirstOnTies) {
 
 TEST(TopK, RejectsAKLargerThanTheAxis) {
   NDArray x = Make<float>({3}, kF32, {1, 2, 3});
-  absl::Status s = Call("mlc.topk", {x, Make<int64_t>({2}, kI64, {0, 1}), NDArray::Empty({4}, kF32), NDArray::Empty({4}, kI64)});
+  absl::Status s =
+      Call("mlc.topk", {x, Make<int64_t>({2}, kI64, {0, 1}), NDArray::Empty({4}, kF32), NDArray::Empty({4}, kI64)});
   EXPECT_FALSE(s.ok());
   EXPECT_NE(s.message().find("k = 4"), std::string::npos) << s.message();
 }

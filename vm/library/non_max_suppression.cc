@@ -60,13 +60,15 @@ absl::StatusOr<T> OneValue(const NDArray& t, uint8_t code, const char* what) {
 absl::StatusOr<std::vector<NDArray>> NonMaxSuppression(absl::Span<const NDArray> inputs) {
   constexpr const char* kName = "mlc.non_max_suppression";
   if (inputs.size() != 6 || !IsInt64Vector(inputs[5].dl(), 2)) {
-    return absl::InvalidArgumentError(absl::StrCat(kName, " takes boxes, scores, max_per_class, iou_threshold, score_threshold and params int64[2]"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(kName, " takes boxes, scores, max_per_class, iou_threshold, score_threshold and params int64[2]"));
   }
   const DLTensor *boxes = inputs[0].dl(), *scores = inputs[1].dl();
   const std::vector<int64_t> bd = DimsOf(boxes), sd = DimsOf(scores);
-  if (!HasDtype(boxes, kDLFloat, 32) || !HasDtype(scores, kDLFloat, 32) || bd.size() != 3 || bd[2] != 4 || sd.size() != 3 ||
-      sd[0] != bd[0] || sd[2] != bd[1]) {
-    return absl::InvalidArgumentError(absl::StrCat(kName, ": boxes must be float32 [B, N, 4] and scores float32 [B, C, N]"));
+  if (!HasDtype(boxes, kDLFloat, 32) || !HasDtype(scores, kDLFloat, 32) || bd.size() != 3 || bd[2] != 4 ||
+      sd.size() != 3 || sd[0] != bd[0] || sd[2] != bd[1]) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(kName, ": boxes must be float32 [B, N, 4] and scores float32 [B, C, N]"));
   }
   absl::StatusOr<int64_t> max_per_class = OneValue<int64_t>(inputs[2], kDLInt, "max_output_boxes_per_class");
   absl::StatusOr<float> iou_threshold = OneValue<float>(inputs[3], kDLFloat, "iou_threshold");

@@ -16,7 +16,8 @@ namespace {
 
 absl::StatusOr<std::vector<NDArray>> NonZero(absl::Span<const NDArray> inputs) {
   constexpr const char* kName = "mlc.nonzero";
-  if (inputs.size() != 1) return absl::InvalidArgumentError(absl::StrCat(kName, " takes 1 tensor, got ", inputs.size()));
+  if (inputs.size() != 1)
+    return absl::InvalidArgumentError(absl::StrCat(kName, " takes 1 tensor, got ", inputs.size()));
   const DLTensor* x = inputs[0].dl();
   const std::vector<int64_t> dims = DimsOf(x);
   const int64_t count = CountOf(dims), rank = static_cast<int64_t>(dims.size());

@@ -25,7 +25,8 @@ absl::StatusOr<std::vector<NDArray>> Range(absl::Span<const NDArray> inputs) {
   const DLDataType dtype = inputs[0].dtype();
   for (const NDArray& a : inputs) {
     if (a.dtype().code != dtype.code || a.dtype().bits != dtype.bits || CountOf(a.shape()) != 1) {
-      return absl::InvalidArgumentError(absl::StrCat(kName, ": start, limit and delta must be one value each, of one dtype"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(kName, ": start, limit and delta must be one value each, of one dtype"));
     }
   }
   absl::StatusOr<NDArray> out;
@@ -34,9 +35,11 @@ absl::StatusOr<std::vector<NDArray>> Range(absl::Span<const NDArray> inputs) {
     const T start = *static_cast<const T*>(inputs[0].data()), limit = *static_cast<const T*>(inputs[1].data()),
             delta = *static_cast<const T*>(inputs[2].data());
     if (delta == T{}) return absl::InvalidArgumentError(absl::StrCat(kName, ": delta is 0"));
-    const double count = std::ceil((static_cast<double>(limit) - static_cast<double>(start)) / static_cast<double>(delta));
+    const double count =
+        std::ceil((static_cast<double>(limit) - static_cast<double>(start)) / static_cast<double>(delta));
     if (!(count <= static_cast<double>(kMaxRangeElements))) {
-      return absl::InvalidArgumentError(absl::StrCat(kName, ": ", count, " elements are more than ", kMaxRangeElements));
+      return absl::InvalidArgumentError(
+          absl::StrCat(kName, ": ", count, " elements are more than ", kMaxRangeElements));
     }
     const int64_t n = count > 0 ? static_cast<int64_t>(count) : 0;
     out = NDArray::Allocate({n}, dtype);

@@ -52,7 +52,8 @@ absl::Status ReadIndices(const DLTensor* t, const char* func, std::vector<int64_
 absl::StatusOr<int64_t> Wrap(int64_t i, int64_t extent, const char* func, int64_t position) {
   int64_t w = i < 0 ? i + extent : i;
   if (w < 0 || w >= extent) {
-    return absl::OutOfRangeError(absl::StrCat(func, ": index ", i, " at position ", position, " is outside [", -extent, ", ", extent, ")"));
+    return absl::OutOfRangeError(
+        absl::StrCat(func, ": index ", i, " at position ", position, " is outside [", -extent, ", ", extent, ")"));
   }
   return w;
 }
@@ -65,7 +66,8 @@ absl::Status CheckCommon(absl::Span<DLTensor* const> args, size_t n_params, cons
   }
   if (DimsOf(out) != DimsOf(data) || out->dtype.code != data->dtype.code || out->dtype.bits != data->dtype.bits ||
       updates->dtype.code != data->dtype.code || updates->dtype.bits != data->dtype.bits) {
-    return absl::InvalidArgumentError(absl::StrCat(func, ": data, updates and out must share a type, data and out a shape"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(func, ": data, updates and out must share a type, data and out a shape"));
   }
   return absl::OkStatus();
 }
@@ -78,10 +80,12 @@ absl::Status ScatterElements(absl::Span<DLTensor* const> args) {
   const std::vector<int64_t> dims = DimsOf(data), idims = DimsOf(idx);
   const int64_t rank = static_cast<int64_t>(dims.size()), axis = p[0] < 0 ? p[0] + rank : p[0];
   if (axis < 0 || axis >= rank || idims.size() != dims.size() || DimsOf(updates) != idims) {
-    return absl::InvalidArgumentError(absl::StrCat(kName, ": indices and updates must share a shape of data's rank; axis ", p[0]));
+    return absl::InvalidArgumentError(
+        absl::StrCat(kName, ": indices and updates must share a shape of data's rank; axis ", p[0]));
   }
   for (int64_t d = 0; d < rank; ++d) {
-    if (d != axis && idims[d] > dims[d]) return absl::InvalidArgumentError(absl::StrCat(kName, ": indices exceed data on axis ", d));
+    if (d != axis && idims[d] > dims[d])
+      return absl::InvalidArgumentError(absl::StrCat(kName, ": indices exceed data on axis ", d));
   }
   std::vector<int64_t> index;
   if (absl::Status s = ReadIndices(idx, kName, &index); !s.ok()) return s;
@@ -115,7 +119,8 @@ absl::Status ScatterNd(absl::Span<DLTensor* const> args) {
   const std::vector<int64_t> strides = StridesOf(dims);
   const int64_t slice = CountOf(std::vector<int64_t>(dims.begin() + k, dims.end()));
   if (CountOf(DimsOf(updates)) != tuples * slice) {
-    return absl::InvalidArgumentError(absl::StrCat(kName, ": updates need ", tuples * slice, " elements (", tuples, " slices of ", slice, ")"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(kName, ": updates need ", tuples * slice, " elements (", tuples, " slices of ", slice, ")"));
   }
   std::vector<int64_t> index;
   if (absl::Status s = ReadIndices(idx, kName, &index); !s.ok()) return s;

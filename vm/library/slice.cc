@@ -37,7 +37,8 @@ absl::StatusOr<std::vector<int64_t>> IntValues(const NDArray& a, const char* wha
 }
 
 absl::StatusOr<std::vector<NDArray>> Slice(absl::Span<const NDArray> inputs) {
-  if (inputs.size() != 5) return absl::InvalidArgumentError(absl::StrCat(kName, " takes x, starts, ends, axes and steps"));
+  if (inputs.size() != 5)
+    return absl::InvalidArgumentError(absl::StrCat(kName, " takes x, starts, ends, axes and steps"));
   const NDArray& x = inputs[0];
   std::vector<std::vector<int64_t>> v;
   const char* names[] = {"starts", "ends", "axes", "steps"};
@@ -54,7 +55,8 @@ absl::StatusOr<std::vector<NDArray>> Slice(absl::Span<const NDArray> inputs) {
   std::vector<int64_t> begin(rank, 0), step(rank, 1), out_dims = dims;
   for (size_t i = 0; i < v[0].size(); ++i) {
     int64_t axis = v[2][i] < 0 ? v[2][i] + rank : v[2][i];
-    if (axis < 0 || axis >= rank) return absl::InvalidArgumentError(absl::StrCat(kName, ": axis ", v[2][i], " out of range for rank ", rank));
+    if (axis < 0 || axis >= rank)
+      return absl::InvalidArgumentError(absl::StrCat(kName, ": axis ", v[2][i], " out of range for rank ", rank));
     const int64_t dim = dims[axis], s = v[3][i];
     if (s == 0) return absl::InvalidArgumentError(absl::StrCat(kName, ": step 0 on axis ", axis));
     int64_t b = v[0][i] < 0 ? v[0][i] + dim : v[0][i], e = v[1][i] < 0 ? v[1][i] + dim : v[1][i];

@@ -23,7 +23,8 @@ namespace {
 template <typename T>
 bool Before(T a, T b, bool largest) {
   if constexpr (std::is_floating_point_v<T>) {
-    if (std::isnan(a) || std::isnan(b)) return largest ? std::isnan(a) && !std::isnan(b) : std::isnan(b) && !std::isnan(a);
+    if (std::isnan(a) || std::isnan(b))
+      return largest ? std::isnan(a) && !std::isnan(b) : std::isnan(b) && !std::isnan(a);
   }
   return largest ? a > b : a < b;
 }
@@ -33,7 +34,8 @@ absl::Status TopK(absl::Span<DLTensor* const> args) {
   if (args.size() != 4) return absl::InvalidArgumentError(absl::StrCat(kName, " takes 4 tensors, got ", args.size()));
   const DLTensor *x = args[0], *params = args[1];
   DLTensor *values = args[2], *indices = args[3];
-  if (!IsInt64Vector(params, 2)) return absl::InvalidArgumentError(absl::StrCat(kName, ": params must be int64[2] (axis, largest)"));
+  if (!IsInt64Vector(params, 2))
+    return absl::InvalidArgumentError(absl::StrCat(kName, ": params must be int64[2] (axis, largest)"));
   const int64_t* p = reinterpret_cast<const int64_t*>(DataOf(params));
   const std::vector<int64_t> dims = DimsOf(x), out_dims = DimsOf(values);
   const int64_t rank = static_cast<int64_t>(dims.size()), axis = p[0] < 0 ? p[0] + rank : p[0];
@@ -46,9 +48,11 @@ absl::Status TopK(absl::Span<DLTensor* const> args) {
   }
   const int64_t n = dims[axis], k = out_dims[axis];
   for (int64_t d = 0; d < rank; ++d) {
-    if (d != axis && dims[d] != out_dims[d]) return absl::InvalidArgumentError(absl::StrCat(kName, ": outputs differ from x off the axis"));
+    if (d != axis && dims[d] != out_dims[d])
+      return absl::InvalidArgumentError(absl::StrCat(kName, ": outputs differ from x off the axis"));
   }
-  if (k < 0 || k > n) return absl::InvalidArgumentError(absl::StrCat(kName, ": k = ", k, " is more than the axis's ", n, " elements"));
+  if (k < 0 || k > n)
+    return absl::InvalidArgumentError(absl::StrCat(kName, ": k = ", k, " is more than the axis's ", n, " elements"));
   const int64_t inner = StridesOf(dims)[axis], outer = CountOf(dims) / std::max<int64_t>(n * inner, 1);
   return DispatchByDtype(x->dtype, kName, [&](auto zero) -> absl::Status {
     using T = decltype(zero);

@@ -34,7 +34,8 @@ absl::StatusOr<std::vector<NDArray>> Unique(absl::Span<const NDArray> inputs) {
   const int64_t rank = static_cast<int64_t>(dims.size());
   const bool has_axis = p[0] != 0, sorted = p[2] != 0;
   const int64_t axis = has_axis ? (p[1] < 0 ? p[1] + rank : p[1]) : 0;
-  if (has_axis && (axis < 0 || axis >= rank)) return absl::InvalidArgumentError(absl::StrCat(kName, ": axis ", p[1], " is out of range"));
+  if (has_axis && (axis < 0 || axis >= rank))
+    return absl::InvalidArgumentError(absl::StrCat(kName, ": axis ", p[1], " is out of range"));
   // Slice i: elements (o, i, k) for o < outer, k < inner.
   const int64_t n = has_axis ? dims[axis] : CountOf(dims);
   const int64_t inner = has_axis ? StridesOf(dims)[axis] : 1;
@@ -57,7 +58,8 @@ absl::StatusOr<std::vector<NDArray>> Unique(absl::Span<const NDArray> inputs) {
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return compare(a, b) < 0; });
     for (int64_t i = 0; i < n; ++i) {
-      if (i == 0 || compare(order[i - 1], order[i]) != 0) representative.push_back(order[i]);  // stable: the first occurrence
+      if (i == 0 || compare(order[i - 1], order[i]) != 0)
+        representative.push_back(order[i]);  // stable: the first occurrence
       group_of[order[i]] = static_cast<int64_t>(representative.size()) - 1;
     }
     return absl::OkStatus();
@@ -70,7 +72,8 @@ absl::StatusOr<std::vector<NDArray>> Unique(absl::Span<const NDArray> inputs) {
   if (!sorted) {
     std::vector<int64_t> by_first(m);
     std::iota(by_first.begin(), by_first.end(), 0);
-    std::sort(by_first.begin(), by_first.end(), [&](int64_t a, int64_t b) { return representative[a] < representative[b]; });
+    std::sort(by_first.begin(), by_first.end(),
+              [&](int64_t a, int64_t b) { return representative[a] < representative[b]; });
     for (int64_t j = 0; j < m; ++j) place[by_first[j]] = j;
   }
   std::vector<int64_t> y_dims = has_axis ? dims : std::vector<int64_t>{m};

@@ -98,23 +98,27 @@ absl::Status Matmul(absl::Span<DLTensor* const> args) {
   if (absl::Status s = CheckTensorArgs(args, 4, kName); !s.ok()) return s;
   const DLTensor *x = args[0], *codes = args[1], *scales = args[2];
   DLTensor* out = args[3];
-  if (!HasDtype(x, kDLFloat, 32) || x->ndim < 1 || !HasDtype(out, kDLFloat, 32) || out->ndim != x->ndim || !HasDtype(scales, kDLUInt, 16) ||
-      !HasDtype(codes, kDLUInt, 8)) {
-    return absl::InvalidArgumentError(absl::StrCat(kName, " expects float32 x[..., K], uint8 codes [P, K/4 or K/8, 16, 4], "
-                                                   "fp16 scales as uint16 [P, K/group, 16] and float32 out[..., N] of x's rank"));
+  if (!HasDtype(x, kDLFloat, 32) || x->ndim < 1 || !HasDtype(out, kDLFloat, 32) || out->ndim != x->ndim ||
+      !HasDtype(scales, kDLUInt, 16) || !HasDtype(codes, kDLUInt, 8)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(kName,
+                     " expects float32 x[..., K], uint8 codes [P, K/4 or K/8, 16, 4], "
+                     "fp16 scales as uint16 [P, K/group, 16] and float32 out[..., N] of x's rank"));
   }
   WqProblem s;
   s.k = x->shape[x->ndim - 1];
   s.n = out->shape[out->ndim - 1];
   s.m = 1;
   for (int d = 0; d + 1 < x->ndim; ++d) {
-    if (x->shape[d] != out->shape[d]) return absl::InvalidArgumentError(absl::StrCat(kName, ": x and out differ in dimension ", d));
+    if (x->shape[d] != out->shape[d])
+      return absl::InvalidArgumentError(absl::StrCat(kName, ": x and out differ in dimension ", d));
     s.m *= x->shape[d];
   }
   absl::StatusOr<WqLayout> layout = WqLayoutOf(DimsOf(codes), DimsOf(scales), s.k);
   if (!layout.ok()) return absl::InvalidArgumentError(absl::StrCat(kName, ": ", layout.status().message()));
   if (layout->panels != (s.n + kWqPanel - 1) / kWqPanel) {
-    return absl::InvalidArgumentError(absl::StrCat(kName, ": ", layout->panels, " panels of 16 columns do not hold N = ", s.n));
+    return absl::InvalidArgumentError(
+        absl::StrCat(kName, ": ", layout->panels, " panels of 16 columns do not hold N = ", s.n));
   }
   s.bits = layout->bits;
   s.panels = layout->panels;
@@ -129,12 +133,15 @@ absl::Status Matmul(absl::Span<DLTensor* const> args) {
   xsum.resize(s.m * s.blocks());
   const float* xf = reinterpret_cast<const float*>(DataOf(x));
   const WqPath path = ChooseWqPath();
-  auto quantize = path == WqPath::kAvx512 ? WqQuantizeActivationsAvx512 : path == WqPath::kAvx2 ? WqQuantizeActivationsAvx2 : QuantizeActivations;
+  auto quantize = path == WqPath::kAvx512 ? WqQuantizeActivationsAvx512
+                  : path == WqPath::kAvx2 ? WqQuantizeActivationsAvx2
+                                          : QuantizeActivations;
   int8_t* q = xq.data();
   float* d = xd.data();
   int32_t* sums = xsum.data();
   ParallelFor(s.m, [&](int64_t begin, int64_t end) {
-    for (int64_t r = begin; r < end; ++r) quantize(xf + r * s.k, s.k, q + r * s.k, d + r * s.blocks(), sums + r * s.blocks());
+    for (int64_t r = begin; r < end; ++r)
+      quantize(xf + r * s.k, s.k, q + r * s.k, d + r * s.blocks(), sums + r * s.blocks());
   });
   s.xq = q;
   s.xd = d;
@@ -143,16 +150,15 @@ absl::Status Matmul(absl::Span<DLTensor* const> args) {
   s.scales = reinterpret_cast<const uint16_t*>(DataOf(scales));
   s.out = reinterpret_cast<float*>(DataOf(out));
   const int rows = path == WqPath::kAvx512 ? kWqAvx512Rows : path == WqPath::kAvx2 ? kWqAvx2Rows : kWqPortableRows;
-  const int panels = path == WqPath::kAvx512 ? kWqAvx512Panels : path == WqPath::kAvx2 ? kWqAvx2Panels : kWqPortablePanels;
+  const int panels = path == WqPath::kAvx512 ? kWqAvx512Panels
+                     : path == WqPath::kAvx2 ? kWqAvx2Panels
+                                             : kWqPortablePanels;
   const int64_t tasks = (s.m + rows - 1) / rows * ((s.panels + panels - 1) / panels);
   ParallelFor(tasks, [&](int64_t begin, int64_t end) {
     switch (path) {
-      case WqPath::kAvx512:
-        return WqTasksAvx512(s, begin, end);
-      case WqPath::kAvx2:
-        return WqTasksAvx2(s, begin, end);
-      case WqPath::kPortable:
-        return WqRunTasks<Portable, kWqPortableRows, kWqPortablePanels>(s, begin, end);
+      case WqPath::kAvx512: return WqTasksAvx512(s, begin, end);
+      case WqPath::kAvx2: return WqTasksAvx2(s, begin, end);
+      case WqPath::kPortable: return WqRunTasks<Portable, kWqPortableRows, kWqPortablePanels>(s, begin, end);
     }
   });
   return absl::OkStatus();

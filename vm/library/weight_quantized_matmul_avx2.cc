@@ -19,7 +19,9 @@ struct Avx2 {
   static constexpr int kLanes = 8, kPerPanel = 2, kDot8Removes = 128;
   static VF ZeroF() { return _mm256_setzero_ps(); }
   static VI ZeroI() { return _mm256_setzero_si256(); }
-  static VF LoadHalves(const uint16_t* p) { return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))); }
+  static VF LoadHalves(const uint16_t* p) {
+    return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+  }
   static VI LoadI(const uint8_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
   static VF SplatF(float v) { return _mm256_set1_ps(v); }
   static VI SplatI(int32_t v) { return _mm256_set1_epi32(v); }
@@ -88,7 +90,9 @@ void WqQuantizeActivationsAvx2(const float* x, int64_t k, int8_t* q, float* d, i
   }
 }
 
-void WqTasksAvx2(const WqProblem& s, int64_t begin, int64_t end) { WqRunTasks<Avx2, kWqAvx2Rows, kWqAvx2Panels>(s, begin, end); }
+void WqTasksAvx2(const WqProblem& s, int64_t begin, int64_t end) {
+  WqRunTasks<Avx2, kWqAvx2Rows, kWqAvx2Panels>(s, begin, end);
+}
 
 }  // namespace vm
 }  // namespace mlc

@@ -20,7 +20,9 @@ struct Avx512Vnni {
   static constexpr int kLanes = 16, kPerPanel = 1, kDot8Removes = 0;
   static VF ZeroF() { return _mm512_setzero_ps(); }
   static VI ZeroI() { return _mm512_setzero_si512(); }
-  static VF LoadHalves(const uint16_t* p) { return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))); }
+  static VF LoadHalves(const uint16_t* p) {
+    return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+  }
   static VI LoadI(const uint8_t* p) { return _mm512_loadu_si512(p); }
   static VF SplatF(float v) { return _mm512_set1_ps(v); }
   static VI SplatI(int32_t v) { return _mm512_set1_epi32(v); }

@@ -24,7 +24,9 @@ namespace {
 const DLDataType kF32{kDLFloat, 32, 1};
 
 NDArray FromTensor(const TensorData& t) {
-  DLDataType dtype{static_cast<uint8_t>(t.dtype().is_float() ? kDLFloat : t.dtype().is_uint() ? kDLUInt : kDLInt),
+  DLDataType dtype{static_cast<uint8_t>(t.dtype().is_float()  ? kDLFloat
+                                        : t.dtype().is_uint() ? kDLUInt
+                                                              : kDLInt),
                    static_cast<uint8_t>(t.dtype().bits()), 1};
   NDArray a = NDArray::Empty(t.shape(), dtype);
   std::memcpy(a.dl()->data, t.data(), t.NumBytes());
@@ -58,8 +60,10 @@ TEST(WeightQuantizedMatmul, MatchesTheProductOfTheDequantizedOperandsOnEveryPath
   // A panel of 16, a partial last panel (40 = 16 + 16 + 8), two groups of 64 over a 70-wide N.
   const std::vector<Case> cases = {{32, 16, 32}, {96, 40, 32}, {128, 70, 64}};
   for (const std::string& path : PathsOfThisCpu()) {
-    if (path.empty()) unsetenv("MLC_WQ_PATH");
-    else setenv("MLC_WQ_PATH", path.c_str(), 1);
+    if (path.empty())
+      unsetenv("MLC_WQ_PATH");
+    else
+      setenv("MLC_WQ_PATH", path.c_str(), 1);
     for (int bits : {8, 4}) {
       for (const Case& c : cases) {
         std::vector<float> w(c.k * c.n);
@@ -84,7 +88,7 @@ TEST(WeightQuantizedMatmul, MatchesTheProductOfTheDequantizedOperandsOnEveryPath
           for (int64_t m : {1, 2, 5, 8, 11}) {  // row tiles of 8 and 4 with every remainder
             std::vector<float> xv(m * c.k), xdq(m * c.k);
             for (float& v : xv) v = normal(rng);
-            xv[0] = 0.0f;  // a zero activation: vpsignb zeroes its weight on the AVX2 path
+            xv[0] = 0.0f;                      // a zero activation: vpsignb zeroes its weight on the AVX2 path
             for (int64_t i = 0; i < m; ++i) {  // the activations as the kernel sees them
               std::vector<int8_t> q(c.k);
               std::vector<float> d(c.k / 32);
@@ -104,8 +108,8 @@ TEST(WeightQuantizedMatmul, MatchesTheProductOfTheDequantizedOperandsOnEveryPath
                   scale += std::fabs(static_cast<double>(xdq[i * c.k + kk]) * dq[kk * c.n + j]);
                 }
                 ASSERT_NEAR(got[i * c.n + j], want, 1e-5 * scale + 1e-6)
-                    << "path " << (path.empty() ? "best" : path) << ", " << bits << " bits, K " << c.k << ", N " << c.n << ", M "
-                    << m << ", row " << i << ", column " << j;
+                    << "path " << (path.empty() ? "best" : path) << ", " << bits << " bits, K " << c.k << ", N " << c.n
+                    << ", M " << m << ", row " << i << ", column " << j;
               }
             }
           }
@@ -144,18 +148,19 @@ TEST(WeightQuantization, FollowsQ80AndQ40) {
   EXPECT_EQ(codes[0] & 0xF, code4(0));
   EXPECT_EQ(codes[0] >> 4, code4(16));
   EXPECT_EQ(codes[1 * 64 + 2] & 0xF, code4(6));  // row 1, column 0, byte 2
-  EXPECT_EQ(static_cast<const uint8_t*>(q8->codes.data())[(1 * 16 + 0) * 4 + 1], std::lround(w[5] / d8) + 128);  // k = 5: row 1, byte 1
+  EXPECT_EQ(static_cast<const uint8_t*>(q8->codes.data())[(1 * 16 + 0) * 4 + 1],
+            std::lround(w[5] / d8) + 128);  // k = 5: row 1, byte 1
 }
 
 TEST(WeightQuantization, HalfPrecisionRoundsToNearestEven) {
   EXPECT_EQ(FloatToHalf(1.0f), 0x3c00);
   EXPECT_EQ(FloatToHalf(-2.0f), 0xc000);
-  EXPECT_EQ(FloatToHalf(65504.0f), 0x7bff);     // the largest half
-  EXPECT_EQ(FloatToHalf(65520.0f), 0x7c00);     // rounds up to infinity
+  EXPECT_EQ(FloatToHalf(65504.0f), 0x7bff);  // the largest half
+  EXPECT_EQ(FloatToHalf(65520.0f), 0x7c00);  // rounds up to infinity
   EXPECT_EQ(FloatToHalf(0.1f), 0x2e66);
   EXPECT_EQ(FloatToHalf(1.0f + 1.0f / 2048), 0x3c00);  // a tie: to the even mantissa
   EXPECT_EQ(FloatToHalf(1.0f + 3.0f / 2048), 0x3c02);
-  EXPECT_EQ(FloatToHalf(1e-7f), 0x0002);        // a subnormal half: 1e-7 / 2^-24 = 1.68
+  EXPECT_EQ(FloatToHalf(1e-7f), 0x0002);  // a subnormal half: 1e-7 / 2^-24 = 1.68
   EXPECT_EQ(FloatToHalf(0.0f), 0x0000);
   for (uint32_t h = 0; h < 0x10000; ++h) {  // every finite half survives the round trip
     if ((h & 0x7c00) == 0x7c00) continue;
@@ -194,7 +199,8 @@ TEST(WeightQuantizedMatmul, VectorizedActivationQuantizationIsBitForBitTheRefere
   QuantizeActivations(x.data(), k, q0.data(), d0.data(), s0.data());
   using Fn = void (*)(const float*, int64_t, int8_t*, float*, int32_t*);
   std::vector<std::pair<const char*, Fn>> paths;
-  if (HostHasCpuFeature("avx2") && HostHasCpuFeature("fma") && HostHasCpuFeature("f16c")) paths.push_back({"avx2", WqQuantizeActivationsAvx2});
+  if (HostHasCpuFeature("avx2") && HostHasCpuFeature("fma") && HostHasCpuFeature("f16c"))
+    paths.push_back({"avx2", WqQuantizeActivationsAvx2});
   if (HostHasCpuFeature("avx512f") && HostHasCpuFeature("avx512bw") && HostHasCpuFeature("avx512vnni")) {
     paths.push_back({"avx512", WqQuantizeActivationsAvx512});
   }
@@ -221,13 +227,15 @@ TEST(WeightQuantizedTake, GathersRowsOfTheTableStoredAsItsTransposeAndNamesABadI
     const std::vector<int64_t> id_values = {0, 39, 17, 16};
     NDArray ids = NDArray::Empty({2, 2}, DLDataType{kDLInt, 64, 1}), out = NDArray::Empty({2, 2, dim}, kF32);
     std::memcpy(ids.dl()->data, id_values.data(), 4 * 8);
-    NDArray codes = FromTensor(q->codes), scales = FromTensor(q->scales), rows = NDArray::Empty({1}, DLDataType{kDLInt, 64, 1});
+    NDArray codes = FromTensor(q->codes), scales = FromTensor(q->scales),
+            rows = NDArray::Empty({1}, DLDataType{kDLInt, 64, 1});
     std::memcpy(rows.dl()->data, &vocab, 8);
     std::vector<DLTensor*> args = {ids.dl(), codes.dl(), scales.dl(), rows.dl(), out.dl()};
     ASSERT_TRUE((*take)(args).ok());
     const float* got = static_cast<const float*>(out.dl()->data);
     for (int i = 0; i < 4; ++i) {
-      for (int64_t k = 0; k < dim; ++k) ASSERT_EQ(got[i * dim + k], dq[k * vocab + id_values[i]]) << bits << " bits, id " << id_values[i];
+      for (int64_t k = 0; k < dim; ++k)
+        ASSERT_EQ(got[i * dim + k], dq[k * vocab + id_values[i]]) << bits << " bits, id " << id_values[i];
     }
     const int64_t bad = 40;
     std::memcpy(ids.dl()->data, &bad, 8);

@@ -26,15 +26,18 @@ absl::Status Take(absl::Span<DLTensor* const> args) {
   const bool ids_ok = HasDtype(ids, kDLInt, 64) || HasDtype(ids, kDLInt, 32);
   if (!ids_ok || !HasDtype(codes, kDLUInt, 8) || !HasDtype(scales, kDLUInt, 16) || !IsInt64Vector(rows, 1) ||
       !HasDtype(out, kDLFloat, 32) || out->ndim != ids->ndim + 1) {
-    return absl::InvalidArgumentError(absl::StrCat(kName, " expects int64/int32 ids[...], uint8 codes [P, D/4 or D/8, 16, 4], fp16 scales "
-                                                   "as uint16 [P, D/group, 16], int64 rows [1] and float32 out[..., D]"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(kName,
+                     " expects int64/int32 ids[...], uint8 codes [P, D/4 or D/8, 16, 4], fp16 scales "
+                     "as uint16 [P, D/group, 16], int64 rows [1] and float32 out[..., D]"));
   }
   const int64_t d = out->shape[out->ndim - 1], vocab = *reinterpret_cast<const int64_t*>(DataOf(rows));
   absl::StatusOr<WqLayout> layout = WqLayoutOf(DimsOf(codes), DimsOf(scales), d);
   if (!layout.ok()) return absl::InvalidArgumentError(absl::StrCat(kName, ": ", layout.status().message()));
   const int64_t panels = layout->panels;
   if (vocab <= 0 || vocab > panels * kWqPanel || vocab <= (panels - 1) * kWqPanel) {
-    return absl::InvalidArgumentError(absl::StrCat(kName, ": a table of ", vocab, " rows does not fill ", panels, " panels of 16"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(kName, ": a table of ", vocab, " rows does not fill ", panels, " panels of 16"));
   }
   const int bits = layout->bits;
   const int64_t group = layout->group, groups = d / group, count = CountOf(DimsOf(ids));
@@ -45,11 +48,13 @@ absl::Status Take(absl::Span<DLTensor* const> args) {
     const int64_t id = ids->dtype.bits == 64 ? reinterpret_cast<const int64_t*>(DataOf(ids))[i]
                                              : reinterpret_cast<const int32_t*>(DataOf(ids))[i];
     if (id < 0 || id >= vocab) {
-      return absl::InvalidArgumentError(absl::StrCat(kName, ": id ", id, " at position ", i, " is outside the table's ", vocab, " rows"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(kName, ": id ", id, " at position ", i, " is outside the table's ", vocab, " rows"));
     }
     const int64_t p = id / kWqPanel, lane = id % kWqPanel;
     for (int64_t k = 0; k < d; ++k) {
-      o[i * d + k] = static_cast<float>(WqCodeAt(c, bits, d, k, id)) * HalfToFloat(s[(p * groups + k / group) * kWqPanel + lane]);
+      o[i * d + k] =
+          static_cast<float>(WqCodeAt(c, bits, d, k, id)) * HalfToFloat(s[(p * groups + k / group) * kWqPanel + lane]);
     }
   }
   return absl::OkStatus();

@@ -71,7 +71,8 @@ inline void WqTile(const WqProblem& s, int64_t m0, int64_t p0) {
   constexpr int kLaneBytes = 64 / kP;  // bytes of a 64-byte row in one vector
   // What the sums still hold of the codes' offset, per unit of the activation codes' sum.
   constexpr int kOffset = BITS == 8 ? 128 - Isa::kDot8Removes : 8;
-  const int64_t blocks = s.blocks(), groups = s.groups(), panel_bytes = s.panel_bytes(), blocks_per_group = s.group / 32;
+  const int64_t blocks = s.blocks(), groups = s.groups(), panel_bytes = s.panel_bytes(),
+                blocks_per_group = s.group / 32;
   VF acc[R][kV];
   for (int r = 0; r < R; ++r)
     for (int i = 0; i < kV; ++i) acc[r][i] = Isa::ZeroF();
@@ -80,7 +81,8 @@ inline void WqTile(const WqProblem& s, int64_t m0, int64_t p0) {
     if (b % blocks_per_group == 0) {
       const int64_t g = b / blocks_per_group;
       for (int j = 0; j < NB; ++j)
-        for (int v = 0; v < kP; ++v) sc[j * kP + v] = Isa::LoadHalves(s.scales + ((p0 + j) * groups + g) * 16 + v * Isa::kLanes);
+        for (int v = 0; v < kP; ++v)
+          sc[j * kP + v] = Isa::LoadHalves(s.scales + ((p0 + j) * groups + g) * 16 + v * Isa::kLanes);
     }
     VI sum[R][kV];
     for (int r = 0; r < R; ++r)
@@ -89,7 +91,8 @@ inline void WqTile(const WqProblem& s, int64_t m0, int64_t p0) {
       for (int q = 0; q < 8; ++q) {  // the block's 8 groups of 4 k
         VI w[kV];
         for (int j = 0; j < NB; ++j)
-          for (int v = 0; v < kP; ++v) w[j * kP + v] = Isa::LoadI(s.codes + (p0 + j) * panel_bytes + (b * 8 + q) * 64 + v * kLaneBytes);
+          for (int v = 0; v < kP; ++v)
+            w[j * kP + v] = Isa::LoadI(s.codes + (p0 + j) * panel_bytes + (b * 8 + q) * 64 + v * kLaneBytes);
         for (int r = 0; r < R; ++r) {
           const VI a = Isa::Splat4(s.xq + (m0 + r) * s.k + b * 32 + 4 * q);
           for (int i = 0; i < kV; ++i) sum[r][i] = Isa::Dot8(sum[r][i], w[i], a);
@@ -100,7 +103,8 @@ inline void WqTile(const WqProblem& s, int64_t m0, int64_t p0) {
         VI lo[kV], hi[kV];
         for (int j = 0; j < NB; ++j)
           for (int v = 0; v < kP; ++v)
-            Isa::Nibbles(s.codes + (p0 + j) * panel_bytes + (b * 4 + q) * 64 + v * kLaneBytes, &lo[j * kP + v], &hi[j * kP + v]);
+            Isa::Nibbles(s.codes + (p0 + j) * panel_bytes + (b * 4 + q) * 64 + v * kLaneBytes, &lo[j * kP + v],
+                         &hi[j * kP + v]);
         for (int r = 0; r < R; ++r) {
           const int8_t* x = s.xq + (m0 + r) * s.k + b * 32 + 4 * q;
           const VI a = Isa::Splat4(x), c = Isa::Splat4(x + 16);
@@ -112,7 +116,8 @@ inline void WqTile(const WqProblem& s, int64_t m0, int64_t p0) {
       const int64_t at = (m0 + r) * blocks + b;
       const VF xd = Isa::SplatF(s.xd[at]);
       const VI offset = Isa::SplatI(kOffset * s.xsum[at]);
-      for (int i = 0; i < kV; ++i) acc[r][i] = Isa::Fma(Isa::ToFloat(Isa::Sub(sum[r][i], offset)), Isa::Mul(sc[i], xd), acc[r][i]);
+      for (int i = 0; i < kV; ++i)
+        acc[r][i] = Isa::Fma(Isa::ToFloat(Isa::Sub(sum[r][i], offset)), Isa::Mul(sc[i], xd), acc[r][i]);
     }
   }
   for (int r = 0; r < R; ++r) {
@@ -143,8 +148,10 @@ inline void WqRunTasks(const WqProblem& s, int64_t begin, int64_t end) {
   for (int64_t t = begin; t < end; ++t) {
     const int64_t p0 = t / row_tiles * NB, m0 = t % row_tiles * R;
     const int64_t rows = s.m - m0 < R ? s.m - m0 : R, panels = s.panels - p0 < NB ? s.panels - p0 : NB;
-    if (s.bits == 8) WqTileAny<Isa, R, NB, 8>(s, rows, panels, m0, p0);
-    else WqTileAny<Isa, R, NB, 4>(s, rows, panels, m0, p0);
+    if (s.bits == 8)
+      WqTileAny<Isa, R, NB, 8>(s, rows, panels, m0, p0);
+    else
+      WqTileAny<Isa, R, NB, 4>(s, rows, panels, m0, p0);
   }
 }
 

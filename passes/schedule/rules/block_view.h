@@ -9,8 +9,8 @@
 #include <optional>
 #include <vector>
 
-#include "passes/schedule/schedule.h"
 #include "ir/tir/stmt_tree.h"
+#include "passes/schedule/schedule.h"
 
 namespace mlc {
 namespace tir {

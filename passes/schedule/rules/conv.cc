@@ -10,8 +10,8 @@
  *  is a GEMM whose rows are output pixels along `ow`, whose columns are output channels (each
  *  block one vector, contiguous in the result and in the weight) and whose reduction runs over
  *  several loops at affine offsets. A depthwise convolution is the same tile with the data
- *  loaded as vectors along the channel block (each channel its own filter) and one block. The rule splits `ow` into tiles of MR pixels and the
- *  channel blocks into groups of NB, and hands the tile (MR pixels x NB blocks x every
+ *  loaded as vectors along the channel block (each channel its own filter) and one block. The rule splits `ow` into
+ * tiles of MR pixels and the channel blocks into groups of NB, and hands the tile (MR pixels x NB blocks x every
  *  reduction loop) to tensorize as T.gemm_tile_nd: MR x NB accumulator vectors stay in
  *  registers across the whole reduction; each step broadcasts MR data elements and loads NB
  *  weight vectors, and writes the sums (the tile holds the whole reduction, so there is no
@@ -31,13 +31,13 @@
 #include <map>
 
 #include "absl/strings/str_cat.h"
-#include "passes/schedule/rules/block_view.h"
-#include "passes/schedule/rules/rules.h"
-#include "passes/schedule/rules/tile_cost.h"
 #include "ir/tir/analyzer.h"
 #include "ir/tir/prim_expr_ops.h"
 #include "ir/tir/stmt_tree.h"
 #include "ir/tir/tir_util.h"
+#include "passes/schedule/rules/block_view.h"
+#include "passes/schedule/rules/rules.h"
+#include "passes/schedule/rules/tile_cost.h"
 
 namespace mlc {
 namespace tir {
@@ -98,13 +98,15 @@ void ComputeDataPerTile(Schedule* sch, const BlockRV& block, const LoopRV& tile_
  *  them: 256 -> 128 channels at 56 x 56 ran at 47% of a Zen 3's peak, at 54 x 54 at 60%. The
  *  copy is one load and store per element for the groups x NB x lanes multiply-adds that
  *  read it. Returns whether it packed. */
-bool PackDataPerTile(Schedule* sch, const BlockRV& block, const DirectConvBlock& conv, int64_t mr, const LoopRV& tile_loop) {
+bool PackDataPerTile(Schedule* sch, const BlockRV& block, const DirectConvBlock& conv, int64_t mr,
+                     const LoopRV& tile_loop) {
   if (conv.data_name.empty() || conv.data_row_dim < 0 || conv.data_channel_dim < 0) return false;
   // The data's position among the block's reads (a decomposed reduction reads C first).
   std::optional<BlockView> view = View(*sch, block);
   if (!view) return false;
   const std::vector<BufferRegion>& reads = view->realize->block->reads;
-  auto data = std::find_if(reads.begin(), reads.end(), [&](const BufferRegion& r) { return r.buffer->name == conv.data_name; });
+  auto data =
+      std::find_if(reads.begin(), reads.end(), [&](const BufferRegion& r) { return r.buffer->name == conv.data_name; });
   if (data == reads.end()) return false;
   const int data_read = static_cast<int>(data - reads.begin()), ndim = data->buffer->ndim();
   Schedule trial = *sch;
@@ -117,7 +119,8 @@ bool PackDataPerTile(Schedule* sch, const BlockRV& block, const DirectConvBlock&
     if (d != conv.data_row_dim && d != conv.data_channel_dim) map.outputs.push_back(map.inputs[d]);
   }
   const PrimExpr w = map.inputs[conv.data_row_dim], tile = IntImm(DataType::Int64(), mr);
-  map.outputs.insert(map.outputs.end(), {FloorDiv(w, tile), map.inputs[conv.data_channel_dim], FloorMod(w, tile), map.inputs.back()});
+  map.outputs.insert(map.outputs.end(),
+                     {FloorDiv(w, tile), map.inputs[conv.data_channel_dim], FloorMod(w, tile), map.inputs.back()});
   if (!trial.TransformLayout(block, data_read, /*is_write=*/false, map).ok()) return false;
   if (!trial.ComputeAt(*packed, tile_loop).ok()) return false;
   // Copied along the lanes, a vector at a time.
@@ -183,7 +186,8 @@ std::optional<DirectConvBlock> MatchDirectConv(const Schedule& sch, const BlockR
     const IterVar& iv = block->iter_vars[i];
     const int64_t* lo = AsConstInt(iv.dom.min);
     if (lo == nullptr || *lo != 0) return std::nullopt;
-    bool in_c = IndexUses(store->indices, iv.var), in_a = IndexUses(a->indices, iv.var), in_b = IndexUses(b->indices, iv.var);
+    bool in_c = IndexUses(store->indices, iv.var), in_a = IndexUses(a->indices, iv.var),
+         in_b = IndexUses(b->indices, iv.var);
     int l = static_cast<int>(i);
     if (iv.kind == IterKind::kReduce) {
       if (!in_a || !in_b || AsConstInt(iv.dom.extent) == nullptr) return std::nullopt;
@@ -238,8 +242,10 @@ std::optional<DirectConvBlock> MatchDirectConv(const Schedule& sch, const BlockR
   std::vector<Var> channels;  // the other reduction variables: channel blocks, then lanes
   for (int l : conv.reduce_loops) {
     const IterVar& iv = block->iter_vars[l];
-    if (extent(l) == 1) unit_window.push_back({iv.var, IntImm(iv.var->dtype, 0)});
-    else channels.push_back(iv.var);
+    if (extent(l) == 1)
+      unit_window.push_back({iv.var, IntImm(iv.var->dtype, 0)});
+    else
+      channels.push_back(iv.var);
   }
   auto plain = [&](const PrimExpr& index, const Var& v) {
     return Analyzer().Simplify(Substitute(index, unit_window)).same_as(v);
@@ -310,9 +316,11 @@ int64_t DataPasses(const DirectConvBlock& conv, const DirectConvTiles& t, const 
  *  of data, 512 KB of weights: neither stays in a Zen 3's L2) took a 7 x 1 tile that read the
  *  data once per channel block, 32 times, and ran at 31% of the peak. Windows are left out:
  *  their tiles read each row for several taps, from cache. */
-double StreamCyclesPerFma(const DirectConvBlock& conv, const DirectConvTiles& t, int64_t vectors, const Target& target) {
+double StreamCyclesPerFma(const DirectConvBlock& conv, const DirectConvTiles& t, int64_t vectors,
+                          const Target& target) {
   if (conv.vector_a || !IsPointwise(conv) || conv.data_bytes <= 0) return 0;
-  const double bytes = 4.0 * static_cast<double>(DataPasses(conv, t, target)) / static_cast<double>(conv.blocks * vectors);
+  const double bytes =
+      4.0 * static_cast<double>(DataPasses(conv, t, target)) / static_cast<double>(conv.blocks * vectors);
   return bytes / target.stream_bytes_per_cycle();
 }
 
@@ -380,7 +388,8 @@ int64_t ReductionChunk(const DirectConvBlock& conv, int64_t nb, const Target& ta
 
 int64_t GroupSpan(const DirectConvBlock& conv, const DirectConvTiles& t, const Target& target) {
   const int64_t groups = conv.blocks / t.nb;
-  if (t.kc <= 0 || conv.vector_a || conv.block_loop < 0 || groups < 4 || conv.data_bytes <= target.l2_bytes / 2) return 0;
+  if (t.kc <= 0 || conv.vector_a || conv.block_loop < 0 || groups < 4 || conv.data_bytes <= target.l2_bytes / 2)
+    return 0;
   // One group's weights for one chunk: kc reduction steps of NB x lanes floats.
   const int64_t chunk_weights = conv.reduction / conv.outer_reduction * t.kc * t.nb * conv.lanes * 4;
   // At least two spans, so the parallel loop keeps something to share.
@@ -476,8 +485,9 @@ namespace {
 /*! \brief Appends the loops of one register tile to `order`, outermost first: the tile's
  *  pixels, its channel blocks, the lanes, then the reduction loops (`first_reduce`, where
  *  given, in place of the outermost one: a chunk of it). */
-void AppendTileLoops(std::vector<LoopRV>* order, const DirectConvBlock& conv, const std::vector<LoopRV>& loops, const LoopRV& tile_rows,
-                     const std::optional<LoopRV>& block_inner, const std::optional<LoopRV>& first_reduce = std::nullopt) {
+void AppendTileLoops(std::vector<LoopRV>* order, const DirectConvBlock& conv, const std::vector<LoopRV>& loops,
+                     const LoopRV& tile_rows, const std::optional<LoopRV>& block_inner,
+                     const std::optional<LoopRV>& first_reduce = std::nullopt) {
   order->push_back(tile_rows);
   if (block_inner) order->push_back(*block_inner);
   order->push_back(loops[conv.lanes_loop]);
@@ -490,9 +500,11 @@ void AppendTileLoops(std::vector<LoopRV>* order, const DirectConvBlock& conv, co
  *  and channel-block groups (parallel), then the chunks, then the pixel tiles, each tile adding
  *  its chunk's sums to C, which an init pass zeroes first. The epilogue stays a loop nest of
  *  its own (it needs the whole reduction). */
-absl::Status ScheduleChunkedReduction(Schedule* sch, const BlockRV& block, const DirectConvBlock& conv, const DirectConvTiles& tiles,
-                                      const std::vector<LoopRV>& loops, const std::vector<LoopRV>& outer, const std::vector<LoopRV>& rows,
-                                      const std::optional<LoopRV>& block_inner, const std::optional<LoopRV>& block_outer) {
+absl::Status ScheduleChunkedReduction(Schedule* sch, const BlockRV& block, const DirectConvBlock& conv,
+                                      const DirectConvTiles& tiles, const std::vector<LoopRV>& loops,
+                                      const std::vector<LoopRV>& outer, const std::vector<LoopRV>& rows,
+                                      const std::optional<LoopRV>& block_inner,
+                                      const std::optional<LoopRV>& block_outer) {
   // `loops`: the block's loops before the pixel and block splits (the lanes and reduction
   // loops among them are still whole).
   if (!block_outer) return absl::FailedPreconditionError("chunked reduction needs a loop over channel blocks");
@@ -540,8 +552,9 @@ absl::Status ScheduleChunkedReduction(Schedule* sch, const BlockRV& block, const
  *  with the groups inside each pixel tile instead, a tile wrote a few pixels into every output
  *  plane, 32 planes 2 KiB multiples apart at ResNet-50's 64 -> 256 expansion at 56 x 56, and
  *  with the residual read and the result written the same way the streams crowded L1's sets. */
-absl::Status ScheduleGroupsInRowBlocks(Schedule* sch, const BlockRV& block, const DirectConvBlock& conv, const DirectConvTiles& tiles,
-                                       const std::vector<LoopRV>& loops, const std::vector<LoopRV>& rows, const LoopRV& block_outer,
+absl::Status ScheduleGroupsInRowBlocks(Schedule* sch, const BlockRV& block, const DirectConvBlock& conv,
+                                       const DirectConvTiles& tiles, const std::vector<LoopRV>& loops,
+                                       const std::vector<LoopRV>& rows, const LoopRV& block_outer,
                                        const LoopRV& block_inner) {
   auto image_rows = sch->Split(loops[conv.image_row_loop], {std::nullopt, tiles.row_block});
   if (!image_rows.ok()) return image_rows.status();
@@ -549,7 +562,9 @@ absl::Status ScheduleGroupsInRowBlocks(Schedule* sch, const BlockRV& block, cons
   std::vector<LoopRV> outer, parallel;
   for (size_t l = 0; l < loops.size(); ++l) {
     const int li = static_cast<int>(l);
-    if (li == conv.lanes_loop || li == conv.block_loop || std::count(conv.reduce_loops.begin(), conv.reduce_loops.end(), li)) continue;
+    if (li == conv.lanes_loop || li == conv.block_loop ||
+        std::count(conv.reduce_loops.begin(), conv.reduce_loops.end(), li))
+      continue;
     if (li == conv.image_row_loop) {
       outer.push_back((*image_rows)[0]);
       parallel = outer;
@@ -571,7 +586,8 @@ absl::Status ScheduleGroupsInRowBlocks(Schedule* sch, const BlockRV& block, cons
 
 }  // namespace
 
-absl::Status ScheduleDirectConv(Schedule* sch, const BlockRV& block, const DirectConvBlock& conv, const DirectConvTiles& tiles) {
+absl::Status ScheduleDirectConv(Schedule* sch, const BlockRV& block, const DirectConvBlock& conv,
+                                const DirectConvTiles& tiles) {
   absl::StatusOr<std::vector<LoopRV>> loops = sch->GetLoops(block);
   if (!loops.ok()) return loops.status();
   auto rows = sch->Split((*loops)[conv.row_loop], {std::nullopt, tiles.mr});
@@ -596,7 +612,8 @@ absl::Status ScheduleDirectConv(Schedule* sch, const BlockRV& block, const Direc
     outer.push_back(li == conv.row_loop ? (*rows)[0] : li == conv.block_loop ? *block_outer : (*loops)[l]);
   }
   if (tiles.groups_inside && block_outer) outer.push_back(*block_outer);
-  if (tiles.kc > 0) return ScheduleChunkedReduction(sch, block, conv, tiles, *loops, outer, *rows, block_inner, block_outer);
+  if (tiles.kc > 0)
+    return ScheduleChunkedReduction(sch, block, conv, tiles, *loops, outer, *rows, block_inner, block_outer);
   std::vector<LoopRV> order = outer;
   AppendTileLoops(&order, conv, *loops, (*rows)[1], block_inner);
   if (absl::Status s = sch->Reorder(order); !s.ok()) return s;
@@ -617,7 +634,9 @@ absl::Status ScheduleDirectConv(Schedule* sch, const BlockRV& block, const Direc
 }
 
 std::string DescribeTiles(const DirectConvTiles& t) {
-  std::string groups = t.groups_inside ? absl::StrCat(" groups=inside", t.row_block > 0 ? absl::StrCat(" row_block=", t.row_block) : "") : "";
+  std::string groups =
+      t.groups_inside ? absl::StrCat(" groups=inside", t.row_block > 0 ? absl::StrCat(" row_block=", t.row_block) : "")
+                      : "";
   return absl::StrCat("conv mr=", t.mr, " nb=", t.nb, t.kc > 0 ? absl::StrCat(" kc=", t.kc) : "", groups,
                       t.group_span > 0 ? absl::StrCat(" span=", t.group_span) : "");
 }
@@ -629,8 +648,8 @@ std::vector<double> TileFeatures(const DirectConvBlock& conv, const DirectConvTi
       1.0,
       std::log2(static_cast<double>(t.mr)),
       std::log2(static_cast<double>(t.nb)),
-      ((t.mr + 1) * t.nb * vectors + 1) / target.vector_registers,  // register use
-      loads / (t.mr * t.nb * vectors),                                // loads per FMA
+      ((t.mr + 1) * t.nb * vectors + 1) / target.vector_registers,   // register use
+      loads / (t.mr * t.nb * vectors),                               // loads per FMA
       static_cast<double>(conv.rows / t.mr * (conv.blocks / t.nb)),  // tiles per output row
       t.kc > 0 ? 1.0 : 0.0,
       t.groups_inside ? 1.0 : 0.0,

@@ -7,11 +7,11 @@
 
 #include "absl/strings/str_cat.h"
 #include "ir/tir/prim_expr_ops.h"
+#include "ir/tir/stmt_tree.h"
+#include "ir/tir/tir_util.h"
 #include "passes/schedule/rules/block_view.h"
 #include "passes/schedule/rules/rules.h"
 #include "passes/schedule/rules/tile_cost.h"
-#include "ir/tir/stmt_tree.h"
-#include "ir/tir/tir_util.h"
 
 namespace mlc {
 namespace tir {
@@ -28,7 +28,9 @@ std::optional<std::vector<const Object*>> PlainIndices(const std::vector<PrimExp
   return out;
 }
 
-bool Has(const std::vector<const Object*>& vars, const Object* v) { return std::find(vars.begin(), vars.end(), v) != vars.end(); }
+bool Has(const std::vector<const Object*>& vars, const Object* v) {
+  return std::find(vars.begin(), vars.end(), v) != vars.end();
+}
 
 int ReadIndex(const BlockNode* block, const Buffer& buffer) {
   for (size_t i = 0; i < block->reads.size(); ++i) {
@@ -80,7 +82,7 @@ std::optional<GemmBlock> MatchGemm(const Schedule& sch, const BlockRV& block_rv)
   }
   std::vector<const ForNode*> loops = LoopsAbove(*path);
   if (loops.size() != block->iter_vars.size()) return std::nullopt;
-  std::map<const Object*, int> loop_of;  // iteration variable -> loop position
+  std::map<const Object*, int> loop_of;        // iteration variable -> loop position
   std::map<const Object*, int64_t> extent_of;  // -1: symbolic (allowed for batch dimensions only)
   for (size_t i = 0; i < block->iter_vars.size(); ++i) {
     const auto* lv = realize->iter_values[i].as<TirVarNode>();
@@ -101,7 +103,8 @@ std::optional<GemmBlock> MatchGemm(const Schedule& sch, const BlockRV& block_rv)
     std::swap(x, y);
     std::swap(x_idx, y_idx);
   }
-  if (!Has(*x_idx, i) || Has(*x_idx, j) || x_idx->back() != k || !Has(*y_idx, j) || Has(*y_idx, i) || y_idx->size() < 2) {
+  if (!Has(*x_idx, i) || Has(*x_idx, j) || x_idx->back() != k || !Has(*y_idx, j) || Has(*y_idx, i) ||
+      y_idx->size() < 2) {
     return std::nullopt;
   }
   GemmBlock g;
@@ -120,8 +123,10 @@ std::optional<GemmBlock> MatchGemm(const Schedule& sch, const BlockRV& block_rv)
   for (size_t d = 0; d + 2 < c_idx->size(); ++d) {
     g.batch_loops.push_back(loop_of[(*c_idx)[d]]);
     int64_t e = extent_of[(*c_idx)[d]];
-    if (e < 0) g.symbolic_batch = true;
-    else g.batch_extent *= e;
+    if (e < 0)
+      g.symbolic_batch = true;
+    else
+      g.batch_extent *= e;
   }
   g.fold_batch_into_rows = !g.batch_loops.empty();
   for (size_t d = 0; d + 2 < c_idx->size(); ++d) g.fold_batch_into_rows &= !Has(*y_idx, (*c_idx)[d]);
@@ -302,7 +307,8 @@ std::optional<GemmTiles> DefaultGemmTiles(const GemmBlock& gemm, const Target& t
   if (!per_batch) BlockForCaches(gemm, target, &*guarded);
   guarded->per_batch_rows = per_batch;
   if (!dividing) return guarded;
-  const double cost_guarded = GemmRowCost(*guarded, per_entry.m, target), cost_dividing = GemmRowCost(*dividing, gemm.m, target);
+  const double cost_guarded = GemmRowCost(*guarded, per_entry.m, target),
+               cost_dividing = GemmRowCost(*dividing, gemm.m, target);
   return cost_guarded < cost_dividing * 0.98 ? guarded : dividing;
 }
 
@@ -440,7 +446,8 @@ absl::Status ScheduleGemm(Schedule* sch, const BlockRV& block, const GemmBlock& 
   if (absl::Status s = sch->ComputeAt(*packed, (*j)[0]); !s.ok()) return s;
   // B made in this function by an elementwise block (a convolution's windows): compute it
   // within the packing, panel by panel, rather than store all of it and read it back.
-  if (absl::StatusOr<std::vector<BlockRV>> producers = sch->GetProducers(*packed); producers.ok() && producers->size() == 1) {
+  if (absl::StatusOr<std::vector<BlockRV>> producers = sch->GetProducers(*packed);
+      producers.ok() && producers->size() == 1) {
     Schedule trial = *sch;
     if (trial.ComputeInline(producers->front()).ok()) *sch = trial;
   }
@@ -470,14 +477,16 @@ absl::Status ScheduleGemm(Schedule* sch, const BlockRV& block, const GemmBlock& 
   if (consumers.ok() && consumers->size() == 1) {
     Schedule trial = *sch;
     BlockRV epilogue = consumers->front();
-    if (trial.ReverseComputeAt(epilogue, (*j)[0]).ok() && UsesLoopAt(trial, epilogue, blocks_outside_batch ? 0 : batch.size())) {
+    if (trial.ReverseComputeAt(epilogue, (*j)[0]).ok() &&
+        UsesLoopAt(trial, epilogue, blocks_outside_batch ? 0 : batch.size())) {
       *sch = trial;
       auto e_loops = sch->GetLoops(epilogue);
       if (e_loops.ok() && !e_loops->empty()) sch->Vectorize(e_loops->back()).IgnoreError();
     }
   }
   // The init before the k loops; then the tile becomes the micro-kernel.
-  if (absl::StatusOr<BlockRV> init = sch->DecomposeReduction(block, k0 ? *k0 : (*i)[1]); !init.ok()) return init.status();
+  if (absl::StatusOr<BlockRV> init = sch->DecomposeReduction(block, k0 ? *k0 : (*i)[1]); !init.ok())
+    return init.status();
   if (absl::Status s = sch->Tensorize((*i)[1], "gemm_f32"); !s.ok()) return s;
   // Parallel over the column blocks (and batches), or, with too few of them, the row tiles.
   if (tiles.parallel_rows) return sch->Parallel((*i)[0]);
@@ -488,7 +497,8 @@ absl::Status ScheduleGemm(Schedule* sch, const BlockRV& block, const GemmBlock& 
 }
 
 std::string DescribeTiles(const GemmTiles& t) {
-  return absl::StrCat("mr=", t.mr, " nr=", t.nr, " kc=", t.kc, " nc=", t.nc > 0 ? t.nc : t.nr, " rows=", t.parallel_rows ? 1 : 0);
+  return absl::StrCat("mr=", t.mr, " nr=", t.nr, " kc=", t.kc, " nc=", t.nc > 0 ? t.nc : t.nr,
+                      " rows=", t.parallel_rows ? 1 : 0);
 }
 
 std::vector<double> TileFeatures(const GemmBlock& gemm, const GemmTiles& t, const Target& target) {
@@ -503,10 +513,10 @@ std::vector<double> TileFeatures(const GemmBlock& gemm, const GemmTiles& t, cons
       std::log2(nc),
       t.parallel_rows ? 1.0 : 0.0,
       (t.mr * vectors + vectors + 1) / target.vector_registers,  // register use
-      1.0 / t.mr + 1.0 / vectors,                                 // loads per FMA
+      1.0 / t.mr + 1.0 / vectors,                                // loads per FMA
       kc * t.nr * 4 / target.l1d_bytes,                          // B panel in L1
       kc * nc * 4 / target.l2_bytes,                             // B block in L2
-      static_cast<double>(gemm.k) / kc,                           // C reloads
+      static_cast<double>(gemm.k) / kc,                          // C reloads
   };
 }
 

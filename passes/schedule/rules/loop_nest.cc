@@ -11,12 +11,12 @@
 #include "absl/strings/str_cat.h"
 #include "ir/tir/analyzer.h"
 #include "ir/tir/prim_expr_ops.h"
+#include "ir/tir/shape_expr.h"
+#include "ir/tir/stmt_tree.h"
+#include "ir/tir/tir_functor.h"
+#include "ir/tir/tir_util.h"
 #include "passes/schedule/rules/block_view.h"
 #include "passes/schedule/rules/rules.h"
-#include "ir/tir/stmt_tree.h"
-#include "ir/tir/shape_expr.h"
-#include "ir/tir/tir_util.h"
-#include "ir/tir/tir_functor.h"
 
 namespace mlc {
 namespace tir {
@@ -119,7 +119,8 @@ bool MoveContiguousLoopInside(Schedule* sch, const BlockRV& block, const BlockVi
   const int64_t* extent = AsConstInt(lanes->extent);
   bool contiguous = false;
   for (size_t i = 0; i < b->iter_vars.size(); ++i) {
-    contiguous |= v.realize->iter_values[i].same_as(lanes->loop_var) && store->indices.back().same_as(b->iter_vars[i].var);
+    contiguous |=
+        v.realize->iter_values[i].same_as(lanes->loop_var) && store->indices.back().same_as(b->iter_vars[i].var);
   }
   if (!contiguous || extent == nullptr || *extent < 4) return false;
   // Every load the loop moves must be contiguous along it too (a dense layer's w[j, k] is not:
@@ -196,12 +197,15 @@ DecomposedPaddings DecomposeEpiloguePadding(Schedule* sch, const std::string& fu
   for (const BlockRealizeNode* r : AllBlocks(prim->body)) {
     const BlockNode* block = r->block.get();
     const auto* store = block->body.as<BufferStoreNode>();
-    if (r->iter_values.empty() || store == nullptr || store->value.as<SelectNode>() == nullptr || !IsParam(prim, store->buffer)) continue;
+    if (r->iter_values.empty() || store == nullptr || store->value.as<SelectNode>() == nullptr ||
+        !IsParam(prim, store->buffer))
+      continue;
     // It reads what another block of the function computes.
     bool reads_intermediate = false;
     for (const BlockRealizeNode* other : AllBlocks(prim->body)) {
       for (const BufferRegion& w : other->block->writes) {
-        for (const BufferRegion& rd : block->reads) reads_intermediate |= other != r && w.buffer.same_as(rd.buffer) && !IsParam(prim, w.buffer);
+        for (const BufferRegion& rd : block->reads)
+          reads_intermediate |= other != r && w.buffer.same_as(rd.buffer) && !IsParam(prim, w.buffer);
       }
     }
     if (reads_intermediate) pads.push_back(block->name);
@@ -215,7 +219,9 @@ DecomposedPaddings DecomposeRootPaddings(Schedule* sch, const std::string& func,
   std::vector<std::string> pads;
   for (const BlockRealizeNode* r : AllBlocks(prim->body)) {
     const auto* store = r->block->body.as<BufferStoreNode>();
-    if (r->iter_values.empty() || store == nullptr || store->value.as<SelectNode>() == nullptr || skip.count(r->block->name)) continue;
+    if (r->iter_values.empty() || store == nullptr || store->value.as<SelectNode>() == nullptr ||
+        skip.count(r->block->name))
+      continue;
     absl::StatusOr<BlockRV> rv = sch->GetBlock(r->block->name, func);
     std::optional<BlockView> v = rv.ok() ? View(*sch, *rv) : std::nullopt;
     if (v && IsUnplacedRootNest(*v)) pads.push_back(r->block->name);
@@ -253,13 +259,15 @@ absl::Status ScheduleLoopNest(Schedule* sch, const BlockRV& block, const Target&
   // flattened dimensions) is split by the divisor first, so the loads along the new inner
   // loop are affine, and vectorize, rather than gathers.
   if (std::optional<int64_t> c = DivisorOfLoopIndex(v->realize, v->loops.back())) {
-    if (sch->Split(loops->back(), {std::nullopt, *c}).ok()) return ScheduleLoopNest(sch, block, target, min_parallel_work);
+    if (sch->Split(loops->back(), {std::nullopt, *c}).ok())
+      return ScheduleLoopNest(sch, block, target, min_parallel_work);
   }
   const BlockNode* b = v->realize->block.get();
   // A reduction over outer axes (global pooling of channel-blocked data: sum over H and W of
   // x[n, c, h, w, lanes]): the contiguous output loop moves inside the reduction loops, so
   // the accumulators are whole vectors.
-  if (IsReductionBlock(b) && MoveContiguousLoopInside(sch, block, *v)) return ScheduleLoopNest(sch, block, target, min_parallel_work);
+  if (IsReductionBlock(b) && MoveContiguousLoopInside(sch, block, *v))
+    return ScheduleLoopNest(sch, block, target, min_parallel_work);
   // Vectorize the innermost loop when it runs along the last index of the store (contiguous).
   const ForNode* inner = v->loops.back();
   const auto* store = b->body.as<BufferStoreNode>();
@@ -307,10 +315,12 @@ absl::Status ScheduleLoopNest(Schedule* sch, const BlockRV& block, const Target&
     size_t first_reduce = v->loops.size();
     for (size_t l = 0; l < v->loops.size() && first_reduce == v->loops.size(); ++l) {
       for (size_t i = 0; i < b->iter_vars.size(); ++i) {
-        if (b->iter_vars[i].kind == IterKind::kReduce && UsesVar(v->realize->iter_values[i], v->loops[l]->loop_var)) first_reduce = l;
+        if (b->iter_vars[i].kind == IterKind::kReduce && UsesVar(v->realize->iter_values[i], v->loops[l]->loop_var))
+          first_reduce = l;
       }
     }
-    if (first_reduce > 0 && first_reduce < v->loops.size() && sch->DecomposeReduction(block, (*loops)[first_reduce]).ok()) {
+    if (first_reduce > 0 && first_reduce < v->loops.size() &&
+        sch->DecomposeReduction(block, (*loops)[first_reduce]).ok()) {
       applied = true;
     }
   }
@@ -346,8 +356,9 @@ struct TileDecision {
 /*! \brief Asks `decide` for a block's tile: every candidate the rule can apply is a choice, the
  *  rule's own pick among them the default (appended when the candidates miss it). */
 template <typename Block, typename Tiles>
-absl::StatusOr<TileDecision<Tiles>> DecideTiles(const std::string& func, const Block& block, const char* rule, std::vector<Tiles> all,
-                                                const std::optional<Tiles>& pick, const Target& target, const Decider& decide) {
+absl::StatusOr<TileDecision<Tiles>> DecideTiles(const std::string& func, const Block& block, const char* rule,
+                                                std::vector<Tiles> all, const std::optional<Tiles>& pick,
+                                                const Target& target, const Decider& decide) {
   TileDecision<Tiles> d;
   if (!pick) return d;
   auto it = std::find(all.begin(), all.end(), *pick);
@@ -392,8 +403,9 @@ int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const Target& t
     if (!gemm) {
       std::optional<DirectConvBlock> conv = MatchDirectConv(*sch, *rv);
       if (!conv) continue;
-      absl::StatusOr<TileDecision<DirectConvTiles>> decided = DecideTiles(
-          func, *conv, "direct convolution tile", DirectConvTileCandidates(*conv, target), DefaultDirectConvTiles(*conv, target), target, decide);
+      absl::StatusOr<TileDecision<DirectConvTiles>> decided =
+          DecideTiles(func, *conv, "direct convolution tile", DirectConvTileCandidates(*conv, target),
+                      DefaultDirectConvTiles(*conv, target), target, decide);
       if (!decided.ok()) {
         note(name, std::string(decided.status().message()));
         continue;
@@ -401,7 +413,9 @@ int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const Target& t
       const std::optional<DirectConvTiles>& tiles = decided->tiles;
       Schedule attempt = *sch;
       absl::StatusOr<BlockRV> again = attempt.GetBlock(name, func);
-      absl::Status s = !tiles ? absl::FailedPreconditionError("no register tile fits") : again.ok() ? ScheduleDirectConv(&attempt, *again, *conv, *tiles) : again.status();
+      absl::Status s = !tiles       ? absl::FailedPreconditionError("no register tile fits")
+                       : again.ok() ? ScheduleDirectConv(&attempt, *again, *conv, *tiles)
+                                    : again.status();
       if (!s.ok() && tiles && tiles->kc > 0) {
         // Without chunks of the reduction: the tile as it is, its weights from memory.
         note(name, absl::StrCat("direct convolution rule, reduction in chunks of ", tiles->kc, ": ", s.message()));
@@ -421,8 +435,8 @@ int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const Target& t
       note(name, absl::StrCat("direct convolution rule: ", s.message()));
       continue;
     }
-    absl::StatusOr<TileDecision<GemmTiles>> decided =
-        DecideTiles(func, *gemm, "GEMM tile", GemmTileCandidates(*gemm, target), DefaultGemmTiles(*gemm, target), target, decide);
+    absl::StatusOr<TileDecision<GemmTiles>> decided = DecideTiles(
+        func, *gemm, "GEMM tile", GemmTileCandidates(*gemm, target), DefaultGemmTiles(*gemm, target), target, decide);
     if (!decided.ok()) {
       note(name, std::string(decided.status().message()));
       continue;
@@ -450,7 +464,8 @@ int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const Target& t
     absl::Status s = again.ok() ? ScheduleGemm(&attempt, *again, *gemm, *tiles) : again.status();
     if (!s.ok() && gemm->fold_batch_into_rows && gemm->rows_per_batch < 0) {
       // Folded symbolic rows the micro-kernel cannot address affinely: a GEMM per batch entry.
-      note(name, absl::StrCat("GEMM rule, batch folded into the rows: ", s.message(), "; scheduling a GEMM per batch entry"));
+      note(name,
+           absl::StrCat("GEMM rule, batch folded into the rows: ", s.message(), "; scheduling a GEMM per batch entry"));
       GemmBlock unfolded = *gemm;
       unfolded.fold_batch_into_rows = false;
       unfolded.symbolic_batch = true;
@@ -493,7 +508,8 @@ int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const Target& t
     // A border fill runs right after its producer's parallel loop, and its columns put every
     // vector in a line of its own across the whole result: serial, it kept the other threads
     // waiting (MobileNetV2, 2 threads: 2-5% of the padded layers' time).
-    const int64_t min_parallel_work = absl::c_linear_search(borders, name) ? kMinParallelBorderIterations : kMinParallelIterations;
+    const int64_t min_parallel_work =
+        absl::c_linear_search(borders, name) ? kMinParallelBorderIterations : kMinParallelIterations;
     if (applies([&](Schedule* s, const BlockRV& b) { return ScheduleWindowReduction(s, b, target); }) ||
         applies([&](Schedule* s, const BlockRV& b) { return ScheduleRowReduction(s, b, target); }) ||
         applies([&](Schedule* s, const BlockRV& b) { return ScheduleLoopNest(s, b, target, min_parallel_work); })) {

@@ -14,10 +14,10 @@
  *  in the same parallel iteration. A row of symbolic length (attention's scores over past + seq)
  *  is split the same way, its last vector guarded.
  */
-#include "passes/schedule/rules/block_view.h"
-#include "passes/schedule/rules/rules.h"
 #include "ir/tir/stmt_tree.h"
 #include "ir/tir/tir_util.h"
+#include "passes/schedule/rules/block_view.h"
+#include "passes/schedule/rules/rules.h"
 
 namespace mlc {
 namespace tir {
@@ -28,14 +28,16 @@ absl::Status ScheduleRowReduction(Schedule* sch, const BlockRV& block, const Tar
   if (!v || v->loops.empty()) return refuse("no loops");
   const BlockNode* b = v->realize->block.get();
   const auto* store = b->body.as<BufferStoreNode>();
-  if (!IsReductionBlock(b) || store == nullptr || store->indices.empty()) return refuse("not a reduction into a buffer");
+  if (!IsReductionBlock(b) || store == nullptr || store->indices.empty())
+    return refuse("not a reduction into a buffer");
   // The innermost loop runs over one reduction variable that is the last index of the reduced
   // input, so a vector of lanes is one contiguous load.
   const ForNode* inner = v->loops.back();
   const int64_t* extent = AsConstInt(inner->extent);
   const int64_t lanes = target.float_lanes();
   const NodeKind combiner = store->value->kind();
-  if (combiner != NodeKind::kMax && combiner != NodeKind::kMin) return refuse("not a max or min (LLVM vectorizes sums)");
+  if (combiner != NodeKind::kMax && combiner != NodeKind::kMin)
+    return refuse("not a max or min (LLVM vectorizes sums)");
   if (extent != nullptr && (*extent < 2 * lanes || *extent % lanes != 0)) return refuse("the row is not whole vectors");
   const IterVar* reduced = nullptr;
   for (size_t i = 0; i < b->iter_vars.size(); ++i) {

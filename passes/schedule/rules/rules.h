@@ -48,11 +48,11 @@ struct GemmBlock {
   /*! \brief B has no batch dimensions (x[b, s, k] @ w[k, n]): the batch loops and i fuse into
    *  one row loop of m = batch x rows. */
   bool fold_batch_into_rows = false;
-  int64_t rows_per_batch = 0;  // when folded: the extent of i (a tile may not straddle batches)
-  int64_t batch_extent = 1;    // iterations of the batch loops (1 for a symbolic batch: tiles
-                               // are chosen for one image, the latency case)
-  bool symbolic_batch = false;  // some batch loop's extent is a shape variable (never folded)
-  bool symbolic_rows = false;   // m is a shape variable (m = -1): one-row tiles, no tail
+  int64_t rows_per_batch = 0;       // when folded: the extent of i (a tile may not straddle batches)
+  int64_t batch_extent = 1;         // iterations of the batch loops (1 for a symbolic batch: tiles
+                                    // are chosen for one image, the latency case)
+  bool symbolic_batch = false;      // some batch loop's extent is a shape variable (never folded)
+  bool symbolic_rows = false;       // m is a shape variable (m = -1): one-row tiles, no tail
   bool symbolic_cols_or_k = false;  // n or k is (-1): no register tile; ScheduleGemmLoops instead
 };
 
@@ -105,7 +105,7 @@ struct DirectConvBlock {
   std::vector<int> row_candidates;  // every pixel loop (n, oh, ow); the last is the tile's rows
   std::vector<int> channel_loops;   // depthwise: the channel blocks (outside the tile)
   std::vector<int> reduce_loops;
-  bool vector_a = false;            // depthwise: the data varies along the lanes too
+  bool vector_a = false;                                   // depthwise: the data varies along the lanes too
   int64_t lanes = 0, rows = 0, blocks = 1, reduction = 1;  // extents
   int64_t outer_reduction = 1;  // the outermost reduction loop's extent (input-channel blocks)
   int64_t pixel_rows = 1;       // the other pixel loops' iterations (n x oh)
@@ -173,7 +173,8 @@ int64_t GroupSpan(const DirectConvBlock& conv, const DirectConvTiles& t, const T
  *  blocks; MR divides the output width, or, for regular convolutions, leaves a guarded tail. */
 std::vector<DirectConvTiles> DirectConvTileCandidates(const DirectConvBlock& conv, const Target& target);
 /*! \brief Applies the direct-convolution schedule (see conv.cc). */
-absl::Status ScheduleDirectConv(Schedule* sch, const BlockRV& block, const DirectConvBlock& conv, const DirectConvTiles& tiles);
+absl::Status ScheduleDirectConv(Schedule* sch, const BlockRV& block, const DirectConvBlock& conv,
+                                const DirectConvTiles& tiles);
 /*! \brief "conv mr=7 nb=4 [kc=8] [groups=inside [row_block=2]] [span=4]": the direct
  *  convolution knob's choice. */
 std::string DescribeTiles(const DirectConvTiles& tiles);
@@ -207,8 +208,7 @@ DecomposedPaddings DecomposeRootPaddings(Schedule* sch, const std::string& func,
 void InlineElementwise(Schedule* sch, const std::string& func);
 /*! \brief Vectorizes the loop nest of a block left at the root of its function, and
  *  parallelizes it when it has at least `min_parallel_work` iterations. */
-absl::Status ScheduleLoopNest(Schedule* sch, const BlockRV& block, const Target& target,
-                              int64_t min_parallel_work);
+absl::Status ScheduleLoopNest(Schedule* sch, const BlockRV& block, const Target& target, int64_t min_parallel_work);
 
 /*! \brief Whether someone already scheduled the function (a loop not serial): the rules, the
  *  tuner and the tuning records leave it alone. */

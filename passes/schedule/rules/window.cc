@@ -14,11 +14,11 @@
 #include <map>
 
 #include "absl/strings/str_cat.h"
-#include "passes/schedule/rules/block_view.h"
-#include "passes/schedule/rules/rules.h"
 #include "ir/tir/stmt_tree.h"
 #include "ir/tir/tir_functor.h"
 #include "ir/tir/tir_util.h"
+#include "passes/schedule/rules/block_view.h"
+#include "passes/schedule/rules/rules.h"
 
 namespace mlc {
 namespace tir {
@@ -45,12 +45,14 @@ int64_t BlockedWindowRows(int64_t row, int64_t vectors) {
  *
  *  The R accumulator vectors of a tile stay in registers across the unrolled taps; every load
  *  is a whole vector of channels. */
-absl::Status ScheduleBlockedWindow(Schedule* sch, const BlockRV& block, size_t spatial, int64_t taps, const Target& target) {
+absl::Status ScheduleBlockedWindow(Schedule* sch, const BlockRV& block, size_t spatial, int64_t taps,
+                                   const Target& target) {
   std::optional<BlockView> view = View(*sch, block);
   const std::vector<const ForNode*>& fors = view->loops;
   const int64_t* row = AsConstInt(fors[spatial - 2]->extent);
   const int64_t* lanes = AsConstInt(fors[spatial - 1]->extent);
-  if (row == nullptr || lanes == nullptr) return Refuse("blocked window: the pixel row and the lanes need constant extents");
+  if (row == nullptr || lanes == nullptr)
+    return Refuse("blocked window: the pixel row and the lanes need constant extents");
   const int64_t vectors = (*lanes + target.float_lanes() - 1) / target.float_lanes();
   const int64_t r = BlockedWindowRows(*row, vectors);
   absl::StatusOr<std::vector<LoopRV>> loops = sch->GetLoops(block);
@@ -66,7 +68,8 @@ absl::Status ScheduleBlockedWindow(Schedule* sch, const BlockRV& block, size_t s
   if (absl::Status s = sch->Reorder(order); !s.ok()) return s;
   // The elementwise epilogue (an average's division) per tile, while it is in L1.
   PlaceEpilogueUnder(sch, block, outer.back(), outer.size(), r * *lanes);
-  if (absl::StatusOr<BlockRV> init = sch->DecomposeReduction(block, (*loops)[spatial]); !init.ok()) return init.status();
+  if (absl::StatusOr<BlockRV> init = sch->DecomposeReduction(block, (*loops)[spatial]); !init.ok())
+    return init.status();
   if (taps <= kMaxUnrolledTaps) {
     for (size_t l = spatial; l < fors.size(); ++l) {
       if (absl::Status s = sch->Unroll((*loops)[l]); !s.ok()) return s;
@@ -116,12 +119,14 @@ absl::Status ScheduleWindowReduction(Schedule* sch, const BlockRV& block, const 
   int64_t taps = 1;
   for (size_t l = spatial; l < fors.size(); ++l) {
     const int64_t* e = AsConstInt(fors[l]->extent);
-    if (loop_kind[l] != IterKind::kReduce || e == nullptr) return Refuse("window loops must be innermost, of constant extent");
+    if (loop_kind[l] != IterKind::kReduce || e == nullptr)
+      return Refuse("window loops must be innermost, of constant extent");
     taps *= *e;
   }
   // The innermost spatial loop must run along the store's last index (a contiguous row).
   auto last = loop_of_var.find(store->indices.back().get());
-  if (last == loop_of_var.end() || last->second != spatial - 1) return Refuse("the innermost spatial loop is not along the output row");
+  if (last == loop_of_var.end() || last->second != spatial - 1)
+    return Refuse("the innermost spatial loop is not along the output row");
   const int64_t* row = AsConstInt(fors[spatial - 1]->extent);
   if (row == nullptr || *row < 4) return Refuse("output rows too short to vectorize");
   // A window: some load index slides with both the output column and a window variable
@@ -174,7 +179,8 @@ absl::Status ScheduleWindowReduction(Schedule* sch, const BlockRV& block, const 
   // the row is in L1, instead of another pass over the output; kept only when it lands as one
   // row per iteration (a region the analysis cannot narrow would repeat the whole epilogue).
   if (spatial >= 2) PlaceEpilogueUnder(sch, block, (*loops)[spatial - 2], spatial - 1, *row);
-  if (absl::StatusOr<BlockRV> init = sch->DecomposeReduction(block, (*loops)[spatial]); !init.ok()) return init.status();
+  if (absl::StatusOr<BlockRV> init = sch->DecomposeReduction(block, (*loops)[spatial]); !init.ok())
+    return init.status();
   if (taps <= kMaxUnrolledTaps) {
     for (size_t l = spatial; l < fors.size(); ++l) {
       if (absl::Status s = sch->Unroll((*loops)[l]); !s.ok()) return s;
