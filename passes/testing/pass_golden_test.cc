@@ -4,11 +4,8 @@
  *
  *  A case is a TVMScript module `<case>.py` whose first line is `# RUN: --passes=<pipeline>`.
  *  The pipeline runs on it, and then:
- *   - `# CHECK: text` lines in the case must match lines of the printed result in order
- *     (substring match); `# CHECK-NEXT:` must match the very next line, `# CHECK-SAME:` the
- *     line matched last; `# CHECK-NOT: text` must not appear between the neighbouring matches
- *     (MLIR's FileCheck, simplified; any other `# CHECK` spelling fails the case). These
- *     survive printer changes that do not matter to the case.
+ *   - the `# CHECK:` lines of the case (ir/testing/file_check.h) must match the printed result;
+ *     they survive printer changes that do not matter to the case.
  *   - `<case>.expected.py`, when present, must equal the printed result exactly
  *     (UPDATE_GOLDENS=1 ./bazelw test rewrites it).
  *   - the pass the directory is named after must report that it changed the module (a golden
@@ -30,6 +27,7 @@
 #include "gtest/gtest.h"
 #include "ir/graph/printer.h"
 #include "ir/graph/structural_equal.h"
+#include "ir/testing/file_check.h"
 #include "ir/testing/golden.h"
 #include "passes/pass.h"
 #include "support/case_files.h"
@@ -40,52 +38,6 @@ namespace passes {
 namespace {
 
 std::string g_dir;  // testdata/passes/<pass>, from the command line
-
-/*! \brief FileCheck, simplified: the directives of `text` against `output`. */
-void CheckDirectives(const std::string& text, const std::string& output) {
-  std::vector<std::string> lines = absl::StrSplit(output, '\n');
-  size_t next = 0;  // first line not yet consumed
-  std::vector<std::string> pending_not;
-  bool any = false;
-  for (absl::string_view raw : absl::StrSplit(text, '\n')) {
-    absl::string_view line = absl::StripLeadingAsciiWhitespace(raw);
-    auto directive = [&](absl::string_view prefix, std::string* arg) {
-      if (!absl::ConsumePrefix(&line, prefix)) return false;
-      *arg = std::string(absl::StripAsciiWhitespace(line));
-      return true;
-    };
-    std::string arg;
-    if (directive("# CHECK-NOT:", &arg)) {
-      pending_not.push_back(arg);
-    } else if (directive("# CHECK-NEXT:", &arg)) {
-      any = true;
-      ASSERT_LT(next, lines.size()) << "CHECK-NEXT: " << arg << " after the end of the output";
-      EXPECT_TRUE(absl::StrContains(lines[next], arg)) << "CHECK-NEXT: " << arg << "\n  next line: " << lines[next];
-      ++next;
-    } else if (directive("# CHECK:", &arg)) {
-      any = true;
-      size_t found = next;
-      while (found < lines.size() && !absl::StrContains(lines[found], arg)) ++found;
-      ASSERT_LT(found, lines.size()) << "CHECK: " << arg << " not found after line " << next << " of:\n" << output;
-      for (const std::string& n : pending_not) {
-        for (size_t i = next; i < found; ++i)
-          EXPECT_FALSE(absl::StrContains(lines[i], n)) << "CHECK-NOT: " << n << " at " << lines[i];
-      }
-      pending_not.clear();
-      next = found + 1;
-    } else if (directive("# CHECK-SAME:", &arg)) {
-      ASSERT_GT(next, 0u) << "CHECK-SAME: " << arg << " before any matched line";
-      EXPECT_TRUE(absl::StrContains(lines[next - 1], arg)) << "CHECK-SAME: " << arg << "\n  line: " << lines[next - 1];
-    } else if (absl::StartsWith(line, "# CHECK")) {
-      ADD_FAILURE() << "unknown directive: " << line;
-    }
-  }
-  for (const std::string& n : pending_not) {
-    for (size_t i = next; i < lines.size(); ++i)
-      EXPECT_FALSE(absl::StrContains(lines[i], n)) << "CHECK-NOT: " << n << " at " << lines[i];
-  }
-  (void)any;
-}
 
 TEST(PassGolden, EveryCaseOfThisPass) {
   std::string pass_dir_name = g_dir.substr(g_dir.rfind('/') + 1);
@@ -124,15 +76,15 @@ TEST(PassGolden, EveryCaseOfThisPass) {
     EXPECT_EQ(changed, expect_change) << pass_name
                                       << (expect_change ? " did nothing to this case" : " changed this case");
 
-    CheckDirectives(text, printed);
+    testing::CheckDirectives(text, printed);
     absl::StatusOr<std::string> expected = ReadFile(base + ".expected.py");
     if (expected.ok() || std::getenv("UPDATE_GOLDENS") != nullptr) {
-      if (expected.ok() || !absl::StrContains(text, "# CHECK")) {
+      if (expected.ok() || !testing::HasDirectives(text)) {
         absl::Status golden = testing::CheckGolden(base + ".expected.py", printed);
         EXPECT_TRUE(golden.ok()) << golden;
       }
     } else {
-      EXPECT_TRUE(absl::StrContains(text, "# CHECK")) << "a case needs CHECK lines or a " << name << ".expected.py";
+      EXPECT_TRUE(testing::HasDirectives(text)) << "a case needs CHECK lines or a " << name << ".expected.py";
     }
     // Round trip: the printed result (with its constants) parses back to the same module.
     PrintOptions with_meta;
