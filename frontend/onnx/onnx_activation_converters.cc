@@ -1,11 +1,13 @@
 /*! \file onnx_activation_converters.cc
  *  \brief ONNX activations and elementwise math composed of the operator library's elementwise
- *         operators (fuse-ops puts each composition back into one kernel): HardSigmoid,
+ *         operators (fuse-ops puts each composition back into one kernel; the formulas shared
+ *         with the torch importers are in frontend/common/activations.h): HardSigmoid,
  *         HardSwish, LeakyRelu, PRelu, Elu, Selu, Celu, Softplus, Softsign, Mish, Reciprocal,
  *         the variadic Min, Max, Sum, Mean, and BitShift.
  */
 #include <cmath>
 
+#include "frontend/common/activations.h"
 #include "frontend/onnx/converter_util.h"
 
 namespace mlc {
@@ -74,20 +76,12 @@ void RegisterActivationOnnxConverters(OnnxConverterRegistry& r) {
   using C = Composer;
   using Ctx = OnnxContext;
   using Node = onnx::NodeProto;
-  // max(0, min(1, alpha * x + beta))
-  r.Register(
-      "HardSigmoid", Activation([](C& c, relax::Expr x, Ctx& ctx, const Node& n) {
-        return c.Min(
-            c.Max(c.Add(c.Mul(c.K(ctx.FloatAttr(n, "alpha", 0.2f)), x), c.K(ctx.FloatAttr(n, "beta", 0.5f))), c.K(0)),
-            c.K(1));
-      }));
-  // x * max(0, min(1, x / 6 + 1 / 2))
-  r.Register("HardSwish", Activation([](C& c, relax::Expr x, Ctx&, const Node&) {
-               return c.Mul(x, c.Min(c.Max(c.Add(c.Mul(c.K(1.0 / 6), x), c.K(0.5)), c.K(0)), c.K(1)));
+  r.Register("HardSigmoid", Activation([](C& c, relax::Expr x, Ctx& ctx, const Node& n) {
+               return HardSigmoid(c, x, ctx.FloatAttr(n, "alpha", 0.2f), ctx.FloatAttr(n, "beta", 0.5f));
              }));
-  // relu(x) - alpha * relu(-x): exact for any alpha, negative or above 1 included.
+  r.Register("HardSwish", Activation([](C& c, relax::Expr x, Ctx&, const Node&) { return HardSwish(c, x); }));
   r.Register("LeakyRelu", Activation([](C& c, relax::Expr x, Ctx& ctx, const Node& n) {
-               return c.Sub(c.Relu(x), c.Mul(c.K(ctx.FloatAttr(n, "alpha", 0.01f)), c.Relu(c.Neg(x))));
+               return LeakyRelu(c, x, ctx.FloatAttr(n, "alpha", 0.01f));
              }));
   r.Register("PRelu", [](OnnxContext& ctx, const onnx::NodeProto& node) -> Outputs {
     absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
@@ -97,20 +91,15 @@ void RegisterActivationOnnxConverters(OnnxConverterRegistry& r) {
     Composer c(ctx, *x);
     return c.Result(c.Sub(c.Relu(*x), c.Mul(*slope, c.Relu(c.Neg(*x)))));
   });
-  // relu(x) + alpha * (exp(min(x, 0)) - 1)
   r.Register("Elu", Activation([](C& c, relax::Expr x, Ctx& ctx, const Node& n) {
-               return c.Add(c.Relu(x),
-                            c.Mul(c.K(ctx.FloatAttr(n, "alpha", 1.0f)), c.Sub(c.Exp(c.Min(x, c.K(0))), c.K(1))));
+               return Elu(c, x, ctx.FloatAttr(n, "alpha", 1.0f));
              }));
   r.Register("Selu", Activation([](C& c, relax::Expr x, Ctx& ctx, const Node& n) {
-               const double alpha = ctx.FloatAttr(n, "alpha", 1.67326319217681884765625f);
-               const double gamma = ctx.FloatAttr(n, "gamma", 1.05070102214813232421875f);
-               return c.Mul(c.K(gamma), c.Add(c.Relu(x), c.Mul(c.K(alpha), c.Sub(c.Exp(c.Min(x, c.K(0))), c.K(1)))));
+               return Selu(c, x, ctx.FloatAttr(n, "alpha", 1.67326319217681884765625f),
+                           ctx.FloatAttr(n, "gamma", 1.05070102214813232421875f));
              }));
-  // max(0, x) + min(0, alpha * (exp(x / alpha) - 1))
   r.Register("Celu", Activation([](C& c, relax::Expr x, Ctx& ctx, const Node& n) {
-               const double alpha = ctx.FloatAttr(n, "alpha", 1.0f);
-               return c.Add(c.Relu(x), c.Min(c.K(0), c.Mul(c.K(alpha), c.Sub(c.Exp(c.Div(x, c.K(alpha))), c.K(1)))));
+               return Celu(c, x, ctx.FloatAttr(n, "alpha", 1.0f));
              }));
   // x where x > alpha, else 0.
   r.Register("ThresholdedRelu", [](OnnxContext& ctx, const onnx::NodeProto& node) -> Outputs {
@@ -127,11 +116,10 @@ void RegisterActivationOnnxConverters(OnnxConverterRegistry& r) {
                relax::Expr above = c.Op("where", {c.Op("greater", {x, c.K(lambd)}), c.Sub(x, c.K(bias)), c.K(0)});
                return c.Op("where", {c.Op("less", {x, c.K(-lambd)}), c.Add(x, c.K(bias)), above});
              }));
-  r.Register("Softplus", Activation([](C& c, relax::Expr x, Ctx&, const Node&) { return c.Softplus(x); }));
+  r.Register("Softplus", Activation([](C& c, relax::Expr x, Ctx&, const Node&) { return Softplus(c, x); }));
   r.Register("Softsign",
              Activation([](C& c, relax::Expr x, Ctx&, const Node&) { return c.Div(x, c.Add(c.K(1), c.Abs(x))); }));
-  r.Register("Mish",
-             Activation([](C& c, relax::Expr x, Ctx&, const Node&) { return c.Mul(x, c.Tanh(c.Softplus(x))); }));
+  r.Register("Mish", Activation([](C& c, relax::Expr x, Ctx&, const Node&) { return Mish(c, x); }));
   r.Register("Reciprocal", Activation([](C& c, relax::Expr x, Ctx&, const Node&) { return c.Div(c.K(1), x); }));
   r.Register("Min", Variadic("minimum", false));
   r.Register("Max", Variadic("maximum", false));

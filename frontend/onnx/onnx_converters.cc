@@ -3,8 +3,10 @@
  */
 #include <algorithm>
 #include <limits>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "frontend/common/activations.h"
 #include "frontend/onnx/converter_util.h"
 #include "ir/tir/analyzer.h"
 #include "support/checked_math.h"
@@ -172,17 +174,15 @@ Outputs Transpose(OnnxContext& ctx, const onnx::NodeProto& node) {
 Outputs Clip(OnnxContext& ctx, const onnx::NodeProto& node) {
   absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
   if (!x.ok()) return x.status();
-  DataType dtype = TensorOf(*x)->dtype;
-  absl::StatusOr<relax::Expr> y = *x;
+  std::optional<relax::Expr> bounds[2];
   for (int i : {1, 2}) {
     if (!ctx.HasInput(node, i)) continue;
     absl::StatusOr<relax::Expr> bound = ctx.Input(node, i);
     if (!bound.ok()) return bound.status();
-    y = ctx.EmitOp(i == 1 ? "maximum" : "minimum", {*y, *bound});
-    if (!y.ok()) return y.status();
+    bounds[i - 1] = *bound;
   }
-  (void)dtype;
-  return One(y);
+  Composer c(ctx, *x);
+  return c.Result(frontend::Clamp(c, *x, bounds[0], bounds[1]));
 }
 
 Outputs Constant(OnnxContext& ctx, const onnx::NodeProto& node) {

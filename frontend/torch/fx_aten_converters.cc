@@ -12,8 +12,10 @@
  */
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
+#include "frontend/common/activations.h"
 #include "frontend/common/conv_transpose.h"
 #include "frontend/common/static_shape.h"
 #include "frontend/torch/fx_converter_util.h"
@@ -304,12 +306,14 @@ absl::StatusOr<relax::Expr> Embedding(FxContext& ctx, const proto::FxNode& node)
 
 /*! \brief aten.clamp(x, min, max), either bound absent. */
 absl::StatusOr<relax::Expr> Clamp(FxContext& ctx, const proto::FxNode& node) {
-  absl::StatusOr<relax::Expr> y = ctx.Arg(node, 0);
-  if (!y.ok()) return y.status();
-  const DataType dtype = DtypeOf(*y);
-  if (!IsNone(node, 1)) y = ctx.EmitOp("maximum", {*y, FxContext::Scalar(NumberArg(node, 1, "min", 0), dtype)});
-  if (y.ok() && !IsNone(node, 2))
-    y = ctx.EmitOp("minimum", {*y, FxContext::Scalar(NumberArg(node, 2, "max", 0), dtype)});
+  absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
+  if (!x.ok()) return x.status();
+  frontend::Composer c(ctx, *x);
+  std::optional<relax::Expr> lo, hi;
+  if (!IsNone(node, 1)) lo = c.K(NumberArg(node, 1, "min", 0));
+  if (!IsNone(node, 2)) hi = c.K(NumberArg(node, 2, "max", 0));
+  relax::Expr y = frontend::Clamp(c, *x, lo, hi);
+  if (!c.status().ok()) return c.status();
   return y;
 }
 
@@ -322,15 +326,17 @@ absl::StatusOr<relax::Expr> ToCopy(FxContext& ctx, const proto::FxNode& node) {
   return ctx.EmitOp("astype", {*x}, {{"dtype", *dtype}});
 }
 
-/*! \brief aten.hardtanh(x, min_val=-1, max_val=1) (ReLU6 decomposes to it). */
-absl::StatusOr<relax::Expr> Hardtanh(FxContext& ctx, const proto::FxNode& node) {
+/*! \brief aten.elu(x, alpha, scale, input_scale): scale * (max(0, x) + alpha * (exp(min(input_scale x,
+ *  0)) - 1)); F.elu, F.selu and F.celu decompose to it. */
+absl::StatusOr<relax::Expr> Elu(FxContext& ctx, const proto::FxNode& node) {
   absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
   if (!x.ok()) return x.status();
-  const DataType dtype = DtypeOf(*x);
-  absl::StatusOr<relax::Expr> y =
-      ctx.EmitOp("maximum", {*x, FxContext::Scalar(NumberArg(node, 1, "min_val", -1.0), dtype)});
-  if (!y.ok()) return y;
-  return ctx.EmitOp("minimum", {*y, FxContext::Scalar(NumberArg(node, 2, "max_val", 1.0), dtype)});
+  frontend::Composer c(ctx, *x);
+  const double alpha = NumberArg(node, 1, "alpha", 1.0), scale = NumberArg(node, 2, "scale", 1.0);
+  const double input_scale = NumberArg(node, 3, "input_scale", 1.0);
+  relax::Expr y = c.Mul(c.K(scale), frontend::Elu(c, *x, alpha, input_scale));
+  if (!c.status().ok()) return c.status();
+  return y;
 }
 
 /*! \brief An ATen operator whose arguments are those of a torch function (or tensor method)
@@ -356,6 +362,11 @@ constexpr Alias kAliases[] = {
     {"aten.gelu.default", K::kFunction, "torch.nn.functional.gelu", false},
     {"aten.hardswish.default", K::kFunction, "torch.nn.functional.hardswish", false},
     {"aten.hardsigmoid.default", K::kFunction, "torch.nn.functional.hardsigmoid", false},
+    {"aten.hardtanh.default", K::kFunction, "torch.nn.functional.hardtanh", false},
+    {"aten.leaky_relu.default", K::kFunction, "torch.nn.functional.leaky_relu", false},
+    {"aten.softplus.default", K::kFunction, "torch.nn.functional.softplus", false},
+    {"aten.mish.default", K::kFunction, "torch.nn.functional.mish", false},
+    {"aten.celu.default", K::kFunction, "torch.nn.functional.celu", false},
     {"aten.mm.default", K::kFunction, "torch.matmul", false},
     {"aten.bmm.default", K::kFunction, "torch.matmul", false},
     {"aten.matmul.default", K::kFunction, "torch.matmul", false},
@@ -429,7 +440,7 @@ void RegisterAtenFxConverters(FxConverterRegistry& r) {
   r.Register(K::kFunction, "aten.select.int", Select);
   r.Register(K::kFunction, "aten.unbind.int", Unbind);
   r.Register(K::kFunction, "aten.stack.default", Stack);
-  r.Register(K::kFunction, "aten.hardtanh.default", Hardtanh);
+  r.Register(K::kFunction, "aten.elu.default", Elu);
   r.Register(K::kFunction, "aten.as_strided.default", AsStrided);
   for (const char* zeros :
        {"aten.empty.memory_format", "aten.zeros.default", "aten.zeros_like.default", "aten.new_zeros.default"}) {

@@ -5,9 +5,11 @@
  *         fx_transformer_converters.cc.
  */
 #include <cmath>
+#include <functional>
 #include <map>
 
 #include "absl/strings/str_cat.h"
+#include "frontend/common/activations.h"
 #include "frontend/torch/fx_converter_util.h"
 #include "ir/graph/op.h"
 #include "ir/tir/analyzer.h"
@@ -125,39 +127,54 @@ absl::StatusOr<relax::Expr> ConvertReshape(FxContext& ctx, const proto::FxNode& 
   return ctx.EmitOp("reshape", {*x}, {{"shape", shape}});
 }
 
-/*! \brief min(max(x, lo), hi): ReLU6 and Hardtanh modules (their min_val/max_val), F.hardtanh and F.relu6. */
-absl::StatusOr<relax::Expr> ConvertClamp(FxContext& ctx, const proto::FxNode& node) {
-  absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
-  if (!x.ok()) return x.status();
-  double lo = 0.0, hi = 6.0;
-  if (node.op() == "call_module") {
-    lo = FloatOf(node, "min_val", -1.0);
-    hi = FloatOf(node, "max_val", 1.0);
-  } else if (node.target() == "torch.nn.functional.hardtanh") {
-    lo = NumberArg(node, 1, "min_val", -1.0);
-    hi = NumberArg(node, 2, "max_val", 1.0);
-  }
-  DataType dtype = DtypeOf(*x);
-  absl::StatusOr<relax::Expr> y = ctx.EmitOp("maximum", {*x, FxContext::Scalar(lo, dtype)});
-  if (!y.ok()) return y;
-  return ctx.EmitOp("minimum", {*y, FxContext::Scalar(hi, dtype)});
-}
-
-/*! \brief Hardsigmoid min(max(x / 6 + 1/2, 0), 1) and Hardswish x * Hardsigmoid(x), as
- *  elementwise operators (modules and functions; MobileNetV3's activations and SE gates). */
-FxConverter ConvertHard(bool swish) {
-  return [swish](FxContext& ctx, const proto::FxNode& node) -> absl::StatusOr<relax::Expr> {
+/*! \brief A converter of argument 0 through a formula of frontend/common/activations.h, given the
+ *  node to read the activation's parameters from (ActivationParam). */
+template <typename Formula>
+FxConverter Activation(Formula formula) {
+  return [formula](FxContext& ctx, const proto::FxNode& node) -> absl::StatusOr<relax::Expr> {
     absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
     if (!x.ok()) return x.status();
-    DataType dtype = DtypeOf(*x);
-    auto k = [&](double v) { return FxContext::Scalar(v, dtype); };
-    absl::StatusOr<relax::Expr> y = ctx.EmitOp("multiply", {*x, k(1.0 / 6.0)});
-    if (y.ok()) y = ctx.EmitOp("add", {*y, k(0.5)});
-    if (y.ok()) y = ctx.EmitOp("maximum", {*y, k(0.0)});
-    if (y.ok()) y = ctx.EmitOp("minimum", {*y, k(1.0)});
-    if (y.ok() && swish) y = ctx.EmitOp("multiply", {*x, *y});
+    frontend::Composer c(ctx, *x);
+    relax::Expr y = formula(c, *x, node);
+    if (!c.status().ok()) return c.status();
     return y;
   };
+}
+
+/*! \brief An activation's parameter: the module's attribute `name`, or the function's argument at
+ *  `index` or keyword `name`. */
+double ActivationParam(const proto::FxNode& node, int index, const std::string& name, double fallback) {
+  return node.op() == "call_module" ? FloatOf(node, name, fallback) : NumberArg(node, index, name, fallback);
+}
+
+/*! \brief min(max(x, lo), hi): ReLU6 and Hardtanh modules (their min_val/max_val), F.hardtanh and F.relu6. */
+relax::Expr ClampActivation(frontend::Composer& c, relax::Expr x, const proto::FxNode& node) {
+  if (node.op() != "call_module" && node.target() == "torch.nn.functional.relu6") {
+    return frontend::Clamp(c, x, c.K(0), c.K(6));
+  }
+  // Hardtanh's arguments (F.hardtanh, aten.hardtanh) or attributes (ReLU6 is a Hardtanh of 0, 6).
+  return frontend::Clamp(c, x, c.K(ActivationParam(node, 1, "min_val", -1.0)),
+                         c.K(ActivationParam(node, 2, "max_val", 1.0)));
+}
+
+/*! \brief GELU, exact or with approximate="tanh". */
+absl::StatusOr<relax::Expr> ConvertGelu(FxContext& ctx, const proto::FxNode& node) {
+  std::string approximate = StringOf(node, "approximate", "none");
+  auto kw = node.kwargs().find("approximate");
+  if (kw != node.kwargs().end()) approximate = kw->second.s();
+  if (approximate != "none" && approximate != "tanh")
+    return absl::InvalidArgumentError("approximate must be 'none' or 'tanh'");
+  const frontend::GeluApproximation how =
+      approximate == "tanh" ? frontend::GeluApproximation::kTanh : frontend::GeluApproximation::kNone;
+  return Activation([how](frontend::Composer& c, relax::Expr x, const proto::FxNode&) {
+    return frontend::Gelu(c, x, how);
+  })(ctx, node);
+}
+
+/*! \brief Softplus with its beta; PyTorch's threshold (a linear region where beta x > threshold)
+ *  is within e^-threshold of the formula. */
+relax::Expr SoftplusActivation(frontend::Composer& c, relax::Expr x, const proto::FxNode& node) {
+  return frontend::Softplus(c, x, ActivationParam(node, 1, "beta", 1.0));
 }
 
 /*! \brief torch.cat(tensors, dim). */
@@ -167,37 +184,6 @@ absl::StatusOr<relax::Expr> ConvertCat(FxContext& ctx, const proto::FxNode& node
   int64_t dim = IntArg(node, 1, "dim", 0), rank = RankOf(parts->front());
   if (dim < 0 && rank > 0) dim += rank;
   return ctx.EmitOp("concat", *parts, {{"axis", dim}});
-}
-
-/*! \brief GELU: x * 0.5 * (1 + erf(x / sqrt(2))), or with approximate="tanh"
- *  x * 0.5 * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 x^3))), as elementwise operators (they fuse). */
-absl::StatusOr<relax::Expr> ConvertGelu(FxContext& ctx, const proto::FxNode& node) {
-  absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
-  if (!x.ok()) return x.status();
-  std::string approximate = StringOf(node, "approximate", "none");
-  auto kw = node.kwargs().find("approximate");
-  if (kw != node.kwargs().end()) approximate = kw->second.s();
-  if (approximate != "none" && approximate != "tanh")
-    return absl::InvalidArgumentError("approximate must be 'none' or 'tanh'");
-  DataType dtype = DtypeOf(*x);
-  auto scalar = [&](double v) { return FxContext::Scalar(v, dtype); };
-  auto op = [&](const std::string& name, relax::Expr a, relax::Expr b) { return ctx.EmitOp(name, {a, b}); };
-  absl::StatusOr<relax::Expr> inner;
-  if (approximate == "none") {
-    inner = op("multiply", *x, scalar(1.0 / std::sqrt(2.0)));
-    if (inner.ok()) inner = ctx.EmitOp("erf", {*inner});
-  } else {
-    absl::StatusOr<relax::Expr> cube = op("multiply", *x, *x);
-    if (cube.ok()) cube = op("multiply", *cube, *x);
-    if (cube.ok()) cube = op("multiply", *cube, scalar(0.044715));
-    inner = cube.ok() ? op("add", *x, *cube) : cube;
-    if (inner.ok()) inner = op("multiply", *inner, scalar(std::sqrt(2.0 / M_PI)));
-    if (inner.ok()) inner = ctx.EmitOp("tanh", {*inner});
-  }
-  if (inner.ok()) inner = op("add", *inner, scalar(1.0));
-  if (inner.ok()) inner = op("multiply", *inner, scalar(0.5));
-  if (!inner.ok()) return inner;
-  return op("multiply", *x, *inner);
 }
 
 /*! \brief x.masked_fill(mask, value) / torch.masked_fill: `value` where the mask holds, x elsewhere
@@ -251,15 +237,6 @@ absl::StatusOr<relax::Expr> ConvertRsqrt(FxContext& ctx, const proto::FxNode& no
   absl::StatusOr<relax::Expr> root = ctx.EmitOp("sqrt", {*x});
   if (!root.ok()) return root;
   return ctx.EmitOp("divide", {FxContext::Scalar(1.0, DtypeOf(*x)), *root});
-}
-
-/*! \brief SiLU x * sigmoid(x) (SwiGLU's gate): module and function. */
-absl::StatusOr<relax::Expr> ConvertSilu(FxContext& ctx, const proto::FxNode& node) {
-  absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
-  if (!x.ok()) return x.status();
-  absl::StatusOr<relax::Expr> gate = ctx.EmitOp("sigmoid", {*x});
-  if (!gate.ok()) return gate;
-  return ctx.EmitOp("multiply", {*x, *gate});
 }
 
 /*! \brief nn.Embedding: the rows of its weight the indices name (padding_idx changes only training). */
@@ -322,12 +299,45 @@ void RegisterCoreFxConverters(FxConverterRegistry& r) {
     if (e.module) r.Register(K::kModule, e.module, c);
     if (e.method) r.Register(K::kMethod, e.method, c);
   }
-  r.Register(K::kModule, "ReLU6", ConvertClamp);
   r.Register(K::kModule, "GELU", ConvertGelu);
-  r.Register(K::kModule, "Hardswish", ConvertHard(/*swish=*/true));
-  r.Register(K::kFunction, "torch.nn.functional.hardswish", ConvertHard(/*swish=*/true));
-  r.Register(K::kModule, "Hardsigmoid", ConvertHard(/*swish=*/false));
-  r.Register(K::kFunction, "torch.nn.functional.hardsigmoid", ConvertHard(/*swish=*/false));
+  // Activations whose formulas frontend/common/activations.h holds: a module and its function.
+  using frontend::Composer;
+  struct ActivationEntry {
+    const char* module;
+    const char* function;
+    std::function<relax::Expr(Composer&, relax::Expr, const proto::FxNode&)> formula;
+  };
+  const ActivationEntry activations[] = {
+      {"ReLU6", "torch.nn.functional.relu6", ClampActivation},
+      {"Hardtanh", "torch.nn.functional.hardtanh", ClampActivation},
+      {"Hardswish", "torch.nn.functional.hardswish",
+       [](Composer& c, relax::Expr x, const proto::FxNode&) { return frontend::HardSwish(c, x); }},
+      {"Hardsigmoid", "torch.nn.functional.hardsigmoid",
+       [](Composer& c, relax::Expr x, const proto::FxNode&) { return frontend::HardSigmoid(c, x); }},
+      {"SiLU", "torch.nn.functional.silu",
+       [](Composer& c, relax::Expr x, const proto::FxNode&) { return frontend::Silu(c, x); }},
+      {"LeakyReLU", "torch.nn.functional.leaky_relu",
+       [](Composer& c, relax::Expr x, const proto::FxNode& n) {
+         return frontend::LeakyRelu(c, x, ActivationParam(n, 1, "negative_slope", 0.01));
+       }},
+      {"ELU", "torch.nn.functional.elu",
+       [](Composer& c, relax::Expr x, const proto::FxNode& n) {
+         return frontend::Elu(c, x, ActivationParam(n, 1, "alpha", 1.0));
+       }},
+      {"SELU", "torch.nn.functional.selu",
+       [](Composer& c, relax::Expr x, const proto::FxNode&) { return frontend::Selu(c, x); }},
+      {"CELU", "torch.nn.functional.celu",
+       [](Composer& c, relax::Expr x, const proto::FxNode& n) {
+         return frontend::Celu(c, x, ActivationParam(n, 1, "alpha", 1.0));
+       }},
+      {"Softplus", "torch.nn.functional.softplus", SoftplusActivation},
+      {"Mish", "torch.nn.functional.mish",
+       [](Composer& c, relax::Expr x, const proto::FxNode&) { return frontend::Mish(c, x); }},
+  };
+  for (const ActivationEntry& a : activations) {
+    r.Register(K::kModule, a.module, Activation(a.formula));
+    r.Register(K::kFunction, a.function, Activation(a.formula));
+  }
   r.Register(K::kFunction, "torch.cat", ConvertCat);
   // torchvision.ops.stochastic_depth (ConvNeXt, EfficientNet): the identity in inference.
   r.Register(K::kFunction, "torch.stochastic_depth",
@@ -338,9 +348,6 @@ void RegisterCoreFxConverters(FxConverterRegistry& r) {
              });
   r.Register(K::kFunction, "torch.concat", ConvertCat);
   r.Register(K::kFunction, "torch.nn.functional.gelu", ConvertGelu);
-  r.Register(K::kModule, "Hardtanh", ConvertClamp);
-  r.Register(K::kFunction, "torch.nn.functional.hardtanh", ConvertClamp);
-  r.Register(K::kFunction, "torch.nn.functional.relu6", ConvertClamp);
   r.Register(K::kModule, "Linear", ConvertLinear);
   r.Register(K::kFunction, "torch.nn.functional.linear", ConvertLinear);
   r.Register(K::kModule, "Flatten", ConvertReshape);
@@ -363,8 +370,6 @@ void RegisterCoreFxConverters(FxConverterRegistry& r) {
     r.Register(K::kMethod, m, ConvertTo);
   r.Register(K::kFunction, "torch.rsqrt", ConvertRsqrt);
   r.Register(K::kMethod, "rsqrt", ConvertRsqrt);
-  r.Register(K::kFunction, "torch.nn.functional.silu", ConvertSilu);
-  r.Register(K::kModule, "SiLU", ConvertSilu);
   r.Register(K::kModule, "Embedding", ConvertEmbedding);
   r.Register(K::kModule, "Identity", [](FxContext& ctx, const proto::FxNode& node) { return ctx.Arg(node, 0); });
   r.Register(K::kModule, "Dropout", [](FxContext& ctx, const proto::FxNode& node) { return ctx.Arg(node, 0); });
