@@ -20,12 +20,11 @@ class DefaultSchedulePass : public Pass {
  public:
   std::string name() const override { return "default-schedule"; }
   std::string description() const override {
-    return "Schedules every PrimFunc without tuning: inlines elementwise blocks, gives GEMM-shaped reductions a "
-           "register-"
-           "tile micro-kernel over packed panels (gemm_f32) with the epilogue per panel and parallel panels, and "
-           "vectorizes and parallelizes the remaining loop nests. Functions with non-serial loops (already scheduled) "
-           "are left alone. Tiles are sized for the module's target (its \"target\" attribute; the host where none). "
-           "Run after fuse-tir.";
+    return "Schedules every PrimFunc without tuning by the rules of DefaultScheduleRules() "
+           "(docs/schedule_rules.md: paddings, inlining, GEMM and direct-convolution register tiles, window and "
+           "row reductions, vectorized and parallel loop nests). Functions with non-serial loops (already "
+           "scheduled) are left alone. Tiles are sized for the module's target (its \"target\" attribute; the "
+           "host where none). Run after fuse-tir.";
   }
   absl::StatusOr<IRModule> Run(const IRModule& mod) override {
     absl::StatusOr<Target> target_or = TargetFromAttrs(mod.attrs());

@@ -48,6 +48,9 @@ def read_rules(root, pkg):
     text = open(os.path.join(root, pkg, "BUILD"), encoding="utf-8").read()
     names = set(re.findall(r'name = "([\w.+-]+)"', text))
     names |= set(re.findall(r'^\s*"([\w-]+)": "//', text, re.M))  # the root BUILD's stage aliases
+    if 'name = d + "_test"' in text:  # one test per case directory (testdata/passes, testdata/codegen)
+        names |= {d + "_test" for d in os.listdir(os.path.join(root, pkg))
+                  if glob.glob(os.path.join(root, pkg, d, "*.py"))}
     for macro, suffixes in (("mlc_fuzzer", ("", "_regression", "_smoke")), ("compile_model", ("",))):
         for n in re.findall(macro + r'\(\s*name = "([\w-]+)"', text):
             names |= {n + s for s in suffixes}

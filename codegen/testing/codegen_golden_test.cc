@@ -54,14 +54,19 @@ struct RunLine {
 
 absl::StatusOr<RunLine> ParseRunLine(const std::string& text) {
   const std::string first = text.substr(0, text.find('\n'));
-  if (first.rfind("# RUN:", 0) != 0) return absl::InvalidArgumentError("a case starts with # RUN: --emit=... --target=...");
+  if (first.rfind("# RUN:", 0) != 0)
+    return absl::InvalidArgumentError("a case starts with # RUN: --emit=... --target=...");
   RunLine run;
   for (absl::string_view word : absl::StrSplit(first.substr(6), ' ', absl::SkipEmpty())) {
     std::pair<std::string, std::string> kv = absl::StrSplit(word, absl::MaxSplits('=', 1));
-    if (kv.first == "--emit") run.emit = kv.second;
-    else if (kv.first == "--target") run.target = kv.second;
-    else if (kv.first == "--passes") run.passes = kv.second;
-    else return absl::InvalidArgumentError(absl::StrCat("unknown option '", word, "' on the RUN line"));
+    if (kv.first == "--emit")
+      run.emit = kv.second;
+    else if (kv.first == "--target")
+      run.target = kv.second;
+    else if (kv.first == "--passes")
+      run.passes = kv.second;
+    else
+      return absl::InvalidArgumentError(absl::StrCat("unknown option '", word, "' on the RUN line"));
   }
   if (run.emit != "lowered" && run.emit != "llvm") return absl::InvalidArgumentError("--emit must be lowered or llvm");
   if (run.target.empty()) return absl::InvalidArgumentError("--target must be pinned (x86-64-v3, x86-64-v4, ...)");
@@ -84,7 +89,8 @@ TensorData RandomTensor(DataType dtype, const std::vector<int64_t>& shape, std::
   std::vector<double> values(NumElements(shape));
   std::uniform_real_distribution<double> real(-1, 1);
   std::uniform_int_distribution<int> small(dtype.is_uint() ? 0 : -4, dtype.is_uint() ? 8 : 4);
-  for (double& v : values) v = dtype.is_float() ? real(*rng) : dtype == DataType::Bool() ? small(*rng) > 0 : small(*rng);
+  for (double& v : values)
+    v = dtype.is_float() ? real(*rng) : dtype == DataType::Bool() ? small(*rng) > 0 : small(*rng);
   return TensorFromDoubles(dtype, shape, values);
 }
 

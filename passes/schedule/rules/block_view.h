@@ -51,6 +51,10 @@ absl::Status FuseParallel(Schedule* sch, const std::vector<LoopRV>& loops);
  *  to what the producer made there, not the whole epilogue repeated. Returns whether it moved. */
 bool PlaceEpilogueUnder(Schedule* sch, const BlockRV& block, const LoopRV& loop, size_t depth, int64_t iterations);
 
+/*! \brief A nest at the root of its function that nothing has placed yet: serial loops only
+ *  (not a padded window copied inside a convolution's tile, nor an already scheduled nest). */
+bool IsUnplacedRootNest(const BlockView& v);
+
 }  // namespace tir
 }  // namespace mlc
 

@@ -1,6 +1,6 @@
 /*! \file loop_nest.cc
- *  \brief Inlining of elementwise blocks, and the rule for the loop nests that remain:
- *         vectorize the innermost contiguous loop, parallelize the outer ones.
+ *  \brief Inlining of elementwise blocks, the paddings' decompositions, and the rule for the loop
+ *         nests that remain: vectorize the innermost contiguous loop, parallelize the outer ones.
  */
 #include <algorithm>
 #include <optional>
@@ -153,17 +153,6 @@ bool MoveContiguousLoopInside(Schedule* sch, const BlockRV& block, const BlockVi
   return true;
 }
 
-/*! \brief A nest at the root of its function that nothing has placed yet: serial loops only
- *  (not a padded window copied inside a convolution's tile, nor an already scheduled nest). */
-bool IsUnplacedRootNest(const BlockView& v) {
-  if (v.loops.empty()) return false;
-  for (const ForNode* f : v.loops) {
-    if (f->for_kind != ForKind::kSerial) return false;
-  }
-  const BlockRealizeNode* scope = ScopeOf(v.path);
-  return scope != nullptr && scope->iter_values.empty();
-}
-
 std::set<std::string> BlockNames(const Schedule& sch, const std::string& func) {
   std::set<std::string> names;
   for (const BlockRealizeNode* r : AllBlocks(sch.mod().LookupPrimFunc(func)->body)) names.insert(r->block->name);
@@ -189,6 +178,15 @@ DecomposedPaddings DecomposeEach(Schedule* sch, const std::string& func, const s
 }
 
 }  // namespace
+
+bool IsUnplacedRootNest(const BlockView& v) {
+  if (v.loops.empty()) return false;
+  for (const ForNode* f : v.loops) {
+    if (f->for_kind != ForKind::kSerial) return false;
+  }
+  const BlockRealizeNode* scope = ScopeOf(v.path);
+  return scope != nullptr && scope->iter_values.empty();
+}
 
 DecomposedPaddings DecomposeEpiloguePadding(Schedule* sch, const std::string& func) {
   PrimFunc prim = sch->mod().LookupPrimFunc(func);
@@ -338,185 +336,6 @@ bool IsScheduled(const PrimFunc& func) {
 
 PrimFunc SimplifiedForRules(const PrimFunc& func) {
   return PrimFunc(new PrimFuncNode(func->params, SimplifyWithLoopRanges(func->body), func->attrs));
-}
-
-namespace {
-
-/*! \brief A rule's tile for a block, as decided: the knob it was asked through (knob.h) and the
- *  choice; no knob and no tile when the rule has none for the block. */
-template <typename Tiles>
-struct TileDecision {
-  std::optional<Knob> knob;
-  std::optional<Tiles> tiles;
-  size_t choice = 0;
-  /*! \brief Into `sch`'s trace, once the rule applied the tile. */
-  absl::Status Record(Schedule* sch) const { return knob ? RecordDecision(sch, *knob, choice) : absl::OkStatus(); }
-};
-
-/*! \brief Asks `decide` for a block's tile: every candidate the rule can apply is a choice, the
- *  rule's own pick among them the default (appended when the candidates miss it). */
-template <typename Block, typename Tiles>
-absl::StatusOr<TileDecision<Tiles>> DecideTiles(const std::string& func, const Block& block, const char* rule,
-                                                std::vector<Tiles> all, const std::optional<Tiles>& pick,
-                                                const Target& target, const Decider& decide) {
-  TileDecision<Tiles> d;
-  if (!pick) return d;
-  auto it = std::find(all.begin(), all.end(), *pick);
-  if (it == all.end()) it = all.insert(all.end(), *pick);
-  d.knob = Knob{func, block.name, rule, {}, static_cast<size_t>(it - all.begin())};
-  for (const Tiles& t : all) d.knob->choices.push_back({DescribeTiles(t), TileFeatures(block, t, target)});
-  absl::StatusOr<size_t> choice = Decide(*d.knob, decide);
-  if (!choice.ok()) return choice.status();
-  d.choice = *choice;
-  d.tiles = all[*choice];
-  return d;
-}
-
-}  // namespace
-
-int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const Target& target, std::vector<std::string>* notes,
-                         const Decider& decide) {
-  auto note = [&](const std::string& block, const std::string& text) {
-    if (notes != nullptr) notes->push_back(absl::StrCat("@", func, " block ", block, ": ", text));
-  };
-  const DecomposedPaddings padded = DecomposeEpiloguePadding(sch, func);
-  InlineElementwise(sch, func);
-  // A padded result's producer writes into the interior itself (no intermediate copy).
-  for (const std::string& name : padded.interiors) {
-    absl::StatusOr<BlockRV> rv = sch->GetBlock(name, func);
-    Schedule trial = *sch;
-    if (rv.ok() && trial.InPlaceEpilogue(*rv).ok()) *sch = trial;
-  }
-  int scheduled = 0;
-  PrimFunc prim = sch->mod().LookupPrimFunc(func);
-  if (!prim.defined()) return 0;
-  std::vector<std::string> names;
-  for (const BlockRealizeNode* r : AllBlocks(prim->body)) {
-    if (!r->iter_values.empty()) names.push_back(r->block->name);
-  }
-  std::set<std::string> handled;
-  // Direct convolutions and GEMMs first: they place their epilogues.
-  for (const std::string& name : names) {
-    absl::StatusOr<BlockRV> rv = sch->GetBlock(name, func);
-    if (!rv.ok()) continue;
-    std::optional<GemmBlock> gemm = MatchGemm(*sch, *rv);
-    if (!gemm) {
-      std::optional<DirectConvBlock> conv = MatchDirectConv(*sch, *rv);
-      if (!conv) continue;
-      absl::StatusOr<TileDecision<DirectConvTiles>> decided =
-          DecideTiles(func, *conv, "direct convolution tile", DirectConvTileCandidates(*conv, target),
-                      DefaultDirectConvTiles(*conv, target), target, decide);
-      if (!decided.ok()) {
-        note(name, std::string(decided.status().message()));
-        continue;
-      }
-      const std::optional<DirectConvTiles>& tiles = decided->tiles;
-      Schedule attempt = *sch;
-      absl::StatusOr<BlockRV> again = attempt.GetBlock(name, func);
-      absl::Status s = !tiles       ? absl::FailedPreconditionError("no register tile fits")
-                       : again.ok() ? ScheduleDirectConv(&attempt, *again, *conv, *tiles)
-                                    : again.status();
-      if (!s.ok() && tiles && tiles->kc > 0) {
-        // Without chunks of the reduction: the tile as it is, its weights from memory.
-        note(name, absl::StrCat("direct convolution rule, reduction in chunks of ", tiles->kc, ": ", s.message()));
-        DirectConvTiles whole = *tiles;
-        whole.kc = 0;
-        attempt = *sch;
-        again = attempt.GetBlock(name, func);
-        s = again.ok() ? ScheduleDirectConv(&attempt, *again, *conv, whole) : again.status();
-      }
-      if (s.ok()) s = decided->Record(&attempt);
-      if (s.ok()) {
-        *sch = attempt;
-        ++scheduled;
-        handled.insert(name);
-        continue;
-      }
-      note(name, absl::StrCat("direct convolution rule: ", s.message()));
-      continue;
-    }
-    absl::StatusOr<TileDecision<GemmTiles>> decided = DecideTiles(
-        func, *gemm, "GEMM tile", GemmTileCandidates(*gemm, target), DefaultGemmTiles(*gemm, target), target, decide);
-    if (!decided.ok()) {
-      note(name, std::string(decided.status().message()));
-      continue;
-    }
-    const std::optional<GemmTiles>& tiles = decided->tiles;
-    if (!tiles && gemm->symbolic_cols_or_k) {
-      Schedule attempt = *sch;
-      absl::StatusOr<BlockRV> again = attempt.GetBlock(name, func);
-      absl::Status s = again.ok() ? ScheduleGemmLoops(&attempt, *again, *gemm) : again.status();
-      if (!s.ok()) {
-        note(name, absl::StrCat("GEMM loops (symbolic columns or reduction): ", s.message()));
-        continue;
-      }
-      *sch = attempt;
-      ++scheduled;
-      handled.insert(name);
-      continue;
-    }
-    if (!tiles) {
-      note(name, absl::StrCat("GEMM ", gemm->m, "x", gemm->n, "x", gemm->k, ": no register tile divides the extents"));
-      continue;
-    }
-    Schedule attempt = *sch;
-    absl::StatusOr<BlockRV> again = attempt.GetBlock(name, func);
-    absl::Status s = again.ok() ? ScheduleGemm(&attempt, *again, *gemm, *tiles) : again.status();
-    if (!s.ok() && gemm->fold_batch_into_rows && gemm->rows_per_batch < 0) {
-      // Folded symbolic rows the micro-kernel cannot address affinely: a GEMM per batch entry.
-      note(name,
-           absl::StrCat("GEMM rule, batch folded into the rows: ", s.message(), "; scheduling a GEMM per batch entry"));
-      GemmBlock unfolded = *gemm;
-      unfolded.fold_batch_into_rows = false;
-      unfolded.symbolic_batch = true;
-      attempt = *sch;
-      again = attempt.GetBlock(name, func);
-      s = again.ok() ? ScheduleGemm(&attempt, *again, unfolded, *tiles) : again.status();
-    }
-    if (s.ok()) s = decided->Record(&attempt);
-    if (!s.ok()) {
-      note(name, absl::StrCat("GEMM rule: ", s.message()));
-      continue;
-    }
-    *sch = attempt;
-    ++scheduled;
-    handled.insert(name);
-  }
-  // A padding left at the root (of a function input, before a convolution's tiles) becomes a
-  // plain copy into the interior and border fills: as one nest, every element went through a
-  // bounds check and a clamped load, which LLVM turns into gathers (MobileNetV2's stem spent a
-  // third of its time padding its input).
-  std::vector<std::string> borders = padded.borders;
-  for (const std::string& name : DecomposeRootPaddings(sch, func, handled).borders) borders.push_back(name);
-  // Then every nest still at the root of the function, untouched so far.
-  prim = sch->mod().LookupPrimFunc(func);
-  for (const BlockRealizeNode* r : AllBlocks(prim->body)) {
-    const std::string& name = r->block->name;
-    if (r->iter_values.empty() || handled.count(name)) continue;
-    absl::StatusOr<BlockRV> rv = sch->GetBlock(name, func);
-    if (!rv.ok()) continue;
-    std::optional<BlockView> v = View(*sch, *rv);
-    if (!v || !IsUnplacedRootNest(*v)) continue;
-    // The first rule that applies (each tried on a copy) is kept.
-    auto applies = [&](auto rule) {
-      Schedule attempt = *sch;
-      absl::StatusOr<BlockRV> again = attempt.GetBlock(name, func);
-      if (!again.ok() || !rule(&attempt, *again).ok()) return false;
-      *sch = attempt;
-      return true;
-    };
-    // A border fill runs right after its producer's parallel loop, and its columns put every
-    // vector in a line of its own across the whole result: serial, it kept the other threads
-    // waiting (MobileNetV2, 2 threads: 2-5% of the padded layers' time).
-    const int64_t min_parallel_work =
-        absl::c_linear_search(borders, name) ? kMinParallelBorderIterations : kMinParallelIterations;
-    if (applies([&](Schedule* s, const BlockRV& b) { return ScheduleWindowReduction(s, b, target); }) ||
-        applies([&](Schedule* s, const BlockRV& b) { return ScheduleRowReduction(s, b, target); }) ||
-        applies([&](Schedule* s, const BlockRV& b) { return ScheduleLoopNest(s, b, target, min_parallel_work); })) {
-      ++scheduled;
-    }
-  }
-  return scheduled;
 }
 
 }  // namespace tir

@@ -1,24 +1,10 @@
 /*! \file rules.h
  *  \brief Default schedules: rules that turn each loop program into a fast one without tuning,
  *         by the kind of its blocks, as TVM's MetaSchedule rules and IREE's CPU strategies do.
- *
- *   - inline: elementwise blocks writing intermediate buffers are inlined into their consumers;
- *   - GEMM (`C[..., i, j] += A[..., i, k] * B[..., k, j]` or `B[..., j, k]`): a register tile of
- *     MR x NR through the `gemm_f32` intrinsic, B packed into NR-column panels by the thread that
- *     uses them in blocks of NC columns (half of L2), k blocked for L1 (half of it for a panel),
- *     every row tile of A passing over the whole block while it is in L1, the elementwise
- *     epilogue computed per block while it is hot, the column blocks parallel (the rows, when
- *     there are too few blocks);
- *   - window reductions (depthwise convolution, pooling): the window loops unrolled under the
- *     vectorized output row, the outer loops parallel;
- *   - row maxima and minima (softmax's): rfactored over the vector lanes, the lanes reduced in
- *     the same parallel iteration;
- *   - paddings: a padded result's border filled apart and its interior written by the producer
- *     in place; a padding left at the root copied to its interior, the border filled apart;
- *   - elementwise and other reductions: the innermost contiguous loop vectorized, the outer
- *     loops parallel when there is enough work.
- *  Each rule applies to a copy of the schedule and keeps it only if every step succeeds, so a
- *  function the rules do not fit stays as it was. Everything applied is in the schedule's trace.
+ *         The rules and their order: DefaultScheduleRules() (default_rules.cc), from which
+ *         docs/schedule_rules.md is generated. Each rule applies to a copy of the schedule and
+ *         keeps it only if every step succeeds, so a function the rules do not fit stays as it
+ *         was. Everything applied is in the schedule's trace.
  */
 #ifndef MLC_PASSES_SCHEDULE_RULES_RULES_H_
 #define MLC_PASSES_SCHEDULE_RULES_RULES_H_
@@ -218,6 +204,44 @@ bool IsScheduled(const PrimFunc& func);
  *  reshape after a matmul) simplified with the iteration domains known, so the rules see
  *  `T[v0 + v1, v2]` rather than its long form. */
 PrimFunc SimplifiedForRules(const PrimFunc& func);
+
+/*! \brief What the rules share while they schedule one function. */
+struct RuleContext {
+  Schedule* sch;
+  const std::string& func;
+  const Target& target;
+  const Decider& decide;
+  std::vector<std::string>* notes;   // why a rule that matched a block did not apply; may be null
+  DecomposedPaddings padded;         // the epilogue paddings' interiors and borders
+  std::vector<std::string> borders;  // every border fill (parallel from fewer iterations)
+  std::set<std::string> handled;     // blocks a rule scheduled
+  void Note(const std::string& block, const std::string& text) const;
+};
+
+/*! \brief When a rule runs: once on the function, or on each block of a kind. */
+enum class RuleStage {
+  kFunction,        // a step on the whole function
+  kReductionBlock,  // each reduction block: the first rule whose pattern matches takes it
+  kRootNest,        // each nest still at the root, untouched: the first rule that applies takes it
+};
+
+enum class RuleOutcome { kNotMatched, kFailed, kScheduled };
+
+/*! \brief One rule of the default schedule. */
+struct DefaultScheduleRule {
+  const char* name;
+  RuleStage stage;
+  const char* file;                                                     // under passes/schedule/rules/
+  const char* takes;                                                    // which blocks (Markdown)
+  const char* makes;                                                    // what it makes of them (Markdown)
+  void (*on_function)(RuleContext& ctx);                                // kFunction
+  RuleOutcome (*on_block)(RuleContext& ctx, const std::string& block);  // the other stages
+};
+
+/*! \brief The rules in the order they run (default_rules.cc): the one list of them. */
+const std::vector<DefaultScheduleRule>& DefaultScheduleRules();
+/*! \brief The rules as a Markdown table (docs/schedule_rules.md is generated from it). */
+std::string DescribeDefaultScheduleRules();
 
 /*! \brief Every rule, on every block of `func`. Returns how many blocks a rule scheduled; when
  *  `notes` is given, it receives why a rule that matched a block could not be applied. Where a
