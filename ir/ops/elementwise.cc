@@ -2,11 +2,16 @@
  *  \brief Elementwise operators: broadcasting binary arithmetic and unary functions.
  *
  *  A unary operator is one row of kUnaryOps: its name, what it computes, and the scalar
- *  formula its legalization applies to every element. Adding one is adding a row (and the
- *  importers' table entries that map framework names to it).
+ *  formula its legalization applies to every element; one that is a math intrinsic of the same
+ *  name (exp, erf, ...) is only its name in kIntrinsicUnaryOps, the intrinsic's row saying the
+ *  rest. Adding one is adding a row (and the importers' table entries that map framework names
+ *  to it).
  */
+#include <functional>
+
 #include "absl/strings/str_cat.h"
 #include "ir/ops/op_util.h"
+#include "ir/tir/intrinsics.h"
 #include "ir/tir/prim_expr_ops.h"
 #include "ir/topi/topi.h"
 
@@ -86,6 +91,12 @@ const CompareOpDef kCompareOps[] = {
     {"logical_xor", "x1 xor x2 of bool tensors, broadcasting"},
 };
 
+/*! \brief Operators that are one math intrinsic of the same name (ir/tir/intrinsics.cc), which
+ *  also gives their description. */
+const char* const kIntrinsicUnaryOps[] = {"exp",   "log",   "sqrt", "tanh",  "sigmoid", "sin",  "cos",
+                                          "tan",   "asin",  "acos", "atan",  "sinh",    "cosh", "asinh",
+                                          "acosh", "atanh", "erf",  "floor", "ceil",    "round"};
+
 struct UnaryOpDef {
   const char* name;     // the operator
   const char* te_name;  // the PrimFunc legalization makes
@@ -95,32 +106,12 @@ struct UnaryOpDef {
 
 const UnaryOpDef kUnaryOps[] = {
     {"nn.relu", "relu", "max(x, 0)", [](const PrimExpr& x) { return tir::Max(x, tir::Const(x->dtype, 0)); }},
-    {"exp", "exp", "e ** x", [](const PrimExpr& x) { return tir::Intrinsic("exp", {x}); }},
-    {"log", "log", "natural logarithm", [](const PrimExpr& x) { return tir::Intrinsic("log", {x}); }},
-    {"sqrt", "sqrt", "square root", [](const PrimExpr& x) { return tir::Intrinsic("sqrt", {x}); }},
-    {"tanh", "tanh", "hyperbolic tangent", [](const PrimExpr& x) { return tir::Intrinsic("tanh", {x}); }},
-    {"sigmoid", "sigmoid", "1 / (1 + exp(-x))", [](const PrimExpr& x) { return tir::Intrinsic("sigmoid", {x}); }},
-    {"sin", "sin", "sine", [](const PrimExpr& x) { return tir::Intrinsic("sin", {x}); }},
-    {"cos", "cos", "cosine", [](const PrimExpr& x) { return tir::Intrinsic("cos", {x}); }},
-    {"tan", "tan", "tangent", [](const PrimExpr& x) { return tir::Intrinsic("tan", {x}); }},
-    {"asin", "asin", "arcsine", [](const PrimExpr& x) { return tir::Intrinsic("asin", {x}); }},
-    {"acos", "acos", "arccosine", [](const PrimExpr& x) { return tir::Intrinsic("acos", {x}); }},
-    {"atan", "atan", "arctangent", [](const PrimExpr& x) { return tir::Intrinsic("atan", {x}); }},
-    {"sinh", "sinh", "hyperbolic sine", [](const PrimExpr& x) { return tir::Intrinsic("sinh", {x}); }},
-    {"cosh", "cosh", "hyperbolic cosine", [](const PrimExpr& x) { return tir::Intrinsic("cosh", {x}); }},
-    {"asinh", "asinh", "inverse hyperbolic sine", [](const PrimExpr& x) { return tir::Intrinsic("asinh", {x}); }},
-    {"acosh", "acosh", "inverse hyperbolic cosine", [](const PrimExpr& x) { return tir::Intrinsic("acosh", {x}); }},
-    {"atanh", "atanh", "inverse hyperbolic tangent", [](const PrimExpr& x) { return tir::Intrinsic("atanh", {x}); }},
-    {"erf", "erf", "Gauss error function", [](const PrimExpr& x) { return tir::Intrinsic("erf", {x}); }},
     {"negative", "negative", "-x", [](const PrimExpr& x) { return tir::operator-(x); }},
     {"abs", "abs", "|x|",
      [](const PrimExpr& x) {
        if (x->dtype.is_float()) return tir::Intrinsic("fabs", {x});
        return tir::Select(tir::operator<(x, tir::Const(x->dtype, 0)), tir::operator-(x), x);
      }},
-    {"floor", "floor", "round down (floats)", [](const PrimExpr& x) { return tir::Intrinsic("floor", {x}); }},
-    {"ceil", "ceil", "round up (floats)", [](const PrimExpr& x) { return tir::Intrinsic("ceil", {x}); }},
-    {"round", "round", "round half to even (floats)", [](const PrimExpr& x) { return tir::Intrinsic("round", {x}); }},
     {"sign", "sign", "-1, 0 or 1 by the sign of x",
      [](const PrimExpr& x) {
        const PrimExpr zero = tir::Const(x->dtype, 0);
@@ -152,17 +143,23 @@ bool RegisterElementwiseOps() {
         .set_legalize(
             LegalizeTE(def.name, [name](const std::vector<te::Tensor>& t) { return topi::Compare(t[0], t[1], name); }));
   }
-  for (const UnaryOpDef& def : kUnaryOps) {
-    auto formula = def.formula;
-    registry.Register(def.name)
+  auto register_unary = [&](const std::string& name, const std::string& te_name, const std::string& description,
+                            std::function<PrimExpr(const PrimExpr&)> formula) {
+    registry.Register(name)
         .set_inputs({"x"})
-        .set_description(def.description)
+        .set_description(description)
         .set_infer(InferUnary)
         .set_pattern(OpPattern::kElemWise)
-        .set_legalize(
-            LegalizeTE(def.te_name, [formula](const std::vector<te::Tensor>& t) -> absl::StatusOr<te::Tensor> {
-              return topi::Unary(t[0], formula);
-            }));
+        .set_legalize(LegalizeTE(te_name, [formula](const std::vector<te::Tensor>& t) -> absl::StatusOr<te::Tensor> {
+          return topi::Unary(t[0], formula);
+        }));
+  };
+  for (const UnaryOpDef& def : kUnaryOps) register_unary(def.name, def.te_name, def.description, def.formula);
+  for (const char* name : kIntrinsicUnaryOps) {
+    const tir::IntrinsicInfo* info = tir::LookupIntrinsic(name);
+    const std::string intrinsic = name;
+    register_unary(name, name, info != nullptr ? info->description : name,
+                   [intrinsic](const PrimExpr& x) { return tir::Intrinsic(intrinsic, {x}); });
   }
   return true;
 }
