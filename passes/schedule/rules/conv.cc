@@ -325,12 +325,16 @@ double StreamCyclesPerFma(const DirectConvBlock& conv, const DirectConvTiles& t,
 }
 
 /*! \brief The cycles per multiply-add a tile whose working set spills L1 spends reading its
- *  weights back from L2: one vector per MR multiply-adds. With AVX-512's 64-byte vectors a
- *  4-pixel tile needs 16 bytes per multiply-add, as long as the multiply-add itself: on a
- *  Cascade Lake the 4 x 4 tile ResNet-18's 56 x 56 and 28 x 28 layers took ran 1.1-1.2x slower
- *  than the 14 x 2 one the tuner found (8-lane vectors on AVX2 need half as much). */
-double L2WeightCyclesPerFma(const DirectConvTiles& t, const Target& target) {
-  return static_cast<double>(target.vector_bits / 8) / static_cast<double>(t.mr) / target.l2_bytes_per_cycle();
+ *  weights back from L2: a block's weights for one reduction step (lanes x 4 bytes, in
+ *  `vectors` vector registers) per MR multiply-adds of each of those vectors. With AVX-512's
+ *  64-byte vectors a 4-pixel tile needs 16 bytes per multiply-add, as long as the multiply-add
+ *  itself: on a Cascade Lake the 4 x 4 tile ResNet-18's 56 x 56 and 28 x 28 layers took ran
+ *  1.1-1.2x slower than the 14 x 2 one the tuner found. A block of 8 lanes on a 16-lane target
+ *  (24, 40 or 72 channels) reads half a vector's bytes per multiply-add. */
+double L2WeightCyclesPerFma(const DirectConvBlock& conv, const DirectConvTiles& t, int64_t vectors,
+                            const Target& target) {
+  const double bytes = 4.0 * static_cast<double>(conv.lanes) / static_cast<double>(vectors * t.mr);
+  return bytes / target.l2_bytes_per_cycle();
 }
 
 /*! \brief The cost a tile is chosen by: RowCost; for a working set beyond L1, half as much
@@ -338,7 +342,7 @@ double L2WeightCyclesPerFma(const DirectConvTiles& t, const Target& target) {
  *  streams from beyond L2 take. */
 double TileCost(const DirectConvBlock& conv, const DirectConvTiles& t, int64_t vectors, const Target& target) {
   const double cost = RowCost(conv, t, vectors, target);
-  const double spilled = std::max(1.5 * cost, cost + L2WeightCyclesPerFma(t, target));
+  const double spilled = std::max(1.5 * cost, cost + L2WeightCyclesPerFma(conv, t, vectors, target));
   return (conv.vector_a || FitsL1(conv, t, target) ? cost : spilled) + StreamCyclesPerFma(conv, t, vectors, target);
 }
 
