@@ -17,7 +17,7 @@ import torch.nn.functional as F
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "torch"))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "testing"))
 import export_fx  # noqa: E402
-from reference_case import save_case, torch_onnx_case  # noqa: E402
+from reference_case import torch_routes_cases  # noqa: E402
 
 
 class Functional(torch.nn.Module):
@@ -67,14 +67,7 @@ def main():
     specs = [(f"{n}_module", torch.nn.Sequential(m)) for n, m in modules.items()]
     specs += [(f"{n}_function", Functional(f)) for n, f in functions.items()]
     for name, model in specs:
-        model = model.eval()
-        with torch.no_grad():
-            ref = model(x)
-        cases.append(torch_onnx_case(out, f"{name}_onnx", model, [x], 14, ["x"]))
-        for capture in ("fx", "aten"):
-            path = os.path.join(out, f"{name}_{capture}.fxpb")
-            export_fx.export(model, (x,), path, capture=capture)
-            cases.append(save_case(out, f"{name}_{capture}", path, [x.numpy()], [ref.numpy()]))
+        cases += torch_routes_cases(out, name, model.eval(), x, export_fx.export)
     with open(os.path.join(out, "cases.txt"), "w") as f:
         f.write("\n".join(cases) + "\n")
 

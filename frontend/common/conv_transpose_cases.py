@@ -16,7 +16,7 @@ import torch
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "torch"))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "testing"))
 import export_fx  # noqa: E402
-from reference_case import save_case, torch_onnx_case  # noqa: E402
+from reference_case import torch_routes_cases  # noqa: E402
 
 
 class Decoder(torch.nn.Module):
@@ -46,14 +46,7 @@ def main():
     for name, model, shape in specs:
         # In a container: torch.fx traces the root module's own forward, and calls its children.
         model = torch.nn.Sequential(model).eval()
-        x = torch.randn(*shape)
-        with torch.no_grad():
-            ref = model(x)
-        cases.append(torch_onnx_case(out, f"{name}_onnx", model, [x], 14, ["x"]))
-        for capture in ("fx", "aten"):
-            path = os.path.join(out, f"{name}_{capture}.fxpb")
-            export_fx.export(model, (x,), path, capture=capture)
-            cases.append(save_case(out, f"{name}_{capture}", path, [x.numpy()], [ref.numpy()]))
+        cases += torch_routes_cases(out, name, model, torch.randn(*shape), export_fx.export)
     with open(os.path.join(out, "cases.txt"), "w") as f:
         f.write("\n".join(cases) + "\n")
 

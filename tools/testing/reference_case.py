@@ -26,3 +26,18 @@ def torch_onnx_case(out, name, model, inputs, opset, input_names=None, dynamic_a
         refs = model(*inputs)
     refs = refs if isinstance(refs, (tuple, list)) else (refs,)
     return save_case(out, name, path, [t.numpy() for t in inputs], [t.numpy() for t in refs])
+
+
+def torch_routes_cases(out, name, model, x, export, opset=14):
+    """`model` (eval mode) on one input `x` through the three torch routes: torch.onnx at `opset`,
+    torch.fx and ATen capture (`export` is frontend/torch/export_fx.export); its forward is the
+    reference. Returns the three lines of DIR/cases.txt."""
+    import torch
+    with torch.no_grad():
+        ref = model(x)
+    cases = [torch_onnx_case(out, f"{name}_onnx", model, [x], opset, ["x"])]
+    for capture in ("fx", "aten"):
+        path = os.path.join(out, f"{name}_{capture}.fxpb")
+        export(model, (x,), path, capture=capture)
+        cases.append(save_case(out, f"{name}_{capture}", path, [x.numpy()], [ref.numpy()]))
+    return cases
