@@ -2,7 +2,7 @@
  *  \brief //tools:tune — tunes a model's kernels on this machine and writes a tuning database.
  *
  *    tune --in model.onnx|model.irpb --db records.pb [--trials N | --time_budget S] [--target T]
- *         [--passes default] [--seed 1]
+ *         [--passes default] [--seed 1] [--candidates measured.tsv]
  *
  *  The module goes through the pass pipeline up to default-schedule (so the tasks are the
  *  kernels the build would schedule), then every task is tuned (tools/tune/tuner.h). Records
@@ -18,7 +18,9 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "frontend/model_file.h"
 #include "ir/graph/serialize.h"
@@ -33,6 +35,9 @@ ABSL_FLAG(double, time_budget, 0, "stop searching after this many seconds (0: no
 ABSL_FLAG(std::string, target, "", "target to tune for (default: the module's, else this CPU)");
 ABSL_FLAG(std::string, passes, "default", "the pipeline whose kernels are tuned (up to its default-schedule)");
 ABSL_FLAG(uint64_t, seed, 1, "seed of the search");
+ABSL_FLAG(std::string, candidates, "",
+          "write every measured candidate here (TSV: task, workload, choice, default, milliseconds, features): what "
+          "to fit the default rules' cost models to");
 ABSL_FLAG(std::string, shard, "", "i/n: tune only every n-th task starting at the i-th (tune_model's actions)");
 ABSL_FLAG(std::string, merge, "",
           "comma-separated tuning databases to merge into --db (faster record wins); no tuning");
@@ -91,6 +96,16 @@ int main(int argc, char** argv) {
       mlc::tune::TuneToDatabase(*mod, absl::GetFlag(FLAGS_target), absl::GetFlag(FLAGS_passes), options, db_path);
   if (!run.ok()) return Fail(absl::StrCat(in, ": ", run.status().message()));
   const std::vector<mlc::tune::TaskReport>* reports = &run->reports;
+  if (std::string path = absl::GetFlag(FLAGS_candidates); !path.empty()) {
+    std::string tsv = "task\tworkload\tchoice\tdefault\tms\tfeatures\n";
+    for (const mlc::tune::TaskReport& r : *reports) {
+      for (const mlc::tune::CandidateReport& c : r.candidates) {
+        absl::StrAppend(&tsv, r.name, "\t", r.workload, "\t", c.choice, "\t", c.is_default ? 1 : 0, "\t",
+                        absl::StrFormat("%.4f", c.seconds * 1e3), "\t", absl::StrJoin(c.features, ","), "\n");
+      }
+    }
+    if (absl::Status s = mlc::WriteFileAtomically(path, tsv); !s.ok()) return Fail(std::string(s.message()));
+  }
   double before = 0, after = 0;
   for (const auto& r : *reports) {
     before += r.weight * r.default_seconds;

@@ -362,6 +362,14 @@ absl::StatusOr<std::vector<TaskReport>> TuneModule(const IRModule& mod, const Tu
     r.default_seconds = task.measured[task.default_index];
     r.best_seconds = task.measured[best];
     r.choice = Describe(task, task.space[best]);
+    for (const auto& [i, seconds] : task.measured) {
+      CandidateReport c{Describe(task, task.space[i]), {}, seconds, i == task.default_index};
+      for (size_t k = 0; k < task.knobs.size(); ++k) {
+        const std::vector<double>& f = task.knobs[k].choices[task.space[i][k]].features;
+        c.features.insert(c.features.end(), f.begin(), f.end());
+      }
+      r.candidates.push_back(std::move(c));
+    }
     log(absl::StrFormat("tune: [%d/%d] %s: %d trials (%d failed), best %.3f ms (%s), default %.3f ms, %.2fx", t + 1,
                         tasks.size(), task.name, r.trials, r.failed, r.best_seconds * 1e3, r.choice,
                         r.default_seconds * 1e3, r.best_seconds > 0 ? r.default_seconds / r.best_seconds : 0.0));

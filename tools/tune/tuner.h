@@ -38,6 +38,14 @@ struct TuneOptions {
   std::ostream* log = nullptr;  // progress lines
 };
 
+/*! \brief One candidate the search measured: what to fit a cost model to. */
+struct CandidateReport {
+  std::string choice;            // the knobs' choices, as Describe gives them
+  std::vector<double> features;  // every knob's choice features, in knob order (knob.h)
+  double seconds = 0;            // the last measurement (negative: failed)
+  bool is_default = false;       // the rules' own pick
+};
+
 struct TaskReport {
   std::string name;      // the first function with this workload
   std::string workload;  // WorkloadKey
@@ -47,6 +55,7 @@ struct TaskReport {
   double default_seconds = 0;
   double best_seconds = 0;
   std::string choice;
+  std::vector<CandidateReport> candidates;  // every candidate measured, in search order of index
 };
 
 /*! \brief Tunes every task of `mod` (a module as default-schedule receives it: after fuse-tir)

@@ -659,6 +659,8 @@ std::vector<double> TileFeatures(const DirectConvBlock& conv, const DirectConvTi
       t.groups_inside ? 1.0 : 0.0,
       t.row_block > 0 ? 1.0 : 0.0,
       t.group_span > 0 ? 1.0 : 0.0,
+      TileCost(conv, t, static_cast<int64_t>(vectors), target),  // the default rule's estimate
+      conv.vector_a || FitsL1(conv, t, target) ? 1.0 : 0.0,
   };
 }
 

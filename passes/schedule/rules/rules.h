@@ -165,7 +165,8 @@ absl::Status ScheduleDirectConv(Schedule* sch, const BlockRV& block, const Direc
  *  convolution knob's choice. */
 std::string DescribeTiles(const DirectConvTiles& tiles);
 /*! \brief A direct-convolution tile choice's features for tuning's cost model: register-tile
- *  shape and use, loads per FMA, tiles per row, and which cache blockings it takes. */
+ *  shape and use, loads per FMA, tiles per row, which cache blockings it takes, the default
+ *  rule's own estimate of its cycles per multiply-add, and whether its working set fits L1. */
 std::vector<double> TileFeatures(const DirectConvBlock& conv, const DirectConvTiles& tiles, const Target& target);
 
 /*! \brief The window rule (window.cc): a reduction over a small window (depthwise convolution,
