@@ -18,6 +18,7 @@
 #include "frontend/common/activations.h"
 #include "frontend/common/conv_transpose.h"
 #include "frontend/common/static_shape.h"
+#include "frontend/torch/fx_activation.h"
 #include "frontend/torch/fx_converter_util.h"
 #include "ir/ops/op_attrs.h"
 
@@ -305,16 +306,11 @@ absl::StatusOr<relax::Expr> Embedding(FxContext& ctx, const proto::FxNode& node)
 }
 
 /*! \brief aten.clamp(x, min, max), either bound absent. */
-absl::StatusOr<relax::Expr> Clamp(FxContext& ctx, const proto::FxNode& node) {
-  absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
-  if (!x.ok()) return x.status();
-  frontend::Composer c(ctx, *x);
+relax::Expr Clamp(frontend::Composer& c, relax::Expr x, const proto::FxNode& node) {
   std::optional<relax::Expr> lo, hi;
   if (!IsNone(node, 1)) lo = c.K(NumberArg(node, 1, "min", 0));
   if (!IsNone(node, 2)) hi = c.K(NumberArg(node, 2, "max", 0));
-  relax::Expr y = frontend::Clamp(c, *x, lo, hi);
-  if (!c.status().ok()) return c.status();
-  return y;
+  return frontend::Clamp(c, x, lo, hi);
 }
 
 /*! \brief aten._to_copy(x, dtype=...): a cast where a dtype is given, else x. */
@@ -328,15 +324,10 @@ absl::StatusOr<relax::Expr> ToCopy(FxContext& ctx, const proto::FxNode& node) {
 
 /*! \brief aten.elu(x, alpha, scale, input_scale): scale * (max(0, x) + alpha * (exp(min(input_scale x,
  *  0)) - 1)); F.elu, F.selu and F.celu decompose to it. */
-absl::StatusOr<relax::Expr> Elu(FxContext& ctx, const proto::FxNode& node) {
-  absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
-  if (!x.ok()) return x.status();
-  frontend::Composer c(ctx, *x);
+relax::Expr Elu(frontend::Composer& c, relax::Expr x, const proto::FxNode& node) {
   const double alpha = NumberArg(node, 1, "alpha", 1.0), scale = NumberArg(node, 2, "scale", 1.0);
   const double input_scale = NumberArg(node, 3, "input_scale", 1.0);
-  relax::Expr y = c.Mul(c.K(scale), frontend::Elu(c, *x, alpha, input_scale));
-  if (!c.status().ok()) return c.status();
-  return y;
+  return c.Mul(c.K(scale), frontend::Elu(c, x, alpha, input_scale));
 }
 
 /*! \brief An ATen operator whose arguments are those of a torch function (or tensor method)
@@ -440,7 +431,7 @@ void RegisterAtenFxConverters(FxConverterRegistry& r) {
   r.Register(K::kFunction, "aten.select.int", Select);
   r.Register(K::kFunction, "aten.unbind.int", Unbind);
   r.Register(K::kFunction, "aten.stack.default", Stack);
-  r.Register(K::kFunction, "aten.elu.default", Elu);
+  r.Register(K::kFunction, "aten.elu.default", Activation(Elu));
   r.Register(K::kFunction, "aten.as_strided.default", AsStrided);
   for (const char* zeros :
        {"aten.empty.memory_format", "aten.zeros.default", "aten.zeros_like.default", "aten.new_zeros.default"}) {
@@ -467,7 +458,7 @@ void RegisterAtenFxConverters(FxConverterRegistry& r) {
   r.Register(K::kFunction, "aten.rsub.Scalar", Rsub);
   r.Register(K::kFunction, "aten.where.self", Where);
   r.Register(K::kFunction, "aten.embedding.default", Embedding);
-  r.Register(K::kFunction, "aten.clamp.default", Clamp);
+  r.Register(K::kFunction, "aten.clamp.default", Activation(Clamp));
   r.Register(K::kFunction, "aten._to_copy.default", ToCopy);
   r.Register(K::kFunction, "aten.upsample_nearest2d.vec", Interpolate("nearest"));
   r.Register(K::kFunction, "aten.upsample_bilinear2d.vec", Interpolate("bilinear"));

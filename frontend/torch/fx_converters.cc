@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "frontend/common/activations.h"
+#include "frontend/torch/fx_activation.h"
 #include "frontend/torch/fx_converter_util.h"
 #include "ir/graph/op.h"
 #include "ir/tir/analyzer.h"
@@ -125,20 +126,6 @@ absl::StatusOr<relax::Expr> ConvertReshape(FxContext& ctx, const proto::FxNode& 
   if (node.outputs_size() != 1) return absl::InvalidArgumentError("the result shape was not recorded");
   std::vector<int64_t> shape(node.outputs(0).shape().begin(), node.outputs(0).shape().end());
   return ctx.EmitOp("reshape", {*x}, {{"shape", shape}});
-}
-
-/*! \brief A converter of argument 0 through a formula of frontend/common/activations.h, given the
- *  node to read the activation's parameters from (ActivationParam). */
-template <typename Formula>
-FxConverter Activation(Formula formula) {
-  return [formula](FxContext& ctx, const proto::FxNode& node) -> absl::StatusOr<relax::Expr> {
-    absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
-    if (!x.ok()) return x.status();
-    frontend::Composer c(ctx, *x);
-    relax::Expr y = formula(c, *x, node);
-    if (!c.status().ok()) return c.status();
-    return y;
-  };
 }
 
 /*! \brief An activation's parameter: the module's attribute `name`, or the function's argument at

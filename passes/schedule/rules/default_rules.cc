@@ -69,9 +69,7 @@ void InlineIntoConsumers(RuleContext& ctx) {
   InlineElementwise(ctx.sch, ctx.func);
   // A padded result's producer writes into the interior itself (no intermediate copy).
   for (const std::string& name : ctx.padded.interiors) {
-    absl::StatusOr<BlockRV> rv = ctx.sch->GetBlock(name, ctx.func);
-    Schedule trial = *ctx.sch;
-    if (rv.ok() && trial.InPlaceEpilogue(*rv).ok()) *ctx.sch = trial;
+    (void)OnCopy(ctx, name, [](Schedule* s, const BlockRV& b) { return s->InPlaceEpilogue(b); });
   }
 }
 
