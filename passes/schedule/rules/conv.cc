@@ -403,6 +403,35 @@ int64_t GroupSpan(const DirectConvBlock& conv, const DirectConvTiles& t, const T
   return 0;
 }
 
+int64_t ChunkedRowParts(const DirectConvBlock& conv, const DirectConvTiles& t, const Target& target) {
+  if (t.kc <= 0 || conv.image_row_loop < 0 || conv.image_rows < 2) return 1;
+  // The parallel iterations without parts: images x groups of NB blocks (or spans of them).
+  const int64_t images = conv.pixel_rows / conv.image_rows;
+  const int64_t groups = conv.blocks / t.nb / (t.group_span > 0 ? t.group_span : 1);
+  // Each part reads every chunk's weights from L2 once more, and each weight read feeds one
+  // multiply-add per pixel of the part: that costs 4 bytes at L2's rate against the part's
+  // pixels at the FMA rate (two pipes of float lanes). Against it, the share of the slowest of
+  // T threads, for one and two (the executable does not know how many it gets; weighing four
+  // as well split loops already even for two, which then ran 5-15% slower on two threads).
+  // Inception-v3's 768 -> 128 convolution at 17 x 17 in one group of 8 blocks ran on one thread
+  // of two (17 parts: 0.62-0.65x the time on two threads).
+  auto cost = [&](int64_t parts) {
+    const double pixels = static_cast<double>(conv.image_rows / parts * conv.rows);
+    const double reload = 4.0 * 2 * target.float_lanes() / target.l2_bytes_per_cycle() / pixels;
+    const int64_t iterations = images * groups * parts;
+    double share = 0;
+    for (const int64_t threads : {1, 2}) {
+      share += static_cast<double>((iterations + threads - 1) / threads * threads) / static_cast<double>(iterations);
+    }
+    return share * (1 + reload);
+  };
+  int64_t best = 1;
+  for (int64_t parts = 2; parts <= conv.image_rows; ++parts) {
+    if (conv.image_rows % parts == 0 && cost(parts) < cost(best) - 1e-9) best = parts;
+  }
+  return best;
+}
+
 bool ConvGroupsInside(const DirectConvBlock& conv, int64_t nb, const Target& target) {
   if (conv.vector_a || conv.block_loop < 0 || conv.blocks / nb < 2 || conv.data_bytes <= 0) return false;
   const int64_t weight_bytes = conv.reduction * conv.blocks * conv.lanes * 4;
@@ -481,7 +510,19 @@ std::vector<DirectConvTiles> DirectConvTileCandidates(const DirectConvBlock& con
       }
     }
   }
-  return out;
+  // Chunked tiles whose parallel loop is too short to share get the image rows in parts; the
+  // same tiles with the rows whole stay a choice for tuning (after: DefaultDirectConvTiles keeps
+  // the first of equal costs).
+  std::vector<DirectConvTiles> with_parts;
+  for (const DirectConvTiles& t : out) {
+    if (const int64_t parts = ChunkedRowParts(conv, t, target); parts > 1) {
+      DirectConvTiles split = t;
+      split.row_parts = parts;
+      with_parts.push_back(split);
+    }
+    with_parts.push_back(t);
+  }
+  return with_parts;
 }
 
 namespace {
@@ -534,9 +575,20 @@ absl::Status ScheduleChunkedReduction(Schedule* sch, const BlockRV& block, const
     parallel.push_back(outer[split]);
     ++split;
   }
+  std::vector<LoopRV> inside(outer.begin() + static_cast<std::ptrdiff_t>(split) + 1, outer.end());
+  // Too few of those to share among threads: the image rows in parts, outside the chunks too.
+  if (const int64_t parts = tiles.row_parts; parts > 1) {
+    const LoopRV image_rows = loops[conv.image_row_loop];
+    auto it = std::find_if(inside.begin(), inside.end(), [&](const LoopRV& l) { return l.id == image_rows.id; });
+    if (it == inside.end()) return absl::InternalError("chunked reduction: the image rows are not inside the groups");
+    auto halves = sch->Split(image_rows, {parts, std::nullopt});
+    if (!halves.ok()) return halves.status();
+    parallel.push_back((*halves)[0]);
+    *it = (*halves)[1];
+  }
   order = parallel;
   order.push_back((*chunks)[0]);
-  order.insert(order.end(), outer.begin() + static_cast<std::ptrdiff_t>(split) + 1, outer.end());
+  order.insert(order.end(), inside.begin(), inside.end());
   if (span) order.push_back(*span);
   AppendTileLoops(&order, conv, loops, rows[1], block_inner, (*chunks)[1]);
   if (absl::Status s = sch->Reorder(order); !s.ok()) return s;
@@ -642,7 +694,8 @@ std::string DescribeTiles(const DirectConvTiles& t) {
       t.groups_inside ? absl::StrCat(" groups=inside", t.row_block > 0 ? absl::StrCat(" row_block=", t.row_block) : "")
                       : "";
   return absl::StrCat("conv mr=", t.mr, " nb=", t.nb, t.kc > 0 ? absl::StrCat(" kc=", t.kc) : "", groups,
-                      t.group_span > 0 ? absl::StrCat(" span=", t.group_span) : "");
+                      t.group_span > 0 ? absl::StrCat(" span=", t.group_span) : "",
+                      t.row_parts > 1 ? absl::StrCat(" row_parts=", t.row_parts) : "");
 }
 
 std::vector<double> TileFeatures(const DirectConvBlock& conv, const DirectConvTiles& t, const Target& target) {

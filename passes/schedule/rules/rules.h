@@ -110,7 +110,7 @@ struct DirectConvBlock {
 struct DirectConvTiles {
   bool operator==(const DirectConvTiles& o) const {
     return mr == o.mr && nb == o.nb && kc == o.kc && groups_inside == o.groups_inside && group_span == o.group_span &&
-           row_block == o.row_block;
+           row_block == o.row_block && row_parts == o.row_parts;
   }
   int64_t mr = 1, nb = 1;
   /*! \brief Steps of the outermost reduction loop (input-channel blocks) per chunk, 0: none.
@@ -131,6 +131,9 @@ struct DirectConvTiles {
    *  the span's weights for one chunk stay in L2, instead of the data streaming from memory
    *  once per group. */
   int64_t group_span = 0;
+  /*! \brief With chunks (kc > 0): the image rows (oh) in this many parts outside the chunks,
+   *  each part a parallel iteration (ChunkedRowParts); 0 or 1: the rows whole. */
+  int64_t row_parts = 0;
 };
 
 std::optional<DirectConvBlock> MatchDirectConv(const Schedule& sch, const BlockRV& block);
@@ -151,6 +154,12 @@ bool ConvGroupsInside(const DirectConvBlock& conv, int64_t nb, const Target& tar
  *  the most image rows whose data fits in L1 while the blocks leave enough parallel
  *  iterations; 0 where the data cannot be packed or there are too few image rows. */
 int64_t GroupsRowBlock(const DirectConvBlock& conv, const Target& target);
+/*! \brief With chunks: the parts the image rows (oh) are split into outside the chunks, so that
+ *  a few threads get nearly equal shares of the parallel loop where the images and groups of
+ *  channel blocks alone are too few to share, while each part reloads every chunk's weights;
+ *  1: no split. */
+int64_t ChunkedRowParts(const DirectConvBlock& conv, const DirectConvTiles& t, const Target& target);
+
 /*! \brief DirectConvTiles::group_span for chunked tiles `t`: where the data is larger than half
  *  of L2, the most groups (at most half of them, dividing them) whose weights for one chunk fit
  *  in half of L2; 0 where the data stays in L2 anyway or no span of two fits. */
