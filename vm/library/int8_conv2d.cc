@@ -54,16 +54,25 @@ struct Geometry {
   int64_t panels() const { return (pixels() + kPanel - 1) / kPanel; }
 };
 
-/*! \brief dst[i] = src[i * s] ^ flip for i < n: a row of taps, contiguous (s = 1, a copy), or
- *  every other byte (s = 2, even bytes packed 16 at a time; a byte loop was a third of the packing). */
+/*! \brief dst[i] = src[i * s] ^ flip for i < n: a row of taps, contiguous (s = 1: 16 bytes at a
+ *  time, the last 16 overlapping, inline: rows of 7 to 56 taps were a library call each, a fifth of
+ *  the packing) or every other byte (s = 2, even bytes packed 16 at a time). */
 void GatherTaps(const uint8_t* __restrict src, int64_t s, uint8_t flip, int64_t n, uint8_t* __restrict dst) {
-  if (s == 1 && flip == 0) {
-    std::memcpy(dst, src, n);
+  const __m128i f = _mm_set1_epi8(static_cast<char>(flip));
+  int64_t i = 0;
+  if (s == 1 && n >= 16) {
+    for (; i + 16 <= n; i += 16) {
+      const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i), _mm_xor_si128(a, f));
+    }
+    if (i < n) {
+      const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + n - 16));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + n - 16), _mm_xor_si128(a, f));
+    }
     return;
   }
-  int64_t i = 0;
   if (s == 2) {
-    const __m128i low_bytes = _mm_set1_epi16(0x00FF), f = _mm_set1_epi8(static_cast<char>(flip));
+    const __m128i low_bytes = _mm_set1_epi16(0x00FF);
     // 16 taps read src[2i .. 2i + 31]; the last tap is src[2 (n - 1)], so stop 17 taps early.
     for (; i + 17 <= n; i += 16) {
       const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 2 * i));
@@ -79,23 +88,18 @@ void GatherTaps(const uint8_t* __restrict src, int64_t s, uint8_t flip, int64_t 
 void Im2colRow(const uint8_t* x, const Geometry& g, int64_t k, uint8_t* row) {
   const uint8_t flip = g.x_signed ? 0x80 : 0;  // int8 -> uint8 by adding 128
   int64_t c = k / (g.kh * g.kw), ky = k / g.kw % g.kh, kx = k % g.kw;
+  // Columns ox with 0 <= ox * s + offset < W read x; the others are padding. The same for every
+  // output row: computed once (per row, its two divisions were half of the packing's time).
+  const int64_t offset = kx * g.dilation[1] - g.pad[1], s = g.stride[1];
+  const int64_t lo = std::min(g.ow, offset >= 0 ? 0 : (-offset + s - 1) / s);
+  const int64_t hi = std::max(lo, std::min(g.ow, g.w - 1 - offset < 0 ? 0 : (g.w - 1 - offset) / s + 1));
+  // The zero point everywhere first (one call, not two per output row), then the taps.
+  std::memset(row, g.zero_point, g.panels() * kPanel);
   for (int64_t oy = 0; oy < g.oh; ++oy) {
-    uint8_t* dst = row + oy * g.ow;
-    int64_t y = oy * g.stride[0] + ky * g.dilation[0] - g.pad[0];
-    if (y < 0 || y >= g.h) {
-      std::memset(dst, g.zero_point, g.ow);
-      continue;
-    }
-    const uint8_t* src = x + (c * g.h + y) * g.w;
-    const int64_t offset = kx * g.dilation[1] - g.pad[1], s = g.stride[1];
-    // Columns ox with 0 <= ox * s + offset < W read x; the others are padding.
-    const int64_t lo = std::min(g.ow, offset >= 0 ? 0 : (-offset + s - 1) / s);
-    const int64_t hi = std::max(lo, std::min(g.ow, g.w - 1 - offset < 0 ? 0 : (g.w - 1 - offset) / s + 1));
-    std::memset(dst, g.zero_point, lo);
-    std::memset(dst + hi, g.zero_point, g.ow - hi);
-    GatherTaps(src + lo * s + offset, s, flip, hi - lo, dst + lo);
+    const int64_t y = oy * g.stride[0] + ky * g.dilation[0] - g.pad[0];
+    if (y < 0 || y >= g.h) continue;
+    GatherTaps(x + (c * g.h + y) * g.w + lo * s + offset, s, flip, hi - lo, row + oy * g.ow + lo);
   }
-  std::memset(row + g.pixels(), g.zero_point, g.panels() * kPanel - g.pixels());
 }
 
 /*! \brief The columns of one image in panels: [panel][k/4][32 pixels][4]. Rows past K (up to
@@ -133,36 +137,53 @@ void PackColumns(const uint8_t* x, const Geometry& g, uint8_t* packed) {
 }
 
 /*! \brief A tile of R output channels (from f0) x one panel, with VNNI: per group of 4 k, two
- *  64-byte loads of the panel and, per channel, a broadcast of its 4 weights and two vpdpbusd. */
+ *  64-byte loads of the panel and, per channel, a broadcast of its 4 weights and two vpdpbusd.
+ *  Named accumulators summed in place (inline assembly): with an array of them and the
+ *  intrinsic, GCC copied every accumulator to another register and back at each step and spilled
+ *  some to the stack, and the tile ran at a fifth of the instruction's peak. */
 template <int R>
 __attribute__((target("avx512f,avx512bw,avx512vnni"))) void TileVnni(const int8_t* w, const uint8_t* panel,
                                                                      const Geometry& g, int64_t f0, int64_t p0,
                                                                      const int32_t* comp, const float* scale,
                                                                      const float* bias, float* out) {
-  __m512i acc[R][2];
-  for (int r = 0; r < R; ++r) acc[r][0] = acc[r][1] = _mm512_setzero_si512();
+  static_assert(R >= 1 && R <= 8, "eight channels at most");
+  __m512i a0 = _mm512_setzero_si512(), b0 = a0, a1 = a0, b1 = a0, a2 = a0, b2 = a0, a3 = a0, b3 = a0, a4 = a0, b4 = a0,
+          a5 = a0, b5 = a0, a6 = a0, b6 = a0, a7 = a0, b7 = a0;
   const int64_t groups = g.kp / 4;
-  const int8_t* wr = w + f0 * g.kp;
-  for (int64_t q = 0; q < groups; ++q) {
-    __m512i b0 = _mm512_loadu_si512(panel + q * kPanel * 4);
-    __m512i b1 = _mm512_loadu_si512(panel + q * kPanel * 4 + 64);
-    for (int r = 0; r < R; ++r) {
-      int32_t four;
-      std::memcpy(&four, wr + r * g.kp + 4 * q, 4);
-      __m512i a = _mm512_set1_epi32(four);
-      acc[r][0] = _mm512_dpbusd_epi32(acc[r][0], b0, a);
-      acc[r][1] = _mm512_dpbusd_epi32(acc[r][1], b1, a);
-    }
+  // Each channel's row of weights, advanced 4 k per step.
+  const int8_t *w0 = w + f0 * g.kp, *w1 = w0 + g.kp, *w2 = w1 + g.kp, *w3 = w2 + g.kp, *w4 = w3 + g.kp, *w5 = w4 + g.kp,
+               *w6 = w5 + g.kp, *w7 = w6 + g.kp;
+  const uint8_t* b = panel;
+  for (int64_t q = 0; q < groups; ++q, b += kPanel * 4) {
+    const __m512i x0 = _mm512_loadu_si512(b), x1 = _mm512_loadu_si512(b + 64);
+#define MLC_INT8_VNNI_STEP(w, lo, hi)                                                  \
+  {                                                                                    \
+    int32_t four;                                                                      \
+    std::memcpy(&four, w + 4 * q, 4);                                                  \
+    const __m512i c = _mm512_set1_epi32(four);                                         \
+    __asm__("vpdpbusd %[c], %[x], %[acc]" : [acc] "+v"(lo) : [x] "v"(x0), [c] "v"(c)); \
+    __asm__("vpdpbusd %[c], %[x], %[acc]" : [acc] "+v"(hi) : [x] "v"(x1), [c] "v"(c)); \
   }
+    MLC_INT8_VNNI_STEP(w0, a0, b0)
+    if constexpr (R > 1) MLC_INT8_VNNI_STEP(w1, a1, b1)
+    if constexpr (R > 2) MLC_INT8_VNNI_STEP(w2, a2, b2)
+    if constexpr (R > 3) MLC_INT8_VNNI_STEP(w3, a3, b3)
+    if constexpr (R > 4) MLC_INT8_VNNI_STEP(w4, a4, b4)
+    if constexpr (R > 5) MLC_INT8_VNNI_STEP(w5, a5, b5)
+    if constexpr (R > 6) MLC_INT8_VNNI_STEP(w6, a6, b6)
+    if constexpr (R > 7) MLC_INT8_VNNI_STEP(w7, a7, b7)
+#undef MLC_INT8_VNNI_STEP
+  }
+  const __m512i sums[8][2] = {{a0, b0}, {a1, b1}, {a2, b2}, {a3, b3}, {a4, b4}, {a5, b5}, {a6, b6}, {a7, b7}};
   const int64_t pixels = g.pixels();
   for (int r = 0; r < R; ++r) {
     const int64_t f = f0 + r;
-    const __m512 s = _mm512_set1_ps(scale[f]), b = _mm512_set1_ps(bias[f]);
+    const __m512 s = _mm512_set1_ps(scale[f]), bb = _mm512_set1_ps(bias[f]);
     const __m512i c = _mm512_set1_epi32(comp[f]);
     for (int h = 0; h < 2; ++h) {
       int64_t p = p0 + 16 * h;
       if (p >= pixels) break;
-      __m512 v = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(acc[r][h], c)), s, b);
+      __m512 v = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(sums[r][h], c)), s, bb);
       if (g.relu) v = _mm512_max_ps(v, _mm512_setzero_ps());
       __mmask16 mask = pixels - p >= 16 ? 0xFFFF : static_cast<__mmask16>((1u << (pixels - p)) - 1);
       _mm512_mask_storeu_ps(out + f * pixels + p, mask, v);
