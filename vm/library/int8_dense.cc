@@ -57,33 +57,47 @@ struct DenseOperands {
   float* out;  // [M, F]
 };
 
-/*! \brief A tile of R rows x NB panels with VNNI. */
+/*! \brief A tile of R rows x NB panels with VNNI. Named accumulators summed in place (inline
+ *  assembly): with an array of them and the intrinsic, GCC copied the accumulators between
+ *  registers at every step and kept some on the stack (as in int8_conv2d.cc). */
 template <int R, int NB>
 __attribute__((target("avx512f,avx512bw,avx512vnni"))) void TileVnni(const DenseOperands& o, const DenseShape& s,
                                                                      int64_t m0, int64_t p0) {
-  __m512i acc[R][NB];
-  for (int r = 0; r < R; ++r)
-    for (int j = 0; j < NB; ++j) acc[r][j] = _mm512_setzero_si512();
+  static_assert(R >= 1 && R <= 8 && NB >= 1 && NB <= 2, "at most 8 rows x 2 panels");
+  __m512i a0 = _mm512_setzero_si512(), b0 = a0, a1 = a0, b1 = a0, a2 = a0, b2 = a0, a3 = a0, b3 = a0, a4 = a0, b4 = a0,
+          a5 = a0, b5 = a0, a6 = a0, b6 = a0, a7 = a0, b7 = a0;
   const int64_t groups = s.groups();
   const int8_t* w = o.w + p0 * groups * kLanes * 4;
   const uint8_t* x = o.x + m0 * s.kp;
   for (int64_t q = 0; q < groups; ++q) {
-    __m512i b[NB];
-    for (int j = 0; j < NB; ++j) b[j] = _mm512_loadu_si512(w + (j * groups + q) * kLanes * 4);
-    for (int r = 0; r < R; ++r) {
-      int32_t four;
-      std::memcpy(&four, x + r * s.kp + 4 * q, 4);
-      const __m512i a = _mm512_set1_epi32(four);
-      for (int j = 0; j < NB; ++j) acc[r][j] = _mm512_dpbusd_epi32(acc[r][j], a, b[j]);
-    }
+    const __m512i w0 = _mm512_loadu_si512(w + q * kLanes * 4);
+    const __m512i w1 = NB > 1 ? _mm512_loadu_si512(w + (groups + q) * kLanes * 4) : w0;
+#define MLC_INT8_VNNI_ROW(r, lo, hi)                                                                         \
+  {                                                                                                          \
+    int32_t four;                                                                                            \
+    std::memcpy(&four, x + (r)*s.kp + 4 * q, 4);                                                             \
+    const __m512i c = _mm512_set1_epi32(four);                                                               \
+    __asm__("vpdpbusd %[w], %[c], %[acc]" : [acc] "+v"(lo) : [c] "v"(c), [w] "v"(w0));                       \
+    if constexpr (NB > 1) __asm__("vpdpbusd %[w], %[c], %[acc]" : [acc] "+v"(hi) : [c] "v"(c), [w] "v"(w1)); \
   }
+    MLC_INT8_VNNI_ROW(0, a0, b0)
+    if constexpr (R > 1) MLC_INT8_VNNI_ROW(1, a1, b1)
+    if constexpr (R > 2) MLC_INT8_VNNI_ROW(2, a2, b2)
+    if constexpr (R > 3) MLC_INT8_VNNI_ROW(3, a3, b3)
+    if constexpr (R > 4) MLC_INT8_VNNI_ROW(4, a4, b4)
+    if constexpr (R > 5) MLC_INT8_VNNI_ROW(5, a5, b5)
+    if constexpr (R > 6) MLC_INT8_VNNI_ROW(6, a6, b6)
+    if constexpr (R > 7) MLC_INT8_VNNI_ROW(7, a7, b7)
+#undef MLC_INT8_VNNI_ROW
+  }
+  const __m512i sums[8][2] = {{a0, b0}, {a1, b1}, {a2, b2}, {a3, b3}, {a4, b4}, {a5, b5}, {a6, b6}, {a7, b7}};
   for (int j = 0; j < NB; ++j) {
     const int64_t f = (p0 + j) * kLanes;
     const __mmask16 mask = s.f - f >= kLanes ? 0xFFFF : static_cast<__mmask16>((1u << (s.f - f)) - 1);
     const __m512i c = _mm512_maskz_loadu_epi32(mask, o.comp + f);
     const __m512 scale = _mm512_maskz_loadu_ps(mask, o.scale + f), bias = _mm512_maskz_loadu_ps(mask, o.bias + f);
     for (int r = 0; r < R; ++r) {
-      __m512 v = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(acc[r][j], c)), scale, bias);
+      __m512 v = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(sums[r][j], c)), scale, bias);
       if (s.relu) v = _mm512_max_ps(v, _mm512_setzero_ps());
       _mm512_mask_storeu_ps(o.out + (m0 + r) * s.f + f, mask, v);
     }
