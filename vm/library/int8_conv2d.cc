@@ -55,8 +55,9 @@ struct Geometry {
 };
 
 /*! \brief dst[i] = src[i * s] ^ flip for i < n: a row of taps, contiguous (s = 1: 16 bytes at a
- *  time, the last 16 overlapping, inline: rows of 7 to 56 taps were a library call each, a fifth of
- *  the packing) or every other byte (s = 2, even bytes packed 16 at a time). */
+ *  time, the last 16 overlapping, or two overlapping words below 16, inline: rows of 7 to 56 taps
+ *  were a library call each, a fifth of the packing) or every other byte (s = 2, even bytes
+ *  packed 16 at a time). */
 void GatherTaps(const uint8_t* __restrict src, int64_t s, uint8_t flip, int64_t n, uint8_t* __restrict dst) {
   const __m128i f = _mm_set1_epi8(static_cast<char>(flip));
   int64_t i = 0;
@@ -68,6 +69,26 @@ void GatherTaps(const uint8_t* __restrict src, int64_t s, uint8_t flip, int64_t 
     if (i < n) {
       const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + n - 16));
       _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + n - 16), _mm_xor_si128(a, f));
+    }
+    return;
+  }
+  if (s == 1 && n >= 4) {
+    // 4 to 15 taps (rows of 7 or 14 pixels): two overlapping words.
+    const uint64_t f8 = 0x0101010101010101ull * flip;
+    if (n >= 8) {
+      uint64_t a, b;
+      std::memcpy(&a, src, 8);
+      std::memcpy(&b, src + n - 8, 8);
+      a ^= f8, b ^= f8;
+      std::memcpy(dst, &a, 8);
+      std::memcpy(dst + n - 8, &b, 8);
+    } else {
+      uint32_t a, b;
+      std::memcpy(&a, src, 4);
+      std::memcpy(&b, src + n - 4, 4);
+      a ^= static_cast<uint32_t>(f8), b ^= static_cast<uint32_t>(f8);
+      std::memcpy(dst, &a, 4);
+      std::memcpy(dst + n - 4, &b, 4);
     }
     return;
   }
@@ -84,21 +105,41 @@ void GatherTaps(const uint8_t* __restrict src, int64_t s, uint8_t flip, int64_t 
   for (; i < n; ++i) dst[i] = src[i * s] ^ flip;
 }
 
-/*! \brief Row k of the im2col matrix (all pixels, then zero point up to the panels' end). */
-void Im2colRow(const uint8_t* x, const Geometry& g, int64_t k, uint8_t* row) {
+/*! \brief Where one window position (ky, kx) reads: the input row offset (ky * dilation - top
+ *  padding), the output columns [lo, hi) that read x and the input column of column 0. */
+struct WindowTap {
+  int64_t dy, lo, hi, dx;
+};
+
+/*! \brief The window positions' taps, once per call: per row of the im2col matrix, the integer
+ *  divisions that locate it (64-bit, tens of cycles each) were a quarter of the packing's time,
+ *  and per output row half of it. */
+std::vector<WindowTap> WindowTaps(const Geometry& g) {
+  std::vector<WindowTap> taps;
+  const int64_t s = g.stride[1];
+  for (int64_t ky = 0; ky < g.kh; ++ky) {
+    for (int64_t kx = 0; kx < g.kw; ++kx) {
+      // Columns ox with 0 <= ox * s + dx < W read x; the others are padding.
+      const int64_t dx = kx * g.dilation[1] - g.pad[1];
+      const int64_t lo = std::min(g.ow, dx >= 0 ? 0 : (-dx + s - 1) / s);
+      const int64_t hi = std::max(lo, std::min(g.ow, g.w - 1 - dx < 0 ? 0 : (g.w - 1 - dx) / s + 1));
+      taps.push_back({ky * g.dilation[0] - g.pad[0], lo, hi, dx});
+    }
+  }
+  return taps;
+}
+
+/*! \brief The im2col row of channel c at window position `tap` (all pixels, then zero point up
+ *  to the panels' end). */
+void Im2colRow(const uint8_t* x, const Geometry& g, int64_t c, const WindowTap& tap, uint8_t* row) {
   const uint8_t flip = g.x_signed ? 0x80 : 0;  // int8 -> uint8 by adding 128
-  int64_t c = k / (g.kh * g.kw), ky = k / g.kw % g.kh, kx = k % g.kw;
-  // Columns ox with 0 <= ox * s + offset < W read x; the others are padding. The same for every
-  // output row: computed once (per row, its two divisions were half of the packing's time).
-  const int64_t offset = kx * g.dilation[1] - g.pad[1], s = g.stride[1];
-  const int64_t lo = std::min(g.ow, offset >= 0 ? 0 : (-offset + s - 1) / s);
-  const int64_t hi = std::max(lo, std::min(g.ow, g.w - 1 - offset < 0 ? 0 : (g.w - 1 - offset) / s + 1));
+  const int64_t s = g.stride[1];
   // The zero point everywhere first (one call, not two per output row), then the taps.
   std::memset(row, g.zero_point, g.panels() * kPanel);
   for (int64_t oy = 0; oy < g.oh; ++oy) {
-    const int64_t y = oy * g.stride[0] + ky * g.dilation[0] - g.pad[0];
+    const int64_t y = oy * g.stride[0] + tap.dy;
     if (y < 0 || y >= g.h) continue;
-    GatherTaps(x + (c * g.h + y) * g.w + lo * s + offset, s, flip, hi - lo, row + oy * g.ow + lo);
+    GatherTaps(x + (c * g.h + y) * g.w + tap.lo * s + tap.dx, s, flip, tap.hi - tap.lo, row + oy * g.ow + tap.lo);
   }
 }
 
@@ -106,15 +147,19 @@ void Im2colRow(const uint8_t* x, const Geometry& g, int64_t k, uint8_t* row) {
  *  Kp) are zero; their weights are zero too. */
 void PackColumns(const uint8_t* x, const Geometry& g, uint8_t* packed) {
   const int64_t groups = g.kp / 4, width = g.panels() * kPanel;
+  const std::vector<WindowTap> taps = WindowTaps(g);
+  const int64_t window = g.kh * g.kw;
   ParallelFor(groups, [&](int64_t begin, int64_t end) {
     std::vector<uint8_t> rows(4 * width);
+    // Row k = c * window + position, advanced one at a time.
+    int64_t c = 4 * begin / window, position = 4 * begin % window;
     for (int64_t q = begin; q < end; ++q) {
       for (int t = 0; t < 4; ++t) {
-        int64_t k = 4 * q + t;
-        if (k < g.k)
-          Im2colRow(x, g, k, rows.data() + t * width);
+        if (4 * q + t < g.k)
+          Im2colRow(x, g, c, taps[position], rows.data() + t * width);
         else
           std::memset(rows.data() + t * width, 0, width);
+        if (++position == window) position = 0, ++c;
       }
       // 16 pixels of the 4 rows at a time: interleave bytes (r0 r1), (r2 r3), then 16-bit pairs,
       // giving each pixel's 4 bytes in k order. `width` is a multiple of 32.
