@@ -51,6 +51,12 @@ constexpr int64_t kMaxTileWindowBytes = 24 * 1024;
 // on up to eight threads (a 14 x 14 map in 7-pixel tiles has 28).
 constexpr int64_t kMinParallelTiles = 24;
 
+/*! \brief The target's vector registers one channel block of the tile takes (an 8-lane block on
+ *  AVX-512 takes one, half empty). */
+int64_t VectorsPerBlock(const DirectConvBlock& conv, const Target& target) {
+  return (conv.lanes + target.float_lanes() - 1) / target.float_lanes();
+}
+
 bool IndexUses(const std::vector<PrimExpr>& indices, const Var& v) {
   for (const PrimExpr& e : indices) {
     if (UsesVar(e, v)) return true;
@@ -351,7 +357,7 @@ double TileCost(const DirectConvBlock& conv, const DirectConvTiles& t, int64_t v
 std::optional<DirectConvTiles> DefaultDirectConvTiles(const DirectConvBlock& conv, const Target& target) {
   std::vector<DirectConvTiles> all = DirectConvTileCandidates(conv, target);
   if (all.empty()) return std::nullopt;
-  const int64_t vectors = (conv.lanes + target.float_lanes() - 1) / target.float_lanes();
+  const int64_t vectors = VectorsPerBlock(conv, target);
   // The fewest cycles per multiply-add over the row, tail included; ties go to the tile that
   // divides the row, then to the fewest loads per multiply-add, then to more accumulators.
   auto loads = [&](const DirectConvTiles& t) {
@@ -405,29 +411,47 @@ int64_t GroupSpan(const DirectConvBlock& conv, const DirectConvTiles& t, const T
 
 int64_t ChunkedRowParts(const DirectConvBlock& conv, const DirectConvTiles& t, const Target& target) {
   if (t.kc <= 0 || conv.image_row_loop < 0 || conv.image_rows < 2) return 1;
-  // The parallel iterations without parts: images x groups of NB blocks (or spans of them).
+  // One parallel iteration without parts: an image x a group of NB blocks (or a span of them).
   const int64_t images = conv.pixel_rows / conv.image_rows;
   const int64_t groups = conv.blocks / t.nb / (t.group_span > 0 ? t.group_span : 1);
-  // Each part reads every chunk's weights from L2 once more, and each weight read feeds one
-  // multiply-add per pixel of the part: that costs 4 bytes at L2's rate against the part's
-  // pixels at the FMA rate (two pipes of float lanes). Against it, the share of the slowest of
-  // T threads, for one and two (the executable does not know how many it gets; weighing four
-  // as well split loops already even for two, which then ran 5-15% slower on two threads).
-  // Inception-v3's 768 -> 128 convolution at 17 x 17 in one group of 8 blocks ran on one thread
-  // of two (17 parts: 0.62-0.65x the time on two threads).
+  const double channels = static_cast<double>(conv.blocks / groups * conv.lanes);
+  const double pixels = static_cast<double>(conv.image_rows * conv.rows);
+  const double chunks = static_cast<double>(conv.outer_reduction / t.kc);
+  const double weight_bytes = 4.0 * static_cast<double>(conv.reduction) * channels;
+  const double out_bytes = 4.0 * pixels * channels;
+  const double compute = pixels * static_cast<double>(conv.reduction) * channels / (2.0 * target.float_lanes());
+  const double half_l2 = static_cast<double>(target.l2_bytes) / 2;
+  // Cycles of one iteration in `parts` parts. Each part reads all the iteration's weights once
+  // (from L2 where they fit half of it, else from memory). The sums each chunk adds to: where
+  // all of them exceed L2, every chunk reads and writes them from memory (FCN-ResNet50's 512 ->
+  // 2048 1x1 convolutions at 28 x 28: 3.2 MB of sums per span, 8 chunks, at 30% of the peak)
+  // unless one part's fit half of L2 (in 7 parts: 0.80-0.86x the time on one and two threads).
+  // Sums that fit L2 but not half of it are left whole: 2048 -> 512 at 28 x 28 (0.8 MB) in two
+  // parts gained nothing on one thread and lost 20% on two, each part rereading 2 MB of weights
+  // (what spills L2 there comes back from L3).
+  auto cycles = [&](int64_t parts) {
+    const double weights = parts * weight_bytes /
+                           (weight_bytes <= half_l2 ? target.l2_bytes_per_cycle() : target.stream_bytes_per_cycle());
+    const bool streams = out_bytes > static_cast<double>(target.l2_bytes) && out_bytes / parts > half_l2;
+    // (Every chunk but the first reads them back; the result is written once either way.)
+    const double sums = streams ? 2 * out_bytes * (chunks - 1) / target.stream_bytes_per_cycle() : 0;
+    return compute + weights + sums;
+  };
+  // Against it, the share of the slowest of T threads, for one and two (the executable does not
+  // know how many it gets; weighing four as well split loops already even for two, which then
+  // ran 5-15% slower on two threads). Inception-v3's 768 -> 128 convolution at 17 x 17 in one
+  // group of 8 blocks ran on one thread of two (17 parts: 0.62-0.65x the time on two threads).
   auto cost = [&](int64_t parts) {
-    const double pixels = static_cast<double>(conv.image_rows / parts * conv.rows);
-    const double reload = 4.0 * 2 * target.float_lanes() / target.l2_bytes_per_cycle() / pixels;
     const int64_t iterations = images * groups * parts;
     double share = 0;
     for (const int64_t threads : {1, 2}) {
       share += static_cast<double>((iterations + threads - 1) / threads * threads) / static_cast<double>(iterations);
     }
-    return share * (1 + reload);
+    return share * cycles(parts);
   };
   int64_t best = 1;
   for (int64_t parts = 2; parts <= conv.image_rows; ++parts) {
-    if (conv.image_rows % parts == 0 && cost(parts) < cost(best) - 1e-9) best = parts;
+    if (conv.image_rows % parts == 0 && cost(parts) < cost(best) * (1 - 1e-9)) best = parts;
   }
   return best;
 }
@@ -450,7 +474,7 @@ int64_t GroupsRowBlock(const DirectConvBlock& conv, const Target& target) {
 
 std::vector<DirectConvTiles> DirectConvTileCandidates(const DirectConvBlock& conv, const Target& target) {
   std::vector<DirectConvTiles> out;
-  const int64_t vectors = (conv.lanes + target.float_lanes() - 1) / target.float_lanes();
+  const int64_t vectors = VectorsPerBlock(conv, target);
   // One register for the broadcast element: it feeds NB FMAs, so LLVM keeps it in a register
   // rather than folding it into each FMA (a tile that counted on the fold spilled and ran at
   // half speed, depending on where the stack landed).
@@ -699,8 +723,9 @@ std::string DescribeTiles(const DirectConvTiles& t) {
 }
 
 std::vector<double> TileFeatures(const DirectConvBlock& conv, const DirectConvTiles& t, const Target& target) {
-  const double vectors = std::ceil(static_cast<double>(conv.lanes) / target.float_lanes());
-  const double loads = static_cast<double>(LoadsPerStep(conv, t.mr, t.nb, static_cast<int64_t>(vectors)));
+  const int64_t block_vectors = VectorsPerBlock(conv, target);
+  const double vectors = static_cast<double>(block_vectors);
+  const double loads = static_cast<double>(LoadsPerStep(conv, t.mr, t.nb, block_vectors));
   return {
       1.0,
       std::log2(static_cast<double>(t.mr)),
@@ -712,7 +737,7 @@ std::vector<double> TileFeatures(const DirectConvBlock& conv, const DirectConvTi
       t.groups_inside ? 1.0 : 0.0,
       t.row_block > 0 ? 1.0 : 0.0,
       t.group_span > 0 ? 1.0 : 0.0,
-      TileCost(conv, t, static_cast<int64_t>(vectors), target),  // the default rule's estimate
+      TileCost(conv, t, block_vectors, target),  // the default rule's estimate
       conv.vector_a || FitsL1(conv, t, target) ? 1.0 : 0.0,
   };
 }
