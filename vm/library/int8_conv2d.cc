@@ -182,10 +182,8 @@ void PackColumns(const uint8_t* x, const Geometry& g, uint8_t* packed) {
 }
 
 /*! \brief A tile of R output channels (from f0) x one panel, with VNNI: per group of 4 k, two
- *  64-byte loads of the panel and, per channel, a broadcast of its 4 weights and two vpdpbusd.
- *  Named accumulators summed in place (inline assembly): with an array of them and the
- *  intrinsic, GCC copied every accumulator to another register and back at each step and spilled
- *  some to the stack, and the tile ran at a fifth of the instruction's peak. */
+ *  64-byte loads of the panel and, per channel, a broadcast of its 4 weights and two vpdpbusd
+ *  into named accumulators (DotAccumulate). */
 template <int R>
 __attribute__((target("avx512f,avx512bw,avx512vnni"))) void TileVnni(const int8_t* w, const uint8_t* panel,
                                                                      const Geometry& g, int64_t f0, int64_t p0,
@@ -201,13 +199,13 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) void TileVnni(const int8_
   const uint8_t* b = panel;
   for (int64_t q = 0; q < groups; ++q, b += kPanel * 4) {
     const __m512i x0 = _mm512_loadu_si512(b), x1 = _mm512_loadu_si512(b + 64);
-#define MLC_INT8_VNNI_STEP(w, lo, hi)                                                  \
-  {                                                                                    \
-    int32_t four;                                                                      \
-    std::memcpy(&four, w + 4 * q, 4);                                                  \
-    const __m512i c = _mm512_set1_epi32(four);                                         \
-    __asm__("vpdpbusd %[c], %[x], %[acc]" : [acc] "+v"(lo) : [x] "v"(x0), [c] "v"(c)); \
-    __asm__("vpdpbusd %[c], %[x], %[acc]" : [acc] "+v"(hi) : [x] "v"(x1), [c] "v"(c)); \
+#define MLC_INT8_VNNI_STEP(w, lo, hi)          \
+  {                                            \
+    int32_t four;                              \
+    std::memcpy(&four, w + 4 * q, 4);          \
+    const __m512i c = _mm512_set1_epi32(four); \
+    DotAccumulate(lo, x0, c);                  \
+    DotAccumulate(hi, x1, c);                  \
   }
     MLC_INT8_VNNI_STEP(w0, a0, b0)
     if constexpr (R > 1) MLC_INT8_VNNI_STEP(w1, a1, b1)

@@ -57,9 +57,7 @@ struct DenseOperands {
   float* out;  // [M, F]
 };
 
-/*! \brief A tile of R rows x NB panels with VNNI. Named accumulators summed in place (inline
- *  assembly): with an array of them and the intrinsic, GCC copied the accumulators between
- *  registers at every step and kept some on the stack (as in int8_conv2d.cc). */
+/*! \brief A tile of R rows x NB panels with VNNI, into named accumulators (DotAccumulate). */
 template <int R, int NB>
 __attribute__((target("avx512f,avx512bw,avx512vnni"))) void TileVnni(const DenseOperands& o, const DenseShape& s,
                                                                      int64_t m0, int64_t p0) {
@@ -72,13 +70,13 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) void TileVnni(const Dense
   for (int64_t q = 0; q < groups; ++q) {
     const __m512i w0 = _mm512_loadu_si512(w + q * kLanes * 4);
     const __m512i w1 = NB > 1 ? _mm512_loadu_si512(w + (groups + q) * kLanes * 4) : w0;
-#define MLC_INT8_VNNI_ROW(r, lo, hi)                                                                         \
-  {                                                                                                          \
-    int32_t four;                                                                                            \
-    std::memcpy(&four, x + (r)*s.kp + 4 * q, 4);                                                             \
-    const __m512i c = _mm512_set1_epi32(four);                                                               \
-    __asm__("vpdpbusd %[w], %[c], %[acc]" : [acc] "+v"(lo) : [c] "v"(c), [w] "v"(w0));                       \
-    if constexpr (NB > 1) __asm__("vpdpbusd %[w], %[c], %[acc]" : [acc] "+v"(hi) : [c] "v"(c), [w] "v"(w1)); \
+#define MLC_INT8_VNNI_ROW(r, lo, hi)                \
+  {                                                 \
+    int32_t four;                                   \
+    std::memcpy(&four, x + (r)*s.kp + 4 * q, 4);    \
+    const __m512i c = _mm512_set1_epi32(four);      \
+    DotAccumulate(lo, c, w0);                       \
+    if constexpr (NB > 1) DotAccumulate(hi, c, w1); \
   }
     MLC_INT8_VNNI_ROW(0, a0, b0)
     if constexpr (R > 1) MLC_INT8_VNNI_ROW(1, a1, b1)

@@ -534,9 +534,9 @@ std::vector<DirectConvTiles> DirectConvTileCandidates(const DirectConvBlock& con
       }
     }
   }
-  // Chunked tiles whose parallel loop is too short to share get the image rows in parts; the
-  // same tiles with the rows whole stay a choice for tuning (after: DefaultDirectConvTiles keeps
-  // the first of equal costs).
+  // Chunked tiles get the image rows in parts where ChunkedRowParts finds it pays (a parallel
+  // loop too short to share, sums beyond L2); the same tiles with the rows whole stay a choice
+  // for tuning (after: DefaultDirectConvTiles keeps the first of equal costs).
   std::vector<DirectConvTiles> with_parts;
   for (const DirectConvTiles& t : out) {
     if (const int64_t parts = ChunkedRowParts(conv, t, target); parts > 1) {
@@ -600,15 +600,15 @@ absl::Status ScheduleChunkedReduction(Schedule* sch, const BlockRV& block, const
     ++split;
   }
   std::vector<LoopRV> inside(outer.begin() + static_cast<std::ptrdiff_t>(split) + 1, outer.end());
-  // Too few of those to share among threads: the image rows in parts, outside the chunks too.
+  // The image rows in parts (ChunkedRowParts): the parts outside the chunks too, and parallel.
   if (const int64_t parts = tiles.row_parts; parts > 1) {
     const LoopRV image_rows = loops[conv.image_row_loop];
     auto it = std::find_if(inside.begin(), inside.end(), [&](const LoopRV& l) { return l.id == image_rows.id; });
     if (it == inside.end()) return absl::InternalError("chunked reduction: the image rows are not inside the groups");
-    auto halves = sch->Split(image_rows, {parts, std::nullopt});
-    if (!halves.ok()) return halves.status();
-    parallel.push_back((*halves)[0]);
-    *it = (*halves)[1];
+    auto split_rows = sch->Split(image_rows, {parts, std::nullopt});
+    if (!split_rows.ok()) return split_rows.status();
+    parallel.push_back((*split_rows)[0]);
+    *it = (*split_rows)[1];
   }
   order = parallel;
   order.push_back((*chunks)[0]);

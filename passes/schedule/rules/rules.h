@@ -154,10 +154,10 @@ bool ConvGroupsInside(const DirectConvBlock& conv, int64_t nb, const Target& tar
  *  the most image rows whose data fits in L1 while the blocks leave enough parallel
  *  iterations; 0 where the data cannot be packed or there are too few image rows. */
 int64_t GroupsRowBlock(const DirectConvBlock& conv, const Target& target);
-/*! \brief With chunks: the parts the image rows (oh) are split into outside the chunks, so that
- *  a few threads get nearly equal shares of the parallel loop where the images and groups of
- *  channel blocks alone are too few to share, while each part reloads every chunk's weights;
- *  1: no split. */
+/*! \brief With chunks: the parts the image rows (oh) are split into outside the chunks, where
+ *  the images and groups of channel blocks alone are too few for a few threads to share, or
+ *  where one iteration's sums exceed L2 (each chunk would reread them from memory); each part
+ *  rereads the weights. 1: no split. */
 int64_t ChunkedRowParts(const DirectConvBlock& conv, const DirectConvTiles& t, const Target& target);
 
 /*! \brief DirectConvTiles::group_span for chunked tiles `t`: where the data is larger than half
