@@ -21,6 +21,13 @@
  *  scale * (sum wq * xq - compensation) + bias exactly in int32 before the one conversion to
  *  float. Run it before fold-constant, which would fold the weights' dequantize into float
  *  weights; what it does not match is left to the float path.
+ *
+ *  Then a convolution whose only use is a quantize (scalar scale and zero point: the next
+ *  layer's input) takes it in (requantize fused):
+ *
+ *    quantize(mlc.int8.conv2d(...), s, z)  ->  mlc.int8.conv2d(..., requantize=(s, z)) -> uint8/int8
+ *
+ *  so the float result is neither written nor read back by a quantize kernel.
  */
 #include <algorithm>
 #include <cmath>
@@ -245,7 +252,9 @@ class QdqToIntegerPass : public FunctionPass {
            "output channel), with its constant per-channel bias add and ReLU, into one R.call_dps_packed of "
            "mlc.int8.conv2d or mlc.int8.dense: int8 products accumulated in int32 (AVX-512 VNNI where the CPU has it), "
            "scaled to float once. For a target without VNNI the convolution's weight is stored as int16, the form its "
-           "AVX2 kernel multiplies (vpmaddwd). Run before fold-constant.";
+           "AVX2 kernel multiplies (vpmaddwd). A convolution used only by a quantize with a scalar scale and zero "
+           "point "
+           "takes it in (requantize fused: the kernel returns the uint8/int8 tensor). Run before fold-constant.";
   }
 
  protected:
@@ -263,7 +272,7 @@ class QdqToIntegerPass : public FunctionPass {
       if (!next.ok()) return next.status();
       current = *next;
     }
-    return current;
+    return FuseRequantize(current, bb);
   }
 
  private:
@@ -290,6 +299,41 @@ class QdqToIntegerPass : public FunctionPass {
               m[p.conv].defined() ? RewriteConv(matched, m, p, with_bias, with_relu, int16_conv_weights)
                                   : RewriteLinear(matched, m, p, with_bias, with_relu);
           return rewritten ? *rewritten : matched;
+        },
+        builder);
+  }
+
+  /*! \brief quantize(mlc.int8.conv2d(...), s, z) with a scalar s and z, the convolution used only
+   *  there: the convolution with requantize = (s, z) and the quantize's uint8/int8 result. */
+  static absl::StatusOr<relax::Function> FuseRequantize(const relax::Function& func, relax::BlockBuilder* builder) {
+    std::map<const relax::VarNode*, int> uses = CountVarUses(func);
+    Pattern conv = IsOp("call_dps_packed"), scale = IsConst(), zero = IsConst();
+    Pattern top = IsOp("quantize")({conv, scale, zero});
+    return Rewrite(
+        top, func,
+        [&](const relax::Expr& matched, const Match& m, relax::BlockBuilder*) -> relax::Expr {
+          const auto* quantize = matched.as<relax::CallNode>();
+          const auto* input = quantize->args[0].as<relax::VarNode>();
+          const auto* call = m[conv].as<relax::CallNode>();
+          const auto* callee = call->args.size() == 2 ? call->args[0].as<relax::ExternFuncNode>() : nullptr;
+          const auto* operands = call->args.size() == 2 ? call->args[1].as<relax::TupleNode>() : nullptr;
+          if (input == nullptr || uses[input] != 1 || callee == nullptr || callee->global_symbol != "mlc.int8.conv2d" ||
+              operands == nullptr || operands->fields.size() != 6) {
+            return matched;
+          }
+          absl::StatusOr<relax::QuantizeAttrs> attrs = relax::ParseAttrs<relax::QuantizeAttrs>(quantize->attrs);
+          std::optional<double> s = ScalarValue(m[scale]), z = ScalarValue(m[zero]);
+          if (!attrs.ok() || (attrs->out_dtype != DataType::UInt(8) && attrs->out_dtype != DataType::Int(8)) || !s ||
+              !z || !(*s > 0) || !std::isfinite(*s)) {
+            return matched;
+          }
+          TensorData requantize(DataType::Float32(), {2});
+          float* r = reinterpret_cast<float*>(requantize.mutable_data());
+          r[0] = static_cast<float>(*s);
+          r[1] = static_cast<float>(*z);
+          std::vector<relax::Expr> args = operands->fields;
+          args.push_back(relax::MakeConstant(requantize));
+          return CallDpsPacked("mlc.int8.conv2d", std::move(args), matched);
         },
         builder);
   }

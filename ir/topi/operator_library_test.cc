@@ -691,6 +691,10 @@ struct QdqLayer {
   Attrs op_attrs;
   NDArray bias;
   std::string target = "";  // the module's target; empty: the host
+  // An integer out_dtype: the result goes through quantize(out, out_scale, out_zero) (the next
+  // layer's input, which qdq-to-integer fuses into the kernel).
+  DataType out_dtype = DataType::Float32();
+  double out_scale = 1, out_zero = 0;
 };
 
 /*! \brief The dtype of the weight (the second argument) main's first call of `kernel` passes, or
@@ -729,7 +733,15 @@ absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> CompileQdqLayer(const QdqLay
                                {{"axis", l.w_axis}}));
   MLC_ASSIGN_OR_RETURN(product, emit(l.op, {x, w}, l.op_attrs));
   MLC_ASSIGN_OR_RETURN(biased, emit("add", {product, relax::MakeConstant(ToTensorData(l.bias))}));
-  MLC_ASSIGN_OR_RETURN(out, emit("nn.relu", {biased}));
+  MLC_ASSIGN_OR_RETURN(activated, emit("nn.relu", {biased}));
+  relax::Expr out = activated;
+  if (l.out_dtype.is_integer()) {
+    MLC_ASSIGN_OR_RETURN(quantized, emit("quantize",
+                                         {out, relax::MakeConstant(ScalarTensor(l.out_scale, kF32)),
+                                          relax::MakeConstant(ScalarTensor(l.out_zero, l.out_dtype))},
+                                         {{"out_dtype", l.out_dtype}}));
+    out = quantized;
+  }
   MLC_RETURN_IF_ERROR(bb.EmitFuncOutput(out).status());
   MLC_ASSIGN_OR_RETURN(pipeline, passes::ParsePipeline("default"));
   IRModule mod = bb.Get();
@@ -780,6 +792,45 @@ void ExpectEveryInt8Path(vm::VirtualMachine* machine, const NDArray& input, cons
   unsetenv("MLC_INT8_PATH");
 }
 
+/*! \brief Runs main(input) of `fused` (a layer whose result is quantized, the quantize fused into
+ *  the int8 kernel) and of `unfused` (the same layer's float result) on every int8 code path
+ *  this CPU has: the fused bytes must equal the float result quantized as topi::Quantize does
+ *  (round half to even, zero point, saturation), exactly. */
+void ExpectRequantizedOnEveryInt8Path(vm::VirtualMachine* fused, vm::VirtualMachine* unfused, const NDArray& input,
+                                      float scale, float zero, DataType out_dtype) {
+  const float lo = out_dtype.is_int() ? -128.0f : 0.0f, hi = out_dtype.is_int() ? 127.0f : 255.0f;
+  int saturated = 0;
+  for (const char* path : {"vnni", "avx2", "portable"}) {
+    const bool available = std::string(path) == "vnni"
+                               ? HostHasCpuFeature("avx512vnni") && HostHasCpuFeature("avx512bw")
+                           : std::string(path) == "avx2" ? HostHasCpuFeature("avx2") && HostHasCpuFeature("fma")
+                                                         : true;
+    if (!available) {
+      std::printf("[  SKIPPED ] the %s int8 path: this CPU (%s) lacks its features\n", path, HostCpuName().c_str());
+      continue;
+    }
+    setenv("MLC_INT8_PATH", path, 1);
+    SCOPED_TRACE(absl::StrCat("requantized on the ", path, " int8 path"));
+    absl::StatusOr<vm::Value> got = fused->Invoke("main", {vm::Value(input)});
+    absl::StatusOr<vm::Value> real = unfused->Invoke("main", {vm::Value(input)});
+    ASSERT_TRUE(got.ok()) << got.status();
+    ASSERT_TRUE(real.ok()) << real.status();
+    const NDArray& q = got->tensor();
+    ASSERT_EQ(q.dtype().bits, 8);
+    ASSERT_EQ(q.NumElements(), real->tensor().NumElements());
+    for (int64_t i = 0; i < q.NumElements(); ++i) {
+      float want = std::nearbyint(static_cast<const float*>(real->tensor().data())[i] / scale) + zero;
+      saturated += want > hi;
+      want = std::min(std::max(want, lo), hi);
+      const int byte = static_cast<const uint8_t*>(q.data())[i];
+      const int value = out_dtype.is_int() ? static_cast<int8_t>(byte) : byte;
+      ASSERT_EQ(value, static_cast<int>(want)) << "element " << i;
+    }
+  }
+  unsetenv("MLC_INT8_PATH");
+  EXPECT_GT(saturated, 0) << "no value reached the saturation: the test does not check it";
+}
+
 /*! \brief An int8 tensor of random values over the whole range. */
 TensorData RandomInt8(const std::vector<int64_t>& shape, std::mt19937* rng) {
   std::uniform_int_distribution<int> byte(-128, 127);
@@ -828,6 +879,33 @@ void CheckQdqConv(const Window& win, int64_t n, int64_t c, int64_t h, int64_t w,
       const int64_t spatial = out_shape[2] * out_shape[3];
       for (size_t i = 0; i < want.size(); ++i) want[i] = std::max(0.0, want[i] + F(bias)[(i / spatial) % f]);
       ExpectEveryInt8Path(vm->get(), input, want);
+      // The next layer's quantize fused into the kernel (uint8 and int8 results): the bytes of
+      // the float result quantized; a scale that saturates the largest values.
+      double largest = *std::max_element(want.begin(), want.end());
+      for (DataType out_dtype : {DataType::UInt(8), DataType::Int(8)}) {
+        SCOPED_TRACE(out_dtype.ToString());
+        const double out_scale = largest / 200, out_zero = out_dtype.is_int() ? -50 : 60;
+        std::string fused_text;
+        absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> fused = CompileQdqLayer({{n, c, h, w},
+                                                                                     x_dtype,
+                                                                                     sx,
+                                                                                     zx,
+                                                                                     wq,
+                                                                                     w_scale,
+                                                                                     0,
+                                                                                     "nn.conv2d",
+                                                                                     conv,
+                                                                                     bias,
+                                                                                     target,
+                                                                                     out_dtype,
+                                                                                     out_scale,
+                                                                                     out_zero},
+                                                                                    &fused_text);
+        ASSERT_TRUE(fused.ok()) << fused.status();
+        EXPECT_EQ(fused_text.find("T_quantize"), std::string::npos) << "the quantize was not fused:\n" << fused_text;
+        ExpectRequantizedOnEveryInt8Path(fused->get(), vm->get(), input, static_cast<float>(out_scale),
+                                         static_cast<float>(out_zero), out_dtype);
+      }
     }
   }
 }

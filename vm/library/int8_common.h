@@ -1,12 +1,15 @@
 /*! \file int8_common.h
  *  \brief What the int8 kernels (mlc.int8.conv2d, mlc.int8.dense) share: the choice of the code
- *         path and the epilogue that turns an int32 sum into the float result.
+ *         path and the epilogue that turns an int32 sum into the float result (and, fused, into
+ *         the next layer's quantized input).
  */
 #ifndef MLC_VM_LIBRARY_INT8_COMMON_H_
 #define MLC_VM_LIBRARY_INT8_COMMON_H_
 
 #include <immintrin.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -54,6 +57,31 @@ __attribute__((target("avx512f,avx512vnni"), always_inline)) inline void DotAccu
 inline float FinishInt8(int32_t acc, int32_t comp, float scale, float bias, bool relu) {
   float v = static_cast<float>(acc - comp) * scale + bias;
   return relu && v < 0.0f ? 0.0f : v;
+}
+
+/*! \brief The quantize a kernel's result goes through when qdq-to-integer fused it (the next
+ *  layer's input): q = clamp(round_half_even(v / scale) + zero, lo, hi), in float and in that
+ *  order, as topi::Quantize computes it, so the fused result equals the unfused one exactly. */
+struct Requantize {
+  bool on = false;
+  float scale = 1, zero = 0, lo = 0, hi = 255;  // [lo, hi]: the uint8 or int8 range
+};
+
+/*! \brief One requantized output, as the byte it is stored as (int8 in two's complement). */
+inline uint8_t RequantizeOne(float v, const Requantize& r) {
+  float q = std::nearbyint(v / r.scale) + r.zero;  // the default rounding mode: half to even
+  q = std::min(std::max(q, r.lo), r.hi);
+  return static_cast<uint8_t>(static_cast<int32_t>(q));
+}
+
+/*! \brief Stores the lanes of `v` set in `mask`, requantized, at `dst` (AVX-512). */
+__attribute__((target("avx512f"), always_inline)) inline void StoreRequantized(uint8_t* dst, __mmask16 mask, __m512 v,
+                                                                               const Requantize& r) {
+  __m512 q =
+      _mm512_roundscale_ps(_mm512_div_ps(v, _mm512_set1_ps(r.scale)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  q = _mm512_min_ps(_mm512_max_ps(_mm512_add_ps(q, _mm512_set1_ps(r.zero)), _mm512_set1_ps(r.lo)),
+                    _mm512_set1_ps(r.hi));
+  _mm512_mask_cvtepi32_storeu_epi8(dst, mask, _mm512_cvtps_epi32(q));
 }
 
 }  // namespace vm

@@ -12,6 +12,13 @@
  *  pad_right, dilation_h, dilation_w, kernel_h, kernel_w, x_zero_point (uint8 domain), relu).
  *  The pass folds the zero point into compensation[f] = zero_point * sum_k w[f, k].
  *
+ *    mlc.int8.conv2d(x, w, geometry, compensation, scale, bias, requantize[2] float32,
+ *                    out[N,F,OH,OW] uint8 or int8)
+ *
+ *  is the same convolution with the quantize of its result fused (the next layer's input:
+ *  requantize = (scale, zero point); Requantize in int8_common.h): the float result is never
+ *  written, a fourth of the bytes are, and no separate kernel reads them back.
+ *
  *  Like IREE's CPU micro-kernels, this one is written by hand: the loop programs' tensorize path
  *  has a float32 register tile only. The columns are packed in panels of 32 pixels with
  *  groups of 4 consecutive k interleaved ([panel][k/4][32][4]), so a panel is one contiguous
@@ -25,6 +32,7 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -50,6 +58,7 @@ struct Geometry {
   int64_t stride[2], pad[4], dilation[2];
   uint8_t zero_point;
   bool relu, x_signed;
+  Requantize requantize;  // on: out is uint8/int8, the result quantized
   int64_t pixels() const { return oh * ow; }
   int64_t panels() const { return (pixels() + kPanel - 1) / kPanel; }
 };
@@ -188,7 +197,7 @@ template <int R>
 __attribute__((target("avx512f,avx512bw,avx512vnni"))) void TileVnni(const int8_t* w, const uint8_t* panel,
                                                                      const Geometry& g, int64_t f0, int64_t p0,
                                                                      const int32_t* comp, const float* scale,
-                                                                     const float* bias, float* out) {
+                                                                     const float* bias, void* out) {
   static_assert(R >= 1 && R <= 8, "eight channels at most");
   __m512i a0 = _mm512_setzero_si512(), b0 = a0, a1 = a0, b1 = a0, a2 = a0, b2 = a0, a3 = a0, b3 = a0, a4 = a0, b4 = a0,
           a5 = a0, b5 = a0, a6 = a0, b6 = a0, a7 = a0, b7 = a0;
@@ -229,7 +238,10 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) void TileVnni(const int8_
       __m512 v = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(sums[r][h], c)), s, bb);
       if (g.relu) v = _mm512_max_ps(v, _mm512_setzero_ps());
       __mmask16 mask = pixels - p >= 16 ? 0xFFFF : static_cast<__mmask16>((1u << (pixels - p)) - 1);
-      _mm512_mask_storeu_ps(out + f * pixels + p, mask, v);
+      if (g.requantize.on)
+        StoreRequantized(static_cast<uint8_t*>(out) + f * pixels + p, mask, v, g.requantize);
+      else
+        _mm512_mask_storeu_ps(static_cast<float*>(out) + f * pixels + p, mask, v);
     }
   }
 }
@@ -249,7 +261,7 @@ void WidenWeights(const int8_t* w, int64_t count, int16_t* w16) {
 template <int R>
 __attribute__((target("avx2,fma"))) void TileAvx2(const int16_t* w16, const uint8_t* panel, const Geometry& g,
                                                   int64_t f0, int64_t p0, const int32_t* comp, const float* scale,
-                                                  const float* bias, float* out) {
+                                                  const float* bias, void* out) {
   static_assert(R >= 1 && R <= 6, "six channels at most");
   // Named accumulators, not an array: GCC kept an array's elements on the stack, or copied them
   // between registers at every step.
@@ -292,12 +304,17 @@ __attribute__((target("avx2,fma"))) void TileAvx2(const int16_t* w16, const uint
     const __m256 s = _mm256_set1_ps(scale[f]), bb = _mm256_set1_ps(bias[f]);
     __m256 v = _mm256_fmadd_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(sums[r], _mm256_set1_epi32(comp[f]))), s, bb);
     if (g.relu) v = _mm256_max_ps(v, _mm256_setzero_ps());
-    if (left >= 8) {
-      _mm256_storeu_ps(out + f * pixels + p0, v);
+    if (g.requantize.on) {
+      alignas(32) float values[8];
+      _mm256_store_ps(values, v);
+      uint8_t* dst = static_cast<uint8_t*>(out) + f * pixels + p0;
+      for (int64_t j = 0; j < std::min<int64_t>(left, 8); ++j) dst[j] = RequantizeOne(values[j], g.requantize);
+    } else if (left >= 8) {
+      _mm256_storeu_ps(static_cast<float*>(out) + f * pixels + p0, v);
     } else {
       alignas(32) float tail[8];
       _mm256_store_ps(tail, v);
-      std::memcpy(out + f * pixels + p0, tail, left * sizeof(float));
+      std::memcpy(static_cast<float*>(out) + f * pixels + p0, tail, left * sizeof(float));
     }
   }
 }
@@ -305,7 +322,7 @@ __attribute__((target("avx2,fma"))) void TileAvx2(const int16_t* w16, const uint
 /*! \brief TileAvx2 for `rows` (1..R) channels. */
 template <int R>
 void TileAvx2Any(int64_t rows, const int16_t* w16, const uint8_t* panel, const Geometry& g, int64_t f0, int64_t p0,
-                 const int32_t* comp, const float* scale, const float* bias, float* out) {
+                 const int32_t* comp, const float* scale, const float* bias, void* out) {
   if constexpr (R > 1) {
     if (rows < R) return TileAvx2Any<R - 1>(rows, w16, panel, g, f0, p0, comp, scale, bias, out);
   }
@@ -315,7 +332,7 @@ void TileAvx2Any(int64_t rows, const int16_t* w16, const uint8_t* panel, const G
 /*! \brief The same tile without VNNI or AVX2: one multiply-add per product (int8 or int16 weights). */
 template <typename W>
 void TilePortable(const W* w, const uint8_t* panel, const Geometry& g, int64_t f0, int64_t rows, int64_t p0,
-                  const int32_t* comp, const float* scale, const float* bias, float* out) {
+                  const int32_t* comp, const float* scale, const float* bias, void* out) {
   const int64_t groups = g.kp / 4, pixels = g.pixels();
   for (int64_t r = 0; r < rows; ++r) {
     const int64_t f = f0 + r;
@@ -327,25 +344,50 @@ void TilePortable(const W* w, const uint8_t* panel, const Geometry& g, int64_t f
         for (int t = 0; t < 4; ++t) acc[j] += static_cast<int32_t>(a[t]) * static_cast<int32_t>(b[j * 4 + t]);
       }
     }
-    for (int64_t j = 0; j < kPanel && p0 + j < pixels; ++j)
-      out[f * pixels + p0 + j] = FinishInt8(acc[j], comp[f], scale[f], bias[f], g.relu);
+    for (int64_t j = 0; j < kPanel && p0 + j < pixels; ++j) {
+      const float v = FinishInt8(acc[j], comp[f], scale[f], bias[f], g.relu);
+      if (g.requantize.on)
+        static_cast<uint8_t*>(out)[f * pixels + p0 + j] = RequantizeOne(v, g.requantize);
+      else
+        static_cast<float*>(out)[f * pixels + p0 + j] = v;
+    }
   }
 }
 
 absl::Status Conv2d(absl::Span<DLTensor* const> args) {
   constexpr const char* kName = "mlc.int8.conv2d";
-  if (absl::Status s = CheckTensorArgs(args, 7, kName); !s.ok()) return s;
+  // Seven arguments, or eight with the result requantized (requantize[2] before out).
+  const bool requantized = args.size() == 8;
+  if (absl::Status s = CheckTensorArgs(args, requantized ? 8 : 7, kName); !s.ok()) return s;
   DLTensor *x = args[0], *w = args[1], *geometry = args[2], *comp = args[3], *scale = args[4], *bias = args[5],
-           *out = args[6];
+           *out = args.back();
   auto is = [](const DLTensor* t, uint8_t code, uint8_t bits, int ndim) {
     return t->dtype.code == code && t->dtype.bits == bits && t->dtype.lanes == 1 && t->ndim == ndim;
   };
   bool x_ok = (is(x, kDLUInt, 8, 4) || is(x, kDLInt, 8, 4));
   const bool w16_given = is(w, kDLInt, 16, 2);
-  if (!x_ok || !(is(w, kDLInt, 8, 2) || w16_given) || !is(out, kDLFloat, 32, 4) || !is(geometry, kDLInt, 64, 1) ||
+  const bool out_ok = requantized ? is(out, kDLUInt, 8, 4) || is(out, kDLInt, 8, 4) : is(out, kDLFloat, 32, 4);
+  if (!x_ok || !(is(w, kDLInt, 8, 2) || w16_given) || !out_ok || !is(geometry, kDLInt, 64, 1) ||
       geometry->shape[0] != 12) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(kName, " expects uint8/int8 NCHW x, int8 or int16 w[F, Kp], int64 geometry[12] and float32 out"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        kName,
+        " expects uint8/int8 NCHW x, int8 or int16 w[F, Kp], int64 geometry[12] and float32 out (uint8/int8 out "
+        "after requantize[2])"));
+  }
+  Requantize requantize;
+  if (requantized) {
+    const DLTensor* r = args[6];
+    if (!is(r, kDLFloat, 32, 1) || r->shape[0] != 2) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(kName, ": requantize must be float32 [2] (the result's scale and zero point)"));
+    }
+    const float* rq = reinterpret_cast<const float*>(DataOf(r));
+    const bool out_signed = out->dtype.code == kDLInt;
+    requantize = {true, rq[0], rq[1], out_signed ? -128.0f : 0.0f, out_signed ? 127.0f : 255.0f};
+    if (!(rq[0] > 0) || !std::isfinite(rq[0]) || rq[1] < requantize.lo || rq[1] > requantize.hi) {
+      return absl::InvalidArgumentError(absl::StrCat(kName, ": requantize scale ", rq[0], " and zero point ", rq[1],
+                                                     ": the scale must be positive, the zero point in the out type"));
+    }
   }
   const int64_t f = w->shape[0];
   if (!is(comp, kDLInt, 32, 1) || !is(scale, kDLFloat, 32, 1) || !is(bias, kDLFloat, 32, 1) || comp->shape[0] != f ||
@@ -369,7 +411,8 @@ absl::Status Conv2d(absl::Span<DLTensor* const> args) {
              {p[6], p[7]},
              static_cast<uint8_t>(p[10]),
              p[11] != 0,
-             x->dtype.code == kDLInt};
+             x->dtype.code == kDLInt,
+             requantize};
   g.k = g.c * g.kh * g.kw;
   if (g.kp % 4 != 0 || g.kp < g.k || g.kp >= g.k + 4 || p[10] < 0 || p[10] > 255) {
     return absl::InvalidArgumentError(
@@ -377,6 +420,7 @@ absl::Status Conv2d(absl::Span<DLTensor* const> args) {
                      " rounded up to a multiple of 4 was expected (and a zero point in 0..255)"));
   }
   const int64_t panels = g.panels(), image_in = g.c * g.h * g.w, image_out = f * g.pixels();
+  const int64_t out_bytes = requantized ? 1 : 4;
   thread_local std::vector<uint8_t> packed;  // reused across calls: a fresh one page-faults each time
   packed.resize(panels * g.kp * kPanel);
   const int32_t* cd = reinterpret_cast<const int32_t*>(DataOf(comp));
@@ -398,7 +442,7 @@ absl::Status Conv2d(absl::Span<DLTensor* const> args) {
   const int64_t row_tiles = (f + tile_rows - 1) / tile_rows, pixel_tiles = (g.pixels() + tile_pixels - 1) / tile_pixels;
   for (int64_t n = 0; n < x->shape[0]; ++n) {
     PackColumns(reinterpret_cast<const uint8_t*>(DataOf(x)) + n * image_in, g, packed.data());
-    float* o = reinterpret_cast<float*>(DataOf(out)) + n * image_out;
+    void* o = DataOf(out) + n * image_out * out_bytes;
     const uint8_t* cols = packed.data();
     // Tasks are (panel, tile of channels), panel-major: consecutive tasks of a thread reuse
     // the panel from cache while the weights stream.
