@@ -12,7 +12,15 @@
  *  and the same for 3-D windows (conv3d, max/avg_pool3d: NCDHW16c data, OIDHW16i16o weights).
  *
  *  The channels go in blocks of one vector of the module's target (16 floats with AVX-512, 8
- *  with AVX2; 8 when the count is not a multiple of that). A direct convolution over blocked
+ *  with AVX2). A convolution whose output channels are a multiple of 8 but not of the vector
+ *  (SqueezeNet's 1000 classes, MobileNetV3's 40, 72, 120 on AVX-512) pads them up to whole
+ *  vectors, as ONNX Runtime's NCHWc transformer does: the weights' extra filters are zeros, so
+ *  the extra channels hold zeros, and the result's NCHW view is strided_slice(layout_transform)
+ *  back to the real count. (In blocks of 8 its register tile ran on half vectors: half the
+ *  peak at best.) The padding flows on through pooling and the elementwise operators that keep
+ *  finite values finite (add, multiply, max, min, relu, sigmoid, ...; a per-channel constant is
+ *  padded with zeros, a divisor with ones), and a convolution reading it gives its weights zero
+ *  taps for the extra channels. A direct convolution over blocked
  *  data reads its windows in place and writes whole vectors of output channels, so the
  *  default schedule's register tile (T.gemm_tile_nd) needs no packing per call and no
  *  im2col, and depthwise convolutions and pooling vectorize along the channel block.
@@ -30,6 +38,9 @@
  *  and fuse-ops. Cost: one walk; the weights are
  *  repacked once.
  */
+#include <algorithm>
+#include <iterator>
+
 #include "absl/strings/str_cat.h"
 #include "ir/graph/expr_functor.h"
 #include "ir/graph/layout.h"
@@ -50,6 +61,52 @@ int64_t ChannelBlock(int64_t channels, int64_t lanes) {
     if (b > 1 && channels % b == 0) return b;
   }
   return 0;
+}
+
+/*! \brief The block of a convolution's output channels padded up to whole vectors, or 0 when
+ *  they are not padded: counts that are a multiple of 8 but not of the vector, padded by at most
+ *  a quarter (24 -> 32 on AVX-512 would move a third more bytes through the memory-bound
+ *  depthwise layers that follow such a convolution). */
+int64_t PaddedBlock(int64_t channels, int64_t lanes) {
+  if (lanes <= 8 || channels % lanes == 0 || channels % 8 != 0) return 0;
+  const int64_t padded = (channels + lanes - 1) / lanes * lanes;
+  return 4 * (padded - channels) <= channels ? lanes : 0;
+}
+
+/*! \brief `extent` rounded up to a multiple of `block`. */
+int64_t RoundUp(int64_t extent, int64_t block) { return (extent + block - 1) / block * block; }
+
+/*! \brief A float32 tensor with axis `axis` extended to `extent`, the new entries `value`. */
+TensorData PadAxis(const TensorData& t, size_t axis, int64_t extent, float value) {
+  std::vector<int64_t> shape = t.shape();
+  if (shape[axis] == extent) return t;
+  int64_t outer = 1, inner = 1;
+  for (size_t d = 0; d < axis; ++d) outer *= shape[d];
+  for (size_t d = axis + 1; d < shape.size(); ++d) inner *= shape[d];
+  const int64_t old_extent = shape[axis];
+  shape[axis] = extent;
+  TensorData out(DataType::Float32(), shape);
+  const float* src = reinterpret_cast<const float*>(t.data());
+  float* dst = reinterpret_cast<float*>(out.mutable_data());
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t a = 0; a < extent; ++a) {
+      float* row = dst + (o * extent + a) * inner;
+      if (a < old_extent)
+        std::copy(src + (o * old_extent + a) * inner, src + (o * old_extent + a + 1) * inner, row);
+      else
+        std::fill(row, row + inner, value);
+    }
+  }
+  return out;
+}
+
+/*! \brief Elementwise operators that give finite results for finite operands, so padded
+ *  channels (zeros from the convolution) stay finite and a convolution's zero taps ignore them
+ *  (0 * inf would not be 0). divide only by a constant (padded with ones). */
+bool KeepsPaddingFinite(const std::string& op) {
+  static const char* const kOps[] = {"add",      "subtract", "multiply", "maximum", "minimum", "nn.relu",
+                                     "negative", "abs",      "sigmoid",  "tanh",    "erf",     "divide"};
+  return std::find(std::begin(kOps), std::end(kOps), op) != std::end(kOps);
 }
 
 /*! \brief `primal` (NCHW, NCDHW) with its channels in blocks of `block`: NCHW16c. */
@@ -97,7 +154,7 @@ class LayoutRewriter : public relax::ExprMutator {
     const auto* call = e.as<relax::CallNode>();
     const auto* callee = call != nullptr ? call->op.as<relax::OpNode>() : nullptr;
     if (callee == nullptr) return e;
-    std::optional<std::pair<relax::Expr, std::string>> blocked;
+    std::optional<BlockedValue> blocked;
     const std::string& name = callee->name();
     if (name == "nn.conv2d") {
       blocked = Conv<relax::Conv2DAttrs>(*call, name);
@@ -112,56 +169,101 @@ class LayoutRewriter : public relax::ExprMutator {
       blocked = Elementwise(*call);
     }
     if (!blocked) return e;
-    relax::Var v = Emit(blocked->first, name_hint_.empty() ? "blocked" : absl::StrCat(name_hint_, "_blocked"));
+    const std::string base = name_hint_.empty() ? "blocked" : name_hint_;
+    relax::Var v = Emit(blocked->value, name_hint_.empty() ? "blocked" : absl::StrCat(name_hint_, "_blocked"));
     name_hint_.clear();  // a nested call's result is named after no binding
     // The unblocked tensor, for whoever needs it; blocked consumers look through it.
-    return Transform(v, blocked->second, Layout::Parse(blocked->second)->Primal());
+    relax::Expr primal = Transform(v, blocked->layout, Layout::Parse(blocked->layout)->Primal());
+    if (blocked->channels == 0) return primal;
+    // Padded: the real channels of the unblocked tensor.
+    relax::Var full = Emit(primal, absl::StrCat(base, "_padded"));
+    return Call("strided_slice", {full}, relax::ToAttrs(relax::StridedSliceAttrs{{1}, {0}, {blocked->channels}, {}}));
   }
 
  private:
+  /*! \brief A channel-blocked value in `layout`; `channels` is the real channel count when the
+   *  blocks are padded beyond it (0: not padded). */
   struct BlockedValue {
     relax::Expr value;
     std::string layout;
+    int64_t channels = 0;
   };
 
-  /*! \brief The blocked value behind `e`: `e` (or the value a variable is bound to) is the
-   *  layout_transform of a channel-blocked value back to NCHW (or NCDHW). */
-  std::optional<BlockedValue> FindBlocked(const relax::Expr& e) const {
+  /*! \brief The call `e` is or its variable is bound to, when it calls operator `name`. */
+  const relax::CallNode* BoundCall(const relax::Expr& e, const std::string& name) const {
     relax::Expr value = e;
     if (const auto* v = e.as<relax::VarNode>()) {
       std::optional<relax::Expr> bound = LookupBinding(relax::Var(v));
-      if (!bound) return std::nullopt;
+      if (!bound) return nullptr;
       value = *bound;
     }
     const auto* call = value.as<relax::CallNode>();
     const auto* op = call != nullptr ? call->op.as<relax::OpNode>() : nullptr;
-    if (op == nullptr || op->name() != "layout_transform") return std::nullopt;
+    return op != nullptr && op->name() == name ? call : nullptr;
+  }
+
+  /*! \brief The blocked value behind `e`: `e` (or the value a variable is bound to) is the
+   *  layout_transform of a channel-blocked value back to NCHW (or NCDHW), or the first
+   *  `channels` channels of one, fewer than a block short of its padded count. */
+  std::optional<BlockedValue> FindBlocked(const relax::Expr& e) const {
+    relax::Expr unblocked = e;
+    int64_t channels = 0;
+    if (const relax::CallNode* slice = BoundCall(e, "strided_slice")) {
+      absl::StatusOr<relax::StridedSliceAttrs> s = relax::ParseAttrs<relax::StridedSliceAttrs>(slice->attrs);
+      if (!s.ok() || s->axes != std::vector<int64_t>{1} || s->begin != std::vector<int64_t>{0} || s->end.size() != 1 ||
+          s->end[0] <= 0 || !(s->strides.empty() || s->strides == std::vector<int64_t>{1})) {
+        return std::nullopt;
+      }
+      channels = s->end[0];
+      unblocked = slice->args[0];
+    }
+    const relax::CallNode* call = BoundCall(unblocked, "layout_transform");
+    if (call == nullptr) return std::nullopt;
     absl::StatusOr<relax::LayoutTransformAttrs> a = relax::ParseAttrs<relax::LayoutTransformAttrs>(call->attrs);
     if (!a.ok() || (a->dst_layout != "NCHW" && a->dst_layout != "NCDHW")) return std::nullopt;
     absl::StatusOr<Layout> src = Layout::Parse(a->src_layout);
     if (!src.ok() || src->Primal() != a->dst_layout || src->IsPrimal()) return std::nullopt;
-    return BlockedValue{call->args[0], a->src_layout};
+    if (channels > 0) {
+      const auto* t = TensorInfo(call->args[0]);
+      const std::vector<tir::PrimExpr> dims = t != nullptr ? t->Dims() : std::vector<tir::PrimExpr>{};
+      const int64_t* blocks = dims.size() > 1 ? tir::AsConstInt(dims[1]) : nullptr;
+      const int64_t block = src->Factor('C'), stored = blocks != nullptr ? *blocks * block : 0;
+      if (stored == 0 || channels > stored || channels <= stored - block) return std::nullopt;
+      if (channels == stored) channels = 0;  // the whole tensor
+    }
+    return BlockedValue{call->args[0], a->src_layout, channels};
   }
+
+  /*! \brief The channels a blocked value stores: its real ones rounded up to whole blocks. */
+  static int64_t Stored(const BlockedValue& b, int64_t channels) {
+    return b.channels > 0 ? RoundUp(b.channels, Layout::Parse(b.layout)->Factor('C')) : channels;
+  }
+
+  /*! \brief A convolution's data: the value, its channel block (1: NCHW) and the channels it
+   *  stores (beyond the real ones when padded). */
+  struct Data {
+    relax::Expr value;
+    int64_t block, stored;
+  };
 
   /*! \brief Data for a blocked operator: blocked already, or converted when its channels
    *  divide into blocks; nullopt when they do not (or `allow_nchw` and there are too few). */
-  std::optional<std::pair<relax::Expr, int64_t>> BlockedData(const relax::Expr& x, const std::string& primal,
-                                                             int64_t channels, bool allow_nchw) {
+  std::optional<Data> BlockedData(const relax::Expr& x, const std::string& primal, int64_t channels, bool allow_nchw) {
     if (std::optional<BlockedValue> b = FindBlocked(x))
-      return std::make_pair(b->value, Layout::Parse(b->layout)->Factor('C'));
+      return Data{b->value, Layout::Parse(b->layout)->Factor('C'), Stored(*b, channels)};
     // Few channels (an image's three): read in place, NCHW, by the convolution.
-    if (allow_nchw && channels < lanes_) return std::make_pair(x, int64_t{1});
+    if (allow_nchw && channels < lanes_) return Data{x, 1, channels};
     int64_t block = ChannelBlock(channels, lanes_);
     if (block == 0) {
-      if (allow_nchw) return std::make_pair(x, int64_t{1});
+      if (allow_nchw) return Data{x, 1, channels};
       return std::nullopt;
     }
-    return std::make_pair(relax::Expr(Emit(Transform(x, primal, Blocked(primal, block)), "blocked")), block);
+    return Data{relax::Expr(Emit(Transform(x, primal, Blocked(primal, block)), "blocked")), block, channels};
   }
 
   /*! \brief nn.conv2d (Conv2DAttrs) or nn.conv3d (Conv3DAttrs) in blocked layouts. */
   template <typename Attrs>
-  std::optional<std::pair<relax::Expr, std::string>> Conv(const relax::CallNode& call, const std::string& op) {
+  std::optional<BlockedValue> Conv(const relax::CallNode& call, const std::string& op) {
     const std::string spatial = Attrs::kSpatialAxes, primal = "NC" + spatial, kernel_primal = "OI" + spatial;
     const int64_t rank = static_cast<int64_t>(primal.size());
     absl::StatusOr<Attrs> attrs = relax::ParseAttrs<Attrs>(call.attrs);
@@ -182,44 +284,56 @@ class LayoutRewriter : public relax::ExprMutator {
     const std::vector<int64_t>& ws = w->data.shape();
     int64_t out_channels = ws[0], in_channels = (*xs)[1];
     bool depthwise = attrs->groups == in_channels && ws[1] == 1 && out_channels == in_channels && attrs->groups > 1;
-    std::optional<std::pair<relax::Expr, int64_t>> data;
+    std::optional<Data> data;
     std::string kernel_layout, out_layout;
+    int64_t out_stored = out_channels;  // padded up to whole blocks, or the real count
     if (attrs->groups != 1 && !depthwise) {
       // Grouped (ResNeXt, RegNet): one block for data, weight and result that divides a group's
       // input and output channels (at least 4 lanes), so a tile stays within its group.
       int64_t in_group = in_channels / attrs->groups, out_group = out_channels / attrs->groups, block = lanes_;
       while (block >= 4 && (in_group % block != 0 || out_group % block != 0)) block /= 2;
       if (block < 4) return std::nullopt;
-      std::optional<relax::Expr> blocked = Operand(call.args[0], *Layout::Parse(Blocked(primal, block)), in_channels);
+      std::optional<relax::Expr> blocked =
+          Operand(call.args[0], *Layout::Parse(Blocked(primal, block)), in_channels, in_channels);
       if (!blocked) return std::nullopt;
-      data = std::make_pair(*blocked, block);
+      data = Data{*blocked, block, in_channels};
       kernel_layout = absl::StrCat(kernel_primal, block, "i", block, "o");
       out_layout = Blocked(primal, block);
     } else if (depthwise) {
       // One filter per channel: the result is blocked as the data is.
       data = BlockedData(call.args[0], primal, in_channels, /*allow_nchw=*/false);
       if (!data) return std::nullopt;
-      kernel_layout = absl::StrCat(kernel_primal, data->second, "o");
-      out_layout = Blocked(primal, data->second);
+      kernel_layout = absl::StrCat(kernel_primal, data->block, "o");
+      out_layout = Blocked(primal, data->block);
+      out_stored = data->stored;  // one filter per stored channel (zeros for the padding)
     } else {
       int64_t out_block = ChannelBlock(out_channels, lanes_);
+      if (int64_t padded = PaddedBlock(out_channels, lanes_); padded > 0) {
+        out_block = padded;
+        out_stored = RoundUp(out_channels, padded);
+      }
       if (out_block == 0) return std::nullopt;
       data = BlockedData(call.args[0], primal, in_channels, /*allow_nchw=*/true);
-      kernel_layout = data->second > 1 ? absl::StrCat(kernel_primal, data->second, "i", out_block, "o")
-                                       : absl::StrCat(kernel_primal, out_block, "o");
+      kernel_layout = data->block > 1 ? absl::StrCat(kernel_primal, data->block, "i", out_block, "o")
+                                      : absl::StrCat(kernel_primal, out_block, "o");
       out_layout = Blocked(primal, out_block);
     }
+    // Padded channels: zero filters for the extra outputs, zero taps for the extra inputs.
+    TensorData weight = PadAxis(w->data, 0, out_stored, 0.0f);
+    if (!depthwise && attrs->groups == 1) weight = PadAxis(weight, 1, data->stored, 0.0f);
     absl::StatusOr<TensorData> packed =
-        TransformLayout(w->data, *Layout::Parse(kernel_primal), *Layout::Parse(kernel_layout));
+        TransformLayout(weight, *Layout::Parse(kernel_primal), *Layout::Parse(kernel_layout));
     if (!packed.ok()) return std::nullopt;
     Attrs blocked = *attrs;
-    blocked.data_layout = data->second > 1 ? Blocked(primal, data->second) : primal;
+    blocked.data_layout = data->block > 1 ? Blocked(primal, data->block) : primal;
     blocked.kernel_layout = kernel_layout;
     blocked.out_layout = out_layout;
-    return std::make_pair(Call(op, {data->first, relax::MakeConstant(*packed)}, relax::ToAttrs(blocked)), out_layout);
+    if (depthwise) blocked.groups = out_stored;
+    return BlockedValue{Call(op, {data->value, relax::MakeConstant(*packed)}, relax::ToAttrs(blocked)), out_layout,
+                        out_stored != out_channels ? out_channels : 0};
   }
 
-  std::optional<std::pair<relax::Expr, std::string>> Pool(const relax::CallNode& call) {
+  std::optional<BlockedValue> Pool(const relax::CallNode& call) {
     std::optional<BlockedValue> b = FindBlocked(call.args[0]);
     if (!b) return std::nullopt;
     Attrs attrs = call.attrs;
@@ -227,16 +341,21 @@ class LayoutRewriter : public relax::ExprMutator {
     const std::string primal = Layout::Parse(b->layout)->Primal();
     if (layout != attrs.end() && !(layout->second == AttrValue(primal))) return std::nullopt;
     attrs["layout"] = AttrValue(b->layout);
-    return std::make_pair(relax::MakeCall(call.op, {b->value}, attrs), b->layout);
+    return BlockedValue{relax::MakeCall(call.op, {b->value}, attrs), b->layout, b->channels};
   }
 
-  /*! \brief An operand of an elementwise operator in `layout` (channels `channels`): blocked
-   *  the same way, converted from another blocking, or a per-channel, per-pixel or scalar
-   *  operand broadcast against it; nullopt when it cannot be. */
-  std::optional<relax::Expr> Operand(const relax::Expr& e, const Layout& layout, int64_t channels) {
+  /*! \brief An operand of an elementwise operator in `layout` (channels `channels`, stored as
+   *  `stored`: more when padded): blocked the same way, converted from another blocking, or a
+   *  per-channel, per-pixel or scalar operand broadcast against it (a constant's padding filled
+   *  with `pad`); nullopt when it cannot be. */
+  std::optional<relax::Expr> Operand(const relax::Expr& e, const Layout& layout, int64_t channels, int64_t stored,
+                                     float pad = 0.0f) {
     if (std::optional<BlockedValue> b = FindBlocked(e)) {
-      if (b->layout == layout.name()) return b->value;
-      return relax::Expr(Emit(Transform(b->value, b->layout, layout.name())));
+      const bool padded = b->channels > 0;
+      if (b->layout == layout.name() && Stored(*b, channels) == stored) return b->value;
+      if (stored != channels) return std::nullopt;  // only constants are padded here
+      // Another blocking: from the blocked value, or, when that is padded, from the real channels.
+      if (!padded) return relax::Expr(Emit(Transform(b->value, b->layout, layout.name())));
     }
     const std::string primal = layout.Primal();
     const int64_t rank = static_cast<int64_t>(primal.size());
@@ -256,11 +375,16 @@ class LayoutRewriter : public relax::ExprMutator {
     }
     if (dims[1] != channels) return std::nullopt;
     if (constant != nullptr) {
-      absl::StatusOr<TensorData> packed = TransformLayout(
-          TensorData(constant->data.dtype(), dims, constant->data.bytes()), *Layout::Parse(primal), layout);
+      TensorData values(constant->data.dtype(), dims, constant->data.bytes());
+      if (stored != channels) {
+        if (values.dtype() != DataType::Float32()) return std::nullopt;
+        values = PadAxis(values, 1, stored, pad);
+      }
+      absl::StatusOr<TensorData> packed = TransformLayout(values, *Layout::Parse(primal), layout);
       if (!packed.ok()) return std::nullopt;
       return relax::MakeConstant(*packed);
     }
+    if (stored != channels) return std::nullopt;
     relax::Expr full =
         t->ndim == rank ? e : relax::Expr(Emit(Call("reshape", {e}, relax::ToAttrs(relax::ReshapeAttrs{dims}))));
     return relax::Expr(Emit(Transform(full, primal, layout.name())));
@@ -270,13 +394,13 @@ class LayoutRewriter : public relax::ExprMutator {
    *  whole blocks: the blocked tensors joined along the outer channel axis, in their layout
    *  (DenseNet's growing feature maps, Inception's branches). Left in NCHW it was a round trip
    *  per input and a gather per element: a third of DenseNet-121's time. */
-  std::optional<std::pair<relax::Expr, std::string>> Concat(const relax::CallNode& call) {
+  std::optional<BlockedValue> Concat(const relax::CallNode& call) {
     absl::StatusOr<relax::AxisAttrs> attrs = relax::ParseAttrs<relax::AxisAttrs>(call.attrs);
     std::optional<BlockedValue> first;
     for (const relax::Expr& a : call.args) {
       if ((first = FindBlocked(a))) break;
     }
-    if (!attrs.ok() || !first) return std::nullopt;
+    if (!attrs.ok() || !first || first->channels > 0) return std::nullopt;
     Layout layout = *Layout::Parse(first->layout);
     const int64_t rank = static_cast<int64_t>(layout.Primal().size()), block = layout.Factor('C');
     if ((attrs->axis < 0 ? attrs->axis + rank : attrs->axis) != 1) return std::nullopt;
@@ -291,14 +415,14 @@ class LayoutRewriter : public relax::ExprMutator {
     }
     std::vector<relax::Expr> args;
     for (size_t i = 0; i < call.args.size(); ++i) {
-      std::optional<relax::Expr> o = Operand(call.args[i], layout, channels[i]);
+      std::optional<relax::Expr> o = Operand(call.args[i], layout, channels[i], channels[i]);
       if (!o) return std::nullopt;
       args.push_back(*o);
     }
-    return std::make_pair(relax::MakeCall(call.op, args, call.attrs), first->layout);
+    return BlockedValue{relax::MakeCall(call.op, args, call.attrs), first->layout};
   }
 
-  std::optional<std::pair<relax::Expr, std::string>> Elementwise(const relax::CallNode& call) {
+  std::optional<BlockedValue> Elementwise(const relax::CallNode& call) {
     std::optional<BlockedValue> first;
     for (const relax::Expr& a : call.args) {
       if ((first = FindBlocked(a))) break;
@@ -308,9 +432,19 @@ class LayoutRewriter : public relax::ExprMutator {
     Layout layout = *Layout::Parse(first->layout);
     const int64_t rank = static_cast<int64_t>(layout.Primal().size());
     if (result->ndim != rank) return std::nullopt;
-    const std::vector<tir::PrimExpr> dims = result->Dims();  // AsConstInt points into it
-    const int64_t* channels = tir::AsConstInt(dims[1]);
-    if (channels == nullptr) return std::nullopt;
+    std::vector<tir::PrimExpr> dims = result->Dims();
+    const int64_t* known = tir::AsConstInt(dims[1]);
+    if (known == nullptr) return std::nullopt;
+    const int64_t channels = *known;
+    const std::string& op = call.op.as<relax::OpNode>()->name();
+    // Padded channels only through operators that keep them finite, dividing only by constants.
+    const bool padded = first->channels > 0;
+    if (padded && (first->channels != channels || !KeepsPaddingFinite(op) ||
+                   (op == "divide" && call.args[1].as<relax::ConstantNode>() == nullptr))) {
+      return std::nullopt;
+    }
+    const int64_t stored = Stored(*first, channels);
+    dims[1] = tir::IntImm(dims[1]->dtype, stored);
     absl::StatusOr<std::vector<tir::PrimExpr>> want = layout.ShapeFromPrimal(dims);
     if (!want.ok()) return std::nullopt;
     // Check every operand converts before emitting any conversion.
@@ -318,13 +452,15 @@ class LayoutRewriter : public relax::ExprMutator {
       if (FindBlocked(a)) continue;
       const auto* t = TensorInfo(a);
       if (t == nullptr || t->ndim > rank || !t->shape) return std::nullopt;
-      std::vector<int64_t> padded(rank - t->ndim, 1);
-      padded.insert(padded.end(), t->shape->begin(), t->shape->end());
-      if (t->ndim != 0 && padded[1] != 1 && padded[1] != *channels) return std::nullopt;
+      std::vector<int64_t> extended(rank - t->ndim, 1);
+      extended.insert(extended.end(), t->shape->begin(), t->shape->end());
+      if (t->ndim != 0 && extended[1] != 1 && extended[1] != channels) return std::nullopt;
     }
     std::vector<relax::Expr> args;
-    for (const relax::Expr& a : call.args) {
-      std::optional<relax::Expr> o = Operand(a, layout, *channels);
+    for (size_t i = 0; i < call.args.size(); ++i) {
+      // A divisor's padding is ones: 0 / 0 would not be finite.
+      const float pad = op == "divide" && i == 1 ? 1.0f : 0.0f;
+      std::optional<relax::Expr> o = Operand(call.args[i], layout, channels, stored, pad);
       if (!o) return std::nullopt;
       args.push_back(*o);
     }
@@ -337,7 +473,7 @@ class LayoutRewriter : public relax::ExprMutator {
     for (size_t d = 0; d < want->size(); ++d) {
       if (!relax::DimsEqual(t->Dims()[d], (*want)[d])) return std::nullopt;
     }
-    return std::make_pair(*normalized, layout.name());
+    return BlockedValue{*normalized, layout.name(), first->channels};
   }
 
   int64_t lanes_;
@@ -350,7 +486,8 @@ class AlterOpLayoutPass : public FunctionPass {
   std::string description() const override {
     return "Rewrites float32 convolutions (groups 1 and depthwise, constant weights) into channel-blocked layouts "
            "(NCHW16c data, OIHW16i16o weights packed at compile time, NCDHW16c for 3-D; the block is one vector of the "
-           "module's target) "
+           "module's target; output channels a multiple of 8 but not of the vector padded up to whole vectors with zero "
+           "filters, the real channels sliced out where read unblocked) "
            "and carries the blocked layout through elementwise operators and pooling, converting back to NCHW only "
            "where an operator needs it. Run after fold-scale-into-conv, before conv2d-to-gemm and fuse-ops; "
            "remove-unused drops the conversions nobody reads.";

@@ -482,6 +482,76 @@ TEST(OperatorLibrary, BlockedConvolutionsThroughTheDefaultRulesMatchTheDirectRef
   }
 }
 
+/*! \brief The graph of testdata/passes/alter_op_layout/padded_channels.py (40 channels between
+ *  convolutions, through a bias, ReLU, a per-channel divisor, a depthwise convolution, pooling,
+ *  then a convolution and exp), lowered by the default pipeline for `target` and compiled. */
+absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> CompileFortyChannelChain(const std::string& target,
+                                                                             const std::vector<NDArray>& constants,
+                                                                             std::string* text) {
+  relax::BlockBuilder bb;
+  relax::Var x = relax::MakeVar("x", relax::TensorSInfo({1, 16, 8, 8}, kF32));
+  MLC_RETURN_IF_ERROR(bb.BeginFunction("main", std::vector<relax::Var>{x}));
+  auto emit = [&](const std::string& op, std::vector<relax::Expr> args, Attrs attrs = {}) {
+    return bb.Emit(relax::MakeCall(relax::GetOpOrDie(op), std::move(args), std::move(attrs)));
+  };
+  auto constant = [&](int i) { return relax::MakeConstant(ToTensorData(constants[i])); };
+  const std::vector<int64_t> same = {1, 1, 1, 1};
+  MLC_ASSIGN_OR_RETURN(conv, emit("nn.conv2d", {x, constant(0)}, {{"padding", same}}));
+  MLC_ASSIGN_OR_RETURN(biased, emit("add", {conv, constant(1)}));
+  MLC_ASSIGN_OR_RETURN(relu, emit("nn.relu", {biased}));
+  MLC_ASSIGN_OR_RETURN(divided, emit("divide", {relu, constant(2)}));
+  MLC_ASSIGN_OR_RETURN(depthwise, emit("nn.conv2d", {divided, constant(3)}, {{"padding", same}, {"groups", 40}}));
+  MLC_ASSIGN_OR_RETURN(pooled,
+                       emit("nn.max_pool2d", {depthwise},
+                            {{"pool_size", std::vector<int64_t>{2, 2}}, {"strides", std::vector<int64_t>{2, 2}}}));
+  MLC_ASSIGN_OR_RETURN(projected, emit("nn.conv2d", {pooled, constant(4)}));
+  MLC_ASSIGN_OR_RETURN(exp, emit("exp", {pooled}));
+  MLC_ASSIGN_OR_RETURN(out, bb.Emit(relax::MakeTuple({projected, exp})));
+  MLC_RETURN_IF_ERROR(bb.EmitFuncOutput(out).status());
+  MLC_ASSIGN_OR_RETURN(pipeline, passes::ParsePipeline("default"));
+  IRModule mod = bb.Get();
+  MLC_RETURN_IF_ERROR(RecordTargetFlag(&mod.mutable_attrs(), target));
+  MLC_ASSIGN_OR_RETURN(lowered, passes::RunPipeline(mod, pipeline));
+  *text = PrintModule(lowered);
+  return Compile(lowered);
+}
+
+// 40 channels on AVX-512 (x86-64-v4) are padded to 3 blocks of 16 (alter-op-layout): the same
+// graph compiled for AVX2 (x86-64-v3, 5 blocks of 8, nothing padded) gives the same results,
+// both results (the projection that reads the padded blocks, and exp of the real channels).
+// Runs where this CPU has AVX-512; the pass golden padded_channels.py pins the rewrite anywhere.
+TEST(OperatorLibrary, PaddedChannelBlocksComputeWhatUnpaddedBlocksDo) {
+  if (!HostHasCpuFeature("avx512f")) {
+    GTEST_SKIP() << "this CPU (" << HostCpuName() << ") cannot run x86-64-v4 code";
+  }
+  std::mt19937 rng(11);
+  std::vector<NDArray> constants = {Random({40, 16, 3, 3}, &rng), Random({40, 1, 1}, &rng),
+                                    Random({40, 1, 1}, &rng, 0.5f, 2.0f), Random({40, 1, 3, 3}, &rng),
+                                    Random({16, 40, 1, 1}, &rng)};
+  NDArray input = Random({1, 16, 8, 8}, &rng);
+  std::string padded_text, plain_text;
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> padded =
+      CompileFortyChannelChain("x86-64-v4", constants, &padded_text);
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> plain =
+      CompileFortyChannelChain("x86-64-v3", constants, &plain_text);
+  ASSERT_TRUE(padded.ok()) << padded.status();
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  EXPECT_NE(padded_text.find("T.int64(3), T.int64(8), T.int64(8), T.int64(16))"), std::string::npos)
+      << "not padded to 3 blocks of 16:\n"
+      << padded_text;
+  EXPECT_NE(plain_text.find("T.int64(5), T.int64(8), T.int64(8), T.int64(8))"), std::string::npos) << plain_text;
+  absl::StatusOr<vm::Value> got = (*padded)->Invoke("main", {vm::Value(input)});
+  absl::StatusOr<vm::Value> want = (*plain)->Invoke("main", {vm::Value(input)});
+  ASSERT_TRUE(got.ok()) << got.status();
+  ASSERT_TRUE(want.ok()) << want.status();
+  for (size_t i = 0; i < 2; ++i) {
+    SCOPED_TRACE(i == 0 ? "the projection" : "exp");
+    const NDArray& w = want->tuple()[i].tensor();
+    std::vector<double> reference(F(w), F(w) + w.NumElements());
+    ExpectClose(got->tuple()[i].tensor(), reference);
+  }
+}
+
 // The same cases through the graph operator: legalized to loops, and dispatched to the BLAS
 // runtime function (im2col + SGEMM; the direct depthwise loop for the depthwise case).
 TEST(OperatorLibrary, Conv2dOperatorMatchesThroughLoopsAndThroughBlas) {

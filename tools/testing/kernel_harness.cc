@@ -50,7 +50,15 @@ void ExpectClose(const NDArray& got, const std::vector<double>& want, double rto
   double worst = 0;
   int64_t worst_i = -1;
   for (size_t i = 0; i < want.size(); ++i) {
-    double err = std::abs(ValueAt(got, static_cast<int64_t>(i)) - want[i]) - rtol * std::abs(want[i]);
+    const double value = ValueAt(got, static_cast<int64_t>(i));
+    // NaN where a number is wanted (or the reverse) fails: every comparison with NaN is false,
+    // so the tolerance test below would let it through.
+    if (std::isnan(value) != std::isnan(want[i])) {
+      ADD_FAILURE() << "element " << i << ": got " << value << ", want " << want[i];
+      return;
+    }
+    if (value == want[i] || std::isnan(value)) continue;  // equal (infinities too), or both NaN
+    double err = std::abs(value - want[i]) - rtol * std::abs(want[i]);
     if (err > worst) {
       worst = err;
       worst_i = static_cast<int64_t>(i);
