@@ -63,18 +63,17 @@ int64_t ChannelBlock(int64_t channels, int64_t lanes) {
   return 0;
 }
 
+/*! \brief `extent` rounded up to a multiple of `block`. */
+int64_t RoundUp(int64_t extent, int64_t block) { return (extent + block - 1) / block * block; }
+
 /*! \brief The block of a convolution's output channels padded up to whole vectors, or 0 when
  *  they are not padded: counts that are a multiple of 8 but not of the vector, padded by at most
  *  a quarter (24 -> 32 on AVX-512 would move a third more bytes through the memory-bound
  *  depthwise layers that follow such a convolution). */
 int64_t PaddedBlock(int64_t channels, int64_t lanes) {
   if (lanes <= 8 || channels % lanes == 0 || channels % 8 != 0) return 0;
-  const int64_t padded = (channels + lanes - 1) / lanes * lanes;
-  return 4 * (padded - channels) <= channels ? lanes : 0;
+  return 4 * (RoundUp(channels, lanes) - channels) <= channels ? lanes : 0;
 }
-
-/*! \brief `extent` rounded up to a multiple of `block`. */
-int64_t RoundUp(int64_t extent, int64_t block) { return (extent + block - 1) / block * block; }
 
 /*! \brief A float32 tensor with axis `axis` extended to `extent`, the new entries `value`. */
 TensorData PadAxis(const TensorData& t, size_t axis, int64_t extent, float value) {
@@ -486,7 +485,8 @@ class AlterOpLayoutPass : public FunctionPass {
   std::string description() const override {
     return "Rewrites float32 convolutions (groups 1 and depthwise, constant weights) into channel-blocked layouts "
            "(NCHW16c data, OIHW16i16o weights packed at compile time, NCDHW16c for 3-D; the block is one vector of the "
-           "module's target; output channels a multiple of 8 but not of the vector padded up to whole vectors with zero "
+           "module's target; output channels a multiple of 8 but not of the vector padded up to whole vectors with "
+           "zero "
            "filters, the real channels sliced out where read unblocked) "
            "and carries the blocked layout through elementwise operators and pooling, converting back to NCHW only "
            "where an operator needs it. Run after fold-scale-into-conv, before conv2d-to-gemm and fuse-ops; "

@@ -327,12 +327,8 @@ class QdqToIntegerPass : public FunctionPass {
               !z || !(*s > 0) || !std::isfinite(*s)) {
             return matched;
           }
-          TensorData requantize(DataType::Float32(), {2});
-          float* r = reinterpret_cast<float*>(requantize.mutable_data());
-          r[0] = static_cast<float>(*s);
-          r[1] = static_cast<float>(*z);
           std::vector<relax::Expr> args = operands->fields;
-          args.push_back(relax::MakeConstant(requantize));
+          args.push_back(relax::MakeConstant(TensorFromDoubles(DataType::Float32(), {2}, {*s, *z})));
           return CallDpsPacked("mlc.int8.conv2d", std::move(args), matched);
         },
         builder);

@@ -837,9 +837,9 @@ std::pair<NDArray, std::vector<double>> RandomQuantized(const std::vector<int64_
   return {q, real};
 }
 
-/*! \brief Runs main(input) on every int8 code path (vm/library/int8_common.h) this CPU has,
- *  saying which it skips, comparing each with `want`. */
-void ExpectEveryInt8Path(vm::VirtualMachine* machine, const NDArray& input, const std::vector<double>& want) {
+/*! \brief Calls `check` once per int8 code path (vm/library/int8_common.h) this CPU has, with
+ *  MLC_INT8_PATH asking for it, and says which paths it skips. */
+void ForEachInt8Path(const std::function<void()>& check) {
   struct Path {
     const char* name;
     bool available;
@@ -855,11 +855,18 @@ void ExpectEveryInt8Path(vm::VirtualMachine* machine, const NDArray& input, cons
     }
     setenv("MLC_INT8_PATH", path.name, 1);
     SCOPED_TRACE(absl::StrCat("on the ", path.name, " int8 path"));
+    check();
+  }
+  unsetenv("MLC_INT8_PATH");
+}
+
+/*! \brief Runs main(input) on every int8 code path this CPU has, comparing each with `want`. */
+void ExpectEveryInt8Path(vm::VirtualMachine* machine, const NDArray& input, const std::vector<double>& want) {
+  ForEachInt8Path([&] {
     absl::StatusOr<vm::Value> got = machine->Invoke("main", {vm::Value(input)});
     ASSERT_TRUE(got.ok()) << got.status();
     ExpectClose(got->tensor(), want, 1e-4, 1e-4);
-  }
-  unsetenv("MLC_INT8_PATH");
+  });
 }
 
 /*! \brief Runs main(input) of `fused` (a layer whose result is quantized, the quantize fused into
@@ -870,17 +877,8 @@ void ExpectRequantizedOnEveryInt8Path(vm::VirtualMachine* fused, vm::VirtualMach
                                       float scale, float zero, DataType out_dtype) {
   const float lo = out_dtype.is_int() ? -128.0f : 0.0f, hi = out_dtype.is_int() ? 127.0f : 255.0f;
   int saturated = 0;
-  for (const char* path : {"vnni", "avx2", "portable"}) {
-    const bool available = std::string(path) == "vnni"
-                               ? HostHasCpuFeature("avx512vnni") && HostHasCpuFeature("avx512bw")
-                           : std::string(path) == "avx2" ? HostHasCpuFeature("avx2") && HostHasCpuFeature("fma")
-                                                         : true;
-    if (!available) {
-      std::printf("[  SKIPPED ] the %s int8 path: this CPU (%s) lacks its features\n", path, HostCpuName().c_str());
-      continue;
-    }
-    setenv("MLC_INT8_PATH", path, 1);
-    SCOPED_TRACE(absl::StrCat("requantized on the ", path, " int8 path"));
+  ForEachInt8Path([&] {
+    SCOPED_TRACE("requantized");
     absl::StatusOr<vm::Value> got = fused->Invoke("main", {vm::Value(input)});
     absl::StatusOr<vm::Value> real = unfused->Invoke("main", {vm::Value(input)});
     ASSERT_TRUE(got.ok()) << got.status();
@@ -896,8 +894,7 @@ void ExpectRequantizedOnEveryInt8Path(vm::VirtualMachine* fused, vm::VirtualMach
       const int value = out_dtype.is_int() ? static_cast<int8_t>(byte) : byte;
       ASSERT_EQ(value, static_cast<int>(want)) << "element " << i;
     }
-  }
-  unsetenv("MLC_INT8_PATH");
+  });
   EXPECT_GT(saturated, 0) << "no value reached the saturation: the test does not check it";
 }
 
