@@ -134,6 +134,15 @@ class FuseOpsPass : public FunctionPass {
           group_of[i] = joined;
           continue;
         }
+        if (joined >= 0 && EpilogueFusable(kind[i])) {
+          // The call's other producers whose chains end here join too: sigmoid(a) * tanh(b)
+          // is one kernel, not two (TVM's post-dominator rule fuses such a tree whole).
+          for (int q : producers[i]) {
+            if (CanMergeSibling(q, joined, i, max_depth, groups, group_of, producers, bindings, uses, diamond_group)) {
+              MergeGroups(group_of[q], joined, &groups, &group_of);
+            }
+          }
+        }
         if (joined >= 0) {
           Group& g = groups[joined];
           g.members.push_back(i);
@@ -212,6 +221,47 @@ class FuseOpsPass : public FunctionPass {
       }
     }
     return false;
+  }
+
+  /*! \brief Whether the group ending at producer `q` of call `i` can join group `into`, which
+   *  `i` joins: a chain of elementwise, broadcast or injective calls whose result only `i`
+   *  reads, small enough together, and no path between the two groups outside them (nor from
+   *  either to another producer of `i`), so the merged group stays acyclic. */
+  static bool CanMergeSibling(int q, int into, int i, int64_t max_depth, const std::vector<Group>& groups,
+                              const std::vector<int>& group_of, const std::vector<std::vector<int>>& producers,
+                              const std::vector<relax::VarBinding>& bindings, UseCollector& uses,
+                              const std::map<int, int>& diamond_group) {
+    const int from = group_of[q];
+    if (from == into) return false;
+    const Group& b = groups[from];
+    const Group& a = groups[into];
+    // Elementwise groups only: a convolution's or matrix product's epilogue stays the single
+    // chain its schedule rules expect (a side computation there, e.g. the rescale factor of an
+    // int8 convolution, is left to its own kernel).
+    if (!EpilogueFusable(a.anchor) || a.closed) return false;
+    if (b.closed || !EpilogueFusable(b.anchor) || b.members.back() != q) return false;
+    if (uses.uses[bindings[q]->var.get()] != 1) return false;
+    if (static_cast<int64_t>(a.members.size() + b.members.size()) + 1 > max_depth) return false;
+    for (const auto& [binding, group] : diamond_group) {
+      if (binding > i && group == from) return false;  // a pending diamond region keeps its group
+    }
+    if (DependsOnGroup(q, a, into, producers, group_of) ||
+        DependsOnGroup(a.members.back(), b, from, producers, group_of))
+      return false;
+    for (int r : producers[i]) {
+      if (group_of[r] != into && group_of[r] != from && DependsOnGroup(r, b, from, producers, group_of)) return false;
+    }
+    return true;
+  }
+
+  /*! \brief Moves group `from`'s members into group `into`, in binding order. */
+  static void MergeGroups(int from, int into, std::vector<Group>* groups, std::vector<int>* group_of) {
+    Group& a = (*groups)[into];
+    Group& b = (*groups)[from];
+    for (int m : b.members) (*group_of)[m] = into;
+    a.members.insert(a.members.end(), b.members.begin(), b.members.end());
+    std::sort(a.members.begin(), a.members.end());
+    b.members.clear();
   }
 
   static bool EpilogueHost(OpPattern anchor) {

@@ -605,10 +605,12 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
   // The memory plan's arena, taken from the pool at first use and returned when the call ends.
   NDArray arena;
   for (size_t i = 0; i < args.size(); ++i) regs[i] = std::move(args[i]);
-  auto value_of = [&](const Operand& a) -> Value {
+  // By reference: a copy per operand costs a reference count's two atomic updates per call.
+  static const Value kNone;
+  auto value_of = [&](const Operand& a) -> const Value& {
     if (a.kind == Operand::kReg) return regs[a.value];
     if (a.kind == Operand::kConstant) return constants_[a.value];
-    return Value();
+    return kNone;
   };
   std::vector<void*> kernel_args;
   std::vector<int64_t> kernel_shape_values;
@@ -623,7 +625,7 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
       case Op::kGoto: pc += static_cast<int>(inst.args[0].value); continue;
       case Op::kIf: {
         // True when the first element is nonzero (any of its bytes: a bool, an integer).
-        Value cond = value_of(inst.args[0]);
+        const Value& cond = value_of(inst.args[0]);
         bool taken = false;
         if (cond.is_tensor() && cond.tensor().NumBytes() > 0) {
           const char* first = static_cast<const char*>(cond.tensor().data());
@@ -683,7 +685,7 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
       case Callee::kMove: regs[inst.dst] = value_of(inst.args[0]); break;
       case Callee::kMatchCast: {
         const Operand& type = inst.args[1];
-        Value v = value_of(inst.args[0]);
+        const Value& v = value_of(inst.args[0]);
         if (absl::Status s = CheckTensorValue(v, *type.tensor_type, "R.match_cast", fn.signature.vars); !s.ok()) {
           return absl::InvalidArgumentError(absl::StrCat(Where(func_index, pc), s.message()));
         }
@@ -714,7 +716,7 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
         const proto::Kernel& kernel = exe_.kernels(inst.index);
         kernel_args.clear();
         for (size_t i = 0; i < inst.args.size(); ++i) {
-          Value v = value_of(inst.args[i]);
+          const Value& v = value_of(inst.args[i]);
           if (!v.is_tensor() || !Fits(v.tensor(), kernel.params(i))) {
             return absl::InvalidArgumentError(absl::StrCat(Where(func_index, pc), "kernel ", kernel.name(), " buffer ",
                                                            i, " expects ", DescribeType(kernel.params(i)), ", got ",
@@ -755,7 +757,7 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
       case Callee::kExtern: {
         extern_args.clear();
         for (const Operand& a : inst.args) {
-          Value v = value_of(a);
+          const Value& v = value_of(a);
           if (!v.is_tensor())
             return absl::InvalidArgumentError(absl::StrCat(Where(func_index, pc), "runtime functions take tensors"));
           extern_args.push_back(v.tensor().dl());
@@ -778,7 +780,7 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
       case Callee::kAllocatingExtern: {
         std::vector<NDArray> inputs;
         for (const Operand& a : inst.args) {
-          Value v = value_of(a);
+          const Value& v = value_of(a);
           if (!v.is_tensor())
             return absl::InvalidArgumentError(absl::StrCat(Where(func_index, pc), "runtime functions take tensors"));
           inputs.push_back(v.tensor());
@@ -863,7 +865,7 @@ VirtualMachine::MemoryStats VirtualMachine::Memory() const {
   MemoryStats m;
   m.intermediates_peak = static_cast<int64_t>(pool_->peak_live_bytes());
   m.intermediates_held = static_cast<int64_t>(pool_->held_bytes());
-  for (const NDArray& c : constants_) m.constants += c.NumBytes();
+  for (const Value& c : constants_) m.constants += c.tensor().NumBytes();
   m.workspace_held = WorkspacePool::Global().bytes_held();
   return m;
 }
@@ -880,7 +882,8 @@ int64_t VirtualMachine::ConstantBytesReadBy(const std::string& func) const {
   }
   int64_t bytes = 0;
   for (int c : read) {
-    if (c >= 0 && c < static_cast<int>(constants_.size())) bytes += static_cast<int64_t>(constants_[c].NumBytes());
+    if (c >= 0 && c < static_cast<int>(constants_.size()))
+      bytes += static_cast<int64_t>(constants_[c].tensor().NumBytes());
   }
   return bytes;
 }

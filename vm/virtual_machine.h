@@ -164,7 +164,7 @@ class VirtualMachine {
   std::vector<ShapeSignature> kernel_signatures_;
   std::map<std::string, RuntimeFunction> externs_;
   std::map<std::string, AllocatingRuntimeFunction> allocating_externs_;
-  std::vector<NDArray> constants_;
+  std::vector<Value> constants_;  // each a tensor; Values so operands are read by reference
   std::map<std::string, int> function_index_;
   std::vector<Function> functions_;
   std::shared_ptr<StoragePool> pool_ = std::make_shared<StoragePool>();

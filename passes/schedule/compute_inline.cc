@@ -85,7 +85,9 @@ absl::Status Schedule::ComputeInline(const BlockRV& block_rv) {
   Stmt body = RewriteStmt(b->prim->body, [&](const Stmt& s) -> std::optional<Stmt> {
     if (s.get() == old) return Stmt();
     const auto* r = s.as<BlockRealizeNode>();
-    if (r == nullptr || r->block->iter_vars.empty()) return std::nullopt;
+    // Every consumer block but the function's root, including scalar (0-d) blocks, which have
+    // no iteration variables either.
+    if (r == nullptr || s.get() == b->prim->body.get()) return std::nullopt;
     bool reads = std::any_of(r->block->reads.begin(), r->block->reads.end(),
                              [&](const BufferRegion& rr) { return rr.buffer.same_as(store->buffer); });
     if (!reads) return std::nullopt;

@@ -1,0 +1,3 @@
+sch = tir.Schedule(mod)
+b = sch.get_block("B")
+sch.compute_inline(b)
