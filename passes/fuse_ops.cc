@@ -16,6 +16,8 @@
  *     closes it; out-elementwise-fusable and opaque calls start their own group;
  *   - the group stays small (max-depth calls) and merging keeps the graph acyclic: no other
  *     input of the call may depend on the group.
+ *  The call's other producers whose groups are elementwise chains used only by it join as well
+ *  (sigmoid(a) * tanh(b): one group), when the group it joins is elementwise too.
  *  Groups of two or more calls become `fused_<op>_<op>...` functions with the attribute
  *  Primitive = 1 whose parameters are the group's inputs (constants included, so fuse-tir can
  *  turn them into buffers), and the group is replaced by one call. Cost: O(n * depth).
@@ -64,8 +66,8 @@ class FuseOpsPass : public FunctionPass {
     return "Groups operator calls into Primitive sub-functions driven by each operator's pattern kind: elementwise, "
            "broadcast and injective calls fuse into their producer's group (dense/matmul take them as an epilogue), "
            "reductions end a group; a result with several users is never duplicated, but when all its users meet again "
-           "through fusible operators (a diamond: relu(x) * y + x) the whole region joins its group; the graph stays "
-           "acyclic.";
+           "through fusible operators (a diamond: relu(x) * y + x) the whole region joins its group; elementwise chains "
+           "that meet at one call are one group (sigmoid(a) * tanh(b)); the graph stays acyclic.";
   }
 
  protected:
