@@ -50,6 +50,23 @@ bool ComesBefore(const StmtPath& a, const StmtPath& b) {
   return ia >= 0 && ib >= 0 && ia < ib;
 }
 
+/*! \brief Whether the region of `buffer` that `writer` writes over all its iterations may
+ *  overlap the region `reader` reads over all of its own (false only when some dimension's
+ *  ranges are provably apart). */
+bool MayOverlap(const BlockRealizeNode* writer, const StmtPath& writer_path, const BlockRealizeNode* reader,
+                const StmtPath& reader_path, const Buffer& buffer) {
+  std::vector<const ForNode*> wl = LoopsAbove(writer_path), rl = LoopsAbove(reader_path);
+  std::vector<IntRange> w = AccessRange(writer, buffer, /*write=*/true, LoopRanges(wl), AnalyzerFor(wl));
+  std::vector<IntRange> r = AccessRange(reader, buffer, /*write=*/false, LoopRanges(rl), AnalyzerFor(rl));
+  if (w.empty() || r.empty() || w.size() != r.size()) return true;
+  Analyzer a;
+  for (size_t d = 0; d < w.size(); ++d) {
+    if (!w[d].min.defined() || !r[d].min.defined()) return true;
+    if (a.CanProve(w[d].max < r[d].min) || a.CanProve(r[d].max < w[d].min)) return false;
+  }
+  return true;
+}
+
 struct IterRange {
   PrimExpr min;
   PrimExpr extent;
@@ -228,7 +245,16 @@ absl::Status Schedule::MoveUnderLoop(const BlockRV& block_rv, const LoopRV& loop
       if (!touches) continue;
       std::optional<StmtPath> path = FindBlock(l->prim->body, r->block->name);
       if (!path || !OnPath(*path, l->loop)) {
-        if (reverse) continue;  // a producer elsewhere has already written its part
+        if (reverse) {
+          // A producer elsewhere has written its part when the consumer runs under the loop,
+          // unless it runs between the loop and the consumer and writes what the consumer reads.
+          if (path && ComesBefore(l->path, *path) && MayOverlap(r, *path, b->realize, b->path, mine.buffer)) {
+            return ErrorAt(kPrim, what,
+                           absl::StrCat("its producer block ", r->block->name, " (writing ", mine.buffer->name,
+                                        ") runs after ", Name(*l)));
+          }
+          continue;
+        }
         return ErrorAt(kPrim, what,
                        absl::StrCat("its consumer block ", r->block->name, " (reading ", mine.buffer->name,
                                     ") is not under ", Name(*l)));

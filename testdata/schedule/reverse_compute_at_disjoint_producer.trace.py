@@ -1,0 +1,5 @@
+sch = tir.Schedule(mod)
+b = sch.get_block("B")
+c = sch.get_block("C")
+(i,) = sch.get_loops(b)
+sch.reverse_compute_at(c, i)
