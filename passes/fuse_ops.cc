@@ -17,7 +17,9 @@
  *   - the group stays small (max-depth calls) and merging keeps the graph acyclic: no other
  *     input of the call may depend on the group.
  *  The call's other producers whose groups are elementwise chains used only by it join as well
- *  (sigmoid(a) * tanh(b): one group), when the group it joins is elementwise too.
+ *  (sigmoid(a) * tanh(b): one group, or a convolution's epilogue with its int8 rescale factor);
+ *  such side chains are emitted before the group's head, so a convolution's or matrix
+ *  product's loops are followed directly by the epilogue that its schedule moves under them.
  *  Groups of two or more calls become `fused_<op>_<op>...` functions with the attribute
  *  Primitive = 1 whose parameters are the group's inputs (constants included, so fuse-tir can
  *  turn them into buffers), and the group is replaced by one call. Cost: O(n * depth).
@@ -43,6 +45,7 @@ using relax::OpPattern;
 
 struct Group {
   std::vector<int> members;  // binding indices, in order
+  int head = -1;             // the binding that started it
   OpPattern anchor = OpPattern::kOpaque;
   bool closed = false;  // a reduction ended it
 };
@@ -66,7 +69,8 @@ class FuseOpsPass : public FunctionPass {
     return "Groups operator calls into Primitive sub-functions driven by each operator's pattern kind: elementwise, "
            "broadcast and injective calls fuse into their producer's group (dense/matmul take them as an epilogue), "
            "reductions end a group; a result with several users is never duplicated, but when all its users meet again "
-           "through fusible operators (a diamond: relu(x) * y + x) the whole region joins its group; elementwise chains "
+           "through fusible operators (a diamond: relu(x) * y + x) the whole region joins its group; elementwise "
+           "chains "
            "that meet at one call are one group (sigmoid(a) * tanh(b)); the graph stays acyclic.";
   }
 
@@ -156,6 +160,7 @@ class FuseOpsPass : public FunctionPass {
         } else {
           Group g;
           g.members = {i};
+          g.head = i;
           g.anchor = kind[i];
           g.closed = kind[i] == OpPattern::kOpaque || kind[i] == OpPattern::kCommReduce;
           groups.push_back(g);
@@ -237,10 +242,7 @@ class FuseOpsPass : public FunctionPass {
     if (from == into) return false;
     const Group& b = groups[from];
     const Group& a = groups[into];
-    // Elementwise groups only: a convolution's or matrix product's epilogue stays the single
-    // chain its schedule rules expect (a side computation there, e.g. the rescale factor of an
-    // int8 convolution, is left to its own kernel).
-    if (!EpilogueFusable(a.anchor) || a.closed) return false;
+    if (!EpilogueHost(a.anchor) || a.closed) return false;
     if (b.closed || !EpilogueFusable(b.anchor) || b.members.back() != q) return false;
     if (uses.uses[bindings[q]->var.get()] != 1) return false;
     if (static_cast<int64_t>(a.members.size() + b.members.size()) + 1 > max_depth) return false;
@@ -365,6 +367,27 @@ class FuseOpsPass : public FunctionPass {
     return !tir::UnbindableShapeVar(shapes).defined() && AllAmong(named, bound);
   }
 
+  /*! \brief The group's members with those that do not depend on its head first (each list in
+   *  binding order, so still a topological order): a side computation merged into a
+   *  convolution's epilogue (an int8 rescale factor) then runs before the convolution's loops,
+   *  and the epilogue can move under them. */
+  static std::vector<int> HeadLast(const Group& g, const std::vector<relax::VarBinding>& bindings,
+                                   const std::set<const Object*>& inside) {
+    std::set<const Object*> dependent;
+    std::vector<int> before, after;
+    for (int m : g.members) {
+      bool dep = m == g.head;
+      for (const relax::Expr& a : Operands(*bindings[m]->value.as<relax::CallNode>())) {
+        dep = dep || (inside.count(a.get()) && dependent.count(a.get()));
+      }
+      if (dep) dependent.insert(bindings[m]->var.get());
+      (dep ? after : before).push_back(m);
+    }
+    if (after.empty() || after.back() != g.members.back()) return g.members;  // the output stays last
+    before.insert(before.end(), after.begin(), after.end());
+    return before;
+  }
+
   /*! \brief The sub-function for a group, and the binding that calls it. */
   absl::StatusOr<relax::VarBinding> EmitGroup(const Group& g, const std::vector<relax::VarBinding>& bindings,
                                               relax::BlockBuilder* builder) {
@@ -390,6 +413,7 @@ class FuseOpsPass : public FunctionPass {
     }
     std::vector<relax::Var> params;
     for (const relax::Expr& in : inputs) params.push_back(param_of[in.get()]);
+    std::vector<int> order = g.anchor == OpPattern::kOutEWiseFusable ? HeadLast(g, bindings, inside) : g.members;
     std::string fn_name = absl::StrCat("fused_", absl::StrJoin(op_names, "_"));
     relax::BlockBuilder sub;  // the group's calls are operators: it needs none of the module
     if (absl::Status s = sub.BeginFunction(fn_name, params, {{"Primitive", int64_t{1}}}); !s.ok()) return s;
@@ -397,8 +421,8 @@ class FuseOpsPass : public FunctionPass {
     std::map<const Object*, relax::Expr> local;
     for (const auto& [obj, var] : param_of) local[obj] = var;
     relax::Var last;
-    for (size_t k = 0; k < g.members.size(); ++k) {
-      const relax::VarBinding& b = bindings[g.members[k]];
+    for (size_t k = 0; k < order.size(); ++k) {
+      const relax::VarBinding& b = bindings[order[k]];
       const auto* call = b->value.as<relax::CallNode>();
       std::vector<relax::Expr> operands;
       for (const relax::Expr& a : Operands(*call)) {
@@ -408,7 +432,7 @@ class FuseOpsPass : public FunctionPass {
       std::vector<relax::Expr> args = operands;
       if (CallTirCallee(*call) != nullptr) args = {call->args[0], relax::MakeTuple(operands)};
       relax::Expr value = relax::MakeCall(call->op, args, call->attrs, call->sinfo_args);
-      absl::StatusOr<relax::Var> v = k + 1 == g.members.size() ? sub.EmitOutput(value) : sub.Emit(value);
+      absl::StatusOr<relax::Var> v = k + 1 == order.size() ? sub.EmitOutput(value) : sub.Emit(value);
       if (!v.ok()) return v.status();
       local[b->var.get()] = *v;
       last = *v;

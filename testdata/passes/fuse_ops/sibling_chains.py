@@ -1,8 +1,8 @@
 # RUN: --passes=fuse-ops
 # A recurrent cell's gate: two elementwise chains, each used only by the multiply where they
-# meet, are one group with it (one kernel, not two). A matrix product's epilogue does not take
-# in a side chain (its schedule expects a single chain after the product): the rescale factor
-# s stays its own kernel.
+# meet, are one group with it (one kernel, not two). A matrix product's epilogue takes in a side
+# chain too (the rescale factor s), emitted before the product so that the epilogue can move
+# under the product's loops.
 @I.ir_module
 class Module:
     @R.function
@@ -17,8 +17,11 @@ class Module:
             gv = R.add(m, s)
             R.output(gv)
         return gv
-# CHECK: def fused_matmul_add(
+# CHECK: def fused_matmul_multiply_add(
+# CHECK: lv: R.Tensor((1, 64), dtype="float32") = R.multiply(x, k)
+# CHECK-NEXT: lv1: R.Tensor((1, 64), dtype="float32") = R.matmul(g, w, out_dtype="void")
+# CHECK-NEXT: gv: R.Tensor((1, 64), dtype="float32") = R.add(lv1, lv)
 # CHECK: def fused_sigmoid_tanh_add_multiply(
+# CHECK: lv: R.Tensor((1, 64), dtype="float32") = R.sigmoid(x)
 # CHECK: g: R.Tensor((1, 64), dtype="float32") = cls.fused_sigmoid_tanh_add_multiply(x, y, k)
-# CHECK-NEXT: s: R.Tensor((1, 64), dtype="float32") = R.multiply(x, k)
-# CHECK-NEXT: gv: R.Tensor((1, 64), dtype="float32") = cls.fused_matmul_add(g, w, s)
+# CHECK-NEXT: gv: R.Tensor((1, 64), dtype="float32") = cls.fused_matmul_multiply_add(g, w, x, k)
