@@ -70,8 +70,8 @@ class FuseOpsPass : public FunctionPass {
            "broadcast and injective calls fuse into their producer's group (dense/matmul take them as an epilogue), "
            "reductions end a group; a result with several users is never duplicated, but when all its users meet again "
            "through fusible operators (a diamond: relu(x) * y + x) the whole region joins its group; elementwise "
-           "chains "
-           "that meet at one call are one group (sigmoid(a) * tanh(b)); the graph stays acyclic.";
+           "chains that meet at one call are one group (sigmoid(a) * tanh(b)), also as side chains of a "
+           "product's epilogue; the graph stays acyclic.";
   }
 
  protected:
@@ -115,7 +115,13 @@ class FuseOpsPass : public FunctionPass {
         if (auto d = diamond_group.find(i); d != diamond_group.end()) joined = d->second;
         if (joined < 0 && kind[i] != OpPattern::kOpaque && kind[i] != OpPattern::kOutEWiseFusable &&
             kind[i] != OpPattern::kTuple) {
-          for (int p : producers[i]) {
+          // A convolution's or matrix product's group first: an elementwise call fuses as its
+          // epilogue, and its other operands' chains then join as side chains, where joining
+          // an elementwise producer first would leave the product a kernel of its own.
+          std::vector<int> candidates = producers[i];
+          std::stable_partition(candidates.begin(), candidates.end(),
+                                [&](int p) { return groups[group_of[p]].anchor == OpPattern::kOutEWiseFusable; });
+          for (int p : candidates) {
             Group& g = groups[group_of[p]];
             if (g.closed || static_cast<int64_t>(g.members.size()) >= max_depth) continue;
             if (uses.uses[bindings[p]->var.get()] != 1) continue;  // never duplicate a shared result
