@@ -408,7 +408,11 @@ class KernelEmitter {
    *  a SiLU epilogue tile, 3% of the peak). Cody-Waite reduction x = n ln2 + r and Cephes'
    *  degree-6 polynomial, within 1 ulp; below -87.3 (e^x subnormal or zero) 0, as under FTZ;
    *  above ln(FLT_MAX) +inf; NaN stays NaN. No fast-math flags: reassociating the reduction
-   *  would lose its precision. Rounding uses the 1.5 * 2^23 trick (no SSE4.1 needed). */
+   *  would lose its precision. Few instructions and constants, since with 16 vector registers
+   *  (AVX2) the constants already crowd out the work: n is rounded by adding 1.5 * 2^23 (no
+   *  SSE4.1 needed), whose bits then hold n in their low bits, so shifting them by 23 gives
+   *  n's exponent field, added to e^r's bits to scale it (within the clamped range e^r's
+   *  exponent plus n stays in 1..254, see the comment below). */
   llvm::Value* EmitExpF32(llvm::Value* x) {
     llvm::IRBuilder<>::FastMathFlagGuard guard(b_);
     b_.setFastMathFlags(llvm::FastMathFlags());
@@ -420,8 +424,9 @@ class KernelEmitter {
     llvm::Value* below = b_.CreateFCmpOLT(x, c(-87.3));
     llvm::Value* above = b_.CreateFCmpOGT(x, c(88.7228391116729));
     llvm::Value* xc = b_.CreateSelect(below, c(-87.3), b_.CreateSelect(above, c(88.7228391116729), x));
-    llvm::Value* magic = c(12582912.0);  // 1.5 * 2^23: adding and subtracting it rounds to an integer
-    llvm::Value* n = b_.CreateFSub(b_.CreateFAdd(b_.CreateFMul(xc, c(1.44269504088896341)), magic), magic);
+    llvm::Value* magic = c(12582912.0);  // 1.5 * 2^23: adding it rounds to an integer
+    llvm::Value* shifted = madd(xc, c(1.44269504088896341), magic);
+    llvm::Value* n = b_.CreateFSub(shifted, magic);
     llvm::Value* r = madd(n, c(-0.693359375), xc);
     r = madd(n, c(2.12194440e-4), r);
     llvm::Value* p = EmitPolynomial(
@@ -430,14 +435,12 @@ class KernelEmitter {
     llvm::Type* it = t->isVectorTy()
                          ? llvm::VectorType::get(b_.getInt32Ty(), llvm::cast<llvm::VectorType>(t)->getElementCount())
                          : static_cast<llvm::Type*>(b_.getInt32Ty());
-    // 2^n as 2^h * 2^(n - h), h = n / 2: both factors normal for n from -126 to 128.
-    auto pow2 = [&](llvm::Value* k) {
-      return b_.CreateBitCast(
-          b_.CreateShl(b_.CreateAdd(k, llvm::ConstantInt::get(it, 127)), llvm::ConstantInt::get(it, 23)), t);
-    };
-    llvm::Value* ni = b_.CreateFPToSI(n, it);
-    llvm::Value* half = b_.CreateAShr(ni, llvm::ConstantInt::get(it, 1));
-    llvm::Value* e = b_.CreateFMul(b_.CreateFMul(y, pow2(half)), pow2(b_.CreateSub(ni, half)));
+    // shifted's bits are 0x4B400000 + n; shifted left by 23 the constant part leaves 32 bits,
+    // n << 23 stays. n is -126..128: at n = -126, r > 0 (x > -87.3), so e^r >= 1 and its
+    // exponent field 127 - 126 = 1 stays normal; at n = 128, r <= 0 (x <= ln(FLT_MAX)), so
+    // e^r <= 1 and the field is at most 254 (255 only for e^r rounded to 1: +inf, correctly).
+    llvm::Value* exponent = b_.CreateShl(b_.CreateBitCast(shifted, it), llvm::ConstantInt::get(it, 23));
+    llvm::Value* e = b_.CreateBitCast(b_.CreateAdd(b_.CreateBitCast(y, it), exponent), t);
     return b_.CreateSelect(below, c(0.0), b_.CreateSelect(above, llvm::ConstantFP::getInfinity(t), e));
   }
 
