@@ -147,9 +147,10 @@ void ThreadPool::Run(ParallelBody body, void* closure, int64_t n) {
   body_ = body;
   closure_ = closure;
   n_ = n;
-  // Half static, half shared in grains of half a thread's share of it (see thread_pool.h).
+  // Half static, half shared in grains of half a thread's share of it; small loops static
+  // (see thread_pool.h).
   const int64_t threads = num_threads();
-  static_n_ = n < 4 * threads ? n : n - n / 2;
+  static_n_ = n < 16 * threads ? n : n - n / 2;
   grain_ = std::max<int64_t>(1, (n - static_n_) / (2 * threads));
   next_.store(static_n_, std::memory_order_relaxed);
   job_profiler_ = profiler_.load(std::memory_order_relaxed);

@@ -5,8 +5,13 @@
  *  library (vm/kernel_abi.h): the first half of [0, n) is split into one contiguous chunk per
  *  thread, and every thread then takes grains of the second half from a shared counter until
  *  none is left (on a shared machine one vCPU is often slower than the other for a while, and
- *  a static split waits for the slowest; a loop of fewer than 4 iterations per thread is split
- *  statically only). The caller runs chunk 0, and Launch returns when all are done. A launch
+ *  a static split waits for the slowest). A loop of fewer than 16 iterations per thread is split
+ *  statically only: its grains would be a few iterations each, and a thread then runs the same
+ *  iterations launch after launch, so what they read stays in its core's cache (a recurrent
+ *  layer's matrix-vector product over 16 panels of a 1 MB weight: with the shared tail, a
+ *  quarter of the weight moved between the cores at every step; static, an LSTM ran in 0.977x
+ *  the time on two threads and a GRU 0.946x, convolutional networks unchanged). The caller runs
+ *  chunk 0, and Launch returns when all are done. A launch
  *  from inside a parallel body runs serially. Threads: MLC_NUM_THREADS, else the number of cores;
  *  SetGlobalThreads (Python: mlc.set_num_threads) changes it between runs.
  *
