@@ -421,8 +421,10 @@ class KernelEmitter {
     auto madd = [&](llvm::Value* a, llvm::Value* m, llvm::Value* add) {
       return CallIntrinsic(llvm::Intrinsic::fmuladd, t, {a, m, add});
     };
+    // NaN counts as above (an unordered compare): no NaN reaches the integer scaling below,
+    // whose add could turn a NaN with payload bits into a number; x + inf gives it back.
     llvm::Value* below = b_.CreateFCmpOLT(x, c(-87.3));
-    llvm::Value* above = b_.CreateFCmpOGT(x, c(88.7228391116729));
+    llvm::Value* above = b_.CreateFCmpUGT(x, c(88.7228391116729));
     llvm::Value* xc = b_.CreateSelect(below, c(-87.3), b_.CreateSelect(above, c(88.7228391116729), x));
     llvm::Value* magic = c(12582912.0);  // 1.5 * 2^23: adding it rounds to an integer
     llvm::Value* shifted = madd(xc, c(1.44269504088896341), magic);
@@ -441,7 +443,8 @@ class KernelEmitter {
     // e^r <= 1 and the field is at most 254 (255 only for e^r rounded to 1: +inf, correctly).
     llvm::Value* exponent = b_.CreateShl(b_.CreateBitCast(shifted, it), llvm::ConstantInt::get(it, 23));
     llvm::Value* e = b_.CreateBitCast(b_.CreateAdd(b_.CreateBitCast(y, it), exponent), t);
-    return b_.CreateSelect(below, c(0.0), b_.CreateSelect(above, llvm::ConstantFP::getInfinity(t), e));
+    llvm::Value* beyond = b_.CreateFAdd(x, llvm::ConstantFP::getInfinity(t));  // +inf, or NaN for NaN
+    return b_.CreateSelect(below, c(0.0), b_.CreateSelect(above, beyond, e));
   }
 
   /*! \brief erf(x) for float32, inline for the same reason as EmitExpF32 (GELU's erf was one
