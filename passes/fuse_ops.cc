@@ -248,12 +248,12 @@ class FuseOpsPass : public FunctionPass {
     if (from == into) return false;
     const Group& b = groups[from];
     const Group& a = groups[into];
-    if (!EpilogueHost(a.anchor) || a.closed) return false;
+    if (!EpilogueHost(a.anchor)) return false;  // (the group `i` joined is never closed)
     if (b.closed || !EpilogueFusable(b.anchor) || b.members.back() != q) return false;
     if (uses.uses[bindings[q]->var.get()] != 1) return false;
     if (static_cast<int64_t>(a.members.size() + b.members.size()) + 1 > max_depth) return false;
-    for (const auto& [binding, group] : diamond_group) {
-      if (binding > i && group == from) return false;  // a pending diamond region keeps its group
+    for (auto d = diamond_group.upper_bound(i); d != diamond_group.end(); ++d) {
+      if (d->second == from) return false;  // a pending diamond region keeps its group
     }
     if (DependsOnGroup(q, a, into, producers, group_of) ||
         DependsOnGroup(a.members.back(), b, from, producers, group_of))
