@@ -223,6 +223,51 @@ for format in onnx fxpb; do
   done
 done
 
+# A causal mask after a key/value cache, triu(ones(seq, past + seq), diagonal=past + 1), and a
+# range whose start and step are sizes, arange(past, past + seq * heads, heads): the diagonal
+# is computed when the function runs (Trilu's k from the shapes; torch.triu's diagonal a size),
+# the range's length is a shape expression. ONNX (Trilu, Range) and FX, one executable for every
+# (seq, past, heads), an empty cache included.
+/usr/bin/python3 - "$t" <<'PY' 2> /dev/null
+import sys, numpy as np, torch
+sys.path.insert(0, "frontend/torch")
+import export_fx
+t = sys.argv[1]
+class CacheMask(torch.nn.Module):
+    def forward(self, x, past_key):
+        seq, heads, past = x.shape[1], past_key.shape[1], past_key.shape[2]
+        mask = torch.triu(torch.ones(seq, past + seq), diagonal=past + 1)
+        strided = torch.arange(past, past + seq * heads, heads, dtype=torch.long)
+        return x * 2, mask, strided.float()
+m = CacheMask().eval()
+example = (torch.randn(1, 3, 8), torch.randn(1, 2, 5, 4))
+torch.onnx.export(m, example, f"{t}/mask.onnx", input_names=["x", "past_key"], output_names=["y", "mask", "strided"],
+                  dynamic_axes={"x": {1: "seq"}, "past_key": {1: "heads", 2: "past"}}, opset_version=14)
+export_fx.export(m, example, f"{t}/mask.fxpb", dynamic_axes={0: {1: "seq"}, 1: {1: "heads", 2: "past"}})
+for seq, heads, past in ((3, 2, 5), (1, 3, 17), (4, 1, 0)):
+    x, k = torch.randn(1, seq, 8), torch.randn(1, heads, past, 4)
+    sp = f"{seq}_{heads}_{past}"
+    np.save(f"{t}/mask.x.{sp}.npy", x.numpy())
+    np.save(f"{t}/mask.k.{sp}.npy", k.numpy())
+    for i, r in enumerate(m(x, k)):
+        np.save(f"{t}/mask.ref{i}.{sp}.npy", r.numpy())
+PY
+for format in onnx fxpb; do
+  frontend/import --in "$t/mask.$format" --out "$t/mask.$format.irpb"
+  passes/opt --in "$t/mask.$format.irpb" --out "$t/mask.$format.opt.irpb"
+  codegen/build --in "$t/mask.$format.opt.irpb" --out "$t/mask.$format.mlcx"
+  for sp in 3_2_5 1_3_17 4_1_0; do
+    if vm/run --exe "$t/mask.$format.mlcx" --inputs "$t/mask.x.$sp.npy,$t/mask.k.$sp.npy" \
+         --outputs "$t/mask.out0.$sp.npy,$t/mask.out1.$sp.npy,$t/mask.out2.$sp.npy" &&
+       matches_reference "$t/mask.out1.$sp.npy" "$t/mask.ref1.$sp.npy" &&
+       matches_reference "$t/mask.out2.$sp.npy" "$t/mask.ref2.$sp.npy"; then
+      ok "triu(diagonal=past + 1) and arange(past, .., heads) of sizes ($format) at seq x heads x past = ${sp//_/ x } match PyTorch"
+    else
+      bad "run-time diagonal and symbolic step ($format) at $sp"
+    fi
+  done
+done
+
 # OneHot, Range and Tile with constant operands (as exporters write them; the node cases pass
 # them as inputs): against NumPy.
 /usr/bin/python3 - "$t" <<'PY'

@@ -19,15 +19,20 @@ namespace mlc {
 namespace frontend {
 
 /*! \brief Emits one operator call: an importer context's EmitOp (which evaluates calls whose
- *  arguments are all constants). */
-using EmitFn =
-    std::function<absl::StatusOr<relax::Expr>(const std::string& op, std::vector<relax::Expr> args, Attrs attrs)>;
+ *  arguments are all constants). `sinfo_args` gives the result's struct info where the
+ *  attributes cannot hold it (an arange of a symbolic length); empty otherwise. */
+using EmitFn = std::function<absl::StatusOr<relax::Expr>(const std::string& op, std::vector<relax::Expr> args,
+                                                         Attrs attrs, std::vector<relax::StructInfo> sinfo_args)>;
 
-/*! \brief An importer context's EmitOp (anything with EmitOp(op, args, attrs)) as an EmitFn. */
-template <typename Context, typename = decltype(std::declval<Context&>().EmitOp("", {}, Attrs{}))>
+/*! \brief An importer context's EmitOp (anything with EmitOp(op, args, attrs, sinfo_args)) as
+ *  an EmitFn. */
+template <typename Context,
+          typename = decltype(std::declval<Context&>().EmitOp("", {}, Attrs{}, std::vector<relax::StructInfo>{}))>
 EmitFn EmitterOf(Context& ctx) {
-  return [&ctx](const std::string& op, std::vector<relax::Expr> args, Attrs attrs) {
-    return ctx.EmitOp(op, std::move(args), std::move(attrs));
+  return [&ctx](const std::string& op, std::vector<relax::Expr> args, Attrs attrs,
+                std::vector<relax::StructInfo> sinfo_args) {
+    return sinfo_args.empty() ? ctx.EmitOp(op, std::move(args), std::move(attrs))
+                              : ctx.EmitOp(op, std::move(args), std::move(attrs), std::move(sinfo_args));
   };
 }
 
@@ -48,7 +53,7 @@ class Composer {
   relax::Expr Op(const char* op, std::vector<relax::Expr> args, Attrs attrs = {}) {
     relax::Expr fallback = args[0];
     if (!status_.ok()) return fallback;
-    return Take(emit_(op, std::move(args), std::move(attrs)), fallback);
+    return Take(emit_(op, std::move(args), std::move(attrs), {}), fallback);
   }
   relax::Expr K(double v) const { return Scalar(v, dtype_); }  // a constant of the input's dtype
   DataType dtype() const { return dtype_; }

@@ -22,6 +22,15 @@ namespace frontend {
 absl::StatusOr<relax::Expr> SizeAsTensor(const EmitFn& emit, const std::map<std::string, relax::Expr>& values,
                                          const tir::PrimExpr& size);
 
+/*! \brief arange(start, limit, step) of integer sizes (constants or shape expressions) as a 1-d
+ *  tensor of `dtype`: its length a shape expression, ceil((limit - start) / step) (and no less
+ *  than 0 where sizes could make it so), its values start + step * i. Constant start and step
+ *  make one arange; sizes among them are read when the function runs (SizeAsTensor). A symbolic
+ *  step is a size, so positive; a constant one may be negative, not 0. */
+absl::StatusOr<relax::Expr> SizeRange(const EmitFn& emit, const std::map<std::string, relax::Expr>& values,
+                                      const tir::PrimExpr& start, const tir::PrimExpr& limit, const tir::PrimExpr& step,
+                                      DataType dtype);
+
 }  // namespace frontend
 }  // namespace mlc
 

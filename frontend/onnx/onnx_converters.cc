@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "frontend/common/activations.h"
+#include "frontend/common/triangle.h"
 #include "frontend/onnx/converter_util.h"
 #include "ir/tir/analyzer.h"
 #include "support/checked_math.h"
@@ -272,18 +273,26 @@ Outputs Mod(OnnxContext& ctx, const onnx::NodeProto& node) {
 }
 
 /*! \brief Trilu: x inside the upper (upper=1) or lower triangle of its last two dimensions,
- *  shifted by k (input 1), and 0 outside (triu / tril; the dimensions may be symbolic). */
+ *  shifted by k (input 1), and 0 outside (triu / tril; the dimensions may be symbolic). A k
+ *  computed by the graph (a size, or a value known when it runs) is compared with column - row. */
 Outputs Trilu(OnnxContext& ctx, const onnx::NodeProto& node) {
   absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
   if (!x.ok()) return x.status();
+  const bool upper = ctx.IntAttr(node, "upper", 1) != 0;
   int64_t k = 0;
   if (ctx.HasInput(node, 1)) {
+    const TensorData* kc = ctx.ConstantInput(node, 1);
+    if (kc == nullptr) {
+      absl::StatusOr<relax::Expr> kv = ctx.Input(node, 1);
+      if (!kv.ok()) return kv.status();
+      return One(frontend::TriangleWithRuntimeDiagonal(frontend::EmitterOf(ctx), *x, *kv, upper));
+    }
     absl::StatusOr<std::vector<int64_t>> kv = ctx.ConstantInts(node, 1, "k");
     if (!kv.ok()) return kv.status();
     if (kv->size() != 1) return absl::InvalidArgumentError("k must be one integer");
     k = (*kv)[0];
   }
-  return One(ctx.EmitOp(ctx.IntAttr(node, "upper", 1) != 0 ? "triu" : "tril", {*x}, {{"k", k}}));
+  return One(ctx.EmitOp(upper ? "triu" : "tril", {*x}, {{"k", k}}));
 }
 
 /*! \brief CumSum: the axis is input 1 (a constant). */

@@ -90,6 +90,11 @@ absl::StatusOr<relax::Expr> OnnxContext::SizeAsTensor(const tir::PrimExpr& size)
   return frontend::SizeAsTensor(frontend::EmitterOf(*this), values_, size);
 }
 
+absl::StatusOr<relax::Expr> OnnxContext::SizeRange(const tir::PrimExpr& start, const tir::PrimExpr& limit,
+                                                   const tir::PrimExpr& step, DataType dtype) {
+  return frontend::SizeRange(frontend::EmitterOf(*this), values_, start, limit, step, dtype);
+}
+
 absl::StatusOr<relax::Expr> OnnxContext::MaterializedValue(const std::string& name) {
   auto it = shape_values_.find(name);
   if (it == shape_values_.end() || values_.count(name)) return Value(name);

@@ -328,88 +328,48 @@ Outputs OneHot(OnnxContext& ctx, const onnx::NodeProto& node) {
   return c.Result(c.Op("where", {*hit, element(1), element(0)}));
 }
 
-/*! \brief Range: of constants, the values, made at import; with a symbolic limit (a decoder's
- *  positions 0..seq-1, the limit taken from the input's shape), an arange whose length is a
- *  shape expression; with a symbolic start too (positions past..past+seq-1 after a key/value
- *  cache of `past` entries), that arange from 0 plus the start as a value (SizeAsTensor); of
- *  tensors whose values come at run time, a call of mlc.range, its length a new shape variable. */
-/*! \brief Range(start, limit, delta) with a symbolic start: integer sizes, a constant positive
- *  integer delta. */
-Outputs SymbolicRange(OnnxContext& ctx, const onnx::NodeProto& node) {
-  const TensorData* delta_t = ctx.ConstantInput(node, 2);
-  const std::optional<ShapeValue> start = ctx.ShapeValueInput(node, 0), limit = ctx.ShapeValueInput(node, 1);
-  if (delta_t == nullptr || delta_t->NumElements() != 1 || !start || !limit || start->elements.size() != 1 ||
-      limit->elements.size() != 1) {
-    return absl::UnimplementedError("a symbolic start needs a limit that is a size and a constant delta");
-  }
-  const DataType dtype = delta_t->dtype();
-  const double delta = ElementAsDouble(*delta_t, 0);
-  if (!dtype.is_int() || delta != static_cast<double>(static_cast<int64_t>(delta)) || delta <= 0) {
-    return absl::UnimplementedError("a symbolic start needs a positive integer delta");
-  }
-  tir::PrimExpr count =
-      relax::ArangeLength(tir::operator-(limit->elements[0], start->elements[0]), 0, static_cast<int64_t>(delta));
-  absl::StatusOr<relax::Expr> offsets = ctx.EmitOp("arange", {}, {{"start", 0.0}, {"step", delta}, {"dtype", dtype}},
-                                                   {relax::TensorSInfoOfDims({count}, dtype)});
-  if (!offsets.ok()) return offsets.status();
-  absl::StatusOr<relax::Expr> first = ctx.SizeAsTensor(start->elements[0]);
-  if (!first.ok()) return first.status();
-  if (dtype != DataType::Int64()) first = ctx.EmitOp("astype", {*first}, {{"dtype", dtype}});
-  if (!first.ok()) return first.status();
-  return One(ctx.EmitOp("add", {*offsets, *first}));
-}
-
+/*! \brief Range: of constants, the values, made at import; of integer sizes (a decoder's
+ *  positions 0..seq-1 or past..past+seq-1, a stride taken from a shape), an arange whose length
+ *  is a shape expression (SizeRange); of tensors whose values come at run time, a call of
+ *  mlc.range, its length a new shape variable. */
 Outputs Range(OnnxContext& ctx, const onnx::NodeProto& node) {
-  if (ctx.IsSymbolicShapeValue(node, 0)) return SymbolicRange(ctx, node);
   const TensorData* in[3] = {ctx.ConstantInput(node, 0), ctx.ConstantInput(node, 1), ctx.ConstantInput(node, 2)};
-  const bool symbolic_limit = in[0] != nullptr && in[2] != nullptr && ctx.IsSymbolicShapeValue(node, 1);
-  if (!symbolic_limit && (in[0] == nullptr || in[1] == nullptr || in[2] == nullptr)) {
-    // Values known only when the program runs (a window's length given as an input): the
-    // length is theirs to decide, so a runtime function makes the range.
-    std::vector<relax::Expr> args;
-    for (int i = 0; i < 3; ++i) {
-      if (ctx.IsSymbolicShapeValue(node, i)) {
-        return absl::UnimplementedError("a Range of sizes and run-time values together is not supported");
-      }
-      absl::StatusOr<relax::Expr> v = ctx.Input(node, i);
-      if (!v.ok()) return v.status();
-      const relax::TensorStructInfoNode* t = TensorOf(*v);
-      if (t == nullptr || !t->HasKnownShape() || t->ndim > 1 || (t->ndim == 1 && !tir::AsConstInt(t->Dims()[0]))) {
-        return absl::InvalidArgumentError(absl::StrCat("input ", i, " must be a scalar"));
-      }
-      args.push_back(*v);
-    }
-    return CallAllocating(ctx, "mlc.range", std::move(args), {{TensorOf(args[0])->dtype, {CountVar(node)}}});
-  }
   for (int i = 0; i < 3; ++i) {
-    if (i == 1 && symbolic_limit) continue;
-    if (in[i] == nullptr || in[i]->NumElements() != 1) {
-      return absl::UnimplementedError(absl::StrCat(
-          i == 1 ? "limit must be a constant scalar or a dimension of an input" : (i == 0 ? "start" : "delta"),
-          i == 1 ? ""
-                 : " must be a constant scalar (a symbolic limit or start is supported, a symbolic delta is not)"));
-    }
+    if (in[i] != nullptr && in[i]->NumElements() != 1)
+      return absl::InvalidArgumentError(absl::StrCat("input ", i, " must be a scalar"));
   }
-  const double start = ElementAsDouble(*in[0], 0), delta = ElementAsDouble(*in[2], 0);
-  if (delta == 0) return absl::InvalidArgumentError("delta must not be 0");
-  const DataType dtype = in[0]->dtype();
-  if (symbolic_limit) {
-    const std::optional<ShapeValue> limit = ctx.ShapeValueInput(node, 1);
-    if (limit->elements.size() != 1) return absl::InvalidArgumentError("limit must be a scalar");
-    const int64_t istart = static_cast<int64_t>(start), idelta = static_cast<int64_t>(delta);
-    if (!dtype.is_int() || istart != start || idelta != delta || idelta <= 0) {
-      return absl::UnimplementedError("a symbolic limit needs an integer start and a positive integer delta");
-    }
-    tir::PrimExpr count = relax::ArangeLength(limit->elements[0], istart, idelta);
-    return One(ctx.EmitOp("arange", {}, {{"start", start}, {"step", delta}, {"dtype", dtype}},
-                          {relax::TensorSInfoOfDims({count}, dtype)}));
+  if (in[0] != nullptr && in[1] != nullptr && in[2] != nullptr) {
+    const double start = ElementAsDouble(*in[0], 0), limit = ElementAsDouble(*in[1], 0),
+                 delta = ElementAsDouble(*in[2], 0);
+    if (delta == 0) return absl::InvalidArgumentError("delta must not be 0");
+    const int64_t n = relax::ArangeLength(start, limit, delta);
+    if (n > (int64_t{1} << 24)) return absl::InvalidArgumentError(absl::StrCat("Range of ", n, " elements"));
+    TensorData out(in[0]->dtype(), {n});
+    for (int64_t i = 0; i < n; ++i) SetElement(&out, i, start + static_cast<double>(i) * delta);
+    return One(relax::MakeConstant(out));
   }
-  const double limit = ElementAsDouble(*in[1], 0);
-  const int64_t n = relax::ArangeLength(start, limit, delta);
-  if (n > (int64_t{1} << 24)) return absl::InvalidArgumentError(absl::StrCat("Range of ", n, " elements"));
-  TensorData out(dtype, {n});
-  for (int64_t i = 0; i < n; ++i) SetElement(&out, i, start + static_cast<double>(i) * delta);
-  return One(relax::MakeConstant(out));
+  std::optional<ShapeValue> sizes[3];
+  bool all_sizes = true;
+  DataType dtype = DataType::Int64();
+  for (int i = 0; i < 3; ++i) {
+    sizes[i] = ctx.ShapeValueInput(node, i);
+    all_sizes = all_sizes && sizes[i] && sizes[i]->elements.size() == 1;
+    if (in[i] != nullptr) dtype = in[i]->dtype();
+  }
+  if (all_sizes) return One(ctx.SizeRange(sizes[0]->elements[0], sizes[1]->elements[0], sizes[2]->elements[0], dtype));
+  // Values known only when the program runs (a window's length given as an input): the length
+  // is theirs to decide, so a runtime function makes the range.
+  std::vector<relax::Expr> args;
+  for (int i = 0; i < 3; ++i) {
+    absl::StatusOr<relax::Expr> v = ctx.Input(node, i);
+    if (!v.ok()) return v.status();
+    const relax::TensorStructInfoNode* t = TensorOf(*v);
+    if (t == nullptr || !t->HasKnownShape() || t->ndim > 1 || (t->ndim == 1 && !tir::AsConstInt(t->Dims()[0]))) {
+      return absl::InvalidArgumentError(absl::StrCat("input ", i, " must be a scalar"));
+    }
+    args.push_back(*v);
+  }
+  return CallAllocating(ctx, "mlc.range", std::move(args), {{TensorOf(args[0])->dtype, {CountVar(node)}}});
 }
 
 /*! \brief CastLike: to the dtype of input 1. */

@@ -142,9 +142,10 @@ class _Root(torch.nn.Module):
         return self.model(x)
 
 
-# Tensor factories torch.fx does not trace by itself: called with a traced size (torch.arange(t)
-# of t = x.shape[1]), they become graph nodes, so a causal mask or positions follow a symbolic length.
-_FACTORIES = ("arange", "ones", "zeros", "full")
+# Functions torch.fx does not trace by itself when a size is among their non-tensor arguments:
+# called with a traced size (torch.arange(t) of t = x.shape[1], torch.triu(m, diagonal=past + 1)),
+# they become graph nodes, so a causal mask or positions follow a symbolic length.
+_FACTORIES = ("arange", "ones", "zeros", "full", "triu", "tril")
 
 
 def _proxy_iter(self):

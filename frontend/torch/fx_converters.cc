@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "frontend/common/activations.h"
+#include "frontend/common/triangle.h"
 #include "frontend/torch/fx_activation.h"
 #include "frontend/torch/fx_converter_util.h"
 #include "ir/graph/op.h"
@@ -187,11 +188,22 @@ absl::StatusOr<relax::Expr> ConvertMaskedFill(FxContext& ctx, const proto::FxNod
 }
 
 /*! \brief torch.triu / torch.tril (x, diagonal) and the methods: x on and above (below) the
- *  diagonal shifted by `diagonal`, 0 elsewhere; the dimensions may be symbolic. */
+ *  diagonal shifted by `diagonal`, 0 elsewhere; the dimensions may be symbolic, and so may the
+ *  diagonal (triu(mask, diagonal=past + 1) after a key/value cache). */
 FxConverter ConvertTriangle(const std::string& op) {
   return [op](FxContext& ctx, const proto::FxNode& node) -> absl::StatusOr<relax::Expr> {
     absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
     if (!x.ok()) return x.status();
+    const proto::FxArg* diagonal = node.args_size() > 1 ? &node.args(1) : nullptr;
+    if (auto it = node.kwargs().find("diagonal"); it != node.kwargs().end()) diagonal = &it->second;
+    if (diagonal != nullptr && diagonal->value_case() == proto::FxArg::kNode) {
+      absl::StatusOr<tir::PrimExpr> size = DimArg(ctx, *diagonal);
+      if (!size.ok()) return absl::UnimplementedError("torch." + op + ": the diagonal must be an integer or a size");
+      if (const int64_t* k = tir::AsConstInt(*size)) return ctx.EmitOp(op, {*x}, {{"k", *k}});
+      absl::StatusOr<relax::Expr> k = ctx.SizeAsTensor(*size);
+      if (!k.ok()) return k.status();
+      return frontend::TriangleWithRuntimeDiagonal(frontend::EmitterOf(ctx), *x, *k, op == "triu");
+    }
     return ctx.EmitOp(op, {*x}, {{"k", IntArg(node, 1, "diagonal", 0)}});
   };
 }

@@ -49,6 +49,11 @@ absl::StatusOr<relax::Expr> FxContext::SizeAsTensor(const tir::PrimExpr& size) {
   return frontend::SizeAsTensor(frontend::EmitterOf(*this), values_, size);
 }
 
+absl::StatusOr<relax::Expr> FxContext::SizeRange(const tir::PrimExpr& start, const tir::PrimExpr& limit,
+                                                 const tir::PrimExpr& step, DataType dtype) {
+  return frontend::SizeRange(frontend::EmitterOf(*this), values_, start, limit, step, dtype);
+}
+
 absl::StatusOr<relax::Expr> FxContext::Value(const proto::FxArg& arg) const {
   if (arg.value_case() != proto::FxArg::kNode) return absl::InvalidArgumentError("expected a tensor argument");
   auto it = values_.find(arg.node());

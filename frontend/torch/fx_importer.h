@@ -53,6 +53,9 @@ class FxContext {
   /*! \brief A size expression of shape variables (`past + 1`) as a 0-d int64 tensor computed when
    *  the function runs, from the values so far (frontend/common/size_value.h). */
   absl::StatusOr<relax::Expr> SizeAsTensor(const tir::PrimExpr& size);
+  /*! \brief arange(start, limit, step) of sizes (frontend/common/size_value.h). */
+  absl::StatusOr<relax::Expr> SizeRange(const tir::PrimExpr& start, const tir::PrimExpr& limit,
+                                        const tir::PrimExpr& step, DataType dtype);
 
  private:
   relax::BlockBuilder* bb_;

@@ -124,9 +124,9 @@ std::optional<double> ConstantNumber(FxContext& ctx, const proto::FxArg& arg) {
   return v ? std::optional<double>(static_cast<double>(*v)) : std::nullopt;
 }
 
-/*! \brief torch.arange(end), (start, end) or (start, end, step), each a number or a size: the
- *  length a shape expression when `end` is symbolic (positions 0..seq-1), the start read when
- *  the function runs when it is (past..past+seq-1). */
+/*! \brief torch.arange(end), (start, end) or (start, end, step), each a number or a size: with
+ *  sizes among them, the length a shape expression and the sizes read when the function runs
+ *  where they are more than the length (SizeRange). */
 absl::StatusOr<relax::Expr> ConvertArange(FxContext& ctx, const proto::FxNode& node) {
   const proto::FxArg* start = nullptr;
   const proto::FxArg* end = nullptr;
@@ -153,44 +153,27 @@ absl::StatusOr<relax::Expr> ConvertArange(FxContext& ctx, const proto::FxNode& n
     dtype = *t;
   }
   std::optional<double> first = start ? ConstantNumber(ctx, *start) : 0.0;
+  std::optional<double> last = ConstantNumber(ctx, *end);
   std::optional<double> delta = step ? ConstantNumber(ctx, *step) : 1.0;
-  if (!delta) return absl::UnimplementedError("torch.arange: step must be a constant (start and end may be sizes)");
-  if (*delta == 0) return absl::InvalidArgumentError("torch.arange: step must not be 0");
-  if (!first) {
-    // A size as the start (positions after a key/value cache: arange(past, past + seq)): the
-    // offsets from 0, plus the start read when the function runs.
-    absl::StatusOr<tir::PrimExpr> from = DimArg(ctx, *start);
-    if (!from.ok()) return absl::UnimplementedError("torch.arange: start must be a number or a size");
-    absl::StatusOr<tir::PrimExpr> to = DimArg(ctx, *end);
-    if (!to.ok()) return to.status();
-    const int64_t istep = static_cast<int64_t>(*delta);
-    if (istep != *delta || istep <= 0 || !dtype.is_int()) {
-      return absl::UnimplementedError("torch.arange from a size needs a positive integer step and an integer dtype");
-    }
-    tir::PrimExpr count = relax::ArangeLength(tir::operator-(*to, *from), 0, istep);
-    absl::StatusOr<relax::Expr> offsets = ctx.EmitOp("arange", {}, {{"start", 0.0}, {"step", *delta}, {"dtype", dtype}},
-                                                     {relax::TensorSInfoOfDims({count}, dtype)});
-    if (!offsets.ok()) return offsets.status();
-    absl::StatusOr<relax::Expr> origin = ctx.SizeAsTensor(*from);
-    if (origin.ok() && dtype != DataType::Int64()) origin = ctx.EmitOp("astype", {*origin}, {{"dtype", dtype}});
-    if (!origin.ok()) return origin.status();
-    return ctx.EmitOp("add", {*offsets, *origin});
+  if (delta && *delta == 0) return absl::InvalidArgumentError("torch.arange: step must not be 0");
+  if (first && last && delta) {
+    const int64_t count = relax::ArangeLength(*first, *last, *delta);
+    return ctx.EmitOp("arange", {}, {{"start", *first}, {"step", *delta}, {"dtype", dtype}},
+                      {relax::TensorSInfoOfDims({tir::I64(count)}, dtype)});
   }
-  tir::PrimExpr count;
-  if (std::optional<double> last = ConstantNumber(ctx, *end)) {
-    count = tir::I64(relax::ArangeLength(*first, *last, *delta));
-  } else {
-    absl::StatusOr<tir::PrimExpr> limit = DimArg(ctx, *end);
-    if (!limit.ok()) return limit.status();
-    const int64_t istart = static_cast<int64_t>(*first), istep = static_cast<int64_t>(*delta);
-    if (istart != *first || istep != *delta || istep <= 0) {
+  // Sizes among them (positions 0..seq-1, past..past+seq-1, a stride from a shape): integers all.
+  tir::PrimExpr bounds[3] = {tir::I64(0), tir::I64(0), tir::I64(1)};
+  const std::pair<const proto::FxArg*, const char*> args[3] = {{start, "start"}, {end, "end"}, {step, "step"}};
+  for (int i = 0; i < 3; ++i) {
+    if (args[i].first == nullptr) continue;
+    absl::StatusOr<tir::PrimExpr> d = DimArg(ctx, *args[i].first);
+    if (!d.ok()) {
       return absl::UnimplementedError(
-          "torch.arange to a symbolic end needs an integer start and a positive integer step");
+          absl::StrCat("torch.arange: ", args[i].second, " must be an integer or a size when another bound is a size"));
     }
-    count = relax::ArangeLength(*limit, istart, istep);
+    bounds[i] = *d;
   }
-  return ctx.EmitOp("arange", {}, {{"start", *first}, {"step", *delta}, {"dtype", dtype}},
-                    {relax::TensorSInfoOfDims({count}, dtype)});
+  return ctx.SizeRange(bounds[0], bounds[1], bounds[2], dtype);
 }
 
 /*! \brief A tensor of `dims` holding `fill` (a scalar broadcast when it runs: the sizes may be symbolic). */
