@@ -208,6 +208,30 @@ def build(cfg, seed=0):
     return model.eval()
 
 
+def train(model, data, steps, batch=32, seq=128, lr=3e-3, seed=0):
+    """`model` trained in place to predict the next byte of `data` (a uint8 array; vocab 256):
+    AdamW on random windows, the learning rate decaying to 0 along a cosine; returns the last
+    step's loss (nats). Seeded, so the same data and steps give the same weights."""
+    if model.cfg.vocab != 256:
+        raise ValueError("training reads bytes: the vocabulary must be 256")
+    g = torch.Generator().manual_seed(seed)
+    data = torch.from_numpy(np.asarray(data, np.int64))
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.01)
+    model.train()
+    loss = torch.tensor(float("nan"))
+    for step in range(steps):
+        for group in opt.param_groups:
+            group["lr"] = lr * 0.5 * (1 + math.cos(math.pi * step / steps))
+        starts = torch.randint(0, len(data) - seq - 1, (batch,), generator=g)
+        window = torch.stack([data[s:s + seq + 1] for s in starts.tolist()])
+        logits = model(window[:, :-1])
+        loss = F.cross_entropy(logits.reshape(-1, 256), window[:, 1:].reshape(-1))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    return float(loss.detach())
+
+
 def export_onnx(model, path, seq, batch=1, opset=14):
     """ONNX with the sequence axis dynamic (named `seq`); the batch stays fixed."""
     ids = torch.zeros(batch, seq, dtype=torch.int64)
