@@ -249,6 +249,31 @@ class Runtime(unittest.TestCase):
         y = torch.randn(2, 3, 8, 8)
         self.assertTrue(close(mlc.compile(cnn, inputs=(y,), capture="aten")(y), cnn(y).detach().numpy()))
 
+    def test_data_dependent_sizes_and_nested_results_go_through_torch_onnx(self):
+        class Threshold(torch.nn.Module):  # a detector's shape: rows the data keep, results in a list of dicts
+            def forward(self, x):
+                rows = x[x[:, 0] > 0.5]
+                return [{"rows": rows * 2, "total": rows.sum(0)}, x.mean()]
+
+        model, x = Threshold(), torch.rand(16, 3)
+        for capture, route in (("fx", "torch.fx"), ("aten", "ATen capture")):  # neither captures boolean indexing
+            with self.assertRaisesRegex(ValueError, f"^Threshold \\(through {route}\\): node "):
+                mlc.compile(model, inputs=x, capture=capture)
+        m = mlc.compile(model, inputs=x)  # auto: torch.fx, then ATen, then torch.onnx
+        counts = set()
+        for seed in range(4):  # one executable, as many rows as each input keeps
+            xi = torch.rand(16, 3, generator=torch.Generator().manual_seed(seed))
+            got, want = m(xi), model(xi)
+            self.assertIsInstance(got, list)
+            self.assertEqual(sorted(got[0]), ["rows", "total"])
+            self.assertEqual(got[0]["rows"].shape, tuple(want[0]["rows"].shape))
+            for g, w in ((got[0]["rows"], want[0]["rows"]), (got[0]["total"], want[0]["total"]), (got[1], want[1])):
+                self.assertTrue(close(g, w.numpy()))
+            counts.add(len(got[0]["rows"]))
+        self.assertGreater(len(counts), 1, "the inputs kept the same number of rows: nothing data-dependent was checked")
+        again = pickle.loads(pickle.dumps(m))  # the nesting travels with the executable's bytes
+        self.assertEqual(sorted(again(x)[0]), ["rows", "total"])
+
     def test_python_habits(self):
         self.assertRegex(mlc.__version__, r"^\d+\.\d+\.\d+$")
         with self.assertRaises(FileNotFoundError) as missing:

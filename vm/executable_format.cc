@@ -8,6 +8,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "google/protobuf/io/coded_stream.h"
 #include "support/checked_math.h"
 #include "support/data_section.h"
 #include "support/sealed_file.h"
@@ -15,6 +16,11 @@
 namespace mlc {
 namespace vm {
 namespace {
+
+// A symbolic dimension is an expression tree (DimExpr), two messages deep per operator, so the
+// messages nest past protobuf's default limit of 100; bounded still, so that a hostile file
+// cannot exhaust the stack.
+constexpr int kMaxMessageDepth = 2 * kMaxDimExprDepth + 64;
 
 // Moves the constants' bytes out of `exe` and its variants into `data` (kept alive for the
 // write: a deque, so the bytes stay where they are) and places them in `section`, recording
@@ -106,7 +112,10 @@ absl::StatusOr<ExecutableSections> ReadExecutable(absl::string_view bytes, const
   absl::StatusOr<DataSectionPayload> parts = SplitDataSection(*payload, source);
   if (!parts.ok()) return parts.status();
   ExecutableSections out;
-  if (!out.exe.ParseFromArray(parts->message.data(), static_cast<int>(parts->message.size()))) {
+  google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(parts->message.data()),
+                                           static_cast<int>(parts->message.size()));
+  in.SetRecursionLimit(kMaxMessageDepth);
+  if (!out.exe.ParseFromCodedStream(&in) || !in.ConsumedEntireMessage()) {
     return absl::DataLossError(absl::StrCat(source, ": the executable message does not parse"));
   }
   if (absl::Status s = CheckConstantOffsets(out.exe, parts->data); !s.ok()) {

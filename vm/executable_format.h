@@ -18,6 +18,10 @@ namespace mlc {
 namespace vm {
 
 inline constexpr char kExecutableMagic[] = "mlc.executable";
+/*! \brief How deep a symbolic dimension (DimExpr) may nest. The sizes a detection model's chains
+ *  of clamped slices of data-dependent counts leave (a concat of six levels of min(max(...)))
+ *  reach past 64; deeper than this is a damaged file, not recursion to follow. */
+inline constexpr int kMaxDimExprDepth = 1024;
 /*! \brief Bumped on any incompatible change. 2: builtins are an enum, not names. 3: sealed
  *  (support/sealed_file.h: kind, version and SHA-256 around the message). 4: symbolic shapes
  *  (shape variables of functions and kernels, DimExpr dimensions). 5: MATCH_CAST, the memory

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "vm/executable_format.h"
 
 namespace mlc {
 namespace vm {
@@ -12,9 +13,6 @@ namespace {
 
 /*! \brief The variables of `dim` still unbound (-1) in `vars`. */
 std::vector<int> UnboundVars(const DimProgram& dim, const std::vector<int64_t>& vars);
-
-// Deeper expressions than any shape needs are a damaged executable, not recursion to follow.
-constexpr int kMaxDimDepth = 64;
 
 int64_t FloorDiv(int64_t a, int64_t b) {
   int64_t q = a / b;
@@ -44,7 +42,7 @@ absl::StatusOr<DimProgram> DimProgram::Decode(const proto::DimExpr& e, int num_v
 }
 
 absl::Status DimProgram::Append(const proto::DimExpr& e, int num_vars, int depth) {
-  if (depth > kMaxDimDepth) return absl::DataLossError("dimension expression nested too deeply");
+  if (depth > kMaxDimExprDepth) return absl::DataLossError("dimension expression nested too deeply");
   switch (e.kind_case()) {
     case proto::DimExpr::kValue: steps_.push_back({Step::kConst, e.value()}); return absl::OkStatus();
     case proto::DimExpr::kVar:
@@ -76,11 +74,11 @@ absl::Status DimProgram::Append(const proto::DimExpr& e, int num_vars, int depth
 }
 
 absl::StatusOr<int64_t> DimProgram::Evaluate(const std::vector<int64_t>& vars) const {
-  int64_t stack[kMaxDimDepth + 2];
+  int64_t stack[kMaxDimExprDepth + 2];
   int top = 0;
   for (const Step& s : steps_) {
     if (s.op == Step::kConst || s.op == Step::kVar) {
-      if (top >= kMaxDimDepth + 2) return absl::InvalidArgumentError("dimension expression too deep");
+      if (top >= kMaxDimExprDepth + 2) return absl::InvalidArgumentError("dimension expression too deep");
       if (s.op == Step::kVar && vars[s.value] < 0)
         return absl::InvalidArgumentError("a shape variable is used before it is bound");
       stack[top++] = s.op == Step::kConst ? s.value : vars[s.value];

@@ -223,28 +223,40 @@ Outputs TopK(OnnxContext& ctx, const onnx::NodeProto& node) {
 OnnxConverter Scatter(bool nd) {
   return [nd](OnnxContext& ctx, const onnx::NodeProto& node) -> Outputs {
     std::vector<relax::Expr> in;
-    std::vector<std::vector<int64_t>> shapes;
+    std::vector<std::vector<tir::PrimExpr>> shapes;
     for (int i = 0; i < 3; ++i) {
       absl::StatusOr<relax::Expr> v = ctx.Input(node, i);
       if (!v.ok()) return v.status();
-      absl::StatusOr<std::vector<int64_t>> shape = StaticShape(*v, "a scatter operand");
-      if (!shape.ok()) return shape.status();
+      const relax::TensorStructInfoNode* t = TensorOf(*v);
+      if (t == nullptr || !t->HasKnownShape())
+        return absl::InvalidArgumentError(absl::StrCat("scatter operand ", i, " needs a known rank"));
       in.push_back(*v);
-      shapes.push_back(*shape);
+      shapes.push_back(t->Dims());
     }
-    const std::vector<int64_t>&data = shapes[0], &indices = shapes[1], &updates = shapes[2];
-    if (nd) {
-      const int64_t k = indices.empty() ? 0 : indices.back();
-      std::vector<int64_t> want(indices.begin(), indices.end() - (indices.empty() ? 0 : 1));
-      if (k >= 1 && k <= static_cast<int64_t>(data.size())) want.insert(want.end(), data.begin() + k, data.end());
-      if (k < 1 || k > static_cast<int64_t>(data.size()) || updates != want) {
-        return absl::InvalidArgumentError(absl::StrCat("indices ", relax::ShapeToString(indices), " and updates ",
-                                                       relax::ShapeToString(updates), " do not fit data ",
-                                                       relax::ShapeToString(data)));
+    // Sizes may be symbolic (rows a detector's data select): those the runtime function checks
+    // when it runs; here, the ranks and the sizes known now.
+    auto fit = [](const std::vector<tir::PrimExpr>& a, const std::vector<tir::PrimExpr>& b) {
+      if (a.size() != b.size()) return false;
+      for (size_t i = 0; i < a.size(); ++i) {
+        const int64_t *x = tir::AsConstInt(a[i]), *y = tir::AsConstInt(b[i]);
+        if (x != nullptr && y != nullptr && *x != *y) return false;
       }
-    } else if (indices != updates || indices.size() != data.size()) {
-      return absl::InvalidArgumentError(absl::StrCat("indices ", relax::ShapeToString(indices), " and updates ",
-                                                     relax::ShapeToString(updates),
+      return true;
+    };
+    auto text = [](const std::vector<tir::PrimExpr>& dims) { return relax::DimsToString(dims); };
+    const std::vector<tir::PrimExpr>&data = shapes[0], &indices = shapes[1], &updates = shapes[2];
+    if (nd) {
+      const int64_t* last = indices.empty() ? nullptr : tir::AsConstInt(indices.back());
+      if (last == nullptr || *last < 1 || *last > static_cast<int64_t>(data.size()))
+        return absl::InvalidArgumentError("ScatterND's indices need a constant last dimension of 1 to data's rank");
+      std::vector<tir::PrimExpr> want(indices.begin(), indices.end() - 1);
+      want.insert(want.end(), data.begin() + *last, data.end());
+      if (!fit(updates, want)) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("indices ", text(indices), " and updates ", text(updates), " do not fit data ", text(data)));
+      }
+    } else if (!fit(indices, updates) || indices.size() != data.size()) {
+      return absl::InvalidArgumentError(absl::StrCat("indices ", text(indices), " and updates ", text(updates),
                                                      " must share a shape of data's rank ", data.size()));
     }
     absl::StatusOr<int64_t> reduction = Reduction(ctx, node);

@@ -155,10 +155,11 @@ Outputs RoiAlign(OnnxContext& ctx, const onnx::NodeProto& node) {
   if (!batch_indices.ok()) return batch_indices.status();
   absl::StatusOr<std::vector<int64_t>> xs = StaticShape(*x, "RoiAlign's input");
   if (!xs.ok()) return xs.status();
-  absl::StatusOr<std::vector<int64_t>> rs = StaticShape(*rois, "RoiAlign's rois");
-  if (!rs.ok()) return rs.status();
-  if (xs->size() != 4 || rs->size() != 2 || (*rs)[1] != 4)
+  // The number of RoIs may be symbolic (a detector's proposals after NMS: the data decide it).
+  const relax::TensorStructInfoNode* rt = TensorOf(*rois);
+  if (xs->size() != 4 || rt == nullptr || !rt->HasKnownShape() || rt->ndim != 2 || !IsConstInt(rt->Dims()[1], 4))
     return absl::InvalidArgumentError("RoiAlign takes an (N, C, H, W) input and (R, 4) rois");
+  const tir::PrimExpr r = rt->Dims()[0];
   const std::string mode = ctx.StringAttr(node, "mode", "avg");
   if (mode != "avg" && mode != "max")
     return absl::InvalidArgumentError(absl::StrCat("unknown mode '", mode, "' (avg or max)"));
@@ -175,16 +176,23 @@ Outputs RoiAlign(OnnxContext& ctx, const onnx::NodeProto& node) {
   }
   const int64_t ph = ctx.IntAttr(node, "output_height", 1), pw = ctx.IntAttr(node, "output_width", 1);
   const double scale = ctx.FloatAttr(node, "spatial_scale", 1.0f), offset = transform == "half_pixel" ? 0.5 : 0.0;
-  const int64_t channels = (*xs)[1], h = (*xs)[2], w = (*xs)[3], r = (*rs)[0];
+  const int64_t channels = (*xs)[1], h = (*xs)[2], w = (*xs)[3];
   const int64_t samples = ph * pw * grid * grid;
   Composer c(ctx, *rois);
-  auto column = [&](int64_t k, std::vector<int64_t> shape) {
-    return c.Reshape(c.Sub(c.Mul(c.Slice(*rois, 1, k, k + 1), c.K(scale)), c.K(offset)), std::move(shape));
+  // v as (R, dims...) or broadcast to it: reshapes and broadcasts whose first dimension is R.
+  auto per_roi = [&](const char* op, const relax::Expr& v, const std::vector<int64_t>& dims) {
+    std::vector<tir::PrimExpr> shape = {r};
+    for (int64_t d : dims) shape.push_back(tir::I64(d));
+    const relax::TensorStructInfoNode* t = TensorOf(v);
+    return c.Take(ctx.EmitOp(op, {v}, {}, {relax::TensorSInfoOfDims(shape, t != nullptr ? t->dtype : c.dtype())}), v);
+  };
+  auto column = [&](int64_t k) {
+    return per_roi("reshape", c.Sub(c.Mul(c.Slice(*rois, 1, k, k + 1), c.K(scale)), c.K(offset)), {1, 1, 1, 1});
   };
   // Per axis: the start and the bin size of each RoI, and the points' offsets within the RoI in
   // bins (bin + (i + 0.5) / grid), laid out so y varies along (PH, GH) and x along (PW, GW).
-  auto axis = [&](int64_t begin_col, int64_t bins, std::vector<int64_t> roi_shape, std::vector<int64_t> steps_shape) {
-    relax::Expr start = column(begin_col, roi_shape), extent = c.Sub(column(begin_col + 2, roi_shape), start);
+  auto axis = [&](int64_t begin_col, int64_t bins, std::vector<int64_t> steps_shape) {
+    relax::Expr start = column(begin_col), extent = c.Sub(column(begin_col + 2), start);
     if (transform == "output_half_pixel") extent = c.Max(extent, c.K(1));
     std::vector<double> steps;
     for (int64_t b = 0; b < bins; ++b) {
@@ -195,11 +203,10 @@ Outputs RoiAlign(OnnxContext& ctx, const onnx::NodeProto& node) {
     return c.Add(start, c.Mul(c.Div(extent, c.K(static_cast<double>(bins))), at));
   };
   // (R, PH, GH, PW, GW): y along axes 1-2, x along 3-4.
-  relax::Expr y = axis(1, ph, {r, 1, 1, 1, 1}, {1, ph, grid, 1, 1});
-  relax::Expr xq = axis(0, pw, {r, 1, 1, 1, 1}, {1, 1, 1, pw, grid});
-  const std::vector<int64_t> points = {r, ph, grid, pw, grid};
-  y = c.Op("broadcast_to", {y}, {{"shape", points}});
-  xq = c.Op("broadcast_to", {xq}, {{"shape", points}});
+  relax::Expr y = axis(1, ph, {1, ph, grid, 1, 1});
+  relax::Expr xq = axis(0, pw, {1, 1, 1, pw, grid});
+  y = per_roi("broadcast_to", y, {ph, grid, pw, grid});
+  xq = per_roi("broadcast_to", xq, {ph, grid, pw, grid});
   auto outside = [&](const relax::Expr& v, int64_t size) {
     return c.Op("logical_or", {c.Op("less", {v, c.K(-1)}), c.Op("greater", {v, c.K(static_cast<double>(size))})});
   };
@@ -225,15 +232,14 @@ Outputs RoiAlign(OnnxContext& ctx, const onnx::NodeProto& node) {
     const relax::Expr& ix = corner % 2 == 0 ? cx[0] : cx[1];
     relax::Expr wy = corner < 2 ? c.Sub(c.K(1), cy[2]) : cy[2];
     relax::Expr wx = corner % 2 == 0 ? c.Sub(c.K(1), cx[2]) : cx[2];
-    relax::Expr weight = c.Reshape(c.Mul(c.Mul(wy, wx), inside), {r, 1, samples});
+    relax::Expr weight = per_roi("reshape", c.Mul(c.Mul(wy, wx), inside), {1, samples});
     relax::Expr index = c.Cast(c.Add(c.Mul(iy, c.K(static_cast<double>(w))), ix), DataType::Int64());
-    index = c.Op("broadcast_to", {c.Reshape(index, {r, 1, samples})},
-                 {{"shape", std::vector<int64_t>{r, channels, samples}}});
+    index = per_roi("broadcast_to", per_roi("reshape", index, {1, samples}), {channels, samples});
     relax::Expr v = c.Mul(c.Op("take_along_axis", {images, index}, {{"axis", int64_t{2}}}), weight);
     result = !result.defined() ? v : mode == "avg" ? c.Add(result, v) : c.Max(result, v);
   }
   // (R, C, PH, GH, PW, GW) -> the bins' points last, then reduced.
-  result = c.Reshape(result, {r, channels, ph, grid, pw, grid});
+  result = per_roi("reshape", result, {channels, ph, grid, pw, grid});
   result = c.Permute(result, {0, 1, 2, 4, 3, 5});
   result = c.Op(mode == "avg" ? "mean" : "max", {result}, {{"axis", std::vector<int64_t>{4, 5}}, {"keepdims", false}});
   return c.Result(result);

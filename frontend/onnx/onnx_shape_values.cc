@@ -184,12 +184,10 @@ absl::StatusOr<bool> FoldShapeNode(OnnxContext& ctx, const onnx::NodeProto& node
     in.push_back(ctx.ShapeValueInput(node, i));
   }
   if (!symbolic) return false;  // ordinary tensors: the converter's business
-  // Every input that is given must be a shape value (or an int constant) here.
+  // A tensor computed at run time among the inputs (a Slice of a shape by a data-dependent
+  // count): the converter's, which reads the shape values as tensors (Input materializes them).
   for (int i = 0; i < node.input_size(); ++i) {
-    if (ctx.HasInput(node, i) && !in[i]) {
-      return absl::UnimplementedError(
-          absl::StrCat(op, " mixes a symbolic shape value with a tensor computed at run time"));
-    }
+    if (ctx.HasInput(node, i) && !in[i]) return false;
   }
   ShapeValue out;
   if (op == "Identity" || op == "Cast") {

@@ -8,7 +8,7 @@ unaligned at opset 11) on RoIs inside, across and beyond the image; MaxPool's In
 DFT and STFT (what the node cases leave out: onesided, dft_length cutting and padding, complex
 input forward, a non-default axis) against numpy.fft; Einsum diagonals against numpy.einsum.
 Data-dependent sizes: x[x > t], torchvision's nms and torch.unique, and what is computed from
-their results, against PyTorch. Control flow: If on run-time conditions (a scripted branch,
+their results (Faster R-CNN's RoI pooling per level over the boxes NMS keeps), against PyTorch. Control flow: If on run-time conditions (a scripted branch,
 torchvision's batched_nms), against PyTorch.
 
     /usr/bin/python3 reference_cases.py DIR
@@ -93,9 +93,28 @@ def data_dependent_cases(out):
             y, inverse, counts = torch.unique(x, sorted=True, return_inverse=True, return_counts=True)
             return y * 2, inverse, counts
 
+    class PooledPerLevel(torch.nn.Module):
+        """Faster R-CNN's MultiScaleRoIAlign over the boxes NMS keeps: each box pooled from the
+        level its size picks (RoiAlign over a count the data decide), written back into the
+        result at its own rows (ScatterND at data-dependent indices)."""
+
+        def forward(self, fine, coarse, boxes, scores):
+            kept = boxes[torchvision.ops.nms(boxes, scores, 0.5)]
+            rois = torch.cat([torch.zeros(kept.shape[0], 1), kept], 1)
+            large = (kept[:, 2] - kept[:, 0]) * (kept[:, 3] - kept[:, 1]) > 20
+            result = torch.zeros(kept.shape[0], fine.shape[1], 3, 3)
+            for level, (features, scale) in enumerate(((fine, 1.0), (coarse, 0.5))):
+                rows = torch.where(large if level else ~large)[0]
+                result[rows] = torchvision.ops.roi_align(features, rois[rows], (3, 3), spatial_scale=scale,
+                                                         sampling_ratio=2, aligned=True)
+            return result
+
     corner = torch.rand(40, 2) * 10
     boxes = torch.cat([corner, corner + torch.rand(40, 2) * 5 + 1], 1)
-    return [torch_onnx_case(out, "masked_select", Masked().eval(), (torch.randn(6, 7),), 13, ["x"]),
+    return [torch_onnx_case(out, "roi_align_per_level_of_kept_boxes", PooledPerLevel().eval(),
+                            (torch.randn(1, 4, 16, 16), torch.randn(1, 4, 8, 8), boxes, torch.rand(40)), 17,
+                            ["fine", "coarse", "boxes", "scores"]),
+            torch_onnx_case(out, "masked_select", Masked().eval(), (torch.randn(6, 7),), 13, ["x"]),
             torch_onnx_case(out, "nms_keep", Nms().eval(), (boxes, torch.rand(40)), 13, ["boxes", "scores"]),
             torch_onnx_case(out, "unique_inverse_counts", Unique().eval(), (torch.randint(0, 9, (30,)).float(),), 13, ["x"])]
 

@@ -237,7 +237,14 @@ def export(model, example_inputs, path, dynamic_axes=None, capture="fx"):
     modules = dict(traced.named_modules())
     for node in traced.graph.nodes:
         n = graph.nodes.add(op=node.op, name=node.name, target=target_name(node.target))
-        for a in node.args:
+        args = node.args
+        if node.op == "output" and not isinstance(args[0], fx.Node) and not (
+                type(args[0]) is tuple and all(isinstance(v, fx.Node) for v in args[0])):
+            # Nested results (a detection model's list of dicts) leave as their tensors in
+            # torch's pytree order (torch.onnx's too); mlc.compile nests them again.
+            from torch.utils import _pytree
+            args = (tuple(v for v in _pytree.tree_flatten(args[0])[0] if isinstance(v, fx.Node)),)
+        for a in args:
             set_arg(n.args.add(), a)
         for k, v in node.kwargs.items():
             set_arg(n.kwargs[k], v)

@@ -14,6 +14,7 @@ ValueError for what the caller gave (bad input, an unknown pass or function, a d
 message names the file, node or parameter) and RuntimeError otherwise. Outputs are NumPy arrays over the runtime's memory: no copy, and
 `torch.from_dlpack(y)` shares it too.
 """
+import contextlib
 import errno
 import os
 import tempfile
@@ -69,16 +70,63 @@ def _to_numpy(x):
     return np.asarray(x)
 
 
+class _Result:
+    """The place of an executable's n-th result in a module's nested outputs."""
+
+    def __init__(self, index):
+        self.index = index
+
+
+def _output_structure(outputs):
+    """A torch.nn.Module's outputs (example results) as a template: each tensor replaced by a
+    _Result numbered in the order the exporters flatten them (lists and tuples in order, dicts in
+    insertion order: torch's pytree); None for a tensor or a flat tuple of them, which the
+    executable returns as they are."""
+    import torch
+    if isinstance(outputs, torch.Tensor) or (
+            type(outputs) is tuple and all(isinstance(o, torch.Tensor) for o in outputs)):
+        return None
+    count = [0]
+
+    def walk(value):
+        if isinstance(value, torch.Tensor):
+            count[0] += 1
+            return _Result(count[0] - 1)
+        if isinstance(value, (list, tuple)):
+            return type(value)(walk(v) for v in value)
+        if isinstance(value, dict):
+            return {k: walk(v) for k, v in value.items()}
+        return value  # a number or None: the same every call, not among the executable's results
+
+    return walk(outputs)
+
+
+def _nest(template, results):
+    if isinstance(template, _Result):
+        return results[template.index]
+    if isinstance(template, (list, tuple)):
+        return type(template)(_nest(v, results) for v in template)
+    if isinstance(template, dict):
+        return {k: _nest(v, results) for k, v in template.items()}
+    return template
+
+
 class Module:
     """A compiled model: call it like the function it was compiled from."""
 
-    def __init__(self, executable, func="main"):
+    def __init__(self, executable, func="main", outputs=None):
         self._exe = executable
         self._func = func
+        self._outputs = outputs  # _output_structure of the torch.nn.Module it was compiled from
 
     def __call__(self, *inputs, **named):
-        """m(x, y), m(x, y=...) or m(**{"input.1": x}): inputs by position, then by parameter name."""
-        return self.call(self._func, *inputs, **named)
+        """m(x, y), m(x, y=...) or m(**{"input.1": x}): inputs by position, then by parameter name.
+        Compiled from a torch.nn.Module whose results are nested (a detection model's list of
+        dicts), the results come nested the same way."""
+        results = self.call(self._func, *inputs, **named)
+        if self._outputs is None:
+            return results
+        return _nest(self._outputs, results if isinstance(results, (list, tuple)) else (results,))
 
     def run(self, inputs):
         """m.run({"x": x, ...}) (ONNX Runtime's habit) or m.run([x, ...])."""
@@ -151,7 +199,7 @@ class Module:
     def __reduce__(self):
         # Pickled as the executable's bytes. Unpickling loads its native code without a signature
         # check: unpickle only what you trust (as with any pickle).
-        return (_module_from_bytes, (self._exe.bytes(), self._func))
+        return (_module_from_bytes, (self._exe.bytes(), self._func, self._outputs))
 
 
 class Profile:
@@ -169,8 +217,8 @@ class Profile:
         return f"<mlc.Profile {len(self.rows)} rows, {self.seconds_per_run * 1e3:.3f} ms per run>"
 
 
-def _module_from_bytes(data, func):
-    return Module(_mlc.Executable(data, "<unpickled>", []), func)
+def _module_from_bytes(data, func, outputs=None):
+    return Module(_mlc.Executable(data, "<unpickled>", []), func, outputs)
 
 
 def generate(module, prompt_ids, max_new_tokens=32, **options):
@@ -191,48 +239,79 @@ _MODEL_SUFFIXES = (".onnx", ".irpb", ".fxpb", ".py")
 
 
 def _import(model, inputs, keep_params_in_input, dims, dynamic_axes=None, capture="auto"):
+    """The model as an IRModule, and for a torch.nn.Module the nesting of its results
+    (_output_structure; None otherwise)."""
     if isinstance(model, _mlc.IRModule):
-        return model
+        return model, None
     if hasattr(model, "forward") and hasattr(model, "named_parameters"):  # a torch.nn.Module
-        if inputs is None:
-            raise ValueError("compiling a torch.nn.Module needs example inputs: mlc.compile(model, inputs=(x,))")
-        import torch
-        if isinstance(inputs, (torch.Tensor, np.ndarray)):  # one input, not a sequence of them
-            inputs = (inputs,)
-        examples = tuple(x if isinstance(x, torch.Tensor) else torch.from_numpy(np.array(x)) for x in inputs)
-        was_training = model.training  # exporting switches to eval mode; the caller's module is left as it was
-        axes = _dynamic_axes_by_index(examples, dynamic_axes or {})
-        if capture not in ("auto", "fx", "aten"):
-            raise ValueError(f"capture must be 'auto', 'fx' or 'aten', not {capture!r}")
-        try:
-            from . import export_fx  # imports torch: only when a module is given
-            with tempfile.TemporaryDirectory(prefix="mlc_fx_") as tmp:
-                path = os.path.join(tmp, "model.fxpb")
+        return _import_torch(model, inputs, dynamic_axes, capture)
+    return _import_file_or_text(model, keep_params_in_input, dims), None
 
-                def through(kind):
-                    with torch.no_grad():
-                        export_fx.export(model, examples, path, axes, capture=kind)
+
+def _import_torch(model, inputs, dynamic_axes, capture):
+    if inputs is None:
+        raise ValueError("compiling a torch.nn.Module needs example inputs: mlc.compile(model, inputs=(x,))")
+    import torch
+    if isinstance(inputs, (torch.Tensor, np.ndarray)):  # one input, not a sequence of them
+        inputs = (inputs,)
+    examples = tuple(x if isinstance(x, torch.Tensor) else torch.from_numpy(np.array(x)) for x in inputs)
+    axes = _dynamic_axes_by_index(examples, dynamic_axes or {})
+    if capture not in ("auto", "fx", "aten"):
+        raise ValueError(f"capture must be 'auto', 'fx' or 'aten', not {capture!r}")
+    was_training = model.training  # exporting switches to eval mode; the caller's module is left as it was
+    try:
+        model.eval()
+        with torch.no_grad():
+            outputs = _output_structure(model(*examples))
+        from . import export_fx  # imports torch: only when a module is given
+        with tempfile.TemporaryDirectory(prefix="mlc_fx_") as tmp:
+            path = os.path.join(tmp, "model.fxpb")
+
+            def through(kind):
+                with torch.no_grad():
+                    export_fx.export(model, examples, path, axes, capture=kind)
+                with _naming_the_module(path, model, "torch.fx" if kind == "fx" else "ATen capture"):
                     return _mlc.import_fx(path)
 
-                if capture == "aten":
-                    return through("aten")
+            # torch.fx first (modules as written, symbolic dimensions); where it cannot trace the
+            # Python or convert a module: with static shapes the ATen operators the module runs
+            # (make_fx), then torch.onnx (data-dependent sizes and branches: a detection model's
+            # score threshold and NMS); with symbolic dimensions torch.onnx.
+            routes = {"fx": [("torch.fx", lambda: through("fx"))], "aten": [("ATen capture", lambda: through("aten"))]}
+            routes["auto"] = routes["fx"] + ([] if axes else routes["aten"]) + [
+                ("torch.onnx", lambda: _import_torch_onnx(model, examples, axes))]
+            errors = []
+            for name, route in routes[capture]:
                 try:
-                    return through("fx")
-                except Exception as fx_error:  # noqa: BLE001 (any tracing or import failure)
-                    if capture == "fx":
+                    return route(), outputs
+                except Exception as error:  # noqa: BLE001 (any tracing or import failure)
+                    if len(routes[capture]) == 1:
                         raise
-                    # Static shapes: the ATen operators the module runs (make_fx), where torch.fx
-                    # could not trace its Python or a module has no converter. Symbolic
-                    # dimensions: torch.onnx.
-                    fallback, name = ((lambda: through("aten")), "as ATen operators") if not axes else (
-                        (lambda: _import_torch_dynamic(model, examples, axes)), "through torch.onnx")
-                    try:
-                        return fallback()
-                    except Exception as second_error:
-                        raise ValueError(f"the module exports neither through torch.fx ({fx_error}) nor {name} "
-                                         f"({second_error})") from second_error
-        finally:
-            model.train(was_training)
+                    errors.append(f"{name}: {error}")
+            raise ValueError("the module exports through none of the routes: " + "; ".join(errors))
+    finally:
+        model.train(was_training)
+
+
+@contextlib.contextmanager
+def _naming_the_module(path, model, route):
+    """An import error about the temporary file a module was exported to names the module and
+    the route instead (the file is gone when the caller reads the message)."""
+    try:
+        yield
+    except Exception as error:  # noqa: BLE001 (re-raised as it came, the file's name replaced)
+        message = str(error)
+        if path not in message:
+            raise
+        message = message.replace(path, f"{type(model).__name__} (through {route})")
+        try:
+            renamed = type(error)(message)
+        except Exception:  # noqa: BLE001 (an exception type that takes other arguments)
+            renamed = ValueError(message)
+        raise renamed from None
+
+
+def _import_file_or_text(model, keep_params_in_input, dims):
     is_path = isinstance(model, os.PathLike) or (
         isinstance(model, str) and "\n" not in model and (os.path.exists(model) or model.endswith(_MODEL_SUFFIXES)))
     if is_path and not os.path.exists(model):
@@ -267,18 +346,22 @@ def _dynamic_axes_by_index(examples, dynamic_axes):
     return axes
 
 
-def _import_torch_dynamic(model, examples, axes):
-    """A torch.nn.Module with symbolic dimensions exported with torch.onnx (opset 14: Trilu),
-    whose dim_params become shape variables (docs/importers.md)."""
+def _import_torch_onnx(model, examples, axes):
+    """A torch.nn.Module exported with torch.onnx at the newest opset both it and the importer
+    know (the importer reads 11 to 17), its symbolic dimensions (`axes`) as dim_params, which
+    become shape variables (docs/importers.md)."""
     import torch
+    import torch.onnx._constants
+    opset = min(17, getattr(torch.onnx._constants, "ONNX_MAX_OPSET", 14))
     names = [f"input{i}" for i in range(len(examples))]
     with tempfile.TemporaryDirectory(prefix="mlc_onnx_") as tmp:
         path = os.path.join(tmp, "model.onnx")
         # Not under no_grad: there some modules (nn.TransformerEncoderLayer) take fast paths
         # torch.onnx cannot export.
-        torch.onnx.export(model, examples, path, opset_version=14, input_names=names,
+        torch.onnx.export(model, examples, path, opset_version=opset, input_names=names,
                           dynamic_axes={names[i]: a for i, a in axes.items()})
-        return _mlc.import_onnx(path, False, {})
+        with _naming_the_module(path, model, f"torch.onnx, opset {opset}"):
+            return _mlc.import_onnx(path, False, {})
 
 
 def compile(model, inputs=None, passes="default", target="native", tuning_db=None, params=None,  # noqa: A001
@@ -309,13 +392,13 @@ def compile(model, inputs=None, passes="default", target="native", tuning_db=Non
         operators it runs on `inputs` (make_fx; static shapes; any Python), "auto" (the default)
         torch.fx first, then ATen (or, with dynamic_axes, torch.onnx) where torch.fx fails.
     """
-    module = _import(model, inputs, keep_params_in_input, dims, dynamic_axes, capture)
+    module, outputs = _import(model, inputs, keep_params_in_input, dims, dynamic_axes, capture)
     key = os.fspath(sign_key) if sign_key else ""
     targets = _mlc.parse_targets(target)
     builds = [_mlc.build(_run(module, passes, t, tuning_db, params, quantize), "" if len(targets) > 1 else key,
                          dict(upper_bounds or {})) for t in targets]
     exe = builds[0] if len(targets) == 1 else _mlc.merge_executables(builds, key)
-    return Module(_mlc.Executable(exe, "<compiled>"))
+    return Module(_mlc.Executable(exe, "<compiled>"), outputs=outputs)
 
 
 def tune(model, db, inputs=None, passes="default", target="native", trials=0, time_budget=0, seed=1,
@@ -326,5 +409,5 @@ def tune(model, db, inputs=None, passes="default", target="native", trials=0, ti
     Returns one dict per task: task, workload, weight, trials, default_seconds, best_seconds,
     choice. Deterministic under `seed`; `trials` (0: 16 per task) and `time_budget` (seconds,
     0: none) bound the search."""
-    module = _import(model, inputs, keep_params_in_input, dims, dynamic_axes, capture)
+    module, _ = _import(model, inputs, keep_params_in_input, dims, dynamic_axes, capture)
     return _mlc.tune(module, os.fspath(db), target, passes, int(trials), float(time_budget), int(seed))
