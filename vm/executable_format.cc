@@ -113,7 +113,7 @@ absl::StatusOr<ExecutableSections> ReadExecutable(absl::string_view bytes, const
   if (!parts.ok()) return parts.status();
   ExecutableSections out;
   google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(parts->message.data()),
-                                           static_cast<int>(parts->message.size()));
+                                            static_cast<int>(parts->message.size()));
   in.SetRecursionLimit(kMaxMessageDepth);
   if (!out.exe.ParseFromCodedStream(&in) || !in.ConsumedEntireMessage()) {
     return absl::DataLossError(absl::StrCat(source, ": the executable message does not parse"));

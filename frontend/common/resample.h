@@ -19,18 +19,12 @@
 
 #include "absl/status/statusor.h"
 #include "frontend/common/composer.h"
+#include "support/resample_taps.h"
 
 namespace mlc {
 namespace frontend {
 
-/*! \brief ONNX Resize's attributes: mode nearest / linear / cubic; coordinate_mode half_pixel,
- *  pytorch_half_pixel, align_corners, asymmetric, tf_half_pixel_for_nn, tf_crop_and_resize;
- *  nearest_mode round_prefer_floor / round_prefer_ceil / floor / ceil. */
-struct ResizeParams {
-  std::string mode, coordinate_mode, nearest_mode;
-  double cubic_a = -0.75, extrapolation = 0;
-  bool exclude_outside = false;
-};
+using ::mlc::ResizeParams;
 
 /*! \brief x (static shape) resized to `sizes` (one per axis), or by `scales` (one per axis: the
  *  output is floor(in * scale)); `roi` for tf_crop_and_resize (starts, then ends). */

@@ -39,6 +39,28 @@ Outputs Resize(OnnxContext& ctx, const onnx::NodeProto& node) {
   p.cubic_a = ctx.FloatAttr(node, "cubic_coeff_a", -0.75f);
   p.extrapolation = ctx.FloatAttr(node, "extrapolation_value", 0.0f);
   p.exclude_outside = ctx.IntAttr(node, "exclude_outside", 0) != 0;
+  // Sizes or scales computed when the model runs (a detector's masks pasted at each box's size):
+  // mlc.resize computes the taps then and allocates the result, whose every size is a new
+  // shape variable.
+  for (int i : {2, 3}) {
+    if (!ctx.HasInput(node, i) || ctx.ConstantInput(node, i) != nullptr) continue;
+    absl::StatusOr<relax::Expr> target = ctx.Input(node, i);
+    if (!target.ok()) return target.status();
+    const relax::TensorStructInfoNode* xt = TensorOf(*x);
+    if (xt == nullptr || xt->ndim < 0 || xt->dtype != DataType::Float32())
+      return absl::UnimplementedError("resizing to sizes computed at run time takes a float32 input of known rank");
+    if (p.coordinate_mode == "tf_crop_and_resize")
+      return absl::UnimplementedError("tf_crop_and_resize to sizes computed at run time is not supported");
+    if (absl::Status s = CheckResizeParams(p); !s.ok()) return s;
+    if (i == 2) target = ctx.EmitOp("astype", {*target}, {{"dtype", DataType::Float32()}});
+    if (!target.ok()) return target.status();
+    const std::vector<double> code = EncodeResizeParams(p);
+    TensorData params = TensorFromDoubles(DataType::Float(64), {static_cast<int64_t>(code.size())}, code);
+    std::vector<tir::PrimExpr> dims;
+    for (int d = 0; d < xt->ndim; ++d)
+      dims.push_back(tir::MakeVar(absl::StrCat(SanitizeIdentifier(node.output(0)), "_d", d), DataType::Int64()));
+    return CallAllocating(ctx, "mlc.resize", {*x, *target, relax::MakeConstant(params)}, {{xt->dtype, dims}});
+  }
   // roi (1), scales (2), sizes (3): constants, as exporters write them.
   absl::StatusOr<std::vector<double>> roi = ConstantValues(ctx, node, 1, "roi"),
                                       scales = ConstantValues(ctx, node, 2, "scales"),

@@ -266,12 +266,47 @@ def control_flow_cases(out):
                             ["boxes", "scores", "classes"])]
 
 
+def run_time_resize_cases(out):
+    """Resize to sizes computed when the model runs (Mask R-CNN pastes each mask at its box's
+    size): sizes = [N, C, ceil(H * fy), ceil(W * fx)] from an input, linear half_pixel (torch's
+    bilinear) and nearest asymmetric floor (torch's nearest); the reference is
+    torch.nn.functional.interpolate at the sizes the factors give."""
+    from onnx import TensorProto, helper, numpy_helper
+    import torch.nn.functional as F
+    nodes = [helper.make_node("Shape", ["x"], ["shape"]),
+             helper.make_node("Cast", ["shape"], ["shape_f"], to=TensorProto.FLOAT),
+             helper.make_node("Concat", ["one_one", "factors"], ["all_factors"], axis=0),
+             helper.make_node("Mul", ["shape_f", "all_factors"], ["scaled"]),
+             helper.make_node("Ceil", ["scaled"], ["rounded"]),
+             helper.make_node("Cast", ["rounded"], ["sizes"], to=TensorProto.INT64)]
+    lines = []
+    x = np.random.default_rng(3).standard_normal((2, 3, 5, 7)).astype(np.float32)
+    for mode, coordinates, nearest, torch_mode in (("linear", "half_pixel", "floor", "bilinear"),
+                                                   ("nearest", "asymmetric", "floor", "nearest")):
+        graph = helper.make_graph(
+            nodes + [helper.make_node("Resize", ["x", "", "", "sizes"], ["y"], mode=mode,
+                                      coordinate_transformation_mode=coordinates, nearest_mode=nearest)],
+            "resize_" + mode, [helper.make_tensor_value_info("x", TensorProto.FLOAT, x.shape),
+                               helper.make_tensor_value_info("factors", TensorProto.FLOAT, [2])],
+            [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+            [numpy_helper.from_array(np.ones(2, np.float32), "one_one")])
+        path = os.path.join(out, f"resize_run_time_sizes_{mode}.onnx")
+        onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), path)
+        for label, factors in (("up", (2.6, 1.5)), ("down", (0.5, 0.3))):
+            f = np.array(factors, np.float32)
+            size = tuple(int(np.ceil(np.float32(d) * k)) for d, k in zip(x.shape[2:], f))
+            options = {"align_corners": False} if torch_mode == "bilinear" else {}
+            ref = F.interpolate(torch.from_numpy(x), size=size, mode=torch_mode, **options).numpy()
+            lines.append(save_case(out, f"resize_run_time_sizes_{mode}_{label}", path, [x, f], [ref]))
+    return lines
+
+
 def main():
     out = sys.argv[1]
     torch.manual_seed(0)
     x = torch.randn(2, 3, 5, 7)
     grid = torch.rand(2, 4, 6, 2) * 2.6 - 1.3  # a margin beyond [-1, 1] on every side
-    lines = []
+    lines = run_time_resize_cases(out)
     for mode, padding, align in itertools.product(("bilinear", "nearest", "bicubic"), ("zeros", "border", "reflection"), (False, True)):
         name = f"grid_sample_{mode}_{padding}_{'aligned' if align else 'unaligned'}"
         lines.append(torch_onnx_case(out, name, GridSample(mode, padding, align).eval(), (x, grid), 16, ["x", "grid"]))
