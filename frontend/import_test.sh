@@ -17,9 +17,12 @@ bad() { echo "FAILED: $1"; failures=$((failures + 1)); }
 # STEM.*.
 compile_and_run() {
   local model=$1 stem=$2 inputs=$3
-  frontend/import --in "$model" --out "$stem.irpb" && passes/opt --in "$stem.irpb" --out "$stem.opt.irpb" &&
-    codegen/build --in "$stem.opt.irpb" --out "$stem.mlcx" &&
-    vm/run --exe "$stem.mlcx" --inputs "$inputs" --outputs "$stem.out.npy"
+  compile_model "$model" "$stem" && vm/run --exe "$stem.mlcx" --inputs "$inputs" --outputs "$stem.out.npy"
+}
+# compile_model MODEL STEM: imports MODEL and compiles it with the default passes into STEM.mlcx.
+compile_model() {
+  frontend/import --in "$1" --out "$2.irpb" && passes/opt --in "$2.irpb" --out "$2.opt.irpb" &&
+    codegen/build --in "$2.opt.irpb" --out "$2.mlcx"
 }
 # compiles_like_reference MODEL STEM INPUTS REFERENCE [TOLERANCE]: compile_and_run, then the
 # output against REFERENCE.
@@ -210,9 +213,7 @@ for seq, past in ((3, 5), (1, 17), (7, 0)):
     np.save(f"{t}/pos.ref.{seq}_{past}.npy", m(x, k).detach().numpy())
 PY
 for format in onnx fxpb; do
-  frontend/import --in "$t/pos.$format" --out "$t/pos.$format.irpb"
-  passes/opt --in "$t/pos.$format.irpb" --out "$t/pos.$format.opt.irpb"
-  codegen/build --in "$t/pos.$format.opt.irpb" --out "$t/pos.$format.mlcx"
+  compile_model "$t/pos.$format" "$t/pos.$format"
   for sp in 3_5 1_17 7_0; do
     if vm/run --exe "$t/pos.$format.mlcx" --inputs "$t/pos.x.$sp.npy,$t/pos.k.$sp.npy" --outputs "$t/pos.out.$sp.npy" &&
        matches_reference "$t/pos.out.$sp.npy" "$t/pos.ref.$sp.npy"; then
@@ -253,9 +254,7 @@ for seq, heads, past in ((3, 2, 5), (1, 3, 17), (4, 1, 0)):
         np.save(f"{t}/mask.ref{i}.{sp}.npy", r.numpy())
 PY
 for format in onnx fxpb; do
-  frontend/import --in "$t/mask.$format" --out "$t/mask.$format.irpb"
-  passes/opt --in "$t/mask.$format.irpb" --out "$t/mask.$format.opt.irpb"
-  codegen/build --in "$t/mask.$format.opt.irpb" --out "$t/mask.$format.mlcx"
+  compile_model "$t/mask.$format" "$t/mask.$format"
   for sp in 3_2_5 1_3_17 4_1_0; do
     if vm/run --exe "$t/mask.$format.mlcx" --inputs "$t/mask.x.$sp.npy,$t/mask.k.$sp.npy" \
          --outputs "$t/mask.out0.$sp.npy,$t/mask.out1.$sp.npy,$t/mask.out2.$sp.npy" &&
@@ -267,6 +266,27 @@ for format in onnx fxpb; do
     fi
   done
 done
+
+# A reshape no size proves whole (x[x > 0] as (2, -1): an odd count cannot be) is checked when it
+# runs: an odd count is an error naming the match, not a silently shortened result.
+/usr/bin/python3 - "$t" <<'PY' 2> /dev/null
+import sys, numpy as np, torch
+t = sys.argv[1]
+class Pairs(torch.nn.Module):
+    def forward(self, x):
+        return x[x > 0].reshape(2, -1) * 2
+torch.onnx.export(Pairs(), (torch.ones(6, 4),), f"{t}/pairs.onnx", opset_version=17, input_names=["x"])  # 24 kept
+odd = np.ones((6, 4), np.float32)
+odd[0, 0] = -1
+np.save(f"{t}/pairs.odd.npy", odd)
+PY
+if compile_and_run "$t/pairs.onnx" "$t/pairs" "$t/pairs.odd.npy" 2> "$t/pairs.err"; then
+  bad "a reshape of 23 elements to (2, -1) ran"
+elif grep -q "match_cast: dimension 0 is 23, which is not 2 \* " "$t/pairs.err"; then
+  ok "a reshape of a data-sized tensor that does not divide is refused when it runs"
+else
+  bad "reshape check message: $(cat "$t/pairs.err")"
+fi
 
 # OneHot, Range and Tile with constant operands (as exporters write them; the node cases pass
 # them as inputs): against NumPy.

@@ -92,16 +92,19 @@ class Inliner : public tir::StmtExprMutator {
   std::set<std::string>* block_names_;
 };
 
-/*! \brief A buffer of the fused PrimFunc for a value of the fused function; its dimensions are
- *  generalized (`seq * batch` -> `d0`) so the kernel binds every shape variable from them. */
+/*! \brief A buffer of the fused PrimFunc for a value of the fused function. A parameter's or the
+ *  result's dimensions are generalized (`seq * batch` -> `d0`) so the kernel binds every shape
+ *  variable from them; an intermediate's (`intermediate`) take the variables made for the same
+ *  expressions and are otherwise left as they are (`a + b` of the parameters' a and b: no
+ *  parameter would bind a fresh variable for it). */
 absl::StatusOr<tir::Buffer> BufferFor(const std::string& name, const relax::StructInfo& sinfo, const std::string& what,
-                                      tir::DimGeneralizer* dims) {
+                                      tir::DimGeneralizer* dims, bool intermediate = false) {
   const auto* t = sinfo.as<relax::TensorStructInfoNode>();
   if (t == nullptr || !t->HasKnownShape()) {
     return absl::InvalidArgumentError(
         absl::StrCat(what, " must be a tensor of known shape, got ", relax::StructInfoToString(sinfo)));
   }
-  return tir::MakeBuffer(name, dims->Generalize(t->Dims()), t->dtype);
+  return tir::MakeBuffer(name, intermediate ? dims->GeneralizeSeen(t->Dims()) : dims->Generalize(t->Dims()), t->dtype);
 }
 
 absl::StatusOr<tir::PrimFunc> FusePrimitive(const std::string& name, const relax::FunctionNode* func,
@@ -156,7 +159,8 @@ absl::StatusOr<tir::PrimFunc> FusePrimitive(const std::string& name, const relax
         map[callee->params[i].get()] = it->second;
       }
       const tir::Buffer& out_param = callee->params.back();
-      absl::StatusOr<tir::Buffer> out = BufferFor(out_param->name, call->sinfo_args[0], "a call_tir output", &dims);
+      absl::StatusOr<tir::Buffer> out = BufferFor(out_param->name, call->sinfo_args[0], "a call_tir output", &dims,
+                                                  /*intermediate=*/b->var.get() != func->body->body.get());
       if (!out.ok()) return error(std::string(out.status().message()));
       map[out_param.get()] = *out;
       buffer_of[b->var.get()] = *out;

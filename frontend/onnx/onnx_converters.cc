@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "frontend/common/activations.h"
+#include "frontend/common/checked_reshape.h"
 #include "frontend/common/triangle.h"
 #include "frontend/onnx/converter_util.h"
 #include "ir/tir/analyzer.h"
@@ -110,9 +111,9 @@ Outputs Flatten(OnnxContext& ctx, const onnx::NodeProto& node) {
   return ReshapeTo(ctx, *x, {outer_symbolic ? -1 : outer, inner_symbolic ? -1 : inner});
 }
 
-/*! \brief Reshape to a target computed from symbolic dimensions (a ShapeValue): 0 copies the
- *  input's dimension, -1 takes what the others leave; the result's dims go to reshape as its
- *  struct info. */
+/*! \brief Reshape to a target computed from symbolic dimensions (a ShapeValue) or of a symbolic
+ *  input: 0 copies the input's dimension, -1 takes what the others leave (checked when it runs
+ *  where the sizes cannot prove it divides); the result's dims go to reshape as its struct info. */
 Outputs ReshapeToSymbolic(OnnxContext& ctx, const onnx::NodeProto& node, const relax::Expr& x,
                           std::vector<tir::PrimExpr> dims) {
   const auto* t = TensorOf(x);
@@ -121,7 +122,6 @@ Outputs ReshapeToSymbolic(OnnxContext& ctx, const onnx::NodeProto& node, const r
   std::vector<tir::PrimExpr> in = t->Dims();
   bool allow_zero = ctx.IntAttr(node, "allowzero", 0) != 0;
   int infer = -1;
-  std::vector<tir::PrimExpr> known;
   for (size_t d = 0; d < dims.size(); ++d) {
     const int64_t* v = tir::AsConstInt(dims[d]);
     if (v != nullptr && *v == 0 && !allow_zero) {
@@ -130,12 +130,10 @@ Outputs ReshapeToSymbolic(OnnxContext& ctx, const onnx::NodeProto& node, const r
     } else if (v != nullptr && *v == -1) {
       if (infer >= 0) return absl::InvalidArgumentError("at most one dimension may be -1");
       infer = static_cast<int>(d);
-      continue;
     }
-    known.push_back(dims[d]);
   }
-  if (infer >= 0) dims[infer] = relax::InferredReshapeDim(in, known);
-  return ReshapeToDims(ctx, x, dims);
+  return One(frontend::ReshapeInferring(frontend::EmitterOf(ctx), x, dims, infer,
+                                        SanitizeIdentifier(node.output(0)) + "_d" + std::to_string(infer)));
 }
 
 Outputs Reshape(OnnxContext& ctx, const onnx::NodeProto& node) {
@@ -147,6 +145,12 @@ Outputs Reshape(OnnxContext& ctx, const onnx::NodeProto& node) {
   if (!target.ok()) return target.status();
   const auto* t = TensorOf(*x);
   std::vector<int64_t> shape = *target;
+  if (t != nullptr && t->IsSymbolic()) {
+    // Symbolic sizes: the dimensions reshape's struct info takes (0 copies, -1 inferred).
+    std::vector<tir::PrimExpr> dims;
+    for (int64_t v : shape) dims.push_back(tir::I64(v));
+    return ReshapeToSymbolic(ctx, node, *x, dims);
+  }
   bool allow_zero = ctx.IntAttr(node, "allowzero", 0) != 0;
   for (size_t d = 0; d < shape.size(); ++d) {
     if (shape[d] == 0 && !allow_zero) {

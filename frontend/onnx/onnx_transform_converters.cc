@@ -62,6 +62,21 @@ Outputs ConstantOfShape(OnnxContext& ctx, const onnx::NodeProto& node) {
     return One(
         ctx.EmitOp("broadcast_to", {relax::MakeConstant(TensorData(fill.dtype(), {}, fill.bytes()))}, {}, {target}));
   }
+  if (ctx.ConstantInput(node, 0) == nullptr && !ctx.IsSymbolicShapeValue(node, 0)) {
+    // A shape computed from data when the model runs: mlc.full allocates the result, each of its
+    // sizes a new shape variable.
+    absl::StatusOr<relax::Expr> shape = ctx.Input(node, 0);
+    if (!shape.ok()) return shape.status();
+    const relax::TensorStructInfoNode* t = TensorOf(*shape);
+    const int64_t* rank = t != nullptr && t->HasKnownShape() && t->ndim == 1 ? tir::AsConstInt(t->Dims()[0]) : nullptr;
+    if (rank == nullptr || t->dtype != DataType::Int64())
+      return absl::InvalidArgumentError("the shape must be an int64 vector of a known length");
+    std::vector<tir::PrimExpr> dims;
+    for (int64_t d = 0; d < *rank; ++d)
+      dims.push_back(tir::MakeVar(absl::StrCat(SanitizeIdentifier(node.output(0)), "_d", d), DataType::Int64()));
+    return CallAllocating(ctx, "mlc.full", {relax::MakeConstant(TensorData(fill.dtype(), {}, fill.bytes())), *shape},
+                          {{fill.dtype(), dims}});
+  }
   absl::StatusOr<std::vector<int64_t>> shape = ctx.ConstantInts(node, 0, "the shape");
   if (!shape.ok()) return shape.status();
   for (int64_t d : *shape) {

@@ -266,9 +266,9 @@ def control_flow_cases(out):
                             ["boxes", "scores", "classes"])]
 
 
-def run_time_resize_cases(out):
-    """Resize to sizes computed when the model runs (Mask R-CNN pastes each mask at its box's
-    size): sizes = [N, C, ceil(H * fy), ceil(W * fx)] from an input, linear half_pixel (torch's
+def run_time_size_cases(out):
+    """Sizes computed from values when the model runs. Resize to them (Mask R-CNN pastes each
+    mask at its box's size): sizes = [N, C, ceil(H * fy), ceil(W * fx)] from an input, linear half_pixel (torch's
     bilinear) and nearest asymmetric floor (torch's nearest); the reference is
     torch.nn.functional.interpolate at the sizes the factors give."""
     from onnx import TensorProto, helper, numpy_helper
@@ -298,6 +298,32 @@ def run_time_resize_cases(out):
             options = {"align_corners": False} if torch_mode == "bilinear" else {}
             ref = F.interpolate(torch.from_numpy(x), size=size, mode=torch_mode, **options).numpy()
             lines.append(save_case(out, f"resize_run_time_sizes_{mode}_{label}", path, [x, f], [ref]))
+    # ConstantOfShape of a shape computed from an input's value (Mask R-CNN's padding, sized by
+    # each box): [2, ceil(3 * v)] filled with 1.5.
+    graph = helper.make_graph(
+        [helper.make_node("Mul", ["v", "three"], ["scaled"]), helper.make_node("Ceil", ["scaled"], ["rounded"]),
+         helper.make_node("Cast", ["rounded"], ["count"], to=TensorProto.INT64),
+         helper.make_node("Concat", ["two", "count"], ["shape"], axis=0),
+         helper.make_node("ConstantOfShape", ["shape"], ["y"],
+                          value=numpy_helper.from_array(np.array([1.5], np.float32)))],
+        "run_time_shape", [helper.make_tensor_value_info("v", TensorProto.FLOAT, [1])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)],
+        [numpy_helper.from_array(np.array([3], np.float32), "three"), numpy_helper.from_array(np.array([2], np.int64), "two")])
+    path = os.path.join(out, "constant_of_run_time_shape.onnx")
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), path)
+    v = np.array([2.2], np.float32)
+    lines.append(save_case(out, "constant_of_run_time_shape", path, [v], [np.full((2, 7), 1.5, np.float32)]))
+
+    # A reshape of a data-sized tensor whose -1 no size proves whole: x[x > 0] viewed as (2, -1)
+    # (Keypoint R-CNN views its resized heatmaps as (17, -1)); checked when it runs.
+    class Pairs(torch.nn.Module):
+        def forward(self, x):
+            return x[x > 0].reshape(2, -1) * 2
+
+    x = torch.randn(6, 4, generator=torch.Generator().manual_seed(5))
+    if int((x > 0).sum()) % 2:
+        x[0, 0] = -abs(float(x[0, 0])) if x[0, 0] > 0 else abs(float(x[0, 0])) + 0.5
+    lines.append(torch_onnx_case(out, "reshape_checked_when_it_runs", Pairs().eval(), (x,), 17, ["x"]))
     return lines
 
 
@@ -306,7 +332,7 @@ def main():
     torch.manual_seed(0)
     x = torch.randn(2, 3, 5, 7)
     grid = torch.rand(2, 4, 6, 2) * 2.6 - 1.3  # a margin beyond [-1, 1] on every side
-    lines = run_time_resize_cases(out)
+    lines = run_time_size_cases(out)
     for mode, padding, align in itertools.product(("bilinear", "nearest", "bicubic"), ("zeros", "border", "reflection"), (False, True)):
         name = f"grid_sample_{mode}_{padding}_{'aligned' if align else 'unaligned'}"
         lines.append(torch_onnx_case(out, name, GridSample(mode, padding, align).eval(), (x, grid), 16, ["x", "grid"]))

@@ -814,7 +814,8 @@ class TirConverter {
       MLC_ASSIGN_OR_RETURN(c, Expr(node->elts[0]));
       MLC_ASSIGN_OR_RETURN(t, Expr(node->elts[1]));
       MLC_ASSIGN_OR_RETURN(f, Expr(node->elts[2]));
-      return tir::Select(c, t, f);
+      // T.if_then_else evaluates only the branch taken (a concat's guarded reads), Select both.
+      return name == "Select" ? tir::Select(c, t, f) : tir::IfThenElse(c, t, f);
     }
     std::string intrinsic = name == "abs" ? "fabs" : name;
     if (const tir::IntrinsicInfo* info = tir::LookupIntrinsic(intrinsic)) {

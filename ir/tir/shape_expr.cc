@@ -149,6 +149,18 @@ std::vector<PrimExpr> DimGeneralizer::Generalize(const std::vector<PrimExpr>& di
   return out;
 }
 
+std::vector<PrimExpr> DimGeneralizer::GeneralizeSeen(const std::vector<PrimExpr>& dims) const {
+  std::vector<PrimExpr> out;
+  for (const PrimExpr& d : dims) {
+    PrimExpr g = d;
+    for (const auto& [expr, var] : fresh_) {
+      if (ExprDeepEqual(expr, d)) g = var;
+    }
+    out.push_back(g);
+  }
+  return out;
+}
+
 PrimExpr DimGeneralizer::Restore(const PrimExpr& e) const {
   std::vector<std::pair<Var, PrimExpr>> map;
   for (const auto& [expr, var] : fresh_) map.emplace_back(var, expr);

@@ -46,6 +46,9 @@ class DimGeneralizer {
   explicit DimGeneralizer(std::string prefix = "d") : prefix_(std::move(prefix)) {}
   PrimExpr Generalize(const PrimExpr& dim);
   std::vector<PrimExpr> Generalize(const std::vector<PrimExpr>& dims);
+  /*! \brief The variables Generalize made for dims seen before; other dims as they are (an
+   *  intermediate buffer's sizes, expressions of variables the parameters bind). */
+  std::vector<PrimExpr> GeneralizeSeen(const std::vector<PrimExpr>& dims) const;
   /*! \brief `e` with the fresh variables replaced by the expressions they stand for. */
   PrimExpr Restore(const PrimExpr& e) const;
 
