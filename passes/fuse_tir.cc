@@ -120,6 +120,12 @@ absl::StatusOr<tir::PrimFunc> FusePrimitive(const std::string& name, const relax
     buffer_of[p.get()] = *b;
     params.push_back(*b);
   }
+  // The result's sizes are generalized next, so that an intermediate of the same size (whose
+  // variables no parameter binds) takes the variable the result's buffer binds.
+  if (const auto* result = func->body->body->struct_info().as<relax::TensorStructInfoNode>();
+      result != nullptr && result->HasKnownShape()) {
+    dims.Generalize(result->Dims());
+  }
   std::vector<tir::Buffer> allocs;
   std::vector<tir::Stmt> stmts;
   std::set<std::string> block_names;  // across the inlined calls
