@@ -68,7 +68,9 @@ Outputs ConstantOfShape(OnnxContext& ctx, const onnx::NodeProto& node) {
     absl::StatusOr<relax::Expr> shape = ctx.Input(node, 0);
     if (!shape.ok()) return shape.status();
     const relax::TensorStructInfoNode* t = TensorOf(*shape);
-    const int64_t* rank = t != nullptr && t->HasKnownShape() && t->ndim == 1 ? tir::AsConstInt(t->Dims()[0]) : nullptr;
+    const std::vector<tir::PrimExpr> length =
+        t != nullptr && t->HasKnownShape() && t->ndim == 1 ? t->Dims() : std::vector<tir::PrimExpr>{};
+    const int64_t* rank = length.empty() ? nullptr : tir::AsConstInt(length[0]);
     if (rank == nullptr || t->dtype != DataType::Int64())
       return absl::InvalidArgumentError("the shape must be an int64 vector of a known length");
     std::vector<tir::PrimExpr> dims;
