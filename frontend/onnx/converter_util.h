@@ -69,6 +69,10 @@ Outputs CallAllocating(OnnxContext& ctx, const std::string& name, std::vector<re
                        const std::vector<AllocatedResult>& outs);
 /*! \brief A new shape variable naming a data-dependent size of `node`'s results. */
 tir::PrimExpr CountVar(const onnx::NodeProto& node);
+/*! \brief The shape variables `<output>_d<k>` of a result whose sizes are decided when it runs
+ *  (`rank` of them), or the name of the k-th alone. */
+std::string OutputDimName(const onnx::NodeProto& node, int64_t k);
+std::vector<tir::PrimExpr> OutputDimVars(const onnx::NodeProto& node, int64_t rank);
 
 /*! \brief ONNX Loop (onnx_control_flow_converters.cc), for converters that write their work as
  *  one: a recurrent layer over a sequence of symbolic length, a long Scan. */

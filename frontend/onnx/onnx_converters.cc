@@ -132,8 +132,7 @@ Outputs ReshapeToSymbolic(OnnxContext& ctx, const onnx::NodeProto& node, const r
       infer = static_cast<int>(d);
     }
   }
-  return One(frontend::ReshapeInferring(frontend::EmitterOf(ctx), x, dims, infer,
-                                        SanitizeIdentifier(node.output(0)) + "_d" + std::to_string(infer)));
+  return One(frontend::ReshapeInferring(frontend::EmitterOf(ctx), x, dims, infer, OutputDimName(node, infer)));
 }
 
 Outputs Reshape(OnnxContext& ctx, const onnx::NodeProto& node) {

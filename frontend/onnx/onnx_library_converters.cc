@@ -299,6 +299,16 @@ tir::PrimExpr CountVar(const onnx::NodeProto& node) {
   return tir::MakeVar(SanitizeIdentifier(node.output(0)) + "_count", DataType::Int64());
 }
 
+std::string OutputDimName(const onnx::NodeProto& node, int64_t k) {
+  return absl::StrCat(SanitizeIdentifier(node.output(0)), "_d", k);
+}
+
+std::vector<tir::PrimExpr> OutputDimVars(const onnx::NodeProto& node, int64_t rank) {
+  std::vector<tir::PrimExpr> dims;
+  for (int64_t k = 0; k < rank; ++k) dims.push_back(tir::MakeVar(OutputDimName(node, k), DataType::Int64()));
+  return dims;
+}
+
 void RegisterLibraryOnnxConverters(OnnxConverterRegistry& r) {
   r.Register("TopK", TopK);
   r.Register("ScatterElements", Scatter(/*nd=*/false));

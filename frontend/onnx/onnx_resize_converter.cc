@@ -56,10 +56,8 @@ Outputs Resize(OnnxContext& ctx, const onnx::NodeProto& node) {
     if (!target.ok()) return target.status();
     const std::vector<double> code = EncodeResizeParams(p);
     TensorData params = TensorFromDoubles(DataType::Float(64), {static_cast<int64_t>(code.size())}, code);
-    std::vector<tir::PrimExpr> dims;
-    for (int d = 0; d < xt->ndim; ++d)
-      dims.push_back(tir::MakeVar(absl::StrCat(SanitizeIdentifier(node.output(0)), "_d", d), DataType::Int64()));
-    return CallAllocating(ctx, "mlc.resize", {*x, *target, relax::MakeConstant(params)}, {{xt->dtype, dims}});
+    return CallAllocating(ctx, "mlc.resize", {*x, *target, relax::MakeConstant(params)},
+                          {{xt->dtype, OutputDimVars(node, xt->ndim)}});
   }
   // roi (1), scales (2), sizes (3): constants, as exporters write them.
   absl::StatusOr<std::vector<double>> roi = ConstantValues(ctx, node, 1, "roi"),

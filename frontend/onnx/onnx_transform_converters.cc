@@ -73,11 +73,8 @@ Outputs ConstantOfShape(OnnxContext& ctx, const onnx::NodeProto& node) {
     const int64_t* rank = length.empty() ? nullptr : tir::AsConstInt(length[0]);
     if (rank == nullptr || t->dtype != DataType::Int64())
       return absl::InvalidArgumentError("the shape must be an int64 vector of a known length");
-    std::vector<tir::PrimExpr> dims;
-    for (int64_t d = 0; d < *rank; ++d)
-      dims.push_back(tir::MakeVar(absl::StrCat(SanitizeIdentifier(node.output(0)), "_d", d), DataType::Int64()));
     return CallAllocating(ctx, "mlc.full", {relax::MakeConstant(TensorData(fill.dtype(), {}, fill.bytes())), *shape},
-                          {{fill.dtype(), dims}});
+                          {{fill.dtype(), OutputDimVars(node, *rank)}});
   }
   absl::StatusOr<std::vector<int64_t>> shape = ctx.ConstantInts(node, 0, "the shape");
   if (!shape.ok()) return shape.status();
