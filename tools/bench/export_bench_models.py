@@ -22,6 +22,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import export_fx  # noqa: E402  (the example models with seeded weights)
 from quantize_qdq import to_qdq  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import family_models  # noqa: E402
+
 
 class DigitsMlp(torch.nn.Module):
     def __init__(self):
@@ -89,6 +92,24 @@ class SequenceEncoder(torch.nn.Module):
 WIDE.update({
     "rnn_lstm2_h256": (lambda: SequenceEncoder(torch.nn.LSTM(80, 256, num_layers=2)), (64, 1, 80)),
     "rnn_gru_bi_h256": (lambda: SequenceEncoder(torch.nn.GRU(80, 256, bidirectional=True)), (64, 1, 80)),
+})
+
+
+def video_model(name):
+    def make():
+        import torchvision
+        return getattr(torchvision.models.video, name)(weights=None)
+    return make
+
+
+# Families beyond image classification (family_models.py): video, dense prediction at full
+# resolution, style transfer, speech, a BERT-base encoder.
+WIDE.update({
+    "video_r3d_18": (video_model("r3d_18"), (1, 3, 8, 112, 112)),
+    "unet": (family_models.UNet, (1, 3, 256, 256)),
+    "style_transfer": (family_models.TransformerNet, (1, 3, 256, 256)),
+    "speech_conv1d": (family_models.SpeechConv1d, (1, 80, 400)),
+    "bert_encoder": (family_models.BertEncoder, (1, 128, 768)),
 })
 MODELS.update(WIDE)
 DEFAULT_SET = [name for name in MODELS if name not in WIDE]

@@ -173,6 +173,18 @@ int64_t ReductionBlock(const GemmBlock& gemm, int64_t nr, const Target& target) 
   return 0;
 }
 
+/*! \brief The k block of a few-row tile over B made panel by panel: the largest divisor of k
+ *  (down to 16: the tile's sums are a few vectors to reload) whose panel fits half of L1, or 0
+ *  when all of k does or none is found. */
+int64_t PanelReductionBlock(const GemmBlock& gemm, int64_t nr, const Target& target) {
+  const int64_t fits = target.l1d_bytes / 2 / (nr * 4);
+  if (gemm.k <= fits) return 0;
+  for (int64_t c = fits; c >= 16; --c) {
+    if (gemm.k % c == 0) return c;
+  }
+  return 0;
+}
+
 /*! \brief Rows known only when the kernel runs, or that no tall enough tile divides (a ViT's
  *  197 tokens): up to kMaxSymbolicTileRows rows of accumulators, as many as the vector
  *  registers hold next to a row of B and a broadcast of A (8 x 2 vectors with 32 registers,
@@ -278,7 +290,12 @@ std::optional<GemmTiles> DefaultGemmTiles(const GemmBlock& gemm, const Target& t
   // registers: B a weight is packed into k-major panels at compile time (pack-constants), B an
   // activation panel by panel into L1 as the tile needs it. (Left as written, x[k] * B[k, j]
   // read and wrote the whole row of C at every k: a recurrent cell's 1 x 256 @ 256 x 1024 took
-  // 18 us.) Batched products keep their loops.
+  // 18 us.) Batched products keep their loops where a row of C stays in L1 (attention's
+  // [heads, 1, d] @ [heads, d, seq] per token); where it does not, the loops would stream C
+  // through L2 at every k (a style-transfer net's last convolution, 32 -> 3 channels 9 x 9 at
+  // 256 x 256 as a GEMM over its windows: m 3, k 2592, n 65536, at 4% of the peak, every window
+  // stored first), so those take the tile too, with k in blocks whose panel fits L1 (B is made
+  // panel by panel there: the windows).
   if (gemm.m < 4) {
     // A B several times L2 (a weight) streams from memory, and the stream, not the FMA latency,
     // bounds the product: the panels of the many-rows kernel do as well, and a weight that both
@@ -289,7 +306,12 @@ std::optional<GemmTiles> DefaultGemmTiles(const GemmBlock& gemm, const Target& t
         return t;
       }
     }
-    return !gemm.fold_batch_into_rows && gemm.batch_loops.empty() ? FewRowTiles(gemm, target) : std::nullopt;
+    if (gemm.fold_batch_into_rows) return std::nullopt;
+    if (gemm.batch_loops.empty()) return FewRowTiles(gemm, target);
+    if (gemm.m * gemm.n * 4 <= target.l1d_bytes / 2) return std::nullopt;
+    std::optional<GemmTiles> t = FewRowTiles(gemm, target);
+    if (t) t->kc = PanelReductionBlock(gemm, t->nr, target);
+    return t;
   }
   std::optional<GemmTiles> dividing = DividingTiles(gemm, target);
   if (gemm.symbolic_batch) return dividing;
@@ -443,14 +465,19 @@ absl::Status ScheduleGemm(Schedule* sch, const BlockRV& block, const GemmBlock& 
   for (size_t d = 0; d + 2 < nd; ++d) map.outputs.push_back(map.inputs[d]);
   map.outputs.insert(map.outputs.end(), {FloorDiv(jj, nr), kk, FloorMod(jj, nr)});
   if (absl::Status s = sch->TransformLayout(block, gemm.b_read, /*is_write=*/false, map); !s.ok()) return s;
-  if (absl::Status s = sch->ComputeAt(*packed, (*j)[0]); !s.ok()) return s;
   // B made in this function by an elementwise block (a convolution's windows): compute it
-  // within the packing, panel by panel, rather than store all of it and read it back.
+  // within the packing, panel by panel, rather than store all of it and read it back; with k in
+  // blocks, block by block, so what the packing writes is still in L1 when the tile reads it.
+  bool made_here = false;
   if (absl::StatusOr<std::vector<BlockRV>> producers = sch->GetProducers(*packed);
       producers.ok() && producers->size() == 1) {
     Schedule trial = *sch;
-    if (trial.ComputeInline(producers->front()).ok()) *sch = trial;
+    if (trial.ComputeInline(producers->front()).ok()) {
+      *sch = trial;
+      made_here = true;
+    }
   }
+  if (absl::Status s = sch->ComputeAt(*packed, made_here && k0 ? *k0 : (*j)[0]); !s.ok()) return s;
   // The copy's loops under j0: [k, j] (or [j, k] for B transposed); write contiguously along j,
   // panel by panel.
   auto copy_loops = sch->GetLoops(*packed);

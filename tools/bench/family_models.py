@@ -1,0 +1,105 @@
+"""Model families beyond torchvision's image classifiers, for the wide benchmark suite.
+
+Each is a plain nn.Module over one float32 tensor, written as the architectures are usually
+written (no pretrained weights exist offline; the benchmark seeds them):
+
+  UNet             the segmentation U-Net: double 3 x 3 convolutions with batch norms, max-pool
+                   downsampling, transposed-convolution upsampling and skip concatenations.
+  TransformerNet   fast neural style transfer: reflection padding, instance norms, strided
+                   convolutions, residual blocks and nearest-neighbour upsampling.
+  SpeechConv1d     a Wav2Letter-style acoustic model: 1-D convolutions over 80 mel channels.
+  BertEncoder      BERT-base's encoder layers (d 768, 12 heads, GELU, post-norm) on embeddings.
+"""
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+
+class _DoubleConv(nn.Sequential):
+    def __init__(self, cin, cout):
+        super().__init__(nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True),
+                         nn.Conv2d(cout, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
+
+
+class UNet(nn.Module):
+    def __init__(self, channels=3, classes=2, width=32, depth=4):
+        super().__init__()
+        widths = [width * 2**i for i in range(depth + 1)]
+        self.down = nn.ModuleList([_DoubleConv(channels, widths[0])] +
+                                  [_DoubleConv(widths[i], widths[i + 1]) for i in range(depth)])
+        self.up = nn.ModuleList([nn.ConvTranspose2d(widths[i + 1], widths[i], 2, stride=2) for i in reversed(range(depth))])
+        self.merge = nn.ModuleList([_DoubleConv(2 * widths[i], widths[i]) for i in reversed(range(depth))])
+        self.head = nn.Conv2d(widths[0], classes, 1)
+
+    def forward(self, x):
+        skips = []
+        for i, block in enumerate(self.down):
+            x = block(x if i == 0 else F.max_pool2d(x, 2))
+            skips.append(x)
+        skips.pop()
+        for up, merge in zip(self.up, self.merge):
+            x = merge(torch.cat([skips.pop(), up(x)], dim=1))
+        return self.head(x)
+
+
+class _ConvLayer(nn.Sequential):
+    def __init__(self, cin, cout, kernel, stride=1, upsample=None):
+        layers = [nn.Upsample(scale_factor=upsample, mode="nearest")] if upsample else []
+        layers += [nn.ReflectionPad2d(kernel // 2), nn.Conv2d(cin, cout, kernel, stride)]
+        super().__init__(*layers)
+
+
+class _Residual(nn.Module):
+    def __init__(self, channels):
+        super().__init__()
+        self.body = nn.Sequential(_ConvLayer(channels, channels, 3), nn.InstanceNorm2d(channels, affine=True), nn.ReLU(),
+                                  _ConvLayer(channels, channels, 3), nn.InstanceNorm2d(channels, affine=True))
+
+    def forward(self, x):
+        return x + self.body(x)
+
+
+class TransformerNet(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+        def conv(cin, cout, kernel, stride=1, upsample=None):
+            return [_ConvLayer(cin, cout, kernel, stride, upsample), nn.InstanceNorm2d(cout, affine=True), nn.ReLU()]
+
+        self.net = nn.Sequential(*conv(3, 32, 9), *conv(32, 64, 3, 2), *conv(64, 128, 3, 2),
+                                 *[_Residual(128) for _ in range(5)],
+                                 *conv(128, 64, 3, upsample=2), *conv(64, 32, 3, upsample=2), _ConvLayer(32, 3, 9))
+
+    def forward(self, x):
+        return self.net(x)
+
+
+class SpeechConv1d(nn.Module):
+    def __init__(self, mels=80, classes=29):
+        super().__init__()
+        spec = [(mels, 250, 48, 2)] + [(250, 250, 7, 1)] * 7 + [(250, 2000, 32, 1), (2000, 2000, 1, 1)]
+        layers = []
+        for cin, cout, kernel, stride in spec:
+            layers += [nn.Conv1d(cin, cout, kernel, stride, padding=kernel // 2), nn.ReLU()]
+        self.net = nn.Sequential(*layers, nn.Conv1d(2000, classes, 1))
+
+    def forward(self, x):
+        return F.log_softmax(self.net(x), dim=1)
+
+
+class BertEncoder(nn.Module):
+    def __init__(self, dim=768, heads=12, layers=4):
+        super().__init__()
+        # Layers made one by one: nn.TransformerEncoder's copies of one layer share its values,
+        # which the ONNX export stores once.
+        self.layers = nn.ModuleList([
+            nn.TransformerEncoderLayer(dim, heads, 4 * dim, dropout=0.0, activation="gelu", batch_first=True)
+            for _ in range(layers)
+        ])
+        self.norm = nn.LayerNorm(dim)
+
+    def forward(self, x):
+        x = self.norm(x)
+        for layer in self.layers:
+            x = layer(x)
+        return x
