@@ -11,6 +11,74 @@
 namespace mlc {
 namespace frontend {
 
+namespace {
+
+/*! \brief A strided transposed convolution (groups 1, no dilation) as one stride-1 convolution
+ *  per output phase, all in one: out[s * q + r - pad] = sum over m of x[q - m] * w[s * m + r]
+ *  per axis, so phase r is a convolution of the undilated input by the taps r, r + s, ...
+ *  (M = ceil(k / s) of them, reversed, zeros past k), its outputs the phase's channels of a
+ *  convolution to C_out x prod(s) channels; depth-to-space interleaves the phases and a slice
+ *  crops the padding. The multiply-adds are the direct kernel's (prod(s) times fewer than
+ *  through the dilated input), up to the zero taps when s does not divide k. */
+absl::StatusOr<relax::Expr> ConvTransposeByPhases(Composer& c, const relax::Expr& x, const relax::Expr& w,
+                                                  const std::vector<int64_t>& xs, const std::vector<int64_t>& ws,
+                                                  const ConvTransposeParams& p) {
+  const size_t dims = xs.size() - 2;
+  const int64_t batch = xs[0], c_in = ws[0], c_out = ws[1];
+  std::vector<int64_t> taps(dims), blocks(dims), out(dims), conv_padding(2 * dims), pad_w(4, 0);
+  // The weight (C_in, C_out, k...) -> (C_in, C_out, M, s, ...) -> taps reversed ->
+  // (C_out, s..., C_in, M...) -> (C_out * prod(s), C_in, M...).
+  std::vector<int64_t> split = {c_in, c_out}, to_phases = {1}, phases = {c_out}, kernel_shape = {c_in};
+  int64_t phase_count = 1;
+  for (size_t d = 0; d < dims; ++d) {
+    const int64_t k = ws[2 + d], s = p.strides[d];
+    taps[d] = (k + s - 1) / s;
+    out[d] = (xs[2 + d] - 1) * s - p.padding[d] - p.padding[d + dims] + k + p.output_padding[d];
+    // Output rows computed per phase: enough for the padding's start and the output.
+    blocks[d] = std::max<int64_t>((out[d] + p.padding[d] + s - 1) / s, xs[2 + d]);
+    conv_padding[d] = taps[d] - 1;
+    conv_padding[d + dims] = blocks[d] - xs[2 + d];
+    pad_w.insert(pad_w.end(), {0, taps[d] * s - k});
+    split.insert(split.end(), {taps[d], s});
+    phases.push_back(s);
+    phase_count *= s;
+  }
+  for (size_t d = 0; d < dims; ++d) to_phases.push_back(static_cast<int64_t>(3 + 2 * d));
+  to_phases.push_back(0);
+  for (size_t d = 0; d < dims; ++d) to_phases.push_back(static_cast<int64_t>(2 + 2 * d));
+  kernel_shape.insert(kernel_shape.begin(), c_out * phase_count);
+  kernel_shape.insert(kernel_shape.end(), taps.begin(), taps.end());
+  relax::Expr kernel = c.Reshape(c.Op("nn.pad", {w}, {{"pad_width", pad_w}}), split);
+  for (size_t d = 0; d < dims; ++d) {
+    if (taps[d] == 1) continue;
+    std::vector<int64_t> reversed(taps[d]);
+    for (int64_t i = 0; i < taps[d]; ++i) reversed[i] = taps[d] - 1 - i;
+    kernel =
+        c.Op("take", {kernel, relax::MakeConstant(Int64Tensor(reversed))}, {{"axis", static_cast<int64_t>(2 + 2 * d)}});
+  }
+  kernel = c.Reshape(c.Permute(kernel, to_phases), kernel_shape);
+  relax::Expr z = c.Op(dims == 2 ? "nn.conv2d" : "nn.conv3d", {x, kernel},
+                       {{"strides", std::vector<int64_t>(dims, 1)},
+                        {"padding", conv_padding},
+                        {"dilation", std::vector<int64_t>(dims, 1)},
+                        {"groups", int64_t{1}}});
+  // (N, C_out * prod(s), Z...) -> (N, C_out, s..., Z...) -> (N, C_out, Z, s, ...) -> (N, C_out, Z * s, ...).
+  std::vector<int64_t> by_phase = {batch, c_out}, interleave = {0, 1}, joined = {batch, c_out}, axes, begin, end;
+  by_phase.insert(by_phase.end(), phases.begin() + 1, phases.end());
+  by_phase.insert(by_phase.end(), blocks.begin(), blocks.end());
+  for (size_t d = 0; d < dims; ++d) {
+    interleave.insert(interleave.end(), {static_cast<int64_t>(2 + dims + d), static_cast<int64_t>(2 + d)});
+    joined.push_back(blocks[d] * p.strides[d]);
+    axes.push_back(static_cast<int64_t>(2 + d));
+    begin.push_back(p.padding[d]);
+    end.push_back(p.padding[d] + out[d]);
+  }
+  relax::Expr y = c.Reshape(c.Permute(c.Reshape(z, by_phase), interleave), joined);
+  return c.Op("strided_slice", {y}, {{"axes", axes}, {"begin", begin}, {"end", end}});
+}
+
+}  // namespace
+
 absl::StatusOr<relax::Expr> ConvTranspose(const EmitFn& emit, const relax::Expr& x, const relax::Expr& w,
                                           const ConvTransposeParams& p) {
   absl::StatusOr<std::vector<int64_t>> xs = KnownShape(x, "a transposed convolution's input"),
@@ -50,6 +118,11 @@ absl::StatusOr<relax::Expr> ConvTranspose(const EmitFn& emit, const relax::Expr&
     strided |= s > 1;
   }
   Composer c(emit, x);
+  if (strided && groups == 1 && std::all_of(p.dilation.begin(), p.dilation.end(), [](int64_t d) { return d == 1; })) {
+    absl::StatusOr<relax::Expr> y = ConvTransposeByPhases(c, x, w, *xs, *ws, p);
+    if (!c.status().ok()) return c.status();
+    return y;
+  }
   // The weight: (C_in, C_out/g, k...) -> (C_out, C_in/g, k...), flipped spatially.
   std::vector<int64_t> grouped = {groups, c_in / groups, c_out_per_group}, swap = {0, 2, 1},
                        swapped = {groups * c_out_per_group, c_in / groups};

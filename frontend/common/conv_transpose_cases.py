@@ -39,6 +39,8 @@ def main():
         ("output_padding", torch.nn.ConvTranspose2d(4, 5, 3, stride=(2, 3), padding=(1, 0), output_padding=(1, 2)), (1, 4, 5, 5)),
         ("dilation_groups", torch.nn.ConvTranspose2d(6, 4, (3, 2), stride=2, dilation=(2, 1), groups=2), (1, 6, 4, 5)),
         ("no_bias_stride1", torch.nn.ConvTranspose2d(3, 4, 3, padding=2, bias=False), (1, 3, 6, 6)),
+        ("kernel_is_stride", torch.nn.ConvTranspose2d(6, 4, 2, stride=2), (2, 6, 4, 3)),
+        ("padding_past_a_phase", torch.nn.ConvTranspose2d(3, 4, 5, stride=3, padding=4, output_padding=2), (1, 3, 4, 4)),
         ("volume", torch.nn.ConvTranspose3d(3, 2, (2, 3, 3), stride=(1, 2, 2), padding=(0, 1, 1)), (1, 3, 3, 5, 4)),
         ("decoder", Decoder(), (1, 8, 5, 5)),
     ]
