@@ -8,8 +8,9 @@ nn.TransformerEncoderLayer(d_model=256, nhead=4) on 1x128x256, MobileNetV2 and R
 batch 1, 224x224 (batch norms with seeded statistics); encoder_dyn / resnet18_dyn, the same
 models with a dynamic batch (and sequence); and resnet18_int8, ResNet-18's int8 QDQ twin
 (frontend/torch/quantize_qdq.py, calibrated on the export's input); on request (--models),
-the wide suite (--models wide: torchvision classifiers tv_<name>, segmentation models seg_<name> and
-recurrent encoders rnn_<name>,
+the wide suite (--models wide: torchvision classifiers tv_<name>, segmentation models seg_<name>,
+recurrent encoders rnn_<name>, and the families of family_models.py: video, U-Net, style
+transfer, speech, BERT and GPT blocks),
 also what the compile-time table times). Existing files are kept.
 """
 import argparse
@@ -73,7 +74,7 @@ WIDE = {
 }
 WIDE.update({
     f"seg_{name}": (segmentation_model(name), (1, 3, 224, 224))
-    for name in ["deeplabv3_mobilenet_v3_large", "lraspp_mobilenet_v3_large", "fcn_resnet50"]
+    for name in ["deeplabv3_mobilenet_v3_large", "lraspp_mobilenet_v3_large", "fcn_resnet50", "deeplabv3_resnet50"]
 })
 
 
@@ -103,13 +104,14 @@ def video_model(name):
 
 
 # Families beyond image classification (family_models.py): video, dense prediction at full
-# resolution, style transfer, speech, a BERT-base encoder.
+# resolution, style transfer, speech, a BERT-base encoder, a GPT-2 decoder's prompt pass.
 WIDE.update({
     "video_r3d_18": (video_model("r3d_18"), (1, 3, 8, 112, 112)),
     "unet": (family_models.UNet, (1, 3, 256, 256)),
     "style_transfer": (family_models.TransformerNet, (1, 3, 256, 256)),
     "speech_conv1d": (family_models.SpeechConv1d, (1, 80, 400)),
     "bert_encoder": (family_models.BertEncoder, (1, 128, 768)),
+    "gpt_decoder": (family_models.GptDecoder, (1, 128, 768)),
 })
 MODELS.update(WIDE)
 DEFAULT_SET = [name for name in MODELS if name not in WIDE]

@@ -9,6 +9,8 @@ written (no pretrained weights exist offline; the benchmark seeds them):
                    convolutions, residual blocks and nearest-neighbour upsampling.
   SpeechConv1d     a Wav2Letter-style acoustic model: 1-D convolutions over 80 mel channels.
   BertEncoder      BERT-base's encoder layers (d 768, 12 heads, GELU, post-norm) on embeddings.
+  GptDecoder       GPT-2 small's blocks (d 768, 12 heads, GELU, pre-norm, causal self-attention)
+                   on embeddings: a decoder's prompt pass.
 """
 import torch
 from torch import nn
@@ -103,3 +105,21 @@ class BertEncoder(nn.Module):
         for layer in self.layers:
             x = layer(x)
         return x
+
+
+class GptDecoder(nn.Module):
+    def __init__(self, dim=768, heads=12, layers=4, context=128):
+        super().__init__()
+        self.layers = nn.ModuleList([
+            nn.TransformerEncoderLayer(dim, heads, 4 * dim, dropout=0.0, activation="gelu", batch_first=True,
+                                       norm_first=True) for _ in range(layers)
+        ])
+        self.norm = nn.LayerNorm(dim)
+        # A constant mask (the export is at one length): -inf above the diagonal.
+        self.register_buffer("causal", torch.triu(torch.full((context, context), float("-inf")), diagonal=1))
+
+    def forward(self, x):
+        mask = self.causal[:x.shape[1], :x.shape[1]]
+        for layer in self.layers:
+            x = layer(x, src_mask=mask)
+        return self.norm(x)
