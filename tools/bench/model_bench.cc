@@ -146,9 +146,12 @@ class FlopCounter : public relax::ExprVisitor {
     for (int64_t d : out) out_elems *= static_cast<double>(d);
     double per_output = 0;
     std::vector<int64_t> a = shape(op->args[0]->struct_info()), b = shape(op->args[1]->struct_info());
-    if (callee->name() == "nn.conv2d" && b.size() == 4) {
-      per_output = static_cast<double>(b[1] * b[2] * b[3]);
-    } else if ((callee->name() == "matmul" || callee->name() == "nn.dense" || callee->name() == "linear") &&
+    const std::string& name = callee->name();
+    if ((name == "nn.conv1d" || name == "nn.conv2d" || name == "nn.conv3d") && b.size() >= 3) {
+      // Per output element: the weight's input channels (per group) times its window.
+      per_output = 1;
+      for (size_t d = 1; d < b.size(); ++d) per_output *= static_cast<double>(b[d]);
+    } else if ((name == "matmul" || name == "nn.dense" || name == "linear") &&
                !a.empty()) {
       per_output = static_cast<double>(a.back());
     }
