@@ -477,11 +477,13 @@ import sys
 import numpy as np
 import onnx
 from onnx import helper, numpy_helper, TensorProto
-for name, mode in (("dropout_bool", np.array(False)), ("dropout_uint8", np.array(0, np.uint8)), ("dropout_float", np.array(0.0, np.float32))):
+for name, mode, ratio in (("dropout_bool", np.array(False), 0.5), ("dropout_uint8", np.array(0, np.uint8), 0.5),
+                          ("dropout_float", np.array(0.0, np.float32), 0.5),
+                          ("dropout_training_ratio0", np.array(True), 0.0), ("dropout_training", np.array(True), 0.5)):
     graph = helper.make_graph([helper.make_node("Dropout", ["x", "ratio", "mode"], ["y"])], name,
                               [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3])],
                               [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])],
-                              [numpy_helper.from_array(np.array(0.5, np.float32), "ratio"), numpy_helper.from_array(mode, "mode")])
+                              [numpy_helper.from_array(np.array(ratio, np.float32), "ratio"), numpy_helper.from_array(mode, "mode")])
     onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 14)]), f"{sys.argv[1]}/{name}.onnx")
 PY
 if frontend/import --in "$t/dropout_bool.onnx" --out "$t/db.irpb" && frontend/import --in "$t/dropout_uint8.onnx" --out "$t/du.irpb"; then
@@ -495,6 +497,20 @@ elif grep -q "node 0 (Dropout, opset 14): training_mode must be an integer or bo
   ok "a float where an integer constant belongs is an error naming the input and its type"
 else
   bad "float training_mode message"; cat "$t/df.err"
+fi
+# Training mode drops nothing at a constant ratio of 0 (torchvision 0.14's Swin attention);
+# at any other ratio it would be random, and is refused.
+if frontend/import --in "$t/dropout_training_ratio0.onnx" --out "$t/dt0.irpb"; then
+  ok "training-mode Dropout at ratio 0 is the identity"
+else
+  bad "training-mode Dropout at ratio 0"
+fi
+if frontend/import --in "$t/dropout_training.onnx" --out "$t/dt.irpb" 2> "$t/dt.err"; then
+  bad "training-mode Dropout at ratio 0.5 is an error"
+elif grep -q "node 0 (Dropout, opset 14): training_mode=true with a ratio that is not a constant 0" "$t/dt.err"; then
+  ok "random dropout is refused, naming the node"
+else
+  bad "random dropout message"; cat "$t/dt.err"
 fi
 # Under ./bazelw run (BUILD_WORKING_DIRECTORY set), relative paths are the user's directory's,
 # not the runfiles' the binary starts in.

@@ -337,15 +337,20 @@ Outputs Hardmax(OnnxContext& ctx, const onnx::NodeProto& node) {
 }
 
 /*! \brief Dropout at inference: the input, and (when asked for) a mask of ones. Training mode
- *  (random) is refused. */
+ *  is refused unless its ratio is a constant 0, which drops nothing (torchvision 0.14's Swin
+ *  attention calls F.dropout without training=, so its export has training_mode=true, ratio 0). */
 Outputs Dropout(OnnxContext& ctx, const onnx::NodeProto& node) {
   absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
   if (!x.ok()) return x.status();
   if (ctx.HasInput(node, 2)) {
     absl::StatusOr<std::vector<int64_t>> training = ctx.ConstantInts(node, 2, "training_mode");
     if (!training.ok()) return training.status();
-    if (!training->empty() && (*training)[0] != 0)
-      return absl::UnimplementedError("training_mode=true (random dropout) is not supported");
+    const TensorData* ratio = ctx.HasInput(node, 1) ? ctx.ConstantInput(node, 1) : nullptr;
+    const bool drops_nothing = ratio != nullptr && ratio->NumElements() == 1 && ratio->dtype() == DataType::Float32() &&
+                               ratio->data_as<float>()[0] == 0.0f;
+    if (!training->empty() && (*training)[0] != 0 && !drops_nothing)
+      return absl::UnimplementedError(
+          "training_mode=true with a ratio that is not a constant 0 (random dropout) is not supported");
   }
   std::vector<relax::Expr> outs = {*x};
   if (node.output_size() > 1 && !node.output(1).empty()) {

@@ -70,7 +70,8 @@ WIDE = {
     for name, size in [("resnet50", 224), ("densenet121", 224), ("inception_v3", 299), ("convnext_tiny", 224),
                        ("efficientnet_b0", 224), ("alexnet", 224), ("mobilenet_v3_large", 224), ("vgg11", 224),
                        ("resnext50_32x4d", 224), ("regnet_y_400mf", 224), ("shufflenet_v2_x1_0", 224),
-                       ("googlenet", 224), ("squeezenet1_1", 224), ("mnasnet1_0", 224), ("vit_b_16", 224)]
+                       ("googlenet", 224), ("squeezenet1_1", 224), ("mnasnet1_0", 224), ("vit_b_16", 224),
+                       ("swin_t", 224), ("efficientnet_v2_s", 224), ("maxvit_t", 224)]
 }
 WIDE.update({
     f"seg_{name}": (segmentation_model(name), (1, 3, 224, 224))
