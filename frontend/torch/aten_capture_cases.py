@@ -43,6 +43,28 @@ class Seq2Seq(torch.nn.Module):
         return self.t(src, tgt, tgt_mask=mask)
 
 
+class ShiftedWindows(torch.nn.Module):
+    """What Swin and MaxViT do besides attention: a relative-position bias gathered from a table by
+    an index tensor (and by two, on adjacent axes), a cyclic shift (torch.roll, also flattened),
+    and a mask built by assigning to slices (fill + slice_scatter once functionalized)."""
+
+    def __init__(self):
+        super().__init__()
+        self.table = torch.nn.Parameter(torch.randn(13, 4))
+        self.register_buffer("index", torch.randint(0, 13, (7, 7)))
+        self.register_buffer("rows", torch.randint(0, 5, (3,)))
+        self.register_buffer("cols", torch.randint(0, 7, (3,)))
+
+    def forward(self, x):  # (2, 7, 7, 4)
+        bias = self.table[self.index]                      # (7, 7, 4)
+        y = torch.roll(x, shifts=(-3, 2), dims=(1, 2)) + bias
+        mask = torch.zeros(7, 7)
+        mask[:4, :] = 1.0
+        mask[4:, 2:5] = 2.0
+        picked = x[:, :5][:, self.rows, self.cols]         # (2, 3, 4)
+        return y * mask[None, :, :, None], picked, torch.roll(x, 5)
+
+
 def main():
     out = sys.argv[1]
     torch.manual_seed(0)
@@ -57,15 +79,17 @@ def main():
         ("transformer", Seq2Seq(), (x, torch.randn(2, 5, 32))),
         ("decoder_gpt", decoder.build(decoder.Config(style="gpt")), (torch.randint(0, 256, (1, 9)),)),
         ("decoder_llama", decoder.build(decoder.Config(style="llama", kv_heads=2)), (torch.randint(0, 256, (1, 9)),)),
+        ("shifted_windows", ShiftedWindows(), (torch.randn(2, 7, 7, 4),)),
     ]
     cases = []
     for name, model, inputs in specs:
         model = model.eval()
         with torch.no_grad():
             ref = model(*inputs)
+        refs = ref if isinstance(ref, tuple) else (ref,)
         path = os.path.join(out, f"{name}.fxpb")
         export_fx.export(model, inputs, path, capture="aten")
-        cases.append(save_case(out, name, path, [t.numpy() for t in inputs], [ref.numpy()]))
+        cases.append(save_case(out, name, path, [t.numpy() for t in inputs], [r.numpy() for r in refs]))
     with open(os.path.join(out, "cases.txt"), "w") as f:
         f.write("\n".join(cases) + "\n")
 

@@ -305,6 +305,167 @@ absl::StatusOr<relax::Expr> Embedding(FxContext& ctx, const proto::FxNode& node)
   return ctx.EmitOp("take", {*w, *ids}, {{"axis", int64_t{0}}});
 }
 
+/*! \brief aten.index.Tensor(x, indices): advanced indexing by integer tensors, a None per axis
+ *  left whole (`table[idx]`: Swin's and MaxViT's relative-position biases). The index tensors
+ *  must sit on adjacent axes and share one static shape; several are one index into those axes
+ *  merged (i0 * n1 + i1 ...). Boolean masks select a number of elements the data decide and
+ *  are refused. */
+absl::StatusOr<relax::Expr> Index(FxContext& ctx, const proto::FxNode& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
+  if (!x.ok()) return x.status();
+  if (node.args_size() < 2 || node.args(1).value_case() != proto::FxArg::kList)
+    return absl::InvalidArgumentError("aten.index needs a list of index tensors");
+  std::vector<int64_t> axes;
+  std::vector<relax::Expr> indices;
+  const auto& items = node.args(1).list().items();
+  for (int i = 0; i < items.size(); ++i) {
+    if (items[i].value_case() == proto::FxArg::kNone) continue;
+    absl::StatusOr<relax::Expr> index = ctx.Value(items[i]);
+    if (!index.ok()) return index.status();
+    const auto* t = (*index)->struct_info().as<relax::TensorStructInfoNode>();
+    if (t == nullptr || !t->dtype.is_int())
+      return absl::UnimplementedError(
+          "aten.index by a boolean mask or a non-integer tensor (a size the data decide) is not supported");
+    axes.push_back(i);
+    indices.push_back(*index);
+  }
+  if (indices.empty()) return *x;
+  for (size_t i = 1; i < axes.size(); ++i) {
+    if (axes[i] != axes[i - 1] + 1)
+      return absl::UnimplementedError("aten.index by index tensors on axes that are not adjacent is not supported");
+  }
+  absl::StatusOr<std::vector<int64_t>> xs = frontend::StaticShape(*x, "aten.index's input");
+  if (!xs.ok()) return xs.status();
+  const int64_t first = axes.front();
+  relax::Expr index = indices.front();
+  if (indices.size() > 1) {
+    absl::StatusOr<std::vector<int64_t>> shape = frontend::StaticShape(index, "aten.index's indices");
+    if (!shape.ok()) return shape.status();
+    // The indexed axes merged into one: index = (i0 * n1 + i1) * n2 + i2 ...
+    std::vector<int64_t> merged(xs->begin(), xs->begin() + first);
+    int64_t span = 1;
+    for (size_t i = 0; i < indices.size(); ++i) {
+      absl::StatusOr<std::vector<int64_t>> other = frontend::StaticShape(indices[i], "aten.index's indices");
+      if (!other.ok()) return other.status();
+      if (*other != *shape) return absl::UnimplementedError("aten.index by index tensors of different shapes");
+      const int64_t n = (*xs)[first + i];
+      span *= n;
+      if (i > 0) {
+        absl::StatusOr<relax::Expr> scaled = ctx.EmitOp(
+            "multiply", {index, relax::MakeConstant(ScalarTensor(static_cast<double>(n), DataType::Int64()))});
+        if (!scaled.ok()) return scaled.status();
+        absl::StatusOr<relax::Expr> sum = ctx.EmitOp("add", {*scaled, indices[i]});
+        if (!sum.ok()) return sum.status();
+        index = *sum;
+      }
+    }
+    merged.push_back(span);
+    merged.insert(merged.end(), xs->begin() + first + static_cast<int64_t>(indices.size()), xs->end());
+    absl::StatusOr<relax::Expr> flat = ctx.EmitOp("reshape", {*x}, {{"shape", merged}});
+    if (!flat.ok()) return flat.status();
+    x = flat;
+  }
+  return ctx.EmitOp("take", {*x, index}, {{"axis", first}});
+}
+
+/*! \brief aten.roll(x, shifts, dims): each dim rotated by its shift (the last |shift| entries
+ *  first for a positive one: Swin's shifted windows), as two slices concatenated; without dims,
+ *  the flattened x rotated and its shape restored. */
+absl::StatusOr<relax::Expr> Roll(FxContext& ctx, const proto::FxNode& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<std::vector<int64_t>> xs = frontend::StaticShape(*x, "aten.roll's input");
+  if (!xs.ok()) return xs.status();
+  std::vector<int64_t> shifts = IntListArg(node, 1, "shifts"), dims = IntListArg(node, 2, "dims");
+  relax::Expr y = *x;
+  std::vector<int64_t> shape = *xs;
+  const bool flat = dims.empty();
+  if (flat) {
+    int64_t count = 1;
+    for (int64_t d : *xs) count *= d;
+    absl::StatusOr<relax::Expr> r = ctx.EmitOp("reshape", {y}, {{"shape", std::vector<int64_t>{count}}});
+    if (!r.ok()) return r.status();
+    y = *r;
+    shape = {count};
+    dims = {0};
+  }
+  if (shifts.size() != dims.size())
+    return absl::InvalidArgumentError(
+        absl::StrCat("aten.roll has ", shifts.size(), " shifts for ", dims.size(), " dims"));
+  const int64_t rank = static_cast<int64_t>(shape.size());
+  for (size_t i = 0; i < dims.size(); ++i) {
+    const int64_t axis = dims[i] < 0 ? dims[i] + rank : dims[i];
+    if (axis < 0 || axis >= rank)
+      return absl::InvalidArgumentError(absl::StrCat("aten.roll: dim ", dims[i], " out of range for rank ", rank));
+    const int64_t n = shape[axis];
+    const int64_t shift = n > 0 ? ((shifts[i] % n) + n) % n : 0;
+    if (shift == 0) continue;
+    relax::StridedSliceAttrs tail{{axis}, {n - shift}, {n}, {1}}, head{{axis}, {0}, {n - shift}, {1}};
+    absl::StatusOr<relax::Expr> last = ctx.EmitOp("strided_slice", {y}, relax::ToAttrs(tail));
+    if (!last.ok()) return last.status();
+    absl::StatusOr<relax::Expr> rest = ctx.EmitOp("strided_slice", {y}, relax::ToAttrs(head));
+    if (!rest.ok()) return rest.status();
+    absl::StatusOr<relax::Expr> rolled = ctx.EmitOp("concat", {*last, *rest}, {{"axis", axis}});
+    if (!rolled.ok()) return rolled.status();
+    y = *rolled;
+  }
+  if (flat) return ctx.EmitOp("reshape", {y}, {{"shape", *xs}});
+  return y;
+}
+
+/*! \brief aten.fill.Tensor(x, value): x's shape and dtype filled with a 0-d tensor's value (the
+ *  functional form of `x[...] = v`, before the slice_scatter that puts it back). */
+absl::StatusOr<relax::Expr> FillTensor(FxContext& ctx, const proto::FxNode& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<relax::Expr> value = ctx.Arg(node, 1);
+  if (!value.ok()) return value.status();
+  absl::StatusOr<std::vector<int64_t>> shape = frontend::StaticShape(*x, "aten.fill's input");
+  if (!shape.ok()) return shape.status();
+  const auto* t = (*x)->struct_info().as<relax::TensorStructInfoNode>();
+  absl::StatusOr<relax::Expr> cast = ctx.EmitOp("astype", {*value}, {{"dtype", t->dtype}});
+  if (!cast.ok()) return cast.status();
+  return ctx.EmitOp("broadcast_to", {*cast}, {{"shape", *shape}});
+}
+
+/*! \brief aten.slice_scatter(x, src, dim, start, end, step): x with x[start:end] along dim
+ *  replaced by src (the functional form of an assignment to a slice), as the parts of x before
+ *  and after concatenated around src; step 1 only. */
+absl::StatusOr<relax::Expr> SliceScatter(FxContext& ctx, const proto::FxNode& node) {
+  absl::StatusOr<relax::Expr> x = ctx.Arg(node, 0);
+  if (!x.ok()) return x.status();
+  absl::StatusOr<relax::Expr> src = ctx.Arg(node, 1);
+  if (!src.ok()) return src.status();
+  absl::StatusOr<std::vector<int64_t>> xs = frontend::StaticShape(*x, "aten.slice_scatter's input");
+  if (!xs.ok()) return xs.status();
+  const int64_t rank = static_cast<int64_t>(xs->size());
+  int64_t axis = IntArg(node, 2, "dim", 0);
+  if (axis < 0) axis += rank;
+  if (axis < 0 || axis >= rank) return absl::InvalidArgumentError("aten.slice_scatter: dim out of range");
+  const int64_t n = (*xs)[axis];
+  auto bound = [&](int index, const char* name, int64_t fallback) {
+    int64_t v = IsNone(node, index) ? fallback : IntArg(node, index, name, fallback);
+    if (v < 0) v += n;
+    return std::clamp<int64_t>(v, 0, n);
+  };
+  const int64_t start = bound(3, "start", 0), end = std::max(start, bound(4, "end", n));
+  if (IntArg(node, 5, "step", 1) != 1) return absl::UnimplementedError("aten.slice_scatter with a step other than 1");
+  std::vector<relax::Expr> parts;
+  for (const auto& [from, to] : {std::pair<int64_t, int64_t>{0, start}, {end, n}}) {
+    if (to <= from) {
+      if (from == end) parts.push_back(*src);
+      continue;
+    }
+    relax::StridedSliceAttrs keep{{axis}, {from}, {to}, {1}};
+    absl::StatusOr<relax::Expr> part = ctx.EmitOp("strided_slice", {*x}, relax::ToAttrs(keep));
+    if (!part.ok()) return part.status();
+    if (from == end) parts.push_back(*src);
+    parts.push_back(*part);
+  }
+  if (parts.size() == 1) return parts.front();
+  return ctx.EmitOp("concat", parts, {{"axis", axis}});
+}
+
 /*! \brief aten.clamp(x, min, max), either bound absent. */
 relax::Expr Clamp(frontend::Composer& c, relax::Expr x, const proto::FxNode& node) {
   std::optional<relax::Expr> lo, hi;
@@ -458,6 +619,13 @@ void RegisterAtenFxConverters(FxConverterRegistry& r) {
   r.Register(K::kFunction, "aten.rsub.Scalar", Rsub);
   r.Register(K::kFunction, "aten.where.self", Where);
   r.Register(K::kFunction, "aten.embedding.default", Embedding);
+  r.Register(K::kFunction, "aten.index.Tensor", Index);
+  r.Register(K::kFunction, "aten.roll.default", Roll);
+  r.Register(K::kFunction, "aten.fill.Tensor", FillTensor);
+  r.Register(K::kFunction, "aten.fill.Scalar", [](FxContext& ctx, const proto::FxNode& node) {
+    return Filled(ctx, node, NumberArg(node, 1, "value", 0));
+  });
+  r.Register(K::kFunction, "aten.slice_scatter.default", SliceScatter);
   r.Register(K::kFunction, "aten.clamp.default", Activation(Clamp));
   r.Register(K::kFunction, "aten._to_copy.default", ToCopy);
   r.Register(K::kFunction, "aten.upsample_nearest2d.vec", Interpolate("nearest"));
