@@ -10,7 +10,7 @@ models with a dynamic batch (and sequence); and resnet18_int8, ResNet-18's int8 
 (frontend/torch/quantize_qdq.py, calibrated on the export's input); on request (--models),
 the wide suite (--models wide: torchvision classifiers tv_<name>, segmentation models seg_<name>,
 recurrent encoders rnn_<name>, and the families of family_models.py: video, U-Net, style
-transfer, speech, BERT and GPT blocks),
+transfer, speech, BERT and GPT blocks, a GAN generator),
 also what the compile-time table times). Existing files are kept.
 """
 import argparse
@@ -113,6 +113,7 @@ WIDE.update({
     "speech_conv1d": (family_models.SpeechConv1d, (1, 80, 400)),
     "bert_encoder": (family_models.BertEncoder, (1, 128, 768)),
     "gpt_decoder": (family_models.GptDecoder, (1, 128, 768)),
+    "dcgan_generator": (family_models.DcganGenerator, (16, 100, 1, 1)),
 })
 MODELS.update(WIDE)
 DEFAULT_SET = [name for name in MODELS if name not in WIDE]

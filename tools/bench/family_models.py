@@ -9,6 +9,8 @@ written (no pretrained weights exist offline; the benchmark seeds them):
                    convolutions, residual blocks and nearest-neighbour upsampling.
   SpeechConv1d     a Wav2Letter-style acoustic model: 1-D convolutions over 80 mel channels.
   BertEncoder      BERT-base's encoder layers (d 768, 12 heads, GELU, post-norm) on embeddings.
+  DcganGenerator   DCGAN's generator: 4 x 4 stride-2 transposed convolutions with batch norms
+                   from a latent vector to a 64 x 64 image.
   GptDecoder       GPT-2 small's blocks (d 768, 12 heads, GELU, pre-norm, causal self-attention)
                    on embeddings: a decoder's prompt pass.
 """
@@ -123,3 +125,17 @@ class GptDecoder(nn.Module):
         for layer in self.layers:
             x = layer(x, src_mask=mask)
         return self.norm(x)
+
+
+class DcganGenerator(nn.Module):
+    def __init__(self, latent=100, width=64):
+        super().__init__()
+        w = [width * 8, width * 4, width * 2, width]
+        layers = [nn.ConvTranspose2d(latent, w[0], 4, 1, 0, bias=False), nn.BatchNorm2d(w[0]), nn.ReLU(True)]
+        for cin, cout in zip(w, w[1:]):
+            layers += [nn.ConvTranspose2d(cin, cout, 4, 2, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(True)]
+        layers += [nn.ConvTranspose2d(w[-1], 3, 4, 2, 1, bias=False), nn.Tanh()]
+        self.net = nn.Sequential(*layers)
+
+    def forward(self, z):
+        return self.net(z)
