@@ -10,8 +10,8 @@ models with a dynamic batch (and sequence); and resnet18_int8, ResNet-18's int8 
 (frontend/torch/quantize_qdq.py, calibrated on the export's input); on request (--models),
 the wide suite (--models wide: torchvision classifiers tv_<name>, segmentation models seg_<name>,
 recurrent encoders rnn_<name>, and the families of family_models.py: video, U-Net, style
-transfer, speech, BERT and GPT blocks, a GAN generator),
-also what the compile-time table times). Existing files are kept.
+transfer, speech, BERT and GPT blocks, a GAN generator, super-resolution; also what the
+compile-time table times). Existing files are kept.
 """
 import argparse
 import os
@@ -114,6 +114,7 @@ WIDE.update({
     "bert_encoder": (family_models.BertEncoder, (1, 128, 768)),
     "gpt_decoder": (family_models.GptDecoder, (1, 128, 768)),
     "dcgan_generator": (family_models.DcganGenerator, (16, 100, 1, 1)),
+    "super_resolution": (family_models.SuperResolution, (1, 1, 224, 224)),
 })
 MODELS.update(WIDE)
 DEFAULT_SET = [name for name in MODELS if name not in WIDE]

@@ -11,6 +11,8 @@ written (no pretrained weights exist offline; the benchmark seeds them):
   BertEncoder      BERT-base's encoder layers (d 768, 12 heads, GELU, post-norm) on embeddings.
   DcganGenerator   DCGAN's generator: 4 x 4 stride-2 transposed convolutions with batch norms
                    from a latent vector to a 64 x 64 image.
+  SuperResolution  ESPCN (PyTorch's ONNX export tutorial): 3 convolutions, then one to 3 x 3 times
+                   the channels and a pixel shuffle (DepthToSpace) to 3x the size.
   GptDecoder       GPT-2 small's blocks (d 768, 12 heads, GELU, pre-norm, causal self-attention)
                    on embeddings: a decoder's prompt pass.
 """
@@ -139,3 +141,14 @@ class DcganGenerator(nn.Module):
 
     def forward(self, z):
         return self.net(z)
+
+
+class SuperResolution(nn.Module):
+    def __init__(self, upscale=3):
+        super().__init__()
+        self.net = nn.Sequential(nn.Conv2d(1, 64, 5, padding=2), nn.ReLU(), nn.Conv2d(64, 64, 3, padding=1), nn.ReLU(),
+                                 nn.Conv2d(64, 32, 3, padding=1), nn.ReLU(), nn.Conv2d(32, upscale**2, 3, padding=1),
+                                 nn.PixelShuffle(upscale))
+
+    def forward(self, x):
+        return self.net(x)
