@@ -108,6 +108,8 @@ def video_model(name):
 # resolution, style transfer, speech, a BERT-base encoder, a GPT-2 decoder's prompt pass.
 WIDE.update({
     "video_r3d_18": (video_model("r3d_18"), (1, 3, 8, 112, 112)),
+    "video_r2plus1d_18": (video_model("r2plus1d_18"), (1, 3, 8, 112, 112)),
+    "video_s3d": (video_model("s3d"), (1, 3, 16, 224, 224)),
     "unet": (family_models.UNet, (1, 3, 256, 256)),
     "style_transfer": (family_models.TransformerNet, (1, 3, 256, 256)),
     "speech_conv1d": (family_models.SpeechConv1d, (1, 80, 400)),
