@@ -488,9 +488,9 @@ class AlterOpLayoutPass : public FunctionPass {
   std::string description() const override {
     return "Rewrites float32 convolutions (groups 1 and depthwise, constant weights) into channel-blocked layouts "
            "(NCHW16c data, OIHW16i16o weights packed at compile time, NCDHW16c for 3-D; the block is one vector of the "
-           "module's target; output channels a multiple of 8 but not of the vector padded up to whole vectors with "
-           "zero "
-           "filters, the real channels sliced out where read unblocked) "
+           "module's target; output channels a multiple of 8 but not of the vector, and any count of a 3-D "
+           "convolution, padded up to whole vectors with zero filters where that adds at most a quarter, the real "
+           "channels sliced out where read unblocked) "
            "and carries the blocked layout through elementwise operators and pooling, converting back to NCHW only "
            "where an operator needs it. Run after fold-scale-into-conv, before conv2d-to-gemm and fuse-ops; "
            "remove-unused drops the conversions nobody reads.";
