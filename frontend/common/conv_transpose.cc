@@ -13,6 +13,15 @@ namespace frontend {
 
 namespace {
 
+/*! \brief e with its `length` entries along `axis` in reverse order (a take of the reversed
+ *  positions; the identity for one entry). */
+relax::Expr Reversed(Composer& c, const relax::Expr& e, int64_t axis, int64_t length) {
+  if (length == 1) return e;
+  std::vector<int64_t> reversed(length);
+  for (int64_t i = 0; i < length; ++i) reversed[i] = length - 1 - i;
+  return c.Op("take", {e, relax::MakeConstant(Int64Tensor(reversed))}, {{"axis", axis}});
+}
+
 /*! \brief A strided transposed convolution (groups 1, no dilation) as one stride-1 convolution
  *  per output phase, all in one: out[s * q + r - pad] = sum over m of x[q - m] * w[s * m + r]
  *  per axis, so phase r is a convolution of the undilated input by the taps r, r + s, ...
@@ -49,13 +58,7 @@ absl::StatusOr<relax::Expr> ConvTransposeByPhases(Composer& c, const relax::Expr
   kernel_shape.insert(kernel_shape.begin(), c_out * phase_count);
   kernel_shape.insert(kernel_shape.end(), taps.begin(), taps.end());
   relax::Expr kernel = c.Reshape(c.Op("nn.pad", {w}, {{"pad_width", pad_w}}), split);
-  for (size_t d = 0; d < dims; ++d) {
-    if (taps[d] == 1) continue;
-    std::vector<int64_t> reversed(taps[d]);
-    for (int64_t i = 0; i < taps[d]; ++i) reversed[i] = taps[d] - 1 - i;
-    kernel =
-        c.Op("take", {kernel, relax::MakeConstant(Int64Tensor(reversed))}, {{"axis", static_cast<int64_t>(2 + 2 * d)}});
-  }
+  for (size_t d = 0; d < dims; ++d) kernel = Reversed(c, kernel, static_cast<int64_t>(2 + 2 * d), taps[d]);
   kernel = c.Reshape(c.Permute(kernel, to_phases), kernel_shape);
   relax::Expr z = c.Op(dims == 2 ? "nn.conv2d" : "nn.conv3d", {x, kernel},
                        {{"strides", std::vector<int64_t>(dims, 1)},
@@ -132,14 +135,7 @@ absl::StatusOr<relax::Expr> ConvTranspose(const EmitFn& emit, const relax::Expr&
     swapped.push_back((*ws)[2 + d]);
   }
   relax::Expr kernel = c.Reshape(c.Permute(c.Reshape(w, grouped), swap), swapped);
-  for (size_t d = 0; d < dims; ++d) {
-    const int64_t k = (*ws)[2 + d];
-    if (k == 1) continue;
-    std::vector<int64_t> reversed(k);
-    for (int64_t i = 0; i < k; ++i) reversed[i] = k - 1 - i;
-    kernel =
-        c.Op("take", {kernel, relax::MakeConstant(Int64Tensor(reversed))}, {{"axis", static_cast<int64_t>(2 + d)}});
-  }
+  for (size_t d = 0; d < dims; ++d) kernel = Reversed(c, kernel, static_cast<int64_t>(2 + d), (*ws)[2 + d]);
   relax::Expr y = x;
   // Dilation by the strides: (N, C, H, W) -> (N, C, H, 1, W, 1), padded to (N, C, H, sh, W, sw),
   // merged to (N, C, H * sh, W * sw). A symbolic batch is the reshapes' -1.

@@ -377,21 +377,14 @@ absl::StatusOr<relax::Expr> Roll(FxContext& ctx, const proto::FxNode& node) {
   absl::StatusOr<std::vector<int64_t>> xs = frontend::StaticShape(*x, "aten.roll's input");
   if (!xs.ok()) return xs.status();
   std::vector<int64_t> shifts = IntListArg(node, 1, "shifts"), dims = IntListArg(node, 2, "dims");
-  relax::Expr y = *x;
-  std::vector<int64_t> shape = *xs;
   const bool flat = dims.empty();
-  if (flat) {
-    int64_t count = 1;
-    for (int64_t d : *xs) count *= d;
-    absl::StatusOr<relax::Expr> r = ctx.EmitOp("reshape", {y}, {{"shape", std::vector<int64_t>{count}}});
-    if (!r.ok()) return r.status();
-    y = *r;
-    shape = {count};
-    dims = {0};
-  }
+  std::vector<int64_t> shape = flat ? std::vector<int64_t>{NumElements(*xs)} : *xs;
+  if (flat) dims = {0};
   if (shifts.size() != dims.size())
     return absl::InvalidArgumentError(
         absl::StrCat("aten.roll has ", shifts.size(), " shifts for ", dims.size(), " dims"));
+  frontend::Composer c(ctx, *x);
+  relax::Expr y = flat ? c.Reshape(*x, shape) : *x;
   const int64_t rank = static_cast<int64_t>(shape.size());
   for (size_t i = 0; i < dims.size(); ++i) {
     const int64_t axis = dims[i] < 0 ? dims[i] + rank : dims[i];
@@ -400,16 +393,10 @@ absl::StatusOr<relax::Expr> Roll(FxContext& ctx, const proto::FxNode& node) {
     const int64_t n = shape[axis];
     const int64_t shift = n > 0 ? ((shifts[i] % n) + n) % n : 0;
     if (shift == 0) continue;
-    relax::StridedSliceAttrs tail{{axis}, {n - shift}, {n}, {1}}, head{{axis}, {0}, {n - shift}, {1}};
-    absl::StatusOr<relax::Expr> last = ctx.EmitOp("strided_slice", {y}, relax::ToAttrs(tail));
-    if (!last.ok()) return last.status();
-    absl::StatusOr<relax::Expr> rest = ctx.EmitOp("strided_slice", {y}, relax::ToAttrs(head));
-    if (!rest.ok()) return rest.status();
-    absl::StatusOr<relax::Expr> rolled = ctx.EmitOp("concat", {*last, *rest}, {{"axis", axis}});
-    if (!rolled.ok()) return rolled.status();
-    y = *rolled;
+    y = c.Op("concat", {c.Slice(y, axis, n - shift, n), c.Slice(y, axis, 0, n - shift)}, {{"axis", axis}});
   }
-  if (flat) return ctx.EmitOp("reshape", {y}, {{"shape", *xs}});
+  if (flat) y = c.Reshape(y, *xs);
+  if (!c.status().ok()) return c.status();
   return y;
 }
 
@@ -450,20 +437,14 @@ absl::StatusOr<relax::Expr> SliceScatter(FxContext& ctx, const proto::FxNode& no
   };
   const int64_t start = bound(3, "start", 0), end = std::max(start, bound(4, "end", n));
   if (IntArg(node, 5, "step", 1) != 1) return absl::UnimplementedError("aten.slice_scatter with a step other than 1");
+  frontend::Composer c(ctx, *x);
   std::vector<relax::Expr> parts;
-  for (const auto& [from, to] : {std::pair<int64_t, int64_t>{0, start}, {end, n}}) {
-    if (to <= from) {
-      if (from == end) parts.push_back(*src);
-      continue;
-    }
-    relax::StridedSliceAttrs keep{{axis}, {from}, {to}, {1}};
-    absl::StatusOr<relax::Expr> part = ctx.EmitOp("strided_slice", {*x}, relax::ToAttrs(keep));
-    if (!part.ok()) return part.status();
-    if (from == end) parts.push_back(*src);
-    parts.push_back(*part);
-  }
-  if (parts.size() == 1) return parts.front();
-  return ctx.EmitOp("concat", parts, {{"axis", axis}});
+  if (start > 0) parts.push_back(c.Slice(*x, axis, 0, start));
+  parts.push_back(*src);
+  if (end < n) parts.push_back(c.Slice(*x, axis, end, n));
+  relax::Expr y = parts.size() == 1 ? parts.front() : c.Op("concat", parts, {{"axis", axis}});
+  if (!c.status().ok()) return c.status();
+  return y;
 }
 
 /*! \brief aten.clamp(x, min, max), either bound absent. */

@@ -163,23 +163,12 @@ constexpr int64_t kMaxSymbolicTileRows = 8;
 constexpr int64_t kEvenBlocks = 4;
 
 /*! \brief The k block: 0 (none) when a panel of B (k x NR floats) fits in half of L1, else the
- *  largest divisor of k from 64 up that does. */
-int64_t ReductionBlock(const GemmBlock& gemm, int64_t nr, const Target& target) {
+ *  largest divisor of k from `smallest` up that does (64 by default; a few-row tile over B made
+ *  panel by panel goes down to 16, its sums being a few vectors to reload), or 0 when none does. */
+int64_t ReductionBlock(const GemmBlock& gemm, int64_t nr, const Target& target, int64_t smallest = 64) {
   int64_t kc = target.l1d_bytes / 2 / (nr * 4);
   if (gemm.k <= kc) return 0;
-  for (int64_t c = kc; c >= 64; --c) {
-    if (gemm.k % c == 0) return c;
-  }
-  return 0;
-}
-
-/*! \brief The k block of a few-row tile over B made panel by panel: the largest divisor of k
- *  (down to 16: the tile's sums are a few vectors to reload) whose panel fits half of L1, or 0
- *  when all of k does or none is found. */
-int64_t PanelReductionBlock(const GemmBlock& gemm, int64_t nr, const Target& target) {
-  const int64_t fits = target.l1d_bytes / 2 / (nr * 4);
-  if (gemm.k <= fits) return 0;
-  for (int64_t c = fits; c >= 16; --c) {
+  for (int64_t c = kc; c >= smallest; --c) {
     if (gemm.k % c == 0) return c;
   }
   return 0;
@@ -310,7 +299,7 @@ std::optional<GemmTiles> DefaultGemmTiles(const GemmBlock& gemm, const Target& t
     if (gemm.batch_loops.empty()) return FewRowTiles(gemm, target);
     if (gemm.m * gemm.n * 4 <= target.l1d_bytes / 2) return std::nullopt;
     std::optional<GemmTiles> t = FewRowTiles(gemm, target);
-    if (t) t->kc = PanelReductionBlock(gemm, t->nr, target);
+    if (t) t->kc = ReductionBlock(gemm, t->nr, target, /*smallest=*/16);
     return t;
   }
   std::optional<GemmTiles> dividing = DividingTiles(gemm, target);
