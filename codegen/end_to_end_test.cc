@@ -868,7 +868,9 @@ class Module:
   for (int i = 0; i < 2000; ++i) xs.push_back(-5.0f + 10.0f * static_cast<float>(i) / 1999.0f);
   for (int i = 0; i < 500; ++i) xs.push_back(-87.35f + 0.5f * static_cast<float>(i) / 499.0f);
   for (int i = 0; i < 500; ++i) xs.push_back(88.2f + 0.55f * static_cast<float>(i) / 499.0f);
-  for (int i = 0; i < 1098; ++i) xs.push_back(-90.0f + 180.0f * static_cast<float>(i) / 1097.0f);
+  for (int i = 0; i < 1096; ++i) xs.push_back(-90.0f + 180.0f * static_cast<float>(i) / 1095.0f);
+  xs.push_back(INFINITY);
+  xs.push_back(-INFINITY);
   // A NaN with payload bits where exp's scaling adds n's exponent field: it must stay NaN.
   const uint32_t nan_bits = 0x7FC001FFu;
   float payload_nan;
@@ -901,6 +903,14 @@ class Module:
     if (x > 88.723) EXPECT_EQ(e(i), INFINITY) << "exp(" << x << ")";
     if (x > -80) {
       EXPECT_LE(ulps(sg(i), 1 / (1 + std::exp(-x))), 3.0) << "sigmoid(" << x << ") = " << sg(i);
+    }
+    // Below -87.3 sigmoid's e^x is clamped (EmitSigmoidF32): at most e^-87.3, never negative.
+    if (x < -87.3) EXPECT_TRUE(sg(i) >= 0.0f && sg(i) <= 1.22e-38f) << "sigmoid(" << x << ") = " << sg(i);
+    if (std::isinf(x)) {
+      EXPECT_EQ(g(i), x > 0 ? 1.0f : -1.0f) << "erf(" << x << ")";
+      EXPECT_EQ(th(i), x > 0 ? 1.0f : -1.0f) << "tanh(" << x << ")";
+      if (x > 0) EXPECT_EQ(sg(i), 1.0f) << "sigmoid(inf)";
+      continue;
     }
     if (x != 0) {
       EXPECT_LE(ulps(g(i), std::erf(x)), 3.0) << "erf(" << x << ") = " << g(i);
