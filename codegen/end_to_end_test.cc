@@ -830,6 +830,56 @@ class Module:
   ExpectClose(out->tensor(), want);
 }
 
+TEST(Codegen, AConvolutionTileOfFewAccumulatorsTakesItsInnermostStepsInTurnOverCopies) {
+  // A convolution's last pixel of a row (7 = 3 + 3 + 1 under 3-pixel tiles) is a 1 x 4 tile:
+  // on AVX2 four accumulators, four FMA chains, half of what hides the FMA latency. With
+  // reduction loops nested (input blocks, then a block's 8 channels), the copies take turns over
+  // the innermost loop, whose 8 steps they divide. Here A's rows are 16 apart, so the two loops
+  // do not merge into one.
+  const std::string text = R"(
+@I.ir_module
+class Module:
+    @T.prim_func
+    def tail(A: T.Buffer((3, 16), "float32"), B: T.Buffer((3, 8, 4, 8), "float32"), C: T.Buffer((1, 32), "float32")):
+        for j in range(32):
+            with T.block("init"):
+                vj = T.axis.remap("S", [j])
+                C[0, vj] = T.float32(0)
+        with T.block("tile"):
+            T.reads(A[0:3, 0:16], B[0:3, 0:8, 0:4, 0:8], C[0, 0:32])
+            T.writes(C[0, 0:32])
+            T.evaluate(T.gemm_tile_nd(T.address_of(C[0, 0]), T.address_of(A[0, 0]), T.address_of(B[0, 0, 0, 0]), T.int64(1), T.int64(4), T.int64(8), T.int64(0), T.int64(32), T.int64(8), T.int64(8), T.int64(0), T.int64(2), T.int64(3), T.int64(16), T.int64(256), T.int64(8), T.int64(1), T.int64(32)))
+)";
+  absl::StatusOr<tir::PrimFunc> lowered = Lowered(text, "tail");
+  ASSERT_TRUE(lowered.ok()) << lowered.status();
+  for (const char* name : {"x86-64-v2", "x86-64-v3", "x86-64-v4"}) {
+    SCOPED_TRACE(name);
+    absl::StatusOr<Target> target = Target::Parse(name);
+    ASSERT_TRUE(target.ok()) << target.status();
+    absl::StatusOr<std::string> ir = LlvmIr(*lowered, "tail", name);
+    ASSERT_TRUE(ir.ok()) << ir.status();
+    // 4 blocks of 8 floats: 4 chains from AVX on (two copies: 8 multiply-adds in the loop's
+    // body; LLVM drops the empty remainder loop), 8 with SSE's 4-float registers (no copies).
+    const int64_t chains = 4 * ((8 + target->float_lanes() - 1) / target->float_lanes());
+    int64_t multiply_adds = 0;
+    for (absl::string_view line : absl::StrSplit(*ir, '\n')) {
+      multiply_adds += absl::StrContains(line, "call") && absl::StrContains(line, "@llvm.fmuladd.v8f32(");
+    }
+    EXPECT_EQ(multiply_adds, chains < target->fma_chains() ? 8 : 4) << *ir;
+  }
+  std::mt19937 rng(5);
+  NDArray a = Random({3, 16}, &rng), b = Random({3, 8, 4, 8}, &rng);
+  absl::StatusOr<Value> out = RunKernel(text, "tail", {a, b});
+  ASSERT_TRUE(out.ok()) << out.status();
+  std::vector<double> want(32, 0.0);
+  for (int j = 0; j < 32; ++j) {
+    for (int o = 0; o < 3; ++o) {
+      for (int i = 0; i < 8; ++i) want[j] += static_cast<double>(F(a)[o * 16 + i]) * F(b)[(o * 8 + i) * 32 + j];
+    }
+  }
+  ExpectClose(out->tensor(), want);
+}
+
 TEST(Codegen, ExpErfAndTanhAreVectorCodeWithinThreeUlpOnEveryTarget) {
   // e^x, sigmoid, erf and tanh (SiLU, softmax, GELU epilogues, recurrent cells) are written inline as polynomials: a
   // libm call stays a scalar call per lane at 16 lanes (64 calls of expf in one SiLU tile: 3%

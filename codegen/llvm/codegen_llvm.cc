@@ -773,17 +773,22 @@ class KernelEmitter {
     };
     const int64_t count = tile.mr * tile.nb;
     // A tile of fewer vector registers of accumulators than the FMA units need to hide their
-    // latency (a vector-matrix product: 1 x 8 columns is one chain, one FMA per 4 cycles) keeps
-    // `sets` copies of them over a single reduction loop, step k adding into copy k % sets,
-    // summed after the loop: ceil(chains needed / chains), within the registers left beside
-    // B's vectors and A's broadcasts.
+    // latency (a vector-matrix product: 1 x 8 columns is one chain, one FMA per 4 cycles; the
+    // last pixel of a convolution's 7-wide row under 3-pixel tiles, 4 chains on AVX2) keeps
+    // `sets` copies of them over the innermost reduction loop, step k adding into copy k %
+    // sets, summed after the loops: ceil(chains needed / chains), within the registers left
+    // beside B's vectors and A's broadcasts.
     int64_t registers = 0;
     for (const Piece& p : pieces) registers += (p.width + target_.float_lanes() - 1) / target_.float_lanes();
     const int64_t chains = count * registers;
     int64_t sets = 1;
-    if (tile.k.size() == 1 && chains < target_.fma_chains()) {
+    if (!tile.k.empty() && chains < target_.fma_chains()) {
       sets = (target_.fma_chains() + chains - 1) / chains;
       while (sets > 1 && sets * chains + tile.nb * registers + tile.mr > target_.vector_registers) --sets;
+      // Under outer reduction loops, only an innermost loop whose steps the sets divide (a
+      // depthwise tile's 3 taps would leave each set one step and a remainder: no faster).
+      const auto* inner = llvm::dyn_cast<llvm::ConstantInt>(tile.k.back().extent);
+      if (tile.k.size() > 1 && (inner == nullptr || inner->getSExtValue() % sets != 0)) sets = 1;
     }
     llvm::IRBuilder<> entry_builder(entry_, entry_->begin());
     std::vector<llvm::AllocaInst*> acc(sets * count * np);  // [set][row][block][piece]
@@ -871,7 +876,9 @@ class KernelEmitter {
         return std::make_pair(b_.CreateAdd(a_off, b_.CreateMul(k, b_.getInt64(red.a))),
                               b_.CreateAdd(b_off, b_.CreateMul(k, b_.getInt64(red.b))));
       };
-      if (sets == 1) {
+      // The sets take turns over the innermost loop (a convolution's input channels), whose
+      // steps follow one another; over an outer one each set would run a whole inner loop alone.
+      if (sets == 1 || level + 1 < tile.k.size()) {
         loop(b_.getInt64(0), red.extent, 1, [&](llvm::Value* k) {
           auto [a_k, b_k] = offsets(k);
           nest(level + 1, a_k, b_k);
