@@ -17,7 +17,8 @@
  *   - the group stays small (max-depth calls) and merging keeps the graph acyclic: no other
  *     input of the call may depend on the group.
  *  The call's other producers whose groups are elementwise chains used only by it join as well
- *  (sigmoid(a) * tanh(b): one group, or a convolution's epilogue with its int8 rescale factor);
+ *  (sigmoid(a) * tanh(b): one group, or a convolution's epilogue with its int8 rescale factor;
+ *  inside a diamond region too, such as a GRU step's gates and the recurrent product's slices);
  *  such side chains are emitted before the group's head, so a convolution's or matrix
  *  product's loops are followed directly by the epilogue that its schedule moves under them.
  *  Groups of two or more calls become `fused_<op>_<op>...` functions with the attribute
@@ -141,19 +142,21 @@ class FuseOpsPass : public FunctionPass {
             break;
           }
         }
-        if (joined >= 0 && diamond_group.count(i)) {
-          groups[joined].members.push_back(i);
-          group_of[i] = joined;
-          continue;
-        }
         if (joined >= 0 && EpilogueFusable(kind[i])) {
           // The call's other producers whose chains end here join too: sigmoid(a) * tanh(b)
-          // is one kernel, not two (TVM's post-dominator rule fuses such a tree whole).
+          // is one kernel, not two (TVM's post-dominator rule fuses such a tree whole). Also
+          // inside a diamond region: a recurrent cell's gates are one (the step's input, used
+          // by every gate), and the slices of the recurrent product they add are side chains.
           for (int q : producers[i]) {
             if (CanMergeSibling(q, joined, i, max_depth, groups, group_of, producers, bindings, uses, diamond_group)) {
               MergeGroups(group_of[q], joined, &groups, &group_of);
             }
           }
+        }
+        if (joined >= 0 && diamond_group.count(i)) {
+          groups[joined].members.push_back(i);
+          group_of[i] = joined;
+          continue;
         }
         if (joined >= 0) {
           Group& g = groups[joined];
@@ -458,7 +461,7 @@ class FuseOpsPass : public FunctionPass {
     return relax::VarBinding(new relax::VarBindingNode(last_binding->var, *normalized));
   }
 
-  Option<int64_t> max_depth_{this, "max-depth", 16, "most operator calls in one fused function"};
+  Option<int64_t> max_depth_{this, "max-depth", 32, "most operator calls in one fused function"};
 };
 
 MLC_REGISTER_PASS(FuseOpsPass);

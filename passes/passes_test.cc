@@ -285,7 +285,7 @@ TEST(PassInfrastructure, ErrorsNameTheKnownPassesAndOptions) {
   p = ParsePipeline("fuse-ops{max-depth=3");
   EXPECT_FALSE(p.ok());
   EXPECT_TRUE(ParsePipeline(" legalize , fuse-ops{max-depth=3} ,fuse-tir ").ok());
-  EXPECT_THAT(PassRegistry::Global().Describe(), HasSubstr("| `max-depth` | int | `16` |"));
+  EXPECT_THAT(PassRegistry::Global().Describe(), HasSubstr("| `max-depth` | int | `32` |"));
 }
 
 TEST(PassInfrastructure, ReferenceDocIsInSyncWithTheRegistry) {
