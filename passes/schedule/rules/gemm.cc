@@ -263,10 +263,12 @@ std::optional<GemmTiles> DividingTiles(const GemmBlock& gemm, const Target& targ
 }
 
 /*! \brief The cycles per multiply-add of a tile choice over `rows` rows (tile_cost.h): each step
- *  of an MR x vectors tile broadcasts MR elements of A and loads the vectors of B's row. */
+ *  of an MR x vectors tile broadcasts MR elements of A and loads the vectors of B's row; a tile
+ *  of few accumulators (the guarded last rows) is emitted with copies of them. */
 double GemmRowCost(const GemmTiles& t, int64_t rows, const Target& target) {
   const int64_t vectors = t.nr / target.float_lanes();
-  return GuardedRowCost(rows, t.mr, [&](int64_t h) { return TileCyclesPerFma(h * vectors, h + vectors, target); });
+  return GuardedRowCost(
+      rows, t.mr, [&](int64_t h) { return TileCyclesPerFmaWithCopies(h * vectors, h + vectors, h + vectors, target); });
 }
 
 }  // namespace

@@ -12,6 +12,15 @@ double TileCyclesPerFma(int64_t fmas, int64_t loads, const Target& target) {
   return cycles / f;
 }
 
+double TileCyclesPerFmaWithCopies(int64_t fmas, int64_t loads, int64_t beside, const Target& target) {
+  int64_t copies = 1;
+  if (fmas < target.fma_chains()) {
+    copies = (target.fma_chains() + fmas - 1) / fmas;
+    while (copies > 1 && copies * fmas + beside > target.vector_registers) --copies;
+  }
+  return TileCyclesPerFma(copies * fmas, copies * loads, target);
+}
+
 double GuardedRowCost(int64_t rows, int64_t mr, const std::function<double(int64_t)>& cycles_per_fma) {
   const int64_t full = rows / mr, tail = rows % mr;
   double cost = static_cast<double>(full * mr) * cycles_per_fma(mr);

@@ -23,6 +23,15 @@ namespace tir {
  *  14-wide layers 5-10% faster). */
 double TileCyclesPerFma(int64_t fmas, int64_t loads, const Target& target);
 
+/*! \brief TileCyclesPerFma for a tile that codegen emits with copies of its accumulators taken
+ *  in turn over its reduction loop when it holds fewer than target.fma_chains() (EmitRegisterTile:
+ *  a GEMM tile, whose reduction is one loop): as many copies as the chains need, within the
+ *  registers left beside `beside` (B's vectors and A's broadcasts), each step's cost spread over
+ *  the copies' multiply-adds. The guarded last row of a GEMM tile then runs near the full tile's
+ *  rate: ConvNeXt's 7 x 7-token stage on AVX2 took 7 x 8 tiles (7 chains, a broadcast per FMA)
+ *  at 56-59% of the peak, where 6 x 16 with a one-row tail fits. */
+double TileCyclesPerFmaWithCopies(int64_t fmas, int64_t loads, int64_t beside, const Target& target);
+
 /*! \brief Cycles per row (per unit of one row's multiply-adds) of `rows` rows tiled `mr` at a
  *  time, the guarded last tile run as tiles of the powers of two in its height (codegen's
  *  EmitRowTiles and T.gemm_tile_partial), where `cycles_per_fma(h)` is the cost of a tile h
