@@ -781,10 +781,8 @@ class KernelEmitter {
     int64_t registers = 0;
     for (const Piece& p : pieces) registers += (p.width + target_.float_lanes() - 1) / target_.float_lanes();
     const int64_t chains = count * registers;
-    int64_t sets = 1;
-    if (!tile.k.empty() && chains < target_.fma_chains()) {
-      sets = (target_.fma_chains() + chains - 1) / chains;
-      while (sets > 1 && sets * chains + tile.nb * registers + tile.mr > target_.vector_registers) --sets;
+    int64_t sets = tile.k.empty() ? 1 : target_.AccumulatorCopies(chains, tile.nb * registers + tile.mr);
+    if (sets > 1) {
       // Under outer reduction loops, only an innermost loop whose steps the sets divide (a
       // depthwise tile's 3 taps would leave each set one step and a remainder: no faster).
       const auto* inner = llvm::dyn_cast<llvm::ConstantInt>(tile.k.back().extent);

@@ -44,6 +44,17 @@ struct Target {
    *  pipes, 4 x 2 on every x86-64 core with FMA (Haswell on, Zen 1 to 5). A register tile with
    *  fewer waits on its own results. */
   int fma_chains() const { return 8; }
+  /*! \brief How many copies of a register tile's `chains` accumulators codegen keeps, taken in
+   *  turn over its reduction, so that a tile of fewer than fma_chains() is not bound by the FMA
+   *  latency: as many as the chains need, within the vector registers left beside the `beside`
+   *  others (B's vectors, A's broadcasts). One fact for codegen (EmitRegisterTile) and for the
+   *  tile cost model that must price what codegen emits. */
+  int64_t AccumulatorCopies(int64_t chains, int64_t beside) const {
+    if (chains <= 0 || chains >= fma_chains()) return 1;
+    int64_t copies = (fma_chains() + chains - 1) / chains;
+    while (copies > 1 && copies * chains + beside > vector_registers) --copies;
+    return copies;
+  }
   /*! \brief Bytes per cycle one core streams from beyond L2 (L3 or memory) along the strided
    *  rows a blocked convolution reads: about 8 (24-32 GB/s at 3-4 GHz) on every x86-64 server
    *  core measured here. The cost of reading data again that no cache level keeps. */

@@ -13,11 +13,7 @@ double TileCyclesPerFma(int64_t fmas, int64_t loads, const Target& target) {
 }
 
 double TileCyclesPerFmaWithCopies(int64_t fmas, int64_t loads, int64_t beside, const Target& target) {
-  int64_t copies = 1;
-  if (fmas < target.fma_chains()) {
-    copies = (target.fma_chains() + fmas - 1) / fmas;
-    while (copies > 1 && copies * fmas + beside > target.vector_registers) --copies;
-  }
+  const int64_t copies = target.AccumulatorCopies(fmas, beside);
   return TileCyclesPerFma(copies * fmas, copies * loads, target);
 }
 
