@@ -1,10 +1,11 @@
 /*! \file build_test.cc
  *  \brief The build's handling of kernels as a whole: compiled on several threads into the same
- *         bytes as on one, structurally equal kernels compiled once, the statistics --timing
- *         prints.
+ *         bytes as on one, the same bytes wherever the IR lives in memory, structurally equal
+ *         kernels compiled once, the statistics --timing prints.
  */
 #include "codegen/build.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <random>
@@ -86,6 +87,65 @@ TEST(Codegen, KernelsCompileOnEveryThreadIntoTheBytesOneThreadGives) {
   codegen::CodegenOptions many;
   many.num_threads = 64;
   EXPECT_EQ(codegen::CodegenThreads(many, 3), 3);
+}
+
+// Leaves holes of many small sizes in the heap, freed in a shuffled order, so the next
+// allocations (the IR's nodes) land at addresses in no particular order relative to one another.
+// The blocks kept between the holes are returned by the caller.
+std::vector<void*> ScrambleTheHeap(std::mt19937* rng) {
+  std::vector<void*> blocks;
+  for (size_t size = 16; size <= 1024; size += 16) {
+    for (int i = 0; i < 64; ++i) blocks.push_back(std::malloc(size));
+  }
+  std::shuffle(blocks.begin(), blocks.end(), *rng);
+  std::vector<void*> kept(blocks.begin() + blocks.size() / 2, blocks.end());
+  for (size_t i = 0; i < blocks.size() / 2; ++i) std::free(blocks[i]);
+  return kept;
+}
+
+// A kernel's machine code must not depend on where its IR's nodes happen to live: an outlined
+// parallel body captures several buffers and scalars, and their order in its closure once
+// followed their addresses, so two builds of one model could differ (the kernel cache and
+// signatures rely on equal bytes).
+TEST(Codegen, AParallelBodyCompilesToTheSameBytesWhereverItsNodesLive) {
+  const std::string text = R"(
+@I.ir_module
+class Module:
+    @T.prim_func
+    def mix(A: T.Buffer((1024, 64), "float32"), B: T.Buffer((1024, 64), "float32"), C: T.Buffer((64,), "float32"), D: T.Buffer((1024, 64), "float32"), E: T.Buffer((1024, 64), "float32")):
+        for i in T.parallel(1024):
+            for j in T.serial(64):
+                with T.block("D"):
+                    vi = T.axis.spatial(1024, i)
+                    vj = T.axis.spatial(64, j)
+                    D[vi, vj] = A[vi, vj] * B[vi, vj] + C[vj]
+            for j in T.serial(64):
+                with T.block("E"):
+                    vi = T.axis.spatial(1024, i)
+                    vj = T.axis.spatial(64, j)
+                    E[vi, vj] = D[vi, vj] - C[vj] * A[vi, vj]
+)";
+  absl::StatusOr<Target> target = Target::Parse("x86-64-v3");
+  ASSERT_TRUE(target.ok()) << target.status();
+  std::mt19937 rng(11);
+  std::set<std::string> objects;
+  std::vector<void*> kept;
+  for (int build = 0; build < 6; ++build) {
+    std::vector<void*> more = ScrambleTheHeap(&rng);
+    kept.insert(kept.end(), more.begin(), more.end());
+    absl::StatusOr<IRModule> mod = ParseTVMScript(text, "mix.py");
+    ASSERT_TRUE(mod.ok()) << mod.status();
+    more = ScrambleTheHeap(&rng);  // lowering makes new buffers
+    kept.insert(kept.end(), more.begin(), more.end());
+    absl::StatusOr<tir::PrimFunc> lowered = codegen::LowerPrimFunc(mod->LookupPrimFunc("mix"));
+    ASSERT_TRUE(lowered.ok()) << lowered.status();
+    absl::StatusOr<codegen::CompiledKernels> compiled =
+        codegen::CompileKernels({{"mix", *lowered}}, *target, codegen::CodegenOptions());
+    ASSERT_TRUE(compiled.ok()) << compiled.status();
+    objects.insert(compiled->kernels[0].object);
+  }
+  for (void* block : kept) std::free(block);
+  EXPECT_EQ(objects.size(), 1u) << "six builds of one kernel gave " << objects.size() << " different objects";
 }
 
 TEST(Build, StructurallyEqualKernelsCompileOnceAndShareASymbol) {

@@ -19,10 +19,10 @@
 #include <functional>
 #include <mutex>
 #include <optional>
-#include <set>
 #include <thread>
 #include <unordered_map>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -73,19 +73,22 @@ namespace {
 using tir::PrimExpr;
 using tir::Stmt;
 
-/*! \brief Buffers and variables a statement refers to (for outlining parallel bodies). */
+/*! \brief Buffers and variables a statement refers to (for outlining parallel bodies), in the
+ *  order of their first use: the closure's layout follows it, so it must not depend on where
+ *  the nodes happen to be allocated (builds are byte-reproducible). */
 class UseCollector : public tir::StmtExprVisitor {
  public:
-  std::set<const Object*> vars, buffers, defined;
+  std::vector<const Object*> vars, buffers;
+  absl::flat_hash_set<const Object*> defined;
 
  protected:
-  void VisitExpr_(const tir::TirVarNode* op) override { vars.insert(op); }
+  void VisitExpr_(const tir::TirVarNode* op) override { AddOnce(op, seen_vars_, vars); }
   void VisitExpr_(const tir::BufferLoadNode* op) override {
-    buffers.insert(op->buffer.get());
+    AddOnce(op->buffer.get(), seen_buffers_, buffers);
     tir::StmtExprVisitor::VisitExpr_(op);
   }
   void VisitStmt_(const tir::BufferStoreNode* op) override {
-    buffers.insert(op->buffer.get());
+    AddOnce(op->buffer.get(), seen_buffers_, buffers);
     tir::StmtExprVisitor::VisitStmt_(op);
   }
   void VisitStmt_(const tir::ForNode* op) override {
@@ -96,6 +99,12 @@ class UseCollector : public tir::StmtExprVisitor {
     defined.insert(op->buffer.get());
     tir::StmtExprVisitor::VisitStmt_(op);
   }
+
+ private:
+  static void AddOnce(const Object* node, absl::flat_hash_set<const Object*>& seen, std::vector<const Object*>& out) {
+    if (seen.insert(node).second) out.push_back(node);
+  }
+  absl::flat_hash_set<const Object*> seen_vars_, seen_buffers_;
 };
 
 class KernelEmitter {
