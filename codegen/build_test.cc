@@ -1,7 +1,8 @@
 /*! \file build_test.cc
  *  \brief The build's handling of kernels as a whole: compiled on several threads into the same
  *         bytes as on one, the same bytes wherever the IR lives in memory, structurally equal
- *         kernels compiled once, the statistics --timing prints.
+ *         kernels compiled once, kernel arguments checked against their declared types, the
+ *         statistics --timing prints.
  */
 #include "codegen/build.h"
 
@@ -179,6 +180,42 @@ TEST(Build, StructurallyEqualKernelsCompileOnceAndShareASymbol) {
     const double want = ((testing_util::F(x)[i] * 2.0 + 1) * 2 + 1) * 3 + 1;
     EXPECT_NEAR(y[i], want, 1e-5 * std::abs(want) + 1e-6) << i;
   }
+}
+
+// The interpreter checks each kernel argument against the kernel's declared buffer types,
+// decoded once at load: an executable whose kernel declares another shape or dtype than the
+// tensors it is given fails with the kernel, the buffer and both types named.
+TEST(VirtualMachine, AKernelGivenATensorOfAnotherTypeIsNamed) {
+  const IRModule mod = ChainModule({{"first", 2}});
+  absl::StatusOr<proto::Executable> exe = codegen::Build(mod, codegen::BuildOptions());
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  std::mt19937 rng(5);
+  vm::NDArray x = testing_util::Random({8}, &rng);
+  ASSERT_GT(exe->kernels_size(), 0);
+  {
+    proto::Executable wrong_shape = *exe;
+    wrong_shape.mutable_kernels(0)->mutable_params(0)->set_shape(0, 9);
+    absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = vm::VirtualMachine::Load(wrong_shape);
+    ASSERT_TRUE(vm.ok()) << vm.status();
+    absl::StatusOr<vm::Value> out = (*vm)->Invoke("main", {x});
+    ASSERT_FALSE(out.ok());
+    EXPECT_EQ(out.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_NE(out.status().message().find("kernel first buffer 0 expects float32 (9,)"), std::string::npos)
+        << out.status();
+  }
+  {
+    proto::Executable wrong_dtype = *exe;
+    wrong_dtype.mutable_kernels(0)->mutable_params(1)->mutable_dtype()->set_bits(16);
+    absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = vm::VirtualMachine::Load(wrong_dtype);
+    ASSERT_TRUE(vm.ok()) << vm.status();
+    absl::StatusOr<vm::Value> out = (*vm)->Invoke("main", {x});
+    ASSERT_FALSE(out.ok());
+    EXPECT_NE(out.status().message().find("kernel first buffer 1 expects float16"), std::string::npos) << out.status();
+  }
+  // The executable as built runs.
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = vm::VirtualMachine::Load(*exe);
+  ASSERT_TRUE(vm.ok()) << vm.status();
+  EXPECT_TRUE((*vm)->Invoke("main", {x}).ok());
 }
 
 TEST(Build, AKernelCacheCompilesOnlyWhatChanged) {

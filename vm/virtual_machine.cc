@@ -63,14 +63,25 @@ std::string DescribeType(const proto::TensorType& t, const std::vector<std::stri
   return absl::StrCat(DLDataTypeName(ToDL(t.dtype())), t.ndim() >= 0 ? absl::StrCat(" (ndim ", t.ndim(), ")") : "");
 }
 
-/*! \brief Whether a tensor fits a declared tensor type (unknown dtype code 255 = any). */
-bool Fits(const NDArray& a, const proto::TensorType& t) {
-  if (t.dtype().code() != 255 && !SameDType(a.dtype(), ToDL(t.dtype()))) return false;
-  if (t.ndim() >= 0 && static_cast<int>(a.shape().size()) != t.ndim()) return false;
-  if (t.symbolic_dims_size() > 0) return true;  // the dimensions are bound and checked by BindShapes
-  if (t.has_shape()) return std::equal(a.shape().begin(), a.shape().end(), t.shape().begin(), t.shape().end());
-  return true;
+}  // namespace
+
+TensorParamType TensorParamType::Decode(const proto::TensorType& t) {
+  TensorParamType p;
+  p.any_dtype = t.dtype().code() == 255;
+  if (!p.any_dtype) p.dtype = ToDL(t.dtype());
+  p.ndim = t.ndim();
+  p.static_shape = t.symbolic_dims_size() == 0 && t.has_shape();
+  if (p.static_shape) p.shape.assign(t.shape().begin(), t.shape().end());
+  return p;
 }
+
+bool TensorParamType::Fits(const NDArray& a) const {
+  if (!any_dtype && !SameDType(a.dtype(), dtype)) return false;
+  if (ndim >= 0 && static_cast<int>(a.shape().size()) != ndim) return false;
+  return !static_shape || a.shape() == shape;
+}
+
+namespace {
 
 /*! \brief Checks dtype, rank and static dimensions; symbolic ones are BindShapes' work. */
 absl::Status CheckTensorValue(const Value& v, const proto::TensorType& t, const std::string& what,
@@ -79,7 +90,7 @@ absl::Status CheckTensorValue(const Value& v, const proto::TensorType& t, const 
     return absl::InvalidArgumentError(
         absl::StrCat(what, ": expected a tensor ", DescribeType(t, shape_vars), ", got ", v.Describe()));
   }
-  if (!Fits(v.tensor(), t)) {
+  if (!TensorParamType::Decode(t).Fits(v.tensor())) {
     return absl::InvalidArgumentError(
         absl::StrCat(what, ": expected ", DescribeType(t, shape_vars), ", got ", v.Describe()));
   }
@@ -224,14 +235,18 @@ absl::StatusOr<std::unique_ptr<VirtualMachine>> VirtualMachine::Load(proto::Exec
     for (const proto::Kernel& k : exe.kernels()) {
       absl::StatusOr<KernelFunction> fn = vm->library_->Lookup(k.symbol());
       if (!fn.ok()) return absl::DataLossError(absl::StrCat("kernel ", k.name(), ": ", fn.status().message()));
-      vm->kernels_.push_back(*fn);
-      ShapeSignature signature;
+      LoadedKernel kernel;
+      kernel.fn = *fn;
       std::vector<const proto::TensorType*> types;
-      for (const proto::TensorType& t : k.params()) types.push_back(&t);
-      if (absl::Status s = DecodeSignature(k.shape_vars(), types, &signature.vars, &signature.params); !s.ok()) {
+      for (const proto::TensorType& t : k.params()) {
+        types.push_back(&t);
+        kernel.params.push_back(TensorParamType::Decode(t));
+      }
+      if (absl::Status s = DecodeSignature(k.shape_vars(), types, &kernel.signature.vars, &kernel.signature.params);
+          !s.ok()) {
         return absl::DataLossError(absl::StrCat("kernel ", k.name(), ": ", s.message()));
       }
-      vm->kernel_signatures_.push_back(std::move(signature));
+      vm->kernels_.push_back(std::move(kernel));
     }
   }
   // Runtime functions: all must exist now.
@@ -713,23 +728,25 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
         break;
       }
       case Callee::kKernel: {
-        const proto::Kernel& kernel = exe_.kernels(inst.index);
+        const LoadedKernel& kernel = kernels_[inst.index];
         kernel_args.clear();
         for (size_t i = 0; i < inst.args.size(); ++i) {
           const Value& v = value_of(inst.args[i]);
-          if (!v.is_tensor() || !Fits(v.tensor(), kernel.params(i))) {
-            return absl::InvalidArgumentError(absl::StrCat(Where(func_index, pc), "kernel ", kernel.name(), " buffer ",
-                                                           i, " expects ", DescribeType(kernel.params(i)), ", got ",
-                                                           v.Describe()));
+          if (!v.is_tensor() || !kernel.params[i].Fits(v.tensor())) {
+            const proto::Kernel& declared = exe_.kernels(inst.index);
+            return absl::InvalidArgumentError(absl::StrCat(Where(func_index, pc), "kernel ", declared.name(),
+                                                           " buffer ", i, " expects ", DescribeType(declared.params(i)),
+                                                           ", got ", v.Describe()));
           }
           kernel_args.push_back(v.tensor().data());
         }
         // Symbolic buffers: the kernel's shape variables, bound from the tensors, follow.
-        if (const ShapeSignature& signature = kernel_signatures_[inst.index]; signature.symbolic()) {
+        if (const ShapeSignature& signature = kernel.signature; signature.symbolic()) {
           kernel_shapes.clear();
           for (const Operand& a : inst.args) kernel_shapes.push_back(&value_of(a).tensor().shape());
-          absl::StatusOr<std::vector<int64_t>> values = signature.Bind(
-              kernel_shapes, [&](size_t i) { return absl::StrCat("kernel ", kernel.name(), " buffer ", i); });
+          absl::StatusOr<std::vector<int64_t>> values = signature.Bind(kernel_shapes, [&](size_t i) {
+            return absl::StrCat("kernel ", exe_.kernels(inst.index).name(), " buffer ", i);
+          });
           if (!values.ok())
             return absl::InvalidArgumentError(absl::StrCat(Where(func_index, pc), values.status().message()));
           kernel_shape_values = *std::move(values);
@@ -737,21 +754,21 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
         }
         int32_t rc;
         if (recording_ == nullptr) {
-          rc = kernels_[inst.index](kernel_args.data());
+          rc = kernel.fn(kernel_args.data());
         } else {
-          recording_->SetCurrentCall(kernel_labels_[inst.index]);
+          recording_->SetCurrentCall(kernel.label);
           int64_t start = recording_->Now();
-          rc = kernels_[inst.index](kernel_args.data());
-          recording_->Record(Profiler::Kind::kKernel, kernel_labels_[inst.index], start, recording_->Now());
+          rc = kernel.fn(kernel_args.data());
+          recording_->Record(Profiler::Kind::kKernel, kernel.label, start, recording_->Now());
         }
         if (int64_t refused = WorkspacePool::Global().TakeFailure(); refused > 0) {
-          return absl::ResourceExhaustedError(
-              absl::StrCat(Where(func_index, pc), "kernel ", kernel.name(), " could not allocate ", HumanBytes(refused),
-                           " of workspace (out of memory, or over the ", LimitHint("max_tensor_bytes"), ")"));
+          return absl::ResourceExhaustedError(absl::StrCat(
+              Where(func_index, pc), "kernel ", exe_.kernels(inst.index).name(), " could not allocate ",
+              HumanBytes(refused), " of workspace (out of memory, or over the ", LimitHint("max_tensor_bytes"), ")"));
         }
         if (rc != 0)
           return absl::InternalError(
-              absl::StrCat(Where(func_index, pc), "kernel ", kernel.name(), " failed (", rc, ")"));
+              absl::StrCat(Where(func_index, pc), "kernel ", exe_.kernels(inst.index).name(), " failed (", rc, ")"));
         break;
       }
       case Callee::kExtern: {
@@ -849,13 +866,13 @@ void VirtualMachine::EnableProfiling(bool on) {
     return;
   }
   profiler_ = std::make_unique<Profiler>(pool.num_threads());
-  kernel_labels_.clear();
-  for (const proto::Kernel& k : exe_.kernels()) {
+  for (int i = 0; i < exe_.kernels_size(); ++i) {
+    const proto::Kernel& k = exe_.kernels(i);
     Profiler::Label l{k.name(), Profiler::Kind::kKernel, k.source_ops(), k.flops()};
     for (const proto::TensorType& t : k.params()) {
       l.bytes += TensorBytes(ToDL(t.dtype()), t.shape().data(), t.shape_size());
     }
-    kernel_labels_.push_back(profiler_->Intern(l));
+    kernels_[i].label = profiler_->Intern(l);
   }
   recording_ = profiler_.get();
   pool.SetProfiler(recording_);

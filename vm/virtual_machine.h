@@ -33,6 +33,20 @@
 namespace mlc {
 namespace vm {
 
+/*! \brief A declared tensor type (a kernel's buffer, a function's parameter) decoded from the
+ *         executable, so the interpreter checks an argument without reading proto messages. */
+struct TensorParamType {
+  DLDataType dtype{};
+  bool any_dtype = false;     // the executable's unknown dtype (code 255)
+  int ndim = -1;              // -1: any rank
+  bool static_shape = false;  // `shape` is checked; symbolic dimensions are bound by the signature
+  std::vector<int64_t> shape;
+
+  static TensorParamType Decode(const proto::TensorType& t);
+  /*! \brief Whether `a` has the dtype (unless any), the rank (unless any) and the static dimensions. */
+  bool Fits(const NDArray& a) const;
+};
+
 class VirtualMachine {
  public:
   /*! \brief Parses and checks an executable; resolves kernels and runtime functions. */
@@ -141,6 +155,14 @@ class VirtualMachine {
     absl::StatusOr<std::vector<int64_t>> Bind(const std::vector<const std::vector<int64_t>*>& args,
                                               const std::function<std::string(size_t)>& describe) const;
   };
+  /*! \brief A kernel as the interpreter calls it: its entry point, the types of its buffers, the
+   *         symbolic shapes it binds, and its label while profiling. */
+  struct LoadedKernel {
+    KernelFunction fn = nullptr;
+    std::vector<TensorParamType> params;
+    ShapeSignature signature;
+    int32_t label = -1;
+  };
   struct Function {
     std::vector<Instr> code;
     int num_registers = 0;
@@ -160,8 +182,7 @@ class VirtualMachine {
 
   proto::Executable exe_;
   std::unique_ptr<KernelLibrary> library_;
-  std::vector<KernelFunction> kernels_;
-  std::vector<ShapeSignature> kernel_signatures_;
+  std::vector<LoadedKernel> kernels_;
   std::map<std::string, RuntimeFunction> externs_;
   std::map<std::string, AllocatingRuntimeFunction> allocating_externs_;
   std::vector<Value> constants_;  // each a tensor; Values so operands are read by reference
@@ -169,8 +190,7 @@ class VirtualMachine {
   std::vector<Function> functions_;
   std::shared_ptr<StoragePool> pool_ = std::make_shared<StoragePool>();
   std::unique_ptr<Profiler> profiler_;
-  Profiler* recording_ = nullptr;       // profiler_ while profiling is on
-  std::vector<int32_t> kernel_labels_;  // the profiler's label of each kernel
+  Profiler* recording_ = nullptr;  // profiler_ while profiling is on
   std::atomic<int64_t> appended_in_place_{0}, appended_by_copy_{0};
 };
 
