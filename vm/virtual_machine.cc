@@ -83,14 +83,15 @@ bool TensorParamType::Fits(const NDArray& a) const {
 
 namespace {
 
-/*! \brief Checks dtype, rank and static dimensions; symbolic ones are BindShapes' work. */
-absl::Status CheckTensorValue(const Value& v, const proto::TensorType& t, const std::string& what,
-                              const std::vector<std::string>& shape_vars) {
+/*! \brief Checks dtype, rank and static dimensions against `declared`, `t` decoded; symbolic ones
+ *  are BindShapes' work. `t` itself only names the type in the error. */
+absl::Status CheckTensorValue(const Value& v, const TensorParamType& declared, const proto::TensorType& t,
+                              const std::string& what, const std::vector<std::string>& shape_vars) {
   if (!v.is_tensor()) {
     return absl::InvalidArgumentError(
         absl::StrCat(what, ": expected a tensor ", DescribeType(t, shape_vars), ", got ", v.Describe()));
   }
-  if (!TensorParamType::Decode(t).Fits(v.tensor())) {
+  if (!declared.Fits(v.tensor())) {
     return absl::InvalidArgumentError(
         absl::StrCat(what, ": expected ", DescribeType(t, shape_vars), ", got ", v.Describe()));
   }
@@ -100,7 +101,8 @@ absl::Status CheckTensorValue(const Value& v, const proto::TensorType& t, const 
 absl::Status CheckValue(const Value& v, const proto::ValueType& t, const std::string& what,
                         const std::vector<std::string>& shape_vars) {
   switch (t.kind_case()) {
-    case proto::ValueType::kTensor: return CheckTensorValue(v, t.tensor(), what, shape_vars);
+    case proto::ValueType::kTensor:
+      return CheckTensorValue(v, TensorParamType::Decode(t.tensor()), t.tensor(), what, shape_vars);
     case proto::ValueType::kTuple: {
       if (!v.is_tuple() || v.tuple().size() != static_cast<size_t>(t.tuple().fields_size())) {
         return absl::InvalidArgumentError(
@@ -369,6 +371,7 @@ absl::Status VirtualMachine::Decode(int func_index) {
         case Arg::kTensorType:
           o.kind = Operand::kTensorType;
           o.tensor_type = &a.tensor_type();
+          o.declared = TensorParamType::Decode(a.tensor_type());
           if (a.tensor_type().symbolic_dims_size() > 0) {
             absl::StatusOr<DeclaredShape> dims = DecodeTensorTypeDims(a.tensor_type(), fn.shape_vars_size());
             if (!dims.ok()) return absl::DataLossError(absl::StrCat(where(pc), dims.status().message()));
@@ -701,7 +704,8 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
       case Callee::kMatchCast: {
         const Operand& type = inst.args[1];
         const Value& v = value_of(inst.args[0]);
-        if (absl::Status s = CheckTensorValue(v, *type.tensor_type, "R.match_cast", fn.signature.vars); !s.ok()) {
+        if (absl::Status s = CheckTensorValue(v, type.declared, *type.tensor_type, "R.match_cast", fn.signature.vars);
+            !s.ok()) {
           return absl::InvalidArgumentError(absl::StrCat(Where(func_index, pc), s.message()));
         }
         if (type.symbolic) {

@@ -115,6 +115,7 @@ class VirtualMachine {
     bool symbolic = false;                           // kShape: `dims` are evaluated when the instruction runs
     DeclaredShape dims;                              // kShape when symbolic; kTensorType when it has symbolic dims
     const proto::TensorType* tensor_type = nullptr;  // kTensorType (owned by the executable)
+    TensorParamType declared;                        // kTensorType, decoded: what R.match_cast checks
     DLDataType dtype{};
   };
   enum class Op : uint8_t { kCall, kRet, kGoto, kIf };
