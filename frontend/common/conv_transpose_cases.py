@@ -41,7 +41,9 @@ def main():
         ("no_bias_stride1", torch.nn.ConvTranspose2d(3, 4, 3, padding=2, bias=False), (1, 3, 6, 6)),
         ("kernel_is_stride", torch.nn.ConvTranspose2d(6, 4, 2, stride=2), (2, 6, 4, 3)),
         ("padding_past_a_phase", torch.nn.ConvTranspose2d(3, 4, 5, stride=3, padding=4, output_padding=2), (1, 3, 4, 4)),
+        ("padding_crops_a_phase", torch.nn.ConvTranspose2d(3, 4, 4, stride=2, padding=3), (1, 3, 5, 5)),
         ("volume", torch.nn.ConvTranspose3d(3, 2, (2, 3, 3), stride=(1, 2, 2), padding=(0, 1, 1)), (1, 3, 3, 5, 4)),
+        ("volume_exact_phases", torch.nn.ConvTranspose3d(3, 2, (2, 4, 4), stride=(1, 2, 2), padding=(0, 1, 1)), (1, 3, 3, 4, 4)),
         ("decoder", Decoder(), (1, 8, 5, 5)),
     ]
     cases = []
