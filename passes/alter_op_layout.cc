@@ -39,7 +39,9 @@
  *  repacked once.
  */
 #include <algorithm>
+#include <cmath>
 #include <iterator>
+#include <map>
 
 #include "absl/strings/str_cat.h"
 #include "ir/graph/expr_functor.h"
@@ -172,6 +174,10 @@ class LayoutRewriter : public relax::ExprMutator {
       blocked = Pool(*call);
     } else if (name == "concat") {
       blocked = Concat(*call);
+    } else if (name == "nn.pad") {
+      blocked = SpatialPad(*call);
+    } else if (name == "strided_slice") {
+      blocked = SpatialSlice(*call);
     } else if (LayoutAgnostic(callee)) {
       blocked = Elementwise(*call);
     }
@@ -195,6 +201,20 @@ class LayoutRewriter : public relax::ExprMutator {
     std::string layout;
     int64_t channels = 0;
   };
+
+  /*! \brief layout_transform(x) from `src` to `dst`, emitted once per variable and layout in a
+   *  block: a value several convolutions read (the phases of a transposed convolution, each
+   *  its own convolution of one input) is converted once, not once per reader. */
+  relax::Expr Converted(const relax::Expr& x, const std::string& src, const std::string& dst,
+                        const std::string& name_hint = "") {
+    const bool named = x.as<relax::VarNode>() != nullptr;
+    const std::pair<const Object*, std::string> key{x.get(), dst};
+    if (auto it = converted_.find(key); named && it != converted_.end() && BoundInCurrentBlock(it->second))
+      return it->second;
+    relax::Var v = Emit(Transform(x, src, dst), name_hint);
+    if (named) converted_[key] = v;
+    return v;
+  }
 
   /*! \brief The call `e` is or its variable is bound to, when it calls operator `name`. */
   const relax::CallNode* BoundCall(const relax::Expr& e, const std::string& name) const {
@@ -265,7 +285,7 @@ class LayoutRewriter : public relax::ExprMutator {
       if (allow_nchw) return Data{x, 1, channels};
       return std::nullopt;
     }
-    return Data{relax::Expr(Emit(Transform(x, primal, Blocked(primal, block)), "blocked")), block, channels};
+    return Data{Converted(x, primal, Blocked(primal, block), "blocked"), block, channels};
   }
 
   /*! \brief nn.conv2d (Conv2DAttrs) or nn.conv3d (Conv3DAttrs) in blocked layouts. */
@@ -351,6 +371,42 @@ class LayoutRewriter : public relax::ExprMutator {
     return BlockedValue{relax::MakeCall(call.op, {b->value}, attrs), b->layout, b->channels};
   }
 
+  /*! \brief nn.pad of a blocked value along its batch and spatial axes only: the same padding,
+   *  none for the lanes. Padded channels take the pad value at the new border, still finite.
+   *  Split convolution taps (split-conv-taps: DeepLabV3's dilated branches, a transposed
+   *  convolution of a 1 x 1 input) pad each tap's result to the output: through NCHW, each
+   *  went out of its blocks and back, and their sum gathered 16 planes per vector. */
+  std::optional<BlockedValue> SpatialPad(const relax::CallNode& call) {
+    std::optional<BlockedValue> b = FindBlocked(call.args[0]);
+    absl::StatusOr<relax::PadAttrs> attrs = relax::ParseAttrs<relax::PadAttrs>(call.attrs);
+    if (!b || !attrs.ok() || !std::isfinite(attrs->pad_value)) return std::nullopt;
+    const size_t rank = Layout::Parse(b->layout)->Primal().size();
+    std::vector<int64_t> width = attrs->pad_width;
+    if (width.size() != 2 * rank || width[2] != 0 || width[3] != 0) return std::nullopt;
+    width.insert(width.end(), {0, 0});
+    Attrs blocked = call.attrs;
+    blocked["pad_width"] = AttrValue(width);
+    return BlockedValue{relax::MakeCall(call.op, {b->value}, blocked), b->layout, b->channels};
+  }
+
+  /*! \brief strided_slice of a blocked value along its batch and spatial axes only: the same
+   *  slice (those axes keep their positions; the lanes come last). A convolution tap's input
+   *  window (split-conv-taps) was cut from an NCHW copy of a blocked input. */
+  std::optional<BlockedValue> SpatialSlice(const relax::CallNode& call) {
+    std::optional<BlockedValue> b = FindBlocked(call.args[0]);
+    absl::StatusOr<relax::StridedSliceAttrs> attrs = relax::ParseAttrs<relax::StridedSliceAttrs>(call.attrs);
+    if (!b || !attrs.ok()) return std::nullopt;
+    const int64_t rank = static_cast<int64_t>(Layout::Parse(b->layout)->Primal().size());
+    std::vector<int64_t> axes = attrs->axes;
+    for (int64_t& a : axes) {
+      if (a < 0) a += rank;
+      if (a < 0 || a >= rank || a == 1) return std::nullopt;
+    }
+    Attrs blocked = call.attrs;
+    blocked["axes"] = AttrValue(axes);
+    return BlockedValue{relax::MakeCall(call.op, {b->value}, blocked), b->layout, b->channels};
+  }
+
   /*! \brief An operand of an elementwise operator in `layout` (channels `channels`, stored as
    *  `stored`: more when padded): blocked the same way, converted from another blocking, or a
    *  per-channel, per-pixel or scalar operand broadcast against it (a constant's padding filled
@@ -362,7 +418,7 @@ class LayoutRewriter : public relax::ExprMutator {
       if (b->layout == layout.name() && Stored(*b, channels) == stored) return b->value;
       if (stored != channels) return std::nullopt;  // only constants are padded here
       // Another blocking: from the blocked value, or, when that is padded, from the real channels.
-      if (!padded) return relax::Expr(Emit(Transform(b->value, b->layout, layout.name())));
+      if (!padded) return Converted(b->value, b->layout, layout.name());
     }
     const std::string primal = layout.Primal();
     const int64_t rank = static_cast<int64_t>(primal.size());
@@ -394,7 +450,7 @@ class LayoutRewriter : public relax::ExprMutator {
     if (stored != channels) return std::nullopt;
     relax::Expr full =
         t->ndim == rank ? e : relax::Expr(Emit(Call("reshape", {e}, relax::ToAttrs(relax::ReshapeAttrs{dims}))));
-    return relax::Expr(Emit(Transform(full, primal, layout.name())));
+    return Converted(full, primal, layout.name());
   }
 
   /*! \brief concat(x1, ..., xn, axis=1) of channel-blocked values whose channel counts are
@@ -484,7 +540,8 @@ class LayoutRewriter : public relax::ExprMutator {
   }
 
   int64_t lanes_;
-  std::string name_hint_;  // the binding being rewritten
+  std::string name_hint_;                                                  // the binding being rewritten
+  std::map<std::pair<const Object*, std::string>, relax::Var> converted_;  // Converted's conversions
 };
 
 class AlterOpLayoutPass : public FunctionPass {

@@ -3,6 +3,8 @@
  */
 #include "ir/graph/expr_functor.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "ir/graph/printer.h"
 
@@ -198,6 +200,10 @@ Var ExprMutator::Emit(const Expr& value, const std::string& name_hint) {
   bindings_.push_back(VarBinding(new VarBindingNode(var, v)));
   bound_values_[var.get()] = v;
   return var;
+}
+
+bool ExprMutator::BoundInCurrentBlock(const Var& var) const {
+  return std::any_of(bindings_.begin(), bindings_.end(), [&](const VarBinding& b) { return b->var.same_as(var); });
 }
 
 void ExprMutator::VisitBinding_(const VarBindingNode* binding) {

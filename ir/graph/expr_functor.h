@@ -88,6 +88,9 @@ class ExprMutator {
   std::optional<Expr> LookupBinding(const Var& var) const;
   /*! \brief Adds a binding (normalized) before the one being rewritten; returns its variable. */
   Var Emit(const Expr& value, const std::string& name_hint = "");
+  /*! \brief Whether `var` is bound in the block being rewritten (so still in scope: a dataflow
+   *  variable is not, after its block). */
+  bool BoundInCurrentBlock(const Var& var) const;
   /*! \brief Reports an error; VisitFunction returns the first one. */
   void Fail(absl::Status status);
   bool in_dataflow() const { return in_dataflow_; }
