@@ -551,10 +551,12 @@ class AlterOpLayoutPass : public FunctionPass {
     return "Rewrites float32 convolutions (groups 1 and depthwise, constant weights) into channel-blocked layouts "
            "(NCHW16c data, OIHW16i16o weights packed at compile time, NCDHW16c for 3-D; the block is one vector of the "
            "module's target; output channels a multiple of 8 but not of the vector, and any count of a 3-D "
-           "convolution, padded up to whole vectors with zero filters where that adds at most a quarter, the real "
-           "channels sliced out where read unblocked) "
-           "and carries the blocked layout through elementwise operators and pooling, converting back to NCHW only "
-           "where an operator needs it. Run after fold-scale-into-conv, before conv2d-to-gemm and fuse-ops; "
+           "convolution, padded up to whole vectors with zero filters where that adds at most a quarter, and counts "
+           "between half a "
+           "vector and one padded to one, the real channels sliced out where read unblocked) "
+           "and carries the blocked layout through elementwise operators, pooling and spatial padding and slicing, "
+           "converting back to NCHW only where an operator needs it (once per variable). Run after "
+           "fold-scale-into-conv, before conv2d-to-gemm and fuse-ops; "
            "remove-unused drops the conversions nobody reads.";
   }
 
