@@ -70,10 +70,11 @@ int64_t RoundUp(int64_t extent, int64_t block) { return (extent + block - 1) / b
 
 /*! \brief The block of a convolution's output channels padded up to whole vectors, or 0 when
  *  they are not padded: fewer than a vector but more than half of one, or counts that are a
- *  multiple of 8 but not of the vector, padded by at most a quarter (24 -> 32 on AVX-512 would move a third more bytes
- * through the memory-bound depthwise layers that follow such a convolution). With `any_count` (3-D convolutions, which
- *  have no GEMM route for the counts left in NCDHW) any count is: R(2+1)D-18's factored
- *  convolutions to 230, 460 and 921 channels ran as plain loop nests at 1-12% of the peak. */
+ *  multiple of 8 but not of the vector, padded by at most a quarter (24 -> 32 on AVX-512 would
+ *  move a third more bytes through the memory-bound depthwise layers that follow such a
+ *  convolution). With `any_count` (3-D convolutions, which have no GEMM route for the counts
+ *  left in NCDHW) any count is: R(2+1)D-18's factored convolutions to 230, 460 and 921 channels
+ *  ran as plain loop nests at 1-12% of the peak. */
 int64_t PaddedBlock(int64_t channels, int64_t lanes, bool any_count) {
   if (channels % lanes == 0) return 0;
   // Fewer than a vector but more than half of one: the padded products cost less than
@@ -552,9 +553,8 @@ class AlterOpLayoutPass : public FunctionPass {
            "(NCHW16c data, OIHW16i16o weights packed at compile time, NCDHW16c for 3-D; the block is one vector of the "
            "module's target; output channels a multiple of 8 but not of the vector, and any count of a 3-D "
            "convolution, padded up to whole vectors with zero filters where that adds at most a quarter, and counts "
-           "between half a "
-           "vector and one padded to one, the real channels sliced out where read unblocked) "
-           "and carries the blocked layout through elementwise operators, pooling and spatial padding and slicing, "
+           "between half a vector and one padded to one, the real channels sliced out where read unblocked) and "
+           "carries the blocked layout through elementwise operators, pooling and spatial padding and slicing, "
            "converting back to NCHW only where an operator needs it (once per variable). Run after "
            "fold-scale-into-conv, before conv2d-to-gemm and fuse-ops; "
            "remove-unused drops the conversions nobody reads.";

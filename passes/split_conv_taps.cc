@@ -29,6 +29,7 @@
 #include "passes/constant_conv.h"
 #include "passes/pass.h"
 #include "passes/pattern.h"
+#include "support/checked_math.h"
 
 namespace mlc {
 namespace passes {
@@ -44,11 +45,9 @@ struct TapRange {
 TapRange LiveRange(int64_t k, int64_t size, int64_t stride, int64_t dilation, int64_t pad_before, int64_t outputs) {
   // o * stride + k * dilation - pad_before in [0, size)
   const int64_t offset = k * dilation - pad_before;
-  auto ceil_div = [](int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); };
-  auto floor_div = [](int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); };
   TapRange r;
-  r.begin = std::max<int64_t>(0, ceil_div(-offset, stride));
-  r.end = std::min<int64_t>(outputs, floor_div(size - 1 - offset, stride) + 1);
+  r.begin = std::max<int64_t>(0, DivRoundUp(-offset, stride));
+  r.end = std::min<int64_t>(outputs, DivRoundDown(size - 1 - offset, stride) + 1);
   if (r.end < r.begin) r.end = r.begin;
   r.first_input = r.begin * stride + offset;
   return r;

@@ -2,7 +2,8 @@
  *  \brief Arithmetic on sizes and integers read from files: saturating instead of overflowing
  *         (undefined behaviour in C++), so a shape of 10^30 elements compares as too large
  *         rather than wrapping to a small number, and a float attribute of 1e33 or NaN read as
- *         an integer gives a value every check can refuse. Fuzzing found both.
+ *         an integer gives a value every check can refuse. Fuzzing found both. Also integer
+ *         division rounded down or up for numerators of either sign (window and phase bounds).
  */
 #ifndef MLC_SUPPORT_CHECKED_MATH_H_
 #define MLC_SUPPORT_CHECKED_MATH_H_
@@ -33,6 +34,12 @@ inline int64_t SaturatingInt64(double v) {
   if (v <= -9.2233720368547758e18) return std::numeric_limits<int64_t>::min();
   return static_cast<int64_t>(v);
 }
+
+/*! \brief floor(a / b) for b > 0 and a of either sign (C++'s / rounds toward zero). */
+inline int64_t DivRoundDown(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+/*! \brief ceil(a / b) for b > 0 and a of either sign. */
+inline int64_t DivRoundUp(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
 
 }  // namespace mlc
 

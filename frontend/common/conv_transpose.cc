@@ -7,6 +7,7 @@
 #include "frontend/common/static_shape.h"
 #include "ir/graph/struct_info.h"
 #include "ir/tir/tir_util.h"
+#include "support/checked_math.h"
 #include "support/tensor_data.h"
 
 namespace mlc {
@@ -33,7 +34,7 @@ int64_t OutputSize(const std::vector<int64_t>& xs, const std::vector<int64_t>& w
 /*! \brief Outputs ConvTransposeByPhases computes per phase along an axis: enough for the
  *  padding's start and the output. */
 int64_t PhaseBlocks(int64_t in, int64_t out, int64_t s, int64_t pad) {
-  return std::max<int64_t>((out + pad + s - 1) / s, in);
+  return std::max<int64_t>(DivRoundUp(out + pad, s), in);
 }
 
 /*! \brief A strided transposed convolution (groups 1, no dilation) as one stride-1 convolution
@@ -55,7 +56,7 @@ absl::StatusOr<relax::Expr> ConvTransposeByPhases(Composer& c, const relax::Expr
   int64_t phase_count = 1;
   for (size_t d = 0; d < dims; ++d) {
     const int64_t k = ws[2 + d], s = p.strides[d];
-    taps[d] = (k + s - 1) / s;
+    taps[d] = DivRoundUp(k, s);
     out[d] = OutputSize(xs, ws, p, d);
     blocks[d] = PhaseBlocks(xs[2 + d], out[d], s, p.padding[d]);
     conv_padding[d] = taps[d] - 1;
@@ -97,10 +98,6 @@ absl::StatusOr<relax::Expr> ConvTransposeByPhases(Composer& c, const relax::Expr
  *  before ConvTransposeByExactPhases replaces it. */
 constexpr double kMaxPhaseExcess = 1.2;
 
-/*! \brief floor(a / b) and ceil(a / b) for b > 0, a of either sign. */
-int64_t FloorDiv(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
-int64_t CeilDiv(int64_t a, int64_t b) { return -FloorDiv(-a, b); }
-
 /*! \brief One output phase along one axis of a strided transposed convolution: the outputs
  *  o = s * q + r - pad (r: `phase`) for q in [first, first + count), which are o = s * j + slot,
  *  read by the taps r, r + s, ... (`taps` of them, all inside the kernel). */
@@ -116,9 +113,9 @@ std::optional<std::vector<AxisPhase>> AxisPhases(int64_t in, int64_t out, int64_
   for (int64_t r = 0; r < s; ++r) {
     AxisPhase& a = phases[r];
     a.phase = r;
-    a.taps = CeilDiv(k - r, s);
-    a.first = CeilDiv(pad - r, s);
-    a.count = FloorDiv(out - 1 + pad - r, s) - a.first + 1;
+    a.taps = DivRoundUp(k - r, s);
+    a.first = DivRoundUp(pad - r, s);
+    a.count = DivRoundDown(out - 1 + pad - r, s) - a.first + 1;
     a.slot = s * a.first + r - pad;
     // Output j reads x[first + j - m] for tap m: a stride-1 convolution by the reversed taps
     // over the input padded by taps - 1 - first before and first + count - in after.
@@ -154,9 +151,8 @@ std::optional<relax::Expr> ConvTransposeByExactPhases(Composer& c, const relax::
     if (!phases) return std::nullopt;
     // ConvTransposeByPhases's multiply-adds over these: each of s phases takes ceil(k / s) taps
     // at PhaseBlocks outputs, where these take k taps in all at out / s outputs.
-    const int64_t taps = (k + s - 1) / s;
-    excess *=
-        static_cast<double>(PhaseBlocks(xs[2 + d], out, s, p.padding[d]) * taps * s) / static_cast<double>(out / s * k);
+    excess *= static_cast<double>(PhaseBlocks(xs[2 + d], out, s, p.padding[d]) * DivRoundUp(k, s) * s) /
+              static_cast<double>(out / s * k);
     // Listed by the slot they fill, the order depth-to-space interleaves them in.
     std::sort(phases->begin(), phases->end(), [](const AxisPhase& a, const AxisPhase& b) { return a.slot < b.slot; });
     axes.push_back(*std::move(phases));
