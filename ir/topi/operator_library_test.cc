@@ -988,6 +988,12 @@ TEST(OperatorLibrary, QdqConvWithLongStridedRowsMatchesTheDequantizedReference) 
   CheckQdqConv(Window{{3, 3}, {1, 1}, {0, 1, 0, 1}, {1, 1}}, 1, 3, 4, 40, 5, 7);
 }
 
+// A reduction of 4608 (512 channels x 3 x 3) over 16 x 16 pixels: the kernel splits the pixels
+// into cache blocks of at most half of L2 (several on a CPU with 2 MB of L2 or less).
+TEST(OperatorLibrary, QdqConvOverSeveralCacheBlocksMatchesTheDequantizedReference) {
+  CheckQdqConv(Window{{3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}}, 1, 512, 16, 16, 13, 8);
+}
+
 // dense(dequantize(xq), dequantize(wq)) + bias, ReLU and matmul(dequantize(xq), dequantize(wq))
 // by a [K, F] weight quantized per column become one mlc.int8.dense each (qdq-to-integer) whose
 // int32 accumulation matches the dequantized product computed here in double: uint8 and int8

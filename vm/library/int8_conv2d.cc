@@ -53,6 +53,13 @@ constexpr int64_t kRows = 8;        // output channels per register tile (VNNI)
 constexpr int64_t kAvx2Rows = 6;    // ... (AVX2: 12 of the 16 ymm registers accumulate)
 constexpr int64_t kAvx2Pixels = 8;  // pixels per AVX2 tile
 
+/*! \brief The bytes of columns a cache block holds: half of this core's L2 (512 KB where the OS
+ *  does not say). */
+int64_t CacheBlockBytes() {
+  static const int64_t l2 = HostCaches().l2_bytes;
+  return (l2 > 0 ? l2 : int64_t{1} << 20) / 2;
+}
+
 struct Geometry {
   int64_t c, h, w, f, kh, kw, oh, ow, k, kp;
   int64_t stride[2], pad[4], dilation[2];
@@ -251,18 +258,19 @@ void WidenWeights(const int8_t* w, int64_t count, int16_t* w16) {
   for (int64_t i = 0; i < count; ++i) w16[i] = w[i];
 }
 
-/*! \brief A tile of R output channels (from f0) x 8 pixels (from p0, within one panel) with
- *  AVX2, exact: per group of 4 k, the 8 pixels' bytes widened to int16 (two loads of 4 pixels x
+/*! \brief A tile of R output channels (from f0) x 4X pixels (from p0, within one panel) with
+ *  AVX2, exact: per group of 4 k, the pixels' bytes widened to int16 (two loads of 4 pixels x
  *  4 k), and per channel a broadcast of its 4 int16 weights and two vpmaddwd (each two products
  *  per int32 lane, which cannot overflow, unlike vpmaddubsw's int16 sums). Lane pairs hold one
  *  pixel's two partial sums, added at the end. 2R accumulators, two inputs, a weight and a
  *  product within the 16 registers (R = 3 x 16 pixels needed 18, and GCC kept 9 of its 12
  *  accumulators on the stack, the convolutions at about 11 multiply-adds per cycle). */
-template <int R>
+template <int R, int X>
 __attribute__((target("avx2,fma"))) void TileAvx2(const int16_t* w16, const uint8_t* panel, const Geometry& g,
                                                   int64_t f0, int64_t p0, const int32_t* comp, const float* scale,
                                                   const float* bias, void* out) {
   static_assert(R >= 1 && R <= 6, "six channels at most");
+  static_assert(X == 1 || X == 2, "one or two vectors of 4 pixels");
   // Named accumulators, not an array: GCC kept an array's elements on the stack, or copied them
   // between registers at every step.
   __m256i a0 = _mm256_setzero_si256(), b0 = a0, a1 = a0, b1 = a0, a2 = a0, b2 = a0, a3 = a0, b3 = a0, a4 = a0, b4 = a0,
@@ -274,18 +282,18 @@ __attribute__((target("avx2,fma"))) void TileAvx2(const int16_t* w16, const uint
                 *w5 = w4 + g.kp;
   for (int64_t q = 0; q < groups; ++q, b += kPanel * 4) {
     const __m256i x0 = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(b)));
-    const __m256i x1 = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(b + 16)));
+    const __m256i x1 = X > 1 ? _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(b + 16))) : x0;
     // A channel's 4 weights as one 64-bit broadcast. (A macro: a lambda would not inherit the
     // function's target.) The sums are added in place: left to itself GCC wrote each new sum to
     // another register and moved it back, 8 extra instructions in a loop of 35.
 #define MLC_ACCUMULATE(acc, product) __asm__("vpaddd %1, %0, %0" : "+x"(acc) : "x"(product))
-#define MLC_INT8_AVX2_STEP(w, lo, hi)             \
-  {                                               \
-    int64_t four;                                 \
-    std::memcpy(&four, w + 4 * q, 8);             \
-    const __m256i c = _mm256_set1_epi64x(four);   \
-    MLC_ACCUMULATE(lo, _mm256_madd_epi16(x0, c)); \
-    MLC_ACCUMULATE(hi, _mm256_madd_epi16(x1, c)); \
+#define MLC_INT8_AVX2_STEP(w, lo, hi)                                  \
+  {                                                                    \
+    int64_t four;                                                      \
+    std::memcpy(&four, w + 4 * q, 8);                                  \
+    const __m256i c = _mm256_set1_epi64x(four);                        \
+    MLC_ACCUMULATE(lo, _mm256_madd_epi16(x0, c));                      \
+    if constexpr (X > 1) MLC_ACCUMULATE(hi, _mm256_madd_epi16(x1, c)); \
   }
     MLC_INT8_AVX2_STEP(w0, a0, b0)
     if constexpr (R > 1) MLC_INT8_AVX2_STEP(w1, a1, b1)
@@ -319,14 +327,18 @@ __attribute__((target("avx2,fma"))) void TileAvx2(const int16_t* w16, const uint
   }
 }
 
-/*! \brief TileAvx2 for `rows` (1..R) channels. */
+/*! \brief TileAvx2 for `rows` (1..R) channels, over one vector of pixels where at most 4 are
+ *  left (a 7 x 7 image's last tile has one pixel: two vectors wasted a seventh of the work). */
 template <int R>
 void TileAvx2Any(int64_t rows, const int16_t* w16, const uint8_t* panel, const Geometry& g, int64_t f0, int64_t p0,
                  const int32_t* comp, const float* scale, const float* bias, void* out) {
   if constexpr (R > 1) {
     if (rows < R) return TileAvx2Any<R - 1>(rows, w16, panel, g, f0, p0, comp, scale, bias, out);
   }
-  TileAvx2<R>(w16, panel, g, f0, p0, comp, scale, bias, out);
+  if (g.pixels() - p0 <= kAvx2Pixels / 2)
+    TileAvx2<R, 1>(w16, panel, g, f0, p0, comp, scale, bias, out);
+  else
+    TileAvx2<R, 2>(w16, panel, g, f0, p0, comp, scale, bias, out);
 }
 
 /*! \brief The same tile without VNNI or AVX2: one multiply-add per product (int8 or int16 weights). */
@@ -436,36 +448,44 @@ absl::Status Conv2d(absl::Span<DLTensor* const> args) {
   }
   // By pointer: in the pool's threads `w16` is their own.
   const int16_t* wide = w16_given ? reinterpret_cast<const int16_t*>(DataOf(w)) : w16.data();
-  // Tasks: (panel, tile of channels); the AVX2 tile is a quarter of a panel wide.
+  // Register tiles: the AVX2 one is a quarter of a panel wide.
   const int64_t tile_rows = path == Int8Path::kAvx2 ? kAvx2Rows : kRows;
   const int64_t tile_pixels = path == Int8Path::kAvx2 ? kAvx2Pixels : kPanel;
   const int64_t row_tiles = (f + tile_rows - 1) / tile_rows, pixel_tiles = (g.pixels() + tile_pixels - 1) / tile_pixels;
+  // Pixel tiles in blocks whose columns fill at most half of L2. A task is (block, tile of
+  // channels) and runs the block's pixel tiles: its channels' weights stay in L1-L2 across the
+  // block, and the block's columns in L2 across the channel tiles. Panel-major tasks (one pixel
+  // tile, every channel tile) streamed all the weights (up to 4.7 MB of int16) from L3 once per
+  // pixel tile.
+  const int64_t block_tiles = std::max<int64_t>(1, std::min(pixel_tiles, CacheBlockBytes() / (tile_pixels * g.kp)));
+  const int64_t blocks = (pixel_tiles + block_tiles - 1) / block_tiles;
   for (int64_t n = 0; n < x->shape[0]; ++n) {
     PackColumns(reinterpret_cast<const uint8_t*>(DataOf(x)) + n * image_in, g, packed.data());
     void* o = DataOf(out) + n * image_out * out_bytes;
     const uint8_t* cols = packed.data();
-    // Tasks are (panel, tile of channels), panel-major: consecutive tasks of a thread reuse
-    // the panel from cache while the weights stream.
-    ParallelFor(pixel_tiles * row_tiles, [&](int64_t begin, int64_t end) {
+    ParallelFor(blocks * row_tiles, [&](int64_t begin, int64_t end) {
       for (int64_t t = begin; t < end; ++t) {
-        const int64_t p0 = t / row_tiles * tile_pixels, f0 = t % row_tiles * tile_rows,
-                      rows = std::min(tile_rows, f - f0);
-        const uint8_t* pp = cols + p0 / kPanel * g.kp * kPanel;
-        switch (path) {
-          case Int8Path::kPortable:
-            if (w16_given)
-              TilePortable(wide, pp, g, f0, rows, p0, cd, sd, bd, o);
-            else
-              TilePortable(wd, pp, g, f0, rows, p0, cd, sd, bd, o);
-            break;
-          case Int8Path::kAvx2: TileAvx2Any<kAvx2Rows>(rows, wide, pp, g, f0, p0, cd, sd, bd, o); break;
-          case Int8Path::kVnni:
-            if (rows == kRows) {
-              TileVnni<kRows>(wd, pp, g, f0, p0, cd, sd, bd, o);
-            } else {
-              for (int64_t r = 0; r < rows; ++r) TileVnni<1>(wd, pp, g, f0 + r, p0, cd, sd, bd, o);
-            }
-            break;
+        const int64_t f0 = t % row_tiles * tile_rows, rows = std::min(tile_rows, f - f0);
+        const int64_t first = t / row_tiles * block_tiles, last = std::min(pixel_tiles, first + block_tiles);
+        for (int64_t pt = first; pt < last; ++pt) {
+          const int64_t p0 = pt * tile_pixels;
+          const uint8_t* pp = cols + p0 / kPanel * g.kp * kPanel;
+          switch (path) {
+            case Int8Path::kPortable:
+              if (w16_given)
+                TilePortable(wide, pp, g, f0, rows, p0, cd, sd, bd, o);
+              else
+                TilePortable(wd, pp, g, f0, rows, p0, cd, sd, bd, o);
+              break;
+            case Int8Path::kAvx2: TileAvx2Any<kAvx2Rows>(rows, wide, pp, g, f0, p0, cd, sd, bd, o); break;
+            case Int8Path::kVnni:
+              if (rows == kRows) {
+                TileVnni<kRows>(wd, pp, g, f0, p0, cd, sd, bd, o);
+              } else {
+                for (int64_t r = 0; r < rows; ++r) TileVnni<1>(wd, pp, g, f0 + r, p0, cd, sd, bd, o);
+              }
+              break;
+          }
         }
       }
     });
