@@ -67,131 +67,165 @@ struct Geometry {
   bool relu, x_signed;
   Requantize requantize;  // on: out is uint8/int8, the result quantized
   int64_t pixels() const { return oh * ow; }
+  int64_t padded_h() const { return h + pad[0] + pad[2]; }
+  int64_t padded_w() const { return w + pad[1] + pad[3]; }
   int64_t panels() const { return (pixels() + kPanel - 1) / kPanel; }
 };
 
-/*! \brief dst[i] = src[i * s] ^ flip for i < n: a row of taps, contiguous (s = 1: 16 bytes at a
- *  time, the last 16 overlapping, or two overlapping words below 16, inline: rows of 7 to 56 taps
- *  were a library call each, a fifth of the packing) or every other byte (s = 2, even bytes
- *  packed 16 at a time). */
-void GatherTaps(const uint8_t* __restrict src, int64_t s, uint8_t flip, int64_t n, uint8_t* __restrict dst) {
-  const __m128i f = _mm_set1_epi8(static_cast<char>(flip));
-  int64_t i = 0;
-  if (s == 1 && n >= 16) {
-    for (; i + 16 <= n; i += 16) {
-      const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i));
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i), _mm_xor_si128(a, f));
-    }
-    if (i < n) {
-      const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + n - 16));
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + n - 16), _mm_xor_si128(a, f));
-    }
-    return;
-  }
-  if (s == 1 && n >= 4) {
-    // 4 to 15 taps (rows of 7 or 14 pixels): two overlapping words.
+/*! \brief Bytes past the padded image that the tap copies may read (CopyTaps reads up to 32
+ *  past the last tap it needs). */
+constexpr int64_t kPaddedSlack = 64;
+
+/*! \brief dst[i] = src[i] ^ flip for i < n: 16 bytes at a time, the last 16 overlapping, or two
+ *  overlapping words below 16 (rows of 7 and 14 pixels). */
+void CopyFlipped(const uint8_t* __restrict src, int64_t n, uint8_t flip, uint8_t* __restrict dst) {
+  if (n >= 16) {
+    const __m128i f = _mm_set1_epi8(static_cast<char>(flip));
+    auto copy16 = [&](int64_t i) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i), _mm_xor_si128(v, f));
+    };
+    for (int64_t i = 0; i + 16 <= n; i += 16) copy16(i);
+    copy16(n - 16);
+  } else if (n >= 8) {
     const uint64_t f8 = 0x0101010101010101ull * flip;
-    if (n >= 8) {
-      uint64_t a, b;
-      std::memcpy(&a, src, 8);
-      std::memcpy(&b, src + n - 8, 8);
-      a ^= f8, b ^= f8;
-      std::memcpy(dst, &a, 8);
-      std::memcpy(dst + n - 8, &b, 8);
-    } else {
-      uint32_t a, b;
-      std::memcpy(&a, src, 4);
-      std::memcpy(&b, src + n - 4, 4);
-      a ^= static_cast<uint32_t>(f8), b ^= static_cast<uint32_t>(f8);
-      std::memcpy(dst, &a, 4);
-      std::memcpy(dst + n - 4, &b, 4);
+    uint64_t a, b;
+    std::memcpy(&a, src, 8);
+    std::memcpy(&b, src + n - 8, 8);
+    a ^= f8, b ^= f8;
+    std::memcpy(dst, &a, 8);
+    std::memcpy(dst + n - 8, &b, 8);
+  } else {
+    for (int64_t i = 0; i < n; ++i) dst[i] = src[i] ^ flip;
+  }
+}
+
+/*! \brief One image with its padding written out as the zero point and int8 made uint8 (128
+ *  added): [C][Hp][Wp] and kPaddedSlack bytes. Every window tap of every output pixel is then an
+ *  in-bounds read, and the packing copies runs of taps without clipping them. */
+void PadImage(const uint8_t* x, const Geometry& g, std::vector<uint8_t>* padded) {
+  const int64_t hp = g.padded_h(), wp = g.padded_w();
+  padded->resize(g.c * hp * wp + kPaddedSlack);
+  uint8_t* base = padded->data();
+  const uint8_t flip = g.x_signed ? 0x80 : 0;
+  ParallelFor(g.c, [&](int64_t begin, int64_t end) {
+    for (int64_t c = begin; c < end; ++c) {
+      uint8_t* plane = base + c * hp * wp;
+      std::memset(plane, g.zero_point, g.pad[0] * wp);
+      for (int64_t y = 0; y < g.h; ++y) {
+        uint8_t* row = plane + (g.pad[0] + y) * wp;
+        const uint8_t* src = x + (c * g.h + y) * g.w;
+        // The side padding is a few bytes: stores, not calls of memset.
+        for (int64_t i = 0; i < g.pad[1]; ++i) row[i] = g.zero_point;
+        for (int64_t i = g.pad[1] + g.w; i < wp; ++i) row[i] = g.zero_point;
+        CopyFlipped(src, g.w, flip, row + g.pad[1]);
+      }
+      std::memset(plane + (g.pad[0] + g.h) * wp, g.zero_point, g.pad[2] * wp);
     }
+  });
+  std::memset(base + g.c * hp * wp, g.zero_point, kPaddedSlack);
+}
+
+/*! \brief dst[i] = src[i * s] for i < n, 16 taps at a time for s = 1 and 2 (even bytes packed):
+ *  writes up to 15 bytes past dst[n - 1] and reads up to 32 past the last tap. Runs of up to 32
+ *  are unrolled and longer ones of s = 1 are memcpy: left as a loop, GCC made every run a call
+ *  of memmove, a tenth of the int8 convolutions' time for runs of 7 to 32 bytes. */
+void CopyTaps(const uint8_t* __restrict src, int64_t s, int64_t n, uint8_t* __restrict dst) {
+  if (s == 1 && n > 32) {
+    std::memcpy(dst, src, (n + 15) / 16 * 16);
     return;
   }
-  if (s == 2) {
-    const __m128i low_bytes = _mm_set1_epi16(0x00FF);
-    // 16 taps read src[2i .. 2i + 31]; the last tap is src[2 (n - 1)], so stop 17 taps early.
-    for (; i + 17 <= n; i += 16) {
+  auto copy16 = [&](int64_t i) {
+    if (s == 1) {
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i), _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i)));
+    } else {
+      const __m128i low_bytes = _mm_set1_epi16(0x00FF);
       const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 2 * i));
       const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 2 * i + 16));
-      const __m128i even = _mm_packus_epi16(_mm_and_si128(a, low_bytes), _mm_and_si128(b, low_bytes));
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i), _mm_xor_si128(even, f));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + i),
+                       _mm_packus_epi16(_mm_and_si128(a, low_bytes), _mm_and_si128(b, low_bytes)));
     }
+  };
+  if (s == 1 || s == 2) {
+    copy16(0);
+    if (n > 16) copy16(16);
+    for (int64_t i = 32; i < n; i += 16) copy16(i);
+    return;
   }
-  for (; i < n; ++i) dst[i] = src[i * s] ^ flip;
+  for (int64_t i = 0; i < n; ++i) dst[i] = src[i * s];
 }
 
-/*! \brief Where one window position (ky, kx) reads: the input row offset (ky * dilation - top
- *  padding), the output columns [lo, hi) that read x and the input column of column 0. */
-struct WindowTap {
-  int64_t dy, lo, hi, dx;
+/*! \brief Pixels [dst, dst + len) of a block of panels that lie in one output row: they read, per
+ *  window tap, `len` taps from `offset` past the tap's offset in the padded image. */
+struct RowRun {
+  int64_t dst, len, offset;
 };
 
-/*! \brief The window positions' taps, once per call: per row of the im2col matrix, the integer
- *  divisions that locate it (64-bit, tens of cycles each) were a quarter of the packing's time,
- *  and per output row half of it. */
-std::vector<WindowTap> WindowTaps(const Geometry& g) {
-  std::vector<WindowTap> taps;
-  const int64_t s = g.stride[1];
-  for (int64_t ky = 0; ky < g.kh; ++ky) {
-    for (int64_t kx = 0; kx < g.kw; ++kx) {
-      // Columns ox with 0 <= ox * s + dx < W read x; the others are padding.
-      const int64_t dx = kx * g.dilation[1] - g.pad[1];
-      const int64_t lo = std::min(g.ow, dx >= 0 ? 0 : (-dx + s - 1) / s);
-      const int64_t hi = std::max(lo, std::min(g.ow, g.w - 1 - dx < 0 ? 0 : (g.w - 1 - dx) / s + 1));
-      taps.push_back({ky * g.dilation[0] - g.pad[0], lo, hi, dx});
-    }
+/*! \brief The columns of one image in panels: [panel][k/4][32 pixels][4], in blocks of up to 8
+ *  panels (tasks: a block and a range of groups): per group of 4 rows of k, the block's taps are copied from the padded
+ * image (a few rows of it, in order) and interleaved into each panel, so a thread writes 8 streams, each in order.
+ * Group by group over all panels, the packing stored 64 bytes a panel apart at each step (5 GB/s, a fifth of the int8
+ * convolutions' time); panel by panel it read a few bytes from every channel plane at each step. Rows past K (up to Kp)
+ * read any bytes: their weights are zero. */
+void PackColumns(const uint8_t* padded, const Geometry& g, uint8_t* packed) {
+  constexpr int64_t kBlockPanels = 8;
+  const int64_t groups = g.kp / 4, wp = g.padded_w(), window = g.kh * g.kw, panels = g.panels();
+  // Where row k of the im2col matrix starts in the padded image.
+  std::vector<int64_t> tap_offset(g.kp, 0);
+  for (int64_t k = 0; k < g.k; ++k) {
+    const int64_t c = k / window, ky = k % window / g.kw, kx = k % g.kw;
+    tap_offset[k] = (c * g.padded_h() + ky * g.dilation[0]) * wp + kx * g.dilation[1];
   }
-  return taps;
-}
-
-/*! \brief The im2col row of channel c at window position `tap` (all pixels, then zero point up
- *  to the panels' end). */
-void Im2colRow(const uint8_t* x, const Geometry& g, int64_t c, const WindowTap& tap, uint8_t* row) {
-  const uint8_t flip = g.x_signed ? 0x80 : 0;  // int8 -> uint8 by adding 128
-  const int64_t s = g.stride[1];
-  // The zero point everywhere first (one call, not two per output row), then the taps.
-  std::memset(row, g.zero_point, g.panels() * kPanel);
-  for (int64_t oy = 0; oy < g.oh; ++oy) {
-    const int64_t y = oy * g.stride[0] + tap.dy;
-    if (y < 0 || y >= g.h) continue;
-    GatherTaps(x + (c * g.h + y) * g.w + tap.lo * s + tap.dx, s, flip, tap.hi - tap.lo, row + oy * g.ow + tap.lo);
+  // Tasks are (block, range of groups): at least four per thread, so that they balance.
+  const int64_t threads = ThreadPool::Global().num_threads();
+  const int64_t block = std::max<int64_t>(1, std::min(kBlockPanels, panels / (4 * threads)));
+  const int64_t blocks = (panels + block - 1) / block, block_pixels = block * kPanel;
+  const int64_t group_ranges = std::min(groups, (4 * threads + blocks - 1) / blocks);
+  const int64_t range_groups = (groups + group_ranges - 1) / group_ranges;
+  // Each block's runs of pixels within one output row.
+  std::vector<RowRun> runs;
+  std::vector<int64_t> first_run;
+  for (int64_t p = 0; p < g.pixels();) {
+    if (p % block_pixels == 0) first_run.push_back(runs.size());
+    const int64_t oy = p / g.ow, ox = p % g.ow, len = std::min(g.ow - ox, block_pixels - p % block_pixels);
+    runs.push_back({p % block_pixels, len, oy * g.stride[0] * wp + ox * g.stride[1]});
+    p += len;
   }
-}
-
-/*! \brief The columns of one image in panels: [panel][k/4][32 pixels][4]. Rows past K (up to
- *  Kp) are zero; their weights are zero too. */
-void PackColumns(const uint8_t* x, const Geometry& g, uint8_t* packed) {
-  const int64_t groups = g.kp / 4, width = g.panels() * kPanel;
-  const std::vector<WindowTap> taps = WindowTaps(g);
-  const int64_t window = g.kh * g.kw;
-  ParallelFor(groups, [&](int64_t begin, int64_t end) {
-    std::vector<uint8_t> rows(4 * width);
-    // Row k = c * window + position, advanced one at a time.
-    int64_t c = 4 * begin / window, position = 4 * begin % window;
-    for (int64_t q = begin; q < end; ++q) {
-      for (int t = 0; t < 4; ++t) {
-        if (4 * q + t < g.k)
-          Im2colRow(x, g, c, taps[position], rows.data() + t * width);
-        else
-          std::memset(rows.data() + t * width, 0, width);
-        if (++position == window) position = 0, ++c;
-      }
-      // 16 pixels of the 4 rows at a time: interleave bytes (r0 r1), (r2 r3), then 16-bit pairs,
-      // giving each pixel's 4 bytes in k order. `width` is a multiple of 32.
-      for (int64_t p = 0; p < width; p += 16) {
-        const uint8_t* r = rows.data() + p;
-        __m128i r0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r));
-        __m128i r1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r + width));
-        __m128i r2 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r + 2 * width));
-        __m128i r3 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r + 3 * width));
-        __m128i lo01 = _mm_unpacklo_epi8(r0, r1), hi01 = _mm_unpackhi_epi8(r0, r1);
-        __m128i lo23 = _mm_unpacklo_epi8(r2, r3), hi23 = _mm_unpackhi_epi8(r2, r3);
-        auto* dst = reinterpret_cast<__m128i*>(packed + (p / kPanel * groups + q) * kPanel * 4 + p % kPanel * 4);
-        _mm_storeu_si128(dst, _mm_unpacklo_epi16(lo01, lo23));
-        _mm_storeu_si128(dst + 1, _mm_unpackhi_epi16(lo01, lo23));
-        _mm_storeu_si128(dst + 2, _mm_unpacklo_epi16(hi01, hi23));
-        _mm_storeu_si128(dst + 3, _mm_unpackhi_epi16(hi01, hi23));
+  first_run.push_back(runs.size());
+  ParallelFor(blocks * group_ranges, [&](int64_t begin, int64_t end) {
+    // The 4 rows of one group over one block, and the 15 bytes CopyTaps may write past them.
+    std::vector<uint8_t> storage(4 * (block_pixels + 16));
+    uint8_t* rows[4];
+    for (int t = 0; t < 4; ++t) rows[t] = storage.data() + t * (block_pixels + 16);
+    for (int64_t task = begin; task < end; ++task) {
+      const int64_t b = task / group_ranges, first_group = task % group_ranges * range_groups;
+      const int64_t first_panel = b * block, last_panel = std::min(panels, first_panel + block);
+      for (int64_t q = first_group; q < std::min(groups, first_group + range_groups); ++q) {
+        for (int t = 0; t < 4; ++t) {
+          const uint8_t* tap = padded + tap_offset[4 * q + t];
+          // In order: a run's over-written bytes are the next run's to write.
+          for (int64_t r = first_run[b]; r < first_run[b + 1]; ++r)
+            CopyTaps(tap + runs[r].offset, g.stride[1], runs[r].len, rows[t] + runs[r].dst);
+        }
+        // 16 pixels of the 4 rows at a time: interleave bytes (r0 r1), (r2 r3), then 16-bit
+        // pairs, giving each pixel's 4 bytes in k order.
+        for (int64_t panel = first_panel; panel < last_panel; ++panel) {
+          uint8_t* out = packed + (panel * groups + q) * kPanel * 4;
+          for (int64_t p = 0; p < kPanel; p += 16) {
+            const int64_t at = (panel - first_panel) * kPanel + p;
+            const __m128i r0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(rows[0] + at));
+            const __m128i r1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(rows[1] + at));
+            const __m128i r2 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(rows[2] + at));
+            const __m128i r3 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(rows[3] + at));
+            const __m128i lo01 = _mm_unpacklo_epi8(r0, r1), hi01 = _mm_unpackhi_epi8(r0, r1);
+            const __m128i lo23 = _mm_unpacklo_epi8(r2, r3), hi23 = _mm_unpackhi_epi8(r2, r3);
+            auto* dst = reinterpret_cast<__m128i*>(out + p * 4);
+            _mm_storeu_si128(dst, _mm_unpacklo_epi16(lo01, lo23));
+            _mm_storeu_si128(dst + 1, _mm_unpackhi_epi16(lo01, lo23));
+            _mm_storeu_si128(dst + 2, _mm_unpacklo_epi16(hi01, hi23));
+            _mm_storeu_si128(dst + 3, _mm_unpackhi_epi16(hi01, hi23));
+          }
+        }
       }
     }
   });
@@ -431,9 +465,22 @@ absl::Status Conv2d(absl::Span<DLTensor* const> args) {
         absl::StrCat(kName, ": w has ", g.kp, " columns; C*KH*KW = ", g.k,
                      " rounded up to a multiple of 4 was expected (and a zero point in 0..255)"));
   }
+  // The packing reads every window tap from the padded image without clipping: the output must
+  // be what the geometry makes of the input.
+  const bool positive = g.stride[0] > 0 && g.stride[1] > 0 && g.dilation[0] > 0 && g.dilation[1] > 0 && g.kh > 0 &&
+                        g.kw > 0 && g.pad[0] >= 0 && g.pad[1] >= 0 && g.pad[2] >= 0 && g.pad[3] >= 0;
+  if (!positive || g.oh < 1 || g.ow < 1 || (g.oh - 1) * g.stride[0] + (g.kh - 1) * g.dilation[0] >= g.padded_h() ||
+      (g.ow - 1) * g.stride[1] + (g.kw - 1) * g.dilation[1] >= g.padded_w()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(kName, ": a ", g.oh, " x ", g.ow, " output does not fit a ", g.h, " x ", g.w,
+                     " input with kernel ", g.kh, " x ", g.kw, ", strides ", g.stride[0], ", ", g.stride[1],
+                     ", dilation ", g.dilation[0], ", ", g.dilation[1], " and padding ", g.pad[0], ", ", g.pad[1], ", ",
+                     g.pad[2], ", ", g.pad[3], " (strides, dilation and kernel must be positive)"));
+  }
   const int64_t panels = g.panels(), image_in = g.c * g.h * g.w, image_out = f * g.pixels();
   const int64_t out_bytes = requantized ? 1 : 4;
-  thread_local std::vector<uint8_t> packed;  // reused across calls: a fresh one page-faults each time
+  // Reused across calls: fresh ones page-fault each time.
+  thread_local std::vector<uint8_t> packed, padded;
   packed.resize(panels * g.kp * kPanel);
   const int32_t* cd = reinterpret_cast<const int32_t*>(DataOf(comp));
   const float *sd = reinterpret_cast<const float*>(DataOf(scale)), *bd = reinterpret_cast<const float*>(DataOf(bias));
@@ -457,10 +504,13 @@ absl::Status Conv2d(absl::Span<DLTensor* const> args) {
   // block, and the block's columns in L2 across the channel tiles. Panel-major tasks (one pixel
   // tile, every channel tile) streamed all the weights (up to 4.7 MB of int16) from L3 once per
   // pixel tile.
-  const int64_t block_tiles = std::max<int64_t>(1, std::min(pixel_tiles, CacheBlockBytes() / (tile_pixels * g.kp)));
-  const int64_t blocks = (pixel_tiles + block_tiles - 1) / block_tiles;
+  // Blocks of equal size: tasks of one size balance across threads.
+  const int64_t most_tiles = std::max<int64_t>(1, CacheBlockBytes() / (tile_pixels * g.kp));
+  const int64_t blocks = (pixel_tiles + most_tiles - 1) / most_tiles;
+  const int64_t block_tiles = (pixel_tiles + blocks - 1) / blocks;
   for (int64_t n = 0; n < x->shape[0]; ++n) {
-    PackColumns(reinterpret_cast<const uint8_t*>(DataOf(x)) + n * image_in, g, packed.data());
+    PadImage(reinterpret_cast<const uint8_t*>(DataOf(x)) + n * image_in, g, &padded);
+    PackColumns(padded.data(), g, packed.data());
     void* o = DataOf(out) + n * image_out * out_bytes;
     const uint8_t* cols = packed.data();
     ParallelFor(blocks * row_tiles, [&](int64_t begin, int64_t end) {
