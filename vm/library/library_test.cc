@@ -1,6 +1,6 @@
 /*! \file library_test.cc
  *  \brief The runtime library's selection, scatter and int8 functions called directly: orders,
- *         ties, reductions, int32 indices, and errors for bad indices and shapes.
+ *         ties, reductions, int32 indices, and errors for bad indices, shapes and geometry.
  */
 #include <cstring>
 #include <vector>
@@ -91,6 +91,20 @@ TEST(Int8Dense, RejectsAWeightPackedForAnotherReduction) {
   absl::Status s = Call("mlc.int8.dense", {x, w, Make<int64_t>({2}, kI64, {0, 0}), comp, scale, bias, out});
   EXPECT_FALSE(s.ok());
   EXPECT_NE(s.message().find("K = 5"), std::string::npos) << s.message();
+}
+
+// An output larger than the geometry makes of the input (6 x 6 from a 4 x 4 image, 3 x 3 kernel,
+// padding 1) is refused with the geometry, not packed from past the padded image.
+TEST(Int8Conv2d, RejectsAnOutputTheGeometryDoesNotMake) {
+  const DLDataType kU8{kDLUInt, 8, 1}, kI8{kDLInt, 8, 1};
+  NDArray x = NDArray::Empty({1, 2, 4, 4}, kU8), w = NDArray::Empty({3, 20}, kI8);
+  NDArray comp = NDArray::Empty({3}, kI32), scale = NDArray::Empty({3}, kF32), bias = NDArray::Empty({3}, kF32);
+  //                               stride  pad (t, l, b, r)  dilation  kernel  zero  relu
+  NDArray geometry = Make<int64_t>({12}, kI64, {1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 0, 0});
+  ASSERT_TRUE(Call("mlc.int8.conv2d", {x, w, geometry, comp, scale, bias, NDArray::Empty({1, 3, 4, 4}, kF32)}).ok());
+  absl::Status s = Call("mlc.int8.conv2d", {x, w, geometry, comp, scale, bias, NDArray::Empty({1, 3, 6, 6}, kF32)});
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("a 6 x 6 output does not fit a 4 x 4 input"), std::string::npos) << s.message();
 }
 
 }  // namespace
