@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/time/clock.h"
 #include "codegen/lower_tir.h"
+#include "codegen/parallel_order.h"
 #include "codegen/tensor_type.h"
 #include "ir/graph/printer.h"
 #include "ir/graph/serialize.h"
@@ -74,8 +75,11 @@ absl::StatusOr<proto::Executable> Build(const IRModule& mod, const BuildOptions&
     if (absl::Status s = WriteFileAtomically(options.dump_lowered_path, PrintModule(lowered_module)); !s.ok()) return s;
   }
   timer.Start("bytecode");
+  absl::StatusOr<Target> target = TargetFromAttrs(mod.attrs());
+  if (!target.ok()) return target.status();
   absl::StatusOr<proto::Executable> exe = CompileBytecode(mod, kernel_index);
   if (!exe.ok()) return exe.status();
+  for (proto::VMFunction& f : *exe->mutable_functions()) OrderParallelLoops(*exe, target->l2_bytes, &f);
   exe->set_magic(vm::kExecutableMagic);
   exe->set_format_version(vm::kExecutableFormatVersion);
   timer.Start("deduplicate");
@@ -116,8 +120,6 @@ absl::StatusOr<proto::Executable> Build(const IRModule& mod, const BuildOptions&
     const absl::Time codegen_start = absl::Now();
     CodegenOptions codegen = options.codegen;
     codegen.keep_llvm_ir = codegen.keep_llvm_ir || !options.dump_llvm_path.empty();
-    absl::StatusOr<Target> target = TargetFromAttrs(mod.attrs());
-    if (!target.ok()) return target.status();
     absl::StatusOr<CompiledKernels> compiled = CompileKernels(distinct, *target, codegen);
     if (!compiled.ok()) return compiled.status();
     stats.codegen_threads = compiled->threads;

@@ -13,6 +13,12 @@ namespace mlc {
 namespace vm {
 namespace {
 thread_local bool in_parallel_body = false;
+thread_local bool launch_descending = false;  // this thread's launches (DescendingLaunches)
+
+/*! \brief body(closure, i, i + 1) for i from end - 1 down to begin. */
+void RunDescending(ParallelBody body, void* closure, int64_t begin, int64_t end) {
+  for (int64_t i = end - 1; i >= begin; --i) body(closure, i, i + 1);
+}
 
 std::pair<int64_t, int64_t> Chunk(int64_t n, int parts, int index) {
   int64_t base = n / parts, extra = n % parts;
@@ -103,7 +109,12 @@ int ThreadPool::RunShare(int index) {
   while (true) {
     int64_t b = next_.fetch_add(grain_, std::memory_order_relaxed);
     if (b >= n_) return chunks;
-    RunChunk(index, b, std::min(n_, b + grain_));
+    const int64_t e = std::min(n_, b + grain_);
+    // Descending, the tail's grains are taken from its end: [b, e) mirrored in [static_n_, n_).
+    if (descending_)
+      RunChunk(index, static_n_ + n_ - e, static_n_ + n_ - b);
+    else
+      RunChunk(index, b, e);
     ++chunks;
   }
 }
@@ -127,11 +138,17 @@ void ThreadPool::RunChunk(int index, int64_t begin, int64_t end) {
     last_worker_cpu_.store(cpu, std::memory_order_relaxed);
   }
   in_parallel_body = true;
+  auto run = [&] {
+    if (descending_)
+      RunDescending(body_, closure_, begin, end);
+    else
+      body_(closure_, begin, end);
+  };
   if (job_profiler_ == nullptr) {
-    body_(closure_, begin, end);
+    run();
   } else {
     int64_t start = job_profiler_->Now();
-    body_(closure_, begin, end);
+    run();
     job_profiler_->RecordChunk(index, start, job_profiler_->Now());
   }
   in_parallel_body = false;
@@ -140,13 +157,17 @@ void ThreadPool::RunChunk(int index, int64_t begin, int64_t end) {
 void ThreadPool::Run(ParallelBody body, void* closure, int64_t n) {
   if (n <= 0) return;
   if (workers_.empty() || in_parallel_body || n == 1) {
-    body(closure, 0, n);
+    if (launch_descending && !in_parallel_body)
+      RunDescending(body, closure, 0, n);
+    else
+      body(closure, 0, n);
     return;
   }
   std::lock_guard<std::mutex> launch(launch_mu_);
   body_ = body;
   closure_ = closure;
   n_ = n;
+  descending_ = launch_descending;
   // Half static, half shared in grains of half a thread's share of it; small loops static
   // (see thread_pool.h).
   const int64_t threads = num_threads();
@@ -176,6 +197,10 @@ void ThreadPool::Run(ParallelBody body, void* closure, int64_t n) {
 }
 
 void ThreadPool::Launch(ParallelBody body, void* closure, int64_t n) { Global().Run(body, closure, n); }
+
+ThreadPool::DescendingLaunches::DescendingLaunches(bool on) : saved_(launch_descending) { launch_descending = on; }
+
+ThreadPool::DescendingLaunches::~DescendingLaunches() { launch_descending = saved_; }
 
 }  // namespace vm
 }  // namespace mlc

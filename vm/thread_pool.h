@@ -11,7 +11,8 @@
  *  layer's matrix-vector product over 16 panels of a 1 MB weight: with the shared tail, a
  *  quarter of the weight moved between the cores at every step; static, an LSTM ran in 0.977x
  *  the time on two threads and a GRU 0.946x, convolutional networks unchanged). The caller runs
- *  chunk 0, and Launch returns when all are done. A launch
+ *  chunk 0, and Launch returns when all are done. Under DescendingLaunches each thread runs the
+ *  same iterations last to first. A launch
  *  from inside a parallel body runs serially. Threads: MLC_NUM_THREADS, else the number of cores;
  *  SetGlobalThreads (Python: mlc.set_num_threads) changes it between runs.
  *
@@ -64,6 +65,21 @@ class ThreadPool {
 
   int num_threads() const { return static_cast<int>(workers_.size()) + 1; }
   void Run(ParallelBody body, void* closure, int64_t n);
+  /*! \brief While alive, the launches made from this thread run each thread's iterations last
+   *  to first (the same iterations per thread as ascending launches: the static chunks stay,
+   *  the shared tail is taken from its end). The VM sets it around a kernel that reads the same
+   *  large constant as the kernel before it that read it, ascending: the second sweep starts
+   *  with what the first left in cache (see codegen/parallel_order.cc). */
+  class DescendingLaunches {
+   public:
+    explicit DescendingLaunches(bool on);
+    ~DescendingLaunches();
+    DescendingLaunches(const DescendingLaunches&) = delete;
+    DescendingLaunches& operator=(const DescendingLaunches&) = delete;
+
+   private:
+    bool saved_;
+  };
   /*! \brief The C entry point stored in kernel libraries. */
   static void Launch(ParallelBody body, void* closure, int64_t n);
   /*! \brief Records every chunk of the following launches in `profiler` (nullptr: stop). */
@@ -91,6 +107,7 @@ class ThreadPool {
   void* closure_ = nullptr;
   int64_t n_ = 0;
   int64_t static_n_ = 0, grain_ = 1;          // [0, static_n_) split per thread; the rest taken in grains
+  bool descending_ = false;                   // each chunk's iterations last to first
   alignas(64) std::atomic<int64_t> next_{0};  // the next iteration of the shared tail, on its own
                                               // cache line (the others are polled while spinning)
   Profiler* job_profiler_ = nullptr;

@@ -1,11 +1,14 @@
 /*! \file thread_pool_test.cc
- *  \brief The pool's split of a parallel loop: every iteration exactly once, whatever n, and a
- *         thread held up in its static chunk leaves the shared tail to the others.
+ *  \brief The pool's split of a parallel loop: every iteration exactly once, whatever n, a
+ *         thread held up in its static chunk leaves the shared tail to the others, and
+ *         descending launches keep each thread's iterations, last to first.
  */
 #include "vm/thread_pool.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <map>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -63,6 +66,59 @@ TEST(ThreadPool, AThreadHeldUpInItsChunkLeavesTheSharedTailToTheOthers) {
   }
   EXPECT_GE(by_caller, 16);  // its own chunk
   EXPECT_LT(by_caller, 32) << "the worker should have taken the tail while the caller slept";
+}
+
+/*! \brief The order in which one thread ran iterations, per thread. */
+struct OrderRecorder {
+  std::mutex mu;
+  std::map<std::thread::id, std::vector<int64_t>> order;
+};
+
+void RecordOrder(void* closure, int64_t begin, int64_t end) {
+  auto* r = static_cast<OrderRecorder*>(closure);
+  std::lock_guard<std::mutex> lock(r->mu);
+  for (int64_t i = begin; i < end; ++i) r->order[std::this_thread::get_id()].push_back(i);
+}
+
+// Under DescendingLaunches a single thread runs [0, n) last to first, and on two threads each
+// runs the iterations an ascending launch gives it (the static chunks: 10 iterations, fewer
+// than 16 per thread), last to first. Every iteration still runs once, the shared tail too.
+TEST(ThreadPool, DescendingLaunchesRunEachThreadsIterationsLastToFirst) {
+  {
+    ThreadPool pool(1);
+    OrderRecorder r;
+    {
+      ThreadPool::DescendingLaunches descending(true);
+      pool.Run(RecordOrder, &r, 5);
+    }
+    EXPECT_EQ(r.order.begin()->second, (std::vector<int64_t>{4, 3, 2, 1, 0}));
+    OrderRecorder after;
+    pool.Run(RecordOrder, &after, 3);  // the scope has ended: ascending again
+    EXPECT_EQ(after.order.begin()->second, (std::vector<int64_t>{0, 1, 2}));
+  }
+  ThreadPool pool(2);
+  OrderRecorder up, down;
+  pool.Run(RecordOrder, &up, 10);
+  {
+    ThreadPool::DescendingLaunches descending(true);
+    pool.Run(RecordOrder, &down, 10);
+  }
+  for (auto& [thread, order] : down.order) {
+    ASSERT_TRUE(std::is_sorted(order.rbegin(), order.rend())) << "not last to first";
+    std::vector<int64_t> ascending(order.rbegin(), order.rend());
+    // The same iterations as the ascending launch gave the thread that ran the lowest of them.
+    std::vector<int64_t> same;
+    for (auto& [t, o] : up.order) {
+      if (std::find(o.begin(), o.end(), ascending.front()) != o.end()) same = o;
+    }
+    EXPECT_EQ(ascending, same);
+  }
+  for (const int64_t n : {7, 64, 1001}) {
+    Recorder r(n);
+    ThreadPool::DescendingLaunches descending(true);
+    pool.Run(Body, &r, n);
+    for (int64_t i = 0; i < n; ++i) EXPECT_EQ(r.runs[i].load(), 1) << "iteration " << i << " of " << n;
+  }
 }
 
 TEST(ThreadPool, SetGlobalThreadsDecidesHowManyThreadsRunALaunch) {

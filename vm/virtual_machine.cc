@@ -427,6 +427,7 @@ absl::Status VirtualMachine::Decode(int func_index) {
             }
             d.callee = Callee::kKernel;
             d.index = inst.callee_index();
+            d.descending = inst.parallel_descending();
             break;
           case Instruction::FUNCTION:
             if (inst.callee_index() < 0 || inst.callee_index() >= exe.functions_size()) {
@@ -757,6 +758,7 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
           for (int64_t& v : kernel_shape_values) kernel_args.push_back(&v);
         }
         int32_t rc;
+        ThreadPool::DescendingLaunches order(inst.descending);
         if (recording_ == nullptr) {
           rc = kernel.fn(kernel_args.data());
         } else {

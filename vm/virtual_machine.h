@@ -145,6 +145,7 @@ class VirtualMachine {
     std::vector<int32_t> release;
     bool dst_returned = false;  // allocate fresh: the value leaves the function
     bool tail_call = false;     // kFunction: the caller returns what the callee returns
+    bool descending = false;    // kKernel: parallel loops last to first (DescendingLaunches)
   };
   /*! \brief Declared shapes of the tensors a function or kernel takes, when any dimension is
    *         symbolic (nullptr entries for the others), and its shape variables. */
