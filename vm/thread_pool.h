@@ -69,7 +69,7 @@ class ThreadPool {
    *  to first (the same iterations per thread as ascending launches: the static chunks stay,
    *  the shared tail is taken from its end). The VM sets it around a kernel that reads the same
    *  large constant as the kernel before it that read it, ascending: the second sweep starts
-   *  with what the first left in cache (see codegen/parallel_order.cc). */
+   *  with what the first left in cache (see codegen/parallel_order.h). */
   class DescendingLaunches {
    public:
     explicit DescendingLaunches(bool on);

@@ -162,11 +162,12 @@ struct RowRun {
 };
 
 /*! \brief The columns of one image in panels: [panel][k/4][32 pixels][4], in blocks of up to 8
- *  panels (tasks: a block and a range of groups): per group of 4 rows of k, the block's taps are copied from the padded
- * image (a few rows of it, in order) and interleaved into each panel, so a thread writes 8 streams, each in order.
- * Group by group over all panels, the packing stored 64 bytes a panel apart at each step (5 GB/s, a fifth of the int8
- * convolutions' time); panel by panel it read a few bytes from every channel plane at each step. Rows past K (up to Kp)
- * read any bytes: their weights are zero. */
+ *  panels (a task: a block and a range of groups). Per group of 4 rows of k, the block's taps are
+ *  copied from the padded image (a few rows of it, in order) and interleaved into each panel, so
+ *  a thread writes 8 streams, each in order. Group by group over all panels, the packing stored
+ *  64 bytes a panel apart at each step (5 GB/s, a fifth of the int8 convolutions' time); panel
+ *  by panel it read a few bytes from every channel plane at each step. Rows past K (up to Kp)
+ *  read any bytes: their weights are zero. */
 void PackColumns(const uint8_t* padded, const Geometry& g, uint8_t* packed) {
   constexpr int64_t kBlockPanels = 8;
   const int64_t groups = g.kp / 4, wp = g.padded_w(), window = g.kh * g.kw, panels = g.panels();
@@ -503,8 +504,7 @@ absl::Status Conv2d(absl::Span<DLTensor* const> args) {
   // channels) and runs the block's pixel tiles: its channels' weights stay in L1-L2 across the
   // block, and the block's columns in L2 across the channel tiles. Panel-major tasks (one pixel
   // tile, every channel tile) streamed all the weights (up to 4.7 MB of int16) from L3 once per
-  // pixel tile.
-  // Blocks of equal size: tasks of one size balance across threads.
+  // pixel tile. The blocks are of equal size, so that the tasks balance across threads.
   const int64_t most_tiles = std::max<int64_t>(1, CacheBlockBytes() / (tile_pixels * g.kp));
   const int64_t blocks = (pixel_tiles + most_tiles - 1) / most_tiles;
   const int64_t block_tiles = (pixel_tiles + blocks - 1) / blocks;
