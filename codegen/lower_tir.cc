@@ -22,6 +22,13 @@ namespace {
 using tir::PrimExpr;
 using tir::Stmt;
 
+/*! \brief Whether a loop runs once (a constant extent of 1): UnitLoopRemover drops it, so a
+ *  plan made on the blocks must not name it. */
+bool RunsOnce(const tir::ForNode* loop) {
+  const int64_t* extent = tir::AsConstInt(loop->extent);
+  return extent != nullptr && *extent == 1;
+}
+
 /*! \brief Steps 1 and 2: blocks to plain statements, alloc_buffers to Allocate. */
 class BlockLowerer : public tir::StmtExprMutator {
  protected:
@@ -150,15 +157,14 @@ class AllocationCompactor {
       while (i < common && i < path.size() && path[i].same_as(users[0].second[i])) ++i;
       common = i;
     }
-    // Of extent above 1: a loop of one iteration is gone when the plan applies, and passing it
-    // over for the loop above kept the storage per iteration (a 1x1 convolution whose 14-pixel
-    // tiles cover its rows packed its data per row into one buffer both threads wrote, and ran
-    // slower on two threads than on one).
+    // Of those that run more than once: a loop that runs once is gone when the plan applies,
+    // and the loop above it bounds the region instead (giving up there kept a 1x1 convolution's
+    // data, packed per row for 14-pixel tiles that cover the row, in one buffer both threads
+    // wrote).
     int loop_at = -1;
     for (size_t i = 0; i < common; ++i) {
       const auto* f = users[0].second[i].as<tir::ForNode>();
-      const int64_t* e = f != nullptr ? tir::AsConstInt(f->extent) : nullptr;
-      if (f != nullptr && !(e != nullptr && *e == 1)) loop_at = static_cast<int>(i);
+      if (f != nullptr && !RunsOnce(f)) loop_at = static_cast<int>(i);
     }
     if (loop_at < 0) return std::nullopt;
     const auto* loop = users[0].second[loop_at].as<tir::ForNode>();
@@ -166,8 +172,7 @@ class AllocationCompactor {
     std::vector<std::pair<tir::Var, PrimExpr>> unit_loops;
     for (int i = 0; i < loop_at; ++i) {
       const auto* f = users[0].second[i].as<tir::ForNode>();
-      if (const int64_t* e = f ? tir::AsConstInt(f->extent) : nullptr; e != nullptr && *e == 1)
-        unit_loops.push_back({f->loop_var, f->min});
+      if (f != nullptr && RunsOnce(f)) unit_loops.push_back({f->loop_var, f->min});
     }
     // The union of what the users touch in one iteration of the loop.
     std::vector<tir::IntRange> region;
@@ -219,8 +224,7 @@ class AllocationCompactor {
     plan.place_var = loop->loop_var;
     for (int i = loop->for_kind == tir::ForKind::kSerial ? loop_at - 1 : -1; i >= 0; --i) {
       const auto* f = users[0].second[i].as<tir::ForNode>();
-      if (f == nullptr) continue;
-      if (const int64_t* e = tir::AsConstInt(f->extent); e != nullptr && *e == 1) continue;
+      if (f == nullptr || RunsOnce(f)) continue;
       if (f->for_kind == tir::ForKind::kParallel) plan.place_var = f->loop_var;  // in its body
       if (f->for_kind != tir::ForKind::kSerial) break;
       plan.place_var = f->loop_var;
@@ -279,8 +283,7 @@ class AllocationCompactor {
 class UnitLoopRemover : public tir::StmtExprMutator {
  protected:
   Stmt VisitStmt_(const tir::ForNode* op, const Stmt& self) override {
-    const int64_t* extent = tir::AsConstInt(op->extent);
-    if (extent != nullptr && *extent == 1) return VisitStmt(tir::Substitute(op->body, {{op->loop_var, op->min}}));
+    if (RunsOnce(op)) return VisitStmt(tir::Substitute(op->body, {{op->loop_var, op->min}}));
     return tir::StmtExprMutator::VisitStmt_(op, self);
   }
 };
