@@ -56,7 +56,7 @@ void ThreadPool::SetGlobalThreads(int num_threads) {
   delete old;
 }
 
-ThreadPool::ThreadPool(int num_threads) {
+ThreadPool::ThreadPool(int num_threads) : ranges_(new OwnedRange[std::max(1, num_threads)]) {
   CPU_ZERO(&allowed_cpus_);
   if (sched_getaffinity(0, sizeof(allowed_cpus_), &allowed_cpus_) != 0) CPU_ZERO(&allowed_cpus_);
   for (int i = 1; i < num_threads; ++i) workers_.emplace_back([this, i] { WorkerLoop(i); });
@@ -101,21 +101,44 @@ void ThreadPool::WorkerLoop(int index) {
 
 int ThreadPool::RunShare(int index) {
   int chunks = 0;
-  auto [begin, end] = Chunk(static_n_, num_threads(), index);
-  if (begin < end) {
+  int64_t begin, end;
+  // Ascending, the owner runs its range from the front and the others take from the back;
+  // descending, the other way round, so each thread's iterations stay its own either way.
+  while (Take(index, own_units_, /*from_front=*/!descending_, /*by_owner=*/true, &begin, &end)) {
     RunChunk(index, begin, end);
     ++chunks;
   }
+  if (!steal_) return chunks;
+  const int threads = num_threads();
+  for (int k = 1; k < threads; ++k) {
+    const int owner = (index + k) % threads;
+    while (Take(owner, 1, /*from_front=*/descending_, /*by_owner=*/false, &begin, &end)) {
+      RunChunk(index, begin, end);
+      ++chunks;
+    }
+  }
+  return chunks;
+}
+
+bool ThreadPool::Take(int owner, uint32_t units, bool from_front, bool by_owner, int64_t* begin, int64_t* end) {
+  OwnedRange& range = ranges_[owner];
+  uint64_t packed = range.bounds.load(std::memory_order_relaxed);
   while (true) {
-    int64_t b = next_.fetch_add(grain_, std::memory_order_relaxed);
-    if (b >= n_) return chunks;
-    const int64_t e = std::min(n_, b + grain_);
-    // Descending, the tail's grains are taken from its end: [b, e) mirrored in [static_n_, n_).
-    if (descending_)
-      RunChunk(index, static_n_ + n_ - e, static_n_ + n_ - b);
-    else
-      RunChunk(index, b, e);
-    ++chunks;
+    const uint32_t lo = static_cast<uint32_t>(packed), hi = static_cast<uint32_t>(packed >> 32);
+    // The others leave the owner the unit it starts with, however late it starts.
+    uint32_t first = lo, last = hi;
+    if (!by_owner && from_front) last = std::min(hi, range.owners_first_unit);
+    if (!by_owner && !from_front) first = std::max(lo, range.owners_first_unit + 1);
+    if (first >= last) return false;
+    const uint32_t take = std::min(units, last - first);
+    const uint32_t taken = from_front ? first : last - take;
+    const uint32_t new_lo = from_front ? lo + take : lo, new_hi = from_front ? hi : hi - take;
+    if (range.bounds.compare_exchange_weak(packed, new_lo | static_cast<uint64_t>(new_hi) << 32,
+                                           std::memory_order_relaxed)) {
+      *begin = static_cast<int64_t>(taken) * unit_;
+      *end = std::min(n_, static_cast<int64_t>(taken + take) * unit_);
+      return true;
+    }
   }
 }
 
@@ -168,12 +191,19 @@ void ThreadPool::Run(ParallelBody body, void* closure, int64_t n) {
   closure_ = closure;
   n_ = n;
   descending_ = launch_descending;
-  // Half static, half shared in grains of half a thread's share of it; small loops static
-  // (see thread_pool.h).
-  const int64_t threads = num_threads();
-  static_n_ = n < 16 * threads ? n : n - n / 2;
-  grain_ = std::max<int64_t>(1, (n - static_n_) / (2 * threads));
-  next_.store(static_n_, std::memory_order_relaxed);
+  // One range per thread, in units of an eighth of a thread's share; small loops static, each
+  // range taken whole (see thread_pool.h). About 8 units per thread: 32-bit counts suffice.
+  const int threads = num_threads();
+  steal_ = n >= 16 * threads;
+  unit_ = steal_ ? n / (8 * threads) : 1;
+  own_units_ = steal_ ? 1 : UINT32_MAX;
+  const int64_t units = (n + unit_ - 1) / unit_;
+  for (int t = 0; t < threads; ++t) {
+    auto [begin, end] = Chunk(units, threads, t);
+    ranges_[t].bounds.store(static_cast<uint64_t>(begin) | static_cast<uint64_t>(end) << 32,
+                            std::memory_order_relaxed);
+    ranges_[t].owners_first_unit = static_cast<uint32_t>(descending_ ? end - 1 : begin);
+  }
   job_profiler_ = profiler_.load(std::memory_order_relaxed);
   launcher_cpu_.store(sched_getcpu(), std::memory_order_relaxed);
   pending_.store(static_cast<int>(workers_.size()), std::memory_order_relaxed);

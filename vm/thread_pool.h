@@ -2,17 +2,23 @@
  *  \brief The pool that runs parallel loops of generated kernels.
  *
  *  Kernels call `Launch(body, closure, n)` through the pointer the loader stores in the kernel
- *  library (vm/kernel_abi.h): the first half of [0, n) is split into one contiguous chunk per
- *  thread, and every thread then takes grains of the second half from a shared counter until
- *  none is left (on a shared machine one vCPU is often slower than the other for a while, and
- *  a static split waits for the slowest). A loop of fewer than 16 iterations per thread is split
- *  statically only: its grains would be a few iterations each, and a thread then runs the same
- *  iterations launch after launch, so what they read stays in its core's cache (a recurrent
- *  layer's matrix-vector product over 16 panels of a 1 MB weight: with the shared tail, a
+ *  library (vm/kernel_abi.h): [0, n) is split into one contiguous range per thread, and each
+ *  thread runs its own range in units of an eighth of it, front to back. A thread done with its
+ *  range takes units from the back of the others' (on a shared machine one vCPU is often slower
+ *  than the other for a while, and a static split waits for the slowest), all but the unit each
+ *  starts with: every thread runs part of every launch, however late it wakes. While the threads
+ *  keep pace, every launch of a loop gives thread t the same iterations, whatever the loop:
+ *  what one kernel writes, the next one reads on the core that wrote it (a Zen 5 core reads
+ *  data another core wrote at 35-48 GB/s against 55-100 for its own; the split that handed the
+ *  second half of every loop out in shared grains cost ResNet-18 and ResNet-50 1.5-2% on two
+ *  threads). A loop of fewer than 16 iterations per thread is split statically only: its units
+ *  would be a few iterations each, and a thread then runs the same iterations launch after
+ *  launch, so what they read stays in its core's cache (a recurrent
+ *  layer's matrix-vector product over 16 panels of a 1 MB weight: with shared grains, a
  *  quarter of the weight moved between the cores at every step; static, an LSTM ran in 0.977x
  *  the time on two threads and a GRU 0.946x, convolutional networks unchanged). The caller runs
- *  chunk 0, and Launch returns when all are done. Under DescendingLaunches each thread runs the
- *  same iterations last to first. A launch
+ *  range 0, and Launch returns when all are done. Under DescendingLaunches each thread runs the
+ *  same iterations last to first (its own range from the back, the others' taken from the front). A launch
  *  from inside a parallel body runs serially. Threads: MLC_NUM_THREADS, else the number of cores;
  *  SetGlobalThreads (Python: mlc.set_num_threads) changes it between runs.
  *
@@ -36,6 +42,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -66,8 +73,8 @@ class ThreadPool {
   int num_threads() const { return static_cast<int>(workers_.size()) + 1; }
   void Run(ParallelBody body, void* closure, int64_t n);
   /*! \brief While alive, the launches made from this thread run each thread's iterations last
-   *  to first (the same iterations per thread as ascending launches: the static chunks stay,
-   *  the shared tail is taken from its end). The VM sets it around a kernel that reads the same
+   *  to first (the same iterations per thread as ascending launches: each runs its own range
+   *  from its end and takes the others' from their fronts). The VM sets it around a kernel that reads the same
    *  large constant as the kernel before it that read it, ascending: the second sweep starts
    *  with what the first left in cache (see codegen/parallel_order.h). */
   class DescendingLaunches {
@@ -90,9 +97,13 @@ class ThreadPool {
  private:
   void WorkerLoop(int index);
   void RunChunk(int index, int64_t begin, int64_t end);
-  /*! \brief Runs participant `index`'s share of the job: its static chunk, then grains of the
-   *  shared tail until none is left. Returns how many chunks it ran. */
+  /*! \brief Runs participant `index`'s share of the job: its own range, then units taken from
+   *  the others' until none is left. Returns how many chunks it ran. */
   int RunShare(int index);
+  /*! \brief Takes up to `units` units from the front or the back of thread `owner`'s range:
+   *  the iterations [*begin, *end), or false when none is left to this taker (the others
+   *  never take the unit the owner starts with). */
+  bool Take(int owner, uint32_t units, bool from_front, bool by_owner, int64_t* begin, int64_t* end);
   /*! \brief Whether this worker runs on the CPU the last launch came from. */
   bool SharesLauncherCpu() const;
   /*! \brief Restricts the calling worker to the allowed CPUs but `cpu`, which moves it now. */
@@ -106,10 +117,18 @@ class ThreadPool {
   ParallelBody body_ = nullptr;
   void* closure_ = nullptr;
   int64_t n_ = 0;
-  int64_t static_n_ = 0, grain_ = 1;          // [0, static_n_) split per thread; the rest taken in grains
-  bool descending_ = false;                   // each chunk's iterations last to first
-  alignas(64) std::atomic<int64_t> next_{0};  // the next iteration of the shared tail, on its own
-                                              // cache line (the others are polled while spinning)
+  int64_t unit_ = 1;             // iterations per unit of the threads' ranges
+  uint32_t own_units_ = 1;        // units a thread takes from its own range at a time
+  bool steal_ = false;            // whether a thread done with its range takes from the others'
+  bool descending_ = false;       // each chunk's iterations last to first
+  // Thread t's remaining range of units [begin, end), packed as begin | end << 32 so that its
+  // owner (from one end) and the others (from the other) take units with one compare-exchange;
+  // one cache line each.
+  struct alignas(64) OwnedRange {
+    std::atomic<uint64_t> bounds{0};
+    uint32_t owners_first_unit = 0;  // set with the bounds; only the owner runs it
+  };
+  std::unique_ptr<OwnedRange[]> ranges_;
   Profiler* job_profiler_ = nullptr;
   std::atomic<int64_t> generation_{0};
   std::atomic<int> pending_{0};  // workers still running the current job

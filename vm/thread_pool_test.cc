@@ -1,7 +1,8 @@
 /*! \file thread_pool_test.cc
- *  \brief The pool's split of a parallel loop: every iteration exactly once, whatever n, a
- *         thread held up in its static chunk leaves the shared tail to the others, and
- *         descending launches keep each thread's iterations, last to first.
+ *  \brief The pool's split of a parallel loop: every iteration exactly once, whatever n, each
+ *         thread starts its own range at every launch, a thread held up in its range has its
+ *         end taken by the others, and descending launches keep each thread's iterations,
+ *         last to first.
  */
 #include "vm/thread_pool.h"
 
@@ -48,11 +49,11 @@ TEST(ThreadPool, RunsEveryIterationExactlyOnce) {
   }
 }
 
-// 64 iterations on 2 threads: [0, 16) and [16, 32) are the threads' static chunks, [32, 64) the
-// shared tail. The caller's chunk sleeps 5 ms per iteration, so the worker, done with its own
-// chunk long before, takes the tail: the caller runs fewer than the 32 iterations a static
-// split would have given it.
-TEST(ThreadPool, AThreadHeldUpInItsChunkLeavesTheSharedTailToTheOthers) {
+// 64 iterations on 2 threads: [0, 32) is the caller's range and [32, 64) the worker's, run in
+// units of 4. The caller's first 16 iterations sleep 5 ms each, so the worker, done with its own
+// range long before, takes units from the back of the caller's: the caller runs fewer than the
+// 32 iterations a static split would have given it, and at least its first unit.
+TEST(ThreadPool, AThreadHeldUpInItsRangeHasItsEndTakenByTheOthers) {
   ThreadPool pool(2);
   Recorder r(64);
   r.slow_below = 16;
@@ -64,8 +65,30 @@ TEST(ThreadPool, AThreadHeldUpInItsChunkLeavesTheSharedTailToTheOthers) {
     EXPECT_EQ(r.runs[i].load(), 1) << "iteration " << i;
     by_caller += r.by[i] == caller;
   }
-  EXPECT_GE(by_caller, 16);  // its own chunk
-  EXPECT_LT(by_caller, 32) << "the worker should have taken the tail while the caller slept";
+  EXPECT_GE(by_caller, 4);  // its first unit
+  EXPECT_EQ(r.by[0], caller);
+  EXPECT_LT(by_caller, 32) << "the worker should have taken the end of the caller's range while it slept";
+  EXPECT_NE(r.by[31], caller);
+}
+
+// What a kernel writes, the next reads on the same core: every launch of a loop, of any length,
+// starts each thread at the front of its own range (iteration 0 on the caller, n / 2 on the
+// worker), however the threads' speeds left the end of the last launch. The iterations take
+// 1 ms each, so neither thread finishes its range before the other has started.
+TEST(ThreadPool, EveryLaunchStartsEachThreadAtItsOwnRange) {
+  ThreadPool pool(2);
+  const std::thread::id caller = std::this_thread::get_id();
+  std::thread::id worker;
+  for (int64_t n : {32, 64, 96, 128}) {
+    Recorder r(n);
+    r.slow_below = n;
+    r.slow_for = std::chrono::milliseconds(1);
+    pool.Run(Body, &r, n);
+    EXPECT_EQ(r.by[0], caller) << n << " iterations";
+    EXPECT_NE(r.by[n / 2], caller) << n << " iterations: the worker's range starts at " << n / 2;
+    if (worker == std::thread::id()) worker = r.by[n / 2];
+    EXPECT_EQ(r.by[n / 2], worker) << n << " iterations: the same worker every launch";
+  }
 }
 
 /*! \brief The order in which one thread ran iterations, per thread. */
@@ -81,8 +104,9 @@ void RecordOrder(void* closure, int64_t begin, int64_t end) {
 }
 
 // Under DescendingLaunches a single thread runs [0, n) last to first, and on two threads each
-// runs the iterations an ascending launch gives it (the static chunks: 10 iterations, fewer
-// than 16 per thread), last to first. Every iteration still runs once, the shared tail too.
+// runs the iterations an ascending launch gives it (static ranges: 10 iterations, fewer than
+// 16 per thread), last to first. Every iteration still runs once, with units taken between
+// the threads too.
 TEST(ThreadPool, DescendingLaunchesRunEachThreadsIterationsLastToFirst) {
   {
     ThreadPool pool(1);
