@@ -200,8 +200,7 @@ void ThreadPool::Run(ParallelBody body, void* closure, int64_t n) {
   const int64_t units = (n + unit_ - 1) / unit_;
   for (int t = 0; t < threads; ++t) {
     auto [begin, end] = Chunk(units, threads, t);
-    ranges_[t].bounds.store(static_cast<uint64_t>(begin) | static_cast<uint64_t>(end) << 32,
-                            std::memory_order_relaxed);
+    ranges_[t].bounds.store(static_cast<uint64_t>(begin) | static_cast<uint64_t>(end) << 32, std::memory_order_relaxed);
     ranges_[t].owners_first_unit = static_cast<uint32_t>(descending_ ? end - 1 : begin);
   }
   job_profiler_ = profiler_.load(std::memory_order_relaxed);

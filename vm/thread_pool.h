@@ -117,10 +117,10 @@ class ThreadPool {
   ParallelBody body_ = nullptr;
   void* closure_ = nullptr;
   int64_t n_ = 0;
-  int64_t unit_ = 1;             // iterations per unit of the threads' ranges
-  uint32_t own_units_ = 1;        // units a thread takes from its own range at a time
-  bool steal_ = false;            // whether a thread done with its range takes from the others'
-  bool descending_ = false;       // each chunk's iterations last to first
+  int64_t unit_ = 1;         // iterations per unit of the threads' ranges
+  uint32_t own_units_ = 1;   // units a thread takes from its own range at a time
+  bool steal_ = false;       // whether a thread done with its range takes from the others'
+  bool descending_ = false;  // each chunk's iterations last to first
   // Thread t's remaining range of units [begin, end), packed as begin | end << 32 so that its
   // owner (from one end) and the others (from the other) take units with one compare-exchange;
   // one cache line each.
