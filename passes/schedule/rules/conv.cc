@@ -95,6 +95,21 @@ void ComputeDataPerTile(Schedule* sch, const BlockRV& block, const LoopRV& tile_
   *sch = trial;
 }
 
+/*! \brief The layout of a pixel tile's panel: (..., c, ..., w, ..., lanes) -> (..., w / MR, c,
+ *  w % MR, lanes), with c and w the dimensions `channel_dim` and `row_dim` of `ndim`, lanes the
+ *  last. One tile of MR pixels over consecutive c is then one contiguous region. */
+IndexMap PixelTileMajor(int ndim, int row_dim, int channel_dim, int64_t mr) {
+  IndexMap map;
+  for (int d = 0; d < ndim; ++d) map.inputs.push_back(MakeVar(absl::StrCat("d", d), DataType::Int64()));
+  for (int d = 0; d + 1 < ndim; ++d) {
+    if (d != row_dim && d != channel_dim) map.outputs.push_back(map.inputs[d]);
+  }
+  const PrimExpr w = map.inputs[row_dim], tile = IntImm(DataType::Int64(), mr);
+  map.outputs.insert(map.outputs.end(),
+                     {FloorDiv(w, tile), map.inputs[channel_dim], FloorMod(w, tile), map.inputs.back()});
+  return map;
+}
+
 /*! \brief A pointwise convolution's data for one pixel tile, copied just before the groups of
  *  blocks that read it in turn (the groups inside the pixel tiles, or a span of them) into a
  *  panel [input-channel blocks, MR pixels, lanes] that lowering allocates per tile. In place,
@@ -118,15 +133,7 @@ bool PackDataPerTile(Schedule* sch, const BlockRV& block, const DirectConvBlock&
   Schedule trial = *sch;
   absl::StatusOr<BlockRV> packed = trial.CacheRead(block, data_read, "global");
   if (!packed.ok()) return false;
-  // (..., c, ..., w, ..., lanes) -> (..., w / MR, c, w % MR, lanes)
-  IndexMap map;
-  for (int d = 0; d < ndim; ++d) map.inputs.push_back(MakeVar(absl::StrCat("d", d), DataType::Int64()));
-  for (int d = 0; d + 1 < ndim; ++d) {
-    if (d != conv.data_row_dim && d != conv.data_channel_dim) map.outputs.push_back(map.inputs[d]);
-  }
-  const PrimExpr w = map.inputs[conv.data_row_dim], tile = IntImm(DataType::Int64(), mr);
-  map.outputs.insert(map.outputs.end(),
-                     {FloorDiv(w, tile), map.inputs[conv.data_channel_dim], FloorMod(w, tile), map.inputs.back()});
+  const IndexMap map = PixelTileMajor(ndim, conv.data_row_dim, conv.data_channel_dim, mr);
   if (!trial.TransformLayout(block, data_read, /*is_write=*/false, map).ok()) return false;
   if (!trial.ComputeAt(*packed, tile_loop).ok()) return false;
   // Copied along the lanes, a vector at a time.
@@ -176,16 +183,7 @@ bool LayOutSumsPerTile(Schedule* sch, const BlockRV& block, const DirectConvBloc
     if (v == b->iter_vars[conv.block_loop].var.get()) block_dim = d;
   }
   if (row_dim < 0 || block_dim < 0 || row_dim == ndim - 1 || block_dim == ndim - 1) return false;
-  // (..., c, ..., w, ..., lanes) -> (..., w / MR, c, w % MR, lanes)
-  IndexMap map;
-  for (int d = 0; d < ndim; ++d) map.inputs.push_back(MakeVar(absl::StrCat("d", d), DataType::Int64()));
-  for (int d = 0; d + 1 < ndim; ++d) {
-    if (d != row_dim && d != block_dim) map.outputs.push_back(map.inputs[d]);
-  }
-  const PrimExpr w = map.inputs[row_dim], tile = IntImm(DataType::Int64(), mr);
-  map.outputs.insert(map.outputs.end(),
-                     {FloorDiv(w, tile), map.inputs[block_dim], FloorMod(w, tile), map.inputs.back()});
-  return sch->TransformLayout(block, 0, /*is_write=*/true, map).ok();
+  return sch->TransformLayout(block, 0, /*is_write=*/true, PixelTileMajor(ndim, row_dim, block_dim, mr)).ok();
 }
 
 }  // namespace
