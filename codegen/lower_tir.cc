@@ -311,7 +311,7 @@ class EpilogueInPlace {
       const std::vector<const tir::AllocateNode*>& allocs = collect.found;
       for (const tir::AllocateNode* a : allocs) {
         for (const tir::Buffer& out : func->params) {
-          if (!SameShape(a->buffer, out) || !Qualifies(body, a->buffer, out)) continue;
+          if (!tir::SameShape(a->buffer, out) || !Qualifies(body, a->buffer, out)) continue;
           body = Replace(body, a, out);
           changed = true;
           break;
@@ -323,14 +323,6 @@ class EpilogueInPlace {
   }
 
  private:
-  static bool SameShape(const tir::Buffer& a, const tir::Buffer& b) {
-    if (a->dtype != b->dtype || a->shape.size() != b->shape.size()) return false;
-    for (size_t d = 0; d < a->shape.size(); ++d) {
-      if (!tir::ExprDeepEqual(a->shape[d], b->shape[d])) return false;
-    }
-    return true;
-  }
-
   static bool SameIndices(const std::vector<PrimExpr>& a, const std::vector<PrimExpr>& b) {
     if (a.size() != b.size()) return false;
     for (size_t d = 0; d < a.size(); ++d) {

@@ -279,6 +279,14 @@ bool IsParam(const PrimFunc& func, const Buffer& buffer) {
   return std::any_of(func->params.begin(), func->params.end(), [&](const Buffer& p) { return p.same_as(buffer); });
 }
 
+bool SameShape(const Buffer& a, const Buffer& b) {
+  if (a->dtype != b->dtype || a->shape.size() != b->shape.size()) return false;
+  for (size_t d = 0; d < a->shape.size(); ++d) {
+    if (!ExprDeepEqual(a->shape[d], b->shape[d])) return false;
+  }
+  return true;
+}
+
 bool IsSpatialBlock(const BlockNode* block) {
   if (block->init.defined()) return false;
   for (const IterVar& iv : block->iter_vars) {

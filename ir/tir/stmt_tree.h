@@ -67,6 +67,8 @@ Stmt DropAllocation(const Stmt& body, const Buffer& buffer);
 std::vector<const BufferLoadNode*> LoadsIn(const PrimExpr& e);
 /*! \brief Whether `buffer` is a parameter of `func` (an input or output, not an intermediate). */
 bool IsParam(const PrimFunc& func, const Buffer& buffer);
+/*! \brief Whether `a` and `b` hold the same dtype in the same shape (one can stand for the other). */
+bool SameShape(const Buffer& a, const Buffer& b);
 /*! \brief Whether the block only reads buffers it does not write (no reduction, no init). */
 bool IsSpatialBlock(const BlockNode* block);
 /*! \brief Whether the block has an init and reduction iteration variables. */

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "ir/tir/analyzer.h"
 #include "ir/tir/prim_expr_ops.h"
+#include "ir/tir/stmt_tree.h"
 #include "ir/tir/tir_functor.h"
 #include "ir/tir/tir_util.h"
 #include "passes/schedule/schedule.h"
@@ -95,7 +96,7 @@ absl::Status Schedule::TransformLayout(const BlockRV& block_rv, int buffer_index
   }
   Buffer buf = regions[buffer_index].buffer;
   what = absl::StrCat("buffer ", buf->name);
-  if (std::any_of(b->prim->params.begin(), b->prim->params.end(), [&](const Buffer& p) { return p.same_as(buf); })) {
+  if (IsParam(b->prim, buf)) {
     return ErrorAt(kPrim, what,
                    "it is a parameter of the function; change the layout of a copy (cache_read / cache_write)");
   }

@@ -161,19 +161,13 @@ bool LayOutSumsPerTile(Schedule* sch, const BlockRV& block, const DirectConvBloc
   const auto* store = b->body.as<BufferStoreNode>();
   if (store == nullptr || b->writes.size() != 1) return false;
   const Buffer& sums = store->buffer;
-  auto is_param = [&](const Buffer& buf) {
-    return std::any_of(view->prim->params.begin(), view->prim->params.end(),
-                       [&](const Buffer& p) { return p.same_as(buf); });
-  };
-  if (is_param(sums)) return false;
+  if (IsParam(view->prim, sums)) return false;
   // An epilogue writing an output of the sums' shape computes there in place (lowering's
   // EpilogueInPlace): the intermediate goes away, and a new layout would only stop that.
   std::optional<BlockView> epilogue = View(*sch, consumers->front());
   if (!epilogue) return false;
   for (const BufferRegion& w : epilogue->realize->block->writes) {
-    const bool same_shape = w.buffer->ndim() == sums->ndim() &&
-                            std::equal(sums->shape.begin(), sums->shape.end(), w.buffer->shape.begin(), ExprDeepEqual);
-    if (is_param(w.buffer) && same_shape) return false;
+    if (IsParam(view->prim, w.buffer) && SameShape(w.buffer, sums)) return false;
   }
   int row_dim = -1, block_dim = -1;
   const int ndim = static_cast<int>(store->indices.size());
