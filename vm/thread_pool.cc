@@ -104,7 +104,9 @@ int ThreadPool::RunShare(int index) {
   int64_t begin, end;
   // Ascending, the owner runs its range from the front and the others take from the back;
   // descending, the other way round, so each thread's iterations stay its own either way.
-  while (Take(index, own_units_, /*from_front=*/!descending_, /*by_owner=*/true, &begin, &end)) {
+  // Small loops (no stealing) run their range whole.
+  const uint32_t own_units = steal_ ? 1 : UINT32_MAX;
+  while (Take(index, own_units, /*from_front=*/!descending_, /*by_owner=*/true, &begin, &end)) {
     RunChunk(index, begin, end);
     ++chunks;
   }
@@ -196,7 +198,6 @@ void ThreadPool::Run(ParallelBody body, void* closure, int64_t n) {
   const int threads = num_threads();
   steal_ = n >= 16 * threads;
   unit_ = steal_ ? n / (8 * threads) : 1;
-  own_units_ = steal_ ? 1 : UINT32_MAX;
   const int64_t units = (n + unit_ - 1) / unit_;
   for (int t = 0; t < threads; ++t) {
     auto [begin, end] = Chunk(units, threads, t);

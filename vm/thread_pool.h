@@ -10,16 +10,17 @@
  *  keep pace, every launch of a loop gives thread t the same iterations, whatever the loop:
  *  what one kernel writes, the next one reads on the core that wrote it (a Zen 5 core reads
  *  data another core wrote at 35-48 GB/s against 55-100 for its own; the split that handed the
- *  second half of every loop out in shared grains cost ResNet-18 and ResNet-50 1.5-2% on two
- *  threads). A loop of fewer than 16 iterations per thread is split statically only: its units
- *  would be a few iterations each, and a thread then runs the same iterations launch after
- *  launch, so what they read stays in its core's cache (a recurrent
- *  layer's matrix-vector product over 16 panels of a 1 MB weight: with shared grains, a
- *  quarter of the weight moved between the cores at every step; static, an LSTM ran in 0.977x
- *  the time on two threads and a GRU 0.946x, convolutional networks unchanged). The caller runs
- *  range 0, and Launch returns when all are done. Under DescendingLaunches each thread runs the
- *  same iterations last to first (its own range from the back, the others' taken from the front). A launch
- *  from inside a parallel body runs serially. Threads: MLC_NUM_THREADS, else the number of cores;
+ *  second half of every loop out in shared grains ran MobileNetV2, an LSTM and ResNet-50 3-7%
+ *  slower on two threads while the host was in its slow stretch, within 1% otherwise). A loop
+ *  of fewer than 16 iterations per thread is split statically only: its units would be a few
+ *  iterations each, and a thread then runs the same iterations launch after launch, so what
+ *  they read stays in its core's cache (a recurrent layer's matrix-vector product over 16
+ *  panels of a 1 MB weight: with shared grains, a quarter of the weight moved between the
+ *  cores at every step; static, an LSTM ran in 0.977x the time on two threads and a GRU
+ *  0.946x, convolutional networks unchanged). The caller runs range 0, and Launch returns when
+ *  all are done. Under DescendingLaunches each thread runs the same iterations last to first
+ *  (its own range from the back, the others' taken from the front). A launch from inside a
+ *  parallel body runs serially. Threads: MLC_NUM_THREADS, else the number of cores;
  *  SetGlobalThreads (Python: mlc.set_num_threads) changes it between runs.
  *
  *  A model launches many short parallel loops back to back (a dense layer at batch 64 takes
@@ -74,9 +75,9 @@ class ThreadPool {
   void Run(ParallelBody body, void* closure, int64_t n);
   /*! \brief While alive, the launches made from this thread run each thread's iterations last
    *  to first (the same iterations per thread as ascending launches: each runs its own range
-   *  from its end and takes the others' from their fronts). The VM sets it around a kernel that reads the same
-   *  large constant as the kernel before it that read it, ascending: the second sweep starts
-   *  with what the first left in cache (see codegen/parallel_order.h). */
+   *  from its end and takes the others' from their fronts). The VM sets it around a kernel that
+   *  reads the same large constant as the kernel before it that read it, ascending: the second
+   *  sweep starts with what the first left in cache (see codegen/parallel_order.h). */
   class DescendingLaunches {
    public:
     explicit DescendingLaunches(bool on);
@@ -118,7 +119,6 @@ class ThreadPool {
   void* closure_ = nullptr;
   int64_t n_ = 0;
   int64_t unit_ = 1;         // iterations per unit of the threads' ranges
-  uint32_t own_units_ = 1;   // units a thread takes from its own range at a time
   bool steal_ = false;       // whether a thread done with its range takes from the others'
   bool descending_ = false;  // each chunk's iterations last to first
   // Thread t's remaining range of units [begin, end), packed as begin | end << 32 so that its
