@@ -28,6 +28,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
+#include "codegen/llvm/transposed_nest.h"
 #include "ir/graph/printer.h"
 #include "ir/tir/intrinsics.h"
 #include "ir/tir/prim_expr_ops.h"
@@ -985,6 +986,11 @@ class KernelEmitter {
    *  vectorized loop of a known `vector_width` (0: unknown) becomes vectors of that many lanes. */
   void EmitLoop(const tir::Var& var, llvm::Value* begin, llvm::Value* end, tir::ForKind kind, const Stmt& body,
                 int64_t vector_width = 0) {
+    EmitLoop(
+        var, begin, end, kind, [&] { EmitStmt(body); }, vector_width);
+  }
+  void EmitLoop(const tir::Var& var, llvm::Value* begin, llvm::Value* end, tir::ForKind kind,
+                const std::function<void()>& emit_body, int64_t vector_width = 0) {
     llvm::Type* t = ScalarType(var->dtype);
     begin = b_.CreateSExtOrTrunc(begin, t);
     end = b_.CreateSExtOrTrunc(end, t);
@@ -999,7 +1005,7 @@ class KernelEmitter {
     b_.CreateCondBr(b_.CreateICmpSLT(phi, end), body_bb, exit);
     b_.SetInsertPoint(body_bb);
     vars_[var.get()] = phi;
-    EmitStmt(body);
+    emit_body();
     vars_.erase(var.get());
     llvm::Value* next = b_.CreateAdd(phi, llvm::ConstantInt::get(t, 1), "", true, true);
     llvm::BranchInst* back = b_.CreateBr(header);
@@ -1034,9 +1040,64 @@ class KernelEmitter {
   }
 
   void EmitSerialFor(const tir::ForNode* loop) {
+    if (std::optional<TransposedNest> nest = PlanTransposedNest(loop, target_.vector_bits)) {
+      return EmitTransposedNest(*nest);
+    }
     llvm::Value* begin = EmitExpr(loop->min);
     llvm::Value* end = b_.CreateAdd(begin, EmitExpr(loop->extent));
     EmitLoop(loop->loop_var, begin, end, loop->for_kind, loop->body, OneVectorWidth(loop));
+  }
+
+  /*! \brief A nest planned by PlanTransposedNest: per block of i, each row j computed as one
+   *  vector along i into a [rows][block] tile on the stack, then the tile transposed with one
+   *  shuffle and stored as `block` vectors of `rows`, one per column's contiguous run of D. */
+  void EmitTransposedNest(const TransposedNest& nest) {
+    llvm::Type* element = MemoryType(nest.out->dtype);
+    const int64_t rows = nest.rows, block = nest.block;
+    llvm::IRBuilder<> entry_builder(entry_, entry_->begin());
+    llvm::Value* tile_storage = entry_builder.CreateAlloca(llvm::ArrayType::get(element, rows * block));
+    tir::Buffer tile = tir::MakeBuffer("transposed_tile", {tir::I64(rows * block)}, nest.out->dtype);
+    buffers_[tile.get()] = tile_storage;
+    llvm::Type* index_type = ScalarType(nest.row_var->dtype);
+    auto constant = [&](int64_t v) { return llvm::ConstantInt::get(index_type, v); };
+    PrimExpr row_in_tile = nest.row_var - tir::IntImm(nest.row_var->dtype, nest.row_min);
+    Stmt fill_row = tir::Store(tile, {row_in_tile * nest.block + nest.lane_var}, nest.value);
+    auto* row_vector = llvm::FixedVectorType::get(element, block);
+    EmitLoop(nest.block_var, constant(0), constant(nest.blocks), tir::ForKind::kSerial, [&] {
+      EmitLoop(nest.row_var, constant(nest.row_min), constant(nest.row_min + rows), tir::ForKind::kSerial, [&] {
+        EmitLoop(nest.lane_var, constant(0), constant(block), tir::ForKind::kVectorized, fill_row, block);
+      });
+      std::vector<llvm::Value*> parts;
+      for (int64_t r = 0; r < rows; ++r) {
+        llvm::Value* at = b_.CreateConstInBoundsGEP1_64(element, tile_storage, r * block);
+        parts.push_back(b_.CreateAlignedLoad(row_vector, at, llvm::Align(element->getScalarSizeInBits() / 8)));
+      }
+      // Concatenate the rows pairwise into one vector (an odd one out with an unused row), then
+      // take it column by column.
+      for (int64_t width = block; parts.size() > 1; width *= 2) {
+        if (parts.size() % 2 != 0) parts.push_back(llvm::PoisonValue::get(parts.back()->getType()));
+        std::vector<int> both(2 * width);
+        for (int64_t k = 0; k < 2 * width; ++k) both[k] = static_cast<int>(k);
+        std::vector<llvm::Value*> joined;
+        for (size_t p = 0; p < parts.size(); p += 2)
+          joined.push_back(b_.CreateShuffleVector(parts[p], parts[p + 1], both));
+        parts = std::move(joined);
+      }
+      std::vector<int> columns(rows * block);
+      for (int64_t c = 0; c < block; ++c) {
+        for (int64_t r = 0; r < rows; ++r) columns[c * rows + r] = static_cast<int>(r * block + c);
+      }
+      llvm::Value* transposed = b_.CreateShuffleVector(parts[0], columns);
+      for (int64_t c = 0; c < block; ++c) {
+        std::vector<int> column(rows);
+        for (int64_t r = 0; r < rows; ++r) column[r] = static_cast<int>(c * rows + r);
+        vars_[nest.column_var.get()] = constant(c);
+        b_.CreateAlignedStore(b_.CreateShuffleVector(transposed, column), Address(nest.out, nest.column_start),
+                              llvm::Align(element->getScalarSizeInBits() / 8));
+      }
+      vars_.erase(nest.column_var.get());
+    });
+    buffers_.erase(tile.get());
   }
 
   /*! \brief The lanes a vectorized loop becomes as one vector: its extent when that is a known

@@ -1,0 +1,116 @@
+#include "codegen/llvm/transposed_nest.h"
+
+#include <vector>
+
+#include "ir/tir/analyzer.h"
+#include "ir/tir/prim_expr_ops.h"
+#include "ir/tir/tir_functor.h"
+#include "ir/tir/tir_util.h"
+
+namespace mlc {
+namespace codegen {
+
+using tir::PrimExpr;
+
+namespace {
+
+// Beyond this many elements a tile's transpose needs more registers than any x86 target has.
+constexpr int64_t kMaxTileElements = 256;
+// Fewer lanes per column than this saves too little over the gathers to pay for the shuffles.
+constexpr int64_t kMinBlock = 4;
+
+std::vector<const tir::BufferLoadNode*> LoadsOf(const PrimExpr& e) {
+  struct Collector : tir::StmtExprVisitor {
+    std::vector<const tir::BufferLoadNode*> loads;
+    void VisitExpr_(const tir::BufferLoadNode* op) override {
+      loads.push_back(op);
+      tir::StmtExprVisitor::VisitExpr_(op);
+    }
+  } collector;
+  collector.VisitExpr(e);
+  return collector.loads;
+}
+
+/*! \brief How far `index` moves when `var` steps by one, when that is a constant. The
+ *  analyzer must bind `var` to a range whose last value is excluded, so that var + 1 stays in
+ *  the loop. */
+std::optional<int64_t> Step(const tir::Analyzer& analyzer, const PrimExpr& index, const tir::Var& var) {
+  PrimExpr next = tir::Substitute(index, {{var, var + 1}});
+  const int64_t* step = tir::AsConstInt(analyzer.Simplify(next - index));
+  if (step == nullptr) return std::nullopt;
+  return *step;
+}
+
+bool StepIsZeroOrOne(std::optional<int64_t> step) { return step.has_value() && (*step == 0 || *step == 1); }
+
+}  // namespace
+
+std::optional<TransposedNest> PlanTransposedNest(const tir::ForNode* loop, int vector_bits) {
+  if (loop->for_kind != tir::ForKind::kSerial && loop->for_kind != tir::ForKind::kUnrolled) return std::nullopt;
+  const auto* inner = loop->body.as<tir::ForNode>();
+  if (inner == nullptr || inner->for_kind != tir::ForKind::kVectorized) return std::nullopt;
+  const auto* store = inner->body.as<tir::BufferStoreNode>();
+  if (store == nullptr || store->indices.size() != 1) return std::nullopt;
+  const int64_t* i_min = tir::AsConstInt(loop->min);
+  const int64_t* extent = tir::AsConstInt(loop->extent);
+  const int64_t* j_min = tir::AsConstInt(inner->min);
+  const int64_t* rows = tir::AsConstInt(inner->extent);
+  if (i_min == nullptr || extent == nullptr || j_min == nullptr || rows == nullptr) return std::nullopt;
+  if (*rows < 2) return std::nullopt;
+  DataType dtype = store->buffer->dtype;
+  if (dtype.is_bool() || dtype.bits() < 8 || store->value->dtype != dtype) return std::nullopt;
+
+  // The widest power-of-two block of i that divides the loop and fills at most one vector.
+  int64_t block = vector_bits / dtype.bits();
+  while (block > 1 && *extent % block != 0) block /= 2;
+  if (block < kMinBlock || block * *rows > kMaxTileElements) return std::nullopt;
+
+  const tir::Var& i = loop->loop_var;
+  const tir::Var& j = inner->loop_var;
+  tir::Analyzer original;
+  original.Bind(i, *i_min, *extent);
+  original.Bind(j, *j_min, *rows - 1);
+  if (Step(original, store->indices[0], j) != std::optional<int64_t>(1)) return std::nullopt;
+  std::vector<const tir::BufferLoadNode*> loads = LoadsOf(store->value);
+  bool any_strided = false;
+  for (const tir::BufferLoadNode* load : loads) {
+    if (load->buffer.same_as(store->buffer) || load->indices.size() != 1) return std::nullopt;
+    if (!StepIsZeroOrOne(Step(original, load->indices[0], j))) any_strided = true;
+  }
+  if (!any_strided) return std::nullopt;  // the vectorized loop reads contiguously as it is
+
+  TransposedNest plan;
+  plan.rows = *rows;
+  plan.block = block;
+  plan.blocks = *extent / block;
+  plan.block_var = tir::MakeVar(i->name + "_block", i->dtype);
+  plan.lane_var = tir::MakeVar(i->name + "_lane", i->dtype);
+  plan.column_var = tir::MakeVar(i->name + "_column", i->dtype);
+  plan.row_var = j;
+  plan.row_min = *j_min;
+  plan.out = store->buffer;
+  auto i_at = [&](const tir::Var& within_block) {
+    return tir::IntImm(i->dtype, *i_min) + plan.block_var * block + within_block;
+  };
+  tir::Analyzer blocked;
+  blocked.Bind(plan.block_var, 0, plan.blocks);
+  blocked.Bind(plan.lane_var, 0, block);
+  blocked.Bind(plan.column_var, 0, block);
+  blocked.Bind(j, *j_min, *rows);
+  plan.value = blocked.Simplify(tir::Substitute(store->value, {{i, i_at(plan.lane_var)}}));
+  plan.column_start = blocked.Simplify(
+      tir::Substitute(store->indices[0], {{i, i_at(plan.column_var)}, {j, tir::IntImm(j->dtype, *j_min)}}));
+
+  // Every load must now be contiguous or invariant along the block.
+  tir::Analyzer stepping;
+  stepping.Bind(plan.block_var, 0, plan.blocks);
+  stepping.Bind(plan.lane_var, 0, block - 1);
+  stepping.Bind(j, *j_min, *rows);
+  for (const tir::BufferLoadNode* load : LoadsOf(plan.value)) {
+    if (!StepIsZeroOrOne(Step(stepping, load->indices[0], plan.lane_var))) return std::nullopt;
+  }
+  return plan;
+}
+
+}  // namespace codegen
+}  // namespace mlc
