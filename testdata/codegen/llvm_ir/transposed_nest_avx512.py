@@ -4,7 +4,11 @@
 # other loop, whose lanes its loads read contiguously, and transposed in registers: no gathers.
 # to_nchw: 4 rows (pixels) x a block of 16 channels, one zmm per pixel, 16 stores of 4.
 # to_blocked: 28 pixels allow blocks of 4: 16 loads of 4 pixels, 4 stores of 16 channels.
+# every_other_channel reads every second channel: not contiguous along either loop, so it
+# stays as it was, gathering.
 # seven_pixels: 7 rows (a register tile of 7 pixels), stored as 7-lane vectors.
+# CHECK: define noundef i32 @__mlc_kernel_every_other_channel(
+# CHECK: masked.gather
 # CHECK: define noundef i32 @__mlc_kernel_seven_pixels(
 # CHECK-NOT: masked.gather
 # CHECK: load <16 x float>
@@ -40,6 +44,15 @@ class Module:
                 with T.block("O"):
                     vp, vc = T.axis.remap("SS", [p, c])
                     O[vp, vc] = I[vc, vp]
+
+    @T.prim_func
+    def every_other_channel(S: T.Buffer((4, 128), "float32"), O: T.Buffer((64, 4), "float32")):
+        T.func_attr({"tir.noalias": T.bool(True)})
+        for c in range(64):
+            for p in T.vectorized(4):
+                with T.block("O"):
+                    vc, vp = T.axis.remap("SS", [c, p])
+                    O[vc, vp] = S[vp, vc * 2]
 
     @T.prim_func
     def seven_pixels(S: T.Buffer((2, 7, 16), "float32"), O: T.Buffer((32, 7), "float32")):
