@@ -36,7 +36,8 @@ std::vector<const tir::BufferLoadNode*> LoadsOf(const PrimExpr& e) {
  *  the loop. */
 std::optional<int64_t> Step(const tir::Analyzer& analyzer, const PrimExpr& index, const tir::Var& var) {
   PrimExpr next = tir::Substitute(index, {{var, var + 1}});
-  const int64_t* step = tir::AsConstInt(analyzer.Simplify(next - index));
+  const PrimExpr difference = analyzer.Simplify(next - index);  // AsConstInt points into it
+  const int64_t* step = tir::AsConstInt(difference);
   if (step == nullptr) return std::nullopt;
   return *step;
 }
