@@ -4,7 +4,7 @@
 
 #include "ir/tir/analyzer.h"
 #include "ir/tir/prim_expr_ops.h"
-#include "ir/tir/tir_functor.h"
+#include "ir/tir/stmt_tree.h"
 #include "ir/tir/tir_util.h"
 
 namespace mlc {
@@ -18,18 +18,6 @@ namespace {
 constexpr int64_t kMaxTileElements = 256;
 // Fewer lanes per column than this saves too little over the gathers to pay for the shuffles.
 constexpr int64_t kMinBlock = 4;
-
-std::vector<const tir::BufferLoadNode*> LoadsOf(const PrimExpr& e) {
-  struct Collector : tir::StmtExprVisitor {
-    std::vector<const tir::BufferLoadNode*> loads;
-    void VisitExpr_(const tir::BufferLoadNode* op) override {
-      loads.push_back(op);
-      tir::StmtExprVisitor::VisitExpr_(op);
-    }
-  } collector;
-  collector.VisitExpr(e);
-  return collector.loads;
-}
 
 /*! \brief How far `index` moves when `var` steps by one, when that is a constant. The
  *  analyzer must bind `var` to a range whose last value is excluded, so that var + 1 stays in
@@ -72,7 +60,7 @@ std::optional<TransposedNest> PlanTransposedNest(const tir::ForNode* loop, int v
   original.Bind(i, *i_min, *extent);
   original.Bind(j, *j_min, *rows - 1);
   if (Step(original, store->indices[0], j) != std::optional<int64_t>(1)) return std::nullopt;
-  std::vector<const tir::BufferLoadNode*> loads = LoadsOf(store->value);
+  std::vector<const tir::BufferLoadNode*> loads = tir::LoadsIn(store->value);
   bool any_strided = false;
   for (const tir::BufferLoadNode* load : loads) {
     if (load->buffer.same_as(store->buffer) || load->indices.size() != 1) return std::nullopt;
@@ -107,7 +95,7 @@ std::optional<TransposedNest> PlanTransposedNest(const tir::ForNode* loop, int v
   stepping.Bind(plan.block_var, 0, plan.blocks);
   stepping.Bind(plan.lane_var, 0, block - 1);
   stepping.Bind(j, *j_min, *rows);
-  for (const tir::BufferLoadNode* load : LoadsOf(plan.value)) {
+  for (const tir::BufferLoadNode* load : tir::LoadsIn(plan.value)) {
     if (!StepIsZeroOrOne(Step(stepping, load->indices[0], plan.lane_var))) return std::nullopt;
   }
   return plan;
