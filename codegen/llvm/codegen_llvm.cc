@@ -576,6 +576,7 @@ class KernelEmitter {
     int64_t b_n = 1, c_n = 1;    // lane strides (1: vector loads and stores)
     bool vector_a = false;       // A varies along the lanes (contiguous): a vector per row, no broadcast
     bool overwrite = false;      // C = the sums (C is not read)
+    bool prefetch_b = false;     // B streams from beyond L2: prefetched a memory latency ahead
     struct Reduction {
       llvm::Value* extent;
       int64_t a, b;  // strides
@@ -712,6 +713,7 @@ class KernelEmitter {
     tile.c_nb = c[6];
     tile.vector_a = (c[7] & tir::kGemmTileVectorA) != 0;
     tile.overwrite = (c[7] & tir::kGemmTileOverwrite) != 0;
+    tile.prefetch_b = (c[7] & tir::kGemmTilePrefetchB) != 0;
     if (tile.vector_a && tile.nb != 1) {
       Fail("T.gemm_tile_nd: a vector A takes one column block");
       return zero32;
@@ -816,8 +818,22 @@ class KernelEmitter {
       }
       return out;
     };
+    // With prefetch_b, each innermost step prefetches each block's B a memory latency ahead
+    // along B's stream (the steps' B stride), which the packed weights follow from one tile
+    // call to the next: a step takes chains / fma_units cycles.
+    int64_t prefetch_distance = 0;
+    if (tile.prefetch_b && !tile.k.empty() && tile.b_n == 1) {
+      const int64_t latency = int64_t{target_.memory_latency_cycles()} * target_.fma_units();
+      prefetch_distance = (latency + chains - 1) / chains * tile.k.back().b;
+    }
     auto b_value = [&](llvm::Value* b_off, int64_t j) {
       std::vector<llvm::Value*> out;
+      if (prefetch_distance > 0) {
+        llvm::Function* prefetch = llvm::Intrinsic::getDeclaration(&mod_, llvm::Intrinsic::prefetch, {ptr_});
+        llvm::Value* ahead = at(bp, b_.CreateAdd(b_off, b_.getInt64(j * tile.b_nb + prefetch_distance)));
+        // read, keep in all cache levels (locality 3), data cache
+        b_.CreateCall(prefetch, {ahead, b_.getInt32(0), b_.getInt32(3), b_.getInt32(1)});
+      }
       for (const Piece& p : pieces)
         out.push_back(load_piece(p, bp, b_.CreateAdd(b_off, b_.getInt64(j * tile.b_nb)), tile.b_n));
       return out;

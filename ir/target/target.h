@@ -43,7 +43,13 @@ struct Target {
   /*! \brief Independent FMA chains (accumulators) that keep the FMA units busy: latency x
    *  pipes, 4 x 2 on every x86-64 core with FMA (Haswell on, Zen 1 to 5). A register tile with
    *  fewer waits on its own results. */
-  int fma_chains() const { return 8; }
+  int fma_chains() const { return 4 * fma_units(); }
+  /*! \brief Vector FMAs issued per cycle: 2 on every x86-64 core with FMA (Zen 4 splits a
+   *  512-bit one in two halves, which the 2x of its vector_bits already counts). */
+  int fma_units() const { return 2; }
+  /*! \brief Cycles a read from beyond L2 takes, about 100 ns at 4 GHz on the server cores
+   *  measured here: how far ahead a software prefetch must run to hide it. */
+  int memory_latency_cycles() const { return 400; }
   /*! \brief How many copies of a register tile's `chains` accumulators codegen keeps, taken in
    *  turn over its reduction, so that a tile of fewer than fma_chains() is not bound by the FMA
    *  latency: as many as the chains need, within the vector registers left beside the `beside`

@@ -47,6 +47,10 @@ struct IntrinsicInfo {
 inline constexpr int64_t kGemmTileVectorA = 1;      // A varies along the lanes: loaded as vectors, not broadcast
 inline constexpr int64_t kGemmTileOverwrite = 2;    // the tile holds the whole reduction: C = sums, C not read
 inline constexpr int64_t kGemmTilePartialRows = 4;  // one more argument, last: the rows (<= MR) the tile computes
+inline constexpr int64_t kGemmTilePrefetchB = 8;    // B streams from beyond L2: prefetched a memory latency ahead
+/*! \brief The block annotation by which a schedule rule asks tensorize for kGemmTilePrefetchB:
+ *  B (the weights) is read from beyond L2 by a large share of the tiles that read it. */
+inline constexpr char kPrefetchWeightsAnnotation[] = "prefetch_weights";
 
 const std::vector<IntrinsicInfo>& AllIntrinsics();
 /*! \brief The intrinsic, or nullptr. */

@@ -246,26 +246,28 @@ absl::StatusOr<Stmt> GemmF32(const TensorizeInput& in) {
     return in.analyzer.Simplify(
         Min(I64(mr), Max(I64(0), Cast(DataType::Int64(), lt->b) - Cast(DataType::Int64(), base))));
   };
-  if (roles.n.size() != 1 || roles.k.size() != 1 || roles.a_lanes || overwrite) {
+  const bool prefetch_b = GetIntAttr(in.inner->block->annotations, kPrefetchWeightsAnnotation, 0) != 0;
+  if (roles.n.size() != 1 || roles.k.size() != 1 || roles.a_lanes || overwrite || prefetch_b) {
     // Column blocks, several reduction loops, A along the lanes (direct and depthwise
     // convolutions), or the whole reduction with its init: T.gemm_tile_nd.
     int lanes = roles.n.back(), blocks = roles.n.size() == 2 ? roles.n.front() : -1;
     if (c->coef[lanes] != 1 || b->coef[lanes] != 1) {
       return absl::FailedPreconditionError("the innermost column loop is not contiguous in C and B");
     }
-    std::vector<PrimExpr> args = {addr(store->buffer, c->origin),
-                                  addr(la->buffer, a->origin),
-                                  addr(lb->buffer, b->origin),
-                                  I64(mr),
-                                  I64(blocks < 0 ? 1 : ext(blocks)),
-                                  I64(ext(lanes)),
-                                  I64(a_m),
-                                  I64(c_m),
-                                  I64(blocks < 0 ? 0 : b->coef[blocks]),
-                                  I64(blocks < 0 ? 0 : c->coef[blocks]),
-                                  I64((roles.a_lanes ? kGemmTileVectorA : 0) | (overwrite ? kGemmTileOverwrite : 0) |
-                                      (guard.defined() ? kGemmTilePartialRows : 0)),
-                                  I64(static_cast<int64_t>(roles.k.size()))};
+    std::vector<PrimExpr> args = {
+        addr(store->buffer, c->origin),
+        addr(la->buffer, a->origin),
+        addr(lb->buffer, b->origin),
+        I64(mr),
+        I64(blocks < 0 ? 1 : ext(blocks)),
+        I64(ext(lanes)),
+        I64(a_m),
+        I64(c_m),
+        I64(blocks < 0 ? 0 : b->coef[blocks]),
+        I64(blocks < 0 ? 0 : c->coef[blocks]),
+        I64((roles.a_lanes ? kGemmTileVectorA : 0) | (overwrite ? kGemmTileOverwrite : 0) |
+            (guard.defined() ? kGemmTilePartialRows : 0) | (prefetch_b ? kGemmTilePrefetchB : 0)),
+        I64(static_cast<int64_t>(roles.k.size()))};
     for (int k : roles.k) args.insert(args.end(), {I64(ext(k)), I64(a->coef[k]), I64(b->coef[k])});
     // A guarded tile (a row of pixels no tile height divides) computes its first rows only.
     if (guard.defined()) {

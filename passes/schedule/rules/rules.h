@@ -110,7 +110,7 @@ struct DirectConvBlock {
 struct DirectConvTiles {
   bool operator==(const DirectConvTiles& o) const {
     return mr == o.mr && nb == o.nb && kc == o.kc && groups_inside == o.groups_inside && group_span == o.group_span &&
-           row_block == o.row_block && row_parts == o.row_parts;
+           row_block == o.row_block && row_parts == o.row_parts && prefetch_weights == o.prefetch_weights;
   }
   int64_t mr = 1, nb = 1;
   /*! \brief Steps of the outermost reduction loop (input-channel blocks) per chunk, 0: none.
@@ -134,6 +134,9 @@ struct DirectConvTiles {
   /*! \brief With chunks (kc > 0): the image rows (oh) in this many parts outside the chunks,
    *  each part a parallel iteration (ChunkedRowParts); 0 or 1: the rows whole. */
   int64_t row_parts = 0;
+  /*! \brief The tile prefetches its weights a memory latency ahead (PrefetchesWeights in
+   *  conv.cc): few pixel tiles share each weight, so most are read from beyond L2. */
+  bool prefetch_weights = false;
 };
 
 std::optional<DirectConvBlock> MatchDirectConv(const Schedule& sch, const BlockRV& block);

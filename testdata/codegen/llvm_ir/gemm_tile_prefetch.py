@@ -1,0 +1,34 @@
+# RUN: --emit=llvm --target=x86-64-v4 --passes=default-schedule
+# A 3x3 convolution of 32 -> 32 channels on AVX-512 at 7 x 7 and at 16 x 16. At 7 x 7 seven
+# pixel tiles share each weight, and the tile prefetches its weights (conv.cc,
+# PrefetchesWeights): each reduction step, a memory latency ahead along the weights' stream.
+# 7 x 1 tiles: 7 FMA chains, 2 FMA units, 400 cycles: 115 steps of 16 floats, 7360 bytes ahead.
+# At 16 x 16 sixteen tiles share them, which come from L1 or L2: no prefetch.
+@I.ir_module
+class Module:
+    @T.prim_func
+    def conv2d_7x7(x: T.Buffer((T.int64(1), T.int64(2), T.int64(9), T.int64(9), T.int64(16)), "float32"), w: T.Buffer((T.int64(2), T.int64(2), T.int64(3), T.int64(3), T.int64(16), T.int64(16)), "float32"), conv2d_NCHWc: T.Buffer((T.int64(1), T.int64(2), T.int64(7), T.int64(7), T.int64(16)), "float32")):
+        T.func_attr({"tir.noalias": T.bool(True)})
+        for n, oc_chunk, oh, ow, oc_block, ic_outer, kh, kw, ic_inner in T.grid(T.int64(1), T.int64(2), T.int64(7), T.int64(7), T.int64(16), T.int64(2), T.int64(3), T.int64(3), T.int64(16)):
+            with T.block("conv2d_NCHWc"):
+                v_n, v_oc_chunk, v_oh, v_ow, v_oc_block, v_ic_outer, v_kh, v_kw, v_ic_inner = T.axis.remap("SSSSSRRRR", [n, oc_chunk, oh, ow, oc_block, ic_outer, kh, kw, ic_inner])
+                with T.init():
+                    conv2d_NCHWc[v_n, v_oc_chunk, v_oh, v_ow, v_oc_block] = T.float32(0.0)
+                conv2d_NCHWc[v_n, v_oc_chunk, v_oh, v_ow, v_oc_block] = conv2d_NCHWc[v_n, v_oc_chunk, v_oh, v_ow, v_oc_block] + x[v_n, v_ic_outer, v_oh + v_kh, v_ow + v_kw, v_ic_inner] * w[v_oc_chunk, v_ic_outer, v_kh, v_kw, v_ic_inner, v_oc_block]
+
+    @T.prim_func
+    def conv2d_16x16(x: T.Buffer((T.int64(1), T.int64(2), T.int64(18), T.int64(18), T.int64(16)), "float32"), w: T.Buffer((T.int64(2), T.int64(2), T.int64(3), T.int64(3), T.int64(16), T.int64(16)), "float32"), conv2d_NCHWc: T.Buffer((T.int64(1), T.int64(2), T.int64(16), T.int64(16), T.int64(16)), "float32")):
+        T.func_attr({"tir.noalias": T.bool(True)})
+        for n, oc_chunk, oh, ow, oc_block, ic_outer, kh, kw, ic_inner in T.grid(T.int64(1), T.int64(2), T.int64(16), T.int64(16), T.int64(16), T.int64(2), T.int64(3), T.int64(3), T.int64(16)):
+            with T.block("conv2d_NCHWc"):
+                v_n, v_oc_chunk, v_oh, v_ow, v_oc_block, v_ic_outer, v_kh, v_kw, v_ic_inner = T.axis.remap("SSSSSRRRR", [n, oc_chunk, oh, ow, oc_block, ic_outer, kh, kw, ic_inner])
+                with T.init():
+                    conv2d_NCHWc[v_n, v_oc_chunk, v_oh, v_ow, v_oc_block] = T.float32(0.0)
+                conv2d_NCHWc[v_n, v_oc_chunk, v_oh, v_ow, v_oc_block] = conv2d_NCHWc[v_n, v_oc_chunk, v_oh, v_ow, v_oc_block] + x[v_n, v_ic_outer, v_oh + v_kh, v_ow + v_kw, v_ic_inner] * w[v_oc_chunk, v_ic_outer, v_kh, v_kw, v_ic_inner, v_oc_block]
+# CHECK: define internal void @conv2d_16x16_impl_par0(
+# CHECK-NOT: @llvm.prefetch
+# CHECK: ; ModuleID = 'conv2d_7x7'
+# CHECK: declare void @llvm.prefetch.p0(
+# CHECK: define internal void @conv2d_7x7_impl_par0(
+# CHECK: , i64 7360
+# CHECK-NEXT: call void @llvm.prefetch.p0(ptr readonly
