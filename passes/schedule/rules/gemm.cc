@@ -496,16 +496,25 @@ absl::Status ScheduleGemm(Schedule* sch, const BlockRV& block, const GemmBlock& 
   // The elementwise epilogue (bias, activation) per column block, while the block is in cache.
   // Kept only when it really narrows to the panel (an index the region analysis cannot invert
   // would make every panel recompute the whole epilogue).
+  // Without a k block, each row tile ends with whole sums: the epilogue goes under the row tiles
+  // then, while the tile's sums are in L1 (after the column block, a 128-row block of the
+  // encoder's 2048-column expansion came back from L2, its rows 8 KB apart).
   absl::StatusOr<std::vector<BlockRV>> consumers = sch->GetConsumers(block);
   if (consumers.ok() && consumers->size() == 1) {
-    Schedule trial = *sch;
-    BlockRV epilogue = consumers->front();
-    if (trial.ReverseComputeAt(epilogue, (*j)[0]).ok() &&
-        UsesLoopAt(trial, epilogue, blocks_outside_batch ? 0 : batch.size())) {
-      *sch = trial;
+    const BlockRV epilogue = consumers->front();
+    const size_t block_depth = blocks_outside_batch ? 0 : batch.size();
+    auto place = [&](const LoopRV& at, size_t deepest) {
+      Schedule trial = *sch;
+      if (!trial.ReverseComputeAt(epilogue, at).ok()) return false;
+      for (size_t d = block_depth; d <= deepest; ++d) {
+        if (!UsesLoopAt(trial, epilogue, d)) return false;
+      }
+      *sch = std::move(trial);
       auto e_loops = sch->GetLoops(epilogue);
       if (e_loops.ok() && !e_loops->empty()) sch->Vectorize(e_loops->back()).IgnoreError();
-    }
+      return true;
+    };
+    if (k0 || !place((*i)[0], block_depth + 1)) place((*j)[0], block_depth);
   }
   // The init before the k loops; then the tile becomes the micro-kernel.
   if (absl::StatusOr<BlockRV> init = sch->DecomposeReduction(block, k0 ? *k0 : (*i)[1]); !init.ok())

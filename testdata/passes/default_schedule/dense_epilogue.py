@@ -1,8 +1,9 @@
 # RUN: --passes=fuse-ops,legalize,fuse-tir,default-schedule,remove-unused
 # A dense layer with bias and ReLU: the GEMM becomes the register-tile micro-kernel (on AVX2
 # 6 x 16, its last tile of the 16 rows guarded: 12 accumulators beat the 8 of a dividing 4 x 16)
-# over packed 16-column panels of the weight, the epilogue runs per panel, vectorized, and
-# the panels are parallel.
+# over packed 16-column panels of the weight, the epilogue runs per row tile right after it
+# (k is whole in the tile, so its sums are final; the last tile's rows past 16 are guarded),
+# vectorized, and the panels are parallel.
 @I.ir_module
 class Module:
     I.module_attrs({"target": "llvm -mcpu=x86-64-v3"})
@@ -19,5 +20,6 @@ class Module:
 # CHECK: T.block("w_global")
 # CHECK: T.gemm_tile_partial(
 # CHECK-SAME: T.int64(6), T.int64(16)
+# CHECK: for ax0 in range(T.int64(6)):
 # CHECK: T.vectorized(T.int64(16))
 # CHECK: T.max(

@@ -4,7 +4,8 @@
 # C's rows are 8 KB apart, so the tiles' sums crowd a few cache sets (the encoder's layer ran
 # 0.90 ms in blocks of 128 and 0.72 ms without on a Zen 5). ReductionBlock takes no block where
 # the tile's whole k loop (B's 256 x 32 panel, A's 8 rows, the sums: 41 KB) fits in 7/8 of L1.
-# On znver4 (32 KB L1) it does not: k in blocks of 128, whose panel fits in half of L1
+# On znver4 (32 KB L1) it does not: k in blocks of 128, whose panel fits in half of L1, and
+# the ReLU runs per column block (all 128 rows), after the last block of k
 # (golden gemm_reduction_in_l1_znver5.py has the other side).
 @I.ir_module
 class Module:
@@ -20,3 +21,5 @@ class Module:
 # CHECK: for k_0, i0_0 in T.grid(T.int64(2), T.int64(16)):
 # CHECK: T.gemm_tile(
 # CHECK-SAME: T.int64(128), T.int64(8), T.int64(32)
+# CHECK: for ax0 in range(T.int64(128)):
+# CHECK: T.max(
