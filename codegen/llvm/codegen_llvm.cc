@@ -822,14 +822,15 @@ class KernelEmitter {
     // along B's stream (the steps' B stride), which the packed weights follow from one tile
     // call to the next: a step takes chains / fma_units cycles.
     int64_t prefetch_distance = 0;
+    llvm::Function* prefetch = nullptr;
     if (tile.prefetch_b && !tile.k.empty() && tile.b_n == 1) {
       const int64_t latency = int64_t{target_.memory_latency_cycles()} * target_.fma_units();
       prefetch_distance = (latency + chains - 1) / chains * tile.k.back().b;
+      prefetch = llvm::Intrinsic::getDeclaration(&mod_, llvm::Intrinsic::prefetch, {ptr_});
     }
     auto b_value = [&](llvm::Value* b_off, int64_t j) {
       std::vector<llvm::Value*> out;
       if (prefetch_distance > 0) {
-        llvm::Function* prefetch = llvm::Intrinsic::getDeclaration(&mod_, llvm::Intrinsic::prefetch, {ptr_});
         llvm::Value* ahead = at(bp, b_.CreateAdd(b_off, b_.getInt64(j * tile.b_nb + prefetch_distance)));
         // read, keep in all cache levels (locality 3), data cache
         b_.CreateCall(prefetch, {ahead, b_.getInt32(0), b_.getInt32(3), b_.getInt32(1)});

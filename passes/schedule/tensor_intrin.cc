@@ -249,7 +249,7 @@ absl::StatusOr<Stmt> GemmF32(const TensorizeInput& in) {
   const bool prefetch_b = GetIntAttr(in.inner->block->annotations, kPrefetchWeightsAnnotation, 0) != 0;
   if (roles.n.size() != 1 || roles.k.size() != 1 || roles.a_lanes || overwrite || prefetch_b) {
     // Column blocks, several reduction loops, A along the lanes (direct and depthwise
-    // convolutions), or the whole reduction with its init: T.gemm_tile_nd.
+    // convolutions), the whole reduction with its init, or B to prefetch: T.gemm_tile_nd.
     int lanes = roles.n.back(), blocks = roles.n.size() == 2 ? roles.n.front() : -1;
     if (c->coef[lanes] != 1 || b->coef[lanes] != 1) {
       return absl::FailedPreconditionError("the innermost column loop is not contiguous in C and B");

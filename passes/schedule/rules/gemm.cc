@@ -493,12 +493,11 @@ absl::Status ScheduleGemm(Schedule* sch, const BlockRV& block, const GemmBlock& 
     }
     if (absl::Status s = sch->Vectorize(last); !s.ok()) return s;
   }
-  // The elementwise epilogue (bias, activation) per column block, while the block is in cache.
-  // Kept only when it really narrows to the panel (an index the region analysis cannot invert
-  // would make every panel recompute the whole epilogue).
-  // Without a k block, each row tile ends with whole sums: the epilogue goes under the row tiles
-  // then, while the tile's sums are in L1 (after the column block, a 128-row block of the
-  // encoder's 2048-column expansion came back from L2, its rows 8 KB apart).
+  // The elementwise epilogue (bias, activation) while its sums are in cache: without a k block
+  // under the row tiles, each tile's sums being whole there and in L1 (after the column block,
+  // a 128-row block of the encoder's 2048-column expansion came back from L2, its rows 8 KB
+  // apart); with one, per column block. Kept only where it really narrows to the loop's part
+  // (an index the region analysis cannot invert would make every part recompute all of it).
   absl::StatusOr<std::vector<BlockRV>> consumers = sch->GetConsumers(block);
   if (consumers.ok() && consumers->size() == 1) {
     const BlockRV epilogue = consumers->front();
