@@ -397,11 +397,23 @@ double L2WeightCyclesPerFma(const DirectConvBlock& conv, const DirectConvTiles& 
   return bytes / target.l2_bytes_per_cycle();
 }
 
+/*! \brief Cycles per multiply-add a tile in reduction chunks spends reading back and storing
+ *  its sums once per chunk after the first: a load and a store per accumulator (two memory
+ *  operations a cycle) per kc x inner reduction steps of the accumulator's multiply-adds. Small,
+ *  but it makes whole reductions win ties: a 128 -> 512 1x1 convolution at 28 x 28 ran as fast
+ *  as 14 x 2 whole as 4 x 4 in two chunks, and only whole does its epilogue per tile. */
+double ChunkCyclesPerFma(const DirectConvBlock& conv, const DirectConvTiles& t) {
+  if (t.kc <= 0) return 0;
+  const double chunks = static_cast<double>(conv.outer_reduction / t.kc);
+  const double steps = static_cast<double>(t.kc * (conv.reduction / conv.outer_reduction));
+  return (chunks - 1) / chunks / steps;
+}
+
 /*! \brief The cost a tile is chosen by: RowCost; for a working set beyond L1, half as much
  *  again or the weights' reads from L2 on top, whichever is more; plus the cycles the data's
- *  streams from beyond L2 take. */
+ *  streams from beyond L2 take and those of the sums between chunks. */
 double TileCost(const DirectConvBlock& conv, const DirectConvTiles& t, int64_t vectors, const Target& target) {
-  const double cost = RowCost(conv, t, vectors, target);
+  const double cost = RowCost(conv, t, vectors, target) + ChunkCyclesPerFma(conv, t);
   const double spilled = std::max(1.5 * cost, cost + L2WeightCyclesPerFma(conv, t, vectors, target));
   return (conv.vector_a || FitsL1(conv, t, target) ? cost : spilled) + StreamCyclesPerFma(conv, t, vectors, target);
 }
@@ -584,13 +596,19 @@ std::vector<DirectConvTiles> DirectConvTileCandidates(const DirectConvBlock& con
   // Zen 3: 6.4 MB of data read by 32 groups, at 11% of the peak).
   // Chunks also where the data would stream from beyond L2 once per group of blocks (neither
   // the data nor all the weights fit in half of L2), for their group spans.
+  // Otherwise the tiles whose working set spills L1 get the chunked form as well: else the only
+  // tiles within L1 can be one block wide (7 or 14 pixels x 1 block: a weight vector per 7-14
+  // multiply-adds, fewer accumulators than the FMA latency covers), which ResNet-50's 512 -> 128
+  // 1x1 convolution at 28 x 28 took at 72% of the peak against 85-89% as 2 x 8 in chunks, its
+  // 512 -> 2048 at 7 x 7 610-617 against 670 us as 7 x 2 (Zen 5, one thread; RegNet-Y-400MF's
+  // changed kernels 12% faster on two threads).
   auto fits = [&](const DirectConvTiles& t) { return FitsL1(conv, t, target); };
   auto restreams = [&](const DirectConvTiles& t) { return DataPasses(conv, t, target) >= 4; };
-  if (IsPointwise(conv) && !conv.vector_a && conv.block_loop >= 0 &&
-      (std::none_of(out.begin(), out.end(), fits) || std::all_of(out.begin(), out.end(), restreams))) {
+  if (IsPointwise(conv) && !conv.vector_a && conv.block_loop >= 0) {
+    const bool all = std::none_of(out.begin(), out.end(), fits) || std::all_of(out.begin(), out.end(), restreams);
     const size_t whole = out.size();
     for (size_t i = 0; i < whole; ++i) {
-      if (out[i].kc != 0) continue;
+      if (out[i].kc != 0 || (!all && fits(out[i]))) continue;
       for (int64_t c = conv.outer_reduction / 2; c >= 1; --c) {
         DirectConvTiles chunked{out[i].mr, out[i].nb, c, false};
         if (conv.outer_reduction % c == 0 && fits(chunked)) {
