@@ -397,23 +397,11 @@ double L2WeightCyclesPerFma(const DirectConvBlock& conv, const DirectConvTiles& 
   return bytes / target.l2_bytes_per_cycle();
 }
 
-/*! \brief Cycles per multiply-add a tile in reduction chunks spends reading back and storing
- *  its sums once per chunk after the first: a load and a store per accumulator (two memory
- *  operations a cycle) per kc x inner reduction steps of the accumulator's multiply-adds. Small,
- *  but it makes whole reductions win ties: a 128 -> 512 1x1 convolution at 28 x 28 ran as fast
- *  as 14 x 2 whole as 4 x 4 in two chunks, and only whole does its epilogue per tile. */
-double ChunkCyclesPerFma(const DirectConvBlock& conv, const DirectConvTiles& t) {
-  if (t.kc <= 0) return 0;
-  const double chunks = static_cast<double>(conv.outer_reduction / t.kc);
-  const double steps = static_cast<double>(t.kc * (conv.reduction / conv.outer_reduction));
-  return (chunks - 1) / chunks / steps;
-}
-
 /*! \brief The cost a tile is chosen by: RowCost; for a working set beyond L1, half as much
  *  again or the weights' reads from L2 on top, whichever is more; plus the cycles the data's
- *  streams from beyond L2 take and those of the sums between chunks. */
+ *  streams from beyond L2 take. */
 double TileCost(const DirectConvBlock& conv, const DirectConvTiles& t, int64_t vectors, const Target& target) {
-  const double cost = RowCost(conv, t, vectors, target) + ChunkCyclesPerFma(conv, t);
+  const double cost = RowCost(conv, t, vectors, target);
   const double spilled = std::max(1.5 * cost, cost + L2WeightCyclesPerFma(conv, t, vectors, target));
   return (conv.vector_a || FitsL1(conv, t, target) ? cost : spilled) + StreamCyclesPerFma(conv, t, vectors, target);
 }
@@ -424,14 +412,20 @@ std::optional<DirectConvTiles> DefaultDirectConvTiles(const DirectConvBlock& con
   std::vector<DirectConvTiles> all = DirectConvTileCandidates(conv, target);
   if (all.empty()) return std::nullopt;
   const int64_t vectors = VectorsPerBlock(conv, target);
-  // The fewest cycles per multiply-add over the row, tail included; ties go to the tile that
-  // divides the row, then to the fewest loads per multiply-add, then to more accumulators.
+  // The fewest cycles per multiply-add over the row, tail included; ties go (pointwise, where
+  // chunks are offered beside whole reductions) to the whole reduction (chunks reload their
+  // sums, and only a whole one runs its epilogue per tile: a 128 -> 512 1x1 convolution at
+  // 28 x 28 ran as fast as 14 x 2 whole as 4 x 4 in two chunks; a window's chunks come with its
+  // group width, and Inception-v3's 448 -> 384 3 x 3 layer at 8 x 8 ran 6% slower as 8 x 2
+  // whole than as 8 x 3 in chunks), then to the tile that divides the row, then to the fewest
+  // loads per multiply-add, then to more accumulators.
   auto loads = [&](const DirectConvTiles& t) {
     return static_cast<double>(LoadsPerStep(conv, t.mr, t.nb, vectors)) / static_cast<double>(t.mr * t.nb * vectors);
   };
   return *std::min_element(all.begin(), all.end(), [&](const DirectConvTiles& x, const DirectConvTiles& y) {
     double cx = TileCost(conv, x, vectors, target), cy = TileCost(conv, y, vectors, target);
     if (std::abs(cx - cy) > 1e-9) return cx < cy;
+    if (IsPointwise(conv) && (x.kc > 0) != (y.kc > 0)) return x.kc == 0;
     bool dx = conv.rows % x.mr == 0, dy = conv.rows % y.mr == 0;
     if (dx != dy) return dx;
     if (loads(x) != loads(y)) return loads(x) < loads(y);
