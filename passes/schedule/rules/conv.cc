@@ -590,19 +590,20 @@ std::vector<DirectConvTiles> DirectConvTileCandidates(const DirectConvBlock& con
   // Zen 3: 6.4 MB of data read by 32 groups, at 11% of the peak).
   // Chunks also where the data would stream from beyond L2 once per group of blocks (neither
   // the data nor all the weights fit in half of L2), for their group spans.
-  // Otherwise the tiles whose working set spills L1 get the chunked form as well: else the only
-  // tiles within L1 can be one block wide (7 or 14 pixels x 1 block: a weight vector per 7-14
-  // multiply-adds, fewer accumulators than the FMA latency covers), which ResNet-50's 512 -> 128
-  // 1x1 convolution at 28 x 28 took at 72% of the peak against 85-89% as 2 x 8 in chunks, its
-  // 512 -> 2048 at 7 x 7 610-617 against 670 us as 7 x 2 (Zen 5, one thread; RegNet-Y-400MF's
-  // changed kernels 12% faster on two threads).
+  // Otherwise only the tiles whose working set spills L1 get the chunked form as well: the
+  // tiles within L1 can all be one block wide (7 or 14 pixels x 1 block: a weight vector per
+  // 7-14 multiply-adds, fewer accumulators than the FMA latency covers), which ResNet-50's
+  // 512 -> 128 1x1 convolution at 28 x 28 took at 72% of the peak against 85-89% as 2 x 8 in
+  // chunks, its 512 -> 2048 at 7 x 7 at 660 against 598 us as 7 x 2 in chunks (Zen 5, one
+  // thread; RegNet-Y-400MF's changed kernels 12% faster on two threads).
   auto fits = [&](const DirectConvTiles& t) { return FitsL1(conv, t, target); };
   auto restreams = [&](const DirectConvTiles& t) { return DataPasses(conv, t, target) >= 4; };
   if (IsPointwise(conv) && !conv.vector_a && conv.block_loop >= 0) {
-    const bool all = std::none_of(out.begin(), out.end(), fits) || std::all_of(out.begin(), out.end(), restreams);
+    const bool chunk_every_tile =
+        std::none_of(out.begin(), out.end(), fits) || std::all_of(out.begin(), out.end(), restreams);
     const size_t whole = out.size();
     for (size_t i = 0; i < whole; ++i) {
-      if (out[i].kc != 0 || (!all && fits(out[i]))) continue;
+      if (out[i].kc != 0 || (!chunk_every_tile && fits(out[i]))) continue;
       for (int64_t c = conv.outer_reduction / 2; c >= 1; --c) {
         DirectConvTiles chunked{out[i].mr, out[i].nb, c, false};
         if (conv.outer_reduction % c == 0 && fits(chunked)) {
