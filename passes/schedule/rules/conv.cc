@@ -397,7 +397,8 @@ double L2WeightCyclesPerFma(const DirectConvBlock& conv, const DirectConvTiles& 
   return bytes / target.l2_bytes_per_cycle();
 }
 
-/*! \brief Whether a tile in a group span waits for its weights from L2. Every group of the span
+/*! \brief Whether a tile in a group span waits for its weights from L2, given its cycles per
+ *  multiply-add reading them (L2WeightCyclesPerFma) and computing (RowCost). Every group of the span
  *  runs inside each pixel tile, so the span's weights for one chunk (far more than L1) come from
  *  L2 at every pixel tile, which costs nothing while those reads take a modest share of L2's
  *  bandwidth (AVX2's 3 x 4 tiles in spans: two thirds of it, ResNet-50's 1x1 convolutions on a
@@ -405,8 +406,8 @@ double L2WeightCyclesPerFma(const DirectConvBlock& conv, const DirectConvTiles& 
  *  ResNet50's 512 -> 2048 1x1 convolution at 28 x 28 took 4 x 4 in spans of 16 groups on a
  *  Zen 5, a weight vector per 4 multiply-adds at the whole of L2's bandwidth: 6.3 ms alone on
  *  one thread, against 5.6-5.9 ms for 6 x 4 (two thirds) and 5.1 ms for 14 x 2 in spans. */
-bool SpanWaitsOnL2(const DirectConvBlock& conv, const DirectConvTiles& t, int64_t vectors, const Target& target) {
-  return t.group_span > 0 && L2WeightCyclesPerFma(conv, t, vectors, target) > 0.75 * RowCost(conv, t, vectors, target);
+bool SpanWaitsOnL2(const DirectConvTiles& t, double l2_weight_cycles, double row_cycles) {
+  return t.group_span > 0 && l2_weight_cycles > 0.75 * row_cycles;
 }
 
 /*! \brief The cost a tile is chosen by: RowCost; for a working set beyond L1 (or a span that
@@ -414,8 +415,9 @@ bool SpanWaitsOnL2(const DirectConvBlock& conv, const DirectConvTiles& t, int64_
  *  plus the cycles the data's streams from beyond L2 take. */
 double TileCost(const DirectConvBlock& conv, const DirectConvTiles& t, int64_t vectors, const Target& target) {
   const double cost = RowCost(conv, t, vectors, target);
-  const double spilled = std::max(1.5 * cost, cost + L2WeightCyclesPerFma(conv, t, vectors, target));
-  const bool in_l1 = FitsL1(conv, t, target) && !SpanWaitsOnL2(conv, t, vectors, target);
+  const double l2_weights = L2WeightCyclesPerFma(conv, t, vectors, target);
+  const double spilled = std::max(1.5 * cost, cost + l2_weights);
+  const bool in_l1 = FitsL1(conv, t, target) && !SpanWaitsOnL2(t, l2_weights, cost);
   return (conv.vector_a || in_l1 ? cost : spilled) + StreamCyclesPerFma(conv, t, vectors, target);
 }
 

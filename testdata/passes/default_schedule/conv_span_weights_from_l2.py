@@ -8,6 +8,7 @@
 @I.ir_module
 class Module:
     I.module_attrs({"target": "llvm -mcpu=znver5"})
+
     @R.function
     def main(x: R.Tensor((1, 32, 28, 28, 16), dtype="float32"), w: R.Tensor((128, 32, 1, 1, 16, 16), dtype="float32")):
         with R.dataflow():
