@@ -862,7 +862,10 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
   return absl::InternalError(absl::StrCat("function ", exe_.functions(func_index).name(), " ran past its end"));
 }
 
-VirtualMachine::~VirtualMachine() { EnableProfiling(false); }
+VirtualMachine::~VirtualMachine() {
+  EnableProfiling(false);
+  WorkspacePool::Global().ReleaseFree();
+}
 
 void VirtualMachine::EnableProfiling(bool on) {
   ThreadPool& pool = ThreadPool::Global();

@@ -87,7 +87,7 @@ class VirtualMachine {
     int64_t intermediates_peak = 0;  // most intermediate tensors alive at once
     int64_t intermediates_held = 0;  // what the storage pool allocated (it keeps it for reuse)
     int64_t constants = 0;           // weights and other constants of the executable
-    int64_t workspace_held = 0;      // kernels' scratch (packed operands), all VMs of the process
+    int64_t workspace_held = 0;      // kernels' scratch (packed operands), all live VMs of the process
   };
   MemoryStats Memory() const;
   /*! \brief The bytes of the constants function `func` reads (a decode step's weights when

@@ -69,6 +69,19 @@ int64_t WorkspacePool::bytes_held() const {
   return held_;
 }
 
+int64_t WorkspacePool::ReleaseFree() {
+  std::lock_guard<std::mutex> lock(mu_);
+  int64_t released = 0;
+  for (const auto& [size, p] : free_) {
+    size_of_.erase(p);
+    std::free(p);
+    released += size;
+  }
+  free_.clear();
+  held_ -= released;
+  return released;
+}
+
 void* WorkspacePool::AllocEntry(int64_t bytes) { return Global().Alloc(bytes); }
 void WorkspacePool::FreeEntry(void* ptr) { Global().Free(ptr); }
 

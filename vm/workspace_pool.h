@@ -37,6 +37,10 @@ class WorkspacePool {
   int64_t TakeFailure() { return failed_bytes_.exchange(0, std::memory_order_relaxed); }
   /*! \brief Bytes held (in use or cached). */
   int64_t bytes_held() const;
+  /*! \brief Returns the cached blocks (not those in use) to the system; the bytes released.
+   *         The pool keeps blocks as long as the process lives, so a VM that is destroyed
+   *         releases them: one model's large workspace does not stay with the next. */
+  int64_t ReleaseFree();
 
   /*! \brief The C entry points stored in kernel libraries (vm/kernel_abi.h). */
   static void* AllocEntry(int64_t bytes);

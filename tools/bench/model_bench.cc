@@ -50,6 +50,7 @@
 #include "tools/tune/tuner.h"
 #include "vm/thread_pool.h"
 #include "vm/virtual_machine.h"
+#include "vm/workspace_pool.h"
 
 namespace mlc {
 namespace {
@@ -151,8 +152,7 @@ class FlopCounter : public relax::ExprVisitor {
       // Per output element: the weight's input channels (per group) times its window.
       per_output = 1;
       for (size_t d = 1; d < b.size(); ++d) per_output *= static_cast<double>(b[d]);
-    } else if ((name == "matmul" || name == "nn.dense" || name == "linear") &&
-               !a.empty()) {
+    } else if ((name == "matmul" || name == "nn.dense" || name == "linear") && !a.empty()) {
       per_output = static_cast<double>(a.back());
     }
     flops += 2 * out_elems * per_output;
@@ -263,6 +263,8 @@ absl::Status RunModel(const std::string& name, const Options& opt, double peak_g
     if (!c.ok())
       return absl::Status(c.status().code(), absl::StrCat(name, " (", pipeline, "): ", c.status().message()));
     vm::VirtualMachine* machine = c->machine.get();
+    // The workspace reported below is what this model's kernels hold, not what tuning left.
+    vm::WorkspacePool::Global().ReleaseFree();
     absl::StatusOr<vm::Value> got = machine->Invoke("main", {x});
     if (!got.ok()) return got.status();
     const vm::NDArray& out = got->is_tuple() ? got->tuple()[0].tensor() : got->tensor();
