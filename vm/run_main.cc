@@ -26,6 +26,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "support/cross_core.h"
 #include "support/file_util.h"
 #include "support/fma_peak.h"
 #include "support/npy.h"
@@ -118,6 +119,8 @@ absl::Status Profile(mlc::vm::VirtualMachine& vm, const std::string& func, const
   mlc::FmaPeak peak = mlc::MeasureFmaPeak(threads);
   std::printf("profile of %s: %d runs, %d thread%s, FMA peak %.1f GFLOP/s (%s), kernels for '%s'\n", func.c_str(), runs,
               threads, threads > 1 ? "s" : "", peak.gflops, peak.isa.c_str(), vm.executable().target().c_str());
+  // Two-thread times depend on how far apart the two CPUs are (support/cross_core.h).
+  if (threads > 1) std::printf("%s\n", mlc::MeasureCrossCoreLink().Describe().c_str());
   std::fputs(mlc::vm::FormatProfileTable(vm.profiler()->Aggregate(runs), peak.gflops).c_str(), stdout);
   mlc::vm::VirtualMachine::MemoryStats m = vm.Memory();
   std::printf("memory: intermediates %s at peak (pool holds %s), constants %s, kernel workspace %s\n",

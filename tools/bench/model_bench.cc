@@ -44,6 +44,7 @@
 #include "ir/target/target.h"
 #include "passes/pass.h"
 #include "support/cpu_features.h"
+#include "support/cross_core.h"
 #include "support/file_util.h"
 #include "support/fma_peak.h"
 #include "tools/bench/ort_session.h"
@@ -321,8 +322,9 @@ absl::Status RunModel(const std::string& name, const Options& opt, double peak_g
                 100 * gflops(t[0]) / peak_gflops, gflops(t[1]), 100 * gflops(t[1]) / peak_gflops, torch_cols.c_str(),
                 c->compile_seconds, worst / std::max(scale, 1e-30));
     vm::VirtualMachine::MemoryStats mem = machine->Memory();
-    std::fprintf(stderr, "%s (%s): peak intermediates %.2f MB, workspace %.2f MB\n", name.c_str(), pipeline.c_str(),
-                 mem.intermediates_peak / 1e6, mem.workspace_held / 1e6);
+    std::fprintf(stderr, "%s (%s): peak intermediates %.2f MB, workspace %.2f MB%s\n", name.c_str(), pipeline.c_str(),
+                 mem.intermediates_peak / 1e6, mem.workspace_held / 1e6,
+                 opt.threads > 1 ? absl::StrCat("; ", MeasureCrossCoreLink().Describe()).c_str() : "");
     std::fflush(stdout);
   }
   return absl::OkStatus();
@@ -388,8 +390,12 @@ int Main(int argc, char** argv) {
                   ? "its widest instruction set on both sides"
                   : ("ours capped at " + MaxIsaLevel() + " by MLC_MAX_ISA, ONNX Runtime not").c_str());
   FmaPeak peak = MeasureFmaPeak(opt.threads);
-  std::printf("FMA peak (%s, %d thread%s): %.1f GFLOP/s\n\n", peak.isa.c_str(), opt.threads, opt.threads > 1 ? "s" : "",
+  std::printf("FMA peak (%s, %d thread%s): %.1f GFLOP/s\n", peak.isa.c_str(), opt.threads, opt.threads > 1 ? "s" : "",
               peak.gflops);
+  // Two-thread rows depend on how far apart the two CPUs are, which can change within a run:
+  // the probe is printed here and again after each model (support/cross_core.h).
+  if (opt.threads > 1) std::printf("%s\n", MeasureCrossCoreLink().Describe().c_str());
+  std::printf("\n");
   std::printf(
       "| model | threads | pipeline | ours ms | ONNX Runtime ms | ours / ORT | ours GFLOP/s (%% peak) | ORT GFLOP/s "
       "(%% peak) | "
