@@ -1,6 +1,8 @@
 /*! \file cross_core.cc
  *  \brief The probe: a ping-pong on one cache line for the latency, then rounds in which one
- *         thread writes a 1 MB buffer and the other reads a word of each of its lines.
+ *         thread writes a 1 MB buffer and the other reads a word of each of its lines. Every
+ *         wait has a deadline: when the other CPU is busy with another process, each exchange
+ *         would wait for a time slice, and a test or a benchmark must not hang on it.
  */
 #include "support/cross_core.h"
 
@@ -15,16 +17,21 @@
 #include <thread>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 
 namespace mlc {
 namespace {
 
-constexpr int kPingPongs = 20000;  // per latency round
+using Clock = std::chrono::steady_clock;
+
+constexpr int kPingPongs = 2000;  // per latency round
 constexpr int kLatencyRounds = 5;
-constexpr int kReadRounds = 20;
+constexpr int kReadRounds = 10;
 constexpr size_t kReadBytes = 1 << 20;
 constexpr size_t kLine = 64;
+// The whole probe takes a few milliseconds when both CPUs are free; past this it gives up.
+constexpr std::chrono::milliseconds kBudget(300);
 
 bool PinTo(int cpu) {
   cpu_set_t mask;
@@ -33,14 +40,35 @@ bool PinTo(int cpu) {
   return pthread_setaffinity_np(pthread_self(), sizeof(mask), &mask) == 0;
 }
 
-double Seconds(std::chrono::steady_clock::time_point since) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
-}
+double Seconds(Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); }
+
+/*! \brief Shared by the two threads: gives up for both once either passes the deadline. */
+class Deadline {
+ public:
+  explicit Deadline(Clock::time_point at) : at_(at) {}
+  /*! \brief Spins until `done()`; false once the deadline passed (on this thread or the other). */
+  template <typename Done>
+  bool SpinUntil(Done done) {
+    for (uint32_t i = 0; !done(); ++i) {
+      if (i % 1024 == 0 && (expired_.load(std::memory_order_relaxed) || Clock::now() > at_)) {
+        expired_.store(true, std::memory_order_relaxed);
+        return false;
+      }
+    }
+    return true;
+  }
+  bool expired() const { return expired_.load(std::memory_order_relaxed); }
+  void Expire() { expired_.store(true, std::memory_order_relaxed); }
+
+ private:
+  Clock::time_point at_;
+  std::atomic<bool> expired_{false};
+};
 
 }  // namespace
 
 std::string CrossCoreLink::Describe() const {
-  if (!measured) return "cross-core: not measured (fewer than two CPUs allowed)";
+  if (!measured) return absl::StrCat("cross-core: not measured (", why_not, ")");
   return absl::StrFormat("cross-core (CPUs %d, %d): round trip %.0f ns, reads of the other core's writes %.0f GB/s",
                          cpus[0], cpus[1], round_trip_ns, read_gb_per_s);
 }
@@ -49,16 +77,21 @@ CrossCoreLink MeasureCrossCoreLink() {
   CrossCoreLink link;
   cpu_set_t allowed;
   CPU_ZERO(&allowed);
-  if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0) return link;
+  if (sched_getaffinity(0, sizeof(allowed), &allowed) != 0) CPU_ZERO(&allowed);
   for (int cpu = 0, found = 0; cpu < CPU_SETSIZE && found < 2; ++cpu) {
     if (CPU_ISSET(cpu, &allowed)) link.cpus[found++] = cpu;
   }
-  if (link.cpus[1] < 0) return link;
+  if (link.cpus[1] < 0) {
+    link.why_not = "fewer than two CPUs allowed";
+    return link;
+  }
 
   alignas(kLine) std::atomic<int64_t> ball{0};
   alignas(kLine) std::atomic<int> phase{0};  // read rounds: 2r = write round r, 2r+1 = written
   std::vector<uint8_t> buffer(kReadBytes + kLine);
   uint8_t* data = buffer.data() + (kLine - reinterpret_cast<uintptr_t>(buffer.data()) % kLine) % kLine;
+  Deadline deadline(Clock::now() + kBudget);
+
   // Both threads pin themselves, then go on only if both could: two spinning threads on one
   // CPU would each wait a whole time slice for every exchange.
   std::atomic<int> ready{0};
@@ -66,9 +99,7 @@ CrossCoreLink MeasureCrossCoreLink() {
   auto pin_and_wait = [&](int cpu) {
     if (!PinTo(cpu)) pinned.store(false);
     ready.fetch_add(1);
-    while (ready.load() < 2) {
-    }
-    return pinned.load();
+    return deadline.SpinUntil([&] { return ready.load() == 2; }) && pinned.load();
   };
 
   // The answering thread: returns each odd value as the next even one, then writes the buffer
@@ -76,39 +107,35 @@ CrossCoreLink MeasureCrossCoreLink() {
   std::thread other([&] {
     if (!pin_and_wait(link.cpus[1])) return;
     for (int64_t i = 0; i < int64_t{kLatencyRounds} * kPingPongs; ++i) {
-      while (ball.load(std::memory_order_acquire) != 2 * i + 1) {
-      }
+      if (!deadline.SpinUntil([&] { return ball.load(std::memory_order_acquire) == 2 * i + 1; })) return;
       ball.store(2 * i + 2, std::memory_order_release);
     }
     for (int r = 0; r < kReadRounds; ++r) {
-      while (phase.load(std::memory_order_acquire) != 2 * r) {
-      }
+      if (!deadline.SpinUntil([&] { return phase.load(std::memory_order_acquire) == 2 * r; })) return;
       std::memset(data, r + 1, kReadBytes);
       phase.store(2 * r + 1, std::memory_order_release);
     }
   });
 
-  // Run the measuring side on a thread of its own too, so the caller's affinity is left alone.
+  // The measuring side runs on a thread of its own too, so the caller's affinity is left alone.
   std::vector<double> trips;
   double best_read = 0;
   std::thread self([&] {
     if (!pin_and_wait(link.cpus[0])) return;
     int64_t i = 0;
     for (int round = 0; round < kLatencyRounds; ++round) {
-      auto start = std::chrono::steady_clock::now();
+      Clock::time_point start = Clock::now();
       for (int k = 0; k < kPingPongs; ++k, ++i) {
         ball.store(2 * i + 1, std::memory_order_release);
-        while (ball.load(std::memory_order_acquire) != 2 * i + 2) {
-        }
+        if (!deadline.SpinUntil([&] { return ball.load(std::memory_order_acquire) == 2 * i + 2; })) return;
       }
       trips.push_back(Seconds(start) / kPingPongs * 1e9);
     }
     volatile uint64_t sink = 0;
     for (int r = 0; r < kReadRounds; ++r) {
       phase.store(2 * r, std::memory_order_release);
-      while (phase.load(std::memory_order_acquire) != 2 * r + 1) {
-      }
-      auto start = std::chrono::steady_clock::now();
+      if (!deadline.SpinUntil([&] { return phase.load(std::memory_order_acquire) == 2 * r + 1; })) return;
+      Clock::time_point start = Clock::now();
       uint64_t sum = 0;
       for (size_t at = 0; at < kReadBytes; at += kLine) sum += data[at];
       double seconds = Seconds(start);
@@ -118,7 +145,15 @@ CrossCoreLink MeasureCrossCoreLink() {
   });
   self.join();
   other.join();
-  if (!pinned.load()) return link;
+  if (!pinned.load()) {
+    link.why_not = absl::StrFormat("could not pin threads to CPUs %d and %d", link.cpus[0], link.cpus[1]);
+    return link;
+  }
+  if (deadline.expired() || trips.size() < kLatencyRounds) {
+    link.why_not = absl::StrFormat("CPUs %d and %d did not answer each other within %d ms: busy with other work",
+                                   link.cpus[0], link.cpus[1], static_cast<int>(kBudget.count()));
+    return link;
+  }
   std::nth_element(trips.begin(), trips.begin() + trips.size() / 2, trips.end());
   link.round_trip_ns = trips[trips.size() / 2];
   link.read_gb_per_s = best_read;

@@ -18,17 +18,19 @@
 namespace mlc {
 
 struct CrossCoreLink {
-  bool measured = false;     // false with fewer than two CPUs allowed
+  bool measured = false;     // false: why_not says why
   int cpus[2] = {-1, -1};    // the two CPUs (the first two of the affinity mask)
   double round_trip_ns = 0;  // a cache line written by one and answered by the other, median
   double read_gb_per_s = 0;  // one core reading 1 MB the other just wrote, best of the rounds
+  std::string why_not;       // fewer than two CPUs allowed, pinning refused, or a CPU busy
   /*! \brief "cross-core (CPUs 0, 1): round trip 480 ns, reads of the other core's writes 37 GB/s",
    *  or why nothing was measured. */
   std::string Describe() const;
 };
 
 /*! \brief Measures the link between the first two CPUs this process may run on, with two
- *  threads pinned one to each; takes a few tens of milliseconds. */
+ *  threads pinned one to each; takes a few milliseconds, and gives up (measured false) after
+ *  0.3 s when one of the CPUs is busy with other work. */
 CrossCoreLink MeasureCrossCoreLink();
 
 }  // namespace mlc
