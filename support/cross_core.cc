@@ -58,7 +58,6 @@ class Deadline {
     return true;
   }
   bool expired() const { return expired_.load(std::memory_order_relaxed); }
-  void Expire() { expired_.store(true, std::memory_order_relaxed); }
 
  private:
   Clock::time_point at_;

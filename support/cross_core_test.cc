@@ -74,9 +74,8 @@ TEST(CrossCore, GivesUpInBoundedTimeWhenTheOtherCpuIsBusy) {
   while (!spinning.load()) std::this_thread::yield();
   auto start = std::chrono::steady_clock::now();
   CrossCoreLink link = MeasureCrossCoreLink();
-  std::printf("with CPU %d busy: %s (%.3f s)\n", second, link.Describe().c_str(),
-              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::printf("with CPU %d busy: %s (%.3f s)\n", second, link.Describe().c_str(), seconds);
   stop.store(true);
   busy.join();
   EXPECT_LT(seconds, 5.0) << link.Describe();

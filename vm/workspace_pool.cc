@@ -40,12 +40,7 @@ void* WorkspacePool::Alloc(int64_t bytes) {
   // Free blocks too small for this request would otherwise only accumulate: with a block per
   // distinct size, the pool held the sum of every kernel's workspace (ResNet-18: 38 MB)
   // instead of about the largest.
-  for (auto small = free_.begin(); small != free_.end() && small->first < size;) {
-    size_of_.erase(small->second);
-    held_ -= small->first;
-    std::free(small->second);
-    small = free_.erase(small);
-  }
+  for (auto small = free_.begin(); small != free_.end() && small->first < size;) small = ReleaseBlock(small);
   void* p = std::aligned_alloc(kAlign, static_cast<size_t>(size));
   if (p == nullptr) {
     failed_bytes_.store(bytes, std::memory_order_relaxed);
@@ -69,17 +64,18 @@ int64_t WorkspacePool::bytes_held() const {
   return held_;
 }
 
+std::multimap<int64_t, void*>::iterator WorkspacePool::ReleaseBlock(std::multimap<int64_t, void*>::iterator block) {
+  size_of_.erase(block->second);
+  held_ -= block->first;
+  std::free(block->second);
+  return free_.erase(block);
+}
+
 int64_t WorkspacePool::ReleaseFree() {
   std::lock_guard<std::mutex> lock(mu_);
-  int64_t released = 0;
-  for (const auto& [size, p] : free_) {
-    size_of_.erase(p);
-    std::free(p);
-    released += size;
-  }
-  free_.clear();
-  held_ -= released;
-  return released;
+  const int64_t before = held_;
+  for (auto block = free_.begin(); block != free_.end();) block = ReleaseBlock(block);
+  return before - held_;
 }
 
 void* WorkspacePool::AllocEntry(int64_t bytes) { return Global().Alloc(bytes); }

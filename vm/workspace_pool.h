@@ -47,6 +47,9 @@ class WorkspacePool {
   static void FreeEntry(void* ptr);
 
  private:
+  /*! \brief Frees a cached block and forgets it (mu_ held); the next free block. */
+  std::multimap<int64_t, void*>::iterator ReleaseBlock(std::multimap<int64_t, void*>::iterator block);
+
   mutable std::mutex mu_;
   std::multimap<int64_t, void*> free_;  // size -> block
   std::map<void*, int64_t> size_of_;    // every block the pool owns
