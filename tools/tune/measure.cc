@@ -17,6 +17,16 @@
 
 namespace mlc {
 namespace tune {
+namespace {
+
+/*! \brief `n` zeroed floats, 64-byte aligned. */
+std::shared_ptr<float> ZeroedFloats(int64_t n) {
+  std::shared_ptr<float> p(static_cast<float*>(std::aligned_alloc(64, (n * sizeof(float) + 63) / 64 * 64)), std::free);
+  std::fill(p.get(), p.get() + n, 0.0f);
+  return p;
+}
+
+}  // namespace
 
 KernelArguments KernelArguments::For(const tir::PrimFunc& func, uint64_t seed) {
   std::set<const Object*> written;
@@ -34,9 +44,7 @@ KernelArguments KernelArguments::For(const tir::PrimFunc& func, uint64_t seed) {
     // 64 floats of slack: a misscheduled candidate that writes a little past its buffer is
     // caught by the comparison rather than corrupting the heap.
     a.size = n + 64;
-    a.data = std::shared_ptr<float>(
-        static_cast<float*>(std::aligned_alloc(64, (a.size * sizeof(float) + 63) / 64 * 64)), std::free);
-    std::fill(a.data.get(), a.data.get() + a.size, 0.0f);
+    a.data = ZeroedFloats(a.size);
     if (!a.output) {
       for (int64_t i = 0; i < n; ++i) a.data.get()[i] = dist(rng);
     }
@@ -49,6 +57,21 @@ std::vector<void*> KernelArguments::pointers() {
   std::vector<void*> p;
   for (Arg& a : args_) p.push_back(a.data.get());
   return p;
+}
+
+TensorData KernelArguments::Tensor(size_t i, const std::vector<int64_t>& shape) const {
+  TensorData t(DataType::Float(32), shape);
+  std::memcpy(t.mutable_data(), args_.at(i).data.get(), t.NumElements() * sizeof(float));
+  return t;
+}
+
+KernelArguments KernelArguments::With(size_t i, const TensorData& value) const {
+  KernelArguments out = *this;
+  Arg& a = out.args_.at(i);
+  a.size = value.NumElements() + 64;
+  a.data = ZeroedFloats(a.size);
+  std::memcpy(a.data.get(), value.data(), value.NumElements() * sizeof(float));
+  return out;
 }
 
 std::vector<std::string> KernelArguments::Outputs() const {

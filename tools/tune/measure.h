@@ -13,6 +13,7 @@
 #include "absl/status/statusor.h"
 #include "ir/target/target.h"
 #include "ir/tir/prim_func.h"
+#include "support/tensor_data.h"
 
 namespace mlc {
 namespace tune {
@@ -23,6 +24,11 @@ class KernelArguments {
  public:
   static KernelArguments For(const tir::PrimFunc& func, uint64_t seed);
   std::vector<void*> pointers();
+  /*! \brief Parameter `i`'s values as a float32 tensor of `shape`. */
+  TensorData Tensor(size_t i, const std::vector<int64_t>& shape) const;
+  /*! \brief These arguments with parameter `i` (an input) holding `value` instead (float32): a
+   *  weight packed ahead of the calls. The other buffers are shared. */
+  KernelArguments With(size_t i, const TensorData& value) const;
   /*! \brief The bytes of the outputs (the parameters some block writes). */
   std::vector<std::string> Outputs() const;
   void ZeroOutputs();

@@ -52,6 +52,9 @@ struct TaskReport {
   int weight = 0;        // functions with this workload
   int trials = 0;
   int failed = 0;  // candidates that did not apply or did not match the reference
+  /*! \brief Operands the model passes as constants whose packing copies ran before the timed
+   *  calls rather than in them (as pack-constants runs them at compile time). */
+  int packed_ahead = 0;
   double default_seconds = 0;
   double best_seconds = 0;
   std::string choice;
