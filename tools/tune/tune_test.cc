@@ -80,6 +80,15 @@ std::string Saved(const tir::TuningDatabase& db, const std::string& file) {
   return path;
 }
 
+/*! \brief `main` of `mod` (scheduled) built and run on `inputs`. */
+absl::StatusOr<vm::Value> BuildAndRun(const IRModule& mod, const std::vector<vm::Value>& inputs) {
+  absl::StatusOr<proto::Executable> exe = codegen::Build(mod);
+  if (!exe.ok()) return exe.status();
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = vm::VirtualMachine::Load(*exe);
+  if (!vm.ok()) return vm.status();
+  return (*vm)->Invoke("main", inputs);
+}
+
 /*! \brief relu(x w^T) for the 32 x 64 x and 64 x 64 w of the dense modules, in double. */
 std::vector<double> DenseRelu(const vm::NDArray& x, const vm::NDArray& w) {
   std::vector<double> want(32 * 64);
@@ -113,13 +122,9 @@ TEST(Tuning, TinyBudgetTunesBuildsAndRunsCorrectly) {
   IRModule applied = RunPasses(prepared, absl::StrCat("apply-tuning-records{db=", path, "}"));
   EXPECT_TRUE(tir::IsScheduled(applied.LookupPrimFunc(KernelName(applied))));
   IRModule built = RunPasses(applied, "default-schedule");
-  absl::StatusOr<proto::Executable> exe = codegen::Build(built);
-  ASSERT_TRUE(exe.ok()) << exe.status();
-  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = vm::VirtualMachine::Load(*exe);
-  ASSERT_TRUE(vm.ok()) << vm.status();
   std::mt19937 rng(3);
   vm::NDArray x = testing_util::Random({32, 64}, &rng), w = testing_util::Random({64, 64}, &rng);
-  absl::StatusOr<vm::Value> out = (*vm)->Invoke("main", {vm::Value(x), vm::Value(w)});
+  absl::StatusOr<vm::Value> out = BuildAndRun(built, {vm::Value(x), vm::Value(w)});
   ASSERT_TRUE(out.ok()) << out.status();
   testing_util::ExpectClose(out->tensor(), DenseRelu(x, w));
 }
@@ -163,12 +168,8 @@ TEST(Tuning, AConstantWeightIsPackedBeforeTheTimedCallsAndTheTunedKernelIsRight)
   IRModule built = RunPasses(prepared, absl::StrCat("apply-tuning-records{db=", Saved(db, "dense_constant.pb"),
                                                     "},default-schedule,"
                                                     "pack-constants,remove-unused"));
-  absl::StatusOr<proto::Executable> exe = codegen::Build(built);
-  ASSERT_TRUE(exe.ok()) << exe.status();
-  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = vm::VirtualMachine::Load(*exe);
-  ASSERT_TRUE(vm.ok()) << vm.status();
   vm::NDArray x = testing_util::Random({32, 64}, &rng);
-  absl::StatusOr<vm::Value> out = (*vm)->Invoke("main", {vm::Value(x)});
+  absl::StatusOr<vm::Value> out = BuildAndRun(built, {vm::Value(x)});
   ASSERT_TRUE(out.ok()) << out.status();
   testing_util::ExpectClose(out->tensor(), DenseRelu(x, w));
 }
@@ -207,12 +208,8 @@ TEST(Tuning, ConvolutionTilesAreSearchedAndTheTunedKernelIsRight) {
   ASSERT_EQ(db.size(), 1u);
   IRModule applied =
       RunPasses(prepared, absl::StrCat("apply-tuning-records{db=", Saved(db, "conv.pb"), "},default-schedule"));
-  absl::StatusOr<proto::Executable> exe = codegen::Build(applied);
-  ASSERT_TRUE(exe.ok()) << exe.status();
-  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = vm::VirtualMachine::Load(*exe);
-  ASSERT_TRUE(vm.ok()) << vm.status();
   vm::NDArray x = testing_util::Random({1, 16, 12, 14}, &rng);
-  absl::StatusOr<vm::Value> out = (*vm)->Invoke("main", {vm::Value(x)});
+  absl::StatusOr<vm::Value> out = BuildAndRun(applied, {vm::Value(x)});
   ASSERT_TRUE(out.ok()) << out.status();
   std::vector<double> want;
   for (int o = 0; o < 32; ++o)
