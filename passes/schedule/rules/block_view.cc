@@ -41,7 +41,8 @@ absl::Status FuseParallel(Schedule* sch, const std::vector<LoopRV>& loops) {
   return sch->Parallel(par);
 }
 
-bool PlaceEpilogueUnder(Schedule* sch, const BlockRV& block, const LoopRV& loop, size_t depth, int64_t iterations) {
+bool PlaceEpilogueUnder(Schedule* sch, const BlockRV& block, const LoopRV& loop, size_t depth, int64_t iterations,
+                        bool unrolled) {
   absl::StatusOr<std::vector<BlockRV>> consumers = sch->GetConsumers(block);
   if (!consumers.ok() || consumers->size() != 1) return false;
   Schedule trial = *sch;
@@ -51,6 +52,9 @@ bool PlaceEpilogueUnder(Schedule* sch, const BlockRV& block, const LoopRV& loop,
   std::optional<int64_t> under = e ? LoopVolume(e->loops, depth) : std::nullopt;
   absl::StatusOr<std::vector<LoopRV>> e_loops = trial.GetLoops(epilogue);
   if (under != iterations || !e_loops.ok() || e_loops->empty() || !trial.Vectorize(e_loops->back()).ok()) return false;
+  for (size_t i = depth; unrolled && i + 1 < e_loops->size(); ++i) {
+    if (!trial.Unroll((*e_loops)[i]).ok()) return false;
+  }
   *sch = trial;
   return true;
 }

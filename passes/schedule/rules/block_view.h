@@ -48,8 +48,12 @@ absl::Status FuseParallel(Schedule* sch, const std::vector<LoopRV>& loops);
 /*! \brief The block's single consumer (an elementwise epilogue) moved under `loop`, its innermost
  *  loop vectorized, while the producer's result is in cache; kept only when it lands as
  *  `iterations` iterations per iteration of `loop` (the loops from `depth` on), i.e. it narrows
- *  to what the producer made there, not the whole epilogue repeated. Returns whether it moved. */
-bool PlaceEpilogueUnder(Schedule* sch, const BlockRV& block, const LoopRV& loop, size_t depth, int64_t iterations);
+ *  to what the producer made there, not the whole epilogue repeated. `unrolled`: its loops
+ *  above the vectorized one are unrolled too, so that code generation sees each vector the
+ *  producer's register tile stored and keeps it in its register through the epilogue (LLVM
+ *  forwards the tile's stores to the epilogue's loads and drops them). Returns whether it moved. */
+bool PlaceEpilogueUnder(Schedule* sch, const BlockRV& block, const LoopRV& loop, size_t depth, int64_t iterations,
+                        bool unrolled = false);
 
 /*! \brief A nest at the root of its function that nothing has placed yet: serial loops only
  *  (not a padded window copied inside a convolution's tile, nor an already scheduled nest). */
