@@ -355,20 +355,28 @@ double RowCost(const DirectConvBlock& conv, const DirectConvTiles& t, int64_t ve
   return GuardedRowCost(conv.rows, t.mr, [&](int64_t h) { return CyclesPerFma(conv, h, t.nb, vectors, target); });
 }
 
-/*! \brief Whether a tile's working set, its group's weights over the whole reduction and (at
- *  most) MR pixels of data per reduction step, fits in L1. One that does not refetches the
- *  weights from L2 at every pixel tile: ResNet-50's 256 -> 128 1x1 convolution on a Zen 3 took
- *  3 pixels x 4 blocks (36 KB, more than L1) and ran 2.2x slower than the 14 x 1 tile (22 KB)
- *  the tuner found. */
-bool FitsL1(const DirectConvBlock& conv, const DirectConvTiles& t, const Target& target) {
-  const int64_t reduction = t.kc > 0 ? conv.reduction / conv.outer_reduction * t.kc : conv.reduction;
-  return (reduction * (t.nb * conv.lanes + t.mr) * 4) <= target.l1d_bytes;
-}
-
 /*! \brief Whether each step reads one data element per input channel and pixel, with no
  *  window whose rows neighbouring tiles share (a 1 x 1 convolution, whatever the data's channel
  *  block: ResNeXt's NCHW4c data into NCHW8c results too). */
 bool IsPointwise(const DirectConvBlock& conv) { return conv.window == 1; }
+
+/*! \brief Whether a tile's working set, its group's weights over the whole reduction and (at
+ *  most) MR pixels of data per reduction step, fits in L1. One that does not refetches the
+ *  weights from L2 at every pixel tile: ResNet-50's 256 -> 128 1x1 convolution on a Zen 3 took
+ *  3 pixels x 4 blocks (36 KB, more than L1) and ran 2.2x slower than the 14 x 1 tile (22 KB)
+ *  the tuner found. A window's tile with the groups inside each pixel tile runs every group in
+ *  turn on the tile's pixels, so its working set holds all the groups' weights: a tile one
+ *  block wide that fitted by its own group's weights read them all from L2 at every pixel
+ *  tile like any wider one, at a load per multiply-add (EfficientNet-V2-S's 48 -> 192 3 x 3
+ *  convolution at 56 x 56 took 12 x 1 at 3.56 ms alone, against 3.00 for 14 x 2; its changed
+ *  kernels 12% faster in the model, Zen 5). Not for pointwise tiles, which have chunked tiles
+ *  besides: counted so, DenseNet-121's and ResNet-50's 1 x 1 convolutions at 56 x 56 left
+ *  14 x 2 with the groups inside for 2 x 8 in chunks, and ran 4-8% slower. */
+bool FitsL1(const DirectConvBlock& conv, const DirectConvTiles& t, const Target& target) {
+  const int64_t reduction = t.kc > 0 ? conv.reduction / conv.outer_reduction * t.kc : conv.reduction;
+  const int64_t blocks = t.groups_inside && t.row_block == 0 && !IsPointwise(conv) ? conv.blocks : t.nb;
+  return (reduction * (blocks * conv.lanes + t.mr) * 4) <= target.l1d_bytes;
+}
 
 /*! \brief How many times the whole data is read from beyond L2: once when it fits in half of
  *  L2 or every group of NB blocks reads it inside the pixel tiles, once per span of groups when
