@@ -368,8 +368,8 @@ bool IsPointwise(const DirectConvBlock& conv) { return conv.window == 1; }
  *  turn on the tile's pixels, so its working set holds all the groups' weights: a tile one
  *  block wide that fitted by its own group's weights read them all from L2 at every pixel
  *  tile like any wider one, at a load per multiply-add (EfficientNet-V2-S's 48 -> 192 3 x 3
- *  convolution at 56 x 56 took 12 x 1 at 3.56 ms alone, against 3.00 for 14 x 2; its changed
- *  kernels 12% faster in the model, Zen 5). Not for pointwise tiles, which have chunked tiles
+ *  convolution at 56 x 56 took 12 x 1 at 3.56 ms alone, against 3.01 for the 8 x 3 it takes
+ *  now; its changed kernels 11-14% faster in the model, Zen 5). Not for pointwise tiles, which have chunked tiles
  *  besides: counted so, DenseNet-121's and ResNet-50's 1 x 1 convolutions at 56 x 56 left
  *  14 x 2 with the groups inside for 2 x 8 in chunks, and ran 4-8% slower. */
 bool FitsL1(const DirectConvBlock& conv, const DirectConvTiles& t, const Target& target) {
