@@ -15,7 +15,7 @@ namespace mlc {
 namespace vm {
 
 Profiler::Profiler(int num_threads) : events_(std::max(1, num_threads)) {
-  for (auto& e : events_) e.reserve(1 << 12);
+  for (ThreadEvents& e : events_) e.events.reserve(1 << 12);
 }
 
 int32_t Profiler::Intern(const Label& label) {
@@ -27,12 +27,13 @@ int32_t Profiler::Intern(const Label& label) {
 void Profiler::RecordChunk(int thread, int64_t begin_ns, int64_t end_ns) {
   const int32_t label = current_call_.load(std::memory_order_relaxed);
   if (thread < 0 || thread >= num_threads() || label < 0) return;  // a launch outside any recorded call
-  events_[thread].push_back(Event{label, Kind::kChunk, thread, begin_ns, end_ns});
+  events_[thread].events.push_back(Event{label, Kind::kChunk, thread, begin_ns, end_ns});
 }
 
 std::vector<Profiler::Event> Profiler::Events() const {
   std::vector<Event> out;
-  for (const auto& per_thread : events_) out.insert(out.end(), per_thread.begin(), per_thread.end());
+  for (const ThreadEvents& per_thread : events_)
+    out.insert(out.end(), per_thread.events.begin(), per_thread.events.end());
   return out;
 }
 
@@ -41,7 +42,7 @@ Profiler::Table Profiler::Aggregate(int runs) const {
   table.runs = runs;
   std::map<int32_t, Row> rows;
   double inside = 0;  // time in kernels and runtime functions
-  for (const Event& e : events_[0]) {
+  for (const Event& e : events_[0].events) {
     double seconds = (e.end_ns - e.begin_ns) * 1e-9;
     if (e.kind == Kind::kInvoke) {
       table.total_seconds += seconds;

@@ -58,7 +58,7 @@ class Profiler {
   int64_t Now() const { return std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - origin_).count(); }
   /*! \brief On the calling thread (thread 0). */
   void Record(Kind kind, int32_t label, int64_t begin_ns, int64_t end_ns) {
-    events_[0].push_back(Event{label, kind, 0, begin_ns, end_ns});
+    events_[0].events.push_back(Event{label, kind, 0, begin_ns, end_ns});
   }
   /*! \brief The kernel or runtime function whose parallel chunks are recorded next (set
    *         before the call). */
@@ -96,7 +96,12 @@ class Profiler {
   Clock::time_point origin_ = Clock::now();
   std::vector<Label> labels_;
   std::map<std::pair<std::string, Kind>, int32_t> label_index_;
-  std::vector<std::vector<Event>> events_;  // per thread
+  // Each thread appends to its own list, on its own cache line: with the lists' ends side by
+  // side, every chunk a worker recorded pulled the line from the caller's core and back.
+  struct alignas(64) ThreadEvents {
+    std::vector<Event> events;
+  };
+  std::vector<ThreadEvents> events_;  // per thread
   std::atomic<int32_t> current_call_{-1};
 };
 
