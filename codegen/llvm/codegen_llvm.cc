@@ -571,12 +571,13 @@ class KernelEmitter {
    *  nested reduction loops, then added to C. Offsets are in floats from the tile's origin. */
   struct RegisterTile {
     int64_t mr = 1, nb = 1, nr = 1;
-    int64_t a_m = 0, c_m = 0;    // row strides
-    int64_t b_nb = 0, c_nb = 0;  // column-block strides
-    int64_t b_n = 1, c_n = 1;    // lane strides (1: vector loads and stores)
-    bool vector_a = false;       // A varies along the lanes (contiguous): a vector per row, no broadcast
-    bool overwrite = false;      // C = the sums (C is not read)
-    bool prefetch_b = false;     // B streams from beyond L2: prefetched a memory latency ahead
+    int64_t a_m = 0, c_m = 0;      // row strides
+    int64_t b_nb = 0, c_nb = 0;    // column-block strides
+    int64_t b_n = 1, c_n = 1;      // lane strides (1: vector loads and stores)
+    bool vector_a = false;         // A varies along the lanes (contiguous): a vector per row, no broadcast
+    bool overwrite = false;        // C = the sums (C is not read)
+    bool prefetch_b = false;       // B streams from beyond L2: prefetched a memory latency ahead
+    bool prefetch_next_a = false;  // the next tile's A (MR rows further) prefetched meanwhile
     struct Reduction {
       llvm::Value* extent;
       int64_t a, b;  // strides
@@ -714,6 +715,7 @@ class KernelEmitter {
     tile.vector_a = (c[7] & tir::kGemmTileVectorA) != 0;
     tile.overwrite = (c[7] & tir::kGemmTileOverwrite) != 0;
     tile.prefetch_b = (c[7] & tir::kGemmTilePrefetchB) != 0;
+    tile.prefetch_next_a = (c[7] & tir::kGemmTilePrefetchNextA) != 0;
     if (tile.vector_a && tile.nb != 1) {
       Fail("T.gemm_tile_nd: a vector A takes one column block");
       return zero32;
@@ -893,11 +895,28 @@ class KernelEmitter {
       back->setMetadata(llvm::LLVMContext::MD_loop, loop_id);
       b_.SetInsertPoint(exit);
     };
+    // With prefetch_next_a, each step of the reduction loops outside the innermost prefetches
+    // the next tile's rows at the same offset, a line per row: the innermost loop reads a line
+    // of each row (a pixel's channel block), so the next tile's data is in L1 when it starts.
+    // Where that data was written by another core, or spilled from L2, its lines are many short
+    // streams (one per input-channel block) that the hardware prefetcher does not follow.
+    const int64_t rows_per_line =
+        std::max<int64_t>(1, 64 / std::max<int64_t>(1, tile.a_m * static_cast<int64_t>(sizeof(float))));
+    auto prefetch_next_a = [&](llvm::Value* a_off) {
+      llvm::Function* prefetch = llvm::Intrinsic::getDeclaration(&mod_, llvm::Intrinsic::prefetch, {ptr_});
+      for (int64_t r = 0; r < tile.mr; r += rows_per_line) {
+        // Not inbounds: the last tile's next one lies past the end of A (a prefetch never faults).
+        llvm::Value* ahead =
+            b_.CreateGEP(b_.getFloatTy(), ap, b_.CreateAdd(a_off, b_.getInt64((tile.mr + r) * tile.a_m)));
+        b_.CreateCall(prefetch, {ahead, b_.getInt32(0), b_.getInt32(3), b_.getInt32(1)});
+      }
+    };
     // The reduction loops, outermost first; offsets of A and B accumulate their strides.
     std::function<void(size_t, llvm::Value*, llvm::Value*)> nest = [&](size_t level, llvm::Value* a_off,
                                                                        llvm::Value* b_off) {
       if (level == tile.k.size()) return step(a_off, b_off, 0);
       const RegisterTile::Reduction& red = tile.k[level];
+      if (tile.prefetch_next_a && level > 0 && level + 1 == tile.k.size() && tile.a_m > 0) prefetch_next_a(a_off);
       auto offsets = [&](llvm::Value* k) {
         return std::make_pair(b_.CreateAdd(a_off, b_.CreateMul(k, b_.getInt64(red.a))),
                               b_.CreateAdd(b_off, b_.CreateMul(k, b_.getInt64(red.b))));

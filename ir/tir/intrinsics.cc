@@ -111,7 +111,8 @@ const std::vector<IntrinsicInfo>& AllIntrinsics() {
        "and "
        "window): C, A, B, MR, NB, NR, then A's and C's row strides, B's and C's column-block strides, flags (1: A is a "
        "vector along the lanes, as in a depthwise convolution; 2: C = the sums, not read; 4: one more argument, last, "
-       "the rows (at most MR) the tile computes; 8: B streams from beyond L2, prefetch it), the number of reduction "
+       "the rows (at most MR) the tile computes; 8: B streams from beyond L2, prefetch it; 16: prefetch the next "
+       "tile's A, MR rows further, a line per row at each step of the outer reduction loops), the number of reduction "
        "loops and, for each (outermost first), its "
        "extent and its A and B strides; the NR lanes are contiguous in B and C",
        nullptr, nullptr, nullptr, nullptr, IntrinsicInfo::Result::kInt32, false,

@@ -51,6 +51,12 @@ inline constexpr int64_t kGemmTilePrefetchB = 8;    // B streams from beyond L2:
 /*! \brief The block annotation by which a schedule rule asks tensorize for kGemmTilePrefetchB:
  *  B (the weights) is read from beyond L2 by a large share of the tiles that read it. */
 inline constexpr char kPrefetchWeightsAnnotation[] = "prefetch_weights";
+// The next tile's A (its rows MR further along A) prefetched, a line per row at each step of the
+// reduction loops outside the innermost, while this tile runs.
+inline constexpr int64_t kGemmTilePrefetchNextA = 16;
+/*! \brief The block annotation by which a schedule rule asks tensorize for
+ *  kGemmTilePrefetchNextA: the tiles run along A's rows, each reading its data where it lies. */
+inline constexpr char kPrefetchNextDataAnnotation[] = "prefetch_next_data";
 
 const std::vector<IntrinsicInfo>& AllIntrinsics();
 /*! \brief The intrinsic, or nullptr. */

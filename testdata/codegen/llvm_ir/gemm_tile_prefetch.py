@@ -3,7 +3,10 @@
 # pixel tiles share each weight, and the tile prefetches its weights (conv.cc,
 # PrefetchesWeights): each reduction step, a memory latency ahead along the weights' stream.
 # 7 x 1 tiles: 7 FMA chains, 2 FMA units, 400 cycles: 115 steps of 16 floats, 7360 bytes ahead.
-# At 16 x 16 sixteen tiles share them, which come from L1 or L2: no prefetch.
+# At 16 x 16 sixteen tiles share them, which come from L1 or L2: no prefetch of weights. Both
+# prefetch the next pixel tile's data (PrefetchNextTilesData): at each step of the reduction
+# loops outside the innermost, a line per pixel of the next tile (8-pixel tiles at 16 x 16:
+# 512 to 960 bytes ahead), and nothing else.
 @I.ir_module
 class Module:
     @T.prim_func
@@ -26,6 +29,11 @@ class Module:
                     conv2d_NCHWc[v_n, v_oc_chunk, v_oh, v_ow, v_oc_block] = T.float32(0.0)
                 conv2d_NCHWc[v_n, v_oc_chunk, v_oh, v_ow, v_oc_block] = conv2d_NCHWc[v_n, v_oc_chunk, v_oh, v_ow, v_oc_block] + x[v_n, v_ic_outer, v_oh + v_kh, v_ow + v_kw, v_ic_inner] * w[v_oc_chunk, v_ic_outer, v_kh, v_kw, v_ic_inner, v_oc_block]
 # CHECK: define internal void @conv2d_16x16_impl_par0(
+# CHECK-NOT: @llvm.prefetch
+# CHECK: , i64 512
+# CHECK-NEXT: call void @llvm.prefetch.p0(ptr readonly
+# CHECK: , i64 960
+# CHECK-NEXT: call void @llvm.prefetch.p0(ptr readonly
 # CHECK-NOT: @llvm.prefetch
 # CHECK: ; ModuleID = 'conv2d_7x7'
 # CHECK: declare void @llvm.prefetch.p0(

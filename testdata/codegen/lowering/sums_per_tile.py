@@ -4,12 +4,13 @@
 # testdata/passes/default_schedule/conv_sums_per_tile.py), and lowering allocates them per
 # tile inside the parallel loop: NB = 2 blocks x MR = 14 pixels x 16 lanes, written at a stride
 # of 224 floats between the blocks. In the blocked layout the tile's 2 blocks spanned
-# 2 x 14 x 14 x 16 floats, all of which stayed allocated per tile. Flags 10: the tile writes
-# whole sums (2), and prefetches its weights (8: 14 tiles share them, conv.cc).
+# 2 x 14 x 14 x 16 floats, all of which stayed allocated per tile. Flags 26: the tile writes
+# whole sums (2), prefetches its weights (8: 14 tiles share them, conv.cc) and the next tile's
+# data (16).
 # CHECK: for n_oc_chunk_0_oh_ow_0_fused in T.parallel(T.int64(56)):
 # CHECK-NEXT: conv2d_NCHWc = T.allocate((T.int64(448),), "float32")
 # CHECK-NEXT: T.evaluate(T.gemm_tile_nd(T.address_of(conv2d_NCHWc[T.int64(0)]), T.address_of(x[
-# CHECK-SAME: T.int64(16), T.int64(1024), T.int64(224), T.int64(10)
+# CHECK-SAME: T.int64(16), T.int64(1024), T.int64(224), T.int64(26)
 @I.ir_module
 class Module:
     @T.prim_func

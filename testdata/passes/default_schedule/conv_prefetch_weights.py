@@ -3,7 +3,8 @@
 # 7-pixel tiles share each weight, so reading it from beyond L2 the first time is a seventh of
 # the tile's weight loads: the rule asks for prefetches (block annotation prefetch_weights, flag
 # 8 of T.gemm_tile_nd). At 28 x 28 (64 -> 64) 56 tiles share each weight, which then comes
-# from L1 or L2: no prefetch (flags 2: the tile writes whole sums).
+# from L1 or L2: no prefetch (flags 2: the tile writes whole sums). Both read their data in place
+# and prefetch the next tile's (flag 16).
 @I.ir_module
 class Module:
     I.module_attrs({"target": "llvm -mcpu=x86-64-v4"})
@@ -18,9 +19,9 @@ class Module:
 # CHECK: def conv2d(
 # CHECK: T.block_attr({"prefetch_weights": T.bool(True)})
 # CHECK: T.gemm_tile_nd(
-# CHECK-SAME: T.int64(73728), T.int64(784), T.int64(8), T.int64(4)
+# CHECK-SAME: T.int64(73728), T.int64(784), T.int64(24), T.int64(4)
 # CHECK: def conv2d1(
 # CHECK-NOT: prefetch_weights
 # CHECK: T.gemm_tile_nd(
-# CHECK-SAME: T.int64(9216), T.int64(12544), T.int64(2), T.int64(4)
+# CHECK-SAME: T.int64(9216), T.int64(12544), T.int64(18), T.int64(4)
 # CHECK: def main(

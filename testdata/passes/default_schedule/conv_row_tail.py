@@ -3,7 +3,7 @@
 # enough accumulators (7 x 1: seven, one short of the eight chains two FMA pipes of latency 4
 # need), so the rule takes 3 pixels x 4 channel blocks (12 accumulators, the three broadcasts
 # live and one weight vector at a time) and a guarded last tile of one pixel: flags 2 (C = the
-# sums) | 4 (a last argument gives the rows computed).
+# sums) | 4 (a last argument gives the rows computed) | 16 (the next tile's data prefetched).
 @I.ir_module
 class Module:
     I.module_attrs({"target": "llvm -mcpu=x86-64-v3"})
@@ -16,5 +16,5 @@ class Module:
         return gv
 # CHECK: T.gemm_tile_nd(
 # CHECK-SAME: T.int64(3), T.int64(4), T.int64(8)
-# CHECK-SAME: T.int64(6),
+# CHECK-SAME: T.int64(22),
 # CHECK-SAME: T.min(T.int64(3)
