@@ -824,18 +824,19 @@ class KernelEmitter {
     // along B's stream (the steps' B stride), which the packed weights follow from one tile
     // call to the next: a step takes chains / fma_units cycles.
     int64_t prefetch_distance = 0;
-    llvm::Function* prefetch = nullptr;
     if (tile.prefetch_b && !tile.k.empty() && tile.b_n == 1) {
       const int64_t latency = int64_t{target_.memory_latency_cycles()} * target_.fma_units();
       prefetch_distance = (latency + chains - 1) / chains * tile.k.back().b;
-      prefetch = llvm::Intrinsic::getDeclaration(&mod_, llvm::Intrinsic::prefetch, {ptr_});
     }
+    // A prefetch of the line at `address` for reading, kept in all cache levels (locality 3).
+    auto prefetch_line = [&](llvm::Value* address) {
+      llvm::Function* prefetch = llvm::Intrinsic::getDeclaration(&mod_, llvm::Intrinsic::prefetch, {ptr_});
+      b_.CreateCall(prefetch, {address, b_.getInt32(0), b_.getInt32(3), b_.getInt32(1)});
+    };
     auto b_value = [&](llvm::Value* b_off, int64_t j) {
       std::vector<llvm::Value*> out;
       if (prefetch_distance > 0) {
-        llvm::Value* ahead = at(bp, b_.CreateAdd(b_off, b_.getInt64(j * tile.b_nb + prefetch_distance)));
-        // read, keep in all cache levels (locality 3), data cache
-        b_.CreateCall(prefetch, {ahead, b_.getInt32(0), b_.getInt32(3), b_.getInt32(1)});
+        prefetch_line(at(bp, b_.CreateAdd(b_off, b_.getInt64(j * tile.b_nb + prefetch_distance))));
       }
       for (const Piece& p : pieces)
         out.push_back(load_piece(p, bp, b_.CreateAdd(b_off, b_.getInt64(j * tile.b_nb)), tile.b_n));
@@ -903,12 +904,9 @@ class KernelEmitter {
     const int64_t rows_per_line =
         std::max<int64_t>(1, 64 / std::max<int64_t>(1, tile.a_m * static_cast<int64_t>(sizeof(float))));
     auto prefetch_next_a = [&](llvm::Value* a_off) {
-      llvm::Function* prefetch = llvm::Intrinsic::getDeclaration(&mod_, llvm::Intrinsic::prefetch, {ptr_});
       for (int64_t r = 0; r < tile.mr; r += rows_per_line) {
         // Not inbounds: the last tile's next one lies past the end of A (a prefetch never faults).
-        llvm::Value* ahead =
-            b_.CreateGEP(b_.getFloatTy(), ap, b_.CreateAdd(a_off, b_.getInt64((tile.mr + r) * tile.a_m)));
-        b_.CreateCall(prefetch, {ahead, b_.getInt32(0), b_.getInt32(3), b_.getInt32(1)});
+        prefetch_line(b_.CreateGEP(f32, ap, b_.CreateAdd(a_off, b_.getInt64((tile.mr + r) * tile.a_m))));
       }
     };
     // The reduction loops, outermost first; offsets of A and B accumulate their strides.
