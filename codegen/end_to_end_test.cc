@@ -1342,6 +1342,74 @@ TEST(GraphPasses, UserWrittenPrimFuncsFuseIntoOneScheduledKernelAndMatch) {
   ExpectClose(out->tensor(), want);
 }
 
+TEST(GraphPasses, BlockedPoolsPaddedPerPlaneMatchTheReference) {
+  // 3x3 pools with padding over channel-blocked data no convolution pads (the default schedule
+  // golden pool_padding_per_plane.py): each plane's padding (16 x 16 x 16 floats) is made under
+  // the one parallel loop over the planes, and the maximum and both averages (padding counted
+  // in the divisor or not) agree with the reference, borders included.
+  constexpr int64_t kBlocks = 32, kSize = 14, kLanes = 16;
+  for (const char* pool : {"max_pool2d", "avg_pool2d"}) {
+    for (bool include_pad : {true, false}) {
+      if (std::string(pool) == "max_pool2d" && !include_pad) continue;
+      SCOPED_TRACE(absl::StrCat(pool, include_pad ? "" : ", padding not counted"));
+      const std::string text =
+          absl::StrCat(R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((1, 32, 14, 14, 16), dtype="float32")):
+        with R.dataflow():
+            gv = R.nn.)",
+                       pool, R"((x, pool_size=[3, 3], strides=[1, 1], padding=[1, 1, 1, 1], )",
+                       std::string(pool) == "avg_pool2d" && !include_pad ? "count_include_pad=False, " : "",
+                       R"(layout="NCHW16c")
+            R.output(gv)
+        return gv
+)");
+      absl::StatusOr<IRModule> mod = ParseTVMScript(text, "pool.py");
+      ASSERT_TRUE(mod.ok()) << mod.status();
+      absl::StatusOr<IRModule> built = passes::RunPipeline(*mod, *passes::ParsePipeline("default"));
+      ASSERT_TRUE(built.ok()) << built.status();
+      const std::string printed = PrintModule(*built);
+      int parallel_loops = 0;
+      for (size_t at = printed.find("T.parallel("); at != std::string::npos; at = printed.find("T.parallel(", at + 1))
+        ++parallel_loops;
+      EXPECT_EQ(parallel_loops, 1) << printed;
+      EXPECT_THAT(printed, HasSubstr("T.parallel(T.int64(32))")) << printed;
+      absl::StatusOr<proto::Executable> exe = codegen::Build(*built);
+      ASSERT_TRUE(exe.ok()) << exe.status();
+      absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = vm::VirtualMachine::Load(*exe);
+      ASSERT_TRUE(vm.ok()) << vm.status();
+      std::mt19937 rng(9);
+      NDArray x = Random({1, kBlocks, kSize, kSize, kLanes}, &rng);
+      absl::StatusOr<Value> out = (*vm)->Invoke("main", {Value(x)});
+      ASSERT_TRUE(out.ok()) << out.status();
+      std::vector<double> want;
+      for (int64_t c = 0; c < kBlocks; ++c) {
+        for (int64_t h = 0; h < kSize; ++h) {
+          for (int64_t w = 0; w < kSize; ++w) {
+            for (int64_t l = 0; l < kLanes; ++l) {
+              double max = -INFINITY, sum = 0;
+              int inside = 0;
+              for (int64_t dh = -1; dh <= 1; ++dh) {
+                for (int64_t dw = -1; dw <= 1; ++dw) {
+                  if (h + dh < 0 || h + dh >= kSize || w + dw < 0 || w + dw >= kSize) continue;
+                  double v = F(x)[((c * kSize + h + dh) * kSize + w + dw) * kLanes + l];
+                  max = std::max(max, v);
+                  sum += v;
+                  ++inside;
+                }
+              }
+              want.push_back(std::string(pool) == "max_pool2d" ? max : sum / (include_pad ? 9 : inside));
+            }
+          }
+        }
+      }
+      ExpectClose(out->tensor(), want);
+    }
+  }
+}
+
 TEST(Build, UnloweredOperatorsAreNamed) {
   absl::StatusOr<proto::Executable> exe = codegen::Build(Parse(absl::StrCat(kSeeds, "/graphopt_ewise.py")));
   ASSERT_FALSE(exe.ok());

@@ -130,6 +130,15 @@ absl::Status IterRangesFromRegion(const BlockNode* block, const std::vector<Buff
   for (size_t i = 0; i < solved.size(); ++i) {
     if (!solved[i]) continue;
     PrimExpr lo = analyzer.Simplify(solved[i]->min), hi = analyzer.Simplify(solved[i]->max);
+    // Within the block's own domain where both are constants (the interior of a padding, asked
+    // for the rows of a window that reach into the border): no iterations guarded away.
+    const IterVar& iv = block->iter_vars[i];
+    const int64_t *dom_min = AsConstInt(iv.dom.min), *dom_extent = AsConstInt(iv.dom.extent);
+    const int64_t *lo_c = AsConstInt(lo), *hi_c = AsConstInt(hi);
+    if (dom_min && dom_extent && lo_c && hi_c && *lo_c <= *dom_min + *dom_extent - 1 && *hi_c >= *dom_min) {
+      if (*lo_c < *dom_min) lo = IntImm(lo->dtype, *dom_min);
+      if (*hi_c > *dom_min + *dom_extent - 1) hi = IntImm(hi->dtype, *dom_min + *dom_extent - 1);
+    }
     PrimExpr extent = analyzer.Simplify(hi - lo + 1);
     IterRange r{lo, extent, true, hi};
     if (AsConstInt(extent) == nullptr) {

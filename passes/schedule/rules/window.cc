@@ -12,6 +12,7 @@
  */
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "absl/strings/str_cat.h"
 #include "ir/tir/stmt_tree.h"
@@ -36,6 +37,102 @@ int64_t BlockedWindowRows(int64_t row, int64_t vectors) {
     if (row % r == 0) return r;
   }
   return 1;
+}
+
+// Planes (batch entries x channel blocks) a window over padded data needs before it computes
+// the padding per plane: enough to share among the threads without splitting a plane.
+constexpr int64_t kMinParallelPlanes = 16;
+
+/*! \brief How many of the loops outermost (batch, channel block) index the buffer the window
+ *  slides over at one plane only: the loops before the first whose variable slides (an index
+ *  using it and a window tap). 0 when there is no such buffer or no such loop. */
+size_t PlaneLoops(const BlockView& view, Buffer* slid) {
+  const BlockNode* b = view.realize->block.get();
+  std::set<const Object*> window, sliding;
+  for (const IterVar& iv : b->iter_vars) {
+    if (iv.kind == IterKind::kReduce) window.insert(iv.var.get());
+  }
+  struct Finder : StmtExprVisitor {
+    const BlockNode* block;
+    const std::set<const Object*>* window;
+    std::set<const Object*>* sliding;
+    Buffer* slid;
+    void VisitExpr_(const BufferLoadNode* op) override {
+      for (const PrimExpr& index : op->indices) {
+        std::vector<const Object*> spatial;
+        bool taps = false;
+        for (const IterVar& iv : block->iter_vars) {
+          if (!UsesVar(index, iv.var)) continue;
+          if (window->count(iv.var.get()))
+            taps = true;
+          else
+            spatial.push_back(iv.var.get());
+        }
+        if (!taps || spatial.empty()) continue;
+        *slid = op->buffer;
+        sliding->insert(spatial.begin(), spatial.end());
+      }
+      StmtExprVisitor::VisitExpr_(op);
+    }
+  } finder;
+  finder.block = b;
+  finder.window = &window;
+  finder.sliding = &sliding;
+  finder.slid = slid;
+  finder.VisitExpr(b->body.as<BufferStoreNode>()->value);
+  if (!slid->defined()) return 0;
+  for (size_t l = 0; l < view.loops.size(); ++l) {
+    for (size_t i = 0; i < b->iter_vars.size(); ++i) {
+      if (view.realize->iter_values[i].same_as(view.loops[l]->loop_var) && sliding.count(b->iter_vars[i].var.get()))
+        return l;
+    }
+  }
+  return 0;
+}
+
+/*! \brief The padded copy of the window's data (the border fills and the interior copy that
+ *  root-padding made at the function's root) computed per plane, under the parallel loop over
+ *  the planes:
+ *
+ *    for plane (parallel): fill the plane's border, copy its interior; the window over it
+ *
+ *  The copy then stays in L1 for the window that reads it, rather than a whole padded input
+ *  going through memory in four border fills and a copy, each a parallel loop of its own with
+ *  the threads waiting for each other between them (GoogLeNet's 3x3 max pools over the
+ *  concatenated branches at 14 x 14 and 7 x 7 ran 35-60% faster, on one thread and on two). */
+absl::Status PadPerPlane(Schedule* sch, const BlockRV& block, const std::vector<LoopRV>& planes, const Buffer& slid) {
+  absl::StatusOr<std::vector<BlockRV>> producers = sch->GetProducers(block);
+  if (!producers.ok()) return producers.status();
+  std::vector<BlockRV> pads;
+  for (const BlockRV& p : *producers) {
+    std::optional<BlockView> v = View(*sch, p);
+    if (!v) continue;
+    const std::vector<BufferRegion>& writes = v->realize->block->writes;
+    if (std::none_of(writes.begin(), writes.end(), [&](const BufferRegion& w) { return w.buffer.same_as(slid); }))
+      continue;
+    // A nest of its own at the root (the loop-nest rule may have scheduled it already; the
+    // move re-creates its loops).
+    const BlockRealizeNode* scope = ScopeOf(v->path);
+    const ForNode* top = v->loops.empty() ? nullptr : v->loops.front();
+    if (scope == nullptr || !scope->iter_values.empty() || top == nullptr || ChildBlocks(Stmt(top)).size() != 1)
+      return Refuse("the padded data is made elsewhere than in a nest of its own at the root");
+    pads.push_back(p);
+  }
+  if (pads.empty()) return Refuse("the window reads no padding made in its function");
+  absl::StatusOr<LoopRV> plane = planes.size() == 1 ? planes[0] : sch->Fuse(planes);
+  if (!plane.ok()) return plane.status();
+  if (absl::Status s = sch->Parallel(*plane); !s.ok()) return s;
+  for (const BlockRV& p : pads) {
+    if (absl::Status s = sch->ComputeAt(p, *plane); !s.ok()) return s;
+    // Along the channel block, as the copy at the root was.
+    absl::StatusOr<std::vector<LoopRV>> loops = sch->GetLoops(p);
+    if (!loops.ok()) return loops.status();
+    std::optional<BlockView> v = View(*sch, p);
+    if (v && v->loops.size() > planes.size() && v->loops.back()->for_kind == ForKind::kSerial) {
+      if (absl::Status s = sch->Vectorize(loops->back()); !s.ok()) return s;
+    }
+  }
+  return absl::OkStatus();
 }
 
 /*! \brief The window rule for channel-blocked data:
@@ -77,6 +174,29 @@ absl::Status ScheduleBlockedWindow(Schedule* sch, const BlockRV& block, size_t s
   }
   if (absl::Status s = sch->Unroll((*pixels)[1]); !s.ok()) return s;
   if (absl::Status s = sch->Vectorize((*loops)[spatial - 1]); !s.ok()) return s;
+  // Over padded data with planes enough to share: the padding per plane, the planes parallel.
+  Buffer slid;
+  const size_t plane_loops = PlaneLoops(*view, &slid);
+  if (plane_loops > 0 && plane_loops < outer.size() && LoopVolume(fors, 0).has_value()) {
+    int64_t volume = 1;
+    for (size_t l = 0; l < plane_loops; ++l) volume *= *AsConstInt(fors[l]->extent);
+    // A plane of the padded data (its dimensions past the plane loops) that the copy leaves in
+    // L1 for the window (28 x 28 planes of 16 channels, 58 KB, ran 1.5-2x slower per plane
+    // than padded whole on Zen 5, and on one thread too).
+    std::optional<int64_t> plane_bytes = slid->dtype.bytes();
+    for (size_t d = plane_loops; d < slid->shape.size(); ++d) {
+      const int64_t* e = AsConstInt(slid->shape[d]);
+      plane_bytes = e != nullptr && plane_bytes ? std::optional<int64_t>(*plane_bytes * *e) : std::nullopt;
+    }
+    if (volume >= kMinParallelPlanes && plane_bytes && *plane_bytes <= target.l1d_bytes / 2) {
+      Schedule attempt = *sch;
+      std::vector<LoopRV> planes(outer.begin(), outer.begin() + plane_loops);
+      if (PadPerPlane(&attempt, block, planes, slid).ok()) {
+        *sch = std::move(attempt);
+        return absl::OkStatus();
+      }
+    }
+  }
   // Parallel over the outer loops, fused until there are enough iterations to share.
   std::vector<LoopRV> fuse;
   int64_t iterations = 1;

@@ -23,7 +23,7 @@ class Module:
 # the block's rows and its 3-pixel tiles, the epilogue per tile.
 # CHECK: x_global = T.alloc_buffer((T.int64(1), T.int64(56), T.int64(19), T.int64(8), T.int64(3), T.int64(8)))
 # CHECK: for n_oh_0_fused in T.parallel(T.int64(28)):
-# CHECK: for ax0, ax1, ax2 in T.grid(T.int64(8), T.int64(2), T.int64(57)):
+# CHECK: for ax0, ax1, ax2 in T.grid(T.int64(8), T.int64(2), T.int64(56)):
 # CHECK: T.block("x_global")
 # CHECK: for oc_chunk_0, oh_1, ow_0 in T.grid(T.int64(8), T.int64(2), T.int64(19)):
 # CHECK: T.gemm_tile_nd(
