@@ -148,7 +148,7 @@ RuleOutcome TileDirectConvolution(RuleContext& ctx, const std::string& name) {
   }
   auto apply = [&](const DirectConvTiles& t) {
     return [&, t](Schedule* sch, const BlockRV& b) -> absl::Status {
-      absl::Status s = ScheduleDirectConv(sch, b, *conv, t);
+      absl::Status s = ScheduleDirectConv(sch, b, *conv, t, ctx.target);
       return s.ok() ? decided->Record(sch) : s;
     };
   };

@@ -104,6 +104,7 @@ struct DirectConvBlock {
    *  variables (the last is the inner reduction's); empty and -1 otherwise. */
   std::string data_name;
   int data_row_dim = -1, data_channel_dim = -1;
+  int64_t data_channel_stride_bytes = 0;  // from one input-channel block of it to the next; 0: unknown
 };
 
 /*! \brief The register tile of a direct convolution: MR pixels x NB channel blocks. */
@@ -172,7 +173,7 @@ int64_t GroupSpan(const DirectConvBlock& conv, const DirectConvTiles& t, const T
 std::vector<DirectConvTiles> DirectConvTileCandidates(const DirectConvBlock& conv, const Target& target);
 /*! \brief Applies the direct-convolution schedule (see conv.cc). */
 absl::Status ScheduleDirectConv(Schedule* sch, const BlockRV& block, const DirectConvBlock& conv,
-                                const DirectConvTiles& tiles);
+                                const DirectConvTiles& tiles, const Target& target);
 /*! \brief "conv mr=7 nb=4 [kc=8] [groups=inside [row_block=2]] [span=4]": the direct
  *  convolution knob's choice. */
 std::string DescribeTiles(const DirectConvTiles& tiles);

@@ -7,7 +7,9 @@
 # blocks, the 16 groups of 2 blocks (6 x 2 tiles) in 2 spans of 8 (parallel), a span's groups
 # inside the pixel tiles, so the data streams twice (on the Zen 3: 31% -> 69% of the peak). Each
 # tile's chunk of data is packed into a panel [channel blocks, pixels, lanes] before the span's
-# groups read it (the copy under ow_0, vectorized). A span's sums (401 KB) exceed this generic
+# groups read it (the copy under ow_0, vectorized): in place, its 32 rows of 3 lines, a channel
+# block's 25 KB apart, would start in only 8 of L1's 64 sets and need half of those sets' lines
+# (DataRowsCrowdL1Sets; conv_pointwise_chunks' rows do not). A span's sums (401 KB) exceed this generic
 # target's 256 KB L2, so every chunk would read and write them from memory: the image rows go in
 # 4 parts outside the chunks, each part's sums within half of L2 (ChunkedRowParts).
 @I.ir_module

@@ -16,6 +16,5 @@ class Module:
             R.output(gv)
         return gv
 # CHECK: for n_oc_chunk_0_0_oh_0_fused in T.parallel(T.int64(14)):
-# CHECK: for ic_outer_0, oh_1, ow_0 in T.grid(T.int64(4), T.int64(4), T.int64(5)):
-# CHECK: for oc_chunk_0_1 in range(T.int64(16)):
+# CHECK: for ic_outer_0, oh_1, ow_0, oc_chunk_0_1 in T.grid(T.int64(4), T.int64(4), T.int64(5), T.int64(16)):
 # CHECK: T.gemm_tile_nd(T.address_of(conv2d_NCHWc[v_n_o, v_oc_chunk_o * T.int64(4), v_oh_o, v_ow_o * T.int64(6), T.int64(0)])
