@@ -117,16 +117,16 @@ class ThreadPool {
   // The current job; written by the launcher before it publishes a new generation.
   ParallelBody body_ = nullptr;
   void* closure_ = nullptr;
-  int64_t n_ = 0;
-  int64_t unit_ = 1;         // iterations per unit of the threads' ranges
   bool steal_ = false;       // whether a thread done with its range takes from the others'
   bool descending_ = false;  // each chunk's iterations last to first
   // Thread t's remaining range of units [begin, end), packed as begin | end << 32 so that its
   // owner (from one end) and the others (from the other) take units with one compare-exchange;
   // one cache line each.
   struct alignas(64) OwnedRange {
-    std::atomic<uint64_t> bounds{0};
-    uint32_t owners_first_unit = 0;  // set with the bounds; only the owner runs it
+    std::atomic<uint64_t> bounds{0};  // units, counted from `first`
+    uint32_t owners_first_unit = 0;   // set with the bounds; only the owner runs it
+    int64_t first = 0, last = 0;      // the thread's iterations [first, last)
+    int64_t unit = 1;                 // iterations per unit (the last one may have fewer)
   };
   std::unique_ptr<OwnedRange[]> ranges_;
   Profiler* job_profiler_ = nullptr;

@@ -1,8 +1,7 @@
 /*! \file thread_pool_test.cc
  *  \brief The pool's split of a parallel loop: every iteration exactly once, whatever n, each
- *         thread starts its own range at every launch, a thread held up in its range has its
- *         end taken by the others, and descending launches keep each thread's iterations,
- *         last to first.
+ *         thread starts its own range at every launch, the ranges as even as n allows, a thread held up in its range
+ * has its end taken by the others, and descending launches keep each thread's iterations, last to first.
  */
 #include "vm/thread_pool.h"
 
@@ -85,6 +84,40 @@ TEST(ThreadPool, EveryLaunchStartsEachThreadAtItsOwnRange) {
     pool.Run(Body, &r, n);
     EXPECT_EQ(r.by[0], caller) << n << " iterations";
     EXPECT_NE(r.by[n / 2], caller) << n << " iterations: the worker's range starts at " << n / 2;
+  }
+}
+
+/*! \brief The first chunk each thread ran. */
+struct FirstChunks {
+  std::mutex mu;
+  std::map<std::thread::id, std::pair<int64_t, int64_t>> first;
+};
+
+void RecordFirstChunk(void* closure, int64_t begin, int64_t end) {
+  auto* r = static_cast<FirstChunks*>(closure);
+  std::lock_guard<std::mutex> lock(r->mu);
+  r->first.insert({std::this_thread::get_id(), {begin, end}});
+}
+
+// The iterations split evenly between the threads before each range is cut into eighths: 182
+// iterations (13 channel blocks x 14 rows) give the worker [91, 182) in units of 12, so its
+// first chunk is [91, 103) (cut into units of the whole loop first, it was [99, 110), and the
+// caller's range 99 iterations to the worker's 83).
+TEST(ThreadPool, EachThreadsRangeIsAsEvenAsTheIterationsAllow) {
+  ThreadPool pool(2);
+  const std::thread::id caller = std::this_thread::get_id();
+  for (int64_t n : {182, 100, 33}) {
+    FirstChunks r;
+    pool.Run(RecordFirstChunk, &r, n);
+    const int64_t half = (n + 1) / 2, unit = (n / 2 + 7) / 8;
+    ASSERT_EQ(r.first.size(), 2u) << n << " iterations";
+    for (const auto& [thread, chunk] : r.first) {
+      if (thread == caller) {
+        EXPECT_EQ(chunk, std::make_pair(int64_t{0}, (half + 7) / 8)) << n << " iterations, the caller";
+      } else {
+        EXPECT_EQ(chunk, std::make_pair(half, half + unit)) << n << " iterations, the worker";
+      }
+    }
   }
 }
 
