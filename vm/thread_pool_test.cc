@@ -1,7 +1,8 @@
 /*! \file thread_pool_test.cc
  *  \brief The pool's split of a parallel loop: every iteration exactly once, whatever n, each
- *         thread starts its own range at every launch, the ranges as even as n allows, a thread held up in its range
- * has its end taken by the others, and descending launches keep each thread's iterations, last to first.
+ *         thread starts its own range at every launch, the ranges as even as n allows, a thread
+ *         held up in its range has its end taken by the others, and descending launches keep
+ *         each thread's iterations, last to first.
  */
 #include "vm/thread_pool.h"
 

@@ -43,47 +43,50 @@ int64_t BlockedWindowRows(int64_t row, int64_t vectors) {
 // the padding per plane: enough to share among the threads without splitting a plane.
 constexpr int64_t kMinParallelPlanes = 16;
 
-/*! \brief How many of the loops outermost (batch, channel block) index the buffer the window
- *  slides over at one plane only: the loops before the first whose variable slides (an index
- *  using it and a window tap). 0 when there is no such buffer or no such loop. */
-size_t PlaneLoops(const BlockView& view, Buffer* slid) {
-  const BlockNode* b = view.realize->block.get();
-  std::set<const Object*> window, sliding;
-  for (const IterVar& iv : b->iter_vars) {
-    if (iv.kind == IterKind::kReduce) window.insert(iv.var.get());
-  }
+/*! \brief What a window's loads slide along: the spatial iteration variables that some load
+ *  index combines with a window variable (x[..., ow * s + rx * d] slides along ow; a dot
+ *  product's x[i, k] * w[j, k] along none), and the buffer such a load reads. */
+struct Slides {
+  std::set<const Object*> vars;
+  Buffer buffer;
+};
+
+Slides FindSlides(const BlockNode* block) {
   struct Finder : StmtExprVisitor {
     const BlockNode* block;
-    const std::set<const Object*>* window;
-    std::set<const Object*>* sliding;
-    Buffer* slid;
+    Slides found;
     void VisitExpr_(const BufferLoadNode* op) override {
       for (const PrimExpr& index : op->indices) {
         std::vector<const Object*> spatial;
         bool taps = false;
         for (const IterVar& iv : block->iter_vars) {
           if (!UsesVar(index, iv.var)) continue;
-          if (window->count(iv.var.get()))
+          if (iv.kind == IterKind::kReduce)
             taps = true;
           else
             spatial.push_back(iv.var.get());
         }
         if (!taps || spatial.empty()) continue;
-        *slid = op->buffer;
-        sliding->insert(spatial.begin(), spatial.end());
+        found.buffer = op->buffer;
+        found.vars.insert(spatial.begin(), spatial.end());
       }
       StmtExprVisitor::VisitExpr_(op);
     }
   } finder;
-  finder.block = b;
-  finder.window = &window;
-  finder.sliding = &sliding;
-  finder.slid = slid;
-  finder.VisitExpr(b->body.as<BufferStoreNode>()->value);
-  if (!slid->defined()) return 0;
+  finder.block = block;
+  finder.VisitExpr(block->body.as<BufferStoreNode>()->value);
+  return finder.found;
+}
+
+/*! \brief How many of the loops outermost (batch, channel block) index the buffer the window
+ *  slides over at one plane only: the loops before the first whose variable slides. 0 when
+ *  there is no such buffer or no such loop. */
+size_t PlaneLoops(const BlockView& view, const Slides& slides) {
+  const BlockNode* b = view.realize->block.get();
+  if (!slides.buffer.defined()) return 0;
   for (size_t l = 0; l < view.loops.size(); ++l) {
     for (size_t i = 0; i < b->iter_vars.size(); ++i) {
-      if (view.realize->iter_values[i].same_as(view.loops[l]->loop_var) && sliding.count(b->iter_vars[i].var.get()))
+      if (view.realize->iter_values[i].same_as(view.loops[l]->loop_var) && slides.vars.count(b->iter_vars[i].var.get()))
         return l;
     }
   }
@@ -143,7 +146,7 @@ absl::Status PadPerPlane(Schedule* sch, const BlockRV& block, const std::vector<
  *  The R accumulator vectors of a tile stay in registers across the unrolled taps; every load
  *  is a whole vector of channels. */
 absl::Status ScheduleBlockedWindow(Schedule* sch, const BlockRV& block, size_t spatial, int64_t taps,
-                                   const Target& target) {
+                                   const Slides& slides, const Target& target) {
   std::optional<BlockView> view = View(*sch, block);
   const std::vector<const ForNode*>& fors = view->loops;
   const int64_t* row = AsConstInt(fors[spatial - 2]->extent);
@@ -175,11 +178,10 @@ absl::Status ScheduleBlockedWindow(Schedule* sch, const BlockRV& block, size_t s
   if (absl::Status s = sch->Unroll((*pixels)[1]); !s.ok()) return s;
   if (absl::Status s = sch->Vectorize((*loops)[spatial - 1]); !s.ok()) return s;
   // Over padded data with planes enough to share: the padding per plane, the planes parallel.
-  Buffer slid;
-  const size_t plane_loops = PlaneLoops(*view, &slid);
-  if (plane_loops > 0 && plane_loops < outer.size() && LoopVolume(fors, 0).has_value()) {
-    int64_t volume = 1;
-    for (size_t l = 0; l < plane_loops; ++l) volume *= *AsConstInt(fors[l]->extent);
+  const Buffer& slid = slides.buffer;
+  const size_t plane_loops = PlaneLoops(*view, slides);
+  if (plane_loops > 0 && plane_loops < outer.size() && LoopVolume(fors).has_value()) {
+    const int64_t volume = *LoopVolume({fors.begin(), fors.begin() + static_cast<std::ptrdiff_t>(plane_loops)});
     // A plane of the padded data (its dimensions past the plane loops) that the copy leaves in
     // L1 for the window (28 x 28 planes of 16 channels, 58 KB, ran 1.5-2x slower per plane
     // than padded whole on Zen 5, and on one thread too).
@@ -251,30 +253,8 @@ absl::Status ScheduleWindowReduction(Schedule* sch, const BlockRV& block, const 
   if (row == nullptr || *row < 4) return Refuse("output rows too short to vectorize");
   // A window: some load index slides with both the output column and a window variable
   // (x[..., ow * s + rx * d]); a dot product (x[i, k] * w[j, k]) is no window.
-  std::optional<Var> column_var;
-  std::vector<Var> window_vars;
-  for (const IterVar& iv : b->iter_vars) {
-    if (iv.kind == IterKind::kReduce) window_vars.push_back(iv.var);
-    if (iv.var.get() == store->indices.back().get()) column_var = iv.var;
-  }
-  if (!column_var) return Refuse("the store's last index is no iteration variable");
-  struct SlideFinder : StmtExprVisitor {
-    Var column;
-    std::vector<Var> window;
-    bool found = false;
-    void VisitExpr_(const BufferLoadNode* op) override {
-      for (const PrimExpr& index : op->indices) {
-        bool uses_column = UsesVar(index, column), uses_window = false;
-        for (const Var& w : window) uses_window |= UsesVar(index, w);
-        found |= uses_column && uses_window;
-      }
-      StmtExprVisitor::VisitExpr_(op);
-    }
-  } slide;
-  slide.column = *column_var;
-  slide.window = window_vars;
-  slide.VisitExpr(store->value);
-  if (!slide.found) {
+  const Slides slides = FindSlides(b);
+  if (!slides.vars.count(store->indices.back().get())) {
     // Channel-blocked data (NCHW16c): the innermost loop runs along the channel block, and
     // the window slides along the loop outside it.
     if (spatial < 2) return Refuse("no load slides a window along the output row");
@@ -284,10 +264,9 @@ absl::Status ScheduleWindowReduction(Schedule* sch, const BlockRV& block, const 
       if (realize->iter_values[i].same_as(pixel->loop_var)) pixel_var = b->iter_vars[i].var;
     }
     if (!pixel_var) return Refuse("no load slides a window along the output row");
-    slide.column = *pixel_var;
-    slide.VisitExpr(store->value);
-    if (!slide.found) return Refuse("no load slides a window along the output row or the loop outside it");
-    return ScheduleBlockedWindow(sch, block, spatial, taps, target);
+    if (!slides.vars.count(pixel_var->get()))
+      return Refuse("no load slides a window along the output row or the loop outside it");
+    return ScheduleBlockedWindow(sch, block, spatial, taps, slides, target);
   }
 
   absl::StatusOr<std::vector<LoopRV>> loops = sch->GetLoops(block);
