@@ -28,6 +28,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/time/clock.h"
+#include "codegen/llvm/buffer_alias_scopes.h"
 #include "codegen/llvm/transposed_nest.h"
 #include "ir/graph/printer.h"
 #include "ir/tir/intrinsics.h"
@@ -146,8 +147,10 @@ class KernelEmitter {
       impl->addParamAttr(i, llvm::Attribute::NoAlias);
       impl->addParamAttr(i, llvm::Attribute::getWithAlignment(ctx_, llvm::Align(64)));
       impl->getArg(i)->setName(func->params[i]->name);
-      buffers_[func->params[i].get()] = impl->getArg(i);
     }
+    scopes_.emplace(ctx_, name);
+    kernel_functions_.clear();
+    for (size_t i = 0; i < func->params.size(); ++i) BindBuffer(func->params[i].get(), impl->getArg(i));
     BeginFunction(impl);
     for (size_t i = 0; i < shape_vars.size(); ++i) {
       llvm::Argument* arg = impl->getArg(func->params.size() + i);
@@ -157,6 +160,7 @@ class KernelEmitter {
     EmitStmt(func->body);
     b_.CreateRetVoid();
     EndFunction();
+    for (llvm::Function* f : kernel_functions_) scopes_->Annotate(f);
     // Exported entry: unpack the argument array.
     auto* entry_type = llvm::FunctionType::get(b_.getInt32Ty(), {ptr_}, false);
     llvm::Function* entry =
@@ -180,11 +184,18 @@ class KernelEmitter {
 
  private:
   void BeginFunction(llvm::Function* f) {
+    kernel_functions_.push_back(f);
     func_ = f;
     entry_ = llvm::BasicBlock::Create(ctx_, "entry", f);
     b_.SetInsertPoint(entry_);
   }
   void EndFunction() { func_ = nullptr; }
+
+  /*! \brief `storage` holds `buffer` from here on in the function being emitted. */
+  void BindBuffer(const Object* buffer, llvm::Value* storage) {
+    buffers_[buffer] = storage;
+    scopes_->Bind(storage, buffer);
+  }
 
   void Fail(const std::string& message) {
     if (error_.ok()) error_ = absl::InternalError(message);
@@ -1092,7 +1103,7 @@ class KernelEmitter {
     llvm::IRBuilder<> entry_builder(entry_, entry_->begin());
     llvm::Value* tile_storage = entry_builder.CreateAlloca(llvm::ArrayType::get(element, rows * block));
     tir::Buffer tile = tir::MakeBuffer("transposed_tile", {tir::I64(rows * block)}, nest.out->dtype);
-    buffers_[tile.get()] = tile_storage;
+    BindBuffer(tile.get(), tile_storage);
     llvm::Type* index_type = ScalarType(nest.row_var->dtype);
     auto constant = [&](int64_t v) { return llvm::ConstantInt::get(index_type, v); };
     PrimExpr row_in_tile = nest.row_var - tir::IntImm(nest.row_var->dtype, nest.row_min);
@@ -1193,7 +1204,7 @@ class KernelEmitter {
       vars_[captured_vars[i]] = b_.CreateSExtOrTrunc(impl->getArg(2 + i), ScalarType(var->dtype));
     }
     for (size_t i = 0; i < captured_buffers.size(); ++i)
-      buffers_[captured_buffers[i]] = impl->getArg(2 + captured_vars.size() + i);
+      BindBuffer(captured_buffers[i], impl->getArg(2 + captured_vars.size() + i));
     llvm::Value* loop_min = b_.CreateSExtOrTrunc(EmitExpr(loop->min), i64_);
     EmitLoop(loop->loop_var, b_.CreateAdd(loop_min, impl->getArg(0)), b_.CreateAdd(loop_min, impl->getArg(1)),
              tir::ForKind::kSerial, loop->body);
@@ -1314,7 +1325,7 @@ class KernelEmitter {
       b_.CreateCondBr(b_.CreateIsNull(storage), done, body);
       b_.SetInsertPoint(body);
     }
-    buffers_[op->buffer.get()] = storage;
+    BindBuffer(op->buffer.get(), storage);
     EmitStmt(op->body);
     buffers_.erase(op->buffer.get());
     if (heap) {
@@ -1338,6 +1349,8 @@ class KernelEmitter {
   llvm::Function* func_ = nullptr;
   llvm::BasicBlock* entry_ = nullptr;
   int parallel_counter_ = 0;
+  std::optional<BufferAliasScopes> scopes_;        // of the kernel being emitted
+  std::vector<llvm::Function*> kernel_functions_;  // its functions, tagged once it is complete
   std::unordered_map<const Object*, llvm::Value*> vars_;
   std::unordered_map<const Object*, llvm::Value*> buffers_;
   absl::Status error_;

@@ -231,7 +231,7 @@ const std::vector<DefaultScheduleRule>& DefaultScheduleRules() {
        "a reduction over a small window (depthwise convolution, pooling) left at the root",
        "the window loops unrolled under the vectorized output row, the outer loops parallel; over padded "
        "channel-blocked data made at the root, the padding per plane (channel block) under the parallel loop over "
-       "the planes, where a plane fits half of L1",
+       "the planes, where a plane fits half of L2",
        nullptr, WindowRule},
       {"row-reduction", S::kRootNest, "row_reduction.cc",
        "a max or min along the innermost, contiguous axis (softmax's row maxima)",

@@ -1,7 +1,7 @@
 # RUN: --passes=fuse-ops,legalize,fuse-tir,default-schedule,remove-unused
 # A 3x3 max pool with padding over channel-blocked data that no convolution epilogue pads
 # (GoogLeNet's pool branch reads the concatenated branches): the padding is made per plane (a
-# channel block, 16 x 16 x 16 floats, 16 KB, within half of L1) under the parallel loop over the
+# channel block, 16 x 16 x 16 floats, 16 KB, within half of L2) under the parallel loop over the
 # planes, its border and interior just before the window reads them; no whole padded copy goes
 # to memory in five parallel loops of its own. Lowering then allocates the plane per iteration.
 @I.ir_module
