@@ -30,7 +30,7 @@ std::optional<int64_t> LoopVolume(const std::vector<const ForNode*>& loops, size
   return volume;
 }
 
-absl::Status FuseParallel(Schedule* sch, const std::vector<LoopRV>& loops) {
+absl::StatusOr<LoopRV> FuseParallel(Schedule* sch, const std::vector<LoopRV>& loops) {
   if (loops.empty()) return absl::FailedPreconditionError("no loop to parallelize");
   LoopRV par = loops.front();
   if (loops.size() > 1) {
@@ -38,7 +38,8 @@ absl::Status FuseParallel(Schedule* sch, const std::vector<LoopRV>& loops) {
     if (!fused.ok()) return fused.status();
     par = *fused;
   }
-  return sch->Parallel(par);
+  if (absl::Status s = sch->Parallel(par); !s.ok()) return s;
+  return par;
 }
 
 bool PlaceEpilogueUnder(Schedule* sch, const BlockRV& block, const LoopRV& loop, size_t depth, int64_t iterations,

@@ -42,8 +42,8 @@ std::optional<int64_t> LoopVolume(const std::vector<const ForNode*>& loops, size
  *  into the interior of a padded buffer), else nullptr. */
 const TirVarNode* VarAtConstantOffset(const PrimExpr& index);
 
-/*! \brief The loops fused (when more than one) into one parallel loop. */
-absl::Status FuseParallel(Schedule* sch, const std::vector<LoopRV>& loops);
+/*! \brief The loops fused (when more than one) into one parallel loop, which it returns. */
+absl::StatusOr<LoopRV> FuseParallel(Schedule* sch, const std::vector<LoopRV>& loops);
 
 /*! \brief The block's single consumer (an elementwise epilogue) moved under `loop`, its innermost
  *  loop vectorized, while the producer's result is in cache; kept only when it lands as

@@ -717,10 +717,27 @@ absl::Status PrefetchNextTilesData(Schedule* sch, const BlockRV& block) {
   return sch->Annotate(block, kPrefetchNextDataAnnotation, true);
 }
 
+/*! \brief The elementwise epilogue of a chunked reduction moved under its parallel loop `par`,
+ *  after the chunks: each parallel iteration's sums are whole there, and still in L2 (a group of
+ *  output channels over some image rows), where a pass of its own over the whole output read
+ *  them back from memory, with the residual. Kept only where the epilogue narrows to the
+ *  iteration's sums (PlaceEpilogueUnder). */
+void PlaceEpilogueAfterChunks(Schedule* sch, const BlockRV& block, const LoopRV& par) {
+  absl::StatusOr<std::vector<BlockRV>> consumers = sch->GetConsumers(block);
+  if (!consumers.ok() || consumers->size() != 1) return;
+  std::optional<BlockView> epilogue = View(*sch, consumers->front());
+  std::optional<BlockView> conv = View(*sch, block);
+  if (!epilogue || !conv || conv->loops.empty()) return;
+  std::optional<int64_t> total = LoopVolume(epilogue->loops);
+  const int64_t* extent = AsConstInt(conv->loops.front()->extent);
+  if (!total || extent == nullptr || *extent <= 0 || *total % *extent != 0) return;
+  PlaceEpilogueUnder(sch, block, par, 1, *total / *extent);
+}
+
 /*! \brief ScheduleDirectConv with the outermost reduction loop in chunks of tiles.kc: batch
  *  and channel-block groups (parallel), then the chunks, then the pixel tiles, each tile adding
- *  its chunk's sums to C, which an init pass zeroes first. The epilogue stays a loop nest of
- *  its own (it needs the whole reduction). */
+ *  its chunk's sums to C, which an init pass zeroes first. The epilogue runs per parallel
+ *  iteration after the chunks (it needs the whole reduction). */
 absl::Status ScheduleChunkedReduction(Schedule* sch, const BlockRV& block, const DirectConvBlock& conv,
                                       const DirectConvTiles& tiles, const std::vector<LoopRV>& loops,
                                       const std::vector<LoopRV>& outer, const std::vector<LoopRV>& rows,
@@ -769,7 +786,9 @@ absl::Status ScheduleChunkedReduction(Schedule* sch, const BlockRV& block, const
   AppendTileLoops(&order, conv, loops, rows[1], block_inner, (*chunks)[1]);
   if (absl::Status s = sch->Reorder(order); !s.ok()) return s;
   if (absl::StatusOr<BlockRV> init = sch->DecomposeReduction(block, (*chunks)[0]); !init.ok()) return init.status();
-  if (absl::Status s = FuseParallel(sch, parallel); !s.ok()) return s;
+  absl::StatusOr<LoopRV> par = FuseParallel(sch, parallel);
+  if (!par.ok()) return par.status();
+  PlaceEpilogueAfterChunks(sch, block, *par);
   // The span's groups read each pixel tile's chunk of data in turn: packed once for them where
   // its rows, read in place, would crowd L1's sets (after the loops are made parallel: each
   // iteration copies the chunks it reads into storage of its own, which the race check on the
@@ -819,7 +838,7 @@ absl::Status ScheduleGroupsInRowBlocks(Schedule* sch, const BlockRV& block, cons
     LayOutSumsPerTile(sch, block, conv, tiles.mr);
   PackDataPerTile(sch, block, conv, tiles.mr, parallel.back());
   if (absl::Status s = sch->Tensorize(rows[1], "gemm_f32"); !s.ok()) return s;
-  return FuseParallel(sch, parallel);
+  return FuseParallel(sch, parallel).status();
 }
 
 }  // namespace
@@ -879,7 +898,7 @@ absl::Status ScheduleDirectConv(Schedule* sch, const BlockRV& block, const Direc
   }
   // The tile holds every reduction loop, so it writes whole sums: no init pass over C.
   if (absl::Status s = sch->Tensorize((*rows)[1], "gemm_f32"); !s.ok()) return s;
-  return FuseParallel(sch, parallel);
+  return FuseParallel(sch, parallel).status();
 }
 
 std::string DescribeTiles(const DirectConvTiles& t) {

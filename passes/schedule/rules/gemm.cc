@@ -396,7 +396,7 @@ absl::Status ScheduleGemmLoops(Schedule* sch, const BlockRV& block, const GemmBl
   std::vector<LoopRV> outer;
   for (int b : gemm.batch_loops) outer.push_back((*loops)[b]);
   outer.push_back(i);
-  return FuseParallel(sch, outer);
+  return FuseParallel(sch, outer).status();
 }
 
 absl::Status ScheduleGemm(Schedule* sch, const BlockRV& block, const GemmBlock& gemm, const GemmTiles& tiles) {
@@ -524,7 +524,7 @@ absl::Status ScheduleGemm(Schedule* sch, const BlockRV& block, const GemmBlock& 
   // (With the batch loops inside the column blocks, next to the packing, the blocks alone.)
   std::vector<LoopRV> outer_loops = blocks_outside_batch ? std::vector<LoopRV>{} : batch;
   outer_loops.push_back((*j)[0]);
-  return FuseParallel(sch, outer_loops);
+  return FuseParallel(sch, outer_loops).status();
 }
 
 std::string DescribeTiles(const GemmTiles& t) {

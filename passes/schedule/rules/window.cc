@@ -207,7 +207,7 @@ absl::Status ScheduleBlockedWindow(Schedule* sch, const BlockRV& block, size_t s
     const int64_t* e = l + 1 < outer.size() ? AsConstInt(fors[l]->extent) : nullptr;
     iterations *= e != nullptr ? *e : *row / r;
   }
-  return FuseParallel(sch, fuse);
+  return FuseParallel(sch, fuse).status();
 }
 
 }  // namespace
@@ -294,7 +294,7 @@ absl::Status ScheduleWindowReduction(Schedule* sch, const BlockRV& block, const 
   }
   std::vector<LoopRV> outer((*loops).begin(), (*loops).begin() + (spatial - 1));
   if (work >= kMinParallelIterations && !outer.empty()) {
-    if (absl::Status s = FuseParallel(sch, outer); !s.ok()) return s;
+    if (absl::Status s = FuseParallel(sch, outer).status(); !s.ok()) return s;
   }
   return absl::OkStatus();
 }
