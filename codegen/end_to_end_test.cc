@@ -508,6 +508,59 @@ class Loops:
   }
 }
 
+TEST(VirtualMachine, AThreadChoiceTimesEachFunctionOnThePoolAndOnOneThread) {
+  const std::string text = R"(
+@I.ir_module
+class Loops:
+    @T.prim_func
+    def scale(X: T.Buffer((2048, 64), "float32"), Y: T.Buffer((2048, 64), "float32")):
+        for i in T.parallel(2048):
+            for j in T.vectorized(64):
+                with T.block("Y"):
+                    vi, vj = T.axis.remap("SS", [i, j])
+                    Y[vi, vj] = X[vi, vj] * T.float32(3)
+
+    @R.function
+    def main(x: R.Tensor((2048, 64), "float32")) -> R.Tensor((2048, 64), "float32"):
+        with R.dataflow():
+            y = R.call_tir(scale, (x,), out_sinfo=R.Tensor((2048, 64), "float32"))
+            R.output(y)
+        return y
+)";
+  absl::StatusOr<IRModule> mod = ParseTVMScript(text, "choice.py");
+  ASSERT_TRUE(mod.ok()) << mod.status();
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = Compile(*mod);
+  ASSERT_TRUE(vm.ok()) << vm.status();
+  const int threads_before = vm::ThreadPool::Global().num_threads();
+  vm::ThreadPool::SetGlobalThreads(2);
+  (*vm)->ChooseThreadsByTiming(true);
+  std::mt19937 rng(3);
+  NDArray x = Random({2048, 64}, &rng);
+  // Whether the workers took part in the next run (every thread runs part of every launch).
+  auto run_used_workers = [&]() {
+    const int64_t before = vm::ThreadPool::Global().worker_chunks();
+    absl::StatusOr<Value> out = (*vm)->Invoke("main", {x});
+    EXPECT_TRUE(out.ok()) << out.status();
+    return vm::ThreadPool::Global().worker_chunks() > before;
+  };
+  const int per_side = vm::ThreadChoice::kProbeRunsPerSide;
+  EXPECT_TRUE(run_used_workers()) << "the warm-up run";
+  for (int r = 0; r < per_side; ++r) EXPECT_TRUE(run_used_workers()) << "the pool's probe run " << r;
+  for (int r = 0; r < per_side; ++r) EXPECT_FALSE(run_used_workers()) << "one thread's probe run " << r;
+  const vm::ThreadChoice* choice = (*vm)->thread_choice("main");
+  ASSERT_NE(choice, nullptr);
+  EXPECT_FALSE(choice->probing());
+  EXPECT_GT(choice->pool_seconds(), 0);
+  EXPECT_GT(choice->serial_seconds(), 0);
+  const bool serial = choice->serial_chosen();
+  for (int r = 0; r < 3; ++r) EXPECT_EQ(run_used_workers(), !serial) << "after the probe, run " << r;
+  // Another pool size: measured afresh, from a warm-up run on the pool.
+  vm::ThreadPool::SetGlobalThreads(3);
+  EXPECT_TRUE(run_used_workers());
+  EXPECT_TRUE((*vm)->thread_choice("main")->probing());
+  vm::ThreadPool::SetGlobalThreads(threads_before);
+}
+
 TEST(Codegen, LargeBuffersComeFromTheReusedWorkspace) {
   // B is 64 x 129 floats (33 KB): too large for the stack, so it comes from the workspace pool,
   // which recycles it on the next call instead of growing.

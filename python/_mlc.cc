@@ -234,6 +234,7 @@ class Executable {
       : bytes_(bytes) {
     std::vector<std::string> keys = Value(ReadPublicKeys(trusted_key_files));
     vm_ = Value(vm::VirtualMachine::LoadBytes(bytes_, source, vm::RuntimeRegistry::Global(), keys));
+    vm_->ChooseThreadsByTiming(true);
   }
 
   py::object Call(const std::string& func, const std::vector<py::array>& args) {

@@ -45,6 +45,9 @@ ABSL_FLAG(std::string, trusted_keys, "",
           "comma-separated Ed25519 public keys (PEM); when given, only an executable signed by one of them is loaded");
 ABSL_FLAG(int, bench, 0, "time this many runs and print median and p90 latency");
 ABSL_FLAG(int, warmup, 10, "runs before timing (with --bench)");
+ABSL_FLAG(bool, choose_threads, true,
+          "time the function on the thread pool and on one thread and run it the faster way "
+          "(vm/thread_choice.h); false: always the pool (MLC_NUM_THREADS threads)");
 ABSL_FLAG(bool, profile, false,
           "after warm-up, run the function (--bench times, else 20) timing each kernel, runtime function and parallel "
           "chunk; print the table and the memory held");
@@ -105,7 +108,8 @@ std::string Megabytes(int64_t bytes) { return absl::StrFormat("%.2f MB", bytes /
  *         the pool runs, so "% peak" is of this machine now. */
 absl::Status Profile(mlc::vm::VirtualMachine& vm, const std::string& func, const std::vector<Value>& args, int runs,
                      const std::string& json_path) {
-  for (int i = 0; i < 3; ++i) (void)vm.Invoke(func, args);
+  // Past the thread choice's first probe (vm/thread_choice.h): the profile shows the chosen way.
+  for (int i = 0; i < 3 + 2 * mlc::vm::ThreadChoice::kProbeRunsPerSide; ++i) (void)vm.Invoke(func, args);
   vm.EnableProfiling(true);
   for (int i = 0; i < runs; ++i) {
     absl::StatusOr<Value> r = vm.Invoke(func, args);
@@ -121,6 +125,11 @@ absl::Status Profile(mlc::vm::VirtualMachine& vm, const std::string& func, const
               threads, threads > 1 ? "s" : "", peak.gflops, peak.isa.c_str(), vm.executable().target().c_str());
   // Two-thread times depend on how far apart the two CPUs are (support/cross_core.h).
   if (threads > 1) std::printf("%s\n", mlc::MeasureCrossCoreLink().Describe().c_str());
+  if (const mlc::vm::ThreadChoice* choice = vm.thread_choice(func); choice != nullptr && !choice->probing()) {
+    std::printf("thread choice: fastest run %.1f us on the pool, %.1f us on one thread: %s\n",
+                choice->pool_seconds() * 1e6, choice->serial_seconds() * 1e6,
+                choice->serial_chosen() ? "runs on one thread (--choose_threads=false for the pool)" : "the pool");
+  }
   std::fputs(mlc::vm::FormatProfileTable(vm.profiler()->Aggregate(runs), peak.gflops).c_str(), stdout);
   mlc::vm::VirtualMachine::MemoryStats m = vm.Memory();
   std::printf("memory: intermediates %s at peak (pool holds %s), constants %s, kernel workspace %s\n",
@@ -163,6 +172,7 @@ int main(int argc, char** argv) {
   absl::StatusOr<std::unique_ptr<mlc::vm::VirtualMachine>> vm =
       mlc::vm::VirtualMachine::LoadFile(absl::GetFlag(FLAGS_exe), mlc::vm::RuntimeRegistry::Global(), *trusted);
   if (!vm.ok()) return Fail(std::string(vm.status().message()));
+  (*vm)->ChooseThreadsByTiming(absl::GetFlag(FLAGS_choose_threads));
   const double load_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count();
   const int64_t resident_after_load = mlc::ResidentBytes();
   std::vector<Value> args;

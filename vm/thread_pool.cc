@@ -14,6 +14,7 @@ namespace vm {
 namespace {
 thread_local bool in_parallel_body = false;
 thread_local bool launch_descending = false;  // this thread's launches (DescendingLaunches)
+thread_local bool launch_serial = false;      // this thread's launches (SerialLaunches)
 
 /*! \brief body(closure, i, i + 1) for i from end - 1 down to begin. */
 void RunDescending(ParallelBody body, void* closure, int64_t begin, int64_t end) {
@@ -181,7 +182,7 @@ void ThreadPool::RunChunk(int index, int64_t begin, int64_t end) {
 
 void ThreadPool::Run(ParallelBody body, void* closure, int64_t n) {
   if (n <= 0) return;
-  if (workers_.empty() || in_parallel_body || n == 1) {
+  if (workers_.empty() || in_parallel_body || launch_serial || n == 1) {
     if (launch_descending && !in_parallel_body)
       RunDescending(body, closure, 0, n);
     else
@@ -234,6 +235,10 @@ void ThreadPool::Launch(ParallelBody body, void* closure, int64_t n) { Global().
 ThreadPool::DescendingLaunches::DescendingLaunches(bool on) : saved_(launch_descending) { launch_descending = on; }
 
 ThreadPool::DescendingLaunches::~DescendingLaunches() { launch_descending = saved_; }
+
+ThreadPool::SerialLaunches::SerialLaunches(bool on) : saved_(launch_serial) { launch_serial = on; }
+
+ThreadPool::SerialLaunches::~SerialLaunches() { launch_serial = saved_; }
 
 }  // namespace vm
 }  // namespace mlc

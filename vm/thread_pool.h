@@ -88,6 +88,18 @@ class ThreadPool {
    private:
     bool saved_;
   };
+  /*! \brief While alive (and `on`), the launches made from this thread run on it alone, as on a
+   *  pool of one thread. The VM sets it around the runs its ThreadChoice gives one thread. */
+  class SerialLaunches {
+   public:
+    explicit SerialLaunches(bool on);
+    ~SerialLaunches();
+    SerialLaunches(const SerialLaunches&) = delete;
+    SerialLaunches& operator=(const SerialLaunches&) = delete;
+
+   private:
+    bool saved_;
+  };
   /*! \brief The C entry point stored in kernel libraries. */
   static void Launch(ParallelBody body, void* closure, int64_t n);
   /*! \brief Records every chunk of the following launches in `profiler` (nullptr: stop). */

@@ -197,6 +197,28 @@ TEST(ThreadPool, SetGlobalThreadsDecidesHowManyThreadsRunALaunch) {
   ThreadPool::SetGlobalThreads(before);
 }
 
+// Under SerialLaunches the caller runs every iteration, even of a loop whose iterations sleep
+// (which the worker would otherwise take part in); once the guard ends, both threads run again.
+TEST(ThreadPool, SerialLaunchesRunOnTheCallingThreadAlone) {
+  ThreadPool pool(2);
+  {
+    ThreadPool::SerialLaunches one_thread(true);
+    Recorder r(64);
+    r.slow_below = 64;
+    r.slow_for = std::chrono::milliseconds(1);
+    const int64_t chunks_before = pool.worker_chunks();
+    pool.Run(Body, &r, 64);
+    EXPECT_EQ(pool.worker_chunks(), chunks_before);
+    for (int64_t i = 0; i < 64; ++i) EXPECT_EQ(r.by[i], std::this_thread::get_id()) << "iteration " << i;
+  }
+  Recorder r(64);
+  r.slow_below = 64;
+  r.slow_for = std::chrono::milliseconds(1);
+  pool.Run(Body, &r, 64);
+  std::set<std::thread::id> threads(r.by.begin(), r.by.end());
+  EXPECT_EQ(threads.size(), 2u);
+}
+
 }  // namespace
 }  // namespace vm
 }  // namespace mlc

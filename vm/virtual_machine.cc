@@ -600,12 +600,40 @@ absl::StatusOr<Value> VirtualMachine::Invoke(const std::string& name, const std:
   }
   absl::StatusOr<std::vector<int64_t>> shape_values = CheckArgs(it->second, args);
   if (!shape_values.ok()) return shape_values.status();
-  if (recording_ == nullptr) return Run(it->second, args, *std::move(shape_values), 0);
-  int32_t label = recording_->Intern({name, Profiler::Kind::kInvoke});
-  int64_t start = recording_->Now();
-  absl::StatusOr<Value> result = Run(it->second, args, *std::move(shape_values), 0);
-  recording_->Record(Profiler::Kind::kInvoke, label, start, recording_->Now());
+  const int pool_threads = ThreadPool::Global().num_threads();
+  const bool choose = choose_threads_ && pool_threads > 1;
+  bool serial = false;
+  if (choose) {
+    std::lock_guard<std::mutex> lock(choice_mu_);
+    TimedThreads& timed = thread_choices_[it->second];
+    if (timed.pool_threads != pool_threads) timed = {pool_threads, ThreadChoice()};  // measured afresh
+    serial = timed.choice.NextRunSerial();
+  }
+  ThreadPool::SerialLaunches one_thread(serial);
+  const auto started = std::chrono::steady_clock::now();
+  absl::StatusOr<Value> result;
+  if (recording_ == nullptr) {
+    result = Run(it->second, args, *std::move(shape_values), 0);
+  } else {
+    int32_t label = recording_->Intern({name, Profiler::Kind::kInvoke});
+    int64_t start = recording_->Now();
+    result = Run(it->second, args, *std::move(shape_values), 0);
+    recording_->Record(Profiler::Kind::kInvoke, label, start, recording_->Now());
+  }
+  if (choose && result.ok()) {
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    std::lock_guard<std::mutex> lock(choice_mu_);
+    thread_choices_[it->second].choice.Record(serial, seconds);
+  }
   return result;
+}
+
+const ThreadChoice* VirtualMachine::thread_choice(const std::string& name) const {
+  auto it = function_index_.find(name);
+  if (it == function_index_.end()) return nullptr;
+  std::lock_guard<std::mutex> lock(choice_mu_);
+  auto choice = thread_choices_.find(it->second);
+  return choice == thread_choices_.end() ? nullptr : &choice->second.choice;
 }
 
 std::string VirtualMachine::Where(int func_index, int pc) const {

@@ -19,6 +19,7 @@
 #include <atomic>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,7 @@
 #include "vm/profiler.h"
 #include "vm/runtime_registry.h"
 #include "vm/symbolic_shape.h"
+#include "vm/thread_choice.h"
 #include "vm/value.h"
 
 namespace mlc {
@@ -66,6 +68,14 @@ class VirtualMachine {
 
   /*! \brief Runs function `name`. */
   absl::StatusOr<Value> Invoke(const std::string& name, const std::vector<Value>& args);
+
+  /*! \brief Times each function's runs on the thread pool and on the calling thread alone and
+   *  runs it the faster way from then on (vm/thread_choice.h), or (false, the default: tools
+   *  that time kernels themselves) always on the pool. vm/run, the Python module and the
+   *  benchmark turn it on. */
+  void ChooseThreadsByTiming(bool on) { choose_threads_ = on; }
+  /*! \brief The choice for function `name` (nullptr before its first timed run). */
+  const ThreadChoice* thread_choice(const std::string& name) const;
 
   std::vector<std::string> FunctionNames() const;
   /*! \brief Parameter names and types of a function, for tools ("x: float32 (1, 784)"). */
@@ -194,6 +204,13 @@ class VirtualMachine {
   std::unique_ptr<Profiler> profiler_;
   Profiler* recording_ = nullptr;  // profiler_ while profiling is on
   std::atomic<int64_t> appended_in_place_{0}, appended_by_copy_{0};
+  bool choose_threads_ = false;
+  struct TimedThreads {
+    int pool_threads = 0;  // the pool's size when the choice was measured
+    ThreadChoice choice;
+  };
+  mutable std::mutex choice_mu_;                // Invoke may run on several threads at once
+  std::map<int, TimedThreads> thread_choices_;  // by function index, under choice_mu_
 };
 
 }  // namespace vm
