@@ -8,10 +8,10 @@
  *  small network of many short layers runs slower on two threads than on one (ShuffleNetV2:
  *  2.41 ms on one thread, 2.66 on two; ONNX Runtime 2.88 and 3.02). The state is the host's, not
  *  the model's, and can change while a process runs. So a function's runs are timed both ways
- *  (after a first run that warms caches and memory), and the one thread is chosen
- *  only where its fastest run beats the pool's fastest by a margin; the choice is measured again
- *  every kReprobeEvery runs (and afresh by the VM when the pool's size changes). Results do not depend on it: a
- * parallel loop's iterations compute the same values on any thread.
+ *  (after a first run that warms caches and memory), and the one thread is chosen only where
+ *  its fastest run beats the pool's fastest by a margin; the choice is measured again every
+ *  kReprobeEvery runs (and afresh by the VM when the pool's size changes). Results do not
+ *  depend on it: a parallel loop's iterations compute the same values on any thread.
  */
 #ifndef MLC_VM_THREAD_CHOICE_H_
 #define MLC_VM_THREAD_CHOICE_H_
@@ -48,7 +48,7 @@ class ThreadChoice {
 
  private:
   int64_t runs_ = 0;                              // runs recorded, the warm-up run included
-  int probe_runs_ = 0;                            // timed runs of the current probe; 2 * kProbeRunsPerSide: done
+  int probe_runs_ = 0;                            // runs of the current probe; 2 * kProbeRunsPerSide: done
   int64_t since_probe_ = 0;                       // runs since the last probe ended
   double best_pool_ = 0, best_serial_ = 0;        // of the probe under way
   double pool_seconds_ = 0, serial_seconds_ = 0;  // of the last finished one

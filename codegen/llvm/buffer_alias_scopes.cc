@@ -18,7 +18,7 @@ void BufferAliasScopes::Bind(llvm::Value* base, const void* buffer) {
   order_.push_back(buffer);
 }
 
-void BufferAliasScopes::Annotate(llvm::Function* f) const {
+void BufferAliasScopes::Annotate(const std::vector<llvm::Function*>& functions) const {
   if (order_.size() < 2) return;  // one buffer: nothing to tell apart
   std::unordered_map<const void*, std::pair<llvm::MDNode*, llvm::MDNode*>> tags;
   for (const void* buffer : order_) {
@@ -28,17 +28,19 @@ void BufferAliasScopes::Annotate(llvm::Function* f) const {
     }
     tags[buffer] = {llvm::MDNode::get(ctx_, {scope_of_.at(buffer)}), llvm::MDNode::get(ctx_, others)};
   }
-  for (llvm::BasicBlock& bb : *f) {
-    for (llvm::Instruction& inst : bb) {
-      llvm::Value* address = nullptr;
-      if (auto* load = llvm::dyn_cast<llvm::LoadInst>(&inst)) address = load->getPointerOperand();
-      if (auto* store = llvm::dyn_cast<llvm::StoreInst>(&inst)) address = store->getPointerOperand();
-      if (address == nullptr) continue;
-      auto it = buffer_of_.find(llvm::getUnderlyingObject(address, /*MaxLookup=*/0));
-      if (it == buffer_of_.end()) continue;
-      const auto& [scope, noalias] = tags.at(it->second);
-      inst.setMetadata(llvm::LLVMContext::MD_alias_scope, scope);
-      inst.setMetadata(llvm::LLVMContext::MD_noalias, noalias);
+  for (llvm::Function* f : functions) {
+    for (llvm::BasicBlock& bb : *f) {
+      for (llvm::Instruction& inst : bb) {
+        llvm::Value* address = nullptr;
+        if (auto* load = llvm::dyn_cast<llvm::LoadInst>(&inst)) address = load->getPointerOperand();
+        if (auto* store = llvm::dyn_cast<llvm::StoreInst>(&inst)) address = store->getPointerOperand();
+        if (address == nullptr) continue;
+        auto it = buffer_of_.find(llvm::getUnderlyingObject(address, /*MaxLookup=*/0));
+        if (it == buffer_of_.end()) continue;
+        const auto& [scope, noalias] = tags.at(it->second);
+        inst.setMetadata(llvm::LLVMContext::MD_alias_scope, scope);
+        inst.setMetadata(llvm::LLVMContext::MD_noalias, noalias);
+      }
     }
   }
 }

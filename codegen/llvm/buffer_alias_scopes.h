@@ -34,10 +34,10 @@ class BufferAliasScopes {
    *  is the start of `buffer`, a key that stays the same for the buffer in every function. */
   void Bind(llvm::Value* base, const void* buffer);
 
-  /*! \brief Tags every load and store of `f` whose address derives from a bound base: the
-   *  buffer's scope, and `noalias` for the scopes of all other buffers. Accesses through other
-   *  pointers (register tiles on the stack) keep no tag and so claim nothing. */
-  void Annotate(llvm::Function* f) const;
+  /*! \brief Tags every load and store of the kernel's functions whose address derives from a
+   *  bound base: the buffer's scope, and `noalias` for the scopes of all other buffers. Accesses
+   *  through other pointers (register tiles on the stack) keep no tag and so claim nothing. */
+  void Annotate(const std::vector<llvm::Function*>& functions) const;
 
  private:
   llvm::LLVMContext& ctx_;

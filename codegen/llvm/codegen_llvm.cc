@@ -160,7 +160,7 @@ class KernelEmitter {
     EmitStmt(func->body);
     b_.CreateRetVoid();
     EndFunction();
-    for (llvm::Function* f : kernel_functions_) scopes_->Annotate(f);
+    scopes_->Annotate(kernel_functions_);
     // Exported entry: unpack the argument array.
     auto* entry_type = llvm::FunctionType::get(b_.getInt32Ty(), {ptr_}, false);
     llvm::Function* entry =

@@ -172,9 +172,10 @@ bool PackDataPerTile(Schedule* sch, const BlockRV& block, const DirectConvBlock&
  *  start in 64 / gcd(S / 64, 64) distinct sets and each covers the MR pixels' lines from there;
  *  they crowd when they need half of those sets' lines or more (the rest is for the weights,
  *  which stream through every set while the groups read the rows in turn). 256 -> 128 channels
- *  at 56 x 56 in 8-float blocks on a Zen 3: rows 2 sets apart, packed 47% -> 61% of the peak. 1024 -> 256 at 14 x 14 in
- * 16-float blocks on a Zen 5: rows in every set, and in place (prefetching the next tile's rows) 8-13% faster on two
- * threads than packed, 3% on one: each thread copied every row of its chunk for its own groups. */
+ *  at 56 x 56 in 8-float blocks on a Zen 3: rows 2 sets apart, packed 47% -> 61% of the peak.
+ *  1024 -> 256 at 14 x 14 in 16-float blocks on a Zen 5: rows in every set, and in place
+ *  (prefetching the next tile's rows) 8-13% faster on two threads than packed, 3% on one: each
+ *  thread copied every row of its chunk for its own groups. */
 bool DataRowsCrowdL1Sets(const DirectConvBlock& conv, int64_t mr, int64_t blocks, const Target& target) {
   constexpr int64_t kLine = 64, kSets = 64, kWayBytes = kLine * kSets;
   if (conv.data_channel_stride_bytes <= 0 || blocks <= 0) return true;
