@@ -202,7 +202,7 @@ const std::vector<DefaultScheduleRule>& DefaultScheduleRules() {
        "a padding that stores a parameter and reads what the function computes (a convolution fused with the "
        "next layer's `nn.pad`, from `split-padding`)",
        "split by `decompose_padding` into its border fills and its interior, which the producer then writes in "
-       "place: the consumer (a depthwise convolution or max pool) reads its windows where they lie",
+       "place: the consumer (a convolution or max pool) reads its windows where they lie",
        SplitEpiloguePaddings, nullptr},
       {"inline", S::kFunction, "loop_nest.cc",
        "elementwise blocks writing an intermediate buffer, except a padding whose consumers would compute each "
