@@ -14,8 +14,8 @@
  *    10-30% of the FMA peak);
  *  - a convolution copies its whole input into a padded buffer first: a pass of its own over
  *    the data in five parallel loops (the interior and four borders), which on two threads
- *    reads what the other core wrote. Split out (Zen 5, alternated medians): DenseNet-121
- *    -4.2% on two threads and -2.8% on one, ResNet-18 -2% on two, U-Net -2% / -1%,
+ *    reads what the other core wrote. Split out (Zen 5, means of alternated rounds): DenseNet-121
+ *    -4.0% on two threads and -3.4% on one, ResNet-18 -1.8% on two, U-Net -2.2% / -2.8%,
  *    Inception-v3 and ResNet-50 within noise;
  *  - a max pool writes a padded copy of its whole input before reading it (ResNet's stem pool
  *    spent 0.5 ms, 1.4% of the model, mostly on that copy).
