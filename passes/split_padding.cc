@@ -34,7 +34,6 @@
 #include <map>
 #include <optional>
 
-#include "absl/strings/str_cat.h"
 #include "ir/graph/layout.h"
 #include "ir/graph/op.h"
 #include "ir/graph/shape_util.h"
