@@ -108,10 +108,13 @@ void PlanMemory(const std::vector<int64_t>& upper_bounds, proto::VMFunction* fn)
     returned = fn->instructions(n - 1).args(0).reg();
   }
   struct Buffer {
-    int def = -1, last = -1;
+    int alloc = -1;           // its ALLOC_TENSOR
+    int def = -1, last = -1;  // its lifetime (a CONCAT result's covers its inputs')
     int64_t bytes = 0;
     bool plannable = true;
     int64_t offset = -1;
+    int parent = -1;               // the CONCAT result this buffer is an input of, placed inside it
+    int64_t offset_in_parent = 0;  // ... at this byte
   };
   std::map<int, Buffer> buffers;  // by register
   for (int i = 0; i < n; ++i) {
@@ -119,13 +122,14 @@ void PlanMemory(const std::vector<int64_t>& upper_bounds, proto::VMFunction* fn)
     if (!IsBuiltin(inst, Instruction::ALLOC_TENSOR) || inst.dst() < 0 || inst.dst() == returned) continue;
     std::optional<int64_t> bytes = AllocationBound(inst, upper_bounds);
     if (!bytes) continue;
-    buffers[inst.dst()] = Buffer{i, i, *bytes, true, -1};
+    buffers[inst.dst()] = Buffer{i, i, i, *bytes, true, -1, -1, 0};
   }
   for (int i = 0; i < n; ++i) {
     const Instruction& inst = fn->instructions(i);
     const bool passes_by_destination =
-        inst.opcode() == Instruction::CALL &&
-        (inst.callee_kind() == Instruction::KERNEL || inst.callee_kind() == Instruction::EXTERN);
+        (inst.opcode() == Instruction::CALL &&
+         (inst.callee_kind() == Instruction::KERNEL || inst.callee_kind() == Instruction::EXTERN)) ||
+        IsBuiltin(inst, Instruction::CONCAT);
     for (int k = 0; k < inst.args_size(); ++k) {
       if (inst.args(k).kind_case() != Arg::kReg) continue;
       auto it = buffers.find(inst.args(k).reg());
@@ -134,11 +138,53 @@ void PlanMemory(const std::vector<int64_t>& upper_bounds, proto::VMFunction* fn)
       if (!passes_by_destination && !(IsBuiltin(inst, Instruction::MATCH_CAST) && k == 0)) it->second.plannable = false;
     }
   }
+  // The inputs of a CONCAT go where their bytes lie in its result: members of the result's
+  // buffer, which is placed for all their lifetimes together.
+  for (int i = 0; i < n; ++i) {
+    const Instruction& inst = fn->instructions(i);
+    if (!IsBuiltin(inst, Instruction::CONCAT) || inst.args_size() < 2) continue;
+    auto plannable = [&](const Arg& a) -> Buffer* {
+      if (a.kind_case() != Arg::kReg) return nullptr;
+      auto it = buffers.find(a.reg());
+      return it != buffers.end() && it->second.plannable && it->second.parent < 0 ? &it->second : nullptr;
+    };
+    Buffer* out = plannable(inst.args(0));
+    if (out == nullptr) continue;
+    std::vector<Buffer*> inputs;
+    int64_t bytes = 0;
+    bool aligned = true;
+    for (int k = 1; k < inst.args_size(); ++k) {
+      Buffer* in = plannable(inst.args(k));
+      if (in == nullptr || in == out || std::count(inputs.begin(), inputs.end(), in)) break;
+      inputs.push_back(in);
+      aligned &= bytes % 64 == 0;
+      bytes += in->bytes;
+    }
+    if (static_cast<int>(inputs.size()) != inst.args_size() - 1 || bytes != out->bytes || !aligned) continue;
+    bytes = 0;
+    for (int k = 1; k < inst.args_size(); ++k) {
+      Buffer* in = inputs[k - 1];
+      in->parent = inst.args(0).reg();
+      in->offset_in_parent = bytes;
+      bytes += in->bytes;
+    }
+  }
+  // A group's outermost buffer lives as long as any of its members.
+  auto root_of = [&](int reg) {
+    while (buffers.at(reg).parent >= 0) reg = buffers.at(reg).parent;
+    return reg;
+  };
+  for (auto& [reg, b] : buffers) {
+    if (b.parent < 0) continue;
+    Buffer& root = buffers.at(root_of(reg));
+    root.def = std::min(root.def, b.def);
+    root.last = std::max(root.last, b.last);
+  }
   // Greedy by size (as TFLite's arena planner): the largest buffers first, each at the lowest
   // offset where it overlaps, in address, no placed buffer whose lifetime overlaps its own.
   std::vector<Buffer*> order;
   for (auto& [reg, b] : buffers) {
-    if (b.plannable) order.push_back(&b);
+    if (b.plannable && b.parent < 0) order.push_back(&b);
   }
   std::stable_sort(order.begin(), order.end(), [](const Buffer* a, const Buffer* b) { return a->bytes > b->bytes; });
   std::vector<const Buffer*> placed;
@@ -165,9 +211,16 @@ void PlanMemory(const std::vector<int64_t>& upper_bounds, proto::VMFunction* fn)
     placed.push_back(b);
   }
   fn->set_arena_bytes(arena);
+  for (auto& [reg, b] : buffers) {
+    if (b.parent < 0) continue;
+    int64_t offset = b.offset_in_parent;
+    int r = b.parent;
+    for (; buffers.at(r).parent >= 0; r = buffers.at(r).parent) offset += buffers.at(r).offset_in_parent;
+    b.offset = buffers.at(r).offset + offset;
+  }
   for (const auto& [reg, b] : buffers) {
     if (b.offset < 0) continue;
-    Instruction* alloc = fn->mutable_instructions(b.def);
+    Instruction* alloc = fn->mutable_instructions(b.alloc);
     alloc->add_args()->set_imm(b.offset);
     alloc->add_args()->set_imm(b.bytes);
   }

@@ -7,7 +7,9 @@
  *  kernels and runtime functions (destination passing) or R.match_cast: then nothing can hold
  *  it past its last use. Planned buffers get offsets in one arena per call, greedy by size
  *  (largest first, each in the smallest gap among the buffers alive with it), which comes
- *  close to the most bytes ever alive at once. Returned values, tensors that enter tuples or
+ *  close to the most bytes ever alive at once. The inputs of a CONCAT (R.concat_in_place) are
+ *  placed inside its result, each where its bytes go, for as long as any of them is alive: their
+ *  producers write them in place and the VM copies nothing. Returned values, tensors that enter tuples or
  *  other functions, and functions with branches keep the run-time pool.
  */
 #ifndef MLC_CODEGEN_MEMORY_PLAN_H_

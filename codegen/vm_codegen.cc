@@ -334,6 +334,24 @@ class FunctionCompiler {
       inst->set_dst(dst.reg());
       return dst;
     }
+    if (name == "concat_in_place") {
+      // Destination passing, like a kernel: the memory plan places the inputs inside the result.
+      const auto* t = call->struct_info().as<relax::TensorStructInfoNode>();
+      if (t == nullptr || !t->HasKnownShape()) return Error("R.concat_in_place needs a result of known shape");
+      std::vector<Arg> inputs;
+      for (const relax::Expr& a : call->args) {
+        absl::StatusOr<Arg> input = CompileExpr(a);
+        if (!input.ok()) return input.status();
+        inputs.push_back(*input);
+      }
+      absl::StatusOr<Arg> out = AllocTensor(t);
+      if (!out.ok()) return out.status();
+      Instruction* inst = NewCall(Instruction::BUILTIN);
+      inst->set_builtin(Instruction::CONCAT);
+      *inst->add_args() = *out;
+      for (const Arg& a : inputs) *inst->add_args() = a;
+      return *out;
+    }
     if (name == "alloc_tensor") {
       const auto* t = call->struct_info().as<relax::TensorStructInfoNode>();
       if (t == nullptr || !t->HasKnownShape()) return Error("R.alloc_tensor needs a known shape");

@@ -503,6 +503,14 @@ absl::Status VirtualMachine::Decode(int func_index) {
                 }
                 d.callee = Callee::kCacheAppend;
                 break;
+              case Instruction::CONCAT:
+                if (d.args.size() < 2 || std::any_of(d.args.begin(), d.args.end(), [](const Operand& a) {
+                      return a.kind != Operand::kReg && a.kind != Operand::kConstant;
+                    })) {
+                  return absl::DataLossError(absl::StrCat(where(pc), "CONCAT takes a result and its inputs"));
+                }
+                d.callee = Callee::kConcat;
+                break;
               case Instruction::MOVE:
                 if (d.args.size() != 1 || d.args[0].kind == Operand::kImm || d.dst < 0) {
                   return absl::DataLossError(absl::StrCat(where(pc), "MOVE takes a value and a destination"));
@@ -758,6 +766,34 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
           return absl::Status(grown.status().code(), absl::StrCat(Where(func_index, pc), grown.status().message()));
         (in_place ? appended_in_place_ : appended_by_copy_).fetch_add(1, std::memory_order_relaxed);
         regs[inst.dst] = *std::move(grown);
+        break;
+      }
+      case Callee::kConcat: {
+        const Value& out = value_of(inst.args[0]);
+        size_t total = 0;
+        for (size_t k = 1; k < inst.args.size(); ++k) {
+          const Value& in = value_of(inst.args[k]);
+          if (!out.is_tensor() || !in.is_tensor() || !SameDType(in.tensor().dtype(), out.tensor().dtype())) {
+            return absl::InvalidArgumentError(absl::StrCat(Where(func_index, pc), "R.concat_in_place input ", k - 1,
+                                                           " is ", in.Describe(), ", the result ", out.Describe()));
+          }
+          total += in.tensor().NumBytes();
+        }
+        if (total != out.tensor().NumBytes()) {
+          return absl::InvalidArgumentError(absl::StrCat(Where(func_index, pc), "R.concat_in_place inputs hold ", total,
+                                                         " bytes, the result ", out.tensor().NumBytes()));
+        }
+        char* dst = static_cast<char*>(out.tensor().data());
+        for (size_t k = 1; k < inst.args.size(); ++k) {
+          const NDArray& in = value_of(inst.args[k]).tensor();
+          if (in.data() == dst) {
+            concat_inputs_in_place_.fetch_add(1, std::memory_order_relaxed);
+          } else {
+            std::memmove(dst, in.data(), in.NumBytes());
+            concat_inputs_copied_.fetch_add(1, std::memory_order_relaxed);
+          }
+          dst += in.NumBytes();
+        }
         break;
       }
       case Callee::kKernel: {

@@ -110,6 +110,13 @@ class VirtualMachine {
     int64_t appended_by_copy = 0;
   };
   CacheStats Caches() const { return {appended_in_place_.load(), appended_by_copy_.load()}; }
+  /*! \brief What R.concat_in_place did since the VM was loaded: inputs found in place in the
+   *  result (the memory plan put them there) and inputs copied into it. */
+  struct ConcatStats {
+    int64_t inputs_in_place = 0;
+    int64_t inputs_copied = 0;
+  };
+  ConcatStats Concats() const { return {concat_inputs_in_place_.load(), concat_inputs_copied_.load()}; }
 
  private:
   /*! \brief Load, with the constants' bytes in `constant_data` when the message holds their
@@ -135,6 +142,7 @@ class VirtualMachine {
     kTupleGetItem,
     kMatchCast,
     kCacheAppend,
+    kConcat,
     kMove,
     kKernel,
     kExtern,
@@ -204,6 +212,7 @@ class VirtualMachine {
   std::unique_ptr<Profiler> profiler_;
   Profiler* recording_ = nullptr;  // profiler_ while profiling is on
   std::atomic<int64_t> appended_in_place_{0}, appended_by_copy_{0};
+  std::atomic<int64_t> concat_inputs_in_place_{0}, concat_inputs_copied_{0};
   bool choose_threads_ = false;
   struct TimedThreads {
     int pool_threads = 0;  // the pool's size when the choice was measured

@@ -143,22 +143,28 @@ MLC_REGISTER_OP("concat")
       return topi::Concatenate(t, a.axis);
     }));
 
-// concat([cache, rows], axis) of a cache whose axes before `axis` are all 1, so that `rows` go
-// right after the cache's bytes: the VM appends them in place when the cache's storage has room
-// (vm/ndarray.h AppendRows), copying only `rows`. Made by the kv-cache-append pass; no kernel.
-absl::StatusOr<StructInfo> InferCacheAppend(const CallNode& call, const AxisAttrs& attrs) {
-  if (call.args.size() != 2) return absl::InvalidArgumentError("cache_append takes a cache and the rows to append");
+/*! \brief InferConcat, for a join whose inputs lie one after another in the result's bytes: every
+ *  axis before `axis` is 1. */
+absl::StatusOr<StructInfo> InferContiguousConcat(const CallNode& call, const AxisAttrs& attrs, const char* op) {
   MLC_ASSIGN_OR_RETURN(joined, InferConcat(call, attrs));
   const auto* t = joined.as<TensorStructInfoNode>();
   const int64_t axis = attrs.axis < 0 ? attrs.axis + t->ndim : attrs.axis;
   const std::vector<tir::PrimExpr> dims = t->Dims();
   for (int64_t d = 0; d < axis; ++d) {
     if (!tir::IsConstInt(dims[d], 1)) {
-      return absl::InvalidArgumentError(absl::StrCat("cache_append along axis ", axis,
-                                                     " needs the axes before it to be 1, got ", DimsToString(dims)));
+      return absl::InvalidArgumentError(
+          absl::StrCat(op, " along axis ", axis, " needs the axes before it to be 1, got ", DimsToString(dims)));
     }
   }
   return joined;
+}
+
+// concat([cache, rows], axis) of a cache whose axes before `axis` are all 1, so that `rows` go
+// right after the cache's bytes: the VM appends them in place when the cache's storage has room
+// (vm/ndarray.h AppendRows), copying only `rows`. Made by the kv-cache-append pass; no kernel.
+absl::StatusOr<StructInfo> InferCacheAppend(const CallNode& call, const AxisAttrs& attrs) {
+  if (call.args.size() != 2) return absl::InvalidArgumentError("cache_append takes a cache and the rows to append");
+  return InferContiguousConcat(call, attrs, "cache_append");
 }
 
 MLC_REGISTER_OP("cache_append")
@@ -166,6 +172,21 @@ MLC_REGISTER_OP("cache_append")
     .set_attrs_type<AxisAttrs>()
     .set_description("concat([cache, rows], axis), appended in place by the VM where the cache's storage has room")
     .set_infer<AxisAttrs>(InferCacheAppend)
+    .set_pattern(OpPattern::kOpaque)
+    .set_builtin();
+
+// concat(x1, ..., xn, axis) whose inputs lie one after another in the result's bytes (the axes
+// before `axis` are 1): the memory plan places each input, computed in the same function, where
+// its bytes go in the result, and the VM copies only an input found elsewhere. Made by the
+// concat-in-place pass; no kernel.
+MLC_REGISTER_OP("concat_in_place")
+    .set_variadic("tensors...")
+    .set_attrs_type<AxisAttrs>()
+    .set_description(
+        "concat along an axis after only unit axes; inputs the memory plan placed in the result are not copied")
+    .set_infer<AxisAttrs>([](const CallNode& call, const AxisAttrs& attrs) {
+      return InferContiguousConcat(call, attrs, "concat_in_place");
+    })
     .set_pattern(OpPattern::kOpaque)
     .set_builtin();
 
