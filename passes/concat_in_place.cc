@@ -18,8 +18,10 @@
  *  Only where the plan can place every input: each is the result of a call in the function
  *  (not a parameter or a constant), used by this concat alone, given once, of a known static
  *  shape, and each ends on a 64-byte boundary (so the next starts on one, as kernels expect of
- *  their buffers). Run after alter-op-layout (which turns channel concats into concats of
- *  whole channel blocks) and before fuse-ops.
+ *  their buffers). And only where the concat is a pass of its own: not where an input is a copy
+ *  (a slice, a reshape, a transpose: injective) that fuses into the concat's copy, nor where the
+ *  concat's one reader is such a copy, into which the concat fuses. Run after alter-op-layout (which turns channel
+ * concats into concats of whole channel blocks) and before fuse-ops.
  */
 #include <map>
 #include <set>
@@ -59,13 +61,30 @@ class ConcatInPlacePass : public FunctionPass {
   bool skip_primitive() const override { return true; }
   absl::StatusOr<relax::Function> RunOnFunction(const relax::Function& func, relax::BlockBuilder* builder) override {
     std::map<const relax::VarNode*, int> uses = CountVarUses(func);
-    std::set<const relax::VarNode*> computed;  // dataflow variables bound to calls
+    // Dataflow variables bound to calls, and the calls that read each variable.
+    std::map<const relax::VarNode*, const relax::CallNode*> producer;
+    std::map<const relax::VarNode*, std::vector<const relax::CallNode*>> readers;
+    std::map<const relax::CallNode*, const relax::VarNode*> bound_to;
     for (const relax::BindingBlock& block : func->body->blocks) {
       if (!block->is_dataflow) continue;
       for (const relax::VarBinding& b : block->bindings) {
-        if (b->value.as<relax::CallNode>() != nullptr) computed.insert(b->var.get());
+        const auto* call = b->value.as<relax::CallNode>();
+        if (call == nullptr) continue;
+        producer[b->var.get()] = call;
+        bound_to[call] = b->var.get();
+        for (const relax::Expr& arg : call->args) {
+          if (const auto* v = arg.as<relax::VarNode>()) readers[v].push_back(call);
+        }
       }
     }
+    // A copy (slice, reshape, transpose, layout change) fuses into the concat's own copy, and
+    // the concat into a copy that reads it: there the concat costs no pass of its own, and in
+    // place it would only keep them apart (ShuffleNet-V2's slice, concat and channel shuffle:
+    // 1.7% slower on two threads with the concat in place).
+    auto is_copy = [](const relax::CallNode* call) {
+      const auto* op = call == nullptr ? nullptr : call->op.as<relax::OpNode>();
+      return op != nullptr && op->info().pattern == relax::OpPattern::kInjective;
+    };
     const relax::Op concat_in_place = relax::GetOpOrDie("concat_in_place");
     return Rewrite(
         IsOp("concat"), func,
@@ -79,10 +98,16 @@ class ConcatInPlacePass : public FunctionPass {
           for (int64_t d = 0; d < axis; ++d) {
             if (!tir::IsConstInt(dims[d], 1)) return matched;
           }
+          auto self = bound_to.find(call);
+          if (self == bound_to.end()) return matched;
+          const std::vector<const relax::CallNode*>& r = readers[self->second];
+          if (r.size() == 1 && is_copy(r.front())) return matched;
           std::set<const relax::VarNode*> seen;
           for (const relax::Expr& arg : call->args) {
             const auto* var = arg.as<relax::VarNode>();
-            if (var == nullptr || !computed.count(var) || uses[var] != 1 || !seen.insert(var).second) return matched;
+            if (var == nullptr || !producer.count(var) || is_copy(producer[var]) || uses[var] != 1 ||
+                !seen.insert(var).second)
+              return matched;
             const int64_t bytes = StaticBytes(arg->struct_info().as<relax::TensorStructInfoNode>());
             if (bytes <= 0 || bytes % 64 != 0) return matched;
           }
