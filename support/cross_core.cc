@@ -1,6 +1,7 @@
 /*! \file cross_core.cc
  *  \brief The probe: a ping-pong on one cache line for the latency, then rounds in which one
- *         thread writes a 1 MB buffer and the other reads a word of each of its lines. Every
+ *         thread writes a 1 MB buffer and the other reads a word of each of its lines, then
+ *         rounds in which the other reads a word of each line and this one writes them all. Every
  *         wait has a deadline: when the other CPU is busy with another process, each exchange
  *         would wait for a time slice, and a test or a benchmark must not hang on it.
  */
@@ -68,8 +69,10 @@ class Deadline {
 
 std::string CrossCoreLink::Describe() const {
   if (!measured) return absl::StrCat("cross-core: not measured (", why_not, ")");
-  return absl::StrFormat("cross-core (CPUs %d, %d): round trip %.0f ns, reads of the other core's writes %.0f GB/s",
-                         cpus[0], cpus[1], round_trip_ns, read_gb_per_s);
+  return absl::StrFormat(
+      "cross-core (CPUs %d, %d): round trip %.0f ns, reads of the other core's writes %.0f GB/s, writes over its "
+      "reads %.0f GB/s",
+      cpus[0], cpus[1], round_trip_ns, read_gb_per_s, write_over_reads_gb_per_s);
 }
 
 CrossCoreLink MeasureCrossCoreLink() {
@@ -87,6 +90,8 @@ CrossCoreLink MeasureCrossCoreLink() {
 
   alignas(kLine) std::atomic<int64_t> ball{0};
   alignas(kLine) std::atomic<int> phase{0};  // read rounds: 2r = write round r, 2r+1 = written
+  // write rounds: 2r = read round r, 2r+1 = read (the other thread's reads of this one's lines)
+  alignas(kLine) std::atomic<int> shared_phase{-1};
   std::vector<uint8_t> buffer(kReadBytes + kLine);
   uint8_t* data = buffer.data() + (kLine - reinterpret_cast<uintptr_t>(buffer.data()) % kLine) % kLine;
   Deadline deadline(Clock::now() + kBudget);
@@ -114,11 +119,19 @@ CrossCoreLink MeasureCrossCoreLink() {
       std::memset(data, r + 1, kReadBytes);
       phase.store(2 * r + 1, std::memory_order_release);
     }
+    volatile uint64_t sink = 0;
+    for (int r = 0; r < kReadRounds; ++r) {
+      if (!deadline.SpinUntil([&] { return shared_phase.load(std::memory_order_acquire) == 2 * r; })) return;
+      uint64_t sum = 0;
+      for (size_t at = 0; at < kReadBytes; at += kLine) sum += data[at];
+      sink = sink + sum;
+      shared_phase.store(2 * r + 1, std::memory_order_release);
+    }
   });
 
   // The measuring side runs on a thread of its own too, so the caller's affinity is left alone.
   std::vector<double> trips;
-  double best_read = 0;
+  double best_read = 0, best_write = 0;
   std::thread self([&] {
     if (!pin_and_wait(link.cpus[0])) return;
     int64_t i = 0;
@@ -141,6 +154,18 @@ CrossCoreLink MeasureCrossCoreLink() {
       sink = sink + sum;
       best_read = std::max(best_read, static_cast<double>(kReadBytes) / seconds / 1e9);
     }
+    for (int r = 0; r < kReadRounds; ++r) {
+      std::memset(data, r + 101, kReadBytes);  // this core's lines, then the other reads them
+      shared_phase.store(2 * r, std::memory_order_release);
+      if (!deadline.SpinUntil([&] { return shared_phase.load(std::memory_order_acquire) == 2 * r + 1; })) return;
+      // A word per line, as a kernel's stores (memset's string stores may skip reading the
+      // lines for ownership, which a kernel's vector stores do not).
+      Clock::time_point start = Clock::now();
+      for (size_t at = 0; at < kReadBytes; at += kLine) *reinterpret_cast<volatile uint64_t*>(data + at) = r;
+      double seconds = Seconds(start);
+      sink = sink + data[r];
+      best_write = std::max(best_write, static_cast<double>(kReadBytes) / seconds / 1e9);
+    }
   });
   self.join();
   other.join();
@@ -156,6 +181,7 @@ CrossCoreLink MeasureCrossCoreLink() {
   std::nth_element(trips.begin(), trips.begin() + trips.size() / 2, trips.end());
   link.round_trip_ns = trips[trips.size() / 2];
   link.read_gb_per_s = best_read;
+  link.write_over_reads_gb_per_s = best_write;
   link.measured = true;
   return link;
 }

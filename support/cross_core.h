@@ -22,8 +22,13 @@ struct CrossCoreLink {
   int cpus[2] = {-1, -1};    // the two CPUs (the first two of the affinity mask)
   double round_trip_ns = 0;  // a cache line written by one and answered by the other, median
   double read_gb_per_s = 0;  // one core reading 1 MB the other just wrote, best of the rounds
-  std::string why_not;       // fewer than two CPUs allowed, pinning refused, or a CPU busy
-  /*! \brief "cross-core (CPUs 0, 1): round trip 480 ns, reads of the other core's writes 37 GB/s",
+  // One core writing 1 MB it wrote before and the other has read since, best of the rounds:
+  // each line the other holds shared needs an invalidation first (7-10 GB/s on a Zen 5 in the
+  // far state, where writing lines the other core wrote ran 35 and local ones 96-192).
+  double write_over_reads_gb_per_s = 0;
+  std::string why_not;  // fewer than two CPUs allowed, pinning refused, or a CPU busy
+  /*! \brief "cross-core (CPUs 0, 1): round trip 480 ns, reads of the other core's writes 37 GB/s,
+   *  writes over its reads 8 GB/s",
    *  or why nothing was measured. */
   std::string Describe() const;
 };

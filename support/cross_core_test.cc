@@ -49,6 +49,9 @@ TEST(CrossCore, MeasuresTheFirstTwoAllowedCpusOrSaysWhyNotAndNeverHangs) {
   EXPECT_LT(link.round_trip_ns, 100000);
   EXPECT_GT(link.read_gb_per_s, 0.1);
   EXPECT_TRUE(std::isfinite(link.read_gb_per_s));
+  EXPECT_GT(link.write_over_reads_gb_per_s, 0.1);
+  EXPECT_TRUE(std::isfinite(link.write_over_reads_gb_per_s));
+  EXPECT_NE(link.Describe().find("writes over its reads"), std::string::npos) << link.Describe();
   EXPECT_NE(link.Describe().find("round trip"), std::string::npos) << link.Describe();
 }
 
