@@ -9,8 +9,8 @@
  *  (largest first, each in the smallest gap among the buffers alive with it), which comes
  *  close to the most bytes ever alive at once. The inputs of a CONCAT (R.concat_in_place) are
  *  placed inside its result, each where its bytes go, for as long as any of them is alive: their
- *  producers write them in place and the VM copies nothing. Returned values, tensors that enter tuples or
- *  other functions, and functions with branches keep the run-time pool.
+ *  producers write them in place and the VM copies nothing. Returned values, tensors that
+ *  enter tuples or other functions, and functions with branches keep the run-time pool.
  */
 #ifndef MLC_CODEGEN_MEMORY_PLAN_H_
 #define MLC_CODEGEN_MEMORY_PLAN_H_

@@ -20,8 +20,8 @@
  *  shape, and each ends on a 64-byte boundary (so the next starts on one, as kernels expect of
  *  their buffers). And only where the concat is a pass of its own: not where an input is a copy
  *  (a slice, a reshape, a transpose: injective) that fuses into the concat's copy, nor where the
- *  concat's one reader is such a copy, into which the concat fuses. Run after alter-op-layout (which turns channel
- * concats into concats of whole channel blocks) and before fuse-ops.
+ *  concat's one reader is such a copy, into which the concat fuses. Run after alter-op-layout
+ *  (which turns channel concats into concats of whole channel blocks) and before fuse-ops.
  */
 #include <map>
 #include <set>
