@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <utility>
 
 namespace mlc {
 namespace codegen {
@@ -169,14 +170,16 @@ void PlanMemory(const std::vector<int64_t>& upper_bounds, proto::VMFunction* fn)
       bytes += in->bytes;
     }
   }
-  // A group's outermost buffer lives as long as any of its members.
-  auto root_of = [&](int reg) {
-    while (buffers.at(reg).parent >= 0) reg = buffers.at(reg).parent;
-    return reg;
+  // A member's group root (the outermost buffer), and its byte offset inside that root.
+  auto place_in_root = [&](int reg) {
+    int64_t offset = 0;
+    for (; buffers.at(reg).parent >= 0; reg = buffers.at(reg).parent) offset += buffers.at(reg).offset_in_parent;
+    return std::make_pair(reg, offset);
   };
+  // A group's outermost buffer lives as long as any of its members.
   for (auto& [reg, b] : buffers) {
     if (b.parent < 0) continue;
-    Buffer& root = buffers.at(root_of(reg));
+    Buffer& root = buffers.at(place_in_root(reg).first);
     root.def = std::min(root.def, b.def);
     root.last = std::max(root.last, b.last);
   }
@@ -213,10 +216,8 @@ void PlanMemory(const std::vector<int64_t>& upper_bounds, proto::VMFunction* fn)
   fn->set_arena_bytes(arena);
   for (auto& [reg, b] : buffers) {
     if (b.parent < 0) continue;
-    int64_t offset = b.offset_in_parent;
-    int r = b.parent;
-    for (; buffers.at(r).parent >= 0; r = buffers.at(r).parent) offset += buffers.at(r).offset_in_parent;
-    b.offset = buffers.at(r).offset + offset;
+    const auto [root, offset] = place_in_root(reg);
+    b.offset = buffers.at(root).offset + offset;
   }
   for (const auto& [reg, b] : buffers) {
     if (b.offset < 0) continue;
