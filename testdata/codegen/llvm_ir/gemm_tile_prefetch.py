@@ -6,7 +6,9 @@
 # At 16 x 16 sixteen tiles share them, which come from L1 or L2: no prefetch of weights. Both
 # prefetch the next pixel tile's data (PrefetchNextTilesData): at each step of the reduction
 # loops outside the innermost, a line per pixel of the next tile (8-pixel tiles at 16 x 16:
-# 512 to 960 bytes ahead), and nothing else.
+# 512 to 960 bytes ahead). Every tile writes whole sums, and first asks for its output lines for
+# writing (a write prefetch, i32 1, per line of C: 8 x 1 and 7 x 1 lines; codegen_llvm.cc), so
+# lines the other core holds arrive while the reduction runs. No other prefetch.
 @I.ir_module
 class Module:
     @T.prim_func
@@ -30,6 +32,15 @@ class Module:
                 conv2d_NCHWc[v_n, v_oc_chunk, v_oh, v_ow, v_oc_block] = conv2d_NCHWc[v_n, v_oc_chunk, v_oh, v_ow, v_oc_block] + x[v_n, v_ic_outer, v_oh + v_kh, v_ow + v_kw, v_ic_inner] * w[v_oc_chunk, v_ic_outer, v_kh, v_kw, v_ic_inner, v_oc_block]
 # CHECK: define internal void @conv2d_16x16_impl_par0(
 # CHECK-NOT: @llvm.prefetch
+# CHECK: , i32 1, i32 3, i32 1)
+# CHECK: , i32 1, i32 3, i32 1)
+# CHECK: , i32 1, i32 3, i32 1)
+# CHECK: , i32 1, i32 3, i32 1)
+# CHECK: , i32 1, i32 3, i32 1)
+# CHECK: , i32 1, i32 3, i32 1)
+# CHECK: , i32 1, i32 3, i32 1)
+# CHECK: , i32 1, i32 3, i32 1)
+# CHECK-NOT: @llvm.prefetch
 # CHECK: , i64 512
 # CHECK-NEXT: call void @llvm.prefetch.p0(ptr readonly
 # CHECK: , i64 960
@@ -38,5 +49,14 @@ class Module:
 # CHECK: ; ModuleID = 'conv2d_7x7'
 # CHECK: declare void @llvm.prefetch.p0(
 # CHECK: define internal void @conv2d_7x7_impl_par0(
+# CHECK-NOT: @llvm.prefetch
+# CHECK: , i32 1, i32 3, i32 1)
+# CHECK: , i32 1, i32 3, i32 1)
+# CHECK: , i32 1, i32 3, i32 1)
+# CHECK: , i32 1, i32 3, i32 1)
+# CHECK: , i32 1, i32 3, i32 1)
+# CHECK: , i32 1, i32 3, i32 1)
+# CHECK: , i32 1, i32 3, i32 1)
+# CHECK-NOT: , i32 1, i32 3, i32 1)
 # CHECK: , i64 7360
 # CHECK-NEXT: call void @llvm.prefetch.p0(ptr readonly
