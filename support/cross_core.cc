@@ -43,6 +43,13 @@ bool PinTo(int cpu) {
 
 double Seconds(Clock::time_point since) { return std::chrono::duration<double>(Clock::now() - since).count(); }
 
+/*! \brief Reads a byte of each line of the buffer (a sum, so the reads are not dropped). */
+uint64_t ReadEachLine(const uint8_t* data) {
+  uint64_t sum = 0;
+  for (size_t at = 0; at < kReadBytes; at += kLine) sum += data[at];
+  return sum;
+}
+
 /*! \brief Shared by the two threads: gives up for both once either passes the deadline. */
 class Deadline {
  public:
@@ -122,9 +129,7 @@ CrossCoreLink MeasureCrossCoreLink() {
     volatile uint64_t sink = 0;
     for (int r = 0; r < kReadRounds; ++r) {
       if (!deadline.SpinUntil([&] { return shared_phase.load(std::memory_order_acquire) == 2 * r; })) return;
-      uint64_t sum = 0;
-      for (size_t at = 0; at < kReadBytes; at += kLine) sum += data[at];
-      sink = sink + sum;
+      sink = sink + ReadEachLine(data);
       shared_phase.store(2 * r + 1, std::memory_order_release);
     }
   });
@@ -148,8 +153,7 @@ CrossCoreLink MeasureCrossCoreLink() {
       phase.store(2 * r, std::memory_order_release);
       if (!deadline.SpinUntil([&] { return phase.load(std::memory_order_acquire) == 2 * r + 1; })) return;
       Clock::time_point start = Clock::now();
-      uint64_t sum = 0;
-      for (size_t at = 0; at < kReadBytes; at += kLine) sum += data[at];
+      const uint64_t sum = ReadEachLine(data);
       double seconds = Seconds(start);
       sink = sink + sum;
       best_read = std::max(best_read, static_cast<double>(kReadBytes) / seconds / 1e9);
