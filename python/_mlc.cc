@@ -311,6 +311,8 @@ class Executable {
       row["seconds_per_run"] = r.seconds / runs;
       row["flops_per_call"] = r.flops;
       row["bytes_per_call"] = r.bytes;
+      row["chunk_seconds_per_run"] = r.chunk_seconds / runs;
+      row["uneven_seconds_per_run"] = r.uneven_seconds / runs;
       rows.append(row);
     }
     return py::make_tuple(rows, text, table.total_seconds / runs);

@@ -289,6 +289,9 @@ class Runtime(unittest.TestCase):
         kernels = [r for r in profile.rows if r["kind"] == "kernel"]
         self.assertTrue(kernels and all(r["calls_per_run"] >= 1 and r["seconds_per_run"] > 0 for r in kernels), profile.rows)
         self.assertIn(kernels[0]["name"], str(profile))
+        for r in kernels:  # chunks over all threads fit in the threads' time inside the calls
+            self.assertTrue(0 <= r["uneven_seconds_per_run"] <= r["seconds_per_run"], r)
+            self.assertTrue(0 <= r["chunk_seconds_per_run"] <= r["seconds_per_run"] * mlc.get_num_threads() * 1.01, r)
         self.assertGreater(profile.seconds_per_run, 0)
         with open(trace) as f:
             self.assertIn(kernels[0]["name"], f.read())

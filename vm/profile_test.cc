@@ -2,8 +2,9 @@
  *  \brief The VM's profile of compiled models (the seeds' MLP and a small fused CNN, through
  *         the default pipeline): every kernel has its row with its operators and FLOPs, the
  *         rows never exceed the total, the Chrome trace parses and holds one complete event
- *         per call, parallel loops show chunks on the worker thread, and profiling off
- *         records nothing. Runs with MLC_NUM_THREADS=2 (see BUILD).
+ *         per call, parallel loops show chunks on the worker thread, the threads' idle and
+ *         uneven time per kernel are counted from the chunks, and profiling off records
+ *         nothing. Runs with MLC_NUM_THREADS=2 (see BUILD).
  */
 #include <google/protobuf/struct.pb.h>
 #include <google/protobuf/util/json_util.h>
@@ -208,6 +209,49 @@ TEST(Profile, ParallelLoopsShowChunksOnTheWorkerInsideTheirKernel) {
     EXPECT_TRUE(inside) << m.vm->profiler()->labels()[chunk.label].name;
   }
   EXPECT_GT(worker_chunks, 0) << "no parallel loop ran a chunk on the worker";
+}
+
+TEST(Profile, IdleAndUnevenCountTheThreadsTimeOutsideTheCallsChunks) {
+  // Two threads. Call 1 of the kernel (0-100 us): the caller's chunk 10-50, the worker's 10-90.
+  // Call 2 (200-300 us): the caller's 210-290, the worker's 205-295. A serial kernel between.
+  Profiler p(2);
+  const int32_t conv = p.Intern({"conv", Profiler::Kind::kKernel, "nn.conv2d", 0, 0});
+  const int32_t pool = p.Intern({"pool", Profiler::Kind::kKernel, "nn.max_pool2d", 0, 0});
+  constexpr int64_t kUs = 1000;
+  p.SetCurrentCall(conv);
+  p.RecordChunk(0, 10 * kUs, 50 * kUs);
+  p.RecordChunk(1, 10 * kUs, 90 * kUs);
+  p.Record(Profiler::Kind::kKernel, conv, 0, 100 * kUs);
+  p.SetCurrentCall(pool);
+  p.Record(Profiler::Kind::kKernel, pool, 120 * kUs, 180 * kUs);
+  p.SetCurrentCall(conv);
+  p.RecordChunk(1, 205 * kUs, 295 * kUs);
+  p.RecordChunk(0, 210 * kUs, 290 * kUs);
+  p.Record(Profiler::Kind::kKernel, conv, 200 * kUs, 300 * kUs);
+  p.Record(Profiler::Kind::kInvoke, conv, 0, 300 * kUs);
+  Profiler::Table table = p.Aggregate(1);
+  EXPECT_EQ(table.threads, 2);
+  std::map<std::string, Profiler::Row> rows;
+  for (const Profiler::Row& r : table.rows) rows[r.name] = r;
+  EXPECT_NEAR(rows["conv"].chunk_seconds, (40 + 80 + 90 + 80) * 1e-6, 1e-12);
+  EXPECT_NEAR(rows["conv"].uneven_seconds, (40 + 10) * 1e-6, 1e-12);
+  EXPECT_EQ(rows["pool"].chunk_seconds, 0);
+  // idle: 1 - 290 / (2 x 200) = 27.5%; uneven: 50 / 200 = 25%; the serial kernel shows neither.
+  const std::string text = vm::FormatProfileTable(table, 0);
+  EXPECT_NE(text.find("idle uneven"), std::string::npos) << text;
+  const std::string conv_line =
+      text.substr(text.find("\nconv"), text.find('\n', text.find("\nconv") + 1) - text.find("\nconv"));
+  EXPECT_NE(conv_line.find(" 28%    25%"), std::string::npos) << conv_line;
+  const std::string pool_line =
+      text.substr(text.find("\npool"), text.find('\n', text.find("\npool") + 1) - text.find("\npool"));
+  EXPECT_NE(pool_line.find("  -      -  nn.max_pool2d"), std::string::npos) << pool_line;
+  EXPECT_NE(text.find("threads idle inside the calls with parallel loops: 110.0 us/run (27.5% of their 2 threads' "
+                      "time), of which the busiest thread's lead over the least busy 50.0 us/run"),
+            std::string::npos)
+      << text;
+  // One thread: no such columns.
+  table.threads = 1;
+  EXPECT_EQ(vm::FormatProfileTable(table, 0).find("uneven"), std::string::npos);
 }
 
 TEST(Profile, RuntimeFunctionsHaveRowsAndTheirParallelLoopsTheirChunks) {

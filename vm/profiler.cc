@@ -40,8 +40,37 @@ std::vector<Profiler::Event> Profiler::Events() const {
 Profiler::Table Profiler::Aggregate(int runs) const {
   Table table;
   table.runs = runs;
+  table.threads = num_threads();
   std::map<int32_t, Row> rows;
   double inside = 0;  // time in kernels and runtime functions
+  // Each thread's chunks in the order it ran them; calls do not overlap, so one cursor per
+  // thread walks them once as the calls go by in order.
+  std::vector<std::vector<const Event*>> chunks(num_threads());
+  for (int t = 0; t < num_threads(); ++t) {
+    for (const Event& e : events_[t].events)
+      if (e.kind == Kind::kChunk) chunks[t].push_back(&e);
+  }
+  std::vector<const Event*> calls;
+  for (const Event& e : events_[0].events)
+    if (e.kind == Kind::kKernel || e.kind == Kind::kRuntimeFunction) calls.push_back(&e);
+  std::sort(calls.begin(), calls.end(), [](const Event* a, const Event* b) { return a->begin_ns < b->begin_ns; });
+  std::vector<size_t> cursor(num_threads(), 0);
+  for (const Event* call : calls) {
+    double busiest = 0, least = 0, sum = 0;
+    for (int t = 0; t < num_threads(); ++t) {
+      double busy = 0;
+      for (; cursor[t] < chunks[t].size() && chunks[t][cursor[t]]->begin_ns < call->end_ns; ++cursor[t]) {
+        const Event& c = *chunks[t][cursor[t]];
+        if (c.label == call->label && c.begin_ns >= call->begin_ns) busy += (c.end_ns - c.begin_ns) * 1e-9;
+      }
+      busiest = t == 0 ? busy : std::max(busiest, busy);
+      least = t == 0 ? busy : std::min(least, busy);
+      sum += busy;
+    }
+    Row& r = rows[call->label];
+    r.chunk_seconds += sum;
+    r.uneven_seconds += busiest - least;
+  }
   for (const Event& e : events_[0].events) {
     double seconds = (e.end_ns - e.begin_ns) * 1e-9;
     if (e.kind == Kind::kInvoke) {
@@ -114,11 +143,20 @@ std::string FormatProfileTable(const Profiler::Table& table, double peak_gflops)
   size_t width = total_label.size();
   for (const Profiler::Row& r : table.rows) width = std::max(width, r.name.size());
   const int w = static_cast<int>(width);
-  std::string out = absl::StrFormat("%-*s %6s %10s %10s %6s %8s %6s %7s  %s\n", w, "kernel / runtime function", "calls",
-                                    "us/run", "us/call", "share", "GFLOP/s", "%peak", "GB/s", "operators");
+  const bool threads = table.threads > 1;
+  std::string out = absl::StrFormat("%-*s %6s %10s %10s %6s %8s %6s %7s", w, "kernel / runtime function", "calls",
+                                    "us/run", "us/call", "share", "GFLOP/s", "%peak", "GB/s");
+  if (threads) absl::StrAppendFormat(&out, " %6s %6s", "idle", "uneven");
+  absl::StrAppend(&out, "  operators\n");
   double sum = 0;
+  double parallel_thread_seconds = 0, chunk_seconds = 0, uneven_seconds = 0;  // rows with chunks
   for (const Profiler::Row& r : table.rows) {
     sum += r.seconds;
+    if (r.chunk_seconds > 0) {
+      parallel_thread_seconds += r.seconds * table.threads;
+      chunk_seconds += r.chunk_seconds;
+      uneven_seconds += r.uneven_seconds;
+    }
     const double per_call = r.calls > 0 ? r.seconds / r.calls : 0;
     std::string calls = "-", mean = "-", gflops = "-", peak = "-", gbps = "-";
     if (r.calls > 0) {
@@ -132,12 +170,28 @@ std::string FormatProfileTable(const Profiler::Table& table, double peak_gflops)
     }
     if (r.bytes > 0 && per_call > 0) gbps = absl::StrFormat("%.1f", r.bytes / per_call * 1e-9);
     const double share = table.total_seconds > 0 ? 100 * r.seconds / table.total_seconds : 0.0;
-    absl::StrAppendFormat(&out, "%-*s %6s %10.1f %10s %5.1f%% %8s %6s %7s  %s\n", w, r.name, calls,
-                          r.seconds / runs * 1e6, mean, share, gflops, peak, gbps,
-                          r.source_ops.empty() ? "-" : r.source_ops);
+    absl::StrAppendFormat(&out, "%-*s %6s %10.1f %10s %5.1f%% %8s %6s %7s", w, r.name, calls, r.seconds / runs * 1e6,
+                          mean, share, gflops, peak, gbps);
+    if (threads) {
+      std::string idle = "-", uneven = "-";
+      if (r.chunk_seconds > 0 && r.seconds > 0) {
+        idle = absl::StrFormat("%.0f%%", 100 * std::max(0.0, 1 - r.chunk_seconds / (r.seconds * table.threads)));
+        uneven = absl::StrFormat("%.0f%%", 100 * r.uneven_seconds / r.seconds);
+      }
+      absl::StrAppendFormat(&out, " %6s %6s", idle, uneven);
+    }
+    absl::StrAppendFormat(&out, "  %s\n", r.source_ops.empty() ? "-" : r.source_ops);
   }
   absl::StrAppendFormat(&out, "%-*s %6s %10.1f %10s %5.1f%%\n", w, total_label, "", table.total_seconds / runs * 1e6,
                         "", table.total_seconds > 0 ? 100 * sum / table.total_seconds : 0.0);
+  if (threads && parallel_thread_seconds > 0) {
+    const double idle = std::max(0.0, parallel_thread_seconds - chunk_seconds);
+    absl::StrAppendFormat(&out,
+                          "threads idle inside the calls with parallel loops: %.1f us/run (%.1f%% of their %d "
+                          "threads' time), of which the busiest thread's lead over the least busy %.1f us/run\n",
+                          idle / runs * 1e6, 100 * idle / parallel_thread_seconds, table.threads,
+                          uneven_seconds / runs * 1e6);
+  }
   return out;
 }
 

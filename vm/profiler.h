@@ -79,13 +79,19 @@ class Profiler {
     double seconds = 0;  // over all profiled runs
     int64_t flops = 0;   // per call
     int64_t bytes = 0;   // per call
+    // The chunks of its parallel loops, over all threads and runs (0: it launched none).
+    double chunk_seconds = 0;
+    // Per call, the busiest thread's chunk time minus the least busy one's, summed.
+    double uneven_seconds = 0;
   };
   struct Table {
     int runs = 0;
+    int threads = 1;
     double total_seconds = 0;  // of the profiled Invokes
     std::vector<Row> rows;
   };
-  /*! \brief Aggregates the events of `runs` profiled calls. */
+  /*! \brief Aggregates the events of `runs` profiled calls. A call's chunks are those of its
+   *         label that begin inside it, on any thread. */
   Table Aggregate(int runs) const;
 
   /*! \brief The events in Chrome's trace-event format: one track per thread, complete ("X")
@@ -106,7 +112,11 @@ class Profiler {
 };
 
 /*! \brief The table as text: per row calls per run, total and mean time, share of the call,
- *         GFLOP/s and % of `peak_gflops` (when > 0 and the FLOPs are known), and GB/s. */
+ *         GFLOP/s and % of `peak_gflops` (when > 0 and the FLOPs are known), and GB/s. On
+ *         more than one thread, per row with parallel loops also `idle` (the share of the
+ *         threads' time in its calls spent outside its chunks: launches, serial parts, waiting
+ *         for the slowest) and `uneven` (the busiest thread's chunk time minus the least busy
+ *         one's, as a share of its time), and a line summing both over those rows. */
 std::string FormatProfileTable(const Profiler::Table& table, double peak_gflops);
 
 }  // namespace vm

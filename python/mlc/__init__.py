@@ -170,8 +170,9 @@ class Module:
     def profile(self, *inputs, runs=20, trace=None):
         """Runs the function `runs` times timing every kernel and runtime function: a Profile whose
         str() is the table //vm:run --profile prints and whose .rows are dicts (name, kind,
-        operators, calls_per_run, seconds_per_run, flops_per_call, bytes_per_call), slowest
-        first. `trace` writes the runs as a Chrome trace (Perfetto, chrome://tracing)."""
+        operators, calls_per_run, seconds_per_run, flops_per_call, bytes_per_call, and
+        chunk_seconds_per_run and uneven_seconds_per_run: its parallel loops' chunks over all
+        threads, and per call the busiest thread's lead over the least busy), slowest first. `trace` writes the runs as a Chrome trace (Perfetto, chrome://tracing)."""
         args = [np.ascontiguousarray(_to_numpy(x)) for x in inputs]
         rows, text, seconds = self._exe.profile(self._func, args, runs, os.fspath(trace) if trace else "")
         return Profile(rows, text, seconds)
