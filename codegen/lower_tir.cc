@@ -530,6 +530,101 @@ class ParallelFillMerger : public tir::StmtExprMutator {
   }
 };
 
+/*! \brief Step 6: a select whose condition holds or fails for a whole loop nest is decided
+ *  once, outside it: `if c: nest[select -> its first value] else: nest[select -> its second]`.
+ *  A concatenation fused with its consumer picks its source by channel, `Select(c < 8, A[...],
+ *  Select(c < 10, B[...], ...))` inside the loops over the pixels; as a select per element,
+ *  every source's load ran for every output vector (DenseNet-121's batch norm and ReLU of the
+ *  concatenated features, 2 to 32 sources each). Only conditions that read no memory are
+ *  decided, on selects with an arm that loads, and at most kMaxCopies copies of a nest are made
+ *  (independent selects multiply them). */
+class InvariantSelectHoister : public tir::StmtExprMutator {
+ public:
+  static constexpr int kMaxCopies = 64;
+
+ protected:
+  Stmt VisitStmt_(const tir::ForNode* op, const Stmt& self) override {
+    if (std::optional<PrimExpr> cond = InvariantCondition(op); cond && copies_ < kMaxCopies) {
+      ++copies_;
+      Stmt then_case = VisitStmt(DecideSelects(self, *cond, true));
+      Stmt else_case = VisitStmt(DecideSelects(self, *cond, false));
+      return Stmt(new tir::IfThenElseNode(*cond, then_case, else_case));
+    }
+    // A new outermost nest starts its own count.
+    const int saved = copies_;
+    if (depth_ == 0) copies_ = 1;
+    ++depth_;
+    Stmt out = tir::StmtExprMutator::VisitStmt_(op, self);
+    --depth_;
+    if (depth_ == 0) copies_ = saved;
+    return out;
+  }
+
+ private:
+  static bool Loads(const PrimExpr& e) {
+    struct Finder : tir::StmtExprVisitor {
+      bool found = false;
+      void VisitExpr_(const tir::BufferLoadNode*) override { found = true; }
+    } finder;
+    finder.VisitExpr(e);
+    return finder.found;
+  }
+
+  /*! \brief The condition of a select in a value `loop` stores that uses none of the loop
+   *  variables of `loop` and the loops inside it, reads no memory, and has an arm that does. */
+  static std::optional<PrimExpr> InvariantCondition(const tir::ForNode* loop) {
+    struct Finder : tir::StmtExprVisitor {
+      std::vector<tir::Var> loop_vars;
+      std::vector<PrimExpr> candidates;
+      void VisitStmt_(const tir::ForNode* op) override {
+        loop_vars.push_back(op->loop_var);
+        tir::StmtExprVisitor::VisitStmt_(op);
+      }
+      void VisitStmt_(const tir::BufferStoreNode* op) override { VisitValue(op->value); }
+      void VisitValue(const PrimExpr& e) {
+        struct Selects : tir::StmtExprVisitor {
+          std::vector<const tir::SelectNode*> all;
+          void VisitExpr_(const tir::SelectNode* op) override {
+            all.push_back(op);
+            tir::StmtExprVisitor::VisitExpr_(op);
+          }
+          void VisitExpr_(const tir::BufferLoadNode*) override {}  // not inside indices
+        } selects;
+        selects.VisitExpr(e);
+        for (const tir::SelectNode* sel : selects.all) {
+          if (Loads(sel->condition) || !(Loads(sel->true_value) || Loads(sel->false_value))) continue;
+          candidates.push_back(sel->condition);
+        }
+      }
+    } finder;
+    finder.loop_vars.push_back(loop->loop_var);
+    finder.VisitStmt(loop->body);
+    for (const PrimExpr& cond : finder.candidates) {
+      bool invariant = true;
+      for (const tir::Var& v : finder.loop_vars) invariant = invariant && !tir::UsesVar(cond, v);
+      if (invariant) return cond;
+    }
+    return std::nullopt;
+  }
+
+  /*! \brief `s` with every select on `cond` replaced by the arm `holds` picks. */
+  static Stmt DecideSelects(const Stmt& s, const PrimExpr& cond, bool holds) {
+    struct Decider : tir::StmtExprMutator {
+      const PrimExpr& cond;
+      bool holds;
+      Decider(const PrimExpr& c, bool h) : cond(c), holds(h) {}
+      PrimExpr VisitExpr_(const tir::SelectNode* op, const PrimExpr& self) override {
+        if (tir::ExprDeepEqual(op->condition, cond)) return VisitExpr(holds ? op->true_value : op->false_value);
+        return tir::StmtExprMutator::VisitExpr_(op, self);
+      }
+    } decider(cond, holds);
+    return decider.VisitStmt(s);
+  }
+
+  int copies_ = 1;  // copies of the current outermost nest so far
+  int depth_ = 0;   // loops around the statement being visited
+};
+
 }  // namespace
 
 absl::StatusOr<tir::PrimFunc> LowerPrimFunc(const tir::PrimFunc& func) {
@@ -545,6 +640,7 @@ absl::StatusOr<tir::PrimFunc> LowerPrimFunc(const tir::PrimFunc& func) {
   std::vector<tir::Buffer> params;
   for (const tir::Buffer& p : func->params) params.push_back(flatten.VisitBuffer(p));
   body = tir::SimplifyWithLoopRanges(ParallelFillMerger().VisitStmt(flatten.VisitStmt(body)));
+  body = tir::SimplifyWithLoopRanges(InvariantSelectHoister().VisitStmt(body));
   return tir::PrimFunc(new tir::PrimFuncNode(params, body, func->attrs));
 }
 
