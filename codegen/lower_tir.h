@@ -16,7 +16,8 @@
  *     become one parallel loop, each former loop's body under `if`: one launch of the pool.
  *  6. A select whose condition is the same for every iteration of a loop nest (a fused
  *     concatenation's choice of source per channel, inside the loops over its pixels) is
- *     decided once outside the nest, each branch a copy of the nest with one arm.
+ *     decided once outside the nest (of 64 iterations or more), each branch a copy of the
+ *     nest with one arm.
  *
  *  The result has only For, SeqStmt, IfThenElse, BufferStore, Evaluate and Allocate, which is
  *  what the LLVM code generator accepts. Preserves: semantics; loop kinds. Cost: linear.
