@@ -18,8 +18,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -108,13 +111,22 @@ void ExpectCompiledMatchesInterpreter(const std::string& name, const tir::PrimFu
   }
   std::vector<TensorData*> ptrs;
   std::vector<void*> args;
+  // Kernels may use aligned vector loads and stores: their buffers are 64-byte aligned, as the
+  // VM allocates them (a TensorData's bytes are only as aligned as malloc makes them, and an
+  // aligned AVX load from them faulted depending on where the heap put them).
+  std::vector<std::unique_ptr<void, decltype(&std::free)>> aligned;
   for (size_t i = 0; i < compiled.size(); ++i) {
     ptrs.push_back(&interpreted[i]);
-    args.push_back(compiled[i].mutable_data());
+    const size_t size = compiled[i].bytes().size();
+    aligned.emplace_back(std::aligned_alloc(64, (size + 63) / 64 * 64 + 64), &std::free);
+    std::memcpy(aligned.back().get(), compiled[i].bytes().data(), size);
+    args.push_back(aligned.back().get());
   }
   absl::Status s = tir::InterpretPrimFunc(reference, ptrs);
   ASSERT_TRUE(s.ok()) << name << ": the interpreter: " << s;
   ASSERT_EQ(kernel(args.data()), 0) << name << ": the compiled kernel returned an error";
+  for (size_t i = 0; i < compiled.size(); ++i)
+    std::memcpy(compiled[i].mutable_data(), aligned[i].get(), compiled[i].bytes().size());
   for (size_t i = 0; i < compiled.size(); ++i) {
     std::vector<double> got = *ValuesAsDouble(compiled[i]), want = *ValuesAsDouble(interpreted[i]);
     double scale = 0;
