@@ -546,6 +546,20 @@ class InvariantSelectHoister : public tir::StmtExprMutator {
   // cost more than the blend: EfficientNet-V2-S, LRASPP and DCGAN ran 1-2% slower.
   static constexpr int64_t kMinIterations = 64;
 
+  /*! \brief Whether `body` stores a select with an arm that loads: most kernels have none, and
+   *  skip the walk per loop and the second simplification. */
+  static bool MayApply(const Stmt& body) {
+    struct Finder : tir::StmtExprVisitor {
+      bool found = false;
+      void VisitExpr_(const tir::SelectNode* op) override {
+        found = found || Loads(op->true_value) || Loads(op->false_value);
+        if (!found) tir::StmtExprVisitor::VisitExpr_(op);
+      }
+    } finder;
+    finder.VisitStmt(body);
+    return finder.found;
+  }
+
  protected:
   Stmt VisitStmt_(const tir::ForNode* op, const Stmt& self) override {
     std::optional<PrimExpr> cond;
@@ -665,7 +679,8 @@ absl::StatusOr<tir::PrimFunc> LowerPrimFunc(const tir::PrimFunc& func) {
   std::vector<tir::Buffer> params;
   for (const tir::Buffer& p : func->params) params.push_back(flatten.VisitBuffer(p));
   body = tir::SimplifyWithLoopRanges(ParallelFillMerger().VisitStmt(flatten.VisitStmt(body)));
-  body = tir::SimplifyWithLoopRanges(InvariantSelectHoister().VisitStmt(body));
+  if (InvariantSelectHoister::MayApply(body))
+    body = tir::SimplifyWithLoopRanges(InvariantSelectHoister().VisitStmt(body));
   return tir::PrimFunc(new tir::PrimFuncNode(params, body, func->attrs));
 }
 
