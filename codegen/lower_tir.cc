@@ -565,9 +565,12 @@ class InvariantSelectHoister : public tir::StmtExprMutator {
     std::optional<PrimExpr> cond;
     if (copies_ < kMaxCopies && Iterations(self) >= kMinIterations) cond = InvariantCondition(op);
     if (cond) {
+      // The copies are still the same nest: counted together, even when it is the outermost.
       ++copies_;
+      ++depth_;
       Stmt then_case = VisitStmt(DecideSelects(self, *cond, true));
       Stmt else_case = VisitStmt(DecideSelects(self, *cond, false));
+      --depth_;
       return Stmt(new tir::IfThenElseNode(*cond, then_case, else_case));
     }
     // A new outermost nest starts its own count.
@@ -600,14 +603,7 @@ class InvariantSelectHoister : public tir::StmtExprMutator {
     return 1;
   }
 
-  static bool Loads(const PrimExpr& e) {
-    struct Finder : tir::StmtExprVisitor {
-      bool found = false;
-      void VisitExpr_(const tir::BufferLoadNode*) override { found = true; }
-    } finder;
-    finder.VisitExpr(e);
-    return finder.found;
-  }
+  static bool Loads(const PrimExpr& e) { return !tir::LoadsIn(e).empty(); }
 
   /*! \brief The condition of a select in a value `loop` stores that uses none of the loop
    *  variables of `loop` and the loops inside it, reads no memory, and has an arm that does. */
