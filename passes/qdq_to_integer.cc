@@ -14,7 +14,7 @@
  *  with xq uint8 or int8 (scalar scale and zero point), wq an int8 constant (or quantize of
  *  constants) quantized symmetrically (zero points 0), per tensor or per output channel; conv
  *  groups 1. At compile time the weight is laid out as the kernel reads it (conv: [F, Kp] rows,
- *  K = C*KH*KW padded to Kp, a multiple of 4, int8 for targets with AVX-512 VNNI and int16 for
+ *  K = C*KH*KW padded to Kp, a multiple of 4, int8 for targets with VNNI (AVX-512 or AVX) and int16 for
  *  the others; dense: panels of 16 channels, [Fp/16][Kp/4][16][4]),
  *  scale[f] = sx * sw[f] and compensation[f] = zx * sum_k wq[f, k] (zx in uint8, int8
  *  activations being shifted by 128), so the kernels compute
@@ -192,9 +192,6 @@ TensorData ConvWeight(const WeightRows& w, bool int16) {
   return int16 ? ConvWeightAs<int16_t>(w, DataType::Int(16)) : ConvWeightAs<int8_t>(w, DataType::Int(8));
 }
 
-/*! \brief Whether the target's int8 convolutions multiply int8 directly (AVX-512 VNNI). */
-bool HasInt8Products(const Target& target) { return target.has("avx512vnni") && target.has("avx512bw"); }
-
 /*! \brief mlc.int8.dense's weight: panels of 16 channels, [Fp/16][Kp/4][16][4] (channel-major
  *  within a group of 4 taps, so one 64-byte load gives 16 channels' next 4 taps), zero past F
  *  and K. */
@@ -250,7 +247,8 @@ class QdqToIntegerPass : public FunctionPass {
            "activations (scalar scale and zero point) and a dequantized int8 constant weight (symmetric, per tensor or "
            "per "
            "output channel), with its constant per-channel bias add and ReLU, into one R.call_dps_packed of "
-           "mlc.int8.conv2d or mlc.int8.dense: int8 products accumulated in int32 (AVX-512 VNNI where the CPU has it), "
+           "mlc.int8.conv2d or mlc.int8.dense: int8 products accumulated in int32 (VNNI, AVX-512 or AVX, where the CPU "
+           "has it), "
            "scaled to float once. For a target without VNNI the convolution's weight is stored as int16, the form its "
            "AVX2 kernel multiplies (vpmaddwd). A convolution used only by a quantize with a scalar scale and zero "
            "point "
@@ -264,7 +262,7 @@ class QdqToIntegerPass : public FunctionPass {
     // rewritten in order, so a shorter pattern would take the product first).
     absl::StatusOr<Target> target = TargetFromAttrs(bb->module().attrs());
     if (!target.ok()) return target.status();
-    const bool int16_conv_weights = !HasInt8Products(*target);
+    const bool int16_conv_weights = !target->has_int8_dot_product();
     relax::Function current = f;
     for (int form = 0; form < 3; ++form) {
       absl::StatusOr<relax::Function> next =

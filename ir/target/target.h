@@ -69,6 +69,9 @@ struct Target {
    *  about 32 sustained on Zen 2 to 5 and Skylake-SP on (their peaks are 32 and 64). */
   double l2_bytes_per_cycle() const { return 32.0; }
   bool has(absl::string_view feature) const;
+  /*! \brief Whether the target multiplies bytes in one instruction, 4 products summed per int32
+   *  lane (vpdpbusd: AVX-512 VNNI on zmm, or AVX-VNNI on ymm), so int8 weights need no widening. */
+  bool has_int8_dot_product() const { return (has("avx512vnni") && has("avx512bw")) || has("avxvnni"); }
   /*! \brief The canonical spelling, which Parse() reads back to an equal target. */
   std::string str() const;
 

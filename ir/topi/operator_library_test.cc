@@ -16,6 +16,7 @@
 #include "support/cpu_features.h"
 #include "support/status_macros.h"
 #include "tools/testing/kernel_harness.h"
+#include "vm/library/int8_common.h"
 
 namespace mlc {
 namespace {
@@ -840,14 +841,7 @@ std::pair<NDArray, std::vector<double>> RandomQuantized(const std::vector<int64_
 /*! \brief Calls `check` once per int8 code path (vm/library/int8_common.h) this CPU has, with
  *  MLC_INT8_PATH asking for it, and says which paths it skips. */
 void ForEachInt8Path(const std::function<void()>& check) {
-  struct Path {
-    const char* name;
-    bool available;
-  };
-  const Path paths[] = {{"vnni", HostHasCpuFeature("avx512vnni") && HostHasCpuFeature("avx512bw")},
-                        {"avx2", HostHasCpuFeature("avx2") && HostHasCpuFeature("fma")},
-                        {"portable", true}};
-  for (const Path& path : paths) {
+  for (const vm::Int8PathInfo& path : vm::Int8Paths()) {
     if (!path.available) {
       std::printf("[  SKIPPED ] the %s int8 path: this CPU (%s) lacks its features\n", path.name,
                   HostCpuName().c_str());
@@ -922,9 +916,17 @@ void CheckQdqConv(const Window& win, int64_t n, int64_t c, int64_t h, int64_t w,
   for (int64_t i = 0; i < wd.NumElements(); ++i) {
     static_cast<float*>(wd.data())[i] = static_cast<float>(wq.data_as<int8_t>()[i] * F(w_scale)[i / (c * 9)]);
   }
-  // Compiled for the host, and for AVX2 without VNNI (x86-64-v3), where the weight is int16.
-  const bool host_has_vnni = HostHasCpuFeature("avx512vnni") && HostHasCpuFeature("avx512bw");
-  for (const std::string target : {"", "x86-64-v3"}) {
+  // Compiled for the host, for AVX2 without VNNI (x86-64-v3), where the weight is int16, and for
+  // AVX2 with AVX-VNNI, where it is int8 (when this CPU runs that target).
+  std::vector<std::string> targets = {"", "x86-64-v3"};
+  if (HostHasCpuFeature("avxvnni"))
+    targets.push_back("llvm -mcpu=x86-64-v3 -mattr=+avxvnni");
+  else
+    std::printf("[  SKIPPED ] the QDQ convolution for x86-64-v3 with AVX-VNNI: this CPU (%s) lacks avxvnni\n",
+                HostCpuName().c_str());
+  for (const std::string& target : targets) {
+    absl::StatusOr<Target> parsed = target.empty() ? Target::Host() : Target::Parse(target);
+    ASSERT_TRUE(parsed.ok()) << parsed.status();
     for (DataType x_dtype : {DataType::UInt(8), DataType::Int(8)}) {
       SCOPED_TRACE(absl::StrCat(x_dtype.ToString(), " for ", target.empty() ? "the host" : target));
       const double sx = 0.03, zx = x_dtype == DataType::UInt(8) ? 131 : -7;
@@ -936,7 +938,7 @@ void CheckQdqConv(const Window& win, int64_t n, int64_t c, int64_t h, int64_t w,
       ASSERT_TRUE(vm.ok()) << vm.status();
       EXPECT_NE(text.find("mlc.int8.conv2d"), std::string::npos) << text;
       EXPECT_EQ(text.find("conv2d_gemm"), std::string::npos) << text;
-      EXPECT_EQ(weight_dtype, !target.empty() || !host_has_vnni ? DataType::Int(16) : DataType::Int(8));
+      EXPECT_EQ(weight_dtype, parsed->has_int8_dot_product() ? DataType::Int(8) : DataType::Int(16));
       auto [input, real] = RandomQuantized({n, c, h, w}, x_dtype, sx, zx, &rng);
       // The reference: the float convolution of the dequantized operands (padding is real 0).
       NDArray xd = NDArray::Empty({n, c, h, w}, DLDataType{kDLFloat, 32, 1});
@@ -997,10 +999,11 @@ TEST(OperatorLibrary, QdqConvOverSeveralCacheBlocksMatchesTheDequantizedReferenc
 // dense(dequantize(xq), dequantize(wq)) + bias, ReLU and matmul(dequantize(xq), dequantize(wq))
 // by a [K, F] weight quantized per column become one mlc.int8.dense each (qdq-to-integer) whose
 // int32 accumulation matches the dequantized product computed here in double: uint8 and int8
-// activations of rank 3 (18 rows: two whole row tiles and two more), a reduction of 45 (not a
-// multiple of 4), 37 channels (two panels and a partial third); on every int8 path this CPU has.
+// activations of rank 3 (20 rows: two whole row tiles of 8 and four more; three of 6 and two
+// more), a reduction of 45 (not a multiple of 4), 37 channels (two panels and a partial third);
+// on every int8 path this CPU has.
 TEST(OperatorLibrary, QdqLinearLayersRunAsOneInt8CallAndMatchTheDequantizedReference) {
-  const int64_t b = 2, m = 9, k = 45, f = 37;
+  const int64_t b = 2, m = 10, k = 45, f = 37;
   std::mt19937 rng(7);
   TensorData wq = RandomInt8({f, k}, &rng);    // row o: output channel o's taps
   TensorData wq_kf(DataType::Int(8), {k, f});  // the same weight as a matmul's [K, F]

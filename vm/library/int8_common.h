@@ -9,6 +9,7 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -19,21 +20,46 @@
 namespace mlc {
 namespace vm {
 
-/*! \brief The int8 kernels' code paths, best first. */
-enum class Int8Path { kVnni, kAvx2, kPortable };
+/*! \brief The int8 kernels' code paths, best first: AVX-512 VNNI (vpdpbusd on zmm), AVX-VNNI
+ *  (the same instruction on ymm, VEX-encoded: Intel's cores without AVX-512 from Alder Lake and
+ *  Sierra Forest on), AVX2 (int16 products through vpmaddwd), portable C++. */
+enum class Int8Path { kVnni, kAvxVnni, kAvx2, kPortable };
 
-/*! \brief The best path this CPU runs (as host detection reports it, so MLC_MAX_ISA caps it).
- *  MLC_INT8_PATH=avx2|portable asks for a lower one (tests of every path the CPU has); a path
- *  the CPU lacks is never taken. Weights given as int16 (`int8_weights` false: qdq-to-integer's
- *  form for targets without VNNI) never take VNNI, which multiplies bytes. */
+/*! \brief One path: the name MLC_INT8_PATH asks for it by, and whether this CPU runs it (as host
+ *  detection reports it, so MLC_MAX_ISA caps it). */
+struct Int8PathInfo {
+  Int8Path path;
+  const char* name;
+  bool available;
+  bool multiplies_int8;  // takes int8 weights (not qdq-to-integer's int16 ones)
+};
+
+/*! \brief Every path, best first: the one list the choice below and the tests walk. */
+inline const std::array<Int8PathInfo, 4>& Int8Paths() {
+  static const std::array<Int8PathInfo, 4> paths = {{
+      {Int8Path::kVnni, "vnni", HostHasCpuFeature("avx512vnni") && HostHasCpuFeature("avx512bw"), true},
+      {Int8Path::kAvxVnni, "avxvnni", HostHasCpuFeature("avxvnni") && HostHasCpuFeature("avx2"), true},
+      {Int8Path::kAvx2, "avx2", HostHasCpuFeature("avx2") && HostHasCpuFeature("fma"), false},
+      {Int8Path::kPortable, "portable", true, false},
+  }};
+  return paths;
+}
+
+/*! \brief The best path this CPU runs. MLC_INT8_PATH=avxvnni|avx2|portable asks for a lower
+ *  one (tests of every path the CPU has); a path the CPU lacks is never taken, nor one above
+ *  the path asked for (a name not in the list asks for nothing). Weights given as int16
+ *  (`int8_weights` false: qdq-to-integer's form for targets without VNNI) never take a VNNI
+ *  path, which multiplies bytes. */
 inline Int8Path ChooseInt8Path(bool int8_weights = true) {
-  static const bool has_vnni = HostHasCpuFeature("avx512vnni") && HostHasCpuFeature("avx512bw");
-  static const bool has_avx2 = HostHasCpuFeature("avx2") && HostHasCpuFeature("fma");
   const char* asked = std::getenv("MLC_INT8_PATH");
   const std::string want = asked != nullptr ? asked : "";
-  if (want == "portable") return Int8Path::kPortable;
-  if (want == "avx2") return has_avx2 ? Int8Path::kAvx2 : Int8Path::kPortable;
-  return has_vnni && int8_weights ? Int8Path::kVnni : has_avx2 ? Int8Path::kAvx2 : Int8Path::kPortable;
+  bool reached =
+      std::none_of(Int8Paths().begin(), Int8Paths().end(), [&](const Int8PathInfo& p) { return want == p.name; });
+  for (const Int8PathInfo& p : Int8Paths()) {
+    reached = reached || want == p.name;
+    if (reached && p.available && (int8_weights || !p.multiplies_int8)) return p.path;
+  }
+  return Int8Path::kPortable;
 }
 
 /*! \brief The AVX2 paths' sums: their vpmaddwd accumulators `lo` and `hi` hold 4 outputs each as
@@ -51,6 +77,13 @@ __attribute__((target("avx2"))) inline __m256i AddLanePairs(__m256i lo, __m256i 
 __attribute__((target("avx512f,avx512vnni"), always_inline)) inline void DotAccumulate(__m512i& acc, __m512i u8,
                                                                                        __m512i s8) {
   __asm__("vpdpbusd %[s8], %[u8], %[acc]" : [acc] "+v"(acc) : [u8] "v"(u8), [s8] "v"(s8));
+}
+
+/*! \brief acc += per int32 lane the sum of 4 products of `u8`'s unsigned bytes and `s8`'s signed
+ *  bytes (AVX-VNNI's VEX-encoded vpdpbusd on ymm), in place; inline assembly for the reason
+ *  above. */
+__attribute__((target("avx2,avxvnni"), always_inline)) inline void DotAccumulate(__m256i& acc, __m256i u8, __m256i s8) {
+  __asm__("%{vex%} vpdpbusd %[s8], %[u8], %[acc]" : [acc] "+x"(acc) : [u8] "x"(u8), [s8] "x"(s8));
 }
 
 /*! \brief One output of the portable paths: act(scale * (acc - compensation) + bias). */

@@ -23,7 +23,8 @@
  *  has a float32 register tile only. The columns are packed in panels of 32 pixels with
  *  groups of 4 consecutive k interleaved ([panel][k/4][32][4]), so a panel is one contiguous
  *  stream and each k-group of 32 pixels is two 64-byte vectors; the tile is 8 output channels
- *  x 32 pixels, 16 accumulators. AVX2 CPUs without VNNI widen to int16 (the weights at compile
+ *  x 32 pixels, 16 accumulators. CPUs with AVX-VNNI but not AVX-512 run the same tile at half the
+ *  width (6 channels x 16 pixels). AVX2 CPUs without VNNI widen to int16 (the weights at compile
  *  time, for targets without VNNI) and use vpmaddwd (exact; 6 channels x 8 pixels); others take
  *  a portable loop over the same layout.
  */
@@ -48,10 +49,12 @@ namespace mlc {
 namespace vm {
 namespace {
 
-constexpr int64_t kPanel = 32;      // pixels per panel: two vectors of 16 int32 lanes
-constexpr int64_t kRows = 8;        // output channels per register tile (VNNI)
-constexpr int64_t kAvx2Rows = 6;    // ... (AVX2: 12 of the 16 ymm registers accumulate)
-constexpr int64_t kAvx2Pixels = 8;  // pixels per AVX2 tile
+constexpr int64_t kPanel = 32;          // pixels per panel: two vectors of 16 int32 lanes
+constexpr int64_t kRows = 8;            // output channels per register tile (VNNI)
+constexpr int64_t kAvx2Rows = 6;        // ... (AVX2: 12 of the 16 ymm registers accumulate)
+constexpr int64_t kAvx2Pixels = 8;      // pixels per AVX2 tile
+constexpr int64_t kAvxVnniRows = 6;     // AVX-VNNI: 12 of the 16 ymm registers accumulate
+constexpr int64_t kAvxVnniPixels = 16;  // ... over half a panel
 
 /*! \brief The bytes of columns a cache block holds: half of this core's L2 (512 KB where the OS
  *  does not say). */
@@ -288,6 +291,30 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) void TileVnni(const int8_
   }
 }
 
+/*! \brief The 256-bit paths' epilogue: channel f's sums at pixels [p, p + 8), those below the
+ *  image's pixel count, finished (FinishInt8's arithmetic, vectorized) and stored. */
+__attribute__((target("avx2,fma"))) inline void FinishVector(__m256i sums, const Geometry& g, int64_t f, int64_t p,
+                                                             const int32_t* comp, const float* scale, const float* bias,
+                                                             void* out) {
+  const int64_t pixels = g.pixels(), left = pixels - p;
+  if (left <= 0) return;
+  const __m256 s = _mm256_set1_ps(scale[f]), bb = _mm256_set1_ps(bias[f]);
+  __m256 v = _mm256_fmadd_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(sums, _mm256_set1_epi32(comp[f]))), s, bb);
+  if (g.relu) v = _mm256_max_ps(v, _mm256_setzero_ps());
+  if (g.requantize.on) {
+    alignas(32) float values[8];
+    _mm256_store_ps(values, v);
+    uint8_t* dst = static_cast<uint8_t*>(out) + f * pixels + p;
+    for (int64_t j = 0; j < std::min<int64_t>(left, 8); ++j) dst[j] = RequantizeOne(values[j], g.requantize);
+  } else if (left >= 8) {
+    _mm256_storeu_ps(static_cast<float*>(out) + f * pixels + p, v);
+  } else {
+    alignas(32) float tail[8];
+    _mm256_store_ps(tail, v);
+    std::memcpy(static_cast<float*>(out) + f * pixels + p, tail, left * sizeof(float));
+  }
+}
+
 /*! \brief Weights widened to int16 once per call, for the AVX2 tile: [F][Kp]. */
 void WidenWeights(const int8_t* w, int64_t count, int16_t* w16) {
   for (int64_t i = 0; i < count; ++i) w16[i] = w[i];
@@ -341,25 +368,7 @@ __attribute__((target("avx2,fma"))) void TileAvx2(const int16_t* w16, const uint
   }
   const __m256i sums[6] = {AddLanePairs(a0, b0), AddLanePairs(a1, b1), AddLanePairs(a2, b2),
                            AddLanePairs(a3, b3), AddLanePairs(a4, b4), AddLanePairs(a5, b5)};
-  const int64_t pixels = g.pixels(), left = pixels - p0;
-  for (int r = 0; r < R; ++r) {
-    const int64_t f = f0 + r;
-    const __m256 s = _mm256_set1_ps(scale[f]), bb = _mm256_set1_ps(bias[f]);
-    __m256 v = _mm256_fmadd_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(sums[r], _mm256_set1_epi32(comp[f]))), s, bb);
-    if (g.relu) v = _mm256_max_ps(v, _mm256_setzero_ps());
-    if (g.requantize.on) {
-      alignas(32) float values[8];
-      _mm256_store_ps(values, v);
-      uint8_t* dst = static_cast<uint8_t*>(out) + f * pixels + p0;
-      for (int64_t j = 0; j < std::min<int64_t>(left, 8); ++j) dst[j] = RequantizeOne(values[j], g.requantize);
-    } else if (left >= 8) {
-      _mm256_storeu_ps(static_cast<float*>(out) + f * pixels + p0, v);
-    } else {
-      alignas(32) float tail[8];
-      _mm256_store_ps(tail, v);
-      std::memcpy(static_cast<float*>(out) + f * pixels + p0, tail, left * sizeof(float));
-    }
-  }
+  for (int r = 0; r < R; ++r) FinishVector(sums[r], g, f0 + r, p0, comp, scale, bias, out);
 }
 
 /*! \brief TileAvx2 for `rows` (1..R) channels, over one vector of pixels where at most 4 are
@@ -374,6 +383,61 @@ void TileAvx2Any(int64_t rows, const int16_t* w16, const uint8_t* panel, const G
     TileAvx2<R, 1>(w16, panel, g, f0, p0, comp, scale, bias, out);
   else
     TileAvx2<R, 2>(w16, panel, g, f0, p0, comp, scale, bias, out);
+}
+
+/*! \brief A tile of R output channels (from f0) x 8X pixels (from p0, within one panel) with
+ *  AVX-VNNI: per group of 4 k, X 32-byte loads of the panel (8 pixels x 4 k each) and, per
+ *  channel, a broadcast of its 4 weights and X vpdpbusd on ymm. 2R accumulators, two inputs and
+ *  a broadcast within the 16 registers: the AVX-512 VNNI tile at half the width, its 8 x 32
+ *  pixels needing 16 accumulators and 4 inputs. */
+template <int R, int X>
+__attribute__((target("avx2,fma,avxvnni"))) void TileAvxVnni(const int8_t* w, const uint8_t* panel, const Geometry& g,
+                                                             int64_t f0, int64_t p0, const int32_t* comp,
+                                                             const float* scale, const float* bias, void* out) {
+  static_assert(R >= 1 && R <= 6, "six channels at most");
+  static_assert(X == 1 || X == 2, "one or two vectors of 8 pixels");
+  __m256i a0 = _mm256_setzero_si256(), b0 = a0, a1 = a0, b1 = a0, a2 = a0, b2 = a0, a3 = a0, b3 = a0, a4 = a0, b4 = a0,
+          a5 = a0, b5 = a0;
+  const int64_t groups = g.kp / 4;
+  const uint8_t* b = panel + p0 % kPanel * 4;
+  const int8_t *w0 = w + f0 * g.kp, *w1 = w0 + g.kp, *w2 = w1 + g.kp, *w3 = w2 + g.kp, *w4 = w3 + g.kp, *w5 = w4 + g.kp;
+  for (int64_t q = 0; q < groups; ++q, b += kPanel * 4) {
+    const __m256i x0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b));
+    const __m256i x1 = X > 1 ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + 32)) : x0;
+#define MLC_INT8_AVXVNNI_STEP(w, lo, hi)           \
+  {                                                \
+    int32_t four;                                  \
+    std::memcpy(&four, w + 4 * q, 4);              \
+    const __m256i c = _mm256_set1_epi32(four);     \
+    DotAccumulate(lo, x0, c);                      \
+    if constexpr (X > 1) DotAccumulate(hi, x1, c); \
+  }
+    MLC_INT8_AVXVNNI_STEP(w0, a0, b0)
+    if constexpr (R > 1) MLC_INT8_AVXVNNI_STEP(w1, a1, b1)
+    if constexpr (R > 2) MLC_INT8_AVXVNNI_STEP(w2, a2, b2)
+    if constexpr (R > 3) MLC_INT8_AVXVNNI_STEP(w3, a3, b3)
+    if constexpr (R > 4) MLC_INT8_AVXVNNI_STEP(w4, a4, b4)
+    if constexpr (R > 5) MLC_INT8_AVXVNNI_STEP(w5, a5, b5)
+#undef MLC_INT8_AVXVNNI_STEP
+  }
+  const __m256i sums[6][2] = {{a0, b0}, {a1, b1}, {a2, b2}, {a3, b3}, {a4, b4}, {a5, b5}};
+  for (int r = 0; r < R; ++r) {
+    for (int h = 0; h < X; ++h) FinishVector(sums[r][h], g, f0 + r, p0 + 8 * h, comp, scale, bias, out);
+  }
+}
+
+/*! \brief TileAvxVnni for `rows` (1..R) channels, over one vector of pixels where at most 8 are
+ *  left. */
+template <int R>
+void TileAvxVnniAny(int64_t rows, const int8_t* w, const uint8_t* panel, const Geometry& g, int64_t f0, int64_t p0,
+                    const int32_t* comp, const float* scale, const float* bias, void* out) {
+  if constexpr (R > 1) {
+    if (rows < R) return TileAvxVnniAny<R - 1>(rows, w, panel, g, f0, p0, comp, scale, bias, out);
+  }
+  if (g.pixels() - p0 <= kAvxVnniPixels / 2)
+    TileAvxVnni<R, 1>(w, panel, g, f0, p0, comp, scale, bias, out);
+  else
+    TileAvxVnni<R, 2>(w, panel, g, f0, p0, comp, scale, bias, out);
 }
 
 /*! \brief The same tile without VNNI or AVX2: one multiply-add per product (int8 or int16 weights). */
@@ -496,9 +560,11 @@ absl::Status Conv2d(absl::Span<DLTensor* const> args) {
   }
   // By pointer: in the pool's threads `w16` is their own.
   const int16_t* wide = w16_given ? reinterpret_cast<const int16_t*>(DataOf(w)) : w16.data();
-  // Register tiles: the AVX2 one is a quarter of a panel wide.
-  const int64_t tile_rows = path == Int8Path::kAvx2 ? kAvx2Rows : kRows;
-  const int64_t tile_pixels = path == Int8Path::kAvx2 ? kAvx2Pixels : kPanel;
+  // Register tiles: the AVX2 one is a quarter of a panel wide, the AVX-VNNI one half.
+  const int64_t tile_rows = path == Int8Path::kAvx2 ? kAvx2Rows : path == Int8Path::kAvxVnni ? kAvxVnniRows : kRows;
+  const int64_t tile_pixels = path == Int8Path::kAvx2      ? kAvx2Pixels
+                              : path == Int8Path::kAvxVnni ? kAvxVnniPixels
+                                                           : kPanel;
   const int64_t row_tiles = (f + tile_rows - 1) / tile_rows, pixel_tiles = (g.pixels() + tile_pixels - 1) / tile_pixels;
   // Pixel tiles in blocks whose columns fill at most half of L2. A task is (block, tile of
   // channels) and runs the block's pixel tiles: its channels' weights stay in L1-L2 across the
@@ -528,6 +594,7 @@ absl::Status Conv2d(absl::Span<DLTensor* const> args) {
                 TilePortable(wd, pp, g, f0, rows, p0, cd, sd, bd, o);
               break;
             case Int8Path::kAvx2: TileAvx2Any<kAvx2Rows>(rows, wide, pp, g, f0, p0, cd, sd, bd, o); break;
+            case Int8Path::kAvxVnni: TileAvxVnniAny<kAvxVnniRows>(rows, wd, pp, g, f0, p0, cd, sd, bd, o); break;
             case Int8Path::kVnni:
               if (rows == kRows) {
                 TileVnni<kRows>(wd, pp, g, f0, p0, cd, sd, bd, o);

@@ -16,8 +16,9 @@
  *  The tile is 8 rows x 2 panels (32 channels): per group of 4 k, two weight loads and, per
  *  row, a broadcast of its 4 activations and two vpdpbusd into 16 accumulators. With one row
  *  (batch 1) the kernel streams the weight once, a quarter of the bytes of a float32 weight.
- *  AVX2 CPUs without VNNI widen to int16 and use vpmaddwd (exact; 2 rows x 16 channels); others
- *  take a portable loop over the same layout.
+ *  CPUs with AVX-VNNI but not AVX-512 run vpdpbusd on ymm (6 rows x one panel, 12
+ *  accumulators). AVX2 CPUs without VNNI widen to int16 and use vpmaddwd (exact; 2 rows x 16
+ *  channels); others take a portable loop over the same layout.
  */
 // GCC 12 warns that its own AVX-512 headers read an uninitialized vector (a known false positive).
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
@@ -150,6 +151,81 @@ __attribute__((target("avx2,fma"))) void TileAvx2(const DenseOperands& o, const 
   }
 }
 
+/*! \brief A tile of R rows x one panel (16 channels) with AVX-VNNI: per group of 4 k, the
+ *  panel's 64 weight bytes as two vectors of 8 channels and, per row, a broadcast of its 4
+ *  activations and two vpdpbusd on ymm. 2R accumulators, two weights and a broadcast within the
+ *  16 registers. */
+template <int R>
+__attribute__((target("avx2,fma,avxvnni"))) void TileAvxVnni(const DenseOperands& o, const DenseShape& s, int64_t m0,
+                                                             int64_t p0) {
+  static_assert(R >= 1 && R <= 6, "six rows at most");
+  __m256i a0 = _mm256_setzero_si256(), b0 = a0, a1 = a0, b1 = a0, a2 = a0, b2 = a0, a3 = a0, b3 = a0, a4 = a0, b4 = a0,
+          a5 = a0, b5 = a0;
+  const int64_t groups = s.groups();
+  const int8_t* w = o.w + p0 * groups * kLanes * 4;
+  const uint8_t* x = o.x + m0 * s.kp;
+  for (int64_t q = 0; q < groups; ++q, w += kLanes * 4) {
+    const __m256i w0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w));
+    const __m256i w1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + 32));
+#define MLC_INT8_AVXVNNI_ROW(r, lo, hi)          \
+  {                                              \
+    int32_t four;                                \
+    std::memcpy(&four, x + (r)*s.kp + 4 * q, 4); \
+    const __m256i c = _mm256_set1_epi32(four);   \
+    DotAccumulate(lo, c, w0);                    \
+    DotAccumulate(hi, c, w1);                    \
+  }
+    MLC_INT8_AVXVNNI_ROW(0, a0, b0)
+    if constexpr (R > 1) MLC_INT8_AVXVNNI_ROW(1, a1, b1)
+    if constexpr (R > 2) MLC_INT8_AVXVNNI_ROW(2, a2, b2)
+    if constexpr (R > 3) MLC_INT8_AVXVNNI_ROW(3, a3, b3)
+    if constexpr (R > 4) MLC_INT8_AVXVNNI_ROW(4, a4, b4)
+    if constexpr (R > 5) MLC_INT8_AVXVNNI_ROW(5, a5, b5)
+#undef MLC_INT8_AVXVNNI_ROW
+  }
+  const __m256i sums[6][2] = {{a0, b0}, {a1, b1}, {a2, b2}, {a3, b3}, {a4, b4}, {a5, b5}};
+  for (int h = 0; h < 2; ++h) {
+    const int64_t f = p0 * kLanes + 8 * h, n = std::min<int64_t>(8, s.f - f);
+    if (n <= 0) break;
+    if (n == 8) {
+      const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(o.comp + f));
+      const __m256 scale = _mm256_loadu_ps(o.scale + f), bias = _mm256_loadu_ps(o.bias + f);
+      for (int r = 0; r < R; ++r) {
+        __m256 v = _mm256_fmadd_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(sums[r][h], c)), scale, bias);
+        if (s.relu) v = _mm256_max_ps(v, _mm256_setzero_ps());
+        _mm256_storeu_ps(o.out + (m0 + r) * s.f + f, v);
+      }
+      continue;
+    }
+    for (int r = 0; r < R; ++r) {
+      alignas(32) int32_t lanes[8];
+      _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), sums[r][h]);
+      float* out = o.out + (m0 + r) * s.f + f;
+      for (int64_t c = 0; c < n; ++c)
+        out[c] = FinishInt8(lanes[c], o.comp[f + c], o.scale[f + c], o.bias[f + c], s.relu);
+    }
+  }
+}
+
+/*! \brief The AVX-VNNI path over all tiles: (panel, 6 rows), panel-major. */
+void DenseAvxVnni(const DenseOperands& o, const DenseShape& s) {
+  constexpr int64_t kRows = 6;
+  const int64_t row_tiles = (s.m + kRows - 1) / kRows;
+  ParallelFor(s.panels * row_tiles, [&](int64_t begin, int64_t end) {
+    for (int64_t t = begin; t < end; ++t) {
+      const int64_t p0 = t / row_tiles, m0 = t % row_tiles * kRows;
+      switch (std::min(kRows, s.m - m0)) {
+        case 6: TileAvxVnni<6>(o, s, m0, p0); break;
+        case 5: TileAvxVnni<5>(o, s, m0, p0); break;
+        case 4: TileAvxVnni<4>(o, s, m0, p0); break;
+        case 3: TileAvxVnni<3>(o, s, m0, p0); break;
+        case 2: TileAvxVnni<2>(o, s, m0, p0); break;
+        default: TileAvxVnni<1>(o, s, m0, p0); break;
+      }
+    }
+  });
+}
+
 /*! \brief The same tile without VNNI or AVX2: one multiply-add per product. */
 void TilePortable(const DenseOperands& o, const DenseShape& s, int64_t m0, int64_t rows, int64_t p0, int64_t panels) {
   const int64_t groups = s.groups();
@@ -243,6 +319,10 @@ absl::Status Dense(absl::Span<DLTensor* const> args) {
   if (path == Int8Path::kAvx2) {
     x16.assign(rows.begin(), rows.end());
     DenseAvx2(o, x16.data(), s);
+    return absl::OkStatus();
+  }
+  if (path == Int8Path::kAvxVnni) {
+    DenseAvxVnni(o, s);
     return absl::OkStatus();
   }
   const bool vnni = path == Int8Path::kVnni;
