@@ -44,6 +44,13 @@ std::string MaxIsaLevel();
  *  the capped level when MLC_MAX_ISA is set. */
 std::string HostCpuName();
 
+/*! \brief Whether this process may run AMX's int8 tile instructions (tdpbsud and kin): the CPU
+ *  has AMX-TILE and AMX-INT8, the OS manages the tile state, and Linux granted this process its
+ *  use (arch_prctl ARCH_REQ_XCOMP_PERM, asked for on the first call). Not a target feature: the
+ *  compiler emits no AMX; only runtime library kernels use it, chosen on the CPU they run on.
+ *  False under MLC_MAX_ISA (no x86-64 level includes AMX). */
+bool HostMayUseAmxInt8();
+
 /*! \brief Data cache sizes of one core of the host, 0 where the OS does not say. */
 struct HostCacheSizes {
   int64_t l1d_bytes = 0;

@@ -996,6 +996,14 @@ TEST(OperatorLibrary, QdqConvOverSeveralCacheBlocksMatchesTheDequantizedReferenc
   CheckQdqConv(Window{{3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}}, 1, 512, 16, 16, 13, 8);
 }
 
+// A reduction of 576 (64 channels x 3 x 3, a whole number of AMX tile rows of 64 bytes) and 51
+// output channels (a block of two 16-channel tiles, one of a single tile and 3 channels left to
+// the VNNI tile) over 7 x 7 pixels (a panel and a partial one): on a CPU with AMX, the AMX path
+// covers every case it has.
+TEST(OperatorLibrary, QdqConvInWholeAmxTilesMatchesTheDequantizedReference) {
+  CheckQdqConv(Window{{3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}}, 2, 64, 7, 7, 51, 9);
+}
+
 // dense(dequantize(xq), dequantize(wq)) + bias, ReLU and matmul(dequantize(xq), dequantize(wq))
 // by a [K, F] weight quantized per column become one mlc.int8.dense each (qdq-to-integer) whose
 // int32 accumulation matches the dequantized product computed here in double: uint8 and int8

@@ -20,10 +20,12 @@
 namespace mlc {
 namespace vm {
 
-/*! \brief The int8 kernels' code paths, best first: AVX-512 VNNI (vpdpbusd on zmm), AVX-VNNI
+/*! \brief The int8 kernels' code paths, best first: AMX (tdpbsud on 16 x 64-byte tiles, with
+ *  AVX-512 VNNI beside it for what the tiles do not cover; convolutions only), AVX-512 VNNI
+ *  (vpdpbusd on zmm), AVX-VNNI
  *  (the same instruction on ymm, VEX-encoded: Intel's cores without AVX-512 from Alder Lake and
  *  Sierra Forest on), AVX2 (int16 products through vpmaddwd), portable C++. */
-enum class Int8Path { kVnni, kAvxVnni, kAvx2, kPortable };
+enum class Int8Path { kAmx, kVnni, kAvxVnni, kAvx2, kPortable };
 
 /*! \brief One path: the name MLC_INT8_PATH asks for it by, and whether this CPU runs it (as host
  *  detection reports it, so MLC_MAX_ISA caps it). */
@@ -35,9 +37,11 @@ struct Int8PathInfo {
 };
 
 /*! \brief Every path, best first: the one list the choice below and the tests walk. */
-inline const std::array<Int8PathInfo, 4>& Int8Paths() {
-  static const std::array<Int8PathInfo, 4> paths = {{
-      {Int8Path::kVnni, "vnni", HostHasCpuFeature("avx512vnni") && HostHasCpuFeature("avx512bw"), true},
+inline const std::array<Int8PathInfo, 5>& Int8Paths() {
+  static const bool vnni = HostHasCpuFeature("avx512vnni") && HostHasCpuFeature("avx512bw");
+  static const std::array<Int8PathInfo, 5> paths = {{
+      {Int8Path::kAmx, "amx", vnni && HostMayUseAmxInt8(), true},
+      {Int8Path::kVnni, "vnni", vnni, true},
       {Int8Path::kAvxVnni, "avxvnni", HostHasCpuFeature("avxvnni") && HostHasCpuFeature("avx2"), true},
       {Int8Path::kAvx2, "avx2", HostHasCpuFeature("avx2") && HostHasCpuFeature("fma"), false},
       {Int8Path::kPortable, "portable", true, false},
@@ -45,18 +49,20 @@ inline const std::array<Int8PathInfo, 4>& Int8Paths() {
   return paths;
 }
 
-/*! \brief The best path this CPU runs. MLC_INT8_PATH=avxvnni|avx2|portable asks for a lower
- *  one (tests of every path the CPU has); a path the CPU lacks is never taken, nor one above
- *  the path asked for (a name not in the list asks for nothing). Weights given as int16
+/*! \brief The best path this CPU runs. MLC_INT8_PATH=vnni|avxvnni|avx2|portable asks for a
+ *  lower one (tests of every path the CPU has); a path the CPU lacks is never taken, nor one
+ *  above the path asked for (a name not in the list asks for nothing). Weights given as int16
  *  (`int8_weights` false: qdq-to-integer's form for targets without VNNI) never take a VNNI
- *  path, which multiplies bytes. */
-inline Int8Path ChooseInt8Path(bool int8_weights = true) {
+ *  path, which multiplies bytes. AMX only where the kernel has an AMX path for the call
+ *  (`has_amx_path`); otherwise the next path down. */
+inline Int8Path ChooseInt8Path(bool int8_weights = true, bool has_amx_path = false) {
   const char* asked = std::getenv("MLC_INT8_PATH");
   const std::string want = asked != nullptr ? asked : "";
   bool reached =
       std::none_of(Int8Paths().begin(), Int8Paths().end(), [&](const Int8PathInfo& p) { return want == p.name; });
   for (const Int8PathInfo& p : Int8Paths()) {
     reached = reached || want == p.name;
+    if (p.path == Int8Path::kAmx && !has_amx_path) continue;
     if (reached && p.available && (int8_weights || !p.multiplies_int8)) return p.path;
   }
   return Int8Path::kPortable;

@@ -37,6 +37,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -55,6 +56,7 @@ constexpr int64_t kAvx2Rows = 6;        // ... (AVX2: 12 of the 16 ymm registers
 constexpr int64_t kAvx2Pixels = 8;      // pixels per AVX2 tile
 constexpr int64_t kAvxVnniRows = 6;     // AVX-VNNI: 12 of the 16 ymm registers accumulate
 constexpr int64_t kAvxVnniPixels = 16;  // ... over half a panel
+constexpr int64_t kAmxTileRows = 16;    // output channels per AMX tile (its 16 rows)
 
 /*! \brief The bytes of columns a cache block holds: half of this core's L2 (512 KB where the OS
  *  does not say). */
@@ -235,6 +237,23 @@ void PackColumns(const uint8_t* padded, const Geometry& g, uint8_t* packed) {
   });
 }
 
+/*! \brief The 512-bit paths' epilogue: channel f's sums at pixels [p, p + 16), those below the
+ *  image's pixel count, finished (FinishInt8's arithmetic, vectorized) and stored. */
+__attribute__((target("avx512f,avx512bw"))) inline void FinishVector(__m512i sums, const Geometry& g, int64_t f,
+                                                                     int64_t p, const int32_t* comp, const float* scale,
+                                                                     const float* bias, void* out) {
+  const int64_t pixels = g.pixels();
+  if (p >= pixels) return;
+  __m512 v = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(sums, _mm512_set1_epi32(comp[f]))),
+                             _mm512_set1_ps(scale[f]), _mm512_set1_ps(bias[f]));
+  if (g.relu) v = _mm512_max_ps(v, _mm512_setzero_ps());
+  const __mmask16 mask = pixels - p >= 16 ? 0xFFFF : static_cast<__mmask16>((1u << (pixels - p)) - 1);
+  if (g.requantize.on)
+    StoreRequantized(static_cast<uint8_t*>(out) + f * pixels + p, mask, v, g.requantize);
+  else
+    _mm512_mask_storeu_ps(static_cast<float*>(out) + f * pixels + p, mask, v);
+}
+
 /*! \brief A tile of R output channels (from f0) x one panel, with VNNI: per group of 4 k, two
  *  64-byte loads of the panel and, per channel, a broadcast of its 4 weights and two vpdpbusd
  *  into named accumulators (DotAccumulate). */
@@ -272,21 +291,76 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) void TileVnni(const int8_
 #undef MLC_INT8_VNNI_STEP
   }
   const __m512i sums[8][2] = {{a0, b0}, {a1, b1}, {a2, b2}, {a3, b3}, {a4, b4}, {a5, b5}, {a6, b6}, {a7, b7}};
-  const int64_t pixels = g.pixels();
   for (int r = 0; r < R; ++r) {
-    const int64_t f = f0 + r;
-    const __m512 s = _mm512_set1_ps(scale[f]), bb = _mm512_set1_ps(bias[f]);
-    const __m512i c = _mm512_set1_epi32(comp[f]);
+    for (int h = 0; h < 2; ++h) FinishVector(sums[r][h], g, f0 + r, p0 + 16 * h, comp, scale, bias, out);
+  }
+}
+
+/*! \brief AMX's tile configuration (palette 1): the eight tiles all 16 rows x 64 bytes. */
+struct alignas(64) AmxConfig {
+  uint8_t palette = 1, start_row = 0;
+  uint8_t reserved[14] = {};
+  uint16_t bytes_per_row[16] = {64, 64, 64, 64, 64, 64, 64, 64};
+  uint8_t rows[16] = {16, 16, 16, 16, 16, 16, 16, 16};
+};
+
+/*! \brief The tile configuration loaded in this thread for its scope (a pool thread's range of
+ *  tasks), and the tile state released after it, so the kernel leaves none for the OS to save
+ *  at context switches. */
+class AmxScope {
+ public:
+  __attribute__((target("amx-tile"))) AmxScope() {
+    static const AmxConfig config;
+    _tile_loadconfig(&config);
+  }
+  __attribute__((target("amx-tile"))) ~AmxScope() { _tile_release(); }
+  AmxScope(const AmxScope&) = delete;
+  AmxScope& operator=(const AmxScope&) = delete;
+};
+
+/*! \brief A block of 16 RT output channels (from f0) x one panel (32 pixels) with AMX: per 64 k,
+ *  RT tiles of weights (16 channels x 64 k; row stride Kp), two of the panel (16 k/4 groups x
+ *  16 pixels x 4 k; row stride 128 bytes, the panel's [k/4][32][4] as it is) and 2 RT tdpbsud
+ *  (signed weights x unsigned pixels) into tiles of 16 channels x 16 pixels. Needs Kp a
+ *  multiple of 64 (a tile row's bytes); tiles 0-3 sum, 4-5 hold weights, 6-7 pixels. */
+template <int RT>
+__attribute__((target("amx-tile,amx-int8,avx512f,avx512bw"))) void TileAmx(const int8_t* w, const uint8_t* panel,
+                                                                           const Geometry& g, int64_t f0, int64_t p0,
+                                                                           const int32_t* comp, const float* scale,
+                                                                           const float* bias, void* out) {
+  static_assert(RT == 1 || RT == 2, "one or two tiles of 16 channels");
+  _tile_zero(0);
+  _tile_zero(1);
+  if constexpr (RT > 1) {
+    _tile_zero(2);
+    _tile_zero(3);
+  }
+  const int8_t* a = w + f0 * g.kp;
+  const uint8_t* b = panel;
+  for (int64_t k = 0; k < g.kp; k += 64, a += 64, b += 16 * kPanel * 4) {
+    _tile_loadd(4, a, g.kp);
+    if constexpr (RT > 1) _tile_loadd(5, a + 16 * g.kp, g.kp);
+    _tile_loadd(6, b, kPanel * 4);
+    _tile_loadd(7, b + 64, kPanel * 4);
+    _tile_dpbsud(0, 4, 6);
+    _tile_dpbsud(1, 4, 7);
+    if constexpr (RT > 1) {
+      _tile_dpbsud(2, 5, 6);
+      _tile_dpbsud(3, 5, 7);
+    }
+  }
+  alignas(64) int32_t sums[RT][2][16][16];  // [channel tile][pixel half][channel][pixel]
+  _tile_stored(0, sums[0][0], 64);
+  _tile_stored(1, sums[0][1], 64);
+  if constexpr (RT > 1) {
+    _tile_stored(2, sums[1][0], 64);
+    _tile_stored(3, sums[1][1], 64);
+  }
+  // The intrinsics' assembly declares no memory effects: the stores must land before the reads.
+  __asm__ volatile("" ::: "memory");
+  for (int r = 0; r < 16 * RT; ++r) {
     for (int h = 0; h < 2; ++h) {
-      int64_t p = p0 + 16 * h;
-      if (p >= pixels) break;
-      __m512 v = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(sums[r][h], c)), s, bb);
-      if (g.relu) v = _mm512_max_ps(v, _mm512_setzero_ps());
-      __mmask16 mask = pixels - p >= 16 ? 0xFFFF : static_cast<__mmask16>((1u << (pixels - p)) - 1);
-      if (g.requantize.on)
-        StoreRequantized(static_cast<uint8_t*>(out) + f * pixels + p, mask, v, g.requantize);
-      else
-        _mm512_mask_storeu_ps(static_cast<float*>(out) + f * pixels + p, mask, v);
+      FinishVector(_mm512_load_si512(sums[r / 16][h][r % 16]), g, f0 + r, p0 + 16 * h, comp, scale, bias, out);
     }
   }
 }
@@ -551,7 +625,8 @@ absl::Status Conv2d(absl::Span<DLTensor* const> args) {
   const float *sd = reinterpret_cast<const float*>(DataOf(scale)), *bd = reinterpret_cast<const float*>(DataOf(bias));
   // int16 weights (qdq-to-integer's choice for a target without VNNI) go to the AVX2 tile as
   // they are; int8 ones to VNNI, or widened once per call for AVX2.
-  const Int8Path path = ChooseInt8Path(/*int8_weights=*/!w16_given);
+  const Int8Path path =
+      ChooseInt8Path(/*int8_weights=*/!w16_given, /*has_amx_path=*/g.kp % 64 == 0 && f >= kAmxTileRows);
   const int8_t* wd = w16_given ? nullptr : reinterpret_cast<const int8_t*>(DataOf(w));
   thread_local std::vector<int16_t> w16;
   if (path == Int8Path::kAvx2 && !w16_given) {
@@ -560,8 +635,12 @@ absl::Status Conv2d(absl::Span<DLTensor* const> args) {
   }
   // By pointer: in the pool's threads `w16` is their own.
   const int16_t* wide = w16_given ? reinterpret_cast<const int16_t*>(DataOf(w)) : w16.data();
-  // Register tiles: the AVX2 one is a quarter of a panel wide, the AVX-VNNI one half.
-  const int64_t tile_rows = path == Int8Path::kAvx2 ? kAvx2Rows : path == Int8Path::kAvxVnni ? kAvxVnniRows : kRows;
+  // Register tiles: the AVX2 one is a quarter of a panel wide, the AVX-VNNI one half; AMX's
+  // blocks are two tiles of channels by a panel.
+  const int64_t tile_rows = path == Int8Path::kAvx2      ? kAvx2Rows
+                            : path == Int8Path::kAvxVnni ? kAvxVnniRows
+                            : path == Int8Path::kAmx     ? 2 * kAmxTileRows
+                                                         : kRows;
   const int64_t tile_pixels = path == Int8Path::kAvx2      ? kAvx2Pixels
                               : path == Int8Path::kAvxVnni ? kAvxVnniPixels
                                                            : kPanel;
@@ -580,6 +659,8 @@ absl::Status Conv2d(absl::Span<DLTensor* const> args) {
     void* o = DataOf(out) + n * image_out * out_bytes;
     const uint8_t* cols = packed.data();
     ParallelFor(blocks * row_tiles, [&](int64_t begin, int64_t end) {
+      std::optional<AmxScope> amx;
+      if (path == Int8Path::kAmx) amx.emplace();
       for (int64_t t = begin; t < end; ++t) {
         const int64_t f0 = t % row_tiles * tile_rows, rows = std::min(tile_rows, f - f0);
         const int64_t first = t / row_tiles * block_tiles, last = std::min(pixel_tiles, first + block_tiles);
@@ -595,6 +676,18 @@ absl::Status Conv2d(absl::Span<DLTensor* const> args) {
               break;
             case Int8Path::kAvx2: TileAvx2Any<kAvx2Rows>(rows, wide, pp, g, f0, p0, cd, sd, bd, o); break;
             case Int8Path::kAvxVnni: TileAvxVnniAny<kAvxVnniRows>(rows, wd, pp, g, f0, p0, cd, sd, bd, o); break;
+            case Int8Path::kAmx: {
+              int64_t r = 0;
+              if (rows == 2 * kAmxTileRows) {
+                TileAmx<2>(wd, pp, g, f0, p0, cd, sd, bd, o);
+                r = rows;
+              } else if (rows >= kAmxTileRows) {
+                TileAmx<1>(wd, pp, g, f0, p0, cd, sd, bd, o);
+                r = kAmxTileRows;
+              }
+              for (; r < rows; ++r) TileVnni<1>(wd, pp, g, f0 + r, p0, cd, sd, bd, o);
+              break;
+            }
             case Int8Path::kVnni:
               if (rows == kRows) {
                 TileVnni<kRows>(wd, pp, g, f0, p0, cd, sd, bd, o);
