@@ -38,6 +38,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <type_traits>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -445,20 +446,6 @@ __attribute__((target("avx2,fma"))) void TileAvx2(const int16_t* w16, const uint
   for (int r = 0; r < R; ++r) FinishVector(sums[r], g, f0 + r, p0, comp, scale, bias, out);
 }
 
-/*! \brief TileAvx2 for `rows` (1..R) channels, over one vector of pixels where at most 4 are
- *  left (a 7 x 7 image's last tile has one pixel: two vectors wasted a seventh of the work). */
-template <int R>
-void TileAvx2Any(int64_t rows, const int16_t* w16, const uint8_t* panel, const Geometry& g, int64_t f0, int64_t p0,
-                 const int32_t* comp, const float* scale, const float* bias, void* out) {
-  if constexpr (R > 1) {
-    if (rows < R) return TileAvx2Any<R - 1>(rows, w16, panel, g, f0, p0, comp, scale, bias, out);
-  }
-  if (g.pixels() - p0 <= kAvx2Pixels / 2)
-    TileAvx2<R, 1>(w16, panel, g, f0, p0, comp, scale, bias, out);
-  else
-    TileAvx2<R, 2>(w16, panel, g, f0, p0, comp, scale, bias, out);
-}
-
 /*! \brief A tile of R output channels (from f0) x 8X pixels (from p0, within one panel) with
  *  AVX-VNNI: per group of 4 k, X 32-byte loads of the panel (8 pixels x 4 k each) and, per
  *  channel, a broadcast of its 4 weights and X vpdpbusd on ymm. 2R accumulators, two inputs and
@@ -500,18 +487,19 @@ __attribute__((target("avx2,fma,avxvnni"))) void TileAvxVnni(const int8_t* w, co
   }
 }
 
-/*! \brief TileAvxVnni for `rows` (1..R) channels, over one vector of pixels where at most 8 are
- *  left. */
-template <int R>
-void TileAvxVnniAny(int64_t rows, const int8_t* w, const uint8_t* panel, const Geometry& g, int64_t f0, int64_t p0,
-                    const int32_t* comp, const float* scale, const float* bias, void* out) {
+/*! \brief Calls tile(R', X) with R' = `rows` (1..R) as a compile-time channel count and X = 1
+ *  (one vector of pixels, where at most half a tile's are left: a 7 x 7 image's last AVX2 tile
+ *  has one pixel, and two vectors wasted a seventh of the work) or 2, both as
+ *  std::integral_constant: the 256-bit tiles' dispatch. */
+template <int R, typename Tile>
+void ForRowsAndVectors(int64_t rows, bool one_vector, const Tile& tile) {
   if constexpr (R > 1) {
-    if (rows < R) return TileAvxVnniAny<R - 1>(rows, w, panel, g, f0, p0, comp, scale, bias, out);
+    if (rows < R) return ForRowsAndVectors<R - 1>(rows, one_vector, tile);
   }
-  if (g.pixels() - p0 <= kAvxVnniPixels / 2)
-    TileAvxVnni<R, 1>(w, panel, g, f0, p0, comp, scale, bias, out);
+  if (one_vector)
+    tile(std::integral_constant<int, R>(), std::integral_constant<int, 1>());
   else
-    TileAvxVnni<R, 2>(w, panel, g, f0, p0, comp, scale, bias, out);
+    tile(std::integral_constant<int, R>(), std::integral_constant<int, 2>());
 }
 
 /*! \brief The same tile without VNNI or AVX2: one multiply-add per product (int8 or int16 weights). */
@@ -674,8 +662,16 @@ absl::Status Conv2d(absl::Span<DLTensor* const> args) {
               else
                 TilePortable(wd, pp, g, f0, rows, p0, cd, sd, bd, o);
               break;
-            case Int8Path::kAvx2: TileAvx2Any<kAvx2Rows>(rows, wide, pp, g, f0, p0, cd, sd, bd, o); break;
-            case Int8Path::kAvxVnni: TileAvxVnniAny<kAvxVnniRows>(rows, wd, pp, g, f0, p0, cd, sd, bd, o); break;
+            case Int8Path::kAvx2:
+              ForRowsAndVectors<kAvx2Rows>(rows, g.pixels() - p0 <= kAvx2Pixels / 2, [&](auto r, auto x) {
+                TileAvx2<decltype(r)::value, decltype(x)::value>(wide, pp, g, f0, p0, cd, sd, bd, o);
+              });
+              break;
+            case Int8Path::kAvxVnni:
+              ForRowsAndVectors<kAvxVnniRows>(rows, g.pixels() - p0 <= kAvxVnniPixels / 2, [&](auto r, auto x) {
+                TileAvxVnni<decltype(r)::value, decltype(x)::value>(wd, pp, g, f0, p0, cd, sd, bd, o);
+              });
+              break;
             case Int8Path::kAmx: {
               int64_t r = 0;
               if (rows == 2 * kAmxTileRows) {
