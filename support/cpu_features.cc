@@ -180,15 +180,22 @@ std::string HostCpuName() {
   return best;
 }
 
-bool HostMayUseAmxInt8() {
-  static const bool may = [] {
+bool HostHasAmxInt8() {
+  static const bool has = [] {
     if (!MaxIsa().level.empty()) return false;
     unsigned a, b, c, d;
     if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return false;
     const bool tile = d & (1u << 24), int8 = d & (1u << 25);
     constexpr uint64_t kTileState = uint64_t{3} << 17;  // XTILECFG and XTILEDATA
-    if (!tile || !int8 || (EnabledStateBits() & kTileState) != kTileState) return false;
-    // Linux hands the 8 KB tile state to processes that ask (5.16 on); older kernels refuse.
+    return tile && int8 && (EnabledStateBits() & kTileState) == kTileState;
+  }();
+  return has;
+}
+
+bool HostMayUseAmxInt8() {
+  static const bool may = [] {
+    if (!HostHasAmxInt8()) return false;
+    // Linux hands the tile state to processes that ask (5.16 on); older kernels refuse.
     constexpr long kReqXcompPerm = 0x1023, kXfeatureTileData = 18;
     return syscall(SYS_arch_prctl, kReqXcompPerm, kXfeatureTileData) == 0;
   }();

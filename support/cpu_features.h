@@ -44,11 +44,14 @@ std::string MaxIsaLevel();
  *  the capped level when MLC_MAX_ISA is set. */
 std::string HostCpuName();
 
-/*! \brief Whether this process may run AMX's int8 tile instructions (tdpbsud and kin): the CPU
- *  has AMX-TILE and AMX-INT8, the OS manages the tile state, and Linux granted this process its
- *  use (arch_prctl ARCH_REQ_XCOMP_PERM, asked for on the first call). Not a target feature: the
- *  compiler emits no AMX; only runtime library kernels use it, chosen on the CPU they run on.
- *  False under MLC_MAX_ISA (no x86-64 level includes AMX). */
+/*! \brief Whether the CPU has AMX-TILE and AMX-INT8 and the OS manages the tile state. Not a
+ *  target feature: the compiler emits no AMX; only runtime library kernels use it, chosen on the
+ *  CPU they run on. False under MLC_MAX_ISA (no x86-64 level includes AMX). */
+bool HostHasAmxInt8();
+
+/*! \brief HostHasAmxInt8(), and Linux granted this process the tile state (arch_prctl
+ *  ARCH_REQ_XCOMP_PERM, asked for on the first call: from then on the process's signal frames
+ *  carry the 8 KB state, so only a kernel about to use AMX asks). */
 bool HostMayUseAmxInt8();
 
 /*! \brief Data cache sizes of one core of the host, 0 where the OS does not say. */

@@ -27,8 +27,9 @@ namespace vm {
  *  Sierra Forest on), AVX2 (int16 products through vpmaddwd), portable C++. */
 enum class Int8Path { kAmx, kVnni, kAvxVnni, kAvx2, kPortable };
 
-/*! \brief One path: the name MLC_INT8_PATH asks for it by, and whether this CPU runs it (as host
- *  detection reports it, so MLC_MAX_ISA caps it). */
+/*! \brief One path: the name MLC_INT8_PATH asks for it by, and whether this CPU has its
+ *  instructions (as host detection reports it, so MLC_MAX_ISA caps it; AMX also needs Linux's
+ *  permission, asked for only when a kernel chooses the path). */
 struct Int8PathInfo {
   Int8Path path;
   const char* name;
@@ -40,7 +41,7 @@ struct Int8PathInfo {
 inline const std::array<Int8PathInfo, 5>& Int8Paths() {
   static const bool vnni = HostHasCpuFeature("avx512vnni") && HostHasCpuFeature("avx512bw");
   static const std::array<Int8PathInfo, 5> paths = {{
-      {Int8Path::kAmx, "amx", vnni && HostMayUseAmxInt8(), true},
+      {Int8Path::kAmx, "amx", vnni && HostHasAmxInt8(), true},
       {Int8Path::kVnni, "vnni", vnni, true},
       {Int8Path::kAvxVnni, "avxvnni", HostHasCpuFeature("avxvnni") && HostHasCpuFeature("avx2"), true},
       {Int8Path::kAvx2, "avx2", HostHasCpuFeature("avx2") && HostHasCpuFeature("fma"), false},
@@ -62,7 +63,8 @@ inline Int8Path ChooseInt8Path(bool int8_weights = true, bool has_amx_path = fal
       std::none_of(Int8Paths().begin(), Int8Paths().end(), [&](const Int8PathInfo& p) { return want == p.name; });
   for (const Int8PathInfo& p : Int8Paths()) {
     reached = reached || want == p.name;
-    if (p.path == Int8Path::kAmx && !has_amx_path) continue;
+    // Linux is asked for the tile state only here, when a kernel is about to use it.
+    if (p.path == Int8Path::kAmx && (!has_amx_path || !reached || !p.available || !HostMayUseAmxInt8())) continue;
     if (reached && p.available && (int8_weights || !p.multiplies_int8)) return p.path;
   }
   return Int8Path::kPortable;
