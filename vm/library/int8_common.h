@@ -63,9 +63,10 @@ inline Int8Path ChooseInt8Path(bool int8_weights = true, bool has_amx_path = fal
       std::none_of(Int8Paths().begin(), Int8Paths().end(), [&](const Int8PathInfo& p) { return want == p.name; });
   for (const Int8PathInfo& p : Int8Paths()) {
     reached = reached || want == p.name;
+    if (!reached || !p.available || (p.multiplies_int8 && !int8_weights)) continue;
     // Linux is asked for the tile state only here, when a kernel is about to use it.
-    if (p.path == Int8Path::kAmx && (!has_amx_path || !reached || !p.available || !HostMayUseAmxInt8())) continue;
-    if (reached && p.available && (int8_weights || !p.multiplies_int8)) return p.path;
+    if (p.path == Int8Path::kAmx && (!has_amx_path || !HostMayUseAmxInt8())) continue;
+    return p.path;
   }
   return Int8Path::kPortable;
 }
