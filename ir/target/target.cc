@@ -2,9 +2,12 @@
 #include "ir/target/target.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -95,6 +98,26 @@ absl::Status Resolve(Target* t, int64_t l1d_bytes, int64_t l2_bytes) {
   return absl::OkStatus();
 }
 
+/*! \brief A cache size as the target string spells it: bytes, or whole K or M of them. */
+std::string SizeText(int64_t bytes) {
+  constexpr int64_t K = 1024;
+  if (bytes > 0 && bytes % (K * K) == 0) return absl::StrCat(bytes / (K * K), "M");
+  if (bytes > 0 && bytes % K == 0) return absl::StrCat(bytes / K, "K");
+  return absl::StrCat(bytes);
+}
+
+std::optional<int64_t> ParseSize(absl::string_view text) {
+  int64_t unit = 1;
+  if (absl::ConsumeSuffix(&text, "K")) {
+    unit = 1024;
+  } else if (absl::ConsumeSuffix(&text, "M")) {
+    unit = 1024 * 1024;
+  }
+  int64_t n = 0;
+  if (!absl::SimpleAtoi(text, &n) || n <= 0 || n > (int64_t{1} << 40) / unit) return std::nullopt;
+  return n * unit;
+}
+
 /*! \brief -mattr of the host: the features it has beyond (or lacks from) its named CPU's. */
 std::vector<std::string> HostMattr(const std::string& mcpu) {
   const CpuInfo* cpu = FindCpu(mcpu);
@@ -117,6 +140,11 @@ bool Target::has(absl::string_view feature) const {
 std::string Target::str() const {
   std::string out = absl::StrCat(kind, " -mcpu=", mcpu);
   if (!mattr.empty()) absl::StrAppend(&out, " -mattr=", absl::StrJoin(mattr, ","));
+  // Cache sizes only where they are not the named CPU's: a host resolved to a generic level
+  // (x86-64-v4 on a CPU the table does not name) keeps its own in the stages it is handed to.
+  const CpuInfo* cpu = FindCpu(mcpu);
+  if (cpu == nullptr || l1d_bytes != cpu->l1d_bytes) absl::StrAppend(&out, " -l1d=", SizeText(l1d_bytes));
+  if (cpu == nullptr || l2_bytes != cpu->l2_bytes) absl::StrAppend(&out, " -l2=", SizeText(l2_bytes));
   return out;
 }
 
@@ -126,6 +154,7 @@ absl::StatusOr<Target> Target::Parse(absl::string_view text) {
     return absl::InvalidArgumentError("empty target (expected e.g. 'llvm -mcpu=native' or 'x86-64-v3')");
   Target t;
   std::string mcpu = "native";
+  int64_t l1d_given = 0, l2_given = 0;
   size_t first_option = 1;
   if (words[0] != "llvm") {
     if (words[0][0] == '-') {
@@ -144,9 +173,16 @@ absl::StatusOr<Target> Target::Parse(absl::string_view text) {
       mcpu = std::string(w);
     } else if (absl::ConsumePrefix(&w, "-mattr=")) {
       for (absl::string_view a : absl::StrSplit(w, ',', absl::SkipEmpty())) t.mattr.push_back(std::string(a));
+    } else if (absl::ConsumePrefix(&w, "-l1d=") || absl::ConsumePrefix(&w, "-l2=")) {
+      std::optional<int64_t> bytes = ParseSize(w);
+      if (!bytes) {
+        return absl::InvalidArgumentError(absl::StrCat("bad cache size in '", words[i],
+                                                       "' (expected bytes, or K or M of them: 49152, 48K, 2M)"));
+      }
+      (absl::StartsWith(words[i], "-l1d=") ? l1d_given : l2_given) = *bytes;
     } else {
-      return absl::InvalidArgumentError(
-          absl::StrCat("unknown target option '", words[i], "' (options: -mcpu=NAME, -mattr=+f,-g)"));
+      return absl::InvalidArgumentError(absl::StrCat("unknown target option '", words[i],
+                                                     "' (options: -mcpu=NAME, -mattr=+f,-g, -l1d=SIZE, -l2=SIZE)"));
     }
   }
   int64_t l1 = 0, l2 = 0;
@@ -158,6 +194,8 @@ absl::StatusOr<Target> Target::Parse(absl::string_view text) {
     l1 = caches.l1d_bytes;
     l2 = caches.l2_bytes;
   }
+  if (l1d_given > 0) l1 = l1d_given;
+  if (l2_given > 0) l2 = l2_given;
   t.mcpu = mcpu;
   // Canonical -mattr: one entry per feature, in the detectable order, last spelling wins.
   std::vector<std::string> canonical;

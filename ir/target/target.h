@@ -3,8 +3,10 @@
  *         codegen read off it (vector width, vector registers, cache sizes, CPU features).
  *
  *  Spelled as in TVM: `llvm -mcpu=znver4`, `llvm -mcpu=native -mattr=-avx512f`, or a CPU name
- *  alone (`x86-64-v3`, `native`). `native` is resolved when parsed, so a recorded target names
- *  a concrete CPU. A module records its target in the module attribute "target" (set by the
+ *  alone (`x86-64-v3`, `native`), with `-l1d=48K -l2=2M` where the caches are not the named
+ *  CPU's. `native` is resolved when parsed, so a recorded target names a concrete CPU and, where
+ *  the host's caches differ from that CPU's (a CPU the table does not know, resolved to its x86
+ *  level), carries the host's sizes. A module records its target in the module attribute "target" (set by the
  *  stages' --target flags); passes read it from there, codegen compiles for it and the
  *  executable lists its CPU features, which the VM checks before it loads any kernel.
  *

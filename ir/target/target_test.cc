@@ -44,6 +44,29 @@ TEST(Target, CanonicalSpellingRoundTrips) {
   }
 }
 
+TEST(Target, CacheSizesTravelInTheSpelling) {
+  absl::StatusOr<Target> t = Target::Parse("llvm -mcpu=x86-64-v4 -l1d=48K -l2=2M");
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ(t->l1d_bytes, 48 * 1024);
+  EXPECT_EQ(t->l2_bytes, 2 * 1024 * 1024);
+  EXPECT_EQ(t->str(), "llvm -mcpu=x86-64-v4 -l1d=48K -l2=2M");
+  // The named CPU's own sizes are not spelled out.
+  EXPECT_EQ(Target::Parse("llvm -mcpu=x86-64-v4 -l2=1M")->str(), "llvm -mcpu=x86-64-v4");
+  EXPECT_EQ(Target::Parse("x86-64-v3 -l1d=49152")->l1d_bytes, 49152);
+  // A host resolved to a generic level keeps its own caches through str() and Parse().
+  const Target host = Target::Host();
+  const HostCacheSizes caches = HostCaches();
+  if (caches.l1d_bytes > 0) EXPECT_EQ(host.l1d_bytes, caches.l1d_bytes);
+  if (caches.l2_bytes > 0) EXPECT_EQ(host.l2_bytes, caches.l2_bytes);
+  absl::StatusOr<Target> again = Target::Parse(host.str());
+  ASSERT_TRUE(again.ok()) << host.str() << ": " << again.status();
+  EXPECT_EQ(again->l1d_bytes, host.l1d_bytes) << host.str();
+  EXPECT_EQ(again->l2_bytes, host.l2_bytes) << host.str();
+  auto message = [](const char* text) { return std::string(Target::Parse(text).status().message()); };
+  EXPECT_NE(message("x86-64-v4 -l2=big").find("bad cache size in '-l2=big'"), std::string::npos);
+  EXPECT_NE(message("x86-64-v4 -l1d=0").find("bad cache size"), std::string::npos);
+}
+
 TEST(Target, NativeHasExactlyTheHostsFeatures) {
   Target host = Target::Host();
   EXPECT_EQ(host.features, HostCpuFeatures());
