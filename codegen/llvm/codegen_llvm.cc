@@ -581,6 +581,67 @@ class KernelEmitter {
     return b_.CreateSelect(b_.CreateFCmpOLT(a, c(0.625)), small, large);
   }
 
+  /*! \brief Where an operand of a call inside loops goes next (NextIteration), and which of
+   *  the calls that share it this one is. */
+  struct NextOperand {
+    llvm::Value* address = nullptr;  // nullptr: none
+    llvm::Value* call_index = nullptr;
+    int64_t calls = 1;
+  };
+
+  /*! \brief The operand at `address` where the loops around the call take it next: the
+   *  innermost loop that moves it stepped, or, in that loop's last iteration, that loop back at
+   *  its start and the loop around it stepped (where that one moves the operand too; else the
+   *  operand starts over). The loops inside the innermost moving one run calls that share this
+   *  operand: `calls` of them (their constant extents multiplied), this one `call_index`
+   *  (their iteration, row-major). None where no loop moves it or a sharing loop's extent is not
+   *  a constant. Inside a parallel loop's body the next iteration may be another thread's: a
+   *  prefetch of it only costs the lines. */
+  NextOperand NextIteration(const PrimExpr& address) {
+    std::vector<tir::Var> used;
+    tir::CollectVars(address, &used);
+    auto moves = [&](const OpenLoop& l) {
+      return std::any_of(used.begin(), used.end(), [&](const tir::Var& v) { return v.get() == l.var; });
+    };
+    int inner = static_cast<int>(open_loops_.size()) - 1;
+    while (inner >= 0 && !moves(open_loops_[inner])) --inner;
+    if (inner < 0) return {};
+    NextOperand next;
+    next.call_index = b_.getInt64(0);
+    for (size_t i = inner + 1; i < open_loops_.size(); ++i) {
+      const OpenLoop& l = open_loops_[i];
+      const auto* lo = llvm::dyn_cast<llvm::ConstantInt>(l.begin);
+      const auto* hi = llvm::dyn_cast<llvm::ConstantInt>(l.end);
+      if (lo == nullptr || hi == nullptr) return {};
+      const int64_t extent = hi->getSExtValue() - lo->getSExtValue();
+      llvm::Value* iteration = b_.CreateSExtOrTrunc(b_.CreateSub(l.value, l.begin), i64_);
+      next.call_index = b_.CreateAdd(b_.CreateMul(next.call_index, b_.getInt64(extent)), iteration);
+      next.calls *= extent;
+    }
+    // The address with some loops' variables at other values.
+    auto address_with = [&](const std::vector<std::pair<const Object*, llvm::Value*>>& values) {
+      std::vector<std::pair<const Object*, llvm::Value*>> saved;
+      for (const auto& [var, value] : values) {
+        saved.push_back({var, vars_[var]});
+        vars_[var] = value;
+      }
+      llvm::Value* out = EmitExpr(address);
+      for (const auto& [var, value] : saved) vars_[var] = value;
+      return out;
+    };
+    auto stepped = [&](const OpenLoop& l) {
+      return b_.CreateAdd(l.value, llvm::ConstantInt::get(l.value->getType(), 1));
+    };
+    const OpenLoop& loop = open_loops_[inner];
+    std::vector<std::pair<const Object*, llvm::Value*>> wrapped = {{loop.var, loop.begin}};
+    if (inner > 0 && moves(open_loops_[inner - 1])) {
+      wrapped.push_back({open_loops_[inner - 1].var, stepped(open_loops_[inner - 1])});
+    }
+    next.address = b_.CreateSelect(b_.CreateICmpSLT(stepped(loop), loop.end),
+                                   address_with({{loop.var, stepped(loop)}}), address_with(wrapped));
+    return next;
+  }
+
   /*! \brief A register tile: MR rows x NB blocks of NR columns accumulated in registers over
    *  nested reduction loops, then added to C. Offsets are in floats from the tile's origin. */
   struct RegisterTile {
@@ -592,6 +653,8 @@ class KernelEmitter {
     bool overwrite = false;        // C = the sums (C is not read)
     bool prefetch_b = false;       // B streams from beyond L2: prefetched a memory latency ahead
     bool prefetch_next_a = false;  // the next tile's A (MR rows further) prefetched meanwhile
+    NextOperand next_b;            // with kGemmTilePrefetchNextB: B's next chunk, a slice per call
+    int64_t b_span = 0;            // floats of one block's B the tile reads (its reductions' reach)
     struct Reduction {
       llvm::Value* extent;
       int64_t a, b;  // strides
@@ -671,6 +734,7 @@ class KernelEmitter {
       b_.SetInsertPoint(run_bb);
       RegisterTile some = tile;
       some.mr = part;
+      some.next_b = {};  // the full tile's slice of the next chunk: a tail leaves it to the hardware
       EmitRegisterTile(some, b_.CreateInBoundsGEP(f32, cp, b_.CreateMul(done_rows, b_.getInt64(tile.c_m))),
                        b_.CreateInBoundsGEP(f32, ap, b_.CreateMul(done_rows, b_.getInt64(tile.a_m))), bp);
       b_.CreateBr(next_bb);
@@ -730,6 +794,11 @@ class KernelEmitter {
     tile.overwrite = (c[7] & tir::kGemmTileOverwrite) != 0;
     tile.prefetch_b = (c[7] & tir::kGemmTilePrefetchB) != 0;
     tile.prefetch_next_a = (c[7] & tir::kGemmTilePrefetchNextA) != 0;
+    if ((c[7] & tir::kGemmTilePrefetchNextB) != 0 && tile.b_n == 1) {
+      tile.next_b = NextIteration(call->args[2]);
+      tile.b_span = tile.nr;
+      for (int64_t k = 0; k < c[8]; ++k) tile.b_span += (c[9 + 3 * k] - 1) * c[11 + 3 * k];
+    }
     if (tile.vector_a && tile.nb != 1) {
       Fail("T.gemm_tile_nd: a vector A takes one column block");
       return zero32;
@@ -924,6 +993,32 @@ class KernelEmitter {
         prefetch_line(b_.CreateGEP(f32, ap, b_.CreateAdd(a_off, b_.getInt64((tile.mr + r) * tile.a_m))));
       }
     };
+    // With next_b, this call's slice of each block's B in the next chunk: its share of the
+    // lines (of the `calls` that share this chunk), prefetched into L2 a few lines at each step
+    // of the outermost reduction loop, so the next chunk streams in while this one is computed
+    // rather than at the pace of its first tile.
+    auto prefetch_next_b_slice = [&](llvm::Value* k) {
+      const int64_t lines = (tile.b_span + kFloatsPerLine - 1) / kFloatsPerLine;
+      const int64_t per_call = (lines + tile.next_b.calls - 1) / tile.next_b.calls;
+      const auto* outer = llvm::dyn_cast<llvm::ConstantInt>(tile.k.front().extent);
+      const int64_t steps = outer != nullptr ? std::max<int64_t>(1, outer->getSExtValue()) : 1;
+      const int64_t per_step = (per_call + steps - 1) / steps;
+      llvm::Value* first = b_.CreateAdd(b_.CreateMul(tile.next_b.call_index, b_.getInt64(per_call)),
+                                        b_.CreateMul(k, b_.getInt64(per_step)));
+      llvm::Function* prefetch = llvm::Intrinsic::getDeclaration(&mod_, llvm::Intrinsic::prefetch, {ptr_});
+      for (int64_t u = 0; u < per_step; ++u) {
+        // Past the chunk's last line (the last call's slice rounded up) the last line again.
+        llvm::Value* line = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, b_.CreateAdd(first, b_.getInt64(u)),
+                                                     b_.getInt64(lines - 1));
+        for (int64_t j = 0; j < tile.nb; ++j) {
+          llvm::Value* offset = b_.CreateAdd(b_.getInt64(j * tile.b_nb), b_.CreateMul(line, b_.getInt64(kFloatsPerLine)));
+          // Not inbounds: the next chunk of the last iteration may lie past B's end (a prefetch never faults).
+          // Locality 2: into L2, where the chunk waits for the tiles still to run on this one.
+          b_.CreateCall(prefetch, {b_.CreateGEP(f32, tile.next_b.address, offset), b_.getInt32(0), b_.getInt32(2),
+                                   b_.getInt32(1)});
+        }
+      }
+    };
     // The reduction loops, outermost first; offsets of A and B accumulate their strides.
     std::function<void(size_t, llvm::Value*, llvm::Value*)> nest = [&](size_t level, llvm::Value* a_off,
                                                                        llvm::Value* b_off) {
@@ -938,6 +1033,7 @@ class KernelEmitter {
       // steps follow one another; over an outer one each set would run a whole inner loop alone.
       if (sets == 1 || level + 1 < tile.k.size()) {
         loop(b_.getInt64(0), red.extent, 1, [&](llvm::Value* k) {
+          if (level == 0 && tile.next_b.address != nullptr) prefetch_next_b_slice(k);
           auto [a_k, b_k] = offsets(k);
           nest(level + 1, a_k, b_k);
         });
@@ -1070,7 +1166,9 @@ class KernelEmitter {
     b_.CreateCondBr(b_.CreateICmpSLT(phi, end), body_bb, exit);
     b_.SetInsertPoint(body_bb);
     vars_[var.get()] = phi;
+    open_loops_.push_back({var.get(), begin, end, phi});
     emit_body();
+    open_loops_.pop_back();
     vars_.erase(var.get());
     llvm::Value* next = b_.CreateAdd(phi, llvm::ConstantInt::get(t, 1), "", true, true);
     llvm::BranchInst* back = b_.CreateBr(header);
@@ -1217,6 +1315,8 @@ class KernelEmitter {
       impl->addParamAttr(2 + captured_vars.size() + i, llvm::Attribute::NoAlias);
     auto saved_vars = vars_;
     auto saved_buffers = buffers_;
+    std::vector<OpenLoop> saved_loops = std::move(open_loops_);
+    open_loops_.clear();
     BeginFunction(impl);
     for (size_t i = 0; i < captured_vars.size(); ++i) {
       const auto* var = static_cast<const tir::TirVarNode*>(captured_vars[i]);
@@ -1240,6 +1340,7 @@ class KernelEmitter {
     b_.CreateRetVoid();
     vars_ = std::move(saved_vars);
     buffers_ = std::move(saved_buffers);
+    open_loops_ = std::move(saved_loops);
     func_ = outer;
     entry_ = outer_entry;
     b_.restoreIP(saved_ip);
@@ -1371,6 +1472,12 @@ class KernelEmitter {
   std::optional<BufferAliasScopes> scopes_;        // of the kernel being emitted
   std::vector<llvm::Function*> kernel_functions_;  // its functions, tagged once it is complete
   std::unordered_map<const Object*, llvm::Value*> vars_;
+  /*! \brief A loop being emitted: its variable, bounds and value in this iteration. */
+  struct OpenLoop {
+    const Object* var;
+    llvm::Value *begin, *end, *value;
+  };
+  std::vector<OpenLoop> open_loops_;  // around the statement being emitted, outermost first (this function's)
   std::unordered_map<const Object*, llvm::Value*> buffers_;
   absl::Status error_;
 };

@@ -57,6 +57,14 @@ inline constexpr int64_t kGemmTilePrefetchNextA = 16;
 /*! \brief The block annotation by which a schedule rule asks tensorize for
  *  kGemmTilePrefetchNextA: the tiles run along A's rows, each reading its data where it lies. */
 inline constexpr char kPrefetchNextDataAnnotation[] = "prefetch_next_data";
+// B's next chunk (B where the loops around the call that move B take it next) prefetched into L2,
+// each of the calls that share this chunk (the loops inside the innermost one moving B) taking
+// its slice of the lines, spread over the steps of the outermost reduction loop.
+inline constexpr int64_t kGemmTilePrefetchNextB = 32;
+/*! \brief The block annotation by which a schedule rule asks tensorize for
+ *  kGemmTilePrefetchNextB: the reduction runs in chunks outside the pixel tiles, and few tiles
+ *  share each chunk, so the first tile of a chunk would wait on its weights from beyond L2. */
+inline constexpr char kPrefetchNextWeightsAnnotation[] = "prefetch_next_weights";
 
 const std::vector<IntrinsicInfo>& AllIntrinsics();
 /*! \brief The intrinsic, or nullptr. */

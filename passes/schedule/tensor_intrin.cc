@@ -248,7 +248,9 @@ absl::StatusOr<Stmt> GemmF32(const TensorizeInput& in) {
   };
   const bool prefetch_b = GetIntAttr(in.inner->block->annotations, kPrefetchWeightsAnnotation, 0) != 0;
   const bool prefetch_next_a = GetIntAttr(in.inner->block->annotations, kPrefetchNextDataAnnotation, 0) != 0;
-  if (roles.n.size() != 1 || roles.k.size() != 1 || roles.a_lanes || overwrite || prefetch_b || prefetch_next_a) {
+  const bool prefetch_next_b = GetIntAttr(in.inner->block->annotations, kPrefetchNextWeightsAnnotation, 0) != 0;
+  if (roles.n.size() != 1 || roles.k.size() != 1 || roles.a_lanes || overwrite || prefetch_b || prefetch_next_a ||
+      prefetch_next_b) {
     // Column blocks, several reduction loops, A along the lanes (direct and depthwise
     // convolutions), the whole reduction with its init, or B to prefetch: T.gemm_tile_nd.
     int lanes = roles.n.back(), blocks = roles.n.size() == 2 ? roles.n.front() : -1;
@@ -268,7 +270,7 @@ absl::StatusOr<Stmt> GemmF32(const TensorizeInput& in) {
         I64(blocks < 0 ? 0 : c->coef[blocks]),
         I64((roles.a_lanes ? kGemmTileVectorA : 0) | (overwrite ? kGemmTileOverwrite : 0) |
             (guard.defined() ? kGemmTilePartialRows : 0) | (prefetch_b ? kGemmTilePrefetchB : 0) |
-            (prefetch_next_a ? kGemmTilePrefetchNextA : 0)),
+            (prefetch_next_a ? kGemmTilePrefetchNextA : 0) | (prefetch_next_b ? kGemmTilePrefetchNextB : 0)),
         I64(static_cast<int64_t>(roles.k.size()))};
     for (int k : roles.k) args.insert(args.end(), {I64(ext(k)), I64(a->coef[k]), I64(b->coef[k])});
     // A guarded tile (a row of pixels no tile height divides) computes its first rows only.

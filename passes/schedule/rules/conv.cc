@@ -387,6 +387,14 @@ double RowCost(const DirectConvBlock& conv, const DirectConvTiles& t, int64_t ve
  *  block: ResNeXt's NCHW4c data into NCHW8c results too). */
 bool IsPointwise(const DirectConvBlock& conv) { return conv.window == 1; }
 
+/*! \brief A tile's working set: its group's weights over the reduction it runs (a chunk of it,
+ *  with chunks) and MR pixels of data per reduction step. */
+int64_t WorkingSetBytes(const DirectConvBlock& conv, const DirectConvTiles& t) {
+  const int64_t reduction = t.kc > 0 ? conv.reduction / conv.outer_reduction * t.kc : conv.reduction;
+  const int64_t blocks = t.groups_inside && t.row_block == 0 && !IsPointwise(conv) ? conv.blocks : t.nb;
+  return reduction * (blocks * conv.lanes + t.mr) * 4;
+}
+
 /*! \brief Whether a tile's working set, its group's weights over the whole reduction and (at
  *  most) MR pixels of data per reduction step, fits in L1. One that does not refetches the
  *  weights from L2 at every pixel tile: ResNet-50's 256 -> 128 1x1 convolution on a Zen 3 took
@@ -400,9 +408,7 @@ bool IsPointwise(const DirectConvBlock& conv) { return conv.window == 1; }
  *  besides: counted so, DenseNet-121's and ResNet-50's 1 x 1 convolutions at 56 x 56 left
  *  14 x 2 with the groups inside for 2 x 8 in chunks, and ran 4-8% slower. */
 bool FitsL1(const DirectConvBlock& conv, const DirectConvTiles& t, const Target& target) {
-  const int64_t reduction = t.kc > 0 ? conv.reduction / conv.outer_reduction * t.kc : conv.reduction;
-  const int64_t blocks = t.groups_inside && t.row_block == 0 && !IsPointwise(conv) ? conv.blocks : t.nb;
-  return (reduction * (blocks * conv.lanes + t.mr) * 4) <= target.l1d_bytes;
+  return WorkingSetBytes(conv, t) <= target.l1d_bytes;
 }
 
 /*! \brief How many times the whole data is read from beyond L2: once when it fits in half of
@@ -594,8 +600,9 @@ int64_t GroupsRowBlock(const DirectConvBlock& conv, const Target& target) {
 
 namespace {
 
-/*! \brief DirectConvTiles::prefetch_weights: where few pixel tiles share each weight, so that
- *  reading them from beyond L2 the first time is a large share of the tiles' loads. */
+/*! \brief Whether a tile prefetches its weights (DirectConvTiles::prefetch_weights): where few
+ *  pixel tiles share each weight, so that reading them from beyond L2 the first time is a large
+ *  share of the tiles' loads. */
 bool PrefetchesWeights(const DirectConvBlock& conv, const DirectConvTiles& t) {
   if (conv.vector_a) return false;  // depthwise: a few taps of weights per channel block
   // Row parts are parallel iterations: each reads the weights on its own.
@@ -674,6 +681,33 @@ std::vector<DirectConvTiles> DirectConvTileCandidates(const DirectConvBlock& con
       }
     }
   }
+  // A window whose weights few pixel tiles share (PrefetchesWeights) and whose tile's working
+  // set spills L1 (whole, or in chunks of half of L2) reads each weight from beyond L2 in the
+  // first pixel tile and from L2 in the others. Its tiles also come with the reduction in chunks
+  // whose working set takes at most
+  // three quarters of L1 (the rest for the next chunk's lines arriving, and the sums), each tile
+  // of a chunk prefetching a slice of the next chunk into L2 (WeightPrefetch::kNextChunk), so
+  // the weights stream in evenly over all the tiles instead of at the first one's pace. ResNet-
+  // 18's 512 -> 512 3 x 3 convolution at 7 x 7 (9.4 MB of weights) took 7 x 2 whole at 59-62%
+  // of the peak on an Intel Xeon (one thread), at 78% with every task's weights made the same
+  // (so they stayed in L2), and at 72-78% in chunks of one input-channel block (18 KB) with the
+  // next chunk prefetched; in chunks without that prefetch at 67%, in chunks of two blocks
+  // (45 KB of the 48 KB L1) at 53-62%.
+  if (!IsPointwise(conv) && !conv.vector_a && conv.block_loop >= 0) {
+    const size_t whole = out.size();
+    for (size_t i = 0; i < whole; ++i) {
+      const DirectConvTiles& t = out[i];
+      if (t.groups_inside || !PrefetchesWeights(conv, t) || fits(t)) continue;
+      // Smaller than chunks it may have already (ReductionChunk's, within half of L2).
+      for (int64_t c = t.kc > 0 ? t.kc - 1 : conv.outer_reduction / 2; c >= 1; --c) {
+        DirectConvTiles chunked{t.mr, t.nb, c, false};
+        if (conv.outer_reduction % c == 0 && WorkingSetBytes(conv, chunked) * 4 <= target.l1d_bytes * 3) {
+          if (std::find(out.begin(), out.end(), chunked) == out.end()) out.push_back(chunked);
+          break;
+        }
+      }
+    }
+  }
   // Chunked tiles get the image rows in parts where ChunkedRowParts finds it pays (a parallel
   // loop too short to share, sums beyond L2); the same tiles with the rows whole stay a choice
   // for tuning (after: DefaultDirectConvTiles keeps the first of equal costs).
@@ -686,7 +720,12 @@ std::vector<DirectConvTiles> DirectConvTileCandidates(const DirectConvBlock& con
     }
     with_parts.push_back(t);
   }
-  for (DirectConvTiles& t : with_parts) t.prefetch_weights = PrefetchesWeights(conv, t);
+  // Chunks outside the pixel tiles (not groups in spans inside them) take the next chunk's
+  // weights in slices; other tiles prefetch theirs ahead as they go.
+  for (DirectConvTiles& t : with_parts) {
+    if (!PrefetchesWeights(conv, t)) continue;
+    t.prefetch_weights = t.kc > 0 && t.group_span == 0 ? WeightPrefetch::kNextChunk : WeightPrefetch::kAhead;
+  }
   return with_parts;
 }
 
@@ -846,8 +885,10 @@ absl::Status ScheduleGroupsInRowBlocks(Schedule* sch, const BlockRV& block, cons
 
 absl::Status ScheduleDirectConv(Schedule* sch, const BlockRV& block, const DirectConvBlock& conv,
                                 const DirectConvTiles& tiles, const Target& target) {
-  if (tiles.prefetch_weights) {
-    if (absl::Status s = sch->Annotate(block, kPrefetchWeightsAnnotation, true); !s.ok()) return s;
+  if (tiles.prefetch_weights != WeightPrefetch::kNone) {
+    const char* annotation = tiles.prefetch_weights == WeightPrefetch::kNextChunk ? kPrefetchNextWeightsAnnotation
+                                                                                  : kPrefetchWeightsAnnotation;
+    if (absl::Status s = sch->Annotate(block, annotation, true); !s.ok()) return s;
   }
   absl::StatusOr<std::vector<LoopRV>> loops = sch->GetLoops(block);
   if (!loops.ok()) return loops.status();
@@ -909,7 +950,9 @@ std::string DescribeTiles(const DirectConvTiles& t) {
   return absl::StrCat("conv mr=", t.mr, " nb=", t.nb, t.kc > 0 ? absl::StrCat(" kc=", t.kc) : "", groups,
                       t.group_span > 0 ? absl::StrCat(" span=", t.group_span) : "",
                       t.row_parts > 1 ? absl::StrCat(" row_parts=", t.row_parts) : "",
-                      t.prefetch_weights ? " prefetch" : "");
+                      t.prefetch_weights == WeightPrefetch::kAhead       ? " prefetch"
+                      : t.prefetch_weights == WeightPrefetch::kNextChunk ? " prefetch=next"
+                                                                         : "");
 }
 
 std::vector<double> TileFeatures(const DirectConvBlock& conv, const DirectConvTiles& t, const Target& target) {

@@ -107,6 +107,15 @@ struct DirectConvBlock {
   int64_t data_channel_stride_bytes = 0;  // from one input-channel block of it to the next; 0: unknown
 };
 
+/*! \brief How a convolution's tile has its weights fetched before it reads them, where few
+ *  pixel tiles share each weight (PrefetchesWeights in conv.cc), so most of its weight reads
+ *  would be first reads, from beyond L2. */
+enum class WeightPrefetch {
+  kNone,
+  kAhead,      // each step prefetches B a memory latency ahead along its stream (kGemmTilePrefetchB)
+  kNextChunk,  // in chunks: the tiles of one chunk each prefetch a slice of the next (kGemmTilePrefetchNextB)
+};
+
 /*! \brief The register tile of a direct convolution: MR pixels x NB channel blocks. */
 struct DirectConvTiles {
   bool operator==(const DirectConvTiles& o) const {
@@ -135,9 +144,7 @@ struct DirectConvTiles {
   /*! \brief With chunks (kc > 0): the image rows (oh) in this many parts outside the chunks,
    *  each part a parallel iteration (ChunkedRowParts); 0 or 1: the rows whole. */
   int64_t row_parts = 0;
-  /*! \brief The tile prefetches its weights a memory latency ahead (PrefetchesWeights in
-   *  conv.cc): few pixel tiles share each weight, so most are read from beyond L2. */
-  bool prefetch_weights = false;
+  WeightPrefetch prefetch_weights = WeightPrefetch::kNone;
 };
 
 std::optional<DirectConvBlock> MatchDirectConv(const Schedule& sch, const BlockRV& block);
