@@ -637,8 +637,8 @@ class KernelEmitter {
     if (inner > 0 && moves(open_loops_[inner - 1])) {
       wrapped.push_back({open_loops_[inner - 1].var, stepped(open_loops_[inner - 1])});
     }
-    next.address = b_.CreateSelect(b_.CreateICmpSLT(stepped(loop), loop.end),
-                                   address_with({{loop.var, stepped(loop)}}), address_with(wrapped));
+    next.address = b_.CreateSelect(b_.CreateICmpSLT(stepped(loop), loop.end), address_with({{loop.var, stepped(loop)}}),
+                                   address_with(wrapped));
     return next;
   }
 
@@ -1011,7 +1011,8 @@ class KernelEmitter {
         llvm::Value* line = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, b_.CreateAdd(first, b_.getInt64(u)),
                                                      b_.getInt64(lines - 1));
         for (int64_t j = 0; j < tile.nb; ++j) {
-          llvm::Value* offset = b_.CreateAdd(b_.getInt64(j * tile.b_nb), b_.CreateMul(line, b_.getInt64(kFloatsPerLine)));
+          llvm::Value* offset =
+              b_.CreateAdd(b_.getInt64(j * tile.b_nb), b_.CreateMul(line, b_.getInt64(kFloatsPerLine)));
           // Not inbounds: the next chunk of the last iteration may lie past B's end (a prefetch never faults).
           // Locality 2: into L2, where the chunk waits for the tiles still to run on this one.
           b_.CreateCall(prefetch, {b_.CreateGEP(f32, tile.next_b.address, offset), b_.getInt32(0), b_.getInt32(2),

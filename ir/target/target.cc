@@ -176,8 +176,8 @@ absl::StatusOr<Target> Target::Parse(absl::string_view text) {
     } else if (absl::ConsumePrefix(&w, "-l1d=") || absl::ConsumePrefix(&w, "-l2=")) {
       std::optional<int64_t> bytes = ParseSize(w);
       if (!bytes) {
-        return absl::InvalidArgumentError(absl::StrCat("bad cache size in '", words[i],
-                                                       "' (expected bytes, or K or M of them: 49152, 48K, 2M)"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("bad cache size in '", words[i], "' (expected bytes, or K or M of them: 49152, 48K, 2M)"));
       }
       (absl::StartsWith(words[i], "-l1d=") ? l1d_given : l2_given) = *bytes;
     } else {
