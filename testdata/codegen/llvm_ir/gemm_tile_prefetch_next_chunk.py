@@ -6,8 +6,10 @@
 # chunk into L2 (conv.cc, WeightPrefetch::kNextChunk; flag 32 of T.gemm_tile_nd). Codegen
 # finds the next chunk from the loops around the call (NextIteration): the chunk loop stepped,
 # or on its last chunk the parallel loop over channel groups stepped and the chunk loop back at
-# 0: one select, which LLVM hoists out of the pixel loop. The 7 pixel-row tiles share a chunk,
-# so each takes 21 of its 144 lines per block, 7 at each of the 3 steps of its outermost
+# 0: one select, which LLVM hoists out of the pixel loop (the next block of input channels is
+# 2304 floats, 9216 bytes, further; on the last of the 4 chunks, the next group's first). The
+# 7 pixel-row tiles share a chunk, so each takes 21 of its 144 lines per block, 7 at each of
+# the 3 steps of its outermost
 # reduction loop (the kernel rows): 14 prefetches for locality 2 (i32 2: into L2), clamped to
 # the chunk's last line. Then the next pixel tile's data (locality 3, flag 16). No prefetch of
 # the weights a latency ahead (flag 8): the chunk's lines were asked for during the last one.
@@ -24,7 +26,11 @@ class Module:
                 conv2d_NCHWc[v_n, v_oc_chunk, v_oh, v_ow, v_oc_block] = conv2d_NCHWc[v_n, v_oc_chunk, v_oh, v_ow, v_oc_block] + x[v_n, v_ic_outer, v_oh + v_kh, v_ow + v_kw, v_ic_inner] * w[v_oc_chunk, v_ic_outer, v_kh, v_kw, v_ic_inner, v_oc_block]
 
 # CHECK: define internal void @conv2d_chunks_impl_par0(
-# CHECK: = select i1
+# CHECK: , i64 9216
+# CHECK-SAME: = getelementptr i8, ptr
+# CHECK-NEXT: = icmp eq i64 %ic_outer_0
+# CHECK-SAME: , 3
+# CHECK-NEXT: = select i1
 # CHECK: tile.k.body.i:
 # CHECK: , i32 0, i32 2, i32 1)
 # CHECK: , i32 0, i32 2, i32 1)
