@@ -684,10 +684,10 @@ std::vector<DirectConvTiles> DirectConvTileCandidates(const DirectConvBlock& con
   // A window whose weights few pixel tiles share (PrefetchesWeights) and whose tile's working
   // set spills L1 (whole, or in chunks of half of L2) reads each weight from beyond L2 in the
   // first pixel tile and from L2 in the others. Its tiles also come with the reduction in chunks
-  // whose working set takes at most
-  // three quarters of L1 (the rest for the next chunk's lines arriving, and the sums), each tile
-  // of a chunk prefetching a slice of the next chunk into L2 (WeightPrefetch::kNextChunk), so
-  // the weights stream in evenly over all the tiles instead of at the first one's pace. ResNet-
+  // whose working set takes at most three quarters of L1 (the rest for the next chunk's lines
+  // arriving, and the sums), each tile of a chunk prefetching a slice of the next chunk into L2
+  // (WeightPrefetch::kNextChunk), so the weights stream in evenly over all the tiles instead of
+  // at the first one's pace. ResNet-
   // 18's 512 -> 512 3 x 3 convolution at 7 x 7 (9.4 MB of weights) took 7 x 2 whole at 59-62%
   // of the peak on an Intel Xeon (one thread), at 78% with every task's weights made the same
   // (so they stayed in L2), and at 72-78% in chunks of one input-channel block (18 KB) with the
