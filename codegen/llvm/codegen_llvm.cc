@@ -912,10 +912,10 @@ class KernelEmitter {
       prefetch_distance = (latency + chains - 1) / chains * tile.k.back().b;
     }
     // A prefetch of the line at `address` for reading (or for writing), kept in all cache
-    // levels (locality 3).
-    auto prefetch_line = [&](llvm::Value* address, bool for_write = false) {
+    // levels (locality 3) unless told otherwise (2: L2 and beyond).
+    auto prefetch_line = [&](llvm::Value* address, bool for_write = false, int locality = 3) {
       llvm::Function* prefetch = llvm::Intrinsic::getDeclaration(&mod_, llvm::Intrinsic::prefetch, {ptr_});
-      b_.CreateCall(prefetch, {address, b_.getInt32(for_write ? 1 : 0), b_.getInt32(3), b_.getInt32(1)});
+      b_.CreateCall(prefetch, {address, b_.getInt32(for_write ? 1 : 0), b_.getInt32(locality), b_.getInt32(1)});
     };
     auto b_value = [&](llvm::Value* b_off, int64_t j) {
       std::vector<llvm::Value*> out;
@@ -1005,7 +1005,6 @@ class KernelEmitter {
       const int64_t per_step = (per_call + steps - 1) / steps;
       llvm::Value* first = b_.CreateAdd(b_.CreateMul(tile.next_b.call_index, b_.getInt64(per_call)),
                                         b_.CreateMul(k, b_.getInt64(per_step)));
-      llvm::Function* prefetch = llvm::Intrinsic::getDeclaration(&mod_, llvm::Intrinsic::prefetch, {ptr_});
       for (int64_t u = 0; u < per_step; ++u) {
         // Past the chunk's last line (the last call's slice rounded up) the last line again.
         llvm::Value* line = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, b_.CreateAdd(first, b_.getInt64(u)),
@@ -1015,8 +1014,7 @@ class KernelEmitter {
               b_.CreateAdd(b_.getInt64(j * tile.b_nb), b_.CreateMul(line, b_.getInt64(kFloatsPerLine)));
           // Not inbounds: the next chunk of the last iteration may lie past B's end (a prefetch never faults).
           // Locality 2: into L2, where the chunk waits for the tiles still to run on this one.
-          b_.CreateCall(prefetch, {b_.CreateGEP(f32, tile.next_b.address, offset), b_.getInt32(0), b_.getInt32(2),
-                                   b_.getInt32(1)});
+          prefetch_line(b_.CreateGEP(f32, tile.next_b.address, offset), /*for_write=*/false, /*locality=*/2);
         }
       }
     };
