@@ -110,7 +110,7 @@ RuleOutcome TileGemm(RuleContext& ctx, const std::string& name) {
   }
   auto apply = [&](const GemmBlock& g) {
     return [&, g](Schedule* sch, const BlockRV& b) -> absl::Status {
-      absl::Status s = ScheduleGemm(sch, b, g, *tiles);
+      absl::Status s = ScheduleGemm(sch, b, g, *tiles, ctx.target);
       return s.ok() ? decided->Record(sch) : s;
     };
   };

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "absl/strings/str_cat.h"
+#include "ir/tir/intrinsics.h"
 #include "ir/tir/prim_expr_ops.h"
 #include "ir/tir/stmt_tree.h"
 #include "ir/tir/tir_util.h"
@@ -405,7 +406,14 @@ absl::Status ScheduleGemmLoops(Schedule* sch, const BlockRV& block, const GemmBl
   return FuseParallel(sch, outer).status();
 }
 
-absl::Status ScheduleGemm(Schedule* sch, const BlockRV& block, const GemmBlock& gemm, const GemmTiles& tiles) {
+bool PrefetchesNextWeights(const GemmBlock& gemm, const GemmTiles& tiles, const Target& target) {
+  const bool panel_per_chunk = (tiles.nc > 0 ? tiles.nc : tiles.nr) == tiles.nr;
+  return panel_per_chunk && !tiles.parallel_rows && gemm.m > 0 && gemm.m / tiles.mr >= 2 &&
+         gemm.k * gemm.n * 4 > target.l2_bytes;
+}
+
+absl::Status ScheduleGemm(Schedule* sch, const BlockRV& block, const GemmBlock& gemm, const GemmTiles& tiles,
+                          const Target& target) {
   absl::StatusOr<std::vector<LoopRV>> loops = sch->GetLoops(block);
   if (!loops.ok()) return loops.status();
   std::vector<LoopRV> batch;
@@ -478,6 +486,9 @@ absl::Status ScheduleGemm(Schedule* sch, const BlockRV& block, const GemmBlock& 
       *sch = trial;
       made_here = true;
     }
+  }
+  if (!made_here && PrefetchesNextWeights(gemm, tiles, target)) {
+    if (absl::Status s = sch->Annotate(block, kPrefetchNextWeightsAnnotation, true); !s.ok()) return s;
   }
   const bool packed_per_k_block = made_here && k0;
   if (absl::Status s = sch->ComputeAt(*packed, packed_per_k_block ? *k0 : (*j)[0]); !s.ok()) return s;

@@ -11,6 +11,8 @@ class Module:
             gv = R.matmul(x, w)
             R.output(gv)
         return gv
+# (The 2 MB of weights, more than L2, have each row tile prefetch a slice of the next chunk:
+# gemm_tile_nd with flags 32 and no 4, no guarded tile.)
 # CHECK-NOT: T.gemm_tile_partial(
-# CHECK: T.gemm_tile(
-# CHECK-SAME: T.int64(8), T.int64(32)
+# CHECK: T.gemm_tile_nd(
+# CHECK-SAME: T.int64(8), T.int64(1), T.int64(32), T.int64(256), T.int64(2048), T.int64(0), T.int64(0), T.int64(32),

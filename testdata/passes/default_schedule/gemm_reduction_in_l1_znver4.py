@@ -18,8 +18,10 @@ class Module:
             gv = R.nn.relu(lv)
             R.output(gv)
         return gv
+# (The 2 MB of weights, more than L2, have each row tile prefetch a slice of the next chunk:
+# T.gemm_tile_nd, flags 32.)
 # CHECK: for k_0, i0_0 in T.grid(T.int64(2), T.int64(16)):
-# CHECK: T.gemm_tile(
-# CHECK-SAME: T.int64(128), T.int64(8), T.int64(32)
+# CHECK: T.gemm_tile_nd(
+# CHECK-SAME: T.int64(8), T.int64(1), T.int64(32), T.int64(256), T.int64(2048), T.int64(0), T.int64(0), T.int64(32), T.int64(1), T.int64(128), T.int64(1), T.int64(32)
 # CHECK: for ax0 in range(T.int64(128)):
 # CHECK: T.max(

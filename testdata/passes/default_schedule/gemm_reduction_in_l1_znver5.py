@@ -17,9 +17,11 @@ class Module:
             gv = R.nn.relu(lv)
             R.output(gv)
         return gv
+# (The 2 MB of weights, more than L2, have each row tile prefetch a slice of the next chunk:
+# T.gemm_tile_nd, flags 32.)
 # CHECK: for i0_0 in range(T.int64(16)):
 # CHECK-NOT: k_0
-# CHECK: T.gemm_tile(
-# CHECK-SAME: T.int64(256), T.int64(8), T.int64(32)
+# CHECK: T.gemm_tile_nd(
+# CHECK-SAME: T.int64(8), T.int64(1), T.int64(32), T.int64(256), T.int64(2048), T.int64(0), T.int64(0), T.int64(32), T.int64(1), T.int64(256), T.int64(1), T.int64(32)
 # CHECK: for ax0 in range(T.int64(8)):
 # CHECK: T.max(T_matmul[v_i0, v_i1], T.float32(0.0))

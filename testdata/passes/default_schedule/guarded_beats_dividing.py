@@ -13,5 +13,8 @@ class Module:
             gv = R.matmul(x, w)
             R.output(gv)
         return gv
-# CHECK: T.gemm_tile_partial(
-# CHECK-SAME: T.int64(6), T.int64(16)
+# Its 2 MB of weights are more than L2, so each row tile prefetches a slice of the next panel
+# (gemm_tile_nd flags 36: 32, the next chunk, | 4, the guarded last tile; golden
+# gemm_prefetch_next_weights).
+# CHECK: T.gemm_tile_nd(
+# CHECK-SAME: T.int64(6), T.int64(1), T.int64(16), T.int64(256), T.int64(2048), T.int64(0), T.int64(0), T.int64(36),
