@@ -590,12 +590,15 @@ class KernelEmitter {
   };
 
   /*! \brief The operand at `address` where the loops around the call take it next: the
-   *  innermost loop that moves it stepped, or, in that loop's last iteration, that loop back at
-   *  its start and the loop around it stepped (where that one moves the operand too; else the
-   *  operand starts over). The loops inside the innermost moving one run calls that share this
-   *  operand: `calls` of them (their constant extents multiplied), this one `call_index`
-   *  (their iteration, row-major). None where no loop moves it or a sharing loop's extent is not
-   *  a constant. Inside a parallel loop's body the next iteration may be another thread's: a
+   *  innermost loop that moves it outside the innermost one that does not (or, when none
+   *  is outside a loop that does not, the innermost that moves it) stepped, or, in that loop's
+   *  last iteration, that loop back at its start and the loop around it stepped (where that one
+   *  moves the operand too; else the operand starts over). The loops inside it that do not move
+   *  the operand run calls that share it: `calls` of them (their constant extents multiplied),
+   *  this one `call_index` (their iteration, row-major); those inside it that do move it (a
+   *  GEMM's panels inside its row tiles) keep their value, so each call's next is its own part
+   *  of the next chunk. None where no loop moves it or a sharing loop's extent is not a
+   *  constant. Inside a parallel loop's body the next iteration may be another thread's: a
    *  prefetch of it only costs the lines. */
   NextOperand NextIteration(const PrimExpr& address) {
     std::vector<tir::Var> used;
@@ -606,10 +609,21 @@ class KernelEmitter {
     int inner = static_cast<int>(open_loops_.size()) - 1;
     while (inner >= 0 && !moves(open_loops_[inner])) --inner;
     if (inner < 0) return {};
+    // Loops that move it inside a sharing one (a GEMM's panels of a column block, inside its
+    // row tiles) pick this call's part of the chunk: the chunk is stepped by the moving loop
+    // outside the innermost sharing one, and each call prefetches its part's next.
+    for (int l = inner - 1; l >= 0; --l) {
+      if (!moves(open_loops_[l])) {
+        while (l >= 0 && !moves(open_loops_[l])) --l;
+        if (l >= 0) inner = l;
+        break;
+      }
+    }
     NextOperand next;
     next.call_index = b_.getInt64(0);
     for (size_t i = inner + 1; i < open_loops_.size(); ++i) {
       const OpenLoop& l = open_loops_[i];
+      if (moves(l)) continue;
       const auto* lo = llvm::dyn_cast<llvm::ConstantInt>(l.begin);
       const auto* hi = llvm::dyn_cast<llvm::ConstantInt>(l.end);
       if (lo == nullptr || hi == nullptr) return {};

@@ -407,9 +407,7 @@ absl::Status ScheduleGemmLoops(Schedule* sch, const BlockRV& block, const GemmBl
 }
 
 bool PrefetchesNextWeights(const GemmBlock& gemm, const GemmTiles& tiles, const Target& target) {
-  const bool panel_per_chunk = (tiles.nc > 0 ? tiles.nc : tiles.nr) == tiles.nr;
-  return panel_per_chunk && !tiles.parallel_rows && gemm.m > 0 && gemm.m / tiles.mr >= 2 &&
-         gemm.k * gemm.n * 4 > target.l2_bytes;
+  return !tiles.parallel_rows && gemm.m > 0 && gemm.m / tiles.mr >= 2 && gemm.k * gemm.n * 4 > target.l2_bytes;
 }
 
 absl::Status ScheduleGemm(Schedule* sch, const BlockRV& block, const GemmBlock& gemm, const GemmTiles& tiles,
