@@ -612,13 +612,11 @@ class KernelEmitter {
     // Loops that move it inside a sharing one (a GEMM's panels of a column block, inside its
     // row tiles) pick this call's part of the chunk: the chunk is stepped by the moving loop
     // outside the innermost sharing one, and each call prefetches its part's next.
-    for (int l = inner - 1; l >= 0; --l) {
-      if (!moves(open_loops_[l])) {
-        while (l >= 0 && !moves(open_loops_[l])) --l;
-        if (l >= 0) inner = l;
-        break;
-      }
-    }
+    int sharing = inner - 1;
+    while (sharing >= 0 && moves(open_loops_[sharing])) --sharing;
+    int outer = sharing;
+    while (outer >= 0 && !moves(open_loops_[outer])) --outer;
+    if (sharing >= 0 && outer >= 0) inner = outer;
     NextOperand next;
     next.call_index = b_.getInt64(0);
     for (size_t i = inner + 1; i < open_loops_.size(); ++i) {
@@ -1015,6 +1013,7 @@ class KernelEmitter {
     // step where they take turns over it); a slice of fewer lines than steps (a GEMM row tile's
     // long k loop) is asked for before the loop, since a test at every step (a line every
     // `steps / lines` of them) cost AVX2's 6 x 16 tiles 15-18%.
+    // (T.gemm_tile_nd's extents, the only tiles with next_b, are constants.)
     const auto* outer_extent = tile.k.empty() ? nullptr : llvm::dyn_cast<llvm::ConstantInt>(tile.k.front().extent);
     const bool copies_over_outer = sets > 1 && tile.k.size() == 1;
     const int64_t outer_steps = std::max<int64_t>(
@@ -1055,7 +1054,6 @@ class KernelEmitter {
       };
       // The sets take turns over the innermost loop (a convolution's input channels), whose
       // steps follow one another; over an outer one each set would run a whole inner loop alone.
-      // (An extent known only at run time spreads the slice over its first step.)
       const bool slices_next_b = level == 0 && next_b_per_step;
       if (sets == 1 || level + 1 < tile.k.size()) {
         loop(b_.getInt64(0), red.extent, 1, [&](llvm::Value* k) {
