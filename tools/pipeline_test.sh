@@ -81,7 +81,7 @@ check "... reusing the stages cached before the disk filled" grep -q "opt .*(cac
 
 out5=$($pipeline --cache-dir "$cache" --profile --profile_json "$TEST_TMPDIR/trace.json" 2>&1)
 check "--profile prints the table with the model's kernels" grep -q "^fused_dense_add_relu.*nn.dense, add, nn.relu" <<<"$out5"
-check "--profile shows the VM's own time and the memory" bash -c 'grep -q "^(VM: dispatch" <<<"$0" && grep -q "^memory: intermediates" <<<"$0"' "$out5"
+check "--profile shows the VM's own time and the memory" bash -c 'grep -q "^(VM: dispatch" <<<"$0" && grep -q "^memory: tensors" <<<"$0"' "$out5"
 check "--profile_json writes a Chrome trace" python3 -c 'import json, sys; e = json.load(open(sys.argv[1]))["traceEvents"]; assert any(x.get("cat") == "kernel" for x in e)' "$TEST_TMPDIR/trace.json"
 
 $pipeline --no-cache --emit-dot "$TEST_TMPDIR/g.dot" --dump-dir "$TEST_TMPDIR/dump" > /dev/null 2>&1

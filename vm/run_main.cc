@@ -132,9 +132,10 @@ absl::Status Profile(mlc::vm::VirtualMachine& vm, const std::string& func, const
   }
   std::fputs(mlc::vm::FormatProfileTable(vm.profiler()->Aggregate(runs), peak.gflops).c_str(), stdout);
   mlc::vm::VirtualMachine::MemoryStats m = vm.Memory();
-  std::printf("memory: intermediates %s at peak (pool holds %s), constants %s, kernel workspace %s\n",
-              Megabytes(m.intermediates_peak).c_str(), Megabytes(m.intermediates_held).c_str(),
-              Megabytes(m.constants).c_str(), Megabytes(m.workspace_held).c_str());
+  std::printf(
+      "memory: tensors %s at peak (intermediates and results; pool holds %s), constants %s, kernel workspace %s\n",
+      Megabytes(m.intermediates_peak).c_str(), Megabytes(m.intermediates_held).c_str(), Megabytes(m.constants).c_str(),
+      Megabytes(m.workspace_held).c_str());
   if (!json_path.empty()) {
     if (absl::Status s = mlc::WriteFileAtomically(json_path, vm.profiler()->ChromeTraceJson()); !s.ok()) return s;
     std::printf("trace written to %s\n", json_path.c_str());

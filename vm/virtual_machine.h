@@ -10,8 +10,8 @@
  *  calls, so a missing one is reported at load time by name. Invoke checks the number,
  *  shapes and dtypes of the arguments against the function's parameters and names the
  *  parameter that does not match. Kernel calls check their tensors against the kernel's
- *  buffers. Intermediates are allocated from a pool that takes back memory as soon as the
- *  bytecode marks a register dead; returned tensors are allocated fresh.
+ *  buffers. Tensors are allocated from a pool that takes back memory as soon as the bytecode
+ *  marks a register dead, or, for returned tensors, when the caller drops them.
  */
 #ifndef MLC_VM_VIRTUAL_MACHINE_H_
 #define MLC_VM_VIRTUAL_MACHINE_H_
@@ -94,7 +94,7 @@ class VirtualMachine {
 
   /*! \brief Memory the VM holds, in bytes. Results handed to the caller are not counted. */
   struct MemoryStats {
-    int64_t intermediates_peak = 0;  // most intermediate tensors alive at once
+    int64_t intermediates_peak = 0;  // most tensors from the pool alive at once (returned ones too)
     int64_t intermediates_held = 0;  // what the storage pool allocated (it keeps it for reuse)
     int64_t constants = 0;           // weights and other constants of the executable
     int64_t workspace_held = 0;      // kernels' scratch (packed operands), all live VMs of the process
@@ -161,9 +161,8 @@ class VirtualMachine {
     int64_t arena_offset = -1;  // kAllocTensor: the planned place in the arena, or -1
     int64_t arena_bound = 0;    // ... for at most this many bytes
     std::vector<int32_t> release;
-    bool dst_returned = false;  // allocate fresh: the value leaves the function
-    bool tail_call = false;     // kFunction: the caller returns what the callee returns
-    bool descending = false;    // kKernel: parallel loops last to first (DescendingLaunches)
+    bool tail_call = false;   // kFunction: the caller returns what the callee returns
+    bool descending = false;  // kKernel: parallel loops last to first (DescendingLaunches)
   };
   /*! \brief Declared shapes of the tensors a function or kernel takes, when any dimension is
    *         symbolic (nullptr entries for the others), and its shape variables. */

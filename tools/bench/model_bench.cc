@@ -333,8 +333,8 @@ absl::Status RunModel(const std::string& name, const Options& opt, double peak_g
                 100 * gflops(t[0]) / peak_gflops, gflops(t[1]), 100 * gflops(t[1]) / peak_gflops, torch_cols.c_str(),
                 c->compile_seconds, worst / std::max(scale, 1e-30));
     vm::VirtualMachine::MemoryStats mem = machine->Memory();
-    std::fprintf(stderr, "%s (%s): peak intermediates %.2f MB, workspace %.2f MB%s\n", name.c_str(), pipeline.c_str(),
-                 mem.intermediates_peak / 1e6, mem.workspace_held / 1e6,
+    std::fprintf(stderr, "%s (%s): peak tensors (intermediates and results) %.2f MB, workspace %.2f MB%s\n",
+                 name.c_str(), pipeline.c_str(), mem.intermediates_peak / 1e6, mem.workspace_held / 1e6,
                  opt.threads > 1 ? absl::StrCat("; ", MeasureCrossCoreLink().Describe()).c_str() : "");
     std::fflush(stdout);
   }
