@@ -527,6 +527,11 @@ absl::Status VirtualMachine::Decode(int func_index) {
     }
     out.code.push_back(std::move(d));
   }
+  // The register the function returns (ALLOC_TENSOR allocates a symbolic one fresh).
+  const Instr& last = out.code.back();
+  if (last.args[0].kind == Operand::kReg) {
+    for (Instr& i : out.code) i.dst_returned = i.dst == last.args[0].value;
+  }
   MarkTailCalls(out.code);
   functions_.push_back(std::move(out));
   return absl::OkStatus();
@@ -710,11 +715,14 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
           t = NDArray::View(arena, inst.arena_offset, dims, inst.args[1].dtype);
         } else {
           // Unplanned, or larger than the bound its place was planned for: the pool serves it.
-          // Returned values too: their storage comes back to the pool only when the caller drops
-          // them, so a later run never overwrites one still held, and a result of megabytes is
-          // not a fresh block that page-faults at every run (FCN-ResNet50's 4.2 MB of logits:
-          // their kernel took 0.5-3.9 ms on two threads, 0.12 ms in a reused block).
-          t = NDArray::Allocate(dims, inst.args[1].dtype, pool_);
+          // A returned value of a fixed shape too: its storage comes back to the pool only when
+          // the caller drops it, so a later run never overwrites one still held, and a result of
+          // megabytes is not a fresh block that page-faults at every run (FCN-ResNet50's 4.2 MB
+          // of logits: their kernel took 0.5-3.9 ms on two threads, 0.12 ms in a reused block).
+          // One of a symbolic shape is allocated fresh: the pool keeps a block per size it
+          // served, and a prompt length's logits need not recur.
+          const bool fresh = inst.dst_returned && shape.symbolic;
+          t = NDArray::Allocate(dims, inst.args[1].dtype, fresh ? nullptr : pool_);
         }
         if (!t.ok()) return absl::Status(t.status().code(), absl::StrCat(Where(func_index, pc), t.status().message()));
         regs[inst.dst] = *std::move(t);

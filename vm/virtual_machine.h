@@ -11,7 +11,8 @@
  *  shapes and dtypes of the arguments against the function's parameters and names the
  *  parameter that does not match. Kernel calls check their tensors against the kernel's
  *  buffers. Tensors are allocated from a pool that takes back memory as soon as the bytecode
- *  marks a register dead, or, for returned tensors, when the caller drops them.
+ *  marks a register dead, or, for returned tensors, when the caller drops them (a returned
+ *  tensor of a symbolic shape is allocated fresh).
  */
 #ifndef MLC_VM_VIRTUAL_MACHINE_H_
 #define MLC_VM_VIRTUAL_MACHINE_H_
@@ -161,8 +162,9 @@ class VirtualMachine {
     int64_t arena_offset = -1;  // kAllocTensor: the planned place in the arena, or -1
     int64_t arena_bound = 0;    // ... for at most this many bytes
     std::vector<int32_t> release;
-    bool tail_call = false;   // kFunction: the caller returns what the callee returns
-    bool descending = false;  // kKernel: parallel loops last to first (DescendingLaunches)
+    bool dst_returned = false;  // the value leaves the function (kAllocTensor: fresh when symbolic)
+    bool tail_call = false;     // kFunction: the caller returns what the callee returns
+    bool descending = false;    // kKernel: parallel loops last to first (DescendingLaunches)
   };
   /*! \brief Declared shapes of the tensors a function or kernel takes, when any dimension is
    *         symbolic (nullptr entries for the others), and its shape variables. */
