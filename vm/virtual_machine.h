@@ -93,7 +93,8 @@ class VirtualMachine {
   /*! \brief The last profile, or nullptr if profiling never started. */
   const Profiler* profiler() const { return profiler_.get(); }
 
-  /*! \brief Memory the VM holds, in bytes. Results handed to the caller are not counted. */
+  /*! \brief Memory the VM holds, in bytes. Results of a fixed shape come from the pool and count
+   *         while alive; those of a symbolic shape are allocated fresh and not counted. */
   struct MemoryStats {
     int64_t intermediates_peak = 0;  // most tensors from the pool alive at once (returned ones too)
     int64_t intermediates_held = 0;  // what the storage pool allocated (it keeps it for reuse)
