@@ -95,8 +95,9 @@ int main(int argc, char** argv) {
   }
   const mlc::vm::VirtualMachine::MemoryStats m = (*vm)->Memory();
   std::printf(
-      "memory: %.2f MB of constants, %.2f MB of intermediates held (peak live %.2f MB), %.2f MB of kernel workspace\n",
-      m.constants / 1e6, m.intermediates_held / 1e6, m.intermediates_peak / 1e6, m.workspace_held / 1e6);
+      "memory: %.2f MB of constants, %.2f MB of tensors held (intermediates and results; peak live %.2f MB), %.2f MB "
+      "of kernel workspace\n",
+      m.constants / 1e6, m.tensors_held / 1e6, m.tensors_peak / 1e6, m.workspace_held / 1e6);
   if (generator->cached()) {
     const mlc::vm::VirtualMachine::CacheStats c = (*vm)->Caches();
     std::printf("cache: %.2f MB for %zu positions; %lld appends in place, %lld copied the cache\n",

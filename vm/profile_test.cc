@@ -284,8 +284,8 @@ TEST(Profile, OffRecordsNothingAndMemoryIsReported) {
 
   vm::VirtualMachine::MemoryStats mem = m.vm->Memory();
   // The hidden activation (1 x 128 floats) is the one intermediate.
-  EXPECT_GE(mem.intermediates_peak, 128 * 4);
-  EXPECT_GE(mem.intermediates_held, mem.intermediates_peak);
+  EXPECT_GE(mem.tensors_peak, 128 * 4);
+  EXPECT_GE(mem.tensors_held, mem.tensors_peak);
   EXPECT_GE(mem.constants, 4 * (128 * 784 + 128 + 10 * 128 + 10));
 }
 

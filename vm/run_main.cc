@@ -134,7 +134,7 @@ absl::Status Profile(mlc::vm::VirtualMachine& vm, const std::string& func, const
   mlc::vm::VirtualMachine::MemoryStats m = vm.Memory();
   std::printf(
       "memory: tensors %s at peak (intermediates and results; pool holds %s), constants %s, kernel workspace %s\n",
-      Megabytes(m.intermediates_peak).c_str(), Megabytes(m.intermediates_held).c_str(), Megabytes(m.constants).c_str(),
+      Megabytes(m.tensors_peak).c_str(), Megabytes(m.tensors_held).c_str(), Megabytes(m.constants).c_str(),
       Megabytes(m.workspace_held).c_str());
   if (!json_path.empty()) {
     if (absl::Status s = mlc::WriteFileAtomically(json_path, vm.profiler()->ChromeTraceJson()); !s.ok()) return s;

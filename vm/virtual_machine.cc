@@ -960,8 +960,8 @@ void VirtualMachine::EnableProfiling(bool on) {
 
 VirtualMachine::MemoryStats VirtualMachine::Memory() const {
   MemoryStats m;
-  m.intermediates_peak = static_cast<int64_t>(pool_->peak_live_bytes());
-  m.intermediates_held = static_cast<int64_t>(pool_->held_bytes());
+  m.tensors_peak = static_cast<int64_t>(pool_->peak_live_bytes());
+  m.tensors_held = static_cast<int64_t>(pool_->held_bytes());
   for (const Value& c : constants_) m.constants += c.tensor().NumBytes();
   m.workspace_held = WorkspacePool::Global().bytes_held();
   return m;

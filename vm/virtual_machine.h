@@ -96,10 +96,10 @@ class VirtualMachine {
   /*! \brief Memory the VM holds, in bytes. Results of a fixed shape come from the pool and count
    *         while alive; those of a symbolic shape are allocated fresh and not counted. */
   struct MemoryStats {
-    int64_t intermediates_peak = 0;  // most tensors from the pool alive at once (returned ones too)
-    int64_t intermediates_held = 0;  // what the storage pool allocated (it keeps it for reuse)
-    int64_t constants = 0;           // weights and other constants of the executable
-    int64_t workspace_held = 0;      // kernels' scratch (packed operands), all live VMs of the process
+    int64_t tensors_peak = 0;    // most tensors from the pool alive at once (returned ones too)
+    int64_t tensors_held = 0;    // what the storage pool allocated (it keeps it for reuse)
+    int64_t constants = 0;       // weights and other constants of the executable
+    int64_t workspace_held = 0;  // kernels' scratch (packed operands), all live VMs of the process
   };
   MemoryStats Memory() const;
   /*! \brief The bytes of the constants function `func` reads (a decode step's weights when

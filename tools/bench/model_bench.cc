@@ -334,7 +334,7 @@ absl::Status RunModel(const std::string& name, const Options& opt, double peak_g
                 c->compile_seconds, worst / std::max(scale, 1e-30));
     vm::VirtualMachine::MemoryStats mem = machine->Memory();
     std::fprintf(stderr, "%s (%s): peak tensors (intermediates and results) %.2f MB, workspace %.2f MB%s\n",
-                 name.c_str(), pipeline.c_str(), mem.intermediates_peak / 1e6, mem.workspace_held / 1e6,
+                 name.c_str(), pipeline.c_str(), mem.tensors_peak / 1e6, mem.workspace_held / 1e6,
                  opt.threads > 1 ? absl::StrCat("; ", MeasureCrossCoreLink().Describe()).c_str() : "");
     std::fflush(stdout);
   }
