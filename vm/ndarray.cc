@@ -1,9 +1,7 @@
 /*! \file ndarray.cc
- *  \brief Runtime tensors and the storage pool.
+ *  \brief Runtime tensors.
  */
 #include "vm/ndarray.h"
-
-#include <sys/mman.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -18,80 +16,10 @@
 
 namespace mlc {
 namespace vm {
-namespace {
-
-size_t RoundUp(size_t bytes) { return (std::max<size_t>(bytes, 1) + 63) / 64 * 64; }
-
-/*! \brief Tensor memory, 64-byte aligned (`bytes` a multiple of 64). From 2 MiB on, it starts on
- *  a 2 MiB boundary and asks for transparent huge pages (this machine's setting is `madvise`):
- *  a layer that streams megabytes of weights otherwise walks the page table for each 4 KiB of
- *  them (ResNet-18's 7 x 7 layers ran at 86-88% of the FMA peak on 4 KiB pages, 93-94% on huge
- *  ones). Freed with std::free. */
-void* AllocateTensorMemory(size_t bytes) {
-  constexpr size_t kHugePage = size_t{2} << 20;
-  if (bytes < kHugePage) return std::aligned_alloc(64, bytes);
-  void* data = nullptr;
-  if (posix_memalign(&data, kHugePage, bytes) != 0) return nullptr;
-  madvise(data, bytes / kHugePage * kHugePage, MADV_HUGEPAGE);  // a hint: refused, pages stay 4 KiB
-  return data;
-}
-
-}  // namespace
-
-StoragePool::~StoragePool() {
-  for (auto& [size, data] : free_) std::free(data);
-}
-
-void* StoragePool::Allocate(size_t bytes) {
-  size_t size = RoundUp(bytes);
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    live_bytes_ += size;
-    peak_live_bytes_ = std::max(peak_live_bytes_, live_bytes_);
-    auto it = free_.find(size);
-    if (it != free_.end()) {
-      void* data = it->second;
-      free_.erase(it);
-      ++reused_;
-      return data;
-    }
-    ++allocated_;
-    held_bytes_ += size;
-  }
-  void* data = AllocateTensorMemory(size);
-  if (data == nullptr) {  // the caller reports it; the books must not count it
-    std::lock_guard<std::mutex> lock(mu_);
-    live_bytes_ -= size;
-    held_bytes_ -= size;
-    --allocated_;
-  }
-  return data;
-}
-
-void StoragePool::Release(void* data, size_t bytes) {
-  std::lock_guard<std::mutex> lock(mu_);
-  live_bytes_ -= RoundUp(bytes);
-  free_.emplace(RoundUp(bytes), data);
-}
-
-size_t StoragePool::held_bytes() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return held_bytes_;
-}
-
-size_t StoragePool::peak_live_bytes() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return peak_live_bytes_;
-}
-
-size_t StoragePool::cached_blocks() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return free_.size();
-}
 
 NDArray::Storage::~Storage() {
   if (pool) {
-    pool->Release(data, bytes);
+    pool->Release(data, bytes, reuse);
   } else {
     std::free(data);
   }
@@ -147,7 +75,7 @@ NDArray NDArray::Over(std::shared_ptr<Storage> storage, int64_t offset, std::vec
 }
 
 absl::StatusOr<NDArray> NDArray::Allocate(std::vector<int64_t> shape, DLDataType dtype,
-                                          std::shared_ptr<StoragePool> pool) {
+                                          std::shared_ptr<StoragePool> pool, StoragePool::Reuse reuse) {
   for (int64_t d : shape) {
     if (d < 0)
       return absl::InvalidArgumentError(
@@ -160,12 +88,13 @@ absl::StatusOr<NDArray> NDArray::Allocate(std::vector<int64_t> shape, DLDataType
   }
   auto storage = std::make_shared<Storage>();
   storage->bytes = static_cast<size_t>(bytes);
-  storage->data = pool ? pool->Allocate(storage->bytes) : AllocateTensorMemory(RoundUp(storage->bytes));
+  storage->data = pool ? pool->Allocate(storage->bytes) : AllocateTensorMemory(TensorStorageBytes(storage->bytes));
   if (storage->data == nullptr) {
     return absl::ResourceExhaustedError(
         absl::StrCat("out of memory allocating ", HumanBytes(bytes), " for tensor ", DescribeTensor(dtype, shape)));
   }
   storage->pool = pool;
+  storage->reuse = reuse;
   return Over(std::move(storage), 0, std::move(shape), dtype);
 }
 

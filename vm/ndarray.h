@@ -1,9 +1,9 @@
 /*! \file ndarray.h
  *  \brief Runtime tensors: a DLPack DLTensor over owned, 64-byte-aligned storage.
  *
- *  Storage comes from a StoragePool when one is given: freed storage goes back to the pool and
- *  a later allocation of the same size reuses it. That is how the VM reuses the memory of
- *  intermediates whose lifetime ended. Copies of an NDArray share storage.
+ *  Storage comes from a StoragePool (storage_pool.h) when one is given: freed storage goes back
+ *  to the pool and a later allocation of the same size reuses it. That is how the VM reuses the
+ *  memory of intermediates whose lifetime ended. Copies of an NDArray share storage.
  */
 #ifndef MLC_VM_NDARRAY_H_
 #define MLC_VM_NDARRAY_H_
@@ -12,14 +12,13 @@
 
 #include <atomic>
 #include <cstdint>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "vm/storage_pool.h"
 
 namespace mlc {
 namespace vm {
@@ -27,41 +26,17 @@ namespace vm {
 /*! \brief DLPack 0.6 (Debian's) predates kDLBool; newer versions use this code for bool. */
 inline constexpr uint8_t kDLBoolCode = 6;
 
-/*! \brief Size-bucketed free lists of aligned blocks. Thread-safe. */
-class StoragePool {
- public:
-  ~StoragePool();
-  /*! \brief Null when the system refuses the memory. */
-  void* Allocate(size_t bytes);
-  void Release(void* data, size_t bytes);
-  /*! \brief Blocks currently held for reuse, and allocations served from the free lists. */
-  size_t cached_blocks() const;
-  size_t reused() const { return reused_; }
-  size_t allocated() const { return allocated_; }
-  /*! \brief Bytes the pool has allocated in all (it frees nothing before it dies). */
-  size_t held_bytes() const;
-  /*! \brief The most bytes handed out and not yet released at any one time. */
-  size_t peak_live_bytes() const;
-
- private:
-  mutable std::mutex mu_;
-  std::multimap<size_t, void*> free_;
-  size_t reused_ = 0;
-  size_t allocated_ = 0;
-  size_t held_bytes_ = 0;
-  size_t live_bytes_ = 0;
-  size_t peak_live_bytes_ = 0;
-};
-
 class NDArray {
  public:
   NDArray() = default;
 
-  /*! \brief Uninitialized storage; from `pool` when given, else freshly allocated. A shape over
-   *         the max_tensor_bytes limit (support/resource_limits.h) or an allocation the system
-   *         refuses is an error naming the tensor's size, not a crash. */
+  /*! \brief Uninitialized storage; from `pool` when given (back to it, to wait as `reuse` says,
+   *         when the last copy dies), else freshly allocated. A shape over the max_tensor_bytes
+   *         limit (support/resource_limits.h) or an allocation the system refuses is an error
+   *         naming the tensor's size, not a crash. */
   static absl::StatusOr<NDArray> Allocate(std::vector<int64_t> shape, DLDataType dtype,
-                                          std::shared_ptr<StoragePool> pool = nullptr);
+                                          std::shared_ptr<StoragePool> pool = nullptr,
+                                          StoragePool::Reuse reuse = StoragePool::Reuse::kAlways);
   /*! \brief Allocate for a size the caller chose itself (tests, benchmarks); aborts with the
    *         error where Allocate would return one. */
   static NDArray Empty(std::vector<int64_t> shape, DLDataType dtype, std::shared_ptr<StoragePool> pool = nullptr);
@@ -105,6 +80,7 @@ class NDArray {
     // Storage that was not made for appending counts as full.
     std::atomic<size_t> appended{SIZE_MAX};
     std::shared_ptr<StoragePool> pool;
+    StoragePool::Reuse reuse = StoragePool::Reuse::kAlways;
     ~Storage();
   };
   struct Container {

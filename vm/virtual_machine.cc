@@ -527,11 +527,6 @@ absl::Status VirtualMachine::Decode(int func_index) {
     }
     out.code.push_back(std::move(d));
   }
-  // The register the function returns (ALLOC_TENSOR allocates a symbolic one fresh).
-  const Instr& last = out.code.back();
-  if (last.args[0].kind == Operand::kReg) {
-    for (Instr& i : out.code) i.dst_returned = i.dst == last.args[0].value;
-  }
   MarkTailCalls(out.code);
   functions_.push_back(std::move(out));
   return absl::OkStatus();
@@ -628,6 +623,7 @@ absl::StatusOr<Value> VirtualMachine::Invoke(const std::string& name, const std:
     result = Run(it->second, args, *std::move(shape_values), 0);
     recording_->Record(Profiler::Kind::kInvoke, label, start, recording_->Now());
   }
+  pool_->EndRun();
   if (choose && result.ok()) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::lock_guard<std::mutex> lock(choice_mu_);
@@ -715,14 +711,14 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
           t = NDArray::View(arena, inst.arena_offset, dims, inst.args[1].dtype);
         } else {
           // Unplanned, or larger than the bound its place was planned for: the pool serves it.
-          // A returned value of a fixed shape too: its storage comes back to the pool only when
-          // the caller drops it, so a later run never overwrites one still held, and a result of
-          // megabytes is not a fresh block that page-faults at every run (FCN-ResNet50's 4.2 MB
-          // of logits: their kernel took 0.5-3.9 ms on two threads, 0.12 ms in a reused block).
-          // One of a symbolic shape is allocated fresh: the pool keeps a block per size it
-          // served, and a prompt length's logits need not recur.
-          const bool fresh = inst.dst_returned && shape.symbolic;
-          t = NDArray::Allocate(dims, inst.args[1].dtype, fresh ? nullptr : pool_);
+          // A returned value too: its storage comes back to the pool only when the caller drops
+          // it, so a later run never overwrites one still held, and a result of megabytes is not
+          // a fresh block that page-faults at every run (FCN-ResNet50's 4.2 MB of logits: their
+          // kernel took 0.5-3.9 ms on two threads, 0.12 ms in a reused block). A size from a
+          // symbolic shape waits one run for reuse (storage_pool.h): a prompt length need not
+          // recur.
+          t = NDArray::Allocate(dims, inst.args[1].dtype, pool_,
+                                shape.symbolic ? StoragePool::Reuse::kNextRun : StoragePool::Reuse::kAlways);
         }
         if (!t.ok()) return absl::Status(t.status().code(), absl::StrCat(Where(func_index, pc), t.status().message()));
         regs[inst.dst] = *std::move(t);

@@ -11,8 +11,9 @@
  *  shapes and dtypes of the arguments against the function's parameters and names the
  *  parameter that does not match. Kernel calls check their tensors against the kernel's
  *  buffers. Tensors are allocated from a pool that takes back memory as soon as the bytecode
- *  marks a register dead, or, for returned tensors, when the caller drops them (a returned
- *  tensor of a symbolic shape is allocated fresh).
+ *  marks a register dead, or, for returned tensors, when the caller drops them; memory of a
+ *  size from a symbolic shape waits one run for reuse, then goes back to the system
+ *  (storage_pool.h).
  */
 #ifndef MLC_VM_VIRTUAL_MACHINE_H_
 #define MLC_VM_VIRTUAL_MACHINE_H_
@@ -93,11 +94,10 @@ class VirtualMachine {
   /*! \brief The last profile, or nullptr if profiling never started. */
   const Profiler* profiler() const { return profiler_.get(); }
 
-  /*! \brief Memory the VM holds, in bytes. Results of a fixed shape come from the pool and count
-   *         while alive; those of a symbolic shape are allocated fresh and not counted. */
+  /*! \brief Memory the VM holds, in bytes. Results come from the pool and count while alive. */
   struct MemoryStats {
     int64_t tensors_peak = 0;    // most tensors from the pool alive at once (returned ones too)
-    int64_t tensors_held = 0;    // what the storage pool allocated (it keeps it for reuse)
+    int64_t tensors_held = 0;    // what the storage pool holds now (in use, and kept for reuse)
     int64_t constants = 0;       // weights and other constants of the executable
     int64_t workspace_held = 0;  // kernels' scratch (packed operands), all live VMs of the process
   };
@@ -163,9 +163,8 @@ class VirtualMachine {
     int64_t arena_offset = -1;  // kAllocTensor: the planned place in the arena, or -1
     int64_t arena_bound = 0;    // ... for at most this many bytes
     std::vector<int32_t> release;
-    bool dst_returned = false;  // the value leaves the function (kAllocTensor: fresh when symbolic)
-    bool tail_call = false;     // kFunction: the caller returns what the callee returns
-    bool descending = false;    // kKernel: parallel loops last to first (DescendingLaunches)
+    bool tail_call = false;   // kFunction: the caller returns what the callee returns
+    bool descending = false;  // kKernel: parallel loops last to first (DescendingLaunches)
   };
   /*! \brief Declared shapes of the tensors a function or kernel takes, when any dimension is
    *         symbolic (nullptr entries for the others), and its shape variables. */
