@@ -269,6 +269,105 @@ TEST(Tuning, RulesAskForDecisionsAndTheTraceKeepsTheAnswer) {
   EXPECT_THAT(notes[0], HasSubstr("GEMM tile choice"));
 }
 
+constexpr char kConvPool[] = R"(
+@I.ir_module
+class Module:
+    I.module_attrs({"target": "llvm -mcpu=x86-64-v3"})
+
+    @R.function
+    def main(x: R.Tensor((1, 16, 14, 14), dtype="float32")):
+        with R.dataflow():
+            lv = R.nn.conv2d(x, metadata["relax.expr.Constant"][0], padding=[1, 1, 1, 1])
+            gv = R.nn.max_pool2d(lv, pool_size=[3, 3], strides=[1, 1], padding=[0, 0, 0, 0])
+            R.output(gv)
+        return gv
+)";
+
+// A max pool over channel-blocked data (after a convolution, alter-op-layout) asks the window
+// rule's knob: the pixels per register tile. Every choice schedules a different kernel that
+// computes the same pool.
+TEST(Tuning, ABlockedWindowAsksForItsPixelsPerTileAndEveryChoiceIsRight) {
+  std::mt19937 rng(9);
+  vm::NDArray w = testing_util::Random({16, 16, 3, 3}, &rng);
+  ParseOptions options;
+  options.constants = std::vector<TensorData>{testing_util::ToTensorData(w)};
+  absl::StatusOr<IRModule> mod = ParseTVMScript(kConvPool, "conv_pool.py", options);
+  ASSERT_TRUE(mod.ok()) << mod.status();
+  // Unfused, so that the pool is a function of its own.
+  IRModule prepared = RunPasses(*mod, "alter-op-layout,remove-unused,legalize,remove-unused");
+  const Target target = *Target::Parse("x86-64-v3");
+  std::string pool;
+  std::vector<tir::Knob> knobs;
+  for (const auto& [name, f] : prepared.functions()) {
+    if (!prepared.LookupPrimFunc(name).defined()) continue;
+    tir::Schedule sch(prepared);
+    std::vector<tir::Knob> asked;
+    tir::ApplyDefaultSchedule(&sch, name, target, nullptr, [&](const tir::Knob& k) {
+      asked.push_back(k);
+      return k.default_choice;
+    });
+    for (const tir::Knob& k : asked) {
+      if (k.rule != "window tile") continue;
+      pool = name;
+      knobs.push_back(k);
+    }
+  }
+  ASSERT_EQ(knobs.size(), 1u) << "one blocked window: the max pool";
+  const tir::Knob& knob = knobs[0];
+  // The pooled row is 12 pixels of one 8-lane channel block (NCHW8c on x86-64-v3): 1, 2, 3, 4 or
+  // 6 pixels divide it with the accumulators within half of the 16 registers; the rule's own
+  // pick is the most within 8 vectors, 6.
+  std::vector<std::string> descriptions;
+  for (const tir::KnobChoice& c : knob.choices) descriptions.push_back(c.description);
+  EXPECT_THAT(descriptions, ::testing::ElementsAre("window pixels=1", "window pixels=2", "window pixels=3",
+                                                   "window pixels=4", "window pixels=6"));
+  EXPECT_EQ(knob.choices[knob.default_choice].description, "window pixels=6");
+
+  vm::NDArray x = testing_util::Random({1, 16, 14, 14}, &rng);
+  std::vector<double> conv(16 * 14 * 14);
+  for (int o = 0; o < 16; ++o)
+    for (int y = 0; y < 14; ++y)
+      for (int xx = 0; xx < 14; ++xx) {
+        double acc = 0;
+        for (int c = 0; c < 16; ++c)
+          for (int ky = 0; ky < 3; ++ky)
+            for (int kx = 0; kx < 3; ++kx) {
+              int iy = y + ky - 1, ix = xx + kx - 1;
+              if (iy < 0 || iy >= 14 || ix < 0 || ix >= 14) continue;
+              acc += double(testing_util::F(x)[(c * 14 + iy) * 14 + ix]) *
+                     testing_util::F(w)[((o * 16 + c) * 3 + ky) * 3 + kx];
+            }
+        conv[(o * 14 + y) * 14 + xx] = acc;
+      }
+  std::vector<double> want;
+  for (int o = 0; o < 16; ++o)
+    for (int y = 0; y < 12; ++y)
+      for (int xx = 0; xx < 12; ++xx) {
+        double m = -INFINITY;
+        for (int ky = 0; ky < 3; ++ky)
+          for (int kx = 0; kx < 3; ++kx) m = std::max(m, conv[(o * 14 + y + ky) * 14 + xx + kx]);
+        want.push_back(m);
+      }
+  std::vector<IRModule> kernels;
+  for (size_t choice = 0; choice < knob.choices.size(); ++choice) {
+    SCOPED_TRACE(knob.choices[choice].description);
+    tir::Schedule sch(prepared);
+    for (const auto& [name, f] : prepared.functions()) {
+      if (!prepared.LookupPrimFunc(name).defined()) continue;
+      tir::ApplyDefaultSchedule(&sch, name, target, nullptr, [&](const tir::Knob& k) {
+        return k.rule == "window tile" ? choice : k.default_choice;
+      });
+    }
+    EXPECT_THAT(sch.trace().AsPython(), HasSubstr(absl::StrCat("decision=", choice)));
+    for (const IRModule& other : kernels)
+      EXPECT_FALSE(StructuralEqual(other.LookupPrimFunc(pool), sch.mod().LookupPrimFunc(pool)));
+    kernels.push_back(sch.mod());
+    absl::StatusOr<vm::Value> out = BuildAndRun(sch.mod(), {vm::Value(x)});
+    ASSERT_TRUE(out.ok()) << out.status();
+    testing_util::ExpectClose(out->tensor(), want, 1e-4, 1e-4);
+  }
+}
+
 TEST(Tuning, DatabaseRoundTripsAndMergesKeepingTheFastest) {
   tir::TuningDatabase db = Tune(Prepared());
   absl::StatusOr<tir::TuningDatabase> loaded = tir::TuningDatabase::Load(Saved(db, "round.pb"));

@@ -170,8 +170,25 @@ RuleOutcome TileDirectConvolution(RuleContext& ctx, const std::string& name) {
 RuleOutcome Outcome(const absl::Status& s) { return s.ok() ? RuleOutcome::kScheduled : RuleOutcome::kNotMatched; }
 
 RuleOutcome WindowRule(RuleContext& ctx, const std::string& name) {
-  return Outcome(
-      OnCopy(ctx, name, [&](Schedule* s, const BlockRV& b) { return ScheduleWindowReduction(s, b, ctx.target); }));
+  // Over channel-blocked data the rule chooses the pixels per register tile; along the output
+  // row it has no choice to offer.
+  std::optional<TileDecision<WindowTiles>> decided;
+  if (absl::StatusOr<BlockRV> rv = ctx.sch->GetBlock(name, ctx.func); rv.ok()) {
+    if (std::optional<BlockedWindowBlock> window = MatchBlockedWindow(*ctx.sch, *rv)) {
+      absl::StatusOr<TileDecision<WindowTiles>> d =
+          DecideTiles(ctx.func, *window, "window tile", WindowTileCandidates(*window, ctx.target),
+                      std::optional<WindowTiles>(DefaultWindowTiles(*window, ctx.target)), ctx.target, ctx.decide);
+      if (!d.ok()) {
+        ctx.Note(name, std::string(d.status().message()));
+        return RuleOutcome::kFailed;
+      }
+      decided = *std::move(d);
+    }
+  }
+  return Outcome(OnCopy(ctx, name, [&](Schedule* s, const BlockRV& b) -> absl::Status {
+    absl::Status scheduled = ScheduleWindowReduction(s, b, ctx.target, decided ? decided->tiles : std::nullopt);
+    return scheduled.ok() && decided ? decided->Record(s) : scheduled;
+  }));
 }
 
 RuleOutcome RowReductionRule(RuleContext& ctx, const std::string& name) {
@@ -231,7 +248,8 @@ const std::vector<DefaultScheduleRule>& DefaultScheduleRules() {
        "a reduction over a small window (depthwise convolution, pooling) left at the root",
        "the window loops unrolled under the vectorized output row, the outer loops parallel; over padded "
        "channel-blocked data made at the root, the padding per plane (channel block) under the parallel loop over "
-       "the planes, where a plane fits half of L2",
+       "the planes, where a plane fits half of L2; over channel-blocked data the pixels per register tile are a "
+       "knob",
        nullptr, WindowRule},
       {"row-reduction", S::kRootNest, "row_reduction.cc",
        "a max or min along the innermost, contiguous axis (softmax's row maxima)",

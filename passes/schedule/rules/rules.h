@@ -203,9 +203,39 @@ std::string DescribeTiles(const DirectConvTiles& tiles);
  *  rule's own estimate of its cycles per multiply-add, and whether its working set fits L1. */
 std::vector<double> TileFeatures(const DirectConvBlock& conv, const DirectConvTiles& tiles, const Target& target);
 
+/*! \brief A window reduction over channel-blocked data (window.cc: NCHW16c pooling), where the
+ *  rule has a choice: how many output pixels a register tile takes. */
+struct BlockedWindowBlock {
+  std::string name;
+  int64_t row = 0;    // output pixels along the row
+  int64_t lanes = 0;  // the channel block (vectorized)
+  int64_t taps = 0;   // the window's taps
+};
+/*! \brief The register tile of a blocked window: output pixels per tile, each a row of vectors of
+ *  accumulators across the unrolled taps. */
+struct WindowTiles {
+  bool operator==(const WindowTiles& o) const { return pixels == o.pixels; }
+  int64_t pixels = 1;
+};
+/*! \brief The block as a blocked window, or nullopt when the window rule would not take it or
+ *  takes it along the output row (no choice there). */
+std::optional<BlockedWindowBlock> MatchBlockedWindow(const Schedule& sch, const BlockRV& block);
+/*! \brief Every pixel count that divides the row with at most half of the vector registers as
+ *  accumulators: the search space of tuning. */
+std::vector<WindowTiles> WindowTileCandidates(const BlockedWindowBlock& window, const Target& target);
+/*! \brief The rule's own pick: the most pixels that divide the row within 8 accumulator vectors. */
+WindowTiles DefaultWindowTiles(const BlockedWindowBlock& window, const Target& target);
+/*! \brief "window pixels=7": the window knob's choice. */
+std::string DescribeTiles(const WindowTiles& tiles);
+/*! \brief A window tile choice's features for tuning's cost model: pixels, accumulator registers,
+ *  tiles per row, taps. */
+std::vector<double> TileFeatures(const BlockedWindowBlock& window, const WindowTiles& tiles, const Target& target);
+
 /*! \brief The window rule (window.cc): a reduction over a small window (depthwise convolution,
- *  pooling) with the window loops unrolled under the vectorized output row. */
-absl::Status ScheduleWindowReduction(Schedule* sch, const BlockRV& block, const Target& target);
+ *  pooling) with the window loops unrolled under the vectorized output row; over channel-blocked
+ *  data, `tiles` pixels per register tile (DefaultWindowTiles without it). */
+absl::Status ScheduleWindowReduction(Schedule* sch, const BlockRV& block, const Target& target,
+                                     const std::optional<WindowTiles>& tiles = std::nullopt);
 
 /*! \brief The row-reduction rule (row_reduction.cc): a max or min along the innermost,
  *  contiguous axis reduced a vector at a time (rfactor), the partial results in the same
@@ -280,7 +310,7 @@ std::string DescribeDefaultScheduleRules();
 
 /*! \brief Every rule, on every block of `func`. Returns how many blocks a rule scheduled; when
  *  `notes` is given, it receives why a rule that matched a block could not be applied. Where a
- *  rule has alternatives (the GEMM's and the direct convolution's tiles) it asks `decide`
+ *  rule has alternatives (the GEMM's, the direct convolution's and a blocked window's tiles) it asks `decide`
  *  (knob.h; empty: the rule's own pick), and the answer goes into the trace. */
 int ApplyDefaultSchedule(Schedule* sch, const std::string& func, const Target& target,
                          std::vector<std::string>* notes = nullptr, const Decider& decide = Decider());

@@ -11,6 +11,7 @@
  *  vectorizes along the channel block instead, a few output pixels per register tile.
  */
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -146,15 +147,15 @@ absl::Status PadPerPlane(Schedule* sch, const BlockRV& block, const std::vector<
  *  The R accumulator vectors of a tile stay in registers across the unrolled taps; every load
  *  is a whole vector of channels. */
 absl::Status ScheduleBlockedWindow(Schedule* sch, const BlockRV& block, size_t spatial, int64_t taps,
-                                   const Slides& slides, const Target& target) {
+                                   const Slides& slides, int64_t r, const Target& target) {
   std::optional<BlockView> view = View(*sch, block);
   const std::vector<const ForNode*>& fors = view->loops;
   const int64_t* row = AsConstInt(fors[spatial - 2]->extent);
   const int64_t* lanes = AsConstInt(fors[spatial - 1]->extent);
   if (row == nullptr || lanes == nullptr)
     return Refuse("blocked window: the pixel row and the lanes need constant extents");
-  const int64_t vectors = (*lanes + target.float_lanes() - 1) / target.float_lanes();
-  const int64_t r = BlockedWindowRows(*row, vectors);
+  if (r < 1 || *row % r != 0)
+    return Refuse(absl::StrCat("blocked window: ", r, " pixels do not divide the row of ", *row));
   absl::StatusOr<std::vector<LoopRV>> loops = sch->GetLoops(block);
   if (!loops.ok()) return loops.status();
   auto pixels = sch->Split((*loops)[spatial - 2], {std::nullopt, r});
@@ -210,10 +211,17 @@ absl::Status ScheduleBlockedWindow(Schedule* sch, const BlockRV& block, size_t s
   return FuseParallel(sch, fuse).status();
 }
 
-}  // namespace
+/*! \brief What the window rule reads off a block before it schedules it. */
+struct WindowShape {
+  size_t spatial = 0;  // the spatial loops, outside the window's
+  int64_t taps = 1;
+  Slides slides;
+  bool blocked = false;  // channel-blocked: vectorized along the block, tiled along the pixels
+};
 
-absl::Status ScheduleWindowReduction(Schedule* sch, const BlockRV& block, const Target& target) {
-  std::optional<BlockView> view = View(*sch, block);
+/*! \brief The block as a window the rule takes, or why not. */
+absl::StatusOr<WindowShape> AnalyzeWindow(const Schedule& sch, const BlockRV& block) {
+  std::optional<BlockView> view = View(sch, block);
   if (!view) return Refuse("unknown block");
   const BlockRealizeNode* realize = view->realize;
   const BlockNode* b = realize->block.get();
@@ -235,15 +243,15 @@ absl::Status ScheduleWindowReduction(Schedule* sch, const BlockRV& block, const 
     loop_kind[l] = b->iter_vars[i].kind;
     loop_of_var[b->iter_vars[i].var.get()] = l;
   }
-  size_t spatial = 0;
+  WindowShape shape;
+  size_t& spatial = shape.spatial;
   while (spatial < fors.size() && loop_kind[spatial] == IterKind::kSpatial) ++spatial;
   if (spatial == 0 || spatial == fors.size()) return Refuse("no spatial or no window loops");
-  int64_t taps = 1;
   for (size_t l = spatial; l < fors.size(); ++l) {
     const int64_t* e = AsConstInt(fors[l]->extent);
     if (loop_kind[l] != IterKind::kReduce || e == nullptr)
       return Refuse("window loops must be innermost, of constant extent");
-    taps *= *e;
+    shape.taps *= *e;
   }
   // The innermost spatial loop must run along the store's last index (a contiguous row).
   auto last = loop_of_var.find(store->indices.back().get());
@@ -253,8 +261,8 @@ absl::Status ScheduleWindowReduction(Schedule* sch, const BlockRV& block, const 
   if (row == nullptr || *row < 4) return Refuse("output rows too short to vectorize");
   // A window: some load index slides with both the output column and a window variable
   // (x[..., ow * s + rx * d]); a dot product (x[i, k] * w[j, k]) is no window.
-  const Slides slides = FindSlides(b);
-  if (!slides.vars.count(store->indices.back().get())) {
+  shape.slides = FindSlides(b);
+  if (!shape.slides.vars.count(store->indices.back().get())) {
     // Channel-blocked data (NCHW16c): the innermost loop runs along the channel block, and
     // the window slides along the loop outside it.
     if (spatial < 2) return Refuse("no load slides a window along the output row");
@@ -264,11 +272,74 @@ absl::Status ScheduleWindowReduction(Schedule* sch, const BlockRV& block, const 
       if (realize->iter_values[i].same_as(pixel->loop_var)) pixel_var = b->iter_vars[i].var;
     }
     if (!pixel_var) return Refuse("no load slides a window along the output row");
-    if (!slides.vars.count(pixel_var->get()))
+    if (!shape.slides.vars.count(pixel_var->get()))
       return Refuse("no load slides a window along the output row or the loop outside it");
-    return ScheduleBlockedWindow(sch, block, spatial, taps, slides, target);
+    shape.blocked = true;
   }
+  return shape;
+}
 
+}  // namespace
+
+std::optional<BlockedWindowBlock> MatchBlockedWindow(const Schedule& sch, const BlockRV& block) {
+  absl::StatusOr<WindowShape> shape = AnalyzeWindow(sch, block);
+  if (!shape.ok() || !shape->blocked) return std::nullopt;
+  std::optional<BlockView> view = View(sch, block);
+  const int64_t* row = AsConstInt(view->loops[shape->spatial - 2]->extent);
+  const int64_t* lanes = AsConstInt(view->loops[shape->spatial - 1]->extent);
+  if (row == nullptr || lanes == nullptr) return std::nullopt;
+  return BlockedWindowBlock{view->realize->block->name, *row, *lanes, shape->taps};
+}
+
+namespace {
+
+int64_t AccumulatorVectors(const BlockedWindowBlock& window, const Target& target) {
+  return (window.lanes + target.float_lanes() - 1) / target.float_lanes();
+}
+
+}  // namespace
+
+std::vector<WindowTiles> WindowTileCandidates(const BlockedWindowBlock& window, const Target& target) {
+  const int64_t vectors = AccumulatorVectors(window, target);
+  std::vector<WindowTiles> out;
+  for (int64_t r = 1; r <= window.row && r * vectors <= std::max<int64_t>(vectors, target.vector_registers / 2); ++r) {
+    if (window.row % r == 0) out.push_back({r});
+  }
+  return out;
+}
+
+WindowTiles DefaultWindowTiles(const BlockedWindowBlock& window, const Target& target) {
+  return {BlockedWindowRows(window.row, AccumulatorVectors(window, target))};
+}
+
+std::string DescribeTiles(const WindowTiles& t) { return absl::StrCat("window pixels=", t.pixels); }
+
+std::vector<double> TileFeatures(const BlockedWindowBlock& window, const WindowTiles& t, const Target& target) {
+  const double vectors = static_cast<double>(AccumulatorVectors(window, target));
+  return {
+      1.0,
+      std::log2(static_cast<double>(t.pixels)),
+      static_cast<double>(t.pixels) * vectors / target.vector_registers,  // register use
+      static_cast<double>(window.row / t.pixels),                         // tiles per row
+      std::log2(static_cast<double>(window.taps)),
+  };
+}
+
+absl::Status ScheduleWindowReduction(Schedule* sch, const BlockRV& block, const Target& target,
+                                     const std::optional<WindowTiles>& tiles) {
+  absl::StatusOr<WindowShape> shape = AnalyzeWindow(*sch, block);
+  if (!shape.ok()) return shape.status();
+  const size_t spatial = shape->spatial;
+  const int64_t taps = shape->taps;
+  if (shape->blocked) {
+    std::optional<BlockedWindowBlock> window = MatchBlockedWindow(*sch, block);
+    if (!window) return Refuse("blocked window: the pixel row and the lanes need constant extents");
+    const WindowTiles t = tiles ? *tiles : DefaultWindowTiles(*window, target);
+    return ScheduleBlockedWindow(sch, block, spatial, taps, shape->slides, t.pixels, target);
+  }
+  std::optional<BlockView> view = View(*sch, block);
+  const std::vector<const ForNode*>& fors = view->loops;
+  const int64_t* row = AsConstInt(fors[spatial - 1]->extent);
   absl::StatusOr<std::vector<LoopRV>> loops = sch->GetLoops(block);
   if (!loops.ok()) return loops.status();
   // The whole row is the vectorized loop: LLVM steps it by the target's vector width with a
