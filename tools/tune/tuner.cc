@@ -361,26 +361,33 @@ absl::StatusOr<std::vector<TaskReport>> TuneModule(const IRModule& mod, const Tu
       measure(&task, *next);
     }
     // The best measured candidate, confirmed against the default by measuring both again,
-    // in turns, three times each: a winner by noise alone (or by a slow first measurement of
+    // in turns, five times each: a winner by noise alone (or by a slow first measurement of
     // the default, taken when the task's data was cold) would make the model slower. Only the
-    // new measurements count, and the best must beat the default by 3% in their medians.
+    // new measurements count: the best must beat the default by 3% in their medians and in
+    // four of the five rounds. With three rounds and the medians alone, MLP batch 64's one
+    // kernel took a record "1.11x faster" on a Zen 4 whose default had measured 0.059 ms and
+    // then 0.084 ms in the same run, and the tuned model ran 8% slower in the benchmark.
     size_t best = task.default_index;
     for (const auto& [i, s] : task.measured) {
       if (s > 0 && (task.measured[best] <= 0 || s < task.measured[best])) best = i;
     }
     if (best != task.default_index && task.measured[task.default_index] > 0) {
+      constexpr int kRounds = 5, kRoundsToWin = 4;
       std::vector<double> b, d;
-      for (int round = 0; round < 3; ++round) {
+      int won = 0;
+      for (int round = 0; round < kRounds; ++round) {
         measure(&task, best);
         b.push_back(task.measured[best]);
         measure(&task, task.default_index);
         d.push_back(task.measured[task.default_index]);
+        won += b.back() > 0 && b.back() < d.back();
       }
       std::sort(b.begin(), b.end());
       std::sort(d.begin(), d.end());
-      task.measured[best] = b[1];
-      task.measured[task.default_index] = d[1];
-      if (!(b[1] > 0 && b[1] < 0.97 * d[1])) best = task.default_index;
+      task.measured[best] = b[kRounds / 2];
+      task.measured[task.default_index] = d[kRounds / 2];
+      if (!(b[kRounds / 2] > 0 && b[kRounds / 2] < 0.97 * d[kRounds / 2] && won >= kRoundsToWin))
+        best = task.default_index;
     }
     TaskReport r;
     r.name = task.name;
