@@ -188,16 +188,43 @@ class Module:
         return gv
 )";
 
+/*! \brief `text` parsed with `constant` as metadata["relax.expr.Constant"][0]. */
+IRModule ParseWithConstant(const char* text, const char* file, const vm::NDArray& constant) {
+  ParseOptions options;
+  options.constants = std::vector<TensorData>{testing_util::ToTensorData(constant)};
+  absl::StatusOr<IRModule> mod = ParseTVMScript(text, file, options);
+  EXPECT_TRUE(mod.ok()) << mod.status();
+  return mod.ok() ? *mod : IRModule();
+}
+
+/*! \brief x (1, C, H, W) convolved with w (O, C, 3, 3), padding 1, in double: (O, H, W) row-major. */
+std::vector<double> Conv3x3Pad1(const vm::NDArray& x, const vm::NDArray& w) {
+  const int64_t outs = w.shape()[0], channels = x.shape()[1], h = x.shape()[2], wd = x.shape()[3];
+  std::vector<double> out;
+  for (int64_t o = 0; o < outs; ++o)
+    for (int64_t y = 0; y < h; ++y)
+      for (int64_t xx = 0; xx < wd; ++xx) {
+        double acc = 0;
+        for (int64_t c = 0; c < channels; ++c)
+          for (int64_t ky = 0; ky < 3; ++ky)
+            for (int64_t kx = 0; kx < 3; ++kx) {
+              const int64_t iy = y + ky - 1, ix = xx + kx - 1;
+              if (iy < 0 || iy >= h || ix < 0 || ix >= wd) continue;
+              acc += double(testing_util::F(x)[(c * h + iy) * wd + ix]) *
+                     testing_util::F(w)[((o * channels + c) * 3 + ky) * 3 + kx];
+            }
+        out.push_back(acc);
+      }
+  return out;
+}
+
 // A convolution in channel blocks (alter-op-layout) is a task of the direct-convolution rule:
 // its register tiles are searched, the record applies, and the tuned kernel computes the same.
 TEST(Tuning, ConvolutionTilesAreSearchedAndTheTunedKernelIsRight) {
   std::mt19937 rng(5);
   vm::NDArray w = testing_util::Random({32, 16, 3, 3}, &rng);
-  ParseOptions options;
-  options.constants = std::vector<TensorData>{testing_util::ToTensorData(w)};
-  absl::StatusOr<IRModule> mod = ParseTVMScript(kConv, "conv.py", options);
-  ASSERT_TRUE(mod.ok()) << mod.status();
-  IRModule prepared = RunPasses(*mod, "alter-op-layout,remove-unused,fuse-ops,legalize,fuse-tir,remove-unused");
+  IRModule prepared = RunPasses(ParseWithConstant(kConv, "conv.py", w),
+                                "alter-op-layout,remove-unused,fuse-ops,legalize,fuse-tir,remove-unused");
   std::vector<tune::TaskReport> reports;
   tir::TuningDatabase db = Tune(prepared, &reports);
   ASSERT_EQ(reports.size(), 1u)
@@ -211,21 +238,8 @@ TEST(Tuning, ConvolutionTilesAreSearchedAndTheTunedKernelIsRight) {
   vm::NDArray x = testing_util::Random({1, 16, 12, 14}, &rng);
   absl::StatusOr<vm::Value> out = BuildAndRun(applied, {vm::Value(x)});
   ASSERT_TRUE(out.ok()) << out.status();
-  std::vector<double> want;
-  for (int o = 0; o < 32; ++o)
-    for (int y = 0; y < 12; ++y)
-      for (int xx = 0; xx < 14; ++xx) {
-        double acc = 0;
-        for (int c = 0; c < 16; ++c)
-          for (int ky = 0; ky < 3; ++ky)
-            for (int kx = 0; kx < 3; ++kx) {
-              int iy = y + ky - 1, ix = xx + kx - 1;
-              if (iy < 0 || iy >= 12 || ix < 0 || ix >= 14) continue;
-              acc += double(testing_util::F(x)[(c * 12 + iy) * 14 + ix]) *
-                     testing_util::F(w)[((o * 16 + c) * 3 + ky) * 3 + kx];
-            }
-        want.push_back(std::max(acc, 0.0));
-      }
+  std::vector<double> want = Conv3x3Pad1(x, w);
+  for (double& v : want) v = std::max(v, 0.0);
   testing_util::ExpectClose(out->tensor(), want, 1e-4, 1e-4);
 }
 
@@ -289,12 +303,9 @@ class Module:
 TEST(Tuning, ABlockedWindowAsksForItsPixelsPerTileAndEveryChoiceIsRight) {
   std::mt19937 rng(9);
   vm::NDArray w = testing_util::Random({16, 16, 3, 3}, &rng);
-  ParseOptions options;
-  options.constants = std::vector<TensorData>{testing_util::ToTensorData(w)};
-  absl::StatusOr<IRModule> mod = ParseTVMScript(kConvPool, "conv_pool.py", options);
-  ASSERT_TRUE(mod.ok()) << mod.status();
   // Unfused, so that the pool is a function of its own.
-  IRModule prepared = RunPasses(*mod, "alter-op-layout,remove-unused,legalize,remove-unused");
+  IRModule prepared = RunPasses(ParseWithConstant(kConvPool, "conv_pool.py", w),
+                                "alter-op-layout,remove-unused,legalize,remove-unused");
   const Target target = *Target::Parse("x86-64-v3");
   std::string pool;
   std::vector<tir::Knob> knobs;
@@ -324,21 +335,7 @@ TEST(Tuning, ABlockedWindowAsksForItsPixelsPerTileAndEveryChoiceIsRight) {
   EXPECT_EQ(knob.choices[knob.default_choice].description, "window pixels=6");
 
   vm::NDArray x = testing_util::Random({1, 16, 14, 14}, &rng);
-  std::vector<double> conv(16 * 14 * 14);
-  for (int o = 0; o < 16; ++o)
-    for (int y = 0; y < 14; ++y)
-      for (int xx = 0; xx < 14; ++xx) {
-        double acc = 0;
-        for (int c = 0; c < 16; ++c)
-          for (int ky = 0; ky < 3; ++ky)
-            for (int kx = 0; kx < 3; ++kx) {
-              int iy = y + ky - 1, ix = xx + kx - 1;
-              if (iy < 0 || iy >= 14 || ix < 0 || ix >= 14) continue;
-              acc += double(testing_util::F(x)[(c * 14 + iy) * 14 + ix]) *
-                     testing_util::F(w)[((o * 16 + c) * 3 + ky) * 3 + kx];
-            }
-        conv[(o * 14 + y) * 14 + xx] = acc;
-      }
+  const std::vector<double> conv = Conv3x3Pad1(x, w);
   std::vector<double> want;
   for (int o = 0; o < 16; ++o)
     for (int y = 0; y < 12; ++y)
