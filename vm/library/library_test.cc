@@ -1,8 +1,12 @@
 /*! \file library_test.cc
- *  \brief The runtime library's selection, scatter and int8 functions called directly: orders,
- *         ties, reductions, int32 indices, and errors for bad indices, shapes and geometry.
+ *  \brief The runtime library's selection, scatter, NMS and int8 functions called directly:
+ *         orders, ties, reductions, int32 indices, and errors for bad indices, shapes and geometry.
  */
+#include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <limits>
+#include <random>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -80,6 +84,101 @@ TEST(ScatterNd, WritesSlicesAndMultiplies) {
   EXPECT_EQ(Values<float>(out, 6), (std::vector<float>{7, 8, 2, 2, 5, 6}));
   ASSERT_TRUE(Call("mlc.scatter_nd", {data, idx, upd, Make<int64_t>({1}, kI64, {2}), out}).ok());
   EXPECT_EQ(Values<float>(out, 6), (std::vector<float>{7, 8, 2, 2, 15, 18}));
+}
+
+// Greedy NMS as ONNX states it, each candidate checked against every box kept before: what
+// mlc.non_max_suppression must select, whatever index it keeps its boxes in.
+std::vector<int64_t> NmsByCheckingEveryKeptBox(const std::vector<float>& boxes, const std::vector<float>& scores,
+                                               int64_t n, int64_t classes, int64_t max_per_class, float iou,
+                                               bool center) {
+  struct B {
+    float y1, x1, y2, x2;
+  };
+  auto read = [&](int64_t i) {
+    const float* b = &boxes[i * 4];
+    if (center) return B{b[1] - b[3] / 2, b[0] - b[2] / 2, b[1] + b[3] / 2, b[0] + b[2] / 2};
+    return B{std::min(b[0], b[2]), std::min(b[1], b[3]), std::max(b[0], b[2]), std::max(b[1], b[3])};
+  };
+  auto suppresses = [&](const B& a, const B& b) {
+    const float area_a = (a.y2 - a.y1) * (a.x2 - a.x1), area_b = (b.y2 - b.y1) * (b.x2 - b.x1);
+    if (area_a <= 0 || area_b <= 0) return false;
+    const float h = std::min(a.y2, b.y2) - std::max(a.y1, b.y1), w = std::min(a.x2, b.x2) - std::max(a.x1, b.x1);
+    if (h <= 0 || w <= 0) return false;
+    return h * w / (area_a + area_b - h * w) > iou;
+  };
+  std::vector<int64_t> out;
+  for (int64_t c = 0; c < classes; ++c) {
+    std::vector<int64_t> order(n);
+    for (int64_t i = 0; i < n; ++i) order[i] = i;
+    const float* s = &scores[c * n];
+    std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) { return s[x] > s[y]; });
+    std::vector<B> kept;
+    for (int64_t i : order) {
+      if (static_cast<int64_t>(kept.size()) >= max_per_class) break;
+      const B box = read(i);
+      if (std::any_of(kept.begin(), kept.end(), [&](const B& k) { return suppresses(k, box); })) continue;
+      kept.push_back(box);
+      out.insert(out.end(), {0, c, i});
+    }
+  }
+  return out;
+}
+
+// torchvision's batched NMS (each class's boxes shifted apart, one NMS over all) and ONNX's
+// per-class NMS on thousands of random boxes, with boxes that cover the whole image, have no
+// area, are inverted (negative width in center form), repeat one another with equal scores,
+// or hold NaN: the boxes kept are exactly those of the plain greedy algorithm.
+TEST(NonMaxSuppression, KeepsWhatCheckingEveryKeptBoxKeeps) {
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> unit(0, 1);
+  for (const bool center : {false, true}) {
+    for (const int64_t classes : {1, 3}) {
+      const int64_t n = 3000, shifted_classes = 30;
+      std::vector<float> boxes(n * 4), scores(classes * n);
+      for (int64_t i = 0; i < n; ++i) {
+        const float shift = classes == 1 ? static_cast<float>(i % shifted_classes) * 321.f : 0.f;
+        const float y = unit(rng) * 300 + shift, x = unit(rng) * 300 + shift;
+        const float h = unit(rng) * 60 + 1, w = unit(rng) * 60 + 1;
+        float* b = &boxes[i * 4];
+        if (center) {
+          b[0] = x + w / 2, b[1] = y + h / 2, b[2] = w, b[3] = h;
+        } else {
+          b[0] = y, b[1] = x, b[2] = y + h, b[3] = x + w;
+        }
+      }
+      for (float& s : scores) s = unit(rng);
+      // The odd boxes.
+      const float whole[4] = {-10, -10, 10000, 10000};
+      std::copy(whole, whole + 4, &boxes[5 * 4]);
+      std::fill(&boxes[6 * 4], &boxes[6 * 4 + 4], 50.f);  // no area (corners) / a point (center)
+      if (center) boxes[7 * 4 + 2] = -boxes[7 * 4 + 2];  // negative width
+      boxes[8 * 4 + 1] = std::numeric_limits<float>::quiet_NaN();
+      std::copy(&boxes[10 * 4], &boxes[10 * 4 + 4], &boxes[11 * 4]);  // a repeat ...
+      for (int64_t c = 0; c < classes; ++c) scores[c * n + 11] = scores[c * n + 10];  // ... of equal score
+      for (const int64_t max_per_class : {int64_t{100000}, int64_t{40}}) {
+        const std::vector<int64_t> want =
+            NmsByCheckingEveryKeptBox(boxes, scores, n, classes, max_per_class, 0.45f, center);
+        const AllocatingRuntimeFunction* nms = RuntimeRegistry::Global().FindAllocating("mlc.non_max_suppression");
+        ASSERT_NE(nms, nullptr);
+        absl::StatusOr<std::vector<NDArray>> got =
+            (*nms)({Make<float>({1, n, 4}, kF32, boxes), Make<float>({1, classes, n}, kF32, scores),
+                    Make<int64_t>({1}, kI64, {max_per_class}), Make<float>({1}, kF32, {0.45f}),
+                    Make<float>({1}, kF32, {0.f}), Make<int64_t>({2}, kI64, {center ? 1 : 0, 0})});
+        ASSERT_TRUE(got.ok()) << got.status();
+        ASSERT_EQ((*got)[0].dl()->shape[0] * 3, static_cast<int64_t>(want.size()));
+        EXPECT_EQ(Values<int64_t>((*got)[0], want.size()), want)
+            << "center " << center << ", classes " << classes << ", max " << max_per_class;
+        // Some boxes suppressed and many kept (a real test of both), or the limit reached.
+        const int64_t kept = static_cast<int64_t>(want.size()) / 3;
+        if (max_per_class < n) {
+          EXPECT_EQ(kept, max_per_class * classes);
+        } else {
+          EXPECT_GT(kept, 1000);
+          EXPECT_LT(kept, n * classes);
+        }
+      }
+    }
+  }
 }
 
 // A weight packed for another reduction length (12 taps where x has 5 per row) is refused

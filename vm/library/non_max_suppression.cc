@@ -13,11 +13,20 @@
  *  exceeds iou_threshold; at most max_per_class are taken. Boxes are corners (y1, x1, y2, x2)
  *  in either order, or (x_center, y_center, width, height) with center_point_box = 1; a box of
  *  no area suppresses nothing. These are ONNX Runtime's choices where the standard is silent.
+ *
+ *  Only a box that intersects a candidate can suppress it, so the boxes taken are kept in the
+ *  cells of a grid they cover and a candidate is checked against those sharing a cell with it,
+ *  not against every box taken (the same decisions: any order of the checks keeps a box exactly
+ *  when none suppresses it). torchvision's batched NMS shifts each class's boxes apart and
+ *  runs one NMS over all of them: SSDLite320's 27,000 candidates of 90 classes were checked
+ *  against every box taken before, 0.55 s a call, twice ONNX Runtime's time for the model.
  */
 #include <algorithm>
-#include <numeric>
+#include <cmath>
+#include <cstdint>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "vm/library/dltensor_view.h"
 #include "vm/runtime_registry.h"
 
@@ -46,6 +55,85 @@ bool Suppresses(const Box& a, const Box& b, float iou_threshold) {
   const float intersection = h * w;
   return intersection / (area_a + area_b - intersection) > iou_threshold;
 }
+
+/*! \brief The boxes taken so far, by the cells of a square grid they cover: a box shares a
+ *  cell with every box it intersects. The cell's side is the candidates' mean longer side, so a
+ *  box covers a few cells; a box that would cover very many (or has coordinates that are not
+ *  finite) is checked against every candidate instead. */
+class TakenBoxes {
+ public:
+  explicit TakenBoxes(const std::vector<Box>& candidates) {
+    double sides = 0;
+    int64_t counted = 0;
+    for (const Box& b : candidates) {
+      const double side = std::max(b.y2 - b.y1, b.x2 - b.x1);
+      if (b.y2 > b.y1 && b.x2 > b.x1 && std::isfinite(side)) sides += side, ++counted;
+    }
+    cell_ = counted > 0 && sides > 0 ? sides / static_cast<double>(counted) : 1.0;
+  }
+
+  void Add(const Box& b) {
+    Cells c;
+    if (!CellsOf(b, &c)) {
+      everywhere_.push_back(b);
+      return;
+    }
+    boxes_.push_back(b);
+    const int32_t index = static_cast<int32_t>(boxes_.size() - 1);
+    for (int64_t y = c.y0; y <= c.y1; ++y) {
+      for (int64_t x = c.x0; x <= c.x1; ++x) grid_[Key(y, x)].push_back(index);
+    }
+  }
+
+  bool AnySuppresses(const Box& candidate, float iou_threshold) const {
+    for (const Box& t : everywhere_) {
+      if (Suppresses(t, candidate, iou_threshold)) return true;
+    }
+    Cells c;
+    if (!CellsOf(candidate, &c)) {
+      for (const Box& t : boxes_) {
+        if (Suppresses(t, candidate, iou_threshold)) return true;
+      }
+      return false;
+    }
+    for (int64_t y = c.y0; y <= c.y1; ++y) {
+      for (int64_t x = c.x0; x <= c.x1; ++x) {
+        auto it = grid_.find(Key(y, x));
+        if (it == grid_.end()) continue;
+        for (int32_t i : it->second) {
+          if (Suppresses(boxes_[i], candidate, iou_threshold)) return true;
+        }
+      }
+    }
+    return false;
+  }
+
+ private:
+  // Beyond this many cells a box is checked everywhere rather than filed in each.
+  static constexpr int64_t kMaxCellsPerBox = 256;
+  struct Cells {
+    int64_t y0, x0, y1, x1;
+  };
+  // The cells [y0, y1] x [x0, x1] the box covers (edges included), or false when its
+  // coordinates are not finite, beyond the grid's index range, or cover too many cells.
+  bool CellsOf(const Box& b, Cells* c) const {
+    const double y0 = std::floor(b.y1 / cell_), x0 = std::floor(b.x1 / cell_), y1 = std::floor(b.y2 / cell_),
+                 x1 = std::floor(b.x2 / cell_);
+    constexpr double kLimit = 1 << 30;
+    for (double v : {y0, x0, y1, x1}) {
+      if (!(std::abs(v) < kLimit)) return false;  // NaN included
+    }
+    if ((y1 - y0 + 1) * (x1 - x0 + 1) > kMaxCellsPerBox) return false;
+    *c = {static_cast<int64_t>(y0), static_cast<int64_t>(x0), static_cast<int64_t>(y1), static_cast<int64_t>(x1)};
+    return true;
+  }
+  static int64_t Key(int64_t y, int64_t x) { return static_cast<int64_t>(static_cast<uint64_t>(y) << 32) ^ (x & 0xffffffff); }
+
+  double cell_ = 1;
+  std::vector<Box> boxes_;       // filed in grid_
+  std::vector<Box> everywhere_;  // checked against every candidate
+  absl::flat_hash_map<int64_t, std::vector<int32_t>> grid_;
+};
 
 // The one value of a scalar or one-element tensor of type T.
 template <typename T>
@@ -83,7 +171,7 @@ absl::StatusOr<std::vector<NDArray>> NonMaxSuppression(absl::Span<const NDArray>
   const float* score_data = reinterpret_cast<const float*>(DataOf(scores));
   std::vector<int64_t> selected;  // (batch, class, box) triples
   std::vector<int64_t> order;
-  std::vector<Box> taken;
+  std::vector<Box> candidates;
   for (int64_t b = 0; b < batches; ++b) {
     for (int64_t c = 0; c < classes; ++c) {
       const float* s = score_data + (b * classes + c) * n;
@@ -92,20 +180,15 @@ absl::StatusOr<std::vector<NDArray>> NonMaxSuppression(absl::Span<const NDArray>
         if (!filter_scores || s[i] > *score_threshold) order.push_back(i);
       }
       std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) { return s[x] > s[y]; });
-      taken.clear();
-      for (int64_t i : order) {
-        if (static_cast<int64_t>(taken.size()) >= *max_per_class) break;
-        const Box box = ReadBox(box_data + (b * n + i) * 4, center);
-        bool keep = true;
-        for (const Box& t : taken) {
-          if (Suppresses(t, box, *iou_threshold)) {
-            keep = false;
-            break;
-          }
-        }
-        if (!keep) continue;
-        taken.push_back(box);
-        selected.insert(selected.end(), {b, c, i});
+      candidates.clear();
+      for (int64_t i : order) candidates.push_back(ReadBox(box_data + (b * n + i) * 4, center));
+      TakenBoxes taken(candidates);
+      int64_t kept = 0;
+      for (size_t k = 0; k < order.size() && kept < *max_per_class; ++k) {
+        if (taken.AnySuppresses(candidates[k], *iou_threshold)) continue;
+        taken.Add(candidates[k]);
+        ++kept;
+        selected.insert(selected.end(), {b, c, order[k]});
       }
     }
   }
