@@ -179,7 +179,7 @@ void RegisterResizeOnnxConverter(OnnxConverterRegistry& registry);
 void RegisterRecurrentOnnxConverters(OnnxConverterRegistry& registry);
 /*! \brief HannWindow, HammingWindow, BlackmanWindow as constants, DFT, STFT (onnx_signal_converters.cc). */
 void RegisterSignalOnnxConverters(OnnxConverterRegistry& registry);
-/*! \brief GridSample and RoiAlign, composed of coordinate arithmetic and gathers (onnx_sampling_converters.cc). */
+/*! \brief GridSample, composed of coordinate arithmetic and gathers (onnx_sampling_converters.cc). */
 void RegisterSamplingOnnxConverters(OnnxConverterRegistry& registry);
 /*! \brief Adagrad, Adam and Momentum of ai.onnx.preview.training as elementwise arithmetic
  *  (onnx_training_converters.cc). */

@@ -2,8 +2,8 @@
  *  \brief ONNX operators that run as runtime library functions (vm/library/), because no loop
  *         program of one output element per iteration expresses them: TopK (a selection),
  *         ScatterElements / ScatterND and MaxUnpool (writes at computed positions), Det (an
- *         elimination), and NonZero, Unique and NonMaxSuppression (results whose sizes the
- *         input's values decide).
+ *         elimination), RoiAlign (sample points computed per RoI and read by every channel), and
+ *         NonZero, Unique and NonMaxSuppression (results whose sizes the input's values decide).
  *
  *  Each becomes R.call_dps_packed of the function with the outputs' struct info, or, for results
  *  of data-dependent size, R.call_pure_packed (the function allocates them) followed by an
@@ -220,6 +220,47 @@ Outputs TopK(OnnxContext& ctx, const onnx::NodeProto& node) {
                      {relax::TensorSInfoOfDims(out, t->dtype), relax::TensorSInfoOfDims(out, DataType::Int64())});
 }
 
+/*! \brief RoiAlign (opsets 10 and 16) as ONNX Runtime computes it (mlc.roi_align): the RoIs'
+ *  count may be symbolic (a detector's proposals after NMS), the sampling grid adaptive
+ *  (sampling_ratio 0: sized per RoI when the model runs). Opset 16's half_pixel coordinates are
+ *  its default; opset 10 behaves as output_half_pixel. */
+Outputs RoiAlign(OnnxContext& ctx, const onnx::NodeProto& node) {
+  std::vector<relax::Expr> in;
+  for (int i = 0; i < 3; ++i) {
+    absl::StatusOr<relax::Expr> v = ctx.Input(node, i);
+    if (!v.ok()) return v.status();
+    in.push_back(*v);
+  }
+  absl::StatusOr<std::vector<int64_t>> xs = StaticShape(in[0], "RoiAlign's input");
+  if (!xs.ok()) return xs.status();
+  const relax::TensorStructInfoNode* rt = TensorOf(in[1]);
+  const relax::TensorStructInfoNode* bt = TensorOf(in[2]);
+  if (xs->size() != 4 || rt == nullptr || !rt->HasKnownShape() || rt->ndim != 2 || !tir::IsConstInt(rt->Dims()[1], 4))
+    return absl::InvalidArgumentError("RoiAlign takes an (N, C, H, W) input and (R, 4) rois");
+  if (TensorOf(in[0])->dtype != DataType::Float32() || rt->dtype != DataType::Float32())
+    return absl::UnimplementedError("RoiAlign: only float32 inputs and rois are supported");
+  if (bt == nullptr || (bt->dtype != DataType::Int64() && bt->dtype != DataType::Int32()))
+    return absl::InvalidArgumentError("RoiAlign's batch_indices must be int64 (or int32)");
+  const std::string mode = ctx.StringAttr(node, "mode", "avg");
+  if (mode != "avg" && mode != "max")
+    return absl::InvalidArgumentError(absl::StrCat("unknown mode '", mode, "' (avg or max)"));
+  const std::string transform =
+      ctx.StringAttr(node, "coordinate_transformation_mode", ctx.opset() >= 16 ? "half_pixel" : "output_half_pixel");
+  if (transform != "half_pixel" && transform != "output_half_pixel")
+    return absl::InvalidArgumentError(absl::StrCat("unknown coordinate_transformation_mode '", transform, "'"));
+  const int64_t grid = ctx.IntAttr(node, "sampling_ratio", 0);
+  const int64_t ph = ctx.IntAttr(node, "output_height", 1), pw = ctx.IntAttr(node, "output_width", 1);
+  if (grid < 0 || ph < 1 || pw < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("RoiAlign needs sampling_ratio >= 0 and output sizes >= 1, got ", grid, ", ", ph, " x ", pw));
+  }
+  const double scale = ctx.FloatAttr(node, "spatial_scale", 1.0f);
+  in.push_back(Params({mode == "max", transform == "half_pixel", grid}));
+  in.push_back(relax::MakeConstant(TensorFromDoubles(DataType::Float32(), {1}, {scale})));
+  std::vector<tir::PrimExpr> out = {rt->Dims()[0], tir::I64((*xs)[1]), tir::I64(ph), tir::I64(pw)};
+  return CallLibrary(ctx, "mlc.roi_align", in, {relax::TensorSInfoOfDims(out, DataType::Float32())});
+}
+
 OnnxConverter Scatter(bool nd) {
   return [nd](OnnxContext& ctx, const onnx::NodeProto& node) -> Outputs {
     std::vector<relax::Expr> in;
@@ -319,6 +360,7 @@ void RegisterLibraryOnnxConverters(OnnxConverterRegistry& r) {
   r.Register("NonZero", NonZero);
   r.Register("Unique", Unique);
   r.Register("NonMaxSuppression", NonMaxSuppression);
+  r.Register("RoiAlign", RoiAlign);
 }
 
 }  // namespace onnx_import

@@ -343,19 +343,24 @@ def main():
     boxes = torch.tensor([[0, 2.0, 3.0, 15.0, 20.0], [1, -4.0, 5.0, 9.0, 30.0], [1, 6.0, 6.0, 6.5, 7.0], [0, 18.0, 22.0, 30.0, 40.0]])
 
     class RoiAlign(torch.nn.Module):
-        def __init__(self, aligned):
+        def __init__(self, aligned, sampling_ratio=2):
             super().__init__()
             self.aligned = aligned
+            self.sampling_ratio = sampling_ratio
 
         def forward(self, x, rois):
-            return torchvision.ops.roi_align(x, rois, output_size=(3, 2), spatial_scale=0.5, sampling_ratio=2, aligned=self.aligned)
+            return torchvision.ops.roi_align(x, rois, output_size=(3, 2), spatial_scale=0.5,
+                                             sampling_ratio=self.sampling_ratio, aligned=self.aligned)
 
     # torchvision 0.14 exports RoiAlign without coordinate_transformation_mode at any opset, so
     # its opset-16 export means half_pixel (aligned=True) whatever `aligned` says, and opset 11
-    # (RoiAlign-10) means output_half_pixel (aligned=False): one case of each.
+    # (RoiAlign-10) means output_half_pixel (aligned=False): one case of each. sampling_ratio -1
+    # exports as 0: a grid per RoI sized by its extent, known when the model runs.
     for aligned, opset in ((True, 16), (False, 11)):
         name = f"roi_align_{'aligned' if aligned else 'unaligned'}_opset{opset}"
         lines.append(torch_onnx_case(out, name, RoiAlign(aligned).eval(), (feature, boxes), opset, ["x", "rois"]))
+    lines.append(torch_onnx_case(out, "roi_align_adaptive_grid", RoiAlign(True, -1).eval(), (feature, boxes), 16,
+                                 ["x", "rois"]))
     # MaxPool's Indices (torch's return_indices: its export turns ONNX's flattened indices into
     # per-plane ones), with padding, ceil_mode and dilation; ties kept out by random data.
     class MaxPoolIndices(torch.nn.Module):

@@ -50,6 +50,31 @@ TEST(TopK, SelectsAlongTheMiddleAxisLowerIndexFirstOnTies) {
   EXPECT_EQ(Values<float>(v, 8), (std::vector<float>{1, 0, 3, 5, -2, 2, -1, 2}));
 }
 
+// Thousands of elements of a few values (ties everywhere) and NaNs: the k first of a stable
+// sort, NaN as the largest, each tie in index order, for every k.
+TEST(TopK, EqualsTheFirstKOfAStableSortOnManyTies) {
+  std::mt19937 rng(5);
+  const int64_t n = 3000;
+  std::vector<float> x(n);
+  for (float& v : x) v = static_cast<float>(rng() % 7);
+  for (int64_t i = 0; i < n; i += 97) x[i] = std::numeric_limits<float>::quiet_NaN();
+  for (const bool largest : {true, false}) {
+    std::vector<int64_t> order(n);
+    for (int64_t i = 0; i < n; ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+      const bool na = std::isnan(x[a]), nb = std::isnan(x[b]);
+      if (na || nb) return largest ? na && !nb : nb && !na;
+      return largest ? x[a] > x[b] : x[a] < x[b];
+    });
+    for (const int64_t k : {int64_t{1}, int64_t{300}, n}) {
+      NDArray v = NDArray::Empty({k}, kF32), i = NDArray::Empty({k}, kI64);
+      ASSERT_TRUE(Call("mlc.topk", {Make<float>({n}, kF32, x), Make<int64_t>({2}, kI64, {0, largest}), v, i}).ok());
+      EXPECT_EQ(Values<int64_t>(i, k), std::vector<int64_t>(order.begin(), order.begin() + k))
+          << "largest " << largest << ", k " << k;
+    }
+  }
+}
+
 TEST(TopK, RejectsAKLargerThanTheAxis) {
   NDArray x = Make<float>({3}, kF32, {1, 2, 3});
   absl::Status s =
@@ -65,6 +90,41 @@ TEST(ScatterElements, AddsDuplicatesAndWrapsNegativeInt32Indices) {
   NDArray out = NDArray::Empty({2, 3}, kF32);
   ASSERT_TRUE(Call("mlc.scatter_elements", {data, idx, upd, Make<int64_t>({2}, kI64, {1, 1}), out}).ok());
   EXPECT_EQ(Values<float>(out, 6), (std::vector<float>{0, 0, 3, 17, 10, 10}));
+}
+
+// Indices smaller than data off the axis (a 3 x 2 x 4 block of a 4 x 5 x 6 tensor), along each
+// axis, every reduction: each element lands where the ONNX definition puts it, duplicates in
+// order (a reference that computes every element's position from scratch).
+TEST(ScatterElements, WritesEveryElementWhereItsIndexSaysAlongEachAxis) {
+  const std::vector<int64_t> dims = {4, 5, 6}, idims = {3, 2, 4};
+  std::mt19937 rng(11);
+  std::vector<float> data(4 * 5 * 6), updates(3 * 2 * 4);
+  for (float& v : data) v = static_cast<float>(rng() % 9 + 1);
+  for (float& v : updates) v = static_cast<float>(rng() % 9 + 1);
+  for (int64_t axis = 0; axis < 3; ++axis) {
+    std::vector<int64_t> index(updates.size());
+    for (int64_t& i : index) i = static_cast<int64_t>(rng() % dims[axis]) - (rng() % 2 ? dims[axis] : 0);
+    for (int64_t reduction = 0; reduction <= 4; ++reduction) {
+      std::vector<float> want = data;
+      for (int64_t j = 0; j < static_cast<int64_t>(index.size()); ++j) {
+        int64_t at[3] = {j / 8, j / 4 % 2, j % 4};
+        at[axis] = index[j] < 0 ? index[j] + dims[axis] : index[j];
+        float& dst = want[(at[0] * 5 + at[1]) * 6 + at[2]];
+        const float v = updates[j];
+        dst = reduction == 1   ? dst + v
+              : reduction == 2 ? dst * v
+              : reduction == 3 ? std::max(dst, v)
+              : reduction == 4 ? std::min(dst, v)
+                               : v;
+      }
+      NDArray out = NDArray::Empty(dims, kF32);
+      ASSERT_TRUE(Call("mlc.scatter_elements",
+                       {Make<float>(dims, kF32, data), Make<int64_t>(idims, kI64, index),
+                        Make<float>(idims, kF32, updates), Make<int64_t>({2}, kI64, {axis, reduction}), out})
+                      .ok());
+      EXPECT_EQ(Values<float>(out, want.size()), want) << "axis " << axis << ", reduction " << reduction;
+    }
+  }
 }
 
 TEST(ScatterElements, NamesAnIndexOutOfRange) {
@@ -151,9 +211,9 @@ TEST(NonMaxSuppression, KeepsWhatCheckingEveryKeptBoxKeeps) {
       const float whole[4] = {-10, -10, 10000, 10000};
       std::copy(whole, whole + 4, &boxes[5 * 4]);
       std::fill(&boxes[6 * 4], &boxes[6 * 4 + 4], 50.f);  // no area (corners) / a point (center)
-      if (center) boxes[7 * 4 + 2] = -boxes[7 * 4 + 2];  // negative width
+      if (center) boxes[7 * 4 + 2] = -boxes[7 * 4 + 2];   // negative width
       boxes[8 * 4 + 1] = std::numeric_limits<float>::quiet_NaN();
-      std::copy(&boxes[10 * 4], &boxes[10 * 4 + 4], &boxes[11 * 4]);  // a repeat ...
+      std::copy(&boxes[10 * 4], &boxes[10 * 4 + 4], &boxes[11 * 4]);                  // a repeat ...
       for (int64_t c = 0; c < classes; ++c) scores[c * n + 11] = scores[c * n + 10];  // ... of equal score
       for (const int64_t max_per_class : {int64_t{100000}, int64_t{40}}) {
         const std::vector<int64_t> want =

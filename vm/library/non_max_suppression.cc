@@ -127,7 +127,9 @@ class TakenBoxes {
     *c = {static_cast<int64_t>(y0), static_cast<int64_t>(x0), static_cast<int64_t>(y1), static_cast<int64_t>(x1)};
     return true;
   }
-  static int64_t Key(int64_t y, int64_t x) { return static_cast<int64_t>(static_cast<uint64_t>(y) << 32) ^ (x & 0xffffffff); }
+  static int64_t Key(int64_t y, int64_t x) {
+    return static_cast<int64_t>(static_cast<uint64_t>(y) << 32) ^ (x & 0xffffffff);
+  }
 
   double cell_ = 1;
   std::vector<Box> boxes_;       // filed in grid_

@@ -13,6 +13,7 @@
  */
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "vm/library/dltensor_view.h"
@@ -22,14 +23,31 @@ namespace mlc {
 namespace vm {
 namespace {
 
-template <typename T>
-void Combine(T* dst, T v, int64_t reduction) {
+template <int kReduction, typename T>
+void Combine(T* dst, T v) {
+  if constexpr (kReduction == 1) {
+    *dst = static_cast<T>(*dst + v);
+  } else if constexpr (kReduction == 2) {
+    *dst = static_cast<T>(*dst * v);
+  } else if constexpr (kReduction == 3) {
+    *dst = std::max(*dst, v);
+  } else if constexpr (kReduction == 4) {
+    *dst = std::min(*dst, v);
+  } else {
+    *dst = v;
+  }
+}
+
+/*! \brief fn(std::integral_constant<int, reduction>): the element loops instantiated per
+ *  reduction, not switching on it per element. */
+template <typename F>
+absl::Status ByReduction(int64_t reduction, const F& fn) {
   switch (reduction) {
-    case 1: *dst = static_cast<T>(*dst + v); break;
-    case 2: *dst = static_cast<T>(*dst * v); break;
-    case 3: *dst = std::max(*dst, v); break;
-    case 4: *dst = std::min(*dst, v); break;
-    default: *dst = v;
+    case 1: return fn(std::integral_constant<int, 1>());
+    case 2: return fn(std::integral_constant<int, 2>());
+    case 3: return fn(std::integral_constant<int, 3>());
+    case 4: return fn(std::integral_constant<int, 4>());
+    default: return fn(std::integral_constant<int, 0>());
   }
 }
 
@@ -89,20 +107,38 @@ absl::Status ScatterElements(absl::Span<DLTensor* const> args) {
   }
   std::vector<int64_t> index;
   if (absl::Status s = ReadIndices(idx, kName, &index); !s.ok()) return s;
-  const std::vector<int64_t> strides = StridesOf(dims), istrides = StridesOf(idims);
+  const std::vector<int64_t> strides = StridesOf(dims);
   return DispatchByDtype(data->dtype, kName, [&](auto zero) -> absl::Status {
     using T = decltype(zero);
     T* out = reinterpret_cast<T*>(DataOf(args[4]));
     if (out != reinterpret_cast<const T*>(DataOf(data))) std::memcpy(out, DataOf(data), CountOf(dims) * sizeof(T));
     const T* up = reinterpret_cast<const T*>(DataOf(updates));
-    for (int64_t j = 0; j < static_cast<int64_t>(index.size()); ++j) {
-      absl::StatusOr<int64_t> target = Wrap(index[j], dims[axis], kName, j);
-      if (!target.ok()) return target.status();
-      int64_t at = 0;
-      for (int64_t d = 0; d < rank; ++d) at += (d == axis ? *target : j / istrides[d] % idims[d]) * strides[d];
-      Combine(out + at, up[j], p[1]);
-    }
-    return absl::OkStatus();
+    // Row by row of the indices' last axis, the position of the row (its index along every
+    // other axis but `axis`) kept as a counter: no division per element (Faster R-CNN's
+    // per-level RoI features written back, 1.9 M elements, took 19 ms a call with them).
+    const int64_t count = static_cast<int64_t>(index.size()), row = idims.back();
+    if (count == 0) return absl::OkStatus();
+    const int64_t last = rank - 1, axis_stride = strides[axis], extent = dims[axis];
+    return ByReduction(p[1], [&](auto reduction) -> absl::Status {
+      std::vector<int64_t> position(rank, 0);
+      int64_t base = 0;  // the row's offset in out, `axis` left out
+      for (int64_t start = 0; start < count; start += row) {
+        for (int64_t e = 0; e < row; ++e) {
+          int64_t i = index[start + e];
+          if (i < 0) i += extent;
+          if (i < 0 || i >= extent) return Wrap(index[start + e], extent, kName, start + e).status();
+          const int64_t along = axis == last ? 0 : e;  // strides[last] is 1
+          Combine<decltype(reduction)::value>(out + base + along + i * axis_stride, up[start + e]);
+        }
+        for (int64_t d = last - 1; d >= 0; --d) {  // the next row
+          if (d != axis) base += strides[d];
+          if (++position[d] < idims[d]) break;
+          if (d != axis) base -= position[d] * strides[d];
+          position[d] = 0;
+        }
+      }
+      return absl::OkStatus();
+    });
   });
 }
 
@@ -129,16 +165,18 @@ absl::Status ScatterNd(absl::Span<DLTensor* const> args) {
     T* out = reinterpret_cast<T*>(DataOf(args[4]));
     if (out != reinterpret_cast<const T*>(DataOf(data))) std::memcpy(out, DataOf(data), CountOf(dims) * sizeof(T));
     const T* up = reinterpret_cast<const T*>(DataOf(updates));
-    for (int64_t j = 0; j < tuples; ++j) {
-      int64_t at = 0;
-      for (int64_t d = 0; d < k; ++d) {
-        absl::StatusOr<int64_t> i = Wrap(index[j * k + d], dims[d], kName, j * k + d);
-        if (!i.ok()) return i.status();
-        at += *i * strides[d];
+    return ByReduction(reduction, [&](auto op) -> absl::Status {
+      for (int64_t j = 0; j < tuples; ++j) {
+        int64_t at = 0;
+        for (int64_t d = 0; d < k; ++d) {
+          absl::StatusOr<int64_t> i = Wrap(index[j * k + d], dims[d], kName, j * k + d);
+          if (!i.ok()) return i.status();
+          at += *i * strides[d];
+        }
+        for (int64_t e = 0; e < slice; ++e) Combine<decltype(op)::value>(out + at + e, up[j * slice + e]);
       }
-      for (int64_t e = 0; e < slice; ++e) Combine(out + at + e, up[j * slice + e], reduction);
-    }
-    return absl::OkStatus();
+      return absl::OkStatus();
+    });
   });
 }
 

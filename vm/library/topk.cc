@@ -9,7 +9,6 @@
  */
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 #include <type_traits>
 #include <vector>
 
@@ -59,21 +58,29 @@ absl::Status TopK(absl::Span<DLTensor* const> args) {
     const T* in = reinterpret_cast<const T*>(DataOf(x));
     T* out_v = reinterpret_cast<T*>(DataOf(values));
     int64_t* out_i = reinterpret_cast<int64_t*>(DataOf(indices));
-    std::vector<int64_t> order(n);
+    // The row gathered with its indices, then the k first selected (nth_element) and only they
+    // sorted: O(n + k log k) comparisons where a heap's partial sort takes O(n log k) (a
+    // detector's TopK of 300 of 3,234 scores per class: 90 us a call, 90 calls a run).
+    struct Entry {
+      T value;
+      int64_t index;
+    };
+    auto before = [largest](const Entry& a, const Entry& b) {
+      if (Before(a.value, b.value, largest)) return true;
+      if (Before(b.value, a.value, largest)) return false;
+      return a.index < b.index;
+    };
+    std::vector<Entry> entries(n);
     for (int64_t o = 0; o < outer; ++o) {
       for (int64_t i = 0; i < inner; ++i) {
         const T* row = in + o * n * inner + i;
-        std::iota(order.begin(), order.end(), 0);
-        std::partial_sort(order.begin(), order.begin() + k, order.end(), [&](int64_t a, int64_t b) {
-          T va = row[a * inner], vb = row[b * inner];
-          if (Before(va, vb, largest)) return true;
-          if (Before(vb, va, largest)) return false;
-          return a < b;
-        });
+        for (int64_t j = 0; j < n; ++j) entries[j] = {row[j * inner], j};
+        if (k < n) std::nth_element(entries.begin(), entries.begin() + k, entries.end(), before);
+        std::sort(entries.begin(), entries.begin() + k, before);
         for (int64_t j = 0; j < k; ++j) {
           int64_t at = o * k * inner + j * inner + i;
-          out_v[at] = row[order[j] * inner];
-          out_i[at] = order[j];
+          out_v[at] = entries[j].value;
+          out_i[at] = entries[j].index;
         }
       }
     }
