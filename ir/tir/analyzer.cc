@@ -74,53 +74,56 @@ struct Linear {
 
 Linear ToLinear(const PrimExpr& e);
 
-Linear Atom(const PrimExpr& e) {
-  Linear l;
-  l.dtype = e->dtype;
-  l.terms.push_back({e, 1});
-  return l;
-}
-
-Linear ToLinear(const PrimExpr& e) {
-  Linear l;
-  l.dtype = e->dtype;
+/*! \brief Adds scale x e's linear form to *l (whose dtype is e's): a sum is added term by term
+ *  into the one accumulator, not built per node and merged (a sum of 90 shape variables, a
+ *  detector's concatenation of per-class boxes, took seconds to simplify that way). */
+void AddLinear(const PrimExpr& e, int64_t scale, Linear* l) {
   switch (e->kind()) {
-    case NodeKind::kIntImm: l.constant = e.as<IntImmNode>()->value; return l;
+    case NodeKind::kIntImm: l->constant += e.as<IntImmNode>()->value * scale; return;
     case NodeKind::kAdd:
     case NodeKind::kSub: {
       const auto* b = e.as<BinaryNode>();
-      l.Add(ToLinear(b->a), 1);
-      l.Add(ToLinear(b->b), e->kind() == NodeKind::kAdd ? 1 : -1);
-      l.DropZeros();
-      return l;
+      AddLinear(b->a, scale, l);
+      AddLinear(b->b, e->kind() == NodeKind::kAdd ? scale : -scale, l);
+      return;
     }
     case NodeKind::kMul: {
       const auto* b = e.as<BinaryNode>();
+      if (const auto* c = b->b.as<IntImmNode>()) return AddLinear(b->a, scale * c->value, l);
+      if (const auto* c = b->a.as<IntImmNode>()) return AddLinear(b->b, scale * c->value, l);
       Linear x = ToLinear(b->a), y = ToLinear(b->b);
       if (y.IsConst()) {
-        l.Add(x, y.constant);
+        l->Add(x, y.constant * scale);
       } else if (x.IsConst()) {
-        l.Add(y, x.constant);
+        l->Add(y, x.constant * scale);
       } else {
-        return Atom(e);
+        l->Add(e, scale);
       }
-      l.DropZeros();
-      return l;
+      return;
     }
     case NodeKind::kCast: {
       // A widening integer cast distributes over the sum.
       const auto* c = e.as<CastNode>();
       if (IsIntExpr(c->value) && IsIntExpr(e) && c->value->dtype.bits() <= e->dtype.bits()) {
         Linear inner = ToLinear(c->value);
-        for (const Linear::Term& t : inner.terms) l.Add(Cast(e->dtype, t.atom), t.coef);
-        l.constant = inner.constant;
-        return l;
+        for (const Linear::Term& t : inner.terms) l->Add(Cast(e->dtype, t.atom), t.coef * scale);
+        l->constant += inner.constant * scale;
+        return;
       }
-      return Atom(e);
+      l->Add(e, scale);
+      return;
     }
     default:  // anything else is an opaque term of the sum
-      return Atom(e);
+      l->Add(e, scale);
   }
+}
+
+Linear ToLinear(const PrimExpr& e) {
+  Linear l;
+  l.dtype = e->dtype;
+  AddLinear(e, 1, &l);
+  l.DropZeros();
+  return l;
 }
 
 PrimExpr FromLinear(const Linear& l) {

@@ -3,6 +3,7 @@
  *         layout_transform.
  */
 #include <algorithm>
+#include <functional>
 
 #include "absl/strings/str_cat.h"
 #include "ir/graph/layout.h"
@@ -46,25 +47,31 @@ absl::StatusOr<Tensor> Concatenate(const std::vector<Tensor>& xs, int64_t axis) 
   return te::Compute(
       shape,
       [&](const std::vector<tir::Var>& i) -> te::ComputeValue {
-        // Last input first, each earlier one chosen when the index falls before its end. With
-        // static extents every input is loaded (clamped into bounds) and one selected, which
-        // vectorizes; a symbolic extent may be 0, so its input is only read where chosen.
-        tir::PrimExpr value;
-        for (int64_t k = static_cast<int64_t>(xs.size()) - 1; k >= 0; --k) {
+        auto load = [&](size_t k) {
           std::vector<tir::PrimExpr> idx(i.begin(), i.end());
           tir::PrimExpr local = tir::operator-(tir::PrimExpr(i[axis]), starts[k]);
           idx[axis] =
               symbolic ? local
                        : tir::Min(tir::Max(local, C(it, 0)), analyzer.Simplify(tir::operator-(extents[k], C(it, 1))));
-          tir::PrimExpr load = xs[k](idx);
-          if (!value.defined()) {
-            value = load;
-            continue;
-          }
-          tir::PrimExpr chosen =
-              tir::operator<(tir::PrimExpr(i[axis]), analyzer.Simplify(tir::operator+(starts[k], extents[k])));
-          value = symbolic ? tir::IfThenElse(chosen, load, value) : tir::Select(chosen, load, value);
+          return xs[k](idx);
+        };
+        auto before = [&](size_t k) { return tir::operator<(tir::PrimExpr(i[axis]), starts[k]); };
+        // A symbolic extent may be 0, so each input is read only where chosen, by halves: the
+        // index before the middle input's start, or not, down to one input (log2(n) tests per
+        // element; chained, a detector's concatenation of 90 classes' boxes took 45 on average).
+        if (symbolic) {
+          std::function<tir::PrimExpr(size_t, size_t)> inputs = [&](size_t lo, size_t hi) -> tir::PrimExpr {
+            if (hi - lo == 1) return load(lo);
+            const size_t mid = lo + (hi - lo) / 2;
+            return tir::IfThenElse(before(mid), inputs(lo, mid), inputs(mid, hi));
+          };
+          return inputs(0, xs.size());
         }
+        // Static extents: every input loaded (clamped into bounds) and one selected, which
+        // vectorizes; the last input first, each earlier one chosen when the index falls
+        // before its end.
+        tir::PrimExpr value = load(xs.size() - 1);
+        for (size_t k = xs.size() - 1; k-- > 0;) value = tir::Select(before(k + 1), load(k), value);
         return value;
       },
       "T_concat");

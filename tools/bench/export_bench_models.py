@@ -9,9 +9,10 @@ batch 1, 224x224 (batch norms with seeded statistics); encoder_dyn / resnet18_dy
 models with a dynamic batch (and sequence); and resnet18_int8, ResNet-18's int8 QDQ twin
 (frontend/torch/quantize_qdq.py, calibrated on the export's input); on request (--models),
 the wide suite (--models wide: torchvision classifiers tv_<name>, segmentation models seg_<name>,
-recurrent encoders rnn_<name>, and the families of family_models.py: video, U-Net, style
-transfer, speech, BERT and GPT blocks, a GAN generator, super-resolution; also what the
-compile-time table times). Existing files are kept.
+recurrent encoders rnn_<name>, object detectors det_<name> (one [3, H, W] image in; boxes,
+scores and labels out), and the families of family_models.py: video, U-Net, style transfer,
+speech, BERT and GPT blocks, a GAN generator, super-resolution; also what the compile-time
+table times). Existing files are kept.
 """
 import argparse
 import os
@@ -79,6 +80,63 @@ WIDE.update({
 })
 
 
+class DetectionOutput(torch.nn.Module):
+    """A torchvision detector on one image [3, H, W]: its boxes (the output compared; model_bench
+    compares a det_ model's boxes as a set, near-equal scores coming out in either order), scores
+    and labels. Untrained, every anchor scores alike and nothing passes the score threshold, so
+    prepare_for_export gives each batch norm the statistics of a random image's activations and
+    spreads the classifiers' logits (bias 0, weights x10), as the importer's detection checks do."""
+
+    def __init__(self, model, size):
+        super().__init__()
+        self.model = model
+        self.size = size
+
+    def prepare_for_export(self):
+        from torchvision.ops.misc import FrozenBatchNorm2d
+
+        def calibrate(bn, inputs):
+            bn.running_mean.copy_(inputs[0].mean((0, 2, 3)))
+            bn.running_var.copy_(inputs[0].var((0, 2, 3)) + 1e-3)
+
+        norms = [m for m in self.model.modules() if isinstance(m, (torch.nn.BatchNorm2d, FrozenBatchNorm2d))]
+        hooks = [bn.register_forward_pre_hook(calibrate) for bn in norms]
+        with torch.no_grad():
+            self.model([torch.rand(3, self.size, self.size)])
+            for m in self.model.modules():
+                for name in ("cls_logits", "cls_score"):
+                    layer = getattr(m, name, None)
+                    if isinstance(layer, (torch.nn.Conv2d, torch.nn.Linear)):
+                        layer.bias.zero_()
+                        layer.weight.mul_(10)
+        for h in hooks:
+            h.remove()
+
+    def forward(self, x):
+        out = self.model([x])[0]
+        return out["boxes"], out["scores"], out["labels"]
+
+
+def detection_model(name, size):
+    def make():
+        import torchvision
+        options = {} if name.startswith("ssd") else {"min_size": size, "max_size": size}
+        model = getattr(torchvision.models.detection, name)(weights=None, weights_backbone=None, **options)
+        return DetectionOutput(model.eval(), size)
+    return make
+
+
+# Object detectors at 320 x 320 (91 COCO classes): a backbone, then anchors, box decoding, a TopK
+# per level, batched NMS over thousands of boxes, and for the two-stage Faster R-CNN RoIAlign over
+# the proposals and a box head. ONNX opset 17, as mlc.compile exports a module.
+DETECTORS = {
+    f"det_{name}": (detection_model(name, 320), (3, 320, 320))
+    for name in ["ssdlite320_mobilenet_v3_large", "retinanet_resnet50_fpn", "fcos_resnet50_fpn",
+                 "fasterrcnn_mobilenet_v3_large_320_fpn"]
+}
+WIDE.update(DETECTORS)
+
+
 class SequenceEncoder(torch.nn.Module):
     """A recurrent layer stack over (seq, batch, features) whose output sequence is the result."""
 
@@ -130,6 +188,20 @@ DYNAMIC = {
 QUANTIZED = {"resnet18_int8": "resnet18"}
 
 
+def build(name):
+    """The float model `name` (of MODELS) with its seeded weights, ready to export or time, and its
+    input shape: what the ONNX file holds and what PyTorch eager runs."""
+    torch.manual_seed(0)
+    cls, shape = MODELS[name]
+    model = cls().eval()
+    prepare = getattr(model, "prepare_for_export", None)
+    if prepare is not None:
+        prepare()
+    else:
+        export_fx.randomize_batch_norms(model)
+    return model, shape
+
+
 def expand(models):
     """The model names a --models value stands for: 'default' and 'wide' are sets."""
     sets = {"default": DEFAULT_SET + list(QUANTIZED), "wide": list(WIDE)}
@@ -155,19 +227,17 @@ def main():
         path = os.path.join(args.out_dir, name + ".onnx")
         if os.path.exists(path):
             continue
-        torch.manual_seed(0)
         base, dynamic = DYNAMIC.get(name, (QUANTIZED.get(name, name), None))
-        cls, shape = MODELS[base]
-        model = cls().eval()
-        export_fx.randomize_batch_norms(model)
+        model, shape = build(base)
         x = torch.rand(*shape)
         if name in QUANTIZED:
             model = to_qdq(model, x)
         tmp = path + ".tmp"
         # Not under no_grad: there nn.TransformerEncoderLayer takes a fused fast path ONNX cannot express.
         axes = {"x": dynamic, "y": dynamic} if dynamic else None
-        torch.onnx.export(model, (x,), tmp, opset_version=13, input_names=["x"], output_names=["y"], dynamic_axes=axes,
-                          do_constant_folding=name not in QUANTIZED)
+        outputs = ["y", "scores", "labels"] if name in DETECTORS else ["y"]
+        torch.onnx.export(model, (x,), tmp, opset_version=17 if name in DETECTORS else 13, input_names=["x"],
+                          output_names=outputs, dynamic_axes=axes, do_constant_folding=name not in QUANTIZED)
         os.replace(tmp, path)
         print(f"exported {name} -> {path}", file=sys.stderr)
 

@@ -26,6 +26,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <limits>
 #include <map>
 #include <random>
 #include <string>
@@ -225,10 +226,44 @@ const std::map<std::string, int64_t> kDynamicSizes = {{"batch", 1}, {"seq", 128}
  *  about a percent. */
 double Tolerance(const std::string& model) { return absl::EndsWith(model, "_int8") ? 3e-2 : 1e-3; }
 
-/*! \brief A detector (det_*): its first output is the boxes kept, in the order of their scores,
- *  so two runtimes whose scores differ in the last bit list near-equal ones in either order;
- *  its boxes are compared as a set of values (sorted), not position by position. */
+/*! \brief A detector (det_*): boxes [n, 4] and their scores [n] first. Two runtimes whose
+ *  scores differ in the last bits list near-equal ones in either order, and where many are
+ *  near-equal (untrained heads) the last kept of them may differ. */
 bool IsDetector(const std::string& model) { return absl::StartsWith(model, "det_"); }
+
+/*! \brief The largest difference between two detectors' results: between their scores, each
+ *  sorted, and from each of our boxes to the nearest reference box of a score within
+ *  `score_tolerance`, but for the farthest 2% of the boxes. Those may have no twin: of two
+ *  overlapping boxes of near-equal scores, NMS keeps whichever comes first, and the two
+ *  runtimes may order them differently (an untrained RetinaNet's 300 detections all score
+ *  0.68-0.74; one of them differed); so may boxes whose score is that near the lowest kept. */
+double DetectionDifference(const float* boxes, const float* scores, const std::vector<float>& ref_boxes,
+                           const std::vector<float>& ref_scores, double score_tolerance) {
+  const size_t n = ref_scores.size();
+  std::vector<float> a(scores, scores + n), b = ref_scores;
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  double worst = 0;
+  for (size_t i = 0; i < n; ++i) worst = std::max(worst, static_cast<double>(std::abs(a[i] - b[i])));
+  if (worst > score_tolerance || n == 0) return worst;
+  const double lowest = b[0];
+  std::vector<double> distances;
+  for (size_t i = 0; i < n; ++i) {
+    if (scores[i] <= lowest + score_tolerance) continue;
+    double nearest = std::numeric_limits<double>::infinity();
+    for (size_t j = 0; j < n; ++j) {
+      if (std::abs(scores[i] - ref_scores[j]) > score_tolerance) continue;
+      double d = 0;
+      for (int c = 0; c < 4; ++c) d = std::max(d, static_cast<double>(std::abs(boxes[i * 4 + c] - ref_boxes[j * 4 + c])));
+      nearest = std::min(nearest, d);
+    }
+    distances.push_back(nearest);
+  }
+  std::sort(distances.begin(), distances.end());
+  const size_t unmatched = n / 50;
+  if (distances.size() > unmatched) worst = std::max(worst, distances[distances.size() - 1 - unmatched]);
+  return worst;
+}
 
 /*! \brief Ours / ONNX Runtime per pipeline, over the models timed: their geometric mean closes the table. */
 using Ratios = std::map<std::string, std::vector<double>>;
@@ -298,15 +333,17 @@ absl::Status RunModel(const std::string& name, const Options& opt, double peak_g
           absl::StrCat(name, ": ", out.NumElements(), " outputs, ONNX Runtime gives ", ref.size()));
     }
     for (float v : ref) o.scale = std::max(o.scale, static_cast<double>(std::abs(v)));
-    std::vector<float> values(static_cast<const float*>(out.data()),
-                              static_cast<const float*>(out.data()) + out.NumElements());
-    std::vector<float> expected = ref;
-    if (IsDetector(name)) {  // detections of near-equal scores come out in either order
-      std::sort(values.begin(), values.end());
-      std::sort(expected.begin(), expected.end());
+    const float* values = static_cast<const float*>(out.data());
+    if (IsDetector(name)) {
+      if (!got->is_tuple() || got->tuple().size() < 2 || want->size() < 2 ||
+          got->tuple()[1].tensor().NumElements() != static_cast<int64_t>((*want)[1].data.size()))
+        return absl::InternalError(absl::StrCat(name, ": boxes and scores must be the first two outputs of both"));
+      o.worst = DetectionDifference(values, static_cast<const float*>(got->tuple()[1].tensor().data()), ref,
+                                    (*want)[1].data, Tolerance(name));
+    } else {
+      for (size_t i = 0; i < ref.size(); ++i)
+        o.worst = std::max(o.worst, static_cast<double>(std::abs(values[i] - ref[i])));
     }
-    for (size_t i = 0; i < expected.size(); ++i)
-      o.worst = std::max(o.worst, static_cast<double>(std::abs(values[i] - expected[i])));
     if (o.worst > Tolerance(name) * o.scale + 1e-5) {
       return absl::InternalError(
           absl::StrCat(name, " (", o.pipeline, "): max |ours - ONNX Runtime| = ", o.worst, " of ", o.scale));

@@ -16,7 +16,7 @@ import sys
 import torch
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from export_bench_models import DEFAULT_SET, MODELS, expand, export_fx  # noqa: E402  (the models and their input shapes)
+from export_bench_models import DEFAULT_SET, MODELS, build, expand  # noqa: E402  (the models and their input shapes)
 from models_vs_torch import torch_median_ms  # noqa: E402  (the same timing as bench_models)
 from torch_threads import set_threads  # noqa: E402
 
@@ -34,10 +34,7 @@ def main():
         if name not in MODELS:
             continue
         # As export_bench_models builds it: the same seed, the same batch-norm statistics.
-        torch.manual_seed(0)
-        make, shape = MODELS[name]
-        model = make().eval()
-        export_fx.randomize_batch_norms(model)
+        model, shape = build(name)
         times[name] = torch_median_ms(model, torch.rand(*shape), max(args.runs, 20), warmup=3)
     with open(args.out, "w") as f:
         json.dump(times, f)
