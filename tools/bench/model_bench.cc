@@ -254,7 +254,8 @@ double DetectionDifference(const float* boxes, const float* scores, const std::v
     for (size_t j = 0; j < n; ++j) {
       if (std::abs(scores[i] - ref_scores[j]) > score_tolerance) continue;
       double d = 0;
-      for (int c = 0; c < 4; ++c) d = std::max(d, static_cast<double>(std::abs(boxes[i * 4 + c] - ref_boxes[j * 4 + c])));
+      for (int c = 0; c < 4; ++c)
+        d = std::max(d, static_cast<double>(std::abs(boxes[i * 4 + c] - ref_boxes[j * 4 + c])));
       nearest = std::min(nearest, d);
     }
     distances.push_back(nearest);

@@ -252,8 +252,11 @@ const std::vector<DefaultScheduleRule>& DefaultScheduleRules() {
        "knob",
        nullptr, WindowRule},
       {"row-reduction", S::kRootNest, "row_reduction.cc",
-       "a max or min along the innermost, contiguous axis (softmax's row maxima)",
-       "rfactored over the vector lanes, the lanes reduced in the same parallel iteration", nullptr, RowReductionRule},
+       "a max or min along the innermost, contiguous axis (softmax's row maxima), or a sum along a short row that "
+       "is not whole vectors (softmax's exponentials over 91 classes)",
+       "rfactored over the vector lanes (the last vector guarded: only with AVX-512's lane masks where the row is "
+       "a constant), the lanes reduced in the same parallel iteration",
+       nullptr, RowReductionRule},
       {"loop-nest", S::kRootNest, "loop_nest.cc", "any other nest left at the root (elementwise, other reductions)",
        "the innermost contiguous loop vectorized, the outer loops parallel when they store enough "
        "(`kMinParallelIterations`, fewer for border fills), a reduction's init moved out of its loops",
