@@ -13,7 +13,7 @@
  *  For each model and pipeline: import the ONNX file, run the pass pipeline, build, load; run
  *  ONNX Runtime (all graph optimizations, `threads` intra-op threads) on the same random input;
  *  check the outputs agree (|diff| <= 1e-3 * max|ref| + 1e-5; 3e-2 for int8 models, see
- *  Tolerance); time every pipeline and ONNX Runtime in the same alternating blocks
+ *  Tolerance; a detector's boxes matched to ONNX Runtime's by score, DetectionDifference); time every pipeline and ONNX Runtime in the same alternating blocks
  *  of steady-state calls (so tuned / default is one measurement's ratio). Prints median latency, ours / ONNX Runtime,
  * achieved GFLOP/s and % of the peak (FLOPs of convolutions and matrix products), and compile time. Nothing is
  * asserted.
