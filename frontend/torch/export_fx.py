@@ -471,6 +471,16 @@ def randomize_batch_norms(model):
                 m.bias.uniform_(-0.1, 0.1)
 
 
+def seed_zero_weights(model):
+    """Layers that start at zero (the classification heads of torchvision's ViT) make every output
+    zero, whatever the input: a check against a reference would pass whatever we compute. They get
+    PyTorch's default initialization instead (from the seeded generator)."""
+    with torch.no_grad():
+        for m in model.modules():
+            if isinstance(m, (torch.nn.Linear, torch.nn.Conv2d)) and not m.weight.any():
+                m.reset_parameters()
+
+
 def small_vit():
     """torchvision's VisionTransformer at a small size (32x32 images, 8x8 patches, 2 layers); its
     classification head starts at zero, so it gets seeded values like the rest."""

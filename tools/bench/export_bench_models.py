@@ -199,6 +199,7 @@ def build(name):
         prepare()
     else:
         export_fx.randomize_batch_norms(model)
+    export_fx.seed_zero_weights(model)
     return model, shape
 
 

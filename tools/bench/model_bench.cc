@@ -4,19 +4,19 @@
  *         eager on the same seeded models (timed just before by torch_eager_times.py).
  *
  *    ./bazelw run //tools:bench_vs_ort -- [--threads 2] [--runs 20] [--models mlp_b1,resnet18]
- *        [--pipelines 'default;tuned;blas'] [--tune_trials N]
+ *        [--pipelines 'default;tuned;blas;default@x86-64-v3'] [--tune_trials N]
  *
  *  (the wrapper tools/bench/bench_vs_ort.sh installs ONNX Runtime and exports the models first).
  *  Pipelines are named pipelines, or "tuned": the kernels tuned on this machine first (tools/tune,
  *  --tune_trials measurements; tuning time counts as compile time), then the default pipeline
- *  with the records applied.
+ *  with the records applied; "P@T" is pipeline P compiling for target T instead of this machine.
  *  For each model and pipeline: import the ONNX file, run the pass pipeline, build, load; run
  *  ONNX Runtime (all graph optimizations, `threads` intra-op threads) on the same random input;
  *  check the outputs agree (|diff| <= 1e-3 * max|ref| + 1e-5; 3e-2 for int8 models, see
- *  Tolerance; a detector's boxes matched to ONNX Runtime's by score, DetectionDifference); time every pipeline and ONNX Runtime in the same alternating blocks
- *  of steady-state calls (so tuned / default is one measurement's ratio). Prints median latency, ours / ONNX Runtime,
- * achieved GFLOP/s and % of the peak (FLOPs of convolutions and matrix products), and compile time. Nothing is
- * asserted.
+ *  Tolerance; a detector's boxes matched to ONNX Runtime's by score, DetectionDifference); time every pipeline and ONNX
+ * Runtime in the same alternating blocks of steady-state calls (so tuned / default is one measurement's ratio). Prints
+ * median latency, ours / ONNX Runtime, achieved GFLOP/s and % of the peak (FLOPs of convolutions and matrix products),
+ * and compile time. Nothing is asserted.
  */
 #include <stdlib.h>
 #include <unistd.h>
@@ -200,13 +200,22 @@ absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> TunedPipeline(const I
   return full;
 }
 
-absl::StatusOr<Compiled> Compile(const IRModule& imported, const std::string& pipeline, int tune_trials,
+/*! \brief `spec` is a pipeline, or "pipeline@target": that pipeline compiling for another target
+ *  than this machine (`default@x86-64-v3` on an AVX-512 machine times the AVX2 build in the same
+ *  blocks as the AVX-512 one). */
+absl::StatusOr<Compiled> Compile(const IRModule& imported, const std::string& spec, int tune_trials,
                                  const std::string& name) {
   auto start = std::chrono::steady_clock::now();
+  std::pair<std::string, std::string> parts = absl::StrSplit(spec, absl::MaxSplits('@', 1));
+  const std::string& pipeline = parts.first;
+  IRModule mod = imported;
+  if (!parts.second.empty()) {
+    if (absl::Status s = RecordTargetFlag(&mod.mutable_attrs(), parts.second); !s.ok()) return s;
+  }
   absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> passes =
-      pipeline == "tuned" ? TunedPipeline(imported, tune_trials, name) : passes::ParsePipeline(pipeline);
+      pipeline == "tuned" ? TunedPipeline(mod, tune_trials, name) : passes::ParsePipeline(pipeline);
   if (!passes.ok()) return passes.status();
-  absl::StatusOr<IRModule> optimized = passes::RunPipeline(imported, *passes);
+  absl::StatusOr<IRModule> optimized = passes::RunPipeline(mod, *passes);
   if (!optimized.ok()) return optimized.status();
   absl::StatusOr<proto::Executable> exe = codegen::Build(*optimized);
   if (!exe.ok()) return exe.status();
