@@ -75,12 +75,85 @@ TEST(TopK, EqualsTheFirstKOfAStableSortOnManyTies) {
   }
 }
 
+// Rows far longer than k, in orders that make the running cut-off useless (ascending) or
+// decisive (descending), with ties and NaNs, along an axis with a stride (x[n, 2], axis 0): the
+// k first of a stable sort of each column, for k from 1 to most of the row.
+TEST(TopK, EqualsAStableSortOnLongRowsOfAnyOrder) {
+  const int64_t n = 40000;
+  std::mt19937 rng(7);
+  for (const int order : {0, 1, 2}) {  // ascending, descending, random
+    std::vector<float> x(2 * n);
+    for (int64_t i = 0; i < n; ++i) {
+      const float ramp = static_cast<float>(i / 3);  // ties in threes
+      x[2 * i] = order == 0 ? ramp : order == 1 ? -ramp : static_cast<float>(rng() % 500);
+      x[2 * i + 1] = i % 101 == 0 ? std::numeric_limits<float>::quiet_NaN() : static_cast<float>(rng() % 50);
+    }
+    for (const bool largest : {true, false}) {
+      for (const int64_t k : {int64_t{1}, int64_t{1000}, int64_t{30000}}) {
+        NDArray v = NDArray::Empty({k, 2}, kF32), i = NDArray::Empty({k, 2}, kI64);
+        ASSERT_TRUE(
+            Call("mlc.topk", {Make<float>({n, 2}, kF32, x), Make<int64_t>({2}, kI64, {0, largest}), v, i}).ok());
+        const std::vector<int64_t> got = Values<int64_t>(i, 2 * k);
+        for (int64_t column = 0; column < 2; ++column) {
+          std::vector<int64_t> want(n);
+          for (int64_t j = 0; j < n; ++j) want[j] = j;
+          std::stable_sort(want.begin(), want.end(), [&](int64_t a, int64_t b) {
+            const float xa = x[2 * a + column], xb = x[2 * b + column];
+            const bool na = std::isnan(xa), nb = std::isnan(xb);
+            if (na || nb) return largest ? na && !nb : nb && !na;
+            return largest ? xa > xb : xa < xb;
+          });
+          for (int64_t j = 0; j < k; ++j) {
+            ASSERT_EQ(got[2 * j + column], want[j]) << "order " << order << ", largest " << largest << ", k " << k
+                                                    << ", column " << column << ", rank " << j;
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST(TopK, RejectsAKLargerThanTheAxis) {
   NDArray x = Make<float>({3}, kF32, {1, 2, 3});
   absl::Status s =
       Call("mlc.topk", {x, Make<int64_t>({2}, kI64, {0, 1}), NDArray::Empty({4}, kF32), NDArray::Empty({4}, kI64)});
   EXPECT_FALSE(s.ok());
   EXPECT_NE(s.message().find("k = 4"), std::string::npos) << s.message();
+}
+
+// Each shape's non-zero elements (NaN and -0 among the values) against their coordinates
+// divided out of the flat index, in row-major order; a scalar has no coordinates, an empty
+// tensor no elements.
+TEST(NonZero, ListsTheCoordinatesOfEveryNonZeroElementInRowMajorOrder) {
+  const AllocatingRuntimeFunction* nonzero = RuntimeRegistry::Global().FindAllocating("mlc.nonzero");
+  ASSERT_NE(nonzero, nullptr);
+  std::mt19937 rng(13);
+  const std::vector<std::vector<int64_t>> shapes = {{}, {7}, {3, 1, 5}, {2, 3, 4, 9}, {4, 0, 3}, {1000}};
+  for (const std::vector<int64_t>& dims : shapes) {
+    int64_t count = 1;
+    for (int64_t d : dims) count *= d;
+    std::vector<float> x(count);
+    for (float& v : x) v = rng() % 3 == 0 ? static_cast<float>(rng() % 5) : 0.f;
+    if (count > 4) x[1] = std::numeric_limits<float>::quiet_NaN(), x[2] = -0.f;
+    const int64_t rank = static_cast<int64_t>(dims.size());
+    std::vector<std::vector<int64_t>> want(rank);
+    int64_t found = 0;
+    for (int64_t i = 0; i < count; ++i) {
+      if (x[i] == 0.f) continue;
+      ++found;
+      for (int64_t d = rank - 1, rest = i; d >= 0; rest /= dims[d], --d) want[d].push_back(rest % dims[d]);
+    }
+    absl::StatusOr<std::vector<NDArray>> got = (*nonzero)({Make<float>(dims, kF32, x)});
+    ASSERT_TRUE(got.ok()) << got.status();
+    const DLTensor* out = (*got)[0].dl();
+    ASSERT_EQ(out->ndim, 2);
+    ASSERT_EQ(out->shape[0], rank);
+    ASSERT_EQ(out->shape[1], found) << "rank " << rank << ", " << count << " elements";
+    for (int64_t d = 0; d < rank; ++d) {
+      const int64_t* row = static_cast<const int64_t*>(out->data) + d * found;
+      EXPECT_EQ(std::vector<int64_t>(row, row + found), want[d]) << "rank " << rank << ", axis " << d;
+    }
+  }
 }
 
 TEST(ScatterElements, AddsDuplicatesAndWrapsNegativeInt32Indices) {
