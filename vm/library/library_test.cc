@@ -156,6 +156,51 @@ TEST(NonZero, ListsTheCoordinatesOfEveryNonZeroElementInRowMajorOrder) {
   }
 }
 
+// Many RoIs over a small image take the channel-last path (the image transposed once, each
+// bin summing vectors of channels), one RoI over it the per-channel path: the 40 RoIs pooled at
+// once equal each pooled alone, in both modes, for a fixed and an adaptive sampling grid, with
+// boxes reaching past the image. (The per-channel path is checked against torchvision by the
+// importer's reference cases.)
+TEST(RoiAlign, ManyRoisAtOnceEqualEachPooledAlone) {
+  const int64_t images = 2, channels = 5, height = 30, width = 30, rois = 40, ph = 3, pw = 4;
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<float> value(-1, 1), corner(-20, 140);
+  std::vector<float> x(images * channels * height * width), boxes(rois * 4);
+  for (float& v : x) v = value(rng);
+  std::vector<int64_t> batch(rois);
+  for (int64_t r = 0; r < rois; ++r) {
+    float x1 = corner(rng), y1 = corner(rng), x2 = corner(rng), y2 = corner(rng);
+    boxes[r * 4 + 0] = std::min(x1, x2), boxes[r * 4 + 1] = std::min(y1, y2);
+    boxes[r * 4 + 2] = std::max(x1, x2), boxes[r * 4 + 3] = std::max(y1, y2);
+    batch[r] = static_cast<int64_t>(rng() % images);
+  }
+  const NDArray image = Make<float>({images, channels, height, width}, kF32, x);
+  const NDArray scale = Make<float>({1}, kF32, {0.25f});
+  const int64_t bins = ph * pw;
+  for (const int64_t max_mode : {0, 1}) {
+    for (const int64_t sampling_ratio : {2, 0}) {
+      const NDArray params = Make<int64_t>({3}, kI64, {max_mode, 1, sampling_ratio});
+      NDArray all = NDArray::Empty({rois, channels, ph, pw}, kF32);
+      ASSERT_TRUE(Call("mlc.roi_align", {image, Make<float>({rois, 4}, kF32, boxes), Make<int64_t>({rois}, kI64, batch),
+                                         params, scale, all})
+                      .ok());
+      const std::vector<float> together = Values<float>(all, rois * channels * bins);
+      for (int64_t r = 0; r < rois; ++r) {
+        NDArray one = NDArray::Empty({1, channels, ph, pw}, kF32);
+        ASSERT_TRUE(Call("mlc.roi_align",
+                         {image, Make<float>({1, 4}, kF32, std::vector<float>(&boxes[r * 4], &boxes[r * 4 + 4])),
+                          Make<int64_t>({1}, kI64, {batch[r]}), params, scale, one})
+                        .ok());
+        const std::vector<float> alone = Values<float>(one, channels * bins);
+        for (int64_t i = 0; i < channels * bins; ++i) {
+          ASSERT_NEAR(together[r * channels * bins + i], alone[i], 1e-5f)
+              << "RoI " << r << ", element " << i << ", max mode " << max_mode << ", sampling ratio " << sampling_ratio;
+        }
+      }
+    }
+  }
+}
+
 TEST(ScatterElements, AddsDuplicatesAndWrapsNegativeInt32Indices) {
   NDArray data = Make<float>({2, 3}, kF32, {0, 0, 0, 10, 10, 10});
   NDArray idx = Make<int32_t>({2, 2}, kI32, {-1, 2, 0, 0});
