@@ -11,7 +11,7 @@ namespace {
 MLC_REGISTER_PIPELINE(
     "default",
     "prefill-entry,qdq-to-integer,fold-constant,kv-cache-append,fuse-attention,fold-repeat-kv,simplify-power,commute-"
-    "transpose-matmul,fold-scale-into-conv,prune-conv-taps,split-conv-taps,alter-op-layout,conv2d-to-gemm,"
+    "transpose-matmul,scatter-rows,fold-scale-into-conv,prune-conv-taps,split-conv-taps,alter-op-layout,conv2d-to-gemm,"
     "remove-unused,split-padding,concat-in-place,"
     "fuse-ops,legalize,fuse-tir,default-schedule,pack-constants,remove-unused",
     "what the pipeline and the Bazel rules run: a decoder's prompt entry point computing the last logits only, int8 "
@@ -23,8 +23,8 @@ MLC_REGISTER_PIPELINE(
     "vectorized along the output rows); no library call");
 MLC_REGISTER_PIPELINE(
     "blas",
-    "prefill-entry,qdq-to-integer,fold-constant,kv-cache-append,fuse-attention,fold-repeat-kv,fold-scale-into-conv,"
-    "prune-conv-taps,split-conv-taps,dispatch-blas,remove-unused,fuse-ops,legalize,fuse-tir,"
+    "prefill-entry,qdq-to-integer,fold-constant,kv-cache-append,fuse-attention,fold-repeat-kv,scatter-rows,"
+    "fold-scale-into-conv,prune-conv-taps,split-conv-taps,dispatch-blas,remove-unused,fuse-ops,legalize,fuse-tir,"
     "default-schedule,pack-constants,remove-unused",
     "convolutions, dense and matmul through OpenBLAS (the runtime functions), the rest scheduled by "
     "the default rules: the library path, for comparison");

@@ -96,7 +96,13 @@ def data_dependent_cases(out):
     class PooledPerLevel(torch.nn.Module):
         """Faster R-CNN's MultiScaleRoIAlign over the boxes NMS keeps: each box pooled from the
         level its size picks (RoiAlign over a count the data decide), written back into the
-        result at its own rows (ScatterND at data-dependent indices)."""
+        result at its own rows (ScatterND at data-dependent indices), or, as torchvision's ONNX
+        export merges the levels, by a ScatterElements of the row indices broadcast over each
+        pooled row (which the scatter-rows pass turns back into a scatter of rows)."""
+
+        def __init__(self, by_scatter=False):
+            super().__init__()
+            self.by_scatter = by_scatter
 
         def forward(self, fine, coarse, boxes, scores):
             kept = boxes[torchvision.ops.nms(boxes, scores, 0.5)]
@@ -105,13 +111,20 @@ def data_dependent_cases(out):
             result = torch.zeros(kept.shape[0], fine.shape[1], 3, 3)
             for level, (features, scale) in enumerate(((fine, 1.0), (coarse, 0.5))):
                 rows = torch.where(large if level else ~large)[0]
-                result[rows] = torchvision.ops.roi_align(features, rois[rows], (3, 3), spatial_scale=scale,
-                                                         sampling_ratio=2, aligned=True)
+                pooled = torchvision.ops.roi_align(features, rois[rows], (3, 3), spatial_scale=scale,
+                                                   sampling_ratio=2, aligned=True)
+                if self.by_scatter:
+                    result = result.scatter(0, rows.view(-1, 1, 1, 1).expand_as(pooled), pooled)
+                else:
+                    result[rows] = pooled
             return result
 
     corner = torch.rand(40, 2) * 10
     boxes = torch.cat([corner, corner + torch.rand(40, 2) * 5 + 1], 1)
     return [torch_onnx_case(out, "roi_align_per_level_of_kept_boxes", PooledPerLevel().eval(),
+                            (torch.randn(1, 4, 16, 16), torch.randn(1, 4, 8, 8), boxes, torch.rand(40)), 17,
+                            ["fine", "coarse", "boxes", "scores"]),
+            torch_onnx_case(out, "roi_align_levels_merged_by_scatter", PooledPerLevel(by_scatter=True).eval(),
                             (torch.randn(1, 4, 16, 16), torch.randn(1, 4, 8, 8), boxes, torch.rand(40)), 17,
                             ["fine", "coarse", "boxes", "scores"]),
             torch_onnx_case(out, "masked_select", Masked().eval(), (torch.randn(6, 7),), 13, ["x"]),

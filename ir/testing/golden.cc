@@ -32,9 +32,14 @@ std::optional<std::vector<TensorData>> ConstantsFromManifest(const std::string& 
     }
     absl::StatusOr<DataType> parsed = DataType::Parse(parts[0]);
     DataType dtype = parsed.ok() ? *parsed : DataType::Float32();
-    // Floats in [-1, 1); integers (quantized weights) small, in [-8, 8) or [0, 16); bools 0/1.
+    // Values given on the line (a runtime function's parameters), else random: floats in
+    // [-1, 1); integers (quantized weights) small, in [-8, 8) or [0, 16); bools 0/1.
     std::vector<double> values(static_cast<size_t>(NumElements(shape)));
-    for (double& v : values) {
+    std::vector<std::string> given;
+    if (parts.size() > 2) given = absl::StrSplit(parts[2], ',', absl::SkipEmpty());
+    for (size_t i = 0; i < values.size(); ++i) {
+      double& v = values[i];
+      if (i < given.size() && absl::SimpleAtod(given[i], &v)) continue;
       v = dist(rng);
       if (dtype.is_int()) v = std::floor(8 * v);
       if (dtype.is_uint()) v = std::floor(8 * v + 8);

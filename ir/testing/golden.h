@@ -24,9 +24,9 @@ namespace testing {
 absl::Status CheckGolden(const std::string& workspace_relative_path, const std::string& actual);
 
 /*! \brief Deterministic constants for a module's metadata, from a manifest file
- *         (`<case>.constants`: one "dtype d0,d1,..." per line) with seeded uniform values in
- *         [-1, 1); nullopt when there is no manifest. The seeds print modules without their
- *         metadata, so the tests that parse them supply it this way. */
+ *         (`<case>.constants`: one "dtype d0,d1,... [v0,v1,...]" per line) with the values
+ *         given, or seeded uniform values in [-1, 1); nullopt when there is no manifest. The seeds print modules
+ * without their metadata, so the tests that parse them supply it this way. */
 std::optional<std::vector<TensorData>> ConstantsFromManifest(const std::string& path);
 
 /*! \brief The contents of a data file of the test, by workspace-relative path. */

@@ -11,8 +11,8 @@
  *   - the pass the directory is named after must report that it changed the module (a golden
  *     that records a no-op proves nothing), unless the case says `# EXPECT: no change`.
  *   - the result, printed with its constants, parses back to a structurally equal module.
- *  `<case>.constants` lists `dtype d0,d1,...` per line: the metadata constants of the input,
- *  filled with seeded random values.
+ *  `<case>.constants` lists `dtype d0,d1,... [v0,v1,...]` per line: the metadata constants of
+ *  the input, filled with the values given or seeded random ones.
  */
 
 #include <algorithm>
