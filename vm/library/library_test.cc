@@ -20,7 +20,8 @@ namespace {
 template <typename T>
 NDArray Make(std::vector<int64_t> shape, DLDataType dtype, const std::vector<T>& values) {
   NDArray a = NDArray::Empty(std::move(shape), dtype);
-  std::memcpy(a.dl()->data, values.data(), values.size() * sizeof(T));
+  // An empty tensor may have no storage; memcpy's pointers must not be null even for 0 bytes.
+  if (!values.empty()) std::memcpy(a.dl()->data, values.data(), values.size() * sizeof(T));
   return a;
 }
 template <typename T>
