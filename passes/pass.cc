@@ -339,5 +339,15 @@ absl::StatusOr<std::vector<std::unique_ptr<Pass>>> PipelineBeforeScheduling(cons
   return passes;
 }
 
+absl::StatusOr<std::vector<std::unique_ptr<Pass>>> PipelineFromScheduling(const std::string& pipeline) {
+  absl::StatusOr<std::vector<std::unique_ptr<Pass>>> passes = ParsePipeline(pipeline);
+  if (!passes.ok()) return passes.status();
+  auto at = FindDefaultSchedule(&*passes);
+  if (at == passes->end())
+    return absl::InvalidArgumentError(absl::StrCat("the pipeline '", pipeline, "' has no default-schedule"));
+  passes->erase(passes->begin(), at);
+  return passes;
+}
+
 }  // namespace passes
 }  // namespace mlc

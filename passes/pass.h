@@ -158,6 +158,9 @@ absl::StatusOr<std::string> WithWeightQuantization(const std::string& pipeline, 
 /*! \brief The passes of `pipeline` before its default-schedule, then remove-unused: the kernels
  *  as default-schedule would receive them, and no others (what tuning tunes). */
 absl::StatusOr<std::vector<std::unique_ptr<Pass>>> PipelineBeforeScheduling(const std::string& pipeline);
+/*! \brief The rest of `pipeline`: its default-schedule and what follows (a module from
+ *  PipelineBeforeScheduling through these is what the whole pipeline makes). */
+absl::StatusOr<std::vector<std::unique_ptr<Pass>>> PipelineFromScheduling(const std::string& pipeline);
 
 /*! \brief What one pass did in a pipeline run. */
 struct PassRecord {

@@ -221,6 +221,7 @@ py::list Tune(const Module& m, const std::string& db_path, const std::string& ta
     d["default_seconds"] = r.default_seconds;
     d["best_seconds"] = r.best_seconds;
     d["choice"] = r.choice;
+    d["lost_in_model"] = r.lost_in_model;  // beat the default alone, not in the model (model_check.h)
     out.append(d);
   }
   return out;

@@ -72,6 +72,11 @@ void TuningDatabase::Add(TuningRecord record) {
   if (it == records_.end() || record.seconds < it->second.seconds) records_[key] = std::move(record);
 }
 
+void TuningDatabase::Replace(TuningRecord record) {
+  auto key = std::make_pair(record.workload, record.target);
+  records_[key] = std::move(record);
+}
+
 void TuningDatabase::Merge(const TuningDatabase& other) {
   for (const auto& [key, r] : other.records_) Add(r);
 }

@@ -46,6 +46,9 @@ class TuningDatabase {
 
   /*! \brief Keeps `record` if it is the first or the fastest for its workload and target. */
   void Add(TuningRecord record);
+  /*! \brief Keeps `record` in place of any for its workload and target, faster or not: what the
+   *  tuner does when a record that won timed alone loses in the model (tools/tune/model_check.h). */
+  void Replace(TuningRecord record);
   void Merge(const TuningDatabase& other);
 
   /*! \brief The record for the workload on this target, if any. */

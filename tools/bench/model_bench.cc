@@ -189,8 +189,8 @@ absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> TunedPipeline(const I
   options.target = *target;
   options.trials = trials;
   tir::TuningDatabase db;
-  absl::StatusOr<std::vector<tune::TaskReport>> reports = tune::TuneModule(*prepared, options, &db);
-  if (!reports.ok()) return reports.status();
+  absl::StatusOr<tune::TuneRun> run = tune::TuneModule(*prepared, options, &db);
+  if (!run.ok()) return run.status();
   std::string path = absl::StrCat(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp", "/model_bench_", name, "_",
                                   getpid(), ".tuning.pb");
   if (absl::Status s = db.Save(path); !s.ok()) return s;

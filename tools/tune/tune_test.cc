@@ -5,7 +5,11 @@
  */
 #include <cmath>
 #include <random>
+#include <sstream>
 
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "codegen/build.h"
 #include "frontend/tvmscript.h"
 #include "gmock/gmock.h"
@@ -14,6 +18,7 @@
 #include "passes/apply_trace.h"
 #include "passes/pass.h"
 #include "passes/schedule/rules/rules.h"
+#include "passes/schedule/schedule.h"
 #include "passes/schedule/tuning_database.h"
 #include "passes/schedule/tuning_database.pb.h"
 #include "support/file_util.h"
@@ -68,9 +73,9 @@ tir::TuningDatabase Tune(const IRModule& prepared, std::vector<tune::TaskReport>
   options.trials = 6;
   options.seed = 7;
   tir::TuningDatabase db;
-  absl::StatusOr<std::vector<tune::TaskReport>> r = tune::TuneModule(prepared, options, &db);
+  absl::StatusOr<tune::TuneRun> r = tune::TuneModule(prepared, options, &db);
   EXPECT_TRUE(r.ok()) << r.status();
-  if (reports != nullptr && r.ok()) *reports = *r;
+  if (reports != nullptr && r.ok()) *reports = r->reports;
   return db;
 }
 
@@ -363,6 +368,78 @@ TEST(Tuning, ABlockedWindowAsksForItsPixelsPerTileAndEveryChoiceIsRight) {
     ASSERT_TRUE(out.ok()) << out.status();
     testing_util::ExpectClose(out->tensor(), want, 1e-4, 1e-4);
   }
+}
+
+constexpr char kLargeDense[] = R"(
+@I.ir_module
+class Module:
+    I.module_attrs({"target": "llvm -mcpu=x86-64-v3"})
+
+    @R.function
+    def main(x: R.Tensor((256, 512), dtype="float32"), w: R.Tensor((512, 512), dtype="float32")):
+        with R.dataflow():
+            gv = R.nn.relu(R.nn.dense(x, w))
+            R.output(gv)
+        return gv
+)";
+
+/*! \brief "mr=6 nr=16 ..." -> 6 x 16: a GEMM tile's register block. */
+int64_t RegisterBlock(const std::string& description) {
+  int64_t mr = 0, nr = 0;
+  for (absl::string_view part : absl::StrSplit(description, ' ')) {
+    if (absl::ConsumePrefix(&part, "mr=")) (void)absl::SimpleAtoi(part, &mr);
+    if (absl::ConsumePrefix(&part, "nr=")) (void)absl::SimpleAtoi(part, &nr);
+  }
+  return mr * nr;
+}
+
+// A record wins timed alone, so the tuner keeps it; the model is what it must not slow down.
+// A record with the GEMM's smallest register tile (claimed faster than anything) loses to the
+// default rules' tile in the model, and goes back to the default schedule.
+TEST(Tuning, ARecordSlowerInTheModelGoesBackToTheDefaultSchedule) {
+  absl::StatusOr<IRModule> mod = ParseTVMScript(kLargeDense, "large_dense.py");
+  ASSERT_TRUE(mod.ok()) << mod.status();
+  IRModule prepared = RunPasses(*mod, "fuse-ops,legalize,fuse-tir,remove-unused");
+  const std::string name = KernelName(prepared);
+  const Target target = *Target::Parse("x86-64-v3");
+  IRModule one;
+  one.Add(name, tir::SimplifiedForRules(prepared.LookupPrimFunc(name)));
+  tir::Schedule sch(one);
+  std::string choice;
+  tir::Decider smallest = [&](const tir::Knob& k) {
+    size_t pick = 0;
+    for (size_t c = 1; c < k.choices.size(); ++c) {
+      if (RegisterBlock(k.choices[c].description) < RegisterBlock(k.choices[pick].description)) pick = c;
+    }
+    choice = k.choices[pick].description;
+    return pick;
+  };
+  tir::ApplyDefaultSchedule(&sch, name, target, nullptr, smallest);
+  ASSERT_GT(RegisterBlock(choice), 0) << "the GEMM rule asked for its tile";
+  tir::TuningDatabase db;
+  const std::string workload = tir::WorkloadKey(prepared.LookupPrimFunc(name));
+  db.Add(tir::TuningRecord{workload, target.str(), sch.trace(), name, /*seconds=*/1e-9, choice,
+                           /*default_seconds=*/1.0});
+
+  std::ostringstream log;
+  absl::StatusOr<tune::ModelCheck> check = tune::CheckRecordsInModel(prepared, "default", target, &db, &log);
+  ASSERT_TRUE(check.ok()) << check.status();
+  ASSERT_EQ(check->records.size(), 1u) << "the record schedules the kernel otherwise than the default";
+  const tune::RecordInModel& r = check->records[0];
+  EXPECT_GT(r.default_seconds, 0) << "the kernel was found in the model's profile\n" << log.str();
+  EXPECT_GT(r.tuned_seconds, r.default_seconds) << log.str();
+  EXPECT_FALSE(r.kept) << log.str();
+  EXPECT_THAT(log.str(), HasSubstr("back to the default"));
+  const tir::TuningRecord* now = db.Find(workload, target.str());
+  ASSERT_NE(now, nullptr);
+  EXPECT_NE(now->choice, choice);
+  EXPECT_EQ(now->seconds, 1.0) << "the record now has the default's time";
+
+  // What the database holds now schedules as the default rules do: nothing left to confirm.
+  absl::StatusOr<tune::ModelCheck> again = tune::CheckRecordsInModel(prepared, "default", target, &db, nullptr);
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_TRUE(again->records.empty());
+  EXPECT_THAT(again->skipped, HasSubstr("no record"));
 }
 
 TEST(Tuning, DatabaseRoundTripsAndMergesKeepingTheFastest) {

@@ -295,8 +295,7 @@ absl::StatusOr<Measurement> MeasureAsBuilt(Task* task, const tir::PrimFunc& func
 
 }  // namespace
 
-absl::StatusOr<std::vector<TaskReport>> TuneModule(const IRModule& mod, const TuneOptions& options,
-                                                   tir::TuningDatabase* db) {
+absl::StatusOr<TuneRun> TuneModule(const IRModule& mod, const TuneOptions& options, tir::TuningDatabase* db) {
   auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
   auto log = [&](const std::string& line) {
@@ -424,7 +423,31 @@ absl::StatusOr<std::vector<TaskReport>> TuneModule(const IRModule& mod, const Tu
     }
     reports.push_back(r);
   }
-  return reports;
+  TuneRun run;
+  if (options.model_pipeline.empty()) {
+    run.model.skipped = "not asked for";
+  } else if (options.num_shards > 1) {
+    run.model.skipped = "a shard's records (the model needs every task's)";
+  } else {
+    absl::StatusOr<ModelCheck> check =
+        CheckRecordsInModel(mod, options.model_pipeline, options.target, db, options.log);
+    if (!check.ok())
+      return absl::Status(check.status().code(),
+                          absl::StrCat("tune: confirming the records in the model: ", check.status().message()));
+    run.model = *std::move(check);
+  }
+  for (const RecordInModel& m : run.model.records) {
+    if (m.kept) continue;
+    for (TaskReport& r : reports) {
+      if (r.workload != m.workload) continue;
+      r.lost_in_model = true;
+      r.best_seconds = r.default_seconds;
+      r.choice = db->Find(m.workload, options.target.str())->choice;
+    }
+  }
+  run.reports = std::move(reports);
+  run.records = db->size();
+  return run;
 }
 
 absl::StatusOr<TuneRun> TuneToDatabase(IRModule mod, const std::string& target_flag, const std::string& pipeline,
@@ -445,12 +468,10 @@ absl::StatusOr<TuneRun> TuneToDatabase(IRModule mod, const std::string& target_f
     db = *std::move(old);
   }
   options.target = *target;
-  TuneRun run;
-  absl::StatusOr<std::vector<TaskReport>> reports = TuneModule(*prepared, options, &db);
-  if (!reports.ok()) return reports.status();
+  options.model_pipeline = pipeline;
+  absl::StatusOr<TuneRun> run = TuneModule(*prepared, options, &db);
+  if (!run.ok()) return run.status();
   if (absl::Status s = db.Save(db_path); !s.ok()) return s;
-  run.reports = *std::move(reports);
-  run.records = db.size();
   return run;
 }
 

@@ -20,6 +20,7 @@
 #include "ir/target/target.h"
 #include "passes/schedule/rules/rules.h"
 #include "passes/schedule/tuning_database.h"
+#include "tools/tune/model_check.h"
 
 namespace mlc {
 namespace tune {
@@ -35,6 +36,10 @@ struct TuneOptions {
   /*! \brief Tune only the tasks whose index (in the module's function order) is `shard` modulo
    *  `num_shards`: how the tune_model Bazel rule spreads one model over several actions. */
   int shard = 0, num_shards = 1;
+  /*! \brief The pipeline whose passes from default-schedule on build the model in which the
+   *  records are confirmed (model_check.h); empty: they are kept as timed alone. A shard's
+   *  records are not confirmed (the model needs every task's). */
+  std::string model_pipeline = "default";
   std::ostream* log = nullptr;  // progress lines
 };
 
@@ -59,17 +64,20 @@ struct TaskReport {
   double best_seconds = 0;
   std::string choice;
   std::vector<CandidateReport> candidates;  // every candidate measured, in search order of index
+  /*! \brief The best beat the default alone but not in the model: the default was recorded. */
+  bool lost_in_model = false;
 };
-
-/*! \brief Tunes every task of `mod` (a module as default-schedule receives it: after fuse-tir)
- *  and adds the best record of each to `db`. */
-absl::StatusOr<std::vector<TaskReport>> TuneModule(const IRModule& mod, const TuneOptions& options,
-                                                   tir::TuningDatabase* db);
 
 struct TuneRun {
   std::vector<TaskReport> reports;
+  ModelCheck model;    // the records confirmed in the model
   size_t records = 0;  // in the database afterwards
 };
+
+/*! \brief Tunes every task of `mod` (a module as default-schedule receives it: after fuse-tir),
+ *  adds the best record of each to `db`, then confirms the records in the model
+ *  (`options.model_pipeline`). */
+absl::StatusOr<TuneRun> TuneModule(const IRModule& mod, const TuneOptions& options, tir::TuningDatabase* db);
 
 /*! \brief What //tools:tune and mlc.tune do: records `target_flag` in `mod` (empty: the
  *  module's, else this CPU), prepares it as `pipeline` would up to its default-schedule, tunes
