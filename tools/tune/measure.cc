@@ -41,11 +41,14 @@ KernelArguments KernelArguments::For(const tir::PrimFunc& func, uint64_t seed) {
     for (const tir::PrimExpr& d : b->shape) n *= *tir::AsConstInt(d);
     Arg a;
     a.output = written.count(b.get()) > 0;
-    // 64 floats of slack: a misscheduled candidate that writes a little past its buffer is
-    // caught by the comparison rather than corrupting the heap.
-    a.size = n + 64;
+    // Sized by the element type (an int64 index buffer takes twice a float's room), and 64
+    // floats of slack: a misscheduled candidate that writes a little past its buffer is caught
+    // by the comparison rather than corrupting the heap.
+    a.size = (n * b->dtype.bytes() + sizeof(float) - 1) / sizeof(float) + 64;
     a.data = ZeroedFloats(a.size);
-    if (!a.output) {
+    // Float inputs random; integer ones (a gather's indices) and booleans stay zero, which
+    // every index range holds: random bits would send a gather outside its table.
+    if (!a.output && b->dtype == DataType::Float32()) {
       for (int64_t i = 0; i < n; ++i) a.data.get()[i] = dist(rng);
     }
     out.args_.push_back(std::move(a));

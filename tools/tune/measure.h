@@ -18,8 +18,9 @@
 namespace mlc {
 namespace tune {
 
-/*! \brief The buffers of one call: every parameter of the function, inputs filled with seeded
- *  random values in [-1, 1), outputs zeroed before each checked call. */
+/*! \brief The buffers of one call: every parameter of the function, float32 inputs filled with
+ *  seeded random values in [-1, 1) and other inputs (indices, masks) with zeros, outputs zeroed
+ *  before each checked call. */
 class KernelArguments {
  public:
   static KernelArguments For(const tir::PrimFunc& func, uint64_t seed);
@@ -36,7 +37,7 @@ class KernelArguments {
  private:
   /*! \brief 64-byte aligned, as the VM allocates tensors: kernels may use aligned vector loads. */
   struct Arg {
-    std::shared_ptr<float> data;  // float32 (the tuner only tunes float32 GEMMs)
+    std::shared_ptr<float> data;  // in float-sized words; float32 parameters random, others zero
     int64_t size = 0;
     bool output = false;
   };

@@ -107,13 +107,26 @@ int main(int argc, char** argv) {
     if (absl::Status s = mlc::WriteFileAtomically(path, tsv); !s.ok()) return Fail(std::string(s.message()));
   }
   double before = 0, after = 0;
+  int not_run = 0;  // tasks whose default schedule did not run or match (no time to add)
   for (const auto& r : *reports) {
+    if (r.default_seconds <= 0 || r.best_seconds <= 0) {
+      ++not_run;
+      continue;
+    }
     before += r.weight * r.default_seconds;
     after += r.weight * r.best_seconds;
   }
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::printf("tuned %zu tasks in %.1f s: their kernels %.3f ms -> %.3f ms (%.2fx); %zu records in %s\n",
-              reports->size(), seconds, before * 1e3, after * 1e3, after > 0 ? before / after : 0.0, run->records,
-              db_path.c_str());
+  std::printf("tuned %zu tasks in %.1f s: their kernels %.3f ms -> %.3f ms (%.2fx)%s; %zu records in %s\n",
+              reports->size(), seconds, before * 1e3, after * 1e3, after > 0 ? before / after : 0.0,
+              not_run > 0 ? absl::StrCat(", ", not_run, " not measured").c_str() : "", run->records, db_path.c_str());
+  const mlc::tune::ModelCheck& model = run->model;
+  if (model.skipped.empty()) {
+    std::printf("in the model: %.3f ms -> %.3f ms per call (%.2fx), %zu record(s) checked\n",
+                model.default_seconds * 1e3, model.tuned_seconds * 1e3,
+                model.tuned_seconds > 0 ? model.default_seconds / model.tuned_seconds : 0.0, model.records.size());
+  } else {
+    std::printf("in the model: not run (%s)\n", model.skipped.c_str());
+  }
   return 0;
 }

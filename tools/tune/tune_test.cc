@@ -24,6 +24,7 @@
 #include "support/file_util.h"
 #include "support/sealed_file.h"
 #include "tools/testing/kernel_harness.h"
+#include "tools/tune/measure.h"
 #include "tools/tune/tuner.h"
 #include "vm/virtual_machine.h"
 
@@ -440,6 +441,47 @@ TEST(Tuning, ARecordSlowerInTheModelGoesBackToTheDefaultSchedule) {
   ASSERT_TRUE(again.ok()) << again.status();
   EXPECT_TRUE(again->records.empty());
   EXPECT_THAT(again->skipped, HasSubstr("no record"));
+}
+
+constexpr char kGather[] = R"(
+@I.ir_module
+class Module:
+    I.module_attrs({"target": "llvm -mcpu=x86-64-v3"})
+
+    @R.function
+    def main(table: R.Tensor((1000, 64), dtype="float32"), ids: R.Tensor((32,), dtype="int64")):
+        with R.dataflow():
+            gv = R.take(table, ids, axis=0)
+            R.output(gv)
+        return gv
+)";
+
+// A kernel's integer inputs (a gather's indices) are zeros, which every table holds, and get
+// an int64's room: random float bits read as indices sent FCN-ResNet50's upsampling kernel
+// outside its table, so the tuner failed it (or could have crashed).
+TEST(Tuning, IntegerInputsAreZerosSizedByTheirType) {
+  absl::StatusOr<IRModule> mod = ParseTVMScript(kGather, "gather.py");
+  ASSERT_TRUE(mod.ok()) << mod.status();
+  IRModule prepared = RunPasses(*mod, "fuse-ops,legalize,fuse-tir,remove-unused");
+  const std::string name = KernelName(prepared);
+  tir::PrimFunc func = prepared.LookupPrimFunc(name);
+  ASSERT_EQ(func->params.size(), 3u);
+  ASSERT_EQ(func->params[0]->dtype, DataType::Float32()) << "the table comes first";
+  ASSERT_EQ(func->params[1]->dtype, DataType::Int64());
+  tune::KernelArguments args = tune::KernelArguments::For(func, 3);
+  std::vector<std::string> reference;
+  absl::StatusOr<tune::Measurement> m =
+      tune::Measure(func, name, *Target::Parse("x86-64-v3"), &args, &reference, /*repeats=*/0);
+  ASSERT_TRUE(m.ok()) << m.status();
+  ASSERT_EQ(reference.size(), 1u);
+  ASSERT_GE(reference[0].size(), 32 * 64 * sizeof(float));
+  const float* out = reinterpret_cast<const float*>(reference[0].data());
+  TensorData table = args.Tensor(0, {1000, 64});
+  const float* row0 = static_cast<const float*>(table.data());
+  EXPECT_NE(row0[0], 0.0f) << "the table is random";
+  for (int i = 0; i < 32; ++i) {
+    for (int j = 0; j < 64; ++j) ASSERT_EQ(out[i * 64 + j], row0[j]) << "row " << i << ", column " << j;
+  }
 }
 
 TEST(Tuning, DatabaseRoundTripsAndMergesKeepingTheFastest) {
