@@ -325,13 +325,27 @@ absl::Status InsertTuningRecords(std::vector<std::unique_ptr<Pass>>* passes, con
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::vector<std::unique_ptr<Pass>>> PipelineBeforeScheduling(const std::string& pipeline) {
+namespace {
+/*! \brief `pipeline`'s passes split at its default-schedule: those before it, or it and those
+ *  after it; an error when there is none. */
+absl::StatusOr<std::vector<std::unique_ptr<Pass>>> SplitAtDefaultSchedule(const std::string& pipeline, bool before) {
   absl::StatusOr<std::vector<std::unique_ptr<Pass>>> passes = ParsePipeline(pipeline);
   if (!passes.ok()) return passes.status();
   auto at = FindDefaultSchedule(&*passes);
   if (at == passes->end())
     return absl::InvalidArgumentError(absl::StrCat("the pipeline '", pipeline, "' has no default-schedule"));
-  passes->erase(at, passes->end());
+  if (before) {
+    passes->erase(at, passes->end());
+  } else {
+    passes->erase(passes->begin(), at);
+  }
+  return passes;
+}
+}  // namespace
+
+absl::StatusOr<std::vector<std::unique_ptr<Pass>>> PipelineBeforeScheduling(const std::string& pipeline) {
+  absl::StatusOr<std::vector<std::unique_ptr<Pass>>> passes = SplitAtDefaultSchedule(pipeline, /*before=*/true);
+  if (!passes.ok()) return passes.status();
   // Only the kernels the model calls: fuse-tir leaves the unfused functions behind.
   absl::StatusOr<std::vector<std::unique_ptr<Pass>>> cleanup = ParsePipeline("remove-unused");
   if (!cleanup.ok()) return cleanup.status();
@@ -340,13 +354,7 @@ absl::StatusOr<std::vector<std::unique_ptr<Pass>>> PipelineBeforeScheduling(cons
 }
 
 absl::StatusOr<std::vector<std::unique_ptr<Pass>>> PipelineFromScheduling(const std::string& pipeline) {
-  absl::StatusOr<std::vector<std::unique_ptr<Pass>>> passes = ParsePipeline(pipeline);
-  if (!passes.ok()) return passes.status();
-  auto at = FindDefaultSchedule(&*passes);
-  if (at == passes->end())
-    return absl::InvalidArgumentError(absl::StrCat("the pipeline '", pipeline, "' has no default-schedule"));
-  passes->erase(passes->begin(), at);
-  return passes;
+  return SplitAtDefaultSchedule(pipeline, /*before=*/false);
 }
 
 }  // namespace passes
