@@ -18,7 +18,7 @@
 #include "codegen/build.h"
 #include "passes/pass.h"
 #include "passes/schedule/rules/rules.h"
-#include "passes/schedule/schedule.h"
+#include "tools/tune/apply_rules.h"
 #include "vm/profiler.h"
 #include "vm/virtual_machine.h"
 
@@ -43,16 +43,13 @@ struct DefaultSchedule {
   std::string choice;
 };
 DefaultSchedule ScheduleByDefault(const std::string& name, const tir::PrimFunc& func, const Target& target) {
-  IRModule one;
-  one.Add(name, tir::SimplifiedForRules(func));
-  tir::Schedule sch(one);
   std::vector<std::string> choices;
   tir::Decider record = [&](const tir::Knob& k) {
     choices.push_back(k.choices[k.default_choice].description);
     return k.default_choice;
   };
-  tir::ApplyDefaultSchedule(&sch, name, target, nullptr, record);
-  return {sch.trace(), absl::StrJoin(choices, "; ")};
+  Scheduled s = ApplyRules(name, tir::SimplifiedForRules(func), target, record, nullptr);
+  return {s.trace, absl::StrJoin(choices, "; ")};
 }
 
 /*! \brief Seeded arguments for `main`: floats in [-1, 1), integers and booleans zero (valid

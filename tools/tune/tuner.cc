@@ -19,7 +19,7 @@
 #include "passes/constant_packing.h"
 #include "passes/pass.h"
 #include "passes/schedule/rules/rules.h"
-#include "passes/schedule/schedule.h"
+#include "tools/tune/apply_rules.h"
 #include "tools/tune/cost_model.h"
 #include "tools/tune/measure.h"
 
@@ -53,22 +53,6 @@ struct Task {
   size_t default_index = 0;
   int budget = 0, failed = 0, packed_ahead = 0;
 };
-
-struct Scheduled {
-  tir::PrimFunc func;
-  tir::Trace trace;
-};
-
-/*! \brief The default rules on `func`, every knob answered by `decide`; `notes` gets why a
- *  rule that matched a block did not apply. */
-Scheduled ApplyRules(const std::string& name, const tir::PrimFunc& func, const Target& target,
-                     const tir::Decider& decide, std::vector<std::string>* notes) {
-  IRModule one;
-  one.Add(name, func);
-  tir::Schedule sch(one);
-  tir::ApplyDefaultSchedule(&sch, name, target, notes, decide);
-  return Scheduled{sch.mod().LookupPrimFunc(name), sch.trace()};
-}
 
 /*! \brief The task's function scheduled by the default rules with `c`'s choice for each knob
  *  (asked in the same order as when the knobs were found); an error when a knob's rule could
