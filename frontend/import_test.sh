@@ -441,6 +441,31 @@ else
   bad "unknown contrib operator message"; cat "$t/qfancy.err"
 fi
 
+# Sequences are lists known at import: a Loop that fills one with a trip count given only when
+# the model runs is an error naming the node and saying why, not a crash or a half-written file.
+/usr/bin/python3 - "$t" <<'PY' 2> /dev/null
+import sys, onnx
+from onnx import helper, TensorProto as T
+body = helper.make_graph(
+    [helper.make_node("SequenceInsert", ["s", "x"], ["s_next"]), helper.make_node("Identity", ["c"], ["c_next"])], "body",
+    [helper.make_tensor_value_info("i", T.INT64, []), helper.make_tensor_value_info("c", T.BOOL, []),
+     helper.make_tensor_sequence_value_info("s", T.FLOAT, None)],
+    [helper.make_tensor_value_info("c_next", T.BOOL, []), helper.make_tensor_sequence_value_info("s_next", T.FLOAT, None)])
+g = helper.make_graph([helper.make_node("SequenceEmpty", [], ["e"]), helper.make_node("Loop", ["n", "", "e"], ["s"], body=body, name="fill"),
+                       helper.make_node("ConcatFromSequence", ["s"], ["y"], axis=0)], "g",
+                      [helper.make_tensor_value_info("n", T.INT64, []), helper.make_tensor_value_info("x", T.FLOAT, [2])],
+                      [helper.make_tensor_value_info("y", T.FLOAT, None)])
+onnx.save(helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)]), f"{sys.argv[1]}/seq_loop.onnx")
+PY
+if frontend/import --in "$t/seq_loop.onnx" --out "$t/seq_loop.irpb" 2> "$t/seq_loop.err"; then
+  bad "a Loop filling a sequence with a run-time trip count is refused"
+elif grep -q "node 1 'fill' (Loop, opset 17): the trip count of a Loop that carries a sequence must be a constant" \
+       "$t/seq_loop.err" && [[ ! -e "$t/seq_loop.irpb" ]]; then
+  ok "a Loop filling a sequence with a run-time trip count is an error naming the node and why"
+else
+  bad "run-time sequence Loop message"; cat "$t/seq_loop.err"
+fi
+
 # Examples compiled from FX and from ONNX against PyTorch: padding modules and F.pad in every
 # mode (reflect, replicate, zero, constant); pooling and activations called as functions
 # (F.max_pool2d, F.avg_pool2d with keywords, F.silu, torch.rsqrt) with chunk / split /

@@ -97,6 +97,11 @@ inline onnx::AttributeProto* AddAttr(onnx::NodeProto* n, const std::string& name
   return a;
 }
 
+/*! \brief An ONNX sequence: the list of its tensors, known at import, held as a relax Tuple
+ *  expression that is never emitted (onnx_sequence_converters.cc); null for a tensor. */
+inline const relax::TupleNode* AsSequence(const relax::Expr& value) { return value.as<relax::TupleNode>(); }
+inline relax::Expr MakeSequence(std::vector<relax::Expr> items) { return relax::MakeTuple(std::move(items)); }
+
 /*! \brief A 0-d constant of `dtype`. */
 using frontend::Scalar;
 

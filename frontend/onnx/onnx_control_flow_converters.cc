@@ -46,6 +46,13 @@ void OuterNames(const onnx::GraphProto& graph, std::vector<std::string>* out) {
   for (const onnx::ValueInfoProto& v : graph.output()) read(v.name());
 }
 
+/*! \brief Whether a one-element constant is true (non-zero, of any type). */
+bool Truth(const TensorData& value) {
+  bool truth = false;
+  for (size_t b = 0; b < value.dtype().bytes(); ++b) truth = truth || value.bytes()[b] != 0;
+  return truth;
+}
+
 absl::Status SetInitializers(OnnxContext& ctx, const onnx::GraphProto& graph) {
   for (const onnx::TensorProto& init : graph.initializer()) {
     absl::StatusOr<TensorData> data = TensorFromOnnx(init);
@@ -171,8 +178,7 @@ Outputs If(OnnxContext& ctx, const onnx::NodeProto& node) {
   // A condition known now: the branch it selects, inline.
   if (const TensorData* cond = ctx.ConstantInput(node, 0)) {
     if (cond->NumElements() != 1) return absl::InvalidArgumentError("the condition must have one element");
-    bool taken = false;
-    for (size_t b = 0; b < cond->dtype().bytes(); ++b) taken = taken || cond->bytes()[b] != 0;
+    const bool taken = Truth(*cond);
     const onnx::GraphProto& graph = *branches[taken ? 0 : 1];
     if (absl::Status s = SetInitializers(ctx, graph); !s.ok()) return s;
     if (absl::Status s = ConvertGraphNodes(ctx, graph, absl::StrCat("in its ", taken ? "then" : "else", " branch, "));
@@ -647,6 +653,85 @@ absl::StatusOr<std::variant<std::vector<std::pair<size_t, std::vector<bool>>>, B
   return built;
 }
 
+/*! \brief A Loop that carries a sequence unrolls up to this many iterations: each is a copy of
+ *  the body. */
+constexpr int64_t kMaxUnrolledLoopIterations = 256;
+
+/*! \brief ONNX Loop unrolled at import, for one that carries a sequence (a list known at import,
+ *  onnx_sequence_converters.cc, which a loop that runs with the model cannot carry): torch.onnx
+ *  writes `torch.tensor_split` and list-building for loops of scripted code so (torchvision's
+ *  MViT). The trip count and the condition must then be known at import, before and after every
+ *  iteration; each iteration converts the body with the iteration number as a constant. */
+Outputs UnrollLoop(OnnxContext& ctx, const onnx::NodeProto& node, const onnx::GraphProto& body,
+                   std::vector<relax::Expr> carried) {
+  const size_t n = carried.size(), k = static_cast<size_t>(body.output_size()) - 1 - n;
+  int64_t trips = kMaxUnrolledLoopIterations;
+  const bool bounded = ctx.HasInput(node, 0);
+  if (bounded) {
+    absl::StatusOr<std::vector<int64_t>> m =
+        ctx.ConstantInts(node, 0, "the trip count of a Loop that carries a sequence");
+    if (!m.ok()) return m.status();
+    if (m->size() != 1) return absl::InvalidArgumentError("the trip count must have one element");
+    trips = (*m)[0];
+    if (trips > kMaxUnrolledLoopIterations) {
+      return absl::UnimplementedError(
+          absl::StrCat("carries a sequence, so it is unrolled at import, but its trip count ", trips, " is more than ",
+                       kMaxUnrolledLoopIterations));
+    }
+  }
+  // The condition, before the first iteration and after each.
+  auto known = [&](const relax::Expr& cond, const std::string& when) -> absl::StatusOr<bool> {
+    const auto* c = cond.as<relax::ConstantNode>();
+    if (c == nullptr || c->data.NumElements() != 1) {
+      return absl::UnimplementedError(
+          absl::StrCat("carries a sequence, so it is unrolled at import, but its condition ", when,
+                       " is not a one-element constant"));
+    }
+    return Truth(c->data);
+  };
+  bool go_on = true;
+  if (ctx.HasInput(node, 1)) {
+    absl::StatusOr<relax::Expr> cond = ctx.Input(node, 1);
+    if (!cond.ok()) return cond.status();
+    absl::StatusOr<bool> first = known(*cond, "before the first iteration");
+    if (!first.ok()) return first.status();
+    go_on = *first;
+  }
+  if (absl::Status s = SetInitializers(ctx, body); !s.ok()) return s;  // the same constants every iteration
+  std::vector<std::vector<relax::Expr>> rows(k);
+  int64_t i = 0;
+  for (; go_on && i < trips; ++i) {
+    ctx.SetValue(body.input(0).name(), Scalar(static_cast<double>(i), DataType::Int64()));
+    ctx.SetValue(body.input(1).name(), Scalar(1, DataType::Bool()));
+    for (size_t j = 0; j < n; ++j) ctx.SetValue(body.input(static_cast<int>(2 + j)).name(), carried[j]);
+    if (absl::Status s = ConvertGraphNodes(ctx, body, absl::StrCat("in its body at iteration ", i, ", ")); !s.ok())
+      return s;
+    absl::StatusOr<std::vector<relax::Expr>> results = GraphOutputs(ctx, body, "body");
+    if (!results.ok()) return results.status();
+    absl::StatusOr<bool> next = known((*results)[0], absl::StrCat("after iteration ", i));
+    if (!next.ok()) return next.status();
+    go_on = *next;
+    for (size_t j = 0; j < n; ++j) carried[j] = (*results)[1 + j];
+    for (size_t o = 0; o < k; ++o) rows[o].push_back((*results)[1 + n + o]);
+  }
+  if (!bounded && go_on) {
+    return absl::UnimplementedError(absl::StrCat("carries a sequence, so it is unrolled at import, but its condition ",
+                                                 "is still true after ", kMaxUnrolledLoopIterations, " iterations"));
+  }
+  std::vector<relax::Expr> outs = std::move(carried);
+  for (size_t o = 0; o < k && outs.size() < static_cast<size_t>(node.output_size()); ++o) {
+    if (rows[o].empty()) {
+      return absl::UnimplementedError(
+          absl::StrCat("scan output ", o, ": no iteration ran, so the shape of its rows is not known"));
+    }
+    absl::StatusOr<relax::Expr> stacked = Stack(ctx, rows[o], 0);
+    if (!stacked.ok()) return stacked.status();
+    outs.push_back(*stacked);
+  }
+  outs.resize(static_cast<size_t>(node.output_size()));
+  return outs;
+}
+
 /*! \brief ONNX Loop: a for loop (trip count), a while loop (condition) or both, with values
  *  carried from one iteration to the next and scan outputs (one row per iteration, stacked).
  *  It becomes two private functions that call each other (BuildLoop), so the trip count and
@@ -669,6 +754,14 @@ Outputs Loop(OnnxContext& ctx, const onnx::NodeProto& node) {
                                                    body.output_size(), "; the node has ", node.input_size(),
                                                    " inputs and ", node.output_size(), " outputs"));
   }
+  std::vector<relax::Expr> starts;
+  for (size_t j = 0; j < n; ++j) {
+    absl::StatusOr<relax::Expr> v = ctx.Input(node, static_cast<int>(2 + j));
+    if (!v.ok()) return v.status();
+    starts.push_back(*v);
+  }
+  if (std::any_of(starts.begin(), starts.end(), [](const relax::Expr& v) { return AsSequence(v) != nullptr; }))
+    return UnrollLoop(ctx, node, body, std::move(starts));
   plan.has_trip_count = ctx.HasInput(node, 0);
   plan.has_condition = ctx.HasInput(node, 1);
   if (!plan.has_trip_count && !plan.has_condition) {
@@ -703,8 +796,7 @@ Outputs Loop(OnnxContext& ctx, const onnx::NodeProto& node) {
   plan.condition_sinfo = condition->struct_info();
   std::vector<relax::Expr> initial;
   for (size_t j = 0; j < n; ++j) {
-    absl::StatusOr<relax::Expr> v = ctx.Input(node, static_cast<int>(2 + j));
-    if (!v.ok()) return v.status();
+    const relax::Expr* v = &starts[j];
     const relax::TensorStructInfoNode* t = TensorOf(*v);
     if (t == nullptr || t->ndim < 0)
       return absl::UnimplementedError(absl::StrCat("loop-carried value ", j, " must be a tensor of known rank"));

@@ -43,6 +43,7 @@ OnnxConverterRegistry& OnnxConverterRegistry::Global() {
     RegisterSamplingOnnxConverters(*r);
     RegisterTrainingOnnxConverters(*r);
     RegisterControlFlowOnnxConverters(*r);
+    RegisterSequenceOnnxConverters(*r);
     return r;
   }();
   return *registry;

@@ -184,7 +184,10 @@ void RegisterSamplingOnnxConverters(OnnxConverterRegistry& registry);
 /*! \brief Adagrad, Adam and Momentum of ai.onnx.preview.training as elementwise arithmetic
  *  (onnx_training_converters.cc). */
 void RegisterTrainingOnnxConverters(OnnxConverterRegistry& registry);
-/*! \brief If (onnx_control_flow_converters.cc). */
+/*! \brief SequenceEmpty, SequenceConstruct, SequenceInsert, SequenceAt, SequenceErase, SequenceLength,
+ *  ConcatFromSequence, SplitToSequence, on lists known at import (onnx_sequence_converters.cc). */
+void RegisterSequenceOnnxConverters(OnnxConverterRegistry& registry);
+/*! \brief If, Loop, Scan (onnx_control_flow_converters.cc). */
 void RegisterControlFlowOnnxConverters(OnnxConverterRegistry& registry);
 /*! \brief An ONNX name as a Python identifier, so the printed module parses back: a
  *         dim_param as a shape variable's name ("batch size" -> "batch_size", "2d" -> "d_2d"),

@@ -107,6 +107,8 @@ def run_case(case, tools, tmp):
         return "unsupported", "optional inputs are omitted"
     if not all(isinstance(v, (np.ndarray, np.generic)) for v in inputs):
         return "unsupported", "non-tensor input (sequence or optional)"
+    if not all(isinstance(v, (np.ndarray, np.generic)) for v in expected):
+        return "unsupported", "non-tensor output (sequence or optional)"
     model, inputs = freeze_integer_inputs(case.model, [np.asarray(v) for v in inputs])
     model_path = os.path.join(tmp, "model.onnx")
     onnx.save(model, model_path)

@@ -9,7 +9,8 @@ DFT and STFT (what the node cases leave out: onesided, dft_length cutting and pa
 input forward, a non-default axis) against numpy.fft; Einsum diagonals against numpy.einsum.
 Data-dependent sizes: x[x > t], torchvision's nms and torch.unique, and what is computed from
 their results (Faster R-CNN's RoI pooling per level over the boxes NMS keeps), against PyTorch. Control flow: If on run-time conditions (a scripted branch,
-torchvision's batched_nms), against PyTorch.
+torchvision's batched_nms), against PyTorch. Sequences (every operator, a Loop filling one,
+torch.tensor_split), against NumPy and PyTorch.
 
     /usr/bin/python3 reference_cases.py DIR
 """
@@ -249,6 +250,84 @@ class _SmoothThenGrow(torch.nn.Module):
         return _smooth_then_grow(x, 8.0) + 1
 
 
+class _TensorSplit(torch.nn.Module):
+    # torch.onnx writes tensor_split as a Loop of constant trip count that fills a sequence
+    # (SequenceEmpty, SequenceInsert, SequenceAt), as torchvision's MViT uses it.
+    def forward(self, x):
+        a, b, c = torch.tensor_split(x, (1, 3), dim=1)
+        return torch.cat([c * 2, a, b.relu()], dim=1)
+
+
+def sequence_cases(out):
+    """ONNX sequences, lists known at import: every sequence operator built with onnx.helper (a
+    scalar split with a shorter last piece, sizes, keepdims 0; insert, erase and read at negative
+    positions; length; concat and stack along a negative axis), against NumPy; a Loop that builds
+    one (three slices by the iteration number, stacked, with a scan output); torch.tensor_split
+    against PyTorch."""
+    from onnx import TensorProto, helper, numpy_helper
+    rng = np.random.default_rng(5)
+    x, w = rng.standard_normal((7, 4)).astype(np.float32), rng.standard_normal((2, 4)).astype(np.float32)
+    f32, i64 = TensorProto.FLOAT, TensorProto.INT64
+    info = lambda name, dtype, shape: helper.make_tensor_value_info(name, dtype, shape)  # noqa: E731
+    const = lambda name, v: numpy_helper.from_array(np.array(v, np.int64), name)  # noqa: E731
+    nodes = [
+        helper.make_node("SplitToSequence", ["x", "two"], ["pieces"], axis=0),  # 2, 2, 2, 1 rows
+        helper.make_node("SequenceInsert", ["pieces", "w", "minus_one"], ["inserted"]),  # before the last
+        helper.make_node("SequenceErase", ["inserted", "zero"], ["erased"]),  # x[2:4], x[4:6], w, x[6:]
+        helper.make_node("SequenceAt", ["erased", "minus_two"], ["at"]),  # w
+        helper.make_node("SequenceLength", ["erased"], ["length"]),
+        helper.make_node("Cast", ["length"], ["length_f"], to=f32),
+        helper.make_node("Add", ["at", "length_f"], ["at_plus_length"]),
+        helper.make_node("SequenceErase", ["erased"], ["three"]),  # the last piece (1 row) gone
+        helper.make_node("ConcatFromSequence", ["three"], ["joined"], axis=-1),
+        helper.make_node("SequenceConstruct", ["at_plus_length", "w"], ["pair"]),
+        helper.make_node("ConcatFromSequence", ["pair"], ["stacked"], axis=-1, new_axis=1),
+        helper.make_node("SplitToSequence", ["x"], ["columns"], axis=1, keepdims=0),
+        helper.make_node("ConcatFromSequence", ["columns"], ["transposed"], axis=0, new_axis=1),
+        helper.make_node("SplitToSequence", ["x", "sizes"], ["two_parts"], axis=0),
+        helper.make_node("SequenceAt", ["two_parts", "one"], ["tail"]),
+    ]
+    graph = helper.make_graph(
+        nodes, "sequences", [info("x", f32, [7, 4]), info("w", f32, [2, 4])],
+        [info(n, f32, None) for n in ("at_plus_length", "joined", "stacked", "transposed", "tail")],
+        [const("two", 2), const("minus_one", -1), const("zero", 0), const("minus_two", -2), const("one", 1),
+         const("sizes", [3, 4])])
+    path = os.path.join(out, "sequence_operators.onnx")
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), path)
+    cases = [save_case(out, "sequence_operators", path, [x, w],
+                       [w + 4, np.concatenate([x[2:4], x[4:6], w], axis=1), np.stack([w + 4, w], axis=-1), x.T, x[3:]])]
+
+    # A Loop of 3 iterations filling a sequence with rows 2i..2i+1 of x scaled by i + 1, its
+    # scan output the slices' sums; the sequence stacked after it.
+    body = helper.make_graph(
+        [helper.make_node("Mul", ["i", "two"], ["begin"]), helper.make_node("Add", ["begin", "two"], ["end"]),
+         helper.make_node("Unsqueeze", ["begin", "zero_axis"], ["begin_1d"]),
+         helper.make_node("Unsqueeze", ["end", "zero_axis"], ["end_1d"]),
+         helper.make_node("Slice", ["x", "begin_1d", "end_1d", "zero_axis"], ["rows"]),
+         helper.make_node("Add", ["i", "one"], ["i1"]), helper.make_node("Cast", ["i1"], ["scale"], to=f32),
+         helper.make_node("Mul", ["rows", "scale"], ["scaled"]),
+         helper.make_node("SequenceInsert", ["seq_in", "scaled"], ["seq_out"]),
+         helper.make_node("ReduceSum", ["scaled"], ["total"], keepdims=0),
+         helper.make_node("Identity", ["cond"], ["cond_out"])],
+        "fill", [info("i", i64, []), helper.make_tensor_value_info("cond", TensorProto.BOOL, []),
+                 helper.make_tensor_sequence_value_info("seq_in", f32, None)],
+        [helper.make_tensor_value_info("cond_out", TensorProto.BOOL, []),
+         helper.make_tensor_sequence_value_info("seq_out", f32, None), info("total", f32, [])])
+    nodes = [helper.make_node("SequenceEmpty", [], ["empty"], dtype=f32),
+             helper.make_node("Loop", ["trips", "", "empty"], ["filled", "totals"], body=body),
+             helper.make_node("ConcatFromSequence", ["filled"], ["stacked"], axis=0, new_axis=1)]
+    graph = helper.make_graph(nodes, "loop_fills_sequence", [info("x", f32, [7, 4])],
+                              [info("stacked", f32, None), info("totals", f32, None)],
+                              [const("trips", 3), const("two", 2), const("one", 1), const("zero_axis", [0])])
+    path = os.path.join(out, "loop_fills_sequence.onnx")
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), path)
+    slices = [x[2 * i:2 * i + 2] * (i + 1) for i in range(3)]
+    cases.append(save_case(out, "loop_fills_sequence", path, [x],
+                           [np.stack(slices), np.array([s.sum() for s in slices], np.float32)]))
+    cases.append(torch_onnx_case(out, "tensor_split", _TensorSplit().eval(), (torch.randn(2, 7, 3),), 13, ["x"]))
+    return cases
+
+
 def control_flow_cases(out):
     """ONNX Loop, Scan, If on a condition known only when the model runs (a scripted branch, taken each
     way), and torchvision's batched_nms (NonMaxSuppression per class) with the boxes it keeps."""
@@ -389,6 +468,7 @@ def main():
         lines.append(torch_onnx_case(out, f"max_pool_indices_{k}", MaxPoolIndices(**options).eval(), (image,), 13, ["x"]))
     lines += data_dependent_cases(out)
     lines += control_flow_cases(out)
+    lines += sequence_cases(out)
     lines += signal_cases(out)
     with open(os.path.join(out, "cases.txt"), "w") as f:
         f.write("\n".join(lines) + "\n")

@@ -162,8 +162,10 @@ def video_model(name):
     return make
 
 
-# Families beyond image classification (family_models.py): video, dense prediction at full
-# resolution, style transfer, speech, a BERT-base encoder, a GPT-2 decoder's prompt pass.
+# Families beyond image classification (family_models.py): video (MViT's attention pooling
+# exports as Loops over sequences), dense prediction at full resolution, style transfer, speech
+# (1-D convolutions, a dilated TCN, Conformer blocks), a BERT-base encoder, a GPT-2 decoder's
+# prompt pass, an encoder-decoder transformer, MLP-Mixer, optical flow (RAFT-small).
 WIDE.update({
     "video_r3d_18": (video_model("r3d_18"), (1, 3, 8, 112, 112)),
     "video_r2plus1d_18": (video_model("r2plus1d_18"), (1, 3, 8, 112, 112)),
@@ -175,7 +177,16 @@ WIDE.update({
     "gpt_decoder": (family_models.GptDecoder, (1, 128, 768)),
     "dcgan_generator": (family_models.DcganGenerator, (16, 100, 1, 1)),
     "super_resolution": (family_models.SuperResolution, (1, 1, 224, 224)),
+    "mixer_b16": (family_models.MlpMixer, (1, 3, 224, 224)),
+    "tcn_dilated": (family_models.DilatedTcn, (1, 40, 2000)),
+    "conformer": (family_models.Conformer, (1, 200, 256)),
+    "seq2seq_transformer": (family_models.Seq2SeqTransformer, (1, 64, 512)),
+    "rnn_lstm2_h1024": (lambda: SequenceEncoder(torch.nn.LSTM(512, 1024, num_layers=2)), (32, 1, 512)),
+    "flow_raft_small": (family_models.OpticalFlowRaft, (2, 3, 128, 128)),
+    "video_mvit_v1_b": (video_model("mvit_v1_b"), (1, 3, 16, 224, 224)),
 })
+# Opsets beyond the default 13: the detectors' (17), GridSample's (16).
+OPSETS = dict({name: 17 for name in DETECTORS}, flow_raft_small=16)
 MODELS.update(WIDE)
 DEFAULT_SET = [name for name in MODELS if name not in WIDE]
 # The same models (same seeded weights) with symbolic dimensions: one executable for every size,
@@ -237,7 +248,7 @@ def main():
         # Not under no_grad: there nn.TransformerEncoderLayer takes a fused fast path ONNX cannot express.
         axes = {"x": dynamic, "y": dynamic} if dynamic else None
         outputs = ["y", "scores", "labels"] if name in DETECTORS else ["y"]
-        torch.onnx.export(model, (x,), tmp, opset_version=17 if name in DETECTORS else 13, input_names=["x"],
+        torch.onnx.export(model, (x,), tmp, opset_version=OPSETS.get(name, 13), input_names=["x"],
                           output_names=outputs, dynamic_axes=axes, do_constant_folding=name not in QUANTIZED)
         os.replace(tmp, path)
         print(f"exported {name} -> {path}", file=sys.stderr)

@@ -15,6 +15,15 @@ written (no pretrained weights exist offline; the benchmark seeds them):
                    the channels and a pixel shuffle (DepthToSpace) to 3x the size.
   GptDecoder       GPT-2 small's blocks (d 768, 12 heads, GELU, pre-norm, causal self-attention)
                    on embeddings: a decoder's prompt pass.
+  MlpMixer         MLP-Mixer-B/16's layout at 8 blocks: patches by a strided convolution, token-
+                   mixing MLPs over the transposed patches, channel MLPs, layer norms.
+  DilatedTcn       a temporal convolutional network: 3-tap 1-D convolutions dilated 1 to 128
+                   with residuals over 2,000 steps.
+  Conformer        speech Conformer blocks (d 256): half-step SiLU feed-forwards, self-attention,
+                   a convolution module (pointwise, GLU, depthwise 31-tap, batch norm).
+  Seq2SeqTransformer  nn.Transformer (3 + 3 layers, d 512): encoder, causal decoder, cross-attention.
+  OpticalFlowRaft  torchvision's RAFT-small (correlation pyramid, grid_sample lookups, a
+                   convolutional GRU) with 4 refinement steps, on a pair of images stacked as a batch.
 """
 import torch
 from torch import nn
@@ -152,3 +161,100 @@ class SuperResolution(nn.Module):
 
     def forward(self, x):
         return self.net(x)
+
+
+class _MixerBlock(nn.Module):
+    def __init__(self, tokens, dim, token_hidden, channel_hidden):
+        super().__init__()
+        self.norm1, self.norm2 = nn.LayerNorm(dim), nn.LayerNorm(dim)
+        self.tokens = nn.Sequential(nn.Linear(tokens, token_hidden), nn.GELU(), nn.Linear(token_hidden, tokens))
+        self.channels = nn.Sequential(nn.Linear(dim, channel_hidden), nn.GELU(), nn.Linear(channel_hidden, dim))
+
+    def forward(self, x):
+        x = x + self.tokens(self.norm1(x).transpose(1, 2)).transpose(1, 2)
+        return x + self.channels(self.norm2(x))
+
+
+class MlpMixer(nn.Module):
+    def __init__(self, dim=512, blocks=8, patch=16, image=224, classes=1000):
+        super().__init__()
+        tokens = (image // patch)**2
+        self.stem = nn.Conv2d(3, dim, patch, patch)
+        self.blocks = nn.Sequential(*[_MixerBlock(tokens, dim, 256, 4 * dim) for _ in range(blocks)])
+        self.norm, self.head = nn.LayerNorm(dim), nn.Linear(dim, classes)
+
+    def forward(self, x):
+        x = self.stem(x).flatten(2).transpose(1, 2)
+        return self.head(self.norm(self.blocks(x)).mean(1))
+
+
+class DilatedTcn(nn.Module):
+    def __init__(self, features=40, channels=128, layers=8, classes=10):
+        super().__init__()
+        self.inp = nn.Conv1d(features, channels, 1)
+        self.convs = nn.ModuleList([nn.Conv1d(channels, channels, 3, dilation=2**i, padding=2**i) for i in range(layers)])
+        self.out = nn.Conv1d(channels, classes, 1)
+
+    def forward(self, x):
+        x = self.inp(x)
+        for conv in self.convs:
+            x = x + torch.relu(conv(x))
+        return self.out(x)
+
+
+class _ConformerBlock(nn.Module):
+    def __init__(self, dim=256, heads=4, kernel=31):
+        super().__init__()
+        def feed_forward():
+            return nn.Sequential(nn.LayerNorm(dim), nn.Linear(dim, 4 * dim), nn.SiLU(), nn.Linear(4 * dim, dim))
+        self.ff1, self.ff2 = feed_forward(), feed_forward()
+        self.attn_norm, self.attn = nn.LayerNorm(dim), nn.MultiheadAttention(dim, heads, batch_first=True)
+        self.conv_norm = nn.LayerNorm(dim)
+        self.pointwise1 = nn.Conv1d(dim, 2 * dim, 1)
+        self.depthwise = nn.Conv1d(dim, dim, kernel, padding=kernel // 2, groups=dim)
+        self.bn, self.pointwise2 = nn.BatchNorm1d(dim), nn.Conv1d(dim, dim, 1)
+        self.norm = nn.LayerNorm(dim)
+
+    def forward(self, x):
+        x = x + 0.5 * self.ff1(x)
+        h = self.attn_norm(x)
+        x = x + self.attn(h, h, h, need_weights=False)[0]
+        h = F.glu(self.pointwise1(self.conv_norm(x).transpose(1, 2)), dim=1)
+        x = x + self.pointwise2(F.silu(self.bn(self.depthwise(h)))).transpose(1, 2)
+        return self.norm(x + 0.5 * self.ff2(x))
+
+
+class Conformer(nn.Module):
+    def __init__(self, blocks=4):
+        super().__init__()
+        self.blocks = nn.Sequential(*[_ConformerBlock() for _ in range(blocks)])
+
+    def forward(self, x):
+        return self.blocks(x)
+
+
+class Seq2SeqTransformer(nn.Module):
+    """Source (1, 64, 512); the target is its first 32 steps, under a causal mask."""
+
+    def __init__(self, target=32):
+        super().__init__()
+        self.target = target
+        self.transformer = nn.Transformer(d_model=512, nhead=8, num_encoder_layers=3, num_decoder_layers=3,
+                                          dim_feedforward=2048, dropout=0.0, batch_first=True)
+        self.register_buffer("causal", torch.triu(torch.full((target, target), float("-inf")), diagonal=1))
+
+    def forward(self, x):
+        return self.transformer(x, x[:, :self.target], tgt_mask=self.causal)
+
+
+class OpticalFlowRaft(nn.Module):
+    """Input (2, 3, H, W): the two frames; the result the last flow estimate."""
+
+    def __init__(self, updates=4):
+        super().__init__()
+        import torchvision
+        self.updates = updates
+        self.raft = torchvision.models.optical_flow.raft_small(weights=None)
+
+    def forward(self, x):
+        return self.raft(x[:1], x[1:], num_flow_updates=self.updates)[-1]
