@@ -293,6 +293,55 @@ TEST(GraphPasses, SeedMlpGivesTheSameOutputsThroughEveryPipeline) {
   }
 }
 
+TEST(GraphPasses, GemmColumnsPaddedToWholeVectorsRunAsRegisterTilesAndMatch) {
+  // MLP-Mixer's token mixing: x [1, 24, 40] @ w [40, 60] + b, transposed to [1, 60, 24], plus r.
+  // 60 columns are no whole number of vectors on AVX2 (8 lanes) or AVX-512 (16): pad-gemm-columns
+  // computes 64 with zero weight columns and slices 60, so the GEMM rule's tiles (over panels
+  // packed at compile time: the kernel's `_packed` name) apply where none divided 60.
+  std::mt19937 rng(11);
+  NDArray w = Random({40, 60}, &rng), b = Random({60}, &rng), x = Random({1, 24, 40}, &rng),
+          r = Random({1, 60, 24}, &rng);
+  ParseOptions options;
+  options.constants = std::vector<TensorData>{ToTensorData(w), ToTensorData(b)};
+  absl::StatusOr<IRModule> mod = ParseTVMScript(R"(
+@I.ir_module
+class Module:
+    @R.function
+    def main(x: R.Tensor((1, 24, 40), dtype="float32"), r: R.Tensor((1, 60, 24), dtype="float32")):
+        with R.dataflow():
+            y = R.matmul(x, metadata["relax.expr.Constant"][0], out_dtype="void")
+            yb = R.add(y, metadata["relax.expr.Constant"][1])
+            t = R.permute_dims(yb, axes=[0, 2, 1])
+            gv = R.add(t, r)
+            R.output(gv)
+        return gv
+)",
+                                                "token_mixing", options);
+  ASSERT_TRUE(mod.ok()) << mod.status();
+  absl::StatusOr<IRModule> built = passes::RunPipeline(*mod, *passes::ParsePipeline("default"));
+  ASSERT_TRUE(built.ok()) << built.status();
+  std::vector<std::string> kernels;
+  for (const auto& [name, f] : built->functions()) {
+    if (built->LookupPrimFunc(name).defined()) kernels.push_back(name);
+  }
+  EXPECT_THAT(kernels, ::testing::ElementsAre("fused_matmul_strided_slice_add_permute_dims_add_packed"));
+  absl::StatusOr<proto::Executable> exe = codegen::Build(*built);
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = vm::VirtualMachine::Load(*exe);
+  ASSERT_TRUE(vm.ok()) << vm.status();
+  absl::StatusOr<Value> out = (*vm)->Invoke("main", {Value(x), Value(r)});
+  ASSERT_TRUE(out.ok()) << out.status();
+  std::vector<double> want(60 * 24);
+  for (int j = 0; j < 60; ++j) {
+    for (int i = 0; i < 24; ++i) {
+      double d = F(b)[j];
+      for (int k = 0; k < 40; ++k) d += double(F(x)[i * 40 + k]) * F(w)[k * 60 + j];
+      want[j * 24 + i] = d + F(r)[j * 24 + i];
+    }
+  }
+  ExpectClose(out->tensor(), want);
+}
+
 TEST(GraphPasses, SharedDenseIsNotDuplicatedAndResultsAgree) {
   IRModule mod = Parse("testdata/passes/fuse_ops/shared_dense.py");
   std::mt19937 rng(3);
