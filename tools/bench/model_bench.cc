@@ -19,7 +19,6 @@
  * and compile time. Nothing is asserted.
  */
 #include <stdlib.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -50,6 +49,7 @@
 #include "support/file_util.h"
 #include "support/fma_peak.h"
 #include "tools/bench/ort_session.h"
+#include "tools/tune/temporary_database.h"
 #include "tools/tune/tuner.h"
 #include "vm/thread_pool.h"
 #include "vm/virtual_machine.h"
@@ -175,10 +175,16 @@ struct Compiled {
   double compile_seconds = 0;
 };
 
+/*! \brief A pipeline, and the tuning database its apply-tuning-records reads when it runs
+ *  (removed with it). */
+struct PipelineToRun {
+  std::vector<std::unique_ptr<passes::Pass>> passes;
+  std::unique_ptr<tune::TemporaryDatabase> records;
+};
+
 /*! \brief "tuned": the default pipeline with the kernels tuned first (tools/tune) and the
  *  records applied before default-schedule. */
-absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> TunedPipeline(const IRModule& mod, int trials,
-                                                                         const std::string& name) {
+absl::StatusOr<PipelineToRun> TunedPipeline(const IRModule& mod, int trials) {
   absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> prefix = passes::PipelineBeforeScheduling("default");
   if (!prefix.ok()) return prefix.status();
   absl::StatusOr<IRModule> prepared = passes::RunPipeline(mod, *prefix);
@@ -191,20 +197,21 @@ absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> TunedPipeline(const I
   tir::TuningDatabase db;
   absl::StatusOr<tune::TuneRun> run = tune::TuneModule(*prepared, options, &db);
   if (!run.ok()) return run.status();
-  std::string path = absl::StrCat(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp", "/model_bench_", name, "_",
-                                  getpid(), ".tuning.pb");
-  if (absl::Status s = db.Save(path); !s.ok()) return s;
+  PipelineToRun tuned;
+  absl::StatusOr<std::unique_ptr<tune::TemporaryDatabase>> saved = tune::TemporaryDatabase::Save(db);
+  if (!saved.ok()) return saved.status();
+  tuned.records = *std::move(saved);
   absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> full = passes::ParsePipeline("default");
   if (!full.ok()) return full.status();
-  if (absl::Status s = passes::InsertTuningRecords(&*full, path); !s.ok()) return s;
-  return full;
+  if (absl::Status s = passes::InsertTuningRecords(&*full, tuned.records->path()); !s.ok()) return s;
+  tuned.passes = *std::move(full);
+  return tuned;
 }
 
 /*! \brief `spec` is a pipeline, or "pipeline@target": that pipeline compiling for another target
  *  than this machine (`default@x86-64-v3` on an AVX-512 machine times the AVX2 build in the same
  *  blocks as the AVX-512 one). */
-absl::StatusOr<Compiled> Compile(const IRModule& imported, const std::string& spec, int tune_trials,
-                                 const std::string& name) {
+absl::StatusOr<Compiled> Compile(const IRModule& imported, const std::string& spec, int tune_trials) {
   auto start = std::chrono::steady_clock::now();
   std::pair<std::string, std::string> parts = absl::StrSplit(spec, absl::MaxSplits('@', 1));
   const std::string& pipeline = parts.first;
@@ -212,10 +219,17 @@ absl::StatusOr<Compiled> Compile(const IRModule& imported, const std::string& sp
   if (!parts.second.empty()) {
     if (absl::Status s = RecordTargetFlag(&mod.mutable_attrs(), parts.second); !s.ok()) return s;
   }
-  absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> passes =
-      pipeline == "tuned" ? TunedPipeline(mod, tune_trials, name) : passes::ParsePipeline(pipeline);
-  if (!passes.ok()) return passes.status();
-  absl::StatusOr<IRModule> optimized = passes::RunPipeline(mod, *passes);
+  PipelineToRun to_run;
+  if (pipeline == "tuned") {
+    absl::StatusOr<PipelineToRun> tuned = TunedPipeline(mod, tune_trials);
+    if (!tuned.ok()) return tuned.status();
+    to_run = *std::move(tuned);
+  } else {
+    absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> parsed = passes::ParsePipeline(pipeline);
+    if (!parsed.ok()) return parsed.status();
+    to_run.passes = *std::move(parsed);
+  }
+  absl::StatusOr<IRModule> optimized = passes::RunPipeline(mod, to_run.passes);
   if (!optimized.ok()) return optimized.status();
   absl::StatusOr<proto::Executable> exe = codegen::Build(*optimized);
   if (!exe.ok()) return exe.status();
@@ -327,7 +341,7 @@ absl::Status RunModel(const std::string& name, const Options& opt, double peak_g
   for (size_t p = 0; p < opt.pipelines.size(); ++p) {
     Ours& o = ours[p];
     o.pipeline = opt.pipelines[p];
-    absl::StatusOr<Compiled> c = Compile(*imported, o.pipeline, opt.tune_trials, name);
+    absl::StatusOr<Compiled> c = Compile(*imported, o.pipeline, opt.tune_trials);
     if (!c.ok())
       return absl::Status(c.status().code(), absl::StrCat(name, " (", o.pipeline, "): ", c.status().message()));
     o.compiled = *std::move(c);

@@ -1,12 +1,8 @@
 /*! \file model_check.cc */
 #include "tools/tune/model_check.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
-#include <filesystem>
 #include <map>
 #include <memory>
 #include <ostream>
@@ -19,6 +15,7 @@
 #include "passes/pass.h"
 #include "passes/schedule/rules/rules.h"
 #include "tools/tune/apply_rules.h"
+#include "tools/tune/temporary_database.h"
 #include "vm/profiler.h"
 #include "vm/virtual_machine.h"
 
@@ -153,28 +150,6 @@ class ModelRunner {
   std::unique_ptr<vm::VirtualMachine> vm_;
   const std::vector<vm::Value>* args_;
   int64_t per_block_ = 2;
-};
-
-/*! \brief `db` in a file of its own for apply-tuning-records, removed when this goes. */
-class TemporaryDatabase {
- public:
-  static absl::StatusOr<std::unique_ptr<TemporaryDatabase>> Save(const tir::TuningDatabase& db) {
-    const char* dir = std::getenv("TMPDIR");
-    static int counter = 0;
-    std::string path = absl::StrCat(dir != nullptr && *dir ? dir : "/tmp", "/mlc_model_check_", getpid(), "_",
-                                    counter++, ".tuning.pb");
-    if (absl::Status s = db.Save(path); !s.ok()) return s;
-    return std::unique_ptr<TemporaryDatabase>(new TemporaryDatabase(path));
-  }
-  ~TemporaryDatabase() {
-    std::error_code ignored;
-    std::filesystem::remove(path_, ignored);
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  explicit TemporaryDatabase(std::string path) : path_(std::move(path)) {}
-  std::string path_;
 };
 
 /*! \brief The default build and a tuned one timed in turns, `kRounds` rounds. */
