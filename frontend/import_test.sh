@@ -466,6 +466,33 @@ else
   bad "run-time sequence Loop message"; cat "$t/seq_loop.err"
 fi
 
+# Attention written with einsum (torchvision's MaxViT: "bghid,bghjd->bghij", a bias added,
+# softmax, "bghij,bghjd->bghid"): the importer writes each product as one batched matmul of the
+# operands as they are, so fuse-attention makes it one mlc.attention; it matches PyTorch.
+/usr/bin/python3 - "$t" <<'PY' 2> /dev/null
+import sys, numpy as np, torch
+t = sys.argv[1]
+class EinsumAttention(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.bias = torch.nn.Parameter(torch.randn(2, 5, 5))
+    def forward(self, x):
+        q, k, v = x, x * 0.5, x + 1
+        s = torch.einsum("bghid,bghjd->bghij", q, k)
+        return torch.einsum("bghij,bghjd->bghid", torch.softmax(s + self.bias, dim=-1), v)
+torch.manual_seed(0)
+m, x = EinsumAttention().eval(), torch.randn(1, 3, 2, 5, 4)
+torch.onnx.export(m, (x,), f"{t}/einsum_attention.onnx", opset_version=13, input_names=["x"])
+np.save(f"{t}/einsum_attention.x.npy", x.numpy())
+np.save(f"{t}/einsum_attention.ref.npy", m(x).detach().numpy())
+PY
+if compiles_like_reference "$t/einsum_attention.onnx" "$t/einsum_attention" "$t/einsum_attention.x.npy" \
+     "$t/einsum_attention.ref.npy" && tools/print --in "$t/einsum_attention.opt.irpb" | grep -q '"mlc.attention"'; then
+  ok "einsum attention becomes one mlc.attention and matches PyTorch"
+else
+  bad "einsum attention becomes one mlc.attention and matches PyTorch"
+fi
+
 # Examples compiled from FX and from ONNX against PyTorch: padding modules and F.pad in every
 # mode (reflect, replicate, zero, constant); pooling and activations called as functions
 # (F.max_pool2d, F.avg_pool2d with keywords, F.silu, torch.rsqrt) with chunk / split /

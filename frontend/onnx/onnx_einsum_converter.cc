@@ -4,7 +4,8 @@
  *  Each operand's subscripts (with "..." expanded to fresh letters) name its axes. A letter that
  *  no other operand and not the output uses is summed out first; two operands then contract as
  *  one batched matmul: (batch, left-only, contracted) @ (batch, contracted, right-only), reshaped
- *  to the letters kept. Operands fold left to right, each intermediate keeping the letters that
+ *  to the letters kept (with one letter in each of the three groups, the operands keep their
+ *  batch axes and no reshape is needed). Operands fold left to right, each intermediate keeping the letters that
  *  the output or a later operand needs; the last step transposes to the output's order.
  *  A letter repeated within one operand (a diagonal, as in "ii->i") is taken first: one `take`
  *  of the pair's merged axis.
@@ -174,12 +175,19 @@ class EinsumBuilder {
     };
     const int64_t nb = product(a, batch), m = product(a, a_own), k = product(a, contracted), n = product(b, b_own);
     Labeled at = Transpose(a, batch + a_own + contracted), bt = Transpose(b, batch + contracted + b_own);
-    relax::Expr lhs = c_.Op("reshape", {at.value}, {{"shape", std::vector<int64_t>{nb, m, k}}});
-    relax::Expr rhs = c_.Op("reshape", {bt.value}, {{"shape", std::vector<int64_t>{nb, k, n}}});
     Labeled out;
     out.letters = batch + a_own + b_own;
     for (char ch : batch + a_own) out.sizes.push_back(a.sizes[a.letters.find(ch)]);
     for (char ch : b_own) out.sizes.push_back(b.sizes[b.letters.find(ch)]);
+    if (a_own.size() == 1 && contracted.size() == 1 && b_own.size() == 1) {
+      // Already a batched matrix product, [batch..., m, k] @ [batch..., k, n]: one matmul of the
+      // operands as they are (attention's "bhid,bhjd->bhij" is then the matmul of q by k's last
+      // two axes swapped that fuse-attention knows, with no reshape in between).
+      out.value = c_.Op("matmul", {at.value, bt.value});
+      return out;
+    }
+    relax::Expr lhs = c_.Op("reshape", {at.value}, {{"shape", std::vector<int64_t>{nb, m, k}}});
+    relax::Expr rhs = c_.Op("reshape", {bt.value}, {{"shape", std::vector<int64_t>{nb, k, n}}});
     out.value = c_.Op("reshape", {c_.Op("matmul", {lhs, rhs})}, {{"shape", out.sizes}});
     return out;
   }
