@@ -26,6 +26,7 @@
  *  layer's input) takes it in (requantize fused):
  *
  *    quantize(mlc.int8.conv2d(...), s, z)  ->  mlc.int8.conv2d(..., requantize=(s, z)) -> uint8/int8
+ *    quantize(clip(mlc.int8.conv2d(...), a, b), s, z)  ->  ..., requantize=(s, z, a, b)   (ReLU6)
  *
  *  so the float result is neither written nor read back by a quantize kernel.
  */
@@ -302,21 +303,33 @@ class QdqToIntegerPass : public FunctionPass {
   }
 
   /*! \brief quantize(mlc.int8.conv2d(...), s, z) with a scalar s and z, the convolution used only
-   *  there: the convolution with requantize = (s, z) and the quantize's uint8/int8 result. */
+   *  there: the convolution with requantize = (s, z) and the quantize's uint8/int8 result. A clip
+   *  by scalar constants between them (ReLU6: minimum(maximum(y, 0), 6), either bound alone too)
+   *  goes in as well, requantize = (s, z, lo, hi): the kernel clips the float result before it
+   *  quantizes, so the uint8 is the same. */
   static absl::StatusOr<relax::Function> FuseRequantize(const relax::Function& func, relax::BlockBuilder* builder) {
     std::map<const relax::VarNode*, int> uses = CountVarUses(func);
-    Pattern conv = IsOp("call_dps_packed"), scale = IsConst(), zero = IsConst();
-    Pattern top = IsOp("quantize")({conv, scale, zero});
+    Pattern conv = IsOp("call_dps_packed"), scale = IsConst(), zero = IsConst(), lo = IsConst(), hi = IsConst();
+    Pattern floor = IsOp("maximum")({conv, lo});
+    Pattern ceiling = IsOp("minimum")({floor | conv, hi});
+    Pattern top = IsOp("quantize")({ceiling | floor | conv, scale, zero});
     return Rewrite(
         top, func,
         [&](const relax::Expr& matched, const Match& m, relax::BlockBuilder*) -> relax::Expr {
           const auto* quantize = matched.as<relax::CallNode>();
-          const auto* input = quantize->args[0].as<relax::VarNode>();
+          // Each link from the convolution to the quantize is read there only.
+          std::vector<relax::Expr> links = {quantize->args[0]};
+          if (m[ceiling].defined()) links.push_back(m[ceiling].as<relax::CallNode>()->args[0]);
+          if (m[floor].defined()) links.push_back(m[floor].as<relax::CallNode>()->args[0]);
+          for (const relax::Expr& link : links) {
+            const auto* var = link.as<relax::VarNode>();
+            if (var == nullptr || uses[var] != 1) return matched;
+          }
           const auto* call = m[conv].as<relax::CallNode>();
           const auto* callee = call->args.size() == 2 ? call->args[0].as<relax::ExternFuncNode>() : nullptr;
           const auto* operands = call->args.size() == 2 ? call->args[1].as<relax::TupleNode>() : nullptr;
-          if (input == nullptr || uses[input] != 1 || callee == nullptr || callee->global_symbol != "mlc.int8.conv2d" ||
-              operands == nullptr || operands->fields.size() != 6) {
+          if (callee == nullptr || callee->global_symbol != "mlc.int8.conv2d" || operands == nullptr ||
+              operands->fields.size() != 6) {
             return matched;
           }
           absl::StatusOr<relax::QuantizeAttrs> attrs = relax::ParseAttrs<relax::QuantizeAttrs>(quantize->attrs);
@@ -325,8 +338,16 @@ class QdqToIntegerPass : public FunctionPass {
               !z || !(*s > 0) || !std::isfinite(*s)) {
             return matched;
           }
+          std::vector<double> requantize = {*s, *z};
+          if (m[floor].defined() || m[ceiling].defined()) {
+            std::optional<double> a = m[floor].defined() ? ScalarValue(m[lo]) : -HUGE_VAL;
+            std::optional<double> b = m[ceiling].defined() ? ScalarValue(m[hi]) : HUGE_VAL;
+            if (!a || !b || !(*a <= *b)) return matched;
+            requantize.insert(requantize.end(), {*a, *b});
+          }
           std::vector<relax::Expr> args = operands->fields;
-          args.push_back(relax::MakeConstant(TensorFromDoubles(DataType::Float32(), {2}, {*s, *z})));
+          const int64_t n = static_cast<int64_t>(requantize.size());
+          args.push_back(relax::MakeConstant(TensorFromDoubles(DataType::Float32(), {n}, requantize)));
           return CallDpsPacked("mlc.int8.conv2d", std::move(args), matched);
         },
         builder);

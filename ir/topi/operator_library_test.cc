@@ -766,6 +766,7 @@ struct QdqLayer {
   // layer's input, which qdq-to-integer fuses into the kernel).
   DataType out_dtype = DataType::Float32();
   double out_scale = 1, out_zero = 0;
+  double clip_hi = 0;  // > 0: the quantized result clipped to at most this first (ReLU6's minimum)
 };
 
 /*! \brief The dtype of the weight (the second argument) main's first call of `kernel` passes, or
@@ -806,6 +807,10 @@ absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> CompileQdqLayer(const QdqLay
   MLC_ASSIGN_OR_RETURN(biased, emit("add", {product, relax::MakeConstant(ToTensorData(l.bias))}));
   MLC_ASSIGN_OR_RETURN(activated, emit("nn.relu", {biased}));
   relax::Expr out = activated;
+  if (l.clip_hi > 0) {
+    MLC_ASSIGN_OR_RETURN(clipped, emit("minimum", {out, relax::MakeConstant(ScalarTensor(l.clip_hi, kF32))}));
+    out = clipped;
+  }
   if (l.out_dtype.is_integer()) {
     MLC_ASSIGN_OR_RETURN(quantized, emit("quantize",
                                          {out, relax::MakeConstant(ScalarTensor(l.out_scale, kF32)),
@@ -868,8 +873,10 @@ void ExpectEveryInt8Path(vm::VirtualMachine* machine, const NDArray& input, cons
  *  this CPU has: the fused bytes must equal the float result quantized as topi::Quantize does
  *  (round half to even, zero point, saturation), exactly. */
 void ExpectRequantizedOnEveryInt8Path(vm::VirtualMachine* fused, vm::VirtualMachine* unfused, const NDArray& input,
-                                      float scale, float zero, DataType out_dtype) {
+                                      float scale, float zero, DataType out_dtype,
+                                      float clip_hi = std::numeric_limits<float>::infinity()) {
   const float lo = out_dtype.is_int() ? -128.0f : 0.0f, hi = out_dtype.is_int() ? 127.0f : 255.0f;
+  const bool clipped = std::isfinite(clip_hi);
   int saturated = 0;
   ForEachInt8Path([&] {
     SCOPED_TRACE("requantized");
@@ -881,15 +888,16 @@ void ExpectRequantizedOnEveryInt8Path(vm::VirtualMachine* fused, vm::VirtualMach
     ASSERT_EQ(q.dtype().bits, 8);
     ASSERT_EQ(q.NumElements(), real->tensor().NumElements());
     for (int64_t i = 0; i < q.NumElements(); ++i) {
-      float want = std::nearbyint(static_cast<const float*>(real->tensor().data())[i] / scale) + zero;
-      saturated += want > hi;
+      const float v = static_cast<const float*>(real->tensor().data())[i];
+      saturated += clipped ? v > clip_hi : std::nearbyint(v / scale) + zero > hi;
+      float want = std::nearbyint(std::min(v, clip_hi) / scale) + zero;
       want = std::min(std::max(want, lo), hi);
       const int byte = static_cast<const uint8_t*>(q.data())[i];
       const int value = out_dtype.is_int() ? static_cast<int8_t>(byte) : byte;
       ASSERT_EQ(value, static_cast<int>(want)) << "element " << i;
     }
   });
-  EXPECT_GT(saturated, 0) << "no value reached the saturation: the test does not check it";
+  EXPECT_GT(saturated, 0) << "no value reached the saturation or the clip: the test does not check it";
 }
 
 /*! \brief An int8 tensor of random values over the whole range. */
@@ -975,6 +983,18 @@ void CheckQdqConv(const Window& win, int64_t n, int64_t c, int64_t h, int64_t w,
         ExpectRequantizedOnEveryInt8Path(fused->get(), vm->get(), input, static_cast<float>(out_scale),
                                          static_cast<float>(out_zero), out_dtype);
       }
+      // ReLU6's clip between the layer and the quantize goes into the kernel too (its float
+      // result clipped, then quantized): a clip at half the largest value.
+      QdqLayer relu6{{n, c, h, w},      x_dtype,       sx, zx, wq, w_scale, 0, "nn.conv2d", conv, bias, target,
+                     DataType::UInt(8), largest / 200, 60};
+      relu6.clip_hi = largest / 2;
+      std::string relu6_text;
+      absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> clipped = CompileQdqLayer(relu6, &relu6_text);
+      ASSERT_TRUE(clipped.ok()) << clipped.status();
+      EXPECT_EQ(relu6_text.find("T_quantize"), std::string::npos) << "the clip and quantize were not fused:\n"
+                                                                  << relu6_text;
+      ExpectRequantizedOnEveryInt8Path(clipped->get(), vm->get(), input, static_cast<float>(largest / 200), 60,
+                                       DataType::UInt(8), static_cast<float>(largest / 2));
     }
   }
 }

@@ -197,6 +197,8 @@ DYNAMIC = {
 }
 # Int8 QDQ twins of float models.
 QUANTIZED = {"resnet18_int8": "resnet18"}
+# Int8 twins in the wide suite: depthwise (MobileNetV2, EfficientNet-B0) and bottleneck networks.
+WIDE_QUANTIZED = {f"{name}_int8": name for name in ("mobilenet_v2", "tv_resnet50", "tv_efficientnet_b0")}
 
 
 def build(name):
@@ -216,13 +218,14 @@ def build(name):
 
 def expand(models):
     """The model names a --models value stands for: 'default' and 'wide' are sets."""
-    sets = {"default": DEFAULT_SET + list(QUANTIZED), "wide": list(WIDE)}
+    sets = {"default": DEFAULT_SET + list(QUANTIZED), "wide": list(WIDE) + list(WIDE_QUANTIZED)}
     return ",".join(n for part in models.split(",") for n in sets.get(part, [part]))
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("out_dir")
+    quantized = dict(QUANTIZED, **WIDE_QUANTIZED)
     parser.add_argument("--models", default=",".join(DEFAULT_SET + list(DYNAMIC) + list(QUANTIZED)),
                         help="names, or 'default' (the six and their twins) or 'wide' (the wide suite)")
     parser.add_argument("--list", action="store_true", help="print the expanded --models list and exit")
@@ -233,23 +236,23 @@ def main():
         return
     os.makedirs(args.out_dir, exist_ok=True)
     for name in args.models.split(","):
-        known = list(MODELS) + list(DYNAMIC) + list(QUANTIZED)
+        known = list(MODELS) + list(DYNAMIC) + list(quantized)
         if name not in known:
             sys.exit(f"export_bench_models: unknown model {name} (known: {', '.join(known)})")
         path = os.path.join(args.out_dir, name + ".onnx")
         if os.path.exists(path):
             continue
-        base, dynamic = DYNAMIC.get(name, (QUANTIZED.get(name, name), None))
+        base, dynamic = DYNAMIC.get(name, (quantized.get(name, name), None))
         model, shape = build(base)
         x = torch.rand(*shape)
-        if name in QUANTIZED:
+        if name in quantized:
             model = to_qdq(model, x)
         tmp = path + ".tmp"
         # Not under no_grad: there nn.TransformerEncoderLayer takes a fused fast path ONNX cannot express.
         axes = {"x": dynamic, "y": dynamic} if dynamic else None
         outputs = ["y", "scores", "labels"] if name in DETECTORS else ["y"]
         torch.onnx.export(model, (x,), tmp, opset_version=OPSETS.get(name, 13), input_names=["x"],
-                          output_names=outputs, dynamic_axes=axes, do_constant_folding=name not in QUANTIZED)
+                          output_names=outputs, dynamic_axes=axes, do_constant_folding=name not in quantized)
         os.replace(tmp, path)
         print(f"exported {name} -> {path}", file=sys.stderr)
 

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <limits>
 #include <string>
 
 #include "support/cpu_features.h"
@@ -107,10 +108,13 @@ inline float FinishInt8(int32_t acc, int32_t comp, float scale, float bias, bool
 struct Requantize {
   bool on = false;
   float scale = 1, zero = 0, lo = 0, hi = 255;  // [lo, hi]: the uint8 or int8 range
+  // A clip of the float result before it is quantized (ReLU6's [0, 6]); none by default.
+  float clip_lo = -std::numeric_limits<float>::infinity(), clip_hi = std::numeric_limits<float>::infinity();
 };
 
 /*! \brief One requantized output, as the byte it is stored as (int8 in two's complement). */
 inline uint8_t RequantizeOne(float v, const Requantize& r) {
+  v = std::min(std::max(v, r.clip_lo), r.clip_hi);
   float q = std::nearbyint(v / r.scale) + r.zero;  // the default rounding mode: half to even
   q = std::min(std::max(q, r.lo), r.hi);
   return static_cast<uint8_t>(static_cast<int32_t>(q));
@@ -119,6 +123,7 @@ inline uint8_t RequantizeOne(float v, const Requantize& r) {
 /*! \brief Stores the lanes of `v` set in `mask`, requantized, at `dst` (AVX-512). */
 __attribute__((target("avx512f"), always_inline)) inline void StoreRequantized(uint8_t* dst, __mmask16 mask, __m512 v,
                                                                                const Requantize& r) {
+  v = _mm512_min_ps(_mm512_max_ps(v, _mm512_set1_ps(r.clip_lo)), _mm512_set1_ps(r.clip_hi));
   __m512 q =
       _mm512_roundscale_ps(_mm512_div_ps(v, _mm512_set1_ps(r.scale)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
   q = _mm512_min_ps(_mm512_max_ps(_mm512_add_ps(q, _mm512_set1_ps(r.zero)), _mm512_set1_ps(r.lo)),

@@ -16,7 +16,8 @@
  *                    out[N,F,OH,OW] uint8 or int8)
  *
  *  is the same convolution with the quantize of its result fused (the next layer's input:
- *  requantize = (scale, zero point); Requantize in int8_common.h): the float result is never
+ *  requantize = (scale, zero point), or (scale, zero point, lo, hi) with the float result
+ *  clipped to [lo, hi] first: ReLU6; Requantize in int8_common.h): the float result is never
  *  written, a fourth of the bytes are, and no separate kernel reads them back.
  *
  *  Like IREE's CPU micro-kernels, this one is written by hand: the loop programs' tensorize path
@@ -545,18 +546,26 @@ absl::Status Conv2d(absl::Span<DLTensor* const> args) {
     return absl::InvalidArgumentError(absl::StrCat(
         kName,
         " expects uint8/int8 NCHW x, int8 or int16 w[F, Kp], int64 geometry[12] and float32 out (uint8/int8 out "
-        "after requantize[2])"));
+        "after requantize[2 or 4])"));
   }
   Requantize requantize;
   if (requantized) {
     const DLTensor* r = args[6];
-    if (!is(r, kDLFloat, 32, 1) || r->shape[0] != 2) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(kName, ": requantize must be float32 [2] (the result's scale and zero point)"));
+    if (!is(r, kDLFloat, 32, 1) || (r->shape[0] != 2 && r->shape[0] != 4)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          kName, ": requantize must be float32 [2] or [4] (the result's scale and zero point, then a clip's bounds)"));
     }
     const float* rq = reinterpret_cast<const float*>(DataOf(r));
     const bool out_signed = out->dtype.code == kDLInt;
     requantize = {true, rq[0], rq[1], out_signed ? -128.0f : 0.0f, out_signed ? 127.0f : 255.0f};
+    if (r->shape[0] == 4) {
+      if (!(rq[2] <= rq[3])) {
+        return absl::InvalidArgumentError(
+            absl::StrCat(kName, ": requantize's clip [", rq[2], ", ", rq[3], "] is empty"));
+      }
+      requantize.clip_lo = rq[2];
+      requantize.clip_hi = rq[3];
+    }
     if (!(rq[0] > 0) || !std::isfinite(rq[0]) || rq[1] < requantize.lo || rq[1] > requantize.hi) {
       return absl::InvalidArgumentError(absl::StrCat(kName, ": requantize scale ", rq[0], " and zero point ", rq[1],
                                                      ": the scale must be positive, the zero point in the out type"));
