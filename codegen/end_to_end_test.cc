@@ -325,9 +325,7 @@ class Module:
     if (built->LookupPrimFunc(name).defined()) kernels.push_back(name);
   }
   EXPECT_THAT(kernels, ::testing::ElementsAre("fused_matmul_strided_slice_add_permute_dims_add_packed"));
-  absl::StatusOr<proto::Executable> exe = codegen::Build(*built);
-  ASSERT_TRUE(exe.ok()) << exe.status();
-  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = vm::VirtualMachine::Load(*exe);
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = Compile(*built);
   ASSERT_TRUE(vm.ok()) << vm.status();
   absl::StatusOr<Value> out = (*vm)->Invoke("main", {Value(x), Value(r)});
   ASSERT_TRUE(out.ok()) << out.status();
