@@ -14,8 +14,9 @@ using tir::PrimExpr;
 
 namespace {
 
-// Beyond this many elements a tile's transpose needs more registers than any x86 target has.
-constexpr int64_t kMaxTileElements = 256;
+// Beyond this many bytes a tile's transpose needs more registers than any x86 target has (16 x 16
+// floats; a uint8 tile of a quantized epilogue may hold four times the elements).
+constexpr int64_t kMaxTileBytes = 1024;
 // Fewer lanes per column than this saves too little over the gathers to pay for the shuffles.
 constexpr int64_t kMinBlock = 4;
 
@@ -52,7 +53,7 @@ std::optional<TransposedNest> PlanTransposedNest(const tir::ForNode* loop, int v
   // The widest power-of-two block of i that divides the loop and fills at most one vector.
   int64_t block = vector_bits / dtype.bits();
   while (block > 1 && *extent % block != 0) block /= 2;
-  if (block < kMinBlock || block * *rows > kMaxTileElements) return std::nullopt;
+  if (block < kMinBlock || block * *rows * dtype.bytes() > kMaxTileBytes) return std::nullopt;
 
   const tir::Var& i = loop->loop_var;
   const tir::Var& j = inner->loop_var;
@@ -63,8 +64,9 @@ std::optional<TransposedNest> PlanTransposedNest(const tir::ForNode* loop, int v
   std::vector<const tir::BufferLoadNode*> loads = tir::LoadsIn(store->value);
   bool any_strided = false;
   for (const tir::BufferLoadNode* load : loads) {
-    if (load->buffer.same_as(store->buffer) || load->indices.size() != 1) return std::nullopt;
-    if (!StepIsZeroOrOne(Step(original, load->indices[0], j))) any_strided = true;
+    if (load->buffer.same_as(store->buffer) || load->indices.size() > 1) return std::nullopt;
+    // A 0-d buffer (a scalar constant: a quantize's scale) is the same for every i and j.
+    if (!load->indices.empty() && !StepIsZeroOrOne(Step(original, load->indices[0], j))) any_strided = true;
   }
   if (!any_strided) return std::nullopt;  // the vectorized loop reads contiguously as it is
 
@@ -96,7 +98,8 @@ std::optional<TransposedNest> PlanTransposedNest(const tir::ForNode* loop, int v
   stepping.Bind(plan.lane_var, 0, block - 1);
   stepping.Bind(j, *j_min, *rows);
   for (const tir::BufferLoadNode* load : tir::LoadsIn(plan.value)) {
-    if (!StepIsZeroOrOne(Step(stepping, load->indices[0], plan.lane_var))) return std::nullopt;
+    if (!load->indices.empty() && !StepIsZeroOrOne(Step(stepping, load->indices[0], plan.lane_var)))
+      return std::nullopt;
   }
   return plan;
 }

@@ -7,8 +7,14 @@
 # every_other_channel reads every second channel: not contiguous along either loop, so it
 # stays as it was, gathering.
 # seven_pixels: 7 rows (a register tile of 7 pixels), stored as 7-lane vectors.
+# quantized_to_nchw: a depthwise convolution's epilogue quantizing into NCHW uint8 (int8
+# MobileNetV2), its scale and zero point 0-d buffers read by every element: a tile of 28
+# pixels x 16 channels is 448 bytes, within the limit for bytes though not for floats.
 # CHECK: define noundef i32 @__mlc_kernel_every_other_channel(
 # CHECK: masked.gather
+# CHECK: define noundef i32 @__mlc_kernel_quantized_to_nchw(
+# CHECK-NOT: masked.gather
+# CHECK: store <28 x i8>
 # CHECK: define noundef i32 @__mlc_kernel_seven_pixels(
 # CHECK-NOT: masked.gather
 # CHECK: load <16 x float>
@@ -62,3 +68,12 @@ class Module:
                 with T.block("O"):
                     vc, vp = T.axis.remap("SS", [c, p])
                     O[vc, vp] = S[vc // 16, vp, vc % 16] * T.float32(2)
+
+    @T.prim_func
+    def quantized_to_nchw(S: T.Buffer((1, 28, 16), "float32"), scale: T.Buffer((), "float32"), zero: T.Buffer((), "float32"), O: T.Buffer((16, 28), "uint8")):
+        T.func_attr({"tir.noalias": T.bool(True)})
+        for c in range(16):
+            for p in T.vectorized(28):
+                with T.block("O"):
+                    vc, vp = T.axis.remap("SS", [c, p])
+                    O[vc, vp] = T.Cast("uint8", T.min(T.max(T.round(S[vc // 16, vp, vc % 16] / scale[()]) + zero[()], T.float32(0)), T.float32(255)))
