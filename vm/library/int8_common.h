@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <string>
 
@@ -129,6 +130,31 @@ __attribute__((target("avx512f"), always_inline)) inline void StoreRequantized(u
   q = _mm512_min_ps(_mm512_max_ps(_mm512_add_ps(q, _mm512_set1_ps(r.zero)), _mm512_set1_ps(r.lo)),
                     _mm512_set1_ps(r.hi));
   _mm512_mask_cvtepi32_storeu_epi8(dst, mask, _mm512_cvtps_epi32(q));
+}
+
+/*! \brief Stores the first `count` (at most 8) lanes of `v`, requantized, at `dst` (AVX2):
+ *  RequantizeOne's arithmetic on 8 lanes (the same division, rounding half to even, clamps), the
+ *  bytes packed from the int32 lanes. One element at a time it was most of MobileNetV2's int8
+ *  convolutions on AVX2: with 16 to 160 input channels, a pixel's sums take fewer cycles than
+ *  a scalar round and clamp. */
+__attribute__((target("avx2,fma"), always_inline)) inline void StoreRequantized(uint8_t* dst, int64_t count, __m256 v,
+                                                                                const Requantize& r) {
+  v = _mm256_min_ps(_mm256_max_ps(v, _mm256_set1_ps(r.clip_lo)), _mm256_set1_ps(r.clip_hi));
+  __m256 q = _mm256_round_ps(_mm256_div_ps(v, _mm256_set1_ps(r.scale)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+  q = _mm256_min_ps(_mm256_max_ps(_mm256_add_ps(q, _mm256_set1_ps(r.zero)), _mm256_set1_ps(r.lo)),
+                    _mm256_set1_ps(r.hi));
+  // The clamped values fit int16 and the byte type: pack int32 -> int16 -> bytes (signed packs
+  // are exact here), then take each byte's low 8 bits (two's complement for int8).
+  const __m256i i32 = _mm256_cvtps_epi32(q);
+  const __m128i i16 = _mm_packs_epi32(_mm256_castsi256_si128(i32), _mm256_extracti128_si256(i32, 1));
+  const __m128i bytes = _mm_shuffle_epi8(i16, _mm_setr_epi8(0, 2, 4, 6, 8, 10, 12, 14, -1, -1, -1, -1, -1, -1, -1, -1));
+  if (count >= 8) {
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(dst), bytes);
+  } else {
+    alignas(16) uint8_t lanes[16];
+    _mm_store_si128(reinterpret_cast<__m128i*>(lanes), bytes);
+    std::memcpy(dst, lanes, static_cast<size_t>(count));
+  }
 }
 
 }  // namespace vm

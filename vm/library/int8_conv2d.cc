@@ -378,10 +378,7 @@ __attribute__((target("avx2,fma"))) inline void FinishVector(__m256i sums, const
   __m256 v = _mm256_fmadd_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(sums, _mm256_set1_epi32(comp[f]))), s, bb);
   if (g.relu) v = _mm256_max_ps(v, _mm256_setzero_ps());
   if (g.requantize.on) {
-    alignas(32) float values[8];
-    _mm256_store_ps(values, v);
-    uint8_t* dst = static_cast<uint8_t*>(out) + f * pixels + p;
-    for (int64_t j = 0; j < std::min<int64_t>(left, 8); ++j) dst[j] = RequantizeOne(values[j], g.requantize);
+    StoreRequantized(static_cast<uint8_t*>(out) + f * pixels + p, std::min<int64_t>(left, 8), v, g.requantize);
   } else if (left >= 8) {
     _mm256_storeu_ps(static_cast<float*>(out) + f * pixels + p, v);
   } else {
