@@ -86,30 +86,6 @@ int64_t PaddedBlock(int64_t channels, int64_t lanes, bool any_count) {
   return 4 * (RoundUp(channels, lanes) - channels) <= channels ? lanes : 0;
 }
 
-/*! \brief A float32 tensor with axis `axis` extended to `extent`, the new entries `value`. */
-TensorData PadAxis(const TensorData& t, size_t axis, int64_t extent, float value) {
-  std::vector<int64_t> shape = t.shape();
-  if (shape[axis] == extent) return t;
-  int64_t outer = 1, inner = 1;
-  for (size_t d = 0; d < axis; ++d) outer *= shape[d];
-  for (size_t d = axis + 1; d < shape.size(); ++d) inner *= shape[d];
-  const int64_t old_extent = shape[axis];
-  shape[axis] = extent;
-  TensorData out(DataType::Float32(), shape);
-  const float* src = reinterpret_cast<const float*>(t.data());
-  float* dst = reinterpret_cast<float*>(out.mutable_data());
-  for (int64_t o = 0; o < outer; ++o) {
-    for (int64_t a = 0; a < extent; ++a) {
-      float* row = dst + (o * extent + a) * inner;
-      if (a < old_extent)
-        std::copy(src + (o * old_extent + a) * inner, src + (o * old_extent + a + 1) * inner, row);
-      else
-        std::fill(row, row + inner, value);
-    }
-  }
-  return out;
-}
-
 /*! \brief Elementwise operators that give finite results for finite operands, so padded
  *  channels (zeros from the convolution) stay finite and a convolution's zero taps ignore them
  *  (0 * inf would not be 0). divide only by a constant (padded with ones). */

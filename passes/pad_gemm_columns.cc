@@ -12,8 +12,6 @@
  *  16 lanes stays as it is), and not for the few-row products whose tile of half vectors
  *  already divides the columns.
  */
-#include <cstring>
-
 #include "ir/graph/op.h"
 #include "ir/ops/op_attrs.h"
 #include "ir/target/target.h"
@@ -23,18 +21,6 @@
 namespace mlc {
 namespace passes {
 namespace {
-
-/*! \brief `w` with `extra` zero entries appended along `axis` (0 or 1 of a 2-D float32 tensor). */
-TensorData PadWithZeros(const TensorData& w, int axis, int64_t extra) {
-  const int64_t rows = w.shape()[0], cols = w.shape()[1];
-  const int64_t out_rows = rows + (axis == 0 ? extra : 0), out_cols = cols + (axis == 1 ? extra : 0);
-  TensorData padded(DataType::Float32(), {out_rows, out_cols});
-  float* out = static_cast<float*>(padded.mutable_data());
-  std::memset(out, 0, sizeof(float) * out_rows * out_cols);
-  for (int64_t r = 0; r < rows; ++r)
-    std::memcpy(out + r * out_cols, w.data_as<float>() + r * cols, sizeof(float) * cols);
-  return padded;
-}
 
 class PadGemmColumnsPass : public FunctionPass {
  public:
@@ -70,7 +56,7 @@ class PadGemmColumnsPass : public FunctionPass {
           int64_t rows = 1;
           for (size_t d = 0; d + 1 < yt->shape->size(); ++d) rows *= (*yt->shape)[d];
           if (rows < 4 && n % (lanes / 2) == 0) return matched;  // the few-row tile of half vectors divides
-          relax::Expr weight = relax::MakeConstant(PadWithZeros(wd, dense ? 0 : 1, padded - n));
+          relax::Expr weight = relax::MakeConstant(PadAxis(wd, dense ? 0 : 1, padded, 0.0f));
           relax::Expr product = relax::MakeCall(call->op, {m[x], weight}, call->attrs);
           const int64_t last = static_cast<int64_t>(yt->shape->size()) - 1;
           return relax::MakeCall(relax::GetOpOrDie("strided_slice"), {product},

@@ -89,4 +89,27 @@ const std::string& TensorData::bytes() const {
   return bytes_ ? *bytes_ : kEmpty;
 }
 
+TensorData PadAxis(const TensorData& t, size_t axis, int64_t extent, float value) {
+  std::vector<int64_t> shape = t.shape();
+  if (shape[axis] == extent) return t;
+  int64_t outer = 1, inner = 1;
+  for (size_t d = 0; d < axis; ++d) outer *= shape[d];
+  for (size_t d = axis + 1; d < shape.size(); ++d) inner *= shape[d];
+  const int64_t old_extent = shape[axis];
+  shape[axis] = extent;
+  TensorData out(DataType::Float32(), shape);
+  const float* src = reinterpret_cast<const float*>(t.data());
+  float* dst = reinterpret_cast<float*>(out.mutable_data());
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t a = 0; a < extent; ++a) {
+      float* row = dst + (o * extent + a) * inner;
+      if (a < old_extent)
+        std::copy(src + (o * old_extent + a) * inner, src + (o * old_extent + a + 1) * inner, row);
+      else
+        std::fill(row, row + inner, value);
+    }
+  }
+  return out;
+}
+
 }  // namespace mlc

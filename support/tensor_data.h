@@ -58,6 +58,9 @@ TensorData ScalarTensor(double value, DataType dtype);
 std::optional<std::vector<double>> ValuesAsDouble(const TensorData& t);
 /*! \brief A 1-d int64 tensor of `values` (shapes, axes). */
 TensorData Int64Tensor(const std::vector<int64_t>& values);
+/*! \brief A float32 tensor with axis `axis` extended to `extent`, the new entries `value` (weights
+ *  padded to whole vectors with zero filters or columns). */
+TensorData PadAxis(const TensorData& t, size_t axis, int64_t extent, float value);
 
 }  // namespace mlc
 

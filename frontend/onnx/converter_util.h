@@ -97,6 +97,11 @@ inline onnx::AttributeProto* AddAttr(onnx::NodeProto* n, const std::string& name
   return a;
 }
 
+/*! \brief x sliced along `axis` into consecutive pieces of `sizes`, which must add up to the
+ *  axis's `length` (Split, SplitToSequence; onnx_transform_converters.cc). */
+absl::StatusOr<std::vector<relax::Expr>> SplitAlong(OnnxContext& ctx, const relax::Expr& x, int64_t axis,
+                                                    const std::vector<int64_t>& sizes, int64_t length);
+
 /*! \brief An ONNX sequence: the list of its tensors, known at import, held as a relax Tuple
  *  expression that is never emitted (onnx_sequence_converters.cc); null for a tensor. */
 inline const relax::TupleNode* AsSequence(const relax::Expr& value) { return value.as<relax::TupleNode>(); }

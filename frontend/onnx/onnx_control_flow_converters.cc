@@ -754,14 +754,14 @@ Outputs Loop(OnnxContext& ctx, const onnx::NodeProto& node) {
                                                    body.output_size(), "; the node has ", node.input_size(),
                                                    " inputs and ", node.output_size(), " outputs"));
   }
-  std::vector<relax::Expr> starts;
+  std::vector<relax::Expr> initial;  // the carried values' starts
   for (size_t j = 0; j < n; ++j) {
     absl::StatusOr<relax::Expr> v = ctx.Input(node, static_cast<int>(2 + j));
     if (!v.ok()) return v.status();
-    starts.push_back(*v);
+    initial.push_back(*v);
   }
-  if (std::any_of(starts.begin(), starts.end(), [](const relax::Expr& v) { return AsSequence(v) != nullptr; }))
-    return UnrollLoop(ctx, node, body, std::move(starts));
+  if (std::any_of(initial.begin(), initial.end(), [](const relax::Expr& v) { return AsSequence(v) != nullptr; }))
+    return UnrollLoop(ctx, node, body, std::move(initial));
   plan.has_trip_count = ctx.HasInput(node, 0);
   plan.has_condition = ctx.HasInput(node, 1);
   if (!plan.has_trip_count && !plan.has_condition) {
@@ -794,15 +794,12 @@ Outputs Loop(OnnxContext& ctx, const onnx::NodeProto& node) {
     condition = *v;
   }
   plan.condition_sinfo = condition->struct_info();
-  std::vector<relax::Expr> initial;
   for (size_t j = 0; j < n; ++j) {
-    const relax::Expr* v = &starts[j];
-    const relax::TensorStructInfoNode* t = TensorOf(*v);
+    const relax::TensorStructInfoNode* t = TensorOf(initial[j]);
     if (t == nullptr || t->ndim < 0)
       return absl::UnimplementedError(absl::StrCat("loop-carried value ", j, " must be a tensor of known rank"));
-    initial.push_back(*v);
     plan.free.push_back(std::vector<bool>(t->ndim, !t->HasKnownShape()));
-    plan.carried.push_back(t->HasKnownShape() ? (*v)->struct_info()
+    plan.carried.push_back(t->HasKnownShape() ? initial[j]->struct_info()
                                               : FreeDims(relax::TensorSInfoUnknownShape(t->dtype, t->ndim),
                                                          plan.free.back(), FreePrefix(body, j)));
   }

@@ -173,27 +173,21 @@ Outputs SplitToSequence(OnnxContext& ctx, const onnx::NodeProto& node) {
     sizes.assign(*length, 1);
     drop_axis = ctx.IntAttr(node, "keepdims", 1) == 0;
   }
-  std::vector<relax::Expr> items;
-  int64_t begin = 0;
   for (const int64_t size : sizes) {
     if (size < 0) return absl::InvalidArgumentError(absl::StrCat("split size ", size, " is negative"));
-    absl::StatusOr<relax::Expr> piece = ctx.EmitOp("strided_slice", {*x},
-                                                   {{"axes", std::vector<int64_t>{axis}},
-                                                    {"begin", std::vector<int64_t>{begin}},
-                                                    {"end", std::vector<int64_t>{begin + size}}});
-    if (!piece.ok()) return piece.status();
-    if (drop_axis) {
-      std::vector<tir::PrimExpr> kept = dims;
-      kept.erase(kept.begin() + axis);
-      piece = Reshaped(ctx, *piece, kept);
-      if (!piece.ok()) return piece.status();
-    }
-    items.push_back(*piece);
-    begin += size;
   }
-  if (begin != *length)
-    return absl::InvalidArgumentError(absl::StrCat("split sizes add up to ", begin, ", not ", *length));
-  return std::vector<relax::Expr>{MakeSequence(std::move(items))};
+  absl::StatusOr<std::vector<relax::Expr>> items = SplitAlong(ctx, *x, axis, sizes, *length);
+  if (!items.ok()) return items.status();
+  if (drop_axis) {
+    std::vector<tir::PrimExpr> kept = dims;
+    kept.erase(kept.begin() + axis);
+    for (relax::Expr& item : *items) {
+      absl::StatusOr<relax::Expr> dropped = Reshaped(ctx, item, kept);
+      if (!dropped.ok()) return dropped.status();
+      item = *dropped;
+    }
+  }
+  return std::vector<relax::Expr>{MakeSequence(*std::move(items))};
 }
 
 }  // namespace

@@ -160,6 +160,28 @@ OnnxConverter ChangeRank(bool unsqueeze) {
 }
 
 /*! \brief Split into strided slices: sizes from `split` (input or attribute) or equal parts. */
+}  // namespace
+
+absl::StatusOr<std::vector<relax::Expr>> SplitAlong(OnnxContext& ctx, const relax::Expr& x, int64_t axis,
+                                                    const std::vector<int64_t>& sizes, int64_t length) {
+  std::vector<relax::Expr> pieces;
+  int64_t begin = 0;
+  for (int64_t size : sizes) {
+    absl::StatusOr<relax::Expr> y = ctx.EmitOp("strided_slice", {x},
+                                               {{"axes", std::vector<int64_t>{axis}},
+                                                {"begin", std::vector<int64_t>{begin}},
+                                                {"end", std::vector<int64_t>{begin + size}}});
+    if (!y.ok()) return y.status();
+    pieces.push_back(*y);
+    begin += size;
+  }
+  if (begin != length)
+    return absl::InvalidArgumentError(absl::StrCat("split sizes add up to ", begin, ", not ", length));
+  return pieces;
+}
+
+namespace {
+
 Outputs Split(OnnxContext& ctx, const onnx::NodeProto& node) {
   absl::StatusOr<relax::Expr> x = ctx.Input(node, 0);
   if (!x.ok()) return x.status();
@@ -187,19 +209,7 @@ Outputs Split(OnnxContext& ctx, const onnx::NodeProto& node) {
   }
   if (static_cast<int64_t>(sizes->size()) != parts)
     return absl::InvalidArgumentError("split sizes and outputs differ in number");
-  std::vector<relax::Expr> outs;
-  int64_t begin = 0;
-  for (int64_t s : *sizes) {
-    absl::StatusOr<relax::Expr> y = ctx.EmitOp("strided_slice", {*x},
-                                               {{"axes", std::vector<int64_t>{axis}},
-                                                {"begin", std::vector<int64_t>{begin}},
-                                                {"end", std::vector<int64_t>{begin + s}}});
-    if (!y.ok()) return y.status();
-    outs.push_back(*y);
-    begin += s;
-  }
-  if (begin != dim) return absl::InvalidArgumentError(absl::StrCat("split sizes add up to ", begin, ", not ", dim));
-  return outs;
+  return SplitAlong(ctx, *x, axis, *sizes, dim);
 }
 
 Outputs Expand(OnnxContext& ctx, const onnx::NodeProto& node) {
