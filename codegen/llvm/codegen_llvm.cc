@@ -1240,54 +1240,65 @@ class KernelEmitter {
     EmitLoop(loop->loop_var, begin, end, loop->for_kind, loop->body, OneVectorWidth(loop));
   }
 
-  /*! \brief A nest planned by PlanTransposedNest: per block of i, each row j computed as one
-   *  vector along i into a [rows][block] tile on the stack, then the tile transposed with one
-   *  shuffle and stored as `block` vectors of `rows`, one per column's contiguous run of D. */
+  /*! \brief A nest planned by PlanTransposedNest: per block of i and chunk of rows, each row j
+   *  computed as one vector along i into a [chunk][block] tile on the stack, then the tile
+   *  transposed with one shuffle and stored as `block` vectors of `chunk`, one per column's
+   *  contiguous run of D. */
   void EmitTransposedNest(const TransposedNest& nest) {
     llvm::Type* element = MemoryType(nest.out->dtype);
-    const int64_t rows = nest.rows, block = nest.block;
+    int64_t tile_elements = 0;
+    for (const TransposedNest::Segment& s : nest.segments) tile_elements = std::max(tile_elements, s.chunk * s.block);
     llvm::IRBuilder<> entry_builder(entry_, entry_->begin());
-    llvm::Value* tile_storage = entry_builder.CreateAlloca(llvm::ArrayType::get(element, rows * block));
-    tir::Buffer tile = tir::MakeBuffer("transposed_tile", {tir::I64(rows * block)}, nest.out->dtype);
+    llvm::Value* tile_storage = entry_builder.CreateAlloca(llvm::ArrayType::get(element, tile_elements));
+    tir::Buffer tile = tir::MakeBuffer("transposed_tile", {tir::I64(tile_elements)}, nest.out->dtype);
     BindBuffer(tile.get(), tile_storage);
     llvm::Type* index_type = ScalarType(nest.row_var->dtype);
     auto constant = [&](int64_t v) { return llvm::ConstantInt::get(index_type, v); };
-    PrimExpr row_in_tile = nest.row_var - tir::IntImm(nest.row_var->dtype, nest.row_min);
-    Stmt fill_row = tir::Store(tile, {row_in_tile * nest.block + nest.lane_var}, nest.value);
-    auto* row_vector = llvm::FixedVectorType::get(element, block);
-    EmitLoop(nest.block_var, constant(0), constant(nest.blocks), tir::ForKind::kSerial, [&] {
-      EmitLoop(nest.row_var, constant(nest.row_min), constant(nest.row_min + rows), tir::ForKind::kSerial, [&] {
-        EmitLoop(nest.lane_var, constant(0), constant(block), tir::ForKind::kVectorized, fill_row, block);
+    const llvm::Align element_align(element->getScalarSizeInBits() / 8);
+    const int64_t lanes = std::max<int64_t>(1, target_.vector_bits / element->getScalarSizeInBits());
+    for (const TransposedNest::Segment& segment : nest.segments) {
+      const int64_t block = segment.block, chunk = segment.chunk;
+      const DataType row_type = nest.row_var->dtype;
+      PrimExpr chunk_start = tir::IntImm(row_type, nest.row_min) + nest.chunk_var * chunk;
+      Stmt fill_row = tir::Store(tile, {(nest.row_var - chunk_start) * block + nest.lane_var}, segment.value);
+      auto* row_vector = llvm::FixedVectorType::get(element, block);
+      EmitLoop(nest.block_var, constant(0), constant(segment.blocks), tir::ForKind::kSerial, [&] {
+        EmitLoop(nest.chunk_var, constant(0), constant(nest.rows / chunk), tir::ForKind::kSerial, [&] {
+          llvm::Value* first_row = EmitExpr(chunk_start);
+          EmitLoop(nest.row_var, first_row, b_.CreateAdd(first_row, constant(chunk)), tir::ForKind::kSerial, [&] {
+            EmitLoop(nest.lane_var, constant(0), constant(block), tir::ForKind::kVectorized, fill_row, block);
+          });
+          std::vector<llvm::Value*> row_vectors;
+          for (int64_t r = 0; r < chunk; ++r) {
+            llvm::Value* at = b_.CreateConstInBoundsGEP1_64(element, tile_storage, r * block);
+            row_vectors.push_back(b_.CreateAlignedLoad(row_vector, at, element_align));
+          }
+          // The rows side by side in one vector, transposed with one shuffle (LLVM lowers that
+          // better than a strided shuffle per column: 25 against 48 shuffle instructions for a
+          // 4 x 16 tile on znver5), then stored column by column. A column longer than one
+          // register is transposed in groups of a register's rows: on AVX2 one 16 x 4 shuffle
+          // kept 31 values spilled, two 8 x 4 shuffles keep none.
+          llvm::Value* chunk_offset = b_.CreateMul(vars_.at(nest.chunk_var.get()), constant(chunk));
+          for (int64_t group_start = 0; group_start < chunk; group_start += lanes) {
+            const int64_t group = std::min(lanes, chunk - group_start);
+            std::vector<int> columns;
+            for (int64_t c = 0; c < block; ++c) {
+              for (int64_t r = 0; r < group; ++r) columns.push_back(static_cast<int>(r * block + c));
+            }
+            llvm::ArrayRef<llvm::Value*> group_rows(row_vectors.data() + group_start, group);
+            llvm::Value* transposed = b_.CreateShuffleVector(llvm::concatenateVectors(b_, group_rows), columns);
+            for (int64_t c = 0; c < block; ++c) {
+              vars_[nest.column_var.get()] = constant(c);
+              llvm::Value* column = b_.CreateShuffleVector(transposed, llvm::createSequentialMask(c * group, group, 0));
+              llvm::Value* at = b_.CreateInBoundsGEP(element, Address(nest.out, segment.column_start),
+                                                     b_.CreateAdd(chunk_offset, constant(group_start)));
+              b_.CreateAlignedStore(column, at, element_align);
+            }
+          }
+          vars_.erase(nest.column_var.get());
+        });
       });
-      const llvm::Align element_align(element->getScalarSizeInBits() / 8);
-      std::vector<llvm::Value*> row_vectors;
-      for (int64_t r = 0; r < rows; ++r) {
-        llvm::Value* at = b_.CreateConstInBoundsGEP1_64(element, tile_storage, r * block);
-        row_vectors.push_back(b_.CreateAlignedLoad(row_vector, at, element_align));
-      }
-      // The rows side by side in one vector, transposed with one shuffle (LLVM lowers that
-      // better than a strided shuffle per column: 25 against 48 shuffle instructions for a
-      // 4 x 16 tile on znver5), then stored column by column. A column longer than one
-      // register is transposed in groups of a register's rows: on AVX2 one 16 x 4 shuffle
-      // kept 31 values spilled, two 8 x 4 shuffles keep none.
-      const int64_t lanes = std::max<int64_t>(1, target_.vector_bits / element->getScalarSizeInBits());
-      for (int64_t first_row = 0; first_row < rows; first_row += lanes) {
-        const int64_t group = std::min(lanes, rows - first_row);
-        std::vector<int> columns;
-        for (int64_t c = 0; c < block; ++c) {
-          for (int64_t r = 0; r < group; ++r) columns.push_back(static_cast<int>(r * block + c));
-        }
-        llvm::ArrayRef<llvm::Value*> group_rows(row_vectors.data() + first_row, group);
-        llvm::Value* transposed = b_.CreateShuffleVector(llvm::concatenateVectors(b_, group_rows), columns);
-        for (int64_t c = 0; c < block; ++c) {
-          vars_[nest.column_var.get()] = constant(c);
-          llvm::Value* column = b_.CreateShuffleVector(transposed, llvm::createSequentialMask(c * group, group, 0));
-          llvm::Value* at = b_.CreateConstInBoundsGEP1_64(element, Address(nest.out, nest.column_start), first_row);
-          b_.CreateAlignedStore(column, at, element_align);
-        }
-      }
-      vars_.erase(nest.column_var.get());
-    });
+    }
     buffers_.erase(tile.get());
   }
 

@@ -11,12 +11,18 @@
  *  Vectorized over j, each strided load becomes a gather. When every load of value is
  *  contiguous (or invariant) over a block of K consecutive i, the nest is computed as a [B][K]
  *  tile, one vector of K per j, transposed in registers and stored as K vectors of B.
+ *
+ *  K is a vector's lanes where A allows, then halves for what is left (56 pixels: three blocks
+ *  of 16 and one of 8, where one vector of 8 per row had left AVX-512 half idle); A must be a
+ *  multiple of 4. A tile beyond kMaxTileBytes is made in chunks of rows (112 rows x 16 floats:
+ *  7 chunks of 16).
  */
 #ifndef MLC_CODEGEN_LLVM_TRANSPOSED_NEST_H_
 #define MLC_CODEGEN_LLVM_TRANSPOSED_NEST_H_
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "ir/tir/stmt.h"
 
@@ -24,19 +30,28 @@ namespace mlc {
 namespace codegen {
 
 struct TransposedNest {
-  int64_t rows = 0;    // B: the vectorized loop's extent, one row of the tile per j
-  int64_t block = 0;   // K: consecutive i computed as one vector (a power of two)
-  int64_t blocks = 0;  // A / K
-  tir::Var block_var;  // in [0, blocks)
-  tir::Var lane_var;   // in [0, block): i = i_min + block_var * K + lane_var
-  tir::Var row_var;    // the original j, in [row_min, row_min + rows)
+  /*! \brief Blocks of one width K along i. */
+  struct Segment {
+    int64_t first = 0;   // its first i, past the loop's min
+    int64_t block = 0;   // K: consecutive i computed as one vector (a power of two)
+    int64_t blocks = 0;  // how many
+    int64_t chunk = 0;   // rows per tile: B, or a divisor of B whose tile fits in kMaxTileBytes
+    /*! \brief The stored value at i = min + first + block_var * K + lane_var, simplified so that
+     *  its loads are linear in lane_var. */
+    tir::PrimExpr value;
+    /*! \brief Where column `column_var` (i = min + first + block_var * K + column_var) starts: f
+     *  at j = row_min. */
+    tir::PrimExpr column_start;
+  };
+  int64_t rows = 0;  // B: the vectorized loop's extent, one row of the tile per j
   int64_t row_min = 0;
+  tir::Var block_var;   // in [0, blocks)
+  tir::Var lane_var;    // in [0, block)
+  tir::Var column_var;  // in [0, block)
+  tir::Var chunk_var;   // in [0, rows / chunk)
+  tir::Var row_var;     // the original j
   tir::Buffer out;
-  /*! \brief The stored value with i replaced, simplified so that its loads are linear in lane_var. */
-  tir::PrimExpr value;
-  /*! \brief Where column `column_var` (i = i_min + block_var * K + column_var) starts: f at j = row_min. */
-  tir::Var column_var;
-  tir::PrimExpr column_start;
+  std::vector<Segment> segments;  // covering all of i
 };
 
 /*! \brief The plan for `loop` when it is such a nest and its loads allow it, for vectors of

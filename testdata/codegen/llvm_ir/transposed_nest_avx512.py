@@ -3,13 +3,21 @@
 # between NCHW and NCHW16c, a convolution's epilogue writing NCHW) is computed along the
 # other loop, whose lanes its loads read contiguously, and transposed in registers: no gathers.
 # to_nchw: 4 rows (pixels) x a block of 16 channels, one zmm per pixel, 16 stores of 4.
-# to_blocked: 28 pixels allow blocks of 4: 16 loads of 4 pixels, 4 stores of 16 channels.
+# to_blocked: 28 pixels are blocks of 16, 8 and 4 pixels (16 loads of each), each stored as
+# 16-channel vectors; to_blocked_segments: 56 pixels, three blocks of 16 and one of 8 (as one
+# vector of 8 per channel, AVX-512 ran half idle).
+# chunked_to_nchw: 112 pixels x 16 channels of floats (7 KB) is made 16 pixels at a time, each
+# chunk a 1 KB tile; beyond the limit it gathered.
 # every_other_channel reads every second channel: not contiguous along either loop, so it
 # stays as it was, gathering.
 # seven_pixels: 7 rows (a register tile of 7 pixels), stored as 7-lane vectors.
 # quantized_to_nchw: a depthwise convolution's epilogue quantizing into NCHW uint8 (int8
 # MobileNetV2), its scale and zero point 0-d buffers read by every element: a tile of 28
 # pixels x 16 channels is 448 bytes, within the limit for bytes though not for floats.
+# CHECK: define noundef i32 @__mlc_kernel_chunked_to_nchw(
+# CHECK-NOT: masked.gather
+# CHECK: shufflevector <256 x float>
+# CHECK: store <16 x float>
 # CHECK: define noundef i32 @__mlc_kernel_every_other_channel(
 # CHECK: masked.gather
 # CHECK: define noundef i32 @__mlc_kernel_quantized_to_nchw(
@@ -25,6 +33,11 @@
 # CHECK: load <4 x float>
 # CHECK: shufflevector <32 x float>
 # CHECK: store <16 x float>
+# CHECK: define noundef i32 @__mlc_kernel_to_blocked_segments(
+# CHECK-NOT: masked.gather
+# CHECK: load <16 x float>
+# CHECK: load <8 x float>
+# CHECK-NOT: masked.gather
 # CHECK: define noundef i32 @__mlc_kernel_to_nchw(
 # CHECK-NOT: masked.gather
 # CHECK: @llvm.maxnum.v16f32
@@ -50,6 +63,24 @@ class Module:
                 with T.block("O"):
                     vp, vc = T.axis.remap("SS", [p, c])
                     O[vp, vc] = I[vc, vp]
+
+    @T.prim_func
+    def to_blocked_segments(I: T.Buffer((16, 56), "float32"), O: T.Buffer((56, 16), "float32")):
+        T.func_attr({"tir.noalias": T.bool(True)})
+        for p in range(56):
+            for c in T.vectorized(16):
+                with T.block("O"):
+                    vp, vc = T.axis.remap("SS", [p, c])
+                    O[vp, vc] = I[vc, vp] * T.float32(2)
+
+    @T.prim_func
+    def chunked_to_nchw(S: T.Buffer((2, 112, 16), "float32"), O: T.Buffer((32, 112), "float32")):
+        T.func_attr({"tir.noalias": T.bool(True)})
+        for c in range(32):
+            for p in T.vectorized(112):
+                with T.block("O"):
+                    vc, vp = T.axis.remap("SS", [c, p])
+                    O[vc, vp] = S[vc // 16, vp, vc % 16] + T.float32(1)
 
     @T.prim_func
     def every_other_channel(S: T.Buffer((4, 128), "float32"), O: T.Buffer((64, 4), "float32")):
