@@ -12,8 +12,9 @@
  *  contiguous (or invariant) over a block of K consecutive i, the nest is computed as a [B][K]
  *  tile, one vector of K per j, transposed in registers and stored as K vectors of B.
  *
- *  K is a vector's lanes where A allows, then halves for what is left (56 pixels: three blocks
- *  of 16 and one of 8, where one vector of 8 per row had left AVX-512 half idle); A must be a
+ *  K is the widest power of two up to a vector's lanes that divides A; where each row's value
+ *  has an operation of long latency (a division, a transcendental function), a vector's lanes
+ *  and then halves for what is left (56 pixels: three blocks of 16 and one of 8). A must be a
  *  multiple of 4. A tile beyond kMaxTileBytes is made in chunks of rows (112 rows x 16 floats:
  *  7 chunks of 16).
  */

@@ -1,6 +1,6 @@
 # RUN: --emit=llvm --target=x86-64-v3
 # The nests of transposed_nest_avx512.py for AVX2's 8 float lanes: blocks of 8 channels in
-# to_nchw and seven_pixels, blocks of 8, 8, 8 and 4 pixels in to_blocked;
+# to_nchw and seven_pixels, still 4 pixels in to_blocked (28 is not a multiple of 8);
 # every_other_channel stays as it was (on AVX2, LLVM loads its lanes one by one). A column of
 # to_blocked is 16 channels, two registers: it is transposed as two 8 x 4 groups (one 16 x 4
 # shuffle kept 31 values spilled with llc -mcpu=znver3).
