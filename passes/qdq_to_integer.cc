@@ -28,7 +28,10 @@
  *    quantize(mlc.int8.conv2d(...), s, z)  ->  mlc.int8.conv2d(..., requantize=(s, z)) -> uint8/int8
  *    quantize(clip(mlc.int8.conv2d(...), a, b), s, z)  ->  ..., requantize=(s, z, a, b)   (ReLU6)
  *
- *  so the float result is neither written nor read back by a quantize kernel.
+ *  so the float result is neither written nor read back by a quantize kernel. Before that, a
+ *  convolution's SiLU goes into it (activation code 2, computed in the compiled kernels' steps):
+ *
+ *    multiply(y, sigmoid(y)), y = mlc.int8.conv2d(...)  ->  mlc.int8.conv2d(...) with SiLU
  */
 #include <algorithm>
 #include <cmath>
@@ -271,7 +274,9 @@ class QdqToIntegerPass : public FunctionPass {
       if (!next.ok()) return next.status();
       current = *next;
     }
-    return FuseRequantize(current, bb);
+    absl::StatusOr<relax::Function> activated = FuseSilu(current, bb);
+    if (!activated.ok()) return activated.status();
+    return FuseRequantize(*activated, bb);
   }
 
  private:
@@ -298,6 +303,53 @@ class QdqToIntegerPass : public FunctionPass {
               m[p.conv].defined() ? RewriteConv(matched, m, p, with_bias, with_relu, int16_conv_weights)
                                   : RewriteLinear(matched, m, p, with_bias, with_relu);
           return rewritten ? *rewritten : matched;
+        },
+        builder);
+  }
+
+  /*! \brief SiLU of a convolution's float result, multiply(y, sigmoid(y)) in either order (how
+   *  PyTorch's SiLU exports), y read only there and the convolution without an activation: the
+   *  convolution with activation code 2 (geometry[11]), which computes SiLU in its epilogue in
+   *  the compiled kernels' steps (vm/library/silu.h), so the result is the same. A quantize
+   *  after it then fuses as well (EfficientNet's and YOLO's int8 layers: the float result
+   *  never leaves the kernel). */
+  static absl::StatusOr<relax::Function> FuseSilu(const relax::Function& func, relax::BlockBuilder* builder) {
+    std::map<const relax::VarNode*, int> uses = CountVarUses(func);
+    Pattern conv = IsOp("call_dps_packed"), gated = IsOp("call_dps_packed");
+    Pattern sigmoid = IsOp("sigmoid")({gated});
+    Pattern top = IsOp("multiply")({conv, sigmoid}) | IsOp("multiply")({sigmoid, conv});
+    return Rewrite(
+        top, func,
+        [&](const relax::Expr& matched, const Match& m, relax::BlockBuilder*) -> relax::Expr {
+          const auto* multiply = matched.as<relax::CallNode>();
+          const auto* sigmoid_call = m[sigmoid].as<relax::CallNode>();
+          // One convolution, its result read by the sigmoid and the multiply only, the
+          // sigmoid's by the multiply only.
+          if (!m[conv].same_as(m[gated])) return matched;
+          const relax::Expr& y = sigmoid_call->args[0];
+          const auto* y_var = y.as<relax::VarNode>();
+          const relax::Expr& other = multiply->args[0].same_as(y) ? multiply->args[1] : multiply->args[0];
+          const auto* gate_var = other.as<relax::VarNode>();
+          if (y_var == nullptr || gate_var == nullptr || uses[y_var] != 2 || uses[gate_var] != 1 ||
+              !(multiply->args[0].same_as(y) || multiply->args[1].same_as(y))) {
+            return matched;
+          }
+          const auto* call = m[conv].as<relax::CallNode>();
+          const auto* callee = call->args.size() == 2 ? call->args[0].as<relax::ExternFuncNode>() : nullptr;
+          const auto* operands = call->args.size() == 2 ? call->args[1].as<relax::TupleNode>() : nullptr;
+          if (callee == nullptr || callee->global_symbol != "mlc.int8.conv2d" || operands == nullptr ||
+              operands->fields.size() != 6) {
+            return matched;
+          }
+          const auto* geometry = operands->fields[2].as<relax::ConstantNode>();
+          if (geometry == nullptr || geometry->data.dtype() != DataType::Int(64) || geometry->data.NumElements() != 12)
+            return matched;
+          std::vector<int64_t> codes(geometry->data.data_as<int64_t>(), geometry->data.data_as<int64_t>() + 12);
+          if (codes[11] != 0) return matched;  // a ReLU already
+          codes[11] = 2;                       // SiLU (vm/library/int8_common.h: Int8Activation)
+          std::vector<relax::Expr> args = operands->fields;
+          args[2] = relax::MakeConstant(Int64Tensor(codes));
+          return CallDpsPacked("mlc.int8.conv2d", std::move(args), matched);
         },
         builder);
   }

@@ -62,6 +62,7 @@
 #include "support/file_util.h"
 #include "support/progress.h"
 #include "support/sealed_file.h"
+#include "support/sigmoid_approximation.h"
 #include "vm/kernel_abi.h"
 
 extern char** environ;
@@ -463,8 +464,8 @@ class KernelEmitter {
   }
 
   /*! \brief The range EmitExpPartsF32 takes: below, e^x is subnormal; above, it overflows. */
-  static constexpr double kExpLowest = -87.3;
-  static constexpr double kExpHighest = 88.7228391116729;
+  static constexpr double kExpLowest = sigmoid_approximation::kExpLowest;
+  static constexpr double kExpHighest = sigmoid_approximation::kExpHighest;
 
   /*! \brief e^x = e^r * 2^n: e^r, and n's exponent field (n << 23, int32 lanes). */
   struct ExpParts {
@@ -479,16 +480,16 @@ class KernelEmitter {
     auto madd = [&](llvm::Value* a, llvm::Value* m, llvm::Value* add) {
       return CallIntrinsic(llvm::Intrinsic::fmuladd, t, {a, m, add});
     };
-    llvm::Value* magic = c(12582912.0);  // 1.5 * 2^23: adding it rounds to an integer
-    llvm::Value* shifted = madd(xc, c(1.44269504088896341), magic);
+    // The steps and constants of support/sigmoid_approximation.h (vm/library computes the same).
+    namespace approx = sigmoid_approximation;
+    llvm::Value* magic = c(approx::kRoundingMagic);
+    llvm::Value* shifted = madd(xc, c(approx::kLog2E), magic);
     llvm::Value* n = b_.CreateFSub(shifted, magic);
-    llvm::Value* r = madd(n, c(-0.693359375), xc);
-    r = madd(n, c(2.12194440e-4), r);
-    // e^r = 1 + r + r^2 P(r) on |r| <= ln2 / 2, P of degree 4 fitted for the least largest
-    // relative error (weighted least squares, Lawson's iteration): 0.57 ulp in float32
-    // arithmetic, as close as Cephes' degree 5 (0.54) for one multiply-add less.
-    llvm::Value* p = EmitPolynomial(r, {1.3879671460017562e-3, 8.36872961372137e-3, 4.166722670197487e-2,
-                                        1.666652113199234e-1, 4.999999701976776e-1});
+    llvm::Value* r = madd(n, c(approx::kMinusLn2High), xc);
+    r = madd(n, c(approx::kMinusLn2Low), r);
+    // e^r = 1 + r + r^2 P(r) on |r| <= ln2 / 2.
+    const auto& k = approx::kExpPolynomial;
+    llvm::Value* p = EmitPolynomial(r, {k[0], k[1], k[2], k[3], k[4]});
     llvm::Value* e_r = b_.CreateFAdd(madd(p, b_.CreateFMul(r, r), r), c(1.0));
     // shifted's bits are 0x4B400000 + n: shifted left by 23 the constant part leaves 32 bits,
     // n << 23 stays.
@@ -514,7 +515,8 @@ class KernelEmitter {
     auto c = [&](double v) { return llvm::ConstantFP::get(t, v); };
     // A NaN passes the clamp (an ordered compare is false).
     const ExpParts parts = EmitExpPartsF32(b_.CreateSelect(b_.CreateFCmpOLT(x, c(kExpLowest)), c(kExpLowest), x));
-    llvm::Value* scale = b_.CreateBitCast(b_.CreateAdd(parts.exponent, llvm::ConstantInt::get(it, 0x3F800000)), t);
+    llvm::Value* scale =
+        b_.CreateBitCast(b_.CreateAdd(parts.exponent, llvm::ConstantInt::get(it, sigmoid_approximation::kOneBits)), t);
     return b_.CreateFMul(parts.e_r, scale);
   }
 

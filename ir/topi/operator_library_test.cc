@@ -4,6 +4,7 @@
  */
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <map>
 
@@ -17,6 +18,7 @@
 #include "support/status_macros.h"
 #include "tools/testing/kernel_harness.h"
 #include "vm/library/int8_common.h"
+#include "vm/library/silu.h"
 
 namespace mlc {
 namespace {
@@ -766,7 +768,8 @@ struct QdqLayer {
   // layer's input, which qdq-to-integer fuses into the kernel).
   DataType out_dtype = DataType::Float32();
   double out_scale = 1, out_zero = 0;
-  double clip_hi = 0;  // > 0: the quantized result clipped to at most this first (ReLU6's minimum)
+  double clip_hi = 0;               // > 0: the quantized result clipped to at most this first (ReLU6's minimum)
+  std::string activation = "relu";  // or "silu": multiply(y, sigmoid(y)), as PyTorch's SiLU exports
 };
 
 /*! \brief The dtype of the weight (the second argument) main's first call of `kernel` passes, or
@@ -805,8 +808,15 @@ absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> CompileQdqLayer(const QdqLay
                                {{"axis", l.w_axis}}));
   MLC_ASSIGN_OR_RETURN(product, emit(l.op, {x, w}, l.op_attrs));
   MLC_ASSIGN_OR_RETURN(biased, emit("add", {product, relax::MakeConstant(ToTensorData(l.bias))}));
-  MLC_ASSIGN_OR_RETURN(activated, emit("nn.relu", {biased}));
-  relax::Expr out = activated;
+  relax::Expr out;
+  if (l.activation == "silu") {
+    MLC_ASSIGN_OR_RETURN(gate, emit("sigmoid", {biased}));
+    MLC_ASSIGN_OR_RETURN(activated, emit("multiply", {biased, gate}));
+    out = activated;
+  } else {
+    MLC_ASSIGN_OR_RETURN(activated, emit("nn.relu", {biased}));
+    out = activated;
+  }
   if (l.clip_hi > 0) {
     MLC_ASSIGN_OR_RETURN(clipped, emit("minimum", {out, relax::MakeConstant(ScalarTensor(l.clip_hi, kF32))}));
     out = clipped;
@@ -996,6 +1006,108 @@ void CheckQdqConv(const Window& win, int64_t n, int64_t c, int64_t h, int64_t w,
       ExpectRequantizedOnEveryInt8Path(clipped->get(), vm->get(), input, static_cast<float>(largest / 200), 60,
                                        DataType::UInt(8), static_cast<float>(largest / 2));
     }
+  }
+}
+
+// SiLU after a QDQ convolution (multiply(y, sigmoid(y))) goes into mlc.int8.conv2d's epilogue
+// (qdq-to-integer), and with it the next layer's quantize: no sigmoid kernel is left, the float
+// result matches SiLU of the dequantized convolution, and the fused bytes equal the float result
+// quantized, on every int8 path this CPU has and for the AVX2 target's int16 weights.
+TEST(OperatorLibrary, QdqConvWithSiluRunsAsOneInt8CallAndMatchesTheDequantizedReference) {
+  const Window win{{3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}};
+  const int64_t n = 1, c = 6, h = 9, w = 11, f = 19;
+  std::mt19937 rng(11);
+  TensorData wq = RandomInt8({f, c, 3, 3}, &rng);
+  NDArray w_scale = Random({f}, &rng, 0.001f, 0.01f), bias = Random({f, 1, 1}, &rng);
+  NDArray wd = NDArray::Empty({f, c, 3, 3}, DLDataType{kDLFloat, 32, 1});
+  for (int64_t i = 0; i < wd.NumElements(); ++i)
+    static_cast<float*>(wd.data())[i] = static_cast<float>(wq.data_as<int8_t>()[i] * F(w_scale)[i / (c * 9)]);
+  const double sx = 0.03, zx = 131;
+  Attrs conv = {{"strides", win.strides}, {"padding", win.padding}, {"dilation", win.dilation}};
+  for (const std::string target : {"", "x86-64-v3"}) {
+    SCOPED_TRACE(target.empty() ? "the host" : target);
+    QdqLayer layer{{n, c, h, w}, DataType::UInt(8), sx, zx, wq, w_scale, 0, "nn.conv2d", conv, bias, target};
+    layer.activation = "silu";
+    std::string text;
+    absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = CompileQdqLayer(layer, &text);
+    ASSERT_TRUE(vm.ok()) << vm.status();
+    EXPECT_NE(text.find("mlc.int8.conv2d"), std::string::npos) << text;
+    EXPECT_EQ(text.find("sigmoid"), std::string::npos) << "the SiLU was not fused:\n" << text;
+    auto [input, real] = RandomQuantized({n, c, h, w}, DataType::UInt(8), sx, zx, &rng);
+    NDArray xd = NDArray::Empty({n, c, h, w}, DLDataType{kDLFloat, 32, 1});
+    for (size_t i = 0; i < real.size(); ++i) static_cast<float*>(xd.data())[i] = static_cast<float>(real[i]);
+    const std::vector<int64_t> out_shape = {n, f, OutExtentOf(h, 0, win), OutExtentOf(w, 1, win)};
+    std::vector<double> want = ConvReference(win, 1)({xd, wd}, out_shape);
+    const int64_t spatial = out_shape[2] * out_shape[3];
+    for (size_t i = 0; i < want.size(); ++i) {
+      const double y = want[i] + F(bias)[(i / spatial) % f];
+      want[i] = y / (1 + std::exp(-y));
+    }
+    ExpectEveryInt8Path(vm->get(), input, want);
+    const double largest = *std::max_element(want.begin(), want.end());
+    QdqLayer quantized = layer;
+    quantized.out_dtype = DataType::UInt(8);
+    quantized.out_scale = largest / 200;
+    quantized.out_zero = 60;
+    std::string fused_text;
+    absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> fused = CompileQdqLayer(quantized, &fused_text);
+    ASSERT_TRUE(fused.ok()) << fused.status();
+    EXPECT_EQ(fused_text.find("T_quantize"), std::string::npos) << "the quantize was not fused:\n" << fused_text;
+    ExpectRequantizedOnEveryInt8Path(fused->get(), vm->get(), input, static_cast<float>(largest / 200), 60,
+                                     DataType::UInt(8));
+  }
+}
+
+// The runtime's SiLU (vm/library/silu.h: an int8 convolution's fused epilogue) gives the bits of
+// the compiled x * sigmoid(x), in its portable, AVX2 and AVX-512 versions (those this CPU has),
+// over values from -100 to 100, so fusing SiLU into the kernel changes no quantized byte.
+TEST(OperatorLibrary, RuntimeSiluGivesTheBitsOfTheCompiledSilu) {
+  const int64_t count = 4096;
+  NDArray x = NDArray::Empty({count}, DLDataType{kDLFloat, 32, 1});
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> wide(-100.0f, 100.0f), narrow(-6.0f, 6.0f);
+  float* xs = static_cast<float*>(x.data());
+  for (int64_t i = 0; i < count; ++i) xs[i] = i % 2 == 0 ? wide(rng) : narrow(rng);
+  xs[0] = 0.0f, xs[1] = -0.0f, xs[2] = -87.5f, xs[3] = 88.0f;
+  relax::BlockBuilder bb;
+  relax::Var in = relax::MakeVar("x", relax::TensorSInfo({count}, DataType::Float32()));
+  ASSERT_TRUE(bb.BeginFunction("main", std::vector<relax::Var>{in}).ok());
+  absl::StatusOr<relax::Var> gate = bb.Emit(relax::MakeCall(relax::GetOpOrDie("sigmoid"), {in}));
+  ASSERT_TRUE(gate.ok());
+  absl::StatusOr<relax::Var> silu = bb.Emit(relax::MakeCall(relax::GetOpOrDie("multiply"), {in, *gate}));
+  ASSERT_TRUE(silu.ok());
+  ASSERT_TRUE(bb.EmitFuncOutput(*silu).ok());
+  absl::StatusOr<std::vector<std::unique_ptr<passes::Pass>>> pipeline = passes::ParsePipeline("default");
+  ASSERT_TRUE(pipeline.ok());
+  absl::StatusOr<IRModule> lowered = passes::RunPipeline(bb.Get(), *pipeline);
+  ASSERT_TRUE(lowered.ok()) << lowered.status();
+  absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> machine = Compile(*lowered);
+  ASSERT_TRUE(machine.ok()) << machine.status();
+  absl::StatusOr<vm::Value> compiled = (*machine)->Invoke("main", {vm::Value(x)});
+  ASSERT_TRUE(compiled.ok()) << compiled.status();
+  const float* want = static_cast<const float*>(compiled->tensor().data());
+  auto expect_bits = [&](const std::vector<float>& got, const char* version) {
+    for (int64_t i = 0; i < count; ++i) {
+      ASSERT_EQ(std::memcmp(&got[i], &want[i], 4), 0)
+          << version << " SiLU of " << xs[i] << ": " << got[i] << " against the compiled " << want[i];
+    }
+  };
+  std::vector<float> scalar(count);
+  for (int64_t i = 0; i < count; ++i) scalar[i] = vm::Silu(xs[i]);
+  expect_bits(scalar, "the portable");
+  if (HostHasCpuFeature("avx2") && HostHasCpuFeature("fma")) {
+    std::vector<float> v(xs, xs + count);
+    vm::SiluInPlaceAvx2(v.data(), count);
+    expect_bits(v, "the AVX2");
+  } else {
+    std::printf("[  SKIPPED ] the AVX2 SiLU: this CPU (%s) lacks avx2 or fma\n", HostCpuName().c_str());
+  }
+  if (HostHasCpuFeature("avx512f")) {
+    std::vector<float> v(xs, xs + count);
+    vm::SiluInPlaceAvx512(v.data(), count);
+    expect_bits(v, "the AVX-512");
+  } else {
+    std::printf("[  SKIPPED ] the AVX-512 SiLU: this CPU (%s) lacks avx512f\n", HostCpuName().c_str());
   }
 }
 

@@ -15,9 +15,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "support/cpu_features.h"
+#include "vm/library/silu.h"
 
 namespace mlc {
 namespace vm {
@@ -97,10 +99,41 @@ __attribute__((target("avx2,avxvnni"), always_inline)) inline void DotAccumulate
   __asm__("%{vex%} vpdpbusd %[s8], %[u8], %[acc]" : [acc] "+x"(acc) : [u8] "x"(u8), [s8] "x"(s8));
 }
 
+/*! \brief The activation an int8 kernel applies to its float result, by the code its geometry
+ *  operand gives it. */
+enum class Int8Activation : int64_t { kNone = 0, kRelu = 1, kSilu = 2 };
+
+/*! \brief The activation of `code`, or nullopt for a code the kernels do not know. */
+inline std::optional<Int8Activation> Int8ActivationOf(int64_t code) {
+  if (code < 0 || code > static_cast<int64_t>(Int8Activation::kSilu)) return std::nullopt;
+  return static_cast<Int8Activation>(code);
+}
+
 /*! \brief One output of the portable paths: act(scale * (acc - compensation) + bias). */
-inline float FinishInt8(int32_t acc, int32_t comp, float scale, float bias, bool relu) {
+inline float FinishInt8(int32_t acc, int32_t comp, float scale, float bias, Int8Activation act) {
   float v = static_cast<float>(acc - comp) * scale + bias;
-  return relu && v < 0.0f ? 0.0f : v;
+  if (act == Int8Activation::kRelu) return v < 0.0f ? 0.0f : v;
+  return act == Int8Activation::kSilu ? Silu(v) : v;
+}
+
+/*! \brief `v` through the activation (AVX-512). */
+__attribute__((target("avx512f"), always_inline)) inline __m512 Activate(__m512 v, Int8Activation act) {
+  if (act == Int8Activation::kRelu) return _mm512_max_ps(v, _mm512_setzero_ps());
+  if (act != Int8Activation::kSilu) return v;
+  alignas(64) float lanes[16];
+  _mm512_store_ps(lanes, v);
+  SiluInPlaceAvx512(lanes, 16);
+  return _mm512_load_ps(lanes);
+}
+
+/*! \brief `v` through the activation (AVX2). */
+__attribute__((target("avx2"), always_inline)) inline __m256 Activate(__m256 v, Int8Activation act) {
+  if (act == Int8Activation::kRelu) return _mm256_max_ps(v, _mm256_setzero_ps());
+  if (act != Int8Activation::kSilu) return v;
+  alignas(32) float lanes[8];
+  _mm256_store_ps(lanes, v);
+  SiluInPlaceAvx2(lanes, 8);
+  return _mm256_load_ps(lanes);
 }
 
 /*! \brief The quantize a kernel's result goes through when qdq-to-integer fused it (the next

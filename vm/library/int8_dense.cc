@@ -45,7 +45,7 @@ constexpr int64_t kPanelTile = 2;  // panels per register tile
 
 struct DenseShape {
   int64_t m, k, kp, f, panels;
-  bool relu;
+  Int8Activation activation;  // none or ReLU
   int64_t groups() const { return kp / 4; }
 };
 
@@ -97,7 +97,7 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) void TileVnni(const Dense
     const __m512 scale = _mm512_maskz_loadu_ps(mask, o.scale + f), bias = _mm512_maskz_loadu_ps(mask, o.bias + f);
     for (int r = 0; r < R; ++r) {
       __m512 v = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(sums[r][j], c)), scale, bias);
-      if (s.relu) v = _mm512_max_ps(v, _mm512_setzero_ps());
+      v = Activate(v, s.activation);
       _mm512_mask_storeu_ps(o.out + (m0 + r) * s.f + f, mask, v);
     }
   }
@@ -147,7 +147,7 @@ __attribute__((target("avx2,fma"))) void TileAvx2(const DenseOperands& o, const 
     }
     float* out = o.out + (m0 + r) * s.f + f0;
     for (int64_t c = 0; c < n; ++c)
-      out[c] = FinishInt8(sums[c], o.comp[f0 + c], o.scale[f0 + c], o.bias[f0 + c], s.relu);
+      out[c] = FinishInt8(sums[c], o.comp[f0 + c], o.scale[f0 + c], o.bias[f0 + c], s.activation);
   }
 }
 
@@ -192,7 +192,7 @@ __attribute__((target("avx2,fma,avxvnni"))) void TileAvxVnni(const DenseOperands
       const __m256 scale = _mm256_loadu_ps(o.scale + f), bias = _mm256_loadu_ps(o.bias + f);
       for (int r = 0; r < R; ++r) {
         __m256 v = _mm256_fmadd_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(sums[r][h], c)), scale, bias);
-        if (s.relu) v = _mm256_max_ps(v, _mm256_setzero_ps());
+        v = Activate(v, s.activation);
         _mm256_storeu_ps(o.out + (m0 + r) * s.f + f, v);
       }
       continue;
@@ -202,7 +202,7 @@ __attribute__((target("avx2,fma,avxvnni"))) void TileAvxVnni(const DenseOperands
       _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), sums[r][h]);
       float* out = o.out + (m0 + r) * s.f + f;
       for (int64_t c = 0; c < n; ++c)
-        out[c] = FinishInt8(lanes[c], o.comp[f + c], o.scale[f + c], o.bias[f + c], s.relu);
+        out[c] = FinishInt8(lanes[c], o.comp[f + c], o.scale[f + c], o.bias[f + c], s.activation);
     }
   }
 }
@@ -238,7 +238,7 @@ void TilePortable(const DenseOperands& o, const DenseShape& s, int64_t m0, int64
         for (int t = 0; t < 4; ++t)
           acc += static_cast<int32_t>(w[q * kLanes * 4 + t]) * static_cast<int32_t>(x[4 * q + t]);
       }
-      o.out[(m0 + r) * s.f + f] = FinishInt8(acc, o.comp[f], o.scale[f], o.bias[f], s.relu);
+      o.out[(m0 + r) * s.f + f] = FinishInt8(acc, o.comp[f], o.scale[f], o.bias[f], s.activation);
     }
   }
 }
@@ -297,7 +297,9 @@ absl::Status Dense(absl::Span<DLTensor* const> args) {
   const int64_t* p = reinterpret_cast<const int64_t*>(DataOf(params));
   if (p[0] < 0 || p[0] > 255)
     return absl::InvalidArgumentError(absl::StrCat(kName, ": zero point ", p[0], " is not in 0..255"));
-  s.relu = p[1] != 0;
+  if (p[1] != 0 && p[1] != 1)
+    return absl::InvalidArgumentError(absl::StrCat(kName, ": relu flag ", p[1], " (params[1]) is not 0 or 1"));
+  s.activation = p[1] != 0 ? Int8Activation::kRelu : Int8Activation::kNone;
   // x in the uint8 domain with rows padded to Kp taps (the padding meets zero weights).
   const uint8_t zero_point = static_cast<uint8_t>(p[0]), flip = x->dtype.code == kDLInt ? 0x80 : 0;
   thread_local std::vector<uint8_t> rows;
