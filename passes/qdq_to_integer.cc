@@ -256,7 +256,8 @@ class QdqToIntegerPass : public FunctionPass {
            "scaled to float once. For a target without VNNI the convolution's weight is stored as int16, the form its "
            "AVX2 kernel multiplies (vpmaddwd). A convolution used only by a quantize with a scalar scale and zero "
            "point "
-           "takes it in (requantize fused: the kernel returns the uint8/int8 tensor). Run before fold-constant.";
+           "takes it in (requantize fused: the kernel returns the uint8/int8 tensor), and before that a SiLU of its "
+           "result (multiply(y, sigmoid(y))) goes into its epilogue. Run before fold-constant.";
   }
 
  protected:

@@ -72,7 +72,8 @@ WIDE = {
                        ("efficientnet_b0", 224), ("alexnet", 224), ("mobilenet_v3_large", 224), ("vgg11", 224),
                        ("resnext50_32x4d", 224), ("regnet_y_400mf", 224), ("shufflenet_v2_x1_0", 224),
                        ("googlenet", 224), ("squeezenet1_1", 224), ("mnasnet1_0", 224), ("vit_b_16", 224),
-                       ("swin_t", 224), ("efficientnet_v2_s", 224), ("maxvit_t", 224)]
+                       ("swin_t", 224), ("efficientnet_v2_s", 224), ("maxvit_t", 224), ("convnext_base", 224),
+                       ("regnet_y_3_2gf", 224), ("efficientnet_v2_m", 224)]
 }
 WIDE.update({
     f"seg_{name}": (segmentation_model(name), (1, 3, 224, 224))
@@ -117,23 +118,42 @@ class DetectionOutput(torch.nn.Module):
         return out["boxes"], out["scores"], out["labels"]
 
 
-def detection_model(name, size):
+class DetectionWithExtraOutput(DetectionOutput):
+    """A detector with a fourth output per detection: Mask R-CNN's masks, Keypoint R-CNN's keypoints."""
+
+    def __init__(self, model, size, extra):
+        super().__init__(model, size)
+        self.extra = extra
+
+    def forward(self, x):
+        out = self.model([x])[0]
+        return out["boxes"], out["scores"], out["labels"], out[self.extra]
+
+
+def detection_model(name, size, extra=None):
     def make():
         import torchvision
         options = {} if name.startswith("ssd") else {"min_size": size, "max_size": size}
         model = getattr(torchvision.models.detection, name)(weights=None, weights_backbone=None, **options)
+        if extra:
+            return DetectionWithExtraOutput(model.eval(), size, extra)
         return DetectionOutput(model.eval(), size)
     return make
 
 
-# Object detectors at 320 x 320 (91 COCO classes): a backbone, then anchors, box decoding, a TopK
-# per level, batched NMS over thousands of boxes, and for the two-stage Faster R-CNN RoIAlign over
-# the proposals and a box head. ONNX opset 17, as mlc.compile exports a module.
+# Object detectors at 320 x 320 (91 COCO classes; SSD300 at 300): a backbone, then anchors, box
+# decoding, a TopK per level, batched NMS over thousands of boxes, and for the two-stage R-CNNs
+# RoIAlign over the proposals and a box head (convolutional in the v2 Faster R-CNN: four 3 x 3
+# convolutions over every proposal), a mask head (Mask R-CNN) or keypoint head. ONNX opset 17, as
+# mlc.compile exports a module.
+DETECTOR_EXTRA_OUTPUTS = {"det_maskrcnn_resnet50_fpn": "masks", "det_keypointrcnn_resnet50_fpn": "keypoints"}
 DETECTORS = {
-    f"det_{name}": (detection_model(name, 320), (3, 320, 320))
+    f"det_{name}": (detection_model(name, 320, DETECTOR_EXTRA_OUTPUTS.get(f"det_{name}")), (3, 320, 320))
     for name in ["ssdlite320_mobilenet_v3_large", "retinanet_resnet50_fpn", "fcos_resnet50_fpn",
-                 "fasterrcnn_mobilenet_v3_large_320_fpn"]
+                 "fasterrcnn_mobilenet_v3_large_320_fpn", "fasterrcnn_resnet50_fpn_v2", "retinanet_resnet50_fpn_v2",
+                 "maskrcnn_resnet50_fpn", "keypointrcnn_resnet50_fpn"]
 }
+DETECTORS["det_ssd300_vgg16"] = (detection_model("ssd300_vgg16", 300), (3, 300, 300))
 WIDE.update(DETECTORS)
 
 
@@ -184,6 +204,7 @@ WIDE.update({
     "rnn_lstm2_h1024": (lambda: SequenceEncoder(torch.nn.LSTM(512, 1024, num_layers=2)), (32, 1, 512)),
     "flow_raft_small": (family_models.OpticalFlowRaft, (2, 3, 128, 128)),
     "video_mvit_v1_b": (video_model("mvit_v1_b"), (1, 3, 16, 224, 224)),
+    "video_mc3_18": (video_model("mc3_18"), (1, 3, 8, 112, 112)),
 })
 # Opsets beyond the default 13: the detectors' (17), GridSample's (16).
 OPSETS = dict({name: 17 for name in DETECTORS}, flow_raft_small=16)
@@ -251,6 +272,8 @@ def main():
         # Not under no_grad: there nn.TransformerEncoderLayer takes a fused fast path ONNX cannot express.
         axes = {"x": dynamic, "y": dynamic} if dynamic else None
         outputs = ["y", "scores", "labels"] if name in DETECTORS else ["y"]
+        if name in DETECTOR_EXTRA_OUTPUTS:
+            outputs.append(DETECTOR_EXTRA_OUTPUTS[name])
         torch.onnx.export(model, (x,), tmp, opset_version=OPSETS.get(name, 13), input_names=["x"],
                           output_names=outputs, dynamic_axes=axes, do_constant_folding=name not in quantized)
         os.replace(tmp, path)
