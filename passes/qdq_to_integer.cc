@@ -308,6 +308,20 @@ class QdqToIntegerPass : public FunctionPass {
         builder);
   }
 
+  /*! \brief The operands of `call` when it is an mlc.int8.conv2d with a float result (its six
+   *  operands: no requantize yet), else nullptr. */
+  static const relax::TupleNode* FloatInt8ConvOperands(const relax::Expr& call_expr) {
+    const auto* call = call_expr.as<relax::CallNode>();
+    if (call == nullptr || call->args.size() != 2) return nullptr;
+    const auto* callee = call->args[0].as<relax::ExternFuncNode>();
+    const auto* operands = call->args[1].as<relax::TupleNode>();
+    if (callee == nullptr || callee->global_symbol != "mlc.int8.conv2d" || operands == nullptr ||
+        operands->fields.size() != 6) {
+      return nullptr;
+    }
+    return operands;
+  }
+
   /*! \brief SiLU of a convolution's float result, multiply(y, sigmoid(y)) in either order (how
    *  PyTorch's SiLU exports), y read only there and the convolution without an activation: the
    *  convolution with activation code 2 (geometry[11]), which computes SiLU in its epilogue in
@@ -335,13 +349,8 @@ class QdqToIntegerPass : public FunctionPass {
               !(multiply->args[0].same_as(y) || multiply->args[1].same_as(y))) {
             return matched;
           }
-          const auto* call = m[conv].as<relax::CallNode>();
-          const auto* callee = call->args.size() == 2 ? call->args[0].as<relax::ExternFuncNode>() : nullptr;
-          const auto* operands = call->args.size() == 2 ? call->args[1].as<relax::TupleNode>() : nullptr;
-          if (callee == nullptr || callee->global_symbol != "mlc.int8.conv2d" || operands == nullptr ||
-              operands->fields.size() != 6) {
-            return matched;
-          }
+          const relax::TupleNode* operands = FloatInt8ConvOperands(m[conv]);
+          if (operands == nullptr) return matched;
           const auto* geometry = operands->fields[2].as<relax::ConstantNode>();
           if (geometry == nullptr || geometry->data.dtype() != DataType::Int(64) || geometry->data.NumElements() != 12)
             return matched;
@@ -378,13 +387,8 @@ class QdqToIntegerPass : public FunctionPass {
             const auto* var = link.as<relax::VarNode>();
             if (var == nullptr || uses[var] != 1) return matched;
           }
-          const auto* call = m[conv].as<relax::CallNode>();
-          const auto* callee = call->args.size() == 2 ? call->args[0].as<relax::ExternFuncNode>() : nullptr;
-          const auto* operands = call->args.size() == 2 ? call->args[1].as<relax::TupleNode>() : nullptr;
-          if (callee == nullptr || callee->global_symbol != "mlc.int8.conv2d" || operands == nullptr ||
-              operands->fields.size() != 6) {
-            return matched;
-          }
+          const relax::TupleNode* operands = FloatInt8ConvOperands(m[conv]);
+          if (operands == nullptr) return matched;
           absl::StatusOr<relax::QuantizeAttrs> attrs = relax::ParseAttrs<relax::QuantizeAttrs>(quantize->attrs);
           std::optional<double> s = ScalarValue(m[scale]), z = ScalarValue(m[zero]);
           if (!attrs.ok() || (attrs->out_dtype != DataType::UInt(8) && attrs->out_dtype != DataType::Int(8)) || !s ||

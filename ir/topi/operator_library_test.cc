@@ -1122,6 +1122,14 @@ TEST(OperatorLibrary, QdqConvWithLongStridedRowsMatchesTheDequantizedReference) 
   CheckQdqConv(Window{{3, 3}, {1, 1}, {0, 1, 0, 1}, {1, 1}}, 1, 3, 4, 40, 5, 7);
 }
 
+// Without padding a uint8 image is read in place, not copied (pointwise convolutions): runs of
+// taps up to the image's last byte, at strides 1 and 2, two images (each read up to its end,
+// the second's the buffer's), on every path; under the sanitizers a read past the tensor fails.
+TEST(OperatorLibrary, QdqConvReadingItsImageInPlaceMatchesTheDequantizedReference) {
+  CheckQdqConv(Window{{3, 3}, {1, 1}, {0, 0, 0, 0}, {1, 1}}, 2, 3, 6, 37, 5, 9);
+  CheckQdqConv(Window{{3, 3}, {2, 2}, {0, 0, 0, 0}, {1, 1}}, 2, 2, 7, 21, 4, 10);
+}
+
 // A reduction of 4608 (512 channels x 3 x 3) over 16 x 16 pixels: the kernel splits the pixels
 // into cache blocks of at most half of L2 (several on a CPU with 2 MB of L2 or less).
 TEST(OperatorLibrary, QdqConvOverSeveralCacheBlocksMatchesTheDequantizedReference) {

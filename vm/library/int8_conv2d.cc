@@ -139,7 +139,13 @@ void PadImage(const uint8_t* x, const Geometry& g, std::vector<uint8_t>* padded)
  *  writes up to 15 bytes past dst[n - 1] and reads up to 32 past the last tap. Runs of up to 32
  *  are unrolled and longer ones of s = 1 are memcpy: left as a loop, GCC made every run a call
  *  of memmove, a tenth of the int8 convolutions' time for runs of 7 to 32 bytes. */
-void CopyTaps(const uint8_t* __restrict src, int64_t s, int64_t n, uint8_t* __restrict dst) {
+void CopyTaps(const uint8_t* __restrict src, int64_t s, int64_t n, uint8_t* __restrict dst,
+              const uint8_t* readable_end) {
+  // Near the end of what may be read (an image read in place, not a padded copy), one by one.
+  if (src + n * s + 32 > readable_end) {
+    for (int64_t i = 0; i < n; ++i) dst[i] = src[i * s];
+    return;
+  }
   if (s == 1 && n > 32) {
     std::memcpy(dst, src, (n + 15) / 16 * 16);
     return;
@@ -177,7 +183,7 @@ struct RowRun {
  *  64 bytes a panel apart at each step (5 GB/s, a fifth of the int8 convolutions' time); panel
  *  by panel it read a few bytes from every channel plane at each step. Rows past K (up to Kp)
  *  read any bytes: their weights are zero. */
-void PackColumns(const uint8_t* padded, const Geometry& g, uint8_t* packed) {
+void PackColumns(const uint8_t* padded, const uint8_t* readable_end, const Geometry& g, uint8_t* packed) {
   constexpr int64_t kBlockPanels = 8;
   const int64_t groups = g.kp / 4, wp = g.padded_w(), window = g.kh * g.kw, panels = g.panels();
   // Where row k of the im2col matrix starts in the padded image.
@@ -215,7 +221,7 @@ void PackColumns(const uint8_t* padded, const Geometry& g, uint8_t* packed) {
           const uint8_t* tap = padded + tap_offset[4 * q + t];
           // In order: a run's over-written bytes are the next run's to write.
           for (int64_t r = first_run[b]; r < first_run[b + 1]; ++r)
-            CopyTaps(tap + runs[r].offset, g.stride[1], runs[r].len, rows[t] + runs[r].dst);
+            CopyTaps(tap + runs[r].offset, g.stride[1], runs[r].len, rows[t] + runs[r].dst, readable_end);
         }
         // 16 pixels of the 4 rows at a time: interleave bytes (r0 r1), (r2 r3), then 16-bit
         // pairs, giving each pixel's 4 bytes in k order.
@@ -709,9 +715,17 @@ absl::Status Conv2d(absl::Span<DLTensor* const> args) {
   const int64_t most_tiles = std::max<int64_t>(1, CacheBlockBytes() / (tile_pixels * g.kp));
   const int64_t blocks = (pixel_tiles + most_tiles - 1) / most_tiles;
   const int64_t block_tiles = (pixel_tiles + blocks - 1) / blocks;
+  const bool in_place = !g.x_signed && g.pad[0] == 0 && g.pad[1] == 0 && g.pad[2] == 0 && g.pad[3] == 0;
   for (int64_t n = 0; n < x->shape[0]; ++n) {
-    PadImage(reinterpret_cast<const uint8_t*>(DataOf(x)) + n * image_in, g, &padded);
-    PackColumns(padded.data(), g, packed.data());
+    // Unpadded uint8 images (pointwise convolutions) are read in place: the padded copy would be
+    // the same bytes.
+    const uint8_t* image = reinterpret_cast<const uint8_t*>(DataOf(x)) + n * image_in;
+    if (in_place) {
+      PackColumns(image, image + image_in, g, packed.data());
+    } else {
+      PadImage(image, g, &padded);
+      PackColumns(padded.data(), padded.data() + padded.size(), g, packed.data());
+    }
     void* o = DataOf(out) + n * image_out * out_bytes;
     const uint8_t* cols = packed.data();
     ParallelFor(blocks * row_tiles, [&](int64_t begin, int64_t end) {
