@@ -219,7 +219,7 @@ DYNAMIC = {
 # Int8 QDQ twins of float models.
 QUANTIZED = {"resnet18_int8": "resnet18"}
 # Int8 twins in the wide suite: depthwise (MobileNetV2, EfficientNet-B0) and bottleneck networks.
-WIDE_QUANTIZED = {f"{name}_int8": name for name in ("mobilenet_v2", "tv_resnet50", "tv_efficientnet_b0")}
+WIDE_QUANTIZED = {f"{name}_int8": name for name in ("mobilenet_v2", "tv_resnet50", "tv_efficientnet_b0", "tv_mobilenet_v3_large")}
 
 
 def build(name):
