@@ -32,6 +32,7 @@
  *  convolution's SiLU goes into it (activation code 2, computed in the compiled kernels' steps):
  *
  *    multiply(y, sigmoid(y)), y = mlc.int8.conv2d(...)  ->  mlc.int8.conv2d(...) with SiLU
+ *    multiply(y, minimum(maximum(add(multiply(y, 1/6), 1/2), 0), 1))  ->  ... with HardSwish
  */
 #include <algorithm>
 #include <cmath>
@@ -44,6 +45,7 @@
 #include "ir/target/target.h"
 #include "passes/pass.h"
 #include "passes/pattern.h"
+#include "support/int8_activation.h"
 
 namespace mlc {
 namespace passes {
@@ -257,7 +259,7 @@ class QdqToIntegerPass : public FunctionPass {
            "AVX2 kernel multiplies (vpmaddwd). A convolution used only by a quantize with a scalar scale and zero "
            "point "
            "takes it in (requantize fused: the kernel returns the uint8/int8 tensor), and before that a SiLU of its "
-           "result (multiply(y, sigmoid(y))) goes into its epilogue. Run before fold-constant.";
+           "result (multiply(y, sigmoid(y))) or a HardSwish goes into its epilogue. Run before fold-constant.";
   }
 
  protected:
@@ -276,6 +278,7 @@ class QdqToIntegerPass : public FunctionPass {
       current = *next;
     }
     absl::StatusOr<relax::Function> activated = FuseSilu(current, bb);
+    if (activated.ok()) activated = FuseHardSwish(*activated, bb);
     if (!activated.ok()) return activated.status();
     return FuseRequantize(*activated, bb);
   }
@@ -322,9 +325,68 @@ class QdqToIntegerPass : public FunctionPass {
     return operands;
   }
 
+  /*! \brief The convolution of `operands` with `activation` in its geometry, where it has none
+   *  yet (else `matched` as it is). */
+  static relax::Expr WithActivation(const relax::TupleNode* operands, Int8Activation activation,
+                                    const relax::Expr& matched) {
+    const auto* geometry = operands->fields[2].as<relax::ConstantNode>();
+    if (geometry == nullptr || geometry->data.dtype() != DataType::Int(64) || geometry->data.NumElements() != 12)
+      return matched;
+    std::vector<int64_t> codes(geometry->data.data_as<int64_t>(), geometry->data.data_as<int64_t>() + 12);
+    if (codes[11] != static_cast<int64_t>(Int8Activation::kNone)) return matched;  // a ReLU already
+    codes[11] = static_cast<int64_t>(activation);
+    std::vector<relax::Expr> args = operands->fields;
+    args[2] = relax::MakeConstant(Int64Tensor(codes));
+    return CallDpsPacked("mlc.int8.conv2d", std::move(args), matched);
+  }
+
+  /*! \brief HardSwish of a convolution's float result as the importers write it,
+   *  multiply(y, minimum(maximum(add(multiply(y, 1/6), 1/2), 0), 1)), y and each link read only
+   *  there: the convolution with activation code 3 (MobileNetV3's int8 layers). Other constants
+   *  (a HardSigmoid of another slope) stay as they are. */
+  static absl::StatusOr<relax::Function> FuseHardSwish(const relax::Function& func, relax::BlockBuilder* builder) {
+    std::map<const relax::VarNode*, int> uses = CountVarUses(func);
+    Pattern conv = IsOp("call_dps_packed"), gated = IsOp("call_dps_packed");
+    Pattern slope = IsConst(), offset = IsConst(), lo = IsConst(), hi = IsConst();
+    Pattern scaled = IsOp("multiply")({gated, slope});
+    Pattern shifted = IsOp("add")({scaled, offset});
+    Pattern floor = IsOp("maximum")({shifted, lo});
+    Pattern gate = IsOp("minimum")({floor, hi});
+    Pattern top = IsOp("multiply")({conv, gate}) | IsOp("multiply")({gate, conv});
+    return Rewrite(
+        top, func,
+        [&](const relax::Expr& matched, const Match& m, relax::BlockBuilder*) -> relax::Expr {
+          if (!m[conv].same_as(m[gated])) return matched;
+          auto is = [&](const Pattern& p, float want) {
+            std::optional<double> v = ScalarValue(m[p]);
+            return v && static_cast<float>(*v) == want;
+          };
+          if (!is(slope, kHardSwishSlope) || !is(offset, kHardSwishOffset) || !is(lo, 0.0f) || !is(hi, 1.0f))
+            return matched;
+          // y read by the two multiplies only; each link of the gate by the next only.
+          const auto* multiply = matched.as<relax::CallNode>();
+          const relax::Expr& y = m[scaled].as<relax::CallNode>()->args[0];
+          const auto* y_var = y.as<relax::VarNode>();
+          if (y_var == nullptr || uses[y_var] != 2 || !(multiply->args[0].same_as(y) || multiply->args[1].same_as(y)))
+            return matched;
+          const std::vector<relax::Expr> links = {multiply->args[0].same_as(y) ? multiply->args[1] : multiply->args[0],
+                                                  m[gate].as<relax::CallNode>()->args[0],
+                                                  m[floor].as<relax::CallNode>()->args[0],
+                                                  m[shifted].as<relax::CallNode>()->args[0]};
+          for (const relax::Expr& link : links) {
+            const auto* var = link.as<relax::VarNode>();
+            if (var == nullptr || uses[var] != 1) return matched;
+          }
+          const relax::TupleNode* operands = FloatInt8ConvOperands(m[conv]);
+          if (operands == nullptr) return matched;
+          return WithActivation(operands, Int8Activation::kHardSwish, matched);
+        },
+        builder);
+  }
+
   /*! \brief SiLU of a convolution's float result, multiply(y, sigmoid(y)) in either order (how
    *  PyTorch's SiLU exports), y read only there and the convolution without an activation: the
-   *  convolution with activation code 2 (geometry[11]), which computes SiLU in its epilogue in
+   *  convolution with activation kSilu (geometry[11]), which computes SiLU in its epilogue in
    *  the compiled kernels' steps (vm/library/silu.h), so the result is the same. A quantize
    *  after it then fuses as well (EfficientNet's and YOLO's int8 layers: the float result
    *  never leaves the kernel). */
@@ -351,15 +413,7 @@ class QdqToIntegerPass : public FunctionPass {
           }
           const relax::TupleNode* operands = FloatInt8ConvOperands(m[conv]);
           if (operands == nullptr) return matched;
-          const auto* geometry = operands->fields[2].as<relax::ConstantNode>();
-          if (geometry == nullptr || geometry->data.dtype() != DataType::Int(64) || geometry->data.NumElements() != 12)
-            return matched;
-          std::vector<int64_t> codes(geometry->data.data_as<int64_t>(), geometry->data.data_as<int64_t>() + 12);
-          if (codes[11] != 0) return matched;  // a ReLU already
-          codes[11] = 2;                       // SiLU (vm/library/int8_common.h: Int8Activation)
-          std::vector<relax::Expr> args = operands->fields;
-          args[2] = relax::MakeConstant(Int64Tensor(codes));
-          return CallDpsPacked("mlc.int8.conv2d", std::move(args), matched);
+          return WithActivation(operands, Int8Activation::kSilu, matched);
         },
         builder);
   }

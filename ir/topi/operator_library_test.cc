@@ -769,7 +769,7 @@ struct QdqLayer {
   DataType out_dtype = DataType::Float32();
   double out_scale = 1, out_zero = 0;
   double clip_hi = 0;               // > 0: the quantized result clipped to at most this first (ReLU6's minimum)
-  std::string activation = "relu";  // or "silu": multiply(y, sigmoid(y)), as PyTorch's SiLU exports
+  std::string activation = "relu";  // or "silu" / "hardswish", as the importers write them
 };
 
 /*! \brief The dtype of the weight (the second argument) main's first call of `kernel` passes, or
@@ -811,6 +811,13 @@ absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> CompileQdqLayer(const QdqLay
   relax::Expr out;
   if (l.activation == "silu") {
     MLC_ASSIGN_OR_RETURN(gate, emit("sigmoid", {biased}));
+    MLC_ASSIGN_OR_RETURN(activated, emit("multiply", {biased, gate}));
+    out = activated;
+  } else if (l.activation == "hardswish") {  // as frontend/common/activations.cc writes it
+    MLC_ASSIGN_OR_RETURN(scaled, emit("multiply", {biased, relax::MakeConstant(ScalarTensor(1.0 / 6.0, kF32))}));
+    MLC_ASSIGN_OR_RETURN(shifted, emit("add", {scaled, relax::MakeConstant(ScalarTensor(0.5, kF32))}));
+    MLC_ASSIGN_OR_RETURN(floor, emit("maximum", {shifted, relax::MakeConstant(ScalarTensor(0, kF32))}));
+    MLC_ASSIGN_OR_RETURN(gate, emit("minimum", {floor, relax::MakeConstant(ScalarTensor(1, kF32))}));
     MLC_ASSIGN_OR_RETURN(activated, emit("multiply", {biased, gate}));
     out = activated;
   } else {
@@ -1009,11 +1016,13 @@ void CheckQdqConv(const Window& win, int64_t n, int64_t c, int64_t h, int64_t w,
   }
 }
 
-// SiLU after a QDQ convolution (multiply(y, sigmoid(y))) goes into mlc.int8.conv2d's epilogue
-// (qdq-to-integer), and with it the next layer's quantize: no sigmoid kernel is left, the float
-// result matches SiLU of the dequantized convolution, and the fused bytes equal the float result
-// quantized, on every int8 path this CPU has and for the AVX2 target's int16 weights.
-TEST(OperatorLibrary, QdqConvWithSiluRunsAsOneInt8CallAndMatchesTheDequantizedReference) {
+/*! \brief A QDQ convolution followed by `activation` ("silu" or "hardswish", as the importers
+ *  write them) runs as one mlc.int8.conv2d (no `leftover` op in the lowered module), and with
+ *  it the next layer's quantize: the float result matches `act` of the dequantized convolution,
+ *  and the fused bytes equal the float result quantized, on every int8 path this CPU has and
+ *  for the AVX2 target's int16 weights. */
+void CheckQdqConvActivation(const std::string& activation, const std::string& leftover,
+                            const std::function<double(double)>& act) {
   const Window win{{3, 3}, {1, 1}, {1, 1, 1, 1}, {1, 1}};
   const int64_t n = 1, c = 6, h = 9, w = 11, f = 19;
   std::mt19937 rng(11);
@@ -1027,12 +1036,12 @@ TEST(OperatorLibrary, QdqConvWithSiluRunsAsOneInt8CallAndMatchesTheDequantizedRe
   for (const std::string target : {"", "x86-64-v3"}) {
     SCOPED_TRACE(target.empty() ? "the host" : target);
     QdqLayer layer{{n, c, h, w}, DataType::UInt(8), sx, zx, wq, w_scale, 0, "nn.conv2d", conv, bias, target};
-    layer.activation = "silu";
+    layer.activation = activation;
     std::string text;
     absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> vm = CompileQdqLayer(layer, &text);
     ASSERT_TRUE(vm.ok()) << vm.status();
     EXPECT_NE(text.find("mlc.int8.conv2d"), std::string::npos) << text;
-    EXPECT_EQ(text.find("sigmoid"), std::string::npos) << "the SiLU was not fused:\n" << text;
+    EXPECT_EQ(text.find(leftover), std::string::npos) << "the " << activation << " was not fused:\n" << text;
     auto [input, real] = RandomQuantized({n, c, h, w}, DataType::UInt(8), sx, zx, &rng);
     NDArray xd = NDArray::Empty({n, c, h, w}, DLDataType{kDLFloat, 32, 1});
     for (size_t i = 0; i < real.size(); ++i) static_cast<float*>(xd.data())[i] = static_cast<float>(real[i]);
@@ -1040,8 +1049,7 @@ TEST(OperatorLibrary, QdqConvWithSiluRunsAsOneInt8CallAndMatchesTheDequantizedRe
     std::vector<double> want = ConvReference(win, 1)({xd, wd}, out_shape);
     const int64_t spatial = out_shape[2] * out_shape[3];
     for (size_t i = 0; i < want.size(); ++i) {
-      const double y = want[i] + F(bias)[(i / spatial) % f];
-      want[i] = y / (1 + std::exp(-y));
+      want[i] = act(want[i] + F(bias)[(i / spatial) % f]);
     }
     ExpectEveryInt8Path(vm->get(), input, want);
     const double largest = *std::max_element(want.begin(), want.end());
@@ -1056,6 +1064,18 @@ TEST(OperatorLibrary, QdqConvWithSiluRunsAsOneInt8CallAndMatchesTheDequantizedRe
     ExpectRequantizedOnEveryInt8Path(fused->get(), vm->get(), input, static_cast<float>(largest / 200), 60,
                                      DataType::UInt(8));
   }
+}
+
+// SiLU (multiply(y, sigmoid(y))) after a QDQ convolution goes into mlc.int8.conv2d's epilogue
+// (qdq-to-integer), in the compiled kernels' steps (see the test below).
+TEST(OperatorLibrary, QdqConvWithSiluRunsAsOneInt8CallAndMatchesTheDequantizedReference) {
+  CheckQdqConvActivation("silu", "sigmoid", [](double y) { return y / (1 + std::exp(-y)); });
+}
+
+// HardSwish (y * min(max(y / 6 + 1/2, 0), 1), MobileNetV3's) too.
+TEST(OperatorLibrary, QdqConvWithHardSwishRunsAsOneInt8CallAndMatchesTheDequantizedReference) {
+  CheckQdqConvActivation("hardswish", "minimum",
+                         [](double y) { return y * std::min(std::max(y / 6 + 0.5, 0.0), 1.0); });
 }
 
 // The runtime's SiLU (vm/library/silu.h: an int8 convolution's fused epilogue) gives the bits of

@@ -19,6 +19,7 @@
 #include <string>
 
 #include "support/cpu_features.h"
+#include "support/int8_activation.h"
 #include "vm/library/silu.h"
 
 namespace mlc {
@@ -99,26 +100,30 @@ __attribute__((target("avx2,avxvnni"), always_inline)) inline void DotAccumulate
   __asm__("%{vex%} vpdpbusd %[s8], %[u8], %[acc]" : [acc] "+x"(acc) : [u8] "x"(u8), [s8] "x"(s8));
 }
 
-/*! \brief The activation an int8 kernel applies to its float result, by the code its geometry
- *  operand gives it. */
-enum class Int8Activation : int64_t { kNone = 0, kRelu = 1, kSilu = 2 };
-
-/*! \brief The activation of `code`, or nullopt for a code the kernels do not know. */
-inline std::optional<Int8Activation> Int8ActivationOf(int64_t code) {
-  if (code < 0 || code > static_cast<int64_t>(Int8Activation::kSilu)) return std::nullopt;
-  return static_cast<Int8Activation>(code);
-}
-
 /*! \brief One output of the portable paths: act(scale * (acc - compensation) + bias). */
 inline float FinishInt8(int32_t acc, int32_t comp, float scale, float bias, Int8Activation act) {
   float v = static_cast<float>(acc - comp) * scale + bias;
-  if (act == Int8Activation::kRelu) return v < 0.0f ? 0.0f : v;
-  return act == Int8Activation::kSilu ? Silu(v) : v;
+  switch (act) {
+    case Int8Activation::kRelu: return v < 0.0f ? 0.0f : v;
+    case Int8Activation::kSilu: return Silu(v);
+    case Int8Activation::kHardSwish: {
+      // maxnum and minnum, as the compiled kernels' (a NaN gate takes the bound).
+      const float gate = v * kHardSwishSlope + kHardSwishOffset, floor = gate > 0.0f ? gate : 0.0f;
+      return v * (floor < 1.0f ? floor : 1.0f);
+    }
+    case Int8Activation::kNone: break;
+  }
+  return v;
 }
 
 /*! \brief `v` through the activation (AVX-512). */
 __attribute__((target("avx512f"), always_inline)) inline __m512 Activate(__m512 v, Int8Activation act) {
   if (act == Int8Activation::kRelu) return _mm512_max_ps(v, _mm512_setzero_ps());
+  if (act == Int8Activation::kHardSwish) {
+    const __m512 gate =
+        _mm512_add_ps(_mm512_mul_ps(v, _mm512_set1_ps(kHardSwishSlope)), _mm512_set1_ps(kHardSwishOffset));
+    return _mm512_mul_ps(v, _mm512_min_ps(_mm512_max_ps(gate, _mm512_setzero_ps()), _mm512_set1_ps(1.0f)));
+  }
   if (act != Int8Activation::kSilu) return v;
   alignas(64) float lanes[16];
   _mm512_store_ps(lanes, v);
@@ -129,6 +134,11 @@ __attribute__((target("avx512f"), always_inline)) inline __m512 Activate(__m512 
 /*! \brief `v` through the activation (AVX2). */
 __attribute__((target("avx2"), always_inline)) inline __m256 Activate(__m256 v, Int8Activation act) {
   if (act == Int8Activation::kRelu) return _mm256_max_ps(v, _mm256_setzero_ps());
+  if (act == Int8Activation::kHardSwish) {
+    const __m256 gate =
+        _mm256_add_ps(_mm256_mul_ps(v, _mm256_set1_ps(kHardSwishSlope)), _mm256_set1_ps(kHardSwishOffset));
+    return _mm256_mul_ps(v, _mm256_min_ps(_mm256_max_ps(gate, _mm256_setzero_ps()), _mm256_set1_ps(1.0f)));
+  }
   if (act != Int8Activation::kSilu) return v;
   alignas(32) float lanes[8];
   _mm256_store_ps(lanes, v);

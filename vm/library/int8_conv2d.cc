@@ -10,7 +10,7 @@
  *  with the zero point; w is the weight flattened to K = C*KH*KW columns and padded with zeros
  *  to Kp, a multiple of 4. geometry = (stride_h, stride_w, pad_top, pad_left, pad_bottom,
  *  pad_right, dilation_h, dilation_w, kernel_h, kernel_w, x_zero_point (uint8 domain), act), act
- *  the Int8Activation code (0 none, 1 ReLU, 2 SiLU: int8_common.h).
+ *  the Int8Activation code (0 none, 1 ReLU, 2 SiLU, 3 HardSwish: int8_common.h).
  *  The pass folds the zero point into compensation[f] = zero_point * sum_k w[f, k].
  *
  *    mlc.int8.conv2d(x, w, geometry, compensation, scale, bias, requantize[2] float32,
@@ -640,8 +640,8 @@ absl::Status Conv2d(absl::Span<DLTensor* const> args) {
   const int64_t* p = reinterpret_cast<const int64_t*>(DataOf(geometry));
   const std::optional<Int8Activation> activation = Int8ActivationOf(p[11]);
   if (!activation) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(kName, ": activation code ", p[11], " (geometry[11]) is not 0 (none), 1 (ReLU) or 2 (SiLU)"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        kName, ": activation code ", p[11], " (geometry[11]) is not 0 (none), 1 (ReLU), 2 (SiLU) or 3 (HardSwish)"));
   }
   Geometry g{x->shape[1],
              x->shape[2],
