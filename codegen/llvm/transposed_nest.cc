@@ -113,7 +113,6 @@ std::optional<TransposedNest> PlanTransposedNest(const tir::ForNode* loop, int v
     while (chunk > 1 && *rows % chunk != 0) --chunk;
     if (chunk < 2) break;
     TransposedNest::Segment segment;
-    segment.first = first;
     segment.block = block;
     segment.blocks = blocks;
     segment.chunk = chunk;

@@ -33,15 +33,14 @@ namespace codegen {
 struct TransposedNest {
   /*! \brief Blocks of one width K along i. */
   struct Segment {
-    int64_t first = 0;   // its first i, past the loop's min
     int64_t block = 0;   // K: consecutive i computed as one vector (a power of two)
     int64_t blocks = 0;  // how many
     int64_t chunk = 0;   // rows per tile: B, or a divisor of B whose tile fits in kMaxTileBytes
-    /*! \brief The stored value at i = min + first + block_var * K + lane_var, simplified so that
-     *  its loads are linear in lane_var. */
+    /*! \brief The stored value at i = first + block_var * K + lane_var (first: where the segment
+     *  starts), simplified so that its loads are linear in lane_var. */
     tir::PrimExpr value;
-    /*! \brief Where column `column_var` (i = min + first + block_var * K + column_var) starts: f
-     *  at j = row_min. */
+    /*! \brief Where column `column_var` (i = first + block_var * K + column_var) starts: f at
+     *  j = row_min. */
     tir::PrimExpr column_start;
   };
   int64_t rows = 0;  // B: the vectorized loop's extent, one row of the tile per j
