@@ -10,6 +10,12 @@
  *    concat(conv1, conv2, axis=1) -> the blocked tensors joined along the outer channel axis
  *
  *  and the same for 3-D windows (conv3d, max/avg_pool3d: NCDHW16c data, OIDHW16i16o weights).
+ *  Int8 layers (qdq-to-integer's) join in where the target has AVX-512 VNNI:
+ *
+ *    quantize(conv', s, z)   ->  the same on the blocked tensor (dequantize too; per tensor)
+ *    mlc.int8.conv2d(q', ...) of a 1 x 1 window  ->  mlc.int8.conv2d_nchwc(q', ...) -> NCHW16c
+ *
+ *  so a QDQ MobileNet's int8 pointwise layers and float depthwise ones share one layout.
  *
  *  The channels go in blocks of one vector of the module's target (16 floats with AVX-512, 8
  *  with AVX2). A convolution whose output channels are a multiple of 8 but not of the vector
@@ -50,6 +56,7 @@
 #include "ir/graph/shape_util.h"
 #include "ir/ops/op_attrs.h"
 #include "ir/target/target.h"
+#include "passes/int8_weight_panels.h"
 #include "passes/pass.h"
 #include "passes/pattern.h"
 
@@ -125,7 +132,8 @@ bool LayoutAgnostic(const relax::OpNode* op) {
 
 class LayoutRewriter : public relax::ExprMutator {
  public:
-  LayoutRewriter(relax::BlockBuilder* bb, int64_t lanes) : relax::ExprMutator(bb), lanes_(lanes) {}
+  LayoutRewriter(relax::BlockBuilder* bb, int64_t lanes, bool int8_blocked)
+      : relax::ExprMutator(bb), lanes_(lanes), int8_blocked_(int8_blocked) {}
 
  protected:
   relax::Expr VisitBindingValue_(const relax::VarBindingNode* binding, const relax::CallNode* call) override {
@@ -151,6 +159,10 @@ class LayoutRewriter : public relax::ExprMutator {
       blocked = Pool(*call);
     } else if (name == "concat") {
       blocked = Concat(*call);
+    } else if (name == "quantize" || name == "dequantize") {
+      blocked = PerTensorQuantize(*call);
+    } else if (name == "call_dps_packed") {
+      blocked = Int8Pointwise(*call);
     } else if (name == "nn.pad") {
       blocked = SpatialPad(*call);
     } else if (name == "strided_slice") {
@@ -462,6 +474,71 @@ class LayoutRewriter : public relax::ExprMutator {
     return BlockedValue{relax::MakeCall(call.op, args, call.attrs), first->layout};
   }
 
+  /*! \brief quantize or dequantize with one scale and zero point for the whole tensor (0-d or
+   *  one element), which is elementwise: on the blocked tensor as it is. */
+  std::optional<BlockedValue> PerTensorQuantize(const relax::CallNode& call) {
+    std::optional<BlockedValue> b = FindBlocked(call.args[0]);
+    if (!b) return std::nullopt;
+    for (size_t i = 1; i < call.args.size(); ++i) {
+      const auto* t = TensorInfo(call.args[i]);
+      if (t == nullptr || t->ndim > 1 || (t->ndim == 1 && (*t->shape)[0] != 1)) return std::nullopt;
+    }
+    return BlockedValue{relax::MakeCall(call.op, {b->value, call.args[1], call.args[2]}, call.attrs), b->layout,
+                        b->channels};
+  }
+
+  /*! \brief mlc.int8.conv2d (qdq-to-integer) of a 1 x 1 window at stride 1 without padding whose
+   *  input is blocked (the quantize of a blocked float result): mlc.int8.conv2d_nchwc, which
+   *  reads the blocked bytes in place and writes its result blocked as a float convolution's
+   *  would be, where the target has its fast path (AVX-512 VNNI). A QDQ MobileNet's int8
+   *  expansions and projections then meet its float depthwise convolutions without layout
+   *  transforms, and without the column packing mlc.int8.conv2d does per call. The weight
+   *  [F, Kp] is repacked in panels (int8_weight_panels.h), zero for padded input channels. */
+  std::optional<BlockedValue> Int8Pointwise(const relax::CallNode& call) {
+    if (!int8_blocked_ || call.args.size() != 2) return std::nullopt;
+    const auto* callee = call.args[0].as<relax::ExternFuncNode>();
+    const auto* operands = call.args[1].as<relax::TupleNode>();
+    if (callee == nullptr || callee->global_symbol != "mlc.int8.conv2d" || operands == nullptr ||
+        (operands->fields.size() != 6 && operands->fields.size() != 7)) {
+      return std::nullopt;
+    }
+    std::vector<relax::Expr> args = operands->fields;
+    const auto* w = args[1].as<relax::ConstantNode>();
+    const auto* geometry = args[2].as<relax::ConstantNode>();
+    if (w == nullptr || geometry == nullptr || w->data.dtype() != DataType::Int(8) || w->data.shape().size() != 2 ||
+        geometry->data.dtype() != DataType::Int(64) || geometry->data.NumElements() != 12) {
+      return std::nullopt;
+    }
+    // (stride_h, stride_w, pad x 4, dilation x 2, kernel_h, kernel_w, zero point, activation)
+    const int64_t* g = geometry->data.data_as<int64_t>();
+    if (g[0] != 1 || g[1] != 1 || g[2] != 0 || g[3] != 0 || g[4] != 0 || g[5] != 0 || g[8] != 1 || g[9] != 1)
+      return std::nullopt;
+    const auto* x = TensorInfo(args[0]);
+    const auto* result = TensorInfo(relax::Expr(&call));
+    std::optional<BlockedValue> blocked = FindBlocked(args[0]);
+    if (x == nullptr || result == nullptr || !blocked || x->ndim != 4) return std::nullopt;
+    const Layout layout = *Layout::Parse(blocked->layout);
+    const int64_t block = layout.Factor('C');
+    const std::vector<tir::PrimExpr> x_dims = x->Dims();
+    const int64_t* channels = tir::AsConstInt(x_dims[1]);
+    const int64_t filters = w->data.shape()[0], kp = w->data.shape()[1];
+    if (layout.Primal() != "NCHW" || block % 4 != 0 || 16 % block != 0 || channels == nullptr) return std::nullopt;
+    const int64_t stored = Stored(*blocked, *channels), out_block = ChannelBlock(filters, lanes_);
+    if (kp < *channels || kp > stored || out_block == 0 || 16 % out_block != 0) return std::nullopt;
+    args[0] = blocked->value;
+    args[1] = relax::MakeConstant(Int8WeightPanels(w->data.data_as<int8_t>(), filters, *channels, kp, stored));
+    const auto* blocked_x = TensorInfo(blocked->value);
+    if (blocked_x == nullptr || blocked_x->ndim != 5) return std::nullopt;
+    std::vector<tir::PrimExpr> dims = blocked_x->Dims();
+    dims[1] = tir::IntImm(dims[1]->dtype, filters / out_block);
+    dims[4] = tir::IntImm(dims[4]->dtype, out_block);
+    relax::Expr conv = relax::MakeCall(
+        relax::GetOpOrDie("call_dps_packed"),
+        {relax::MakeExternFunc("mlc.int8.conv2d_nchwc"), relax::MakeTuple(std::move(args))}, {},
+        {relax::TensorSInfoOfDims(std::move(dims), result->dtype)});
+    return BlockedValue{conv, Blocked("NCHW", out_block)};
+  }
+
   std::optional<BlockedValue> Elementwise(const relax::CallNode& call) {
     std::optional<BlockedValue> first;
     for (const relax::Expr& a : call.args) {
@@ -517,6 +594,7 @@ class LayoutRewriter : public relax::ExprMutator {
   }
 
   int64_t lanes_;
+  bool int8_blocked_;  // the target runs mlc.int8.conv2d_nchwc's fast path (AVX-512 VNNI)
   std::string name_hint_;                                                  // the binding being rewritten
   std::map<std::pair<const Object*, std::string>, relax::Var> converted_;  // Converted's conversions
 };
@@ -531,7 +609,10 @@ class AlterOpLayoutPass : public FunctionPass {
            "convolution, padded up to whole vectors with zero filters where that adds at most a quarter, and counts "
            "between half a vector and one padded to one, the real channels sliced out where read unblocked) and "
            "carries the blocked layout through elementwise operators, pooling and spatial padding and slicing, "
-           "converting back to NCHW only where an operator needs it (once per variable). Run after "
+           "converting back to NCHW only where an operator needs it (once per variable). Per-tensor quantize and "
+           "dequantize carry the blocked layout too, and where the target has AVX-512 VNNI an int8 1 x 1 convolution "
+           "(mlc.int8.conv2d, stride 1, no padding) of a blocked input becomes mlc.int8.conv2d_nchwc, blocked in and "
+           "out. Run after "
            "fold-scale-into-conv, before conv2d-to-gemm and fuse-ops; "
            "remove-unused drops the conversions nobody reads.";
   }
@@ -541,7 +622,7 @@ class AlterOpLayoutPass : public FunctionPass {
   absl::StatusOr<relax::Function> RunOnFunction(const relax::Function& func, relax::BlockBuilder* builder) override {
     absl::StatusOr<Target> target = TargetFromAttrs(builder->module().attrs());
     if (!target.ok()) return target.status();
-    LayoutRewriter rewriter(builder, target->float_lanes());
+    LayoutRewriter rewriter(builder, target->float_lanes(), target->has("avx512vnni") && target->has("avx512bw"));
     return rewriter.VisitFunction(func);
   }
 };

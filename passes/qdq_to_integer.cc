@@ -43,6 +43,7 @@
 #include "ir/graph/op.h"
 #include "ir/ops/op_attrs.h"
 #include "ir/target/target.h"
+#include "passes/int8_weight_panels.h"
 #include "passes/pass.h"
 #include "passes/pattern.h"
 #include "support/int8_activation.h"
@@ -198,21 +199,8 @@ TensorData ConvWeight(const WeightRows& w, bool int16) {
   return int16 ? ConvWeightAs<int16_t>(w, DataType::Int(16)) : ConvWeightAs<int8_t>(w, DataType::Int(8));
 }
 
-/*! \brief mlc.int8.dense's weight: panels of 16 channels, [Fp/16][Kp/4][16][4] (channel-major
- *  within a group of 4 taps, so one 64-byte load gives 16 channels' next 4 taps), zero past F
- *  and K. */
-TensorData DenseWeight(const WeightRows& w) {
-  constexpr int64_t kLanes = 16;
-  const int64_t kp = PaddedTaps(w.k), panels = (w.f + kLanes - 1) / kLanes;
-  TensorData out(DataType::Int(8), {panels, kp / 4, kLanes, 4});
-  auto* dst = static_cast<int8_t*>(out.mutable_data());
-  for (int64_t o = 0; o < w.f; ++o) {
-    for (int64_t i = 0; i < w.k; ++i) {
-      dst[((o / kLanes * (kp / 4) + i / 4) * kLanes + o % kLanes) * 4 + i % 4] = w.taps[o * w.k + i];
-    }
-  }
-  return out;
-}
+/*! \brief mlc.int8.dense's weight: panels of 16 channels (int8_weight_panels.h). */
+TensorData DenseWeight(const WeightRows& w) { return Int8WeightPanels(w.taps.data(), w.f, w.k, w.k, PaddedTaps(w.k)); }
 
 /*! \brief The values of a float32 constant holding one value per channel of a linear layer's
  *  result (shaped (F,), (1, F), (1, 1, F), ...: broadcast along the last axis), as (F,). */

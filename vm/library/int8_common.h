@@ -6,6 +6,7 @@
 #ifndef MLC_VM_LIBRARY_INT8_COMMON_H_
 #define MLC_VM_LIBRARY_INT8_COMMON_H_
 
+#include <dlpack/dlpack.h>
 #include <immintrin.h>
 
 #include <algorithm>
@@ -18,6 +19,8 @@
 #include <optional>
 #include <string>
 
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
 #include "support/cpu_features.h"
 #include "support/int8_activation.h"
 #include "vm/library/silu.h"
@@ -100,9 +103,10 @@ __attribute__((target("avx2,avxvnni"), always_inline)) inline void DotAccumulate
   __asm__("%{vex%} vpdpbusd %[s8], %[u8], %[acc]" : [acc] "+x"(acc) : [u8] "x"(u8), [s8] "x"(s8));
 }
 
-/*! \brief One output of the portable paths: act(scale * (acc - compensation) + bias). */
+/*! \brief One output of the portable paths: act(scale * (acc - compensation) + bias), the
+ *  multiply-add fused as the vector paths' is, so every path gives the same bits. */
 inline float FinishInt8(int32_t acc, int32_t comp, float scale, float bias, Int8Activation act) {
-  float v = static_cast<float>(acc - comp) * scale + bias;
+  float v = std::fma(static_cast<float>(acc - comp), scale, bias);
   switch (act) {
     case Int8Activation::kRelu: return v < 0.0f ? 0.0f : v;
     case Int8Activation::kSilu: return Silu(v);
@@ -155,6 +159,30 @@ struct Requantize {
   // A clip of the float result before it is quantized (ReLU6's [0, 6]); none by default.
   float clip_lo = -std::numeric_limits<float>::infinity(), clip_hi = std::numeric_limits<float>::infinity();
 };
+
+/*! \brief The requantize operand of a kernel whose result is uint8 (or int8: `out_signed`):
+ *  float32 [2] (scale, zero point) or [4] (then a clip's bounds); an error naming `kernel` and
+ *  what is wrong otherwise. */
+inline absl::StatusOr<Requantize> ParseRequantize(const DLTensor* r, bool out_signed, const char* kernel) {
+  if (r->dtype.code != kDLFloat || r->dtype.bits != 32 || r->dtype.lanes != 1 || r->ndim != 1 ||
+      (r->shape[0] != 2 && r->shape[0] != 4)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        kernel, ": requantize must be float32 [2] or [4] (the result's scale and zero point, then a clip's bounds)"));
+  }
+  const float* rq = reinterpret_cast<const float*>(static_cast<const char*>(r->data) + r->byte_offset);
+  Requantize requantize{true, rq[0], rq[1], out_signed ? -128.0f : 0.0f, out_signed ? 127.0f : 255.0f};
+  if (r->shape[0] == 4) {
+    if (!(rq[2] <= rq[3]))
+      return absl::InvalidArgumentError(absl::StrCat(kernel, ": requantize's clip [", rq[2], ", ", rq[3], "] is empty"));
+    requantize.clip_lo = rq[2];
+    requantize.clip_hi = rq[3];
+  }
+  if (!(rq[0] > 0) || !std::isfinite(rq[0]) || rq[1] < requantize.lo || rq[1] > requantize.hi) {
+    return absl::InvalidArgumentError(absl::StrCat(kernel, ": requantize scale ", rq[0], " and zero point ", rq[1],
+                                                   ": the scale must be positive, the zero point in the out type"));
+  }
+  return requantize;
+}
 
 /*! \brief One requantized output, as the byte it is stored as (int8 in two's complement). */
 inline uint8_t RequantizeOne(float v, const Requantize& r) {

@@ -610,26 +610,9 @@ absl::Status Conv2d(absl::Span<DLTensor* const> args) {
   }
   Requantize requantize;
   if (requantized) {
-    const DLTensor* r = args[6];
-    if (!is(r, kDLFloat, 32, 1) || (r->shape[0] != 2 && r->shape[0] != 4)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          kName, ": requantize must be float32 [2] or [4] (the result's scale and zero point, then a clip's bounds)"));
-    }
-    const float* rq = reinterpret_cast<const float*>(DataOf(r));
-    const bool out_signed = out->dtype.code == kDLInt;
-    requantize = {true, rq[0], rq[1], out_signed ? -128.0f : 0.0f, out_signed ? 127.0f : 255.0f};
-    if (r->shape[0] == 4) {
-      if (!(rq[2] <= rq[3])) {
-        return absl::InvalidArgumentError(
-            absl::StrCat(kName, ": requantize's clip [", rq[2], ", ", rq[3], "] is empty"));
-      }
-      requantize.clip_lo = rq[2];
-      requantize.clip_hi = rq[3];
-    }
-    if (!(rq[0] > 0) || !std::isfinite(rq[0]) || rq[1] < requantize.lo || rq[1] > requantize.hi) {
-      return absl::InvalidArgumentError(absl::StrCat(kName, ": requantize scale ", rq[0], " and zero point ", rq[1],
-                                                     ": the scale must be positive, the zero point in the out type"));
-    }
+    absl::StatusOr<Requantize> r = ParseRequantize(args[6], out->dtype.code == kDLInt, kName);
+    if (!r.ok()) return r.status();
+    requantize = *r;
   }
   const int64_t f = w->shape[0];
   if (!is(comp, kDLInt, 32, 1) || !is(scale, kDLFloat, 32, 1) || !is(bias, kDLFloat, 32, 1) || comp->shape[0] != f ||

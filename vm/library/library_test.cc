@@ -4,12 +4,15 @@
  */
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <random>
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "vm/library/int8_common.h"
 #include "vm/ndarray.h"
 #include "vm/runtime_registry.h"
 
@@ -383,6 +386,111 @@ TEST(Int8Conv2d, RejectsAnOutputTheGeometryDoesNotMake) {
   absl::Status s = Call("mlc.int8.conv2d", {x, w, geometry, comp, scale, bias, NDArray::Empty({1, 3, 6, 6}, kF32)});
   EXPECT_FALSE(s.ok());
   EXPECT_NE(s.message().find("a 6 x 6 output does not fit a 4 x 4 input"), std::string::npos) << s.message();
+}
+
+
+/*! \brief x[N, C, P] as [N, C/b, P, b]: the channel-blocked layout. */
+template <typename T>
+std::vector<T> Blocked(const std::vector<T>& x, int64_t n, int64_t c, int64_t pixels, int64_t b) {
+  std::vector<T> out(x.size());
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t ch = 0; ch < c; ++ch) {
+      for (int64_t p = 0; p < pixels; ++p)
+        out[((i * (c / b) + ch / b) * pixels + p) * b + ch % b] = x[(i * c + ch) * pixels + p];
+    }
+  }
+  return out;
+}
+
+// The blocked pointwise convolution (alter-op-layout's form of a 1 x 1 mlc.int8.conv2d) gives
+// mlc.int8.conv2d's bytes and floats on the same operands, on every int8 path this CPU has:
+// blocks of 8 and 16 in and out, output channels that leave half a register tile (24, 40),
+// pixel counts that leave a partial tile (5 x 7), int8 and uint8 input, results requantized
+// (with a clip), and float, through ReLU and SiLU.
+TEST(Int8Conv2dNchwc, EqualsTheNchwConvolutionOnEveryPath) {
+  const DLDataType kU8{kDLUInt, 8, 1}, kI8{kDLInt, 8, 1};
+  struct Case {
+    int64_t c, f, b, bo;
+    bool x_signed, requantized;
+    int64_t activation;  // 0 none, 1 ReLU, 2 SiLU
+  };
+  const Case cases[] = {{32, 24, 16, 8, false, true, 1},  {24, 40, 8, 8, true, true, 0},
+                        {16, 64, 16, 16, false, false, 2}, {48, 16, 16, 16, false, true, 2},
+                        {8, 32, 8, 16, false, false, 1}};
+  const int64_t n = 2, h = 5, w = 7, pixels = h * w;
+  std::mt19937 rng(11);
+  for (const Case& k : cases) {
+    std::vector<uint8_t> x(n * k.c * pixels);
+    for (uint8_t& v : x) v = static_cast<uint8_t>(rng());
+    std::vector<int8_t> weight(k.f * k.c), panels(((k.f + 15) / 16) * k.c * 16, 0);
+    for (int8_t& v : weight) v = static_cast<int8_t>(rng());
+    for (int64_t o = 0; o < k.f; ++o) {
+      for (int64_t i = 0; i < k.c; ++i) panels[((o / 16 * (k.c / 4) + i / 4) * 16 + o % 16) * 4 + i % 4] = weight[o * k.c + i];
+    }
+    std::vector<int32_t> comp(k.f);
+    std::vector<float> scale(k.f), bias(k.f);
+    for (int64_t o = 0; o < k.f; ++o) {
+      comp[o] = static_cast<int32_t>(rng() % 20000) - 10000;
+      scale[o] = 1e-4f * static_cast<float>(1 + rng() % 50);
+      bias[o] = 0.01f * static_cast<float>(static_cast<int>(rng() % 200) - 100);
+    }
+    const DLDataType x_type = k.x_signed ? kI8 : kU8, out_type = k.requantized ? kU8 : kF32;
+    const int64_t out_bytes = k.requantized ? 1 : 4;
+    NDArray geometry = Make<int64_t>({12}, kI64, {1, 1, 0, 0, 0, 0, 1, 1, 1, 1, 7, k.activation});
+    std::vector<NDArray> common = {Make<int32_t>({k.f}, kI32, comp), Make<float>({k.f}, kF32, scale),
+                                   Make<float>({k.f}, kF32, bias)};
+    if (k.requantized) common.push_back(Make<float>({4}, kF32, {0.05f, 3.0f, -1.0f, 6.0f}));
+    for (const Int8PathInfo& path : Int8Paths()) {
+      if (!path.available || !path.multiplies_int8) {
+        if (!path.available) std::printf("[ skipped ] int8 path %s: this CPU lacks it\n", path.name);
+        continue;
+      }
+      setenv("MLC_INT8_PATH", path.name, 1);
+      std::vector<NDArray> nchw = {Make<uint8_t>({n, k.c, h, w}, x_type, x), Make<int8_t>({k.f, k.c}, kI8, weight),
+                                   geometry};
+      std::vector<NDArray> nchwc = {Make<uint8_t>({n, k.c / k.b, h, w, k.b}, x_type, Blocked(x, n, k.c, pixels, k.b)),
+                                    Make<int8_t>({(k.f + 15) / 16, k.c / 4, 16, 4}, kI8, panels), geometry};
+      for (const NDArray& a : common) {
+        nchw.push_back(a);
+        nchwc.push_back(a);
+      }
+      nchw.push_back(NDArray::Empty({n, k.f, h, w}, out_type));
+      nchwc.push_back(NDArray::Empty({n, k.f / k.bo, h, w, k.bo}, out_type));
+      ASSERT_TRUE(Call("mlc.int8.conv2d", nchw).ok());
+      absl::Status s = Call("mlc.int8.conv2d_nchwc", nchwc);
+      ASSERT_TRUE(s.ok()) << s.message();
+      const size_t bytes = n * k.f * pixels * out_bytes;
+      std::vector<uint8_t> want(bytes), got(bytes);
+      std::memcpy(want.data(), nchw.back().dl()->data, bytes);
+      std::memcpy(got.data(), nchwc.back().dl()->data, bytes);
+      // Compared as bytes in the blocked layout: the float results bit for bit too.
+      const std::vector<uint8_t> want_blocked =
+          k.requantized ? Blocked(want, n, k.f, pixels, k.bo)
+                        : [&] {
+                            std::vector<float> f(n * k.f * pixels), fb;
+                            std::memcpy(f.data(), want.data(), bytes);
+                            fb = Blocked(f, n, k.f, pixels, k.bo);
+                            std::vector<uint8_t> out(bytes);
+                            std::memcpy(out.data(), fb.data(), bytes);
+                            return out;
+                          }();
+      EXPECT_EQ(got, want_blocked) << "path " << path.name << ", C " << k.c << ", F " << k.f << ", blocks " << k.b
+                                   << " -> " << k.bo;
+    }
+    unsetenv("MLC_INT8_PATH");
+  }
+}
+
+// A geometry other than a 1 x 1 window at stride 1 without padding is refused with what it is.
+TEST(Int8Conv2dNchwc, RejectsAWindowItDoesNotCompute) {
+  const DLDataType kU8{kDLUInt, 8, 1}, kI8{kDLInt, 8, 1};
+  NDArray x = NDArray::Empty({1, 1, 4, 4, 16}, kU8), w = NDArray::Empty({1, 4, 16, 4}, kI8);
+  NDArray comp = NDArray::Empty({16}, kI32), scale = NDArray::Empty({16}, kF32), bias = NDArray::Empty({16}, kF32);
+  NDArray geometry = Make<int64_t>({12}, kI64, {1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 0, 0});
+  absl::Status s =
+      Call("mlc.int8.conv2d_nchwc", {x, w, geometry, comp, scale, bias, NDArray::Empty({1, 1, 4, 4, 16}, kF32)});
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("kernel 3 x 3"), std::string::npos) << s.message();
 }
 
 }  // namespace
