@@ -192,15 +192,34 @@ inline uint8_t RequantizeOne(float v, const Requantize& r) {
   return static_cast<uint8_t>(static_cast<int32_t>(q));
 }
 
-/*! \brief Stores the lanes of `v` set in `mask`, requantized, at `dst` (AVX-512). */
-__attribute__((target("avx512f"), always_inline)) inline void StoreRequantized(uint8_t* dst, __mmask16 mask, __m512 v,
-                                                                               const Requantize& r) {
+/*! \brief `v` requantized, as the int32 values of its bytes (AVX-512). */
+__attribute__((target("avx512f"), always_inline)) inline __m512i RequantizedLanes(__m512 v, const Requantize& r) {
   v = _mm512_min_ps(_mm512_max_ps(v, _mm512_set1_ps(r.clip_lo)), _mm512_set1_ps(r.clip_hi));
   __m512 q =
       _mm512_roundscale_ps(_mm512_div_ps(v, _mm512_set1_ps(r.scale)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
   q = _mm512_min_ps(_mm512_max_ps(_mm512_add_ps(q, _mm512_set1_ps(r.zero)), _mm512_set1_ps(r.lo)),
                     _mm512_set1_ps(r.hi));
-  _mm512_mask_cvtepi32_storeu_epi8(dst, mask, _mm512_cvtps_epi32(q));
+  return _mm512_cvtps_epi32(q);
+}
+
+/*! \brief Stores the lanes of `v` set in `mask`, requantized, at `dst` (AVX-512). */
+__attribute__((target("avx512f"), always_inline)) inline void StoreRequantized(uint8_t* dst, __mmask16 mask, __m512 v,
+                                                                               const Requantize& r) {
+  _mm512_mask_cvtepi32_storeu_epi8(dst, mask, RequantizedLanes(v, r));
+}
+
+/*! \brief Four vectors of 16 requantized lanes (RequantizedLanes) as 64 bytes in order, q0's
+ *  first: two saturating packs (exact: the values are in the byte type's range already) and
+ *  one permute of the 4-byte groups the packs leave interleaved per 128-bit lane. One 64-byte
+ *  store where four vpmovdb stores cost several times as much. */
+__attribute__((target("avx512f,avx512bw"), always_inline)) inline __m512i PackRequantized(__m512i q0, __m512i q1,
+                                                                                       __m512i q2, __m512i q3,
+                                                                                       bool is_signed) {
+  const __m512i low = _mm512_packs_epi32(q0, q1), high = _mm512_packs_epi32(q2, q3);
+  const __m512i bytes = is_signed ? _mm512_packs_epi16(low, high) : _mm512_packus_epi16(low, high);
+  // Lane L of `bytes` holds, as 4-byte groups, channels 4L..4L+3 of q0, q1, q2, q3.
+  const __m512i order = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+  return _mm512_permutexvar_epi32(order, bytes);
 }
 
 /*! \brief Stores the first `count` (at most 8) lanes of `v`, requantized, at `dst` (AVX2):

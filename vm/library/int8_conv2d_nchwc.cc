@@ -80,7 +80,7 @@ void FinishOne(const Problem& s, int32_t acc, int64_t f, int64_t p) {
 
 /*! \brief Channels [f0, f0 + 16) at pixel p, finished, in the output's blocks of bo: each
  *  block's lanes moved to the front and stored under a mask. */
-__attribute__((target("avx512f,avx512bw"))) void StoreVector(const Problem& s, __m512 v, int64_t f0, int64_t p) {
+__attribute__((target("avx512f,avx512bw"), always_inline)) inline void StoreVector(const Problem& s, __m512 v, int64_t f0, int64_t p) {
   const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   const __mmask16 block_mask = static_cast<__mmask16>((1u << s.bo) - 1);
   for (int64_t first = 0; first < kLanes && f0 + first < s.f; first += s.bo) {
@@ -98,7 +98,7 @@ __attribute__((target("avx512f,avx512bw"))) void StoreVector(const Problem& s, _
 /*! \brief A tile of P pixels (from p0) x J vectors of 16 output channels (from f0) with VNNI,
  *  into named accumulators (DotAccumulate), then finished: SiLU over the whole tile in one call
  *  (int8_conv2d.cc's reason). */
-template <int P, int J>
+template <int P, int J, bool kSigned>
 __attribute__((target("avx512f,avx512bw,avx512vnni"))) void TileVnni(const Problem& s, int64_t f0, int64_t p0) {
   static_assert(P >= 1 && P <= 8 && J >= 1 && J <= 2, "at most 8 pixels x 32 channels");
   __m512i a0 = _mm512_setzero_si512(), b0 = a0, a1 = a0, b1 = a0, a2 = a0, b2 = a0, a3 = a0, b3 = a0, a4 = a0, b4 = a0,
@@ -116,7 +116,8 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) void TileVnni(const Probl
   {                                                                                                  \
     int32_t four;                                                                                    \
     std::memcpy(&four, x + (r)*s.b, 4);                                                              \
-    const __m512i c = _mm512_xor_si512(_mm512_set1_epi32(four), flip);                               \
+    __m512i c = _mm512_set1_epi32(four);                                                             \
+    if constexpr (kSigned) c = _mm512_xor_si512(c, flip);                                            \
     DotAccumulate(lo, c, w0);                                                                        \
     if constexpr (J > 1) DotAccumulate(hi, c, w1);                                                   \
   }
@@ -145,7 +146,27 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) void TileVnni(const Probl
   }
   if (s.activation == Int8Activation::kSilu) SiluInPlaceAvx512(values[0][0], J * P * kLanes);
   for (int j = 0; j < J; ++j) {
-    for (int r = 0; r < P; ++r) StoreVector(s, _mm512_load_ps(values[j][r]), f0 + j * kLanes, p0 + r);
+    const int64_t f = f0 + j * kLanes;
+    if (s.bo != kLanes || f + kLanes > s.f) {
+      for (int r = 0; r < P; ++r) StoreVector(s, _mm512_load_ps(values[j][r]), f, p0 + r);
+      continue;
+    }
+    // A whole block of 16 channels: the tile's pixels are contiguous in it.
+    const int64_t at = (f / kLanes * s.pixels + p0) * kLanes;
+    if (!s.requantize.on) {
+      for (int r = 0; r < P; ++r)
+        _mm512_storeu_ps(reinterpret_cast<float*>(s.out) + at + r * kLanes, _mm512_load_ps(values[j][r]));
+      continue;
+    }
+    uint8_t* dst = reinterpret_cast<uint8_t*>(s.out) + at;
+    int r = 0;
+    for (; r + 4 <= P; r += 4) {
+      // (No lambda: it would not take this function's target.)
+      __m512i q[4];
+      for (int i = 0; i < 4; ++i) q[i] = RequantizedLanes(_mm512_load_ps(values[j][r + i]), s.requantize);
+      _mm512_storeu_si512(dst + r * kLanes, PackRequantized(q[0], q[1], q[2], q[3], s.requantize.lo < 0));
+    }
+    for (; r < P; ++r) StoreRequantized(dst + r * kLanes, 0xFFFF, _mm512_load_ps(values[j][r]), s.requantize);
   }
 }
 
@@ -155,10 +176,11 @@ void TileVnniAny(const Problem& s, int64_t f0, int64_t vectors, int64_t p0, int6
   if constexpr (P > 1) {
     if (pixels < P) return TileVnniAny<P - 1>(s, f0, vectors, p0, pixels);
   }
+  // uint8 input is broadcast from memory as it is; int8 has 128 added (an xor) first.
   if (vectors == 2)
-    TileVnni<P, 2>(s, f0, p0);
+    s.flip != 0 ? TileVnni<P, 2, true>(s, f0, p0) : TileVnni<P, 2, false>(s, f0, p0);
   else
-    TileVnni<P, 1>(s, f0, p0);
+    s.flip != 0 ? TileVnni<P, 1, true>(s, f0, p0) : TileVnni<P, 1, false>(s, f0, p0);
 }
 
 /*! \brief The same tile, one multiply-add per product. */
