@@ -532,10 +532,10 @@ class LayoutRewriter : public relax::ExprMutator {
     std::vector<tir::PrimExpr> dims = blocked_x->Dims();
     dims[1] = tir::IntImm(dims[1]->dtype, filters / out_block);
     dims[4] = tir::IntImm(dims[4]->dtype, out_block);
-    relax::Expr conv = relax::MakeCall(
-        relax::GetOpOrDie("call_dps_packed"),
-        {relax::MakeExternFunc("mlc.int8.conv2d_nchwc"), relax::MakeTuple(std::move(args))}, {},
-        {relax::TensorSInfoOfDims(std::move(dims), result->dtype)});
+    relax::Expr conv =
+        relax::MakeCall(relax::GetOpOrDie("call_dps_packed"),
+                        {relax::MakeExternFunc("mlc.int8.conv2d_nchwc"), relax::MakeTuple(std::move(args))}, {},
+                        {relax::TensorSInfoOfDims(std::move(dims), result->dtype)});
     return BlockedValue{conv, Blocked("NCHW", out_block)};
   }
 
@@ -594,8 +594,8 @@ class LayoutRewriter : public relax::ExprMutator {
   }
 
   int64_t lanes_;
-  bool int8_blocked_;  // the target runs mlc.int8.conv2d_nchwc's fast path (AVX-512 VNNI)
-  std::string name_hint_;                                                  // the binding being rewritten
+  bool int8_blocked_;      // the target runs mlc.int8.conv2d_nchwc's fast path (AVX-512 VNNI)
+  std::string name_hint_;  // the binding being rewritten
   std::map<std::pair<const Object*, std::string>, relax::Var> converted_;  // Converted's conversions
 };
 

@@ -173,7 +173,8 @@ inline absl::StatusOr<Requantize> ParseRequantize(const DLTensor* r, bool out_si
   Requantize requantize{true, rq[0], rq[1], out_signed ? -128.0f : 0.0f, out_signed ? 127.0f : 255.0f};
   if (r->shape[0] == 4) {
     if (!(rq[2] <= rq[3]))
-      return absl::InvalidArgumentError(absl::StrCat(kernel, ": requantize's clip [", rq[2], ", ", rq[3], "] is empty"));
+      return absl::InvalidArgumentError(
+          absl::StrCat(kernel, ": requantize's clip [", rq[2], ", ", rq[3], "] is empty"));
     requantize.clip_lo = rq[2];
     requantize.clip_hi = rq[3];
   }
@@ -213,8 +214,8 @@ __attribute__((target("avx512f"), always_inline)) inline void StoreRequantized(u
  *  one permute of the 4-byte groups the packs leave interleaved per 128-bit lane. One 64-byte
  *  store where four vpmovdb stores cost several times as much. */
 __attribute__((target("avx512f,avx512bw"), always_inline)) inline __m512i PackRequantized(__m512i q0, __m512i q1,
-                                                                                       __m512i q2, __m512i q3,
-                                                                                       bool is_signed) {
+                                                                                          __m512i q2, __m512i q3,
+                                                                                          bool is_signed) {
   const __m512i low = _mm512_packs_epi32(q0, q1), high = _mm512_packs_epi32(q2, q3);
   const __m512i bytes = is_signed ? _mm512_packs_epi16(low, high) : _mm512_packus_epi16(low, high);
   // Lane L of `bytes` holds, as 4-byte groups, channels 4L..4L+3 of q0, q1, q2, q3.

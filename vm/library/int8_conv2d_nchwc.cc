@@ -41,8 +41,8 @@ namespace mlc {
 namespace vm {
 namespace {
 
-constexpr int64_t kLanes = 16;     // output channels per weight vector (int32 lanes)
-constexpr int64_t kPixelTile = 8;  // pixels per register tile
+constexpr int64_t kLanes = 16;      // output channels per weight vector (int32 lanes)
+constexpr int64_t kPixelTile = 8;   // pixels per register tile
 constexpr int64_t kChunkTiles = 4;  // pixel tiles per task: 32 pixels' channels stay in L1
 
 struct Problem {
@@ -80,7 +80,8 @@ void FinishOne(const Problem& s, int32_t acc, int64_t f, int64_t p) {
 
 /*! \brief Channels [f0, f0 + 16) at pixel p, finished, in the output's blocks of bo: each
  *  block's lanes moved to the front and stored under a mask. */
-__attribute__((target("avx512f,avx512bw"), always_inline)) inline void StoreVector(const Problem& s, __m512 v, int64_t f0, int64_t p) {
+__attribute__((target("avx512f,avx512bw"), always_inline)) inline void StoreVector(const Problem& s, __m512 v,
+                                                                                   int64_t f0, int64_t p) {
   const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   const __mmask16 block_mask = static_cast<__mmask16>((1u << s.bo) - 1);
   for (int64_t first = 0; first < kLanes && f0 + first < s.f; first += s.bo) {
@@ -112,14 +113,14 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) void TileVnni(const Probl
       const int64_t q = block * per_block + i;
       const __m512i w0 = _mm512_loadu_si512(w + q * kLanes * 4);
       const __m512i w1 = J > 1 ? _mm512_loadu_si512(w + (groups + q) * kLanes * 4) : w0;
-#define MLC_INT8_NCHWC_PIXEL(r, lo, hi)                                                              \
-  {                                                                                                  \
-    int32_t four;                                                                                    \
-    std::memcpy(&four, x + (r)*s.b, 4);                                                              \
-    __m512i c = _mm512_set1_epi32(four);                                                             \
-    if constexpr (kSigned) c = _mm512_xor_si512(c, flip);                                            \
-    DotAccumulate(lo, c, w0);                                                                        \
-    if constexpr (J > 1) DotAccumulate(hi, c, w1);                                                   \
+#define MLC_INT8_NCHWC_PIXEL(r, lo, hi)                   \
+  {                                                       \
+    int32_t four;                                         \
+    std::memcpy(&four, x + (r)*s.b, 4);                   \
+    __m512i c = _mm512_set1_epi32(four);                  \
+    if constexpr (kSigned) c = _mm512_xor_si512(c, flip); \
+    DotAccumulate(lo, c, w0);                             \
+    if constexpr (J > 1) DotAccumulate(hi, c, w1);        \
   }
       MLC_INT8_NCHWC_PIXEL(0, a0, b0)
       if constexpr (P > 1) MLC_INT8_NCHWC_PIXEL(1, a1, b1)
@@ -243,8 +244,9 @@ absl::Status Conv2dNchwc(absl::Span<DLTensor* const> args) {
   // (stride_h, stride_w, pad_top, pad_left, pad_bottom, pad_right, dilation_h, dilation_w,
   //  kernel_h, kernel_w, zero_point, activation): a 1 x 1 window at stride 1 without padding.
   if (g[0] != 1 || g[1] != 1 || g[2] != 0 || g[3] != 0 || g[4] != 0 || g[5] != 0 || g[8] != 1 || g[9] != 1) {
-    return absl::InvalidArgumentError(absl::StrCat(kName, ": geometry must be a 1 x 1 window at stride 1 without "
-                                                          "padding (kernel ",
+    return absl::InvalidArgumentError(absl::StrCat(kName,
+                                                   ": geometry must be a 1 x 1 window at stride 1 without "
+                                                   "padding (kernel ",
                                                    g[8], " x ", g[9], ", strides ", g[0], ", ", g[1], ")"));
   }
   const std::optional<Int8Activation> activation = Int8ActivationOf(g[11]);

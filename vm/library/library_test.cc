@@ -388,7 +388,6 @@ TEST(Int8Conv2d, RejectsAnOutputTheGeometryDoesNotMake) {
   EXPECT_NE(s.message().find("a 6 x 6 output does not fit a 4 x 4 input"), std::string::npos) << s.message();
 }
 
-
 /*! \brief x[N, C, P] as [N, C/b, P, b]: the channel-blocked layout. */
 template <typename T>
 std::vector<T> Blocked(const std::vector<T>& x, int64_t n, int64_t c, int64_t pixels, int64_t b) {
@@ -414,8 +413,10 @@ TEST(Int8Conv2dNchwc, EqualsTheNchwConvolutionOnEveryPath) {
     bool x_signed, requantized;
     int64_t activation;  // 0 none, 1 ReLU, 2 SiLU
   };
-  const Case cases[] = {{32, 24, 16, 8, false, true, 1},  {24, 40, 8, 8, true, true, 0},
-                        {16, 64, 16, 16, false, false, 2}, {48, 16, 16, 16, false, true, 2},
+  const Case cases[] = {{32, 24, 16, 8, false, true, 1},
+                        {24, 40, 8, 8, true, true, 0},
+                        {16, 64, 16, 16, false, false, 2},
+                        {48, 16, 16, 16, false, true, 2},
                         {8, 32, 8, 16, false, false, 1}};
   const int64_t n = 2, h = 5, w = 7, pixels = h * w;
   std::mt19937 rng(11);
@@ -425,7 +426,8 @@ TEST(Int8Conv2dNchwc, EqualsTheNchwConvolutionOnEveryPath) {
     std::vector<int8_t> weight(k.f * k.c), panels(((k.f + 15) / 16) * k.c * 16, 0);
     for (int8_t& v : weight) v = static_cast<int8_t>(rng());
     for (int64_t o = 0; o < k.f; ++o) {
-      for (int64_t i = 0; i < k.c; ++i) panels[((o / 16 * (k.c / 4) + i / 4) * 16 + o % 16) * 4 + i % 4] = weight[o * k.c + i];
+      for (int64_t i = 0; i < k.c; ++i)
+        panels[((o / 16 * (k.c / 4) + i / 4) * 16 + o % 16) * 4 + i % 4] = weight[o * k.c + i];
     }
     std::vector<int32_t> comp(k.f);
     std::vector<float> scale(k.f), bias(k.f);
@@ -464,16 +466,14 @@ TEST(Int8Conv2dNchwc, EqualsTheNchwConvolutionOnEveryPath) {
       std::memcpy(want.data(), nchw.back().dl()->data, bytes);
       std::memcpy(got.data(), nchwc.back().dl()->data, bytes);
       // Compared as bytes in the blocked layout: the float results bit for bit too.
-      const std::vector<uint8_t> want_blocked =
-          k.requantized ? Blocked(want, n, k.f, pixels, k.bo)
-                        : [&] {
-                            std::vector<float> f(n * k.f * pixels), fb;
-                            std::memcpy(f.data(), want.data(), bytes);
-                            fb = Blocked(f, n, k.f, pixels, k.bo);
-                            std::vector<uint8_t> out(bytes);
-                            std::memcpy(out.data(), fb.data(), bytes);
-                            return out;
-                          }();
+      const std::vector<uint8_t> want_blocked = k.requantized ? Blocked(want, n, k.f, pixels, k.bo) : [&] {
+        std::vector<float> f(n * k.f * pixels), fb;
+        std::memcpy(f.data(), want.data(), bytes);
+        fb = Blocked(f, n, k.f, pixels, k.bo);
+        std::vector<uint8_t> out(bytes);
+        std::memcpy(out.data(), fb.data(), bytes);
+        return out;
+      }();
       EXPECT_EQ(got, want_blocked) << "path " << path.name << ", C " << k.c << ", F " << k.f << ", blocks " << k.b
                                    << " -> " << k.bo;
     }
