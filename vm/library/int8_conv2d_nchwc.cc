@@ -134,41 +134,57 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) void TileVnni(const Probl
     }
   }
   const __m512i sums[8][2] = {{a0, b0}, {a1, b1}, {a2, b2}, {a3, b3}, {a4, b4}, {a5, b5}, {a6, b6}, {a7, b7}};
+  // SiLU runs over the whole tile in one call (int8_conv2d.cc's reason), through `values`; the
+  // other activations vector by vector as the results are stored, in registers.
+  const bool silu = s.activation == Int8Activation::kSilu;
   alignas(64) float values[J][P][kLanes];
+  __m512i comp[J];
+  __m512 scale[J], bias[J];
   for (int j = 0; j < J; ++j) {
     const int64_t f = f0 + j * kLanes;
     const __mmask16 mask = s.f - f >= kLanes ? 0xFFFF : static_cast<__mmask16>((1u << (s.f - f)) - 1);
-    const __m512i comp = _mm512_maskz_loadu_epi32(mask, s.comp + f);
-    const __m512 scale = _mm512_maskz_loadu_ps(mask, s.scale + f), bias = _mm512_maskz_loadu_ps(mask, s.bias + f);
-    for (int r = 0; r < P; ++r) {
-      const __m512 v = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(sums[r][j], comp)), scale, bias);
-      _mm512_store_ps(values[j][r], s.activation == Int8Activation::kSilu ? v : Activate(v, s.activation));
-    }
+    comp[j] = _mm512_maskz_loadu_epi32(mask, s.comp + f);
+    scale[j] = _mm512_maskz_loadu_ps(mask, s.scale + f);
+    bias[j] = _mm512_maskz_loadu_ps(mask, s.bias + f);
   }
-  if (s.activation == Int8Activation::kSilu) SiluInPlaceAvx512(values[0][0], J * P * kLanes);
+  // The float result of pixel r's channel vector j. (A macro: a lambda would not take this
+  // function's target.)
+#define MLC_INT8_NCHWC_RESULT(j, r)                                                                               \
+  (silu ? _mm512_load_ps(values[j][r])                                                                            \
+        : Activate(_mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(sums[r][j], comp[j])), scale[j], bias[j]), \
+                   s.activation))
+  if (silu) {
+    for (int j = 0; j < J; ++j) {
+      for (int r = 0; r < P; ++r) {
+        _mm512_store_ps(values[j][r],
+                        _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_sub_epi32(sums[r][j], comp[j])), scale[j], bias[j]));
+      }
+    }
+    SiluInPlaceAvx512(values[0][0], J * P * kLanes);
+  }
   for (int j = 0; j < J; ++j) {
     const int64_t f = f0 + j * kLanes;
     if (s.bo != kLanes || f + kLanes > s.f) {
-      for (int r = 0; r < P; ++r) StoreVector(s, _mm512_load_ps(values[j][r]), f, p0 + r);
+      for (int r = 0; r < P; ++r) StoreVector(s, MLC_INT8_NCHWC_RESULT(j, r), f, p0 + r);
       continue;
     }
     // A whole block of 16 channels: the tile's pixels are contiguous in it.
     const int64_t at = (f / kLanes * s.pixels + p0) * kLanes;
     if (!s.requantize.on) {
       for (int r = 0; r < P; ++r)
-        _mm512_storeu_ps(reinterpret_cast<float*>(s.out) + at + r * kLanes, _mm512_load_ps(values[j][r]));
+        _mm512_storeu_ps(reinterpret_cast<float*>(s.out) + at + r * kLanes, MLC_INT8_NCHWC_RESULT(j, r));
       continue;
     }
     uint8_t* dst = reinterpret_cast<uint8_t*>(s.out) + at;
     int r = 0;
     for (; r + 4 <= P; r += 4) {
-      // (No lambda: it would not take this function's target.)
       __m512i q[4];
-      for (int i = 0; i < 4; ++i) q[i] = RequantizedLanes(_mm512_load_ps(values[j][r + i]), s.requantize);
+      for (int i = 0; i < 4; ++i) q[i] = RequantizedLanes(MLC_INT8_NCHWC_RESULT(j, r + i), s.requantize);
       _mm512_storeu_si512(dst + r * kLanes, PackRequantized(q[0], q[1], q[2], q[3], s.requantize.lo < 0));
     }
-    for (; r < P; ++r) StoreRequantized(dst + r * kLanes, 0xFFFF, _mm512_load_ps(values[j][r]), s.requantize);
+    for (; r < P; ++r) StoreRequantized(dst + r * kLanes, 0xFFFF, MLC_INT8_NCHWC_RESULT(j, r), s.requantize);
   }
+#undef MLC_INT8_NCHWC_RESULT
 }
 
 /*! \brief TileVnni for `pixels` <= 8 pixels and `vectors` <= 2 vectors of channels. */

@@ -2,6 +2,8 @@
  *  \brief The runtime library's selection, scatter, NMS and int8 functions called directly:
  *         orders, ties, reductions, int32 indices, and errors for bad indices, shapes and geometry.
  */
+#include <immintrin.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -12,6 +14,7 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "support/cpu_features.h"
 #include "vm/library/int8_common.h"
 #include "vm/ndarray.h"
 #include "vm/runtime_registry.h"
@@ -399,6 +402,57 @@ std::vector<T> Blocked(const std::vector<T>& x, int64_t n, int64_t c, int64_t pi
     }
   }
   return out;
+}
+
+/*! \brief RequantizedLanes of 16 values, as bytes (AVX-512). */
+__attribute__((target("avx512f"))) void RequantizeLanesAvx512(const float* v, const Requantize& r, uint8_t* out) {
+  alignas(64) int32_t lanes[16];
+  _mm512_store_si512(lanes, RequantizedLanes(_mm512_loadu_ps(v), r));
+  for (int i = 0; i < 16; ++i) out[i] = static_cast<uint8_t>(lanes[i]);
+}
+
+// The AVX-512 epilogue's requantize (one clamp of v / scale to bounds derived once, then the
+// rounding) gives RequantizeOne's bytes (clip, divide, round, add the zero point, clamp), for
+// uint8 and int8, with and without a clip, a clip partly and wholly outside the type's range,
+// on values at and around every rounding tie, beyond the range and infinite. (NaN's byte is
+// not specified: the vector paths give the clip's or the type's bound, the scalar one 0.)
+TEST(Int8Requantize, OneClampOfTheQuotientGivesTheStepByStepBytes) {
+  if (!HostHasCpuFeature("avx512f")) {
+    std::printf("[  SKIPPED ] this CPU lacks avx512f\n");
+    return;
+  }
+  const float inf = std::numeric_limits<float>::infinity();
+  struct Config {
+    float scale, zero, clip_lo, clip_hi;
+    bool is_signed;
+  };
+  const Config configs[] = {{0.05f, 3, -inf, inf, false}, {0.0235f, 128, 0, 6, false},
+                            {0.1f, -5, -inf, inf, true},  {0.013f, 0, -1.5f, 0.7f, true},
+                            {0.5f, 10, 200, 300, false},  {0.25f, 200, -400, -300, false},
+                            {3e-7f, 7, 0, 6, false}};
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+  for (const Config& c : configs) {
+    Requantize r{true,      c.scale,  c.zero, c.is_signed ? -128.0f : 0.0f, c.is_signed ? 127.0f : 255.0f,
+                 c.clip_lo, c.clip_hi};
+    r.PrepareQuotientBounds();
+    std::vector<float> v;
+    for (int k = -300; k <= 300; ++k) {
+      const float tie = (static_cast<float>(k) + 0.5f) * c.scale;  // at and next to each tie
+      v.insert(v.end(), {tie, std::nextafter(tie, inf), std::nextafter(tie, -inf), static_cast<float>(k) * c.scale});
+    }
+    for (int i = 0; i < 2000; ++i) v.push_back(unit(rng) * 400 * c.scale);
+    v.insert(v.end(), {inf, -inf, 3e38f, -3e38f, 0.0f, -0.0f});
+    while (v.size() % 16 != 0) v.push_back(1.0f);
+    for (size_t i = 0; i < v.size(); i += 16) {
+      uint8_t got[16];
+      RequantizeLanesAvx512(v.data() + i, r, got);
+      for (int l = 0; l < 16; ++l) {
+        ASSERT_EQ(got[l], RequantizeOne(v[i + l], r)) << "v " << v[i + l] << ", scale " << c.scale << ", zero "
+                                                      << c.zero << ", clip [" << c.clip_lo << ", " << c.clip_hi << "]";
+      }
+    }
+  }
 }
 
 // The blocked pointwise convolution (alter-op-layout's form of a 1 x 1 mlc.int8.conv2d) gives
