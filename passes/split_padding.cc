@@ -26,10 +26,10 @@
  *  operators ending at an out-elementwise-fusable one (a convolution, a dense), or of a chain
  *  of at least one elementwise operator that is a kernel of its own (the dequantize between an
  *  int8 convolution's library call and a float depthwise convolution: int8 MobileNetV2's
- *  depthwise layers 1.5-2x the time of its float twin's before), in the same dataflow block. Elsewhere a pad would be a kernel of its own, a whole extra pass over the
- *  data; data read twice (a residual block's input, which the sum reads too) keeps its
- *  padding inside the convolution. Run after alter-op-layout and remove-unused (which drops
- *  the conversions back to NCHW that would otherwise count as uses) and before fuse-ops.
+ *  depthwise layers 1.5-2x the time of its float twin's before), in the same dataflow block. Elsewhere a pad would be a
+ * kernel of its own, a whole extra pass over the data; data read twice (a residual block's input, which the sum reads
+ * too) keeps its padding inside the convolution. Run after alter-op-layout and remove-unused (which drops the
+ * conversions back to NCHW that would otherwise count as uses) and before fuse-ops.
  */
 #include <algorithm>
 #include <limits>
@@ -118,14 +118,16 @@ class SplitPaddingPass : public FunctionPass {
     }
     // The data is computed by a fusable producer: single-use results of elementwise calls
     // back to an out-elementwise-fusable one, or elementwise calls that are a kernel of their
-    // own (their first operand computed elsewhere: a library call's result, as the dequantize
-    // of an int8 convolution's bytes before a float depthwise one).
+    // own (their first operand a library call's result or the function's input, read only
+    // there: the dequantize of an int8 convolution's bytes before a float depthwise one).
     auto fusable_producer = [&](const relax::Expr& data) {
       relax::Expr e = data;
       for (int depth = 0; depth < 8; ++depth) {
         const auto* var = e.as<relax::VarNode>();
         auto it = var ? bound.find(var) : bound.end();
-        if (it == bound.end() || uses[var] != 1) return depth > 0;
+        // A value read elsewhere too ends the search: its kernel must keep the unpadded result.
+        if (it != bound.end() && uses[var] != 1) return false;
+        if (it == bound.end()) return depth > 0;
         const auto* call = it->second.as<relax::CallNode>();
         const auto* op = call ? call->op.as<relax::OpNode>() : nullptr;
         if (op == nullptr || call->args.empty()) return depth > 0;
