@@ -290,7 +290,8 @@ absl::Status Conv2dNchwc(absl::Span<DLTensor* const> args) {
             HasDtype(x, kDLInt, 8) ? 0x80808080u : 0u,
             *activation,
             requantize};
-  const bool vnni = ChooseInt8Path() == Int8Path::kVnni || ChooseInt8Path() == Int8Path::kAmx;
+  const Int8Path path = ChooseInt8Path();  // AMX has no tile here: its CPUs take the VNNI one
+  const bool vnni = path == Int8Path::kVnni || path == Int8Path::kAmx;
   const int64_t out_bytes = requantized ? 1 : 4;
   const int64_t pixel_tiles = (s.pixels + kPixelTile - 1) / kPixelTile;
   const int64_t chunks = (pixel_tiles + kChunkTiles - 1) / kChunkTiles;
