@@ -525,10 +525,10 @@ class LayoutRewriter : public relax::ExprMutator {
     if (layout.Primal() != "NCHW" || block % 4 != 0 || 16 % block != 0 || channels == nullptr) return std::nullopt;
     const int64_t stored = Stored(*blocked, *channels), out_block = ChannelBlock(filters, lanes_);
     if (kp < *channels || kp > stored || out_block == 0 || 16 % out_block != 0) return std::nullopt;
-    args[0] = blocked->value;
-    args[1] = relax::MakeConstant(Int8WeightPanels(w->data.data_as<int8_t>(), filters, *channels, kp, stored));
     const auto* blocked_x = TensorInfo(blocked->value);
     if (blocked_x == nullptr || blocked_x->ndim != 5) return std::nullopt;
+    args[0] = blocked->value;
+    args[1] = relax::MakeConstant(Int8WeightPanels(w->data.data_as<int8_t>(), filters, *channels, kp, stored));
     std::vector<tir::PrimExpr> dims = blocked_x->Dims();
     dims[1] = tir::IntImm(dims[1]->dtype, filters / out_block);
     dims[4] = tir::IntImm(dims[4]->dtype, out_block);
