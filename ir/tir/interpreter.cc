@@ -3,9 +3,10 @@
  */
 #include "ir/tir/interpreter.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <map>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "ir/tir/intrinsics.h"
@@ -45,6 +46,39 @@ int64_t FloorDivI(int64_t a, int64_t b) {
   return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
 
+/*! \brief What the variables (or buffers) in scope are bound to, innermost last: scopes nest, so
+ *  a stack searched from its top finds the innermost binding, and the few dozen entries at most
+ *  (a loop nest's and its blocks' iteration variables) make that faster than a tree. Its code is
+ *  also this file's alone: a std::map<const Object*, int64_t>'s out-of-line members resolved to
+ *  another library's unoptimized copy (the sanitizer build compiles the passes at -O0), which
+ *  made interpreted kernels 70x slower there.
+ */
+template <typename T>
+class ScopedBindings {
+ public:
+  const T* Find(const Object* key) const {
+    for (size_t i = entries_.size(); i-- > 0;)
+      if (entries_[i].key == key) return &entries_[i].value;
+    return nullptr;
+  }
+  /*! \brief Binds `key` in a new innermost scope; returns the binding's place for Set. */
+  size_t Push(const Object* key, T value) {
+    entries_.push_back(Entry{key, value});
+    return entries_.size() - 1;
+  }
+  void Set(size_t place, T value) { entries_[place].value = value; }
+  size_t size() const { return entries_.size(); }
+  /*! \brief Ends the scopes pushed since size() was `size`. */
+  void PopTo(size_t size) { entries_.resize(std::min(size, entries_.size())); }
+
+ private:
+  struct Entry {  // of this file, and so are the vector's members
+    const Object* key;
+    T value;
+  };
+  std::vector<Entry> entries_;
+};
+
 class Interpreter {
  public:
   explicit Interpreter(int64_t max_steps) : max_steps_(max_steps) {}
@@ -59,7 +93,7 @@ class Interpreter {
       if (buffers[i]->dtype() != b->dtype || buffers[i]->shape().size() != b->shape.size()) {
         return absl::InvalidArgumentError(absl::StrCat("interpreter: buffer ", b->name, " does not match its tensor"));
       }
-      storage_[b.get()] = buffers[i];
+      storage_.Push(b.get(), buffers[i]);
     }
     Exec(func->body);
     return status_;
@@ -71,12 +105,12 @@ class Interpreter {
   }
 
   int64_t Offset(const tir::Buffer& b, const std::vector<tir::PrimExpr>& indices, TensorData** t) {
-    auto it = storage_.find(b.get());
-    if (it == storage_.end()) {
+    TensorData* const* storage = storage_.Find(b.get());
+    if (storage == nullptr) {
       Fail(absl::StrCat("buffer ", b->name, " has no storage"));
       return -1;
     }
-    *t = it->second;
+    *t = *storage;
     int64_t offset = 0;
     for (size_t d = 0; d < indices.size(); ++d) {
       int64_t idx = Eval(indices[d]).AsInt();
@@ -132,12 +166,12 @@ class Interpreter {
       case NodeKind::kFloatImm: return Make(e->dtype, e.as<tir::FloatImmNode>()->value);
       case NodeKind::kStringImm: Fail("string immediates have no value"); return Scalar();
       case NodeKind::kTirVar: {
-        auto it = vars_.find(e.get());
-        if (it == vars_.end()) {
+        const int64_t* value = vars_.Find(e.get());
+        if (value == nullptr) {
           Fail(absl::StrCat("unbound variable ", e.as<tir::TirVarNode>()->name));
           return Scalar();
         }
-        return MakeInt(it->second);
+        return MakeInt(*value);
       }
       case NodeKind::kBufferLoad: {
         const auto* l = e.as<tir::BufferLoadNode>();
@@ -248,14 +282,15 @@ class Interpreter {
       case NodeKind::kFor: {
         const auto* f = s.as<tir::ForNode>();
         int64_t lo = Eval(f->min).AsInt(), end = SaturatingAdd(lo, Eval(f->extent).AsInt());
+        size_t place = vars_.Push(f->loop_var.get(), lo);
         for (int64_t i = lo; i < end && status_.ok(); ++i) {
           // Iterations count as steps too: loops around empty ones (a zero extent inside) would
           // otherwise run unbounded (fuzzing found an ONNX Gemm folded that way).
           if (++steps_ > max_steps_) return Fail("step limit exceeded");
-          vars_[f->loop_var.get()] = i;
+          vars_.Set(place, i);
           Exec(f->body);
         }
-        vars_.erase(f->loop_var.get());
+        vars_.PopTo(place);
         return;
       }
       case NodeKind::kSeqStmt:
@@ -274,14 +309,17 @@ class Interpreter {
         const auto* r = s.as<tir::BlockRealizeNode>();
         if (!Eval(r->predicate).AsInt()) return;
         const tir::BlockNode* b = r->block.get();
+        size_t scope = vars_.size();
         bool first = true;
         for (size_t i = 0; i < b->iter_vars.size(); ++i) {
           int64_t v = Eval(r->iter_values[i]).AsInt();
-          vars_[b->iter_vars[i].var.get()] = v;
+          vars_.Push(b->iter_vars[i].var.get(), v);
           if (b->iter_vars[i].kind == tir::IterKind::kReduce && v != Eval(b->iter_vars[i].dom.min).AsInt())
             first = false;
         }
-        return ExecBlock(b, first);
+        ExecBlock(b, first);
+        vars_.PopTo(scope);
+        return;
       }
       case NodeKind::kBlock: return ExecBlock(s.as<tir::BlockNode>(), true);
       case NodeKind::kAllocate: {
@@ -303,18 +341,19 @@ class Interpreter {
   template <typename F>
   void WithBuffers(const std::vector<tir::Buffer>& buffers, F body) {
     std::vector<std::unique_ptr<TensorData>> owned;
+    size_t scope = storage_.size();
     for (const tir::Buffer& b : buffers) {
       std::vector<int64_t> shape;
       for (const tir::PrimExpr& d : b->shape) shape.push_back(Eval(d).AsInt());
       owned.push_back(std::make_unique<TensorData>(b->dtype, shape));
-      storage_[b.get()] = owned.back().get();
+      storage_.Push(b.get(), owned.back().get());
     }
     body();
-    for (const tir::Buffer& b : buffers) storage_.erase(b.get());
+    storage_.PopTo(scope);
   }
 
-  std::map<const Object*, int64_t> vars_;
-  std::map<const Object*, TensorData*> storage_;
+  ScopedBindings<int64_t> vars_;
+  ScopedBindings<TensorData*> storage_;
   int64_t steps_ = 0, max_steps_;
   absl::Status status_;
 };

@@ -240,13 +240,6 @@ void ForEachIndex(const std::vector<int64_t>& shape, const std::function<void(co
   }
 }
 
-/*! \brief The row-major offset of index i in shape. */
-int64_t Offset(const std::vector<int64_t>& shape, const std::vector<int64_t>& i) {
-  int64_t at = 0;
-  for (size_t d = 0; d < shape.size(); ++d) at = at * shape[d] + i[d];
-  return at;
-}
-
 /*! \brief The input position of output position `out` at tap `tap` along spatial axis d. */
 int64_t TapPosition(const Window& w, size_t d, int64_t out, int64_t tap) {
   return out * w.strides[d] + tap * w.dilation[d] - w.padding[d];
@@ -262,18 +255,21 @@ Reference ConvReference(Window w, int64_t groups) {
     const int64_t cin_group = ws[1], cout_group = ws[0] / groups;
     std::vector<int64_t> taps_shape(ws.begin() + 1, ws.end());  // (channel of the group, k...)
     std::vector<double> out;
+    // Offsets are built in place, without an index vector per tap: the sanitizer build's
+    // allocator made that the test's main cost.
     ForEachIndex(os, [&](const std::vector<int64_t>& o) {
       double acc = 0;
+      const int64_t first_channel = (o[1] / cout_group) * cin_group;
       ForEachIndex(taps_shape, [&](const std::vector<int64_t>& t) {
-        std::vector<int64_t> x_at = {o[0], (o[1] / cout_group) * cin_group + t[0]};
+        int64_t x_at = o[0] * xs[1] + first_channel + t[0];
         for (size_t d = 0; d < n; ++d) {
           int64_t p = TapPosition(w, d, o[2 + d], t[1 + d]);
           if (p < 0 || p >= xs[2 + d]) return;
-          x_at.push_back(p);
+          x_at = x_at * xs[2 + d] + p;
         }
-        std::vector<int64_t> w_at = {o[1]};
-        w_at.insert(w_at.end(), t.begin(), t.end());
-        acc += double(F(in[0])[Offset(xs, x_at)]) * F(in[1])[Offset(ws, w_at)];
+        int64_t w_at = o[1];
+        for (size_t d = 0; d < t.size(); ++d) w_at = w_at * ws[1 + d] + t[d];
+        acc += double(F(in[0])[x_at]) * F(in[1])[w_at];
       });
       out.push_back(acc);
     });
@@ -293,17 +289,17 @@ Reference PoolReference(Window w, bool is_max, bool count_include_pad) {
       double acc = is_max ? -INFINITY : 0;
       int64_t inside = 0, with_pad = 0;
       ForEachIndex(w.kernel, [&](const std::vector<int64_t>& t) {
-        std::vector<int64_t> x_at = {o[0], o[1]};
+        int64_t x_at = o[0] * xs[1] + o[1];
         bool in_padded = true, in_input = true;
         for (size_t d = 0; d < n; ++d) {
           int64_t p = TapPosition(w, d, o[2 + d], t[d]);
           in_padded &= p >= -w.padding[d] && p < xs[2 + d] + w.padding[d + n];
           in_input &= p >= 0 && p < xs[2 + d];
-          x_at.push_back(p);
+          x_at = x_at * xs[2 + d] + p;
         }
         with_pad += in_padded;
         if (!in_input) return;
-        double v = F(in[0])[Offset(xs, x_at)];
+        double v = F(in[0])[x_at];
         acc = is_max ? std::max(acc, v) : acc + v;
         ++inside;
       });
