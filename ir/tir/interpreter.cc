@@ -192,15 +192,16 @@ class Interpreter {
       case NodeKind::kTirCall: {
         const auto* c = e.as<tir::TirCallNode>();
         if (c->name == "if_then_else" && c->args.size() == 3) return Eval(c->args[Eval(c->args[0]).AsInt() ? 1 : 2]);
-        std::vector<double> a;
-        for (const tir::PrimExpr& x : c->args) a.push_back(Eval(x).AsDouble());
-        double r = 0;
         const IntrinsicInfo* info = LookupIntrinsic(c->name);
-        if (info == nullptr || static_cast<int>(a.size()) != info->num_args || info->eval == nullptr) {
+        constexpr size_t kMaxArgs = 8;  // of any intrinsic with an `eval`
+        if (info == nullptr || static_cast<int>(c->args.size()) != info->num_args || info->eval == nullptr ||
+            c->args.size() > kMaxArgs) {
           Fail(absl::StrCat("unknown intrinsic T.", c->name));
           return MakeInt(0);
         }
-        r = info->eval(a.data());
+        double a[kMaxArgs];
+        for (size_t i = 0; i < c->args.size(); ++i) a[i] = Eval(c->args[i]).AsDouble();
+        double r = info->eval(a);
         if (info->result == IntrinsicInfo::Result::kBool) return MakeInt(r != 0);
         return Make(e->dtype, r);
       }
