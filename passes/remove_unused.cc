@@ -7,6 +7,8 @@
  *  functions with a "global_symbol"; reachability follows calls and call_tir callees.
  *  Cost: linear per round.
  */
+#include "passes/remove_unused.h"
+
 #include <set>
 
 #include "ir/graph/expr_functor.h"
@@ -34,33 +36,6 @@ bool IsRemovable(const relax::Expr& value) {
   if (relax::MatchCastTarget(value) != nullptr) return false;
   if (const auto* call = value.as<relax::CallNode>()) return relax::IsPureCall(*call);
   return true;
-}
-
-relax::Function RemoveUnusedBindings(relax::Function func) {
-  while (true) {
-    UseCounter uses;
-    uses.VisitFunction(func.get());
-    bool changed = false;
-    std::vector<relax::BindingBlock> blocks;
-    for (const relax::BindingBlock& block : func->body->blocks) {
-      std::vector<relax::VarBinding> kept;
-      for (const relax::VarBinding& b : block->bindings) {
-        if (!uses.used.count(b->var.get()) && IsRemovable(b->value)) {
-          changed = true;
-          continue;
-        }
-        kept.push_back(b);
-      }
-      if (kept.size() == block->bindings.size()) {
-        blocks.push_back(block);
-      } else if (!kept.empty()) {
-        blocks.push_back(relax::BindingBlock(new relax::BindingBlockNode(kept, block->is_dataflow)));
-      }
-    }
-    if (!changed) return func;
-    func = relax::MakeFunction(func->params, relax::SeqExpr(new relax::SeqExprNode(blocks, func->body->body)),
-                               func->ret_struct_info, func->attrs);
-  }
 }
 
 class RemoveUnusedPass : public Pass {
@@ -112,6 +87,33 @@ class RemoveUnusedPass : public Pass {
 MLC_REGISTER_PASS(RemoveUnusedPass);
 
 }  // namespace
+
+relax::Function RemoveUnusedBindings(relax::Function func) {
+  while (true) {
+    UseCounter uses;
+    uses.VisitFunction(func.get());
+    bool changed = false;
+    std::vector<relax::BindingBlock> blocks;
+    for (const relax::BindingBlock& block : func->body->blocks) {
+      std::vector<relax::VarBinding> kept;
+      for (const relax::VarBinding& b : block->bindings) {
+        if (!uses.used.count(b->var.get()) && IsRemovable(b->value)) {
+          changed = true;
+          continue;
+        }
+        kept.push_back(b);
+      }
+      if (kept.size() == block->bindings.size()) {
+        blocks.push_back(block);
+      } else if (!kept.empty()) {
+        blocks.push_back(relax::BindingBlock(new relax::BindingBlockNode(kept, block->is_dataflow)));
+      }
+    }
+    if (!changed) return func;
+    func = relax::MakeFunction(func->params, relax::SeqExpr(new relax::SeqExprNode(blocks, func->body->body)),
+                               func->ret_struct_info, func->attrs);
+  }
+}
 
 }  // namespace passes
 }  // namespace mlc
