@@ -158,7 +158,7 @@ struct Requantize {
   float scale = 1, zero = 0, lo = 0, hi = 255;  // [lo, hi]: the uint8 or int8 range
   // A clip of the float result before it is quantized (ReLU6's [0, 6]); none by default.
   float clip_lo = -std::numeric_limits<float>::infinity(), clip_hi = std::numeric_limits<float>::infinity();
-  // The same bytes in fewer steps (the AVX-512 epilogue): q = round_half_even(clamp(v / scale,
+  // The same bytes in fewer steps (the vector epilogues): q = round_half_even(clamp(v / scale,
   // quotient_lo, quotient_hi)) + zero. Clipping v and then dividing equals dividing and then
   // clamping to the divided bounds (a correctly rounded division is monotonic), and rounding
   // commutes with a clamp to integers, so both clamps become one, before the rounding.
@@ -239,19 +239,21 @@ __attribute__((target("avx512f,avx512bw"), always_inline)) inline __m512i PackRe
 }
 
 /*! \brief Stores the first `count` (at most 8) lanes of `v`, requantized, at `dst` (AVX2):
- *  RequantizeOne's arithmetic on 8 lanes (the same division, rounding half to even, clamps), the
- *  bytes packed from the int32 lanes. One element at a time it was most of MobileNetV2's int8
- *  convolutions on AVX2: with 16 to 160 input channels, a pixel's sums take fewer cycles than
- *  a scalar round and clamp. */
+ *  RequantizedLanes's arithmetic on 8 lanes (one clamp of v / scale to the quotient bounds,
+ *  rounding half to even, the zero point added), the bytes packed from the int32 lanes. One
+ *  element at a time it was most of MobileNetV2's int8 convolutions on AVX2: with 16 to 160
+ *  input channels, a pixel's sums take fewer cycles than a scalar round and clamp. */
 __attribute__((target("avx2,fma"), always_inline)) inline void StoreRequantized(uint8_t* dst, int64_t count, __m256 v,
                                                                                 const Requantize& r) {
-  v = _mm256_min_ps(_mm256_max_ps(v, _mm256_set1_ps(r.clip_lo)), _mm256_set1_ps(r.clip_hi));
-  __m256 q = _mm256_round_ps(_mm256_div_ps(v, _mm256_set1_ps(r.scale)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-  q = _mm256_min_ps(_mm256_max_ps(_mm256_add_ps(q, _mm256_set1_ps(r.zero)), _mm256_set1_ps(r.lo)),
-                    _mm256_set1_ps(r.hi));
+  // max(NaN, lo) is lo, as in RequantizedLanes.
+  const __m256 q =
+      _mm256_min_ps(_mm256_max_ps(_mm256_div_ps(v, _mm256_set1_ps(r.scale)), _mm256_set1_ps(r.quotient_lo)),
+                    _mm256_set1_ps(r.quotient_hi));
+  const __m256i i32 =
+      _mm256_add_epi32(_mm256_cvtps_epi32(_mm256_round_ps(q, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)),
+                       _mm256_set1_epi32(static_cast<int32_t>(r.zero)));
   // The clamped values fit int16 and the byte type: pack int32 -> int16 -> bytes (signed packs
   // are exact here), then take each byte's low 8 bits (two's complement for int8).
-  const __m256i i32 = _mm256_cvtps_epi32(q);
   const __m128i i16 = _mm_packs_epi32(_mm256_castsi256_si128(i32), _mm256_extracti128_si256(i32, 1));
   const __m128i bytes = _mm_shuffle_epi8(i16, _mm_setr_epi8(0, 2, 4, 6, 8, 10, 12, 14, -1, -1, -1, -1, -1, -1, -1, -1));
   if (count >= 8) {

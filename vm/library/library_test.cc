@@ -411,16 +411,30 @@ __attribute__((target("avx512f"))) void RequantizeLanesAvx512(const float* v, co
   for (int i = 0; i < 16; ++i) out[i] = static_cast<uint8_t>(lanes[i]);
 }
 
-// The AVX-512 epilogue's requantize (one clamp of v / scale to bounds derived once, then the
-// rounding) gives RequantizeOne's bytes (clip, divide, round, add the zero point, clamp), for
+/*! \brief 16 values requantized by the AVX2 StoreRequantized, 8 and then 7 + 1 at a time (its
+ *  partial store too). */
+__attribute__((target("avx2,fma"))) void RequantizeLanesAvx2(const float* v, const Requantize& r, uint8_t* out) {
+  StoreRequantized(out, 8, _mm256_loadu_ps(v), r);
+  StoreRequantized(out + 8, 7, _mm256_loadu_ps(v + 8), r);
+  StoreRequantized(out + 15, 1, _mm256_set1_ps(v[15]), r);
+}
+
+// The vector epilogues' requantize, AVX-512 and AVX2 (one clamp of v / scale to bounds derived
+// once, then the rounding), gives RequantizeOne's bytes (clip, divide, round, add the zero point, clamp), for
 // uint8 and int8, with and without a clip, a clip partly and wholly outside the type's range,
 // on values at and around every rounding tie, beyond the range and infinite. (NaN's byte is
 // not specified: the vector paths give the clip's or the type's bound, the scalar one 0.)
 TEST(Int8Requantize, OneClampOfTheQuotientGivesTheStepByStepBytes) {
-  if (!HostHasCpuFeature("avx512f")) {
-    std::printf("[  SKIPPED ] this CPU lacks avx512f\n");
-    return;
+  using Path = void (*)(const float*, const Requantize&, uint8_t*);
+  std::vector<std::pair<const char*, Path>> paths;
+  for (auto [feature, path] : {std::pair<const char*, Path>{"avx512f", RequantizeLanesAvx512},
+                               std::pair<const char*, Path>{"avx2", RequantizeLanesAvx2}}) {
+    if (HostHasCpuFeature(feature))
+      paths.emplace_back(feature, path);
+    else
+      std::printf("[  SKIPPED ] the %s epilogue: this CPU (%s) lacks it\n", feature, HostCpuName().c_str());
   }
+  ASSERT_FALSE(paths.empty()) << "no vector epilogue runs on this CPU";
   const float inf = std::numeric_limits<float>::infinity();
   struct Config {
     float scale, zero, clip_lo, clip_hi;
@@ -444,12 +458,15 @@ TEST(Int8Requantize, OneClampOfTheQuotientGivesTheStepByStepBytes) {
     for (int i = 0; i < 2000; ++i) v.push_back(unit(rng) * 400 * c.scale);
     v.insert(v.end(), {inf, -inf, 3e38f, -3e38f, 0.0f, -0.0f});
     while (v.size() % 16 != 0) v.push_back(1.0f);
-    for (size_t i = 0; i < v.size(); i += 16) {
-      uint8_t got[16];
-      RequantizeLanesAvx512(v.data() + i, r, got);
-      for (int l = 0; l < 16; ++l) {
-        ASSERT_EQ(got[l], RequantizeOne(v[i + l], r)) << "v " << v[i + l] << ", scale " << c.scale << ", zero "
-                                                      << c.zero << ", clip [" << c.clip_lo << ", " << c.clip_hi << "]";
+    for (const auto& [feature, path] : paths) {
+      for (size_t i = 0; i < v.size(); i += 16) {
+        uint8_t got[16];
+        path(v.data() + i, r, got);
+        for (int l = 0; l < 16; ++l) {
+          ASSERT_EQ(got[l], RequantizeOne(v[i + l], r))
+              << feature << ": v " << v[i + l] << ", scale " << c.scale << ", zero " << c.zero << ", clip ["
+              << c.clip_lo << ", " << c.clip_hi << "]";
+        }
       }
     }
   }
