@@ -2,11 +2,12 @@
  *  \brief fold-constant: evaluates at compile time every pure call whose inputs are all
  *         constants, replacing it by the constant result.
  *
- *  Pure bindings nothing uses are dropped first (remove-unused's RemoveUnusedBindings), not
- *  folded. Evaluation is the one constant evaluator (ir/ops/constant_eval.h): an operator through its
- *  legalization, a call_tir through its PrimFunc, both by the loop-level interpreter. Calls whose result is larger than
- * both `max-elements` and every input (a broadcast) are left alone; a weight transposed or cast folds whatever its
- * size. Cost: the interpreted work, bounded by max-elements per call.
+ *  Pure bindings nothing uses are dropped first (remove-unused's RemoveUnusedBindings), not folded.
+ *  Evaluation is the one constant evaluator (ir/ops/constant_eval.h): an operator through its
+ *  legalization, a call_tir through its PrimFunc, both by the loop-level interpreter. Calls whose
+ *  result is larger than both `max-elements` and every input (a broadcast) are left alone; a weight
+ *  transposed or cast folds whatever its size. Cost: the interpreted work, bounded by max-elements
+ *  per call.
  */
 #include <map>
 #include <vector>

@@ -22,14 +22,15 @@
  *  The border value is what leaves the operator's result unchanged: 0 for the convolution's
  *  multiply-adds, -inf for the max.
  *
- *  Only where the pad fuses: the data is the single-use result of a chain of elementwise
- *  operators ending at an out-elementwise-fusable one (a convolution, a dense), or of a chain
- *  of at least one elementwise operator that is a kernel of its own (the dequantize between an
- *  int8 convolution's library call and a float depthwise convolution: int8 MobileNetV2's
- *  depthwise layers 1.5-2x the time of its float twin's before), in the same dataflow block. Elsewhere a pad would be a
- * kernel of its own, a whole extra pass over the data; data read twice (a residual block's input, which the sum reads
- * too) keeps its padding inside the convolution. Run after alter-op-layout and remove-unused (which drops the
- * conversions back to NCHW that would otherwise count as uses) and before fuse-ops.
+ *  Only where the pad fuses: the data is the single-use result of a chain of elementwise operators
+ *  ending at an out-elementwise-fusable one (a convolution, a dense), or of a chain of at least one
+ *  elementwise operator that is a kernel of its own (the dequantize between an int8 convolution's
+ *  library call and a float depthwise convolution: int8 MobileNetV2's depthwise layers 1.5-2x the
+ *  time of its float twin's before), in the same dataflow block. Elsewhere a pad would be a kernel
+ *  of its own, a whole extra pass over the data; data read twice (a residual block's input, which
+ *  the sum reads too) keeps its padding inside the convolution. Run after alter-op-layout and
+ *  remove-unused (which drops the conversions back to NCHW that would otherwise count as uses) and
+ *  before fuse-ops.
  */
 #include <algorithm>
 #include <limits>
