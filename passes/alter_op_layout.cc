@@ -10,7 +10,8 @@
  *    concat(conv1, conv2, axis=1) -> the blocked tensors joined along the outer channel axis
  *
  *  and the same for 3-D windows (conv3d, max/avg_pool3d: NCDHW16c data, OIDHW16i16o weights).
- *  Int8 layers (qdq-to-integer's) join in where the target has AVX-512 VNNI:
+ *  Int8 layers (qdq-to-integer's) join in where the target has a blocked int8 tile (AVX-512
+ *  VNNI, or AVX2 for the int16 weights qdq-to-integer gives targets without VNNI):
  *
  *    quantize(conv', s, z)   ->  the same on the blocked tensor (dequantize too; per tensor)
  *    mlc.int8.conv2d(q', ...) of a 1 x 1 window  ->  mlc.int8.conv2d_nchwc(q', ...) -> NCHW16c
@@ -130,10 +131,17 @@ bool LayoutAgnostic(const relax::OpNode* op) {
   return true;
 }
 
+/*! \brief The weight forms whose mlc.int8.conv2d_nchwc tile the target runs: int8 panels
+ *  (AVX-512 VNNI) and int16 ones (AVX2; qdq-to-integer's form for targets without VNNI). */
+struct Int8BlockedTiles {
+  bool int8_panels = false;
+  bool int16_panels = false;
+};
+
 class LayoutRewriter : public relax::ExprMutator {
  public:
-  LayoutRewriter(relax::BlockBuilder* bb, int64_t lanes, bool int8_blocked)
-      : relax::ExprMutator(bb), lanes_(lanes), int8_blocked_(int8_blocked) {}
+  LayoutRewriter(relax::BlockBuilder* bb, int64_t lanes, Int8BlockedTiles int8_tiles)
+      : relax::ExprMutator(bb), lanes_(lanes), int8_tiles_(int8_tiles) {}
 
  protected:
   relax::Expr VisitBindingValue_(const relax::VarBindingNode* binding, const relax::CallNode* call) override {
@@ -490,12 +498,13 @@ class LayoutRewriter : public relax::ExprMutator {
   /*! \brief mlc.int8.conv2d (qdq-to-integer) of a 1 x 1 window at stride 1 without padding whose
    *  input is blocked (the quantize of a blocked float result): mlc.int8.conv2d_nchwc, which
    *  reads the blocked bytes in place and writes its result blocked as a float convolution's
-   *  would be, where the target has its fast path (AVX-512 VNNI). A QDQ MobileNet's int8
-   *  expansions and projections then meet its float depthwise convolutions without layout
-   *  transforms, and without the column packing mlc.int8.conv2d does per call. The weight
-   *  [F, Kp] is repacked in panels (int8_weight_panels.h), zero for padded input channels. */
+   *  would be, where the target has a tile for the weight's form (int8: AVX-512 VNNI; int16:
+   *  AVX2). A QDQ MobileNet's int8 expansions and projections then meet its float depthwise
+   *  convolutions without layout transforms, and without the column packing mlc.int8.conv2d
+   *  does per call. The weight [F, Kp] is repacked in panels (int8_weight_panels.h), zero for
+   *  padded input channels. */
   std::optional<BlockedValue> Int8Pointwise(const relax::CallNode& call) {
-    if (!int8_blocked_ || call.args.size() != 2) return std::nullopt;
+    if (call.args.size() != 2) return std::nullopt;
     const auto* callee = call.args[0].as<relax::ExternFuncNode>();
     const auto* operands = call.args[1].as<relax::TupleNode>();
     if (callee == nullptr || callee->global_symbol != "mlc.int8.conv2d" || operands == nullptr ||
@@ -505,10 +514,13 @@ class LayoutRewriter : public relax::ExprMutator {
     std::vector<relax::Expr> args = operands->fields;
     const auto* w = args[1].as<relax::ConstantNode>();
     const auto* geometry = args[2].as<relax::ConstantNode>();
-    if (w == nullptr || geometry == nullptr || w->data.dtype() != DataType::Int(8) || w->data.shape().size() != 2 ||
+    if (w == nullptr || geometry == nullptr || w->data.shape().size() != 2 ||
         geometry->data.dtype() != DataType::Int(64) || geometry->data.NumElements() != 12) {
       return std::nullopt;
     }
+    const bool int16 = w->data.dtype() == DataType::Int(16);
+    if (!(int16 ? int8_tiles_.int16_panels : w->data.dtype() == DataType::Int(8) && int8_tiles_.int8_panels))
+      return std::nullopt;
     // (stride_h, stride_w, pad x 4, dilation x 2, kernel_h, kernel_w, zero point, activation)
     const int64_t* g = geometry->data.data_as<int64_t>();
     if (g[0] != 1 || g[1] != 1 || g[2] != 0 || g[3] != 0 || g[4] != 0 || g[5] != 0 || g[8] != 1 || g[9] != 1)
@@ -528,7 +540,8 @@ class LayoutRewriter : public relax::ExprMutator {
     const auto* blocked_x = TensorInfo(blocked->value);
     if (blocked_x == nullptr || blocked_x->ndim != 5) return std::nullopt;
     args[0] = blocked->value;
-    args[1] = relax::MakeConstant(Int8WeightPanels(w->data.data_as<int8_t>(), filters, *channels, kp, stored));
+    args[1] = relax::MakeConstant(int16 ? Int16WeightPanels(w->data.data_as<int16_t>(), filters, *channels, kp, stored)
+                                        : Int8WeightPanels(w->data.data_as<int8_t>(), filters, *channels, kp, stored));
     std::vector<tir::PrimExpr> dims = blocked_x->Dims();
     dims[1] = tir::IntImm(dims[1]->dtype, filters / out_block);
     dims[4] = tir::IntImm(dims[4]->dtype, out_block);
@@ -594,8 +607,8 @@ class LayoutRewriter : public relax::ExprMutator {
   }
 
   int64_t lanes_;
-  bool int8_blocked_;      // the target runs mlc.int8.conv2d_nchwc's fast path (AVX-512 VNNI)
-  std::string name_hint_;  // the binding being rewritten
+  Int8BlockedTiles int8_tiles_;  // the weight forms mlc.int8.conv2d_nchwc has a tile for here
+  std::string name_hint_;        // the binding being rewritten
   std::map<std::pair<const Object*, std::string>, relax::Var> converted_;  // Converted's conversions
 };
 
@@ -610,7 +623,8 @@ class AlterOpLayoutPass : public FunctionPass {
            "between half a vector and one padded to one, the real channels sliced out where read unblocked) and "
            "carries the blocked layout through elementwise operators, pooling and spatial padding and slicing, "
            "converting back to NCHW only where an operator needs it (once per variable). Per-tensor quantize and "
-           "dequantize carry the blocked layout too, and where the target has AVX-512 VNNI an int8 1 x 1 convolution "
+           "dequantize carry the blocked layout too, and where the target has a blocked int8 tile (AVX-512 VNNI for "
+           "int8 weights, AVX2 for the int16 ones of targets without VNNI) an int8 1 x 1 convolution "
            "(mlc.int8.conv2d, stride 1, no padding) of a blocked input becomes mlc.int8.conv2d_nchwc, blocked in and "
            "out. Run after "
            "fold-scale-into-conv, before conv2d-to-gemm and fuse-ops; "
@@ -622,7 +636,9 @@ class AlterOpLayoutPass : public FunctionPass {
   absl::StatusOr<relax::Function> RunOnFunction(const relax::Function& func, relax::BlockBuilder* builder) override {
     absl::StatusOr<Target> target = TargetFromAttrs(builder->module().attrs());
     if (!target.ok()) return target.status();
-    LayoutRewriter rewriter(builder, target->float_lanes(), target->has("avx512vnni") && target->has("avx512bw"));
+    const Int8BlockedTiles tiles{target->has("avx512vnni") && target->has("avx512bw"),
+                                 target->has("avx2") && target->has("fma")};
+    LayoutRewriter rewriter(builder, target->float_lanes(), tiles);
     return rewriter.VisitFunction(func);
   }
 };

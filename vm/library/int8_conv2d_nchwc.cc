@@ -2,7 +2,7 @@
  *  \brief The int8 pointwise (1 x 1) convolution over channel-blocked images, alter-op-layout's
  *         target for an mlc.int8.conv2d whose input is blocked already.
  *
- *    mlc.int8.conv2d_nchwc(x[N, C/b, H, W, b] uint8 or int8, w[Fp/16, C/4, 16, 4] int8,
+ *    mlc.int8.conv2d_nchwc(x[N, C/b, H, W, b] uint8 or int8, w (panels, below),
  *                          geometry[12] int64, compensation[F] int32, scale[F] float32,
  *                          bias[F] float32, [requantize[2 or 4] float32,]
  *                          out[N, F/bo, H, W, bo])
@@ -12,14 +12,24 @@
  *  layouts the float convolutions around it use (NCHW16c, NCHW8c, ...: b and bo multiples of
  *  4 that divide 16), so a MobileNet's int8 projections and expansions meet its float depthwise
  *  convolutions without a layout transform or a packing of columns. The weight comes packed at
- *  compile time as mlc.int8.dense's: per group of 4 input channels, the 4 taps of 16 output
- *  channels in one 64-byte vector (zero past F). F is the stored output channel count (a
- *  multiple of bo). out is uint8/int8 with requantize, float32 without it.
+ *  compile time (passes/int8_weight_panels.h), in one of two forms:
+ *    int8 w[Fp/16, C/4, 16, 4]: per group of 4 input channels, the 4 taps of 16 output channels
+ *      in one 64-byte vector, for AVX-512 VNNI;
+ *    int16 w[Fp/8, C/2, 8, 2]: per pair of input channels, the 2 taps of 8 output channels in
+ *      one 32-byte vector, for AVX2 without VNNI (qdq-to-integer's int16 weights);
+ *  zero past F. F is the stored output channel count (a multiple of bo). out is uint8/int8 with
+ *  requantize, float32 without it.
  *
- *  The register tile is 8 pixels x 32 output channels with AVX-512 VNNI: per group of 4 input
- *  channels, two weight vectors and, per pixel, a broadcast of its 4 bytes (in place: a
- *  pixel's channels of one block are contiguous) and two vpdpbusd. Other CPUs take a portable
- *  loop (the pass emits this call only for targets with AVX-512 VNNI).
+ *  Register tiles, output channels in the vector lanes:
+ *    AVX-512 VNNI, 8 pixels x 32 channels: per group of 4 input channels, two weight vectors
+ *      and, per pixel, a broadcast of its 4 bytes (in place: a pixel's channels of one block are
+ *      contiguous) and two vpdpbusd.
+ *    AVX2, 6 pixels x 16 channels (12 of the 16 ymm registers accumulate): the chunk of pixels
+ *      a task covers is first widened to int16 (once for all its channel tiles); then per pair
+ *      of input channels, two weight vectors and, per pixel, a broadcast of its two int16 values
+ *      and two vpmaddwd (two products per int32 lane: exact, where vpmaddubsw's int16 sums
+ *      could saturate).
+ *  Other CPUs, or a weight form the CPU has no tile for, take a portable loop.
  */
 // GCC 12 warns that its own AVX-512 headers read an uninitialized vector (a known false positive).
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
@@ -30,6 +40,7 @@
 #include <cstdint>
 #include <cstring>
 #include <optional>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "vm/library/dltensor_view.h"
@@ -41,13 +52,16 @@ namespace mlc {
 namespace vm {
 namespace {
 
-constexpr int64_t kLanes = 16;      // output channels per weight vector (int32 lanes)
+constexpr int64_t kLanes = 16;      // output channels per int8 weight vector (int32 lanes of a zmm)
 constexpr int64_t kPixelTile = 8;   // pixels per register tile
 constexpr int64_t kChunkTiles = 4;  // pixel tiles per task: 32 pixels' channels stay in L1
+constexpr int64_t kAvx2Lanes = 8;   // output channels per int16 weight vector (int32 lanes of a ymm)
+constexpr int64_t kAvx2Pixels = 6;  // pixels per AVX2 register tile
 
 struct Problem {
-  const uint8_t* x;  // one image, [C/b][HW][b]
-  const int8_t* w;   // [Fp/16][C/4][16][4]
+  const uint8_t* x;    // one image, [C/b][HW][b]
+  const int8_t* w;     // int8 panels [Fp/16][C/4][16][4], or null
+  const int16_t* w16;  // int16 panels [Fp/8][C/2][8][2], or null
   const int32_t* comp;
   const float *scale, *bias;
   char* out;  // one image, [F/bo][HW][bo]
@@ -56,14 +70,14 @@ struct Problem {
   Int8Activation activation;
   Requantize requantize;
   int64_t groups() const { return c / 4; }
+  // The weight panels' shape: output channels per panel, input channels per group.
+  int64_t panel_lanes() const { return w16 != nullptr ? kAvx2Lanes : kLanes; }
+  int64_t taps() const { return w16 != nullptr ? 2 : 4; }
 };
 
-/*! \brief The input's 4 channels [4q, 4q + 4) at pixel p, as one 32-bit word. */
-inline int32_t FourChannels(const Problem& s, int64_t p, int64_t q) {
-  const int64_t c = 4 * q;
-  int32_t four;
-  std::memcpy(&four, s.x + (c / s.b * s.pixels + p) * s.b + c % s.b, 4);
-  return static_cast<int32_t>(static_cast<uint32_t>(four) ^ s.flip);
+/*! \brief The input's channel c at pixel p, as uint8. */
+inline int32_t InputByte(const Problem& s, int64_t p, int64_t c) {
+  return (s.x[(c / s.b * s.pixels + p) * s.b + c % s.b] ^ s.flip) & 0xFF;
 }
 
 /*! \brief The result of output channel f at pixel p from its int32 sum: written as the
@@ -200,21 +214,164 @@ void TileVnniAny(const Problem& s, int64_t f0, int64_t vectors, int64_t p0, int6
     s.flip != 0 ? TileVnni<P, 1, true>(s, f0, p0) : TileVnni<P, 1, false>(s, f0, p0);
 }
 
-/*! \brief The same tile, one multiply-add per product. */
-void TilePortable(const Problem& s, int64_t f0, int64_t vectors, int64_t p0, int64_t pixels) {
-  const int64_t groups = s.groups();
+/*! \brief Output channels [f0, f0 + channels) x pixels [p0, p0 + pixels), one multiply-add per
+ *  product, from either weight form. */
+template <typename T>
+void TilePortable(const Problem& s, const T* w, int64_t f0, int64_t channels, int64_t p0, int64_t pixels) {
+  const int64_t lanes = s.panel_lanes(), taps = s.taps(), groups = s.c / taps;
   for (int64_t p = p0; p < p0 + pixels; ++p) {
-    for (int64_t f = f0; f < std::min(s.f, f0 + vectors * kLanes); ++f) {
-      const int8_t* w = s.w + (f / kLanes * groups * kLanes + f % kLanes) * 4;
+    for (int64_t f = f0; f < std::min(s.f, f0 + channels); ++f) {
+      const T* row = w + (f / lanes * groups * lanes + f % lanes) * taps;
       int32_t acc = 0;
-      for (int64_t q = 0; q < groups; ++q) {
-        const uint32_t four = static_cast<uint32_t>(FourChannels(s, p, q));
-        for (int t = 0; t < 4; ++t)
-          acc += static_cast<int32_t>(w[q * kLanes * 4 + t]) * static_cast<int32_t>((four >> (8 * t)) & 0xFF);
-      }
+      for (int64_t c = 0; c < s.c; ++c)
+        acc += static_cast<int32_t>(row[c / taps * lanes * taps + c % taps]) * InputByte(s, p, c);
       FinishOne(s, acc, f, p);
     }
   }
+}
+
+/*! \brief Pixels [p0, p0 + count) of every channel block as int16, made uint8 first:
+ *  widened[(block * count + r) * b + i] is channel block * b + i at pixel p0 + r. A block's
+ *  pixels are one contiguous run of bytes. */
+__attribute__((target("avx2"))) void WidenPixels(const Problem& s, int64_t p0, int64_t count, int16_t* widened) {
+  const uint8_t flip = static_cast<uint8_t>(s.flip);
+  const __m128i flips = _mm_set1_epi8(static_cast<char>(flip));
+  const int64_t run = count * s.b;
+  for (int64_t block = 0; block < s.c / s.b; ++block) {
+    const uint8_t* src = s.x + (block * s.pixels + p0) * s.b;
+    int16_t* dst = widened + block * run;
+    int64_t i = 0;
+    for (; i + 16 <= run; i += 16) {
+      const __m128i bytes = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + i)), flips);
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + i), _mm256_cvtepu8_epi16(bytes));
+    }
+    for (; i < run; ++i) dst[i] = static_cast<int16_t>(src[i] ^ flip);
+  }
+}
+
+/*! \brief Up to 8 int32 or float values from `p` (`count` of them, zero past), as a vector. */
+__attribute__((target("avx2"), always_inline)) inline __m256i LoadLanes(const void* p, int64_t count) {
+  if (count >= 8) return _mm256_loadu_si256(static_cast<const __m256i*>(p));
+  const __m256i mask =
+      _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int32_t>(count)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+  return _mm256_maskload_epi32(static_cast<const int*>(p), mask);
+}
+
+/*! \brief Where the AVX2 tile stores a vector of 8 output channels: one run of 8 lanes where
+ *  the output's blocks (bo) are 8 or 16, two runs of 4 where they are 4 (F, a multiple of bo,
+ *  ends on a run), each advancing bo elements per pixel. Computed once per vector of channels,
+ *  not per pixel: the divisions by bo are most of a store's cost. */
+struct LaneRuns {
+  int64_t at[2];  // element offsets of the runs at the tile's first pixel (at[1] < 0: none)
+  int64_t run;    // lanes per run
+};
+
+inline LaneRuns LaneRunsOf(const Problem& s, int64_t f, int64_t p0) {
+  auto at = [&](int64_t g) { return (g / s.bo * s.pixels + p0) * s.bo + g % s.bo; };
+  const int64_t run = std::min<int64_t>(s.bo, kAvx2Lanes);
+  return {{at(f), run < kAvx2Lanes && f + run < s.f ? at(f + run) : -1}, run};
+}
+
+/*! \brief Stores `v` (8 channels' results at pixel r of the tile) to its runs in `out`:
+ *  requantized bytes with `rq` on, floats otherwise. */
+__attribute__((target("avx2,fma"), always_inline)) inline void StoreLanes(char* out, const LaneRuns& runs,
+                                                                          int64_t offset, __m256 v,
+                                                                          const Requantize& rq) {
+  for (int i = 0; i < 2 && runs.at[i] >= 0; ++i) {
+    const __m256 lanes = i == 0 ? v : _mm256_permute2f128_ps(v, v, 1);  // the upper 4 lanes first
+    const int64_t at = runs.at[i] + offset;
+    if (rq.on)
+      StoreRequantized(reinterpret_cast<uint8_t*>(out) + at, runs.run, lanes, rq);
+    else if (runs.run == kAvx2Lanes)
+      _mm256_storeu_ps(reinterpret_cast<float*>(out) + at, lanes);
+    else
+      _mm_storeu_ps(reinterpret_cast<float*>(out) + at, _mm256_castps256_ps128(lanes));
+  }
+}
+
+/*! \brief A tile of P pixels (chunk positions from r0, image pixels from p0) x J vectors of 8
+ *  output channels (from f0) with AVX2, from the chunk's widened pixels (`count` of them),
+ *  then finished. */
+template <int P, int J>
+__attribute__((target("avx2,fma"))) void TileAvx2(const Problem& s, const int16_t* widened, int64_t count, int64_t r0,
+                                                  int64_t f0, int64_t p0) {
+  static_assert(P >= 1 && P <= 6 && J >= 1 && J <= 2, "at most 6 pixels x 16 channels");
+  // Named accumulators, not an array: int8_conv2d.cc's reason.
+  __m256i a0 = _mm256_setzero_si256(), b0 = a0, a1 = a0, b1 = a0, a2 = a0, b2 = a0, a3 = a0, b3 = a0, a4 = a0, b4 = a0,
+          a5 = a0, b5 = a0;
+  const int64_t pairs = s.c / 2, b = s.b;
+  const int16_t* w = s.w16 + f0 / kAvx2Lanes * pairs * 2 * kAvx2Lanes;
+  for (int64_t block = 0; block < s.c / b; ++block) {
+    const int16_t* x = widened + (block * count + r0) * b;
+    for (int64_t i = 0; i < b; i += 2, x += 2, w += 2 * kAvx2Lanes) {
+      const __m256i w0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w));
+      const __m256i w1 = J > 1 ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + pairs * 2 * kAvx2Lanes)) : w0;
+      // A pixel's two int16 values broadcast from memory; the sums added in place (int8_conv2d.cc's
+      // reason). Macros: a lambda would not inherit the function's target.
+#define MLC_ACCUMULATE(acc, product) __asm__("vpaddd %1, %0, %0" : "+x"(acc) : "x"(product))
+#define MLC_INT8_NCHWC_AVX2_PIXEL(r, lo, hi)                           \
+  {                                                                    \
+    int32_t pair;                                                      \
+    std::memcpy(&pair, x + (r)*b, 4);                                  \
+    const __m256i c = _mm256_set1_epi32(pair);                         \
+    MLC_ACCUMULATE(lo, _mm256_madd_epi16(c, w0));                      \
+    if constexpr (J > 1) MLC_ACCUMULATE(hi, _mm256_madd_epi16(c, w1)); \
+  }
+      MLC_INT8_NCHWC_AVX2_PIXEL(0, a0, b0)
+      if constexpr (P > 1) MLC_INT8_NCHWC_AVX2_PIXEL(1, a1, b1)
+      if constexpr (P > 2) MLC_INT8_NCHWC_AVX2_PIXEL(2, a2, b2)
+      if constexpr (P > 3) MLC_INT8_NCHWC_AVX2_PIXEL(3, a3, b3)
+      if constexpr (P > 4) MLC_INT8_NCHWC_AVX2_PIXEL(4, a4, b4)
+      if constexpr (P > 5) MLC_INT8_NCHWC_AVX2_PIXEL(5, a5, b5)
+#undef MLC_INT8_NCHWC_AVX2_PIXEL
+#undef MLC_ACCUMULATE
+    }
+  }
+  const __m256i sums[6][2] = {{a0, b0}, {a1, b1}, {a2, b2}, {a3, b3}, {a4, b4}, {a5, b5}};
+  __m256i comp[J];
+  __m256 scale[J], bias[J];
+  for (int j = 0; j < J; ++j) {
+    const int64_t f = f0 + j * kAvx2Lanes, left = s.f - f;
+    comp[j] = LoadLanes(s.comp + f, left);
+    scale[j] = _mm256_castsi256_ps(LoadLanes(s.scale + f, left));
+    bias[j] = _mm256_castsi256_ps(LoadLanes(s.bias + f, left));
+  }
+  // Locals: the stores (through char) could alias `s`, whose fields would be read again after each.
+  const Requantize rq = s.requantize;
+  const Int8Activation activation = s.activation;
+  const int64_t bo = s.bo;
+  char* const out = s.out;
+  LaneRuns runs[J];
+  for (int j = 0; j < J; ++j) runs[j] = LaneRunsOf(s, f0 + j * kAvx2Lanes, p0);
+  alignas(32) float values[J][P][kAvx2Lanes];
+  for (int j = 0; j < J; ++j) {
+    for (int r = 0; r < P; ++r) {
+      const __m256 v = _mm256_fmadd_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(sums[r][j], comp[j])), scale[j], bias[j]);
+      if (activation == Int8Activation::kSilu)
+        _mm256_store_ps(values[j][r], v);
+      else
+        StoreLanes(out, runs[j], r * bo, Activate(v, activation), rq);
+    }
+  }
+  if (activation != Int8Activation::kSilu) return;
+  // SiLU over the whole tile in one call (int8_conv2d.cc's reason).
+  SiluInPlaceAvx2(values[0][0], J * P * kAvx2Lanes);
+  for (int j = 0; j < J; ++j) {
+    for (int r = 0; r < P; ++r) StoreLanes(out, runs[j], r * bo, _mm256_load_ps(values[j][r]), rq);
+  }
+}
+
+/*! \brief TileAvx2 for `pixels` <= 6 pixels and `vectors` <= 2 vectors of channels. */
+template <int P = kAvx2Pixels>
+void TileAvx2Any(const Problem& s, const int16_t* widened, int64_t count, int64_t r0, int64_t f0, int64_t vectors,
+                 int64_t p0, int64_t pixels) {
+  if constexpr (P > 1) {
+    if (pixels < P) return TileAvx2Any<P - 1>(s, widened, count, r0, f0, vectors, p0, pixels);
+  }
+  if (vectors == 2)
+    TileAvx2<P, 2>(s, widened, count, r0, f0, p0);
+  else
+    TileAvx2<P, 1>(s, widened, count, r0, f0, p0);
 }
 
 /*! \brief A block of channels (b or bo) the layouts allow: a multiple of 4 that divides 16. */
@@ -229,12 +386,15 @@ absl::Status Conv2dNchwc(absl::Span<DLTensor* const> args) {
   const bool x_ok = (HasDtype(x, kDLUInt, 8) || HasDtype(x, kDLInt, 8)) && x->ndim == 5;
   const bool out_int = HasDtype(out, kDLUInt, 8) || HasDtype(out, kDLInt, 8);
   const bool out_ok = out->ndim == 5 && (requantized ? out_int : HasDtype(out, kDLFloat, 32));
-  if (!x_ok || !out_ok || !HasDtype(w, kDLInt, 8) || w->ndim != 4 || w->shape[2] != kLanes || w->shape[3] != 4 ||
-      !HasDtype(geometry, kDLInt, 64) || geometry->ndim != 1 || geometry->shape[0] != 12) {
+  // The weight's form: int8 panels of 16 channels x 4 taps, or int16 ones of 8 x 2.
+  const bool w16 = HasDtype(w, kDLInt, 16);
+  const int64_t lanes = w16 ? kAvx2Lanes : kLanes, taps = w16 ? 2 : 4;
+  const bool w_ok = (w16 || HasDtype(w, kDLInt, 8)) && w->ndim == 4 && w->shape[2] == lanes && w->shape[3] == taps;
+  if (!x_ok || !out_ok || !w_ok || !HasDtype(geometry, kDLInt, 64) || geometry->ndim != 1 || geometry->shape[0] != 12) {
     return absl::InvalidArgumentError(absl::StrCat(
         kName,
-        " expects uint8/int8 x[N, C/b, H, W, b], int8 w[Fp/16, C/4, 16, 4], int64 geometry[12] and out[N, F/bo, H, W, "
-        "bo] float32 (uint8/int8 after requantize[2 or 4])"));
+        " expects uint8/int8 x[N, C/b, H, W, b], w as int8[Fp/16, C/4, 16, 4] or int16[Fp/8, C/2, 8, 2], int64 "
+        "geometry[12] and out[N, F/bo, H, W, bo] float32 (uint8/int8 after requantize[2 or 4])"));
   }
   const int64_t b = x->shape[4], bo = out->shape[4], c = x->shape[1] * b, f = out->shape[1] * bo;
   if (!IsChannelBlock(b) || !IsChannelBlock(bo)) {
@@ -245,9 +405,9 @@ absl::Status Conv2dNchwc(absl::Span<DLTensor* const> args) {
     return absl::InvalidArgumentError(
         absl::StrCat(kName, ": out must have x's batch and pixels (a 1 x 1 window at stride 1)"));
   }
-  if (w->shape[0] != (f + kLanes - 1) / kLanes || w->shape[1] * 4 != c) {
-    return absl::InvalidArgumentError(absl::StrCat(kName, ": w holds ", w->shape[0], " panels of ", w->shape[1] * 4,
-                                                   " channels; ", (f + kLanes - 1) / kLanes, " panels of C = ", c,
+  if (w->shape[0] != (f + lanes - 1) / lanes || w->shape[1] * taps != c) {
+    return absl::InvalidArgumentError(absl::StrCat(kName, ": w holds ", w->shape[0], " panels of ", w->shape[1] * taps,
+                                                   " channels; ", (f + lanes - 1) / lanes, " panels of C = ", c,
                                                    " were expected"));
   }
   if (!HasDtype(comp, kDLInt, 32) || !HasDtype(scale, kDLFloat, 32) || !HasDtype(bias, kDLFloat, 32) ||
@@ -277,7 +437,8 @@ absl::Status Conv2dNchwc(absl::Span<DLTensor* const> args) {
     requantize = *r;
   }
   Problem s{nullptr,
-            reinterpret_cast<const int8_t*>(DataOf(w)),
+            w16 ? nullptr : reinterpret_cast<const int8_t*>(DataOf(w)),
+            w16 ? reinterpret_cast<const int16_t*>(DataOf(w)) : nullptr,
             reinterpret_cast<const int32_t*>(DataOf(comp)),
             reinterpret_cast<const float*>(DataOf(scale)),
             reinterpret_cast<const float*>(DataOf(bias)),
@@ -290,15 +451,17 @@ absl::Status Conv2dNchwc(absl::Span<DLTensor* const> args) {
             HasDtype(x, kDLInt, 8) ? 0x80808080u : 0u,
             *activation,
             requantize};
-  const Int8Path path = ChooseInt8Path();  // AMX has no tile here: its CPUs take the VNNI one
-  const bool vnni = path == Int8Path::kVnni || path == Int8Path::kAmx;
+  // AMX has no tile here: its CPUs take the VNNI one. int16 weights never take a VNNI path.
+  const Int8Path path = ChooseInt8Path(/*int8_weights=*/!w16);
+  const bool vnni = path == Int8Path::kVnni || path == Int8Path::kAmx, avx2 = w16 && path == Int8Path::kAvx2;
   const int64_t out_bytes = requantized ? 1 : 4;
-  const int64_t pixel_tiles = (s.pixels + kPixelTile - 1) / kPixelTile;
-  const int64_t chunks = (pixel_tiles + kChunkTiles - 1) / kChunkTiles;
-  // Channel tiles of 32 (the last of 16 where F leaves one vector); a task is a chunk of 32
-  // pixels and a range of channel tiles, split only where the chunks alone are too few to
-  // balance the threads (a 7 x 7 image has two).
-  const int64_t vectors = (f + kLanes - 1) / kLanes, channel_tiles = (vectors + 1) / 2;
+  // Register tiles of two weight vectors of channels by tile_pixels; a task is a chunk of
+  // kChunkTiles pixel tiles (32 pixels with VNNI, 24 with AVX2: their channels stay in L1) and
+  // a range of channel tiles, split only where the chunks alone are too few to balance the
+  // threads (a 7 x 7 image has two).
+  const int64_t tile_pixels = avx2 ? kAvx2Pixels : kPixelTile, chunk_pixels = kChunkTiles * tile_pixels;
+  const int64_t chunks = (s.pixels + chunk_pixels - 1) / chunk_pixels;
+  const int64_t vectors = (f + lanes - 1) / lanes, channel_tiles = (vectors + 1) / 2;
   const int64_t threads = ThreadPool::Global().num_threads();
   const int64_t splits = std::min(channel_tiles, std::max<int64_t>(1, (4 * threads + chunks - 1) / chunks));
   const int64_t split_tiles = (channel_tiles + splits - 1) / splits;
@@ -306,17 +469,28 @@ absl::Status Conv2dNchwc(absl::Span<DLTensor* const> args) {
     s.x = reinterpret_cast<const uint8_t*>(DataOf(x)) + n * c * s.pixels;
     s.out = DataOf(out) + n * f * s.pixels * out_bytes;
     ParallelFor(chunks * splits, [&](int64_t begin, int64_t end) {
+      // The AVX2 tile's int16 pixels, this thread's own (reused: fresh ones page-fault each time).
+      thread_local std::vector<int16_t> widened;
       for (int64_t task = begin; task < end; ++task) {
         const int64_t chunk = task / splits, first_tile = task % splits * split_tiles;
         const int64_t last_tile = std::min(channel_tiles, first_tile + split_tiles);
+        const int64_t chunk_p0 = chunk * chunk_pixels, count = std::min(chunk_pixels, s.pixels - chunk_p0);
+        if (avx2) {
+          widened.resize(c * count);
+          WidenPixels(s, chunk_p0, count, widened.data());
+        }
         for (int64_t t = first_tile; t < last_tile; ++t) {
-          const int64_t f0 = 2 * t * kLanes, tile_vectors = std::min<int64_t>(2, vectors - 2 * t);
-          for (int64_t pt = chunk * kChunkTiles; pt < std::min(pixel_tiles, (chunk + 1) * kChunkTiles); ++pt) {
-            const int64_t p0 = pt * kPixelTile, pixels = std::min(kPixelTile, s.pixels - p0);
-            if (vnni)
+          const int64_t f0 = 2 * t * lanes, tile_vectors = std::min<int64_t>(2, vectors - 2 * t);
+          for (int64_t r0 = 0; r0 < count; r0 += tile_pixels) {
+            const int64_t p0 = chunk_p0 + r0, pixels = std::min(tile_pixels, count - r0);
+            if (avx2)
+              TileAvx2Any(s, widened.data(), count, r0, f0, tile_vectors, p0, pixels);
+            else if (vnni)
               TileVnniAny(s, f0, tile_vectors, p0, pixels);
+            else if (w16)
+              TilePortable(s, s.w16, f0, tile_vectors * lanes, p0, pixels);
             else
-              TilePortable(s, f0, tile_vectors, p0, pixels);
+              TilePortable(s, s.w, f0, tile_vectors * lanes, p0, pixels);
           }
         }
       }

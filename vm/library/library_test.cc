@@ -36,7 +36,7 @@ std::vector<T> Values(const NDArray& a, size_t n) {
   return std::vector<T>(p, p + n);
 }
 
-const DLDataType kF32{kDLFloat, 32, 1}, kI64{kDLInt, 64, 1}, kI32{kDLInt, 32, 1};
+const DLDataType kF32{kDLFloat, 32, 1}, kI64{kDLInt, 64, 1}, kI32{kDLInt, 32, 1}, kI16{kDLInt, 16, 1};
 
 absl::Status Call(const std::string& name, std::vector<NDArray> args) {
   const RuntimeFunction* fn = RuntimeRegistry::Global().Find(name);
@@ -476,7 +476,8 @@ TEST(Int8Requantize, OneClampOfTheQuotientGivesTheStepByStepBytes) {
 // mlc.int8.conv2d's bytes and floats on the same operands, on every int8 path this CPU has:
 // blocks of 8 and 16 in and out, output channels that leave half a register tile (24, 40),
 // pixel counts that leave a partial tile (5 x 7), int8 and uint8 input, results requantized
-// (with a clip), and float, through ReLU and SiLU.
+// (with a clip), and float, through ReLU, SiLU and HardSwish; blocks of 4 and a last vector of
+// 4 channels (F 20); both weight forms (int8 panels for VNNI, int16 for AVX2).
 TEST(Int8Conv2dNchwc, EqualsTheNchwConvolutionOnEveryPath) {
   const DLDataType kU8{kDLUInt, 8, 1}, kI8{kDLInt, 8, 1};
   struct Case {
@@ -484,21 +485,23 @@ TEST(Int8Conv2dNchwc, EqualsTheNchwConvolutionOnEveryPath) {
     bool x_signed, requantized;
     int64_t activation;  // 0 none, 1 ReLU, 2 SiLU
   };
-  const Case cases[] = {{32, 24, 16, 8, false, true, 1},
-                        {24, 40, 8, 8, true, true, 0},
-                        {16, 64, 16, 16, false, false, 2},
-                        {48, 16, 16, 16, false, true, 2},
-                        {8, 32, 8, 16, false, false, 1}};
+  const Case cases[] = {{32, 24, 16, 8, false, true, 1},   {24, 40, 8, 8, true, true, 0},
+                        {16, 64, 16, 16, false, false, 2}, {48, 16, 16, 16, false, true, 2},
+                        {8, 32, 8, 16, false, false, 1},   {16, 20, 4, 4, true, false, 3}};
   const int64_t n = 2, h = 5, w = 7, pixels = h * w;
   std::mt19937 rng(11);
   for (const Case& k : cases) {
     std::vector<uint8_t> x(n * k.c * pixels);
     for (uint8_t& v : x) v = static_cast<uint8_t>(rng());
+    // The weight in both panel forms: int8 16 channels x 4 taps (VNNI), int16 8 x 2 (AVX2).
     std::vector<int8_t> weight(k.f * k.c), panels(((k.f + 15) / 16) * k.c * 16, 0);
+    std::vector<int16_t> panels16(((k.f + 7) / 8) * k.c * 8, 0);
     for (int8_t& v : weight) v = static_cast<int8_t>(rng());
     for (int64_t o = 0; o < k.f; ++o) {
-      for (int64_t i = 0; i < k.c; ++i)
+      for (int64_t i = 0; i < k.c; ++i) {
         panels[((o / 16 * (k.c / 4) + i / 4) * 16 + o % 16) * 4 + i % 4] = weight[o * k.c + i];
+        panels16[((o / 8 * (k.c / 2) + i / 2) * 8 + o % 8) * 2 + i % 2] = weight[o * k.c + i];
+      }
     }
     std::vector<int32_t> comp(k.f);
     std::vector<float> scale(k.f), bias(k.f);
@@ -514,28 +517,19 @@ TEST(Int8Conv2dNchwc, EqualsTheNchwConvolutionOnEveryPath) {
                                    Make<float>({k.f}, kF32, bias)};
     if (k.requantized) common.push_back(Make<float>({4}, kF32, {0.05f, 3.0f, -1.0f, 6.0f}));
     for (const Int8PathInfo& path : Int8Paths()) {
-      if (!path.available || !path.multiplies_int8) {
-        if (!path.available) std::printf("[ skipped ] int8 path %s: this CPU lacks it\n", path.name);
+      if (!path.available) {
+        std::printf("[ skipped ] int8 path %s: this CPU lacks it\n", path.name);
         continue;
       }
       setenv("MLC_INT8_PATH", path.name, 1);
       std::vector<NDArray> nchw = {Make<uint8_t>({n, k.c, h, w}, x_type, x), Make<int8_t>({k.f, k.c}, kI8, weight),
                                    geometry};
-      std::vector<NDArray> nchwc = {Make<uint8_t>({n, k.c / k.b, h, w, k.b}, x_type, Blocked(x, n, k.c, pixels, k.b)),
-                                    Make<int8_t>({(k.f + 15) / 16, k.c / 4, 16, 4}, kI8, panels), geometry};
-      for (const NDArray& a : common) {
-        nchw.push_back(a);
-        nchwc.push_back(a);
-      }
+      for (const NDArray& a : common) nchw.push_back(a);
       nchw.push_back(NDArray::Empty({n, k.f, h, w}, out_type));
-      nchwc.push_back(NDArray::Empty({n, k.f / k.bo, h, w, k.bo}, out_type));
       ASSERT_TRUE(Call("mlc.int8.conv2d", nchw).ok());
-      absl::Status s = Call("mlc.int8.conv2d_nchwc", nchwc);
-      ASSERT_TRUE(s.ok()) << s.message();
       const size_t bytes = n * k.f * pixels * out_bytes;
-      std::vector<uint8_t> want(bytes), got(bytes);
+      std::vector<uint8_t> want(bytes);
       std::memcpy(want.data(), nchw.back().dl()->data, bytes);
-      std::memcpy(got.data(), nchwc.back().dl()->data, bytes);
       // Compared as bytes in the blocked layout: the float results bit for bit too.
       const std::vector<uint8_t> want_blocked = k.requantized ? Blocked(want, n, k.f, pixels, k.bo) : [&] {
         std::vector<float> f(n * k.f * pixels), fb;
@@ -545,8 +539,24 @@ TEST(Int8Conv2dNchwc, EqualsTheNchwConvolutionOnEveryPath) {
         std::memcpy(out.data(), fb.data(), bytes);
         return out;
       }();
-      EXPECT_EQ(got, want_blocked) << "path " << path.name << ", C " << k.c << ", F " << k.f << ", blocks " << k.b
-                                   << " -> " << k.bo;
+      // Paths that multiply bytes get the int8 panels, AVX2 the int16 ones, the portable path both.
+      std::vector<NDArray> forms;
+      if (path.multiplies_int8 || path.path == Int8Path::kPortable)
+        forms.push_back(Make<int8_t>({(k.f + 15) / 16, k.c / 4, 16, 4}, kI8, panels));
+      if (!path.multiplies_int8) forms.push_back(Make<int16_t>({(k.f + 7) / 8, k.c / 2, 8, 2}, kI16, panels16));
+      for (const NDArray& w_panels : forms) {
+        std::vector<NDArray> nchwc = {Make<uint8_t>({n, k.c / k.b, h, w, k.b}, x_type, Blocked(x, n, k.c, pixels, k.b)),
+                                      w_panels, geometry};
+        for (const NDArray& a : common) nchwc.push_back(a);
+        nchwc.push_back(NDArray::Empty({n, k.f / k.bo, h, w, k.bo}, out_type));
+        absl::Status s = Call("mlc.int8.conv2d_nchwc", nchwc);
+        ASSERT_TRUE(s.ok()) << s.message();
+        std::vector<uint8_t> got(bytes);
+        std::memcpy(got.data(), nchwc.back().dl()->data, bytes);
+        EXPECT_EQ(got, want_blocked) << "path " << path.name << ", "
+                                     << (w_panels.dl()->dtype.bits == 16 ? "int16" : "int8") << " panels, C " << k.c
+                                     << ", F " << k.f << ", blocks " << k.b << " -> " << k.bo;
+      }
     }
     unsetenv("MLC_INT8_PATH");
   }
