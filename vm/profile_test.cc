@@ -168,6 +168,25 @@ TEST(Profile, FusedCnnTableListsEveryKernel) {
   EXPECT_TRUE(conv) << "no kernel fused the convolution with its bias and ReLU";
 }
 
+// One runtime function called on two shapes: its row counts each call's own operations and
+// bytes (the mean per call), not the first call's for all, so GFLOP/s and GB/s are the calls'.
+TEST(Profile, RuntimeFunctionRowsCountEachCallsOwnWork) {
+  Profiler p(1);
+  const int32_t fn = p.Intern({"mlc.int8.conv2d_nchwc", Profiler::Kind::kRuntimeFunction});
+  constexpr int64_t kUs = 1000;
+  p.RecordRuntimeCall(fn, 0, 100 * kUs, 1000000, 4000);
+  p.RecordRuntimeCall(fn, 100 * kUs, 400 * kUs, 5000000, 16000);
+  p.Record(Profiler::Kind::kInvoke, fn, 0, 400 * kUs);
+  Profiler::Table table = p.Aggregate(1);
+  ASSERT_EQ(table.rows.front().name, "mlc.int8.conv2d_nchwc");
+  EXPECT_EQ(table.rows.front().calls, 2);
+  EXPECT_EQ(table.rows.front().flops, 3000000);
+  EXPECT_EQ(table.rows.front().bytes, 10000);
+  // 6 M operations in 400 us: 15 GFLOP/s, 7.5% of a 200 GFLOP/s peak.
+  const std::string text = vm::FormatProfileTable(table, 200);
+  EXPECT_NE(text.find(" 15.0     8%"), std::string::npos) << text;
+}
+
 TEST(Profile, ChromeTraceHasOneCompleteEventPerCall) {
   Model m = Cnn();
   ProfileRuns(m);

@@ -42,7 +42,8 @@ Profiler::Table Profiler::Aggregate(int runs) const {
   table.runs = runs;
   table.threads = num_threads();
   std::map<int32_t, Row> rows;
-  double inside = 0;  // time in kernels and runtime functions
+  std::map<int32_t, std::pair<int64_t, int64_t>> work;  // operations and bytes over all calls
+  double inside = 0;                                    // time in kernels and runtime functions
   // Each thread's chunks in the order it ran them; calls do not overlap, so one cursor per
   // thread walks them once as the calls go by in order.
   std::vector<std::vector<const Event*>> chunks(num_threads());
@@ -83,13 +84,20 @@ Profiler::Table Profiler::Aggregate(int runs) const {
     r.name = l.name;
     r.kind = e.kind == Kind::kKernel ? "kernel" : "runtime";
     r.source_ops = l.source_ops;
-    r.flops = l.flops;
-    r.bytes = l.bytes;
+    const bool runtime = e.kind == Kind::kRuntimeFunction;
+    work[e.label].first += runtime ? e.flops : l.flops;
+    work[e.label].second += runtime ? e.bytes : l.bytes;
     ++r.calls;
     r.seconds += seconds;
     inside += seconds;
   }
-  for (auto& [label, row] : rows) table.rows.push_back(row);
+  for (auto& [label, row] : rows) {
+    if (row.calls > 0) {
+      row.flops = work[label].first / row.calls;
+      row.bytes = work[label].second / row.calls;
+    }
+    table.rows.push_back(row);
+  }
   std::sort(table.rows.begin(), table.rows.end(), [](const Row& a, const Row& b) { return a.seconds > b.seconds; });
   Row vm;
   vm.name = "(VM: dispatch, checks, allocation)";
@@ -127,8 +135,10 @@ std::string Profiler::ChromeTraceJson() const {
     if (e.kind == Kind::kKernel || e.kind == Kind::kRuntimeFunction) {
       pb::Struct* args = set(x, "args")->mutable_struct_value();
       if (!l.source_ops.empty()) set(args, "source_ops")->set_string_value(l.source_ops);
-      if (l.flops > 0) set(args, "flops")->set_number_value(static_cast<double>(l.flops));
-      if (l.bytes > 0) set(args, "bytes")->set_number_value(static_cast<double>(l.bytes));
+      const bool runtime = e.kind == Kind::kRuntimeFunction;  // its work is the call's own
+      const int64_t flops = runtime ? e.flops : l.flops, bytes = runtime ? e.bytes : l.bytes;
+      if (flops > 0) set(args, "flops")->set_number_value(static_cast<double>(flops));
+      if (bytes > 0) set(args, "bytes")->set_number_value(static_cast<double>(bytes));
     }
   }
   set(&root, "displayTimeUnit")->set_string_value("ms");

@@ -36,7 +36,7 @@ class Profiler {
     std::string name;
     Kind kind = Kind::kKernel;
     std::string source_ops;  // kernels: the graph operators it was made from
-    int64_t flops = 0;       // per call, 0 when unknown
+    int64_t flops = 0;       // per call, 0 when unknown (kernels; runtime functions: per event)
     int64_t bytes = 0;       // per call: the buffers it reads and writes (a lower bound on traffic)
   };
 
@@ -45,6 +45,8 @@ class Profiler {
     Kind kind = Kind::kKernel;  // kChunk: a parallel loop's chunk of the call `label`
     int32_t thread = 0;         // 0 is the thread that called Invoke; workers are 1..n-1
     int64_t begin_ns = 0, end_ns = 0;
+    // A runtime function's work in this call: one label serves calls of every shape.
+    int64_t flops = 0, bytes = 0;
   };
 
   using Clock = std::chrono::steady_clock;
@@ -59,6 +61,10 @@ class Profiler {
   /*! \brief On the calling thread (thread 0). */
   void Record(Kind kind, int32_t label, int64_t begin_ns, int64_t end_ns) {
     events_[0].events.push_back(Event{label, kind, 0, begin_ns, end_ns});
+  }
+  /*! \brief A runtime function's call with the operations and bytes of its arguments. */
+  void RecordRuntimeCall(int32_t label, int64_t begin_ns, int64_t end_ns, int64_t flops, int64_t bytes) {
+    events_[0].events.push_back(Event{label, Kind::kRuntimeFunction, 0, begin_ns, end_ns, flops, bytes});
   }
   /*! \brief The kernel or runtime function whose parallel chunks are recorded next (set
    *         before the call). */
@@ -77,8 +83,8 @@ class Profiler {
     std::string source_ops;
     int64_t calls = 0;   // over all profiled runs
     double seconds = 0;  // over all profiled runs
-    int64_t flops = 0;   // per call
-    int64_t bytes = 0;   // per call
+    int64_t flops = 0;   // per call (a runtime function's: the mean over its calls)
+    int64_t bytes = 0;   // per call (likewise)
     // The chunks of its parallel loops, over all threads and runs (0: it launched none).
     double chunk_seconds = 0;
     // Per call, the busiest thread's chunk time minus the least busy one's, summed.

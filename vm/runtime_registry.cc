@@ -46,6 +46,17 @@ const AllocatingRuntimeFunction* RuntimeRegistry::FindAllocating(const std::stri
   return it == allocating_.end() ? nullptr : &it->second;
 }
 
+void RuntimeRegistry::RegisterOperationCount(const std::string& name, OperationCount count) {
+  std::lock_guard<std::mutex> lock(mu_);
+  operation_counts_[name] = std::move(count);
+}
+
+const OperationCount* RuntimeRegistry::FindOperationCount(const std::string& name) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = operation_counts_.find(name);
+  return it == operation_counts_.end() ? nullptr : &it->second;
+}
+
 const RuntimeFunction* RuntimeRegistry::Find(const std::string& name) const {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = functions_.find(name);
@@ -100,6 +111,9 @@ absl::Status RuntimeRegistry::LoadPlugin(const std::string& path) {
 }
 
 namespace detail {
+OperationCountRegistrar::OperationCountRegistrar(const std::string& name, OperationCount count) {
+  RuntimeRegistry::Global().RegisterOperationCount(name, std::move(count));
+}
 RuntimeFunctionRegistrar::RuntimeFunctionRegistrar(const std::string& name, RuntimeFunction fn) {
   absl::Status s = RuntimeRegistry::Global().Register(name, std::move(fn));
   if (!s.ok()) {

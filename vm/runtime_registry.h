@@ -36,6 +36,9 @@ namespace vm {
 
 using RuntimeFunction = std::function<absl::Status(absl::Span<DLTensor* const> args)>;
 using AllocatingRuntimeFunction = std::function<absl::StatusOr<std::vector<NDArray>>(absl::Span<const NDArray> inputs)>;
+/*! \brief The arithmetic operations one call of a runtime function does, from its arguments (a
+ *  multiply-add counts two): what the profiler's GFLOP/s and % of peak of the function count. */
+using OperationCount = std::function<int64_t(absl::Span<DLTensor* const> args)>;
 
 class RuntimeRegistry {
  public:
@@ -49,6 +52,10 @@ class RuntimeRegistry {
   /*! \brief The function, or nullptr. */
   const RuntimeFunction* Find(const std::string& name) const;
   const AllocatingRuntimeFunction* FindAllocating(const std::string& name) const;
+  /*! \brief Registers how many operations a call of `name` does (the profiler asks). */
+  void RegisterOperationCount(const std::string& name, OperationCount count);
+  /*! \brief The count of `name`, or nullptr when none is registered (its GFLOP/s unknown). */
+  const OperationCount* FindOperationCount(const std::string& name) const;
   std::vector<std::string> ListNames() const;
   /*! \brief dlopen()s a plug-in and registers what its mlc_plugin_init registers. */
   absl::Status LoadPlugin(const std::string& path);
@@ -57,12 +64,16 @@ class RuntimeRegistry {
   mutable std::mutex mu_;
   std::map<std::string, RuntimeFunction> functions_;
   std::map<std::string, AllocatingRuntimeFunction> allocating_;
+  std::map<std::string, OperationCount> operation_counts_;
 };
 
 namespace detail {
 struct RuntimeFunctionRegistrar {
   RuntimeFunctionRegistrar(const std::string& name, RuntimeFunction fn);
   RuntimeFunctionRegistrar(const std::string& name, AllocatingRuntimeFunction fn);
+};
+struct OperationCountRegistrar {
+  OperationCountRegistrar(const std::string& name, OperationCount count);
 };
 }  // namespace detail
 
@@ -73,6 +84,8 @@ struct RuntimeFunctionRegistrar {
 #define MLC_REGISTER_ALLOCATING_RUNTIME_FUNC(name, fn)                                              \
   static ::mlc::vm::detail::RuntimeFunctionRegistrar MLC_RT_CONCAT(mlc_runtime_func_, __COUNTER__)( \
       name, ::mlc::vm::AllocatingRuntimeFunction(fn))
+#define MLC_REGISTER_RUNTIME_FUNC_OPERATIONS(name, count) \
+  static ::mlc::vm::detail::OperationCountRegistrar MLC_RT_CONCAT(mlc_runtime_ops_, __COUNTER__)(name, count)
 
 }  // namespace vm
 }  // namespace mlc

@@ -856,13 +856,15 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
         if (recording_ == nullptr) {
           s = (*inst.fn)(absl::MakeSpan(extern_args));
         } else {
-          Profiler::Label l{inst.fn_name, Profiler::Kind::kRuntimeFunction};
-          for (const DLTensor* t : extern_args) l.bytes += TensorBytes(t->dtype, t->shape, t->ndim);
-          int32_t label = recording_->Intern(l);
+          int64_t bytes = 0, operations = 0;
+          for (const DLTensor* t : extern_args) bytes += TensorBytes(t->dtype, t->shape, t->ndim);
+          if (const OperationCount* count = RuntimeRegistry::Global().FindOperationCount(inst.fn_name))
+            operations = (*count)(absl::MakeSpan(extern_args));
+          int32_t label = recording_->Intern({inst.fn_name, Profiler::Kind::kRuntimeFunction});
           recording_->SetCurrentCall(label);  // its parallel loops (mlc.blas.conv2d's depthwise) too
           int64_t start = recording_->Now();
           s = (*inst.fn)(absl::MakeSpan(extern_args));
-          recording_->Record(Profiler::Kind::kRuntimeFunction, label, start, recording_->Now());
+          recording_->RecordRuntimeCall(label, start, recording_->Now(), operations, bytes);
         }
         if (!s.ok()) return absl::Status(s.code(), absl::StrCat(Where(func_index, pc), s.message()));
         break;
@@ -879,14 +881,14 @@ absl::StatusOr<Value> VirtualMachine::Run(int func_index, std::vector<Value> arg
         if (recording_ == nullptr) {
           results = (*inst.allocating_fn)(inputs);
         } else {
-          Profiler::Label l{inst.fn_name, Profiler::Kind::kRuntimeFunction};
+          int64_t bytes = 0;
           for (const NDArray& t : inputs)
-            l.bytes += TensorBytes(t.dtype(), t.shape().data(), static_cast<int>(t.shape().size()));
-          int32_t label = recording_->Intern(l);
+            bytes += TensorBytes(t.dtype(), t.shape().data(), static_cast<int>(t.shape().size()));
+          int32_t label = recording_->Intern({inst.fn_name, Profiler::Kind::kRuntimeFunction});
           recording_->SetCurrentCall(label);
           int64_t start = recording_->Now();
           results = (*inst.allocating_fn)(inputs);
-          recording_->Record(Profiler::Kind::kRuntimeFunction, label, start, recording_->Now());
+          recording_->RecordRuntimeCall(label, start, recording_->Now(), 0, bytes);
         }
         if (!results.ok())
           return absl::Status(results.status().code(), absl::StrCat(Where(func_index, pc), results.status().message()));

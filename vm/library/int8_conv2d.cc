@@ -765,6 +765,12 @@ absl::Status Conv2d(absl::Span<DLTensor* const> args) {
 }
 
 MLC_REGISTER_RUNTIME_FUNC("mlc.int8.conv2d", Conv2d);
+// Two operations per multiply-add of the convolution: every output by its C * KH * KW taps.
+MLC_REGISTER_RUNTIME_FUNC_OPERATIONS("mlc.int8.conv2d", [](absl::Span<DLTensor* const> args) -> int64_t {
+  if (args.size() < 7 || args[0]->ndim != 4 || args.back()->ndim != 4 || !IsInt64Vector(args[2], 12)) return 0;
+  const int64_t* g = reinterpret_cast<const int64_t*>(DataOf(args[2]));
+  return 2 * CountOf(DimsOf(args.back())) * args[0]->shape[1] * g[8] * g[9];
+});
 
 }  // namespace
 }  // namespace vm

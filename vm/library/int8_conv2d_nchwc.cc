@@ -500,6 +500,12 @@ absl::Status Conv2dNchwc(absl::Span<DLTensor* const> args) {
 }
 
 MLC_REGISTER_RUNTIME_FUNC("mlc.int8.conv2d_nchwc", Conv2dNchwc);
+// Two operations per multiply-add: every stored output channel at every pixel by the C input
+// channels.
+MLC_REGISTER_RUNTIME_FUNC_OPERATIONS("mlc.int8.conv2d_nchwc", [](absl::Span<DLTensor* const> args) -> int64_t {
+  if (args.size() < 7 || args[0]->ndim != 5 || args.back()->ndim != 5) return 0;
+  return 2 * CountOf(DimsOf(args.back())) * args[0]->shape[1] * args[0]->shape[4];
+});
 
 }  // namespace
 }  // namespace vm

@@ -345,6 +345,11 @@ absl::Status Dense(absl::Span<DLTensor* const> args) {
 }
 
 MLC_REGISTER_RUNTIME_FUNC("mlc.int8.dense", Dense);
+// Two operations per multiply-add: every output by the K of its row.
+MLC_REGISTER_RUNTIME_FUNC_OPERATIONS("mlc.int8.dense", [](absl::Span<DLTensor* const> args) -> int64_t {
+  if (args.size() < 7 || args[0]->ndim < 1) return 0;
+  return 2 * CountOf(DimsOf(args.back())) * args[0]->shape[args[0]->ndim - 1];
+});
 
 }  // namespace
 }  // namespace vm

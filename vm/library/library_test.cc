@@ -551,6 +551,12 @@ TEST(Int8Conv2dNchwc, EqualsTheNchwConvolutionOnEveryPath) {
         nchwc.push_back(NDArray::Empty({n, k.f / k.bo, h, w, k.bo}, out_type));
         absl::Status s = Call("mlc.int8.conv2d_nchwc", nchwc);
         ASSERT_TRUE(s.ok()) << s.message();
+        // The profiler's count of its operations: a multiply-add per input channel per output.
+        const OperationCount* count = RuntimeRegistry::Global().FindOperationCount("mlc.int8.conv2d_nchwc");
+        ASSERT_NE(count, nullptr);
+        std::vector<DLTensor*> dl;
+        for (NDArray& a : nchwc) dl.push_back(a.dl());
+        EXPECT_EQ((*count)(absl::MakeSpan(dl)), 2 * n * k.f * pixels * k.c);
         std::vector<uint8_t> got(bytes);
         std::memcpy(got.data(), nchwc.back().dl()->data, bytes);
         EXPECT_EQ(got, want_blocked) << "path " << path.name << ", "
