@@ -11,7 +11,7 @@
  *
  *  and the same for 3-D windows (conv3d, max/avg_pool3d: NCDHW16c data, OIDHW16i16o weights).
  *  Int8 layers (qdq-to-integer's) join in where the target has a blocked int8 tile (AVX-512
- *  VNNI, or AVX2 for the int16 weights qdq-to-integer gives targets without VNNI):
+ *  VNNI or AVX-VNNI, or AVX2 for the int16 weights qdq-to-integer gives targets without VNNI):
  *
  *    quantize(conv', s, z)   ->  the same on the blocked tensor (dequantize too; per tensor)
  *    mlc.int8.conv2d(q', ...) of a 1 x 1 window  ->  mlc.int8.conv2d_nchwc(q', ...) -> NCHW16c
@@ -132,7 +132,8 @@ bool LayoutAgnostic(const relax::OpNode* op) {
 }
 
 /*! \brief The weight forms whose mlc.int8.conv2d_nchwc tile the target runs: int8 panels
- *  (AVX-512 VNNI) and int16 ones (AVX2; qdq-to-integer's form for targets without VNNI). */
+ *  (AVX-512 VNNI or AVX-VNNI) and int16 ones (AVX2; qdq-to-integer's form for targets without
+ *  VNNI). */
 struct Int8BlockedTiles {
   bool int8_panels = false;
   bool int16_panels = false;
@@ -498,8 +499,8 @@ class LayoutRewriter : public relax::ExprMutator {
   /*! \brief mlc.int8.conv2d (qdq-to-integer) of a 1 x 1 window at stride 1 without padding whose
    *  input is blocked (the quantize of a blocked float result): mlc.int8.conv2d_nchwc, which
    *  reads the blocked bytes in place and writes its result blocked as a float convolution's
-   *  would be, where the target has a tile for the weight's form (int8: AVX-512 VNNI; int16:
-   *  AVX2). A QDQ MobileNet's int8 expansions and projections then meet its float depthwise
+   *  would be, where the target has a tile for the weight's form (int8: AVX-512 VNNI or
+   *  AVX-VNNI; int16: AVX2). A QDQ MobileNet's int8 expansions and projections then meet its float depthwise
    *  convolutions without layout transforms, and without the column packing mlc.int8.conv2d
    *  does per call. The weight [F, Kp] is repacked in panels (int8_weight_panels.h), zero for
    *  padded input channels. */
@@ -623,8 +624,8 @@ class AlterOpLayoutPass : public FunctionPass {
            "between half a vector and one padded to one, the real channels sliced out where read unblocked) and "
            "carries the blocked layout through elementwise operators, pooling and spatial padding and slicing, "
            "converting back to NCHW only where an operator needs it (once per variable). Per-tensor quantize and "
-           "dequantize carry the blocked layout too, and where the target has a blocked int8 tile (AVX-512 VNNI for "
-           "int8 weights, AVX2 for the int16 ones of targets without VNNI) an int8 1 x 1 convolution "
+           "dequantize carry the blocked layout too, and where the target has a blocked int8 tile (AVX-512 VNNI or "
+           "AVX-VNNI for int8 weights, AVX2 for the int16 ones of targets without VNNI) an int8 1 x 1 convolution "
            "(mlc.int8.conv2d, stride 1, no padding) of a blocked input becomes mlc.int8.conv2d_nchwc, blocked in and "
            "out. Run after "
            "fold-scale-into-conv, before conv2d-to-gemm and fuse-ops; "
@@ -636,8 +637,9 @@ class AlterOpLayoutPass : public FunctionPass {
   absl::StatusOr<relax::Function> RunOnFunction(const relax::Function& func, relax::BlockBuilder* builder) override {
     absl::StatusOr<Target> target = TargetFromAttrs(builder->module().attrs());
     if (!target.ok()) return target.status();
-    const Int8BlockedTiles tiles{target->has("avx512vnni") && target->has("avx512bw"),
-                                 target->has("avx2") && target->has("fma")};
+    const bool avx2 = target->has("avx2") && target->has("fma");
+    const Int8BlockedTiles tiles{
+        (target->has("avx512vnni") && target->has("avx512bw")) || (avx2 && target->has("avxvnni")), avx2};
     LayoutRewriter rewriter(builder, target->float_lanes(), tiles);
     return rewriter.VisitFunction(func);
   }

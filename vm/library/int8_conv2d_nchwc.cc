@@ -14,7 +14,7 @@
  *  convolutions without a layout transform or a packing of columns. The weight comes packed at
  *  compile time (passes/int8_weight_panels.h), in one of two forms:
  *    int8 w[Fp/16, C/4, 16, 4]: per group of 4 input channels, the 4 taps of 16 output channels
- *      in one 64-byte vector, for AVX-512 VNNI;
+ *      in one 64-byte vector, for AVX-512 VNNI and AVX-VNNI;
  *    int16 w[Fp/8, C/2, 8, 2]: per pair of input channels, the 2 taps of 8 output channels in
  *      one 32-byte vector, for AVX2 without VNNI (qdq-to-integer's int16 weights);
  *  zero past F. F is the stored output channel count (a multiple of bo). out is uint8/int8 with
@@ -29,6 +29,8 @@
  *      of input channels, two weight vectors and, per pixel, a broadcast of its two int16 values
  *      and two vpmaddwd (two products per int32 lane: exact, where vpmaddubsw's int16 sums
  *      could saturate).
+ *    AVX-VNNI (Intel's cores without AVX-512), 6 pixels x 16 channels from the int8 panels: the
+ *      AVX-512 VNNI tile at half the width, the AVX2 tile's epilogue.
  *  Other CPUs, or a weight form the CPU has no tile for, take a portable loop.
  */
 // GCC 12 warns that its own AVX-512 headers read an uninitialized vector (a known false positive).
@@ -289,6 +291,45 @@ __attribute__((target("avx2,fma"), always_inline)) inline void StoreLanes(char* 
   }
 }
 
+/*! \brief The 256-bit tiles' epilogue: the int32 sums of P pixels (from p0) x J vectors of 8
+ *  output channels (from f0), finished and stored. */
+template <int P, int J>
+__attribute__((target("avx2,fma"), always_inline)) inline void FinishTile256(const Problem& s,
+                                                                             const __m256i (&sums)[6][2], int64_t f0,
+                                                                             int64_t p0) {
+  __m256i comp[J];
+  __m256 scale[J], bias[J];
+  for (int j = 0; j < J; ++j) {
+    const int64_t f = f0 + j * kAvx2Lanes, left = s.f - f;
+    comp[j] = LoadLanes(s.comp + f, left);
+    scale[j] = _mm256_castsi256_ps(LoadLanes(s.scale + f, left));
+    bias[j] = _mm256_castsi256_ps(LoadLanes(s.bias + f, left));
+  }
+  // Locals: the stores (through char) could alias `s`, whose fields would be read again after each.
+  const Requantize rq = s.requantize;
+  const Int8Activation activation = s.activation;
+  const int64_t bo = s.bo;
+  char* const out = s.out;
+  LaneRuns runs[J];
+  for (int j = 0; j < J; ++j) runs[j] = LaneRunsOf(s, f0 + j * kAvx2Lanes, p0);
+  alignas(32) float values[J][P][kAvx2Lanes];
+  for (int j = 0; j < J; ++j) {
+    for (int r = 0; r < P; ++r) {
+      const __m256 v = _mm256_fmadd_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(sums[r][j], comp[j])), scale[j], bias[j]);
+      if (activation == Int8Activation::kSilu)
+        _mm256_store_ps(values[j][r], v);
+      else
+        StoreLanes(out, runs[j], r * bo, Activate(v, activation), rq);
+    }
+  }
+  if (activation != Int8Activation::kSilu) return;
+  // SiLU over the whole tile in one call (int8_conv2d.cc's reason).
+  SiluInPlaceAvx2(values[0][0], J * P * kAvx2Lanes);
+  for (int j = 0; j < J; ++j) {
+    for (int r = 0; r < P; ++r) StoreLanes(out, runs[j], r * bo, _mm256_load_ps(values[j][r]), rq);
+  }
+}
+
 /*! \brief A tile of P pixels (chunk positions from r0, image pixels from p0) x J vectors of 8
  *  output channels (from f0) with AVX2, from the chunk's widened pixels (`count` of them),
  *  then finished. */
@@ -328,37 +369,7 @@ __attribute__((target("avx2,fma"))) void TileAvx2(const Problem& s, const int16_
     }
   }
   const __m256i sums[6][2] = {{a0, b0}, {a1, b1}, {a2, b2}, {a3, b3}, {a4, b4}, {a5, b5}};
-  __m256i comp[J];
-  __m256 scale[J], bias[J];
-  for (int j = 0; j < J; ++j) {
-    const int64_t f = f0 + j * kAvx2Lanes, left = s.f - f;
-    comp[j] = LoadLanes(s.comp + f, left);
-    scale[j] = _mm256_castsi256_ps(LoadLanes(s.scale + f, left));
-    bias[j] = _mm256_castsi256_ps(LoadLanes(s.bias + f, left));
-  }
-  // Locals: the stores (through char) could alias `s`, whose fields would be read again after each.
-  const Requantize rq = s.requantize;
-  const Int8Activation activation = s.activation;
-  const int64_t bo = s.bo;
-  char* const out = s.out;
-  LaneRuns runs[J];
-  for (int j = 0; j < J; ++j) runs[j] = LaneRunsOf(s, f0 + j * kAvx2Lanes, p0);
-  alignas(32) float values[J][P][kAvx2Lanes];
-  for (int j = 0; j < J; ++j) {
-    for (int r = 0; r < P; ++r) {
-      const __m256 v = _mm256_fmadd_ps(_mm256_cvtepi32_ps(_mm256_sub_epi32(sums[r][j], comp[j])), scale[j], bias[j]);
-      if (activation == Int8Activation::kSilu)
-        _mm256_store_ps(values[j][r], v);
-      else
-        StoreLanes(out, runs[j], r * bo, Activate(v, activation), rq);
-    }
-  }
-  if (activation != Int8Activation::kSilu) return;
-  // SiLU over the whole tile in one call (int8_conv2d.cc's reason).
-  SiluInPlaceAvx2(values[0][0], J * P * kAvx2Lanes);
-  for (int j = 0; j < J; ++j) {
-    for (int r = 0; r < P; ++r) StoreLanes(out, runs[j], r * bo, _mm256_load_ps(values[j][r]), rq);
-  }
+  FinishTile256<P, J>(s, sums, f0, p0);
 }
 
 /*! \brief TileAvx2 for `pixels` <= 6 pixels and `vectors` <= 2 vectors of channels. */
@@ -372,6 +383,59 @@ void TileAvx2Any(const Problem& s, const int16_t* widened, int64_t count, int64_
     TileAvx2<P, 2>(s, widened, count, r0, f0, p0);
   else
     TileAvx2<P, 1>(s, widened, count, r0, f0, p0);
+}
+
+/*! \brief A tile of P pixels (from p0) x J vectors of 8 output channels (from f0, a panel's
+ *  first) with AVX-VNNI (vpdpbusd on ymm: Intel's cores without AVX-512): per group of 4 input
+ *  channels, the panel's two halves and, per pixel, a broadcast of its 4 bytes from the image
+ *  and two vpdpbusd; 12 accumulators. The AVX-512 VNNI tile at half the width. */
+template <int P, int J, bool kSigned>
+__attribute__((target("avx2,fma,avxvnni"))) void TileAvxVnni(const Problem& s, int64_t f0, int64_t p0) {
+  static_assert(P >= 1 && P <= 6 && J >= 1 && J <= 2, "at most 6 pixels x 16 channels");
+  __m256i a0 = _mm256_setzero_si256(), b0 = a0, a1 = a0, b1 = a0, a2 = a0, b2 = a0, a3 = a0, b3 = a0, a4 = a0, b4 = a0,
+          a5 = a0, b5 = a0;
+  const int64_t b = s.b;
+  const int8_t* w = s.w + f0 / kLanes * s.groups() * kLanes * 4;
+  const __m256i flip = _mm256_set1_epi32(static_cast<int32_t>(s.flip));
+  for (int64_t block = 0; block < s.c / b; ++block) {
+    const uint8_t* x = s.x + (block * s.pixels + p0) * b;
+    for (int64_t i = 0; i < b; i += 4, x += 4, w += kLanes * 4) {
+      const __m256i w0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w));
+      const __m256i w1 = J > 1 ? _mm256_loadu_si256(reinterpret_cast<const __m256i*>(w + 32)) : w0;
+#define MLC_INT8_NCHWC_AVXVNNI_PIXEL(r, lo, hi)           \
+  {                                                       \
+    int32_t four;                                         \
+    std::memcpy(&four, x + (r)*b, 4);                     \
+    __m256i c = _mm256_set1_epi32(four);                  \
+    if constexpr (kSigned) c = _mm256_xor_si256(c, flip); \
+    DotAccumulate(lo, c, w0);                             \
+    if constexpr (J > 1) DotAccumulate(hi, c, w1);        \
+  }
+      MLC_INT8_NCHWC_AVXVNNI_PIXEL(0, a0, b0)
+      if constexpr (P > 1) MLC_INT8_NCHWC_AVXVNNI_PIXEL(1, a1, b1)
+      if constexpr (P > 2) MLC_INT8_NCHWC_AVXVNNI_PIXEL(2, a2, b2)
+      if constexpr (P > 3) MLC_INT8_NCHWC_AVXVNNI_PIXEL(3, a3, b3)
+      if constexpr (P > 4) MLC_INT8_NCHWC_AVXVNNI_PIXEL(4, a4, b4)
+      if constexpr (P > 5) MLC_INT8_NCHWC_AVXVNNI_PIXEL(5, a5, b5)
+#undef MLC_INT8_NCHWC_AVXVNNI_PIXEL
+    }
+  }
+  const __m256i sums[6][2] = {{a0, b0}, {a1, b1}, {a2, b2}, {a3, b3}, {a4, b4}, {a5, b5}};
+  FinishTile256<P, J>(s, sums, f0, p0);
+}
+
+/*! \brief TileAvxVnni for `pixels` <= 6 pixels and the channels [f0, f0 + 16) of one panel,
+ *  those below F. */
+template <int P = kAvx2Pixels>
+void TileAvxVnniAny(const Problem& s, int64_t f0, int64_t p0, int64_t pixels) {
+  if constexpr (P > 1) {
+    if (pixels < P) return TileAvxVnniAny<P - 1>(s, f0, p0, pixels);
+  }
+  const bool two = s.f - f0 > kAvx2Lanes;
+  if (s.flip != 0)
+    two ? TileAvxVnni<P, 2, true>(s, f0, p0) : TileAvxVnni<P, 1, true>(s, f0, p0);
+  else
+    two ? TileAvxVnni<P, 2, false>(s, f0, p0) : TileAvxVnni<P, 1, false>(s, f0, p0);
 }
 
 /*! \brief A block of channels (b or bo) the layouts allow: a multiple of 4 that divides 16. */
@@ -454,12 +518,13 @@ absl::Status Conv2dNchwc(absl::Span<DLTensor* const> args) {
   // AMX has no tile here: its CPUs take the VNNI one. int16 weights never take a VNNI path.
   const Int8Path path = ChooseInt8Path(/*int8_weights=*/!w16);
   const bool vnni = path == Int8Path::kVnni || path == Int8Path::kAmx, avx2 = w16 && path == Int8Path::kAvx2;
+  const bool avxvnni = !w16 && path == Int8Path::kAvxVnni;
   const int64_t out_bytes = requantized ? 1 : 4;
   // Register tiles of two weight vectors of channels by tile_pixels; a task is a chunk of
   // kChunkTiles pixel tiles (32 pixels with VNNI, 24 with AVX2: their channels stay in L1) and
   // a range of channel tiles, split only where the chunks alone are too few to balance the
   // threads (a 7 x 7 image has two).
-  const int64_t tile_pixels = avx2 ? kAvx2Pixels : kPixelTile, chunk_pixels = kChunkTiles * tile_pixels;
+  const int64_t tile_pixels = avx2 || avxvnni ? kAvx2Pixels : kPixelTile, chunk_pixels = kChunkTiles * tile_pixels;
   const int64_t chunks = (s.pixels + chunk_pixels - 1) / chunk_pixels;
   const int64_t vectors = (f + lanes - 1) / lanes, channel_tiles = (vectors + 1) / 2;
   const int64_t threads = ThreadPool::Global().num_threads();
@@ -487,6 +552,8 @@ absl::Status Conv2dNchwc(absl::Span<DLTensor* const> args) {
               TileAvx2Any(s, widened.data(), count, r0, f0, tile_vectors, p0, pixels);
             else if (vnni)
               TileVnniAny(s, f0, tile_vectors, p0, pixels);
+            else if (avxvnni)
+              for (int64_t panel = 0; panel < tile_vectors; ++panel) TileAvxVnniAny(s, f0 + panel * kLanes, p0, pixels);
             else if (w16)
               TilePortable(s, s.w16, f0, tile_vectors * lanes, p0, pixels);
             else
