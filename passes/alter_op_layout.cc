@@ -500,10 +500,10 @@ class LayoutRewriter : public relax::ExprMutator {
    *  input is blocked (the quantize of a blocked float result): mlc.int8.conv2d_nchwc, which
    *  reads the blocked bytes in place and writes its result blocked as a float convolution's
    *  would be, where the target has a tile for the weight's form (int8: AVX-512 VNNI or
-   *  AVX-VNNI; int16: AVX2). A QDQ MobileNet's int8 expansions and projections then meet its float depthwise
-   *  convolutions without layout transforms, and without the column packing mlc.int8.conv2d
-   *  does per call. The weight [F, Kp] is repacked in panels (int8_weight_panels.h), zero for
-   *  padded input channels. */
+   *  AVX-VNNI; int16: AVX2). A QDQ MobileNet's int8 expansions and projections then meet its
+   *  float depthwise convolutions without layout transforms, and without the column packing
+   *  mlc.int8.conv2d does per call. The weight [F, Kp] is repacked in panels
+   *  (int8_weight_panels.h), zero for padded input channels. */
   std::optional<BlockedValue> Int8Pointwise(const relax::CallNode& call) {
     if (call.args.size() != 2) return std::nullopt;
     const auto* callee = call.args[0].as<relax::ExternFuncNode>();
