@@ -465,17 +465,11 @@ class Interpreter {
     int64_t stores = 0;
     Scratch<Scalar> predicate(&value_rows_), values(&value_rows_), v(&value_rows_);
     Scratch<int64_t> offsets(&offsets_);
+    // The loops' indices of the next iteration, innermost last, counted on from row to row.
+    std::vector<int64_t> digit(loops.size(), 0);
     for (int64_t first = 0; first < iterations; first += kRowLength) {
       const int64_t n = std::min(kRowLength, iterations - first);
       row_var_count_ = 0;
-      // Loop variables of the row, innermost last: the first iteration's indices split from the
-      // flat index, the others counted on from it (no divisions per element).
-      std::vector<int64_t> digit(loops.size());
-      int64_t rest = first;
-      for (size_t k = loops.size(); k-- > 0;) {
-        digit[k] = rest % loops[k].second.second;
-        rest /= loops[k].second.second;
-      }
       for (const auto& loop : loops) BindRowVar(loop.first, n);
       for (int64_t j = 0; j < n; ++j) {
         for (size_t k = 0; k < loops.size(); ++k) row_vars_[k].second[j] = loops[k].second.first + digit[k];

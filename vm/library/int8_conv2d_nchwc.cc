@@ -72,10 +72,15 @@ struct Problem {
   Int8Activation activation;
   Requantize requantize;
   int64_t groups() const { return c / 4; }
-  // The weight panels' shape: output channels per panel, input channels per group.
-  int64_t panel_lanes() const { return w16 != nullptr ? kAvx2Lanes : kLanes; }
-  int64_t taps() const { return w16 != nullptr ? 2 : 4; }
 };
+
+/*! \brief A weight form's panels: output channels per panel, input channels per group. */
+struct PanelShape {
+  int64_t lanes, taps;
+};
+constexpr PanelShape PanelShapeOf(bool int16_weights) {
+  return int16_weights ? PanelShape{kAvx2Lanes, 2} : PanelShape{kLanes, 4};
+}
 
 /*! \brief The input's channel c at pixel p, as uint8. */
 inline int32_t InputByte(const Problem& s, int64_t p, int64_t c) {
@@ -220,7 +225,8 @@ void TileVnniAny(const Problem& s, int64_t f0, int64_t vectors, int64_t p0, int6
  *  product, from either weight form. */
 template <typename T>
 void TilePortable(const Problem& s, const T* w, int64_t f0, int64_t channels, int64_t p0, int64_t pixels) {
-  const int64_t lanes = s.panel_lanes(), taps = s.taps(), groups = s.c / taps;
+  const auto [lanes, taps] = PanelShapeOf(s.w16 != nullptr);
+  const int64_t groups = s.c / taps;
   for (int64_t p = p0; p < p0 + pixels; ++p) {
     for (int64_t f = f0; f < std::min(s.f, f0 + channels); ++f) {
       const T* row = w + (f / lanes * groups * lanes + f % lanes) * taps;
@@ -452,7 +458,9 @@ absl::Status Conv2dNchwc(absl::Span<DLTensor* const> args) {
   const bool out_ok = out->ndim == 5 && (requantized ? out_int : HasDtype(out, kDLFloat, 32));
   // The weight's form: int8 panels of 16 channels x 4 taps, or int16 ones of 8 x 2.
   const bool w16 = HasDtype(w, kDLInt, 16);
-  const int64_t lanes = w16 ? kAvx2Lanes : kLanes, taps = w16 ? 2 : 4;
+  // Not a structured binding: the lambda below captures `lanes` (clang 14 refuses one).
+  const PanelShape panel = PanelShapeOf(w16);
+  const int64_t lanes = panel.lanes, taps = panel.taps;
   const bool w_ok = (w16 || HasDtype(w, kDLInt, 8)) && w->ndim == 4 && w->shape[2] == lanes && w->shape[3] == taps;
   if (!x_ok || !out_ok || !w_ok || !HasDtype(geometry, kDLInt, 64) || geometry->ndim != 1 || geometry->shape[0] != 12) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -521,9 +529,9 @@ absl::Status Conv2dNchwc(absl::Span<DLTensor* const> args) {
   const bool avxvnni = !w16 && path == Int8Path::kAvxVnni;
   const int64_t out_bytes = requantized ? 1 : 4;
   // Register tiles of two weight vectors of channels by tile_pixels; a task is a chunk of
-  // kChunkTiles pixel tiles (32 pixels with VNNI, 24 with AVX2: their channels stay in L1) and
-  // a range of channel tiles, split only where the chunks alone are too few to balance the
-  // threads (a 7 x 7 image has two).
+  // kChunkTiles pixel tiles (32 pixels with AVX-512 VNNI, 24 with the 256-bit tiles: their
+  // channels stay in L1) and a range of channel tiles, split only where the chunks alone are
+  // too few to balance the threads (a 7 x 7 image has two).
   const int64_t tile_pixels = avx2 || avxvnni ? kAvx2Pixels : kPixelTile, chunk_pixels = kChunkTiles * tile_pixels;
   const int64_t chunks = (s.pixels + chunk_pixels - 1) / chunk_pixels;
   const int64_t vectors = (f + lanes - 1) / lanes, channel_tiles = (vectors + 1) / 2;
