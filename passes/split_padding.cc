@@ -26,9 +26,11 @@
  *  ending at an out-elementwise-fusable one (a convolution, a dense), or of a chain of at least one
  *  elementwise operator that is a kernel of its own (the dequantize between an int8 convolution's
  *  library call and a float depthwise convolution: int8 MobileNetV2's depthwise layers 1.5-2x the
- *  time of its float twin's before), in the same dataflow block. Elsewhere a pad would be a kernel
- *  of its own, a whole extra pass over the data; data read twice (a residual block's input, which
- *  the sum reads too) keeps its padding inside the convolution. Run after alter-op-layout and
+ *  time of its float twin's before), in the same dataflow block. A layout_transform counts as
+ *  elementwise (it moves each element once): the blocking of an int8 stem's NCHW result, or of a
+ *  function's input. Elsewhere a pad would be a kernel of its own, a whole extra pass over the
+ *  data; data read twice (a residual block's input, which the sum reads too) keeps its padding
+ *  inside the convolution. Run after alter-op-layout and
  *  remove-unused (which drops the conversions back to NCHW that would otherwise count as uses) and
  *  before fuse-ops.
  */
@@ -101,7 +103,8 @@ class SplitPaddingPass : public FunctionPass {
   std::string name() const override { return "split-padding"; }
   std::string description() const override {
     return "Moves the padding of a convolution (zeros) or a max pool (-inf) into an nn.pad of its data "
-           "when a convolution (with an elementwise epilogue), or elementwise operators alone, compute that data and "
+           "when a convolution (with an elementwise epilogue), or elementwise operators alone (layout_transform among "
+           "them), compute that data and "
            "nothing else reads it: "
            "fuse-ops fuses the pad into that producer, which writes its result with the border, and the window "
            "operator reads its windows in place instead of copying them. Run after alter-op-layout and "
@@ -134,7 +137,11 @@ class SplitPaddingPass : public FunctionPass {
         if (op == nullptr || call->args.empty()) return depth > 0;
         const relax::OpPattern kind = op->info().pattern;
         if (kind == relax::OpPattern::kOutEWiseFusable) return true;
-        if (kind != relax::OpPattern::kElemWise && kind != relax::OpPattern::kBroadcast) return depth > 0;
+        // A layout_transform moves each element once, like an elementwise operator: the
+        // dequantize of an NCHW int8 stem's bytes into a float depthwise convolution's blocks.
+        const bool moves_elements = op->name() == "layout_transform";
+        if (kind != relax::OpPattern::kElemWise && kind != relax::OpPattern::kBroadcast && !moves_elements)
+          return depth > 0;
         e = call->args[0];
       }
       return false;

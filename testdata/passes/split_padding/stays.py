@@ -1,7 +1,8 @@
-# RUN: --passes=alter-op-layout,remove-unused,split-padding
+# RUN: --passes=split-padding
 # Where the pad would be a kernel of its own, the padding stays in the convolution: the
-# depthwise convolution of the function's input (no producer to fuse into), and the one whose
-# data the residual add reads too (the producer's result must stay unpadded).
+# depthwise convolution of the function's input (no producer to fuse into; once alter-op-layout
+# blocks it, the input's layout_transform is one: layout_transform_producer.py), and the one
+# whose data the residual add reads too (the producer's result must stay unpadded).
 # EXPECT: no change
 @I.ir_module
 class Module:
