@@ -12,7 +12,7 @@ MLC_REGISTER_PIPELINE(
     "default",
     "prefill-entry,qdq-to-integer,fold-constant,kv-cache-append,fuse-attention,fold-repeat-kv,simplify-power,commute-"
     "transpose-matmul,scatter-rows,fold-scale-into-conv,prune-conv-taps,split-conv-taps,alter-op-layout,conv2d-to-gemm,"
-    "pad-gemm-columns,remove-unused,split-padding,concat-in-place,"
+    "pad-gemm-columns,remove-unused,split-padding,fold-int8-dequantize,concat-in-place,"
     "fuse-ops,legalize,fuse-tir,default-schedule,pack-constants,remove-unused",
     "what the pipeline and the Bazel rules run: a decoder's prompt entry point computing the last logits only, int8 "
     "(QDQ) convolutions as int8 kernels, constants folded, convolutions in "

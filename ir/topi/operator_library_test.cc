@@ -1162,15 +1162,17 @@ TEST(OperatorLibrary, QdqConvInWholeAmxTilesMatchesTheDequantizedReference) {
 }
 
 /*! \brief A QDQ inverted residual as main(xq): an int8 1 x 1 expansion (16 -> 32 channels, ReLU),
- *  a float depthwise 3 x 3 convolution (ReLU) and an int8 1 x 1 projection (32 -> 16), each
- *  result quantized and dequantized, lowered by the default pipeline for `target` (without
- *  alter-op-layout unless `blocked`: everything in NCHW) and compiled. */
+ *  a float depthwise 3 x 3 convolution (ReLU) and an int8 1 x 1 projection (32 -> 16), then the
+ *  next block's expansion and depthwise convolution, each result quantized and dequantized,
+ *  lowered by the default pipeline for `target` (without alter-op-layout unless `blocked`:
+ *  everything in NCHW) and compiled. */
 absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> CompileInvertedResidual(const std::string& target, bool blocked,
                                                                             std::string* text) {
   std::mt19937 rng(23);
   relax::BlockBuilder bb;
   relax::Var xq = relax::MakeVar("xq", relax::TensorSInfo({1, 16, 10, 10}, DataType::UInt(8)));
   MLC_RETURN_IF_ERROR(bb.BeginFunction("main", std::vector<relax::Var>{xq}));
+  MLC_RETURN_IF_ERROR(bb.BeginDataflow());  // as the importers emit it: fuse-ops and split-padding act
   auto emit = [&](const std::string& op, std::vector<relax::Expr> args, Attrs attrs = {}) {
     return bb.Emit(relax::MakeCall(relax::GetOpOrDie(op), std::move(args), std::move(attrs)));
   };
@@ -1203,8 +1205,21 @@ absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> CompileInvertedResidual(cons
   MLC_ASSIGN_OR_RETURN(d2, requantized(relu2, 0.05, 0));
   MLC_ASSIGN_OR_RETURN(w2, int8_weight({16, 32, 1, 1}));
   MLC_ASSIGN_OR_RETURN(projected, emit("nn.conv2d", {d2, w2}));
-  MLC_ASSIGN_OR_RETURN(out, requantized(projected, 0.02, 128));
-  MLC_RETURN_IF_ERROR(bb.EmitFuncOutput(out).status());
+  MLC_ASSIGN_OR_RETURN(d3, requantized(projected, 0.02, 128));
+  // A second block's expansion reads the projection's blocked bytes (mlc.int8.conv2d_nchwc) and
+  // its depthwise convolution the expansion's floats, padded (fold-int8-dequantize).
+  MLC_ASSIGN_OR_RETURN(w3, int8_weight({32, 16, 1, 1}));
+  MLC_ASSIGN_OR_RETURN(expanded2, emit("nn.conv2d", {d3, w3}));
+  MLC_ASSIGN_OR_RETURN(biased2, emit("add", {expanded2, relax::MakeConstant(ToTensorData(Random({32, 1, 1}, &rng)))}));
+  MLC_ASSIGN_OR_RETURN(relu3, emit("nn.relu", {biased2}));
+  MLC_ASSIGN_OR_RETURN(d4, requantized(relu3, 0.03, 0));
+  MLC_ASSIGN_OR_RETURN(depthwise2,
+                       emit("nn.conv2d", {d4, relax::MakeConstant(ToTensorData(Random({32, 1, 3, 3}, &rng)))},
+                            {{"padding", std::vector<int64_t>{1, 1, 1, 1}}, {"groups", int64_t{32}}}));
+  MLC_ASSIGN_OR_RETURN(out, requantized(depthwise2, 0.05, 128));
+  MLC_ASSIGN_OR_RETURN(gv, bb.EmitOutput(out));
+  MLC_RETURN_IF_ERROR(bb.EndDataflow());
+  MLC_RETURN_IF_ERROR(bb.EmitFuncOutput(gv).status());
   MLC_ASSIGN_OR_RETURN(pipeline, passes::ParsePipeline("default"));
   if (!blocked) {
     pipeline.erase(
@@ -1220,7 +1235,8 @@ absl::StatusOr<std::unique_ptr<vm::VirtualMachine>> CompileInvertedResidual(cons
 }
 
 // The inverted residual's projection reads the depthwise convolution's blocked bytes in place
-// (mlc.int8.conv2d_nchwc, alter-op-layout) on x86-64-v3 (int16 weight panels, the AVX2 tile),
+// (mlc.int8.conv2d_nchwc, alter-op-layout), and the next expansion writes its depthwise
+// convolution's padded floats (fold-int8-dequantize), on x86-64-v3 (int16 weight panels, the AVX2 tile),
 // on x86-64-v3 with AVX-VNNI and on this CPU where it has them (int8 panels), and gives the
 // results of the NCHW path (the same module without alter-op-layout): every output within one
 // level of the last quantize (the float depthwise convolution may round differently in another
@@ -1256,6 +1272,12 @@ TEST(OperatorLibrary, QdqInvertedResidualOnBlockedBytesMatchesTheNchwPath) {
         CompileInvertedResidual(target, /*blocked=*/true, &blocked_text);
     ASSERT_TRUE(blocked.ok()) << blocked.status();
     EXPECT_NE(blocked_text.find("mlc.int8.conv2d_nchwc"), std::string::npos) << blocked_text;
+    // The second expansion writes the depthwise convolution's padded floats itself: no kernel
+    // dequantizes and pads its bytes.
+    const std::string padded_floats = target.rfind("x86-64-v3", 0) == 0 ? "(1, 4, 12, 12, 8)" : "(1, 2, 12, 12, 16)";
+    EXPECT_NE(blocked_text.find("out_sinfo=R.Tensor(" + padded_floats + ", dtype=\"float32\")"), std::string::npos)
+        << blocked_text;
+    EXPECT_EQ(blocked_text.find("dequantize, nn.pad"), std::string::npos) << blocked_text;
     ForEachInt8Path([&] {
       absl::StatusOr<vm::Value> got = (*blocked)->Invoke("main", {vm::Value(input)});
       ASSERT_TRUE(got.ok()) << got.status();

@@ -218,6 +218,30 @@ __attribute__((target("avx512f"), always_inline)) inline __m512i RequantizedLane
                           _mm512_set1_epi32(static_cast<int32_t>(r.zero)));
 }
 
+/*! \brief `v` requantized and dequantized again, (q - zero) * scale, computed as
+ *  round(clamp(v / scale)) * scale (the same clamp and rounding as RequantizedLanes, the zero
+ *  point added and taken away again left out): the floats a dequantize of the bytes gives
+ *  (AVX-512). */
+__attribute__((target("avx512f"), always_inline)) inline __m512 DequantizedLanes(__m512 v, const Requantize& r) {
+  const __m512 q =
+      _mm512_min_ps(_mm512_max_ps(_mm512_div_ps(v, _mm512_set1_ps(r.scale)), _mm512_set1_ps(r.quotient_lo)),
+                    _mm512_set1_ps(r.quotient_hi));
+  // A multiply-add of +0 rather than a multiply: -0.0 (v / scale rounded up to zero) becomes
+  // +0.0, as the integer q - zero would; every other product is the multiply's.
+  return _mm512_fmadd_ps(_mm512_roundscale_ps(q, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC),
+                         _mm512_set1_ps(r.scale), _mm512_setzero_ps());
+}
+
+/*! \brief DequantizedLanes on 8 lanes (AVX2). */
+__attribute__((target("avx2,fma"), always_inline)) inline __m256 DequantizedLanes(__m256 v, const Requantize& r) {
+  const __m256 q =
+      _mm256_min_ps(_mm256_max_ps(_mm256_div_ps(v, _mm256_set1_ps(r.scale)), _mm256_set1_ps(r.quotient_lo)),
+                    _mm256_set1_ps(r.quotient_hi));
+  // +0 added as in the AVX-512 version.
+  return _mm256_fmadd_ps(_mm256_round_ps(q, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC), _mm256_set1_ps(r.scale),
+                         _mm256_setzero_ps());
+}
+
 /*! \brief Stores the lanes of `v` set in `mask`, requantized, at `dst` (AVX-512). */
 __attribute__((target("avx512f"), always_inline)) inline void StoreRequantized(uint8_t* dst, __mmask16 mask, __m512 v,
                                                                                const Requantize& r) {

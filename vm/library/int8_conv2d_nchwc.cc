@@ -4,8 +4,8 @@
  *
  *    mlc.int8.conv2d_nchwc(x[N, C/b, H, W, b] uint8 or int8, w (panels, below),
  *                          geometry[12] int64, compensation[F] int32, scale[F] float32,
- *                          bias[F] float32, [requantize[2 or 4] float32,]
- *                          out[N, F/bo, H, W, bo])
+ *                          bias[F] float32, [requantize[2 or 4] float32,] [store[5] int64,]
+ *                          out[N, F/bo, H + top + bottom, W + left + right, bo])
  *
  *  is mlc.int8.conv2d's arithmetic (int8_conv2d.cc: the same geometry, compensation, scale, bias
  *  and requantize) for a 1 x 1 window at stride 1 without padding, reading and writing the
@@ -19,6 +19,13 @@
  *      one 32-byte vector, for AVX2 without VNNI (qdq-to-integer's int16 weights);
  *  zero past F. F is the stored output channel count (a multiple of bo). out is uint8/int8 with
  *  requantize, float32 without it.
+ *
+ *  store = (top, left, bottom, right, dequantized) says where and how the result is stored, for
+ *  the float convolution that reads it next (alter-op-layout's fold of `pad(dequantize(...))`):
+ *  at an offset (top, left) in a larger image whose border is zero (0.0f, or the zero point's
+ *  byte), and with dequantized 1 (uint8) or 2 (int8) and a float32 out, the requantized values
+ *  dequantized again, round(clamp(v / s)) * s: the floats `dequantize(quantize(v, s, z), s, z)`
+ *  gives, bit for bit, without the bytes being written and read back by a kernel of their own.
  *
  *  Register tiles, output channels in the vector lanes:
  *    AVX-512 VNNI, 8 pixels x 32 channels: per group of 4 input channels, two weight vectors
@@ -66,13 +73,47 @@ struct Problem {
   const int16_t* w16;  // int16 panels [Fp/8][C/2][8][2], or null
   const int32_t* comp;
   const float *scale, *bias;
-  char* out;  // one image, [F/bo][HW][bo]
+  char* out;  // one image, [F/bo][out_pixels][bo]
   int64_t c, b, f, bo, pixels;
   uint32_t flip;  // 0x80808080 for int8 x: made uint8 as it is read
   Int8Activation activation;
   Requantize requantize;
+  // The output image: `width` pixels a row inside an image of out_width, at (top, left), with
+  // out_pixels in all; the same as the input's without a store operand.
+  int64_t width = 0, out_width = 0, top = 0, left = 0, out_pixels = 0;
+  bool dequantize = false;  // requantized values stored as the floats they stand for
   int64_t groups() const { return c / 4; }
+  bool bordered() const { return out_pixels != pixels; }
 };
+
+/*! \brief Where input pixel p lands in the output image. */
+inline int64_t OutPixel(const Problem& s, int64_t p) {
+  if (!s.bordered()) return p;
+  const int64_t row = p / s.width;
+  return (row + s.top) * s.out_width + (p - row * s.width) + s.left;
+}
+
+/*! \brief OutPixel of pixels p0, p0 + 1, ... (P of them) into `at`: one division for the tile. */
+template <int P>
+inline void OutPixels(const Problem& s, int64_t p0, int64_t (&at)[P]) {
+  if (!s.bordered()) {
+    for (int r = 0; r < P; ++r) at[r] = p0 + r;
+    return;
+  }
+  int64_t row = p0 / s.width, col = p0 - row * s.width;
+  for (int r = 0; r < P; ++r) {
+    at[r] = (row + s.top) * s.out_width + col + s.left;
+    if (++col == s.width) col = 0, ++row;
+  }
+}
+
+/*! \brief One finished float result as the output holds it: requantized (the byte's int32),
+ *  dequantized again, or as it is. */
+inline float DequantizeOne(float v, const Requantize& r) {
+  v = std::min(std::max(v, r.clip_lo), r.clip_hi);
+  const float q = std::min(std::max(std::nearbyint(v / r.scale) + r.zero, r.lo), r.hi);
+  return (q - r.zero) * r.scale;
+}
 
 /*! \brief A weight form's panels: output channels per panel, input channels per group. */
 struct PanelShape {
@@ -91,24 +132,27 @@ inline int32_t InputByte(const Problem& s, int64_t p, int64_t c) {
  *  portable path does, one element. */
 void FinishOne(const Problem& s, int32_t acc, int64_t f, int64_t p) {
   const float v = FinishInt8(acc, s.comp[f], s.scale[f], s.bias[f], s.activation);
-  const int64_t at = (f / s.bo * s.pixels + p) * s.bo + f % s.bo;
-  if (!s.requantize.on) {
-    reinterpret_cast<float*>(s.out)[at] = v;
+  const int64_t at = (f / s.bo * s.out_pixels + OutPixel(s, p)) * s.bo + f % s.bo;
+  if (!s.requantize.on || s.dequantize) {
+    reinterpret_cast<float*>(s.out)[at] = s.dequantize ? DequantizeOne(v, s.requantize) : v;
     return;
   }
   reinterpret_cast<uint8_t*>(s.out)[at] = RequantizeOne(v, s.requantize);
 }
 
-/*! \brief Channels [f0, f0 + 16) at pixel p, finished, in the output's blocks of bo: each
- *  block's lanes moved to the front and stored under a mask. */
+/*! \brief Channels [f0, f0 + 16) at output pixel p, finished, in the output's blocks of bo:
+ *  each block's lanes moved to the front and stored under a mask. */
 __attribute__((target("avx512f,avx512bw"), always_inline)) inline void StoreVector(const Problem& s, __m512 v,
                                                                                    int64_t f0, int64_t p) {
   const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   const __mmask16 block_mask = static_cast<__mmask16>((1u << s.bo) - 1);
   for (int64_t first = 0; first < kLanes && f0 + first < s.f; first += s.bo) {
-    const int64_t f = f0 + first, at = (f / s.bo * s.pixels + p) * s.bo;
+    const int64_t f = f0 + first, at = (f / s.bo * s.out_pixels + p) * s.bo;
     const __m512i from = _mm512_add_epi32(iota, _mm512_set1_epi32(static_cast<int32_t>(first)));
-    if (s.requantize.on) {
+    if (s.dequantize) {
+      _mm512_mask_storeu_ps(reinterpret_cast<float*>(s.out) + at, block_mask,
+                            DequantizedLanes(_mm512_permutexvar_ps(from, v), s.requantize));
+    } else if (s.requantize.on) {
       StoreRequantized(reinterpret_cast<uint8_t*>(s.out) + at, block_mask, _mm512_permutexvar_ps(from, v),
                        s.requantize);
     } else {
@@ -183,27 +227,33 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) void TileVnni(const Probl
     }
     SiluInPlaceAvx512(values[0][0], J * P * kLanes);
   }
+  int64_t pixel_at[P];
+  OutPixels(s, p0, pixel_at);
   for (int j = 0; j < J; ++j) {
     const int64_t f = f0 + j * kLanes;
     if (s.bo != kLanes || f + kLanes > s.f) {
-      for (int r = 0; r < P; ++r) StoreVector(s, MLC_INT8_NCHWC_RESULT(j, r), f, p0 + r);
+      for (int r = 0; r < P; ++r) StoreVector(s, MLC_INT8_NCHWC_RESULT(j, r), f, pixel_at[r]);
       continue;
     }
-    // A whole block of 16 channels: the tile's pixels are contiguous in it.
-    const int64_t at = (f / kLanes * s.pixels + p0) * kLanes;
-    if (!s.requantize.on) {
-      for (int r = 0; r < P; ++r)
-        _mm512_storeu_ps(reinterpret_cast<float*>(s.out) + at + r * kLanes, MLC_INT8_NCHWC_RESULT(j, r));
+    // A whole block of 16 channels.
+    const int64_t block_at = f / kLanes * s.out_pixels * kLanes;
+    if (!s.requantize.on || s.dequantize) {
+      float* dst = reinterpret_cast<float*>(s.out) + block_at;
+      for (int r = 0; r < P; ++r) {
+        const __m512 v = MLC_INT8_NCHWC_RESULT(j, r);
+        _mm512_storeu_ps(dst + pixel_at[r] * kLanes, s.dequantize ? DequantizedLanes(v, s.requantize) : v);
+      }
       continue;
     }
-    uint8_t* dst = reinterpret_cast<uint8_t*>(s.out) + at;
+    uint8_t* dst = reinterpret_cast<uint8_t*>(s.out) + block_at;
     int r = 0;
-    for (; r + 4 <= P; r += 4) {
+    // Four pixels in one 64-byte store where they are contiguous (not across a bordered row).
+    for (; r + 4 <= P && pixel_at[r + 3] == pixel_at[r] + 3; r += 4) {
       __m512i q[4];
       for (int i = 0; i < 4; ++i) q[i] = RequantizedLanes(MLC_INT8_NCHWC_RESULT(j, r + i), s.requantize);
-      _mm512_storeu_si512(dst + r * kLanes, PackRequantized(q[0], q[1], q[2], q[3], s.requantize.lo < 0));
+      _mm512_storeu_si512(dst + pixel_at[r] * kLanes, PackRequantized(q[0], q[1], q[2], q[3], s.requantize.lo < 0));
     }
-    for (; r < P; ++r) StoreRequantized(dst + r * kLanes, 0xFFFF, MLC_INT8_NCHWC_RESULT(j, r), s.requantize);
+    for (; r < P; ++r) StoreRequantized(dst + pixel_at[r] * kLanes, 0xFFFF, MLC_INT8_NCHWC_RESULT(j, r), s.requantize);
   }
 #undef MLC_INT8_NCHWC_RESULT
 }
@@ -270,25 +320,27 @@ __attribute__((target("avx2"), always_inline)) inline __m256i LoadLanes(const vo
  *  ends on a run), each advancing bo elements per pixel. Computed once per vector of channels,
  *  not per pixel: the divisions by bo are most of a store's cost. */
 struct LaneRuns {
-  int64_t at[2];  // element offsets of the runs at the tile's first pixel (at[1] < 0: none)
+  int64_t at[2];  // element offsets of the runs at output pixel 0 (at[1] < 0: none)
   int64_t run;    // lanes per run
 };
 
-inline LaneRuns LaneRunsOf(const Problem& s, int64_t f, int64_t p0) {
-  auto at = [&](int64_t g) { return (g / s.bo * s.pixels + p0) * s.bo + g % s.bo; };
+inline LaneRuns LaneRunsOf(const Problem& s, int64_t f) {
+  auto at = [&](int64_t g) { return g / s.bo * s.out_pixels * s.bo + g % s.bo; };
   const int64_t run = std::min<int64_t>(s.bo, kAvx2Lanes);
   return {{at(f), run < kAvx2Lanes && f + run < s.f ? at(f + run) : -1}, run};
 }
 
-/*! \brief Stores `v` (8 channels' results at pixel r of the tile) to its runs in `out`:
- *  requantized bytes with `rq` on, floats otherwise. */
+/*! \brief Stores `v` (8 channels' results at a pixel `offset` elements into each run) to its
+ *  runs in `out`: requantized bytes with `rq` on, floats otherwise (dequantized again with
+ *  `dequantize`). */
 __attribute__((target("avx2,fma"), always_inline)) inline void StoreLanes(char* out, const LaneRuns& runs,
                                                                           int64_t offset, __m256 v,
-                                                                          const Requantize& rq) {
+                                                                          const Requantize& rq, bool dequantize) {
+  if (dequantize) v = DequantizedLanes(v, rq);
   for (int i = 0; i < 2 && runs.at[i] >= 0; ++i) {
     const __m256 lanes = i == 0 ? v : _mm256_permute2f128_ps(v, v, 1);  // the upper 4 lanes first
     const int64_t at = runs.at[i] + offset;
-    if (rq.on)
+    if (rq.on && !dequantize)
       StoreRequantized(reinterpret_cast<uint8_t*>(out) + at, runs.run, lanes, rq);
     else if (runs.run == kAvx2Lanes)
       _mm256_storeu_ps(reinterpret_cast<float*>(out) + at, lanes);
@@ -313,11 +365,14 @@ __attribute__((target("avx2,fma"), always_inline)) inline void FinishTile256(con
   }
   // Locals: the stores (through char) could alias `s`, whose fields would be read again after each.
   const Requantize rq = s.requantize;
+  const bool dequantize = s.dequantize;
   const Int8Activation activation = s.activation;
-  const int64_t bo = s.bo;
   char* const out = s.out;
   LaneRuns runs[J];
-  for (int j = 0; j < J; ++j) runs[j] = LaneRunsOf(s, f0 + j * kAvx2Lanes, p0);
+  for (int j = 0; j < J; ++j) runs[j] = LaneRunsOf(s, f0 + j * kAvx2Lanes);
+  int64_t offset[P];  // each pixel's first element in a run
+  OutPixels(s, p0, offset);
+  for (int r = 0; r < P; ++r) offset[r] *= s.bo;
   alignas(32) float values[J][P][kAvx2Lanes];
   for (int j = 0; j < J; ++j) {
     for (int r = 0; r < P; ++r) {
@@ -325,14 +380,14 @@ __attribute__((target("avx2,fma"), always_inline)) inline void FinishTile256(con
       if (activation == Int8Activation::kSilu)
         _mm256_store_ps(values[j][r], v);
       else
-        StoreLanes(out, runs[j], r * bo, Activate(v, activation), rq);
+        StoreLanes(out, runs[j], offset[r], Activate(v, activation), rq, dequantize);
     }
   }
   if (activation != Int8Activation::kSilu) return;
   // SiLU over the whole tile in one call (int8_conv2d.cc's reason).
   SiluInPlaceAvx2(values[0][0], J * P * kAvx2Lanes);
   for (int j = 0; j < J; ++j) {
-    for (int r = 0; r < P; ++r) StoreLanes(out, runs[j], r * bo, _mm256_load_ps(values[j][r]), rq);
+    for (int r = 0; r < P; ++r) StoreLanes(out, runs[j], offset[r], _mm256_load_ps(values[j][r]), rq, dequantize);
   }
 }
 
@@ -444,18 +499,62 @@ void TileAvxVnniAny(const Problem& s, int64_t f0, int64_t p0, int64_t pixels) {
     two ? TileAvxVnni<P, 2, false>(s, f0, p0) : TileAvxVnni<P, 1, false>(s, f0, p0);
 }
 
+/*! \brief The border of one output image around the pixels the tiles store: zeros, or the
+ *  zero point's byte (what a pad of the bytes by it would hold). Rows above and below whole,
+ *  then the columns at each interior row's ends. */
+void FillBorder(const Problem& s, int64_t bytes) {
+  const int64_t height = s.pixels / s.width, out_height = s.out_pixels / s.out_width;
+  const int64_t right = s.out_width - s.width - s.left, bottom = out_height - height - s.top;
+  const uint8_t zero = bytes == 1 ? static_cast<uint8_t>(static_cast<int32_t>(s.requantize.zero)) : 0;
+  const int64_t row = s.out_width * s.bo * bytes;  // one output row of a channel block
+  // On the calling thread: a few percent of the image, less than waking the pool costs.
+  for (int64_t block = 0; block < s.f / s.bo; ++block) {
+    char* image = s.out + block * s.out_pixels * s.bo * bytes;
+    std::memset(image, zero, s.top * row);
+    std::memset(image + (s.top + height) * row, zero, bottom * row);
+    for (int64_t y = s.top; y < s.top + height; ++y) {
+      std::memset(image + y * row, zero, s.left * s.bo * bytes);
+      std::memset(image + y * row + (s.left + s.width) * s.bo * bytes, zero, right * s.bo * bytes);
+    }
+  }
+}
+
 /*! \brief A block of channels (b or bo) the layouts allow: a multiple of 4 that divides 16. */
 bool IsChannelBlock(int64_t b) { return b == 4 || b == 8 || b == 16; }
 
 absl::Status Conv2dNchwc(absl::Span<DLTensor* const> args) {
   constexpr const char* kName = "mlc.int8.conv2d_nchwc";
-  const bool requantized = args.size() == 8;
-  if (absl::Status st = CheckTensorArgs(args, requantized ? 8 : 7, kName); !st.ok()) return st;
+  // The optional operands after bias: requantize (float32), then store (int64).
+  if (args.size() < 7 || args.size() > 9)
+    return absl::InvalidArgumentError(absl::StrCat(kName, " takes 7 to 9 tensors; got ", args.size()));
+  if (absl::Status st = CheckTensorArgs(args, args.size(), kName); !st.ok()) return st;
+  const DLTensor* requantize_arg = args.size() > 7 && HasDtype(args[6], kDLFloat, 32) ? args[6] : nullptr;
+  const DLTensor* store =
+      args.size() > 7 && HasDtype(args[args.size() - 2], kDLInt, 64) ? args[args.size() - 2] : nullptr;
+  if (args.size() - 7 != (requantize_arg != nullptr) + (store != nullptr) ||
+      (store != nullptr && (store->ndim != 1 || store->shape[0] != 5))) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        kName, ": after bias come an optional float32 requantize[2 or 4] and an optional int64 store[5], then out"));
+  }
+  const bool requantized = requantize_arg != nullptr;
+  // store: (top, left, bottom, right, dequantized: 0, or 1 / 2 for uint8 / int8 values as float).
+  int64_t border[4] = {0, 0, 0, 0}, dequantized = 0;
+  if (store != nullptr) {
+    const int64_t* st = reinterpret_cast<const int64_t*>(DataOf(store));
+    std::copy_n(st, 4, border);
+    dequantized = st[4];
+    if (std::any_of(border, border + 4, [](int64_t e) { return e < 0; }) || dequantized < 0 || dequantized > 2 ||
+        (dequantized != 0 && !requantized)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(kName, ": store (", st[0], ", ", st[1], ", ", st[2], ", ", st[3], ", ", st[4],
+                       ") needs borders >= 0 and dequantized 0, or 1 (uint8) / 2 (int8) with requantize"));
+    }
+  }
   DLTensor *x = args[0], *w = args[1], *geometry = args[2], *comp = args[3], *scale = args[4], *bias = args[5],
            *out = args.back();
   const bool x_ok = (HasDtype(x, kDLUInt, 8) || HasDtype(x, kDLInt, 8)) && x->ndim == 5;
   const bool out_int = HasDtype(out, kDLUInt, 8) || HasDtype(out, kDLInt, 8);
-  const bool out_ok = out->ndim == 5 && (requantized ? out_int : HasDtype(out, kDLFloat, 32));
+  const bool out_ok = out->ndim == 5 && (requantized && dequantized == 0 ? out_int : HasDtype(out, kDLFloat, 32));
   // The weight's form: int8 panels of 16 channels x 4 taps, or int16 ones of 8 x 2.
   const bool w16 = HasDtype(w, kDLInt, 16);
   // Not a structured binding: the lambda below captures `lanes` (clang 14 refuses one).
@@ -466,16 +565,18 @@ absl::Status Conv2dNchwc(absl::Span<DLTensor* const> args) {
     return absl::InvalidArgumentError(absl::StrCat(
         kName,
         " expects uint8/int8 x[N, C/b, H, W, b], w as int8[Fp/16, C/4, 16, 4] or int16[Fp/8, C/2, 8, 2], int64 "
-        "geometry[12] and out[N, F/bo, H, W, bo] float32 (uint8/int8 after requantize[2 or 4])"));
+        "geometry[12] and out[N, F/bo, H, W, bo] float32 (uint8/int8 after requantize[2 or 4], unless store "
+        "dequantizes)"));
   }
   const int64_t b = x->shape[4], bo = out->shape[4], c = x->shape[1] * b, f = out->shape[1] * bo;
   if (!IsChannelBlock(b) || !IsChannelBlock(bo)) {
     return absl::InvalidArgumentError(
         absl::StrCat(kName, ": channel blocks of ", b, " (x) and ", bo, " (out); 4, 8 or 16 were expected"));
   }
-  if (out->shape[0] != x->shape[0] || out->shape[2] != x->shape[2] || out->shape[3] != x->shape[3]) {
+  if (out->shape[0] != x->shape[0] || out->shape[2] != x->shape[2] + border[0] + border[2] ||
+      out->shape[3] != x->shape[3] + border[1] + border[3]) {
     return absl::InvalidArgumentError(
-        absl::StrCat(kName, ": out must have x's batch and pixels (a 1 x 1 window at stride 1)"));
+        absl::StrCat(kName, ": out must have x's batch and pixels (a 1 x 1 window at stride 1), with store's border"));
   }
   if (w->shape[0] != (f + lanes - 1) / lanes || w->shape[1] * taps != c) {
     return absl::InvalidArgumentError(absl::StrCat(kName, ": w holds ", w->shape[0], " panels of ", w->shape[1] * taps,
@@ -504,7 +605,8 @@ absl::Status Conv2dNchwc(absl::Span<DLTensor* const> args) {
   }
   Requantize requantize;
   if (requantized) {
-    absl::StatusOr<Requantize> r = ParseRequantize(args[6], HasDtype(out, kDLInt, 8), kName);
+    const bool out_signed = dequantized != 0 ? dequantized == 2 : HasDtype(out, kDLInt, 8);
+    absl::StatusOr<Requantize> r = ParseRequantize(requantize_arg, out_signed, kName);
     if (!r.ok()) return r.status();
     requantize = *r;
   }
@@ -522,12 +624,18 @@ absl::Status Conv2dNchwc(absl::Span<DLTensor* const> args) {
             x->shape[2] * x->shape[3],
             HasDtype(x, kDLInt, 8) ? 0x80808080u : 0u,
             *activation,
-            requantize};
+            requantize,
+            x->shape[3],
+            out->shape[3],
+            border[0],
+            border[1],
+            out->shape[2] * out->shape[3],
+            dequantized != 0};
   // AMX has no tile here: its CPUs take the VNNI one. int16 weights never take a VNNI path.
   const Int8Path path = ChooseInt8Path(/*int8_weights=*/!w16);
   const bool vnni = path == Int8Path::kVnni || path == Int8Path::kAmx, avx2 = w16 && path == Int8Path::kAvx2;
   const bool avxvnni = !w16 && path == Int8Path::kAvxVnni;
-  const int64_t out_bytes = requantized ? 1 : 4;
+  const int64_t out_bytes = HasDtype(out, kDLFloat, 32) ? 4 : 1;
   // Register tiles of two weight vectors of channels by tile_pixels; a task is a chunk of
   // kChunkTiles pixel tiles (32 pixels with AVX-512 VNNI, 24 with the 256-bit tiles: their
   // channels stay in L1) and a range of channel tiles, split only where the chunks alone are
@@ -536,24 +644,37 @@ absl::Status Conv2dNchwc(absl::Span<DLTensor* const> args) {
   const int64_t chunks = (s.pixels + chunk_pixels - 1) / chunk_pixels;
   const int64_t vectors = (f + lanes - 1) / lanes, channel_tiles = (vectors + 1) / 2;
   const int64_t threads = ThreadPool::Global().num_threads();
-  const int64_t splits = std::min(channel_tiles, std::max<int64_t>(1, (4 * threads + chunks - 1) / chunks));
-  const int64_t split_tiles = (channel_tiles + splits - 1) / splits;
+  // Dequantized floats go to a float convolution that shares its threads out by channel
+  // blocks: each thread then makes one range of channels at every pixel, the floats it reads
+  // next (chunk-major, each core's blocks came from both cores, four bytes an element: int8
+  // MobileNetV2 7% slower on two threads of a Zen 5 than with its `dequantize, pad` kernels).
+  const bool by_channels = s.dequantize && threads > 1 && vectors >= threads;
+  const int64_t splits =
+      by_channels ? threads : std::min(channel_tiles, std::max<int64_t>(1, (4 * threads + chunks - 1) / chunks));
+  // Split `split`'s vectors of channels: whole tiles, or (by_channels) an even share.
+  auto split_vectors = [&](int64_t split) -> std::pair<int64_t, int64_t> {
+    if (by_channels) return {split * vectors / splits, (split + 1) * vectors / splits};
+    const int64_t split_tiles = (channel_tiles + splits - 1) / splits;
+    return {std::min(vectors, 2 * split * split_tiles), std::min(vectors, 2 * (split + 1) * split_tiles)};
+  };
   for (int64_t n = 0; n < x->shape[0]; ++n) {
     s.x = reinterpret_cast<const uint8_t*>(DataOf(x)) + n * c * s.pixels;
-    s.out = DataOf(out) + n * f * s.pixels * out_bytes;
+    s.out = DataOf(out) + n * f * s.out_pixels * out_bytes;
+    if (s.bordered()) FillBorder(s, out_bytes);
     ParallelFor(chunks * splits, [&](int64_t begin, int64_t end) {
       // The AVX2 tile's int16 pixels, this thread's own (reused: fresh ones page-fault each time).
       thread_local std::vector<int16_t> widened;
       for (int64_t task = begin; task < end; ++task) {
-        const int64_t chunk = task / splits, first_tile = task % splits * split_tiles;
-        const int64_t last_tile = std::min(channel_tiles, first_tile + split_tiles);
+        const int64_t chunk = by_channels ? task % chunks : task / splits;
+        const auto [first_vector, last_vector] = split_vectors(by_channels ? task / chunks : task % splits);
         const int64_t chunk_p0 = chunk * chunk_pixels, count = std::min(chunk_pixels, s.pixels - chunk_p0);
+        if (first_vector >= last_vector) continue;
         if (avx2) {
           widened.resize(c * count);
           WidenPixels(s, chunk_p0, count, widened.data());
         }
-        for (int64_t t = first_tile; t < last_tile; ++t) {
-          const int64_t f0 = 2 * t * lanes, tile_vectors = std::min<int64_t>(2, vectors - 2 * t);
+        for (int64_t v = first_vector; v < last_vector; v += 2) {
+          const int64_t f0 = v * lanes, tile_vectors = std::min<int64_t>(2, last_vector - v);
           for (int64_t r0 = 0; r0 < count; r0 += tile_pixels) {
             const int64_t p0 = chunk_p0 + r0, pixels = std::min(tile_pixels, count - r0);
             if (avx2)
@@ -579,7 +700,9 @@ MLC_REGISTER_RUNTIME_FUNC("mlc.int8.conv2d_nchwc", Conv2dNchwc);
 // channels.
 MLC_REGISTER_RUNTIME_FUNC_OPERATIONS("mlc.int8.conv2d_nchwc", [](absl::Span<DLTensor* const> args) -> int64_t {
   if (args.size() < 7 || args[0]->ndim != 5 || args.back()->ndim != 5) return 0;
-  return 2 * CountOf(DimsOf(args.back())) * args[0]->shape[1] * args[0]->shape[4];
+  // out may hold a border: x's pixels count.
+  const int64_t pixels = args[0]->shape[0] * args[0]->shape[2] * args[0]->shape[3];
+  return 2 * pixels * args.back()->shape[1] * args.back()->shape[4] * args[0]->shape[1] * args[0]->shape[4];
 });
 
 }  // namespace

@@ -562,10 +562,70 @@ TEST(Int8Conv2dNchwc, EqualsTheNchwConvolutionOnEveryPath) {
         EXPECT_EQ(got, want_blocked) << "path " << path.name << ", "
                                      << (w_panels.dl()->dtype.bits == 16 ? "int16" : "int8") << " panels, C " << k.c
                                      << ", F " << k.f << ", blocks " << k.b << " -> " << k.bo;
+        // With a store operand: the same values inside a border (top 1, left 2, bottom 0, right
+        // 1) of zeros (the zero point's byte for bytes), and requantized bytes dequantized
+        // again as a dequantize kernel computes them, (float)(q - zero) * scale.
+        for (const bool dequantized : {false, true}) {
+          if (dequantized && !k.requantized) continue;
+          const int64_t top = 1, left = 2, oh = h + 1, ow = w + 3, elem = dequantized ? 4 : out_bytes;
+          std::vector<uint8_t> padded(n * k.f * oh * ow * elem, 0);
+          for (int64_t i = 0; i < n * k.f / k.bo * oh * ow; ++i) {  // the border: zero points
+            if (k.requantized && !dequantized) std::memset(padded.data() + i * k.bo, 3, k.bo);
+          }
+          for (int64_t plane = 0; plane < n * k.f / k.bo; ++plane) {
+            for (int64_t p = 0; p < pixels; ++p) {
+              for (int64_t lane = 0; lane < k.bo; ++lane) {
+                const int64_t from = (plane * pixels + p) * k.bo + lane;
+                const int64_t to = (plane * oh * ow + (p / w + top) * ow + p % w + left) * k.bo + lane;
+                if (dequantized) {
+                  const float v = static_cast<float>(static_cast<int32_t>(want_blocked[from]) - 3) * 0.05f;
+                  std::memcpy(padded.data() + to * 4, &v, 4);
+                } else {
+                  std::memcpy(padded.data() + to * elem, want_blocked.data() + from * elem, elem);
+                }
+              }
+            }
+          }
+          std::vector<NDArray> stored = nchwc;
+          stored.back() = NDArray::Empty({n, k.f / k.bo, oh, ow, k.bo}, dequantized ? kF32 : out_type);
+          stored.insert(stored.end() - 1, Make<int64_t>({5}, kI64, {top, left, 0, 1, dequantized ? 1 : 0}));
+          absl::Status st = Call("mlc.int8.conv2d_nchwc", stored);
+          ASSERT_TRUE(st.ok()) << st.message();
+          std::vector<uint8_t> got_padded(padded.size());
+          std::memcpy(got_padded.data(), stored.back().dl()->data, padded.size());
+          EXPECT_EQ(got_padded, padded) << "path " << path.name << ", "
+                                        << (w_panels.dl()->dtype.bits == 16 ? "int16" : "int8") << " panels, C " << k.c
+                                        << ", F " << k.f << ", blocks " << k.b << " -> " << k.bo
+                                        << (dequantized ? ", dequantized" : "") << ", bordered";
+        }
       }
     }
     unsetenv("MLC_INT8_PATH");
   }
+}
+
+// A store operand that is not (top, left, bottom, right, dequantized) with borders >= 0, or that
+// dequantizes without a requantize, or an out that lacks its border, is refused.
+TEST(Int8Conv2dNchwc, RejectsAStoreItCannotFollow) {
+  const DLDataType kU8{kDLUInt, 8, 1}, kI8{kDLInt, 8, 1};
+  NDArray x = NDArray::Empty({1, 1, 4, 4, 16}, kU8), w = NDArray::Empty({1, 4, 16, 4}, kI8);
+  NDArray comp = NDArray::Empty({16}, kI32), scale = NDArray::Empty({16}, kF32), bias = NDArray::Empty({16}, kF32);
+  NDArray geometry = Make<int64_t>({12}, kI64, {1, 1, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0});
+  NDArray requantize = Make<float>({2}, kF32, {0.1f, 3.0f});
+  auto call = [&](std::vector<int64_t> store, bool with_requantize, std::vector<int64_t> out_shape) {
+    std::vector<NDArray> args = {x, w, geometry, comp, scale, bias};
+    if (with_requantize) args.push_back(requantize);
+    args.push_back(Make<int64_t>({5}, kI64, store));
+    args.push_back(NDArray::Empty(out_shape, kF32));
+    return Call("mlc.int8.conv2d_nchwc", args);
+  };
+  EXPECT_TRUE(call({1, 1, 1, 1, 1}, true, {1, 1, 6, 6, 16}).ok());
+  absl::Status negative = call({-1, 0, 0, 0, 1}, true, {1, 1, 3, 4, 16});
+  EXPECT_NE(negative.message().find("borders >= 0"), std::string::npos) << negative.message();
+  absl::Status no_requantize = call({0, 0, 0, 0, 1}, false, {1, 1, 4, 4, 16});
+  EXPECT_NE(no_requantize.message().find("with requantize"), std::string::npos) << no_requantize.message();
+  absl::Status small = call({1, 1, 1, 1, 1}, true, {1, 1, 4, 4, 16});
+  EXPECT_NE(small.message().find("store's border"), std::string::npos) << small.message();
 }
 
 // A geometry other than a 1 x 1 window at stride 1 without padding is refused with what it is.
