@@ -662,6 +662,7 @@ absl::Status Conv2d(absl::Span<DLTensor* const> args) {
                      g.pad[2], ", ", g.pad[3], " (strides, dilation and kernel must be positive)"));
   }
   const int64_t panels = g.panels(), image_in = g.c * g.h * g.w, image_out = f * g.pixels();
+  ThreadPool::SerialLaunches small(RunsSerially(x->shape[0] * image_out * g.k));
   const int64_t out_bytes = requantized ? 1 : 4;
   // Reused across calls: fresh ones page-fault each time.
   thread_local std::vector<uint8_t> packed, padded;

@@ -643,7 +643,8 @@ absl::Status Conv2dNchwc(absl::Span<DLTensor* const> args) {
   const int64_t tile_pixels = avx2 || avxvnni ? kAvx2Pixels : kPixelTile, chunk_pixels = kChunkTiles * tile_pixels;
   const int64_t chunks = (s.pixels + chunk_pixels - 1) / chunk_pixels;
   const int64_t vectors = (f + lanes - 1) / lanes, channel_tiles = (vectors + 1) / 2;
-  const int64_t threads = ThreadPool::Global().num_threads();
+  ThreadPool::SerialLaunches small(RunsSerially(x->shape[0] * f * s.pixels * c));
+  const int64_t threads = RunsSerially(x->shape[0] * f * s.pixels * c) ? 1 : ThreadPool::Global().num_threads();
   // Dequantized floats go to a float convolution that shares its threads out by channel
   // blocks: each thread then makes one range of channels at every pixel, the floats it reads
   // next (chunk-major, each core's blocks came from both cores, four bytes an element: int8

@@ -316,6 +316,7 @@ absl::Status Dense(absl::Span<DLTensor* const> args) {
                         reinterpret_cast<const float*>(DataOf(scale)),
                         reinterpret_cast<const float*>(DataOf(bias)),
                         reinterpret_cast<float*>(DataOf(out))};
+  ThreadPool::SerialLaunches small(RunsSerially(s.m * s.f * s.k));
   const Int8Path path = ChooseInt8Path();
   thread_local std::vector<int16_t> x16;  // the AVX2 path's activations, widened once
   if (path == Int8Path::kAvx2) {
