@@ -35,13 +35,6 @@ namespace {
 
 constexpr const char* kConvNchwc = "mlc.int8.conv2d_nchwc";
 
-/*! \brief The values of a constant, or nullopt. */
-std::optional<std::vector<double>> ConstantValues(const relax::Expr& e) {
-  const auto* c = e.as<relax::ConstantNode>();
-  if (c == nullptr) return std::nullopt;
-  return ValuesAsDouble(c->data);
-}
-
 /*! \brief The operands of `e` when it calls mlc.int8.conv2d_nchwc with a requantize and no
  *  store yet (seven operands, the seventh float32), else nullptr. */
 const relax::TupleNode* RequantizedConvOperands(const relax::Expr& e) {

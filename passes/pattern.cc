@@ -6,6 +6,7 @@
 #include "ir/graph/op.h"
 #include "ir/ops/op_attrs.h"
 #include "ir/tir/analyzer.h"
+#include "support/tensor_data.h"
 
 namespace mlc {
 namespace passes {
@@ -149,6 +150,12 @@ class UseCounter : public relax::ExprVisitor {
   void VisitExpr_(const relax::VarNode* op) override { ++uses[op]; }
 };
 }  // namespace
+
+std::optional<std::vector<double>> ConstantValues(const relax::Expr& e) {
+  const auto* c = e.as<relax::ConstantNode>();
+  if (c == nullptr) return std::nullopt;
+  return ValuesAsDouble(c->data);
+}
 
 std::optional<TensorData> PerChannelValues(const relax::Expr& e, int64_t channels) {
   const auto* c = e.as<relax::ConstantNode>();

@@ -97,6 +97,9 @@ bool PermutesBy(const relax::Expr& call, const std::vector<int64_t>& axes);
  *  binding into another call checks that nothing else needs it. */
 std::map<const relax::VarNode*, int> CountVarUses(const relax::Function& func);
 
+/*! \brief The values of a constant (any dtype, as doubles), or nullopt when `e` is none. */
+std::optional<std::vector<double>> ConstantValues(const relax::Expr& e);
+
 /*! \brief The values of a float32 constant that holds one value per NCHW channel, shaped
  *  (C, 1, 1) or (1, C, 1, 1) so that it broadcasts over channels (a bias, a batch-norm scale),
  *  as a (C,) tensor; nullopt for anything else. */

@@ -52,13 +52,6 @@ namespace mlc {
 namespace passes {
 namespace {
 
-/*! \brief The values of a constant, or nullopt. */
-std::optional<std::vector<double>> ConstantValues(const relax::Expr& e) {
-  const auto* c = e.as<relax::ConstantNode>();
-  if (c == nullptr) return std::nullopt;
-  return ValuesAsDouble(c->data);
-}
-
 /*! \brief The one value of a scalar (0-d or one-element) constant, or nullopt. */
 std::optional<double> ScalarValue(const relax::Expr& e) {
   std::optional<std::vector<double>> v = ConstantValues(e);
