@@ -21,7 +21,7 @@
  *  requantize, float32 without it.
  *
  *  store = (top, left, bottom, right, dequantized) says where and how the result is stored, for
- *  the float convolution that reads it next (alter-op-layout's fold of `pad(dequantize(...))`):
+ *  the float convolution that reads it next (fold-int8-dequantize's fold of `pad(dequantize(...))`):
  *  at an offset (top, left) in a larger image whose border is zero (0.0f, or the zero point's
  *  byte), and with dequantized 1 (uint8) or 2 (int8) and a float32 out, the requantized values
  *  dequantized again, round(clamp(v / s)) * s: the floats `dequantize(quantize(v, s, z), s, z)`
@@ -107,8 +107,8 @@ inline void OutPixels(const Problem& s, int64_t p0, int64_t (&at)[P]) {
   }
 }
 
-/*! \brief One finished float result as the output holds it: requantized (the byte's int32),
- *  dequantized again, or as it is. */
+/*! \brief A finished float result requantized and dequantized again, as the portable path
+ *  stores it: (q - zero) * scale, the zero point added and taken away (a zero is +0.0). */
 inline float DequantizeOne(float v, const Requantize& r) {
   v = std::min(std::max(v, r.clip_lo), r.clip_hi);
   const float q = std::min(std::max(std::nearbyint(v / r.scale) + r.zero, r.lo), r.hi);
