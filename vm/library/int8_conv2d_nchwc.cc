@@ -21,11 +21,12 @@
  *  requantize, float32 without it.
  *
  *  store = (top, left, bottom, right, dequantized) says where and how the result is stored, for
- *  the float convolution that reads it next (fold-int8-dequantize's fold of `pad(dequantize(...))`):
- *  at an offset (top, left) in a larger image whose border is zero (0.0f, or the zero point's
- *  byte), and with dequantized 1 (uint8) or 2 (int8) and a float32 out, the requantized values
- *  dequantized again, round(clamp(v / s)) * s: the floats `dequantize(quantize(v, s, z), s, z)`
- *  gives, bit for bit, without the bytes being written and read back by a kernel of their own.
+ *  the float convolution that reads it next (fold-int8-dequantize folds `pad(dequantize(...))`
+ *  in): at an offset (top, left) in a larger image whose border is zero (0.0f, or the zero
+ *  point's byte), and with dequantized 1 (uint8) or 2 (int8) and a float32 out, the requantized
+ *  values dequantized again, round(clamp(v / s)) * s: the floats `dequantize(quantize(v, s, z),
+ *  s, z)` gives, bit for bit, without the bytes being written and read back by a kernel of
+ *  their own.
  *
  *  Register tiles, output channels in the vector lanes:
  *    AVX-512 VNNI, 8 pixels x 32 channels: per group of 4 input channels, two weight vectors
