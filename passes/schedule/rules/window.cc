@@ -169,8 +169,17 @@ absl::Status ScheduleBlockedWindow(Schedule* sch, const BlockRV& block, size_t s
   if (absl::Status s = sch->Reorder(order); !s.ok()) return s;
   // The elementwise epilogue (an average's division) per tile, while it is in L1.
   PlaceEpilogueUnder(sch, block, outer.back(), outer.size(), r * *lanes);
-  if (absl::StatusOr<BlockRV> init = sch->DecomposeReduction(block, (*loops)[spatial]); !init.ok())
-    return init.status();
+  absl::StatusOr<BlockRV> init = sch->DecomposeReduction(block, (*loops)[spatial]);
+  if (!init.ok()) return init.status();
+  // The init's tile as the update's: pixels unrolled, lanes vectorized. Left to LLVM, AVX-512
+  // stored a max pool's -inf as 16 scatters of 8 pixels (vscatterqps, microcoded): ResNet-18's
+  // stem pool took 190-450 us on a Zen 5 against 73-82 for the AVX2 build.
+  absl::StatusOr<std::vector<LoopRV>> init_loops = sch->GetLoops(*init);
+  if (!init_loops.ok()) return init_loops.status();
+  if (init_loops->size() >= 2) {
+    if (absl::Status s = sch->Unroll((*init_loops)[init_loops->size() - 2]); !s.ok()) return s;
+    if (absl::Status s = sch->Vectorize(init_loops->back()); !s.ok()) return s;
+  }
   if (taps <= kMaxUnrolledTaps) {
     for (size_t l = spatial; l < fors.size(); ++l) {
       if (absl::Status s = sch->Unroll((*loops)[l]); !s.ok()) return s;
