@@ -249,7 +249,8 @@ const std::vector<DefaultScheduleRule>& DefaultScheduleRules() {
        "the window loops unrolled under the vectorized output row, the outer loops parallel; over padded "
        "channel-blocked data made at the root, the padding per plane (channel block) under the parallel loop over "
        "the planes, where a plane fits half of L2; over channel-blocked data the pixels per register tile are a "
-       "knob",
+       "knob, and the tile's init (a max pool's -inf) is unrolled and vectorized like its update (left to LLVM, "
+       "AVX-512 stored it as scatters)",
        nullptr, WindowRule},
       {"row-reduction", S::kRootNest, "row_reduction.cc",
        "a max or min along the innermost, contiguous axis (softmax's row maxima), or a sum along a short row that "
