@@ -171,7 +171,7 @@ class LayoutRewriter : public relax::ExprMutator {
     } else if (name == "quantize" || name == "dequantize") {
       blocked = PerTensorQuantize(*call);
     } else if (name == "call_dps_packed") {
-      blocked = Int8Pointwise(*call);
+      blocked = Int8Pointwise(e);
     } else if (name == "nn.pad") {
       blocked = SpatialPad(*call);
     } else if (name == "strided_slice") {
@@ -504,14 +504,9 @@ class LayoutRewriter : public relax::ExprMutator {
    *  float depthwise convolutions without layout transforms, and without the column packing
    *  mlc.int8.conv2d does per call. The weight [F, Kp] is repacked in panels
    *  (int8_weight_panels.h), zero for padded input channels. */
-  std::optional<BlockedValue> Int8Pointwise(const relax::CallNode& call) {
-    if (call.args.size() != 2) return std::nullopt;
-    const auto* callee = call.args[0].as<relax::ExternFuncNode>();
-    const auto* operands = call.args[1].as<relax::TupleNode>();
-    if (callee == nullptr || callee->global_symbol != "mlc.int8.conv2d" || operands == nullptr ||
-        (operands->fields.size() != 6 && operands->fields.size() != 7)) {
-      return std::nullopt;
-    }
+  std::optional<BlockedValue> Int8Pointwise(const relax::Expr& call) {
+    const relax::TupleNode* operands = PackedCallOperands(call, "mlc.int8.conv2d");
+    if (operands == nullptr || (operands->fields.size() != 6 && operands->fields.size() != 7)) return std::nullopt;
     std::vector<relax::Expr> args = operands->fields;
     const auto* w = args[1].as<relax::ConstantNode>();
     const auto* geometry = args[2].as<relax::ConstantNode>();
@@ -527,7 +522,7 @@ class LayoutRewriter : public relax::ExprMutator {
     if (g[0] != 1 || g[1] != 1 || g[2] != 0 || g[3] != 0 || g[4] != 0 || g[5] != 0 || g[8] != 1 || g[9] != 1)
       return std::nullopt;
     const auto* x = TensorInfo(args[0]);
-    const auto* result = TensorInfo(relax::Expr(&call));
+    const auto* result = TensorInfo(call);
     std::optional<BlockedValue> blocked = FindBlocked(args[0]);
     if (x == nullptr || result == nullptr || !blocked || x->ndim != 4) return std::nullopt;
     const Layout layout = *Layout::Parse(blocked->layout);

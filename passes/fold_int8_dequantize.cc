@@ -38,12 +38,8 @@ constexpr const char* kConvNchwc = "mlc.int8.conv2d_nchwc";
 /*! \brief The operands of `e` when it calls mlc.int8.conv2d_nchwc with a requantize and no
  *  store yet (seven operands, the seventh float32), else nullptr. */
 const relax::TupleNode* RequantizedConvOperands(const relax::Expr& e) {
-  const auto* call = e.as<relax::CallNode>();
-  if (call == nullptr || call->args.size() != 2) return nullptr;
-  const auto* callee = call->args[0].as<relax::ExternFuncNode>();
-  const auto* operands = call->args[1].as<relax::TupleNode>();
-  if (callee == nullptr || callee->global_symbol != kConvNchwc || operands == nullptr || operands->fields.size() != 7)
-    return nullptr;
+  const relax::TupleNode* operands = PackedCallOperands(e, kConvNchwc);
+  if (operands == nullptr || operands->fields.size() != 7) return nullptr;
   const auto* requantize = operands->fields[6].as<relax::ConstantNode>();
   if (requantize == nullptr || requantize->data.dtype() != DataType::Float32()) return nullptr;
   return operands;

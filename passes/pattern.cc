@@ -177,6 +177,15 @@ relax::Expr CallDpsPacked(const std::string& name, std::vector<relax::Expr> args
                          {relax::MakeExternFunc(name), relax::MakeTuple(std::move(args))}, {}, {like->struct_info()});
 }
 
+const relax::TupleNode* PackedCallOperands(const relax::Expr& e, const std::string& name) {
+  const auto* call = e.as<relax::CallNode>();
+  const auto* op = call != nullptr ? call->op.as<relax::OpNode>() : nullptr;
+  if (op == nullptr || op->name() != "call_dps_packed" || call->args.size() != 2) return nullptr;
+  const auto* callee = call->args[0].as<relax::ExternFuncNode>();
+  if (callee == nullptr || callee->global_symbol != name) return nullptr;
+  return call->args[1].as<relax::TupleNode>();
+}
+
 std::vector<tir::PrimExpr> DimsOf(const relax::Expr& e) {
   const auto* t = e.defined() ? e->struct_info().as<relax::TensorStructInfoNode>() : nullptr;
   return t == nullptr ? std::vector<tir::PrimExpr>{} : t->Dims();

@@ -109,6 +109,10 @@ std::optional<TensorData> PerChannelValues(const relax::Expr& e, int64_t channel
  *  `like` (the call it replaces). */
 relax::Expr CallDpsPacked(const std::string& name, std::vector<relax::Expr> args, const relax::Expr& like);
 
+/*! \brief The operand tuple of `e` when it is an R.call_dps_packed of the runtime function
+ *  `name` (CallDpsPacked's inverse), else nullptr. */
+const relax::TupleNode* PackedCallOperands(const relax::Expr& e, const std::string& name);
+
 using RewriteFn =
     std::function<relax::Expr(const relax::Expr& matched, const Match& match, relax::BlockBuilder* builder)>;
 absl::StatusOr<relax::Function> Rewrite(const Pattern& pattern, const relax::Function& func, const RewriteFn& rewrite,

@@ -295,15 +295,8 @@ class QdqToIntegerPass : public FunctionPass {
   /*! \brief The operands of `call` when it is an mlc.int8.conv2d with a float result (its six
    *  operands: no requantize yet), else nullptr. */
   static const relax::TupleNode* FloatInt8ConvOperands(const relax::Expr& call_expr) {
-    const auto* call = call_expr.as<relax::CallNode>();
-    if (call == nullptr || call->args.size() != 2) return nullptr;
-    const auto* callee = call->args[0].as<relax::ExternFuncNode>();
-    const auto* operands = call->args[1].as<relax::TupleNode>();
-    if (callee == nullptr || callee->global_symbol != "mlc.int8.conv2d" || operands == nullptr ||
-        operands->fields.size() != 6) {
-      return nullptr;
-    }
-    return operands;
+    const relax::TupleNode* operands = PackedCallOperands(call_expr, "mlc.int8.conv2d");
+    return operands != nullptr && operands->fields.size() == 6 ? operands : nullptr;
   }
 
   /*! \brief The convolution of `operands` with `activation` in its geometry, where it has none

@@ -35,15 +35,8 @@ class ScatterRowsRewriter : public relax::ExprMutator {
  protected:
   relax::Expr VisitBindingValue_(const relax::VarBindingNode* binding, const relax::CallNode* call) override {
     relax::Expr value = relax::ExprMutator::VisitBindingValue_(binding, call);
-    const auto* c = value.as<relax::CallNode>();
-    const auto* op = c == nullptr ? nullptr : c->op.as<relax::OpNode>();
-    if (op == nullptr || op->name() != "call_dps_packed" || c->args.size() != 2) return value;
-    const auto* callee = c->args[0].as<relax::ExternFuncNode>();
-    const auto* tuple = c->args[1].as<relax::TupleNode>();
-    if (callee == nullptr || callee->global_symbol != "mlc.scatter_elements" || tuple == nullptr ||
-        tuple->fields.size() != 4) {
-      return value;
-    }
+    const relax::TupleNode* tuple = PackedCallOperands(value, "mlc.scatter_elements");
+    if (tuple == nullptr || tuple->fields.size() != 4) return value;
     const relax::Expr &data = tuple->fields[0], &indices = tuple->fields[1], &updates = tuple->fields[2];
     const std::vector<int64_t> params = ConstantInts(tuple->fields[3]);  // (axis, reduction)
     if (params.size() != 2 || params[0] != 0) return value;

@@ -207,20 +207,38 @@ inline absl::StatusOr<Requantize> ParseRequantize(const DLTensor* r, bool out_si
   return requantize;
 }
 
+/*! \brief One requantized output as a float: clamp(round_half_even(clip(v) / scale) + zero). */
+inline float QuantizedValue(float v, const Requantize& r) {
+  v = std::min(std::max(v, r.clip_lo), r.clip_hi);
+  const float q = std::nearbyint(v / r.scale) + r.zero;  // the default rounding mode: half to even
+  return std::min(std::max(q, r.lo), r.hi);
+}
+
 /*! \brief One requantized output, as the byte it is stored as (int8 in two's complement). */
 inline uint8_t RequantizeOne(float v, const Requantize& r) {
-  v = std::min(std::max(v, r.clip_lo), r.clip_hi);
-  float q = std::nearbyint(v / r.scale) + r.zero;  // the default rounding mode: half to even
-  q = std::min(std::max(q, r.lo), r.hi);
-  return static_cast<uint8_t>(static_cast<int32_t>(q));
+  return static_cast<uint8_t>(static_cast<int32_t>(QuantizedValue(v, r)));
+}
+
+/*! \brief One output requantized and dequantized again, (q - zero) * scale: the float a
+ *  dequantize of its byte gives (the zero point added and taken away: a zero is +0.0). */
+inline float DequantizeOne(float v, const Requantize& r) { return (QuantizedValue(v, r) - r.zero) * r.scale; }
+
+/*! \brief v / scale clamped to the quotient bounds (Requantize's one clamp), before rounding
+ *  (AVX-512). max(NaN, lo) is lo, as the clip's max makes NaN -inf and the type's clamp lo. */
+__attribute__((target("avx512f"), always_inline)) inline __m512 ClampedQuotient(__m512 v, const Requantize& r) {
+  return _mm512_min_ps(_mm512_max_ps(_mm512_div_ps(v, _mm512_set1_ps(r.scale)), _mm512_set1_ps(r.quotient_lo)),
+                       _mm512_set1_ps(r.quotient_hi));
+}
+
+/*! \brief ClampedQuotient on 8 lanes (AVX2). */
+__attribute__((target("avx2"), always_inline)) inline __m256 ClampedQuotient(__m256 v, const Requantize& r) {
+  return _mm256_min_ps(_mm256_max_ps(_mm256_div_ps(v, _mm256_set1_ps(r.scale)), _mm256_set1_ps(r.quotient_lo)),
+                       _mm256_set1_ps(r.quotient_hi));
 }
 
 /*! \brief `v` requantized, as the int32 values of its bytes (AVX-512). */
 __attribute__((target("avx512f"), always_inline)) inline __m512i RequantizedLanes(__m512 v, const Requantize& r) {
-  // max(NaN, lo) is lo, as the clip's max makes NaN -inf and the type's clamp lo.
-  const __m512 q =
-      _mm512_min_ps(_mm512_max_ps(_mm512_div_ps(v, _mm512_set1_ps(r.scale)), _mm512_set1_ps(r.quotient_lo)),
-                    _mm512_set1_ps(r.quotient_hi));
+  const __m512 q = ClampedQuotient(v, r);
   return _mm512_add_epi32(_mm512_cvt_roundps_epi32(q, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC),
                           _mm512_set1_epi32(static_cast<int32_t>(r.zero)));
 }
@@ -230,9 +248,7 @@ __attribute__((target("avx512f"), always_inline)) inline __m512i RequantizedLane
  *  point added and taken away again left out): the floats a dequantize of the bytes gives
  *  (AVX-512). */
 __attribute__((target("avx512f"), always_inline)) inline __m512 DequantizedLanes(__m512 v, const Requantize& r) {
-  const __m512 q =
-      _mm512_min_ps(_mm512_max_ps(_mm512_div_ps(v, _mm512_set1_ps(r.scale)), _mm512_set1_ps(r.quotient_lo)),
-                    _mm512_set1_ps(r.quotient_hi));
+  const __m512 q = ClampedQuotient(v, r);
   // A multiply-add of +0 rather than a multiply: -0.0 (v / scale rounded up to zero) becomes
   // +0.0, as the integer q - zero would; every other product is the multiply's.
   return _mm512_fmadd_ps(_mm512_roundscale_ps(q, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC),
@@ -241,9 +257,7 @@ __attribute__((target("avx512f"), always_inline)) inline __m512 DequantizedLanes
 
 /*! \brief DequantizedLanes on 8 lanes (AVX2). */
 __attribute__((target("avx2,fma"), always_inline)) inline __m256 DequantizedLanes(__m256 v, const Requantize& r) {
-  const __m256 q =
-      _mm256_min_ps(_mm256_max_ps(_mm256_div_ps(v, _mm256_set1_ps(r.scale)), _mm256_set1_ps(r.quotient_lo)),
-                    _mm256_set1_ps(r.quotient_hi));
+  const __m256 q = ClampedQuotient(v, r);
   // +0 added as in the AVX-512 version.
   return _mm256_fmadd_ps(_mm256_round_ps(q, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC), _mm256_set1_ps(r.scale),
                          _mm256_setzero_ps());
@@ -276,10 +290,7 @@ __attribute__((target("avx512f,avx512bw"), always_inline)) inline __m512i PackRe
  *  input channels, a pixel's sums take fewer cycles than a scalar round and clamp. */
 __attribute__((target("avx2,fma"), always_inline)) inline void StoreRequantized(uint8_t* dst, int64_t count, __m256 v,
                                                                                 const Requantize& r) {
-  // max(NaN, lo) is lo, as in RequantizedLanes.
-  const __m256 q =
-      _mm256_min_ps(_mm256_max_ps(_mm256_div_ps(v, _mm256_set1_ps(r.scale)), _mm256_set1_ps(r.quotient_lo)),
-                    _mm256_set1_ps(r.quotient_hi));
+  const __m256 q = ClampedQuotient(v, r);
   const __m256i i32 =
       _mm256_add_epi32(_mm256_cvtps_epi32(_mm256_round_ps(q, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)),
                        _mm256_set1_epi32(static_cast<int32_t>(r.zero)));

@@ -108,14 +108,6 @@ inline void OutPixels(const Problem& s, int64_t p0, int64_t (&at)[P]) {
   }
 }
 
-/*! \brief A finished float result requantized and dequantized again, as the portable path
- *  stores it: (q - zero) * scale, the zero point added and taken away (a zero is +0.0). */
-inline float DequantizeOne(float v, const Requantize& r) {
-  v = std::min(std::max(v, r.clip_lo), r.clip_hi);
-  const float q = std::min(std::max(std::nearbyint(v / r.scale) + r.zero, r.lo), r.hi);
-  return (q - r.zero) * r.scale;
-}
-
 /*! \brief A weight form's panels: output channels per panel, input channels per group. */
 struct PanelShape {
   int64_t lanes, taps;
@@ -644,8 +636,9 @@ absl::Status Conv2dNchwc(absl::Span<DLTensor* const> args) {
   const int64_t tile_pixels = avx2 || avxvnni ? kAvx2Pixels : kPixelTile, chunk_pixels = kChunkTiles * tile_pixels;
   const int64_t chunks = (s.pixels + chunk_pixels - 1) / chunk_pixels;
   const int64_t vectors = (f + lanes - 1) / lanes, channel_tiles = (vectors + 1) / 2;
-  ThreadPool::SerialLaunches small(RunsSerially(x->shape[0] * f * s.pixels * c));
-  const int64_t threads = RunsSerially(x->shape[0] * f * s.pixels * c) ? 1 : ThreadPool::Global().num_threads();
+  const bool serial = RunsSerially(x->shape[0] * f * s.pixels * c);
+  ThreadPool::SerialLaunches small(serial);
+  const int64_t threads = serial ? 1 : ThreadPool::Global().num_threads();
   // Dequantized floats go to a float convolution that shares its threads out by channel
   // blocks: each thread then makes one range of channels at every pixel, the floats it reads
   // next (chunk-major, each core's blocks came from both cores, four bytes an element: int8
