@@ -568,10 +568,8 @@ TEST(Int8Conv2dNchwc, EqualsTheNchwConvolutionOnEveryPath) {
         for (const bool dequantized : {false, true}) {
           if (dequantized && !k.requantized) continue;
           const int64_t top = 1, left = 2, oh = h + 1, ow = w + 3, elem = dequantized ? 4 : out_bytes;
-          std::vector<uint8_t> padded(n * k.f * oh * ow * elem, 0);
-          for (int64_t i = 0; i < n * k.f / k.bo * oh * ow; ++i) {  // the border: zero points
-            if (k.requantized && !dequantized) std::memset(padded.data() + i * k.bo, 3, k.bo);
-          }
+          // The border: zeros, or the zero point's byte (3) for bytes.
+          std::vector<uint8_t> padded(n * k.f * oh * ow * elem, k.requantized && !dequantized ? 3 : 0);
           for (int64_t plane = 0; plane < n * k.f / k.bo; ++plane) {
             for (int64_t p = 0; p < pixels; ++p) {
               for (int64_t lane = 0; lane < k.bo; ++lane) {
