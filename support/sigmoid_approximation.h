@@ -33,13 +33,17 @@ inline constexpr double kExpPolynomial[] = {1.3879671460017562e-3, 8.36872961372
 inline constexpr uint32_t kOneBits = 0x3F800000;  // 1.0f: 2^n is its bits plus n << 23
 
 /*! \brief sigmoid(x) in the steps codegen emits, for any vector type through `Ops`, a struct
- *  of static functions on V: Splat(float), Fma(a, b, c) (fused), Add, Sub, Mul, Div, Abs, Neg,
- *  ClampBelow(x, lo) (lo where x < lo, ordered: NaN passes), ExponentScale(shifted) (the float
- *  whose bits are (bits(shifted) << 23) + kOneBits), SelectNegative(x, a, b) (a where x's sign
- *  bit is set). */
+ *  of static functions on V: Splat(float), Fma(a, b, c) (fused), Add, Sub, Mul, Div,
+ *  NegativeAbs(x) (-|x|: the sign bit set), ClampBelow(x, lo) (lo where x < lo, ordered: NaN
+ *  passes; x86's max(lo, x) is exactly that), ScaleByPowerOfTwo(e_r, n, shifted) (e_r * 2^n for
+ *  an integral n in -126..0 and `shifted` = n + kRoundingMagic, whose low bits hold n: e_r times
+ *  the float whose bits are (bits(shifted) << 23) + kOneBits, or AVX-512's scalef(e_r, n); the
+ *  same bits, since 2^n is exact and e_r * 2^n stays normal), SelectNegative(x, a, b) (a where
+ *  x's sign bit is set). Each is one or two instructions on x86, so the hand-written kernels
+ *  pay no more than the compiled ones for the same bits. */
 template <typename Ops, typename V>
 V Sigmoid(V x) {
-  const V e_arg = Ops::ClampBelow(Ops::Neg(Ops::Abs(x)), Ops::Splat(static_cast<float>(kExpLowest)));
+  const V e_arg = Ops::ClampBelow(Ops::NegativeAbs(x), Ops::Splat(static_cast<float>(kExpLowest)));
   const V magic = Ops::Splat(static_cast<float>(kRoundingMagic));
   const V shifted = Ops::Fma(e_arg, Ops::Splat(static_cast<float>(kLog2E)), magic);
   const V n = Ops::Sub(shifted, magic);
@@ -48,7 +52,7 @@ V Sigmoid(V x) {
   V p = Ops::Splat(static_cast<float>(kExpPolynomial[0]));
   for (int i = 1; i < 5; ++i) p = Ops::Fma(p, r, Ops::Splat(static_cast<float>(kExpPolynomial[i])));
   const V e_r = Ops::Add(Ops::Fma(p, Ops::Mul(r, r), r), Ops::Splat(1.0f));
-  const V e = Ops::Mul(e_r, Ops::ExponentScale(shifted));
+  const V e = Ops::ScaleByPowerOfTwo(e_r, n, shifted);
   return Ops::Div(Ops::SelectNegative(x, e, Ops::Splat(1.0f)), Ops::Add(e, Ops::Splat(1.0f)));
 }
 

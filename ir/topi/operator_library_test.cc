@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -1086,6 +1087,7 @@ TEST(OperatorLibrary, RuntimeSiluGivesTheBitsOfTheCompiledSilu) {
   float* xs = static_cast<float*>(x.data());
   for (int64_t i = 0; i < count; ++i) xs[i] = i % 2 == 0 ? wide(rng) : narrow(rng);
   xs[0] = 0.0f, xs[1] = -0.0f, xs[2] = -87.5f, xs[3] = 88.0f;
+  xs[4] = -std::numeric_limits<float>::infinity(), xs[5] = std::numeric_limits<float>::infinity();
   relax::BlockBuilder bb;
   relax::Var in = relax::MakeVar("x", relax::TensorSInfo({count}, DataType::Float32()));
   ASSERT_TRUE(bb.BeginFunction("main", std::vector<relax::Var>{in}).ok());

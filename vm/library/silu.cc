@@ -16,16 +16,15 @@ struct ScalarOps {
   static float Sub(float a, float b) { return a - b; }
   static float Mul(float a, float b) { return a * b; }
   static float Div(float a, float b) { return a / b; }
-  static float Abs(float a) { return std::fabs(a); }
-  static float Neg(float a) { return -a; }
+  static float NegativeAbs(float a) { return -std::fabs(a); }
   static float ClampBelow(float x, float lo) { return x < lo ? lo : x; }
-  static float ExponentScale(float shifted) {
+  static float ScaleByPowerOfTwo(float e_r, float /*n*/, float shifted) {
     uint32_t bits;
     std::memcpy(&bits, &shifted, 4);
     bits = (bits << 23) + sigmoid_approximation::kOneBits;
     float scale;
     std::memcpy(&scale, &bits, 4);
-    return scale;
+    return e_r * scale;
   }
   static float SelectNegative(float x, float a, float b) { return std::signbit(x) ? a : b; }
 };

@@ -18,17 +18,14 @@ struct Avx512Ops {
   static __m512 Sub(__m512 a, __m512 b) { return _mm512_sub_ps(a, b); }
   static __m512 Mul(__m512 a, __m512 b) { return _mm512_mul_ps(a, b); }
   static __m512 Div(__m512 a, __m512 b) { return _mm512_div_ps(a, b); }
-  static __m512 Abs(__m512 a) { return _mm512_abs_ps(a); }
-  static __m512 Neg(__m512 a) {
-    return _mm512_castsi512_ps(_mm512_xor_si512(_mm512_castps_si512(a), _mm512_set1_epi32(INT32_MIN)));
+  static __m512 NegativeAbs(__m512 a) {
+    return _mm512_castsi512_ps(_mm512_or_si512(_mm512_castps_si512(a), _mm512_set1_epi32(INT32_MIN)));
   }
-  static __m512 ClampBelow(__m512 x, __m512 lo) {
-    return _mm512_mask_blend_ps(_mm512_cmp_ps_mask(x, lo, _CMP_LT_OQ), x, lo);
-  }
-  static __m512 ExponentScale(__m512 shifted) {
-    const __m512i bits = _mm512_slli_epi32(_mm512_castps_si512(shifted), 23);
-    return _mm512_castsi512_ps(_mm512_add_epi32(bits, _mm512_set1_epi32(sigmoid_approximation::kOneBits)));
-  }
+  // maxps returns its second operand unless the first is greater: x where x is NaN.
+  static __m512 ClampBelow(__m512 x, __m512 lo) { return _mm512_max_ps(lo, x); }
+  // scalef multiplies by 2^floor(n): n is integral here, so the product and its rounding are
+  // the multiply's by the float 2^n.
+  static __m512 ScaleByPowerOfTwo(__m512 e_r, __m512 n, __m512 /*shifted*/) { return _mm512_scalef_ps(e_r, n); }
   static __m512 SelectNegative(__m512 x, __m512 a, __m512 b) {
     return _mm512_mask_blend_ps(_mm512_cmplt_epi32_mask(_mm512_castps_si512(x), _mm512_setzero_si512()), b, a);
   }
