@@ -629,12 +629,21 @@ absl::Status Conv2dNchwc(absl::Span<DLTensor* const> args) {
   const bool vnni = path == Int8Path::kVnni || path == Int8Path::kAmx, avx2 = w16 && path == Int8Path::kAvx2;
   const bool avxvnni = !w16 && path == Int8Path::kAvxVnni;
   const int64_t out_bytes = HasDtype(out, kDLFloat, 32) ? 4 : 1;
-  // Register tiles of two weight vectors of channels by tile_pixels; a task is a chunk of
-  // kChunkTiles pixel tiles (32 pixels with AVX-512 VNNI, 24 with the 256-bit tiles: their
+  // Register tiles of two weight vectors of channels by tile_pixels; a task is a chunk of at
+  // most kChunkTiles pixel tiles (32 pixels with AVX-512 VNNI, 24 with the 256-bit tiles: their
   // channels stay in L1) and a range of channel tiles, split only where the chunks alone are
-  // too few to balance the threads (a 7 x 7 image has two).
-  const int64_t tile_pixels = avx2 || avxvnni ? kAvx2Pixels : kPixelTile, chunk_pixels = kChunkTiles * tile_pixels;
-  const int64_t chunks = (s.pixels + chunk_pixels - 1) / chunk_pixels;
+  // too few to balance the threads (a 7 x 7 image has two). The tiles are dealt out evenly
+  // over the chunks, and the channel tiles over the splits: a 7 x 7 image in chunks of 32 and
+  // 17 pixels kept one thread waiting a third of the call (int8 MobileNetV3's last layers).
+  const int64_t tile_pixels = avx2 || avxvnni ? kAvx2Pixels : kPixelTile;
+  const int64_t pixel_tiles = (s.pixels + tile_pixels - 1) / tile_pixels;
+  const int64_t chunks = (pixel_tiles + kChunkTiles - 1) / kChunkTiles;
+  // Chunk `chunk`'s first pixel and pixel count.
+  auto chunk_pixels = [&](int64_t chunk) -> std::pair<int64_t, int64_t> {
+    const int64_t first = chunk * pixel_tiles / chunks * tile_pixels;
+    const int64_t last = std::min(s.pixels, (chunk + 1) * pixel_tiles / chunks * tile_pixels);
+    return {first, last - first};
+  };
   const int64_t vectors = (f + lanes - 1) / lanes, channel_tiles = (vectors + 1) / 2;
   const bool serial = RunsSerially(x->shape[0] * f * s.pixels * c);
   ThreadPool::SerialLaunches small(serial);
@@ -646,11 +655,12 @@ absl::Status Conv2dNchwc(absl::Span<DLTensor* const> args) {
   const bool by_channels = s.dequantize && threads > 1 && vectors >= threads;
   const int64_t splits =
       by_channels ? threads : std::min(channel_tiles, std::max<int64_t>(1, (4 * threads + chunks - 1) / chunks));
-  // Split `split`'s vectors of channels: whole tiles, or (by_channels) an even share.
+  // Split `split`'s vectors of channels: an even share of whole tiles, or (by_channels) of
+  // vectors.
   auto split_vectors = [&](int64_t split) -> std::pair<int64_t, int64_t> {
     if (by_channels) return {split * vectors / splits, (split + 1) * vectors / splits};
-    const int64_t split_tiles = (channel_tiles + splits - 1) / splits;
-    return {std::min(vectors, 2 * split * split_tiles), std::min(vectors, 2 * (split + 1) * split_tiles)};
+    return {std::min(vectors, 2 * (split * channel_tiles / splits)),
+            std::min(vectors, 2 * ((split + 1) * channel_tiles / splits))};
   };
   for (int64_t n = 0; n < x->shape[0]; ++n) {
     s.x = reinterpret_cast<const uint8_t*>(DataOf(x)) + n * c * s.pixels;
@@ -662,7 +672,7 @@ absl::Status Conv2dNchwc(absl::Span<DLTensor* const> args) {
       for (int64_t task = begin; task < end; ++task) {
         const int64_t chunk = by_channels ? task % chunks : task / splits;
         const auto [first_vector, last_vector] = split_vectors(by_channels ? task / chunks : task % splits);
-        const int64_t chunk_p0 = chunk * chunk_pixels, count = std::min(chunk_pixels, s.pixels - chunk_p0);
+        const auto [chunk_p0, count] = chunk_pixels(chunk);
         if (first_vector >= last_vector) continue;
         if (avx2) {
           widened.resize(c * count);
