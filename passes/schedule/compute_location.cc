@@ -112,9 +112,11 @@ absl::Status IterRangesFromRegion(const BlockNode* block, const std::vector<Buff
       for (size_t d = 0; d < acc.region.size() && d < region.size(); ++d) {
         const int64_t* ext = AsConstInt(acc.region[d].extent);
         if (ext == nullptr || *ext != 1) continue;
+        // Simplified first: fusion leaves reshapes' forms such as 0 * 64 + v, which would
+        // otherwise go unsolved and leave the block its whole domain.
+        const PrimExpr index = analyzer.Simplify(acc.region[d].min);
         for (size_t i = 0; i < block->iter_vars.size(); ++i) {
-          std::optional<IntRange> r =
-              SolveIndex(acc.region[d].min, block->iter_vars[i].var.get(), region[d].min, region[d].max);
+          std::optional<IntRange> r = SolveIndex(index, block->iter_vars[i].var.get(), region[d].min, region[d].max);
           if (!r) continue;
           if (!solved[i]) {
             solved[i] = r;
