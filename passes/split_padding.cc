@@ -26,7 +26,7 @@
  *  ending at an out-elementwise-fusable one (a convolution, a dense), a value in the chain read
  *  again only by an activation's diamond that joins it (SiLU's y * sigmoid(y), GELU's
  *  y * (1 + erf(y / sqrt 2)) / 2, HardSwish: EfficientNet's and MaxViT's depthwise layers copied
- *  their padded input, float EfficientNet-B0 10% slower on one thread), or of a chain of at least one
+ *  their padded input, float EfficientNet-B0 3-8% slower on one thread), or of a chain of at least one
  *  elementwise operator that is a kernel of its own (the dequantize between an int8 convolution's
  *  library call and a float depthwise convolution: int8 MobileNetV2's depthwise layers 1.5-2x the
  *  time of its float twin's before), in the same dataflow block. A layout_transform counts as
@@ -145,6 +145,8 @@ class SplitPaddingPass : public FunctionPass {
     // result flows the same way into it: the inside of an activation's diamond (SiLU's
     // y * sigmoid(y), GELU's y * (1 + erf(y / sqrt 2)) / 2), which fuses with the chain.
     auto read_only_inside = [&](const relax::VarNode* var, const std::set<const relax::VarNode*>& chain) {
+      // Every use a call's argument in a dataflow block (not a result of the function).
+      if (static_cast<int>(readers[var].size()) != uses[var]) return false;
       for (const relax::VarNode* reader : readers[var]) {
         const relax::VarNode* r = reader;
         for (int depth = 0; depth < 8 && !chain.count(r); ++depth) {
