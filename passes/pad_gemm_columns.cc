@@ -81,12 +81,9 @@ class PadGemmColumnsPass : public FunctionPass {
           const int64_t n = (*wt->shape)[wt->ndim - 1];
           const int64_t padded = (n + lanes - 1) / lanes * lanes;
           if (n <= 0 || n % lanes == 0 || (padded - n) * 2 > n) return matched;
-          relax::PadAttrs pad;
-          pad.pad_width.assign(2 * wt->ndim, 0);
-          pad.pad_width.back() = padded - n;
-          pad.pad_value = 0.0;
-          pad.pad_mode = "constant";
-          relax::Expr operand = relax::MakeCall(relax::GetOpOrDie("nn.pad"), {m[w]}, relax::ToAttrs(pad));
+          std::vector<int64_t> pad_width(2 * wt->ndim, 0);
+          pad_width.back() = padded - n;
+          relax::Expr operand = MakeConstantPad(m[w], std::move(pad_width), 0.0);
           return slice_columns(relax::MakeCall(call->op, {m[x], operand}, call->attrs), ndim, n);
         },
         builder);

@@ -199,6 +199,14 @@ relax::Expr MakePermuteDims(const relax::Expr& x, std::vector<int64_t> axes) {
   return relax::MakeCall(relax::GetOpOrDie("permute_dims"), {x}, attrs);
 }
 
+relax::Expr MakeConstantPad(const relax::Expr& x, std::vector<int64_t> pad_width, double value) {
+  relax::PadAttrs pad;
+  pad.pad_width = std::move(pad_width);
+  pad.pad_value = value;
+  pad.pad_mode = "constant";
+  return relax::MakeCall(relax::GetOpOrDie("nn.pad"), {x}, relax::ToAttrs(pad));
+}
+
 bool PermutesBy(const relax::Expr& call, const std::vector<int64_t>& axes) {
   const auto* c = call.as<relax::CallNode>();
   if (c == nullptr) return false;

@@ -90,6 +90,10 @@ bool SameDim(const tir::PrimExpr& a, const tir::PrimExpr& b);
 /*! \brief permute_dims(x, axes). */
 relax::Expr MakePermuteDims(const relax::Expr& x, std::vector<int64_t> axes);
 
+/*! \brief nn.pad(x) in constant mode: pad_width (before_0, after_0, before_1, ...) filled with
+ *  `value`. */
+relax::Expr MakeConstantPad(const relax::Expr& x, std::vector<int64_t> pad_width, double value);
+
 /*! \brief Whether `call` is a permute_dims by exactly `axes`. */
 bool PermutesBy(const relax::Expr& call, const std::vector<int64_t>& axes);
 

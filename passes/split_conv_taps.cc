@@ -122,11 +122,8 @@ class SplitConvTapsPass : public FunctionPass {
               relax::Expr placed =
                   relax::MakeCall(call->op, {window, relax::MakeConstant(tap)}, relax::ToAttrs(pointwise));
               if (rh.size() != outputs[0] || rw.size() != outputs[1]) {
-                relax::PadAttrs pad;
-                pad.pad_width = {0, 0, 0, 0, rh.begin, outputs[0] - rh.end, rw.begin, outputs[1] - rw.end};
-                pad.pad_value = 0;
-                pad.pad_mode = "constant";
-                placed = relax::MakeCall(relax::GetOpOrDie("nn.pad"), {placed}, relax::ToAttrs(pad));
+                placed = MakeConstantPad(
+                    placed, {0, 0, 0, 0, rh.begin, outputs[0] - rh.end, rw.begin, outputs[1] - rw.end}, 0.0);
               }
               parts.push_back(placed);
             }
